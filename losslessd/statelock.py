@@ -1,15 +1,22 @@
 """One writing process per state file (the daemon's history, a tune database): a lock file beside it.
 
-``<file>.lock`` is locked with flock(2) and holds the writer's pid, so a second process is refused with the first's
-pid. The writers of one process share it (a daemon reload that changes only the history's retention opens the same
-file again before it closes it). It is a file of its own, never the SQLite database: closing any descriptor of a
-database drops the process's POSIX locks on it, SQLite's own among them.
+``<file>.lock`` is locked with a POSIX record lock (fcntl F_SETLK, through lockf) and holds the writer's pid, so a
+second process is refused with the first's pid. A record lock is the process's, not the open file's: a child forked
+without exec (the drift lint's workers) does not hold it, so workers left by a killed daemon never keep its restart
+out (an flock was shared with them). Only a lock held elsewhere (EAGAIN/EACCES, as fcntl(2) names them) refuses as
+"another process"; any other failure names itself. The lock file is opened without following a symbolic link and
+must be a regular file: a link planted there never has its target truncated. The writers of one process share it (a
+daemon reload that changes only the history's retention opens the same file again before it closes it), and nothing
+else in the process opens it: closing any descriptor of a file drops the process's POSIX locks on it. For that reason
+too it is a file of its own, never the SQLite database (SQLite's own locks are POSIX ones).
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
 import threading
 from pathlib import Path
 
@@ -30,12 +37,19 @@ class Writers:
                 held[1] += 1
                 return lock
             try:
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
             except OSError as exc:
-                raise InputError(f"cannot make its lock file {lock}: {exc.strerror or exc}", file=str(path)) from None
+                why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+                raise InputError(f"cannot make its lock file {lock}: {why}", file=str(path)) from None
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise InputError(f"cannot make its lock file {lock}: it is not a regular file", file=str(path))
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):  # (ENOLCK, EINTR, ...)
+                    os.close(fd)
+                    raise InputError(f"cannot lock {lock}: {exc.strerror or exc}", file=str(path)) from None
                 pid = os.read(fd, 32).decode("ascii", "replace").strip()
                 os.close(fd)
                 raise InputError(f"written by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"

@@ -287,6 +287,34 @@ def test_sighups_while_the_daemon_starts_neither_end_it_nor_reload_beside_its_st
             d.stop()
 
 
+
+def test_a_stop_asked_while_the_daemon_starts_cancels_the_reload_asked_before_it(sim, tmp_path):
+    """A SIGHUP and then a SIGTERM while the daemon starts (a config-management run, then a `systemctl stop`): the
+    reload waited for the start and then ran after STOPPING=1, telling systemd RELOADING=1 and READY=1 while the
+    daemon stopped. The stop cancels it: nothing is said after STOPPING=1."""
+    name = f"losslessd-stop-reload-{os.getpid()}"
+    with notify_socket(name) as seen:
+        d = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None})
+        env = {**os.environ, **sim.env, "NOTIFY_SOCKET": "@" + name}
+        with open(d.log, "ab") as log:
+            d.proc = subprocess.Popen([*CLI, "daemon", "--config", str(d.config)], stderr=log,
+                                      stdout=subprocess.DEVNULL, env=env)
+        try:
+            wait_for(lambda: _catches(d.proc.pid, signal.SIGTERM) or d.proc.poll() is not None,
+                     "the event loop's SIGTERM handler", timeout_s=120, poll_s=0.005)
+            assert not seen, "the daemon was ready before the signals could come while it started"
+            d.proc.send_signal(signal.SIGHUP)
+            d.proc.send_signal(signal.SIGTERM)
+            assert d.proc.wait(timeout=120) == 0, d.log.read_text()[-3000:]
+            wait_for(lambda: "STOPPING=1" in seen, "STOPPING=1")
+            time.sleep(0.5)  # (datagrams sent before the exit are queued already; this lets the reader take them)
+            after = seen[seen.index("STOPPING=1") + 1:]
+            assert not [line for line in after if line.startswith(("RELOADING=", "READY="))], seen
+        finally:
+            if d.proc.poll() is None:
+                d.proc.kill()
+                d.proc.wait()
+
 def test_kill_9_keeps_committed_history(daemon, sim):
     def storms() -> list[dict]:
         """Storm events of leaf1 Ethernet4: inferred, or its own watchdog's (`show pfcwd stats -e` counts it)."""

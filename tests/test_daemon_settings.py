@@ -120,7 +120,13 @@ def test_bad_settings_name_file_and_line(folder, text, line, words):
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x00", "without spaces or control characters"),
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x1b]0;x\x07", "without spaces or control characters"),
     # a port no socket has: --check passed it, and each POST failed on a name lookup
-    ("https://hook:s3cr3tT0KEN@hooks.example:99999/services", "Port out of range"),
+    ("https://hook:s3cr3tT0KEN@hooks.example:99999/services", "port is not a number from 0 to 65535"),
+    # a password holding an unencoded #: urllib's error quoted what it took for the port, the password
+    ("https://bot:s3cr3tT0KEN#tW@hooks.example/alert", "port is not a number from 0 to 65535"),
+    # not ASCII (a Latin-1 letter, a C1 control): --check passed it, and every POST failed to encode its request line
+    ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\u00e9", "of printable ASCII"),
+    ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\u009b31m", "of printable ASCII"),
+    ("https://hooks.example/s3cr3tT0KEN\u2028x", "of printable ASCII"),
 ])
 def test_a_webhook_url_that_cannot_be_used_is_refused_without_repeating_its_token(folder, url, says):
     path = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\nsinks:\n  webhook:\n"
@@ -470,3 +476,44 @@ def test_a_worker_log_line_the_log_cannot_take_is_dropped_not_raised():
         logs.configure("info")
         with contextlib.suppress(OSError):
             full.close()
+
+
+@pytest.mark.parametrize("argv, held", [
+    (["/usr/bin/losslessd", "daemon", "--config", "d.yaml"], True),
+    (["/usr/bin/losslessd", "--debug", "daemon", "--check", "--config", "d.yaml"], True),
+    (["/opt/losslessd/losslessd/__main__.py", "daemon"], True),
+    (["/usr/bin/losslessd", "lint", "daemon"], False),  # a file named daemon
+    (["/usr/bin/losslessd", "--version"], False),
+    (["/usr/bin/python3", "daemon"], False),  # another program importing losslessd
+])
+def test_sighup_is_held_from_the_command_lines_first_import_for_the_daemon_only(monkeypatch, argv, held):
+    """A SIGHUP in the first seconds after exec ended the daemon: its handler came after the command line's imports
+    (typer, click, rich; ~3 s on a loaded host). The package losslessd.cli, imported before them, holds it."""
+    import signal
+
+    from losslessd.daemon import hup
+
+    monkeypatch.setattr(hup, "_asked", False)
+    before = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        hup.hold_for_daemon_command(argv)
+        assert (signal.getsignal(signal.SIGHUP) is hup._note) == held
+        if held:  # a SIGHUP noted while held early is kept by the daemon command's own hold()
+            os.kill(os.getpid(), signal.SIGHUP)
+            hup.hold()
+            assert hup.asked()
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
+@pytest.mark.slow
+def test_the_daemon_command_holds_sighup_before_it_imports_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    probe = ("import signal, sys\nsys.argv = ['/usr/bin/losslessd', 'daemon', '--config', 'd.yaml']\n"
+             "import losslessd.cli\nfrom losslessd.daemon import hup\n"
+             "print(signal.getsignal(signal.SIGHUP) is hup._note, 'typer' in sys.modules, 'click' in sys.modules)\n")
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert res.stdout.split() == ["True", "False", "False"], res.stderr

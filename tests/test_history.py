@@ -806,3 +806,53 @@ def test_one_process_writes_a_history_and_a_second_is_refused_naming_the_first(t
     again.close()
     res = subprocess.run(second, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.slow
+def test_workers_forked_by_a_killed_daemon_do_not_keep_its_history_locked(tmp_path):
+    """The drift lint forks workers without exec (>= 400 devices, or LOSSLESSD_JOBS): with an flock they shared the
+    daemon's lock, and a daemon killed mid-lint left them holding it, so its restart was refused naming a dead pid."""
+    path = tmp_path / "history.db"
+    daemon = ("import os, signal, sys, time\nfrom losslessd.history import History\n"
+              "h = History(sys.argv[1], resolution_s=60)\npid = os.fork()\nif pid == 0:\n"
+              "    os.close(1), os.close(2), time.sleep(60)\n"
+              "    os._exit(0)\nprint(pid, flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    res = subprocess.run([sys.executable, "-c", daemon, str(path)], capture_output=True, text=True)
+    worker = int(res.stdout)
+    try:
+        assert res.returncode == -9 and os.kill(worker, 0) is None  # the worker outlives the daemon
+        restart = subprocess.run([sys.executable, "-c", "import sys; from losslessd.history import History\n"
+                                  "History(sys.argv[1], resolution_s=60)\n", str(path)], capture_output=True, text=True)
+        assert restart.returncode == 0, restart.stderr
+    finally:
+        os.kill(worker, 9)
+
+
+def test_a_lock_file_that_is_a_link_or_not_a_file_is_refused_and_its_target_left_alone(tmp_path):
+    """The lock file was opened following a symbolic link and truncated: a link planted at history.db.lock had its
+    target overwritten with the daemon's pid."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (tmp_path / "history.db.lock").symlink_to(victim)
+    with pytest.raises(InputError, match=r"cannot make its lock file .*history\.db\.lock: it is a symbolic link"):
+        History(tmp_path / "history.db", resolution_s=60)
+    assert victim.read_text() == "keep me\n"
+    os.mkfifo(tmp_path / "fifo.db.lock")
+    with pytest.raises(InputError, match=r"fifo\.db\.lock: it is not a regular file"):
+        History(tmp_path / "fifo.db", resolution_s=60)
+
+
+def test_a_lock_that_fails_for_another_reason_than_being_held_says_so(tmp_path, monkeypatch):
+    """Every error of the lock call read as "written by another losslessd daemon" (no pid): a file system without
+    locks (ENOLCK, as fcntl(2) lists it) sent the operator looking for a daemon that does not exist."""
+    import errno
+    import fcntl
+
+    def no_locks(fd, op, *args):
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "lockf", no_locks)
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    with pytest.raises(InputError, match=r"cannot lock .*history\.db\.lock: No locks available") as caught:
+        History(tmp_path / "history.db", resolution_s=60)
+    assert "another" not in str(caught.value)

@@ -381,6 +381,38 @@ def test_libraries_speak_at_info_only_when_they_warn_and_everything_shows_at_deb
     assert lines(json_log)[-1]["msg"] == "Authentication (password) successful!"
 
 
+
+def test_a_library_error_is_one_line_its_traceback_left_out(json_log, monkeypatch):
+    """A device that accepts TCP and never sends its SSH banner: paramiko's transport logs its error and then the
+    traceback a line per record (Transport._log of util.tb_strings), ~25 error lines per try, so the log repeated the
+    daemon's own warning as a wall of frames. The library still speaks: its message, one line, no traceback."""
+    import paramiko.util
+
+    transport = logging.getLogger("paramiko.transport")
+    monkeypatch.setattr(logging.getLogger("paramiko"), "level", logging.NOTSET)
+    logs.configure("info", stream=json_log)
+    for _ in range(2):  # two tries
+        try:
+            try:
+                raise EOFError()
+            except EOFError as exc:
+                raise paramiko.SSHException("Error reading SSH protocol banner") from exc
+        except paramiko.SSHException as exc:
+            transport.error("Exception (client): %s", exc)
+            for line in paramiko.util.tb_strings():  # (as Transport._log logs a list: a record per line)
+                transport.error(line)
+        logging.getLogger("losslessd.daemon.worker").warning("leaf9: ssh: Error reading SSH protocol banner")
+    try:
+        raise OSError("connection reset")
+    except OSError:
+        logging.getLogger("netmiko").exception("read failed")
+    logging.getLogger("paramiko.transport").warning("Oops, unhandled type 3")
+    assert [(line["logger"], line["msg"], "exc" in line) for line in lines(json_log)] == [
+        ("paramiko.transport", "Exception (client): Error reading SSH protocol banner", False),
+        ("losslessd.daemon.worker", "leaf9: ssh: Error reading SSH protocol banner", False)] * 2 + [
+        ("netmiko", "read failed", False), ("paramiko.transport", "Oops, unhandled type 3", False)]
+
+
 def _unix(ts: str) -> float:
     from datetime import datetime
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()

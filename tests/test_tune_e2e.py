@@ -371,12 +371,13 @@ os.execv(sys.executable, [sys.executable, *sys.argv[4:]])
 """
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_mid_trial_puts_the_candidate_back_stops_the_benchmark_and_records_the_stop(fabric, tmp_path, sig):
-    """SIGTERM (systemd, a CI job cancelled) or Ctrl-C while a candidate's benchmark runs: the switch goes back to the
-    best-known settings, the benchmark's process group is stopped, and the store says the tune was stopped and why.
-    SIGTERM killed the tune where it stood (the candidate stayed on the switch, the benchmark ran on); Ctrl-C left the
-    benchmark running and recorded the tune as finished."""
+    """SIGTERM (systemd, a CI job cancelled; Ctrl-C's SIGINT takes the same path) while a candidate's benchmark runs:
+    the switch goes back to the best-known settings, the benchmark's process group is stopped, and the store says
+    the tune was stopped and why. SIGTERM killed the tune where it stood (the candidate stayed on the switch, the
+    benchmark ran on). SIGHUP comes as the tune's terminal goes away: its output then fails (EIO), which made the
+    tune exit 2 after its put-back, and could cut the put-back short; it exits 128 + SIGHUP."""
     sim = fabric
     db, pidfile = tmp_path / "tune.sqlite", tmp_path / "bench.pid"
     (tmp_path / "bench.py").write_text(_HANGING_BENCH)
@@ -386,17 +387,36 @@ def test_a_signal_mid_trial_puts_the_candidate_back_stops_the_benchmark_and_reco
            "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark", shlex.join(hanging),
            "--sizes", "8M,64M,512M", "--budget", "2", "--noise-runs", "2", "--db", str(db),
            "--known-hosts", str(sim.known_hosts_path)]
-    tune = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    terminal = None
+    if sig == signal.SIGHUP:  # its output on a terminal that closes before the signal
+        terminal, tty = os.openpty()
+        tune = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=tty, stderr=tty, env=os.environ.copy())
+        os.close(tty)
+        os.set_blocking(terminal, False)
+    else:
+        tune = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    out = err = ""
     try:
         for _ in range(600):  # counted polls until the candidate's benchmark hangs
+            if terminal is not None:
+                with contextlib.suppress(BlockingIOError):
+                    out += os.read(terminal, 65536).decode(errors="replace")  # (a full terminal would stall it)
             if pidfile.exists() and pidfile.read_text() or tune.poll() is not None:
                 break
             time.sleep(0.2)
-        assert pidfile.exists(), tune.communicate()
+        assert pidfile.exists(), (tune.poll(), out) if terminal is not None else tune.communicate()
         assert sim.running_config("leaf1") != found  # the candidate is on the switch
-        tune.send_signal(sig)
-        out, err = tune.communicate(timeout=120)
+        if terminal is not None:
+            os.close(terminal)  # the terminal goes: every write of the tune's from here fails with EIO
+            terminal = None
+            tune.send_signal(sig)
+            tune.wait(timeout=120)
+        else:
+            tune.send_signal(sig)
+            out, err = tune.communicate(timeout=120)
     finally:
+        if terminal is not None:
+            os.close(terminal)
         if tune.poll() is None:
             tune.kill()
             tune.wait()
@@ -408,9 +428,36 @@ def test_a_signal_mid_trial_puts_the_candidate_back_stops_the_benchmark_and_reco
     assert tune.returncode == 128 + sig, (out, err)
     assert not alive, "the benchmark was left running"
     assert sim.running_config("leaf1") == found
-    assert f"stopped: interrupted by {sig.name}" in out and "Traceback" not in err
+    if sig != signal.SIGHUP:
+        assert f"stopped: interrupted by {sig.name}" in out and "Traceback" not in err
     with Store(db) as store:
         [stored] = store.tunes()
         kinds = [kind for _, kind, _, _ in store.events(stored.id)]
     assert stored.status == "stopped" and f"interrupted by {sig.name}" in stored.stopped
     assert "restored" in kinds
+
+
+def test_a_stop_signal_as_the_final_put_back_starts_does_not_cut_it_short(fabric, tmp_path, monkeypatch):
+    """A storm stops the tune; SIGTERM arrives as its final put-back starts. The handler stayed armed there: it raised
+    in the put-back, so the closing was skipped (the tune stayed `running`, the SONiC -origin checkpoint stayed on
+    the switch). The put-back and closing run to their end, and the exit is 128 + SIGTERM."""
+    sim = fabric
+    t = tuner(sim, tmp_path, ["leaf1"], bench(sim, "--storm-on-run", 3, "--state", tmp_path / "runs.json"), budget=1)
+    t.opts.sizes = [8 * 2**20]
+    original = Tuner.restore
+
+    def restore(self, key, final=False):
+        if final:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return original(self, key, final)
+
+    monkeypatch.setattr(Tuner, "restore", restore)
+    try:
+        rc = t.run()
+    finally:
+        sim.storm("leaf1", "Ethernet0", 3, on=False)
+    with Store(tmp_path / "tune.sqlite", create=False) as store:
+        tune = store.tune()
+    assert rc == 128 + signal.SIGTERM
+    assert tune.status == "stopped" and "interrupted by SIGTERM" in tune.stopped
+    assert not sim.devices["leaf1"].config.checkpoints

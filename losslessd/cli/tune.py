@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shlex
@@ -118,7 +119,20 @@ def tune(
         if not sys.stdin.isatty():
             raise InputError("--apply asks for confirmation on a terminal; give --yes to confirm non-interactively")
         typer.confirm(f"Push candidates to {', '.join(tuner.devices)} and run the benchmark?", abort=True)
-    raise typer.Exit(tuner.run())
+    code = tuner.run()
+    if tuner.stop.signum is not None:  # stopped by a signal (SIGHUP: its terminal is gone): the exit says so, not EIO
+        _drop_unwritable_output()
+    raise typer.Exit(code)
+
+
+def _drop_unwritable_output() -> None:
+    """What a tune stopped by a signal still had buffered: written if it can be, else dropped (and the interpreter's
+    last flush made quiet), so 128 + the signal stays the exit status."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - (closed by the interpreter at exit)
 
 
 def say(text: str) -> None:

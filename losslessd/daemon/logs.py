@@ -58,10 +58,41 @@ class _JsonHandler(logging.StreamHandler):
 class OwnRecordsFirst(logging.Filter):
     """Below warning, only losslessd's own records: the libraries it drives (paramiko logs every SSH
     transport step at info, netmiko, pysnmp, asyncssh) would otherwise be most of an info log. Their
-    warnings and errors always pass; at debug everything does (the filter is not installed)."""
+    warnings and errors always pass, as one line each: their message without its traceback. paramiko logs a
+    failed connection's traceback a line per record after its message (Transport._log of util.tb_strings: ~25
+    error lines per try of a device that accepts TCP and never sends its banner); those records are dropped, and
+    so is the traceback a library's record carries (exc_info). At debug everything passes (the filter is not
+    installed)."""
+
+    _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._traceback: dict[tuple[str, int | None], str] = {}  # (logger, thread) -> "lines" or "after" its last
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.levelno >= logging.WARNING or record.name == "losslessd" or record.name.startswith("losslessd.")
+        if record.name == "losslessd" or record.name.startswith("losslessd."):
+            return True
+        if record.levelno < logging.WARNING:
+            return False
+        key = (record.name, record.thread)
+        text = record.getMessage() if isinstance(record.msg, str) else ""
+        state = self._traceback.get(key)
+        if text.startswith("Traceback (most recent call last):") or state and text.startswith(self._CHAINED):
+            if len(self._traceback) > 1024:  # (threads that ended after a traceback: a bound, not a leak)
+                self._traceback.clear()
+            self._traceback[key] = "lines"
+            return False
+        if state == "lines":  # its frames ("  File ...", code), then the exception's own line ends it
+            if text and not text[0].isspace():
+                self._traceback[key] = "after"
+            return False
+        if state == "after" and not text.strip():  # (the empty string after the traceback's last newline)
+            return False
+        self._traceback.pop(key, None)
+        if record.exc_info or record.exc_text:
+            record.exc_info, record.exc_text = None, None  # (its message stays; losslessd's own keep theirs)
+        return True
 
 
 def configure(level: str, stream: TextIO | None = None, context: dict | None = None) -> None:

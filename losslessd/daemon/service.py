@@ -63,6 +63,7 @@ WORKER_SILENT_S = 30.0  # a worker that sent nothing for this long is stuck: kil
 WORKER_START_S = 60.0  # a new worker has this long to say it is configured
 SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then goes on without them
 RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
+_STOPPING = "the daemon is stopping: no reload"
 DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
 SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
 
@@ -524,8 +525,12 @@ class Daemon:
         request made meanwhile (a burst of SIGHUPs from a config-management run reloads twice, not once per
         signal); each request still sees a reload that began after it, so it reads the file as it was asked to.
         A request made while the daemon starts waits until it has started: a reload then ran beside the start
-        (workers told settings before they had any, systemd sent READY=1 by the reload before the daemon was ready)."""
+        (workers told settings before they had any, systemd sent READY=1 by the reload before the daemon was ready).
+        A stop asked before it ran cancels it: a reload after STOPPING=1 told systemd RELOADING=1 and READY=1 again
+        while the daemon stopped (a SIGHUP and a SIGTERM during the start: the start ended, then both woke)."""
         await self._started.wait()
+        if self._stop_asked():
+            return False, _STOPPING
         if self._next_reload is None:
             self._next_reload = self._loop.create_future()
             if self._reloading is None:
@@ -537,6 +542,9 @@ class Daemon:
         try:
             while (waiting := self._next_reload) is not None:
                 self._next_reload = None
+                if self._stop_asked():
+                    waiting.set_result((False, _STOPPING))
+                    continue
                 try:
                     waiting.set_result(await self._reload_once())
                 except asyncio.CancelledError:  # (the daemon is stopping)
@@ -546,6 +554,9 @@ class Daemon:
                     waiting.set_exception(exc)
         finally:
             self._reloading = None
+
+    def _stop_asked(self) -> bool:
+        return self._stopping or self._stop is not None and self._stop.is_set()
 
     async def _reload_once(self) -> tuple[bool, str]:
         self.notifier.reloading()

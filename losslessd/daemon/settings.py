@@ -108,13 +108,15 @@ class HistorySettings(_S):
 
 # Some webhook URLs carry their token (a Slack or Teams incoming webhook's path): no message repeats the URL. A
 # control character (not whitespace, so \S took it) made urllib's every POST fail with the URL's path and query in
-# the logged reason.
-_WEBHOOK_URL = r"^https?://[^\s\x00-\x1f\x7f]+$"
+# the logged reason. A URL is ASCII (RFC 3986, 2: other characters are percent-encoded): a non-ASCII or C1 character
+# passed --check, and http.client refused every POST's request line (it encodes it as ASCII).
+_WEBHOOK_URL = r"^https?://[!-~]+$"
 
 
 class Webhook(_S):
-    url: Annotated[str, Field(pattern=_WEBHOOK_URL), must("an http:// or https:// URL without spaces or control "
-                                                          "characters (not repeated here: it may carry a token)")]
+    url: Annotated[str, Field(pattern=_WEBHOOK_URL), must("an http:// or https:// URL of printable ASCII, "
+                                                          "without spaces or control characters (others "
+                                                          "percent-encoded; not repeated here: it may carry a token)")]
     timeout_s: float = Field(5.0, gt=0)
     retries: int = Field(3, ge=0)
     headers_env: dict[str, EnvName] = Field(default_factory=dict, description="HTTP header -> environment variable "
@@ -128,8 +130,10 @@ class Webhook(_S):
         try:
             parts = urlsplit(value)
             host, _ = parts.hostname, parts.port  # (a port past 65535 passed, and each POST failed on a name lookup)
-        except ValueError as exc:  # a broken [IPv6] part, a port that is no number or out of range
-            raise ValueError(f"webhook URL is malformed: {exc}") from None
+        except ValueError:  # a broken [IPv6] part, a port that is no number or out of range
+            # (a fixed message: urllib's quotes the text it took for a port, a password before an unencoded #)
+            raise ValueError("webhook URL is malformed: its port is not a number from 0 to 65535, or its [IPv6] "
+                             "host is not closed (a user or password in it must percent-encode #, / and ?)") from None
         if not host:
             raise ValueError("webhook URL names no host")
         return value

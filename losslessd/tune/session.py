@@ -59,28 +59,47 @@ class Interrupted(BaseException):
         super().__init__(self.reason)
 
 
-@contextlib.contextmanager
-def stopped_by_signals() -> Iterator[None]:
-    """The first of STOP_SIGNALS raises Interrupted where the tune stands; the ones after it are said and
-    ignored, so a second Ctrl-C does not cut the put-back short (SIGKILL still does: the next run resumes).
-    Before, SIGTERM and SIGHUP killed the tune with the candidate on the devices and the benchmark running."""
-    if threading.current_thread() is not threading.main_thread():  # (signal handlers belong to the main thread)
-        yield
-        return
+class Stop:
+    """The stop signal a tune got (``signum``, the first one), and the switch that holds the ones after it."""
 
-    def later(signum: int, _frame) -> None:
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.armed = False  # (handlers installed: only on the main thread)
+
+    def first(self, signum: int, _frame) -> None:
+        self.hold()
+        self.signum = signum
+        raise Interrupted(signum)
+
+    def later(self, signum: int, _frame) -> None:
+        if self.signum is None:  # (the first one, arrived while held: the put-back goes on, the exit says it)
+            self.signum = signum
         # (straight to the descriptor: a print from a handler that interrupted a print raises RuntimeError, reentrant)
         with contextlib.suppress(OSError):
             os.write(2, f"{signal.Signals(signum).name}: already stopping; the devices are being put back\n".encode())
 
-    def first(signum: int, _frame) -> None:
-        for sig in STOP_SIGNALS:
-            signal.signal(sig, later)
-        raise Interrupted(signum)
+    def hold(self) -> None:
+        """From here a stop signal is recorded and said, never raised: the put-back and the tune's closing run to
+        their end (a signal raising in them left the tune `running` and the -origin checkpoint on the switch)."""
+        if self.armed:
+            for sig in STOP_SIGNALS:
+                signal.signal(sig, self.later)
 
-    previous = {sig: signal.signal(sig, first) for sig in STOP_SIGNALS}
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[Stop]:
+    """The first of STOP_SIGNALS raises Interrupted where the tune stands; the ones after it, and any once the tune
+    holds them (its put-back), are said and ignored, so a second Ctrl-C does not cut the put-back short (SIGKILL
+    still does: the next run resumes). Before, SIGTERM and SIGHUP killed the tune with the candidate on the devices
+    and the benchmark running."""
+    stop = Stop()
+    if threading.current_thread() is not threading.main_thread():  # (signal handlers belong to the main thread)
+        yield stop
+        return
+    previous = {sig: signal.signal(sig, stop.first) for sig in STOP_SIGNALS}
+    stop.armed = True
     try:
-        yield
+        yield stop
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -294,8 +313,19 @@ class Tuner:
         canary = opts.canary or devices[0]
         self.devices = [canary] + [d for d in devices if d != canary]
         self.hosts = {d: inventory.hosts[d] for d in self.devices}
-        self.policy, self.opts, self.say = policy, opts, say
+        self.policy, self.opts, self._echo = policy, opts, say
+        self.stop = Stop()
+        self.putting_back = False
         self.configs: dict[str, cand_mod.DeviceConfig] = {}
+
+    def say(self, text: str) -> None:
+        """Progress, as the caller prints it; once the tune was stopped by a signal, or while it puts the devices
+        back, an output that fails (SIGHUP: the terminal is gone, EIO) is dropped: it never cuts a put-back short."""
+        try:
+            self._echo(text)
+        except OSError:
+            if self.stop.signum is None and not self.putting_back:
+                raise
 
     # -- setting up ------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -349,10 +379,10 @@ class Tuner:
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
         """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
-        with stopped_by_signals():
+        with stopped_by_signals() as self.stop:
             try:
                 return self._run()
-            except Interrupted as exc:  # before its trials began or after its put-back: nothing is left to put back
+            except Interrupted as exc:  # before its trials began: nothing is left to put back
                 self.say(f"stopped: {exc.reason}")
                 return 128 + exc.signum
 
@@ -414,6 +444,8 @@ class Tuner:
             stopped, error = str(exc), exc
             store.event(tune.id, "read_refused", str(exc))
         finally:
+            self.stop.hold()  # (a signal from here on is recorded: the put-back and the closing run to their end)
+            self.putting_back = True
             best, best_score = self.best()
             try:
                 if self.pushers and self.origins:
@@ -421,6 +453,10 @@ class Tuner:
             except (PushError, InputError) as exc:
                 stopped = f"{stopped + '; ' if stopped else ''}could not return to the best-known settings: {exc}"
                 store.event(tune.id, "restore_failed", str(exc), getattr(exc, "device", None))
+            if interrupted is None and self.stop.signum is not None:  # a signal that came during the put-back
+                interrupted = Interrupted(self.stop.signum)
+                stopped = f"{stopped + '; ' if stopped else ''}{interrupted.reason}"
+                store.event(tune.id, "interrupted", interrupted.reason)
             self._close()
             store.finish(tune.id, "stopped" if stopped else "finished", best, best_score, stopped)
             store.close()
