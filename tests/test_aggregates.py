@@ -288,6 +288,19 @@ def test_nxos_show_interface_port_channel_members_are_read(tmp_path):
     assert analyse(fabric, [3], [26]).bad_hops == []
 
 
+def test_nxos_empty_show_interface_port_channel_is_a_switch_without_port_channels(tmp_path):
+    """pull sends `show interface port-channel` to every NX-OS switch; one without port-channels answers nothing. That
+    empty answer is no port-channels (no issue; it was a SYS002 warning, exit 1). An empty answer to a command naming
+    a port-channel, or output with no block, still is a SYS002."""
+    device = load_fabric([_nxos_capture(tmp_path, "#% command: show interface port-channel\n\n")]).devices["nx-leaf4"]
+    assert [i for i in device.issues if "port-channel" in i.message] == []
+    assert device.bundle_members_shown == {}
+    for sections in ("#% command: show interface port-channel 10\n\n",
+                     "#% command: show interface port-channel\nsomething else entirely\n"):
+        device = load_fabric([_nxos_capture(tmp_path, sections)]).devices["nx-leaf4"]
+        assert [i.code for i in device.issues if "port-channel" in i.message] == ["SYS002"]
+
+
 def test_a_route_through_a_port_channel_follows_what_show_interface_lists():
     """The ring's s1 routes through Port-Channel10. The config names no member; `show interface port-channel 10`
     lists Ethernet1: the route goes over it. A summary that lists Po10 wins (here: no member up)."""
