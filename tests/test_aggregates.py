@@ -502,9 +502,11 @@ def test_junos_members_take_their_aggregates_mtu_and_link_speed():
 def test_members_that_classify_queue_or_mark_a_lossless_flow_differently_are_named(tmp_path):
     """PFC005 beyond PFC: 802.1AX hashes a flow onto one member, so what decides a lossless flow's treatment must
     match across members. leaf1's Ethernet52 keeps `pfc_enable: "3"` but is bound to a TC_TO_PRIORITY_GROUP_MAP that
-    puts TC 3 in PG 0 and its queue 3 has no WRED profile (no ECN marking), and Ethernet48's watchdog is off: one
-    finding per differing member, naming each fact and the member compared with. Ethernet4 (no aggregate) may differ
-    freely. Before, PFC005 compared PFC only: nothing."""
+    puts TC 3 in PG 0 and its queue 3 has no WRED profile (no ECN marking), and Ethernet48's watchdog is off.
+    Two members tie on every fact: the value the policy asks for is the reference (ECN on: Ethernet52 is named;
+    the watchdog on: Ethernet48 is named, as WDG001 names it), and the PG, of which the policy asks nothing, is one
+    finding on the aggregate naming both values. Ethernet4 (no aggregate) may differ freely. (Before, the first
+    member by port order was the reference: Ethernet52 was blamed for its watchdog, which is on.)"""
     lag = tmp_path / "lag"
     shutil.copytree(LAG, lag)
     config = lag / "leaf1" / "config_db.json"
@@ -518,15 +520,35 @@ def test_members_that_classify_queue_or_mark_a_lossless_flow_differently_are_nam
     leaf1 = load_fabric([lag]).devices["leaf1"]
     assert [(p.watchdog or Watchdog()).enabled for p in (leaf1.ports["Ethernet48"], leaf1.ports["Ethernet52"])] == [
         False, True]
-    result = lint([lag], "roce-dscp26", select_codes=["PFC005"])
-    got = sorted((f.port, f.data["member"], tuple(f.data["facts"])) for f in result.findings)
-    # two members tie on every fact: the first member's (Ethernet48's) value is the reference, so Ethernet52 is
-    # reported for all three, its watchdog (on) against Ethernet48's (off) too
-    assert got == [("Ethernet52", "Ethernet48", ("TC 3's PG is", "ECN marking on queue 3 is", "the PFC watchdog is"))]
-    (finding,) = result.findings
-    assert "TC 3's PG is PG 0 (Ethernet48: PG 3)" in finding.message
-    assert "ECN marking on queue 3 is off (Ethernet48: on)" in finding.message
-    assert "the PFC watchdog is on (Ethernet48: off)" in finding.message
+    result = lint([lag], "roce-dscp26", select_codes=["PFC005", "WDG001"])
+    got = sorted((f.code, f.port, f.data.get("member"), tuple(f.data.get("facts", ()))) for f in result.findings
+                 if f.device == "leaf1")
+    assert got == [
+        ("PFC005", "Ethernet48", "Ethernet52", ("the PFC watchdog is",)),
+        ("PFC005", "Ethernet52", "Ethernet48", ("ECN marking on queue 3 is",)),
+        ("PFC005", "PortChannel0001", None, ("TC 3's PG is",)),
+        ("WDG001", "Ethernet48", None, ())]
+    by = {f.port: f.message for f in result.findings if f.code == "PFC005"}
+    assert "the PFC watchdog is off (Ethernet52: on)" in by["Ethernet48"]
+    assert "ECN marking on queue 3 is off (Ethernet48: on)" in by["Ethernet52"]
+    assert "TC 3's PG is PG 3 on Ethernet48, PG 0 on Ethernet52" in by["PortChannel0001"]
+    assert "give every member the same QoS settings" in by["PortChannel0001"]
+
+
+def test_a_member_without_a_queue_entry_marks_no_ecn_as_ecn001_reads_it(tmp_path):
+    """ECN001 reads a lossless queue with no QUEUE entry as marking no ECN; PFC005 compares members by that reading:
+    Ethernet52 without `QUEUE|Ethernet52|3` differs from Ethernet48 (which marks). Before, a member with no entry
+    for the queue was left out of the ECN comparison: nothing."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    config = lag / "leaf1" / "config_db.json"
+    db = json.loads(config.read_text())
+    del db["QUEUE"]["Ethernet52|3"]
+    config.write_text(json.dumps(db, indent=4))
+    result = lint([lag], "roce-dscp26", select_codes=["PFC005", "ECN001"])
+    got = sorted((f.code, f.port, f.data.get("member"), tuple(f.data.get("facts", ()))) for f in result.findings)
+    assert ("PFC005", "Ethernet52", "Ethernet48", ("ECN marking on queue 3 is",)) in got
+    assert [f.port for f in result.findings if f.code == "ECN001" and f.device == "leaf1"] == ["Ethernet52"]
 
 
 def test_eos_trunks_of_the_same_vlans_share_one_list(tmp_path):
