@@ -475,7 +475,9 @@ def test_junos_members_take_their_aggregates_mtu_and_link_speed():
     """Junos "Aggregated Ethernet Interfaces Overview" (the LAG is one link: its MTU is the bundle's) and "Configure
     Aggregated Ethernet Link Speed" (`aggregated-ether-options link-speed` is every member's speed): ae0's `mtu 9216`
     and `link-speed 100g` are its members' (IP MTU 9202, 9198 under `vlan-tagging`), over a member's own `mtu 1514`;
-    `link-speed mixed` says no speed; a port in no aggregate keeps its own. Before, members read None (or their own)."""
+    `link-speed mixed` says no speed; a port in no aggregate keeps its own. Before, members read None (or their own).
+    ae2's `vlan-tagging` alone (no MTU or speed) reaches its member too: et-0/0/4's own `mtu 9216` is IP MTU 9198
+    (it read 9202: an aggregate with neither MTU nor speed was skipped)."""
     text = "\n".join([
         "set system host-name j4",
         "set interfaces et-0/0/0 ether-options 802.3ad ae0",
@@ -491,11 +493,14 @@ def test_junos_members_take_their_aggregates_mtu_and_link_speed():
         "set interfaces ae1 aggregated-ether-options link-speed mixed",
         "set interfaces et-0/0/3 mtu 1514",
         "set interfaces et-0/0/3 speed 400g",
+        "set interfaces et-0/0/4 mtu 9216",
+        "set interfaces et-0/0/4 ether-options 802.3ad ae2",
+        "set interfaces ae2 vlan-tagging",
     ])
     device = junos.parse([Input("j4.conf", text + "\n")], "j4")
     assert {p.name: (p.bundle, p.mtu_bytes, p.speed_gbps) for p in device.ports.values()} == {
         "et-0/0/0": ("ae0", 9202, 100.0), "et-0/0/1": ("ae0", 9202, 100.0), "et-0/0/2": ("ae1", 9198, 25.0),
-        "et-0/0/3": (None, 1500, 400.0)}
+        "et-0/0/3": (None, 1500, 400.0), "et-0/0/4": ("ae2", 9198, None)}
     assert device.issues == []
 
 
