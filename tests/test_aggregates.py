@@ -51,16 +51,22 @@ def test_routes_through_every_kind_of_aggregate_and_an_irb_are_followed():
     assert [(f.code, f.device, f.port) for f in result.findings] == []
 
 
-def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
-    """leaf1's Ethernet52 loses its PORT_QOS_MAP entry (PFC off, not RoCE-facing under the selection, so PFC001 does
-    not look at it): the flows PortChannel0001 hashes onto it are lossy. PFC005 names the aggregate and the member
-    that pauses; the path rule sees the same gap on the traffic that takes Ethernet52."""
+def _lag_with(tmp_path: Path, edit) -> Path:
+    """A copy of the LAG fixture whose leaf1 CONFIG_DB ``edit`` changed in place."""
     lag = tmp_path / "lag"
     shutil.copytree(LAG, lag)
     config = lag / "leaf1" / "config_db.json"
     db = json.loads(config.read_text())
-    del db["PORT_QOS_MAP"]["Ethernet52"]
+    edit(db)
     config.write_text(json.dumps(db, indent=4))
+    return lag
+
+
+def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
+    """leaf1's Ethernet52 loses its PORT_QOS_MAP entry (PFC off, not RoCE-facing under the selection, so PFC001 does
+    not look at it): the flows PortChannel0001 hashes onto it are lossy. PFC005 names the aggregate and the member
+    that pauses; the path rule sees the same gap on the traffic that takes Ethernet52."""
+    lag = _lag_with(tmp_path, lambda db: db["PORT_QOS_MAP"].pop("Ethernet52"))
     result = lint([lag], "roce-dscp26", select_codes=["PFC001", "PFC005"])
     assert [(f.code, f.device, f.port, f.data.get("aggregate"), f.data.get("member")) for f in result.findings] == [
         ("PFC005", "leaf1", "Ethernet52", "PortChannel0001", "Ethernet48")]
@@ -544,12 +550,7 @@ def test_a_member_without_a_queue_entry_marks_no_ecn_as_ecn001_reads_it(tmp_path
     """ECN001 reads a lossless queue with no QUEUE entry as marking no ECN; PFC005 compares members by that reading:
     Ethernet52 without `QUEUE|Ethernet52|3` differs from Ethernet48 (which marks). Before, a member with no entry
     for the queue was left out of the ECN comparison: nothing."""
-    lag = tmp_path / "lag"
-    shutil.copytree(LAG, lag)
-    config = lag / "leaf1" / "config_db.json"
-    db = json.loads(config.read_text())
-    del db["QUEUE"]["Ethernet52|3"]
-    config.write_text(json.dumps(db, indent=4))
+    lag = _lag_with(tmp_path, lambda db: db["QUEUE"].pop("Ethernet52|3"))
     result = lint([lag], "roce-dscp26", select_codes=["PFC005", "ECN001"])
     got = sorted((f.code, f.port, f.data.get("member"), tuple(f.data.get("facts", ()))) for f in result.findings)
     assert ("PFC005", "Ethernet52", "Ethernet48", ("ECN marking on queue 3 is",)) in got
