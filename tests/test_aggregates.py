@@ -51,16 +51,22 @@ def test_routes_through_every_kind_of_aggregate_and_an_irb_are_followed():
     assert [(f.code, f.device, f.port) for f in result.findings] == []
 
 
-def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
-    """leaf1's Ethernet52 loses its PORT_QOS_MAP entry (PFC off, not RoCE-facing under the selection, so PFC001 does
-    not look at it): the flows PortChannel0001 hashes onto it are lossy. PFC005 names the aggregate and the member
-    that pauses; the path rule sees the same gap on the traffic that takes Ethernet52."""
+def _lag_with(tmp_path: Path, edit) -> Path:
+    """A copy of the LAG fixture whose leaf1 CONFIG_DB ``edit`` changed in place."""
     lag = tmp_path / "lag"
     shutil.copytree(LAG, lag)
     config = lag / "leaf1" / "config_db.json"
     db = json.loads(config.read_text())
-    del db["PORT_QOS_MAP"]["Ethernet52"]
+    edit(db)
     config.write_text(json.dumps(db, indent=4))
+    return lag
+
+
+def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
+    """leaf1's Ethernet52 loses its PORT_QOS_MAP entry (PFC off, not RoCE-facing under the selection, so PFC001 does
+    not look at it): the flows PortChannel0001 hashes onto it are lossy. PFC005 names the aggregate and the member
+    that pauses; the path rule sees the same gap on the traffic that takes Ethernet52."""
+    lag = _lag_with(tmp_path, lambda db: db["PORT_QOS_MAP"].pop("Ethernet52"))
     result = lint([lag], "roce-dscp26", select_codes=["PFC001", "PFC005"])
     assert [(f.code, f.device, f.port, f.data.get("aggregate"), f.data.get("member")) for f in result.findings] == [
         ("PFC005", "leaf1", "Ethernet52", "PortChannel0001", "Ethernet48")]
@@ -288,6 +294,19 @@ def test_nxos_show_interface_port_channel_members_are_read(tmp_path):
     assert analyse(fabric, [3], [26]).bad_hops == []
 
 
+def test_nxos_empty_show_interface_port_channel_is_a_switch_without_port_channels(tmp_path):
+    """pull sends `show interface port-channel` to every NX-OS switch; one without port-channels answers nothing. That
+    empty answer is no port-channels (no issue; it was a SYS002 warning, exit 1). An empty answer to a command naming
+    a port-channel, or output with no block, still is a SYS002."""
+    device = load_fabric([_nxos_capture(tmp_path, "#% command: show interface port-channel\n\n")]).devices["nx-leaf4"]
+    assert [i for i in device.issues if "port-channel" in i.message] == []
+    assert device.bundle_members_shown == {}
+    for sections in ("#% command: show interface port-channel 10\n\n",
+                     "#% command: show interface port-channel\nsomething else entirely\n"):
+        device = load_fabric([_nxos_capture(tmp_path, sections)]).devices["nx-leaf4"]
+        assert [i.code for i in device.issues if "port-channel" in i.message] == ["SYS002"]
+
+
 def test_a_route_through_a_port_channel_follows_what_show_interface_lists():
     """The ring's s1 routes through Port-Channel10. The config names no member; `show interface port-channel 10`
     lists Ethernet1: the route goes over it. A summary that lists Po10 wins (here: no member up)."""
@@ -462,7 +481,9 @@ def test_junos_members_take_their_aggregates_mtu_and_link_speed():
     """Junos "Aggregated Ethernet Interfaces Overview" (the LAG is one link: its MTU is the bundle's) and "Configure
     Aggregated Ethernet Link Speed" (`aggregated-ether-options link-speed` is every member's speed): ae0's `mtu 9216`
     and `link-speed 100g` are its members' (IP MTU 9202, 9198 under `vlan-tagging`), over a member's own `mtu 1514`;
-    `link-speed mixed` says no speed; a port in no aggregate keeps its own. Before, members read None (or their own)."""
+    `link-speed mixed` says no speed; a port in no aggregate keeps its own. Before, members read None (or their own).
+    ae2's `vlan-tagging` alone (no MTU or speed) reaches its member too: et-0/0/4's own `mtu 9216` is IP MTU 9198
+    (it read 9202: an aggregate with neither MTU nor speed was skipped)."""
     text = "\n".join([
         "set system host-name j4",
         "set interfaces et-0/0/0 ether-options 802.3ad ae0",
@@ -478,20 +499,25 @@ def test_junos_members_take_their_aggregates_mtu_and_link_speed():
         "set interfaces ae1 aggregated-ether-options link-speed mixed",
         "set interfaces et-0/0/3 mtu 1514",
         "set interfaces et-0/0/3 speed 400g",
+        "set interfaces et-0/0/4 mtu 9216",
+        "set interfaces et-0/0/4 ether-options 802.3ad ae2",
+        "set interfaces ae2 vlan-tagging",
     ])
     device = junos.parse([Input("j4.conf", text + "\n")], "j4")
     assert {p.name: (p.bundle, p.mtu_bytes, p.speed_gbps) for p in device.ports.values()} == {
         "et-0/0/0": ("ae0", 9202, 100.0), "et-0/0/1": ("ae0", 9202, 100.0), "et-0/0/2": ("ae1", 9198, 25.0),
-        "et-0/0/3": (None, 1500, 400.0)}
+        "et-0/0/3": (None, 1500, 400.0), "et-0/0/4": ("ae2", 9198, None)}
     assert device.issues == []
 
 
 def test_members_that_classify_queue_or_mark_a_lossless_flow_differently_are_named(tmp_path):
     """PFC005 beyond PFC: 802.1AX hashes a flow onto one member, so what decides a lossless flow's treatment must
     match across members. leaf1's Ethernet52 keeps `pfc_enable: "3"` but is bound to a TC_TO_PRIORITY_GROUP_MAP that
-    puts TC 3 in PG 0 and its queue 3 has no WRED profile (no ECN marking), and Ethernet48's watchdog is off: one
-    finding per differing member, naming each fact and the member compared with. Ethernet4 (no aggregate) may differ
-    freely. Before, PFC005 compared PFC only: nothing."""
+    puts TC 3 in PG 0 and its queue 3 has no WRED profile (no ECN marking), and Ethernet48's watchdog is off.
+    Two members tie on every fact: the value the policy asks for is the reference (ECN on: Ethernet52 is named;
+    the watchdog on: Ethernet48 is named, as WDG001 names it), and the PG, of which the policy asks nothing, is one
+    finding on the aggregate naming both values. Ethernet4 (no aggregate) may differ freely. (Before, the first
+    member by port order was the reference: Ethernet52 was blamed for its watchdog, which is on.)"""
     lag = tmp_path / "lag"
     shutil.copytree(LAG, lag)
     config = lag / "leaf1" / "config_db.json"
@@ -505,15 +531,30 @@ def test_members_that_classify_queue_or_mark_a_lossless_flow_differently_are_nam
     leaf1 = load_fabric([lag]).devices["leaf1"]
     assert [(p.watchdog or Watchdog()).enabled for p in (leaf1.ports["Ethernet48"], leaf1.ports["Ethernet52"])] == [
         False, True]
-    result = lint([lag], "roce-dscp26", select_codes=["PFC005"])
-    got = sorted((f.port, f.data["member"], tuple(f.data["facts"])) for f in result.findings)
-    # two members tie on every fact: the first member's (Ethernet48's) value is the reference, so Ethernet52 is
-    # reported for all three, its watchdog (on) against Ethernet48's (off) too
-    assert got == [("Ethernet52", "Ethernet48", ("TC 3's PG is", "ECN marking on queue 3 is", "the PFC watchdog is"))]
-    (finding,) = result.findings
-    assert "TC 3's PG is PG 0 (Ethernet48: PG 3)" in finding.message
-    assert "ECN marking on queue 3 is off (Ethernet48: on)" in finding.message
-    assert "the PFC watchdog is on (Ethernet48: off)" in finding.message
+    result = lint([lag], "roce-dscp26", select_codes=["PFC005", "WDG001"])
+    got = sorted((f.code, f.port, f.data.get("member"), tuple(f.data.get("facts", ()))) for f in result.findings
+                 if f.device == "leaf1")
+    assert got == [
+        ("PFC005", "Ethernet48", "Ethernet52", ("the PFC watchdog is",)),
+        ("PFC005", "Ethernet52", "Ethernet48", ("ECN marking on queue 3 is",)),
+        ("PFC005", "PortChannel0001", None, ("TC 3's PG is",)),
+        ("WDG001", "Ethernet48", None, ())]
+    by = {f.port: f.message for f in result.findings if f.code == "PFC005"}
+    assert "the PFC watchdog is off (Ethernet52: on)" in by["Ethernet48"]
+    assert "ECN marking on queue 3 is off (Ethernet48: on)" in by["Ethernet52"]
+    assert "TC 3's PG is PG 3 on Ethernet48, PG 0 on Ethernet52" in by["PortChannel0001"]
+    assert "give every member the same QoS settings" in by["PortChannel0001"]
+
+
+def test_a_member_without_a_queue_entry_marks_no_ecn_as_ecn001_reads_it(tmp_path):
+    """ECN001 reads a lossless queue with no QUEUE entry as marking no ECN; PFC005 compares members by that reading:
+    Ethernet52 without `QUEUE|Ethernet52|3` differs from Ethernet48 (which marks). Before, a member with no entry
+    for the queue was left out of the ECN comparison: nothing."""
+    lag = _lag_with(tmp_path, lambda db: db["QUEUE"].pop("Ethernet52|3"))
+    result = lint([lag], "roce-dscp26", select_codes=["PFC005", "ECN001"])
+    got = sorted((f.code, f.port, f.data.get("member"), tuple(f.data.get("facts", ()))) for f in result.findings)
+    assert ("PFC005", "Ethernet52", "Ethernet48", ("ECN marking on queue 3 is",)) in got
+    assert [f.port for f in result.findings if f.code == "ECN001" and f.device == "leaf1"] == ["Ethernet52"]
 
 
 def test_eos_trunks_of_the_same_vlans_share_one_list(tmp_path):
@@ -534,3 +575,27 @@ def test_eos_trunks_of_the_same_vlans_share_one_list(tmp_path):
     assert [(f.port, f.data["vlans"]) for f in result.findings] == [
         ("Ethernet1", "1-4094"), ("Ethernet2", "1-4094"), ("Ethernet3", "1-4094")]
     assert "floods with Ethernet2, Ethernet3, Ethernet4 in VLAN 1-4094" in result.findings[0].message
+
+
+def test_dlk003_works_once_per_shared_vlan_subset_not_per_distinct_list(tmp_path, monkeypatch):
+    """Ports trunking VLAN 10 and a VLAN of their own hold distinct lists but share one subset (VLAN 10) with the
+    others: DLK003 works out who floods together once for that subset. Keyed by list it did so per port (the reviewer's
+    3,900 such ports: 17 s; bench/trunk_vlans.py --distinct). Counted by the calls that name the VLANs, not by time."""
+    from losslessd.rules import dlk
+    text = "hostname t2\n" + "".join(
+        f"interface Ethernet{n}\n   switchport mode trunk\n   switchport trunk allowed vlan 10,{100 + n}\n"
+        f"   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\n" for n in range(1, 41))
+    path = tmp_path / "t2.cfg"
+    path.write_text(text)
+    calls: list[list[int]] = []
+    real = dlk.ranges
+
+    def counted(values: list[int]) -> str:
+        calls.append(list(values))
+        return real(values)
+
+    monkeypatch.setattr(dlk, "ranges", counted)
+    result = lint([path], "roce-dscp26", select_codes=["DLK003"])
+    assert calls == [[10]]
+    assert len(result.findings) == 40 and {f.data["vlans"] for f in result.findings} == {"10"}
+    assert "floods with Ethernet2, Ethernet3, Ethernet4, Ethernet5 and 35 more in VLAN 10" in result.findings[0].message

@@ -194,6 +194,15 @@ def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:
     return None
 
 
+def marks_ecn(port: Port, queue: int | None) -> bool | None:
+    """Whether egress queue ``queue`` of ``port`` marks ECN, as ECN001 reads it: a queue with no entry or no ECN
+    settings marks none (False); None when its ECN settings do not say whether marking is on."""
+    q = port.queues.get(queue) if queue is not None else None
+    if q is None or q.ecn is None:
+        return False
+    return q.ecn.ecn_enabled
+
+
 def queues_text(queues: list[int]) -> str:
     """'queue 4' / 'queues 3,4' / 'no queue' for messages."""
     if not queues:

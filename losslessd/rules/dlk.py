@@ -241,23 +241,28 @@ class LosslessOnL2Flooding(Rule):
                 had = seen.setdefault(v, first)
                 if had is not first and had is not many and had != first:
                     seen[v] = many
-        shared_of = [[v for v in vlans if seen[v] is many] for vlans, _ in lists]
-        flooded: dict[int, tuple[list[str], dict[str | None, int], str]] = {}  # by list: the ports flooded together
+        # The ports a port floods with depend on its VLANs shared with another target only: lists that differ in
+        # the rest (a trunk of VLAN 10 plus a VLAN of its own on every port) share the work, once per shared subset.
+        subset: dict[tuple[int, ...], int] = {}  # shared VLANs -> the index of that subset
+        shared_of = [subset.setdefault(tuple(v for v in vlans if seen[v] is many), len(subset)) for vlans, _ in lists]
+        subsets = list(subset)
+        flooded: dict[int, tuple[list[str], dict[str | None, int], str]] = {}  # by subset: the ports flooded together
         for port in device.ports.values():
-            key = of.get(port.name)
-            if key is None or not shared_of[key]:
+            i = of.get(port.name)
+            if i is None or not subsets[shared_of[i]]:
                 continue
-            shared = shared_of[key]
+            key = shared_of[i]
             paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
             if paused:
                 if key not in flooded:
+                    shared = subsets[key]
                     wanted = set(shared)
-                    hit = {i for i, (vlans, _) in enumerate(lists) if not wanted.isdisjoint(vlans)}
+                    hit = {n for n, (vlans, _) in enumerate(lists) if not wanted.isdisjoint(vlans)}
                     together = [m for m in device.ports if of.get(m) in hit]
                     bundles: dict[str | None, int] = {}
                     for m in together:
                         bundles[device.ports[m].bundle] = bundles.get(device.ports[m].bundle, 0) + 1
-                    flooded[key] = together, bundles, ranges(shared)
+                    flooded[key] = together, bundles, ranges(list(shared))
                 together, bundles, shown = flooded[key]  # (the port itself is one of them)
                 # (its own aggregate's members are not flooded to)
                 total = len(together) - (bundles[port.bundle] if port.bundle is not None else 1)

@@ -17,7 +17,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import register
 from ..model import Device, Ecn, Port
-from .common import Lane, LaneRule, lanes_by
+from .common import Lane, LaneRule, lanes_by, marks_ecn
 
 
 def _ecn(port: Port, queue: int) -> Ecn | None:
@@ -137,12 +137,11 @@ class EcnDisabledOnLossless(_EcnRule):
     def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
         if not ctx.policy.ecn.required:
             return
-        q = port.queues.get(lane.queue)
-        ecn = q.ecn if q else None
-        if ecn is not None and ecn.ecn_enabled is None:
+        marks = marks_ecn(port, lane.queue)
+        if marks is None:
             yield self.unverified(f"whether {_where(lane)} marks ECN is not in the input",
                                   **self._at(device, port, lane))
-        elif ecn is None or ecn.ecn_enabled is False:
+        elif not marks:
             yield self.finding(f"{_where(lane)} does not mark ECN; enable WRED/ECN marking on queue {lane.queue} "
                                f"so DCQCN slows senders before PFC pauses them", **self._at(device, port, lane))
 

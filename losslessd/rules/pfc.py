@@ -12,7 +12,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port
-from .common import numbers, pause_on, priorities
+from .common import marks_ecn, numbers, pause_on, priorities
 
 
 @register
@@ -317,8 +317,10 @@ class AggregateMembersDiffer(Rule):
       egress queue; ECN marks on that queue; the watchdog acts on the port): the trust mode, and for each lossless
       DSCP of the policy its traffic class, that class's PFC priority, PG and egress queue, ECN marking on that
       queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it; the value
-      most members have (the first member's on a tie) is the reference, and one finding per member that differs
-      names every fact that differs and a member that has the reference.
+      most members have is the reference, and one finding per member that differs names every fact that differs
+      and a member that has the reference. On a tie (two members, one value each) the value the policy asks for is
+      the reference (its trust, a lossless class and priority, ECN on, the watchdog on); where the policy decides
+      nothing between the values (the PG, the queue), one finding on the aggregate names each member's value.
 
     ## Why it matters
     An aggregate hashes each flow onto one member (IEEE 802.1AX, frame distribution: every frame of a conversation
@@ -378,14 +380,24 @@ class AggregateMembersDiffer(Rule):
         facts = {p.name: _treatment(ctx, p) for p in ports}
         differ: dict[str, list[tuple[str, str, str]]] = {}  # member -> (what, its value, the reference's)
         refs: dict[str, str] = {}  # member -> the member it is compared with (its first differing fact's)
+        undecided: list[tuple[str, list[tuple[str, str]]]] = []  # (what, (member, value)) with no reference
         for what in dict.fromkeys(k for f in facts.values() for k in f):
-            shown = [(p.name, facts[p.name][what]) for p in ports if what in facts[p.name]]
+            shown = [(p.name, *facts[p.name][what]) for p in ports if what in facts[p.name]]
             counts: dict[str, int] = {}
-            for _, value in shown:
+            for _, value, _ in shown:
                 counts[value] = counts.get(value, 0) + 1
-            ref = max(counts, key=lambda v: (counts[v], -next(i for i, (_, x) in enumerate(shown) if x == v)))
-            holder = next(name for name, value in shown if value == ref)
-            for name, value in shown:
+            if len(counts) == 1:
+                continue
+            most = max(counts.values())
+            tied = [v for v in counts if counts[v] == most]
+            if len(tied) > 1:  # a tie: the value the policy asks for, where it asks for one of them
+                tied = [v for v in tied if all(good for _, x, good in shown if x == v)]
+            if len(tied) != 1:
+                undecided.append((what, [(name, value) for name, value, _ in shown]))
+                continue
+            ref = tied[0]
+            holder = next(name for name, value, _ in shown if value == ref)
+            for name, value, _ in shown:
                 if value != ref:
                     differ.setdefault(name, []).append((what, value, ref))
                     refs.setdefault(name, holder)
@@ -400,34 +412,53 @@ class AggregateMembersDiffer(Rule):
                 f"{port.name} the QoS settings of the other members", device=device, port=port,
                 source=port.map_source or port.source, key=f"{bundle}|treatment", aggregate=bundle, member=other,
                 facts=[what for what, _, _ in differ[port.name]])
+        if undecided:  # (as many members with each value, and the policy prefers none: no member is to blame)
+            said = "; ".join(what + " " + ", ".join(f"{value} on {name}" for name, value in values)
+                             for what, values in undecided)
+            first = ports[0]
+            yield self.finding(
+                f"members of {bundle} treat lossless traffic otherwise than each other: {said}; the flows the "
+                f"aggregate hashes onto one member are not handled as those on another; give every member the same "
+                f"QoS settings", device=device, port=bundle, source=first.map_source or first.source,
+                key=f"{bundle}|treatment-undecided", aggregate=bundle, member=None,
+                facts=[what for what, _ in undecided])
 
 
-def _treatment(ctx: Context, port: Port) -> dict[str, str]:
-    """What decides a lossless flow's treatment on ``port``, as "what" -> value in words ("DSCP 26 goes to" ->
-    "TC 3"): the trust mode; per lossless DSCP of the policy its class, that class's PFC priority, PG and egress
-    queue, and ECN on that queue; the watchdog. A fact whose input is not known is left out."""
-    out: dict[str, str] = {}
+def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
+    """What decides a lossless flow's treatment on ``port``, as "what" -> (value in words, whether it is what the
+    policy asks for) ("DSCP 26 goes to" -> ("TC 3", True)): the trust mode; per lossless DSCP of the policy its class,
+    that class's PFC priority, PG and egress queue, and ECN on that queue; the watchdog. What the policy asks for: its
+    trust, a class whose PFC priority is lossless, a lossless priority, ECN on where it requires ECN, the watchdog on
+    where it requires one; True where the policy says nothing of a fact (the PG, the queue). A fact whose input is not
+    known is left out."""
+    policy = ctx.policy
+    lossless = set(ctx.lossless)
+    out: dict[str, tuple[str, bool]] = {}
     if port.trust is not None:
-        out["trusts"] = port.trust.value
-    for dscp in ctx.policy.lossless.dscp:
+        out["trusts"] = port.trust.value, policy.lossless.trust in (None, port.trust.value)
+    for dscp in policy.lossless.dscp:
         if port.dscp_to_tc is None:
             break
         tc = port.dscp_to_tc.get(dscp)
-        out[f"DSCP {dscp} goes to"] = port.tc_label(tc) if tc is not None else "no class"
         if tc is None:
+            out[f"DSCP {dscp} goes to"] = "no class", False
             continue
         label = port.tc_label(tc)
-        for what, table, show in ((f"{label}'s PFC priority is", port.tc_to_priority, str),
-                                  (f"{label}'s PG is", port.tc_to_pg, port.pg_label),
+        priority = port.tc_to_priority.get(tc) if port.tc_to_priority is not None else None
+        out[f"DSCP {dscp} goes to"] = label, port.tc_to_priority is None or priority in lossless
+        if port.tc_to_priority is not None:
+            shown = str(priority) if priority is not None else "none"
+            out[f"{label}'s PFC priority is"] = shown, priority in lossless
+        for what, table, show in ((f"{label}'s PG is", port.tc_to_pg, port.pg_label),
                                   (f"{label}'s egress queue is", port.tc_to_queue, str)):
             if table is not None:
                 value = table.get(tc)
-                out[what] = show(value) if value is not None else "none"
+                out[what] = (show(value) if value is not None else "none"), True
         queue = (port.tc_to_queue or {}).get(tc)
-        if queue is not None and queue in port.queues:  # (a queue without ECN marks none, as ECN001 reads it)
-            ecn = port.queues[queue].ecn
-            if ecn is None or ecn.ecn_enabled is not None:
-                out[f"ECN marking on queue {queue} is"] = "on" if ecn is not None and ecn.ecn_enabled else "off"
+        marks = marks_ecn(port, queue) if queue is not None else None
+        if marks is not None:
+            out[f"ECN marking on queue {queue} is"] = ("on" if marks else "off"), marks or not policy.ecn.required
     if port.watchdog is not None and port.watchdog.enabled is not None:
-        out["the PFC watchdog is"] = "on" if port.watchdog.enabled else "off"
+        on = port.watchdog.enabled
+        out["the PFC watchdog is"] = ("on" if on else "off"), on or not policy.watchdog.required
     return out

@@ -157,7 +157,8 @@ def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | No
     device treats the LAG as a single link: the bundle's MTU is its members' frames') and "Configure Aggregated
     Ethernet Link Speed" (the speed of every member link)."""
     lag = cfg.aggregates.get(iface.bundle.value) if iface is not None and iface.bundle is not None else None
-    if iface is None or lag is None or (lag.mtu is None and lag.inet_mtu is None and lag.speed_gbps is None):
+    if iface is None or lag is None or (lag.mtu is None and lag.inet_mtu is None and lag.speed_gbps is None
+                                        and not lag.vlan_tagging):
         return iface
     return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtu=lag.inet_mtu or iface.inet_mtu,
                                vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,

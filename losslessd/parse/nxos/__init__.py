@@ -36,7 +36,7 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
 _PORT_CHANNELS = re.compile(r"^(?:sh|sho|show)\s+port-ch\w*\s+summ?\w*\s*$")
 # `show interface port-channel 10`, `sh int po10`, `show interface port-channel` (every port-channel).
-_PORT_CHANNEL_IF = re.compile(r"^(?:sh|sho|show)\s+int\w*\s+(?:port-ch\w*|po)(?:\s*\d+)?\s*$", re.IGNORECASE)
+_PORT_CHANNEL_IF = re.compile(r"^(?:sh|sho|show)\s+int\w*\s+(?:port-ch\w*|po)(?P<number>\s*\d+)?\s*$", re.IGNORECASE)
 # A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`, `(config-if-range)#`); EOS names its modes otherwise (`config-if-Et1`,
@@ -72,8 +72,8 @@ def parse(inputs: list[Input], name: str) -> Device:
             device.bundle_members = {**(device.bundle_members or {}), **members}
             device.issues.extend(issues)
         for sec in cap.answered:  # (one section per port-channel asked about: each read; a later one wins)
-            if _PORT_CHANNEL_IF.match(" ".join(sec.command.split())):
-                shown, issues = read_interfaces(sec.output, cap.path, sec.line)
+            if asked := _PORT_CHANNEL_IF.match(" ".join(sec.command.split())):
+                shown, issues = read_interfaces(sec.output, cap.path, sec.line, every=asked["number"] is None)
                 device.bundle_members_shown = {**(device.bundle_members_shown or {}), **shown}
                 device.issues.extend(issues)
         neighbors, issues = _neighbors(cap)

@@ -147,9 +147,10 @@ def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf
 # members have policies of their own.
 _POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
 # Cisco Nexus 7000/9000 Interfaces guides, "Configuring Port Channels", Guidelines: the configuration applied to the
-# port-channel interface affects its member ports (the member's own affects only the member); MTU and
-# priority-flow-control are among the compatibility parameters every member must share with its port-channel. A
-# port-channel's line wins over the member's; the member's holds where the port-channel sets none.
+# port-channel interface affects its member ports (the member's own affects only the member). Compatibility
+# requirements: the Nexus 7000 guide lists MTU size (not PFC) and suspends a member with an incompatible attribute;
+# the Nexus 5000/5500 guide lists MTU and Priority-Flow-Control. A port-channel's line wins over the member's; the
+# member's holds where the port-channel sets none.
 _CHANNEL_SETTINGS = ("pfc_mode", "watchdog", "mtu")
 
 

@@ -76,10 +76,12 @@ _IF_MEMBERS = re.compile(r"^\s+Members in this channel\s*:\s*(?P<ports>.*?)\s*$"
 _IF_PORT = re.compile(r"^[A-Za-z][\w/.:-]*$")
 
 
-def read_interfaces(text: str, path: str, first_line: int) -> tuple[dict[str, list[str] | None], list[ParseIssue]]:
+def read_interfaces(text: str, path: str, first_line: int,
+                    every: bool = False) -> tuple[dict[str, list[str] | None], list[ParseIssue]]:
     """port-channel name (`port-channel10`) -> the members its `show interface` block lists ([] for one that is down,
     None for one whose members line cannot be read: a SYS002 there), and output with no port-channel block is one
-    SYS002."""
+    SYS002. ``every``: the command named no port-channel (`show interface port-channel`), so an empty answer is a
+    switch without port-channels (pull sends it to every NX-OS switch), not a SYS002."""
     members: dict[str, list[str] | None] = {}
     issues: list[ParseIssue] = IssueList()
     current: str | None = None
@@ -101,7 +103,7 @@ def read_interfaces(text: str, path: str, first_line: int) -> tuple[dict[str, li
                 current = None
             elif up:
                 members[current] = [long_interface_name(p) for p in ports]
-    if not members and not issues:
+    if not members and not issues and not (every and not text.strip()):
         issues.append(ParseIssue(code="SYS002", source=Source(file=path, line=first_line), message=(
             "the `show interface port-channel` section holds no `port-channelN is up|down` block; its members are "
             "not known")))

@@ -715,8 +715,8 @@ class _Reader(TreeReader):
                          "`type network-qos NAME`")
 
     def interface_line(self, node: Node, conf: InterfaceConf, only: tuple[str, ...] | None = None) -> None:
-        """One line of an interface or port-profile; ``only``: the commands read (a port-channel's: its QoS policies
-        and profiles), the others skipped."""
+        """One line of an interface or port-profile; ``only``: the commands read (a port-channel's: its QoS policies,
+        profiles, PFC mode and watchdog, and MTU), the others skipped."""
         w = self.spell_words(node)
         src = self.src(node)
         if only is not None and w[0] not in only:
