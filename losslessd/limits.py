@@ -66,6 +66,10 @@ MAX_KEPT_STATEMENTS = 32 * MAX_PORTS
 # Commands a host setup script may run once its `for` loops are unrolled: one NIC port's full setup is ~20, a
 # host has at most a few dozen ports; nested loops over long lists multiply (a generated file, or a hostile one).
 MAX_SCRIPT_COMMANDS = 100_000
+# Words the brace expansions of one host script may make in all (each word past MAX_BRACE_WORDS counted as that many):
+# as many as the commands it may run, since a `for` over such words runs its body once per word. Without it one line of
+# 8,000 `{1..1000}` (80 KB) made 8 million words: 16 s and 642 MB.
+MAX_SCRIPT_BRACE_WORDS = MAX_SCRIPT_COMMANDS
 # Issues of one code (SYS002: a line not read) a parser lists for one file; beyond, one more issue counts the rest from
 # the first it leaves out. Each is a line for a person to fix (a broken real config has a handful); a file of 16 million
 # lines of `}` alone (32 MiB) was 16 million issues: 3 GB to parse, about 14 GB to lint and report.
@@ -304,6 +308,8 @@ def file_kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
-# Words one brace expansion of a host script may make (`ens{1,2}f0np0`, `for p in {0..7}`): as many as one interface
-# range may name; past it, a generated flood (`{1..100000000}`) is refused with its line rather than unrolled.
-MAX_BRACE_WORDS = MAX_RANGE_PORTS
+# Words one brace expansion of a host script may make (`ens{1,2}f0np0`, `for p in {0..7}`): a loop over each VF of a
+# port (NVIDIA DOCA SR-IOV: ConnectX supports up to 127 VFs per port, numbered from 0) for each of the 8 priorities
+# (IEEE 802.1Q). Past it the word is left as written, known only at run time (a loop over it is read once, SYS004),
+# so one generated flood (`{1..100000000}`) is not unrolled.
+MAX_BRACE_WORDS = 128 * 8

@@ -530,6 +530,10 @@ def cases() -> list[Case]:
         # counted as they are listed, and `$A$A...` in one word is refused past what a program can be given
         C("lint-script-variable-bomb", _script(f'A="{_WORDS}"\nfor a in ' + "$A " * 2000 + "; do\n" + _QOS + "done\n"),
           says=("setup.sh:3", "more than 100,000 commands")),
+        # one 80 KB line of 8,000 `{1..1000}`: 8 million words expanded (16 s, 642 MB); now the file's brace words
+        # are counted, refused past 100,000 with the line
+        C("lint-script-brace-flood", _script("echo " + "{1..1000} " * 8000 + "\n" + _QOS),
+          says=("setup.sh:2", "more than 100,000 words")),
         C("fix-script-word-bomb", _fix(_script("A=" + "x" * 5000 + "\nmlnx_qos -i eth0 --trust " + "$A" * 1000 + "\n")),
           says=("setup.sh:3", "MAX_ARG_STRLEN")),
         # 100,000 rows of an Onyx capture's `show roce` table: each row's line counted from the start (72 s);

@@ -329,3 +329,32 @@ def test_nvue_unsets_visit_only_the_paths_under_them():
         assert len(paths) == lines
         steps.append(count[0])
     assert steps[1] < 5 * steps[0], steps
+
+
+def test_a_brace_flood_stops_after_a_bounded_number_of_words():
+    """The steps the host script reader takes on one line of N `{1..1000}` words stay the same past the file's
+    budget of brace-expanded words (MAX_SCRIPT_BRACE_WORDS), which refuses it: before, every word was expanded (a line
+    of 8,000: 8 million words, 16 s, 642 MB)."""
+    import sys
+
+    from losslessd.errors import InputError
+    from losslessd.parse import braces
+    from losslessd.parse.mlx5 import script
+
+    steps = []
+    for words in (200, 1600):
+        count = [0]
+
+        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
+            if event == "call" and frame.f_code.co_filename in (script.__file__, braces.__file__):
+                count[0] += 1
+
+        sys.settrace(tracer)
+        try:
+            list(script.commands("#!/bin/bash\necho " + "{1..1000} " * words + "\n", "flood.sh"))
+        except InputError:
+            pass
+        finally:
+            sys.settrace(None)
+        steps.append(count[0])
+    assert steps[1] < 2 * steps[0], steps

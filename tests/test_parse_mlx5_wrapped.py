@@ -11,11 +11,11 @@ import subprocess
 import pytest
 
 from losslessd.errors import InputError
-from losslessd.limits import MAX_BRACE_WORDS
+from losslessd.limits import MAX_SCRIPT_BRACE_WORDS
 from losslessd.parse import mlx5
 from losslessd.parse.base import Input
 from losslessd.parse.braces import expand
-from tests.bashcalls import BASH, assert_calls, bash_calls, read_calls
+from tests.bashcalls import BASH, DASH, assert_calls, bash_calls, read_calls
 
 DCB = "dcb apptrust set dev eth1 order pcp dscp"  # (fails on mlx5: see losslessd/parse/mlx5/dcb.py fails)
 AFTER = "mlnx_qos -i eth1 --trust dscp"
@@ -101,6 +101,9 @@ BRACED = {
     "quoted-or-escaped": ["mlnx_qos -i 'eth{1,2}' --trust pcp", "mlnx_qos -i eth\\{1,2} --trust pcp"],
     "an-assignment-is-not-expanded": ["X=eth{1,2}", "mlnx_qos -i \"$X\" --trust pcp"],
     "in-bash-c": ["bash -c 'mlnx_qos -i eth{1..1} --trust pcp'"],
+    # (a quoted part is one word with what bash expands before it, spaces and all)
+    "a-quoted-part-with-a-space": ['for p in eth{1,2}"x y"; do mlnx_qos -i "$p" --trust pcp; done'],
+    "a-quoted-word-with-a-space": ['for p in "x y"; do mlnx_qos -i "$p" --trust pcp; done'],
 }
 
 
@@ -130,17 +133,50 @@ def test_a_loop_over_a_brace_sequence_is_no_loop_over_run_time_words():
     assert not [i for i in host.issues if i.code == "SYS004"], host.issues
 
 
-def test_a_brace_expansion_past_its_bound_names_the_file_and_line():
-    with pytest.raises(InputError) as got:
-        list(mlx5.script.commands("#!/bin/bash\n\nfor p in {1..100000000}; do :; done\n", "big.sh"))
-    assert (got.value.file, got.value.line) == ("big.sh", 3) and f"{MAX_BRACE_WORDS:,}" in got.value.message
+def test_a_loop_over_more_brace_words_than_its_bound_is_read_at_run_time():
+    """Past MAX_BRACE_WORDS a word is left as written, known only at run time: the loop is read once (SYS004) and the
+    script goes on. Before: the whole file was unreadable (exit 2)."""
+    text = ("#!/bin/bash\nmlnx_qos -i eth1 --trust dscp\nfor vf in {0..1099}; do mlnx_qos -i eth$vf --trust pcp; done\n"
+            "mlnx_qos -i eth2 --trust dscp\n")
+    host = mlx5.parse([Input("s.sh", text)], "h")
+    assert {name: p.trust.value if p.trust else None for name, p in host.ports.items()} == {"eth1": None,
+                                                                                           "eth2": "dscp"}
+    assert [i for i in host.issues if i.code == "SYS004" and "known at run time" in i.message], host.issues
     with pytest.raises(InputError):
         expand("{a,b}" * 11)
 
 
-def test_a_dash_script_expands_no_braces():
+def test_a_brace_flood_is_refused_with_its_file_and_line():
+    """More than MAX_SCRIPT_BRACE_WORDS words in all (each expansion under its bound) is refused. Before: one line of
+    8,000 `{1..1000}` made 8 million words (16 s, 642 MB)."""
+    words = MAX_SCRIPT_BRACE_WORDS // 1000 + 1
+    with pytest.raises(InputError) as got:
+        list(mlx5.script.commands("#!/bin/bash\n\necho " + "{1..1000} " * words + "\n", "big.sh"))
+    assert (got.value.file, got.value.line) == ("big.sh", 3)
+    assert f"{MAX_SCRIPT_BRACE_WORDS:,}" in got.value.message
+    with pytest.raises(InputError) as got:  # (and in a command substitution's commands, which count with the file's)
+        list(mlx5.script.commands("#!/bin/bash\n" + "echo {1..1000}\n" * (words // 2) + "x=$(echo " + "{1..1000} " *
+                                  (words // 2 + 1) + ")\n", "sub.sh"))
+    assert got.value.file == "sub.sh"
+
+
+def test_a_dash_script_expands_no_braces(tmp_path):
     """`#!/bin/sh` is dash on Debian and Ubuntu, which has no brace expansion: the word stays as written."""
-    assert read_calls("#!/bin/sh\nmlnx_qos -i eth{1,2} --trust pcp\n") == ["-i eth{1,2} --trust pcp"]
+    text = "#!/bin/sh\nmlnx_qos -i eth{1,2} --trust pcp\n"
+    assert read_calls(text) == ["-i eth{1,2} --trust pcp"]
+    if DASH:
+        assert bash_calls(text, tmp_path, shell=DASH) == ["-i eth{1,2} --trust pcp"]
+
+
+def test_a_brace_word_in_a_sh_script_is_known_only_at_run_time():
+    """`#!/bin/sh` is dash on Debian (`ens1f{0,1}np0` as written) but bash on RHEL (two ports): which is known only
+    where it runs, so the word names no port. Before: the port `ens1f{0,1}np0` was set and linted clean."""
+    for body in ["for p in ens1f{0,1}np0; do mlnx_qos -i $p --trust dscp; done",
+                 "mlnx_qos -i ens1f{0,1}np0 --trust dscp",
+                 "echo 1 > /sys/class/net/ens1f{0,1}np0/ecn/roce_np/enable/3"]:
+        host = mlx5.parse([Input("s.sh", f"#!/bin/sh\nmlnx_qos -i eth9 --trust pcp\n{body}\n")], "h")
+        assert list(host.ports) == ["eth9"], (body, list(host.ports))
+        assert [i for i in host.issues if "known only at run time" in i.message], (body, host.issues)
 
 
 ONE_LINE = {
@@ -155,8 +191,9 @@ ONE_LINE = {
 def test_command_substitutions_run_where_their_command_is_on_the_line(name, tmp_path):
     """Before: a line's substitutions ran ahead of all its commands, so `f() {...}; x=$(f)` called f inside its own
     definition (nothing ran) and `x=$(dcb ...); y=$(...)` ran y's before x's assignment ended the script."""
-    assert_calls(ONE_LINE[name], bash_calls("\n".join(["#!/bin/bash", *ONE_LINE[name]]) + "\n", tmp_path)
-                 if BASH else read_calls("\n".join(["#!/bin/bash", *ONE_LINE[name]]) + "\n"), tmp_path)
+    if BASH is None:
+        pytest.skip("bash is not installed")
+    assert_calls(ONE_LINE[name], bash_calls("\n".join(["#!/bin/bash", *ONE_LINE[name]]) + "\n", tmp_path), tmp_path)
 
 
 # Other constructs bash ran otherwise than the reader read them (session 31's Left).
@@ -211,3 +248,70 @@ def test_a_call_mlnx_qos_refuses_ends_a_set_e_script_there():
         assert all(p.trust is None for p in host.ports.values())
     assert read_calls("#!/bin/bash\nset -e\nmlnx_qos $OPTS\nmlnx_qos -i eth1 --trust pcp\n") == [
         "$OPTS", "-i eth1 --trust pcp"]  # (words known only at run time: not known to fail)
+
+
+NEXT = "mlnx_qos -i eth2 --trust pcp"
+# Per call under set -e: whether mlnx_qos accepts it (optparse, then mlnx-tools python/mlnx_qos's "Bad arguments" and
+# "Interface name is required"), so bash goes on to NEXT.
+OPTPARSE_CALLS = {
+    "mlnx_qos -ieth1 --trust dscp": True,  # (a short option's value glued to it)
+    "mlnx_qos -i eth1 -f0,0,0,1,0,0,0,0": True,
+    "mlnx_qos -ai eth1": True,  # (a switch, then an option taking the next word)
+    "mlnx_qos -i eth1 --trust dscp --": True,  # (`--` ends the options)
+    "mlnx_qos --version": True,  # (prints, exits 0)
+    "mlnx_qos -h": True,
+    "mlnx_qos -i eth1 --vers": True,  # (a prefix of --version)
+    "mlnx_qos -i eth1 --trust dscp > \"qos log.txt\"": True,  # (bash's redirections, quoted targets too)
+    "mlnx_qos -i eth1 --trust dscp 2> '/dev/null'": True,
+    "mlnx_qos -i eth1 --trust dscp 2>&1 < /dev/null": True,
+    "mlnx_qos -i eth1 --trust dscp 1>qos.log": True,
+    "mlnx_qos --trust dscp": False,  # ("Interface name is required")
+    "mlnx_qos -a": False,
+    "mlnx_qos -i eth1 -- --trust dscp": False,  # (a word after `--`: "Bad arguments")
+    "mlnx_qos -i eth1 --version=1": False,  # (--version takes no value)
+    "mlnx_qos -zz --version": False,  # (-z first: optparse exits 2 before --version)
+    "mlnx_qos -i eth1 -i": False,  # (-i without its value)
+}
+
+
+@pytest.mark.parametrize("call", list(OPTPARSE_CALLS))
+def test_set_e_ends_at_an_mlnx_qos_call_only_where_mlnx_qos_refuses_it(call, tmp_path):
+    """Before: a glued value, `--`, --version, -h and a quoted redirection target read as mlnx_qos refusing the call,
+    which ended the script there, and a call without -i did not."""
+    text = f"#!/bin/bash\nset -e\n{call}\n{NEXT}\n"
+    assert (NEXT[9:] in read_calls(text)) is OPTPARSE_CALLS[call]
+    if BASH:
+        assert (NEXT[9:] in bash_calls(text, tmp_path, optparse=True)) is OPTPARSE_CALLS[call]
+
+
+def test_a_glued_value_and_a_redirected_output_are_read():
+    """Before: `-ieth1` was "not an mlnx_qos option" and `> FILE` after a call "Bad arguments" (nothing read)."""
+    text = "#!/bin/bash\nmlnx_qos -ieth1 --trust dscp\nmlnx_qos -i eth2 --trust=dscp >> \"/var/log/qos.log\"\n"
+    host = mlx5.parse([Input("s.sh", text)], "h")
+    assert {name: p.trust.value for name, p in host.ports.items()} == {"eth1": "dscp", "eth2": "dscp"}
+    assert not [i for i in host.issues if i.code == "SYS002"], host.issues
+
+
+def test_sudo_b_exits_0_whatever_the_command_does():
+    """sudo(8) -b runs the command in the background (sudo's src/exec.c: CD_BACKGROUND) and exits 0 itself, as `&`:
+    under set -e the script goes on (sudo is not installed here to run)."""
+    for wrapped in ("sudo -b", "sudo -nb", "sudo --background"):
+        text = f"#!/bin/bash\nset -e\n{wrapped} {DCB}\n{wrapped} mlnx_qos --trust dscp\n{NEXT}\n"
+        assert read_calls(text) == ["--trust dscp", NEXT[9:]], wrapped
+    assert read_calls(f"#!/bin/bash\nset -e\nsudo -n {DCB}\n{NEXT}\n") == []
+
+
+def test_a_wrapped_tee_writes_the_sysfs_file():
+    """Before: only a literal `sudo` before tee was looked past, so `sudo -E tee` was a line not read (SYS002)."""
+    for tee in ("sudo -E tee", "sudo -u root tee -a", "timeout 5 tee"):
+        text = f"#!/bin/bash\nmlnx_qos -i eth1 --trust dscp\necho 1 | {tee} /sys/class/net/eth1/ecn/roce_np/enable/3\n"
+        host = mlx5.parse([Input("s.sh", text)], "h")
+        assert not [i for i in host.issues if i.code == "SYS002"], (tee, host.issues)
+        assert host.ports["eth1"].nic_ecn.np_enabled[3] is True, tee
+
+
+def test_a_line_the_shell_cannot_split_after_a_call_is_named_not_a_crash():
+    """Before: `$( \\` ) \\`` (a backtick in a substitution, none closing) crashed the set -e pass (TypeError)."""
+    host = mlx5.parse([Input("s.sh", "#!/bin/bash\nmlnx_qos -i eth1 --trust dscp\n$( ` ) `\n")], "h")
+    assert host.ports["eth1"].trust.value == "dscp"
+    assert [i.source.line for i in host.issues if i.code == "SYS002"] == [3], host.issues

@@ -33,6 +33,16 @@ def expand(word: str, limit: int = MAX_BRACE_WORDS) -> list[str]:
     return [w for w in out if w] if len(out) > 1 else out  # (an empty word made by `{,a}` is removed, bash(1))
 
 
+def holds_expression(word: str) -> bool:
+    """Whether ``word`` holds a brace expression (one bash would expand; dash leaves it as written)."""
+    if "{" not in word or "}" not in word:
+        return False
+    try:
+        return next(_expressions(word), None) is not None
+    except InputError:  # (a sequence past its bound is one)
+        return True
+
+
 def _expand(word: str, limit: int, depth: int = 0) -> list[str]:
     """The words of ``word``: its top-level brace expressions, left to right (bash expands the first, then the
     postscript after it, whose braces pair as they do in the whole word), each alternative expanded in turn."""

@@ -787,8 +787,10 @@ def _named(path: str) -> bool:
     """A sysfs path whose file is known, its run-time parts aside (the RDMA device a script looks up by its interface,
     `/sys/class/infiniband/$DEV/...`, one traffic class for the whole host); not one whose interface is known only at
     run time (`/sys/class/net/$IF/...`)."""
+    from .script import at_run_time
+
     m = _PATH_RE.search(path)
-    return bool(_SCRIPT_TCLASS.match(path) or (m and not (m.group("iface") and "$" in m.group("iface"))))
+    return bool(_SCRIPT_TCLASS.match(path) or (m and not (m.group("iface") and at_run_time(m.group("iface")))))
 
 
 def _capture_steps(sections: list[Section]) -> list[tuple]:

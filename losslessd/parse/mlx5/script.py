@@ -19,17 +19,18 @@ What the script leaves alone stays unknown (None), since it depends on the host'
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 from collections.abc import Iterator
 
 from ...errors import InputError
-from ...limits import MAX_NESTING, MAX_SCRIPT_COMMANDS
+from ...limits import MAX_BRACE_WORDS, MAX_NESTING, MAX_SCRIPT_BRACE_WORDS, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
 from ..base import HEREDOC, heredoc_closes, heredoc_ends, split_shell
-from ..braces import expand
-from .wrappers import unwrap
+from ..braces import expand, holds_expression
+from .wrappers import in_background, unwrap
 
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
@@ -70,7 +71,23 @@ def branches(text: str) -> bool:
     """Whether the script has if/case/while blocks, or a for loop over words known only at run time, whose commands
     are read as if each ran once, in order (a for loop over listed words runs once per word: see commands)."""
     text = "\n".join(line for _, line in _logical_lines(text))  # (a here-document's body is no block of this script)
-    return bool(_BRANCHING.search(text)) or any(_RUNTIME_WORDS.search(m.group(1)) for m in _FOR_LIST.finditer(text))
+    if _BRANCHING.search(text):
+        return True
+    sh, made = bool(_SHEBANG_SH.match(text)), [0]  # (in sh a brace expression is known only at run time: at_run_time)
+    return any(_RUNTIME_WORDS.search(m.group(1)) or any(_unlisted(word, sh, made) for word in m.group(1).split())
+               for m in _FOR_LIST.finditer(text))
+
+
+def _unlisted(word: str, sh: bool, made: list[int]) -> bool:
+    """Whether a for list's brace expression is left as written: in a `#!/bin/sh` script, or past MAX_BRACE_WORDS
+    (``made``: the words expanded so far; past MAX_SCRIPT_BRACE_WORDS, commands refuses the file)."""
+    if not holds_expression(word):
+        return False
+    try:
+        made[0] += len(expand(word)) if not sh else 0
+    except InputError:
+        return True
+    return sh or made[0] > MAX_SCRIPT_BRACE_WORDS
 
 
 def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str] | None, str]]:
@@ -127,7 +144,8 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     functions |= grammar.functions
     flat = _calls(flat, functions)
     roles.extend([""] * (len(flat) - len(roles)))
-    yield from _run(_tested_blocks(_errexit(flat, roles)), {}, {}, [0], path, _shell_options(text))
+    yield from _run(_tested_blocks(_errexit(flat, roles)), {}, {}, [0], path,
+                    {**_shell_options(text), _EXPANDED: grammar.expanded})
 
 
 _ERREXIT = "\0errexit"  # (after `exit`: the exit `set -e` makes after a command that fails; the reason follows)
@@ -142,6 +160,7 @@ _SUBST_FAILED = "\0subst-failed"  # (in ``functions``: (line, why) of the last c
 _ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
 _SUBSHELL_FAILED = "\0subshell-failed"  # (in ``functions``: why set -e ended the `( )` subshell whose `)` is next)
 _PIPEFAIL = "\0pipefail"  # (in ``functions``: `set -o pipefail`, a pipeline fails where any of its parts does)
+_EXPANDED = "\0expanded"  # (in ``functions``: the file's count of brace-expanded words, see _Grammar.expanded)
 _OPTIONS = (_ERREXIT_ON, _INHERIT, _PIPEFAIL)
 # `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
 _SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
@@ -238,8 +257,9 @@ def _and_operands(flat: list, roles: list[str]) -> list[int | None]:
         words = flat[j][1] or [""]
         while words[:1] and words[0] in (_GUARDED, _LISTED, _CONDITION, _CALL):
             words = words[1:]
-        if not words or words[0] in _BLOCK_WORDS or words[0].startswith("\0") or flat[j][1][0] == _SUBSHELL or \
-                roles[j] in ("|", "|&"):  # (piped into a compound command)
+        if not flat[j][1] or not words or words[0] in _BLOCK_WORDS or words[0].startswith("\0") or \
+                flat[j][1][0] == _SUBSHELL or roles[j] in ("|", "|&"):  # (piped into a compound command; a line the
+            # shell cannot split: not followed)
             out[j] = None
         else:
             out[j] = j if roles[j] != "&&" else out[j + 1]
@@ -307,12 +327,10 @@ def _line_untested(line: str, words: list[str] | None, piped: bool = False) -> b
     """_untested of a command whose place in its list is not at hand (one a command substitution runs, a `sh -c`
     command): by the operators of its whole ``line``, its command substitutions left out (their `|`, `&&` are
     theirs: bash(1) Command Substitution); ``piped``: a pipeline's first part, whose pipes are not looked at."""
-    with contextlib.suppress(ValueError):  # (one left open: the line as it is)
-        line = _substitutions_folded(line)
-    bare = _QUOTED.sub("''", line)
-    if any(op in bare for op in ("||", "&&")) or "!" in bare.split():
+    bare, split = _bare(line)
+    if any(op in bare for op in ("||", "&&")) or "!" in split:
         return False
-    if "&" in bare.split() or (bare.rstrip().endswith("&") and not bare.rstrip().endswith(("&&", ">&", "|&"))):
+    if "&" in split or (bare.rstrip().endswith("&") and not bare.rstrip().endswith(("&&", ">&", "|&"))):
         return False  # (`cmd &`: a background job)
     if piped:
         return True
@@ -321,6 +339,17 @@ def _line_untested(line: str, words: list[str] | None, piped: bool = False) -> b
     return words.count("|") == 1 and "|&" not in words and \
         (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)  # (`echo V | tee PATH`:
     # exits 1 where the kernel refuses the write, coreutils tee)
+
+
+@functools.lru_cache(maxsize=64)
+def _bare(line: str) -> tuple[str, frozenset[str]]:
+    """``line`` with its command substitutions folded and its quoted text emptied, and its words: once per line, not
+    per command on it (a function whose one-line body runs 2,000 substitutions, called 2,000 times, folded its line
+    for each: 35 s)."""
+    with contextlib.suppress(ValueError):  # (one left open: the line as it is)
+        line = _substitutions_folded(line)
+    bare = _QUOTED.sub("''", line)
+    return bare, frozenset(bare.split())
 
 
 def _tee_form(words: list[str]) -> bool:
@@ -337,17 +366,19 @@ def _fails(words: list[str], dcb) -> str | None:
     sysfs.write_fails), or None."""
     from . import sysfs
 
+    if in_background(words):  # (sudo -b: sudo's status is 0, whatever the command's)
+        return None
     words = unwrap(words)  # (a wrapper's status is its command's: timeout(1), env(1), nice(1), sudo(8) ...)
     if words[:1] == ["echo"] and not any(at_run_time(w) for w in words):  # (`> PATH`, `| tee PATH`: see redirect)
         try:
             return sysfs.write_fails(*redirect(words))
         except Skip:
             return None
-    if words and os.path.basename(words[0]) == "mlnx_qos" and not any(at_run_time(w) for w in words):
-        try:  # (mlnx-tools python/mlnx_qos: optparse exits 2 on an option it lacks, the script 1 on a word that is no
-            mlnx_qos_options(words[1:])  # option, "Bad arguments", and on no -i, "Interface name is required")
-        except Skip as exc:
-            return f"mlnx_qos refuses the call and exits non-zero: {exc}"
+    # (mlnx-tools python/mlnx_qos: optparse exits 2 on an option it lacks, the script 1 on a word that is no option,
+    # "Bad arguments", and on no -i, "Interface name is required")
+    if words and os.path.basename(words[0]) == "mlnx_qos" and not any(at_run_time(w) for w in words) and (
+            why := mlnx_qos_refuses(words[1:])):
+        return f"mlnx_qos refuses the call and exits non-zero: {why}"
     return dcb.fails(words[1:]) if words and os.path.basename(words[0]) == "dcb" else None
 
 
@@ -1115,7 +1146,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 piped, words = True, shell
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
-                grammar = _Grammar()
+                grammar = _Grammar(functions.get(_EXPANDED))
                 grammar.braces = os.path.basename(words[0]) == "bash"
                 inner = [(n, w, line) for w in _split(words[2], grammar)]  # the commands it runs, in their place
                 roles = grammar.ended
@@ -1315,7 +1346,7 @@ def _trap_run(trap: tuple, values: dict[str, str], arrays: dict[str, list[str]],
         raise InputError(f"its traps, loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                          file=path, line=n)
     defined = {name for name in functions if not name.startswith("\0")}
-    grammar = _Grammar()
+    grammar = _Grammar(functions.get(_EXPANDED))
     inner: list[tuple[int, list[str] | None, str]] = []
     for _, part in _logical_lines(action):
         try:
@@ -1697,21 +1728,28 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
                 return None
             listed = arrays[name]
         else:
-            word = _substitute(word, values, path, n)
-            if "$" in word or "`" in word or any(c in word for c in "*?["):  # (a glob; braces are expanded: _split)
+            substituted = _substitute(word, values, path, n)
+            if at_run_time(substituted) or any(c in substituted for c in "*?["):  # (a glob; braces: see _words)
                 return None
-            listed = word.split()  # a variable holding `eth0 eth1` gives two words (bash word splitting)
+            # a variable holding `eth0 eth1` gives two words (bash word splitting); a literal word, `"x y"`, one
+            listed = substituted.split() if "$" in word else [substituted]
         _counted(count, len(listed), path, n)
         out.extend(listed)
     return out
 
 
 # bash(1) REDIRECTION that leaves what a command does as it is: its output thrown away (`>/dev/null`,
-# `&>/dev/null`, `1>/dev/null`), stderr sent anywhere (`2>FILE`), a descriptor duplicated (`2>&1`). `echo V > FILE`
-# writes the file and stays. A number is a descriptor only as a word of its own glued to the operator (`eth2>x`
-# redirects the output of a command whose argument is `eth2`).
-_REDIRECTION = re.compile(r"(?:(?<![^\s;&|])[0-9]+|&)?>>?\|?(?:&[0-9-]+|\s*/dev/null(?![^\s;&|<>]))"
-                          r"|(?<![^\s;&|])2>>?\s*[^\s;&|<>]+")
+# `&>/dev/null`, `1>/dev/null`), stderr sent anywhere (`2>FILE`, `2> "/var/log/x"`), a descriptor duplicated (`2>&1`),
+# input from /dev/null (`< /dev/null`); a target may be quoted (`> '/dev/null'`). `echo V > FILE` writes the file and
+# stays (`1>FILE` as `>FILE`: descriptor 1 is the output). A number is a descriptor only as a word of its own glued
+# to the operator (`eth2>x` redirects the output of a command whose argument is `eth2`).
+_TARGET = r"""(?:"[^"\\]*(?:\\.[^"\\]*)*"|'[^']*'|\\.|[^\s;&|<>"'\\])+"""
+_NULL = r"""\s*(?:/dev/null|"/dev/null"|'/dev/null')(?![^\s;&|<>])"""
+# (a quoted part or an escaped character first, kept as it is: what is in it is no redirection)
+_REDIRECTION = re.compile(r"""(\\.|"[^"\\]*(?:\\.[^"\\]*)*"|'[^']*')"""
+                          rf"|(?:(?<![^\s;&|])[0-9]+|&)?>>?\|?(?:&[0-9-]+|{_NULL})"
+                          rf"|(?<![^\s;&|])2>>?\s*{_TARGET}|(?:(?<![^\s;&|])[0-9]+)?(?<!<)<(?![<>&(]){_NULL}"
+                          r"|(?<![^\s;&|])1(?=>)")
 # (a double-quoted word's run of plain characters taken whole, not one alternation per character: 0.23 s per MB of
 # quoted text was spent here, 0.008 s now; the same splits)
 _QUOTED = re.compile(r"(\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')")
@@ -1719,10 +1757,9 @@ _QUOTED = re.compile(r"(\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')")
 
 def _without_redirections(line: str) -> str:
     """The line without the redirections that leave what its commands do unchanged (quoted text kept)."""
-    if ">" not in line:
+    if ">" not in line and "<" not in line:
         return line
-    parts = _QUOTED.split(line)  # quoted parts at odd indexes stay as they are
-    return "".join(part if k % 2 else _REDIRECTION.sub(" ", part) for k, part in enumerate(parts))
+    return _REDIRECTION.sub(lambda m: m.group(1) or ("" if m.group(0) == "1" else " "), line)
 
 
 def _substitutions_folded(line: str, inner: list[str] | None = None) -> str:
@@ -1789,9 +1826,9 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern", "condition", "function", "functions", "after", "ended", "braces")
+    __slots__ = ("open", "pattern", "condition", "function", "functions", "after", "ended", "braces", "expanded")
 
-    def __init__(self) -> None:
+    def __init__(self, expanded: list[int] | None = None) -> None:
         self.open: list[str] = []
         self.pattern = False
         self.function = ""  # after a function's `name()`: the `{` (or `(`) of its body comes next
@@ -1803,6 +1840,9 @@ class _Grammar:
         # commands have their command's
         self.ended: list[str] = []
         self.braces = True  # (bash expands braces; dash, a Debian `#!/bin/sh`, does not: see commands)
+        # the words brace expansions made so far in the file, its substitutions, `sh -c` strings and traps
+        # (MAX_SCRIPT_BRACE_WORDS)
+        self.expanded = [0] if expanded is None else expanded
 
     def command(self, first: str) -> None:
         """A command starting with ``first`` was read: an opening word opens, the closing word due closes."""
@@ -1967,7 +2007,7 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
     # COMMAND EXPANSION): `f() { ...; }; x=$(f)` calls f after its definition, `x=$(a); y=$(b)` runs b after x's
     # assignment (one whose command is not known: ahead of the line's first)
     runs: dict[int | None, list[list[str]]] = {}
-    for t, commands in enumerate(_substituted(inner, level, grammar.braces)):
+    for t, commands in enumerate(_substituted(inner, level, grammar)):
         owner = owners[t] if t < len(owners) and owners[t] < len(out) and out[owners[t]] else own[0] if own else None
         runs.setdefault(owner, []).extend(commands)
     result = runs.pop(None, [])
@@ -1986,7 +2026,7 @@ def _ended(out: list[list[str]], ended: dict[int, str], operator: str) -> None:
         ended.setdefault(k, operator)
 
 
-def _substituted(texts: list[str], level: int, braces: bool = True) -> Iterator[list[list[str]]]:
+def _substituted(texts: list[str], level: int, outer: _Grammar) -> Iterator[list[list[str]]]:
     """Per command substitution of a line, the commands it runs, each marked _SUBSHELL (bash(1) SIMPLE COMMAND
     EXPANSION: a command's words are expanded before it runs): `out=$(mlnx_qos -i IF --trust dscp)` sets the NIC.
     Their here-documents are input (see _logical_lines), `$((...))` arithmetic; deeper than MAX_NESTING they are not
@@ -1994,8 +2034,8 @@ def _substituted(texts: list[str], level: int, braces: bool = True) -> Iterator[
     for text in texts:
         out: list[list[str]] = []
         if level < MAX_NESTING and not text.startswith("("):
-            grammar = _Grammar()
-            grammar.braces = braces
+            grammar = _Grammar(outer.expanded)
+            grammar.braces = outer.braces
             for _, part in _logical_lines(text):
                 try:
                     out += [[_SUBSHELL, *words] for words in _split(part, grammar, level + 1)]
@@ -2066,7 +2106,16 @@ def _words(token: str, cur: list[str], grammar: _Grammar) -> list[str]:
     if "{" not in token or not grammar.braces or cur[:1] == ["case"] or (
             _ASSIGNMENT_WORD.match(token) and all(_ASSIGNMENT_WORD.match(w) or w.startswith("\0") for w in cur)):
         return [_word(token)]
-    return [_word(w) for w in expand(token)]
+    try:
+        words = expand(token)
+        made = len(words)
+    except InputError:  # (past MAX_BRACE_WORDS, or nested past MAX_NESTING: as written, known only at run time)
+        words, made = [token], MAX_BRACE_WORDS
+    grammar.expanded[0] += made
+    if grammar.expanded[0] > MAX_SCRIPT_BRACE_WORDS:
+        raise InputError(f"its brace expansions make more than {MAX_SCRIPT_BRACE_WORDS:,} words in all (bash(1) Brace "
+                         "Expansion; a generated file?); not read")
+    return [_word(w) for w in words]
 
 
 _MARKED = re.compile("[\0\2-\6\x10-\x15]")
@@ -2131,7 +2180,7 @@ def redirect(words: list[str]) -> tuple[str, str]:
         return rest[0], rest[2]
     if len(rest) == 2 and rest[1].startswith(">") and len(rest[1]) > 1:
         return rest[0], rest[1][1:]
-    tee = [w for w in rest[2:] if w not in ("sudo", "-a", ">", "/dev/null")]
+    tee = [w for w in unwrap(rest[2:]) if w not in ("-a", ">", "/dev/null")]  # (`sudo -E tee`: see wrappers)
     if len(rest) >= 4 and rest[1] == "|" and tee[:1] == ["tee"] and len(tee) == 2:
         return rest[0], tee[1]
     raise Skip("not an `echo VALUE > FILE` line")
@@ -2139,12 +2188,15 @@ def redirect(words: list[str]) -> tuple[str, str]:
 
 # What a word holds that the shell only knows at run time: `$NAME`, `${...}`, `$(...)` (a command substitution
 # folded to one word), a backtick's output, `$1`, `$@`.
-_RUN_TIME_PART = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)+|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`?")
+_RUN_TIME_PART = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)+|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`?"
+                            r"|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")  # (and a brace expression left as written)
 
 
 def at_run_time(word: str) -> bool:
-    """Whether the word holds a part the shell only knows at run time (a variable not given a literal value)."""
-    return "$" in word or "`" in word
+    """Whether the word holds a part the shell only knows at run time (a variable not given a literal value), or a
+    brace expression left as written: `#!/bin/sh` is dash on Debian (no brace expansion) but bash on RHEL, so
+    `ens1f{0,1}np0` there names no port known before it runs; past MAX_BRACE_WORDS, bash's words are not listed."""
+    return "$" in word or "`" in word or holds_expression(word)
 
 
 def run_time_pattern(path: str) -> re.Pattern:
@@ -2180,11 +2232,21 @@ _MLNX_QOS_LONG = ("--interface", "--pfc", "--prio_tc", "--tsa", "--tcbw", "--dcb
                   "--get_pfc")
 
 
+# optparse's own options (mlnx_qos gives OptionParser a version): each prints and exits 0.
+_MLNX_QOS_SHOWS = ("--help", "--version")
+# bash(1) REDIRECTION operators left as words (see _without_redirections), each with its target after it.
+_REDIRECTS = frozenset({">", ">>", ">|", "<", "<>"})
+
+
+class Shown(Skip):
+    """An mlnx_qos call that only prints (--help, --version) and exits 0."""
+
+
 def _mlnx_qos_long(name: str) -> str:
     """The mlnx_qos option a long name stands for, as optparse matches it (exact, else the one it begins)."""
-    if name in _MLNX_QOS_LONG:
+    if name in _MLNX_QOS_LONG or name in _MLNX_QOS_SHOWS:
         return name
-    hits = [o for o in _MLNX_QOS_LONG if o.startswith(name)]
+    hits = [o for o in (*_MLNX_QOS_LONG, *_MLNX_QOS_SHOWS) if o.startswith(name)]
     if len(hits) != 1:
         what = f"{name} is ambiguous ({', '.join(hits)})" if hits else f"mlnx_qos takes no option {name}"
         raise Skip(f"{what}: mlnx_qos refuses the whole call, so it sets nothing")
@@ -2192,29 +2254,70 @@ def _mlnx_qos_long(name: str) -> str:
 
 
 def mlnx_qos_options(args: list[str]) -> list[tuple[str, str]]:
-    """(option, value) pairs in command-line order, long names, `--opt=value` and `--opt value` alike; raises Skip
-    on an option mlnx_qos does not take (it then sets nothing)."""
-    out, i = [], 0
+    """(option, value) pairs in command-line order, long names, as optparse reads them (`--opt=value`, `--opt value`,
+    `-ieth0`, `-i eth0`, `-ai eth0`, `--` ending the options); raises Skip where mlnx_qos sets nothing: an option it
+    does not take or one without its value (optparse exits 2), a word that is no option ("Bad arguments", exit 1),
+    `--help`/`-h`/`--version` (it prints and exits 0: Shown). A redirection's words are the shell's, not its own."""
+    out: list[tuple[str, str]] = []
+    words: list[str] = []  # (optparse's leftover arguments)
+    i = 0
     while i < len(args):
         arg = args[i]
-        name, eq, value = arg.partition("=")
-        if name == "-a" and not eq:  # (show all TCs: a switch without a value)
-            i += 1
-            continue
-        name = _MLNX_QOS_SHORT.get(name, name)
-        if not arg.startswith("-"):  # (mlnx-tools python/mlnx_qos: `if len(args) > 0: print("Bad arguments")`)
-            raise Skip(f"{arg!r} is no option: mlnx_qos takes none but its options (`ens{{1,2}}f0np0` expands to two "
-                       "words), prints \"Bad arguments\" and exits 1, so it sets nothing")
-        if not name.startswith("--"):
-            raise Skip(f"{arg!r} is not an mlnx_qos option")
-        name = _mlnx_qos_long(name)
-        if not eq:
-            if i + 1 >= len(args):
-                raise Skip(f"{arg} has no value")
-            value, i = args[i + 1], i + 1
-        out.append((name, value))
         i += 1
+        if arg in _REDIRECTS:  # (`> "/var/log/qos.log"`, `< FILE`: bash opens the file; mlnx_qos never sees them)
+            i += 1
+        elif arg == "--":
+            words += args[i:]
+            break
+        elif arg.startswith("--"):
+            name, eq, value = arg.partition("=")
+            name = _mlnx_qos_long(name)
+            if name in _MLNX_QOS_SHOWS:
+                if eq:
+                    raise Skip(f"{name} takes no value: optparse refuses the call (exit 2), so it sets nothing")
+                raise Shown(f"`mlnx_qos {name}` prints its {name[2:]} and exits 0; it sets nothing")
+            if not eq:
+                value, i = _optparse_value(args, i, arg)
+            out.append((name, value))
+        elif arg.startswith("-") and arg != "-":
+            for at, letter in enumerate(arg[1:], 2):
+                if letter == "a":  # (show all TCs: a switch without a value)
+                    continue
+                if letter == "h":
+                    raise Shown("`mlnx_qos -h` prints its help and exits 0; it sets nothing")
+                if (option := _MLNX_QOS_SHORT.get(f"-{letter}")) is None:
+                    raise Skip(f"{arg!r}: mlnx_qos takes no option -{letter}; optparse refuses the whole call "
+                               "(exit 2), so it sets nothing")
+                value, i = (arg[at:], i) if at < len(arg) else _optparse_value(args, i, f"-{letter}")
+                out.append((option, value))
+                break
+        else:
+            words.append(arg)
+    if words:  # (mlnx-tools python/mlnx_qos: `if len(args) > 0: print("Bad arguments")`)
+        raise Skip(f"{words[0]!r} is no option: mlnx_qos takes none but its options (`ens{{1,2}}f0np0` expands to "
+                   "two words), prints \"Bad arguments\" and exits 1, so it sets nothing")
     return out
+
+
+def mlnx_qos_refuses(args: list[str]) -> str | None:
+    """Why mlnx_qos exits non-zero before it sets anything (see mlnx_qos_options; and without -i, "Interface name is
+    required": exit 1), or None where it runs (what it then does with the values is not known here)."""
+    try:
+        options = mlnx_qos_options(args)
+    except Shown:
+        return None
+    except Skip as exc:
+        return str(exc)
+    if "--interface" not in dict(options):
+        return "no -i: it prints \"Interface name is required\" and exits 1"
+    return None
+
+
+def _optparse_value(args: list[str], i: int, name: str) -> tuple[str, int]:
+    """The value of an option given apart (optparse takes the next word, whatever it is), and the index after it."""
+    if i >= len(args):
+        raise Skip(f"{name} has no value: optparse refuses the call (exit 2), so it sets nothing")
+    return args[i], i + 1
 
 
 def _eight(value: str, hi: int, what: str) -> list[int]:

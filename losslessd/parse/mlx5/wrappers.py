@@ -54,11 +54,25 @@ def unwrap(words: list[str]) -> list[str]:
     """The command ``words`` run once the wrappers before it are left out (`sudo -u root timeout 10 mlnx_qos -i eth0
     ...` -> `mlnx_qos -i eth0 ...`); [] where a wrapper runs no command (`command -v X`, `env` alone, `sudo -l`); the
     words as they are where a wrapper's words cannot be followed."""
+    return _unwrapped(words, set())
+
+
+def in_background(words: list[str]) -> bool:
+    """Whether a wrapper runs the command in the background and exits 0 itself: sudo(8) -b, --background (sudo's
+    src/exec.c, CD_BACKGROUND: it forks the command and returns at once), so the status `set -e` sees is 0, as after
+    `&`."""
+    seen: set[str] = set()
+    _unwrapped(words, seen)
+    return bool(seen & {"sudo -b", "sudo --background"})
+
+
+def _unwrapped(words: list[str], seen: set[str]) -> list[str]:
+    """unwrap; ``seen`` gets each wrapper's flags ("sudo -b", "sudo --background")."""
     out = words
     while out:
         prog = os.path.basename(out[0])
         if prog in _VALUED_SHORT:
-            rest = _after_options(prog, out[1:])
+            rest = _after_options(prog, out[1:], seen)
         elif _PYTHON.match(prog):
             rest = _python_script(out[1:])
         else:
@@ -76,8 +90,9 @@ def unwrap(words: list[str]) -> list[str]:
     return out
 
 
-def _after_options(prog: str, args: list[str]) -> list[str] | None:
-    """``args`` past ``prog``'s options; [] where an option runs no command; None where one is not known."""
+def _after_options(prog: str, args: list[str], seen: set[str]) -> list[str] | None:
+    """``args`` past ``prog``'s options; [] where an option runs no command; None where one is not known. Each flag
+    given goes to ``seen`` ("sudo -b")."""
     k = 0
     while k < len(args):
         arg = args[k]
@@ -98,6 +113,7 @@ def _after_options(prog: str, args: list[str]) -> list[str] | None:
             if name in _VALUED_LONG[prog]:
                 k += 1 if eq else 2
             elif name in _LONG_FLAGS[prog]:  # (`--preserve-env=LIST` too)
+                seen.add(f"{prog} {name}")
                 k += 1
             else:
                 return None
@@ -110,6 +126,7 @@ def _after_options(prog: str, args: list[str]) -> list[str] | None:
                 break
             if letter not in _FLAGS[prog] or (prog == "sudo" and letter == "h"):
                 return None
+            seen.add(f"{prog} -{letter}")
         else:
             k += 1
     return []
