@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from typing import Any
 
 import pytest
 
@@ -325,7 +326,7 @@ def test_a_sonic_port_run_is_checked_against_the_last_run_only_as_far_as_it_goes
         return [("0" * zeros) + str(i) for zeros in range(4) for i in range(64)][:count]
 
     run = 200
-    queue = {f"Ethernet0|{n}": {"scheduler": "S0"} for n in names(run)}
+    queue: dict[str, dict] = {f"Ethernet0|{n}": {"scheduler": "S0"} for n in names(run)}
     for n in names(run):  # one row a port, alternating; each is another port's run, checked against Ethernet0's
         queue[f"Ethernet4|{n}"] = {"scheduler": "S0", "weight": 1}
         queue[f"Ethernet8|{n}"] = {"scheduler": "S0", "weight": 1}
@@ -334,7 +335,7 @@ def test_a_sonic_port_run_is_checked_against_the_last_run_only_as_far_as_it_goes
            "SCHEDULER": {"S0": {"type": "DWRR", "weight": "10"}}, "QUEUE": queue}
     real = sonic._Builder._run_read
 
-    def counted(self, *args):  # type: ignore[no-untyped-def]
+    def counted(self: sonic._Builder, *args: Any) -> tuple | None:
         got = real(self, *args)
         return got if got is None else (_CountingTuple(got[0]), *got[1:])
 
