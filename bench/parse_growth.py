@@ -136,7 +136,11 @@ def sonic(n: int) -> dict[str, str]:
 
 def sonic_runs(n: int) -> dict[str, str]:
     import json
-    names = [f"{'0' * z}{i}" for z in range(4 * n) for i in range(64)]  # distinct texts of queue indexes below 64
+    import itertools
+    # distinct texts of queue indexes below 64: leading zeros (6 digits at most), comma lists of them
+    forms = [[("0" * z) + str(i) for z in range(7 - len(str(i)))] for i in range(64)]
+    every = (",".join(c) for length in (1, 2, 3) for f in forms for c in itertools.product(f, repeat=length))
+    names = list(itertools.islice(every, 1024 * n))
     queue: dict[str, dict] = {f"Ethernet0|{q}": {"scheduler": "S0"} for q in names}
     for q in names:
         queue[f"Ethernet4|{q}"] = queue[f"Ethernet8|{q}"] = {"scheduler": "S0", "weight": 1}
