@@ -135,8 +135,8 @@ def sonic(n: int) -> dict[str, str]:
 
 
 def sonic_runs(n: int) -> dict[str, str]:
-    import json
     import itertools
+    import json
     # distinct texts of queue indexes below 64: leading zeros (6 digits at most), comma lists of them
     forms = [[("0" * z) + str(i) for z in range(7 - len(str(i)))] for i in range(64)]
     every = (",".join(c) for length in (1, 2, 3) for f in forms for c in itertools.product(f, repeat=length))
