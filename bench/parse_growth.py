@@ -9,6 +9,8 @@ and the ratio 16x / 1x are printed (16 is linear; well above it, something scans
   grow, unreadable shared network-qos lines said once (a scan of the issue list per port was ports x issues);
 - junos: interfaces, and groups with wildcards (`<et-*>`) applied to all of them;
 - sonic: config_db.json ports with their QoS maps, PGs and queues;
+- sonic-runs: a first port with a long run of QUEUE rows, then many ports of one row each (each checked against that
+  run: a copy of the whole run per port was run x ports);
 - sonic-shared: ports alike but one, their PGs and queues written by 64-port keys with overlapping ranges;
 - nvue: `nv set interface swp1-64 ...` ranges repeated, each port on a broken line;
 - os10: `interface range ethernetN/1/1-N/1/54` blocks repeated with a trust map and qos-map that grow with them, every
@@ -132,6 +134,22 @@ def sonic(n: int) -> dict[str, str]:
     return {"config_db.json": json.dumps(db, indent=1)}
 
 
+def sonic_runs(n: int) -> dict[str, str]:
+    import itertools
+    import json
+    # distinct texts of queue indexes below 64: leading zeros (6 digits at most), comma lists of them
+    forms = [[("0" * z) + str(i) for z in range(7 - len(str(i)))] for i in range(64)]
+    every = (",".join(c) for length in (1, 2, 3) for f in forms for c in itertools.product(f, repeat=length))
+    names = list(itertools.islice(every, 1024 * n))
+    queue: dict[str, dict] = {f"Ethernet0|{q}": {"scheduler": "S0"} for q in names}
+    for q in names:
+        queue[f"Ethernet4|{q}"] = queue[f"Ethernet8|{q}"] = {"scheduler": "S0", "weight": 1}
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw", "hwsku": "Mellanox-SN4600C-C64"}},
+          "PORT": {p: {"speed": "100000", "mtu": "9100"} for p in ("Ethernet0", "Ethernet4", "Ethernet8")},
+          "SCHEDULER": {"S0": {"type": "DWRR", "weight": "10"}}, "QUEUE": queue}
+    return {"config_db.json": json.dumps(db, indent=1)}
+
+
 def sonic_shared(n: int) -> dict[str, str]:
     """Ports configured alike but for one (its lossless PG lossy), their queues and PGs written by keys of 64 ports
     with ranges that overlap (`Ethernet0,...|0-7`, then `|3-4`), as a generated file may: the shared-port path."""
@@ -191,8 +209,8 @@ def topology(n: int) -> dict[str, str]:
 
 
 SHAPES = {"eos": eos, "eos-l2": eos_l2, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic,
-          "sonic-shared": sonic_shared, "nvue": nvue, "mlx5": mlx5, "mlx5-script": mlx5_script, "opensm": opensm,
-          "yaml-topology": topology}
+          "sonic-runs": sonic_runs, "sonic-shared": sonic_shared, "nvue": nvue, "mlx5": mlx5,
+          "mlx5-script": mlx5_script, "opensm": opensm, "yaml-topology": topology}
 
 
 def _child(folder: str) -> str:

@@ -96,34 +96,33 @@ VARIANTS = {
 }
 
 
-def _seen(tables: dict) -> tuple:
-    """What the device holds of its queues and PGs and what it says: per port every queue's and PG's settings and
-    sources (pointer and line), and the issues with their lines."""
-    device = parse([Input("config_db.json", json.dumps(tables, indent=2))], "leaf")
-    ports = []
-    for name, port in device.ports.items():
-        queues = [(i, q.scheduler and (q.scheduler.name, q.scheduler.weight), q.ecn and q.ecn.profile,
-                   q.source and (q.source.pointer, q.source.line), q.buffer_profile,
-                   q.buffer_source and (q.buffer_source.pointer, q.buffer_source.line))
-                  for i, q in port.queues.items()]
-        pgs = [(i, pg.profile, pg.runtime_profile, pg.source and (pg.source.pointer, pg.source.line))
-               for i, pg in port.priority_groups.items()]
-        ports.append((name, queues, pgs, port.pg_profiles()))
-    issues = [(i.code, i.message, i.source and i.source.line) for i in device.issues]
-    return ports, issues
+def _seen(tables: dict) -> tuple[dict, str]:
+    """(the whole device as its model dumps it, the config_db.json text it was read from): every queue's and PG's
+    settings and sources (pointer and line), the issues with their lines, and all else the device holds."""
+    text = json.dumps(tables, indent=2)
+    return parse([Input("config_db.json", text)], "leaf").model_dump(mode="json"), text
+
+
+def _line(text: str, key: str, table: str) -> int:
+    """The line of ``key`` in ``table`` of a config_db.json text, found by searching it."""
+    return text.count("\n", 0, text.index(f'"{key}"', text.index(f'"{table}"'))) + 1
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_ports_whose_queues_repeat_a_run_build_what_reading_every_row_builds(variant, monkeypatch):
     tables = _edited(VARIANTS[variant])
-    taken = _seen(tables)
+    taken, text = _seen(tables)
     monkeypatch.setattr(sonic, "_RUN_MIN", 10**9)  # every row read one by one
-    assert _seen(tables) == taken
+    assert _seen(tables)[0] == taken
     if variant == "alike":  # (what the test compares: every port's 8 queues, each citing its own row)
-        ports, issues = taken
-        assert not issues and [len(queues) for _, queues, _, _ in ports] == [8] * len(PORTS)
-        assert ports[3][1][4] == (4, ("S1", 50), "W", ("/QUEUE/Ethernet12|4", ports[3][1][4][3][1]), "eg",
-                                  ("/BUFFER_QUEUE/Ethernet12|3-4", ports[3][1][4][5][1]))
+        assert not taken["issues"] and [len(p["queues"]) for p in taken["ports"].values()] == [8] * len(PORTS)
+        queue = taken["ports"]["Ethernet12"]["queues"]["4"]
+        assert (queue["scheduler"]["name"], queue["scheduler"]["weight"], queue["ecn"]["profile"],
+                queue["buffer_profile"]) == ("S1", 50, "W", "eg")
+        assert (queue["source"]["pointer"], queue["source"]["line"]) == (
+            "/QUEUE/Ethernet12|4", _line(text, "Ethernet12|4", "QUEUE"))
+        assert (queue["buffer_source"]["pointer"], queue["buffer_source"]["line"]) == (
+            "/BUFFER_QUEUE/Ethernet12|3-4", _line(text, "Ethernet12|3-4", "BUFFER_QUEUE"))
 
 
 def test_the_rows_of_ports_that_repeat_a_run_are_not_read(monkeypatch):
@@ -138,7 +137,7 @@ def test_the_rows_of_ports_that_repeat_a_run_are_not_read(monkeypatch):
         return pairs(key, top)
 
     monkeypatch.setattr(sonic, "_pairs", counted)
-    ports, issues = _seen(_tables())
-    assert not issues and all(len(queues) == 8 for _, queues, _, _ in ports)
+    device = _seen(_tables())[0]
+    assert not device["issues"] and all(len(port["queues"]) == 8 for port in device["ports"].values())
     assert [key for key in split if key.endswith(tuple(f"|{q}" for q in range(8)))] == [
         f"Ethernet0|{q}" for q in range(8)]

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import repeat
-from operator import attrgetter
+from operator import attrgetter, eq
 from pathlib import PurePath
 from typing import TypeVar
 
@@ -456,6 +456,16 @@ def _text_only(written: object) -> bool:
     return written is None or type(written) is str
 
 
+def _repeats(keys: list[str], rows: list[dict], at: int, port: str, template: tuple) -> bool:
+    """Whether the rows from ``at`` are ``port``'s repeat of ``template`` (_Builder._runs): its keys first, pair by
+    pair, stopping at the first that differs (another port's row differs in its key, so a check costs at most this
+    port's own run and one row, never a copy of the template's), then its fields, likewise."""
+    suffixes, fields, _, m = template
+    span = range(at, at + m)
+    return all(map(eq, map(keys.__getitem__, span), map(port.__add__, suffixes))) and all(
+        map(eq, map(rows.__getitem__, span), fields))
+
+
 class _Builder:
     """Walks the merged tables once, collecting each port's fields as plain values; the Device is
     built at the end in one validated pass (assigning model fields one by one costs more)."""
@@ -777,8 +787,8 @@ class _Builder:
                 template = self._run_read(run, keys, rows, i) or template
             if template is not None:
                 suffixes, fields, events, m = template
-                if (rows[i:i + m] == fields and keys[i:i + m] == list(map(port.__add__, suffixes))
-                        and self._named + m <= MAX_EXPANDED_PORTS and _one_port(port)):
+                if (i + m <= end and self._named + m <= MAX_EXPANDED_PORTS and _repeats(keys, rows, i, port, template)
+                        and _one_port(port)):
                     held = ports.get(port) or self.port(port, self._cite(make, key, rows[i]))
                     held["_events"] += events
                     held["_entries"] += keys[i:i + m]
