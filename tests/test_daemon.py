@@ -255,6 +255,16 @@ def _catches(pid: int, sig: signal.Signals) -> bool:
     return False
 
 
+def _notifying_daemon(sim, tmp_path, name: str) -> DaemonProcess:
+    """A daemon started as systemd starts it (NOTIFY_SOCKET @name), SSH counters off: the start-up signal tests."""
+    d = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None})
+    env = {**os.environ, **sim.env, "NOTIFY_SOCKET": "@" + name}
+    with open(d.log, "ab") as log:
+        d.proc = subprocess.Popen([*CLI, "daemon", "--config", str(d.config)], stderr=log,
+                                  stdout=subprocess.DEVNULL, env=env)
+    return d
+
+
 def test_sighups_while_the_daemon_starts_neither_end_it_nor_reload_beside_its_start(sim, tmp_path):
     """A SIGHUP from the moment the daemon can take one until it is ready (a config-management run, `kill -HUP` racing
     a restart): it was fatal until the event loop ran (the settings and the pollers load first, seconds on a loaded
@@ -262,11 +272,7 @@ def test_sighups_while_the_daemon_starts_neither_end_it_nor_reload_beside_its_st
     was. Now the signals ask for one reload, made once the daemon has started."""
     name = f"losslessd-early-hup-{os.getpid()}"
     with notify_socket(name) as seen:
-        d = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None})
-        env = {**os.environ, **sim.env, "NOTIFY_SOCKET": "@" + name}
-        with open(d.log, "ab") as log:
-            d.proc = subprocess.Popen([*CLI, "daemon", "--config", str(d.config)], stderr=log,
-                                      stdout=subprocess.DEVNULL, env=env)
+        d = _notifying_daemon(sim, tmp_path, name)
         try:
             wait_for(lambda: _catches(d.proc.pid, signal.SIGHUP) or d.proc.poll() is not None, "a SIGHUP handler",
                      timeout_s=120, poll_s=0.005)
@@ -294,11 +300,7 @@ def test_a_stop_asked_while_the_daemon_starts_cancels_the_reload_asked_before_it
     daemon stopped. The stop cancels it: nothing is said after STOPPING=1."""
     name = f"losslessd-stop-reload-{os.getpid()}"
     with notify_socket(name) as seen:
-        d = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None})
-        env = {**os.environ, **sim.env, "NOTIFY_SOCKET": "@" + name}
-        with open(d.log, "ab") as log:
-            d.proc = subprocess.Popen([*CLI, "daemon", "--config", str(d.config)], stderr=log,
-                                      stdout=subprocess.DEVNULL, env=env)
+        d = _notifying_daemon(sim, tmp_path, name)
         try:
             wait_for(lambda: _catches(d.proc.pid, signal.SIGTERM) or d.proc.poll() is not None,
                      "the event loop's SIGTERM handler", timeout_s=120, poll_s=0.005)

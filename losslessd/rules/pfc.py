@@ -166,6 +166,11 @@ class LinkPauseOnRocePort(PortRule):
 _LISTED = 4
 
 
+def _listed(ports: list[str]) -> str:
+    """The first _LISTED port names and how many more: a device-level finding names its ports without a long list."""
+    return ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
+
+
 @register
 class SwitchInLossyMode(Rule):
     """A switch runs a switch-wide lossy mode, so none of its priorities is lossless.
@@ -214,7 +219,7 @@ class SwitchInLossyMode(Rule):
         ports = [port.name for port in ctx.roce_ports(device) if port.lossy_mode]
         if not ports:
             return
-        listed = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
+        listed = _listed(ports)
         lossless = ctx.lossless
         yield self.finding(f"the switch runs {device.lossy_mode}: PFC is on no priority and RoCE has no lossless "
                            f"pool, so lossless {priorities(lossless)} is lossy on its {len(ports)} RoCE-facing "
@@ -290,7 +295,7 @@ class NoLosslessConfiguration(Rule):
         ports = [port.name for port in ctx.roce_ports(device) if port.pfc_enabled is not None]
         if not ports:  # none selected (SEL001 says why, also under devices_without_lossless: skip)
             return
-        listed = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
+        listed = _listed(ports)
         lossless = ctx.lossless
         yield self.finding(f"the switch configures no lossless setting on any port ({found.why}): RoCE on lossless "
                            f"{priorities(lossless)} is dropped under congestion on its {len(ports)} RoCE-facing "
