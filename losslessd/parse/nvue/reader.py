@@ -386,6 +386,10 @@ class Paths:
             for key in sorted(self._under(node)):
                 self._drop(key, unset, lists)
                 self.undone = src
+        if unset[0] == "interface" and unset[2:] in (["qos", "pfc-watchdog"], ["qos", "pfc-watchdog", "state"]):
+            # The port's watchdog is back at its default, `state disable` (NVUE reference): written out with this
+            # line's source, so that a finding on the unguarded port points at the unset, not at the port's first line.
+            self.add([*unset[:4], "state", "disable"], src)
         return None
 
     def _under(self, node: _Node) -> list[tuple[int, ...]]:
