@@ -52,7 +52,10 @@ def test_lint_fabric_checks_a_fabric_from_outside_then_lints_it():
     with pytest.raises(InputError, match="not a fabric"):
         lint_fabric({"devices": {"s": {"name": "s", "kind": "router", "platform": "sonic"}}})
     port = {"name": "Ethernet0", "qos_configured": True, "pfc_enabled": []}
-    data = {"devices": {"s": {"name": "s", "kind": "switch", "platform": "sonic", "ports": {"Ethernet0": port}}}}
+    # (a second port pausing priority 3: a switch with no lossless setting at all is PFC006's, said once)
+    paused = {"name": "Ethernet4", "qos_configured": True, "pfc_enabled": [3]}
+    data = {"devices": {"s": {"name": "s", "kind": "switch", "platform": "sonic",
+                              "ports": {"Ethernet0": port, "Ethernet4": paused}}}}
     codes = {f.code for f in lint_fabric(data).findings}
     assert "PFC001" in codes  # PFC off on the lossless priority of a RoCE-facing port
     assert isinstance(Fabric.model_validate(data).devices["s"], Device)

@@ -4,6 +4,7 @@ reload instead of ending the daemon (losslessd.daemon.hup)."""
 
 import sys
 
-from ..daemon.hup import hold_for_daemon_command
+if "daemon" in sys.argv[1:]:  # (only then: every other command starts without the daemon's modules)
+    from ..daemon.hup import hold_for_daemon_command
 
-hold_for_daemon_command(sys.argv)
+    hold_for_daemon_command(sys.argv)
