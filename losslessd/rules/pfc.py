@@ -166,9 +166,11 @@ class LinkPauseOnRocePort(PortRule):
 _LISTED = 4
 
 
-def _listed(ports: list[str]) -> str:
-    """The first _LISTED port names and how many more: a device-level finding names its ports without a long list."""
-    return ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
+def _roce_ports(ports: list[str]) -> str:
+    """`N RoCE-facing port(s) (first _LISTED names and how many more)`: a device-level finding names its ports
+    without a long list."""
+    names = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
+    return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({names})"
 
 
 @register
@@ -219,11 +221,10 @@ class SwitchInLossyMode(Rule):
         ports = [port.name for port in ctx.roce_ports(device) if port.lossy_mode]
         if not ports:
             return
-        listed = _listed(ports)
         lossless = ctx.lossless
         yield self.finding(f"the switch runs {device.lossy_mode}: PFC is on no priority and RoCE has no lossless "
-                           f"pool, so lossless {priorities(lossless)} is lossy on its {len(ports)} RoCE-facing "
-                           f"port{'s' if len(ports) != 1 else ''} ({listed}), and what follows from the mode there "
+                           f"pool, so lossless {priorities(lossless)} is lossy on its {_roce_ports(ports)}, "
+                           f"and what follows from the mode there "
                            f"(PFC, buffers, watchdog, the mode's own maps) is not reported port by port; set the RoCE "
                            f"mode to lossless (NVUE: nv set qos roce mode lossless)", device=device,
                            source=device.lossy_mode_source or device.source, key="lossy-mode", ports=ports,
@@ -295,11 +296,10 @@ class NoLosslessConfiguration(Rule):
         ports = [port.name for port in ctx.roce_ports(device) if port.pfc_enabled is not None]
         if not ports:  # none selected (SEL001 says why, also under devices_without_lossless: skip)
             return
-        listed = _listed(ports)
         lossless = ctx.lossless
         yield self.finding(f"the switch configures no lossless setting on any port ({found.why}): RoCE on lossless "
-                           f"{priorities(lossless)} is dropped under congestion on its {len(ports)} RoCE-facing "
-                           f"port{'s' if len(ports) != 1 else ''} ({listed}), and the per-port findings this implies "
+                           f"{priorities(lossless)} is dropped under congestion on its "
+                           f"{_roce_ports(ports)}, and the per-port findings this implies "
                            f"(PFC, maps, headroom, ECN, watchdog) are not repeated; configure PFC on "
                            f"{priorities(lossless)}, ECN marking and the maps on the ports that carry RoCE, or, if the "
                            f"switch carries no RoCE, set roce_ports.devices_without_lossless: skip in the policy",
