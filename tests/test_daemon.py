@@ -309,7 +309,11 @@ def test_a_stop_asked_while_the_daemon_starts_cancels_the_reload_asked_before_it
             d.proc.send_signal(signal.SIGTERM)
             assert d.proc.wait(timeout=120) == 0, d.log.read_text()[-3000:]
             wait_for(lambda: "STOPPING=1" in seen, "STOPPING=1")
-            time.sleep(0.5)  # (datagrams sent before the exit are queued already; this lets the reader take them)
+            # Whatever the daemon sent is queued before the exit; a datagram of ours after it, once read, says the
+            # reader has taken all of it (a socket's datagrams are read in the order sent).
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as own:
+                own.sendto(b"TEST=drained", "\0" + name)
+            wait_for(lambda: "TEST=drained" in seen, "the reader to take every datagram")
             after = seen[seen.index("STOPPING=1") + 1:]
             assert not [line for line in after if line.startswith(("RELOADING=", "READY="))], seen
         finally:
