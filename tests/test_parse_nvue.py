@@ -716,7 +716,7 @@ def test_a_here_document_without_its_end_line_is_named():
     """bash takes the rest of the file as the here-document's data (and warns): nothing after it runs, and the
     reader says so rather than reading those lines, or dropping them unsaid."""
     text = "cat > ports.env <<EOF\nnv set interface swp1 link mtu 9216\nEOF \n"
-    paths, issues, _ = command_paths(text, "s")
+    paths, issues = command_paths(text, "s")[:2]
     assert paths == [] and [(i.source.line, "no end line" in i.message) for i in issues if "here-document" in
                             i.message] == [(1, True), (2, False)]
 
@@ -901,3 +901,59 @@ def test_pfc_buffer_value_with_a_unit_is_unknown(field, value):
     odd = parse("nv set interface swp1 type swp\nnv set qos pfc P switch-priority 3\n"
                 f"nv set interface swp1 qos pfc profile P\nnv set qos pfc P {field} 2 furlongs\n")
     assert [i.code for i in odd.issues] == ["SYS003"]
+
+
+def test_an_unset_leaves_a_tombstone_the_defaults_it_restores_cite():
+    """NVUE reference, Set and Unset Commands: `nv unset` puts what its path held back at NVUE's default. The builder
+    fills such a default in for want of a line, and cites the unset that restored it (before: only a port watchdog's
+    unset was cited, by a special case; `nv unset qos roce` left PFC001, ECN001 and the trust and map findings at the
+    port's first line)."""
+    dev = parse("\n".join([
+        "nv set interface swp1-3 type swp",  # 1
+        "nv set interface swp1-3 qos pfc-watchdog",  # 2
+        "nv set qos roce",  # 3
+        "nv unset qos roce",  # 4: RoCE off: no PFC, plain queue defaults, trust unknown
+        "nv unset interface swp2 qos pfc-watchdog",  # 5
+        "nv unset interface swp3",  # 6: the whole port
+    ]))
+    swp1 = dev.ports["swp1"]
+    assert swp1.pfc_enabled == [] and swp1.pfc_source.line == 4
+    assert swp1.trust is None and swp1.trust_source.line == 4 and swp1.map_source.line == 4
+    assert swp1.queues[3].ecn is None and swp1.queues[3].source.line == 4  # (ECN001's line: the queue's)
+    assert swp1.queues[0].ecn.source.line == 4  # the plain default profile's ECN on queue 0, back by the unset
+    assert [dev.ports[p].watchdog.source.line for p in ("swp1", "swp2", "swp3")] == [2, 5, 6]
+    assert [dev.ports[p].watchdog.enabled for p in ("swp1", "swp2", "swp3")] == [True, False, False]
+    # a port's profile unset: the port is back on default-global, which sets no PFC (RoCE off): at the unset line
+    dev = parse("nv set interface swp1-2 type swp\nnv set qos pfc P switch-priority 3\n"
+                "nv set interface swp1-2 qos pfc profile P\nnv unset interface swp2 qos pfc profile\n")
+    assert [(dev.ports[p].pfc_enabled, dev.ports[p].pfc_source.line) for p in ("swp1", "swp2")] == [([3], 2), ([], 4)]
+    # no unset: the defaults keep no line of their own, as before
+    plain = parse("nv set interface swp1 type swp\nnv set interface swp1 qos pfc-watchdog state disable\n")
+    assert plain.ports["swp1"].pfc_source is None and plain.ports["swp1"].trust_source is None
+
+
+@pytest.mark.parametrize("lines", [
+    ["nv set qos roce enable off", "nv set qos roce mode lossless"],
+    ["nv set qos roce mode lossless", "nv set qos roce enable off"],
+    ["nv set qos roce state disabled", "nv set qos roce"],
+    ["nv set qos roce enable off", "nv set qos roce mode lossy", "nv set qos roce mode lossless"],
+])
+def test_roce_turned_off_stays_off_whatever_mode_is_set(lines):
+    """NVUE reference, QoS: `qos roce enable` "Turns QoS RoCE on or off on the switch", `qos roce mode` "Configures the
+    RoCE mode" (default lossless): two settings of one object, so a mode set before or after `enable off` leaves RoCE
+    off (before: a later `mode lossless` read as RoCE on, PFC on switch priority 3)."""
+    dev = parse("\n".join(["nv set interface swp1 type swp", *lines]))
+    port = dev.ports["swp1"]
+    assert port.pfc_enabled == [] and port.trust is None and dev.lossy_mode is None and not dev.issues
+
+
+def test_roce_turned_back_on_runs_the_mode_set():
+    """`enable on` after `enable off` runs the mode the object holds (before: lossless whatever mode was set); the same
+    settings as a startup.yaml tree (`roce: {enable: off, mode: lossless}`) read as the commands do."""
+    dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy\nnv set qos roce enable off\n"
+                "nv set qos roce enable on\n")
+    assert dev.ports["swp1"].pfc_enabled == [] and dev.lossy_mode is not None and dev.lossy_mode_source.line == 2
+    tree = ("- header:\n    model: VX\n    nvue-api-version: nvue_v1\n- set:\n    interface:\n      swp1:\n"
+            "        type: swp\n    qos:\n      roce:\n        enable: off\n        mode: lossless\n")
+    port = parse(tree, "startup.yaml").ports["swp1"]
+    assert port.pfc_enabled == [] and port.pfc_source is None

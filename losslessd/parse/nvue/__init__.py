@@ -45,7 +45,7 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    paths, neighbors, undone = [], [], None
+    paths, neighbors, undone, unsets = [], [], None, []
     issues: list[ParseIssue] = IssueList()  # (read() adds the `nv set` lines it skips: capped as well)
     for inp in inputs:
         text = inp.text
@@ -53,8 +53,9 @@ def parse(inputs: list[Input], name: str) -> Device:
             name, text, found, problems = _from_capture(inp)
             neighbors.extend(found)
             issues.extend(problems)
-        got, problems, undid = _paths(Input(inp.path, text))
+        got, problems, undid, unset = _paths(Input(inp.path, text))
         paths.extend(got)
+        unsets.extend(unset)
         undone = undone or undid
         issues.extend(problems)
     if not paths and undone is not None:
@@ -71,7 +72,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
 
-    device = build(read(paths, issues), PLATFORM, name, inputs[0].path)
+    device = build(read(paths, issues, unsets), PLATFORM, name, inputs[0].path)
     device.neighbors = neighbors
     return device
 
@@ -81,15 +82,16 @@ def is_commands(text: str) -> bool:
     return _COMMANDS.search(text) is not None
 
 
-def _paths(inp: Input) -> tuple[list, list[ParseIssue], Source | None]:
-    """The input's paths, the issues of its lines, the last `nv unset` line that undid one (reader.Commands)."""
+def _paths(inp: Input) -> tuple[list, list[ParseIssue], Source | None, list]:
+    """The input's paths, the issues of its lines, the last `nv unset` line that undid one, and its unsets
+    (reader.Commands; a YAML/JSON tree has none)."""
     from .reader import command_paths, tree_paths
 
     if is_commands(inp.text):
         return command_paths(inp.text, inp.path)
     text = _TREE_PROMPT.sub(lambda m: m.group(1), inp.text, count=1)
     try:
-        return tree_paths(text, inp.path), [], None
+        return tree_paths(text, inp.path), [], None, []
     except InputError as exc:  # docpos.compose: the YAML, its nesting or its aliases
         raise InputError(f"not NVUE commands, nor readable YAML/JSON: {exc.message}", file=inp.path,
                          line=exc.line or 1) from None

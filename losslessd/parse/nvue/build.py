@@ -285,6 +285,24 @@ def _undefined_profiles(conf: Conf) -> list[ParseIssue]:
     return list(said.values())
 
 
+# The settings that decide RoCE (reader._roce_state): an unset at or above one turns it back to NVUE's default.
+ROCE_PATHS = (("qos", "roce", "enable"), ("qos", "roce", "state"), ("qos", "roce", "mode"))
+
+
+def _restored(conf: Conf, pc: PortConf, *paths: tuple[str, ...]) -> Source | None:
+    """The `nv unset` line that put one of ``paths`` (words after `nv set`; one starting with `interface` is the port's
+    own, written without its name) back to NVUE's default: the last unset at or above any of them (reader.Conf.restored,
+    PortConf.restored); None where none did. A default the builder fills in for want of a line cites it, so that a
+    finding on what the unset restored points at the unset rather than at the port's first line."""
+    found: list[Source] = []
+    for path in paths:
+        table, words = (pc.restored, path[1:]) if path[0] == "interface" else (conf.restored, path)
+        found.extend(src for n in range(len(words) + 1) if (src := table.get(words[:n])) is not None)
+        if path[0] == "interface" and ("interface",) in conf.restored:  # `nv unset interface`: every port's
+            found.append(conf.restored[("interface",)])
+    return max(found, key=lambda src: src.line or 0, default=None)
+
+
 def _profile(pc: PortConf, kind: str) -> str:
     val = pc.profiles.get(kind)
     return str(val.value) if val else GLOBAL
@@ -353,6 +371,9 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
         # `nv show qos roce`: trust-mode pcp,dscp; IP packets are classified by DSCP (QoS guide trust table).
         port.trust, port.trust_source = Trust.dscp, conf.roce.source
     dscp = {d: v.value for d, v in conf.dscp.get(prof, {}).items()}
+    if trust is None and not roce:  # (trust unknown: at the unset that took the RoCE or the port's trust away)
+        port.trust_source = _restored(conf, pc, *ROCE_PATHS, ("qos", "mapping", prof),
+                                      ("interface", "qos", "mapping", "profile"))
     pcp = {p: v.value for p, v in conf.pcp.get(prof, {}).items()}
     if port.trust is Trust.dscp:
         port.dscp_to_tc = {**(MULTI_TC_DSCP_TO_SP if roce == MULTI_TC else DEFAULT_DSCP_TO_SP), **dscp}
@@ -366,8 +387,7 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
     port.tc_to_priority = SP_PRIORITY
     port.pfc_priority_to_queue = {sp: [tc] for sp, tc in sp_to_tc.items()}
     sources = [v.source for v in (*conf.dscp.get(prof, {}).values(), *conf.sp_to_tc.values())]
-    port.map_source = min(sources, key=lambda s: s.line or 0) if sources else (
-        port.trust_source if port.trust_source else None)
+    port.map_source = min(sources, key=lambda s: s.line or 0) if sources else port.trust_source
 
 
 def _pfc(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
@@ -380,7 +400,9 @@ def _pfc(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
         port.pfc_enabled, port.pfc_source = (ROCE_PFC if roce == "lossless" else []), conf.roce.source
         port.lossy_mode = roce in LOSSY_MODES
     else:
-        port.pfc_enabled = []  # the whole configuration is shown: no PFC line, no PFC
+        port.pfc_enabled = []  # the whole configuration is shown: no PFC line, no PFC (or an unset took it away)
+        port.pfc_source = _restored(conf, pc, *ROCE_PATHS, ("qos", "pfc", prof, "switch-priority"),
+                                    ("interface", "qos", "pfc", "profile"))
     cable = conf.cable.get(prof) or (conf.roce_cable if roce else None)
     if cable is not None:
         port.cable_length_m = cable.value
@@ -390,13 +412,21 @@ def _queues(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
     ecn_prof, sched_prof = _profile(pc, "congestion-control"), _profile(pc, "egress-scheduler")
     ecns = conf.ecn.get(ecn_prof, {})
     scheds = conf.sched.get(sched_prof, {})
-    default_src = conf.roce.source if roce else None
+    ecn_src: Source | None
+    sched_src: Source | None
+    if roce and conf.roce is not None:
+        ecn_src = sched_src = conf.roce.source
+    else:  # the plain defaults: where an unset put them back, its line
+        ecn_src = _restored(conf, pc, *ROCE_PATHS, ("qos", "congestion-control", GLOBAL),
+                            ("interface", "qos", "congestion-control", "profile"))
+        sched_src = _restored(conf, pc, *ROCE_PATHS, ("qos", "egress-scheduler", GLOBAL),
+                              ("interface", "qos", "egress-scheduler", "profile"))
     ecn_tcs, ecn_default = (MULTI_TC_ECN_TCS, MULTI_TC_ECN) if roce == MULTI_TC else ((0, 3) if roce else (0,),
                                                                                     DEFAULT_ECN)
     sched_default = MULTI_TC_SCHED if roce == MULTI_TC else ROCE_SCHED if roce else DEFAULT_SCHED
     for tc in range(8):
-        ecn = _ecn(ecns.get(tc), ecn_prof == GLOBAL and tc in ecn_tcs, default_src, ecn_default)
-        sched = _sched(scheds.get(tc), sched_default.get(tc) if sched_prof == GLOBAL else None, default_src)
+        ecn = _ecn(ecns.get(tc), ecn_prof == GLOBAL and tc in ecn_tcs, ecn_src, ecn_default)
+        sched = _sched(scheds.get(tc), sched_default.get(tc) if sched_prof == GLOBAL else None, sched_src)
         if ecn or sched:
             port.queues[tc] = Queue(index=tc, ecn=ecn, scheduler=sched,
                                     source=(ecn and ecn.source) or (sched and sched.source) or port.source)
@@ -432,8 +462,10 @@ def _sched(conf: SchedConf | None, default: tuple[str, int | None] | None, defau
 
 def _watchdog(conf: Conf, pc: PortConf) -> Watchdog:
     if pc.watchdog is None:
-        # No `qos pfc-watchdog` on the port: the watchdog is off (NVUE enables it per interface).
-        return Watchdog(enabled=False, source=pc.source)
+        # No `qos pfc-watchdog` on the port: the watchdog is off (NVUE enables it per interface; the reference gives
+        # `interface <id> qos pfc-watchdog state` the default `disable`), at the unset that turned it off if one did.
+        return Watchdog(enabled=False,
+                        source=_restored(conf, pc, ("interface", "qos", "pfc-watchdog", "state")) or pc.source)
     poll = _num(conf.wd_poll, WD_POLL_MS)
     detection = None if "detection" in conf.wd_unread else poll * _num(conf.wd_robustness, WD_ROBUSTNESS)
     return Watchdog(enabled=bool(pc.watchdog.value), polling_interval_ms=poll, detection_time_ms=detection,

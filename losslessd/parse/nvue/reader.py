@@ -118,13 +118,16 @@ class PortConf:
     watchdog: Val[bool] | None = None
     qos: bool = False  # any `interface X qos ...` line
     bond: Val[str] | None = None  # the bond a `nv set interface BOND bond member PORT` line makes it a member of
+    restored: dict[tuple[str, ...], Source] = field(default_factory=dict)  # the port's paths `nv unset` put back
 
 
 @dataclass
 class Conf:
     expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
     hostname: Val[str] | None = None
-    roce: Val[str] | None = None  # "lossless" | "lossy" | "lossy-multi-tc" | "off"
+    roce: Val[str] | None = None  # "lossless" | "lossy" | "lossy-multi-tc" | "off": what the two below make it
+    roce_mode: Val[str] | None = None  # the mode a `qos roce [mode M]` line sets (bare: lossless)
+    roce_enable: Val[bool] | None = None  # a `qos roce enable|state` line
     roce_cable: Val[float] | None = None  # m
     trust: dict[str, Val[str]] = field(default_factory=dict)  # mapping profile -> l2|l3|port|both
     dscp: dict[str, dict[int, Val[int]]] = field(default_factory=dict)  # mapping profile -> DSCP -> switch priority
@@ -145,6 +148,9 @@ class Conf:
     wd_unread: set[str] = field(default_factory=set)  # WD_UNREAD times a line makes unknown: "detection", "restoration"
     ports: dict[str, PortConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=IssueList)
+    # Tombstones: path (words after `nv unset`) -> the last `nv unset` line of it; a port's own are on its PortConf.
+    # The builder cites one for a default it restores (build._restored).
+    restored: dict[tuple[str, ...], Source] = field(default_factory=dict)
 
     @property
     def global_qos(self) -> bool:
@@ -185,6 +191,7 @@ class Commands(NamedTuple):
     paths: list[tuple[list[str], Source]]
     issues: list[ParseIssue]
     undone: Source | None  # the last `nv unset` line that dropped an `nv set` line's path
+    unsets: list[tuple[list[str], Source]]  # each `nv unset` applied, in order: read()'s tombstones
 
 
 def command_paths(text: str, path: str) -> Commands:
@@ -254,7 +261,7 @@ def command_paths(text: str, path: str) -> Commands:
         else:
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: not an `nv set` command",
                                      source=src))
-    return Commands(out.paths(), issues, out.undone)
+    return Commands(out.paths(), issues, out.undone, out.unsets)
 
 
 def _full_path(words: list[str]) -> list[str]:
@@ -322,6 +329,7 @@ class Paths:
         self.found: dict[tuple[int, ...], tuple[list[str], Source, _Node]] = {}
         self.expanded = 0
         self.undone: Source | None = None  # the last unset line that dropped a path
+        self.unsets: list[tuple[list[str], Source]] = []  # the unsets applied (Commands.unsets)
         self.lines = 0  # `nv set` lines stored: a path's key is its line's number among them (then its part's)
 
     def add(self, words: list[str], src: Source, key: tuple[int, ...] | None = None) -> None:
@@ -386,10 +394,7 @@ class Paths:
             for key in sorted(self._under(node)):
                 self._drop(key, unset, lists)
                 self.undone = src
-        if unset[0] == "interface" and unset[2:] in (["qos", "pfc-watchdog"], ["qos", "pfc-watchdog", "state"]):
-            # The port's watchdog is back at its default, `state disable` (NVUE reference): written out with this
-            # line's source, so that a finding on the unguarded port points at the unset, not at the port's first line.
-            self.add([*unset[:4], "state", "disable"], src)
+        self.unsets.append((unset, src))
         return None
 
     def _under(self, node: _Node) -> list[tuple[int, ...]]:
@@ -515,7 +520,9 @@ def expand(names: str) -> list[str]:
     return out
 
 
-def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue]) -> Conf:
+def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue],
+         unsets: list[tuple[list[str], Source]] | None = None) -> Conf:
+    """The settings of ``paths`` (as the unsets left them), with each of ``unsets`` filed as a tombstone."""
     conf = Conf(issues=issues)
     for words, src in paths:
         try:
@@ -525,7 +532,41 @@ def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue]) -> Con
                                           source=src))
         except units.UnknownUnit as exc:
             conf.issues.append(ParseIssue(code="SYS003", message=str(exc), source=src))
+    _roce_state(conf)
+    for words, src in unsets or ():
+        _tombstone(conf, words, src)
     return conf
+
+
+def _tombstone(conf: Conf, words: list[str], src: Source) -> None:
+    """Files `nv unset <words>` (NVUE reference: what the path held is back at its default) where the builder looks
+    for the line that restored a default: on each port it names that the configuration has (a port the unset alone
+    names is no port of it), else switch-wide. A later unset of the same path replaces an earlier one."""
+    if words[0] != "interface" or len(words) < 2:
+        conf.restored[tuple(words)] = src
+        return
+    try:
+        names = expand(words[1])  # (read before, by Paths.unset: its names are counted there)
+    except ValueError:
+        return
+    for name in names:
+        port = conf.ports.get(name)
+        if port is not None:
+            port.restored[tuple(words[2:])] = src
+
+
+def _roce_state(conf: Conf) -> None:
+    """RoCE as the switch runs it. NVUE reference, QoS: `nv set qos roce enable` "Turns QoS RoCE on or off on the
+    switch" and `nv set qos roce mode` "Configures the RoCE mode" (lossy or lossless, default lossless): two settings of
+    the `qos roce` object, so `enable off` keeps RoCE off whatever mode a line before or after it sets, and `enable on`
+    runs the mode set (else lossless)."""
+    enable = conf.roce_enable
+    if enable is not None and not enable.value:
+        conf.roce = Val("off", enable.source)
+    elif conf.roce_mode is not None:
+        conf.roce = conf.roce_mode
+    elif enable is not None:
+        conf.roce = Val("lossless", enable.source)
 
 
 def _ints(text: str, hi: int) -> list[int]:
@@ -753,22 +794,19 @@ def _qos(conf: Conf, w: list[str], src: Source) -> None:
 def _roce(conf: Conf, w: list[str], src: Source) -> None:
     # Cumulus Linux RoCE guide: `nv set qos roce` and `nv set qos roce mode lossless` are equivalent.
     if not w:
-        conf.roce = Val("lossless", src)
+        conf.roce_mode = conf.roce_mode or Val("lossless", src)  # (the object, in its default mode)
     elif w[0] == "mode" and len(w) == 2 and w[1] in ("lossless", "lossy", "lossy-multi-tc"):
         # Cumulus Linux 5.14+ RoCE guide, "Lossy Multi TC Profile": `mode lossy-multi-tc`, lossy RoCE over several
         # traffic classes with packet trimming (no PFC, no lossless pool: build.LOSSY_MODES).
-        conf.roce = Val(w[1], src)
+        conf.roce_mode = Val(w[1], src)
     elif w == ["mode", "lossless-single-ipool"]:
         # Cumulus Linux 5.14 RoCE guide, "Single Shared Buffer Pool": lossless, with lossy and lossless traffic in
         # one ingress buffer pool (the RoCE defaults are those of lossless mode).
-        conf.roce = Val("lossless", src)
+        conf.roce_mode = Val("lossless", src)
     elif w[0] in ("enable", "state") and len(w) == 2:
         # Cumulus Linux 5.15 "New and Changed NVUE Commands": `qos roce enable on|off` became `qos roce state
-        # enabled|disabled`; both spellings mean the same.
-        if not _switch(w[1]):
-            conf.roce = Val("off", src)
-        elif conf.roce is None or conf.roce.value == "off":
-            conf.roce = Val("lossless", src)
+        # enabled|disabled`; both spellings mean the same. What it makes of the mode: _roce_state.
+        conf.roce_enable = Val(_switch(w[1]), src)
     elif w[0] == "cable-length" and len(w) == 2:
         conf.roce_cable = Val(_length(w[1]), src)
     else:
