@@ -957,3 +957,11 @@ def test_roce_turned_back_on_runs_the_mode_set():
             "        type: swp\n    qos:\n      roce:\n        enable: off\n        mode: lossless\n")
     port = parse(tree, "startup.yaml").ports["swp1"]
     assert port.pfc_enabled == [] and port.pfc_source is None
+
+
+def test_a_bare_qos_roce_keeps_the_mode_set():
+    """Cumulus Linux 5.17 RoCE guide: "If you enable `roce mode lossy`, configuring `nv set qos roce` without a `mode`
+    does not change the RoCE mode" (before: the bare line read as lossless, PFC on switch priority 3)."""
+    dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy\nnv set qos roce\n")
+    assert dev.ports["swp1"].pfc_enabled == [] and dev.lossy_mode_source.line == 2
+    assert parse("nv set interface swp1 type swp\nnv set qos roce\n").ports["swp1"].pfc_enabled == [3]

@@ -348,3 +348,15 @@ def test_nvidia_adaptive_routing_and_sharp_options_are_known():
     dev = parse_text("routing_engine ftree,updn\nsm_priority 15\nar_enable 1\nsharp_enable 1\n")
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 4)]
     assert "(did you mean NVIDIA's `sharp_enabled`?)" in dev.issues[0].message
+
+
+def test_a_boolean_option_spelt_with_an_on_off_word_is_named():
+    """`enable_qos yes`, as a guide's opensm.conf template writes QoS on (audit round 12): OpenSM's option is `qos`
+    (osm_subnet.c opt_tbl), so it logs `Unrecognized token`, QoS stays off and lash/dfsssp lose their credit-loop
+    freedom. Named with the option it spells; `ar_enable` (no such boolean) and `sharp_enable` keep their readings."""
+    dev = parse_text("routing_engine lash\nenable_qos yes\nuse_connect_roots TRUE\nqos_enabled TRUE\nar_enable 1\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS002", 3), ("SYS002", 4)]
+    assert dev.issues[0].message == (
+        "`enable_qos` is not an OpenSM option (did you mean `qos`?): OpenSM logs `Unrecognized token` and ignores "
+        "the line, so QoS stays off (OpenSM's default)")
+    assert "(did you mean `connect_roots`?)" in dev.issues[1].message and not dev.opensm.qos_enabled

@@ -245,7 +245,8 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
             continue
         plain = key.lower().replace("-", "_")
         meant = plain if plain in QOS_OPTIONS else next(iter(difflib.get_close_matches(plain, QOS_OPTIONS, 1, _NEAR)),
-                                                         None) or _abbreviated(plain) or _unprefixed(plain)
+                                                         None) or _abbreviated(plain) or _unprefixed(plain) or \
+            _switch_word(plain)
         if meant is not None:
             out.append(ParseIssue(code="SYS002", source=opt.source, message=(
                 f"`{key}` is not an OpenSM option (did you mean `{meant}`?): OpenSM logs `Unrecognized token` and "
@@ -269,6 +270,18 @@ def _unprefixed(key: str) -> str | None:
     opensm.conf (audit round 10)."""
     tails = [o for o in KNOWN | NVIDIA_KNOWN if o.endswith("_" + key)]
     return tails[0] if len(tails) == 1 and tails[0] in _TYPES else None
+
+
+# Words a guide adds to a boolean option's name (`enable_qos yes` for `qos TRUE`, audit round 12): OpenSM's boolean
+# options carry none of them (osm_subnet.c opt_tbl: `qos`, `connect_roots`, `ignore_other_sm`, `sm_inactive`).
+_SWITCH_WORDS = re.compile(r"^(?:enable_|use_)|_(?:enable|enabled|on)$")
+
+
+def _switch_word(key: str) -> str | None:
+    """The boolean option the model reads whose name ``key`` is with an on/off word added (`enable_qos`, `use_qos`,
+    `qos_enabled` for `qos`)."""
+    bare = _SWITCH_WORDS.sub("", key, count=1)
+    return bare if bare != key and _TYPES.get(bare) == "bool" else None
 
 
 def _abbreviated(key: str) -> str | None:
