@@ -965,3 +965,17 @@ def test_a_bare_qos_roce_keeps_the_mode_set():
     dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy\nnv set qos roce\n")
     assert dev.ports["swp1"].pfc_enabled == [] and dev.lossy_mode_source.line == 2
     assert parse("nv set interface swp1 type swp\nnv set qos roce\n").ports["swp1"].pfc_enabled == [3]
+
+
+def test_trust_port_sends_every_packet_to_the_port_default_switch_priority():
+    """Cumulus Linux QoS guide, "Trust Port": `trust port` with `port-default-sp 3` assigns all traffic to switch
+    priority 3 regardless of the ingress marking; without `port-default-sp` the NVUE reference's `nv show interface
+    <id> qos mapping` shows 0 (before: the line was passed over and DSCP read as unmapped, so the CNP's landing in
+    the lossless priority was "could not verify")."""
+    dev = parse("nv set interface swp1-2 type swp\nnv set qos roce\nnv set qos mapping default-global trust port\n"
+                "nv set qos mapping default-global port-default-sp 3\n")
+    port = dev.ports["swp1"]
+    assert port.trust is Trust.none and set(port.dscp_to_tc.values()) == {3} and set(port.pcp_to_tc.values()) == {3}
+    assert port.map_source.line == 4 and not dev.issues
+    plain = parse("nv set interface swp1 type swp\nnv set qos mapping default-global trust port\n").ports["swp1"]
+    assert set(plain.dscp_to_tc.values()) == {0} and plain.map_source.line == 2

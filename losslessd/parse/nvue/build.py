@@ -86,6 +86,8 @@ PG_NAMES = {0: "PG 0 (bulk)", 2: "PG 2 (service2)", LOSSLESS_PG: "lossless PG"}
 LOSSLESS_POOLS = ("roce-lossless", "default-lossless")
 SP_PRIORITY = {sp: sp for sp in range(8)}
 SP_NAMES = {sp: f"switch-priority {sp}" for sp in range(8)}
+# NVUE reference, `nv show interface <interface-id> qos mapping`: a port without QoS settings shows `port-default-sp 0`.
+PORT_DEFAULT_SP = 0
 _TRUST = {"l3": Trust.dscp, "both": Trust.dscp, "l2": Trust.pcp, "port": Trust.none}
 
 
@@ -375,7 +377,11 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
         port.trust_source = _restored(conf, pc, *ROCE_PATHS, ("qos", "mapping", prof),
                                       ("interface", "qos", "mapping", "profile"))
     pcp = {p: v.value for p, v in conf.pcp.get(prof, {}).items()}
-    if port.trust is Trust.dscp:
+    port_sp = conf.port_sp.get(prof)
+    if port.trust is Trust.none:  # `trust port`: every packet to the port's default switch priority, marks unread
+        sp = port_sp.value if port_sp is not None else PORT_DEFAULT_SP
+        port.dscp_to_tc, port.pcp_to_tc = dict.fromkeys(range(64), sp), dict.fromkeys(range(8), sp)
+    elif port.trust is Trust.dscp:
         port.dscp_to_tc = {**(MULTI_TC_DSCP_TO_SP if roce == MULTI_TC else DEFAULT_DSCP_TO_SP), **dscp}
     elif port.trust is Trust.pcp:
         port.pcp_to_tc = {**{p: p for p in range(8)}, **pcp}  # QoS guide: PCP n -> SP n by default
@@ -386,7 +392,8 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
     # priority n, and a received pause for priority n stops the egress traffic class SP n is sent on.
     port.tc_to_priority = SP_PRIORITY
     port.pfc_priority_to_queue = {sp: [tc] for sp, tc in sp_to_tc.items()}
-    sources = [v.source for v in (*conf.dscp.get(prof, {}).values(), *conf.sp_to_tc.values())]
+    sources = [v.source for v in (*conf.dscp.get(prof, {}).values(), *conf.sp_to_tc.values(),
+                                  *((port_sp,) if port_sp is not None and port.trust is Trust.none else ()))]
     port.map_source = min(sources, key=lambda s: s.line or 0) if sources else port.trust_source
 
 

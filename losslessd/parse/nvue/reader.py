@@ -132,6 +132,7 @@ class Conf:
     trust: dict[str, Val[str]] = field(default_factory=dict)  # mapping profile -> l2|l3|port|both
     dscp: dict[str, dict[int, Val[int]]] = field(default_factory=dict)  # mapping profile -> DSCP -> switch priority
     pcp: dict[str, dict[int, Val[int]]] = field(default_factory=dict)
+    port_sp: dict[str, Val[int]] = field(default_factory=dict)  # mapping profile -> port-default-sp
     pfc: dict[str, dict[int, Source]] = field(default_factory=dict)  # pfc profile -> PFC switch priorities
     pfc_source: dict[str, Source] = field(default_factory=dict)
     cable: dict[str, Val[float]] = field(default_factory=dict)  # pfc profile -> cable length (m)
@@ -821,7 +822,11 @@ def _mapping(conf: Conf, profile: str, w: list[str], src: Source) -> None:
         table = conf.dscp if w[0] == "dscp" else conf.pcp
         for code in _ints(w[1], 63 if w[0] == "dscp" else 7):
             table.setdefault(profile, {})[code] = Val(sp, src)
-    elif w[0] != "port-default-sp":
+    elif w[0] == "port-default-sp" and len(w) == 2:
+        # QoS guide, "Trust Port": `trust port` with `port-default-sp 3` assigns all traffic to switch priority 3
+        # "regardless of the ingress marking" (NVUE reference: `port-default-sp 0-7`).
+        conf.port_sp[profile] = Val(_int(w[1], 7), src)
+    else:
         raise Skip("not a QoS mapping setting losslessd knows")
 
 
