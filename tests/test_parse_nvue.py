@@ -979,3 +979,27 @@ def test_trust_port_sends_every_packet_to_the_port_default_switch_priority():
     assert port.map_source.line == 4 and not dev.issues
     plain = parse("nv set interface swp1 type swp\nnv set qos mapping default-global trust port\n").ports["swp1"]
     assert set(plain.dscp_to_tc.values()) == {0} and plain.map_source.line == 2
+
+
+def test_dynamic_ecn_makes_the_byte_thresholds_unknown():
+    """Cumulus Linux 5.17 QoS guide, "Dynamic ECN": in `mode relative` the switch ignores the byte thresholds and marks
+    at `min-threshold-percent`/`max-threshold-percent` (0-100) of a buffer allowance set at run time; `mode absolute`
+    goes back to the bytes. Before: each line a SYS002 and the RoCE default bytes (150000/1500000) kept as what the
+    queue marks at. `small-packet-probability` (the switch's run-time headroom sizing) is knowingly skipped."""
+    dev = parse("nv set interface swp1 type swp\nnv set qos roce\n"
+                "nv set qos congestion-control default-global traffic-class 3 mode relative\n"
+                "nv set qos congestion-control default-global traffic-class 3 min-threshold-percent 20\n"
+                "nv set qos congestion-control default-global traffic-class 3 max-threshold-percent 80\n"
+                "nv set interface swp1 qos small-packet-probability 60\n")
+    assert not dev.issues
+    ecn = dev.ports["swp1"].queues[3].ecn
+    assert ecn.ecn_enabled and (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (None, None)
+    assert ecn.source.line == 3
+    back = parse("nv set interface swp1 type swp\nnv set qos roce\n"
+                 "nv set qos congestion-control default-global traffic-class 3 min-threshold 40000\n"
+                 "nv set qos congestion-control default-global traffic-class 3 mode relative\n"
+                 "nv set qos congestion-control default-global traffic-class 3 mode absolute\n"
+                 "nv set qos congestion-control default-global traffic-class 3 max-threshold-percent 150\n")
+    ecn = back.ports["swp1"].queues[3].ecn
+    assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (40000, 1500000)
+    assert [(i.code, i.source.line) for i in back.issues] == [("SYS002", 6)]

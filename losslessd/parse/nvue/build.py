@@ -448,12 +448,15 @@ def _ecn(conf: EcnConf | None, default_on: bool, default_src: Source | None,
     conf = conf or EcnConf()
     kmin, kmax, prob = default if default_on else (None, None, None)
     vals = [v for v in (conf.ecn, conf.kmin, conf.kmax, conf.probability) if v is not None]
+    relative = conf.relative if conf.relative is not None and conf.relative.value else None
+    if relative is not None:  # dynamic ECN: the byte thresholds are ignored, the percentages' bytes unknown
+        kmin = kmax = None
     return Ecn(ecn_enabled=conf.ecn.value if conf.ecn else (True if default_on or vals else None),
-               min_threshold_bytes=conf.kmin.value if conf.kmin else kmin,
-               max_threshold_bytes=conf.kmax.value if conf.kmax else kmax,
+               min_threshold_bytes=conf.kmin.value if conf.kmin and relative is None else kmin,
+               max_threshold_bytes=conf.kmax.value if conf.kmax and relative is None else kmax,
                mark_probability_pct=float(conf.probability.value) if conf.probability else (
                    float(prob) if prob is not None else None),
-               source=vals[0].source if vals else default_src)
+               source=relative.source if relative is not None else vals[0].source if vals else default_src)
 
 
 def _sched(conf: SchedConf | None, default: tuple[str, int | None] | None, default_src: Source | None) -> Scheduler | None:

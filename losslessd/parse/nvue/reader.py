@@ -40,8 +40,9 @@ TRAFFIC_POOLS = ("default-lossy", "default-lossless", "mc-lossy", "roce-lossy", 
 # <interface-id> qos ... profile <profile-name>").
 PORT_PROFILES = ("mapping", "pfc", "congestion-control", "egress-scheduler", "link-pause", "remark")
 # Interface qos settings the lossless checks do not use (NVUE reference, QoS): shaping, lossy PG headroom (5.16),
-# the shared headroom pool (5.17).
-_PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool")
+# the shared headroom pool (5.17), and the small packet probability the switch sizes lossless headroom with (5.17 QoS
+# guide, "Lossless Headroom Based on Small Packet Probability": headroom computed at run time, BUF003's).
+_PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool", "small-packet-probability")
 
 
 @dataclass
@@ -50,6 +51,7 @@ class EcnConf:
     kmin: Val[int | None] | None = None  # bytes (a Val of None: a line set it to what is not read)
     kmax: Val[int | None] | None = None
     probability: Val[int] | None = None
+    relative: Val[bool] | None = None  # `mode relative` (dynamic ECN) or `mode absolute`
 
 
 @dataclass
@@ -921,6 +923,13 @@ def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Sou
             setattr(ecn, "kmin" if what == "min-threshold" else "kmax", Val(count, src))
         elif what == "probability":
             ecn.probability = Val(_int(text, 100), src)
+        elif what == "mode" and text in ("relative", "absolute"):
+            # Cumulus Linux 5.17 QoS guide, "Dynamic ECN" (Spectrum-4 and later): in `relative` mode "the switch
+            # hardware ignores existing byte thresholds" and marks at a percentage of the dynamic buffer allowance
+            # (`min-threshold-percent`, `max-threshold-percent`, 0-100); `absolute`, the default, marks at the bytes.
+            ecn.relative = Val(text == "relative", src)
+        elif what in ("min-threshold-percent", "max-threshold-percent"):
+            _int(text, 100)  # (a share of a buffer allowance set at run time: the bytes it stands for are unknown)
         elif what != "red":
             raise Skip("not a congestion-control setting losslessd knows")
     if unread is not None:
