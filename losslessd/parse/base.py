@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -332,6 +333,49 @@ def cli_json(text: str) -> str | None:
         return " " * len(body) + line[len(body):]
 
     return "".join([*map(blank, lines[:first]), *lines[first:last + 1], *map(blank, lines[last + 1:])])
+
+
+def cli_json_documents(text: str) -> list[str] | None:
+    """cli_json for a session that saved several commands' JSON outputs in one file (`leaf1#show ip route vrf all |
+    json`, its document, `leaf1#show ipv6 route vrf all | json`, the next): one text per document, everything else
+    in it blanked (cli_json's way, so each is read at the file's own positions). The documents must follow one another
+    with only blank and CLI lines (_cli_line) between them; anything else there and the text is one document as
+    cli_json gives it, whose reader then names what follows it. None where cli_json gives None."""
+    whole = cli_json(text)
+    if whole is None:
+        return None
+    decoder = json.JSONDecoder()
+    spans: list[tuple[int, int]] = []
+    at = len(whole) - len(whole.lstrip())
+    while at < len(whole):
+        try:
+            _, end = decoder.raw_decode(whole, at)
+        except (ValueError, RecursionError):
+            return [whole]  # (its reader says what is wrong, at the line json.loads names)
+        spans.append((at, end))
+        rest = end
+        while True:  # past blank lines and the CLI's lines to the next document
+            skipped = len(whole) - rest - len(whole[rest:].lstrip(" \t\r\n"))
+            rest += skipped
+            stop = whole.find("\n", rest)
+            line = whole[rest:len(whole) if stop < 0 else stop + 1]
+            if rest < len(whole) and whole[rest] != "{" and _cli_line(line):
+                rest += len(line)
+                continue
+            break
+        if rest < len(whole) and whole[rest] != "{":
+            return [whole]
+        at = rest
+    if len(spans) < 2:
+        return [whole]
+
+    def only(start: int, end: int) -> str:
+        return _BLANKED.sub(" ", whole[:start]) + whole[start:end] + _BLANKED.sub(" ", whole[end:])
+
+    return [only(start, end) for start, end in spans]
+
+
+_BLANKED = re.compile(r"[^\n]")  # each character of what a document's text leaves out, but the line ends
 
 
 SNIFF_CHARS = 256 * 1024

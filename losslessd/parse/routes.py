@@ -29,7 +29,7 @@ from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
 from . import junos_routes
-from .base import Input, IssueList, LineAt, cli_json, long_interface_name
+from .base import Input, IssueList, LineAt, cli_json_documents, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -64,8 +64,18 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     routing table read here is one SYS001."""
     if kind := junos_routes.is_junos(inp.text):
         return junos_routes.parse(inp, kind)
-    if (text := cli_json(inp.text)) is not None:
-        return _frr_json(inp, text)
+    if (texts := cli_json_documents(inp.text)) is not None:
+        # (a session that saved `show ip route vrf all | json` and `show ipv6 route vrf all | json` in one file: the
+        # routes of each document)
+        read = [_frr_json(inp, text) for text in texts]
+        if len(texts) > 1:  # an issue of the whole document (not a routing table, none of the default VRF) says which
+            for text, (_, issues) in zip(texts, read, strict=True):
+                first = text[:len(text) - len(text.lstrip())].count("\n") + 1
+                for issue in issues:
+                    if issue.source is not None and issue.source.line is None:
+                        issue.source = Source(file=inp.path, line=first)
+                        issue.message = f"the JSON document at line {first} of {len(texts)}: {issue.message}"
+        return [r for routes, _ in read for r in routes], [i for _, issues in read for i in issues]
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):
         return _nxos(inp, lines)
