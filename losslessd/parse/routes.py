@@ -69,12 +69,12 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         # routes of each document)
         read = [_frr_json(inp, text) for text in texts]
         if len(texts) > 1:  # an issue of the whole document (not a routing table, none of the default VRF) says which
-            for text, (_, issues) in zip(texts, read, strict=True):
+            for text, (_, found) in zip(texts, read, strict=True):
                 first = text[:len(text) - len(text.lstrip())].count("\n") + 1
-                for issue in issues:
-                    if issue.source is not None and issue.source.line is None:
-                        issue.source = Source(file=inp.path, line=first)
-                        issue.message = f"the JSON document at line {first} of {len(texts)}: {issue.message}"
+                for whole in found:
+                    if whole.source is not None and whole.source.line is None:
+                        whole.source = Source(file=inp.path, line=first)
+                        whole.message = f"the JSON document at line {first} of {len(texts)}: {whole.message}"
         return [r for routes, _ in read for r in routes], [i for _, issues in read for i in issues]
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):
