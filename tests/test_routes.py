@@ -244,6 +244,12 @@ def test_two_json_tables_saved_in_one_session_are_both_read():
     assert len(routes) == len(alone) and len(issues) == len(own) + 1
     assert (issues[-1].code, issues[-1].source.line) == ("SYS001", lines + 3)
     assert issues[-1].message.startswith(f"the JSON document at line {lines + 3} of 2:")
+    # EOS `show lldp neighbors | json` after it: a plain object whose keys are no prefixes is no routing table (before,
+    # "'lldpNeighbors' is not an IP prefix; route skipped")
+    lldp = ('leaf1#show lldp neighbors | json\n{\n  "lldpNeighbors": [{"port": "Ethernet1", "neighborDevice": "s1",'
+            ' "neighborPort": "Ethernet1", "ttl": 120}]\n}\n')
+    routes, issues = parse_routes(Input("two.json", f"leaf1#show ip route vrf all | json\n{text.rstrip()}\n{lldp}"))
+    assert len(routes) == len(alone) and [(i.code, i.source.line) for i in issues[len(own):]] == [("SYS001", lines + 3)]
 
 
 def test_frr_json_plain_table_keeps_lines_past_vrf_names():

@@ -241,6 +241,11 @@ def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
     if isinstance(data.get("vrfs"), dict):
         return _eos_json(inp, text, data["vrfs"])
     search_from = 0  # (where the line search for the prefix keys starts)
+    if data and not all(isinstance(v, dict) for v in data.values()) and not any(_is_prefix(k) or "/" in k
+                                                                              for k in data):
+        # a plain table with no key an IP prefix or near one (EOS `show lldp neighbors | json`'s `{"lldpNeighbors":
+        # [...]}`, a second command's document in a session's file): no routing table, not one of bad prefixes
+        return [], [_unknown(inp)]
     if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF, or a JSON of another platform
         if not _keyed_by_vrf(data):
             return [], [_unknown(inp)]
