@@ -53,6 +53,18 @@ def test_duplicate_hostnames_reported(tmp_path):
     assert any("also comes from" in i.message for i in fabric.issues)
 
 
+def test_a_cumulus_switchd_qos_file_is_named_not_an_unknown_format(tmp_path):
+    """Cumulus Linux without NVUE keeps QoS in switchd's files (user guide, "Quality of Service": qos_features.conf,
+    traffic.conf before 5.0, `key = value` lines). Before, "cannot tell which platform wrote this file"; now refused
+    (exit 2) at its first setting, saying what losslessd reads of a Cumulus switch instead."""
+    (tmp_path / "qos_features.conf").write_text(
+        "# /etc/cumulus/datapath/qos/qos_features.conf\n\ntraffic.packet_priority_source_set = [dscp]\n"
+        "pfc.port_group_list = [ROCE_PFC]\npfc.ROCE_PFC.cos_list = [3]\npfc.ROCE_PFC.port_set = swp1-swp4\n")
+    res = losslessd("lint", str(tmp_path / "qos_features.conf"))
+    assert res.returncode == 2
+    assert "qos_features.conf:3: a Cumulus Linux switchd QoS file" in res.stderr and "nv config show" in res.stderr
+
+
 def test_two_switches_configurations_in_one_file_are_refused_at_the_second_name(tmp_path):
     """Two `show running-config` outputs pasted into one file (audit round 12): before, one device of both switches'
     ports, named after the last `hostname`; now refused (exit 2) at the line naming the second switch, for EOS, NX-OS,
