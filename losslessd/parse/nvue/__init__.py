@@ -93,7 +93,8 @@ def datapath_file(inp: Input) -> None:
         raise InputError(
             "a Cumulus Linux switchd QoS file (qos_features.conf / qos_infra.conf, traffic.conf before 5.0), which "
             "losslessd does not read: lint a Cumulus switch's NVUE configuration (`nv config show -o yaml`, "
-            "/etc/nvue.d/startup.yaml, or its `nv set` commands)", file=inp.path, line=inp.text.count("\n", 0, m.start()) + 1)
+            "/etc/nvue.d/startup.yaml, or its `nv set` commands)",
+            file=inp.path, line=inp.text.count("\n", 0, m.start()) + 1)
 
 
 def is_commands(text: str) -> bool:
