@@ -21,6 +21,7 @@ connected routes (a port, no address).
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import json
 import re
@@ -64,18 +65,27 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     routing table read here is one SYS001."""
     if kind := junos_routes.is_junos(inp.text):
         return junos_routes.parse(inp, kind)
-    if (texts := cli_json_documents(inp.text)) is not None:
+    if (documents := cli_json_documents(inp.text)) is not None:
         # (a session that saved `show ip route vrf all | json` and `show ipv6 route vrf all | json` in one file: the
-        # routes of each document)
-        read = [_frr_json(inp, text) for text in texts]
-        if len(texts) > 1:  # an issue of the whole document (not a routing table, none of the default VRF) says which
-            for text, (_, found) in zip(texts, read, strict=True):
-                first = text[:len(text) - len(text.lstrip())].count("\n") + 1
-                for whole in found:
-                    if whole.source is not None and whole.source.line is None:
-                        whole.source = Source(file=inp.path, line=first)
-                        whole.message = f"the JSON document at line {first} of {len(texts)}: {whole.message}"
-        return [r for routes, _ in read for r in routes], [i for _, issues in read for i in issues]
+        # routes of each document, at the file's lines)
+        read: list[Route] = []
+        said_all: list[ParseIssue] = IssueList()
+        for before, text in documents:
+            found, said = _frr_json(inp, text)
+            for route in found:
+                if route.source is not None and route.source.line is not None and before:
+                    route.source = dataclasses.replace(route.source, line=route.source.line + before)
+            for said_one in said:
+                if said_one.source is not None and said_one.source.line is not None and before:
+                    said_one.source = dataclasses.replace(said_one.source, line=said_one.source.line + before)
+                elif said_one.source is not None and said_one.source.line is None and len(documents) > 1:
+                    # an issue of the whole document (not a routing table, none of the default VRF) says which
+                    first = before + text.count("\n", 0, len(text) - len(text.lstrip())) + 1
+                    said_one.source = Source(file=inp.path, line=first)
+                    said_one.message = f"the JSON document at line {first} of {len(documents)}: {said_one.message}"
+            read.extend(found)
+            said_all.extend(said)
+        return read, said_all
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):
         return _nxos(inp, lines)
