@@ -467,6 +467,28 @@ def test_cli_replay_merges_blocks_and_replaces_settings():
         "   service-profile P\nqos map dscp 26 to traffic-class 3\n!\nend\n")
 
 
+def test_an_eos_paste_without_indentation_is_fixed_at_the_margin(tmp_path):
+    """An EOS config pasted without its indentation (EOS reads each margin line in the mode the one before it left:
+    losslessd.parse.eos.flat). Before, the fix put its port line in indented (`   priority-flow-control pause
+    watchdog`), so the fixed file read as a running-config and every port's margin line as a global one (SYS002 x3,
+    SEL001); now its lines go in at the margin, a port's after the port's last line (its tx-queue's included), the
+    global ones after the last port, as EOS takes them, and the fixed file reads as the switch would."""
+    current = ("hostname leaf1\n!\ninterface Ethernet1\nmtu 9214\nqos tr d\npriority-flow-control on\n"
+               "priority-flow-control priority 3 no-drop\ntx-queue 3\n"
+               "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes\nexit\n"
+               "interface Ethernet2\nmtu 9214\n!\n")
+    snippet = ("interface Ethernet1\n   !\n   priority-flow-control pause watchdog\n!\n"
+               "priority-flow-control pause watchdog default timeout 0.2\n")
+    fixed = apply.replay_cli(current, snippet, nest=lambda text: apply.eos_renest(text, blank_exits=False))
+    assert fixed == current.replace("kbytes\nexit\n", "kbytes\npriority-flow-control pause watchdog\nexit\n").replace(
+        "mtu 9214\n!\n", "mtu 9214\npriority-flow-control pause watchdog default timeout 0.2\n!\n")
+    (tmp_path / "leaf1.cfg").write_text(current)
+    result = api.fix([tmp_path / "leaf1.cfg"], POLICY)
+    assert result.devices[0].verified and not result.devices[0].introduced
+    assert "\n+priority-flow-control pause watchdog\n" in result.devices[0].diff
+    assert "\n+   " not in result.devices[0].diff
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "tests/fixtures/raw").glob("*/*.cfg")) +
                          [ROOT / "examples/fabric/spine1.cfg"], ids=lambda p: p.name)
 def test_cli_replay_of_nothing_keeps_the_config(path):

@@ -53,6 +53,42 @@ def test_duplicate_hostnames_reported(tmp_path):
     assert any("also comes from" in i.message for i in fabric.issues)
 
 
+def test_a_cumulus_switchd_qos_file_is_named_not_an_unknown_format(tmp_path):
+    """Cumulus Linux without NVUE keeps QoS in switchd's files (user guide, "Quality of Service": qos_features.conf,
+    traffic.conf before 5.0, `key = value` lines). Before, "cannot tell which platform wrote this file"; now refused
+    (exit 2) at its first setting, saying what losslessd reads of a Cumulus switch instead."""
+    (tmp_path / "qos_features.conf").write_text(
+        "# /etc/cumulus/datapath/qos/qos_features.conf\n\ntraffic.packet_priority_source_set = [dscp]\n"
+        "pfc.port_group_list = [ROCE_PFC]\npfc.ROCE_PFC.cos_list = [3]\npfc.ROCE_PFC.port_set = swp1-swp4\n")
+    res = losslessd("lint", str(tmp_path / "qos_features.conf"))
+    assert res.returncode == 2
+    assert "qos_features.conf:3: a Cumulus Linux switchd QoS file" in res.stderr and "nv config show" in res.stderr
+
+
+def test_two_switches_configurations_in_one_file_are_refused_at_the_second_name(tmp_path):
+    """Two `show running-config` outputs pasted into one file (audit round 12): before, one device of both switches'
+    ports, named after the last `hostname`; now refused (exit 2) at the line naming the second switch, for EOS, NX-OS,
+    Onyx and Junos alike; the other files of a folder are still linted. One switch named twice is one switch."""
+    eos = ("hostname leaf1\ninterface Ethernet1\n   priority-flow-control on\n!\nend\n"
+           "hostname leaf2\ninterface Ethernet2\n   mtu 9214\n!\nend\n")
+    nxos = ("!Command: show running-config\nhostname n1\nfeature lldp\ninterface Ethernet1/1\n  mtu 9216\n"
+            "!Command: show running-config\nswitchname n2\nfeature lldp\ninterface Ethernet1/2\n  mtu 9216\n")
+    onyx = ("##\n## Network interface configuration\n##\n   interface ethernet 1/1 mtu 9216 force\n"
+            "##\n## Other IP configuration\n##\n   hostname sw-a\n##\n   interface ethernet 1/2 mtu 9216 force\n"
+            "   hostname sw-b\n")
+    junos = ("set system host-name qfx1\nset interfaces et-0/0/1 mtu 9216\n"
+             "set system host-name qfx2\nset interfaces et-0/0/2 mtu 9216\n")
+    for name, text, line, fmt in (("eos.cfg", eos, 6, "eos"), ("nxos.cfg", nxos, 7, "nxos"),
+                                  ("onyx.cfg", onyx, 11, "onyx"), ("junos.set", junos, 3, "junos")):
+        (tmp_path / name).write_text(text)
+        res = losslessd("lint", "--format", fmt, str(tmp_path / name))
+        assert res.returncode == 2, (name, res.stdout)
+        assert f"{name}:{line}: this file holds the configurations of several switches" in res.stderr, res.stderr
+    (tmp_path / "again.cfg").write_text("hostname leaf1\ninterface Ethernet1\n   mtu 9214\n!\nhostname leaf1\n")
+    fabric = load_fabric([tmp_path])
+    assert list(fabric.devices) == ["leaf1"] and len(fabric.issues) == 4
+
+
 def test_a_file_named_twice_by_itself_its_folder_or_a_link_is_one_device(tmp_path):
     """The same file, however it is named, is read once: it was read again and refused as a second device of its
     name (SYS001, an error), and a folder named twice was refused for having two topology files."""

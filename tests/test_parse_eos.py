@@ -454,6 +454,34 @@ def test_every_speed_eos_takes_is_read(written, gbps):
     assert not device.issues and device.ports["Ethernet1"].speed_gbps == pytest.approx(gbps)
 
 
+def test_a_bare_number_is_the_one_speed_it_starts():
+    """EOS takes a keyword's unambiguous prefix: `speed forced 10000` is 10000full (AVD's DC1-LEAF2A writes it; before,
+    SYS002 and no speed); `1000` starts 1000full, 1000half and 10000full, so EOS refuses it, and so does the reader."""
+    device = parse("interface Ethernet1\n   speed forced 10000\n!\ninterface Ethernet2\n   speed forced 1000\n!\n")
+    assert device.ports["Ethernet1"].speed_gbps == pytest.approx(10)
+    assert device.ports["Ethernet2"].speed_gbps is None
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
+    assert "1000full, 1000half, 10000full" in device.issues[0].message
+
+
+def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():
+    """`service-policy type pdp input default-pdp-policy` (`show running-config all` on every port of some platforms;
+    batfish's EOS `qos` config binds `my-pdp-policy`, whose classes are `built-in` control protocols policed): a policy
+    on the packets a port sends to the CPU, no traffic class set. Before, SYS002 per port; now read, the port's
+    settings as without it."""
+    lines = ("   priority-flow-control on", "   priority-flow-control priority 3 no-drop")
+    plain = parse("interface Ethernet1\n" + "\n".join(lines) + "\n!\n")
+    text = "interface Ethernet1\n" + "\n".join(lines) + ("\n   service-policy type pdp input default-pdp-policy\n!\n"
+                                                        "policy-map type pdp default-pdp-policy\n"
+                                                        "   class built-in ptp\n"
+                                                        "      police rate 2560 kbps burst-size 64 kbytes\n"
+                                                        "   class class-default\n      count\n!\n")
+    device = parse(text)
+    assert [i.code for i in device.issues] == []
+    port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
+    assert (port.pfc_enabled, port.dscp_to_tc, port.tc_to_queue) == (own.pfc_enabled, own.dscp_to_tc, own.tc_to_queue)
+
+
 def test_a_speed_eos_does_not_take_is_reported():
     device = parse("interface Ethernet1\n   speed 1.6x-8\n!\n")
     assert device.ports["Ethernet1"].speed_gbps is None and [i.code for i in device.issues] == ["SYS002"]

@@ -519,6 +519,33 @@ def test_applied_configuration_groups_are_inherited():
     assert grouped.ports["et-0/0/1"].mtu_bytes == 1500
 
 
+def test_a_file_of_group_statements_alone_is_junos_and_its_applied_groups_read():
+    """A file of `set groups G ...` lines and `set apply-groups G` (a group's part of a configuration, as batfish's
+    `juniper-class-of-service` test config holds): before, SYS001 "cannot tell which platform"; now Junos, read as the
+    groups it applies, the same ports and PFC as the statements written outside a group."""
+    own = [line for line in GOOD.split("\n") if line.startswith(("set class-of-service ", "set interfaces "))]
+    text = "\n".join("set groups ROCE " + line[len("set "):] for line in own) + "\nset apply-groups ROCE\n"
+    assert detect(Input("g.set", text)) == "juniper_junos"
+    plain, grouped = parse("\n".join(own) + "\n"), parse(text)
+    assert not grouped.issues and sorted(grouped.ports) == sorted(plain.ports)
+    for name, port in plain.ports.items():
+        assert (grouped.ports[name].pfc_enabled, grouped.ports[name].dscp_to_tc) == (port.pfc_enabled, port.dscp_to_tc)
+
+
+def test_a_file_of_groups_applied_nowhere_says_so():
+    # Junos "Configuration Groups": a group configures nothing until `apply-groups` names it. A file of such groups
+    # alone gets a SYS002 naming each group at its first statement, so its 0 ports are not a misread.
+    text = ("set groups QOS class-of-service forwarding-classes class NO-LOSS queue-num 3 no-loss\n"
+            "set groups QOS interfaces et-0/0/1 mtu 9216\n"
+            "set groups OTHER system host-name x\n")
+    device = parse(text)
+    assert not device.ports
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 1)]
+    assert "'QOS' is applied nowhere" in device.issues[0].message
+    # With its own statements as well, an unused group is said nothing of (real configurations keep spare groups).
+    assert not [i for i in parse(GOOD + text).issues if "applied nowhere" in i.message]
+
+
 def test_group_statements_losslessd_cannot_apply_are_reported():
     text = GOOD + ("set groups G class-of-service schedulers <*> explicit-congestion-notification\n"
                    "set class-of-service interfaces et-0/0/0 apply-groups-except G\n"

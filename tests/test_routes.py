@@ -226,6 +226,32 @@ def test_json_table_after_a_prompt_line_reads_as_without_it(name, prompt):
     assert [(i.code, i.source.line - 1, i.message) for i in issues] == [
         (i.code, i.source.line, i.message) for i in alone[1]]
 
+def test_two_json_tables_saved_in_one_session_are_both_read():
+    """A session that ran `show ip route vrf all | json` and `show ipv6 route vrf all | json` and saved both in one
+    file (audit round 12: SYS001 "routing table JSON is not valid (Extra data ...)", no route): each document's routes,
+    at their own lines; a second document that is no routing table is named at its first line."""
+    text = (ROUTES / "eos-edge.json").read_text()
+    alone, own = parse_routes(Input("e.json", text))
+    lines = text.count("\n") + (not text.endswith("\n"))
+    both = f"leaf1#show ip route vrf all | json\n{text.rstrip()}\nleaf1#show ipv6 route vrf all | json\n{text}leaf1#\n"
+    routes, issues = parse_routes(Input("two.json", both))
+    assert len(alone) >= 4 and [(i.code, i.source.line) for i in issues] == [
+        (i.code, i.source.line + 1) for i in own] + [(i.code, i.source.line + lines + 2) for i in own]
+    assert [(r.prefix, r.source.line) for r in routes] == [(r.prefix, r.source.line + 1) for r in alone] + [
+        (r.prefix, r.source.line + lines + 2) for r in alone]
+    other = f"leaf1#show ip route vrf all | json\n{text.rstrip()}\nleaf1#show vrf | json\n{{\"vrfs\": {{}}}}\n"
+    routes, issues = parse_routes(Input("two.json", other))
+    assert len(routes) == len(alone) and len(issues) == len(own) + 1
+    assert (issues[-1].code, issues[-1].source.line) == ("SYS001", lines + 3)
+    assert issues[-1].message.startswith(f"the JSON document at line {lines + 3} of 2:")
+    # EOS `show lldp neighbors | json` after it: a plain object whose keys are no prefixes is no routing table (before,
+    # "'lldpNeighbors' is not an IP prefix; route skipped")
+    lldp = ('leaf1#show lldp neighbors | json\n{\n  "lldpNeighbors": [{"port": "Ethernet1", "neighborDevice": "s1",'
+            ' "neighborPort": "Ethernet1", "ttl": 120}]\n}\n')
+    routes, issues = parse_routes(Input("two.json", f"leaf1#show ip route vrf all | json\n{text.rstrip()}\n{lldp}"))
+    assert len(routes) == len(alone) and [(i.code, i.source.line) for i in issues[len(own):]] == [("SYS001", lines + 3)]
+
+
 def test_frr_json_plain_table_keeps_lines_past_vrf_names():
     """FRR `show ip route json` writes `"vrfName": "default"` inside every entry (zebra_vty.c): each route keeps the
     line of its own prefix key."""

@@ -16,6 +16,7 @@ from functools import partial
 
 from .. import rfc6902
 from ..errors import InputError
+from ..parse.eos.flat import renest as eos_renest
 from ..parse.nvue import is_commands as nvue_commands
 from ..parse.sonic.configdb import is_namespaced
 from ..platforms import PLATFORMS
@@ -268,6 +269,7 @@ class _Node:
 
     raw: str | None
     children: list[_Node] = field(default_factory=list)
+    shown: str | None = None  # the line as the file writes it, where ``raw`` is its re-nested form (_flat_tree)
 
     @property
     def text(self) -> str:
@@ -291,21 +293,22 @@ class _Node:
         while stack:
             node = stack.pop()
             if node.raw is not None:
-                out.append(node.raw)
+                out.append(node.raw if node.shown is None else node.shown)
             stack.extend(reversed(node.children))
         return out
 
 
-def _tree(text: str) -> _Node:
-    """Every line, nested by indentation (a `!` or blank line belongs to the block it is indented in)."""
+def _tree(text: str, shown: list[str] | None = None) -> _Node:
+    """Every line, nested by indentation (a `!` or blank line belongs to the block it is indented in); ``shown``: the
+    file's own lines, where ``text`` is them re-nested (_flat_tree)."""
     root = _Node(None)
     stack: list[tuple[int, _Node]] = [(-1, root)]
-    for raw in text.split("\n"):
+    for i, raw in enumerate(text.split("\n")):
         body = raw.expandtabs(8)
         indent = len(body) - len(body.lstrip(" ")) if body.strip() else stack[-1][0] + 1
         while stack[-1][0] >= indent:
             stack.pop()
-        node = _Node(raw)
+        node = _Node(raw, shown=shown[i] if shown is not None else None)
         stack[-1][1].children.append(node)
         stack.append((indent, node))
     return root
@@ -340,17 +343,36 @@ def _setting(text: str, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) 
 
 
 def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists: tuple[str, ...] = (),
-               detached: tuple[str, ...] = ()) -> str:
+               detached: tuple[str, ...] = (), nest: Callable[[str], str] | None = None) -> str:
     """Hierarchical CLI (EOS, NX-OS) pasted in config mode: re-entering a block merges into it, a line
     replaces a sibling that sets the same thing (``prefixes`` name multi-value commands), `no X`
     replaces X, anything new goes at the end of its block (before a final `end`). A line of a list command
     (``lists``) adds to its block, and its `no` form removes that one line; so does the `no` form of a command
-    in ``detached`` (the running config then shows neither)."""
-    root = _tree(current.rstrip("\n"))
+    in ``detached`` (the running config then shows neither). ``nest``: the platform's re-nesting of a paste that lost
+    its indentation (_flat_tree)."""
+    root, flat = _flat_tree(current.rstrip("\n"), nest)
     # (without its final newline, which _tree would hang under the last line as a filler child, making that line
     # a block that is added, never replacing the line it sets)
     _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
+    if flat:  # the snippet's lines written as the file writes its own: at the margin
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.raw is not None and node.shown is None:
+                node.shown = node.raw.lstrip()
+            stack.extend(node.children)
     return "\n".join(root.lines()) + "\n"
+
+
+def _flat_tree(text: str, nest: Callable[[str], str] | None) -> tuple[_Node, bool]:
+    """The config's tree, and whether the file is a paste that lost its indentation (every command at the margin, as
+    EOS still reads it: losslessd.parse.eos.flat). Such a file is nested as the switch reads it, each line keeping the
+    text the file gives it, so a fix merges into the blocks the switch has and its lines go in at the margin too (an
+    indented line among margin ones made the file read as a running-config, every port's margin lines global)."""
+    nested = nest(text) if nest is not None else text
+    if nested == text:
+        return _tree(text), False
+    return _tree(nested, text.split("\n")), True
 
 
 def _blocks(into: _Node | None) -> dict[str, _Node]:
@@ -405,14 +427,15 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[st
             _insert(into, _Node(node.raw))
 
 
-def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), detached: tuple[str, ...] = ()) -> str:
+def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), detached: tuple[str, ...] = (),
+                nest: Callable[[str], str] | None = None) -> str:
     """The snippet without the lines its block already has (a line that is the block's only one setting
     that thing, word for word), nor the `no` lines of ``detached`` commands whose line the block, where the config
     has it, does not have (a detach of what is not attached, which the switch may refuse); a block header stays
     while a line under it changes, and goes with the last of them. Comments and `!` separators stay, runs of them
     fold into one."""
     patch = _tree(snippet.rstrip("\n"))
-    _keep_changes(_tree(current.rstrip("\n")), patch, prefixes, detached)
+    _keep_changes(_flat_tree(current.rstrip("\n"), nest)[0], patch, prefixes, detached)
     lines = patch.lines()
     folded = [line for i, line in enumerate(lines) if not (i and line.strip() == lines[i - 1].strip() == "!")]
     return "\n".join(folded) + "\n"
@@ -608,7 +631,8 @@ EOS_SETTINGS = ("random-detect ecn minimum-threshold",)
 SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
-    "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
+    "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=partial(eos_renest, blank_exits=False)),
+                     partial(cli_changes, prefixes=EOS_SETTINGS, nest=partial(eos_renest, blank_exits=False))),
     "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
                       partial(cli_changes, detached=NXOS_DETACHED)),
     # NVUE: `nv set` commands apply to a file of them; a startup.yaml or `nv config show` tree takes them on the switch.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -332,6 +333,53 @@ def cli_json(text: str) -> str | None:
         return " " * len(body) + line[len(body):]
 
     return "".join([*map(blank, lines[:first]), *lines[first:last + 1], *map(blank, lines[last + 1:])])
+
+
+def cli_json_documents(text: str) -> list[tuple[int, str]] | None:
+    """cli_json for a session that saved several commands' JSON outputs in one file (`leaf1#show ip route vrf all |
+    json`, its document, `leaf1#show ipv6 route vrf all | json`, the next): each document's text, with how many lines
+    of the file come before it (its lines are the file's past those); one document is cli_json's text whole, at 0. The
+    documents must follow one another with only blank and CLI lines (_cli_line) between them; anything else there and
+    the text is one document as cli_json gives it, whose reader then names what follows it. None where cli_json gives
+    None. Linear in the text: each document is a slice, never the whole text again."""
+    whole = cli_json(text)
+    if whole is None:
+        return None
+    decoder = json.JSONDecoder()
+    spans: list[tuple[int, int]] = []
+    at = _past_space(whole, 0)
+    while at < len(whole):
+        try:
+            _, end = decoder.raw_decode(whole, at)
+        except (ValueError, RecursionError):
+            return [(0, whole)]  # (its reader says what is wrong, at the line json.loads names)
+        spans.append((at, end))
+        rest = _past_space(whole, end)
+        while rest < len(whole) and whole[rest] != "{":  # past the CLI's lines to the next document
+            stop = whole.find("\n", rest)
+            line = whole[rest:len(whole) if stop < 0 else stop + 1]
+            if not _cli_line(line):
+                return [(0, whole)]
+            rest = _past_space(whole, rest + len(line))
+        at = rest
+    if len(spans) < 2:
+        return [(0, whole)]
+    out: list[tuple[int, str]] = []
+    lines, counted = 0, 0  # (lines before the last document's start: counted on from there, not from the top)
+    for start, end in spans:
+        lines += whole.count("\n", counted, start)
+        counted = start
+        out.append((lines, whole[start:end]))
+    return out
+
+
+_NOT_SPACE = re.compile(r"[^ \t\r\n]")  # past JSON's white space (RFC 8259, section 2)
+
+
+def _past_space(text: str, at: int) -> int:
+    """Where the first character from ``at`` on that is no JSON white space is (the text's end if none)."""
+    found = _NOT_SPACE.search(text, at)
+    return found.start() if found else len(text)
 
 
 SNIFF_CHARS = 256 * 1024

@@ -21,6 +21,7 @@ connected routes (a port, no address).
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import json
 import re
@@ -29,7 +30,7 @@ from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
 from . import junos_routes
-from .base import Input, IssueList, LineAt, cli_json, long_interface_name
+from .base import Input, IssueList, LineAt, cli_json_documents, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -64,8 +65,27 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     routing table read here is one SYS001."""
     if kind := junos_routes.is_junos(inp.text):
         return junos_routes.parse(inp, kind)
-    if (text := cli_json(inp.text)) is not None:
-        return _frr_json(inp, text)
+    if (documents := cli_json_documents(inp.text)) is not None:
+        # (a session that saved `show ip route vrf all | json` and `show ipv6 route vrf all | json` in one file: the
+        # routes of each document, at the file's lines)
+        read: list[Route] = []
+        said_all: list[ParseIssue] = IssueList()
+        for before, text in documents:
+            found, said = _frr_json(inp, text)
+            for route in found:
+                if route.source is not None and route.source.line is not None and before:
+                    route.source = dataclasses.replace(route.source, line=route.source.line + before)
+            for said_one in said:
+                if said_one.source is not None and said_one.source.line is not None and before:
+                    said_one.source = dataclasses.replace(said_one.source, line=said_one.source.line + before)
+                elif said_one.source is not None and said_one.source.line is None and len(documents) > 1:
+                    # an issue of the whole document (not a routing table, none of the default VRF) says which
+                    first = before + text.count("\n", 0, len(text) - len(text.lstrip())) + 1
+                    said_one.source = Source(file=inp.path, line=first)
+                    said_one.message = f"the JSON document at line {first} of {len(documents)}: {said_one.message}"
+            read.extend(found)
+            said_all.extend(said)
+        return read, said_all
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):
         return _nxos(inp, lines)
@@ -231,6 +251,11 @@ def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
     if isinstance(data.get("vrfs"), dict):
         return _eos_json(inp, text, data["vrfs"])
     search_from = 0  # (where the line search for the prefix keys starts)
+    if data and not all(isinstance(v, dict) for v in data.values()) and not any(_is_prefix(k) or "/" in k
+                                                                              for k in data):
+        # a plain table with no key an IP prefix or near one (EOS `show lldp neighbors | json`'s `{"lldpNeighbors":
+        # [...]}`, a second command's document in a session's file): no routing table, not one of bad prefixes
+        return [], [_unknown(inp)]
     if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF, or a JSON of another platform
         if not _keyed_by_vrf(data):
             return [], [_unknown(inp)]

@@ -189,9 +189,10 @@ def _opens(mode: str | None, words: list[str]) -> str | None:
     return None
 
 
-def renest(text: str) -> str:
+def renest(text: str, blank_exits: bool = True) -> str:
     """The paste indented as EOS would read it (three spaces a mode), every line's number kept; `exit` and `end`
-    blanked once applied. Text that is not such a paste comes back unchanged."""
+    blanked once applied (kept at the margin without ``blank_exits``: `fix` writes the file back). Text that is not
+    such a paste comes back unchanged."""
     if not clitext.is_flat(text, _takes, _opens, ("if", "profile")):
         return text
-    return clitext.renest(text.split("\n"), _takes, _opens, "   ", spell=_KEYWORDS.spell)
+    return clitext.renest(text.split("\n"), _takes, _opens, "   ", blank_exits=blank_exits, spell=_KEYWORDS.spell)

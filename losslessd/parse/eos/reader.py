@@ -46,6 +46,12 @@ _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
 _EOS_LINE = re.compile(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|qos|priority-flow-control|end|ip|ipv6|"
                        r"router|vlan|spanning-tree|username|management|service|logging|ntp|snmp-server|aaa|"
                        r"transceiver|daemon|mlag|policy-map|class-map|vrf|lldp)(\s|$))")
+# The speed keywords written in Mb/s (AVD's eos_cli_config_gen schema: 10full ... 10000full; faster speeds are written
+# in g, 25gfull, 100gfull). EOS takes a keyword's unambiguous prefix as the keyword (EOS User Manual, "Command-Line
+# Interface": `prio on` for `priority-flow-control on`), so `speed forced 10000` (AVD's DC1-LEAF2A) is 10000full;
+# `1000` (1000full, 1000half, 10000full) and `100` are ambiguous, and EOS refuses them.
+_MBPS_SPEEDS = ("10full", "10half", "100full", "100half", "1000full", "1000half", "10000full")
+_G_SPEED_HEADS = ("10g", "100g", "1.6t", "2.5g", "25g", "200g", "40g", "400g", "5g", "50g", "800g")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
@@ -437,6 +443,13 @@ class _Reader(TreeReader):
                 raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
+        elif body[:3] == ["service-policy", "type", "pdp"]:
+            # `service-policy type pdp input NAME` (`show running-config all` prints `default-pdp-policy` on every port
+            # of some platforms): a policy-map of type pdp polices the packets a port sends to the CPU, by control
+            # protocol (its classes are `built-in` protocol classes and class-default, its actions `police` and
+            # `count`: batfish's EOS `qos` test config, a DCS-7260CX-64 `show running-config all`); it sets no
+            # traffic class, so it leaves the port's queues and PFC as they are.
+            pass
         elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"] and not neg:
             # EOS User Manual: a port or port-channel binds `service-policy type qos input NAME` (read above) or `type
             # pbr` (routing, not QoS); any other form is no binding losslessd reads, and what it sets is unknown.
@@ -599,6 +612,12 @@ class _Reader(TreeReader):
         words = [w for w in words if w not in ("forced", "auto")]
         if not words or words[0].startswith("sfp-"):  # `speed sfp-1000baset auto`: the transceiver's mode
             return
+        if len(words) == 1 and words[0].isdigit():
+            found = _mbps_keywords(words[0])
+            if len(found) > 1:
+                raise LineError(f"{words[0]!r} is the start of several EOS speeds ({', '.join(found)}): EOS refuses it "
+                                "as ambiguous")
+            words = found if found and found[0] in _MBPS_SPEEDS else words
         try:
             if len(words) != 1 or not _EOS_SPEED.fullmatch(words[0]):
                 raise ValueError(words)
@@ -679,3 +698,8 @@ class _Reader(TreeReader):
             self.cfg.wd_action = Val(rest[-1], src)
         else:
             raise LineError("not a priority-flow-control command losslessd knows")
+
+
+def _mbps_keywords(number: str) -> list[str]:
+    """The speed keywords a bare number is a prefix of (`10000` -> [`10000full`])."""
+    return [k for k in (*_MBPS_SPEEDS, *_G_SPEED_HEADS) if k.startswith(number)]

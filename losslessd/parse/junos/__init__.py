@@ -22,8 +22,10 @@ from ..base import VERSION, Input, IssueList, capture_inputs, captured_model, sn
 PLATFORM = "juniper_junos"
 
 # The hierarchies a lintable configuration has, as `display set` prints them (a file of other `set` lines,
-# e.g. only `set system ...`, has no port to check and is left unclaimed).
-_SET_LINE = re.compile(r"^set (interfaces|class-of-service) \S", re.MULTILINE)
+# e.g. only `set system ...`, has no port to check and is left unclaimed), also inside a configuration group (`set
+# groups G class-of-service ...`: a file of a group's statements and the `set apply-groups G` that applies them, Junos
+# "Configuration Groups"; batfish's `juniper-class-of-service` test config is one such file).
+_SET_LINE = re.compile(r"^set (groups \S+ )?(interfaces|class-of-service) \S", re.MULTILINE)
 # The curly-brace form (`show configuration`): the same hierarchies opening a block.
 _BRACES = re.compile(r"^(interfaces|class-of-service) \{\s*$", re.MULTILINE)
 _CONFIG_COMMAND = re.compile(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces)?(\s*\|\s*display\s+set)?\s*$")

@@ -477,7 +477,25 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
                         f"{line[:120]}")))
                     continue
                 inherited.extend((src, ["set", *words], line) for words in targets)
+    _unapplied(groups, levels, main, issues)
     return inherited + main
+
+
+def _unapplied(groups: dict[str, list], levels: dict[tuple[str, ...], list[str]], main: list,
+               issues: list[ParseIssue]) -> None:
+    """A file of group statements alone (`set groups G class-of-service ...`, no statement of its own) whose groups no
+    `apply-groups` names configures nothing (Junos user guide, "Configuration Groups": a group's statements take effect
+    only where it is applied): said at each such group's first interface or class-of-service statement, so the port
+    count of 0 that follows is not taken for a file losslessd failed to read."""
+    if any(w is not None and w[0] == "set" and w[1:2] and w[1] in _GROUP_READ for _, w, _ in main):
+        return
+    named = {g for listed in levels.values() for g in listed}
+    for group, rest in groups.items():
+        first = next(((src, line) for src, words, line in rest if words[0] in _GROUP_READ), None)
+        if group not in named and first is not None:
+            issues.append(ParseIssue(code="SYS002", source=first[0], message=(
+                f"configuration group {group!r} is applied nowhere (no `set apply-groups {group}`): its statements "
+                f"configure nothing on the switch, so none is read: {first[1][:120]}")))
 
 
 def _unread_group_setting(rest: list[str]) -> bool:

@@ -16,7 +16,7 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device, ParseIssue, Source
 from .. import lldp
-from ..base import Input, IssueList, answered, last_sections, sniff_text
+from ..base import SNIFF_CHARS, Input, IssueList, answered, last_sections, sniff_text
 
 PLATFORM = "nvidia_cumulus"
 
@@ -75,6 +75,27 @@ def parse(inputs: list[Input], name: str) -> Device:
     device = build(read(paths, issues, unsets), PLATFORM, name, inputs[0].path)
     device.neighbors = neighbors
     return device
+
+
+# Cumulus Linux's switchd QoS files (/etc/cumulus/datapath/qos/qos_features.conf and /etc/mlx/datapath/qos/
+# qos_infra.conf; traffic.conf and datapath.conf before 5.0: the Cumulus Linux user guide, "Quality of Service" and
+# "Buffer and Queue Management"): `key.path = value` lines such as `traffic.packet_priority_source_set = [dscp]`,
+# `pfc.pfc_port_group.cos_list = [3]`, `priority_group.service.cos_list = [3]`, `ingress_service_pool.0.percent = 50`.
+_DATAPATH_LINE = re.compile(r"^[ \t]*(traffic|pfc|link_pause|ecn|ecn_red|default_ecn_red_conf|default_ecn_conf|"
+                            r"priority_group|cos_egr_queue|ingress_service_pool|egress_service_pool)\.[\w.]+[ \t]*=",
+                            re.MULTILINE)
+
+
+def datapath_file(inp: Input) -> None:
+    """A switchd QoS file of Cumulus Linux (_DATAPATH_LINE) given as a device: raise InputError at its first setting,
+    saying that losslessd reads a Cumulus switch's NVUE configuration, not these files (rather than "cannot tell which
+    platform")."""
+    if (m := _DATAPATH_LINE.search(inp.text[:SNIFF_CHARS])) is not None:
+        raise InputError(
+            "a Cumulus Linux switchd QoS file (qos_features.conf / qos_infra.conf, traffic.conf before 5.0), which "
+            "losslessd does not read: lint a Cumulus switch's NVUE configuration (`nv config show -o yaml`, "
+            "/etc/nvue.d/startup.yaml, or its `nv set` commands)",
+            file=inp.path, line=inp.text.count("\n", 0, m.start()) + 1)
 
 
 def is_commands(text: str) -> bool:
