@@ -142,6 +142,8 @@ class Detectors:
                 dev.evidence[(key.port, name, key.index)] = (start, rates.clock_s, value)
         out: list[Event] = []
         unknown = rates.cleared | rates.absent  # no delta this interval: unknown, not 0
+        for port in sorted({k.port for k in rates.per_s if k.name in _NIC_STORM}):  # first: the ECN detector reads it
+            out += self._nic_storm(dev, rates, port, unknown)
         for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
             out += self._onbox(dev, rates, port, prio)
             if prio in self.lossless:
@@ -151,8 +153,6 @@ class Detectors:
                 out += self._ecn(dev, rates, port, prio, pauses)
             elif prio in self.lossy:
                 out += self._lossy(dev, rates, port, prio, self._pauses(rates, port, prio, unknown))
-        for port in sorted({k.port for k in rates.per_s if k.name in _NIC_STORM}):
-            out += self._nic_storm(dev, rates, port, unknown)
         return out
 
     def poll_failed(self, device: str, now: float, reason: str) -> list[Event]:
@@ -267,10 +267,12 @@ class Detectors:
         pauses) say nothing about it. Until such marks exist the state machine holds."""
         if not pauses:
             return []
-        if self._storming(dev, port, prio):
+        if self._storming(dev, port, prio) or self._nic_storming(dev, port):
             # A storm's pauses come from a peer that cannot drain (a stuck NIC, a deadlock), not from
             # congestion that ECN could relieve: they say nothing about the ECN thresholds, and a tuning
             # proposal made from them would be wrong. The spell of pausing starts again after the storm.
+            # So do the pauses of a NIC whose own storm prevention is counting (its receive side does not
+            # drain): nic_pause_storm or its warning open on the port.
             dev.pausing.pop((port, prio), None)
             state = dev.states.get((port, prio, "ecn_not_marking"))
             if state is not None and state.event is None:
@@ -323,6 +325,12 @@ class Detectors:
         """A storm of the queue is open, or its detector counts stuck intervals towards one."""
         storm, onbox = dev.states.get((port, prio, "pfc_storm")), dev.states.get((port, prio, "onbox_storm"))
         return bool((storm and (storm.event is not None or storm.hits)) or (onbox and onbox.event is not None))
+
+    @staticmethod
+    def _nic_storming(dev: _Device, port: str) -> bool:
+        """The port's NIC storm prevention counted in this interval or its event is still open (per port: the NIC
+        counts whatever priority it pauses)."""
+        return any((s := dev.states.get((port, None, kind))) is not None and s.event is not None for kind in _ONBOX)
 
     def _onbox(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
         """The device's own watchdog: storms detected minus restored since the last poll tell
