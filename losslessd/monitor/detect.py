@@ -2,9 +2,11 @@
 
 Fed with ``Rates`` (and poll outcomes), they return the events that started or ended; they read no
 clock and do no I/O, so recorded sequences test them (tests/test_detect.py). State lives per
-(device, port, priority, kind); queue n is taken to carry priority n, as SONiC's PFC watchdog does
-(sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
-docs/detection.md explains each detector and its defaults.
+(device, port, priority, kind); for the storm detector queue n is taken to carry priority n, as SONiC's PFC
+watchdog does (sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
+The ECN detector reads a queue's marks only through the device's own priority -> TC -> queue maps
+(``Detectors.set_queues``, from the configs the daemon's drift run read): where they are not known, the queue's
+marks are not either. docs/detection.md explains each detector and its defaults.
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ class _Device:
     # ECN marks / CNPs seen last: (port, counter name, queue or None) -> (interval start, end, per second), in the
     # detectors' clock (Rates.clock_s), as the spells below
     evidence: dict[tuple[str, str, int | None], tuple[float, float, float]] = field(default_factory=dict)
+    queue_marks: set[str] = field(default_factory=set)  # ports whose ECN marks are counted per queue
     # (port, priority) -> when its current spell of sustained pausing began
     pausing: dict[tuple[str, int], float] = field(default_factory=dict)
 
@@ -125,6 +128,29 @@ class Detectors:
         # Without a lossless set nothing is known to be lossy either: no lossy_pause then.
         self.lossy = set() if not self.lossless else set(range(8)) - self.lossless - set(lossy_pause_ok)
         self._devices: dict[str, _Device] = {}
+        # device -> port -> PFC priority -> the egress queues carrying it (Port.priority_queues); see set_queues
+        self._queues: dict[str, dict[str, dict[int, list[int]]]] = {}
+        # (device, port, priority) -> why its queue's ECN marks are not read: each reported once by unread_marks()
+        self._unmapped: dict[tuple[str, str, int], str] = {}
+        self._told: set[tuple[str, str, int]] = set()
+
+    def set_queues(self, device: str, ports: dict[str, dict[int, list[int]]] | None) -> None:
+        """The device's priority -> queues maps by port (None: not known): which queues' ECN marks count for a
+        priority. A port or priority missing from them reads its queues' marks as unknown, never as another
+        queue's."""
+        if ports is None:
+            self._queues.pop(device, None)
+        else:
+            self._queues[device] = ports
+        self._told = {k for k in self._told if k[0] != device}
+
+    def unread_marks(self) -> list[tuple[str, str, int, str]]:
+        """(device, port, priority, why) for each place whose queue ECN marks the ECN detector could not read since
+        the last call and had not reported before (after set_queues for the device, again)."""
+        out = [(*k, why) for k, why in sorted(self._unmapped.items()) if k not in self._told]
+        self._told.update(self._unmapped)
+        self._unmapped.clear()
+        return out
 
     # -- feeding ----------------------------------------------------------------------------------
     def feed(self, rates: Rates) -> list[Event]:
@@ -140,6 +166,8 @@ class Detectors:
                 dev.tx_fresh = dev.tx_fresh or value > 0
             elif name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
                 dev.evidence[(key.port, name, key.index)] = (start, rates.clock_s, value)
+                if key.index is not None:
+                    dev.queue_marks.add(key.port)
         out: list[Event] = []
         unknown = rates.cleared | rates.absent  # no delta this interval: unknown, not 0
         for port in sorted({k.port for k in rates.per_s if k.name in _NIC_STORM}):  # first: the ECN detector reads it
@@ -187,6 +215,7 @@ class Detectors:
 
     def forget(self, device: str) -> None:
         self._devices.pop(device, None)
+        self.set_queues(device, None)
 
     # -- detectors --------------------------------------------------------------------------------
     def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
@@ -284,7 +313,7 @@ class Detectors:
             return self._step(dev, r, "ecn_not_marking", port, prio, False, pauses, self.t.ecn_polls,
                               self.t.ecn_polls, "")
         since = dev.pausing.setdefault((port, prio), r.clock_s - r.interval_s)
-        marks = self._evidence(dev, r.clock_s, port, prio, since)
+        marks = self._evidence(dev, r.device, r.clock_s, port, prio, since)
         if marks is None:
             return []
         ratio = marks / pause_per_s
@@ -381,16 +410,30 @@ class Detectors:
             return {}
         return {label: r.per_s[k] for k, label in keys if k in r.per_s}
 
-    def _evidence(self, dev: _Device, now: float, port: str, prio: int, since: float) -> float | None:
-        """ECN marks (of the queue, else of the port) plus CNPs per second, from the freshest rates of
-        any source measured wholly after ``since``; None when nothing recent is known."""
+    def _evidence(self, dev: _Device, device: str, now: float, port: str, prio: int, since: float) -> float | None:
+        """ECN marks (of the queues carrying the priority, else of the port) plus CNPs per second, from the freshest
+        rates of any source measured wholly after ``since``; None when nothing recent is known.
+
+        A queue's marks count only through the device's own maps (set_queues): with TC 3 on queue 4 (SONiC
+        TC_TO_QUEUE_MAP, Junos queue-num, EOS tx-queue) queue 3's marks say nothing of priority 3. Where the maps
+        are not known the queues' marks are unknown (reported by unread_marks), never queue n's for priority n."""
         def fresh(name: str, index: int | None) -> float | None:
             seen = dev.evidence.get((port, name, index))
             if seen is None or seen[0] < since or now - seen[1] > self.t.ecn_evidence_max_age_s:
                 return None
             return seen[2]
 
-        marks = fresh(ECN_MARKED, prio)
+        marks = None
+        if port in dev.queue_marks:
+            queues = self._queues.get(device, {}).get(port, {}).get(prio)
+            if queues is None:
+                self._unmapped[(device, port, prio)] = (
+                    "no config of the device read yet (the daemon's drift run reads it)" if device not in self._queues
+                    else "its config does not say which egress queue carries the priority (no TC_TO_QUEUE_MAP, "
+                         "queue-num or tx-queue known for its traffic class)")
+            else:
+                per_queue = [fresh(ECN_MARKED, q) for q in queues]
+                marks = sum(v for v in per_queue if v is not None) if all(v is not None for v in per_queue) else None
         found = [marks if marks is not None else fresh(ECN_MARKED, None), fresh(CNP_SENT, None),
                  fresh(CNP_HANDLED, None)]
         known = [v for v in found if v is not None]

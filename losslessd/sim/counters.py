@@ -193,15 +193,17 @@ def _ecn_spec(key: str) -> dict:
 
 def wred_counters(device: CounterDevice, now: float) -> str:
     """SONiC `show queue wredcounters`: per port, unicast queues UC0-UC7 (format of sonic-utilities
-    tests/queue_counter_test.py). ECN marks count on the lossless queues only; WRED drops stay 0
-    there (a lossless queue marks, it does not drop)."""
+    tests/queue_counter_test.py). ECN marks count on the lossless queues only, each queue the port's maps put a
+    lossless priority on (TC_TO_QUEUE_MAP; queue n for priority n where they do not say), with that priority's
+    congestion; WRED drops stay 0 there (a lossless queue marks, it does not drop)."""
     values = _Counters(device, now)
     rows = []
+    queues = getattr(device, "queues", {})
     for port in device.ports:
+        carried = {q: p for p in device.lossless.get(port, []) for q in queues.get(port, {}).get(p, [p])}
         for q in range(8):
-            key = f"{device.if_indexes[port]}.{q}"
-            marked = values(f"{port}/UC{q}/ecn", NORMAL_ECN_PER_S, **_ecn_spec(key)) \
-                if q in device.lossless.get(port, []) else 0
+            key = f"{device.if_indexes[port]}.{carried.get(q)}"
+            marked = values(f"{port}/UC{q}/ecn", NORMAL_ECN_PER_S, **_ecn_spec(key)) if q in carried else 0
             rows.append([port, f"UC{q}", 0, 0, marked, marked * AVG_PACKET_BYTES])
     return _table(["Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes", "EcnMarked/pkts", "EcnMarked/bytes"], rows)
 
