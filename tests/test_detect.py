@@ -262,3 +262,22 @@ def test_a_nic_pause_storm_is_an_error_counted_by_the_nic_itself():
     warning = [e for r in readings(seq)[5:7] if (rates := tracker.update(r)) for e in det.feed(rates)]
     opened, closed = warning  # opened at poll 5, ended at poll 6
     assert opened is closed and (opened.kind, opened.severity) == ("nic_pause_storm_warning", "warning")
+
+
+def test_ecn_marks_floored_after_a_restart_beneath_a_clear_are_no_false_zero():
+    """SONiC after `sonic-clear queue wredcounters` prints marks minus the cached count, floored at 0; a syncd restart
+    then zeroes the device's count, so the printed marks sit at 0 for a while although the queue marks. Read as
+    counts, those zeros opened "PFC doing ECN's job" on a port that marks with every pause; read as the floor they are
+    unknown and the detector holds, then judges from marks measured above it."""
+    tr, det = CounterTracker(), Detectors(Thresholds(ecn_polls=2), {3})
+    det.set_queues("leaf1", IDENTITY)
+    pfc, tx, marks = Key("Ethernet0", PFC_RX, 3), Key("Ethernet0", TX_PACKETS, 3), Key("Ethernet0", "ecn_marked", 3)
+    # printed marks: 10,000 before the restart, then 0 while the count is below the cache, then 600 marks/s again
+    printed = [9_000, 10_000, 0, 0, 0, 0, 3_000, 9_000, 15_000]
+    events = []
+    for i, shown in enumerate(printed):
+        values = {pfc: 5_000 * i, tx: 10_000 * i, marks: shown}  # 500 pauses/s throughout, the queue drains
+        reading = Reading("leaf1", 10.0 * i, EPOCH + 10 * i, None, values, cached={marks: "2026-12-03T19:00:00"})
+        if (rates := tr.update(reading)) is not None and not rates.reset:
+            events += det.feed(rates)
+    assert [e.kind for e in events] == []

@@ -71,6 +71,10 @@ class Reading:
     values: dict[Key, int]
     bits: dict[Key, int] = field(default_factory=dict)  # counter width, 32 or 64; absent = 64
     unread: tuple[str, ...] = ()  # what the source could not read and why (its counters stay unknown)
+    # Counters the device printed as its count minus a count cached by a clear, floored at 0 (SONiC's show
+    # commands after `sonic-clear ...`: sonic-utilities utilities_common/netstat.py ns_diff, max(0, new - old)),
+    # with the cache's name (its "Last cached time was ..." time): counters.py reads them (rule 5).
+    cached: dict[Key, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,7 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
     if not _lines(platform):
         raise ValueError(f"{device}: no counter commands for platform {platform!r}")
     values: dict[Key, int] = {}
+    cached: dict[Key, str] = {}
     unread = []
     for command, output in outputs.items():
         parse = _parser(command)
@@ -108,10 +109,29 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
         if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
             unread.append(f"`{command}`: no counter in its output: its counters are unknown")
         values.update(got)
+        if notes := _cache_notes(output):
+            cached.update({k: notes[k.port] if k.port in notes else notes[""] for k in got
+                           if k.port in notes or "" in notes})
     if not values:  # every command unread: a poll that read nothing fails (the device reads as down), never as quiet
         raise ValueError(f"{device}: no counter in any answer: {'; '.join(unread) or 'no counter command ran'}")
     return Reading(device=device, monotonic_s=monotonic_s, time_unix_s=time_unix_s, uptime_ticks=None,
-                   values=values, unread=tuple(unread))
+                   values=values, unread=tuple(unread), cached=cached)
+
+
+# SONiC's show commands after a `sonic-clear`: the counters are printed as the device's count minus the count the clear
+# cached, floored at 0 (utilities_common/netstat.py ns_diff), under a note naming the cache's time: per port for all
+# ports ("Ethernet0 Last cached time was ...", scripts/wredstat get_print_all_stat, queuestat), or once for one port or
+# table ("Last cached time was ...", wredstat get_print_port_stat, pfcstat, portstat); queuestat adds its namespace
+# ("Last cached time for namespace asic0 was").
+_CACHE_NOTE = re.compile(r"^\s*(?:(?P<port>\S+) )?Last cached time(?: for namespace \S+)? was (?P<time>.+?)\s*$",
+                         re.MULTILINE)
+
+
+def _cache_notes(output: str) -> dict[str, str]:
+    """Port -> the cache its counters are printed against ("": every port of the output)."""
+    if "Last cached time" not in output:
+        return {}
+    return {m["port"] or "": m["time"] for m in _CACHE_NOTE.finditer(output)}
 
 
 class _Unknown(Exception):
