@@ -249,8 +249,12 @@ PLATFORMS: dict[str, Platform] = {
                  # /sys/class/infiniband/<device>/ports/*/hw_counters; names from Linux commit e1f24a79
                  # "IB/mlx5: Support congestion related counters"). Reached through the netdev's PCI device,
                  # each line names the interface it belongs to.
+                 # `ethtool -I -a`: the kernel's standard pause statistics (link-wide PAUSE frames and the pause
+                 # storm count any driver may report; Linux ethtool-netlink.rst PAUSE_GET), after `ethtool -S`, whose
+                 # mlx5 storm counts win where both give them.
                  counter_commands=("ethtool -S {iface}",
-                                   "grep . /sys/class/net/{iface}/device/infiniband/*/ports/*/hw_counters/*"),
+                                   "grep . /sys/class/net/{iface}/device/infiniband/*/ports/*/hw_counters/*",
+                                   "ethtool -I -a {iface}"),
                  shell="bash", login="root",
                  unsupported={"tune": _HOST_TUNE, "push": _HOST_TUNE},
                  # Linux mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setpfc: the cable length (mlnx_qos --cable_len, ieee_pfc

@@ -68,6 +68,8 @@ def test_wredcounters_of_all_type_queues_after_a_clear():
     a "Last cached time" line and the numbers are comma-grouped differences (utilities_common/netstat.py
     ns_diff). Each ALL queue carries the unicast traffic of its index: its marks are the queue's."""
     r = sonic({"show queue wredcounters": text("sonic/show-queue-wredcounters-all-queues-cleared.txt")})
+    # each port's counters are named with the cache they are printed against (counters.py rule 5)
+    assert set(r.cached.values()) == {"2026-11-30T09:14:03.220154"} and r.cached.keys() == r.values.keys()
     assert r.values == {
         Key("Ethernet8", ECN_MARKED, 0): 0, Key("Ethernet8", ECN_MARKED, 3): 18_004,
         Key("Ethernet8", ECN_MARKED, 4): 912, Key("Ethernet12", ECN_MARKED, 3): 1_002_377,
@@ -86,9 +88,11 @@ def test_a_cleared_table_does_not_hide_a_storm_counted_in_the_same_interval():
     rates = tracker.update(sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt"),
                                   wred: text("sonic/show-queue-wredcounters-all-queues-cleared.txt")}, 60.0))
     assert not rates.reset and rates.deltas[Key("Ethernet8", WD_STORMS, 3)] == 1
-    assert rates.cleared == {Key("Ethernet8", ECN_MARKED, 3), Key("Ethernet8", ECN_MARKED, 4),
-                             Key("Ethernet12", ECN_MARKED, 3)}
-    assert Key("Ethernet8", ECN_MARKED, 3) not in rates.deltas and rates.deltas[Key("Ethernet8", ECN_MARKED, 0)] == 0
+    # Every counter now printed against the clear's cache is measured from a new base (queue 0's 0 -> 0 too: it is
+    # now a difference floored at 0, counters.py rule 5), not only those that went back.
+    assert rates.cleared == {Key("Ethernet8", ECN_MARKED, 0), Key("Ethernet8", ECN_MARKED, 3),
+                             Key("Ethernet8", ECN_MARKED, 4), Key("Ethernet12", ECN_MARKED, 3)}
+    assert not any(k.name == ECN_MARKED for k in rates.deltas)
     assert [(e.kind, e.port, e.priority) for e in det.feed(rates)] == [("onbox_storm", "Ethernet8", 3)]
 
 

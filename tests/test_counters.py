@@ -147,3 +147,52 @@ def test_a_counter_only_one_reading_has_is_absent_not_zero():
     r = tr.update(Reading("leaf1", 20.0, 20.0, 3000, {P64: 50, other: 9_000}))
     assert r.deltas == {P64: 20} and r.absent == {other}
     assert not tr.update(Reading("leaf1", 30.0, 30.0, 4000, {P64: 70, other: 9_010})).absent
+
+
+# SONiC after `sonic-clear queue wredcounters`: `show queue wredcounters` prints the device's count minus the count the
+# clear cached, floored at 0 (sonic-utilities utilities_common/netstat.py ns_diff: max(0, new - old)), under "PORT Last
+# cached time was T" (scripts/wredstat). Vectors: a clear cached 1,000 marks on queue 3 and 0 on queue 4.
+Q3, Q4 = Key("Ethernet0", "ecn_marked", 3), Key("Ethernet0", "ecn_marked", 4)
+CLEARED_AT = "2026-12-03T19:00:00.123456"
+
+
+def wred(t: float, q3: int, q4: int, cache: str | None = CLEARED_AT) -> Reading:
+    values = {Q3: q3, Q4: q4}
+    return Reading("leaf1", t, 1_700_000_000 + t, None, values, cached={k: cache for k in values} if cache else {})
+
+
+def test_a_restart_beneath_a_clears_cache_reads_unknown_until_the_count_passes_it():
+    """Device counts (queue 3): 1,500 -> syncd restart -> 300 -> 700 -> 1,200 -> 1,700 -> 2,300, printed as
+    500, 0, 0, 200, 700, 1,300. The zeros are the floor, not "no marks"; 0 -> 200 counts only what passed the
+    cache; from 200 on the deltas are the device's (500, 600). Queue 4 printed 0 throughout: after the restart
+    its 0 is a floor too (its count is below what the clear cached, if anything), so it is unknown while at 0."""
+    tr = CounterTracker()
+    tr.update(wred(0.0, 500, 0))
+    seen = [tr.update(wred(t, q3, 0)) for t, q3 in ((10.0, 0), (20.0, 0), (30.0, 200), (40.0, 700), (50.0, 1300))]
+    assert [r.cleared for r in seen[:3]] == [frozenset({Q3, Q4})] * 3  # restart, floor, leaving the floor
+    assert [r.deltas for r in seen[:3]] == [{}, {}, {}]
+    assert seen[3].deltas == {Q3: 500} and seen[3].cleared == {Q4}  # exact again; queue 4 still at its floor
+    assert seen[4].deltas == {Q3: 600}
+
+
+def test_without_a_cache_a_restart_loses_one_interval_and_zeros_are_counts():
+    """No clear (no note): the printed value is the device's count; after a restart it counts from 0, so only the
+    interval that went back is unknown, and a queue at 0 marked nothing."""
+    tr = CounterTracker()
+    tr.update(wred(0.0, 500, 0, cache=None))
+    first, second, third = (tr.update(wred(t, q3, 0, cache=None)) for t, q3 in ((10.0, 0), (20.0, 0), (30.0, 40)))
+    assert first.cleared == {Q3} and first.deltas == {Q4: 0}
+    assert second.deltas == {Q3: 0, Q4: 0} and third.deltas == {Q3: 40, Q4: 0}
+
+
+def test_a_new_clear_or_its_cache_removed_is_a_new_base_not_a_count():
+    """Another clear (a new cache time) prints small numbers again; `wredstat -d` (or a reboot emptying /tmp) removes
+    the cache and the printed value jumps up by the cached count: neither interval has a delta."""
+    tr = CounterTracker()
+    tr.update(wred(0.0, 500, 0))
+    again = tr.update(wred(10.0, 3, 0, cache="2026-12-03T20:00:00.000001"))
+    assert again.cleared == {Q3, Q4} and again.deltas == {}
+    assert tr.update(wred(20.0, 3, 0, cache="2026-12-03T20:00:00.000001")).deltas == {Q3: 0, Q4: 0}  # counts again
+    removed = tr.update(wred(30.0, 1_520, 0, cache=None))
+    assert removed.cleared == {Q3, Q4} and removed.deltas == {}
+    assert tr.update(wred(40.0, 1_600, 0, cache=None)).deltas == {Q3: 80, Q4: 0}

@@ -138,6 +138,10 @@ def test_a_host_nics_own_storm_prevention_opens_nic_pause_storm_and_it_ends(daem
     assert event["numbers"]["storm_errors"] == 1 and "stopped sending pause frames" in event["message"]
     assert daemon.value("losslessd_nic_pause_storm_warnings_total", **place) == 1
     assert not daemon.events(device="gpu01", kind="nic_pause_storm_warning")  # counted with the error: one event
+    # The kernel's standard pause statistics (`ethtool -I -a` over SSH) read too: link-wide PAUSE is off on the PFC
+    # port, so none are counted, and its pause storm event is the same stall (the mlx5 count is the one kept).
+    assert daemon.value("losslessd_link_pause_rx_frames_total", **place) == 0
+    assert daemon.value("losslessd_link_pause_tx_frames_total", **place) == 0
     wait_for(lambda: [e for e in daemon.events(device="gpu01", kind="nic_pause_storm")
                       if e["id"] == event["id"] and e["end"] is not None], "the event to end")
 

@@ -15,6 +15,7 @@ from losslessd.monitor.detect import Detectors, Thresholds
 
 SEQUENCES = Path(__file__).parent / "fixtures" / "monitor" / "sequences"
 EPOCH = 1_760_000_000.0  # wall clock of the first poll in every sequence
+IDENTITY = {"Ethernet0": {p: [p] for p in range(8)}}  # Ethernet0's priority p on queue p (its config's maps)
 
 
 def _key(text: str) -> Key:
@@ -94,6 +95,7 @@ def test_ecn_evidence_from_a_slower_source_is_used_while_fresh():
     """Marks from an SSH poll measured inside the pausing spell pair with pauses from later SNMP polls
     until they are too old."""
     det = Detectors(Thresholds(ecn_polls=1, ecn_evidence_max_age_s=60), {3})
+    det.set_queues("leaf1", IDENTITY)
     pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
     assert det.feed(Rates("leaf1", 1010.0, 10.0, {}, pauses)) == []  # pausing since 1000, no marks known yet
     det.feed(Rates("leaf1", 1030.0, 30.0, {}, {Key("Ethernet0", "ecn_marked", 3): 0.0}))  # SSH: 1000..1030
@@ -109,6 +111,7 @@ def test_a_wall_clock_set_back_or_ahead_between_polls_leaves_the_ecn_detector_se
     By the wall clock, a clock set back an hour made every mark measured after it older than the spell (the detector
     held until the pausing stopped), and one set ahead made the marks of the poll before an hour old."""
     det = Detectors(Thresholds(ecn_polls=2, ecn_evidence_max_age_s=60), {3})
+    det.set_queues("leaf1", IDENTITY)
     pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
     marks = {Key("Ethernet0", "ecn_marked", 3): 0.0}
 
@@ -121,10 +124,57 @@ def test_a_wall_clock_set_back_or_ahead_between_polls_leaves_the_ecn_detector_se
     assert [(e.kind, e.numbers["ecn_and_cnp_per_s"]) for e in opened] == [("ecn_not_marking", 0.0)]
 
 
+def _congested(det: Detectors, queue_marks: dict[int, float]) -> list:
+    """Four 10 s polls of Ethernet0 paused on priority 3 (500 frames/s) while its queue drains, with these ECN
+    marks per queue: the events they give."""
+    per_s = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0,
+             **{Key("Ethernet0", "ecn_marked", q): v for q, v in queue_marks.items()}}
+    return [e for t in (1010.0, 1020.0, 1030.0, 1040.0)
+            for e in det.feed(Rates("leaf1", t, 10.0, {k: v * 10 for k, v in per_s.items()}, per_s))]
+
+
+def test_ecn_marks_are_read_from_the_queue_the_devices_maps_put_the_priority_on():
+    """TC 3 on queue 4 (SONiC TC_TO_QUEUE_MAP 3 -> 4, Junos queue-num 4 with pfc-priority 3): queue 4 marks
+    with the pauses, queue 3 (another class) marks nothing. Priority 3's ECN is healthy; read by the queue number
+    it was "PFC doing ECN's job". And the other way round: queue 3 marking says nothing of priority 3 on queue 4."""
+    healthy = {3: 0.0, 4: 300.0}
+    det = Detectors(Thresholds(ecn_polls=1), {3})
+    det.set_queues("leaf1", {"Ethernet0": {3: [4]}})
+    assert _congested(det, healthy) == []
+    det = Detectors(Thresholds(ecn_polls=1), {3})
+    det.set_queues("leaf1", {"Ethernet0": {3: [4]}})
+    [opened] = _congested(det, {3: 300.0, 4: 0.0})
+    assert (opened.kind, opened.port, opened.priority, opened.numbers["ecn_and_cnp_per_s"]) == \
+        ("ecn_not_marking", "Ethernet0", 3, 0.0)
+    # two classes of one priority on two queues: both queues' marks
+    for marks, kinds in (({3: 100.0, 4: 300.0}, []), ({3: 0.0, 4: 300.0}, []), ({3: 0.0, 4: 0.0}, ["ecn_not_marking"])):
+        det = Detectors(Thresholds(ecn_polls=1), {3})
+        det.set_queues("leaf1", {"Ethernet0": {3: [3, 4]}})
+        assert [e.kind for e in _congested(det, marks)] == kinds
+
+
+def test_queue_marks_without_the_devices_maps_are_unknown_and_said_so():
+    """No config read yet, or a port whose config names no queue for the priority: the queue marks are unknown
+    (the detector holds, however flat queue 3's marks), never queue 3's taken for priority 3; unread_marks says
+    where and why, once."""
+    det = Detectors(Thresholds(ecn_polls=1), {3})
+    assert _congested(det, {3: 0.0}) == []
+    [(device, port, prio, why)] = det.unread_marks()
+    assert (device, port, prio) == ("leaf1", "Ethernet0", 3) and "no config of the device read yet" in why
+    assert _congested(det, {3: 0.0}) == [] and det.unread_marks() == []  # said once
+    det.set_queues("leaf1", {"Ethernet0": {4: [4]}})  # read: priority 3 has no queue in it
+    assert _congested(det, {3: 0.0}) == []
+    [(_, _, _, why)] = det.unread_marks()
+    assert "does not say which egress queue carries the priority" in why
+    det.set_queues("leaf1", IDENTITY)
+    assert _congested(det, {3: 0.0})[0].kind == "ecn_not_marking"
+
+
 def test_ecn_marks_from_before_the_pausing_began_are_not_used():
     """A storm that starts after the last (slow) SSH poll: the quiet pre-storm mark rate says nothing
     about whether ECN marks during the storm, so nothing opens until marks measured inside it exist."""
     det = Detectors(Thresholds(ecn_polls=1), {3})
+    det.set_queues("leaf1", IDENTITY)
     det.feed(Rates("leaf1", 1000.0, 60.0, {}, {Key("Ethernet0", "ecn_marked", 3): 0.0}))  # 940..1000, no storm
     pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
     for t in (1010.0, 1020.0, 1030.0, 1040.0):
@@ -143,6 +193,7 @@ def test_a_storm_is_not_read_as_ecn_thresholds_too_high():
 
     def kinds(per_s: dict) -> list[str]:
         det = Detectors(Thresholds(ecn_polls=1, storm_detection_polls=2), {3})
+        det.set_queues("leaf1", IDENTITY)
         deltas = {key: value * 10 for key, value in per_s.items()}  # 10 s polls
         return [e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0)
                 for e in det.feed(Rates("leaf1", t, 10.0, deltas, per_s))]
@@ -211,3 +262,22 @@ def test_a_nic_pause_storm_is_an_error_counted_by_the_nic_itself():
     warning = [e for r in readings(seq)[5:7] if (rates := tracker.update(r)) for e in det.feed(rates)]
     opened, closed = warning  # opened at poll 5, ended at poll 6
     assert opened is closed and (opened.kind, opened.severity) == ("nic_pause_storm_warning", "warning")
+
+
+def test_ecn_marks_floored_after_a_restart_beneath_a_clear_are_no_false_zero():
+    """SONiC after `sonic-clear queue wredcounters` prints marks minus the cached count, floored at 0; a syncd restart
+    then zeroes the device's count, so the printed marks sit at 0 for a while although the queue marks. Read as
+    counts, those zeros opened "PFC doing ECN's job" on a port that marks with every pause; read as the floor they are
+    unknown and the detector holds, then judges from marks measured above it."""
+    tr, det = CounterTracker(), Detectors(Thresholds(ecn_polls=2), {3})
+    det.set_queues("leaf1", IDENTITY)
+    pfc, tx, marks = Key("Ethernet0", PFC_RX, 3), Key("Ethernet0", TX_PACKETS, 3), Key("Ethernet0", "ecn_marked", 3)
+    # printed marks: 10,000 before the restart, then 0 while the count is below the cache, then 600 marks/s again
+    printed = [9_000, 10_000, 0, 0, 0, 0, 3_000, 9_000, 15_000]
+    events = []
+    for i, shown in enumerate(printed):
+        values = {pfc: 5_000 * i, tx: 10_000 * i, marks: shown}  # 500 pauses/s throughout, the queue drains
+        reading = Reading("leaf1", 10.0 * i, EPOCH + 10 * i, None, values, cached={marks: "2026-12-03T19:00:00"})
+        if (rates := tr.update(reading)) is not None and not rates.reset:
+            events += det.feed(rates)
+    assert [e.kind for e in events] == []

@@ -55,6 +55,14 @@ def test_rules_pass_their_unit_tests():
     ("expr: up{job=\"losslessd\"} == 0\n        for: 5m", "expr: up{job=\"losslessd\"} == 0\n        for: 1m"),
     ("sum by (device, priority) (rate(losslessd_pfc_rx_frames_total[5m]))",
      "sum by (device, priority) (irate(losslessd_pfc_tx_frames_total[5m]))"),
+    # a NIC's storm-prevention timeout counted once raises no alert
+    ("expr: increase(losslessd_nic_pause_storm_errors_total[5m]) > 0",
+     "expr: increase(losslessd_nic_pause_storm_errors_total[5m]) > 1"),
+    # the warning of an episode that reached the error raises both
+    ("\n          unless on (instance, device, port) increase(losslessd_nic_pause_storm_errors_total[5m]) > 0", ""),
+    # a cleared counter read as a drop (delta) raises a storm
+    ("increase(losslessd_nic_pause_storm_errors_total[5m]) > 0\n",
+     "abs(delta(losslessd_nic_pause_storm_errors_total[5m])) > 0\n"),
 ])
 @pytest.mark.slow  # starts a process
 def test_the_rule_tests_catch_a_broken_rule(tmp_path, mutation):

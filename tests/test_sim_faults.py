@@ -15,6 +15,8 @@ from losslessd import counters_oids as oids
 from losslessd.collect.snmp import SnmpSample, SnmpTarget, SnmpTimeout
 from losslessd.monitor import (
     ECN_MARKED,
+    LINK_PAUSE_RX,
+    LINK_PAUSE_TX,
     PAUSE_DURATION_US,
     PAUSE_STORM_ERRORS,
     PAUSE_STORM_WARNINGS,
@@ -26,7 +28,7 @@ from losslessd.monitor import (
 )
 from losslessd.monitor.sources import counter_commands, reading_from_commands, reading_from_snmp
 from losslessd.sim import Simulator, load_devices
-from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic, ethtool_stats
+from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic, ethtool_stats, pause_stats
 from losslessd.sim.fleet import write_fleet
 from losslessd.sim.snmpsim_variation.lossless import GARBAGE, on_seconds, watchdog
 from tests.daemonproc import wait_for
@@ -312,3 +314,8 @@ def test_a_stalled_nic_counts_a_warning_then_an_error_once_per_stall():
     host.traffic.stall("ens1f0np0", now=30.0)
     host.traffic.stall("ens1f0np0", on=False, now=30.09)  # past the warning watermark, short of the timeout
     assert counts(40.0) == (2, 1)
+    # the kernel's standard pause storm events (`ethtool -I -a`) count the same stalls that reached the timeout
+    standard = reading_from_commands("gpu09", "linux_mlx5", {"ethtool -I -a ens1f0np0": pause_stats(
+        host, "ens1f0np0", 40.0)}, 40.0, 40.0).values
+    assert standard == {Key("ens1f0np0", PAUSE_STORM_ERRORS): 1, Key("ens1f0np0", LINK_PAUSE_RX): 0,
+                        Key("ens1f0np0", LINK_PAUSE_TX): 0}

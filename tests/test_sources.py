@@ -17,7 +17,10 @@ from losslessd.monitor import (
     ECN_MARKED,
     IN_DISCARDS,
     IN_OCTETS,
+    LINK_PAUSE_RX,
+    LINK_PAUSE_TX,
     PAUSE_DURATION_US,
+    PAUSE_STORM_ERRORS,
     PFC_RX,
     PFC_TX,
     TX_PACKETS,
@@ -47,8 +50,45 @@ def test_counter_commands_exist_for_known_platforms_and_expand_interfaces():
     assert counter_commands("linux_mlx5", ["ens1f0np0", "ens2f0np0"]) == [
         "ethtool -S ens1f0np0", "ethtool -S ens2f0np0",
         "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*",
-        "grep . /sys/class/net/ens2f0np0/device/infiniband/*/ports/*/hw_counters/*"]
+        "grep . /sys/class/net/ens2f0np0/device/infiniband/*/ports/*/hw_counters/*",
+        "ethtool -I -a ens1f0np0", "ethtool -I -a ens2f0np0"]
     assert counter_commands("arista_eos", ["Ethernet1"]) == []
+
+
+# `ethtool -I -a IF` as ethtool prints the kernel's standard pause statistics (ethtool netlink/pause.c: the settings,
+# then "Statistics:" and "  NAME: VALUE" for each the kernel sent; Linux ethtool-netlink.rst PAUSE_GET; names
+# tx_pause_frames, rx_pause_frames, tx_pause_storm_events).
+PAUSE_WITH_STATS = ("Pause parameters for eth2:\nAutonegotiate:\ton\nRX:\t\ton\nTX:\t\ton\n"
+                    "RX negotiated: on\nTX negotiated: on\nStatistics:\n  tx_pause_frames: 1840\n"
+                    "  rx_pause_frames: 77\n  tx_pause_storm_events: 2\n\n")
+PAUSE_NO_STATS = "Pause parameters for eth2:\nAutonegotiate:\toff\nRX:\t\ton\nTX:\t\ton\n\n"
+
+
+def test_standard_pause_statistics_of_any_driver():
+    """A NIC that is not mlx5 (no tx_prio*/tx_pause_storm_* names in `ethtool -S`) still reports its link-wide pause
+    frames and its pause storm events through the kernel's standard statistics; the storm events are the NIC's
+    storm-prevention errors, which nic_pause_storm reads."""
+    r = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": "NIC statistics:\n     rx_packets: 5\n",
+                                                      "ethtool -I -a eth2": PAUSE_WITH_STATS}, 0.0, 0.0)
+    assert r.values == {Key("eth2", LINK_PAUSE_TX): 1840, Key("eth2", LINK_PAUSE_RX): 77,
+                        Key("eth2", PAUSE_STORM_ERRORS): 2}
+
+
+def test_the_mlx5_storm_count_wins_over_the_standard_one_and_a_driver_without_statistics_is_unknown():
+    mlx5 = "NIC statistics:\n     tx_pause_storm_error_events: 5\n     tx_pause_storm_warning_events: 6\n"
+    r = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": mlx5, "ethtool -I -a eth2": PAUSE_WITH_STATS},
+                              0.0, 0.0)
+    assert r.values[Key("eth2", PAUSE_STORM_ERRORS)] == 5 and r.values[Key("eth2", LINK_PAUSE_RX)] == 77
+    r = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": mlx5, "ethtool -I -a eth2": PAUSE_NO_STATS},
+                              0.0, 0.0)
+    assert Key("eth2", LINK_PAUSE_RX) not in r.values
+    assert r.unread == ("`ethtool -I -a eth2`: no counter in its output: its counters are unknown",)
+    old = "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n"  # before ethtool 5.10
+    r = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": mlx5, "ethtool -I -a eth2": old}, 0.0, 0.0)
+    assert r.unread == ("`ethtool -I -a eth2`: ethtool answered 'bad command line argument': its counters are unknown",)
+    with pytest.raises(ValueError, match=r"^gpu07: `ethtool -I -a eth2`: statistics line 2 .* is not 'name: value'"):
+        reading_from_commands("gpu07", "linux_mlx5", {"ethtool -I -a eth2": re.sub(
+            r"rx_pause_frames: 77", "rx_pause_frames: #?", PAUSE_WITH_STATS)}, 0.0, 0.0)
 
 
 def test_sonic_watchdog_and_ecn_counters():

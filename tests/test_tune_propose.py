@@ -34,6 +34,7 @@ POLICY = load_policy("roce-dscp26")
 def ecn_event(proposer: Proposer, device: str, port: str):
     """Sustained pauses and no ECN marks on ``port`` priority 3: the detector opens ecn_not_marking."""
     det = Detectors(Thresholds(ecn_polls=1), {3}, propose=proposer)
+    det.set_queues(device, {port: {3: [3]}})  # (its config's map: priority 3 on queue 3)
     pauses = {Key(port, PFC_RX, 3): 500.0, Key(port, TX_PACKETS, 3): 1000.0}
     det.feed(Rates(device, 1010.0, 10.0, {}, pauses))
     det.feed(Rates(device, 1030.0, 30.0, {}, {Key(port, "ecn_marked", 3): 0.0}))
@@ -80,6 +81,7 @@ def test_no_config_yet_is_said_not_guessed():
     proposal = ecn_event(Proposer(POLICY), "leaf1", "Ethernet0").proposal
     assert proposal == {"unavailable": "no config of leaf1 read yet (the daemon's drift run reads it)"}
     without = Detectors(Thresholds(ecn_polls=1), {3})  # no proposer: the event has none
+    without.set_queues("leaf1", {"Ethernet0": {3: [3]}})
     pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
     without.feed(Rates("leaf1", 1010.0, 10.0, {}, pauses))
     without.feed(Rates("leaf1", 1030.0, 30.0, {}, {Key("Ethernet0", "ecn_marked", 3): 0.0}))
@@ -102,6 +104,10 @@ def test_the_drift_pull_hands_the_configs_to_the_proposer(sim_fabric):
     pulled = pull_and_lint(hosts, POLICY, known_hosts=sim_fabric.known_hosts_path, concurrency=4, timeout_s=30)
     assert pulled.configs["leaf1"][0] == "sonic" and pulled.configs["spine1"][0] == "arista_eos"
     assert "gpu01" not in pulled.configs  # a host: nothing the tuner renders ECN for
+    # each device's priority -> queue maps as its config gives them, for the ECN detector: leaf1's ROCE
+    # TC_TO_QUEUE_MAP (TC n on queue n, TC n priority n), spine1's EOS tx-queue defaults
+    assert pulled.queues["leaf1"]["Ethernet0"][3] == [3] and pulled.queues["spine1"]
+    assert pulled.queues["gpu01"] == {}  # a NIC counts its marks per port: no queue map
     proposer = Proposer(POLICY)
     proposer.update(pulled.configs)
     assert ecn_event(proposer, "spine1", "Ethernet1/1").proposal["platform"] == "arista_eos"

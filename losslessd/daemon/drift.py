@@ -30,6 +30,8 @@ from ..parse import INTERNAL_ERROR
 from ..tune.propose import Found, configs_from_captures
 
 FABRIC = "fabric"  # the device name of findings about no single device (fabric-scope rules)
+# port -> PFC priority -> the egress queues carrying its traffic (Port.priority_queues), for the ECN detector
+PortQueues = dict[str, dict[int, list[int]]]
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class Pulled:
     findings: list[Finding]
     missing: dict[str, str]
     configs: dict[str, Found] = field(default_factory=dict)  # device -> (platform, running config, version)
+    queues: dict[str, PortQueues] = field(default_factory=dict)  # device read -> its ports' priority -> queues maps
 
 
 def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,
@@ -82,9 +85,28 @@ def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurr
         configs = configs_from_captures(out / d.record["capture"] for d in result.devices.values()
                                         if d.status == "ok" and d.name not in missing)
         linted = lint([out], policy)
-        missing.update(not_linted(linted, {d.name: d.record["capture"] for d in result.devices.values()
-                                           if d.status == "ok" and d.name not in missing}))
-        return Pulled(linted.findings, missing, configs)
+        read = {d.name: d.record["capture"] for d in result.devices.values()
+                if d.status == "ok" and d.name not in missing}
+        missing.update(not_linted(linted, read))
+        linted_whole = {name: capture for name, capture in read.items() if name not in missing}
+        return Pulled(linted.findings, missing, configs, queue_maps(linted, linted_whole))
+
+
+def _inventory_names(result, pulled: dict[str, str]) -> dict[str, str]:
+    """The lint's device name -> the inventory name of the device pulled into that capture (pulled: inventory name
+    -> capture file). A device is named by its config (a SONiC hostname), which need not be its inventory name: its
+    capture file (one per inventory device) tells which device it is."""
+    by_capture = {capture: name for name, capture in pulled.items()}
+    return {d.name: by_capture[Path(f).name] for d in result.fabric.devices.values() for f in d.files
+            if Path(f).name in by_capture}
+
+
+def queue_maps(result, pulled: dict[str, str]) -> dict[str, PortQueues]:
+    """Inventory name -> its ports' PFC priority -> egress queues maps (Port.priority_queues), for each device pulled
+    and read; a port whose maps are not known is left out (the ECN detector then reads its queue marks as unknown)."""
+    names = _inventory_names(result, pulled)
+    return {names[d.name]: {port.name: queues for port in d.ports.values() if (queues := port.priority_queues())}
+            for d in result.fabric.devices.values() if d.name in names}
 
 
 def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:
@@ -92,11 +114,7 @@ def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:
     not read (its SYS001/SYS900 issue), a rule or parser that failed on a bug there, or on the fabric (then every
     device: a fabric rule's conclusions about each are missing). Their findings of this run are incomplete, so
     drift must not take what is missing from them for fixed."""
-    # A device is named by its config (a SONiC hostname), which need not be its inventory name: its capture file
-    # (one per inventory device) tells which device it is.
-    by_capture = {capture: name for name, capture in pulled.items()}
-    inventory_name = {d.name: by_capture[Path(f).name] for d in result.fabric.devices.values() for f in d.files
-                      if Path(f).name in by_capture}
+    inventory_name = _inventory_names(result, pulled)
     read = set(inventory_name.values())
     why: dict[str, str] = {}
     for f in result.findings:

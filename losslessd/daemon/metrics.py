@@ -31,8 +31,8 @@ from typing import Literal, get_args
 from prometheus_client import CollectorRegistry, ProcessCollector
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.exposition import generate_latest as generate_text
-from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
 from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily, Metric
+from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
 from prometheus_client.registry import Collector
 from prometheus_client.samples import Sample
 
@@ -55,6 +55,8 @@ COUNTERS: dict[str, tuple[str, str | None, float]] = {
     monitor.CNP_HANDLED: ("cnp_handled_packets", "queue", 1.0),
     monitor.PAUSE_STORM_WARNINGS: ("nic_pause_storm_warnings", None, 1.0),
     monitor.PAUSE_STORM_ERRORS: ("nic_pause_storm_errors", None, 1.0),
+    monitor.LINK_PAUSE_RX: ("link_pause_rx_frames", None, 1.0),
+    monitor.LINK_PAUSE_TX: ("link_pause_tx_frames", None, 1.0),
     monitor.IN_OCTETS: ("receive_bytes", None, 1.0),
     monitor.OUT_OCTETS: ("transmit_bytes", None, 1.0),
     monitor.IN_PACKETS: ("receive_packets", None, 1.0),

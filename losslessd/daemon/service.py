@@ -29,17 +29,17 @@ import signal
 import socket
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from .. import __version__
 from ..errors import InputError
 from ..history import History
 from ..monitor import Event
-from . import hup, logs
 from ..tune.propose import Found
-from .drift import FABRIC, Drift, pull_and_lint
+from . import hup, logs
+from .drift import FABRIC, Drift, PortQueues, pull_and_lint
 from .http import HttpFace
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
@@ -105,6 +105,7 @@ class Daemon:
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
+        self._queues: dict[str, PortQueues] = {}  # device -> its ports' priority -> queues maps, as drift read them
         self._background: set[asyncio.Future] = set()
         self._scrapes: dict[int, asyncio.Future] = {}
         self._scrape_ids = itertools.count()
@@ -292,10 +293,12 @@ class Daemon:
     async def _send_configs(self, worker: _Worker, devices: Iterable[str] | None = None) -> None:
         """The device configs drift read for ``devices`` (default: all) of ``worker``'s: its proposals
         are made from them."""
-        mine = {d: self._configs[d] for d in (worker.devices if devices is None else devices) if d in self._configs}
-        if mine and worker.up and worker.link is not None:
+        wanted = worker.devices if devices is None else list(devices)
+        mine = {d: self._configs[d] for d in wanted if d in self._configs}
+        queues = {d: self._queues[d] for d in wanted if d in self._queues}
+        if (mine or queues) and worker.up and worker.link is not None:
             try:
-                await worker.link.send(("configs", mine))
+                await worker.link.send(("configs", mine, queues))
             except LinkClosed:
                 pass  # it died: it gets them again when it is started again
 
@@ -499,6 +502,9 @@ class Daemon:
         devices = self.settings.hosts.hosts  # a reload during the run may have changed them
         changed = {d for d, c in pulled.configs.items() if d in devices and self._configs.get(d) != c}
         self._configs.update({d: pulled.configs[d] for d in changed})
+        remapped = {d for d, q in pulled.queues.items() if d in devices and self._queues.get(d) != q}
+        self._queues.update({d: pulled.queues[d] for d in remapped})
+        changed |= remapped
         for worker in self.workers:
             await self._send_configs(worker, changed.intersection(worker.devices))
         for device, why in sorted(pulled.missing.items()):
@@ -599,6 +605,7 @@ class Daemon:
         for device in set(self._owner) - set(devices):
             self.metrics.forget(device)  # its event and finding series; the worker drops its own
             self._configs.pop(device, None)
+            self._queues.pop(device, None)
         parts = split(devices, len(self.workers))
         self._owner = {d: i for i, part in enumerate(parts) for d in part}
         for worker, part in zip(self.workers, parts, strict=True):

@@ -40,6 +40,7 @@ from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors
 from ..tune.propose import Found, Proposer
 from . import logs
+from .drift import PortQueues
 from .ipc import Link, LinkClosed
 from .metrics import Format, Metrics
 from .pollers import POLLERS, Poller, PollFailed
@@ -81,6 +82,7 @@ class ShardWorker:
         # per (device, source), what its last poll could not read: each logged when it starts, again only after a
         # poll that read it (bounded by what the devices leave unread now, not by all they ever did)
         self._unread: dict[tuple[str, str], set[str]] = {}
+        self._queues: dict[str, PortQueues] = {}  # device -> its ports' priority -> queues maps (set_configs)
 
     # -- settings ---------------------------------------------------------------------------------------
     def configure(self, settings: Settings, devices: list[str]) -> None:
@@ -105,6 +107,8 @@ class ShardWorker:
                     event.message += " (closed by a settings reload)"
                     self._emit([event])
                 self.detectors = detectors_for(settings, self.proposer)
+                for device, ports in self._queues.items():
+                    self.detectors.set_queues(device, ports)
             self.proposer.policy = settings.lint_policy
             for source, poller in self.pollers.items():
                 poller.reconfigure(settings)
@@ -121,11 +125,16 @@ class ShardWorker:
         for runner in self.runners.values():
             runner.wake()
 
-    def set_configs(self, configs: dict[str, Found]) -> None:
+    def set_configs(self, configs: dict[str, Found], queues: dict[str, PortQueues] | None = None) -> None:
         """Device configs a drift run read (device -> (platform, running config, `show version` output)), for the
-        proposals."""
+        proposals; and each device's priority -> queues maps by port, which tell the ECN detector which queue's
+        marks are a priority's."""
         mine = set(self.devices)
         self.proposer.update({d: c for d, c in configs.items() if d in mine})
+        self._queues.update({d: q for d, q in (queues or {}).items() if d in mine})
+        for device, ports in (queues or {}).items():
+            if device in mine and self.detectors is not None:
+                self.detectors.set_queues(device, ports)
 
     def _primary(self, device: str) -> str | None:
         """The source whose failures mark ``device`` down: the lowest-ranked one that polls it."""
@@ -143,6 +152,7 @@ class ShardWorker:
         self._emit(ended)
         self.detectors.forget(device)
         self.proposer.forget(device)
+        self._queues.pop(device, None)
         for tracker in self.trackers.values():
             tracker.forget(device)
         for poller in self.pollers.values():
@@ -213,7 +223,11 @@ class ShardWorker:
         rows = rate_rows(rates, self.settings.history.resolution_s)
         if rows is not None:
             self._rows.append(rows)
+        assert self.detectors is not None  # (configured before any poll)
         self._emit(self.detectors.feed(rates))
+        for device, port, priority, why in self.detectors.unread_marks():
+            log.warning("ECN marks of %s %s priority %d are unknown: %s; the ECN detector (ecn_not_marking) holds "
+                        "there", device, port, priority, why, extra={"device": device, "port": port})
 
     def _emit(self, events: list[Event]) -> None:
         self._events.extend(events)
@@ -282,7 +296,7 @@ async def serve(link: Link, index: int) -> int:
                     log.info("worker %d polling %d devices", index, len(devices), extra=worker.status())
                 outbox.put_nowait(("configured", worker.status()))
             elif kind == "configs":
-                worker.set_configs(message[1])
+                worker.set_configs(*message[1:])
             elif kind == "scrape":
                 _, request_id, fmt, names = message
                 outbox.put_nowait(("scraped", request_id, await worker.scrape(fmt, names)))

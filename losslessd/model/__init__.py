@@ -465,6 +465,23 @@ class Port(Model):
         every port of a device reads (a SharedPort answers from what it shares, without making its PG objects)."""
         return {index: (pg.profile, pg.runtime_profile) for index, pg in self.priority_groups.items()}
 
+    def priority_queues(self) -> dict[int, list[int]] | None:
+        """PFC priority -> the egress queues that carry its traffic: each TC whose PFC priority it is (tc_to_priority),
+        through tc_to_queue (SONiC TC_TO_QUEUE_MAP, Junos forwarding-class queue-num, EOS traffic-class tx-queue).
+        None when either map is not known; a priority with a TC missing from tc_to_queue is left out (its queue is
+        not known), as is one no TC carries."""
+        if self.tc_to_priority is None or self.tc_to_queue is None:
+            return None
+        out: dict[int, set[int]] = {}
+        unknown = set()
+        for tc, priority in self.tc_to_priority.items():
+            queue = self.tc_to_queue.get(tc)
+            if queue is None:
+                unknown.add(priority)
+            else:
+                out.setdefault(priority, set()).add(queue)
+        return {p: sorted(q) for p, q in sorted(out.items()) if p not in unknown}
+
     def paused_queues(self, priority: int | None) -> list[int] | None:
         """The egress queues a received pause for ``priority`` stops ([] none; None when the input does not say)."""
         if priority is None or self.pfc_priority_to_queue is None:

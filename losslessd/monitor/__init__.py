@@ -28,6 +28,11 @@ WD_RESTORED = "wd_restored"  # on-box PFC watchdog: storms restored
 # (warning) and times it reached its timeout and stopped sending them (error). Linux mlx5 counters.rst.
 PAUSE_STORM_WARNINGS = "pause_storm_warnings"
 PAUSE_STORM_ERRORS = "pause_storm_errors"
+# Link-wide PAUSE frames (IEEE 802.3 Annex 31B, not PFC) a host port sent / received: the kernel's standard pause
+# statistics (ETHTOOL_A_PAUSE_STAT_TX_FRAMES / _RX_FRAMES, IEEE 802.3 30.3.4.2 / 30.3.4.3; per port), which any driver
+# implementing get_pause_stats serves, mlx5 or not.
+LINK_PAUSE_TX = "link_pause_tx"
+LINK_PAUSE_RX = "link_pause_rx"
 TX_BYTES = "tx_bytes"  # octets the egress queue sent
 IN_OCTETS = "in_octets"
 OUT_OCTETS = "out_octets"
@@ -71,6 +76,10 @@ class Reading:
     values: dict[Key, int]
     bits: dict[Key, int] = field(default_factory=dict)  # counter width, 32 or 64; absent = 64
     unread: tuple[str, ...] = ()  # what the source could not read and why (its counters stay unknown)
+    # Counters the device printed as its count minus a count cached by a clear, floored at 0 (SONiC's show
+    # commands after `sonic-clear ...`: sonic-utilities utilities_common/netstat.py ns_diff, max(0, new - old)),
+    # with the cache's name (its "Last cached time was ..." time): counters.py reads them (rule 5).
+    cached: dict[Key, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

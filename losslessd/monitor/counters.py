@@ -16,6 +16,18 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    is plausible for the interval (at most ``max_rate_per_s``), else cleared as in 2.
 4. A counter only one of the two readings has (a port the source did not serve this poll, a value
    printed N/A) has no delta either (``Rates.absent``): its interval is unknown, not 0.
+5. A counter printed against a clear's cache (``Reading.cached``: SONiC's show commands after
+   `sonic-clear queue wredcounters` print the device's count minus the count the clear cached, floored at
+   0: sonic-utilities utilities_common/netstat.py ns_diff, max(0, new - old)):
+   - whose cache was made, changed (another clear) or removed (`wredstat -d`, a reboot emptying /tmp)
+     between the two readings is measured from a new base: no delta this time (cleared). Removing the
+     cache makes the printed value jump up by the cached count, which is no count of this interval;
+   - that went back with its cache unchanged: the device's own count restarted beneath the cache (a syncd
+     restart zeroes COUNTERS_DB), and every counter printed against an unchanged cache now reads 0 until
+     the device's count passes the cached one. So all of the device's cached counters are unknown in that
+     interval, and each stays unknown while its interval starts from 0 (a 0 is the floor, not a count,
+     and the first interval off it counts only what passed the cache); from an interval that starts above
+     0 it is exact again. A queue that never counts again stays unknown until the next clear.
 
 On a reset (rule 1, or every counter the two readings share went back: a restart of a source that
 gives no uptime) the whole reading is dropped (``Rates(reset=True)`` with no deltas, so the caller
@@ -49,6 +61,8 @@ class CounterTracker:
     def __init__(self, max_rate_per_s: float = MAX_FRAMES_PER_S):
         self.max_rate_per_s = max_rate_per_s
         self._last: dict[str, Reading] = {}
+        # device -> cached counters whose device count restarted beneath their cache (rule 5): unknown while at 0
+        self._floored: dict[str, set[Key]] = {}
 
     def update(self, reading: Reading) -> Rates | None:
         """Rates since the device's previous reading; None for its first reading (or one no later than
@@ -71,14 +85,31 @@ class CounterTracker:
 
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
+        self._floored.pop(device, None)
 
     def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
         """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
         out, cleared = {}, []
+        cached = bool(prev.cached or cur.cached)  # (rule 5's checks only where a source printed against a cache)
+        floored = self._floored.get(cur.device, set())
+        restarted = cached and any(prev.cached.get(k) == base and cur.values[k] < prev.values[k]
+                                   for k, base in cur.cached.items() if k in cur.values and k in prev.values)
+        if restarted:
+            floored = {k for k, base in cur.cached.items() if prev.cached.get(k) == base}
         for key, value in cur.values.items():
             before = prev.values.get(key)
             if before is None:
                 continue
+            if cached:
+                if prev.cached.get(key) != cur.cached.get(key):  # a new base: a clear, or its cache removed
+                    cleared.append(key)
+                    floored.discard(key)
+                    continue
+                if key in floored:
+                    if restarted or before == 0:
+                        cleared.append(key)
+                        continue
+                    floored.discard(key)  # the interval starts above the floor: exact again
             delta = value - before
             if delta < 0:
                 delta += COUNTER32_MODULUS
@@ -86,6 +117,10 @@ class CounterTracker:
                     cleared.append(key)
                     continue
             out[key] = delta
+        if floored:
+            self._floored[cur.device] = floored
+        else:
+            self._floored.pop(cur.device, None)
         return out, frozenset(cleared)
 
 

@@ -2,9 +2,11 @@
 
 Fed with ``Rates`` (and poll outcomes), they return the events that started or ended; they read no
 clock and do no I/O, so recorded sequences test them (tests/test_detect.py). State lives per
-(device, port, priority, kind); queue n is taken to carry priority n, as SONiC's PFC watchdog does
-(sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
-docs/detection.md explains each detector and its defaults.
+(device, port, priority, kind); for the storm detector queue n is taken to carry priority n, as SONiC's PFC
+watchdog does (sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
+The ECN detector reads a queue's marks only through the device's own priority -> TC -> queue maps
+(``Detectors.set_queues``, from the configs the daemon's drift run read): where they are not known, the queue's
+marks are not either. docs/detection.md explains each detector and its defaults.
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ class _Device:
     # ECN marks / CNPs seen last: (port, counter name, queue or None) -> (interval start, end, per second), in the
     # detectors' clock (Rates.clock_s), as the spells below
     evidence: dict[tuple[str, str, int | None], tuple[float, float, float]] = field(default_factory=dict)
+    queue_marks: set[str] = field(default_factory=set)  # ports whose ECN marks are counted per queue
     # (port, priority) -> when its current spell of sustained pausing began
     pausing: dict[tuple[str, int], float] = field(default_factory=dict)
 
@@ -125,6 +128,29 @@ class Detectors:
         # Without a lossless set nothing is known to be lossy either: no lossy_pause then.
         self.lossy = set() if not self.lossless else set(range(8)) - self.lossless - set(lossy_pause_ok)
         self._devices: dict[str, _Device] = {}
+        # device -> port -> PFC priority -> the egress queues carrying it (Port.priority_queues); see set_queues
+        self._queues: dict[str, dict[str, dict[int, list[int]]]] = {}
+        # (device, port, priority) -> why its queue's ECN marks are not read: each reported once by unread_marks()
+        self._unmapped: dict[tuple[str, str, int], str] = {}
+        self._told: set[tuple[str, str, int]] = set()
+
+    def set_queues(self, device: str, ports: dict[str, dict[int, list[int]]] | None) -> None:
+        """The device's priority -> queues maps by port (None: not known): which queues' ECN marks count for a
+        priority. A port or priority missing from them reads its queues' marks as unknown, never as another
+        queue's."""
+        if ports is None:
+            self._queues.pop(device, None)
+        else:
+            self._queues[device] = ports
+        self._told = {k for k in self._told if k[0] != device}
+
+    def unread_marks(self) -> list[tuple[str, str, int, str]]:
+        """(device, port, priority, why) for each place whose queue ECN marks the ECN detector could not read since
+        the last call and had not reported before (after set_queues for the device, again)."""
+        out = [(*k, why) for k, why in sorted(self._unmapped.items()) if k not in self._told]
+        self._told.update(self._unmapped)
+        self._unmapped.clear()
+        return out
 
     # -- feeding ----------------------------------------------------------------------------------
     def feed(self, rates: Rates) -> list[Event]:
@@ -140,8 +166,12 @@ class Detectors:
                 dev.tx_fresh = dev.tx_fresh or value > 0
             elif name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
                 dev.evidence[(key.port, name, key.index)] = (start, rates.clock_s, value)
+                if key.index is not None:
+                    dev.queue_marks.add(key.port)
         out: list[Event] = []
         unknown = rates.cleared | rates.absent  # no delta this interval: unknown, not 0
+        for port in sorted({k.port for k in rates.per_s if k.name in _NIC_STORM}):  # first: the ECN detector reads it
+            out += self._nic_storm(dev, rates, port, unknown)
         for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
             out += self._onbox(dev, rates, port, prio)
             if prio in self.lossless:
@@ -151,8 +181,6 @@ class Detectors:
                 out += self._ecn(dev, rates, port, prio, pauses)
             elif prio in self.lossy:
                 out += self._lossy(dev, rates, port, prio, self._pauses(rates, port, prio, unknown))
-        for port in sorted({k.port for k in rates.per_s if k.name in _NIC_STORM}):
-            out += self._nic_storm(dev, rates, port, unknown)
         return out
 
     def poll_failed(self, device: str, now: float, reason: str) -> list[Event]:
@@ -187,6 +215,7 @@ class Detectors:
 
     def forget(self, device: str) -> None:
         self._devices.pop(device, None)
+        self.set_queues(device, None)
 
     # -- detectors --------------------------------------------------------------------------------
     def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
@@ -267,10 +296,12 @@ class Detectors:
         pauses) say nothing about it. Until such marks exist the state machine holds."""
         if not pauses:
             return []
-        if self._storming(dev, port, prio):
+        if self._storming(dev, port, prio) or self._nic_storming(dev, port):
             # A storm's pauses come from a peer that cannot drain (a stuck NIC, a deadlock), not from
             # congestion that ECN could relieve: they say nothing about the ECN thresholds, and a tuning
             # proposal made from them would be wrong. The spell of pausing starts again after the storm.
+            # So do the pauses of a NIC whose own storm prevention is counting (its receive side does not
+            # drain): nic_pause_storm or its warning open on the port.
             dev.pausing.pop((port, prio), None)
             state = dev.states.get((port, prio, "ecn_not_marking"))
             if state is not None and state.event is None:
@@ -282,7 +313,7 @@ class Detectors:
             return self._step(dev, r, "ecn_not_marking", port, prio, False, pauses, self.t.ecn_polls,
                               self.t.ecn_polls, "")
         since = dev.pausing.setdefault((port, prio), r.clock_s - r.interval_s)
-        marks = self._evidence(dev, r.clock_s, port, prio, since)
+        marks = self._evidence(dev, r.device, r.clock_s, port, prio, since)
         if marks is None:
             return []
         ratio = marks / pause_per_s
@@ -323,6 +354,12 @@ class Detectors:
         """A storm of the queue is open, or its detector counts stuck intervals towards one."""
         storm, onbox = dev.states.get((port, prio, "pfc_storm")), dev.states.get((port, prio, "onbox_storm"))
         return bool((storm and (storm.event is not None or storm.hits)) or (onbox and onbox.event is not None))
+
+    @staticmethod
+    def _nic_storming(dev: _Device, port: str) -> bool:
+        """The port's NIC storm prevention counted in this interval or its event is still open (per port: the NIC
+        counts whatever priority it pauses)."""
+        return any((s := dev.states.get((port, None, kind))) is not None and s.event is not None for kind in _ONBOX)
 
     def _onbox(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
         """The device's own watchdog: storms detected minus restored since the last poll tell
@@ -373,16 +410,30 @@ class Detectors:
             return {}
         return {label: r.per_s[k] for k, label in keys if k in r.per_s}
 
-    def _evidence(self, dev: _Device, now: float, port: str, prio: int, since: float) -> float | None:
-        """ECN marks (of the queue, else of the port) plus CNPs per second, from the freshest rates of
-        any source measured wholly after ``since``; None when nothing recent is known."""
+    def _evidence(self, dev: _Device, device: str, now: float, port: str, prio: int, since: float) -> float | None:
+        """ECN marks (of the queues carrying the priority, else of the port) plus CNPs per second, from the freshest
+        rates of any source measured wholly after ``since``; None when nothing recent is known.
+
+        A queue's marks count only through the device's own maps (set_queues): with TC 3 on queue 4 (SONiC
+        TC_TO_QUEUE_MAP, Junos queue-num, EOS tx-queue) queue 3's marks say nothing of priority 3. Where the maps
+        are not known the queues' marks are unknown (reported by unread_marks), never queue n's for priority n."""
         def fresh(name: str, index: int | None) -> float | None:
             seen = dev.evidence.get((port, name, index))
             if seen is None or seen[0] < since or now - seen[1] > self.t.ecn_evidence_max_age_s:
                 return None
             return seen[2]
 
-        marks = fresh(ECN_MARKED, prio)
+        marks = None
+        if port in dev.queue_marks:
+            queues = self._queues.get(device, {}).get(port, {}).get(prio)
+            if queues is None:
+                self._unmapped[(device, port, prio)] = (
+                    "no config of the device read yet (the daemon's drift run reads it)" if device not in self._queues
+                    else "its config does not say which egress queue carries the priority (no TC_TO_QUEUE_MAP, "
+                         "queue-num or tx-queue known for its traffic class)")
+            else:
+                per_queue = [fresh(ECN_MARKED, q) for q in queues]
+                marks = sum(v for v in per_queue if v is not None) if all(v is not None for v in per_queue) else None
         found = [marks if marks is not None else fresh(ECN_MARKED, None), fresh(CNP_SENT, None),
                  fresh(CNP_HANDLED, None)]
         known = [v for v in found if v is not None]

@@ -24,6 +24,8 @@ from . import (
     ECN_MARKED,
     IN_DISCARDS,
     IN_OCTETS,
+    LINK_PAUSE_RX,
+    LINK_PAUSE_TX,
     OUT_DISCARDS,
     OUT_OCTETS,
     PAUSE_DURATION_US,
@@ -90,6 +92,7 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
     if not _lines(platform):
         raise ValueError(f"{device}: no counter commands for platform {platform!r}")
     values: dict[Key, int] = {}
+    cached: dict[Key, str] = {}
     unread = []
     for command, output in outputs.items():
         parse = _parser(command)
@@ -107,11 +110,31 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
             raise ValueError(f"{device}: `{command}`: {e}") from None
         if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
             unread.append(f"`{command}`: no counter in its output: its counters are unknown")
-        values.update(got)
+        for key, value in got.items():  # a counter two commands give (a NIC's storm count): the first command's
+            values.setdefault(key, value)
+        if notes := _cache_notes(output):
+            cached.update({k: notes[k.port] if k.port in notes else notes[""] for k in got
+                           if k.port in notes or "" in notes})
     if not values:  # every command unread: a poll that read nothing fails (the device reads as down), never as quiet
         raise ValueError(f"{device}: no counter in any answer: {'; '.join(unread) or 'no counter command ran'}")
     return Reading(device=device, monotonic_s=monotonic_s, time_unix_s=time_unix_s, uptime_ticks=None,
-                   values=values, unread=tuple(unread))
+                   values=values, unread=tuple(unread), cached=cached)
+
+
+# SONiC's show commands after a `sonic-clear`: the counters are printed as the device's count minus the count the clear
+# cached, floored at 0 (utilities_common/netstat.py ns_diff), under a note naming the cache's time: per port for all
+# ports ("Ethernet0 Last cached time was ...", scripts/wredstat get_print_all_stat, queuestat), or once for one port or
+# table ("Last cached time was ...", wredstat get_print_port_stat, pfcstat, portstat); queuestat adds its namespace
+# ("Last cached time for namespace asic0 was").
+_CACHE_NOTE = re.compile(r"^\s*(?:(?P<port>\S+) )?Last cached time(?: for namespace \S+)? was (?P<time>.+?)\s*$",
+                         re.MULTILINE)
+
+
+def _cache_notes(output: str) -> dict[str, str]:
+    """Port -> the cache its counters are printed against ("": every port of the output)."""
+    if "Last cached time" not in output:
+        return {}
+    return {m["port"] or "": m["time"] for m in _CACHE_NOTE.finditer(output)}
 
 
 class _Unknown(Exception):
@@ -257,6 +280,44 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
     return out
 
 
+# The kernel's standard pause statistics (Linux Documentation/networking/ethtool-netlink.rst, PAUSE_GET with the
+# ETHTOOL_FLAG_STATS header flag; include/linux/ethtool.h struct ethtool_pause_stats), as ethtool (5.10 and later)
+# prints them for `ethtool -I -a IF` (netlink/pause.c show_pause_stats: "Statistics:" then "  NAME: VALUE"). tx/rx
+# pause frames are link-wide PAUSE (IEEE 802.3 30.3.4.2 aPAUSEMACCtrlFramesTransmitted, 30.3.4.3 ...Received), not
+# PFC; tx_pause_storm_events (ETHTOOL_A_PAUSE_STAT_TX_PAUSE_STORM_EVENTS, ethtool.yaml) counts each time the device
+# found its pause condition true for too long and disabled its own pause TX: what mlx5 counts as
+# tx_pause_storm_error_events, now for any driver that reports it.
+_PAUSE_STATS = {"tx_pause_frames": LINK_PAUSE_TX, "rx_pause_frames": LINK_PAUSE_RX,
+                "tx_pause_storm_events": PAUSE_STORM_ERRORS}
+# An ethtool older than 5.10 has no -I (ethtool.c: "bad command line argument(s)"); a driver without pause settings
+# answers EOPNOTSUPP; an interface gone, ENODEV: the interface's pause statistics are unknown.
+_PAUSE_CANNOT = re.compile(r"bad command line argument|Operation not supported|No such device|"
+                           r"Cannot get device pause settings")
+_PAUSE_STAT_LINE = re.compile(r"^\s+(\w+):\s*(\d+)\s*$")
+
+
+def _pause_stats(command: str, output: str) -> dict[Key, int]:
+    """`ethtool -I -a IF`: "Pause parameters for IF:", the settings, then (where the driver reports them)
+    "Statistics:" and one "  name: value" per statistic the kernel sent; a driver without them prints no such
+    section, and its counters are unknown."""
+    iface = command.split()[-1]
+    text = output.strip()
+    if m := _PAUSE_CANNOT.search(text):
+        raise _Unknown(f"ethtool answered {m[0]!r}")
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("Pause parameters for "):
+        raise ValueError("does not start with 'Pause parameters for'")
+    out = {}
+    if "Statistics:" in (line.strip() for line in lines):
+        for n, line in enumerate(lines[[line.strip() for line in lines].index("Statistics:") + 1:], start=1):
+            m = _PAUSE_STAT_LINE.match(line)
+            if not m:
+                raise ValueError(f"statistics line {n} {line.strip()[:80]!r} is not 'name: value'")
+            if m[1] in _PAUSE_STATS:
+                out[Key(iface, _PAUSE_STATS[m[1]])] = int(m[2])
+    return out
+
+
 _BOND_DEVICE = re.compile(r"mlx5_bond_\d+")
 _HW_COUNTERS = {"np_ecn_marked_roce_packets": ECN_MARKED, "np_cnp_sent": CNP_SENT, "rp_cnp_handled": CNP_HANDLED}
 _HW_LINE = re.compile(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/(?P<dev>[^/]+)/ports/\d+/hw_counters/"
@@ -294,6 +355,7 @@ _PARSERS: list[tuple[re.Pattern, Callable[[str, str], dict[Key, int]]]] = [
     (re.compile(r"show pfcwd stats(?: -e| --empty)?"), _pfcwd_stats),
     (re.compile(r"show queue wredcounters"), _wred_counters),
     (re.compile(r"ethtool -S \S+"), _ethtool_stats),
+    (re.compile(r"ethtool (?:-I|--include-statistics) (?:-a|--show-pause) \S+"), _pause_stats),
     (re.compile(r"grep \. /sys/class/net/[^/\s]+/device/infiniband/\*/ports/\*/hw_counters/\*"), _hw_counters),
 ]
 

@@ -96,6 +96,9 @@ class SimDevice:
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
+    # port -> PFC priority -> the egress queues its config puts the priority's traffic on (Port.priority_queues); a
+    # port or priority missing: queue n carries priority n
+    queues: dict[str, dict[int, list[int]]] = field(default_factory=dict)
     watchdog: dict[str, tuple[float, float]] = field(default_factory=dict)  # port -> on-box PFC watchdog
     #   (detection s, restoration s), for ports whose config turns it on
     traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
@@ -495,6 +498,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
             rdma_devices=sorted({m.group(1) for cmd in outputs for m in _RDMA_DEVICE.finditer(cmd)}),
             if_indexes=sonic_if_indexes(list(model.ports)),
             lossless={n: sorted(p.pfc_enabled or []) for n, p in model.ports.items()},
+            queues={n: q for n, p in model.ports.items() if (q := p.priority_queues())},
             watchdog={n: _watchdog_times(p.watchdog) for n, p in model.ports.items()
                       if p.watchdog is not None and p.watchdog.enabled is not False})
     if only is None:

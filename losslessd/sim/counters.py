@@ -193,15 +193,17 @@ def _ecn_spec(key: str) -> dict:
 
 def wred_counters(device: CounterDevice, now: float) -> str:
     """SONiC `show queue wredcounters`: per port, unicast queues UC0-UC7 (format of sonic-utilities
-    tests/queue_counter_test.py). ECN marks count on the lossless queues only; WRED drops stay 0
-    there (a lossless queue marks, it does not drop)."""
+    tests/queue_counter_test.py). ECN marks count on the lossless queues only, each queue the port's maps put a
+    lossless priority on (TC_TO_QUEUE_MAP; queue n for priority n where they do not say), with that priority's
+    congestion; WRED drops stay 0 there (a lossless queue marks, it does not drop)."""
     values = _Counters(device, now)
     rows = []
+    queues = getattr(device, "queues", {})
     for port in device.ports:
+        carried = {q: p for p in device.lossless.get(port, []) for q in queues.get(port, {}).get(p, [p])}
         for q in range(8):
-            key = f"{device.if_indexes[port]}.{q}"
-            marked = values(f"{port}/UC{q}/ecn", NORMAL_ECN_PER_S, **_ecn_spec(key)) \
-                if q in device.lossless.get(port, []) else 0
+            key = f"{device.if_indexes[port]}.{carried.get(q)}"
+            marked = values(f"{port}/UC{q}/ecn", NORMAL_ECN_PER_S, **_ecn_spec(key)) if q in carried else 0
             rows.append([port, f"UC{q}", 0, 0, marked, marked * AVG_PACKET_BYTES])
     return _table(["Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes", "EcnMarked/pkts", "EcnMarked/bytes"], rows)
 
@@ -241,8 +243,27 @@ def ethtool_stats(device: CounterDevice, interface: str, now: float) -> str | No
     # reaches the timeout an error (the NIC then stops sending pauses), each once per stall.
     stalls = {"t0": values.state["t0"], "storms": values.state["stalls"]}
     lines += [f"     tx_pause_storm_warning_events: {watchdog(stalls, interface, now, NIC_STALL_WARNING_S, 0)[0]}",
-              f"     tx_pause_storm_error_events: {watchdog(stalls, interface, now, NIC_STALL_TIMEOUT_S, 0)[0]}"]
+              f"     tx_pause_storm_error_events: {_stall_errors(values, interface, now)}"]
     return "\n".join(lines) + "\n"
+
+
+def _stall_errors(values: _Counters, interface: str, now: float) -> int:
+    """Stalls of the port that reached the NIC's storm-prevention timeout (each counted once)."""
+    return watchdog({"t0": values.state["t0"], "storms": values.state["stalls"]}, interface, now, NIC_STALL_TIMEOUT_S,
+                    0)[0]
+
+
+def pause_stats(device: CounterDevice, interface: str, now: float) -> str | None:
+    """`ethtool -I -a IF`: the pause settings and the kernel's standard pause statistics as ethtool prints them
+    (netlink/pause.c: "Pause parameters for IF:", "Autonegotiate:\t...", "RX:\t\t...", "TX:\t\t...", then
+    "Statistics:" and "  NAME: VALUE"). Link-wide PAUSE is off on a PFC port, so it sends and receives none; its storm
+    events are the stalls that reached the timeout, as `ethtool -S` counts them."""
+    if interface not in device.if_indexes:
+        return None
+    values = _Counters(device, now)
+    return (f"Pause parameters for {interface}:\nAutonegotiate:\toff\nRX:\t\toff\nTX:\t\toff\nStatistics:\n"
+            f"  tx_pause_frames: 0\n  rx_pause_frames: 0\n"
+            f"  tx_pause_storm_events: {_stall_errors(values, interface, now)}\n")
 
 
 # RDMA port counters of an mlx5 device (/sys/class/infiniband/DEV/ports/N/hw_counters; the congestion
@@ -277,6 +298,7 @@ COMMANDS = {
     ],
     "linux_mlx5": [
         (re.compile(r"ethtool -S (?P<if>\S+)"), lambda d, m, now: ethtool_stats(d, m["if"], now)),
+        (re.compile(r"ethtool -I -a (?P<if>\S+)"), lambda d, m, now: pause_stats(d, m["if"], now)),
         (re.compile(r"grep \. /sys/class/net/(?P<if>[^/\s]+)/device/infiniband/\*/ports/\*/hw_counters/\*"),
          lambda d, m, now: hw_counters(d, m["if"], now)),
     ],
