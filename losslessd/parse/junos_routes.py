@@ -30,6 +30,7 @@ from typing import Any
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from .base import Input, IssueList, LineAt, cli_json
+from .routes import JUNOS_READ as READ
 
 # `inet.0: 12 destinations, 14 routes (12 active, 0 holddown, 0 hidden)`, `VRF-A.inet.0: ...`
 _TABLE = re.compile(r"^(?P<table>\S+): \d+ destinations?, \d+ routes?\b")
@@ -58,21 +59,6 @@ _FT_ROW = re.compile(r"^(?P<dest>\S+)\s+(?P<rtype>[a-z]+)\s+\d+\s+(?:(?P<nh>\S+)
 # A next hop of the row above: `                              10.1.1.1           ucst      578     4 et-0/0/0.0`
 _FT_MEMBER = re.compile(r"^\s+(?:(?P<nh>\S+)\s+)?(?P<nhtype>[a-z]{4})\s+\d+\s+\d+(?:\s+(?P<netif>\S+))?\s*$")
 _FT_LOCAL = {"locl", "recv", "bcst", "mcst", "mdsc", "mcrt", "mgrp", "sftw", "tabl"}
-
-READ = "Junos `show route` (text or `| display json`) or `show route forwarding-table`"
-
-
-def is_junos(text: str) -> str | None:
-    """"text", "json" or "forwarding" for a Junos routing table of that kind; None for any other text."""
-    head = text[:4096]
-    if (document := cli_json(head)) is not None:  # (past the CLI's `{master:0}` and prompt lines)
-        return "json" if '"route-information"' in document else None
-    if re.search(r"^Routing table: \S+\.inet6?\s*$", head, re.MULTILINE) or "Destination        Type RtRef" in head:
-        return "forwarding"
-    if "+ = Active Route" in head or re.search(r"^\S*inet6?\.\d+: \d+ destinations?,", head, re.MULTILINE):
-        return "text"
-    return None
-
 
 def parse(inp: Input, kind: str) -> tuple[list[Route], list[ParseIssue]]:
     return {"text": _text, "json": _json, "forwarding": _forwarding}[kind](inp)

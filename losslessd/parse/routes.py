@@ -29,8 +29,7 @@ import re
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
-from . import junos_routes
-from .base import Input, IssueList, LineAt, cli_json_documents, long_interface_name
+from .base import Input, IssueList, LineAt, cli_json, cli_json_documents, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -56,14 +55,31 @@ _SKIP = object()  # a next hop that does not forward (recursive, inactive)
 _DISCARD = object()  # a route that drops what it matches
 
 
+# What parse/junos_routes.py reads, and how a file is told to be one of them: here, so that a lint whose routing
+# tables are not Junos's does not import that reader (its regular expressions are compiled at import).
+JUNOS_READ = "Junos `show route` (text or `| display json`) or `show route forwarding-table`"
 READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text or `json`), Arista EOS (text or "
-        f"`| json`) or Cisco NX-OS; {junos_routes.READ}")
+        f"`| json`) or Cisco NX-OS; {JUNOS_READ}")
+
+
+def is_junos(text: str) -> str | None:
+    """"text", "json" or "forwarding" for a Junos routing table of that kind; None for any other text."""
+    head = text[:4096]
+    if (document := cli_json(head)) is not None:  # (past the CLI's `{master:0}` and prompt lines)
+        return "json" if '"route-information"' in document else None
+    if re.search(r"^Routing table: \S+\.inet6?\s*$", head, re.MULTILINE) or "Destination        Type RtRef" in head:
+        return "forwarding"
+    if "+ = Active Route" in head or re.search(r"^\S*inet6?\.\d+: \d+ destinations?,", head, re.MULTILINE):
+        return "text"
+    return None
 
 
 def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """Routes with their forwarding next hops, and the lines that could not be read (SYS002); text that is no
     routing table read here is one SYS001."""
-    if kind := junos_routes.is_junos(inp.text):
+    if kind := is_junos(inp.text):
+        from . import junos_routes
+
         return junos_routes.parse(inp, kind)
     if (documents := cli_json_documents(inp.text)) is not None:
         # (a session that saved `show ip route vrf all | json` and `show ipv6 route vrf all | json` in one file: the
