@@ -599,3 +599,19 @@ def test_dlk003_works_once_per_shared_vlan_subset_not_per_distinct_list(tmp_path
     assert calls == [[10]]
     assert len(result.findings) == 40 and {f.data["vlans"] for f in result.findings} == {"10"}
     assert "floods with Ethernet2, Ethernet3, Ethernet4, Ethernet5 and 35 more in VLAN 10" in result.findings[0].message
+
+
+def test_the_members_with_the_policys_value_are_the_reference_however_few(tmp_path):
+    """Three members of PortChannel0001, two of them without a watchdog (Ethernet48, Ethernet52), one with it
+    (Ethernet4). The policy asks for the watchdog: Ethernet4 is the reference and the two without it are named, as
+    WDG001 names them. Before, the majority was the reference whatever the policy said: Ethernet4, the one member
+    configured as the policy asks, was named as the odd one out ("the PFC watchdog is on (Ethernet48: off)")."""
+    def edit(db: dict) -> None:
+        db["PORTCHANNEL_MEMBER"]["PortChannel0001|Ethernet4"] = {}
+        del db["PFC_WD"]["Ethernet48"], db["PFC_WD"]["Ethernet52"]
+    result = lint([_lag_with(tmp_path, edit)], "roce-dscp26", select_codes=["PFC005"])
+    got = sorted((f.port, f.data.get("member"), tuple(f.data.get("facts", ()))) for f in result.findings
+                 if f.device == "leaf1")
+    assert got == [("Ethernet48", "Ethernet4", ("the PFC watchdog is",)),
+                   ("Ethernet52", "Ethernet4", ("the PFC watchdog is",))]
+    assert "the PFC watchdog is off (Ethernet4: on)" in result.findings[0].message

@@ -321,11 +321,12 @@ class AggregateMembersDiffer(Rule):
       frame by its trusted field into a traffic class, which gives it its PFC priority, ingress priority group and
       egress queue; ECN marks on that queue; the watchdog acts on the port): the trust mode, and for each lossless
       DSCP of the policy its traffic class, that class's PFC priority, PG and egress queue, ECN marking on that
-      queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it; the value
-      most members have is the reference, and one finding per member that differs names every fact that differs
-      and a member that has the reference. On a tie (two members, one value each) the value the policy asks for is
-      the reference (its trust, a lossless class and priority, ECN on, the watchdog on); where the policy decides
-      nothing between the values (the PG, the queue), one finding on the aggregate names each member's value.
+      queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it. Where the
+      policy decides between the members' values (its trust, a class whose priority is lossless, a lossless
+      priority, ECN on, the watchdog on), the members with the value it asks for are the reference, however few they
+      are; where it decides nothing (the PG, the queue), the value most members have is. One finding per member that
+      differs names every fact that differs and a member that has the reference; with no reference (as many members
+      with each value, and the policy preferring none), one finding on the aggregate names each member's value.
 
     ## Why it matters
     An aggregate hashes each flow onto one member (IEEE 802.1AX, frame distribution: every frame of a conversation
@@ -393,10 +394,13 @@ class AggregateMembersDiffer(Rule):
                 counts[value] = counts.get(value, 0) + 1
             if len(counts) == 1:
                 continue
-            most = max(counts.values())
-            tied = [v for v in counts if counts[v] == most]
-            if len(tied) > 1:  # a tie: the value the policy asks for, where it asks for one of them
-                tied = [v for v in tied if all(good for _, x, good in shown if x == v)]
+            # Where the policy tells the values apart, the ones it asks for are the candidates, however few members
+            # hold them (two members without the watchdog do not make a third that runs it the odd one out); else
+            # every value. The value most candidates' members hold is the reference; a tie is no reference.
+            asked = [v for v in counts if all(good for _, x, good in shown if x == v)]
+            pool = asked if asked and len(asked) < len(counts) else list(counts)
+            most = max(counts[v] for v in pool)
+            tied = [v for v in pool if counts[v] == most]
             if len(tied) != 1:
                 undecided.append((what, [(name, value) for name, value, _ in shown]))
                 continue
