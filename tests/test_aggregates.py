@@ -615,3 +615,24 @@ def test_the_members_with_the_policys_value_are_the_reference_however_few(tmp_pa
     assert got == [("Ethernet48", "Ethernet4", ("the PFC watchdog is",)),
                    ("Ethernet52", "Ethernet4", ("the PFC watchdog is",))]
     assert "the PFC watchdog is off (Ethernet4: on)" in result.findings[0].message
+
+
+def test_eos_trunks_allowing_all_or_all_but_some_share_one_list(tmp_path):
+    """`switchport trunk allowed vlan all` and `except 4000` (EOS User Manual, switchport trunk allowed vlan: every VLAN,
+    every VLAN but those listed) on each port: before, each line built a set of 4,093-4,094 VLANs and each port a
+    sorted list of its own (4,000 such ports: bench/trunk_vlans.py --all-line). Now the lines are kept as written and
+    ports whose lines say the same share one list; `remove`/`add` on them, and on a list, read as before."""
+    ports = {1: ["all"], 2: ["all"], 3: ["except 4000"], 4: ["except 4000"], 5: ["except 10-4094", "add 20"],
+             6: ["remove 3-4094", "add 4094"], 7: ["10,20", "remove 20", "add 30"], 8: ["none"], 9: ["all", "remove 1"]}
+    text = "hostname t3\n" + "".join(
+        f"interface Ethernet{n}\n   switchport mode trunk\n"
+        + "".join(f"   switchport trunk allowed vlan {line}\n" for line in lines) + "!\n" for n, lines in ports.items())
+    path = tmp_path / "t3.cfg"
+    path.write_text(text)
+    got = load_fabric([path]).devices["t3"].ports
+    assert got["Ethernet1"].vlans == list(range(1, 4095)) and got["Ethernet3"].vlans == [v for v in range(1, 4095) if v != 4000]
+    assert got["Ethernet1"].vlans is got["Ethernet2"].vlans and got["Ethernet3"].vlans is got["Ethernet4"].vlans
+    assert got["Ethernet5"].vlans == list(range(1, 10)) + [20]
+    assert got["Ethernet6"].vlans == [1, 2, 4094]
+    assert got["Ethernet7"].vlans == [10, 30]
+    assert got["Ethernet8"].vlans == [] and got["Ethernet9"].vlans == list(range(2, 4095))
