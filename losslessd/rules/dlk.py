@@ -289,7 +289,7 @@ class LosslessOnL2Flooding(Rule):
                 own = bundle_bits[port.bundle] if port.bundle is not None else 1 << order[port.name]
                 rest = together & ~own
                 total = rest.bit_count()
-                others = []
+                others: list[str] = []
                 while rest and len(others) < 4:
                     low = rest & -rest
                     others.append(names[low.bit_length() - 1])

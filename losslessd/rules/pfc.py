@@ -166,11 +166,15 @@ class LinkPauseOnRocePort(PortRule):
 _LISTED = 4
 
 
+def _listed_names(names: list[str]) -> str:
+    """The first _LISTED names and how many more."""
+    return ", ".join(names[:_LISTED]) + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
+
+
 def _roce_ports(ports: list[str]) -> str:
     """`N RoCE-facing port(s) (first _LISTED names and how many more)`: a device-level finding names its ports
     without a long list."""
-    names = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
-    return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({names})"
+    return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({_listed_names(ports)})"
 
 
 @register
@@ -361,8 +365,8 @@ class AggregateMembersDiffer(Rule):
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         members: dict[str, list[Port]] = {}
-        for port in device.ports.values():
-            if port.bundle is not None and port.admin_up is not False:
+        for port in device.ports.values():  # (a suspended member carries none of its traffic: PFC007's)
+            if port.bundle is not None and port.admin_up is not False and not port.incompatible:
                 members.setdefault(port.bundle, []).append(port)
         lossless = set(ctx.lossless)
         for bundle, everyone in members.items():
@@ -471,3 +475,61 @@ def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
         on = port.watchdog.enabled
         out["the PFC watchdog is"] = ("on" if on else "off"), on or not policy.watchdog.required
     return out
+
+
+@register
+class AggregateMemberSuspended(Rule):
+    """A member of a link aggregate differs from it in a setting the switch requires alike, so the switch suspends it.
+
+    ## What it checks
+    On a switch, each member of a link aggregate whose own MTU or PFC mode differs from its aggregate's (NX-OS: a
+    `channel-group N` member whose `mtu` or `priority-flow-control mode` line differs from the one under `interface
+    port-channelN`, without `channel-group N force`). One finding per member, naming each such setting with the
+    member's value and the aggregate's. A suspended member is no RoCE-facing port and PFC005 does not compare it.
+
+    ## Why it matters
+    NX-OS checks a port's compatibility parameters against its port-channel's (the Nexus 7000 Interfaces guide,
+    "Configuring Port Channels", Compatibility Requirements, lists the MTU size; the Nexus 5000 guide also
+    Priority-Flow-Control) and suspends a member that differs: the member does not run with the port-channel's value,
+    it carries none of its traffic. The lossless flows the aggregate carries all go over the other members, with
+    less capacity than the design counts on and more pause and ECN marking under load; with every member suspended
+    the port-channel is down and the routes through it lead nowhere.
+
+    ## Failing example
+    `interface port-channel10` with `mtu 9216` and `priority-flow-control mode on`; `interface Ethernet1/50` with
+    `channel-group 10 mode active` and `mtu 1500`: `member of port-channel10 suspended by the switch's compatibility
+    check: mtu 1500 (port-channel10: 9216) ...`.
+
+    ## Passing example
+    The member sets neither (it takes the port-channel's), or the same values.
+
+    ## Fix
+    Remove the member's own line (`no mtu`, `no priority-flow-control mode`) or give it the port-channel's value, or
+    set the value on the port-channel for every member.
+    """
+
+    code = "PFC007"
+    name = "aggregate-member-suspended"
+    scope = "port"
+    severity = Severity.warning
+    kinds = frozenset({DeviceKind.switch})
+
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
+        members: dict[str, list[Port]] = {}
+        for port in device.ports.values():
+            if port.bundle is not None and port.admin_up is not False:
+                members.setdefault(port.bundle, []).append(port)
+        for bundle, ports in members.items():
+            left = [p.name for p in ports if not p.incompatible]
+            for port in ports:
+                if not port.incompatible:
+                    continue
+                said = "; ".join(f"{i.setting} {i.member} ({bundle}: {i.aggregate})" for i in port.incompatible)
+                carries = (f"the aggregate's lossless flows go over {_listed_names(left)} alone" if left else
+                           f"no member of {bundle} carries its traffic: the aggregate is down")
+                yield self.finding(
+                    f"member of {bundle} suspended by the switch's compatibility check: {said}; it carries none of "
+                    f"{bundle}'s traffic and {carries}; give {port.name} the aggregate's values (or remove its own "
+                    f"lines)", device=device, port=port, source=port.incompatible[0].source or port.source,
+                    key=f"{bundle}|suspended", aggregate=bundle,
+                    settings=[i.setting for i in port.incompatible])
