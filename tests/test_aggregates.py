@@ -687,3 +687,24 @@ def test_an_nxos_member_whose_own_mtu_or_pfc_mode_differs_is_suspended_not_overr
             "port-channel10's traffic and the aggregate's lossless flows go over Ethernet1/49, Ethernet1/51 alone"
             in result.findings[0].message)
     assert [c.rule for c in result.selection["nx1"]] == ["roce_ports.select", "suspended", "roce_ports.select"]
+
+
+def test_junos_group_wildcards_reach_aggregated_ethernet_interfaces():
+    """Junos user guide, "Configuration Groups" (wildcards): `<ae*>` matches the configuration's aggregated Ethernet
+    interfaces as `<et-*>` matches its ports. Group AE's `interfaces <ae*> mtu 9216` is ae0's, so ae0's members
+    (joined through group LAG's `<et-0/0/*> gigether-options 802.3ad ae0`) take it (IP MTU 9202). Before, `<ae*>`
+    was tried on physical ports only: it matched nothing and the members' MTU stayed unknown, without a word."""
+    text = "\n".join([
+        "set system host-name j5",
+        "set groups LAG interfaces <et-0/0/*> gigether-options 802.3ad ae0",
+        "set groups AE interfaces <ae*> mtu 9216",
+        "set apply-groups LAG",
+        "set apply-groups AE",
+        "set interfaces et-0/0/0 description a",
+        "set interfaces et-0/0/1 description b",
+        "set interfaces ae0 aggregated-ether-options lacp active",
+    ])
+    device = junos.parse([Input("j5.conf", text + "\n")], "j5")
+    assert {p.name: (p.bundle, p.mtu_bytes) for p in device.ports.values()} == {
+        "et-0/0/0": ("ae0", 9202), "et-0/0/1": ("ae0", 9202)}
+    assert device.issues == []
