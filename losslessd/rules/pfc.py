@@ -364,12 +364,9 @@ class AggregateMembersDiffer(Rule):
     kinds = frozenset({DeviceKind.switch})
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        members: dict[str, list[Port]] = {}
-        for port in device.ports.values():  # (a suspended member carries none of its traffic: PFC007's)
-            if port.bundle is not None and port.admin_up is not False and not port.incompatible:
-                members.setdefault(port.bundle, []).append(port)
         lossless = set(ctx.lossless)
-        for bundle, everyone in members.items():
+        # (a suspended member carries none of its traffic: PFC007's)
+        for bundle, everyone in _aggregates(device, suspended=False).items():
             ports = [p for p in everyone if p.pfc_enabled is not None]
             yield from self._treatment(ctx, device, bundle, everyone)
             paused = {p.name: set(p.pfc_enabled or ()) & lossless for p in ports}
@@ -435,6 +432,16 @@ class AggregateMembersDiffer(Rule):
                 f"QoS settings", device=device, port=bundle, source=first.map_source or first.source,
                 key=f"{bundle}|treatment-undecided", aggregate=bundle, member=None,
                 facts=[what for what, _ in undecided])
+
+
+def _aggregates(device: Device, suspended: bool) -> dict[str, list[Port]]:
+    """Each link aggregate's members that are not administratively down, in port order; ``suspended``: also those the
+    switch suspends from it (Port.incompatible)."""
+    members: dict[str, list[Port]] = {}
+    for port in device.ports.values():
+        if port.bundle is not None and port.admin_up is not False and (suspended or not port.incompatible):
+            members.setdefault(port.bundle, []).append(port)
+    return members
 
 
 def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
@@ -515,11 +522,7 @@ class AggregateMemberSuspended(Rule):
     kinds = frozenset({DeviceKind.switch})
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        members: dict[str, list[Port]] = {}
-        for port in device.ports.values():
-            if port.bundle is not None and port.admin_up is not False:
-                members.setdefault(port.bundle, []).append(port)
-        for bundle, ports in members.items():
+        for bundle, ports in _aggregates(device, suspended=True).items():
             left = [p.name for p in ports if not p.incompatible]
             for port in ports:
                 if not port.incompatible:
