@@ -439,10 +439,11 @@ interface Ethernet1/52
 
 def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
     """NX-OS applies a port-channel's configuration to its members: port-channel10's `priority-flow-control mode on`,
-    watchdog and MTU are Ethernet1/51's and 1/52's (the port-channel's over 1/52's own `mode off` and `mtu 1500`).
-    Before, only the port-channel's service policies were read: both members were PFC-auto/off with no watchdog
-    (PFC001, WDG001 on each, PFC005 on 1/52 against none). The fix binds PFC and the MTU on the port-channel, and
-    config + snippet lints clean of them."""
+    watchdog and MTU are Ethernet1/51's. Before, only the port-channel's service policies were read: both members were
+    PFC-auto/off with no watchdog (PFC001, WDG001 on each, PFC005 on 1/52 against none). Ethernet1/52's own `mode off`
+    and `mtu 1500` differ from the port-channel's: the compatibility check suspends it (session 33: it was read as
+    running the port-channel's values), PFC007 says so and the per-port rules leave it out. The fix binds PFC and the
+    MTU on the port-channel, and config + snippet lints clean of them."""
     path = _nxos_capture(tmp_path, "")
     path.write_text(path.read_text().replace("interface Ethernet1/50\n", NXOS_PO10.lstrip() + "\ninterface "
                                              "Ethernet1/50\n", 1))
@@ -450,10 +451,10 @@ def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
     members = {n: (p.bundle, p.pfc_enabled, p.mtu_bytes, p.watchdog.enabled if p.watchdog else None)
                for n, p in device.ports.items() if p.bundle}
     assert members == {"Ethernet1/51": ("port-channel10", [3], 9216, True),
-                       "Ethernet1/52": ("port-channel10", [3], 9216, True)}
-    codes = ["PFC001", "PFC005", "WDG001", "LNK001"]
+                       "Ethernet1/52": ("port-channel10", [], 1500, True)}
+    codes = ["PFC001", "PFC005", "WDG001", "LNK001", "PFC007"]
     assert [(f.code, f.port) for f in lint([path], "roce-dscp26", select_codes=codes).findings
-            if f.port in members] == []
+            if f.port in members] == [("PFC007", "Ethernet1/52")]
     # a fix for a port-channel whose PFC is off binds `priority-flow-control mode on` there, not on the members
     off = tmp_path / "off" / path.name
     off.parent.mkdir()
@@ -599,3 +600,111 @@ def test_dlk003_works_once_per_shared_vlan_subset_not_per_distinct_list(tmp_path
     assert calls == [[10]]
     assert len(result.findings) == 40 and {f.data["vlans"] for f in result.findings} == {"10"}
     assert "floods with Ethernet2, Ethernet3, Ethernet4, Ethernet5 and 35 more in VLAN 10" in result.findings[0].message
+
+
+def test_the_members_with_the_policys_value_are_the_reference_however_few(tmp_path):
+    """Three members of PortChannel0001, two of them without a watchdog (Ethernet48, Ethernet52), one with it
+    (Ethernet4). The policy asks for the watchdog: Ethernet4 is the reference and the two without it are named, as
+    WDG001 names them. Before, the majority was the reference whatever the policy said: Ethernet4, the one member
+    configured as the policy asks, was named as the odd one out ("the PFC watchdog is on (Ethernet48: off)")."""
+    def edit(db: dict) -> None:
+        db["PORTCHANNEL_MEMBER"]["PortChannel0001|Ethernet4"] = {}
+        del db["PFC_WD"]["Ethernet48"], db["PFC_WD"]["Ethernet52"]
+    result = lint([_lag_with(tmp_path, edit)], "roce-dscp26", select_codes=["PFC005"])
+    got = sorted((f.port, f.data.get("member"), tuple(f.data.get("facts", ()))) for f in result.findings
+                 if f.device == "leaf1")
+    assert got == [("Ethernet48", "Ethernet4", ("the PFC watchdog is",)),
+                   ("Ethernet52", "Ethernet4", ("the PFC watchdog is",))]
+    assert "the PFC watchdog is off (Ethernet4: on)" in result.findings[0].message
+
+
+def test_eos_trunks_allowing_all_or_all_but_some_share_one_list(tmp_path):
+    """`switchport trunk allowed vlan all` and `except 4000` (EOS User Manual, switchport trunk allowed vlan: every
+    VLAN, every VLAN but those listed) on each port: before, each line built a set of 4,093-4,094 VLANs and each port a
+    sorted list of its own (4,000 such ports: bench/trunk_vlans.py --all-line). Now the lines are kept as written and
+    ports whose lines say the same share one list; `remove`/`add` on them, and on a list, read as before."""
+    ports = {1: ["all"], 2: ["all"], 3: ["except 4000"], 4: ["except 4000"], 5: ["except 10-4094", "add 20"],
+             6: ["remove 3-4094", "add 4094"], 7: ["10,20", "remove 20", "add 30"], 8: ["none"], 9: ["all", "remove 1"]}
+    text = "hostname t3\n" + "".join(
+        f"interface Ethernet{n}\n   switchport mode trunk\n"
+        + "".join(f"   switchport trunk allowed vlan {line}\n" for line in lines) + "!\n" for n, lines in ports.items())
+    path = tmp_path / "t3.cfg"
+    path.write_text(text)
+    got = load_fabric([path]).devices["t3"].ports
+    assert got["Ethernet1"].vlans == list(range(1, 4095))
+    assert got["Ethernet3"].vlans == [v for v in range(1, 4095) if v != 4000]
+    assert got["Ethernet1"].vlans is got["Ethernet2"].vlans and got["Ethernet3"].vlans is got["Ethernet4"].vlans
+    assert got["Ethernet5"].vlans == list(range(1, 10)) + [20]
+    assert got["Ethernet6"].vlans == [1, 2, 4094]
+    assert got["Ethernet7"].vlans == [10, 30]
+    assert got["Ethernet8"].vlans == [] and got["Ethernet9"].vlans == list(range(2, 4095))
+
+
+NXOS_CHANNEL = """hostname nx1
+class-map type qos match-all ROCE
+  match dscp 26
+policy-map type qos QOS_IN
+  class ROCE
+    set qos-group 3
+policy-map type network-qos NQ
+  class type network-qos c-8q-nq3
+    pause pfc-cos 3
+    mtu 9216
+system qos
+  service-policy type network-qos NQ
+interface port-channel10
+  mtu 9216
+  priority-flow-control mode on
+  service-policy type qos input QOS_IN
+interface Ethernet1/49
+  channel-group 10 mode active
+interface Ethernet1/50
+  mtu 1500
+  priority-flow-control mode off
+  channel-group 10 mode active
+interface Ethernet1/51
+  mtu 1500
+  channel-group 10 force mode active
+"""
+
+
+def test_an_nxos_member_whose_own_mtu_or_pfc_mode_differs_is_suspended_not_overridden(tmp_path):
+    """Nexus 7000 Interfaces guide, "Configuring Port Channels", Compatibility Requirements (MTU size; the Nexus 5000
+    guide adds Priority-Flow-Control): a member port configured with an incompatible attribute is suspended in the
+    port channel, unless `channel-group N force` makes it join. Ethernet1/50's own `mtu 1500` and `priority-flow-control
+    mode off` differ from port-channel10's: PFC007 names both, with both values, and the member is out of the
+    RoCE-facing ports and of PFC005's comparison; Ethernet1/49 (no line of its own) and the forced Ethernet1/51 take
+    the port-channel's. Before, Ethernet1/50 silently ran with the port-channel's values."""
+    path = tmp_path / "nx1.cfg"
+    path.write_text(NXOS_CHANNEL)
+    result = lint([path], "roce-dscp26", select_codes=["PFC007", "PFC005", "PFC001", "LNK002"], fmt="cisco_nxos")
+    ports = result.fabric.devices["nx1"].ports
+    assert [(p.name, p.mtu_bytes, p.pfc_enabled) for p in ports.values()] == [
+        ("Ethernet1/49", 9216, [3]), ("Ethernet1/50", 1500, []), ("Ethernet1/51", 9216, [3])]
+    assert [(f.code, f.port, f.data["settings"], f.source.line) for f in result.findings] == [
+        ("PFC007", "Ethernet1/50", ["mtu", "priority-flow-control mode"], 20)]
+    assert ("mtu 1500 (port-channel10: 9216); priority-flow-control mode off (port-channel10: on); it carries none of "
+            "port-channel10's traffic and the aggregate's lossless flows go over Ethernet1/49, Ethernet1/51 alone"
+            in result.findings[0].message)
+    assert [c.rule for c in result.selection["nx1"]] == ["roce_ports.select", "suspended", "roce_ports.select"]
+
+
+def test_junos_group_wildcards_reach_aggregated_ethernet_interfaces():
+    """Junos user guide, "Configuration Groups" (wildcards): `<ae*>` matches the configuration's aggregated Ethernet
+    interfaces as `<et-*>` matches its ports. Group AE's `interfaces <ae*> mtu 9216` is ae0's, so ae0's members
+    (joined through group LAG's `<et-0/0/*> gigether-options 802.3ad ae0`) take it (IP MTU 9202). Before, `<ae*>`
+    was tried on physical ports only: it matched nothing and the members' MTU stayed unknown, without a word."""
+    text = "\n".join([
+        "set system host-name j5",
+        "set groups LAG interfaces <et-0/0/*> gigether-options 802.3ad ae0",
+        "set groups AE interfaces <ae*> mtu 9216",
+        "set apply-groups LAG",
+        "set apply-groups AE",
+        "set interfaces et-0/0/0 description a",
+        "set interfaces et-0/0/1 description b",
+        "set interfaces ae0 aggregated-ether-options lacp active",
+    ])
+    device = junos.parse([Input("j5.conf", text + "\n")], "j5")
+    assert {p.name: (p.bundle, p.mtu_bytes) for p in device.ports.values()} == {
+        "et-0/0/0": ("ae0", 9202), "et-0/0/1": ("ae0", 9202)}
+    assert device.issues == []

@@ -195,6 +195,9 @@ class Context:
             return PortChoice(port.name, False, "lossy-by-design", port.lossy_by_design)
         if port.admin_up is False:
             return PortChoice(port.name, False, "admin-down", "the port is administratively down")
+        if port.incompatible:  # (PFC007 says why)
+            return PortChoice(port.name, False, "suspended", f"the switch suspends the port from its aggregate "
+                              f"{port.bundle} (a setting differs from the aggregate's): it carries no traffic")
         if rp.select == "qos-configured" and not port.qos_configured:
             return PortChoice(port.name, False, "roce_ports.select", "roce_ports.select is qos-configured and the "
                               "port has no PFC, QoS-map or trust setting")

@@ -323,6 +323,17 @@ class LinkPause(Model):
 
 
 @model_class
+class Incompatible(Model):
+    """A setting in which a link aggregate member differs from its aggregate, for which the switch's compatibility check
+    suspends the member (NX-OS: the member carries none of the port-channel's traffic)."""
+
+    setting: str  # in the platform's words ("mtu", "priority-flow-control mode")
+    member: str  # the member's value
+    aggregate: str  # the aggregate's
+    source: Source | None = None  # the member's line
+
+
+@model_class
 class Port(Model):
     """A switch port or host NIC port with the QoS facts the rules read."""
 
@@ -415,6 +426,9 @@ class Port(Model):
     # the aggregate's QoS policies on its members (platforms.Platform.qos_on_aggregate: NX-OS, Junos) a snippet attaches
     # policies there. None: none, or the platform's reader does not say.
     bundle: str | None = None
+    # The settings in which the port differs from its aggregate's (Port.bundle) so that the switch suspends it: it
+    # carries none of the aggregate's traffic. None: none, or the platform has no such check (or its reader none).
+    incompatible: list[Incompatible] | None = None
     source: Source | None = None
 
     def tc_label(self, tc: int | None) -> str:

@@ -393,7 +393,10 @@ def _members(device: Device, key: int | str) -> tuple[list[str] | None, str]:
     if device.bundle_members is not None and isinstance(key, int):  # a summary row not read (a SYS002 said routes
         return None, ""  # through it are not followed)
     configured = _configured(device, key)
-    return (configured, "its members in the config") if configured else (None, "")
+    if not configured:
+        return None, ""
+    up = [name for name in configured if not device.ports[name].incompatible]  # (a suspended member carries nothing)
+    return up, "its members in the config" + ("" if len(up) == len(configured) else ", but those the switch suspends")
 
 
 def delivered(cabling: Cabling, dev: str, hop: NextHop) -> list[str]:

@@ -166,11 +166,15 @@ class LinkPauseOnRocePort(PortRule):
 _LISTED = 4
 
 
+def _listed_names(names: list[str]) -> str:
+    """The first _LISTED names and how many more."""
+    return ", ".join(names[:_LISTED]) + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
+
+
 def _roce_ports(ports: list[str]) -> str:
     """`N RoCE-facing port(s) (first _LISTED names and how many more)`: a device-level finding names its ports
     without a long list."""
-    names = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
-    return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({names})"
+    return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({_listed_names(ports)})"
 
 
 @register
@@ -321,11 +325,12 @@ class AggregateMembersDiffer(Rule):
       frame by its trusted field into a traffic class, which gives it its PFC priority, ingress priority group and
       egress queue; ECN marks on that queue; the watchdog acts on the port): the trust mode, and for each lossless
       DSCP of the policy its traffic class, that class's PFC priority, PG and egress queue, ECN marking on that
-      queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it; the value
-      most members have is the reference, and one finding per member that differs names every fact that differs
-      and a member that has the reference. On a tie (two members, one value each) the value the policy asks for is
-      the reference (its trust, a lossless class and priority, ECN on, the watchdog on); where the policy decides
-      nothing between the values (the PG, the queue), one finding on the aggregate names each member's value.
+      queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it. Where the
+      policy decides between the members' values (its trust, a class whose priority is lossless, a lossless
+      priority, ECN on, the watchdog on), the members with the value it asks for are the reference, however few they
+      are; where it decides nothing (the PG, the queue), the value most members have is. One finding per member that
+      differs names every fact that differs and a member that has the reference; with no reference (as many members
+      with each value, and the policy preferring none), one finding on the aggregate names each member's value.
 
     ## Why it matters
     An aggregate hashes each flow onto one member (IEEE 802.1AX, frame distribution: every frame of a conversation
@@ -359,12 +364,9 @@ class AggregateMembersDiffer(Rule):
     kinds = frozenset({DeviceKind.switch})
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        members: dict[str, list[Port]] = {}
-        for port in device.ports.values():
-            if port.bundle is not None and port.admin_up is not False:
-                members.setdefault(port.bundle, []).append(port)
         lossless = set(ctx.lossless)
-        for bundle, everyone in members.items():
+        # (a suspended member carries none of its traffic: PFC007's)
+        for bundle, everyone in _aggregates(device, suspended=False).items():
             ports = [p for p in everyone if p.pfc_enabled is not None]
             yield from self._treatment(ctx, device, bundle, everyone)
             paused = {p.name: set(p.pfc_enabled or ()) & lossless for p in ports}
@@ -393,10 +395,13 @@ class AggregateMembersDiffer(Rule):
                 counts[value] = counts.get(value, 0) + 1
             if len(counts) == 1:
                 continue
-            most = max(counts.values())
-            tied = [v for v in counts if counts[v] == most]
-            if len(tied) > 1:  # a tie: the value the policy asks for, where it asks for one of them
-                tied = [v for v in tied if all(good for _, x, good in shown if x == v)]
+            # Where the policy tells the values apart, the ones it asks for are the candidates, however few members
+            # hold them (two members without the watchdog do not make a third that runs it the odd one out); else
+            # every value. The value most candidates' members hold is the reference; a tie is no reference.
+            asked = [v for v in counts if all(good for _, x, good in shown if x == v)]
+            pool = asked if asked and len(asked) < len(counts) else list(counts)
+            most = max(counts[v] for v in pool)
+            tied = [v for v in pool if counts[v] == most]
             if len(tied) != 1:
                 undecided.append((what, [(name, value) for name, value, _ in shown]))
                 continue
@@ -427,6 +432,16 @@ class AggregateMembersDiffer(Rule):
                 f"QoS settings", device=device, port=bundle, source=first.map_source or first.source,
                 key=f"{bundle}|treatment-undecided", aggregate=bundle, member=None,
                 facts=[what for what, _ in undecided])
+
+
+def _aggregates(device: Device, suspended: bool) -> dict[str, list[Port]]:
+    """Each link aggregate's members that are not administratively down, in port order; ``suspended``: also those the
+    switch suspends from it (Port.incompatible)."""
+    members: dict[str, list[Port]] = {}
+    for port in device.ports.values():
+        if port.bundle is not None and port.admin_up is not False and (suspended or not port.incompatible):
+            members.setdefault(port.bundle, []).append(port)
+    return members
 
 
 def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
@@ -467,3 +482,57 @@ def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
         on = port.watchdog.enabled
         out["the PFC watchdog is"] = ("on" if on else "off"), on or not policy.watchdog.required
     return out
+
+
+@register
+class AggregateMemberSuspended(Rule):
+    """A member of a link aggregate differs from it in a setting the switch requires alike, so the switch suspends it.
+
+    ## What it checks
+    On a switch, each member of a link aggregate whose own MTU or PFC mode differs from its aggregate's (NX-OS: a
+    `channel-group N` member whose `mtu` or `priority-flow-control mode` line differs from the one under `interface
+    port-channelN`, without `channel-group N force`). One finding per member, naming each such setting with the
+    member's value and the aggregate's. A suspended member is no RoCE-facing port and PFC005 does not compare it.
+
+    ## Why it matters
+    NX-OS checks a port's compatibility parameters against its port-channel's (the Nexus 7000 Interfaces guide,
+    "Configuring Port Channels", Compatibility Requirements, lists the MTU size; the Nexus 5000 guide also
+    Priority-Flow-Control) and suspends a member that differs: the member does not run with the port-channel's value,
+    it carries none of its traffic. The lossless flows the aggregate carries all go over the other members, with
+    less capacity than the design counts on and more pause and ECN marking under load; with every member suspended
+    the port-channel is down and the routes through it lead nowhere.
+
+    ## Failing example
+    `interface port-channel10` with `mtu 9216` and `priority-flow-control mode on`; `interface Ethernet1/50` with
+    `channel-group 10 mode active` and `mtu 1500`: `member of port-channel10 suspended by the switch's compatibility
+    check: mtu 1500 (port-channel10: 9216) ...`.
+
+    ## Passing example
+    The member sets neither (it takes the port-channel's), or the same values.
+
+    ## Fix
+    Remove the member's own line (`no mtu`, `no priority-flow-control mode`) or give it the port-channel's value, or
+    set the value on the port-channel for every member.
+    """
+
+    code = "PFC007"
+    name = "aggregate-member-suspended"
+    scope = "port"
+    severity = Severity.warning
+    kinds = frozenset({DeviceKind.switch})
+
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
+        for bundle, ports in _aggregates(device, suspended=True).items():
+            left = [p.name for p in ports if not p.incompatible]
+            for port in ports:
+                if not port.incompatible:
+                    continue
+                said = "; ".join(f"{i.setting} {i.member} ({bundle}: {i.aggregate})" for i in port.incompatible)
+                carries = (f"the aggregate's lossless flows go over {_listed_names(left)} alone" if left else
+                           f"no member of {bundle} carries its traffic: the aggregate is down")
+                yield self.finding(
+                    f"member of {bundle} suspended by the switch's compatibility check: {said}; it carries none of "
+                    f"{bundle}'s traffic and {carries}; give {port.name} the aggregate's values (or remove its own "
+                    f"lines)", device=device, port=port, source=port.incompatible[0].source or port.source,
+                    key=f"{bundle}|suspended", aggregate=bundle,
+                    settings=[i.setting for i in port.incompatible])

@@ -7,7 +7,8 @@ from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, 
                       Source, Trust, Watchdog)
 from ..clitext import Issues
 from .flat import IF_READ, body, interface_words
-from .reader import ECN_UNREAD, MAP_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
+from .reader import (ECN_UNREAD, MAP_UNREAD, VLAN_IDS, AllowedVlans, EosConfig, InterfaceConf, QosConf, QueueConf,
+                     RawEcn, Threshold, Val)
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
 # DSCP 0-7 -> TC 1, 8-15 -> TC 0, then DSCP 8n..8n+7 -> TC n.
@@ -38,7 +39,7 @@ def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
                     hwsku=cfg.hwsku, hardware_source=cfg.hwsku_source, issues=list(cfg.issues),
                     source=Source(file=path))
     issues, resolved = Issues(device.issues), dict[str, _Classes]()
-    vlan_lists: dict[int | None, list[int]] = {}  # _vlans: the trunks' shared VLAN lists
+    vlan_lists: dict[AllowedVlans | None, list[int]] = {}  # _vlans: the trunks' shared VLAN lists
     for port_name, iface in cfg.interfaces.items():
         device.ports[port_name] = _port(cfg, port_name, iface, issues, resolved, vlan_lists)
     return device
@@ -83,7 +84,7 @@ def _read_on_interface(words: list[str]) -> bool:
 
 
 def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
-          resolved: dict[str, _Classes], vlan_lists: dict[int | None, list[int]]) -> Port:
+          resolved: dict[str, _Classes], vlan_lists: dict[AllowedVlans | None, list[int]]) -> Port:
     _interface_profile(cfg, iface, issues)
     layers: list[QosConf] = [iface]
     profile = cfg.profiles.get(iface.profile.value) if iface.profile else None
@@ -131,7 +132,8 @@ def _routed(iface: InterfaceConf) -> Val | None:
     return Val(True, iface.l3_address)
 
 
-def _member_vlans(cfg: EosConfig, iface: InterfaceConf, shared: dict[int | None, list[int]]) -> list[int] | None:
+def _member_vlans(cfg: EosConfig, iface: InterfaceConf,
+                  shared: dict[AllowedVlans | None, list[int]]) -> list[int] | None:
     """A port's VLANs; a port-channel member's are its port-channel's switchport settings (EOS User Manual, Port
     Channels: the port-channel is the switching interface, its members carry its traffic), unknown (None, not VLAN
     1's) when the config has no `interface Port-ChannelN` block."""
@@ -141,7 +143,7 @@ def _member_vlans(cfg: EosConfig, iface: InterfaceConf, shared: dict[int | None,
     return _vlans(channel, shared) if channel is not None else None
 
 
-def _vlans(iface: InterfaceConf, shared: dict[int | None, list[int]]) -> list[int]:
+def _vlans(iface: InterfaceConf, shared: dict[AllowedVlans | None, list[int]]) -> list[int]:
     """`no switchport`: routed ([]); else an access port (VLAN 1 unless `switchport access vlan N`) or a
     trunk carrying its allowed VLANs (all by default): `switchport` is the default mode (EOS User Manual,
     Layer 2 configuration: switchport modes)."""
@@ -150,10 +152,10 @@ def _vlans(iface: InterfaceConf, shared: dict[int | None, list[int]]) -> list[in
         return []
     if iface.trunk:
         # Ports trunking the same VLANs share one list (read-only; a trunk of every VLAN holds 4,094 of them): by
-        # the allowed set each interface reads (a port-channel's members read its one), every VLAN under None.
-        key = id(iface.trunk_vlans) if iface.trunk_vlans is not None else None
+        # the allowed VLANs each interface's lines say (a port-channel's members read its one), every VLAN under None.
+        key = iface.trunk_vlans
         if key not in shared:
-            shared[key] = sorted(iface.trunk_vlans) if iface.trunk_vlans is not None else list(range(1, 4095))
+            shared[key] = key.listed() if key is not None else list(VLAN_IDS)
         return shared[key]
     return [iface.access_vlan or 1]
 

@@ -131,6 +131,24 @@ class QosConf:
         return self.explicit or any(q.ecn is not None and q.ecn.value is not None for q in self.queues.values())
 
 
+# The VLANs a trunk carries: 1-4094 (EOS User Manual, VLANs: the VLAN number range).
+VLAN_IDS = range(1, 4095)
+
+
+@dataclass(frozen=True)
+class AllowedVlans:
+    """`switchport trunk allowed vlan ...` as written: the VLANs it lists, or (``but``) every VLAN but those, so that
+    `except 10` or `remove 10` on a trunk of every VLAN does not build 4,093 VLANs per line (build shares one list
+    among the ports whose lines say the same)."""
+
+    vlans: frozenset[int]
+    but: bool = False
+
+    def listed(self) -> list[int]:
+        """The VLANs, in order."""
+        return [v for v in VLAN_IDS if v not in self.vlans] if self.but else sorted(self.vlans)
+
+
 @dataclass
 class InterfaceConf(QosConf):
     """An interface's own lines, over the QoS settings a `qos profile` would give it."""
@@ -146,7 +164,7 @@ class InterfaceConf(QosConf):
     channel_group: int | None = None  # `channel-group N mode ...`: a member of Port-ChannelN
     trunk: bool = False  # `switchport mode trunk`
     access_vlan: int | None = None  # `switchport access vlan N`
-    trunk_vlans: set[int] | None = None  # `switchport trunk allowed vlan ...`; None: all
+    trunk_vlans: AllowedVlans | None = None  # `switchport trunk allowed vlan ...`; None: all
 
 
 @dataclass
@@ -227,20 +245,24 @@ def _blank_free_text(text: str) -> str:
     return "\n".join(lines)
 
 
-def _allowed_vlans(current: set[int] | None, words: list[str]) -> set[int]:
+def _allowed_vlans(current: AllowedVlans | None, words: list[str]) -> AllowedVlans | None:
     """`switchport trunk allowed vlan 10-20,30 | all | none | add L | remove L | except L` (None = all)."""
-    everything = set(range(1, 4095))
     op, rest = (words[0], words[1:]) if words and words[0] in ("add", "remove", "except") else ("set", words)
     if rest in (["all"], ["none"]) and op == "set":
-        return everything if rest == ["all"] else set()
+        return None if rest == ["all"] else AllowedVlans(frozenset())
     try:
-        listed = set(units.int_list(" ".join(rest)))
+        listed = frozenset(units.int_list(" ".join(rest)))
     except ValueError:
-        listed = set()
-    if len(rest) != 1 or not listed or not listed <= everything:
+        listed = frozenset()
+    if len(rest) != 1 or not listed or min(listed) < VLAN_IDS[0] or max(listed) > VLAN_IDS[-1]:
         raise LineError("expected `switchport trunk allowed vlan [add|remove|except] LIST|all|none` with VLANs 1-4094")
-    base = everything if current is None else current
-    return {"set": listed, "add": base | listed, "remove": base - listed, "except": everything - listed}[op]
+    if op == "set" or op == "except":
+        return AllowedVlans(listed, but=op == "except")
+    if current is None:  # every VLAN: adding changes nothing, removing leaves every VLAN but those
+        return None if op == "add" else AllowedVlans(listed, but=True)
+    if current.but:  # (adding to "every VLAN but X" takes from X)
+        return AllowedVlans(current.vlans - listed if op == "add" else current.vlans | listed, but=True)
+    return AllowedVlans(current.vlans | listed if op == "add" else current.vlans - listed)
 
 
 def _seconds_ms(text: str) -> float:

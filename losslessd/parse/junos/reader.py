@@ -447,10 +447,12 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
                 continue
             main.append((src, w, line))
     # What a group's wildcard can match: the names the configuration itself gives (Junos matches `<pattern>` against
-    # existing statements), physical ports under interfaces, any entry under class-of-service interfaces.
-    # (`set` lines only: a port named by `delete interfaces et-0/0/9` alone is no port the configuration has)
+    # existing statements), physical ports and aggregated Ethernet interfaces (`<ae*>`: aeN is an interface the
+    # configuration gives, whose MTU and speed its members take) under interfaces, any entry under class-of-service
+    # interfaces. (`set` lines only: a port named by `delete interfaces et-0/0/9` alone is no port the configuration
+    # has)
     names = {"interfaces": sorted({w[2] for _, w, _ in main if w is not None and w[:2] == ["set", "interfaces"]
-                                   and len(w) > 2 and PHYSICAL.match(w[2])}),
+                                   and len(w) > 2 and (PHYSICAL.match(w[2]) or AGGREGATE.match(w[2]))}),
              "class-of-service": sorted({w[3] for _, w, _ in main if w is not None and len(w) > 3
                                          and w[:3] == ["set", "class-of-service", "interfaces"]})}
     inherited: list[tuple[Source, list[str] | None, str]] = []

@@ -17,6 +17,7 @@ from ...model import (
     DeviceKind,
     Ecn,
     ForwardingClass,
+    Incompatible,
     ParseIssue,
     Port,
     PriorityGroup,
@@ -61,8 +62,10 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     for port_name, iface in cfg.interfaces.items():
         own = {point: val.value for point, attr in ATTACHED.items() if (val := getattr(iface, attr)) is not None}
         iface = with_port_profiles(cfg, iface, issues) if iface.profiles else iface
-        iface = channel_policies(cfg, port_name, iface, issues) if iface.channel_group else iface
+        incompatible = _incompatible(cfg, iface)
+        iface = channel_policies(cfg, port_name, iface, issues, incompatible) if iface.channel_group else iface
         port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues, resolved)
+        port.incompatible = incompatible or None
         port.service_policies = own or None
         if iface.channel_group is not None:
             port.bundle = f"port-channel{iface.channel_group.value}"
@@ -150,13 +153,42 @@ _POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
 # port-channel interface affects its member ports (the member's own affects only the member). Compatibility
 # requirements: the Nexus 7000 guide lists MTU size (not PFC) and suspends a member with an incompatible attribute;
 # the Nexus 5000/5500 guide lists MTU and Priority-Flow-Control. A port-channel's line wins over the member's; the
-# member's holds where the port-channel sets none.
+# member's holds where the port-channel sets none, except for those compatibility parameters (_incompatible).
 _CHANNEL_SETTINGS = ("pfc_mode", "watchdog", "mtu")
 
 
-def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: Issues) -> InterfaceConf:
+# Nexus 7000 Interfaces guide, "Configuring Port Channels", Compatibility Requirements: the compatibility check covers
+# the MTU size (also the Nexus 9000's `show port-channel compatibility-parameters`: "Members have to have the same MTU
+# configured"), the Nexus 5000 guide's also Priority-Flow-Control; "If you configure a member port with an incompatible
+# attribute, the software suspends that port in the port channel", unless `channel-group N force` makes it join (then it
+# takes the port-channel's). A member's own line is compared where the port-channel writes one too: a member that
+# writes none takes the port-channel's, and one whose port-channel writes none keeps its own (as a port-channel made by
+# its first member's `channel-group` line takes that member's settings; a running-config shows both).
+_COMPATIBILITY = (("mtu", "mtu"), ("pfc_mode", "priority-flow-control mode"))
+
+
+def _incompatible(cfg: NxosConfig, iface: InterfaceConf) -> list[Incompatible]:
+    """The compatibility parameters in which a member (not forced in) differs from its port-channel: the switch
+    suspends it. A port-channel the input lacks is not compared."""
+    channel = cfg.port_channels.get(iface.channel_group.value) if iface.channel_group is not None else None
+    if channel is None or iface.channel_force is not None:
+        return []
+    if channel.profiles:
+        channel = with_port_profiles(cfg, channel, Issues([]))
+    out = []
+    for attr, setting in _COMPATIBILITY:
+        mine, theirs = getattr(iface, attr), getattr(channel, attr)
+        if mine is not None and theirs is not None and mine.value != theirs.value:
+            out.append(Incompatible(setting=setting, member=str(mine.value), aggregate=str(theirs.value),
+                                    source=mine.source))
+    return out
+
+
+def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: Issues,
+                     incompatible: list[Incompatible] | None = None) -> InterfaceConf:
     """A port-channel member as the switch runs it: the port-channel's QoS policies (else the system ones), not its
-    own. A port-channel the input lacks (a partial dump) leaves the member's own, with an info that says so."""
+    own; a suspended member (``incompatible``) keeps its own compatibility parameters. A port-channel the input lacks
+    (a partial dump) leaves the member's own, with an info that says so."""
     group = iface.channel_group
     if group is None:
         return iface
@@ -170,10 +202,11 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: I
         return dataclasses.replace(iface, channel_undefined_profile=iface.undefined_profile)
     if channel.profiles:
         channel = with_port_profiles(cfg, channel, issues)
+    kept = {attr for attr, setting in _COMPATIBILITY if any(i.setting == setting for i in incompatible or ())}
     return dataclasses.replace(iface, channel_undefined_profile=channel.undefined_profile,
                                **{attr: getattr(channel, attr) for attr in _POLICIES},
                                **{attr: val for attr in _CHANNEL_SETTINGS
-                                  if (val := getattr(channel, attr)) is not None})
+                                  if attr not in kept and (val := getattr(channel, attr)) is not None})
 
 
 def _profile_may_attach(iface: InterfaceConf) -> bool:

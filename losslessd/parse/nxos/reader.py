@@ -132,6 +132,7 @@ class InterfaceConf:
     queuing_policy: Val | None = None  # `service-policy type queuing output NAME`
     queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
     channel_group: Val | None = None  # `channel-group N [mode ...]`: a member of port-channel N
+    channel_force: Val | None = None  # `channel-group N force ...`: joins whatever its compatibility parameters
     profiles: list[Val] = field(default_factory=list)  # `inherit port-profile NAME`, in the order written
     # The `inherit` line of a port-profile the input does not define (build.with_port_profiles): what the interface
     # does not set itself may be that profile's, so it is unknown, not the system's or the default.
@@ -777,6 +778,7 @@ class _Reader(TreeReader):
             conf.profiles.append(Val(w[2], src))
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
+            conf.channel_force = Val(True, src) if w[2:3] == ["force"] else None
         elif w[:2] == ["priority-flow-control", "watch-dog"]:
             pass  # per-interface watchdog timers: not part of the model (the global ones are)
         elif w[0] == "priority-flow-control":
