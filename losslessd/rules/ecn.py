@@ -10,7 +10,7 @@ NIC DCQCN switches are checked by NIC003.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import headroom, units
 from ..lint.engine import Context
@@ -363,9 +363,10 @@ class EcnAfterPfc(_MarkingRule):
                 best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us,
                 ingress_ports_to_mark_first=fan_in)
             return
-        data = dict(margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold, trigger_bytes=loaded.at_bytes,
-                    pg=port.pg_key(lane.pg), assumed_congested=load.queues, assumption=load.assumption,
-                    best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us)
+        data: dict[str, Any] = dict(
+            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold, trigger_bytes=loaded.at_bytes,
+            pg=port.pg_key(lane.pg), assumed_congested=load.queues, assumption=load.assumption,
+            best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us)
         if load.assumption == "pool" and best_margin > 0:
             # No load in the policy and ECN marks first with one congested PG: it fails only as more PGs congest, so
             # a warning that says from how many on (the same Choudhury & Hahne threshold, headroom.congested_to_reach).

@@ -314,15 +314,17 @@ class NoLosslessConfiguration(Rule):
         ports = [port.name for port in selected]
         lossless = ctx.lossless
         # Lines that turn PFC off in so many words (Port.pfc_off_written) are no lossless configuration; named here.
-        off = [port for port in selected if port.pfc_off_written and port.pfc_source is not None]
+        off = [port for port in selected if port.pfc_off_written]
+        line = off[0].pfc_source if off else None
         said = (f"; PFC is turned off in so many words on {len(off)} of them (first: {off[0].name} at "
-                f"{off[0].pfc_source.describe()})" if off else "")
+                f"{line.describe()})" if line is not None else "")
         # Trust only decides which class RoCE reaches: with no lossless class MAP003 is silent per port (said here).
         wanted = ctx.policy.lossless.trust
         trust = [port for port in selected if wanted is not None and port.trust is not None
                  and port.trust.value != wanted]
-        said += (f"; the trust is {TRUST_LABEL[trust[0].trust.value]}, not the policy's {TRUST_LABEL[wanted]}, on "
-                 f"{len(trust)} of them (first: {trust[0].name})" if trust and wanted is not None else "")
+        other = trust[0].trust if trust else None
+        said += (f"; the trust is {TRUST_LABEL[other.value]}, not the policy's {TRUST_LABEL[wanted]}, on "
+                 f"{len(trust)} of them (first: {trust[0].name})" if other is not None and wanted is not None else "")
         with_trust = f", the trust mode ({TRUST_LABEL[wanted]})" if trust and wanted is not None else ""
         yield self.finding(f"the switch configures no lossless setting on any port ({found.why}): RoCE on lossless "
                            f"{priorities(lossless)} is dropped under congestion on its "
