@@ -382,6 +382,35 @@ def pfc_trigger(profile: BufferProfile, pool: BufferPool | None, congested: int)
                       f"/ (1 + {max(1, congested)} x {profile.alpha:g})")
 
 
+def congested_to_reach(profile: BufferProfile, pool: BufferPool | None, threshold: int, most: int) -> int | None:
+    """The fewest lossless PGs congested at once (at most ``most``) with which the PG's PFC trigger (pfc_trigger) is
+    at or below ``threshold`` bytes; None where it stays above with ``most``, or the trigger is not a dynamic one.
+
+    Choudhury & Hahne (dynamic_share_bytes): the trigger R + a*F/(1 + n*a) is at or below T once
+    a*F/(1 + n*a) < T + 1 - R (pfc_trigger keeps whole bytes), i.e. n > (a*F/(T + 1 - R) - 1)/a; the smallest such
+    n, checked against pfc_trigger itself so that float rounding cannot move it by one."""
+    first = pfc_trigger(profile, pool, 1)
+    if first is None or first.at_bytes <= threshold:
+        return 1 if first is not None else None
+    if pfc_trigger(profile, pool, 2) == first:  # (a stated or static trigger: the same at any load)
+        return None
+    alpha, size = profile.alpha, pool.size_bytes if pool is not None else None
+    if alpha is None or size is None:
+        return None
+    room = threshold + 1 - reserved_before_xoff(profile)
+    n = most if room <= 0 else max(1, min(most, math.floor((alpha * size / room - 1) / alpha) + 1))
+
+    def reached(k: int) -> bool:
+        trigger = pfc_trigger(profile, pool, k)
+        return trigger is not None and trigger.at_bytes <= threshold
+
+    while n < most and not reached(n):
+        n += 1
+    while n > 1 and reached(n - 1):
+        n -= 1
+    return n if reached(n) else None
+
+
 def ieee_xoff_bytes(speed_mbps: int, cable_m: float, mtu: int) -> int:
     """Headroom to reserve where the switch takes explicit numbers but publishes no formula (NX-OS pause
     buffer): a full frame at each end (the one the peer is sending, the one ahead of our XOFF), the cable's

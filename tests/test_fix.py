@@ -174,8 +174,6 @@ CANNOT = {
     ("ECN002", "juniper_junos"): "Junos ECN is a drop profile of fill levels: the template cannot write Kmin above Kmax",
     ("PFC001", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
     ("PFC006", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
-    ("PFC006", "cisco_nxos"): "NX-OS PFC is off only by a `priority-flow-control mode` line (PFC written: PFC001 per "
-                              "port at it); without one it is auto, which lint reads as unknown",
     ("PFC002", "juniper_junos"): "the Junos template sets PFC per lossless forwarding class: a lossy PFC priority "
                                  "renders lines its parser cannot read",
     ("SCH001", "linux_mlx5"): "the host script writes no ETS scheduler: SCH001's NIC findings need a human",
@@ -185,7 +183,7 @@ CANNOT = {
     **{("WDG004", platform): "WDG004 reads only platforms whose watchdog watches the queue numbered as the priority "
                              "(SONiC); this one's watches the paused queues, or its documentation does not say"
        for platform in ("arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")},
-    **{("PFC004", platform): "only NVUE has a switch-wide lossy mode (nv set qos roce mode lossy)"
+    **{("PFC004", platform): "only NVUE (and Onyx, which has no renderer) has a switch-wide lossy mode"
        for platform in ("sonic", "arista_eos", "cisco_nxos", "juniper_junos")},
     ("SCH001", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default: queue 0 cannot be "
                               "made strict alone",

@@ -220,10 +220,17 @@ def test_lint_under_a_lossless_policy():
 
 
 def test_lint_of_lossy_roce_mode_under_a_lossless_policy(tmp_path):
+    """`roce lossy` is switch-wide ("No PFC support", Onyx User Manual, RoCE Commands): one PFC004 for the switch at
+    that line, as NVUE's lossy mode, not PFC001 on each port."""
     path = tmp_path / "leaf.cfg"
-    path.write_text(HEAD + "   interface ethernet 1/1 qos trust L3\n   roce lossy\n")
+    text = HEAD + "   interface ethernet 1/1-1/2 qos trust L3\n   roce lossy\n"
+    path.write_text(text)
     result = lint([path], policy="roce-dscp26")
-    assert [f.code for f in result.findings if f.severity.value == "error"] == ["PFC001"]
+    errors = [f for f in result.findings if f.severity.value == "error"]
+    assert [(f.code, f.port, f.source.line) for f in errors] == [("PFC004", None, line_of(text, "roce lossy"))]
+    assert errors[0].data["ports"] == ["Eth1/1", "Eth1/2"] and "roce lossless" in errors[0].message
+    device = next(iter(result.fabric.devices.values()))
+    assert device.lossy_mode is not None and device.ports["Eth1/1"].lossy_mode
 
 
 def test_show_roce_in_a_capture_says_what_roce_mode_applies():

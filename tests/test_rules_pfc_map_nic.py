@@ -132,9 +132,10 @@ def test_lossy_mode_switch_is_said_once_and_what_it_sets_itself_still_checked(gr
 @pytest.mark.parametrize("grouping", [True, False])
 def test_switch_without_lossless_configuration_is_said_once_and_what_its_ports_set_still_checked(grouping):
     """Ports that pause nothing, buffer in a lossy PG and mark no ECN: one PFC006 for the switch instead of PFC001,
-    MAP001, ECN001, BUF002 and WDG001 on each port, while what the ports do set is still judged (MAP003: they trust
-    802.1p; MAP002: the CNP DSCP's queue is weighted, not strict). PFC on the wrong priority on one port is another
-    case: every port is then checked as before."""
+    MAP001, ECN001, BUF002 and WDG001 on each port, while what the ports do set is still judged (MAP002: the CNP
+    DSCP's queue is weighted, not strict). Their 802.1p trust (MAP003) only decides which class RoCE reaches, and no
+    class is lossless: PFC006 counts those ports and its fix sets the trust (session 33). PFC on the wrong priority on
+    one port is another case: every port is then checked as before, MAP003 too."""
     def port(name, **more):
         return {"name": name, "qos_configured": True, "pfc_enabled": [], "trust": "pcp",
                 "dscp_to_tc": {26: 3, 48: 6}, "tc_to_priority": {3: 3, 6: 6}, "tc_to_queue": {3: 3, 6: 6},
@@ -147,10 +148,15 @@ def test_switch_without_lossless_configuration_is_said_once_and_what_its_ports_s
     fabric = Fabric(devices={"leaf1": Device.model_validate(device)})
     result = run(fabric, load_policy("roce-dscp26"), grouping=grouping)
     problems = Counter(f.code for f in result.findings if f.severity != Severity.info)
-    assert problems == {"PFC006": 1, "MAP003": 3, "MAP002": 3}
+    assert problems == {"PFC006": 1, "MAP002": 3}
+    (pfc006,) = [f for f in result.findings if f.code == "PFC006"]
+    assert "the trust is PCP (802.1p), not the policy's DSCP, on 3 of them (first: Ethernet0)" in pfc006.message
+    assert pfc006.data["trust_ports"] == ["Ethernet0", "Ethernet4", "Ethernet8"]
+    assert "trust" in lookup("PFC006").fix_sections
 
     device["ports"]["Ethernet8"] = port("Ethernet8", pfc_enabled=[4])
     result = run(Fabric(devices={"leaf1": Device.model_validate(device)}), load_policy("roce-dscp26"),
                  grouping=grouping)
     codes = Counter(f.code for f in result.findings if f.severity != Severity.info)
     assert "PFC006" not in codes and codes["PFC001"] == 3 and codes["PFC002"] == 1 and codes["MAP001"] == 3
+    assert codes["MAP003"] == 3

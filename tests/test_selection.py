@@ -166,3 +166,43 @@ def test_a_switch_without_lossless_configuration_is_said_once_or_skipped_by_the_
     assert {f.code for f in result.findings if f.device == "lossy1"} == {"SEL001"}
     assert (result.coverage.checked, result.coverage.unchecked) == (1, ("lossy1",))
     assert not [f for f in result.findings if f.device == "tor1" and f.code in ("PFC001", "PFC006", "SEL001")]
+
+
+def test_render_and_fix_of_a_switch_the_policy_skips_say_so_naming_the_key(tmp_path):
+    """Under roce_ports.devices_without_lossless: skip a switch without lossless configuration has no selected port:
+    `render --device` and `fix` exit 2 with a message naming the policy key (not a bare "no RoCE-facing port", nor a
+    generic "nothing checked"), and never print a snippet."""
+    lossy = _lossy_sku(tmp_path, "lossy1", 4)
+    policy = tmp_path / "skip.yaml"
+    policy.write_text("name: skip\nextends: sonic-azure\nroce_ports: {devices_without_lossless: skip}\n")
+    render = losslessd("render", "--platform", "sonic", "--device", lossy, "--policy", policy)
+    assert render.returncode == 2 and render.stdout == ""
+    assert "lossy1 configures no lossless setting on any port and policy skip sets " \
+           "roce_ports.devices_without_lossless: skip" in render.stderr and "nothing to render" in render.stderr
+    fix = losslessd("fix", lossy, "--policy", policy, "--unsafe-fixes")
+    assert fix.returncode == 2 and "{" not in fix.stdout
+    assert "lossy1 configures no lossless setting on any port and policy skip sets " \
+           "roce_ports.devices_without_lossless: skip" in fix.stderr
+
+
+def test_a_switch_whose_pfc_lines_all_turn_pfc_off_is_pfc006(tmp_path):
+    """An explicit off (NX-OS `priority-flow-control mode off`, SONiC `pfc_enable: ""`) is no lossless configuration:
+    the switch is one PFC006 naming the first such line, not PFC001 per port at it (session 32 counted it as PFC
+    written). A PFC line that turns PFC on without effect (NX-OS `mode on`, no no-drop class) stays PFC001's."""
+    nxos = tmp_path / "n9k.cfg"
+    nxos.write_text("hostname n9k-off\n" + "".join(
+        f"interface Ethernet1/{i}\n  priority-flow-control mode off\n  no shutdown\n" for i in (1, 2)))
+    result = api.lint([nxos], "roce-dscp26", fmt="cisco_nxos")
+    errors = [f for f in result.findings if f.severity != Severity.info]
+    assert [(f.code, f.port) for f in errors] == [("PFC006", None)]
+    assert f"PFC is turned off in so many words on 2 of them (first: Ethernet1/1 at {nxos}:3)" in errors[0].message
+    assert errors[0].data["pfc_off_ports"] == ["Ethernet1/1", "Ethernet1/2"]
+
+    sonic_db = _config_db(tmp_path / "off", 2, {"Ethernet0": {"pfc_enable": ""}, "Ethernet4": {"pfc_enable": ""}})
+    result = api.lint([sonic_db], "sonic-azure")
+    assert [f.code for f in result.findings if f.severity != Severity.info] == ["PFC006"]
+
+    nxos.write_text(nxos.read_text().replace("mode off", "mode on"))
+    result = api.lint([nxos], "roce-dscp26", fmt="cisco_nxos")
+    assert sorted((f.code, f.port) for f in result.findings if f.code in ("PFC001", "PFC006")) == [
+        ("PFC001", "Ethernet1/1"), ("PFC001", "Ethernet1/2")]

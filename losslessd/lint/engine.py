@@ -54,7 +54,8 @@ def no_lossless(device: Device) -> NoLossless | None:
     """Whether ``device`` is a switch whose input shows its ports' QoS settings and configures nothing lossless on any
     of them: PFC on no priority of any port (every port that shows a QoS or PFC setting shows PFC off: an unknown PFC
     state is not "off") and no PFC line written on any (pfc_written: a PFC statement without effect is PFC001's, per
-    port at that line), no PG bound to a profile with xoff headroom or headroom sized at run time, no queue whose ECN
+    port at that line; one that turns PFC off is not such a statement), no PG bound to a profile with xoff headroom or
+    headroom sized at run time, no queue whose ECN
     marking is on or not known to be off, no 802.3x link pause on, no traffic class the config defines lossless
     (Junos `no-loss`, NX-OS no-drop) or gives a PFC priority (Junos `pfc-priority`). Not a switch-wide lossy mode
     (PFC004's) nor ports lossy by design (never selected). DSCP and priority maps do not count either way: every QoS
@@ -95,9 +96,12 @@ def pfc_written(port: Port) -> bool:
     pausing a class without `no-loss`, Onyx `roce lossy` or port mode without the switch-wide enable, SONiC
     `pfc_enable`, even empty). Not where the reader names the port itself or its QoS map entry for want of such a line
     (a SONiC PORT_QOS_MAP entry without `pfc_enable`, a Dell OS9/OS10 interface without a dcb-map or PFC mode) or
-    none (a Junos port without a congestion-notification-profile, EOS without PFC lines): the platform's default."""
+    none (a Junos port without a congestion-notification-profile, EOS without PFC lines): the platform's default. Nor
+    where the line turns PFC off in so many words (Port.pfc_off_written: NX-OS `priority-flow-control mode off`, SONiC
+    `pfc_enable: ""`): an explicit off is no lossless configuration, so a switch whose PFC lines all say off is
+    PFC006's."""
     src = port.pfc_source
-    return src is not None and src != port.source and src != port.map_source
+    return src is not None and src != port.source and src != port.map_source and not port.pfc_off_written
 
 
 def _crash_rule():
@@ -219,6 +223,11 @@ SKIP_RULE = "roce_ports.devices_without_lossless"
 
 def _no_lossless(ctx: Context, device: Device) -> NoLossless | None:
     return no_lossless(device)
+
+
+def _listed(names: list[str]) -> str:
+    """The first names of a list of devices and how many more."""
+    return ", ".join(names[:_SHOWN]) + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
 
 
 def nothing_shown(choices: list[PortChoice]) -> bool:
@@ -384,6 +393,18 @@ class Coverage:
             return (f"{read}, and the selected rules ({codes}) check no device of "
                     f"{'this kind' if len(present) == 1 else 'these kinds'} "
                     f"({', '.join(sorted(k.value for k in present))}); widen --select or --ignore")
+        skipped = [name for name in self.unchecked if (sel := result.selection.get(name))
+                   and all(c.rule == SKIP_RULE for c in sel)]
+        if skipped:  # (lint, fix: a switch left out by the policy's own key, named, so no one reads it as a bug)
+            some = len(skipped) < len(self.unchecked)
+            one = len(skipped) == 1
+            return (f"{read}: {'of them, ' if some else ''}{_listed(skipped)} configure{'s' if one else ''} "
+                    f"no lossless setting on any port and policy {result.policy.name} sets "
+                    f"{SKIP_RULE}: skip, so {'it carries' if one else 'they carry'} no RoCE and none of "
+                    f"{'its' if one else 'their'} ports is checked or fixed"
+                    + ("; the others have no RoCE-facing port whose settings the input shows (SEL001 or SYS002 says "
+                       "why)" if some else "; lint or fix it with a policy without that key to make it lossless")
+                    + ": a device with nothing checked is not clean")
         return (f"{read}, and none has a RoCE-facing port whose settings the input shows (the SEL001 or SYS002 "
                 "finding on each says why; `--explain-selection` lists every port): a device with nothing checked is "
                 "not clean")

@@ -124,8 +124,9 @@ class PortRule(Rule):
     needs_pfc: ClassVar[bool | None] = None
     # True for rules about what a lossless class lacks or needs (PFC, its map, headroom, ECN on its queue, the
     # watchdog): on a switch that configures no lossless setting on any port (engine.no_lossless) they stay silent,
-    # and PFC006 says it once for the switch. None: as needs_pfc. Rules about settings that are there (trust, the CNP
-    # queue, link pause, ECN thresholds written) keep reporting.
+    # and PFC006 says it once for the switch. None: as needs_pfc. Rules about settings that are there (the CNP queue,
+    # link pause, ECN thresholds written) keep reporting; trust (MAP003) only decides which class RoCE reaches, so it
+    # is one of the silent ones.
     needs_lossless: ClassVar[bool | None] = None
 
     def applies(self, ctx: Context, device: Device) -> bool:

@@ -399,6 +399,10 @@ class Port(Model):
 
     pfc_enabled: list[int] | None = None  # priorities with PFC on; [] = PFC off, None = unknown
     pfc_source: Source | None = None
+    # True where pfc_source is a line that turns PFC off in so many words (NX-OS and Onyx `... priority-flow-control
+    # mode off`, SONiC `pfc_enable: ""`, EOS `no priority-flow-control` or `priority-flow-control all off`, OS10 `no
+    # priority-flow-control mode`): an explicit off, not lossless configuration without effect (engine.pfc_written).
+    pfc_off_written: bool = False
     queues: dict[int, Queue] = dataclasses.field(default_factory=dict)
     priority_groups: dict[int, PriorityGroup] = dataclasses.field(default_factory=dict)
     watchdog: Watchdog | None = None
@@ -952,7 +956,8 @@ class Device(Model):
     # given), with roce-lossless where `nv set qos roce` runs a lossless mode. None: not an NVUE switch.
     traffic_pools: dict[str, int | None] | None = None
     # The switch-wide mode that makes the switch lossy whatever its ports say, in the vendor's words (NVUE `nv set
-    # qos roce mode lossy`: ECN only, PFC on no priority); None: no such mode (or not known).
+    # qos roce mode lossy`: ECN only, PFC on no priority; Onyx `roce lossy`: ECN marking only, no PFC); None: no such
+    # mode (or not known).
     lossy_mode: str | None = None
     lossy_mode_source: Source | None = None
     # The traffic classes the config defines by name (Junos `forwarding-classes class`; not the default classes it

@@ -656,8 +656,10 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
 
 def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, pool_mode: str,
                           congested: int, where: dict) -> None:
-    """Refuse thresholds that would mark only after the PG pauses, at the load ECN004 assumes (same maths); ``where``:
-    the file and line of the port (a --device file's), which the refusal names."""
+    """Refuse thresholds that would mark only after the PG pauses where ECN004 errs (same maths): at the policy's
+    ecn.assume_congested_queues, else with one congested PG (broken at any load; failing only as more PGs congest is
+    ECN004's warning, which names the break-even); ``where``: the file and line of the port (a --device file's),
+    which the refusal names."""
     pg = port.sonic
     threshold = {"dynamic_threshold": pg.threshold} if pool_mode == "dynamic" else {"static_threshold_bytes":
                                                                                     pg.threshold}
@@ -667,8 +669,10 @@ def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, po
     mark = port.kmin_bytes if policy.ecn.before_pfc == "kmin" else port.kmax_bytes
     if trigger is not None and mark >= trigger.at_bytes:
         raise InputError(f"port {port.name}: ECN threshold {mark} B would not mark before PFC pauses at "
-                         f"{trigger.at_bytes} B ({trigger.basis}, {congested} lossless PG(s) congested at once); a "
-                         "larger ingress lossless pool, or a smaller ecn.assume_congested_queues, is needed", **where)
+                         f"{trigger.at_bytes} B ({trigger.basis}, {congested} lossless PG(s) congested at once"
+                         f"{'' if policy.ecn.assumed_congested else ', the fewest'}); a larger ingress lossless pool"
+                         f"{', or a smaller ecn.assume_congested_queues,' if policy.ecn.assumed_congested else ''} "
+                         "is needed", **where)
 
 
 def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: float, mtu: int,
@@ -834,7 +838,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     if pool_bytes is None and sku is not None and bufs.asic is None:
         pool_bytes = sku.pool_size_bytes
     asic = "mellanox" if bufs.asic is not None else (sku.asic if sku else None)
-    congested = pol.ecn.assumed_congested or len(ports) * len(lossless)
+    congested = pol.ecn.assumed_congested or 1  # ECN004's error load (its warning names the break-even above it)
     rendered = []
     places = []  # each port's file and line, for an InputError naming it
     for port in ports:

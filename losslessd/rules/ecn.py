@@ -10,7 +10,7 @@ NIC DCQCN switches are checked by NIC003.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import headroom, units
 from ..lint.engine import Context
@@ -257,7 +257,11 @@ class EcnAfterPfc(_MarkingRule):
     lossless PGs congested at once: the policy's `ecn.assume_congested_queues`, else every lossless PG of
     the switch's RoCE-facing ports that shares the pool. The message and the finding's data say which
     assumption was used, and give the best case (one congested PG, the highest possible trigger) beside
-    it. Margins are in bytes and in microseconds at line rate. When the trigger or the threshold is
+    it. With the policy's load, a threshold at or above the trigger at that load is an error. With no load in
+    the policy, it is an error only where ECN cannot mark first even with one congested PG (broken at any load);
+    where it fails only as more PGs congest, it is a warning naming the break-even K, the fewest congested PGs of
+    the pool whose trigger is at or below the threshold (same formula; data `break_even_congested`). Margins are in
+    bytes and in microseconds at line rate. When the trigger or the threshold is
     unknown (run-time profile, pool sized at run time, unconverted unit) the queue is reported as
     unverified.
 
@@ -279,7 +283,10 @@ class EcnAfterPfc(_MarkingRule):
     WRED Kmin 1048576 B on queue 3; PG 3 profile `{size: 50176, xon: 19456, xoff: 30720, dynamic_th: 0}`
     in a 16 MiB pool shared by 64 lossless PGs: `Kmin 1048576 B is not below the PFC trigger of PG 3 under
     load: with 64 lossless PGs congested at once (every lossless PG sharing pool ...) it pauses at 277562 B:
-    margin -771014 B ...; best case (one congested PG): 8408064 B, margin 7359488 B`.
+    margin -771014 B ...; best case (one congested PG): 8408064 B, margin 7359488 B` (an error where the policy
+    sets `ecn.assume_congested_queues: 64`; with no load set, a warning: `ECN cannot mark before PFC once 16 or
+    more lossless PGs of pool ... are congested at once (Kmin 1048576 B, the dynamic threshold with 16 congested:
+    1006351 B ...)`).
 
     ## Passing example
     Kmin 153600 B (150 KB) against the same PG and pool.
@@ -356,6 +363,27 @@ class EcnAfterPfc(_MarkingRule):
                 best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us,
                 ingress_ports_to_mark_first=fan_in)
             return
+        data: dict[str, Any] = dict(
+            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold, trigger_bytes=loaded.at_bytes,
+            pg=port.pg_key(lane.pg), assumed_congested=load.queues, assumption=load.assumption,
+            best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us)
+        if load.assumption == "pool" and best_margin > 0:
+            # No load in the policy and ECN marks first with one congested PG: it fails only as more PGs congest, so
+            # a warning that says from how many on (the same Choudhury & Hahne threshold, headroom.congested_to_reach).
+            k = headroom.congested_to_reach(profile, pool, threshold, load.queues)
+            at_k = headroom.pfc_trigger(profile, pool, k) if k is not None else None
+            if k is not None and at_k is not None:
+                yield self.finding(
+                    f"{_where(lane)}: ECN cannot mark before PFC once {k} or more lossless PGs of pool "
+                    f"{profile.pool or '?'} are congested at once ({label} {threshold} B, the dynamic threshold with "
+                    f"{k} congested: {at_k.at_bytes} B, {at_k.basis}); {port.pg_label(lane.pg)} pauses at "
+                    f"{best.at_bytes} B with one congested PG (margin {best_margin} B{best_txt}), at "
+                    f"{loaded.at_bytes} B with all {load.queues} of the pool congested (margin {margin} "
+                    f"B{margin_txt}); lower {label} or raise the PG's "
+                    f"shared-buffer limit, or state the load the fabric is built for in ecn.assume_congested_queues",
+                    **at, severity=Severity.warning, **data, break_even_congested=k,
+                    break_even_trigger_bytes=at_k.at_bytes)
+                return
         if any_load:
             where = f" ({loaded.basis} = {loaded.at_bytes} B, the same at any load): margin {margin} B{margin_txt}"
         else:
@@ -364,11 +392,8 @@ class EcnAfterPfc(_MarkingRule):
                      f"congested at once (assumed: {load.why}) it is {loaded.basis} = {loaded.at_bytes} B: margin "
                      f"{margin} B{margin_txt}")
             if several:
-                where += f"; best case, one congested PG: {best.at_bytes} B, margin {best_margin} B{best_txt}"
+                best_label = "best case, one congested PG" if best_margin > 0 else "even with one congested PG"
+                where += f"; {best_label}: {best.at_bytes} B, margin {best_margin} B{best_txt}"
         yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of "
                            f"{port.pg_label(lane.pg)}{where}; PFC pauses before ECN marks, lower {label} or raise the "
-                           f"PG's shared-buffer limit", **at,
-                           margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
-                           trigger_bytes=loaded.at_bytes, pg=port.pg_key(lane.pg), assumed_congested=load.queues,
-                           assumption=load.assumption, best_trigger_bytes=best.at_bytes,
-                           best_margin_bytes=best_margin, best_margin_us=best_us)
+                           f"PG's shared-buffer limit", **at, **data)

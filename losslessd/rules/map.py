@@ -200,7 +200,9 @@ class TrustMismatch(PortRule):
 
     ## Why it matters
     A port that trusts PCP (802.1p) or nothing ignores the DSCP the hosts set: routed (untagged)
-    RoCE traffic falls into the default class, which is lossy, and every DSCP map is moot.
+    RoCE traffic falls into the default class, which is lossy, and every DSCP map is moot. On a switch
+    that configures no lossless setting on any port this rule is silent: no class is lossless whatever
+    the port trusts, and PFC006 says so once for the switch (its fix sets the trust too).
 
     ## Failing example
     Policy `lossless.trust: dscp`; EOS interface with `qos trust cos`:
@@ -219,6 +221,9 @@ class TrustMismatch(PortRule):
     severity = Severity.error
     fix_sections = frozenset({"trust"})
     disruptive = True
+    # Trust matters for which class RoCE reaches: on a switch with no lossless class (engine.no_lossless) every class
+    # is lossy whatever the port trusts, so PFC006 says it once (and its fix sets the trust with the rest).
+    needs_lossless = True
 
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wanted = ctx.policy.lossless.trust

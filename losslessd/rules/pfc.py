@@ -12,7 +12,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port
-from .common import marks_ecn, numbers, pause_on, priorities
+from .common import TRUST_LABEL, marks_ecn, numbers, pause_on, priorities
 
 
 @register
@@ -177,13 +177,21 @@ def _roce_ports(ports: list[str]) -> str:
     return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({_listed_names(ports)})"
 
 
+# The line that sets RoCE lossless mode, per platform with a switch-wide lossy mode: Cumulus Linux RoCE guide (NVUE);
+# Onyx User Manual, RoCE Commands (`roce [lossy | semi-lossless | lossless]`).
+NVUE = "nvidia_cumulus"
+_LOSSLESS_MODE = {NVUE: "NVUE: nv set qos roce mode lossless", "nvidia_onyx": "Onyx: roce lossless"}
+
+
 @register
 class SwitchInLossyMode(Rule):
     """A switch runs a switch-wide lossy mode, so none of its priorities is lossless.
 
     ## What it checks
     A switch whose configuration puts it in a lossy mode for RoCE (NVIDIA Cumulus Linux NVUE `nv set qos roce mode
-    lossy`, or from 5.14 `nv set qos roce mode lossy-multi-tc`) while the policy calls priorities lossless. One
+    lossy`, or from 5.14 `nv set qos roce mode lossy-multi-tc`; NVIDIA Onyx `roce lossy`, "congestion control based
+    on ECN marking only. No PFC support", Onyx User Manual, RoCE Commands) while the policy calls priorities
+    lossless. One
     finding per switch, naming its RoCE-facing ports whose PFC state the mode decides. On those ports the rules
     about what only PFC needs (PFC001, BUF001-003, BUF005, ECN004, MAP004, WDG001, WDG002, WDG004) stay silent, and
     so does every finding that rests on the mode's own line (its default maps, ECN and scheduling, which lossless mode
@@ -206,7 +214,8 @@ class SwitchInLossyMode(Rule):
 
     ## Fix
     Set the RoCE mode to lossless (`nv set qos roce mode lossless`; RoCE lossless mode then makes its own lossless
-    pool and enables PFC on switch priority 3), or lint the switch with a policy for a lossy fabric if it is meant to
+    pool and enables PFC on switch priority 3; Onyx `roce lossless`), or lint the switch with a policy for a lossy
+    fabric if it is meant to
     be lossy. `losslessd fix --unsafe-fixes` writes the mode change with the PFC and watchdog sections.
     """
 
@@ -230,7 +239,8 @@ class SwitchInLossyMode(Rule):
                            f"pool, so lossless {priorities(lossless)} is lossy on its {_roce_ports(ports)}, "
                            f"and what follows from the mode there "
                            f"(PFC, buffers, watchdog, the mode's own maps) is not reported port by port; set the RoCE "
-                           f"mode to lossless (NVUE: nv set qos roce mode lossless)", device=device,
+                           f"mode to lossless ({_LOSSLESS_MODE.get(device.platform, _LOSSLESS_MODE[NVUE])})",
+                           device=device,
                            source=device.lossy_mode_source or device.source, key="lossy-mode", ports=ports,
                            priorities=lossless)
 
@@ -246,15 +256,20 @@ class NoLosslessConfiguration(Rule):
     to be off), no 802.3x link pause, no traffic class the configuration defines lossless (Junos `no-loss`, NX-OS
     no-drop) or gives a PFC priority (Junos `pfc-priority`), and no PFC line written on any port: a PFC statement
     without effect (NX-OS `priority-flow-control mode on` with no no-drop class, a Junos PFC code point for a class
-    without `no-loss`, Onyx `roce lossy`, a SONiC `pfc_enable` even empty) is PFC001's on each port, at that line.
+    without `no-loss`, Onyx port mode on without the switch-wide enable) is PFC001's on each port, at that line. A line
+    that turns PFC off in so many words (NX-OS or Onyx `priority-flow-control mode off`, SONiC `pfc_enable: ""`, EOS
+    `no priority-flow-control`) is not lossless configuration: such a switch is this rule's, and the message names
+    the first such line.
     One finding per switch, naming its RoCE-facing ports whose PFC is known off (a port whose PFC state the input
     does not show keeps its own findings, which say it could not be checked). DSCP and priority maps count neither
     way: every QoS configuration classifies, so a map alone is not lossless configuration. A switch with PFC on any
     priority (also the wrong one: PFC001 and PFC002 on each port), ECN marking on any queue (an ECN-only RoCE fabric)
     or a lossless class is not this case; a switch-wide lossy mode is PFC004's. On such a switch the rules about what a
-    lossless class lacks or needs stay silent port by port (PFC001, MAP001, MAP004, MAP005, ECN001, ECN004,
-    BUF001-003, BUF005, WDG001, WDG002, WDG004): each would repeat this finding on every port. What the ports do set
-    is still checked (MAP002 on the CNP queue, MAP003 on trust, SCH001, the link, path and deadlock rules).
+    lossless class lacks or needs stay silent port by port (PFC001, MAP001, MAP003, MAP004, MAP005, ECN001, ECN004,
+    BUF001-003, BUF005, WDG001, WDG002, WDG004): each would repeat this finding on every port. Trust (MAP003) only
+    decides which class RoCE reaches, and no class is lossless here: the message says how many ports trust another
+    marking than the policy's, and the fix sets the trust with the rest. What the ports do set is still checked
+    (MAP002 on the CNP queue, SCH001, the link, path and deadlock rules).
     With `roce_ports.devices_without_lossless: skip` in the policy, such a switch carries no RoCE: none of its ports
     is selected, this rule is silent and SEL001 says, as an info, that the switch was not checked.
 
@@ -288,7 +303,7 @@ class NoLosslessConfiguration(Rule):
     # What a lossless class needs on every RoCE-facing port, as the per-port findings it stands for would fix it
     # (PFC001, MAP001, ECN001, WDG001); not the PG headroom, which a platform sizes itself where PFC is on (SONiC's
     # buffer manager, NX-OS's default pause buffer) and a render sizes only from a cable length the input may not give.
-    fix_sections = frozenset({"pfc", "maps", "ecn", "watchdog"})
+    fix_sections = frozenset({"pfc", "maps", "ecn", "watchdog", "trust"})
     disruptive = True
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
@@ -297,17 +312,32 @@ class NoLosslessConfiguration(Rule):
             return
         # Ports whose PFC is known off; one whose PFC state the input does not show (roce_ports.select: all) is not
         # said to drop RoCE: its own findings say it could not be checked.
-        ports = [port.name for port in ctx.roce_ports(device) if port.pfc_enabled is not None]
-        if not ports:  # none selected (SEL001 says why, also under devices_without_lossless: skip)
+        selected = [port for port in ctx.roce_ports(device) if port.pfc_enabled is not None]
+        if not selected:  # none selected (SEL001 says why, also under devices_without_lossless: skip)
             return
+        ports = [port.name for port in selected]
         lossless = ctx.lossless
+        # Lines that turn PFC off in so many words (Port.pfc_off_written) are no lossless configuration; named here.
+        off = [port for port in selected if port.pfc_off_written]
+        line = off[0].pfc_source if off else None
+        said = (f"; PFC is turned off in so many words on {len(off)} of them (first: {off[0].name} at "
+                f"{line.describe()})" if line is not None else "")
+        # Trust only decides which class RoCE reaches: with no lossless class MAP003 is silent per port (said here).
+        wanted = ctx.policy.lossless.trust
+        trust = [port for port in selected if wanted is not None and port.trust is not None
+                 and port.trust.value != wanted]
+        other = trust[0].trust if trust else None
+        said += (f"; the trust is {TRUST_LABEL[other.value]}, not the policy's {TRUST_LABEL[wanted]}, on "
+                 f"{len(trust)} of them (first: {trust[0].name})" if other is not None and wanted is not None else "")
+        with_trust = f", the trust mode ({TRUST_LABEL[wanted]})" if trust and wanted is not None else ""
         yield self.finding(f"the switch configures no lossless setting on any port ({found.why}): RoCE on lossless "
                            f"{priorities(lossless)} is dropped under congestion on its "
-                           f"{_roce_ports(ports)}, and the per-port findings this implies "
-                           f"(PFC, maps, headroom, ECN, watchdog) are not repeated; configure PFC on "
-                           f"{priorities(lossless)}, ECN marking and the maps on the ports that carry RoCE, or, if the "
-                           f"switch carries no RoCE, set roce_ports.devices_without_lossless: skip in the policy",
-                           device=device, key="no-lossless", ports=ports, priorities=lossless)
+                           f"{_roce_ports(ports)}{said}, and the per-port findings this implies "
+                           f"(PFC, maps, trust, headroom, ECN, watchdog) are not repeated; configure PFC on "
+                           f"{priorities(lossless)}, ECN marking{with_trust} and the maps on the ports that carry "
+                           f"RoCE, or, if the switch carries no RoCE, set roce_ports.devices_without_lossless: skip "
+                           f"in the policy", device=device, key="no-lossless", ports=ports, priorities=lossless,
+                           pfc_off_ports=[port.name for port in off], trust_ports=[port.name for port in trust])
 
 
 @register

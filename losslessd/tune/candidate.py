@@ -3,7 +3,9 @@ section on the tuned ports), cut to what changes the running config, applied off
 that lints with an error is refused and never reaches a device or a benchmark.
 
 Refused: an error finding the config as found did not have, or any error of the ECN rules on a tuned port
-(ECN004 "ECN marks after PFC pauses" above all) even if the config as found had it too.
+(ECN004 "ECN marks after PFC pauses" above all) even if the config as found had it too, or ECN004's warning on a
+tuned port (marks after PFC once enough of the pool's lossless PGs are congested: with no load in the policy, every
+lossless PG of the pool, as the refusal always was).
 """
 
 from __future__ import annotations
@@ -167,8 +169,12 @@ def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
         raise InputError(f"{cfg.name}: the config with candidate {cand.describe()} no longer parses")
     known = {f.fingerprint for f in cfg.baseline}
     tuned = set(cfg.port_names)
-    refusals = [f for f in found if f.severity == Severity.error and not f.unverified
-                and (f.fingerprint not in known or (f.code.startswith("ECN") and f.port in tuned))]
+    # (ECN004's warning too on a tuned port: a threshold the tuner picks should mark before PFC at the switch's own
+    # worst case, as before session 33 made that a warning for thresholds written by others)
+    ecn_here = [f for f in found if f.code.startswith("ECN") and f.port in tuned]
+    refusals = [f for f in found if not f.unverified and (
+        (f.severity == Severity.error and (f.fingerprint not in known or f in ecn_here))
+        or (f.code == "ECN004" and f.severity == Severity.warning and f in ecn_here))]
     return Checked(cfg.name, cut if _changes_anything(cut) else "", applied, found, refusals)
 
 

@@ -237,6 +237,7 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
         return
     if mode is None or not mode.value:
         port.pfc_enabled, port.pfc_source = [], (mode.source if mode else iface.source)
+        port.pfc_off_written = mode is not None  # (`no priority-flow-control mode`)
         return
     if no_drop is None:
         return  # the no-drop classes, or the priorities they pause, are not in this config

@@ -113,7 +113,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
         port.qos_configured = True
         _trust_and_maps(cfg, iface, layers, port, defaults=False)
         if cfg.pfc_all_off is not None:
-            port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
+            port.pfc_enabled, port.pfc_source, port.pfc_off_written = [], cfg.pfc_all_off, True
         return port
     _trust_and_maps(cfg, iface, layers, port, defaults=True)
     _policy_map(cfg, name, layers, port, issues, resolved)
@@ -287,7 +287,7 @@ def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
         priorities.update(layer.priorities)
     mode = _last(layers, "pfc")
     if cfg.pfc_all_off is not None:
-        port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
+        port.pfc_enabled, port.pfc_source, port.pfc_off_written = [], cfg.pfc_all_off, True
         return
     unread = next((layer.pfc_unread for layer in layers if layer.pfc_unread is not None), None)
     if unread is not None:  # a PFC line of the port or its profile was not read (a SYS002 says why): unknown
@@ -297,6 +297,7 @@ def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
         # PFC is off on EOS until `priority-flow-control on`, whatever the no-drop priorities say.
         port.pfc_enabled = []
         port.pfc_source = mode.source if mode else _first(priorities)
+        port.pfc_off_written = mode is not None  # (`no priority-flow-control`, `priority-flow-control off`)
         return
     port.pfc_enabled = sorted(p for p, val in priorities.items() if val.value)
     port.pfc_source = mode.source

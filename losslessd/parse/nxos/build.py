@@ -395,7 +395,7 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: Iss
         port.pfc_priority_to_queue = {c: [port.tc_to_queue[group]] for group, cos in no_drop.items() for c in cos}
     mode = iface.pfc_mode
     if mode is not None and mode.value == "off":
-        port.pfc_enabled, port.pfc_source = [], mode.source
+        port.pfc_enabled, port.pfc_source, port.pfc_off_written = [], mode.source, True
         return
     if mode is None or mode.value == "auto":
         # Default mode is auto: PFC is on only if DCBX negotiation with the peer succeeds (NX-API

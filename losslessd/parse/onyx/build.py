@@ -69,6 +69,8 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
             f"RoCE mode {roce.value} (`roce`): its trust, PFC and scheduling are read from the capture's `show roce`; "
             "its ECN, buffer and classification map settings are not, and are unknown where no line of this config "
             "sets them")))
+    if roce is not None and roce.value == NO_PFC_ROCE:  # a switch-wide lossy mode (model Device.lossy_mode)
+        device.lossy_mode, device.lossy_mode_source = f"RoCE {NO_PFC_ROCE} mode (roce {NO_PFC_ROCE})", roce.source
     for pname, pc in cfg.ports.items():
         device.ports[pname] = _port(cfg, pname, pc, roce, shown, issues)
     return device
@@ -162,8 +164,8 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
     global `dcb priority-flow-control enable`, the priorities enabled globally, and the port's `dcb
     priority-flow-control mode on`."""
     mode = pc.pfc_mode
-    if roce is not None and roce.value == NO_PFC_ROCE:
-        port.pfc_enabled, port.pfc_source = [], roce.source
+    if roce is not None and roce.value == NO_PFC_ROCE:  # the switch's lossy mode decides, not a setting of the port
+        port.pfc_enabled, port.pfc_source, port.lossy_mode = [], roce.source, True
         return
     if mode is not None and mode.value == "auto":
         issues.add_once(ParseIssue(code="SYS002", source=mode.source, message=(
@@ -174,15 +176,15 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
     on = cfg.pfc_global is not None and cfg.pfc_global.value
     listed = sorted(p for p, val in cfg.pfc_priorities.items() if val.value)
     if mode is not None and mode.value == "off":
-        port.pfc_enabled, port.pfc_source = [], mode.source
+        port.pfc_enabled, port.pfc_source, port.pfc_off_written = [], mode.source, True
     elif roce is not None and (mode is None or cfg.pfc_global is None):
         if shown is not None and shown.pfc is not None:  # what RoCE mode enables, as `show roce` prints it
             port.pfc_enabled = sorted(sp for sp, val in shown.sps.items() if val.value) if shown.pfc.value else []
             port.pfc_source = shown.pfc.source
         else:
             port.pfc_source = roce.source  # what the RoCE mode enables is not stated (build's SYS004)
-    elif cfg.pfc_global is not None and not on:
-        port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
+    elif cfg.pfc_global is not None and not on:  # `no dcb priority-flow-control enable`
+        port.pfc_enabled, port.pfc_source, port.pfc_off_written = [], cfg.pfc_global.source, True
     elif cfg.pfc_unread is not None:  # a global PFC line not read (a SYS002 names it): what is paused is unknown
         port.pfc_source = cfg.pfc_unread
     elif mode is None:

@@ -1124,6 +1124,7 @@ class _Builder:
                 port = ports.get(name) or self.port(name, e)
                 port.update(fixed)
                 port["map_source"], port["pfc_enabled"], port["pfc_source"] = e, pfc_enabled, pfc_source
+                port["pfc_off_written"] = pfc_written and pfc_enabled == []  # `pfc_enable: ""`: off in so many words
                 if trust_field is not None:
                     port["trust_source"] = trust_source
                 port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
