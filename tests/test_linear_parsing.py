@@ -304,6 +304,37 @@ def test_a_host_scripts_closing_words_find_their_openings_without_a_scan(shape):
     assert steps[1] < 5 * steps[0], steps
 
 
+def test_a_one_line_function_s_substitutions_are_placed_in_one_pass():
+    """The steps the host script reader takes for one line `f() { x0=$(...); x1=$(...); ...; }; y=$(f)` grow with
+    its substitutions, not their square, and each runs once, where its own command is. Before session 32's mend
+    (each substitution placed by a search of the line's commands) 200 of them took 9.7 times the steps of 50 and
+    no call was read (2,000: more than 300 s)."""
+    import os
+    import sys
+
+    from losslessd.parse.mlx5 import script
+
+    folder = os.path.dirname(script.__file__)
+    files = {os.path.join(folder, name) for name in os.listdir(folder)}
+    steps = []
+    for n in (100, 400):
+        text = "#!/bin/bash\nset -e\nf() { " + " ".join(f"x{k}=$(mlnx_qos -i eth{k} --trust pcp);" for k in range(n))
+        count = [0]
+
+        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
+            if event == "call" and frame.f_code.co_filename in files:
+                count[0] += 1
+
+        sys.settrace(tracer)
+        try:
+            calls = [w[2] for _, w, _ in script.commands(text + " }; y=$(f)\n") if w and w[0] == "mlnx_qos"]
+        finally:
+            sys.settrace(None)
+        steps.append(count[0])
+    assert steps[1] < 5 * steps[0], steps
+    assert calls == [f"eth{k}" for k in range(400)]
+
+
 def test_nvue_unsets_visit_only_the_paths_under_them():
     """The steps the NVUE command reader takes (its Python frames entered or resumed, a port name expanded among them)
     grow with the lines, not their square: each `nv unset` walked every earlier path and expanded its port list again

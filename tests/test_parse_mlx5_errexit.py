@@ -407,14 +407,16 @@ def _random_block(rng, depth: int, k: int, calls: bool) -> list[str]:
 
 # Random scripts the reader still reads otherwise than bash runs them, by (seed, index): each is known, none is passed
 # over unnamed (the test fails where one of them comes to agree, so the list only shrinks).
-_DISAGREE: set[tuple[int, int]] = set()  # (none left: the seeds run below agree; with session 32's pieces, so do 37
-# to 59 but (47, 21) and (59, 11), not followed further: docs/real-configs.md, Session 32, Left; a background call,
-# `f &`, is no piece: bash's order of its calls is the scheduler's)
+_DISAGREE: set[tuple[int, int]] = {(47, 21), (59, 11)}  # (with session 32's pieces, seeds 37 to 59 agree but
+# these two, run below; session 33 reduced them (docs/real-configs.md, Session 33, Left): (59, 11) is `( ! mlnx_qos
+# ... )` under set -e, an mlnx_qos call's status not known to the reader; (47, 21) a `set -e` run inside a `( )`
+# subshell that runs where -e is ignored (`! f`), which bash follows in that subshell; a background call, `f &`, is
+# no piece: bash's order of its calls is the scheduler's)
 
 
 @pytest.mark.slow  # (runs bash)
 @pytest.mark.skipif(BASH is None, reason="bash is not installed")
-@pytest.mark.parametrize("seed", range(30, 37))
+@pytest.mark.parametrize("seed", [*range(30, 37), 47, 59])
 def test_random_scripts_are_read_as_bash_runs_them(seed, tmp_path):
     """Before, seeds other than 30 gave 12 disagreements: a loop's `done` was not passed over to a function's last
     command (`g() { for ...; do dcb ...; done; }; x=$(g)`), a function returning 1 piped under pipefail was taken as

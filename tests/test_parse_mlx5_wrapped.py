@@ -170,13 +170,46 @@ def test_a_dash_script_expands_no_braces(tmp_path):
 
 def test_a_brace_word_in_a_sh_script_is_known_only_at_run_time():
     """`#!/bin/sh` is dash on Debian (`ens1f{0,1}np0` as written) but bash on RHEL (two ports): which is known only
-    where it runs, so the word names no port. Before: the port `ens1f{0,1}np0` was set and linted clean."""
-    for body in ["for p in ens1f{0,1}np0; do mlnx_qos -i $p --trust dscp; done",
-                 "mlnx_qos -i ens1f{0,1}np0 --trust dscp",
-                 "echo 1 > /sys/class/net/ens1f{0,1}np0/ecn/roce_np/enable/3"]:
+    where it runs, so the word names no port. Before: the port `ens1f{0,1}np0` was set and linted clean. A write to
+    such a path sets nothing under either (see the traffic class's test below)."""
+    for body, said in [("for p in ens1f{0,1}np0; do mlnx_qos -i $p --trust dscp; done", "known only at run time"),
+                       ("mlnx_qos -i ens1f{0,1}np0 --trust dscp", "known only at run time"),
+                       ("echo 1 > /sys/class/net/ens1f{0,1}np0/ecn/roce_np/enable/3", "nothing is set")]:
         host = mlx5.parse([Input("s.sh", f"#!/bin/sh\nmlnx_qos -i eth9 --trust pcp\n{body}\n")], "h")
         assert list(host.ports) == ["eth9"], (body, list(host.ports))
-        assert [i for i in host.issues if "known only at run time" in i.message], (body, host.issues)
+        assert [i for i in host.issues if said in i.message], (body, host.issues)
+
+
+def test_a_sh_script_s_write_to_a_brace_path_sets_no_traffic_class(tmp_path):
+    """`#!/bin/sh`, `echo 106 > /sys/class/infiniband/mlx5_{0,1}/tc/1/traffic_class`: dash writes a file named with
+    the braces (no such directory: it fails), bash as /bin/sh stops at an ambiguous redirect (bash(1) REDIRECTION),
+    so nothing is set under either; through `| tee` bash's tee writes both files and dash's fails: unknown. Before:
+    the host's traffic class was 106 from that line (the path's device is no port, so the word was taken as named)."""
+    base = "/sys/class/infiniband/mlx5_{0,1}/tc/1/traffic_class"
+    for line, said in [(f"echo 106 > {base}", "nothing is set"), (f"echo 106 | tee {base}", "it is unknown")]:
+        host = mlx5.parse([Input("s.sh", f"#!/bin/sh\nmlnx_qos -i eth9 --trust dscp\n{line}\n")], "h")
+        assert host.rdma_traffic_class is None, line
+        assert [i.source.line for i in host.issues if said in i.message] == [3], (line, host.issues)
+    if BASH and DASH:  # (the redirection, as both shells run it: no file is written)
+        for shell in (DASH, BASH):
+            run = subprocess.run([shell, *(["--posix"] if shell == BASH else []), "-c", "echo 106 > d{0,1}/x"],
+                                 cwd=tmp_path, capture_output=True, text=True, check=False)
+            assert run.returncode != 0 and not list(tmp_path.iterdir()), run.stderr
+
+
+def test_a_quoted_expansion_in_a_for_list_is_one_word(tmp_path):
+    """bash(1) Word Splitting: the result of an expansion in double quotes is not split, so `for p in "$X"` with X
+    holding `eth1 eth2` runs once, p the two names with the space; mlnx_qos given `-i eth1 eth2` refuses the word
+    left over (mlnx-tools python/mlnx_qos: "Bad arguments"), so neither port is set (the reader names no interface).
+    Before: two rounds, each port set; an unquoted `$X` still splits."""
+    assert_calls(['X="eth1 eth2"', 'for p in "$X" eth3; do mlnx_qos -i "$p" --trust pcp; done',
+                  'for p in "${X}"; do mlnx_qos -i "x$p" --trust pcp; done',
+                  'for p in $X; do mlnx_qos -i "$p" --trust dscp; done'],
+                 ["-i eth1 eth2 --trust pcp", "-i eth3 --trust pcp", "-i xeth1 eth2 --trust pcp",
+                  "-i eth1 --trust dscp", "-i eth2 --trust dscp"], tmp_path)
+    text = '#!/bin/bash\nX="eth1 eth2"\nfor p in "$X"; do mlnx_qos -i $p --trust dscp; done\n'
+    host = mlx5.parse([Input("s.sh", text)], "h")
+    assert all(p.trust is None for p in host.ports.values()) and host.issues, host.ports
 
 
 ONE_LINE = {

@@ -39,6 +39,7 @@ from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
 from ..base import Input, IssueList, check_port_count, line_source, port_slot, positional, refused, shell_words
+from ..braces import holds_expression
 from . import mlnx_qos, sysfs
 from .wrappers import unwrap
 
@@ -415,6 +416,14 @@ class _Host:
                 return  # (the RDMA device's directory its default_roce_tos is in: cma_configfs.c make_cma_dev)
             else:
                 value, path_ = script.redirect(words)
+                if holds_expression(path_):  # (left as written: a `#!/bin/sh` script's, see script.at_run_time)
+                    if "|" not in words:  # (dash writes the file so named, which sysfs does not hold; bash, RHEL's
+                        # /bin/sh, stops at an "ambiguous redirect", bash(1) REDIRECTION: nothing set either way)
+                        raise script.Skip(f"its file `{path_[:80]}` holds a brace expression: run as /bin/sh, dash "
+                                          "writes a file of that very name, which sysfs does not hold, and bash "
+                                          "stops at an ambiguous redirect; nothing is set")
+                    return self._write_at_run_time(value, path_, line, path, n)  # (`| tee`: dash's tee fails, bash's
+                    # writes each file the expression makes)
                 if sysfs.TOS_PATH.match(path_) or sysfs.QOS_PATH.match(path_):
                     return self._qos_write(value, path_, line, path, n)
                 if script.at_run_time(value) or (script.at_run_time(path_) and not _named(path_)):

@@ -1723,6 +1723,8 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
     shell only knows them at run time."""
     out: list[str] = []
     for word in words:
+        quoted = _QUOTED_EXPANSION in word  # (`"$X"`: one word, whatever X holds: bash(1) Word Splitting)
+        word = word.replace(_QUOTED_EXPANSION, "")
         if (m := _ARRAY_ALL.match(word)) or word in ("$@", "${@}", "$*"):  # ("$@": a function call's words)
             if (name := m.group(1) if m else "@") not in arrays:
                 return None
@@ -1732,7 +1734,7 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
             if at_run_time(substituted) or any(c in substituted for c in "*?["):  # (a glob; braces: see _words)
                 return None
             # a variable holding `eth0 eth1` gives two words (bash word splitting); a literal word, `"x y"`, one
-            listed = substituted.split() if "$" in word else [substituted]
+            listed = substituted.split() if "$" in word and not quoted else [substituted]
         _counted(count, len(listed), path, n)
         out.extend(listed)
     return out
@@ -2064,13 +2066,19 @@ _PAREN_MARKS = str.maketrans("(){},|&;<>", "\2\3\4\5\6\x10\x11\x12\x13\x14")  # 
 _PAREN_HASH = re.compile(r"(?<!\$\(\.\.\.)([()])#")
 
 
-_MARKABLE = re.compile(r"[(){},|&;<>]")
+# A `$` in double quotes: its expansion is not split into words (bash(1) Word Splitting), kept apart by a \x16 before
+# it in a `for` list (see _loop_words), dropped from every other word
+_QUOTED_EXPANSION = "\x16"
+_DOUBLE_QUOTED_MARKS = str.maketrans({**{chr(k): chr(v) for k, v in _PAREN_MARKS.items()},
+                                      "$": _QUOTED_EXPANSION + "$"})
+_MARKABLE = re.compile(r"[(){},|&;<>]|\"[^\"]*\$")
 _QUOTED_OR_ESCAPED = re.compile(r"(\\.|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.S)
 
 
 def _parens_marked(line: str) -> str:
     parts = _QUOTED_OR_ESCAPED.split(line)
-    return "".join(part.translate(_PAREN_MARKS) if k % 2 else part for k, part in enumerate(parts))
+    return "".join(part.translate(_DOUBLE_QUOTED_MARKS if part[:1] == '"' else _PAREN_MARKS) if k % 2 else part
+                   for k, part in enumerate(parts))
 
 
 # Parentheses of a word that are no operator: a command substitution (folded to `$(...)`), an arithmetic command
@@ -2089,23 +2097,24 @@ def _unbalanced(token: str) -> int:
     return bare.count(")") - bare.count("(")
 
 
-def _word(token: str) -> str:
+def _word(token: str, listed: bool = False) -> str:
     """A word as the script wrote it (the marks _split put in taken out). A quoted word of operator characters only
     (`'|'`, `">"`) keeps its quotes: it is a word, not the pipe or redirection the reader looks for (bash(1)
-    QUOTING)."""
+    QUOTING). In a `for` list (``listed``) a quoted `$` keeps its mark (see _loop_words)."""
     if not _MARKED.search(token):
         return token
     if _OPERATOR_ONLY.match(token):
         return f"'{token.translate(_UNMARKS)}'"
-    return token.translate(_UNMARKS)
+    return token.translate(_UNMARKS_LISTED if listed else _UNMARKS)
 
 
 def _words(token: str, cur: list[str], grammar: _Grammar) -> list[str]:
     """The words ``token`` makes as a word of the command ``cur``: bash(1) Brace Expansion (see braces.expand), but in
     an assignment (`X={a,b}` before the command) and a case word, which bash does not brace-expand."""
+    listed = cur[:1] == ["for"] and cur[2:3] == ["in"]
     if "{" not in token or not grammar.braces or cur[:1] == ["case"] or (
             _ASSIGNMENT_WORD.match(token) and all(_ASSIGNMENT_WORD.match(w) or w.startswith("\0") for w in cur)):
-        return [_word(token)]
+        return [_word(token, listed)]
     try:
         words = expand(token)
         made = len(words)
@@ -2115,14 +2124,17 @@ def _words(token: str, cur: list[str], grammar: _Grammar) -> list[str]:
     if grammar.expanded[0] > MAX_SCRIPT_BRACE_WORDS:
         raise InputError(f"its brace expansions make more than {MAX_SCRIPT_BRACE_WORDS:,} words in all (bash(1) Brace "
                          "Expansion; a generated file?); not read")
-    return [_word(w) for w in words]
+    return [_word(w, listed) for w in words]
 
 
-_MARKED = re.compile("[\0\2-\6\x10-\x15]")
+_MARKED = re.compile("[\0\2-\6\x10-\x16]")
 _OWNED = "\x15"  # (after a command substitution folded to `$(...)`: see _split)
 _OPERATOR_ONLY = re.compile("^[\x10-\x14]+$")
+_UNMARKS_LISTED: dict[int, str | None]  # (_UNMARKS but the mark of a quoted `$`: below)
 _UNMARKS = str.maketrans({"\0": None, "\2": "(", "\3": ")", "\4": "{", "\5": "}", "\6": ",", "\x10": "|",
-                          "\x11": "&", "\x12": ";", "\x13": "<", "\x14": ">", _OWNED: None})
+                          "\x11": "&", "\x12": ";", "\x13": "<", "\x14": ">", _OWNED: None, _QUOTED_EXPANSION: None})
+_UNMARKS_LISTED = {**_UNMARKS}
+del _UNMARKS_LISTED[ord(_QUOTED_EXPANSION)]
 _ASSIGNMENT_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
 
 
