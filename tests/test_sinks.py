@@ -17,6 +17,7 @@ from losslessd import __version__
 from losslessd.credentials import Secret
 from losslessd.daemon import logs
 from losslessd.daemon.metrics import Metrics
+from losslessd.daemon.settings import Webhook
 from losslessd.daemon.sinks import LogSink, Sinks, WebhookError, WebhookSink
 from losslessd.monitor import Event
 
@@ -330,6 +331,19 @@ def test_webhook_url_checked_and_named_without_credentials():
     with pytest.raises(ValueError, match="http:// or https://"):
         WebhookSink("ftp://alerts.example/hook")
     assert WebhookSink("https://bot:pw-in-url@alerts.example:8443/hook/T0KEN").where == "https://alerts.example:8443"
+
+
+@pytest.mark.parametrize("url", ["https://alerts.example/hook/caf\u00e9-T0KEN", "https://alerts.example/\x85T0KEN",
+                                 "https://alerts.example:99999/T0KEN"])
+def test_webhook_url_from_the_api_gets_the_settings_check(url):
+    # a URL the daemon's --check refuses (http.client encodes the request line as ASCII: every POST failed) is refused
+    # by WebhookSink built from the Python API too, with the settings' own phrase, never naming the URL (a token)
+    with pytest.raises(ValueError) as api:
+        WebhookSink(url)
+    with pytest.raises(ValueError) as settings:
+        Webhook(url=url)
+    assert "T0KEN" not in str(api.value)
+    assert str(api.value).partition("webhook URL ")[2] in str(settings.value)
 
 
 def test_json_log_lines(json_log):
