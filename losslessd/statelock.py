@@ -54,8 +54,15 @@ class Writers:
                 os.close(fd)
                 raise InputError(f"written by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
                                  f"lock {lock}): one {holder} per file ({hint})", file=str(path)) from None
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            pid = f"{os.getpid()}\n".encode()
+            try:  # (a full disk, a file-size limit: the lock is let go, never held by a file without its pid)
+                os.ftruncate(fd, 0)
+                if os.write(fd, pid) != len(pid):
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            except OSError as exc:
+                os.close(fd)
+                raise InputError(f"cannot write its pid to its lock file {lock}: {exc.strerror or exc}",
+                                 file=str(path)) from None
             self._held[lock] = [fd, 1]
             return lock
 
