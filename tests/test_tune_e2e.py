@@ -461,3 +461,46 @@ def test_a_stop_signal_as_the_final_put_back_starts_does_not_cut_it_short(fabric
     assert rc == 128 + signal.SIGTERM
     assert tune.status == "stopped" and "interrupted by SIGTERM" in tune.stopped
     assert not sim.devices["leaf1"].config.checkpoints
+
+
+def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabric, tmp_path, monkeypatch):
+    """Two tunes with their own --db against one switch: each database's lock let both run, and their candidates
+    interleaved on the switch (each scored the other's settings, each put back its own origin over the other's). The
+    second is refused before it connects, naming the device and the lock; the first runs on and puts the switch
+    back."""
+    sim = fabric
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    pidfile = tmp_path / "bench.pid"
+    (tmp_path / "bench.py").write_text(_HANGING_BENCH)
+    hanging = [sys.executable, str(tmp_path / "bench.py"), str(tmp_path / "runs"), str(pidfile), "1", *bench(sim)[1:]]
+    found = sim.running_config("leaf1")
+    first = subprocess.Popen([sys.executable, "-m", "losslessd", "tune", "--apply", "--yes", "--inventory",
+                              str(sim.inventory_path), "--devices", "leaf1", "--ports", "leaf1:Ethernet0",
+                              "--benchmark", shlex.join(hanging), "--sizes", "8M", "--budget", "1", "--noise-runs",
+                              "2", "--db", str(tmp_path / "first.sqlite"), "--known-hosts", str(sim.known_hosts_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        for _ in range(600):  # counted polls until the first tune's benchmark runs (its devices open)
+            if pidfile.exists() and pidfile.read_text() or first.poll() is not None:
+                break
+            time.sleep(0.2)
+        assert pidfile.exists(), first.communicate()
+        (tmp_path / "second").mkdir()
+        second = tuner(sim, tmp_path / "second", ["leaf1"], [sys.executable, "-c", "pass"], budget=1)
+        with pytest.raises(InputError) as refused:
+            second.run()
+        assert not (tmp_path / "second" / "tune.sqlite").exists()  # refused before its database was opened
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=120)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+        with contextlib.suppress(ProcessLookupError, ValueError, FileNotFoundError):
+            os.kill(int(pidfile.read_text()), signal.SIGKILL)
+    message = str(refused.value)
+    assert message.startswith("leaf1 (") and " port " in message.partition(")")[0]  # the device and its address
+    assert f"tuned by another losslessd tune (pid {first.pid}, lock {tmp_path / 'locks'}/tune-" in message
+    assert "one tune per device" in message
+    assert first.returncode == 128 + signal.SIGTERM
+    assert sim.running_config("leaf1") == found

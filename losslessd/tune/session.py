@@ -32,6 +32,7 @@ from ..inventory import Host, Inventory
 from ..platforms import Command
 from ..policy import Policy
 from ..render.families import FAMILY_SECTIONS
+from ..statelock import WRITERS, shared_lock_path
 from . import candidate as cand_mod
 from .apply import PushError, Pusher, pusher_for
 from .bench import BenchResult, format_size, read_benchmark
@@ -379,12 +380,37 @@ class Tuner:
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
         """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
-        with stopped_by_signals() as self.stop:
-            try:
-                return self._run()
-            except Interrupted as exc:  # before its trials began: nothing is left to put back
-                self.say(f"stopped: {exc.reason}")
-                return 128 + exc.signum
+        locks = self._lock_devices()
+        try:
+            with stopped_by_signals() as self.stop:
+                try:
+                    return self._run()
+                except Interrupted as exc:  # before its trials began: nothing is left to put back
+                    self.say(f"stopped: {exc.reason}")
+                    return 128 + exc.signum
+        finally:
+            for lock in locks:
+                WRITERS.release(lock)
+
+    def _lock_devices(self) -> list[str]:
+        """One tune per device on this machine: a lock per tuned device's address and port, whatever the database (a
+        second tune with its own --db pushed its candidates to the same switch between the first's, each scoring
+        the other's settings and putting back its own origin over them)."""
+        taken: list[str] = []
+        try:
+            for name in self.devices:
+                host = self.hosts[name]
+                try:
+                    taken.append(WRITERS.take(shared_lock_path("tune", f"{host.hostname}_{host.port}"), "tune",
+                                              "wait for it to end, or leave this device out of --devices",
+                                              busy="tuned", per="device"))
+                except InputError as exc:
+                    raise InputError(f"{name} ({host.hostname} port {host.port}): {exc.message}") from None
+        except BaseException:
+            for lock in taken:
+                WRITERS.release(lock)
+            raise
+        return taken
 
     def _run(self) -> int:
         store = Store(self.opts.db)
