@@ -22,6 +22,7 @@ from losslessd.errors import InputError
 from losslessd.inventory import load
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
+from losslessd.tune.apply import EosPusher
 from losslessd.tune.session import Options, Tuner
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
@@ -504,3 +505,65 @@ def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabri
     assert "one tune per device" in message
     assert first.returncode == 128 + signal.SIGTERM
     assert sim.running_config("leaf1") == found
+
+
+def test_a_stop_signal_while_the_ways_back_are_taken_puts_back_what_was_taken(fabric, tmp_path, monkeypatch):
+    """SIGTERM after leaf1's -origin checkpoint was taken, while spine1's way back is read (the sessions still
+    opening): the ways back were kept only once all were taken, so the stop put nothing back and leaf1's checkpoint
+    stayed on the switch without a word. Each is kept as it is taken: leaf1's checkpoint is deleted, the store has it."""
+    sim = fabric
+    t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
+    original = EosPusher.origin
+
+    def origin(self, running, ports, queues):
+        assert sim.devices["leaf1"].config.checkpoints  # leaf1's was taken
+        os.kill(os.getpid(), signal.SIGTERM)
+        return original(self, running, ports, queues)
+
+    monkeypatch.setattr(EosPusher, "origin", origin)
+    found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}
+    rc = t.run()
+    assert rc == 128 + signal.SIGTERM
+    assert not sim.devices["leaf1"].config.checkpoints
+    assert {name: sim.running_config(name) for name in ("leaf1", "spine1")} == found
+    with Store(tmp_path / "tune.sqlite", create=False) as store:
+        [tune] = store.tunes()
+    assert list(tune.origins) == ["leaf1"] and tune.status == "stopped" and "interrupted by SIGTERM" in tune.stopped
+
+
+def test_a_resumed_tune_stopped_while_its_sessions_open_puts_back_the_open_ones_and_names_the_rest(
+        fabric, tmp_path, monkeypatch):
+    """A killed tune left a candidate and leaf1's -origin checkpoint on the switches; the same command resumes it and
+    SIGTERM comes while spine1's session opens. The stored ways back were taken up only after every session opened,
+    so nothing was put back and the checkpoint stayed without a word. leaf1 (open) is put back and its checkpoint
+    deleted; spine1 (not open) is named with its settings as found, in the output and the tune's events."""
+    sim = fabric
+    found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}
+    killed = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
+    # the first run as a SIGKILL leaves it: no put-back, the tune `running` (the rest of it runs as it does)
+    monkeypatch.setattr(Tuner, "restore_best", lambda self, final=False: None)
+    monkeypatch.setattr(Store, "finish", lambda self, *args: None)
+    killed.run()
+    monkeypatch.undo()
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    for name, value in sim.env.items():
+        monkeypatch.setenv(name, value)
+    assert sim.devices["leaf1"].config.checkpoints and sim.running_config("spine1") != found["spine1"]
+    original = EosPusher.open
+
+    def open_(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return original(self)
+
+    monkeypatch.setattr(EosPusher, "open", open_)
+    said: list[str] = []
+    resumed = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
+    resumed._echo = said.append
+    assert resumed.run() == 128 + signal.SIGTERM
+    assert sim.running_config("leaf1") == found["leaf1"] and not sim.devices["leaf1"].config.checkpoints
+    assert sim.running_config("spine1") != found["spine1"]  # (no session: not put back)
+    left = next(line for line in said if line.startswith("spine1: not put back"))
+    assert "random-detect ecn" in left  # spine1's ECN lines as found, to push by hand
+    with Store(tmp_path / "tune.sqlite", create=False) as store:
+        events = store.events(store.tune().id)
+    assert ("restore_failed", "spine1", left) in [(kind, device, text) for _, kind, device, text in events]
