@@ -510,7 +510,8 @@ def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabri
 def test_a_stop_signal_while_the_ways_back_are_taken_puts_back_what_was_taken(fabric, tmp_path, monkeypatch):
     """SIGTERM after leaf1's -origin checkpoint was taken, while spine1's way back is read (the sessions still
     opening): the ways back were kept only once all were taken, so the stop put nothing back and leaf1's checkpoint
-    stayed on the switch without a word. Each is kept as it is taken: leaf1's checkpoint is deleted, the store has it."""
+    stayed on the switch without a word. Each is kept as it is taken: leaf1's checkpoint is deleted, the store has
+    it."""
     sim = fabric
     t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
     original = EosPusher.origin
