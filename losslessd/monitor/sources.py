@@ -165,8 +165,8 @@ _COUNTER = re.compile(r"[0-9]{1,3}(,[0-9]{3})+|[0-9]{1,20}")  # ASCII digits: `\
 
 def counter(text: str) -> int:
     """A counter a device printed, in ASCII digits ('1,234' too), below 2^64; else a ValueError that says why (a
-    negative, a number of other digits or past 64 bits is a garbled or hostile output, never a count: the digit class read an
-    Arabic-Indic ٣ as 3, and a 30-digit value was taken as a count)."""
+    negative, a number of other digits or past 64 bits is a garbled or hostile output, never a count: the digit
+    class read an Arabic-Indic ٣ as 3, and a 30-digit value was taken as a count)."""
     if not _COUNTER.fullmatch(text) or (value := int(text.replace(",", ""))) >= COUNTER_END:
         raise ValueError(f"{text[:40]!r}{'...' if len(text) > 40 else ''} is not a counter (ASCII digits below 2^64)")
     return value
