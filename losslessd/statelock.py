@@ -56,10 +56,10 @@ class Writers:
                 os.close(fd)
                 raise InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
                                  f"lock {lock}): one {holder} per {per} ({hint})", file=str(path)) from None
-            pid = f"{os.getpid()}\n".encode()
+            mine = f"{os.getpid()}\n".encode()
             try:  # (a full disk, a file-size limit: the lock is let go, never held by a file without its pid)
                 os.ftruncate(fd, 0)
-                if os.write(fd, pid) != len(pid):
+                if os.write(fd, mine) != len(mine):
                     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             except OSError as exc:
                 os.close(fd)

@@ -68,7 +68,8 @@ class _JsonHandler(logging.StreamHandler):
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
         self._run: tuple[logging.LogRecord, tuple] | None = None  # the library line last written, and its key
-        self._repeats, self._last_repeat = 0, None  # (the handler's lock is held around emit)
+        self._repeats = 0  # (the handler's lock is held around emit)
+        self._last_repeat: logging.LogRecord | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
         if not _own(record):
