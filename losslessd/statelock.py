@@ -17,6 +17,7 @@ import errno
 import fcntl
 import os
 import stat
+import tempfile
 import threading
 from pathlib import Path
 
@@ -28,9 +29,10 @@ class Writers:
         self._held: dict[str, list[int]] = {}  # lock file -> [descriptor, writers holding it]
         self._mutex = threading.Lock()
 
-    def take(self, path: Path, holder: str, hint: str) -> str:
+    def take(self, path: Path, holder: str, hint: str, *, busy: str = "written", per: str = "file") -> str:
         """The lock of ``path`` for this process (its name); an InputError naming the process that holds it.
-        ``holder``/``hint``: what the other process is ("daemon") and how to run two ("give each its own ...")."""
+        ``holder``/``hint``: what the other process is ("daemon") and how to run two ("give each its own ...");
+        ``busy``/``per``: what it does to the thing locked, and what that is (a device: "tuned", "device")."""
         lock = str(path.resolve()) + ".lock"
         with self._mutex:
             if (held := self._held.get(lock)) is not None:
@@ -52,10 +54,17 @@ class Writers:
                     raise InputError(f"cannot lock {lock}: {exc.strerror or exc}", file=str(path)) from None
                 pid = os.read(fd, 32).decode("ascii", "replace").strip()
                 os.close(fd)
-                raise InputError(f"written by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
-                                 f"lock {lock}): one {holder} per file ({hint})", file=str(path)) from None
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+                raise InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
+                                 f"lock {lock}): one {holder} per {per} ({hint})", file=str(path)) from None
+            mine = f"{os.getpid()}\n".encode()
+            try:  # (a full disk, a file-size limit: the lock is let go, never held by a file without its pid)
+                os.ftruncate(fd, 0)
+                if os.write(fd, mine) != len(mine):
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            except OSError as exc:
+                os.close(fd)
+                raise InputError(f"cannot write its pid to its lock file {lock}: {exc.strerror or exc}",
+                                 file=str(path)) from None
             self._held[lock] = [fd, 1]
             return lock
 
@@ -70,3 +79,24 @@ class Writers:
 
 
 WRITERS = Writers()
+
+# Where locks of things that are no file of ours live (a device two tunes with their own databases would push to).
+ENV_LOCK_DIR = "LOSSLESSD_LOCK_DIR"
+
+
+def shared_lock_path(kind: str, name: str) -> Path:
+    """The path (before ".lock") of the lock of ``name`` (a device's address and port) among every losslessd of this
+    machine: in $LOSSLESSD_LOCK_DIR, else in the temporary folder's `losslessd-locks` (made sticky and writable by
+    all, as /tmp is, so operators under other users meet the same lock). Characters other than letters, digits and
+    ``. _ : -`` are written %XX: a name is one file name, never a path."""
+    folder = Path(os.environ.get(ENV_LOCK_DIR) or Path(tempfile.gettempdir()) / "losslessd-locks")
+    try:
+        folder.mkdir(parents=True)
+        os.chmod(folder, 0o1777)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise InputError(f"cannot make the lock folder {folder}: {exc.strerror or exc} (set {ENV_LOCK_DIR})") from None
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._:-") else "".join(f"%{b:02X}" for b in c.encode())
+                   for c in name.lower())
+    return folder / f"{kind}-{safe}"

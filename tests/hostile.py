@@ -194,7 +194,7 @@ def _topology_case(text: str | Callable[[Path], str]) -> Callable[[Path], list[s
     return build
 
 
-def _inventory_case(text: str, name: str = "inv.yaml") -> Callable[[Path], list[str]]:
+def _inventory_case(text: str | bytes, name: str = "inv.yaml") -> Callable[[Path], list[str]]:
     def build(tmp: Path) -> list[str]:
         _w(tmp / "known_hosts", "")
         return ["pull", "-i", str(_w(tmp / name, text)), "-o", str(tmp / "out"), "--known-hosts",
@@ -784,6 +784,16 @@ def cases() -> list[Case]:
         *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(
             _w(t / "fab" / "leaf1" / "config_db.json", _LEAF1_DB.replace('"Ethernet0"', '"Ethernet0\\ud800"')).parent,
             extra=["-f", fmt]), exits=(1,), says=("Ethernet0\\\\ud800",)) for fmt in ("json", "sarif")],
+        # round 10 (session 33): inventories as editors and generators break them (each refused before any
+        # connection, with its line); the rest of the round is in tests/test_sources.py (counters of other digits),
+        # tests/test_tune_e2e.py (two tunes of one device, a stop while sessions open), test_hostile_state.py
+        C("pull-inventory-utf16", _inventory_case(INVENTORY.format(name="leaf1").encode("utf-16")),
+          says=("inv.yaml:1", "UTF-16")),
+        C("pull-inventory-port-20-digits", _inventory_case(INVENTORY.format(name="leaf1") + "    port: "
+                                                           + "9" * 20 + "\n"),
+          says=("inv.yaml:8", "host leaf1", "`port` must be a TCP port 1-65535")),
+        C("pull-inventory-host-named-null", _inventory_case(INVENTORY.format(name="null")),
+          says=("inv.yaml:4", "a name must be text, not a null (quote it)")),
     ]
     return out
 

@@ -4,11 +4,14 @@ never an internal error (exit 3) in the middle of a report. (The history file: t
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from losslessd.errors import EXIT_INPUT, EXIT_OK
+from losslessd.errors import EXIT_INPUT, EXIT_OK, InputError
+from losslessd.statelock import WRITERS
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store, Trial
 from tests.hostile import edited_db, flipped_db
@@ -82,3 +85,38 @@ def test_plots_of_an_edited_trial_leave_out_what_cannot_be_drawn(tune_db, tmp_pa
     res = losslessd("tune", "report", "--db", path, "--out", tmp_path / "plots")
     assert res.returncode == EXIT_OK, res.stderr
     assert (tmp_path / "plots" / "tune-1-knobs.png").stat().st_size > 0
+
+
+_TAKE_UNDER_FSIZE_0 = """
+import resource, sys
+from pathlib import Path
+from losslessd.errors import InputError
+from losslessd.statelock import WRITERS
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))  # (Python ignores SIGXFSZ: writes get EFBIG)
+try:
+    WRITERS.take(Path(sys.argv[1]), "daemon", "give each its own history.path")
+    print("taken", flush=True)
+except InputError as exc:
+    print(exc, flush=True)
+sys.stdin.read()  # (alive until the test has tried the lock from another process)
+"""
+
+
+def test_a_lock_whose_pid_cannot_be_written_is_let_go(tmp_path):
+    # the daemon's (and a tune's) lock file on a full disk or past a file-size limit: its pid write raised an OSError
+    # out of WRITERS.take (an internal error) and the descriptor stayed open, so the process went on holding a lock
+    # file without a pid; now a clear error naming the lock file, and the lock is let go
+    path = tmp_path / "losslessd.db"
+    child = subprocess.Popen([sys.executable, "-c", _TAKE_UNDER_FSIZE_0, str(path)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said = child.stdout.readline()
+        assert said.startswith(f"{path}: cannot write its pid to its lock file {path}.lock: "), \
+            said + child.stderr.read()
+        try:  # (another process: a POSIX lock is the process's, so the child would keep it from the others)
+            lock = WRITERS.take(path, "daemon", "give each its own history.path")
+        except InputError as exc:
+            pytest.fail(f"the failed writer still holds the lock: {exc}")
+        WRITERS.release(lock)
+    finally:
+        child.communicate("", timeout=60)

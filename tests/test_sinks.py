@@ -17,6 +17,7 @@ from losslessd import __version__
 from losslessd.credentials import Secret
 from losslessd.daemon import logs
 from losslessd.daemon.metrics import Metrics
+from losslessd.daemon.settings import Webhook
 from losslessd.daemon.sinks import LogSink, Sinks, WebhookError, WebhookSink
 from losslessd.monitor import Event
 
@@ -332,6 +333,19 @@ def test_webhook_url_checked_and_named_without_credentials():
     assert WebhookSink("https://bot:pw-in-url@alerts.example:8443/hook/T0KEN").where == "https://alerts.example:8443"
 
 
+@pytest.mark.parametrize("url", ["https://alerts.example/hook/caf\u00e9-T0KEN", "https://alerts.example/\x85T0KEN",
+                                 "https://alerts.example:99999/T0KEN"])
+def test_webhook_url_from_the_api_gets_the_settings_check(url):
+    # a URL the daemon's --check refuses (http.client encodes the request line as ASCII: every POST failed) is refused
+    # by WebhookSink built from the Python API too, with the settings' own phrase, never naming the URL (a token)
+    with pytest.raises(ValueError) as api:
+        WebhookSink(url)
+    with pytest.raises(ValueError) as settings:
+        Webhook(url=url)
+    assert "T0KEN" not in str(api.value)
+    assert str(api.value).partition("webhook URL ")[2] in str(settings.value)
+
+
 def test_json_log_lines(json_log):
     log = logging.getLogger("losslessd.daemon.service")
     log.info("poll of %s took %.1f s", "leaf1", 0.25, extra={"device": "leaf1", "port": "Ethernet0"})
@@ -407,10 +421,38 @@ def test_a_library_error_is_one_line_its_traceback_left_out(json_log, monkeypatc
     except OSError:
         logging.getLogger("netmiko").exception("read failed")
     logging.getLogger("paramiko.transport").warning("Oops, unhandled type 3")
+    banner = "Exception (client): Error reading SSH protocol banner"
     assert [(line["logger"], line["msg"], "exc" in line) for line in lines(json_log)] == [
-        ("paramiko.transport", "Exception (client): Error reading SSH protocol banner", False),
-        ("losslessd.daemon.worker", "leaf9: ssh: Error reading SSH protocol banner", False)] * 2 + [
+        ("paramiko.transport", banner, False),
+        ("losslessd.daemon.worker", "leaf9: ssh: Error reading SSH protocol banner", False)] + [
+        ("losslessd.daemon.worker", "leaf9: ssh: Error reading SSH protocol banner", False),
+        ("paramiko.transport", f"{banner} (repeated once)", False),  # the second try's line (test below)
         ("netmiko", "read failed", False), ("paramiko.transport", "Oops, unhandled type 3", False)]
+
+
+def test_a_library_line_repeated_at_each_retry_is_written_once_with_its_count(json_log, monkeypatch):
+    """paramiko logs the same error at each retry of a device (and each device) that never sends its banner: a log of
+    the same line again and again. A library line identical to the library line before it is counted; the run is one
+    more line, `(repeated N times)`, when another library line comes or the log closes. losslessd's own lines (which
+    say the device) pass between them and never join a run."""
+    transport = logging.getLogger("paramiko.transport")
+    monkeypatch.setattr(logging.getLogger("paramiko"), "level", logging.NOTSET)
+    logs.configure("info", stream=json_log)
+    for n in range(5):
+        transport.error("Exception (client): %s", "Error reading SSH protocol banner")
+        logging.getLogger("losslessd.daemon.worker").warning("leaf%d: ssh: Error reading SSH protocol banner", n)
+    transport.warning("Oops, unhandled type 3")  # another library line: the run is written before it
+    transport.warning("Oops, unhandled type 3")
+    transport.error("Exception (client): %s", "Error reading SSH protocol banner")
+    logs.configure("info", stream=json_log)  # a reload: the run the old handler counted is written
+    said = [(line["logger"], line["msg"], line.get("repeated")) for line in lines(json_log)]
+    banner = "Exception (client): Error reading SSH protocol banner"
+    assert said == [("paramiko.transport", banner, None)] + [
+        ("losslessd.daemon.worker", f"leaf{n}: ssh: Error reading SSH protocol banner", None) for n in range(5)] + [
+        ("paramiko.transport", f"{banner} (repeated 4 times)", 4),
+        ("paramiko.transport", "Oops, unhandled type 3", None),
+        ("paramiko.transport", "Oops, unhandled type 3 (repeated once)", 1),
+        ("paramiko.transport", banner, None)]
 
 
 def _unix(ts: str) -> float:

@@ -267,3 +267,31 @@ def test_a_real_counter32_wrap_reads_as_a_small_delta(tmp_path):
     rates = [tracker.update(r) for r in readings][1:]
     assert not any(r.reset for r in rates)
     assert all(0 <= r.per_s[d32] < 1000 for r in rates)
+
+
+_ETHTOOL_CMD, _HW_CMD = "ethtool -S ens1f0np0", "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
+
+
+@pytest.mark.parametrize("command,value,replaced", [
+    ("show pfcwd stats", "\u0663", "2/1"),  # Arabic-Indic 3: `\d` read it as 3
+    ("show pfcwd stats", "9" * 30, "2/1"),  # past 64 bits: was taken as a count
+    ("show queue wredcounters", "1" + "0" * 20, "1,245,900"),  # 10^20 > 2^64
+    (_ETHTOOL_CMD, "-5", "48213"),  # negative: ethtool's counters are __u64
+    (_ETHTOOL_CMD, "\u0664\u0668\u0662\u0661\u0663", "48213"),
+    (_HW_CMD, "\u0661\u0662", "118842"),
+    (_HW_CMD, "18446744073709551616", "118842"),  # 2^64
+])
+def test_a_counter_of_other_digits_negative_or_past_64_bits_is_garbage(command, value, replaced):
+    """The counters these commands print are unsigned 64-bit in ASCII digits; a value of other scripts' digits, a
+    sign or past 2^64 is a garbled (or hostile) output, the poll's failure naming the device and the command."""
+    fixture = {"show pfcwd stats": "sonic/show-pfcwd-stats.txt",
+               "show queue wredcounters": "sonic/show-queue-wredcounters.txt",
+               _ETHTOOL_CMD: "linux_mlx5/ethtool-S-ens1f0np0.txt", _HW_CMD: "linux_mlx5/hw-counters-ens1f0np0.txt"}
+    original = text(fixture[command])
+    assert replaced in original
+    if "/" in replaced:  # (a watchdog's DETECTED/RESTORED cell)
+        value = f"{value}/1"
+    device, platform = ("leaf1", "sonic") if command.startswith("show") else ("gpu01", "linux_mlx5")
+    with pytest.raises(ValueError, match=rf"^{device}: `{re.escape(command)}`: .*not a counter \(ASCII digits"):
+        reading_from_commands(device, platform, {command: original.replace(replaced, value, 1)}, 0, 0)
+    assert reading_from_commands(device, platform, {command: original}, 0, 0).values  # (the fixture reads)

@@ -22,6 +22,7 @@ from losslessd.errors import InputError
 from losslessd.inventory import load
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
+from losslessd.tune.apply import EosPusher
 from losslessd.tune.session import Options, Tuner
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
@@ -461,3 +462,109 @@ def test_a_stop_signal_as_the_final_put_back_starts_does_not_cut_it_short(fabric
     assert rc == 128 + signal.SIGTERM
     assert tune.status == "stopped" and "interrupted by SIGTERM" in tune.stopped
     assert not sim.devices["leaf1"].config.checkpoints
+
+
+def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabric, tmp_path, monkeypatch):
+    """Two tunes with their own --db against one switch: each database's lock let both run, and their candidates
+    interleaved on the switch (each scored the other's settings, each put back its own origin over the other's). The
+    second is refused before it connects, naming the device and the lock; the first runs on and puts the switch
+    back."""
+    sim = fabric
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    pidfile = tmp_path / "bench.pid"
+    (tmp_path / "bench.py").write_text(_HANGING_BENCH)
+    hanging = [sys.executable, str(tmp_path / "bench.py"), str(tmp_path / "runs"), str(pidfile), "1", *bench(sim)[1:]]
+    found = sim.running_config("leaf1")
+    first = subprocess.Popen([sys.executable, "-m", "losslessd", "tune", "--apply", "--yes", "--inventory",
+                              str(sim.inventory_path), "--devices", "leaf1", "--ports", "leaf1:Ethernet0",
+                              "--benchmark", shlex.join(hanging), "--sizes", "8M", "--budget", "1", "--noise-runs",
+                              "2", "--db", str(tmp_path / "first.sqlite"), "--known-hosts", str(sim.known_hosts_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        for _ in range(600):  # counted polls until the first tune's benchmark runs (its devices open)
+            if pidfile.exists() and pidfile.read_text() or first.poll() is not None:
+                break
+            time.sleep(0.2)
+        assert pidfile.exists(), first.communicate()
+        (tmp_path / "second").mkdir()
+        second = tuner(sim, tmp_path / "second", ["leaf1"], [sys.executable, "-c", "pass"], budget=1)
+        with pytest.raises(InputError) as refused:
+            second.run()
+        assert not (tmp_path / "second" / "tune.sqlite").exists()  # refused before its database was opened
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=120)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+        with contextlib.suppress(ProcessLookupError, ValueError, FileNotFoundError):
+            os.kill(int(pidfile.read_text()), signal.SIGKILL)
+    message = str(refused.value)
+    assert message.startswith("leaf1 (") and " port " in message.partition(")")[0]  # the device and its address
+    assert f"tuned by another losslessd tune (pid {first.pid}, lock {tmp_path / 'locks'}/tune-" in message
+    assert "one tune per device" in message
+    assert first.returncode == 128 + signal.SIGTERM
+    assert sim.running_config("leaf1") == found
+
+
+def test_a_stop_signal_while_the_ways_back_are_taken_puts_back_what_was_taken(fabric, tmp_path, monkeypatch):
+    """SIGTERM after leaf1's -origin checkpoint was taken, while spine1's way back is read (the sessions still
+    opening): the ways back were kept only once all were taken, so the stop put nothing back and leaf1's checkpoint
+    stayed on the switch without a word. Each is kept as it is taken: leaf1's checkpoint is deleted, the store has
+    it."""
+    sim = fabric
+    t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
+    original = EosPusher.origin
+
+    def origin(self, running, ports, queues):
+        assert sim.devices["leaf1"].config.checkpoints  # leaf1's was taken
+        os.kill(os.getpid(), signal.SIGTERM)
+        return original(self, running, ports, queues)
+
+    monkeypatch.setattr(EosPusher, "origin", origin)
+    found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}
+    rc = t.run()
+    assert rc == 128 + signal.SIGTERM
+    assert not sim.devices["leaf1"].config.checkpoints
+    assert {name: sim.running_config(name) for name in ("leaf1", "spine1")} == found
+    with Store(tmp_path / "tune.sqlite", create=False) as store:
+        [tune] = store.tunes()
+    assert list(tune.origins) == ["leaf1"] and tune.status == "stopped" and "interrupted by SIGTERM" in tune.stopped
+
+
+def test_a_resumed_tune_stopped_while_its_sessions_open_puts_back_the_open_ones_and_names_the_rest(
+        fabric, tmp_path, monkeypatch):
+    """A killed tune left a candidate and leaf1's -origin checkpoint on the switches; the same command resumes it and
+    SIGTERM comes while spine1's session opens. The stored ways back were taken up only after every session opened,
+    so nothing was put back and the checkpoint stayed without a word. leaf1 (open) is put back and its checkpoint
+    deleted; spine1 (not open) is named with its settings as found, in the output and the tune's events."""
+    sim = fabric
+    found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}
+    killed = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
+    # the first run as a SIGKILL leaves it: no put-back, the tune `running` (the rest of it runs as it does)
+    monkeypatch.setattr(Tuner, "restore_best", lambda self, final=False: None)
+    monkeypatch.setattr(Store, "finish", lambda self, *args: None)
+    killed.run()
+    monkeypatch.undo()
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    for name, value in sim.env.items():
+        monkeypatch.setenv(name, value)
+    assert sim.devices["leaf1"].config.checkpoints and sim.running_config("spine1") != found["spine1"]
+    original = EosPusher.open
+
+    def open_(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return original(self)
+
+    monkeypatch.setattr(EosPusher, "open", open_)
+    said: list[str] = []
+    resumed = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
+    resumed._echo = said.append
+    assert resumed.run() == 128 + signal.SIGTERM
+    assert sim.running_config("leaf1") == found["leaf1"] and not sim.devices["leaf1"].config.checkpoints
+    assert sim.running_config("spine1") != found["spine1"]  # (no session: not put back)
+    left = next(line for line in said if line.startswith("spine1: not put back"))
+    assert "random-detect ecn" in left  # spine1's ECN lines as found, to push by hand
+    with Store(tmp_path / "tune.sqlite", create=False) as store:
+        events = store.events(store.tune().id)
+    assert ("restore_failed", "spine1", left) in [(kind, device, text) for _, kind, device, text in events]

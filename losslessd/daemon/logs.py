@@ -51,8 +51,59 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str, ensure_ascii=False)
 
 
+REPEAT_WINDOW_S = 60.0  # a run of one library line is summed up at least this often (a log is read by the minute)
+
+
+def _own(record: logging.LogRecord) -> bool:
+    return record.name == "losslessd" or record.name.startswith("losslessd.")
+
+
 class _JsonHandler(logging.StreamHandler):
-    """Marks the handler configure() installed, so a second call (a reload) replaces it."""
+    """The handler configure() installed (a second call, a reload, replaces it). A library's record identical to the
+    library record before it (logger, level, message: paramiko's error at each retry of a device that never sends its
+    banner) is counted, not written; the run is written as one more line, ``MESSAGE (repeated N times)`` with
+    ``repeated: N``, when another library record comes, REPEAT_WINDOW_S after the run began, or when the log closes.
+    losslessd's own records never join or end a run (they say which device; the library's line does not)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream)
+        self._run: tuple[logging.LogRecord, tuple] | None = None  # the library line last written, and its key
+        self._repeats = 0  # (the handler's lock is held around emit)
+        self._last_repeat: logging.LogRecord | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not _own(record):
+            key = (record.name, record.levelno, record.getMessage())
+            if self._run is not None and self._run[1] == key:
+                self._repeats += 1
+                self._last_repeat = record
+                if record.created - self._run[0].created < REPEAT_WINDOW_S:
+                    return
+                self._flush_repeats()
+                self._run = None  # (the next one starts a run of its own, written)
+                return
+            self._flush_repeats()
+            self._run = (record, key)
+        super().emit(record)
+
+    def _flush_repeats(self) -> None:
+        if self._repeats and self._run is not None and self._last_repeat is not None:
+            n = self._repeats
+            times = "once" if n == 1 else f"{n} times"
+            summary = logging.makeLogRecord({**self._last_repeat.__dict__, "args": None, "exc_info": None,
+                                             "exc_text": None, "repeated": n,
+                                             "msg": f"{self._run[0].getMessage()} (repeated {times})"})
+            super().emit(summary)
+        self._repeats, self._last_repeat = 0, None
+
+    def close(self) -> None:
+        self.acquire()
+        try:
+            self._flush_repeats()
+            self._run = None
+        finally:
+            self.release()
+        super().close()
 
 
 class OwnRecordsFirst(logging.Filter):
@@ -71,7 +122,7 @@ class OwnRecordsFirst(logging.Filter):
         self._traceback: dict[tuple[str, int | None], str] = {}  # (logger, thread) -> "lines" or "after" its last
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.name == "losslessd" or record.name.startswith("losslessd."):
+        if _own(record):
             return True
         if record.levelno < logging.WARNING:
             return False
@@ -105,6 +156,7 @@ def configure(level: str, stream: TextIO | None = None, context: dict | None = N
     root = logging.getLogger()
     for handler in [h for h in root.handlers if isinstance(h, _JsonHandler)]:
         root.removeHandler(handler)
+        handler.close()  # (a run of repeats it counted is written)
     handler = _JsonHandler(sys.stderr if stream is None else stream)
     handler.setFormatter(JsonFormatter(context))
     if level.lower() != "debug":

@@ -9,6 +9,7 @@ credentials), the lint policy, the known_hosts file and the webhook's header sec
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -111,12 +112,30 @@ class HistorySettings(_S):
 # the logged reason. A URL is ASCII (RFC 3986, 2: other characters are percent-encoded): a non-ASCII or C1 character
 # passed --check, and http.client refused every POST's request line (it encodes it as ASCII).
 _WEBHOOK_URL = r"^https?://[!-~]+$"
+WEBHOOK_URL_MUST = ("an http:// or https:// URL of printable ASCII, without spaces or control characters (others "
+                    "percent-encoded; not repeated here: it may carry a token)")
+
+
+def webhook_url(value: str) -> str:
+    """``value`` if a webhook can POST to it, else a ValueError that never names it (some webhook URLs carry a token).
+    The one check of the settings (--check, a reload) and of WebhookSink built from the API (a non-ASCII URL passed
+    it, and every POST failed)."""
+    if not re.fullmatch(_WEBHOOK_URL, value):
+        raise ValueError(f"webhook URL must be {WEBHOOK_URL_MUST}")
+    try:
+        parts = urlsplit(value)
+        host, _ = parts.hostname, parts.port  # (a port past 65535 passed, and each POST failed on a name lookup)
+    except ValueError:  # a broken [IPv6] part, a port that is no number or out of range
+        # (a fixed message: urllib's quotes the text it took for a port, a password before an unencoded #)
+        raise ValueError("webhook URL is malformed: its port is not a number from 0 to 65535, or its [IPv6] "
+                         "host is not closed (a user or password in it must percent-encode #, / and ?)") from None
+    if not host:
+        raise ValueError("webhook URL names no host")
+    return value
 
 
 class Webhook(_S):
-    url: Annotated[str, Field(pattern=_WEBHOOK_URL), must("an http:// or https:// URL of printable ASCII, "
-                                                          "without spaces or control characters (others "
-                                                          "percent-encoded; not repeated here: it may carry a token)")]
+    url: Annotated[str, Field(pattern=_WEBHOOK_URL), must(WEBHOOK_URL_MUST)]
     timeout_s: float = Field(5.0, gt=0)
     retries: int = Field(3, ge=0)
     headers_env: dict[str, EnvName] = Field(default_factory=dict, description="HTTP header -> environment variable "
@@ -125,18 +144,8 @@ class Webhook(_S):
     @field_validator("url")
     @classmethod
     def _has_host(cls, value: str) -> str:
-        """What WebhookSink needs: checked here so that --check and a reload refuse it (never named in
-        the error: some webhook URLs carry a token)."""
-        try:
-            parts = urlsplit(value)
-            host, _ = parts.hostname, parts.port  # (a port past 65535 passed, and each POST failed on a name lookup)
-        except ValueError:  # a broken [IPv6] part, a port that is no number or out of range
-            # (a fixed message: urllib's quotes the text it took for a port, a password before an unencoded #)
-            raise ValueError("webhook URL is malformed: its port is not a number from 0 to 65535, or its [IPv6] "
-                             "host is not closed (a user or password in it must percent-encode #, / and ?)") from None
-        if not host:
-            raise ValueError("webhook URL names no host")
-        return value
+        """What WebhookSink needs: checked here so that --check and a reload refuse it."""
+        return webhook_url(value)
 
 
 class Sinks(_S):

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from losslessd.collect.pull import backoff
 from losslessd.credentials import Secret
 from losslessd.daemon.metrics import Metrics
+from losslessd.daemon.settings import webhook_url
 from losslessd.monitor import Event
 
 log = logging.getLogger(__name__)
@@ -74,9 +75,7 @@ class WebhookSink:
 
     def __init__(self, url: str, timeout_s: float = 5.0, retries: int = 3,
                  headers: Mapping[str, Secret | str] | None = None, *, backoff_base_s: float = BACKOFF_BASE_S):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError("webhook URL must be http:// or https:// with a host")
+        parts = urlsplit(webhook_url(url))  # (the settings' check: a non-ASCII URL failed every POST)
         self.url = url
         self.where = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
         self.timeout_s = timeout_s

@@ -179,13 +179,27 @@ def _tables(output: str) -> list[tuple[list[str], list[list[str]]]]:
     return tables
 
 
+# The counters these commands print are unsigned 64-bit: SAI's port and queue statistics (sai_get_*_stats fill
+# uint64_t counters, sai.h / saiport.h), ethtool -S (struct ethtool_stats' __u64 data[], include/uapi/linux/ethtool.h),
+# mlx5 hw_counters (u64 in drivers/infiniband/hw/mlx5/counters.c).
+COUNTER_END = 2**64
+_COUNTER = re.compile(r"[0-9]{1,3}(,[0-9]{3})+|[0-9]{1,20}")  # ASCII digits: `\d` took other scripts' (٣ read as 3)
+
+
+def counter(text: str) -> int:
+    """A counter a device printed, in ASCII digits ('1,234' too), below 2^64; else a ValueError that says why (a
+    negative, a number of other digits or past 64 bits is a garbled or hostile output, never a count: the digit
+    class read an Arabic-Indic ٣ as 3, and a 30-digit value was taken as a count)."""
+    if not _COUNTER.fullmatch(text) or (value := int(text.replace(",", ""))) >= COUNTER_END:
+        raise ValueError(f"{text[:40]!r}{'...' if len(text) > 40 else ''} is not a counter (ASCII digits below 2^64)")
+    return value
+
+
 def _number(text: str) -> int | None:
     """'1,234' -> 1234; 'N/A' -> None; anything else is not a counter."""
     if text.upper() == "N/A":
         return None
-    if not re.fullmatch(r"\d{1,3}(,\d{3})+|\d+", text):
-        raise ValueError(f"{text!r} is not a counter")
-    return int(text.replace(",", ""))
+    return counter(text)
 
 
 def _column(header: list[str], name: str) -> int:
@@ -256,7 +270,7 @@ _ETHTOOL_CANNOT = re.compile(r"Cannot get stats(?: strings)? information(?:: [^\
 # ethtool prints each name as the driver wrote it ("     %.*s: %llu", ethtool.c do_gstats); some mlx5 trees wrote
 # "tx_pause_storm_warning_events " with a trailing space (en_stats.c pport_pfc_stall_stats_desc), so a space may
 # stand before the colon.
-_ETHTOOL_LINE = re.compile(r"^\s*([\w\[\].-]+)\s*:\s*(-?\d+)\s*$")
+_ETHTOOL_LINE = re.compile(r"^\s*([\w\[\].-]+)\s*:\s*(\S+)\s*$")
 
 
 def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
@@ -270,13 +284,17 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
         raise ValueError("does not start with 'NIC statistics:'")
     for n, line in enumerate(lines[1:], start=2):
         m = _ETHTOOL_LINE.match(line)
-        if not m:
+        try:
+            value = counter(m[2]) if m else None
+        except ValueError as exc:
+            raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value' ({exc})") from None
+        if not m or value is None:
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
         if m[1] in _ETHTOOL_PORT:
-            out[Key(iface, _ETHTOOL_PORT[m[1]])] = int(m[2])
+            out[Key(iface, _ETHTOOL_PORT[m[1]])] = value
         for pattern, name in _ETHTOOL.items():
             if p := pattern.fullmatch(m[1]):
-                out[Key(iface, name, int(p[1]))] = int(m[2])
+                out[Key(iface, name, int(p[1]))] = value
     return out
 
 
@@ -321,7 +339,7 @@ def _pause_stats(command: str, output: str) -> dict[Key, int]:
 _BOND_DEVICE = re.compile(r"mlx5_bond_\d+")
 _HW_COUNTERS = {"np_ecn_marked_roce_packets": ECN_MARKED, "np_cnp_sent": CNP_SENT, "rp_cnp_handled": CNP_HANDLED}
 _HW_LINE = re.compile(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/(?P<dev>[^/]+)/ports/\d+/hw_counters/"
-                      r"(?P<name>\w+):(?P<value>\d+)$")
+                      r"(?P<name>\w+):(?P<value>\S+)$")
 
 
 def _hw_counters(command: str, output: str) -> dict[Key, int]:
@@ -344,7 +362,9 @@ def _hw_counters(command: str, output: str) -> dict[Key, int]:
             bonds.add(m["dev"])
         elif m["name"] in _HW_COUNTERS:
             key = Key(m["iface"], _HW_COUNTERS[m["name"]])
-            out[key] = out.get(key, 0) + int(m["value"])  # one netdev, several RDMA ports: their sum
+            out[key] = out.get(key, 0) + counter(m["value"])  # one netdev, several RDMA ports: their sum
+            if out[key] >= COUNTER_END:
+                raise ValueError(f"{m['iface']}'s {m['name']} summed over its RDMA ports is past 2^64")
     if bonds and not out:
         raise _Unknown(f"{', '.join(sorted(bonds))} is a RoCE LAG's RDMA device, whose congestion counters add up "
                        f"both member ports, not this interface's alone")

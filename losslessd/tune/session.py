@@ -32,6 +32,7 @@ from ..inventory import Host, Inventory
 from ..platforms import Command
 from ..policy import Policy
 from ..render.families import FAMILY_SECTIONS
+from ..statelock import WRITERS, shared_lock_path
 from . import candidate as cand_mod
 from .apply import PushError, Pusher, pusher_for
 from .bench import BenchResult, format_size, read_benchmark
@@ -379,12 +380,37 @@ class Tuner:
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
         """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
-        with stopped_by_signals() as self.stop:
-            try:
-                return self._run()
-            except Interrupted as exc:  # before its trials began: nothing is left to put back
-                self.say(f"stopped: {exc.reason}")
-                return 128 + exc.signum
+        locks = self._lock_devices()
+        try:
+            with stopped_by_signals() as self.stop:
+                try:
+                    return self._run()
+                except Interrupted as exc:  # before its trials began: nothing is left to put back
+                    self.say(f"stopped: {exc.reason}")
+                    return 128 + exc.signum
+        finally:
+            for lock in locks:
+                WRITERS.release(lock)
+
+    def _lock_devices(self) -> list[str]:
+        """One tune per device on this machine: a lock per tuned device's address and port, whatever the database (a
+        second tune with its own --db pushed its candidates to the same switch between the first's, each scoring
+        the other's settings and putting back its own origin over them)."""
+        taken: list[str] = []
+        try:
+            for name in self.devices:
+                host = self.hosts[name]
+                try:
+                    taken.append(WRITERS.take(shared_lock_path("tune", f"{host.hostname}_{host.port}"), "tune",
+                                              "wait for it to end, or leave this device out of --devices",
+                                              busy="tuned", per="device"))
+                except InputError as exc:
+                    raise InputError(f"{name} ({host.hostname} port {host.port}): {exc.message}") from None
+        except BaseException:
+            for lock in taken:
+                WRITERS.release(lock)
+            raise
+        return taken
 
     def _run(self) -> int:
         store = Store(self.opts.db)
@@ -400,8 +426,10 @@ class Tuner:
             store.set_start(tune.id, self.start.key)
         self.seq = len(replay)
         self.replay = replay
-        self.pushers: dict[str, Pusher] = {}
-        self.origins: dict = {}  # none yet: nothing was pushed by this run, nothing to put back
+        self.pushers: dict[str, Pusher] = {}  # only sessions that opened
+        # a resumed tune's ways back, from the start: a stop while the sessions open puts those devices back (a killed
+        # run's candidate and -origin checkpoint were left on the switch without a word)
+        self.origins: dict = dict(tune.origins)
         self.applied: str | None = None
         error: InputError | None = None
         self.reader = CounterReader(self.hosts, {d: {p.name: p.speed_gbps for p in c.ports}
@@ -412,10 +440,9 @@ class Tuner:
         interrupted: Interrupted | None = None
         try:
             for name in self.devices:
-                self.pushers[name] = pusher_for(self.hosts[name], self.opts.known_hosts, self.opts.ssh_timeout_s,
-                                                self.tag)
-                self.pushers[name].open()
-            self._origins(tune.origins)
+                self.pushers[name] = _opened(pusher_for(self.hosts[name], self.opts.known_hosts,
+                                                        self.opts.ssh_timeout_s, self.tag))
+            self._origins()
             self.applied = AS_FOUND if not resumed else None  # unknown after a kill
             baseline = [self._as_found() for _ in range(self.opts.noise_runs)]
             if all(s is None for s in baseline):  # nothing measured: no candidate is pushed to be measured by nothing
@@ -457,6 +484,7 @@ class Tuner:
                 interrupted = Interrupted(self.stop.signum)
                 stopped = f"{stopped + '; ' if stopped else ''}{interrupted.reason}"
                 store.event(tune.id, "interrupted", interrupted.reason)
+            self._name_left()
             self._close()
             store.finish(tune.id, "stopped" if stopped else "finished", best, best_score, stopped)
             store.close()
@@ -475,18 +503,35 @@ class Tuner:
             pusher.close()
         self.reader.close()
 
-    def _origins(self, stored: dict) -> None:
-        """How to put each device back as found: taken once per tune (a resumed tune keeps the first)."""
-        origins = dict(stored)
+    def _origins(self) -> None:
+        """How to put each device back as found: taken once per tune (a resumed tune keeps the first), each kept as
+        soon as it is taken (a stop while a later device's was taken left the earlier ones' checkpoints unnamed)."""
         for name, pusher in self.pushers.items():
-            if name not in origins:
+            if name not in self.origins:
                 cfg = self.configs[name]
                 token = pusher.origin(cfg.text, cfg.port_names, list(self.policy.lossless.priorities))
                 token["ecn"] = {p: list(v) if v else None
                                 for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text).items()}
-                origins[name] = token
-        self.origins = origins
-        self.store.set_origins(self.tune.id, origins)
+                self.origins[name] = token
+                self.store.set_origins(self.tune.id, self.origins)
+
+    def _name_left(self) -> None:
+        """A device with a way back but no open session when the tune stopped (a resumed tune stopped while its
+        sessions opened) is not put back: said and kept with the tune's events, with the checkpoint it keeps."""
+        for name, token in self.origins.items():
+            if name in self.pushers:
+                continue
+            if "checkpoint" in token:
+                kept = (f"its settings as found are in checkpoint {token['checkpoint']} on the switch (`sudo config "
+                        f"rollback {token['checkpoint']}`, then `sudo config delete-checkpoint {token['checkpoint']}`)")
+            else:  # (EOS: the ECN lines as found; NVUE: the congestion-control lines, after an unset of the ports')
+                lines = token.get("snippet", "").splitlines() or [
+                    *(f"nv unset interface {p} qos congestion-control" for p in token.get("ports", [])),
+                    *token.get("lines", [])]
+                kept = "its settings as found, to push by hand: " + " / ".join(line.strip() for line in lines)
+            why = f"{name}: not put back (its session was not open when the tune stopped): {kept}"
+            self.say(why)
+            self.store.event(self.tune.id, "restore_failed", why, name)
 
     # -- one trial -------------------------------------------------------------------------------------
     def _replayed(self, key: str) -> Trial | None:
@@ -621,6 +666,8 @@ class Tuner:
         cand = None if key == AS_FOUND else Candidate.from_key(key)
         failed: list[Exception] = []
         for name in self.devices:
+            if name not in self.pushers or name not in self.origins:
+                continue  # not open (named by _name_left), or no way back taken: nothing was pushed to it
             cfg, pusher, token = self.configs[name], self.pushers[name], self.origins[name]
             try:
                 if not moved:
@@ -649,6 +696,18 @@ class Tuner:
         if moved:
             self.store.event(self.tune.id, "restored", "settings as found" if cand is None else cand.describe())
         self.applied = key
+
+
+def _opened(pusher: Pusher) -> Pusher:
+    """``pusher`` with its session open; a session that did not open (a refusal, a stop signal mid-login) is closed
+    and never joins the tune's (a half-open one was asked to put its device back, and closed, as an open one)."""
+    try:
+        pusher.open()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            pusher.close()
+        raise
+    return pusher
 
 
 def _label(key: str | None) -> str:
