@@ -269,7 +269,8 @@ def test_a_real_counter32_wrap_reads_as_a_small_delta(tmp_path):
     assert all(0 <= r.per_s[d32] < 1000 for r in rates)
 
 
-_ETHTOOL_CMD, _HW_CMD = "ethtool -S ens1f0np0", "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
+_ETHTOOL_CMD = "ethtool -S ens1f0np0"
+_HW_CMD = "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
 
 
 @pytest.mark.parametrize("command,value,replaced", [
