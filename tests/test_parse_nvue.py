@@ -932,6 +932,52 @@ def test_an_unset_leaves_a_tombstone_the_defaults_it_restores_cite():
     assert plain.ports["swp1"].pfc_source is None and plain.ports["swp1"].trust_source is None
 
 
+def test_an_unset_below_the_path_looked_up_is_cited_too():
+    """An unset below the setting a default stands for restores it as well as one at or above it: `nv unset qos pfc
+    default-global switch-priority 3` (the value's own path) takes the PFC priorities away, `nv unset qos mapping
+    default-global trust` the trust, `nv unset qos congestion-control default-global traffic-class 0,3 ecn` queue 0's
+    and queue 3's ECN (before: only unsets at or above the path were matched, so these findings stayed at line 1)."""
+    head = "nv set interface swp1 type swp\nnv set interface swp1 qos pfc-watchdog\n"
+    for unset in ("nv unset qos pfc default-global switch-priority 3",
+                  "nv unset qos pfc default-global switch-priority"):
+        port = parse(head + f"nv set qos pfc default-global switch-priority 3\n{unset}\n").ports["swp1"]
+        assert port.pfc_enabled == [] and port.pfc_source.line == 4
+    for unset in ("nv unset qos mapping default-global trust", "nv unset qos mapping default-global"):
+        port = parse(head + f"nv set qos mapping default-global trust l3\n{unset}\n").ports["swp1"]
+        assert port.trust is None and port.trust_source.line == 4 and port.map_source.line == 4
+    dev = parse(head + "nv set qos congestion-control default-global traffic-class 0,3 ecn enable\n"
+                "nv unset qos congestion-control default-global traffic-class 0,3 ecn\n"
+                "nv unset qos congestion-control default-global traffic-class 5 ecn\n")  # (dropped nothing)
+    queues = dev.ports["swp1"].queues
+    assert queues[0].ecn.ecn_enabled and queues[0].ecn.source.line == 4  # the plain default, back by the unset
+    assert queues[3].ecn is None and queues[3].source.line == 4
+    # an unset of another queue's traffic class is not this queue's
+    dev = parse(head + "nv set qos congestion-control default-global traffic-class 4 ecn enable\n"
+                "nv unset qos congestion-control default-global traffic-class 4 ecn\n")
+    assert dev.ports["swp1"].queues[0].ecn.source is None
+
+
+def test_an_unset_that_removed_nothing_is_not_cited():
+    """`nv unset qos roce` on a switch where no line set RoCE removes nothing, so it restored no default (before: it
+    left a tombstone and PFC001, ECN001 and the MAP findings pointed at it, line 1)."""
+    port = parse("nv unset qos roce\nnv set interface swp1 type swp\nnv set interface swp1 qos pfc-watchdog\n"
+                 "nv set interface swp1 link mtu 9216\n").ports["swp1"]
+    assert port.pfc_enabled == [] and port.pfc_source is None and port.trust_source is None
+    assert port.queues[3].source.line == 2  # the port's own line, as without the unset
+
+
+def test_the_line_that_turned_roce_off_outranks_an_earlier_unset():
+    """`nv set qos roce enable off` after an unset of RoCE and a new `mode lossless`: RoCE is off because of the
+    `enable off` line, so the defaults it leaves cite that line, the latest (before: the earlier unset, line 4; and
+    `enable off` alone was never cited)."""
+    port = parse("nv set interface swp1 type swp\nnv set interface swp1 qos pfc-watchdog\nnv set qos roce\n"
+                 "nv unset qos roce\nnv set qos roce mode lossless\nnv set qos roce enable off\n").ports["swp1"]
+    assert port.pfc_enabled == [] and port.pfc_source.line == 6 and port.trust_source.line == 6
+    assert port.queues[3].source.line == 6 and port.queues[0].ecn.source.line == 6
+    alone = parse("nv set interface swp1 type swp\nnv set qos roce enable off\n").ports["swp1"]
+    assert alone.pfc_source.line == 2 and alone.trust_source.line == 2
+
+
 @pytest.mark.parametrize("lines", [
     ["nv set qos roce enable off", "nv set qos roce mode lossless"],
     ["nv set qos roce mode lossless", "nv set qos roce enable off"],
@@ -941,7 +987,8 @@ def test_an_unset_leaves_a_tombstone_the_defaults_it_restores_cite():
 def test_roce_turned_off_stays_off_whatever_mode_is_set(lines):
     """NVUE reference, QoS: `qos roce enable` "Turns QoS RoCE on or off on the switch", `qos roce mode` "Configures the
     RoCE mode" (default lossless): two settings of one object, so a mode set before or after `enable off` leaves RoCE
-    off (before: a later `mode lossless` read as RoCE on, PFC on switch priority 3)."""
+    off (before: a later `mode lossless` read as RoCE on, PFC on switch priority 3). The second case, `enable off` last,
+    was read right before too: it stays as a guard."""
     dev = parse("\n".join(["nv set interface swp1 type swp", *lines]))
     port = dev.ports["swp1"]
     assert port.pfc_enabled == [] and port.trust is None and dev.lossy_mode is None and not dev.issues
@@ -956,7 +1003,7 @@ def test_roce_turned_back_on_runs_the_mode_set():
     tree = ("- header:\n    model: VX\n    nvue-api-version: nvue_v1\n- set:\n    interface:\n      swp1:\n"
             "        type: swp\n    qos:\n      roce:\n        enable: off\n        mode: lossless\n")
     port = parse(tree, "startup.yaml").ports["swp1"]
-    assert port.pfc_enabled == [] and port.pfc_source is None
+    assert port.pfc_enabled == [] and port.pfc_source.line == 10  # (the `enable: off` that turned RoCE off)
 
 
 def test_a_bare_qos_roce_keeps_the_mode_set():
@@ -982,15 +1029,14 @@ def test_trust_port_sends_every_packet_to_the_port_default_switch_priority():
 
 
 def test_dynamic_ecn_makes_the_byte_thresholds_unknown():
-    """Cumulus Linux 5.17 QoS guide, "Dynamic ECN": in `mode relative` the switch ignores the byte thresholds and marks
-    at `min-threshold-percent`/`max-threshold-percent` (0-100) of a buffer allowance set at run time; `mode absolute`
-    goes back to the bytes. Before: each line a SYS002 and the RoCE default bytes (150000/1500000) kept as what the
-    queue marks at. `small-packet-probability` (the switch's run-time headroom sizing) is knowingly skipped."""
+    """Cumulus Linux 5.17/5.18 QoS guides, "Dynamic ECN": in `mode relative` the switch ignores the byte
+    thresholds and marks at `min-threshold-percent`/`max-threshold-percent` (0-100) of a buffer allowance set at run
+    time; `mode absolute` goes back to the bytes. Before: each line a SYS002 and the RoCE default bytes (150000/1500000)
+    kept as what the queue marks at."""
     dev = parse("nv set interface swp1 type swp\nnv set qos roce\n"
                 "nv set qos congestion-control default-global traffic-class 3 mode relative\n"
                 "nv set qos congestion-control default-global traffic-class 3 min-threshold-percent 20\n"
-                "nv set qos congestion-control default-global traffic-class 3 max-threshold-percent 80\n"
-                "nv set interface swp1 qos small-packet-probability 60\n")
+                "nv set qos congestion-control default-global traffic-class 3 max-threshold-percent 80\n")
     assert not dev.issues
     ecn = dev.ports["swp1"].queues[3].ecn
     assert ecn.ecn_enabled and (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (None, None)
@@ -1003,3 +1049,35 @@ def test_dynamic_ecn_makes_the_byte_thresholds_unknown():
     ecn = back.ports["swp1"].queues[3].ecn
     assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (40000, 1500000)
     assert [(i.code, i.source.line) for i in back.issues] == [("SYS002", 6)]
+
+
+def test_dynamic_ecn_lines_of_a_profile_are_ecn_settings_of_its_queue():
+    """A custom congestion-control profile whose traffic class has only the dynamic ECN lines (the 5.17/5.18 QoS guides'
+    `mode relative`, `min-threshold-percent 20`, `max-threshold-percent 80`) configures ECN on it, as a profile's byte
+    thresholds do; the thresholds it marks at are unknown (before: "whether queue 3 marks ECN is not in the input")."""
+    lines = ["nv set interface swp1 type swp", "nv set qos roce",
+             "nv set qos congestion-control P traffic-class 3 mode relative",
+             "nv set qos congestion-control P traffic-class 3 min-threshold-percent 20",
+             "nv set qos congestion-control P traffic-class 3 max-threshold-percent 80",
+             "nv set interface swp1 qos congestion-control profile P"]
+    ecn = parse("\n".join(lines)).ports["swp1"].queues[3].ecn
+    assert ecn.ecn_enabled and (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (None, None)
+    assert ecn.source.line == 3
+    ecn = parse("\n".join(lines[:3] + lines[5:])).ports["swp1"].queues[3].ecn
+    assert ecn.ecn_enabled and ecn.source.line == 3
+
+
+@pytest.mark.parametrize("line", [
+    "nv set qos pfc default-global small-packet-probability 60",  # 5.18 QoS guide, and 5.18's new NVUE commands
+    "nv set qos link-pause L small-packet-probability 60",  # 5.17's new NVUE commands
+])
+def test_small_packet_probability_is_a_pfc_or_link_pause_profiles_setting(line):
+    """Cumulus Linux 5.17/5.18 "New NVUE Commands": `nv set qos pfc <profile-id> small-packet-probability` and `nv set
+    qos link-pause <profile-id> small-packet-probability` (headroom sized at run time: knowingly skipped); no interface
+    command has it, so `nv set interface swp1 qos small-packet-probability 60` is named (before: the documented forms
+    were SYS002 and the invented one passed in silence)."""
+    dev = parse(f"nv set interface swp1 type swp\nnv set qos roce\n{line}\n")
+    assert not dev.issues and dev.ports["swp1"].pfc_enabled == [3]
+    bad = parse("nv set interface swp1 type swp\nnv set qos roce\n"
+                f"nv set interface swp1 qos small-packet-probability 60\n{line.replace(' 60', ' 160')}\n")
+    assert [(i.code, i.source.line) for i in bad.issues] == [("SYS002", 3), ("SYS002", 4)]

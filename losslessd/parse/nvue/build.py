@@ -287,21 +287,25 @@ def _undefined_profiles(conf: Conf) -> list[ParseIssue]:
     return list(said.values())
 
 
-# The settings that decide RoCE (reader._roce_state): an unset at or above one turns it back to NVUE's default.
+# The settings that decide RoCE (reader._roce_state): an unset at, above or below one turns it back to NVUE's default.
 ROCE_PATHS = (("qos", "roce", "enable"), ("qos", "roce", "state"), ("qos", "roce", "mode"))
 
 
 def _restored(conf: Conf, pc: PortConf, *paths: tuple[str, ...]) -> Source | None:
-    """The `nv unset` line that put one of ``paths`` (words after `nv set`; one starting with `interface` is the port's
-    own, written without its name) back to NVUE's default: the last unset at or above any of them (reader.Conf.restored,
-    PortConf.restored); None where none did. A default the builder fills in for want of a line cites it, so that a
-    finding on what the unset restored points at the unset rather than at the port's first line."""
+    """The line that put one of ``paths`` (words after `nv set`; one starting with `interface` is the port's own,
+    written without its name) back to NVUE's default: the last `nv unset` at, above or below any of them
+    (reader.Tombstones: `nv unset qos pfc P switch-priority 3` as well as `nv unset qos pfc P`), or, for the RoCE
+    paths, the line that turned RoCE off (`qos roce enable off`, which outranks an earlier unset); None where none did.
+    A default the builder fills in for want of a line cites it, so that a finding on what the line restored points
+    at it rather than at the port's first line."""
     found: list[Source] = []
     for path in paths:
         table, words = (pc.restored, path[1:]) if path[0] == "interface" else (conf.restored, path)
-        found.extend(src for n in range(len(words) + 1) if (src := table.get(words[:n])) is not None)
+        found.extend(table.near(words))
         if path[0] == "interface" and ("interface",) in conf.restored:  # `nv unset interface`: every port's
             found.append(conf.restored[("interface",)])
+    if conf.roce is not None and conf.roce.value == "off" and any(path in ROCE_PATHS for path in paths):
+        found.append(conf.roce.source)
     return max(found, key=lambda src: src.line or 0, default=None)
 
 
@@ -374,7 +378,7 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
         port.trust, port.trust_source = Trust.dscp, conf.roce.source
     dscp = {d: v.value for d, v in conf.dscp.get(prof, {}).items()}
     if trust is None and not roce:  # (trust unknown: at the unset that took the RoCE or the port's trust away)
-        port.trust_source = _restored(conf, pc, *ROCE_PATHS, ("qos", "mapping", prof),
+        port.trust_source = _restored(conf, pc, *ROCE_PATHS, ("qos", "mapping", prof, "trust"),
                                       ("interface", "qos", "mapping", "profile"))
     pcp = {p: v.value for p, v in conf.pcp.get(prof, {}).items()}
     port_sp = conf.port_sp.get(prof)
@@ -421,22 +425,25 @@ def _queues(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
     scheds = conf.sched.get(sched_prof, {})
     ecn_src: Source | None
     sched_src: Source | None
-    if roce and conf.roce is not None:
+    plain = not roce or conf.roce is None
+    if not plain and conf.roce is not None:
         ecn_src = sched_src = conf.roce.source
     else:  # the plain defaults: where an unset put them back, its line
-        ecn_src = _restored(conf, pc, *ROCE_PATHS, ("qos", "congestion-control", GLOBAL),
-                            ("interface", "qos", "congestion-control", "profile"))
         sched_src = _restored(conf, pc, *ROCE_PATHS, ("qos", "egress-scheduler", GLOBAL),
                               ("interface", "qos", "egress-scheduler", "profile"))
     ecn_tcs, ecn_default = (MULTI_TC_ECN_TCS, MULTI_TC_ECN) if roce == MULTI_TC else ((0, 3) if roce else (0,),
                                                                                     DEFAULT_ECN)
     sched_default = MULTI_TC_SCHED if roce == MULTI_TC else ROCE_SCHED if roce else DEFAULT_SCHED
     for tc in range(8):
+        if plain:  # (an unset of the queue's own traffic class, or of the profile or RoCE above it)
+            ecn_src = _restored(conf, pc, *ROCE_PATHS, ("qos", "congestion-control", GLOBAL, "traffic-class", str(tc)),
+                                ("interface", "qos", "congestion-control", "profile"))
         ecn = _ecn(ecns.get(tc), ecn_prof == GLOBAL and tc in ecn_tcs, ecn_src, ecn_default)
         sched = _sched(scheds.get(tc), sched_default.get(tc) if sched_prof == GLOBAL else None, sched_src)
-        if ecn or sched:
+        if ecn or sched:  # (a queue an unset left without ECN: at that unset, ECN001's line)
+            restored = ecn_src if plain and ecn is None else None
             port.queues[tc] = Queue(index=tc, ecn=ecn, scheduler=sched,
-                                    source=(ecn and ecn.source) or (sched and sched.source) or port.source)
+                                    source=(ecn and ecn.source) or restored or (sched and sched.source) or port.source)
 
 
 def _ecn(conf: EcnConf | None, default_on: bool, default_src: Source | None,
@@ -447,7 +454,9 @@ def _ecn(conf: EcnConf | None, default_on: bool, default_src: Source | None,
         return None
     conf = conf or EcnConf()
     kmin, kmax, prob = default if default_on else (None, None, None)
-    vals = [v for v in (conf.ecn, conf.kmin, conf.kmax, conf.probability) if v is not None]
+    # (every line of the traffic class counts, the dynamic ECN ones too: its `mode` and percentages)
+    vals = [v for v in (conf.ecn, conf.kmin, conf.kmax, conf.probability, conf.relative, conf.kmin_pct, conf.kmax_pct)
+            if v is not None]
     relative = conf.relative if conf.relative is not None and conf.relative.value else None
     if relative is not None:  # dynamic ECN: the byte thresholds are ignored, the percentages' bytes unknown
         kmin = kmax = None

@@ -40,9 +40,14 @@ TRAFFIC_POOLS = ("default-lossy", "default-lossless", "mc-lossy", "roce-lossy", 
 # <interface-id> qos ... profile <profile-name>").
 PORT_PROFILES = ("mapping", "pfc", "congestion-control", "egress-scheduler", "link-pause", "remark")
 # Interface qos settings the lossless checks do not use (NVUE reference, QoS): shaping, lossy PG headroom (5.16),
-# the shared headroom pool (5.17), and the small packet probability the switch sizes lossless headroom with (5.17 QoS
-# guide, "Lossless Headroom Based on Small Packet Probability": headroom computed at run time, BUF003's).
-_PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool", "small-packet-probability")
+# the shared headroom pool (5.17). (The small packet probability is a `qos pfc` / `qos link-pause` profile's, not a
+# port's: _SMALL_PACKETS.)
+_PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool")
+# Cumulus Linux 5.17 and 5.18 release notes, "New NVUE Commands": `nv set qos link-pause <profile-id>
+# small-packet-probability` (5.17) and `nv set qos pfc <profile-id> small-packet-probability` (5.18); the 5.18 QoS
+# guide, "Lossless Headroom Based on Small Packet Probability": `nv set qos pfc <profile> small-packet-probability
+# <percent>`, from which switchd sizes the lossless PG's headroom at run time (BUF003's): knowingly skipped.
+_SMALL_PACKETS = "small-packet-probability"
 
 
 @dataclass
@@ -52,6 +57,8 @@ class EcnConf:
     kmax: Val[int | None] | None = None
     probability: Val[int] | None = None
     relative: Val[bool] | None = None  # `mode relative` (dynamic ECN) or `mode absolute`
+    kmin_pct: Val[int] | None = None  # `min-threshold-percent` (dynamic ECN: of a buffer allowance set at run time)
+    kmax_pct: Val[int] | None = None
 
 
 @dataclass
@@ -108,6 +115,38 @@ class PfcBufferConf:
     xon: Val[int] | None = None
 
 
+class Tombstones:
+    """`nv unset` lines by the path they removed (words after `nv unset`; a port's own without `interface NAME`), so
+    that the builder finds the last one at, above or below a path (build._restored). A later unset of a path
+    replaces an earlier one."""
+
+    __slots__ = ("at", "under")
+
+    def __init__(self) -> None:
+        self.at: dict[tuple[str, ...], Source] = {}  # path -> its last unset
+        self.under: dict[tuple[str, ...], Source] = {}  # path -> the last unset at it or below it
+
+    def file(self, words: tuple[str, ...], src: Source) -> None:
+        self.at[words] = src
+        for n in range(len(words) + 1):
+            last = self.under.get(words[:n])
+            if last is None or (last.line or 0) <= (src.line or 0):
+                self.under[words[:n]] = src
+
+    def near(self, words: tuple[str, ...]) -> list[Source]:
+        """The last unsets at or below ``words``, and of each path above it."""
+        found = [src for n in range(len(words)) if (src := self.at.get(words[:n])) is not None]
+        if (below := self.under.get(words)) is not None:
+            found.append(below)
+        return found
+
+    def __contains__(self, words: tuple[str, ...]) -> bool:
+        return words in self.at
+
+    def __getitem__(self, words: tuple[str, ...]) -> Source:
+        return self.at[words]
+
+
 @dataclass
 class PortConf:
     source: Source
@@ -120,7 +159,7 @@ class PortConf:
     watchdog: Val[bool] | None = None
     qos: bool = False  # any `interface X qos ...` line
     bond: Val[str] | None = None  # the bond a `nv set interface BOND bond member PORT` line makes it a member of
-    restored: dict[tuple[str, ...], Source] = field(default_factory=dict)  # the port's paths `nv unset` put back
+    restored: Tombstones = field(default_factory=Tombstones)  # the port's paths `nv unset` put back
 
 
 @dataclass
@@ -153,7 +192,7 @@ class Conf:
     issues: list[ParseIssue] = field(default_factory=IssueList)
     # Tombstones: path (words after `nv unset`) -> the last `nv unset` line of it; a port's own are on its PortConf.
     # The builder cites one for a default it restores (build._restored).
-    restored: dict[tuple[str, ...], Source] = field(default_factory=dict)
+    restored: Tombstones = field(default_factory=Tombstones)
 
     @property
     def global_qos(self) -> bool:
@@ -194,7 +233,7 @@ class Commands(NamedTuple):
     paths: list[tuple[list[str], Source]]
     issues: list[ParseIssue]
     undone: Source | None  # the last `nv unset` line that dropped an `nv set` line's path
-    unsets: list[tuple[list[str], Source]]  # each `nv unset` applied, in order: read()'s tombstones
+    unsets: list[tuple[list[str], Source]]  # each `nv unset` that dropped a path, in order: read()'s tombstones
 
 
 def command_paths(text: str, path: str) -> Commands:
@@ -332,7 +371,7 @@ class Paths:
         self.found: dict[tuple[int, ...], tuple[list[str], Source, _Node]] = {}
         self.expanded = 0
         self.undone: Source | None = None  # the last unset line that dropped a path
-        self.unsets: list[tuple[list[str], Source]] = []  # the unsets applied (Commands.unsets)
+        self.unsets: list[tuple[list[str], Source]] = []  # the unsets that dropped a path (Commands.unsets)
         self.lines = 0  # `nv set` lines stored: a path's key is its line's number among them (then its part's)
 
     def add(self, words: list[str], src: Source, key: tuple[int, ...] | None = None) -> None:
@@ -393,11 +432,13 @@ class Paths:
                     both, left = _ordered(child.names & dropped), _ordered(child.names - dropped)
                     step.append((child, [*lists, (i, both, left)]))
             found = step
+        dropped_any = False
         for node, lists in found:
             for key in sorted(self._under(node)):
                 self._drop(key, unset, lists)
-                self.undone = src
-        self.unsets.append((unset, src))
+                self.undone, dropped_any = src, True
+        if dropped_any:  # (an unset of what no line set restores nothing: no tombstone for findings to cite)
+            self.unsets.append((unset, src))
         return None
 
     def _under(self, node: _Node) -> list[tuple[int, ...]]:
@@ -544,9 +585,19 @@ def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue],
 def _tombstone(conf: Conf, words: list[str], src: Source) -> None:
     """Files `nv unset <words>` (NVUE reference: what the path held is back at its default) where the builder looks
     for the line that restored a default: on each port it names that the configuration has (a port the unset alone
-    names is no port of it), else switch-wide. A later unset of the same path replaces an earlier one."""
+    names is no port of it), else switch-wide. A congestion-control traffic class list is filed per traffic class
+    (`traffic-class 3,4 ecn`: under 3 and under 4), so that a queue's default cites only an unset of its own."""
     if words[0] != "interface" or len(words) < 2:
-        conf.restored[tuple(words)] = src
+        if words[:2] == ["qos", "congestion-control"] and len(words) > 4 and words[3] == "traffic-class":
+            try:
+                tcs = units.int_list(words[4])
+            except ValueError:
+                tcs = []
+            for tc in tcs:
+                conf.restored.file((*words[:4], str(tc), *words[5:]), src)
+            if tcs:
+                return
+        conf.restored.file(tuple(words), src)
         return
     try:
         names = expand(words[1])  # (read before, by Paths.unset: its names are counted there)
@@ -555,7 +606,7 @@ def _tombstone(conf: Conf, words: list[str], src: Source) -> None:
     for name in names:
         port = conf.ports.get(name)
         if port is not None:
-            port.restored[tuple(words[2:])] = src
+            port.restored.file(tuple(words[2:]), src)
 
 
 def _roce_state(conf: Conf) -> None:
@@ -842,6 +893,8 @@ def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
     elif w[0] in _PFC_BUFFER and len(w) >= 2:
         value = Val(_byte_count(" ".join(w[1:]), f"profile's {w[0]}"), src)  # may raise: before the profile is made
         setattr(conf.pfc_buffer.setdefault(profile, PfcBufferConf()), _PFC_BUFFER[w[0]], value)
+    elif w[0] == _SMALL_PACKETS and len(w) == 2:
+        _int(w[1], 100)  # (a percentage: headroom sized at run time, not read)
     elif w[0] in ("rx", "tx") and len(w) == 2:
         if not _switch(w[1]):  # (enable, the default, sets what losslessd reads: PFC both ways)
             raise Skip(f"PFC frames turned off one way: the NVUE command reference has `{w[0]}` turn "
@@ -858,12 +911,14 @@ _PFC_BUFFER = {"port-buffer": "port_buffer", "xoff-threshold": "xoff", "xon-thre
 
 def _link_pause(conf: Conf, profile: str, w: list[str], src: Source) -> None:
     """Cumulus Linux QoS guide, "Link Pause": `nv set qos link-pause PROFILE rx|tx enable|disable`; cable-length,
-    port-buffer, xoff-threshold and xon-threshold size its buffer (accepted, not used)."""
+    port-buffer, xoff-threshold, xon-threshold and small-packet-probability size its buffer (accepted, not used)."""
     what, text = w
     if what in ("rx", "tx"):
         value = Val(_switch(text), src)  # may raise Skip: before the profile is made, or it would lack a source
         setattr(conf.pause.setdefault(profile, PauseConf(source=src)), what, value)
-    elif what in ("cable-length", "port-buffer", "xoff-threshold", "xon-threshold"):
+    elif what in ("cable-length", "port-buffer", "xoff-threshold", "xon-threshold", _SMALL_PACKETS):
+        if what == _SMALL_PACKETS:
+            _int(text, 100)  # (a percentage: may raise Skip before the profile is made)
         conf.pause.setdefault(profile, PauseConf(source=src))
     else:
         raise Skip("not a link-pause setting losslessd knows")
@@ -924,12 +979,15 @@ def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Sou
         elif what == "probability":
             ecn.probability = Val(_int(text, 100), src)
         elif what == "mode" and text in ("relative", "absolute"):
-            # Cumulus Linux 5.17 QoS guide, "Dynamic ECN" (Spectrum-4 and later): in `relative` mode "the switch
-            # hardware ignores existing byte thresholds" and marks at a percentage of the dynamic buffer allowance
-            # (`min-threshold-percent`, `max-threshold-percent`, 0-100); `absolute`, the default, marks at the bytes.
+            # Cumulus Linux 5.17 (Beta) and 5.18 QoS guides, "Dynamic ECN" (Spectrum-4 and later; CumulusNetworks/docs
+            # 0270baa1191b and 6d60f6326a40): `nv set qos congestion-control <profile> traffic-class <tc>
+            # mode relative`, in which the switch ignores the configured byte thresholds and marks at a percentage of
+            # the traffic class's dynamic buffer allowance (`min-threshold-percent`, default 0, and
+            # `max-threshold-percent`, default 100: 0 through 100); `absolute`, the default, marks at the bytes.
             ecn.relative = Val(text == "relative", src)
         elif what in ("min-threshold-percent", "max-threshold-percent"):
-            _int(text, 100)  # (a share of a buffer allowance set at run time: the bytes it stands for are unknown)
+            # (a share of a buffer allowance set at run time: the bytes it stands for are unknown)
+            setattr(ecn, "kmin_pct" if what == "min-threshold-percent" else "kmax_pct", Val(_int(text, 100), src))
         elif what != "red":
             raise Skip("not a congestion-control setting losslessd knows")
     if unread is not None:
