@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from losslessd.daemon.shard import hashmod
-from losslessd.sim import Simulator
+from losslessd.sim import PASSWORD_ENV, Simulator
 
 from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
 
@@ -100,6 +100,33 @@ def test_a_shard_other_than_0_reads_the_queue_maps_of_its_own_devices(tmp_path):
         _only_the_unmarked_port_is_found(sim, daemon, mine)
         assert daemon.devices_polled() == {mine}
         assert not any(r["msg"].startswith("drift run:") for r in daemon.log_records())
+    finally:
+        assert daemon.stop() == 0
+        sim.stop()
+
+
+@pytest.mark.slow
+def test_a_config_read_that_fails_is_said_once_and_retried(tmp_path):
+    """leaf1 refuses the inventory's password at the start: its config is not read (said once, however often the
+    read is retried) and the detector holds there; once it accepts the password again, a retry within the backoff
+    (2 s here, not drift.interval_s) reads the maps and the detector finds Ethernet0."""
+    sim = Simulator(_swapped_fabric(tmp_path, ["leaf1"]), tmp_path / "sim", devices=["leaf1"]).start()
+    daemon = DaemonProcess(sim, tmp_path / "daemon", detection={"ecn_polls": 2},
+                           poll={"ssh_counters_interval_s": INTERVAL_S})
+    password = sim.env[PASSWORD_ENV]
+    sim.set_password("leaf1", "not-the-inventory-one")
+    try:
+        daemon.start()
+
+        def said(start: str) -> list[dict]:
+            return [r for r in daemon.log_records() if r["msg"].startswith(start)]
+
+        wait_for(lambda: said("the config of leaf1 was not read"), "the failed config read said")
+        wait_for(lambda: len(said("ssh poll of leaf1 failed")) >= 4, "four failed SSH polls of leaf1")
+        sim.set_password("leaf1", password)
+        wait_for(lambda: said("the config of leaf1 was read"), "a retried config read")
+        assert len(said("the config of leaf1 was not read")) == 1
+        _only_the_unmarked_port_is_found(sim, daemon, "leaf1")
     finally:
         assert daemon.stop() == 0
         sim.stop()
