@@ -5,8 +5,8 @@ clock and do no I/O, so recorded sequences test them (tests/test_detect.py). Sta
 (device, port, priority, kind); for the storm detector queue n is taken to carry priority n, as SONiC's PFC
 watchdog does (sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
 The ECN detector reads a queue's marks only through the device's own priority -> TC -> queue maps
-(``Detectors.set_queues``, from the configs the daemon reads at its start and drift runs refresh): where they are not known, the queue's
-marks are not either. docs/detection.md explains each detector and its defaults.
+(``Detectors.set_queues``, from the configs the daemon reads at its start and refreshes): where they are not known,
+the queue's marks are not either. docs/detection.md explains each detector and its defaults.
 """
 
 from __future__ import annotations
