@@ -252,6 +252,29 @@ def test_failing_device_backs_off_then_recovers_by_itself():
     assert s.done("a", True, now) == pytest.approx(now + 1) and s.failures("a") == 0
 
 
+def test_a_refresh_schedule_reads_at_once_retries_within_the_backoff_and_is_put_off_by_drift():
+    """The daemon's config reads (Daemon._read_config): the first at once, not spread over the hour; a failed one
+    again within backoff_max_s, not an hour later; one a drift run did is not done again for an interval."""
+    s = Schedule(3600, jitter=0.0, backoff_initial_s=2, backoff_max_s=8, rand=fixed(1.0), retry_early=True)
+    s.set_devices(["a", "b"], now=0.0, at_once=True)
+    assert s.due(0.0) == ["a", "b"]
+    waits = []
+    now = 0.0
+    for _ in range(4):
+        nxt = s.done("a", False, now)
+        waits.append(nxt - now)
+        now = nxt
+        assert s.due(now) == ["a"]
+    assert waits == [2, 4, 8, 8]  # the poll schedule's would be [3600] * 4: max(interval, backoff)
+    assert s.done("b", True, 1.0) == pytest.approx(3600.0)
+    s.defer("a", now)  # (running: a poll under way ends by itself)
+    s.done("a", False, now)
+    s.defer("a", now)  # a drift run read it
+    assert s.failures("a") == 0 and s.next_due() == pytest.approx(3600.0) and s.due(now + 10) == []
+    s.set_devices(["a", "b", "c"], now=50.0, at_once=True)
+    assert s.due(50.0) == ["c"]  # one that joined (a reload): at once
+
+
 def test_schedule_forgets_removed_devices():
     s = Schedule(5, rand=fixed(0.0))
     s.set_devices(["a", "b"], now=0.0)

@@ -79,7 +79,8 @@ def test_eos_port_proposal_and_a_port_at_the_floor_raises_pmax():
 
 def test_no_config_yet_is_said_not_guessed():
     proposal = ecn_event(Proposer(POLICY), "leaf1", "Ethernet0").proposal
-    assert proposal == {"unavailable": "no config of leaf1 read yet (the daemon's drift run reads it)"}
+    assert proposal == {"unavailable": "no config of leaf1 read yet (the daemon reads it at its start and retries a "
+                                       "failed read)"}
     without = Detectors(Thresholds(ecn_polls=1), {3})  # no proposer: the event has none
     without.set_queues("leaf1", {"Ethernet0": {3: [3]}})
     pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}

@@ -21,7 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..api import lint
+from ..api import lint, load_fabric
 from ..collect import COMMAND_FAILED, pull
 from ..inventory import Inventory
 from ..lint.finding import Finding
@@ -71,42 +71,64 @@ def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurr
                   timeout_s: float) -> Pulled:
     """Blocking (run it in a thread): collect configs as `losslessd pull` does, host keys verified,
     then lint the snapshot. SNMP is left to the daemon's own poller."""
-    configs_only = Inventory({name: replace(host, snmp=None) for name, host in hosts.hosts.items()})
     with tempfile.TemporaryDirectory(prefix="losslessd-drift-") as tmp:
         out = Path(tmp) / "snapshot"
-        pull.prepare(out)
-        result = pull.pull(configs_only, out, pull.Options(known_hosts=known_hosts, concurrency=concurrency,
-                                                           timeout_s=timeout_s, retries=0))
-        missing = {d.name: f"{d.code}: {d.message}" for d in result.failed}
-        for d in result.devices.values():
-            refused = [i["message"] for i in d.issues if i["code"] == COMMAND_FAILED]
-            if refused and d.name not in missing:
-                missing[d.name] = f"{COMMAND_FAILED}: {refused[0]}"
-        configs = configs_from_captures(out / d.record["capture"] for d in result.devices.values()
-                                        if d.status == "ok" and d.name not in missing)
+        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+        configs = configs_from_captures(out / capture for capture in read.values())
         linted = lint([out], policy)
-        read = {d.name: d.record["capture"] for d in result.devices.values()
-                if d.status == "ok" and d.name not in missing}
         missing.update(not_linted(linted, read))
         linted_whole = {name: capture for name, capture in read.items() if name not in missing}
-        return Pulled(linted.findings, missing, configs, queue_maps(linted, linted_whole))
+        return Pulled(linted.findings, missing, configs, queue_maps(linted.fabric, linted_whole))
 
 
-def _inventory_names(result, pulled: dict[str, str]) -> dict[str, str]:
-    """The lint's device name -> the inventory name of the device pulled into that capture (pulled: inventory name
+def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int, timeout_s: float) -> Pulled:
+    """Blocking (run it in a thread): pull the configs of ``hosts`` as drift does and parse them, without the lint:
+    each device's configs for the proposals and its priority -> queues maps for the ECN detector (the daemon reads
+    them at its start and refreshes them, drift or not). ``missing``: the devices whose config was not read, and
+    why; ``findings`` is empty."""
+    with tempfile.TemporaryDirectory(prefix="losslessd-configs-") as tmp:
+        out = Path(tmp) / "snapshot"
+        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+        configs = configs_from_captures(out / capture for capture in read.values())
+        fabric = load_fabric([out]) if read else None
+        if fabric is not None:
+            missing.update(_not_read(fabric, read, _inventory_names(fabric, read)))
+        whole = {name: capture for name, capture in read.items() if name not in missing}
+        return Pulled([], missing, configs, queue_maps(fabric, whole) if fabric is not None else {})
+
+
+def _pull(hosts: Inventory, out: Path, *, known_hosts: Path | None, concurrency: int,
+          timeout_s: float) -> tuple[dict[str, str], dict[str, str]]:
+    """Pull the configs of ``hosts`` into the snapshot ``out`` (SNMP left out): (device not read -> why, device read
+    -> its capture file)."""
+    configs_only = Inventory({name: replace(host, snmp=None) for name, host in hosts.hosts.items()})
+    pull.prepare(out)
+    result = pull.pull(configs_only, out, pull.Options(known_hosts=known_hosts, concurrency=concurrency,
+                                                       timeout_s=timeout_s, retries=0))
+    missing = {d.name: f"{d.code}: {d.message}" for d in result.failed}
+    for d in result.devices.values():
+        refused = [i["message"] for i in d.issues if i["code"] == COMMAND_FAILED]
+        if refused and d.name not in missing:
+            missing[d.name] = f"{COMMAND_FAILED}: {refused[0]}"
+    read = {d.name: d.record["capture"] for d in result.devices.values() if d.status == "ok" and d.name not in missing}
+    return missing, read
+
+
+def _inventory_names(fabric, pulled: dict[str, str]) -> dict[str, str]:
+    """The model's device name -> the inventory name of the device pulled into that capture (pulled: inventory name
     -> capture file). A device is named by its config (a SONiC hostname), which need not be its inventory name: its
     capture file (one per inventory device) tells which device it is."""
     by_capture = {capture: name for name, capture in pulled.items()}
-    return {d.name: by_capture[Path(f).name] for d in result.fabric.devices.values() for f in d.files
+    return {d.name: by_capture[Path(f).name] for d in fabric.devices.values() for f in d.files
             if Path(f).name in by_capture}
 
 
-def queue_maps(result, pulled: dict[str, str]) -> dict[str, PortQueues]:
+def queue_maps(fabric, pulled: dict[str, str]) -> dict[str, PortQueues]:
     """Inventory name -> its ports' PFC priority -> egress queues maps (Port.priority_queues), for each device pulled
     and read; a port whose maps are not known is left out (the ECN detector then reads its queue marks as unknown)."""
-    names = _inventory_names(result, pulled)
+    names = _inventory_names(fabric, pulled)
     return {names[d.name]: {port.name: queues for port in d.ports.values() if (queues := port.priority_queues())}
-            for d in result.fabric.devices.values() if d.name in names}
+            for d in fabric.devices.values() if d.name in names}
 
 
 def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:
@@ -114,8 +136,7 @@ def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:
     not read (its SYS001/SYS900 issue), a rule or parser that failed on a bug there, or on the fabric (then every
     device: a fabric rule's conclusions about each are missing). Their findings of this run are incomplete, so
     drift must not take what is missing from them for fixed."""
-    inventory_name = _inventory_names(result, pulled)
-    read = set(inventory_name.values())
+    inventory_name = _inventory_names(result.fabric, pulled)
     why: dict[str, str] = {}
     for f in result.findings:
         if f.code == INTERNAL_ERROR:
@@ -124,13 +145,18 @@ def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:
             if f.device in inventory_name:  # (its findings carry the config's name: both stand)
                 why.setdefault(inventory_name[f.device], f"{INTERNAL_ERROR}: {f.message}")
                 why.setdefault(f.device, f"{INTERNAL_ERROR}: {f.message}")
-    issues = {Path(i.source.file).name: i for i in reversed(result.fabric.issues) if i.source and i.source.file}
-    for name, capture in pulled.items():
-        if name not in read:
-            issue = issues.get(capture)
-            why.setdefault(name, f"{issue.code}: {issue.message}" if issue else "the lint read no device from its "
-                           "capture")
+    for name, reason in _not_read(result.fabric, pulled, inventory_name).items():
+        why.setdefault(name, reason)
     return why
+
+
+def _not_read(fabric, pulled: dict[str, str], inventory_name: dict[str, str]) -> dict[str, str]:
+    """Devices pulled (name -> capture file) that the model holds no device of, and why (the capture's SYS001/SYS900
+    issue)."""
+    read = set(inventory_name.values())
+    issues = {Path(i.source.file).name: i for i in reversed(fabric.issues) if i.source and i.source.file}
+    return {name: f"{issue.code}: {issue.message}" if (issue := issues.get(capture)) else
+            "no device was read from its capture" for name, capture in pulled.items() if name not in read}
 
 
 class Drift:

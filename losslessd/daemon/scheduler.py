@@ -35,11 +35,13 @@ class _Slot:
 class Schedule:
     """Next due time per device. A healthy device keeps its cadence (next = last due + interval x
     jitter, or now when it fell behind); a failing one waits max(interval, backoff(failures)) and
-    returns to its interval after its first good poll."""
+    returns to its interval after its first good poll. ``retry_early``: a failing one waits backoff(failures)
+    alone, so a refresh that failed is tried again within backoff_max_s, not an interval later."""
 
     def __init__(self, interval_s: float, *, jitter: float = 0.1, backoff_initial_s: float = 10.0,
-                 backoff_max_s: float = 300.0, rand: Callable[[], float] = random.random):
+                 backoff_max_s: float = 300.0, rand: Callable[[], float] = random.random, retry_early: bool = False):
         self.rand = rand
+        self.retry_early = retry_early
         self._slots: dict[str, _Slot] = {}
         self.configure(interval_s, jitter=jitter, backoff_initial_s=backoff_initial_s, backoff_max_s=backoff_max_s)
 
@@ -47,17 +49,25 @@ class Schedule:
         self.interval_s, self.jitter = interval_s, jitter
         self.backoff_initial_s, self.backoff_max_s = backoff_initial_s, backoff_max_s
 
-    def set_devices(self, names: Iterable[str], now: float) -> list[str]:
+    def set_devices(self, names: Iterable[str], now: float, *, at_once: bool = False) -> list[str]:
         """Track exactly ``names``; a new device's first poll falls at random within one interval, so
-        a fleet's polls spread out from the start. Returns the devices no longer tracked."""
+        a fleet's polls spread out from the start (``at_once``: now). Returns the devices no longer tracked."""
         names = list(names)
         gone = [n for n in self._slots if n not in names]
         for n in gone:
             del self._slots[n]
         for n in names:
             if n not in self._slots:
-                self._slots[n] = _Slot(due=now + self.rand() * self.interval_s)
+                self._slots[n] = _Slot(due=now if at_once else now + self.rand() * self.interval_s)
         return gone
+
+    def defer(self, name: str, now: float) -> None:
+        """``name`` was just served by other means (a drift run read its config): its next turn is an interval
+        from now, and its failures are forgotten. Nothing for a device not tracked or running now."""
+        slot = self._slots.get(name)
+        if slot is not None and not slot.running:
+            slot.failures = 0
+            slot.due = max(slot.due, now + self.interval_s)
 
     @property
     def devices(self) -> list[str]:
@@ -82,7 +92,8 @@ class Schedule:
             slot.due = max(slot.due + step, now)
         else:
             slot.failures += 1
-            slot.due = now + max(step, backoff(slot.failures, self.backoff_initial_s, self.backoff_max_s, self.rand))
+            wait = backoff(slot.failures, self.backoff_initial_s, self.backoff_max_s, self.rand)
+            slot.due = now + (wait if self.retry_early else max(step, wait))
         return slot.due
 
     def failures(self, name: str) -> int:

@@ -22,6 +22,7 @@ i (Prometheus' hashmod); the daemon of shard 0 also runs drift, which lints the 
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import os
@@ -36,10 +37,11 @@ from dataclasses import dataclass, field
 from .. import __version__
 from ..errors import InputError
 from ..history import History
+from ..inventory import Inventory
 from ..monitor import Event
 from ..tune.propose import Found
 from . import hup, logs
-from .drift import FABRIC, Drift, PortQueues, pull_and_lint
+from .drift import FABRIC, Drift, PortQueues, Pulled, pull_and_lint, read_configs
 from .http import HttpFace
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
@@ -122,6 +124,8 @@ class Daemon:
         self.sinks: Sinks
         self.http: HttpFace
         self.drift_runner: Runner
+        self.config_runner: Runner  # each device's config read at the start, refreshed (_read_config)
+        self._config_pool: ThreadPoolExecutor  # its reads' threads: they never hold up scrapes and history commits
 
     # -- life cycle ------------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -164,7 +168,13 @@ class Daemon:
         backoff = timing(settings.poll)
         self.drift_runner = Runner("drift", Schedule(settings.drift.interval_s, **backoff), self._drift_round, 1)
         self._set_drift(settings)
+        self._config_pool = ThreadPoolExecutor(max_workers=settings.poll.concurrency,
+                                               thread_name_prefix="losslessd-config")
+        self.config_runner = Runner("config", Schedule(settings.drift.interval_s, **backoff, retry_early=True),
+                                    self._read_config, settings.poll.concurrency)
+        self.config_runner.schedule.set_devices(devices, time.monotonic(), at_once=True)
         tasks = [asyncio.create_task(self.drift_runner.run(self._stop), name="drift"),
+                 asyncio.create_task(self.config_runner.run(self._stop), name="config"),
                  asyncio.create_task(self._housekeeping(), name="housekeeping")]
         await self._await_configured()
         await asyncio.sleep(0)  # the drift runner has looked at its schedule
@@ -183,6 +193,7 @@ class Daemon:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            self._config_pool.shutdown(wait=False, cancel_futures=True)  # a read under way ends with its timeout
             await self._stop_workers()
             await self.sinks.close()
             await self.http.close()
@@ -500,13 +511,10 @@ class Daemon:
             log.error("drift run failed: %s", exc)
             return False
         devices = self.settings.hosts.hosts  # a reload during the run may have changed them
-        changed = {d for d, c in pulled.configs.items() if d in devices and self._configs.get(d) != c}
-        self._configs.update({d: pulled.configs[d] for d in changed})
-        remapped = {d for d, q in pulled.queues.items() if d in devices and self._queues.get(d) != q}
-        self._queues.update({d: pulled.queues[d] for d in remapped})
-        changed |= remapped
-        for worker in self.workers:
-            await self._send_configs(worker, changed.intersection(worker.devices))
+        await self._take(pulled)
+        now_s = time.monotonic()
+        for device in set(devices) - set(pulled.missing):  # read now: their own refresh is an interval away
+            self.config_runner.schedule.defer(device, now_s)
         for device, why in sorted(pulled.missing.items()):
             log.warning("drift: the config of %s was not read (%s); its findings stand as of its last run",
                         device, why, extra={"device": device})
@@ -521,6 +529,46 @@ class Daemon:
             self._emit(event)
         log.info("drift run: %d findings, %d changes, %d devices not read, %.1f s", len(pulled.findings),
                  len(result.events), len(pulled.missing), time.monotonic() - started)
+        return True
+
+    async def _take(self, pulled: Pulled) -> None:
+        """The configs and queue maps a drift run or a config read brought: kept, and sent to the workers
+        of the devices whose changed (a device that left the inventory meanwhile is dropped)."""
+        devices = self.settings.hosts.hosts
+        changed = {d for d, c in pulled.configs.items() if d in devices and self._configs.get(d) != c}
+        self._configs.update({d: pulled.configs[d] for d in changed})
+        remapped = {d for d, q in pulled.queues.items() if d in devices and self._queues.get(d) != q}
+        self._queues.update({d: pulled.queues[d] for d in remapped})
+        changed |= remapped
+        for worker in self.workers:
+            await self._send_configs(worker, changed.intersection(worker.devices))
+
+    async def _read_config(self, device: str) -> bool:
+        """Read one device's config (this daemon's devices only: each shard reads its own) for its queue maps and
+        proposals: at the start, at a reload that brings it, every drift.interval_s after (a drift run that read it
+        puts that off), and after a failure within poll.backoff_max_s. A failure is logged when a spell of them
+        starts; the device's maps stay as last read (none before a first read: its queue marks are unknown)."""
+        settings = self.settings
+        host = settings.hosts.hosts.get(device)
+        if host is None:
+            return True
+        try:
+            pulled = await self._loop.run_in_executor(self._config_pool, functools.partial(
+                read_configs, Inventory({device: host}), known_hosts=settings.known_hosts_path, concurrency=1,
+                timeout_s=settings.poll.ssh_timeout_s))
+        except InputError as exc:
+            pulled = Pulled([], {device: str(exc)})
+        schedule = self.config_runner.schedule
+        failing = device in schedule.devices and schedule.failures(device) > 0
+        if device in pulled.missing:
+            if not failing:
+                log.warning("the config of %s was not read (%s): the ECN detector does not know which queue's "
+                            "marks are a lossless priority's there until it is; retried within %g s", device,
+                            pulled.missing[device], settings.poll.backoff_max_s, extra={"device": device})
+            return False
+        if failing:
+            log.info("the config of %s was read", device, extra={"device": device})
+        await self._take(pulled)
         return True
 
     # -- settings --------------------------------------------------------------------------------------
@@ -620,6 +668,9 @@ class Daemon:
         self.drift_runner.schedule.configure(new.drift.interval_s, **timing(new.poll))
         self._set_drift(new)
         self.drift_runner.wake()
+        self.config_runner.schedule.configure(new.drift.interval_s, **timing(new.poll))
+        self.config_runner.schedule.set_devices(devices, time.monotonic(), at_once=True)  # one that joined: at once
+        self.config_runner.wake()
 
     def _close_history(self) -> None:
         self.history.close()  # writes what it can first

@@ -11,9 +11,10 @@ CounterTracker of its own; readings feed this worker's Metrics (the ``devices`` 
 the daemon scrapes) and its Detectors, whose events go to the daemon with the rates' history rows:
 the daemon is the one history writer, alert sender and event bookkeeper. An ecn_not_marking event
 leaves with the tuner's proposal for its port (losslessd.tune.propose), made here from the device
-configs the daemon's drift runs read and hand over (``configs``). One device's failure,
-garbage answer or slowness is that device's problem only: it is marked down after the configured
-failures, backs off, and returns by itself.
+configs the daemon reads (at its start, then at refreshes and drift runs) and hands over (``configs``),
+with the priority -> queue maps the ECN detector reads marks through. One device's failure, garbage
+answer or slowness is that device's problem only: it is marked down after the configured failures,
+backs off, and returns by itself.
 
 The worker ignores SIGINT and SIGTERM (the daemon stops it with a message, and systemd's
 KillMode=mixed signals the daemon alone) and exits when its link to the daemon closes, so a daemon
@@ -126,7 +127,7 @@ class ShardWorker:
             runner.wake()
 
     def set_configs(self, configs: dict[str, Found], queues: dict[str, PortQueues] | None = None) -> None:
-        """Device configs a drift run read (device -> (platform, running config, `show version` output)), for the
+        """Device configs the daemon read (device -> (platform, running config, `show version` output)), for the
         proposals; and each device's priority -> queues maps by port, which tell the ECN detector which queue's
         marks are a priority's."""
         mine = set(self.devices)

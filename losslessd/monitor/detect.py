@@ -5,8 +5,8 @@ clock and do no I/O, so recorded sequences test them (tests/test_detect.py). Sta
 (device, port, priority, kind); for the storm detector queue n is taken to carry priority n, as SONiC's PFC
 watchdog does (sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
 The ECN detector reads a queue's marks only through the device's own priority -> TC -> queue maps
-(``Detectors.set_queues``, from the configs the daemon's drift run read): where they are not known, the queue's
-marks are not either. docs/detection.md explains each detector and its defaults.
+(``Detectors.set_queues``, from the configs the daemon reads at its start and refreshes): where they are not known,
+the queue's marks are not either. docs/detection.md explains each detector and its defaults.
 """
 
 from __future__ import annotations
@@ -428,7 +428,8 @@ class Detectors:
             queues = self._queues.get(device, {}).get(port, {}).get(prio)
             if queues is None:
                 self._unmapped[(device, port, prio)] = (
-                    "no config of the device read yet (the daemon's drift run reads it)" if device not in self._queues
+                    "no config of the device read yet (the daemon reads it at its start and retries a failed read)"
+                    if device not in self._queues
                     else "its config does not say which egress queue carries the priority (no TC_TO_QUEUE_MAP, "
                          "queue-num or tx-queue known for its traffic class)")
             else:

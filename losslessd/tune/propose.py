@@ -5,8 +5,9 @@ line, the webhook), never applied: `losslessd tune` measures it, `--apply` pushe
 
 The step: Kmin one level lower on the tuner's grid (losslessd.tune.space); where Kmin is at the policy's floor,
 Pmax one level higher. ECN marks before the ingress buffer reaches XOFF only when the queue crosses Kmin first
-(docs/tune.md). The device's config is the one the daemon's last drift run read, and so is its hardware model where
-the platform's ECN commands differ by model (Junos, NX-OS: the `show version` that run captured, as `tune` reads it).
+(docs/tune.md). The device's config is the one the daemon last read (at its start, a refresh or a drift run), and so
+is its hardware model where the platform's ECN commands differ by model (Junos, NX-OS: the `show version` that read
+captured, as `tune` reads it).
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ from ..policy import Policy
 from . import candidate as cand_mod
 from .space import Candidate, from_policy
 
-# device -> (platform, running config, `show version` output or None), as the drift run hands it over.
+# device -> (platform, running config, `show version` output or None), as the daemon's config reads hand it over.
 Found = tuple[str, str, str | None]
 
 
 class Proposer:
-    """Proposals from the devices' latest configs (fed by the daemon's drift runs: ``update``). Thread-safe:
-    drift runs in a worker thread, the detectors on the event loop."""
+    """Proposals from the devices' latest configs (fed by the daemon's config reads and drift runs: ``update``).
+    Thread-safe: updates may come from a thread, the detectors run on the event loop."""
 
     def __init__(self, policy: Policy):
         self.policy = policy
@@ -50,7 +51,8 @@ class Proposer:
         if event.port is None:
             return {"unavailable": "the event names no port"}
         if found is None:
-            return {"unavailable": f"no config of {event.device} read yet (the daemon's drift run reads it)"}
+            return {"unavailable": f"no config of {event.device} read yet (the daemon reads it at its start and "
+                                   "retries a failed read)"}
         platform, text, version = found
         try:
             return propose(platform, event.device, text, event.port, self.policy, version=version)
@@ -61,8 +63,8 @@ class Proposer:
 def propose(platform: str, device: str, text: str, port: str, policy: Policy, *, version: str | None = None) -> dict:
     """The proposal for ``port``; ``version``: the device's `show version` output, which names the model where the
     config does not (candidate.load)."""
-    # The daemon has no --model: the model comes from the `show version` its drift pull captures.
-    remedy = (f"let {device} answer `show version` to the daemon's user (its drift pull captures it beside the "
+    # The daemon has no --model: the model comes from the `show version` its config pulls capture.
+    remedy = (f"let {device} answer `show version` to the daemon's user (its config pulls capture it beside the "
               "running config)")
     cfg = cand_mod.load(device, platform, text, policy, [port], version=version, remedy=remedy)
     facts = cfg.ports[0]
