@@ -14,7 +14,7 @@ from losslessd import fix
 from losslessd.api import lint
 from losslessd.deadlock.analysis import analyse
 from losslessd.fabric import load_fabric
-from losslessd.model import Watchdog
+from losslessd.model import Incompatible, Watchdog
 from losslessd.parse import junos
 from losslessd.parse.base import Input
 from losslessd.policy import load_policy
@@ -441,9 +441,10 @@ def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
     """NX-OS applies a port-channel's configuration to its members: port-channel10's `priority-flow-control mode on`,
     watchdog and MTU are Ethernet1/51's. Before, only the port-channel's service policies were read: both members were
     PFC-auto/off with no watchdog (PFC001, WDG001 on each, PFC005 on 1/52 against none). Ethernet1/52's own `mode off`
-    and `mtu 1500` differ from the port-channel's: the compatibility check suspends it (session 33: it was read as
-    running the port-channel's values), PFC007 says so and the per-port rules leave it out. The fix binds PFC and the
-    MTU on the port-channel, and config + snippet lints clean of them."""
+    and `mtu 1500` differ from the port-channel's (session 33: it was read as running the port-channel's values):
+    PFC007 names both and what the guides say; the model is not in the input, so it is checked with its own values
+    (PFC off: PFC001, and PFC005 against Ethernet1/51). The fix binds PFC and the MTU on the port-channel, and config +
+    snippet lints clean of them."""
     path = _nxos_capture(tmp_path, "")
     path.write_text(path.read_text().replace("interface Ethernet1/50\n", NXOS_PO10.lstrip() + "\ninterface "
                                              "Ethernet1/50\n", 1))
@@ -454,7 +455,7 @@ def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
                        "Ethernet1/52": ("port-channel10", [], 1500, True)}
     codes = ["PFC001", "PFC005", "WDG001", "LNK001", "PFC007"]
     assert [(f.code, f.port) for f in lint([path], "roce-dscp26", select_codes=codes).findings
-            if f.port in members] == [("PFC007", "Ethernet1/52")]
+            if f.port in members] == [(code, "Ethernet1/52") for code in ("PFC001", "PFC005", "PFC007")]
     # a fix for a port-channel whose PFC is off binds `priority-flow-control mode on` there, not on the members
     off = tmp_path / "off" / path.name
     off.parent.mkdir()
@@ -475,7 +476,8 @@ def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
     pasted.parent.mkdir()
     queuing = "#% command: show queuing interface\n"  # (the running-config's sections end there)
     pasted.write_text(off.read_text().replace(queuing, snippet + queuing))
-    assert [f.port for f in lint([pasted], "roce-dscp26", select_codes=["PFC001"]).findings] == []
+    # (Ethernet1/52's own `priority-flow-control mode off` stays, and it runs it: PFC007 names that line)
+    assert [f.port for f in lint([pasted], "roce-dscp26", select_codes=["PFC001"]).findings] == ["Ethernet1/52"]
 
 
 def test_junos_members_take_their_aggregates_mtu_and_link_speed():
@@ -668,25 +670,100 @@ interface Ethernet1/51
 """
 
 
-def test_an_nxos_member_whose_own_mtu_or_pfc_mode_differs_is_suspended_not_overridden(tmp_path):
-    """Nexus 7000 Interfaces guide, "Configuring Port Channels", Compatibility Requirements (MTU size; the Nexus 5000
-    guide adds Priority-Flow-Control): a member port configured with an incompatible attribute is suspended in the
-    port channel, unless `channel-group N force` makes it join. Ethernet1/50's own `mtu 1500` and `priority-flow-control
-    mode off` differ from port-channel10's: PFC007 names both, with both values, and the member is out of the
-    RoCE-facing ports and of PFC005's comparison; Ethernet1/49 (no line of its own) and the forced Ethernet1/51 take
-    the port-channel's. Before, Ethernet1/50 silently ran with the port-channel's values."""
+# `show version` of a Nexus 7000 (its chassis line under "Hardware", as parse.nxos.MODEL reads it). Written by us.
+SHOW_VERSION_N7K = "#% command: show version\nHardware\n  cisco Nexus7000 C7010 (10 Slot) Chassis\n"
+
+
+def _capture(config: str, extra: str = "") -> str:
+    """``config`` as an NX-OS capture's `show running-config`, with ``extra`` sections after it."""
+    return ("#% losslessd capture 1\n#% device: nx1\n#% platform: cisco_nxos\n#% collected: 2026-12-03T21:00:00Z\n"
+            "#% command: show running-config\n" + config + extra)
+
+
+def test_an_nxos_member_whose_own_mtu_or_pfc_mode_differs_is_named_and_checked_with_its_own_values(tmp_path):
+    """Ethernet1/50's own `mtu 1500` and `priority-flow-control mode off` differ from port-channel10's. The NX-OS
+    compatibility check compares both (Nexus 7000 Interfaces guide: the MTU size, and a member with an incompatible
+    attribute is suspended; Nexus 9000 `show port-channel compatibility-parameters`: members have the same MTU, what
+    then is not said; Nexus 5000 guide: also Priority-Flow-Control, what then is not said). With no model in the input
+    no source says the member is suspended: PFC007 names both settings, both values and what each guide says; the
+    member stays RoCE-facing with its own values (PFC off: PFC001, PFC005 against Ethernet1/49). Ethernet1/49 (no line
+    of its own) and the forced Ethernet1/51 take the port-channel's. Before, the member was taken for suspended on
+    every NX-OS switch, on the strength of other models' guides, and left out of every other check."""
     path = tmp_path / "nx1.cfg"
     path.write_text(NXOS_CHANNEL)
     result = lint([path], "roce-dscp26", select_codes=["PFC007", "PFC005", "PFC001", "LNK002"], fmt="cisco_nxos")
     ports = result.fabric.devices["nx1"].ports
     assert [(p.name, p.mtu_bytes, p.pfc_enabled) for p in ports.values()] == [
         ("Ethernet1/49", 9216, [3]), ("Ethernet1/50", 1500, []), ("Ethernet1/51", 9216, [3])]
-    assert [(f.code, f.port, f.data["settings"], f.source.line) for f in result.findings] == [
-        ("PFC007", "Ethernet1/50", ["mtu", "priority-flow-control mode"], 20)]
-    assert ("mtu 1500 (port-channel10: 9216); priority-flow-control mode off (port-channel10: on); it carries none of "
-            "port-channel10's traffic and the aggregate's lossless flows go over Ethernet1/49, Ethernet1/51 alone"
-            in result.findings[0].message)
+    assert [(f.code, f.port, f.source.line) for f in result.findings] == [
+        ("PFC001", "Ethernet1/50", 21), ("PFC005", "Ethernet1/50", 21), ("PFC007", "Ethernet1/50", 20)]
+    pfc007 = result.findings[2]
+    assert pfc007.data["settings"] == ["mtu", "priority-flow-control mode"]
+    assert pfc007.message == (
+        "member of port-channel10 whose own settings differ from port-channel10's: mtu 1500 (port-channel10: 9216); "
+        "priority-flow-control mode off (port-channel10: on); the Nexus 7000's compatibility check suspends a member "
+        "whose MTU differs from its port-channel's (Nexus 7000 Interfaces guide), and then it carries none of the "
+        "port-channel's traffic; the Nexus 9000's requires the same MTU on every member; the Nexus 5000's "
+        "compatibility check covers Priority-Flow-Control (Nexus 5000 guide); no guide found says whether the switch "
+        "suspends such a member; it is checked here with its own values; give Ethernet1/50 the aggregate's values (or "
+        "remove its own lines)")
+    assert [c.rule for c in result.selection["nx1"]] == ["roce_ports.select"] * 3
+
+
+def test_a_member_whose_mtu_differs_on_a_nexus_7000_is_suspended(tmp_path):
+    """The same configuration in a capture whose `show version` names a Nexus 7000: its Interfaces guide says the
+    compatibility check suspends a member whose MTU differs ("the software suspends that port in the port channel").
+    Ethernet1/50 is out of the RoCE-facing ports and of PFC005; PFC007 says the switch suspends it and that the
+    others carry the aggregate. A Nexus 9000's guide says no such thing: there the member stays in."""
+    path = tmp_path / "nx1.txt"
+    path.write_text(_capture(NXOS_CHANNEL, SHOW_VERSION_N7K))
+    result = lint([path], "roce-dscp26", select_codes=["PFC007", "PFC005", "PFC001"])
+    assert result.fabric.devices["nx1"].hardware == "Nexus7000 C7010 (10 Slot)"
+    assert [(f.code, f.port) for f in result.findings] == [("PFC007", "Ethernet1/50")]
+    assert ("mtu 1500 (port-channel10: 9216); priority-flow-control mode off (port-channel10: on); the switch "
+            "(Nexus7000 C7010 (10 Slot)) suspends it: it carries none of port-channel10's traffic and the aggregate's "
+            "lossless flows go over Ethernet1/49, Ethernet1/51 alone" in result.findings[0].message)
     assert [c.rule for c in result.selection["nx1"]] == ["roce_ports.select", "suspended", "roce_ports.select"]
+    path.write_text(_capture(NXOS_CHANNEL, SHOW_VERSION_N7K.replace("Nexus7000 C7010 (10 Slot)",
+                                                                    "Nexus9000 C93180YC-EX")))
+    result = lint([path], "roce-dscp26", select_codes=["PFC007", "PFC005", "PFC001"])
+    assert [(f.code, f.port) for f in result.findings] == [
+        ("PFC001", "Ethernet1/50"), ("PFC005", "Ethernet1/50"), ("PFC007", "Ethernet1/50")]
+
+
+def test_a_member_mtu_under_a_port_channel_without_an_mtu_line_is_compared_with_the_default(tmp_path):
+    """A port-channel whose running-config writes no `mtu` line runs the default MTU, 1500 (Cisco tech note 118994,
+    "Configure and Verify Maximum Transmission Unit on Nexus Platforms": an L2 port's MTU is the default, 1500, or the
+    system jumbo MTU). Ethernet1/49's own `mtu 9216` differs from it: PFC007 names it. Ethernet1/50 writes none and
+    takes the port-channel's. Before, a member was compared only where both wrote a line: nothing was said."""
+    config = NXOS_CHANNEL.replace("interface port-channel10\n  mtu 9216\n", "interface port-channel10\n").replace(
+        "interface Ethernet1/49\n", "interface Ethernet1/49\n  mtu 9216\n").replace(
+        "  mtu 1500\n  priority-flow-control mode off\n", "")
+    path = tmp_path / "nx1.cfg"
+    path.write_text(config)
+    result = lint([path], "roce-dscp26", select_codes=["PFC007"], fmt="cisco_nxos")
+    assert [(f.code, f.port, f.source.line, f.data["settings"]) for f in result.findings] == [
+        ("PFC007", "Ethernet1/49", 17, ["mtu"])]
+    assert "mtu 9216 (port-channel10: 1500, the default)" in result.findings[0].message
+
+
+def test_routes_over_a_port_channel_skip_a_member_only_where_the_model_suspends_it():
+    """The ring's s1 routes through Port-Channel10, whose config member is Ethernet1, with an MTU of its own that
+    differs from the port-channel's. The model is not known: the route goes over Ethernet1 (no source says it is
+    suspended; before, it was skipped and the route led nowhere). On a Nexus 7000, whose guide says the member is
+    suspended, the port-channel has no member that carries it."""
+    def ring(hardware):
+        fabric = ring_with_routes(s1_routes=routes_via_po10())
+        s1 = fabric.devices["s1"]
+        s1.hardware = hardware
+        s1.ports["Ethernet1"].bundle = "Port-Channel10"
+        s1.ports["Ethernet1"].incompatible = [Incompatible(setting="mtu", member="1500", aggregate="9216",
+                                                           suspended_on=["Nexus7000"])]
+        return fabric
+    assert_same_paths(ring(None), CLOCKWISE)
+    assert_same_paths(ring("Nexus9000 C93180YC-EX"), CLOCKWISE)
+    assert {b.why for b in analyse(ring("Nexus7000 C7010 (10 Slot)"), [3], [26]).bad_hops} == {
+        "Port-Channel10 has no member up in it (its members in the config, but those the switch suspends)"}
 
 
 def test_junos_group_wildcards_reach_aggregated_ethernet_interfaces():

@@ -9,9 +9,9 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
-from ..model import Device, DeviceKind, Fabric, Port
+from ..model import Device, DeviceKind, Fabric, Port, suspended
 from ..parse import INTERNAL_ERROR
-from .finding import Finding, Severity
+from .finding import Finding, Severity, few
 from .registry import PortRule, Rule, select
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
@@ -199,9 +199,10 @@ class Context:
             return PortChoice(port.name, False, "lossy-by-design", port.lossy_by_design)
         if port.admin_up is False:
             return PortChoice(port.name, False, "admin-down", "the port is administratively down")
-        if port.incompatible:  # (PFC007 says why)
-            return PortChoice(port.name, False, "suspended", f"the switch suspends the port from its aggregate "
-                              f"{port.bundle} (a setting differs from the aggregate's): it carries no traffic")
+        if suspended(device, port):  # (PFC007 says why)
+            return PortChoice(port.name, False, "suspended", f"the switch ({device.hardware}) suspends the port from "
+                              f"its aggregate {port.bundle} (a setting differs from the aggregate's): it carries no "
+                              "traffic")
         if rp.select == "qos-configured" and not port.qos_configured:
             return PortChoice(port.name, False, "roce_ports.select", "roce_ports.select is qos-configured and the "
                               "port has no PFC, QoS-map or trust setting")
@@ -223,11 +224,6 @@ SKIP_RULE = "roce_ports.devices_without_lossless"
 
 def _no_lossless(ctx: Context, device: Device) -> NoLossless | None:
     return no_lossless(device)
-
-
-def _listed(names: list[str]) -> str:
-    """The first names of a list of devices and how many more."""
-    return ", ".join(names[:_SHOWN]) + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
 
 
 def nothing_shown(choices: list[PortChoice]) -> bool:
@@ -377,8 +373,7 @@ class Coverage:
     def why_nothing(self, result: LintResult) -> str:
         """Why no device of the run was checked (for the stderr line of exit 2)."""
         n = self.devices
-        read = f"{n} device{'s' if n != 1 else ''} read ({', '.join(self.unchecked[:_SHOWN])}" + (
-            f" and {n - _SHOWN} more)" if n > _SHOWN else ")")
+        read = f"{n} device{'s' if n != 1 else ''} read ({few(self.unchecked, shown=_SHOWN)})"
         # the files too: `fix` prints no finding, so its stderr line is all that says where to look
         files = list(dict.fromkeys(d.source.file for name in self.unchecked[:_SHOWN]
                                    if (d := result.fabric.devices.get(name)) is not None and d.source is not None
@@ -398,7 +393,8 @@ class Coverage:
         if skipped:  # (lint, fix: a switch left out by the policy's own key, named, so no one reads it as a bug)
             some = len(skipped) < len(self.unchecked)
             one = len(skipped) == 1
-            return (f"{read}: {'of them, ' if some else ''}{_listed(skipped)} configure{'s' if one else ''} "
+            listed = few(skipped, shown=_SHOWN)
+            return (f"{read}: {'of them, ' if some else ''}{listed} configure{'s' if one else ''} "
                     f"no lossless setting on any port and policy {result.policy.name} sets "
                     f"{SKIP_RULE}: skip, so {'it carries' if one else 'they carry'} no RoCE and none of "
                     f"{'its' if one else 'their'} ports is checked or fixed"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import field
 from enum import Enum
 from functools import lru_cache
@@ -11,7 +12,13 @@ from typing import Any
 from ..model import Model, Source, model_class
 from ..sorting import natural_key as _natural_key
 
-__all__ = ["Finding", "Severity", "natural_key"]
+__all__ = ["Finding", "Severity", "few", "natural_key"]
+
+
+def few(names: Sequence[str], total: int | None = None, shown: int = 4) -> str:
+    """The first ``shown`` names and how many more (of ``total``, default len(names)): 'a, b, c, d and 3 more'."""
+    total = len(names) if total is None else total
+    return ", ".join(names[:shown]) + (f" and {total - shown} more" if total > shown else "")
 
 
 class Severity(str, Enum):

@@ -324,12 +324,15 @@ class LinkPause(Model):
 
 @model_class
 class Incompatible(Model):
-    """A setting in which a link aggregate member differs from its aggregate, for which the switch's compatibility check
-    suspends the member (NX-OS: the member carries none of the port-channel's traffic)."""
+    """A setting in which a link aggregate member's own line differs from its aggregate's value, which the switch's
+    compatibility check compares (NX-OS; on the models whose guides say so it suspends the member: ``check``)."""
 
     setting: str  # in the platform's words ("mtu", "priority-flow-control mode")
     member: str  # the member's value
     aggregate: str  # the aggregate's
+    check: str | None = None  # what the platform's guides say the check does with such a member, naming the models
+    # The models (as Device.hardware begins: "Nexus7000") whose guide says the check suspends such a member.
+    suspended_on: list[str] | None = None
     source: Source | None = None  # the member's line
 
 
@@ -430,8 +433,10 @@ class Port(Model):
     # the aggregate's QoS policies on its members (platforms.Platform.qos_on_aggregate: NX-OS, Junos) a snippet attaches
     # policies there. None: none, or the platform's reader does not say.
     bundle: str | None = None
-    # The settings in which the port differs from its aggregate's (Port.bundle) so that the switch suspends it: it
-    # carries none of the aggregate's traffic. None: none, or the platform has no such check (or its reader none).
+    # The settings in which the port's own lines differ from its aggregate's (Port.bundle), which the switch's
+    # compatibility check compares (Incompatible.check says what it does then: some models suspend the member). The
+    # port is checked with its own values (as it would run them were it not suspended). None: none, or the platform has
+    # no such check (or its reader none).
     incompatible: list[Incompatible] | None = None
     source: Source | None = None
 
@@ -617,6 +622,16 @@ class SharedPort(Port):
 
     def __deepcopy__(self, memo: dict) -> Port:
         return copy.deepcopy(self.plain(), memo)
+
+
+def suspended(device: Device, port: Port) -> bool:
+    """Whether the switch suspends ``port`` from its aggregate (it carries none of its traffic): a setting differs from
+    the aggregate's (Port.incompatible) for which the guide of the device's model, as the input names it
+    (Device.hardware), says the check suspends the member. Where the model is not known, or its guide does not say so,
+    the member counts as running with its own values."""
+    hardware = device.hardware or ""
+    return bool(hardware) and any(hardware.startswith(model) for i in port.incompatible or ()
+                                  for model in i.suspended_on or ())
 
 
 def _port_of(fields: dict[str, Any]) -> Port:

@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..model import Device, NextHop, Route
+from ..model import Device, NextHop, Route, suspended
 from ..prefixes import LongestPrefix
 from .cabling import Cabling, End
 
@@ -395,7 +395,9 @@ def _members(device: Device, key: int | str) -> tuple[list[str] | None, str]:
     configured = _configured(device, key)
     if not configured:
         return None, ""
-    up = [name for name in configured if not device.ports[name].incompatible]  # (a suspended member carries nothing)
+    # (a member the switch suspends carries nothing: only where the model's guide says so, model.suspended; another
+    # whose own settings differ from the aggregate's stays in: PFC007)
+    up = [name for name in configured if not suspended(device, device.ports[name])]
     return up, "its members in the config" + ("" if len(up) == len(configured) else ", but those the switch suspends")
 
 

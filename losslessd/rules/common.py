@@ -1,6 +1,7 @@
 """Helpers several rule families share, so that no family imports another.
 
-    message text    numbers, priorities, queues_text, pause_on, TRUST_LABEL
+    message text    numbers, priorities, queues_text, pause_on, TRUST_LABEL, few (the first names and how many more:
+                    lint.finding's, which the engine shares)
     the chain       first_break: where one lossless DSCP's DSCP -> priority -> PG -> queue chain breaks on a port
                     (MAP001, PTH001); cnp_priority (MAP002, PTH002); trust_findings (MAP003, NIC002)
     lanes           the (priority, PG, queue) each lossless class uses on a switch port (ECN, BUF, SCH); LaneRule,
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
-from ..lint.finding import Finding
+from ..lint.finding import Finding, few  # noqa: F401  (few: message text the rule families share; the engine too)
 from ..lint.registry import PortRule, Rule
 from ..model import Device, DeviceKind, Fabric, Hop, Port, Source
 from ..paths import Paths, fabric_paths

@@ -15,7 +15,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, doubtful, register
 from ..model import Device, DeviceKind
-from .common import PathRule, path_devices, paths_of, priorities
+from .common import PathRule, few, path_devices, paths_of, priorities
 
 
 def _analysis(ctx, fabric) -> Analysis | None:
@@ -45,7 +45,7 @@ class _FabricRule(PathRule):
                 unknown.append(f"{dev}:{port}")
         if not unknown:
             return finding
-        return doubtful(finding, f"the PFC state of {_few(unknown)} is not in the input; PFC is taken to be on there")
+        return doubtful(finding, f"the PFC state of {few(unknown)} is not in the input; PFC is taken to be on there")
 
 
 @register
@@ -295,14 +295,8 @@ class LosslessOnL2Flooding(Rule):
                     others.append(names[low.bit_length() - 1])
                     rest ^= low
                 yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
-                                   f"{_few(others, total)} in VLAN {shown}: flooded lossless frames can "
+                                   f"{few(others, total)} in VLAN {shown}: flooded lossless frames can "
                                    "deadlock", device=device, port=port, key=shown, vlans=shown)
-
-
-def _few(names: list[str], total: int | None = None) -> str:
-    """The first four names, and how many more (of ``total``, default len(names))."""
-    total = len(names) if total is None else total
-    return ", ".join(names[:4]) + (f" and {total - 4} more" if total > 4 else "")
 
 
 def ranges(values: list[int]) -> str:

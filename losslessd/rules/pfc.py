@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
-from ..model import Device, DeviceKind, Port
-from .common import TRUST_LABEL, marks_ecn, numbers, pause_on, priorities
+from ..model import Device, DeviceKind, Port, suspended
+from .common import TRUST_LABEL, few, marks_ecn, numbers, pause_on, priorities
 
 
 @register
@@ -162,19 +162,10 @@ class LinkPauseOnRocePort(PortRule):
                            device=device, port=port, source=pause.source or port.source, rx=pause.rx, tx=pause.tx)
 
 
-# Port names a PFC004 message lists before "and N more".
-_LISTED = 4
-
-
-def _listed_names(names: list[str]) -> str:
-    """The first _LISTED names and how many more."""
-    return ", ".join(names[:_LISTED]) + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
-
-
 def _roce_ports(ports: list[str]) -> str:
-    """`N RoCE-facing port(s) (first _LISTED names and how many more)`: a device-level finding names its ports
+    """`N RoCE-facing port(s) (first four names and how many more)`: a device-level finding names its ports
     without a long list."""
-    return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({_listed_names(ports)})"
+    return f"{len(ports)} RoCE-facing port{'s' if len(ports) != 1 else ''} ({few(ports)})"
 
 
 # The line that sets RoCE lossless mode, per platform with a switch-wide lossy mode: Cumulus Linux RoCE guide (NVUE);
@@ -395,8 +386,9 @@ class AggregateMembersDiffer(Rule):
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         lossless = set(ctx.lossless)
-        # (a suspended member carries none of its traffic: PFC007's)
-        for bundle, everyone in _aggregates(device, suspended=False).items():
+        # (a member the switch suspends carries none of its traffic; another whose own settings differ from the
+        # aggregate's is compared with its own values: PFC007)
+        for bundle, everyone in _aggregates(device, with_suspended=False).items():
             ports = [p for p in everyone if p.pfc_enabled is not None]
             yield from self._treatment(ctx, device, bundle, everyone)
             paused = {p.name: set(p.pfc_enabled or ()) & lossless for p in ports}
@@ -464,12 +456,12 @@ class AggregateMembersDiffer(Rule):
                 facts=[what for what, _ in undecided])
 
 
-def _aggregates(device: Device, suspended: bool) -> dict[str, list[Port]]:
-    """Each link aggregate's members that are not administratively down, in port order; ``suspended``: also those the
-    switch suspends from it (Port.incompatible)."""
+def _aggregates(device: Device, with_suspended: bool) -> dict[str, list[Port]]:
+    """Each link aggregate's members that are not administratively down, in port order; ``with_suspended``: also those
+    the switch suspends from it (model.suspended)."""
     members: dict[str, list[Port]] = {}
     for port in device.ports.values():
-        if port.bundle is not None and port.admin_up is not False and (suspended or not port.incompatible):
+        if port.bundle is not None and port.admin_up is not False and (with_suspended or not suspended(device, port)):
             members.setdefault(port.bundle, []).append(port)
     return members
 
@@ -516,26 +508,31 @@ def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
 
 @register
 class AggregateMemberSuspended(Rule):
-    """A member of a link aggregate differs from it in a setting the switch requires alike, so the switch suspends it.
+    """A member of a link aggregate sets a compatibility parameter otherwise than its aggregate.
 
     ## What it checks
-    On a switch, each member of a link aggregate whose own MTU or PFC mode differs from its aggregate's (NX-OS: a
-    `channel-group N` member whose `mtu` or `priority-flow-control mode` line differs from the one under `interface
-    port-channelN`, without `channel-group N force`). One finding per member, naming each such setting with the
-    member's value and the aggregate's. A suspended member is no RoCE-facing port and PFC005 does not compare it.
+    On a switch, each member of a link aggregate whose own MTU or PFC mode line differs from its aggregate's value
+    (NX-OS: a `channel-group N` member whose `mtu` or `priority-flow-control mode` line differs from the one under
+    `interface port-channelN`, or from the default MTU, 1500, where the port-channel writes no `mtu` line; not with
+    `channel-group N force`). One finding per member, naming each such setting with the member's value and the
+    aggregate's, and what the vendor's guides say the switch does then, model by model. The member stays in the other
+    checks (RoCE-facing, PFC005, routes) with its own values, unless the input names the switch's model (`show
+    version`) and that model's guide says it suspends such a member (Nexus 7000, MTU): then it is out of them and
+    the finding says which members carry the aggregate.
 
     ## Why it matters
-    NX-OS checks a port's compatibility parameters against its port-channel's (the Nexus 7000 Interfaces guide,
-    "Configuring Port Channels", Compatibility Requirements, lists the MTU size; the Nexus 5000 guide also
-    Priority-Flow-Control) and suspends a member that differs: the member does not run with the port-channel's value,
-    it carries none of its traffic. The lossless flows the aggregate carries all go over the other members, with
-    less capacity than the design counts on and more pause and ECN marking under load; with every member suspended
-    the port-channel is down and the routes through it lead nowhere.
+    NX-OS compares a member's compatibility parameters with its port-channel's. The Nexus 7000 Interfaces guide
+    ("Configuring Port Channels", Compatibility Requirements) lists the MTU size and says the switch suspends a member
+    with an incompatible attribute: it then carries none of the port-channel's traffic, the aggregate's lossless flows
+    go over the other members with less capacity than the design counts on (all suspended: the port-channel is
+    down). The Nexus 9000's compatibility parameters require the same MTU on every member; the Nexus 5000 guide lists
+    Priority-Flow-Control among the checked attributes; neither says what the switch then does. Where the member
+    does run, it runs PFC or the MTU otherwise than the aggregate's other members: the lossless risk PFC005 reports.
 
     ## Failing example
     `interface port-channel10` with `mtu 9216` and `priority-flow-control mode on`; `interface Ethernet1/50` with
-    `channel-group 10 mode active` and `mtu 1500`: `member of port-channel10 suspended by the switch's compatibility
-    check: mtu 1500 (port-channel10: 9216) ...`.
+    `channel-group 10 mode active` and `mtu 1500`: `member of port-channel10 whose own settings differ from
+    port-channel10's: mtu 1500 (port-channel10: 9216) ...`.
 
     ## Passing example
     The member sets neither (it takes the port-channel's), or the same values.
@@ -552,17 +549,22 @@ class AggregateMemberSuspended(Rule):
     kinds = frozenset({DeviceKind.switch})
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        for bundle, ports in _aggregates(device, suspended=True).items():
-            left = [p.name for p in ports if not p.incompatible]
+        for bundle, ports in _aggregates(device, with_suspended=True).items():
+            left = [p.name for p in ports if not suspended(device, p)]
             for port in ports:
                 if not port.incompatible:
                     continue
                 said = "; ".join(f"{i.setting} {i.member} ({bundle}: {i.aggregate})" for i in port.incompatible)
-                carries = (f"the aggregate's lossless flows go over {_listed_names(left)} alone" if left else
-                           f"no member of {bundle} carries its traffic: the aggregate is down")
+                if suspended(device, port):  # (the model's guide says the switch suspends it)
+                    carries = (f"the aggregate's lossless flows go over {few(left)} alone" if left else
+                               f"no member of {bundle} carries its traffic: the aggregate is down")
+                    then = (f"the switch ({device.hardware}) suspends it: it carries none of {bundle}'s traffic and "
+                            f"{carries}")
+                else:
+                    checks = "; ".join(dict.fromkeys(i.check for i in port.incompatible if i.check))
+                    then = f"{checks + '; ' if checks else ''}it is checked here with its own values"
                 yield self.finding(
-                    f"member of {bundle} suspended by the switch's compatibility check: {said}; it carries none of "
-                    f"{bundle}'s traffic and {carries}; give {port.name} the aggregate's values (or remove its own "
-                    f"lines)", device=device, port=port, source=port.incompatible[0].source or port.source,
-                    key=f"{bundle}|suspended", aggregate=bundle,
+                    f"member of {bundle} whose own settings differ from {bundle}'s: {said}; {then}; give {port.name} "
+                    f"the aggregate's values (or remove its own lines)", device=device, port=port,
+                    source=port.incompatible[0].source or port.source, key=f"{bundle}|suspended", aggregate=bundle,
                     settings=[i.setting for i in port.incompatible])

@@ -59,11 +59,13 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
                     issues=list(cfg.issues), source=Source(file=path))
     issues, resolved = Issues(device.issues), dict[str, _Classes]()
+    channels: dict[int, InterfaceConf | None] = {}  # (each port-channel with its profiles, worked out once: _channel)
     for port_name, iface in cfg.interfaces.items():
         own = {point: val.value for point, attr in ATTACHED.items() if (val := getattr(iface, attr)) is not None}
         iface = with_port_profiles(cfg, iface, issues) if iface.profiles else iface
-        incompatible = _incompatible(cfg, iface)
-        iface = channel_policies(cfg, port_name, iface, issues, incompatible) if iface.channel_group else iface
+        channel = _channel(cfg, iface, issues, channels)
+        incompatible = _incompatible(iface, channel)
+        iface = channel_policies(port_name, iface, issues, channel, incompatible) if iface.channel_group else iface
         port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues, resolved)
         port.incompatible = incompatible or None
         port.service_policies = own or None
@@ -151,48 +153,77 @@ def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf
 _POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
 # Cisco Nexus 7000/9000 Interfaces guides, "Configuring Port Channels", Guidelines: the configuration applied to the
 # port-channel interface affects its member ports (the member's own affects only the member). Compatibility
-# requirements: the Nexus 7000 guide lists MTU size (not PFC) and suspends a member with an incompatible attribute;
-# the Nexus 5000/5500 guide lists MTU and Priority-Flow-Control. A port-channel's line wins over the member's; the
-# member's holds where the port-channel sets none, except for those compatibility parameters (_incompatible).
+# requirements (_COMPATIBILITY): the Nexus 7000 guide lists the MTU size, the Nexus 5000/5500 guide MTU and
+# Priority-Flow-Control. A port-channel's line wins over the member's; the member's holds where the port-channel sets
+# none, except for those compatibility parameters (_incompatible).
 _CHANNEL_SETTINGS = ("pfc_mode", "watchdog", "mtu")
 
 
-# Nexus 7000 Interfaces guide, "Configuring Port Channels", Compatibility Requirements: the compatibility check covers
-# the MTU size (also the Nexus 9000's `show port-channel compatibility-parameters`: "Members have to have the same MTU
-# configured"), the Nexus 5000 guide's also Priority-Flow-Control; "If you configure a member port with an incompatible
-# attribute, the software suspends that port in the port channel", unless `channel-group N force` makes it join (then it
-# takes the port-channel's). A member's own line is compared where the port-channel writes one too: a member that
-# writes none takes the port-channel's, and one whose port-channel writes none keeps its own (as a port-channel made by
-# its first member's `channel-group` line takes that member's settings; a running-config shows both).
-_COMPATIBILITY = (("mtu", "mtu"), ("pfc_mode", "priority-flow-control mode"))
+# Cisco tech note 118994, "Configure and Verify Maximum Transmission Unit on Nexus Platforms": a port's MTU is 1500
+# unless an `mtu` line sets it (an L2 port takes only that default or the system jumbo MTU); a port-channel whose
+# running-config shows no `mtu` line runs that default.
+DEFAULT_MTU = 1500
+# The compatibility check's parameters losslessd reads, as (attribute, the platform's word, the value a port-channel
+# without the line runs, what the vendor's guides say of the check for it). Nexus 7000 Interfaces guide, "Configuring
+# Port Channels", Compatibility Requirements: the check covers the MTU size and "If you configure a member port with an
+# incompatible attribute, the software suspends that port in the port channel", unless `channel-group N force` makes it
+# join (then it takes the port-channel's); the Nexus 9000's `show port-channel compatibility-parameters`: "Members have
+# to have the same MTU configured" (suspending or refusing the member is not said); the Nexus 5000 guide lists
+# Priority-Flow-Control among the checked attributes (what it does with a member that differs is not said). No guide
+# found says what a port-channel without a `priority-flow-control mode` line runs: that is not compared. A member that
+# writes no line takes the port-channel's (channel_policies).
+_COMPATIBILITY = (
+    ("mtu", "mtu", DEFAULT_MTU, "the Nexus 7000's compatibility check suspends a member whose MTU differs from its "
+     "port-channel's (Nexus 7000 Interfaces guide), and then it carries none of the port-channel's traffic; the "
+     "Nexus 9000's requires the same MTU on every member", ["Nexus7000", "N7K-"]),
+    ("pfc_mode", "priority-flow-control mode", None, "the Nexus 5000's compatibility check covers "
+     "Priority-Flow-Control (Nexus 5000 guide); no guide found says whether the switch suspends such a member", None),
+)
+# (the models as Device.hardware begins: a Nexus 7000's `show version` prints "cisco Nexus7000 C7010 (10 Slot) Chassis";
+# a model given by hand is Cisco's product ID, N7K-C7010)
 
 
-def _incompatible(cfg: NxosConfig, iface: InterfaceConf) -> list[Incompatible]:
-    """The compatibility parameters in which a member (not forced in) differs from its port-channel: the switch
-    suspends it. A port-channel the input lacks is not compared."""
-    channel = cfg.port_channels.get(iface.channel_group.value) if iface.channel_group is not None else None
+def _channel(cfg: NxosConfig, iface: InterfaceConf, issues: Issues,
+             channels: dict[int, InterfaceConf | None]) -> InterfaceConf | None:
+    """A member's port-channel, with the port-profiles it inherits, looked up once per port-channel (``channels``);
+    None: not a member, or a port-channel the input lacks."""
+    if iface.channel_group is None:
+        return None
+    number = iface.channel_group.value
+    if number not in channels:
+        channel = cfg.port_channels.get(number)
+        channels[number] = (with_port_profiles(cfg, channel, issues) if channel is not None and channel.profiles
+                            else channel)
+    return channels[number]
+
+
+def _incompatible(iface: InterfaceConf, channel: InterfaceConf | None) -> list[Incompatible]:
+    """The compatibility parameters in which a member (not forced in) writes a line of its own whose value differs from
+    its port-channel's (the port-channel's line, else the value it runs without one). A port-channel the input lacks
+    is not compared."""
     if channel is None or iface.channel_force is not None:
         return []
-    if channel.profiles:
-        channel = with_port_profiles(cfg, channel, Issues([]))
     out = []
-    for attr, setting in _COMPATIBILITY:
+    for attr, setting, default, check, models in _COMPATIBILITY:
         mine, theirs = getattr(iface, attr), getattr(channel, attr)
-        if mine is not None and theirs is not None and mine.value != theirs.value:
-            out.append(Incompatible(setting=setting, member=str(mine.value), aggregate=str(theirs.value),
+        aggregate = theirs.value if theirs is not None else default
+        if mine is not None and aggregate is not None and mine.value != aggregate:
+            out.append(Incompatible(setting=setting, member=str(mine.value), aggregate=str(aggregate) + (
+                "" if theirs is not None else ", the default"), check=check, suspended_on=models,
                                     source=mine.source))
     return out
 
 
-def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: Issues,
+def channel_policies(name: str, iface: InterfaceConf, issues: Issues, channel: InterfaceConf | None,
                      incompatible: list[Incompatible] | None = None) -> InterfaceConf:
-    """A port-channel member as the switch runs it: the port-channel's QoS policies (else the system ones), not its
-    own; a suspended member (``incompatible``) keeps its own compatibility parameters. A port-channel the input lacks
-    (a partial dump) leaves the member's own, with an info that says so."""
+    """A port-channel member as the switch runs it: its port-channel's (``channel``, _channel) QoS policies (else the
+    system ones), not its own; a member whose own compatibility parameters differ (``incompatible``) keeps its own
+    values, as it would run them were it not suspended (the conservative reading: a member running PFC otherwise than
+    its aggregate is the lossless risk). A port-channel the input lacks (a partial dump) leaves the member's own, with
+    an info that says so."""
     group = iface.channel_group
     if group is None:
         return iface
-    channel = cfg.port_channels.get(group.value)
     if channel is None:
         if any(getattr(iface, attr) is not None for attr in _POLICIES):
             issues.append(ParseIssue(code="SYS004", source=group.source, message=(
@@ -200,9 +231,7 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: I
                 "apply instead of the member's own, so the member's are used as a guess")))
         # (the guess is the member's own, so a profile it inherits that the input lacks may attach them)
         return dataclasses.replace(iface, channel_undefined_profile=iface.undefined_profile)
-    if channel.profiles:
-        channel = with_port_profiles(cfg, channel, issues)
-    kept = {attr for attr, setting in _COMPATIBILITY if any(i.setting == setting for i in incompatible or ())}
+    kept = {attr for attr, setting, *_ in _COMPATIBILITY if any(i.setting == setting for i in incompatible or ())}
     return dataclasses.replace(iface, channel_undefined_profile=channel.undefined_profile,
                                **{attr: getattr(channel, attr) for attr in _POLICIES},
                                **{attr: val for attr in _CHANNEL_SETTINGS
