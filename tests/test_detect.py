@@ -202,6 +202,28 @@ def test_a_storm_is_not_read_as_ecn_thresholds_too_high():
     assert sorted(kinds({**stuck, Key("Ethernet0", TX_PACKETS, 3): 5000.0})) == ["ecn_not_marking", "pause_rate"]
 
 
+
+def test_the_storm_drain_check_reads_the_queue_the_devices_maps_put_the_priority_on():
+    """TC 3 on queue 4: 2000 pauses/s on priority 3 while queue 4 sends 100k packets/s and marks 500/s, queue 3
+    (another class, idle) sends nothing. Priority 3 drains: pause_rate only, no pfc_storm, and ECN is judged healthy
+    rather than held behind a storm. Queue 4 stopping (queue 3 busy) is the storm; without the maps the drain check
+    keeps SONiC's watchdog identity (queue 3 for priority 3)."""
+    busy = {Key("Ethernet0", PFC_RX, 3): 2000.0, Key("Ethernet0", TX_PACKETS, 3): 0.0,
+            Key("Ethernet0", TX_PACKETS, 4): 100_000.0, Key("Ethernet0", "ecn_marked", 4): 500.0,
+            Key("Ethernet0", "ecn_marked", 3): 0.0}
+
+    def kinds(per_s: dict, maps: dict | None) -> list[str]:
+        det = Detectors(Thresholds(ecn_polls=2), {3})
+        det.set_queues("leaf1", maps)
+        return sorted(e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0, 1050.0)
+                      for e in det.feed(Rates("leaf1", t, 10.0, {k: v * 10 for k, v in per_s.items()}, per_s)))
+
+    assert kinds(busy, {"Ethernet0": {3: [4]}}) == ["pause_rate"]
+    stuck = {**busy, Key("Ethernet0", TX_PACKETS, 3): 100_000.0, Key("Ethernet0", TX_PACKETS, 4): 0.0}
+    assert kinds(stuck, {"Ethernet0": {3: [4]}}) == ["pause_rate", "pfc_storm"]
+    assert kinds(busy, None) == ["pause_rate", "pfc_storm"]  # no maps: queue 3 for priority 3
+    assert kinds(busy, {"Ethernet0": {3: [3, 4]}}) == ["pause_rate"]  # one of its queues drains
+
 def test_device_down_after_failures_and_back():
     det = Detectors(Thresholds(down_after_failures=3), {3})
     assert det.poll_failed("leaf1", 100.0, "timeout") == []
