@@ -6,7 +6,8 @@ clock and do no I/O, so recorded sequences test them (tests/test_detect.py). Sta
 priority's queues through one lookup, the device's own priority -> TC -> queue maps (``Detectors.set_queues``, from
 the configs the daemon's drift run read; losslessd.monitor.carrying_queues). Where they are not known, the ECN
 detector's marks are unknown, while the storm check takes queue n to carry priority n, as SONiC's PFC watchdog does
-(sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n). docs/detection.md explains each detector and its defaults.
+(sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
+docs/detection.md explains each detector and its defaults.
 """
 
 from __future__ import annotations
