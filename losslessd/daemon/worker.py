@@ -79,10 +79,10 @@ class ShardWorker:
         self._rows: list = []
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
+        self._floored: set[tuple[str, str]] = set()  # (device, source) whose counters sit at a clear's floor: logged
         # per (device, source), what its last poll could not read: each logged when it starts, again only after a
         # poll that read it (bounded by what the devices leave unread now, not by all they ever did)
         self._unread: dict[tuple[str, str], set[str]] = {}
-        self._floored: set[tuple[str, str]] = set()  # (device, source) whose counters sit at a clear's floor: logged
         self._queues: dict[str, PortQueues] = {}  # device -> its ports' priority -> queues maps (set_configs)
 
     # -- settings ---------------------------------------------------------------------------------------
