@@ -485,6 +485,43 @@ def test_what_a_poll_could_not_read_is_logged_when_it_starts_and_again_after_it_
         "no PFC table", "no PFC table", *[f"queue table cut at row {i}" for i in range(5)]]
 
 
+
+def test_counters_held_at_a_clears_floor_are_logged_once_and_exported(folder, caplog):
+    """After `sonic-clear queue wredcounters` and a syncd restart beneath its cache, SONiC prints a queue's marks as 0
+    until its count passes the cached one (sonic-utilities netstat.py ns_diff: max(0, new - old)); a queue that stopped
+    marking never does, and its marks stay unknown. The worker says so once (naming the cache and the remedy) and
+    exports losslessd_counters_floored{device}, back to 0 when the counter leaves the floor."""
+    import asyncio
+    import logging
+
+    from losslessd.daemon.worker import ShardWorker
+    from losslessd.monitor import ECN_MARKED, Key, Reading
+
+    a, b = Key("Ethernet0", ECN_MARKED, 3), Key("Ethernet4", ECN_MARKED, 3)
+    printed = [(1_000, 5_000), (1_100, 5_100), (0, 0), (0, 40), (0, 90), (0, 140), (50, 190), (90, 240)]
+
+    async def polls() -> tuple[list[str], list[float]]:
+        worker = ShardWorker(0, send=lambda message: None)
+        worker.configure(load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV),
+                         ["leaf1"])
+        source = next(iter(worker.pollers))
+        logged, gauge = [], []
+        for n, (x, y) in enumerate(printed):
+            caplog.clear()
+            worker._read(Reading("leaf1", 10.0 * n, 1e9 + 10 * n, None, {a: x, b: y},
+                                 cached={a: "2026-12-03T10:00:00", b: "2026-12-03T10:00:00"}), source, 0.0)
+            logged += [r.getMessage() for r in caplog.records if "clear" in r.getMessage()]
+            [family] = [f for f in worker.metrics.collect(counters=False) if f.name == "losslessd_counters_floored"]
+            gauge += [s.value for s in family.samples if s.labels == {"device": "leaf1"}]
+        return logged, gauge
+
+    caplog.set_level(logging.WARNING, logger="losslessd")
+    logged, gauge = asyncio.run(polls())
+    assert gauge == [0, 0, 2, 2, 1, 1, 1, 0]  # each leaves the floor with an interval that starts above 0
+    [message] = logged
+    assert "2 counters of leaf1" in message and "Ethernet0 ecn_marked 3" in message
+    assert "read-only account" in message and "wredstat -d" in message
+
 def test_a_worker_log_line_the_log_cannot_take_is_dropped_not_raised():
     """The daemon's log on a full disk (/dev/full answers every write with ENOSPC): a worker's forwarded line
     raised out of logs.write_line and ended the task reading that worker's stderr, which then blocked on its full

@@ -202,6 +202,28 @@ def test_a_storm_is_not_read_as_ecn_thresholds_too_high():
     assert sorted(kinds({**stuck, Key("Ethernet0", TX_PACKETS, 3): 5000.0})) == ["ecn_not_marking", "pause_rate"]
 
 
+
+def test_the_storm_drain_check_reads_the_queue_the_devices_maps_put_the_priority_on():
+    """TC 3 on queue 4: 2000 pauses/s on priority 3 while queue 4 sends 100k packets/s and marks 500/s, queue 3
+    (another class, idle) sends nothing. Priority 3 drains: pause_rate only, no pfc_storm, and ECN is judged healthy
+    rather than held behind a storm. Queue 4 stopping (queue 3 busy) is the storm; without the maps the drain check
+    keeps SONiC's watchdog identity (queue 3 for priority 3)."""
+    busy = {Key("Ethernet0", PFC_RX, 3): 2000.0, Key("Ethernet0", TX_PACKETS, 3): 0.0,
+            Key("Ethernet0", TX_PACKETS, 4): 100_000.0, Key("Ethernet0", "ecn_marked", 4): 500.0,
+            Key("Ethernet0", "ecn_marked", 3): 0.0}
+
+    def kinds(per_s: dict, maps: dict | None) -> list[str]:
+        det = Detectors(Thresholds(ecn_polls=2), {3})
+        det.set_queues("leaf1", maps)
+        return sorted(e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0, 1050.0)
+                      for e in det.feed(Rates("leaf1", t, 10.0, {k: v * 10 for k, v in per_s.items()}, per_s)))
+
+    assert kinds(busy, {"Ethernet0": {3: [4]}}) == ["pause_rate"]
+    stuck = {**busy, Key("Ethernet0", TX_PACKETS, 3): 100_000.0, Key("Ethernet0", TX_PACKETS, 4): 0.0}
+    assert kinds(stuck, {"Ethernet0": {3: [4]}}) == ["pause_rate", "pfc_storm"]
+    assert kinds(busy, None) == ["pause_rate", "pfc_storm"]  # no maps: queue 3 for priority 3
+    assert kinds(busy, {"Ethernet0": {3: [3, 4]}}) == ["pause_rate"]  # one of its queues drains
+
 def test_device_down_after_failures_and_back():
     det = Detectors(Thresholds(down_after_failures=3), {3})
     assert det.poll_failed("leaf1", 100.0, "timeout") == []
@@ -268,16 +290,23 @@ def test_ecn_marks_floored_after_a_restart_beneath_a_clear_are_no_false_zero():
     """SONiC after `sonic-clear queue wredcounters` prints marks minus the cached count, floored at 0; a syncd restart
     then zeroes the device's count, so the printed marks sit at 0 for a while although the queue marks. Read as
     counts, those zeros opened "PFC doing ECN's job" on a port that marks with every pause; read as the floor they are
-    unknown and the detector holds, then judges from marks measured above it."""
-    tr, det = CounterTracker(), Detectors(Thresholds(ecn_polls=2), {3})
-    det.set_queues("leaf1", IDENTITY)
+    unknown and the detector holds, then judges from marks measured above it: a queue that leaves the floor and then
+    stays flat under the pauses does open it, from the first two intervals measured above the floor."""
     pfc, tx, marks = Key("Ethernet0", PFC_RX, 3), Key("Ethernet0", TX_PACKETS, 3), Key("Ethernet0", "ecn_marked", 3)
+
+    def events(printed: list[int]) -> list[tuple[int, str]]:
+        tr, det = CounterTracker(), Detectors(Thresholds(ecn_polls=2), {3})
+        det.set_queues("leaf1", IDENTITY)
+        out = []
+        for i, shown in enumerate(printed):
+            values = {pfc: 5_000 * i, tx: 10_000 * i, marks: shown}  # 500 pauses/s throughout, the queue drains
+            reading = Reading("leaf1", 10.0 * i, EPOCH + 10 * i, None, values, cached={marks: "2026-12-03T19:00:00"})
+            if (rates := tr.update(reading)) is not None and not rates.reset:
+                out += [(i, e.kind) for e in det.feed(rates)]
+        return out
+
     # printed marks: 10,000 before the restart, then 0 while the count is below the cache, then 600 marks/s again
-    printed = [9_000, 10_000, 0, 0, 0, 0, 3_000, 9_000, 15_000]
-    events = []
-    for i, shown in enumerate(printed):
-        values = {pfc: 5_000 * i, tx: 10_000 * i, marks: shown}  # 500 pauses/s throughout, the queue drains
-        reading = Reading("leaf1", 10.0 * i, EPOCH + 10 * i, None, values, cached={marks: "2026-12-03T19:00:00"})
-        if (rates := tr.update(reading)) is not None and not rates.reset:
-            events += det.feed(rates)
-    assert [e.kind for e in events] == []
+    assert events([9_000, 10_000, 0, 0, 0, 0, 3_000, 9_000, 15_000]) == []
+    # ... or off the floor (0 -> 3,000: unknown, counts only what passed the cache), then flat: no marks while
+    # 500 pauses/s go on, judged over 3,000 -> 3,000 (poll 7) and again (poll 8)
+    assert events([9_000, 10_000, 0, 0, 0, 0, 3_000, 3_000, 3_000]) == [(8, "ecn_not_marking")]

@@ -481,3 +481,45 @@ def test_inventory_gnmi_defaults_to_the_ssh_login_and_a_platform_without_paths_i
     inv.write_text(yaml.safe_dump({"hosts": hosts}))
     with pytest.raises(InputError, match="has no gNMI counter paths"):
         load(inv, {"PW": "pw"})
+
+
+def test_the_simulators_queue_counters_follow_the_devices_maps(tmp_path):
+    """TC 3 on queue 4 and TC 4 on queue 3 (SONiC TC_TO_QUEUE_MAP and MAP_PFC_PRIORITY_TO_QUEUE 3 -> 4, 4 -> 3):
+    the gNMI queue counters, like the SSH wredcounters, mark ECN for lossless priority 3 on queue 4 and stop queue 4
+    when priority 3 storms; queue 3 (lossy priority 4) marks nothing and keeps sending. Before, gNMI took queue 3
+    for priority 3 whatever the maps said, so a test through it could not tell a detector that ignores them."""
+    import json
+    import shutil
+
+    from losslessd.sim import load_devices
+    from losslessd.sim.counters import storm_key, wred_counters
+    from losslessd.sim.gnmi import sonic_notifications
+
+    shutil.copytree(FABRIC / "leaf1", tmp_path / "leaf1")
+    path = tmp_path / "leaf1" / "config_db.json"
+    db = json.loads(path.read_text())
+    for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
+        db[table]["ROCE"].update({"3": "4", "4": "3"})
+    path.write_text(json.dumps(db))
+    device = load_devices(tmp_path)["leaf1"]
+    assert device.queues["Ethernet0"][3] == [4] and device.lossless["Ethernet0"] == [3]
+
+    def gnmi(now: float) -> dict[int, tuple[int, int]]:
+        [note] = sonic_notifications(device, ["Queues"], now)
+        data = json.loads(note.update[0].val.json_ietf_val)
+        return {q: (int(data[f"Ethernet0:{q}"]["SAI_QUEUE_STAT_PACKETS"]),
+                    int(data[f"Ethernet0:{q}"]["SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS"])) for q in (3, 4)}
+
+    def ssh(now: float) -> dict[int, int]:
+        rows = [line.split() for line in wred_counters(device, now).splitlines() if line.startswith(" Ethernet0 ")]
+        return {int(row[1][2:]): int(row[4]) for row in rows if row[1] in ("UC3", "UC4")}
+
+    t0 = device.traffic.t0 + 100.0
+    (a, b), (s, u) = (gnmi(t0), gnmi(t0 + 10)), (ssh(t0), ssh(t0 + 10))
+    assert b[4][1] > a[4][1] and b[3][1] == a[3][1]  # marks on queue 4, not 3
+    assert u[4] > s[4] and u[3] == s[3] == 0  # as the SSH wredcounters
+    assert b[3][0] > a[3][0] and b[4][0] > a[4][0]  # both send
+    device.traffic.storm(storm_key(device.if_indexes, "Ethernet0", 3), now=t0 + 20)
+    c, d = gnmi(t0 + 30), gnmi(t0 + 40)
+    assert d[4] == c[4]  # priority 3's queue is stuck: sends nothing, marks nothing
+    assert d[3][0] > c[3][0]  # queue 3 carries priority 4: it drains

@@ -319,3 +319,32 @@ def test_a_stalled_nic_counts_a_warning_then_an_error_once_per_stall():
         host, "ens1f0np0", 40.0)}, 40.0, 40.0).values
     assert standard == {Key("ens1f0np0", PAUSE_STORM_ERRORS): 1, Key("ens1f0np0", LINK_PAUSE_RX): 0,
                         Key("ens1f0np0", LINK_PAUSE_TX): 0}
+
+
+def test_the_snmp_queue_a_storm_stops_is_the_one_the_devices_maps_put_the_priority_on(tmp_path, run, poller):
+    """TC 3 on queue 4 and TC 4 on queue 3 (SONiC TC_TO_QUEUE_MAP and MAP_PFC_PRIORITY_TO_QUEUE): a storm on priority 3
+    stops queue 4's transmit count over SNMP while queue 3 keeps sending, as the gNMI and SSH counters do. Before, the
+    SNMP agent stopped queue 3, so a daemon test through it could not tell a drain check that ignores the maps."""
+    import shutil
+
+    shutil.copytree(FABRIC / "leaf1", tmp_path / "fabric" / "leaf1")
+    path = tmp_path / "fabric" / "leaf1" / "config_db.json"
+    db = json.loads(path.read_text())
+    for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
+        db[table]["ROCE"].update({"3": "4", "4": "3"})
+    path.write_text(json.dumps(db))
+    sim = Simulator(tmp_path / "fabric", tmp_path / "sim", devices=["leaf1"]).start()
+    try:
+        sim.storm("leaf1", "Ethernet0", 3)
+        s1 = run(poller.poll(target(sim, "leaf1")))
+        s2 = wait_for(lambda: (s := run(poller.poll(target(sim, "leaf1")))).monotonic_s > s1.monotonic_s + 1 and s,
+                      "a second poll a second later")
+    finally:
+        sim.stop()
+
+    def sent(s: SnmpSample, q: int) -> int | None:
+        return next(x.tx_packets for x in s.queues if x.port == "Ethernet0" and x.queue == q)
+
+    assert sent(s2, 4) == sent(s1, 4)  # priority 3's queue is stuck
+    assert sent(s2, 3) > sent(s1, 3)  # queue 3 carries priority 4: it drains
+    assert pause_rate(s1, s2, "Ethernet0", 3) > STORM_PAUSE_PER_S / 2

@@ -294,6 +294,37 @@ def test_a_counter_table_a_snapshot_could_not_read_is_a_note_of_the_trial():
     assert problems == [f"sw1 (ssh): {why}"]
 
 
+def test_a_trials_ecn_marks_and_drops_are_read_from_the_queues_the_devices_maps_put_the_priority_on():
+    """TC 3 on queue 4 (SONiC TC_TO_QUEUE_MAP 3 -> 4): the trial sums queue 4's ECN marks and drops for lossless
+    priority 3, not queue 3's (another class); the storm check reads queue 4's transmit count. Without the maps the
+    marks are left out and the trial says so, never queue 3's taken for priority 3."""
+    from losslessd.monitor import DROPPED_PACKETS, ECN_MARKED, PFC_RX, TX_PACKETS, Key, Reading
+    from losslessd.tune.counters import CounterReader, Snapshot
+
+    def snap(t: float, n: int) -> Snapshot:
+        values = {Key("Ethernet0", ECN_MARKED, 3): 100 * n, Key("Ethernet0", ECN_MARKED, 4): 500 * n,
+                  Key("Ethernet0", DROPPED_PACKETS, 3): 7 * n, Key("Ethernet0", DROPPED_PACKETS, 4): 0,
+                  Key("Ethernet0", PFC_RX, 3): 2000 * n, Key("Ethernet0", TX_PACKETS, 3): 0,
+                  Key("Ethernet0", TX_PACKETS, 4): 100_000 * n}
+        return Snapshot(readings={("sw1", "ssh"): Reading("sw1", t, 1000.0 + t, None, values)})
+
+    def trial(queues: dict | None):
+        reader = CounterReader({}, {"sw1": {"Ethernet0": 100.0}}, [3], known_hosts=None, queues=queues)
+        try:
+            return (*reader.delta(snap(0.0, 1), snap(10.0, 2), 10.0), reader.storms(snap(0.0, 1), snap(10.0, 2)))
+        finally:
+            reader.close()
+
+    counters, problems, storms = trial({"sw1": {"Ethernet0": {3: [4]}}})
+    assert (counters.ecn_marked, counters.dropped, counters.pause_frames) == (500, 0, 2000)
+    assert problems == [] and storms == []
+    counters, problems, storms = trial(None)
+    assert counters.ecn_marked is None and counters.dropped == 7  # drops: queue 3 for priority 3, as the watchdog
+    assert problems == ["sw1: ECN marks of Ethernet0 priority 3 left out of the trial's sums: its config does not "
+                        "say which egress queue carries the priority"]
+    assert len(storms) == 1  # the storm check's identity: queue 3 sent nothing
+
+
 JUNOS_LEAF = ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf.cfg"
 # `show version` as Junos prints it on a QFX (a `Model:` line under the hostname; the Junos CLI's show version).
 JUNOS_VERSION = "Hostname: qfx-leaf1\nModel: {}\nJunos: 23.4R2.13\n"

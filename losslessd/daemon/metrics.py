@@ -114,6 +114,7 @@ class Metrics(Collector):
         self._values: dict[str, dict[str, dict]] = {}  # device -> source -> {Key: raw value} of its last reading
         self._polls: dict[tuple[str, str], tuple[bool, float]] = {}  # (device, source) -> last (ok, seconds)
         self._unread: dict[tuple[str, str], int] = {}  # (device, source) -> what its last reading could not read
+        self._floored: dict[tuple[str, str], int] = {}  # (device, source) -> counters held at a clear's floor
         self._poll_counts: Counter[tuple[str, str, bool]] = Counter()
         self._active: dict[tuple, bool] = {}  # event place -> open
         self._open_ids: dict[str, str] = {}  # id of each open event -> device
@@ -148,6 +149,12 @@ class Metrics(Collector):
             sources.pop(source, None)  # re-inserted last: merged last at a scrape
             sources[source] = reading.values
             self._unread[(reading.device, source)] = len(reading.unread)
+
+    def floored(self, device: str, source: str, n: int) -> None:
+        """How many of the device's counters read by ``source`` are unknown because they sit at the floor of a
+        clear's cache beneath which the device's count restarted (CounterTracker.floored)."""
+        with self._lock:
+            self._floored[(device, source)] = n
 
     def event(self, event: Event) -> None:
         """An event started, changed or ended (the same Event object or a copy: keyed by its id)."""
@@ -198,7 +205,7 @@ class Metrics(Collector):
         """The device left the inventory: drop every series about it."""
         with self._lock:
             self._values.pop(device, None)
-            for table in (self._polls, self._poll_counts, self._unread):
+            for table in (self._polls, self._poll_counts, self._unread, self._floored):
                 for key in [k for k in table if k[0] == device]:
                     del table[key]
             for place in [p for p in self._active if p[1] == device]:
@@ -216,6 +223,7 @@ class Metrics(Collector):
             polls = dict(self._polls)
             poll_counts = dict(self._poll_counts)
             unread = dict(self._unread)
+            floored = dict(self._floored)
             active = dict(self._active)
             events_total = dict(self._events_total)
             findings = {d: dict(c) for d, c in self._findings.items()}
@@ -226,6 +234,7 @@ class Metrics(Collector):
             values = [(device, list(sources.values())) for device, sources in self._values.items()] if counters else []
         if self.part != "fleet":
             yield from self._poll_families(polls, poll_counts, unread)
+            yield self._floored_family(floored)
             if counters:
                 yield from self._counter_families(values)
         if self.part == "devices":
@@ -362,6 +371,18 @@ class Metrics(Collector):
         for (device, source), n in sorted(unread.items()):
             partial.add_metric([device, source], n)
         yield from (up, duration, total, failed, partial)
+
+    @staticmethod
+    def _floored_family(floored: dict[tuple[str, str], int]) -> Metric:
+        family = GaugeMetricFamily(PREFIX + "counters_floored", "Counters of the device unknown because it printed "
+                                   "them against a sonic-clear cache its own count restarted beneath (0: none).",
+                                   labels=["device"])
+        by_device: dict[str, int] = {}
+        for (device, _), n in floored.items():
+            by_device[device] = by_device.get(device, 0) + n
+        for device, n in sorted(by_device.items()):
+            family.add_metric([device], n)
+        return family
 
     def _counter_families(self, values: list[tuple[str, list[dict]]]) -> Iterator[Metric]:
         """One counter family per metric name; samples appended directly (add_metric's per-sample label

@@ -80,6 +80,7 @@ class ShardWorker:
         self._rows: list = []
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
+        self._floored: set[tuple[str, str]] = set()  # (device, source) whose counters sit at a clear's floor: logged
         # per (device, source), what its last poll could not read: each logged when it starts, again only after a
         # poll that read it (bounded by what the devices leave unread now, not by all they ever did)
         self._unread: dict[tuple[str, str], set[str]] = {}
@@ -160,6 +161,7 @@ class ShardWorker:
             poller.forget(device)
         for source in self.pollers:
             self._unread.pop((device, source), None)
+            self._floored.discard((device, source))
         self.metrics.forget(device)
 
     # -- polls --------------------------------------------------------------------------------------------
@@ -212,6 +214,7 @@ class ShardWorker:
         if self._primary(device) == source:
             self._emit(self.detectors.poll_ok(device, reading.time_unix_s))
         rates = self.trackers[source].update(reading)
+        self._floor(device, source)
         if rates is None:
             return
         if rates.reset:
@@ -229,6 +232,24 @@ class ShardWorker:
         for device, port, priority, why in self.detectors.unread_marks():
             log.warning("ECN marks of %s %s priority %d are unknown: %s; the ECN detector (ecn_not_marking) holds "
                         "there", device, port, priority, why, extra={"device": device, "port": port})
+
+    def _floor(self, device: str, source: str) -> None:
+        """Export how many of the device's counters sit at a clear's floor (CounterTracker.floored), and say so once
+        when some start to: they stay unknown until they count past the cache or the cache goes, and a queue that
+        stopped marking never does."""
+        floored = self.trackers[source].floored(device)
+        self.metrics.floored(device, source, len(floored))
+        if not floored:
+            self._floored.discard((device, source))
+        elif (device, source) not in self._floored:
+            self._floored.add((device, source))
+            log.warning("%d counters of %s (%s) are unknown: its count restarted (a syncd restart) beneath the "
+                        "counts a `sonic-clear` cached for the daemon's account, so its show commands print them "
+                        "as 0 until they pass the cached ones (a queue that stopped marking never does); "
+                        "`sonic-clear` with that account (or `wredstat -d`) resets the cache, and a dedicated "
+                        "read-only account for the daemon, which nobody clears with, avoids it: %s", len(floored),
+                        device, source, ", ".join(sorted(f"{k.port} {k.name} {k.index}" for k in floored)[:8]),
+                        extra={"device": device, "source": source})
 
     def _emit(self, events: list[Event]) -> None:
         self._events.extend(events)

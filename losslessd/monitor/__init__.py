@@ -65,6 +65,18 @@ class Key(NamedTuple):
     index: int | None = None
 
 
+# port -> PFC priority -> the egress queues its device's config puts the priority's traffic on (Port.priority_queues)
+PortQueues = dict[str, dict[int, list[int]]]
+
+
+def carrying_queues(maps: PortQueues | None, port: str, priority: int) -> list[int] | None:
+    """The egress queues whose counters (packets sent, ECN marks, drops) stand for ``priority`` on ``port``, by the
+    device's own maps; None when they do not say (no maps read, or none for the port or the priority). The one
+    lookup the detectors (losslessd.monitor.detect) and the tuner's trial sums (losslessd.tune.counters) read queue
+    counters through: with TC 3 on queue 4, queue 3's counters say nothing of priority 3."""
+    return None if maps is None else maps.get(port, {}).get(priority)
+
+
 @dataclass(frozen=True)
 class Reading:
     """Raw counters of one poll of one device, as the device served them (no wrap handling)."""

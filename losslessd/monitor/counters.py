@@ -83,6 +83,11 @@ class CounterTracker:
                      {k: d / interval for k, d in deltas.items()}, cleared=cleared,
                      absent=frozenset(prev.values.keys() ^ reading.values.keys()), monotonic_s=reading.monotonic_s)
 
+    def floored(self, device: str) -> frozenset[Key]:
+        """The device's counters held unknown by rule 5 now: printed against a clear's cache beneath which the device's
+        count restarted, and still at the floor (0). One that never counts again stays here until the next clear."""
+        return frozenset(self._floored.get(device, ()))
+
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
         self._floored.pop(device, None)

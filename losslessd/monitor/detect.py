@@ -2,11 +2,12 @@
 
 Fed with ``Rates`` (and poll outcomes), they return the events that started or ended; they read no
 clock and do no I/O, so recorded sequences test them (tests/test_detect.py). State lives per
-(device, port, priority, kind); for the storm detector queue n is taken to carry priority n, as SONiC's PFC
-watchdog does (sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
-The ECN detector reads a queue's marks only through the device's own priority -> TC -> queue maps
-(``Detectors.set_queues``, from the configs the daemon reads at its start and refreshes): where they are not known,
-the queue's marks are not either. docs/detection.md explains each detector and its defaults.
+(device, port, priority, kind). Both the storm detector's drain check and the ECN detector's marks read a
+priority's queues through one lookup, the device's own priority -> TC -> queue maps (``Detectors.set_queues``, from
+the configs the daemon reads at its start and refreshes; losslessd.monitor.carrying_queues). Where they are not known,
+the ECN detector's marks are unknown, while the storm check takes queue n to carry priority n, as SONiC's PFC watchdog
+does (sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
+docs/detection.md explains each detector and its defaults.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from . import (
     EventKind,
     Key,
     Rates,
+    carrying_queues,
 )
 
 
@@ -247,7 +249,7 @@ class Detectors:
         No pause frame is a miss: PFC counters are read as live (SONiC polls its port counters every
         second; a storm's pauses keep them moving)."""
         rx = r.deltas.get(Key(port, PFC_RX, prio))
-        tx = r.deltas.get(Key(port, TX_PACKETS, prio))
+        tx = self._sent(r, port, prio)
         paused_us = r.deltas.get(Key(port, PAUSE_DURATION_US, prio))
         share = None if paused_us is None else paused_us / 1e6 / r.interval_s
         numbers = {"pfc_rx_per_s": (rx or 0) / r.interval_s, "interval_s": r.interval_s}
@@ -270,6 +272,17 @@ class Detectors:
         if not dev.tx_fresh:
             return None, numbers, ""  # no queue counter of the device moved: the table was not refreshed
         return True, numbers, "sent nothing while the device's other queues did"
+
+    def _sent(self, r: Rates, port: str, prio: int) -> int | None:
+        """Packets the queues carrying ``prio`` sent in the interval (None: not known). The queues come from the
+        device's maps (carrying_queues, as the ECN marks); where those are not known, queue n for priority n: the
+        identity SONiC's PFC watchdog itself assumes (sonic-swss orchagent/pfc_detect_*.lua checks queue n's
+        SAI_QUEUE_STAT_PACKETS against SAI_PORT_STAT_PFC_n_RX_PKTS), for this drain check only."""
+        queues = carrying_queues(self._queues.get(r.device), port, prio)
+        sent = [r.deltas.get(Key(port, TX_PACKETS, q)) for q in (queues if queues is not None else [prio])]
+        if any(sent):
+            return sum(v for v in sent if v is not None)  # one of them drains
+        return None if None in sent else 0
 
     def _pause_rate(self, dev: _Device, r: Rates, port: str, prio: int, rates: dict[str, float]) -> list[Event]:
         if not rates:
@@ -425,7 +438,7 @@ class Detectors:
 
         marks = None
         if port in dev.queue_marks:
-            queues = self._queues.get(device, {}).get(port, {}).get(prio)
+            queues = carrying_queues(self._queues.get(device), port, prio)
             if queues is None:
                 self._unmapped[(device, port, prio)] = (
                     "no config of the device read yet (the daemon reads it at its start and retries a failed read)"

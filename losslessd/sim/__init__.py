@@ -36,7 +36,7 @@ from ..parse import parse_group
 from ..platforms import PLATFORMS
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
-from .counters import Traffic, storm_key
+from .counters import Traffic, carried, storm_key
 from .snmp import sonic_if_indexes
 from .ssh import HOST, SshServers, generate_host_key, known_hosts_line, normalize
 
@@ -256,7 +256,7 @@ class Simulator:
         switches = [d for d in self.devices.values() if d.kind == DeviceKind.switch]
         for device in switches:
             name = self._agents.add(device.name, ports=device.ports, priorities=range(8), traffic=device.traffic,
-                                    platform=device.platform)
+                                    platform=device.platform, carried={p: carried(device, p) for p in device.ports})
             if self.snmp_v3:
                 device.snmp_context = name
             else:

@@ -136,6 +136,7 @@ class CounterDevice(Protocol):
     rdma_devices: list[str]
     if_indexes: dict[str, int]
     lossless: dict[str, list[int]]  # port -> priorities with PFC on
+    queues: dict[str, dict[int, list[int]]]  # port -> PFC priority -> egress queues (losslessd.sim.SimDevice.queues)
     watchdog: dict[str, tuple[float, float]]  # port -> (detection s, restoration s) of its on-box PFC watchdog
     traffic: Traffic
 
@@ -191,6 +192,19 @@ def _ecn_spec(key: str) -> dict:
     return {"stop": key, "stop_if": "pfc", "up": key, "up_if": "ecn", "k": ECN_PER_PAUSE, "c": f"{key}/ecn"}
 
 
+def carried(device: CounterDevice, port: str) -> dict[int, int]:
+    """Egress queue -> the priority whose traffic it carries by the port's maps (``device.queues``: SONiC
+    TC_TO_QUEUE_MAP, Junos queue-num, EOS tx-queue; queue n for priority n where they do not say), a lossless
+    priority first where a queue carries several: that priority's storm stops the queue, its congestion marks there.
+    A queue no priority reaches is left out. What the SSH wredcounters and the gNMI queue counters both read."""
+    lossless, maps = device.lossless.get(port, []), device.queues.get(port, {})
+    out: dict[int, int] = {}
+    for prio in sorted(range(8), key=lambda p: (p not in lossless, p)):
+        for q in maps.get(prio, [prio]):
+            out.setdefault(q, prio)
+    return out
+
+
 def wred_counters(device: CounterDevice, now: float) -> str:
     """SONiC `show queue wredcounters`: per port, unicast queues UC0-UC7 (format of sonic-utilities
     tests/queue_counter_test.py). ECN marks count on the lossless queues only, each queue the port's maps put a
@@ -198,12 +212,12 @@ def wred_counters(device: CounterDevice, now: float) -> str:
     congestion; WRED drops stay 0 there (a lossless queue marks, it does not drop)."""
     values = _Counters(device, now)
     rows = []
-    queues = getattr(device, "queues", {})
     for port in device.ports:
-        carried = {q: p for p in device.lossless.get(port, []) for q in queues.get(port, {}).get(p, [p])}
+        lossless, prios = device.lossless.get(port, []), carried(device, port)
         for q in range(8):
-            key = f"{device.if_indexes[port]}.{carried.get(q)}"
-            marked = values(f"{port}/UC{q}/ecn", NORMAL_ECN_PER_S, **_ecn_spec(key)) if q in carried else 0
+            prio = prios.get(q)
+            key = f"{device.if_indexes[port]}.{prio}"
+            marked = values(f"{port}/UC{q}/ecn", NORMAL_ECN_PER_S, **_ecn_spec(key)) if prio in lossless else 0
             rows.append([port, f"UC{q}", 0, 0, marked, marked * AVG_PACKET_BYTES])
     return _table(["Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes", "EcnMarked/pkts", "EcnMarked/bytes"], rows)
 

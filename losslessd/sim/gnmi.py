@@ -38,6 +38,7 @@ from .counters import (
     QUEUE_PPS,
     STORM_PAUSE_PER_S,
     CounterDevice,
+    carried,
     _Counters,
     _ecn_spec,
 )
@@ -138,10 +139,12 @@ class _Values:
                 "paused_us": self(f"{port}/pfc{p}/paused_us", pause * 10, up=key, k=_US_PER_S / STORM_PAUSE_PER_S)}
 
     def queue(self, port: str, q: int) -> dict:
-        """The paused queue stops sending; a lossless queue marks ECN like the SSH counters do."""
-        key = f"{self.device.if_indexes[port]}.{q}"
+        """The queue stops sending while the priority it carries (by the port's maps: carried) is paused; a queue
+        carrying a lossless priority marks ECN with that priority's congestion, as the SSH wredcounters do."""
+        prio = carried(self.device, port).get(q)
+        key = f"{self.device.if_indexes[port]}.{prio}"
         sent = self(f"{port}/q{q}/packets", QUEUE_PPS, stop=key)
-        lossless = q in self.device.lossless.get(port, [])
+        lossless = prio in self.device.lossless.get(port, [])
         return {"packets": sent, "bytes": sent if self.garbage else sent * AVG_PACKET_BYTES,
                 "dropped": self(f"{port}/q{q}/dropped", 0.0),
                 "ecn": self(f"{port}/q{q}/ecn", 20.0, **_ecn_spec(key)) if lossless else self(f"{port}/q{q}/ecn", 0.0)}

@@ -75,13 +75,15 @@ def _oid_key(line: str) -> tuple[int, ...]:
     return tuple(int(x) for x in line.split("|", 1)[0].split("."))
 
 
-def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], platform: str = "sonic") -> str:
+def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], platform: str = "sonic",
+            carried: dict[str, dict[int, int]] | None = None) -> str:
     """The .snmprec text for one device: numerically sorted ``OID|TYPE|VALUE`` lines, the tables its
     platform's agent serves (``_ARISTA_PFC``: EOS serves ARISTA-PFC-MIB, not Cisco's tables).
 
     Counters are ``lossless`` variation records (base, rate per second, storm keys); the bases and
     traffic rates are drawn from a generator seeded with the device name, so a fabric is the same
-    on every run.
+    on every run. ``carried``: port -> egress queue -> the priority whose storm stops it (sim.counters.carried, from
+    the device's maps); without it queue n stops with priority n.
     """
     arista = platform in _ARISTA_PFC
     requests, indications = ((oids.ARISTA_PFC_PRIO_REQUESTS, oids.ARISTA_PFC_PRIO_INDICATIONS) if arista
@@ -108,11 +110,12 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
                       f"{oids.CPFC_IF_INDICATIONS}.{idx}|{c64}|b={sum(received.values())},r={all_prios},up={idx}"]
         for p in prios:
             key = f"{idx}.{p}"
-            csq = f"{oids.CSQ_QOS_GROUP_STATS}.{idx}.{oids.CSQ_EGRESS}.{p + 1}"
+            csq = f"{oids.CSQ_QOS_GROUP_STATS}.{idx}.{oids.CSQ_EGRESS}.{p + 1}"  # queue p (qos-group p, 1-based row)
+            held = key if carried is None else f"{idx}.{carried.get(port, {}).get(p)}"  # whose pause stops queue p
             queue = [
                 # The paused queue stops transmitting: what SONiC's PFC watchdog looks for.
-                f"{csq}.{oids.CSQ_UCAST_PACKETS}|{c64}|b={rng.randrange(10**12)},r={queue_pps:.0f},stop={key}",
-                f"{csq}.{oids.CSQ_UCAST_DROPPED_PACKETS}|{c64}|b={rng.randrange(10**3)},r=0,c={key}/drop",
+                f"{csq}.{oids.CSQ_UCAST_PACKETS}|{c64}|b={rng.randrange(10**12)},r={queue_pps:.0f},stop={held}",
+                f"{csq}.{oids.CSQ_UCAST_DROPPED_PACKETS}|{c64}|b={rng.randrange(10**3)},r=0,c={held}/drop",
             ]
             lines += [
                 f"{requests}.{key}|{c64}|b={sent[p]},r={NORMAL_PAUSE_PER_S},c={key}/pfc_tx",
@@ -159,7 +162,8 @@ class SnmpAgents:
         self._agents: dict[str, _Agent] = {}
 
     def add(self, name: str, ports: list[str], priorities: Iterable[int] = range(8),
-            traffic: Traffic | None = None, platform: str = "sonic") -> str:
+            traffic: Traffic | None = None, platform: str = "sonic",
+            carried: dict[str, dict[int, int]] | None = None) -> str:
         """Generate the device's data file; returns its community (also its SNMPv3 contextName).
         ``traffic`` is the device's counter state when the caller shares it (the SSH side does);
         ``platform`` chooses the tables its agent serves (snmprec)."""
@@ -169,7 +173,7 @@ class SnmpAgents:
         home = self.workdir / ("shared" if self.shared else community)
         agent = _Agent(name, community, home, sonic_if_indexes(list(ports)), traffic or Traffic())
         agent.data_file.parent.mkdir(parents=True, exist_ok=True)
-        agent.data_file.write_text(snmprec(name, agent.if_indexes, priorities, platform))
+        agent.data_file.write_text(snmprec(name, agent.if_indexes, priorities, platform, carried))
         self.publish(name, agent)
         self._agents[name] = agent
         return community

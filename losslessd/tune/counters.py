@@ -15,7 +15,18 @@ from ..collect.snmp import SnmpError, SnmpPoller, target_for
 from ..collect.ssh import CollectError, Session
 from ..daemon.pollers import counter_host
 from ..inventory import Host
-from ..monitor import DROPPED_PACKETS, ECN_MARKED, PAUSE_DURATION_US, PFC_RX, PFC_TX, CNP_HANDLED, CNP_SENT, Reading
+from ..monitor import (
+    CNP_HANDLED,
+    CNP_SENT,
+    DROPPED_PACKETS,
+    ECN_MARKED,
+    PAUSE_DURATION_US,
+    PFC_RX,
+    PFC_TX,
+    PortQueues,
+    Reading,
+    carrying_queues,
+)
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors, Thresholds
 from ..monitor.sources import reading_from_commands, reading_from_snmp
@@ -42,11 +53,14 @@ class Snapshot:
 
 class CounterReader:
     """Reads the counters of ``hosts`` (those with SNMP settings over SNMP, platforms with counter commands over
-    SSH) and sums what changed on the tuned ports' lossless priorities."""
+    SSH) and sums what changed on the tuned ports' lossless priorities. Queue counters (ECN marks, drops) are read
+    through the devices' own priority -> queue maps (``queues``: device -> Port.priority_queues by port, from the
+    configs the tune read; monitor.carrying_queues, the daemon's lookup)."""
 
     def __init__(self, hosts: dict[str, Host], tuned: dict[str, dict[str, float]], lossless: list[int], *,
-                 known_hosts: Path | None, timeout_s: float = 30.0):
+                 known_hosts: Path | None, timeout_s: float = 30.0, queues: dict[str, PortQueues] | None = None):
         self.hosts, self.tuned, self.lossless = hosts, tuned, list(lossless)  # tuned: device -> port -> Gb/s
+        self.queues = dict(queues or {})
         self.known_hosts, self.timeout_s = known_hosts, timeout_s
         self._loop = asyncio.new_event_loop()
         self._poller = SnmpPoller(timeout_s=min(timeout_s, 5.0), retries=1)
@@ -81,6 +95,8 @@ class CounterReader:
         """Storms the daemon's detector (losslessd.monitor.detect) sees between two snapshots: a queue paused
         and sending nothing the whole time, or a device's own watchdog counting one."""
         detectors = Detectors(Thresholds(storm_detection_polls=1, storm_restoration_polls=1), set(self.lossless))
+        for device, maps in self.queues.items():
+            detectors.set_queues(device, maps)
         found = []
         for rates in self._rates(before, after, []):
             found += [f"{e.device} {e.port} priority {e.priority}: {e.message}" for e in detectors.feed(rates)
@@ -118,11 +134,17 @@ class CounterReader:
         problems += dict.fromkeys(f"{d} ({src}): {why}" for snap in (before, after)
                                   for (d, src), reading in snap.readings.items() for why in reading.unread)
         paused: dict[str, float] = {}
+        unmapped: set[tuple[str, str, int]] = set()
         for rates in self._rates(before, after, problems):
             key = (rates.device,)
             ports = self.tuned.get(key[0], {})
             for k, v in rates.deltas.items():
-                if k.port not in ports or k.index not in self.lossless:
+                if k.port not in ports:
+                    continue
+                if k.name in (ECN_MARKED, DROPPED_PACKETS) and k.index is not None:
+                    if not self._carries_lossless(key[0], k.port, k.name, k.index, unmapped):
+                        continue
+                elif k.index not in self.lossless:
                     continue
                 place = f"{key[0]}:{k.port}"
                 if k.name in (PFC_TX, PFC_RX):
@@ -141,4 +163,23 @@ class CounterReader:
                     paused[f"{key[0]}:{k.port}"] = v / 1e6
         if paused:
             out.worst_port, out.worst_paused_s = max(paused.items(), key=lambda kv: kv[1])
+        problems += [f"{d}: ECN marks of {port} priority {p} left out of the trial's sums: its config does not say "
+                     f"which egress queue carries the priority" for d, port, p in sorted(unmapped)]
         return out, problems
+
+    def _carries_lossless(self, device: str, port: str, name: str, queue: int, unmapped: set) -> bool:
+        """Whether ``queue`` carries a lossless priority of ``port`` by the device's maps. Where they do not say for a
+        priority, its ECN marks are unknown (added to ``unmapped``, never queue n's for priority n), while a drop on
+        queue n counts for priority n: the identity SONiC's PFC watchdog assumes (sonic-swss
+        orchagent/pfc_detect_*.lua), so the trial's stop on a dropped packet errs towards stopping."""
+        maps, found = self.queues.get(device), False
+        for prio in self.lossless:
+            queues = carrying_queues(maps, port, prio)
+            if queues is None:
+                if name == ECN_MARKED:
+                    unmapped.add((device, port, prio))
+                else:
+                    found = found or queue == prio
+            else:
+                found = found or queue in queues
+        return found

@@ -435,7 +435,9 @@ class Tuner:
         self.reader = CounterReader(self.hosts, {d: {p.name: p.speed_gbps for p in c.ports}
                                                  for d, c in self.configs.items()},
                                     self.policy.lossless.priorities, known_hosts=self.opts.known_hosts,
-                                    timeout_s=self.opts.ssh_timeout_s)
+                                    timeout_s=self.opts.ssh_timeout_s,
+                                    queues={d: {p.name: q for p in c.ports if (port := c.device.ports.get(p.name))
+                                                and (q := port.priority_queues())} for d, c in self.configs.items()})
         stopped = None
         interrupted: Interrupted | None = None
         try:
