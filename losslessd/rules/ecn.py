@@ -333,7 +333,8 @@ class EcnAfterPfc(_MarkingRule):
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
         margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
-        if margin > 0:
+        k = headroom.marks_after_pfc(profile, pool, threshold, load.queues)  # (render's gate too)
+        if k is None:
             return
         speed = port.speed_gbps or pol.speed_reference_gbps
         rate = (f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s") if speed else ""
@@ -370,9 +371,8 @@ class EcnAfterPfc(_MarkingRule):
         if load.assumption == "pool" and best_margin > 0:
             # No load in the policy and ECN marks first with one congested PG: it fails only as more PGs congest, so
             # a warning that says from how many on (the same Choudhury & Hahne threshold, headroom.congested_to_reach).
-            k = headroom.congested_to_reach(profile, pool, threshold, load.queues)
-            at_k = headroom.pfc_trigger(profile, pool, k) if k is not None else None
-            if k is not None and at_k is not None:
+            at_k = headroom.pfc_trigger(profile, pool, k)
+            if at_k is not None:
                 yield self.finding(
                     f"{_where(lane)}: ECN cannot mark before PFC once {k} or more lossless PGs of pool "
                     f"{profile.pool or '?'} are congested at once ({label} {threshold} B, the dynamic threshold with "
