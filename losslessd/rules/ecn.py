@@ -38,7 +38,8 @@ class Load(NamedTuple):
 
 def congested_load(ctx, device: Device, pool: str | None) -> Load:
     """The policy's ecn.assume_congested_queues, else every lossless PG of the device's RoCE-facing ports that
-    takes its shared buffer from ``pool`` (PGs sized at run time count too: they share it all the same)."""
+    takes its shared buffer from ``pool``, the policy's and those of every priority the port's PFC enables (PGs sized
+    at run time count too: they share it all the same)."""
     n = ctx.policy.ecn.assumed_congested
     if n is not None:
         return Load(n, "policy", f"ecn.assume_congested_queues {n}")
@@ -261,7 +262,8 @@ class EcnAfterPfc(_MarkingRule):
     config states for XOFF (NX-OS ingress queuing `pause ... pause-threshold X`: X, at any load, counted per
     ingress port; a warning, see below). n is the number of
     lossless PGs congested at once: the policy's `ecn.assume_congested_queues`, else every lossless PG of
-    the switch's RoCE-facing ports that shares the pool. The message and the finding's data say which
+    the switch's RoCE-facing ports that shares the pool (the policy's lossless priorities' PGs and those of every
+    priority the port's PFC enables). The message and the finding's data say which
     assumption was used, and give the best case (one congested PG, the highest possible trigger) beside
     it. With the policy's load, a threshold at or above the trigger at that load is an error. With no load in
     the policy, it is an error only where ECN cannot mark first even with one congested PG (broken at any load);
