@@ -247,8 +247,11 @@ def test_rules_pfc006_subsumes_report_their_own_when_pfc006_is_not_run(tmp_path)
         assert res.returncode == 1, res.stderr
         found = json.loads(res.stdout)["findings"]
         assert sorted(f["code"] for f in found if f["severity"] == "error") == codes
-    for jobs in ("1", "2"):  # (worker processes check the per-port rules: the same)
-        res = losslessd("lint", eos, "--ignore", "PFC006", "--output-format", "json", "--jobs", jobs)
+    other = tmp_path / "eos-b.cfg"
+    other.write_text(eos.read_text().replace("eos-a", "eos-b"))
+    for jobs in ("1", "2"):  # (two devices, two worker processes check the per-port rules: the same)
+        res = losslessd("lint", eos, other, "--ignore", "PFC006", "--output-format", "json", "--jobs", jobs)
         assert res.returncode == 1
-        errors = {f["code"] for f in json.loads(res.stdout)["findings"] if f["severity"] == "error"}
-        assert {"PFC001", "MAP003"} <= errors
+        found = json.loads(res.stdout)["findings"]
+        assert {(f["device"], f["code"]) for f in found if f["severity"] == "error"} >= {
+            (d, c) for d in ("eos-a", "eos-b") for c in ("PFC001", "MAP003")}
