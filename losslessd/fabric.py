@@ -508,10 +508,10 @@ def _lint_share(task: tuple) -> bytes:
 
 
 def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type[Rule]], fact_rules: list[type[Rule]],
-           grouping: bool) -> list[tuple]:
+           grouping: bool, codes: frozenset[str]) -> list[tuple]:
     outcomes = [parse_one(name, files, fmt) for name, files in groups]
     devices = {str(i): d for i, d in enumerate(outcomes) if isinstance(d, Device)}
-    ctx = Context(Fabric(devices=devices), policy)
+    ctx = Context(Fabric(devices=devices), policy, codes=codes)
     grouper = _Grouper(ctx) if grouping else None
     found: dict[str, list[Finding]] = {key: [] for key in devices}  # per device, rule after rule
     for rule_cls in local_rules:
@@ -641,8 +641,8 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
         limit = None  # LOSSLESSD_MAX_FILE_MB is unusable: each worker's reads say so, as this process's would
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
-        results = pool.map(_lint_share, [(limit, share, fmt, policy, local_rules, fact_rules, grouping)
-                                          for share in shares])
+        results = pool.map(_lint_share, [(limit, share, fmt, policy, local_rules, fact_rules, grouping,
+                                           frozenset(r.code for r in rules)) for share in shares])
         # The fabric is built as the shares come back (between them this process waits for the workers).
         fabric = inputs.fabric(_arrivals(shares, results, fmt, reading))
     return run(fabric, policy, rules, baseline, grouping=grouping, local=_Local({r.code for r in local_rules}),

@@ -411,6 +411,17 @@ def congested_to_reach(profile: BufferProfile, pool: BufferPool | None, threshol
     return n if reached(n) else None
 
 
+def marks_after_pfc(profile: BufferProfile, pool: BufferPool | None, threshold: int, load: int) -> int | None:
+    """Whether PFC pauses before ECN marks at ``threshold`` once ``load`` lossless PGs are congested at once: the
+    fewest congested PGs (at most ``load``) with which it does, None where ECN marks first (or the trigger is unknown).
+
+    The one gate ECN004 reports on (an error where the policy states the load or it fails with one PG, else a warning
+    naming this break-even), which render refuses (the rendered ports' lossless PGs as the load) and the tuner refuses
+    through ECN004's findings on the tuned ports: the trigger only falls as more PGs congest (dynamic_share_bytes), so
+    it fails at ``load`` exactly where it fails at some load up to it (congested_to_reach)."""
+    return congested_to_reach(profile, pool, threshold, max(1, load))
+
+
 def ieee_xoff_bytes(speed_mbps: int, cable_m: float, mtu: int) -> int:
     """Headroom to reserve where the switch takes explicit numbers but publishes no formula (NX-OS pause
     buffer): a full frame at each end (the one the peer is sending, the one ahead of our XOFF), the cable's

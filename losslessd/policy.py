@@ -137,8 +137,9 @@ class EcnPolicy(_P):
     # At most every PG of the largest switch (limits.MAX_LOSSLESS_PGS): 10^29 was taken and ECN004 and render
     # printed it as a load (a 30-digit count of PGs, a trigger of the reserved size alone).
     assume_congested_queues: Annotated[int, Field(ge=1, le=limits.MAX_LOSSLESS_PGS)] | None = Field(None, description=(
-        "Lossless PGs congested at once ECN004 assumes (n in alpha*F/(1+n*alpha)); null: every lossless PG sharing "
-        "the pool."))
+        "Lossless PGs congested at once ECN004 assumes (n in alpha*F/(1+n*alpha)), an error where ECN marks after "
+        "PFC at that load; null: an error where it does with one congested PG, else a warning naming the break-even "
+        "(the fewest congested PGs of the pool, up to all of them, from which it does)."))
     congested_lossless_queues: Annotated[int, Field(ge=1, le=limits.MAX_LOSSLESS_PGS)] | None = Field(
         None, description="Earlier name of assume_congested_queues.")
     speed_reference_gbps: Positive | None = Field(None, description=(

@@ -379,3 +379,31 @@ def test_render_from_the_variant_args_only_not_from_defaults(platform, policy, v
     args = [a for spec in render_golden.port_specs("arista_eos") for a in ("--ports", spec)]
     res = _cli("--platform", "arista_eos", "--policy", "roce-dscp26", *args)
     assert res.returncode == 2 and "give --model" in res.stderr and res.stdout == ""
+
+
+def test_render_refuses_what_its_own_lint_would_warn_ecn004_about(tmp_path):
+    """What render writes lints clean under lint's default --fail-on warning: with no load in the policy ECN004 warns
+    once the break-even K of the pool's lossless PGs (every rendered port's, one pool) can congest, so render refuses
+    from there on (the same gate, headroom.marks_after_pfc), naming K and what to change. Z9100, 2 MiB pool, 100G 40 m
+    ports: the SKU's profile reserves 1248 B before XOFF with alpha 1/8 (its dynamic_th -3), Kmin 153600 B; Choudhury &
+    Hahne's R + a*F/(1 + n*a) is above Kmin with 5 congested PGs and at or below it with 6."""
+    pool = 2097152
+    assert 1248 + pool / 8 / (1 + 5 / 8) > 153600 >= 1248 + pool / 8 / (1 + 6 / 8)
+
+    def render(n: int) -> Ran:
+        ports = [a for i in range(n) for a in ("--ports", f"Ethernet{4 * i}:100G:40m:9100")]
+        return losslessd("render", "--platform", "sonic", "--sku", "Force10-Z9100-C32", "--pool-size", str(pool),
+                         *ports)
+
+    five = render(5)
+    assert five.returncode == 0, five.stderr
+    snippet = tmp_path / "five.json"
+    snippet.write_text(five.stdout)
+    linted = losslessd("lint", snippet)
+    assert linted.returncode == 0 and "ECN004" not in linted.stdout, linted.stdout
+    for n in (6, 32):
+        ran = render(n)
+        assert ran.returncode == 2 and ran.stdout == ""
+        assert f"with 6 or more of the {n} lossless PGs of the rendered ports" in ran.stderr
+        assert "a smaller Kmin" in ran.stderr and "--pool-size" in ran.stderr and "fewer ports" in ran.stderr
+        assert "ecn.assume_congested_queues" in ran.stderr

@@ -184,3 +184,22 @@ def test_nvue_lossless_pg_is_keyed_by_its_name_not_losslessd_internal_index():
     device["buffer_profiles"]["pg_lossless_100000_5m_profile"]["xoff_bytes"] = 1024
     (short,) = _lint(_policy(lossless={"priorities": [5], "dscp": [40]}), device, codes=["BUF002"])
     assert short.key == "5"
+
+
+def test_the_pool_load_counts_every_lossless_pg_the_ports_pfc_enables():
+    """With no load in the policy ECN004 takes every lossless PG of the pool as the most that can congest: the PGs of
+    every priority the port's PFC enables, not the policy's lossless ones alone (SONiC `pfc_enable 3,4` under a
+    priority-3 policy pauses PG 4 too, which takes from the same pool). Priority 6 paused too, PG 6 on the same profile:
+    2 PGs; Kmin 1500000 B is below R + a*F/(1 + a) with one congested PG and at or above R + a*F/(1 + 2a) with both
+    (Choudhury & Hahne, alpha 1), so a warning naming K = 2 (counting PG 5 alone capped K at 1: nothing reported)."""
+    device = copy.deepcopy(PRIO5_SWITCH)
+    port = device["ports"]["Ethernet0"]
+    port["queues"][6]["ecn"]["min_threshold_bytes"] = 1500000
+    port["pfc_enabled"] = [5, 6]
+    port["tc_to_pg"][6], port["tc_to_priority"][6], port["tc_to_queue"][6] = 6, 6, 7
+    port["priority_groups"][6] = {"index": 6, "profile": "pg_lossless_100000_5m_profile"}
+    assert 19456 + 4194304 / 3 <= 1500000 < 19456 + 4194304 / 2
+    (finding,) = _lint(_policy(lossless={"priorities": [5], "dscp": [40]}), device, codes=["ECN004"])
+    assert (finding.severity, finding.data["break_even_congested"]) == (Severity.warning, 2)
+    assert finding.data["assumed_congested"] == 2 and "with all 2 of the pool congested" in finding.message
+    assert finding.data["trigger_bytes"] == 19456 + 4194304 // 3

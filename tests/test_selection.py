@@ -206,3 +206,52 @@ def test_a_switch_whose_pfc_lines_all_turn_pfc_off_is_pfc006(tmp_path):
     result = api.lint([nxos], "roce-dscp26", fmt="cisco_nxos")
     assert sorted((f.code, f.port) for f in result.findings if f.code in ("PFC001", "PFC006")) == [
         ("PFC001", "Ethernet1/1"), ("PFC001", "Ethernet1/2")]
+
+
+def test_pfc_off_beside_a_written_lossless_priority_is_pfc001_per_port_not_pfc006(tmp_path):
+    """Onyx `no dcb priority-flow-control enable` beside `dcb priority-flow-control priority 3 enable` and a port's
+    `mode on force`, EOS `no priority-flow-control` beside `priority-flow-control priority 3 no-drop`: lossless
+    settings written without effect (PFC001 per port, at the line that turns PFC off), not a switch that configures
+    nothing lossless (PFC006, which is for off lines alone)."""
+    onyx = tmp_path / "onyx.cfg"
+    onyx.write_text("no dcb priority-flow-control enable\ndcb priority-flow-control priority 3 enable\n" + "".join(
+        f"interface ethernet 1/{i} qos trust L3\ninterface ethernet 1/{i} dcb priority-flow-control mode on force\n"
+        for i in (1, 2)))
+    result = api.lint([onyx], "roce-dscp26", fmt="nvidia_onyx")
+    assert sorted((f.code, f.port, f.source.line) for f in result.findings if f.code in ("PFC001", "PFC006")) == [
+        ("PFC001", "Eth1/1", 1), ("PFC001", "Eth1/2", 1)]
+    onyx.write_text("no dcb priority-flow-control enable\n" + "".join(
+        f"interface ethernet 1/{i} qos trust L3\n" for i in (1, 2)))  # the off line alone: PFC006
+    result = api.lint([onyx], "roce-dscp26", fmt="nvidia_onyx")
+    assert [f.code for f in result.findings if f.code in ("PFC001", "PFC006")] == ["PFC006"]
+
+    eos = tmp_path / "eos.cfg"
+    eos.write_text("hostname eos-a\n" + "".join(
+        f"interface Ethernet{i}\n   qos trust dscp\n   priority-flow-control priority 3 no-drop\n"
+        "   no priority-flow-control\n" for i in (1, 2)))
+    result = api.lint([eos], "roce-dscp26", fmt="arista_eos")
+    assert sorted((f.code, f.port, f.source.line) for f in result.findings if f.code in ("PFC001", "PFC006")) == [
+        ("PFC001", "Ethernet1", 5), ("PFC001", "Ethernet2", 9)]
+
+
+def test_rules_pfc006_subsumes_report_their_own_when_pfc006_is_not_run(tmp_path):
+    """On a switch with no lossless setting PFC006 says once what PFC001 and MAP003 would say per port; with PFC006
+    not selected (--select MAP003, --select PFC001,MAP003, --ignore PFC006) they report their own: the run is never
+    clean (exit 0) because an unselected rule would have said it."""
+    eos = tmp_path / "eos.cfg"
+    eos.write_text("hostname eos-a\ninterface Ethernet1\n   qos trust cos\n\ninterface Ethernet2\n   qos trust cos\n")
+    for args, codes in ((("--select", "MAP003"), ["MAP003", "MAP003"]),
+                        (("--select", "PFC001,MAP003"), ["MAP003", "MAP003", "PFC001", "PFC001"]),
+                        (("--select", "PFC006,MAP003"), ["PFC006"])):
+        res = losslessd("lint", eos, "--output-format", "json", *args)
+        assert res.returncode == 1, res.stderr
+        found = json.loads(res.stdout)["findings"]
+        assert sorted(f["code"] for f in found if f["severity"] == "error") == codes
+    other = tmp_path / "eos-b.cfg"
+    other.write_text(eos.read_text().replace("eos-a", "eos-b"))
+    for jobs in ("1", "2"):  # (two devices, two worker processes check the per-port rules: the same)
+        res = losslessd("lint", eos, other, "--ignore", "PFC006", "--output-format", "json", "--jobs", jobs)
+        assert res.returncode == 1
+        found = json.loads(res.stdout)["findings"]
+        assert {(f["device"], f["code"]) for f in found if f["severity"] == "error"} >= {
+            (d, c) for d in ("eos-a", "eos-b") for c in ("PFC001", "MAP003")}

@@ -116,10 +116,12 @@ class Context:
     Lives for one run, so the facts several rules derive from one object are worked out once. ``local``: what
     worker processes already worked out per device (losslessd.fabric, parallel lint)."""
 
-    def __init__(self, fabric: Fabric, policy: Policy, local: LocalResults | None = None):
+    def __init__(self, fabric: Fabric, policy: Policy, local: LocalResults | None = None,
+                 codes: frozenset[str] | None = None):
         self.fabric = fabric
         self.policy = policy
         self.local = local
+        self.codes = codes  # the codes of the rules run (None: every rule), for selected()
         rp = policy.roce_ports
         self._name_re = re.compile(rp.name_regex) if rp.name_regex else None
         self._desc_re = re.compile(rp.description_regex) if rp.description_regex else None
@@ -186,6 +188,11 @@ class Context:
         if self.local is not None:
             return self.local.facts(rule.facts_key or rule.code, device)
         return rule.device_facts(self, device)
+
+    def selected(self, code: str) -> bool:
+        """Whether the rule ``code`` runs (--select/--ignore): a rule whose findings another subsumes stays silent
+        only where that one runs and says it instead."""
+        return self.codes is None or code in self.codes
 
     def no_lossless(self, device: Device) -> NoLossless | None:
         """no_lossless(device), worked out once per run."""
@@ -414,7 +421,7 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     rules that read one device at a time, worked out by worker processes (losslessd.fabric).
     ``progress(done, total, code)`` before each rule, and once at the end."""
     rules = list(rules) if rules is not None else select()
-    ctx = Context(fabric, policy, local)
+    ctx = Context(fabric, policy, local, frozenset(r.code for r in rules))
     findings: list[Finding] = []
     # Bugs met (SYS900): parsers that failed, then rule by rule, each rule's on the devices in fabric order (as
     # the grouped, plain and parallel runs all give them: the same lines on stderr whichever ran).

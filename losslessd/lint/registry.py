@@ -146,8 +146,10 @@ class PortRule(Rule):
         if port.lossy_mode:
             yield from self._lossy_mode_port(ctx, device, port)
         elif (device.kind == DeviceKind.switch and port.pfc_enabled is not None and self._subsumed()
-              and ctx.no_lossless(device) is not None):
-            return  # PFC006's, once for the device (a port whose PFC is unknown keeps its own, unverified findings)
+              and ctx.selected("PFC006") and ctx.no_lossless(device) is not None):
+            # PFC006's, once for the device (a port whose PFC is unknown keeps its own, unverified findings); where
+            # PFC006 does not run (--select, --ignore) the rule says its own, never a clean run for what none said
+            return
         elif self.depends_on_pfc and port.pfc_enabled is None:
             yield from self._doubtful_port(ctx, device, port)
         else:

@@ -655,24 +655,34 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
 
 
 def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, pool_mode: str,
-                          congested: int, where: dict) -> None:
-    """Refuse thresholds that would mark only after the PG pauses where ECN004 errs (same maths): at the policy's
-    ecn.assume_congested_queues, else with one congested PG (broken at any load; failing only as more PGs congest is
-    ECN004's warning, which names the break-even); ``where``: the file and line of the port (a --device file's),
-    which the refusal names."""
+                          congested: int, ports: int, where: dict) -> None:
+    """Refuse thresholds that ECN004 would report on the snippet itself (headroom.marks_after_pfc, its gate and the
+    tuner's): ECN marking only after the PG pauses at the policy's ecn.assume_congested_queues, else once
+    ``congested`` lossless PGs (the rendered ports' every lossless PG, all in the one pool) are congested at once,
+    naming the break-even; ``where``: the file and line of the port (a --device file's), which the refusal names."""
     pg = port.sonic
     threshold = {"dynamic_threshold": pg.threshold} if pool_mode == "dynamic" else {"static_threshold_bytes":
                                                                                     pg.threshold}
     profile_ = BufferProfile(name=pg.name, pool=POOL, size_bytes=pg.size_bytes, xon_bytes=pg.xon_bytes,
                              xoff_bytes=pg.xoff_bytes, **threshold)
-    trigger = pfc_trigger(profile_, BufferPool(name=POOL, mode=pool_mode, size_bytes=pool_bytes), congested)
+    pool = BufferPool(name=POOL, mode=pool_mode, size_bytes=pool_bytes)
     mark = port.kmin_bytes if policy.ecn.before_pfc == "kmin" else port.kmax_bytes
-    if trigger is not None and mark >= trigger.at_bytes:
-        raise InputError(f"port {port.name}: ECN threshold {mark} B would not mark before PFC pauses at "
-                         f"{trigger.at_bytes} B ({trigger.basis}, {congested} lossless PG(s) congested at once"
-                         f"{'' if policy.ecn.assumed_congested else ', the fewest'}); a larger ingress lossless pool"
-                         f"{', or a smaller ecn.assume_congested_queues,' if policy.ecn.assumed_congested else ''} "
-                         "is needed", **where)
+    label = "Kmin" if policy.ecn.before_pfc == "kmin" else "Kmax"
+    k = hr.marks_after_pfc(profile_, pool, mark, congested)
+    trigger = pfc_trigger(profile_, pool, k) if k is not None else None
+    if trigger is None:
+        return
+    if policy.ecn.assumed_congested:
+        load = f"{congested} lossless PG(s) congested at once (ecn.assume_congested_queues)"
+        change = "or a smaller ecn.assume_congested_queues"
+    else:
+        load = (f"{k} or more of the {congested} lossless PGs of the rendered ports ({ports} port(s) x "
+                f"{congested // max(ports, 1)} lossless priorities, one pool) congested at once")
+        change = "fewer ports, or the load the fabric is built for in ecn.assume_congested_queues"
+    raise InputError(f"port {port.name}: ECN {label} {mark} B would not mark before PFC pauses with {load}: "
+                     f"{trigger.at_bytes} B ({trigger.basis}), so the snippet's own lint would report ECN004; a "
+                     f"smaller {label} (the policy's ecn thresholds), a larger ingress lossless pool (--pool-size), "
+                     f"{change} is needed", **where)
 
 
 def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: float, mtu: int,
@@ -838,7 +848,6 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     if pool_bytes is None and sku is not None and bufs.asic is None:
         pool_bytes = sku.pool_size_bytes
     asic = "mellanox" if bufs.asic is not None else (sku.asic if sku else None)
-    congested = pol.ecn.assumed_congested or 1  # ECN004's error load (its warning names the break-even above it)
     rendered = []
     places = []  # each port's file and line, for an InputError naming it
     for port in ports:
@@ -880,9 +889,12 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
                     held.xoff_bytes, held.size_bytes, held.xon_bytes):
                 largest[prof.sonic.name] = prof.sonic
     rendered = [replace(prof, sonic=largest[prof.sonic.name]) if prof.sonic is not None else prof for prof in rendered]
+    # ECN004's load on the snippet: the policy's, else every lossless PG of the rendered ports (one pool), as its lint
+    # counts them; what is rendered lints clean under its own default --fail-on warning (ECN004's break-even too).
+    congested = pol.ecn.assumed_congested or max(1, len(rendered) * len(lossless))
     for prof, where in zip(rendered, places, strict=True):
         if prof.kmin_bytes is not None and pool_bytes is not None and prof.sonic is not None:
-            _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, where)
+            _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, len(rendered), where)
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())
     # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).

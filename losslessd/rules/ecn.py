@@ -38,7 +38,8 @@ class Load(NamedTuple):
 
 def congested_load(ctx, device: Device, pool: str | None) -> Load:
     """The policy's ecn.assume_congested_queues, else every lossless PG of the device's RoCE-facing ports that
-    takes its shared buffer from ``pool`` (PGs sized at run time count too: they share it all the same)."""
+    takes its shared buffer from ``pool``, the policy's and those of every priority the port's PFC enables (PGs sized
+    at run time count too: they share it all the same)."""
     n = ctx.policy.ecn.assumed_congested
     if n is not None:
         return Load(n, "policy", f"ecn.assume_congested_queues {n}")
@@ -49,8 +50,14 @@ def _pool_load(ctx, device: Device) -> dict[str, Load]:
     pgs: dict[str, int] = {}
     ports: dict[str, set[str]] = {}
     for port in ctx.roce_ports(device):
-        for lane in lanes_by(ctx, port, "pg"):
-            name = port.pg_profiles().get(lane.pg, (None, False))[0]  # (read without making a SharedPort's PGs)
+        profiles = port.pg_profiles()  # (read without making a SharedPort's PGs)
+        # Every lossless PG takes from the pool: the policy's lanes' and those of the classes whose priority the
+        # port's PFC enables (SONiC `pfc_enable 3,4` under a policy with priority 3 alone: PG 4 congests too).
+        pfc, tc_to_pg = set(port.pfc_enabled or ()), port.tc_to_pg or {}
+        paused = [tc_to_pg.get(tc) for tc, prio in (port.tc_to_priority or {}).items() if prio in pfc]
+        for pg in dict.fromkeys([lane.pg for lane in lanes_by(ctx, port, "pg")]
+                                + [pg for pg in paused if pg is not None]):
+            name = profiles.get(pg, (None, False))[0]
             profile = device.buffer_profiles.get(name) if name else None
             pool = (profile.pool if profile is not None else None) or ""
             pgs[pool] = pgs.get(pool, 0) + 1
@@ -255,7 +262,8 @@ class EcnAfterPfc(_MarkingRule):
     config states for XOFF (NX-OS ingress queuing `pause ... pause-threshold X`: X, at any load, counted per
     ingress port; a warning, see below). n is the number of
     lossless PGs congested at once: the policy's `ecn.assume_congested_queues`, else every lossless PG of
-    the switch's RoCE-facing ports that shares the pool. The message and the finding's data say which
+    the switch's RoCE-facing ports that shares the pool (the policy's lossless priorities' PGs and those of every
+    priority the port's PFC enables). The message and the finding's data say which
     assumption was used, and give the best case (one congested PG, the highest possible trigger) beside
     it. With the policy's load, a threshold at or above the trigger at that load is an error. With no load in
     the policy, it is an error only where ECN cannot mark first even with one congested PG (broken at any load);
@@ -333,7 +341,8 @@ class EcnAfterPfc(_MarkingRule):
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
         margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
-        if margin > 0:
+        k = headroom.marks_after_pfc(profile, pool, threshold, load.queues)  # (render's gate too)
+        if k is None:
             return
         speed = port.speed_gbps or pol.speed_reference_gbps
         rate = (f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s") if speed else ""
@@ -370,9 +379,8 @@ class EcnAfterPfc(_MarkingRule):
         if load.assumption == "pool" and best_margin > 0:
             # No load in the policy and ECN marks first with one congested PG: it fails only as more PGs congest, so
             # a warning that says from how many on (the same Choudhury & Hahne threshold, headroom.congested_to_reach).
-            k = headroom.congested_to_reach(profile, pool, threshold, load.queues)
-            at_k = headroom.pfc_trigger(profile, pool, k) if k is not None else None
-            if k is not None and at_k is not None:
+            at_k = headroom.pfc_trigger(profile, pool, k)
+            if at_k is not None:
                 yield self.finding(
                     f"{_where(lane)}: ECN cannot mark before PFC once {k} or more lossless PGs of pool "
                     f"{profile.pool or '?'} are congested at once ({label} {threshold} B, the dynamic threshold with "

@@ -171,10 +171,10 @@ def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
     tuned = set(cfg.port_names)
     # (ECN004's warning too on a tuned port: a threshold the tuner picks should mark before PFC at the switch's own
     # worst case, as before session 33 made that a warning for thresholds written by others)
-    ecn_here = [f for f in found if f.code.startswith("ECN") and f.port in tuned]
-    refusals = [f for f in found if not f.unverified and (
-        (f.severity == Severity.error and (f.fingerprint not in known or f in ecn_here))
-        or (f.code == "ECN004" and f.severity == Severity.warning and f in ecn_here))]
+    # (a predicate, not membership in a list of them: findings compare field by field, thousands of them per candidate)
+    refusals = [f for f in found if not f.unverified and (f.code.startswith("ECN") and f.port in tuned and (
+        f.severity == Severity.error or (f.code == "ECN004" and f.severity == Severity.warning))
+        or (f.severity == Severity.error and f.fingerprint not in known))]
     return Checked(cfg.name, cut if _changes_anything(cut) else "", applied, found, refusals)
 
 

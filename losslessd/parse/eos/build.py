@@ -297,7 +297,9 @@ def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
         # PFC is off on EOS until `priority-flow-control on`, whatever the no-drop priorities say.
         port.pfc_enabled = []
         port.pfc_source = mode.source if mode else _first(priorities)
-        port.pfc_off_written = mode is not None  # (`no priority-flow-control`, `priority-flow-control off`)
+        # (`no priority-flow-control`, `priority-flow-control off`): an explicit off (PFC006's) only where no no-drop
+        # priority is written for the port (or its profile); with one it is PFC written without effect (PFC001)
+        port.pfc_off_written = mode is not None and not any(val.value for val in priorities.values())
         return
     port.pfc_enabled = sorted(p for p, val in priorities.items() if val.value)
     port.pfc_source = mode.source

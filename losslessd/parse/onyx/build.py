@@ -184,7 +184,10 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
         else:
             port.pfc_source = roce.source  # what the RoCE mode enables is not stated (build's SYS004)
     elif cfg.pfc_global is not None and not on:  # `no dcb priority-flow-control enable`
-        port.pfc_enabled, port.pfc_source, port.pfc_off_written = [], cfg.pfc_global.source, True
+        # An explicit off (PFC006's) only where nothing lossless is written beside it: a port `mode on` or an
+        # enabled priority with the switch-wide enable off is PFC written without effect (PFC001 per port).
+        port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
+        port.pfc_off_written = not listed and (mode is None or mode.value != "on")
     elif cfg.pfc_unread is not None:  # a global PFC line not read (a SYS002 names it): what is paused is unknown
         port.pfc_source = cfg.pfc_unread
     elif mode is None:
