@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source, Trust
-from ..base import Input, IssueList, check_expanded, port_slot
+from ..base import Input, IssueList, check_expanded, host_name, port_slot
 from ..clitext import (
     SUBINTERFACE,
     LineError,
@@ -182,6 +182,7 @@ class EosConfig:
     """Everything the reader took from one switch's running-config, before defaults are filled in."""
 
     hostname: str | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     header_name: str | None = None
     hwsku: str | None = None
     hwsku_source: Source | None = None  # the header line that names it
@@ -305,6 +306,7 @@ class _Reader(TreeReader):
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
+            host_name(self.cfg.host_names, w[1], self.src(node))
             self.cfg.hostname = w[1]
         elif w[:2] == ["interface", "profile"]:
             self.interface_profile(node, w)
