@@ -493,6 +493,11 @@ def _unapplied(groups: dict[str, list], levels: dict[tuple[str, ...], list[str]]
     if any(w is not None and w[0] == "set" and w[1:2] and w[1] in _GROUP_READ for _, w, _ in main):
         return
     named = {g for listed in levels.values() for g in listed}
+    if any("${" in g for g in named):
+        # a name the switch expands itself: a chassis cluster's `set apply-groups "${node}"` applies node0's group on
+        # node 0 and node1's on node 1 (Junos Chassis Cluster Feature Guide for SRX Series Devices); which of its
+        # groups a file's switch takes is not said, so none is called applied nowhere
+        return
     for group, rest in groups.items():
         first = next(((src, line) for src, words, line in rest if words[0] in _GROUP_READ), None)
         if group not in named and first is not None:
