@@ -480,6 +480,11 @@ def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():
     assert [i.code for i in device.issues] == []
     port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
     assert (port.pfc_enabled, port.dscp_to_tc, port.tc_to_queue) == (own.pfc_enabled, own.dscp_to_tc, own.tc_to_queue)
+    # Only that form (review of round 12, session 33: any line starting `service-policy type pdp` was passed over).
+    for odd in ("service-policy type pdp output default-pdp-policy", "service-policy type pdp input",
+                "service-policy type pdp input a b"):
+        found = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {odd}\n!\n")
+        assert [(i.code, i.source.line) for i in found.issues] == [("SYS002", 4)], (odd, found.issues)
 
 
 def test_a_speed_eos_does_not_take_is_reported():

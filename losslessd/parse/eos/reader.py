@@ -467,7 +467,7 @@ class _Reader(TreeReader):
                 raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
-        elif body[:3] == ["service-policy", "type", "pdp"]:
+        elif body[:4] == ["service-policy", "type", "pdp", "input"] and len(body) == 5 and not neg:
             # `service-policy type pdp input NAME` (`show running-config all` prints `default-pdp-policy` on every port
             # of some platforms): a policy-map of type pdp polices the packets a port sends to the CPU, by control
             # protocol (its classes are `built-in` protocol classes and class-default, its actions `police` and
