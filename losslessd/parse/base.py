@@ -413,8 +413,8 @@ def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) 
                 elif host != first[0]:
                     raise InputError(
                         f"this file holds the outputs of several switches: {first[0]!r} (the prompt at line "
-                        f"{first[1]}) and {host!r} (line {number}); losslessd reads one switch's table a file and does not merge "
-                        "two: split it into one file per switch", file=file, line=number)
+                        f"{first[1]}) and {host!r} (line {number}); losslessd reads one switch's table a file and does "
+                        "not merge two: split it into one file per switch", file=file, line=number)
             at = end + 1
 
 
