@@ -462,6 +462,13 @@ def test_a_bare_number_is_the_one_speed_it_starts():
     assert device.ports["Ethernet2"].speed_gbps is None
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
     assert "1000full, 1000half, 10000full" in device.issues[0].message
+    # Review of round 12 (session 33): `2` was "the start of several EOS speeds (2.5g, 25g, 200g)", words that are no
+    # EOS keywords, and `50` "not a speed". Only the documented Mb/s keywords are candidates; other numbers say so.
+    for number in ("2", "50"):
+        device = parse(f"interface Ethernet1\n   speed forced {number}\n!\n")
+        assert device.ports["Ethernet1"].speed_gbps is None and [i.code for i in device.issues] == ["SYS002"]
+        assert f"{number!r} starts none of the speed keywords written in Mb/s (10full, " in device.issues[0].message
+        assert "2.5g" not in device.issues[0].message
 
 
 def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():

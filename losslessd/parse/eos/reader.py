@@ -49,9 +49,10 @@ _EOS_LINE = re.compile(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|q
 # The speed keywords written in Mb/s (AVD's eos_cli_config_gen schema: 10full ... 10000full; faster speeds are written
 # in g, 25gfull, 100gfull). EOS takes a keyword's unambiguous prefix as the keyword (EOS User Manual, "Command-Line
 # Interface": `prio on` for `priority-flow-control on`), so `speed forced 10000` (AVD's DC1-LEAF2A) is 10000full;
-# `1000` (1000full, 1000half, 10000full) and `100` are ambiguous, and EOS refuses them.
+# `1000` (1000full, 1000half, 10000full) and `100` are ambiguous, and EOS refuses them. Only these documented
+# keywords are a bare number's candidates: which g keywords a release takes (25gfull, 50g-2 ...) differs by release and
+# platform, so a number starting none of these is said to be no keyword read, not matched against guessed words.
 _MBPS_SPEEDS = ("10full", "10half", "100full", "100half", "1000full", "1000half", "10000full")
-_G_SPEED_HEADS = ("10g", "100g", "1.6t", "2.5g", "25g", "200g", "40g", "400g", "5g", "50g", "800g")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
@@ -641,7 +642,11 @@ class _Reader(TreeReader):
             if len(found) > 1:
                 raise LineError(f"{words[0]!r} is the start of several EOS speeds ({', '.join(found)}): EOS refuses it "
                                 "as ambiguous")
-            words = found if found and found[0] in _MBPS_SPEEDS else words
+            if not found:
+                raise LineError(f"{words[0]!r} starts none of the speed keywords written in Mb/s "
+                                f"({', '.join(_MBPS_SPEEDS)}); a faster speed is written whole, such as 25gfull, 100g "
+                                "or 400g-8")
+            words = found
         try:
             if len(words) != 1 or not _EOS_SPEED.fullmatch(words[0]):
                 raise ValueError(words)
@@ -725,5 +730,5 @@ class _Reader(TreeReader):
 
 
 def _mbps_keywords(number: str) -> list[str]:
-    """The speed keywords a bare number is a prefix of (`10000` -> [`10000full`])."""
-    return [k for k in (*_MBPS_SPEEDS, *_G_SPEED_HEADS) if k.startswith(number)]
+    """The Mb/s speed keywords a bare number is a prefix of (`10000` -> [`10000full`])."""
+    return [k for k in _MBPS_SPEEDS if k.startswith(number)]
