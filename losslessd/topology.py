@@ -148,7 +148,12 @@ def _read_routes(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str,
             continue
         inp = _input(fabric, path, reads)
         if inp is not None:
-            routes, issues = parse_routes(inp)
+            try:
+                routes, issues = parse_routes(inp)
+            except InputError as exc:  # (two switches' tables in one file: unread, as an unreadable file is)
+                fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(
+                    file=exc.file, line=exc.line)))
+                continue
             device.routes.extend(routes)
             device.issues.extend(issues)
 

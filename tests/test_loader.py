@@ -89,6 +89,34 @@ def test_two_switches_configurations_in_one_file_are_refused_at_the_second_name(
     assert list(fabric.devices) == ["leaf1"] and len(fabric.issues) == 4
 
 
+def test_host_names_are_the_readers_top_level_statements_not_any_line_of_text(tmp_path):
+    """Review of round 12 (session 33): the refusal was a regex over the raw text. Junos's brace form (what `show
+    configuration` prints) of two switches linted as one device, exit 0; one EOS switch whose banner quotes
+    `hostname leaf1-old`, or an NX-OS paste whose `router isis 1` has IS-IS's `hostname dynamic`, was refused. Each
+    reader now names the top-level host-name statements it reads, and a group's `system host-name` (a chassis
+    cluster's node0/node1) is none of them."""
+    junos = ("system {\n    host-name qfx1;\n}\ninterfaces {\n    et-0/0/1 {\n        mtu 9216;\n    }\n}\n"
+             "system {\n    host-name qfx2;\n}\ninterfaces {\n    et-0/0/2 {\n        mtu 9216;\n    }\n}\n")
+    (tmp_path / "two.conf").write_text(junos)
+    res = losslessd("lint", "--format", "junos", str(tmp_path / "two.conf"))
+    assert res.returncode == 2 and "two.conf:10: this file holds the configurations of several switches: 'qfx1' " \
+        "(line 2) and 'qfx2' (line 10)" in res.stderr, (res.stdout, res.stderr)
+    files = {"banner.cfg": ("eos", "hostname leaf1\nbanner motd\nWelcome\nhostname leaf1-old\nEOF\n"
+                                   "interface Ethernet1\n   priority-flow-control on\n!\nend\n", "leaf1"),
+             "isis.cfg": ("nxos", "hostname n9k1\nfeature isis\nrouter isis 1\nnet 49.0001.0000.0000.0001.00\n"
+                                  "hostname dynamic\ninterface Ethernet1/1\nmtu 9216\n", "n9k1"),
+             "isis-nested.cfg": ("nxos", "hostname n9k2\nfeature isis\nrouter isis 1\n  net 49.0001.0000.0000.0001.00\n"
+                                         "  hostname dynamic\ninterface Ethernet1/1\n  mtu 9216\n", "n9k2"),
+             "cluster.set": ("junos", "set groups node0 system host-name fw-a\nset groups node1 system host-name fw-b\n"
+                                      "set apply-groups \"${node}\"\nset system host-name cl\n"
+                                      "set interfaces et-0/0/1 mtu 9216\n", "cl")}
+    for name, (fmt, text, host) in files.items():
+        (tmp_path / name).write_text(text)
+        res = losslessd("lint", "--format", fmt, str(tmp_path / name))
+        assert "several switches" not in res.stderr + res.stdout, (name, res.stderr)
+        assert res.stdout.startswith(f"{host}\n"), (name, res.stdout[:400])
+
+
 def test_a_file_named_twice_by_itself_its_folder_or_a_link_is_one_device(tmp_path):
     """The same file, however it is named, is read once: it was read again and refused as a second device of its
     name (SYS001, an error), and a folder named twice was refused for having two topology files."""

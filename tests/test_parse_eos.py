@@ -462,6 +462,13 @@ def test_a_bare_number_is_the_one_speed_it_starts():
     assert device.ports["Ethernet2"].speed_gbps is None
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
     assert "1000full, 1000half, 10000full" in device.issues[0].message
+    # Review of round 12 (session 33): `2` was "the start of several EOS speeds (2.5g, 25g, 200g)", words that are no
+    # EOS keywords, and `50` "not a speed". Only the documented Mb/s keywords are candidates; other numbers say so.
+    for number in ("2", "50"):
+        device = parse(f"interface Ethernet1\n   speed forced {number}\n!\n")
+        assert device.ports["Ethernet1"].speed_gbps is None and [i.code for i in device.issues] == ["SYS002"]
+        assert f"{number!r} starts none of the speed keywords written in Mb/s (10full, " in device.issues[0].message
+        assert "2.5g" not in device.issues[0].message
 
 
 def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():
@@ -480,6 +487,11 @@ def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():
     assert [i.code for i in device.issues] == []
     port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
     assert (port.pfc_enabled, port.dscp_to_tc, port.tc_to_queue) == (own.pfc_enabled, own.dscp_to_tc, own.tc_to_queue)
+    # Only that form (review of round 12, session 33: any line starting `service-policy type pdp` was passed over).
+    for odd in ("service-policy type pdp output default-pdp-policy", "service-policy type pdp input",
+                "service-policy type pdp input a b"):
+        found = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {odd}\n!\n")
+        assert [(i.code, i.source.line) for i in found.issues] == [("SYS002", 4)], (odd, found.issues)
 
 
 def test_a_speed_eos_does_not_take_is_reported():

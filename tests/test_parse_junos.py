@@ -544,6 +544,12 @@ def test_a_file_of_groups_applied_nowhere_says_so():
     assert "'QOS' is applied nowhere" in device.issues[0].message
     # With its own statements as well, an unused group is said nothing of (real configurations keep spare groups).
     assert not [i for i in parse(GOOD + text).issues if "applied nowhere" in i.message]
+    # A chassis cluster's groups node0 and node1 applied as `"${node}"` (review of round 12, session 33: "group node0
+    # is applied nowhere"): the switch expands the name per node, so no group is said to be applied nowhere.
+    cluster = ("set groups node0 system host-name fw-a\nset groups node1 system host-name fw-b\n"
+               "set groups node0 interfaces et-0/0/1 mtu 9216\nset groups node1 interfaces et-0/0/1 mtu 9216\n"
+               "set apply-groups \"${node}\"\n")
+    assert not [i for i in parse(cluster).issues if "applied nowhere" in i.message]
 
 
 def test_group_statements_losslessd_cannot_apply_are_reported():

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from losslessd.errors import InputError
 from losslessd.parse.base import Input
 from losslessd.parse.routes import parse_routes
 
@@ -226,6 +227,27 @@ def test_json_table_after_a_prompt_line_reads_as_without_it(name, prompt):
     assert [(i.code, i.source.line - 1, i.message) for i in issues] == [
         (i.code, i.source.line, i.message) for i in alone[1]]
 
+def test_two_switches_json_tables_in_one_file_are_refused_and_a_prefix_routed_twice_is_named():
+    """Review of round 12 (session 33): `leaf1#` before one `show ip route vrf all | json` document and `leaf2#` before
+    the next read as one table of both switches, the later route of a prefix kept silently. Now the second switch's
+    prompt is refused at its line (exit 2; through a topology, the file is unread: SYS001), and one switch's
+    documents routing a prefix through other next hops are named at the later route."""
+    doc = ('{"vrfs": {"default": {"routes": {"10.2.0.0/24": {"routeType": "eBGP", "vias": [{"interface": "Ethernet1", '
+           '"nexthopAddr": "10.1.11.4"}]}}}}}\n')
+    other = doc.replace("Ethernet1", "Ethernet2").replace("10.1.11.4", "10.1.12.4")
+    two = f"leaf1#show ip route vrf all | json\n{doc}leaf2#show ip route vrf all | json\n{other}leaf2#\n"
+    with pytest.raises(InputError) as raised:
+        parse_routes(Input("t.json", two))
+    assert (raised.value.file, raised.value.line) == ("t.json", 3)
+    assert "'leaf1' (the prompt at line 1) and 'leaf2' (line 3)" in raised.value.message
+    routes, issues = parse_routes(Input("t.json", two.replace("leaf2#", "leaf1#")))
+    assert [(r.prefix, r.source.line) for r in routes] == [("10.2.0.0/24", 2), ("10.2.0.0/24", 4)]
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 4)]
+    assert "10.2.0.0/24 is routed twice" in issues[0].message and "line 2 (10.1.11.4 Ethernet1)" in issues[0].message
+    same, said = parse_routes(Input("t.json", f"leaf1#show ip route vrf all | json\n{doc}leaf1#\n{doc}"))
+    assert len(same) == 2 and said == []  # the same route saved twice is no conflict
+
+
 def test_two_json_tables_saved_in_one_session_are_both_read():
     """A session that ran `show ip route vrf all | json` and `show ipv6 route vrf all | json` and saved both in one
     file (audit round 12: SYS001 "routing table JSON is not valid (Extra data ...)", no route): each document's routes,
@@ -243,7 +265,8 @@ def test_two_json_tables_saved_in_one_session_are_both_read():
     routes, issues = parse_routes(Input("two.json", other))
     assert len(routes) == len(alone) and len(issues) == len(own) + 1
     assert (issues[-1].code, issues[-1].source.line) == ("SYS001", lines + 3)
-    assert issues[-1].message.startswith(f"the JSON document at line {lines + 3} of 2:")
+    assert issues[-1].message.startswith(f"JSON document 2 of 2 (line {lines + 3}): no routing-table entries") \
+        and "two.json" not in issues[-1].message
     # EOS `show lldp neighbors | json` after it: a plain object whose keys are no prefixes is no routing table (before,
     # "'lldpNeighbors' is not an IP prefix; route skipped")
     lldp = ('leaf1#show lldp neighbors | json\n{\n  "lldpNeighbors": [{"port": "Ethernet1", "neighborDevice": "s1",'

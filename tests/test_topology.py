@@ -189,6 +189,23 @@ def test_routing_tables_named_by_the_topology_fill_device_routes(tmp_path):
     assert [i.code for i in fabric.topology_issues] == ["LNK006"]  # leaf7 is not linted
 
 
+def test_a_routing_table_file_of_two_switches_is_sys001_at_the_second_prompt_and_the_rest_loads(tmp_path):
+    """Review of round 12 (session 33): two switches' `| json` tables in one file named as leaf1's routes were merged
+    into leaf1's table; now the file is unread (SYS001 at the second switch's prompt) and the fabric still loads."""
+    fabric_dir = clos_copy(tmp_path)
+    (fabric_dir / "routes").mkdir()
+    doc = '{"vrfs": {"default": {"routes": {"10.2.0.0/24": {"vias": [{"interface": "Ethernet48"}]}}}}}\n'
+    (fabric_dir / "routes" / "leaf1.json").write_text(
+        f"leaf1#show ip route | json\n{doc}spine1#show ip route | json\n{doc}")
+    topo = yaml.safe_load((fabric_dir / "topology.yaml").read_text())
+    del topo["routing"]
+    topo["routes"] = {"leaf1": "routes/leaf1.json"}
+    (fabric_dir / "topology.yaml").write_text(yaml.safe_dump(topo))
+    fabric = load_fabric([fabric_dir])
+    assert [(i.code, i.source.line) for i in fabric.issues] == [("SYS001", 3)] and fabric.devices["leaf1"].routes == []
+    assert "'leaf1' (the prompt at line 1) and 'spine1' (line 3)" in fabric.issues[0].message
+
+
 def test_unreadable_lldp_file_is_sys001_and_the_rest_loads(tmp_path):
     fabric_dir = clos_copy(tmp_path)
     (fabric_dir / "lldp" / "spine1.txt").unlink()

@@ -9,7 +9,6 @@ import contextlib
 import functools
 import importlib
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -180,8 +179,6 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
                 file=inputs[0].path, line=1)
     if PLATFORMS[platform].parser is None:
         raise InputError(no_parser_message(PLATFORMS[platform]), file=inputs[0].path)
-    for inp in inputs:
-        _several_devices(inp, platform)
     device = parser_for(platform).parse(inputs, name)
     check_port_count(len(device.ports), inputs[0].path)
     device.files = [i.path for i in inputs]
@@ -224,34 +221,6 @@ def _control_characters(device: Device, inp: Input) -> None:
         f"a control character ({first.group()!r}{f', {count} in all' if count > 1 else ''}) no device writes in its "
         "configuration: a damaged or binary copy; the lines holding one may be misread or skipped (fetch the file "
         "again)")))
-
-
-# The line that names the switch, once in a configuration as the switch prints it: `hostname NAME` (EOS, NX-OS, whose
-# `switchname` is the same, Dell OS9 and OS10), Onyx's indented under its `##` headings, Junos's `set system
-# host-name NAME`. Two of them naming two switches are two configurations in one file (two `show running-config`
-# outputs pasted one after the other), which read as one device would merge the two switches' ports and maps.
-_HOST_LINE = re.compile(r"^(?:hostname|switchname)[ \t]+(\S+)[ \t]*\r?$", re.MULTILINE)
-_HOST_LINES = {"arista_eos": _HOST_LINE, "cisco_nxos": _HOST_LINE, "dell_os10": _HOST_LINE, "dell_os9": _HOST_LINE,
-               "nvidia_onyx": re.compile(r"^[ \t]*hostname[ \t]+(\S+)[ \t]*\r?$", re.MULTILINE),
-               "juniper_junos": re.compile(r"^set system host-name[ \t]+(\S+)[ \t]*\r?$", re.MULTILINE)}
-
-
-def _several_devices(inp: Input, platform: str) -> None:
-    """Raise InputError (exit 2) at the line of the second switch's name where a file holds the configurations of two
-    switches (_HOST_LINES), never one device made of both. A losslessd capture holds one device's outputs."""
-    pattern = _HOST_LINES.get(platform)
-    if pattern is None or capture.is_capture(inp.text):
-        return
-    first = None
-    for match in pattern.finditer(inp.text):
-        if first is None:
-            first = match
-        elif match.group(1) != first.group(1):
-            at = inp.text.count("\n", 0, match.start()) + 1
-            raise InputError(
-                f"this file holds the configurations of several switches: {first.group(1)!r} (line "
-                f"{inp.text.count(chr(10), 0, first.start()) + 1}) and {match.group(1)!r} (line {at}); losslessd reads "
-                "one switch a file and does not merge two: split it into one file per switch", file=inp.path, line=at)
 
 
 def _unparsed_capture(inp: Input) -> None:

@@ -46,6 +46,20 @@ def check_port_count(count: int, file: str) -> None:
                          "or concatenated file?); not read", file=file, line=1)
 
 
+def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source: Source) -> None:
+    """Note a top-level host-name statement a reader read (`hostname NAME`, NX-OS's `switchname`, Junos's `system
+    host-name`; never one in a banner, a comment, a configuration group or a sub-block such as IS-IS's `hostname
+    dynamic`) in ``names`` (file -> the first name and its line). Two naming two switches in one file are two
+    configurations pasted one after the other, which read as one device would merge the two switches' ports and maps:
+    raise InputError (exit 2) at the second. One switch named twice is one switch; a losslessd capture holds one."""
+    first = names.setdefault(source.file, (name, source.line))
+    if first[0] != name:
+        raise InputError(
+            f"this file holds the configurations of several switches: {first[0]!r} (line {first[1]}) and {name!r} "
+            f"(line {source.line}); losslessd reads one switch a file and does not merge two: split it into one file "
+            "per switch", file=source.file, line=source.line)
+
+
 def check_expanded(count: int, file: str | None, line: int | None) -> None:
     """InputError when a config's interface ranges (or Junos group wildcards) have named more than
     MAX_EXPANDED_PORTS ports in all (``count``, kept by the reader as it expands them): each named port costs time
@@ -335,13 +349,15 @@ def cli_json(text: str) -> str | None:
     return "".join([*map(blank, lines[:first]), *lines[first:last + 1], *map(blank, lines[last + 1:])])
 
 
-def cli_json_documents(text: str) -> list[tuple[int, str]] | None:
+def cli_json_documents(text: str, file: str | None = None) -> list[tuple[int, str]] | None:
     """cli_json for a session that saved several commands' JSON outputs in one file (`leaf1#show ip route vrf all |
     json`, its document, `leaf1#show ipv6 route vrf all | json`, the next): each document's text, with how many lines
     of the file come before it (its lines are the file's past those); one document is cli_json's text whole, at 0. The
     documents must follow one another with only blank and CLI lines (_cli_line) between them; anything else there and
     the text is one document as cli_json gives it, whose reader then names what follows it. None where cli_json gives
-    None. Linear in the text: each document is a slice, never the whole text again."""
+    None. Linear in the text: each document is a slice, never the whole text again. The prompts around the documents
+    naming two switches (`leaf1#` before one, `leaf2#` before the next) are two switches' tables in one file ``file``:
+    InputError at the second's line, never one table of both."""
     whole = cli_json(text)
     if whole is None:
         return None
@@ -364,6 +380,7 @@ def cli_json_documents(text: str) -> list[tuple[int, str]] | None:
         at = rest
     if len(spans) < 2:
         return [(0, whole)]
+    _one_prompt_host(text, spans, file)
     out: list[tuple[int, str]] = []
     lines, counted = 0, 0  # (lines before the last document's start: counted on from there, not from the top)
     for start, end in spans:
@@ -371,6 +388,34 @@ def cli_json_documents(text: str) -> list[tuple[int, str]] | None:
         counted = start
         out.append((lines, whole[start:end]))
     return out
+
+
+# The switch a CLI line names: `user@HOST>` (Junos), `user@HOST:~$` (a shell), `HOST#`, `HOST(config)#`, `HOST>`.
+_PROMPT_HOST = re.compile(r"\s*(?:[^\s@\"{}\[\]]+@(?P<at>[^\s:>#%$\"]+)|(?P<host>[A-Za-z0-9][\w.:~-]{0,127}?)"
+                          r"(?:\([^)\s]{1,64}\))?[#>])")
+
+
+def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) -> None:
+    """Raise InputError at the first CLI line outside the JSON documents (cli_json_documents' ``spans``, offsets
+    of ``text``) whose prompt names another switch than the first prompt does."""
+    first: tuple[str, int] | None = None
+    ends = [0, *(end for _, end in spans)]
+    for begin, stop in zip(ends, [*(start for start, _ in spans), len(text)], strict=True):
+        at = begin
+        while at < stop:
+            end = text.find("\n", at, stop)
+            end = stop if end < 0 else end
+            line = text[at:end]
+            if _cli_line(line) and (match := _PROMPT_HOST.match(line)):
+                host, number = match["at"] or match["host"], text.count("\n", 0, at) + 1
+                if first is None:
+                    first = host, number
+                elif host != first[0]:
+                    raise InputError(
+                        f"this file holds the outputs of several switches: {first[0]!r} (the prompt at line "
+                        f"{first[1]}) and {host!r} (line {number}); losslessd reads one switch's table a file and does "
+                        "not merge two: split it into one file per switch", file=file, line=number)
+            at = end + 1
 
 
 _NOT_SPACE = re.compile(r"[^ \t\r\n]")  # past JSON's white space (RFC 8259, section 2)

@@ -74,6 +74,26 @@ def is_junos(text: str) -> str | None:
     return None
 
 
+def _routed_twice(inp: Input, routes: list[Route], issues: list[ParseIssue]) -> None:
+    """A SYS002 at each route whose prefix an earlier document of the file routed through other next hops (one
+    switch's table holds one route a prefix; the default VRF's of two outputs saved at different times, or of two
+    switches whose prompts do not say so): the later is the one kept, said rather than kept silently."""
+    seen: dict[str, Route] = {}
+    for route in routes:
+        earlier = seen.setdefault(route.prefix, route)
+        if earlier is not route and earlier.next_hops != route.next_hops:
+            seen[route.prefix] = route
+            at = earlier.source.line if earlier.source else None
+            issues.append(ParseIssue(code="SYS002", source=route.source, message=(
+                f"{route.prefix} is routed twice in this file, through other next hops at line {at} "
+                f"({_hops(earlier)}) than here ({_hops(route)}): the outputs are of different times or switches; "
+                "this later route is the one used")))
+
+
+def _hops(route: Route) -> str:
+    return ", ".join(" ".join(filter(None, (hop.address, hop.port))) for hop in route.next_hops) or "discard"
+
+
 def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """Routes with their forwarding next hops, and the lines that could not be read (SYS002); text that is no
     routing table read here is one SYS001."""
@@ -81,12 +101,12 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         from . import junos_routes
 
         return junos_routes.parse(inp, kind)
-    if (documents := cli_json_documents(inp.text)) is not None:
+    if (documents := cli_json_documents(inp.text, inp.path)) is not None:
         # (a session that saved `show ip route vrf all | json` and `show ipv6 route vrf all | json` in one file: the
         # routes of each document, at the file's lines)
         read: list[Route] = []
         said_all: list[ParseIssue] = IssueList()
-        for before, text in documents:
+        for number, (before, text) in enumerate(documents, 1):
             found, said = _frr_json(inp, text)
             for route in found:
                 if route.source is not None and route.source.line is not None and before:
@@ -98,9 +118,11 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
                     # an issue of the whole document (not a routing table, none of the default VRF) says which
                     first = before + text.count("\n", 0, len(text) - len(text.lstrip())) + 1
                     said_one.source = Source(file=inp.path, line=first)
-                    said_one.message = f"the JSON document at line {first} of {len(documents)}: {said_one.message}"
+                    said_one.message = (f"JSON document {number} of {len(documents)} (line {first}): "
+                                        f"{said_one.message.removeprefix(f'{inp.path}: ')}")
             read.extend(found)
             said_all.extend(said)
+        _routed_twice(inp, read, said_all)
         return read, said_all
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):

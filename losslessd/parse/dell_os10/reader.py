@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, check_expanded, port_slot
+from ..base import Input, IssueList, check_expanded, host_name, port_slot
 from ..clitext import (
     LineError,
     Node,
@@ -127,6 +127,7 @@ class InterfaceConf:
 @dataclass
 class Os10Config:
     hostname: str | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     breakouts: dict[str, Val] = field(default_factory=dict)  # "1/1/1" -> (speed Gb/s, ports)
     dot1p_maps: dict[str, Val] = field(default_factory=dict)  # name -> {dot1p: qos-group}, at its `trust` line
     dscp_maps: dict[str, Val] = field(default_factory=dict)  # name -> {dscp: qos-group}
@@ -349,6 +350,7 @@ class _Reader(TreeReader):
         w = node.words
         cfg = self.cfg
         if w[0] == "hostname" and len(w) == 2:
+            host_name(cfg.host_names, w[1], self.src(node))
             cfg.hostname = w[1]
         elif w[:2] == ["interface", "breakout"]:
             self.breakout(node, w)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
-from ..base import Input, IssueList, port_slot
+from ..base import Input, IssueList, host_name, port_slot
 from ..clitext import Issues, LineError, Node, TreeReader, Val, bounded_int, check_config_text
 from . import flat
 
@@ -49,6 +49,7 @@ class InterfaceConf:
 @dataclass
 class Os9Config:
     hostname: str | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     dcb_maps: dict[str, DcbMap] = field(default_factory=dict)
     trust_dot1p: Val | None = None  # global `service-class dynamic dot1p`
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
@@ -72,6 +73,7 @@ class _Reader(TreeReader):
         w = node.words
         cfg = self.cfg
         if w[0] == "hostname" and len(w) == 2:
+            host_name(cfg.host_names, w[1], self.src(node))
             cfg.hostname = w[1]
         elif w[:2] == ["interface", "range"] and any(t in w for t in _PORT_TYPES):
             raise LineError("interface ranges are not read (a running-config lists each port)")

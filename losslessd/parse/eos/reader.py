@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source, Trust
-from ..base import Input, IssueList, check_expanded, port_slot
+from ..base import Input, IssueList, check_expanded, host_name, port_slot
 from ..clitext import (
     SUBINTERFACE,
     LineError,
@@ -49,9 +49,10 @@ _EOS_LINE = re.compile(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|q
 # The speed keywords written in Mb/s (AVD's eos_cli_config_gen schema: 10full ... 10000full; faster speeds are written
 # in g, 25gfull, 100gfull). EOS takes a keyword's unambiguous prefix as the keyword (EOS User Manual, "Command-Line
 # Interface": `prio on` for `priority-flow-control on`), so `speed forced 10000` (AVD's DC1-LEAF2A) is 10000full;
-# `1000` (1000full, 1000half, 10000full) and `100` are ambiguous, and EOS refuses them.
+# `1000` (1000full, 1000half, 10000full) and `100` are ambiguous, and EOS refuses them. Only these documented
+# keywords are a bare number's candidates: which g keywords a release takes (25gfull, 50g-2 ...) differs by release and
+# platform, so a number starting none of these is said to be no keyword read, not matched against guessed words.
 _MBPS_SPEEDS = ("10full", "10half", "100full", "100half", "1000full", "1000half", "10000full")
-_G_SPEED_HEADS = ("10g", "100g", "1.6t", "2.5g", "25g", "200g", "40g", "400g", "5g", "50g", "800g")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
@@ -182,6 +183,7 @@ class EosConfig:
     """Everything the reader took from one switch's running-config, before defaults are filled in."""
 
     hostname: str | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     header_name: str | None = None
     hwsku: str | None = None
     hwsku_source: Source | None = None  # the header line that names it
@@ -305,6 +307,7 @@ class _Reader(TreeReader):
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
+            host_name(self.cfg.host_names, w[1], self.src(node))
             self.cfg.hostname = w[1]
         elif w[:2] == ["interface", "profile"]:
             self.interface_profile(node, w)
@@ -465,7 +468,7 @@ class _Reader(TreeReader):
                 raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
-        elif body[:3] == ["service-policy", "type", "pdp"]:
+        elif body[:4] == ["service-policy", "type", "pdp", "input"] and len(body) == 5 and not neg:
             # `service-policy type pdp input NAME` (`show running-config all` prints `default-pdp-policy` on every port
             # of some platforms): a policy-map of type pdp polices the packets a port sends to the CPU, by control
             # protocol (its classes are `built-in` protocol classes and class-default, its actions `police` and
@@ -639,7 +642,11 @@ class _Reader(TreeReader):
             if len(found) > 1:
                 raise LineError(f"{words[0]!r} is the start of several EOS speeds ({', '.join(found)}): EOS refuses it "
                                 "as ambiguous")
-            words = found if found and found[0] in _MBPS_SPEEDS else words
+            if not found:
+                raise LineError(f"{words[0]!r} starts none of the speed keywords written in Mb/s "
+                                f"({', '.join(_MBPS_SPEEDS)}); a faster speed is written whole, such as 25gfull, 100g "
+                                "or 400g-8")
+            words = found
         try:
             if len(words) != 1 or not _EOS_SPEED.fullmatch(words[0]):
                 raise ValueError(words)
@@ -723,5 +730,5 @@ class _Reader(TreeReader):
 
 
 def _mbps_keywords(number: str) -> list[str]:
-    """The speed keywords a bare number is a prefix of (`10000` -> [`10000full`])."""
-    return [k for k in (*_MBPS_SPEEDS, *_G_SPEED_HEADS) if k.startswith(number)]
+    """The Mb/s speed keywords a bare number is a prefix of (`10000` -> [`10000full`])."""
+    return [k for k in _MBPS_SPEEDS if k.startswith(number)]

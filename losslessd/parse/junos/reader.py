@@ -19,7 +19,7 @@ from ...errors import InputError
 from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
-from ..base import JUNOS_CLI_LINE, Input, IssueList, check_expanded, port_slot, shell_words
+from ..base import JUNOS_CLI_LINE, Input, IssueList, check_expanded, host_name, port_slot, shell_words
 from ..clitext import Val, numbered_lines
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -151,6 +151,7 @@ class InterfaceRange:
 @dataclass
 class JunosConfig:
     hostname: str | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     # `code-point-aliases TYPE NAME BITS` (dscp, dscp-ipv6, ieee-802.1, exp, inet-precedence): a name classifiers
     # and rewrite rules may use for the bits
     aliases: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -492,6 +493,11 @@ def _unapplied(groups: dict[str, list], levels: dict[tuple[str, ...], list[str]]
     if any(w is not None and w[0] == "set" and w[1:2] and w[1] in _GROUP_READ for _, w, _ in main):
         return
     named = {g for listed in levels.values() for g in listed}
+    if any("${" in g for g in named):
+        # a name the switch expands itself: a chassis cluster's `set apply-groups "${node}"` applies node0's group on
+        # node 0 and node1's on node 1 (Junos Chassis Cluster Feature Guide for SRX Series Devices); which of its
+        # groups a file's switch takes is not said, so none is called applied nowhere
+        return
     for group, rest in groups.items():
         first = next(((src, line) for src, words, line in rest if words[0] in _GROUP_READ), None)
         if group not in named and first is not None:
@@ -784,6 +790,7 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
         raise _Skip("not a `set` line")
     top = words[1]
     if top == "system" and words[2:3] == ["host-name"]:
+        host_name(cfg.host_names, words[3], src)  # (a group's is not read: _GROUP_READ)
         cfg.hostname = words[3]
     elif top == "interfaces":
         _interface(cfg, words[2:], src)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, check_expanded, port_slot
+from ..base import Input, IssueList, check_expanded, host_name, port_slot
 from ..clitext import (
     SUBINTERFACE,
     LineError,
@@ -153,6 +153,7 @@ class PortProfile:
 @dataclass
 class NxosConfig:
     hostname: str | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     class_maps: dict[str, QosClass] = field(default_factory=dict)
     # `class-map type queuing|network-qos NAME` with `match qos-group N` (user-defined classes, Nexus 3000/5000)
     queuing_class_maps: dict[str, Val] = field(default_factory=dict)
@@ -398,6 +399,9 @@ class _Reader(TreeReader):
             return node.words
         return self.spelled_once(node, lambda line: _INTERFACE_KEYWORDS.spell("if", line.words, strict=True))
 
+    # inside a `router ...` block pasted without indentation (its unindented lines no global command since)
+    flat_router = False
+
     def top(self, node: Node) -> None:
         w = node.words
         # Nexus 9000 QoS guide, "Configuring Classification": `class-map [type qos] [match-any|match-all] NAME` and
@@ -406,7 +410,12 @@ class _Reader(TreeReader):
             w = [w[0], "type", "qos", *w[1:]]
         if w[:4] == ["policy-map", "type", "qos", "match-first"]:
             w = w[:3] + w[4:]
-        if w[0] in ("hostname", "switchname") and len(w) == 2:
+        router, self.flat_router = self.flat_router, (w[0] == "router" and not node.children) or (
+            self.flat_router and w[0] not in _GLOBAL_WORDS)
+        if w == ["hostname", "dynamic"] and router:
+            pass  # IS-IS's own (router isis mode, Nexus 9000 Unicast Routing guide), in a paste without indentation
+        elif w[0] in ("hostname", "switchname") and len(w) == 2:
+            host_name(self.cfg.host_names, w[1], self.src(node))
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (names := _ethernets(w[1:])):
             self.expanded += len(names) * (1 + len(node.children))  # each port reads the block's lines

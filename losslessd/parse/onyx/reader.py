@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, LineAt, check_expanded, port_slot
+from ..base import Input, IssueList, LineAt, check_expanded, host_name, port_slot
 from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused, refused_issue
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
@@ -102,6 +102,7 @@ class RoceShown:
 @dataclass
 class OnyxConfig:
     hostname: Val | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     header_name: str | None = None
     pfc_global: Val | None = None  # `[no] dcb priority-flow-control enable [force]`
     pfc_priorities: dict[int, Val] = field(default_factory=dict)  # `[no] dcb priority-flow-control priority N enable`
@@ -283,6 +284,7 @@ class _Reader:
     def line(self, w: list[str], text: str, number: int) -> None:
         src = self.src(number)
         if w[0] == "hostname" and len(w) == 2:
+            host_name(self.cfg.host_names, w[1], src)
             self.cfg.hostname = Val(w[1], src)
         elif w[:2] == ["interface", "ethernet"] and len(w) >= 3:
             ports = self.ports(w[2], number)
