@@ -668,6 +668,8 @@ def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, po
     pool = BufferPool(name=POOL, mode=pool_mode, size_bytes=pool_bytes)
     mark = port.kmin_bytes if policy.ecn.before_pfc == "kmin" else port.kmax_bytes
     label = "Kmin" if policy.ecn.before_pfc == "kmin" else "Kmax"
+    if mark is None:  # no threshold rendered: nothing for ECN004 to compare
+        return
     k = hr.marks_after_pfc(profile_, pool, mark, congested)
     trigger = pfc_trigger(profile_, pool, k) if k is not None else None
     if trigger is None:
