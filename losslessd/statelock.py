@@ -13,9 +13,12 @@ too it is a file of its own, never the SQLite database (SQLite's own locks are P
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
+import hashlib
 import os
+import pwd
 import stat
 import tempfile
 import threading
@@ -43,30 +46,54 @@ class Writers:
             except OSError as exc:
                 why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
                 raise InputError(f"cannot make its lock file {lock}: {why}", file=str(path)) from None
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return self._hold(fd, lock, str(path), holder, hint, busy, per)
+
+    def take_shared(self, kind: str, name: str, holder: str, hint: str, *, busy: str, per: str) -> str:
+        """The lock of ``name`` among every losslessd of this machine (see ``shared_lock_folder``), taken as ``take``
+        takes one. Opened in the folder by name (never through a resolved path), without following a link, created
+        writable by every user whatever the umask: a link or a hard link planted there never has its target
+        truncated, and another user's tune of the same device meets the same lock instead of "Permission denied"."""
+        folder_fd, folder = shared_lock_folder()
+        try:
+            entry = _entry_name(kind, name) + ".lock"
+            lock = os.path.join(folder, entry)
+            with self._mutex:
+                if (held := self._held.get(lock)) is not None:
+                    held[1] += 1
+                    return lock
+                fd = _open_shared(folder_fd, entry, lock)
+                return self._hold(fd, lock, lock, holder, hint, busy, per)
+        finally:
+            os.close(folder_fd)
+
+    def _hold(self, fd: int, lock: str, file: str, holder: str, hint: str, busy: str, per: str) -> str:
+        """Lock the open lock file ``fd`` and write this process's pid in it (under the mutex)."""
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
+            os.close(fd)
+            why = "it is not a regular file" if not stat.S_ISREG(st.st_mode) else "it has other names (a hard link)"
+            raise InputError(f"cannot make its lock file {lock}: {why}", file=file)
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):  # (ENOLCK, EINTR, ...)
                 os.close(fd)
-                raise InputError(f"cannot make its lock file {lock}: it is not a regular file", file=str(path))
-            try:
-                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):  # (ENOLCK, EINTR, ...)
-                    os.close(fd)
-                    raise InputError(f"cannot lock {lock}: {exc.strerror or exc}", file=str(path)) from None
-                pid = os.read(fd, 32).decode("ascii", "replace").strip()
-                os.close(fd)
-                raise InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
-                                 f"lock {lock}): one {holder} per {per} ({hint})", file=str(path)) from None
-            mine = f"{os.getpid()}\n".encode()
-            try:  # (a full disk, a file-size limit: the lock is let go, never held by a file without its pid)
-                os.ftruncate(fd, 0)
-                if os.write(fd, mine) != len(mine):
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            except OSError as exc:
-                os.close(fd)
-                raise InputError(f"cannot write its pid to its lock file {lock}: {exc.strerror or exc}",
-                                 file=str(path)) from None
-            self._held[lock] = [fd, 1]
-            return lock
+                raise InputError(f"cannot lock {lock}: {exc.strerror or exc}", file=file) from None
+            pid = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            raise InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
+                             f"lock {lock}): one {holder} per {per} ({hint})", file=file) from None
+        mine = f"{os.getpid()}\n".encode()
+        try:  # (a full disk, a file-size limit: the lock is let go, never held by a file without its pid)
+            os.ftruncate(fd, 0)
+            if os.write(fd, mine) != len(mine):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        except OSError as exc:
+            os.close(fd)
+            raise InputError(f"cannot write its pid to its lock file {lock}: {exc.strerror or exc}",
+                             file=file) from None
+        self._held[lock] = [fd, 1]
+        return lock
 
     def release(self, lock: str | None) -> None:
         with self._mutex:
@@ -84,19 +111,95 @@ WRITERS = Writers()
 ENV_LOCK_DIR = "LOSSLESSD_LOCK_DIR"
 
 
-def shared_lock_path(kind: str, name: str) -> Path:
-    """The path (before ".lock") of the lock of ``name`` (a device's address and port) among every losslessd of this
-    machine: in $LOSSLESSD_LOCK_DIR, else in the temporary folder's `losslessd-locks` (made sticky and writable by
-    all, as /tmp is, so operators under other users meet the same lock). Characters other than letters, digits and
-    ``. _ : -`` are written %XX: a name is one file name, never a path."""
-    folder = Path(os.environ.get(ENV_LOCK_DIR) or Path(tempfile.gettempdir()) / "losslessd-locks")
+# A lock's file name longer than this is cut and given a digest of the whole name (NAME_MAX is 255 bytes on Linux
+# file systems, limits.h; a DNS name may be 253 characters, RFC 1035 2.3.4, and %XX escapes triple a character).
+_ENTRY_MAX = 200
+
+
+def _entry_name(kind: str, name: str) -> str:
+    """``kind-name`` as one file name: characters other than letters, digits and ``. _ : -`` written %XX (a name is
+    never a path), a name past _ENTRY_MAX cut and followed by the SHA-256 of the whole (two names, two files)."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._:-") else "".join(f"%{b:02X}" for b in c.encode())
+                   for c in name.lower())
+    entry = f"{kind}-{safe}"
+    if len(entry) > _ENTRY_MAX:
+        entry = f"{entry[:_ENTRY_MAX - 65]}-{hashlib.sha256(entry.encode()).hexdigest()}"
+    return entry
+
+
+def _owner(uid: int) -> str:
     try:
-        folder.mkdir(parents=True)
-        os.chmod(folder, 0o1777)
+        return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except KeyError:
+        return f"uid {uid}"
+
+
+def shared_lock_folder() -> tuple[int, str]:
+    """The folder of the locks of things that are no file of ours (a descriptor of it, and its name):
+    $LOSSLESSD_LOCK_DIR as given (made if missing, its mode left to the operator), else the temporary folder's
+    `losslessd-locks`, made sticky and writable by all (as /tmp is) so operators under other users meet the same
+    locks. Either is used only if it is a directory itself (not a link to one), owned by root or by this user, and
+    sticky if every user may write it: another user's folder could have its locks swapped or removed under us."""
+    given = os.environ.get(ENV_LOCK_DIR)
+    folder = given or os.path.join(tempfile.gettempdir(), "losslessd-locks")
+    made = False
+    try:
+        if given:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        else:
+            os.mkdir(folder, 0o700)
+            made = True
     except FileExistsError:
         pass
     except OSError as exc:
         raise InputError(f"cannot make the lock folder {folder}: {exc.strerror or exc} (set {ENV_LOCK_DIR})") from None
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._:-") else "".join(f"%{b:02X}" for b in c.encode())
-                   for c in name.lower())
-    return folder / f"{kind}-{safe}"
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # (O_DIRECTORY | O_NOFOLLOW on a link: ENOTDIR)
+            why = "it is a symbolic link" if os.path.islink(folder) else "it is not a directory"
+        raise InputError(f"cannot use the lock folder {folder}: {why} (set {ENV_LOCK_DIR})") from None
+    try:
+        if made:
+            os.fchmod(fd, 0o1777)  # (whatever the umask)
+        st = os.fstat(fd)
+        if st.st_uid not in (0, os.geteuid()):
+            raise InputError(f"cannot use the lock folder {folder}: it belongs to {_owner(st.st_uid)}, not to root or "
+                             f"this user, who could swap the locks in it (have root make it: mkdir -m 1777 {folder}; "
+                             f"or set {ENV_LOCK_DIR})")
+        if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
+            raise InputError(f"cannot use the lock folder {folder}: every user may write it and it is not sticky, "
+                             f"so any user could remove the locks in it (chmod +t it, or set {ENV_LOCK_DIR})")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, folder
+
+
+def _open_shared(folder_fd: int, entry: str, lock: str) -> int:
+    """The lock file ``entry`` of the folder, opened read-write without following a link; made (without O_CREAT on a
+    file that exists: a sticky folder refuses that on another user's file, Linux fs.protected_regular) readable and
+    writable by every user. A file another user made before it was so is named with its owner."""
+    flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW
+    for _ in range(8):  # (a file removed between the two opens: counted retries)
+        try:
+            return os.open(entry, flags, dir_fd=folder_fd)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+            if exc.errno in (errno.EACCES, errno.EPERM):
+                with contextlib.suppress(OSError):
+                    why += (f" (it belongs to {_owner(os.stat(entry, dir_fd=folder_fd, follow_symlinks=False).st_uid)}"
+                            f" and is not writable by this user: that user or root can remove it)")
+            raise InputError(f"cannot open its lock file {lock}: {why}", file=lock) from None
+        try:
+            fd = os.open(entry, flags | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=folder_fd)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise InputError(f"cannot make its lock file {lock}: {exc.strerror or exc}", file=lock) from None
+        os.fchmod(fd, 0o666)  # (whatever the umask: another user's tune of the device opens it too)
+        return fd
+    raise InputError(f"cannot make its lock file {lock}: it keeps being removed and made again", file=lock)

@@ -54,6 +54,13 @@ def _run_from_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
+@pytest.fixture(autouse=True)
+def _own_lock_folder(tmp_path, monkeypatch):
+    """Device locks in a folder of the test's own, never the machine's /tmp/losslessd-locks (another user's tune
+    there, or a lock file of an earlier run, would decide a test; a test's would stay behind for the operators)."""
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "losslessd-locks"))
+
+
 @contextmanager
 def tmpfs(where: Path, size: str) -> Iterator[Path]:
     """A disk of ``size`` (tmpfs, `16k`) mounted at ``where`` (made here) that a test fills; unmounted afterwards (-l:

@@ -120,9 +120,10 @@ def test_bad_settings_name_file_and_line(folder, text, line, words):
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x00", "without spaces or control characters"),
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x1b]0;x\x07", "without spaces or control characters"),
     # a port no socket has: --check passed it, and each POST failed on a name lookup
-    ("https://hook:s3cr3tT0KEN@hooks.example:99999/services", "port is not a number from 0 to 65535"),
+    ("https://hook:s3cr3tT0KEN@hooks.example:99999/services", "port is not a number from 1 to 65535"),
     # a password holding an unencoded #: urllib's error quoted what it took for the port, the password
-    ("https://bot:s3cr3tT0KEN#tW@hooks.example/alert", "port is not a number from 0 to 65535"),
+    ("https://bot:s3cr3tT0KEN#tW@hooks.example/alert", "port is not a number from 1 to 65535"),
+    ("https://hook:s3cr3tT0KEN@hooks.example:0/services", "port is not a number from 1 to 65535"),  # (RFC 6335 6)
     # not ASCII (a Latin-1 letter, a C1 control): --check passed it, and every POST failed to encode its request line
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\u00e9", "of printable ASCII"),
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\u009b31m", "of printable ASCII"),
@@ -135,6 +136,14 @@ def test_a_webhook_url_that_cannot_be_used_is_refused_without_repeating_its_toke
         load_settings(path, ENV)
     assert (err.value.file, err.value.line) == (str(path), 5) and says in str(err.value)
     assert "s3cr3tT0KEN" not in str(err.value)
+
+
+def test_a_webhook_url_scheme_in_capitals_is_the_same_scheme(folder):
+    """RFC 3986 3.1: a scheme is case-insensitive (`HTTPS://` is https); it was refused."""
+    for url in ("HTTPS://hooks.example:65535/services/T0", "Http://127.0.0.1:1/"):
+        path = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\nsinks:\n  webhook:\n"
+                             f"    url: {json.dumps(url)}\n")
+        assert load_settings(path, ENV).sinks.webhook.url == url
 
 
 def test_problems_in_named_files_point_at_those_files(folder):

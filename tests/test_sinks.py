@@ -455,6 +455,31 @@ def test_a_library_line_repeated_at_each_retry_is_written_once_with_its_count(js
         ("paramiko.transport", banner, None)]
 
 
+def test_a_run_past_its_minute_is_written_with_the_next_line_of_any_kind(json_log, monkeypatch):
+    """A run of one library line was written past its minute only when that same line came once more: a device that
+    stopped failing left its count unwritten while losslessd's own lines went on. The first line past the minute,
+    losslessd's own included, writes it first; inside the minute an own line leaves the run counting."""
+    monkeypatch.setattr(logging.getLogger("paramiko"), "level", logging.NOTSET)
+    logs.configure("info", stream=json_log)
+    start = 1_700_000_000.0
+    banner = "Exception (client): Error reading SSH protocol banner"
+
+    def record(name: str, level: int, msg: str, after_s: float) -> None:  # (the record's time: set, not waited for)
+        logging.getLogger(name).handle(logging.makeLogRecord({"name": name, "levelno": level, "msg": msg,
+                                                              "levelname": logging.getLevelName(level),
+                                                              "created": start + after_s}))
+
+    for n in range(3):
+        record("paramiko.transport", logging.ERROR, banner, n)
+    record("losslessd.daemon.worker", logging.WARNING, "leaf1: ssh: no banner", 30)
+    record("paramiko.transport", logging.ERROR, banner, 31)
+    record("losslessd.daemon.worker", logging.WARNING, "leaf1: polled", logs.REPEAT_WINDOW_S)
+    said = [(line["logger"], line["msg"], line.get("repeated")) for line in lines(json_log)]
+    assert said == [("paramiko.transport", banner, None), ("losslessd.daemon.worker", "leaf1: ssh: no banner", None),
+                    ("paramiko.transport", f"{banner} (repeated 3 times)", 3),
+                    ("losslessd.daemon.worker", "leaf1: polled", None)]
+
+
 def _unix(ts: str) -> float:
     from datetime import datetime
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()

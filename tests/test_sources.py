@@ -88,7 +88,7 @@ def test_the_mlx5_storm_count_wins_over_the_standard_one_and_a_driver_without_st
     assert r.unread == ("`ethtool -I -a eth2`: ethtool answered 'bad command line argument': its counters are unknown",)
     with pytest.raises(ValueError, match=r"^gpu07: `ethtool -I -a eth2`: statistics line 2 .* is not 'name: value'"):
         reading_from_commands("gpu07", "linux_mlx5", {"ethtool -I -a eth2": re.sub(
-            r"rx_pause_frames: 77", "rx_pause_frames: #?", PAUSE_WITH_STATS)}, 0.0, 0.0)
+            r"rx_pause_frames: 77", "rx_pause_frames: 7 7", PAUSE_WITH_STATS)}, 0.0, 0.0)
 
 
 def test_sonic_watchdog_and_ecn_counters():
@@ -271,6 +271,7 @@ def test_a_real_counter32_wrap_reads_as_a_small_delta(tmp_path):
 
 _ETHTOOL_CMD = "ethtool -S ens1f0np0"
 _HW_CMD = "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
+_PAUSE_CMD = "ethtool -I -a eth2"
 
 
 @pytest.mark.parametrize("command,value,replaced", [
@@ -281,6 +282,9 @@ _HW_CMD = "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counte
     (_ETHTOOL_CMD, "\u0664\u0668\u0662\u0661\u0663", "48213"),
     (_HW_CMD, "\u0661\u0662", "118842"),
     (_HW_CMD, "18446744073709551616", "118842"),  # 2^64
+    (_PAUSE_CMD, "\u0663\u0663", "1840"),  # the pause statistics' `(\d+)` + int() read it as 33
+    (_PAUSE_CMD, "9" * 30, "1840"),
+    (_PAUSE_CMD, "18446744073709551616", "77"),
 ])
 def test_a_counter_of_other_digits_negative_or_past_64_bits_is_garbage(command, value, replaced):
     """The counters these commands print are unsigned 64-bit in ASCII digits; a value of other scripts' digits, a
@@ -288,7 +292,7 @@ def test_a_counter_of_other_digits_negative_or_past_64_bits_is_garbage(command, 
     fixture = {"show pfcwd stats": "sonic/show-pfcwd-stats.txt",
                "show queue wredcounters": "sonic/show-queue-wredcounters.txt",
                _ETHTOOL_CMD: "linux_mlx5/ethtool-S-ens1f0np0.txt", _HW_CMD: "linux_mlx5/hw-counters-ens1f0np0.txt"}
-    original = text(fixture[command])
+    original = PAUSE_WITH_STATS if command == _PAUSE_CMD else text(fixture[command])
     assert replaced in original
     if "/" in replaced:  # (a watchdog's DETECTED/RESTORED cell)
         value = f"{value}/1"
@@ -296,3 +300,17 @@ def test_a_counter_of_other_digits_negative_or_past_64_bits_is_garbage(command, 
     with pytest.raises(ValueError, match=rf"^{device}: `{re.escape(command)}`: .*not a counter \(ASCII digits"):
         reading_from_commands(device, platform, {command: original.replace(replaced, value, 1)}, 0, 0)
     assert reading_from_commands(device, platform, {command: original}, 0, 0).values  # (the fixture reads)
+
+
+def test_the_largest_unsigned_64_bit_counter_reads_and_ports_summed_past_2_64_fail():
+    """2^64 - 1 is the largest value a __u64 counter holds (ethtool's, mlx5's): it reads as itself. One netdev's
+    hw_counters over two RDMA ports are summed; a sum past 2^64 is no count and fails the poll naming the counter."""
+    top = str(2**64 - 1)
+    r = reading_from_commands("gpu01", "linux_mlx5", {_PAUSE_CMD: PAUSE_WITH_STATS.replace("1840", top)}, 0, 0)
+    assert r.values[Key("eth2", LINK_PAUSE_TX)] == 2**64 - 1
+    port = "/sys/class/net/ens1f0np0/device/infiniband/mlx5_0/ports/{}/hw_counters/np_cnp_sent:{}\n"
+    two = port.format(1, top) + port.format(2, 1)
+    with pytest.raises(ValueError, match=r"^gpu01: .*ens1f0np0's np_cnp_sent summed over its RDMA ports is past 2\^64"):
+        reading_from_commands("gpu01", "linux_mlx5", {_HW_CMD: two}, 0, 0)
+    r = reading_from_commands("gpu01", "linux_mlx5", {_HW_CMD: port.format(1, 2**64 - 2) + port.format(2, 1)}, 0, 0)
+    assert r.values[Key("ens1f0np0", CNP_SENT)] == 2**64 - 1

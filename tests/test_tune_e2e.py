@@ -28,6 +28,8 @@ from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
 from tests.conftest import tmpfs
 
+from .clirun import losslessd
+
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = load_policy("roce-dscp26")
@@ -468,7 +470,8 @@ def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabri
     """Two tunes with their own --db against one switch: each database's lock let both run, and their candidates
     interleaved on the switch (each scored the other's settings, each put back its own origin over the other's). The
     second is refused before it connects, naming the device and the lock; the first runs on and puts the switch
-    back."""
+    back. The second runs as the CLI runs it: it read the running config (the first's candidate) over SSH and waited
+    at the confirmation before run() took the lock; the lock is now taken before anything is read."""
     sim = fabric
     monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
     pidfile = tmp_path / "bench.pid"
@@ -487,10 +490,20 @@ def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabri
             time.sleep(0.2)
         assert pidfile.exists(), first.communicate()
         (tmp_path / "second").mkdir()
-        second = tuner(sim, tmp_path / "second", ["leaf1"], [sys.executable, "-c", "pass"], budget=1)
-        with pytest.raises(InputError) as refused:
-            second.run()
+        loaded: list[str] = []  # (the second's reads of the running configs: the first's candidate is on leaf1)
+        original_load = Tuner.load
+
+        def load(self):
+            loaded.append("read")
+            original_load(self)
+
+        monkeypatch.setattr(Tuner, "load", load)
+        second = losslessd("tune", "--apply", "--yes", "--inventory", sim.inventory_path, "--devices", "leaf1",
+                           "--ports", "leaf1:Ethernet0", "--benchmark", f"{sys.executable} -c pass", "--sizes", "8M",
+                           "--budget", "1", "--db", tmp_path / "second" / "tune.sqlite", "--known-hosts",
+                           sim.known_hosts_path)
         assert not (tmp_path / "second" / "tune.sqlite").exists()  # refused before its database was opened
+        assert loaded == []  # ... and before it read the running config the first's candidate is in
         first.send_signal(signal.SIGTERM)
         first.communicate(timeout=120)
     finally:
@@ -499,7 +512,8 @@ def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabri
             first.wait()
         with contextlib.suppress(ProcessLookupError, ValueError, FileNotFoundError):
             os.kill(int(pidfile.read_text()), signal.SIGKILL)
-    message = str(refused.value)
+    assert second.returncode == 2, second.stderr
+    message = second.stderr.removeprefix("losslessd: error: ")
     assert message.startswith("leaf1 (") and " port " in message.partition(")")[0]  # the device and its address
     assert f"tuned by another losslessd tune (pid {first.pid}, lock {tmp_path / 'locks'}/tune-" in message
     assert "one tune per device" in message

@@ -110,16 +110,18 @@ def tune(
                    noise_runs=noise_runs, apply=apply, canary=canary, known_hosts=keys, db=db,
                    ports=_ports(ports or []), models=_models(models or []))
     tuner = Tuner(inv, [d for d in devices.split(",") if d.strip()], load_policy(policy), opts, say=say)
-    tuner.load()
     if not apply:
+        tuner.load()
         raise typer.Exit(tuner.dry_run())
-    for line in tuner.describe():
-        say(line)
-    if not yes:
-        if not sys.stdin.isatty():
-            raise InputError("--apply asks for confirmation on a terminal; give --yes to confirm non-interactively")
-        typer.confirm(f"Push candidates to {', '.join(tuner.devices)} and run the benchmark?", abort=True)
-    code = tuner.run()
+    if not yes and not sys.stdin.isatty():
+        raise InputError("--apply asks for confirmation on a terminal; give --yes to confirm non-interactively")
+    with tuner.locked():  # (before the running configs are read: a second tune read the first's candidate there)
+        tuner.load()
+        for line in tuner.describe():
+            say(line)
+        if not yes:
+            typer.confirm(f"Push candidates to {', '.join(tuner.devices)} and run the benchmark?", abort=True)
+        code = tuner.run()
     if tuner.stop.signum is not None:  # stopped by a signal (SIGHUP: its terminal is gone): the exit says so, not EIO
         _drop_unwritable_output()
     raise typer.Exit(code)

@@ -62,8 +62,9 @@ class _JsonHandler(logging.StreamHandler):
     """The handler configure() installed (a second call, a reload, replaces it). A library's record identical to the
     library record before it (logger, level, message: paramiko's error at each retry of a device that never sends its
     banner) is counted, not written; the run is written as one more line, ``MESSAGE (repeated N times)`` with
-    ``repeated: N``, when another library record comes, REPEAT_WINDOW_S after the run began, or when the log closes.
-    losslessd's own records never join or end a run (they say which device; the library's line does not)."""
+    ``repeated: N``, when another library record comes, with the first record of any kind (losslessd's own too) past
+    REPEAT_WINDOW_S after the run began, or when the log closes. losslessd's own records never join a run (they say
+    which device; the library's line does not), nor end one inside its window."""
 
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
@@ -72,7 +73,11 @@ class _JsonHandler(logging.StreamHandler):
         self._last_repeat: logging.LogRecord | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
-        if not _own(record):
+        if _own(record):
+            if self._run is not None and record.created - self._run[0].created >= REPEAT_WINDOW_S:
+                self._flush_repeats()  # (a run past its window was written only by one more of its own lines)
+                self._run = None
+        else:
             key = (record.name, record.levelno, record.getMessage())
             if self._run is not None and self._run[1] == key:
                 self._repeats += 1

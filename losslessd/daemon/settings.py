@@ -111,7 +111,8 @@ class HistorySettings(_S):
 # control character (not whitespace, so \S took it) made urllib's every POST fail with the URL's path and query in
 # the logged reason. A URL is ASCII (RFC 3986, 2: other characters are percent-encoded): a non-ASCII or C1 character
 # passed --check, and http.client refused every POST's request line (it encodes it as ASCII).
-_WEBHOOK_URL = r"^https?://[!-~]+$"
+# A scheme is case-insensitive (RFC 3986 3.1: HTTPS:// is https://; urllib lower-cases it).
+_WEBHOOK_URL = r"^(?i:https?)://[!-~]+$"
 WEBHOOK_URL_MUST = ("an http:// or https:// URL of printable ASCII, without spaces or control characters (others "
                     "percent-encoded; not repeated here: it may carry a token)")
 
@@ -124,10 +125,12 @@ def webhook_url(value: str) -> str:
         raise ValueError(f"webhook URL must be {WEBHOOK_URL_MUST}")
     try:
         parts = urlsplit(value)
-        host, _ = parts.hostname, parts.port  # (a port past 65535 passed, and each POST failed on a name lookup)
+        host, port = parts.hostname, parts.port  # (a port past 65535 passed, and each POST failed on a name lookup)
+        if port == 0:  # (port 0 is reserved, no server listens on it: RFC 6335 6; every POST would fail)
+            raise ValueError
     except ValueError:  # a broken [IPv6] part, a port that is no number or out of range
         # (a fixed message: urllib's quotes the text it took for a port, a password before an unencoded #)
-        raise ValueError("webhook URL is malformed: its port is not a number from 0 to 65535, or its [IPv6] "
+        raise ValueError("webhook URL is malformed: its port is not a number from 1 to 65535, or its [IPv6] "
                          "host is not closed (a user or password in it must percent-encode #, / and ?)") from None
     if not host:
         raise ValueError("webhook URL names no host")

@@ -311,7 +311,7 @@ _PAUSE_STATS = {"tx_pause_frames": LINK_PAUSE_TX, "rx_pause_frames": LINK_PAUSE_
 # answers EOPNOTSUPP; an interface gone, ENODEV: the interface's pause statistics are unknown.
 _PAUSE_CANNOT = re.compile(r"bad command line argument|Operation not supported|No such device|"
                            r"Cannot get device pause settings")
-_PAUSE_STAT_LINE = re.compile(r"^\s+(\w+):\s*(\d+)\s*$")
+_PAUSE_STAT_LINE = re.compile(r"^\s+(\w+):\s*(\S+)\s*$")
 
 
 def _pause_stats(command: str, output: str) -> dict[Key, int]:
@@ -332,7 +332,7 @@ def _pause_stats(command: str, output: str) -> dict[Key, int]:
             if not m:
                 raise ValueError(f"statistics line {n} {line.strip()[:80]!r} is not 'name: value'")
             if m[1] in _PAUSE_STATS:
-                out[Key(iface, _PAUSE_STATS[m[1]])] = int(m[2])
+                out[Key(iface, _PAUSE_STATS[m[1]])] = counter(m[2])
     return out
 
 

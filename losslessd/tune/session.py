@@ -12,6 +12,7 @@ detector fires, or a device refuses a commit (and the tune stops). It ends at th
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import selectors
 import signal
@@ -32,7 +33,7 @@ from ..inventory import Host, Inventory
 from ..platforms import Command
 from ..policy import Policy
 from ..render.families import FAMILY_SECTIONS
-from ..statelock import WRITERS, shared_lock_path
+from ..statelock import WRITERS
 from . import candidate as cand_mod
 from .apply import PushError, Pusher, pusher_for
 from .bench import BenchResult, format_size, read_benchmark
@@ -134,6 +135,16 @@ class Ran:
     result: BenchResult
     output: str
     elapsed_s: float
+
+
+def device_key(hostname: str, port: int) -> str:
+    """A device's address as its tune lock names it: lower-case, without a trailing dot (the same DNS name, RFC 1034
+    3.1), an IP address in its one spelling (ipaddress: `0:0::1` is `::1`). Names are not resolved: `localhost` and
+    127.0.0.1 are two locks."""
+    host = hostname.strip().lower().rstrip(".")
+    with contextlib.suppress(ValueError):
+        host = ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).compressed
+    return f"{host}_{port}"
 
 
 def run_benchmark(argv: list[str], timeout_s: float, limit: int | None = None) -> Ran:
@@ -380,37 +391,34 @@ class Tuner:
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
         """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
-        locks = self._lock_devices()
-        try:
-            with stopped_by_signals() as self.stop:
-                try:
-                    return self._run()
-                except Interrupted as exc:  # before its trials began: nothing is left to put back
-                    self.say(f"stopped: {exc.reason}")
-                    return 128 + exc.signum
-        finally:
-            for lock in locks:
-                WRITERS.release(lock)
+        with self.locked(), stopped_by_signals() as self.stop:
+            try:
+                return self._run()
+            except Interrupted as exc:  # before its trials began: nothing is left to put back
+                self.say(f"stopped: {exc.reason}")
+                return 128 + exc.signum
 
-    def _lock_devices(self) -> list[str]:
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
         """One tune per device on this machine: a lock per tuned device's address and port, whatever the database (a
         second tune with its own --db pushed its candidates to the same switch between the first's, each scoring
-        the other's settings and putting back its own origin over them)."""
+        the other's settings and putting back its own origin over them). `tune --apply` holds them from before it
+        reads the running configs to its end: a second tune that read them beside the first built its way back from
+        the first's candidate. (Taken again by run(): a process's locks are counted.)"""
         taken: list[str] = []
         try:
             for name in self.devices:
                 host = self.hosts[name]
                 try:
-                    taken.append(WRITERS.take(shared_lock_path("tune", f"{host.hostname}_{host.port}"), "tune",
-                                              "wait for it to end, or leave this device out of --devices",
-                                              busy="tuned", per="device"))
+                    taken.append(WRITERS.take_shared("tune", device_key(host.hostname, host.port), "tune",
+                                                     "wait for it to end, or leave this device out of --devices",
+                                                     busy="tuned", per="device"))
                 except InputError as exc:
                     raise InputError(f"{name} ({host.hostname} port {host.port}): {exc.message}") from None
-        except BaseException:
+            yield
+        finally:
             for lock in taken:
                 WRITERS.release(lock)
-            raise
-        return taken
 
     def _run(self) -> int:
         store = Store(self.opts.db)

@@ -1,0 +1,148 @@
+"""The shared folder of device locks (a tune's `tune-ADDRESS_PORT.lock`), which every user of the machine writes in:
+a link or a folder another user planted never has us write through it, and another user's tune meets our lock
+instead of "Permission denied"."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.statelock import WRITERS
+from losslessd.tune.session import device_key
+
+NOBODY = 65534
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="takes the lock as another user (setuid)")
+
+_HINT = "wait for it to end"
+
+
+def take(name: str) -> str:
+    return WRITERS.take_shared("tune", name, "tune", _HINT, busy="tuned", per="device")
+
+
+# Takes the lock of argv[2] in the folder argv[1] as user argv[3]: from inside the folder (the test's tmp_path is
+# root's own, closed to other users), the lock folder named "." as an operator may name it.
+_TAKE_AS = """
+import os, sys
+from losslessd.errors import InputError
+from losslessd.statelock import WRITERS
+os.chdir(sys.argv[1]); os.environ["LOSSLESSD_LOCK_DIR"] = "."
+os.setgroups([]); os.setgid(int(sys.argv[3])); os.setuid(int(sys.argv[3])); os.umask(0o022)
+try:
+    print("taken", WRITERS.take_shared("tune", sys.argv[2], "tune", "wait", busy="tuned", per="device"))
+except InputError as exc:
+    print(exc)
+"""
+
+
+def take_as(uid: int, folder: Path, name: str) -> str:
+    return subprocess.run([sys.executable, "-c", _TAKE_AS, str(folder), name, str(uid)], capture_output=True,
+                          text=True, timeout=120, check=True).stdout.strip()
+
+
+def test_a_link_planted_in_the_folder_never_has_its_target_written(tmp_path, monkeypatch):
+    """A link named like a device's lock without `.lock`: the lock path was resolved through it, so the lock file
+    opened (and truncated, our pid written) was the link's target + ".lock": a victim's Cargo.lock."""
+    folder, victim = tmp_path / "locks", tmp_path / "victim"
+    folder.mkdir(mode=0o700)
+    victim.mkdir()
+    (victim / "Cargo.lock").write_text("[[package]]\n")
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(folder))
+    (folder / "tune-leaf1_22").symlink_to(victim / "Cargo")
+    (folder / "tune-leaf2_22.lock").symlink_to(victim / "Cargo.lock")  # the lock's own name, a link
+    lock = take("leaf1_22")
+    try:
+        assert lock == f"{folder}/tune-leaf1_22.lock" and (folder / "tune-leaf1_22.lock").read_text().strip().isdigit()
+    finally:
+        WRITERS.release(lock)
+    with pytest.raises(InputError, match=r"lock file .*/tune-leaf2_22\.lock: it is a symbolic link"):
+        take("leaf2_22")
+    assert (victim / "Cargo.lock").read_text() == "[[package]]\n"
+
+
+def test_a_lock_folder_that_is_a_link_or_that_others_could_swap_is_refused(tmp_path, monkeypatch):
+    other = tmp_path / "other"
+    other.mkdir()
+    other.chmod(0o777)
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    (tmp_path / "locks").symlink_to(other)  # `losslessd-locks` a link to another user's 0777 folder: used as is
+    with pytest.raises(InputError, match=r"^cannot use the lock folder .*/locks: it is a symbolic link"):
+        take("leaf1_22")
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(other))  # writable by every user, not sticky
+    with pytest.raises(InputError, match=r"every user may write it and it is not sticky"):
+        take("leaf1_22")
+    assert not list(other.iterdir())
+    if os.geteuid() == 0:
+        os.chown(other, NOBODY, NOBODY)
+        other.chmod(0o1777)
+        with pytest.raises(InputError, match=rf"it belongs to .*uid {NOBODY}\), not to root or this user"):
+            take("leaf1_22")
+
+
+@as_root
+def test_another_users_tune_meets_the_lock_instead_of_permission_denied(tmp_path, monkeypatch):
+    """The first user's lock file was 0644 (umask) and stays after its tune: a second user was refused with
+    "Permission denied" while no tune ran. It is made 0666 whatever the umask; a file made before that is named with
+    its owner."""
+    folder = tmp_path / "locks"
+    folder.mkdir()
+    folder.chmod(0o1777)
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(folder))
+    old = os.umask(0o022)
+    try:
+        WRITERS.release(take("leaf1_22"))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((folder / "tune-leaf1_22.lock").stat().st_mode) == 0o666
+    assert take_as(NOBODY, folder, "leaf1_22") == "taken ./tune-leaf1_22.lock"
+    held = take("leaf1_22")  # and the other way round: one lock for both users
+    try:
+        said = take_as(NOBODY, folder, "leaf1_22")
+        assert said.startswith(f"./tune-leaf1_22.lock: tuned by another losslessd tune (pid {os.getpid()}, ")
+    finally:
+        WRITERS.release(held)
+    (folder / "tune-leaf3_22.lock").write_text("")
+    (folder / "tune-leaf3_22.lock").chmod(0o644)  # a lock file of an earlier losslessd
+    assert "Permission denied (it belongs to user root (uid 0)" in take_as(NOBODY, folder, "leaf3_22")
+
+
+def test_only_the_default_folder_is_made_writable_by_all(tmp_path, monkeypatch):
+    given = tmp_path / "given" / "locks"
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(given))
+    old = os.umask(0o022)
+    try:
+        WRITERS.release(take("leaf1_22"))
+        assert stat.S_IMODE(given.stat().st_mode) == 0o755  # the operator's folder: the operator's mode
+        monkeypatch.delenv("LOSSLESSD_LOCK_DIR")
+        monkeypatch.setenv("TMPDIR", str(tmp_path))
+        monkeypatch.setattr("tempfile.tempdir", None)  # (gettempdir() reads TMPDIR again)
+        WRITERS.release(take("leaf1_22"))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "losslessd-locks").stat().st_mode) == 0o1777
+
+
+def test_a_long_name_is_one_file_and_two_long_names_are_two(tmp_path):
+    """A DNS name may be 253 characters (RFC 1035 2.3.4): its lock was "File name too long"."""
+    name = ".".join(["a" * 63] * 3 + ["b" * 61])
+    assert len(name) == 253
+    first = take(f"{name}_22")
+    try:
+        second = take(f"{name[:-1]}c_22")
+        WRITERS.release(second)
+        assert first != second and len(os.path.basename(first)) <= 255
+    finally:
+        WRITERS.release(first)
+
+
+def test_spellings_of_one_address_are_one_lock():
+    assert device_key("LEAF1.", 22) == device_key("leaf1", 22) == "leaf1_22"
+    assert device_key("0:0::1", 22) == device_key("::1", 22) == device_key("[::1]", 22) == "::1_22"
+    assert device_key("127.0.0.1", 830) == "127.0.0.1_830"
+    assert device_key("localhost", 22) != device_key("127.0.0.1", 22)  # (names are not resolved)
