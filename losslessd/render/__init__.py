@@ -671,17 +671,19 @@ def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, po
     if mark is None:  # no threshold rendered: nothing for ECN004 to compare
         return
     k = hr.marks_after_pfc(profile_, pool, mark, congested)
-    trigger = pfc_trigger(profile_, pool, k) if k is not None else None
+    # the trigger at the load that is reported: the policy's stated one, else the break-even
+    trigger = pfc_trigger(profile_, pool, congested if policy.ecn.assumed_congested else k) \
+        if k is not None else None
     if trigger is None:
         return
     if policy.ecn.assumed_congested:
-        load = f"{congested} lossless PG(s) congested at once (ecn.assume_congested_queues)"
+        load = f"{congested} lossless PG(s) congested at once (ecn.assume_congested_queues; from {k} on)"
         change = "or a smaller ecn.assume_congested_queues"
     else:
         load = (f"{k} or more of the {congested} lossless PGs of the rendered ports ({ports} port(s) x "
                 f"{congested // max(ports, 1)} lossless priorities, one pool) congested at once")
         change = "fewer ports, or the load the fabric is built for in ecn.assume_congested_queues"
-    raise InputError(f"port {port.name}: ECN {label} {mark} B would not mark before PFC pauses with {load}: "
+    raise InputError(f"port {port.name}: ECN threshold {label} {mark} B would not mark before PFC pauses with {load}: "
                      f"{trigger.at_bytes} B ({trigger.basis}), so the snippet's own lint would report ECN004; a "
                      f"smaller {label} (the policy's ecn thresholds), a larger ingress lossless pool (--pool-size), "
                      f"{change} is needed", **where)
