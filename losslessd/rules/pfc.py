@@ -543,7 +543,7 @@ class AggregateMemberSuspended(Rule):
     """
 
     code = "PFC007"
-    name = "aggregate-member-suspended"
+    name = "aggregate-member-incompatible"
     scope = "port"
     severity = Severity.warning
     kinds = frozenset({DeviceKind.switch})
