@@ -382,13 +382,18 @@ def pfc_trigger(profile: BufferProfile, pool: BufferPool | None, congested: int)
                       f"/ (1 + {max(1, congested)} x {profile.alpha:g})")
 
 
-def congested_to_reach(profile: BufferProfile, pool: BufferPool | None, threshold: int, most: int) -> int | None:
-    """The fewest lossless PGs congested at once (at most ``most``) with which the PG's PFC trigger (pfc_trigger) is
-    at or below ``threshold`` bytes; None where it stays above with ``most``, or the trigger is not a dynamic one.
+def marks_after_pfc(profile: BufferProfile, pool: BufferPool | None, threshold: int, load: int) -> int | None:
+    """Whether PFC pauses before ECN marks at ``threshold`` once ``load`` lossless PGs are congested at once: the
+    fewest congested PGs (at most ``load``) with which the PG's PFC trigger (pfc_trigger) is at or below
+    ``threshold`` bytes, None where ECN marks first with ``load`` (or the trigger is unknown).
 
-    Choudhury & Hahne (dynamic_share_bytes): the trigger R + a*F/(1 + n*a) is at or below T once
-    a*F/(1 + n*a) < T + 1 - R (pfc_trigger keeps whole bytes), i.e. n > (a*F/(T + 1 - R) - 1)/a; the smallest such
-    n, checked against pfc_trigger itself so that float rounding cannot move it by one."""
+    The one gate ECN004 reports on (an error where the policy states the load or it fails with one PG, else a warning
+    naming this break-even), which render refuses (the rendered ports' lossless PGs as the load) and the tuner refuses
+    through ECN004's findings on the tuned ports. Choudhury & Hahne (dynamic_share_bytes): the trigger
+    R + a*F/(1 + n*a) only falls as n grows, and is at or below T once a*F/(1 + n*a) < T + 1 - R (pfc_trigger keeps
+    whole bytes), i.e. n > (a*F/(T + 1 - R) - 1)/a; the smallest such n, checked against pfc_trigger itself so that
+    float rounding cannot move it by one. A stated or static trigger is the same at any load."""
+    most = max(1, load)
     first = pfc_trigger(profile, pool, 1)
     if first is None or first.at_bytes <= threshold:
         return 1 if first is not None else None
@@ -409,17 +414,6 @@ def congested_to_reach(profile: BufferProfile, pool: BufferPool | None, threshol
     while n > 1 and reached(n - 1):
         n -= 1
     return n if reached(n) else None
-
-
-def marks_after_pfc(profile: BufferProfile, pool: BufferPool | None, threshold: int, load: int) -> int | None:
-    """Whether PFC pauses before ECN marks at ``threshold`` once ``load`` lossless PGs are congested at once: the
-    fewest congested PGs (at most ``load``) with which it does, None where ECN marks first (or the trigger is unknown).
-
-    The one gate ECN004 reports on (an error where the policy states the load or it fails with one PG, else a warning
-    naming this break-even), which render refuses (the rendered ports' lossless PGs as the load) and the tuner refuses
-    through ECN004's findings on the tuned ports: the trigger only falls as more PGs congest (dynamic_share_bytes), so
-    it fails at ``load`` exactly where it fails at some load up to it (congested_to_reach)."""
-    return congested_to_reach(profile, pool, threshold, max(1, load))
 
 
 def ieee_xoff_bytes(speed_mbps: int, cable_m: float, mtu: int) -> int:

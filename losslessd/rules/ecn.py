@@ -378,7 +378,7 @@ class EcnAfterPfc(_MarkingRule):
             best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us)
         if load.assumption == "pool" and best_margin > 0:
             # No load in the policy and ECN marks first with one congested PG: it fails only as more PGs congest, so
-            # a warning that says from how many on (the same Choudhury & Hahne threshold, headroom.congested_to_reach).
+            # a warning that says from how many on (the same Choudhury & Hahne threshold, headroom.marks_after_pfc).
             at_k = headroom.pfc_trigger(profile, pool, k)
             if at_k is not None:
                 yield self.finding(
