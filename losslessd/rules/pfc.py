@@ -507,7 +507,7 @@ def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
 
 
 @register
-class AggregateMemberSuspended(Rule):
+class AggregateMemberIncompatible(Rule):
     """A member of a link aggregate sets a compatibility parameter otherwise than its aggregate.
 
     ## What it checks
@@ -566,5 +566,5 @@ class AggregateMemberSuspended(Rule):
                 yield self.finding(
                     f"member of {bundle} whose own settings differ from {bundle}'s: {said}; {then}; give {port.name} "
                     f"the aggregate's values (or remove its own lines)", device=device, port=port,
-                    source=port.incompatible[0].source or port.source, key=f"{bundle}|suspended", aggregate=bundle,
+                    source=port.incompatible[0].source or port.source, key=f"{bundle}|incompatible", aggregate=bundle,
                     settings=[i.setting for i in port.incompatible])
