@@ -557,7 +557,7 @@ class AggregateMemberIncompatible(Rule):
                 said = "; ".join(f"{i.setting} {i.member} ({bundle}: {i.aggregate})" for i in port.incompatible)
                 if suspended(device, port):  # (the model's guide says the switch suspends it)
                     carries = (f"the aggregate's lossless flows go over {few(left)} alone" if left else
-                               f"no member of {bundle} carries its traffic: the aggregate is down")
+                               f"no member is left: {bundle} is down")
                     then = (f"the switch ({device.hardware}) suspends it: it carries none of {bundle}'s traffic and "
                             f"{carries}")
                 else:
