@@ -629,8 +629,10 @@ def suspended(device: Device, port: Port) -> bool:
     the aggregate's (Port.incompatible) for which the guide of the device's model, as the input names it
     (Device.hardware), says the check suspends the member. Where the model is not known, or its guide does not say so,
     the member counts as running with its own values."""
+    if not port.incompatible:  # (nearly every port: asked of each port as the rules choose theirs)
+        return False
     hardware = device.hardware or ""
-    return bool(hardware) and any(hardware.startswith(model) for i in port.incompatible or ()
+    return bool(hardware) and any(hardware.startswith(model) for i in port.incompatible
                                   for model in i.suspended_on or ())
 
 
