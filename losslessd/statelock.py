@@ -68,11 +68,9 @@ class Writers:
 
     def _hold(self, fd: int, lock: str, file: str, holder: str, hint: str, busy: str, per: str) -> str:
         """Lock the open lock file ``fd`` and write this process's pid in it (under the mutex)."""
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            why = "it is not a regular file" if not stat.S_ISREG(st.st_mode) else "it has other names (a hard link)"
-            raise InputError(f"cannot make its lock file {lock}: {why}", file=file)
+            raise InputError(f"cannot make its lock file {lock}: it is not a regular file", file=file)
         try:
             fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -178,9 +176,20 @@ def shared_lock_folder() -> tuple[int, str]:
 
 
 def _open_shared(folder_fd: int, entry: str, lock: str) -> int:
-    """The lock file ``entry`` of the folder, opened read-write without following a link; made (without O_CREAT on a
-    file that exists: a sticky folder refuses that on another user's file, Linux fs.protected_regular) readable and
-    writable by every user. A file another user made before it was so is named with its owner."""
+    """The lock file ``entry`` of the folder, opened read-write without following a link, and refused if it has other
+    names (a hard link another user planted there to a file of ours: we would truncate it). Beside a state file of our
+    own, a hard link is the operator's backup (cp -al, rsnapshot) and is taken as it is."""
+    fd = _open_entry(folder_fd, entry, lock)
+    if os.fstat(fd).st_nlink != 1:
+        os.close(fd)
+        raise InputError(f"cannot make its lock file {lock}: it has other names (a hard link)", file=lock)
+    return fd
+
+
+def _open_entry(folder_fd: int, entry: str, lock: str) -> int:
+    """``_open_shared``'s file, made (without O_CREAT on a file that exists: a sticky folder refuses that on another
+    user's file, Linux fs.protected_regular) readable and writable by every user. A file another user made before it
+    was so is named with its owner."""
     flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW
     for _ in range(8):  # (a file removed between the two opens: counted retries)
         try:

@@ -146,3 +146,24 @@ def test_spellings_of_one_address_are_one_lock():
     assert device_key("0:0::1", 22) == device_key("::1", 22) == device_key("[::1]", 22) == "::1_22"
     assert device_key("127.0.0.1", 830) == "127.0.0.1_830"
     assert device_key("localhost", 22) != device_key("127.0.0.1", 22)  # (names are not resolved)
+
+
+def test_a_hard_link_is_refused_in_the_shared_folder_and_taken_beside_a_state_file(tmp_path, monkeypatch):
+    """In the folder every user writes, a hard link to a file of ours would have that file truncated; beside the
+    daemon's history it is the operator's backup of the state folder (cp -al, rsnapshot), which never stops it."""
+    folder, state, backup = tmp_path / "locks", tmp_path / "state", tmp_path / "backup"
+    for made in (folder, state, backup):
+        made.mkdir(mode=0o700)
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(folder))
+    (tmp_path / "mine").write_text("keep\n")
+    os.link(tmp_path / "mine", folder / "tune-leaf1_22.lock")
+    with pytest.raises(InputError, match=r"tune-leaf1_22\.lock: it has other names \(a hard link\)"):
+        take("leaf1_22")
+    assert (tmp_path / "mine").read_text() == "keep\n"
+    (state / "losslessd.db.lock").touch()
+    os.link(state / "losslessd.db.lock", backup / "losslessd.db.lock")
+    lock = WRITERS.take(state / "losslessd.db", "daemon", "give each its own state folder")
+    try:
+        assert lock == f"{state}/losslessd.db.lock" and (state / "losslessd.db.lock").read_text().strip().isdigit()
+    finally:
+        WRITERS.release(lock)
