@@ -578,7 +578,9 @@ def test_a_resumed_tune_stopped_while_its_sessions_open_puts_back_the_open_ones_
     assert sim.running_config("leaf1") == found["leaf1"] and not sim.devices["leaf1"].config.checkpoints
     assert sim.running_config("spine1") != found["spine1"]  # (no session: not put back)
     left = next(line for line in said if line.startswith("spine1: not put back"))
-    assert "random-detect ecn" in left  # spine1's ECN lines as found, to push by hand
     with Store(tmp_path / "tune.sqlite", create=False) as store:
         events = store.events(store.tune().id)
+        snippet = store.tune().origins["spine1"]["snippet"]
+    assert "random-detect ecn" in snippet  # spine1's ECN lines as found, one a line to paste in the CLI
+    assert left.splitlines()[1:] == [f"    {line}" for line in ["configure", *snippet.splitlines(), "end"]]
     assert ("restore_failed", "spine1", left) in [(kind, device, text) for _, kind, device, text in events]

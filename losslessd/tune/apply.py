@@ -135,6 +135,10 @@ class Pusher:
         """The platform's way back to ``token``; None when the device took it, else what it answered."""
         raise NotImplementedError
 
+    def by_hand(self, token: dict) -> list[str]:
+        """The commands that put the device back to ``token`` when the tune could not (one a line, to paste)."""
+        raise NotImplementedError
+
     def forget(self, token: dict) -> None:
         """The tune is over: remove what origin() left on the device (a checkpoint)."""
 
@@ -236,6 +240,9 @@ class EosPusher(Pusher):
         self.push(token["snippet"], check)
         return None
 
+    def by_hand(self, token: dict) -> list[str]:
+        return ["configure", *token["snippet"].splitlines(), "end"]
+
 
 def _block(lines: list[str], header: str, indent: int) -> list[str]:
     """The lines under ``header`` (at ``indent`` blanks) up to the next line at that indent or less."""
@@ -248,6 +255,10 @@ def _block(lines: list[str], header: str, indent: int) -> list[str]:
                 out.append(body)
             return out
     return []
+
+
+# sonic-utilities config/main.py `rollback` and `delete-checkpoint` (the checkpoint's name as their argument).
+_ROLLBACK, _DELETE_CHECKPOINT = "sudo config rollback {}", "sudo config delete-checkpoint {}"
 
 
 class SonicPusher(Pusher):
@@ -298,21 +309,21 @@ class SonicPusher(Pusher):
         self._run(f"sudo config checkpoint {name}", "Checkpoint created successfully")
 
     def _rollback(self, name: str) -> str | None:
-        return self._send(f"sudo config rollback {name}", "Config rolled back successfully")[1]
+        return self._send(_ROLLBACK.format(name), "Config rolled back successfully")[1]
 
     def _delete_checkpoint(self, name: str) -> None:
         """Remove a checkpoint the push or the tune took. One the switch did not delete stays in its checkpoint
         folder (sonic-utilities config/main.py delete-checkpoint: `Checkpoint deleted successfully.`, or `Failed to
         delete config checkpoint` and click's `Error: ...`): a warning names the device and the checkpoint, to delete
         by hand; what was pushed stands, so it is no failure of the push."""
-        command = f"sudo config delete-checkpoint {name}"
+        command = _DELETE_CHECKPOINT.format(name)
         try:
             why = self._send(command, "Checkpoint deleted successfully")[1]
         except PushError as exc:  # (the session broke off: whether the switch deleted it is not known)
             why = exc.message
         if why is not None:
             self.warnings.append(f"{self.name}: `{command}` failed ({why}): checkpoint {name} is left on the switch; "
-                                 f"delete it by hand (`sudo config delete-checkpoint {name}`, "
+                                 f"delete it by hand (`{command}`, "
                                  "`config list-checkpoints` lists them)")
 
     def push(self, snippet: str, check: Check) -> Pushed:
@@ -364,6 +375,9 @@ class SonicPusher(Pusher):
 
     def _put_back(self, token: dict, check: Check) -> str | None:
         return self._rollback(token["checkpoint"])
+
+    def by_hand(self, token: dict) -> list[str]:
+        return [_ROLLBACK.format(token["checkpoint"]), _DELETE_CHECKPOINT.format(token["checkpoint"])]
 
     def forget(self, token: dict) -> None:
         self._delete_checkpoint(token["checkpoint"])
@@ -432,10 +446,18 @@ class NvuePusher(SonicPusher):
         return {"ports": ports, "lines": keep}
 
     def _put_back(self, token: dict, check: Check) -> str | None:
-        return self._apply([f"nv unset interface {p} qos congestion-control" for p in token["ports"]] + token["lines"])
+        return self._apply(_back(token))
+
+    def by_hand(self, token: dict) -> list[str]:
+        return [*_back(token), "nv config apply -y"]
 
     def forget(self, token: dict) -> None:
         pass
+
+
+def _back(token: dict) -> list[str]:
+    """NVUE's way back to what origin() kept: the tuned ports' congestion-control unset, then the lines as found."""
+    return [f"nv unset interface {p} qos congestion-control" for p in token["ports"]] + token["lines"]
 
 
 def _previous(running: str, lines: list[str]) -> list[str]:

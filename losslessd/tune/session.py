@@ -527,19 +527,15 @@ class Tuner:
 
     def _name_left(self) -> None:
         """A device with a way back but no open session when the tune stopped (a resumed tune stopped while its
-        sessions opened) is not put back: said and kept with the tune's events, with the checkpoint it keeps."""
+        sessions opened) is not put back: said and kept with the tune's events, with its pusher's commands that put it
+        back by hand (no session opened: pusher_for only makes one)."""
         for name, token in self.origins.items():
             if name in self.pushers:
                 continue
-            if "checkpoint" in token:
-                kept = (f"its settings as found are in checkpoint {token['checkpoint']} on the switch (`sudo config "
-                        f"rollback {token['checkpoint']}`, then `sudo config delete-checkpoint {token['checkpoint']}`)")
-            else:  # (EOS: the ECN lines as found; NVUE: the congestion-control lines, after an unset of the ports')
-                lines = token.get("snippet", "").splitlines() or [
-                    *(f"nv unset interface {p} qos congestion-control" for p in token.get("ports", [])),
-                    *token.get("lines", [])]
-                kept = "its settings as found, to push by hand: " + " / ".join(line.strip() for line in lines)
-            why = f"{name}: not put back (its session was not open when the tune stopped): {kept}"
+            pusher = pusher_for(self.hosts[name], self.opts.known_hosts, self.opts.ssh_timeout_s, self.tag)
+            lines = pusher.by_hand(token)
+            why = (f"{name}: not put back (its session was not open when the tune stopped); to put its settings as "
+                   "found back by hand, run on it:\n" + "\n".join(f"    {line}" for line in lines))
             self.say(why)
             self.store.event(self.tune.id, "restore_failed", why, name)
 
