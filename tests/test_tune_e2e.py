@@ -22,7 +22,7 @@ from losslessd.errors import InputError
 from losslessd.inventory import load
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
-from losslessd.tune.apply import EosPusher
+from losslessd.tune.apply import EosPusher, SonicPusher
 from losslessd.tune.session import Options, Tuner
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
@@ -584,3 +584,45 @@ def test_a_resumed_tune_stopped_while_its_sessions_open_puts_back_the_open_ones_
     assert "random-detect ecn" in snippet  # spine1's ECN lines as found, one a line to paste in the CLI
     assert left.splitlines()[1:] == [f"    {line}" for line in ["configure", *snippet.splitlines(), "end"]]
     assert ("restore_failed", "spine1", left) in [(kind, device, text) for _, kind, device, text in events]
+
+
+def test_a_resumed_tune_stopped_while_the_sonic_session_opens_names_its_checkpoint_and_closes_it(
+        fabric, tmp_path, monkeypatch):
+    """As above, with the SONiC switch (leaf1) the one whose session does not open: its session is closed (a login
+    half done is never left), spine1 (open) is put back, and leaf1 is named with the commands that put it back by
+    hand, its -origin checkpoint still on the switch for them."""
+    sim = fabric
+    found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}
+    killed = tuner(sim, tmp_path, ["spine1", "leaf1"], bench(sim), budget=1)
+    monkeypatch.setattr(Tuner, "restore_best", lambda self, final=False: None)
+    monkeypatch.setattr(Store, "finish", lambda self, *args: None)
+    killed.run()
+    monkeypatch.undo()
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    for name, value in sim.env.items():
+        monkeypatch.setenv(name, value)
+    [checkpoint] = sim.devices["leaf1"].config.checkpoints
+    assert sim.running_config("spine1") != found["spine1"]
+    opened, closed = SonicPusher.open, SonicPusher.close
+    shut: list[str] = []
+
+    def open_(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return opened(self)
+
+    def close(self):
+        shut.append(self.name)
+        return closed(self)
+
+    monkeypatch.setattr(SonicPusher, "open", open_)
+    monkeypatch.setattr(SonicPusher, "close", close)
+    said: list[str] = []
+    resumed = tuner(sim, tmp_path, ["spine1", "leaf1"], bench(sim), budget=1)
+    resumed._echo = said.append
+    assert resumed.run() == 128 + signal.SIGTERM
+    assert shut == ["leaf1"]  # (the failed open's; the tune's own close never had it)
+    assert sim.running_config("spine1") == found["spine1"]
+    assert list(sim.devices["leaf1"].config.checkpoints) == [checkpoint]  # (no session: kept for the operator)
+    left = next(line for line in said if line.startswith("leaf1: not put back"))
+    assert left.splitlines()[1:] == [f"    sudo config rollback {checkpoint}",
+                                      f"    sudo config delete-checkpoint {checkpoint}"]
