@@ -134,12 +134,14 @@ def _owner(uid: int) -> str:
 
 def shared_lock_folder() -> tuple[int, str]:
     """The folder of the locks of things that are no file of ours (a descriptor of it, and its name):
-    $LOSSLESSD_LOCK_DIR as given (made if missing, its mode left to the operator), else the temporary folder's
-    `losslessd-locks`, made sticky and writable by all (as /tmp is) so operators under other users meet the same
-    locks. Either is used only if it is a directory itself (not a link to one), owned by root or by this user, and
-    sticky if every user may write it: another user's folder could have its locks swapped or removed under us."""
+    $LOSSLESSD_LOCK_DIR as given (made if missing, its mode left to the operator; a link followed: Debian's /var/lock
+    is one to /run/lock), else the temporary folder's `losslessd-locks`, made sticky and writable by all (as /tmp is)
+    so operators under other users meet the same locks, and never a link (any user may plant one there). The folder
+    itself is used only if it is owned by root or by this user, and sticky if every user may write it: another user's
+    folder could have its locks swapped or removed under us."""
     given = os.environ.get(ENV_LOCK_DIR)
     folder = given or os.path.join(tempfile.gettempdir(), "losslessd-locks")
+    hint, alt = ("", "") if given else (f" (set {ENV_LOCK_DIR})", f", or set {ENV_LOCK_DIR}")
     made = False
     try:
         if given:
@@ -150,25 +152,27 @@ def shared_lock_folder() -> tuple[int, str]:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise InputError(f"cannot make the lock folder {folder}: {exc.strerror or exc} (set {ENV_LOCK_DIR})") from None
+        raise InputError(f"cannot make the lock folder {folder}: {exc.strerror or exc}{hint}") from None
     try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | (0 if given else os.O_NOFOLLOW))
     except OSError as exc:
         why = exc.strerror or str(exc)
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # (O_DIRECTORY | O_NOFOLLOW on a link: ENOTDIR)
-            why = "it is a symbolic link" if os.path.islink(folder) else "it is not a directory"
-        raise InputError(f"cannot use the lock folder {folder}: {why} (set {ENV_LOCK_DIR})") from None
+        if not given and os.path.islink(folder):  # (O_DIRECTORY | O_NOFOLLOW on a link: ENOTDIR or ELOOP)
+            why = "it is a symbolic link"
+        elif exc.errno == errno.ENOTDIR:
+            why = "it is not a directory"
+        raise InputError(f"cannot use the lock folder {folder}: {why}{hint}") from None
     try:
         if made:
             os.fchmod(fd, 0o1777)  # (whatever the umask)
         st = os.fstat(fd)
         if st.st_uid not in (0, os.geteuid()):
             raise InputError(f"cannot use the lock folder {folder}: it belongs to {_owner(st.st_uid)}, not to root or "
-                             f"this user, who could swap the locks in it (have root make it: mkdir -m 1777 {folder}; "
-                             f"or set {ENV_LOCK_DIR})")
+                             f"this user, who could swap the locks in it (have root make it: mkdir -m 1777 {folder}"
+                             f"{alt})")
         if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
             raise InputError(f"cannot use the lock folder {folder}: every user may write it and it is not sticky, "
-                             f"so any user could remove the locks in it (chmod +t it, or set {ENV_LOCK_DIR})")
+                             f"so any user could remove the locks in it (chmod +t it{alt})")
     except BaseException:
         os.close(fd)
         raise

@@ -70,12 +70,17 @@ def test_a_lock_folder_that_is_a_link_or_that_others_could_swap_is_refused(tmp_p
     other = tmp_path / "other"
     other.mkdir()
     other.chmod(0o777)
-    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
-    (tmp_path / "locks").symlink_to(other)  # `losslessd-locks` a link to another user's 0777 folder: used as is
-    with pytest.raises(InputError, match=r"^cannot use the lock folder .*/locks: it is a symbolic link"):
+    monkeypatch.delenv("LOSSLESSD_LOCK_DIR")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)  # (gettempdir() reads TMPDIR again)
+    (tmp_path / "losslessd-locks").symlink_to(other)  # `losslessd-locks` a link to another user's 0777 folder
+    with pytest.raises(InputError, match=r"^cannot use the lock folder .*/losslessd-locks: it is a symbolic link "
+                                         r"\(set LOSSLESSD_LOCK_DIR\)$"):
         take("leaf1_22")
-    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(other))  # writable by every user, not sticky
-    with pytest.raises(InputError, match=r"every user may write it and it is not sticky"):
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    (tmp_path / "locks").symlink_to(other)  # the operator's link is followed; the folder it names is checked
+    with pytest.raises(InputError, match=r"every user may write it and it is not sticky, so any user could remove "
+                                         r"the locks in it \(chmod \+t it\)$"):
         take("leaf1_22")
     assert not list(other.iterdir())
     if os.geteuid() == 0:
@@ -110,6 +115,19 @@ def test_another_users_tune_meets_the_lock_instead_of_permission_denied(tmp_path
     (folder / "tune-leaf3_22.lock").write_text("")
     (folder / "tune-leaf3_22.lock").chmod(0o644)  # a lock file of an earlier losslessd
     assert "Permission denied (it belongs to user root (uid 0)" in take_as(NOBODY, folder, "leaf3_22")
+
+
+def test_an_operators_lock_folder_that_is_a_link_is_followed(tmp_path, monkeypatch):
+    """Debian's /var/lock is a link to /run/lock: an operator's LOSSLESSD_LOCK_DIR=/var/lock was refused as a link,
+    with the hint to set the variable that was set. The link is followed, the lock made in the folder it names."""
+    (tmp_path / "run-lock").mkdir(mode=0o755)
+    (tmp_path / "var-lock").symlink_to(tmp_path / "run-lock")
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "var-lock"))
+    lock = take("leaf1_22")
+    try:
+        assert (tmp_path / "run-lock" / "tune-leaf1_22.lock").read_text().strip() == str(os.getpid())
+    finally:
+        WRITERS.release(lock)
 
 
 def test_only_the_default_folder_is_made_writable_by_all(tmp_path, monkeypatch):
