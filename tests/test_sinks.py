@@ -343,7 +343,8 @@ def test_webhook_url_from_the_api_gets_the_settings_check(url):
     with pytest.raises(ValueError) as settings:
         Webhook(url=url)
     assert "T0KEN" not in str(api.value)
-    assert str(api.value).partition("webhook URL ")[2] in str(settings.value)
+    head, sep, tail = str(api.value).partition("webhook URL ")
+    assert sep and tail in str(settings.value)
 
 
 def test_json_log_lines(json_log):
