@@ -445,6 +445,7 @@ def test_a_library_line_repeated_at_each_retry_is_written_once_with_its_count(js
     transport.warning("Oops, unhandled type 3")  # another library line: the run is written before it
     transport.warning("Oops, unhandled type 3")
     transport.error("Exception (client): %s", "Error reading SSH protocol banner")
+    transport.error("Exception (client): %s", "Error reading SSH protocol banner")
     logs.configure("info", stream=json_log)  # a reload: the run the old handler counted is written
     said = [(line["logger"], line["msg"], line.get("repeated")) for line in lines(json_log)]
     banner = "Exception (client): Error reading SSH protocol banner"
@@ -453,7 +454,7 @@ def test_a_library_line_repeated_at_each_retry_is_written_once_with_its_count(js
         ("paramiko.transport", f"{banner} (repeated 4 times)", 4),
         ("paramiko.transport", "Oops, unhandled type 3", None),
         ("paramiko.transport", "Oops, unhandled type 3 (repeated once)", 1),
-        ("paramiko.transport", banner, None)]
+        ("paramiko.transport", banner, None), ("paramiko.transport", f"{banner} (repeated once)", 1)]
 
 
 def test_a_run_past_its_minute_is_written_with_the_next_line_of_any_kind(json_log, monkeypatch):
