@@ -22,6 +22,7 @@ import pwd
 import stat
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InputError
@@ -32,21 +33,18 @@ class Writers:
         self._held: dict[str, list[int]] = {}  # lock file -> [descriptor, writers holding it]
         self._mutex = threading.Lock()
 
-    def take(self, path: Path, holder: str, hint: str, *, busy: str = "written", per: str = "file") -> str:
+    def take(self, path: Path, holder: str, hint: str) -> str:
         """The lock of ``path`` for this process (its name); an InputError naming the process that holds it.
-        ``holder``/``hint``: what the other process is ("daemon") and how to run two ("give each its own ...");
-        ``busy``/``per``: what it does to the thing locked, and what that is (a device: "tuned", "device")."""
+        ``holder``/``hint``: what the other process is ("daemon") and how to run two ("give each its own ...")."""
         lock = str(path.resolve()) + ".lock"
-        with self._mutex:
-            if (held := self._held.get(lock)) is not None:
-                held[1] += 1
-                return lock
+
+        def opened() -> int:
             try:
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+                return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
             except OSError as exc:
                 why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
                 raise InputError(f"cannot make its lock file {lock}: {why}", file=str(path)) from None
-            return self._hold(fd, lock, str(path), holder, hint, busy, per)
+        return self._take(opened, lock, str(path), holder, hint, "written", "file")
 
     def take_shared(self, kind: str, name: str, holder: str, hint: str, *, busy: str, per: str) -> str:
         """The lock of ``name`` among every losslessd of this machine (see ``shared_lock_folder``), taken as ``take``
@@ -57,17 +55,22 @@ class Writers:
         try:
             entry = _entry_name(kind, name) + ".lock"
             lock = os.path.join(folder, entry)
-            with self._mutex:
-                if (held := self._held.get(lock)) is not None:
-                    held[1] += 1
-                    return lock
-                fd = _open_shared(folder_fd, entry, lock)
-                return self._hold(fd, lock, lock, holder, hint, busy, per)
+            return self._take(lambda: _open_shared(folder_fd, entry, lock), lock, lock, holder, hint, busy, per)
         finally:
             os.close(folder_fd)
 
+    def _take(self, opened: Callable[[], int], lock: str, file: str, holder: str, hint: str, busy: str,
+              per: str) -> str:
+        """Under the mutex: one more writer of ``lock`` if this process holds it, else the lock file ``opened()``
+        locked with this process's pid written in it. ``busy``/``per``: what the holder does to the thing locked, and
+        what that is ("written", "file"; a device: "tuned", "device")."""
+        with self._mutex:
+            if (held := self._held.get(lock)) is not None:
+                held[1] += 1
+                return lock
+            return self._hold(opened(), lock, file, holder, hint, busy, per)
+
     def _hold(self, fd: int, lock: str, file: str, holder: str, hint: str, busy: str, per: str) -> str:
-        """Lock the open lock file ``fd`` and write this process's pid in it (under the mutex)."""
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             raise InputError(f"cannot make its lock file {lock}: it is not a regular file", file=file)
