@@ -13,6 +13,7 @@ twice), and credentials (docs/collection.md).
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
 import re
@@ -81,6 +82,16 @@ def is_address(text: str) -> bool:
         return True
     except ValueError:
         return bool(_HOST_NAME.fullmatch(text))
+
+
+def device_key(hostname: str, port: int) -> str:
+    """A device's address (a Host's, is_address's) as its tune lock names it: lower-case, without a trailing dot (the
+    same DNS name, RFC 1034 3.1), an IP address in its one spelling (ipaddress: `0:0::1` is `::1`). Names are not
+    resolved: `localhost` and 127.0.0.1 are two locks."""
+    host = hostname.lower().rstrip(".")
+    with contextlib.suppress(ValueError):
+        host = ipaddress.ip_address(host).compressed
+    return f"{host}_{port}"
 
 
 def _address(value: str) -> str:

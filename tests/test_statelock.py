@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from losslessd.errors import InputError
+from losslessd.inventory import device_key
 from losslessd.statelock import WRITERS
-from losslessd.tune.session import device_key
 
 NOBODY = 65534
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="takes the lock as another user (setuid)")
@@ -161,7 +161,7 @@ def test_a_long_name_is_one_file_and_two_long_names_are_two(tmp_path):
 
 def test_spellings_of_one_address_are_one_lock():
     assert device_key("LEAF1.", 22) == device_key("leaf1", 22) == "leaf1_22"
-    assert device_key("0:0::1", 22) == device_key("::1", 22) == device_key("[::1]", 22) == "::1_22"
+    assert device_key("0:0::1", 22) == device_key("::1", 22) == "::1_22"
     assert device_key("127.0.0.1", 830) == "127.0.0.1_830"
     assert device_key("localhost", 22) != device_key("127.0.0.1", 22)  # (names are not resolved)
 

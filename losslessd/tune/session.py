@@ -12,7 +12,6 @@ detector fires, or a device refuses a commit (and the tune stops). It ends at th
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import os
 import selectors
 import signal
@@ -29,7 +28,7 @@ from .. import render
 from ..collect.ssh import CollectError, Session
 from ..errors import InputError
 from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes
-from ..inventory import Host, Inventory
+from ..inventory import Host, Inventory, device_key
 from ..platforms import Command
 from ..policy import Policy
 from ..render.families import FAMILY_SECTIONS
@@ -135,16 +134,6 @@ class Ran:
     result: BenchResult
     output: str
     elapsed_s: float
-
-
-def device_key(hostname: str, port: int) -> str:
-    """A device's address as its tune lock names it: lower-case, without a trailing dot (the same DNS name, RFC 1034
-    3.1), an IP address in its one spelling (ipaddress: `0:0::1` is `::1`). Names are not resolved: `localhost` and
-    127.0.0.1 are two locks."""
-    host = hostname.strip().lower().rstrip(".")
-    with contextlib.suppress(ValueError):
-        host = ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).compressed
-    return f"{host}_{port}"
 
 
 def run_benchmark(argv: list[str], timeout_s: float, limit: int | None = None) -> Ran:
