@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from losslessd.errors import InputError
-from losslessd.inventory import load
+from losslessd.inventory import device_key, load
 from losslessd.policy import load_policy
+from losslessd.statelock import WRITERS
 from losslessd.tune import candidate
 from losslessd.tune.apply import EosPusher, SonicPusher
 from losslessd.tune.session import Options, Tuner
@@ -464,6 +465,24 @@ def test_a_stop_signal_as_the_final_put_back_starts_does_not_cut_it_short(fabric
     assert rc == 128 + signal.SIGTERM
     assert tune.status == "stopped" and "interrupted by SIGTERM" in tune.stopped
     assert not sim.devices["leaf1"].config.checkpoints
+
+
+def test_the_cli_takes_each_device_lock_once(fabric, tmp_path, monkeypatch):
+    """`tune --apply` holds the device locks from before it reads the running configs, then calls run(), which took
+    each again (counted, but the shared folder opened and checked once more per device)."""
+    t = tuner(fabric, tmp_path, ["leaf1", "spine1"], bench(fabric), budget=1)
+    taken: list[str] = []
+    take_shared = WRITERS.take_shared
+
+    def counted(kind, name, *args, **kwargs):
+        taken.append(name)
+        return take_shared(kind, name, *args, **kwargs)
+
+    monkeypatch.setattr(WRITERS, "take_shared", counted)
+    with t.locked():
+        assert t.run() == 0
+    assert sorted(taken) == sorted(device_key(t.hosts[d].hostname, t.hosts[d].port) for d in ("leaf1", "spine1"))
+    assert t.run() == 0 and len(taken) == 4  # (run() alone takes them itself)
 
 
 def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabric, tmp_path, monkeypatch):

@@ -318,6 +318,7 @@ class Tuner:
         self.stop = Stop()
         self.putting_back = False
         self.configs: dict[str, cand_mod.DeviceConfig] = {}
+        self.holding = False  # the device locks, taken by locked()
 
     def say(self, text: str) -> None:
         """Progress, as the caller prints it; once the tune was stopped by a signal, or while it puts the devices
@@ -393,7 +394,10 @@ class Tuner:
         second tune with its own --db pushed its candidates to the same switch between the first's, each scoring
         the other's settings and putting back its own origin over them). `tune --apply` holds them from before it
         reads the running configs to its end: a second tune that read them beside the first built its way back from
-        the first's candidate. (Taken again by run(): a process's locks are counted.)"""
+        the first's candidate. run() takes them unless its caller holds them (the CLI does, once per device)."""
+        if self.holding:
+            yield
+            return
         taken: list[str] = []
         try:
             for name in self.devices:
@@ -404,8 +408,10 @@ class Tuner:
                                                      busy="tuned", per="device"))
                 except InputError as exc:
                     raise InputError(f"{name} ({host.hostname} port {host.port}): {exc.message}") from None
+            self.holding = True
             yield
         finally:
+            self.holding = False
             for lock in taken:
                 WRITERS.release(lock)
 
