@@ -785,8 +785,9 @@ def cases() -> list[Case]:
             _w(t / "fab" / "leaf1" / "config_db.json", _LEAF1_DB.replace('"Ethernet0"', '"Ethernet0\\ud800"')).parent,
             extra=["-f", fmt]), exits=(1,), says=("Ethernet0\\\\ud800",)) for fmt in ("json", "sarif")],
         # round 10 (session 33): inventories as editors and generators break them (each refused before any
-        # connection, with its line); the rest of the round is in tests/test_sources.py (counters of other digits),
-        # tests/test_tune_e2e.py (two tunes of one device, a stop while sessions open), test_hostile_state.py
+        # connection, with its line). Coverage: these three passed on the code before the round too. The rest of
+        # the round is in tests/test_sources.py (counters of other digits), tests/test_tune_e2e.py (two tunes of
+        # one device, a stop while sessions open), test_hostile_state.py
         C("pull-inventory-utf16", _inventory_case(INVENTORY.format(name="leaf1").encode("utf-16")),
           says=("inv.yaml:1", "UTF-16")),
         C("pull-inventory-port-20-digits", _inventory_case(INVENTORY.format(name="leaf1") + "    port: "

@@ -491,8 +491,7 @@ def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabri
     second is refused before it connects, naming the device and the lock; the first runs on and puts the switch
     back. The second runs as the CLI runs it: it read the running config (the first's candidate) over SSH and waited
     at the confirmation before run() took the lock; the lock is now taken before anything is read."""
-    sim = fabric
-    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    sim = fabric  # (the device locks: in the autouse _own_lock_folder's folder, the subprocesses' too)
     pidfile = tmp_path / "bench.pid"
     (tmp_path / "bench.py").write_text(_HANGING_BENCH)
     hanging = [sys.executable, str(tmp_path / "bench.py"), str(tmp_path / "runs"), str(pidfile), "1", *bench(sim)[1:]]
@@ -534,7 +533,7 @@ def test_a_second_tune_of_the_same_device_with_its_own_database_is_refused(fabri
     assert second.returncode == 2, second.stderr
     message = second.stderr.removeprefix("losslessd: error: ")
     assert message.startswith("leaf1 (") and " port " in message.partition(")")[0]  # the device and its address
-    assert f"tuned by another losslessd tune (pid {first.pid}, lock {tmp_path / 'locks'}/tune-" in message
+    assert f"tuned by another losslessd tune (pid {first.pid}, lock {tmp_path / 'losslessd-locks'}/tune-" in message
     assert "one tune per device" in message
     assert first.returncode == 128 + signal.SIGTERM
     assert sim.running_config("leaf1") == found
@@ -579,7 +578,7 @@ def test_a_resumed_tune_stopped_while_its_sessions_open_puts_back_the_open_ones_
     monkeypatch.setattr(Store, "finish", lambda self, *args: None)
     killed.run()
     monkeypatch.undo()
-    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "losslessd-locks"))  # (undo() dropped _own_lock_folder's)
     for name, value in sim.env.items():
         monkeypatch.setenv(name, value)
     assert sim.devices["leaf1"].config.checkpoints and sim.running_config("spine1") != found["spine1"]
@@ -617,7 +616,7 @@ def test_a_resumed_tune_stopped_while_the_sonic_session_opens_names_its_checkpoi
     monkeypatch.setattr(Store, "finish", lambda self, *args: None)
     killed.run()
     monkeypatch.undo()
-    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "losslessd-locks"))  # (undo() dropped _own_lock_folder's)
     for name, value in sim.env.items():
         monkeypatch.setenv(name, value)
     [checkpoint] = sim.devices["leaf1"].config.checkpoints
