@@ -564,6 +564,14 @@ def test_a_stop_signal_while_the_ways_back_are_taken_puts_back_what_was_taken(fa
     assert list(tune.origins) == ["leaf1"] and tune.status == "stopped" and "interrupted by SIGTERM" in tune.stopped
 
 
+def run_killed(killed: Tuner) -> None:
+    """Run ``killed`` as a SIGKILL leaves it: no put-back, the tune `running` (the rest of it runs as it does)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Tuner, "restore_best", lambda self, final=False: None)
+        patch.setattr(Store, "finish", lambda self, *args: None)
+        killed.run()
+
+
 def test_a_resumed_tune_stopped_while_its_sessions_open_puts_back_the_open_ones_and_names_the_rest(
         fabric, tmp_path, monkeypatch):
     """A killed tune left a candidate and leaf1's -origin checkpoint on the switches; the same command resumes it and
@@ -572,15 +580,7 @@ def test_a_resumed_tune_stopped_while_its_sessions_open_puts_back_the_open_ones_
     deleted; spine1 (not open) is named with its settings as found, in the output and the tune's events."""
     sim = fabric
     found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}
-    killed = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
-    # the first run as a SIGKILL leaves it: no put-back, the tune `running` (the rest of it runs as it does)
-    monkeypatch.setattr(Tuner, "restore_best", lambda self, final=False: None)
-    monkeypatch.setattr(Store, "finish", lambda self, *args: None)
-    killed.run()
-    monkeypatch.undo()
-    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "losslessd-locks"))  # (undo() dropped _own_lock_folder's)
-    for name, value in sim.env.items():
-        monkeypatch.setenv(name, value)
+    run_killed(tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1))
     assert sim.devices["leaf1"].config.checkpoints and sim.running_config("spine1") != found["spine1"]
     original = EosPusher.open
 
@@ -611,14 +611,7 @@ def test_a_resumed_tune_stopped_while_the_sonic_session_opens_names_its_checkpoi
     hand, its -origin checkpoint still on the switch for them."""
     sim = fabric
     found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}
-    killed = tuner(sim, tmp_path, ["spine1", "leaf1"], bench(sim), budget=1)
-    monkeypatch.setattr(Tuner, "restore_best", lambda self, final=False: None)
-    monkeypatch.setattr(Store, "finish", lambda self, *args: None)
-    killed.run()
-    monkeypatch.undo()
-    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "losslessd-locks"))  # (undo() dropped _own_lock_folder's)
-    for name, value in sim.env.items():
-        monkeypatch.setenv(name, value)
+    run_killed(tuner(sim, tmp_path, ["spine1", "leaf1"], bench(sim), budget=1))
     [checkpoint] = sim.devices["leaf1"].config.checkpoints
     assert sim.running_config("spine1") != found["spine1"]
     opened, closed = SonicPusher.open, SonicPusher.close
