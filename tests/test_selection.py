@@ -255,3 +255,18 @@ def test_rules_pfc006_subsumes_report_their_own_when_pfc006_is_not_run(tmp_path)
         found = json.loads(res.stdout)["findings"]
         assert {(f["device"], f["code"]) for f in found if f["severity"] == "error"} >= {
             (d, c) for d in ("eos-a", "eos-b") for c in ("PFC001", "MAP003")}
+
+
+def test_rules_pfc004_subsumes_report_their_own_when_pfc004_is_not_run(tmp_path):
+    """On a lossy-mode switch (Onyx `roce lossy`) PFC004 says once what
+    PFC001 would say per port; with PFC004 not selected (--select PFC001, --ignore PFC004) PFC001 reports its own: the
+    run is never clean (exit 0) because an unselected rule would have said it (session 33 gave 0 errors here)."""
+    onyx = tmp_path / "onyx.cfg"
+    onyx.write_text("interface ethernet 1/1-1/2 qos trust L3\nroce lossy\n")
+    errors = {}
+    for name, kw in (("default", {}), ("select", {"select_codes": ["PFC001"]}),
+                     ("ignore", {"ignore_codes": ["PFC004"]})):
+        result = api.lint([onyx], "roce-dscp26", fmt="nvidia_onyx", **kw)
+        errors[name] = sorted((f.code, f.port) for f in result.findings if f.severity == Severity.error)
+    assert errors["default"] == [("PFC004", None)]
+    assert errors["select"] == errors["ignore"] == [("PFC001", "Eth1/1"), ("PFC001", "Eth1/2")]
