@@ -183,6 +183,12 @@ def test_render_and_fix_of_a_switch_the_policy_skips_say_so_naming_the_key(tmp_p
     assert fix.returncode == 2 and "{" not in fix.stdout
     assert "lossy1 configures no lossless setting on any port and policy skip sets " \
            "roce_ports.devices_without_lossless: skip" in fix.stderr
+    # a name_regex that leaves every port out first: the selection's reason, not the key (render blamed the key)
+    policy.write_text("name: skip\nextends: sonic-azure\nroce_ports: {devices_without_lossless: skip, "
+                      "name_regex: '^Nope'}\n")
+    render = losslessd("render", "--platform", "sonic", "--device", lossy, "--policy", policy)
+    assert render.returncode == 2 and render.stdout == ""
+    assert "devices_without_lossless" not in render.stderr and "no RoCE-facing port" in render.stderr
 
 
 def test_a_switch_whose_pfc_lines_all_turn_pfc_off_is_pfc006(tmp_path):
