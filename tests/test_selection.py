@@ -159,6 +159,18 @@ def test_a_switch_without_lossless_configuration_is_said_once_or_skipped_by_the_
     assert {c.rule for c in result.selection["lossy1"]} == {"roce_ports.devices_without_lossless"}
     res = losslessd("lint", lossy, "--policy", policy, "--fail-on", "info")
     assert res.returncode == 2 and "nothing checked: 1 device read (lossy1)" in res.stderr
+    assert "of them" not in res.stderr and "the others" not in res.stderr
+    # beside a switch whose one port is down (SEL001 for another reason): the key is named for lossy1 alone
+    down = tmp_path / "down1"
+    down.mkdir()
+    (down / "config_db.json").write_text(json.dumps({
+        "DEVICE_METADATA": {"localhost": {"hostname": "down1", "hwsku": "X"}},
+        "PORT": {"Ethernet0": {"admin_status": "down", "speed": "100000"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}))
+    res = losslessd("lint", lossy, down, "--policy", policy)
+    assert res.returncode == 2 and "nothing checked: 2 devices read (lossy1, down1)" in res.stderr
+    assert ": of them, lossy1 configures no lossless setting on any port" in res.stderr
+    assert "; the others have no RoCE-facing port whose settings the input shows" in res.stderr
 
     # beside a switch with PFC on its ports: that one is checked, the lossy one is not, and it fails nothing
     leaf = _config_db(tmp_path / "leaf", 2, {"Ethernet0": {"pfc_enable": "3,4"}, "Ethernet4": {"pfc_enable": "3,4"}})
