@@ -274,6 +274,16 @@ def lossless_queues(policy: Policy, port: Port) -> set[int]:
     return out
 
 
+def lossless_pgs(policy: Policy, port: Port) -> list[int | None]:
+    """The ingress PGs lossless traffic arrives in on a switch port, as lossless_queues its queues: the policy's
+    lossless lanes' PGs (None: a lane whose PG the input does not show) and those of every traffic class whose
+    priority has PFC on (SONiC `pfc_enable 3,4` under a policy with priority 3 alone: PG 4 is lossless too)."""
+    pfc, tc_to_pg = set(port.pfc_enabled or ()), port.tc_to_pg or {}
+    paused = [tc_to_pg.get(tc) for tc, prio in (port.tc_to_priority or {}).items() if prio in pfc]
+    return list(dict.fromkeys([lane.pg for lane in lossless_lanes(policy, port)]
+                              + [pg for pg in paused if pg is not None]))
+
+
 def lossy_egress_profiles(port: Port, lossless: set[int]) -> dict[str, list[int]]:
     """The egress buffer profiles of the port's queues outside ``lossless`` -> those queues (headroom.egress_lossless).
     A lossy queue bound by the same BUFFER_QUEUE entry as a lossless one (the stock "|3-4" with PFC on 3 alone) does

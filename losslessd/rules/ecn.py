@@ -17,7 +17,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import register
 from ..model import Device, Ecn, Port
-from .common import Lane, LaneRule, lanes_by, marks_ecn
+from .common import Lane, LaneRule, lossless_pgs, marks_ecn
 
 
 def _ecn(port: Port, queue: int) -> Ecn | None:
@@ -51,12 +51,7 @@ def _pool_load(ctx, device: Device) -> dict[str, Load]:
     ports: dict[str, set[str]] = {}
     for port in ctx.roce_ports(device):
         profiles = port.pg_profiles()  # (read without making a SharedPort's PGs)
-        # Every lossless PG takes from the pool: the policy's lanes' and those of the classes whose priority the
-        # port's PFC enables (SONiC `pfc_enable 3,4` under a policy with priority 3 alone: PG 4 congests too).
-        pfc, tc_to_pg = set(port.pfc_enabled or ()), port.tc_to_pg or {}
-        paused = [tc_to_pg.get(tc) for tc, prio in (port.tc_to_priority or {}).items() if prio in pfc]
-        for pg in dict.fromkeys([lane.pg for lane in lanes_by(ctx, port, "pg")]
-                                + [pg for pg in paused if pg is not None]):
+        for pg in lossless_pgs(ctx.policy, port):  # (every lossless PG takes from the pool, also one PFC alone makes)
             name = profiles.get(pg, (None, False))[0]
             profile = device.buffer_profiles.get(name) if name else None
             pool = (profile.pool if profile is not None else None) or ""
