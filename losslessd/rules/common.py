@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
-from ..lint.finding import Finding, few  # noqa: F401  (few: message text the rule families share; the engine too)
+from ..lint.finding import Finding
 from ..lint.registry import PortRule, Rule
 from ..model import Device, DeviceKind, Fabric, Hop, Port, Source
 from ..paths import Paths, fabric_paths

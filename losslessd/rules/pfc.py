@@ -10,10 +10,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ..lint.engine import Context
-from ..lint.finding import Finding, Severity
+from ..lint.finding import Finding, Severity, few
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port, suspended
-from .common import TRUST_LABEL, few, marks_ecn, numbers, pause_on, priorities
+from .common import TRUST_LABEL, marks_ecn, numbers, pause_on, priorities
 
 
 @register
