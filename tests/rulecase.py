@@ -73,9 +73,10 @@ def fabric_for(spec: dict, case: dict, index: int) -> tuple[Fabric, Policy]:
 
 
 def findings_for(code: str, spec: dict, case: dict, index: int) -> list[Finding]:
-    # With PFC006 beside it, as in a default run: a rule PFC006 subsumes on a switch with no lossless setting stays
-    # silent only where PFC006 runs (Context.selected); alone (--select) it reports its own.
-    result = run(*fabric_for(spec, case, index), [lookup(code)] + ([lookup("PFC006")] if code != "PFC006" else []))
+    # With PFC004 and PFC006 beside it, as in a default run: a rule they subsume (a lossy-mode switch; one with no
+    # lossless setting) stays silent only where they run (Context.selected); alone (--select) it reports its own.
+    covers = [c for c in ("PFC004", "PFC006") if c != code]
+    result = run(*fabric_for(spec, case, index), [lookup(c) for c in [code, *covers]])
     # The engine turns a rule that raises into a SYS900 finding; a passing case must not hide one.
     crashed = [f.message for f in result.findings if f.code == "SYS900"]
     assert not crashed, crashed

@@ -150,8 +150,15 @@ def test_switch_without_lossless_configuration_is_said_once_and_what_its_ports_s
     problems = Counter(f.code for f in result.findings if f.severity != Severity.info)
     assert problems == {"PFC006": 1, "MAP002": 3}
     (pfc006,) = [f for f in result.findings if f.code == "PFC006"]
-    assert "the trust is PCP (802.1p), not the policy's DSCP, on 3 of them (first: Ethernet0)" in pfc006.message
+    assert "the trust is not the policy's DSCP on 3 of them (PCP (802.1p) on 3; first: Ethernet0)" in pfc006.message
     assert pfc006.data["trust_ports"] == ["Ethernet0", "Ethernet4", "Ethernet8"]
+    # counted per value: the first port's trust is not named for all (it said "PCP (802.1p) ... on 3")
+    mixed = {**device, "ports": {"Ethernet0": port("Ethernet0"), **{f"Ethernet{i}": port(f"Ethernet{i}", trust="none")
+                                                                  for i in (4, 8)}}}
+    result = run(Fabric(devices={"leaf1": Device.model_validate(mixed)}), load_policy("roce-dscp26"), grouping=grouping)
+    (pfc006,) = [f for f in result.findings if f.code == "PFC006"]
+    assert ("the trust is not the policy's DSCP on 3 of them (PCP (802.1p) on 1, nothing (all traffic in the default "
+            "class) on 2; first: Ethernet0)") in pfc006.message
     assert "trust" in lookup("PFC006").fix_sections
 
     device["ports"]["Ethernet8"] = port("Ethernet8", pfc_enabled=[4])

@@ -159,6 +159,18 @@ def test_a_switch_without_lossless_configuration_is_said_once_or_skipped_by_the_
     assert {c.rule for c in result.selection["lossy1"]} == {"roce_ports.devices_without_lossless"}
     res = losslessd("lint", lossy, "--policy", policy, "--fail-on", "info")
     assert res.returncode == 2 and "nothing checked: 1 device read (lossy1)" in res.stderr
+    assert "of them" not in res.stderr and "the others" not in res.stderr
+    # beside a switch whose one port is down (SEL001 for another reason): the key is named for lossy1 alone
+    down = tmp_path / "down1"
+    down.mkdir()
+    (down / "config_db.json").write_text(json.dumps({
+        "DEVICE_METADATA": {"localhost": {"hostname": "down1", "hwsku": "X"}},
+        "PORT": {"Ethernet0": {"admin_status": "down", "speed": "100000"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}))
+    res = losslessd("lint", lossy, down, "--policy", policy)
+    assert res.returncode == 2 and "nothing checked: 2 devices read (lossy1, down1)" in res.stderr
+    assert ": of them, lossy1 configures no lossless setting on any port" in res.stderr
+    assert "; the others have no RoCE-facing port whose settings the input shows" in res.stderr
 
     # beside a switch with PFC on its ports: that one is checked, the lossy one is not, and it fails nothing
     leaf = _config_db(tmp_path / "leaf", 2, {"Ethernet0": {"pfc_enable": "3,4"}, "Ethernet4": {"pfc_enable": "3,4"}})
@@ -183,6 +195,12 @@ def test_render_and_fix_of_a_switch_the_policy_skips_say_so_naming_the_key(tmp_p
     assert fix.returncode == 2 and "{" not in fix.stdout
     assert "lossy1 configures no lossless setting on any port and policy skip sets " \
            "roce_ports.devices_without_lossless: skip" in fix.stderr
+    # a name_regex that leaves every port out first: the selection's reason, not the key (render blamed the key)
+    policy.write_text("name: skip\nextends: sonic-azure\nroce_ports: {devices_without_lossless: skip, "
+                      "name_regex: '^Nope'}\n")
+    render = losslessd("render", "--platform", "sonic", "--device", lossy, "--policy", policy)
+    assert render.returncode == 2 and render.stdout == ""
+    assert "devices_without_lossless" not in render.stderr and "no RoCE-facing port" in render.stderr
 
 
 def test_a_switch_whose_pfc_lines_all_turn_pfc_off_is_pfc006(tmp_path):
@@ -255,3 +273,18 @@ def test_rules_pfc006_subsumes_report_their_own_when_pfc006_is_not_run(tmp_path)
         found = json.loads(res.stdout)["findings"]
         assert {(f["device"], f["code"]) for f in found if f["severity"] == "error"} >= {
             (d, c) for d in ("eos-a", "eos-b") for c in ("PFC001", "MAP003")}
+
+
+def test_rules_pfc004_subsumes_report_their_own_when_pfc004_is_not_run(tmp_path):
+    """On a lossy-mode switch (Onyx `roce lossy`) PFC004 says once what
+    PFC001 would say per port; with PFC004 not selected (--select PFC001, --ignore PFC004) PFC001 reports its own: the
+    run is never clean (exit 0) because an unselected rule would have said it (session 33 gave 0 errors here)."""
+    onyx = tmp_path / "onyx.cfg"
+    onyx.write_text("interface ethernet 1/1-1/2 qos trust L3\nroce lossy\n")
+    errors = {}
+    for name, kw in (("default", {}), ("select", {"select_codes": ["PFC001"]}),
+                     ("ignore", {"ignore_codes": ["PFC004"]})):
+        result = api.lint([onyx], "roce-dscp26", fmt="nvidia_onyx", **kw)
+        errors[name] = sorted((f.code, f.port) for f in result.findings if f.severity == Severity.error)
+    assert errors["default"] == [("PFC004", None)]
+    assert errors["select"] == errors["ignore"] == [("PFC001", "Eth1/1"), ("PFC001", "Eth1/2")]

@@ -58,6 +58,22 @@ def test_candidate_marking_after_pfc_is_refused():
     assert not early.refused
 
 
+def test_candidate_above_a_stated_pause_threshold_is_not_refused():
+    """ECN004's warning on a stated NX-OS pause threshold (`pause-threshold 120000`, a trigger the same at any load)
+    is the one the rule accepts as a warning: the tuner refuses only the congested-pool warning (data
+    break_even_congested), so Kmin 307200 B is kept on n9k-pause-threshold-below-kmin (was refused)."""
+    here = ROOT / "tests" / "realworld" / "cisco_nxos"
+    policy = load_policy(here / "policy-dscp26-prio5.yaml")
+    text = (here / "n9k-pause-threshold-below-kmin.cfg").read_text()
+    for head in ("interface eth1/41-42\n", "interface eth1/43\n"):
+        text = text.replace(head, head + "  speed 100000\n")
+    cfg = candidate.load("n9k", "cisco_nxos", text, policy, model="Nexus9000 C93180YC-EX")
+    checked = candidate.check(cfg, policy, Candidate(307_200, 614_400, 10.0))
+    warned = [f for f in checked.findings if f.code == "ECN004"]
+    assert warned and all("stated XOFF threshold" in f.message for f in warned)
+    assert not checked.refused, checked.reasons()
+
+
 def test_eos_candidate_and_settings_as_found():
     text = (FABRIC / "spine1.cfg").read_text()
     cfg = candidate.load("spine1", "arista_eos", text, POLICY, ["Ethernet1/1", "Ethernet3/1"])

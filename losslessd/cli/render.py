@@ -13,7 +13,8 @@ from ..errors import InputError
 from ..fabric import load_device
 from ..fix.apply import APPLY_PATCH, is_patch, sonic_snippet
 from ..limits import read_text, set_max_file_mb
-from ..lint.engine import SKIP_RULE, no_lossless
+from ..lint.engine import Context, skipped_by_policy
+from ..model import Fabric
 from ..parse import sonic
 from ..parse.base import Input
 from ..platforms import resolve_format
@@ -64,11 +65,13 @@ def render(
     if device is not None:
         parsed = load_device(device)  # a file or a device folder, as lint reads it
         facts, device_pool = rnd.device_facts(parsed, pol)
-        if not facts and not ports and pol.roce_ports.devices_without_lossless == "skip" and no_lossless(parsed):
-            raise InputError(f"device {parsed.name} configures no lossless setting on any port and policy {pol.name} "
-                             f"sets {SKIP_RULE}: skip, so it carries no RoCE and no port of it is selected: nothing "
-                             "to render; render it with a policy without that key (or name the ports with --ports "
-                             "NAME:SPEED:CABLE[:MTU]) to write its lossless configuration", file=str(device))
+        if not facts and not ports:
+            selection = Context(Fabric(), pol).selection(parsed)
+            skipped, said = skipped_by_policy([parsed.name], lambda _: selection, pol.name)
+            if skipped:
+                raise InputError(f"device {said}: nothing to render; render it with a policy without that key (or "
+                                 "name the ports with --ports NAME:SPEED:CABLE[:MTU]) to write its lossless "
+                                 "configuration", file=str(device))
         if not facts and not ports:  # (render's own "give --device or --ports" would send the operator in a circle)
             raise InputError(f"device {parsed.name} has no RoCE-facing port under policy {pol.name} to render a "
                              "profile for (`losslessd lint --explain-selection` says why); name the ports with "

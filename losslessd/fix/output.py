@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from enum import Enum
 
+from ..lint.finding import few
 from ..printable import printable_lines
 from . import DeviceFix, FixResult, Part
 
@@ -100,8 +101,7 @@ def _not_checked(result: FixResult) -> str:
     cov = result.lint.coverage
     parts = []
     if cov.unchecked:
-        shown = ", ".join(cov.unchecked[:5]) + (f" and {len(cov.unchecked) - 5} more" if len(cov.unchecked) > 5 else "")
-        parts.append(shown)
+        parts.append(few(cov.unchecked, shown=5))
     if cov.unread:
         parts.append(f"{_n(cov.unread, 'input')} unread")
     if not parts:

@@ -233,6 +233,18 @@ def _no_lossless(ctx: Context, device: Device) -> NoLossless | None:
     return no_lossless(device)
 
 
+def skipped_by_policy(names: Iterable[str], selection: Callable[[str], list[PortChoice] | None],
+                      policy: str) -> tuple[list[str], str]:
+    """The devices among ``names`` whose every port the policy's devices_without_lossless: skip left out, as the
+    selection says (Context._choose: a name_regex or an admin-down port decides first, and then it is not the key),
+    and the sentence that says so, for lint's, fix's and render's error ("" when none)."""
+    skipped = [name for name in names if (sel := selection(name)) and all(c.rule == SKIP_RULE for c in sel)]
+    one = len(skipped) == 1
+    return skipped, (f"{few(skipped, shown=_SHOWN)} configure{'s' if one else ''} no lossless setting on any port "
+                     f"and policy {policy} sets {SKIP_RULE}: skip, so {'it carries' if one else 'they carry'} no "
+                     f"RoCE and none of {'its' if one else 'their'} ports is selected" if skipped else "")
+
+
 def nothing_shown(choices: list[PortChoice]) -> bool:
     """Ports are selected as RoCE-facing, and none of them shows anything to verify (PortChoice.shown)."""
     selected = [c for c in choices if c.selected]
@@ -301,8 +313,8 @@ class LintResult:
                      else "error: nothing readable: the fabric given holds no device"]
             lines += [f"error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}"
                       for issue in self.fabric.issues[:_SHOWN]]
-            if len(self.fabric.issues) > _SHOWN:
-                lines.append(f"... and {len(self.fabric.issues) - _SHOWN} more")
+            if more := few([], len(self.fabric.issues), shown=_SHOWN):  # (" and N more" past the ones shown)
+                lines.append(f"...{more}")
             return Outcome(EXIT_INPUT, lines)
         cov = self.coverage
         if not cov.checked:
@@ -395,16 +407,10 @@ class Coverage:
             return (f"{read}, and the selected rules ({codes}) check no device of "
                     f"{'this kind' if len(present) == 1 else 'these kinds'} "
                     f"({', '.join(sorted(k.value for k in present))}); widen --select or --ignore")
-        skipped = [name for name in self.unchecked if (sel := result.selection.get(name))
-                   and all(c.rule == SKIP_RULE for c in sel)]
+        skipped, said = skipped_by_policy(self.unchecked, result.selection.get, result.policy.name)
         if skipped:  # (lint, fix: a switch left out by the policy's own key, named, so no one reads it as a bug)
             some = len(skipped) < len(self.unchecked)
-            one = len(skipped) == 1
-            listed = few(skipped, shown=_SHOWN)
-            return (f"{read}: {'of them, ' if some else ''}{listed} configure{'s' if one else ''} "
-                    f"no lossless setting on any port and policy {result.policy.name} sets "
-                    f"{SKIP_RULE}: skip, so {'it carries' if one else 'they carry'} no RoCE and none of "
-                    f"{'its' if one else 'their'} ports is checked or fixed"
+            return (f"{read}: {'of them, ' if some else ''}{said}"
                     + ("; the others have no RoCE-facing port whose settings the input shows (SEL001 or SYS002 says "
                        "why)" if some else "; lint or fix it with a policy without that key to make it lossless")
                     + ": a device with nothing checked is not clean")

@@ -128,6 +128,10 @@ class PortRule(Rule):
     # link pause, ECN thresholds written) keep reporting; trust (MAP003) only decides which class RoCE reaches, so it
     # is one of the silent ones.
     needs_lossless: ClassVar[bool | None] = None
+    # The device rules that say those two cases once (lossy mode; no lossless setting): a rule stays silent for them
+    # only where they run (Context.selected).
+    lossy_mode_rule: ClassVar[str] = "PFC004"
+    no_lossless_rule: ClassVar[str] = "PFC006"
 
     def applies(self, ctx: Context, device: Device) -> bool:
         """Whether this rule checks the ports of ``device`` at all (its kind, the policy)."""
@@ -143,17 +147,27 @@ class PortRule(Rule):
 
     def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         """What this rule finds on one RoCE-facing port of a device it applies to."""
-        if port.lossy_mode:
-            yield from self._lossy_mode_port(ctx, device, port)
-        elif (device.kind == DeviceKind.switch and port.pfc_enabled is not None and self._subsumed()
-              and ctx.selected("PFC006") and ctx.no_lossless(device) is not None):
-            # PFC006's, once for the device (a port whose PFC is unknown keeps its own, unverified findings); where
-            # PFC006 does not run (--select, --ignore) the rule says its own, never a clean run for what none said
-            return
+        cover = self._cover(ctx, device, port)
+        if cover is not None and ctx.selected(cover):
+            # The device rule's, once for the device; where it does not run (--select, --ignore) the rule says its
+            # own, never a clean run for what none said
+            if cover == self.lossy_mode_rule:
+                yield from self._lossy_mode_port(ctx, device, port)
         elif self.depends_on_pfc and port.pfc_enabled is None:
             yield from self._doubtful_port(ctx, device, port)
         else:
             yield from self.check_port(ctx, device, port)
+
+    def _cover(self, ctx: Context, device: Device, port: Port) -> str | None:
+        """The device rule that says once for the device what this rule would find on ``port``, if any: PFC004 on a
+        lossy-mode port, PFC006 on a switch without any lossless setting (a port whose PFC is unknown keeps its own,
+        unverified findings)."""
+        if port.lossy_mode:
+            return self.lossy_mode_rule
+        if (device.kind == DeviceKind.switch and port.pfc_enabled is not None and self._subsumed()
+                and ctx.no_lossless(device) is not None):
+            return self.no_lossless_rule
+        return None
 
     @classmethod
     def _subsumed(cls) -> bool:

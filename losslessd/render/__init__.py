@@ -655,10 +655,10 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
 
 
 def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, pool_mode: str,
-                          congested: int, ports: int, where: dict) -> None:
+                          congested: int, ports: int, priorities: int, where: dict) -> None:
     """Refuse thresholds that ECN004 would report on the snippet itself (headroom.marks_after_pfc, its gate and the
     tuner's): ECN marking only after the PG pauses at the policy's ecn.assume_congested_queues, else once
-    ``congested`` lossless PGs (the rendered ports' every lossless PG, all in the one pool) are congested at once,
+    ``congested`` lossless PGs (the rendered ``ports`` x ``priorities``, all in the one pool) are congested at once,
     naming the break-even; ``where``: the file and line of the port (a --device file's), which the refusal names."""
     pg = port.sonic
     threshold = {"dynamic_threshold": pg.threshold} if pool_mode == "dynamic" else {"static_threshold_bytes":
@@ -681,7 +681,7 @@ def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, po
         change = "or a smaller ecn.assume_congested_queues"
     else:
         load = (f"{k} or more of the {congested} lossless PGs of the rendered ports ({ports} port(s) x "
-                f"{congested // max(ports, 1)} lossless priorities, one pool) congested at once")
+                f"{priorities} lossless priorities, one pool) congested at once")
         change = "fewer ports, or the load the fabric is built for in ecn.assume_congested_queues"
     raise InputError(f"port {port.name}: ECN threshold {label} {mark} B would not mark before PFC pauses with {load}: "
                      f"{trigger.at_bytes} B ({trigger.basis}), so the snippet's own lint would report ECN004; a "
@@ -898,7 +898,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     congested = pol.ecn.assumed_congested or max(1, len(rendered) * len(lossless))
     for prof, where in zip(rendered, places, strict=True):
         if prof.kmin_bytes is not None and pool_bytes is not None and prof.sonic is not None:
-            _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, len(rendered), where)
+            _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, len(rendered), len(lossless), where)
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())
     # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
-from ..lint.finding import Finding, few  # noqa: F401  (few: message text the rule families share; the engine too)
+from ..lint.finding import Finding
 from ..lint.registry import PortRule, Rule
 from ..model import Device, DeviceKind, Fabric, Hop, Port, Source
 from ..paths import Paths, fabric_paths
@@ -272,6 +272,16 @@ def lossless_queues(policy: Policy, port: Port) -> set[int]:
     for prio in pfc:
         out.update((port.pfc_priority_to_queue or {}).get(prio, ()))
     return out
+
+
+def lossless_pgs(policy: Policy, port: Port) -> list[int | None]:
+    """The ingress PGs lossless traffic arrives in on a switch port, as lossless_queues its queues: the policy's
+    lossless lanes' PGs (None: a lane whose PG the input does not show) and those of every traffic class whose
+    priority has PFC on (SONiC `pfc_enable 3,4` under a policy with priority 3 alone: PG 4 is lossless too)."""
+    pfc, tc_to_pg = set(port.pfc_enabled or ()), port.tc_to_pg or {}
+    paused = [tc_to_pg.get(tc) for tc, prio in (port.tc_to_priority or {}).items() if prio in pfc]
+    return list(dict.fromkeys([lane.pg for lane in lossless_lanes(policy, port)]
+                              + [pg for pg in paused if pg is not None]))
 
 
 def lossy_egress_profiles(port: Port, lossless: set[int]) -> dict[str, list[int]]:

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from ..deadlock.analysis import Analysis, analyse
 from ..deadlock.sweep import SweepResult, sweep
 from ..lint.engine import Context
-from ..lint.finding import Finding, Severity
+from ..lint.finding import Finding, Severity, few
 from ..lint.registry import Rule, doubtful, register
 from ..model import Device, DeviceKind
-from .common import PathRule, few, path_devices, paths_of, priorities
+from .common import PathRule, path_devices, paths_of, priorities
 
 
 def _analysis(ctx, fabric) -> Analysis | None:

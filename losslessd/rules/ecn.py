@@ -17,7 +17,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import register
 from ..model import Device, Ecn, Port
-from .common import Lane, LaneRule, lanes_by, marks_ecn
+from .common import Lane, LaneRule, lossless_pgs, marks_ecn
 
 
 def _ecn(port: Port, queue: int) -> Ecn | None:
@@ -51,12 +51,7 @@ def _pool_load(ctx, device: Device) -> dict[str, Load]:
     ports: dict[str, set[str]] = {}
     for port in ctx.roce_ports(device):
         profiles = port.pg_profiles()  # (read without making a SharedPort's PGs)
-        # Every lossless PG takes from the pool: the policy's lanes' and those of the classes whose priority the
-        # port's PFC enables (SONiC `pfc_enable 3,4` under a policy with priority 3 alone: PG 4 congests too).
-        pfc, tc_to_pg = set(port.pfc_enabled or ()), port.tc_to_pg or {}
-        paused = [tc_to_pg.get(tc) for tc, prio in (port.tc_to_priority or {}).items() if prio in pfc]
-        for pg in dict.fromkeys([lane.pg for lane in lanes_by(ctx, port, "pg")]
-                                + [pg for pg in paused if pg is not None]):
+        for pg in lossless_pgs(ctx.policy, port):  # (every lossless PG takes from the pool, also one PFC alone makes)
             name = profiles.get(pg, (None, False))[0]
             profile = device.buffer_profiles.get(name) if name else None
             pool = (profile.pool if profile is not None else None) or ""
@@ -341,8 +336,7 @@ class EcnAfterPfc(_MarkingRule):
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
         margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
-        k = headroom.marks_after_pfc(profile, pool, threshold, load.queues)  # (render's gate too)
-        if k is None:
+        if margin > 0:  # (as headroom.marks_after_pfc, render's gate: the trigger only falls as more PGs congest)
             return
         speed = port.speed_gbps or pol.speed_reference_gbps
         rate = (f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s") if speed else ""
@@ -379,19 +373,20 @@ class EcnAfterPfc(_MarkingRule):
         if load.assumption == "pool" and best_margin > 0:
             # No load in the policy and ECN marks first with one congested PG: it fails only as more PGs congest, so
             # a warning that says from how many on (the same Choudhury & Hahne threshold, headroom.marks_after_pfc).
-            at_k = headroom.pfc_trigger(profile, pool, k)
-            if at_k is not None:
-                yield self.finding(
-                    f"{_where(lane)}: ECN cannot mark before PFC once {k} or more lossless PGs of pool "
-                    f"{profile.pool or '?'} are congested at once ({label} {threshold} B, the dynamic threshold with "
-                    f"{k} congested: {at_k.at_bytes} B, {at_k.basis}); {port.pg_label(lane.pg)} pauses at "
-                    f"{best.at_bytes} B with one congested PG (margin {best_margin} B{best_txt}), at "
-                    f"{loaded.at_bytes} B with all {load.queues} of the pool congested (margin {margin} "
-                    f"B{margin_txt}); lower {label} or raise the PG's "
-                    f"shared-buffer limit, or state the load the fabric is built for in ecn.assume_congested_queues",
-                    **at, severity=Severity.warning, **data, break_even_congested=k,
-                    break_even_trigger_bytes=at_k.at_bytes)
-                return
+            # (both known: the trigger is at or below the threshold at the load, margin <= 0, and known at one PG)
+            k = headroom.marks_after_pfc(profile, pool, threshold, load.queues) or load.queues
+            at_k = headroom.pfc_trigger(profile, pool, k) or loaded
+            yield self.finding(
+                f"{_where(lane)}: ECN cannot mark before PFC once {k} or more lossless PGs of pool "
+                f"{profile.pool or '?'} are congested at once ({label} {threshold} B, the dynamic threshold with "
+                f"{k} congested: {at_k.at_bytes} B, {at_k.basis}); {port.pg_label(lane.pg)} pauses at "
+                f"{best.at_bytes} B with one congested PG (margin {best_margin} B{best_txt}), at "
+                f"{loaded.at_bytes} B with all {load.queues} of the pool congested (margin {margin} "
+                f"B{margin_txt}); lower {label} or raise the PG's "
+                f"shared-buffer limit, or state the load the fabric is built for in ecn.assume_congested_queues",
+                **at, severity=Severity.warning, **data, break_even_congested=k,
+                break_even_trigger_bytes=at_k.at_bytes)
+            return
         if any_load:
             where = f" ({loaded.basis} = {loaded.at_bytes} B, the same at any load): margin {margin} B{margin_txt}"
         else:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..lint.engine import Context
-from ..lint.finding import Finding, Severity
+from ..lint.finding import Finding, Severity, few
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, OpenSm, Source
 from .common import numbers
@@ -206,9 +206,8 @@ class RoutingNotCreditLoopFree(_SmRule):
             return
         fixed = nccl_fixed_sls(ctx)
         if fixed:
-            hosts = ", ".join(f"{h} (SL {sl})" for h, sl in sorted(fixed.items())[:5])
-            more = f" and {len(fixed) - 5} more" if len(fixed) > 5 else ""
-            yield self.finding(f"{chain(sm)}: {engine} is {PATH_SL}, and NCCL on {hosts}{more} sends on a fixed SL "
+            hosts = few([f"{h} (SL {sl})" for h, sl in sorted(fixed.items())], shown=5)
+            yield self.finding(f"{chain(sm)}: {engine} is {PATH_SL}, and NCCL on {hosts} sends on a fixed SL "
                                "(NCCL_IB_SL, default 0) without asking a path record: its traffic can close the credit "
                                "loops the layers avoid; route with an engine that needs no SL (updn, ftree) or give "
                                "NCCL the path's SL", device=device, source=where(device, sm, "routing_engine"),

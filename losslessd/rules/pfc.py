@@ -6,13 +6,14 @@ NIC ports are checked by the NIC family (NIC001), so a host is never reported tw
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from ..lint.engine import Context
-from ..lint.finding import Finding, Severity
+from ..lint.finding import Finding, Severity, few
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port, suspended
-from .common import TRUST_LABEL, few, marks_ecn, numbers, pause_on, priorities
+from .common import TRUST_LABEL, marks_ecn, numbers, pause_on, priorities
 
 
 @register
@@ -314,13 +315,17 @@ class NoLosslessConfiguration(Rule):
         said = (f"; PFC is turned off in so many words on {len(off)} of them (first: {off[0].name} at "
                 f"{line.describe()})" if line is not None else "")
         # Trust only decides which class RoCE reaches: with no lossless class MAP003 is silent per port (said here).
-        wanted = ctx.policy.lossless.trust
-        trust = [port for port in selected if wanted is not None and port.trust is not None
-                 and port.trust.value != wanted]
-        other = trust[0].trust if trust else None
-        said += (f"; the trust is {TRUST_LABEL[other.value]}, not the policy's {TRUST_LABEL[wanted]}, on "
-                 f"{len(trust)} of them (first: {trust[0].name})" if other is not None and wanted is not None else "")
-        with_trust = f", the trust mode ({TRUST_LABEL[wanted]})" if trust and wanted is not None else ""
+        # Counted per trust value (PCP on one port, none on two: not "PCP on 3").
+        trust: list[Port] = []
+        with_trust = ""
+        if (wanted := ctx.policy.lossless.trust) is not None:
+            trust = [port for port in selected if port.trust is not None and port.trust.value != wanted]
+            counts = Counter(port.trust.value for port in trust if port.trust is not None)
+            if trust:
+                said += (f"; the trust is not the policy's {TRUST_LABEL[wanted]} on {len(trust)} of them ("
+                         + ", ".join(f"{TRUST_LABEL[value]} on {n}" for value, n in counts.items())
+                         + f"; first: {trust[0].name})")
+                with_trust = f", the trust mode ({TRUST_LABEL[wanted]})"
         yield self.finding(f"the switch configures no lossless setting on any port ({found.why}): RoCE on lossless "
                            f"{priorities(lossless)} is dropped under congestion on its "
                            f"{_roce_ports(ports)}{said}, and the per-port findings this implies "

@@ -169,11 +169,12 @@ def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
         raise InputError(f"{cfg.name}: the config with candidate {cand.describe()} no longer parses")
     known = {f.fingerprint for f in cfg.baseline}
     tuned = set(cfg.port_names)
-    # (ECN004's warning too on a tuned port: a threshold the tuner picks should mark before PFC at the switch's own
-    # worst case, as before session 33 made that a warning for thresholds written by others)
+    # (ECN004's congested-pool warning too on a tuned port, the one with data break_even_congested: a threshold the
+    # tuner picks should mark before PFC at the switch's own worst case, as before session 33 made that a warning for
+    # thresholds written by others; not ECN004's other warnings, e.g. a stated pause threshold the rule accepts)
     # (a predicate, not membership in a list of them: findings compare field by field, thousands of them per candidate)
     refusals = [f for f in found if not f.unverified and (f.code.startswith("ECN") and f.port in tuned and (
-        f.severity == Severity.error or (f.code == "ECN004" and f.severity == Severity.warning))
+        f.severity == Severity.error or (f.code == "ECN004" and "break_even_congested" in f.data))
         or (f.severity == Severity.error and f.fingerprint not in known))]
     return Checked(cfg.name, cut if _changes_anything(cut) else "", applied, found, refusals)
 
