@@ -313,8 +313,8 @@ class LintResult:
                      else "error: nothing readable: the fabric given holds no device"]
             lines += [f"error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}"
                       for issue in self.fabric.issues[:_SHOWN]]
-            if more := few([], len(self.fabric.issues), shown=_SHOWN):  # (" and N more" past the ones shown)
-                lines.append(f"...{more}")
+            if len(self.fabric.issues) > _SHOWN:
+                lines.append(f"... and {len(self.fabric.issues) - _SHOWN} more")
             return Outcome(EXIT_INPUT, lines)
         cov = self.coverage
         if not cov.checked:
