@@ -68,6 +68,8 @@ def parse(inputs: list[Input], name: str) -> Device:
             raise InputError(f"no `nv set` command could be read ({len(skipped)} line(s) skipped): {first.message}",
                              file=first.source.file if first.source else inputs[0].path,
                              line=first.source.line if first.source else 1)
+        for inp in inputs:  # (a switchd QoS file given with --format: named, as when the platform is unknown)
+            datapath_file(inp)
         raise InputError("no `nv set` command or NVUE configuration tree found", file=inputs[0].path, line=1)
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
