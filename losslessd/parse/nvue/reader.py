@@ -232,7 +232,6 @@ _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 class Commands(NamedTuple):
     paths: list[tuple[list[str], Source]]
     issues: list[ParseIssue]
-    undone: Source | None  # the last `nv unset` line that dropped an `nv set` line's path
     unsets: list[tuple[list[str], Source]]  # each `nv unset` that dropped a path, in order: read()'s tombstones
 
 
@@ -303,7 +302,7 @@ def command_paths(text: str, path: str) -> Commands:
         else:
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: not an `nv set` command",
                                      source=src))
-    return Commands(out.paths(), issues, out.undone, out.unsets)
+    return Commands(out.paths(), issues, out.unsets)
 
 
 def _full_path(words: list[str]) -> list[str]:
@@ -370,7 +369,6 @@ class Paths:
         self.root = _Node(None, "")
         self.found: dict[tuple[int, ...], tuple[list[str], Source, _Node]] = {}
         self.expanded = 0
-        self.undone: Source | None = None  # the last unset line that dropped a path
         self.unsets: list[tuple[list[str], Source]] = []  # the unsets that dropped a path (Commands.unsets)
         self.lines = 0  # `nv set` lines stored: a path's key is its line's number among them (then its part's)
 
@@ -436,7 +434,7 @@ class Paths:
         for node, lists in found:
             for key in sorted(self._under(node)):
                 self._drop(key, unset, lists)
-                self.undone, dropped_any = src, True
+                dropped_any = True
         if dropped_any:  # (an unset of what no line set restores nothing: no tombstone for findings to cite)
             self.unsets.append((unset, src))
         return None
