@@ -305,8 +305,6 @@ def _restored(conf: Conf, pc: PortConf, *paths: tuple[str, ...]) -> Source | Non
     for path in paths:
         table, words = (pc.restored, path[1:]) if path[0] == "interface" else (conf.restored, path)
         found.extend(table.near(words))
-        if path[0] == "interface" and ("interface",) in conf.restored:  # `nv unset interface`: every port's
-            found.append(conf.restored[("interface",)])
     if roce_off is not None and any(path in ROCE_PATHS for path in paths):
         found.append(roce_off)
     return max(found, key=lambda src: src.line or 0, default=None)

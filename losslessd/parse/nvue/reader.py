@@ -128,10 +128,8 @@ class Tombstones:
 
     def file(self, words: tuple[str, ...], src: Source) -> None:
         self.at[words] = src
-        for n in range(len(words) + 1):
-            last = self.under.get(words[:n])
-            if last is None or (last.line or 0) <= (src.line or 0):
-                self.under[words[:n]] = src
+        for n in range(len(words) + 1):  # (filed in the order the unsets come: the later replaces)
+            self.under[words[:n]] = src
 
     def near(self, words: tuple[str, ...]) -> list[Source]:
         """The last unsets at or below ``words``, and of each path above it."""
@@ -139,12 +137,6 @@ class Tombstones:
         if (below := self.under.get(words)) is not None:
             found.append(below)
         return found
-
-    def __contains__(self, words: tuple[str, ...]) -> bool:
-        return words in self.at
-
-    def __getitem__(self, words: tuple[str, ...]) -> Source:
-        return self.at[words]
 
 
 @dataclass
@@ -583,8 +575,13 @@ def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue],
 def _tombstone(conf: Conf, words: list[str], src: Source) -> None:
     """Files `nv unset <words>` (NVUE reference: what the path held is back at its default) where the builder looks
     for the line that restored a default: on each port it names that the configuration has (a port the unset alone
-    names is no port of it), else switch-wide. A congestion-control traffic class list is filed per traffic class
-    (`traffic-class 3,4 ecn`: under 3 and under 4), so that a queue's default cites only an unset of its own."""
+    names is no port of it; a bare `nv unset interface`: every port), else switch-wide. A congestion-control traffic
+    class list is filed per traffic class (`traffic-class 3,4 ecn`: under 3 and under 4), so that a queue's default
+    cites only an unset of its own."""
+    if words == ["interface"]:
+        for each in conf.ports.values():
+            each.restored.file((), src)
+        return
     if words[0] != "interface" or len(words) < 2:
         if words[:2] == ["qos", "congestion-control"] and len(words) > 4 and words[3] == "traffic-class":
             try:
