@@ -45,6 +45,7 @@ from .parse import (
     same_working_directory,
 )
 from .parse import topology as topology_file
+from .topology import unread
 
 if TYPE_CHECKING:
     from .policy import Policy
@@ -194,7 +195,7 @@ class _Inputs:
             try:
                 groups = _groups(Path(raw), self.snapshots)
             except InputError as exc:
-                self.steps.append(_issue(exc, str(raw)))
+                self.steps.append(unread(exc, str(raw)))
                 continue
             except OSError as exc:  # a folder that cannot be listed
                 self.steps.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
@@ -296,7 +297,7 @@ def parse_one(name: str, files: list[Path] | list[str], fmt: str | None = None) 
     try:
         return parse_group(name, files, fmt)
     except InputError as exc:
-        return _issue(exc, display_path(files[0]))
+        return unread(exc, display_path(files[0]))
     except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the fleet
         return ParseIssue(code=INTERNAL_ERROR, message=internal_error_message(
             f"the parser failed on {', '.join(display_path(f) for f in files)}", exc),
@@ -685,7 +686,7 @@ def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
     try:
         data = collect.read_manifest(folder, display)
     except InputError as exc:
-        return [_issue(exc, display)]
+        return [unread(exc, display)]
     parsed = {file: device.name for device in fabric.devices.values() for file in device.files}
     # A collected device's issues name the device parsed from its capture, those at a line of it and those without
     # (an SNMPv2c warning): its config may name it otherwise than the inventory does (a SONiC hostname), and an
@@ -699,8 +700,3 @@ def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
             file = source.file if source.line is not None else captures.get(source.device or "")
             source.device = parsed.get(file or "", source.device)
     return issues
-
-
-def _issue(exc: InputError, fallback_file: str) -> ParseIssue:
-    return ParseIssue(code="SYS001", message=exc.message,
-                      source=Source(file=exc.file or fallback_file, line=exc.line, pointer=exc.pointer))

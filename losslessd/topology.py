@@ -151,8 +151,7 @@ def _read_routes(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str,
             try:
                 routes, issues = parse_routes(inp)
             except InputError as exc:  # (two switches' tables in one file: unread, as an unreadable file is)
-                fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(
-                    file=exc.file, line=exc.line)))
+                fabric.issues.append(unread(exc, inp.path))
                 continue
             device.routes.extend(routes)
             device.issues.extend(issues)
@@ -174,9 +173,16 @@ def _input(fabric: Fabric, path: Path, reads: dict[str, Input | None]) -> Input 
     try:
         reads[key] = read_input(path)
     except InputError as exc:
-        fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file, line=exc.line)))
+        fabric.issues.append(unread(exc, str(path)))
         reads[key] = None
     return reads[key]
+
+
+def unread(exc: InputError, fallback_file: str) -> ParseIssue:
+    """The SYS001 of a file not read: ``exc``'s message at its file (``fallback_file`` where it names none), line and
+    pointer."""
+    return ParseIssue(code="SYS001", message=exc.message,
+                      source=Source(file=exc.file or fallback_file, line=exc.line, pointer=exc.pointer))
 
 
 class _Merger:

@@ -477,7 +477,7 @@ def test_an_eos_paste_without_indentation_is_fixed_at_the_margin(tmp_path):
                "interface Ethernet2\nmtu 9214\n!\n")
     snippet = ("interface Ethernet1\n   !\n   priority-flow-control pause watchdog\n!\n"
                "priority-flow-control pause watchdog default timeout 0.2\n")
-    fixed = apply.replay_cli(current, snippet, nest=lambda text: apply.eos_renest(text, blank_exits=False))
+    fixed = apply.replay_cli(current, snippet, nest=apply.EOS_NEST)
     assert fixed == current.replace("kbytes\nexit\n", "kbytes\npriority-flow-control pause watchdog\nexit\n").replace(
         "mtu 9214\n!\n", "mtu 9214\npriority-flow-control pause watchdog default timeout 0.2\n!\n")
     (tmp_path / "leaf1.cfg").write_text(current)

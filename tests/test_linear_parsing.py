@@ -4,8 +4,11 @@ port; a Junos group wildcard is tried on at most MAX_EXPANDED_PORTS names in all
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 import tracemalloc
+from collections.abc import Callable, Collection
 from typing import Any
 
 import pytest
@@ -20,6 +23,23 @@ from losslessd.parse.nxos import build as nxos_build
 
 def _issue(message: str, line: int | None = 1) -> ParseIssue:
     return ParseIssue(code="SYS002", message=message, source=Source(file="sw.cfg", line=line))
+
+
+def _steps(files: Collection[str], run: Callable[..., Any], *args: Any) -> tuple[int, Any]:
+    """The Python frames of ``files`` that ``run(*args)`` enters or resumes (a step count, not a time), and what it
+    gave."""
+    count = [0]
+
+    def tracer(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename in files:
+            count[0] += 1
+
+    sys.settrace(tracer)
+    try:
+        result = run(*args)
+    finally:
+        sys.settrace(None)
+    return count[0], result
 
 
 def test_issues_said_once_in_order_whoever_appended_them():
@@ -280,27 +300,16 @@ _HOST_SCRIPT_LINES = {
 def test_a_host_scripts_closing_words_find_their_openings_without_a_scan(shape):
     """The steps the set -e reader takes (its Python frames entered or resumed) grow with the lines, not their square:
     at each `)` a search of every compound command for the one it closes was quadratic (20,000 subshells: 18 s)."""
-    import sys
-
     from losslessd.parse import braces
     from losslessd.parse.mlx5 import script, wrappers
     from tests.bashcalls import read_calls
 
     steps = []
     for lines in (400, 1600):
-        count = [0]
-
-        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
-            if event == "call" and frame.f_code.co_filename in (script.__file__, braces.__file__, wrappers.__file__):
-                count[0] += 1
-
-        sys.settrace(tracer)
-        try:
-            calls = read_calls("#!/bin/bash\nset -e\n" + _HOST_SCRIPT_LINES[shape] * lines)
-        finally:
-            sys.settrace(None)
+        count, calls = _steps((script.__file__, braces.__file__, wrappers.__file__), read_calls,
+                              "#!/bin/bash\nset -e\n" + _HOST_SCRIPT_LINES[shape] * lines)
         assert len(calls) == lines
-        steps.append(count[0])
+        steps.append(count)
     assert steps[1] < 5 * steps[0], steps
 
 
@@ -308,9 +317,9 @@ def test_a_one_line_function_s_substitutions_are_placed_in_one_pass():
     """The steps the host script reader takes for one line `f() { x0=$(...); x1=$(...); ...; }; y=$(f)` grow with
     its substitutions, not their square, and each runs once, where its own command is. Before session 32's mend
     (each substitution placed by a search of the line's commands) 200 of them took 9.7 times the steps of 50 and
-    no call was read (2,000: more than 300 s)."""
+    no call was read (2,000: more than 300 s). A regression guard of that mend: it passes on session 33's code as on
+    session 32's."""
     import os
-    import sys
 
     from losslessd.parse.mlx5 import script
 
@@ -319,18 +328,9 @@ def test_a_one_line_function_s_substitutions_are_placed_in_one_pass():
     steps = []
     for n in (100, 400):
         text = "#!/bin/bash\nset -e\nf() { " + " ".join(f"x{k}=$(mlnx_qos -i eth{k} --trust pcp);" for k in range(n))
-        count = [0]
-
-        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
-            if event == "call" and frame.f_code.co_filename in files:
-                count[0] += 1
-
-        sys.settrace(tracer)
-        try:
-            calls = [w[2] for _, w, _ in script.commands(text + " }; y=$(f)\n") if w and w[0] == "mlnx_qos"]
-        finally:
-            sys.settrace(None)
-        steps.append(count[0])
+        count, commands = _steps(files, lambda text: list(script.commands(text)), text + " }; y=$(f)\n")
+        calls = [w[2] for _, w, _ in commands if w and w[0] == "mlnx_qos"]
+        steps.append(count)
     assert steps[1] < 5 * steps[0], steps
     assert calls == [f"eth{k}" for k in range(400)]
 
@@ -339,27 +339,15 @@ def test_nvue_unsets_visit_only_the_paths_under_them():
     """The steps the NVUE command reader takes (its Python frames entered or resumed, a port name expanded among them)
     grow with the lines, not their square: each `nv unset` walked every earlier path and expanded its port list again
     (100 lines of `swp1-1024` and 100 unsets of other ports: 74 s to lint)."""
-    import sys
-
     from losslessd.parse.nvue import reader
 
     steps = []
     for lines in (100, 400):
         text = "".join("nv set interface swp1-64 link mtu 9216\n" for _ in range(lines))
         text += "".join(f"nv unset interface swp{101 + n % 50}-{164 + n % 50} description\n" for n in range(lines))
-        count = [0]
-
-        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
-            if event == "call" and frame.f_code.co_filename == reader.__file__:
-                count[0] += 1
-
-        sys.settrace(tracer)
-        try:
-            paths = reader.command_paths(text, "s")[0]
-        finally:
-            sys.settrace(None)
+        count, (paths, *_) = _steps((reader.__file__,), reader.command_paths, text, "s")
         assert len(paths) == lines
-        steps.append(count[0])
+        steps.append(count)
     assert steps[1] < 5 * steps[0], steps
 
 
@@ -367,28 +355,14 @@ def test_a_brace_flood_stops_after_a_bounded_number_of_words():
     """The steps the host script reader takes on one line of N `{1..1000}` words stay the same past the file's
     budget of brace-expanded words (MAX_SCRIPT_BRACE_WORDS), which refuses it: before, every word was expanded (a line
     of 8,000: 8 million words, 16 s, 642 MB)."""
-    import sys
-
-    from losslessd.errors import InputError
     from losslessd.parse import braces
     from losslessd.parse.mlx5 import script
 
-    steps = []
-    for words in (200, 1600):
-        count = [0]
-
-        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
-            if event == "call" and frame.f_code.co_filename in (script.__file__, braces.__file__):
-                count[0] += 1
-
-        sys.settrace(tracer)
-        try:
+    def flood(words: int) -> None:
+        with contextlib.suppress(InputError):  # (refused once past the budget)
             list(script.commands("#!/bin/bash\necho " + "{1..1000} " * words + "\n", "flood.sh"))
-        except InputError:
-            pass
-        finally:
-            sys.settrace(None)
-        steps.append(count[0])
+
+    steps = [_steps((script.__file__, braces.__file__), flood, words)[0] for words in (200, 1600)]
     assert steps[1] < 2 * steps[0], steps
 
 
@@ -434,3 +408,56 @@ def test_a_sonic_port_run_is_checked_against_the_last_run_only_as_far_as_it_goes
     device = sonic.parse([Input("config_db.json", json.dumps(doc, indent=1))], "leaf")
     assert len(device.ports["Ethernet0"].queues) == 64
     assert 0 < _CountingTuple.read <= 2 * len(queue), _CountingTuple.read  # was run x ports (40,200 here)
+
+
+class _ScannedStr(str):
+    """A str that adds up the characters its count() calls scan."""
+
+    scanned = 0
+
+    def count(self, sub, start=None, end=None):
+        low = 0 if start is None else start
+        high = len(self) if end is None else min(end, len(self))
+        type(self).scanned += max(0, high - low)
+        return super().count(sub, start, end)
+
+
+def test_the_prompts_between_json_documents_are_numbered_without_a_count_from_the_top():
+    """The characters counted to number the prompt lines between a file's JSON documents (cli_json_documents) grow
+    with the file, not its square: each prompt's line was counted from the top (8,000 documents: 2.3 s)."""
+    from losslessd.parse.base import cli_json_documents
+
+    scanned = []
+    for documents in (200, 800):
+        _ScannedStr.scanned = 0
+        text = _ScannedStr("".join(f"leaf1#show ip route vrf all | json\n{{\"d\": {n}}}\n" for n in range(documents)))
+        found = cli_json_documents(text, "routes.txt")
+        assert found is not None and [lines for lines, _ in found] == [1 + 2 * n for n in range(documents)]
+        scanned.append(_ScannedStr.scanned)
+    assert scanned[1] < 5 * scanned[0], scanned
+
+
+def test_an_nvue_config_with_no_unset_looks_up_no_tombstone():
+    """The builder looks for the `nv unset` line that restored a default (build._restored) only where there is one:
+    with none and RoCE on it still asked the tombstones for every port (up to 55 lookups a port; 512 ports: the parse
+    took 1.7 times as long)."""
+    from losslessd.parse import nvue
+    from losslessd.parse.base import Input
+    from losslessd.parse.nvue import reader
+
+    text = "nv set qos roce mode lossless\n" + "".join(
+        f"nv set interface swp{n} link mtu 9216\nnv set interface swp{n} qos pfc profile default-global\n"
+        for n in range(1, 33))
+    calls = [0]
+
+    def tracer(frame, event, arg):
+        if event == "call" and frame.f_code is reader.Tombstones.near.__code__:
+            calls[0] += 1
+
+    sys.settrace(tracer)
+    try:
+        device = nvue.parse([Input("leaf.cfg", text)], "leaf")
+    finally:
+        sys.settrace(None)
+    assert len(device.ports) == 32
+    assert calls[0] == 0, calls

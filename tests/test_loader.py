@@ -56,13 +56,16 @@ def test_duplicate_hostnames_reported(tmp_path):
 def test_a_cumulus_switchd_qos_file_is_named_not_an_unknown_format(tmp_path):
     """Cumulus Linux without NVUE keeps QoS in switchd's files (user guide, "Quality of Service": qos_features.conf,
     traffic.conf before 5.0, `key = value` lines). Before, "cannot tell which platform wrote this file"; now refused
-    (exit 2) at its first setting, saying what losslessd reads of a Cumulus switch instead."""
+    (exit 2) at its first setting, saying what losslessd reads of a Cumulus switch instead; with `--format
+    nvidia_cumulus` as well (before: "no `nv set` command ... found")."""
     (tmp_path / "qos_features.conf").write_text(
         "# /etc/cumulus/datapath/qos/qos_features.conf\n\ntraffic.packet_priority_source_set = [dscp]\n"
         "pfc.port_group_list = [ROCE_PFC]\npfc.ROCE_PFC.cos_list = [3]\npfc.ROCE_PFC.port_set = swp1-swp4\n")
-    res = losslessd("lint", str(tmp_path / "qos_features.conf"))
-    assert res.returncode == 2
-    assert "qos_features.conf:3: a Cumulus Linux switchd QoS file" in res.stderr and "nv config show" in res.stderr
+    for named in ([], ["--format", "nvidia_cumulus"]):
+        res = losslessd("lint", *named, str(tmp_path / "qos_features.conf"))
+        assert res.returncode == 2, (named, res.stderr)
+        assert "qos_features.conf:3: a Cumulus Linux switchd QoS file" in res.stderr, (named, res.stderr)
+        assert "nv config show" in res.stderr
 
 
 def test_two_switches_configurations_in_one_file_are_refused_at_the_second_name(tmp_path):

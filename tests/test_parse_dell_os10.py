@@ -565,3 +565,22 @@ def test_a_pfc_mode_line_not_read_leaves_the_port_pfc_unknown(mode, enabled):
     device = parse(text)
     assert device.ports["ethernet1/1/1"].pfc_enabled == enabled
     assert issues_at(device) == ({("SYS002", line_of(text, mode))} if enabled is None else set())
+
+
+def test_two_host_names_are_refused_at_the_second():
+    """Two running-configs pasted into one file: refused at the `hostname` naming the second switch."""
+    text = HEADER + ("hostname tor1\ninterface ethernet1/1/1\n mtu 9216\n!\n"
+                     "hostname tor2\ninterface ethernet1/1/2\n mtu 9216\n!\n")
+    with pytest.raises(InputError, match="several switches") as err:
+        parse(text)
+    assert err.value.line == 8
+
+
+def test_a_port_s_pfc_mode_written_off_is_an_explicit_off():
+    """`no priority-flow-control mode` on a port: PFC off as written (pfc_off_written, PFC006's), where a port with
+    no PFC line is off by default only."""
+    text = HEADER + ("interface ethernet1/1/1\n no priority-flow-control mode\n!\n"
+                     "interface ethernet1/1/2\n mtu 9216\n!\n")
+    ports = parse(text).ports
+    assert (ports["ethernet1/1/1"].pfc_enabled, ports["ethernet1/1/1"].pfc_off_written) == ([], True)
+    assert (ports["ethernet1/1/2"].pfc_enabled, ports["ethernet1/1/2"].pfc_off_written) == ([], False)

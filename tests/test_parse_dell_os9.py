@@ -179,3 +179,12 @@ def test_a_dcb_map_line_not_read_leaves_the_ports_pfc_unknown(group_line, enable
     device = parse(text)
     assert device.ports["TenGigabitEthernet 0/1"].pfc_enabled == enabled
     assert [(i.code, i.source.line) for i in device.issues] == ([] if enabled else [("SYS002", 5)])
+
+
+def test_two_host_names_are_refused_at_the_second():
+    """Two running-configs pasted into one file: refused at the `hostname` naming the second switch."""
+    text = HEADER + ("hostname tor1\ninterface TenGigabitEthernet 1/1\n mtu 9216\n!\n"
+                     "hostname tor2\ninterface TenGigabitEthernet 1/2\n mtu 9216\n!\n")
+    with pytest.raises(InputError, match="several switches") as err:
+        parse(text)
+    assert err.value.line == 7

@@ -1081,3 +1081,19 @@ def test_small_packet_probability_is_a_pfc_or_link_pause_profiles_setting(line):
     bad = parse("nv set interface swp1 type swp\nnv set qos roce\n"
                 f"nv set interface swp1 qos small-packet-probability 60\n{line.replace(' 60', ' 160')}\n")
     assert [(i.code, i.source.line) for i in bad.issues] == [("SYS002", 3), ("SYS002", 4)]
+
+
+def test_an_unset_of_ports_beyond_the_config_adds_none():
+    """`nv unset interface swp8-12 qos pfc-watchdog` on a configuration of swp1-9: the restored default is filed on
+    swp8 and swp9 only; swp10-12, which the unset alone names, are no ports of this switch."""
+    text = ("nv set interface swp1-9 link mtu 9216\nnv set interface swp1-9 qos pfc-watchdog\n"
+            "nv unset interface swp8-12 qos pfc-watchdog\n")
+    device = parse(text)
+    assert sorted(device.ports, key=lambda n: int(n[3:])) == [f"swp{n}" for n in range(1, 10)]
+
+
+def test_a_bare_interface_unset_is_the_source_of_each_later_ports_default():
+    """`nv unset interface` puts every port's settings back to their defaults: a port set again after it has its
+    watchdog off (the reference's default) at that line, not at its own first line."""
+    device = parse("nv set interface swp1 qos pfc-watchdog\nnv unset interface\nnv set interface swp1 link mtu 9216\n")
+    assert device.ports["swp1"].watchdog.enabled is False and device.ports["swp1"].watchdog.source.line == 2

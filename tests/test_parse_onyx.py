@@ -466,6 +466,17 @@ def test_pfc_switched_off_globally_stays_off_beside_a_line_not_read():
     assert parse(text).ports["Eth1/1"].pfc_enabled == []
 
 
+def test_a_port_mode_on_beside_the_switch_wide_off_is_no_written_off():
+    """`no dcb priority-flow-control enable` with no priority listed and a port `mode on force`: the port's PFC is
+    off but written on without effect (PFC001 on the port), not an explicit off (PFC006's pfc_off_written)."""
+    text = HEAD + ("   no dcb priority-flow-control enable\n"
+                   "   interface ethernet 1/1 dcb priority-flow-control mode on force\n"
+                   "   interface ethernet 1/2 speed 100G force\n")
+    device = parse(text)
+    assert (device.ports["Eth1/1"].pfc_enabled, device.ports["Eth1/1"].pfc_off_written) == ([], False)
+    assert (device.ports["Eth1/2"].pfc_enabled, device.ports["Eth1/2"].pfc_off_written) == ([], True)
+
+
 @pytest.mark.parametrize("word,trust", [("L3", "dscp"), ("L33", None), ("", None)])
 def test_a_trust_line_not_read_leaves_the_port_trust_unknown(word, trust):
     """Onyx User Manual, QoS Commands, `qos trust [port | L2 | L3 | both]` (default L2). A trust line not read is named

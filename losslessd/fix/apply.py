@@ -626,13 +626,15 @@ class Shape:
 
 # EOS commands whose value is several words (thresholds, units, probability).
 EOS_SETTINGS = ("random-detect ecn minimum-threshold",)
+# A flat EOS paste indented as EOS reads it, its `exit` and `end` kept: fix writes the file back (eos.flat.renest).
+EOS_NEST = partial(eos_renest, blank_exits=False)
 
 # By the name a platform record gives (losslessd.platforms, Platform.fix).
 SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
-    "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=partial(eos_renest, blank_exits=False)),
-                     partial(cli_changes, prefixes=EOS_SETTINGS, nest=partial(eos_renest, blank_exits=False))),
+    "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=EOS_NEST),
+                     partial(cli_changes, prefixes=EOS_SETTINGS, nest=EOS_NEST)),
     "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
                       partial(cli_changes, detached=NXOS_DETACHED)),
     # NVUE: `nv set` commands apply to a file of them; a startup.yaml or `nv config show` tree takes them on the switch.

@@ -381,13 +381,8 @@ def cli_json_documents(text: str, file: str | None = None) -> list[tuple[int, st
     if len(spans) < 2:
         return [(0, whole)]
     _one_prompt_host(text, spans, file)
-    out: list[tuple[int, str]] = []
-    lines, counted = 0, 0  # (lines before the last document's start: counted on from there, not from the top)
-    for start, end in spans:
-        lines += whole.count("\n", counted, start)
-        counted = start
-        out.append((lines, whole[start:end]))
-    return out
+    lines_before = LineAt(whole, first=0)
+    return [(lines_before(start), whole[start:end]) for start, end in spans]
 
 
 # The switch a CLI line names: `user@HOST>` (Junos), `user@HOST:~$` (a shell), `HOST#`, `HOST(config)#`, `HOST>`.
@@ -399,6 +394,7 @@ def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) 
     """Raise InputError at the first CLI line outside the JSON documents (cli_json_documents' ``spans``, offsets
     of ``text``) whose prompt names another switch than the first prompt does."""
     first: tuple[str, int] | None = None
+    line_at = LineAt(text)  # (counted on from the last prompt: from the top at each was quadratic)
     ends = [0, *(end for _, end in spans)]
     for begin, stop in zip(ends, [*(start for start, _ in spans), len(text)], strict=True):
         at = begin
@@ -407,7 +403,7 @@ def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) 
             end = stop if end < 0 else end
             line = text[at:end]
             if _cli_line(line) and (match := _PROMPT_HOST.match(line)):
-                host, number = match["at"] or match["host"], text.count("\n", 0, at) + 1
+                host, number = match["at"] or match["host"], line_at(at)
                 if first is None:
                     first = host, number
                 elif host != first[0]:

@@ -14,7 +14,7 @@ import re
 
 from ... import capture
 from ...errors import InputError
-from ...model import Device, ParseIssue, Source
+from ...model import Device, ParseIssue
 from .. import lldp
 from ..base import SNIFF_CHARS, Input, IssueList, answered, last_sections, sniff_text
 
@@ -45,7 +45,7 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    paths, neighbors, undone, unsets = [], [], None, []
+    paths, neighbors, unsets = [], [], []
     issues: list[ParseIssue] = IssueList()  # (read() adds the `nv set` lines it skips: capped as well)
     for inp in inputs:
         text = inp.text
@@ -53,12 +53,12 @@ def parse(inputs: list[Input], name: str) -> Device:
             name, text, found, problems = _from_capture(inp)
             neighbors.extend(found)
             issues.extend(problems)
-        got, problems, undid, unset = _paths(Input(inp.path, text))
+        got, problems, unset = _paths(Input(inp.path, text))
         paths.extend(got)
         unsets.extend(unset)
-        undone = undone or undid
         issues.extend(problems)
-    if not paths and undone is not None:
+    if not paths and unsets:
+        undone = unsets[-1][1]  # (the last unset that dropped a path)
         raise InputError("every `nv set` line was undone by a later `nv unset` (the last at this line): no setting is "
                          "left to check", file=undone.file, line=undone.line)
     if not paths:
@@ -68,6 +68,8 @@ def parse(inputs: list[Input], name: str) -> Device:
             raise InputError(f"no `nv set` command could be read ({len(skipped)} line(s) skipped): {first.message}",
                              file=first.source.file if first.source else inputs[0].path,
                              line=first.source.line if first.source else 1)
+        for inp in inputs:  # (a switchd QoS file given with --format: named, as when the platform is unknown)
+            datapath_file(inp)
         raise InputError("no `nv set` command or NVUE configuration tree found", file=inputs[0].path, line=1)
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
@@ -103,16 +105,16 @@ def is_commands(text: str) -> bool:
     return _COMMANDS.search(text) is not None
 
 
-def _paths(inp: Input) -> tuple[list, list[ParseIssue], Source | None, list]:
-    """The input's paths, the issues of its lines, the last `nv unset` line that undid one, and its unsets
-    (reader.Commands; a YAML/JSON tree has none)."""
+def _paths(inp: Input) -> tuple[list, list[ParseIssue], list]:
+    """The input's paths, the issues of its lines and the `nv unset` lines that dropped one (reader.Commands; a
+    YAML/JSON tree has none)."""
     from .reader import command_paths, tree_paths
 
     if is_commands(inp.text):
         return command_paths(inp.text, inp.path)
     text = _TREE_PROMPT.sub(lambda m: m.group(1), inp.text, count=1)
     try:
-        return tree_paths(text, inp.path), [], None, []
+        return tree_paths(text, inp.path), [], []
     except InputError as exc:  # docpos.compose: the YAML, its nesting or its aliases
         raise InputError(f"not NVUE commands, nor readable YAML/JSON: {exc.message}", file=inp.path,
                          line=exc.line or 1) from None

@@ -298,14 +298,15 @@ def _restored(conf: Conf, pc: PortConf, *paths: tuple[str, ...]) -> Source | Non
     paths, the line that turned RoCE off (`qos roce enable off`, which outranks an earlier unset); None where none did.
     A default the builder fills in for want of a line cites it, so that a finding on what the line restored points
     at it rather than at the port's first line."""
+    roce_off = conf.roce.source if conf.roce is not None and conf.roce.value == "off" else None  # its line
+    if not (conf.restored.at or pc.restored.at or roce_off is not None):  # (no `nv unset`, RoCE on: nothing restored)
+        return None
     found: list[Source] = []
     for path in paths:
         table, words = (pc.restored, path[1:]) if path[0] == "interface" else (conf.restored, path)
         found.extend(table.near(words))
-        if path[0] == "interface" and ("interface",) in conf.restored:  # `nv unset interface`: every port's
-            found.append(conf.restored[("interface",)])
-    if conf.roce is not None and conf.roce.value == "off" and any(path in ROCE_PATHS for path in paths):
-        found.append(conf.roce.source)
+    if roce_off is not None and any(path in ROCE_PATHS for path in paths):
+        found.append(roce_off)
     return max(found, key=lambda src: src.line or 0, default=None)
 
 

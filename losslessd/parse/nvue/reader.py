@@ -128,10 +128,8 @@ class Tombstones:
 
     def file(self, words: tuple[str, ...], src: Source) -> None:
         self.at[words] = src
-        for n in range(len(words) + 1):
-            last = self.under.get(words[:n])
-            if last is None or (last.line or 0) <= (src.line or 0):
-                self.under[words[:n]] = src
+        for n in range(len(words) + 1):  # (filed in the order the unsets come: the later replaces)
+            self.under[words[:n]] = src
 
     def near(self, words: tuple[str, ...]) -> list[Source]:
         """The last unsets at or below ``words``, and of each path above it."""
@@ -139,12 +137,6 @@ class Tombstones:
         if (below := self.under.get(words)) is not None:
             found.append(below)
         return found
-
-    def __contains__(self, words: tuple[str, ...]) -> bool:
-        return words in self.at
-
-    def __getitem__(self, words: tuple[str, ...]) -> Source:
-        return self.at[words]
 
 
 @dataclass
@@ -232,7 +224,6 @@ _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 class Commands(NamedTuple):
     paths: list[tuple[list[str], Source]]
     issues: list[ParseIssue]
-    undone: Source | None  # the last `nv unset` line that dropped an `nv set` line's path
     unsets: list[tuple[list[str], Source]]  # each `nv unset` that dropped a path, in order: read()'s tombstones
 
 
@@ -303,7 +294,7 @@ def command_paths(text: str, path: str) -> Commands:
         else:
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: not an `nv set` command",
                                      source=src))
-    return Commands(out.paths(), issues, out.undone, out.unsets)
+    return Commands(out.paths(), issues, out.unsets)
 
 
 def _full_path(words: list[str]) -> list[str]:
@@ -370,7 +361,6 @@ class Paths:
         self.root = _Node(None, "")
         self.found: dict[tuple[int, ...], tuple[list[str], Source, _Node]] = {}
         self.expanded = 0
-        self.undone: Source | None = None  # the last unset line that dropped a path
         self.unsets: list[tuple[list[str], Source]] = []  # the unsets that dropped a path (Commands.unsets)
         self.lines = 0  # `nv set` lines stored: a path's key is its line's number among them (then its part's)
 
@@ -436,7 +426,7 @@ class Paths:
         for node, lists in found:
             for key in sorted(self._under(node)):
                 self._drop(key, unset, lists)
-                self.undone, dropped_any = src, True
+                dropped_any = True
         if dropped_any:  # (an unset of what no line set restores nothing: no tombstone for findings to cite)
             self.unsets.append((unset, src))
         return None
@@ -585,8 +575,13 @@ def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue],
 def _tombstone(conf: Conf, words: list[str], src: Source) -> None:
     """Files `nv unset <words>` (NVUE reference: what the path held is back at its default) where the builder looks
     for the line that restored a default: on each port it names that the configuration has (a port the unset alone
-    names is no port of it), else switch-wide. A congestion-control traffic class list is filed per traffic class
-    (`traffic-class 3,4 ecn`: under 3 and under 4), so that a queue's default cites only an unset of its own."""
+    names is no port of it; a bare `nv unset interface`: every port), else switch-wide. A congestion-control traffic
+    class list is filed per traffic class (`traffic-class 3,4 ecn`: under 3 and under 4), so that a queue's default
+    cites only an unset of its own."""
+    if words == ["interface"]:
+        for each in conf.ports.values():
+            each.restored.file((), src)
+        return
     if words[0] != "interface" or len(words) < 2:
         if words[:2] == ["qos", "congestion-control"] and len(words) > 4 and words[3] == "traffic-class":
             try:
