@@ -38,10 +38,10 @@ from .. import __version__
 from ..errors import InputError
 from ..history import History
 from ..inventory import Inventory
-from ..monitor import Event
+from ..monitor import Event, QueueMaps
 from ..tune.propose import Found
 from . import hup, logs
-from .drift import FABRIC, Drift, PortQueues, Pulled, pull_and_lint, read_configs
+from .drift import FABRIC, Drift, Pulled, pull_and_lint, read_configs
 from .http import HttpFace
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
@@ -107,7 +107,7 @@ class Daemon:
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
-        self._queues: dict[str, PortQueues] = {}  # device -> its ports' priority -> queues maps, as drift read them
+        self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
         self._background: set[asyncio.Future] = set()
         self._scrapes: dict[int, asyncio.Future] = {}
         self._scrape_ids = itertools.count()

@@ -69,6 +69,24 @@ class Key(NamedTuple):
 PortQueues = dict[str, dict[int, list[int]]]
 
 
+class QueueMaps(NamedTuple):
+    """One device's queue maps by port: where each priority's traffic goes (``carries``, Port.priority_queues: its
+    queues' ECN marks and drops count for it) and which queues a received pause for it stops (``pauses``,
+    Port.paused_queues: SONiC MAP_PFC_PRIORITY_TO_QUEUE; the storm drain check reads these). The two differ where a
+    config moves a priority's traffic (TC_TO_QUEUE_MAP 3 -> 4) but not its pause (priority 3 -> queue 3)."""
+
+    carries: PortQueues
+    pauses: PortQueues
+
+
+def queue_maps_of(device) -> QueueMaps:
+    """A model Device's QueueMaps; a port or priority whose maps are not known is left out."""
+    carries = {port.name: q for port in device.ports.values() if (q := port.priority_queues())}
+    pauses = {port.name: paused for port in device.ports.values()
+              if (paused := {p: q for p in range(8) if (q := port.paused_queues(p))})}
+    return QueueMaps(carries, pauses)
+
+
 def carrying_queues(maps: PortQueues | None, port: str, priority: int) -> list[int] | None:
     """The egress queues whose counters (packets sent, ECN marks, drops) stand for ``priority`` on ``port``, by the
     device's own maps; None when they do not say (no maps read, or none for the port or the priority). The one
