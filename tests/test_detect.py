@@ -3,7 +3,6 @@ device-down, on-box and threshold behaviour."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,9 @@ from losslessd.fabric import load_fabric
 from losslessd.monitor import PFC_RX, TX_PACKETS, Key, Rates, Reading, queue_maps_of
 from losslessd.monitor.counters import CounterTracker
 from losslessd.monitor.detect import Detectors, Thresholds
+from tests.peers import swapped_leaf1
 
 SEQUENCES = Path(__file__).parent / "fixtures" / "monitor" / "sequences"
-FABRIC = Path(__file__).resolve().parent.parent / "examples" / "fabric"
 EPOCH = 1_760_000_000.0  # wall clock of the first poll in every sequence
 IDENTITY = {"Ethernet0": {p: [p] for p in range(8)}}  # Ethernet0's priority p on queue p (its config's maps)
 
@@ -236,10 +235,7 @@ def test_a_config_that_moves_only_a_priority_s_traffic_keeps_its_pause_on_the_ol
     """examples/fabric/leaf1 with TC_TO_QUEUE_MAP 3 -> 4 alone (MAP_PFC_PRIORITY_TO_QUEUE still 3 -> 3): its maps put
     priority 3's marks on queue 4 and its pause on queue 3, so a storm on priority 3 that stops queue 3 is a storm
     while queue 4 keeps sending."""
-    db = json.loads((FABRIC / "leaf1" / "config_db.json").read_text())
-    db["TC_TO_QUEUE_MAP"]["ROCE"].update({"3": "4", "4": "3"})
-    (tmp_path / "config_db.json").write_text(json.dumps(db))
-    (device,) = load_fabric([tmp_path]).devices.values()
+    (device,) = load_fabric([swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",))]).devices.values()
     maps = queue_maps_of(device)
     assert (maps.carries["Ethernet0"][3], maps.pauses["Ethernet0"][3]) == ([4], [3])
     per_s = {Key("Ethernet0", PFC_RX, 3): 2000.0, Key("Ethernet0", TX_PACKETS, 3): 0.0,

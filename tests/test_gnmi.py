@@ -44,7 +44,7 @@ from losslessd.sim import Simulator
 from losslessd.sim.gnmi import make_tls
 
 from .daemonproc import DaemonProcess, free_port, wait_for
-from .peers import FABRIC
+from .peers import FABRIC, swapped_leaf1
 
 DEVICES = ["leaf1", "leaf2", "spine1"]
 INTERVAL_S = 0.3  # sample interval of the client tests
@@ -489,19 +489,12 @@ def test_the_simulators_queue_counters_follow_the_devices_maps(tmp_path):
     when priority 3 storms; queue 3 (lossy priority 4) marks nothing and keeps sending. Before, gNMI took queue 3
     for priority 3 whatever the maps said, so a test through it could not tell a detector that ignores them."""
     import json
-    import shutil
 
     from losslessd.sim import load_devices
     from losslessd.sim.counters import storm_key, wred_counters
     from losslessd.sim.gnmi import sonic_notifications
 
-    shutil.copytree(FABRIC / "leaf1", tmp_path / "leaf1")
-    path = tmp_path / "leaf1" / "config_db.json"
-    db = json.loads(path.read_text())
-    for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
-        db[table]["ROCE"].update({"3": "4", "4": "3"})
-    path.write_text(json.dumps(db))
-    device = load_devices(tmp_path)["leaf1"]
+    device = load_devices(swapped_leaf1(tmp_path))["leaf1"]
     assert device.queues["Ethernet0"][3] == [4] and device.lossless["Ethernet0"] == [3]
 
     def gnmi(now: float) -> dict[int, tuple[int, int]]:
@@ -530,18 +523,12 @@ def test_the_simulators_queue_stops_where_the_pause_map_says(tmp_path):
     queue 4, but a storm on priority 3 stops queue 3, the queue its pause stops (SimDevice.paused), while queue 4 keeps
     sending. Before, the simulator stopped the queue carrying the traffic, so a detector reading that one passed."""
     import json
-    import shutil
 
     from losslessd.sim import load_devices
     from losslessd.sim.counters import storm_key
     from losslessd.sim.gnmi import sonic_notifications
 
-    shutil.copytree(FABRIC / "leaf1", tmp_path / "leaf1")
-    path = tmp_path / "leaf1" / "config_db.json"
-    db = json.loads(path.read_text())
-    db["TC_TO_QUEUE_MAP"]["ROCE"].update({"3": "4", "4": "3"})
-    path.write_text(json.dumps(db))
-    device = load_devices(tmp_path)["leaf1"]
+    device = load_devices(swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)))["leaf1"]
 
     def sent(now: float) -> dict[int, int]:
         [note] = sonic_notifications(device, ["Queues"], now)

@@ -32,7 +32,7 @@ from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic, et
 from losslessd.sim.fleet import write_fleet
 from losslessd.sim.snmpsim_variation.lossless import GARBAGE, on_seconds, watchdog
 from tests.daemonproc import wait_for
-from tests.peers import FABRIC, ssh_params
+from tests.peers import FABRIC, ssh_params, swapped_leaf1
 
 pytestmark = pytest.mark.slow
 
@@ -328,18 +328,10 @@ def test_the_snmp_queue_a_storm_stops_is_the_one_the_devices_pause_map_stops(tmp
     MAP_PFC_PRIORITY_TO_QUEUE): with both maps 3 <-> 4 a storm on priority 3 stops queue 4 and queue 3 goes with
     priority 4; with TC_TO_QUEUE_MAP alone swapped the pause still stops queue 3. Read from the agent's data file
     (snmprec), whose `stop=` key names the storm that stops each counter."""
-    import shutil
-
     from losslessd.sim.counters import stopped_by
     from losslessd.sim.snmp import snmprec
 
-    shutil.copytree(FABRIC / "leaf1", tmp_path / "leaf1")
-    path = tmp_path / "leaf1" / "config_db.json"
-    db = json.loads(path.read_text())
-    for table in tables:
-        db[table]["ROCE"].update({"3": "4", "4": "3"})
-    path.write_text(json.dumps(db))
-    device = load_devices(tmp_path)["leaf1"]
+    device = load_devices(swapped_leaf1(tmp_path, tables=tables))["leaf1"]
     text = snmprec("leaf1", device.if_indexes, range(8), "sonic", {p: stopped_by(device, p) for p in device.ports})
     idx = device.if_indexes["Ethernet0"]
 
