@@ -87,12 +87,16 @@ def queue_maps_of(device) -> QueueMaps:
     return QueueMaps(carries, pauses)
 
 
-def carrying_queues(maps: PortQueues | None, port: str, priority: int) -> list[int] | None:
+def carrying_queues(maps: PortQueues | None, port: str, priority: int, *, identity: bool = False) -> list[int] | None:
     """The egress queues whose counters (packets sent, ECN marks, drops) stand for ``priority`` on ``port``, by the
     device's own maps; None when they do not say (no maps read, or none for the port or the priority). The one
     lookup the detectors (losslessd.monitor.detect) and the tuner's trial sums (losslessd.tune.counters) read queue
-    counters through: with TC 3 on queue 4, queue 3's counters say nothing of priority 3."""
-    return None if maps is None else maps.get(port, {}).get(priority)
+    counters through: with TC 3 on queue 4, queue 3's counters say nothing of priority 3. ``identity``: queue n for
+    priority n where the maps do not say, the identity SONiC's PFC watchdog assumes (sonic-swss
+    orchagent/pfc_detect_*.lua checks queue n's SAI_QUEUE_STAT_PACKETS against SAI_PORT_STAT_PFC_n_RX_PKTS): for the
+    storm drain check and the trial's drops only, never for ECN marks."""
+    queues = None if maps is None else maps.get(port, {}).get(priority)
+    return [priority] if queues is None and identity else queues
 
 
 @dataclass(frozen=True)

@@ -287,8 +287,8 @@ class Detectors:
         read: a pause stops its queue whatever traffic the queue carries); where those are not known, queue n for
         priority n: the identity SONiC's PFC watchdog itself assumes (sonic-swss orchagent/pfc_detect_*.lua checks
         queue n's SAI_QUEUE_STAT_PACKETS against SAI_PORT_STAT_PFC_n_RX_PKTS), for this drain check only."""
-        queues = carrying_queues(self._paused.get(r.device), port, prio)
-        sent = [r.deltas.get(Key(port, TX_PACKETS, q)) for q in (queues if queues is not None else [prio])]
+        queues = carrying_queues(self._paused.get(r.device), port, prio, identity=True) or []
+        sent = [r.deltas.get(Key(port, TX_PACKETS, q)) for q in queues]
         if any(sent):
             return sum(v for v in sent if v is not None)  # one of them drains
         return None if None in sent else 0

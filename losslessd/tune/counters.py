@@ -175,12 +175,9 @@ class CounterReader:
         orchagent/pfc_detect_*.lua), so the trial's stop on a dropped packet errs towards stopping."""
         maps, found = (m.carries if (m := self.queues.get(device)) else None), False
         for prio in self.lossless:
-            queues = carrying_queues(maps, port, prio)
+            queues = carrying_queues(maps, port, prio, identity=name != ECN_MARKED)
             if queues is None:
-                if name == ECN_MARKED:
-                    unmapped.add((device, port, prio))
-                else:
-                    found = found or queue == prio
+                unmapped.add((device, port, prio))
             else:
                 found = found or queue in queues
         return found
