@@ -14,6 +14,8 @@ tests/conftest.py loads this module as a pytest plugin, so every test can ask fo
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,21 @@ from losslessd.sim import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 FABRIC = ROOT / "examples" / "fabric"
+BOTH_MAPS = ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE")
+
+
+def swapped_leaf1(folder: Path, name: str = "leaf1", tables: tuple[str, ...] = BOTH_MAPS) -> Path:
+    """examples/fabric/leaf1 copied to ``folder``/``name`` (its hostname ``name``) with priorities 3 and 4 swapped in
+    its ROCE ``tables`` (both: TC 3's traffic and pause on queue 4; TC_TO_QUEUE_MAP alone: its traffic on queue 4, its
+    pause still stopping queue 3); returns ``folder``."""
+    shutil.copytree(FABRIC / "leaf1", folder / name)
+    path = folder / name / "config_db.json"
+    db = json.loads(path.read_text())
+    db["DEVICE_METADATA"]["localhost"]["hostname"] = name
+    for table in tables:
+        db[table]["ROCE"].update({"3": "4", "4": "3"})
+    path.write_text(json.dumps(db, indent=2))
+    return folder
 
 @pytest.fixture(scope="session")
 def sim_fabric(tmp_path_factory) -> Simulator:

@@ -4,8 +4,6 @@ reads at its start for the devices it polls (each shard its own), and its drift 
 
 from __future__ import annotations
 
-import json
-import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,23 +13,14 @@ from losslessd.daemon.shard import hashmod
 from losslessd.sim import PASSWORD_ENV, Simulator
 
 from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
-
-FABRIC = Path(__file__).resolve().parent.parent / "examples" / "fabric"
+from .peers import swapped_leaf1
 
 
 def _swapped_fabric(tmp_path: Path, names: list[str]) -> Path:
     """leaf1's config as each of ``names`` (its hostname), with TC 3 on queue 4 and TC 4 on queue 3."""
-    fabric = tmp_path / "fabric"
     for name in names:
-        shutil.copytree(FABRIC / "leaf1", fabric / name)
-        db_path = fabric / name / "config_db.json"
-        db = json.loads(db_path.read_text())
-        db["DEVICE_METADATA"]["localhost"]["hostname"] = name
-        for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
-            if table in db:
-                db[table]["ROCE"].update({"3": "4", "4": "3"})
-        db_path.write_text(json.dumps(db, indent=2))
-    return fabric
+        swapped_leaf1(tmp_path / "fabric", name)
+    return tmp_path / "fabric"
 
 
 @contextmanager

@@ -215,18 +215,8 @@ def test_a_damaged_open_event_at_start_is_quarantined_once_and_the_daemon_runs_o
         assert again.stop() == 0
 
 
-def test_congestion_without_ecn_marks_opens_ecn_not_marking_and_with_marks_or_in_a_storm_does_not(sim, tmp_path):
-    # A daemon of its own: its drift run reads leaf1's maps, without which its queues' ECN marks are unknown.
-    daemon = DaemonProcess(sim, tmp_path, detection={"ecn_polls": 2}, poll={"ssh_counters_interval_s": INTERVAL_S},
-                           drift={"enabled": True, "interval_s": 5.0}).start()
-    try:
-        _congestion_without_ecn_marks(daemon, sim)
-    finally:
-        assert daemon.stop() == 0
-
-
-def _congestion_without_ecn_marks(daemon: DaemonProcess, sim: Simulator) -> None:
-    wait_for(lambda: any(r["msg"].startswith("drift run:") for r in daemon.log_records()), "a drift run", 60)
+def test_congestion_without_ecn_marks_opens_ecn_not_marking_and_with_marks_or_in_a_storm_does_not(daemon, sim):
+    # The module's daemon: it reads leaf1's maps (which queue's ECN marks are priority 3's) at its start.
     wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1 and
              daemon.value("losslessd_ecn_marked_packets_total", device="leaf1", port="Ethernet12", queue="3"),
              "leaf1's ECN marks read over SSH")

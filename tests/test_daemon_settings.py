@@ -17,6 +17,7 @@ import pytest
 from losslessd.daemon.drift import Drift
 from losslessd.daemon.notify import Notifier
 from losslessd.daemon.scheduler import Runner, Schedule
+from losslessd.daemon.service import Daemon
 from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings
 from losslessd.errors import InputError
 from losslessd.history import History, StoredFinding
@@ -586,3 +587,18 @@ def test_the_daemon_command_holds_sighup_before_it_imports_the_command_line(tmp_
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert res.stdout.split() == ["True", "False", "False"], res.stderr
+
+
+def test_the_config_reads_pull_switches_only(folder):
+    """The daemon's start and refresh config reads are for queue maps and proposals, which a host's config gives
+    neither of: a linux_mlx5 host (14 commands per interface to pull) is never scheduled, a switch is."""
+    (folder / "inventory.yaml").write_text(INVENTORY + """\
+  gpu1:
+    hostname: 192.0.2.9
+    platform: linux_mlx5
+    data:
+      credentials: {username: admin, password_env: LEAF_PW}
+      interfaces: [ens1f0np0]
+""")
+    s = load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV)
+    assert Daemon._switches(s, ["gpu1", "leaf1", "gone"]) == ["leaf1"]

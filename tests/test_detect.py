@@ -9,9 +9,11 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from losslessd.monitor import PFC_RX, TX_PACKETS, Key, Rates, Reading
+from losslessd.fabric import load_fabric
+from losslessd.monitor import PFC_RX, TX_PACKETS, Key, Rates, Reading, queue_maps_of
 from losslessd.monitor.counters import CounterTracker
 from losslessd.monitor.detect import Detectors, Thresholds
+from tests.peers import swapped_leaf1
 
 SEQUENCES = Path(__file__).parent / "fixtures" / "monitor" / "sequences"
 EPOCH = 1_760_000_000.0  # wall clock of the first poll in every sequence
@@ -203,26 +205,47 @@ def test_a_storm_is_not_read_as_ecn_thresholds_too_high():
 
 
 
-def test_the_storm_drain_check_reads_the_queue_the_devices_maps_put_the_priority_on():
-    """TC 3 on queue 4: 2000 pauses/s on priority 3 while queue 4 sends 100k packets/s and marks 500/s, queue 3
-    (another class, idle) sends nothing. Priority 3 drains: pause_rate only, no pfc_storm, and ECN is judged healthy
-    rather than held behind a storm. Queue 4 stopping (queue 3 busy) is the storm; without the maps the drain check
-    keeps SONiC's watchdog identity (queue 3 for priority 3)."""
+def test_the_storm_drain_check_reads_the_queue_a_pause_stops():
+    """TC 3's traffic on queue 4: 2000 pauses/s on priority 3 while queue 4 sends 100k packets/s and marks 500/s,
+    queue 3 sends nothing. Which queue drains is the one the pause stops (QueueMaps.pauses, SONiC
+    MAP_PFC_PRIORITY_TO_QUEUE), not the one carrying the traffic: with the pause map moved too (3 -> 4) priority 3
+    drains (pause_rate only, ECN judged healthy); with TC_TO_QUEUE_MAP moved alone the pause stops queue 3, which sends
+    nothing: a storm, though queue 4 keeps sending. Without the pause maps the drain check keeps SONiC's watchdog
+    identity (queue 3 for priority 3)."""
     busy = {Key("Ethernet0", PFC_RX, 3): 2000.0, Key("Ethernet0", TX_PACKETS, 3): 0.0,
             Key("Ethernet0", TX_PACKETS, 4): 100_000.0, Key("Ethernet0", "ecn_marked", 4): 500.0,
             Key("Ethernet0", "ecn_marked", 3): 0.0}
+    carries = {"Ethernet0": {3: [4]}}
 
-    def kinds(per_s: dict, maps: dict | None) -> list[str]:
+    def kinds(per_s: dict, maps: dict | None, paused: dict | None) -> list[str]:
         det = Detectors(Thresholds(ecn_polls=2), {3})
-        det.set_queues("leaf1", maps)
+        det.set_queues("leaf1", maps, paused)
         return sorted(e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0, 1050.0)
                       for e in det.feed(Rates("leaf1", t, 10.0, {k: v * 10 for k, v in per_s.items()}, per_s)))
 
-    assert kinds(busy, {"Ethernet0": {3: [4]}}) == ["pause_rate"]
+    assert kinds(busy, carries, {"Ethernet0": {3: [4]}}) == ["pause_rate"]
+    assert kinds(busy, carries, {"Ethernet0": {3: [3]}}) == ["pause_rate", "pfc_storm"]
     stuck = {**busy, Key("Ethernet0", TX_PACKETS, 3): 100_000.0, Key("Ethernet0", TX_PACKETS, 4): 0.0}
-    assert kinds(stuck, {"Ethernet0": {3: [4]}}) == ["pause_rate", "pfc_storm"]
-    assert kinds(busy, None) == ["pause_rate", "pfc_storm"]  # no maps: queue 3 for priority 3
-    assert kinds(busy, {"Ethernet0": {3: [3, 4]}}) == ["pause_rate"]  # one of its queues drains
+    assert kinds(stuck, carries, {"Ethernet0": {3: [4]}}) == ["pause_rate", "pfc_storm"]
+    assert kinds(busy, carries, None) == ["pause_rate", "pfc_storm"]  # no pause maps: queue 3 for priority 3
+    assert kinds(busy, carries, {"Ethernet0": {3: [3, 4]}}) == ["pause_rate"]  # one of its queues drains
+
+
+def test_a_config_that_moves_only_a_priority_s_traffic_keeps_its_pause_on_the_old_queue(tmp_path):
+    """examples/fabric/leaf1 with TC_TO_QUEUE_MAP 3 -> 4 alone (MAP_PFC_PRIORITY_TO_QUEUE still 3 -> 3): its maps put
+    priority 3's marks on queue 4 and its pause on queue 3, so a storm on priority 3 that stops queue 3 is a storm
+    while queue 4 keeps sending."""
+    (device,) = load_fabric([swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",))]).devices.values()
+    maps = queue_maps_of(device)
+    assert (maps.carries["Ethernet0"][3], maps.pauses["Ethernet0"][3]) == ([4], [3])
+    per_s = {Key("Ethernet0", PFC_RX, 3): 2000.0, Key("Ethernet0", TX_PACKETS, 3): 0.0,
+             Key("Ethernet0", TX_PACKETS, 4): 100_000.0}
+    det = Detectors(Thresholds(), {3})
+    det.set_queues("leaf1", *maps)
+    kinds = [e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0)
+             for e in det.feed(Rates("leaf1", t, 10.0, {k: v * 10 for k, v in per_s.items()}, per_s))]
+    assert "pfc_storm" in kinds
+
 
 def test_device_down_after_failures_and_back():
     det = Detectors(Thresholds(down_after_failures=3), {3})

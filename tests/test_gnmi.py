@@ -44,7 +44,7 @@ from losslessd.sim import Simulator
 from losslessd.sim.gnmi import make_tls
 
 from .daemonproc import DaemonProcess, free_port, wait_for
-from .peers import FABRIC
+from .peers import FABRIC, swapped_leaf1
 
 DEVICES = ["leaf1", "leaf2", "spine1"]
 INTERVAL_S = 0.3  # sample interval of the client tests
@@ -489,19 +489,12 @@ def test_the_simulators_queue_counters_follow_the_devices_maps(tmp_path):
     when priority 3 storms; queue 3 (lossy priority 4) marks nothing and keeps sending. Before, gNMI took queue 3
     for priority 3 whatever the maps said, so a test through it could not tell a detector that ignores them."""
     import json
-    import shutil
 
     from losslessd.sim import load_devices
     from losslessd.sim.counters import storm_key, wred_counters
     from losslessd.sim.gnmi import sonic_notifications
 
-    shutil.copytree(FABRIC / "leaf1", tmp_path / "leaf1")
-    path = tmp_path / "leaf1" / "config_db.json"
-    db = json.loads(path.read_text())
-    for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
-        db[table]["ROCE"].update({"3": "4", "4": "3"})
-    path.write_text(json.dumps(db))
-    device = load_devices(tmp_path)["leaf1"]
+    device = load_devices(swapped_leaf1(tmp_path))["leaf1"]
     assert device.queues["Ethernet0"][3] == [4] and device.lossless["Ethernet0"] == [3]
 
     def gnmi(now: float) -> dict[int, tuple[int, int]]:
@@ -523,3 +516,26 @@ def test_the_simulators_queue_counters_follow_the_devices_maps(tmp_path):
     c, d = gnmi(t0 + 30), gnmi(t0 + 40)
     assert d[4] == c[4]  # priority 3's queue is stuck: sends nothing, marks nothing
     assert d[3][0] > c[3][0]  # queue 3 carries priority 4: it drains
+
+
+def test_the_simulators_queue_stops_where_the_pause_map_says(tmp_path):
+    """TC_TO_QUEUE_MAP 3 -> 4 alone (MAP_PFC_PRIORITY_TO_QUEUE left 3 -> 3): priority 3's traffic and ECN marks are on
+    queue 4, but a storm on priority 3 stops queue 3, the queue its pause stops (SimDevice.paused), while queue 4 keeps
+    sending. Before, the simulator stopped the queue carrying the traffic, so a detector reading that one passed."""
+    import json
+
+    from losslessd.sim import load_devices
+    from losslessd.sim.counters import storm_key
+    from losslessd.sim.gnmi import sonic_notifications
+
+    device = load_devices(swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)))["leaf1"]
+
+    def sent(now: float) -> dict[int, int]:
+        [note] = sonic_notifications(device, ["Queues"], now)
+        data = json.loads(note.update[0].val.json_ietf_val)
+        return {q: int(data[f"Ethernet0:{q}"]["SAI_QUEUE_STAT_PACKETS"]) for q in (3, 4)}
+
+    t0 = device.traffic.t0 + 100.0
+    device.traffic.storm(storm_key(device.if_indexes, "Ethernet0", 3), now=t0)
+    a, b = sent(t0 + 10), sent(t0 + 20)
+    assert b[3] == a[3] and b[4] > a[4]

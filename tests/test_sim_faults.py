@@ -32,7 +32,7 @@ from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic, et
 from losslessd.sim.fleet import write_fleet
 from losslessd.sim.snmpsim_variation.lossless import GARBAGE, on_seconds, watchdog
 from tests.daemonproc import wait_for
-from tests.peers import FABRIC, ssh_params
+from tests.peers import FABRIC, ssh_params, swapped_leaf1
 
 pytestmark = pytest.mark.slow
 
@@ -321,30 +321,24 @@ def test_a_stalled_nic_counts_a_warning_then_an_error_once_per_stall():
                         Key("ens1f0np0", LINK_PAUSE_TX): 0}
 
 
-def test_the_snmp_queue_a_storm_stops_is_the_one_the_devices_maps_put_the_priority_on(tmp_path, run, poller):
-    """TC 3 on queue 4 and TC 4 on queue 3 (SONiC TC_TO_QUEUE_MAP and MAP_PFC_PRIORITY_TO_QUEUE): a storm on priority 3
-    stops queue 4's transmit count over SNMP while queue 3 keeps sending, as the gNMI and SSH counters do. Before, the
-    SNMP agent stopped queue 3, so a daemon test through it could not tell a drain check that ignores the maps."""
-    import shutil
+@pytest.mark.parametrize(("tables", "stuck"), [(("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"), 4),
+                                                (("TC_TO_QUEUE_MAP",), 3)])
+def test_the_snmp_queue_a_storm_stops_is_the_one_the_devices_pause_map_stops(tmp_path, tables, stuck):
+    """The SNMP agent's queue transmit counts stop with the priority whose pause stops the queue (SONiC
+    MAP_PFC_PRIORITY_TO_QUEUE): with both maps 3 <-> 4 a storm on priority 3 stops queue 4 and queue 3 goes with
+    priority 4; with TC_TO_QUEUE_MAP alone swapped the pause still stops queue 3. Read from the agent's data file
+    (snmprec), whose `stop=` key names the storm that stops each counter."""
+    from losslessd.sim.counters import stopped_by
+    from losslessd.sim.snmp import snmprec
 
-    shutil.copytree(FABRIC / "leaf1", tmp_path / "fabric" / "leaf1")
-    path = tmp_path / "fabric" / "leaf1" / "config_db.json"
-    db = json.loads(path.read_text())
-    for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
-        db[table]["ROCE"].update({"3": "4", "4": "3"})
-    path.write_text(json.dumps(db))
-    sim = Simulator(tmp_path / "fabric", tmp_path / "sim", devices=["leaf1"]).start()
-    try:
-        sim.storm("leaf1", "Ethernet0", 3)
-        s1 = run(poller.poll(target(sim, "leaf1")))
-        s2 = wait_for(lambda: (s := run(poller.poll(target(sim, "leaf1")))).monotonic_s > s1.monotonic_s + 1 and s,
-                      "a second poll a second later")
-    finally:
-        sim.stop()
+    device = load_devices(swapped_leaf1(tmp_path, tables=tables))["leaf1"]
+    text = snmprec("leaf1", device.if_indexes, range(8), "sonic", {p: stopped_by(device, p) for p in device.ports})
+    idx = device.if_indexes["Ethernet0"]
 
-    def sent(s: SnmpSample, q: int) -> int | None:
-        return next(x.tx_packets for x in s.queues if x.port == "Ethernet0" and x.queue == q)
+    def stop(q: int) -> str:  # queue q is qos-group row q + 1
+        oid = f"{oids.CSQ_QOS_GROUP_STATS}.{idx}.{oids.CSQ_EGRESS}.{q + 1}.{oids.CSQ_UCAST_PACKETS}|"
+        [line] = [x for x in text.splitlines() if x.startswith(oid)]
+        return line.rsplit("stop=", 1)[1]
 
-    assert sent(s2, 4) == sent(s1, 4)  # priority 3's queue is stuck
-    assert sent(s2, 3) > sent(s1, 3)  # queue 3 carries priority 4: it drains
-    assert pause_rate(s1, s2, "Ethernet0", 3) > STORM_PAUSE_PER_S / 2
+    assert stop(stuck) == f"{idx}.3"  # priority 3's storm stops it
+    assert stop(7 - stuck) == f"{idx}.4"  # the other of queues 3 and 4 goes with priority 4

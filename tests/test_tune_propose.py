@@ -107,8 +107,10 @@ def test_the_drift_pull_hands_the_configs_to_the_proposer(sim_fabric):
     assert "gpu01" not in pulled.configs  # a host: nothing the tuner renders ECN for
     # each device's priority -> queue maps as its config gives them, for the ECN detector: leaf1's ROCE
     # TC_TO_QUEUE_MAP (TC n on queue n, TC n priority n), spine1's EOS tx-queue defaults
-    assert pulled.queues["leaf1"]["Ethernet0"][3] == [3] and pulled.queues["spine1"]
-    assert pulled.queues["gpu01"] == {}  # a NIC counts its marks per port: no queue map
+    # (and MAP_PFC_PRIORITY_TO_QUEUE, the queues a pause stops, for the storm check)
+    leaf1 = pulled.queues["leaf1"]
+    assert leaf1.carries["Ethernet0"][3] == leaf1.pauses["Ethernet0"][3] == [3] and pulled.queues["spine1"].carries
+    assert pulled.queues["gpu01"] == ({}, {})  # a NIC counts its marks per port: no queue map
     proposer = Proposer(POLICY)
     proposer.update(pulled.configs)
     assert ecn_event(proposer, "spine1", "Ethernet1/1").proposal["platform"] == "arista_eos"

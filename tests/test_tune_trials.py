@@ -315,7 +315,7 @@ def test_a_trials_ecn_marks_and_drops_are_read_from_the_queues_the_devices_maps_
     """TC 3 on queue 4 (SONiC TC_TO_QUEUE_MAP 3 -> 4): the trial sums queue 4's ECN marks and drops for lossless
     priority 3, not queue 3's (another class); the storm check reads queue 4's transmit count. Without the maps the
     marks are left out and the trial says so, never queue 3's taken for priority 3."""
-    from losslessd.monitor import DROPPED_PACKETS, ECN_MARKED, PFC_RX, TX_PACKETS, Key, Reading
+    from losslessd.monitor import DROPPED_PACKETS, ECN_MARKED, PFC_RX, TX_PACKETS, Key, QueueMaps, Reading
     from losslessd.tune.counters import CounterReader, Snapshot
 
     def snap(t: float, n: int) -> Snapshot:
@@ -332,7 +332,8 @@ def test_a_trials_ecn_marks_and_drops_are_read_from_the_queues_the_devices_maps_
         finally:
             reader.close()
 
-    counters, problems, storms = trial({"sw1": {"Ethernet0": {3: [4]}}})
+    # TC 3's traffic and pause both on queue 4 (TC_TO_QUEUE_MAP and MAP_PFC_PRIORITY_TO_QUEUE 3 -> 4)
+    counters, problems, storms = trial({"sw1": QueueMaps({"Ethernet0": {3: [4]}}, {"Ethernet0": {3: [4]}})})
     assert (counters.ecn_marked, counters.dropped, counters.pause_frames) == (500, 0, 2000)
     assert problems == [] and storms == []
     counters, problems, storms = trial(None)

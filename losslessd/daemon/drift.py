@@ -25,13 +25,11 @@ from ..api import lint, load_fabric
 from ..collect import COMMAND_FAILED, pull
 from ..inventory import Inventory
 from ..lint.finding import Finding
-from ..monitor import Event
+from ..monitor import Event, QueueMaps, queue_maps_of
 from ..parse import INTERNAL_ERROR
 from ..tune.propose import Found, configs_from_captures
 
 FABRIC = "fabric"  # the device name of findings about no single device (fabric-scope rules)
-# port -> PFC priority -> the egress queues carrying its traffic (Port.priority_queues), for the ECN detector
-PortQueues = dict[str, dict[int, list[int]]]
 
 
 @dataclass(frozen=True)
@@ -64,7 +62,7 @@ class Pulled:
     findings: list[Finding]
     missing: dict[str, str]
     configs: dict[str, Found] = field(default_factory=dict)  # device -> (platform, running config, version)
-    queues: dict[str, PortQueues] = field(default_factory=dict)  # device read -> its ports' priority -> queues maps
+    queues: dict[str, QueueMaps] = field(default_factory=dict)  # device read -> its ports' priority -> queues maps
 
 
 def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,
@@ -123,12 +121,11 @@ def _inventory_names(fabric, pulled: dict[str, str]) -> dict[str, str]:
             if Path(f).name in by_capture}
 
 
-def queue_maps(fabric, pulled: dict[str, str]) -> dict[str, PortQueues]:
-    """Inventory name -> its ports' PFC priority -> egress queues maps (Port.priority_queues), for each device pulled
-    and read; a port whose maps are not known is left out (the ECN detector then reads its queue marks as unknown)."""
+def queue_maps(fabric, pulled: dict[str, str]) -> dict[str, QueueMaps]:
+    """Inventory name -> its ports' queue maps (monitor.QueueMaps), for each device pulled and read; a port whose
+    maps are not known is left out (the ECN detector then reads its queue marks as unknown)."""
     names = _inventory_names(fabric, pulled)
-    return {names[d.name]: {port.name: queues for port in d.ports.values() if (queues := port.priority_queues())}
-            for d in fabric.devices.values() if d.name in names}
+    return {names[d.name]: queue_maps_of(d) for d in fabric.devices.values() if d.name in names}
 
 
 def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:

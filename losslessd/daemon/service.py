@@ -38,10 +38,11 @@ from .. import __version__
 from ..errors import InputError
 from ..history import History
 from ..inventory import Inventory
-from ..monitor import Event
+from ..model import DeviceKind
+from ..monitor import Event, QueueMaps
 from ..tune.propose import Found
 from . import hup, logs
-from .drift import FABRIC, Drift, PortQueues, Pulled, pull_and_lint, read_configs
+from .drift import FABRIC, Drift, Pulled, pull_and_lint, read_configs
 from .http import HttpFace
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
@@ -107,7 +108,7 @@ class Daemon:
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
-        self._queues: dict[str, PortQueues] = {}  # device -> its ports' priority -> queues maps, as drift read them
+        self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
         self._background: set[asyncio.Future] = set()
         self._scrapes: dict[int, asyncio.Future] = {}
         self._scrape_ids = itertools.count()
@@ -172,7 +173,7 @@ class Daemon:
                                                thread_name_prefix="losslessd-config")
         self.config_runner = Runner("config", Schedule(settings.drift.interval_s, **backoff, retry_early=True),
                                     self._read_config, settings.poll.concurrency)
-        self.config_runner.schedule.set_devices(devices, time.monotonic(), at_once=True)
+        self.config_runner.schedule.set_devices(self._switches(settings, devices), time.monotonic(), at_once=True)
         tasks = [asyncio.create_task(self.drift_runner.run(self._stop), name="drift"),
                  asyncio.create_task(self.config_runner.run(self._stop), name="config"),
                  asyncio.create_task(self._housekeeping(), name="housekeeping")]
@@ -220,6 +221,14 @@ class Daemon:
     def _devices(self, settings: Settings) -> list[str]:
         """This daemon's devices: the inventory's, less those of other shards."""
         return self.shard.select(settings.hosts.hosts)
+
+    @staticmethod
+    def _switches(settings: Settings, devices: list[str]) -> list[str]:
+        """The devices whose config the start and refresh reads pull: switches only. A host's config gives neither
+        queue maps (a NIC's ECN marks and CNPs are per port and need none) nor proposals (no host platform is in
+        tune.candidate.TUNABLE), and its read is many commands (linux_mlx5: 14 per interface) for nothing."""
+        hosts = settings.hosts.hosts
+        return [d for d in devices if d in hosts and hosts[d].platform.kind == DeviceKind.switch]
 
     def _status(self) -> str:
         targets: dict[str, int] = {}
@@ -669,7 +678,8 @@ class Daemon:
         self._set_drift(new)
         self.drift_runner.wake()
         self.config_runner.schedule.configure(new.drift.interval_s, **timing(new.poll))
-        self.config_runner.schedule.set_devices(devices, time.monotonic(), at_once=True)  # one that joined: at once
+        # one that joined: at once
+        self.config_runner.schedule.set_devices(self._switches(new, devices), time.monotonic(), at_once=True)
         self.config_runner.wake()
 
     def _close_history(self) -> None:

@@ -36,12 +36,11 @@ from typing import Any
 
 from .. import __version__
 from ..history import rate_rows
-from ..monitor import Event, Reading
+from ..monitor import Event, QueueMaps, Reading
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors
 from ..tune.propose import Found, Proposer
 from . import logs
-from .drift import PortQueues
 from .ipc import Link, LinkClosed
 from .metrics import Format, Metrics
 from .pollers import POLLERS, Poller, PollFailed
@@ -84,7 +83,7 @@ class ShardWorker:
         # per (device, source), what its last poll could not read: each logged when it starts, again only after a
         # poll that read it (bounded by what the devices leave unread now, not by all they ever did)
         self._unread: dict[tuple[str, str], set[str]] = {}
-        self._queues: dict[str, PortQueues] = {}  # device -> its ports' priority -> queues maps (set_configs)
+        self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps (set_configs)
 
     # -- settings ---------------------------------------------------------------------------------------
     def configure(self, settings: Settings, devices: list[str]) -> None:
@@ -110,7 +109,7 @@ class ShardWorker:
                     self._emit([event])
                 self.detectors = detectors_for(settings, self.proposer)
                 for device, ports in self._queues.items():
-                    self.detectors.set_queues(device, ports)
+                    self.detectors.set_queues(device, *ports)
             self.proposer.policy = settings.lint_policy
             for source, poller in self.pollers.items():
                 poller.reconfigure(settings)
@@ -127,7 +126,7 @@ class ShardWorker:
         for runner in self.runners.values():
             runner.wake()
 
-    def set_configs(self, configs: dict[str, Found], queues: dict[str, PortQueues] | None = None) -> None:
+    def set_configs(self, configs: dict[str, Found], queues: dict[str, QueueMaps] | None = None) -> None:
         """Device configs the daemon read (device -> (platform, running config, `show version` output)), for the
         proposals; and each device's priority -> queues maps by port, which tell the ECN detector which queue's
         marks are a priority's."""
@@ -136,7 +135,7 @@ class ShardWorker:
         self._queues.update({d: q for d, q in (queues or {}).items() if d in mine})
         for device, ports in (queues or {}).items():
             if device in mine and self.detectors is not None:
-                self.detectors.set_queues(device, ports)
+                self.detectors.set_queues(device, *ports)
 
     def _primary(self, device: str) -> str | None:
         """The source whose failures mark ``device`` down: the lowest-ranked one that polls it."""

@@ -69,12 +69,34 @@ class Key(NamedTuple):
 PortQueues = dict[str, dict[int, list[int]]]
 
 
-def carrying_queues(maps: PortQueues | None, port: str, priority: int) -> list[int] | None:
+class QueueMaps(NamedTuple):
+    """One device's queue maps by port: where each priority's traffic goes (``carries``, Port.priority_queues: its
+    queues' ECN marks and drops count for it) and which queues a received pause for it stops (``pauses``,
+    Port.paused_queues: SONiC MAP_PFC_PRIORITY_TO_QUEUE; the storm drain check reads these). The two differ where a
+    config moves a priority's traffic (TC_TO_QUEUE_MAP 3 -> 4) but not its pause (priority 3 -> queue 3)."""
+
+    carries: PortQueues
+    pauses: PortQueues
+
+
+def queue_maps_of(device) -> QueueMaps:
+    """A model Device's QueueMaps; a port or priority whose maps are not known is left out."""
+    carries = {port.name: q for port in device.ports.values() if (q := port.priority_queues())}
+    pauses = {port.name: paused for port in device.ports.values()
+              if (paused := {p: q for p in range(8) if (q := port.paused_queues(p))})}
+    return QueueMaps(carries, pauses)
+
+
+def carrying_queues(maps: PortQueues | None, port: str, priority: int, *, identity: bool = False) -> list[int] | None:
     """The egress queues whose counters (packets sent, ECN marks, drops) stand for ``priority`` on ``port``, by the
     device's own maps; None when they do not say (no maps read, or none for the port or the priority). The one
     lookup the detectors (losslessd.monitor.detect) and the tuner's trial sums (losslessd.tune.counters) read queue
-    counters through: with TC 3 on queue 4, queue 3's counters say nothing of priority 3."""
-    return None if maps is None else maps.get(port, {}).get(priority)
+    counters through: with TC 3 on queue 4, queue 3's counters say nothing of priority 3. ``identity``: queue n for
+    priority n where the maps do not say, the identity SONiC's PFC watchdog assumes (sonic-swss
+    orchagent/pfc_detect_*.lua checks queue n's SAI_QUEUE_STAT_PACKETS against SAI_PORT_STAT_PFC_n_RX_PKTS): for the
+    storm drain check and the trial's drops only, never for ECN marks."""
+    queues = None if maps is None else maps.get(port, {}).get(priority)
+    return [priority] if queues is None and identity else queues
 
 
 @dataclass(frozen=True)

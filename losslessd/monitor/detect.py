@@ -132,18 +132,26 @@ class Detectors:
         self._devices: dict[str, _Device] = {}
         # device -> port -> PFC priority -> the egress queues carrying it (Port.priority_queues); see set_queues
         self._queues: dict[str, dict[str, dict[int, list[int]]]] = {}
+        # device -> port -> PFC priority -> the egress queues a pause for it stops (Port.paused_queues); see set_queues
+        self._paused: dict[str, dict[str, dict[int, list[int]]]] = {}
         # (device, port, priority) -> why its queue's ECN marks are not read: each reported once by unread_marks()
         self._unmapped: dict[tuple[str, str, int], str] = {}
         self._told: set[tuple[str, str, int]] = set()
 
-    def set_queues(self, device: str, ports: dict[str, dict[int, list[int]]] | None) -> None:
+    def set_queues(self, device: str, ports: dict[str, dict[int, list[int]]] | None,
+                   paused: dict[str, dict[int, list[int]]] | None = None) -> None:
         """The device's priority -> queues maps by port (None: not known): which queues' ECN marks count for a
         priority. A port or priority missing from them reads its queues' marks as unknown, never as another
-        queue's."""
+        queue's. ``paused``: the queues a pause for the priority stops, by port (QueueMaps.pauses), which the storm
+        drain check reads."""
         if ports is None:
             self._queues.pop(device, None)
         else:
             self._queues[device] = ports
+        if paused is None:
+            self._paused.pop(device, None)
+        else:
+            self._paused[device] = paused
         self._told = {k for k in self._told if k[0] != device}
 
     def unread_marks(self) -> list[tuple[str, str, int, str]]:
@@ -274,12 +282,13 @@ class Detectors:
         return True, numbers, "sent nothing while the device's other queues did"
 
     def _sent(self, r: Rates, port: str, prio: int) -> int | None:
-        """Packets the queues carrying ``prio`` sent in the interval (None: not known). The queues come from the
-        device's maps (carrying_queues, as the ECN marks); where those are not known, queue n for priority n: the
-        identity SONiC's PFC watchdog itself assumes (sonic-swss orchagent/pfc_detect_*.lua checks queue n's
-        SAI_QUEUE_STAT_PACKETS against SAI_PORT_STAT_PFC_n_RX_PKTS), for this drain check only."""
-        queues = carrying_queues(self._queues.get(r.device), port, prio)
-        sent = [r.deltas.get(Key(port, TX_PACKETS, q)) for q in (queues if queues is not None else [prio])]
+        """Packets the queues a pause for ``prio`` stops sent in the interval (None: not known). The queues come from
+        the device's maps (QueueMaps.pauses: SONiC MAP_PFC_PRIORITY_TO_QUEUE, not the TC_TO_QUEUE_MAP the ECN marks
+        read: a pause stops its queue whatever traffic the queue carries); where those are not known, queue n for
+        priority n: the identity SONiC's PFC watchdog itself assumes (sonic-swss orchagent/pfc_detect_*.lua checks
+        queue n's SAI_QUEUE_STAT_PACKETS against SAI_PORT_STAT_PFC_n_RX_PKTS), for this drain check only."""
+        queues = carrying_queues(self._paused.get(r.device), port, prio, identity=True) or []
+        sent = [r.deltas.get(Key(port, TX_PACKETS, q)) for q in queues]
         if any(sent):
             return sum(v for v in sent if v is not None)  # one of them drains
         return None if None in sent else 0

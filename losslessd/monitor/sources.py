@@ -284,12 +284,12 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
         raise ValueError("does not start with 'NIC statistics:'")
     for n, line in enumerate(lines[1:], start=2):
         m = _ETHTOOL_LINE.match(line)
+        if not m:
+            raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
         try:
-            value = counter(m[2]) if m else None
+            value = counter(m[2])
         except ValueError as exc:
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value' ({exc})") from None
-        if not m or value is None:
-            raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
         if m[1] in _ETHTOOL_PORT:
             out[Key(iface, _ETHTOOL_PORT[m[1]])] = value
         for pattern, name in _ETHTOOL.items():
@@ -326,8 +326,9 @@ def _pause_stats(command: str, output: str) -> dict[Key, int]:
     if not lines or not lines[0].startswith("Pause parameters for "):
         raise ValueError("does not start with 'Pause parameters for'")
     out = {}
-    if "Statistics:" in (line.strip() for line in lines):
-        for n, line in enumerate(lines[[line.strip() for line in lines].index("Statistics:") + 1:], start=1):
+    stripped = [line.strip() for line in lines]
+    if "Statistics:" in stripped:
+        for n, line in enumerate(lines[stripped.index("Statistics:") + 1:], start=1):
             m = _PAUSE_STAT_LINE.match(line)
             if not m:
                 raise ValueError(f"statistics line {n} {line.strip()[:80]!r} is not 'name: value'")

@@ -32,11 +32,12 @@ from .. import capture
 from ..errors import InputError
 from ..fabric import folder_groups
 from ..model import Device, DeviceKind
+from ..monitor import queue_maps_of
 from ..parse import parse_group
 from ..platforms import PLATFORMS
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
-from .counters import Traffic, carried, storm_key
+from .counters import Traffic, stopped_by, storm_key
 from .snmp import sonic_if_indexes
 from .ssh import HOST, SshServers, generate_host_key, known_hosts_line, normalize
 
@@ -99,6 +100,8 @@ class SimDevice:
     # port -> PFC priority -> the egress queues its config puts the priority's traffic on (Port.priority_queues); a
     # port or priority missing: queue n carries priority n
     queues: dict[str, dict[int, list[int]]] = field(default_factory=dict)
+    # port -> PFC priority -> the egress queues a pause for it stops (Port.paused_queues); missing: queue n for n
+    paused: dict[str, dict[int, list[int]]] = field(default_factory=dict)
     watchdog: dict[str, tuple[float, float]] = field(default_factory=dict)  # port -> on-box PFC watchdog
     #   (detection s, restoration s), for ports whose config turns it on
     traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
@@ -256,7 +259,7 @@ class Simulator:
         switches = [d for d in self.devices.values() if d.kind == DeviceKind.switch]
         for device in switches:
             name = self._agents.add(device.name, ports=device.ports, priorities=range(8), traffic=device.traffic,
-                                    platform=device.platform, carried={p: carried(device, p) for p in device.ports})
+                                    platform=device.platform, carried={p: stopped_by(device, p) for p in device.ports})
             if self.snmp_v3:
                 device.snmp_context = name
             else:
@@ -491,6 +494,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
         if outputs is None:
             log.warning("simulator leaves out %s: %s has no recorded command outputs", model.name, files[0])
             continue
+        maps = queue_maps_of(model)
         devices[model.name] = SimDevice(
             name=model.name, platform=model.platform, kind=model.kind, username=platform.login,
             password_env=PASSWORD_ENV, netmiko_device_type=platform.netmiko,
@@ -498,7 +502,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
             rdma_devices=sorted({m.group(1) for cmd in outputs for m in _RDMA_DEVICE.finditer(cmd)}),
             if_indexes=sonic_if_indexes(list(model.ports)),
             lossless={n: sorted(p.pfc_enabled or []) for n, p in model.ports.items()},
-            queues={n: q for n, p in model.ports.items() if (q := p.priority_queues())},
+            queues=maps.carries, paused=maps.pauses,
             watchdog={n: _watchdog_times(p.watchdog) for n, p in model.ports.items()
                       if p.watchdog is not None and p.watchdog.enabled is not False})
     if only is None:

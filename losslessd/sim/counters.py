@@ -137,6 +137,7 @@ class CounterDevice(Protocol):
     if_indexes: dict[str, int]
     lossless: dict[str, list[int]]  # port -> priorities with PFC on
     queues: dict[str, dict[int, list[int]]]  # port -> PFC priority -> egress queues (losslessd.sim.SimDevice.queues)
+    paused: dict[str, dict[int, list[int]]]  # port -> PFC priority -> queues its pause stops (SimDevice.paused)
     watchdog: dict[str, tuple[float, float]]  # port -> (detection s, restoration s) of its on-box PFC watchdog
     traffic: Traffic
 
@@ -195,9 +196,19 @@ def _ecn_spec(key: str) -> dict:
 def carried(device: CounterDevice, port: str) -> dict[int, int]:
     """Egress queue -> the priority whose traffic it carries by the port's maps (``device.queues``: SONiC
     TC_TO_QUEUE_MAP, Junos queue-num, EOS tx-queue; queue n for priority n where they do not say), a lossless
-    priority first where a queue carries several: that priority's storm stops the queue, its congestion marks there.
-    A queue no priority reaches is left out. What the SSH wredcounters and the gNMI queue counters both read."""
-    lossless, maps = device.lossless.get(port, []), device.queues.get(port, {})
+    priority first where a queue carries several: its congestion marks there. A queue no priority reaches is left
+    out. What the SSH wredcounters and the gNMI queue ECN counters read."""
+    return _queue_priority(device.lossless.get(port, []), device.queues.get(port, {}))
+
+
+def stopped_by(device: CounterDevice, port: str) -> dict[int, int]:
+    """Egress queue -> the priority whose pause stops it by the port's maps (``device.paused``: SONiC
+    MAP_PFC_PRIORITY_TO_QUEUE, Port.paused_queues; queue n for priority n where they do not say), a lossless priority
+    first: its storm stops the queue, whatever traffic the queue carries. What the queues' packet counters read."""
+    return _queue_priority(device.lossless.get(port, []), device.paused.get(port, {}))
+
+
+def _queue_priority(lossless: list[int], maps: dict[int, list[int]]) -> dict[int, int]:
     out: dict[int, int] = {}
     for prio in sorted(range(8), key=lambda p: (p not in lossless, p)):
         for q in maps.get(prio, [prio]):

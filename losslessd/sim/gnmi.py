@@ -39,6 +39,7 @@ from .counters import (
     STORM_PAUSE_PER_S,
     CounterDevice,
     carried,
+    stopped_by,
     _Counters,
     _ecn_spec,
 )
@@ -139,11 +140,12 @@ class _Values:
                 "paused_us": self(f"{port}/pfc{p}/paused_us", pause * 10, up=key, k=_US_PER_S / STORM_PAUSE_PER_S)}
 
     def queue(self, port: str, q: int) -> dict:
-        """The queue stops sending while the priority it carries (by the port's maps: carried) is paused; a queue
-        carrying a lossless priority marks ECN with that priority's congestion, as the SSH wredcounters do."""
-        prio = carried(self.device, port).get(q)
-        key = f"{self.device.if_indexes[port]}.{prio}"
-        sent = self(f"{port}/q{q}/packets", QUEUE_PPS, stop=key)
+        """The queue stops sending while the priority whose pause stops it (by the port's maps: stopped_by) is paused;
+        a queue carrying a lossless priority (carried) marks ECN with that priority's congestion, as the SSH
+        wredcounters do."""
+        idx, prio = self.device.if_indexes[port], carried(self.device, port).get(q)
+        key = f"{idx}.{prio}"
+        sent = self(f"{port}/q{q}/packets", QUEUE_PPS, stop=f"{idx}.{stopped_by(self.device, port).get(q)}")
         lossless = prio in self.device.lossless.get(port, [])
         return {"packets": sent, "bytes": sent if self.garbage else sent * AVG_PACKET_BYTES,
                 "dropped": self(f"{port}/q{q}/dropped", 0.0),

@@ -82,8 +82,8 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
 
     Counters are ``lossless`` variation records (base, rate per second, storm keys); the bases and
     traffic rates are drawn from a generator seeded with the device name, so a fabric is the same
-    on every run. ``carried``: port -> egress queue -> the priority whose storm stops it (sim.counters.carried, from
-    the device's maps); without it queue n stops with priority n.
+    on every run. ``carried``: port -> egress queue -> the priority whose storm stops it (sim.counters.stopped_by,
+    from the device's maps); without it queue n stops with priority n.
     """
     arista = platform in _ARISTA_PFC
     requests, indications = ((oids.ARISTA_PFC_PRIO_REQUESTS, oids.ARISTA_PFC_PRIO_INDICATIONS) if arista

@@ -23,7 +23,7 @@ from ..monitor import (
     PAUSE_DURATION_US,
     PFC_RX,
     PFC_TX,
-    PortQueues,
+    QueueMaps,
     Reading,
     carrying_queues,
 )
@@ -54,11 +54,12 @@ class Snapshot:
 class CounterReader:
     """Reads the counters of ``hosts`` (those with SNMP settings over SNMP, platforms with counter commands over
     SSH) and sums what changed on the tuned ports' lossless priorities. Queue counters (ECN marks, drops) are read
-    through the devices' own priority -> queue maps (``queues``: device -> Port.priority_queues by port, from the
-    configs the tune read; monitor.carrying_queues, the daemon's lookup)."""
+    through the devices' own maps (``queues``: device -> monitor.QueueMaps, from the configs the tune read: ECN marks
+    and drops by the queues carrying a priority, the storm check by the queues its pause stops;
+    monitor.carrying_queues, the daemon's lookup)."""
 
     def __init__(self, hosts: dict[str, Host], tuned: dict[str, dict[str, float]], lossless: list[int], *,
-                 known_hosts: Path | None, timeout_s: float = 30.0, queues: dict[str, PortQueues] | None = None):
+                 known_hosts: Path | None, timeout_s: float = 30.0, queues: dict[str, QueueMaps] | None = None):
         self.hosts, self.tuned, self.lossless = hosts, tuned, list(lossless)  # tuned: device -> port -> Gb/s
         self.queues = dict(queues or {})
         self.known_hosts, self.timeout_s = known_hosts, timeout_s
@@ -96,7 +97,7 @@ class CounterReader:
         and sending nothing the whole time, or a device's own watchdog counting one."""
         detectors = Detectors(Thresholds(storm_detection_polls=1, storm_restoration_polls=1), set(self.lossless))
         for device, maps in self.queues.items():
-            detectors.set_queues(device, maps)
+            detectors.set_queues(device, *maps)
         found = []
         for rates in self._rates(before, after, []):
             found += [f"{e.device} {e.port} priority {e.priority}: {e.message}" for e in detectors.feed(rates)
@@ -172,14 +173,11 @@ class CounterReader:
         priority, its ECN marks are unknown (added to ``unmapped``, never queue n's for priority n), while a drop on
         queue n counts for priority n: the identity SONiC's PFC watchdog assumes (sonic-swss
         orchagent/pfc_detect_*.lua), so the trial's stop on a dropped packet errs towards stopping."""
-        maps, found = self.queues.get(device), False
+        maps, found = (m.carries if (m := self.queues.get(device)) else None), False
         for prio in self.lossless:
-            queues = carrying_queues(maps, port, prio)
+            queues = carrying_queues(maps, port, prio, identity=name != ECN_MARKED)
             if queues is None:
-                if name == ECN_MARKED:
-                    unmapped.add((device, port, prio))
-                else:
-                    found = found or queue == prio
+                unmapped.add((device, port, prio))
             else:
                 found = found or queue in queues
         return found

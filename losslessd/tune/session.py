@@ -29,6 +29,7 @@ from ..collect.ssh import CollectError, Session
 from ..errors import InputError
 from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes
 from ..inventory import Host, Inventory, device_key
+from ..monitor import QueueMaps, queue_maps_of
 from ..platforms import Command
 from ..policy import Policy
 from ..render.families import FAMILY_SECTIONS
@@ -439,8 +440,7 @@ class Tuner:
                                                  for d, c in self.configs.items()},
                                     self.policy.lossless.priorities, known_hosts=self.opts.known_hosts,
                                     timeout_s=self.opts.ssh_timeout_s,
-                                    queues={d: {p.name: q for p in c.ports if (port := c.device.ports.get(p.name))
-                                                and (q := port.priority_queues())} for d, c in self.configs.items()})
+                                    queues={d: _tuned_queues(c) for d, c in self.configs.items()})
         stopped = None
         interrupted: Interrupted | None = None
         try:
@@ -715,3 +715,9 @@ def _label(key: str | None) -> str:
     if key is None:
         return "none"
     return "settings as found" if key == AS_FOUND else Candidate.from_key(key).describe()
+
+
+def _tuned_queues(config) -> QueueMaps:
+    """The queue maps (monitor.QueueMaps) of the ports a tune changes, for its trial sums and storm check."""
+    tuned, maps = {p.name for p in config.ports}, queue_maps_of(config.device)
+    return QueueMaps(*({port: q for port, q in m.items() if port in tuned} for m in maps))
