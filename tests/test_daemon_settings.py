@@ -496,6 +496,31 @@ def test_what_a_poll_could_not_read_is_logged_when_it_starts_and_again_after_it_
 
 
 
+def test_a_settings_reload_that_makes_new_detectors_keeps_the_queue_maps_read(folder):
+    """A reload that changes the detection thresholds makes new detectors; the priority -> queue maps came from the
+    configs read at start, which a reload does not read again: the new detectors read priority 3's ECN marks on queue
+    4 as before (without the maps every queue's marks would be unknown until the next config refresh, an hour)."""
+    import asyncio
+
+    from losslessd.daemon.worker import ShardWorker
+    from losslessd.monitor import QueueMaps
+
+    base = "inventory: inventory.yaml\nknown_hosts: known_hosts\n"
+    maps = QueueMaps({"Ethernet0": {3: [4]}}, {"Ethernet0": {3: [3]}})
+
+    async def reload() -> tuple[object, object]:
+        worker = ShardWorker(0, send=lambda message: None)
+        worker.configure(load_settings(write(folder, base), ENV), ["leaf1"])
+        worker.set_configs({}, {"leaf1": maps})
+        before = worker.detectors
+        worker.configure(load_settings(write(folder, base + "detection: {ecn_polls: 5}\n"), ENV), ["leaf1"])
+        return before, worker.detectors
+
+    before, after = asyncio.run(reload())
+    assert after is not before and after.t.ecn_polls == 5
+    assert after._queues == {"leaf1": {"Ethernet0": {3: [4]}}} and after._paused == {"leaf1": {"Ethernet0": {3: [3]}}}
+
+
 def test_counters_held_at_a_clears_floor_are_logged_once_and_exported(folder, caplog):
     """After `sonic-clear queue wredcounters` and a syncd restart beneath its cache, SONiC prints a queue's marks as 0
     until its count passes the cached one (sonic-utilities netstat.py ns_diff: max(0, new - old)); a queue that stopped

@@ -83,7 +83,6 @@ class ShardWorker:
         # per (device, source), what its last poll could not read: each logged when it starts, again only after a
         # poll that read it (bounded by what the devices leave unread now, not by all they ever did)
         self._unread: dict[tuple[str, str], set[str]] = {}
-        self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps (set_configs)
 
     # -- settings ---------------------------------------------------------------------------------------
     def configure(self, settings: Settings, devices: list[str]) -> None:
@@ -107,9 +106,7 @@ class ShardWorker:
                     event.end_unix_s = wall
                     event.message += " (closed by a settings reload)"
                     self._emit([event])
-                self.detectors = detectors_for(settings, self.proposer)
-                for device, ports in self._queues.items():
-                    self.detectors.set_queues(device, *ports)
+                self.detectors = detectors_for(settings, self.proposer).with_queues_of(self.detectors)
             self.proposer.policy = settings.lint_policy
             for source, poller in self.pollers.items():
                 poller.reconfigure(settings)
@@ -132,7 +129,6 @@ class ShardWorker:
         marks are a priority's."""
         mine = set(self.devices)
         self.proposer.update({d: c for d, c in configs.items() if d in mine})
-        self._queues.update({d: q for d, q in (queues or {}).items() if d in mine})
         for device, ports in (queues or {}).items():
             if device in mine and self.detectors is not None:
                 self.detectors.set_queues(device, *ports)
@@ -153,7 +149,6 @@ class ShardWorker:
         self._emit(ended)
         self.detectors.forget(device)
         self.proposer.forget(device)
-        self._queues.pop(device, None)
         for tracker in self.trackers.values():
             tracker.forget(device)
         for poller in self.pollers.values():
