@@ -154,10 +154,11 @@ class Detectors:
             self._paused[device] = paused
         self._told = {k for k in self._told if k[0] != device}
 
-    def with_queues_of(self, other: Detectors) -> Detectors:
+    def with_queues_of(self, other: Detectors | None) -> Detectors:
         """These detectors, given the queue maps ``other`` holds (a settings reload makes new detectors; the maps
         come from the configs read, which the reload does not read again)."""
-        self._queues, self._paused = dict(other._queues), dict(other._paused)
+        if other is not None:
+            self._queues, self._paused = dict(other._queues), dict(other._paused)
         return self
 
     def unread_marks(self) -> list[tuple[str, str, int, str]]:
