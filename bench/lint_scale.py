@@ -17,9 +17,11 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
-Last counted (session 33, callgrind, hash seed 0, one process): a lint of the 20-switch, 160-host fabric (two lints
-less one) 621.9 M instructions, the floor of its files 144.8 M (4.29x); the switches' parse 394 M of it, the hosts'
-89 M: docs/lint-at-scale.md, "Session 33".
+Last counted (session 34, callgrind, hash seed 0, one process, main a0ec0fc): a lint of the 20-switch, 160-host fabric
+(two lints less one) 625.4 M instructions, the floor of its files 144.4 M in the same hour (4.33x); the engine alone
+126.6 M; the parallel lint's own algorithm run in one process (11 shares, pickles, the parent's rebuild) 751.4 M:
+docs/lint-at-scale.md, "Session 34". Session 33: 621.9 M, floor 144.8 M (4.29x); the switches' parse 394 M, the
+hosts' 89 M.
 
     python bench/lint_scale.py [--switches 200 2000] [--repeat 3] [--jobs N] [--topology]
 """

@@ -13,7 +13,10 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
-Last counted (session 33): `import typer, rich` 265.9 M, the example lint 1,515.9 M (5.70x; 1,524.4 M, 5.73x, before the
+Last counted (session 34, main a0ec0fc): `import typer, rich` 266 M, `losslessd --help` 407 M (1.53x), `losslessd
+rules` 318 M (1.20x), the example lint 1,530 M (5.76x), `import typer, pydantic` 381 M, a bare typer command 661 M:
+docs/lint-at-scale.md, "Session 34".
+Session 33: `import typer, rich` 265.9 M, the example lint 1,515.9 M (5.70x; 1,524.4 M, 5.73x, before the
 Junos routing-table reader was imported only for a Junos table): docs/lint-at-scale.md, "Session 33".
 Session 32 (typer 0.29, pydantic 2.14): `import typer, rich` 266 M, `losslessd --help` 404 M (1.52x),
 `losslessd rules` 317 M (1.19x; 694 M before a parameter built typer's pydantic validator only for a value given),
