@@ -109,3 +109,20 @@ def test_docs_policy_lists_every_policy_key_once():
     assert not twice, f"docs/policy.md lists these keys more than once: {twice}"
     assert sorted(accepted - set(rows)) == [], "policy keys docs/policy.md does not list"
     assert sorted(set(rows) - accepted) == [], "docs/policy.md lists keys the policy schema does not accept"
+
+
+def test_sys001_documented_example_is_what_lint_prints(tmp_path):
+    """`losslessd rules SYS001` quotes a finding: a config_db.json missing a comma gives that very line."""
+    doc = losslessd("rules", "SYS001").stdout
+    quoted = re.search(r"`SYS001 (invalid JSON: .*?) \[config_db\.json:(\d+)\]`", doc)
+    assert quoted, doc
+    line = int(quoted.group(2))
+    tables = ["DEVICE_METADATA", "PORT", "PORT_QOS_MAP", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE",
+              "QUEUE", "WRED_PROFILE", "DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "SCHEDULER"]
+    assert line - 1 <= len(tables)
+    body = [f'  "{table}": {{}}' for table in tables[:line - 2]]  # lines 2 .. line-1; the last lacks its comma
+    rows = [row + "," for row in body[:-1]] + [body[-1], f'    "{tables[line - 2]}": {{}}', "}"]
+    (tmp_path / "config_db.json").write_text("\n".join(["{", *rows]) + "\n", encoding="utf-8")
+    res = losslessd("lint", "config_db.json", cwd=tmp_path)
+    assert res.returncode == 2
+    assert f"  error   SYS001 (device): {quoted.group(1)} [config_db.json:{line}]" in res.stdout.splitlines()
