@@ -126,3 +126,22 @@ def test_sys001_documented_example_is_what_lint_prints(tmp_path):
     res = losslessd("lint", "config_db.json", cwd=tmp_path)
     assert res.returncode == 2
     assert f"  error   SYS001 (device): {quoted.group(1)} [config_db.json:{line}]" in res.stdout.splitlines()
+
+
+def test_docs_fix_labels_every_fixable_rule_as_the_rule_does():
+    """docs/fix.md's "Safe and disruptive" table names every fixable rule once, with the label `losslessd rules` shows."""
+    from losslessd.lint.registry import all_rules
+
+    table: dict[str, str] = {}
+    for codes, label in re.findall(r"^\| ([A-Z]{3}\d{3}[^|]*?) \| [^|]* \| (safe|disruptive) \|",
+                                   (ROOT / "docs" / "fix.md").read_text(encoding="utf-8"), re.M):
+        if " on a NIC" in codes:  # a rule's NIC side, labelled as the rule is
+            continue
+        for part in re.findall(r"([A-Z]{3})(\d{3})(?:-[A-Z]{3}(\d{3}))?", codes):
+            for number in range(int(part[1]), int(part[2] or part[1]) + 1):
+                code = f"{part[0]}{number:03d}"
+                assert code not in table, f"docs/fix.md labels {code} twice"
+                table[code] = label
+    fixable = {code: ("disruptive" if rule.disruptive else "safe")
+               for code, rule in all_rules().items() if rule.fix_sections}
+    assert table == fixable
