@@ -129,7 +129,7 @@ def test_sys001_documented_example_is_what_lint_prints(tmp_path):
 
 
 def test_docs_fix_labels_every_fixable_rule_as_the_rule_does():
-    """docs/fix.md's "Safe and disruptive" table names every fixable rule once, with the label `losslessd rules` shows."""
+    """docs/fix.md's "Safe and disruptive" table names every fixable rule once, labelled as `losslessd rules` does."""
     from losslessd.lint.registry import all_rules
 
     table: dict[str, str] = {}
