@@ -68,3 +68,80 @@ def test_docs_link_only_inside_the_repository(doc):
         path = (doc.parent / target.split("#", 1)[0]).resolve()
         assert path.is_relative_to(ROOT.resolve()), f"{doc.name} links outside the repository: {target}"
         assert path.exists(), f"{doc.name} links to a missing file: {target}"
+
+
+def test_readme_policy_check_message_is_what_policy_check_prints(tmp_path):
+    """The README's site.yaml, with a word where a number belongs, gives the error the README quotes (file:line)."""
+    text = README.read_text(encoding="utf-8")
+    site = re.search(r"^```yaml\n(# site\.yaml\n.*?)^```", text, re.M | re.S)
+    quoted = re.search(r"``(site\.yaml:\d+ \(at [^)]*\): .*?)``", text)
+    assert site and quoted, "README.md no longer shows the site.yaml example and its policy check error"
+    body = site.group(1)
+    assert "detection_time_ms: {min: 100," in body
+    (tmp_path / "site.yaml").write_text(body.replace("detection_time_ms: {min: 100,", "detection_time_ms: {min: fast,"),
+                                        encoding="utf-8")
+    res = losslessd("policy", "check", "site.yaml", cwd=tmp_path)
+    assert res.returncode == 2, res.stdout
+    assert f"losslessd: error: {quoted.group(1)}" in res.stderr.splitlines()
+
+
+def _schema_keys(node: dict, defs: dict, prefix: str = "") -> set[str]:
+    while "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    if set(node.get("properties", {})) == {"min", "max"}:  # a range: documented as one key
+        return set()
+    keys = set()
+    for option in node.get("anyOf", []):
+        keys |= _schema_keys(option, defs, prefix)
+    for key, sub in node.get("properties", {}).items():
+        keys |= {prefix + key} | _schema_keys(sub, defs, prefix + key + ".")
+    return keys
+
+
+def test_docs_policy_lists_every_policy_key_once():
+    """docs/policy.md has one row per key the policy schema accepts, and no row for a key it does not."""
+    import json
+
+    schema = json.loads((ROOT / "policies" / "schema.json").read_text(encoding="utf-8"))
+    accepted = _schema_keys(schema, schema["$defs"])
+    rows = re.findall(r"^\| `([a-z_.]+)` \|", (ROOT / "docs" / "policy.md").read_text(encoding="utf-8"), re.M)
+    twice = sorted({key for key in rows if rows.count(key) > 1})
+    assert not twice, f"docs/policy.md lists these keys more than once: {twice}"
+    assert sorted(accepted - set(rows)) == [], "policy keys docs/policy.md does not list"
+    assert sorted(set(rows) - accepted) == [], "docs/policy.md lists keys the policy schema does not accept"
+
+
+def test_sys001_documented_example_is_what_lint_prints(tmp_path):
+    """`losslessd rules SYS001` quotes a finding: a config_db.json missing a comma gives that very line."""
+    doc = losslessd("rules", "SYS001").stdout
+    quoted = re.search(r"`SYS001 (invalid JSON: .*?) \[config_db\.json:(\d+)\]`", doc)
+    assert quoted, doc
+    line = int(quoted.group(2))
+    tables = ["DEVICE_METADATA", "PORT", "PORT_QOS_MAP", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE",
+              "QUEUE", "WRED_PROFILE", "DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "SCHEDULER"]
+    assert line - 1 <= len(tables)
+    body = [f'  "{table}": {{}}' for table in tables[:line - 2]]  # lines 2 .. line-1; the last lacks its comma
+    rows = [row + "," for row in body[:-1]] + [body[-1], f'    "{tables[line - 2]}": {{}}', "}"]
+    (tmp_path / "config_db.json").write_text("\n".join(["{", *rows]) + "\n", encoding="utf-8")
+    res = losslessd("lint", "config_db.json", cwd=tmp_path)
+    assert res.returncode == 2
+    assert f"  error   SYS001 (device): {quoted.group(1)} [config_db.json:{line}]" in res.stdout.splitlines()
+
+
+def test_docs_fix_labels_every_fixable_rule_as_the_rule_does():
+    """docs/fix.md's "Safe and disruptive" table names every fixable rule once, labelled as `losslessd rules` does."""
+    from losslessd.lint.registry import all_rules
+
+    table: dict[str, str] = {}
+    for codes, label in re.findall(r"^\| ([A-Z]{3}\d{3}[^|]*?) \| [^|]* \| (safe|disruptive) \|",
+                                   (ROOT / "docs" / "fix.md").read_text(encoding="utf-8"), re.M):
+        if " on a NIC" in codes:  # a rule's NIC side, labelled as the rule is
+            continue
+        for part in re.findall(r"([A-Z]{3})(\d{3})(?:-[A-Z]{3}(\d{3}))?", codes):
+            for number in range(int(part[1]), int(part[2] or part[1]) + 1):
+                code = f"{part[0]}{number:03d}"
+                assert code not in table, f"docs/fix.md labels {code} twice"
+                table[code] = label
+    fixable = {code: ("disruptive" if rule.disruptive else "safe")
+               for code, rule in all_rules().items() if rule.fix_sections}
+    assert table == fixable

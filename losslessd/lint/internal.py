@@ -28,7 +28,7 @@ class InternalError(Rule):
     The rule's conclusion for that device, or the whole device, is missing.
 
     ## Failing example
-    `SYS900 rule ECN005 (ecn-before-pfc) failed: ZeroDivisionError ...`.
+    `SYS900 rule ECN004 (ecn-after-pfc) failed: ZeroDivisionError ...`.
 
     ## Passing example
     No SYS900 finding.

@@ -45,7 +45,8 @@ class InputUnreadable(_IssueRule):
     A device that is silently skipped is a device whose lossless settings nobody checked.
 
     ## Failing example
-    A `config_db.json` with a missing comma: `SYS001 invalid JSON: Expecting ',' delimiter (line 12)`.
+    A `config_db.json` with a missing comma:
+    `SYS001 invalid JSON: Expecting ',' delimiter (column 5) [config_db.json:12]`.
 
     ## Passing example
     Every file parses; no SYS001 finding.
@@ -214,8 +215,8 @@ class AuthFailed(_CollectionRule):
     The device was not checked.
 
     ## Failing example
-    `SYS011 10.0.0.12:22 refused the login of user 'admin' (the password came from environment
-    variable FABRIC_PASSWORD)`.
+    `SYS011 10.0.0.12:22 refused the login of user 'admin' (wrong password, user or key; the password
+    came from environment variable FABRIC_PASSWORD)`.
 
     ## Passing example
     The login succeeds and the device's capture is in the snapshot.
@@ -244,7 +245,8 @@ class HostKeyRejected(_CollectionRule):
     it would give it away.
 
     ## Failing example
-    `SYS012 the host key of 10.0.0.12:22 is not in /home/ops/.ssh/known_hosts`.
+    `SYS012 the host key of 10.0.0.12:22 is not in /home/ops/.ssh/known_hosts; add it after checking
+    its fingerprint (ssh-keyscan -p 22 10.0.0.12)`.
 
     ## Passing example
     known_hosts has a `10.0.0.12 ssh-ed25519 AAAA...` line matching the device's key.
