@@ -98,7 +98,7 @@ def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_
     # OverflowError in settimeout
     ("inventory: inventory.yaml\npoll:\n  ssh_timeout_s: 1.0e+10\n", 3, "must be at most 9223372036, not"),
     ("inventory: inventory.yaml\ndrift:\n  interval_s: 1.0e+308\n", 3, "must be at most 9223372036, not"),
-    ("inventory: inventory.yaml\nhistory:\n  retention_days: 1.0e+308\n", 3, "`history.retention_days` must be at most"),
+    ("inventory: inventory.yaml\nhistory:\n  retention_days: 1.0e+308\n", 3, "retention_days` must be at most"),
     ("inventory: inventory.yaml\nhttp:\n  port: 70000\n", 3, "65535"),
     # a host no socket binds: --check said 0, the daemon then exited at start
     ("inventory: inventory.yaml\nhttp:\n  host: 'not a host!'\n", 3, "`http.host` must be a host name or address"),
