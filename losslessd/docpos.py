@@ -394,7 +394,9 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
         elif kind in _BOUNDS:
             word, key = _BOUNDS[kind]
             bound = ctx.get(key)
-            message = f"{name} must be {word} {f'{bound:g}' if isinstance(bound, float) else bound}{got}"
+            if isinstance(bound, float):  # (4294967295, 4294967.295: written as a policy or a config writes them)
+                bound = int(bound) if bound.is_integer() else f"{bound:.15g}"
+            message = f"{name} must be {word} {bound}{got}"
         elif kind == "string_pattern_mismatch":
             message = f"{name} must match {ctx.get('pattern')}{got}"
         elif kind == "too_short":

@@ -17,6 +17,7 @@ import contextlib
 import ipaddress
 import os
 import re
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -85,13 +86,28 @@ def is_address(text: str) -> bool:
 
 
 def device_key(hostname: str, port: int) -> str:
-    """A device's address (a Host's, is_address's) as its tune lock names it: lower-case, without a trailing dot (the
-    same DNS name, RFC 1034 3.1), an IP address in its one spelling (ipaddress: `0:0::1` is `::1`). Names are not
-    resolved: `localhost` and 127.0.0.1 are two locks."""
+    """A device's address (a Host's, is_address's) as a tune lock names it: lower-case, without a trailing dot (the
+    same DNS name, RFC 1034 3.1), an IP address in its one spelling (ipaddress: `0:0::1` is `::1`, an IPv4-mapped
+    `::ffff:127.0.0.1` is 127.0.0.1)."""
     host = hostname.lower().rstrip(".")
     with contextlib.suppress(ValueError):
-        host = ipaddress.ip_address(host).compressed
+        address = ipaddress.ip_address(host)
+        mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+        host = (mapped or address).compressed
     return f"{host}_{port}"
+
+
+def device_keys(hostname: str, port: int) -> list[str]:
+    """Every lock a tune of the device at ``hostname``:``port`` takes: the name as written and each address it resolves
+    to (getaddrinfo, as the SSH connection resolves it), so `localhost`, `127.0.0.1`, `127.1` and an inventory's name
+    for a switch beside another's address of it meet on one lock. A name that does not resolve keeps its own lock
+    (its tune cannot connect either)."""
+    keys = {device_key(hostname, port)}
+    for name in {hostname, hostname.rstrip(".")}:  # (/etc/hosts names have no trailing dot; DNS takes either)
+        with contextlib.suppress(OSError, UnicodeError, ValueError):
+            for *_, sockaddr in socket.getaddrinfo(name, port, type=socket.SOCK_STREAM):
+                keys.add(device_key(str(sockaddr[0]).partition("%")[0], port))  # (an IPv6 scope is the host's own)
+    return sorted(keys)
 
 
 def _address(value: str) -> str:

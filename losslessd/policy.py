@@ -61,6 +61,32 @@ Priorities = Annotated[list[Priority], Field(json_schema_extra={"uniqueItems": T
 NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 
+# What each number of a policy can mean on a device bounds it: a larger one is no setting any device holds, and was
+# taken (`ecn.kmin_min_mtus: 1.0e+308` made every queue's Kmin "below 1e+308 x MTU"; a 32-digit cable length).
+# SAI saiwred.h: WRED (ECN) thresholds are sai_uint32_t bytes.
+MAX_THRESHOLD_BYTES = 2**32 - 1
+# The smallest RoCE MTU is 256 bytes (IBTA MTU code 1, as infiniband.partition_mtu_bytes lists): a Kmin of more MTUs
+# than that is above any threshold a switch holds.
+MAX_KMIN_MTUS = MAX_THRESHOLD_BYTES // 256
+# SAI saiport.h SAI_PORT_ATTR_SPEED: sai_uint32_t Mb/s, so 1 Mb/s to 2^32 - 1 Mb/s.
+MIN_SPEED_GBPS, MAX_SPEED_GBPS = 0.001, (2**32 - 1) / 1000
+# SAI saiswitch.h SAI_SWITCH_ATTR_PFC_TC_DLD_INTERVAL / _DLR_INTERVAL: a sai_map_list_t of milliseconds, whose values
+# are sai_int32_t (saitypes.h sai_map_t).
+MAX_WATCHDOG_MS = 2**31 - 1
+# OpenSM osm_subnet.c opt_tbl: sweep_interval and transaction_timeout are uint32.
+MAX_OPENSM_U32 = 2**32 - 1
+# SAI saibuffer.h: buffer sizes, xon/xoff thresholds are sai_uint64_t bytes.
+MAX_BUFFER_BYTES = 2**64 - 1
+# The longest single span of a pluggable Ethernet PHY: OIF 800ZR, 80-120 km (IEEE 802.3cw 400GBASE-ZR: at least 80 km).
+# Its round trip at 400 Gb/s already holds 60 MB, more headroom than a switch's whole buffer.
+MAX_CABLE_M = 120_000
+# mlx5_ifc.h mlx5_ifc_cong_control_r_roce_ecn_rp_bits / _np_bits: the widest DCQCN field is 32 bits, unsigned.
+MAX_DCQCN_VALUE = 2**32 - 1
+# The fastest rate partitions.conf names: rate code 24, 1200 Gb/s (rules/ibs.py IB_RATE_CODES, man partitions.conf).
+MAX_IB_RATE_GBPS = 1200
+SpeedGbps = Annotated[float, Field(ge=MIN_SPEED_GBPS, le=MAX_SPEED_GBPS, allow_inf_nan=False)]
+Ratio = Annotated[float, Field(gt=0, le=MAX_BUFFER_BYTES, allow_inf_nan=False)]  # (bytes over bytes of one pool)
+
 
 class Range(_P):
     min: NonNegative | None = None
@@ -79,6 +105,26 @@ class Range(_P):
         lo = "-inf" if self.min is None else _num(self.min)
         hi = "inf" if self.max is None else _num(self.max)
         return f"[{lo}, {hi}]{(' ' + unit) if unit else ''}"
+
+
+class BytesRange(Range):
+    min: Annotated[float, Field(ge=0, le=MAX_THRESHOLD_BYTES, allow_inf_nan=False)] | None = None
+    max: Annotated[float, Field(ge=0, le=MAX_THRESHOLD_BYTES, allow_inf_nan=False)] | None = None
+
+
+class WatchdogMsRange(Range):
+    min: Annotated[float, Field(ge=0, le=MAX_WATCHDOG_MS, allow_inf_nan=False)] | None = None
+    max: Annotated[float, Field(ge=0, le=MAX_WATCHDOG_MS, allow_inf_nan=False)] | None = None
+
+
+class PercentRange(Range):
+    min: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] | None = None
+    max: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] | None = None
+
+
+class OpenSmRange(Range):
+    min: Annotated[float, Field(ge=0, le=MAX_OPENSM_U32, allow_inf_nan=False)] | None = None
+    max: Annotated[float, Field(ge=0, le=MAX_OPENSM_U32, allow_inf_nan=False)] | None = None
 
 
 def _num(value: float) -> str:
@@ -128,10 +174,10 @@ class Cnp(_P):
 
 class EcnPolicy(_P):
     required: bool = Field(True, description="false for PFC-only fabrics.")
-    min_threshold_bytes: Range = Field(default_factory=Range)
-    max_threshold_bytes: Range = Field(default_factory=Range)
-    mark_probability_pct: Range = Field(default_factory=lambda: Range(min=0.0001, max=100))
-    kmin_min_mtus: NonNegative = 1
+    min_threshold_bytes: BytesRange = Field(default_factory=BytesRange)
+    max_threshold_bytes: BytesRange = Field(default_factory=BytesRange)
+    mark_probability_pct: PercentRange = Field(default_factory=lambda: PercentRange(min=0.0001, max=100))
+    kmin_min_mtus: Annotated[float, Field(ge=0, le=MAX_KMIN_MTUS, allow_inf_nan=False)] = 1
     before_pfc: Literal["kmin", "kmax"] = Field("kmin", description="Which threshold must sit below the PFC trigger.")
     # ``congested_lossless_queues`` is the earlier name, still read.
     # At most every PG of the largest switch (limits.MAX_LOSSLESS_PGS): 10^29 was taken and ECN004 and render
@@ -142,15 +188,8 @@ class EcnPolicy(_P):
         "(the fewest congested PGs of the pool, up to all of them, from which it does)."))
     congested_lossless_queues: Annotated[int, Field(ge=1, le=limits.MAX_LOSSLESS_PGS)] | None = Field(
         None, description="Earlier name of assume_congested_queues.")
-    speed_reference_gbps: Positive | None = Field(None, description=(
+    speed_reference_gbps: SpeedGbps | None = Field(None, description=(
         "Speed the thresholds are written for; renderers scale them linearly to other speeds."))
-
-    @field_validator("mark_probability_pct")
-    @classmethod
-    def _percent(cls, value: Range) -> Range:
-        if any(bound is not None and bound > 100 for bound in (value.min, value.max)):
-            raise ValueError("a marking probability is a percentage: at most 100")
-        return value
 
     @property
     def assumed_congested(self) -> int | None:
@@ -167,8 +206,8 @@ def _actions(value: Any) -> Any:
 
 class WatchdogPolicy(_P):
     required: bool = True
-    detection_time_ms: Range = Field(default_factory=Range)
-    restoration_time_ms: Range = Field(default_factory=Range)
+    detection_time_ms: WatchdogMsRange = Field(default_factory=WatchdogMsRange)
+    restoration_time_ms: WatchdogMsRange = Field(default_factory=WatchdogMsRange)
     # Normalised watchdog actions (model.WatchdogAction) that mitigate a storm; None: any action.
     actions: Annotated[list[Literal[_ACTION_NAMES]], Field(min_length=1),  # type: ignore[valid-type]
                        AfterValidator(_actions)] | None = Field(None, description=(
@@ -179,12 +218,12 @@ class WatchdogPolicy(_P):
 
 class BufferPolicy(_P):
     headroom_formula: Literal["sonic", "mlx5"] = "sonic"
-    default_cable_length_m: NonNegative | None = None
-    peer_response_time_bytes: Annotated[int, Field(ge=0)] | None = Field(
+    default_cable_length_m: Annotated[float, Field(ge=0, le=MAX_CABLE_M, allow_inf_nan=False)] | None = None
+    peer_response_time_bytes: Annotated[int, Field(ge=0, le=MAX_BUFFER_BYTES)] | None = Field(
         None, description="Override of the formula's peer response (pause reaction) allowance.")
     # None: the device's own over_subscribe_ratio (SONiC DEFAULT_LOSSLESS_BUFFER_PARAMETER), else not judged (a
     # configured pool xoff is the SKU's chosen size: sonic-swss buffer_pool_mellanox.lua uses it as it is).
-    headroom_pool_oversubscription: Positive | None = Field(None, description=(
+    headroom_pool_oversubscription: Ratio | None = Field(None, description=(
         "Largest summed lossless xoff / shared headroom pool (BUF004); null: the device's over_subscribe_ratio, "
         "else not judged (reported as unverified)."))
 
@@ -197,7 +236,7 @@ class NicPolicy(_P):
     check_traffic_class: bool = Field(
         True, description="Check NCCL_IB_TC and the RDMA device's traffic_class (NIC006).")
     # NIC007 also checks that hosts agree where the policy names none.
-    dcqcn: dict[str, int] = Field(default_factory=dict, description=(
+    dcqcn: dict[str, Annotated[int, Field(ge=0, le=MAX_DCQCN_VALUE)]] = Field(default_factory=dict, description=(
         "DCQCN parameters every host must have: sysfs ecn/roce_rp/<name> or ecn/roce_np/<name> -> value (NIC007)."))
 
 
@@ -215,14 +254,14 @@ class InfinibandPolicy(_P):
 
     topology: Literal["fat-tree", "torus", "dragonfly", "mesh", "tree", "unknown"] = Field(
         "unknown", description="Fabric topology: decides which routing engines are credit-loop free.")
-    sweep_interval_s: Range = Field(default_factory=Range)
-    transaction_timeout_ms: Range = Field(default_factory=Range)
+    sweep_interval_s: OpenSmRange = Field(default_factory=OpenSmRange)
+    transaction_timeout_ms: OpenSmRange = Field(default_factory=OpenSmRange)
     require_standby_sm: bool = Field(False, description=(
         "A standby SM with a lower sm_priority must be among the linted SM configs."))
     # IB MTUs (IBA spec, PortInfo NeighborMTU codes 1-5); None: only values that are no IBA code are reported.
     partition_mtu_bytes: Literal[256, 512, 1024, 2048, 4096] | None = Field(
         None, description="IB MTU partitions must use (partitions.conf mtu=, IBS008).")
-    partition_rate_gbps: Positive | None = Field(
+    partition_rate_gbps: Annotated[float, Field(gt=0, le=MAX_IB_RATE_GBPS, allow_inf_nan=False)] | None = Field(
         None, description="Rate partitions must use (partitions.conf rate=, IBS008), Gb/s.")
 
 

@@ -196,3 +196,19 @@ def test_a_new_clear_or_its_cache_removed_is_a_new_base_not_a_count():
     removed = tr.update(wred(30.0, 1_520, 0, cache=None))
     assert removed.cleared == {Q3, Q4} and removed.deltas == {}
     assert tr.update(wred(40.0, 1_600, 0, cache=None)).deltas == {Q3: 80, Q4: 0}
+
+
+def test_the_daemon_accounts_view_changing_is_a_new_base_either_way():
+    """SONiC keeps a clear's cache per login user (sonic-utilities utilities_common/cli.py UserCache:
+    /tmp/cache/<app>/<uid>/): an account that never cleared reads the device's raw counts with no note, the account
+    that cleared reads them against its cache. The daemon's account changing (a settings reload naming another user,
+    one device in two inventories) switches the view: raw 1,500 -> cached 3 drops, cached -> raw jumps up by the
+    cached count. Neither is a count (nor a restart beneath a cache); the interval after each counts again."""
+    tr = CounterTracker()
+    tr.update(wred(0.0, 1_500, 40, cache=None))  # an account that never cleared: the raw counts
+    to_cached = tr.update(wred(10.0, 3, 0))
+    assert to_cached.cleared == {Q3, Q4} and to_cached.deltas == {}
+    assert tr.update(wred(20.0, 13, 0)).deltas == {Q3: 10, Q4: 0}
+    to_raw = tr.update(wred(30.0, 1_530, 40, cache=None))
+    assert to_raw.cleared == {Q3, Q4} and to_raw.deltas == {}
+    assert tr.update(wred(40.0, 1_540, 41, cache=None)).deltas == {Q3: 10, Q4: 1}

@@ -94,6 +94,11 @@ def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_
 @pytest.mark.parametrize("text, line, words", [
     ("inventory: inventory.yaml\npoll:\n  snmp_intervall_s: 5\n", 3, "snmp_intervall_s"),
     ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 0\n", 3, "must be above 0, not 0"),
+    # session 34: longer than any wait (threading.TIMEOUT_MAX): --check said 0, and every SSH poll's socket raised
+    # OverflowError in settimeout
+    ("inventory: inventory.yaml\npoll:\n  ssh_timeout_s: 1.0e+10\n", 3, "must be at most 9223372036, not"),
+    ("inventory: inventory.yaml\ndrift:\n  interval_s: 1.0e+308\n", 3, "must be at most 9223372036, not"),
+    ("inventory: inventory.yaml\nhistory:\n  retention_days: 1.0e+308\n", 3, "retention_days` must be at most"),
     ("inventory: inventory.yaml\nhttp:\n  port: 70000\n", 3, "65535"),
     # a host no socket binds: --check said 0, the daemon then exited at start
     ("inventory: inventory.yaml\nhttp:\n  host: 'not a host!'\n", 3, "`http.host` must be a host name or address"),

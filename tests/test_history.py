@@ -856,3 +856,13 @@ def test_a_lock_that_fails_for_another_reason_than_being_held_says_so(tmp_path, 
     with pytest.raises(InputError, match=r"cannot lock .*history\.db\.lock: No locks available") as caught:
         History(tmp_path / "history.db", resolution_s=60)
     assert "another" not in str(caught.value)
+
+
+@pytest.mark.parametrize("command", [("events",), ("history", "--device", "leaf1", "--port", "Ethernet8")])
+def test_an_until_before_the_since_is_refused_not_read_as_quiet(recorded, command):
+    """Session 34: `events --since 10m --until 1h` (the durations swapped) asked for a span that holds no time, and
+    listed "no events", exit 0, as a quiet fabric does, though a storm was recorded 10 minutes ago."""
+    res = invoke(*command, "--db", recorded, "--since", "10m", "--until", "1h")
+    assert res.exit_code != 0 and isinstance(res.exception, InputError), res.output
+    assert "--until" in str(res.exception) and "is before --since" in str(res.exception)
+    assert invoke(*command, "--db", recorded, "--since", "1h", "--until", "1m").exit_code == 0  # (the right order)

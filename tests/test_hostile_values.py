@@ -387,3 +387,55 @@ def test_fingerprints_and_cycle_keys_take_a_name_with_a_lone_surrogate():
     assert finding("Ethernet0\ud800").fingerprint != finding("Ethernet0").fingerprint
     assert finding("Ethernet0").fingerprint == hashlib.sha256(b"PFC001\x1fleaf1\x1fEthernet0\x1f").hexdigest()[:32]
     assert component_key([("leaf1", "Ethernet0\ud800", 3)]) != component_key([("leaf1", "Ethernet0", 3)])
+
+
+def _numeric_policy_keys() -> list[tuple[str, ...]]:
+    """Every number a policy file may hold, by its path (a Range's min and max, a mapping's values as `name`), from the
+    policy schema: a numeric field added later is swept too."""
+    from losslessd.policy import schema
+
+    doc = schema()
+
+    def resolve(node: dict) -> dict:
+        return doc["$defs"][node["$ref"].rsplit("/", 1)[1]] if "$ref" in node else node
+
+    def walk(node: dict, path: tuple[str, ...]) -> list[tuple[str, ...]]:
+        node = resolve(node)
+        if "anyOf" in node:
+            return [p for alt in node["anyOf"] for p in walk(alt, path)]
+        kind = node.get("type")
+        if kind in ("number", "integer"):
+            return [path]
+        if kind == "object" and "properties" in node:
+            return [p for key, sub in node["properties"].items() for p in walk(sub, (*path, key))]
+        if kind == "object" and isinstance(node.get("additionalProperties"), dict):
+            return walk(node["additionalProperties"], (*path, "name"))
+        if kind == "array":
+            return walk(node.get("items", {}), path)
+        return []
+
+    return sorted(set(walk(doc, ())))
+
+
+NUMERIC_POLICY_KEYS = _numeric_policy_keys()
+
+
+@pytest.mark.parametrize("value", ["1.0e+308", "9" * 32, "-1"])
+@pytest.mark.parametrize("key", NUMERIC_POLICY_KEYS, ids=[".".join(k) for k in NUMERIC_POLICY_KEYS])
+def test_every_numeric_policy_field_is_bounded_by_what_it_means(key, value, tmp_path):
+    """Session 34: `ecn.kmin_min_mtus: 1.0e+308` (and a 32-digit or negative value in every numeric field) was a policy
+    lint checked the fabric against (ECN002 "Kmin 153600 B is below 1e+308 x MTU"). Each number is bounded by what
+    it is on a device (SAI's 32-bit thresholds and speeds, a watchdog's 31-bit milliseconds, the longest Ethernet
+    span, ...): past it, an error naming the file, the line and the key."""
+    lines, indent = ["name: x", "extends: roce-dscp26"], ""
+    for part in key[:-1]:
+        lines.append(f"{indent}{part}:")
+        indent += "  "
+    if key[:-1] == ("cnp",) and key[-1] != "dscp":
+        lines.append(f"{indent}dscp: 48")  # (a CNP names its DSCP)
+    lines.append(f"{indent}{key[-1]}: {value}")
+    path = tmp_path / "p.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    o = run_cli(["policy", "check", str(path)], tmp_path)
+    assert o.exit == 2 and not o.traceback, o.output
+    assert f"p.yaml:{len(lines)}" in o.output and f"`{'.'.join(key)}`" in o.output, o.output

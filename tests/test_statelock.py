@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from losslessd.errors import InputError
-from losslessd.inventory import device_key
+from losslessd.inventory import device_key, device_keys
 from losslessd.statelock import WRITERS
 
 NOBODY = 65534
@@ -163,7 +163,7 @@ def test_spellings_of_one_address_are_one_lock():
     assert device_key("LEAF1.", 22) == device_key("leaf1", 22) == "leaf1_22"
     assert device_key("0:0::1", 22) == device_key("::1", 22) == "::1_22"
     assert device_key("127.0.0.1", 830) == "127.0.0.1_830"
-    assert device_key("localhost", 22) != device_key("127.0.0.1", 22)  # (names are not resolved)
+    assert device_key("::ffff:127.0.0.1", 22) == "127.0.0.1_22"  # (an IPv4-mapped address is the IPv4 one)
 
 
 def test_a_hard_link_is_refused_in_the_shared_folder_and_taken_beside_a_state_file(tmp_path, monkeypatch):
@@ -185,3 +185,36 @@ def test_a_hard_link_is_refused_in_the_shared_folder_and_taken_beside_a_state_fi
         assert lock == f"{state}/losslessd.db.lock" and (state / "losslessd.db.lock").read_text().strip().isdigit()
     finally:
         WRITERS.release(lock)
+
+
+# Holds the lock of argv[2] in the folder argv[1] until its standard input closes.
+_HOLD = """
+import os, sys
+from losslessd.statelock import WRITERS
+os.environ["LOSSLESSD_LOCK_DIR"] = sys.argv[1]
+print("taken", WRITERS.take_shared("tune", sys.argv[2], "tune", "wait", busy="tuned", per="device"), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_name_and_the_address_it_resolves_to_are_one_device(tmp_path, monkeypatch):
+    """Session 34: `localhost` and 127.0.0.1 (or an inventory's name for a switch and another's address of it) were two
+    locks, so two tunes pushed to one device. A tune takes the lock of the name and of each address it resolves to:
+    a tune of `localhost` meets another process's tune of 127.0.0.1 (and of `127.1`, the same address written short)."""
+    folder = tmp_path / "locks"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(folder))
+    assert device_key("127.0.0.1", 22) in device_keys("localhost", 22)
+    assert device_key("127.0.0.1", 22) in device_keys("127.1", 22)
+    assert device_keys("LOCALHOST.", 22) == device_keys("localhost", 22)
+    assert device_keys("nonexistent.invalid", 22) == ["nonexistent.invalid_22"]  # (its tune cannot connect either)
+    held = subprocess.Popen([sys.executable, "-c", _HOLD, str(folder), "127.0.0.1_22"], stdout=subprocess.PIPE,
+                            stdin=subprocess.PIPE, text=True)
+    try:
+        assert held.stdout.readline().startswith("taken")
+        for spelled in ("localhost", "127.1", "::ffff:127.0.0.1"):
+            with pytest.raises(InputError, match=rf"tuned by another losslessd tune \(pid {held.pid}, lock "):
+                for key in device_keys(spelled, 22):
+                    WRITERS.release(take(key))
+    finally:
+        held.communicate("", timeout=60)

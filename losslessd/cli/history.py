@@ -72,8 +72,9 @@ def events(db: Db = None, config: Config = None,
     history is still shown, and a damaged file never reads as quiet."""
     now = time.time()
     damaged: list[InputError] = []
-    found = _history(db, config).events(device=device, kind=kind, since=_when(since, now, "--since"),
-                                        until=_when(until, now, "--until"), open_only=open_only, damaged=damaged)
+    span = _span(since, until, now)
+    found = _history(db, config).events(device=device, kind=kind, since=span["since"], until=span["until"],
+                                        open_only=open_only, damaged=damaged)
     if fmt is Format.json:
         typer.echo(json.dumps({"events": [_event_json(e) for e in found],
                                "damaged": [str(exc) for exc in damaged]}, indent=2))
@@ -121,7 +122,7 @@ def history(db: Db = None, config: Config = None, *,
         raise InputError("--plot must end in .png or .html", file=str(plot))
     now = time.time()
     store = _history(db, config)
-    span: dict[str, float | None] = {"since": _when(since, now, "--since"), "until": _when(until, now, "--until")}
+    span = _span(since, until, now)
     # Priorities are shown one by one: a sum over them has a mean (the sums add up) but no peak (the
     # store keeps each priority's highest one-poll rate, and those need not fall on the same poll).
     chosen: list[int | None] = [priority] if priority is not None else [
@@ -195,6 +196,16 @@ def _history(db: Path | None, config: Path | None) -> History:
                          line=doc.line_of(["history", *err["loc"]]),
                          pointer=pointer(["history", *err["loc"]])) from None
     return History(config.resolve().parent / Path(relative).expanduser(), create=False)
+
+
+def _span(since: str | None, until: str | None, now: float) -> dict[str, float | None]:
+    """--since and --until as times; InputError when --until is before --since: that span holds nothing, and
+    `events --since 1h --until 2h` listed no event, exit 0, as a quiet fabric does."""
+    span = {"since": _when(since, now, "--since"), "until": _when(until, now, "--until")}
+    if span["since"] is not None and span["until"] is not None and span["until"] < span["since"]:
+        raise InputError(f"--until ({_iso(span['until'])}) is before --since ({_iso(span['since'])}): no time is "
+                         "in between (a duration is how long ago: --since 2h --until 1h)")
+    return span
 
 
 def _when(text: str | None, now: float, option: str) -> float | None:

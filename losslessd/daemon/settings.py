@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -53,29 +54,37 @@ def _no_nul(value: str) -> str:
 PathText = Annotated[str, AfterValidator(_no_nul)]
 
 
+# The longest wait a timer, a lock or a socket takes (threading.TIMEOUT_MAX, Python docs "threading": about 292 years on
+# Linux; socket.settimeout refuses more): `ssh_timeout_s: 1.0e+10` passed --check and every SSH poll's socket raised
+# OverflowError. Every duration of the settings is at most this (as `pull --timeout` on the command line).
+MAX_SECONDS = threading.TIMEOUT_MAX
+DAY_S = 86_400
+Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
+
+
 class _S(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # `.inf` seconds is no interval
 
 
 class Poll(_S):
-    snmp_interval_s: float = Field(10.0, gt=0, description="Seconds between two SNMP counter polls of a switch.")
-    ssh_counters_interval_s: float | None = Field(
-        60.0, gt=0, description="Seconds between two polls of the counters only a CLI serves (SONiC watchdog and "
+    snmp_interval_s: Seconds = Field(10.0, description="Seconds between two SNMP counter polls of a switch.")
+    ssh_counters_interval_s: Seconds | None = Field(
+        60.0, description="Seconds between two polls of the counters only a CLI serves (SONiC watchdog and "
         "WRED counters, host `ethtool -S`); null: never.")
     jitter: float = Field(0.1, ge=0, le=0.5, description="Each interval is stretched or shrunk by up to this "
                           "fraction at random, so devices polled together drift apart.")
     concurrency: int = Field(32, ge=1, description="Polls in flight at once, per kind (SNMP, SSH).")
-    snmp_timeout_s: float = Field(2.0, gt=0, description="Seconds one SNMP request may take.")
+    snmp_timeout_s: Seconds = Field(2.0, description="Seconds one SNMP request may take.")
     snmp_retries: int = Field(1, ge=0, description="SNMP retries of a request that timed out.")
     snmp_backend: Literal["auto", "fast", "pysnmp"] = Field(
         "auto", description="SNMP library: fast (gufo-snmp), pysnmp, or auto (fast when it can be imported).")
-    ssh_timeout_s: float = Field(60.0, gt=0, description="Seconds one SSH session (login and commands) may take.")
-    gnmi_sample_interval_s: float = Field(10.0, gt=0, description="Sample interval asked of devices streaming "
+    ssh_timeout_s: Seconds = Field(60.0, description="Seconds one SSH session (login and commands) may take.")
+    gnmi_sample_interval_s: Seconds = Field(10.0, description="Sample interval asked of devices streaming "
                                           "their counters over gNMI (inventory data.gnmi; docs/gnmi.md).")
-    gnmi_timeout_s: float = Field(10.0, gt=0, description="Seconds a gNMI connection and its first answer may take; "
+    gnmi_timeout_s: Seconds = Field(10.0, description="Seconds a gNMI connection and its first answer may take; "
                                   "a stream quiet for 3 sample intervals plus this is stalled.")
-    backoff_initial_s: float = Field(10.0, gt=0, description="Wait after a device's first failed poll.")
-    backoff_max_s: float = Field(300.0, gt=0, description="Longest wait between polls of a failing device.")
+    backoff_initial_s: Seconds = Field(10.0, description="Wait after a device's first failed poll.")
+    backoff_max_s: Seconds = Field(300.0, description="Longest wait between polls of a failing device.")
 
     @field_validator("backoff_max_s")
     @classmethod
@@ -88,7 +97,7 @@ class Poll(_S):
 
 class Drift(_S):
     enabled: bool = True
-    interval_s: float = Field(3600.0, gt=0, description="Seconds between two pulls and lints of every config.")
+    interval_s: Seconds = Field(3600.0, description="Seconds between two pulls and lints of every config.")
 
 
 class Http(_S):
@@ -103,8 +112,8 @@ class Http(_S):
 
 class HistorySettings(_S):
     path: PathText = Field("losslessd.db", min_length=1, description="SQLite file, relative to the settings file.")
-    resolution_s: float = Field(60.0, gt=0, description="Samples are kept as one mean and max per this many seconds.")
-    retention_days: float = Field(30.0, gt=0)
+    resolution_s: Seconds = Field(60.0, description="Samples are kept as one mean and max per this many seconds.")
+    retention_days: float = Field(30.0, gt=0, le=MAX_SECONDS / DAY_S)
 
 
 # Some webhook URLs carry their token (a Slack or Teams incoming webhook's path): no message repeats the URL. A
@@ -139,7 +148,7 @@ def webhook_url(value: str) -> str:
 
 class Webhook(_S):
     url: Annotated[str, Field(pattern=_WEBHOOK_URL), must(WEBHOOK_URL_MUST)]
-    timeout_s: float = Field(5.0, gt=0)
+    timeout_s: Seconds = Field(5.0)
     retries: int = Field(3, ge=0)
     headers_env: dict[str, EnvName] = Field(default_factory=dict, description="HTTP header -> environment variable "
                                         "holding its value (e.g. Authorization: ALERT_TOKEN); never the value itself.")

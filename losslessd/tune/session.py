@@ -27,15 +27,15 @@ from pathlib import Path
 from .. import render
 from ..collect.ssh import CollectError, Session
 from ..errors import InputError
+from ..inventory import Host, Inventory, device_keys
 from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes
-from ..inventory import Host, Inventory, device_key
 from ..monitor import QueueMaps, queue_maps_of
 from ..platforms import Command
 from ..policy import Policy
 from ..render.families import FAMILY_SECTIONS
 from ..statelock import WRITERS
 from . import candidate as cand_mod
-from .apply import PushError, Pusher, pusher_for
+from .apply import Pusher, PushError, pusher_for
 from .bench import BenchResult, format_size, read_benchmark
 from .counters import CounterReader
 from .score import DEFAULT_NOISE_PCT, Weights, compare, noise_pct, score
@@ -404,9 +404,10 @@ class Tuner:
             for name in self.devices:
                 host = self.hosts[name]
                 try:
-                    taken.append(WRITERS.take_shared("tune", device_key(host.hostname, host.port), "tune",
-                                                     "wait for it to end, or leave this device out of --devices",
-                                                     busy="tuned", per="device"))
+                    for key in device_keys(host.hostname, host.port):  # (its name and each address it resolves to)
+                        taken.append(WRITERS.take_shared("tune", key, "tune",
+                                                         "wait for it to end, or leave this device out of --devices",
+                                                         busy="tuned", per="device"))
                 except InputError as exc:
                     raise InputError(f"{name} ({host.hostname} port {host.port}): {exc.message}") from None
             self.holding = True
