@@ -494,6 +494,37 @@ def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():
         assert [(i.code, i.source.line) for i in found.issues] == [("SYS002", 4)], (odd, found.issues)
 
 
+def test_a_pdp_policy_unbound_is_read_as_eos_does_and_other_negated_bindings_are_not_passed_over():
+    """Round 13's leftover (session 34): every `no service-policy ...` line on a port was passed over in silence.
+    EOS's `no` form of a binding unbinds it (EOS User Manual, the `service-policy` commands: `no service-policy type
+    ... input NAME` removes the policy map from the interface). `no service-policy type pdp input [NAME]` takes the CPU
+    policer off the port: read, the port as without it. `no service-policy type qos input [NAME]` unbinds the qos
+    policy map: before, the removed map kept classifying the port (DSCP 26 reached lossless TC 3 by it, no MAP001);
+    now the trust map classifies again. A negated form that is no binding is a SYS002, as its positive form is."""
+    lines = ("   priority-flow-control on", "   priority-flow-control priority 3 no-drop")
+    plain = parse("interface Ethernet1\n" + "\n".join(lines) + "\n!\n")
+    for gone in ("no service-policy type pdp input default-pdp-policy", "no service-policy type pdp input"):
+        device = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {gone}\n!\n")
+        assert [i.code for i in device.issues] == [], (gone, device.issues)
+        port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
+        assert (port.pfc_enabled, port.trust, port.dscp_to_tc) == (own.pfc_enabled, own.trust, own.dscp_to_tc)
+    for odd in ("no service-policy type pdp output X", "no service-policy type pdp input a b",
+                "no service-policy type shaping input X"):
+        found = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {odd}\n!\n")
+        assert [(i.code, i.source.line) for i in found.issues] == [("SYS002", 4)], (odd, found.issues)
+    policy = ("qos map dscp 26 to traffic-class 1\npolicy-map type qos P\n   class class-default\n"
+              "      set traffic-class 3\n!\n")
+    bound = policy + "interface Ethernet1\n   qos trust dscp\n   service-policy type qos input P\n"
+    assert parse(bound + "!\n").ports["Ethernet1"].dscp_to_tc.get(26) == 3
+    for unbind in ("no service-policy type qos input P", "no service-policy type qos input"):
+        device = parse(bound + f"   {unbind}\n!\n")
+        assert device.ports["Ethernet1"].dscp_to_tc.get(26) == 1 and device.issues == [], unbind
+    other = parse(bound + "   no service-policy type qos input Q\n!\n")
+    assert other.ports["Ethernet1"].dscp_to_tc.get(26) == 3
+    assert [(i.code, i.source.line) for i in other.issues] == [("SYS002", 9)]
+    assert "unbinds policy-map Q, but the port binds P" in other.issues[0].message
+
+
 def test_a_speed_eos_does_not_take_is_reported():
     device = parse("interface Ethernet1\n   speed 1.6x-8\n!\n")
     assert device.ports["Ethernet1"].speed_gbps is None and [i.code for i in device.issues] == ["SYS002"]

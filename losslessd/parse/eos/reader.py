@@ -468,16 +468,25 @@ class _Reader(TreeReader):
                 raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
-        elif body[:4] == ["service-policy", "type", "pdp", "input"] and len(body) == 5 and not neg:
+        elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) <= 5 and neg:
+            # `no service-policy type qos input [NAME]` (a session's) unbinds the port's policy map: its trust map
+            # classifies again. It was passed over, and the policy it removed kept classifying the port.
+            if conf.service_policy is not None and body[4:] not in ([], [conf.service_policy.value]):
+                raise LineError(f"it unbinds policy-map {body[4]}, but the port binds {conf.service_policy.value}")
+            conf.service_policy = None
+        elif body[:4] == ["service-policy", "type", "pdp", "input"] and (len(body) == 5 or (neg and len(body) == 4)):
             # `service-policy type pdp input NAME` (`show running-config all` prints `default-pdp-policy` on every port
             # of some platforms): a policy-map of type pdp polices the packets a port sends to the CPU, by control
             # protocol (its classes are `built-in` protocol classes and class-default, its actions `police` and
             # `count`: batfish's EOS `qos` test config, a DCS-7260CX-64 `show running-config all`); it sets no
-            # traffic class, so it leaves the port's queues and PFC as they are.
+            # traffic class, so it leaves the port's queues and PFC as they are. Its `no` form (EOS's for any
+            # binding: `no service-policy ... input [NAME]` unbinds it) takes that CPU policer off the port: no more
+            # a QoS setting than the binding, so it too leaves the queues and PFC as they are.
             pass
-        elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"] and not neg:
+        elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"]:
             # EOS User Manual: a port or port-channel binds `service-policy type qos input NAME` (read above) or `type
-            # pbr` (routing, not QoS); any other form is no binding losslessd reads, and what it sets is unknown.
+            # pbr` (routing, not QoS); any other form, bound or unbound (`no service-policy type pdp output X` is no
+            # command either), is no binding losslessd reads, and what it sets is unknown.
             raise LineError("not a service-policy losslessd reads (`type qos input NAME`): what it sets on the port's "
                             "queues is unknown")
         elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:
