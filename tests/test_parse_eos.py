@@ -1237,6 +1237,21 @@ def test_global_qos_trust_is_named_not_skipped(line):
     assert device.ports["Ethernet1"].trust == Trust.pcp
 
 
+@pytest.mark.parametrize("block", ["tx-queue 6\n   priority strict", "uc-tx-queue 3\n   random-detect ecn "
+                                   "minimum-threshold 150 kbytes maximum-threshold 1500 kbytes"])
+def test_global_tx_queue_is_named_not_skipped(block):
+    """Round 13 (session 34): a RoCE guide's EOS block ends with `tx-queue 6` / `priority strict` at the margin, meant
+    to make the CNP queue strict. EOS's `tx-queue N` (and `uc-tx-queue N`) is an interface's or a `qos profile`'s
+    mode, none of global configuration (EOS User Manual, Quality of Service); it was passed over in silence. A SYS002
+    at the line says it sets no port's queue; the port's queues are as without it."""
+    text = f"hostname leaf1\n!\ninterface Ethernet1\n   priority-flow-control on\n!\n{block}\n!\nend\n"
+    device = parse(text)
+    plain = parse("hostname leaf1\n!\ninterface Ethernet1\n   priority-flow-control on\n!\nend\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)], device.issues
+    assert "not in global configuration" in device.issues[0].message
+    assert device.ports["Ethernet1"].queues == plain.ports["Ethernet1"].queues
+
+
 def test_interface_profile_in_a_paste_without_indentation_is_named_too():
     """The same profile and port pasted at the margin (EOS reads a paste line by line: `command` lines stay in the
     profile's mode, `profile ROCE` in the port's)."""

@@ -347,6 +347,13 @@ class _Reader(TreeReader):
             raise LineError("EOS takes `qos trust` under an interface or a `qos profile`, not in global "
                             "configuration: the switch refuses it here, so it sets no port's trust (each port's trust "
                             "is read from its own lines, else EOS's default)")
+        elif flat.body(w)[:1] in (["tx-queue"], ["uc-tx-queue"]):
+            # EOS User Manual, Quality of Service: `tx-queue N` (and `uc-tx-queue N`) enter the tx-queue mode of an
+            # interface or a `qos profile`; global configuration has none (a design guide's `tx-queue 6` / `priority
+            # strict` at the top level was passed over in silence, read as if the CNP queue were set strict).
+            raise LineError(f"EOS takes `{flat.body(w)[0]} N` under an interface or a `qos profile`, not in global "
+                            "configuration: the switch refuses it here, so it and the lines under it set no port's "
+                            "queue")
         elif w in (["qos", "rewrite", "dscp"], ["no", "qos", "rewrite", "dscp"]):
             self.cfg.rewrite_dscp = Val(w[0] != "no", self.src(node))
         elif w[0] == "priority-flow-control":
