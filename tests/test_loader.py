@@ -141,6 +141,34 @@ def test_a_junos_set_script_renaming_the_switch_is_one_switch_named_by_the_last_
         assert list(fabric.devices) == ["qfx2"] and fabric.issues == [], (name, fabric.issues)
 
 
+def test_a_configuration_session_renaming_the_switch_is_one_switch(tmp_path):
+    """The same class in the CLI readers (session 34): a configuration-mode session where `hostname NEW` is typed
+    (the next prompt shows the new name) renames the switch, one switch; it was refused (exit 2) as two switches'
+    configurations. The running-config forms stay refused (test above)."""
+    sessions = {
+        "eos": ("leaf1(config)#hostname leaf1\nleaf1(config)#interface Ethernet1\n"
+                "leaf1(config-if-Et1)#priority-flow-control on\nleaf1(config-if-Et1)#exit\n"
+                "leaf1(config)#hostname leaf9\nleaf9(config)#interface Ethernet2\n"
+                "leaf9(config-if-Et2)#priority-flow-control on\n", "leaf9"),
+        "nxos": ("n1(config)# hostname n1\nn1(config)# interface Ethernet1/1\n"
+                 "n1(config-if)# priority-flow-control mode on\nn1(config-if)# exit\nn1(config)# hostname n9\n"
+                 "n9(config)# interface Ethernet1/2\nn9(config-if)# priority-flow-control mode on\n", "n9"),
+        "onyx": ("sw1 [standalone: master] (config) # hostname sw1\n"
+                 "sw1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
+                 "sw1 [standalone: master] (config) # hostname sw9\n"
+                 "sw9 [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "sw9"),
+        "os10": ("os1(config)# hostname os1\nos1(config)# interface ethernet1/1/1\n"
+                 "os1(conf-if-eth1/1/1)# priority-flow-control mode on\nos1(conf-if-eth1/1/1)# exit\n"
+                 "os1(config)# hostname os9\nos9(config)# interface ethernet1/1/2\n"
+                 "os9(conf-if-eth1/1/2)# priority-flow-control mode on\n", "os9")}
+    for fmt, (text, host) in sessions.items():
+        path = tmp_path / f"{fmt}-session.txt"
+        path.write_text(text)
+        fabric = load_fabric([path], fmt)
+        assert list(fabric.devices) == [host] and fabric.issues == [], (fmt, fabric.issues)
+        assert len(fabric.devices[host].ports) == 2, fmt
+
+
 def test_two_files_of_one_device_naming_two_switches_are_refused_naming_both(tmp_path):
     """Round 13's leftover (session 34): one device's files (a running-config and a capture, a config and a fix's
     snippet: parse_group) that name two switches were merged in silence, the device named after the later file and

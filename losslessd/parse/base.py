@@ -46,7 +46,8 @@ def check_port_count(count: int, file: str) -> None:
                          "or concatenated file?); not read", file=file, line=1)
 
 
-def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source: Source) -> None:
+def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source: Source,
+              renames: bool = False) -> None:
     """Note a top-level host-name statement a reader read (`hostname NAME`, NX-OS's `switchname`, Junos's `system
     host-name`; never one in a banner, a comment, a configuration group or a sub-block such as IS-IS's `hostname
     dynamic`) in ``names`` (file -> the first name and its line). Two naming two switches in one file are two
@@ -54,8 +55,11 @@ def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source
     raise InputError (exit 2) at the second. One switch named twice is one switch; a losslessd capture holds one.
     Two files of one device (a running-config and a capture, a config and a fix's snippet) naming two switches are
     refused too, both files and lines named: merged, the device took the later file's name and both switches' ports.
-    A reader whose format lets a later statement rename the switch (a Junos `set` script) drops the file's entry
-    before it notes the new name."""
+    ``renames``: the format lets a later statement rename the switch (a Junos `set` script, a configuration-mode
+    session: `hostname leaf9` typed at `leaf1(config)#`, the next prompt `leaf9(config)#`), so the name replaces the
+    file's earlier one; it is still compared with the device's other files."""
+    if renames:
+        names.pop(source.file, None)
     first = names.get(source.file)
     if first is None:
         for file, (other, line) in names.items():

@@ -350,7 +350,7 @@ class _Reader(TreeReader):
         w = node.words
         cfg = self.cfg
         if w[0] == "hostname" and len(w) == 2:
-            host_name(cfg.host_names, w[1], self.src(node))
+            host_name(cfg.host_names, w[1], self.src(node), renames=self.session)
             cfg.hostname = w[1]
         elif w[:2] == ["interface", "breakout"]:
             self.breakout(node, w)

@@ -307,7 +307,7 @@ class _Reader(TreeReader):
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
-            host_name(self.cfg.host_names, w[1], self.src(node))
+            host_name(self.cfg.host_names, w[1], self.src(node), renames=self.session)
             self.cfg.hostname = w[1]
         elif w[:2] == ["interface", "profile"]:
             self.interface_profile(node, w)

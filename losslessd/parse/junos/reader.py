@@ -804,9 +804,8 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
         raise _Skip("not a `set` line")
     top = words[1]
     if top == "system" and words[2:3] == ["host-name"]:
-        if cfg.output_named:  # a `set` script renaming the switch: the last value stands
-            cfg.host_names.pop(src.file, None)
-        host_name(cfg.host_names, words[3], src)  # (a group's is not read: _GROUP_READ)
+        # (a group's is not read: _GROUP_READ; a `set` script renaming the switch: the last value stands)
+        host_name(cfg.host_names, words[3], src, renames=cfg.output_named)
         cfg.hostname, cfg.output_named = words[3], cfg.set_form
     elif top == "interfaces":
         _interface(cfg, words[2:], src)
