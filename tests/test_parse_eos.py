@@ -487,9 +487,11 @@ def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():
     assert [i.code for i in device.issues] == []
     port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
     assert (port.pfc_enabled, port.dscp_to_tc, port.tc_to_queue) == (own.pfc_enabled, own.dscp_to_tc, own.tc_to_queue)
-    # Only that form (review of round 12, session 33: any line starting `service-policy type pdp` was passed over).
+    # Only that form (review of round 12, session 33: any line starting `service-policy type pdp` was passed over);
+    # a negated form that is no binding is a SYS002 as its positive form is (session 34: they passed in silence).
     for odd in ("service-policy type pdp output default-pdp-policy", "service-policy type pdp input",
-                "service-policy type pdp input a b"):
+                "service-policy type pdp input a b", "no service-policy type pdp output X",
+                "no service-policy type pdp input a b", "no service-policy type shaping input X"):
         found = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {odd}\n!\n")
         assert [(i.code, i.source.line) for i in found.issues] == [("SYS002", 4)], (odd, found.issues)
 
@@ -500,7 +502,7 @@ def test_a_pdp_policy_unbound_is_read_as_eos_does_and_other_negated_bindings_are
     ... input NAME` removes the policy map from the interface). `no service-policy type pdp input [NAME]` takes the CPU
     policer off the port: read, the port as without it. `no service-policy type qos input [NAME]` unbinds the qos
     policy map: before, the removed map kept classifying the port (DSCP 26 reached lossless TC 3 by it, no MAP001);
-    now the trust map classifies again. A negated form that is no binding is a SYS002, as its positive form is."""
+    now the trust map classifies again (the negated forms that are no binding: the test above)."""
     lines = ("   priority-flow-control on", "   priority-flow-control priority 3 no-drop")
     plain = parse("interface Ethernet1\n" + "\n".join(lines) + "\n!\n")
     for gone in ("no service-policy type pdp input default-pdp-policy", "no service-policy type pdp input"):
@@ -508,10 +510,6 @@ def test_a_pdp_policy_unbound_is_read_as_eos_does_and_other_negated_bindings_are
         assert [i.code for i in device.issues] == [], (gone, device.issues)
         port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
         assert (port.pfc_enabled, port.trust, port.dscp_to_tc) == (own.pfc_enabled, own.trust, own.dscp_to_tc)
-    for odd in ("no service-policy type pdp output X", "no service-policy type pdp input a b",
-                "no service-policy type shaping input X"):
-        found = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {odd}\n!\n")
-        assert [(i.code, i.source.line) for i in found.issues] == [("SYS002", 4)], (odd, found.issues)
     policy = ("qos map dscp 26 to traffic-class 1\npolicy-map type qos P\n   class class-default\n"
               "      set traffic-class 3\n!\n")
     bound = policy + "interface Ethernet1\n   qos trust dscp\n   service-policy type qos input P\n"
