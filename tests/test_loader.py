@@ -79,10 +79,12 @@ def test_two_switches_configurations_in_one_file_are_refused_at_the_second_name(
     onyx = ("##\n## Network interface configuration\n##\n   interface ethernet 1/1 mtu 9216 force\n"
             "##\n## Other IP configuration\n##\n   hostname sw-a\n##\n   interface ethernet 1/2 mtu 9216 force\n"
             "   hostname sw-b\n")
-    junos = ("set system host-name qfx1\nset interfaces et-0/0/1 mtu 9216\n"
+    # (a set-form paste: two `show configuration | display set` outputs, a prompt before each)
+    junos = ("user@qfx1> show configuration | display set\nset system host-name qfx1\n"
+             "set interfaces et-0/0/1 mtu 9216\n\nuser@qfx2> show configuration | display set\n"
              "set system host-name qfx2\nset interfaces et-0/0/2 mtu 9216\n")
     for name, text, line, fmt in (("eos.cfg", eos, 6, "eos"), ("nxos.cfg", nxos, 7, "nxos"),
-                                  ("onyx.cfg", onyx, 11, "onyx"), ("junos.set", junos, 3, "junos")):
+                                  ("onyx.cfg", onyx, 11, "onyx"), ("junos.set", junos, 6, "junos")):
         (tmp_path / name).write_text(text)
         res = losslessd("lint", "--format", fmt, str(tmp_path / name))
         assert res.returncode == 2, (name, res.stdout)
@@ -118,6 +120,81 @@ def test_host_names_are_the_readers_top_level_statements_not_any_line_of_text(tm
         res = losslessd("lint", "--format", fmt, str(tmp_path / name))
         assert "several switches" not in res.stderr + res.stdout, (name, res.stderr)
         assert res.stdout.startswith(f"{host}\n"), (name, res.stdout[:400])
+
+
+def test_a_junos_set_script_renaming_the_switch_is_one_switch_named_by_the_last_host_name(tmp_path):
+    """Round 13's leftover (session 34): a `set` script with two `set system host-name` lines was refused (exit 2) as
+    two switches. In a `set` script a later `set` replaces the statement's value (Junos CLI guide, "set": a leaf holds
+    one value), so the switch is renamed, the last name standing; two switches are two only where the format starts a
+    new device: a second `show configuration` output of a set-form paste (test above), a second `system` hierarchy in
+    the curly-brace form (test above), a second top-level `hostname` of a concatenated EOS/NX-OS/Onyx file."""
+    cases = {"rename.set": ("set system host-name qfx1\nset interfaces et-0/0/1 mtu 9216\n"
+                            "set system host-name qfx2\nset interfaces et-0/0/2 mtu 9216\n"),
+             "one-output.set": ("user@qfx1> show configuration | display set\nset system host-name qfx1\n"
+                                "set interfaces et-0/0/1 mtu 9216\nset system host-name qfx2\n")}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+        res = losslessd("lint", "--format", "junos", str(tmp_path / name))
+        assert "several switches" not in res.stderr + res.stdout, (name, res.stderr)
+        assert res.stdout.startswith("qfx2\n"), (name, res.stdout[:300])
+        fabric = load_fabric([tmp_path / name], "juniper_junos")
+        assert list(fabric.devices) == ["qfx2"] and fabric.issues == [], (name, fabric.issues)
+
+
+def test_a_configuration_session_renaming_the_switch_is_one_switch(tmp_path):
+    """The same class in the CLI readers (session 34): a configuration-mode session where `hostname NEW` is typed
+    (the next prompt shows the new name) renames the switch, one switch; it was refused (exit 2) as two switches'
+    configurations. The running-config forms stay refused (test above)."""
+    sessions = {
+        "eos": ("leaf1(config)#hostname leaf1\nleaf1(config)#interface Ethernet1\n"
+                "leaf1(config-if-Et1)#priority-flow-control on\nleaf1(config-if-Et1)#exit\n"
+                "leaf1(config)#hostname leaf9\nleaf9(config)#interface Ethernet2\n"
+                "leaf9(config-if-Et2)#priority-flow-control on\n", "leaf9"),
+        "nxos": ("n1(config)# hostname n1\nn1(config)# interface Ethernet1/1\n"
+                 "n1(config-if)# priority-flow-control mode on\nn1(config-if)# exit\nn1(config)# hostname n9\n"
+                 "n9(config)# interface Ethernet1/2\nn9(config-if)# priority-flow-control mode on\n", "n9"),
+        "onyx": ("sw1 [standalone: master] (config) # hostname sw1\n"
+                 "sw1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
+                 "sw1 [standalone: master] (config) # hostname sw9\n"
+                 "sw9 [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "sw9"),
+        "os10": ("os1(config)# hostname os1\nos1(config)# interface ethernet1/1/1\n"
+                 "os1(conf-if-eth1/1/1)# priority-flow-control mode on\nos1(conf-if-eth1/1/1)# exit\n"
+                 "os1(config)# hostname os9\nos9(config)# interface ethernet1/1/2\n"
+                 "os9(conf-if-eth1/1/2)# priority-flow-control mode on\n", "os9")}
+    for fmt, (text, host) in sessions.items():
+        path = tmp_path / f"{fmt}-session.txt"
+        path.write_text(text)
+        fabric = load_fabric([path], fmt)
+        assert list(fabric.devices) == [host] and fabric.issues == [], (fmt, fabric.issues)
+        assert len(fabric.devices[host].ports) == 2, fmt
+
+
+def test_two_files_of_one_device_naming_two_switches_are_refused_naming_both(tmp_path):
+    """Round 13's leftover (session 34): one device's files (a running-config and a capture, a config and a fix's
+    snippet: parse_group) that name two switches were merged in silence, the device named after the later file and
+    holding both switches' ports. Now InputError (SYS001, exit 2 when it is the only device) naming both files and
+    lines; one switch named in both files is one device."""
+    from losslessd.errors import InputError
+    from losslessd.parse import parse_group
+    for fmt, first, second, line in (
+            ("arista_eos", "hostname leaf1\ninterface Ethernet1\n   mtu 9214\n!\n",
+             "!\nhostname leaf2\ninterface Ethernet2\n   mtu 9214\n!\n", 2),
+            ("juniper_junos", "set system host-name qfx1\nset interfaces et-0/0/1 mtu 9216\n",
+             "set interfaces et-0/0/2 mtu 9216\nset system host-name qfx2\n", 2)):
+        a, b = tmp_path / f"{fmt}-a.cfg", tmp_path / f"{fmt}-b.cfg"
+        a.write_text(first)
+        b.write_text(second)
+        try:
+            parse_group("dev", [a, b], fmt)
+        except InputError as exc:
+            assert (exc.file, exc.line) == (str(b), line), (fmt, exc.file, exc.line)
+            assert f"{str(a)!r}" not in str(exc) and str(a) in str(exc) and "line 1" in str(exc), str(exc)
+            assert "'leaf1'" in str(exc) or "'qfx1'" in str(exc)
+        else:
+            raise AssertionError(f"{fmt}: two switches' files read as one device")
+        b.write_text(second.replace("leaf2", "leaf1").replace("qfx2", "qfx1"))
+        device = parse_group("dev", [a, b], fmt)
+        assert device.name in ("leaf1", "qfx1") and len(device.ports) >= 2
 
 
 def test_a_file_named_twice_by_itself_its_folder_or_a_link_is_one_device(tmp_path):

@@ -436,11 +436,14 @@ def test_a_range_written_with_a_capital_ethernet_and_a_blank_is_read():
 # "WRED": `random-detect PROFILE` in interface mode), which the reader does not read.
 @pytest.mark.parametrize("typed", ["qos trust dscp", "tx-queue 3", "dcb priority-flow-control mode on force",
                                    "dcb-map ROCE", "mls qos trust dscp", "pfc priority 3", "no qos trust",
-                                   "random-detect wred-roce"])
+                                   "random-detect wred-roce", "wred-profile rdma-ecn queue 3",
+                                   "ecn-profile rdma-ecn"])
 def test_a_qos_looking_interface_line_os10_does_not_read_is_named(typed):
     """Such a line in an Ethernet or port-channel block was dropped without a word: the operator's trust, PFC or WRED
     read as set where nothing was read. It is a SYS002 at its line; the same line under `interface vlan` (a block
-    losslessd does not read for QoS) is not."""
+    losslessd does not read for QoS) is not. Round 13 (session 34): a RoCE guide's OS10 port block has `wred-profile
+    rdma-ecn queue 3` (no OS10 command: the guide's WRED reached no queue), which passed in silence; a hyphenated form
+    of those words is named as they are."""
     text = HEADER + (f"interface ethernet1/1/1\n priority-flow-control mode on\n {typed}\n!\n"
                      f"interface port-channel10\n {typed}\n!\ninterface vlan10\n {typed}\n!\n")
     device = parse(text)

@@ -487,11 +487,40 @@ def test_a_pdp_policy_on_a_port_is_known_and_leaves_its_queues():
     assert [i.code for i in device.issues] == []
     port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
     assert (port.pfc_enabled, port.dscp_to_tc, port.tc_to_queue) == (own.pfc_enabled, own.dscp_to_tc, own.tc_to_queue)
-    # Only that form (review of round 12, session 33: any line starting `service-policy type pdp` was passed over).
+    # Only that form (review of round 12, session 33: any line starting `service-policy type pdp` was passed over);
+    # a negated form that is no binding is a SYS002 as its positive form is (session 34: they passed in silence).
     for odd in ("service-policy type pdp output default-pdp-policy", "service-policy type pdp input",
-                "service-policy type pdp input a b"):
+                "service-policy type pdp input a b", "no service-policy type pdp output X",
+                "no service-policy type pdp input a b", "no service-policy type shaping input X"):
         found = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {odd}\n!\n")
         assert [(i.code, i.source.line) for i in found.issues] == [("SYS002", 4)], (odd, found.issues)
+
+
+def test_a_pdp_policy_unbound_is_read_as_eos_does_and_other_negated_bindings_are_not_passed_over():
+    """Round 13's leftover (session 34): every `no service-policy ...` line on a port was passed over in silence.
+    EOS's `no` form of a binding unbinds it (EOS User Manual, the `service-policy` commands: `no service-policy type
+    ... input NAME` removes the policy map from the interface). `no service-policy type pdp input [NAME]` takes the CPU
+    policer off the port: read, the port as without it. `no service-policy type qos input [NAME]` unbinds the qos
+    policy map: before, the removed map kept classifying the port (DSCP 26 reached lossless TC 3 by it, no MAP001);
+    now the trust map classifies again (the negated forms that are no binding: the test above)."""
+    lines = ("   priority-flow-control on", "   priority-flow-control priority 3 no-drop")
+    plain = parse("interface Ethernet1\n" + "\n".join(lines) + "\n!\n")
+    for gone in ("no service-policy type pdp input default-pdp-policy", "no service-policy type pdp input"):
+        device = parse("interface Ethernet1\n" + "\n".join(lines) + f"\n   {gone}\n!\n")
+        assert [i.code for i in device.issues] == [], (gone, device.issues)
+        port, own = device.ports["Ethernet1"], plain.ports["Ethernet1"]
+        assert (port.pfc_enabled, port.trust, port.dscp_to_tc) == (own.pfc_enabled, own.trust, own.dscp_to_tc)
+    policy = ("qos map dscp 26 to traffic-class 1\npolicy-map type qos P\n   class class-default\n"
+              "      set traffic-class 3\n!\n")
+    bound = policy + "interface Ethernet1\n   qos trust dscp\n   service-policy type qos input P\n"
+    assert parse(bound + "!\n").ports["Ethernet1"].dscp_to_tc.get(26) == 3
+    for unbind in ("no service-policy type qos input P", "no service-policy type qos input"):
+        device = parse(bound + f"   {unbind}\n!\n")
+        assert device.ports["Ethernet1"].dscp_to_tc.get(26) == 1 and device.issues == [], unbind
+    other = parse(bound + "   no service-policy type qos input Q\n!\n")
+    assert other.ports["Ethernet1"].dscp_to_tc.get(26) == 3
+    assert [(i.code, i.source.line) for i in other.issues] == [("SYS002", 9)]
+    assert "unbinds policy-map Q, but the port binds P" in other.issues[0].message
 
 
 def test_a_speed_eos_does_not_take_is_reported():
@@ -1204,6 +1233,21 @@ def test_global_qos_trust_is_named_not_skipped(line):
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
     assert "not in global configuration" in device.issues[0].message
     assert device.ports["Ethernet1"].trust == Trust.pcp
+
+
+@pytest.mark.parametrize("block", ["tx-queue 6\n   priority strict", "uc-tx-queue 3\n   random-detect ecn "
+                                   "minimum-threshold 150 kbytes maximum-threshold 1500 kbytes"])
+def test_global_tx_queue_is_named_not_skipped(block):
+    """Round 13 (session 34): a RoCE guide's EOS block ends with `tx-queue 6` / `priority strict` at the margin, meant
+    to make the CNP queue strict. EOS's `tx-queue N` (and `uc-tx-queue N`) is an interface's or a `qos profile`'s
+    mode, none of global configuration (EOS User Manual, Quality of Service); it was passed over in silence. A SYS002
+    at the line says it sets no port's queue; the port's queues are as without it."""
+    text = f"hostname leaf1\n!\ninterface Ethernet1\n   priority-flow-control on\n!\n{block}\n!\nend\n"
+    device = parse(text)
+    plain = parse("hostname leaf1\n!\ninterface Ethernet1\n   priority-flow-control on\n!\nend\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)], device.issues
+    assert "not in global configuration" in device.issues[0].message
+    assert device.ports["Ethernet1"].queues == plain.ports["Ethernet1"].queues
 
 
 def test_interface_profile_in_a_paste_without_indentation_is_named_too():

@@ -231,6 +231,13 @@ def test_lint_of_lossy_roce_mode_under_a_lossless_policy(tmp_path):
     assert errors[0].data["ports"] == ["Eth1/1", "Eth1/2"] and "roce lossless" in errors[0].message
     device = next(iter(result.fabric.devices.values()))
     assert device.lossy_mode is not None and device.ports["Eth1/1"].lossy_mode
+    # Session 34 (round 13's leftover): beside PFC004, each port had its MAP001 info "could not verify that RoCE
+    # traffic is lossless" (the mode's DSCP map unprinted): PFC004 has said RoCE is lossy there, once. ECN001 and
+    # MAP002 (ECN and the CNPs' class matter in lossy mode too) stay per port; with PFC004 not run, MAP001 says it.
+    assert [f.code for f in result.findings if f.code == "MAP001"] == []
+    assert {f.code for f in result.findings if f.port == "Eth1/1"} == {"ECN001", "MAP002"}
+    alone = lint([path], policy="roce-dscp26", ignore_codes=["PFC004"])
+    assert sorted(f.port for f in alone.findings if f.code == "MAP001" and f.unverified) == ["Eth1/1", "Eth1/2"]
 
 
 def test_show_roce_in_a_capture_says_what_roce_mode_applies():

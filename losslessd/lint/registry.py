@@ -131,6 +131,10 @@ class PortRule(Rule):
     # The device rules that say those two cases once (lossy mode; no lossless setting): a rule stays silent for them
     # only where they run (Context.selected).
     lossy_mode_rule: ClassVar[str] = "PFC004"
+    # True for a rule whose "could not verify" infos ask whether RoCE reaches a lossless class (MAP001): on a port of
+    # a lossy-mode switch PFC004 has answered that once for the switch (no class is lossless), so they stay silent
+    # there rather than once a port; its errors (a map written in the config, which lossless mode keeps) are said.
+    doubt_moot_when_lossy: ClassVar[bool] = False
     no_lossless_rule: ClassVar[str] = "PFC006"
 
     def applies(self, ctx: Context, device: Device) -> bool:
@@ -184,7 +188,7 @@ class PortRule(Rule):
             return
         mode = device.lossy_mode_source
         for f in self.check_port(ctx, device, port):
-            if mode is None or f.source != mode:
+            if (mode is None or f.source != mode) and not (f.unverified and self.doubt_moot_when_lossy):
                 yield f
 
     def _doubtful_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:

@@ -46,13 +46,29 @@ def check_port_count(count: int, file: str) -> None:
                          "or concatenated file?); not read", file=file, line=1)
 
 
-def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source: Source) -> None:
+def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source: Source,
+              renames: bool = False) -> None:
     """Note a top-level host-name statement a reader read (`hostname NAME`, NX-OS's `switchname`, Junos's `system
     host-name`; never one in a banner, a comment, a configuration group or a sub-block such as IS-IS's `hostname
     dynamic`) in ``names`` (file -> the first name and its line). Two naming two switches in one file are two
     configurations pasted one after the other, which read as one device would merge the two switches' ports and maps:
-    raise InputError (exit 2) at the second. One switch named twice is one switch; a losslessd capture holds one."""
-    first = names.setdefault(source.file, (name, source.line))
+    raise InputError (exit 2) at the second. One switch named twice is one switch; a losslessd capture holds one.
+    Two files of one device (a running-config and a capture, a config and a fix's snippet) naming two switches are
+    refused too, both files and lines named: merged, the device took the later file's name and both switches' ports.
+    ``renames``: the format lets a later statement rename the switch (a Junos `set` script, a configuration-mode
+    session: `hostname leaf9` typed at `leaf1(config)#`, the next prompt `leaf9(config)#`), so the name replaces the
+    file's earlier one; it is still compared with the device's other files."""
+    if renames:
+        names.pop(source.file, None)
+    first = names.get(source.file)
+    if first is None:
+        for file, (other, line) in names.items():
+            if other != name:
+                raise InputError(
+                    f"the files of this device name two switches: {other!r} ({file}, line {line}) and {name!r} "
+                    f"(line {source.line}); losslessd does not merge two switches into one device: lint each "
+                    "switch's files as a device of its own", file=source.file, line=source.line)
+        names[source.file] = first = (name, source.line)
     if first[0] != name:
         raise InputError(
             f"this file holds the configurations of several switches: {first[0]!r} (line {first[1]}) and {name!r} "

@@ -55,6 +55,7 @@ class RoceDscpNotLossless(PortRule):
     fix_sections = frozenset({"maps", "pfc", "buffer"})
     disruptive = True
     needs_lossless = True  # a switch with no lossless setting at all: PFC006 says it once
+    doubt_moot_when_lossy = True  # a lossy-mode switch: PFC004 says once that RoCE is lossy there
 
     def applies(self, ctx: Context, device: Device) -> bool:
         host = device.kind == DeviceKind.host

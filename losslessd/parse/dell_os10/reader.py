@@ -350,7 +350,7 @@ class _Reader(TreeReader):
         w = node.words
         cfg = self.cfg
         if w[0] == "hostname" and len(w) == 2:
-            host_name(cfg.host_names, w[1], self.src(node))
+            host_name(cfg.host_names, w[1], self.src(node), renames=self.session)
             cfg.hostname = w[1]
         elif w[:2] == ["interface", "breakout"]:
             self.breakout(node, w)
@@ -635,7 +635,7 @@ class _Reader(TreeReader):
             # OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the port's queues.
             raise LineError("a port's WRED profile is not read (losslessd reads WRED and ECN from the queuing "
                             "policy's classes), so the ECN marking of this port's queues may differ from what is shown")
-        elif body[:1] and body[0] in _OTHER_QOS_WORDS:
+        elif body[:1] and (body[0] in _OTHER_QOS_WORDS or body[0].split("-")[0] in _OTHER_QOS_WORDS):
             raise LineError("this looks like a QoS setting but is no OS10 interface command (OS10 binds a port's QoS "
                             "with `trust-map`, `qos-map traffic-class`, `service-policy`, `priority-flow-control mode` "
                             "and `ets mode`; is it another platform's syntax?): what it was meant to set is not set")
@@ -644,7 +644,8 @@ class _Reader(TreeReader):
 # The first words of other platforms' interface QoS commands, which OS10's interface mode does not take: EOS and Onyx
 # `qos trust dscp`, IOS `mls qos trust dscp`, EOS `tx-queue N` / `uc-tx-queue N`, OS9 `dcb-map NAME`, Onyx `dcb
 # priority-flow-control ...` and `traffic-class N ...`, and the bare `pfc`, `wred`, `ecn`, `pause`, `queue` a
-# generator writes: in an Ethernet or port-channel block each is named (SYS002), not dropped.
+# generator writes, and their hyphenated forms (a guide's `wred-profile NAME queue 3`, `ecn-profile`): in an Ethernet
+# or port-channel block each is named (SYS002), not dropped.
 _OTHER_QOS_WORDS = frozenset({"qos", "mls", "tx-queue", "uc-tx-queue", "dcb-map", "dcb", "traffic-class", "pfc", "wred",
                               "ecn", "pause", "queue"})
 

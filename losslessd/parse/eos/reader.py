@@ -307,7 +307,7 @@ class _Reader(TreeReader):
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
-            host_name(self.cfg.host_names, w[1], self.src(node))
+            host_name(self.cfg.host_names, w[1], self.src(node), renames=self.session)
             self.cfg.hostname = w[1]
         elif w[:2] == ["interface", "profile"]:
             self.interface_profile(node, w)
@@ -347,6 +347,13 @@ class _Reader(TreeReader):
             raise LineError("EOS takes `qos trust` under an interface or a `qos profile`, not in global "
                             "configuration: the switch refuses it here, so it sets no port's trust (each port's trust "
                             "is read from its own lines, else EOS's default)")
+        elif flat.body(w)[:1] in (["tx-queue"], ["uc-tx-queue"]):
+            # EOS User Manual, Quality of Service: `tx-queue N` (and `uc-tx-queue N`) enter the tx-queue mode of an
+            # interface or a `qos profile`; global configuration has none (a design guide's `tx-queue 6` / `priority
+            # strict` at the top level was passed over in silence, read as if the CNP queue were set strict).
+            raise LineError(f"EOS takes `{flat.body(w)[0]} N` under an interface or a `qos profile`, not in global "
+                            "configuration: the switch refuses it here, so it and the lines under it set no port's "
+                            "queue")
         elif w in (["qos", "rewrite", "dscp"], ["no", "qos", "rewrite", "dscp"]):
             self.cfg.rewrite_dscp = Val(w[0] != "no", self.src(node))
         elif w[0] == "priority-flow-control":
@@ -468,16 +475,25 @@ class _Reader(TreeReader):
                 raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
-        elif body[:4] == ["service-policy", "type", "pdp", "input"] and len(body) == 5 and not neg:
+        elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) <= 5 and neg:
+            # `no service-policy type qos input [NAME]` (a session's) unbinds the port's policy map: its trust map
+            # classifies again. It was passed over, and the policy it removed kept classifying the port.
+            if conf.service_policy is not None and body[4:] not in ([], [conf.service_policy.value]):
+                raise LineError(f"it unbinds policy-map {body[4]}, but the port binds {conf.service_policy.value}")
+            conf.service_policy = None
+        elif body[:4] == ["service-policy", "type", "pdp", "input"] and (len(body) == 5 or (neg and len(body) == 4)):
             # `service-policy type pdp input NAME` (`show running-config all` prints `default-pdp-policy` on every port
             # of some platforms): a policy-map of type pdp polices the packets a port sends to the CPU, by control
             # protocol (its classes are `built-in` protocol classes and class-default, its actions `police` and
             # `count`: batfish's EOS `qos` test config, a DCS-7260CX-64 `show running-config all`); it sets no
-            # traffic class, so it leaves the port's queues and PFC as they are.
+            # traffic class, so it leaves the port's queues and PFC as they are. Its `no` form (EOS's for any
+            # binding: `no service-policy ... input [NAME]` unbinds it) takes that CPU policer off the port: no more
+            # a QoS setting than the binding, so it too leaves the queues and PFC as they are.
             pass
-        elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"] and not neg:
+        elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"]:
             # EOS User Manual: a port or port-channel binds `service-policy type qos input NAME` (read above) or `type
-            # pbr` (routing, not QoS); any other form is no binding losslessd reads, and what it sets is unknown.
+            # pbr` (routing, not QoS); any other form, bound or unbound (`no service-policy type pdp output X` is no
+            # command either), is no binding losslessd reads, and what it sets is unknown.
             raise LineError("not a service-policy losslessd reads (`type qos input NAME`): what it sets on the port's "
                             "queues is unknown")
         elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:

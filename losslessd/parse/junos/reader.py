@@ -152,6 +152,13 @@ class InterfaceRange:
 class JunosConfig:
     hostname: str | None = None
     host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
+    # A `set` script (set_form): a later `set system host-name` replaces the earlier value (Junos CLI guide, "set":
+    # it sets a statement's value, a leaf holds one), so a rename is one switch; in the curly-brace form (what `show
+    # configuration` prints: one `system` hierarchy, one host-name) a second host-name is a second switch pasted
+    # after the first, and so is one after a second `show configuration` prompt in a set-form paste (output_named:
+    # this output has named the switch already).
+    set_form: bool = False
+    output_named: bool = False
     # `code-point-aliases TYPE NAME BITS` (dscp, dscp-ipv6, ieee-802.1, exp, inet-precedence): a name classifiers
     # and rewrite rules may use for the bits
     aliases: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -201,6 +208,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
         statements, unmade = _kept(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp),
                                    isinstance(issues, IssueList), "delete" in inp.text or "deactivate" in inp.text)
         statements = _deleted(statements)
+        cfg.set_form, cfg.output_named = not _BRACE_TOP.search(inp.text), False
         inactive = _inactive(statements)
         if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
             statements = _with_groups(statements, issues, inactive)
@@ -287,7 +295,10 @@ def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
             if collapse and junk > MAX_ISSUES_PER_FILE + 1:
                 unmade += 1
                 continue
-        elif w[0] not in _VERBS or not _reads(w):
+        elif w[0] not in _VERBS:
+            if not _NEW_OUTPUT.match(" ".join(w)):  # (a `show configuration` prompt is kept: _line)
+                continue
+        elif not _reads(w):
             continue
         elif w == ["delete"]:
             kept[cut:] = [k for k in kept[cut:] if _junk(k[1])]
@@ -569,6 +580,8 @@ def _split(line: str) -> list[str] | None:
 # The CLI prompt, routing-engine banner and edit-path lines around a pasted session (`user@host> show
 # configuration ...`, `{master:0}`, `[edit]`).
 _PROMPT = re.compile(rf"^(?:show\s.*|\[edit.*\]|{JUNOS_CLI_LINE.pattern})$")
+# A set-form paste's `show configuration` command, at a prompt or alone: a new output starts (JunosConfig.set_form).
+_NEW_OUTPUT = re.compile(r"^(?:[^\s@]+@[^\s>#%]+[>#%]\s+)?show\s+configuration\b")
 # A prompt with a command other than a show typed at it (`user@qfx1# set ...` in configuration mode): not passed over.
 _TYPED = re.compile(r"^[^\s@]+@[^\s>#%]+[>#%]\s+(?!show\b)\S")
 # A trailing annotation Junos prints after a statement (`"$9$..."; ## SECRET-DATA`), outside quotes: the first `##`
@@ -786,12 +799,14 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
         return
     if words[0] != "set":
         if _PROMPT.match(joined := " ".join(words)) and not _TYPED.match(joined):
+            cfg.output_named = cfg.output_named and not _NEW_OUTPUT.match(joined)
             return  # prompts and banners around a pasted output
         raise _Skip("not a `set` line")
     top = words[1]
     if top == "system" and words[2:3] == ["host-name"]:
-        host_name(cfg.host_names, words[3], src)  # (a group's is not read: _GROUP_READ)
-        cfg.hostname = words[3]
+        # (a group's is not read: _GROUP_READ; a `set` script renaming the switch: the last value stands)
+        host_name(cfg.host_names, words[3], src, renames=cfg.output_named)
+        cfg.hostname, cfg.output_named = words[3], cfg.set_form
     elif top == "interfaces":
         _interface(cfg, words[2:], src)
     elif top == "class-of-service":

@@ -415,7 +415,7 @@ class _Reader(TreeReader):
         if w == ["hostname", "dynamic"] and router:
             pass  # IS-IS's own (router isis mode, Nexus 9000 Unicast Routing guide), in a paste without indentation
         elif w[0] in ("hostname", "switchname") and len(w) == 2:
-            host_name(self.cfg.host_names, w[1], self.src(node))
+            host_name(self.cfg.host_names, w[1], self.src(node), renames=self.session)
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (names := _ethernets(w[1:])):
             self.expanded += len(names) * (1 + len(node.children))  # each port reads the block's lines

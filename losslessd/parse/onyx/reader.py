@@ -123,7 +123,7 @@ def read(inputs: list[Input]) -> OnyxConfig:
         if flat is not None:
             inp = Input(inp.path, flat)
         check_config_text(inp, "NVIDIA Onyx", _ONYX_LINE, "`##`, `interface ethernet`, `dcb` or `hostname`")
-        _Reader(cfg, inp).read()
+        _Reader(cfg, inp, session=flat is not None).read()
     return cfg
 
 
@@ -237,8 +237,9 @@ def _in_block(prefix: list[str], text: str) -> str:
 
 
 class _Reader:
-    def __init__(self, cfg: OnyxConfig, inp: Input):
+    def __init__(self, cfg: OnyxConfig, inp: Input, session: bool = False):
         self.cfg, self.inp = cfg, inp
+        self.session = session  # ``inp`` is a configuration-mode session's commands (session()), not a running-config
         self.issues = Issues(cfg.issues)
 
     def src(self, line: int) -> Source:
@@ -284,7 +285,7 @@ class _Reader:
     def line(self, w: list[str], text: str, number: int) -> None:
         src = self.src(number)
         if w[0] == "hostname" and len(w) == 2:
-            host_name(self.cfg.host_names, w[1], src)
+            host_name(self.cfg.host_names, w[1], src, renames=self.session)
             self.cfg.hostname = Val(w[1], src)
         elif w[:2] == ["interface", "ethernet"] and len(w) >= 3:
             ports = self.ports(w[2], number)
