@@ -185,6 +185,9 @@ class Conf:
     # Tombstones: path (words after `nv unset`) -> the last `nv unset` line of it; a port's own are on its PortConf.
     # The builder cites one for a default it restores (build._restored).
     restored: Tombstones = field(default_factory=Tombstones)
+    # build._restored's switch-wide answer for each set of paths it is asked about (the same for every port, each
+    # traffic class's asked once): (the last unset at, above or below them, the RoCE-off line where it counts)
+    restored_near: dict[tuple[tuple[str, ...], ...], tuple[Source | None, Source | None]] = field(default_factory=dict)
 
     @property
     def global_qos(self) -> bool:
