@@ -56,7 +56,8 @@ def test_two_switches_prompts_in_one_routing_json_file_are_named_by_every_form(f
     """A session file holding two JSON documents after prompts naming two switches is refused naming both. Before:
     `admin@leaf1(config)#` named `leaf1(config)`, so a prompt with a mode named another switch than its own."""
     doc = '{"10.0.0.0/24": []}\n'
-    text = f"{form.replace('H', 'leaf1')} show ip route json\n{doc}{form.replace('H', 'leaf2')} show ipv6 route json\n{doc}"
+    first, second = form.replace("H", "leaf1"), form.replace("H", "leaf2")
+    text = f"{first} show ip route json\n{doc}{second} show ipv6 route json\n{doc}"
     with pytest.raises(InputError) as err:
         cli_json_documents(text, "routes.json")
     assert "'leaf1' (the prompt at line 1) and 'leaf2' (line 3)" in err.value.message
