@@ -414,3 +414,19 @@ def test_the_put_back_commands_of_every_pusher_restore_what_a_push_took(make_sim
                if answer.lstrip().startswith(("%", "Error", "Failed", "-bash", "Usage"))]
     assert refused == []
     assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name)) == found
+
+
+def test_the_simulated_eos_config_mode_applies_its_lines_at_end_or_before_a_named_session(make_sim):
+    """`configure` (EOS's config mode, where the put-back commands start): its lines are in the running config once
+    the mode is left, and before a `configure session` typed in it opens a session of its own."""
+    sim = make_sim(["spine1"], snmp=False)
+    ecn = "random-detect ecn minimum-threshold {0} bytes maximum-threshold {0} bytes max-mark-probability 1 weight 0"
+    typed = ["configure", "interface Ethernet1/1", "uc-tx-queue 3", ecn.format(9216), "configure session t2",
+             "interface Ethernet3/1", "uc-tx-queue 3", ecn.format(8192)]
+    answers = _paste(sim, "spine1", typed)
+    assert [a for a in answers if a.strip()] == []
+    running = sim.running_config("spine1")
+    assert "minimum-threshold 9216" in running and "minimum-threshold 8192" not in running  # (t2 not committed)
+    assert _paste(sim, "spine1", ["configure session t2 commit"]) == [""]
+    assert "minimum-threshold 8192" in sim.running_config("spine1")
+    assert not any(name.startswith("terminal-") for name in sim.devices["spine1"].config.sessions)

@@ -130,11 +130,14 @@ class EosShell(Shell):
         if session is None:  # aborted or reverted from another login
             self.session, self.mode = None, []
             return Reply("% Session no longer exists", status=1)
-        if self.terminal and (cmd == "end" or (cmd == "exit" and not self.mode)):  # `configure`'s lines take effect
+        entering = cmd.startswith("configure session ")
+        if self.terminal and (entering or cmd == "end" or (cmd == "exit" and not self.mode)):
+            # `configure`'s lines take effect (before a named session is entered from its mode, too)
             self.session, self.mode, self.terminal = None, [], False
             error = state.eos_commit(session.name)
             state.sessions.pop(session.name, None)
-            return Reply(error, status=1 if error else 0)
+            if error or not entering:
+                return Reply(error, status=1 if error else 0)
         if cmd in ("end", "abort", "commit") or (cmd == "exit" and not self.mode):
             name, self.session, self.mode = self.session, None, []
             if cmd == "abort":
@@ -147,8 +150,8 @@ class EosShell(Shell):
             self.mode.pop()
             session.lines.append(cmd)
             return Reply("")
-        if cmd.startswith("configure session "):
-            self.session = cmd.split()[2]
+        if entering:
+            self.session = cmd.split()[2]  # (from a session's mode, or from `configure`'s once its lines took effect)
             state.sessions.setdefault(self.session, EosSession(self.session))
             self.mode = []
             return Reply("")
