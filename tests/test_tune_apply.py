@@ -374,3 +374,59 @@ def test_a_sonic_checkpoint_the_switch_did_not_delete_is_a_warning_naming_it(mak
     for text, name in zip(pusher.warnings, ("losslessd-tune-test-before", "losslessd-tune-test-origin"), strict=True):
         assert text.startswith("leaf1: ") and f"checkpoint {name} is left on the switch" in text
         assert "Permission denied" in text  # (what the switch said)
+
+
+def _paste(sim, name: str, lines: list[str]) -> list[str]:
+    """``lines`` typed one by one into a new login of ``name`` as an operator pastes them (EOS: after `enable`): the
+    answer to each."""
+    conn = ConnectHandler(**ssh_params(sim, name))
+    try:
+        if sim.devices[name].platform == "arista_eos":
+            conn.enable()
+        return [conn.send_command(line, expect_string=r"[#$>] ?$", strip_prompt=True) for line in lines]
+    finally:
+        conn.disconnect()
+
+
+@pytest.mark.parametrize("platform", ["arista_eos", "sonic", "nvidia_cumulus"])
+def test_the_put_back_commands_of_every_pusher_restore_what_a_push_took(make_sim, tmp_path, platform):
+    """Pusher.by_hand: the commands the tune prints when it could not put a device back, for the operator to paste.
+    They were never run: here each platform's are pasted into the simulated switch after a push, each line is taken
+    (no error answer) and the tuned queues hold their thresholds as found again."""
+    if platform == "nvidia_cumulus":
+        sim, name, pusher, cfg = _nvue(make_sim, tmp_path)
+    else:
+        name, ports, cls = {"arista_eos": ("spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher),
+                            "sonic": ("leaf1", ["Ethernet0", "Ethernet4"], SonicPusher)}[platform]
+        sim = make_sim([name], snmp=False)
+        cfg, pusher = _setup(sim, name, ports, cls)
+    try:
+        found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        assert _push(cfg, pusher, NEW).changed
+        lines = pusher.by_hand(origin)
+    finally:
+        pusher.close()
+    taken = candidate.ecn_settings(cfg, POLICY, sim.running_config(name))
+    assert taken != found and set(taken.values()) >= {(300_000, 3_000_000, 20.0)}
+    answers = _paste(sim, name, lines)
+    refused = [(line, answer) for line, answer in zip(lines, answers, strict=True)
+               if answer.lstrip().startswith(("%", "Error", "Failed", "-bash", "Usage"))]
+    assert refused == []
+    assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name)) == found
+
+
+def test_the_simulated_eos_config_mode_applies_its_lines_at_end_or_before_a_named_session(make_sim):
+    """`configure` (EOS's config mode, where the put-back commands start): its lines are in the running config once
+    the mode is left, and before a `configure session` typed in it opens a session of its own."""
+    sim = make_sim(["spine1"], snmp=False)
+    ecn = "random-detect ecn minimum-threshold {0} bytes maximum-threshold {0} bytes max-mark-probability 1 weight 0"
+    typed = ["configure", "interface Ethernet1/1", "uc-tx-queue 3", ecn.format(9216), "configure session t2",
+             "interface Ethernet3/1", "uc-tx-queue 3", ecn.format(8192)]
+    answers = _paste(sim, "spine1", typed)
+    assert [a for a in answers if a.strip()] == []
+    running = sim.running_config("spine1")
+    assert "minimum-threshold 9216" in running and "minimum-threshold 8192" not in running  # (t2 not committed)
+    assert _paste(sim, "spine1", ["configure session t2 commit"]) == [""]
+    assert "minimum-threshold 8192" in sim.running_config("spine1")
+    assert not any(name.startswith("terminal-") for name in sim.devices["spine1"].config.sessions)

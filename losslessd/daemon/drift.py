@@ -25,6 +25,7 @@ from ..api import lint, load_fabric
 from ..collect import COMMAND_FAILED, pull
 from ..inventory import Inventory
 from ..lint.finding import Finding
+from ..model import Fabric
 from ..monitor import Event, QueueMaps, queue_maps_of
 from ..parse import INTERNAL_ERROR
 from ..tune.propose import Found, configs_from_captures
@@ -69,14 +70,7 @@ def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurr
                   timeout_s: float) -> Pulled:
     """Blocking (run it in a thread): collect configs as `losslessd pull` does, host keys verified,
     then lint the snapshot. SNMP is left to the daemon's own poller."""
-    with tempfile.TemporaryDirectory(prefix="losslessd-drift-") as tmp:
-        out = Path(tmp) / "snapshot"
-        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
-        configs = configs_from_captures(out / capture for capture in read.values())
-        linted = lint([out], policy)
-        missing.update(not_linted(linted, read))
-        linted_whole = {name: capture for name, capture in read.items() if name not in missing}
-        return Pulled(linted.findings, missing, configs, queue_maps(linted.fabric, linted_whole))
+    return _snapshot(hosts, policy, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
 
 
 def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int, timeout_s: float) -> Pulled:
@@ -84,15 +78,28 @@ def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int
     each device's configs for the proposals and its priority -> queues maps for the ECN detector (the daemon reads
     them at its start and refreshes them, drift or not). ``missing``: the devices whose config was not read, and
     why; ``findings`` is empty."""
-    with tempfile.TemporaryDirectory(prefix="losslessd-configs-") as tmp:
+    return _snapshot(hosts, None, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+
+
+def _snapshot(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int, timeout_s: float) -> Pulled:
+    """Pull ``hosts`` into a throw-away snapshot (_pull) and read it: linted with ``policy`` (pull_and_lint; a device
+    the lint did not read to its end is missing, not_linted), or only parsed when it is None (read_configs; a device
+    the model holds nothing of is missing, _not_read)."""
+    with tempfile.TemporaryDirectory(prefix="losslessd-drift-" if policy is not None else "losslessd-configs-") as tmp:
         out = Path(tmp) / "snapshot"
         missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
         configs = configs_from_captures(out / capture for capture in read.values())
-        fabric = load_fabric([out]) if read else None
-        if fabric is not None:
+        findings: list[Finding] = []
+        fabric: Fabric | None = None
+        if policy is not None:
+            linted = lint([out], policy)
+            findings, fabric = linted.findings, linted.fabric
+            missing.update(not_linted(linted, read))
+        elif read:
+            fabric = load_fabric([out])
             missing.update(_not_read(fabric, read, _inventory_names(fabric, read)))
         whole = {name: capture for name, capture in read.items() if name not in missing}
-        return Pulled([], missing, configs, queue_maps(fabric, whole) if fabric is not None else {})
+        return Pulled(findings, missing, configs, queue_maps(fabric, whole) if fabric is not None else {})
 
 
 def _pull(hosts: Inventory, out: Path, *, known_hosts: Path | None, concurrency: int,

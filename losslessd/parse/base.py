@@ -326,10 +326,17 @@ CLI_PROMPT = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
 _PROMPT_TYPED = re.compile(rf"\s*{CLI_PROMPT.pattern}.*\s*")
 # The prompt alone at a line's start, the switch waiting after an output (`CORE1#`, `root@leaf1> `).
 PROMPT_ALONE = re.compile(rf"{CLI_PROMPT.pattern}\s*$")
-# A Linux shell's prompt for a user other than root (bash's default PS1 `\u@\h:\w\$`, which ends in $ below root):
-# `admin@sonic-leaf1:~$ vtysh -c "show ip route vrf all json"`, `cumulus@leaf1:mgmt:~$ sudo lldpctl -f json`. (Root's
-# `root@leaf1:~#` is JUNOS_CLI_LINE's form.) A JSON document's own line never starts with a user name and an @.
-_SHELL_PROMPT = re.compile(r"\s*[^\s@\"{}\[\]]+@[^\s$#>%\"]+\$(?:\s.*)?\s*")
+# The prompts of devices and shells, defined here once: every reader that finds a prompt in a saved output finds it by
+# SHELL_PROMPT (a Linux shell's) or PROMPT_HOST (any prompt, and the switch it names).
+# A user name before an @: no blank, quote or bracket (a JSON document's own line never starts with one and an @).
+_USER = r"[^\s@\"{}\[\]]*"
+# A Linux shell's prompt: bash's default PS1 `\u@\h:\w\$` (`$` below root, `#` for root: `admin@sonic-leaf1:~$`,
+# `cumulus@leaf1:mgmt:~$`, `root@gpu01:~#`), one without the working directory (`cumulus@leaf1$`), and RHEL's
+# `[\u@\h \W]\$` (`[root@gpu01 ~]#`).
+SHELL_PROMPT = re.compile(rf"(?:\[{_USER}@[^\s\]]*(?:[ :][^\]\n]*)?\]|{_USER}@[^\s:>#%$\"]*(?::\S*)?)[$#]")
+# A shell's prompt alone on its line or with the command typed at it (`admin@sonic-leaf1:~$ vtysh -c "show ip route
+# vrf all json"`, `cumulus@leaf1:mgmt:~$ sudo lldpctl -f json`).
+_SHELL_PROMPT = re.compile(rf"\s*{SHELL_PROMPT.pattern}(?:\s.*)?\s*")
 
 
 def _cli_line(line: str) -> bool:
@@ -401,9 +408,16 @@ def cli_json_documents(text: str, file: str | None = None) -> list[tuple[int, st
     return [(lines_before(start), whole[start:end]) for start, end in spans]
 
 
-# The switch a CLI line names: `user@HOST>` (Junos), `user@HOST:~$` (a shell), `HOST#`, `HOST(config)#`, `HOST>`.
-_PROMPT_HOST = re.compile(r"\s*(?:[^\s@\"{}\[\]]+@(?P<at>[^\s:>#%$\"]+)|(?P<host>[A-Za-z0-9][\w.:~-]{0,127}?)"
-                          r"(?:\([^)\s]{1,64}\))?[#>])")
+# A prompt at a line's start, and the switch or host it names (`at` after a user name, else `host`): `user@HOST>` and
+# `user@HOST%` (Junos's CLI and shell), `user@HOST:~$` and `root@HOST:~#` (a shell, its working directory after a
+# colon), `HOST#`, `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`, `HOST$`.
+PROMPT_HOST = re.compile(rf"[^\S\n]*(?:{_USER}@(?P<at>[^\s:>#%$\"()]*)|(?P<host>[A-Za-z0-9][\w.~-]*))"
+                         r"(?:\([^)\n]*\))?(?::\S*)?[^\S\n]?[#>$%]")
+
+
+def prompt_host(match: re.Match[str] | None) -> str | None:
+    """The switch a PROMPT_HOST match (or a match of a pattern built on it) names; None for none (`@:~$`)."""
+    return (match["at"] or match["host"] or None) if match is not None else None
 
 
 def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) -> None:
@@ -418,8 +432,8 @@ def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) 
             end = text.find("\n", at, stop)
             end = stop if end < 0 else end
             line = text[at:end]
-            if _cli_line(line) and (match := _PROMPT_HOST.match(line)):
-                host, number = match["at"] or match["host"], line_at(at)
+            if _cli_line(line) and (host := prompt_host(PROMPT_HOST.match(line))):
+                number = line_at(at)
                 if first is None:
                     first = host, number
                 elif host != first[0]:

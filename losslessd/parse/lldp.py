@@ -29,7 +29,18 @@ from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
-from .base import CLI_PROMPT, PROMPT_ALONE, IssueList, LineAt, cli_json, line_source, long_interface_name, positional
+from .base import (
+    CLI_PROMPT,
+    PROMPT_ALONE,
+    PROMPT_HOST,
+    IssueList,
+    LineAt,
+    cli_json,
+    line_source,
+    long_interface_name,
+    positional,
+)
+from .base import prompt_host as base_prompt_host
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
@@ -79,14 +90,13 @@ _TRAILER = re.compile(r"^\s*(?:Total entries displayed|\{(?:master|backup|primar
 READ = ("EOS or NX-OS `show lldp neighbors [detail]`, SONiC `show lldp table`, Junos `show lldp neighbors`, "
         "Cumulus `nv show interface lldp`, `lldpcli show neighbors` as text, keyvalue or JSON")
 # A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
-_PROMPT = re.compile(r"^(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)(?:\([^)]*\))?(?::\S*)?\s?[#>$]\s*"
+_PROMPT = re.compile(rf"^{PROMPT_HOST.pattern}\s*"
                      r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl|nv show interface|net show lldp)", re.MULTILINE)
 
 
 def prompt_host(text: str) -> str | None:
     """The host name in a prompt line that ran the LLDP command, when the saved output has one."""
-    m = _PROMPT.search(text[:4096])
-    return m.group("host") if m else None
+    return base_prompt_host(_PROMPT.search(text[:4096]))
 
 
 def command_port(command: str) -> list[str] | None:

@@ -21,10 +21,10 @@ connected routes (a port, no address).
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
 import json
 import re
+from dataclasses import dataclass
 
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
@@ -107,19 +107,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         read: list[Route] = []
         said_all: list[ParseIssue] = IssueList()
         for number, (before, text) in enumerate(documents, 1):
-            found, said = _frr_json(inp, text)
-            for route in found:
-                if route.source is not None and route.source.line is not None and before:
-                    route.source = dataclasses.replace(route.source, line=route.source.line + before)
-            for said_one in said:
-                if said_one.source is not None and said_one.source.line is not None and before:
-                    said_one.source = dataclasses.replace(said_one.source, line=said_one.source.line + before)
-                elif said_one.source is not None and said_one.source.line is None and len(documents) > 1:
-                    # an issue of the whole document (not a routing table, none of the default VRF) says which
-                    first = before + text.count("\n", 0, len(text) - len(text.lstrip())) + 1
-                    said_one.source = Source(file=inp.path, line=first)
-                    said_one.message = (f"JSON document {number} of {len(documents)} (line {first}): "
-                                        f"{said_one.message.removeprefix(f'{inp.path}: ')}")
+            found, said = _frr_json(_Document.of(inp.path, before, text, number, len(documents)), text)
             read.extend(found)
             said_all.extend(said)
         _routed_twice(inp, read, said_all)
@@ -178,23 +166,53 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             issue(n, f"next hop not understood: {line.strip()!r}")
     close()
     if not routes and not issues:
-        issues.append(_no_default(inp) if vrf_seen else _unknown(inp))
+        issues.append(_no_default(_Document(inp.path)) if vrf_seen else _unknown(_Document(inp.path)))
     return routes, issues
 
 
-def _no_default(inp: Input) -> ParseIssue:
+@dataclass(frozen=True)
+class _Document:
+    """Where one routing table of a file stands, so that its reader makes each Source once: ``path``; the file's
+    lines before it (its lines are the file's past those); with several JSON documents in the file (a session that
+    saved `show ip route vrf all | json` and `show ipv6 route vrf all | json`), its first line and the ``label`` an
+    issue of the whole document (not a routing table, none of the default VRF), or one at no line, says which it is."""
+
+    path: str
+    before: int = 0
+    first: int | None = None
+    label: str = ""  # "JSON document N of M (line F): ", or "" for a file of one
+
+    @staticmethod
+    def of(path: str, before: int, text: str, number: int, count: int) -> _Document:
+        if count == 1:
+            return _Document(path, before)
+        first = before + text.count("\n", 0, len(text) - len(text.lstrip())) + 1
+        return _Document(path, before, first, f"JSON document {number} of {count} (line {first}): ")
+
+    def whole(self, code: str, message: str) -> ParseIssue:
+        """An issue of the whole document: at the file, its path first; or at the document's line, its label first."""
+        if self.label:
+            return ParseIssue(code=code, source=Source(file=self.path, line=self.first), message=self.label + message)
+        return ParseIssue(code=code, source=Source(file=self.path), message=f"{self.path}: {message}")
+
+    def at(self, code: str, line: int | None, message: str) -> ParseIssue:
+        """An issue at a line of the document (``line``: the file's); one at no line is at the document's."""
+        if line is None and self.label:
+            return ParseIssue(code=code, source=Source(file=self.path, line=self.first), message=self.label + message)
+        return ParseIssue(code=code, source=Source(file=self.path, line=line), message=message)
+
+
+def _no_default(doc: _Document) -> ParseIssue:
     """A routing table of a known format whose default VRF holds no route: nothing of it is used."""
-    return ParseIssue(code="SYS002", source=Source(file=inp.path), message=(
-        f"{inp.path}: a routing table with no route of the default VRF; no route read"))
+    return doc.whole("SYS002", "a routing table with no route of the default VRF; no route read")
 
 
 def _skipped(inp: Input, line: int, message: str) -> ParseIssue:
     return ParseIssue(code="SYS002", message=f"{message}; line skipped", source=Source(file=inp.path, line=line))
 
 
-def _unknown(inp: Input) -> ParseIssue:
-    return ParseIssue(code="SYS001", source=Source(file=inp.path), message=(
-        f"{inp.path}: no routing-table entries found; read are: {READ}"))
+def _unknown(doc: _Document) -> ParseIssue:
+    return doc.whole("SYS001", f"no routing-table entries found; read are: {READ}")
 
 
 def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
@@ -270,11 +288,11 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
                         entry.hops.append(h)
     routes = [Route(prefix=e.prefix, next_hops=e.hops, source=e.source) for e in entries if e.hops or e.discard]
     if not routes and not issues:
-        issues.append(_no_default(inp))
+        issues.append(_no_default(_Document(inp.path)))
     return routes, issues
 
 
-def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
+def _frr_json(doc: _Document, text: str) -> tuple[list[Route], list[ParseIssue]]:
     """FRR `show ip route json` (`{PREFIX: [entry, ...]}`) or `show ip route vrf all json` (`{VRF: {PREFIX: ...}}`):
     the entry with `"selected": true`, its next hops with `"fib": true` (FRR zebra_vty.c writes the FIB mark of the
     text as "fib" and a resolved recursive hop as one of its own). ``text``: the file's, with the prompt lines around
@@ -282,41 +300,40 @@ def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
     try:
         data = json_value(text)
     except ValueError as exc:
-        return [], [ParseIssue(code="SYS001", source=Source(file=inp.path), message=(
-            f"{inp.path}: routing table JSON is not valid ({exc})"))]
+        return [], [doc.whole("SYS001", f"routing table JSON is not valid ({exc})")]
     if not isinstance(data, dict):
-        return [], [_unknown(inp)]
+        return [], [_unknown(doc)]
     if isinstance(data.get("vrfs"), dict):
-        return _eos_json(inp, text, data["vrfs"])
+        return _eos_json(doc, text, data["vrfs"])
     search_from = 0  # (where the line search for the prefix keys starts)
     if data and not all(isinstance(v, dict) for v in data.values()) and not any(_is_prefix(k) or "/" in k
                                                                               for k in data):
         # a plain table with no key an IP prefix or near one (EOS `show lldp neighbors | json`'s `{"lldpNeighbors":
         # [...]}`, a second command's document in a session's file): no routing table, not one of bad prefixes
-        return [], [_unknown(inp)]
+        return [], [_unknown(doc)]
     if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF, or a JSON of another platform
         if not _keyed_by_vrf(data):
-            return [], [_unknown(inp)]
+            return [], [_unknown(doc)]
         name = next((k for k in data if k in DEFAULT_VRFS), None)
         if name is None:
-            return [], [_no_default(inp)]
+            return [], [_no_default(doc)]
         data = data[name]
         # the default VRF's key (`"default": {`), not the `"vrfName": "default"` FRR writes inside every entry
         key = re.search(rf'"{re.escape(name)}"\s*:', text)
         search_from = key.end() if key else 0
     routes: list[Route] = []
     issues: list[ParseIssue] = IssueList()
-    line_at = LineAt(text, search_from=search_from)
+    line_at = LineAt(text, first=doc.before + 1, search_from=search_from)
     slash = "\\/" if "\\/" in text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
     for key, entries in data.items():
         line = line_at.find('"' + key.replace("/", slash) + '"')  # (one written otherwise: no line, nor after it)
-        if (prefix := _json_prefix(inp, key, line, issues)) is None:
+        if (prefix := _json_prefix(doc, key, line, issues)) is None:
             continue
         chosen = next((e for e in entries if isinstance(e, dict) and e.get("selected") is True), None) \
             if isinstance(entries, list) else None
         if chosen is None:
             continue
-        entry = _Entry(prefix, Source(file=inp.path, line=line))
+        entry = _Entry(prefix, Source(file=doc.path, line=line))
         hops = chosen.get("nexthops")
         for nh in hops if isinstance(hops, list) else []:
             if not isinstance(nh, dict) or nh.get("fib") is not True:
@@ -331,21 +348,20 @@ def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
         if entry.hops or entry.discard:
             routes.append(Route(prefix=entry.prefix, next_hops=entry.hops, source=entry.source))
     if not routes and not issues:
-        issues.append(_no_default(inp) if data else _unknown(inp))
+        issues.append(_no_default(doc) if data else _unknown(doc))
     return routes, issues
 
 
-def _json_prefix(inp: Input, key: object, line: int | None, issues: list[ParseIssue]) -> str | None:
+def _json_prefix(doc: _Document, key: object, line: int | None, issues: list[ParseIssue]) -> str | None:
     """A JSON routing table's prefix key as a network, or None with a SYS002 saying the route is skipped."""
     try:
         return str(ipaddress.ip_network(str(key), strict=False))
     except ValueError:
-        issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
-            f"{str(key)[:60]!r} is not an IP prefix; route skipped")))
+        issues.append(doc.at("SYS002", line, f"{str(key)[:60]!r} is not an IP prefix; route skipped"))
         return None
 
 
-def _eos_json(inp: Input, text: str, vrfs: dict) -> tuple[list[Route], list[ParseIssue]]:
+def _eos_json(doc: _Document, text: str, vrfs: dict) -> tuple[list[Route], list[ParseIssue]]:
     """Arista EOS `show ip route [vrf all] | json` (eAPI's form of the text: `{"vrfs": {VRF: {"routes": {PREFIX:
     {"routeAction", "vias": [...]}}}}}`, as cEOS 4.2x prints it in batfish/lab-validation's captures): the routes EOS
     prints, which are its active ones, as in the text. A via gives its port and next hop (`interface`,
@@ -356,20 +372,19 @@ def _eos_json(inp: Input, text: str, vrfs: dict) -> tuple[list[Route], list[Pars
     table = vrfs.get(name) if name is not None else None
     routes_of = table.get("routes") if isinstance(table, dict) else None
     if not isinstance(routes_of, dict):
-        return [], [_no_default(inp) if vrfs else _unknown(inp)]
+        return [], [_no_default(doc) if vrfs else _unknown(doc)]
     key = re.search(rf'"{re.escape(str(name))}"\s*:', text)
-    line_at = LineAt(text, search_from=key.end() if key else 0)
+    line_at = LineAt(text, first=doc.before + 1, search_from=key.end() if key else 0)
     routes: list[Route] = []
     issues: list[ParseIssue] = IssueList()
     for prefix_text, body in routes_of.items():
         line = line_at.find(json.dumps(prefix_text))
-        if (prefix := _json_prefix(inp, prefix_text, line, issues)) is None:
+        if (prefix := _json_prefix(doc, prefix_text, line, issues)) is None:
             continue
         if not isinstance(body, dict):
-            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
-                f"route {prefix} is not an object; skipped")))
+            issues.append(doc.at("SYS002", line, f"route {prefix} is not an object; skipped"))
             continue
-        entry = _Entry(prefix, Source(file=inp.path, line=line))
+        entry = _Entry(prefix, Source(file=doc.path, line=line))
         vias = body.get("vias")
         for via in vias if isinstance(vias, list) else []:
             if not isinstance(via, dict):
@@ -385,10 +400,10 @@ def _eos_json(inp: Input, text: str, vrfs: dict) -> tuple[list[Route], list[Pars
         if entry.hops or entry.discard:
             routes.append(Route(prefix=entry.prefix, next_hops=entry.hops, source=entry.source))
         elif body.get("routeAction") == "forward":
-            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
-                f"route {prefix} forwards, but no next hop of it was understood; skipped")))
+            issues.append(doc.at("SYS002", line,
+                                 f"route {prefix} forwards, but no next hop of it was understood; skipped"))
     if not routes and not issues:
-        issues.append(_no_default(inp))
+        issues.append(_no_default(doc))
     return routes, issues
 
 

@@ -96,7 +96,10 @@ class Shell:
 
 class EosShell(Shell):
     """Arista EOS: starts in unprivileged `name>`; `enable` (no enable secret) gives `name#`; `configure session
-    NAME` gives the session's config mode, whose lines losslessd.sim.config keeps until a commit."""
+    NAME` gives the session's config mode, whose lines losslessd.sim.config keeps until a commit. `configure` (or
+    `configure terminal`) gives the plain config mode `name(config)#`, whose lines EOS applies as they are typed: here
+    they are kept in a session of this login's own and committed at `end` (or `exit` from the top), which leaves the
+    running config as the lines one by one would."""
 
     # Commands EOS refuses below privileged mode ("% Invalid input (privileged mode required)").
     PRIVILEGED = ("show running-config", "show startup-config", "configure", "copy", "write")
@@ -106,11 +109,13 @@ class EosShell(Shell):
         self.enabled = False
         self.session: str | None = None  # the config session this login is in
         self.mode: list[str] = []  # the modes entered inside it (`if-Et1/1`, `uc-txq-3`)
+        self.terminal = False  # the session is `configure`'s (committed at `end`), not one the client named
 
     @property
     def prompt(self) -> str:
         if self.session is not None:
-            return f"{self.device.name}(config-s-{self.session[:8]}{''.join('-' + m for m in self.mode)})#"
+            session = "" if self.terminal else f"-s-{self.session[:8]}"
+            return f"{self.device.name}(config{session}{''.join('-' + m for m in self.mode)})#"
         return f"{self.device.name}{'#' if self.enabled else '>'}"
 
     def answer(self, line: str) -> Reply:
@@ -125,6 +130,14 @@ class EosShell(Shell):
         if session is None:  # aborted or reverted from another login
             self.session, self.mode = None, []
             return Reply("% Session no longer exists", status=1)
+        entering = cmd.startswith("configure session ")
+        if self.terminal and (entering or cmd == "end" or (cmd == "exit" and not self.mode)):
+            # `configure`'s lines take effect (before a named session is entered from its mode, too)
+            self.session, self.mode, self.terminal = None, [], False
+            error = state.eos_commit(session.name)
+            state.sessions.pop(session.name, None)
+            if error or not entering:
+                return Reply(error, status=1 if error else 0)
         if cmd in ("end", "abort", "commit") or (cmd == "exit" and not self.mode):
             name, self.session, self.mode = self.session, None, []
             if cmd == "abort":
@@ -137,8 +150,8 @@ class EosShell(Shell):
             self.mode.pop()
             session.lines.append(cmd)
             return Reply("")
-        if cmd.startswith("configure session "):
-            self.session = cmd.split()[2]
+        if entering:
+            self.session = cmd.split()[2]  # (from a session's mode, or from `configure`'s once its lines took effect)
             state.sessions.setdefault(self.session, EosSession(self.session))
             self.mode = []
             return Reply("")
@@ -170,6 +183,10 @@ class EosShell(Shell):
         if words[:2] == ["configure", "session"] and len(words) == 3:
             self.session = words[2]
             self.device.config.sessions.setdefault(self.session, EosSession(self.session))
+            return Reply("")
+        if cmd in ("configure", "configure terminal"):
+            self.session, self.terminal = f"terminal-{id(self):x}", True
+            self.device.config.sessions[self.session] = EosSession(self.session)
             return Reply("")
         if (out := self.device.config.eos_exec(cmd)) is not None:
             return Reply(out, status=1 if out.startswith("%") else 0)

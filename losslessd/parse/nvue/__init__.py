@@ -16,7 +16,7 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device, ParseIssue
 from .. import lldp
-from ..base import SNIFF_CHARS, Input, IssueList, answered, last_sections, sniff_text
+from ..base import SHELL_PROMPT, SNIFF_CHARS, Input, IssueList, answered, last_sections, sniff_text
 
 PLATFORM = "nvidia_cumulus"
 
@@ -28,7 +28,7 @@ NVUE_ROOT = ("interface", "qos", "system", "router", "vrf", "bridge", "evpn", "n
 # The prompt line the Cumulus Linux user guide prints before the startup.yaml it shows (`sudo cat
 # /etc/nvue.d/startup.yaml`, `nv config find`), after blank or comment lines.
 _BLANKS = r"(?:[ \t]*(?:#.*)?\n)*"
-_TREE_PROMPT_LINE = r"\S+@\S+[$#][ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t][^\n]*"
+_TREE_PROMPT_LINE = rf"{SHELL_PROMPT.pattern}[ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t][^\n]*"
 # /etc/nvue.d/startup.yaml as the guide prints it: the `- set:` item alone, without the header item. Known by `- set:`
 # opening the file (after an optional prompt line) with one of NVUE's root objects as its first key.
 _SET_TREE = re.compile(rf"\A{_BLANKS}(?:{_TREE_PROMPT_LINE}\n)?- set:[ \t]*\n{_BLANKS}[ \t]+(?:{'|'.join(NVUE_ROOT)}):")

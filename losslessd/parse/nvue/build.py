@@ -301,13 +301,19 @@ def _restored(conf: Conf, pc: PortConf, *paths: tuple[str, ...]) -> Source | Non
     roce_off = conf.roce.source if conf.roce is not None and conf.roce.value == "off" else None  # its line
     if not (conf.restored.at or pc.restored.at or roce_off is not None):  # (no `nv unset`, RoCE on: nothing restored)
         return None
-    found: list[Source] = []
-    for path in paths:
-        table, words = (pc.restored, path[1:]) if path[0] == "interface" else (conf.restored, path)
-        found.extend(table.near(words))
-    if roce_off is not None and any(path in ROCE_PATHS for path in paths):
-        found.append(roce_off)
-    return max(found, key=lambda src: src.line or 0, default=None)
+    switch = conf.restored_near.get(paths)
+    if switch is None:  # the switch-wide part, the same for every port: looked up once per set of paths
+        last = max((src for path in paths if path[0] != "interface" for src in conf.restored.near(path)),
+                   key=_line, default=None)
+        switch = conf.restored_near[paths] = (last, roce_off if any(path in ROCE_PATHS for path in paths) else None)
+    if not pc.restored.at:  # (the port's own paths: no unset of them)
+        return max(filter(None, switch), key=_line, default=None)
+    own = [src for path in paths if path[0] == "interface" for src in pc.restored.near(path[1:])]
+    return max(filter(None, (switch[0], *own, switch[1])), key=_line, default=None)  # (the first of a tie, as before)
+
+
+def _line(src: Source) -> int:
+    return src.line or 0
 
 
 def _profile(pc: PortConf, kind: str) -> str:

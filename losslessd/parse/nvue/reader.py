@@ -18,7 +18,7 @@ from ... import units
 from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import IssueList, check_expanded, heredoc_closes, port_slot, shell_words
+from ..base import SHELL_PROMPT, IssueList, check_expanded, heredoc_closes, port_slot, shell_words
 from ..clitext import Val
 from . import NVUE_ROOT
 from .script import Expansion, Line, Tracker, expansions, substitute
@@ -28,7 +28,7 @@ SWP = re.compile(r"^swp\d+(s\d+)?$")
 _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only, what int() reads alike)
 _ONE = re.compile(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
 _BARE = re.compile(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
-_PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
+_PROMPT = re.compile(rf"^{SHELL_PROMPT.pattern}\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
 _NVUE_ROOT = frozenset(NVUE_ROOT)
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
 # switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
@@ -185,6 +185,9 @@ class Conf:
     # Tombstones: path (words after `nv unset`) -> the last `nv unset` line of it; a port's own are on its PortConf.
     # The builder cites one for a default it restores (build._restored).
     restored: Tombstones = field(default_factory=Tombstones)
+    # build._restored's switch-wide answer for each set of paths it is asked about (the same for every port, each
+    # traffic class's asked once): (the last unset at, above or below them, the RoCE-off line where it counts)
+    restored_near: dict[tuple[tuple[str, ...], ...], tuple[Source | None, Source | None]] = field(default_factory=dict)
 
     @property
     def global_qos(self) -> bool:

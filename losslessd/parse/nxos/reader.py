@@ -372,6 +372,17 @@ def _qos_takes(mode: str, words: list[str]) -> bool:
 
 
 class _Reader(TreeReader):
+    """NX-OS's configuration, a top-level command at a time (top()). Two counts and flags carry over from one
+    top-level node to the next, as the file's order gives them:
+
+    - ``expanded``: the port lines the `interface` ranges read so far expanded to, a bound on the whole file's work.
+    - ``flat_router``: whether the lines before this one left a `router ...` block pasted without indentation open. It
+      is state, not something the node itself tells: indent_flat_interfaces and indent_flat_qos indent only interface,
+      port-profile and QoS blocks, so such a block's lines stay top-level nodes of their own, and only the lines
+      before one tell that its `hostname dynamic` is IS-IS's (router isis mode, Nexus 9000 Unicast Routing guide), not
+      the switch's name. The block opens at a `router` line with no children and ends at the next global command
+      (_GLOBAL_WORDS); top() updates the flag at each top-level node, in file order."""
+
     expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
 
     def cut_reason(self) -> str | None:
@@ -399,8 +410,7 @@ class _Reader(TreeReader):
             return node.words
         return self.spelled_once(node, lambda line: _INTERFACE_KEYWORDS.spell("if", line.words, strict=True))
 
-    # inside a `router ...` block pasted without indentation (its unindented lines no global command since)
-    flat_router = False
+    flat_router = False  # (see the class docstring)
 
     def top(self, node: Node) -> None:
         w = node.words
