@@ -1223,16 +1223,22 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
     pool = device.buffer_pools.get(POOL)
     record = PLATFORMS.get(device.platform)
     on_aggregate = record is not None and record.qos_on_aggregate  # (elsewhere a member keeps its own policies)
+    # One MTU per aggregate, the largest of its members' and, where a member's own differs, the aggregate's own (the
+    # snippet writes it on the aggregate and on members' own lines): every member's numbers (pause buffers) use it,
+    # never smaller than a lossless frame any of them carries.
+    bundle_mtu: dict[str, int] = {}
+    for p in ports if on_aggregate else ():
+        if p.bundle is not None:
+            given = [p.mtu_bytes or 0] + [int(i.aggregate_value) for i in p.incompatible or ()
+                                          if i.setting == MEMBER_MTU and i.aggregate_value is not None
+                                          and i.aggregate_value.isdigit()]
+            bundle_mtu[p.bundle] = max(bundle_mtu.get(p.bundle, 0), *given)
     facts = []
     for p in ports:
         sizes = [pg.size_bytes for pg in p.priority_groups.values() if pg.size_bytes is not None]
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
-        # A member whose own MTU differs from its aggregate's: the larger of the two (a snippet writes one MTU on the
-        # aggregate and on such members, _one_policy_per_bundle: never smaller than a lossless frame either carries).
         own = tuple(p.own_settings or ()) if on_aggregate and p.bundle else ()
-        mtu = max([p.mtu_bytes or 0] + [int(i.aggregate_value) for i in p.incompatible or () if i.setting == MEMBER_MTU
-                                        and own and i.aggregate_value is not None and i.aggregate_value.isdigit()]) \
-            or None
+        mtu = (bundle_mtu.get(p.bundle) if p.bundle is not None else None) or p.mtu_bytes
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, mtu, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
