@@ -7,7 +7,6 @@ topology. The analysis is in losslessd.deadlock; docs/deadlock.md explains the m
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -295,7 +294,7 @@ class LosslessOnL2Flooding(Rule):
                 if pairs <= len(shared) * words:
                     held_by = {n for v in shared for n in holding[v]}
                     # (each list's ports are in port order: the first of all are among each list's first)
-                    first = heapq.nsmallest(ahead, (order[m] for n in held_by for m in lists[n][1][:ahead]))
+                    first = sorted([order[m] for n in held_by for m in lists[n][1][:ahead]])[:ahead]
                     group = _Flooded(sum(len(lists[n][1]) for n in held_by), ranges(list(shared)), first)
                 else:
                     together = 0
