@@ -953,6 +953,29 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         pfc_to_queue={q: q for q in range(8)} | queues)
 
 
+def unchecked_ecn(platform: str, prof: Profile) -> str | None:
+    """Where the snippet writes ECN thresholds whose ECN-before-PFC break-even (ECN004, headroom.marks_after_pfc)
+    render cannot check because the switch sizes its PFC headroom and xoff point itself at run time: the sentence
+    that says so; None where it is checked or there is nothing to check. SONiC: the snippet writes the lossless PG
+    profile with the thresholds, and render refuses thresholds ECN004 would report (_check_ecn_before_pfc). NX-OS: a
+    port on a cable above EXPLICIT_HEADROOM_ABOVE_M gets a pause buffer whose pause threshold sits a frame above the
+    mark (_pause_buffer); shorter ones keep the switch's own headroom. EOS, Junos, NVUE write no xoff at all (their
+    templates: the switch sizes headroom from the cable length, or itself). A host script writes no thresholds."""
+    record = PLATFORMS[platform]
+    if (record.kind == DeviceKind.host or platform == "sonic" or not prof.ecn
+            or not (prof.wants("ecn") or (record.ecn_in_scheduler and prof.wants("scheduler")))):
+        return None
+    ports = [port.name for port in prof.ports if port.kmin_bytes is not None
+             and not (platform == "cisco_nxos" and port.pause_buffer is not None)]
+    if not ports:
+        return None
+    shown = ", ".join(ports[:4]) + (f" and {len(ports) - 4} more" if len(ports) > 4 else "")
+    return (f"ECN thresholds written for {shown} without checking that they mark before PFC pauses (ECN004's "
+            f"break-even): {platform} sizes the lossless headroom and its xoff point itself at run time (dynamic, "
+            "not in the config), so losslessd does not know where PFC pauses there; compare the thresholds with the "
+            "switch's own headroom and xoff")
+
+
 def environment() -> jinja2.Environment:
     """Templates from the shipped templates/ folder; a missing variable is an error, never a blank."""
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
