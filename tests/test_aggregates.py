@@ -14,6 +14,8 @@ from losslessd import fix
 from losslessd.api import lint
 from losslessd.deadlock.analysis import analyse
 from losslessd.fabric import load_fabric
+from losslessd.fix.apply import SHAPES
+from losslessd.lint.finding import Severity
 from losslessd.model import Incompatible, Watchdog
 from losslessd.parse import junos
 from losslessd.parse.base import Input
@@ -443,8 +445,9 @@ def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
     PFC-auto/off with no watchdog (PFC001, WDG001 on each, PFC005 on 1/52 against none). Ethernet1/52's own `mode off`
     and `mtu 1500` differ from the port-channel's (session 33: it was read as running the port-channel's values):
     PFC007 names both and what the guides say; the model is not in the input, so it is checked with its own values
-    (PFC off: PFC001, and PFC005 against Ethernet1/51). The fix binds PFC and the MTU on the port-channel, and config +
-    snippet lints clean of them."""
+    (PFC off: PFC001, and PFC005 against Ethernet1/51). The fix binds PFC on the port-channel and on Ethernet1/52's own
+    line, and config + snippet lints clean of PFC001 and PFC007 (session 34: before, the member's own `mode off` stayed
+    beside the port-channel's new `mode on`, and PFC001 with it)."""
     path = _nxos_capture(tmp_path, "")
     path.write_text(path.read_text().replace("interface Ethernet1/50\n", NXOS_PO10.lstrip() + "\ninterface "
                                              "Ethernet1/50\n", 1))
@@ -471,13 +474,15 @@ def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
     snippet = "".join(p.snippet for p in dev.parts if p.snippet)
     blocks = {b.split("\n", 1)[0]: b for b in ("\n" + snippet).split("\ninterface ")[1:]}
     assert "priority-flow-control mode on" in blocks["port-channel10"]
-    assert not any("priority-flow-control mode" in blocks.get(m, "") for m in ("Ethernet1/51", "Ethernet1/52"))
+    # (Ethernet1/52's own `priority-flow-control mode off`, which the switch compares with the port-channel's rather
+    # than replace, gets the port-channel's new value; Ethernet1/51 writes none and gets none)
+    assert "Ethernet1/51" not in blocks
+    assert blocks["Ethernet1/52"].rstrip() == "Ethernet1/52\n  priority-flow-control mode on"
     pasted = tmp_path / "pasted" / path.name
     pasted.parent.mkdir()
     queuing = "#% command: show queuing interface\n"  # (the running-config's sections end there)
     pasted.write_text(off.read_text().replace(queuing, snippet + queuing))
-    # (Ethernet1/52's own `priority-flow-control mode off` stays, and it runs it: PFC007 names that line)
-    assert [f.port for f in lint([pasted], "roce-dscp26", select_codes=["PFC001"]).findings] == ["Ethernet1/52"]
+    assert lint([pasted], "roce-dscp26", select_codes=["PFC001", "PFC007"]).findings == []
 
 
 def test_junos_members_take_their_aggregates_mtu_and_link_speed():
@@ -729,6 +734,84 @@ def test_a_member_whose_mtu_differs_on_a_nexus_7000_is_suspended(tmp_path):
     result = lint([path], "roce-dscp26", select_codes=["PFC007", "PFC005", "PFC001"])
     assert [(f.code, f.port) for f in result.findings] == [
         ("PFC001", "Ethernet1/50"), ("PFC005", "Ethernet1/50"), ("PFC007", "Ethernet1/50")]
+
+
+def _fixed(path: Path, dev: fix.DeviceFix) -> str:
+    """The config ``dev``'s printed parts turn ``path`` into, by fix's own apply path (fix.apply SHAPES)."""
+    shape = SHAPES["cisco_nxos"]
+    text = shape.normalize(path.read_text())
+    for part in dev.parts:
+        if part.snippet is not None:
+            text = shape.apply(text, part.snippet)
+    return text
+
+
+def test_fix_gives_a_member_the_port_channels_mtu_and_pfc_mode_on_its_own_lines(tmp_path):
+    """Ethernet1/50's own `mtu 1500` and `priority-flow-control mode off` differ from port-channel10's (PFC007), and
+    with PFC off it is PFC001's. A line on the port-channel does not replace a member's own compatibility parameters
+    (the Nexus 7000/5000 Interfaces guides: they may be configured on an individual member port, and the check compares
+    them), so fix writes the member's lines with the port-channel's values, `mtu 9216` and `priority-flow-control mode
+    on`, under `interface Ethernet1/50`. The config with the printed parts applied by fix's own apply path lints clean
+    of PFC001 and PFC007. Before, PFC007 had no fix section and PFC001's fix bound PFC on the port-channel only: the
+    member's own `mode off` stayed, and PFC001 with it ("still there after the fix")."""
+    path = tmp_path / "nx1.cfg"
+    path.write_text(NXOS_CHANNEL.replace("  channel-group 10", "  speed 100000\n  channel-group 10"))
+    before = lint([path], "roce-dscp26", select_codes=["PFC001", "PFC007"], fmt="cisco_nxos")
+    assert [(f.code, f.port) for f in before.findings] == [("PFC001", "Ethernet1/50"), ("PFC007", "Ethernet1/50")]
+    safe = fix.plan(before, model="N9K-C93180YC-EX")
+    assert [(p.label, p.withheld) for d in safe.devices for p in d.parts] == [("disruptive", True)]
+    (dev,) = fix.plan(before, unsafe=True, model="N9K-C93180YC-EX").devices
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    assert "interface Ethernet1/50\n  mtu 9216\n  priority-flow-control mode on\n" in snippet
+    assert (dev.verified, dev.unresolved, dev.introduced) == (True, [], [])
+    fixed = tmp_path / "fixed" / path.name
+    fixed.parent.mkdir()
+    fixed.write_text(_fixed(path, dev))
+    assert "interface Ethernet1/50\n  mtu 9216\n  priority-flow-control mode on\n" in fixed.read_text()
+    after = lint([fixed], "roce-dscp26", select_codes=["PFC001", "PFC007", "PFC005"], fmt="cisco_nxos")
+    assert after.findings == []
+
+
+def test_fix_gives_a_member_only_the_setting_that_differs(tmp_path):
+    """A member whose own `priority-flow-control mode off` alone differs gets only `priority-flow-control mode on` (the
+    pfc section); one whose own MTU alone differs only `mtu`, the port-channel's (the ports section), and the
+    port-channel keeps its MTU where that member is the first (Profile.bundles takes the first member's numbers:
+    render.device_facts gives a member whose own MTU differs the port-channel's)."""
+    path = tmp_path / "nx1.cfg"
+    path.write_text(NXOS_CHANNEL.replace("  channel-group 10", "  speed 100000\n  channel-group 10").replace(
+        "interface Ethernet1/50\n  mtu 1500\n", "interface Ethernet1/50\n"))
+    (dev,) = fix.plan(lint([path], "roce-dscp26", select_codes=["PFC007"], fmt="cisco_nxos"), unsafe=True,
+                      model="N9K-C93180YC-EX").devices
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    assert snippet.endswith("\ninterface Ethernet1/50\n  priority-flow-control mode on\n")
+    path.write_text(NXOS_CHANNEL.replace("  channel-group 10", "  speed 100000\n  channel-group 10").replace(
+        "interface Ethernet1/49\n", "interface Ethernet1/49\n  mtu 1500\n").replace(
+        "  mtu 1500\n  priority-flow-control mode off\n", ""))
+    before = lint([path], "roce-dscp26", select_codes=["PFC007"], fmt="cisco_nxos")
+    assert [(f.port, f.data["settings"]) for f in before.findings] == [("Ethernet1/49", ["mtu"])]
+    (dev,) = fix.plan(before, unsafe=True, model="N9K-C93180YC-EX").devices
+    assert [p.sections for p in dev.parts] == [["ports"]]
+    fixed = _fixed(path, dev)
+    assert "interface port-channel10\n  mtu 9216\n" in fixed and "interface Ethernet1/49\n  mtu 9216\n" in fixed
+    assert (dev.verified, dev.unresolved) == (True, [])
+
+
+def test_an_aggregate_whose_every_member_is_suspended_is_down_an_error_not_nothing_checked(tmp_path):
+    """On a Nexus 7000 whose port-channel10 has one member, suspended (its own MTU differs: the Interfaces guide's
+    compatibility check), the port-channel is down: no lossless flow crosses it. PFC007 says so as an error, and the
+    device counts as checked (the lint exits 1 with that error). Before: a warning, and "nothing checked" (exit 2),
+    as if the input were unusable. With only some members suspended it stays a warning (the others carry it)."""
+    config = NXOS_CHANNEL.split("interface Ethernet1/49\n")[0] + (
+        "interface Ethernet1/50\n  mtu 1500\n  channel-group 10 mode active\n")
+    path = tmp_path / "nx1.txt"
+    path.write_text(_capture(config, SHOW_VERSION_N7K))
+    result = lint([path], "roce-dscp26")
+    (pfc007,) = [f for f in result.findings if f.code == "PFC007"]
+    assert pfc007.severity == Severity.error and "port-channel10 is down" in pfc007.message
+    assert result.outcome(result.fails(Severity.warning)).code == 1 and result.coverage.checked == 1
+    assert lint([path], "roce-dscp26", select_codes=["PFC001"]).outcome(False).code == 2  # (PFC007 not run)
+    path.write_text(_capture(NXOS_CHANNEL, SHOW_VERSION_N7K))
+    assert [f.severity for f in lint([path], "roce-dscp26", select_codes=["PFC007"]).findings] == [Severity.warning]
 
 
 def test_a_member_mtu_under_a_port_channel_without_an_mtu_line_is_compared_with_the_default(tmp_path):

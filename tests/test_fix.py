@@ -6,6 +6,7 @@ the JSON output, the apply functions and the cut of a snippet down to what it ch
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -77,6 +78,7 @@ BREAK = {
     "NIC005": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
     "BUF005": lambda prof, pol: prof,  # the patch is edited after rendering (EDIT)
     "PFC004": lambda prof, pol: prof,  # the config is edited after rendering (EDIT)
+    "PFC007": lambda prof, pol: prof,  # the config is edited after rendering (EDIT)
     # Nothing lossless on any port: no PFC, no ECN marking (and so no lossless PG or watchdog rendered).
     "PFC006": lambda prof, pol: replace(prof, pfc=[], ecn=False, watchdog=False),
     "NIC006": lambda prof, pol: replace(prof, ecn=False),  # the device's traffic class loses its ECT bits
@@ -110,7 +112,20 @@ EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
         "BUF005": lambda text: _lossy_egress(text),
         "WDG004": lambda text: _queued_one_up(text),
         "PFC004": lambda text: _roce_lossy_mode(text),
-        "PFC006": lambda text: _no_lossless(text)}
+        "PFC006": lambda text: _no_lossless(text),
+        "PFC007": lambda text: _member_pfc_off(text)}
+
+
+def _member_pfc_off(text: str) -> str:
+    """NX-OS: the first port made the one member of port-channel10, which carries the port's lines but its speed
+    (Nexus 9000 Interfaces guide, "Configuring Port Channels"), with the member's own `priority-flow-control mode off`
+    left (a compatibility parameter the member may set for itself: PFC007)."""
+    head, first, rest = re.split(r"(?m)^(interface \S+\n(?:  .*\n)*)", text, maxsplit=1)
+    lines = first.splitlines(keepends=True)
+    channel = "interface port-channel10\n" + "".join(line for line in lines[1:] if not line.startswith("  speed "))
+    member = "".join(lines[:1]) + "  channel-group 10 mode active\n" + "".join(lines[1:]).replace(
+        "  priority-flow-control mode on\n", "  priority-flow-control mode off\n")
+    return head + member + rest + channel
 
 
 def _no_lossless(text: str) -> str:
@@ -157,7 +172,8 @@ def _queued_one_up(text: str) -> str:
 # Device kinds a rule checks, where it is not a port rule of one kind (a fixable rule in neither fails here).
 KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.switch, DeviceKind.host},
          "NIC004": {DeviceKind.host}, "NIC006": {DeviceKind.host}, "SCH001": {DeviceKind.switch, DeviceKind.host},
-         "PFC004": {DeviceKind.switch}, "PFC006": {DeviceKind.switch}, "IBS001": {DeviceKind.subnet_manager},
+         "PFC004": {DeviceKind.switch}, "PFC006": {DeviceKind.switch}, "PFC007": {DeviceKind.switch},
+         "IBS001": {DeviceKind.subnet_manager},
          "IBS002": {DeviceKind.subnet_manager}, "IBS004": {DeviceKind.subnet_manager}}
 # (rule, platform) pairs a platform cannot express, and why.
 CANNOT = {
@@ -185,6 +201,8 @@ CANNOT = {
        for platform in ("arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")},
     **{("PFC004", platform): "only NVUE (and Onyx, which has no renderer) has a switch-wide lossy mode"
        for platform in ("sonic", "arista_eos", "cisco_nxos", "juniper_junos")},
+    **{("PFC007", platform): "only NX-OS reads a member's own compatibility parameters (model Port.incompatible)"
+       for platform in ("sonic", "arista_eos", "juniper_junos", "nvidia_cumulus")},
     ("SCH001", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default: queue 0 cannot be "
                               "made strict alone",
 }

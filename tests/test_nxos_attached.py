@@ -281,11 +281,14 @@ def test_port_channel_members_get_their_policies_on_the_port_channel(tmp_path):
     path = tmp_path / "leaf.cfg"
     path.write_text(current)
     prof, text = _render(path, "roce-dscp26", "n9k")
+    # (NX-OS applies the port-channel's policies, MTU, PFC mode and watchdog to its members too: they go there; but the
+    # members' own `mtu 9216` and `priority-flow-control mode on` lines are compatibility parameters the switch compares
+    # with the port-channel's rather than replaces: they are restated with the port-channel's values, session 34)
     for name in ("Ethernet1/1", "Ethernet1/2"):
         (lines,) = _block(text, f"interface {name}")
-        assert not [line for line in lines if "service-policy" in line or "switchport" in line
-                    or "priority-flow-control" in line or "mtu" in line], lines
-    # (NX-OS applies the port-channel's MTU, PFC mode and watchdog to its members too: they go there, not on them)
+        assert [line for line in lines if "service-policy" in line or "switchport" in line
+                or "priority-flow-control" in line or "mtu" in line] == [
+            "  mtu 9216", "  priority-flow-control mode on"], lines
     assert _block(text, "interface port-channel10") == [[
         "  mtu 9216", "  priority-flow-control mode on", "  priority-flow-control watch-dog-interval on",
         "  no service-policy type qos input OLD_CLASSIFY",

@@ -407,3 +407,23 @@ def test_render_refuses_what_its_own_lint_would_warn_ecn004_about(tmp_path):
         assert f"with 6 or more of the {n} lossless PGs of the rendered ports" in ran.stderr
         assert "a smaller Kmin" in ran.stderr and "--pool-size" in ran.stderr and "fewer ports" in ran.stderr
         assert "ecn.assume_congested_queues" in ran.stderr
+
+
+def test_render_says_where_ecn_is_written_without_its_break_even_checked():
+    """render refuses ECN thresholds its own lint would report (ECN004's break-even) where the snippet carries the
+    buffer numbers too: SONiC's PG profiles, NX-OS's long-cable pause buffer (its pause threshold a frame above the
+    mark). Where the switch sizes its lossless headroom and xoff at run time (NVUE, EOS, Junos; NX-OS on cables up to
+    100 m), the break-even cannot be checked offline: render says so on stderr, naming the ports, and still renders.
+    Before, it said nothing: the snippet read as checked as SONiC's."""
+    ports = ["--ports", "swp1:100G:5m:9100", "--ports", "swp2:100G:300m:9100"]
+    nvue = losslessd("render", "--platform", "nvidia_cumulus", *ports)
+    assert nvue.returncode == 0 and "congestion-control" in nvue.stdout
+    assert ("losslessd render: ECN thresholds written for swp1, swp2 without checking that they mark before PFC "
+            "pauses (ECN004's break-even): nvidia_cumulus sizes the lossless headroom") in nvue.stderr
+    nxos = losslessd("render", "--platform", "cisco_nxos", "--family", "n9k", "--ports", "Ethernet1/1:100G:5m:9100",
+                     "--ports", "Ethernet1/2:100G:300m:9100")
+    assert nxos.returncode == 0 and "ECN thresholds written for Ethernet1/1 without checking" in nxos.stderr
+    sonic = losslessd("render", "--platform", "sonic", "--sku", "Force10-Z9100-C32", "--pool-size", "12766208",
+                      "--ports", "Ethernet0:100G:5m:9100")
+    assert sonic.returncode == 0 and "ECN thresholds written" not in sonic.stderr
+    assert losslessd("render", "--platform", "nvidia_cumulus", "--policy", "pfc-only", *ports).stderr == ""

@@ -369,6 +369,9 @@ class Coverage:
     def of(cls, result: LintResult) -> Coverage:
         looks = [checks_kinds(rule) for rule in result.rules]
         kinds = None if any(k is None for k in looks) else frozenset().union(*(k for k in looks if k is not None))
+        # (a member the switch suspends from its aggregate is out of the RoCE-facing set, and PFC007 checks it: an
+        # aggregate whose every member is suspended is down, a verdict on the device, not "nothing checked")
+        unselected = frozenset().union(*(rule.checks_unselected for rule in result.rules))
         checked = ports = 0
         unchecked: list[str] = []
         names = set()
@@ -379,8 +382,10 @@ class Coverage:
             elif device.kind == DeviceKind.subnet_manager:
                 checked += 1
             else:
-                selected = sum(map(_SELECTED, result.selection.get(device.name, ())))  # (True counts 1)
-                if selected and device.name not in result.unverified:
+                choices = result.selection.get(device.name, ())
+                selected = sum(map(_SELECTED, choices))  # (True counts 1)
+                if (selected or unselected and any(c.rule in unselected for c in choices)) \
+                        and device.name not in result.unverified:
                     checked += 1
                     ports += selected
                 else:

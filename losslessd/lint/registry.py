@@ -55,6 +55,9 @@ class Rule:
     # A device- or port-scope rule that looks only at devices of these kinds (None: any): the engine skips the rest.
     # A fabric rule's: the kinds of devices it reads (what a run checked, engine.Coverage; the engine runs it once).
     kinds: ClassVar[frozenset[DeviceKind] | None] = None
+    # The selection rules (lint.engine PortChoice.rule) of ports left out of the RoCE-facing set that this rule still
+    # checks: a device where it finds such a port has been checked (engine.Coverage), though no port is RoCE-facing.
+    checks_unselected: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

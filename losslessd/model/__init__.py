@@ -329,7 +329,9 @@ class Incompatible(Model):
 
     setting: str  # in the platform's words ("mtu", "priority-flow-control mode")
     member: str  # the member's value
-    aggregate: str  # the aggregate's
+    aggregate: str  # the aggregate's, in words ("1500, the default")
+    # The aggregate's value alone, as the platform writes it ("1500"), which render.device_facts weighs.
+    aggregate_value: str | None = None
     check: str | None = None  # what the platform's guides say the check does with such a member, naming the models
     # The models (as Device.hardware begins: "Nexus7000") whose guide says the check suspends such a member.
     suspended_on: list[str] | None = None
@@ -438,6 +440,11 @@ class Port(Model):
     # port is checked with its own values (as it would run them were it not suspended). None: none, or the platform has
     # no such check (or its reader none).
     incompatible: list[Incompatible] | None = None
+    # The compatibility settings (Port.incompatible's, in the platform's words: NX-OS "mtu", "priority-flow-control
+    # mode") for which a member of a link aggregate writes a line of its own, whatever its value: the switch compares
+    # them with the aggregate's rather than replace them, so a snippet that changes the aggregate's value gives the
+    # member the same on its own line (render PortFacts.own). None: none (or not a member, or joined with `force`).
+    own_settings: list[str] | None = None
     source: Source | None = None
 
     def tc_label(self, tc: int | None) -> str:

@@ -91,6 +91,8 @@ STOCK_LOSSY_PROFILE = "egress_lossy_profile"
 # each interface unless you specifically attach a different policy map" (Nexus 9000 QoS guide, "Attaching and
 # Detaching a QoS Policy Action"), and the guides attach their examples over them without a `no` line.
 NXOS_SYSTEM_POLICY = "default-"
+# The setting (model Incompatible.setting, the platform's word) in which a member's own MTU differs from its aggregate.
+MEMBER_MTU = "mtu"
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,9 @@ class PortFacts:
     # now (Device.bundle_policies).
     bundle: str | None = None
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)
+    # The settings a member writes a line of its own for (model Port.own_settings: NX-OS `mtu`, `priority-flow-control
+    # mode`), which the switch compares with the aggregate's: a snippet gives the member the aggregate's value there.
+    own: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -278,6 +283,7 @@ class PortProfile:
     attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.attached
     bundle: str | None = None  # PortFacts.bundle
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.bundle_attached
+    own: tuple[str, ...] = ()  # PortFacts.own
     source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
 
     @property
@@ -749,13 +755,15 @@ def _one_policy_per_bundle(ports: list[PortProfile]) -> list[PortProfile]:
     "Configuring Schedulers on Aggregated Interfaces": an aeN's CoS applies to all its members), so they get one: the
     largest pause buffer and the longest cable of any member (more headroom, never less), and one set of ECN
     thresholds, refused where members' speeds ask for different ones (NX-OS port-channel compatibility checks hold
-    members to one speed: Nexus 5000/9000 interfaces guides, "Compatibility Requirements")."""
+    members to one speed: Nexus 5000/9000 interfaces guides, "Compatibility Requirements"), and one MTU, the largest
+    (the MTU is a compatibility parameter too; the snippet writes it on the aggregate and on a member's own line)."""
     members: dict[str, list[PortProfile]] = {}
     for port in ports:
         if port.bundle is not None:
             members.setdefault(port.bundle, []).append(port)
     chosen: dict[str, PauseBuffer | None] = {}
     longest: dict[str, float | None] = {}
+    mtus: dict[str, int] = {}
     for bundle, group in members.items():
         ecn = {(p.kmin_bytes, p.kmax_bytes) for p in group}
         if len(ecn) > 1:
@@ -766,8 +774,10 @@ def _one_policy_per_bundle(ports: list[PortProfile]) -> list[PortProfile]:
         chosen[bundle] = max(buffers, key=lambda b: (b.size_bytes, b.pause_bytes)) if buffers else None
         cables = [p.cable_length_m for p in group if p.cable_length_m is not None]
         longest[bundle] = max(cables) if cables else None
+        mtus[bundle] = max(p.mtu_bytes for p in group)
     return [p if p.bundle is None else
-            replace(p, pause_buffer=chosen[p.bundle] or p.pause_buffer, cable_length_m=longest[p.bundle])
+            replace(p, pause_buffer=chosen[p.bundle] or p.pause_buffer, cable_length_m=longest[p.bundle],
+                    mtu_bytes=mtus[p.bundle])
             for p in ports]
 
 
@@ -884,7 +894,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
-            source=port.source))
+            own=port.own, source=port.source))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -941,6 +951,29 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode, classes=named,
         model_source=model_source,
         pfc_to_queue={q: q for q in range(8)} | queues)
+
+
+def unchecked_ecn(platform: str, prof: Profile) -> str | None:
+    """Where the snippet writes ECN thresholds whose ECN-before-PFC break-even (ECN004, headroom.marks_after_pfc)
+    render cannot check because the switch sizes its PFC headroom and xoff point itself at run time: the sentence
+    that says so; None where it is checked or there is nothing to check. SONiC: the snippet writes the lossless PG
+    profile with the thresholds, and render refuses thresholds ECN004 would report (_check_ecn_before_pfc). NX-OS: a
+    port on a cable above EXPLICIT_HEADROOM_ABOVE_M gets a pause buffer whose pause threshold sits a frame above the
+    mark (_pause_buffer); shorter ones keep the switch's own headroom. EOS, Junos, NVUE write no xoff at all (their
+    templates: the switch sizes headroom from the cable length, or itself). A host script writes no thresholds."""
+    record = PLATFORMS[platform]
+    if (record.kind == DeviceKind.host or platform == "sonic" or not prof.ecn
+            or not (prof.wants("ecn") or (record.ecn_in_scheduler and prof.wants("scheduler")))):
+        return None
+    ports = [port.name for port in prof.ports if port.kmin_bytes is not None
+             and not (platform == "cisco_nxos" and port.pause_buffer is not None)]
+    if not ports:
+        return None
+    shown = ", ".join(ports[:4]) + (f" and {len(ports) - 4} more" if len(ports) > 4 else "")
+    return (f"ECN thresholds written for {shown} without checking that they mark before PFC pauses (ECN004's "
+            f"break-even): {platform} sizes the lossless headroom and its xoff point itself at run time (dynamic, "
+            "not in the config), so losslessd does not know where PFC pauses there; compare the thresholds with the "
+            "switch's own headroom and xoff")
 
 
 def environment() -> jinja2.Environment:
@@ -1204,18 +1237,34 @@ def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tup
 
 def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
     """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), with a host
-    NIC's receive buffer total, and the config's ingress lossless pool size when it has one."""
-    ports = Context(Fabric(), policy).roce_ports(device)
+    NIC's receive buffer total, and the config's ingress lossless pool size when it has one. A member the switch
+    suspends from its aggregate (model.suspended) is one too: the snippet gives it the aggregate's values
+    (PortFacts.own), with which it rejoins."""
+    ctx = Context(Fabric(), policy)
+    chosen = {c.port for c in ctx.selection(device) if c.selected or c.rule == "suspended"}
+    ports = [p for p in device.ports.values() if p.name in chosen]
     pool = device.buffer_pools.get(POOL)
     record = PLATFORMS.get(device.platform)
     on_aggregate = record is not None and record.qos_on_aggregate  # (elsewhere a member keeps its own policies)
+    # One MTU per aggregate, the largest of its members' and, where a member's own differs, the aggregate's own (the
+    # snippet writes it on the aggregate and on members' own lines): every member's numbers (pause buffers) use it,
+    # never smaller than a lossless frame any of them carries.
+    bundle_mtu: dict[str, int] = {}
+    for p in ports if on_aggregate else ():
+        if p.bundle is not None:
+            given = [p.mtu_bytes or 0] + [int(i.aggregate_value) for i in p.incompatible or ()
+                                          if i.setting == MEMBER_MTU and i.aggregate_value is not None
+                                          and i.aggregate_value.isdigit()]
+            bundle_mtu[p.bundle] = max(bundle_mtu.get(p.bundle, 0), *given)
     facts = []
     for p in ports:
         sizes = [pg.size_bytes for pg in p.priority_groups.values() if pg.size_bytes is not None]
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
-        facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
+        own = tuple(p.own_settings or ()) if on_aggregate and p.bundle else ()
+        mtu = (bundle_mtu.get(p.bundle) if p.bundle is not None else None) or p.mtu_bytes
+        facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, mtu, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
                                bundle=p.bundle if on_aggregate else None,
-                               bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {})))
+                               bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own))
     return facts, pool.size_bytes if pool is not None else None

@@ -7,7 +7,9 @@ topology. The analysis is in losslessd.deadlock; docs/deadlock.md explains the m
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..deadlock.analysis import Analysis, analyse
 from ..deadlock.sweep import SweepResult, sweep
@@ -257,46 +259,96 @@ class LosslessOnL2Flooding(Rule):
                 for v in vlans:
                     if seen[v] is many:
                         holding.setdefault(v, []).append(n)
-        list_bits: list[int] = [sum(1 << order[m] for m in names) for _, names in lists]
-        vlan_bits: dict[int, int] = {}
-        bundle_bits: dict[str, int] = {}
+        members: dict[str, list[str]] = {}  # link aggregate -> its member ports, in port order
         for port in device.ports.values():
             if port.bundle is not None:
-                bundle_bits[port.bundle] = bundle_bits.get(port.bundle, 0) | 1 << order[port.name]
+                members.setdefault(port.bundle, []).append(port.name)
         names = list(device.ports)
-        flooded: dict[int, tuple[int, str]] = {}  # by subset: the ports flooded together, as bits; the VLANs
+        # (a port's own aggregate's members are left out of the first four it names: never more than these are read)
+        ahead = _SHOWN + max((len(m) for m in members.values()), default=1)
+        words = len(names) // 64 + 1  # machine words of a bit set over the switch's ports
+        list_bits: dict[int, int] = {}  # list -> its ports as bits (bit n: the n-th port), made when first needed
+        vlan_bits: dict[int, int] = {}  # shared VLAN -> the ports holding it, as bits
+        # By subset, worked out once: the ports flooded together, how many, the first of them in port order (taken as
+        # a port asks for them), the VLANs. Per port only its own aggregate's members are taken out, by name (a bit
+        # operation per port over every port's bit was N^2/64 word operations: 16,000 ports trunking every VLAN, 5 s).
+        flooded: dict[int, _Flooded] = {}
+        lossless = set(ctx.lossless)
+        shared_sets: dict[int, frozenset[int]] = {}  # subset -> its VLANs as a set (for an aggregate's members)
+        held: dict[tuple[str, int], list[str]] = {}  # (aggregate, subset) -> its members among the flooded ports
         for port in device.ports.values():
             i = of.get(port.name)
             if i is None or not subsets[shared_of[i]]:
                 continue
             key = shared_of[i]
-            paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
-            if paused:
-                if key not in flooded:
-                    shared = subsets[key]
+            paused = sorted(set(port.pfc_enabled or ()) & lossless)
+            if not paused:
+                continue
+            group = flooded.get(key)
+            if group is None:
+                shared = subsets[key]
+                # The lists holding the subset's VLANs, one by one (sparse: as many steps as such (VLAN, list)
+                # pairs), or as the OR of per-VLAN bit sets (|shared| x words): whichever is fewer operations. Only
+                # many distinct subsets each held by many lists cost more than linear time: at most N^2/64 words.
+                pairs = sum(len(holding[v]) for v in shared)
+                if pairs <= len(shared) * words:
+                    held_by = {n for v in shared for n in holding[v]}
+                    # (each list's ports are in port order: the first of all are among each list's first)
+                    first = sorted([order[m] for n in held_by for m in lists[n][1][:ahead]])[:ahead]
+                    group = _Flooded(sum(len(lists[n][1]) for n in held_by), ranges(list(shared)), first)
+                else:
                     together = 0
                     for v in shared:
                         bits = vlan_bits.get(v)
                         if bits is None:
                             bits = 0
                             for n in holding[v]:
+                                if n not in list_bits:
+                                    list_bits[n] = sum(1 << order[m] for m in lists[n][1])
                                 bits |= list_bits[n]
                             vlan_bits[v] = bits
                         together |= bits
-                    flooded[key] = together, ranges(list(shared))
-                together, shown = flooded[key]  # (the port itself is one of them)
-                # (its own aggregate's members are not flooded to)
-                own = bundle_bits[port.bundle] if port.bundle is not None else 1 << order[port.name]
-                rest = together & ~own
-                total = rest.bit_count()
-                others: list[str] = []
-                while rest and len(others) < 4:
-                    low = rest & -rest
-                    others.append(names[low.bit_length() - 1])
-                    rest ^= low
-                yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
-                                   f"{few(others, total)} in VLAN {shown}: flooded lossless frames can "
-                                   "deadlock", device=device, port=port, key=shown, vlans=shown)
+                    group = _Flooded(together.bit_count(), ranges(list(shared)),
+                                     list(itertools.islice(_positions(together), ahead)))
+                flooded[key] = group
+            # (its own aggregate's members are not flooded to; the port itself is one of the flooded: it holds them)
+            own = [port.name]
+            if port.bundle is not None:
+                mine = held.get((port.bundle, key))
+                if mine is None:
+                    wanted = shared_sets.get(key)
+                    if wanted is None:
+                        wanted = shared_sets[key] = frozenset(subsets[key])
+                    mine = held[(port.bundle, key)] = [
+                        m for m in members[port.bundle] if (j := of.get(m)) is not None
+                        and not wanted.isdisjoint(subsets[shared_of[j]])]
+                own = mine
+            leave = set(own)
+            others = [names[n] for n in group.first if names[n] not in leave][:_SHOWN]
+            yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
+                               f"{few(others, group.count - len(own))} in VLAN {group.shown}: flooded lossless "
+                               "frames can deadlock", device=device, port=port, key=group.shown, vlans=group.shown)
+
+
+def _positions(bits: int) -> Iterator[int]:
+    """The set bits of ``bits``, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+@dataclass(frozen=True)
+class _Flooded:
+    """The ports one shared VLAN subset floods together: their number, the VLANs as a finding shows them, and the
+    positions in port order of the first of them (as many as a port can need: _SHOWN past its own aggregate)."""
+
+    count: int
+    shown: str
+    first: list[int]
+
+
+_SHOWN = 4  # ports a DLK003 finding names before "and N more"
 
 
 def ranges(values: list[int]) -> str:

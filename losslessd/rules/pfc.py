@@ -523,7 +523,9 @@ class AggregateMemberIncompatible(Rule):
     aggregate's, and what the vendor's guides say the switch does then, model by model. The member stays in the other
     checks (RoCE-facing, PFC005, routes) with its own values, unless the input names the switch's model (`show
     version`) and that model's guide says it suspends such a member (Nexus 7000, MTU): then it is out of them and
-    the finding says which members carry the aggregate.
+    the finding says which members carry the aggregate. A warning; an error where every member of the aggregate is
+    suspended: the aggregate is down and the lossless path over it does not exist (the device then counts as checked,
+    so the lint exits 1 with it rather than "nothing checked").
 
     ## Why it matters
     NX-OS compares a member's compatibility parameters with its port-channel's. The Nexus 7000 Interfaces guide
@@ -543,8 +545,12 @@ class AggregateMemberIncompatible(Rule):
     The member sets neither (it takes the port-channel's), or the same values.
 
     ## Fix
-    Remove the member's own line (`no mtu`, `no priority-flow-control mode`) or give it the port-channel's value, or
-    set the value on the port-channel for every member.
+    Give the member's own line the port-channel's value (`mtu 9216`, `priority-flow-control mode on` under the member),
+    or remove it (`no mtu`, `no priority-flow-control mode`). `losslessd fix` writes the member's own lines: the PFC
+    mode the port-channel runs (the pfc section), and one MTU on the port-channel and the member, the larger of the
+    two (the ports section); disruptive, the member's PFC or MTU changes on a live port. A port-channel's configuration
+    reaches its members, but these lines are the member's own, which the check compares rather than replaces. A Nexus
+    7000 has no render family: fix it by hand there.
     """
 
     code = "PFC007"
@@ -552,6 +558,17 @@ class AggregateMemberIncompatible(Rule):
     scope = "port"
     severity = Severity.warning
     kinds = frozenset({DeviceKind.switch})
+    # The member's own line takes the aggregate's value (render: PortProfile.own): the MTU is the ports section's, the
+    # PFC mode the pfc section's. Disruptive: the member's PFC or MTU changes on a live (or suspended, rejoining) port.
+    fix_sections = frozenset({"ports", "pfc"})
+    disruptive = True
+    _SECTIONS = {"mtu": "ports", "priority-flow-control mode": "pfc"}
+    checks_unselected = frozenset({"suspended"})  # (lint.engine Context._choose)
+
+    @classmethod
+    def fix_sections_for(cls, finding: Finding) -> frozenset[str]:
+        """The sections of the member's differing settings (a setting losslessd cannot write: none)."""
+        return frozenset(cls._SECTIONS[s] for s in finding.data.get("settings", ()) if s in cls._SECTIONS)
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         for bundle, ports in _aggregates(device, with_suspended=True).items():
@@ -560,9 +577,12 @@ class AggregateMemberIncompatible(Rule):
                 if not port.incompatible:
                     continue
                 said = "; ".join(f"{i.setting} {i.member} ({bundle}: {i.aggregate})" for i in port.incompatible)
+                severity = None
                 if suspended(device, port):  # (the model's guide says the switch suspends it)
                     carries = (f"the aggregate's lossless flows go over {few(left)} alone" if left else
-                               f"no member is left: {bundle} is down")
+                               f"no member is left: {bundle} is down, and no lossless flow crosses it")
+                    # every member suspended: the aggregate is down and the lossless path over it does not exist
+                    severity = None if left else Severity.error
                     then = (f"the switch ({device.hardware}) suspends it: it carries none of {bundle}'s traffic and "
                             f"{carries}")
                 else:
@@ -572,4 +592,4 @@ class AggregateMemberIncompatible(Rule):
                     f"member of {bundle} whose own settings differ from {bundle}'s: {said}; {then}; give {port.name} "
                     f"the aggregate's values (or remove its own lines)", device=device, port=port,
                     source=port.incompatible[0].source or port.source, key=f"{bundle}|incompatible", aggregate=bundle,
-                    settings=[i.setting for i in port.incompatible])
+                    settings=[i.setting for i in port.incompatible], severity=severity)

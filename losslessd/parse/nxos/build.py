@@ -65,9 +65,12 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
         iface = with_port_profiles(cfg, iface, issues) if iface.profiles else iface
         channel = _channel(cfg, iface, issues, channels)
         incompatible = _incompatible(iface, channel)
+        own_settings = [setting for attr, setting, *_ in _COMPATIBILITY if getattr(iface, attr) is not None] \
+            if channel is not None and iface.channel_force is None else []
         iface = channel_policies(port_name, iface, issues, channel, incompatible) if iface.channel_group else iface
         port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues, resolved)
         port.incompatible = incompatible or None
+        port.own_settings = own_settings or None
         port.service_policies = own or None
         if iface.channel_group is not None:
             port.bundle = f"port-channel{iface.channel_group.value}"
@@ -209,8 +212,8 @@ def _incompatible(iface: InterfaceConf, channel: InterfaceConf | None) -> list[I
         aggregate = theirs.value if theirs is not None else default
         if mine is not None and aggregate is not None and mine.value != aggregate:
             out.append(Incompatible(setting=setting, member=str(mine.value), aggregate=str(aggregate) + (
-                "" if theirs is not None else ", the default"), check=check, suspended_on=models,
-                                    source=mine.source))
+                "" if theirs is not None else ", the default"), aggregate_value=str(aggregate), check=check,
+                                    suspended_on=models, source=mine.source))
     return out
 
 
