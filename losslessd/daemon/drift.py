@@ -66,12 +66,13 @@ class Pulled:
 
 
 def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,
-                  timeout_s: float) -> Pulled:
+                  timeout_s: float, cancel: pull.Cancel | None = None) -> Pulled:
     """Blocking (run it in a thread): collect configs as `losslessd pull` does, host keys verified,
-    then lint the snapshot. SNMP is left to the daemon's own poller."""
+    then lint the snapshot. SNMP is left to the daemon's own poller. ``cancel`` ends the pull (CancelledError)."""
     with tempfile.TemporaryDirectory(prefix="losslessd-drift-") as tmp:
         out = Path(tmp) / "snapshot"
-        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s,
+                              cancel=cancel)
         configs = configs_from_captures(out / capture for capture in read.values())
         linted = lint([out], policy)
         missing.update(not_linted(linted, read))
@@ -79,14 +80,16 @@ def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurr
         return Pulled(linted.findings, missing, configs, queue_maps(linted.fabric, linted_whole))
 
 
-def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int, timeout_s: float) -> Pulled:
+def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int, timeout_s: float,
+                 cancel: pull.Cancel | None = None) -> Pulled:
     """Blocking (run it in a thread): pull the configs of ``hosts`` as drift does and parse them, without the lint:
     each device's configs for the proposals and its priority -> queues maps for the ECN detector (the daemon reads
     them at its start and refreshes them, drift or not). ``missing``: the devices whose config was not read, and
-    why; ``findings`` is empty."""
+    why; ``findings`` is empty. ``cancel`` ends the pull (CancelledError)."""
     with tempfile.TemporaryDirectory(prefix="losslessd-configs-") as tmp:
         out = Path(tmp) / "snapshot"
-        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s,
+                              cancel=cancel)
         configs = configs_from_captures(out / capture for capture in read.values())
         fabric = load_fabric([out]) if read else None
         if fabric is not None:
@@ -96,13 +99,13 @@ def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int
 
 
 def _pull(hosts: Inventory, out: Path, *, known_hosts: Path | None, concurrency: int,
-          timeout_s: float) -> tuple[dict[str, str], dict[str, str]]:
+          timeout_s: float, cancel: pull.Cancel | None) -> tuple[dict[str, str], dict[str, str]]:
     """Pull the configs of ``hosts`` into the snapshot ``out`` (SNMP left out): (device not read -> why, device read
     -> its capture file)."""
     configs_only = Inventory({name: replace(host, snmp=None) for name, host in hosts.hosts.items()})
     pull.prepare(out)
     result = pull.pull(configs_only, out, pull.Options(known_hosts=known_hosts, concurrency=concurrency,
-                                                       timeout_s=timeout_s, retries=0))
+                                                       timeout_s=timeout_s, retries=0), cancel=cancel)
     missing = {d.name: f"{d.code}: {d.message}" for d in result.failed}
     for d in result.devices.values():
         refused = [i["message"] for i in d.issues if i["code"] == COMMAND_FAILED]

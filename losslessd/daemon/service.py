@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from .. import __version__
+from ..collect.pull import Cancel
 from ..errors import InputError
 from ..history import History
 from ..inventory import Inventory
@@ -194,7 +195,7 @@ class Daemon:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            self._config_pool.shutdown(wait=False, cancel_futures=True)  # a read under way ends with its timeout
+            self._config_pool.shutdown(wait=False, cancel_futures=True)  # a read under way was cut (_pulling)
             await self._stop_workers()
             await self.sinks.close()
             await self.http.close()
@@ -513,9 +514,9 @@ class Daemon:
         settings = self.settings
         started = time.monotonic()
         try:
-            pulled = await asyncio.to_thread(
+            pulled = await self._pulling(None, functools.partial(
                 pull_and_lint, settings.hosts, settings.lint_policy, known_hosts=settings.known_hosts_path,
-                concurrency=settings.poll.concurrency, timeout_s=settings.poll.ssh_timeout_s)
+                concurrency=settings.poll.concurrency, timeout_s=settings.poll.ssh_timeout_s))
         except InputError as exc:
             log.error("drift run failed: %s", exc)
             return False
@@ -540,6 +541,17 @@ class Daemon:
                  len(result.events), len(pulled.missing), time.monotonic() - started)
         return True
 
+    async def _pulling(self, executor: ThreadPoolExecutor | None, pull_in_thread) -> Pulled:
+        """``pull_in_thread(cancel=...)`` (a drift run's or a config read's pull) in a thread of ``executor``; when
+        this is cancelled (a stop), its SSH sessions are cut at once, so the thread ends now rather than at the SSH
+        timeout (a stop waited that long for a slow device: the process joins its threads before it exits)."""
+        cancel = Cancel()
+        try:
+            return await self._loop.run_in_executor(executor, functools.partial(pull_in_thread, cancel=cancel))
+        except asyncio.CancelledError:
+            cancel.cancel()
+            raise
+
     async def _take(self, pulled: Pulled) -> None:
         """The configs and queue maps a drift run or a config read brought: kept, and sent to the workers
         of the devices whose changed (a device that left the inventory meanwhile is dropped)."""
@@ -562,7 +574,7 @@ class Daemon:
         if host is None:
             return True
         try:
-            pulled = await self._loop.run_in_executor(self._config_pool, functools.partial(
+            pulled = await self._pulling(self._config_pool, functools.partial(
                 read_configs, Inventory({device: host}), known_hosts=settings.known_hosts_path, concurrency=1,
                 timeout_s=settings.poll.ssh_timeout_s))
         except InputError as exc:
