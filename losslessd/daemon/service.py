@@ -560,6 +560,9 @@ class Daemon:
         self._configs.update({d: pulled.configs[d] for d in changed})
         remapped = {d for d, q in pulled.queues.items() if d in devices and self._queues.get(d) != q}
         self._queues.update({d: pulled.queues[d] for d in remapped})
+        now = time.time()
+        for device in sorted(remapped):  # for `losslessd history`: a priority's ECN marks are its queue's
+            self.history.record_queue_maps(device, pulled.queues[device].carries, now)
         changed |= remapped
         for worker in self.workers:
             await self._send_configs(worker, changed.intersection(worker.devices))
