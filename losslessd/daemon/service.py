@@ -262,6 +262,7 @@ class Daemon:
         while True:
             now = time.monotonic()
             self._beat = now
+            logs.tick()  # a run of repeated library lines past its window is written now, not with the next line
             interval = self.notifier.watchdog_interval_s
             if interval is not None and now >= next_ping:
                 self.notifier.watchdog()
