@@ -63,6 +63,8 @@ class Pulled:
     missing: dict[str, str]
     configs: dict[str, Found] = field(default_factory=dict)  # device -> (platform, running config, version)
     queues: dict[str, QueueMaps] = field(default_factory=dict)  # device read -> its ports' priority -> queues maps
+    # device read -> its port -> (the device, port) cabled to it, as its config (DEVICE_NEIGHBOR) or LLDP says (cabled)
+    cables: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
 
 
 def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,
@@ -77,7 +79,8 @@ def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurr
         linted = lint([out], policy)
         missing.update(not_linted(linted, read))
         linted_whole = {name: capture for name, capture in read.items() if name not in missing}
-        return Pulled(linted.findings, missing, configs, queue_maps(linted.fabric, linted_whole))
+        return Pulled(linted.findings, missing, configs, queue_maps(linted.fabric, linted_whole),
+                      cabled(linted.fabric, linted_whole))
 
 
 def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int, timeout_s: float,
@@ -95,7 +98,8 @@ def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int
         if fabric is not None:
             missing.update(_not_read(fabric, read, _inventory_names(fabric, read)))
         whole = {name: capture for name, capture in read.items() if name not in missing}
-        return Pulled([], missing, configs, queue_maps(fabric, whole) if fabric is not None else {})
+        return Pulled([], missing, configs, queue_maps(fabric, whole) if fabric is not None else {},
+                      cabled(fabric, whole) if fabric is not None else {})
 
 
 def _pull(hosts: Inventory, out: Path, *, known_hosts: Path | None, concurrency: int,
@@ -129,6 +133,26 @@ def queue_maps(fabric, pulled: dict[str, str]) -> dict[str, QueueMaps]:
     maps are not known is left out (the ECN detector then reads its queue marks as unknown)."""
     names = _inventory_names(fabric, pulled)
     return {names[d.name]: queue_maps_of(d) for d in fabric.devices.values() if d.name in names}
+
+
+def cabled(fabric, pulled: dict[str, str]) -> dict[str, dict[str, tuple[str, str]]]:
+    """Inventory name of each device pulled and read -> its port -> the (device, port) at the cable's other end, as
+    the device itself reports it (model.Neighbor: its config's DEVICE_NEIGHBOR, its LLDP neighbours), the far end
+    named as the report names it (a host name, which the daemon takes for the inventory name). The fabric's links
+    need both ends read, and the daemon reads switches only; a port reported with two different far ends is left
+    out (LNK008's case)."""
+    names = _inventory_names(fabric, pulled)
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for device in fabric.devices.values():
+        if device.name not in names:
+            continue
+        ports: dict[str, tuple[str, str] | None] = {}
+        for nb in device.neighbors:
+            if nb.remote_port is not None:
+                far = (nb.remote_device, nb.remote_port)
+                ports[nb.port] = far if ports.get(nb.port, far) == far else None
+        out[names[device.name]] = {port: far for port, far in ports.items() if far is not None}
+    return out
 
 
 def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:

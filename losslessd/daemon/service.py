@@ -69,6 +69,7 @@ SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then g
 RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
 _STOPPING = "the daemon is stopping: no reload"
 DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
+NIC_STORMS = ("nic_pause_storm", "nic_pause_storm_warning")  # events of a host NIC: they name its switch port
 SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
 
 
@@ -110,6 +111,8 @@ class Daemon:
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
         self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
+        self._cables: dict[str, dict[str, tuple[str, str]]] = {}  # switch read -> its port -> (device, port) cabled
+        self._switch_ports: dict[tuple[str, str], tuple[str, str]] = {}  # (host, NIC port) -> its (switch, port)
         self._background: set[asyncio.Future] = set()
         self._scrapes: dict[int, asyncio.Future] = {}
         self._scrape_ids = itertools.count()
@@ -452,6 +455,8 @@ class Daemon:
 
     # -- events ----------------------------------------------------------------------------------------
     def _emit(self, event: Event) -> None:
+        if event.kind in NIC_STORMS and (linked := self._switch_ports.get((event.device, event.port or ""))):
+            event.message += f" (its switch port: {linked[0]} {linked[1]})"
         was_open = event.id in self._open
         change: Change
         if event.open:
@@ -565,8 +570,22 @@ class Daemon:
         for device in sorted(remapped):  # for `losslessd history`: a priority's ECN marks are its queue's
             self.history.record_queue_maps(device, pulled.queues[device].carries, now)
         changed |= remapped
+        recabled = {d for d, c in pulled.cables.items() if d in devices and self._cables.get(d) != c}
+        self._cables.update({d: pulled.cables[d] for d in recabled})
+        if recabled:
+            self._link_hosts()
         for worker in self.workers:
             await self._send_configs(worker, changed.intersection(worker.devices))
+
+    def _link_hosts(self) -> None:
+        """Each inventory host's NIC ports -> the switch port cabled to them, from the switches' configs read
+        (DEVICE_NEIGHBOR, LLDP): named in its NIC's storm events and in losslessd_host_link_info."""
+        hosts = self.settings.hosts.hosts
+        self._switch_ports = {
+            (far, far_port): (switch, port) for switch, ports in sorted(self._cables.items()) if switch in hosts
+            for port, (far, far_port) in sorted(ports.items())
+            if far in hosts and hosts[far].platform.kind != DeviceKind.switch}
+        self.metrics.host_links(self._switch_ports)
 
     async def _read_config(self, device: str) -> bool:
         """Read one device's config (this daemon's devices only: each shard reads its own) for its queue maps and
@@ -679,6 +698,7 @@ class Daemon:
             self.metrics.forget(device)  # its event and finding series; the worker drops its own
             self._configs.pop(device, None)
             self._queues.pop(device, None)
+            self._cables.pop(device, None)
         parts = split(devices, len(self.workers))
         self._owner = {d: i for i, part in enumerate(parts) for d in part}
         for worker, part in zip(self.workers, parts, strict=True):
@@ -690,6 +710,7 @@ class Daemon:
                 except LinkClosed:
                     pass  # it died: it is started again with the new settings and devices
                 await self._send_configs(worker, joined)  # a device that joined this worker brings its config
+        self._link_hosts()  # (hosts and switches may have come or gone)
         self.drift_runner.schedule.configure(new.drift.interval_s, **timing(new.poll))
         self._set_drift(new)
         self.drift_runner.wake()
