@@ -101,7 +101,8 @@ def run(sim: Simulator, work: Path, devices: int, concurrency: int, args) -> dic
     try:
         while get(port, "/-/ready")[0] != 200:
             if proc.poll() is not None or time.monotonic() - started > 600:
-                raise SystemExit(f"the daemon did not get ready: {(work / f'daemon-{concurrency}.log').read_text()[-2000:]}")
+                tail = (work / f"daemon-{concurrency}.log").read_text()[-2000:]
+                raise SystemExit(f"the daemon did not get ready: {tail}")
             time.sleep(0.2)
         ready_s = time.monotonic() - started
         during: list[float] = []
