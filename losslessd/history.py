@@ -114,10 +114,19 @@ _MIGRATIONS = [
         id, kind, device, port, priority, start_unix_s, end_unix_s, severity, basis, code, message, numbers,
         proposal);
     """,
+    """
+    -- Each device's priority -> egress queues maps by port (monitor.QueueMaps.carries) as the daemon last read them
+    -- from its config: `losslessd history` shows a priority's ECN marks and drops from its queue by them. queues is a
+    -- JSON list.
+    CREATE TABLE queue_maps (
+        device TEXT NOT NULL, port TEXT NOT NULL, priority INTEGER NOT NULL, queues TEXT NOT NULL,
+        read_unix_s REAL NOT NULL, PRIMARY KEY (device, port, priority)) WITHOUT ROWID;
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 # The tables each step of _MIGRATIONS creates (a file of user_version n has those of the first n steps).
-_TABLES = [("samples", "coverage", "ports", "events", "drift_runs", "findings"), (), ("gaps",), ("quarantined_events",)]
+_TABLES = [("samples", "coverage", "ports", "events", "drift_runs", "findings"), (), ("gaps",), ("quarantined_events",),
+           ("queue_maps",)]
 # The events columns in the order of the table (schema 2 on), as quarantined_events copies them.
 _EVENTS_TABLE_COLUMNS = ("id, kind, device, port, priority, start_unix_s, end_unix_s, severity, basis, code, message, "
                          "numbers, proposal")
@@ -254,6 +263,9 @@ class History:
             self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
             # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
             self._gaps = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gaps'").fetchone())
+            # ... and one from before schema 5 no queue maps: which queue carries a priority is not known there.
+            self._queue_maps = bool(self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE name = 'queue_maps'").fetchone())
             # (the indexed times only: the newest row of a file of millions, at the opening of the writer)
             self.clock = RetentionClock(self._newest_s() if create else None, self.retention_s)
             if max_bytes is not None:
@@ -299,6 +311,14 @@ class History:
         self._record([("DELETE FROM findings WHERE device = ? AND time_unix_s = ?", [(device, time_unix_s)]),
                       ("INSERT OR REPLACE INTO drift_runs VALUES (?, ?, ?)", [(device, time_unix_s, len(rows))]),
                       ("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?)", rows)])
+
+    def record_queue_maps(self, device: str, carries: dict[str, dict[int, list[int]]], read_unix_s: float) -> None:
+        """A device's priority -> egress queues maps by port (monitor.QueueMaps.carries), as just read: they replace
+        what was stored for it."""
+        rows = [(device, port, prio, json.dumps(queues), read_unix_s)
+                for port, by_prio in sorted(carries.items()) for prio, queues in sorted(by_prio.items())]
+        self._record([("DELETE FROM queue_maps WHERE device = ?", [(device,)]),
+                      ("INSERT INTO queue_maps VALUES (?, ?, ?, ?, ?)", rows)])
 
     def flush(self) -> bool:
         """Write the backlog now; False (and ``last_error``) when the database refused it or is closed."""
@@ -564,6 +584,24 @@ class History:
             raise InputError(f"a samples row of {_short(device)} is damaged: priority or queue {_short(bad[0])}",
                              file=str(self.path))
         return [idx for (idx,) in rows]
+
+    def queues(self, device: str, port: str) -> dict[int, list[int]] | None:
+        """The port's priority -> egress queues map as the daemon last read it from the device's config
+        (record_queue_maps); None when it never read one for the device (or the file predates them)."""
+        if not self._queue_maps or not self._query("SELECT 1 FROM queue_maps WHERE device = ? LIMIT 1", [device]):
+            return None
+        out: dict[int, list[int]] = {}
+        for prio, queues in self._query("SELECT priority, queues FROM queue_maps WHERE device = ? AND port = ?",
+                                        [device, port]):
+            try:
+                found = json.loads(queues)
+            except (TypeError, ValueError):
+                found = None
+            if not (isinstance(prio, int) and isinstance(found, list) and all(type(q) is int for q in found)):
+                raise InputError(f"a queue_maps row of {_short(device)} {_short(port)} is damaged: priority "
+                                 f"{_short(prio)}, queues {_short(queues)}", file=str(self.path))
+            out[prio] = found
+        return out
 
     def findings(self, device: str | None = None, since: float | None = None,
                  latest: bool = False) -> list[StoredFinding]:

@@ -124,8 +124,12 @@ def test_storm_is_reported_within_two_polls_and_cleared_after_it_stops(daemon, s
 
 def test_a_host_nics_own_storm_prevention_opens_nic_pause_storm_and_it_ends(daemon, sim):
     """gpu01's NIC stops draining: its PFC storm prevention counts a warning and an error (ethtool -S over SSH), and
-    the daemon reports the host as a storm's source on that port, then ends the event once nothing new is counted."""
+    the daemon reports the host as a storm's source on that port, then ends the event once nothing new is counted.
+    The event names the switch port the NIC is cabled to (leaf1 Ethernet0, by leaf1's DEVICE_NEIGHBOR as the daemon
+    read its config), and losslessd_host_link_info joins the NIC's series to it; neither was said before."""
     place = {"device": "gpu01", "port": "enp65s0f0np0"}
+    wait_for(lambda: daemon.value("losslessd_host_link_info", **place, switch="leaf1", switch_port="Ethernet0") == 1,
+             "gpu01's switch port known from leaf1's config")
     wait_for(lambda: daemon.value("losslessd_nic_pause_storm_errors_total", **place) == 0,
              "a first reading of gpu01's storm prevention counts")  # the stall is then a delta
     sim.stall("gpu01", "enp65s0f0np0")
@@ -136,6 +140,7 @@ def test_a_host_nics_own_storm_prevention_opens_nic_pause_storm_and_it_ends(daem
     event = opened[-1]
     assert (event["port"], event["priority"], event["severity"]) == ("enp65s0f0np0", None, "error")
     assert event["numbers"]["storm_errors"] == 1 and "stopped sending pause frames" in event["message"]
+    assert event["message"].endswith("(its switch port: leaf1 Ethernet0)"), event["message"]
     assert daemon.value("losslessd_nic_pause_storm_warnings_total", **place) == 1
     assert not daemon.events(device="gpu01", kind="nic_pause_storm_warning")  # counted with the error: one event
     # The kernel's standard pause statistics (`ethtool -I -a` over SSH) read too: link-wide PAUSE is off on the PFC

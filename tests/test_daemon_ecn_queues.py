@@ -4,6 +4,7 @@ reads at its start for the devices it polls (each shard its own), and its drift 
 
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from losslessd.daemon.shard import hashmod
 from losslessd.sim import PASSWORD_ENV, Simulator
 
+from .clirun import losslessd
 from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
 from .peers import swapped_leaf1
 
@@ -58,6 +60,14 @@ def _only_the_unmarked_port_is_found(sim: Simulator, daemon: DaemonProcess, devi
         assert [e["port"] for e in daemon.events(device=device, kind="ecn_not_marking")] == ["Ethernet0"]
         marks3 = daemon.value("losslessd_ecn_marked_packets_total", device=device, port="Ethernet12", queue="3")
         assert marks3 == 0  # (queue 3 carries no lossless class here: read by number, "no marks")
+
+        def history() -> dict:  # `losslessd history` shows priority 3's marks from queue 4 too, by the stored maps
+            res = losslessd("history", "--db", daemon.folder / "history.db", "--device", device, "--port", "Ethernet12",
+                            "--priority", "3", "--since", "1h", "-f", "json")
+            return json.loads(res.stdout) if res.returncode == 0 else {}
+
+        doc = wait_for(lambda: (d := history()).get("queue") == 4 and d, "priority 3's history read from queue 4")
+        assert any(r["per_s"].get("ecn_marked", {}).get("max") for r in doc["rows"])
     finally:
         sim.congest(device, "Ethernet12", 3, on=False)
         sim.congest(device, "Ethernet0", 3, on=False)

@@ -304,3 +304,25 @@ def test_garbage_answers_fail_the_poll_by_name_raise_nothing_and_recover(daemon,
 
     wait_for(lambda: all(e["end"] is not None for e in raised()), "device_down to end")
     assert {e["kind"] for e in raised()} <= {"device_down"}  # no storm, no pause rate from the gap
+
+
+def test_a_stop_cuts_a_config_read_in_flight(tmp_path):
+    """leaf1 takes an hour to accept a login and the SSH timeout is an hour, so the config read at the start is in
+    flight whenever the daemon is stopped (SSH counter polls off: the read is leaf1's one SSH connection). SIGTERM cuts
+    the read's session and the daemon exits 0 within DaemonProcess.stop's bound; it waited out the read (the process
+    joins the read's thread before it exits), here an hour. The cut read is no failed read: nothing says it was not
+    read, and no event or finding of it is in the history."""
+    sim = Simulator(FABRIC, tmp_path / "sim", devices=["leaf1"]).start()
+    try:
+        sim.set_slow("leaf1", 3600, login=True)
+        daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_timeout_s": 3600, "ssh_counters_interval_s": None})
+        daemon.start()
+        try:
+            wait_for(lambda: sim.ssh_connections("leaf1") == 1, "the config read of leaf1 logging in")
+        finally:
+            assert daemon.stop() == 0
+        wait_for(lambda: sim.ssh_connections("leaf1") == 0, "the read's session closed")
+        assert not [r for r in daemon.log_records() if r["msg"].startswith("the config of leaf1")]
+        assert daemon.events(kind="finding_new") == []
+    finally:
+        sim.stop()

@@ -524,6 +524,7 @@ def recorded(tmp_path) -> Path:
                                                   Key("Ethernet8", ECN_MARKED, 3): 0.0}))
     h.record_event(storm(start=now - 600, end_unix_s=now - 60))
     h.record_event(Event("device_down", "spine1", None, None, now - 30, "no answer", basis="poll"))
+    h.record_queue_maps("leaf1", {"Ethernet8": {3: [3]}}, start)
     h.close()
     return path
 
@@ -572,6 +573,7 @@ def test_history_without_a_priority_shows_each_priority_with_its_own_mean_and_pe
     for i in range(5):
         h.record_rates(rates(start + 10 * i, 10, {Key("Ethernet0", PFC_RX, 3): 100.0, Key("Ethernet0", PFC_RX, 4): 100.0,
                                                   Key("Ethernet0", ECN_MARKED, 3): 7.0}))
+    h.record_queue_maps("leaf1", {"Ethernet0": {3: [3], 4: [4]}}, start)
     h.close()
     res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--since", "1h")
     assert res.exit_code == 0, res.output
@@ -586,6 +588,47 @@ def test_history_without_a_priority_shows_each_priority_with_its_own_mean_and_pe
     for block in doc["priorities"]:
         for row in block["rows"]:
             assert all(stat["mean"] <= stat["max"] for stat in row["per_s"].values())
+
+
+def test_history_shows_the_ecn_marks_of_the_queue_the_stored_maps_put_the_priority_on(tmp_path):
+    """TC 3 on queue 4 (as the daemon read leaf1's TC_TO_QUEUE_MAP): priority 3's ECN marks are queue 4's, without
+    --queue. It showed queue 3's (numbered like the priority: 0 marks here). Maps that do not say (none stored, a
+    priority on no known queue, several queues) leave the marks out and say why on stderr, not queue 3's as
+    priority 3's; --queue still picks one; a port whose marks are per port (a NIC's) needs no queue."""
+    path = tmp_path / "losslessd.db"
+    h = History(path, resolution_s=60)
+    start = time.time() - 600
+    for i in range(5):
+        h.record_rates(rates(start + 10 * i, 10, {
+            Key("Ethernet0", PFC_RX, 3): 100.0, Key("Ethernet0", ECN_MARKED, 4): 7.0,
+            Key("Ethernet0", ECN_MARKED, 3): 0.0,
+            Key("Ethernet4", PFC_RX, 3): 100.0, Key("Ethernet4", ECN_MARKED, 3): 5.0,
+            Key("eth0", PFC_RX, 3): 50.0, Key("eth0", ECN_MARKED): 3.0}))
+    h.close()
+
+    def shown(port: str, *extra) -> tuple[int, object, str]:
+        res = invoke("history", "--db", path, "--device", "leaf1", "--port", port, "--priority", "3", "--since", "1h",
+                     "-f", "json", *extra)
+        doc = json.loads(res.stdout) if res.exit_code == 0 else {}
+        marks = {r["per_s"].get(ECN_MARKED, {}).get("max") for r in doc.get("rows", [])}
+        return doc.get("queue"), marks, res.stderr
+
+    assert shown("Ethernet0") == (None, {None}, "losslessd: note: ECN marks and drops of leaf1 Ethernet0 priority 3 "
+                                  "not shown: the history holds no queue maps of leaf1 (the daemon has not read its "
+                                  "config); give --queue\n")
+    assert shown("Ethernet0", "--queue", "4")[:2] == (4, {7.0})
+    assert shown("eth0")[:2] == (3, {3.0})  # per-port marks: no map needed
+    h = History(path, resolution_s=60)
+    h.record_queue_maps("leaf1", {"Ethernet0": {3: [4], 4: [3]}, "Ethernet4": {3: [3, 4]}}, start)
+    h.close()
+    assert shown("Ethernet0") == (4, {7.0}, "")
+    assert "priority 3 goes to queues 3, 4; give --queue" in shown("Ethernet4")[2]
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--since", "1h")
+    assert res.stdout.startswith("leaf1 Ethernet0 priority 3, queue 4: mean/peak per second\n"), res.stdout
+    h = History(path, resolution_s=60)
+    h.record_queue_maps("leaf1", {"Ethernet4": {4: [4]}}, start)  # read again: Ethernet0's maps are gone
+    h.close()
+    assert "its maps as last read do not say which egress queue carries priority 3" in shown("Ethernet0")[2]
 
 
 def test_history_command_unknown_port_and_bad_input(recorded, tmp_path, monkeypatch):

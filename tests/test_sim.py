@@ -295,3 +295,21 @@ def test_losslessd_sim_command_serves_until_sigterm(tmp_path):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
     assert password not in (out / "inventory.yaml").read_text()
     assert os.stat(out / "ssh_host_ed25519_key").st_mode & 0o077 == 0
+
+
+def test_sim_bench_reads_the_ecn_of_the_queue_the_maps_put_the_priority_on(tmp_path):
+    """leaf1 with TC 3 on queue 4 and queue 4 marking at UPLINK_LOSSLESS (Kmin 6291456 B): the benchmark models
+    priority 3 with queue 4's thresholds, as the daemon's ECN detector reads queue 4's marks. It read queue 3's (the
+    queue numbered like the priority, ROCE_LOSSLESS, Kmin 153600 B), which carries no priority-3 traffic here."""
+    from losslessd.sim.bench import port_settings
+    from tests.peers import swapped_leaf1
+
+    path = swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)) / "leaf1" / "config_db.json"
+    db = json.loads(path.read_text())
+    db["QUEUE"]["Ethernet0|4"]["wred_profile"] = "[WRED_PROFILE|UPLINK_LOSSLESS]"
+    settings = port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
+    assert (settings.kmin_bytes, settings.kmax_bytes) == (6291456, 16777216)
+    del db["TC_TO_QUEUE_MAP"]
+    db["PORT_QOS_MAP"]["Ethernet0"].pop("tc_to_queue_map")
+    with pytest.raises(InputError, match="which egress queue carries priority 3 is unknown"):
+        port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)

@@ -482,6 +482,35 @@ def test_a_run_past_its_minute_is_written_with_the_next_line_of_any_kind(json_lo
                     ("losslessd.daemon.worker", "leaf1: polled", None)]
 
 
+def test_a_run_past_its_minute_is_written_at_the_next_tick_when_nothing_else_is_logged(json_log, monkeypatch):
+    """A device that failed three times and then went quiet, in a log with nothing else to say: its run was written
+    only at the next line or at close (hours later, or never before a kill -9). The loops tick every second: the first
+    tick past the run's minute writes it, an earlier one does not, and the same line after it starts a run of its own
+    (written, not counted into the old one). Times are the records' and the tick's, set, not waited for."""
+    monkeypatch.setattr(logging.getLogger("paramiko"), "level", logging.NOTSET)
+    logs.configure("info", stream=json_log)
+    start = 1_700_000_000.0
+    banner = "Exception (client): Error reading SSH protocol banner"
+
+    def record(after_s: float) -> None:
+        logging.getLogger("paramiko.transport").handle(logging.makeLogRecord({
+            "name": "paramiko.transport", "levelno": logging.ERROR, "levelname": "ERROR", "msg": banner,
+            "created": start + after_s}))
+
+    for n in range(3):
+        record(n)
+    logs.tick(start + logs.REPEAT_WINDOW_S - 0.5)
+    assert [line.get("repeated") for line in lines(json_log)] == [None]
+    logs.tick(start + logs.REPEAT_WINDOW_S)
+    logs.tick(start + logs.REPEAT_WINDOW_S + 1)  # (once)
+    record(logs.REPEAT_WINDOW_S + 2)
+    record(logs.REPEAT_WINDOW_S + 3)
+    logs.tick(start + logs.REPEAT_WINDOW_S + 4)  # inside the new run's window: counted, not written
+    said = [(line["msg"], line.get("repeated"), _unix(line["ts"]) - start) for line in lines(json_log)]
+    assert said == [(banner, None, 0.0), (f"{banner} (repeated 2 times)", 2, 2.0),
+                    (banner, None, logs.REPEAT_WINDOW_S + 2)]
+
+
 def _unix(ts: str) -> float:
     from datetime import datetime
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()

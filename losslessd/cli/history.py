@@ -106,7 +106,8 @@ def history(db: Db = None, config: Config = None, *,
                                                          "each priority with samples, one after another).")] = None,
             # (SAI saiqueue.h: SAI_QUEUE_ATTR_INDEX is a sai_uint8_t; 10^30 was an OverflowError in SQLite, exit 3)
             queue: Annotated[int | None, typer.Option("--queue", min=0, max=255, help="Egress queue for ECN marks and "
-                                                      "drops (default: the same number as the priority).")] = None,
+                                                      "drops (default: the queue the device's maps put the priority "
+                                                      "on, as the daemon last read them).")] = None,
             since: Annotated[str, typer.Option("--since", help=_SINCE_HELP)] = "24h",
             until: Until = None,
             fmt: Fmt = Format.text,
@@ -127,9 +128,13 @@ def history(db: Db = None, config: Config = None, *,
     # store keeps each priority's highest one-poll rate, and those need not fall on the same poll).
     chosen: list[int | None] = [priority] if priority is not None else [
         *store.indexes(device, port, PRIORITY_NAMES + QUEUE_NAMES, **span)] or [None]
-    blocks = [(p, p if queue is None else queue, _rows(store, device, port, p, p if queue is None else queue, span))
-              for p in chosen]
+    queues = {p: _queue(store, device, port, p, span) if queue is None else (queue, None) for p in chosen}
+    blocks = [(p, queues[p][0], _rows(store, device, port, p, queues[p][0], span)) for p in chosen]
     blocks = [b for b in blocks if b[2]]
+    for p, q, _ in blocks:
+        if q is None and (why := queues[p][1]) is not None:
+            typer.echo(printable(f"losslessd: note: ECN marks and drops of {device} {port} priority {p} not shown: "
+                                 f"{why}; give --queue"), err=True)
     if not blocks:
         raise InputError(f"no samples of {device} {port} in that time: check --device/--port (as the daemon names "
                          "them) and --since")
@@ -159,11 +164,33 @@ def history(db: Db = None, config: Config = None, *,
         _refuse_damaged(damaged)
 
 
+def _queue(store: History, device: str, port: str, priority: int | None, span: dict) -> tuple[int | None, str | None]:
+    """The egress queue whose ECN marks and drops stand for ``priority`` on ``port``: the one the device's maps put
+    it on (History.queues, as the daemon last read them; monitor.carrying_queues). (None, why) when they do not say
+    and the port has per-queue counters; a port with none (a NIC counts its marks per port) needs no queue."""
+    if priority is None:
+        return None, None
+    maps = store.queues(device, port)
+    found = None if maps is None else maps.get(priority)
+    if found is not None and len(found) == 1:
+        return found[0], None
+    if not store.indexes(device, port, QUEUE_NAMES, **span):
+        return priority, None  # (per-port counters only: any index reads them)
+    if maps is None:
+        return None, f"the history holds no queue maps of {device} (the daemon has not read its config)"
+    if not found:
+        return None, f"its maps as last read do not say which egress queue carries priority {priority}"
+    return None, f"priority {priority} goes to queues {', '.join(map(str, found))}"
+
+
 def _rows(store: History, device: str, port: str, priority: int | None, queue: int | None,
           span: dict) -> dict[float, dict[str, dict[str, float]]]:
-    """bucket -> counter -> {"mean", "max"} per second, for one priority (PFC, NIC) and one queue (ECN, drops)."""
+    """bucket -> counter -> {"mean", "max"} per second, for one priority (PFC, NIC) and one queue (ECN, drops;
+    None with a priority: not shown, its queue is not known)."""
     rows: dict[float, dict[str, dict[str, float]]] = {}
     for names, index in ((PRIORITY_NAMES, priority), (QUEUE_NAMES, queue)):
+        if index is None and priority is not None:
+            continue
         for stat in ("mean", "max"):
             for bucket, name, value in store.series(device, port, names, index=index, stat=stat, **span):
                 rows.setdefault(bucket, {}).setdefault(name, {})[stat] = value
@@ -173,7 +200,8 @@ def _rows(store: History, device: str, port: str, priority: int | None, queue: i
 def _title(device: str, port: str, priority: int | None, queue: int | None) -> str:
     if priority is None:  # only counters the device keeps per port (a NIC's CNPs)
         return f"{device} {port}"
-    return f"{device} {port} priority {priority}" + ("" if queue == priority else f", queue {queue}")
+    return f"{device} {port} priority {priority}" + ("" if queue == priority else
+                                                     ", queue unknown" if queue is None else f", queue {queue}")
 
 
 def _history(db: Path | None, config: Path | None) -> History:

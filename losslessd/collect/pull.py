@@ -10,10 +10,12 @@ atomically after every device, so an interrupted run keeps everything it collect
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -118,16 +120,46 @@ def prepare(out: Path) -> None:
         raise InputError(f"cannot create --out: {exc.strerror or exc}", file=str(out)) from None
 
 
+class Cancel:
+    """Ends a pull() that runs in another thread, from any thread: ``cancel()`` cancels the pull's task, which cuts
+    its SSH sessions (Session.abort: a worker thread waiting on a device returns at once, not at its timeout) and
+    fails the devices not finished as interrupted; pull() then raises asyncio.CancelledError. A cancel before the pull
+    started ends it as soon as it starts. The daemon's config reads and drift pulls take one, so a stop does not wait
+    out an SSH timeout."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._task: tuple[asyncio.AbstractEventLoop, asyncio.Task] | None = None
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            if self._task is not None:
+                loop, task = self._task
+                with contextlib.suppress(RuntimeError):  # (its loop is closed: the pull is over)
+                    loop.call_soon_threadsafe(task.cancel)
+
+    async def run(self, coro) -> PullResult:
+        task = asyncio.ensure_future(coro)
+        with self._lock:
+            self._task = asyncio.get_running_loop(), task
+            if self.cancelled:
+                task.cancel()
+        return await task
+
+
 def pull(inventory: Inventory, out: Path, options: Options, *, inventory_path: str = "",
-         on_result: Callable[[DeviceResult], None] | None = None) -> PullResult:
+         on_result: Callable[[DeviceResult], None] | None = None, cancel: Cancel | None = None) -> PullResult:
     """Collect every host of ``inventory`` into ``out`` (prepare() it first). A host name that cannot be a
     file name in ``out`` is refused before anything is contacted (InputError): inventory.load refuses
-    them too, but an Inventory may be built in Python."""
+    them too, but an Inventory may be built in Python. ``cancel``: a handle another thread may end it by."""
     for name in inventory.hosts:
         problem = file_name_problem(name)
         if problem:
             raise InputError(f"host {name[:80]!r}: {problem}")
-    return asyncio.run(_Pull(inventory, out, options, inventory_path, on_result).run())
+    run = _Pull(inventory, out, options, inventory_path, on_result).run()
+    return asyncio.run(run if cancel is None else cancel.run(run))
 
 
 class SnapshotUnwritable(InputError):

@@ -64,30 +64,37 @@ class Pulled:
     missing: dict[str, str]
     configs: dict[str, Found] = field(default_factory=dict)  # device -> (platform, running config, version)
     queues: dict[str, QueueMaps] = field(default_factory=dict)  # device read -> its ports' priority -> queues maps
+    # device read -> its port -> (the device, port) cabled to it, as its config (DEVICE_NEIGHBOR) or LLDP says (cabled)
+    cables: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
 
 
 def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,
-                  timeout_s: float) -> Pulled:
+                  timeout_s: float, cancel: pull.Cancel | None = None) -> Pulled:
     """Blocking (run it in a thread): collect configs as `losslessd pull` does, host keys verified,
-    then lint the snapshot. SNMP is left to the daemon's own poller."""
-    return _snapshot(hosts, policy, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+    then lint the snapshot. SNMP is left to the daemon's own poller. ``cancel`` ends the pull (CancelledError)."""
+    return _snapshot(hosts, policy, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s,
+                     cancel=cancel)
 
 
-def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int, timeout_s: float) -> Pulled:
+def read_configs(hosts: Inventory, *, known_hosts: Path | None, concurrency: int, timeout_s: float,
+                 cancel: pull.Cancel | None = None) -> Pulled:
     """Blocking (run it in a thread): pull the configs of ``hosts`` as drift does and parse them, without the lint:
     each device's configs for the proposals and its priority -> queues maps for the ECN detector (the daemon reads
     them at its start and refreshes them, drift or not). ``missing``: the devices whose config was not read, and
-    why; ``findings`` is empty."""
-    return _snapshot(hosts, None, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+    why; ``findings`` is empty. ``cancel`` ends the pull (CancelledError)."""
+    return _snapshot(hosts, None, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s,
+                     cancel=cancel)
 
 
-def _snapshot(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int, timeout_s: float) -> Pulled:
+def _snapshot(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int, timeout_s: float,
+              cancel: pull.Cancel | None) -> Pulled:
     """Pull ``hosts`` into a throw-away snapshot (_pull) and read it: linted with ``policy`` (pull_and_lint; a device
     the lint did not read to its end is missing, not_linted), or only parsed when it is None (read_configs; a device
     the model holds nothing of is missing, _not_read)."""
     with tempfile.TemporaryDirectory(prefix="losslessd-drift-" if policy is not None else "losslessd-configs-") as tmp:
         out = Path(tmp) / "snapshot"
-        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s)
+        missing, read = _pull(hosts, out, known_hosts=known_hosts, concurrency=concurrency, timeout_s=timeout_s,
+                              cancel=cancel)
         configs = configs_from_captures(out / capture for capture in read.values())
         findings: list[Finding] = []
         fabric: Fabric | None = None
@@ -99,17 +106,19 @@ def _snapshot(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency
             fabric = load_fabric([out])
             missing.update(_not_read(fabric, read, _inventory_names(fabric, read)))
         whole = {name: capture for name, capture in read.items() if name not in missing}
-        return Pulled(findings, missing, configs, queue_maps(fabric, whole) if fabric is not None else {})
+        if fabric is None:
+            return Pulled(findings, missing, configs)
+        return Pulled(findings, missing, configs, queue_maps(fabric, whole), cabled(fabric, whole))
 
 
 def _pull(hosts: Inventory, out: Path, *, known_hosts: Path | None, concurrency: int,
-          timeout_s: float) -> tuple[dict[str, str], dict[str, str]]:
+          timeout_s: float, cancel: pull.Cancel | None) -> tuple[dict[str, str], dict[str, str]]:
     """Pull the configs of ``hosts`` into the snapshot ``out`` (SNMP left out): (device not read -> why, device read
     -> its capture file)."""
     configs_only = Inventory({name: replace(host, snmp=None) for name, host in hosts.hosts.items()})
     pull.prepare(out)
     result = pull.pull(configs_only, out, pull.Options(known_hosts=known_hosts, concurrency=concurrency,
-                                                       timeout_s=timeout_s, retries=0))
+                                                       timeout_s=timeout_s, retries=0), cancel=cancel)
     missing = {d.name: f"{d.code}: {d.message}" for d in result.failed}
     for d in result.devices.values():
         refused = [i["message"] for i in d.issues if i["code"] == COMMAND_FAILED]
@@ -133,6 +142,26 @@ def queue_maps(fabric, pulled: dict[str, str]) -> dict[str, QueueMaps]:
     maps are not known is left out (the ECN detector then reads its queue marks as unknown)."""
     names = _inventory_names(fabric, pulled)
     return {names[d.name]: queue_maps_of(d) for d in fabric.devices.values() if d.name in names}
+
+
+def cabled(fabric, pulled: dict[str, str]) -> dict[str, dict[str, tuple[str, str]]]:
+    """Inventory name of each device pulled and read -> its port -> the (device, port) at the cable's other end, as
+    the device itself reports it (model.Neighbor: its config's DEVICE_NEIGHBOR, its LLDP neighbours), the far end
+    named as the report names it (a host name, which the daemon takes for the inventory name). The fabric's links
+    need both ends read, and the daemon reads switches only; a port reported with two different far ends is left
+    out (LNK008's case)."""
+    names = _inventory_names(fabric, pulled)
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for device in fabric.devices.values():
+        if device.name not in names:
+            continue
+        ports: dict[str, tuple[str, str] | None] = {}
+        for nb in device.neighbors:
+            if nb.remote_port is not None:
+                far = (nb.remote_device, nb.remote_port)
+                ports[nb.port] = far if ports.get(nb.port, far) == far else None
+        out[names[device.name]] = {port: far for port, far in ports.items() if far is not None}
+    return out
 
 
 def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:

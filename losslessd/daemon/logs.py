@@ -13,6 +13,7 @@ import logging
 import re
 import sys
 import threading
+import time
 from datetime import datetime, timezone
 from typing import TextIO
 
@@ -63,8 +64,10 @@ class _JsonHandler(logging.StreamHandler):
     library record before it (logger, level, message: paramiko's error at each retry of a device that never sends its
     banner) is counted, not written; the run is written as one more line, ``MESSAGE (repeated N times)`` with
     ``repeated: N``, when another library record comes, with the first record of any kind (losslessd's own too) past
-    REPEAT_WINDOW_S after the run began, or when the log closes. losslessd's own records never join a run (they say
-    which device; the library's line does not), nor end one inside its window."""
+    REPEAT_WINDOW_S after the run began, at the first tick() past that window (the daemon's and each worker's loop
+    tick every second: a run is written within its window and a second even when nothing else is logged), or when the
+    log closes. losslessd's own records never join a run (they say which device; the library's line does not), nor end
+    one inside its window."""
 
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
@@ -90,6 +93,18 @@ class _JsonHandler(logging.StreamHandler):
             self._flush_repeats()
             self._run = (record, key)
         super().emit(record)
+
+    def tick(self, now: float) -> None:
+        """Write the run counted so far when its window ended by ``now`` (time.time(), as LogRecord.created)."""
+        self.acquire()
+        try:
+            if self._run is not None and now - self._run[0].created >= REPEAT_WINDOW_S:
+                if self._repeats:
+                    self._flush_repeats()
+                    self.flush()
+                self._run = None  # (the next one starts a run of its own, written)
+        finally:
+            self.release()
 
     def _flush_repeats(self) -> None:
         if self._repeats and self._run is not None and self._last_repeat is not None:
@@ -169,6 +184,14 @@ def configure(level: str, stream: TextIO | None = None, context: dict | None = N
     root.addHandler(handler)
     root.setLevel(level.upper())
     _install_hooks()
+
+
+def tick(now: float | None = None) -> None:
+    """Write a run of repeated library lines whose window has ended (_JsonHandler.tick); called every second by the
+    daemon's and each worker's loop. ``now``: time.time()."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, _JsonHandler):
+            handler.tick(time.time() if now is None else now)
 
 
 def write_line(line: str) -> None:

@@ -120,6 +120,7 @@ class Metrics(Collector):
         self._open_ids: dict[str, str] = {}  # id of each open event -> device
         self._events_total: Counter[str] = Counter({kind: 0 for kind in EVENT_KINDS})
         self._findings: dict[str, dict[tuple[str, str], int]] = {}
+        self._host_links: dict[tuple[str, str], tuple[str, str]] = {}  # (host, NIC port) -> (switch, switch port)
         self._alerts: Counter[tuple[str, str]] = Counter()
         self._history: tuple[bool, int] | None = None
         self._reload: tuple[bool, float | None] | None = None
@@ -171,6 +172,11 @@ class Metrics(Collector):
         """The device's lint findings of the latest drift run, counted by (code, severity)."""
         with self._lock:
             self._findings[device] = dict(counts)
+
+    def host_links(self, links: dict[tuple[str, str], tuple[str, str]]) -> None:
+        """Each host NIC port -> the switch port cabled to it, as the switches' configs read say."""
+        with self._lock:
+            self._host_links = dict(links)
 
     def alert(self, sink: str, outcome: str) -> None:
         """An alert sink delivered (``sent``) or gave up on (``dropped``) one event change (from sinks.Sinks)."""
@@ -227,6 +233,7 @@ class Metrics(Collector):
             active = dict(self._active)
             events_total = dict(self._events_total)
             findings = {d: dict(c) for d, c in self._findings.items()}
+            host_links = dict(self._host_links)
             alerts = dict(self._alerts)
             reload = self._reload
             workers = dict(self._workers)
@@ -248,6 +255,14 @@ class Metrics(Collector):
             for (code, severity), n in sorted(counts.items()):
                 found.add_metric([device, code, severity], n)
         yield found
+        # A host NIC port's switch port, so a NIC's storm series join it: `losslessd_nic_pause_storm_errors_total
+        # * on (device, port) group_left (switch, switch_port) losslessd_host_link_info`.
+        linked = GaugeMetricFamily(PREFIX + "host_link_info", "1 for each host NIC port whose switch port the "
+                                   "switches' configs name (DEVICE_NEIGHBOR, LLDP).",
+                                   labels=["device", "port", "switch", "switch_port"])
+        for (host, port), (switch, switch_port) in sorted(host_links.items()):
+            linked.add_metric([host, port, switch, switch_port], 1)
+        yield linked
         sent = CounterMetricFamily(PREFIX + "alerts", "Event changes handed to alert sinks, by outcome.",
                                    labels=["sink", "outcome"])
         for (sink, outcome), n in sorted(alerts.items()):

@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from .. import __version__
+from ..collect.pull import Cancel
 from ..errors import InputError
 from ..history import History
 from ..inventory import Inventory
@@ -68,6 +69,7 @@ SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then g
 RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
 _STOPPING = "the daemon is stopping: no reload"
 DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
+NIC_STORMS = ("nic_pause_storm", "nic_pause_storm_warning")  # events of a host NIC: they name its switch port
 SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
 
 
@@ -109,6 +111,8 @@ class Daemon:
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
         self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
+        self._cables: dict[str, dict[str, tuple[str, str]]] = {}  # switch read -> its port -> (device, port) cabled
+        self._switch_ports: dict[tuple[str, str], tuple[str, str]] = {}  # (host, NIC port) -> its (switch, port)
         self._background: set[asyncio.Future] = set()
         self._scrapes: dict[int, asyncio.Future] = {}
         self._scrape_ids = itertools.count()
@@ -194,7 +198,7 @@ class Daemon:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            self._config_pool.shutdown(wait=False, cancel_futures=True)  # a read under way ends with its timeout
+            self._config_pool.shutdown(wait=False, cancel_futures=True)  # a read under way was cut (_pulling)
             await self._stop_workers()
             await self.sinks.close()
             await self.http.close()
@@ -261,6 +265,7 @@ class Daemon:
         while True:
             now = time.monotonic()
             self._beat = now
+            logs.tick()  # a run of repeated library lines past its window is written now, not with the next line
             interval = self.notifier.watchdog_interval_s
             if interval is not None and now >= next_ping:
                 self.notifier.watchdog()
@@ -450,6 +455,8 @@ class Daemon:
 
     # -- events ----------------------------------------------------------------------------------------
     def _emit(self, event: Event) -> None:
+        if event.kind in NIC_STORMS and (linked := self._switch_ports.get((event.device, event.port or ""))):
+            event.message += f" (its switch port: {linked[0]} {linked[1]})"
         was_open = event.id in self._open
         change: Change
         if event.open:
@@ -513,9 +520,9 @@ class Daemon:
         settings = self.settings
         started = time.monotonic()
         try:
-            pulled = await asyncio.to_thread(
+            pulled = await self._pulling(None, functools.partial(
                 pull_and_lint, settings.hosts, settings.lint_policy, known_hosts=settings.known_hosts_path,
-                concurrency=settings.poll.concurrency, timeout_s=settings.poll.ssh_timeout_s)
+                concurrency=settings.poll.concurrency, timeout_s=settings.poll.ssh_timeout_s))
         except InputError as exc:
             log.error("drift run failed: %s", exc)
             return False
@@ -540,6 +547,17 @@ class Daemon:
                  len(result.events), len(pulled.missing), time.monotonic() - started)
         return True
 
+    async def _pulling(self, executor: ThreadPoolExecutor | None, pull_in_thread) -> Pulled:
+        """``pull_in_thread(cancel=...)`` (a drift run's or a config read's pull) in a thread of ``executor``; when
+        this is cancelled (a stop), its SSH sessions are cut at once, so the thread ends now rather than at the SSH
+        timeout (a stop waited that long for a slow device: the process joins its threads before it exits)."""
+        cancel = Cancel()
+        try:
+            return await self._loop.run_in_executor(executor, functools.partial(pull_in_thread, cancel=cancel))
+        except asyncio.CancelledError:
+            cancel.cancel()
+            raise
+
     async def _take(self, pulled: Pulled) -> None:
         """The configs and queue maps a drift run or a config read brought: kept, and sent to the workers
         of the devices whose changed (a device that left the inventory meanwhile is dropped)."""
@@ -548,9 +566,26 @@ class Daemon:
         self._configs.update({d: pulled.configs[d] for d in changed})
         remapped = {d for d, q in pulled.queues.items() if d in devices and self._queues.get(d) != q}
         self._queues.update({d: pulled.queues[d] for d in remapped})
+        now = time.time()
+        for device in sorted(remapped):  # for `losslessd history`: a priority's ECN marks are its queue's
+            self.history.record_queue_maps(device, pulled.queues[device].carries, now)
         changed |= remapped
+        recabled = {d for d, c in pulled.cables.items() if d in devices and self._cables.get(d) != c}
+        self._cables.update({d: pulled.cables[d] for d in recabled})
+        if recabled:
+            self._link_hosts()
         for worker in self.workers:
             await self._send_configs(worker, changed.intersection(worker.devices))
+
+    def _link_hosts(self) -> None:
+        """Each inventory host's NIC ports -> the switch port cabled to them, from the switches' configs read
+        (DEVICE_NEIGHBOR, LLDP): named in its NIC's storm events and in losslessd_host_link_info."""
+        hosts = self.settings.hosts.hosts
+        self._switch_ports = {
+            (far, far_port): (switch, port) for switch, ports in sorted(self._cables.items()) if switch in hosts
+            for port, (far, far_port) in sorted(ports.items())
+            if far in hosts and hosts[far].platform.kind != DeviceKind.switch}
+        self.metrics.host_links(self._switch_ports)
 
     async def _read_config(self, device: str) -> bool:
         """Read one device's config (this daemon's devices only: each shard reads its own) for its queue maps and
@@ -562,7 +597,7 @@ class Daemon:
         if host is None:
             return True
         try:
-            pulled = await self._loop.run_in_executor(self._config_pool, functools.partial(
+            pulled = await self._pulling(self._config_pool, functools.partial(
                 read_configs, Inventory({device: host}), known_hosts=settings.known_hosts_path, concurrency=1,
                 timeout_s=settings.poll.ssh_timeout_s))
         except InputError as exc:
@@ -663,6 +698,7 @@ class Daemon:
             self.metrics.forget(device)  # its event and finding series; the worker drops its own
             self._configs.pop(device, None)
             self._queues.pop(device, None)
+            self._cables.pop(device, None)
         parts = split(devices, len(self.workers))
         self._owner = {d: i for i, part in enumerate(parts) for d in part}
         for worker, part in zip(self.workers, parts, strict=True):
@@ -674,6 +710,7 @@ class Daemon:
                 except LinkClosed:
                     pass  # it died: it is started again with the new settings and devices
                 await self._send_configs(worker, joined)  # a device that joined this worker brings its config
+        self._link_hosts()  # (hosts and switches may have come or gone)
         self.drift_runner.schedule.configure(new.drift.interval_s, **timing(new.poll))
         self._set_drift(new)
         self.drift_runner.wake()

@@ -332,6 +332,7 @@ async def _tick(worker: ShardWorker) -> None:
     next_beat = 0.0
     while True:
         worker.flush()
+        logs.tick()  # a run of repeated library lines past its window is written now, not with the next line
         now = time.monotonic()
         if now >= next_beat:
             worker.send(("beat", worker.status()))

@@ -106,6 +106,7 @@ class SimDevice:
     #   (detection s, restoration s), for ports whose config turns it on
     traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
     live_counters: bool = True  # answer the counter commands (losslessd.sim.counters.COMMANDS)
+    slow_login: bool = False  # a slow device (traffic.slow_s) is slow to accept a login too (set_slow)
     config: ConfigState | None = field(default=None, repr=False)  # pushed config (losslessd.sim.config)
     publish: Callable[[], None] | None = field(default=None, repr=False)  # hand a counter change to the SNMP agent
 
@@ -423,14 +424,20 @@ class Simulator:
         device.traffic.set(wrap_at=time.time() + after_s)
         self._publish(name)
 
-    def set_slow(self, name: str, delay_s: float) -> None:
+    def set_slow(self, name: str, delay_s: float, login: bool = False) -> None:
         """Wait ``delay_s`` before answering SNMP sysUpTime (the first request of every poll) and
-        before each SSH command's output; 0 answers at once again."""
+        before each SSH command's output (``login``: and before accepting an SSH login, so a client waits
+        out its own login timeout); 0 answers at once again."""
         device = self._device(name)
+        device.slow_login = login
         if self.snmp_shared and device.name in self._agent_names():
             raise ValueError("set_slow needs an SNMP process per device (snmp_shared=False)")
         device.traffic.set(slow_s=float(delay_s))
         self._publish(name)
+
+    def ssh_connections(self, name: str) -> int:
+        """SSH connections to ``name`` open now (a client that cut its session has none left)."""
+        return self._servers.connections(name) if self._servers is not None else 0
 
     def set_garbage(self, name: str, on: bool = True) -> None:
         """Serve answers that are not counters: SNMP counters become strings (sysUpTime and ifName

@@ -24,6 +24,7 @@ from ..collect.ssh import connect_args
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..inventory import load as load_inventory
+from ..monitor import carrying_queues, queue_maps_of
 from ..parse import parser_for
 from ..parse.base import Input
 from ..tune import standin
@@ -51,13 +52,23 @@ def port_settings(platform: str, name: str, config: str, port: str, priority: in
     p = device.ports.get(port)
     if p is None:
         raise InputError(f"{name}: no port {port} (ports: {', '.join(device.ports)})")
-    queue = p.queues.get(priority)
+    # The queue the port's own maps put the priority's traffic on (TC_TO_QUEUE_MAP 3 -> 4: queue 4 marks it), as the
+    # daemon's ECN detector reads it (monitor.carrying_queues), never the queue numbered like the priority.
+    queues = carrying_queues(queue_maps_of(device).carries, port, priority)
+    if not queues:
+        raise InputError(f"{name} {port}: which egress queue carries priority {priority} is unknown (its config "
+                         "maps no traffic class of that priority to a queue)")
+    if len(queues) > 1:
+        raise InputError(f"{name} {port}: priority {priority} goes to several egress queues ({queues}); the model "
+                         "runs one")
+    [index] = queues
+    queue = p.queues.get(index)
     ecn = queue.ecn if queue is not None else None
     if p.speed_gbps is None:
         raise InputError(f"{name} {port}: speed unknown")
     if ecn is None or None in (ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct):
-        raise InputError(f"{name} {port}: ECN thresholds of queue {priority} unknown or not in bytes"
-                         + (f" ({ecn.unconverted})" if ecn is not None and ecn.unconverted else ""))
+        raise InputError(f"{name} {port}: ECN thresholds of queue {index} (priority {priority}'s) unknown or not in "
+                         "bytes" + (f" ({ecn.unconverted})" if ecn is not None and ecn.unconverted else ""))
     trigger = headroom = None
     pg = p.priority_groups.get(priority)
     profile = device.buffer_profiles.get(pg.profile) if pg is not None and pg.profile else None

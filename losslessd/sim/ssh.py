@@ -37,6 +37,7 @@ class CliDevice(Protocol):
     trailed: dict[str, tuple[str, bool]]  # normalised command line -> (text after its answer, once) (Simulator.trail)
     flooded: set[str]  # normalised command lines answered by output that never ends
     delay_s: float  # a slow device waits this long before each command's output
+    slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
 
     def live_output(self, command: str) -> str | None:
@@ -351,8 +352,16 @@ class _Server(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return True
 
-    def validate_password(self, username: str, password: str) -> bool:
-        return username == self.device.username and hmac.compare_digest(password.encode(), self.device.password.encode())
+    def validate_password(self, username: str, password: str):
+        ok = username == self.device.username and hmac.compare_digest(password.encode(), self.device.password.encode())
+        if self.device.slow_login and self.device.delay_s:
+            return _after(self.device.delay_s, ok)  # (asyncssh awaits an answer that is a coroutine)
+        return ok
+
+
+async def _after(delay_s: float, value: bool) -> bool:
+    await asyncio.sleep(delay_s)
+    return value
 
 
 class SshServers:
@@ -383,6 +392,10 @@ class SshServers:
             encoding="utf-8", errors="surrogateescape")
         self._listeners[device.name] = acceptor
         return acceptor.get_port()
+
+    def connections(self, name: str) -> int:
+        """SSH connections to ``name`` open now."""
+        return len(self._conns.get(name, ()))
 
     def close(self, name: str) -> None:
         """Stop listening for ``name`` and drop its open sessions (a device that went down)."""
