@@ -18,7 +18,7 @@ from ... import units
 from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import IssueList, check_expanded, heredoc_closes, port_slot, shell_words
+from ..base import IssueList, check_expanded, heredoc_closes, host_name, port_slot, shell_words
 from ..clitext import Val
 from . import NVUE_ROOT
 from .script import Expansion, Line, Tracker, expansions, substitute
@@ -158,6 +158,7 @@ class PortConf:
 class Conf:
     expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
     hostname: Val[str] | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     roce: Val[str] | None = None  # "lossless" | "lossy" | "lossy-multi-tc" | "off": what the two below make it
     roce_mode: Val[str] | None = None  # the mode a `qos roce [mode M]` line sets (bare: lossless)
     roce_enable: Val[bool] | None = None  # a `qos roce enable|state` line
@@ -168,6 +169,7 @@ class Conf:
     port_sp: dict[str, Val[int]] = field(default_factory=dict)  # mapping profile -> port-default-sp
     pfc: dict[str, dict[int, Source]] = field(default_factory=dict)  # pfc profile -> PFC switch priorities
     pfc_source: dict[str, Source] = field(default_factory=dict)
+    pfc_made: dict[str, Source] = field(default_factory=dict)  # pfc profile -> its first line read (made by it)
     cable: dict[str, Val[float]] = field(default_factory=dict)  # pfc profile -> cable length (m)
     pfc_buffer: dict[str, PfcBufferConf] = field(default_factory=dict)  # pfc profile -> its buffer settings
     ecn: dict[str, dict[int, EcnConf]] = field(default_factory=dict)  # profile -> traffic class -> ECN
@@ -682,6 +684,7 @@ def _switch(text: str) -> bool:
 
 def _line(conf: Conf, w: list[str], src: Source) -> None:
     if w[:2] == ["system", "hostname"] and len(w) == 3:
+        host_name(conf.host_names, w[2], src)  # (two switches' scripts or startup.yaml items pasted in one file)
         conf.hostname = Val(w[2], src)
     elif w[0] == "interface" and len(w) >= 2:
         _interface(conf, w, src)
@@ -809,6 +812,7 @@ def _qos(conf: Conf, w: list[str], src: Source) -> None:
         _mapping(conf, rest[0], rest[1:], src)
     elif kind == "pfc" and len(rest) >= 2:
         _pfc(conf, rest[0], rest[1:], src)
+        conf.pfc_made.setdefault(rest[0], src)  # (any line of its own makes the profile: build._pfc)
     elif kind == "congestion-control" and len(rest) >= 5 and rest[1] == "traffic-class":
         _congestion(conf, rest[0], _ints(rest[2], 7), rest[3:], src)
     elif kind == "egress-scheduler" and len(rest) >= 5 and rest[1] == "traffic-class":
