@@ -1175,3 +1175,21 @@ def test_several_yaml_or_json_documents_are_refused_at_the_second(text, line):
     with pytest.raises(InputError) as exc:
         parse(text)
     assert exc.value.line == line and "several YAML/JSON documents" in exc.value.message
+
+
+def test_a_session_behind_two_switches_prompts_is_refused_at_the_second():
+    """A session pasted with its prompts (the Cumulus guides print `cumulus@leaf01:mgmt:~$ nv set ...`): `nv set` lines
+    behind `leaf01`'s prompt and then `leaf02`'s are two switches, refused at the first line of the second (before: one
+    switch of both). The same switch logged in again under the name its `system hostname` line gave it is one switch,
+    and a jump host's prompt before a line that is no `nv set` (`ubuntu@oob-mgmt-server:~$ ssh cumulus@leaf01`)
+    names no switch."""
+    with pytest.raises(InputError) as exc:
+        parse("cumulus@leaf01:mgmt:~$ nv set interface swp1 link mtu 9216\ncumulus@leaf01:mgmt:~$ nv set qos roce\n"
+              "cumulus@leaf01:mgmt:~$ nv config apply\ncumulus@leaf02:mgmt:~$ nv set interface swp1 link mtu 9216\n")
+    assert exc.value.line == 4 and "several switches" in exc.value.message
+    renamed = parse("cumulus@cumulus:mgmt:~$ nv set system hostname leaf01\ncumulus@cumulus:mgmt:~$ nv config apply\n"
+                    "cumulus@leaf01:mgmt:~$ nv set interface swp1 link mtu 9216\n")
+    assert renamed.name == "leaf01" and list(renamed.ports) == ["swp1"]
+    jump = parse("ubuntu@oob-mgmt-server:~$ ssh cumulus@leaf01\n"
+                 "cumulus@leaf01:mgmt:~$ nv set interface swp1 type swp\n")
+    assert list(jump.ports) == ["swp1"]

@@ -16,6 +16,7 @@ import yaml
 
 from ... import units
 from ...docpos import compose
+from ...errors import InputError
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import IssueList, check_expanded, heredoc_closes, host_name, port_slot, shell_words
@@ -28,7 +29,7 @@ SWP = re.compile(r"^swp\d+(s\d+)?$")
 _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only, what int() reads alike)
 _ONE = re.compile(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
 _BARE = re.compile(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
-_PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
+_PROMPT = re.compile(r"^(\S*@(\S*?):\S*[$#])\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
 _NVUE_ROOT = frozenset(NVUE_ROOT)
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
 # switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
@@ -229,6 +230,27 @@ class Commands(NamedTuple):
     unsets: list[tuple[list[str], Source]]  # each `nv unset` that dropped a path, in order: read()'s tombstones
 
 
+class _Hosts:
+    """The switch a session's prompts name (`cumulus@leaf1:mgmt:~$ nv set ...`): the first prompt's host before an `nv
+    set` line, and the names `nv set system hostname` lines gave the switch since."""
+
+    def __init__(self) -> None:
+        self.first: tuple[str, int | None] | None = None
+        self.renamed: set[str] = set()
+
+    def prompt(self, prompt: tuple[str, str], src: Source) -> None:
+        """`nv set` lines behind prompts naming two hosts are two switches' sessions in one file (``src``): refused at
+        the first line of the second (InputError), as base.host_name refuses two host-name statements. A prompt naming
+        the name an earlier `system hostname` line gave the switch is the same switch, logged in again."""
+        self.first = self.first or (prompt[1], src.line)
+        if prompt[1] != self.first[0] and prompt[1] not in self.renamed:
+            raise InputError(
+                f"this file holds the sessions of several switches: `nv set` lines behind the prompts of "
+                f"{self.first[0]!r} (line {self.first[1]}) and {prompt[1]!r} (line {src.line}, `{prompt[0]}`); "
+                "losslessd reads one switch a file and does not merge two: split it into one file per switch",
+                file=src.file, line=src.line)
+
+
 def command_paths(text: str, path: str) -> Commands:
     """`nv set ...` lines -> (words after `nv set`, source), as the later `nv unset` lines leave them (Paths). Comments,
     blanks, `nv config apply` are skipped. A script's plain top-level `NAME=literal` assignments fill in the `$NAME` of
@@ -238,8 +260,11 @@ def command_paths(text: str, path: str) -> Commands:
     logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")
     n = 0
+    prompts: dict[int, tuple[str, str]] = {}  # line -> (the prompt pasted before its command, the host it names)
     while n < len(lines):
-        line = _PROMPT.sub("", lines[n].strip().lstrip("\ufeff"))
+        line = lines[n].strip().lstrip("\ufeff")
+        if (prompt := _PROMPT.match(line)) is not None:
+            prompts[n + 1], line = (prompt.group(1), prompt.group(2)), line[prompt.end():]
         n += 1
         if not line or line.startswith("#"):
             continue
@@ -258,6 +283,7 @@ def command_paths(text: str, path: str) -> Commands:
         for delimiter, tabs in shell.heredocs:
             n = _here_document(lines, n, (start, line, words[0] if words else ""), delimiter, tabs, logical)
     known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
+    hosts = _Hosts()
     for start, line, got, why, shell in logical:
         src = Source(file=path, line=start)
         if got is None:
@@ -283,8 +309,12 @@ def command_paths(text: str, path: str) -> Commands:
                     issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
                     continue
                 words = shell_words(filled, comments=True)[lead:]
+            if start in prompts:
+                hosts.prompt(prompts[start], src)
             if words[1] == "set":
                 out.add(_full_path(words[2:]), src)
+                if words[2:4] == ["system", "hostname"] and len(words) == 5:
+                    hosts.renamed.add(words[4])
             elif (unread := out.unset(words[2:], src)) is not None:
                 issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {unread}", source=src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
