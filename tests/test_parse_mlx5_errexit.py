@@ -343,6 +343,15 @@ PLACED = {
     # its status turned over is the subshell's it ends (before: the pipeline's, not turned over)
     "a-subshell-ending-in-a-group-piped-into-negated": ["set -e", f"( ! true | {{ {DCB}; }} )", AFTER],
     "a-subshell-ending-in-a-succeeding-group-piped-into-negated": ["set -e", "( ! true | { true; } )", AFTER],
+    # a `sh -c` shell piped into another: both run (bash(1) Pipelines), and the pipeline's status is the last's, or
+    # under pipefail the last that fails (before: neither was read, and the script read on past their failure)
+    "a-failing-shell-piped-into-a-shell-under-pipefail": ["set -eo pipefail", f"sh -c '{DCB}' | sh -c 'cat'", PCP,
+                                                          AFTER],
+    "a-shell-piped-into-a-failing-shell": ["set -e", f"sh -c '{PCP}' | sh -c '{DCB}'", AFTER],
+    "a-failing-shell-piped-into-a-shell": ["set -e", f"sh -c '{DCB}' | bash -c '{PCP}'", AFTER],
+    "a-failing-shell-piped-into-a-shell-and-tee": ["set -eo pipefail", f"sh -c '{DCB}' | sh -c 'true' | tee /dev/null",
+                                                   AFTER],
+    "a-shell-piped-into-a-shell-before-or": ["set -eo pipefail", f"sh -c '{PCP}' | sh -c '{DCB}' || true", AFTER],
 }
 
 
@@ -362,6 +371,7 @@ def test_a_script_ended_by_errexit_says_why_at_the_line_that_fails():
         (["set -e", "(", f"  {DCB}", ")"], 5, "a `( )` subshell ends"),
         (["set -eo pipefail", *TRUST, "trust | cat"], 7, "piped under `set -o pipefail`"),
         (["set -eo pipefail", f"{DCB} | tee -a /tmp/q.log"], 3, "piped, under `set -o pipefail`"),
+        (["set -eo pipefail", f"sh -c '{DCB}' | sh -c 'cat'"], 3, "piped under `set -o pipefail` and its `sh -c`"),
     ]
     for lines, line, why in cases:
         host = mlx5.parse([Input("e.sh", "\n".join(["#!/bin/bash", *lines, AFTER]) + "\n")], "h")

@@ -1097,3 +1097,99 @@ def test_a_bare_interface_unset_is_the_source_of_each_later_ports_default():
     watchdog off (the reference's default) at that line, not at its own first line."""
     device = parse("nv set interface swp1 qos pfc-watchdog\nnv unset interface\nnv set interface swp1 link mtu 9216\n")
     assert device.ports["swp1"].watchdog.enabled is False and device.ports["swp1"].watchdog.source.line == 2
+
+
+def _lint_lines(tmp_path, text: str, name: str = "leaf.nvue") -> list[tuple[str, int | None]]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return [(f.code, f.source.line if f.source else None) for f in api.lint([path], "roce-dscp26").findings]
+
+
+def test_a_switch_whose_roce_is_turned_off_is_cited_at_that_line(tmp_path):
+    """A switch whose only RoCE line is `nv set qos roce enable off` (NVUE reference: `qos roce enable` "Turns QoS RoCE
+    on or off"): no port carries RoCE, and SEL001 says so at that line, the one that made every port's PFC state
+    (before: at the `system hostname` line, the device's)."""
+    found = _lint_lines(tmp_path, "nv set interface swp1-2 link state up\nnv set system hostname leaf1\n"
+                                  "nv set qos roce enable off\n")
+    assert found == [("SEL001", 3)]
+    # no line made the ports' PFC state (no QoS line at all): the device's line, as before
+    assert _lint_lines(tmp_path, "nv set interface swp1-2 link state up\nnv set system hostname leaf1\n") == [
+        ("SEL001", 2)]
+
+
+def test_the_lossy_pg_of_a_priority_left_out_of_pfc_is_cited_at_the_pfc_line(tmp_path):
+    """The 5.17 QoS guide's PFC block (`pfc default-global switch-priority 0`): switch priority 3 has no PFC, so it
+    sits in the lossy PG `bulk`, whose BUF002 (no xoff headroom) points at the PFC line that left it out, as PFC001
+    does (before: at the port's first line, 1)."""
+    found = _lint_lines(tmp_path, "nv set interface swp1 link state up\nnv set interface swp1 link speed 100G\n"
+                                  "nv set qos pfc default-global switch-priority 0\n"
+                                  "nv set qos pfc default-global tx enable\n"
+                                  "nv set qos pfc default-global cable-length 50\n")
+    assert ("BUF002", 3) in found and ("PFC001", 3) in found and ("BUF002", 1) not in found
+
+
+@pytest.mark.parametrize("setting", ["small-packet-probability 60", "cable-length 50"])
+def test_a_pfc_profile_naming_no_switch_priority_pauses_none(setting):
+    """Cumulus Linux QoS guide, Port Groups, PFC: "you create a profile to define the egress queues that support
+    sending PFC pause frames". A profile of the port's own made only by `small-packet-probability` (5.18) or
+    `cable-length` defines none: PFC is off on its ports, at the profile's line, though RoCE's default-global profile
+    pauses 3 (before: "profile P is not defined" and PFC unknown for the first, PFC unknown for the second). The
+    default-global profile keeps RoCE's switch priority 3 (the guide's `nv show qos pfc default-global` after
+    `small-packet-probability 60`: `[switch-priority] 3`)."""
+    dev = parse(f"nv set interface swp1-2 type swp\nnv set qos roce\nnv set qos pfc P {setting}\n"
+                f"nv set qos pfc default-global {setting}\nnv set interface swp1 qos pfc profile P\n")
+    assert not dev.issues
+    assert (dev.ports["swp1"].pfc_enabled, dev.ports["swp1"].pfc_source.line) == ([], 3)
+    assert (dev.ports["swp2"].pfc_enabled, dev.ports["swp2"].pfc_source.line) == ([3], 2)
+
+
+@pytest.mark.parametrize("text, line", [
+    ("nv set system hostname leaf1\nnv set interface swp1 link state up\nnv set qos roce\n"
+     "nv set system hostname leaf2\nnv set interface swp1 link state up\n", 4),
+    # startup.yaml items of two switches in one list
+    ("- header:\n    nvue-api-version: nvue_v1\n- set:\n    system:\n      hostname: leaf1\n    interface:\n"
+     "      swp1:\n        type: swp\n- header:\n    nvue-api-version: nvue_v1\n- set:\n    system:\n"
+     "      hostname: leaf2\n    interface:\n      swp2:\n        type: swp\n", 13),
+])
+def test_two_switches_in_one_file_are_refused_at_the_second_host_name(text, line):
+    """Two switches' `nv set` scripts (or startup.yaml items) pasted in one file name two host names: refused at the
+    second (base.host_name, as the CLI readers do), never one switch of both's ports (before: `leaf2` with every port
+    and leaf1's RoCE). One host name said twice is one switch."""
+    with pytest.raises(InputError) as exc:
+        parse(text)
+    assert exc.value.line == line and "several switches" in exc.value.message
+    assert parse("nv set system hostname leaf1\nnv set interface swp1 type swp\nnv set system hostname leaf1\n"
+                 ).name == "leaf1"
+
+
+@pytest.mark.parametrize("text, line", [
+    ("header:\n  nvue-api-version: nvue_v1\nsystem:\n  hostname: leaf1\n---\nheader:\n  nvue-api-version: nvue_v1\n"
+     "system:\n  hostname: leaf2\n", 5),
+    ('{"header": {"nvue-api-version": "nvue_v1"},\n "interface": {"swp1": {"type": "swp"}}}\n'
+     '{"header": {"nvue-api-version": "nvue_v1"},\n "interface": {"swp2": {"type": "swp"}}}\n', 3),
+])
+def test_several_yaml_or_json_documents_are_refused_at_the_second(text, line):
+    """`nv config show -o json` (or -o yaml) of two switches saved in one file: refused at the second document's line
+    saying so (before: "invalid YAML: expected '<document start>', but found '{'" or "... but found another
+    document")."""
+    with pytest.raises(InputError) as exc:
+        parse(text)
+    assert exc.value.line == line and "several YAML/JSON documents" in exc.value.message
+
+
+def test_a_session_behind_two_switches_prompts_is_refused_at_the_second():
+    """A session pasted with its prompts (the Cumulus guides print `cumulus@leaf01:mgmt:~$ nv set ...`): `nv set` lines
+    behind `leaf01`'s prompt and then `leaf02`'s are two switches, refused at the first line of the second (before: one
+    switch of both). The same switch logged in again under the name its `system hostname` line gave it is one switch,
+    and a jump host's prompt before a line that is no `nv set` (`ubuntu@oob-mgmt-server:~$ ssh cumulus@leaf01`)
+    names no switch."""
+    with pytest.raises(InputError) as exc:
+        parse("cumulus@leaf01:mgmt:~$ nv set interface swp1 link mtu 9216\ncumulus@leaf01:mgmt:~$ nv set qos roce\n"
+              "cumulus@leaf01:mgmt:~$ nv config apply\ncumulus@leaf02:mgmt:~$ nv set interface swp1 link mtu 9216\n")
+    assert exc.value.line == 4 and "several switches" in exc.value.message
+    renamed = parse("cumulus@cumulus:mgmt:~$ nv set system hostname leaf01\ncumulus@cumulus:mgmt:~$ nv config apply\n"
+                    "cumulus@leaf01:mgmt:~$ nv set interface swp1 link mtu 9216\n")
+    assert renamed.name == "leaf01" and list(renamed.ports) == ["swp1"]
+    jump = parse("ubuntu@oob-mgmt-server:~$ ssh cumulus@leaf01\n"
+                 "cumulus@leaf01:mgmt:~$ nv set interface swp1 type swp\n")
+    assert list(jump.ports) == ["swp1"]

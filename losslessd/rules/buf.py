@@ -37,6 +37,9 @@ class _BufRule(LaneRule):
         raise NotImplementedError
 
     def _at(self, device, port, lane, profile: BufferProfile | None = None, pg: PriorityGroup | None = None) -> dict:
+        """Where a finding on the lane's PG points: its profile's line, else the line that made the PG (the lane's own
+        PG where none is given: NVUE's lossy PG comes from the PFC line that left the priority out), else the port's."""
+        pg = pg if pg is not None else port.priority_groups.get(lane.pg) if lane.pg is not None else None
         source = (profile.source if profile else None) or (pg.source if pg else None) or port.source
         return {"device": device, "port": port, "source": source, "key": port.pg_key(lane.pg)}
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ..lint.engine import NO_LOSSLESS_WHY, SKIP_RULE, Context, describe_selection, nothing_shown
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
-from ..model import Device, DeviceKind
+from ..model import Device, DeviceKind, Source
 
 
 @register
@@ -82,7 +82,8 @@ class NoRocePortSelected(Rule):
             yield self.finding(f"not checked: the switch configures no lossless setting on any port "
                                f"({NO_LOSSLESS_WHY}) and the policy's roce_ports.devices_without_lossless is skip, so "
                                f"it carries no RoCE: {summary}", device=device, key="selection",
-                               severity=Severity.info, selected=0, ports=len(choices))
+                               severity=Severity.info, selected=0, ports=len(choices),
+                               source=_one_pfc_line(device) or device.source)
             return
         ports = device.ports.values()
         if all(p.pfc_enabled is None and not p.qos_configured and not p.lossy_by_design for p in ports):
@@ -93,4 +94,18 @@ class NoRocePortSelected(Rule):
         yield self.finding(f"no port is selected as RoCE-facing, so no port of this switch was checked: {summary}; "
                            f"configure PFC/QoS on the RoCE ports or adjust the policy's roce_ports "
                            f"(`losslessd lint --explain-selection` lists each port)",
-                           device=device, key="selection", selected=0, ports=len(choices))
+                           device=device, key="selection", selected=0, ports=len(choices),
+                           source=_one_pfc_line(device) or device.source)
+
+
+def _one_pfc_line(device: Device) -> Source | None:
+    """The one line every port's PFC state comes from, where one did it for all (NVUE `nv set qos roce enable off`, an
+    `nv unset qos roce`): the finding that no port carries RoCE points at it. None where the ports' differ or one has
+    none."""
+    first: Source | None = None
+    for port in device.ports.values():
+        src = port.pfc_source
+        if src is None or (first is not None and src is not first and (src.file, src.line) != (first.file, first.line)):
+            return None
+        first = first or src
+    return first

@@ -314,6 +314,26 @@ def pipeline(words: list[str]) -> list[list[str]]:
     return [unwrap(part) for part in parts]
 
 
+def _shell_parts(words: list[str]) -> tuple[list[list[str]], bool]:
+    """The shells ``words`` starts, each `sh|bash -c STRING`: the command itself, or the `-c` shells of a pipeline whose
+    first part is one and whose other parts are such shells or read their input only (`sh -c A | sh -c B`, `sh -c A |
+    tee -a LOG`: bash(1) Pipelines, each part runs); and whether the pipeline's last part is one of them (its status
+    is then the pipeline's). None for any other command."""
+    from . import _OUTPUT_READERS
+
+    def shell(part: list[str]) -> bool:
+        return len(part) == 3 and os.path.basename(part[0]) in ("sh", "bash") and part[1] == "-c"
+    if shell(words):
+        return [words], True
+    if "|" not in words and "|&" not in words:
+        return [], False
+    parts = pipeline(words)
+    if not shell(parts[0]) or any(not shell(p) and (not p or os.path.basename(p[0]) not in _OUTPUT_READERS or (
+            os.path.basename(p[0]) == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in p))) for p in parts):
+        return [], False
+    return [p for p in parts if shell(p)], shell(parts[-1])
+
+
 def _untested(role: str) -> bool:
     """Whether a failure of a command followed in its list by the operator ``role`` (see _Grammar.ended) may end the
     script under set -e (bash(1) set -e; Lists): it is not before `&&` or `||` (tested; the command after the last of
@@ -1138,17 +1158,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if tested and words and not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
-        piped = False
-        if ("|" in words or "|&" in words) and os.path.basename(words[0]) in ("sh", "bash"):  # (`sh -c '...' | tee
-            from . import _piped_output_only  # -a LOG`: the shell runs, its output logged)
-            shell = _piped_output_only(words)
-            if shell is not words and len(shell) == 3 and shell[1] == "-c":
-                piped, words = True, shell
-        if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
+        shells, last_shell = _shell_parts(words)  # (`sh -c '...'`; each `sh -c` of `sh -c A | sh -c B | tee LOG`)
+        piped = len(shells) > 1 or not last_shell
+        failing = None  # why the pipeline fails, where a part's shell ends in a failing command (bash(1) Pipelines:
+        # its status is its last part's, or under pipefail the last part's that fails)
+        for k, shell in enumerate(shells):
             try:
                 grammar = _Grammar(functions.get(_EXPANDED))
-                grammar.braces = os.path.basename(words[0]) == "bash"
-                inner = [(n, w, line) for w in _split(words[2], grammar)]  # the commands it runs, in their place
+                grammar.braces = os.path.basename(shell[0]) == "bash"
+                inner = [(n, w, line) for w in _split(shell[2], grammar)]  # the commands it runs, in their place
                 roles = grammar.ended
             except ValueError:
                 yield n, None, line
@@ -1160,21 +1178,25 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                                  file=path, line=n)
             outer = {key: functions.get(key, False) for key in (*_OPTIONS, _ERREXIT_OFF)}  # (a shell of its own: no
             functions.update(dict.fromkeys(_OPTIONS, False), **{_ERREXIT_OFF: 0, _INHERIT: os.path.basename(
-                words[0]) == "sh"})  # option set)
+                shell[0]) == "sh"})  # option set)
             inner = _tested_blocks(_errexit(_calls(inner, grammar.functions), roles))
             try:
                 yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             finally:
                 functions.update(outer)
-            if piped and not functions.get(_PIPEFAIL):  # (the pipeline's status is its reader's, not known)
-                functions[_FAILING] = None
             last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
-            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and last[3:4] != [_PIPEFAIL] and \
-                    not tested and (not piped or functions.get(_PIPEFAIL)) and _line_untested(line, written, piped):
+            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and last[3:4] != [_PIPEFAIL] and (
+                    functions.get(_PIPEFAIL) or (last_shell and k == len(shells) - 1)):
                 # (its status is its last command's, bash(1) -c: it fails; one that fails only where the shell's
-                # pipefail is on is not followed there; piped, it fails the pipeline under pipefail only)
-                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"its `{words[0]} -c` shell's last "
-                                  f"command fails: {last[2]}")
+                # pipefail is on is not followed there)
+                pipe = " under `set -o pipefail`" if functions.get(_PIPEFAIL) else ""
+                failing = (f"it is piped{pipe} and " if piped else "") + \
+                    f"its `{shell[0]} -c` shell's last command fails: {last[2]}"
+        if shells:
+            if piped and not last_shell and not functions.get(_PIPEFAIL):  # (the status is its reader's, not known)
+                functions[_FAILING] = None
+            if failing and not tested and _line_untested(line, written, piped):
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, failing)
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue

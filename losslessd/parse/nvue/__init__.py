@@ -10,6 +10,7 @@ The configuration may also come inside a losslessd capture (docs/capture-format.
 
 from __future__ import annotations
 
+import json
 import re
 
 from ... import capture
@@ -116,8 +117,30 @@ def _paths(inp: Input) -> tuple[list, list[ParseIssue], list]:
     try:
         return tree_paths(text, inp.path), [], []
     except InputError as exc:  # docpos.compose: the YAML, its nesting or its aliases
+        if (second := _second_document(text, exc)) is not None:
+            raise InputError("this file holds several YAML/JSON documents (the second starts here): `nv config show` "
+                             "and startup.yaml are one document a switch, and losslessd reads one switch a file and "
+                             "does not merge two: split it into one file per switch", file=inp.path,
+                             line=second) from None
         raise InputError(f"not NVUE commands, nor readable YAML/JSON: {exc.message}", file=inp.path,
                          line=exc.line or 1) from None
+
+
+def _second_document(text: str, exc: InputError) -> int | None:
+    """The line where a second document starts in ``text``, which compose refused with ``exc``: a YAML `---` after a
+    first document (PyYAML: "but found another document"), or a JSON value after a whole first one (`nv config show
+    -o json` pasted twice); None for any other refusal."""
+    if "but found another document" in exc.message:
+        return exc.line
+    start = len(text) - len(text.lstrip())
+    if text[start:start + 1] not in ("{", "["):
+        return None
+    try:
+        _, end = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError):
+        return None
+    rest = len(text) - len(text[end:].lstrip())
+    return text.count("\n", 0, rest) + 1 if text[rest:rest + 1] in ("{", "[") else None
 
 
 def _from_capture(inp: Input) -> tuple[str, str, list, list[ParseIssue]]:

@@ -273,7 +273,7 @@ def _broken_out(ports: dict[str, PortConf]) -> dict[str, PortConf]:
 def _undefined_profiles(conf: Conf) -> list[ParseIssue]:
     """A port's `qos KIND profile NAME` naming a profile the configuration never defines (nor default-global): what
     it sets on the port is unknown, said once per profile, at the first port naming it."""
-    defined = {"mapping": {*conf.trust, *conf.dscp, *conf.pcp}, "pfc": {*conf.pfc, *conf.cable},
+    defined = {"mapping": {*conf.trust, *conf.dscp, *conf.pcp}, "pfc": {*conf.pfc, *conf.pfc_made},
                "congestion-control": set(conf.ecn), "egress-scheduler": set(conf.sched), "link-pause": set(conf.pause),
                "remark": {*conf.remark, *(MULTI_TC_REMARKS if _roce(conf) == MULTI_TC else ())}}
     said: dict[tuple[str, str], ParseIssue] = {}
@@ -412,6 +412,12 @@ def _pfc(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
     prof = _profile(pc, "pfc")
     if prof in conf.pfc:
         port.pfc_enabled, port.pfc_source = sorted(conf.pfc[prof]), conf.pfc_source[prof]
+    elif prof != GLOBAL and prof in conf.pfc_made:
+        # A profile of the port's own whose lines name no switch priority (only `small-packet-probability`,
+        # `cable-length` or its buffer): Cumulus Linux QoS guide, Port Groups, PFC: "you create a profile to define the
+        # egress queues that support sending PFC pause frames" (its Linux tab: `pfc.<profile>.cos_list`), so it pauses
+        # none; the RoCE mode's switch priority 3 is the default-global profile's, which the port no longer uses.
+        port.pfc_enabled, port.pfc_source = [], conf.pfc_made[prof]
     elif pc.profiles.get("pfc"):  # a profile the config never defines
         port.pfc_enabled, port.pfc_source = None, pc.profiles["pfc"].source
     elif roce:

@@ -16,9 +16,10 @@ import yaml
 
 from ... import units
 from ...docpos import compose
+from ...errors import InputError
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import SHELL_PROMPT, IssueList, check_expanded, heredoc_closes, port_slot, shell_words
+from ..base import SHELL_PROMPT, IssueList, check_expanded, heredoc_closes, host_name, port_slot, shell_words
 from ..clitext import Val
 from . import NVUE_ROOT
 from .script import Expansion, Line, Tracker, expansions, substitute
@@ -28,7 +29,7 @@ SWP = re.compile(r"^swp\d+(s\d+)?$")
 _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only, what int() reads alike)
 _ONE = re.compile(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
 _BARE = re.compile(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
-_PROMPT = re.compile(rf"^{SHELL_PROMPT.pattern}\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
+_PROMPT = re.compile(rf"^({SHELL_PROMPT.pattern})\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
 _NVUE_ROOT = frozenset(NVUE_ROOT)
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
 # switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
@@ -158,6 +159,7 @@ class PortConf:
 class Conf:
     expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
     hostname: Val[str] | None = None
+    host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     roce: Val[str] | None = None  # "lossless" | "lossy" | "lossy-multi-tc" | "off": what the two below make it
     roce_mode: Val[str] | None = None  # the mode a `qos roce [mode M]` line sets (bare: lossless)
     roce_enable: Val[bool] | None = None  # a `qos roce enable|state` line
@@ -168,6 +170,7 @@ class Conf:
     port_sp: dict[str, Val[int]] = field(default_factory=dict)  # mapping profile -> port-default-sp
     pfc: dict[str, dict[int, Source]] = field(default_factory=dict)  # pfc profile -> PFC switch priorities
     pfc_source: dict[str, Source] = field(default_factory=dict)
+    pfc_made: dict[str, Source] = field(default_factory=dict)  # pfc profile -> its first line read (made by it)
     cable: dict[str, Val[float]] = field(default_factory=dict)  # pfc profile -> cable length (m)
     pfc_buffer: dict[str, PfcBufferConf] = field(default_factory=dict)  # pfc profile -> its buffer settings
     ecn: dict[str, dict[int, EcnConf]] = field(default_factory=dict)  # profile -> traffic class -> ECN
@@ -207,6 +210,11 @@ class Skip(ValueError):
 MAX_QUOTED_LINES = 256
 
 
+def _prompt_host(prompt: str) -> str:
+    """The host a SHELL_PROMPT names: `leaf1` of `cumulus@leaf1:mgmt:~$` and of `[cumulus@leaf1 ~]$`."""
+    return re.split(r"[:\s\]$#]", prompt.split("@", 1)[1], maxsplit=1)[0]
+
+
 def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
     """The words of a command whose line ``first`` opens a quote that one of the next lines ``rest`` closes, with the
     number of those lines it takes; None when none of them closes it."""
@@ -230,6 +238,27 @@ class Commands(NamedTuple):
     unsets: list[tuple[list[str], Source]]  # each `nv unset` that dropped a path, in order: read()'s tombstones
 
 
+class _Hosts:
+    """The switch a session's prompts name (`cumulus@leaf1:mgmt:~$ nv set ...`): the first prompt's host before an `nv
+    set` line, and the names `nv set system hostname` lines gave the switch since."""
+
+    def __init__(self) -> None:
+        self.first: tuple[str, int | None] | None = None
+        self.renamed: set[str] = set()
+
+    def prompt(self, prompt: tuple[str, str], src: Source) -> None:
+        """`nv set` lines behind prompts naming two hosts are two switches' sessions in one file (``src``): refused at
+        the first line of the second (InputError), as base.host_name refuses two host-name statements. A prompt naming
+        the name an earlier `system hostname` line gave the switch is the same switch, logged in again."""
+        self.first = self.first or (prompt[1], src.line)
+        if prompt[1] != self.first[0] and prompt[1] not in self.renamed:
+            raise InputError(
+                f"this file holds the sessions of several switches: `nv set` lines behind the prompts of "
+                f"{self.first[0]!r} (line {self.first[1]}) and {prompt[1]!r} (line {src.line}, `{prompt[0]}`); "
+                "losslessd reads one switch a file and does not merge two: split it into one file per switch",
+                file=src.file, line=src.line)
+
+
 def command_paths(text: str, path: str) -> Commands:
     """`nv set ...` lines -> (words after `nv set`, source), as the later `nv unset` lines leave them (Paths). Comments,
     blanks, `nv config apply` are skipped. A script's plain top-level `NAME=literal` assignments fill in the `$NAME` of
@@ -239,8 +268,11 @@ def command_paths(text: str, path: str) -> Commands:
     logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")
     n = 0
+    prompts: dict[int, tuple[str, str]] = {}  # line -> (the prompt pasted before its command, the host it names)
     while n < len(lines):
-        line = _PROMPT.sub("", lines[n].strip().lstrip("\ufeff"))
+        line = lines[n].strip().lstrip("\ufeff")
+        if (prompt := _PROMPT.match(line)) is not None:
+            prompts[n + 1], line = (prompt.group(1), _prompt_host(prompt.group(1))), line[prompt.end():]
         n += 1
         if not line or line.startswith("#"):
             continue
@@ -259,6 +291,7 @@ def command_paths(text: str, path: str) -> Commands:
         for delimiter, tabs in shell.heredocs:
             n = _here_document(lines, n, (start, line, words[0] if words else ""), delimiter, tabs, logical)
     known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
+    hosts = _Hosts()
     for start, line, got, why, shell in logical:
         src = Source(file=path, line=start)
         if got is None:
@@ -284,8 +317,12 @@ def command_paths(text: str, path: str) -> Commands:
                     issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
                     continue
                 words = shell_words(filled, comments=True)[lead:]
+            if start in prompts:
+                hosts.prompt(prompts[start], src)
             if words[1] == "set":
                 out.add(_full_path(words[2:]), src)
+                if words[2:4] == ["system", "hostname"] and len(words) == 5:
+                    hosts.renamed.add(words[4])
             elif (unread := out.unset(words[2:], src)) is not None:
                 issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {unread}", source=src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
@@ -685,6 +722,7 @@ def _switch(text: str) -> bool:
 
 def _line(conf: Conf, w: list[str], src: Source) -> None:
     if w[:2] == ["system", "hostname"] and len(w) == 3:
+        host_name(conf.host_names, w[2], src)  # (two switches' scripts or startup.yaml items pasted in one file)
         conf.hostname = Val(w[2], src)
     elif w[0] == "interface" and len(w) >= 2:
         _interface(conf, w, src)
@@ -812,6 +850,7 @@ def _qos(conf: Conf, w: list[str], src: Source) -> None:
         _mapping(conf, rest[0], rest[1:], src)
     elif kind == "pfc" and len(rest) >= 2:
         _pfc(conf, rest[0], rest[1:], src)
+        conf.pfc_made.setdefault(rest[0], src)  # (any line of its own makes the profile: build._pfc)
     elif kind == "congestion-control" and len(rest) >= 5 and rest[1] == "traffic-class":
         _congestion(conf, rest[0], _ints(rest[2], 7), rest[3:], src)
     elif kind == "egress-scheduler" and len(rest) >= 5 and rest[1] == "traffic-class":
