@@ -71,6 +71,18 @@ def tree(text: str) -> list[Node]:
 
 _LEAF: list[Node] = []  # the children of every node tree() makes without any (never appended to)
 
+# Words of a queue's WRED/ECN setting (NX-OS `random-detect ... ecn`, EOS `random-detect ecn ...`, OS10 `random-detect
+# PROFILE`) and of the pieces a `random-detect` line wrapped onto lines of its own leaves (`maximum-threshold ...`,
+# `weight 0`, `ecn`).
+_WRED_WORDS = frozenset({"random-detect", "wred", "minimum-threshold", "maximum-threshold", "drop-probability",
+                         "max-mark-probability", "weight", "congestion-control", "explicit-congestion-notification"})
+
+
+def may_set_ecn(words: list[str]) -> bool:
+    """Whether a queue's line that was not read could be (part of) its ECN marking: it names ECN or WRED. Such a line
+    leaves the queue's marking unknown, not off (audit round 14: a wrapped `ecn` read as "does not mark")."""
+    return any("ecn" in word or word in _WRED_WORDS for word in words)
+
 
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
     """(1-based number, line without its "\n") of each line, split on "\n" only: a "\r" stays in its line, as in a
@@ -558,6 +570,27 @@ class TreeReader:
 
     def garbled(self, node: Node, why: str) -> None:
         self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
+
+    def wrapped(self, node: Node) -> list[Node]:
+        """The lines indented under ``node``, a command that opens no mode: each is named and none read, for the CLI
+        takes one command a line and continues none onto the next (NX-OS Fundamentals Configuration Guide, "Using
+        the CLI"; EOS User Manual, "Command-Line Interface"; OS10 User Guide, "CLI basics"). They are the pieces of a
+        command wrapped as a page or PDF printed it; returned so the caller can say what they leave unknown."""
+        pieces: list[Node] = []
+        stack = list(reversed(node.children))
+        while stack:
+            child = stack.pop()
+            pieces.append(child)
+            stack.extend(reversed(child.children))
+        for piece in pieces:
+            head = node.text if len(node.text) <= 60 else node.text[:57] + "..."
+            self.garbled(piece, f"it is indented under line {node.line}'s `{head}`, which opens no mode "
+                                "(a command wrapped onto lines of its own is not one command to the switch)")
+        return pieces
+
+    def queue_pieces_unread(self, node: Node) -> bool:
+        """Whether lines indented under a queue's command (see wrapped) may have held its WRED/ECN setting."""
+        return bool(node.children) and any(may_set_ecn(piece.words) for piece in self.wrapped(node))
 
     def check_truncated(self) -> None:
         """A file that stops without a line end inside a block was cut, unless the platform says such an end is

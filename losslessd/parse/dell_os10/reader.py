@@ -25,6 +25,7 @@ from ..clitext import (
     config_session,
     dscp_values,
     is_flat,
+    may_set_ecn,
     renest,
 )
 
@@ -520,6 +521,13 @@ class _Reader(TreeReader):
             raise LineError("not a network-qos class command losslessd knows")
 
     def queue_line(self, node: Node, conf: QueueConf) -> None:
+        try:
+            self.queue_command(node, conf)
+        finally:
+            if self.queue_pieces_unread(node):
+                conf.wred = Val(WRED_UNREAD, self.src(node))  # marking that could not be read is unknown, not off
+
+    def queue_command(self, node: Node, conf: QueueConf) -> None:
         """OS10 User Guide, "Egress traffic classification" / "ETS": `bandwidth percent N`, `priority` (strict),
         `random-detect WRED-PROFILE`, `shape ...`."""
         w = node.words
@@ -543,6 +551,8 @@ class _Reader(TreeReader):
         elif w[:2] == ["no", "bandwidth"]:
             conf.bandwidth = None
         elif w[0] not in ("queue-limit", "description", "no", "police"):
+            if may_set_ecn(w):  # (`ecn` on a line of its own, another vendor's ECN words): the marking is unknown
+                conf.wred = Val(WRED_UNREAD, src)
             raise LineError("not a queuing class command losslessd knows")
 
     def binding(self, node: Node, bind: Bindings, system: bool = False) -> bool:

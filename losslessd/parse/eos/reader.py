@@ -25,6 +25,7 @@ from ..clitext import (
     config_session,
     dscp_values,
     ethernet_ports,
+    may_set_ecn,
     subinterface_line,
 )
 from . import flat
@@ -547,6 +548,13 @@ class _Reader(TreeReader):
         return timers
 
     def queue_line(self, node: Node, queue: QueueConf, profile: str | None) -> None:
+        try:
+            self.queue_command(node, queue, profile)
+        finally:
+            if self.queue_pieces_unread(node):
+                queue.ecn = Val(ECN_UNREAD, self.src(node))  # marking that could not be read is unknown, not off
+
+    def queue_command(self, node: Node, queue: QueueConf, profile: str | None) -> None:
         w = node.words
         src = self.src(node)
         if w == ["priority", "strict"]:
@@ -570,6 +578,8 @@ class _Reader(TreeReader):
                 queue.ecn = Val(ECN_UNREAD, src)  # marking that could not be read is unknown, not off
                 raise
         else:
+            if may_set_ecn(w):  # (`ecn` on a line of its own, another vendor's ECN words): the marking is unknown
+                queue.ecn = Val(ECN_UNREAD, src)
             raise LineError("not a tx-queue command losslessd knows")
 
     def ecn(self, node: Node, w: list[str], profile: str | None) -> RawEcn:

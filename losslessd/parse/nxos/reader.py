@@ -26,6 +26,7 @@ from ..clitext import (
     dscp_values,
     ethernet_ports,
     is_flat,
+    may_set_ecn,
     renest,
     subinterface_line,
 )
@@ -554,6 +555,13 @@ class _Reader(TreeReader):
             self.each(child.children, lambda sub, queue=queue: self.queue_line(sub, queue))
 
     def queue_line(self, node: Node, queue: QueueConf) -> None:
+        try:
+            self.queue_command(node, queue)
+        finally:
+            if self.queue_pieces_unread(node):
+                queue.wred = Val(None, self.src(node))  # marking that could not be read is unknown, not off
+
+    def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
         src = self.src(node)
         # A class is served either by priority or by a bandwidth share: the later command replaces the other.
@@ -589,6 +597,8 @@ class _Reader(TreeReader):
         elif w[0] in ("queue-limit", "no"):
             pass  # tail-drop limits are not part of the model
         else:
+            if may_set_ecn(w):  # (a `random-detect` line's `ecn` on a line of its own): the marking is unknown
+                queue.wred = Val(None, src)
             raise LineError("not a queuing class command losslessd knows")
 
     def replace_wred(self, node: Node, queue: QueueConf, wred: Val) -> None:
