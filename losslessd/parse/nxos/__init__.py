@@ -27,10 +27,13 @@ PLATFORM = "cisco_nxos"
 # NX-OS headers (`!Command: show running-config`, `!Time:`), which configuration-backup tools strip for stable diffs;
 # the header RANCID writes for its `cisco-nx` device type (`!RANCID-CONTENT-TYPE: cisco-nx`, each rancid module's
 # init); the running-config's image line (`boot nxos bootflash:...`, Nexus 9000/3000 since NX-OS 7: a whole
-# configuration, not an excerpt); and QoS lines no other CLI has (EOS also has `class-map type qos`: no sign).
+# configuration, not an excerpt); and QoS lines no other CLI has (EOS also has `class-map type qos`: no sign), the
+# port's among them indented as an interface excerpt prints them (Nexus 9000 QoS guide: `priority-flow-control
+# watch-dog-interval on|off`, `service-policy type queuing output NAME`; EOS and OS10 name neither so).
 _NXOS = re.compile(r"^(!Command: show running-config|!Time: |!RANCID-CONTENT-TYPE: cisco-nx\s*$|boot nxos \S|"
                    r"system qos\r?$|policy-map type (network-qos|queuing) \S|"
-                   r"priority-flow-control watch-dog-interval )", re.MULTILINE)
+                   r"[ \t]*priority-flow-control watch-dog-interval |[ \t]*service-policy type queuing (in|out)put \S)",
+                   re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 # NX-OS takes abbreviated commands (`sh lldp nei det`, `sh port-ch sum`).
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
