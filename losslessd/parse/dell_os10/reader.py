@@ -589,7 +589,11 @@ class _Reader(TreeReader):
             if len(rest) in (4, 5) and rest[1:4] == ["input", "type", "application"]:
                 return True  # iSCSI application policies (OS10 User Guide, "iSCSI optimization"): not QoS classes
             attr = kinds.get((rest[1], rest[3])) if len(rest) >= 4 and rest[2] == "type" else None
+            # NX-OS's and EOS's word order (`service-policy type qos input NAME`) is no OS10 command, but it binds a
+            # policy of the kind it names: that kind is unknown, not none (audit round 14)
+            swapped = kinds.get((rest[3], rest[2])) if len(rest) >= 4 and rest[1] == "type" else None
             if attr is None or (len(rest) != 5 and not (off and len(rest) == 4)):
+                attr = attr or swapped
                 if attr is not None and not off:  # a binding of that kind, its policy not read: unknown, not none
                     setattr(bind, attr, Val(BINDING_UNREAD, src))
                 raise LineError("expected `service-policy input type network-qos|qos NAME` or `service-policy output "
