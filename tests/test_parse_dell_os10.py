@@ -452,6 +452,19 @@ def test_a_qos_looking_interface_line_os10_does_not_read_is_named(typed):
     assert f"`{typed}`" in device.issues[0].message
 
 
+@pytest.mark.parametrize("header", ["qos-map dscp-tc rdma-map", "qos-map traffic-class", "qos-map dot1p-tc RDMA"])
+def test_a_qos_map_os10_does_not_read_is_named(header):
+    """OS10 User Guide, "Quality of service": DSCP and 802.1p are mapped with `trust dscp-map|dot1p-map NAME`,
+    qos-groups to queues with `qos-map traffic-class NAME`. Audit round 14: a DCQCN recipe's `qos-map dscp-tc
+    rdma-map` block (`dscp 26 traffic-class 3`) was passed over without a word; its first line is a SYS002 now."""
+    text = HEADER + (f"{header}\n dscp 26 traffic-class 3\n!\n"
+                     "interface ethernet1/1/1\n priority-flow-control mode on\n!\n")
+    device = parse(text)
+    said = [(i.code, i.source.line) for i in device.issues]
+    assert said == [("SYS002", 4)], device.issues
+    assert f"`{header}`" in device.issues[0].message
+
+
 @pytest.mark.parametrize("profile_line,queue_line,marks", [
     ("random-detect ecn", "random-detect ROCE-ECN", True),
     ("random-detect ecn enable", "random-detect ROCE-ECN", None),
