@@ -81,7 +81,7 @@ _WRED_WORDS = frozenset({"random-detect", "wred", "minimum-threshold", "maximum-
 def may_set_ecn(words: list[str]) -> bool:
     """Whether a queue's line that was not read could be (part of) its ECN marking: it names ECN or WRED. Such a line
     leaves the queue's marking unknown, not off (audit round 14: a wrapped `ecn` read as "does not mark")."""
-    return any("ecn" in word or word in _WRED_WORDS for word in words)
+    return any(word in _WRED_WORDS or "ecn" in word.lower().split("-") for word in words)
 
 
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -572,10 +572,10 @@ class TreeReader:
         self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
 
     def wrapped(self, node: Node) -> list[Node]:
-        """The lines indented under ``node``, a command that opens no mode: each is named and none read, for the CLI
-        takes one command a line and continues none onto the next (NX-OS Fundamentals Configuration Guide, "Using
-        the CLI"; EOS User Manual, "Command-Line Interface"; OS10 User Guide, "CLI basics"). They are the pieces of a
-        command wrapped as a page or PDF printed it; returned so the caller can say what they leave unknown."""
+        """The lines indented under ``node``, a command that opens no mode: each is named and none read, for these CLIs
+        take one command a line and have no line continuation (their manuals show none; round 11 read NX-OS so). They
+        are the pieces of a command wrapped as a page or PDF printed it; returned so the caller can say what they
+        leave unknown."""
         pieces: list[Node] = []
         stack = list(reversed(node.children))
         while stack:
