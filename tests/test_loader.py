@@ -232,6 +232,9 @@ def test_a_session_whose_prompt_follows_its_rename_is_one_switch(tmp_path):
                  "cumulus@cumulus:mgmt:~$ nv set interface swp1 type swp\ncumulus@cumulus:mgmt:~$ nv config apply\n"
                  "cumulus@leaf1:mgmt:~$ nv set system hostname leaf9\ncumulus@leaf1:mgmt:~$ nv set interface swp2 "
                  "type swp\ncumulus@leaf9:mgmt:~$ nv set interface swp3 type swp\n", "leaf9", 3),
+        # (a shell's prompt shows the host name up to its first dot: bash manual, PROMPTING, `\\h`)
+        "nvidia_cumulus": ("cumulus@cumulus:mgmt:~$ nv set system hostname leaf7.dc1\ncumulus@leaf7:mgmt:~$ nv set "
+                           "interface swp1 type swp\n", "leaf7.dc1", 1),
         "cumulus": ("nv set system hostname leaf1\nnv set interface swp1 type swp\nnv set system hostname leaf9\n"
                     "nv set interface swp2 type swp\n", "leaf9", 2),
     }

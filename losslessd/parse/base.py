@@ -104,8 +104,9 @@ class SessionHosts:
                 "split it into one file per switch", file=self.file, line=line)
 
     def renamed(self, name: str) -> None:
-        """A host-name statement the session typed: the switch's later prompts may name ``name``."""
-        self.names.add(name)
+        """A host-name statement the session typed: the switch's later prompts may name ``name``, or its part before
+        the first dot (bash's `\\h`, "the hostname up to the first `.`": the bash manual, PROMPTING)."""
+        self.names.update((name, name.split(".", 1)[0]))
 
 
 def check_expanded(count: int, file: str | None, line: int | None) -> None:
