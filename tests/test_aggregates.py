@@ -814,6 +814,42 @@ def test_an_aggregate_whose_every_member_is_suspended_is_down_an_error_not_nothi
     assert [f.severity for f in lint([path], "roce-dscp26", select_codes=["PFC007"]).findings] == [Severity.warning]
 
 
+def test_a_switch_whose_every_port_is_suspended_gets_one_finding_saying_what_to_change(tmp_path):
+    """Every port of nx1 is a member the Nexus 7000 suspends (its own MTU differs from port-channel10's). PFC007's
+    error says to give the member the aggregate's values; SEL001 said beside it "configure PFC/QoS on the RoCE ports or
+    adjust the policy's roce_ports", which would change nothing. Now PFC007 is the one finding; where PFC007 does not
+    run, SEL001 says what PFC007 would."""
+    config = NXOS_CHANNEL.split("interface Ethernet1/49\n")[0] + (
+        "interface Ethernet1/50\n  mtu 1500\n  channel-group 10 mode active\n")
+    path = tmp_path / "nx1.txt"
+    path.write_text(_capture(config, SHOW_VERSION_N7K))
+    result = lint([path], "roce-dscp26")
+    assert [(f.code, f.severity) for f in result.findings] == [("PFC007", Severity.error)]
+    assert result.outcome(result.fails(Severity.warning)).code == 1
+    alone = lint([path], "roce-dscp26", ignore_codes=["PFC007"])
+    (sel001,) = [f for f in alone.findings if f.code == "SEL001"]
+    assert "out: 1 by suspended; give each member the settings of its aggregate" in sel001.message
+    assert "configure PFC/QoS" not in sel001.message
+
+
+def test_fix_writes_no_nexus_9000_snippet_for_a_nexus_7000(tmp_path):
+    """The member's PFC mode differs from port-channel10's on a switch whose `show version` names a Nexus 7000: the
+    pfc section's commands are the Nexus 9000's (c-8q-nqN classes), which the 7000 rejects (its queuing classes are
+    its modules' port types: Cisco tech note 113556). fix writes no snippet and says why and what to do, naming the
+    model. Before, it asked for --model or --family, and --family n9k wrote the 9000's commands."""
+    config = NXOS_CHANNEL.split("interface Ethernet1/49\n")[0] + (
+        "interface Ethernet1/50\n  speed 100000\n  priority-flow-control mode off\n  channel-group 10 mode active\n")
+    path = tmp_path / "nx1.txt"
+    path.write_text(_capture(config, SHOW_VERSION_N7K))
+    (dev,) = fix.plan(lint([path], "roce-dscp26"), unsafe=True, model="N9K-C93180YC-EX").devices
+    assert dev.parts == [] and dev.message is not None
+    assert "model 'Nexus7000 C7010 (10 Slot)' is a Cisco Nexus 7000/7700" in dev.message
+    assert "by hand from Cisco's Nexus 7000 Series NX-OS Quality of Service Configuration Guide" in dev.message
+    path.write_text(_capture(config, SHOW_VERSION_N7K.replace("Nexus7000 C7010", "Nexus9000 C93180YC-EX")))
+    (dev,) = fix.plan(lint([path], "roce-dscp26"), unsafe=True).devices
+    assert dev.message is None and any("priority-flow-control mode on" in part.snippet for part in dev.parts)
+
+
 def test_a_member_mtu_under_a_port_channel_without_an_mtu_line_is_compared_with_the_default(tmp_path):
     """A port-channel whose running-config writes no `mtu` line runs the default MTU, 1500 (Cisco tech note 118994,
     "Configure and Verify Maximum Transmission Unit on Nexus Platforms": an L2 port's MTU is the default, 1500, or the

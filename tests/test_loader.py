@@ -84,11 +84,12 @@ def test_two_switches_configurations_in_one_file_are_refused_at_the_second_name(
              "set interfaces et-0/0/1 mtu 9216\n\nuser@qfx2> show configuration | display set\n"
              "set system host-name qfx2\nset interfaces et-0/0/2 mtu 9216\n")
     for name, text, line, fmt in (("eos.cfg", eos, 6, "eos"), ("nxos.cfg", nxos, 7, "nxos"),
-                                  ("onyx.cfg", onyx, 11, "onyx"), ("junos.set", junos, 6, "junos")):
+                                  ("onyx.cfg", onyx, 11, "onyx"), ("junos.set", junos, 5, "junos")):
         (tmp_path / name).write_text(text)
         res = losslessd("lint", "--format", fmt, str(tmp_path / name))
         assert res.returncode == 2, (name, res.stdout)
-        assert f"{name}:{line}: this file holds the configurations of several switches" in res.stderr, res.stderr
+        held = "sessions" if fmt == "junos" else "configurations"  # (Junos: the second output's prompt, session 35)
+        assert f"{name}:{line}: this file holds the {held} of several switches" in res.stderr, res.stderr
     (tmp_path / "again.cfg").write_text("hostname leaf1\ninterface Ethernet1\n   mtu 9214\n!\nhostname leaf1\n")
     fabric = load_fabric([tmp_path])
     assert list(fabric.devices) == ["leaf1"] and len(fabric.issues) == 4
@@ -167,6 +168,83 @@ def test_a_configuration_session_renaming_the_switch_is_one_switch(tmp_path):
         fabric = load_fabric([path], fmt)
         assert list(fabric.devices) == [host] and fabric.issues == [], (fmt, fabric.issues)
         assert len(fabric.devices[host].ports) == 2, fmt
+
+
+# Two switches' sessions pasted one after the other in one file, each behind its own prompts (base.SessionHosts):
+# (format, text, the line of the second switch's first prompt, the two names).
+_TWO_SESSIONS = {
+    "eos": ("leaf1#configure terminal\nleaf1(config)#hostname leaf1\nleaf1(config)#interface Ethernet1\n"
+            "leaf1(config-if-Et1)#priority-flow-control on\nleaf1(config-if-Et1)#end\nleaf2#configure terminal\n"
+            "leaf2(config)#hostname leaf2\nleaf2(config)#interface Ethernet2\n"
+            "leaf2(config-if-Et2)#priority-flow-control on\n", 7, ("leaf1", "leaf2")),
+    "nxos": ("n1(config)# interface Ethernet1/1\nn1(config-if)# priority-flow-control mode on\nn1(config-if)# end\n"
+             "n2(config)# interface Ethernet1/2\nn2(config-if)# priority-flow-control mode on\n", 4, ("n1", "n2")),
+    "onyx": ("sw1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
+             "sw2 [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", 2, ("sw1", "sw2")),
+    "os10": ("os1(config)# hostname os1\nos1(config)# interface ethernet1/1/1\n"
+             "os1(conf-if-eth1/1/1)# priority-flow-control mode on\nos1(conf-if-eth1/1/1)# end\n"
+             "os2(config)# hostname os2\nos2(config)# interface ethernet1/1/2\n"
+             "os2(conf-if-eth1/1/2)# priority-flow-control mode on\n", 5, ("os1", "os2")),
+    "junos": ("user@qfx1> show configuration | display set\nset interfaces et-0/0/1 mtu 9216\n"
+              "user@qfx2> show configuration | display set\nset interfaces et-0/0/2 mtu 9216\n", 3, ("qfx1", "qfx2")),
+    "nvue": ("cumulus@leaf1:mgmt:~$ nv set system hostname leaf1\n"
+             "cumulus@leaf1:mgmt:~$ nv set interface swp1 type swp\n"
+             "cumulus@leaf2:mgmt:~$ nv set system hostname leaf2\n"
+             "cumulus@leaf2:mgmt:~$ nv set interface swp2 type swp\n", 3, ("leaf1", "leaf2")),
+}
+
+
+def test_two_switches_sessions_in_one_file_are_refused_at_the_prompt_naming_the_second(tmp_path):
+    """One rule for every reader (session 35): a host-name statement in a session renames the switch, and a prompt
+    naming a host that neither the first prompt nor a host-name statement before it named is another switch. Before,
+    two CLI sessions each typing `hostname` (EOS, OS10), or typing none (NX-OS, Onyx, Junos set-form and brace-form
+    outputs), read as one switch of both switches' ports; only NVUE's prompts were compared."""
+    brace = ("user@qfx1> show configuration\nsystem {\n    host-name qfx1;\n}\ninterfaces {\n    et-0/0/1 {\n"
+             "        mtu 9216;\n    }\n}\nuser@qfx2> show configuration\ninterfaces {\n    et-0/0/2 {\n"
+             "        mtu 9216;\n    }\n}\n")
+    for fmt, (text, line, (first, second)) in [*_TWO_SESSIONS.items(), ("junos", (brace, 10, ("qfx1", "qfx2")))]:
+        path = tmp_path / f"{fmt}-two.txt"
+        path.write_text(text)
+        res = losslessd("lint", "--format", fmt, str(path))
+        assert res.returncode == 2, (fmt, res.stdout)
+        assert f"{fmt}-two.txt:{line}: this file holds the sessions of several switches: the prompts of {first!r}" \
+            in res.stderr and f"and {second!r} (line {line}, " in res.stderr, (fmt, res.stderr)
+
+
+def test_a_session_whose_prompt_follows_its_rename_is_one_switch(tmp_path):
+    """The other direction of the rule: the prompt names the new host after the session renamed the switch (EOS and
+    NX-OS at once; a Linux shell's after a new login; Junos after the commit), one switch with the last name. An NVUE
+    script setting `system hostname` twice is one switch renamed (NVUE reference, `nv set`: a later set replaces the
+    leaf's value), as a Junos set script is; it was refused as two switches."""
+    cases = {
+        "eos": ("leaf1#configure terminal\nleaf1(config)#hostname leaf9\nleaf9(config)#interface Ethernet1\n"
+                "leaf9(config-if-Et1)#priority-flow-control on\n", "leaf9", 1),
+        "nxos": ("switch(config)# switchname n9\nn9(config)# interface Ethernet1/1\n"
+                 "n9(config-if)# priority-flow-control mode on\n", "n9", 1),
+        "onyx": ("switch [standalone: master] (config) # hostname sw9\n"
+                 "sw9 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n", "sw9", 1),
+        "os10": ("OS10(config)# hostname os9\nos9(config)# interface ethernet1/1/1\n"
+                 "os9(conf-if-eth1/1/1)# priority-flow-control mode on\n", "os9", 1),
+        "junos": ("user@qfx1> show configuration | display set\nset system host-name qfx9\n"
+                  "set interfaces et-0/0/1 mtu 9216\nuser@qfx9> show configuration | display set | match et-0/0/1\n"
+                  "set interfaces et-0/0/1 mtu 9216\n", "qfx9", 1),
+        "nvue": ("cumulus@cumulus:mgmt:~$ nv set system hostname leaf1\n"
+                 "cumulus@cumulus:mgmt:~$ nv set interface swp1 type swp\ncumulus@cumulus:mgmt:~$ nv config apply\n"
+                 "cumulus@leaf1:mgmt:~$ nv set system hostname leaf9\ncumulus@leaf1:mgmt:~$ nv set interface swp2 "
+                 "type swp\ncumulus@leaf9:mgmt:~$ nv set interface swp3 type swp\n", "leaf9", 3),
+        # (a shell's prompt shows the host name up to its first dot: bash manual, PROMPTING, `\\h`)
+        "nvidia_cumulus": ("cumulus@cumulus:mgmt:~$ nv set system hostname leaf7.dc1\ncumulus@leaf7:mgmt:~$ nv set "
+                           "interface swp1 type swp\n", "leaf7.dc1", 1),
+        "cumulus": ("nv set system hostname leaf1\nnv set interface swp1 type swp\nnv set system hostname leaf9\n"
+                    "nv set interface swp2 type swp\n", "leaf9", 2),
+    }
+    for fmt, (text, host, ports) in cases.items():
+        path = tmp_path / f"{fmt}-rename.txt"
+        path.write_text(text)
+        fabric = load_fabric([path], fmt)
+        assert list(fabric.devices) == [host] and not [i for i in fabric.issues if i.code == "SYS001"], (
+            fmt, fabric.issues)
+        assert len(fabric.devices[host].ports) == ports, (fmt, list(fabric.devices[host].ports))
 
 
 def test_two_files_of_one_device_naming_two_switches_are_refused_naming_both(tmp_path):

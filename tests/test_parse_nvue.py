@@ -1144,17 +1144,16 @@ def test_a_pfc_profile_naming_no_switch_priority_pauses_none(setting):
 
 
 @pytest.mark.parametrize("text, line", [
-    ("nv set system hostname leaf1\nnv set interface swp1 link state up\nnv set qos roce\n"
-     "nv set system hostname leaf2\nnv set interface swp1 link state up\n", 4),
-    # startup.yaml items of two switches in one list
+    # startup.yaml items of two switches in one list (a script setting the host name twice renames the switch:
+    # tests/test_loader.py, test_a_session_whose_prompt_follows_its_rename_is_one_switch)
     ("- header:\n    nvue-api-version: nvue_v1\n- set:\n    system:\n      hostname: leaf1\n    interface:\n"
      "      swp1:\n        type: swp\n- header:\n    nvue-api-version: nvue_v1\n- set:\n    system:\n"
      "      hostname: leaf2\n    interface:\n      swp2:\n        type: swp\n", 13),
 ])
 def test_two_switches_in_one_file_are_refused_at_the_second_host_name(text, line):
-    """Two switches' `nv set` scripts (or startup.yaml items) pasted in one file name two host names: refused at the
-    second (base.host_name, as the CLI readers do), never one switch of both's ports (before: `leaf2` with every port
-    and leaf1's RoCE). One host name said twice is one switch."""
+    """Two switches' startup.yaml items pasted in one file name two host names: refused at the second (base.host_name,
+    as the CLI readers do), never one switch of both's ports (before: `leaf2` with every port and leaf1's RoCE). One
+    host name said twice is one switch."""
     with pytest.raises(InputError) as exc:
         parse(text)
     assert exc.value.line == line and "several switches" in exc.value.message

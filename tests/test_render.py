@@ -427,3 +427,28 @@ def test_render_says_where_ecn_is_written_without_its_break_even_checked():
                       "--ports", "Ethernet0:100G:5m:9100")
     assert sonic.returncode == 0 and "ECN thresholds written" not in sonic.stderr
     assert losslessd("render", "--platform", "nvidia_cumulus", "--policy", "pfc-only", *ports).stderr == ""
+
+
+def test_render_refuses_a_nexus_7000_whatever_the_family(tmp_path):
+    """A Nexus 7000 or 7700 has no render family: its queuing classes are its modules' port types (Cisco tech note
+    113556) and would reject the Nexus 9000's c-8q-nqN classes. render exits 2 naming the model and the guide to
+    configure it from, also under --family n9k, and for a model a --device file's `show version` names (its file
+    named). Before: "give --model ... or --family n9k|n3k", and --family n9k wrote the 9000's snippet."""
+    ports = ["--ports", "Ethernet1/1:100G:5m:9216"]
+    for model in ("N7K-C7010", "N77-C7710", "Nexus7700 C7710 (10 Slot) Chassis"):
+        for family in ([], ["--family", "n9k"]):
+            ran = losslessd("render", "--platform", "nxos", "--model", model, *family, *ports)
+            assert ran.returncode == 2 and ran.stdout == "", (model, ran.stderr)
+            assert f"model {model!r} is a Cisco Nexus 7000/7700" in ran.stderr
+            assert "Nexus 7000 Series NX-OS Quality of Service Configuration Guide" in ran.stderr
+            assert "Traceback" not in ran.stderr
+    device = tmp_path / "n7k.txt"
+    device.write_text("#% losslessd capture 1\n#% device: n7k\n#% platform: cisco_nxos\n"
+                      "#% collected: 2026-12-03T21:00:00Z\n#% command: show running-config\nhostname n7k\n"
+                      "interface Ethernet1/1\n  speed 100000\n  mtu 9216\n  priority-flow-control mode on\n"
+                      "#% command: show version\nHardware\n  cisco Nexus7000 C7010 (10 Slot) Chassis\n")
+    policy = tmp_path / "cable5.yaml"  # (the port's cable: the headroom needs one)
+    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
+    ran = losslessd("render", "--platform", "nxos", "--family", "n9k", "--device", device, "--policy", policy)
+    assert ran.returncode == 2 and ran.stdout == "" and "is a Cisco Nexus 7000/7700" in ran.stderr, ran.stderr
+    assert losslessd("render", "--platform", "nxos", "--model", "N9K-C93180YC-EX", *ports).returncode == 0

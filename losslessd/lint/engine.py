@@ -207,9 +207,9 @@ class Context:
         if port.admin_up is False:
             return PortChoice(port.name, False, "admin-down", "the port is administratively down")
         if suspended(device, port):  # (PFC007 says why)
-            return PortChoice(port.name, False, "suspended", f"the switch ({device.hardware}) suspends the port from "
-                              f"its aggregate {port.bundle} (a setting differs from the aggregate's): it carries no "
-                              "traffic")
+            return PortChoice(port.name, False, SUSPENDED_RULE, f"the switch ({device.hardware}) suspends the port "
+                              f"from its aggregate {port.bundle} (a setting differs from the aggregate's): it carries "
+                              "no traffic")
         if rp.select == "qos-configured" and not port.qos_configured:
             return PortChoice(port.name, False, "roce_ports.select", "roce_ports.select is qos-configured and the "
                               "port has no PFC, QoS-map or trust setting")
@@ -227,6 +227,8 @@ class Context:
 
 # The selection rule that leaves out every port of a switch without lossless configuration (PortChoice.rule).
 SKIP_RULE = "roce_ports.devices_without_lossless"
+# The rule that leaves out a member the switch suspends from its aggregate (PFC007 names it and what to change).
+SUSPENDED_RULE = "suspended"
 
 
 def _no_lossless(ctx: Context, device: Device) -> NoLossless | None:

@@ -57,7 +57,7 @@ def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source
     refused too, both files and lines named: merged, the device took the later file's name and both switches' ports.
     ``renames``: the format lets a later statement rename the switch (a Junos `set` script, a configuration-mode
     session: `hostname leaf9` typed at `leaf1(config)#`, the next prompt `leaf9(config)#`), so the name replaces the
-    file's earlier one; it is still compared with the device's other files."""
+    file's earlier one; it is still compared with the device's other files. The session's prompts are SessionHosts'."""
     if renames:
         names.pop(source.file, None)
     first = names.get(source.file)
@@ -74,6 +74,39 @@ def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source
             f"this file holds the configurations of several switches: {first[0]!r} (line {first[1]}) and {name!r} "
             f"(line {source.line}); losslessd reads one switch a file and does not merge two: split it into one file "
             "per switch", file=source.file, line=source.line)
+
+
+class SessionHosts:
+    """The switch one file's session names, prompt by prompt: `leaf1(config)#`, `cumulus@leaf1:mgmt:~$`, `user@qfx1>`.
+    The rule every reader applies (docs/platforms.md, "One switch a file"): a host-name statement typed or scripted
+    in a session renames the switch (a later one replaces the earlier: base.host_name's ``renames``), and the switch's
+    next prompts may show the new name (EOS and NX-OS at once, Junos after the commit, a Linux shell at the next
+    login); a prompt naming a host that neither the first prompt nor a host-name statement before it named is another
+    switch's session pasted after the first: InputError at that prompt's line, naming both switches."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+        self.first: tuple[str, int | None] | None = None  # the first prompt's host and line
+        self.names: set[str] = set()  # the first prompt's host and the names host-name statements gave since
+
+    def prompt(self, host: str | None, line: int | None, shown: str) -> None:
+        """A prompt (``shown``, at ``line``) naming ``host`` (None: it names none, `@:~$`)."""
+        if host is None:
+            return
+        if self.first is None:
+            self.first = (host, line)
+            self.names.add(host)
+        elif host not in self.names:
+            raise InputError(
+                f"this file holds the sessions of several switches: the prompts of {self.first[0]!r} (line "
+                f"{self.first[1]}) and {host!r} (line {line}, `{shown.strip()[:80]}`), and no host-name statement "
+                f"before it renamed the switch to {host!r}; losslessd reads one switch a file and does not merge two: "
+                "split it into one file per switch", file=self.file, line=line)
+
+    def renamed(self, name: str) -> None:
+        """A host-name statement the session typed: the switch's later prompts may name ``name``, or its part before
+        the first dot (bash's `\\h`, "the hostname up to the first `.`": the bash manual, PROMPTING)."""
+        self.names.update((name, name.split(".", 1)[0]))
 
 
 def check_expanded(count: int, file: str | None, line: int | None) -> None:

@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
-from .base import CLI_PROMPT, Input
+from .base import CLI_PROMPT, Input, SessionHosts
 
 T = TypeVar("T")
 
@@ -274,13 +274,15 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
             not (("#sh" in text or "# sh" in text) and _EXEC_SHOW_ANYWHERE.search(text))
             or _RUNNING_CONFIG_LINE.search(_without_show_output(lines))):
         return None
-    typed = [(i, _mode_name(m.group(1)), m.group(2).strip(), m.group(1)) for i, line in enumerate(lines)
-             if (m := _CONFIG_PROMPT.match(line.strip()))]
+    typed = [(i, _mode_name(m.group(1)), m.group(2).strip(), m.group(1), m.string[:m.start(1) - 1])
+             for i, line in enumerate(lines) if (m := _CONFIG_PROMPT.match(line.strip()))]
     if not typed:
         return None
     out = [""] * len(lines)
     stack: list[str] = ["config"]  # the open modes; a command typed in stack[k] is written at depth k
-    for n, (i, mode, command, prompt) in enumerate(typed):
+    hosts = SessionHosts(path)
+    for n, (i, mode, command, prompt, host) in enumerate(typed):
+        hosts.prompt(host, i + 1, lines[i])
         if mode in stack:
             del stack[stack.index(mode) + 1:]
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
@@ -298,6 +300,8 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
             if issues is not None and command.split()[0] not in _EXEC_WORDS:
                 issues.append(refused_issue(path, i + 1, command, why))
             continue
+        if len(words := command.split()) == 2 and words[0] in _HOST_NAME_WORDS:
+            hosts.renamed(words[1])
         depth = len(stack) - 1
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
         if nxt not in stack:  # the command opened a mode: it belongs to the mode that mode extends
@@ -318,6 +322,11 @@ def _mode_name(mode: str) -> str:
     if mode.startswith("conf-"):
         mode = "config-" + mode[len("conf-"):]
     return _PMAP_CLASS.sub("config-pmap-", mode)
+
+
+# The commands that name the switch (EOS, Dell OS10, Onyx `hostname`; NX-OS `hostname` and `switchname`, the Nexus 9000
+# NX-OS Fundamentals Configuration Guide, "Changing the Switch Device Name"): a session typing one renames the switch.
+_HOST_NAME_WORDS = frozenset({"hostname", "switchname"})
 
 
 def refused(lines: list[str], i: int, upto: int | None) -> str | None:

@@ -22,7 +22,7 @@ from .. import headroom as hr
 from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
-from ..lint.engine import Context
+from ..lint.engine import SUSPENDED_RULE, Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
 from ..parse.base import Input
@@ -1241,7 +1241,7 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
     suspends from its aggregate (model.suspended) is one too: the snippet gives it the aggregate's values
     (PortFacts.own), with which it rejoins."""
     ctx = Context(Fabric(), policy)
-    chosen = {c.port for c in ctx.selection(device) if c.selected or c.rule == "suspended"}
+    chosen = {c.port for c in ctx.selection(device) if c.selected or c.rule == SUSPENDED_RULE}
     ports = [p for p in device.ports.values() if p.name in chosen]
     pool = device.buffer_pools.get(POOL)
     record = PLATFORMS.get(device.platform)

@@ -50,6 +50,20 @@ FAMILIES: dict[str, tuple[Family, ...]] = {
         _f("qfx10000-ptx", r"^(?:qfx10\d{3}|ptx\d+)", "Juniper QFX10000 / PTX: buffer-size temporal"),
     ),
 }
+# Models of a platform that no family renders, with why and what to do instead: their sections that differ between
+# families (FAMILY_SECTIONS) are refused whatever --family says. The Nexus 7000 and 7700 queue by their I/O modules'
+# CoS-based port types (`1p7q4t-out-pq1`, `8q2t-in-q1`: Cisco tech note 113556, Nexus 7000 QoS configuration example;
+# Nexus 7000 Series NX-OS Quality of Service Configuration Guide, "Configuring Queuing and Scheduling"), and their
+# network-qos policies are copies of the templates they ship (same guide, "Configuring Network QoS"): the Nexus
+# 9000's c-8q-nqN and c-out-8q-qN classes the n9k family writes are not among them, so the switch rejects them.
+UNRENDERED: dict[str, tuple[Family, ...]] = {
+    "cisco_nxos": (
+        _f("n7k", r"^(?:cisco )?(?:N7K-|N77-|Nexus ?7[07]\d{2}\b)",
+           "a Cisco Nexus 7000/7700, whose queuing classes are its modules' port types (1p7q4t-out, 8q2t-in) and "
+           "whose network-qos policies copy its own templates; configure its PFC, queuing and ECN by hand from "
+           "Cisco's Nexus 7000 Series NX-OS Quality of Service Configuration Guide"),
+    ),
+}
 # Sections whose commands differ between a platform's families (render.SECTIONS).
 FAMILY_SECTIONS = {
     "arista_eos": frozenset({"scheduler", "ecn"}),
@@ -103,10 +117,18 @@ def where(source: Source | None) -> dict:
 
 def require(platform: str, family: str | None, model: str | None, sections: frozenset[str],
             source: Source | None = None) -> None:
-    """Refuse when the sections wanted differ between the platform's families and the family is unknown; a model read
-    from a --device file (``source``) names that file and line."""
+    """Refuse when the sections wanted differ between the platform's families and the family is unknown, or the model
+    is one no family renders (UNRENDERED, whatever ``family`` says); a model read from a --device file (``source``)
+    names that file and line."""
     needs = FAMILY_SECTIONS.get(platform, frozenset()) & sections
-    if family is not None or not needs:
+    if not needs:
+        return
+    if model and (none := next((f for f in UNRENDERED.get(platform, ()) if f.models.search(model.strip())), None)):
+        rendered = "; ".join(f.description for f in FAMILIES[platform])
+        raise InputError(f"{platform}: model {model!r}{model_note(model, source)} is {none.description}. The "
+                         f"{', '.join(sorted(needs))} commands losslessd renders are its families' ({rendered}), which "
+                         "that switch would reject (whatever --family says)", **where(source))
+    if family is not None:
         return
     seen = f"model {model!r}{model_note(model, source)} matches none of them" if model else "the model is not known"
     listed = "; ".join(f.description for f in FAMILIES[platform])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from ..lint.engine import Context
+from ..lint.engine import SUSPENDED_RULE, Context
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port, suspended
@@ -563,7 +563,7 @@ class AggregateMemberIncompatible(Rule):
     fix_sections = frozenset({"ports", "pfc"})
     disruptive = True
     _SECTIONS = {"mtu": "ports", "priority-flow-control mode": "pfc"}
-    checks_unselected = frozenset({"suspended"})  # (lint.engine Context._choose)
+    checks_unselected = frozenset({SUSPENDED_RULE})  # (lint.engine Context._choose)
 
     @classmethod
     def fix_sections_for(cls, finding: Finding) -> frozenset[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..lint.engine import NO_LOSSLESS_WHY, SKIP_RULE, Context, describe_selection, nothing_shown
+from ..lint.engine import NO_LOSSLESS_WHY, SKIP_RULE, SUSPENDED_RULE, Context, describe_selection, nothing_shown
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Source
@@ -30,7 +30,9 @@ class NoRocePortSelected(Rule):
     nor a QoS setting of any of them is the same finding (nothing on it could be verified).
     A switch the policy's `devices_without_lossless: skip` leaves out is the one info, not a warning:
     the policy says it carries no RoCE. Still nothing was checked on it: a run that checked no other
-    device exits 2.
+    device exits 2. A switch whose every port is a member it suspends from its aggregate (Nexus 7000, an
+    MTU that differs from the port-channel's) is PFC007's error alone, which says what to change (the
+    aggregate is down); SEL001 speaks for it only when PFC007 does not run.
 
     ## Why it matters
     Every port rule checks only RoCE-facing ports. A switch with none passes every check without a
@@ -91,9 +93,18 @@ class NoRocePortSelected(Rule):
                                f"port; a partial dump?), so no port of this switch was checked: {summary}",
                                device=device, key="selection", selected=0, ports=len(choices))
             return
+        suspended = sum(c.rule == SUSPENDED_RULE for c in choices)
+        if suspended == len(choices):
+            if ctx.selected("PFC007"):
+                return  # (each aggregate is down: PFC007's error names each member and the setting to change)
+            fix = "give each member the settings of its aggregate (PFC007 names the settings that differ)"
+        else:
+            fix = ("configure PFC/QoS on the RoCE ports or adjust the policy's roce_ports (`losslessd lint "
+                   "--explain-selection` lists each port)" + (
+                       "; give each member the switch suspends the settings of its aggregate (PFC007 names them)"
+                       if suspended else ""))
         yield self.finding(f"no port is selected as RoCE-facing, so no port of this switch was checked: {summary}; "
-                           f"configure PFC/QoS on the RoCE ports or adjust the policy's roce_ports "
-                           f"(`losslessd lint --explain-selection` lists each port)",
+                           f"{fix}",
                            device=device, key="selection", selected=0, ports=len(choices),
                            source=_one_pfc_line(device) or device.source)
 

@@ -19,7 +19,18 @@ from ...errors import InputError
 from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
-from ..base import JUNOS_CLI_LINE, Input, IssueList, check_expanded, host_name, port_slot, shell_words
+from ..base import (
+    JUNOS_CLI_LINE,
+    PROMPT_HOST,
+    Input,
+    IssueList,
+    SessionHosts,
+    check_expanded,
+    host_name,
+    port_slot,
+    prompt_host,
+    shell_words,
+)
 from ..clitext import Val, numbered_lines
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -159,6 +170,7 @@ class JunosConfig:
     # this output has named the switch already).
     set_form: bool = False
     output_named: bool = False
+    hosts: SessionHosts = field(default_factory=lambda: SessionHosts(None))  # the file's prompts (base.SessionHosts)
     # `code-point-aliases TYPE NAME BITS` (dscp, dscp-ipv6, ieee-802.1, exp, inet-precedence): a name classifiers
     # and rewrite rules may use for the bits
     aliases: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -208,7 +220,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
         statements, unmade = _kept(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp),
                                    isinstance(issues, IssueList), "delete" in inp.text or "deactivate" in inp.text)
         statements = _deleted(statements)
-        cfg.set_form, cfg.output_named = not _BRACE_TOP.search(inp.text), False
+        cfg.set_form, cfg.output_named, cfg.hosts = not _BRACE_TOP.search(inp.text), False, SessionHosts(inp.path)
         inactive = _inactive(statements)
         if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
             statements = _with_groups(statements, issues, inactive)
@@ -724,6 +736,8 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
         src = Source(file=inp.path, line=number)
         if _PROMPT.match(whole):
             stack = []  # a pasted session: the next command's output starts at the top level again
+            if _NEW_OUTPUT.match(whole) and (words := _split(whole)) is not None:
+                yield src, words, whole  # (_line: the switch its prompt names)
             continue
         for line in _statements(whole):
             if line == "}":
@@ -799,13 +813,16 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
         return
     if words[0] != "set":
         if _PROMPT.match(joined := " ".join(words)) and not _TYPED.match(joined):
-            cfg.output_named = cfg.output_named and not _NEW_OUTPUT.match(joined)
+            if _NEW_OUTPUT.match(joined):  # (the prompts _kept keeps)
+                cfg.output_named = False
+                cfg.hosts.prompt(prompt_host(PROMPT_HOST.match(joined)), src.line, joined)
             return  # prompts and banners around a pasted output
         raise _Skip("not a `set` line")
     top = words[1]
     if top == "system" and words[2:3] == ["host-name"]:
         # (a group's is not read: _GROUP_READ; a `set` script renaming the switch: the last value stands)
         host_name(cfg.host_names, words[3], src, renames=cfg.output_named)
+        cfg.hosts.renamed(words[3])
         cfg.hostname, cfg.output_named = words[3], cfg.set_form
     elif top == "interfaces":
         _interface(cfg, words[2:], src)

@@ -16,10 +16,18 @@ import yaml
 
 from ... import units
 from ...docpos import compose
-from ...errors import InputError
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import SHELL_PROMPT, IssueList, check_expanded, heredoc_closes, host_name, port_slot, shell_words
+from ..base import (
+    SHELL_PROMPT,
+    IssueList,
+    SessionHosts,
+    check_expanded,
+    heredoc_closes,
+    host_name,
+    port_slot,
+    shell_words,
+)
 from ..clitext import Val
 from . import NVUE_ROOT
 from .script import Expansion, Line, Tracker, expansions, substitute
@@ -238,27 +246,6 @@ class Commands(NamedTuple):
     unsets: list[tuple[list[str], Source]]  # each `nv unset` that dropped a path, in order: read()'s tombstones
 
 
-class _Hosts:
-    """The switch a session's prompts name (`cumulus@leaf1:mgmt:~$ nv set ...`): the first prompt's host before an `nv
-    set` line, and the names `nv set system hostname` lines gave the switch since."""
-
-    def __init__(self) -> None:
-        self.first: tuple[str, int | None] | None = None
-        self.renamed: set[str] = set()
-
-    def prompt(self, prompt: tuple[str, str], src: Source) -> None:
-        """`nv set` lines behind prompts naming two hosts are two switches' sessions in one file (``src``): refused at
-        the first line of the second (InputError), as base.host_name refuses two host-name statements. A prompt naming
-        the name an earlier `system hostname` line gave the switch is the same switch, logged in again."""
-        self.first = self.first or (prompt[1], src.line)
-        if prompt[1] != self.first[0] and prompt[1] not in self.renamed:
-            raise InputError(
-                f"this file holds the sessions of several switches: `nv set` lines behind the prompts of "
-                f"{self.first[0]!r} (line {self.first[1]}) and {prompt[1]!r} (line {src.line}, `{prompt[0]}`); "
-                "losslessd reads one switch a file and does not merge two: split it into one file per switch",
-                file=src.file, line=src.line)
-
-
 def command_paths(text: str, path: str) -> Commands:
     """`nv set ...` lines -> (words after `nv set`, source), as the later `nv unset` lines leave them (Paths). Comments,
     blanks, `nv config apply` are skipped. A script's plain top-level `NAME=literal` assignments fill in the `$NAME` of
@@ -291,7 +278,8 @@ def command_paths(text: str, path: str) -> Commands:
         for delimiter, tabs in shell.heredocs:
             n = _here_document(lines, n, (start, line, words[0] if words else ""), delimiter, tabs, logical)
     known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
-    hosts = _Hosts()
+    hosts = SessionHosts(path)
+    named: tuple[int, ...] | None = None  # the key of the `nv set system hostname` path that stands
     for start, line, got, why, shell in logical:
         src = Source(file=path, line=start)
         if got is None:
@@ -318,11 +306,15 @@ def command_paths(text: str, path: str) -> Commands:
                     continue
                 words = shell_words(filled, comments=True)[lead:]
             if start in prompts:
-                hosts.prompt(prompts[start], src)
+                hosts.prompt(prompts[start][1], start, prompts[start][0])
             if words[1] == "set":
                 out.add(_full_path(words[2:]), src)
                 if words[2:4] == ["system", "hostname"] and len(words) == 5:
-                    hosts.renamed.add(words[4])
+                    # (a later `nv set` of a leaf replaces its value: the switch renamed, the earlier name gone)
+                    hosts.renamed(words[4])
+                    if named is not None:
+                        out.drop(named)
+                    named = (out.lines,)
             elif (unread := out.unset(words[2:], src)) is not None:
                 issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {unread}", source=src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
@@ -418,6 +410,11 @@ class Paths:
             key = (self.lines,)
         node.keys.add(key)
         self.found[key] = (words, src, node)
+
+    def drop(self, key: tuple[int, ...]) -> None:
+        """Drops the path stored under ``key`` (a leaf a later `nv set` gave another value), if still there."""
+        if (found := self.found.pop(key, None)) is not None:
+            found[2].keys.discard(key)
 
     def paths(self) -> list[tuple[list[str], Source]]:
         return [(words, src) for _, (words, src, _) in sorted(self.found.items())]
@@ -722,7 +719,7 @@ def _switch(text: str) -> bool:
 
 def _line(conf: Conf, w: list[str], src: Source) -> None:
     if w[:2] == ["system", "hostname"] and len(w) == 3:
-        host_name(conf.host_names, w[2], src)  # (two switches' scripts or startup.yaml items pasted in one file)
+        host_name(conf.host_names, w[2], src)  # (two startup.yaml items in one file; a script's last name stands)
         conf.hostname = Val(w[2], src)
     elif w[0] == "interface" and len(w) >= 2:
         _interface(conf, w, src)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, LineAt, check_expanded, host_name, port_slot
+from ..base import Input, IssueList, LineAt, SessionHosts, check_expanded, host_name, port_slot
 from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused, refused_issue
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
@@ -131,7 +131,7 @@ def read(inputs: list[Input]) -> OnyxConfig:
 # after the command that entered it, `switch (config interface ethernet 1/1) #`; a system in an MLAG or HA group shows
 # its state in brackets, `sw-spine01 [rocket-mlag-domain: master] (config) #`).
 # (Bounded: a host name of up to 128 characters, a bracket of up to 128, a mode name of up to 256.)
-SESSION_PROMPT = re.compile(r"^[ \t]*(?:[^\s(\[]{1,128}[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?"
+SESSION_PROMPT = re.compile(r"^[ \t]*(?:(?P<host>[^\s(\[]{1,128})[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?"
                             r"\(config(?: ([^)\n]{1,256}))?\)[ \t]*#[ \t]?(.*)$")
 
 
@@ -152,8 +152,10 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
     lines = text.split("\n")
     typed = [(i, m) for i, line in enumerate(lines) if (m := SESSION_PROMPT.match(line))]
     out = [""] * len(lines)
+    hosts = SessionHosts(path)
     for n, (i, m) in enumerate(typed):
-        mode, command = m.group(1), m.group(2).strip()
+        mode, command = m.group(2), m.group(3).strip()
+        hosts.prompt(m["host"], i + 1, lines[i])
         words = command.split()
         if not words or words[0] in ("exit", "end", "configure", "write") or words[:1] == ["show"]:
             continue
@@ -161,6 +163,8 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
             if issues is not None:
                 issues.append(refused_issue(path, i + 1, command, f"it answered `{answer}`"))
             continue
+        if words[0] == "hostname" and len(words) == 2 and not mode:
+            hosts.renamed(words[1])
         if words[0] == "int":  # (Onyx takes an abbreviation; its running-config prints the word whole)
             command = "interface" + command[3:]
         if mode and not (command.startswith("interface ") or command.startswith("no interface ")):
