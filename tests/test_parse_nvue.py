@@ -612,6 +612,7 @@ def test_a_trailing_comment_is_dropped_as_bash_drops_it():
     assert "'9216#x' is not a number" in dev.issues[0].message
 
 
+@pytest.mark.slow  # bash runs the script beside the reader
 def test_a_variable_the_script_sets_to_a_literal_is_filled_in():
     """`PORTS=swp1-4` then `nv set interface $PORTS ...` (an operator's setup script) was named a run-time value: the
     script's own top-level plain assignment says what bash fills in (bash(1), PARAMETERS, EXPANSION). A later plain
@@ -639,6 +640,7 @@ def test_a_variable_the_script_sets_to_a_literal_is_filled_in():
     assert sorted(dev.ports) == ["swp2"] and dev.ports["swp2"].mtu_bytes is None
 
 
+@pytest.mark.slow  # bash runs the script beside the reader
 @pytest.mark.parametrize("setting", [
     "for PORTS in swp1 swp2; do\n  nv set interface $PORTS link mtu 9216\ndone",  # a loop variable
     "if [ -n \"$1\" ]; then\n  PORTS=swp2\nfi",  # set in a conditional: which value depends on the run
@@ -682,6 +684,7 @@ def _read_nv(text: str) -> list[str]:
     return ["".join(f"<{w}>" for w in words) for words, _ in command_paths(text, "s")[0]]
 
 
+@pytest.mark.slow  # bash runs the script beside the reader
 @pytest.mark.parametrize("heredoc", [
     "cat > ports.env <<EOF\nPORTS=swp2\nEOF",
     "cat > ports.env << 'END'\nPORTS=swp2\nexport PORTS\nEND",
@@ -702,6 +705,7 @@ def test_a_here_document_is_data_not_commands(heredoc, tmp_path):
         assert _bash_nv(bash, text, tmp_path) == _read_nv(text) == ["<interface><swp1><link><mtu><9216>"]
 
 
+@pytest.mark.slow  # bash runs the script beside the reader
 def test_a_quoted_or_escaped_paren_opens_no_subshell(tmp_path):
     """bash(1), QUOTING: `: "("` takes a paren as a word; no subshell opens, so the script's later assignments stay
     its own and are read (a `(` taken as a subshell left every later line inside it)."""
