@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
-from ..printable import DEVICE_CONTROL
+from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -195,32 +195,32 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     return device
 
 
-# printable.DEVICE_CONTROL in a device file (a capture's carriage returns are line ends by then, limits.read_text):
-# a NUL or an escape in a word made the port or the line that held it vanish without a word
-# (`interface Ethernet1/5<NUL>` is no Ethernet port). The same characters, each looked for by `in` (memchr): a file
-# without any is told in a quarter of the instructions of a str.translate pass deleting them (13 a character: 1.55 M
-# of a bench switch's 20.7 M parse, 0.37 M now; half the time), which was itself 3.5x faster than the search (which
-# scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU).
-_CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_CONTROL.match(c))
+# printable.DEVICE_UNSEEN in a device file (a capture's carriage returns are line ends by then, limits.read_text):
+# a NUL, an escape or a zero-width space in a word made the port or the line that held it vanish without a word
+# (`interface Ethernet1/5<NUL>` is no Ethernet port). In a file of ASCII (isascii, in C), the C0 controls and DEL,
+# each looked for by `in` (memchr): a file without any is told in a quarter of the instructions of a str.translate
+# pass deleting them (13 a character: 1.55 M of a bench switch's 20.7 M parse, 0.37 M now; half the time), which
+# was itself 3.5x faster than the search (which scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU).
+# Only a file with other characters is searched.
+_CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
 
 
 def _control_characters(device: Device, inp: Input) -> None:
-    """A SYS002 issue at the first line of ``inp`` holding a control character (a binary or damaged copy)."""
+    """A SYS002 issue at the first line of ``inp`` holding a control or invisible character (a binary or damaged
+    copy, or a word pasted from a web page)."""
     text = inp.text
-    for char in _CONTROL_CHARS:
-        if char in text:
-            break
-    else:
+    if text.isascii() and not any(char in text for char in _CONTROL_CHARS):
         return
-    first = DEVICE_CONTROL.search(inp.text)
+    first = DEVICE_UNSEEN.search(text)
     if first is None:
         return
-    count = sum(1 for _ in DEVICE_CONTROL.finditer(inp.text))
-    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=inp.text.count(
+    count = sum(1 for _ in DEVICE_UNSEEN.finditer(text))
+    kind = "a control character" if DEVICE_CONTROL.match(first.group()) else "an invisible character"
+    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=text.count(
         "\n", 0, first.start()) + 1), message=(
-        f"a control character ({first.group()!r}{f', {count} in all' if count > 1 else ''}) no device writes in its "
-        "configuration: a damaged or binary copy; the lines holding one may be misread or skipped (fetch the file "
-        "again)")))
+        f"{kind} ({first.group()!r}{f', {count} in all' if count > 1 else ''}) no device writes in its "
+        "configuration: a damaged or binary copy, or a word pasted from a document; the lines holding one may be "
+        "misread or skipped (fetch the file again, or retype the line)")))
 
 
 def _unparsed_capture(inp: Input) -> None:
