@@ -16,8 +16,10 @@ from tests.hostile_readers import READERS
 INVISIBLE = ["\u061c", "\u200b", "\u200e", "\u200f", "\u202a", "\u202e", "\u2060", "\u2064", "\u2066", "\u2069",
              "\ufeff", "\u2028", "\u2029"]
 # What a description may hold (a tab, a no-break space, a Latin letter, an emoji's zero-width joiner U+200D, the
-# Persian zero-width non-joiner U+200C): no issue.
-SEEN = ["\t", "\xa0", "\xe9", "\u200c", "\u200d", "\u3000"]
+# Persian zero-width non-joiner U+200C, a superscript two, which is no decimal digit): no issue.
+SEEN = ["\t", "\xa0", "\xe9", "\u200c", "\u200d", "\u3000", "\xb2"]
+# Decimal digits of other scripts (Unicode category Nd: Arabic-Indic, Devanagari, fullwidth, mathematical bold).
+OTHER_DIGITS = ["\u0663", "\u096f", "\uff13", "\U0001d7d1"]
 
 
 def _issues(tmp_path, char: str) -> list[str]:
@@ -27,7 +29,7 @@ def _issues(tmp_path, char: str) -> list[str]:
     path = tmp_path / f"host-{ord(char):x}.capture"
     path.write_text(text.replace("Cable len:", f"Cable{char}len:", 1), encoding="utf-8", newline="")
     device = parse_group("host", [str(path)])
-    return [i.message for i in device.issues if "character (" in i.message]
+    return [i.message for i in device.issues if "no device writes" in i.message]
 
 
 def test_each_device_control_character_is_told_and_no_other(tmp_path):
@@ -40,13 +42,34 @@ def test_each_device_control_character_is_told_and_no_other(tmp_path):
         found = _issues(tmp_path, char)
         assert bool(found) == (char in controls), (hex(ord(char)), found)
         if found:
-            assert found[0].startswith(f"a control character ({char!r}")
+            assert found[0].startswith(f"a control character ({ascii(char)}")
 
 
 @pytest.mark.parametrize("char", INVISIBLE, ids=[f"U+{ord(c):04X}" for c in INVISIBLE])
 def test_an_invisible_character_is_told(tmp_path, char):
     (found,) = _issues(tmp_path, char)
-    assert found.startswith(f"an invisible character ({char!r}") and "retype the line" in found
+    assert found.startswith(f"an invisible character ({ascii(char)}") and "retype the line" in found
+
+
+@pytest.mark.parametrize("char", OTHER_DIGITS, ids=[f"U+{ord(c):04X}" for c in OTHER_DIGITS])
+def test_a_digit_of_another_script_is_told(tmp_path, char):
+    (found,) = _issues(tmp_path, char)
+    assert found.startswith(f"a digit of another script ({ascii(char)}")
+
+
+def test_another_scripts_digits_in_a_config_db_are_named_not_read_as_numbers(tmp_path):
+    """`"pfc_enable": "٣"` (Arabic-Indic three) was read as PFC on priority 3 and a speed of "١٠٠٠٠٠" as 100000 Mb/s,
+    without a word; swss reads them with std::stoi, which takes ASCII digits only."""
+    sonic = next(r for r in READERS if r.label == "sonic-json")
+    text = sonic.file.read_text(encoding="utf-8")
+    assert '"speed": "100000"' in text
+    path = tmp_path / "config_db.json"
+    path.write_text(text.replace('"speed": "100000"', '"speed": "\u0661\u0660\u0660\u0660\u0660\u0660"'),
+                    encoding="utf-8")
+    line = text[:text.index('"speed": "100000"')].count("\n") + 1
+    result = api.lint([path], fmt="sonic", jobs=1)
+    (issue,) = [f for f in result.findings if f.code == "SYS002" and "another script" in f.message]
+    assert issue.source.line == line and "'\\u0661', 6 in all" in issue.message
 
 
 def test_a_zero_width_space_in_a_port_name_is_named_not_dropped(tmp_path):

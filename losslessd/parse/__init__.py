@@ -206,8 +206,8 @@ _CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c
 
 
 def _control_characters(device: Device, inp: Input) -> None:
-    """A SYS002 issue at the first line of ``inp`` holding a control or invisible character (a binary or damaged
-    copy, or a word pasted from a web page)."""
+    """A SYS002 issue at the first line of ``inp`` holding a control or invisible character or another script's digit
+    (a binary or damaged copy, or a word pasted from a web page)."""
     text = inp.text
     if text.isascii() and not any(char in text for char in _CONTROL_CHARS):
         return
@@ -215,12 +215,14 @@ def _control_characters(device: Device, inp: Input) -> None:
     if first is None:
         return
     count = sum(1 for _ in DEVICE_UNSEEN.finditer(text))
-    kind = "a control character" if DEVICE_CONTROL.match(first.group()) else "an invisible character"
+    char = first.group()
+    kind = "a control character" if DEVICE_CONTROL.match(char) else "a digit of another script" if char.isalnum() \
+        else "an invisible character"
     device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=text.count(
         "\n", 0, first.start()) + 1), message=(
-        f"{kind} ({first.group()!r}{f', {count} in all' if count > 1 else ''}) no device writes in its "
-        "configuration: a damaged or binary copy, or a word pasted from a document; the lines holding one may be "
-        "misread or skipped (fetch the file again, or retype the line)")))
+        f"{kind} ({ascii(char)}{f', {count} in all' if count > 1 else ''}) no device writes in its configuration: a "
+        "damaged or binary copy, or a word pasted from a document; the lines holding one may be misread or skipped "
+        "(fetch the file again, or retype the line)")))
 
 
 def _unparsed_capture(inp: Input) -> None:
