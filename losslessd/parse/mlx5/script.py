@@ -1014,7 +1014,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
             failing = f"its `{written[0]} {status}` on line {n}" if status is not None else \
                 functions.get(_FAILING) if written[1:2] in ([], ["$?"]) else \
-                "" if written[1:2] and is_digits(written[1]) else None  # (bare: the last command's; 0: known)
+                "" if written[1:2] and is_small_int(written[1]) else None  # (bare: the last command's; 0: known)
             if written[0] in ("exit", "return") and not guarded:
                 functions[_FAILING] = failing
             if written[0] == "return" and functions.get(_CALL_SUBSHELLS) and \
