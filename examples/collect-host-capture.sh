@@ -43,10 +43,18 @@ net=$sysfs/class/net
 [ -z "$out" ] || exec >"$out"
 
 # One section: the command line, then its output and errors; output lines that start with the
-# marker '#%' get the escape prefix '#%|'.
+# marker '#%' get the escape prefix '#%|'. A carriage return ends a line to the reader too (a file
+# such as /etc/nccl.conf may hold `x<CR>#% command: ...`): each piece after one is escaped alike.
 section() {
 	printf '#%% command: %s\n' "$1"
-	sh -c "$1" 2>&1 | awk '{ if (substr($0, 1, 2) == "#%") print "#%|" $0; else print }'
+	sh -c "$1" 2>&1 | awk '{
+		n = split($0, piece, "\r")
+		if (n == 0) { print; next }
+		for (i = 1; i <= n; i++) {
+			if (substr(piece[i], 1, 2) == "#%") piece[i] = "#%|" piece[i]
+			printf "%s%s", piece[i], (i < n ? "\r" : "\n")
+		}
+	}'
 }
 
 printf '#%% losslessd capture 1\n#%% device: %s\n#%% platform: linux_mlx5\n#%% collected: %s\n' \

@@ -46,6 +46,7 @@ from .parse import (
 )
 from .parse import topology as topology_file
 from .topology import unread
+from .units import is_small_int
 
 if TYPE_CHECKING:
     from .policy import Policy
@@ -376,7 +377,7 @@ def worker_count(jobs: int | None, devices: int) -> int:
     """How many worker processes lint ``devices`` devices (1: none)."""
     if jobs is None:
         env = os.environ.get(JOBS_ENV, "").strip()
-        if env and not env.isdigit():  # a typo must not quietly mean "as many as cores"
+        if env and not is_small_int(env):  # a typo must not quietly mean "as many as cores"
             raise InputError(f"{JOBS_ENV}={env!r} is not a number of worker processes (0: as many as cores)")
         jobs = int(env) if env else 0
     if jobs >= 1:

@@ -24,9 +24,19 @@ _INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
 # escape; written out they fail a UTF-8 encoder, or put bytes that are not UTF-8 into a JSON report.
 _SURROGATE = "\ud800-\udfff"
 _CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}{_SURROGATE}]")
-# C0 controls but tab and line ends, and DEL: no device writes them in a config or a command's output, so one in a
-# file or a session's output is a damaged copy or a broken terminal (parse.parse_group, collect.ssh).
-DEVICE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# C0 controls but tab and line ends, DEL and the C1 controls (U+0080-009F: CSI U+009B is an 8-bit escape, NEL U+0085
+# a line end to str.splitlines and YAML): no device writes them in a config or a command's output, so one in a file
+# or a session's output is a damaged copy or a broken terminal (parse.parse_group, collect.ssh).
+DEVICE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# ... and, in a device file, the characters that break or hide a word without showing: Unicode's line and paragraph
+# separators and the invisible characters above, but the zero-width joiners U+200C/U+200D (emoji sequences and
+# Persian or Indic words in a description hold them). `interface Ether<U+200B>net1/1` is no Ethernet port, and a
+# `shut<U+200B>down` no shutdown: the line read otherwise than it shows, without a word (parse.parse_group). Last,
+# the decimal digits of other scripts (Unicode category Nd, which \d and int() take: an Arabic-Indic `pfc_enable
+# "٣"` read as priority 3, a speed of "١٠٠٠٠٠" as 100000), where SONiC's swss reads numbers with std::stoi (strtol,
+# C11 7.22.1.4: the digits of the C locale, 0-9) and no switch CLI takes them.
+DEVICE_UNSEEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b\u200e\u200f"
+                           r"\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?![0-9])\d")
 # What JSON's own escaping leaves raw (it escapes U+0000-001F only).
 _JSON_UNSAFE = re.compile(rf"[\x7f-\x9f\u2028\u2029{_INVISIBLE}{_SURROGATE}]")
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InputError
+from .units import is_digits
 
 
 class Writers:
@@ -82,7 +83,7 @@ class Writers:
                 raise InputError(f"cannot lock {lock}: {exc.strerror or exc}", file=file) from None
             pid = os.read(fd, 32).decode("ascii", "replace").strip()
             os.close(fd)
-            raise InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
+            raise InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if is_digits(pid) else ''}"
                              f"lock {lock}): one {holder} per {per} ({hint})", file=file) from None
         mine = f"{os.getpid()}\n".encode()
         try:  # (a full disk, a file-size limit: the lock is let go, never held by a file without its pid)

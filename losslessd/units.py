@@ -49,10 +49,16 @@ def _short(text: object) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits: what to use instead of ``str.isdigit()``, which takes '²' (int() refuses it:
+    an internal error) and other scripts' digits ('٣' is 3 to int(): a number no device or shell reads so)."""
+    return text.isascii() and text.isdigit()
+
+
 def is_small_int(text: str, max_digits: int = 18) -> bool:
-    """Whether ``small_int(text, max_digits)`` reads it: the guard to use instead of ``str.isdigit()`` before an
-    int() (isdigit() accepts '²', which int() refuses, and any number of digits)."""
-    return text.isascii() and text.isdigit() and len(text) <= max_digits
+    """Whether ``small_int(text, max_digits)`` reads it: the guard to use before an int() (is_digits, and at most
+    ``max_digits`` digits)."""
+    return is_digits(text) and len(text) <= max_digits
 
 
 def small_int(text: str, max_digits: int = 18) -> int:

@@ -795,6 +795,15 @@ def cases() -> list[Case]:
           says=("inv.yaml:8", "host leaf1", "`port` must be a TCP port 1-65535")),
         C("pull-inventory-host-named-null", _inventory_case(INVENTORY.format(name="null")),
           says=("inv.yaml:4", "a name must be text, not a null (quote it)")),
+        # round 12 (session 35): digits int() refuses ('²', which str.isdigit() takes) or reads as another
+        # script's (Arabic-Indic '٣' is 3): an internal error (exit 3) in the environment's worker count and a
+        # host script's `exit N` / `shift N`; the guard is units.is_digits now (test_hostile_numbers.py scans for
+        # another isdigit()).
+        *[C(f"lint-env-jobs-{label}", lambda t: _lint(_fabric(t)), env={"LOSSLESSD_JOBS": digit},
+            says=(f"LOSSLESSD_JOBS={digit!r}", "not a number of worker processes"))
+          for label, digit in (("superscript", "\u00b2"), ("arabic", "\u0663"))],
+        C("lint-script-exit-superscript", _script("exit \u00b2\n" + _QOS), says=("nothing checked",)),
+        C("lint-script-shift-superscript", _script("shift \u00b2\n" + _QOS), exits=(0, 1)),
     ]
     return out
 

@@ -73,6 +73,9 @@ BYTES: dict[str, Callable[[str], bytes]] = {
     "nul-only": lambda t: b"\0" * 64,
     "nul-mid": lambda t: _at_mid(t, "\0").encode(),
     "control-mid": lambda t: _at_mid(t, "\x1b").encode(),
+    "c1-mid": lambda t: _at_mid(t, "\x9b").encode(),
+    "zero-width-mid": lambda t: _at_mid(t, "\u200b").encode(),
+    "bidi-mid": lambda t: _at_mid(t, "\u202e").encode(),
     "utf16-bom": lambda t: t.encode("utf-16"),
     "utf16le": lambda t: t.encode("utf-16-le"),
     "latin1": lambda t: _at_mid(t, "caf\xe9").encode("latin-1"),
@@ -96,10 +99,10 @@ BYTES: dict[str, Callable[[str], bytes]] = {
 }
 # ... and what stands where the file was (a FIFO must not block; a link is named with what it points at).
 SPECIAL = ("fifo", "folder", "dangling-link", "link-loop", "dev-null")
-# A file that holds nothing readable as its reader's format, or a control character no device writes (SYS002): never
-# clean (exit 0), whatever else it is.
-NEVER_CLEAN = {"empty", "nul-only", "nul-mid", "control-mid", "utf16-bom", "utf16le", "latin1", "fifo", "folder",
-               "dangling-link", "link-loop", "dev-null"}
+# A file that holds nothing readable as its reader's format, or a control or invisible character no device writes
+# (SYS002): never clean (exit 0), whatever else it is.
+NEVER_CLEAN = {"empty", "nul-only", "nul-mid", "control-mid", "c1-mid", "zero-width-mid", "bidi-mid", "utf16-bom",
+               "utf16le", "latin1", "fifo", "folder", "dangling-link", "link-loop", "dev-null"}
 
 
 def _at_mid(text: str, what: str) -> str:

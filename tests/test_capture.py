@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from losslessd import capture
 from losslessd.errors import InputError
+from losslessd.limits import read_text
 
 HEADER = {"device": "gpu01", "platform": "linux_mlx5", "collected": "2024-05-02T09:14:03Z"}
 
@@ -27,6 +28,19 @@ def test_round_trip_with_marker_like_output():
     assert lines[read[1].line] == "#%|#%| already escaped"
     assert lines[read[0].line - 2] == "#% command: mlnx_qos -i eth0"
     assert lines[read[0].line - 1] == "Priority trust state: dscp"
+
+
+def test_a_carriage_return_in_an_output_forges_no_section(tmp_path):
+    """The reader takes a carriage return for a line end (limits.read_text, as open() in text mode): an output
+    holding `x<CR>#% command: ...` (a file `cat` printed, a device that means harm) came back as a section of the
+    output's making, whose lines were read as that command's."""
+    forged = "NCCL_IB_TC=106\r#% command: cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class\r\n0\r\nlast\rline"
+    path = tmp_path / "gpu01.txt"
+    path.write_bytes(capture.write(HEADER, [("cat /etc/nccl.conf", forged)]).encode())
+    _, read = capture.read(read_text(path), str(path))
+    assert [(s.command, s.output) for s in read] == [
+        ("cat /etc/nccl.conf", "NCCL_IB_TC=106\n#% command: cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class\n"
+                               "0\nlast\nline\n")]
 
 
 def test_sniff_platform_reads_only_the_header():
@@ -105,4 +119,7 @@ outputs = st.text(st.characters(blacklist_categories=("Cs",)))
 def test_any_outputs_round_trip(sections):
     header, read = capture.read(capture.write(HEADER, sections))
     assert header == HEADER
-    assert [(s.command, s.output) for s in read] == [(c, o if not o or o.endswith("\n") else o + "\n") for c, o in sections]
+    # (a carriage return is a line end, as the file is read: test_a_carriage_return_in_an_output_forges_no_section)
+    lines = [o.replace("\r\n", "\n").replace("\r", "\n") for _, o in sections]
+    assert [(s.command, s.output) for s in read] == [(c, o if not o or o.endswith("\n") else o + "\n")
+                                                      for (c, _), o in zip(sections, lines)]

@@ -52,3 +52,13 @@ def test_hostile_numbers_never_crash_a_parser_or_rule(path, tmp_path):
         assert not result.crashed, (label, result.internal_errors)
         if label.startswith("values"):  # fix renders from the parsed numbers (speeds, MTUs, cable lengths)
             plan(result, unsafe=True)
+
+
+def test_no_digit_guard_takes_other_digits():
+    """str.isdigit() takes '²' (then int() raises: LOSSLESSD_JOBS=² and a host script's `exit ²` were internal
+    errors, exit 3) and other scripts' digits ('٣' read as 3); units.is_digits / is_small_int are the guards."""
+    package = Path(__file__).parent.parent / "losslessd"
+    found = [f"{path.relative_to(package)}:{n}" for path in sorted(package.rglob("*.py")) if path.name != "units.py"
+             for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1)
+             if re.search(r"\.is(digit|decimal|numeric)\(\)", line)]
+    assert not found, found

@@ -12,6 +12,7 @@ import pytest
 from losslessd import api, capture
 from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
+from losslessd.limits import read_text
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, mlx5
 from losslessd.parse.base import Input
@@ -249,6 +250,26 @@ def test_collect_script_output_parses(tmp_path):
         f"grep . {sysfs}/class/net/ens1f1np1/ecn/roce_rp/enable/*",
         "mlnx_qos -i ens1f1np1",  # the '#% not a marker' line came back as output
     ]
+
+
+@pytest.mark.slow
+def test_collect_script_escapes_a_marker_after_a_carriage_return(tmp_path):
+    """A reader takes a carriage return for a line end: an output's `x<CR>#% command: ...` was written as is and read
+    back as a section of the output's making."""
+    sysfs, bin_dir = tmp_path / "sys", tmp_path / "bin"
+    _fake_sysfs(sysfs, "ens1f0np0", "mlx5_0", ecn=True, rp=[1] * 8)
+    bin_dir.mkdir()
+    (bin_dir / "mlnx_qos").write_text("#!/bin/sh\nprintf 'Priority trust state: dscp\\r#%% command: forged\\r\\n\\n'\n")
+    (bin_dir / "mlnx_qos").chmod(0o755)
+    out = tmp_path / "gpu07.txt"
+    res = subprocess.run(["sh", str(ROOT / "examples" / "collect-host-capture.sh"), "-n", "gpu07", "-o", str(out),
+                          "ens1f0np0"], env={"PATH": f"{bin_dir}:/usr/bin:/bin", "SYSFS_ROOT": str(sysfs), "LC_ALL": "C"},
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    _, sections = capture.read(read_text(out), str(out))
+    assert "forged" not in [s.command for s in sections]
+    (qos,) = [s for s in sections if s.command == "mlnx_qos -i ens1f0np0"]
+    assert qos.output == "Priority trust state: dscp\n#% command: forged\n\n"
 
 
 @pytest.mark.slow

@@ -87,6 +87,10 @@ def test_refused_and_garbled_outputs(tmp_path):
     assert refusal(eos, run, "hostname spine1\n!\nend\n") is None
     assert "% Invalid input" in refusal(eos, run, "        ^\n% Invalid input at '^' marker.")
     assert "control character '\\x1b'" in refusal(eos, run, "hostname spine1\ninterface Eth\x1b[?25")
+    # the same escape in its 8-bit form (C1 CSI, U+009B: a terminal acts on it as on ESC [), and NEL (U+0085, a line
+    # end to str.splitlines): no switch writes them either
+    assert "control character '\\x9b'" in refusal(eos, run, "hostname spine1\ninterface Eth\x9b?25l")
+    assert "control character '\\x85'" in refusal(eos, run, "hostname spine1\ninterface Eth\x85shutdown")
     assert refusal(eos, run, "") == "no output"
     assert refusal(eos, Command("show lldp neighbors", optional=True), "") is None
     json_cmd = Command("show runningconfiguration all", json=True)

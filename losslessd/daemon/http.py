@@ -224,8 +224,8 @@ class HttpFace:
                 return
             except h11.RemoteProtocolError as exc:
                 status = exc.error_status_hint if exc.error_status_hint >= 400 else 400
-                self._refuse("malformed" if status == 400 else f"status_{status}", writer, f"{status}: {exc}")
-                await self._send_error(http, writer, status, f"bad request: {exc}\n")
+                self._refuse("malformed" if status == 400 else f"status_{status}", writer, f"{status}: {_cut(exc)}")
+                await self._send_error(http, writer, status, f"bad request: {_cut(exc)}\n")
                 return
             if request is None:
                 return  # the client closed
@@ -276,11 +276,20 @@ class HttpFace:
         method = request.method.decode("ascii", "replace")
         path = request.target.decode("ascii", "replace").split("?", 1)[0]
         handler, allowed = self._routes.get(path, (None, ()))
+        names = {name for name, _ in request.headers}
+        if b"transfer-encoding" in names and b"content-length" in names:
+            # RFC 9112 6.1: "ought to be handled as an error" (request smuggling: a proxy in front that framed the
+            # body by its Content-Length passes on a second request inside it); h11 took Transfer-Encoding.
+            self._refuse("malformed", writer, "400: both Transfer-Encoding and Content-Length")
+            return _Answer(400, b"bad request: both Transfer-Encoding and Content-Length\n", close=True)
         try:
             size = await asyncio.wait_for(self._body(http, reader), self.header_timeout_s)
         except asyncio.TimeoutError:
             self._refuse("body_timeout", writer, f"request body not received within {self.header_timeout_s:g} s")
             return _Answer(408, b"request body not received in time\n", close=True)
+        except h11.RemoteProtocolError as exc:  # a chunked body h11 cannot frame (a bad chunk size, a long chunk line)
+            self._refuse("malformed", writer, f"400: {_cut(exc)}")
+            return _Answer(400, f"bad request: {_cut(exc)}\n".encode(), close=True)
         if size is None:
             self._refuse("body_too_large", writer, f"request body over {MAX_BODY_BYTES} bytes")
             return _Answer(413, b"request bodies are not taken here\n", close=True)
@@ -386,6 +395,12 @@ def _names(target: bytes) -> frozenset[str] | None:
     names = [unquote_plus(v) for k, _, v in (p.partition("=") for p in query.split("&"))
              if unquote_plus(k) in ("name[]", "name")]
     return frozenset(names) if names else None
+
+
+def _cut(exc: Exception) -> str:
+    """h11's reason, which quotes the client's bytes (up to the 16 KiB head: a log line each), cut short."""
+    text = str(exc)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _phrase(status: int) -> str:

@@ -161,7 +161,7 @@ def counter(value: object, where) -> int:
     a callable that makes one (the hot path builds no names for counters that parse)."""
     if type(value) is int and 0 <= value < _UINT64_END:
         return value
-    if type(value) is str and value.isascii() and value.isdigit() and len(value) <= 20 and int(value) < _UINT64_END:
+    if type(value) is str and is_small_int(value, 20) and int(value) < _UINT64_END:
         return int(value)
     where = where() if callable(where) else where
     raise ValueError(f"{where}: {str(value)[:40]!r} is not a counter")
@@ -197,7 +197,7 @@ def parse_sonic(elems: tuple[Elem, ...], value: object) -> Parsed:
             _sonic_port(port_name(name, where), fields, here, values)
             continue
         port, sep, q = str(name).rpartition(":")
-        if not sep or not port or not q.isdigit():
+        if not sep or not port or not is_small_int(q):
             raise ValueError(f"{where}: {name!r} is not PORT:QUEUE")
         port_name(port, where)
         table = _SONIC_QUEUE if kind == "Queues" else _SONIC_WD

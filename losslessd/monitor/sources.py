@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from ..collect.snmp import SnmpSample
 from ..platforms import PLATFORMS
+from ..units import is_small_int
 from . import (
     CNP_HANDLED,
     CNP_SENT,
@@ -216,7 +217,7 @@ def _pfcwd_stats(command: str, output: str) -> dict[Key, int]:
         queue, counts = _column(header, "QUEUE"), _column(header, "STORM DETECTED/RESTORED")
         for row in rows:
             port, _, q = row[queue].rpartition(":")
-            if not port or not q.isdigit():
+            if not port or not is_small_int(q):
                 raise ValueError(f"queue {row[queue]!r} is not PORT:QUEUE")
             if row[counts].upper() == "N/A":
                 continue

@@ -9,6 +9,7 @@ import contextlib
 import functools
 import importlib
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -18,7 +19,7 @@ from ..errors import InputError
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
-from ..printable import DEVICE_CONTROL
+from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -195,32 +196,37 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     return device
 
 
-# printable.DEVICE_CONTROL in a device file (a capture's carriage returns are line ends by then, limits.read_text):
-# a NUL or an escape in a word made the port or the line that held it vanish without a word
-# (`interface Ethernet1/5<NUL>` is no Ethernet port). The same characters, each looked for by `in` (memchr): a file
+# printable.DEVICE_UNSEEN in a device file (a capture's carriage returns are line ends by then, limits.read_text):
+# a NUL, an escape or a zero-width space in a word made the port or the line that held it vanish without a word
+# (`interface Ethernet1/5<NUL>` is no Ethernet port). The ASCII ones are looked for each by `in` (memchr): a file
 # without any is told in a quarter of the instructions of a str.translate pass deleting them (13 a character: 1.55 M
 # of a bench switch's 20.7 M parse, 0.37 M now; half the time), which was itself 3.5x faster than the search (which
-# scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU).
-_CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_CONTROL.match(c))
+# scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU). A file with other characters has them gathered by
+# one simple search (30 ms for 9 MB) and only those are matched: DEVICE_UNSEEN's other digits (650 in 61 ranges)
+# made a search of the file ten times slower.
+_CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _control_characters(device: Device, inp: Input) -> None:
-    """A SYS002 issue at the first line of ``inp`` holding a control character (a binary or damaged copy)."""
+    """A SYS002 issue at the first line of ``inp`` holding a control or invisible character or another script's digit
+    (a binary or damaged copy, or a word pasted from a web page)."""
     text = inp.text
-    for char in _CONTROL_CHARS:
-        if char in text:
-            break
-    else:
+    found = [c for c in _CONTROL_CHARS if c in text]
+    if not text.isascii():
+        found += [c for c in set(_NOT_ASCII.findall(text)) if DEVICE_UNSEEN.match(c)]
+    if not found:
         return
-    first = DEVICE_CONTROL.search(inp.text)
-    if first is None:
-        return
-    count = sum(1 for _ in DEVICE_CONTROL.finditer(inp.text))
-    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=inp.text.count(
-        "\n", 0, first.start()) + 1), message=(
-        f"a control character ({first.group()!r}{f', {count} in all' if count > 1 else ''}) no device writes in its "
-        "configuration: a damaged or binary copy; the lines holding one may be misread or skipped (fetch the file "
-        "again)")))
+    at = min(text.find(c) for c in found)
+    count = sum(text.count(c) for c in found)
+    char = text[at]
+    kind = "a control character" if DEVICE_CONTROL.match(char) else "a digit of another script" if char.isalnum() \
+        else "an invisible character"
+    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=text.count("\n", 0, at) + 1),
+                                    message=(
+        f"{kind} ({ascii(char)}{f', {count} in all' if count > 1 else ''}) no device writes in its configuration: a "
+        "damaged or binary copy, or a word pasted from a document; the lines holding one may be misread or skipped "
+        "(fetch the file again, or retype the line)")))
 
 
 def _unparsed_capture(inp: Input) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
+from ..units import is_digits
 from .base import (
     CLI_PROMPT,
     PROMPT_ALONE,
@@ -107,7 +108,8 @@ def command_port(command: str) -> list[str] | None:
     if m is None:
         return None
     words = m.group("iface").split()
-    if not any(c.isdigit() for word in words for c in word):  # (`show lldp neighbors interface detail`: none named)
+    # (`show lldp neighbors interface detail`: none named)
+    if not any(c in "0123456789" for word in words for c in word):
         return None
     return words
 
@@ -199,7 +201,7 @@ def _remote_port(subtype: str | None, port_id: str | None, descr: str | None) ->
     """The far end's interface name: the port ID when it names a port, else lldpd's description (its ifname). A
     number is Junos's default port ID (the port's SNMP ifIndex, `531`) and names no port of a platform read here:
     the description stands in when it is a name."""
-    if port_id and port_id.isdigit():
+    if port_id and is_digits(port_id):
         return descr if descr and _PORT_NAME.match(descr) else None
     if port_id and (subtype in _NAMING_SUBTYPES or (subtype is None and not _MAC.match(port_id))):
         return port_id
@@ -245,7 +247,7 @@ class _Reader:
             words = line.split()
             if not in_table or not words or set(line.strip()) <= {"-", " "}:
                 continue
-            if len(words) != 4 or not words[3].isdigit():
+            if len(words) != 4 or not is_digits(words[3]):
                 self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: expected PORT DEVICE-ID PORT-ID TTL; "
                               "row skipped")
                 continue
@@ -318,7 +320,7 @@ class _Reader:
             else:
                 device, at, words = words[0].group(), n, words[1:]
             pending = None
-            if len(words) < 2 or not words[1].group().isdigit():
+            if len(words) < 2 or not is_digits(words[1].group()):
                 self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: expected DEVICE-ID LOCAL-INTF HOLD-TIME "
                               "[CAPABILITY] [PORT-ID]; row skipped")
                 continue

@@ -519,7 +519,7 @@ class Profile(Sectioned):
             key, lossless_now = own.get(index, (f"{port.name}|{index}", True))
             names, _, span = key.rpartition("|")
             low, _, high = span.partition("-")
-            covered = set(range(int(low), int(high or low) + 1)) if (low + high).isdigit() else {index}
+            covered = set(range(int(low), int(high or low) + 1)) if is_small_int(low + high) else {index}
             others = {i for i in covered if written.get(i) != value}
             # A VOQ chassis keys this line card's own system port "<host>|<asic>|<port>|<n>" (the parser gave the
             # port only its own ones): one port; "<port>,<port>|<n>" names several.
@@ -1254,7 +1254,7 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         if p.bundle is not None:
             given = [p.mtu_bytes or 0] + [int(i.aggregate_value) for i in p.incompatible or ()
                                           if i.setting == MEMBER_MTU and i.aggregate_value is not None
-                                          and i.aggregate_value.isdigit()]
+                                          and is_small_int(i.aggregate_value)]
             bundle_mtu[p.bundle] = max(bundle_mtu.get(p.bundle, 0), *given)
     facts = []
     for p in ports:

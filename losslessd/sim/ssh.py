@@ -18,6 +18,7 @@ from typing import NamedTuple, Protocol
 import asyncssh
 
 from ..platforms import PLATFORMS
+from ..units import is_small_int
 from .config import EOS_QUEUE, EOS_QUEUE_COMMANDS, EOS_TOP_MODES, ConfigState, EosSession
 
 HOST = "127.0.0.1"
@@ -175,9 +176,9 @@ class EosShell(Shell):
             self.enabled = False
             return Reply("")
         # What netmiko's AristaSSH.session_preparation sends and waits for (netmiko/arista/arista.py).
-        if words[:2] == ["terminal", "length"] and len(words) == 3 and words[2].isdigit():
+        if words[:2] == ["terminal", "length"] and len(words) == 3 and is_small_int(words[2]):
             return Reply("Pagination disabled." if words[2] == "0" else "")
-        if words[:2] == ["terminal", "width"] and len(words) == 3 and words[2].isdigit():
+        if words[:2] == ["terminal", "width"] and len(words) == 3 and is_small_int(words[2]):
             return Reply(f"Width set to {words[2]} columns.")
         if not self.enabled and cmd.startswith(self.PRIVILEGED):
             return Reply("% Invalid input (privileged mode required)", status=1)
@@ -245,7 +246,7 @@ class NxosShell(Shell):
 
     def command(self, cmd: str) -> Reply:
         words = cmd.split()
-        if words[:1] == ["terminal"] and len(words) == 3 and words[1] in ("length", "width") and words[2].isdigit():
+        if words[:1] == ["terminal"] and len(words) == 3 and words[1] in ("length", "width") and is_small_int(words[2]):
             return Reply("")
         if cmd in self.device.outputs:
             return Reply(self.device.outputs[cmd])

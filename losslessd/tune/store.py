@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import InputError, state_file_reason
 from ..statelock import WRITERS
-from ..units import is_printable_time
+from ..units import is_printable_time, is_small_int
 
 SCHEMA_VERSION = 1
 OUTPUT_LIMIT = 64 * 1024
@@ -274,7 +274,7 @@ def _parse(value: object, kind: str) -> object:
     except ValueError:
         return _BAD
     if kind == "sizes":  # message size (bytes, as text: a JSON key) -> busbw
-        if not isinstance(doc, dict) or not all(k.isdigit() and (v is None or type(v) in (int, float))
+        if not isinstance(doc, dict) or not all(is_small_int(k, 19) and (v is None or type(v) in (int, float))
                                                 for k, v in doc.items()):
             return _BAD
         return {int(k): v for k, v in doc.items()}

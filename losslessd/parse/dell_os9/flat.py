@@ -12,6 +12,7 @@ interface does not know stays the interface's, as the switch would try it there 
 
 from __future__ import annotations
 
+from ...units import is_digits
 from .. import clitext
 
 # CONFIGURATION-mode commands that end an interface's lines (OS9 Command Line Reference, each page's "Command Modes:
@@ -65,7 +66,7 @@ def _global(words: list[str]) -> bool:
 def _dcb_map_line(w: list[str]) -> bool:
     """A DCB MAP command: `priority-pgid ...`, or `priority-group` with a group number (`priority-group NAME` is the
     CONFIGURATION command that enters a priority group of the older DCB policies)."""
-    return w[:1] == ["priority-pgid"] or (w[:1] == ["priority-group"] and len(w) > 1 and w[1].isdigit())
+    return w[:1] == ["priority-pgid"] or (w[:1] == ["priority-group"] and len(w) > 1 and is_digits(w[1]))
 
 
 def _takes(mode: str, words: list[str]) -> bool:

@@ -13,6 +13,7 @@ the sub-commands of a mode losslessd does not read (`router bgp`, `vlan`) stay a
 
 from __future__ import annotations
 
+from ...units import is_digits
 from .. import clitext
 
 _QUEUE_WORDS = ("tx-queue", "uc-tx-queue", "mc-tx-queue")
@@ -108,7 +109,7 @@ def interface_words(words: list[str], cut: bool = False, strict: bool = False) -
     k = 1 if out[:1] and out[0] in ("no", "default") else 0
     key = tuple(out[k:k + 1])
     for i in range(k + 1, len(out)):
-        if out[i].isdigit():
+        if is_digits(out[i]):
             key = (*key, "N")
             continue
         choices = _IF_ARGS.get(key)

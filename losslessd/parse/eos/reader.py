@@ -663,7 +663,7 @@ class _Reader(TreeReader):
         words = [w for w in words if w not in ("forced", "auto")]
         if not words or words[0].startswith("sfp-"):  # `speed sfp-1000baset auto`: the transceiver's mode
             return
-        if len(words) == 1 and words[0].isdigit():
+        if len(words) == 1 and units.is_digits(words[0]):
             found = _mbps_keywords(words[0])
             if len(found) > 1:
                 raise LineError(f"{words[0]!r} is the start of several EOS speeds ({', '.join(found)}): EOS refuses it "
@@ -706,7 +706,7 @@ class _Reader(TreeReader):
             except ValueError:
                 keys = []
             # (a line whole up to its number, with words after it, is one EOS refuses: round 6 keeps the default)
-            cut = len(w) < to + 3 or not w[to + 2].isdigit()
+            cut = len(w) < to + 3 or not units.is_digits(w[to + 2])
             if cut and table is not None and keys and max(keys) <= table[1]:
                 for key in keys:
                     table[0][key] = Val(MAP_UNREAD, self.src(node))

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from ...errors import InputError
 from ...limits import MAX_BRACE_WORDS, MAX_NESTING, MAX_SCRIPT_BRACE_WORDS, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
-from ...units import is_small_int
+from ...units import is_digits, is_small_int
 from ..base import HEREDOC, heredoc_closes, heredoc_ends, split_shell
 from ..braces import expand, holds_expression
 from .wrappers import in_background, unwrap
@@ -1010,11 +1010,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             written = written[1:] if guarded else written
             guarded = guarded or "|" in written  # (`exit | cat`: in a subshell of its own)
             program = _exec_program(written) if written[0] == "exec" else None
-            status = written[1] if written[0] in ("exit", "return") and written[1:2] and written[1].isdigit() and \
+            status = written[1] if written[0] in ("exit", "return") and written[1:2] and is_small_int(written[1]) and \
                 int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
             failing = f"its `{written[0]} {status}` on line {n}" if status is not None else \
                 functions.get(_FAILING) if written[1:2] in ([], ["$?"]) else \
-                "" if written[1:2] and written[1].isdigit() else None  # (bare: the last command's; 0: known)
+                "" if written[1:2] and is_small_int(written[1]) else None  # (bare: the last command's; 0: known)
             if written[0] in ("exit", "return") and not guarded:
                 functions[_FAILING] = failing
             if written[0] == "return" and functions.get(_CALL_SUBSHELLS) and \
@@ -1091,7 +1091,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             _options_set(written, functions)
             continue
         if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...
-            k = int(written[1]) if written[1:2] and written[1].isdigit() else 1
+            k = int(written[1]) if written[1:2] and is_small_int(written[1]) else 1
             if "@" in arrays:  # (a function's words; the script's own are known only at run time)
                 _positional(arrays["@"][k:], values, arrays)
             continue
@@ -1727,7 +1727,7 @@ def _exec_program(words: list[str]) -> list[str] | None:
     while rest[:1] and rest[0].startswith("-"):
         rest = rest[2:] if rest[0] == "-a" else rest[1:]
     if not rest or rest[0] in ("<", ">", ">>", "<<", "<>", ">|", "<&", ">&") or \
-            (rest[0].isdigit() and rest[1:2] and rest[1][:1] in "<>"):
+            (is_digits(rest[0]) and rest[1:2] and rest[1][:1] in "<>"):
         return None
     return rest
 

@@ -38,7 +38,7 @@ from ...model import (
     watchdog_of,
 )
 from ...sorting import natural_key
-from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
+from ...units import UnknownUnit, decimal, int_list, is_digits, is_small_int, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
 from . import buffermgrd
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
@@ -360,13 +360,13 @@ def _map_number(text: str, top: int) -> int:
 def _lane_count(text: str) -> int:
     """PORT lanes "0,1,2,3" -> 4 (sonic-swss buffermgrdyn.cpp counts the commas the same way)."""
     lanes = [part.strip() for part in text.split(",")]
-    if not all(part.isdigit() for part in lanes):
+    if not all(is_digits(part) for part in lanes):
         raise ValueError(text)
     return len(lanes)
 
 
 def _speed(text: str) -> float:
-    if not (text.isascii() and text.isdigit()):  # PORT.speed is Mb/s as digits
+    if not is_digits(text):  # PORT.speed is Mb/s as digits
         raise ValueError(text)
     return speed_gbps(text)
 
@@ -1063,7 +1063,7 @@ class _Builder:
         for key, e in self.db.table("VLAN_MEMBER").items():
             vlan, _, member = key.partition("|")
             vid = vlan[4:] if vlan.startswith("Vlan") else ""
-            if not (vid.isascii() and vid.isdigit() and len(vid) <= 4 and 1 <= int(vid) <= 4094 and member):
+            if not (is_small_int(vid, 4) and 1 <= int(vid) <= 4094 and member):
                 self.db.issue(f"VLAN_MEMBER key {key!r} is not Vlan<1-4094>|<port>; entry skipped", e.source())
                 continue
             for name in members.get(member, [member]):
