@@ -160,6 +160,7 @@ def test_a_brace_flood_is_refused_with_its_file_and_line():
     assert got.value.file == "sub.sh"
 
 
+@pytest.mark.slow  # a real shell runs the script beside the reader
 def test_a_dash_script_expands_no_braces(tmp_path):
     """`#!/bin/sh` is dash on Debian and Ubuntu, which has no brace expansion: the word stays as written."""
     text = "#!/bin/sh\nmlnx_qos -i eth{1,2} --trust pcp\n"
@@ -180,6 +181,7 @@ def test_a_brace_word_in_a_sh_script_is_known_only_at_run_time():
         assert [i for i in host.issues if said in i.message], (body, host.issues)
 
 
+@pytest.mark.slow  # a real shell runs the script beside the reader
 def test_a_sh_script_s_write_to_a_brace_path_sets_no_traffic_class(tmp_path):
     """`#!/bin/sh`, `echo 106 > /sys/class/infiniband/mlx5_{0,1}/tc/1/traffic_class`: dash writes a file named with
     the braces (no such directory: it fails), bash as /bin/sh stops at an ambiguous redirect (bash(1) REDIRECTION),
@@ -197,6 +199,7 @@ def test_a_sh_script_s_write_to_a_brace_path_sets_no_traffic_class(tmp_path):
             assert run.returncode != 0 and not list(tmp_path.iterdir()), run.stderr
 
 
+@pytest.mark.slow  # a real shell runs the script beside the reader
 def test_a_quoted_expansion_in_a_for_list_is_one_word(tmp_path):
     """bash(1) Word Splitting: the result of an expansion in double quotes is not split, so `for p in "$X"` with X
     holding `eth1 eth2` runs once, p the two names with the space; mlnx_qos given `-i eth1 eth2` refuses the word
@@ -307,6 +310,7 @@ OPTPARSE_CALLS = {
 }
 
 
+@pytest.mark.slow  # a real shell runs the script beside the reader
 @pytest.mark.parametrize("call", list(OPTPARSE_CALLS))
 def test_set_e_ends_at_an_mlnx_qos_call_only_where_mlnx_qos_refuses_it(call, tmp_path):
     """Before: a glued value, `--`, --version, -h and a quoted redirection target read as mlnx_qos refusing the call,

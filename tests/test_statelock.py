@@ -90,6 +90,7 @@ def test_a_lock_folder_that_is_a_link_or_that_others_could_swap_is_refused(tmp_p
             take("leaf1_22")
 
 
+@pytest.mark.slow  # starts a process
 @as_root
 def test_another_users_tune_meets_the_lock_instead_of_permission_denied(tmp_path, monkeypatch):
     """The first user's lock file was 0644 (umask) and stays after its tune: a second user was refused with
@@ -197,6 +198,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow  # starts a process
 def test_a_name_and_the_address_it_resolves_to_are_one_device(tmp_path, monkeypatch):
     """Session 34: `localhost` and 127.0.0.1 (or an inventory's name for a switch and another's address of it) were two
     locks, so two tunes pushed to one device. A tune takes the lock of the name and of each address it resolves to:
