@@ -830,6 +830,7 @@ def test_an_event_with_a_non_finite_number_reads_back(tmp_path):
     assert event.numbers["ratio"] == math.inf and math.isnan(event.numbers["nan"])
 
 
+@pytest.mark.slow  # starts a process
 def test_one_process_writes_a_history_and_a_second_is_refused_naming_the_first(tmp_path):
     """A second daemon given the same file (two shards on one machine sharing a settings file) ended the first's open
     events as left by a killed run and wrote its rows beside the first's. The writers of one process share the file

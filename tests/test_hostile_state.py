@@ -102,6 +102,7 @@ sys.stdin.read()  # (alive until the test has tried the lock from another proces
 """
 
 
+@pytest.mark.slow  # starts a process
 def test_a_lock_whose_pid_cannot_be_written_is_let_go(tmp_path):
     # the daemon's (and a tune's) lock file on a full disk or past a file-size limit: its pid write raised an OSError
     # out of WRITERS.take (an internal error) and the descriptor stayed open, so the process went on holding a lock

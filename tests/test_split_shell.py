@@ -64,6 +64,7 @@ MID_WORD = {"a#b #c": ["a#b"], "'a'#b c": ["a#b", "c"], '"a"#b': ["a#b"], "\\#a"
             "''#x y": ["#x", "y"], "#a b": [], "a #b": ["a"], "x=1#2": ["x=1#2"], "$#": ["$#"]}
 
 
+@pytest.mark.slow  # a real shell runs beside the splitter
 @pytest.mark.parametrize("line", list(MID_WORD))
 def test_a_hash_starts_a_comment_only_at_a_word_s_start(line):
     assert split_shell(line, "", True) == split_shell(line, ";&|<>", True) == MID_WORD[line]

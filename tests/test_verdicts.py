@@ -395,6 +395,7 @@ def test_a_collected_device_named_otherwise_by_its_config_is_read_not_unread(tmp
     assert "unread" not in losslessd("lint", snap).stdout.splitlines()[-1]
 
 
+@pytest.mark.slow  # starts a process
 def test_a_tune_database_on_a_full_disk_is_said_to_be_unwritable_not_foreign(tmp_path):
     """A new tune database on a full disk was "not a losslessd tune database: database or disk is full"."""
     from losslessd.errors import InputError
