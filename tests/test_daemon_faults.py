@@ -8,6 +8,7 @@ puts its faults back. The drift and history tests run daemons of their own, befo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -304,6 +305,45 @@ def test_garbage_answers_fail_the_poll_by_name_raise_nothing_and_recover(daemon,
 
     wait_for(lambda: all(e["end"] is not None for e in raised()), "device_down to end")
     assert {e["kind"] for e in raised()} <= {"device_down"}  # no storm, no pause rate from the gap
+
+
+@pytest.mark.parametrize("step", ["lint", "parse"])
+def test_a_stop_after_the_pull_ends_drifts_lint_and_the_config_reads_parse(sim_fabric, step):
+    """A stop that comes once the configs are pulled (cancel() as the pull returns) ends what follows, the lint of the
+    snapshot (a drift run) or its parse (a config read), at its next device or rule: CancelledError, so the daemon's
+    thread ends and the process exits. It ran to its end (tens of seconds for 200 devices) while the stopped daemon
+    waited to join the thread."""
+    from losslessd.collect.pull import Cancel
+    from losslessd.daemon.drift import pull_and_lint, read_configs
+    from losslessd.inventory import load
+    from losslessd.policy import load_policy
+
+    lints: list[str] = []
+
+    class StoppedAsThePullEnds(Cancel):
+        async def run(self, coro):
+            result = await super().run(coro)
+            self.cancel()
+            return result
+
+        def check(self, *progress) -> None:
+            lints.append(str(progress))
+            super().check(*progress)
+
+    hosts = load(sim_fabric.inventory_path, sim_fabric.env)
+    common = {"known_hosts": sim_fabric.known_hosts_path, "concurrency": 4, "timeout_s": 60,
+              "cancel": StoppedAsThePullEnds()}
+    with pytest.raises(asyncio.CancelledError):
+        if step == "lint":
+            pull_and_lint(hosts, load_policy("roce-dscp26"), **common)
+        else:
+            read_configs(hosts, **common)
+    assert len(lints) == 1  # ended at the first device read
+    # not cancelled: to its end, every device read (and each rule checked)
+    common["cancel"] = Cancel()
+    pulled = pull_and_lint(hosts, load_policy("roce-dscp26"), **common) if step == "lint" else read_configs(
+        hosts, **common)
+    assert pulled.missing == {} and set(pulled.queues) >= {"leaf1", "spine1"}
 
 
 def test_a_stop_cuts_a_config_read_in_flight(tmp_path):
