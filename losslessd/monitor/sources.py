@@ -70,7 +70,7 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
         put(w.port, WD_RESTORED, w.queue, w.restores)
     return Reading(device=sample.device, monotonic_s=sample.monotonic_s, time_unix_s=sample.time_unix_s,
                    uptime_ticks=sample.sys_uptime_ticks, values=values,
-                   bits={k: 32 for k in values if k.name in _SNMP_32BIT})
+                   bits={k: 32 for k in values if k.name in _SNMP_32BIT}, unread=tuple(sample.unread))
 
 
 def _lines(platform: str) -> tuple[str, ...]:
