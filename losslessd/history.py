@@ -352,7 +352,8 @@ class History:
         self._record([
             (f"DELETE FROM queue_map_rows WHERE device = ? AND from_unix_s = {start}",
              [(device, read_unix_s, device, read_unix_s)]),
-            (f"INSERT OR REPLACE INTO queue_map_reads VALUES (?, {start})", [(device, read_unix_s, device, read_unix_s)]),
+            (f"INSERT OR REPLACE INTO queue_map_reads VALUES (?, {start})",
+             [(device, read_unix_s, device, read_unix_s)]),
             (f"INSERT INTO queue_map_rows VALUES (?, {start}, ?, ?, ?)",
              [(d, t, d, t, port, prio, queues) for d, t, port, prio, queues in rows])])
 

@@ -264,14 +264,14 @@ def test_late_reply_after_close_is_not_a_loop_error(caplog):
 
 HOSTILE_NAMES: dict[int, tuple[str, str]] = {  # ifIndex -> (snmprec type, value) of ifName.<ifIndex>
     1: ("4", "Ethernet0"),
-    2: ("4x", "\x1b]0;pwned\x07Ethernet4\n".encode().hex()),  # a terminal title escape and a newline
+    2: ("4x", b"\x1b]0;pwned\x07Ethernet4\n".hex()),  # a terminal title escape and a newline
     3: ("4", ""),
     4: ("2", "7"),  # an Integer where a DisplayString belongs
     5: ("4", "Ethernet8"),
     6: ("4", "Ethernet8"),  # the same name twice: two ports' counters under one key
     7: ("4", "E" * 300),  # past DisplayString's 255
     8: ("4", "Ethernet16"),
-    9: ("4x", "Ethernet\u202e20".encode().hex()),  # a bidi override: the name shown reversed
+    9: ("4x", b"Ethernet\xe2\x80\xae20".hex()),  # a bidi override: the name shown reversed
 }
 
 

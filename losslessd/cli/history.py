@@ -129,9 +129,9 @@ def history(db: Db = None, config: Config = None, *,
     # store keeps each priority's highest one-poll rate, and those need not fall on the same poll).
     chosen: list[int | None] = [priority] if priority is not None else [
         *store.indexes(device, port, PRIORITY_NAMES + QUEUE_NAMES, **span)] or [None]
-    shown = {p: _shown(_queues(store, device, port, p, span) if queue is None else [(-math.inf, queue, None)], span)
-             for p in chosen}
-    blocks = [(p, shown[p], _rows(store, device, port, p, shown[p], span)) for p in chosen]
+    by_prio = {p: _shown(_queues(store, device, port, p, span) if queue is None else [(-math.inf, queue, None)],
+                         span) for p in chosen}
+    blocks = [(p, by_prio[p], _rows(store, device, port, p, by_prio[p], span)) for p in chosen]
     blocks = [b for b in blocks if b[2]]
     for p, spans, _ in blocks:
         for start, end, _q, why in spans:

@@ -235,8 +235,8 @@ class SnmpSample(BaseModel):
     watchdog: list[WatchdogCounters] = []
     raw: dict[str, int | str] = Field(default_factory=dict, description="every OID read -> value")
     unread: list[str] = Field(default_factory=list, description=(
-        "ports whose ifName cannot name them (not text, empty, too long, control characters, the same as another "
-        "port's) and why: their counters are left out"))
+        "ports whose ifName cannot name them (not text, empty, too long, control characters, the same as "
+        "another port's) and why: their counters are left out"))
 
 
 _PORT_COLUMNS = {
@@ -257,7 +257,7 @@ _COUNTER_END = 2**64  # Counter64's range ends below it (RFC 2578 7.1.10)
 # and without blanks at its ends. A name it is not (an escape sequence, a newline, 100,000 characters) became a
 # metrics label, a history row and a log line as the agent served it.
 IF_NAME_MAX = 255
-_IF_NAME = re.compile(r"[!-~](?:[ -~]{0,%d}[!-~])?" % (IF_NAME_MAX - 2))
+_IF_NAME = re.compile(rf"[!-~](?:[ -~]{{0,{IF_NAME_MAX - 2}}}[!-~])?")
 
 
 def _oid(text: str) -> tuple[int, ...]:
@@ -613,10 +613,11 @@ def port_names(column: dict[tuple[int, ...], int | str]) -> tuple[dict[int, str]
         elif not value.strip():
             unnamed[idx[0]] = f"ifName {printable(repr(value[:40]))} is blank"
         elif len(value) > IF_NAME_MAX:
-            unnamed[idx[0]] = f"ifName {printable(repr(value[:40]))}... is {len(value)} characters (at most {IF_NAME_MAX})"
+            unnamed[idx[0]] = (f"ifName {printable(repr(value[:40]))}... is {len(value)} characters (at most "
+                               f"{IF_NAME_MAX})")
         elif not _IF_NAME.fullmatch(value):
-            unnamed[idx[0]] = (f"ifName {printable(repr(value[:80]))} is not printable ASCII without blanks at its ends "
-                               "(IF-MIB DisplayString)")
+            unnamed[idx[0]] = (f"ifName {printable(repr(value[:80]))} is not printable ASCII without blanks at "
+                               "its ends (IF-MIB DisplayString)")
         else:
             names[idx[0]] = value
     by_name: dict[str, list[int]] = {}

@@ -54,9 +54,10 @@ PathText = Annotated[str, AfterValidator(_no_nul)]
 
 
 DAY_S = 86_400
-# Polls in flight at once (per kind and worker): each holds a socket, an SSH poll a thread too. 1,024 is Linux's default
-# open-file limit (RLIMIT_NOFILE soft limit, getrlimit(2); INR_OPEN_CUR in include/uapi/linux/fs.h): past it a stampede of
-# connections at every interval, and more than a process keeps open by default (our own limit, docs/daemon.md).
+# Polls in flight at once (per kind and worker): each holds a socket, an SSH poll a thread too. 1,024 is Linux's
+# default open-file limit (RLIMIT_NOFILE soft limit, getrlimit(2); INR_OPEN_CUR in include/uapi/linux/fs.h): past it
+# a stampede of connections at every interval, and more than a process keeps open by default (our own limit,
+# docs/daemon.md).
 MAX_CONCURRENCY = 1024
 # Retries of a request (SNMP, the webhook's POST): net-snmp's own default is 5 (snmpcmd(1) -r); 10 more attempts than
 # the first of a device or a webhook that did not answer is our own limit (docs/daemon.md): past it each poll or alert
