@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
@@ -44,6 +43,7 @@ from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 
 from losslessd import counters_oids as oids
 from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
+from losslessd.monitor import port_name_problem
 from losslessd.printable import printable
 
 DEFAULT_TIMEOUT_S = 2.0
@@ -253,12 +253,6 @@ COLUMNS = [oids.IF_NAME, oids.IF_TYPE, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.
 
 
 _COUNTER_END = 2**64  # Counter64's range ends below it (RFC 2578 7.1.10)
-# ifName is a DisplayString (RFC 2863 ifXTable; RFC 2579: NVT ASCII, SIZE (0..255)): printable ASCII here, not blank
-# and without blanks at its ends. A name it is not (an escape sequence, a newline, 100,000 characters) became a
-# metrics label, a history row and a log line as the agent served it.
-IF_NAME_MAX = 255
-_IF_NAME = re.compile(rf"[!-~](?:[ -~]{{0,{IF_NAME_MAX - 2}}}[!-~])?")
-
 
 def _oid(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split("."))
@@ -599,27 +593,20 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
 
 
 def port_names(column: dict[tuple[int, ...], int | str]) -> tuple[dict[int, str], dict[int, str]]:
-    """The ifName column as (ifIndex -> port name, ifIndex -> why its ifName names no port). A port's name is the key
-    of its counters in metrics labels, history rows and events: one that is not a DisplayString (an integer, empty,
-    over 255 characters, control or non-ASCII characters) is refused, and so are names two ifIndexes share (their
-    counters would be one port's, each poll's delta the difference between two ports)."""
+    """The ifName column as (ifIndex -> port name, ifIndex -> why its ifName names no port). One that cannot be a
+    port's name (monitor.port_name_problem: not text, empty, over 255 characters, a control or bidi character) is
+    refused, and so are names two ifIndexes share (their counters would be one port's, each poll's delta the
+    difference between two ports): the agent served it, and it was a metrics label, a history row and a log line."""
     names: dict[int, str] = {}
     unnamed: dict[int, str] = {}
     for idx, value in column.items():
         if len(idx) != 1:
             continue
-        if not isinstance(value, str):
-            unnamed[idx[0]] = f"ifName is {type(value).__name__} {value!r:.40}, not text"
-        elif not value.strip():
-            unnamed[idx[0]] = f"ifName {printable(repr(value[:40]))} is blank"
-        elif len(value) > IF_NAME_MAX:
-            unnamed[idx[0]] = (f"ifName {printable(repr(value[:40]))}... is {len(value)} characters (at most "
-                               f"{IF_NAME_MAX})")
-        elif not _IF_NAME.fullmatch(value):
-            unnamed[idx[0]] = (f"ifName {printable(repr(value[:80]))} is not printable ASCII without blanks at "
-                               "its ends (IF-MIB DisplayString)")
+        if (problem := port_name_problem(value)) is None:
+            names[idx[0]] = str(value)
         else:
-            names[idx[0]] = value
+            shown = printable(repr(value[:80]) if isinstance(value, str) else "")
+            unnamed[idx[0]] = f"ifName {shown + ' ' if shown else ''}is {problem}"
     by_name: dict[str, list[int]] = {}
     for i, name in names.items():
         by_name.setdefault(name, []).append(i)
