@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from ..collect.snmp import SnmpSample
 from ..platforms import PLATFORMS
+from ..printable import printable
 from . import (
     CNP_HANDLED,
     CNP_SENT,
@@ -38,6 +39,7 @@ from . import (
     WD_STORMS,
     Key,
     Reading,
+    port_name_problem,
 )
 
 _SNMP_32BIT = (IN_DISCARDS, OUT_DISCARDS)  # IF-MIB ifTable Counter32 columns (RFC 2863)
@@ -108,6 +110,10 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
             continue
         except ValueError as e:
             raise ValueError(f"{device}: `{command}`: {e}") from None
+        for port in sorted({k.port for k in got}):  # (a name no port has: not a label, a history row, a log line)
+            if (problem := port_name_problem(port)) is not None:
+                unread.append(f"`{command}`: port {printable(repr(port[:80]))} is {problem}: its counters are left out")
+                got = {k: v for k, v in got.items() if k.port != port}
         if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
             unread.append(f"`{command}`: no counter in its output: its counters are unknown")
         for key, value in got.items():  # a counter two commands give (a NIC's storm count): the first command's
