@@ -142,7 +142,7 @@ class Cancel:
 
     def check(self, *_progress) -> None:
         """CancelledError once cancelled: a lint's progress callback (drift's lint of the pulled snapshot, which a stop
-        waited out to its end: 200 devices' lint is tens of seconds, past systemd's stop timeout on a loaded host)."""
+        waited out to its end: the process joins its thread before it exits)."""
         if self.cancelled:
             raise asyncio.CancelledError
 
