@@ -346,6 +346,43 @@ def test_a_stop_after_the_pull_ends_drifts_lint_and_the_config_reads_parse(sim_f
     assert pulled.missing == {} and set(pulled.queues) >= {"leaf1", "spine1"}
 
 
+def test_hostile_if_names_reach_no_metrics_label_history_row_or_raw_log_line(tmp_path):
+    """leaf1's agent names Ethernet4 with a terminal title escape and a newline, and Ethernet8 as Ethernet0 (two
+    ifIndexes, one name): the daemon leaves those ports out of /metrics and the history, says why once in a printable
+    warning, and keeps polling the rest (leaf1 up, Ethernet12 counted)."""
+    from losslessd import counters_oids as oids
+
+    sim = Simulator(FABRIC, tmp_path / "sim", devices=["leaf1"]).start()
+    try:
+        data = sim._agents._agents["leaf1"].data_file
+        text = data.read_text()
+        for if_index, name in ((5, b"\x1b]0;pwned\x07Ethernet4\n"), (9, b"Ethernet0")):  # SONiC: EthernetN is N + 1
+            line = next(x for x in text.splitlines() if x.startswith(f"{oids.IF_NAME}.{if_index}|"))
+            text = text.replace(line, f"{oids.IF_NAME}.{if_index}|4x|{name.hex()}")
+        data.write_text(text)
+        daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None}).start()
+        try:
+            warned = wait_for(lambda: [r for r in daemon.log_records() if "ifIndex 5" in r.get("msg", "")],
+                              "the unusable ifNames logged")
+            wait_for(lambda: daemon.value("losslessd_poll_unread_parts", device="leaf1", source="snmp") == 3,
+                     "the three ports counted as unread")
+            assert "\x1b" not in warned[0]["msg"] and "\n" not in warned[0]["msg"] and "\\x1b" in warned[0]["msg"]
+            assert len([r for r in daemon.log_records() if "ifIndex 5" in r.get("msg", "")]) == 1  # once, not per poll
+            ports = {s.labels.get("port") for s in daemon.samples() if s.labels.get("device") == "leaf1"}
+            assert "Ethernet12" in ports and not {"Ethernet0", "Ethernet8"} & ports
+            assert not [p for p in ports if p and not p.isprintable()]
+            assert daemon.value("losslessd_up", device="leaf1") == 1
+            wait_for(lambda: (daemon.value("losslessd_polls_total", device="leaf1", source="snmp") or 0) >= 3,
+                     "polls whose rates the history keeps")
+        finally:
+            assert daemon.stop() == 0
+        db = sqlite3.connect(daemon.folder / "history.db")
+        stored = {port for (port,) in db.execute("SELECT port FROM ports WHERE device = 'leaf1'")}
+        assert stored and all(p.isprintable() for p in stored) and not {"Ethernet0", "Ethernet8"} & stored
+    finally:
+        sim.stop()
+
+
 def test_a_stop_cuts_a_config_read_in_flight(tmp_path):
     """leaf1 takes an hour to accept a login and the SSH timeout is an hour, so the config read at the start is in
     flight whenever the daemon is stopped (SSH counter polls off: the read is leaf1's one SSH connection). SIGTERM cuts
