@@ -6,7 +6,7 @@ every switch's maps are read, and the SNMP polls meanwhile against the polls aft
 N simulated SONiC switches (losslessd.sim.fleet from examples/fabric/leaf1, --ports each) behind the simulator's
 SSH servers (one asyncio loop in this process) and one shared snmpsim agent; the daemon polls SNMP every --interval
 (SSH counter polls off, so SSH is the reads' alone). A read is done when the history holds the switch's queue maps
-(the queue_maps table, written as the daemon takes them). Polls: losslessd_poll_duration_seconds of every switch
+(the queue_map_reads table, written as the daemon takes them). Polls: losslessd_poll_duration_seconds of every switch
 (median and 95th percentile of the values seen at each scrape) and SNMP polls completed per second, while the reads
 run and in a window as long after them. Runs once per --concurrency value (poll.concurrency: it bounds the reads and
 each worker's polls alike).
@@ -75,7 +75,7 @@ def maps_read(db: Path) -> int:
         return 0
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as con:
-            return con.execute("SELECT COUNT(DISTINCT device) FROM queue_maps").fetchone()[0]
+            return con.execute("SELECT COUNT(DISTINCT device) FROM queue_map_reads").fetchone()[0]
     except sqlite3.Error:
         return 0
 

@@ -646,7 +646,11 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
         results = pool.map(_lint_share, [(limit, share, fmt, policy, local_rules, fact_rules, grouping,
                                            frozenset(r.code for r in rules)) for share in shares])
         # The fabric is built as the shares come back (between them this process waits for the workers).
-        fabric = inputs.fabric(_arrivals(shares, results, fmt, reading))
+        try:
+            fabric = inputs.fabric(_arrivals(shares, results, fmt, reading))
+        except BaseException:  # (a progress callback that ends the lint: the shares not started are not waited for)
+            pool.shutdown(cancel_futures=True)
+            raise
     return run(fabric, policy, rules, baseline, grouping=grouping, local=_Local({r.code for r in local_rules}),
                progress=checking)
 

@@ -122,11 +122,28 @@ _MIGRATIONS = [
         device TEXT NOT NULL, port TEXT NOT NULL, priority INTEGER NOT NULL, queues TEXT NOT NULL,
         read_unix_s REAL NOT NULL, PRIMARY KEY (device, port, priority)) WITHOUT ROWID;
     """,
+    """
+    -- Every priority -> egress queues map a device held, not only its latest (with the latest only, `losslessd history`
+    -- showed the marks of an hour before a TC -> queue change from the queue the priority moved to). A map holds from
+    -- the read that found it changed (from_unix_s) until the device's next read in queue_map_reads; the device's first
+    -- map stands for the time before it too (nothing older is known). A read that found no map has no rows.
+    CREATE TABLE queue_map_reads (
+        device TEXT NOT NULL, from_unix_s REAL NOT NULL, PRIMARY KEY (device, from_unix_s)) WITHOUT ROWID;
+    CREATE TABLE queue_map_rows (
+        device TEXT NOT NULL, from_unix_s REAL NOT NULL, port TEXT NOT NULL, priority INTEGER NOT NULL,
+        queues TEXT NOT NULL, PRIMARY KEY (device, from_unix_s, port, priority)) WITHOUT ROWID;
+    INSERT INTO queue_map_reads SELECT DISTINCT device, read_unix_s FROM queue_maps;
+    INSERT INTO queue_map_rows SELECT device, read_unix_s, port, priority, queues FROM queue_maps;
+    DROP TABLE queue_maps;
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 # The tables each step of _MIGRATIONS creates (a file of user_version n has those of the first n steps).
 _TABLES = [("samples", "coverage", "ports", "events", "drift_runs", "findings"), (), ("gaps",), ("quarantined_events",),
-           ("queue_maps",)]
+           ("queue_maps",), ("queue_map_reads", "queue_map_rows")]
+_DROPPED = [(), (), (), (), (), ("queue_maps",)]  # ... and those it drops
+# A map of one device: port -> priority -> the egress queues carrying it (monitor.QueueMaps.carries).
+Carries = dict[str, dict[int, list[int]]]
 # The events columns in the order of the table (schema 2 on), as quarantined_events copies them.
 _EVENTS_TABLE_COLUMNS = ("id, kind, device, port, priority, start_unix_s, end_unix_s, severity, basis, code, message, "
                          "numbers, proposal")
@@ -263,9 +280,15 @@ class History:
             self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
             # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
             self._gaps = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gaps'").fetchone())
-            # ... and one from before schema 5 no queue maps: which queue carries a priority is not known there.
-            self._queue_maps = bool(self._db.execute(
-                "SELECT 1 FROM sqlite_master WHERE name = 'queue_maps'").fetchone())
+            # ... and one from before schema 5 no queue maps (which queue carries a priority is not known there); one of
+            # schema 5 (a reader leaves it as it is) its latest maps only.
+            tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            self._queue_maps = "spans" if "queue_map_reads" in tables else "latest" if "queue_maps" in tables else None
+            # The writer's: each device's latest map, so that a read that found the same (every daemon start) is not
+            # stored as one more change.
+            self._latest_maps: dict[str, Carries] = {
+                device: self._maps_at(device) for (device,) in self._db.execute(
+                    "SELECT DISTINCT device FROM queue_map_reads")} if create else {}
             # (the indexed times only: the newest row of a file of millions, at the opening of the writer)
             self.clock = RetentionClock(self._newest_s() if create else None, self.retention_s)
             if max_bytes is not None:
@@ -312,13 +335,27 @@ class History:
                       ("INSERT OR REPLACE INTO drift_runs VALUES (?, ?, ?)", [(device, time_unix_s, len(rows))]),
                       ("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?)", rows)])
 
-    def record_queue_maps(self, device: str, carries: dict[str, dict[int, list[int]]], read_unix_s: float) -> None:
-        """A device's priority -> egress queues maps by port (monitor.QueueMaps.carries), as just read: they replace
-        what was stored for it."""
-        rows = [(device, port, prio, json.dumps(queues), read_unix_s)
+    def record_queue_maps(self, device: str, carries: Carries, read_unix_s: float) -> None:
+        """A device's priority -> egress queues maps by port (monitor.QueueMaps.carries), as just read: they hold from
+        ``read_unix_s`` on, and the maps stored before stay for the time before (a read that found the maps stored
+        last adds nothing). A read at or before the last stored one (a clock set back) replaces that one: the maps
+        read last stay the current ones."""
+        carries = {port: {prio: list(queues) for prio, queues in by_prio.items()} for port, by_prio in carries.items()
+                   if by_prio}
+        if self._latest_maps.get(device) == carries:
+            return
+        self._latest_maps[device] = carries
+        rows = [(device, read_unix_s, port, prio, json.dumps(queues))
                 for port, by_prio in sorted(carries.items()) for prio, queues in sorted(by_prio.items())]
-        self._record([("DELETE FROM queue_maps WHERE device = ?", [(device,)]),
-                      ("INSERT INTO queue_maps VALUES (?, ?, ?, ?, ?)", rows)])
+        # (the subquery: the later of this read's time and the last stored read's)
+        start = "max(?, coalesce((SELECT max(from_unix_s) FROM queue_map_reads WHERE device = ?), ?))"
+        self._record([
+            (f"DELETE FROM queue_map_rows WHERE device = ? AND from_unix_s = {start}",
+             [(device, read_unix_s, device, read_unix_s)]),
+            (f"INSERT OR REPLACE INTO queue_map_reads VALUES (?, {start})",
+             [(device, read_unix_s, device, read_unix_s)]),
+            (f"INSERT INTO queue_map_rows VALUES (?, {start}, ?, ?, ?)",
+             [(d, t, d, t, port, prio, queues) for d, t, port, prio, queues in rows])])
 
     def flush(self) -> bool:
         """Write the backlog now; False (and ``last_error``) when the database refused it or is closed."""
@@ -340,7 +377,13 @@ class History:
                     "DELETE FROM events WHERE end_unix_s < ?",
                     "DELETE FROM findings WHERE time_unix_s < ?",
                     "DELETE FROM drift_runs WHERE time_unix_s < ?",
-                    "DELETE FROM quarantined_events WHERE quarantined_unix_s < ?"))
+                    "DELETE FROM quarantined_events WHERE quarantined_unix_s < ?",
+                    # (a device's maps read before the cutoff but the last before it still hold after it: kept)
+                    "DELETE FROM queue_map_reads AS old WHERE from_unix_s < (SELECT max(from_unix_s) FROM "
+                    "queue_map_reads r WHERE r.device = old.device AND r.from_unix_s <= ?1)"))
+                deleted += self._db.execute(
+                    "DELETE FROM queue_map_rows AS old WHERE NOT EXISTS (SELECT 1 FROM queue_map_reads r WHERE "
+                    "r.device = old.device AND r.from_unix_s = old.from_unix_s)").rowcount
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 self._failed(exc)
@@ -377,6 +420,7 @@ class History:
             self._backlog.popleft()
             self.dropped += 1
             self._ports.clear()  # the dropped batch may have held new ports: insert them again
+            self._latest_maps.clear()  # ... or a device's new maps: store the next read's
 
     def _flush(self) -> bool:
         """Commit the backlog (the caller holds ``_lock``); batches recorded meanwhile wait for the next."""
@@ -585,22 +629,51 @@ class History:
                              file=str(self.path))
         return [idx for (idx,) in rows]
 
-    def queues(self, device: str, port: str) -> dict[int, list[int]] | None:
-        """The port's priority -> egress queues map as the daemon last read it from the device's config
-        (record_queue_maps); None when it never read one for the device (or the file predates them)."""
-        if not self._queue_maps or not self._query("SELECT 1 FROM queue_maps WHERE device = ? LIMIT 1", [device]):
+    def queue_spans(self, device: str, port: str) -> list[tuple[float, dict[int, list[int]]]] | None:
+        """The port's priority -> egress queues maps as the daemon read them from the device's config, each with the
+        time from which it held (until the next one's): the first from -inf (nothing older is known; a file of
+        schema 5 has the latest only). A read that gave the port no map is an empty one. None when the daemon never
+        read the device's maps (or the file predates them)."""
+        if self._queue_maps is None:
             return None
-        out: dict[int, list[int]] = {}
-        for prio, queues in self._query("SELECT priority, queues FROM queue_maps WHERE device = ? AND port = ?",
-                                        [device, port]):
+        if self._queue_maps == "latest":
+            reads, rows = [-math.inf], [(-math.inf, prio, queues) for prio, queues in self._query(
+                "SELECT priority, queues FROM queue_maps WHERE device = ? AND port = ?", [device, port])]
+            if not self._query("SELECT 1 FROM queue_maps WHERE device = ? LIMIT 1", [device]):
+                return None
+        else:
+            reads = [t for (t,) in self._query(
+                "SELECT from_unix_s FROM queue_map_reads WHERE device = ? ORDER BY from_unix_s", [device])]
+            rows = self._query("SELECT from_unix_s, priority, queues FROM queue_map_rows WHERE device = ? AND port = ?",
+                               [device, port])
+            if not reads:
+                return None
+        maps: dict[float, dict[int, list[int]]] = {t: {} for t in reads}
+        for start, prio, queues in rows:
             try:
                 found = json.loads(queues)
             except (TypeError, ValueError):
                 found = None
-            if not (isinstance(prio, int) and isinstance(found, list) and all(type(q) is int for q in found)):
-                raise InputError(f"a queue_maps row of {_short(device)} {_short(port)} is damaged: priority "
-                                 f"{_short(prio)}, queues {_short(queues)}", file=str(self.path))
-            out[prio] = found
+            if not (start in maps and type(prio) is int and isinstance(found, list)
+                    and all(type(q) is int for q in found)):
+                raise InputError(f"a queue map row of {_short(device)} {_short(port)} is damaged: from "
+                                 f"{_short(start)}, priority {_short(prio)}, queues {_short(queues)}",
+                                 file=str(self.path))
+            maps[start][prio] = found
+        if bad := [t for t in reads if not (t == -math.inf or _time(t))]:
+            raise InputError(f"a queue_map_reads row of {_short(device)} is damaged: time {_short(bad[0])}",
+                             file=str(self.path))
+        spans = sorted(maps.items())
+        return [(-math.inf, spans[0][1]), *spans[1:]]
+
+    def _maps_at(self, device: str) -> Carries:
+        """The writer's look, at its opening, at the device's latest maps (every port)."""
+        rows = self._db.execute("SELECT port, priority, queues FROM queue_map_rows WHERE device = ? AND from_unix_s = "
+                                "(SELECT max(from_unix_s) FROM queue_map_reads WHERE device = ?)", (device, device))
+        out: Carries = {}
+        for port, prio, queues in rows:
+            with contextlib.suppress(TypeError, ValueError):  # (damaged: the next read is stored as a change)
+                out.setdefault(port, {})[prio] = json.loads(queues)
         return out
 
     def findings(self, device: str | None = None, since: float | None = None,
@@ -744,6 +817,7 @@ def _check_tables(db: sqlite3.Connection, path: Path) -> None:
         raise InputError(f"history schema {version} is not one losslessd writes (the file was edited or damaged)",
                          file=str(path))
     have = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if missing := [t for step in _TABLES[:version] for t in step if t not in have]:
+    dropped = {t for step in _DROPPED[:version] for t in step}
+    if missing := [t for step in _TABLES[:version] for t in step if t not in have and t not in dropped]:
         raise InputError(f"the history database lacks its {', '.join(missing)} table (damaged, or edited by another "
                          "program)", file=str(path))

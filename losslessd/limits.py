@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -27,6 +28,10 @@ from pathlib import Path
 from .errors import InputError
 
 MIB = 1024 * 1024
+# The longest wait a timer, a lock or a socket takes (threading.TIMEOUT_MAX, Python docs "threading": about 292 years on
+# Linux; socket.settimeout refuses more): `ssh_timeout_s: 1.0e+10` passed --check and every SSH poll's socket raised
+# OverflowError. Every duration of the daemon's settings is at most this (as `pull --timeout` on the command line).
+MAX_SECONDS = threading.TIMEOUT_MAX
 DEFAULT_MAX_FILE_BYTES = 32 * MIB
 ENV_MAX_FILE_MB = "LOSSLESSD_MAX_FILE_MB"
 # The largest file limit that is a size: no file is larger than off_t, a signed 64-bit count of bytes (POSIX

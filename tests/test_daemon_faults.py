@@ -8,6 +8,7 @@ puts its faults back. The drift and history tests run daemons of their own, befo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -304,6 +305,82 @@ def test_garbage_answers_fail_the_poll_by_name_raise_nothing_and_recover(daemon,
 
     wait_for(lambda: all(e["end"] is not None for e in raised()), "device_down to end")
     assert {e["kind"] for e in raised()} <= {"device_down"}  # no storm, no pause rate from the gap
+
+
+@pytest.mark.parametrize("step", ["lint", "parse"])
+def test_a_stop_after_the_pull_ends_drifts_lint_and_the_config_reads_parse(sim_fabric, step):
+    """A stop that comes once the configs are pulled (cancel() as the pull returns) ends what follows, the lint of the
+    snapshot (a drift run) or its parse (a config read), at its next device or rule: CancelledError, so the daemon's
+    thread ends and the process exits. It ran to its end (tens of seconds for 200 devices) while the stopped daemon
+    waited to join the thread."""
+    from losslessd.collect.pull import Cancel
+    from losslessd.daemon.drift import pull_and_lint, read_configs
+    from losslessd.inventory import load
+    from losslessd.policy import load_policy
+
+    lints: list[str] = []
+
+    class StoppedAsThePullEnds(Cancel):
+        async def run(self, coro):
+            result = await super().run(coro)
+            self.cancel()
+            return result
+
+        def check(self, *progress) -> None:
+            lints.append(str(progress))
+            super().check(*progress)
+
+    hosts = load(sim_fabric.inventory_path, sim_fabric.env)
+    common = {"known_hosts": sim_fabric.known_hosts_path, "concurrency": 4, "timeout_s": 60,
+              "cancel": StoppedAsThePullEnds()}
+    with pytest.raises(asyncio.CancelledError):
+        if step == "lint":
+            pull_and_lint(hosts, load_policy("roce-dscp26"), **common)
+        else:
+            read_configs(hosts, **common)
+    assert len(lints) == 1  # ended at the first device read
+    # not cancelled: to its end, every device read (and each rule checked)
+    common["cancel"] = Cancel()
+    pulled = pull_and_lint(hosts, load_policy("roce-dscp26"), **common) if step == "lint" else read_configs(
+        hosts, **common)
+    assert pulled.missing == {} and set(pulled.queues) >= {"leaf1", "spine1"}
+
+
+def test_hostile_if_names_reach_no_metrics_label_history_row_or_raw_log_line(tmp_path):
+    """leaf1's agent names Ethernet4 with a terminal title escape and a newline, and Ethernet8 as Ethernet0 (two
+    ifIndexes, one name): the daemon leaves those ports out of /metrics and the history, says why once in a printable
+    warning, and keeps polling the rest (leaf1 up, Ethernet12 counted)."""
+    from losslessd import counters_oids as oids
+
+    sim = Simulator(FABRIC, tmp_path / "sim", devices=["leaf1"]).start()
+    try:
+        data = sim._agents._agents["leaf1"].data_file
+        text = data.read_text()
+        for if_index, name in ((5, b"\x1b]0;pwned\x07Ethernet4\n"), (9, b"Ethernet0")):  # SONiC: EthernetN is N + 1
+            line = next(x for x in text.splitlines() if x.startswith(f"{oids.IF_NAME}.{if_index}|"))
+            text = text.replace(line, f"{oids.IF_NAME}.{if_index}|4x|{name.hex()}")
+        data.write_text(text)
+        daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None}).start()
+        try:
+            warned = wait_for(lambda: [r for r in daemon.log_records() if "ifIndex 5" in r.get("msg", "")],
+                              "the unusable ifNames logged")
+            wait_for(lambda: daemon.value("losslessd_poll_unread_parts", device="leaf1", source="snmp") == 3,
+                     "the three ports counted as unread")
+            assert "\x1b" not in warned[0]["msg"] and "\n" not in warned[0]["msg"] and "\\x1b" in warned[0]["msg"]
+            assert len([r for r in daemon.log_records() if "ifIndex 5" in r.get("msg", "")]) == 1  # once, not per poll
+            ports = {s.labels.get("port") for s in daemon.samples() if s.labels.get("device") == "leaf1"}
+            assert "Ethernet12" in ports and not {"Ethernet0", "Ethernet8"} & ports
+            assert not [p for p in ports if p and not p.isprintable()]
+            assert daemon.value("losslessd_up", device="leaf1") == 1
+            wait_for(lambda: (daemon.value("losslessd_polls_total", device="leaf1", source="snmp") or 0) >= 3,
+                     "polls whose rates the history keeps")
+        finally:
+            assert daemon.stop() == 0
+        db = sqlite3.connect(daemon.folder / "history.db")
+        stored = {port for (port,) in db.execute("SELECT port FROM ports WHERE device = 'leaf1'")}
+        assert stored and all(p.isprintable() for p in stored) and not {"Ethernet0", "Ethernet8"} & stored
+    finally:
+        sim.stop()
 
 
 def test_a_stop_cuts_a_config_read_in_flight(tmp_path):

@@ -18,7 +18,7 @@ from losslessd.daemon.drift import Drift
 from losslessd.daemon.notify import Notifier
 from losslessd.daemon.scheduler import Runner, Schedule
 from losslessd.daemon.service import Daemon
-from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings
+from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings, schema
 from losslessd.errors import InputError
 from losslessd.history import History, StoredFinding
 from losslessd.limits import DEFAULT_MAX_FILE_BYTES, ENV_MAX_FILE_MB, MIB, file_limit_mb, max_file_bytes
@@ -118,6 +118,62 @@ def test_bad_settings_name_file_and_line(folder, text, line, words):
         load_settings(path, ENV)
     assert err.value.file == str(path) and err.value.line == line, str(err.value)
     assert words in str(err.value)
+
+
+def numeric_settings() -> list[tuple[tuple[str, ...], dict]]:
+    """Every number of the settings' JSON schema: (its keys from the top, its schema), nullable ones included."""
+    doc = schema()
+    found: list[tuple[tuple[str, ...], dict]] = []
+
+    def walk(node: dict, keys: tuple[str, ...]) -> None:
+        if "$ref" in node:
+            node = doc["$defs"][node["$ref"].rsplit("/", 1)[1]]
+        for choice in node.get("anyOf", []):
+            walk(choice, keys)
+        if node.get("type") in ("integer", "number"):
+            found.append((keys, node))
+        for key, sub in node.get("properties", {}).items():
+            walk(sub, (*keys, key))
+
+    walk(doc, ())
+    return found
+
+
+NUMERIC = numeric_settings()
+
+
+def test_every_number_of_the_settings_is_bounded_above():
+    """Session 34 bounded the durations; counts, ports, sizes, retries, concurrency and thresholds had no maximum, and
+    `poll.concurrency: 10**20` or `detection.ecn_polls: 10**30` passed --check."""
+    assert len(NUMERIC) >= 25 and ("poll", "concurrency") in dict(NUMERIC)
+    unbounded = [".".join(keys) for keys, node in NUMERIC if "maximum" not in node and "exclusiveMaximum" not in node]
+    assert unbounded == []
+
+
+@pytest.mark.parametrize("keys, node", NUMERIC, ids=[".".join(k) for k, _ in NUMERIC])
+def test_a_number_past_its_bound_is_refused_at_load_naming_the_file_line_and_key(folder, keys, node):
+    import yaml
+
+    top = node.get("maximum", node.get("exclusiveMaximum"))
+    value = top + 1 if node["type"] == "integer" else top * 1.5
+    doc: dict = {"inventory": "inventory.yaml", "known_hosts": "known_hosts",
+                 "sinks": {"webhook": {"url": "https://alerts.example.net/hook"}}}
+    place = doc
+    for key in keys[:-1]:
+        place = place.setdefault(key, {})
+    place[keys[-1]] = value
+    text = yaml.safe_dump(doc, sort_keys=False)
+    path = write(folder, text)
+    line = 1 + [n for n, row in enumerate(text.splitlines()) if row == f"{'  ' * (len(keys) - 1)}{keys[-1]}: {value!r}"
+                or row == f"{'  ' * (len(keys) - 1)}{keys[-1]}: {yaml.safe_dump(value).split()[0]}"][0]
+    with pytest.raises(InputError) as err:
+        load_settings(path, ENV)
+    assert (err.value.file, err.value.line) == (str(path), line), str(err.value)
+    assert f"`{'.'.join(keys)}` must be at most" in str(err.value) or f"`{'.'.join(keys)}` must be below" in str(
+        err.value), str(err.value)
+    if keys == ("poll", "concurrency"):  # and `daemon --check` exits 2 on it, with the same words
+        res = losslessd("daemon", "--config", path, "--check", env=ENV)
+        assert res.returncode == 2 and "`poll.concurrency` must be at most 1024" in res.stderr, res.stderr
 
 
 @pytest.mark.parametrize("url, says", [

@@ -41,7 +41,10 @@ def test_shards_partition_a_fleet_and_workers_split_each_shard_evenly():
         assert all(len(part) / 4 * 0.75 < n < len(part) / 4 * 1.25 for n in per_worker), per_worker
 
 
-@pytest.mark.parametrize("text", ["2/2", "1/0", "-1/2", "a/b", "1", ""])
+# (session 35: other scripts' digits read as 0/2; 5,000 digits stopped int() with Python's own message; a modulus past
+# a uint64 is no Prometheus hashmod)
+@pytest.mark.parametrize("text", ["2/2", "1/0", "-1/2", "a/b", "1", "", "\u0660/\u0662", "0/" + "9" * 5000,
+                                  f"0/{2**64}"])
 def test_a_bad_shard_is_refused(text):
     with pytest.raises(ValueError, match="i/n"):
         parse_shard(text)

@@ -92,7 +92,7 @@ def test_sonic_port_queue_and_watchdog_objects():
     # port names no agent serves (a JSON key may be anything): a lone surrogate stopped every /metrics scrape
     # (UnicodeEncodeError for the whole exposition, every device's series), a newline or ESC reached the history
     ("COUNTERS/Ethernet*", {"Ethernet0\ud800": {"SAI_PORT_STAT_IF_IN_OCTETS": "1"}},
-     r"'Ethernet0\\ud800' is not a port name \(1-255 printable"),
+     r"'Ethernet0\\ud800' is not a port name \(not printable"),
     ("COUNTERS/Ethernet*/Queues", {"Ether\x1b[2Jnet0:3": {"SAI_QUEUE_STAT_PACKETS": "1"}}, r"'Ether\\x1b\[2Jnet0'"),
     ("COUNTERS/Ethernet*", {"E" * 100_000: {}}, r"EEE\.\.\. \(100,000 characters\)' is not a port name"),
     ("COUNTERS/Ethernet*", {"": {}}, "'' is not a port name"),

@@ -628,7 +628,90 @@ def test_history_shows_the_ecn_marks_of_the_queue_the_stored_maps_put_the_priori
     h = History(path, resolution_s=60)
     h.record_queue_maps("leaf1", {"Ethernet4": {4: [4]}}, start)  # read again: Ethernet0's maps are gone
     h.close()
-    assert "its maps as last read do not say which egress queue carries priority 3" in shown("Ethernet0")[2]
+    assert "its maps as read do not say which egress queue carries priority 3" in shown("Ethernet0")[2]
+
+
+# 2026-09-21T14:13:20Z: leaf1 Ethernet0's priority 3 pauses at 100/s for two hours, its ECN marks
+# on queue 3 for the first and on queue 4 for the second (TC 3 moved to queue 4; the daemon read it 30 s after).
+T0 = 1_790_000_000.0
+SCHEMA5 = ROOT / "tests" / "fixtures" / "history" / "schema5.db"  # the same, written by the schema-5 History
+
+
+def moved_queue(h: History) -> None:
+    for i in range(120):
+        values = {Key("Ethernet0", PFC_RX, 3): 100.0, Key("Ethernet0", ECN_MARKED, 3 if i < 60 else 4): 7.0}
+        h.record_rates(rates(T0 + 60 * (i + 1) - 1, 60, values))
+        if i == 0:
+            h.record_queue_maps("leaf1", {"Ethernet0": {3: [3], 4: [4]}}, T0 + 30)
+        if i == 60:
+            h.record_queue_maps("leaf1", {"Ethernet0": {3: [4], 4: [3]}}, T0 + 3600 + 30)
+
+
+def marks_by_hour(path: Path, *extra) -> tuple[dict, object, str]:
+    """Priority 3's ECN marks (peaks) in each hour of moved_queue, the JSON's queue and stderr."""
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--priority", "3", "-f", "json",
+                 "--since", "2026-09-21T00:00Z", "--until", "2026-09-22T00:00Z", *extra)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    hours: dict[int, set] = {}
+    for row in doc["rows"]:
+        hours.setdefault(int(row["time_unix_s"] - T0) // 3600, set()).add(
+            (row["queue"], row["per_s"].get(ECN_MARKED, {}).get("max")))
+    return hours, doc["queue"], res.stderr
+
+
+def test_history_shows_each_bucket_with_the_queue_map_in_force_then(tmp_path):
+    """TC 3 moved from queue 3 to queue 4 an hour in: the first hour's marks are queue 3's, the second's queue 4's.
+    Schema 5 kept the latest map only and answered the first hour from queue 4 (0 marks beside 100 pauses/s: an
+    ECN that seemed not to mark). The same maps read again (each daemon start) add no span; a prune keeps the map
+    still in force at its cutoff."""
+    path = tmp_path / "losslessd.db"
+    h = History(path, resolution_s=60)
+    moved_queue(h)
+    h.record_queue_maps("leaf1", {"Ethernet0": {4: [3], 3: [4]}}, T0 + 7200)  # a restart: the same maps
+    h.close()
+    assert sqlite3.connect(path).execute("SELECT from_unix_s FROM queue_map_reads").fetchall() == [
+        (T0 + 30,), (T0 + 3630,)]
+    hours, queue, err = marks_by_hour(path)
+    assert hours == {0: {(3, 7.0)}, 1: {(4, 7.0)}} and queue is None and err == ""
+    text = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--priority", "3",
+                  "--since", "2026-09-21T00:00Z", "--until", "2026-09-22T00:00Z").stdout
+    assert text.startswith("leaf1 Ethernet0 priority 3, queue 3 until 2026-09-21T15:13:50Z, queue 4 from "
+                           "2026-09-21T15:13:50Z: mean/peak per second\n"), text
+    assert marks_by_hour(path, "--queue", "4")[:2] == ({0: {(4, 0.0)}, 1: {(4, 7.0)}}, 4)  # --queue: all along
+    # the first hour only: one map in force, as before
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--priority", "3", "-f", "json",
+                 "--since", "2026-09-21T14:00Z", "--until", "2026-09-21T15:10Z")
+    assert json.loads(res.stdout)["queue"] == 3
+    h = History(path, resolution_s=60)
+    h.prune(T0 + 3600 + 60 + h.retention_s)  # past both reads: the second stays, in force from the first
+    h.record_queue_maps("leaf1", {}, T0 + 9000)  # a read that found no map: marks unknown from then
+    h.close()
+    assert sqlite3.connect(path).execute("SELECT from_unix_s FROM queue_map_reads").fetchall() == [
+        (T0 + 3630,), (T0 + 9000,)]
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM queue_map_rows").fetchone() == (2,)
+
+
+def test_a_schema_5_file_is_read_as_it_is_and_migrated_with_its_maps(tmp_path):
+    """A history written by the schema-5 History (tests/fixtures/history/schema5.db: moved_queue's data, with the
+    latest map only). The CLI reads it as it is (the latest map all along: what schema 5 knew); the writer migrates
+    it to schema 6, the stored map holding from -inf, and maps read after that hold from their reads."""
+    path = tmp_path / "schema5.db"
+    path.write_bytes(SCHEMA5.read_bytes())
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (5,)
+    assert marks_by_hour(path)[:2] == ({0: {(4, 0.0)}, 1: {(4, 7.0)}}, 4)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (5,)
+    h = History(path, resolution_s=60)
+    h.record_queue_maps("leaf1", {"Ethernet0": {3: [4], 4: [3]}}, T0 + 7200)  # as stored: nothing new
+    h.record_queue_maps("leaf1", {"Ethernet0": {3: [3], 4: [4]}}, T0 + 7230)  # moved back
+    h.record_rates(rates(T0 + 7259, 60, {Key("Ethernet0", PFC_RX, 3): 100.0, Key("Ethernet0", ECN_MARKED, 3): 5.0}))
+    h.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (6,)
+    assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'queue_maps'").fetchall()
+    assert db.execute("SELECT * FROM queue_map_reads").fetchall() == [("leaf1", T0 + 3630), ("leaf1", T0 + 7230)]
+    hours, queue, _ = marks_by_hour(path)
+    assert hours == {0: {(4, 0.0)}, 1: {(4, 7.0)}, 2: {(3, 5.0)}} and queue is None
 
 
 def test_history_command_unknown_port_and_bad_input(recorded, tmp_path, monkeypatch):

@@ -260,3 +260,61 @@ def test_late_reply_after_close_is_not_a_loop_error(caplog):
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert [r.getMessage() for r in errors] == ["other"]
     assert any("after the poller closed" in r.getMessage() for r in caplog.records)
+
+
+HOSTILE_NAMES: dict[int, tuple[str, str]] = {  # ifIndex -> (snmprec type, value) of ifName.<ifIndex>
+    1: ("4", "Ethernet0"),
+    2: ("4x", b"\x1b]0;pwned\x07Ethernet4\n".hex()),  # a terminal title escape and a newline
+    3: ("4", ""),
+    4: ("2", "7"),  # an Integer where a DisplayString belongs
+    5: ("4", "Ethernet8"),
+    6: ("4", "Ethernet8"),  # the same name twice: two ports' counters under one key
+    7: ("4", "E" * 300),  # past DisplayString's 255
+    8: ("4", "Ethernet16"),
+    9: ("4x", b"Ethernet\xe2\x80\xae20".hex()),  # a bidi override: the name shown reversed
+}
+
+
+def hostile_snmprec(pfc_rx: int) -> str:
+    """A SONiC-like agent whose ifNames are hostile (sysUpTime moving at 100 ticks a second); priority 3 pause frames
+    received: ``pfc_rx`` on ifIndex 1, 10**6 + ifIndex on the others."""
+    lines = [f"{oids.SYS_UPTIME}|67:lossless|b=123456,r=100"]
+    for i, (kind, value) in HOSTILE_NAMES.items():
+        received = pfc_rx if i == 1 else 10**6 + i
+        lines += [f"{oids.IF_NAME}.{i}|{kind}|{value}", f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{received}",
+                  f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
+    return "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n"
+
+
+def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run, poller):
+    """An agent serving ifNames with control characters, empty, an Integer, one name for two ifIndexes, 300
+    characters, a bidi override: those ports' counters are left out (they were keys of metrics labels, history rows
+    and log lines as served; two ports under one name gave each poll the difference between them as a rate), each
+    said once in the sample's `unread` in printable words. A counter that goes back with sysUpTime moving on is a
+    clear of that counter: no negative rate, no rate at all for it."""
+    from losslessd.monitor import PFC_RX, Key
+    from losslessd.monitor.counters import CounterTracker
+    from losslessd.monitor.sources import reading_from_snmp
+    from losslessd.printable import printable
+
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("odd1", ["Ethernet0"])
+        agent = agents._agents["odd1"]
+        agent.data_file.write_text(hostile_snmprec(1000))
+        ports = agents.start()
+        sample = run(poller.poll(v2c(ports, "odd1")))
+        assert [p.port for p in sample.ports] == ["Ethernet0", "Ethernet16"]
+        assert {p.port for p in sample.priorities} == {p.port for p in sample.queues} == {"Ethernet0", "Ethernet16"}
+        assert [u.split(":")[0] for u in sample.unread] == [f"ifIndex {i}" for i in (2, 3, 4, 5, 6, 7, 9)]
+        assert all(printable(u) == u and len(u) < 300 for u in sample.unread), sample.unread
+        assert "ifIndex 5: ifName 'Ethernet8' is also ifIndex 6's" in sample.unread[3]
+        before = reading_from_snmp(sample)
+        assert before.unread == tuple(sample.unread)
+        assert {k.port for k in before.values} == {"Ethernet0", "Ethernet16"}
+        tracker = CounterTracker()
+        tracker.update(before)
+        agent.data_file.write_text(hostile_snmprec(400))  # Ethernet0's count back, sysUpTime on: no restart
+        rates = tracker.update(reading_from_snmp(run(poller.poll(v2c(ports, "odd1")))))
+        assert rates is not None and not rates.reset
+        assert Key("Ethernet0", PFC_RX, 3) in rates.cleared and Key("Ethernet0", PFC_RX, 3) not in rates.per_s
+        assert all(v >= 0 for v in rates.per_s.values())

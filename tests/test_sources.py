@@ -34,6 +34,7 @@ from losslessd.monitor.sources import (
     reading_from_commands,
     reading_from_snmp,
 )
+from losslessd.printable import printable
 from losslessd.sim.snmp import SnmpAgents
 
 OUTPUTS = Path(__file__).parent / "fixtures" / "monitor" / "outputs"
@@ -111,6 +112,20 @@ def test_sonic_wredcounters_of_a_platform_without_wred_drop_columns():
     r = reading_from_commands("leaf2", "sonic", {"show queue wredcounters": text(
         "sonic/show-queue-wredcounters-ecn-only.txt")}, 0.0, 0.0)
     assert r.values == {Key("Ethernet16", ECN_MARKED, 3): 90210, Key("Ethernet16", ECN_MARKED, 4): 0}
+
+
+def test_a_port_name_no_port_has_in_a_counter_output_is_left_out_and_said():
+    """A wredcounters row whose port name holds a bidi override (the name shown reversed) or runs to 300 characters:
+    its counters were keys of metrics labels, history rows and log lines as printed. Left out, said in unread."""
+    output = text("sonic/show-queue-wredcounters-ecn-only.txt")
+    rows = [line for line in output.splitlines() if line.startswith("Ethernet16")]
+    hostile = [row.replace("Ethernet16", name) for name in ("Ether\u202enet16", "E" * 300) for row in rows]
+    r = reading_from_commands("leaf2", "sonic", {"show queue wredcounters": "\n".join([output.rstrip(), *hostile])},
+                              0.0, 0.0)
+    assert {k.port for k in r.values} == {"Ethernet16"}
+    assert [u.split(" is ")[0] for u in r.unread] == ["`show queue wredcounters`: port 'EEEEEEEE" + "E" * 72 + "'",
+                                                      "`show queue wredcounters`: port 'Ether\\u202enet16'"]
+    assert all(printable(u) == u for u in r.unread)
 
 
 def test_an_empty_watchdog_table_is_no_counters():

@@ -10,6 +10,7 @@ import base64
 import html
 import io
 import json
+import math
 import re
 import time
 from datetime import datetime, timezone
@@ -128,26 +129,34 @@ def history(db: Db = None, config: Config = None, *,
     # store keeps each priority's highest one-poll rate, and those need not fall on the same poll).
     chosen: list[int | None] = [priority] if priority is not None else [
         *store.indexes(device, port, PRIORITY_NAMES + QUEUE_NAMES, **span)] or [None]
-    queues = {p: _queue(store, device, port, p, span) if queue is None else (queue, None) for p in chosen}
-    blocks = [(p, queues[p][0], _rows(store, device, port, p, queues[p][0], span)) for p in chosen]
+    by_prio = {p: _shown(_queues(store, device, port, p, span) if queue is None else [(-math.inf, queue, None)],
+                         span) for p in chosen}
+    blocks = [(p, by_prio[p], _rows(store, device, port, p, by_prio[p], span)) for p in chosen]
     blocks = [b for b in blocks if b[2]]
-    for p, q, _ in blocks:
-        if q is None and (why := queues[p][1]) is not None:
-            typer.echo(printable(f"losslessd: note: ECN marks and drops of {device} {port} priority {p} not shown: "
-                                 f"{why}; give --queue"), err=True)
+    for p, spans, _ in blocks:
+        for start, end, _q, why in spans:
+            if why is not None:
+                when = "" if len(spans) == 1 else f" {_between(start, end)}"
+                typer.echo(printable(f"losslessd: note: ECN marks and drops of {device} {port} priority {p} not "
+                                     f"shown{when}: {why}; give --queue"), err=True)
     if not blocks:
         raise InputError(f"no samples of {device} {port} in that time: check --device/--port (as the daemon names "
                          "them) and --since")
-    titled = [(_title(device, port, p, q), p, q, rows) for p, q, rows in blocks]
+    titled = [(_title(device, port, p, spans), p, spans, rows) for p, spans, rows in blocks]
     if fmt is Format.json:
-        def rows_json(rows: dict) -> list[dict]:
-            return [{"time": _iso(b), "time_unix_s": b, "per_s": rows[b]} for b in sorted(rows)]
+        def rows_json(rows: dict, spans: list[Span]) -> list[dict]:
+            return [{"time": _iso(b), "time_unix_s": b, "queue": _span_at(spans, b)[2], "per_s": rows[b]}
+                    for b in sorted(rows)]
+
+        def queue_of(spans: list[Span]) -> int | None:  # one queue all along; else each row's "queue" says
+            return spans[0][2] if len(spans) == 1 else None
 
         doc: dict = {"device": device, "port": port, "priority": priority, "queue": queue}
         if priority is not None:
-            doc.update(queue=titled[0][2], rows=rows_json(titled[0][3]))
+            doc.update(queue=queue_of(titled[0][2]), rows=rows_json(titled[0][3], titled[0][2]))
         else:
-            doc["priorities"] = [{"priority": p, "queue": q, "rows": rows_json(rows)} for _, p, q, rows in titled]
+            doc["priorities"] = [{"priority": p, "queue": queue_of(spans), "rows": rows_json(rows, spans)}
+                                 for _, p, spans, rows in titled]
         typer.echo(json.dumps(doc, indent=2))
     else:
         typer.echo("\n\n".join(_table(title, rows) for title, _, _, rows in titled))
@@ -164,44 +173,77 @@ def history(db: Db = None, config: Config = None, *,
         _refuse_damaged(damaged)
 
 
-def _queue(store: History, device: str, port: str, priority: int | None, span: dict) -> tuple[int | None, str | None]:
-    """The egress queue whose ECN marks and drops stand for ``priority`` on ``port``: the one the device's maps put
-    it on (History.queues, as the daemon last read them; monitor.carrying_queues). (None, why) when they do not say
-    and the port has per-queue counters; a port with none (a NIC counts its marks per port) needs no queue."""
-    if priority is None:
-        return None, None
-    maps = store.queues(device, port)
-    found = None if maps is None else maps.get(priority)
-    if found is not None and len(found) == 1:
-        return found[0], None
-    if not store.indexes(device, port, QUEUE_NAMES, **span):
-        return priority, None  # (per-port counters only: any index reads them)
+# The egress queue whose ECN marks and drops stand for a priority, from a time until a time (None, why: not shown).
+Span = tuple[float, float, int | None, str | None]
+
+
+def _queues(store: History, device: str, port: str, priority: int | None,
+            span: dict) -> list[tuple[float, int | None, str | None]]:
+    """(from, queue, why) for each map of the port the history holds (History.queue_spans): the egress queue whose
+    ECN marks and drops stand for ``priority`` while that map held, the one it puts the priority on
+    (monitor.carrying_queues); None and why when it does not say and the port has per-queue counters. A port with
+    none (a NIC counts its marks per port) needs no queue; without a priority, only per-port counters are shown."""
+    if priority is None or not store.indexes(device, port, QUEUE_NAMES, **span):
+        return [(-math.inf, priority, None)]  # (per-port counters only: any index reads them)
+    maps = store.queue_spans(device, port)
     if maps is None:
-        return None, f"the history holds no queue maps of {device} (the daemon has not read its config)"
-    if not found:
-        return None, f"its maps as last read do not say which egress queue carries priority {priority}"
-    return None, f"priority {priority} goes to queues {', '.join(map(str, found))}"
+        return [(-math.inf, None, f"the history holds no queue maps of {device} (the daemon has not read its config)")]
+    out: list[tuple[float, int | None, str | None]] = []
+    for start, by_prio in maps:
+        found = by_prio.get(priority)
+        out.append((start, found[0], None) if found is not None and len(found) == 1 else (
+            start, None, f"its maps as read do not say which egress queue carries priority {priority}" if not found else
+            f"priority {priority} goes to queues {', '.join(map(str, found))}"))
+    return out
 
 
-def _rows(store: History, device: str, port: str, priority: int | None, queue: int | None,
-          span: dict) -> dict[float, dict[str, dict[str, float]]]:
-    """bucket -> counter -> {"mean", "max"} per second, for one priority (PFC, NIC) and one queue (ECN, drops;
-    None with a priority: not shown, its queue is not known)."""
-    rows: dict[float, dict[str, dict[str, float]]] = {}
-    for names, index in ((PRIORITY_NAMES, priority), (QUEUE_NAMES, queue)):
-        if index is None and priority is not None:
+def _shown(queues: list[tuple[float, int | None, str | None]], span: dict) -> list[Span]:
+    """The maps' spans that overlap the time shown, each with its end, the ones in a row that agree joined."""
+    ends = [start for start, _, _ in queues[1:]] + [math.inf]
+    since, until = span["since"], span["until"]
+    out: list[Span] = []
+    for (start, queue, why), end in zip(queues, ends, strict=True):
+        if (since is not None and end <= since) or (until is not None and start > until):
             continue
-        for stat in ("mean", "max"):
-            for bucket, name, value in store.series(device, port, names, index=index, stat=stat, **span):
-                rows.setdefault(bucket, {}).setdefault(name, {})[stat] = value
+        if out and out[-1][2:] == (queue, why):
+            out[-1] = (out[-1][0], end, queue, why)
+        else:
+            out.append((start, end, queue, why))
+    return out or [(-math.inf, math.inf, None, None)]
+
+
+def _span_at(spans: list[Span], bucket: float) -> Span:
+    """The span a bucket is in: the map in force at its start."""
+    return next(s for s in reversed(spans) if s[0] <= bucket)
+
+
+def _between(start: float, end: float) -> str:
+    return " ".join(([f"from {_iso(start)}"] if start > -math.inf else []) +
+                    ([f"until {_iso(end)}"] if end < math.inf else []))
+
+
+def _rows(store: History, device: str, port: str, priority: int | None, spans: list[Span],
+          span: dict) -> dict[float, dict[str, dict[str, float]]]:
+    """bucket -> counter -> {"mean", "max"} per second, for one priority (PFC, NIC) and, for ECN marks and drops, in
+    each bucket the queue of the map in force then (none while it is not known: not shown)."""
+    rows: dict[float, dict[str, dict[str, float]]] = {}
+    queues = sorted({q for _, _, q, _ in spans if q is not None})
+    for names, indexes in ((PRIORITY_NAMES, [priority]), (QUEUE_NAMES, queues if priority is not None else [None])):
+        for index in indexes:
+            for stat in ("mean", "max"):
+                for bucket, name, value in store.series(device, port, names, index=index, stat=stat, **span):
+                    if names is QUEUE_NAMES and priority is not None and _span_at(spans, bucket)[2] != index:
+                        continue
+                    rows.setdefault(bucket, {}).setdefault(name, {})[stat] = value
     return rows
 
 
-def _title(device: str, port: str, priority: int | None, queue: int | None) -> str:
+def _title(device: str, port: str, priority: int | None, spans: list[Span]) -> str:
     if priority is None:  # only counters the device keeps per port (a NIC's CNPs)
         return f"{device} {port}"
-    return f"{device} {port} priority {priority}" + ("" if queue == priority else
-                                                     ", queue unknown" if queue is None else f", queue {queue}")
+    shown = ", ".join(("queue unknown" if q is None else f"queue {q}") + (f" {_between(start, end)}" if len(spans) > 1
+                      else "") for start, end, q, _ in spans if not (len(spans) == 1 and q == priority))
+    return f"{device} {port} priority {priority}" + (f", {shown}" if shown else "")
 
 
 def _history(db: Path | None, config: Path | None) -> History:

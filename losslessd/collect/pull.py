@@ -140,6 +140,12 @@ class Cancel:
                 with contextlib.suppress(RuntimeError):  # (its loop is closed: the pull is over)
                     loop.call_soon_threadsafe(task.cancel)
 
+    def check(self, *_progress) -> None:
+        """CancelledError once cancelled: a lint's progress callback (drift's lint of the pulled snapshot, which a stop
+        waited out to its end: the process joins its thread before it exits)."""
+        if self.cancelled:
+            raise asyncio.CancelledError
+
     async def run(self, coro) -> PullResult:
         task = asyncio.ensure_future(coro)
         with self._lock:

@@ -43,6 +43,8 @@ from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 
 from losslessd import counters_oids as oids
 from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
+from losslessd.monitor import port_name_problem
+from losslessd.printable import printable
 
 DEFAULT_TIMEOUT_S = 2.0
 DEFAULT_RETRIES = 1
@@ -232,6 +234,9 @@ class SnmpSample(BaseModel):
     queues: list[QueueCounters] = []
     watchdog: list[WatchdogCounters] = []
     raw: dict[str, int | str] = Field(default_factory=dict, description="every OID read -> value")
+    unread: list[str] = Field(default_factory=list, description=(
+        "ports whose ifName cannot name them (not text, empty, too long, control characters, the same as "
+        "another port's) and why: their counters are left out"))
 
 
 _PORT_COLUMNS = {
@@ -248,7 +253,6 @@ COLUMNS = [oids.IF_NAME, oids.IF_TYPE, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.
 
 
 _COUNTER_END = 2**64  # Counter64's range ends below it (RFC 2578 7.1.10)
-
 
 def _oid(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split("."))
@@ -555,7 +559,7 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
         return {i: v for i, v in by_column.get(col, empty).items()
                 if len(i) == index_len and type(v) is int and 0 <= v < _COUNTER_END}
 
-    names = {idx[0]: str(v) for idx, v in by_column.get(oids.IF_NAME, empty).items() if len(idx) == 1}
+    names, unnamed = port_names(by_column.get(oids.IF_NAME, empty))
     # SONiC's agent serves its PortChannels in the per-priority PFC table too, each row the sum of its
     # members' (sonic-snmpagent ciscoPfcExtMIB.py lag_name_if_name_map): read as a port, a LAG repeats
     # the members' pauses and its sum crosses per-port thresholds no member crosses. Per-port counters stay.
@@ -566,16 +570,17 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
     prios: dict[tuple[int, ...], dict] = {}
     for col, fname in _PRIORITY_COLUMNS.items():
         for (i, p), v in counters(col, 2).items():
-            if i not in lags:
+            if i not in lags and i not in unnamed:
                 prios.setdefault((i, p), {})[fname] = v
     queues: dict[tuple[int, ...], dict] = {}
     for (i, direction, q, stat), v in counters(oids.CSQ_QOS_GROUP_STATS, 4).items():
-        if direction == oids.CSQ_EGRESS and stat in _QUEUE_STATS:
+        if direction == oids.CSQ_EGRESS and stat in _QUEUE_STATS and i not in unnamed:
             queues.setdefault((i, q - 1), {})[_QUEUE_STATS[stat]] = v
     watchdog: dict[tuple[int, ...], dict] = {}
     for col, fname in _WATCHDOG_COLUMNS.items():
         for (i, q), v in counters(col, 2).items():  # q: the qos-group, 0-based (counters_oids.CPFC_WD_*)
-            watchdog.setdefault((i, q), {})[fname] = v
+            if i not in unnamed:
+                watchdog.setdefault((i, q), {})[fname] = v
     # model_construct: every value was typed above, so pydantic's checks would only repeat them.
     return SnmpSample.model_construct(
         device=target.device, version=target.version, sys_uptime_ticks=uptime,
@@ -583,5 +588,31 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
         priorities=[PriorityCounters(names.get(i, str(i)), i, p, **f) for (i, p), f in sorted(prios.items())],
         queues=[QueueCounters(names.get(i, str(i)), i, q, **f) for (i, q), f in sorted(queues.items())],
         watchdog=[WatchdogCounters(names.get(i, str(i)), i, q, **f) for (i, q), f in sorted(watchdog.items())],
-        raw=raw,
+        raw=raw, unread=[f"ifIndex {i}: {why}: its counters are left out" for i, why in sorted(unnamed.items())],
     )
+
+
+def port_names(column: dict[tuple[int, ...], int | str]) -> tuple[dict[int, str], dict[int, str]]:
+    """The ifName column as (ifIndex -> port name, ifIndex -> why its ifName names no port). One that cannot be a
+    port's name (monitor.port_name_problem: not text, empty, over 255 characters, a control or bidi character) is
+    refused, and so are names two ifIndexes share (their counters would be one port's, each poll's delta the
+    difference between two ports): the agent served it, and it was a metrics label, a history row and a log line."""
+    names: dict[int, str] = {}
+    unnamed: dict[int, str] = {}
+    for idx, value in column.items():
+        if len(idx) != 1:
+            continue
+        if (problem := port_name_problem(value)) is None:
+            names[idx[0]] = str(value)
+        else:
+            shown = printable(repr(value[:80]) if isinstance(value, str) else "")
+            unnamed[idx[0]] = f"ifName {shown + ' ' if shown else ''}is {problem}"
+    by_name: dict[str, list[int]] = {}
+    for i, name in names.items():
+        by_name.setdefault(name, []).append(i)
+    for name, indexes in by_name.items():
+        if len(indexes) > 1:
+            for i in indexes:
+                del names[i]
+                unnamed[i] = f"ifName {name!r} is also ifIndex {', '.join(str(j) for j in indexes if j != i)}'s"
+    return names, unnamed

@@ -98,12 +98,14 @@ def _snapshot(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency
         configs = configs_from_captures(out / capture for capture in read.values())
         findings: list[Finding] = []
         fabric: Fabric | None = None
+        # A cancel (a stop) ends the reading and the lint too, at the next device or rule: CancelledError.
+        progress = None if cancel is None else cancel.check
         if policy is not None:
-            linted = lint([out], policy)
+            linted = lint([out], policy, progress=progress)
             findings, fabric = linted.findings, linted.fabric
             missing.update(not_linted(linted, read))
         elif read:
-            fabric = load_fabric([out])
+            fabric = load_fabric([out], progress=progress)
             missing.update(_not_read(fabric, read, _inventory_names(fabric, read)))
         whole = {name: capture for name, capture in read.items() if name not in missing}
         if fabric is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -33,7 +32,7 @@ from ..docpos import Document, first_error, json_schema, load_yaml, must
 from ..errors import InputError
 from ..inventory import Address, Inventory
 from ..inventory import load as load_inventory
-from ..limits import MAX_FILE_MB, file_limit_mb, set_max_file_mb
+from ..limits import MAX_FILE_MB, MAX_SECONDS, file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
@@ -54,11 +53,16 @@ def _no_nul(value: str) -> str:
 PathText = Annotated[str, AfterValidator(_no_nul)]
 
 
-# The longest wait a timer, a lock or a socket takes (threading.TIMEOUT_MAX, Python docs "threading": about 292 years on
-# Linux; socket.settimeout refuses more): `ssh_timeout_s: 1.0e+10` passed --check and every SSH poll's socket raised
-# OverflowError. Every duration of the settings is at most this (as `pull --timeout` on the command line).
-MAX_SECONDS = threading.TIMEOUT_MAX
 DAY_S = 86_400
+# Polls in flight at once (per kind and worker): each holds a socket, an SSH poll a thread too. 1,024 is Linux's
+# default open-file limit (RLIMIT_NOFILE soft limit, getrlimit(2); INR_OPEN_CUR in include/uapi/linux/fs.h): past it
+# a stampede of connections at every interval, and more than a process keeps open by default (our own limit,
+# docs/daemon.md).
+MAX_CONCURRENCY = 1024
+# Retries of a request (SNMP, the webhook's POST): net-snmp's own default is 5 (snmpcmd(1) -r); 10 more attempts than
+# the first of a device or a webhook that did not answer is our own limit (docs/daemon.md): past it each poll or alert
+# waits (retries + 1) x its timeout, and 10**20 retries passed --check.
+MAX_RETRIES = 10
 Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
 
 
@@ -73,9 +77,10 @@ class Poll(_S):
         "WRED counters, host `ethtool -S`); null: never.")
     jitter: float = Field(0.1, ge=0, le=0.5, description="Each interval is stretched or shrunk by up to this "
                           "fraction at random, so devices polled together drift apart.")
-    concurrency: int = Field(32, ge=1, description="Polls in flight at once, per kind (SNMP, SSH).")
+    concurrency: int = Field(32, ge=1, le=MAX_CONCURRENCY, description="Polls in flight at once, per kind (SNMP, "
+                             "SSH).")
     snmp_timeout_s: Seconds = Field(2.0, description="Seconds one SNMP request may take.")
-    snmp_retries: int = Field(1, ge=0, description="SNMP retries of a request that timed out.")
+    snmp_retries: int = Field(1, ge=0, le=MAX_RETRIES, description="SNMP retries of a request that timed out.")
     snmp_backend: Literal["auto", "fast", "pysnmp"] = Field(
         "auto", description="SNMP library: fast (gufo-snmp), pysnmp, or auto (fast when it can be imported).")
     ssh_timeout_s: Seconds = Field(60.0, description="Seconds one SSH session (login and commands) may take.")
@@ -149,7 +154,7 @@ def webhook_url(value: str) -> str:
 class Webhook(_S):
     url: Annotated[str, Field(pattern=_WEBHOOK_URL), must(WEBHOOK_URL_MUST)]
     timeout_s: Seconds = Field(5.0)
-    retries: int = Field(3, ge=0)
+    retries: int = Field(3, ge=0, le=MAX_RETRIES)
     headers_env: dict[str, EnvName] = Field(default_factory=dict, description="HTTP header -> environment variable "
                                         "holding its value (e.g. Authorization: ALERT_TOKEN); never the value itself.")
 

@@ -16,7 +16,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_SHARD = re.compile(r"^(\d+)/(\d+)$")
+# ASCII digits, at most 20 (2**64 - 1 has 20): \d also reads other scripts' digits, and 5,000 of them stopped
+# int() with Python's own "Exceeds the limit (4300 digits)" message.
+_SHARD = re.compile(r"(\d{1,20})/(\d{1,20})", re.ASCII)
+# Prometheus' hashmod modulus is a uint64 (model/relabel/relabel.go, Config.Modulus): a larger n is no hashmod.
+MAX_SHARDS = 2**64 - 1
 
 
 @dataclass(frozen=True)
@@ -27,8 +31,9 @@ class Shard:
     count: int = 1
 
     def __post_init__(self):
-        if self.count < 1 or not 0 <= self.index < self.count:
-            raise ValueError(f"shard {self.index}/{self.count}: give i/n with 0 <= i < n")
+        if not 1 <= self.count <= MAX_SHARDS or not 0 <= self.index < self.count:
+            raise ValueError(f"shard {self.index}/{self.count}: give i/n with 0 <= i < n <= 2^64 - 1 (Prometheus' "
+                             "hashmod modulus is a uint64)")
 
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
@@ -42,9 +47,9 @@ class Shard:
 
 def parse_shard(text: str) -> Shard:
     """``"1/4"`` -> Shard(1, 4); ValueError naming the expected form otherwise."""
-    m = _SHARD.match(text.strip())
+    m = _SHARD.fullmatch(text.strip())
     if not m:
-        raise ValueError(f"shard {text!r}: give i/n, e.g. 0/2 (this daemon polls the devices whose hashmod of "
+        raise ValueError(f"shard {text[:80]!r}: give i/n, e.g. 0/2 (this daemon polls the devices whose hashmod of "
                          "the name by n is i)")
     return Shard(int(m[1]), int(m[2]))
 

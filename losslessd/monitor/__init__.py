@@ -12,6 +12,27 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+# IF-MIB's ifName is a DisplayString (RFC 2863, RFC 2579: printable, at most 255 octets): the longest port name
+# any agent is held to.
+MAX_PORT_NAME = 255
+
+
+def port_name_problem(name: object) -> str | None:
+    """Why ``name``, as a source served it (an SNMP ifName, a gNMI key), cannot name a port; None when it can. A port's
+    name is the key of its counters in metrics labels, history rows, events and log lines: a control character or a
+    lone surrogate in one stopped every scrape of /metrics and every history write; an escape sequence or a bidi
+    override rewrote a terminal; a name of megabytes went into every series."""
+    if not isinstance(name, str):
+        return f"{type(name).__name__} {name!r:.40}, not text"
+    if not 0 < len(name) <= MAX_PORT_NAME:
+        return f"{len(name):,} characters, not 1-{MAX_PORT_NAME}"
+    if not name.isprintable():
+        return "not printable (a control, format or surrogate character)"
+    if name.strip() != name:
+        return "blank at an end" if name.strip() else "blank"
+    return None
+
+
 # Counter names (Key.name). ``index`` is the priority for PFC counters and the 0-based egress queue
 # for queue counters; None for per-port counters.
 PFC_RX = "pfc_rx"  # PFC pause frames received on the port (the port was told to stop sending)

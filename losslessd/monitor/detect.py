@@ -19,6 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..limits import MAX_SECONDS
 from . import (
     CNP_HANDLED,
     CNP_SENT,
@@ -37,6 +38,11 @@ from . import (
     Rates,
     carrying_queues,
 )
+from .counters import MAX_FRAMES_PER_S  # (a rate threshold above any port's frames/s never fires)
+
+# Intervals a detector counts (polls in a row, failures): our own limit (docs/detection.md), more than a day of the
+# default 10 s SNMP polls (8,640): a threshold past it is a typo, and 10**30 passed --check.
+MAX_POLLS = 10_000
 
 
 class Thresholds(BaseModel):
@@ -49,38 +55,42 @@ class Thresholds(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    storm_detection_polls: int = Field(2, ge=1, description=(
+    storm_detection_polls: int = Field(2, ge=1, le=MAX_POLLS, description=(
         "informative intervals in a row in which pauses arrive and the queue does not drain before a "
         "pfc_storm opens; an interval whose counter tables did not refresh carries no information and "
         "neither counts nor breaks the run (SONiC charges its detection timer poll by poll: "
         "pfc_detect_*.lua PFC_WD_DETECTION_TIME_LEFT)"))
-    storm_restoration_polls: int = Field(1, ge=1, description=(
+    storm_restoration_polls: int = Field(1, ge=1, le=MAX_POLLS, description=(
         "consecutive intervals in which the queue drains again before the pfc_storm ends"))
-    storm_min_pause_per_s: float = Field(0.0, ge=0, description=(
+    storm_min_pause_per_s: float = Field(0.0, ge=0, le=MAX_FRAMES_PER_S, description=(
         "pause frames/s received that count as 'pauses keep arriving'; 0: any, as SONiC's "
         "pfc_detect_*.lua (PFC RX counter advanced)"))
     storm_paused_share: float = Field(0.8, gt=0, le=1, description=(
         "share of the interval the priority was paused (duration counters) that counts as 'not "
         "draining' when no queue TX counter is known (sonic-swss pfc_detect_mellanox.lua: 0.8)"))
-    pause_rate_per_s: float = Field(1000.0, gt=0, description=(
+    pause_rate_per_s: float = Field(1000.0, gt=0, le=MAX_FRAMES_PER_S, description=(
         "pause frames/s (either way) on a lossless priority that raise pause_rate: a receiver at "
         "XOFF refreshes its pause about every half quanta, so a congestion episode costs a few "
         "frames; a thousand per second means the priority spends much of its time paused"))
-    pause_rate_polls: int = Field(2, ge=1, description="consecutive intervals above (or below) to open (or end)")
-    lossy_pause_per_s: float = Field(10.0, ge=0, description=(
+    pause_rate_polls: int = Field(2, ge=1, le=MAX_POLLS, description=(
+        "consecutive intervals above (or below) to open (or end)"))
+    lossy_pause_per_s: float = Field(10.0, ge=0, le=MAX_FRAMES_PER_S, description=(
         "pause frames/s on a priority the policy calls lossy that raise lossy_pause; above a few "
         "stray frames (a peer's DCBX renegotiation, a link flap)"))
-    lossy_pause_polls: int = Field(2, ge=1, description="consecutive intervals above (or below) to open (or end)")
-    ecn_min_pause_per_s: float = Field(100.0, gt=0, description=(
+    lossy_pause_polls: int = Field(2, ge=1, le=MAX_POLLS, description=(
+        "consecutive intervals above (or below) to open (or end)"))
+    ecn_min_pause_per_s: float = Field(100.0, gt=0, le=MAX_FRAMES_PER_S, description=(
         "pause frames/s on a lossless priority from which ECN health is judged (sustained pausing)"))
-    ecn_min_marks_per_pause: float = Field(0.1, ge=0, description=(
+    ecn_min_marks_per_pause: float = Field(0.1, ge=0, le=MAX_FRAMES_PER_S, description=(
         "ECN marks + CNPs per pause frame below which 'PFC is doing ECN's job' (ECN should mark "
         "before the ingress buffer reaches XOFF, so a working DCQCN marks far more than it pauses)"))
-    ecn_polls: int = Field(3, ge=1, description="consecutive intervals meeting (or not) the condition to open (or end)")
-    ecn_evidence_max_age_s: float = Field(300.0, gt=0, description=(
+    ecn_polls: int = Field(3, ge=1, le=MAX_POLLS, description=(
+        "consecutive intervals meeting (or not) the condition to open (or end)"))
+    ecn_evidence_max_age_s: float = Field(300.0, gt=0, le=MAX_SECONDS, description=(
         "ECN/CNP rates from another source (SSH counters, polled more slowly than SNMP pauses) are "
         "used for this long"))
-    down_after_failures: int = Field(3, ge=1, description="consecutive failed polls before device_down opens")
+    down_after_failures: int = Field(3, ge=1, le=MAX_POLLS, description=(
+        "consecutive failed polls before device_down opens"))
 
 
 @dataclass

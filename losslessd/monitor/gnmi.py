@@ -31,6 +31,7 @@ from . import (
     WD_RESTORED,
     WD_STORMS,
     Key,
+    port_name_problem,
 )
 from ..platforms import PLATFORMS
 from ..printable import printable
@@ -270,19 +271,12 @@ def oc_container(container: tuple[Elem, ...], leaves: dict[str, object]) -> Pars
     return Parsed(kind, values, bits, len(leaves))
 
 
-# IF-MIB's ifName is a DisplayString (RFC 2863, RFC 2579: printable, at most 255 octets): the longest port name
-# any agent is held to.
-MAX_PORT_NAME = 255
-
-
 def port_name(name: str, where) -> str:
-    """``name`` when it can name a port: a device's JSON may hold any key, and a control character or a lone
-    surrogate (a "\\ud800" escape) in one stopped every scrape of /metrics (UTF-8 encoding of the exposition) and
-    every history write, for every device; a key of megabytes went into every series."""
-    if 0 < len(name) <= MAX_PORT_NAME and name.isprintable():
+    """``name`` when it can name a port (port_name_problem): a device's JSON may hold any key."""
+    if (problem := port_name_problem(name)) is None:
         return name
     shown = printable(name[:80]) + (f"... ({len(name):,} characters)" if len(name) > 80 else "")
-    raise ValueError(f"{printable(str(where))}: '{shown}' is not a port name (1-{MAX_PORT_NAME} printable characters)")
+    raise ValueError(f"{printable(str(where))}: '{shown}' is not a port name ({problem})")
 
 
 class _Where:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from ..collect.snmp import SnmpSample
 from ..platforms import PLATFORMS
+from ..printable import printable
 from ..units import is_small_int
 from . import (
     CNP_HANDLED,
@@ -39,6 +40,7 @@ from . import (
     WD_STORMS,
     Key,
     Reading,
+    port_name_problem,
 )
 
 _SNMP_32BIT = (IN_DISCARDS, OUT_DISCARDS)  # IF-MIB ifTable Counter32 columns (RFC 2863)
@@ -71,7 +73,7 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
         put(w.port, WD_RESTORED, w.queue, w.restores)
     return Reading(device=sample.device, monotonic_s=sample.monotonic_s, time_unix_s=sample.time_unix_s,
                    uptime_ticks=sample.sys_uptime_ticks, values=values,
-                   bits={k: 32 for k in values if k.name in _SNMP_32BIT})
+                   bits={k: 32 for k in values if k.name in _SNMP_32BIT}, unread=tuple(sample.unread))
 
 
 def _lines(platform: str) -> tuple[str, ...]:
@@ -109,6 +111,10 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
             continue
         except ValueError as e:
             raise ValueError(f"{device}: `{command}`: {e}") from None
+        for port in sorted({k.port for k in got}):  # (a name no port has: not a label, a history row, a log line)
+            if (problem := port_name_problem(port)) is not None:
+                unread.append(f"`{command}`: port {printable(repr(port[:80]))} is {problem}: its counters are left out")
+                got = {k: v for k, v in got.items() if k.port != port}
         if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
             unread.append(f"`{command}`: no counter in its output: its counters are unknown")
         for key, value in got.items():  # a counter two commands give (a NIC's storm count): the first command's
