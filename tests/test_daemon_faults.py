@@ -359,7 +359,7 @@ def test_hostile_if_names_reach_no_metrics_label_history_row_or_raw_log_line(tmp
         for if_index, name in ((5, b"\x1b]0;pwned\x07Ethernet4\n"), (9, b"Ethernet0")):  # SONiC: EthernetN is N + 1
             line = next(x for x in text.splitlines() if x.startswith(f"{oids.IF_NAME}.{if_index}|"))
             text = text.replace(line, f"{oids.IF_NAME}.{if_index}|4x|{name.hex()}")
-        data.write_text(text)
+        sim._agents.rewrite("leaf1", text)
         daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None}).start()
         try:
             warned = wait_for(lambda: [r for r in daemon.log_records() if "ifIndex 5" in r.get("msg", "")],

@@ -313,7 +313,7 @@ def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run
         assert {k.port for k in before.values} == {"Ethernet0", "Ethernet16"}
         tracker = CounterTracker()
         tracker.update(before)
-        agent.data_file.write_text(hostile_snmprec(400))  # Ethernet0's count back, sysUpTime on: no restart
+        agents.rewrite("odd1", hostile_snmprec(400))  # Ethernet0's count back, sysUpTime on: no restart
         rates = tracker.update(reading_from_snmp(run(poller.poll(v2c(ports, "odd1")))))
         assert rates is not None and not rates.reset
         assert Key("Ethernet0", PFC_RX, 3) in rates.cleared and Key("Ethernet0", PFC_RX, 3) not in rates.per_s

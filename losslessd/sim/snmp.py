@@ -253,6 +253,17 @@ class SnmpAgents:
             agent.proc.send_signal(signal.SIGSTOP if down else signal.SIGCONT)
         agent.down = down
 
+    def rewrite(self, name: str, text: str) -> None:
+        """Replace the records the device's running agent serves (a test's hostile answers). snmpsim keeps an index of
+        byte offsets into the data file and rebuilds it only when the file's mtime, in whole seconds, changes
+        (snmpsim/record/search/database.py): a rewrite within the second the index was built would be served through
+        the old offsets (a walk then answers one OID twice). The mtime is moved on by two seconds."""
+        path = self._agents[name].data_file
+        before = path.stat().st_mtime
+        path.write_text(text)
+        later = max(before, path.stat().st_mtime) + 2
+        os.utime(path, (later, later))
+
     def publish(self, name: str, agent: _Agent | None = None) -> None:
         """Write the device's counter state where its agent reads it (after a change made to it)."""
         agent = agent or self._agents[name]
