@@ -921,8 +921,9 @@ def test_dlk003_names_the_ports_its_definition_names_on_random_switches(ports, w
             lines += ["   priority-flow-control on", "   priority-flow-control priority 3 no-drop"]
         lines.append("!")
     for group in (1, 2):
-        lines += [f"interface Port-Channel{group}", "   switchport mode trunk", "   switchport trunk allowed vlan 20,30",
-                  "   priority-flow-control on", "   priority-flow-control priority 3 no-drop", "!"]
+        lines += [f"interface Port-Channel{group}", "   switchport mode trunk",
+                  "   switchport trunk allowed vlan 20,30", "   priority-flow-control on",
+                  "   priority-flow-control priority 3 no-drop", "!"]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "r1.cfg"
         path.write_text("\n".join(lines) + "\n")
