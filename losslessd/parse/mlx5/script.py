@@ -322,14 +322,13 @@ def _shell_parts(words: list[str]) -> tuple[list[list[str]], bool]:
     whose other parts only print or read their input (`sh -c A | sh -c B`, `sh -c A | tee -a LOG`, `echo y | sh -c
     B`: bash(1) Pipelines, each part runs); and whether the pipeline's last part is one of them (its status is then
     the pipeline's). None for any other command."""
-    from . import _OUTPUT_READERS
+    from . import _output_reader
 
     def shell(part: list[str]) -> bool:
         return len(part) == 3 and os.path.basename(part[0]) in ("sh", "bash") and part[1] == "-c"
 
-    def sets_nothing(part: list[str]) -> bool:  # (`tee` writing a sysfs or configfs file, or a redirection, sets)
-        return bool(part) and (os.path.basename(part[0]) in _OUTPUT_READERS or part[0] in _PRINTS) and not any(
-            ">" in w or (part[0] == "tee" and w.startswith(("/sys/", "/proc/"))) for w in part)
+    def sets_nothing(part: list[str]) -> bool:  # (`tee` writing a sysfs file, or a redirection, sets something)
+        return (_output_reader(part) or part[:1] != [] and part[0] in _PRINTS) and not any(">" in w for w in part)
     if shell(words):
         return [words], True
     if "|" not in words and "|&" not in words:
