@@ -360,6 +360,13 @@ PLACED = {
     "a-shell-piped-into-a-failing-shell-before-and": ["set -e", f"sh -c 'true' | sh -c '{DCB}' && {PCP}", AFTER],
     "an-echo-piped-into-a-shell": ["set -e", f"echo y | sh -c '{PCP}'", AFTER],
     "true-piped-into-a-failing-shell": ["set -e", f"true | sh -c '{DCB}'", AFTER],
+    # a shell that sets pipefail itself fails with its last pipeline's failing part (before: not followed)
+    "a-shell-ending-in-a-pipeline-under-its-own-pipefail": ["set -e", f"bash -c 'set -o pipefail; {DCB} | cat'",
+                                                            AFTER],
+    "a-shell-piped-into-one-ending-under-its-own-pipefail": [
+        "set -e", f"sh -c 'true' | bash -c 'set -o pipefail; {DCB} | cat'", AFTER],
+    "a-shell-setting-pipefail-then-off": ["set -e", f"bash -c 'set -o pipefail; set +o pipefail; {DCB} | cat'",
+                                          AFTER],
     "printf-piped-into-a-shell-and-a-log": ["set -eo pipefail", f"printf 'y\\n' | bash -c '{DCB}' | tee -a /tmp/q.log",
                                             PCP, AFTER],
 }

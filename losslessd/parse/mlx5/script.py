@@ -1188,14 +1188,16 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             inner = _tested_blocks(_errexit(_calls(inner, grammar.functions), roles))
             try:
                 yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
+                own_pipefail = functions.get(_PIPEFAIL)  # (the shell's own, as its last command ran)
             finally:
                 functions.update(outer)
             statuses.append(functions.get(_FAILING))
             last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
-            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and last[3:4] != [_PIPEFAIL] and (
+            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and (
+                    last[3:4] != [_PIPEFAIL] or own_pipefail) and (
                     functions.get(_PIPEFAIL) or (last_shell and k == len(shells) - 1)):
-                # (its status is its last command's, bash(1) -c: it fails; one that fails only where the shell's
-                # pipefail is on is not followed there)
+                # (its status is its last command's, bash(1) -c: it fails; one that fails only under pipefail
+                # fails it where the shell set pipefail itself)
                 pipe = " under `set -o pipefail`" if functions.get(_PIPEFAIL) else ""
                 failing = (f"it is piped{pipe} and " if piped else "") + \
                     f"its `{shell[0]} -c` shell's last command fails: {last[2]}"
