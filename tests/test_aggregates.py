@@ -7,8 +7,13 @@ left the traffic out (DLK005) and the path rules could not follow it (PTH001 unv
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import tempfile
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from losslessd import fix
 from losslessd.api import lint
@@ -904,3 +909,62 @@ def test_junos_group_wildcards_reach_aggregated_ethernet_interfaces():
     assert {p.name: (p.bundle, p.mtu_bytes) for p in device.ports.values()} == {
         "et-0/0/0": ("ae0", 9202), "et-0/0/1": ("ae0", 9202)}
     assert device.issues == []
+
+
+def _dlk003_by_definition(device, lossless: set[int]) -> list[tuple[str, str]]:
+    """DLK003 worked out port by port from its rule doc, with no shared work: a VLAN floods when ports of two targets
+    hold it (an aggregate's members are one target); a paused port floods with every port holding one of its flooding
+    VLANs but its own aggregate's members. (port, message) in port order."""
+    from losslessd.lint.finding import few
+    from losslessd.rules.dlk import ranges
+    targets: dict[int, set[str]] = {}
+    for p in device.ports.values():
+        for v in p.vlans or ():
+            targets.setdefault(v, set()).add(p.bundle or p.name)
+    out = []
+    for p in device.ports.values():
+        paused = sorted(set(p.pfc_enabled or ()) & lossless)
+        shown = sorted(v for v in set(p.vlans or ()) if len(targets[v]) > 1)
+        if not paused or not shown:
+            continue
+        own = {q.name for q in device.ports.values() if p.bundle is not None and q.bundle == p.bundle} | {p.name}
+        others = [q.name for q in device.ports.values() if q.name not in own and set(q.vlans or ()) & set(shown)]
+        out.append((p.name, f"floods with {few(others)} in VLAN {ranges(shown)}"))
+    return out
+
+
+@given(st.lists(st.tuples(st.sampled_from(["routed", "access", "trunk"]), st.sets(st.sampled_from([10, 20, 30, 40])),
+                          st.sampled_from([None, 1, 2]), st.booleans()), min_size=1, max_size=14),
+       st.booleans())
+@settings(max_examples=120, deadline=None)
+def test_dlk003_names_the_ports_its_definition_names_on_random_switches(ports, wide):
+    """DLK003's shared work (per shared-VLAN subset; sparse list walk or bit sets, whichever is cheaper) names the same
+    ports, counts and VLANs as the rule's definition worked out port by port, on random EOS switches with access ports,
+    trunks and port-channels. ``wide``: every trunk also allows VLANs 100-400, so the bit-set path is taken."""
+    lines = ["hostname r1"]
+    for n, (mode, vlans, group, pfc) in enumerate(ports, 1):
+        lines.append(f"interface Ethernet{n}")
+        if mode == "routed" or (mode == "trunk" and not vlans and not wide):
+            lines.append("   no switchport")
+        elif mode == "access":
+            lines.append(f"   switchport access vlan {min(vlans, default=10)}")
+        else:
+            allowed = sorted(vlans) + (list(range(100, 401)) if wide else [])
+            lines += ["   switchport mode trunk", f"   switchport trunk allowed vlan {','.join(map(str, allowed))}"]
+        if group is not None and mode != "routed":
+            lines.append(f"   channel-group {group} mode active")
+        if pfc:
+            lines += ["   priority-flow-control on", "   priority-flow-control priority 3 no-drop"]
+        lines.append("!")
+    for group in (1, 2):
+        lines += [f"interface Port-Channel{group}", "   switchport mode trunk",
+                  "   switchport trunk allowed vlan 20,30", "   priority-flow-control on",
+                  "   priority-flow-control priority 3 no-drop", "!"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "r1.cfg"
+        path.write_text("\n".join(lines) + "\n")
+        result = lint([path], "roce-dscp26", select_codes=["DLK003"])
+    device = result.fabric.devices["r1"]
+    expected = _dlk003_by_definition(device, set(load_policy("roce-dscp26").lossless.priorities))
+    got = [(f.port, re.search(r"floods with .* in VLAN \S+(?=:)", f.message).group()) for f in result.findings]
+    assert got == expected

@@ -352,6 +352,23 @@ PLACED = {
     "a-failing-shell-piped-into-a-shell-and-tee": ["set -eo pipefail", f"sh -c '{DCB}' | sh -c 'true' | tee /dev/null",
                                                    AFTER],
     "a-shell-piped-into-a-shell-before-or": ["set -eo pipefail", f"sh -c '{PCP}' | sh -c '{DCB}' || true", AFTER],
+    # such a pipeline's status before `&&`: under pipefail the last failing shell's, not the last shell's (before: `cat`
+    # in the last shell made it succeed and what `&&` runs was read); a shell after a part that only prints is read
+    # (before: `echo y | sh -c '...'` was not read at all, nor did its failure end the script)
+    "a-failing-shell-piped-into-a-shell-before-and-under-pipefail": ["set -eo pipefail",
+                                                                     f"sh -c '{DCB}' | sh -c 'cat' && {PCP}", AFTER],
+    "a-shell-piped-into-a-failing-shell-before-and": ["set -e", f"sh -c 'true' | sh -c '{DCB}' && {PCP}", AFTER],
+    "an-echo-piped-into-a-shell": ["set -e", f"echo y | sh -c '{PCP}'", AFTER],
+    "true-piped-into-a-failing-shell": ["set -e", f"true | sh -c '{DCB}'", AFTER],
+    # a shell that sets pipefail itself fails with its last pipeline's failing part (before: not followed)
+    "a-shell-ending-in-a-pipeline-under-its-own-pipefail": ["set -e", f"bash -c 'set -o pipefail; {DCB} | cat'",
+                                                            AFTER],
+    "a-shell-piped-into-one-ending-under-its-own-pipefail": [
+        "set -e", f"sh -c 'true' | bash -c 'set -o pipefail; {DCB} | cat'", AFTER],
+    "a-shell-setting-pipefail-then-off": ["set -e", f"bash -c 'set -o pipefail; set +o pipefail; {DCB} | cat'",
+                                          AFTER],
+    "printf-piped-into-a-shell-and-a-log": ["set -eo pipefail", f"printf 'y\\n' | bash -c '{DCB}' | tee -a /tmp/q.log",
+                                            PCP, AFTER],
 }
 
 

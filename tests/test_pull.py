@@ -396,6 +396,22 @@ def test_refused_and_garbled_outputs_are_kept_and_reported(make_sim, tmp_path):
     assert "answered '% Invalid input (privileged mode required)'" in refused["spine1"].message
 
 
+def test_sys014_doc_example_is_what_lint_prints(make_sim, tmp_path):
+    """SYS014's failing example in its rule doc is the message lint prints for a SONiC switch that answered an
+    error line where JSON was due (the doc's example stopped after the JSON error, and the message goes on)."""
+    from losslessd.rules.sys import CommandFailed
+    sim = make_sim(["leaf1"], snmp=False)
+    sim.garble("leaf1", "show runningconfiguration all",
+               "Error: Unable to connect to the CONFIG_DB: redis is not running")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                 collect.Options(known_hosts=sim.known_hosts_path))
+    [finding] = [f for f in lint([out]).findings if f.code == "SYS014"]
+    doc = " ".join((CommandFailed.__doc__ or "").split("## Failing example")[1].split("## Passing")[0].split())
+    assert doc == f"`SYS014 {finding.message}`."
+
+
 def test_a_device_whose_output_never_ends_is_cut_at_the_session_budget(make_sim, tmp_path):
     """A command answered by lines without end (Simulator.flood): netmiko kept every byte until --timeout (959 MiB
     in the default 60 s for one device, 16 at once by default). The session is cut once it has received the file

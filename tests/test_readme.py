@@ -27,6 +27,9 @@ def test_the_readme_has_the_demo_excerpts():
     commands = [command for command, _ in _examples()]
     assert "$ losslessd lint examples/fabric --policy roce-dscp26" in commands
     assert "$ losslessd lint examples/infiniband --policy infiniband" in commands
+    # (bundled inputs, so that these excerpts are run too: they came from files not in the repository)
+    assert "$ losslessd lint examples/clos/leaf2.cfg --policy roce-dscp26 --explain-selection" in commands
+    assert any(c.startswith("$ losslessd lint examples/clos ") and c.endswith("--select DLK002") for c in commands)
 
 
 @pytest.mark.parametrize(("command", "shown"), _examples(), ids=lambda value: value if isinstance(value, str) else "")

@@ -307,7 +307,8 @@ class CommandFailed(_CollectionRule):
 
     ## Failing example
     `SYS014 `show runningconfiguration all` failed: output is not JSON (Expecting value: line 1
-    column 1 (char 0))`.
+    column 1 (char 0)): 'Error: Unable to connect to the CONFIG_DB: redis is not running'; its
+    output is kept in the capture`.
 
     ## Passing example
     Every command answers with its normal output.

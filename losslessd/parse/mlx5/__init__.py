@@ -1144,11 +1144,15 @@ def _piped_output_only(words: list[str]) -> list[str]:
     from . import script
 
     first, *later = script.pipeline(words)
-    for part in later:
-        prog = os.path.basename(part[0]) if part else ""
-        if prog not in _OUTPUT_READERS or (prog == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in part)):
-            return words
+    if not all(_output_reader(part) for part in later):
+        return words
     return first if later else words
+
+
+def _output_reader(part: list[str]) -> bool:
+    """Whether a pipeline's ``part`` only reads its input (_OUTPUT_READERS; not `tee` writing a sysfs file)."""
+    prog = os.path.basename(part[0]) if part else ""
+    return prog in _OUTPUT_READERS and not (prog == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in part))
 
 
 # Programs that copy their input to their output whole: a read piped into them still prints the read's whole output.

@@ -314,22 +314,27 @@ def pipeline(words: list[str]) -> list[list[str]]:
     return [unwrap(part) for part in parts]
 
 
+_PRINTS = frozenset({"echo", "printf", "true", ":", "yes"})  # (a pipeline's part that prints only, into a shell)
+
+
 def _shell_parts(words: list[str]) -> tuple[list[list[str]], bool]:
-    """The shells ``words`` starts, each `sh|bash -c STRING`: the command itself, or the `-c` shells of a pipeline whose
-    first part is one and whose other parts are such shells or read their input only (`sh -c A | sh -c B`, `sh -c A |
-    tee -a LOG`: bash(1) Pipelines, each part runs); and whether the pipeline's last part is one of them (its status
-    is then the pipeline's). None for any other command."""
-    from . import _OUTPUT_READERS
+    """The shells ``words`` starts, each `sh|bash -c STRING`: the command itself, or the `-c` shells of a pipeline
+    whose other parts only print or read their input (`sh -c A | sh -c B`, `sh -c A | tee -a LOG`, `echo y | sh -c
+    B`: bash(1) Pipelines, each part runs); and whether the pipeline's last part is one of them (its status is then
+    the pipeline's). None for any other command."""
+    from . import _output_reader
 
     def shell(part: list[str]) -> bool:
         return len(part) == 3 and os.path.basename(part[0]) in ("sh", "bash") and part[1] == "-c"
+
+    def sets_nothing(part: list[str]) -> bool:  # (`tee` writing a sysfs file, or a redirection, sets something)
+        return (_output_reader(part) or part[:1] != [] and part[0] in _PRINTS) and not any(">" in w for w in part)
     if shell(words):
         return [words], True
     if "|" not in words and "|&" not in words:
         return [], False
     parts = pipeline(words)
-    if not shell(parts[0]) or any(not shell(p) and (not p or os.path.basename(p[0]) not in _OUTPUT_READERS or (
-            os.path.basename(p[0]) == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in p))) for p in parts):
+    if not any(shell(p) for p in parts) or not all(shell(p) or sets_nothing(p) for p in parts):
         return [], False
     return [p for p in parts if shell(p)], shell(parts[-1])
 
@@ -1159,9 +1164,10 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if tested and words and not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
         shells, last_shell = _shell_parts(words)  # (`sh -c '...'`; each `sh -c` of `sh -c A | sh -c B | tee LOG`)
-        piped = len(shells) > 1 or not last_shell
+        piped = "|" in words or "|&" in words
         failing = None  # why the pipeline fails, where a part's shell ends in a failing command (bash(1) Pipelines:
         # its status is its last part's, or under pipefail the last part's that fails)
+        statuses: list[str | None] = []  # each shell's status as its commands ran (_FAILING)
         for k, shell in enumerate(shells):
             try:
                 grammar = _Grammar(functions.get(_EXPANDED))
@@ -1182,19 +1188,24 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             inner = _tested_blocks(_errexit(_calls(inner, grammar.functions), roles))
             try:
                 yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
+                own_pipefail = functions.get(_PIPEFAIL)  # (the shell's own, as its last command ran)
             finally:
                 functions.update(outer)
+            statuses.append(functions.get(_FAILING))
             last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
-            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and last[3:4] != [_PIPEFAIL] and (
+            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and (
+                    last[3:4] != [_PIPEFAIL] or own_pipefail) and (
                     functions.get(_PIPEFAIL) or (last_shell and k == len(shells) - 1)):
-                # (its status is its last command's, bash(1) -c: it fails; one that fails only where the shell's
-                # pipefail is on is not followed there)
+                # (its status is its last command's, bash(1) -c: it fails; one that fails only under pipefail
+                # fails it where the shell set pipefail itself)
                 pipe = " under `set -o pipefail`" if functions.get(_PIPEFAIL) else ""
                 failing = (f"it is piped{pipe} and " if piped else "") + \
                     f"its `{shell[0]} -c` shell's last command fails: {last[2]}"
         if shells:
             if piped and not last_shell and not functions.get(_PIPEFAIL):  # (the status is its reader's, not known)
                 functions[_FAILING] = None
+            elif piped and functions.get(_PIPEFAIL) and (failed := [s for s in statuses if s]):
+                functions[_FAILING] = failed[-1]  # (under pipefail the last part's that fails: `&&` skips on it)
             if failing and not tested and _line_untested(line, written, piped):
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, failing)
             continue
