@@ -24,6 +24,8 @@ from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
 from tests.peers import FABRIC, swapped_leaf1
 
+from .clirun import losslessd
+
 POLICY = load_policy("roce-dscp26")
 NEW = Candidate(300_000, 3_000_000, 20.0)
 ROCE = (153600, 1572864, 100.0)  # examples/fabric/leaf1 WRED_PROFILE ROCE_LOSSLESS
@@ -81,6 +83,32 @@ def test_a_port_whose_maps_do_not_place_a_lossless_priority_is_refused(tmp_path)
     with pytest.raises(InputError, match=r"leaf1: its config does not say which egress queue carries lossless "
                                          r"Ethernet0 priority 3 .*leave the port out of --ports"):
         candidate.load("leaf1", "sonic", json.dumps(db), POLICY, ["Ethernet0"])
+
+
+def test_fix_writes_the_missing_ecn_on_the_queue_carrying_the_lossless_priority(tmp_path):
+    """render's one placement (Profile.ecn_queues) serves `fix` too: ECN001 on a port with TC 3 on queue 4 is fixed on
+    queue 4 (it was written on queue 3, which carries priority 4's traffic); a port whose tc_to_queue_map is unbound
+    gets no guess."""
+    path = swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)) / "leaf1" / "config_db.json"
+    db = json.loads(path.read_text())
+    for entry in db["QUEUE"].values():
+        entry.pop("wred_profile", None)
+    path.write_text(json.dumps(db))
+    res = losslessd("fix", path)
+    assert res.returncode == 1 and '"Ethernet0|4": {"wred_profile": ' in res.stdout, res.stderr
+    assert '"Ethernet0|3"' not in res.stdout.split("diff with")[0]
+
+
+def test_render_refuses_to_guess_the_queue_of_an_unmapped_lossless_priority(tmp_path):
+    from losslessd import render
+
+    prof = render.profile(POLICY, [render.PortFacts("Ethernet0", 100, 5, carries={4: [4]})], model="DCS-7050CX3-32S")
+    with pytest.raises(InputError, match="port Ethernet0: its config does not say which egress queue carries "
+                                         "lossless priority 3"):
+        render.render("arista_eos", render.restrict(prof, {"ecn"}, ["Ethernet0"]))
+    placed = render.profile(POLICY, [render.PortFacts("Ethernet0", 100, 5, carries={3: [5]})], model="DCS-7050CX3-32S")
+    assert "uc-tx-queue 5\n      random-detect ecn" in render.render("arista_eos",
+                                                                       render.restrict(placed, {"ecn"}, ["Ethernet0"]))
 
 
 @pytest.mark.slow

@@ -595,11 +595,18 @@ class Profile(Sectioned):
     def ecn_queues(self, port: PortProfile, platform: str) -> list[int]:
         """The egress queues ``port``'s ECN settings go on: those carrying the lossless priorities. By the snippet's
         own maps where it writes them (OWN_QUEUE_MAPS) or where no --device gave the port's; else by the device's
-        (PortFacts.carries: with TC 3 on queue 4, queue 4), queue n for a priority n they do not place (render's CLI
-        says so: unplaced_ecn; the tuner refuses such a port)."""
+        (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError naming the port where they do not place a
+        lossless priority (never queue n for priority n by guess)."""
         if (platform in OWN_QUEUE_MAPS and self.wants("maps")) or port.carries is None:
             return list(self.lossless)
-        return sorted({q for prio in self.lossless for q in port.carries.get(prio) or [prio]})
+        unplaced = [prio for prio in self.lossless if not port.carries.get(prio)]
+        if unplaced:
+            raise InputError(f"port {port.name}: its config does not say which egress queue carries lossless priority "
+                             f"{', '.join(map(str, unplaced))}, so the ECN settings would go on a guessed queue: map "
+                             "the priority's traffic class to a queue, or write the maps too",
+                             **({"file": port.source.file, "line": port.source.line}
+                                if port.source is not None and port.source.file else {}))
+        return sorted({q for prio in self.lossless for q in port.carries[prio]})
 
     def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
@@ -991,21 +998,6 @@ def unchecked_ecn(platform: str, prof: Profile) -> str | None:
             f"break-even): {platform} sizes the lossless headroom and its xoff point itself at run time (dynamic, "
             "not in the config), so losslessd does not know where PFC pauses there; compare the thresholds with the "
             "switch's own headroom and xoff")
-
-
-def unplaced_ecn(platform: str, prof: Profile) -> str | None:
-    """Where the snippet writes ECN on queue n for lossless priority n because the --device config does not say
-    which egress queue carries the priority (Profile.ecn_queues): the sentence that says so; None elsewhere."""
-    if not (prof.ecn and prof.wants("ecn")) or (platform in OWN_QUEUE_MAPS and prof.wants("maps")):
-        return None
-    unplaced = [f"{port.name} priority {prio}" for port in prof.ports if port.carries is not None
-                for prio in prof.lossless if not port.carries.get(prio)]
-    if not unplaced:
-        return None
-    shown = ", ".join(unplaced[:4]) + (f" and {len(unplaced) - 4} more" if len(unplaced) > 4 else "")
-    return (f"ECN written on queue n for priority n on {shown}: the config does not map the priority's traffic class "
-            "to an egress queue, so which queue carries it is a guess; map it in the config, or render the maps "
-            "section too")
 
 
 def environment() -> jinja2.Environment:
