@@ -255,3 +255,17 @@ def test_a_pusher_refused_for_its_host_key_names_the_host_and_how_to_add_it(make
     said = r"leaf1: cannot log in: the host key of 127\.0\.0\.1:\d+ is not in .*ssh-keyscan"
     with pytest.raises(PushError, match=said):
         pusher.open()
+
+
+@pytest.mark.slow
+def test_a_tuner_without_apply_pushes_nothing(make_sim, tmp_path):
+    """The CLI asks for --apply and a confirmation; the Tuner API itself refuses to push without Options.apply."""
+    sim = make_sim(["leaf1"], snmp=False)
+    opts = Options(benchmark=["true"], sizes=[], budget=1, noise_runs=1, apply=False,
+                   known_hosts=sim.known_hosts_path, db=tmp_path / "tune.sqlite", ports={"leaf1": ["Ethernet0"]})
+    t = Tuner(load(sim.inventory_path, sim.env), ["leaf1"], POLICY, opts, say=lambda line: None)
+    t.load()
+    with pytest.raises(InputError, match="only with --apply"):
+        t.run()
+    state = sim.devices["leaf1"].config
+    assert state.log == [] and state.commits == 0 and not (tmp_path / "tune.sqlite").exists()

@@ -381,7 +381,11 @@ class Tuner:
 
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
-        """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
+        """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal).
+        Only with Options.apply (the CLI's --apply, confirmed): a caller of this API gets no push without it."""
+        if not self.opts.apply:
+            raise InputError("a tune pushes candidates only with --apply (and its confirmation); without it, print "
+                             "the dry run (losslessd tune without --apply)")
         with self.locked(), stopped_by_signals() as self.stop:
             try:
                 return self._run()
