@@ -604,8 +604,8 @@ class Profile(Sectioned):
             raise InputError(f"port {port.name}: its config does not say which egress queue carries lossless priority "
                              f"{', '.join(map(str, unplaced))}, so the ECN settings would go on a guessed queue: map "
                              "the priority's traffic class to a queue, or write the maps too",
-                             **({"file": port.source.file, "line": port.source.line}
-                                if port.source is not None and port.source.file else {}))
+                             file=port.source.file if port.source else None,
+                             line=port.source.line if port.source else None)
         return sorted({q for prio in self.lossless for q in port.carries[prio]})
 
     def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
