@@ -11,7 +11,7 @@ abort` (also reverts a commit still on its timer), `show configuration sessions 
 
 SONiC (sonic-utilities config/main.py): `config checkpoint NAME`, `config apply-patch FILE` (an RFC 6902 JSON
 patch of CONFIG_DB), `config rollback NAME`, `config delete-checkpoint NAME`, `config list-checkpoints`, with
-or without sudo; the patch file is made with `umask 077; mktemp /tmp/NAME.XXX...` (a new name, mode 0600), written
+or without sudo; the patch file is made with `mktemp /tmp/NAME.XXX...` (a new name, mode 0600), written
 with `printf '%s' 'PART' >> FILE` (a terminal line holds at most 4095 characters, so a long patch goes in parts)
 and removed with `rm -f -- FILE`. On a multi-ASIC
 dump (`localhost`, `asicN`) a patch path without its namespace is refused, as the generic config updater refuses it.
@@ -221,17 +221,14 @@ class ConfigState:
             return None
         if words[:1] == ["sudo"]:
             words = words[1:]
-        umask = 0o022
-        if words[:1] == ["umask"] and len(words) > 2 and re.fullmatch(r"[0-7]{3,4};", words[1]):
-            umask, words = int(words[1][:-1], 8), words[2:]
         if words[:1] == ["mktemp"] and len(words) == 2 and (m := re.fullmatch(r"(/tmp/[^/]*?)(X{3,})", words[1])):
-            # GNU coreutils mktemp: the trailing Xs replaced by random letters and digits, the file created 0600
-            # (u+rw, less the umask), its name printed
+            # GNU coreutils mktemp: the trailing Xs replaced by random letters and digits, the file created u+rw
+            # (0600; the session's umask 022 takes nothing from it), its name printed
             if self.mktemp_answer is not None:
                 return self.mktemp_answer, 1
             path = (self.mktemp_names.pop(0) if self.mktemp_names else
                     m[1] + "".join(secrets.choice(string.ascii_letters + string.digits) for _ in m[2]))
-            self.files[path], self.modes[path] = "", 0o600 & ~umask
+            self.files[path], self.modes[path] = "", 0o600
             self.made.append(path)
             return path, 0
         if words[:2] == ["printf", "%s"] and len(words) == 5 and words[3] in (">", ">>"):

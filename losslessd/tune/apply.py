@@ -338,10 +338,11 @@ class SonicPusher(Pusher):
                                  "`config list-checkpoints` lists them)")
 
     def _patch_file(self) -> str:
-        """A new file only our login can read or write, for the patch: `mktemp` (GNU coreutils: a name no file had,
-        created mode 0600, its name printed) under umask 077, never a name another user of the switch could guess and
-        plant a link or a file of theirs at. Its answer must be that one path, else PushError (nothing changed)."""
-        out = self._run(f"umask 077; mktemp {_PATCH_TEMPLATE}")
+        """A new file only our login can read or write, for the patch: `mktemp` (GNU coreutils mktemp: a name no file
+        had, created exclusively with u+rw alone, 0600, its name printed; no umask of the session's is changed), never
+        a name another user of the switch could guess and plant a link or a file of theirs at. Its answer must be that
+        one path, else PushError (nothing changed)."""
+        out = self._run(f"mktemp {_PATCH_TEMPLATE}")
         path = out.strip()
         if not _PATCH_FILE.fullmatch(path):
             raise PushError(self.name, f"`mktemp` answered {_first(out)!r}, not a new file's path under /tmp; "
