@@ -181,6 +181,13 @@ def test_the_sonic_patch_file_is_a_new_private_file_removed_after_a_push_or_a_fa
     state = sim.devices["leaf1"].config
     planted = "/tmp/losslessd-tune-test.json-patch"  # where another user of the switch could guess it was
     state.files[planted] = "[]"
+    modes, apply_patch = [], state.sonic_apply_patch
+
+    def spy(path):  # the file's mode as the switch's config command reads it
+        modes.append(state.modes.get(path))
+        return apply_patch(path)
+
+    state.sonic_apply_patch = spy
     try:
         _push(cfg, pusher, NEW)
         state.refuse = "YANG validation failed"
@@ -189,6 +196,7 @@ def test_the_sonic_patch_file_is_a_new_private_file_removed_after_a_push_or_a_fa
         assert len(state.made) == 2 and len(set(state.made)) == 2 and planted not in state.made
         applied = [line.split()[-1] for line in state.log if line.startswith("config apply-patch")]
         assert applied == state.made  # each push wrote and applied its own mktemp file...
+        assert modes == [0o600, 0o600]  # (mktemp's: only the login reads or writes it)
         assert state.files == {planted: "[]"}  # ...removed afterwards, the failed one too; the planted one untouched
     finally:
         pusher.close()
@@ -205,25 +213,6 @@ def test_a_mktemp_answer_that_is_no_new_file_stops_the_push_before_any_change(ma
             _push(cfg, pusher, NEW)
         assert sim.running_config("leaf1") == before and state.commits == 0
         assert state.checkpoints == {} and not [line for line in state.log if "apply-patch" in line]
-    finally:
-        pusher.close()
-
-
-@pytest.mark.slow
-def test_the_sonic_patch_file_is_made_mode_0600(make_sim):
-    sim, cfg, pusher = _sonic(make_sim)
-    state = sim.devices["leaf1"].config
-    modes = []
-    apply_patch = state.sonic_apply_patch
-
-    def spy(path):  # the file's mode as the switch's config command reads it
-        modes.append(state.modes.get(path))
-        return apply_patch(path)
-
-    state.sonic_apply_patch = spy
-    try:
-        _push(cfg, pusher, NEW)
-        assert modes == [0o600]
     finally:
         pusher.close()
 
