@@ -258,3 +258,17 @@ def test_a_tuner_without_apply_pushes_nothing(make_sim, tmp_path):
         t.run()
     state = sim.devices["leaf1"].config
     assert state.log == [] and state.commits == 0 and not (tmp_path / "tune.sqlite").exists()
+
+
+def test_sim_bench_takes_the_pfc_trigger_of_the_pg_the_maps_put_the_priority_in(tmp_path):
+    """TC 3 in PG 4 (TC_TO_PRIORITY_GROUP_MAP): the benchmark's headroom and PFC trigger are PG 4's, not PG 3's."""
+    from losslessd.sim.bench import port_settings
+
+    db = json.loads((swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)) / "leaf1" / "config_db.json").read_text())
+    db["QUEUE"]["Ethernet0|4"]["wred_profile"] = "[WRED_PROFILE|ROCE_LOSSLESS]"
+    found = port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
+    assert found.headroom_bytes is not None
+    db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"].update({"3": "4", "4": "3"})
+    db["BUFFER_PG"]["Ethernet0|4"] = {"profile": "ingress_lossy_profile"}  # (PG 3 keeps its lossless profile)
+    moved = port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
+    assert moved.headroom_bytes is None and moved.trigger_bytes != found.trigger_bytes

@@ -71,7 +71,11 @@ def port_settings(platform: str, name: str, config: str, port: str, priority: in
         raise InputError(f"{name} {port}: ECN thresholds of queue {index} (priority {priority}'s) unknown or not in "
                          "bytes" + (f" ({ecn.unconverted})" if ecn is not None and ecn.unconverted else ""))
     trigger = headroom = None
-    pg = p.priority_groups.get(priority)
+    # The ingress PG the port's TC -> PG map puts the priority's traffic classes in (TC_TO_PRIORITY_GROUP_MAP), never
+    # the PG numbered like the priority; none where the maps do not say (the model then runs without a PFC trigger).
+    pgs = [(p.tc_to_pg or {}).get(tc) for tc, prio in (p.tc_to_priority or {}).items() if prio == priority]
+    pg_index = pgs[0] if len(set(pgs)) == 1 else None
+    pg = p.priority_groups.get(pg_index) if pg_index is not None else None
     profile = device.buffer_profiles.get(pg.profile) if pg is not None and pg.profile else None
     if profile is not None:
         found = pfc_trigger(profile, device.buffer_pools.get(profile.pool or ""), incast)
