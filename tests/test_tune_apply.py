@@ -42,7 +42,7 @@ def test_eos_push_through_napalm_with_commit_timer_and_restore(make_sim):
     cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        origin = pusher.origin(cfg.text, cfg.queues)
         pushed = _push(cfg, pusher, NEW)
         assert pushed.changed and "+      random-detect ecn minimum-threshold 300000 bytes" in pushed.diff
         running = sim.running_config("spine1")
@@ -92,7 +92,7 @@ def test_sonic_checkpoint_apply_patch_and_rollback(make_sim):
     cfg, pusher = _setup(sim, "leaf1", ["Ethernet0", "Ethernet4"], SonicPusher)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        origin = pusher.origin(cfg.text, cfg.queues)
         assert origin == {"checkpoint": "losslessd-tune-test-origin"}
         pushed = _push(cfg, pusher, NEW)
         ops = json.loads(pushed.diff)
@@ -101,7 +101,7 @@ def test_sonic_checkpoint_apply_patch_and_rollback(make_sim):
         db = json.loads(sim.running_config("leaf1"))
         assert db["WRED_PROFILE"]["ROCE_LOSSLESS_300000_3000000"]["green_max_threshold"] == "3000000"
         state = sim.devices["leaf1"].config
-        assert "config apply-patch /tmp/losslessd-tune-test.json-patch" in state.log
+        assert [c for c in state.log if c.startswith("config apply-patch")] == [f"config apply-patch {state.made[0]}"]
         assert set(state.checkpoints) == {"losslessd-tune-test-origin"}  # the per-push checkpoint is gone
         assert state.files == {}  # the patch file too
         pusher.restore(origin, candidate.ecn_check(cfg, POLICY, found))
@@ -234,7 +234,7 @@ def test_nvue_apply_revert_and_restore(make_sim, tmp_path):
         assert json.loads(sim.devices[name].outputs["nv config show -o json"])[1]["set"]["qos"]["congestion-control"]
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
         assert found["swp1"] == (153600, 1572864, 100.0)
-        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        origin = pusher.origin(cfg.text, cfg.queues)
         pushed = _push(cfg, pusher, NEW)
         assert pushed.changed and "interface swp1 qos congestion-control profile ROCE_LOSSLESS_300000_3000000" in pushed.diff
         assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name))["swp1"] == (300_000, 3_000_000, 20.0)
@@ -252,7 +252,8 @@ def test_nvue_apply_revert_and_restore(make_sim, tmp_path):
         pusher.close()
 
 
-PATCH = "sudo config apply-patch /tmp/losslessd-tune-test.json-patch"
+TEMP = "/tmp/losslessd-tune.0123456789"  # the name the simulated `mktemp` gives the patch file (mktemp_names)
+PATCH = f"sudo config apply-patch {TEMP}"
 
 
 @pytest.mark.parametrize("trail, said", [
@@ -268,6 +269,7 @@ def test_a_sonic_patch_answered_with_an_error_beside_its_success_line_is_rolled_
     sim = make_sim(["leaf1"], snmp=False)
     cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
     before = sim.running_config("leaf1")
+    sim.devices["leaf1"].config.mktemp_names.append(TEMP)
     sim.trail("leaf1", PATCH, trail)
     try:
         with pytest.raises(PushError) as err:
@@ -358,7 +360,7 @@ def test_a_sonic_checkpoint_the_switch_did_not_delete_is_a_warning_naming_it(mak
     cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
     state = sim.devices["leaf1"].config
     try:
-        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        origin = pusher.origin(cfg.text, cfg.queues)
         assert pusher.warnings == []
         pushed = _push(cfg, pusher, NEW)  # (deleted as asked: no warning)
         assert pushed.changed and pusher.warnings == []
@@ -402,7 +404,7 @@ def test_the_put_back_commands_of_every_pusher_restore_what_a_push_took(make_sim
         cfg, pusher = _setup(sim, name, ports, cls)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        origin = pusher.origin(cfg.text, cfg.queues)
         assert _push(cfg, pusher, NEW).changed
         lines = pusher.by_hand(origin)
     finally:

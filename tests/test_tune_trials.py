@@ -225,7 +225,7 @@ def test_a_tune_database_another_program_keeps_locked_is_an_input_error_not_a_cr
             other.close()
 
 
-@pytest.mark.slow  # starts a process
+@pytest.mark.slow  # (starts a second Python process)
 def test_a_second_tune_on_the_same_database_is_refused_naming_the_first(tmp_path):
     """Two `tune --apply` runs given one --db: the second took the first's running tune for a killed one, resumed it
     and pushed candidates to the same devices beside it. Now it is refused before anything is read or pushed (exit 2,

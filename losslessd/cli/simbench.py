@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from ..errors import InputError
-from .options import finite
+from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, finite
+from .pull import preflight
 
 
 def sim_bench(
@@ -22,8 +23,8 @@ def sim_bench(
     noise: Annotated[float, typer.Option("--noise-pct", min=0.0,
                                          callback=finite, help="Run-to-run busbw noise (standard deviation, "
                                          "%).")] = 0.5,
-    known_hosts: Annotated[Path | None, typer.Option("--known-hosts", help="The simulator's known_hosts (host keys "
-                                                     "checked).")] = None,
+    known_hosts: Annotated[Path, KNOWN_HOSTS_OPTION] = DEFAULT_KNOWN_HOSTS,
+    insecure: Annotated[bool, INSECURE_OPTION] = False,
     slow_below_kmax: Annotated[int | None, typer.Option("--slow-below-kmax", help="Plant a regression: runs with the "
                                                         "port's Kmax below this many bytes are 30 % slower.")] = None,
     slow_from_kmax: Annotated[int | None, typer.Option("--slow-from-kmax", help="Plant a regression: runs with the "
@@ -47,7 +48,8 @@ def sim_bench(
         raise InputError(f"sim-bench needs the `sim` extra ({exc.name} is not installed)") from None
     if storm_on_run is not None and state is None:
         raise InputError("--storm-on-run needs --state FILE to count the runs")
-    typer.echo(run(inventory, device, port, incast=incast, priority=priority, sizes=sizes_arg(sizes), noise_pct=noise,
-                   known_hosts=known_hosts, slow_below_kmax=slow_below_kmax,
+    inv, keys = preflight(inventory, known_hosts, insecure)  # (host keys checked as pull and tune check them)
+    typer.echo(run(inv, inventory, device, port, incast=incast, priority=priority, sizes=sizes_arg(sizes),
+                   noise_pct=noise, known_hosts=keys, slow_below_kmax=slow_below_kmax,
                    slow_from_kmax=slow_from_kmax, storm_on_run=storm_on_run, state=state,
                    headroom_bytes=headroom, trigger_bytes=trigger), nl=False)

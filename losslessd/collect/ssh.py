@@ -212,6 +212,23 @@ def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
         conn_timeout=timeout, auth_timeout=timeout, banner_timeout=timeout)
 
 
+def host_key_refusal(exc: BaseException, host: Host, known_hosts: Path | None) -> str | None:
+    """Why the SSH login failed when it was the host key (paramiko RejectPolicy, as connect_args sets it), naming the
+    device's address and how to add its key (the caller names the device); None when it was something else. Every SSH entry point says it so: a pull's
+    Session, tune's pushers, sim-bench."""
+    import paramiko
+
+    where = f"{host.hostname}:{host.port}"
+    for e in _causes(exc):
+        if isinstance(e, paramiko.BadHostKeyException):
+            return (f"the host key of {where} does not match its entry in {known_hosts}: the device was replaced or "
+                    "someone is in the middle; check it, then update known_hosts")
+        if isinstance(e, paramiko.SSHException) and "not found in known_hosts" in str(e):
+            return (f"the host key of {where} is not in {known_hosts}; add it after checking its fingerprint "
+                    f"(ssh-keyscan -p {host.port} {host.hostname})")
+    return None
+
+
 class Guard:
     """What every SSH connection of ours gets, a pull's Session or a `tune --apply` pusher's: the TCP connection
     metered against the byte budget (session_budget), outputs decoded as one UTF-8 stream (a byte that is not
@@ -399,14 +416,9 @@ class Session(Guard):
             return self.flood_error()
         if self.aborted:
             return CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
-        for e in chain:
-            if isinstance(e, paramiko.BadHostKeyException):
-                return CollectError(HOST_KEY, f"the host key of {where} does not match its entry in {self.known_hosts}: "
-                                    "the device was replaced or someone is in the middle; check it, then update "
-                                    "known_hosts")
-            if isinstance(e, paramiko.SSHException) and "not found in known_hosts" in str(e):
-                return CollectError(HOST_KEY, f"the host key of {where} is not in {self.known_hosts}; add it after "
-                                    f"checking its fingerprint (ssh-keyscan -p {host.port} {host.hostname})")
+        refused = host_key_refusal(exc, host, self.known_hosts)
+        if refused is not None:
+            return CollectError(HOST_KEY, refused)
         if any(isinstance(e, (NetmikoAuthenticationException, paramiko.AuthenticationException)) for e in chain):
             return CollectError(AUTH_FAILED, f"{where} refused the login of user {host.username!r} (wrong password, "
                                 f"user or key; the password came from {host.password.origin})")

@@ -59,6 +59,9 @@ ECN_KMAX_FILL_PCT = 50
 # drop-profiles dp1 interpolate fill-level [ 55 90 ] drop-probability [ 0 100 ]) marks from 55 % to 90 %.
 QFX5000_ECN_FILL_PCT = (55, 90)
 ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168 section 5)
+# Platforms whose maps section writes the TC -> queue map (TC n to queue n): SONiC TC_TO_QUEUE_MAP, NVUE
+# egress-queue-mapping (their templates). EOS's writes DSCP -> TC alone: the device's tx-queue map stays.
+OWN_QUEUE_MAPS = frozenset({"sonic", "nvidia_cumulus"})
 # Traffic class (and PG, queue) of every DSCP the policy does not name: best effort, priority 0 (IEEE 802.1Q Annex I,
 # "Best Effort", the default priority).
 BEST_EFFORT_TC = 0
@@ -121,6 +124,10 @@ class PortFacts:
     # The settings a member writes a line of its own for (model Port.own_settings: NX-OS `mtu`, `priority-flow-control
     # mode`), which the switch compares with the aggregate's: a snippet gives the member the aggregate's value there.
     own: tuple[str, ...] = ()
+    # A --device port's own maps: lossless priority -> the egress queues that carry it (model Port.priority_queues,
+    # the lookup the daemon reads queue counters through: monitor.queue_maps_of); {} where its config does not say,
+    # None without a --device. ECN goes on those queues wherever the snippet leaves the device's maps as they are.
+    carries: dict[int, list[int]] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True)
@@ -284,6 +291,7 @@ class PortProfile:
     bundle: str | None = None  # PortFacts.bundle
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.bundle_attached
     own: tuple[str, ...] = ()  # PortFacts.own
+    carries: dict[int, list[int]] | None = field(default=None, hash=False)  # PortFacts.carries
     source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
 
     @property
@@ -583,6 +591,22 @@ class Profile(Sectioned):
         # (a TC classified into another qos-group, queue_of, changes the name; the names of the others stay)
         moved = {t: self.queue_of(t) for t in sorted(by_tc) if self.queue_of(t) != t}
         return f"{zlib.crc32(json.dumps([by_tc, moved] if moved else by_tc, sort_keys=True).encode()):08X}"
+
+    def ecn_queues(self, port: PortProfile, platform: str) -> list[int]:
+        """The egress queues ``port``'s ECN settings go on: those carrying the lossless priorities. By the snippet's
+        own maps where it writes them (OWN_QUEUE_MAPS) or where no --device gave the port's; else by the device's
+        (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError naming the port where they do not place a
+        lossless priority (never queue n for priority n by guess)."""
+        if (platform in OWN_QUEUE_MAPS and self.wants("maps")) or port.carries is None:
+            return list(self.lossless)
+        unplaced = [prio for prio in self.lossless if not port.carries.get(prio)]
+        if unplaced:
+            raise InputError(f"port {port.name}: its config does not say which egress queue carries lossless priority "
+                             f"{', '.join(map(str, unplaced))}, so the ECN settings would go on a guessed queue: map "
+                             "the priority's traffic class to a queue, or write the maps too",
+                             file=port.source.file if port.source else None,
+                             line=port.source.line if port.source else None)
+        return sorted({q for prio in self.lossless for q in port.carries[prio]})
 
     def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
@@ -894,7 +918,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
-            own=port.own, source=port.source))
+            own=port.own, carries=port.carries, source=port.source))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1266,5 +1290,6 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
                                bundle=p.bundle if on_aggregate else None,
-                               bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own))
+                               bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own,
+                               carries=p.priority_queues() or {}))
     return facts, pool.size_bytes if pool is not None else None

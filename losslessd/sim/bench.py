@@ -4,7 +4,8 @@ headroom of one of its ports, prints nccl-tests output, and credits the switch's
 workload did (pause frames the port sent, ECN marks, drops) through the simulator's control command. So
 `losslessd tune --apply` against the simulator closes the loop: what it pushes changes what this measures.
 
-    losslessd sim-bench --inventory INV --device leaf1 --port Ethernet0 [--incast 8] [--sizes 8M,64M,512M]
+    losslessd sim-bench --inventory INV --known-hosts FILE --device leaf1 --port Ethernet0 [--incast 8]
+        [--sizes 8M,64M,512M]
 
 Planted faults for tests (docs/tune.md): ``--slow-below-kmax BYTES`` makes every run with the port's Kmax below
 BYTES 30 % slower (a regression the tuner must roll back), ``--slow-from-kmax BYTES`` those at or above it (the
@@ -20,10 +21,10 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..collect.ssh import connect_args
+from ..collect.ssh import Guard, connect_args, host_key_refusal
 from ..errors import InputError
 from ..headroom import pfc_trigger
-from ..inventory import load as load_inventory
+from ..inventory import Inventory
 from ..monitor import carrying_queues, queue_maps_of
 from ..parse import parser_for
 from ..parse.base import Input
@@ -70,7 +71,11 @@ def port_settings(platform: str, name: str, config: str, port: str, priority: in
         raise InputError(f"{name} {port}: ECN thresholds of queue {index} (priority {priority}'s) unknown or not in "
                          "bytes" + (f" ({ecn.unconverted})" if ecn is not None and ecn.unconverted else ""))
     trigger = headroom = None
-    pg = p.priority_groups.get(priority)
+    # The ingress PG the port's TC -> PG map puts the priority's traffic classes in (TC_TO_PRIORITY_GROUP_MAP), never
+    # the PG numbered like the priority; none where the maps do not say (the model then runs without a PFC trigger).
+    pgs = [(p.tc_to_pg or {}).get(tc) for tc, prio in (p.tc_to_priority or {}).items() if prio == priority]
+    pg_index = pgs[0] if len(set(pgs)) == 1 else None
+    pg = p.priority_groups.get(pg_index) if pg_index is not None else None
     profile = device.buffer_profiles.get(pg.profile) if pg is not None and pg.profile else None
     if profile is not None:
         found = pfc_trigger(profile, device.buffer_pools.get(profile.pool or ""), incast)
@@ -80,19 +85,24 @@ def port_settings(platform: str, name: str, config: str, port: str, priority: in
                         trigger, headroom, p.cable_length_m, p.mtu_bytes)
 
 
-def run(inventory: Path, device: str, port: str, *, incast: int = 8, priority: int = 3,
-        sizes: list[int] | None = None, noise_pct: float = 0.0, known_hosts: Path | None = None,
+def run(inv: Inventory, inventory: Path, device: str, port: str, *, incast: int = 8, priority: int = 3,
+        sizes: list[int] | None = None, noise_pct: float = 0.0, known_hosts: Path | None,
         slow_below_kmax: int | None = None, slow_from_kmax: int | None = None,
         storm_on_run: int | None = None, state: Path | None = None,
         headroom_bytes: float | None = None, trigger_bytes: float | None = None, timeout_s: float = 30.0) -> str:
+    """``inv``: the inventory read from ``inventory``; ``known_hosts``: the host keys checked (None: not checked,
+    --insecure-no-host-key-check)."""
     from netmiko import ConnectHandler
 
-    inv = load_inventory(inventory)
     if device not in inv.hosts:
         raise InputError(f"no device {device} in {inventory}")
     host = inv.hosts[device]
     count = _count_run(state) if state is not None else 1
-    conn = ConnectHandler(**connect_args(host, known_hosts, timeout_s))
+    try:
+        conn = ConnectHandler(**connect_args(host, known_hosts, timeout_s))
+    except Exception as exc:  # noqa: BLE001 - host key, login or network: a benchmark that cannot run
+        why = host_key_refusal(exc, host, known_hosts) or f"{type(exc).__name__}: {exc}"
+        raise InputError(f"{device}: cannot log in: {Guard(host, timeout_s).mask(why)[0]}") from None
     try:
         if host.platform.enable:
             conn.enable()

@@ -11,8 +11,9 @@ abort` (also reverts a commit still on its timer), `show configuration sessions 
 
 SONiC (sonic-utilities config/main.py): `config checkpoint NAME`, `config apply-patch FILE` (an RFC 6902 JSON
 patch of CONFIG_DB), `config rollback NAME`, `config delete-checkpoint NAME`, `config list-checkpoints`, with
-or without sudo; the patch file is written with `: > FILE` and `printf '%s' 'PART' >> FILE` (a terminal line
-holds at most 4095 characters, so a long patch goes in parts) and removed with `rm -f FILE`. On a multi-ASIC
+or without sudo; the patch file is made with `mktemp /tmp/NAME.XXX...` (a new name, mode 0600), written
+with `printf '%s' 'PART' >> FILE` (a terminal line holds at most 4095 characters, so a long patch goes in parts)
+and removed with `rm -f -- FILE`. On a multi-ASIC
 dump (`localhost`, `asicN`) a patch path without its namespace is refused, as the generic config updater refuses it.
 
 Cumulus NVUE (NVIDIA's NVUE command reference, "Config Commands"): `nv set` and `nv unset` build a pending
@@ -29,7 +30,9 @@ import asyncio
 import difflib
 import json
 import re
+import secrets
 import shlex
+import string
 import time
 from dataclasses import dataclass, field
 
@@ -72,6 +75,10 @@ class ConfigState:
     flash: dict[str, str] = field(default_factory=dict)
     checkpoints: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    modes: dict[str, int] = field(default_factory=dict)  # each file's permission bits
+    made: list[str] = field(default_factory=list)  # every file `mktemp` made, in order (tests check them)
+    mktemp_answer: str | None = None  # what `mktemp` prints instead of a new file's name (tests plant it)
+    mktemp_names: list[str] = field(default_factory=list)  # the names `mktemp` gives next, in order (tests plant them)
     nvue_pending: list[str] = field(default_factory=list)  # `nv set` / `nv unset` lines not applied yet
     nvue_revision: int = 1
     refuse: str | None = None  # refuse every commit with this reason
@@ -214,15 +221,23 @@ class ConfigState:
             return None
         if words[:1] == ["sudo"]:
             words = words[1:]
+        if words[:1] == ["mktemp"] and len(words) == 2 and (m := re.fullmatch(r"(/tmp/[^/]*?)(X{3,})", words[1])):
+            # GNU coreutils mktemp: the trailing Xs replaced by random letters and digits, the file created u+rw
+            # (0600; the session's umask 022 takes nothing from it), its name printed
+            if self.mktemp_answer is not None:
+                return self.mktemp_answer, 1
+            path = (self.mktemp_names.pop(0) if self.mktemp_names else
+                    m[1] + "".join(secrets.choice(string.ascii_letters + string.digits) for _ in m[2]))
+            self.files[path], self.modes[path] = "", 0o600
+            self.made.append(path)
+            return path, 0
         if words[:2] == ["printf", "%s"] and len(words) == 5 and words[3] in (">", ">>"):
             self.files[words[4]] = (self.files.get(words[4], "") if words[3] == ">>" else "") + words[2]
             return "", 0
-        if words[:2] == [":", ">"] and len(words) == 3:
-            self.files[words[2]] = ""
-            return "", 0
         if words[:2] == ["rm", "-f"]:
-            for path in words[2:]:
+            for path in words[2 + (words[2:3] == ["--"]):]:
                 self.files.pop(path, None)
+                self.modes.pop(path, None)
             return "", 0
         if words[:1] == ["cat"] and len(words) == 2 and words[1] in self.files:
             return self.files[words[1]], 0

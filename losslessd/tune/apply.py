@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..collect.ssh import CollectError, Guard, connect_args
+from ..collect.ssh import CollectError, Guard, connect_args, host_key_refusal
 from ..docpos import json_value
 from ..errors import InputError
 from ..fix.apply import sonic_patch
@@ -52,6 +52,10 @@ CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm c
 # ...` lines (config apply-patch, rollback, checkpoint), and a Python traceback (an exception the command let out).
 _ERROR_LINE = re.compile(r"^[ \t]*(?:Error:|ERROR:|Failed to |Traceback \(most recent call last\))", re.M)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
+# The SONiC patch file: mktemp's template (GNU coreutils mktemp: at least 3 trailing X, each replaced by a letter or
+# digit), and what its answer must be.
+_PATCH_TEMPLATE = "/tmp/losslessd-tune.XXXXXXXXXX"
+_PATCH_FILE = re.compile(r"/tmp/losslessd-tune\.[A-Za-z0-9]{10}")
 
 
 class PushError(Exception):
@@ -94,6 +98,12 @@ class Pusher:
         except CollectError as exc:
             raise PushError(self.name, f"cannot connect: {exc.message}", False) from None
 
+    def _login_failed(self, exc: Exception, what: str) -> PushError:
+        """``what`` failed: a host key that is not the known one (collect.ssh.host_key_refusal: how to add it), else
+        the exception's own words, the login secrets masked."""
+        why = host_key_refusal(exc, self.host, self.known_hosts) or f"{type(exc).__name__}: {exc}"
+        return PushError(self.name, f"{what}: {self.guard.mask(why)[0]}", False)
+
     def running(self) -> str:
         """The running config as the platform's config_read answers it, checked as a pull checks an output."""
         cmd = self.host.platform.config_read
@@ -116,13 +126,15 @@ class Pusher:
         """Push ``snippet`` in one transaction; ``check`` reads the running config afterwards."""
         raise NotImplementedError
 
-    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
         """What restore() needs to put the tuned settings back as they are now."""
         raise NotImplementedError
 
-    def restore(self, token: dict, check: Check) -> None:
-        """Put the tuned settings back as origin() found them (nothing to do when ``check`` says they are)."""
-        if check(self.running()) is None:
+    def restore(self, token: dict, check: Check, *, known: bool = True) -> None:
+        """Put the tuned settings back as origin() found them (nothing to do when ``check`` says they are; ``known``
+        False: the settings as found are not known on every tuned port, e.g. a carrying queue without ECN, so
+        ``check`` cannot say so, and they are put back anyway)."""
+        if known and check(self.running()) is None:
             return  # a device that never took a candidate, or one already put back
         why = self._put_back(token, check)
         if why is not None:
@@ -163,8 +175,7 @@ class EosPusher(Pusher):
         try:
             self.dev.open()
         except Exception as exc:  # noqa: BLE001 - napalm wraps connection failures in several types
-            why = self.guard.mask(f"{type(exc).__name__}: {exc}")[0]
-            raise PushError(self.name, f"cannot open a napalm eos session: {why}", False) from None
+            raise self._login_failed(exc, "cannot open a napalm eos session") from None
         self.guard.attach(self.dev.device)
 
     def close(self) -> None:
@@ -221,15 +232,16 @@ class EosPusher(Pusher):
         except Exception:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
             pass
 
-    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
-        """The ECN lines of each tuned port's `uc-tx-queue` blocks as they are now (`no random-detect ecn`
-        where there is none: the port's own or its service-profile's setting then applies again)."""
+    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
+        """The ECN lines of each tuned port's `uc-tx-queue` blocks (``queues``: port -> the queues carrying its
+        lossless priorities, candidate.DeviceConfig.queues) as they are now (`no random-detect ecn` where there is
+        none: the port's own or its service-profile's setting then applies again)."""
         lines = running.splitlines()
         out = []
-        for port in ports:
+        for port, carrying in queues.items():
             block = _block(lines, f"interface {port}", 0)
             out.append(f"interface {port}")
-            for q in queues:
+            for q in carrying:
                 sub = _block(block, f"uc-tx-queue {q}", 3)
                 ecn = [line.strip() for line in sub if line.strip().startswith("random-detect ecn")]
                 out += [f"   uc-tx-queue {q}"] + [f"      {line}" for line in ecn or ["no random-detect ecn"]]
@@ -269,8 +281,7 @@ class SonicPusher(Pusher):
         try:
             self.conn = ConnectHandler(**connect_args(self.host, self.known_hosts, self.timeout_s), sock=sock)
         except Exception as exc:  # noqa: BLE001 - login, host key or network: the device is not reachable for a push
-            why = self.guard.mask(f"{type(exc).__name__}: {exc}")[0]
-            raise PushError(self.name, f"cannot log in: {why}", False) from None
+            raise self._login_failed(exc, "cannot log in") from None
         self.guard.attach(self.conn)
 
     def close(self) -> None:
@@ -326,6 +337,27 @@ class SonicPusher(Pusher):
                                  f"delete it by hand (`{command}`, "
                                  "`config list-checkpoints` lists them)")
 
+    def _patch_file(self) -> str:
+        """A new file only our login can read or write, for the patch: `mktemp` (GNU coreutils mktemp: a name no file
+        had, created exclusively with u+rw alone, 0600, its name printed; no umask of the session's is changed), never
+        a name another user of the switch could guess and plant a link or a file of theirs at. Its answer must be that
+        one path, else PushError (nothing changed)."""
+        out = self._run(f"mktemp {_PATCH_TEMPLATE}")
+        path = out.strip()
+        if not _PATCH_FILE.fullmatch(path):
+            raise PushError(self.name, f"`mktemp` answered {_first(out)!r}, not a new file's path under /tmp; "
+                                       "nothing pushed", False)
+        return path
+
+    def _remove(self, path: str) -> None:
+        """Remove the patch file, whatever happened to the push; one the switch keeps is a warning to remove it."""
+        try:
+            why = self._send(f"rm -f -- {path}")[1]
+        except PushError as exc:  # (the session broke off)
+            why = exc.message
+        if why is not None:
+            self.warnings.append(f"{self.name}: `rm -f -- {path}` failed ({why}): remove the patch file by hand")
+
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()  # JSON, checked (refusal): a session cut mid-output or a CONFIG_DB not up stops here
         current = json_value(running)
@@ -342,15 +374,16 @@ class SonicPusher(Pusher):
             return Pushed(self.name, False, "")
         before = f"{self.tag}-before"
         self._checkpoint(before)
-        path = f"/tmp/{self.tag}.json-patch"
         text = json.dumps(patch)
         try:
-            self._run(f": > {path}")
-            for i in range(0, len(text), _PATCH_CHUNK):
-                self._run(f"printf '%s' {shlex.quote(text[i:i + _PATCH_CHUNK])} >> {path}")
-            # (an error line beside "Patch applied successfully": what landed is not known, so it is rolled back)
-            failed = self._send(f"sudo config apply-patch {path}", "Patch applied successfully")[1]
-            self._send(f"rm -f {path}")  # (our file in /tmp: what rm answers changes nothing on the switch)
+            path = self._patch_file()
+            try:
+                for i in range(0, len(text), _PATCH_CHUNK):
+                    self._run(f"printf '%s' {shlex.quote(text[i:i + _PATCH_CHUNK])} >> {path}")
+                # (an error line beside "Patch applied successfully": what landed is not known, so it is rolled back)
+                failed = self._send(f"sudo config apply-patch {path}", "Patch applied successfully")[1]
+            finally:
+                self._remove(path)
             if failed is not None:
                 why = self._rollback(before)
                 raise PushError(self.name, f"`config apply-patch` failed: {failed}; "
@@ -368,7 +401,7 @@ class SonicPusher(Pusher):
             self._delete_checkpoint(before)
         return Pushed(self.name, True, json.dumps(patch, indent=1))
 
-    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
         name = f"{self.tag}-origin"
         self._checkpoint(name)
         return {"checkpoint": name}
@@ -436,8 +469,9 @@ class NvuePusher(SonicPusher):
                             why is None)
         return Pushed(self.name, True, diff)
 
-    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
         """The tuned ports' congestion-control lines, and those of the profiles they use, as they are now."""
+        ports = list(queues)
         mine = [f"nv set interface {p} qos congestion-control " for p in ports]
         bound = {line.split()[-1] for line in running.splitlines() if any(line.startswith(m) for m in mine)}
         keep = [line for line in running.splitlines()

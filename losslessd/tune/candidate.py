@@ -18,7 +18,8 @@ from ..errors import InputError
 from ..fix import lint_device
 from ..fix.apply import SHAPES
 from ..lint.finding import Finding, Severity
-from ..model import Device, Source
+from ..model import Device, Port, Source
+from ..monitor import carrying_queues, queue_maps_of
 from ..parse import parser_for
 from ..parse.base import Input
 from ..platforms import PLATFORMS
@@ -41,6 +42,8 @@ class DeviceConfig:
     device: Device
     ports: list[PortFacts]
     baseline: list[Finding] = field(default_factory=list)  # its own findings as found
+    # Each tuned port's egress queues that carry the lossless priorities, by the device's own maps (lossless_queues)
+    queues: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def port_names(self) -> list[str]:
@@ -84,13 +87,25 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
         if missing:
             raise InputError(f"{name}: no port {', '.join(missing)} in its config")
         facts = [by_name.get(p) or PortFacts(p, device.ports[p].speed_gbps, device.ports[p].cable_length_m,
-                                             device.ports[p].mtu_bytes) for p in ports]
+                                             device.ports[p].mtu_bytes, carries=device.ports[p].priority_queues() or {})
+                 for p in ports]
     no_speed = [f.name for f in facts if f.speed_gbps is None]
     if no_speed:
         raise InputError(f"{name}: speed of {', '.join(no_speed)} unknown, so their ECN thresholds cannot be scaled")
     if not facts:
         raise InputError(f"{name}: no RoCE-facing port to tune (give --ports)")
-    cfg = DeviceConfig(name, platform, text, device, facts)
+    queues = lossless_queues(device, policy, [f.name for f in facts])
+    unplaced = [f"{port} priority {prio}" for port, found in queues.items() for prio, q in found.items() if not q]
+    if unplaced:
+        shown = ", ".join(unplaced[:4]) + (f" and {len(unplaced) - 4} more" if len(unplaced) > 4 else "")
+        raise InputError(f"{name}: its config does not say which egress queue carries lossless {shown} "
+                         "(SONiC TC_TO_QUEUE_MAP bound in PORT_QOS_MAP, EOS `qos map traffic-class to tx-queue`, "
+                         "NVUE egress-queue-mapping, Junos forwarding-class queue-num, NX-OS no-drop class), so "
+                         "tune cannot tell which queue's ECN to read and set; map the priority's traffic class to a "
+                         "queue, or leave the port out of --ports")
+    cfg = DeviceConfig(name, platform, text, device, facts,
+                       queues={port: sorted({q for qs in found.values() for q in qs or ()})
+                               for port, found in queues.items()})
     cfg.baseline = lint_device(device, policy, [config_input(name, text)]) or []
     return cfg
 
@@ -185,22 +200,26 @@ def _changes_anything(text: str) -> bool:
                for line in text.splitlines())
 
 
+def lossless_queues(device: Device, policy: Policy, ports: list[str]) -> dict[str, dict[int, list[int] | None]]:
+    """Each of ``ports``' lossless priorities -> the egress queues that carry it by the device's own maps
+    (monitor.carrying_queues, the lookup the daemon's detectors and the trial's sums read queue counters through:
+    with TC 3 on queue 4, queue 4 holds priority 3's ECN); None where the maps do not say."""
+    maps = queue_maps_of(device).carries
+    return {port: {prio: carrying_queues(maps, port, prio) for prio in sorted(policy.lossless.priorities)}
+            for port in ports}
+
+
 def as_found(cfg: DeviceConfig, policy: Policy) -> Candidate | None:
-    """The tuned ports' ECN settings as found, at the reference speed, when every lossless queue of every
-    tuned port has the same known ones (None otherwise: the search then starts from the policy's default)."""
+    """The tuned ports' ECN settings as found, at the reference speed, when every queue carrying a lossless priority
+    on every tuned port has the same known ones (None otherwise: the search then starts from the policy's default)."""
+    found = ecn_settings(cfg, policy, cfg.text, cfg.device)
     seen = set()
     for facts in cfg.ports:
-        port = cfg.device.ports.get(facts.name)
-        if port is None:
+        ecn = found.get(facts.name)
+        if ecn is None:
             return None
-        for prio in policy.lossless.priorities:
-            queue = port.queues.get(prio)
-            ecn = queue.ecn if queue is not None else None
-            if ecn is None or None in (ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct):
-                return None
-            f = scale(policy, facts.speed_gbps)
-            seen.add((round(ecn.min_threshold_bytes / f), round(ecn.max_threshold_bytes / f),
-                      float(ecn.mark_probability_pct)))
+        f = scale(policy, facts.speed_gbps)
+        seen.add((round(ecn[0] / f), round(ecn[1] / f), ecn[2]))
     if len(seen) != 1:
         return None
     kmin, kmax, pmax = seen.pop()
@@ -210,22 +229,29 @@ def as_found(cfg: DeviceConfig, policy: Policy) -> Candidate | None:
 Ecn = tuple[int, int, float]  # Kmin bytes, Kmax bytes, Pmax percent, as a port's lossless queue has them
 
 
-def ecn_settings(cfg: DeviceConfig, policy: Policy, text: str) -> dict[str, Ecn | None]:
-    """Each tuned port's ECN settings in ``text`` (the device's config), read with losslessd's parser; None
-    for a port whose lossless queues differ or whose thresholds the parser could not convert."""
-    device = parser_for(cfg.platform).parse([config_input(cfg.name, text)], cfg.name)
+def ecn_settings(cfg: DeviceConfig, policy: Policy, text: str, device: Device | None = None) -> dict[str, Ecn | None]:
+    """Each tuned port's ECN settings in ``text`` (the device's config; ``device``: it parsed), read with losslessd's
+    parser on the queues that carry the lossless priorities by that config's own maps (lossless_queues); None for a
+    port whose maps do not place a lossless priority, whose carrying queues differ, or whose thresholds the parser
+    could not convert."""
+    if device is None:
+        device = parser_for(cfg.platform).parse([config_input(cfg.name, text)], cfg.name)
     out: dict[str, Ecn | None] = {}
-    for name in cfg.port_names:
+    for name, carried in lossless_queues(device, policy, cfg.port_names).items():
         port = device.ports.get(name)
-        seen = set()
-        for prio in policy.lossless.priorities:
-            queue = port.queues.get(prio) if port is not None else None
-            ecn = queue.ecn if queue is not None else None
-            seen.add(None if ecn is None or None in (ecn.min_threshold_bytes, ecn.max_threshold_bytes,
-                                                     ecn.mark_probability_pct)
-                     else (ecn.min_threshold_bytes, ecn.max_threshold_bytes, float(ecn.mark_probability_pct)))
+        seen = {_queue_ecn(port, index) for queues in carried.values() for index in (queues if queues else (None,))}
         out[name] = seen.pop() if len(seen) == 1 else None
     return out
+
+
+def _queue_ecn(port: Port | None, index: int | None) -> Ecn | None:
+    """Queue ``index``'s ECN settings on ``port``; None where there is no such queue or a threshold is unknown."""
+    queue = port.queues.get(index) if port is not None and index is not None else None
+    ecn = queue.ecn if queue is not None else None
+    if ecn is None or ecn.min_threshold_bytes is None or ecn.max_threshold_bytes is None \
+            or ecn.mark_probability_pct is None:
+        return None
+    return ecn.min_threshold_bytes, ecn.max_threshold_bytes, float(ecn.mark_probability_pct)
 
 
 def expected(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> dict[str, Ecn]:

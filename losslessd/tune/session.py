@@ -381,7 +381,11 @@ class Tuner:
 
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
-        """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
+        """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal).
+        Only with Options.apply (the CLI's --apply, confirmed): a caller of this API gets no push without it."""
+        if not self.opts.apply:
+            raise InputError("a tune pushes candidates only with --apply (and its confirmation); without it, print "
+                             "the dry run (losslessd tune without --apply)")
         with self.locked(), stopped_by_signals() as self.stop:
             try:
                 return self._run()
@@ -515,7 +519,7 @@ class Tuner:
         for name, pusher in self.pushers.items():
             if name not in self.origins:
                 cfg = self.configs[name]
-                token = pusher.origin(cfg.text, cfg.port_names, list(self.policy.lossless.priorities))
+                token = pusher.origin(cfg.text, cfg.queues)
                 token["ecn"] = {p: list(v) if v else None
                                 for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text).items()}
                 self.origins[name] = token
@@ -676,7 +680,8 @@ class Tuner:
                     pass
                 elif cand is None:
                     want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
-                    pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want))
+                    pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want),
+                                   known=None not in want.values())
                     cfg.text = pusher.running()
                 else:
                     checked = cand_mod.check(cfg, self.policy, cand)
