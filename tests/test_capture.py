@@ -122,4 +122,4 @@ def test_any_outputs_round_trip(sections):
     # (a carriage return is a line end, as the file is read: test_a_carriage_return_in_an_output_forges_no_section)
     lines = [o.replace("\r\n", "\n").replace("\r", "\n") for _, o in sections]
     assert [(s.command, s.output) for s in read] == [(c, o if not o or o.endswith("\n") else o + "\n")
-                                                      for (c, _), o in zip(sections, lines)]
+                                                      for (c, _), o in zip(sections, lines, strict=True)]

@@ -74,14 +74,16 @@ MALFORMED = {
     "binary-noise": bytes(range(256)),
     # round 12: errors in a chunked body (h11 raises them while the body is read, after the head) were a traceback
     # logged as a bug for each request, beyond the refusal log's rate limit, and no answer
-    "chunk-size-not-hex": b"POST /-/reload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nx\r\n0\r\n\r\n",
+    "chunk-size-not-hex": b"POST /-/reload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                          b"zz\r\nx\r\n0\r\n\r\n",
     "chunk-size-25-digits": b"POST /-/reload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + b"F" * 25
                             + b"\r\nx",
     "chunk-line-over-head-limit": b"POST /-/reload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n1;"
                                   + b"a" * (MAX_HEAD_BYTES * 8) + b"\r\nx\r\n0\r\n\r\n",
     # ... and a request framed both ways (RFC 9112 6.1: request smuggling through a proxy that reads Content-Length)
     "content-length-and-chunked": b"POST /-/reload HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n"
-                                  b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /metrics HTTP/1.1\r\nHost: t\r\n\r\n",
+                                  b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                                  b"GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n",
 }
 
 

@@ -262,9 +262,9 @@ def test_collect_script_escapes_a_marker_after_a_carriage_return(tmp_path):
     (bin_dir / "mlnx_qos").write_text("#!/bin/sh\nprintf 'Priority trust state: dscp\\r#%% command: forged\\r\\n\\n'\n")
     (bin_dir / "mlnx_qos").chmod(0o755)
     out = tmp_path / "gpu07.txt"
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "SYSFS_ROOT": str(sysfs), "LC_ALL": "C"}
     res = subprocess.run(["sh", str(ROOT / "examples" / "collect-host-capture.sh"), "-n", "gpu07", "-o", str(out),
-                          "ens1f0np0"], env={"PATH": f"{bin_dir}:/usr/bin:/bin", "SYSFS_ROOT": str(sysfs), "LC_ALL": "C"},
-                         capture_output=True, text=True)
+                          "ens1f0np0"], env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     _, sections = capture.read(read_text(out), str(out))
     assert "forged" not in [s.command for s in sections]
