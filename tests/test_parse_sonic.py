@@ -12,7 +12,7 @@ from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
-from losslessd.parse.sonic import parse, sniff
+from losslessd.parse.sonic import _cut_items, _priorities, parse, sniff
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
 
@@ -742,3 +742,17 @@ def test_numbers_padded_with_blanks_are_read_as_orchagent_reads_them(tmp_path):
     assert "'166912B'" in said["/WRED_PROFILE/TYPO/green_min_threshold"]
     assert "' '" in said["/WRED_PROFILE/TYPO/green_max_threshold"]
     assert port.queues[4].ecn.min_threshold_bytes is None
+
+
+def test_pfc_enable_read_as_orchagent_reads_it():
+    """qosorch.cpp processPortQosMapTask: swss tokenize(value, ',') (std::getline: nothing after a final ','), then
+    std::stoi of each item, which skips leading blanks, takes a sign and stops at the first character that is no
+    digit. A range or a blank-separated list is its first priority only; an empty item throws."""
+    cases = {"": (), "3,4": (3, 4), "3,4,": (3, 4), " 3, 4": (3, 4), "+3,04": (3, 4), "3-4": (3,), "3 4": (3,),
+             "2-4,6": (2, 6), "3\t4": (3,)}
+    for text, read in cases.items():
+        assert _priorities(text) == read, text
+    for text in (",3", "3,,4", "   ", "a", "9", "-1", "3,8"):
+        with pytest.raises(ValueError):
+            _priorities(text)
+    assert _cut_items("3,4") == _cut_items(" 3, 4 ") == [] and _cut_items("2-4,6") == ["'2-4' counts as 2"]

@@ -380,10 +380,34 @@ def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
     return tuple(out)
 
 
+# std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable: C blanks skipped, a sign, digits;
+# whatever follows in the item is ignored (sonic-swss orchagent/qosorch.cpp processPortQosMapTask).
+_STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]{1,9})")
+
+
+def _priority_items(text: str) -> list[tuple[str, int, str]]:
+    """Each item of a pfc_enable / pfcwd_sw_enable list, the priority orchagent reads from it and what it leaves
+    unread (qosorch.cpp processPortQosMapTask): swss tokenize on ',' (std::getline: no item after a final ','),
+    std::stoi of each item, which stops at the first character that is no digit, so '3-4' and '3 4' are priority 3.
+    ValueError for an item stoi throws on (empty, blanks, no digit) and for a priority outside 0-7."""
+    out = []
+    for item in (text[:-1] if text.endswith(",") else text).split(","):
+        m = _STOI.match(item)
+        if not m or not 0 <= int(m.group(1)) <= 7:
+            raise ValueError(item)
+        out.append((item, int(m.group(1)), item[m.end():].strip(_C_SPACE)))
+    return out
+
+
 def _priorities(text: str) -> tuple[int, ...]:
-    """pfc_enable / pfcwd_sw_enable: "" turns PFC off (sonic-port-qos-map.yang: "Empty string is allowed"); blanks
-    are not a list (orchagent's stoi of them throws)."""
-    return () if not text else _indexes(text, 7)
+    """pfc_enable / pfcwd_sw_enable as orchagent reads them (_priority_items): "" turns PFC off
+    (sonic-port-qos-map.yang: "Empty string is allowed")."""
+    return () if not text else tuple(sorted({prio for _, prio, _ in _priority_items(text)}))
+
+
+def _cut_items(text: str) -> list[str]:
+    """"'3-4' counts as 3" for each item of a priority list that holds more than the priority orchagent reads."""
+    return [f"{_quoted(item)} counts as {prio}" for item, prio, rest in _priority_items(text) if rest] if text else []
 
 
 # (kind, field) of a clash (see _Builder._shared_part) -> (table, the setting, what it is set on).
@@ -1147,6 +1171,14 @@ class _Builder:
         prios = "a list of priorities 0-7"
         pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
         wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
+        for field, read in (("pfc_enable", pfc), ("pfcwd_sw_enable", wd)):
+            cut = _cut_items(self.text(e, field) or "") if read else []
+            if cut:
+                self.db.issue(
+                    f"{_at(e)} {field} {_quoted(self.text(e, field) or '')} is read by orchagent as priorit"
+                    f"{'y' if len(read) == 1 else 'ies'} {','.join(map(str, read))}: it reads each ','-separated item "
+                    f"up to its first character that is no digit (std::stoi), so {'; '.join(cut)}; list each priority, "
+                    "separated by ',' (e.g. '3,4'), as sonic-port-qos-map.yang requires", e.source(field))
         fields: dict = {"qos_configured": True}
         trust_field = None
         if "dscp_to_tc_map" in e.fields:
