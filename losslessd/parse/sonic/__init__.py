@@ -1034,7 +1034,11 @@ class _Builder:
                 name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
                 xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
                 dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "a whole number -8..7 (alpha = 2^it)"),
-                headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
+                headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic",
+                # bufferorch.cpp processBufferProfile: packet_discard_action drop or trim (SAI
+                # PACKET_ADMISSION_FAIL_ACTION DROP / DROP_AND_TRIM); another value fails the profile
+                discard_action=self.choice(e, "packet_discard_action", {"drop": "drop", "trim": "trim"}),
+                source=e.source())
 
     def _headroom_facts(self, meta: Entry | None) -> dict:
         """DEVICE_METADATA platform and buffer_model, LOSSLESS_TRAFFIC_PATTERN and DEFAULT_LOSSLESS_BUFFER_PARAMETER
