@@ -38,7 +38,7 @@ from ...model import (
     watchdog_of,
 )
 from ...sorting import natural_key
-from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
+from ...units import UnknownUnit, decimal, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
 from . import buffermgrd
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
@@ -371,13 +371,40 @@ def _speed(text: str) -> float:
     return speed_gbps(text)
 
 
-@lru_cache(maxsize=512)  # the same few strings ('3-4', '3,4') repeat on every port
-def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
-    """'3', '3-4', '3,4' -> (3, 4); used for range keys and priority lists."""
-    out = int_list(text)
-    if not out or out[-1] > top:
+# std::stoul as orch.cpp parseIndexRange applies it to a key's index part or each end of its range: C blanks
+# skipped, a '+', digits; whatever follows is ignored.
+_STOUL = re.compile(r"[ \t\n\v\f\r]*\+?([0-9]{1,9})")
+
+
+@lru_cache(maxsize=512)  # the same few strings ('3-4', '0-2') repeat on every port
+def _index_range(text: str, top: int = _MAX_INDEX) -> tuple[tuple[int, ...], bool]:
+    """The queues or PGs a QUEUE / BUFFER_QUEUE / BUFFER_PG key's index part covers as orchagent reads it (orch.cpp
+    parseIndexRange: 'N', or 'N-M' with N < M, the ends split by swss tokenize on '-', each std::stoul'd, which
+    stops at the first character that is no digit: '3,4' is 3 alone, '0-2,5' is 0-2), and whether every character
+    was read. ValueError where orchagent refuses the key ('3-3', '4-3', '3-', '1-2-3') or an index exceeds
+    ``top``."""
+    ends = (text[:-1] if text.endswith("-") else text).split("-") if "-" in text else [text]
+    if len(ends) != (2 if "-" in text else 1):
         raise ValueError(text)
-    return tuple(out)
+    read, whole_read = [], True
+    for end in ends:
+        m = _STOUL.match(end)
+        if not m:
+            raise ValueError(text)
+        read.append(int(m.group(1)))
+        whole_read = whole_read and not end[m.end():].strip(_C_SPACE)
+    low, high = read[0], read[-1]
+    if (len(read) == 2 and low >= high) or high > top:
+        raise ValueError(text)
+    return tuple(range(low, high + 1)), whole_read
+
+
+def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
+    """'3', '3-4' -> the indexes a key covers; ValueError for a key orchagent refuses or reads only in part."""
+    indexes, whole_read = _index_range(text, top)
+    if not whole_read:
+        raise ValueError(text)
+    return indexes
 
 
 # std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable: C blanks skipped, a sign, digits;
@@ -658,12 +685,18 @@ class _Builder:
         try:
             if not bar or not names or "|" in ports:
                 raise ValueError(entry.key)
-            indexes = _indexes(index, top)
+            indexes, whole_read = _index_range(index, top)
         except ValueError:
             self.db.issue(f"{entry.table} key {_quoted(entry.key)} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
                           f"with numbers 0-{top}; entry skipped",
                           entry.source())
             return None
+        if not whole_read:
+            span = str(indexes[0]) if len(indexes) == 1 else f"{indexes[0]}-{indexes[-1]}"
+            self.db.issue(f"{entry.table} key {_quoted(entry.key)} covers {span} alone: orchagent reads the part "
+                          f"after the last '|' as <n> or <n>-<m>, each number up to its first character that is no "
+                          f"digit (orch.cpp parseIndexRange, std::stoul), so {_quoted(index)} is {span}; write one "
+                          "key per range", entry.source())
         if host is not None and (host.lower(), asic.lower()) != self._voq_local:
             return (), indexes  # another line card's (or ASIC's) system port; see _voq_prefix
         return names, indexes
