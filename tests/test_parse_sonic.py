@@ -12,7 +12,7 @@ from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
-from losslessd.parse.sonic import _cut_items, _index_range, _priorities, parse, sniff
+from losslessd.parse.sonic import _cut_items, _priorities, buffermgrd, index_range, parse, sniff
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
 
@@ -756,6 +756,11 @@ def test_pfc_enable_read_as_orchagent_reads_it():
         with pytest.raises(ValueError):
             _priorities(text)
     assert _cut_items("3,4") == _cut_items(" 3, 4 ") == [] and _cut_items("2-4,6") == ["'2-4' counts as 2"]
+    # stoi and buffermgrd's to_uint read any number of leading zeros; ten significant digits are out of range
+    assert _priorities("0" * 5000 + "3") == (3,) and buffermgrd.pfc_pgs("0" * 5000 + "3,4") == [3, 4]
+    with pytest.raises(ValueError):
+        _priorities("9" * 5000)
+    assert buffermgrd.pfc_pgs("9" * 5000 + ",3") == [3]
 
 
 def test_key_index_read_as_parse_index_range_reads_it():
@@ -764,7 +769,7 @@ def test_key_index_read_as_parse_index_range_reads_it():
     cases = {"3": ((3,), True), "3-4": ((3, 4), True), "3-4-": ((3, 4), True), "0-2": ((0, 1, 2), True),
              "3,4": ((3,), False), "3 4": ((3,), False), "0-2,5": ((0, 1, 2), False)}
     for text, read in cases.items():
-        assert _index_range(text, 7) == read, text
+        assert index_range(text, 7) == read, text
     for text in ("3-3", "4-3", "3-", "1-2-3", "", "-4", "a", "8", "6-8"):
         with pytest.raises(ValueError):
-            _index_range(text, 7)
+            index_range(text, 7)

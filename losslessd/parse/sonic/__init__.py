@@ -373,11 +373,20 @@ def _speed(text: str) -> float:
 
 # std::stoul as orch.cpp parseIndexRange applies it to a key's index part or each end of its range: C blanks
 # skipped, a '+', digits; whatever follows is ignored.
-_STOUL = re.compile(r"[ \t\n\v\f\r]*\+?([0-9]{1,9})")
+_STOUL = re.compile(r"[ \t\n\v\f\r]*(\+?)([0-9]+)")
+
+
+def _c_int(m: re.Match) -> int:
+    """The number a _STOI / _STOUL match reads (sign, digits); ValueError past 9 digits after the leading zeros
+    (beyond every index and priority; std::stoi throws out_of_range past 2^31)."""
+    digits = m.group(2).lstrip("0") or "0"
+    if len(digits) > 9:
+        raise ValueError(m.group(0))
+    return -int(digits) if m.group(1) == "-" else int(digits)
 
 
 @lru_cache(maxsize=512)  # the same few strings ('3-4', '0-2') repeat on every port
-def _index_range(text: str, top: int = _MAX_INDEX) -> tuple[tuple[int, ...], bool]:
+def index_range(text: str, top: int = _MAX_INDEX) -> tuple[tuple[int, ...], bool]:
     """The queues or PGs a QUEUE / BUFFER_QUEUE / BUFFER_PG key's index part covers as orchagent reads it (orch.cpp
     parseIndexRange: 'N', or 'N-M' with N < M, the ends split by swss tokenize on '-', each std::stoul'd, which
     stops at the first character that is no digit: '3,4' is 3 alone, '0-2,5' is 0-2), and whether every character
@@ -391,7 +400,7 @@ def _index_range(text: str, top: int = _MAX_INDEX) -> tuple[tuple[int, ...], boo
         m = _STOUL.match(end)
         if not m:
             raise ValueError(text)
-        read.append(int(m.group(1)))
+        read.append(_c_int(m))
         whole_read = whole_read and not end[m.end():].strip(_C_SPACE)
     low, high = read[0], read[-1]
     if (len(read) == 2 and low >= high) or high > top:
@@ -401,7 +410,7 @@ def _index_range(text: str, top: int = _MAX_INDEX) -> tuple[tuple[int, ...], boo
 
 def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
     """'3', '3-4' -> the indexes a key covers; ValueError for a key orchagent refuses or reads only in part."""
-    indexes, whole_read = _index_range(text, top)
+    indexes, whole_read = index_range(text, top)
     if not whole_read:
         raise ValueError(text)
     return indexes
@@ -409,7 +418,7 @@ def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
 
 # std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable: C blanks skipped, a sign, digits;
 # whatever follows in the item is ignored (sonic-swss orchagent/qosorch.cpp processPortQosMapTask).
-_STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]{1,9})")
+_STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
 
 
 def _priority_items(text: str) -> list[tuple[str, int, str]]:
@@ -420,9 +429,9 @@ def _priority_items(text: str) -> list[tuple[str, int, str]]:
     out = []
     for item in (text[:-1] if text.endswith(",") else text).split(","):
         m = _STOI.match(item)
-        if not m or not 0 <= int(m.group(1)) <= 7:
+        if not m or not 0 <= (prio := _c_int(m)) <= 7:
             raise ValueError(item)
-        out.append((item, int(m.group(1)), item[m.end():].strip(_C_SPACE)))
+        out.append((item, prio, item[m.end():].strip(_C_SPACE)))
     return out
 
 
@@ -685,7 +694,7 @@ class _Builder:
         try:
             if not bar or not names or "|" in ports:
                 raise ValueError(entry.key)
-            indexes, whole_read = _index_range(index, top)
+            indexes, whole_read = index_range(index, top)
         except ValueError:
             self.db.issue(f"{entry.table} key {_quoted(entry.key)} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
                           f"with numbers 0-{top}; entry skipped",
