@@ -12,7 +12,7 @@ from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
-from losslessd.parse.sonic import _cut_items, _priorities, buffermgrd, index_range, parse, sniff
+from losslessd.parse.sonic import _cut_items, _priorities, _swss_uint, buffermgrd, index_range, parse, sniff
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
 
@@ -773,3 +773,13 @@ def test_key_index_read_as_parse_index_range_reads_it():
     for text in ("3-3", "4-3", "3-", "1-2-3", "", "-4", "a", "8", "6-8"):
         with pytest.raises(ValueError):
             index_range(text, 7)
+
+
+def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
+    """swss-common converter.h to_uint(text, min, max): std::stoul(text, &idx, 0) must read the whole text (base 0:
+    0x-hex, 0-octal), then the range; pfcwdorch.cpp reads detection_time within 100-5000 ms (pfcwdorch.h)."""
+    for text in ("100", "0144", "0x64", "+100", " 100"):
+        assert _swss_uint(text, 100, 5000) == 100, text
+    for text in ("100 ", "200ms", "08", "0x", "-100", "99", "5001", "1e3", "", "9" * 5000):
+        with pytest.raises(ValueError):
+            _swss_uint(text, 100, 5000)

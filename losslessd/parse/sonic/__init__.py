@@ -92,6 +92,12 @@ WD_POLL_WITHOUT_GLOBAL_MS = 100
 # forwards the stormed queue's packets and only raises an alarm.
 _WD_ACTIONS = {"drop": "drop", "forward": "forward", "alert": "notify-only"}
 _WD_DEFAULT_ACTION = "drop"
+# pfcwdorch.h timer limits in ms (PFC_WD_DETECTION_TIME_MIN/MAX, PFC_WD_RESTORATION_TIME_MIN/MAX; getTimerRange is
+# not overridden at sonic-swss e6b0c5b5d2ab): createEntry refuses a PFC_WD entry whose timer lies outside them.
+_WD_TIMER_RANGES_MS = {"detection_time": (100, 5000), "restoration_time": (100, 60000)}
+# swss-common common/converter.h to_uint, which pfcwdorch reads the timers with: std::stoul(text, &idx, 0) that must
+# read the whole text: C blanks, a '+', then 0x-hex, 0-octal or decimal digits ("0144" is 100, "200ms" refused).
+_SWSS_UINT = re.compile(r"[ \t\n\v\f\r]*\+?(?:0[xX]([0-9a-fA-F]{1,16})|0([0-7]{0,22})|([1-9][0-9]{0,19}))")
 # PORT role of smart-switch DPU-facing ports: qos_config.j2 binds them to tc_to_pg_map AZURE_DPC (every TC to
 # lossy PG 0 but 7) and writes no pfc_enable (sonic-buildimage files/build_templates/qos_config.j2, PORT_DPC).
 _DPC_ROLE = "Dpc"
@@ -307,6 +313,18 @@ def _dynamic_th(text: str) -> int:
 def _ratio(text: str) -> int:
     # sonic-buildimage sonic-default-lossless-buffer-parameter.yang: over_subscribe_ratio is a uint16
     return whole(text, 0, 65535)
+
+
+def _swss_uint(text: str, low: int, high: int) -> int:
+    """swss to_uint(text, low, high) (_SWSS_UINT); ValueError where it throws."""
+    m = _SWSS_UINT.fullmatch(text)
+    if not m:
+        raise ValueError(text)
+    hexa, octal, decimal_digits = m.groups()
+    value = int(hexa, 16) if hexa is not None else int(octal or "0", 8) if octal is not None else int(decimal_digits)
+    if not low <= value <= high:
+        raise ValueError(text)
+    return value
 
 
 def _ms(text: str) -> float:
@@ -1463,10 +1481,15 @@ class _Builder:
             fields = e.fields
             written = (fields.get("detection_time"), fields.get("restoration_time"), fields.get("action"))
             try:
-                detection, restoration, word, action, rule = read[written]
+                detection, restoration, word, action, rule, refused = read[written]
             except (KeyError, TypeError):  # not seen yet, or values that are not strings
-                detection, restoration, word, action, rule = self._read_alike(
+                detection, restoration, word, action, rule, refused = self._read_alike(
                     read, written, self._watchdog_settings, key, e, default_rule)
+            if refused is not None:
+                for name in _port_names(key):
+                    (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
+                                                                                   source=e.source(refused or None))
+                continue
             text = rule[1] if rule else None
             for name in _port_names(key):
                 # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
@@ -1479,16 +1502,33 @@ class _Builder:
                 port["watchdog"] = Watchdog(enabled=False, source=source)
 
     def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
-        """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None) of PFC_WD|key."""
-        detection = self.value(e, "detection_time", _ms, "a time in ms")
-        restoration = self.value(e, "restoration_time", _ms, "a time in ms")
+        """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None, the field that
+        makes orchagent refuse the entry, "" the entry as a whole, or None) of PFC_WD|key. pfcwdorch.cpp createEntry
+        refuses an entry (task_invalid_entry: no watchdog on the port) whose timer swss to_uint refuses or finds
+        outside _WD_TIMER_RANGES_MS, without a detection_time, or whose action it does not know."""
         word = self.text(e, "action") or _WD_DEFAULT_ACTION
         action = _WD_ACTIONS.get(word)
-        if action is None:
-            self.db.issue(f"PFC_WD|{key} action {word!r} is not one of {', '.join(_WD_ACTIONS)}; orchagent "
-                          "refuses it", e.source("action"))
+        why, field, timers = None, None, {}
+        for name, (low, high) in _WD_TIMER_RANGES_MS.items():
+            raw = self.text(e, name)
+            try:
+                timers[name] = None if raw is None else float(_swss_uint(raw, low, high))
+            except ValueError:
+                why, field = (f"{name} {_quoted(raw or '')} is not a whole number of ms from {low} to {high} (write "
+                              "it in ms, as `pfcwd start` does)"), name
+                break
+        else:
+            if timers["detection_time"] is None:
+                why, field = "it has no detection_time", None
+            elif action is None:
+                why, field = f"action {word!r} is not one of {', '.join(_WD_ACTIONS)}", "action"
+        if why:
+            self.db.issue(f"PFC_WD|{key}: {why}, so orchagent refuses the entry (pfcwdorch.cpp createEntry) and no "
+                          "PFC watchdog runs on the port", e.source(field))
+            return None, None, word, action, None, field or ""  # (the field, "" the entry: cited per entry)
+        detection, restoration = timers["detection_time"], timers["restoration_time"]
         rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
-        return detection, restoration, word, action, rule
+        return detection, restoration, word, action, rule, None
 
     def _start_default(self, poll: float | None) -> tuple[tuple, str] | None:
         """((detection, restoration, action), rule text) that `pfcwd start_default` writes for this PORT
