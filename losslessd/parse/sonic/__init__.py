@@ -392,6 +392,9 @@ def _speed(text: str) -> float:
 # std::stoul as orch.cpp parseIndexRange applies it to a key's index part or each end of its range: C blanks
 # skipped, a '+', digits; whatever follows is ignored.
 _STOUL = re.compile(r"[ \t\n\v\f\r]*(\+?)([0-9]+)")
+# std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable: C blanks skipped, a sign, digits;
+# whatever follows in the item is ignored (sonic-swss orchagent/qosorch.cpp processPortQosMapTask).
+_STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
 
 
 def _c_int(m: re.Match) -> int:
@@ -432,11 +435,6 @@ def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
     if not whole_read:
         raise ValueError(text)
     return indexes
-
-
-# std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable: C blanks skipped, a sign, digits;
-# whatever follows in the item is ignored (sonic-swss orchagent/qosorch.cpp processPortQosMapTask).
-_STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
 
 
 def _priority_items(text: str) -> list[tuple[str, int, str]]:
