@@ -446,6 +446,11 @@ def egress_lossless(device: Device, name: str | None, lossy: dict[str, list[int]
     zero = _no_buffer(profile)
     if zero:
         return False, f"profile {name} gives the queue no buffer ({zero})"
+    if profile.discard_action == "trim":
+        # sonic-swss bufferorch.cpp: packet_discard_action trim -> SAI DROP_AND_TRIM, the packets the queue cannot
+        # admit cut to their headers (SONiC packet trimming, for lossy queues: sonic-mgmt's trimming test plan
+        # binds queues to its `q_lossy_trim_profile`)
+        return False, f"profile {name} trims the packets it cannot admit (packet_discard_action trim)"
     # (before the static_th test: a lossy queue on a profile that may take the whole pool may fill it all too)
     if name in lossy:
         return False, f"profile {name} is also the profile of lossy queue(s) {_numbers(lossy[name])} of the port"

@@ -12,7 +12,7 @@ from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
-from losslessd.parse.sonic import parse, sniff
+from losslessd.parse.sonic import _cut_items, _priorities, _swss_uint, buffermgrd, index_range, parse, sniff
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
 
@@ -742,3 +742,44 @@ def test_numbers_padded_with_blanks_are_read_as_orchagent_reads_them(tmp_path):
     assert "'166912B'" in said["/WRED_PROFILE/TYPO/green_min_threshold"]
     assert "' '" in said["/WRED_PROFILE/TYPO/green_max_threshold"]
     assert port.queues[4].ecn.min_threshold_bytes is None
+
+
+def test_pfc_enable_read_as_orchagent_reads_it():
+    """qosorch.cpp processPortQosMapTask: swss tokenize(value, ',') (std::getline: nothing after a final ','), then
+    std::stoi of each item, which skips leading blanks, takes a sign and stops at the first character that is no
+    digit. A range or a blank-separated list is its first priority only; an empty item throws."""
+    cases = {"": (), "3,4": (3, 4), "3,4,": (3, 4), " 3, 4": (3, 4), "+3,04": (3, 4), "3-4": (3,), "3 4": (3,),
+             "2-4,6": (2, 6), "3\t4": (3,)}
+    for text, read in cases.items():
+        assert _priorities(text) == read, text
+    for text in (",3", "3,,4", "   ", "a", "9", "-1", "3,8"):
+        with pytest.raises(ValueError):
+            _priorities(text)
+    assert _cut_items("3,4") == _cut_items(" 3, 4 ") == [] and _cut_items("2-4,6") == ["'2-4' counts as 2"]
+    # stoi and buffermgrd's to_uint read any number of leading zeros; ten significant digits are out of range
+    assert _priorities("0" * 5000 + "3") == (3,) and buffermgrd.pfc_pgs("0" * 5000 + "3,4") == [3, 4]
+    with pytest.raises(ValueError):
+        _priorities("9" * 5000)
+    assert buffermgrd.pfc_pgs("9" * 5000 + ",3") == [3]
+
+
+def test_key_index_read_as_parse_index_range_reads_it():
+    """orch.cpp parseIndexRange (QUEUE, BUFFER_QUEUE, BUFFER_PG keys): 'N', or 'N-M' split by swss tokenize on '-'
+    (nothing after a final '-') with N < M, each end std::stoul'd up to its first character that is no digit."""
+    cases = {"3": ((3,), True), "3-4": ((3, 4), True), "3-4-": ((3, 4), True), "0-2": ((0, 1, 2), True),
+             "3,4": ((3,), False), "3 4": ((3,), False), "0-2,5": ((0, 1, 2), False)}
+    for text, read in cases.items():
+        assert index_range(text, 7) == read, text
+    for text in ("3-3", "4-3", "3-", "1-2-3", "", "-4", "a", "8", "6-8"):
+        with pytest.raises(ValueError):
+            index_range(text, 7)
+
+
+def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
+    """swss-common converter.h to_uint(text, min, max): std::stoul(text, &idx, 0) must read the whole text (base 0:
+    0x-hex, 0-octal), then the range; pfcwdorch.cpp reads detection_time within 100-5000 ms (pfcwdorch.h)."""
+    for text in ("100", "0144", "0x64", "+100", " 100"):
+        assert _swss_uint(text, 100, 5000) == 100, text
+    for text in ("100 ", "200ms", "08", "0x", "-100", "99", "5001", "1e3", "", "9" * 5000):
+        with pytest.raises(ValueError):
+            _swss_uint(text, 100, 5000)

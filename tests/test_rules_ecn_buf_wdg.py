@@ -132,6 +132,14 @@ def test_watchdog_findings_point_at_the_watchdog():
     assert finding.key == "watchdog"
 
 
+def test_a_watchdog_on_no_priority_is_named_so():
+    """SONiC `pfcwd_sw_enable: ""` (a PFC_WD entry, the watchdog on no queue of the port); audit round 14."""
+    device = copy.deepcopy(PRIO5_SWITCH)
+    device["ports"]["Ethernet0"]["watchdog"]["priorities"] = []
+    (finding,) = _lint(_policy(lossless={"priorities": [5], "dscp": [40]}), device, codes=["WDG001"])
+    assert finding.message.startswith("PFC watchdog covers no priority; lossless priority 5 is unguarded")
+
+
 SONIC_CORPUS = ["sonic/arista7260-t0", "sonic/mellanox4600c-c64", "sonic/mellanox2410",
                 "sonic/utilities/config_db.json"]
 

@@ -18,10 +18,10 @@ from .. import rfc6902
 from ..errors import InputError
 from ..parse.eos.flat import renest as eos_renest
 from ..parse.nvue import is_commands as nvue_commands
+from ..parse.sonic import index_range
 from ..parse.sonic.configdb import is_namespaced
 from ..platforms import PLATFORMS
 from ..sorting import natural_key
-from ..units import int_list
 
 # CONFIG_DB tables keyed "<ports>|<indexes>" (a VOQ chassis: "<host>|<asic>|<port>|<indexes>"), where one key may
 # cover several ports ("Ethernet0,Ethernet4|3", bufferorch/qosorch split on ',') or indexes ("Ethernet0|3-4").
@@ -31,11 +31,12 @@ LOAD = "sudo config load FILE"  # `sonic-cfggen -j FILE --write-to-db`: a table/
 
 
 def _cells(key: str) -> list[tuple[str, str, int]] | None:
-    """The (prefix, port, index) a range key covers: "Ethernet0,Ethernet4|3-4" -> 4 cells; None for other keys."""
+    """The (prefix, port, index) a range key covers as orchagent reads it (parse.sonic.index_range):
+    "Ethernet0,Ethernet4|3-4" -> 4 cells; None for other keys."""
     head, bar, span = key.rpartition("|")
     prefix, _, ports = head.rpartition("|")
     try:
-        indexes = int_list(span) if bar else []
+        indexes = index_range(span)[0] if bar else ()
     except ValueError:
         return None
     names = [p.strip() for p in ports.split(",") if p.strip()]

@@ -250,6 +250,9 @@ class BufferProfile(Model):
     # reservation and the shared-buffer threshold decide it.
     xoff_threshold_bytes: int | None = None
     headroom_computed_at_runtime: bool = False  # SONiC dynamic headroom
+    # What the queue does with a packet it cannot admit, where the config says (SONiC packet_discard_action): drop
+    # it, or trim it to its headers and send those on (packet trimming; SAI DROP_AND_TRIM).
+    discard_action: Literal["drop", "trim"] | None = None
     source: Source | None = None
 
     @property

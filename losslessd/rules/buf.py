@@ -304,9 +304,10 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     lossless egress profile: one whose `static_th` covers its whole pool (SONiC's Broadcom SKUs), or one in an
     egress pool no lossy queue of the port uses (SONiC's Spectrum SKUs: `egress_lossless_pool`). A queue on
     a profile a lossy queue of the port (one no PFC-enabled or lossless priority reaches) is bound to as well,
-    with a `static_th` below its pool, with a dynamic threshold in a pool lossy queues fill too, or on a profile
-    that holds nothing (size 0 with `static_th` 0 or `dynamic_th` -8: SONiC's zero profiles for ports that are
-    down) is an error. Size 0 with a `dynamic_th` of -1 to 7, or with a `static_th`, is the stock lossless
+    with a `static_th` below its pool, with a dynamic threshold in a pool lossy queues fill too, one that trims
+    what it cannot admit (`packet_discard_action: trim`, SONiC's packet trimming), or on a profile that holds
+    nothing (size 0 with `static_th` 0 or `dynamic_th` -8: SONiC's zero profiles for ports that are down) is an
+    error. Size 0 with a `dynamic_th` of -1 to 7, or with a `static_th`, is the stock lossless
     profile of most SKUs. The message says which side to move: the lossless queue when its profile is the one
     most of the port's lossy queues use, else the lossy queues bound to it. A lossy queue bound by the same
     entry as a lossless one (the stock `|3-4` with PFC on 3 alone) does not count: that entry was written for

@@ -66,7 +66,8 @@ class PfcWatchdogDisabled(_WdgRule):
             if wd.enabled is False:
                 why = "PFC watchdog is off"
             elif wd.priorities is not None and prio not in wd.priorities:
-                why = f"PFC watchdog covers priorities {numbers(wd.priorities)} only"
+                why = (f"PFC watchdog covers priorities {numbers(wd.priorities)} only" if wd.priorities
+                       else "PFC watchdog covers no priority")  # (SONiC `pfcwd_sw_enable: ""`)
             else:
                 continue
             yield self.finding(f"{why}; lossless priority {prio} is unguarded against PFC storms: start the "

@@ -38,7 +38,7 @@ from ...model import (
     watchdog_of,
 )
 from ...sorting import natural_key
-from ...units import UnknownUnit, decimal, int_list, is_digits, is_small_int, length_m, speed_gbps, to_ms, whole
+from ...units import UnknownUnit, decimal, is_digits, is_small_int, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
 from . import buffermgrd
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
@@ -92,6 +92,12 @@ WD_POLL_WITHOUT_GLOBAL_MS = 100
 # forwards the stormed queue's packets and only raises an alarm.
 _WD_ACTIONS = {"drop": "drop", "forward": "forward", "alert": "notify-only"}
 _WD_DEFAULT_ACTION = "drop"
+# pfcwdorch.h timer limits in ms (PFC_WD_DETECTION_TIME_MIN/MAX, PFC_WD_RESTORATION_TIME_MIN/MAX; getTimerRange is
+# not overridden at sonic-swss e6b0c5b5d2ab): createEntry refuses a PFC_WD entry whose timer lies outside them.
+_WD_TIMER_RANGES_MS = {"detection_time": (100, 5000), "restoration_time": (100, 60000)}
+# swss-common common/converter.h to_uint, which pfcwdorch reads the timers with: std::stoul(text, &idx, 0) that must
+# read the whole text: C blanks, a '+', then 0x-hex, 0-octal or decimal digits ("0144" is 100, "200ms" refused).
+_SWSS_UINT = re.compile(r"[ \t\n\v\f\r]*\+?(?:0[xX]([0-9a-fA-F]{1,16})|0([0-7]{0,22})|([1-9][0-9]{0,19}))")
 # PORT role of smart-switch DPU-facing ports: qos_config.j2 binds them to tc_to_pg_map AZURE_DPC (every TC to
 # lossy PG 0 but 7) and writes no pfc_enable (sonic-buildimage files/build_templates/qos_config.j2, PORT_DPC).
 _DPC_ROLE = "Dpc"
@@ -309,6 +315,18 @@ def _ratio(text: str) -> int:
     return whole(text, 0, 65535)
 
 
+def _swss_uint(text: str, low: int, high: int) -> int:
+    """swss to_uint(text, low, high) (_SWSS_UINT); ValueError where it throws."""
+    m = _SWSS_UINT.fullmatch(text)
+    if not m:
+        raise ValueError(text)
+    hexa, octal, decimal_digits = m.groups()
+    value = int(hexa, 16) if hexa is not None else int(octal or "0", 8) if octal is not None else int(decimal_digits)
+    if not low <= value <= high:
+        raise ValueError(text)
+    return value
+
+
 def _ms(text: str) -> float:
     ms = to_ms(text)  # PFC_WD times are milliseconds (sonic-utilities `pfcwd start --detection-time` in ms)
     if not ms <= _U32:
@@ -371,19 +389,77 @@ def _speed(text: str) -> float:
     return speed_gbps(text)
 
 
-@lru_cache(maxsize=512)  # the same few strings ('3-4', '3,4') repeat on every port
-def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
-    """'3', '3-4', '3,4' -> (3, 4); used for range keys and priority lists."""
-    out = int_list(text)
-    if not out or out[-1] > top:
+# std::stoul as orch.cpp parseIndexRange applies it to a key's index part or each end of its range: C blanks
+# skipped, a '+', digits; whatever follows is ignored.
+_STOUL = re.compile(r"[ \t\n\v\f\r]*(\+?)([0-9]+)")
+# std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable: C blanks skipped, a sign, digits;
+# whatever follows in the item is ignored (sonic-swss orchagent/qosorch.cpp processPortQosMapTask).
+_STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
+
+
+def _c_int(m: re.Match) -> int:
+    """The number a _STOI / _STOUL match reads (sign, digits); ValueError past 9 digits after the leading zeros
+    (beyond every index and priority; std::stoi throws out_of_range past 2^31)."""
+    digits = m.group(2).lstrip("0") or "0"
+    if len(digits) > 9:
+        raise ValueError(m.group(0))
+    return -int(digits) if m.group(1) == "-" else int(digits)
+
+
+@lru_cache(maxsize=512)  # the same few strings ('3-4', '0-2') repeat on every port
+def index_range(text: str, top: int = _MAX_INDEX) -> tuple[tuple[int, ...], bool]:
+    """The queues or PGs a QUEUE / BUFFER_QUEUE / BUFFER_PG key's index part covers as orchagent reads it (orch.cpp
+    parseIndexRange: 'N', or 'N-M' with N < M, the ends split by swss tokenize on '-', each std::stoul'd, which
+    stops at the first character that is no digit: '3,4' is 3 alone, '0-2,5' is 0-2), and whether every character
+    was read. ValueError where orchagent refuses the key ('3-3', '4-3', '3-', '1-2-3') or an index exceeds
+    ``top``."""
+    ends = (text[:-1] if text.endswith("-") else text).split("-") if "-" in text else [text]
+    if len(ends) != (2 if "-" in text else 1):
         raise ValueError(text)
-    return tuple(out)
+    read, whole_read = [], True
+    for end in ends:
+        m = _STOUL.match(end)
+        if not m:
+            raise ValueError(text)
+        read.append(_c_int(m))
+        whole_read = whole_read and not end[m.end():].strip(_C_SPACE)
+    low, high = read[0], read[-1]
+    if (len(read) == 2 and low >= high) or high > top:
+        raise ValueError(text)
+    return tuple(range(low, high + 1)), whole_read
+
+
+def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
+    """'3', '3-4' -> the indexes a key covers; ValueError for a key orchagent refuses or reads only in part."""
+    indexes, whole_read = index_range(text, top)
+    if not whole_read:
+        raise ValueError(text)
+    return indexes
+
+
+def _priority_items(text: str) -> list[tuple[str, int, str]]:
+    """Each item of a pfc_enable / pfcwd_sw_enable list, the priority orchagent reads from it and what it leaves
+    unread (qosorch.cpp processPortQosMapTask): swss tokenize on ',' (std::getline: no item after a final ','),
+    std::stoi of each item, which stops at the first character that is no digit, so '3-4' and '3 4' are priority 3.
+    ValueError for an item stoi throws on (empty, blanks, no digit) and for a priority outside 0-7."""
+    out = []
+    for item in (text[:-1] if text.endswith(",") else text).split(","):
+        m = _STOI.match(item)
+        if not m or not 0 <= (prio := _c_int(m)) <= 7:
+            raise ValueError(item)
+        out.append((item, prio, item[m.end():].strip(_C_SPACE)))
+    return out
 
 
 def _priorities(text: str) -> tuple[int, ...]:
-    """pfc_enable / pfcwd_sw_enable: "" turns PFC off (sonic-port-qos-map.yang: "Empty string is allowed"); blanks
-    are not a list (orchagent's stoi of them throws)."""
-    return () if not text else _indexes(text, 7)
+    """pfc_enable / pfcwd_sw_enable as orchagent reads them (_priority_items): "" turns PFC off
+    (sonic-port-qos-map.yang: "Empty string is allowed")."""
+    return () if not text else tuple(sorted({prio for _, prio, _ in _priority_items(text)}))
+
+
+def _cut_items(text: str) -> list[str]:
+    """"'3-4' counts as 3" for each item of a priority list that holds more than the priority orchagent reads."""
+    return [f"{_quoted(item)} counts as {prio}" for item, prio, rest in _priority_items(text) if rest] if text else []
 
 
 # (kind, field) of a clash (see _Builder._shared_part) -> (table, the setting, what it is set on).
@@ -634,12 +710,18 @@ class _Builder:
         try:
             if not bar or not names or "|" in ports:
                 raise ValueError(entry.key)
-            indexes = _indexes(index, top)
+            indexes, whole_read = index_range(index, top)
         except ValueError:
             self.db.issue(f"{entry.table} key {_quoted(entry.key)} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
                           f"with numbers 0-{top}; entry skipped",
                           entry.source())
             return None
+        if not whole_read:
+            span = str(indexes[0]) if len(indexes) == 1 else f"{indexes[0]}-{indexes[-1]}"
+            self.db.issue(f"{entry.table} key {_quoted(entry.key)} covers {span} alone: orchagent reads the part "
+                          f"after the last '|' as <n> or <n>-<m>, each number up to its first character that is no "
+                          f"digit (orch.cpp parseIndexRange, std::stoul), so {_quoted(index)} is {span}; write one "
+                          "key per range", entry.source())
         if host is not None and (host.lower(), asic.lower()) != self._voq_local:
             return (), indexes  # another line card's (or ASIC's) system port; see _voq_prefix
         return names, indexes
@@ -1010,7 +1092,11 @@ class _Builder:
                 name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
                 xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
                 dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "a whole number -8..7 (alpha = 2^it)"),
-                headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
+                headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic",
+                # bufferorch.cpp processBufferProfile: packet_discard_action drop or trim (SAI
+                # PACKET_ADMISSION_FAIL_ACTION DROP / DROP_AND_TRIM); another value fails the profile
+                discard_action=self.choice(e, "packet_discard_action", {"drop": "drop", "trim": "trim"}),
+                source=e.source())
 
     def _headroom_facts(self, meta: Entry | None) -> dict:
         """DEVICE_METADATA platform and buffer_model, LOSSLESS_TRAFFIC_PATTERN and DEFAULT_LOSSLESS_BUFFER_PARAMETER
@@ -1147,6 +1233,14 @@ class _Builder:
         prios = "a list of priorities 0-7"
         pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
         wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
+        for field, read in (("pfc_enable", pfc), ("pfcwd_sw_enable", wd)):
+            cut = _cut_items(self.text(e, field) or "") if read else []
+            if cut:
+                self.db.issue(
+                    f"{_at(e)} {field} {_quoted(self.text(e, field) or '')} is read by orchagent as priorit"
+                    f"{'y' if len(read) == 1 else 'ies'} {','.join(map(str, read))}: it reads each ','-separated item "
+                    f"up to its first character that is no digit (std::stoi), so {'; '.join(cut)}; list each priority, "
+                    "separated by ',' (e.g. '3,4'), as sonic-port-qos-map.yang requires", e.source(field))
         fields: dict = {"qos_configured": True}
         trust_field = None
         if "dscp_to_tc_map" in e.fields:
@@ -1385,10 +1479,15 @@ class _Builder:
             fields = e.fields
             written = (fields.get("detection_time"), fields.get("restoration_time"), fields.get("action"))
             try:
-                detection, restoration, word, action, rule = read[written]
+                detection, restoration, word, action, rule, refused = read[written]
             except (KeyError, TypeError):  # not seen yet, or values that are not strings
-                detection, restoration, word, action, rule = self._read_alike(
+                detection, restoration, word, action, rule, refused = self._read_alike(
                     read, written, self._watchdog_settings, key, e, default_rule)
+            if refused is not None:
+                for name in _port_names(key):
+                    (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
+                                                                                   source=e.source(refused or None))
+                continue
             text = rule[1] if rule else None
             for name in _port_names(key):
                 # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
@@ -1401,16 +1500,33 @@ class _Builder:
                 port["watchdog"] = Watchdog(enabled=False, source=source)
 
     def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
-        """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None) of PFC_WD|key."""
-        detection = self.value(e, "detection_time", _ms, "a time in ms")
-        restoration = self.value(e, "restoration_time", _ms, "a time in ms")
+        """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None, the field that
+        makes orchagent refuse the entry, "" the entry as a whole, or None) of PFC_WD|key. pfcwdorch.cpp createEntry
+        refuses an entry (task_invalid_entry: no watchdog on the port) whose timer swss to_uint refuses or finds
+        outside _WD_TIMER_RANGES_MS, without a detection_time, or whose action it does not know."""
         word = self.text(e, "action") or _WD_DEFAULT_ACTION
         action = _WD_ACTIONS.get(word)
-        if action is None:
-            self.db.issue(f"PFC_WD|{key} action {word!r} is not one of {', '.join(_WD_ACTIONS)}; orchagent "
-                          "refuses it", e.source("action"))
+        why, field, timers = None, None, {}
+        for name, (low, high) in _WD_TIMER_RANGES_MS.items():
+            raw = self.text(e, name)
+            try:
+                timers[name] = None if raw is None else float(_swss_uint(raw, low, high))
+            except ValueError:
+                why, field = (f"{name} {_quoted(raw or '')} is not a whole number of ms from {low} to {high} (write "
+                              "it in ms, as `pfcwd start` does)"), name
+                break
+        else:
+            if timers["detection_time"] is None:
+                why, field = "it has no detection_time", None
+            elif action is None:
+                why, field = f"action {word!r} is not one of {', '.join(_WD_ACTIONS)}", "action"
+        if why:
+            self.db.issue(f"PFC_WD|{key}: {why}, so orchagent refuses the entry (pfcwdorch.cpp createEntry) and no "
+                          "PFC watchdog runs on the port", e.source(field))
+            return None, None, word, action, None, field or ""  # (the field, "" the entry: cited per entry)
+        detection, restoration = timers["detection_time"], timers["restoration_time"]
         rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
-        return detection, restoration, word, action, rule
+        return detection, restoration, word, action, rule, None
 
     def _start_default(self, poll: float | None) -> tuple[tuple, str] | None:
         """((detection, restoration, action), rule text) that `pfcwd start_default` writes for this PORT

@@ -37,7 +37,7 @@ from ...skutables import PgRow, SkuTable
 # m_platform == "mellanox" || m_platform == "barefoot", m_platform being the ASIC_VENDOR environment variable).
 DOWN_PORTS_RECLAIMED = frozenset({"mellanox", "barefoot"})
 LOSSLESS_POOL = "ingress_lossless_pool"  # buffermgr.h INGRESS_LOSSLESS_PG_POOL_NAME
-_WHOLE_NUMBER = re.compile(r"[ \t\n\v\f\r]*\+?[0-9]+")  # what stoul reads to the end (decimal: pfc_enable's digits)
+_WHOLE_NUMBER = re.compile(r"[ \t\n\v\f\r]*\+?0*([0-9]+)")  # what stoul reads to the end (decimal: pfc_enable's digits)
 
 
 def pfc_pgs(pfc_enable: str | None) -> list[int]:
@@ -45,8 +45,8 @@ def pfc_pgs(pfc_enable: str | None) -> list[int]:
     refuses; only ids 0-7 come out of generateIdListFromMap(bitmap, 8)."""
     out = []
     for item in (pfc_enable or "").split(","):
-        if _WHOLE_NUMBER.fullmatch(item) and int(item) <= 7:
-            out.append(int(item))
+        if (m := _WHOLE_NUMBER.fullmatch(item)) and len(m.group(1)) == 1 and int(m.group(1)) <= 7:
+            out.append(int(m.group(1)))
     return out
 
 
