@@ -17,7 +17,12 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
-Last counted (session 34, callgrind, hash seed 0, one process, main a0ec0fc): a lint of the 20-switch, 160-host fabric
+Last measured (session 35): the lead's idle run of main 1d065a62, N=2,000 3.24x (lint 3.70 s wall, 6.98 s CPU, floor
+1.14 s); where its wall time goes (workers 97 % busy, 0.12-0.20 s before them and 0.2 s after the last share in this
+process alone), what a switch and a host cost per part, the parallel path's transfer (about 4 % of the CPU) and the
+repeated-key check's `" :` search (90 us of a switch's 1.87 ms; callgrind counts it the same: 763.1 M for the
+parallel algorithm in one process against 762.2 M): docs/lint-at-scale.md, "Session 35".
+Session 34 (callgrind, hash seed 0, one process, main a0ec0fc): a lint of the 20-switch, 160-host fabric
 (two lints less one) 625.4 M instructions, the floor of its files 144.4 M in the same hour (4.33x); the engine alone
 126.6 M; the parallel lint's own algorithm run in one process (11 shares, pickles, the parent's rebuild) 751.4 M:
 docs/lint-at-scale.md, "Session 34". Session 33: 621.9 M, floor 144.8 M (4.29x); the switches' parse 394 M, the

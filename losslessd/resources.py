@@ -6,14 +6,18 @@ source-tree run falls back to the repository root.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
+
+# The installed package's folder: what importlib.resources.files("losslessd") is for a package of files, the only kind
+# whose data these folders are read from as files (importlib.resources imports zipfile and tempfile for the others:
+# 29 M instructions of the example lint's start, docs/lint-at-scale.md "Session 35").
+PACKAGE = Path(__file__).parent
 
 
 def data_dir(name: str) -> Path:
-    packaged = resources.files("losslessd") / name
+    packaged = PACKAGE / name
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     source_tree = Path(__file__).resolve().parent.parent / name
     if source_tree.is_dir():
         return source_tree
