@@ -10,7 +10,7 @@ from pathlib import Path
 
 # The installed package's folder: what importlib.resources.files("losslessd") is for a package of files, the only kind
 # whose data these folders are read from as files (importlib.resources imports zipfile and tempfile for the others:
-# 29 M instructions of the example lint's start, docs/lint-at-scale.md "Session 35").
+# 10 M instructions of a lint's start).
 PACKAGE = Path(__file__).parent
 
 

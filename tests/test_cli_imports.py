@@ -6,7 +6,6 @@ validator at all, and the rule list (losslessd/data/rules.txt) no rule."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -68,6 +67,7 @@ def test_a_command_imports_only_what_it_needs(args, code):
 def test_pydantic_plugins_enabled_by_the_operator_are_looked_for():
     """PYDANTIC_DISABLE_PLUGINS set by the operator wins (empty: plugins on): pydantic's own loader is then imported
     and asked, and the lint's exit and report are those of a lint without plugins."""
+    import os
 
     def lint(env_value: str | None) -> tuple[int, str, bool]:
         env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
