@@ -6,18 +6,14 @@ source-tree run falls back to the repository root.
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
-
-# The installed package's folder: what importlib.resources.files("losslessd") is for a package of files, the only kind
-# whose data these folders are read from as files (importlib.resources imports zipfile and tempfile for the others:
-# 10 M instructions of a lint's start).
-PACKAGE = Path(__file__).parent
 
 
 def data_dir(name: str) -> Path:
-    packaged = PACKAGE / name
+    packaged = resources.files("losslessd") / name
     if packaged.is_dir():
-        return packaged
+        return Path(str(packaged))
     source_tree = Path(__file__).resolve().parent.parent / name
     if source_tree.is_dir():
         return source_tree

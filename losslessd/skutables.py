@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
+from pathlib import Path
 
-from .resources import PACKAGE
 from .units import length_m
 
 DATA_FILE = "sonic_pg_profiles.json"
@@ -79,7 +80,8 @@ class SkuTable:
 
 @cache
 def _document() -> dict:
-    return json.loads((PACKAGE / "data" / DATA_FILE).read_text(encoding="utf-8"))
+    packaged = resources.files("losslessd") / "data" / DATA_FILE
+    return json.loads(Path(str(packaged)).read_text(encoding="utf-8"))
 
 
 def source() -> dict:

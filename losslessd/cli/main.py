@@ -231,44 +231,8 @@ def main() -> None:
     # for the command line's own process only (the Python API leaves its host's environment alone); an operator's
     # own value wins (PYDANTIC_DISABLE_PLUGINS= scans again).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    _plugin_loader_on_demand()
     with one_command():
         _run()
-
-
-# pydantic's plugin loader: it imports importlib.metadata (and with it email, zipfile, socket, csv: 60 M instructions
-# of the example lint's start) at import, before get_plugins reads PYDANTIC_DISABLE_PLUGINS and returns no plugin.
-_PLUGIN_LOADER = "pydantic.plugin._loader"
-
-
-def _plugin_loader_on_demand() -> None:
-    """Stand in for pydantic's plugin loader while plugins are disabled: get_plugins() answers as pydantic's does
-    when PYDANTIC_DISABLE_PLUGINS disables them all, without importing importlib.metadata; asked anything else (or
-    get_plugins() with plugins enabled again), the stand-in imports pydantic's own module and answers with it."""
-    if _PLUGIN_LOADER in sys.modules:
-        return
-    import types
-
-    stand_in = types.ModuleType(_PLUGIN_LOADER)
-
-    def real() -> types.ModuleType:
-        if sys.modules.get(_PLUGIN_LOADER) is stand_in:
-            del sys.modules[_PLUGIN_LOADER]
-        return importlib.import_module(_PLUGIN_LOADER)
-
-    def get_plugins() -> Any:
-        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in ("__all__", "1", "true"):  # (pydantic's own test)
-            return ()
-        return real().get_plugins()
-
-    def attribute(name: str) -> Any:
-        if name.startswith("__"):  # (what the import system asks a module: `__path__` says whether it is a package)
-            raise AttributeError(name)
-        return getattr(real(), name)
-
-    stand_in.get_plugins = get_plugins  # type: ignore[attr-defined]
-    stand_in.__getattr__ = attribute  # type: ignore[method-assign]
-    sys.modules[_PLUGIN_LOADER] = stand_in
 
 
 def _run() -> None:

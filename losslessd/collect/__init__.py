@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -61,8 +62,6 @@ def sha256(data: bytes) -> str:
 def write_atomic(path: Path, text: str) -> bytes:
     """Write ``text`` so that readers see the old file or the new one, never half of it (a run can be
     interrupted at any point). The temporary file starts with a dot: the loader skips it."""
-    import tempfile  # (here: a lint, which reads snapshots and writes none, starts without it and random)
-
     data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
