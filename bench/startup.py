@@ -14,9 +14,9 @@ With --instructions each command runs once under valgrind's callgrind, which cou
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
 Last counted (session 35): `import typer, rich` 266 M, `losslessd --help` 415 M (1.56x), `losslessd rules` 318 M
-(1.20x), the example lint 1,559 M (5.86x; 1,502 M, 5.65x, with pydantic's plugin loader and importlib.resources left out of
-it, not taken), `import typer, pydantic` 381 M, a bare typer command 661 M; the floor, step by step (pydantic and
-PyYAML take it to 2.04x before losslessd's own models): docs/lint-at-scale.md, "Session 35".
+(1.20x), the example lint 1,559 M (5.86x; 1,502 M, 5.65x, with pydantic's plugin loader and importlib.resources
+left out of it, not taken), `import typer, pydantic` 381 M, a bare typer command 661 M; the floor, step by step
+(pydantic and PyYAML take it to 2.04x before losslessd's own models): docs/lint-at-scale.md, "Session 35".
 Session 34 (main a0ec0fc): `import typer, rich` 266 M, `losslessd --help` 407 M (1.53x), `losslessd
 rules` 318 M (1.20x), the example lint 1,530 M (5.76x), `import typer, pydantic` 381 M, a bare typer command 661 M:
 docs/lint-at-scale.md, "Session 34".
