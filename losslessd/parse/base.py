@@ -572,16 +572,24 @@ def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, miss
 _SHOW_VERSION = re.compile(r"^\s*show\s+version\b")
 
 
-def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> str | None:
-    """The hardware model a capture's `show version` section prints (``pattern``'s first group), for the
+def _model_in(sec: capture.Section, path: str, pattern: re.Pattern) -> tuple[str, Source] | None:
+    """The model a `show version` section prints and its line in the capture (an error about the model names it)."""
+    m = pattern.search(sec.output)
+    if m is None:
+        return None
+    return m.group(1).strip(), Source(file=path, line=sec.line + sec.output.count("\n", 0, m.start(1)))
+
+
+def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> tuple[str, Source] | None:
+    """The hardware model a capture's `show version` section prints (``pattern``'s first group) and where, for the
     renderer's command families; None without such a section."""
     for inp in inputs:
         if not capture.is_capture(inp.text):
             continue
         _, sections = capture.for_platform(inp.text, inp.path, platform)
         for sec in reversed(sections):
-            if _SHOW_VERSION.match(sec.command) and (m := pattern.search(sec.output)):
-                return m.group(1).strip()
+            if _SHOW_VERSION.match(sec.command) and (found := _model_in(sec, inp.path, pattern)):
+                return found
     return None
 
 
@@ -589,7 +597,8 @@ def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> s
 VERSION = {"version": _SHOW_VERSION}
 
 
-def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern, found: _Sections) -> str | None:
+def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern,
+                   found: _Sections) -> tuple[str, Source] | None:
     """hardware_model from the sections capture_inputs kept (``found``, with VERSION among its others), so a capture
     is not split again for its model. Where a capture's last `show version` names none, hardware_model reads the
     captures again (it also looks at the earlier `show version` sections): the same model either way."""
@@ -597,10 +606,7 @@ def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern, foun
         sec = captured.last.get("version")
         if sec is None:
             continue
-        m = pattern.search(sec.output)
-        if m is None:
-            return hardware_model(inputs, platform, pattern)
-        return m.group(1).strip()
+        return _model_in(sec, captured.path, pattern) or hardware_model(inputs, platform, pattern)
     return None
 
 
