@@ -30,6 +30,9 @@ FORMS = [
     "cumulus@H:mgmt:~$",  # Cumulus Linux in its management VRF (both)
     "admin@H(config)#",  # a user and a mode (lldp's)
     "first.last@H$",  # a shell prompt without the working directory (base's)
+    "[user@H ~]$",  # RHEL / CentOS bash, `[\\u@\\h \\W]\\$` (SHELL_PROMPT's: PROMPT_HOST named no host before)
+    "[root@H /etc/nvue.d]#",  # the same, root's
+    "[cumulus@H:~]$",  # a bracketed prompt with a colon (the NVUE reader's)
 ]
 
 

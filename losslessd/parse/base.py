@@ -441,16 +441,21 @@ def cli_json_documents(text: str, file: str | None = None) -> list[tuple[int, st
     return [(lines_before(start), whole[start:end]) for start, end in spans]
 
 
-# A prompt at a line's start, and the switch or host it names (`at` after a user name, else `host`): `user@HOST>` and
-# `user@HOST%` (Junos's CLI and shell), `user@HOST:~$` and `root@HOST:~#` (a shell, its working directory after a
-# colon), `HOST#`, `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`, `HOST$`.
-PROMPT_HOST = re.compile(rf"[^\S\n]*(?:{_USER}@(?P<at>[^\s:>#%$\"()]*)|(?P<host>[A-Za-z0-9][\w.~-]*))"
-                         r"(?:\([^)\n]*\))?(?::\S*)?[^\S\n]?[#>$%]")
+# A prompt at a line's start, and the switch or host it names (`at` after a user name, `shell` in RHEL's brackets, else
+# `host`): `user@HOST>` and `user@HOST%` (Junos's CLI and shell), `user@HOST:~$` and `root@HOST:~#` (bash's default PS1
+# on Debian and Ubuntu, /etc/skel/.bashrc's `\u@\h:\w\$`: its working directory after a colon; Cumulus Linux's
+# `cumulus@HOST:mgmt:~$`, the management VRF before it), `[user@HOST ~]$` and `[root@HOST /etc]#` (RHEL's and CentOS's
+# /etc/bashrc, `[\u@\h \W]\$`), `HOST#`,
+# `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`, `HOST$`. The default PS1s write `\h`, "the
+# hostname up to the first `.`" (the bash manual, PROMPTING): HOST is a dotted name's first part (SessionHosts.renamed).
+PROMPT_HOST = re.compile(rf"[^\S\n]*(?:\[{_USER}@(?P<shell>[^\s:\]]*)(?:[ :][^\]\n]*)?\][$#]"
+                         rf"|(?:{_USER}@(?P<at>[^\s:>#%$\"()]*)|(?P<host>[A-Za-z0-9][\w.~-]*))"
+                         r"(?:\([^)\n]*\))?(?::\S*)?[^\S\n]?[#>$%])")
 
 
 def prompt_host(match: re.Match[str] | None) -> str | None:
     """The switch a PROMPT_HOST match (or a match of a pattern built on it) names; None for none (`@:~$`)."""
-    return (match["at"] or match["host"] or None) if match is not None else None
+    return (match["shell"] or match["at"] or match["host"] or None) if match is not None else None
 
 
 def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) -> None:

@@ -19,6 +19,7 @@ from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import (
+    PROMPT_HOST,
     SHELL_PROMPT,
     IssueList,
     SessionHosts,
@@ -26,6 +27,7 @@ from ..base import (
     heredoc_closes,
     host_name,
     port_slot,
+    prompt_host,
     shell_words,
 )
 from ..clitext import Val
@@ -218,11 +220,6 @@ class Skip(ValueError):
 MAX_QUOTED_LINES = 256
 
 
-def _prompt_host(prompt: str) -> str:
-    """The host a SHELL_PROMPT names: `leaf1` of `cumulus@leaf1:mgmt:~$` and of `[cumulus@leaf1 ~]$`."""
-    return re.split(r"[:\s\]$#]", prompt.split("@", 1)[1], maxsplit=1)[0]
-
-
 def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
     """The words of a command whose line ``first`` opens a quote that one of the next lines ``rest`` closes, with the
     number of those lines it takes; None when none of them closes it."""
@@ -255,11 +252,12 @@ def command_paths(text: str, path: str) -> Commands:
     logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")
     n = 0
-    prompts: dict[int, tuple[str, str]] = {}  # line -> (the prompt pasted before its command, the host it names)
+    prompts: dict[int, tuple[str, str | None]] = {}  # line -> (the prompt pasted before its command, the host it names)
     while n < len(lines):
         line = lines[n].strip().lstrip("\ufeff")
         if (prompt := _PROMPT.match(line)) is not None:
-            prompts[n + 1], line = (prompt.group(1), _prompt_host(prompt.group(1))), line[prompt.end():]
+            shown = prompt.group(1)
+            prompts[n + 1], line = (shown, prompt_host(PROMPT_HOST.match(shown))), line[prompt.end():]
         n += 1
         if not line or line.startswith("#"):
             continue
