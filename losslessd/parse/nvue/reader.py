@@ -31,7 +31,7 @@ from ..base import (
     shell_words,
 )
 from ..clitext import Val
-from . import NVUE_ROOT
+from . import NVUE_ROOT, PLATFORM
 from .script import Expansion, Line, Tracker, expansions, substitute
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -276,7 +276,7 @@ def command_paths(text: str, path: str) -> Commands:
         for delimiter, tabs in shell.heredocs:
             n = _here_document(lines, n, (start, line, words[0] if words else ""), delimiter, tabs, logical)
     known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
-    hosts = SessionHosts(path)
+    hosts = SessionHosts(path, PLATFORM)
     named: tuple[int, ...] | None = None  # the key of the `nv set system hostname` path that stands
     for start, line, got, why, shell in logical:
         src = Source(file=path, line=start)
@@ -315,6 +315,8 @@ def command_paths(text: str, path: str) -> Commands:
                     named = (out.lines,)
             elif (unread := out.unset(words[2:], src)) is not None:
                 issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {unread}", source=src))
+            elif words[2:] == ["system", "hostname"]:  # (the switch takes its default name back)
+                hosts.unnamed()
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
         elif len(words) > 1 and any(_NESTED.search(w) for w in words[1:]):
