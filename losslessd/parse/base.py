@@ -492,9 +492,9 @@ def cli_json_documents(text: str, file: str | None = None) -> list[tuple[int, st
 # `host`): `user@HOST>` and `user@HOST%` (Junos's CLI and shell), `user@HOST:~$` and `root@HOST:~#` (bash's default PS1
 # on Debian and Ubuntu, /etc/skel/.bashrc's `\u@\h:\w\$`: its working directory after a colon; Cumulus Linux's
 # `cumulus@HOST:mgmt:~$`, the management VRF before it), `[user@HOST ~]$` and `[root@HOST /etc]#` (RHEL's and CentOS's
-# /etc/bashrc, `[\u@\h \W]\$`), `HOST#`,
-# `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`, `HOST$`. The default PS1s write `\h`, "the
-# hostname up to the first `.`" (the bash manual, PROMPTING): HOST is a dotted name's first part (SessionHosts.renamed).
+# /etc/bashrc, `[\u@\h \W]\$`), `HOST#`, `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`,
+# `HOST$`. The default PS1s write `\h`, "the hostname up to the first `.`" (the bash manual, PROMPTING): HOST is a
+# dotted name's first part (SessionHosts.renamed).
 PROMPT_HOST = re.compile(rf"[^\S\n]*(?:\[{_USER}@(?P<shell>[^\s:\]]*)(?:[ :][^\]\n]*)?\][$#]"
                          rf"|(?:{_USER}@(?P<at>[^\s:>#%$\"()]*)|(?P<host>[A-Za-z0-9][\w.~-]*))"
                          r"(?:\([^)\n]*\))?(?::\S*)?[^\S\n]?[#>$%])")
