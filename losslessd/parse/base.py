@@ -83,7 +83,7 @@ DEFAULT_HOST_NAMES = {
     "arista_eos": "localhost",  # Arista EOS User Manual, "Managing the Switch Name": the default host name is localhost
     "cisco_nxos": "switch",  # Cisco Nexus 9000 NX-OS Fundamentals Configuration Guide, "Changing the Switch Device
     # Name": the default is switch
-    "dell_os10": "OS10",  # Dell SmartFabric OS10 User Guide, `hostname`: Default OS10
+    "dell_os10": "OS10",  # Dell SmartFabric OS10 User Guide, `hostname` (Default OS10; its examples' prompt `OS10#`)
     "nvidia_cumulus": "cumulus",  # Cumulus Linux User Guide, Quick Start: the default hostname is cumulus
 }
 # The commands that name the switch (EOS, Dell OS10, Onyx `hostname`; NX-OS `hostname` and `switchname`, the Nexus 9000
