@@ -848,7 +848,8 @@ def test_fix_writes_no_nexus_9000_snippet_for_a_nexus_7000(tmp_path):
     path.write_text(_capture(config, SHOW_VERSION_N7K))
     (dev,) = fix.plan(lint([path], "roce-dscp26"), unsafe=True, model="N9K-C93180YC-EX").devices
     assert dev.parts == [] and dev.message is not None
-    assert "model 'Nexus7000 C7010 (10 Slot)' is a Cisco Nexus 7000/7700" in dev.message
+    line = _capture(config, SHOW_VERSION_N7K).count("\n")  # (the model's line, the capture's last: named since)
+    assert f"model 'Nexus7000 C7010 (10 Slot)' (read from {path} line {line}) is a Cisco Nexus 7000/7700" in dev.message
     assert "by hand from Cisco's Nexus 7000 Series NX-OS Quality of Service Configuration Guide" in dev.message
     path.write_text(_capture(config, SHOW_VERSION_N7K.replace("Nexus7000 C7010", "Nexus9000 C93180YC-EX")))
     (dev,) = fix.plan(lint([path], "roce-dscp26"), unsafe=True).devices

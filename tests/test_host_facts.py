@@ -102,7 +102,14 @@ def test_the_model_comes_from_the_one_split_of_a_capture_as_before():
         named = head.format("sw1", platform) + config + "#% command: show version\n" + model_line
         later_blank = named + "#% command: show version\nsomething else\n"
         bare = head.format("sw1", platform) + config
-        for inputs, want in (([Input("a.txt", named)], model), ([Input("a.txt", later_blank)], model),
-                             ([Input("a.txt", bare), Input("b.txt", named)], model), ([Input("a.txt", bare)], None)):
-            assert hardware_model(inputs, platform, pattern) == want
-            assert parser.parse(inputs, "sw1").hardware == want, (platform, [i.text for i in inputs])
+        for inputs, want, where in (([Input("a.txt", named)], model, ("a.txt", 8)),
+                                    ([Input("a.txt", later_blank)], model, ("a.txt", 8)),
+                                    ([Input("a.txt", bare), Input("b.txt", named)], model, ("b.txt", 8)),
+                                    ([Input("a.txt", bare)], None, None)):
+            read = hardware_model(inputs, platform, pattern)
+            assert (read[0] if read else None) == want
+            device = parser.parse(inputs, "sw1")
+            assert device.hardware == want, (platform, [i.text for i in inputs])
+            # (the model's own line: render and fix name it when they refuse the model)
+            source = device.hardware_source
+            assert ((source.file, source.line) if source else None) == where, (platform, source)

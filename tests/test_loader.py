@@ -247,6 +247,71 @@ def test_a_session_whose_prompt_follows_its_rename_is_one_switch(tmp_path):
         assert len(fabric.devices[host].ports) == ports, (fmt, list(fabric.devices[host].ports))
 
 
+# A session removing the switch's host name, the next prompts showing the name the switch takes (its platform's
+# default: base.DEFAULT_HOST_NAMES), and the prompt a second switch's session would start with: (format, session with
+# NEXT where that prompt's host stands, the default, the line of NEXT's first prompt).
+_UNNAMED = {
+    "eos": ("leaf1(config)#interface Ethernet1\nleaf1(config-if-Et1)#priority-flow-control on\n"
+            "leaf1(config-if-Et1)#exit\nleaf1(config)#no hostname\nNEXT(config)#interface Ethernet2\n"
+            "NEXT(config-if-Et2)#priority-flow-control on\n", "localhost", 5),
+    "eos-default": ("leaf1(config)#interface Ethernet1\nleaf1(config-if-Et1)#exit\nleaf1(config)#default hostname\n"
+                    "NEXT(config)#interface Ethernet2\n", "localhost", 4),
+    "nxos": ("n1(config)# interface Ethernet1/1\nn1(config-if)# priority-flow-control mode on\nn1(config-if)# exit\n"
+             "n1(config)# no switchname\nNEXT(config)# interface Ethernet1/2\n"
+             "NEXT(config-if)# priority-flow-control mode on\n", "switch", 5),
+    "os10": ("os1(config)# interface ethernet1/1/1\nos1(conf-if-eth1/1/1)# priority-flow-control mode on\n"
+             "os1(conf-if-eth1/1/1)# exit\nos1(config)# no hostname\nNEXT(config)# interface ethernet1/1/2\n"
+             "NEXT(conf-if-eth1/1/2)# priority-flow-control mode on\n", "OS10", 5),
+    "nvue": ("cumulus@leaf1:mgmt:~$ nv set interface swp1 type swp\ncumulus@leaf1:mgmt:~$ nv unset system hostname\n"
+             "cumulus@leaf1:mgmt:~$ nv config apply\ncumulus@NEXT:mgmt:~$ nv set interface swp2 type swp\n",
+             "cumulus", 4),
+}
+
+
+def test_a_session_removing_the_host_name_is_one_switch_whose_next_prompt_shows_the_platform_default(tmp_path):
+    """`no hostname` / `default hostname` / `no switchname` / `nv unset system hostname` in a session: the switch takes
+    its platform's default name back, which its next prompt shows (EOS `localhost`, NX-OS `switch`, OS10 `OS10`,
+    Cumulus `cumulus`). Before, that prompt was refused as a second switch's session (exit 2). A prompt naming another
+    host than the default there is still another switch's."""
+    for fmt, (text, default, line) in _UNNAMED.items():
+        path = tmp_path / f"{fmt}-unnamed.txt"
+        path.write_text(text.replace("NEXT", default))
+        fabric = load_fabric([path], fmt.split("-")[0])
+        assert not [i for i in fabric.issues if i.code == "SYS001"], (fmt, fabric.issues)
+        assert len(fabric.devices) == 1 and len(next(iter(fabric.devices.values())).ports) == 2, (fmt, fabric.devices)
+        path.write_text(text.replace("NEXT", "leaf7"))
+        res = losslessd("lint", "--format", fmt.split("-")[0], str(path))
+        assert res.returncode == 2 and f"{path.name}:{line}: this file holds the sessions of several switches" in \
+            res.stderr and "and 'leaf7' (line" in res.stderr, (fmt, res.stderr)
+
+
+def test_a_session_removing_the_host_name_where_the_default_is_not_known_takes_the_next_prompt_once(tmp_path):
+    """Onyx and Junos: no default host name read from their documentation, so the first prompt after the name was
+    removed names the switch (Onyx `no hostname`, Junos `delete system host-name`); a later prompt naming a third host
+    is another switch's session, refused at its line."""
+    sessions = {
+        "onyx": ("sw1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
+                 "sw1 [standalone: master] (config) # no hostname\n"
+                 "NEXT [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n"
+                 "THIRD [standalone: master] (config) # interface ethernet 1/3 qos trust L3\n", 4),
+        "junos": ("user@qfx1> show configuration | display set\nset system host-name qfx1\n"
+                  "set interfaces et-0/0/1 mtu 9216\ndelete system host-name\n"
+                  "user@NEXT> show configuration | display set | match et-0/0/2\n"
+                  "set interfaces et-0/0/2 mtu 9216\nuser@THIRD> show configuration | display set | match et-0/0/3\n"
+                  "set interfaces et-0/0/3 mtu 9216\n", 7),
+    }
+    for fmt, (text, line) in sessions.items():
+        path = tmp_path / f"{fmt}-unnamed.txt"
+        path.write_text(text.replace("NEXT", "dflt").replace("THIRD", "dflt"))
+        fabric = load_fabric([path], fmt)
+        assert not [i for i in fabric.issues if i.code == "SYS001"], (fmt, fabric.issues)
+        assert len(fabric.devices) == 1 and len(next(iter(fabric.devices.values())).ports) == 3, (fmt, fabric.devices)
+        path.write_text(text.replace("NEXT", "dflt").replace("THIRD", "leaf7"))
+        res = losslessd("lint", "--format", fmt, str(path))
+        assert res.returncode == 2 and f"{path.name}:{line}: this file holds the sessions of several switches" in \
+            res.stderr and "and 'leaf7' (line" in res.stderr, (fmt, res.stderr)
+
+
 def test_two_files_of_one_device_naming_two_switches_are_refused_naming_both(tmp_path):
     """Round 13's leftover (session 34): one device's files (a running-config and a capture, a config and a fix's
     snippet: parse_group) that name two switches were merged in silence, the device named after the later file and

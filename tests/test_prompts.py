@@ -30,6 +30,9 @@ FORMS = [
     "cumulus@H:mgmt:~$",  # Cumulus Linux in its management VRF (both)
     "admin@H(config)#",  # a user and a mode (lldp's)
     "first.last@H$",  # a shell prompt without the working directory (base's)
+    "[user@H ~]$",  # RHEL / CentOS bash, `[\\u@\\h \\W]\\$` (SHELL_PROMPT's: PROMPT_HOST named no host before)
+    "[root@H /etc/nvue.d]#",  # the same, root's
+    "[cumulus@H:~]$",  # a bracketed prompt with a colon (the NVUE reader's)
 ]
 
 
@@ -60,7 +63,7 @@ def test_two_switches_prompts_in_one_routing_json_file_are_named_by_every_form(f
     text = f"{first} show ip route json\n{doc}{second} show ipv6 route json\n{doc}"
     with pytest.raises(InputError) as err:
         cli_json_documents(text, "routes.json")
-    assert "'leaf1' (the prompt at line 1) and 'leaf2' (line 3)" in err.value.message
+    assert "sessions of several switches: the prompts of 'leaf1' (line 1) and 'leaf2' (line 3, " in err.value.message
     same = text.replace("leaf2", "leaf1")
     assert [before for before, _ in cli_json_documents(same, "routes.json")] == [1, 3]
 
@@ -80,3 +83,24 @@ def test_a_shell_prompt_before_a_startup_yaml_is_left_out(prompt):
     tree = "- set:\n    interface:\n      swp1:\n        type: swp\n    qos:\n      roce:\n        enable: on\n"
     dev = nvue.parse([Input("startup.yaml", f"{prompt} sudo cat /etc/nvue.d/startup.yaml\n{tree}")], "leaf01")
     assert sorted(dev.ports) == ["swp1"] and dev.ports["swp1"].pfc_enabled == [3]
+
+
+def test_a_json_outputs_session_renaming_the_switch_is_one_switch():
+    """The saved JSON outputs' prompt check is SessionHosts' rule (docs/platforms.md, "One switch a file"): a host-name
+    command typed between two outputs renames the switch (`hostname leaf2`, Junos's `set system host-name qfx2`), and
+    one removing the name lets the next prompt name the default, once. Before, that check was a copy of its own with no
+    renames: each of these sessions was refused as two switches' tables (and Junos's `{master:0}` line before a prompt
+    between two documents was taken for a third document: the file read as one document, the second unread)."""
+    doc = '{"10.0.0.0/24": []}\n'
+    sessions = [f"leaf1#show ip route json\n{doc}leaf1#configure\nleaf1(config)#hostname leaf2\n"
+                f"leaf2(config)#end\nleaf2#show ipv6 route json\n{doc}",
+                f"user@qfx1> show route | display json\n{doc}user@qfx1> configure\n"
+                "user@qfx1# set system host-name qfx2\nuser@qfx1# commit and-quit\n{master:0}\n"
+                f"user@qfx2> show route | display json\n{doc}",
+                f"n1# show ip route | json\n{doc}n1(config)# no switchname\nswitch# show ipv6 route | json\n{doc}"]
+    for text in sessions:
+        assert len(cli_json_documents(text, "routes.json")) == 2, text
+    third = sessions[2] + f"leaf7# show ip route | json\n{doc}"
+    with pytest.raises(InputError) as err:
+        cli_json_documents(third, "routes.json")
+    assert err.value.line == 6 and "the prompts of 'n1' (line 1) and 'leaf7' (line 6, " in err.value.message

@@ -451,4 +451,6 @@ def test_render_refuses_a_nexus_7000_whatever_the_family(tmp_path):
     policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
     ran = losslessd("render", "--platform", "nxos", "--family", "n9k", "--device", device, "--policy", policy)
     assert ran.returncode == 2 and ran.stdout == "" and "is a Cisco Nexus 7000/7700" in ran.stderr, ran.stderr
+    # (the model's line in the capture: before, a capture's `show version` gave the model no source to name)
+    assert f"model 'Nexus7000 C7010 (10 Slot)' (read from {device} line 13) is" in ran.stderr, ran.stderr
     assert losslessd("render", "--platform", "nxos", "--model", "N9K-C93180YC-EX", *ports).returncode == 0

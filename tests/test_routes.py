@@ -239,7 +239,7 @@ def test_two_switches_json_tables_in_one_file_are_refused_and_a_prefix_routed_tw
     with pytest.raises(InputError) as raised:
         parse_routes(Input("t.json", two))
     assert (raised.value.file, raised.value.line) == ("t.json", 3)
-    assert "'leaf1' (the prompt at line 1) and 'leaf2' (line 3)" in raised.value.message
+    assert "sessions of several switches: the prompts of 'leaf1' (line 1) and 'leaf2' (line 3, " in raised.value.message
     routes, issues = parse_routes(Input("t.json", two.replace("leaf2#", "leaf1#")))
     assert [(r.prefix, r.source.line) for r in routes] == [("10.2.0.0/24", 2), ("10.2.0.0/24", 4)]
     assert [(i.code, i.source.line) for i in issues] == [("SYS002", 4)]

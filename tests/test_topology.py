@@ -203,7 +203,7 @@ def test_a_routing_table_file_of_two_switches_is_sys001_at_the_second_prompt_and
     (fabric_dir / "topology.yaml").write_text(yaml.safe_dump(topo))
     fabric = load_fabric([fabric_dir])
     assert [(i.code, i.source.line) for i in fabric.issues] == [("SYS001", 3)] and fabric.devices["leaf1"].routes == []
-    assert "'leaf1' (the prompt at line 1) and 'spine1' (line 3)" in fabric.issues[0].message
+    assert "the prompts of 'leaf1' (line 1) and 'spine1' (line 3, " in fabric.issues[0].message
 
 
 def test_unreadable_lldp_file_is_sys001_and_the_rest_loads(tmp_path):

@@ -76,18 +76,38 @@ def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source
             "per switch", file=source.file, line=source.line)
 
 
+# The name a switch takes back when a session removes its host name (`no hostname`, `default hostname`, Junos's `delete
+# system host-name`, `nv unset system hostname`), which its next prompt then shows. Platforms missing here have no
+# documented default losslessd read (Onyx, Junos): the next prompt naming a host not named before is taken as it, once.
+DEFAULT_HOST_NAMES = {
+    "arista_eos": "localhost",  # Arista EOS User Manual, "Managing the Switch Name": the default host name is localhost
+    "cisco_nxos": "switch",  # Cisco Nexus 9000 NX-OS Fundamentals Configuration Guide, "Changing the Switch Device
+    # Name": the default is switch
+    "dell_os10": "OS10",  # Dell SmartFabric OS10 User Guide, `hostname` (Default OS10; its examples' prompt `OS10#`)
+    "nvidia_cumulus": "cumulus",  # Cumulus Linux User Guide, Quick Start: the default hostname is cumulus
+}
+# The commands that name the switch (EOS, Dell OS10, Onyx `hostname`; NX-OS `hostname` and `switchname`, the Nexus 9000
+# NX-OS Fundamentals Configuration Guide, "Changing the Switch Device Name"), and the forms that remove the name.
+_HOST_NAME_WORDS = frozenset({"hostname", "switchname"})
+_UNNAMING_WORDS = frozenset({"no", "default"})
+
+
 class SessionHosts:
     """The switch one file's session names, prompt by prompt: `leaf1(config)#`, `cumulus@leaf1:mgmt:~$`, `user@qfx1>`.
     The rule every reader applies (docs/platforms.md, "One switch a file"): a host-name statement typed or scripted
     in a session renames the switch (a later one replaces the earlier: base.host_name's ``renames``), and the switch's
     next prompts may show the new name (EOS and NX-OS at once, Junos after the commit, a Linux shell at the next
-    login); a prompt naming a host that neither the first prompt nor a host-name statement before it named is another
-    switch's session pasted after the first: InputError at that prompt's line, naming both switches."""
+    login); one removing the name gives the switch its platform's default name (DEFAULT_HOST_NAMES); a prompt naming a
+    host that neither the first prompt nor a host-name statement before it named is another switch's session pasted
+    after the first: InputError at that prompt's line, naming both switches. ``platform``: the platform whose default
+    name a removed name falls back to (None: not known)."""
 
-    def __init__(self, file: str | None) -> None:
+    def __init__(self, file: str | None, platform: str | None = None) -> None:
         self.file = file
+        self.default = DEFAULT_HOST_NAMES.get(platform) if platform else None
         self.first: tuple[str, int | None] | None = None  # the first prompt's host and line
         self.names: set[str] = set()  # the first prompt's host and the names host-name statements gave since
+        self.unknown_default = False  # the name was removed and the platform's default is not known
 
     def prompt(self, host: str | None, line: int | None, shown: str) -> None:
         """A prompt (``shown``, at ``line``) naming ``host`` (None: it names none, `@:~$`)."""
@@ -97,6 +117,10 @@ class SessionHosts:
             self.first = (host, line)
             self.names.add(host)
         elif host not in self.names:
+            if self.unknown_default:  # (the default name the switch took, whatever it is)
+                self.unknown_default = False
+                self.names.add(host)
+                return
             raise InputError(
                 f"this file holds the sessions of several switches: the prompts of {self.first[0]!r} (line "
                 f"{self.first[1]}) and {host!r} (line {line}, `{shown.strip()[:80]}`), and no host-name statement "
@@ -107,6 +131,27 @@ class SessionHosts:
         """A host-name statement the session typed: the switch's later prompts may name ``name``, or its part before
         the first dot (bash's `\\h`, "the hostname up to the first `.`": the bash manual, PROMPTING)."""
         self.names.update((name, name.split(".", 1)[0]))
+
+    def unnamed(self) -> None:
+        """A statement removing the host name: the switch's later prompts may name its platform's default."""
+        if self.default is not None:
+            self.renamed(self.default)
+        else:
+            self.unknown_default = True
+
+    def typed(self, words: list[str]) -> None:
+        """A command the session typed at a prompt (split in words): `hostname NAME` / `switchname NAME` and Junos's
+        `set system host-name NAME` rename the switch; `no hostname [NAME]`, `default hostname` and `delete system
+        host-name` remove its name."""
+        if len(words) == 2 and words[0] in _HOST_NAME_WORDS:
+            self.renamed(words[1])
+        elif 2 <= len(words) <= 3 and words[0] in _UNNAMING_WORDS and words[1] in _HOST_NAME_WORDS:
+            self.unnamed()
+        elif words[1:3] == ["system", "host-name"]:
+            if words[0] == "set" and len(words) == 4:
+                self.renamed(words[3])
+            elif words[0] == "delete" and len(words) == 3:
+                self.unnamed()
 
 
 def check_expanded(count: int, file: str | None, line: int | None) -> None:
@@ -427,36 +472,43 @@ def cli_json_documents(text: str, file: str | None = None) -> list[tuple[int, st
             return [(0, whole)]  # (its reader says what is wrong, at the line json.loads names)
         spans.append((at, end))
         rest = _past_space(whole, end)
-        while rest < len(whole) and whole[rest] != "{":  # past the CLI's lines to the next document
+        while rest < len(whole):  # past the CLI's lines to the next document
             stop = whole.find("\n", rest)
             line = whole[rest:len(whole) if stop < 0 else stop + 1]
+            if whole[rest] == "{" and not JUNOS_CLI_LINE.fullmatch(line):  # (`{master:0}` before a prompt is the CLI's)
+                break
             if not _cli_line(line):
                 return [(0, whole)]
             rest = _past_space(whole, rest + len(line))
         at = rest
     if len(spans) < 2:
         return [(0, whole)]
-    _one_prompt_host(text, spans, file)
+    _session_prompts(text, spans, file)
     lines_before = LineAt(whole, first=0)
     return [(lines_before(start), whole[start:end]) for start, end in spans]
 
 
-# A prompt at a line's start, and the switch or host it names (`at` after a user name, else `host`): `user@HOST>` and
-# `user@HOST%` (Junos's CLI and shell), `user@HOST:~$` and `root@HOST:~#` (a shell, its working directory after a
-# colon), `HOST#`, `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`, `HOST$`.
-PROMPT_HOST = re.compile(rf"[^\S\n]*(?:{_USER}@(?P<at>[^\s:>#%$\"()]*)|(?P<host>[A-Za-z0-9][\w.~-]*))"
-                         r"(?:\([^)\n]*\))?(?::\S*)?[^\S\n]?[#>$%]")
+# A prompt at a line's start, and the switch or host it names (`at` after a user name, `shell` in RHEL's brackets, else
+# `host`): `user@HOST>` and `user@HOST%` (Junos's CLI and shell), `user@HOST:~$` and `root@HOST:~#` (bash's default PS1
+# on Debian and Ubuntu, /etc/skel/.bashrc's `\u@\h:\w\$`: its working directory after a colon; Cumulus Linux's
+# `cumulus@HOST:mgmt:~$`, the management VRF before it), `[user@HOST ~]$` and `[root@HOST /etc]#` (RHEL's and CentOS's
+# /etc/bashrc, `[\u@\h \W]\$`), `HOST#`, `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`,
+# `HOST$`. The default PS1s write `\h`, "the hostname up to the first `.`" (the bash manual, PROMPTING): HOST is a
+# dotted name's first part (SessionHosts.renamed).
+PROMPT_HOST = re.compile(rf"[^\S\n]*(?:\[{_USER}@(?P<shell>[^\s:\]]*)(?:[ :][^\]\n]*)?\][$#]"
+                         rf"|(?:{_USER}@(?P<at>[^\s:>#%$\"()]*)|(?P<host>[A-Za-z0-9][\w.~-]*))"
+                         r"(?:\([^)\n]*\))?(?::\S*)?[^\S\n]?[#>$%])")
 
 
 def prompt_host(match: re.Match[str] | None) -> str | None:
     """The switch a PROMPT_HOST match (or a match of a pattern built on it) names; None for none (`@:~$`)."""
-    return (match["at"] or match["host"] or None) if match is not None else None
+    return (match["shell"] or match["at"] or match["host"] or None) if match is not None else None
 
 
-def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) -> None:
-    """Raise InputError at the first CLI line outside the JSON documents (cli_json_documents' ``spans``, offsets
-    of ``text``) whose prompt names another switch than the first prompt does."""
-    first: tuple[str, int] | None = None
+def _session_prompts(text: str, spans: list[tuple[int, int]], file: str | None) -> None:
+    """The CLI lines outside the JSON documents (cli_json_documents' ``spans``, offsets of ``text``), prompt by prompt
+    through SessionHosts: InputError at the first prompt naming another switch than the session's."""
+    hosts = SessionHosts(file)
     line_at = LineAt(text)  # (counted on from the last prompt: from the top at each was quadratic)
     ends = [0, *(end for _, end in spans)]
     for begin, stop in zip(ends, [*(start for start, _ in spans), len(text)], strict=True):
@@ -465,15 +517,9 @@ def _one_prompt_host(text: str, spans: list[tuple[int, int]], file: str | None) 
             end = text.find("\n", at, stop)
             end = stop if end < 0 else end
             line = text[at:end]
-            if _cli_line(line) and (host := prompt_host(PROMPT_HOST.match(line))):
-                number = line_at(at)
-                if first is None:
-                    first = host, number
-                elif host != first[0]:
-                    raise InputError(
-                        f"this file holds the outputs of several switches: {first[0]!r} (the prompt at line "
-                        f"{first[1]}) and {host!r} (line {number}); losslessd reads one switch's table a file and does "
-                        "not merge two: split it into one file per switch", file=file, line=number)
+            if _cli_line(line) and (prompt := PROMPT_HOST.match(line)):
+                hosts.prompt(prompt_host(prompt), line_at(at), line)
+                hosts.typed(line[prompt.end():].split())
             at = end + 1
 
 
@@ -572,16 +618,24 @@ def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, miss
 _SHOW_VERSION = re.compile(r"^\s*show\s+version\b")
 
 
-def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> str | None:
-    """The hardware model a capture's `show version` section prints (``pattern``'s first group), for the
+def _model_in(sec: capture.Section, path: str, pattern: re.Pattern) -> tuple[str, Source] | None:
+    """The model a `show version` section prints and its line in the capture (an error about the model names it)."""
+    m = pattern.search(sec.output)
+    if m is None:
+        return None
+    return m.group(1).strip(), Source(file=path, line=sec.line + sec.output.count("\n", 0, m.start(1)))
+
+
+def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> tuple[str, Source] | None:
+    """The hardware model a capture's `show version` section prints (``pattern``'s first group) and where, for the
     renderer's command families; None without such a section."""
     for inp in inputs:
         if not capture.is_capture(inp.text):
             continue
         _, sections = capture.for_platform(inp.text, inp.path, platform)
         for sec in reversed(sections):
-            if _SHOW_VERSION.match(sec.command) and (m := pattern.search(sec.output)):
-                return m.group(1).strip()
+            if _SHOW_VERSION.match(sec.command) and (found := _model_in(sec, inp.path, pattern)):
+                return found
     return None
 
 
@@ -589,7 +643,8 @@ def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> s
 VERSION = {"version": _SHOW_VERSION}
 
 
-def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern, found: _Sections) -> str | None:
+def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern,
+                   found: _Sections) -> tuple[str, Source] | None:
     """hardware_model from the sections capture_inputs kept (``found``, with VERSION among its others), so a capture
     is not split again for its model. Where a capture's last `show version` names none, hardware_model reads the
     captures again (it also looks at the earlier `show version` sections): the same model either way."""
@@ -597,10 +652,7 @@ def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern, foun
         sec = captured.last.get("version")
         if sec is None:
             continue
-        m = pattern.search(sec.output)
-        if m is None:
-            return hardware_model(inputs, platform, pattern)
-        return m.group(1).strip()
+        return _model_in(sec, captured.path, pattern) or hardware_model(inputs, platform, pattern)
     return None
 
 

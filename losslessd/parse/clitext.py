@@ -254,7 +254,7 @@ def is_flat(text: str, takes: Callable[[str, list[str]], bool],
 
 
 def config_session(text: str, indent: str, path: str = "", issues: list[ParseIssue] | None = None,
-                   refuses: Callable[[str, list[str]], bool] | None = None) -> str | None:
+                   refuses: Callable[[str, list[str]], bool] | None = None, platform: str | None = None) -> str | None:
     """A configuration-mode session with its prompts (`Spine-1(config-if-Et1)# mtu 9214`) as the running-config it
     makes, line numbers kept: each command indented under the one that opened the mode it was typed in, the rest of
     the session (output, exec-mode commands, commands the switch refused) blanked. None when the text has no
@@ -280,7 +280,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         return None
     out = [""] * len(lines)
     stack: list[str] = ["config"]  # the open modes; a command typed in stack[k] is written at depth k
-    hosts = SessionHosts(path)
+    hosts = SessionHosts(path, platform)
     for n, (i, mode, command, prompt, host) in enumerate(typed):
         hosts.prompt(host, i + 1, lines[i])
         if mode in stack:
@@ -300,8 +300,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
             if issues is not None and command.split()[0] not in _EXEC_WORDS:
                 issues.append(refused_issue(path, i + 1, command, why))
             continue
-        if len(words := command.split()) == 2 and words[0] in _HOST_NAME_WORDS:
-            hosts.renamed(words[1])
+        hosts.typed(command.split())
         depth = len(stack) - 1
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
         if nxt not in stack:  # the command opened a mode: it belongs to the mode that mode extends
@@ -322,11 +321,6 @@ def _mode_name(mode: str) -> str:
     if mode.startswith("conf-"):
         mode = "config-" + mode[len("conf-"):]
     return _PMAP_CLASS.sub("config-pmap-", mode)
-
-
-# The commands that name the switch (EOS, Dell OS10, Onyx `hostname`; NX-OS `hostname` and `switchname`, the Nexus 9000
-# NX-OS Fundamentals Configuration Guide, "Changing the Switch Device Name"): a session typing one renames the switch.
-_HOST_NAME_WORDS = frozenset({"hostname", "switchname"})
 
 
 def refused(lines: list[str], i: int, upto: int | None) -> str | None:

@@ -28,6 +28,7 @@ from ..clitext import (
     may_set_ecn,
     renest,
 )
+from . import PLATFORM
 
 # Top-level words of an OS10 running-configuration; a file with none of them is not one.
 _OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
@@ -153,7 +154,7 @@ def read(inputs: list[Input]) -> Os10Config:
         # on`, as Dell's guides print their steps): its commands without the prompts at the margin, the session's
         # output and refused commands blanked, then nested by what each command is (flat_interfaces, flat_qos), as a
         # paste that lost its indentation.
-        session = config_session(inp.text, "", inp.path, cfg.issues)
+        session = config_session(inp.text, "", inp.path, cfg.issues, platform=PLATFORM)
         if session is not None:
             inp = Input(inp.path, session)
         check_config_text(inp, "Dell OS10", _OS10_LINE, "`interface`, `hostname`, `policy-map` or `!`")

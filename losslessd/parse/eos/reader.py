@@ -28,7 +28,7 @@ from ..clitext import (
     may_set_ecn,
     subinterface_line,
 )
-from . import flat
+from . import PLATFORM, flat
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)
@@ -214,7 +214,7 @@ def read(inputs: list[Input]) -> EosConfig:
     cfg = EosConfig()
     for inp in inputs:
         # EOS indents a sub-mode's commands by three spaces; a refused command is a SYS002 on cfg.issues
-        session = config_session(inp.text, "   ", inp.path, cfg.issues)
+        session = config_session(inp.text, "   ", inp.path, cfg.issues, platform=PLATFORM)
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_eos(inp)

@@ -47,7 +47,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     issues: list[ParseIssue] = IssueList()
     cfg = read(configs, issues)
     device = build(cfg, PLATFORM, name, inputs[0].path, issues)
-    device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
+    device.hardware, device.hardware_source = captured_model(inputs, PLATFORM, MODEL, found) or (None, None)
     return device
 
 

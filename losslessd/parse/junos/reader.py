@@ -810,6 +810,7 @@ def _quoted(word: str) -> str:
 
 def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
     if words[0] in ("deactivate", "delete", "activate"):
+        cfg.hosts.typed(words)  # (`delete system host-name`: after the commit the prompt names the switch's default)
         return
     if words[0] != "set":
         if _PROMPT.match(joined := " ".join(words)) and not _TYPED.match(joined):

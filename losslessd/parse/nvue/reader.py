@@ -19,6 +19,7 @@ from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import (
+    PROMPT_HOST,
     SHELL_PROMPT,
     IssueList,
     SessionHosts,
@@ -26,10 +27,11 @@ from ..base import (
     heredoc_closes,
     host_name,
     port_slot,
+    prompt_host,
     shell_words,
 )
 from ..clitext import Val
-from . import NVUE_ROOT
+from . import NVUE_ROOT, PLATFORM
 from .script import Expansion, Line, Tracker, expansions, substitute
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -218,11 +220,6 @@ class Skip(ValueError):
 MAX_QUOTED_LINES = 256
 
 
-def _prompt_host(prompt: str) -> str:
-    """The host a SHELL_PROMPT names: `leaf1` of `cumulus@leaf1:mgmt:~$` and of `[cumulus@leaf1 ~]$`."""
-    return re.split(r"[:\s\]$#]", prompt.split("@", 1)[1], maxsplit=1)[0]
-
-
 def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
     """The words of a command whose line ``first`` opens a quote that one of the next lines ``rest`` closes, with the
     number of those lines it takes; None when none of them closes it."""
@@ -255,11 +252,12 @@ def command_paths(text: str, path: str) -> Commands:
     logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")
     n = 0
-    prompts: dict[int, tuple[str, str]] = {}  # line -> (the prompt pasted before its command, the host it names)
+    prompts: dict[int, tuple[str, str | None]] = {}  # line -> (the prompt pasted before its command, the host it names)
     while n < len(lines):
         line = lines[n].strip().lstrip("\ufeff")
         if (prompt := _PROMPT.match(line)) is not None:
-            prompts[n + 1], line = (prompt.group(1), _prompt_host(prompt.group(1))), line[prompt.end():]
+            shown = prompt.group(1)
+            prompts[n + 1], line = (shown, prompt_host(PROMPT_HOST.match(shown))), line[prompt.end():]
         n += 1
         if not line or line.startswith("#"):
             continue
@@ -278,7 +276,7 @@ def command_paths(text: str, path: str) -> Commands:
         for delimiter, tabs in shell.heredocs:
             n = _here_document(lines, n, (start, line, words[0] if words else ""), delimiter, tabs, logical)
     known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
-    hosts = SessionHosts(path)
+    hosts = SessionHosts(path, PLATFORM)
     named: tuple[int, ...] | None = None  # the key of the `nv set system hostname` path that stands
     for start, line, got, why, shell in logical:
         src = Source(file=path, line=start)
@@ -317,6 +315,8 @@ def command_paths(text: str, path: str) -> Commands:
                     named = (out.lines,)
             elif (unread := out.unset(words[2:], src)) is not None:
                 issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {unread}", source=src))
+            elif words[2:] == ["system", "hostname"]:  # (the switch takes its default name back)
+                hosts.unnamed()
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
         elif len(words) > 1 and any(_NESTED.search(w) for w in words[1:]):

@@ -67,7 +67,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     configs, captured, found = capture_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config",
                                               {**VERSION, "lldp": _LLDP, "channels": _PORT_CHANNELS})
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
-    device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
+    device.hardware, device.hardware_source = captured_model(inputs, PLATFORM, MODEL, found) or (None, None)
     for cap in found:
         if "channels" in cap.last:
             sec = cap.last["channels"]

@@ -30,6 +30,7 @@ from ..clitext import (
     renest,
     subinterface_line,
 )
+from . import PLATFORM
 
 # `interface Ethernet1/1`, also `interface ethernet 1/1` / `interface Eth1/1` as snippets and design guides write it:
 # NX-OS stores Ethernet1/1.
@@ -183,7 +184,7 @@ def read(inputs: list[Input]) -> NxosConfig:
         # is (indent_flat_qos, indent_flat_interfaces), not by the prompt's mode name: NX-OS's do not always extend
         # their parent's (config-pmap-qos, then config-pmap-c-qos for its class), and a sibling (the next `class`, the
         # next `interface`) shows the same prompt as the mode it leaves.
-        session = config_session(inp.text, "", inp.path, cfg.issues, _refuses)
+        session = config_session(inp.text, "", inp.path, cfg.issues, _refuses, PLATFORM)
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_nxos(inp)

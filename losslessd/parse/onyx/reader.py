@@ -163,8 +163,8 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
             if issues is not None:
                 issues.append(refused_issue(path, i + 1, command, f"it answered `{answer}`"))
             continue
-        if words[0] == "hostname" and len(words) == 2 and not mode:
-            hosts.renamed(words[1])
+        if not mode:
+            hosts.typed(words)
         if words[0] == "int":  # (Onyx takes an abbreviation; its running-config prints the word whole)
             command = "interface" + command[3:]
         if mode and not (command.startswith("interface ") or command.startswith("no interface ")):
