@@ -531,3 +531,32 @@ def test_indented_block_ends_at_a_line_no_deeper(block, admin_up, trust):
     pfc_on = "   interface ethernet 1/1 dcb priority-flow-control mode on force\n"
     port = parse(HEAD + PFC + block + pfc_on).ports["Eth1/1"]
     assert port.admin_up is admin_up and port.trust == trust
+
+
+@pytest.mark.parametrize("pool, lossless", [
+    ("   traffic pool roce type lossless\n   traffic pool roce map switch-priority 3\n", [3]),
+    ("   traffic pool roce map switch-priority 3 4\n   traffic pool roce type lossless\n", [3, 4]),
+    # "Default: Lossy" (Onyx User Manual, Shared Buffer Commands, `type`): a pool without a type is no lossless intent
+    ("   traffic pool roce map switch-priority 3\n", []),
+    ("   traffic pool bulk type lossy\n   traffic pool bulk map switch-priority 3\n", []),
+    ("   traffic pool roce type lossless\n", []),
+])
+def test_a_lossless_traffic_pool_is_lossless_intent_not_pfc(tmp_path, pool, lossless):
+    """Session 35 part a's leftover: a switch whose only lossless setting is a lossless traffic pool read as one with
+    no lossless setting (PFC006, and skipped under devices_without_lossless: skip). The pool makes its switch
+    priorities lossless classes; PFC stays off without the `dcb priority-flow-control` lines (Onyx User Manual, PFC),
+    so each RoCE port's PFC001 says so."""
+    text = HEAD + "   interface ethernet 1/1-1/2 qos trust L3\n" + pool
+    device = parse(text)
+    assert [fc.pfc_priority for fc in device.forwarding_classes or () if fc.no_loss] == lossless
+    path = tmp_path / "mc01.cfg"
+    path.write_text(text)
+    codes = [f.code for f in lint([path], policy="roce-dscp26").findings if f.severity.value == "error"]
+    if 3 in lossless:
+        assert "PFC006" not in codes and codes.count("PFC001") == 2
+        skip = tmp_path / "skip.yaml"
+        skip.write_text("name: skip\nextends: roce-dscp26\nroce_ports:\n  devices_without_lossless: skip\n")
+        assert [f.code for f in lint([path], policy=str(skip)).findings if f.code in ("PFC001", "SEL001")] == \
+            ["PFC001", "PFC001"]
+    else:
+        assert codes == ["PFC006"]
