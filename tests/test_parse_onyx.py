@@ -560,3 +560,32 @@ def test_a_lossless_traffic_pool_is_lossless_intent_not_pfc(tmp_path, pool, loss
             ["PFC001", "PFC001"]
     else:
         assert codes == ["PFC006"]
+
+
+@pytest.mark.parametrize(("text", "onyx_file"), [
+    # after an Onyx prompt, the signs of a bare line: a port, global PFC, `roce`, a traffic pool, the prefix-mode line
+    ("sw1 [standalone: master] (config) # traffic pool roce type lossless\n", True),
+    ("sw1 (config) # roce lossless\n", True),
+    ("sw1 (config) # no cli default prefix-modes enable\n", True),
+    ("sw1 [standalone: master] (config) # dcb priority-flow-control priority 3 enable\n", True),
+    # a port's sub-mode at an Onyx-only QoS command (the flat `interface ethernet 1/1 qos trust L3` typed so)
+    ("sw1 [standalone: master] (config interface ethernet 1/1) # qos trust L3\n", True),
+    ("sw1 (config interface ethernet 1/1-1/4) # traffic-class 3 congestion-control ecn minimum-absolute 150 "
+     "maximum-absolute 1500\n", True),
+    # Session 35 part a: `dcb enable` (a "Mellanox SX" DCB chapter) is no Onyx command as a bare line: no sign after a
+    # prompt either (it was, and then refused with "no `dcb` lines" beside it)
+    ("switch [standalone: master] (config) # dcb enable\n", False),
+    ("switch (config interface ethernet 1/1) # speed 100G\n", False),
+])
+def test_detection_after_a_prompt_reads_the_command_as_a_bare_line(text, onyx_file):
+    assert onyx.sniff(Input("x.cfg", text)) is onyx_file
+
+
+def test_a_session_without_onyx_lines_is_refused_with_a_true_message():
+    """The refusal named `dcb` lines as what was missing beside `switch (config) # dcb enable`: it names the lines it
+    asks for (`dcb priority-flow-control`), as bare lines or typed at a prompt."""
+    with pytest.raises(InputError) as err:
+        parse("switch [standalone: master] (config) # dcb enable\n"
+              "switch [standalone: master] (config) # interface 1/1-1/32\n")
+    assert "`dcb priority-flow-control`" in str(err.value) and "`dcb` " not in str(err.value)
+    assert "typed at an Onyx prompt" in str(err.value) and err.value.line == 1
