@@ -7,7 +7,7 @@ import pytest
 from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import clitext, eos
+from losslessd.parse import clitext, detect, eos
 from losslessd.parse.base import Input
 from losslessd.parse.eos import flat as eos_flat
 from tests.conftest import FIXTURES
@@ -674,6 +674,22 @@ def test_text_that_is_not_a_flat_paste_is_left_as_it_is(text):
 ])
 def test_a_flat_paste_sniffs_as_eos(text, expected):
     assert eos.sniff(Input("x", text)) is expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    # Session 35 part a: a file of EOS's global `qos map` lines alone told no platform (SYS001)
+    ("qos map dscp 26 to traffic-class 3\n", True),
+    ("qos map cos 3 4 to traffic-class 3\n", True),
+    ("qos map traffic-class 3 to tx-queue 3\n", True),
+    ("qos map traffic-class 3 to dscp 26\n", True),
+    # Onyx's map goes to a switch priority; OS10 names its maps; a map without its number is no sign
+    ("qos map dscp 26 to switch-priority 3\n", False),
+    ("qos-map dscp-tc rdma-map\n", False),
+    ("qos map dscp 26 to traffic-class\n", False),
+])
+def test_global_qos_map_lines_sniff_as_eos(text, expected):
+    assert eos.sniff(Input("x", text)) is expected
+    assert (detect(Input("x", text)) == "arista_eos") is expected
 
 
 def test_a_session_s_policy_map_classes_belong_to_their_policy_map():
