@@ -37,11 +37,10 @@ def sniff(inp: Input) -> bool:
     if options.BANNER in head:
         return True
     lines = [p for p in (line.split("#", 1)[0].split() for line in head.split("\n")[:400]) if p]
-    keys = [p[0] for p in lines]
     # An option line is `name value` (options.py): a number, TRUE/FALSE, a path, a list joined by commas, `(null)`,
     # or a quoted string; a `qos` line of several bare words (EOS's `qos map dscp 26 to traffic-class 3`) is no sign.
     known = sum(options.is_known(p[0]) and (len(p) <= 2 or p[1][0] in "\"'") for p in lines)
-    return known > 0 and (known == len(keys) or known >= 5 and 2 * known >= len(keys))
+    return known > 0 and (known == len(lines) or known >= 5 and 2 * known >= len(lines))
 
 
 def parse(inputs: list[Input], name: str) -> Device:
