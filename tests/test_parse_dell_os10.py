@@ -600,3 +600,12 @@ def test_a_port_s_pfc_mode_written_off_is_an_explicit_off():
     ports = parse(text).ports
     assert (ports["ethernet1/1/1"].pfc_enabled, ports["ethernet1/1/1"].pfc_off_written) == ([], True)
     assert (ports["ethernet1/1/2"].pfc_enabled, ports["ethernet1/1/2"].pfc_off_written) == ([], False)
+
+
+def test_an_interface_s_vrrp_group_is_a_mode_and_a_line_under_trust_map_a_wrapped_piece():
+    """Session 35 part a: `vrrp-group 1` (OS10 User Guide, VRRP: it enters VRRP mode) holds lines of its own mode; a
+    line indented under `trust-map dot1p NAME`, which opens none, is named."""
+    text = ("interface ethernet1/1/1\n no shutdown\n vrrp-group 1\n  priority 200\n  virtual-address 10.0.0.1\n!\n"
+            "system qos\n trust-map dot1p M\n  buffer-statistics-tracking\n")
+    device = parse(text)
+    assert sorted(i.source.line for i in device.issues if "opens no mode" in i.message) == [9]

@@ -7,7 +7,7 @@ import pytest
 from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import clitext, eos
+from losslessd.parse import clitext, detect, eos
 from losslessd.parse.base import Input
 from losslessd.parse.eos import flat as eos_flat
 from tests.conftest import FIXTURES
@@ -676,6 +676,22 @@ def test_a_flat_paste_sniffs_as_eos(text, expected):
     assert eos.sniff(Input("x", text)) is expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    # Session 35 part a: a file of EOS's global `qos map` lines alone told no platform (SYS001)
+    ("qos map dscp 26 to traffic-class 3\n", True),
+    ("qos map cos 3 4 to traffic-class 3\n", True),
+    ("qos map traffic-class 3 to tx-queue 3\n", True),
+    ("qos map traffic-class 3 to dscp 26\n", True),
+    # Onyx's map goes to a switch priority; OS10 names its maps; a map without its number is no sign
+    ("qos map dscp 26 to switch-priority 3\n", False),
+    ("qos-map dscp-tc rdma-map\n", False),
+    ("qos map dscp 26 to traffic-class\n", False),
+])
+def test_global_qos_map_lines_sniff_as_eos(text, expected):
+    assert eos.sniff(Input("x", text)) is expected
+    assert (detect(Input("x", text)) == "arista_eos") is expected
+
+
 def test_a_session_s_policy_map_classes_belong_to_their_policy_map():
     """EOS User Manual, policy-map class mode: `(config-pmap-P)# class C` enters `(config-pmap-c-P-C)#`, whose name
     does not extend the policy-map's; the class and its `set traffic-class` are the policy-map's, not global lines."""
@@ -1285,3 +1301,38 @@ def test_qos_under_a_subinterface_is_named_however_it_is_written(header, line):
     assert [(i.code, i.source.line, "QoS on a subinterface" in i.message) for i in device.issues] == [
         ("SYS002", text.count("\n") - 1, True)]
     assert device.ports["Ethernet1"].pfc_enabled == [3] and set(device.ports) == {"Ethernet1"}
+
+
+@pytest.mark.parametrize("pieces, pfc, trust", [
+    # a cut PFC line and its rest on a line of its own under it (audit round 14): both named, PFC unknown
+    ("   priority-flow-control priority 3\n      no-drop\n", None, Trust.dscp),
+    # a whole command with another under it: the switch runs both lines in interface mode, not one; PFC unknown
+    ("   priority-flow-control on\n      priority-flow-control priority 3 no-drop\n", None, Trust.dscp),
+    ("   qos trust\n      dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n", [3], None),
+    # a line under a command that sets no lossless fact: named, nothing else unknown
+    ("   description gpu01\n      mlx5_0\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n",
+     [3], Trust.dscp),
+])
+def test_lines_indented_under_an_interface_command_are_named_and_leave_its_fact_unknown(pieces, pfc, trust):
+    """Session 35 part a: lines indented under an interface command that opens no mode were named only under queue
+    commands; elsewhere passed over in silence (an indented `no-drop` under `priority-flow-control priority 3`)."""
+    text = "interface Ethernet1\n" + ("" if "qos trust" in pieces else "   qos trust dscp\n") + pieces + "!\nend\n"
+    device = parse(text)
+    port = device.ports["Ethernet1"]
+    assert port.pfc_enabled == pfc
+    assert (port.trust.value if port.trust else None) == trust
+    indented = [n for n, line in enumerate(text.split("\n"), 1) if line.startswith("      ")]
+    named = {i.source.line for i in device.issues if i.code == "SYS002" and "opens no mode" in i.message}
+    assert named == set(indented)
+
+
+def test_blocks_of_real_sub_modes_are_no_wrapped_lines():
+    """`tx-queue N` (read) and `mc-tx-queue N`, `evpn ethernet-segment` (EOS modes losslessd passes over) hold
+    lines of their own mode: none is named as a wrapped command."""
+    text = ("interface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n"
+            "   priority-flow-control priority 3 no-drop\n   tx-queue 3\n      bandwidth percent 50\n"
+            "   mc-tx-queue 1\n      bandwidth percent 10\n   evpn ethernet-segment\n      identifier 0000:0000\n"
+            "!\nend\n")
+    device = parse(text)
+    assert [i for i in device.issues if "opens no mode" in i.message] == []
+    assert device.ports["Ethernet1"].pfc_enabled == [3]

@@ -1167,3 +1167,14 @@ def test_qos_under_a_subinterface_is_named_however_it_is_written(header, line):
     assert [(i.code, i.source.line, "QoS on a subinterface" in i.message) for i in device.issues] == [
         ("SYS002", text.count("\n") - 1, True)]
     assert device.ports["Ethernet1/1"].pfc_enabled == [3] and set(device.ports) == {"Ethernet1/1"}
+
+
+def test_an_interface_s_hsrp_block_is_a_mode_and_a_line_under_pfc_a_wrapped_piece():
+    """Session 35 part a: a line indented under an interface command that opens no mode is named (`on` under
+    `priority-flow-control mode`), not the lines of a mode losslessd passes over (`hsrp 1`, Nexus 9000 Unicast Routing
+    guide: it enters HSRP group mode)."""
+    text = ("feature hsrp\ninterface Ethernet1/1\n  priority-flow-control mode\n    on\n  hsrp 1\n    ip 10.0.0.1\n"
+            "    priority 110\n")
+    device = parse(text)
+    named = sorted(i.source.line for i in device.issues if "opens no mode" in i.message)
+    assert named == [4]

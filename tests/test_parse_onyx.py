@@ -531,3 +531,61 @@ def test_indented_block_ends_at_a_line_no_deeper(block, admin_up, trust):
     pfc_on = "   interface ethernet 1/1 dcb priority-flow-control mode on force\n"
     port = parse(HEAD + PFC + block + pfc_on).ports["Eth1/1"]
     assert port.admin_up is admin_up and port.trust == trust
+
+
+@pytest.mark.parametrize("pool, lossless", [
+    ("   traffic pool roce type lossless\n   traffic pool roce map switch-priority 3\n", [3]),
+    ("   traffic pool roce map switch-priority 3 4\n   traffic pool roce type lossless\n", [3, 4]),
+    # "Default: Lossy" (Onyx User Manual, Shared Buffer Commands, `type`): a pool without a type is no lossless intent
+    ("   traffic pool roce map switch-priority 3\n", []),
+    ("   traffic pool bulk type lossy\n   traffic pool bulk map switch-priority 3\n", []),
+    ("   traffic pool roce type lossless\n", []),
+])
+def test_a_lossless_traffic_pool_is_lossless_intent_not_pfc(tmp_path, pool, lossless):
+    """Session 35 part a's leftover: a switch whose only lossless setting is a lossless traffic pool read as one with
+    no lossless setting (PFC006, and skipped under devices_without_lossless: skip). The pool makes its switch
+    priorities lossless classes; PFC stays off without the `dcb priority-flow-control` lines (Onyx User Manual, PFC),
+    so each RoCE port's PFC001 says so."""
+    text = HEAD + "   interface ethernet 1/1-1/2 qos trust L3\n" + pool
+    device = parse(text)
+    assert [fc.pfc_priority for fc in device.forwarding_classes or () if fc.no_loss] == lossless
+    path = tmp_path / "mc01.cfg"
+    path.write_text(text)
+    codes = [f.code for f in lint([path], policy="roce-dscp26").findings if f.severity.value == "error"]
+    if 3 in lossless:
+        assert "PFC006" not in codes and codes.count("PFC001") == 2
+        skip = tmp_path / "skip.yaml"
+        skip.write_text("name: skip\nextends: roce-dscp26\nroce_ports:\n  devices_without_lossless: skip\n")
+        assert [f.code for f in lint([path], policy=str(skip)).findings if f.code in ("PFC001", "SEL001")] == \
+            ["PFC001", "PFC001"]
+    else:
+        assert codes == ["PFC006"]
+
+
+@pytest.mark.parametrize(("text", "onyx_file"), [
+    # after an Onyx prompt, the signs of a bare line: a port, global PFC, `roce`, a traffic pool, the prefix-mode line
+    ("sw1 [standalone: master] (config) # traffic pool roce type lossless\n", True),
+    ("sw1 (config) # roce lossless\n", True),
+    ("sw1 (config) # no cli default prefix-modes enable\n", True),
+    ("sw1 [standalone: master] (config) # dcb priority-flow-control priority 3 enable\n", True),
+    # a port's sub-mode at an Onyx-only QoS command (the flat `interface ethernet 1/1 qos trust L3` typed so)
+    ("sw1 [standalone: master] (config interface ethernet 1/1) # qos trust L3\n", True),
+    ("sw1 (config interface ethernet 1/1-1/4) # traffic-class 3 congestion-control ecn minimum-absolute 150 "
+     "maximum-absolute 1500\n", True),
+    # Session 35 part a: `dcb enable` (a "Mellanox SX" DCB chapter) is no Onyx command as a bare line: no sign after a
+    # prompt either (it was, and then refused with "no `dcb` lines" beside it)
+    ("switch [standalone: master] (config) # dcb enable\n", False),
+    ("switch (config interface ethernet 1/1) # speed 100G\n", False),
+])
+def test_detection_after_a_prompt_reads_the_command_as_a_bare_line(text, onyx_file):
+    assert onyx.sniff(Input("x.cfg", text)) is onyx_file
+
+
+def test_a_session_without_onyx_lines_is_refused_with_a_true_message():
+    """The refusal named `dcb` lines as what was missing beside `switch (config) # dcb enable`: it names the lines it
+    asks for (`dcb priority-flow-control`), as bare lines or typed at a prompt."""
+    with pytest.raises(InputError) as err:
+        parse("switch [standalone: master] (config) # dcb enable\n"
+              "switch [standalone: master] (config) # interface 1/1-1/32\n")
+    assert "`dcb priority-flow-control`" in str(err.value) and "`dcb` " not in str(err.value)
+    assert "typed at an Onyx prompt" in str(err.value) and err.value.line == 1

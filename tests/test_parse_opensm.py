@@ -360,3 +360,14 @@ def test_a_boolean_option_spelt_with_an_on_off_word_is_named():
         "`enable_qos` is not an OpenSM option (did you mean `qos`?): OpenSM logs `Unrecognized token` and ignores "
         "the line, so QoS stays off (OpenSM's default)")
     assert "(did you mean `connect_roots`?)" in dev.issues[1].message and not dev.opensm.qos_enabled
+
+
+def test_eos_global_qos_map_lines_are_no_opensm_options():
+    """Session 35 part a: a file of EOS's `qos map ... to traffic-class N` lines sniffed as OpenSM (every line's first
+    word is the `qos` option); a value of several bare words is no option line, a quoted one is."""
+    from losslessd.parse import opensm
+    from losslessd.parse.base import Input
+
+    assert not opensm.sniff(Input("x", "qos map dscp 26 to traffic-class 3\nqos map traffic-class 3 to tx-queue 3\n"))
+    assert opensm.sniff(Input("x", "qos TRUE\nqos_max_vls 8\n"))
+    assert opensm.sniff(Input("x", 'qos TRUE\nnode_name_map_name "/etc/node names.map"\n'))

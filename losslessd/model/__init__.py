@@ -853,8 +853,8 @@ class Endpoint(Model):
 @model_class
 class ForwardingClass(Model):
     """A traffic class a config defines by name (Junos forwarding class; NX-OS no-drop network-qos class, queue = its
-    qos-group), which the device's classifiers, scheduler-maps and PFC profile name: a snippet names the same class
-    rather than making another on its queue."""
+    qos-group; each switch priority of an Onyx lossless traffic pool), which the device's classifiers, scheduler-maps
+    and PFC profile name: a snippet names the same class rather than making another on its queue."""
 
     name: str
     queue: int

@@ -493,6 +493,7 @@ class TreeReader:
         self.session = session  # ``inp`` is a configuration session's commands (config_session), not a running-config
         self._issues = Issues(cfg.issues)  # (issue(): each said once)
         self._spelled: dict[int, Any] = {}  # (spelled_once: line -> its words as run, or the LineError)
+        self._entered: set[int] = set()  # (enter: the ids of the lists of lines read as a mode's: their block entered)
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -521,7 +522,7 @@ class TreeReader:
 
     def read(self) -> None:
         nodes = tree(self.config_text())
-        self.each(nodes, self.top)
+        self.each(nodes, self.top, top=True)  # (a top-level block the reader passes over is a mode it does not read)
         self.check_prompts(nodes)
         self.check_truncated()
 
@@ -542,9 +543,21 @@ class TreeReader:
         """The text the tree is built from (a vendor's reader may blank what is not configuration, keeping lines)."""
         return self.inp.text
 
-    def each(self, nodes: list[Node], handler, on_error: Callable[[Node], None] | None = None) -> None:
+    def enter(self, nodes: list[Node]) -> list[Node]:
+        """``nodes``, the lines of a block read as a mode's lines (each() names the blocks under lines of a mode that
+        no handler entered)."""
+        self._entered.add(id(nodes))
+        return nodes
+
+    def each(self, nodes: list[Node], handler, on_error: Callable[[Node], None] | None = None,
+             top: bool = False, on_piece: Callable[[Node, Node], None] | None = None) -> None:
         """``handler(node)`` for every node; one that cannot be read is reported and the rest still read.
-        ``on_error(node)`` first notes what a line not read leaves unknown (a mistyped `pause`: the class's no-drop)."""
+        ``on_error(node)`` first notes what a line not read leaves unknown (a mistyped `pause`: the class's no-drop).
+        A line of a mode (not the top level) whose handler entered no block under it and that opens no mode of its
+        own (opens_mode) is a command wrapped onto the lines under it: they are named (wrapped) and, lines not read,
+        go to ``on_piece(node, piece)`` (else ``on_error(piece)``) to leave what they could set unknown (audit round
+        14: EOS `priority-flow-control priority 3` with `no-drop` on a line of its own under it was passed over)."""
+        self.enter(nodes)
         for node in nodes:
             try:
                 handler(node)
@@ -552,6 +565,17 @@ class TreeReader:
                 if on_error is not None:
                     on_error(node)
                 self.garbled(node, str(exc))
+            if not top and node.children and id(node.children) not in self._entered and not self.opens_mode(node):
+                for piece in self.wrapped(node):
+                    if on_piece is not None:
+                        on_piece(node, piece)
+                    elif on_error is not None:
+                        on_error(piece)
+
+    def opens_mode(self, node: Node) -> bool:
+        """Whether a line of a mode that the reader reads opens a mode of its own, whose lines it passes over (an
+        NX-OS interface's `hsrp 1`): its block is no wrapped command. A platform's reader names them."""
+        return False
 
     def src(self, node: Node) -> Source:
         return Source(file=self.inp.path, line=node.line)

@@ -345,6 +345,11 @@ def _class_name(w: list[str]) -> bool:
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface range` lines expanded to, against MAX_EXPANDED_PORTS
 
+    def opens_mode(self, node: Node) -> bool:
+        """Dell SmartFabric OS10 User Guide, VRRP: an interface's `vrrp-group N` (and `vrrp-ipv6-group N`) enters
+        VRRP mode; not read."""
+        return node.words[:1] in (["vrrp-group"], ["vrrp-ipv6-group"])
+
     def config_text(self) -> str:
         return flat_qos(outdent_mode_headers(flat_interfaces(self.inp.text)))
 

@@ -47,11 +47,19 @@ _EOS_SESSION = re.compile(r"^\S+\(config-(if-(Et|Po)\d|qos-profile-)", re.M)
 _EOS_FLAT = re.compile(r"^interface (?:Ethernet|Eth|Et) ?\d\S*[ \t]*\r?\n(?:[^\s!][^\n]{0,200}\r?\n){0,8}?"
                        r"(?:priority-flow-control (?:on|priority \d no-drop)|service-profile \S|uc-tx-queue \d)", re.M)
 
+# A global classification map in EOS's words (EOS User Manual, QoS: `qos map dscp|cos V... to traffic-class T`, `qos
+# map traffic-class T... to tx-queue|dscp|cos N`), whole to its number: NX-OS classifies with class-maps (`match
+# dscp`), OS10 names its maps `qos-map dscp-tc NAME` / `qos-map traffic-class NAME`, Onyx's map goes `to
+# switch-priority`, so the line is EOS's alone.
+_EOS_QOS_MAP = re.compile(r"^qos map (?:(?:dscp|cos) \d[\d ,-]{0,200} to traffic-class|"
+                          r"traffic-class \d[\d ,-]{0,40} to (?:tx-queue|dscp|cos)) \d", re.M)
+
 
 def sniff(inp: Input) -> bool:
     """An EOS capture, an EOS running-config header, an interface/qos profile block indented the EOS way, a
-    configuration-mode session with EOS's prompts, or a paste of one with its indentation lost."""
-    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, foreign=_FOREIGN)
+    configuration-mode session with EOS's prompts, a paste of one with its indentation lost, or EOS's global `qos
+    map` lines."""
+    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, _EOS_QOS_MAP, foreign=_FOREIGN)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

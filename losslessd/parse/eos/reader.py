@@ -9,6 +9,7 @@ threshold unit a SYS003 issue) and everything else is still read.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ... import units
@@ -301,6 +302,12 @@ class _Reader(TreeReader):
             self.cfg.hwsku_source = Source(file=self.inp.path, line=self.inp.text.count("\n", 0, header.start()) + 1)
         super().read()
 
+    def opens_mode(self, node: Node) -> bool:
+        """EOS User Manual: `mc-tx-queue N` enters the multicast tx-queue mode of an interface or a `qos profile`
+        (Quality of Service; `tx-queue N` is read), `evpn ethernet-segment` an interface's Ethernet segment mode
+        (EVPN); not read."""
+        return node.words[:1] == ["mc-tx-queue"] or node.words[:2] == ["evpn", "ethernet-segment"]
+
     def config_text(self) -> str:
         text = self.inp.text
         return flat.renest(_blank_free_text(text) if "EOF" in text else text)
@@ -416,21 +423,31 @@ class _Reader(TreeReader):
         def line(child: Node) -> None:
             if not self.qos_line(child, conf, profile):
                 other(child, conf)
-        if profile is None:
-            self.each_spelled(node.children, line)
-        else:
-            self.each(node.children, line)
 
-    def each_spelled(self, nodes: list[Node], handler, txq: bool = False) -> None:
+        def piece(wrapped: Node, under: Node) -> None:
+            # a line cut onto the lines under it (each: they are named): what it or a piece sets is unknown
+            for w in (wrapped.words, under.words):
+                body = w[1:] if w[:1] == ["no"] else w
+                if body[:1] == ["priority-flow-control"] and body[1:2] not in (["pause"], ["watchdog"]):
+                    conf.pfc_unread = conf.pfc_unread or self.src(under)
+                elif body[:2] == ["qos", "trust"]:
+                    conf.trust_unread = conf.trust_unread or self.src(under)
+        if profile is None:
+            self.each_spelled(node.children, line, on_piece=piece)
+        else:
+            self.each(node.children, line, on_piece=piece)
+
+    def each_spelled(self, nodes: list[Node], handler, txq: bool = False,
+                     on_piece: Callable[[Node, Node], None] | None = None) -> None:
         """``handler`` for each interface (``txq``: tx-queue) line as EOS runs it (spelled); an ambiguous prefix of
         a command read is a SYS002 at its line, and a line that cannot be read is named as spelled."""
-        for node in nodes:
+        for node in self.enter(nodes):
             try:
                 full = self.spell_node(node, txq)
             except LineError as exc:
                 self.garbled(node, str(exc))
                 continue
-            self.each([full], handler)
+            self.each([full], handler, on_piece=on_piece)
 
     def spell_node(self, node: Node, txq: bool = False) -> Node:
         """An interface (``txq``: tx-queue) line with the keywords it abbreviates written out, as EOS runs it (`prio

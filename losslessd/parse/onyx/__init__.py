@@ -36,15 +36,23 @@ _SHOW_ROCE = re.compile(r"^show\s+roce\s*$")
 
 
 # A configuration-mode session with Onyx's prompts (`switch (config) # interface ethernet 1/1 ...`, a space each side
-# of the `#`; EOS, NX-OS and OS10 print `switch(config)#`), at an Onyx port or DCB command.
-_SESSION = re.compile(r"^[ \t]*(?:\S+[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?\(config(?: [^)\n]{0,256})?\)[ \t]+#[ \t]"
-                      r"(?:interface ethernet \d|dcb |no dcb )", re.M)
+# of the `#`; EOS, NX-OS and OS10 print `switch(config)#`), at a command that is a sign of Onyx as a bare line is
+# (reader._ONYX_LINE, the lines check_config_text then asks for: a port, a global PFC line, `roce`, a traffic pool, the
+# prefix-mode line; `int` as Onyx takes it), or in a port's sub-mode at one of _FLAT_QOS's Onyx-only QoS commands (the
+# flat line `interface ethernet 1/1 qos trust L3` typed as `(config interface ethernet 1/1) # qos trust L3`).
+_PROMPT = r"^[ \t]*(?:\S+[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?\(config"
+_SESSION = re.compile(_PROMPT + r"(?: [^)\n]{0,256})?\)[ \t]+#[ \t]"
+                      r"(?:int(?:erface)? ethernet \d|(?:no )?dcb priority-flow-control |traffic pool |(?:no )?roce\b|"
+                      r"no cli default prefix-modes enable)", re.M)
+_SESSION_PORT = re.compile(_PROMPT + r" interface ethernet \d+/\d+[^)\n]{0,64}\)[ \t]+#[ \t]"
+                           r"(?:dcb priority-flow-control mode |traffic-class \d congestion-control |"
+                           r"qos trust (?:L2|L3|both)\b)", re.M)
 
 
 def sniff(inp: Input) -> bool:
     """An Onyx capture, the running-config header, a flat `interface ethernet 1/1 <QoS command>` line, or a
     configuration-mode session with Onyx's prompts."""
-    return sniff_text(inp, PLATFORM, _HEADER, _PREFIX_MODES, _FLAT_QOS, _SESSION)
+    return sniff_text(inp, PLATFORM, _HEADER, _PREFIX_MODES, _FLAT_QOS, _SESSION, _SESSION_PORT)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

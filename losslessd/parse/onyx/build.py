@@ -15,6 +15,7 @@ from ...model import (
     Device,
     DeviceKind,
     Ecn,
+    ForwardingClass,
     LinkPause,
     ParseIssue,
     Port,
@@ -26,6 +27,9 @@ from ...model import (
 )
 from ..clitext import Issues, Val
 from .reader import ECN_UNREAD, TRUST_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
+
+# Onyx User Manual, Shared Buffer Commands: `traffic pool <name> type lossless | lossy | lossy-mc`, "Default: Lossy".
+DEFAULT_POOL_TYPE = "lossy"
 
 # Onyx User Manual, Quality of Service: trust port (the port's default priority), L2 (PCP, DEI), L3 (DSCP for IP
 # packets), both (DSCP for IP packets, else PCP): RoCEv2 is IP, so both classifies it by DSCP.
@@ -73,7 +77,24 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
         device.lossy_mode, device.lossy_mode_source = f"RoCE {NO_PFC_ROCE} mode (roce {NO_PFC_ROCE})", roce.source
     for pname, pc in cfg.ports.items():
         device.ports[pname] = _port(cfg, pname, pc, roce, shown, issues)
+    device.forwarding_classes = _lossless_pools(cfg)
     return device
+
+
+def _lossless_pools(cfg: OnyxConfig) -> list[ForwardingClass] | None:
+    """The switch priorities a `traffic pool NAME type lossless` pool maps (`map switch-priority`), each a class the
+    config defines lossless, pausing as its own priority (SP_PRIORITY), on the traffic class Onyx binds it to by
+    default (DEFAULT_SP_TC; render does not write Onyx, so nothing picks a class by it). Onyx User Manual, Shared
+    Buffers: the pools hold the buffer allocation that provides "lossless services" to their switch priorities; PFC
+    ("Priority Flow Control (PFC)": disabled for all priorities on all ports by default) is not enabled by a pool but
+    by the `dcb priority-flow-control` lines, as NVIDIA's DSCP-based lossless RoCE guide configures both. So a lossless
+    pool is lossless intent (no PFC006), and a port that does not pause its priority is PFC001's. None: no such pool."""
+    out = [ForwardingClass(name=f"traffic pool {name} switch-priority {sp}", queue=DEFAULT_SP_TC[sp], no_loss=True,
+                           pfc_priority=SP_PRIORITY[sp], source=pool.type.source if pool.type else line)
+           for name, pool in cfg.pools.items()
+           if (pool.type.value if pool.type else DEFAULT_POOL_TYPE) == "lossless"
+           for sp, line in sorted(pool.sps.items())]
+    return out or None
 
 
 def _shown(cfg: OnyxConfig, roce: Val | None, issues: Issues) -> RoceShown | None:

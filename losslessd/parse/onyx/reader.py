@@ -24,6 +24,9 @@ _PORT = re.compile(r"^(\d{1,2})/(\d{1,3})(?:/(\d{1,2}))?$", re.ASCII)
 # Lines of an Onyx running-config; a file with none of them is not one.
 _ONYX_LINE = re.compile(r"^[ \t]*(##|no cli default prefix-modes|interface ethernet \d|dcb priority-flow-control|"
                         r"roce\b|traffic pool |hostname )")
+# _ONYX_LINE's lines in words, for the error on a file without any.
+_ONYX_LINES = ("`##`, `interface ethernet`, `dcb priority-flow-control`, `roce`, `traffic pool`, `hostname` or `no cli "
+               "default prefix-modes enable`")
 ROCE_MODES = ("lossless", "lossy", "semi-lossless")
 # Onyx User Manual, QoS Commands, `qos trust [port | L2 | L3 | both]`.
 TRUST_WORDS = ("port", "L2", "L3", "both")
@@ -122,7 +125,8 @@ def read(inputs: list[Input]) -> OnyxConfig:
         flat = session(inp.text, inp.path, cfg.issues)
         if flat is not None:
             inp = Input(inp.path, flat)
-        check_config_text(inp, "NVIDIA Onyx", _ONYX_LINE, "`##`, `interface ethernet`, `dcb` or `hostname`")
+        check_config_text(inp, "NVIDIA Onyx", _ONYX_LINE, _ONYX_LINES + (" (bare or typed at an Onyx prompt)"
+                                                                           if flat is not None else ""))
         _Reader(cfg, inp, session=flat is not None).read()
     return cfg
 

@@ -36,9 +36,11 @@ def sniff(inp: Input) -> bool:
     head = inp.text[:65536]
     if options.BANNER in head:
         return True
-    keys = [p[0] for p in (line.split("#", 1)[0].split(None, 1) for line in head.split("\n")[:400]) if p]
-    known = sum(map(options.is_known, keys))
-    return known > 0 and (known == len(keys) or known >= 5 and 2 * known >= len(keys))
+    lines = [p for p in (line.split("#", 1)[0].split() for line in head.split("\n")[:400]) if p]
+    # An option line is `name value` (options.py): a number, TRUE/FALSE, a path, a list joined by commas, `(null)`,
+    # or a quoted string; a `qos` line of several bare words (EOS's `qos map dscp 26 to traffic-class 3`) is no sign.
+    known = sum(options.is_known(p[0]) and (len(p) <= 2 or p[1][0] in "\"'") for p in lines)
+    return known > 0 and (known == len(lines) or known >= 5 and 2 * known >= len(lines))
 
 
 def parse(inputs: list[Input], name: str) -> Device:
