@@ -1359,6 +1359,15 @@ class _Builder:
             return None, True
         name = self.ref(e, "profile", "BUFFER_PROFILE")
         profile = self.profiles.get(name) if name else None
+        if profile is not None and profile.discard_action == "trim":
+            # bufferorch.cpp processPriorityGroup: a profile isTrimmingEligible (buffer/buffercontainer.h) fails the
+            # PG entry (task_failed, the entry dropped), so the PG keeps no profile of the config
+            self.db.issue(f"{_at(e)} profile names {name}, a packet-trimming profile (packet_discard_action trim), "
+                          "which orchagent refuses on a PG (sonic-swss bufferorch.cpp processPriorityGroup: \"buffer "
+                          "profile is trimming eligible\"), so the entry is dropped and the PG is read as unbound; "
+                          "bind the PG to a profile without packet_discard_action trim (trimming serves queues only)",
+                          e.source("profile"))
+            return None, False
         return name, bool(profile and profile.headroom_computed_at_runtime)
 
     def _priority_groups(self) -> None:
