@@ -1132,16 +1132,16 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...; status 1 and nothing shifted where N
             # is no number, below 0 or past $#
-            refused = _shift_refused(written)
+            shift_fails = _shift_refused(written)
             k = 1 if written[1:2] == [] or at_run_time(written[1]) else _shell_number(written[1]) \
                 if len(written) == 2 else None  # (too many counts: nothing shifted)
-            if refused is None and k is not None and "@" in arrays:  # (a function's words; the script's own are
+            if shift_fails is None and k is not None and "@" in arrays:  # (a function's words; the script's own are
                 if k > len(arrays["@"]):  # known only at run time)
-                    refused = f"`shift {written[1] if written[1:] else ''}` passes the {len(arrays['@'])} words $# holds"
-                    functions[_SHIFT_FAILED] = (n, refused)
+                    shift_fails = f"`{' '.join(written)}` passes the {len(arrays['@'])} words $# holds"
+                    functions[_SHIFT_FAILED] = (n, shift_fails)
                 else:
                     _positional(arrays["@"][k:], values, arrays)
-            functions[_FAILING] = refused if refused is not None else "" if "@" in arrays else None
+            functions[_FAILING] = shift_fails if shift_fails is not None else "" if "@" in arrays else None
             continue
         if written[0] in _SETS_NAMES and (written[0] != "printf" or written[1:2] == ["-v"]):  # (`read IF`: what it
             # sets is known only at run time)

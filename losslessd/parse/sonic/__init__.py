@@ -1643,8 +1643,8 @@ class _Builder:
                     item, pfc = undefined.args
                     found = memo[args] = buffermgrd.Binding(
                         "unknown", f"what it does with the pfc_enable item {_quoted(item)} is undefined "
-                        "(sonic-swss cfgmgr/buffermgr.cpp: std::stoul past unsigned long ends buffermgrd, an id of 32 or more shifts "
-                        "1 past an int)", profile=f"pg_lossless_{args[0]}_{args[1]}_profile",
+                        "(sonic-swss cfgmgr/buffermgr.cpp: std::stoul past unsigned long ends buffermgrd, an id of 32 "
+                        "or more shifts 1 past an int)", profile=f"pg_lossless_{args[0]}_{args[1]}_profile",
                         keys=buffermgrd.pg_ranges(pfc))
                     return found
                 found = memo[args] = buffermgrd.binding(
