@@ -161,13 +161,22 @@ _SHIFTED = "\0shifted"  # (after `exit`, _ERREXIT: a shift's failure known only 
 _SHIFT_FAILED = "\0shift-failed"  # (in ``functions``: (line, why) of the last shift that failed as it ran)
 # bash's legal_number (general.c), the number shift, exit and return take: strtoimax base 10 (C blanks before, a
 # sign, ASCII digits, no overflow), then only blanks and tabs; anything else is "numeric argument required".
-_SHELL_NUMBER = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]{1,19})[ \t]*")
+_SHELL_NUMBER = re.compile(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]{1,19})[ \t]*")
+_ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
+_SUBSHELL_FAILED = "\0subshell-failed"  # (in ``functions``: why set -e ended the `( )` subshell whose `)` is next)
+_PIPEFAIL = "\0pipefail"  # (in ``functions``: `set -o pipefail`, a pipeline fails where any of its parts does)
+_EXPANDED = "\0expanded"  # (in ``functions``: the file's count of brace-expanded words, see _Grammar.expanded)
+_OPTIONS = (_ERREXIT_ON, _INHERIT, _PIPEFAIL)
+# `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
+_SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
+_SHEBANG_SH = re.compile(r"\A\s*#!\s*(?:\S*/env\s+)?(?:\S*/)?(?:da)?sh(?:\s|$)")  # (`#!/bin/sh`, not bash)
 
 
 def _shell_number(word: str) -> int | None:
     """The number bash's shift, exit and return read in ``word`` (_SHELL_NUMBER), None where bash refuses it."""
     m = _SHELL_NUMBER.fullmatch(word)
-    return int(m.group(1)) if m and -2**63 <= int(m.group(1)) < 2**63 else None
+    value = int(m.group(1) + m.group(2)) if m else None
+    return value if value is not None and -2**63 <= value < 2**63 else None
 
 
 def _shift_refused(words: list[str]) -> str | None:
@@ -179,14 +188,6 @@ def _shift_refused(words: list[str]) -> str | None:
     count = _shell_number(words[1])
     return f"`shift {words[1]}`: numeric argument required" if count is None else \
         f"`shift {words[1]}`: shift count out of range" if count < 0 else None
-_ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
-_SUBSHELL_FAILED = "\0subshell-failed"  # (in ``functions``: why set -e ended the `( )` subshell whose `)` is next)
-_PIPEFAIL = "\0pipefail"  # (in ``functions``: `set -o pipefail`, a pipeline fails where any of its parts does)
-_EXPANDED = "\0expanded"  # (in ``functions``: the file's count of brace-expanded words, see _Grammar.expanded)
-_OPTIONS = (_ERREXIT_ON, _INHERIT, _PIPEFAIL)
-# `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
-_SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
-_SHEBANG_SH = re.compile(r"\A\s*#!\s*(?:\S*/env\s+)?(?:\S*/)?(?:da)?sh(?:\s|$)")  # (`#!/bin/sh`, not bash)
 
 
 def _shell_options(text: str) -> dict:

@@ -80,6 +80,7 @@ def pfc_pgs(pfc_enable: str | None) -> list[int]:
         raise ValueError(undefined[0], out)
     return out
 
+
 @dataclass(frozen=True)
 class Binding:
     """What buffermgrd does to one port: ``kind`` "rebind" (``profile`` on the ``keys``' PGs), "none" (the config's
