@@ -472,3 +472,32 @@ def test_random_scripts_are_read_as_bash_runs_them(seed, tmp_path):
         elif same and (seed, t) in _DISAGREE:
             agree.append(t)
     assert (wrong, agree) == ([], [])
+
+
+# bash(1) SHELL BUILTIN COMMANDS: shift, exit and return take a number as bash's legal_number reads it (strtoimax
+# base 10: blanks before, a sign, ASCII digits, blanks after). Other text ("²", "1x", "0x10") is "numeric argument
+# required": shift fails (status 1) and shifts nothing, exit and return end with status 2. shift past the words or
+# by a negative count fails too (status 1) and shifts nothing.
+FUNCTION = ["f() {", "  shift {N}", "  mlnx_qos -i $1 --trust pcp", "}", "f eth1 eth2"]
+BUILTIN_NUMBERS = {
+    **{f"shift {n!r}{' under set -e' if e else ''}": [*(["set -e"] if e else []),
+                                                     *(w.replace("{N}", n) for w in FUNCTION), AFTER]
+       for n in ("²", "1x", "0x1", "-1", "3", '" 1"', "+1", "01", "1 ") for e in (True, False)},
+    # two counts: "too many arguments" shifts nothing and is no status set -e stops at
+    "shift 1 1 at the top level under set -e": ["set -e", "shift 1 1", "mlnx_qos -i eth2 --trust pcp", AFTER],
+    **{f"{word} {n!r} in a subshell under set -e": ["set -e", f"( {word} {n} )", AFTER]
+       for word in ("exit",) for n in ("²", "1x", '" 0"', "-256", "+0", "256", "0x0", '"0 "')},
+    **{f"return {n!r} under set -e": ["set -e", f"g() {{ return {n}; }}", "g", AFTER]
+       for n in ("²", "1x", '" 0"', "-256", "+0", "0x0")},
+}
+
+
+@pytest.mark.slow  # (runs bash)
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@pytest.mark.parametrize("name", list(BUILTIN_NUMBERS))
+def test_builtin_numbers_are_read_as_bash_reads_them(name, tmp_path):
+    """Before, `shift ²` was read as `shift 1` (bash: "numeric argument required", nothing shifted, and under set -e
+    the script stops), a shift past the words emptied them, and `exit ²` / `return ²` were read as of unknown status
+    (bash: status 2)."""
+    text = "\n".join(["#!/bin/bash", *BUILTIN_NUMBERS[name]]) + "\n"
+    assert read_calls(text) == bash_calls(text, tmp_path)

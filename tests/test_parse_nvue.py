@@ -520,6 +520,18 @@ def test_qos_set_on_a_bond_is_named_not_dropped():
     assert "bond1, which is no switch port" in device.issues[0].message
 
 
+def test_a_watchdog_on_a_bond_is_named_as_refused_with_its_members():
+    """NVUE reference, `nv set interface <interface-id> qos pfc-watchdog state`: the watchdog cannot be enabled on a
+    bond, only on its member swp ports (before: "whether it applies to a bond's members is unknown")."""
+    device = parse("nv set qos roce\nnv set interface bond1 bond member swp1-2\n"
+                   "nv set interface bond1 qos pfc-watchdog state enable\nnv set interface bond1 qos pfc profile p\n")
+    watchdog, pfc = (i.message for i in device.issues)
+    assert "NVUE enables the watchdog only on a swp port, never on a bond" in watchdog
+    assert "`nv set interface swp1,swp2 qos pfc-watchdog state enable`" in watchdog and "unknown" not in watchdog
+    assert "whether it applies to a bond's members is unknown" in pfc
+    assert all(port.watchdog is None or not port.watchdog.enabled for port in device.ports.values())
+
+
 def test_lossy_multi_tc_mode_makes_its_trimming_remark_profiles():
     """Cumulus Linux 5.16 RoCE guide, "Lossy Multi TC Profile": the mode creates the port remark profiles
     lossy-multi-tc-host-group and lossy-multi-tc-network-group (`nv show qos remark` lists them), which the guide then

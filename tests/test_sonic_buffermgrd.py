@@ -79,6 +79,39 @@ def test_pg_keys_are_runs_of_pfc_enable_numbers():
     assert buffermgrd.pfc_pgs(" 6,x,3 ") == [6]
 
 
+def test_pfc_enable_items_read_as_to_uint_reads_them():
+    """swss converter.h to_uint<uint8_t> is stoul(item, &idx, 0) with nothing after idx and at most 255: C strtoul
+    base 0 reads '0x4' as hex 4, '04' as octal 4, '08' as 0 then '8' unread (skipped), '-0' as 0; buffermgr.cpp skips
+    what throws invalid_argument. generateIdListFromMap(bitmap, 8) scans ids 0-8 and writes a run only when a clear
+    id ends it: '7,8' writes nothing, '3,4,8' writes 3-4."""
+    cases = {"0x3,0X4": [3, 4], "03,04": [3, 4], "08": [], "0x": [], "0xg": [], "-0": [0], "-3": [], "+3": [3],
+             "256": [], "0x100": [], "010": [8], "3\x00x": [3], "3 ": [], "": []}
+    for text, read in cases.items():
+        assert buffermgrd.pfc_pgs(text) == read, text
+    assert buffermgrd.pg_ranges(buffermgrd.pfc_pgs("7,8")) == ()
+    assert buffermgrd.pg_ranges(buffermgrd.pfc_pgs("3,4,8")) == (("3-4", (3, 4)),)
+    assert buffermgrd.pg_ranges(buffermgrd.pfc_pgs("0x3,0x4")) == (("3-4", (3, 4)),)
+    for text in ("35", "0x23", "9" * 30):  # `1 << n` past an int; stoul's out_of_range, which ends buffermgrd
+        with pytest.raises(ValueError):
+            buffermgrd.pfc_pgs(text)
+
+
+def test_hex_pfc_enable_items_are_bound_by_buffermgrd():
+    """'0x3,0x4': orchagent's stoi reads priority 0 (SYS002), buffermgrd binds PGs 3-4 to its lookup profile."""
+    device = _parse(_config(PORT_QOS_MAP={"Ethernet0": {**WISTRON["PORT_QOS_MAP"]["Ethernet0"],
+                                                        "pfc_enable": "0x3,0x4"}}))
+    pgs = _pgs(device)
+    assert pgs[3] == pgs[4] == ("pg_lossless_400000_300m_profile", False)
+
+
+def test_an_undefined_pfc_enable_item_leaves_buffermgrds_pgs_unknown():
+    """'3,4,40': buffermgrd shifts 1 by 40 (undefined), so what it binds is unknown (SYS004), not the file's profile."""
+    device = _parse(_config(PORT_QOS_MAP={"Ethernet0": {**WISTRON["PORT_QOS_MAP"]["Ethernet0"],
+                                                        "pfc_enable": "3,4,40"}}))
+    assert {i: pg for i, pg in _pgs(device).items() if i in (3, 4)} == {3: (None, True), 4: (None, True)}
+    assert any(i.code == "SYS004" and "'40'" in i.message for i in device.issues)
+
+
 def test_the_lookup_profile_runs_over_the_templates_static_one(tmp_path):
     device = _parse(WISTRON)
     assert _pgs(device) == {0: ("ingress_lossy_profile", False), 3: ("pg_lossless_400000_300m_profile", False),

@@ -157,6 +157,11 @@ _STATUS = "\0status"  # (a command substitution's failure: [_SUBSHELL, _STATUS, 
 _RETURNING = "\0returning"  # (in ``functions``: a `return` ran in a loop of the function's body, which it ends)
 _RETURNED = "\0returned"  # (in ``functions``: (line, why) of a `return N` other than 0 that ended the call)
 _SUBST_FAILED = "\0subst-failed"  # (in ``functions``: (line, why) of the last command substitution that failed)
+_SHIFTED = "\0shifted"  # (after `exit`, _ERREXIT: a shift's failure known only as it runs, past the words)
+_SHIFT_FAILED = "\0shift-failed"  # (in ``functions``: (line, why) of the last shift that failed as it ran)
+# bash's legal_number (general.c), the number shift, exit and return take: strtoimax base 10 (C blanks before, a
+# sign, ASCII digits, no overflow), then only blanks and tabs; anything else is "numeric argument required".
+_SHELL_NUMBER = re.compile(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]{1,19})[ \t]*")
 _ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
 _SUBSHELL_FAILED = "\0subshell-failed"  # (in ``functions``: why set -e ended the `( )` subshell whose `)` is next)
 _PIPEFAIL = "\0pipefail"  # (in ``functions``: `set -o pipefail`, a pipeline fails where any of its parts does)
@@ -165,6 +170,24 @@ _OPTIONS = (_ERREXIT_ON, _INHERIT, _PIPEFAIL)
 # `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
 _SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
 _SHEBANG_SH = re.compile(r"\A\s*#!\s*(?:\S*/env\s+)?(?:\S*/)?(?:da)?sh(?:\s|$)")  # (`#!/bin/sh`, not bash)
+
+
+def _shell_number(word: str) -> int | None:
+    """The number bash's shift, exit and return read in ``word`` (_SHELL_NUMBER), None where bash refuses it."""
+    m = _SHELL_NUMBER.fullmatch(word)
+    value = int(m.group(1) + m.group(2)) if m else None
+    return value if value is not None and -2**63 <= value < 2**63 else None
+
+
+def _shift_refused(words: list[str]) -> str | None:
+    """Why bash's `shift [N]` fails whatever the words are (bash(1) shift: N a number, at least 0), or None. (Two
+    counts or more, "too many arguments", end the command the shell runs at its top level, not by status 1: set -e
+    does not stop the script there; see _block.)"""
+    if len(words) != 2 or at_run_time(words[1]):
+        return None
+    count = _shell_number(words[1])
+    return f"`shift {words[1]}`: numeric argument required" if count is None else \
+        f"`shift {words[1]}`: shift count out of range" if count < 0 else None
 
 
 def _shell_options(text: str) -> dict:
@@ -284,6 +307,8 @@ def _one_errexit(out: list, k: int, flat: list, roles: list[str], dcb) -> None:
         return  # (tested, after && or ||, in a command substitution, a call: not this command's failure)
     if untested and (failure := _pipeline_fails(words, dcb)):
         out.append((n, ["exit", _ERREXIT, *failure], line))
+    elif untested and words[0] == "shift" and "|" not in words:  # (past the words: known as it runs, see _block)
+        out.append((n, ["exit", _ERREXIT, _SHIFTED], line))
 
 
 def _pipeline_fails(words: list[str], dcb) -> tuple[str] | tuple[str, str] | None:
@@ -393,6 +418,8 @@ def _fails(words: list[str], dcb) -> str | None:
 
     if in_background(words):  # (sudo -b: sudo's status is 0, whatever the command's)
         return None
+    if words[:1] == ["shift"]:
+        return _shift_refused(words)
     words = unwrap(words)  # (a wrapper's status is its command's: timeout(1), env(1), nice(1), sudo(8) ...)
     if words[:1] == ["echo"] and not any(at_run_time(w) for w in words):  # (`> PATH`, `| tee PATH`: see redirect)
         try:
@@ -1007,6 +1034,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 if failed is None or failed[0] != n:
                     continue
                 written = [*written[:2], f"its command substitution fails ({failed[1]})"]
+            elif written[2] == _SHIFTED:  # `shift 3` of two words: it fails as it ran
+                failed = functions.pop(_SHIFT_FAILED, None)
+                if failed is None or failed[0] != n:
+                    continue
+                written = [*written[:2], failed[1]]
             functions[_FAILING] = f"line {n} in it fails: {written[2]}"  # (where -e is off: see `)`)
             i = _errexit_ends(flat, i, stop, ends, functions, n, depth, written[2])
             continue
@@ -1015,11 +1047,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             written = written[1:] if guarded else written
             guarded = guarded or "|" in written  # (`exit | cat`: in a subshell of its own)
             program = _exec_program(written) if written[0] == "exec" else None
-            status = written[1] if written[0] in ("exit", "return") and written[1:2] and is_small_int(written[1]) and \
-                int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
-            failing = f"its `{written[0]} {status}` on line {n}" if status is not None else \
+            # (bash(1) exit, return: the status is N & 255, and 2 where N is no number: "numeric argument required")
+            word = written[1] if written[0] in ("exit", "return") and written[1:2] else None
+            number = _shell_number(word) if word is not None and not at_run_time(word) else None
+            refused = word is not None and number is None and not at_run_time(word)
+            status = "2" if refused else str(number % 256) if number is not None and number % 256 else None
+            failing = f"its `{written[0]} {word}` on line {n} (no number: status 2)" if refused else \
+                f"its `{written[0]} {status}` on line {n}" if status is not None else \
                 functions.get(_FAILING) if written[1:2] in ([], ["$?"]) else \
-                "" if written[1:2] and is_small_int(written[1]) else None  # (bare: the last command's; 0: known)
+                "" if number is not None else None  # (bare: the last command's; 0: known)
             if written[0] in ("exit", "return") and not guarded:
                 functions[_FAILING] = failing
             if written[0] == "return" and functions.get(_CALL_SUBSHELLS) and \
@@ -1095,10 +1131,18 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] in ("set", "shopt"):  # the shell's options (errexit, as it runs: see _errexit)
             _options_set(written, functions)
             continue
-        if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...
-            k = int(written[1]) if written[1:2] and is_small_int(written[1]) else 1
-            if "@" in arrays:  # (a function's words; the script's own are known only at run time)
-                _positional(arrays["@"][k:], values, arrays)
+        if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...; status 1 and nothing shifted where N
+            # is no number, below 0 or past $#
+            shift_fails = _shift_refused(written)
+            k = 1 if written[1:2] == [] or at_run_time(written[1]) else _shell_number(written[1]) \
+                if len(written) == 2 else None  # (too many counts: nothing shifted)
+            if shift_fails is None and k is not None and "@" in arrays:  # (a function's words; the script's own are
+                if k > len(arrays["@"]):  # known only at run time)
+                    shift_fails = f"`{' '.join(written)}` passes the {len(arrays['@'])} words $# holds"
+                    functions[_SHIFT_FAILED] = (n, shift_fails)
+                else:
+                    _positional(arrays["@"][k:], values, arrays)
+            functions[_FAILING] = shift_fails if shift_fails is not None else "" if "@" in arrays else None
             continue
         if written[0] in _SETS_NAMES and (written[0] != "printf" or written[1:2] == ["-v"]):  # (`read IF`: what it
             # sets is known only at run time)

@@ -743,6 +743,14 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     conf.expanded += len(names)
     check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
+    if not names and rest[:2] == ["qos", "pfc-watchdog"]:
+        # NVUE reference, `nv set interface <interface-id> qos pfc-watchdog state` (CumulusNetworks/docs aabb4537):
+        # the watchdog is enabled on a physical interface (swp) only, never on a bond, but can be on a bond's members.
+        members = [n for n, port in conf.ports.items() if port.bond is not None and port.bond.value == w[1]]
+        raise Skip(f"PFC watchdog set on {w[1]}, which is no switch port: NVUE enables the watchdog only on a swp "
+                   "port, never on a bond (NVUE reference, `qos pfc-watchdog state`), so this line gives no port a "
+                   f"watchdog; set it on the bond's member ports instead (`nv set interface "
+                   f"{','.join(members) or '<swp members>'} qos pfc-watchdog state enable`)")
     if not names and rest[:1] == ["qos"]:
         # The NVUE reference's `nv set interface <interface-id> qos ...` examples set switch ports; whether a bond's
         # QoS reaches its members is not written there, so the line is named rather than dropped or passed on.

@@ -1359,6 +1359,15 @@ class _Builder:
             return None, True
         name = self.ref(e, "profile", "BUFFER_PROFILE")
         profile = self.profiles.get(name) if name else None
+        if profile is not None and profile.discard_action == "trim":
+            # bufferorch.cpp processPriorityGroup: a profile isTrimmingEligible (buffer/buffercontainer.h) fails the
+            # PG entry (task_failed, the entry dropped), so the PG keeps no profile of the config
+            self.db.issue(f"{_at(e)} profile names {name}, a packet-trimming profile (packet_discard_action trim), "
+                          "which orchagent refuses on a PG (sonic-swss bufferorch.cpp processPriorityGroup: \"buffer "
+                          "profile is trimming eligible\"), so the entry is dropped and the PG is read as unbound; "
+                          "bind the PG to a profile without packet_discard_action trim (trimming serves queues only)",
+                          e.source("profile"))
+            return None, False
         return name, bool(profile and profile.headroom_computed_at_runtime)
 
     def _priority_groups(self) -> None:
@@ -1581,10 +1590,10 @@ class _Builder:
             if self._global_dscp and port["name"] not in self._own_dscp:
                 port.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", self._global_dscp[0]), trust=Trust.dscp,
                             trust_source=self._global_dscp[1])
-            if port["pfc_enabled"] and port.get("cable_length_m"):
+            if port.get("cable_length_m"):  # (buffermgrd reads pfc_enable its own way, whatever orchagent makes of it)
                 if binder is not None:
                     self._bind(port, binder(port))
-                else:
+                elif port["pfc_enabled"]:
                     self._runtime_pgs(port, port["pfc_enabled"])
         self._say_unbound()
 
@@ -1628,8 +1637,18 @@ class _Builder:
                     _scalar_text(qos.fields.get("pfc_enable")) if qos is not None else None)
             found = memo.get(args)
             if found is None:
+                try:
+                    pfc = buffermgrd.pfc_pgs(args[3])
+                except ValueError as undefined:  # (the PGs of the other items, which it may or may not bind)
+                    item, pfc = undefined.args
+                    found = memo[args] = buffermgrd.Binding(
+                        "unknown", f"what it does with the pfc_enable item {_quoted(item)} is undefined "
+                        "(sonic-swss cfgmgr/buffermgr.cpp: std::stoul past unsigned long ends buffermgrd, an id of 32 "
+                        "or more shifts 1 past an int)", profile=f"pg_lossless_{args[0]}_{args[1]}_profile",
+                        keys=buffermgrd.pg_ranges(pfc))
+                    return found
                 found = memo[args] = buffermgrd.binding(
-                    speed=args[0], cable=args[1], admin_status=args[2], pfc=buffermgrd.pfc_pgs(args[3]), table=table,
+                    speed=args[0], cable=args[1], admin_status=args[2], pfc=pfc, table=table,
                     sku_known=bool(self._hwsku), vendor=vendor)
             return found
 
@@ -1641,7 +1660,7 @@ class _Builder:
         if kind == "none":  # the file's PGs run as written; buffermgrd makes none
             return
         if kind == "down":  # bound when the port comes up (the file's PGs stay until then)
-            self._runtime_pgs(port, port["pfc_enabled"])
+            self._runtime_pgs(port, [i for _, members in bound.keys for i in members])
             return
         name = bound.profile or ""
         # The file's own keys of these PGs: buffermgrd writes `<port>|<range>` (overwriting a file key of that name)

@@ -12,9 +12,11 @@ sonic-swss cfgmgr/buffermgr.cpp (e6b0c5b5d2ab), BufferMgr::doSpeedUpdateTask and
   without a `pfc_enable` in the port's own PORT_QOS_MAP entry (doPortQosTableTask keys it by the entry's key as
   written, so `PORT_QOS_MAP|Ethernet0,Ethernet4`, which qosorch splits, gives buffermgrd no port).
 - the PGs are the pfc_enable numbers themselves (not through TC_TO_PRIORITY_GROUP_MAP): the comma-separated
-  items that swss converter.h to_uint<uint8_t> reads whole (stoul: leading blanks, no trailing text; others are
-  skipped), written as one BUFFER_PG key per run of consecutive numbers (orch.cpp generateIdListFromMap, ids 0-7
-  here: "3,4" -> `<port>|3-4`).
+  items that swss converter.h to_uint<uint8_t> reads whole (stoul base 0: leading blanks, a sign, `0x` hex or `0`
+  octal, no trailing text, at most 255; other items are skipped, one past unsigned long throws out_of_range, which
+  only buffermgrd's main catches: it exits), set as `1 << n` in a bitmap and written as one BUFFER_PG key per run of
+  consecutive ids (orch.cpp generateIdListFromMap(bitmap, 8): ids 0-8 scanned, a run still open at id 8 never
+  written: "3,4" -> `<port>|3-4`, "0x3" -> `<port>|3`, "7,8" -> nothing).
 - ASIC_VENDOR mellanox or barefoot and admin status "down": no binding (a PG already on the made profile is
   deleted; any other is left as written).
 - no lookup row whose speed and cable strings equal the PORT `speed` and CABLE_LENGTH value: no binding
@@ -37,16 +39,45 @@ from ...skutables import PgRow, SkuTable
 # m_platform == "mellanox" || m_platform == "barefoot", m_platform being the ASIC_VENDOR environment variable).
 DOWN_PORTS_RECLAIMED = frozenset({"mellanox", "barefoot"})
 LOSSLESS_POOL = "ingress_lossless_pool"  # buffermgr.h INGRESS_LOSSLESS_PG_POOL_NAME
-_WHOLE_NUMBER = re.compile(r"[ \t\n\v\f\r]*\+?0*([0-9]+)")  # what stoul reads to the end (decimal: pfc_enable's digits)
+# What strtoul (base 0) reads: C blanks, a sign, then "0x" and hex digits, or digits (octal after a leading 0).
+_STOUL_BASE0 = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX]([0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*))")
+_ULONG_MAX = 2**64 - 1  # unsigned long on SONiC's 64-bit targets (x86-64, arm64)
+_SCANNED = 8  # generateIdListFromMap(lossless_pg_id, sizeof(lossless_pg_id)): 8, and the loop runs id <= maxId
+
+
+def _to_uint8(item: str) -> int | None:
+    """swss converter.h to_uint<uint8_t>: stoul(item, &idx, 0) and the item read to its end (or to a NUL) and at
+    most 255; None where it throws invalid_argument (buffermgrd skips the item). ValueError where stoul throws
+    out_of_range (past unsigned long), which doSpeedUpdateTask does not catch."""
+    m = _STOUL_BASE0.match(item)
+    if m is None or item[m.end():m.end() + 1] not in ("", "\0"):
+        return None
+    digits, base = (m.group(2), 16) if m.group(2) else (m.group(3), 8) if m.group(3) else (m.group(4), 10)
+    # (more than 80 significant digits is past 2^64 in any base: no int() of 5,000 digits)
+    if len(digits.lstrip("0")) > 80 or (value := int(digits, base)) > _ULONG_MAX:
+        raise ValueError(item)
+    if m.group(1) == "-":  # strtoul negates in unsigned long: "-0" is 0, "-3" far above 255
+        value = -value % 2**64
+    return value if value <= 255 else None
 
 
 def pfc_pgs(pfc_enable: str | None) -> list[int]:
-    """buffermgr.cpp doSpeedUpdateTask: tokenize(pfc_enable, ',') and to_uint<uint8_t> each item, skipping those it
-    refuses; only ids 0-7 come out of generateIdListFromMap(bitmap, 8)."""
-    out = []
+    """buffermgr.cpp doSpeedUpdateTask: tokenize(pfc_enable, ',') and to_uint<uint8_t> of each item (_to_uint8),
+    skipping those it refuses; the ids it sets in the bitmap. ValueError(the first item whose effect is undefined,
+    the ids of the others) for an item out of range of stoul (buffermgrd exits) or of 32 and above (`1 << n` on an
+    int)."""
+    out, undefined = [], []
     for item in (pfc_enable or "").split(","):
-        if (m := _WHOLE_NUMBER.fullmatch(item)) and len(m.group(1)) == 1 and int(m.group(1)) <= 7:
-            out.append(int(m.group(1)))
+        try:
+            n = _to_uint8(item)
+        except ValueError:
+            n = 32
+        if n is not None and n >= 32:
+            undefined.append(item)
+        elif n is not None:
+            out.append(n)
+    if undefined:
+        raise ValueError(undefined[0], out)
     return out
 
 
@@ -66,14 +97,16 @@ class Binding:
 
 
 def pg_ranges(pgs: list[int] | tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """orch.cpp generateIdListFromMap: runs of consecutive numbers, "3-4" for 3 and 4, "6" for 6 alone."""
+    """orch.cpp generateIdListFromMap(bitmap, 8): runs of consecutive ids 0-8, "3-4" for 3 and 4, "6" for 6 alone;
+    a run is written when a clear id ends it, so one reaching id 8 is never written (ids above 8 are not read)."""
     out: list[tuple[str, tuple[int, ...]]] = []
     run: list[int] = []
-    for n in sorted(set(pgs)) + [-2]:
-        if run and n != run[-1] + 1:
+    for n in range(_SCANNED + 1):
+        if n in pgs:
+            run.append(n)
+        elif run:
             out.append((f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]), tuple(run)))
             run = []
-        run.append(n)
     return tuple(out)
 
 
@@ -84,12 +117,13 @@ def binding(*, speed: str | None, cable: str | None, admin_status: str | None, p
     ``speed``/``cable``/``admin_status``: PORT speed, CABLE_LENGTH value and PORT admin_status as written (None:
     not written); ``table``: the SKU's lookup table when losslessd ships it; ``sku_known``: whether the input says
     which SKU (else the table is unknown); ``vendor``: the platform's ASIC vendor (platform_asic), None unknown."""
-    if not pfc or not cable or cable == "0m" or speed is None:
+    keys = pg_ranges(pfc or ())
+    if not keys or not cable or cable == "0m" or speed is None:
         return Binding("none")
-    name, keys = f"pg_lossless_{speed}_{cable}_profile", pg_ranges(pfc)
+    name = f"pg_lossless_{speed}_{cable}_profile"
     down = admin_status is None or admin_status == "down"
     if down and vendor in DOWN_PORTS_RECLAIMED:
-        return Binding("down")
+        return Binding("down", keys=keys)
     if table is None:
         why = ("the switch's pg_profile_lookup.ini is not in the input and losslessd ships no table for its SKU"
                if sku_known else "the input names no SKU (DEVICE_METADATA hwsku), so its pg_profile_lookup.ini is "
