@@ -8,8 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from losslessd import render as rnd
 from losslessd.api import lint
+from losslessd.errors import InputError
 from losslessd.lint.finding import Severity
 from losslessd.parse import eos, junos, nvue, nxos
 from losslessd.parse.base import Input
@@ -117,3 +120,17 @@ def test_ports_whose_maps_carry_priority_3_on_different_queues_get_ecn_profiles_
     nv = rnd.render("nvidia_cumulus", rnd.restrict(rnd.profile(POLICY, nv_facts), {"ecn"}))
     assert " traffic-class 3 ecn enable" in nv and " traffic-class 4 ecn enable" in nv
     assert "nv set interface swp2 qos congestion-control profile ROCE_LOSSLESS_153600_1572864_Q4" in nv
+
+
+def test_nxos_pfc_section_places_the_priority_itself_and_ecn_alone_takes_the_devices_maps():
+    """NX-OS: the PFC section writes the no-drop network-qos class that gives qos-group N its PFC priority, so a snippet
+    with it marks the group it makes no-drop even where the device's config has none; ECN alone on such a port (its
+    maps place no lossless priority) is refused rather than put on a guessed queue."""
+    facts = [rnd.PortFacts("Ethernet1/1", 100, 5, carries={})]
+    prof = rnd.profile(POLICY, facts, model="N9K-C9336C-FX2")
+    out = rnd.render("cisco_nxos", rnd.restrict(prof, {"pfc", "ecn"}))
+    ports = _parse("cisco_nxos", out).ports
+    assert ports["Ethernet1/1"].queues[3].ecn.ecn_enabled and ports["Ethernet1/1"].pfc_enabled == [3]
+    with pytest.raises(InputError, match="port Ethernet1/1: its config does not say which egress queue carries "
+                                         "lossless priority 3"):
+        rnd.render("cisco_nxos", rnd.restrict(prof, {"ecn"}))

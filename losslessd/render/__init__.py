@@ -59,10 +59,12 @@ ECN_KMAX_FILL_PCT = 50
 # drop-profiles dp1 interpolate fill-level [ 55 90 ] drop-probability [ 0 100 ]) marks from 55 % to 90 %.
 QFX5000_ECN_FILL_PCT = (55, 90)
 ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168 section 5)
-# Platforms whose maps section places each TC on its queue (Profile.queue_of): SONiC TC_TO_QUEUE_MAP, NVUE
-# egress-queue-mapping (TC n to queue n), NX-OS `set qos-group` (qos-group N leaves by queue N; their templates). EOS's
-# writes DSCP -> TC alone: the device's tx-queue map stays.
-OWN_QUEUE_MAPS = frozenset({"sonic", "nvidia_cumulus", "cisco_nxos"})
+# Platforms whose snippet places each lossless priority on its queue (Profile.queue_of), and the sections that do it:
+# SONiC TC_TO_QUEUE_MAP, NVUE egress-queue-mapping (TC n to queue n), NX-OS `set qos-group` and the no-drop network-qos
+# class that gives a qos-group its PFC priority (`pause pfc-cos P` in c-8q-nqN; qos-group N leaves by queue N; their
+# templates). EOS's maps write DSCP -> TC alone: the device's tx-queue map stays.
+OWN_QUEUE_MAPS = {"sonic": frozenset({"maps"}), "nvidia_cumulus": frozenset({"maps"}),
+                  "cisco_nxos": frozenset({"maps", "pfc"})}
 # Platforms whose every section names the forwarding class of each TC (Profile.class_use), whose `queue-num` places it:
 # Junos (a class of the config keeps its queue, one of the snippet's own is written on queue_of), so the snippet's
 # placement holds whatever sections it writes.
@@ -600,10 +602,11 @@ class Profile(Sectioned):
     def ecn_queues(self, port: PortProfile, platform: str) -> list[int]:
         """The egress queues ``port``'s ECN settings go on: those carrying the lossless priorities, every template's one
         answer. By the snippet's own placement (lossless_queues: queue_of, the device's class or qos-group that pauses
-        the priority) where it writes it (OWN_QUEUE_MAPS with the maps, CLASS_QUEUE_MAPS always) or where no --device
-        gave the port's maps; else by the device's (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError
+        the priority) where it writes it (OWN_QUEUE_MAPS' sections, CLASS_QUEUE_MAPS always) or where no --device gave
+        the port's maps; else by the device's (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError
         naming the port where they do not place a lossless priority (never queue n for priority n by guess)."""
-        if (platform in OWN_QUEUE_MAPS and self.wants("maps")) or platform in CLASS_QUEUE_MAPS or port.carries is None:
+        if (OWN_QUEUE_MAPS.get(platform, frozenset()) & self.sections or platform in CLASS_QUEUE_MAPS
+                or port.carries is None):
             return self.lossless_queues
         unplaced = [prio for prio in self.lossless if not port.carries.get(prio)]
         if unplaced:
