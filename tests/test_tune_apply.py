@@ -42,7 +42,7 @@ def test_eos_push_through_napalm_with_commit_timer_and_restore(make_sim):
     cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-        origin = pusher.origin(cfg.text, cfg.queues)
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
         pushed = _push(cfg, pusher, NEW)
         assert pushed.changed and "+      random-detect ecn minimum-threshold 300000 bytes" in pushed.diff
         running = sim.running_config("spine1")
@@ -55,7 +55,7 @@ def test_eos_push_through_napalm_with_commit_timer_and_restore(make_sim):
         commits = sim.devices["spine1"].config.commits
         assert not _push(cfg, pusher, NEW).changed
         assert sim.devices["spine1"].config.commits == commits
-        # Back as found: the ports' own uc-tx-queue lines go, the service-profile's thresholds apply again.
+        # Back as found: the ports' own tx-queue lines go, the service-profile's thresholds apply again.
         pusher.restore(origin, candidate.ecn_check(cfg, POLICY, found))
         assert candidate.ecn_settings(cfg, POLICY, sim.running_config("spine1")) == found
     finally:
@@ -92,7 +92,7 @@ def test_sonic_checkpoint_apply_patch_and_rollback(make_sim):
     cfg, pusher = _setup(sim, "leaf1", ["Ethernet0", "Ethernet4"], SonicPusher)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-        origin = pusher.origin(cfg.text, cfg.queues)
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
         assert origin == {"checkpoint": "losslessd-tune-test-origin"}
         pushed = _push(cfg, pusher, NEW)
         ops = json.loads(pushed.diff)
@@ -234,7 +234,7 @@ def test_nvue_apply_revert_and_restore(make_sim, tmp_path):
         assert json.loads(sim.devices[name].outputs["nv config show -o json"])[1]["set"]["qos"]["congestion-control"]
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
         assert found["swp1"] == (153600, 1572864, 100.0)
-        origin = pusher.origin(cfg.text, cfg.queues)
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
         pushed = _push(cfg, pusher, NEW)
         assert pushed.changed and "interface swp1 qos congestion-control profile ROCE_LOSSLESS_300000_3000000" in pushed.diff
         assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name))["swp1"] == (300_000, 3_000_000, 20.0)
@@ -360,7 +360,7 @@ def test_a_sonic_checkpoint_the_switch_did_not_delete_is_a_warning_naming_it(mak
     cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
     state = sim.devices["leaf1"].config
     try:
-        origin = pusher.origin(cfg.text, cfg.queues)
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
         assert pusher.warnings == []
         pushed = _push(cfg, pusher, NEW)  # (deleted as asked: no warning)
         assert pushed.changed and pusher.warnings == []
@@ -404,7 +404,7 @@ def test_the_put_back_commands_of_every_pusher_restore_what_a_push_took(make_sim
         cfg, pusher = _setup(sim, name, ports, cls)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-        origin = pusher.origin(cfg.text, cfg.queues)
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
         assert _push(cfg, pusher, NEW).changed
         lines = pusher.by_hand(origin)
     finally:

@@ -549,10 +549,10 @@ def test_a_stop_signal_while_the_ways_back_are_taken_puts_back_what_was_taken(fa
     t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim), budget=1)
     original = EosPusher.origin
 
-    def origin(self, running, queues):
+    def origin(self, running, queues, family=None):
         assert sim.devices["leaf1"].config.checkpoints  # leaf1's was taken
         os.kill(os.getpid(), signal.SIGTERM)
-        return original(self, running, queues)
+        return original(self, running, queues, family)
 
     monkeypatch.setattr(EosPusher, "origin", origin)
     found = {name: sim.running_config(name) for name in ("leaf1", "spine1")}

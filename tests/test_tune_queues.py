@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -72,7 +73,8 @@ def test_an_eos_snippet_goes_on_the_tx_queue_the_traffic_class_map_names(tmp_pat
     cfg = candidate.load("spine1", "arista_eos", text, POLICY, ["Ethernet1/1"])
     assert cfg.queues == {"Ethernet1/1": [4]}
     cut = candidate.check(cfg, POLICY, NEW).snippet
-    assert "   uc-tx-queue 4\n      random-detect ecn minimum-threshold 300000 bytes" in cut
+    # (spine1's own blocks say `tx-queue`: the keyword its switch took, families.config_family)
+    assert "\n   tx-queue 4\n      random-detect ecn minimum-threshold 300000 bytes" in cut
     assert "tx-queue 3" not in cut
 
 
@@ -147,8 +149,8 @@ def test_an_eos_push_and_its_put_back_go_on_the_carrying_tx_queue(make_sim, tmp_
     pusher.open()
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-        origin = pusher.origin(cfg.text, cfg.queues)
-        assert "   uc-tx-queue 4\n" in origin["snippet"] and "tx-queue 3" not in origin["snippet"]
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
+        assert "\n   tx-queue 4\n" in origin["snippet"] and "tx-queue 3" not in origin["snippet"]
         want = candidate.expected(cfg, POLICY, NEW)
         pushed = pusher.push(candidate.check(cfg, POLICY, NEW).snippet, candidate.ecn_check(cfg, POLICY, want))
         assert pushed.changed
@@ -272,3 +274,79 @@ def test_sim_bench_takes_the_pfc_trigger_of_the_pg_the_maps_put_the_priority_in(
     db["BUFFER_PG"]["Ethernet0|4"] = {"profile": "ingress_lossy_profile"}  # (PG 3 keeps its lossless profile)
     moved = port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
     assert moved.headroom_bytes is None and moved.trigger_bytes != found.trigger_bytes
+
+
+def _spine_of(folder: Path, model: str, word: str) -> Path:
+    """spine1 as a switch of ``model`` whose queue blocks say ``word`` (`tx-queue` or `uc-tx-queue`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    text = (FABRIC / "spine1.cfg").read_text().replace("(DCS-7060DX5-64S,", f"({model},", 1)
+    (folder / "spine1.cfg").write_text(text.replace("\n   tx-queue ", f"\n   {word} "))
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("model", "word", "family"), [("DCS-7280CR3-32P4", "tx-queue", "sand"),
+                                                       ("DCS-7050CX3-32S", "uc-tx-queue", "trident-tomahawk")])
+def test_an_eos_push_and_its_put_back_use_the_queue_keyword_of_the_switch(make_sim, tmp_path, model, word, family):
+    """A Sand switch (7280R) has `tx-queue` blocks only, a Trident/Tomahawk one `uc-tx-queue` (render.families): the
+    pushed candidate and the put-back write the keyword the running config uses, and the simulated Sand switch, which
+    refuses `uc-tx-queue` as EOS refuses a command its platform lacks, takes both (the put-back always wrote
+    `uc-tx-queue`)."""
+    sim = make_sim(["spine1"], snmp=False, fabric=_spine_of(tmp_path / "fabric", model, word))
+    host = load(sim.inventory_path, sim.env).hosts["spine1"]
+    cfg = candidate.load("spine1", "arista_eos", sim.running_config("spine1"), POLICY, ["Ethernet1/1"])
+    assert cfg.family == family
+    other = "uc-tx-queue" if word == "tx-queue" else "\n   tx-queue"
+    pusher = EosPusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
+    pusher.open()
+    try:
+        found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
+        assert f"\n   {word} 3\n      no random-detect ecn" in origin["snippet"] and other not in origin["snippet"]
+        checked = candidate.check(cfg, POLICY, NEW)
+        assert f"\n   {word} 3\n" in checked.snippet and other not in checked.snippet
+        want = candidate.expected(cfg, POLICY, NEW)
+        assert pusher.push(checked.snippet, candidate.ecn_check(cfg, POLICY, want)).changed
+        assert candidate.ecn_settings(cfg, POLICY, sim.running_config("spine1")) == want
+        pusher.restore(origin, candidate.ecn_check(cfg, POLICY, found))
+        assert candidate.ecn_settings(cfg, POLICY, sim.running_config("spine1")) == found
+        assert not [line for line in sim.devices["spine1"].config.log if line.startswith(other.strip())]
+    finally:
+        pusher.close()
+
+
+@pytest.mark.slow
+def test_the_simulated_sand_switch_refuses_the_unicast_queue_keyword(make_sim, tmp_path):
+    from netmiko import ConnectHandler
+
+    from tests.peers import ssh_params
+
+    sim = make_sim(["spine1"], snmp=False, fabric=_spine_of(tmp_path / "fabric", "DCS-7280CR3-32P4", "tx-queue"))
+    with ConnectHandler(**ssh_params(sim, "spine1")) as conn:
+        conn.enable()
+        conn.send_command_timing("configure session t1")
+        conn.send_command_timing("interface Ethernet1/1")
+        assert "% Invalid input" in conn.send_command_timing("uc-tx-queue 3")
+        assert "% Invalid input" not in conn.send_command_timing("tx-queue 3")
+        conn.send_command_timing("abort")
+
+
+def test_the_queue_keyword_comes_from_the_config_else_the_model(tmp_path):
+    from losslessd.render import families
+
+    text = (FABRIC / "spine1.cfg").read_text()
+    assert families.config_family("arista_eos", text) == "sand"  # (its blocks say tx-queue, whatever the header)
+    assert families.config_family("arista_eos", text.replace("\n   tx-queue ", "\n   uc-tx-queue ")) == \
+        "trident-tomahawk"
+    assert families.config_family("arista_eos", text.replace("\n   tx-queue 6", "\n   mc-tx-queue 6")) is None
+    bare = re.sub(r"\n   tx-queue \d+\n(      .*\n)*", "\n", text)
+    assert families.config_family("arista_eos", bare) is None
+    assert candidate.load("spine1", "arista_eos", bare, POLICY, ["Ethernet1/1"]).family == "trident-tomahawk"
+    sand = bare.replace("(DCS-7060DX5-64S,", "(DCS-7280CR3-32P4,", 1)
+    assert candidate.load("spine1", "arista_eos", sand, POLICY, ["Ethernet1/1"]).family == "sand"
+    pusher = EosPusher(SimpleNamespace(name="spine1"), None, 1.0, "t")  # (origin opens no session)
+    assert "\n   tx-queue 3\n" in pusher.origin(bare, {"Ethernet1/1": [3]}, "sand")["snippet"]
+    assert "\n   tx-queue 3\n" in pusher.origin(text, {"Ethernet1/1": [3]}, "trident-tomahawk")["snippet"]
+    with pytest.raises(InputError, match="spine1: its running config has no tx-queue or uc-tx-queue block and its "
+                                         "model's family is not known"):
+        pusher.origin(bare, {"Ethernet1/1": [3]}, None)

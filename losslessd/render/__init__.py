@@ -59,9 +59,16 @@ ECN_KMAX_FILL_PCT = 50
 # drop-profiles dp1 interpolate fill-level [ 55 90 ] drop-probability [ 0 100 ]) marks from 55 % to 90 %.
 QFX5000_ECN_FILL_PCT = (55, 90)
 ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168 section 5)
-# Platforms whose maps section writes the TC -> queue map (TC n to queue n): SONiC TC_TO_QUEUE_MAP, NVUE
-# egress-queue-mapping (their templates). EOS's writes DSCP -> TC alone: the device's tx-queue map stays.
-OWN_QUEUE_MAPS = frozenset({"sonic", "nvidia_cumulus"})
+# Platforms whose snippet places each lossless priority on its queue (Profile.queue_of), and the sections that do it:
+# SONiC TC_TO_QUEUE_MAP, NVUE egress-queue-mapping (TC n to queue n), NX-OS `set qos-group` and the no-drop network-qos
+# class that gives a qos-group its PFC priority (`pause pfc-cos P` in c-8q-nqN; qos-group N leaves by queue N; their
+# templates). EOS's maps write DSCP -> TC alone: the device's tx-queue map stays.
+OWN_QUEUE_MAPS = {"sonic": frozenset({"maps"}), "nvidia_cumulus": frozenset({"maps"}),
+                  "cisco_nxos": frozenset({"maps", "pfc"})}
+# Platforms whose every section names the forwarding class of each TC (Profile.class_use), whose `queue-num` places it:
+# Junos (a class of the config keeps its queue, one of the snippet's own is written on queue_of), so the snippet's
+# placement holds whatever sections it writes.
+CLASS_QUEUE_MAPS = frozenset({"juniper_junos"})
 # Traffic class (and PG, queue) of every DSCP the policy does not name: best effort, priority 0 (IEEE 802.1Q Annex I,
 # "Best Effort", the default priority).
 BEST_EFFORT_TC = 0
@@ -593,12 +600,14 @@ class Profile(Sectioned):
         return f"{zlib.crc32(json.dumps([by_tc, moved] if moved else by_tc, sort_keys=True).encode()):08X}"
 
     def ecn_queues(self, port: PortProfile, platform: str) -> list[int]:
-        """The egress queues ``port``'s ECN settings go on: those carrying the lossless priorities. By the snippet's
-        own maps where it writes them (OWN_QUEUE_MAPS) or where no --device gave the port's; else by the device's
-        (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError naming the port where they do not place a
-        lossless priority (never queue n for priority n by guess)."""
-        if (platform in OWN_QUEUE_MAPS and self.wants("maps")) or port.carries is None:
-            return list(self.lossless)
+        """The egress queues ``port``'s ECN settings go on: those carrying the lossless priorities, every template's one
+        answer. By the snippet's own placement (lossless_queues: queue_of, the device's class or qos-group that pauses
+        the priority) where it writes it (OWN_QUEUE_MAPS' sections, CLASS_QUEUE_MAPS always) or where no --device gave
+        the port's maps; else by the device's (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError
+        naming the port where they do not place a lossless priority (never queue n for priority n by guess)."""
+        if (OWN_QUEUE_MAPS.get(platform, frozenset()) & self.sections or platform in CLASS_QUEUE_MAPS
+                or port.carries is None):
+            return self.lossless_queues
         unplaced = [prio for prio in self.lossless if not port.carries.get(prio)]
         if unplaced:
             raise InputError(f"port {port.name}: its config does not say which egress queue carries lossless priority "
@@ -608,11 +617,22 @@ class Profile(Sectioned):
                              line=port.source.line if port.source else None)
         return sorted({q for prio in self.lossless for q in port.carries[prio]})
 
-    def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
-        """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
+    def ecn_profile(self, port: PortProfile, platform: str) -> str:
+        """The name of the ECN profile ``port`` is bound to (EOS qos profile, NX-OS queuing policy, NVUE
+        congestion-control profile): by its thresholds, and by the queues they go on (ecn_queues) where those are not
+        the snippet's own lossless queues, so ports whose --device maps carry a lossless priority on other queues get
+        a profile of their own, never the first port's queues."""
+        name = port.wred_profile or "ROCE_LOSSLESS"
+        if not (self.ecn and (self.wants("ecn") or self.wants("scheduler"))):
+            return name
+        queues = self.ecn_queues(port, platform)
+        return name if queues == self.lossless_queues else f"{name}_Q{''.join(map(str, queues))}"
+
+    def ports_by_ecn(self, platform: str) -> dict[str, list[PortProfile]]:
+        """Ports that share an ECN profile (ecn_profile), keyed by its name."""
         out: dict[str, list[PortProfile]] = {}
         for port in self.ports:
-            out.setdefault(port.wred_profile or "ROCE_LOSSLESS", []).append(port)
+            out.setdefault(self.ecn_profile(port, platform), []).append(port)
         return out
 
 

@@ -72,6 +72,23 @@ FAMILY_SECTIONS = {
 }
 
 
+# The EOS queue keyword of each family (FAMILIES["arista_eos"]: the AVD schema's tx_queues vs uc_tx_queues, the EOS
+# User Manual's QoS chapter), and the block lines of a running config that name it (three blanks in, under an
+# interface or qos profile, as `show running-config` indents them).
+EOS_QUEUE_WORD = {"sand": "tx-queue", "trident-tomahawk": "uc-tx-queue"}
+_EOS_QUEUE_BLOCK = re.compile(r"^ {3}(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
+
+
+def config_family(platform: str, text: str) -> str | None:
+    """The family a running config's own lines show: on EOS, the queue keyword its blocks use (`tx-queue`: sand;
+    `uc-tx-queue` or `mc-tx-queue`: trident-tomahawk), which the switch took, so a snippet or a put-back that writes the
+    same keyword is one it takes too; None where it shows none (no queue block), or both."""
+    if platform != "arista_eos":
+        return None
+    seen = {"trident-tomahawk" if m[1] else "sand" for m in _EOS_QUEUE_BLOCK.finditer(text)}
+    return seen.pop() if len(seen) == 1 else None
+
+
 def family_of(platform: str, model: str | None) -> str | None:
     """The family a model belongs to on ``platform``; None when the model is unknown or matches none."""
     for fam in FAMILIES.get(platform, ()):

@@ -50,6 +50,10 @@ _TIMER = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})$")
 EOS_TOP_MODES = ("interface ", "qos profile ", "policy-map ", "class-map ", "router ", "management ", "vrf instance ",
             "ip access-list ", "vlan ", "monitor ", "daemon ", "hardware ")
 EOS_QUEUE = re.compile(r"^(?:uc-|mc-)?tx-queue \d+$")
+# A Sand switch (Arad/Jericho VOQ: 7020R, 7280R, 7500R, 7800R) has one kind of egress queue, `tx-queue N`; the unicast
+# and multicast queues `uc-tx-queue N` / `mc-tx-queue N` are Trident/Tomahawk ones (render.families, which cites the
+# sources), so the simulated Sand switch refuses those as EOS refuses a command its platform lacks.
+EOS_SPLIT_QUEUE = re.compile(r"^(?:uc|mc)-tx-queue \d+$")
 EOS_QUEUE_COMMANDS = ("random-detect", "priority", "bandwidth", "shape", "no random-detect", "no priority",
                        "no bandwidth", "no shape", "default ")
 

@@ -18,8 +18,9 @@ from typing import NamedTuple, Protocol
 import asyncssh
 
 from ..platforms import PLATFORMS
+from ..render import families
 from ..units import is_small_int
-from .config import EOS_QUEUE, EOS_QUEUE_COMMANDS, EOS_TOP_MODES, ConfigState, EosSession
+from .config import EOS_QUEUE, EOS_QUEUE_COMMANDS, EOS_SPLIT_QUEUE, EOS_TOP_MODES, ConfigState, EosSession
 
 HOST = "127.0.0.1"
 # How long a call into the server thread may take before the simulator gives up on it.
@@ -114,6 +115,11 @@ class EosShell(Shell):
         self.terminal = False  # the session is `configure`'s (committed at `end`), not one the client named
 
     @property
+    def model(self) -> str:
+        """The hardware model `show version` names (its first line, `Arista MODEL`)."""
+        return self.device.outputs.get("show version", "").partition("\n")[0].removeprefix("Arista ").strip()
+
+    @property
     def prompt(self) -> str:
         if self.session is not None:
             session = "" if self.terminal else f"-s-{self.session[:8]}"
@@ -162,6 +168,8 @@ class EosShell(Shell):
             return Reply("")
         if cmd.startswith("show "):
             return super().answer(cmd)
+        if EOS_SPLIT_QUEUE.match(cmd) and self.mode and families.family_of("arista_eos", self.model) == "sand":
+            return Reply("% Invalid input", status=1)
         state.log.append(cmd)
         session.lines.append(cmd)
         self.mode = _eos_modes(self.mode, cmd)

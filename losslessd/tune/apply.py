@@ -45,6 +45,7 @@ from ..errors import InputError
 from ..fix.apply import sonic_patch
 from ..inventory import Host
 from ..platforms import PLATFORMS, Command
+from ..render import families
 
 CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
 # A failure a SONiC or NVUE command prints, whatever else its output says: `Error: ...` (how a click command fails,
@@ -126,8 +127,9 @@ class Pusher:
         """Push ``snippet`` in one transaction; ``check`` reads the running config afterwards."""
         raise NotImplementedError
 
-    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
-        """What restore() needs to put the tuned settings back as they are now."""
+    def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
+        """What restore() needs to put the tuned settings back as they are now (``family``: the command family the
+        device's snippets are written for, candidate.DeviceConfig.family)."""
         raise NotImplementedError
 
     def restore(self, token: dict, check: Check, *, known: bool = True) -> None:
@@ -232,19 +234,27 @@ class EosPusher(Pusher):
         except Exception:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
             pass
 
-    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
-        """The ECN lines of each tuned port's `uc-tx-queue` blocks (``queues``: port -> the queues carrying its
-        lossless priorities, candidate.DeviceConfig.queues) as they are now (`no random-detect ecn` where there is
-        none: the port's own or its service-profile's setting then applies again)."""
+    def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
+        """The ECN lines of each tuned port's queue blocks (``queues``: port -> the queues carrying its lossless
+        priorities, candidate.DeviceConfig.queues) as they are now (`no random-detect ecn` where there is none: the
+        port's own or its service-profile's setting then applies again). The blocks are `tx-queue N` on a Sand switch
+        and `uc-tx-queue N` on a Trident/Tomahawk one (render.families.EOS_QUEUE_WORD), which refuse each other's:
+        the keyword the running config's own blocks use, else ``family``'s; InputError when neither says."""
+        family = families.config_family("arista_eos", running) or family
+        if family not in families.EOS_QUEUE_WORD:
+            raise InputError(f"{self.name}: its running config has no tx-queue or uc-tx-queue block and its model's "
+                             "family is not known, so which queue keyword puts its ECN settings back is not known; "
+                             f"give --model {self.name}:MODEL (the hardware model `show version` prints)")
+        word = families.EOS_QUEUE_WORD[family]
         lines = running.splitlines()
         out = []
         for port, carrying in queues.items():
             block = _block(lines, f"interface {port}", 0)
             out.append(f"interface {port}")
             for q in carrying:
-                sub = _block(block, f"uc-tx-queue {q}", 3)
+                sub = _block(block, f"{word} {q}", 3)
                 ecn = [line.strip() for line in sub if line.strip().startswith("random-detect ecn")]
-                out += [f"   uc-tx-queue {q}"] + [f"      {line}" for line in ecn or ["no random-detect ecn"]]
+                out += [f"   {word} {q}"] + [f"      {line}" for line in ecn or ["no random-detect ecn"]]
             out.append("!")
         return {"snippet": "\n".join(out) + "\n"}
 
@@ -401,7 +411,7 @@ class SonicPusher(Pusher):
             self._delete_checkpoint(before)
         return Pushed(self.name, True, json.dumps(patch, indent=1))
 
-    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
+    def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
         name = f"{self.tag}-origin"
         self._checkpoint(name)
         return {"checkpoint": name}
@@ -469,7 +479,7 @@ class NvuePusher(SonicPusher):
                             why is None)
         return Pushed(self.name, True, diff)
 
-    def origin(self, running: str, queues: dict[str, list[int]]) -> dict:
+    def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
         """The tuned ports' congestion-control lines, and those of the profiles they use, as they are now."""
         ports = list(queues)
         mine = [f"nv set interface {p} qos congestion-control " for p in ports]

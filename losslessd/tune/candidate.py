@@ -44,6 +44,9 @@ class DeviceConfig:
     baseline: list[Finding] = field(default_factory=list)  # its own findings as found
     # Each tuned port's egress queues that carry the lossless priorities, by the device's own maps (lossless_queues)
     queues: dict[str, list[int]] = field(default_factory=dict)
+    # The command family its snippets and put-backs are written for (render.families): the one its own lines show
+    # (families.config_family: EOS `tx-queue` or `uc-tx-queue` blocks), else its model's; None: not one that differs.
+    family: str | None = None
 
     @property
     def port_names(self) -> list[str]:
@@ -79,7 +82,7 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
                                                                 .search(version)) and m.group(1).strip():
         device.hardware = m.group(1).strip()
         device.hardware_source = Source(file=f"{name} (show version)", line=version.count("\n", 0, m.start()) + 1)
-    _check_family(name, platform, device, version is not None, remedy)
+    family = _check_family(name, platform, device, text, version is not None, remedy)
     facts, _ = render.device_facts(device, policy)
     if ports:
         by_name = {f.name: f for f in facts}
@@ -105,16 +108,18 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
                          "queue, or leave the port out of --ports")
     cfg = DeviceConfig(name, platform, text, device, facts,
                        queues={port: sorted({q for qs in found.values() for q in qs or ()})
-                               for port, found in queues.items()})
+                               for port, found in queues.items()}, family=family)
     cfg.baseline = lint_device(device, policy, [config_input(name, text)]) or []
     return cfg
 
 
-def _check_family(name: str, platform: str, device: Device, asked: bool, remedy: str | None = None) -> None:
-    """Refuse before any trial when the `ecn` commands cannot be rendered (the family is not known, or its ECN is not
-    a threshold tune can move), naming the device and what to give."""
+def _check_family(name: str, platform: str, device: Device, text: str, asked: bool,
+                  remedy: str | None = None) -> str | None:
+    """The family the `ecn` commands are rendered for: the one the running config's own lines show (an EOS switch
+    whose blocks say `tx-queue` takes `tx-queue`, whatever model was given), else the model's. Refuse before any trial
+    when it is not known, or its ECN is not a threshold tune can move, naming the device and what to give."""
     model = device.hardware or device.hwsku
-    family = families.resolve(platform, model)
+    family = families.config_family(platform, text) or families.resolve(platform, model)
     if family == "qfx5000":
         # render: QFX5000 schedulers take no temporal buffer, so the snippet writes the fixed fill levels of
         # Juniper's validated design (QFX5000_ECN_FILL_PCT) whatever the candidate's bytes: nothing to search.
@@ -122,7 +127,7 @@ def _check_family(name: str, platform: str, device: Device, asked: bool, remedy:
                          "given in percent, not as byte thresholds, so tune has no Kmin/Kmax to move on it; leave it "
                          "out of --devices")
     if family is not None or "ecn" not in families.FAMILY_SECTIONS.get(platform, frozenset()):
-        return
+        return family
     listed = "; ".join(f.description for f in families.FAMILIES[platform])
     seen = (f"its model {model!r}{families.model_note(model, device.hardware_source)} matches none of them" if model
             else "its `show version` printed no model" if asked else "its model is not known")
@@ -140,7 +145,7 @@ def snippet(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> str:
     speed) and mark probability."""
     dev = cfg.device
     prof = render.profile(policy, cfg.ports, dev.hwsku, all_facts=False,
-                          model=dev.hardware or dev.hwsku, model_source=dev.hardware_source,
+                          model=dev.hardware or dev.hwsku, model_source=dev.hardware_source, family=cfg.family,
                           classes=dev.forwarding_classes)  # (Junos: scheduler-maps name the config's classes)
     ports = []
     for port in prof.ports:

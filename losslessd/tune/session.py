@@ -519,7 +519,7 @@ class Tuner:
         for name, pusher in self.pushers.items():
             if name not in self.origins:
                 cfg = self.configs[name]
-                token = pusher.origin(cfg.text, cfg.queues)
+                token = pusher.origin(cfg.text, cfg.queues, cfg.family)
                 token["ecn"] = {p: list(v) if v else None
                                 for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text).items()}
                 self.origins[name] = token
