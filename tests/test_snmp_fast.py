@@ -317,12 +317,9 @@ def hostile():
 
 @pytest.mark.parametrize("backend", ["fast", "pysnmp"])
 @pytest.mark.parametrize("mode", ["garbage", "silent", "loop", "endless", "flood", "truncated", "other-id", "repeat"])
-def test_a_hostile_agent_fails_its_own_poll_only(netsnmp, hostile, backend, mode, request):
-    if (backend, mode) == ("pysnmp", "other-id"):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "pysnmp matches an answer to its request by request-id alone, never by the address it came from "
-            "(pysnmp 7.1 proto/mpmod/rfc2576.py prepare_data_elements): one engine polls every device, its ids "
-            "are sequential, so the other device's next request takes the hostile agent's rows")))
+def test_a_hostile_agent_fails_its_own_poll_only(netsnmp, hostile, backend, mode):
+    """other-id: pysnmp matched an answer by request-id alone, and one engine polls every device with ids that count
+    up: the good device's next request took the hostile agent's rows (collect.snmp.answers_from_their_agent)."""
     agent = hostile(mode)
     bad = SnmpTarget(device="evil", host="127.0.0.1", port=agent.port, community="public", timeout_s=0.5, retries=0)
     good = SnmpTarget(device="leaf1", host="127.0.0.1", port=netsnmp.ports["leaf1"], community="public")
