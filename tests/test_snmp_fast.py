@@ -275,7 +275,6 @@ class HostileAgent:
         v2c.apiMessage.set_pdu(msg, response)
         return encoder.encode(msg)
 
-
     def _table_answer(self, msg, request, response, cursor: tuple[int, ...]) -> bytes:
         """Rows 1-4 of the column asked (what comes after ``cursor``), wrong in the way ``mode`` says."""
         column = next((c for c in TABLE_COLUMNS if cursor[:len(c)] == c), cursor)
