@@ -6,6 +6,7 @@ must give the same typed samples and the same errors; a hostile device fails its
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import threading
 from pathlib import Path
@@ -16,6 +17,7 @@ from pysnmp.proto.api import v2c
 
 from losslessd import counters_oids as oids
 from losslessd.collect.snmp import (
+    COLUMNS,
     SnmpAuthError,
     SnmpError,
     SnmpPoller,
@@ -27,7 +29,7 @@ from losslessd.collect.snmp import (
 )
 from losslessd.collect.snmp_fast import FastSnmpPoller
 from losslessd.sim import snmpd
-from losslessd.sim.snmp import SnmpAgents
+from losslessd.sim.snmp import SnmpAgents, snmprec, sonic_if_indexes
 
 pytestmark = pytest.mark.slow
 
@@ -132,12 +134,88 @@ def test_fast_poller_sees_counters_move_and_a_storm(tmp_path):
     assert sent(c) == sent(b)  # the paused queue sends nothing
 
 
+# -- answers larger than gufo-snmp decodes -------------------------------------------------------------
+
+def with_if_names(ports: list[str], names: dict[int, str]) -> str:
+    """A SONiC agent's records for ``ports`` with the ifName of some ifIndexes replaced."""
+    lines = snmprec("big1", sonic_if_indexes(ports), range(8)).splitlines()
+    for i, name in names.items():
+        at = next(k for k, line in enumerate(lines) if line.startswith(f"{oids.IF_NAME}.{i}|"))
+        lines[at] = f"{oids.IF_NAME}.{i}|4x|{name.encode().hex()}"
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def big_agent(tmp_path_factory):
+    with SnmpAgents(tmp_path_factory.mktemp("big")) as agents:
+        agents.add("big1", PORTS)
+        yield agents, SnmpTarget(device="big1", host="127.0.0.1", port=agents.start()["big1"], community="big1")
+
+
+def test_long_if_names_are_walked_in_smaller_answers(big_agent):
+    """64 ifNames of 200 characters (a DisplayString holds 255, RFC 2579) make a 64-row GETBULK answer of about
+    14 KB, past what gufo-snmp decodes (about 4 KB): the whole poll of the device failed ("incomplete"). The
+    column is walked again with fewer rows an answer, kept for the next poll; the other columns keep 64."""
+    agents, target = big_agent
+    names = {i: f"{port}-{'x' * (199 - len(port))}" for port, i in sonic_if_indexes(PORTS).items()}
+    agents.rewrite("big1", with_if_names(PORTS, names))
+
+    async def main():
+        async with FastSnmpPoller() as poller:
+            return await poller.poll(target), await poller.poll(target), poller
+
+    first, second, poller = run(main())
+    for sample in (first, second):
+        assert [p.port for p in sample.ports] == sorted(names.values(), key=lambda n: int(n[8:n.index("-")]))
+        assert len(sample.priorities) == 64 * 8 and not sample.unread
+    assert not poller.decode_fallbacks
+    # 16 rows of 200 characters: about 3.6 KB. ifOutDiscards too: the last column of ifTable, its answer runs on
+    # into what follows it in the agent's MIB tree, the ifNames. The counter tables keep 64 rows an answer.
+    assert poller._repetitions == {("big1", oids.IF_NAME): 16, ("big1", oids.IF_OUT_DISCARDS): 16}
+
+
+@pytest.mark.parametrize("length", [3_000, 5_000])
+def test_one_huge_if_name_refuses_its_port_only(big_agent, netsnmp, caplog, length):
+    """An ifName of 3,000 characters fits an answer with a few short ones (read 16 rows an answer); one of 5,000 does
+    not, and gufo-snmp cannot read the device at all: pysnmp polls it from then on (said once in the log).
+    Either way that port is refused as pysnmp refuses it, the others read, and another device is unaffected."""
+    agents, target = big_agent
+    agents.rewrite("big1", with_if_names(PORTS, {5: "E" * length}))
+    good = SnmpTarget(device="leaf1", host="127.0.0.1", port=netsnmp.ports["leaf1"], community="public")
+
+    async def main():
+        async with FastSnmpPoller() as poller:
+            rounds = [await poller.poll_many([target, good]) for _ in range(2)]
+            return rounds, poller
+
+    with caplog.at_level(logging.WARNING, logger="losslessd.collect.snmp_fast"):
+        rounds, poller = run(main())
+    for results in rounds:
+        sample = results["big1"]
+        assert isinstance(sample, SnmpSample), sample
+        assert sample.unread == [f"ifIndex 5: ifName {'E' * 80!r} is {length:,} characters, not 1-255: its counters "
+                                 "are left out"]
+        assert len(sample.ports) == 63 and "Ethernet4" not in {p.port for p in sample.ports}
+        assert len(sample.priorities) == 63 * 8
+        assert isinstance(results["leaf1"], SnmpSample) and len(results["leaf1"].priorities) == 64 * 8
+    said = [r.getMessage() for r in caplog.records if r.name == "losslessd.collect.snmp_fast"]
+    if length == 3_000:
+        assert not poller.decode_fallbacks and not said
+        assert poller._repetitions[("big1", oids.IF_NAME)] == 16  # 3,000 characters and 15 short names fit
+    else:
+        assert list(poller.decode_fallbacks) == ["big1"] and len(said) == 1
+        assert said[0].startswith("big1: gufo-snmp cannot decode an answer of one row of 1.3.6.1.2.1.31.1.1.1.1")
+
+
 # -- hostile agents -----------------------------------------------------------------------------------
 
 class HostileAgent:
     """A UDP agent on 127.0.0.1 answering SNMPv2c with ``mode``: garbage (bytes that are no SNMP),
     silent, loop (every GETBULK answered with the same row), endless (a table that never ends), flood
-    (500 junk datagrams for every request, never an answer)."""
+    (500 junk datagrams for every request, never an answer). The rest serve a 4-row table of every column
+    asked, wrong in one way: truncated (each GETBULK answer cut short), other-id (each GETBULK answered
+    with another request-id), end-of-view / no-such-object (that exception value between rows 2 and 3),
+    repeat (row 2 twice in one answer), wrong-type (an IpAddress in every row)."""
 
     def __init__(self, mode: str):
         self.mode = mode
@@ -185,6 +263,8 @@ class HostileAgent:
         asked = [oid for oid, _ in v2c.apiPDU.get_varbinds(request)]
         if request.isSameTypeWith(v2c.GetRequestPDU()):
             rows = [(asked[0], v2c.TimeTicks(12345))]
+        elif self.mode in TABLE_MODES:
+            return self._table_answer(msg, request, response, tuple(asked[0]))
         elif self.mode == "loop":
             rows = [(v2c.ObjectIdentifier(f"{oids.IF_NAME}.1"), v2c.OctetString(b"Ethernet0"))]
         else:  # endless: the next 50 rows after the cursor, whatever it is
@@ -194,6 +274,31 @@ class HostileAgent:
         v2c.apiPDU.set_varbinds(response, rows)
         v2c.apiMessage.set_pdu(msg, response)
         return encoder.encode(msg)
+
+    def _table_answer(self, msg, request, response, cursor: tuple[int, ...]) -> bytes:
+        """Rows 1-4 of the column asked (what comes after ``cursor``), wrong in the way ``mode`` says."""
+        column = next((c for c in TABLE_COLUMNS if cursor[:len(c)] == c), cursor)
+        done = cursor[len(column)] if len(cursor) > len(column) else 0
+        value = {"wrong-type": v2c.IpAddress("10.0.0.1")}.get(self.mode, v2c.Counter64(7))
+        rows = [(v2c.ObjectIdentifier(column + (k,)), value) for k in range(done + 1, 5)]
+        if self.mode == "end-of-view" and done < 2:
+            rows.insert(2 - done, (v2c.ObjectIdentifier(column + (2,)), v2c.EndOfMibView()))
+        elif self.mode == "no-such-object" and done < 2:
+            rows.insert(2 - done, (v2c.ObjectIdentifier(column + (2,)), v2c.NoSuchObject()))
+        elif self.mode == "repeat" and done < 2:
+            rows.insert(2 - done, rows[1 - done])
+        if not rows:  # past the table: the next column's first row
+            rows = [(v2c.ObjectIdentifier(column[:-1] + (column[-1] + 1, 1)), v2c.Counter64(1))]
+        if self.mode == "other-id":
+            v2c.apiPDU.set_request_id(response, int(v2c.apiPDU.get_request_id(request)) + 1)
+        v2c.apiPDU.set_varbinds(response, rows)
+        v2c.apiMessage.set_pdu(msg, response)
+        answer = encoder.encode(msg)
+        return answer[:len(answer) // 2] if self.mode == "truncated" else answer
+
+
+TABLE_COLUMNS = [tuple(map(int, c.split("."))) for c in COLUMNS]
+TABLE_MODES = ("truncated", "other-id", "end-of-view", "no-such-object", "repeat", "wrong-type")
 
 
 @pytest.fixture
@@ -210,8 +315,10 @@ def hostile():
 
 
 @pytest.mark.parametrize("backend", ["fast", "pysnmp"])
-@pytest.mark.parametrize("mode", ["garbage", "silent", "loop", "endless", "flood"])
+@pytest.mark.parametrize("mode", ["garbage", "silent", "loop", "endless", "flood", "truncated", "other-id", "repeat"])
 def test_a_hostile_agent_fails_its_own_poll_only(netsnmp, hostile, backend, mode):
+    """other-id: pysnmp matched an answer by request-id alone, and one engine polls every device with ids that count
+    up: the good device's next request took the hostile agent's rows (collect.snmp.answers_from_their_agent)."""
     agent = hostile(mode)
     bad = SnmpTarget(device="evil", host="127.0.0.1", port=agent.port, community="public", timeout_s=0.5, retries=0)
     good = SnmpTarget(device="leaf1", host="127.0.0.1", port=netsnmp.ports["leaf1"], community="public")
@@ -229,9 +336,36 @@ def test_a_hostile_agent_fails_its_own_poll_only(netsnmp, hostile, backend, mode
         assert isinstance(failure, SnmpTimeout)
     if mode == "endless":
         assert "rows" in failure.message or isinstance(failure, SnmpTimeout)
-    if mode == "loop":
+    if mode in ("loop", "repeat"):
         assert "grow" in failure.message
+    if mode == "truncated" and backend == "fast":  # pysnmp drops what it cannot decode: a timeout
+        assert "cannot decode" in failure.message and "pysnmp then: no SNMP v2c answer" in failure.message
+    if mode == "other-id":  # an answer to another request is no answer to this one
+        assert isinstance(failure, SnmpTimeout)
     assert agent.requests >= 1
+
+
+@pytest.mark.parametrize("backend", ["fast", "pysnmp"])
+@pytest.mark.parametrize("mode", ["end-of-view", "no-such-object", "wrong-type"])
+def test_odd_rows_mid_walk_fail_or_leave_out_that_device_only(netsnmp, hostile, backend, mode):
+    """An exception value between two rows of a GETBULK answer, or a row of the wrong type: the device is read in
+    part (no row of the wrong type names a port or counts) or fails with a reason; nothing crashes or waits."""
+    agent = hostile(mode)
+    bad = SnmpTarget(device="evil", host="127.0.0.1", port=agent.port, community="public", timeout_s=2.0, retries=0)
+    good = SnmpTarget(device="leaf1", host="127.0.0.1", port=netsnmp.ports["leaf1"], community="public")
+
+    async def main():
+        async with make_poller(backend, deadline_s=20.0) as poller:
+            return await poller.poll_many([bad, good])
+
+    results = run(main())  # with retries=0 a request waited for would fail the poll as a timeout
+    assert isinstance(results["leaf1"], SnmpSample) and len(results["leaf1"].priorities) == 64 * 8
+    odd = results["evil"]
+    if isinstance(odd, SnmpError):
+        assert odd.device == "evil" and "grow" in odd.message  # pysnmp: the exception row repeats row 2's OID
+    else:
+        # pysnmp ends the column at endOfMibView (RFC 3416 4.2.3: nothing follows it), gufo-snmp skips it
+        assert not odd.ports and not odd.priorities and not odd.queues and len(odd.unread) in (2, 4)
 
 
 def test_poll_many_mixes_backends_per_target(netsnmp, tmp_path):

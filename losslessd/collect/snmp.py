@@ -22,7 +22,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pyasn1.type.univ import Null, OctetString
 from pydantic import BaseModel, Field
@@ -38,6 +38,7 @@ from pysnmp.hlapi.v3arch.asyncio import (
 )
 from pysnmp.hlapi.v3arch.asyncio import auth as usm
 from pysnmp.proto import errind
+from pysnmp.proto.error import ProtocolError
 from pysnmp.proto.rfc1902 import ObjectName
 from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 
@@ -413,6 +414,7 @@ class SnmpPoller(BasePoller):
     async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
         if self._engine is None:
             self._engine = SnmpEngine()
+            answers_from_their_agent(self._engine)
         started = time.monotonic()
         session = await self._session(target)
         try:
@@ -522,6 +524,37 @@ class SnmpPoller(BasePoller):
             name = status.prettyPrint() if hasattr(status, "prettyPrint") else str(status)
             cls = SnmpAuthError if name in _AUTH_STATUS else SnmpError
             raise cls(target.device, f"SNMP error status {name} from {where}")
+
+
+def answers_from_their_agent(engine: SnmpEngine) -> None:
+    """Match an answer to its request only when it comes from the address the request went to. pysnmp matches by
+    request-id (v2c) or msgID (v3) alone (pysnmp 7.1 proto/mpmod/rfc2576.py and rfc3412.py prepare_data_elements,
+    following RFC 3412 7.2.10), and one engine polls every device with ids that count up: an agent answering with
+    the next id had its rows taken into another device's sample. Such an answer is now dropped as a mismatch and the
+    request waits for its own agent, as on the fast path's sockets (connected: the kernel drops the rest). Wraps
+    pysnmp's message cache; a pysnmp whose cache looks otherwise is left as it is (tests/test_snmp_fast.py fails)."""
+    for model in engine.message_processing_subsystems.values():
+        cache: Any = getattr(model, "_cache", None)
+        pending = getattr(cache, "_Cache__msgIdIndex", None)  # msgID -> (the request's cached parameters, expiry)
+        if not isinstance(pending, dict):
+            continue
+        came_from: list = []  # the address of the answer being decoded (prepare_data_elements runs to its end)
+
+        def prepare(snmp_engine, domain, address, whole, _prepare=model.prepare_data_elements, _from=came_from):
+            _from.append(address)
+            try:
+                return _prepare(snmp_engine, domain, address, whole)
+            finally:
+                _from.pop()
+
+        def pop(msg_id, _pop=cache.pop_by_message_id, _pending=pending, _from=came_from):
+            sent_to = _pending.get(msg_id, ({},))[0].get("transportAddress")
+            if sent_to is not None and _from and tuple(sent_to)[:2] != tuple(_from[-1])[:2]:
+                raise ProtocolError(f"an answer to msgId={msg_id} from another address")  # pysnmp: dataMismatch
+            return _pop(msg_id)
+
+        model.prepare_data_elements = prepare
+        cache.pop_by_message_id = pop
 
 
 def too_many_rows(target: SnmpTarget, column: str, limit: int) -> SnmpError:
