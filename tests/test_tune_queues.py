@@ -73,8 +73,8 @@ def test_an_eos_snippet_goes_on_the_tx_queue_the_traffic_class_map_names(tmp_pat
     cfg = candidate.load("spine1", "arista_eos", text, POLICY, ["Ethernet1/1"])
     assert cfg.queues == {"Ethernet1/1": [4]}
     cut = candidate.check(cfg, POLICY, NEW).snippet
-    # (spine1's own blocks say `tx-queue`: the keyword its switch took, families.config_family)
-    assert "\n   tx-queue 4\n      random-detect ecn minimum-threshold 300000 bytes" in cut
+    # (spine1's own blocks say `uc-tx-queue`: the keyword its switch took, families.config_family)
+    assert "\n   uc-tx-queue 4\n      random-detect ecn minimum-threshold 300000 bytes" in cut
     assert "tx-queue 3" not in cut
 
 
@@ -150,7 +150,7 @@ def test_an_eos_push_and_its_put_back_go_on_the_carrying_tx_queue(make_sim, tmp_
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
         origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
-        assert "\n   tx-queue 4\n" in origin["snippet"] and "tx-queue 3" not in origin["snippet"]
+        assert "\n   uc-tx-queue 4\n" in origin["snippet"] and "tx-queue 3" not in origin["snippet"]
         want = candidate.expected(cfg, POLICY, NEW)
         pushed = pusher.push(candidate.check(cfg, POLICY, NEW).snippet, candidate.ecn_check(cfg, POLICY, want))
         assert pushed.changed
@@ -280,7 +280,7 @@ def _spine_of(folder: Path, model: str, word: str) -> Path:
     """spine1 as a switch of ``model`` whose queue blocks say ``word`` (`tx-queue` or `uc-tx-queue`)."""
     folder.mkdir(parents=True, exist_ok=True)
     text = (FABRIC / "spine1.cfg").read_text().replace("(DCS-7060DX5-64S,", f"({model},", 1)
-    (folder / "spine1.cfg").write_text(text.replace("\n   tx-queue ", f"\n   {word} "))
+    (folder / "spine1.cfg").write_text(text.replace("\n   uc-tx-queue ", f"\n   {word} "))
     return folder
 
 
@@ -335,18 +335,18 @@ def test_the_queue_keyword_comes_from_the_config_else_the_model(tmp_path):
     from losslessd.render import families
 
     text = (FABRIC / "spine1.cfg").read_text()
-    assert families.config_family("arista_eos", text) == "sand"  # (its blocks say tx-queue, whatever the header)
-    assert families.config_family("arista_eos", text.replace("\n   tx-queue ", "\n   uc-tx-queue ")) == \
-        "trident-tomahawk"
-    assert families.config_family("arista_eos", text.replace("\n   tx-queue 6", "\n   mc-tx-queue 6")) is None
-    bare = re.sub(r"\n   tx-queue \d+\n(      .*\n)*", "\n", text)
+    assert families.config_family("arista_eos", text) == "trident-tomahawk"  # (its blocks say uc-tx-queue)
+    as_sand = text.replace("\n   uc-tx-queue ", "\n   tx-queue ")
+    assert families.config_family("arista_eos", as_sand) == "sand"  # (whatever the header says)
+    assert families.config_family("arista_eos", text.replace("\n   uc-tx-queue 6", "\n   tx-queue 6")) is None
+    bare = re.sub(r"\n   uc-tx-queue \d+\n(      .*\n)*", "\n", text)
     assert families.config_family("arista_eos", bare) is None
     assert candidate.load("spine1", "arista_eos", bare, POLICY, ["Ethernet1/1"]).family == "trident-tomahawk"
     sand = bare.replace("(DCS-7060DX5-64S,", "(DCS-7280CR3-32P4,", 1)
     assert candidate.load("spine1", "arista_eos", sand, POLICY, ["Ethernet1/1"]).family == "sand"
     pusher = EosPusher(SimpleNamespace(name="spine1"), None, 1.0, "t")  # (origin opens no session)
     assert "\n   tx-queue 3\n" in pusher.origin(bare, {"Ethernet1/1": [3]}, "sand")["snippet"]
-    assert "\n   tx-queue 3\n" in pusher.origin(text, {"Ethernet1/1": [3]}, "trident-tomahawk")["snippet"]
+    assert "\n   tx-queue 3\n" in pusher.origin(as_sand, {"Ethernet1/1": [3]}, "trident-tomahawk")["snippet"]
     with pytest.raises(InputError, match="spine1: its running config has no tx-queue or uc-tx-queue block and its "
                                          "model's family is not known"):
         pusher.origin(bare, {"Ethernet1/1": [3]}, None)
