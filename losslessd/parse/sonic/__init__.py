@@ -1187,19 +1187,23 @@ class _Builder:
         recipes: dict[tuple, tuple] = {}  # an entry's fields as written -> what they set (see _qos_recipe)
         ports, wd_priorities, tc_to_pg_names, own_dscp = self.ports, self._wd_priorities, self._tc_to_pg_names, \
             self._own_dscp
+        last_fields: dict | None = None  # (as in _queues: the entry before's fields, when found in recipes)
         for key, e in table.items():
-            if key == "global" or not e.fields:
+            fields = e.fields
+            if key == "global" or not fields:
                 continue
-            written = tuple(e.fields.items())
-            try:
-                recipe = recipes[written]
-            except (KeyError, TypeError):  # not seen yet, or values that are not strings
-                recipe = self._read_alike(recipes, written, self._qos_recipe, e, glob, has_maps)
+            if fields != last_fields:  # (an entry written as the one before: one comparison in C, no tuple hashed)
+                written = tuple(fields.items())
+                try:
+                    recipe = recipes[written]
+                    last_fields = fields
+                except (KeyError, TypeError):  # not seen yet, or values that are not strings
+                    last_fields = None
+                    recipe = self._read_alike(recipes, written, self._qos_recipe, e, glob, has_maps)
             names = _port_names(key)
             if not names:
                 continue
             fixed, pfc, trust_field, wd, bound = recipe
-            fields = e.fields
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
             own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
@@ -1472,16 +1476,20 @@ class _Builder:
             poll = float(WD_POLL_WITHOUT_GLOBAL_MS)
         read: dict[tuple, tuple] = {}  # the fields as written -> what they set
         ports, wd_priorities = self.ports, self._wd_priorities
+        last_fields: dict | None = None  # (as in _port_qos)
         for key, e in table.items():
             if key == "GLOBAL":
                 continue
             fields = e.fields
-            written = (fields.get("detection_time"), fields.get("restoration_time"), fields.get("action"))
-            try:
-                detection, restoration, word, action, rule, refused = read[written]
-            except (KeyError, TypeError):  # not seen yet, or values that are not strings
-                detection, restoration, word, action, rule, refused = self._read_alike(
-                    read, written, self._watchdog_settings, key, e, default_rule)
+            if fields != last_fields:
+                written = (fields.get("detection_time"), fields.get("restoration_time"), fields.get("action"))
+                try:
+                    detection, restoration, word, action, rule, refused = read[written]
+                    last_fields = fields
+                except (KeyError, TypeError):  # not seen yet, or values that are not strings
+                    last_fields = None
+                    detection, restoration, word, action, rule, refused = self._read_alike(
+                        read, written, self._watchdog_settings, key, e, default_rule)
             if refused is not None:
                 for name in _port_names(key):
                     (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
