@@ -1048,7 +1048,14 @@ class _Builder:
             out = self._maps[(table, name)] = {}
             top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
             bad = 0
-            for key in entry.fields:
+            number = _MAP_NUMBERS.get
+            for key, value in entry.fields.items():
+                # (the usual entry, two numbers written plainly within bounds: what the reading below makes of it,
+                # without its three calls; a switch's maps have about a hundred entries)
+                if (type(value) is str and (k := number(key)) is not None and k <= top_key
+                        and (v := number(value)) is not None and v <= top_value):
+                    out[k] = v
+                    continue
                 value = self.text(entry, key)
                 if value is None:
                     continue
