@@ -1453,11 +1453,15 @@ class _Builder:
 
     def _cable_lengths(self) -> None:
         ports = self.ports
+        last: str | None = None  # the text read before, when it read as a length (most ports write one)
+        length = None
         for e in self.db.table("CABLE_LENGTH").values():
-            for name in e.fields:
-                length = self.value(e, name, length_m, "a cable length such as '5m'")
+            for name, written in e.fields.items():
+                if written != last or type(written) is not str:  # (the same text reads the same: no value() call)
+                    length = self.value(e, name, length_m, "a cable length such as '5m'")
+                    last = written if length is not None and type(written) is str else None
                 if length is not None:
-                    self._cable_text[name] = e.fields[name]
+                    self._cable_text[name] = written
                     (ports.get(name) or self.port(name, e, name))["cable_length_m"] = length
 
     def _watchdogs(self) -> None:
