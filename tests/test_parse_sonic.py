@@ -374,9 +374,9 @@ def test_positional_constructors_make_what_the_keyword_call_makes():
 
 
 def test_entries_written_alike_each_say_what_is_wrong_with_them():
-    """PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG and PFC_WD read an entry once for the entries written alike after it,
-    only when reading it said nothing: each entry of a bad value gets its own issue at its own field, and each
-    reference into a table a partial dump lacks is counted."""
+    """PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG, PFC_WD and CABLE_LENGTH read an entry (a cable length) once for those
+    written alike after it, only when reading it said nothing: each entry of a bad value gets its own issue at its own
+    field, and each reference into a table a partial dump lacks is counted."""
     ports = ["Ethernet0", "Ethernet4", "Ethernet8"]
     db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
           "PORT": {p: {"lanes": "0", "speed": "100000", "mtu": "nine thousand"} for p in ports},
@@ -384,7 +384,8 @@ def test_entries_written_alike_each_say_what_is_wrong_with_them():
           "QUEUE": {f"{p}|3": {"scheduler": "nope"} for p in ports},
           "BUFFER_PG": {f"{p}|3": {"profile": "nope"} for p in ports},
           "PORT_QOS_MAP": {p: {"pfc_enable": "3,x"} for p in ports},
-          "PFC_WD": {p: {"action": "explode", "detection_time": "200", "restoration_time": "200"} for p in ports}}
+          "PFC_WD": {p: {"action": "explode", "detection_time": "200", "restoration_time": "200"} for p in ports},
+          "CABLE_LENGTH": {"AZURE": {p: "x" for p in ports}}}
     device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
     said = [issue.source.pointer for issue in device.issues if issue.code == "SYS002"]
     fields = {"PORT": "mtu", "QUEUE": "scheduler", "BUFFER_PG": "profile", "PORT_QOS_MAP": "pfc_enable",
@@ -392,6 +393,7 @@ def test_entries_written_alike_each_say_what_is_wrong_with_them():
     for table, field in fields.items():
         keys = [f"{p}|3" if table in ("QUEUE", "BUFFER_PG") else p for p in ports]
         assert [p for p in said if p.startswith(f"/{table}/")] == [f"/{table}/{k}/{field}" for k in keys], table
+    assert [p for p in said if p.startswith("/CABLE_LENGTH/")] == [f"/CABLE_LENGTH/AZURE/{p}" for p in ports]
     partial = {"QUEUE": {f"{p}|3": {"scheduler": "s1"} for p in ports}}  # a qos.json without its SCHEDULER table
     [absent] = parse([Input("qos.json", json.dumps(partial))], "sw").issues
     assert absent.code == "SYS004" and absent.message.startswith("3 setting(s) name entries of table SCHEDULER")
