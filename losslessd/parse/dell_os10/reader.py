@@ -387,7 +387,8 @@ class _Reader(TreeReader):
         elif w[:3] == ["policy-map", "type", "network-qos"] and len(w) == 4:
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
-            self.policy(node, w[3], cfg.queuing_policies, lambda src: QueueConf(source=src), self.queue_line)
+            self.policy(node, w[3], cfg.queuing_policies, lambda src: QueueConf(source=src), self.queue_command,
+                        self.queue_piece)
         elif w[:2] == ["system", "qos"] and len(w) == 2:
             self.each(node.children, lambda child: self.binding(child, cfg.system, system=True))
         elif w[0] in ("trust", "wred", "qos-map") or (w[0] in ("class-map", "policy-map")
@@ -492,7 +493,7 @@ class _Reader(TreeReader):
         elif w[0] != "description":
             raise LineError("not a wred profile command losslessd knows")
 
-    def policy(self, node: Node, name: str, table: dict, make, line) -> None:
+    def policy(self, node: Node, name: str, table: dict, make, line, piece=None) -> None:
         classes = table.setdefault(name, {})  # re-entered: merged
         for child in node.children:
             cw = child.words
@@ -502,7 +503,9 @@ class _Reader(TreeReader):
                 self.garbled(child, "expected `class NAME`")
                 continue
             conf = classes.setdefault(cw[-1], make(self.src(child)))
-            self.each(child.children, lambda sub, conf=conf: line(sub, conf))
+            self.each(child.children, lambda sub, conf=conf: line(sub, conf),
+                      on_piece=None if piece is None else (
+                          lambda under, wrapped, conf=conf: piece(under, wrapped, conf)))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
         """OS10 User Guide, "PFC configuration": `pause [buffer-size KB pause-threshold KB resume-threshold KB]` sends
@@ -528,12 +531,11 @@ class _Reader(TreeReader):
         elif w[0] not in ("queue-limit", "description", "no"):
             raise LineError("not a network-qos class command losslessd knows")
 
-    def queue_line(self, node: Node, conf: QueueConf) -> None:
-        try:
-            self.queue_command(node, conf)
-        finally:
-            if self.queue_pieces_unread(node):
-                conf.wred = Val(WRED_UNREAD, self.src(node))  # marking that could not be read is unknown, not off
+    def queue_piece(self, line: Node, piece: Node, conf: QueueConf) -> None:
+        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
+        leaves the queue's marking unknown, not off."""
+        if may_set_ecn(piece.words):
+            conf.wred = Val(WRED_UNREAD, self.src(line))
 
     def queue_command(self, node: Node, conf: QueueConf) -> None:
         """OS10 User Guide, "Egress traffic classification" / "ETS": `bandwidth percent N`, `priority` (strict),

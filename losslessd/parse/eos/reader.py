@@ -519,7 +519,8 @@ class _Reader(TreeReader):
                 raise LineError(f"expected `{body[0]} N`")
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
-            self.each_spelled(node.children, lambda child: self.queue_line(child, queue, profile), txq=True)
+            self.each_spelled(node.children, lambda child: self.queue_command(child, queue, profile), txq=True,
+                              on_piece=lambda line, piece: self.queue_piece(line, piece, queue))
         else:
             return False
         return True
@@ -564,12 +565,11 @@ class _Reader(TreeReader):
             timers[key] = Val(None if value == "auto" and key == "polling-interval" else _seconds_ms(value), src)
         return timers
 
-    def queue_line(self, node: Node, queue: QueueConf, profile: str | None) -> None:
-        try:
-            self.queue_command(node, queue, profile)
-        finally:
-            if self.queue_pieces_unread(node):
-                queue.ecn = Val(ECN_UNREAD, self.src(node))  # marking that could not be read is unknown, not off
+    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
+        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
+        leaves the queue's marking unknown, not off."""
+        if may_set_ecn(piece.words):
+            queue.ecn = Val(ECN_UNREAD, self.src(line))
 
     def queue_command(self, node: Node, queue: QueueConf, profile: str | None) -> None:
         w = node.words

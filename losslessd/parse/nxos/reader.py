@@ -558,14 +558,14 @@ class _Reader(TreeReader):
                 self.garbled(child, "expected `class type queuing NAME`")
                 continue
             queue = queues.setdefault(cw[-1], QueueConf(source=self.src(child)))
-            self.each(child.children, lambda sub, queue=queue: self.queue_line(sub, queue))
+            self.each(child.children, lambda sub, queue=queue: self.queue_command(sub, queue),
+                      on_piece=lambda line, piece, queue=queue: self.queue_piece(line, piece, queue))
 
-    def queue_line(self, node: Node, queue: QueueConf) -> None:
-        try:
-            self.queue_command(node, queue)
-        finally:
-            if self.queue_pieces_unread(node):
-                queue.wred = Val(None, self.src(node))  # marking that could not be read is unknown, not off
+    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
+        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
+        leaves the queue's marking unknown, not off."""
+        if may_set_ecn(piece.words):
+            queue.wred = Val(None, self.src(line))
 
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
