@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
-from .base import CLI_PROMPT, Input, SessionHosts
+from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, removes_host_name
 
 T = TypeVar("T")
 
@@ -497,6 +497,19 @@ class TreeReader:
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
+
+    def host_line(self, words: list[str], node: Node, platform: str, commands: tuple[str, ...] = ("hostname",)) -> bool:
+        """Whether a top-level line (``words`` as the switch runs them) names the switch (`hostname NAME`, one of
+        ``commands``) or, typed in a session, removes its name (`no hostname`: the platform's default name stands
+        after it, base.host_name_removed); the device name (``cfg.hostname``) follows it."""
+        if len(words) == 2 and words[0] in commands:
+            host_name(self.cfg.host_names, words[1], self.src(node), renames=self.session)
+            self.cfg.hostname = words[1]
+        elif self.session and removes_host_name(words):
+            self.cfg.hostname = host_name_removed(self.cfg.host_names, platform, self.src(node))
+        else:
+            return False
+        return True
 
     @functools.cached_property
     def cut_line(self) -> int | None:

@@ -8,13 +8,14 @@ SYS002 issues; lines that are not about QoS are skipped. Command syntax: Dell Sm
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from ... import units
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, check_expanded, host_name, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     LineError,
     Node,
@@ -249,10 +250,11 @@ def flat_interfaces(text: str) -> str:
         if not words or line[:1] in (" ", "\t"):
             continue
         if inside and not words[0].startswith("!"):
-            form = _INTERFACE_FORMS.get(words[0])
+            body = words[1:] if words[0] == "no" and len(words) > 1 else words  # (`no hostname`: a global command's)
+            form = _INTERFACE_FORMS.get(body[0])
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if words[0] not in _GLOBAL_WORDS or (form and words[1:2] and words[1] in form
-                                                 and not (words[0] == "qos-map" and nxt[:1] == " ")):
+            if body[0] not in _GLOBAL_WORDS or (form and body[1:2] and body[1] in form
+                                                and not (body[0] == "qos-map" and nxt[:1] == " ")):
                 lines[i] = " " + line
                 continue
         inside = words[0] == "interface" and words[1:2] != ["breakout"]
@@ -356,9 +358,8 @@ class _Reader(TreeReader):
     def top(self, node: Node) -> None:
         w = node.words
         cfg = self.cfg
-        if w[0] == "hostname" and len(w) == 2:
-            host_name(cfg.host_names, w[1], self.src(node), renames=self.session)
-            cfg.hostname = w[1]
+        if self.host_line(w, node, PLATFORM):
+            pass
         elif w[:2] == ["interface", "breakout"]:
             self.breakout(node, w)
         elif w[0] == "interface" and len(w) > 1 and (names := ethernets(w[1:])):
@@ -504,8 +505,7 @@ class _Reader(TreeReader):
                 continue
             conf = classes.setdefault(cw[-1], make(self.src(child)))
             self.each(child.children, lambda sub, conf=conf: line(sub, conf),
-                      on_piece=None if piece is None else (
-                          lambda under, wrapped, conf=conf: piece(under, wrapped, conf)))
+                      on_piece=None if piece is None else functools.partial(piece, conf=conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
         """OS10 User Guide, "PFC configuration": `pause [buffer-size KB pause-threshold KB resume-threshold KB]` sends

@@ -8,13 +8,14 @@ threshold unit a SYS003 issue) and everything else is still read.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source, Trust
-from ..base import Input, IssueList, check_expanded, host_name, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     SUBINTERFACE,
     LineError,
@@ -314,9 +315,8 @@ class _Reader(TreeReader):
 
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
-        if w[0] == "hostname" and len(w) == 2:
-            host_name(self.cfg.host_names, w[1], self.src(node), renames=self.session)
-            self.cfg.hostname = w[1]
+        if self.host_line(w, node, PLATFORM):
+            pass
         elif w[:2] == ["interface", "profile"]:
             self.interface_profile(node, w)
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
@@ -520,7 +520,7 @@ class _Reader(TreeReader):
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
             self.each_spelled(node.children, lambda child: self.queue_command(child, queue, profile), txq=True,
-                              on_piece=lambda line, piece: self.queue_piece(line, piece, queue))
+                              on_piece=functools.partial(self.queue_piece, queue=queue))
         else:
             return False
         return True

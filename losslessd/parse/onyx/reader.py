@@ -13,8 +13,19 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, LineAt, SessionHosts, check_expanded, host_name, port_slot
+from ..base import (
+    Input,
+    IssueList,
+    LineAt,
+    SessionHosts,
+    check_expanded,
+    host_name,
+    host_name_removed,
+    port_slot,
+    removes_host_name,
+)
 from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused, refused_issue
+from . import PLATFORM
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
 _HOST_HEADER = re.compile(r"^## Hostname: (\S+)[ \t]*\r?$", re.M)
@@ -295,6 +306,9 @@ class _Reader:
         if w[0] == "hostname" and len(w) == 2:
             host_name(self.cfg.host_names, w[1], src, renames=self.session)
             self.cfg.hostname = Val(w[1], src)
+        elif self.session and removes_host_name(w):  # (no default name read for Onyx: the device is the file's)
+            default = host_name_removed(self.cfg.host_names, PLATFORM, src)
+            self.cfg.hostname = Val(default, src) if default else None
         elif w[:2] == ["interface", "ethernet"] and len(w) >= 3:
             ports = self.ports(w[2], number)
             if len(w) > 3:
