@@ -301,11 +301,17 @@ def test_a_session_removing_the_host_name_is_one_switch_whose_next_prompt_shows_
      "switch"),
     ("os10", "OS10(config)# hostname n1\nn1(config)# interface ethernet1/1/1\nn1(conf-if-eth1/1/1)# exit\n"
              "n1(config)# no hostname\nOS10(config)# interface ethernet1/1/2\n", "OS10"),
-    # no default name read for Onyx: not the removed name (the file's)
+    # no default name read for Onyx: the first prompt naming a new host after the removal (the old one's may come
+    # first), else the file's
     ("onyx", "sw1 [standalone: master] (config) # hostname n1\n"
              "n1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
              "n1 [standalone: master] (config) # no hostname n1\n"
-             "dflt [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "sess"),
+             "n1 [standalone: master] (config) # interface ethernet 1/3 qos trust L3\n"
+             "dflt [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "dflt"),
+    ("onyx", "sw1 [standalone: master] (config) # hostname n1\n"
+             "n1 [standalone: master] (config) # no hostname n1\n", "sess"),
+    ("onyx", "sw1 [standalone: master] (config) # no hostname\nsw1 [standalone: master] (config) # hostname n5\n"
+             "n5 [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "n5"),
 ])
 def test_a_session_removing_the_host_name_names_the_device_as_the_switch_is_then_named(tmp_path, fmt, text, name):
     """Session 35 part c: after `hostname n1` ... `no hostname n1` the device kept the name `n1`, which the switch no
