@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from losslessd.api import lint
 from losslessd.fabric import load_fabric
 from tests.clirun import losslessd
@@ -283,6 +285,41 @@ def test_a_session_removing_the_host_name_is_one_switch_whose_next_prompt_shows_
         res = losslessd("lint", "--format", fmt.split("-")[0], str(path))
         assert res.returncode == 2 and f"{path.name}:{line}: this file holds the sessions of several switches" in \
             res.stderr and "and 'leaf7' (line" in res.stderr, (fmt, res.stderr)
+
+
+@pytest.mark.parametrize("fmt, text, name", [
+    ("eos", "localhost(config)#hostname n1\nn1(config)#interface Ethernet1\nn1(config-if-Et1)#priority-flow-control "
+            "on\nn1(config-if-Et1)#exit\nn1(config)#no hostname n1\nlocalhost(config)#interface Ethernet2\n",
+     "localhost"),
+    ("eos", "sw(config)#hostname n1\nn1(config)#default hostname\nlocalhost(config)#interface Ethernet2\n",
+     "localhost"),
+    # (NX-OS: the paste's `no hostname` after an interface's lines is configuration mode's, as `hostname` is)
+    ("nxos", "switch(config)# hostname n1\nn1(config)# interface Ethernet1/1\nn1(config-if)# priority-flow-control "
+             "mode on\nn1(config-if)# exit\nn1(config)# no hostname n1\nswitch(config)# interface Ethernet1/2\n",
+     "switch"),
+    ("nxos", "n1(config)# switchname n2\nn2(config)# no switchname\nswitch(config)# interface Ethernet1/2\n",
+     "switch"),
+    ("os10", "OS10(config)# hostname n1\nn1(config)# interface ethernet1/1/1\nn1(conf-if-eth1/1/1)# exit\n"
+             "n1(config)# no hostname\nOS10(config)# interface ethernet1/1/2\n", "OS10"),
+    # no default name read for Onyx: the first prompt naming a new host after the removal (the old one's may come
+    # first), else the file's
+    ("onyx", "sw1 [standalone: master] (config) # hostname n1\n"
+             "n1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
+             "n1 [standalone: master] (config) # no hostname n1\n"
+             "n1 [standalone: master] (config) # interface ethernet 1/3 qos trust L3\n"
+             "dflt [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "dflt"),
+    ("onyx", "sw1 [standalone: master] (config) # hostname n1\n"
+             "n1 [standalone: master] (config) # no hostname n1\n", "sess"),
+    ("onyx", "sw1 [standalone: master] (config) # no hostname\nsw1 [standalone: master] (config) # hostname n5\n"
+             "n5 [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "n5"),
+])
+def test_a_session_removing_the_host_name_names_the_device_as_the_switch_is_then_named(tmp_path, fmt, text, name):
+    """Session 35 part c: after `hostname n1` ... `no hostname n1` the device kept the name `n1`, which the switch no
+    longer has: it takes its platform's default name (docs/platforms.md, "One switch a file")."""
+    path = tmp_path / "sess.txt"
+    path.write_text(text)
+    fabric = load_fabric([path], fmt)
+    assert list(fabric.devices) == [name], (fmt, list(fabric.devices), fabric.issues)
 
 
 def test_a_session_removing_the_host_name_where_the_default_is_not_known_takes_the_next_prompt_once(tmp_path):

@@ -167,6 +167,18 @@ def test_wred_without_ecn_is_not_marking():
     assert port.watchdog.enabled is False
 
 
+def test_wred_with_its_ecn_wrapped_onto_a_line_of_its_own_leaves_the_marking_unknown():
+    """A `random-detect` line cut before its `ecn` (a PDF's wrap): the piece is named, not read, and the queue's
+    marking is unknown (no ECN settings), not "does not mark" as the line alone would say (audit round 14)."""
+    text = ("policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 1 mbytes "
+            "maximum-threshold 2 mbytes drop-probability 10 weight 0\n      ecn\nsystem qos\n"
+            "  service-policy type queuing output Q\ninterface Ethernet1/1\n  priority-flow-control mode on\n")
+    device = parse(text)
+    ecn = device.ports["Ethernet1/1"].queues[3].ecn
+    assert ecn.ecn_enabled is None and ecn.source.line == 3  # (the random-detect line)
+    assert ("SYS002", line_of(text, "ecn")) in {(i.code, i.source.line) for i in device.issues}
+
+
 def test_interface_watchdog_off_overrides_global_on():
     text = "priority-flow-control watch-dog-interval on\ninterface Ethernet1/1\n  priority-flow-control watch-dog-interval off\n"
     assert parse(text).ports["Ethernet1/1"].watchdog.enabled is False

@@ -562,6 +562,29 @@ def test_a_lossless_traffic_pool_is_lossless_intent_not_pfc(tmp_path, pool, loss
         assert codes == ["PFC006"]
 
 
+@pytest.mark.parametrize("pfc, add", [
+    # Onyx User Manual, "Priority Flow Control (PFC)": `dcb priority-flow-control enable force` switch-wide, `dcb
+    # priority-flow-control priority N enable` per priority, `dcb priority-flow-control mode on force` per port
+    ("", "add `dcb priority-flow-control enable force`, `dcb priority-flow-control priority 3 enable` and the port's "
+         "`dcb priority-flow-control mode on force`"),
+    ("   dcb priority-flow-control enable force\n",
+     "add `dcb priority-flow-control priority 3 enable` and the port's `dcb priority-flow-control mode on force`"),
+])
+def test_pfc001_names_the_lossless_pool_and_the_lines_to_add(tmp_path, pfc, add):
+    """Session 35 part c: a lossless pool without PFC gave PFC001 at the port's line with "enable PFC on priority 3":
+    the operator was not told which line made the priority lossless nor what Onyx line pauses it."""
+    text = (HEAD + pfc + "   interface ethernet 1/1 qos trust L3\n   traffic pool roce type lossless\n"
+            "   traffic pool roce map switch-priority 3\n")
+    path = tmp_path / "mc01.cfg"
+    path.write_text(text)
+    found = [f for f in lint([path], policy="roce-dscp26").findings if f.code == "PFC001"]
+    pool = line_of(text, "traffic pool roce type lossless")
+    assert [f.message for f in found] == [
+        f"PFC is off for lossless priority 3 (enabled: none); traffic pool roce switch-priority 3 at line {pool} "
+        f"declares it lossless: {add}"]
+    assert found[0].source.line == (line_of(text, "dcb priority-flow-control enable force") if pfc else pool)
+
+
 @pytest.mark.parametrize(("text", "onyx_file"), [
     # after an Onyx prompt, the signs of a bare line: a port, global PFC, `roce`, a traffic pool, the prefix-mode line
     ("sw1 [standalone: master] (config) # traffic pool roce type lossless\n", True),

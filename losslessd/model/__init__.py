@@ -861,6 +861,9 @@ class ForwardingClass(Model):
     no_loss: bool = False  # Junos `no-loss`: the class is lossless (sends pauses with its pfc_priority)
     pfc_priority: int | None = None  # the 802.1p priority its pauses carry; None: not written
     source: Source | None = None
+    # The lines that turn PFC on for its priority, as its platform writes them, for a class whose pauses are not
+    # written beside it (an Onyx lossless pool): PFC001 says what to add. None: the class's own lines do.
+    enable_pfc: str | None = None
 
 
 @model_class

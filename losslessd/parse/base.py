@@ -92,6 +92,24 @@ _HOST_NAME_WORDS = frozenset({"hostname", "switchname"})
 _UNNAMING_WORDS = frozenset({"no", "default"})
 
 
+def removes_host_name(words: list[str]) -> bool:
+    """Whether a command removes the switch's host name: `no hostname [NAME]`, `default hostname`, NX-OS `no
+    switchname [NAME]`."""
+    return 2 <= len(words) <= 3 and words[0] in _UNNAMING_WORDS and words[1] in _HOST_NAME_WORDS
+
+
+def host_name_removed(names: dict[str | None, tuple[str, int | None]], platform: str, source: Source) -> str | None:
+    """A session's statement removing the host name (removes_host_name) at ``source``: the switch takes its platform's
+    default name back (DEFAULT_HOST_NAMES), which names the device from there on as a `hostname DEFAULT` typed there
+    would (docs/platforms.md, "One switch a file"); the file's earlier name no longer stands. None where the platform's
+    default is not known."""
+    names.pop(source.file, None)
+    default = DEFAULT_HOST_NAMES.get(platform)
+    if default is not None:
+        host_name(names, default, source, renames=True)
+    return default
+
+
 class SessionHosts:
     """The switch one file's session names, prompt by prompt: `leaf1(config)#`, `cumulus@leaf1:mgmt:~$`, `user@qfx1>`.
     The rule every reader applies (docs/platforms.md, "One switch a file"): a host-name statement typed or scripted
@@ -145,7 +163,7 @@ class SessionHosts:
         host-name` remove its name."""
         if len(words) == 2 and words[0] in _HOST_NAME_WORDS:
             self.renamed(words[1])
-        elif 2 <= len(words) <= 3 and words[0] in _UNNAMING_WORDS and words[1] in _HOST_NAME_WORDS:
+        elif removes_host_name(words):
             self.unnamed()
         elif words[1:3] == ["system", "host-name"]:
             if words[0] == "set" and len(words) == 4:

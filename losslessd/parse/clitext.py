@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
-from .base import CLI_PROMPT, Input, SessionHosts
+from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, removes_host_name
 
 T = TypeVar("T")
 
@@ -498,6 +498,19 @@ class TreeReader:
     def top(self, node: Node) -> None:
         raise NotImplementedError
 
+    def host_line(self, words: list[str], node: Node, platform: str, commands: tuple[str, ...] = ("hostname",)) -> bool:
+        """Whether a top-level line (``words`` as the switch runs them) names the switch (`hostname NAME`, one of
+        ``commands``) or, typed in a session, removes its name (`no hostname`: the platform's default name stands
+        after it, base.host_name_removed); the device name (``cfg.hostname``) follows it."""
+        if len(words) == 2 and words[0] in commands:
+            host_name(self.cfg.host_names, words[1], self.src(node), renames=self.session)
+            self.cfg.hostname = words[1]
+        elif self.session and removes_host_name(words):
+            self.cfg.hostname = host_name_removed(self.cfg.host_names, platform, self.src(node))
+        else:
+            return False
+        return True
+
     @functools.cached_property
     def cut_line(self) -> int | None:
         """The number of the last line of a file that stops without its line end (check_truncated says so): its last
@@ -554,9 +567,11 @@ class TreeReader:
         """``handler(node)`` for every node; one that cannot be read is reported and the rest still read.
         ``on_error(node)`` first notes what a line not read leaves unknown (a mistyped `pause`: the class's no-drop).
         A line of a mode (not the top level) whose handler entered no block under it and that opens no mode of its
-        own (opens_mode) is a command wrapped onto the lines under it: they are named (wrapped) and, lines not read,
-        go to ``on_piece(node, piece)`` (else ``on_error(piece)``) to leave what they could set unknown (audit round
-        14: EOS `priority-flow-control priority 3` with `no-drop` on a line of its own under it was passed over)."""
+        own (opens_mode) is a command wrapped onto the lines under it, as a page or PDF printed it: these CLIs take one
+        command a line and have no line continuation (their manuals show none; round 11 read NX-OS so). Each line
+        under it is named, none read, and goes to ``on_piece(node, piece)`` (else ``on_error(piece)``) to leave what
+        it could set unknown (audit round 14: EOS `priority-flow-control priority 3` with `no-drop` on a line of its
+        own under it was passed over; a queue's wrapped `ecn` read as "does not mark")."""
         self.enter(nodes)
         for node in nodes:
             try:
@@ -565,12 +580,19 @@ class TreeReader:
                 if on_error is not None:
                     on_error(node)
                 self.garbled(node, str(exc))
-            if not top and node.children and id(node.children) not in self._entered and not self.opens_mode(node):
-                for piece in self.wrapped(node):
-                    if on_piece is not None:
-                        on_piece(node, piece)
-                    elif on_error is not None:
-                        on_error(piece)
+            if top or not node.children or id(node.children) in self._entered or self.opens_mode(node):
+                continue
+            head = node.text if len(node.text) <= 60 else node.text[:57] + "..."
+            stack = list(reversed(node.children))
+            while stack:
+                piece = stack.pop()
+                stack.extend(reversed(piece.children))
+                self.garbled(piece, f"it is indented under line {node.line}'s `{head}`, which opens no mode "
+                                    "(a command wrapped onto lines of its own is not one command to the switch)")
+                if on_piece is not None:
+                    on_piece(node, piece)
+                elif on_error is not None:
+                    on_error(piece)
 
     def opens_mode(self, node: Node) -> bool:
         """Whether a line of a mode that the reader reads opens a mode of its own, whose lines it passes over (an
@@ -597,27 +619,6 @@ class TreeReader:
 
     def garbled(self, node: Node, why: str) -> None:
         self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
-
-    def wrapped(self, node: Node) -> list[Node]:
-        """The lines indented under ``node``, a command that opens no mode: each is named and none read, for these CLIs
-        take one command a line and have no line continuation (their manuals show none; round 11 read NX-OS so). They
-        are the pieces of a command wrapped as a page or PDF printed it; returned so the caller can say what they
-        leave unknown."""
-        pieces: list[Node] = []
-        stack = list(reversed(node.children))
-        while stack:
-            child = stack.pop()
-            pieces.append(child)
-            stack.extend(reversed(child.children))
-        for piece in pieces:
-            head = node.text if len(node.text) <= 60 else node.text[:57] + "..."
-            self.garbled(piece, f"it is indented under line {node.line}'s `{head}`, which opens no mode "
-                                "(a command wrapped onto lines of its own is not one command to the switch)")
-        return pieces
-
-    def queue_pieces_unread(self, node: Node) -> bool:
-        """Whether lines indented under a queue's command (see wrapped) may have held its WRED/ECN setting."""
-        return bool(node.children) and any(may_set_ecn(piece.words) for piece in self.wrapped(node))
 
     def check_truncated(self) -> None:
         """A file that stops without a line end inside a block was cut, unless the platform says such an end is

@@ -39,7 +39,9 @@ class PfcDisabledOnLossless(PortRule):
     ## Fix
     Enable PFC on every lossless priority of the port, or correct `lossless.priorities` in the
     policy if the fabric really uses other priorities. Ports whose PFC state the input does not
-    show are reported as unverified.
+    show are reported as unverified. Where a line of the config declares the priority lossless
+    without pausing it (an Onyx lossless traffic pool), the finding names that line (its source
+    where no PFC line of the port's is) and the PFC lines to add.
     """
 
     code = "PFC001"
@@ -59,9 +61,16 @@ class PfcDisabledOnLossless(PortRule):
             return
         for prio in lossless:
             if prio not in port.pfc_enabled:
+                fix, at = f"enable PFC on {priorities(lossless)}", source
+                declared = next((fc for fc in device.forwarding_classes or () if fc.no_loss and fc.enable_pfc
+                                 and fc.pfc_priority == prio), None)
+                if declared is not None:  # (a class that says the priority is lossless without pausing it)
+                    line = f" at line {declared.source.line}" if declared.source and declared.source.line else ""
+                    fix = f"{declared.name}{line} declares it lossless: add {declared.enable_pfc}"
+                    at = port.pfc_source or declared.source or source
                 yield self.finding(f"PFC is off for lossless priority {prio} (enabled: "
-                                   f"{numbers(port.pfc_enabled)}); enable PFC on {priorities(lossless)}",
-                                   device=device, port=port, source=source, key=prio,
+                                   f"{numbers(port.pfc_enabled)}); {fix}",
+                                   device=device, port=port, source=at, key=prio,
                                    priority=prio, pfc_enabled=port.pfc_enabled)
 
 

@@ -8,13 +8,14 @@ SYS002 issues; lines that are not about QoS are skipped. Command syntax: Dell Sm
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from ... import units
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, check_expanded, host_name, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     LineError,
     Node,
@@ -249,10 +250,11 @@ def flat_interfaces(text: str) -> str:
         if not words or line[:1] in (" ", "\t"):
             continue
         if inside and not words[0].startswith("!"):
-            form = _INTERFACE_FORMS.get(words[0])
+            body = words[1:] if words[0] == "no" and len(words) > 1 else words  # (`no hostname`: a global command's)
+            form = _INTERFACE_FORMS.get(body[0])
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if words[0] not in _GLOBAL_WORDS or (form and words[1:2] and words[1] in form
-                                                 and not (words[0] == "qos-map" and nxt[:1] == " ")):
+            if body[0] not in _GLOBAL_WORDS or (form and body[1:2] and body[1] in form
+                                                and not (body[0] == "qos-map" and nxt[:1] == " ")):
                 lines[i] = " " + line
                 continue
         inside = words[0] == "interface" and words[1:2] != ["breakout"]
@@ -356,9 +358,8 @@ class _Reader(TreeReader):
     def top(self, node: Node) -> None:
         w = node.words
         cfg = self.cfg
-        if w[0] == "hostname" and len(w) == 2:
-            host_name(cfg.host_names, w[1], self.src(node), renames=self.session)
-            cfg.hostname = w[1]
+        if self.host_line(w, node, PLATFORM):
+            pass
         elif w[:2] == ["interface", "breakout"]:
             self.breakout(node, w)
         elif w[0] == "interface" and len(w) > 1 and (names := ethernets(w[1:])):
@@ -387,7 +388,8 @@ class _Reader(TreeReader):
         elif w[:3] == ["policy-map", "type", "network-qos"] and len(w) == 4:
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
-            self.policy(node, w[3], cfg.queuing_policies, lambda src: QueueConf(source=src), self.queue_line)
+            self.policy(node, w[3], cfg.queuing_policies, lambda src: QueueConf(source=src), self.queue_command,
+                        self.queue_piece)
         elif w[:2] == ["system", "qos"] and len(w) == 2:
             self.each(node.children, lambda child: self.binding(child, cfg.system, system=True))
         elif w[0] in ("trust", "wred", "qos-map") or (w[0] in ("class-map", "policy-map")
@@ -492,7 +494,7 @@ class _Reader(TreeReader):
         elif w[0] != "description":
             raise LineError("not a wred profile command losslessd knows")
 
-    def policy(self, node: Node, name: str, table: dict, make, line) -> None:
+    def policy(self, node: Node, name: str, table: dict, make, line, piece=None) -> None:
         classes = table.setdefault(name, {})  # re-entered: merged
         for child in node.children:
             cw = child.words
@@ -502,7 +504,8 @@ class _Reader(TreeReader):
                 self.garbled(child, "expected `class NAME`")
                 continue
             conf = classes.setdefault(cw[-1], make(self.src(child)))
-            self.each(child.children, lambda sub, conf=conf: line(sub, conf))
+            self.each(child.children, lambda sub, conf=conf: line(sub, conf),
+                      on_piece=None if piece is None else functools.partial(piece, conf=conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
         """OS10 User Guide, "PFC configuration": `pause [buffer-size KB pause-threshold KB resume-threshold KB]` sends
@@ -528,12 +531,11 @@ class _Reader(TreeReader):
         elif w[0] not in ("queue-limit", "description", "no"):
             raise LineError("not a network-qos class command losslessd knows")
 
-    def queue_line(self, node: Node, conf: QueueConf) -> None:
-        try:
-            self.queue_command(node, conf)
-        finally:
-            if self.queue_pieces_unread(node):
-                conf.wred = Val(WRED_UNREAD, self.src(node))  # marking that could not be read is unknown, not off
+    def queue_piece(self, line: Node, piece: Node, conf: QueueConf) -> None:
+        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
+        leaves the queue's marking unknown, not off."""
+        if may_set_ecn(piece.words):
+            conf.wred = Val(WRED_UNREAD, self.src(line))
 
     def queue_command(self, node: Node, conf: QueueConf) -> None:
         """OS10 User Guide, "Egress traffic classification" / "ETS": `bandwidth percent N`, `priority` (strict),

@@ -8,13 +8,14 @@ threshold unit a SYS003 issue) and everything else is still read.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source, Trust
-from ..base import Input, IssueList, check_expanded, host_name, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     SUBINTERFACE,
     LineError,
@@ -314,9 +315,8 @@ class _Reader(TreeReader):
 
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
-        if w[0] == "hostname" and len(w) == 2:
-            host_name(self.cfg.host_names, w[1], self.src(node), renames=self.session)
-            self.cfg.hostname = w[1]
+        if self.host_line(w, node, PLATFORM):
+            pass
         elif w[:2] == ["interface", "profile"]:
             self.interface_profile(node, w)
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
@@ -519,7 +519,8 @@ class _Reader(TreeReader):
                 raise LineError(f"expected `{body[0]} N`")
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
-            self.each_spelled(node.children, lambda child: self.queue_line(child, queue, profile), txq=True)
+            self.each_spelled(node.children, lambda child: self.queue_command(child, queue, profile), txq=True,
+                              on_piece=functools.partial(self.queue_piece, queue=queue))
         else:
             return False
         return True
@@ -564,12 +565,11 @@ class _Reader(TreeReader):
             timers[key] = Val(None if value == "auto" and key == "polling-interval" else _seconds_ms(value), src)
         return timers
 
-    def queue_line(self, node: Node, queue: QueueConf, profile: str | None) -> None:
-        try:
-            self.queue_command(node, queue, profile)
-        finally:
-            if self.queue_pieces_unread(node):
-                queue.ecn = Val(ECN_UNREAD, self.src(node))  # marking that could not be read is unknown, not off
+    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
+        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
+        leaves the queue's marking unknown, not off."""
+        if may_set_ecn(piece.words):
+            queue.ecn = Val(ECN_UNREAD, self.src(line))
 
     def queue_command(self, node: Node, queue: QueueConf, profile: str | None) -> None:
         w = node.words

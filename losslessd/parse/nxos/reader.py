@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, check_expanded, host_name, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     SUBINTERFACE,
     LineError,
@@ -239,7 +239,10 @@ _GLOBAL_PFC = ("watch-dog", "auto-restore", "fixed-restore")
 
 
 def _interface_command(words: list[str]) -> bool:
-    """Whether an unindented line after `interface X` in a config-mode paste is one of its sub-commands."""
+    """Whether an unindented line after `interface X` in a config-mode paste is one of its sub-commands; a global
+    command's `no` form is global too (`no hostname`, `no feature lldp`)."""
+    if words[0] == "no" and len(words) > 1:
+        words = words[1:]
     second = words[1] if len(words) > 1 else None
     if words[0] in _GLOBAL_WORDS:
         return second in _INTERFACE_FORMS.get(words[0], ())
@@ -431,9 +434,8 @@ class _Reader(TreeReader):
             self.flat_router and w[0] not in _GLOBAL_WORDS)
         if w == ["hostname", "dynamic"] and router:
             pass  # IS-IS's own (router isis mode, Nexus 9000 Unicast Routing guide), in a paste without indentation
-        elif w[0] in ("hostname", "switchname") and len(w) == 2:
-            host_name(self.cfg.host_names, w[1], self.src(node), renames=self.session)
-            self.cfg.hostname = w[1]
+        elif self.host_line(w, node, PLATFORM, ("hostname", "switchname")):
+            pass
         elif w[0] == "interface" and (names := _ethernets(w[1:])):
             self.expanded += len(names) * (1 + len(node.children))  # each port reads the block's lines
             check_expanded(self.expanded, self.inp.path, node.line)  # bounded time: a range may name 1,025 ports
@@ -558,14 +560,14 @@ class _Reader(TreeReader):
                 self.garbled(child, "expected `class type queuing NAME`")
                 continue
             queue = queues.setdefault(cw[-1], QueueConf(source=self.src(child)))
-            self.each(child.children, lambda sub, queue=queue: self.queue_line(sub, queue))
+            self.each(child.children, lambda sub, queue=queue: self.queue_command(sub, queue),
+                      on_piece=functools.partial(self.queue_piece, queue=queue))
 
-    def queue_line(self, node: Node, queue: QueueConf) -> None:
-        try:
-            self.queue_command(node, queue)
-        finally:
-            if self.queue_pieces_unread(node):
-                queue.wred = Val(None, self.src(node))  # marking that could not be read is unknown, not off
+    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
+        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
+        leaves the queue's marking unknown, not off."""
+        if may_set_ecn(piece.words):
+            queue.wred = Val(None, self.src(line))
 
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words

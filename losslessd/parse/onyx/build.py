@@ -88,13 +88,27 @@ def _lossless_pools(cfg: OnyxConfig) -> list[ForwardingClass] | None:
     Buffers: the pools hold the buffer allocation that provides "lossless services" to their switch priorities; PFC
     ("Priority Flow Control (PFC)": disabled for all priorities on all ports by default) is not enabled by a pool but
     by the `dcb priority-flow-control` lines, as NVIDIA's DSCP-based lossless RoCE guide configures both. So a lossless
-    pool is lossless intent (no PFC006), and a port that does not pause its priority is PFC001's. None: no such pool."""
+    pool is lossless intent (no PFC006), and a port that does not pause its priority is PFC001's, which names the
+    pool and the PFC lines to add (_enable_pfc). None: no such pool."""
     out = [ForwardingClass(name=f"traffic pool {name} switch-priority {sp}", queue=DEFAULT_SP_TC[sp], no_loss=True,
-                           pfc_priority=SP_PRIORITY[sp], source=pool.type.source if pool.type else line)
+                           pfc_priority=SP_PRIORITY[sp], source=pool.type.source if pool.type else line,
+                           enable_pfc=_enable_pfc(cfg, SP_PRIORITY[sp]))
            for name, pool in cfg.pools.items()
            if (pool.type.value if pool.type else DEFAULT_POOL_TYPE) == "lossless"
            for sp, line in sorted(pool.sps.items())]
     return out or None
+
+
+def _enable_pfc(cfg: OnyxConfig, priority: int) -> str:
+    """The lines that pause ``priority`` (Onyx User Manual, "Priority Flow Control (PFC)": the switch-wide `dcb
+    priority-flow-control enable force`, the priority's `dcb priority-flow-control priority N enable`, each port's
+    `dcb priority-flow-control mode on force`), less the switch-wide ones the config has."""
+    lines = [] if cfg.pfc_global is not None and cfg.pfc_global.value else ["`dcb priority-flow-control enable force`"]
+    enabled = cfg.pfc_priorities.get(priority)
+    if enabled is None or not enabled.value:
+        lines.append(f"`dcb priority-flow-control priority {priority} enable`")
+    lines.append("the port's `dcb priority-flow-control mode on force`")
+    return ", ".join(lines[:-1]) + " and " + lines[-1] if len(lines) > 1 else lines[0]
 
 
 def _shown(cfg: OnyxConfig, roce: Val | None, issues: Issues) -> RoceShown | None:

@@ -13,8 +13,19 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, IssueList, LineAt, SessionHosts, check_expanded, host_name, port_slot
+from ..base import (
+    Input,
+    IssueList,
+    LineAt,
+    SessionHosts,
+    check_expanded,
+    host_name,
+    host_name_removed,
+    port_slot,
+    removes_host_name,
+)
 from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused, refused_issue
+from . import PLATFORM
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
 _HOST_HEADER = re.compile(r"^## Hostname: (\S+)[ \t]*\r?$", re.M)
@@ -150,16 +161,20 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
     (`(config interface ethernet 1/1) # mtu 9216 force` is `interface ethernet 1/1 mtu 9216 force`, the form the
     running-config prints) unless it is an `interface` command of its own; everything else (output, exec-mode
     commands) blanked; a command the switch refused (a `% ` answer) a SYS002 on ``issues``. None when no line is such
-    a prompt."""
+    a prompt. A `no hostname` (no default name read for Onyx) is the name the first prompt naming a new host after it
+    shows (docs/platforms.md, "One switch a file"): written as `hostname HOST` at its line, it names the device."""
     if _RUNNING_CONFIG.search(text):
         return None  # a running-config (after a typed `show running-config`, say) is read as it is
     lines = text.split("\n")
     typed = [(i, m) for i, line in enumerate(lines) if (m := SESSION_PROMPT.match(line))]
     out = [""] * len(lines)
     hosts = SessionHosts(path)
+    removed = 0  # the line of the last `no hostname` whose name no prompt has shown yet
     for n, (i, m) in enumerate(typed):
         mode, command = m.group(2), m.group(3).strip()
         hosts.prompt(m["host"], i + 1, lines[i])
+        if removed and not hosts.unknown_default:
+            out[removed - 1], removed = f"hostname {m['host']}", 0
         words = command.split()
         if not words or words[0] in ("exit", "end", "configure", "write") or words[:1] == ["show"]:
             continue
@@ -169,6 +184,8 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
             continue
         if not mode:
             hosts.typed(words)
+            if removes_host_name(words) or words[0] == "hostname":  # (a name typed after the removal stands)
+                removed = i + 1 if removes_host_name(words) else 0
         if words[0] == "int":  # (Onyx takes an abbreviation; its running-config prints the word whole)
             command = "interface" + command[3:]
         if mode and not (command.startswith("interface ") or command.startswith("no interface ")):
@@ -295,6 +312,9 @@ class _Reader:
         if w[0] == "hostname" and len(w) == 2:
             host_name(self.cfg.host_names, w[1], src, renames=self.session)
             self.cfg.hostname = Val(w[1], src)
+        elif self.session and removes_host_name(w):  # (no default name read for Onyx, no prompt after it showed one)
+            default = host_name_removed(self.cfg.host_names, PLATFORM, src)
+            self.cfg.hostname = Val(default, src) if default else None
         elif w[:2] == ["interface", "ethernet"] and len(w) >= 3:
             ports = self.ports(w[2], number)
             if len(w) > 3:
