@@ -532,6 +532,23 @@ def test_a_watchdog_on_a_bond_is_named_as_refused_with_its_members():
     assert all(port.watchdog is None or not port.watchdog.enabled for port in device.ports.values())
 
 
+def test_a_list_of_ports_and_bonds_sets_the_ports_and_names_the_bonds():
+    """NVUE reference, `nv set interface <interface-id>`: the id is a comma list of ports and bonds (`swp1,bond1`),
+    each set. The ports take the setting and the bond part is named (before: swp1 set, bond1 dropped without a
+    word, so a lint read the bond's members as never given the watchdog or the PFC the line meant)."""
+    device = parse("nv set qos roce\nnv set interface bond1 bond member swp3\n"
+                   "nv set interface swp1,bond1,swp2 qos pfc-watchdog state enable\n"
+                   "nv set interface swp1-2,bond1 qos pfc profile p\n")
+    named = [i for i in device.issues if "is read for" in i.message]
+    assert [(i.code, i.source.line) for i in named] == [("SYS002", 3), ("SYS002", 4)]
+    watchdog, pfc = (i.message for i in named)
+    assert "is read for swp1,swp2 only" in watchdog and "never on a bond" in watchdog
+    assert "`nv set interface swp3 qos pfc-watchdog state enable`" in watchdog
+    assert "is read for swp1,swp2 only" in pfc and "QoS set on bond1, which is no switch port" in pfc
+    assert device.ports["swp1"].watchdog.enabled and device.ports["swp2"].watchdog.enabled
+    assert device.ports["swp3"].watchdog is None or not device.ports["swp3"].watchdog.enabled
+
+
 def test_lossy_multi_tc_mode_makes_its_trimming_remark_profiles():
     """Cumulus Linux 5.16 RoCE guide, "Lossy Multi TC Profile": the mode creates the port remark profiles
     lossy-multi-tc-host-group and lossy-multi-tc-network-group (`nv show qos remark` lists them), which the guide then

@@ -22,7 +22,7 @@ import contextlib
 import functools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from ...errors import InputError
 from ...limits import MAX_BRACE_WORDS, MAX_NESTING, MAX_SCRIPT_BRACE_WORDS, MAX_SCRIPT_COMMANDS
@@ -566,9 +566,9 @@ def _substitution_tested(flat: list, k: int, n: int) -> bool:
 
 def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
     """The command's words, marked as a call where it is one of the script's functions; the mark of a command after
-    `&&` or `||` kept for an exit, exec, return or a call only (what may end the script)."""
+    `&&` or `||` kept for an exit, exec, return, break, continue or a call only (what may end the script or a loop)."""
     if words and words[0] == _GUARDED and (words[1:2] == [_CONDITION] or not (
-            words[1:2] and (words[1] in ("exit", "exec", "return") or words[1] in functions))):
+            words[1:2] and (words[1] in ("exit", "exec", "return", *_LOOP_WORDS) or words[1] in functions))):
         words = words[1:] or [":"]
     at = 1 if words and words[0] in (_CONDITION, _GUARDED, _SUBSHELL) else 0
     name = at  # (`IF=eth3 setup`: the assignments before it are the call's, bash(1) ENVIRONMENT)
@@ -864,7 +864,7 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
     ends, broken, exited = _structure(flat, path)
     stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
     outer = functions.pop(_TRAP, None)  # (a `sh -c` shell starts with no trap of its own, and ends with its own)
-    yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions)
+    yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions, top=True)
     failing = None  # (why set -e ended the script's top level)
     if (top := functions.pop(_ERREXIT_TOP, None)) is not None:  # (bash reads no further: nor need it be shell)
         (exited, failing), broken = top, None
@@ -900,18 +900,30 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
 
 def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict[str, str],
            arrays: dict[str, list[str]], count: list[int], path: str | None,
-           depth: int, functions: dict) -> Iterator[tuple[int, list[str] | None, str]]:
+           depth: int, functions: dict, top: bool = False) -> Iterator[tuple[int, list[str] | None, str]]:
     """``functions``: name -> (flat, first index of its body, its closing word's index, ends) of each function
-    defined so far, and the names of those running ("\0calls")."""
-    i = start
+    defined so far, and the names of those running ("\0calls"). ``top``: the block is a shell's whole script, where
+    a command bash drops (_JUMP) ends."""
+    i = ran = start
     while i < stop:
+        if (jump := functions.get(_JUMP)) is not None:  # (a break, continue or dropped command ran: see _loop_jump)
+            if jump[1] is not None and jump[1] < stop:
+                i = jump[1]  # (the `done` of the loop it goes to, in this block)
+                del functions[_JUMP]
+            elif jump[1] is None and top:
+                i = _after_command(flat, ran, ends, stop)
+                del functions[_JUMP]
+                continue
+            else:
+                break  # (out of this loop's round, or function call, to the block it goes to)
         n, written, line = flat[i]
-        i += 1
+        ran, i = i, i + 1
         _counted(count, 1, path, n)
         if written is None or written[0] == UNCLOSED:
             yield n, written, line
             continue
-        if written[0] == _GUARDED and written[1:2] not in ([_CALL], [_LISTED], ["exit"], ["exec"], ["return"]):
+        if written[0] == _GUARDED and written[1:2] not in ([_CALL], [_LISTED], ["exit"], ["exec"], ["return"],
+                                                           *([w] for w in _LOOP_WORDS)):
             written = written[1:] or [":"]  # (a mark only an exit or a call keeps: see _called; `sh -c` lists)
         if written[0] == _NEGATION:  # (`!`, bash(1) Pipelines: a status of 0 fails, one known to fail is 0, another
             functions[_FAILING] = _NEGATED if functions.get(_FAILING) == "" else None  # is not known)
@@ -959,6 +971,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                     ended, functions[_FAILING] = functions.get(_FAILING), status
                     functions[_ERREXIT_OFF] -= listed
                 exited, returned = functions.pop(_EXITED, None), functions.pop(_RETURNED, None)
+                functions.pop(_JUMP, None)  # (a command dropped in it: it ends the substitution only)
                 if returned is not None:
                     functions[_SUBST_FAILED] = (n, returned[1])
                 if (failed := functions.pop(_ERREXIT, None)) is not None:  # (set -e ended it: its status fails)
@@ -997,6 +1010,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             ended = functions.get(_FAILING)  # (its status: its last command's, as it ran, or its return's)
             if "|" in written or "|&" in written or background:
                 functions.update(options)
+                functions.pop(_JUMP, None)  # (a command dropped in it: it ends that part's subshell only)
                 functions[_FAILING] = "" if background else ended or None if functions.get(_PIPEFAIL) else None
                 # (the pipeline's is its last part's, or under pipefail the last that fails: bash(1) Pipelines)
             if background:
@@ -1042,6 +1056,24 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             functions[_FAILING] = f"line {n} in it fails: {written[2]}"  # (where -e is off: see `)`)
             i = _errexit_ends(flat, i, stop, ends, functions, n, depth, written[2])
             continue
+        own = written[1:] if written[0] == _GUARDED else written
+        own = [] if "|" in own or "|&" in own else own  # (`break | cat`: a subshell of the pipeline, whose own it is)
+        if own[:1] in (["exit"], ["return"], ["shift"], *([w] for w in _LOOP_WORDS)) and len(_arguments(own)) > 1:
+            # (builtins/common.c no_args: "too many arguments", the command bash runs dropped: see _JUMP)
+            if not functions.get(_SUBSHELL_TRAPS):
+                functions[_JUMP] = ("discard", None)
+                functions[_FAILING] = None  # (status 1, which set -e does not stop at)
+                continue
+            written = [*written[:len(written) - len(own)], "exit", "1"]  # (in a `( )` subshell: it ends that)
+        if own[:1] in ([w] for w in _LOOP_WORDS):
+            args = _arguments(own)
+            if args and not at_run_time(args[0]) and _shell_number(args[0]) is None:  # (no number: bash ends)
+                written = [*written[:len(written) - len(own)], "exit", "128"]
+            else:
+                i = yield from _loop_jump(flat, ran, stop, ends, functions, own[0],
+                                          None if args and at_run_time(args[0]) else
+                                          _shell_number(args[0]) if args else 1, written[0] == _GUARDED, depth)
+                continue
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
             guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
             written = written[1:] if guarded else written
@@ -1184,12 +1216,18 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if items is None:  # a list known only at run time (`$(ls ...)`, `"$@"`): the body once, as written
                 values.pop(written[1], None)
                 yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
+                if (functions.get(_JUMP) or ("", None))[1] == end:  # (a break or continue of its own)
+                    del functions[_JUMP]
                 functions.pop(_EXITED, None)  # (it may run no round: an exit in it is as conditional as an if's)
             for item in items or []:
                 values[written[1]] = item
                 yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
-                if _EXITED in functions or _RETURNING in functions:  # (an exit or a return in its body ran: no
-                    break  # more rounds)
+                if (jump := functions.get(_JUMP)) is not None and jump[1] == end:  # (a break or continue of its own)
+                    del functions[_JUMP]
+                    if jump[0] == "continue":
+                        continue
+                if _EXITED in functions or _RETURNING in functions or jump is not None:  # (an exit, a return, a
+                    break  # break or a dropped command in its body ran: no more rounds)
             if _RETURNING in functions:  # (the return ends the function's body the loop is in)
                 i = stop
             elif _EXITED in functions and (_piped(flat[end][1] or [""]) or end in functions.get(_PIPED_GROUPS, {})):
@@ -1261,6 +1299,77 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 all(words[k + 1:k + 2] and words[k + 1] in _READS_ONLY for k, w in enumerate(words) if w == "|"):
             continue  # `echo "$OUT" | grep X`: filtered to the terminal
         yield n, words, line
+
+
+# bash(1) SHELL BUILTIN COMMANDS break [n], continue [n]: out of n enclosing for, while, until or select loops (all of
+# them where n is more). As bash 5.2 runs them (builtins/break.def): n below 1 is "loop count out of range", status 1,
+# and every enclosing loop is left; n no number is "numeric argument required", which ends the shell with status 128;
+# outside a loop, or in a function or subshell of its own, they do nothing. builtins/common.c no_args: exit, return,
+# shift, break and continue given more words than they take print "too many arguments" and bash drops the rest of
+# the command it is running (the script's whole line, or compound command, through the calls it is in; in a `( )`
+# subshell, the rest of that), status 1 (set -e does not stop there), and goes on at the next.
+_LOOP_WORDS = ("break", "continue")
+_LOOPS = frozenset({"for", "while", "until", "select"})
+_JUMP = "\0jump"  # (in ``functions``: ("break" or "continue", the index of the `done` it goes to), or ("discard",
+# None): a command dropped, see _block)
+_ENCLOSING = "\0enclosing"  # (in ``functions``: (the list, _enclosing's answer) by (id of the list, index))
+_NOTED = "\0noted"  # (in ``functions``: the lines whose break or continue was named as undecided)
+_REDIRECTION = re.compile(r"^(?:\d*|&)(?:>>?|<<?|>&|<&|>\|)")
+
+
+def _arguments(words: list[str]) -> list[str]:
+    """A builtin's arguments: its words after the name, less its redirections (`exit 1 2>/dev/null` takes one)."""
+    out: list[str] = []
+    operand = False
+    for word in words[1:]:
+        if operand:
+            operand = False
+        elif m := _REDIRECTION.match(word):
+            operand = m.group(0) == word  # (`> FILE`: the file is the next word)
+        else:
+            out.append(word)
+    return out
+
+
+def _loop_jump(flat: list, j: int, stop: int, ends: dict[int, int], functions: dict, word: str, count: int | None,
+               guarded: bool, depth: int) -> Generator[tuple[int, list[str] | None, str], None, int]:
+    """The `break` or `continue` ``flat[j]`` (``count``: its n, None where known only at run time; ``guarded``: after
+    `&&` or `||`): where the shell goes on, as bash(1) says (see _LOOP_WORDS); returns the index to go on at. One the
+    reader cannot decide (under an if, a case, `&&` or `||`, or of a count known only at run time) is named, and the
+    loop's commands after it are not read: what follows is left unknown, not guessed."""
+    n, written, line = flat[j]
+    cached = functions.setdefault(_ENCLOSING, {}).get((id(flat), j))  # (found once per line: each loop round
+    if cached is None or cached[0] is not flat:  # comes back to it; the list kept, so that its id is no other's)
+        cached = functions[_ENCLOSING][id(flat), j] = (flat, _enclosing(flat, j, ends))
+    enclosing = cached[1]
+    loops = [end for end in enclosing if end is not None and end >= 0]
+    if not loops:
+        return j + 1  # ("only meaningful in a `for', `while', or `until' loop": bash goes on)
+    reach = len(loops) if count is None or count < 1 else min(count, len(loops))
+    target = loops[reach - 1]
+    if count is not None and count < 1:
+        why = f"`{' '.join(written)}` on line {n}: loop count out of range"
+        functions[_FAILING] = why
+        after = _errexit_ends(flat, j + 1, stop, ends, functions, n, depth, why)
+        if after != j + 1 or _EXITED in functions or _ERREXIT_TOP in functions:
+            return after  # (set -e ends the script at its status 1)
+    undecided = guarded or count is None or None in enclosing[:enclosing.index(target)]
+    start = _opener(ends, target) or 0
+    skipped = flat[j + 1:target] if word == "continue" and count is not None and count > 0 else \
+        flat[start + 1:j] + flat[j + 1:target]  # (a break's: its loop's later rounds too)
+    if undecided and any(words and (words[0] not in _BLOCK_WORDS | _NO_EFFECT | {"echo", "printf"} and (
+            not words[0].startswith("\0") or _CALL in words[:3])) for _, words, _ in skipped) and \
+            n not in functions.setdefault(_NOTED, set()):  # (`[ -n "$p" ] || continue` last in a body: it leaves
+        # nothing unread that sets anything)
+        functions[_NOTED].add(n)
+        what = "the loops it may leave" if count is None else "its loop"
+        yield n, [NOTE, "SYS002", f"`{' '.join(w for w in written if not w.startswith(chr(0)))}` runs only as a "
+                                  f"test known at run time says: {what}'s commands after it, to line "
+                                  f"{flat[target][0]}, are not read, nor its later rounds" if word == "break" or
+                                  count is None else f"its loop's commands after it, to line {flat[target][0]}, are "
+                                  "not read"], line
+    functions[_JUMP] = ("break" if count is None or count < 1 else word, target)
+    return j + 1
 
 
 # bash(1) SHELL BUILTIN COMMANDS that set variables from what they read at run time, and those that may set any.
@@ -1771,9 +1880,11 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
 def _ends_script(words: list[str] | None) -> bool:
     """`exit [N]`, or `exec PROGRAM ...` (bash(1) SHELL BUILTIN COMMANDS: exec replaces the shell with the program;
     without one, it only redirects the shell's own input and output, and the script goes on). Not a pipeline's part
-    (a subshell of its own), nor set -e's exit, which depends on the option as the script runs (see _errexit_ends)."""
+    (a subshell of its own), nor set -e's exit, which depends on the option as the script runs (see _errexit_ends),
+    nor `exit 1 2`, which exits not (see _LOOP_WORDS)."""
     return words is not None and words[:1] in (["exit"], ["exec"]) and "|" not in words and "|&" not in words and \
-        words[1:2] != [_ERREXIT] and (words[0] == "exit" or _exec_program(words) is not None)
+        words[1:2] != [_ERREXIT] and (words[0] == "exit" and len(_arguments(words)) < 2 or
+                                      words[0] == "exec" and _exec_program(words) is not None)
 
 
 def _exec_program(words: list[str]) -> list[str] | None:
@@ -1785,6 +1896,33 @@ def _exec_program(words: list[str]) -> list[str] | None:
             (is_digits(rest[0]) and rest[1:2] and rest[1][:1] in "<>"):
         return None
     return rest
+
+def _enclosing(flat: list, j: int, ends: dict[int, int]) -> list[int | None]:
+    """Each compound command around ``flat[j]`` that a break there counts through, innermost first: a loop's `done`
+    index, -1 for a `{ }` group, None for a command that runs its body only as a test says (if, case, `|| { }`)."""
+    enclosing: list[int | None] = []
+    for k in range(j - 1, -1, -1):
+        if k not in ends or ends[k] < j:
+            continue
+        opener, closer = flat[k][1] or [""], flat[ends[k]][1] or [""]
+        piped = _piped(closer) or (k and flat[k - 1][1] == [_PIPED_INTO])
+        if opener[1:2] == [_FUNCTION_BODY] or opener[0] == "(" or (opener[0] == "{" and piped):
+            break  # (a function's or subshell's loops are its own: bash's loop count starts again in it)
+        enclosing.append(ends[k] if opener[0] in _LOOPS else None if opener != ["{"] else -1)
+        if opener[0] in _LOOPS and piped:  # (`done | cat`: the loop is a subshell of the pipeline)
+            break
+    return enclosing
+
+
+def _after_command(flat: list, j: int, ends: dict[int, int], stop: int) -> int:
+    """The first index after the script's command ``flat[j]`` is part of: the compound command around it outermost,
+    and the rest of the line that ends it (bash reads and runs a line's list whole: `done; echo x`)."""
+    last = max((end for k, end in ends.items() if k <= j <= end), default=j)
+    after = last + 1
+    while after < stop and flat[after][0] == flat[last][0]:
+        after += 1
+    return after
+
 
 def _line_start(flat: list, j: int) -> int:
     """The first command of the line of ``flat[j]``: bash reads a line's list whole before it runs any of it, so a

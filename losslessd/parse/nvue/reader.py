@@ -743,18 +743,15 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     conf.expanded += len(names)
     check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
-    if not names and rest[:2] == ["qos", "pfc-watchdog"]:
-        # NVUE reference, `nv set interface <interface-id> qos pfc-watchdog state` (CumulusNetworks/docs aabb4537):
-        # the watchdog is enabled on a physical interface (swp) only, never on a bond, but can be on a bond's members.
-        members = [n for n, port in conf.ports.items() if port.bond is not None and port.bond.value == w[1]]
-        raise Skip(f"PFC watchdog set on {w[1]}, which is no switch port: NVUE enables the watchdog only on a swp "
-                   "port, never on a bond (NVUE reference, `qos pfc-watchdog state`), so this line gives no port a "
-                   f"watchdog; set it on the bond's member ports instead (`nv set interface "
-                   f"{','.join(members) or '<swp members>'} qos pfc-watchdog state enable`)")
-    if not names and rest[:1] == ["qos"]:
-        # The NVUE reference's `nv set interface <interface-id> qos ...` examples set switch ports; whether a bond's
-        # QoS reaches its members is not written there, so the line is named rather than dropped or passed on.
-        raise Skip(f"QoS set on {w[1]}, which is no switch port: whether it applies to a bond's members is unknown")
+    others = [n for n in named if not SWP.match(n)]  # (a list's bonds, `swp1,bond1`)
+    if rest[:1] == ["qos"] and others:
+        # NVUE reference, `nv set interface <interface-id>`: the id is a comma list of ports and bonds, each set; a
+        # bond's QoS is read for none of them (below), so what is dropped is named, the ports still set.
+        why = _not_a_port(conf, rest, others)
+        if not names:
+            raise Skip(why)
+        conf.issues.append(ParseIssue(code="SYS002", message=f"`nv set {' '.join(w)}` is read for "
+                                      f"{','.join(names)} only: {why}", source=src))
     # every port the line names exists, even when its setting cannot be read (a Skip leaves the rest unset)
     for port in [port_slot(conf.ports, name, lambda: PortConf(source=src), src) for name in names]:
         if len(bonds) == 1:
@@ -781,6 +778,22 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
         elif rest[:1] == ["qos"]:
             port.qos = True
             _port_qos(port, rest[1:], src)
+
+
+def _not_a_port(conf: Conf, rest: list[str], dropped: list[str]) -> str:
+    """Why a `qos` setting on ``dropped`` (bonds, not switch ports) gives no port that setting."""
+    what = ",".join(dropped)
+    if rest[:2] == ["qos", "pfc-watchdog"]:
+        # NVUE reference, `nv set interface <interface-id> qos pfc-watchdog state` (CumulusNetworks/docs aabb4537):
+        # the watchdog is enabled on a physical interface (swp) only, never on a bond, but can be on a bond's members.
+        members = [n for n, port in conf.ports.items() if port.bond is not None and port.bond.value in dropped]
+        return (f"PFC watchdog set on {what}, which is no switch port: NVUE enables the watchdog only on a swp "
+                f"port, never on a bond (NVUE reference, `qos pfc-watchdog state`), so this line gives {what} no "
+                f"watchdog; set it on the bond's member ports instead (`nv set interface "
+                f"{','.join(members) or '<swp members>'} qos pfc-watchdog state enable`)")
+    # The NVUE reference's `nv set interface <interface-id> qos ...` examples set switch ports; whether a bond's
+    # QoS reaches its members is not written there, so the line is named rather than dropped or passed on.
+    return f"QoS set on {what}, which is no switch port: whether it applies to a bond's members is unknown"
 
 
 # `link breakout` modes (NVUE reference, `nv set interface <interface-id> link breakout`): 1x, 2x, 4x, 8x from
