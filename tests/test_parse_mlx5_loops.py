@@ -62,14 +62,20 @@ def test_loops_and_dropped_commands_are_read_as_bash_runs_them(name, tmp_path):
     assert read_calls(text) == bash_calls(text, tmp_path)
 
 
-def test_a_break_the_reader_cannot_decide_leaves_the_rest_of_its_loop_unread():
-    """`[ -e F ] && break`: whether it runs is known on the host only, so the loop's commands after it and its later
-    rounds are named as not read (a SYS002 at its line), not read as if it never ran; the script goes on after the
-    loop."""
+def test_a_break_under_a_test_known_at_run_time_is_read_as_not_taken():
+    """`[ -e F ] && break`, `[ -d /sys/class/net/$p/ecn ] || continue`: whether it runs is known on the host only; it
+    is read as an `exit` in its place is (`[ -e F ] || exit 1` goes on): not taken, so a loop guarded at its top still
+    reads its ports as configured (tests/realworld/linux_mlx5/heredoc-rollback-and-unit.sh). A count known only at run
+    time (`break $N`) is named and the loop's commands after it are not read."""
     text = ("for p in eth1 eth2; do\n  mlnx_qos -i $p --trust pcp\n  [ -e /etc/skip ] && break\n"
             "  mlnx_qos -i $p --prio_tc 0,1,2,3,4,5,6,7\ndone\nmlnx_qos -i eth3 --trust pcp\n")
-    assert read_calls(text) == ["-i eth1 --trust pcp", "-i eth3 --trust pcp"]
+    assert read_calls(text) == ["-i eth1 --trust pcp", "-i eth1 --prio_tc 0,1,2,3,4,5,6,7", "-i eth2 --trust pcp",
+                                "-i eth2 --prio_tc 0,1,2,3,4,5,6,7", "-i eth3 --trust pcp"]
     device = mlx5.parse([Input("setup.sh", "#!/bin/bash\n" + text)], "h")
+    assert not [i for i in device.issues if "runs only as a test known at run time says" in i.message]
+    counted = text.replace("[ -e /etc/skip ] && break", "break $N")
+    assert read_calls(counted) == ["-i eth1 --trust pcp", "-i eth3 --trust pcp"]
+    device = mlx5.parse([Input("setup.sh", "#!/bin/bash\n" + counted)], "h")
     named = [i for i in device.issues if "runs only as a test known at run time says" in i.message]
     assert [(i.code, i.source.line) for i in named] == [("SYS002", 4)]
-    assert "to line 6, are not read, nor its later rounds" in named[0].message
+    assert "are not read, nor its later rounds" in named[0].message

@@ -1335,8 +1335,8 @@ def _loop_jump(flat: list, j: int, stop: int, ends: dict[int, int], functions: d
                guarded: bool, depth: int) -> Generator[tuple[int, list[str] | None, str], None, int]:
     """The `break` or `continue` ``flat[j]`` (``count``: its n, None where known only at run time; ``guarded``: after
     `&&` or `||`): where the shell goes on, as bash(1) says (see _LOOP_WORDS); returns the index to go on at. One the
-    reader cannot decide (under an if, a case, `&&` or `||`, or of a count known only at run time) is named, and the
-    loop's commands after it are not read: what follows is left unknown, not guessed."""
+    reader cannot decide is read as an `exit` in its place is: under an if, a case, `&&` or `||` as not taken; of a
+    count known only at run time, named, and the loop's commands after it are not read (left unknown, not guessed)."""
     n, written, line = flat[j]
     cached = functions.setdefault(_ENCLOSING, {}).get((id(flat), j))  # (found once per line: each loop round
     if cached is None or cached[0] is not flat:  # comes back to it; the list kept, so that its id is no other's)
@@ -1353,7 +1353,10 @@ def _loop_jump(flat: list, j: int, stop: int, ends: dict[int, int], functions: d
         after = _errexit_ends(flat, j + 1, stop, ends, functions, n, depth, why)
         if after != j + 1 or _EXITED in functions or _ERREXIT_TOP in functions:
             return after  # (set -e ends the script at its status 1)
-    undecided = guarded or count is None or None in enclosing[:enclosing.index(target)]
+    if count is not None and (guarded or None in enclosing[:enclosing.index(target)]):
+        return j + 1  # (under a test known at run time: read as not taken, as `[ -e F ] || exit 1` is, so that the
+        # common `[ -d /sys/class/net/$p/ecn ] || continue` reads the loop's ports as configured)
+    undecided = count is None
     start = _opener(ends, target) or 0
     skipped = flat[j + 1:target] if word == "continue" and count is not None and count > 0 else \
         flat[start + 1:j] + flat[j + 1:target]  # (a break's: its loop's later rounds too)
