@@ -57,6 +57,19 @@ def test_a_digit_of_another_script_is_told(tmp_path, char):
     assert found.startswith(f"a digit of another script ({ascii(char)}")
 
 
+def test_another_scripts_digits_in_its_own_words_are_no_issue(tmp_path):
+    """A description written in Japanese or Chinese holds full-width digits (`ラック１２`, `机柜３号`): beside that
+    script's letters they are its own text, not a number a reader takes; the same digits where a number stands
+    (` ３ `, `Cable３`) are named."""
+    mlx5 = next(r for r in READERS if r.label == "mlx5")
+    text = mlx5.file.read_text(encoding="utf-8")
+    for words, told in (("ラック１２", False), ("机柜３号", False), (" ３ ", True), ("Cable３", True)):
+        path = tmp_path / "host-words.capture"
+        path.write_text(text.replace("Cable len:", f"Cable len {words}:", 1), encoding="utf-8", newline="")
+        device = parse_group("host", [str(path)])
+        assert bool([i for i in device.issues if "another script" in i.message]) == told, words
+
+
 def test_another_scripts_digits_in_a_config_db_are_named_not_read_as_numbers(tmp_path):
     """`"pfc_enable": "٣"` (Arabic-Indic three) was read as PFC on priority 3 and a speed of "١٠٠٠٠٠" as 100000 Mb/s,
     without a word; swss reads them with std::stoi, which takes ASCII digits only."""

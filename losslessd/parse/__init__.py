@@ -206,19 +206,35 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 # made a search of the file ten times slower.
 _CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+_OTHER_DIGITS = re.compile(r"(?:(?![0-9])\d)+")
+
+
+def _digits_read_as_numbers(text: str) -> list[re.Match]:
+    """The runs of another script's digits that stand where a number may be read: beside no letter of another
+    script (`"٣"`, ` ٣ `, `Ethernet١`). Beside one (a Japanese or Chinese description's `ラック１２`) they are
+    that text's own digits, which an operator types there and no reader takes for a number."""
+    def foreign_letter(at: int) -> bool:
+        return 0 <= at < len(text) and not text[at].isascii() and text[at].isalpha()
+
+    return [m for m in _OTHER_DIGITS.finditer(text)
+            if not foreign_letter(m.start() - 1) and not foreign_letter(m.end())]
 
 
 def _control_characters(device: Device, inp: Input) -> None:
     """A SYS002 issue at the first line of ``inp`` holding a control or invisible character or another script's digit
-    (a binary or damaged copy, or a word pasted from a web page)."""
+    where a number is read (a binary or damaged copy, or a word pasted from a web page)."""
     text = inp.text
     found = [c for c in _CONTROL_CHARS if c in text]
+    digits: list[re.Match] = []
     if not text.isascii():
-        found += [c for c in set(_NOT_ASCII.findall(text)) if DEVICE_UNSEEN.match(c)]
-    if not found:
+        unseen = [c for c in set(_NOT_ASCII.findall(text)) if DEVICE_UNSEEN.match(c)]
+        found += [c for c in unseen if not _OTHER_DIGITS.match(c)]
+        if len(found) < len(unseen):
+            digits = _digits_read_as_numbers(text)
+    if not found and not digits:
         return
-    at = min(text.find(c) for c in found)
-    count = sum(text.count(c) for c in found)
+    at = min([text.find(c) for c in found] + [m.start() for m in digits[:1]])
+    count = sum(text.count(c) for c in found) + sum(m.end() - m.start() for m in digits)
     char = text[at]
     kind = "a control character" if DEVICE_CONTROL.match(char) else "a digit of another script" if char.isalnum() \
         else "an invisible character"
