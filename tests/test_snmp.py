@@ -318,3 +318,14 @@ def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run
         assert rates is not None and not rates.reset
         assert Key("Ethernet0", PFC_RX, 3) in rates.cleared and Key("Ethernet0", PFC_RX, 3) not in rates.per_s
         assert all(v >= 0 for v in rates.per_s.values())
+
+
+def test_every_pysnmp_message_model_matches_answers_to_their_agent():
+    """The address check wraps each message model's cache (pysnmp 7.1: v1, v2c and v3); a pysnmp whose cache looks
+    otherwise gets none wrapped, and the poller then warns that answers are matched by id alone."""
+    from pysnmp.hlapi.v3arch.asyncio import SnmpEngine
+
+    from losslessd.collect.snmp import answers_from_their_agent
+
+    engine = SnmpEngine()
+    assert answers_from_their_agent(engine) == len(engine.message_processing_subsystems) == 3

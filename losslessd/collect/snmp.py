@@ -414,7 +414,11 @@ class SnmpPoller(BasePoller):
     async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
         if self._engine is None:
             self._engine = SnmpEngine()
-            answers_from_their_agent(self._engine)
+            if not answers_from_their_agent(self._engine):
+                logging.getLogger(__name__).warning(
+                    "this pysnmp's message cache is not the one losslessd knows (pysnmp 7.1): SNMP answers are matched "
+                    "to requests by id alone, so an agent answering another's id could feed that device's sample; "
+                    "install the fast path (losslessd[fast]) or pysnmp 7.1")
         started = time.monotonic()
         session = await self._session(target)
         try:
@@ -526,13 +530,15 @@ class SnmpPoller(BasePoller):
             raise cls(target.device, f"SNMP error status {name} from {where}")
 
 
-def answers_from_their_agent(engine: SnmpEngine) -> None:
+def answers_from_their_agent(engine: SnmpEngine) -> int:
     """Match an answer to its request only when it comes from the address the request went to. pysnmp matches by
     request-id (v2c) or msgID (v3) alone (pysnmp 7.1 proto/mpmod/rfc2576.py and rfc3412.py prepare_data_elements,
     following RFC 3412 7.2.10), and one engine polls every device with ids that count up: an agent answering with
     the next id had its rows taken into another device's sample. Such an answer is now dropped as a mismatch and the
     request waits for its own agent, as on the fast path's sockets (connected: the kernel drops the rest). Wraps
-    pysnmp's message cache; a pysnmp whose cache looks otherwise is left as it is (tests/test_snmp_fast.py fails)."""
+    pysnmp's message cache; a pysnmp whose cache looks otherwise is left as it is (tests/test_snmp_fast.py fails) and
+    the count of message models wrapped, 0 then, lets the poller say so."""
+    wrapped = 0
     for model in engine.message_processing_subsystems.values():
         cache: Any = getattr(model, "_cache", None)
         pending = getattr(cache, "_Cache__msgIdIndex", None)  # msgID -> (the request's cached parameters, expiry)
@@ -555,6 +561,8 @@ def answers_from_their_agent(engine: SnmpEngine) -> None:
 
         model.prepare_data_elements = prepare
         cache.pop_by_message_id = pop
+        wrapped += 1
+    return wrapped
 
 
 def too_many_rows(target: SnmpTarget, column: str, limit: int) -> SnmpError:
