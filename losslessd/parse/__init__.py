@@ -229,7 +229,7 @@ def _control_characters(device: Device, inp: Input) -> None:
     if not text.isascii():
         unseen = [c for c in set(_NOT_ASCII.findall(text)) if DEVICE_UNSEEN.match(c)]
         found += [c for c in unseen if not _OTHER_DIGITS.match(c)]
-        if len(found) < len(unseen):
+        if any(_OTHER_DIGITS.match(c) for c in unseen):
             digits = _digits_read_as_numbers(text)
     if not found and not digits:
         return
