@@ -63,8 +63,11 @@ def test_another_scripts_digits_in_its_own_words_are_no_issue(tmp_path):
     (` ３ `, `Cable３`) are named."""
     mlx5 = next(r for r in READERS if r.label == "mlx5")
     text = mlx5.file.read_text(encoding="utf-8")
-    for words, told in (("ラック１２", None), ("机柜３号", None), (" ３ ", "another script"),
-                        ("Cable３", "another script"), ("\x00 ３", "2 in all")):  # (beside a control character: that one is named, both counted)
+    for words, told in (("ラック１２", None),
+                        ("机柜３号", None),
+                        (" ３ ", "another script"),
+                        ("Cable３", "another script"),
+                        ("\x00 ３", "2 in all")):  # (beside a control character: that one is named, both counted)
         path = tmp_path / "host-words.capture"
         path.write_text(text.replace("Cable len:", f"Cable len {words}:", 1), encoding="utf-8", newline="")
         device = parse_group("host", [str(path)])
