@@ -344,9 +344,10 @@ def test_the_queue_keyword_comes_from_the_config_else_the_model(tmp_path):
     assert candidate.load("spine1", "arista_eos", bare, POLICY, ["Ethernet1/1"]).family == "trident-tomahawk"
     sand = bare.replace("(DCS-7060DX5-64S,", "(DCS-7280CR3-32P4,", 1)
     assert candidate.load("spine1", "arista_eos", sand, POLICY, ["Ethernet1/1"]).family == "sand"
+    assert candidate.load("spine1", "arista_eos", as_sand, POLICY, ["Ethernet1/1"]).family == "sand"  # (the config's)
+    with pytest.raises(InputError, match="spine1: the arista_eos ECN commands differ between families"):
+        candidate.load("spine1", "arista_eos", bare.replace("(DCS-7060DX5-64S,", "(DCS-0000,", 1), POLICY,
+                       ["Ethernet1/1"])
     pusher = EosPusher(SimpleNamespace(name="spine1"), None, 1.0, "t")  # (origin opens no session)
     assert "\n   tx-queue 3\n" in pusher.origin(bare, {"Ethernet1/1": [3]}, "sand")["snippet"]
-    assert "\n   tx-queue 3\n" in pusher.origin(as_sand, {"Ethernet1/1": [3]}, "trident-tomahawk")["snippet"]
-    with pytest.raises(InputError, match="spine1: its running config has no tx-queue or uc-tx-queue block and its "
-                                         "model's family is not known"):
-        pusher.origin(bare, {"Ethernet1/1": [3]}, None)
+    assert "\n   uc-tx-queue 3\n" in pusher.origin(bare, {"Ethernet1/1": [3]}, "trident-tomahawk")["snippet"]

@@ -239,13 +239,9 @@ class EosPusher(Pusher):
         priorities, candidate.DeviceConfig.queues) as they are now (`no random-detect ecn` where there is none: the
         port's own or its service-profile's setting then applies again). The blocks are `tx-queue N` on a Sand switch
         and `uc-tx-queue N` on a Trident/Tomahawk one (render.families.EOS_QUEUE_WORD), which refuse each other's:
-        the keyword the running config's own blocks use, else ``family``'s; InputError when neither says."""
-        family = families.config_family("arista_eos", running) or family
-        if family not in families.EOS_QUEUE_WORD:
-            raise InputError(f"{self.name}: its running config has no tx-queue or uc-tx-queue block and its model's "
-                             "family is not known, so which queue keyword puts its ECN settings back is not known; "
-                             f"give --model {self.name}:MODEL (the hardware model `show version` prints)")
-        word = families.EOS_QUEUE_WORD[family]
+        ``family`` is candidate.DeviceConfig.family, which candidate.load resolved from the same running config (its
+        own blocks' keyword, else the model's) or refused."""
+        word = families.EOS_QUEUE_WORD[str(family)]
         lines = running.splitlines()
         out = []
         for port, carrying in queues.items():
