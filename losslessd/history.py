@@ -278,11 +278,11 @@ class History:
             self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
                 row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
             self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
+            tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
-            self._gaps = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gaps'").fetchone())
+            self._gaps = "gaps" in tables
             # ... and one from before schema 5 no queue maps (which queue carries a priority is not known there); one of
             # schema 5 (a reader leaves it as it is) its latest maps only.
-            tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             self._queue_maps = "spans" if "queue_map_reads" in tables else "latest" if "queue_maps" in tables else None
             # The writer's: each device's latest map, so that a read that found the same (every daemon start) is not
             # stored as one more change.
