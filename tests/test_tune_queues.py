@@ -24,6 +24,7 @@ from losslessd.tune.session import Options, Tuner
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
 from tests.peers import FABRIC, swapped_leaf1
+from tests.test_tune_apply import _push, _setup
 
 from .clirun import losslessd
 
@@ -165,16 +166,7 @@ def test_an_eos_push_and_its_put_back_go_on_the_carrying_tx_queue(make_sim, tmp_
 
 def _sonic(make_sim):
     sim = make_sim(["leaf1"], snmp=False)
-    host = load(sim.inventory_path, sim.env).hosts["leaf1"]
-    cfg = candidate.load("leaf1", "sonic", sim.running_config("leaf1"), POLICY, ["Ethernet0"])
-    pusher = SonicPusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
-    pusher.open()
-    return sim, cfg, pusher
-
-
-def _push(cfg, pusher, cand):
-    return pusher.push(candidate.check(cfg, POLICY, cand).snippet,
-                       candidate.ecn_check(cfg, POLICY, candidate.expected(cfg, POLICY, cand)))
+    return sim, *_setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
 
 
 @pytest.mark.slow
