@@ -22,12 +22,15 @@ SEEN = ["\t", "\xa0", "\xe9", "\u200c", "\u200d", "\u3000", "\xb2"]
 OTHER_DIGITS = ["\u0663", "\u096f", "\uff13", "\U0001d7d1"]
 
 
-def _issues(tmp_path, char: str) -> list[str]:
+def _issues(tmp_path, char: str, words: str | None = None) -> list[str]:
+    """The SYS002 issues of the mlx5 reader's capture with ``char`` in a word (`Cable<char>len:`), or ``words`` after
+    it (`Cable len <words>:`)."""
     mlx5 = next(r for r in READERS if r.label == "mlx5")
     text = mlx5.file.read_text(encoding="utf-8")
     assert "Cable len:" in text
-    path = tmp_path / f"host-{ord(char):x}.capture"
-    path.write_text(text.replace("Cable len:", f"Cable{char}len:", 1), encoding="utf-8", newline="")
+    path = tmp_path / f"host-{ord(char[:1] or ' '):x}.capture"
+    written = f"Cable len {words}:" if words is not None else f"Cable{char}len:"
+    path.write_text(text.replace("Cable len:", written, 1), encoding="utf-8", newline="")
     device = parse_group("host", [str(path)])
     return [i.message for i in device.issues if "no device writes" in i.message]
 
@@ -61,17 +64,12 @@ def test_another_scripts_digits_in_its_own_words_are_no_issue(tmp_path):
     """A description written in Japanese or Chinese holds full-width digits (`ラック１２`, `机柜３号`): beside that
     script's letters they are its own text, not a number a reader takes; the same digits where a number stands
     (` ３ `, `Cable３`) are named."""
-    mlx5 = next(r for r in READERS if r.label == "mlx5")
-    text = mlx5.file.read_text(encoding="utf-8")
     for words, told in (("ラック１２", None),
                         ("机柜３号", None),
                         (" ３ ", "another script"),
                         ("Cable３", "another script"),
                         ("\x00 ３", "2 in all")):  # (beside a control character: that one is named, both counted)
-        path = tmp_path / "host-words.capture"
-        path.write_text(text.replace("Cable len:", f"Cable len {words}:", 1), encoding="utf-8", newline="")
-        device = parse_group("host", [str(path)])
-        said = [i.message for i in device.issues if "no device writes" in i.message]
+        said = _issues(tmp_path, "", words)
         assert (told in said[0] if told else not said), (words, said)
 
 
