@@ -786,3 +786,39 @@ def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
     for text in ("100 ", "200ms", "08", "0x", "-100", "99", "5001", "1e3", "", "9" * 5000):
         with pytest.raises(ValueError):
             _swss_uint(text, 100, 5000)
+
+
+@pytest.mark.parametrize(("table", "fields", "said"), [
+    # sonic-swss qosorch.cpp WredMapHandler::convertFieldValuesToAttributes: "Unknown wred profile field"
+    ("WRED_PROFILE", {"green_ect_min_threshold": "524288"}, "green_ect_min_threshold"),
+    # WredMapHandler::convertBool takes "true" and "false" alone
+    ("WRED_PROFILE", {"wred_green_enable": "yes"}, "wred_green_enable"),
+    # QosOrch::handleSchedulerTable: "Unknown field", and a type other than DWRR, WRR, STRICT
+    ("SCHEDULER", {"priority": "1"}, "priority"),
+    ("SCHEDULER", {"type": "strict"}, "type"),
+])
+def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said):
+    """orchagent refuses a WRED_PROFILE or SCHEDULER entry with a field it does not take (task_invalid_entry), and
+    retries a QUEUE entry naming it without ever applying it (handleQueueTable: task_need_retry): queue 3 gets
+    neither its scheduler nor its WRED profile, where both were read as set."""
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
+          "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50"}},
+          "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "wred_green_enable": "true",
+                                              "green_min_threshold": "1048576", "green_max_threshold": "2097152",
+                                              "green_drop_probability": "5"}},
+          "QUEUE": {"Ethernet0|3": {"scheduler": "s1", "wred_profile": "AZURE_LOSSLESS"},
+                    "Ethernet0|4": {"scheduler": "s1", "wred_profile": "AZURE_LOSSLESS"}}}
+    name = "s1" if table == "SCHEDULER" else "AZURE_LOSSLESS"
+    db[table][name].update(fields)
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    [issue] = [i for i in device.issues if i.code == "SYS002"]
+    assert issue.source.pointer == f"/{table}/{name}/{said}" and "orchagent refuses" in issue.message
+    for q in (3, 4):
+        queue = device.ports["Ethernet0"].queues.get(q)
+        assert queue is None or (queue.scheduler is None and queue.ecn is None), queue
+    db[table][name] = {k: v for k, v in db[table][name].items() if k not in fields}
+    if table == "SCHEDULER":
+        db[table][name]["type"] = "DWRR"
+    queue = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].queues[3]
+    assert queue.scheduler.name == "s1" and queue.ecn.ecn_enabled

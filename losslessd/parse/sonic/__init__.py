@@ -69,6 +69,17 @@ _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, 
 # WRED_PROFILE.ecn modes that mark green packets (qosorch.cpp ecn_map -> SAI_ECN_MARK_MODE_*).
 _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
 _ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow", "ecn_red", "ecn_yellow_red"})}
+# The fields orchagent takes in these tables (sonic-swss orchagent/qosorch.h field names; qosorch.cpp
+# WredMapHandler::convertFieldValuesToAttributes "Unknown wred profile field", QosOrch::handleSchedulerTable "Unknown
+# field"): an entry with any other field, a wred_*_enable other than "true"/"false" (WredMapHandler::convertBool) or a
+# scheduler type other than _SCHEDULER_TYPES is refused whole (task_invalid_entry), and a QUEUE entry naming it is
+# retried and never applied (handleQueueTable: task_need_retry), neither its scheduler nor its WRED profile.
+_ORCH_FIELDS = {
+    "WRED_PROFILE": frozenset({f"{c}_{w}" for c in ("green", "yellow", "red")
+                               for w in ("min_threshold", "max_threshold", "drop_probability")}
+                              | {f"wred_{c}_enable" for c in ("green", "yellow", "red")} | {"ecn"}),
+    "SCHEDULER": frozenset({"type", "weight", "meter_type", "cir", "cbs", "pir", "pbs"}),
+}
 _ABSENT = object()
 # A queue's scheduler or ECN that two keys set differently (see _overlaps): not known, as when its table is absent.
 _UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
@@ -556,6 +567,7 @@ class _Builder:
         self._maps: dict[tuple, dict] = {}
         self._schedulers: dict[str, Scheduler] = {}
         self._wred: dict[str, Ecn] = {}
+        self._refusals: dict[tuple[str, str], bool] = {}  # (SCHEDULER or WRED_PROFILE, name) -> orchagent refuses it
         self._global_dscp: tuple[str, Source] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
         self._own_dscp: set[str] = set()  # ports that name their own dscp_to_tc_map
         self._wd_priorities: dict[str, tuple[int, ...] | None] = {}  # PORT_QOS_MAP pfcwd_sw_enable
@@ -1316,7 +1328,7 @@ class _Builder:
                 except (KeyError, TypeError):  # not seen yet, or not strings
                     last_fields = None
                     scheduler, ecn, numbers = self._read_alike(
-                        settings, written, lambda e: (self._scheduler(e), self._ecn(e), {}),
+                        settings, written, lambda e: (*self._queue_settings(e), {}),
                         e if e is not None else self._cite(make, key, fields))
             for port, index in pairs:
                 if port is not name:
@@ -1327,6 +1339,35 @@ class _Builder:
                     number = numbers[index] = self._event("queue", index, scheduler, ecn, make)
                 events.append(number)
                 entries.append(key if make else e)
+
+    def _queue_settings(self, e: Entry) -> tuple[Scheduler | None, Ecn | None]:
+        """A QUEUE entry's scheduler and ECN; neither when it names a profile orchagent refuses (_ORCH_FIELDS)."""
+        for field, table in (("scheduler", "SCHEDULER"), ("wred_profile", "WRED_PROFILE")):
+            name = self.bound_name(e, field) if type(e.fields.get(field)) is str else None
+            if name and table in self.db.tables and name in self.db.table(table) and self._refused(table, name):
+                return None, None
+        return self._scheduler(e), self._ecn(e)
+
+    def _refused(self, table: str, name: str) -> bool:
+        """Whether orchagent refuses this SCHEDULER or WRED_PROFILE entry (_ORCH_FIELDS); said once, at its field."""
+        refused = self._refusals.get((table, name))
+        if refused is None:
+            e = self.db.table(table)[name]
+            why = next(((f, "a field orchagent does not take") for f in e.fields if f not in _ORCH_FIELDS[table]),
+                       None)
+            for f, value in e.fields.items():
+                if why is None and f.startswith("wred_") and value not in ("true", "false"):
+                    why = (f, 'neither "true" nor "false"')
+                if why is None and f == "type" and table == "SCHEDULER" and value not in _SCHEDULER_TYPES:
+                    why = (f, f"not one of {', '.join(_SCHEDULER_TYPES)}")
+            if why is not None:
+                f, what = why
+                self.db.issue(f"{_at(e)} {f} {_quoted(str(e.fields[f]))} is {what}: orchagent refuses the whole "
+                              f"{table} entry (sonic-swss qosorch.cpp, task_invalid_entry) and never applies the QUEUE "
+                              f"entries naming it, neither their scheduler nor their WRED profile; remove the field or "
+                              f"write it as orchagent takes it", e.source(f))
+            refused = self._refusals[(table, name)] = why is not None
+        return refused
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
