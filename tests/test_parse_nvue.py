@@ -1225,3 +1225,18 @@ def test_a_session_behind_two_switches_prompts_is_refused_at_the_second():
     jump = parse("ubuntu@oob-mgmt-server:~$ ssh cumulus@leaf01\n"
                  "cumulus@leaf01:mgmt:~$ nv set interface swp1 type swp\n")
     assert list(jump.ports) == ["swp1"]
+
+
+@pytest.mark.parametrize(("script", "name", "line"), [
+    ("nv set system hostname leaf1\nnv set interface swp1 type swp\nnv unset system hostname\n", "cumulus", 3),
+    ("nv set system hostname leaf1\nnv set interface swp1 type swp\nnv unset system\n", "cumulus", 3),
+    ("nv unset system hostname\nnv set interface swp1 type swp\n", "cumulus", 1),
+    ("nv set system hostname leaf1\nnv unset system hostname\nnv set system hostname leaf2\n"
+     "nv set interface swp1 type swp\n", "leaf2", 3),
+])
+def test_a_script_unsetting_the_hostname_names_the_switch_cumulus(script, name, line):
+    """`nv unset system hostname` (or of all `system`) gives the switch its default name back (Cumulus Linux User
+    Guide, Quick Start: the default hostname is cumulus) until a later `nv set system hostname`; the device was named
+    after the file."""
+    device = nvue.parse([Input("leaf-from-file.nvue", script)], "leaf-from-file")
+    assert device.name == name and device.source.line == line, (device.name, device.source)

@@ -19,6 +19,7 @@ from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import (
+    DEFAULT_HOST_NAMES,
     PROMPT_HOST,
     SHELL_PROMPT,
     IssueList,
@@ -315,8 +316,12 @@ def command_paths(text: str, path: str) -> Commands:
                     named = (out.lines,)
             elif (unread := out.unset(words[2:], src)) is not None:
                 issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {unread}", source=src))
-            elif words[2:] == ["system", "hostname"]:  # (the switch takes its default name back)
-                hosts.unnamed()
+            elif words[2:] in (["system", "hostname"], ["system"]):  # the switch takes its default name back,
+                hosts.unnamed()  # which it has from then on (a later `nv set system hostname` replaces it as a name)
+                if named is not None:
+                    out.drop(named)
+                out.add(["system", "hostname", DEFAULT_HOST_NAMES[PLATFORM]], src)
+                named = (out.lines,)
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
         elif len(words) > 1 and any(_NESTED.search(w) for w in words[1:]):
