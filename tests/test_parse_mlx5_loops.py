@@ -25,6 +25,10 @@ SCRIPTS = {
                     "break ²", "continue 1x", "{ break; }", "( break )", "break 1 2", "exit 1 2", "continue 2 >&2",
                     "break 2>/dev/null")},
     "break 0 under set -e": ["set -e", *(w.replace("{WORD}", "break 0") for w in NESTED)],
+    # (its failure tested, as a command's before `||` or `&&` is: set -e does not stop there, every loop is left)
+    **{f"{word} under set -e": ["set -e", *(w.replace("{WORD}", word) for w in NESTED)]
+       for word in ("break 0 || true", "continue 0 || :", "break 0 && mlnx_qos -i eth7 --trust pcp",
+                    "break -1 || mlnx_qos -i eth7 --trust pcp", "break 2 || true")},
     "break in a piped loop": ["for p in eth1; do", "  for q in eth2 eth3; do mlnx_qos -i $q --trust pcp; break 2; "
                               "done | cat", "  mlnx_qos -i $p --trust dscp", "done"],
     "break in a function called in a loop": ["f() { break; }", "for p in eth1 eth2; do f; mlnx_qos -i $p --trust pcp;"

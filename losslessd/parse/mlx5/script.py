@@ -292,8 +292,10 @@ def _and_operands(flat: list, roles: list[str]) -> list[int | None]:
 def _one_errexit(out: list, k: int, flat: list, roles: list[str], dcb) -> None:
     """The command ``flat[k]``, and after it the `exit` set -e makes where it fails (see _errexit)."""
     n, words, line = flat[k]
-    out.append((n, words, line))
     untested = _line_untested(line, words) if words and words[0] == _SUBSHELL else _untested(roles[k])
+    if words and words[0] in _LOOP_WORDS and not untested:  # (`break 0 || true`: its failure is tested)
+        words = [_TESTED, *words]
+    out.append((n, words, line))
     if words and words[0] == _SUBSHELL and untested and (failure := _pipeline_fails(words[1:], dcb)):
         # a command substitution's command that fails: its status, where it is the last (bash(1) Command
         # Substitution), or where -e is kept in it (see _block); a pipeline whose part but the last fails, where
@@ -1056,6 +1058,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             functions[_FAILING] = f"line {n} in it fails: {written[2]}"  # (where -e is off: see `)`)
             i = _errexit_ends(flat, i, stop, ends, functions, n, depth, written[2])
             continue
+        jump_tested = written[0] == _TESTED  # (a break or continue before `&&` or `||`, see _one_errexit)
+        written = written[1:] if jump_tested else written
         own = written[1:] if written[0] == _GUARDED else written
         own = [] if "|" in own or "|&" in own else own  # (`break | cat`: a subshell of the pipeline, whose own it is)
         if own[:1] in (["exit"], ["return"], ["shift"], *([w] for w in _LOOP_WORDS)) and len(_arguments(own)) > 1:
@@ -1072,7 +1076,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             else:
                 i = yield from _loop_jump(flat, ran, stop, ends, functions, own[0],
                                           None if args and at_run_time(args[0]) else
-                                          _shell_number(args[0]) if args else 1, written[0] == _GUARDED, depth)
+                                          _shell_number(args[0]) if args else 1, written[0] == _GUARDED, depth,
+                                          jump_tested)
                 continue
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
             guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
@@ -1332,11 +1337,12 @@ def _arguments(words: list[str]) -> list[str]:
 
 
 def _loop_jump(flat: list, j: int, stop: int, ends: dict[int, int], functions: dict, word: str, count: int | None,
-               guarded: bool, depth: int) -> Generator[tuple[int, list[str] | None, str], None, int]:
+               guarded: bool, depth: int, tested: bool) -> Generator[tuple[int, list[str] | None, str], None, int]:
     """The `break` or `continue` ``flat[j]`` (``count``: its n, None where known only at run time; ``guarded``: after
-    `&&` or `||`): where the shell goes on, as bash(1) says (see _LOOP_WORDS); returns the index to go on at. One the
-    reader cannot decide is read as an `exit` in its place is: under an if, a case, `&&` or `||` as not taken; of a
-    count known only at run time, named, and the loop's commands after it are not read (left unknown, not guessed)."""
+    `&&` or `||`; ``tested``: before one, where set -e does not stop at its failure): where the shell goes on, as
+    bash(1) says (see _LOOP_WORDS); returns the index to go on at. One the reader cannot decide is read as an `exit` in
+    its place is: under an if, a case, `&&` or `||` as not taken; of a count known only at run time, named, and the
+    loop's commands after it are not read (left unknown, not guessed)."""
     n, written, line = flat[j]
     cached = functions.setdefault(_ENCLOSING, {}).get((id(flat), j))  # (found once per line: each loop round
     if cached is None or cached[0] is not flat:  # comes back to it; the list kept, so that its id is no other's)
@@ -1347,7 +1353,7 @@ def _loop_jump(flat: list, j: int, stop: int, ends: dict[int, int], functions: d
         return j + 1  # ("only meaningful in a `for', `while', or `until' loop": bash goes on)
     reach = len(loops) if count is None or count < 1 else min(count, len(loops))
     target = loops[reach - 1]
-    if count is not None and count < 1:
+    if count is not None and count < 1 and not tested:
         why = f"`{' '.join(written)}` on line {n}: loop count out of range"
         functions[_FAILING] = why
         after = _errexit_ends(flat, j + 1, stop, ends, functions, n, depth, why)
@@ -2361,6 +2367,7 @@ _SUBSHELL = "\0subshell"  # (before a command a command substitution runs: in a 
 _CALL = "\0call"  # (before the words of a call of the script's own function)
 _GUARDED = "\0guarded"  # (before an `exit`, `exec` or `return` after `&&` or `||`)
 _LISTED = "\0listed"  # (before the _CALL of a call before `&&` or `||`)
+_TESTED = "\0tested"  # (before a `break` or `continue` before `&&` or `||`)
 # (the words after which the status stays that of the command before: a command substitution's, an exit's after `&&`
 # or `||`, the reserved words of a compound command's head, `exit` and `return`, which give it)
 _PIPED_INTO = "\0piped-into"  # ([_PIPED_INTO] after a command piped into the compound command after it; in
