@@ -152,14 +152,15 @@ def test_broken_value_is_sys002_and_other_ports_still_parse():
     issue = by_pointer["/PORT_QOS_MAP/Ethernet0/pfc_enable"]
     assert issue.code == "SYS002" and "'3,x'" in issue.message
     assert '"pfc_enable": "3,x"' in _line_of(issue.source)
-    assert by_pointer["/WRED_PROFILE/AZURE_LOSSLESS/green_min_threshold"].code == "SYS002"
+    # (ecn 'ecn_sometimes' and green_min_threshold 'abc': orchagent never creates the profile, said at the first)
+    assert "orchagent refuses" in by_pointer["/WRED_PROFILE/AZURE_LOSSLESS/ecn"].message
     assert by_pointer["/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map"].code == "SYS002"  # names a missing map
     assert by_pointer["/SCHEDULER"].code == "SYS002"  # a table that is not a mapping
     assert by_pointer["/CABLE_LENGTH/AZURE/Ethernet0"].code == "SYS003"  # "3 furlongs": unknown unit
     assert device.ports["Ethernet0"].pfc_enabled is None and device.ports["Ethernet0"].trust is None
     good = device.ports["Ethernet4"]
     assert good.pfc_enabled == [3, 4] and good.dscp_to_tc == {3: 3, 4: 4} and good.speed_gbps == 100.0
-    assert good.queues[3].ecn.max_threshold_bytes == 2_097_152 and good.queues[3].ecn.min_threshold_bytes is None
+    assert 3 not in good.queues or good.queues[3].ecn is None
 
 
 # A config_db.json edited by hand: pfc_enable written twice in one entry, a second PORT_QOS_MAP block pasted below
@@ -721,8 +722,10 @@ PADDED = """{
     "TC_TO_QUEUE_MAP": {"AZURE": {"3": "3", "4": "4"}},
     "WRED_PROFILE": {"LOSSY_Q3": {"ecn": "ecn_all", "green_min_threshold": " 166912",
                                   "green_max_threshold": "282624 ", "green_drop_probability": "\\t5"},
-                     "TYPO": {"ecn": "ecn_all", "green_min_threshold": "166912B", "green_max_threshold": " "}},
-    "QUEUE": {"Ethernet0|3": {"wred_profile": "LOSSY_Q3"}, "Ethernet0|4": {"wred_profile": "TYPO"}},
+                     "TYPO": {"ecn": "ecn_all", "green_min_threshold": "166912B"},
+                     "BLANK": {"ecn": "ecn_all", "green_max_threshold": " "}},
+    "QUEUE": {"Ethernet0|3": {"wred_profile": "LOSSY_Q3"}, "Ethernet0|4": {"wred_profile": "TYPO"},
+              "Ethernet0|5": {"wred_profile": "BLANK"}},
     "BUFFER_POOL": {"egress_lossy_pool": {"size": " 166607744", "type": "egress", "mode": "dynamic"}},
     "BUFFER_PROFILE": {"egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "1778 ", "dynamic_th": " -1"}}
 }
@@ -739,11 +742,14 @@ def test_numbers_padded_with_blanks_are_read_as_orchagent_reads_them(tmp_path):
     assert device.buffer_pools["egress_lossy_pool"].size_bytes == 166607744
     profile = device.buffer_profiles["egress_lossy_profile"]
     assert (profile.size_bytes, profile.dynamic_threshold) == (1778, -1)
-    # A unit after the digits, or blanks alone, are still not numbers: named, not guessed.
+    # A unit after the digits is still not a number: named, not guessed. Blanks alone are no number std::stoi reads
+    # (it throws): orchagent never creates that profile, and queue 5 marks nothing.
     said = {i.source.pointer: i.message for i in device.issues}
     assert "'166912B'" in said["/WRED_PROFILE/TYPO/green_min_threshold"]
-    assert "' '" in said["/WRED_PROFILE/TYPO/green_max_threshold"]
     assert port.queues[4].ecn.min_threshold_bytes is None
+    assert "' '" in said["/WRED_PROFILE/BLANK/green_max_threshold"] and "orchagent refuses" in \
+        said["/WRED_PROFILE/BLANK/green_max_threshold"]
+    assert 5 not in port.queues or port.queues[5].ecn is None
 
 
 def test_pfc_enable_read_as_orchagent_reads_it():
@@ -796,11 +802,20 @@ def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
     # QosOrch::handleSchedulerTable: "Unknown field", and a type other than DWRR, WRR, STRICT
     ("SCHEDULER", {"priority": "1"}, "priority"),
     ("SCHEDULER", {"type": "strict"}, "type"),
+    # ecn_map.at and scheduler_meter_map.at throw out_of_range, std::stoi invalid_argument (no digit) or out_of_range
+    # (past int): Consumer::drain catches it and the entry stays pending, never created
+    ("WRED_PROFILE", {"ecn": "ecn_green_only"}, "ecn"),
+    ("WRED_PROFILE", {"green_min_threshold": "1M"}, None),  # (stoi reads 1: the profile stands)
+    ("WRED_PROFILE", {"green_max_threshold": "two megabytes"}, "green_max_threshold"),
+    ("WRED_PROFILE", {"green_max_threshold": "4294967296"}, "green_max_threshold"),
+    ("SCHEDULER", {"meter_type": "bits"}, "meter_type"),
+    ("SCHEDULER", {"weight": "heavy"}, "weight"),
+    ("SCHEDULER", {"pir": "-1"}, None),  # (stoull wraps a negative: read, the scheduler shapes)
 ])
 def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said):
-    """orchagent refuses a WRED_PROFILE or SCHEDULER entry with a field it does not take (task_invalid_entry), and
-    retries a QUEUE entry naming it without ever applying it (handleQueueTable: task_need_retry): queue 3 gets
-    neither its scheduler nor its WRED profile, where both were read as set."""
+    """orchagent never creates a WRED_PROFILE or SCHEDULER entry with a field it does not take or a value its reader
+    throws on or refuses, and retries a QUEUE entry naming it without ever applying it (handleQueueTable:
+    task_need_retry): queue 3 gets neither its scheduler nor its WRED profile, where both were read as set."""
     db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
           "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
           "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50"}},
@@ -810,15 +825,16 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
           "QUEUE": {"Ethernet0|3": {"scheduler": "s1", "wred_profile": "AZURE_LOSSLESS"},
                     "Ethernet0|4": {"scheduler": "s1", "wred_profile": "AZURE_LOSSLESS"}}}
     name = "s1" if table == "SCHEDULER" else "AZURE_LOSSLESS"
+    queue = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].queues[3]
+    assert queue.scheduler.name == "s1" and queue.ecn.ecn_enabled  # (as written before the field)
     db[table][name].update(fields)
     device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    if said is None:
+        assert not [i for i in device.issues if "orchagent refuses" in i.message]
+        assert device.ports["Ethernet0"].queues[3].scheduler.name == "s1"
+        return
     [issue] = [i for i in device.issues if i.code == "SYS002"]
     assert issue.source.pointer == f"/{table}/{name}/{said}" and "orchagent refuses" in issue.message
     for q in (3, 4):
         queue = device.ports["Ethernet0"].queues.get(q)
         assert queue is None or (queue.scheduler is None and queue.ecn is None), queue
-    db[table][name] = {k: v for k, v in db[table][name].items() if k not in fields}
-    if table == "SCHEDULER":
-        db[table][name]["type"] = "DWRR"
-    queue = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].queues[3]
-    assert queue.scheduler.name == "s1" and queue.ecn.ecn_enabled

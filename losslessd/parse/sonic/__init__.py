@@ -71,15 +71,28 @@ _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
 _ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow", "ecn_red", "ecn_yellow_red"})}
 # The fields orchagent takes in these tables (sonic-swss orchagent/qosorch.h field names; qosorch.cpp
 # WredMapHandler::convertFieldValuesToAttributes "Unknown wred profile field", QosOrch::handleSchedulerTable "Unknown
-# field"): an entry with any other field, a wred_*_enable other than "true"/"false" (WredMapHandler::convertBool) or a
-# scheduler type other than _SCHEDULER_TYPES is refused whole (task_invalid_entry), and a QUEUE entry naming it is
-# retried and never applied (handleQueueTable: task_need_retry), neither its scheduler nor its WRED profile.
-_ORCH_FIELDS = {
-    "WRED_PROFILE": frozenset({f"{c}_{w}" for c in ("green", "yellow", "red")
-                               for w in ("min_threshold", "max_threshold", "drop_probability")}
-                              | {f"wred_{c}_enable" for c in ("green", "yellow", "red")} | {"ecn"}),
-    "SCHEDULER": frozenset({"type", "weight", "meter_type", "cir", "cbs", "pir", "pbs"}),
+# field"), each with how it is read: std::stoi (int) or std::stoull (unsigned long long), or one of a few words
+# (ecn_map.at, scheduler_meter_map.at, WredMapHandler::convertBool, the scheduler types). An entry with another field,
+# or a value its reader throws on or does not take, is never created: refused (task_invalid_entry), or left pending
+# after Consumer::drain catches the exception; a QUEUE entry naming it is retried and never applied
+# (handleQueueTable: task_need_retry), neither its scheduler nor its WRED profile.
+_ORCH_FIELDS: dict[str, dict[str, tuple]] = {
+    "WRED_PROFILE": {**{f"{c}_{w}": (-2**31, 2**31 - 1) for c in ("green", "yellow", "red")
+                        for w in ("min_threshold", "max_threshold", "drop_probability")},
+                     **{f"wred_{c}_enable": ("true", "false") for c in ("green", "yellow", "red")},
+                     "ecn": tuple(_ECN_MODES)},
+    "SCHEDULER": {"type": tuple(_SCHEDULER_TYPES), "weight": (-2**31, 2**31 - 1), "meter_type": ("packets", "bytes"),
+                  **{f: (-(2**64 - 1), 2**64 - 1) for f in ("cir", "cbs", "pir", "pbs")}},
 }
+# std::stoi / std::stoull: C blanks skipped, a sign, decimal digits; what follows is ignored ([string.conversions]).
+_STO = re.compile(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]+)")
+
+
+def _sto_reads(text: str, low: int, high: int) -> bool:
+    """Whether std::stoi (``low``, ``high``: int's range) or std::stoull (the negated ULLONG_MAX up: it wraps a
+    negative) reads a number from ``text`` without throwing (invalid_argument: no digits; out_of_range: past it)."""
+    m = _STO.match(text)
+    return m is not None and len(m.group(2)) <= 20 and low <= int(m.group(1) + m.group(2)) <= high
 _ABSENT = object()
 # A queue's scheduler or ECN that two keys set differently (see _overlaps): not known, as when its table is absent.
 _UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
@@ -1342,28 +1355,39 @@ class _Builder:
 
     def _queue_settings(self, e: Entry) -> tuple[Scheduler | None, Ecn | None]:
         """A QUEUE entry's scheduler and ECN; neither when it names a profile orchagent refuses (_ORCH_FIELDS)."""
-        for field, table in (("scheduler", "SCHEDULER"), ("wred_profile", "WRED_PROFILE")):
+        refs = (("scheduler", "SCHEDULER"), ("wred_profile", "WRED_PROFILE"))
+        for field, table in refs:
             name = self.bound_name(e, field) if type(e.fields.get(field)) is str else None
             if name and table in self.db.tables and name in self.db.table(table) and self._refused(table, name):
+                for other in refs:
+                    self.ref(e, *other)  # (a name the config does not define is still said)
                 return None, None
         return self._scheduler(e), self._ecn(e)
 
     def _refused(self, table: str, name: str) -> bool:
-        """Whether orchagent refuses this SCHEDULER or WRED_PROFILE entry (_ORCH_FIELDS); said once, at its field."""
+        """Whether orchagent never creates this SCHEDULER or WRED_PROFILE entry (_ORCH_FIELDS); said once, at the
+        first field it cannot take."""
         refused = self._refusals.get((table, name))
         if refused is None:
             e = self.db.table(table)[name]
-            why = next(((f, "a field orchagent does not take") for f in e.fields if f not in _ORCH_FIELDS[table]),
-                       None)
+            why = None
             for f, value in e.fields.items():
-                if why is None and f.startswith("wred_") and value not in ("true", "false"):
-                    why = (f, 'neither "true" nor "false"')
-                if why is None and f == "type" and table == "SCHEDULER" and value not in _SCHEDULER_TYPES:
-                    why = (f, f"not one of {', '.join(_SCHEDULER_TYPES)}")
+                takes = _ORCH_FIELDS[table].get(f)
+                text = value if type(value) is str else _scalar_text(value)
+                if takes is None:
+                    why = (f, "a field orchagent does not take")
+                elif text is None:
+                    continue  # (a JSON list or object: see text())
+                elif isinstance(takes[0], str) and text not in takes:
+                    why = (f, f"not one of {', '.join(map(str, takes))}")
+                elif isinstance(takes[0], int) and not _sto_reads(text, *takes):
+                    why = (f, "no number orchagent reads (std::stoi / std::stoull throws on it)")
+                if why is not None:
+                    break
             if why is not None:
                 f, what = why
                 self.db.issue(f"{_at(e)} {f} {_quoted(str(e.fields[f]))} is {what}: orchagent refuses the whole "
-                              f"{table} entry (sonic-swss qosorch.cpp, task_invalid_entry) and never applies the QUEUE "
+                              f"{table} entry and never creates it (sonic-swss qosorch.cpp), nor applies the QUEUE "
                               f"entries naming it, neither their scheduler nor their WRED profile; remove the field or "
                               f"write it as orchagent takes it", e.source(f))
             refused = self._refusals[(table, name)] = why is not None
