@@ -838,3 +838,21 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
     for q in (3, 4):
         queue = device.ports["Ethernet0"].queues.get(q)
         assert queue is None or (queue.scheduler is None and queue.ecn is None), queue
+
+
+@pytest.mark.parametrize(("fields", "pmax"), [
+    ({"wred_green_enable": "true"}, 100.0),
+    ({"wred_green_enable": "true", "green_drop_probability": "5"}, 5.0),
+    ({}, None),  # (green WRED not enabled in the entry: no probability set, the SAI default stands)
+    ({"wred_green_enable": "false"}, None),
+])
+def test_green_wred_enabled_without_a_drop_probability_marks_at_100_percent(fields, pmax):
+    """qosorch.cpp WredMapHandler::addQosItem: a profile created with wred_green_enable true and no
+    green_drop_probability gets SAI_WRED_ATTR_GREEN_DROP_PROBABILITY 100, the marking probability at Kmax."""
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
+          "WRED_PROFILE": {"W": {"ecn": "ecn_all", "green_min_threshold": "1048576",
+                                 "green_max_threshold": "2097152", **fields}},
+          "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}
+    ecn = parse([Input("c.json", json.dumps(db))], "sw").ports["Ethernet0"].queues[3].ecn
+    assert ecn.mark_probability_pct == pmax

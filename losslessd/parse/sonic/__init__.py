@@ -1421,12 +1421,15 @@ class _Builder:
             # An explicit `wred_green_enable: "false"` turns WRED, and so marking, off for green.
             enabled = None if mode is None and "ecn" in w.fields else (
                 mode in _ECN_MARKS_GREEN and self.text(w, "wred_green_enable") != "false")
+            # qosorch.cpp WredMapHandler::addQosItem: green WRED enabled with no green_drop_probability is created
+            # with SAI_WRED_ATTR_GREEN_DROP_PROBABILITY 100
+            pmax = 100.0 if "green_drop_probability" not in w.fields and self.text(w, "wred_green_enable") == "true" \
+                else self.value(w, "green_drop_probability", _percent, "a percentage 0-100")
             ecn = self._wred[name] = Ecn(
                 profile=name, ecn_enabled=enabled,
                 min_threshold_bytes=self.value(w, "green_min_threshold", _count, "a threshold in bytes"),
                 max_threshold_bytes=self.value(w, "green_max_threshold", _count, "a threshold in bytes"),
-                mark_probability_pct=self.value(w, "green_drop_probability", _percent, "a percentage 0-100"),
-                source=w.source())
+                mark_probability_pct=pmax, source=w.source())
         return ecn
 
     def _pg_profile(self, e: Entry) -> tuple[str | None, bool]:
