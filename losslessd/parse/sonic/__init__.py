@@ -93,6 +93,8 @@ def _sto_reads(text: str, low: int, high: int) -> bool:
     negative) reads a number from ``text`` without throwing (invalid_argument: no digits; out_of_range: past it)."""
     m = _STO.match(text)
     return m is not None and len(m.group(2)) <= 20 and low <= int(m.group(1) + m.group(2)) <= high
+
+
 _ABSENT = object()
 # A queue's scheduler or ECN that two keys set differently (see _overlaps): not known, as when its table is absent.
 _UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
