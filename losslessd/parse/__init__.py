@@ -209,15 +209,28 @@ _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 _OTHER_DIGITS = re.compile(r"(?:(?![0-9])\d)+")
 
 
-def _digits_read_as_numbers(text: str) -> list[re.Match]:
-    """The runs of another script's digits that stand where a number may be read: beside no letter of another
-    script (`"٣"`, ` ٣ `, `Ethernet١`). Beside one (a Japanese or Chinese description's `ラック１２`) they are
-    that text's own digits, which an operator types there and no reader takes for a number."""
-    def foreign_letter(at: int) -> bool:
-        return 0 <= at < len(text) and not text[at].isascii() and text[at].isalpha()
+# What ends a value in a device file's line: a quote, a JSON or list separator, a bracket or brace.
+_VALUE_ENDS = "\"',;{}[]\n"
+_VALUE_REST = re.compile(r"[^\"',;{}\[\]\n]*")
 
-    return [m for m in _OTHER_DIGITS.finditer(text)
-            if not foreign_letter(m.start() - 1) and not foreign_letter(m.end())]
+
+def _digits_read_as_numbers(text: str) -> list[re.Match]:
+    """The runs of another script's digits that stand where a number may be read: in a value (the part of a line
+    between quotes, separators and brackets: _VALUE_ENDS) holding no letter of another script (`"٣"`, ` ٣ `,
+    `Ethernet١`). In one that holds one (a Japanese description's `ラック １２`, an Arabic one's `"رف ٣"`) they are that
+    text's own digits, which an operator types there and no reader takes for a number. Each stretch of the text is
+    looked at once (searched back from a run no further than the last value's end: a line of many runs in linear
+    time)."""
+    found: list[re.Match] = []
+    end, own = 0, False  # the value the last run was in: where it ends, whether it holds another script's letter
+    for m in _OTHER_DIGITS.finditer(text):
+        if m.start() >= end:
+            start = max(text.rfind(c, end, m.start()) for c in _VALUE_ENDS) + 1 or end
+            end = _VALUE_REST.match(text, m.end()).end()
+            own = any(not c.isascii() and c.isalpha() for c in text[start:end])
+        if not own:
+            found.append(m)
+    return found
 
 
 def _control_characters(device: Device, inp: Input) -> None:
