@@ -63,8 +63,8 @@ def test_a_digit_of_another_script_is_told(tmp_path, char):
 def test_another_scripts_digits_in_its_own_words_are_no_issue(tmp_path):
     """A description written in Japanese, Chinese or Arabic holds that script's digits (`ラック１２`, `机柜３号`, and
     apart from its letters: `ラック １２`, `"رف ٣ - gpu7"`, `خادم رقم ١٢`), one in Hebrew or Arabic bidi marks: in a
-    value holding that script's letters they are its own text, not a number a reader takes; the same digits where a number stands (` ３ `, `Cable３`, a
-    quoted value of their own beside such a description) are named."""
+    value holding that script's letters they are its own text, not a number a reader takes; the same digits where a
+    number stands (` ３ `, `Cable３`, a quoted value of their own beside such a description) are named."""
     for words, told in (("ラック１２", None),
                         ("机柜３号", None),
                         ("ラック １２", None),

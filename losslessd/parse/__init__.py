@@ -213,7 +213,7 @@ _SCRIPT_OWN = re.compile(r"(?:(?![0-9])\d|[\u061c\u200e\u200f])+")
 
 # What ends a value in a device file's line: a quote, a JSON or list separator, a bracket or brace.
 _VALUE_ENDS = "\"',;{}[]\n"
-_VALUE_REST = re.compile(r"[^\"',;{}\[\]\n]*")
+_VALUE_END = re.compile(r"[\"',;{}\[\]\n]")
 
 
 def _outside_script_text(text: str) -> list[re.Match]:
@@ -228,7 +228,8 @@ def _outside_script_text(text: str) -> list[re.Match]:
     for m in _SCRIPT_OWN.finditer(text):
         if m.start() >= end:
             start = max(text.rfind(c, end, m.start()) for c in _VALUE_ENDS) + 1 or end
-            end = _VALUE_REST.match(text, m.end()).end()
+            stop = _VALUE_END.search(text, m.end())
+            end = len(text) if stop is None else stop.start()
             own = any(not c.isascii() and c.isalpha() for c in text[start:end])
         if not own:
             found.append(m)
