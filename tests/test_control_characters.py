@@ -71,8 +71,11 @@ def test_another_scripts_digits_in_its_own_words_are_no_issue(tmp_path):
                         ('"رف ٣ - gpu7"', None),
                         ("خادم رقم ١٢", None),
                         ('"رف", "٣"', "another script"),
+                        ("رف swp١", "another script"),  # (in an ASCII word, whatever the value holds)
                         # ... and the bidi marks right-to-left text holds (RLM in a Hebrew description), not elsewhere
                         ("\"\u05e9\u05e8\u05ea\u200f 12\"", None),
+                        ("\"\u05e9\u05e8\u05ea GPU 12\u200f\"", None),  # (after a Latin word: where RTL text has one)
+                        ("\u05e9\u05e8\u05ea swp\u200f1", "an invisible character"),
                         ("\"\u05e9\u05e8\u05ea\", \"12\u200f\"", "an invisible character ('\\u200f')"),
                         (" ３ ", "another script"),
                         ("Cable３", "another script"),

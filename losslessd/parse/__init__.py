@@ -208,7 +208,8 @@ _CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 # What text in another script holds of DEVICE_UNSEEN: its digits, and the bidi marks right-to-left text carries (Unicode
 # TR9 2.6: LRM U+200E, RLM U+200F, ALM U+061C; an Arabic or Hebrew description copied from a document holds them).
-_SCRIPT_OWN = re.compile(r"(?:(?![0-9])\d|[\u061c\u200e\u200f])+")
+_BIDI_MARKS = "\u061c\u200e\u200f"
+_SCRIPT_OWN = re.compile(rf"(?:(?![0-9])\d|[{_BIDI_MARKS}])+")
 
 
 # What ends a value in a device file's line: a quote, a JSON or list separator, a bracket or brace.
@@ -221,8 +222,18 @@ def _outside_script_text(text: str) -> list[re.Match]:
     read: in a value (the part of a line between quotes, separators and brackets: _VALUE_ENDS) holding no letter of
     another script (`"٣"`, ` ٣ `, `Ethernet١`, `Ether<RLM>net1`). In one that holds one (a Japanese description's
     `ラック １２`, an Arabic one's `"رف ٣"`, a Hebrew one's `שרת<RLM> 12`) they are that text's own, which an
-    operator types there and no reader takes for a number or a name. Each stretch of the text is looked at once
+    operator types there and no reader takes for a number or a name, unless they are part of an ASCII word (a port
+    `swp١` on a line that also holds such a description). Each stretch of the text is looked at once
     (searched back from a run no further than the last value's end: a line of many runs in linear time)."""
+    def ascii_word(at: int) -> bool:
+        return 0 <= at < len(text) and text[at].isascii() and text[at].isalnum()
+
+    def in_ascii_word(m: re.Match) -> bool:
+        """Digits touching an ASCII letter or digit (`swp١`, `Cable３`); a mark inside an ASCII word (`Ether<RLM>net`:
+        right-to-left text puts one after its Latin words and numbers, `12<RLM>`)."""
+        before, after = ascii_word(m.start() - 1), ascii_word(m.end())
+        return (before and after) if m[0].strip(_BIDI_MARKS) == "" else (before or after)
+
     found: list[re.Match] = []
     end, own = 0, False  # the value the last run was in: where it ends, whether it holds another script's letter
     for m in _SCRIPT_OWN.finditer(text):
@@ -231,7 +242,7 @@ def _outside_script_text(text: str) -> list[re.Match]:
             stop = _VALUE_END.search(text, m.end())
             end = len(text) if stop is None else stop.start()
             own = any(not c.isascii() and c.isalpha() for c in text[start:end])
-        if not own:
+        if not own or in_ascii_word(m):
             found.append(m)
     return found
 
