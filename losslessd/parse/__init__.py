@@ -214,7 +214,7 @@ _SCRIPT_OWN = re.compile(rf"(?:(?![0-9])\d|[{_BIDI_MARKS}])+")
 
 # What ends a value in a device file's line: a quote, a JSON or list separator, a bracket or brace.
 _VALUE_ENDS = "\"',;{}[]\n"
-_VALUE_END = re.compile(r"[\"',;{}\[\]\n]")
+_VALUE_END = re.compile(f"[{re.escape(_VALUE_ENDS)}]")
 
 
 def _outside_script_text(text: str) -> list[re.Match]:
