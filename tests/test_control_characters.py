@@ -61,11 +61,22 @@ def test_a_digit_of_another_script_is_told(tmp_path, char):
 
 
 def test_another_scripts_digits_in_its_own_words_are_no_issue(tmp_path):
-    """A description written in Japanese or Chinese holds full-width digits (`ラック１２`, `机柜３号`): beside that
-    script's letters they are its own text, not a number a reader takes; the same digits where a number stands
-    (` ３ `, `Cable３`) are named."""
+    """A description written in Japanese, Chinese or Arabic holds that script's digits (`ラック１２`, `机柜３号`, and
+    apart from its letters: `ラック １２`, `"رف ٣ - gpu7"`, `خادم رقم ١٢`), one in Hebrew or Arabic bidi marks: in a
+    value holding that script's letters they are its own text, not a number a reader takes; the same digits where a
+    number stands (` ３ `, `Cable３`, a quoted value of their own beside such a description) are named."""
     for words, told in (("ラック１２", None),
                         ("机柜３号", None),
+                        ("ラック １２", None),
+                        ('"رف ٣ - gpu7"', None),
+                        ("خادم رقم ١٢", None),
+                        ('"رف", "٣"', "another script"),
+                        ("رف swp١", "another script"),  # (in an ASCII word, whatever the value holds)
+                        # ... and the bidi marks right-to-left text holds (RLM in a Hebrew description), not elsewhere
+                        ("\"\u05e9\u05e8\u05ea\u200f 12\"", None),
+                        ("\"\u05e9\u05e8\u05ea GPU 12\u200f\"", None),  # (after a Latin word: where RTL text has one)
+                        ("\u05e9\u05e8\u05ea swp\u200f1", "an invisible character"),
+                        ("\"\u05e9\u05e8\u05ea\", \"12\u200f\"", "an invisible character ('\\u200f')"),
                         (" ３ ", "another script"),
                         ("Cable３", "another script"),
                         ("\x00 ３", "2 in all")):  # (beside a control character: that one is named, both counted)

@@ -176,6 +176,27 @@ def test_a_number_past_its_bound_is_refused_at_load_naming_the_file_line_and_key
         assert res.returncode == 2 and "`poll.concurrency` must be at most 1024" in res.stderr, res.stderr
 
 
+@pytest.mark.parametrize("pause, ratio, refused", [
+    (100.0, 7.2e7, False),  # 3 counters (ECN marks, CNPs sent, CNPs handled) x 2.4e9/s over 100 pauses/s
+    (100.0, 1e8, True),  # (below the ratio's own cap, MAX_FRAMES_PER_S: it passed --check)
+    (1e6, 7300.0, True),
+])
+def test_an_ecn_marks_per_pause_threshold_no_port_can_meet_is_refused(folder, pause, ratio, refused):
+    """`ecn_min_marks_per_pause` is marks per pause frame, a ratio, but was bounded as a rate (2.4e9): a threshold above
+    what any port can mark per pause (the evidence's counters over ecn_min_pause_per_s) was taken, and
+    ecn_not_marking then opened on every sustained pausing, however well ECN marked."""
+    path = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\ndetection:\n"
+                         f"  ecn_min_pause_per_s: {pause!r}\n  ecn_min_marks_per_pause: {ratio!r}\n")
+    if not refused:
+        assert load_settings(path, ENV).detection.ecn_min_marks_per_pause == ratio
+        return
+    with pytest.raises(InputError) as err:
+        load_settings(path, ENV)
+    assert (err.value.file, err.value.line) == (str(path), 5), str(err.value)
+    assert err.value.message.startswith("`detection.ecn_min_marks_per_pause` must be at most ") \
+        and "every sustained pausing" in str(err.value), str(err.value)
+
+
 @pytest.mark.parametrize("url, says", [
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN x", "without spaces or control characters"),
     # a control character: --check passed it, and each POST's logged reason then quoted the URL's path and query

@@ -84,6 +84,9 @@ MALFORMED = {
     "content-length-and-chunked": b"POST /-/reload HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n"
                                   b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
                                   b"GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n",
+    # ... and HTTP/1.0 with Transfer-Encoding (RFC 9112 6.1: MUST be treated as faulty framing; it reloaded)
+    "http-1.0-chunked": b"POST /-/reload HTTP/1.0\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                        b"GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n",
 }
 
 

@@ -1327,12 +1327,14 @@ def test_lines_indented_under_an_interface_command_are_named_and_leave_its_fact_
 
 
 def test_blocks_of_real_sub_modes_are_no_wrapped_lines():
-    """`tx-queue N` (read) and `mc-tx-queue N`, `evpn ethernet-segment` (EOS modes losslessd passes over) hold
-    lines of their own mode: none is named as a wrapped command."""
+    """`tx-queue N` (read) and `mc-tx-queue N`, `evpn ethernet-segment`, `sync-e`, a subinterface's `encapsulation
+    vlan` (EOS modes losslessd passes over; the last two were named in Arista AVD's rendered configs) hold lines of
+    their own mode: none is named as a wrapped command."""
     text = ("interface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n"
             "   priority-flow-control priority 3 no-drop\n   tx-queue 3\n      bandwidth percent 50\n"
             "   mc-tx-queue 1\n      bandwidth percent 10\n   evpn ethernet-segment\n      identifier 0000:0000\n"
-            "!\nend\n")
+            "   sync-e\n      priority 10\n!\n"
+            "interface Ethernet1.100\n   encapsulation vlan\n      client dot1q 100 network client\n!\nend\n")
     device = parse(text)
     assert [i for i in device.issues if "opens no mode" in i.message] == []
     assert device.ports["Ethernet1"].pfc_enabled == [3]

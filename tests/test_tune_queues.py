@@ -164,6 +164,33 @@ def test_an_eos_push_and_its_put_back_go_on_the_carrying_tx_queue(make_sim, tmp_
         pusher.close()
 
 
+@pytest.mark.slow
+def test_a_put_back_is_checked_on_a_port_whose_ecn_as_found_is_not_known(make_sim, tmp_path):
+    """spine1's queue 4 (priority 3's) marks nothing as found, so ecn_settings knows no thresholds there and a put-back
+    was not checked on it: one that left the candidate on the port was taken as done. The origin's ecn_states (each
+    carrying queue as parsed) check it: a put-back that changes nothing fails naming the port (EOS: its commit is
+    rolled back), the real one passes."""
+    sim = make_sim(["spine1"], snmp=False, fabric=_spine_tc3_on_queue4(tmp_path / "fabric"))
+    host = load(sim.inventory_path, sim.env).hosts["spine1"]
+    cfg = candidate.load("spine1", "arista_eos", sim.running_config("spine1"), POLICY, ["Ethernet1/1"])
+    pusher = EosPusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
+    pusher.open()
+    try:
+        found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+        states = candidate.ecn_states(cfg, POLICY, cfg.text)
+        assert found == {"Ethernet1/1": None} and states == {"Ethernet1/1": [[4, False, None, None, None, None]]}
+        origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
+        want = candidate.expected(cfg, POLICY, NEW)
+        pusher.push(candidate.check(cfg, POLICY, NEW).snippet, candidate.ecn_check(cfg, POLICY, want))
+        with pytest.raises(PushError, match=r"Ethernet1/1's queues carrying lossless priorities hold queue 4: ECN on, "
+                                            r"Kmin 300000 B, .* not queue 4: ECN off as found"):
+            pusher.restore({"snippet": "interface Ethernet1/1\n!\n"}, candidate.ecn_check(cfg, POLICY, found, states))
+        pusher.restore(origin, candidate.ecn_check(cfg, POLICY, found, states))
+        assert candidate.ecn_states(cfg, POLICY, sim.running_config("spine1")) == states
+    finally:
+        pusher.close()
+
+
 def _sonic(make_sim):
     sim = make_sim(["leaf1"], snmp=False)
     return sim, *_setup(sim, "leaf1", ["Ethernet0"], SonicPusher)

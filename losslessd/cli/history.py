@@ -107,8 +107,8 @@ def history(db: Db = None, config: Config = None, *,
                                                          "each priority with samples, one after another).")] = None,
             # (SAI saiqueue.h: SAI_QUEUE_ATTR_INDEX is a sai_uint8_t; 10^30 was an OverflowError in SQLite, exit 3)
             queue: Annotated[int | None, typer.Option("--queue", min=0, max=255, help="Egress queue for ECN marks and "
-                                                      "drops (default: the queue the device's maps put the priority "
-                                                      "on, as the daemon last read them).")] = None,
+                                                      "drops, all along (default: in each bucket, the queue the "
+                                                      "device's maps in force then put the priority on).")] = None,
             since: Annotated[str, typer.Option("--since", help=_SINCE_HELP)] = "24h",
             until: Until = None,
             fmt: Fmt = Format.text,

@@ -277,11 +277,15 @@ class HttpFace:
         path = request.target.decode("ascii", "replace").split("?", 1)[0]
         handler, allowed = self._routes.get(path, (None, ()))
         names = {name for name, _ in request.headers}
-        if b"transfer-encoding" in names and b"content-length" in names:
-            # RFC 9112 6.1: "ought to be handled as an error" (request smuggling: a proxy in front that framed the
-            # body by its Content-Length passes on a second request inside it); h11 took Transfer-Encoding.
-            self._refuse("malformed", writer, "400: both Transfer-Encoding and Content-Length")
-            return _Answer(400, b"bad request: both Transfer-Encoding and Content-Length\n", close=True)
+        if b"transfer-encoding" in names and (b"content-length" in names or request.http_version == b"1.0"):
+            # RFC 9112 6.1: both framings "ought to be handled as an error", and an HTTP/1.0 message with
+            # Transfer-Encoding (which HTTP/1.0 has not) MUST be treated "as if the framing is faulty" (request
+            # smuggling: a proxy in front that framed the body otherwise passes on a second request inside it); h11
+            # took Transfer-Encoding either way.
+            why = "both Transfer-Encoding and Content-Length" if b"content-length" in names else \
+                "Transfer-Encoding in an HTTP/1.0 request"
+            self._refuse("malformed", writer, f"400: {why}")
+            return _Answer(400, f"bad request: {why}\n".encode(), close=True)
         try:
             size = await asyncio.wait_for(self._body(http, reader), self.header_timeout_s)
         except asyncio.TimeoutError:

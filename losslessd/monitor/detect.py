@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..limits import MAX_SECONDS
 from . import (
@@ -40,6 +40,9 @@ from . import (
 )
 from .counters import MAX_FRAMES_PER_S  # (a rate threshold above any port's frames/s never fires)
 
+# What the ECN evidence adds up (_evidence): the ECN marks (of the carrying queues, else the port's), CNPs sent and CNPs
+# handled, each a counter read at most MAX_FRAMES_PER_S.
+ECN_EVIDENCE_COUNTERS = 3
 # Intervals a detector counts (polls in a row, failures): our own limit (docs/detection.md), more than a day of the
 # default 10 s SNMP polls (8,640): a threshold past it is a typo, and 10**30 passed --check.
 MAX_POLLS = 10_000
@@ -84,6 +87,20 @@ class Thresholds(BaseModel):
     ecn_min_marks_per_pause: float = Field(0.1, ge=0, le=MAX_FRAMES_PER_S, description=(
         "ECN marks + CNPs per pause frame below which 'PFC is doing ECN's job' (ECN should mark "
         "before the ingress buffer reaches XOFF, so a working DCQCN marks far more than it pauses)"))
+
+    @field_validator("ecn_min_marks_per_pause")
+    @classmethod
+    def _can_be_met(cls, value: float, info: ValidationInfo) -> float:
+        """A ratio, not a rate (its ``le`` is only a cap): the evidence is at most ECN_EVIDENCE_COUNTERS counters of at
+        most MAX_FRAMES_PER_S each, judged from ecn_min_pause_per_s pauses/s on, so a threshold above their quotient
+        is met by no port, and ecn_not_marking would open on every sustained pausing however well ECN marks."""
+        pause = info.data.get("ecn_min_pause_per_s")
+        if pause is not None and value > (most := ECN_EVIDENCE_COUNTERS * MAX_FRAMES_PER_S / pause):
+            raise ValueError(f"must be at most {most:.6g} with ecn_min_pause_per_s {pause:g}: no port can mark more "
+                             f"than that per pause frame ({ECN_EVIDENCE_COUNTERS} counters of at most "
+                             f"{MAX_FRAMES_PER_S:g}/s each), so ecn_not_marking would open on every sustained pausing")
+        return value
+
     ecn_polls: int = Field(3, ge=1, le=MAX_POLLS, description=(
         "consecutive intervals meeting (or not) the condition to open (or end)"))
     ecn_evidence_max_age_s: float = Field(300.0, gt=0, le=MAX_SECONDS, description=(

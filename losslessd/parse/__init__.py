@@ -206,35 +206,62 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 # made a search of the file ten times slower.
 _CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
-_OTHER_DIGITS = re.compile(r"(?:(?![0-9])\d)+")
+# What text in another script holds of DEVICE_UNSEEN: its digits, and the bidi marks right-to-left text carries (Unicode
+# TR9 2.6: LRM U+200E, RLM U+200F, ALM U+061C; an Arabic or Hebrew description copied from a document holds them).
+_BIDI_MARKS = "\u061c\u200e\u200f"
+_SCRIPT_OWN = re.compile(rf"(?:(?![0-9])\d|[{_BIDI_MARKS}])+")
 
 
-def _digits_read_as_numbers(text: str) -> list[re.Match]:
-    """The runs of another script's digits that stand where a number may be read: beside no letter of another
-    script (`"٣"`, ` ٣ `, `Ethernet١`). Beside one (a Japanese or Chinese description's `ラック１２`) they are
-    that text's own digits, which an operator types there and no reader takes for a number."""
-    def foreign_letter(at: int) -> bool:
-        return 0 <= at < len(text) and not text[at].isascii() and text[at].isalpha()
+# What ends a value in a device file's line: a quote, a JSON or list separator, a bracket or brace.
+_VALUE_ENDS = "\"',;{}[]\n"
+_VALUE_END = re.compile(f"[{re.escape(_VALUE_ENDS)}]")
 
-    return [m for m in _OTHER_DIGITS.finditer(text)
-            if not foreign_letter(m.start() - 1) and not foreign_letter(m.end())]
+
+def _outside_script_text(text: str) -> list[re.Match]:
+    """The runs of another script's digits or bidi marks (_SCRIPT_OWN) that stand where a number or a name may be
+    read: in a value (the part of a line between quotes, separators and brackets: _VALUE_ENDS) holding no letter of
+    another script (`"٣"`, ` ٣ `, `Ethernet١`, `Ether<RLM>net1`). In one that holds one (a Japanese description's
+    `ラック １２`, an Arabic one's `"رف ٣"`, a Hebrew one's `שרת<RLM> 12`) they are that text's own, which an
+    operator types there and no reader takes for a number or a name, unless they are part of an ASCII word (a port
+    `swp١` on a line that also holds such a description). Each stretch of the text is looked at once
+    (searched back from a run no further than the last value's end: a line of many runs in linear time)."""
+    def ascii_word(at: int) -> bool:
+        return 0 <= at < len(text) and text[at].isascii() and text[at].isalnum()
+
+    def in_ascii_word(m: re.Match) -> bool:
+        """Digits touching an ASCII letter or digit (`swp١`, `Cable３`); a mark inside an ASCII word (`Ether<RLM>net`:
+        right-to-left text puts one after its Latin words and numbers, `12<RLM>`)."""
+        before, after = ascii_word(m.start() - 1), ascii_word(m.end())
+        return (before and after) if m[0].strip(_BIDI_MARKS) == "" else (before or after)
+
+    found: list[re.Match] = []
+    end, own = 0, False  # the value the last run was in: where it ends, whether it holds another script's letter
+    for m in _SCRIPT_OWN.finditer(text):
+        if m.start() >= end:
+            start = max(text.rfind(c, end, m.start()) for c in _VALUE_ENDS) + 1 or end
+            stop = _VALUE_END.search(text, m.end())
+            end = len(text) if stop is None else stop.start()
+            own = any(not c.isascii() and c.isalpha() for c in text[start:end])
+        if not own or in_ascii_word(m):
+            found.append(m)
+    return found
 
 
 def _control_characters(device: Device, inp: Input) -> None:
-    """A SYS002 issue at the first line of ``inp`` holding a control or invisible character or another script's digit
-    where a number is read (a binary or damaged copy, or a word pasted from a web page)."""
+    """A SYS002 issue at the first line of ``inp`` holding a control or invisible character, or another script's digit
+    or bidi mark outside that script's text (a binary or damaged copy, or a word pasted from a web page)."""
     text = inp.text
     found = [c for c in _CONTROL_CHARS if c in text]
-    digits: list[re.Match] = []
+    runs: list[re.Match] = []  # (_outside_script_text)
     if not text.isascii():
         unseen = [c for c in set(_NOT_ASCII.findall(text)) if DEVICE_UNSEEN.match(c)]
-        found += [c for c in unseen if not _OTHER_DIGITS.match(c)]
-        if any(_OTHER_DIGITS.match(c) for c in unseen):
-            digits = _digits_read_as_numbers(text)
-    if not found and not digits:
+        found += [c for c in unseen if not _SCRIPT_OWN.match(c)]
+        if any(_SCRIPT_OWN.match(c) for c in unseen):
+            runs = _outside_script_text(text)
+    if not found and not runs:
         return
-    at = min([text.find(c) for c in found] + [m.start() for m in digits[:1]])
-    count = sum(text.count(c) for c in found) + sum(m.end() - m.start() for m in digits)
+    at = min([text.find(c) for c in found] + [m.start() for m in runs[:1]])
+    count = sum(text.count(c) for c in found) + sum(m.end() - m.start() for m in runs)
     char = text[at]
     kind = "a control character" if DEVICE_CONTROL.match(char) else "a digit of another script" if char.isalnum() \
         else "an invisible character"

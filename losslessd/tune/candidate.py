@@ -264,18 +264,57 @@ def expected(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> dict[str, Ec
     return {p.name: (*cand.scaled(scale(policy, p.speed_gbps)), float(cand.pmax_pct)) for p in cfg.ports}
 
 
-def ecn_check(cfg: DeviceConfig, policy: Policy, want: dict[str, Ecn | None]):
-    """A check of a running config read back after a push: None when every tuned port holds ``want`` (ports
-    whose wanted settings are unknown are not checked), else what differs."""
+def ecn_states(cfg: DeviceConfig, policy: Policy, text: str, device: Device | None = None) -> dict[str, list[list]]:
+    """Each tuned port's queues carrying a lossless priority (by ``text``'s own maps) as parsed: [queue, ECN on,
+    Kmin, Kmax, Pmax, what could not be converted], all None for a queue without ECN settings. Unlike ecn_settings
+    it says something of every port, also one whose carrying queue marks nothing or differs from another: what a
+    put-back is checked against there (JSON, kept with the tune's origins)."""
+    if device is None:
+        device = parser_for(cfg.platform).parse([config_input(cfg.name, text)], cfg.name)
+    out: dict[str, list[list]] = {}
+    for name, carried in lossless_queues(device, policy, cfg.port_names).items():
+        port = device.ports.get(name)
+        rows = []
+        for index in sorted({q for queues in carried.values() for q in queues or ()}):
+            queue = port.queues.get(index) if port is not None else None
+            ecn = queue.ecn if queue is not None else None
+            rows.append([index, *((None,) * 5 if ecn is None else (
+                ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes,
+                None if ecn.mark_probability_pct is None else float(ecn.mark_probability_pct), ecn.unconverted))])
+        out[name] = rows
+    return out
+
+
+def ecn_check(cfg: DeviceConfig, policy: Policy, want: dict[str, Ecn | None],
+              states: dict[str, list[list]] | None = None):
+    """A check of a running config read back after a push: None when every tuned port holds ``want``, else what
+    differs. A port whose wanted settings are unknown is checked against ``states`` (ecn_states as found: a put-back)
+    where given, else not checked."""
     def check(text: str) -> str | None:
         try:
-            have = ecn_settings(cfg, policy, text)
+            device = parser_for(cfg.platform).parse([config_input(cfg.name, text)], cfg.name)
+            have = ecn_settings(cfg, policy, text, device)
+            found = ecn_states(cfg, policy, text, device) if states is not None else {}
         except InputError as exc:
             return f"the running config read back does not parse: {exc}"
         wrong = [f"{port} has {_show(have.get(port))}, not {_show(value)}" for port, value in want.items()
                  if value is not None and have.get(port) != value]
+        wrong += [f"{port}'s queues carrying lossless priorities hold {_shown_states(found.get(port))}, not "
+                  f"{_shown_states(rows)} as found" for port, rows in (states or {}).items()
+                  if want.get(port) is None and found.get(port) != rows]
         return "; ".join(wrong) if wrong else None
     return check
+
+
+def _shown_states(rows: list[list] | None) -> str:
+    if not rows:
+        return "no queue"
+    return ", ".join(f"queue {q}: " + ("no ECN settings" if on is None and kmin is None else
+                                       f"ECN {'on' if on else 'off' if on is False else 'unknown'}"
+                                       + (f", Kmin {kmin} B, Kmax {kmax} B, Pmax {pmax:g} %" if kmin is not None
+                                          and kmax is not None and pmax is not None else "")
+                                       + (f" ({unconverted})" if unconverted else ""))
+                     for q, on, kmin, kmax, pmax, unconverted in rows)
 
 
 def _show(ecn: Ecn | None) -> str:

@@ -522,6 +522,8 @@ class Tuner:
                 token = pusher.origin(cfg.text, cfg.queues, cfg.family)
                 token["ecn"] = {p: list(v) if v else None
                                 for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text).items()}
+                # (each port's carrying queues as parsed: a put-back is checked on ports "ecn" knows nothing of too)
+                token["states"] = cand_mod.ecn_states(cfg, self.policy, cfg.text)
                 self.origins[name] = token
                 self.store.set_origins(self.tune.id, self.origins)
 
@@ -680,8 +682,9 @@ class Tuner:
                     pass
                 elif cand is None:
                     want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
-                    pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want),
-                                   known=None not in want.values())
+                    states = token.get("states")  # (None: an origin stored before they were kept)
+                    pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want, states),
+                                   known=states is not None or None not in want.values())
                     cfg.text = pusher.running()
                 else:
                     checked = cand_mod.check(cfg, self.policy, cand)
