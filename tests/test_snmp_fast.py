@@ -204,7 +204,39 @@ def test_one_huge_if_name_refuses_its_port_only(big_agent, netsnmp, caplog, leng
         assert poller._repetitions[("big1", oids.IF_NAME)] == 16  # 3,000 characters and 15 short names fit
     else:
         assert list(poller.decode_fallbacks) == ["big1"] and len(said) == 1
-        assert said[0].startswith("big1: gufo-snmp cannot decode an answer of one row of 1.3.6.1.2.1.31.1.1.1.1")
+        assert said[0].startswith("big1: gufo-snmp cannot decode an answer of 1.3.6.1.2.1.31.1.1.1.1")
+
+
+@pytest.mark.parametrize("huge", [False, True])
+def test_v3_rows_that_do_not_fit_an_answer_are_walked_in_smaller_answers(tmp_path, huge):
+    """gufo-snmp asks SNMPv3 agents for answers of at most 2,048 bytes, and net-snmp's snmpd answers a GETBULK whose
+    rows do not fit with no row at all, which gufo-snmp took as the end of the column: 40 short ifNames then 24 of 160
+    characters read no port at all (the 64-row answer holds them all), silently. Now an answer with no row is checked
+    with pysnmp: rows follow, so the column is walked in smaller answers (4 rows here), and a row that fits no answer
+    (an ifName of 3,000 characters) sends the device to pysnmp, which reads it and refuses that port alone."""
+    if (why := snmpd.available()) is not None:
+        pytest.skip(why)
+    names = PORTS[:40] + [f"{port}-{'x' * 150}" for port in PORTS[40:]]
+    if huge:
+        names[50] = "E" * 3_000
+    with snmpd.NetSnmpAgents(tmp_path, ["leaf1"], names, v3_user=V3) as agents:
+        target = v3_target(agents)
+
+        async def main():
+            async with FastSnmpPoller() as poller:
+                return [await poller.poll(target) for _ in range(2)], poller
+
+        (first, second), poller = run(main())
+        slow = run(poll_with("pysnmp", target))
+    for sample in (first, second):
+        assert [p.port for p in sample.ports] == [p.port for p in slow.ports]
+        assert sample.unread == slow.unread and len(sample.priorities) == len(slow.priorities)
+    if huge:
+        assert len(first.ports) == 63 and first.unread[0].startswith("ifIndex 51: ifName 'EEE")
+        assert "no row, yet a row follows" in poller.decode_fallbacks["leaf1"]
+    else:
+        assert [p.port for p in first.ports] == names and not first.unread and not poller.decode_fallbacks
+        assert poller._repetitions == {("leaf1", oids.IF_NAME): 4}
 
 
 # -- hostile agents -----------------------------------------------------------------------------------

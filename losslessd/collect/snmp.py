@@ -411,7 +411,7 @@ class SnmpPoller(BasePoller):
                     self._usm_in_use[v3.user] = (v3, count)
                 self._usm_changed.notify_all()
 
-    async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
+    def _start_engine(self) -> None:
         if self._engine is None:
             self._engine = SnmpEngine()
             if not answers_from_their_agent(self._engine):
@@ -419,6 +419,25 @@ class SnmpPoller(BasePoller):
                     "this pysnmp's message cache is not the one losslessd knows (pysnmp 7.1): SNMP answers are matched "
                     "to requests by id alone, so an agent answering another's id could feed that device's sample; "
                     "install the fast path (losslessd[fast]) or pysnmp 7.1")
+
+    async def next_oid(self, target: SnmpTarget, oid: str) -> str | None:
+        """The OID the agent serves next after ``oid`` (a GETBULK of one row), None at the end of its view. The fast
+        poller asks when an answer held no row: the end of the agent's view, or rows too large for the answer."""
+        async with self._usm_slot(target.v3):
+            self._start_engine()
+            session = await self._session(target)
+            try:
+                err, status, _, binds = await bulk_cmd(*session, 0, 1, (ObjectName(oid), Null("")), lookupMib=False)
+            except PySnmpError as e:
+                raise SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
+                                               f"{type(e).__name__}") from None
+            self._check(target, err, status)
+        for name, value in binds:
+            return None if isinstance(value, EndOfMibView) else ".".join(map(str, name))
+        return None
+
+    async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
+        self._start_engine()
         started = time.monotonic()
         session = await self._session(target)
         try:

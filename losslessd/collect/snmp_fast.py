@@ -19,6 +19,10 @@ gufo-snmp decodes an answer in a buffer of about 4 KB and refuses a larger datag
 already pass it. A column whose answer it cannot decode is walked again with a quarter of the
 repetitions (kept for that device and column); when even one row does not decode, the device goes
 to the pysnmp fallback, which reads what it can and refuses the odd port (``decode_fallbacks``).
+
+An answer with no row ends gufo-snmp's walk as the end of the agent's view does, yet it is also what an agent sends
+when the rows do not fit the answer (SNMPv3: gufo-snmp's msgMaxSize of 2,048 bytes): pysnmp is asked what follows,
+and a column that goes on is walked in smaller answers as above (``_ends_at``).
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ from gufo.snmp import Aes128Key, NoSuchInstance, Sha1Key, Sha224Key, Sha256Key, 
 from gufo.snmp import SnmpAuthError as GufoAuthError
 from gufo.snmp import SnmpDecodeError as GufoDecodeError
 from gufo.snmp import SnmpError as GufoError
-from gufo.snmp.aio.client import SnmpSession
+from gufo.snmp.aio.client import GetBulkIter, SnmpSession
+from gufo.snmp.typing import ValueType
 
 from .. import counters_oids as oids
 from .snmp import (
@@ -57,11 +62,34 @@ from .snmp import (
 INDEX_CACHE = 1_000_000
 _AUTH_KEYS = {"SHA": Sha1Key, "SHA224": Sha224Key, "SHA256": Sha256Key, "SHA384": Sha384Key, "SHA512": Sha512Key}
 _PRIV_KEYS = {"AES": Aes128Key}
+# The msgMaxSize gufo-snmp 0.13 sends in SNMPv3 requests (src/snmp/msg/v3/msg.rs MAX_SIZE): an agent leaves out the
+# rows that do not fit an answer of that size (RFC 3416 4.2.3), all of them when the first does not.
+V3_MAX_MESSAGE = 2048
 log = logging.getLogger(__name__)
 
 
 class _Undecodable(Exception):
-    """A single row's answer gufo-snmp cannot decode: the device is polled by pysnmp instead."""
+    """A single row's answer gufo-snmp cannot decode or receive: the device is polled by pysnmp instead."""
+
+
+class _BulkWalk(GetBulkIter):
+    """gufo-snmp's GETBULK walk, telling its two ends apart: a row past the column (the column is done) and an answer
+    holding no row (``empty``: the end of the agent's view, or rows that did not fit the answer)."""
+
+    empty = False
+
+    async def __anext__(self) -> tuple[str, ValueType]:
+        if not self._buffer:
+            await self._session._send(lambda: self._sock.send_get_bulk(self._ctx))  # noqa: SLF001 - gufo-snmp's own
+            try:
+                self._buffer = await self._session._recv(lambda: self._sock.recv_get_bulk(self._ctx))  # noqa: SLF001
+            except StopAsyncIteration:
+                self.empty = True  # gufo-snmp's answer with no row (exception values it skips are no rows either)
+                raise
+        row = self._buffer.pop(0)
+        if row is None:  # the next row is past the column
+            raise StopAsyncIteration
+        return row
 
 
 @dataclass
@@ -83,6 +111,7 @@ class FastSnmpPoller(BasePoller):
         self._fallback: SnmpPoller | None = None
         self._indexes: dict[str, dict[str, tuple[int, ...]]] = {}  # column -> OID -> instance index
         self._repetitions: dict[tuple[str, str], int] = {}  # (device, column) -> GETBULK size that decodes
+        self._ends: dict[tuple[str, str], str] = {}  # (device, column) -> the OID its walk was seen to end after
         # device -> why gufo-snmp cannot read it: those devices are polled by the pysnmp fallback
         self.decode_fallbacks: dict[str, str] = {}
 
@@ -113,8 +142,9 @@ class FastSnmpPoller(BasePoller):
         """Close the sockets kept for ``device`` and drop what was learnt about it (it left the inventory)."""
         self._drop_sessions(device)
         self.decode_fallbacks.pop(device, None)
-        for key in [k for k in self._repetitions if k[0] == device]:
-            del self._repetitions[key]
+        for table in (self._repetitions, self._ends):
+            for key in [k for k in table if k[0] == device]:
+                del table[key]
 
     def _drop_sessions(self, device: str) -> None:
         held = self._sessions.pop(device, None)
@@ -241,43 +271,69 @@ class FastSnmpPoller(BasePoller):
 
     async def _walk(self, target: SnmpTarget, session: SnmpSession, column: str,
                     raw: dict[str, int | str]) -> dict[tuple[int, ...], int | str]:
-        """``column``'s rows, walked again with fewer repetitions while gufo-snmp cannot decode an answer
-        (see the module); _Undecodable when one row alone does not decode."""
+        """``column``'s rows, walked again with fewer repetitions while an answer cannot be decoded or its rows did
+        not fit it (see the module); _Undecodable when one row alone does not."""
         key = (target.device, column)
         repetitions = self._repetitions.get(key, self.max_varbinds)
         while True:
             try:
-                return await self._walk_once(target, session, column, raw, repetitions)
+                rows, empty_after = await self._walk_once(target, session, column, raw, repetitions)
+                if empty_after is None or await self._ends_at(target, column, empty_after):
+                    return rows
+                why = (f"the agent answered a GETBULK of {column} after {empty_after} with no row, yet a row follows "
+                       f"(rows that do not fit an answer are left out, RFC 3416 4.2.3; gufo-snmp asks SNMPv3 agents "
+                       f"for answers of at most {V3_MAX_MESSAGE:,} bytes)")
             except GufoDecodeError as exc:
-                if repetitions == 1:
-                    raise _Undecodable(f"gufo-snmp cannot decode an answer of one row of {column} "
-                                       f"({str(exc)[:100]}; it reads answers up to about 4 KB)") from None
-                repetitions = self._repetitions[key] = max(1, repetitions // 4)
+                why = (f"gufo-snmp cannot decode an answer of {column} ({str(exc)[:100]}; it reads answers up to "
+                       "about 4 KB)")
+            if repetitions == 1:
+                raise _Undecodable(f"{why}, even one row an answer")
+            repetitions = self._repetitions[key] = max(1, repetitions // 4)
+
+    async def _ends_at(self, target: SnmpTarget, column: str, oid: str) -> bool:
+        """Whether ``column`` ends after ``oid`` (nothing of it follows), asked of pysnmp, whose answers may be as
+        large as a datagram: an answer with no row is the end of the agent's view or rows that did not fit, and
+        gufo-snmp gives the two alike. An end seen once at an OID is taken as read at the next polls."""
+        key = (target.device, column)
+        if self._ends.get(key) == oid:
+            return True
+        try:
+            after = await self._pysnmp().next_oid(target, oid)
+        except SnmpError as exc:
+            raise SnmpError(target.device, f"the agent answered a GETBULK of {column} after {oid} with no row, and "
+                                           f"pysnmp could not ask what follows: {exc.message}") from None
+        if after is not None and after.startswith(column + "."):
+            return False
+        self._ends[key] = oid
+        return True
 
     async def _walk_once(self, target: SnmpTarget, session: SnmpSession, column: str,
-                         raw: dict[str, int | str], repetitions: int) -> dict[tuple[int, ...], int | str]:
-        """GETBULK through ``column``: instance index -> value. An index that does not grow (an agent
-        going round in circles) or a column past ``max_rows`` rows fails the poll."""
+                         raw: dict[str, int | str], repetitions: int
+                         ) -> tuple[dict[tuple[int, ...], int | str], str | None]:
+        """GETBULK through ``column``: (instance index -> value, the OID after which an answer held no row, None when
+        the column ended with a row past it). An index that does not grow (an agent going round in circles) or a
+        column past ``max_rows`` rows fails the poll."""
         retries = self.retries if target.retries is None else target.retries
         rows: dict[tuple[int, ...], int | str] = {}
-        walk = session.getbulk(column, max_repetitions=repetitions)
+        walk = _BulkWalk(session, column, repetitions)
         skip = len(column) + 1
         last: tuple[int, ...] = ()
+        cursor = column
         indexes = self._indexes.setdefault(column, {})  # per column: a cached OID is one of this column's
         step = walk.__anext__
         while True:
             try:
                 oid, value = await step()
             except StopAsyncIteration:
-                return rows
+                return rows, cursor if walk.empty else None
             except TimeoutError:
                 oid, value = await self._again(target, step, retries)
                 if oid is None:
-                    return rows
+                    return rows, cursor if walk.empty else None
             index = indexes.get(oid)
             if index is None:
                 if not oid.startswith(column) or oid[skip - 1:skip] != ".":
-                    return rows  # left the column (gufo-snmp normally stops there itself)
+                    return rows, None  # left the column (gufo-snmp normally stops there itself)
                 index = tuple(map(int, oid[skip:].split(".")))
                 if len(indexes) >= INDEX_CACHE:
                     indexes.clear()
@@ -285,7 +341,7 @@ class FastSnmpPoller(BasePoller):
             if index <= last:
                 raise SnmpError(target.device, f"{target.host}:{target.port} answered {oid} after "
                                                f"{column}.{'.'.join(map(str, last))}: OIDs must grow in a walk")
-            last = index
+            last, cursor = index, oid
             if type(value) is not int:
                 value = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
             rows[index] = value
