@@ -239,6 +239,44 @@ def test_v3_rows_that_do_not_fit_an_answer_are_walked_in_smaller_answers(tmp_pat
         assert poller._repetitions == {("leaf1", oids.IF_NAME): 4}
 
 
+TYPED_NAMES = {  # ifIndex -> (snmprec type, value) of ifName.<ifIndex> (snmpsim's tags: the BER type numbers)
+    1: ("4", "Ethernet0"),
+    2: ("64", "10.0.0.1"),  # an IpAddress: gufo-snmp gives it as the text "10.0.0.1", pysnmp as 4 bytes
+    3: ("6", "1.3.6.1.4.1.9"),  # an OBJECT IDENTIFIER: its dotted text on both
+    4: ("2", "7"),  # an Integer
+    5: ("65", "5"),  # a Counter32
+    6: ("70", "9"),  # a Counter64
+    7: ("4", "Ethernet24"),
+}
+
+
+@pytest.mark.parametrize("backend", ["fast", "pysnmp"])
+def test_an_if_name_that_is_no_octet_string_names_no_port_on_either_path(tmp_path, backend):
+    """ifName is a DisplayString, an OCTET STRING (RFC 2863). The fast path read an IpAddress or an OID as text (a port
+    called "10.0.0.1"), pysnmp an IpAddress as its 4 bytes (refused as not printable) and an OID as text: the type on
+    the wire decides now, and both paths refuse the same ports with the same words, naming the OID."""
+    lines = [f"{oids.SYS_UPTIME}|67|12345"]
+    for i, (kind, value) in TYPED_NAMES.items():
+        lines += [f"{oids.IF_NAME}.{i}|{kind}|{value}", f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{100 + i}"]
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("typed1", ["Ethernet0"])
+        agents._agents["typed1"].data_file.write_text("\n".join(sorted(lines, key=lambda x: tuple(
+            int(n) for n in x.split("|")[0].split(".")))) + "\n")
+        target = SnmpTarget(device="typed1", host="127.0.0.1", port=agents.start()["typed1"], community="typed1")
+        sample = run(poll_with(backend, target))
+    assert [p.port for p in sample.ports] == ["Ethernet0", "Ethernet24"]
+    assert [(p.port, p.pfc_indications) for p in sample.priorities] == [("Ethernet0", 101), ("Ethernet24", 107)]
+    assert sample.unread == [
+        f"ifIndex 2: ifName '10.0.0.1' is an IpAddress or OBJECT IDENTIFIER ({oids.IF_NAME}.2), not an OCTET STRING: "
+        "its counters are left out",
+        f"ifIndex 3: ifName '1.3.6.1.4.1.9' is an IpAddress or OBJECT IDENTIFIER ({oids.IF_NAME}.3), not an OCTET "
+        "STRING: its counters are left out",
+        "ifIndex 4: ifName is int 7, not text: its counters are left out",
+        "ifIndex 5: ifName is int 5, not text: its counters are left out",
+        "ifIndex 6: ifName is int 9, not text: its counters are left out"]
+    assert sample.raw[f"{oids.IF_NAME}.2"] == "10.0.0.1"  # kept as read, in the same words both ways
+
+
 # -- hostile agents -----------------------------------------------------------------------------------
 
 class HostileAgent:

@@ -39,7 +39,7 @@ from pysnmp.hlapi.v3arch.asyncio import (
 from pysnmp.hlapi.v3arch.asyncio import auth as usm
 from pysnmp.proto import errind
 from pysnmp.proto.error import ProtocolError
-from pysnmp.proto.rfc1902 import ObjectName
+from pysnmp.proto.rfc1902 import IpAddress, ObjectName
 from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 
 from losslessd import counters_oids as oids
@@ -259,16 +259,26 @@ def _oid(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split("."))
 
 
+class NotText(str):
+    """A value that prints as text but whose type is no OCTET STRING: an IpAddress or an OBJECT IDENTIFIER (gufo-snmp
+    gives both as the same text, so the two pollers cannot name which). It never names a port."""
+
+    __slots__ = ()
+
+
 def _value(v) -> int | str | None:
-    """A counter as int, a name as str; None for what an agent says instead of a value."""
+    """A counter as int, an OCTET STRING as str, an IpAddress or OID as NotText; None for what an agent says instead
+    of a value. Opaque is taken as an OCTET STRING (pysnmp derives it from one, gufo-snmp gives it as one)."""
     if isinstance(v, (NoSuchObject, NoSuchInstance, EndOfMibView, Null)):
         return None
+    if isinstance(v, IpAddress):  # an OctetString to pyasn1: its 4 bytes would be read as a name
+        return NotText(v.prettyPrint())
     if isinstance(v, OctetString):
         return bytes(v).decode("utf-8", errors="replace")
     try:
         return int(v)
     except (TypeError, ValueError):
-        return v.prettyPrint()
+        return NotText(v.prettyPrint())
 
 
 class BasePoller(ABC):
@@ -655,14 +665,20 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
 def port_names(column: dict[tuple[int, ...], int | str]) -> tuple[dict[int, str], dict[int, str]]:
     """The ifName column as (ifIndex -> port name, ifIndex -> why its ifName names no port). One that cannot be a
     port's name (monitor.port_name_problem: not text, empty, over 255 characters, a control or bidi character) is
-    refused, and so are names two ifIndexes share (their counters would be one port's, each poll's delta the
+    refused, so is one of another type that prints as text (an IpAddress, an OID: ``NotText``), and so are names two
+    ifIndexes share (their counters would be one port's, each poll's delta the
     difference between two ports): the agent served it, and it was a metrics label, a history row and a log line."""
     names: dict[int, str] = {}
     unnamed: dict[int, str] = {}
     for idx, value in column.items():
         if len(idx) != 1:
             continue
-        if (problem := port_name_problem(value)) is None:
+        if isinstance(value, NotText):
+            problem: str | None = (f"an IpAddress or OBJECT IDENTIFIER ({oids.IF_NAME}.{idx[0]}), not an OCTET "
+                                   "STRING")
+        else:
+            problem = port_name_problem(value)
+        if problem is None:
             names[idx[0]] = str(value)
         else:
             shown = printable(repr(value[:80]) if isinstance(value, str) else "")

@@ -46,6 +46,7 @@ from .. import counters_oids as oids
 from .snmp import (
     MIN_V3_KEY_CHARS,
     BasePoller,
+    NotText,
     SnmpAuthError,
     SnmpError,
     SnmpPoller,
@@ -343,7 +344,8 @@ class FastSnmpPoller(BasePoller):
                                                f"{column}.{'.'.join(map(str, last))}: OIDs must grow in a walk")
             last, cursor = index, oid
             if type(value) is not int:
-                value = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
+                # bytes: an OCTET STRING (or Opaque); text: an IpAddress or an OID, which never names a port
+                value = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else NotText(value)
             rows[index] = value
             raw[oid] = value
             if len(rows) > self.max_rows:
