@@ -234,9 +234,10 @@ def test_v3_rows_that_do_not_fit_an_answer_are_walked_in_smaller_answers(tmp_pat
     if huge:
         assert len(first.ports) == 63 and first.unread[0].startswith("ifIndex 51: ifName 'EEE")
         assert "no row, yet a row follows" in poller.decode_fallbacks["leaf1"]
+        assert poller.fallback_reason(target) == "answer_size"  # counted on /metrics
     else:
         assert [p.port for p in first.ports] == names and not first.unread and not poller.decode_fallbacks
-        assert poller._repetitions == {("leaf1", oids.IF_NAME): 4}
+        assert poller._repetitions == {("leaf1", oids.IF_NAME): 4} and poller.fallback_reason(target) is None
 
 
 TYPED_NAMES = {  # ifIndex -> (snmprec type, value) of ifName.<ifIndex> (snmpsim's tags: the BER type numbers)

@@ -58,6 +58,13 @@ DEFAULT_CONCURRENCY = 32
 # 65,536): an agent that goes on answering past it (a loop, a flood) fails the poll of that device.
 MAX_ROWS_PER_COLUMN = 200_000
 BACKENDS = ("auto", "fast", "pysnmp")
+# Why pysnmp polls a device although the fast path was asked for (``BasePoller.fallback_reason``; a label on /metrics):
+FALLBACK_REASONS = {
+    "fast_unavailable": "gufo-snmp cannot be imported here (snmp_backend auto)",
+    "context": "an SNMPv3 contextName, which gufo-snmp does not send",
+    "protocol": "an SNMPv3 auth or priv protocol gufo-snmp does not serve (AES-192/256)",
+    "answer_size": "an answer gufo-snmp cannot decode or receive, even one row an answer",
+}
 MIN_V3_KEY_CHARS = 8  # USM passphrase minimum (RFC 3414 section 11.2; net-snmp: "USM (min=8)"), pysnmp refuses less
 
 
@@ -346,6 +353,11 @@ class BasePoller(ABC):
         results = await asyncio.gather(*(one(t) for t in targets))
         return {t.device: r for t, r in zip(targets, results)}
 
+    def fallback_reason(self, target: SnmpTarget) -> str | None:
+        """Why pysnmp, the slow path, polls ``target`` though the fast one was asked for (``FALLBACK_REASONS``);
+        None when it does not."""
+        return None
+
     def settings(self) -> dict:
         """The keywords this poller was made with (a fallback poller is made with the same)."""
         return {"timeout_s": self.timeout_s, "retries": self.retries, "max_varbinds": self.max_varbinds,
@@ -368,8 +380,10 @@ def make_poller(backend: str = "auto", **settings) -> BasePoller:
     serve to a pysnmp poller of its own."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown SNMP backend {backend!r} (known: {', '.join(BACKENDS)})")
-    if backend == "pysnmp" or (backend == "auto" and fast_available() is not None):
+    if backend == "pysnmp":
         return SnmpPoller(**settings)
+    if backend == "auto" and fast_available() is not None:
+        return SnmpPoller(stands_in="fast_unavailable", **settings)
     from .snmp_fast import FastSnmpPoller
 
     return FastSnmpPoller(**settings)
@@ -380,11 +394,17 @@ class SnmpPoller(BasePoller):
 
     backend = "pysnmp"
 
-    def __init__(self, **settings):
+    def __init__(self, stands_in: str | None = None, **settings):
+        """``stands_in``: why this poller polls in place of the fast one (``FALLBACK_REASONS``), None when pysnmp
+        was asked for."""
         super().__init__(**settings)
+        self.stands_in = stands_in
         self._engine: SnmpEngine | None = None
         self._usm_changed = asyncio.Condition()
         self._usm_in_use: dict[str, tuple[SnmpV3User, int]] = {}
+
+    def fallback_reason(self, target: SnmpTarget) -> str | None:
+        return self.stands_in
 
     def close(self) -> None:
         """Release the engine's socket and timer (from inside the loop that polled)."""

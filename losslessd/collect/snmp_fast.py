@@ -122,6 +122,13 @@ class FastSnmpPoller(BasePoller):
         v3 = target.v3
         return v3 is None or (not target.context and v3.auth_protocol in _AUTH_KEYS and v3.priv_protocol in _PRIV_KEYS)
 
+    def fallback_reason(self, target: SnmpTarget) -> str | None:
+        if target.context:
+            return "context"
+        if not self.serves(target):
+            return "protocol"
+        return "answer_size" if target.device in self.decode_fallbacks else None
+
     def close(self) -> None:
         """Release the sockets (from inside the loop that polled, as SnmpPoller.close)."""
         for held in self._sessions.values():
