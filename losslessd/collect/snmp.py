@@ -450,21 +450,24 @@ class SnmpPoller(BasePoller):
                     "to requests by id alone, so an agent answering another's id could feed that device's sample; "
                     "install the fast path (losslessd[fast]) or pysnmp 7.1")
 
-    async def next_oid(self, target: SnmpTarget, oid: str) -> str | None:
-        """The OID the agent serves next after ``oid`` (a GETBULK of one row), None at the end of its view. The fast
-        poller asks when an answer held no row: the end of the agent's view, or rows too large for the answer."""
+    async def next_oids(self, target: SnmpTarget, after: list[str]) -> list[str | None]:
+        """The OID the agent serves next after each of ``after`` (one GETBULK whose every variable is a non-repeater,
+        a GETNEXT of each), None at the end of its view: how the fast poller checks where its walks ended."""
         async with self._usm_slot(target.v3):
             self._start_engine()
             session = await self._session(target)
             try:
-                err, status, _, binds = await bulk_cmd(*session, 0, 1, (ObjectName(oid), Null("")), lookupMib=False)
+                err, status, _, binds = await bulk_cmd(*session, len(after), 0,
+                                                       *((ObjectName(oid), Null("")) for oid in after), lookupMib=False)
             except PySnmpError as e:
                 raise SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
                                                f"{type(e).__name__}") from None
             self._check(target, err, status)
-        for name, value in binds:
-            return None if isinstance(value, EndOfMibView) else ".".join(map(str, name))
-        return None
+        if len(binds) != len(after):
+            raise SnmpError(target.device, f"{target.host}:{target.port} answered a GETNEXT of {len(after)} OIDs with "
+                                           f"{len(binds)}")
+        return [None if isinstance(value, (EndOfMibView, NoSuchObject, NoSuchInstance)) else ".".join(map(str, name))
+                for name, value in binds]
 
     async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
         self._start_engine()
@@ -534,34 +537,46 @@ class SnmpPoller(BasePoller):
         the most an answer holds: what the agent reads past the range is wasted work."""
         found: dict[str, int | str] = {}
         cursor, n = start, len(column)
+        shrink = 1  # what an answer with no variable binding divides the repetitions by (see below)
         while True:
             repetitions = self.max_varbinds
             if ports:
                 done = cursor[n] if len(cursor) > n else 0
                 left = sum(1 for i in ports if i >= done)
                 repetitions = min(repetitions, rows_per_port.get(column, 1) * left + 1)
+            repetitions = max(1, repetitions // shrink)
             err, status, _, binds = await bulk_cmd(
                 *session, 0, repetitions, (ObjectName(cursor), Null("")), lookupMib=False)
-            self._check(target, err, status)
+            if not isinstance(err, errind.EmptyResponse):  # (pysnmp's name for an answer without a variable binding)
+                self._check(target, err, status)
             if len(found) > self.max_rows:
                 raise too_many_rows(target, ".".join(map(str, column)), self.max_rows)
+            if not binds:  # not even endOfMibView: the rows did not fit the answer and were left out (RFC 3416 4.2.3)
+                if repetitions == 1:
+                    raise SnmpError(target.device, f"{target.host}:{target.port} answered a GETBULK of one row after "
+                                                   f"{'.'.join(map(str, cursor))} with no variable binding")
+                shrink *= 4
+                continue
             per_port: dict[int, int] = {}
+            ended = True  # an answer of exception values only is the end of the agent's view
             for name, value in binds:
+                if isinstance(value, (EndOfMibView, NoSuchObject, NoSuchInstance)):
+                    continue  # no row: skipped, as gufo-snmp skips it
                 oid = tuple(name)
-                if oid[:n] == column and len(oid) > n and oid <= cursor and not isinstance(value, EndOfMibView):
+                if oid <= cursor:  # in the column or before it: the walk would go round or leave it backwards
                     raise SnmpError(target.device, f"{target.host}:{target.port} answered {'.'.join(map(str, oid))} "
                                                    f"after {'.'.join(map(str, cursor))}: OIDs must grow in a walk")
-                if (isinstance(value, EndOfMibView) or oid <= cursor or oid[:n] != column or len(oid) == n
-                        or (stop is not None and oid >= stop)):
-                    binds = ()
+                if oid[:n] != column or (stop is not None and oid >= stop):
+                    ended = True
                     break
+                ended = False
                 if (v := _value(value)) is not None:
                     found[".".join(map(str, oid))] = v
                 per_port[oid[n]] = per_port.get(oid[n], 0) + 1
                 cursor = oid
             if per_port:
                 rows_per_port[column] = max(rows_per_port.get(column, 1), *per_port.values())
-            if not binds:
+            if ended:
                 return found
 
     @staticmethod

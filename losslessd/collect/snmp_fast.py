@@ -22,7 +22,7 @@ to the pysnmp fallback, which reads what it can and refuses the odd port (``deco
 
 An answer with no row ends gufo-snmp's walk as the end of the agent's view does, yet it is also what an agent sends
 when the rows do not fit the answer (SNMPv3: gufo-snmp's msgMaxSize of 2,048 bytes): pysnmp is asked what follows,
-and a column that goes on is walked in smaller answers as above (``_ends_at``).
+and a column that goes on is walked in smaller answers as above (``_check_ends``).
 """
 
 from __future__ import annotations
@@ -192,10 +192,11 @@ class FastSnmpPoller(BasePoller):
             if type(uptime) is not int:
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             by_column: dict[str, dict[tuple[int, ...], int | str]] = {}
+            ends: dict[str, tuple[str, bool]] = {}
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
             columns = list(self.columns)
             lanes = [columns[k::len(sessions)] for k in range(len(sessions))]
-            walks = [asyncio.ensure_future(self._walk_columns(target, s, cols, by_column, raw))
+            walks = [asyncio.ensure_future(self._walk_columns(target, s, cols, by_column, ends, raw))
                      for s, cols in zip(sessions, lanes)]
             try:
                 await asyncio.gather(*walks)
@@ -203,6 +204,7 @@ class FastSnmpPoller(BasePoller):
                 for walk in walks:
                     walk.cancel()
                 await asyncio.gather(*walks, return_exceptions=True)
+            await self._check_ends(target, sessions[0], by_column, ends, raw)
         except (SnmpError, _Undecodable):
             self._drop_sessions(target.device)  # a new socket (and SNMPv3 discovery) at the next poll
             raise
@@ -273,53 +275,65 @@ class FastSnmpPoller(BasePoller):
         return SnmpTimeout(target.device, f"no SNMP {target.version} answer from {where}")
 
     async def _walk_columns(self, target: SnmpTarget, session: SnmpSession, columns: list[str],
-                            by_column: dict, raw: dict) -> None:
+                            by_column: dict, ends: dict, raw: dict) -> None:
         for column in columns:
-            by_column[column] = await self._walk(target, session, column, raw)
+            by_column[column], ends[column] = await self._walk(target, session, column, raw)
 
     async def _walk(self, target: SnmpTarget, session: SnmpSession, column: str,
-                    raw: dict[str, int | str]) -> dict[tuple[int, ...], int | str]:
-        """``column``'s rows, walked again with fewer repetitions while an answer cannot be decoded or its rows did
-        not fit it (see the module); _Undecodable when one row alone does not."""
+                    raw: dict[str, int | str]) -> tuple[dict[tuple[int, ...], int | str], tuple[str, bool]]:
+        """``column``'s rows and where its walk ended (``_walk_once``), walked again with fewer repetitions while
+        gufo-snmp cannot decode an answer (see the module); _Undecodable when one row alone does not decode."""
         key = (target.device, column)
         repetitions = self._repetitions.get(key, self.max_varbinds)
         while True:
             try:
-                rows, empty_after = await self._walk_once(target, session, column, raw, repetitions)
-                if empty_after is None or await self._ends_at(target, column, empty_after):
-                    return rows
-                why = (f"the agent answered a GETBULK of {column} after {empty_after} with no row, yet a row follows "
-                       f"(rows that do not fit an answer are left out, RFC 3416 4.2.3; gufo-snmp asks SNMPv3 agents "
-                       f"for answers of at most {V3_MAX_MESSAGE:,} bytes)")
+                rows, last, empty = await self._walk_once(target, session, column, raw, repetitions)
+                return rows, (last, empty)
             except GufoDecodeError as exc:
-                why = (f"gufo-snmp cannot decode an answer of {column} ({str(exc)[:100]}; it reads answers up to "
-                       "about 4 KB)")
-            if repetitions == 1:
-                raise _Undecodable(f"{why}, even one row an answer")
-            repetitions = self._repetitions[key] = max(1, repetitions // 4)
+                if repetitions == 1:
+                    raise _Undecodable(f"gufo-snmp cannot decode an answer of {column} ({str(exc)[:100]}; it reads "
+                                       "answers up to about 4 KB), even one row an answer") from None
+                repetitions = self._repetitions[key] = max(1, repetitions // 4)
 
-    async def _ends_at(self, target: SnmpTarget, column: str, oid: str) -> bool:
-        """Whether ``column`` ends after ``oid`` (nothing of it follows), asked of pysnmp, whose answers may be as
-        large as a datagram: an answer with no row is the end of the agent's view or rows that did not fit, and
-        gufo-snmp gives the two alike. An end seen once at an OID is taken as read at the next polls."""
-        key = (target.device, column)
-        if self._ends.get(key) == oid:
-            return True
-        try:
-            after = await self._pysnmp().next_oid(target, oid)
-        except SnmpError as exc:
-            raise SnmpError(target.device, f"the agent answered a GETBULK of {column} after {oid} with no row, and "
-                                           f"pysnmp could not ask what follows: {exc.message}") from None
-        if after is not None and after.startswith(column + "."):
-            return False
-        self._ends[key] = oid
-        return True
+    async def _check_ends(self, target: SnmpTarget, session: SnmpSession, by_column: dict,
+                          ends: dict[str, tuple[str, bool]], raw: dict[str, int | str]) -> None:
+        """Ask pysnmp, in one request, what follows the last row each walk read (``ends``: column -> (last OID, whether
+        the walk ended at an answer with no row)); walk again, in smaller answers, the columns that go on.
+
+        gufo-snmp ends a walk at an answer with no row, which is the end of the agent's view or rows that did not fit
+        the answer (RFC 3416 4.2.3), and at a row outside the column, which it does not show (one before the column is
+        an agent leaving it backwards). pysnmp's answers may be as large as a datagram, and it shows every OID. An end
+        seen once at an OID is taken as read at the next polls (a column's last row stays where it is)."""
+        device = target.device
+        while unsure := {c: end for c, end in ends.items() if self._ends.get((device, c)) != end[0]}:
+            try:
+                following = await self._pysnmp().next_oids(target, [last for last, _ in unsure.values()])
+            except SnmpError as exc:
+                raise SnmpError(device, f"what follows the last rows read could not be asked of pysnmp: "
+                                        f"{exc.message}") from None
+            ends = {}
+            for (column, (last, empty)), after in zip(unsure.items(), following, strict=True):
+                if after is None or not after.startswith(column + "."):
+                    self._ends[(device, column)] = last
+                    continue
+                if not empty:
+                    raise SnmpError(device, f"{target.host}:{target.port} answered a GETBULK after {last} with an OID "
+                                            f"outside {column}, yet {after} follows {last}: OIDs must grow in a walk")
+                key = (device, column)
+                repetitions = self._repetitions.get(key, self.max_varbinds)
+                if repetitions == 1:
+                    raise _Undecodable(f"the agent answered a GETBULK of {column} after {last} with no row, yet a row "
+                                       f"follows, even one row an answer (rows that do not fit an answer are left out, "
+                                       f"RFC 3416 4.2.3; gufo-snmp asks SNMPv3 agents for answers of at most "
+                                       f"{V3_MAX_MESSAGE:,} bytes)")
+                self._repetitions[key] = max(1, repetitions // 4)
+                by_column[column], ends[column] = await self._walk(target, session, column, raw)
 
     async def _walk_once(self, target: SnmpTarget, session: SnmpSession, column: str,
                          raw: dict[str, int | str], repetitions: int
-                         ) -> tuple[dict[tuple[int, ...], int | str], str | None]:
-        """GETBULK through ``column``: (instance index -> value, the OID after which an answer held no row, None when
-        the column ended with a row past it). An index that does not grow (an agent going round in circles) or a
+                         ) -> tuple[dict[tuple[int, ...], int | str], str, bool]:
+        """GETBULK through ``column``: (instance index -> value, the last OID read (the column's when none), whether
+        the walk ended at an answer with no row). An index that does not grow (an agent going round in circles) or a
         column past ``max_rows`` rows fails the poll."""
         retries = self.retries if target.retries is None else target.retries
         rows: dict[tuple[int, ...], int | str] = {}
@@ -333,15 +347,15 @@ class FastSnmpPoller(BasePoller):
             try:
                 oid, value = await step()
             except StopAsyncIteration:
-                return rows, cursor if walk.empty else None
+                return rows, cursor, walk.empty
             except TimeoutError:
                 oid, value = await self._again(target, step, retries)
                 if oid is None:
-                    return rows, cursor if walk.empty else None
+                    return rows, cursor, walk.empty
             index = indexes.get(oid)
             if index is None:
                 if not oid.startswith(column) or oid[skip - 1:skip] != ".":
-                    return rows, None  # left the column (gufo-snmp normally stops there itself)
+                    return rows, cursor, False  # left the column (gufo-snmp normally stops there itself)
                 index = tuple(map(int, oid[skip:].split(".")))
                 if len(indexes) >= INDEX_CACHE:
                     indexes.clear()
