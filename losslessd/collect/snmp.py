@@ -199,6 +199,7 @@ class PortCounters:
     out_discards: int | None = None  # ifOutDiscards (Counter32)
     pfc_requests: int | None = None  # cpfcIfRequests: PFC frames sent
     pfc_indications: int | None = None  # cpfcIfIndications: PFC frames received
+    discontinuity_ticks: int | None = None  # ifCounterDiscontinuityTime: a change says the IF-MIB counters restarted
 
 
 @dataclass(slots=True)
@@ -251,6 +252,7 @@ _PORT_COLUMNS = {
     oids.IF_HC_IN_OCTETS: "in_octets", oids.IF_HC_OUT_OCTETS: "out_octets",
     oids.IF_IN_DISCARDS: "in_discards", oids.IF_OUT_DISCARDS: "out_discards",
     oids.CPFC_IF_REQUESTS: "pfc_requests", oids.CPFC_IF_INDICATIONS: "pfc_indications",
+    oids.IF_COUNTER_DISCONTINUITY_TIME: "discontinuity_ticks",
 }
 # One row per (ifIndex, priority) whichever vendor's table serves it.
 _PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications",
