@@ -437,9 +437,10 @@ def test_a_hostile_agent_fails_its_own_poll_only(netsnmp, hostile, backend, mode
 def test_odd_rows_mid_walk_are_read_alike_by_both_pollers(netsnmp, hostile, backend, mode):
     """An exception value between two rows of a GETBULK answer, a row of the wrong type, one row an answer whatever
     max-repetitions asks, an answer left empty when more than 2 rows are asked (the fast path read it as the end of
-    the column, pysnmp failed the poll; now both ask again for fewer rows): every row is read, by both pollers (pysnmp ended the
-    column at endOfMibView and failed at noSuchObject, gufo-snmp skips both: pysnmp skips them now, and an answer of
-    nothing else ends the walk), and no row of the wrong type names a port or counts; nothing crashes or waits."""
+    the column, pysnmp failed the poll; now both ask again for fewer rows): every row is read, by both pollers
+    (pysnmp ended the column at endOfMibView and failed at noSuchObject, gufo-snmp skips both: pysnmp skips them
+    now, and an answer of nothing else ends the walk), and no row of the wrong type names a port or counts; nothing
+    crashes or waits."""
     agent = hostile(mode)
     bad = SnmpTarget(device="evil", host="127.0.0.1", port=agent.port, community="public", timeout_s=2.0, retries=0)
     good = SnmpTarget(device="leaf1", host="127.0.0.1", port=netsnmp.ports["leaf1"], community="public")
