@@ -58,13 +58,10 @@ DEFAULT_CONCURRENCY = 32
 # 65,536): an agent that goes on answering past it (a loop, a flood) fails the poll of that device.
 MAX_ROWS_PER_COLUMN = 200_000
 BACKENDS = ("auto", "fast", "pysnmp")
-# Why pysnmp polls a device although the fast path was asked for (``BasePoller.fallback_reason``; a label on /metrics):
-FALLBACK_REASONS = {
-    "fast_unavailable": "gufo-snmp cannot be imported here (snmp_backend auto)",
-    "context": "an SNMPv3 contextName, which gufo-snmp does not send",
-    "protocol": "an SNMPv3 auth or priv protocol gufo-snmp does not serve (AES-192/256)",
-    "answer_size": "an answer gufo-snmp cannot decode or receive, even one row an answer",
-}
+# Why pysnmp polls a device although the fast path was asked for (``BasePoller.fallback_reason``, the reason label of
+# losslessd_snmp_fallback_polls_total): fast_unavailable (gufo-snmp cannot be imported, backend auto), context (an
+# SNMPv3 contextName, which gufo-snmp does not send), protocol (AES-192/256), answer_size (an answer gufo-snmp cannot
+# decode or receive, even one row an answer).
 MIN_V3_KEY_CHARS = 8  # USM passphrase minimum (RFC 3414 section 11.2; net-snmp: "USM (min=8)"), pysnmp refuses less
 
 
@@ -356,8 +353,8 @@ class BasePoller(ABC):
         return {t.device: r for t, r in zip(targets, results)}
 
     def fallback_reason(self, target: SnmpTarget) -> str | None:
-        """Why pysnmp, the slow path, polls ``target`` though the fast one was asked for (``FALLBACK_REASONS``);
-        None when it does not."""
+        """Why pysnmp, the slow path, polls ``target`` though the fast one was asked for (see BACKENDS); None when it
+        does not."""
         return None
 
     def settings(self) -> dict:
@@ -397,8 +394,8 @@ class SnmpPoller(BasePoller):
     backend = "pysnmp"
 
     def __init__(self, stands_in: str | None = None, **settings):
-        """``stands_in``: why this poller polls in place of the fast one (``FALLBACK_REASONS``), None when pysnmp
-        was asked for."""
+        """``stands_in``: why this poller polls in place of the fast one (see BACKENDS), None when pysnmp was asked
+        for."""
         super().__init__(**settings)
         self.stands_in = stands_in
         self._engine: SnmpEngine | None = None
@@ -462,8 +459,7 @@ class SnmpPoller(BasePoller):
                 err, status, _, binds = await bulk_cmd(*session, len(after), 0,
                                                        *((ObjectName(oid), Null("")) for oid in after), lookupMib=False)
             except PySnmpError as e:
-                raise SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
-                                               f"{type(e).__name__}") from None
+                raise _refused(target, e) from None
             self._check(target, err, status)
         if len(binds) != len(after):
             raise SnmpError(target.device, f"{target.host}:{target.port} answered a GETNEXT of {len(after)} OIDs with "
@@ -484,9 +480,8 @@ class SnmpPoller(BasePoller):
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
             raw.update(await self._walk(target, session))
-        except PySnmpError as e:  # what pysnmp refuses to send or cannot decode
-            raise SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
-                                           f"{type(e).__name__}") from None
+        except PySnmpError as e:
+            raise _refused(target, e) from None
         return _sample(target, raw, answered, wall, time.monotonic() - started)
 
     async def _session(self, target: SnmpTarget) -> tuple:
@@ -629,6 +624,12 @@ def answers_from_their_agent(engine: SnmpEngine) -> int:
         cache.pop_by_message_id = pop
         wrapped += 1
     return wrapped
+
+
+def _refused(target: SnmpTarget, error: PySnmpError) -> SnmpError:
+    """What pysnmp refuses to send or cannot decode."""
+    return SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
+                                    f"{type(error).__name__}")
 
 
 def too_many_rows(target: SnmpTarget, column: str, limit: int) -> SnmpError:

@@ -159,7 +159,7 @@ class Metrics(Collector):
             self._floored[(device, source)] = n
 
     def slow_path(self, device: str, reason: str) -> None:
-        """pysnmp polled the device in the fast SNMP path's place, for ``reason`` (collect.snmp.FALLBACK_REASONS)."""
+        """pysnmp polled the device in the fast SNMP path's place, for ``reason`` (collect.snmp.BACKENDS)."""
         with self._lock:
             self._slow[(device, reason)] += 1
 
