@@ -17,6 +17,9 @@ IF_TYPE = "1.3.6.1.2.1.2.2.1.3"  # ifTable ifType, IANAifType
 IF_TYPE_LAG = 161
 IF_IN_DISCARDS = "1.3.6.1.2.1.2.2.1.13"  # ifTable, Counter32
 IF_OUT_DISCARDS = "1.3.6.1.2.1.2.2.1.19"  # ifTable, Counter32
+# ifXEntry 19, TimeStamp: sysUpTime when any Counter32/Counter64 of the interface's ifTable/ifXTable rows last had a
+# discontinuity (0: none since the agent started). sonic-snmpagent rfc2863.py serves 0 always (a placeholder).
+IF_COUNTER_DISCONTINUITY_TIME = "1.3.6.1.2.1.31.1.1.1.19"
 
 # CISCO-PFC-EXT-MIB, as SONiC's SNMP agent serves it (sonic-snmpagent
 # src/sonic_ax_impl/mibs/vendor/cisco/ciscoPfcExtMIB.py): all Counter64.

@@ -403,3 +403,23 @@ def test_a_stop_cuts_a_config_read_in_flight(tmp_path):
         assert daemon.events(kind="finding_new") == []
     finally:
         sim.stop()
+
+
+def test_a_device_the_fast_snmp_path_hands_to_pysnmp_is_counted_by_reason(tmp_path):
+    """snmpsim serves SNMPv3 in a contextName, which gufo-snmp does not send: the fast poller hands that device to
+    pysnmp, at about 30 times the CPU a poll. Nothing said so; losslessd_snmp_fallback_polls_total{device, reason}
+    counts those polls (scraped over HTTP from a real daemon), and a device the fast path polls has no series."""
+    sim = Simulator(FABRIC, tmp_path / "sim", devices=["leaf1"], snmp_v3=True).start()
+    try:
+        daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None,
+                                                               "snmp_backend": "fast"}).start()
+        try:
+            wait_for(lambda: (daemon.value("losslessd_snmp_fallback_polls_total", device="leaf1", reason="context")
+                              or 0) >= 2, "two polls of leaf1 by pysnmp counted")
+            assert daemon.value("losslessd_up", device="leaf1") == 1
+            reasons = {s.labels["reason"] for s in daemon.samples() if s.name == "losslessd_snmp_fallback_polls_total"}
+            assert reasons == {"context"}
+        finally:
+            assert daemon.stop() == 0
+    finally:
+        sim.stop()

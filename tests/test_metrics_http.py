@@ -298,9 +298,11 @@ def test_findings_are_replaced_per_run_and_forget_drops_a_device(served):
     for device in ("leaf1", "leaf2"):
         metrics.counters(reading(device, {Key("Ethernet0", monitor.PFC_RX, 3): 5}))
         metrics.poll_done(device, True, 0.1)
+        metrics.slow_path(device, "context")
     metrics.event(storm())
     samples = scrape(server)
     assert value(samples, "losslessd_findings", device="leaf1", code="PFC001", severity="error") == 1
+    assert value(samples, "losslessd_snmp_fallback_polls_total", device="leaf1", reason="context") == 1
     assert value(samples, "losslessd_findings", device="leaf1", code="ECN003", severity="warning") is None
 
     metrics.forget("leaf1")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -318,6 +319,46 @@ def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run
         assert rates is not None and not rates.reset
         assert Key("Ethernet0", PFC_RX, 3) in rates.cleared and Key("Ethernet0", PFC_RX, 3) not in rates.per_s
         assert all(v >= 0 for v in rates.per_s.values())
+
+
+def discontinuity_snmprec(discards: int, since_ticks: int) -> str:
+    """One port whose ifInDiscards (Counter32) reads ``discards`` and whose ifCounterDiscontinuityTime reads
+    ``since_ticks`` (sysUpTime moving at 100 ticks a second)."""
+    lines = [f"{oids.SYS_UPTIME}|67:lossless|b=123456,r=100", f"{oids.IF_NAME}.1|4|Ethernet0",
+             f"{oids.IF_IN_DISCARDS}.1|65|{discards}", f"{oids.IF_COUNTER_DISCONTINUITY_TIME}.1|67|{since_ticks}",
+             f"{oids.CPFC_PRIO_INDICATIONS}.1.3|70|500"]
+    return "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n"
+
+
+@pytest.mark.parametrize("since", [0, 5000])
+def test_a_counter32_that_restarted_is_told_from_a_wrap_by_if_counter_discontinuity_time(tmp_path, run, poller,
+                                                                                        since):
+    """ifInDiscards (Counter32) from 1,000,000 to 10 with sysUpTime moving on: a wrap of 4,294,966,306 discards in a
+    few seconds is within what a port could count, so it was taken as one, a burst of drops that never happened.
+    IF-MIB says when a port's counters last restarted (ifCounterDiscontinuityTime, RFC 2863): when it changes, the
+    counter restarted and has no delta; when it stays, the counter wrapped (the control)."""
+    from losslessd.monitor import IN_DISCARDS, Key
+    from losslessd.monitor.counters import CounterTracker
+    from losslessd.monitor.sources import reading_from_snmp
+
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("disc1", ["Ethernet0"])
+        agents._agents["disc1"].data_file.write_text(discontinuity_snmprec(1_000_000, 0))
+        target = v2c(agents.start(), "disc1")
+        first = run(poller.poll(target))
+        time.sleep(2.1)  # a wrap of 2^32 fits 2 s of a 1.6 Tb/s port's frames (counters.MAX_FRAMES_PER_S)
+        agents.rewrite("disc1", discontinuity_snmprec(10, since))
+        second = run(poller.poll(target))
+    assert [p.discontinuity_ticks for p in (first.ports[0], second.ports[0])] == [0, since]
+    tracker = CounterTracker()
+    tracker.update(reading_from_snmp(first))
+    rates = tracker.update(reading_from_snmp(second))
+    assert rates is not None and not rates.reset
+    key = Key("Ethernet0", IN_DISCARDS, None)
+    if since:
+        assert key in rates.cleared and key not in rates.deltas
+    else:
+        assert rates.deltas[key] == 2**32 - 1_000_000 + 10
 
 
 def test_every_pysnmp_message_model_matches_answers_to_their_agent():

@@ -39,7 +39,7 @@ from pysnmp.hlapi.v3arch.asyncio import (
 from pysnmp.hlapi.v3arch.asyncio import auth as usm
 from pysnmp.proto import errind
 from pysnmp.proto.error import ProtocolError
-from pysnmp.proto.rfc1902 import ObjectName
+from pysnmp.proto.rfc1902 import IpAddress, ObjectName
 from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 
 from losslessd import counters_oids as oids
@@ -58,6 +58,10 @@ DEFAULT_CONCURRENCY = 32
 # 65,536): an agent that goes on answering past it (a loop, a flood) fails the poll of that device.
 MAX_ROWS_PER_COLUMN = 200_000
 BACKENDS = ("auto", "fast", "pysnmp")
+# Why pysnmp polls a device although the fast path was asked for (``BasePoller.fallback_reason``, the reason label of
+# losslessd_snmp_fallback_polls_total): fast_unavailable (gufo-snmp cannot be imported, backend auto), context (an
+# SNMPv3 contextName, which gufo-snmp does not send), protocol (AES-192/256), answer_size (an answer gufo-snmp cannot
+# decode or receive, even one row an answer).
 MIN_V3_KEY_CHARS = 8  # USM passphrase minimum (RFC 3414 section 11.2; net-snmp: "USM (min=8)"), pysnmp refuses less
 
 
@@ -192,6 +196,7 @@ class PortCounters:
     out_discards: int | None = None  # ifOutDiscards (Counter32)
     pfc_requests: int | None = None  # cpfcIfRequests: PFC frames sent
     pfc_indications: int | None = None  # cpfcIfIndications: PFC frames received
+    discontinuity_ticks: int | None = None  # ifCounterDiscontinuityTime: a change says the IF-MIB counters restarted
 
 
 @dataclass(slots=True)
@@ -244,6 +249,7 @@ _PORT_COLUMNS = {
     oids.IF_HC_IN_OCTETS: "in_octets", oids.IF_HC_OUT_OCTETS: "out_octets",
     oids.IF_IN_DISCARDS: "in_discards", oids.IF_OUT_DISCARDS: "out_discards",
     oids.CPFC_IF_REQUESTS: "pfc_requests", oids.CPFC_IF_INDICATIONS: "pfc_indications",
+    oids.IF_COUNTER_DISCONTINUITY_TIME: "discontinuity_ticks",
 }
 # One row per (ifIndex, priority) whichever vendor's table serves it.
 _PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications",
@@ -259,16 +265,26 @@ def _oid(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split("."))
 
 
+class NotText(str):
+    """A value that prints as text but whose type is no OCTET STRING: an IpAddress or an OBJECT IDENTIFIER (gufo-snmp
+    gives both as the same text, so the two pollers cannot name which). It never names a port."""
+
+    __slots__ = ()
+
+
 def _value(v) -> int | str | None:
-    """A counter as int, a name as str; None for what an agent says instead of a value."""
+    """A counter as int, an OCTET STRING as str, an IpAddress or OID as NotText; None for what an agent says instead
+    of a value. Opaque is taken as an OCTET STRING (pysnmp derives it from one, gufo-snmp gives it as one)."""
     if isinstance(v, (NoSuchObject, NoSuchInstance, EndOfMibView, Null)):
         return None
+    if isinstance(v, IpAddress):  # an OctetString to pyasn1: its 4 bytes would be read as a name
+        return NotText(v.prettyPrint())
     if isinstance(v, OctetString):
         return bytes(v).decode("utf-8", errors="replace")
     try:
         return int(v)
     except (TypeError, ValueError):
-        return v.prettyPrint()
+        return NotText(v.prettyPrint())
 
 
 class BasePoller(ABC):
@@ -336,6 +352,11 @@ class BasePoller(ABC):
         results = await asyncio.gather(*(one(t) for t in targets))
         return {t.device: r for t, r in zip(targets, results)}
 
+    def fallback_reason(self, target: SnmpTarget) -> str | None:
+        """Why pysnmp, the slow path, polls ``target`` though the fast one was asked for (see BACKENDS); None when it
+        does not."""
+        return None
+
     def settings(self) -> dict:
         """The keywords this poller was made with (a fallback poller is made with the same)."""
         return {"timeout_s": self.timeout_s, "retries": self.retries, "max_varbinds": self.max_varbinds,
@@ -358,8 +379,10 @@ def make_poller(backend: str = "auto", **settings) -> BasePoller:
     serve to a pysnmp poller of its own."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown SNMP backend {backend!r} (known: {', '.join(BACKENDS)})")
-    if backend == "pysnmp" or (backend == "auto" and fast_available() is not None):
+    if backend == "pysnmp":
         return SnmpPoller(**settings)
+    if backend == "auto" and fast_available() is not None:
+        return SnmpPoller(stands_in="fast_unavailable", **settings)
     from .snmp_fast import FastSnmpPoller
 
     return FastSnmpPoller(**settings)
@@ -370,11 +393,17 @@ class SnmpPoller(BasePoller):
 
     backend = "pysnmp"
 
-    def __init__(self, **settings):
+    def __init__(self, stands_in: str | None = None, **settings):
+        """``stands_in``: why this poller polls in place of the fast one (see BACKENDS), None when pysnmp was asked
+        for."""
         super().__init__(**settings)
+        self.stands_in = stands_in
         self._engine: SnmpEngine | None = None
         self._usm_changed = asyncio.Condition()
         self._usm_in_use: dict[str, tuple[SnmpV3User, int]] = {}
+
+    def fallback_reason(self, target: SnmpTarget) -> str | None:
+        return self.stands_in
 
     def close(self) -> None:
         """Release the engine's socket and timer (from inside the loop that polled)."""
@@ -411,7 +440,7 @@ class SnmpPoller(BasePoller):
                     self._usm_in_use[v3.user] = (v3, count)
                 self._usm_changed.notify_all()
 
-    async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
+    def _start_engine(self) -> None:
         if self._engine is None:
             self._engine = SnmpEngine()
             if not answers_from_their_agent(self._engine):
@@ -419,6 +448,27 @@ class SnmpPoller(BasePoller):
                     "this pysnmp's message cache is not the one losslessd knows (pysnmp 7.1): SNMP answers are matched "
                     "to requests by id alone, so an agent answering another's id could feed that device's sample; "
                     "install the fast path (losslessd[fast]) or pysnmp 7.1")
+
+    async def next_oids(self, target: SnmpTarget, after: list[str]) -> list[str | None]:
+        """The OID the agent serves next after each of ``after`` (one GETBULK whose every variable is a non-repeater,
+        a GETNEXT of each), None at the end of its view: how the fast poller checks where its walks ended."""
+        async with self._usm_slot(target.v3):
+            self._start_engine()
+            session = await self._session(target)
+            try:
+                err, status, _, binds = await bulk_cmd(*session, len(after), 0,
+                                                       *((ObjectName(oid), Null("")) for oid in after), lookupMib=False)
+            except PySnmpError as e:
+                raise _refused(target, e) from None
+            self._check(target, err, status)
+        if len(binds) != len(after):
+            raise SnmpError(target.device, f"{target.host}:{target.port} answered a GETNEXT of {len(after)} OIDs with "
+                                           f"{len(binds)}")
+        return [None if isinstance(value, (EndOfMibView, NoSuchObject, NoSuchInstance)) else ".".join(map(str, name))
+                for name, value in binds]
+
+    async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
+        self._start_engine()
         started = time.monotonic()
         session = await self._session(target)
         try:
@@ -430,9 +480,8 @@ class SnmpPoller(BasePoller):
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
             raw.update(await self._walk(target, session))
-        except PySnmpError as e:  # what pysnmp refuses to send or cannot decode
-            raise SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
-                                           f"{type(e).__name__}") from None
+        except PySnmpError as e:
+            raise _refused(target, e) from None
         return _sample(target, raw, answered, wall, time.monotonic() - started)
 
     async def _session(self, target: SnmpTarget) -> tuple:
@@ -485,34 +534,46 @@ class SnmpPoller(BasePoller):
         the most an answer holds: what the agent reads past the range is wasted work."""
         found: dict[str, int | str] = {}
         cursor, n = start, len(column)
+        shrink = 1  # what an answer with no variable binding divides the repetitions by (see below)
         while True:
             repetitions = self.max_varbinds
             if ports:
                 done = cursor[n] if len(cursor) > n else 0
                 left = sum(1 for i in ports if i >= done)
                 repetitions = min(repetitions, rows_per_port.get(column, 1) * left + 1)
+            repetitions = max(1, repetitions // shrink)
             err, status, _, binds = await bulk_cmd(
                 *session, 0, repetitions, (ObjectName(cursor), Null("")), lookupMib=False)
-            self._check(target, err, status)
+            if not isinstance(err, errind.EmptyResponse):  # (pysnmp's name for an answer without a variable binding)
+                self._check(target, err, status)
             if len(found) > self.max_rows:
                 raise too_many_rows(target, ".".join(map(str, column)), self.max_rows)
+            if not binds:  # not even endOfMibView: the rows did not fit the answer and were left out (RFC 3416 4.2.3)
+                if repetitions == 1:
+                    raise SnmpError(target.device, f"{target.host}:{target.port} answered a GETBULK of one row after "
+                                                   f"{'.'.join(map(str, cursor))} with no variable binding")
+                shrink *= 4
+                continue
             per_port: dict[int, int] = {}
+            ended = True  # an answer of exception values only is the end of the agent's view
             for name, value in binds:
+                if isinstance(value, (EndOfMibView, NoSuchObject, NoSuchInstance)):
+                    continue  # no row: skipped, as gufo-snmp skips it
                 oid = tuple(name)
-                if oid[:n] == column and len(oid) > n and oid <= cursor and not isinstance(value, EndOfMibView):
+                if oid <= cursor:  # in the column or before it: the walk would go round or leave it backwards
                     raise SnmpError(target.device, f"{target.host}:{target.port} answered {'.'.join(map(str, oid))} "
                                                    f"after {'.'.join(map(str, cursor))}: OIDs must grow in a walk")
-                if (isinstance(value, EndOfMibView) or oid <= cursor or oid[:n] != column or len(oid) == n
-                        or (stop is not None and oid >= stop)):
-                    binds = ()
+                if oid[:n] != column or (stop is not None and oid >= stop):
+                    ended = True
                     break
+                ended = False
                 if (v := _value(value)) is not None:
                     found[".".join(map(str, oid))] = v
                 per_port[oid[n]] = per_port.get(oid[n], 0) + 1
                 cursor = oid
             if per_port:
                 rows_per_port[column] = max(rows_per_port.get(column, 1), *per_port.values())
-            if not binds:
+            if ended:
                 return found
 
     @staticmethod
@@ -563,6 +624,12 @@ def answers_from_their_agent(engine: SnmpEngine) -> int:
         cache.pop_by_message_id = pop
         wrapped += 1
     return wrapped
+
+
+def _refused(target: SnmpTarget, error: PySnmpError) -> SnmpError:
+    """What pysnmp refuses to send or cannot decode."""
+    return SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
+                                    f"{type(error).__name__}")
 
 
 def too_many_rows(target: SnmpTarget, column: str, limit: int) -> SnmpError:
@@ -636,14 +703,20 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
 def port_names(column: dict[tuple[int, ...], int | str]) -> tuple[dict[int, str], dict[int, str]]:
     """The ifName column as (ifIndex -> port name, ifIndex -> why its ifName names no port). One that cannot be a
     port's name (monitor.port_name_problem: not text, empty, over 255 characters, a control or bidi character) is
-    refused, and so are names two ifIndexes share (their counters would be one port's, each poll's delta the
+    refused, so is one of another type that prints as text (an IpAddress, an OID: ``NotText``), and so are names two
+    ifIndexes share (their counters would be one port's, each poll's delta the
     difference between two ports): the agent served it, and it was a metrics label, a history row and a log line."""
     names: dict[int, str] = {}
     unnamed: dict[int, str] = {}
     for idx, value in column.items():
         if len(idx) != 1:
             continue
-        if (problem := port_name_problem(value)) is None:
+        if isinstance(value, NotText):
+            problem: str | None = (f"an IpAddress or OBJECT IDENTIFIER ({oids.IF_NAME}.{idx[0]}), not an OCTET "
+                                   "STRING")
+        else:
+            problem = port_name_problem(value)
+        if problem is None:
             names[idx[0]] = str(value)
         else:
             shown = printable(repr(value[:80]) if isinstance(value, str) else "")

@@ -19,6 +19,10 @@ gufo-snmp decodes an answer in a buffer of about 4 KB and refuses a larger datag
 already pass it. A column whose answer it cannot decode is walked again with a quarter of the
 repetitions (kept for that device and column); when even one row does not decode, the device goes
 to the pysnmp fallback, which reads what it can and refuses the odd port (``decode_fallbacks``).
+
+An answer with no row ends gufo-snmp's walk as the end of the agent's view does, yet it is also what an agent sends
+when the rows do not fit the answer (SNMPv3: gufo-snmp's msgMaxSize of 2,048 bytes): pysnmp is asked what follows,
+and a column that goes on is walked in smaller answers as above (``_check_ends``).
 """
 
 from __future__ import annotations
@@ -35,12 +39,14 @@ from gufo.snmp import Aes128Key, NoSuchInstance, Sha1Key, Sha224Key, Sha256Key, 
 from gufo.snmp import SnmpAuthError as GufoAuthError
 from gufo.snmp import SnmpDecodeError as GufoDecodeError
 from gufo.snmp import SnmpError as GufoError
-from gufo.snmp.aio.client import SnmpSession
+from gufo.snmp.aio.client import GetBulkIter, SnmpSession
+from gufo.snmp.typing import ValueType
 
 from .. import counters_oids as oids
 from .snmp import (
     MIN_V3_KEY_CHARS,
     BasePoller,
+    NotText,
     SnmpAuthError,
     SnmpError,
     SnmpPoller,
@@ -57,11 +63,34 @@ from .snmp import (
 INDEX_CACHE = 1_000_000
 _AUTH_KEYS = {"SHA": Sha1Key, "SHA224": Sha224Key, "SHA256": Sha256Key, "SHA384": Sha384Key, "SHA512": Sha512Key}
 _PRIV_KEYS = {"AES": Aes128Key}
+# The msgMaxSize gufo-snmp 0.13 sends in SNMPv3 requests (src/snmp/msg/v3/msg.rs MAX_SIZE): an agent leaves out the
+# rows that do not fit an answer of that size (RFC 3416 4.2.3), all of them when the first does not.
+V3_MAX_MESSAGE = 2048
 log = logging.getLogger(__name__)
 
 
 class _Undecodable(Exception):
-    """A single row's answer gufo-snmp cannot decode: the device is polled by pysnmp instead."""
+    """A single row's answer gufo-snmp cannot decode or receive: the device is polled by pysnmp instead."""
+
+
+class _BulkWalk(GetBulkIter):
+    """gufo-snmp's GETBULK walk, telling its two ends apart: a row past the column (the column is done) and an answer
+    holding no row (``empty``: the end of the agent's view, or rows that did not fit the answer)."""
+
+    empty = False
+
+    async def __anext__(self) -> tuple[str, ValueType]:
+        if not self._buffer:
+            await self._session._send(lambda: self._sock.send_get_bulk(self._ctx))  # noqa: SLF001 - gufo-snmp's own
+            try:
+                self._buffer = await self._session._recv(lambda: self._sock.recv_get_bulk(self._ctx))  # noqa: SLF001
+            except StopAsyncIteration:
+                self.empty = True  # gufo-snmp's answer with no row (exception values it skips are no rows either)
+                raise
+        row = self._buffer.pop(0)
+        if row is None:  # the next row is past the column
+            raise StopAsyncIteration
+        return row
 
 
 @dataclass
@@ -83,6 +112,7 @@ class FastSnmpPoller(BasePoller):
         self._fallback: SnmpPoller | None = None
         self._indexes: dict[str, dict[str, tuple[int, ...]]] = {}  # column -> OID -> instance index
         self._repetitions: dict[tuple[str, str], int] = {}  # (device, column) -> GETBULK size that decodes
+        self._ends: dict[tuple[str, str], str] = {}  # (device, column) -> the OID its walk was seen to end after
         # device -> why gufo-snmp cannot read it: those devices are polled by the pysnmp fallback
         self.decode_fallbacks: dict[str, str] = {}
 
@@ -91,6 +121,13 @@ class FastSnmpPoller(BasePoller):
         """True when this poller polls ``target`` itself (False: its pysnmp fallback does)."""
         v3 = target.v3
         return v3 is None or (not target.context and v3.auth_protocol in _AUTH_KEYS and v3.priv_protocol in _PRIV_KEYS)
+
+    def fallback_reason(self, target: SnmpTarget) -> str | None:
+        if target.context:
+            return "context"
+        if not self.serves(target):
+            return "protocol"
+        return "answer_size" if target.device in self.decode_fallbacks else None
 
     def close(self) -> None:
         """Release the sockets (from inside the loop that polled, as SnmpPoller.close)."""
@@ -113,8 +150,9 @@ class FastSnmpPoller(BasePoller):
         """Close the sockets kept for ``device`` and drop what was learnt about it (it left the inventory)."""
         self._drop_sessions(device)
         self.decode_fallbacks.pop(device, None)
-        for key in [k for k in self._repetitions if k[0] == device]:
-            del self._repetitions[key]
+        for table in (self._repetitions, self._ends):
+            for key in [k for k in table if k[0] == device]:
+                del table[key]
 
     def _drop_sessions(self, device: str) -> None:
         held = self._sessions.pop(device, None)
@@ -154,10 +192,11 @@ class FastSnmpPoller(BasePoller):
             if type(uptime) is not int:
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             by_column: dict[str, dict[tuple[int, ...], int | str]] = {}
+            ends: dict[str, tuple[str, bool]] = {}
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
             columns = list(self.columns)
             lanes = [columns[k::len(sessions)] for k in range(len(sessions))]
-            walks = [asyncio.ensure_future(self._walk_columns(target, s, cols, by_column, raw))
+            walks = [asyncio.ensure_future(self._walk_columns(target, s, cols, by_column, ends, raw))
                      for s, cols in zip(sessions, lanes)]
             try:
                 await asyncio.gather(*walks)
@@ -165,6 +204,7 @@ class FastSnmpPoller(BasePoller):
                 for walk in walks:
                     walk.cancel()
                 await asyncio.gather(*walks, return_exceptions=True)
+            await self._check_ends(target, sessions[0], by_column, ends, raw)
         except (SnmpError, _Undecodable):
             self._drop_sessions(target.device)  # a new socket (and SNMPv3 discovery) at the next poll
             raise
@@ -235,49 +275,87 @@ class FastSnmpPoller(BasePoller):
         return SnmpTimeout(target.device, f"no SNMP {target.version} answer from {where}")
 
     async def _walk_columns(self, target: SnmpTarget, session: SnmpSession, columns: list[str],
-                            by_column: dict, raw: dict) -> None:
+                            by_column: dict, ends: dict, raw: dict) -> None:
         for column in columns:
-            by_column[column] = await self._walk(target, session, column, raw)
+            by_column[column], ends[column] = await self._walk(target, session, column, raw)
 
     async def _walk(self, target: SnmpTarget, session: SnmpSession, column: str,
-                    raw: dict[str, int | str]) -> dict[tuple[int, ...], int | str]:
-        """``column``'s rows, walked again with fewer repetitions while gufo-snmp cannot decode an answer
-        (see the module); _Undecodable when one row alone does not decode."""
+                    raw: dict[str, int | str]) -> tuple[dict[tuple[int, ...], int | str], tuple[str, bool]]:
+        """``column``'s rows and where its walk ended (``_walk_once``), walked again with fewer repetitions while
+        gufo-snmp cannot decode an answer (see the module); _Undecodable when one row alone does not decode."""
         key = (target.device, column)
         repetitions = self._repetitions.get(key, self.max_varbinds)
         while True:
             try:
-                return await self._walk_once(target, session, column, raw, repetitions)
+                rows, last, empty = await self._walk_once(target, session, column, raw, repetitions)
+                return rows, (last, empty)
             except GufoDecodeError as exc:
                 if repetitions == 1:
-                    raise _Undecodable(f"gufo-snmp cannot decode an answer of one row of {column} "
-                                       f"({str(exc)[:100]}; it reads answers up to about 4 KB)") from None
+                    raise _Undecodable(f"gufo-snmp cannot decode an answer of {column} ({str(exc)[:100]}; it reads "
+                                       "answers up to about 4 KB), even one row an answer") from None
                 repetitions = self._repetitions[key] = max(1, repetitions // 4)
 
+    async def _check_ends(self, target: SnmpTarget, session: SnmpSession, by_column: dict,
+                          ends: dict[str, tuple[str, bool]], raw: dict[str, int | str]) -> None:
+        """Ask pysnmp, in one request, what follows the last row each walk read (``ends``: column -> (last OID, whether
+        the walk ended at an answer with no row)); walk again, in smaller answers, the columns that go on.
+
+        gufo-snmp ends a walk at an answer with no row, which is the end of the agent's view or rows that did not fit
+        the answer (RFC 3416 4.2.3), and at a row outside the column, which it does not show (one before the column is
+        an agent leaving it backwards). pysnmp's answers may be as large as a datagram, and it shows every OID. An end
+        seen once at an OID is taken as read at the next polls (a column's last row stays where it is)."""
+        device = target.device
+        while unsure := {c: end for c, end in ends.items() if self._ends.get((device, c)) != end[0]}:
+            try:
+                following = await self._pysnmp().next_oids(target, [last for last, _ in unsure.values()])
+            except SnmpError as exc:
+                raise SnmpError(device, f"what follows the last rows read could not be asked of pysnmp: "
+                                        f"{exc.message}") from None
+            ends = {}
+            for (column, (last, empty)), after in zip(unsure.items(), following, strict=True):
+                if after is None or not after.startswith(column + "."):
+                    self._ends[(device, column)] = last
+                    continue
+                if not empty:
+                    raise SnmpError(device, f"{target.host}:{target.port} answered a GETBULK after {last} with an OID "
+                                            f"outside {column}, yet {after} follows {last}: OIDs must grow in a walk")
+                key = (device, column)
+                repetitions = self._repetitions.get(key, self.max_varbinds)
+                if repetitions == 1:
+                    raise _Undecodable(f"the agent answered a GETBULK of {column} after {last} with no row, yet a row "
+                                       f"follows, even one row an answer (rows that do not fit an answer are left out, "
+                                       f"RFC 3416 4.2.3; gufo-snmp asks SNMPv3 agents for answers of at most "
+                                       f"{V3_MAX_MESSAGE:,} bytes)")
+                self._repetitions[key] = max(1, repetitions // 4)
+                by_column[column], ends[column] = await self._walk(target, session, column, raw)
+
     async def _walk_once(self, target: SnmpTarget, session: SnmpSession, column: str,
-                         raw: dict[str, int | str], repetitions: int) -> dict[tuple[int, ...], int | str]:
-        """GETBULK through ``column``: instance index -> value. An index that does not grow (an agent
-        going round in circles) or a column past ``max_rows`` rows fails the poll."""
+                         raw: dict[str, int | str], repetitions: int
+                         ) -> tuple[dict[tuple[int, ...], int | str], str, bool]:
+        """GETBULK through ``column``: (instance index -> value, the last OID read (the column's when none), whether
+        the walk ended at an answer with no row). An index that does not grow (an agent going round in circles) or a
+        column past ``max_rows`` rows fails the poll."""
         retries = self.retries if target.retries is None else target.retries
         rows: dict[tuple[int, ...], int | str] = {}
-        walk = session.getbulk(column, max_repetitions=repetitions)
+        walk = _BulkWalk(session, column, repetitions)
         skip = len(column) + 1
         last: tuple[int, ...] = ()
+        cursor = column
         indexes = self._indexes.setdefault(column, {})  # per column: a cached OID is one of this column's
         step = walk.__anext__
         while True:
             try:
                 oid, value = await step()
             except StopAsyncIteration:
-                return rows
+                return rows, cursor, walk.empty
             except TimeoutError:
                 oid, value = await self._again(target, step, retries)
                 if oid is None:
-                    return rows
+                    return rows, cursor, walk.empty
             index = indexes.get(oid)
             if index is None:
                 if not oid.startswith(column) or oid[skip - 1:skip] != ".":
-                    return rows  # left the column (gufo-snmp normally stops there itself)
+                    return rows, cursor, False  # left the column (gufo-snmp normally stops there itself)
                 index = tuple(map(int, oid[skip:].split(".")))
                 if len(indexes) >= INDEX_CACHE:
                     indexes.clear()
@@ -285,9 +363,10 @@ class FastSnmpPoller(BasePoller):
             if index <= last:
                 raise SnmpError(target.device, f"{target.host}:{target.port} answered {oid} after "
                                                f"{column}.{'.'.join(map(str, last))}: OIDs must grow in a walk")
-            last = index
+            last, cursor = index, oid
             if type(value) is not int:
-                value = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
+                # bytes: an OCTET STRING (or Opaque); text: an IpAddress or an OID, which never names a port
+                value = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else NotText(value)
             rows[index] = value
             raw[oid] = value
             if len(rows) > self.max_rows:

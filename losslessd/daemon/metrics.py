@@ -115,6 +115,7 @@ class Metrics(Collector):
         self._polls: dict[tuple[str, str], tuple[bool, float]] = {}  # (device, source) -> last (ok, seconds)
         self._unread: dict[tuple[str, str], int] = {}  # (device, source) -> what its last reading could not read
         self._floored: dict[tuple[str, str], int] = {}  # (device, source) -> counters held at a clear's floor
+        self._slow: Counter[tuple[str, str]] = Counter()  # (device, reason) -> SNMP polls pysnmp made for the fast path
         self._poll_counts: Counter[tuple[str, str, bool]] = Counter()
         self._active: dict[tuple, bool] = {}  # event place -> open
         self._open_ids: dict[str, str] = {}  # id of each open event -> device
@@ -156,6 +157,11 @@ class Metrics(Collector):
         clear's cache beneath which the device's count restarted (CounterTracker.floored)."""
         with self._lock:
             self._floored[(device, source)] = n
+
+    def slow_path(self, device: str, reason: str) -> None:
+        """pysnmp polled the device in the fast SNMP path's place, for ``reason`` (collect.snmp.BACKENDS)."""
+        with self._lock:
+            self._slow[(device, reason)] += 1
 
     def event(self, event: Event) -> None:
         """An event started, changed or ended (the same Event object or a copy: keyed by its id)."""
@@ -211,7 +217,7 @@ class Metrics(Collector):
         """The device left the inventory: drop every series about it."""
         with self._lock:
             self._values.pop(device, None)
-            for table in (self._polls, self._poll_counts, self._unread, self._floored):
+            for table in (self._polls, self._poll_counts, self._unread, self._floored, self._slow):
                 for key in [k for k in table if k[0] == device]:
                     del table[key]
             for place in [p for p in self._active if p[1] == device]:
@@ -230,6 +236,7 @@ class Metrics(Collector):
             poll_counts = dict(self._poll_counts)
             unread = dict(self._unread)
             floored = dict(self._floored)
+            slow = dict(self._slow)
             active = dict(self._active)
             events_total = dict(self._events_total)
             findings = {d: dict(c) for d, c in self._findings.items()}
@@ -242,6 +249,12 @@ class Metrics(Collector):
         if self.part != "fleet":
             yield from self._poll_families(polls, poll_counts, unread)
             yield self._floored_family(floored)
+            fallbacks = CounterMetricFamily(PREFIX + "snmp_fallback_polls", "SNMP polls of the device pysnmp (the "
+                                            "slow path) made in the fast path's place, by reason.",
+                                            labels=["device", "reason"])
+            for (device, reason), n in sorted(slow.items()):
+                fallbacks.add_metric([device, reason], n)
+            yield fallbacks
             if counters:
                 yield from self._counter_families(values)
         if self.part == "devices":

@@ -83,6 +83,10 @@ class Poller(ABC):
     def forget(self, device: str) -> None:
         """The device left this worker: drop what is kept for it (sockets, sessions)."""
 
+    def slow_path(self, target: Any) -> str | None:
+        """Why a slower path than this source's own polled ``target`` last (counted on /metrics); None: it did not."""
+        return None
+
     async def aclose(self) -> None:
         """Release what the poller holds (at a stop)."""
 
@@ -124,6 +128,9 @@ class SnmpCounters(Poller):
         if not reading.values:  # an agent that answers, but not with counters
             raise PollFailed(f"{COMMAND_FAILED}: unusable answer: {_no_counters(sample)}")
         return reading
+
+    def slow_path(self, target: Any) -> str | None:
+        return self.poller.fallback_reason(target)
 
     def reconfigure(self, settings: Settings) -> None:
         super().reconfigure(settings)

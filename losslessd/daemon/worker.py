@@ -172,13 +172,19 @@ class ShardWorker:
             except PollFailed as exc:
                 if device not in self.targets[source]:  # a reload took it out: a late failure is not its state
                     return self._dropped(device, source)
+                self._slow_path(poller, device, target)
                 return self._failed(device, source, started, exc.reason)
             if device not in self.targets[source]:  # a reload took it out while it was polled: its state is gone
                 return self._dropped(device, source)
+            self._slow_path(poller, device, target)
             self._read(reading, source, started)
             return True
 
         return job
+
+    def _slow_path(self, poller: Poller, device: str, target) -> None:
+        if (why := poller.slow_path(target)) is not None:
+            self.metrics.slow_path(device, why)
 
     @staticmethod
     def _dropped(device: str, source: str) -> bool:

@@ -135,6 +135,10 @@ class Reading:
     # commands after `sonic-clear ...`: sonic-utilities utilities_common/netstat.py ns_diff, max(0, new - old)),
     # with the cache's name (its "Last cached time was ..." time): counters.py reads them (rule 5).
     cached: dict[Key, str] = field(default_factory=dict)
+    # Counters whose source says when they last restarted on their own (IF-MIB ifCounterDiscontinuityTime, RFC 2863:
+    # the sysUpTime of a port's last counter discontinuity, its ifTable/ifXTable counters only): a change between two
+    # readings is a restart of those counters, not a wrap (counters.py rule 3).
+    discontinuity: dict[Key, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,10 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    reading would also drop, say, the on-box watchdog's count of a storm that began in the same
    interval, and its next delta is 0, so that storm would never be reported.
 3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when the wrapped delta
-   is plausible for the interval (at most ``max_rate_per_s``), else cleared as in 2.
+   is plausible for the interval (at most ``max_rate_per_s``), else cleared as in 2. A counter whose
+   source says when it last restarted (``Reading.discontinuity``: IF-MIB ifCounterDiscontinuityTime,
+   RFC 2863) and says another time now restarted: cleared, whichever way it moved (a Counter32 reset
+   from 10^6 to 10 was read as a wrap of 4.29e9 discards; one past its old value as that difference).
 4. A counter only one of the two readings has (a port the source did not serve this poll, a value
    printed N/A) has no delta either (``Rates.absent``): its interval is unknown, not 0.
 5. A counter printed against a clear's cache (``Reading.cached``: SONiC's show commands after
@@ -104,6 +107,10 @@ class CounterTracker:
         for key, value in cur.values.items():
             before = prev.values.get(key)
             if before is None:
+                continue
+            restarts = prev.discontinuity.get(key), cur.discontinuity.get(key)
+            if None not in restarts and restarts[0] != restarts[1]:
+                cleared.append(key)  # the source says the counter restarted in between (rule 3)
                 continue
             if cached:
                 if prev.cached.get(key) != cur.cached.get(key):  # a new base: a clear, or its cache removed

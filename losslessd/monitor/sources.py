@@ -58,10 +58,13 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
         if value is not None:
             values[Key(port, name, index)] = value
 
+    discontinuity: dict[Key, int] = {}
     for p in sample.ports:
         for name, value in ((IN_OCTETS, p.in_octets), (OUT_OCTETS, p.out_octets), (IN_DISCARDS, p.in_discards),
                             (OUT_DISCARDS, p.out_discards)):
             put(p.port, name, None, value)
+            if value is not None and p.discontinuity_ticks is not None:  # (IF-MIB counters only: RFC 2863)
+                discontinuity[Key(p.port, name, None)] = p.discontinuity_ticks
     for pr in sample.priorities:
         put(pr.port, PFC_TX, pr.priority, pr.pfc_requests)
         put(pr.port, PFC_RX, pr.priority, pr.pfc_indications)
@@ -73,7 +76,8 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
         put(w.port, WD_RESTORED, w.queue, w.restores)
     return Reading(device=sample.device, monotonic_s=sample.monotonic_s, time_unix_s=sample.time_unix_s,
                    uptime_ticks=sample.sys_uptime_ticks, values=values,
-                   bits={k: 32 for k in values if k.name in _SNMP_32BIT}, unread=tuple(sample.unread))
+                   bits={k: 32 for k in values if k.name in _SNMP_32BIT}, unread=tuple(sample.unread),
+                   discontinuity=discontinuity)
 
 
 def _lines(platform: str) -> tuple[str, ...]:
