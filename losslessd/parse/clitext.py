@@ -594,6 +594,13 @@ class TreeReader:
                 elif on_error is not None:
                     on_error(piece)
 
+    def marking_piece(self, line: Node, piece: Node, conf: Any, field: str, unread: object) -> None:
+        """each()'s ``on_piece`` for a queue's block: a line indented under its ``line`` (each names it) that may be
+        (part of) its WRED/ECN setting leaves the queue's marking (``conf.<field>``) unknown (``unread``), not off.
+        Bind ``conf``, ``field`` and ``unread`` with functools.partial."""
+        if may_set_ecn(piece.words):
+            setattr(conf, field, Val(unread, self.src(line)))
+
     def opens_mode(self, node: Node) -> bool:
         """Whether a line of a mode that the reader reads opens a mode of its own, whose lines it passes over (an
         NX-OS interface's `hsrp 1`): its block is no wrapped command. A platform's reader names them."""

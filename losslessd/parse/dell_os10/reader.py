@@ -389,7 +389,7 @@ class _Reader(TreeReader):
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
             self.policy(node, w[3], cfg.queuing_policies, lambda src: QueueConf(source=src), self.queue_command,
-                        self.queue_piece)
+                        functools.partial(self.marking_piece, field="wred", unread=WRED_UNREAD))
         elif w[:2] == ["system", "qos"] and len(w) == 2:
             self.each(node.children, lambda child: self.binding(child, cfg.system, system=True))
         elif w[0] in ("trust", "wred", "qos-map") or (w[0] in ("class-map", "policy-map")
@@ -530,12 +530,6 @@ class _Reader(TreeReader):
             conf.pfc_cos = None
         elif w[0] not in ("queue-limit", "description", "no"):
             raise LineError("not a network-qos class command losslessd knows")
-
-    def queue_piece(self, line: Node, piece: Node, conf: QueueConf) -> None:
-        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
-        leaves the queue's marking unknown, not off."""
-        if may_set_ecn(piece.words):
-            conf.wred = Val(WRED_UNREAD, self.src(line))
 
     def queue_command(self, node: Node, conf: QueueConf) -> None:
         """OS10 User Guide, "Egress traffic classification" / "ETS": `bandwidth percent N`, `priority` (strict),

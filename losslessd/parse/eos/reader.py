@@ -520,7 +520,8 @@ class _Reader(TreeReader):
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
             self.each_spelled(node.children, lambda child: self.queue_command(child, queue, profile), txq=True,
-                              on_piece=functools.partial(self.queue_piece, queue=queue))
+                              on_piece=functools.partial(self.marking_piece, conf=queue, field="ecn",
+                                                           unread=ECN_UNREAD))
         else:
             return False
         return True
@@ -564,12 +565,6 @@ class _Reader(TreeReader):
                 raise LineError(f"unknown watchdog timer {key!r}")
             timers[key] = Val(None if value == "auto" and key == "polling-interval" else _seconds_ms(value), src)
         return timers
-
-    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
-        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
-        leaves the queue's marking unknown, not off."""
-        if may_set_ecn(piece.words):
-            queue.ecn = Val(ECN_UNREAD, self.src(line))
 
     def queue_command(self, node: Node, queue: QueueConf, profile: str | None) -> None:
         w = node.words

@@ -561,13 +561,7 @@ class _Reader(TreeReader):
                 continue
             queue = queues.setdefault(cw[-1], QueueConf(source=self.src(child)))
             self.each(child.children, lambda sub, queue=queue: self.queue_command(sub, queue),
-                      on_piece=functools.partial(self.queue_piece, queue=queue))
-
-    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
-        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
-        leaves the queue's marking unknown, not off."""
-        if may_set_ecn(piece.words):
-            queue.wred = Val(None, self.src(line))
+                      on_piece=functools.partial(self.marking_piece, conf=queue, field="wred", unread=None))
 
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
