@@ -382,11 +382,17 @@ _SUBINTERFACE_ITEM = r"(?:e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}|(?:port-channe
 SUBINTERFACE = re.compile(rf"^{_SUBINTERFACE_ITEM}(?:\s*,\s*{_SUBINTERFACE_ITEM})*$", re.IGNORECASE | re.ASCII)
 
 
+def command_body(words: list[str], leading: tuple[str, ...] = ("no",)) -> list[str]:
+    """A command's words after a leading `no` (and on EOS `default`: ``leading``), the forms that undo or restore
+    it: what names the command."""
+    return words[1:] if words[:1] and words[0] in leading else words
+
+
 def subinterface_line(words: list[str], qos_words: frozenset[str]) -> None:
     """A line under a subinterface (``words`` spelled as the switch runs them): its addressing, encapsulation and
     description are no port's setting; a QoS line (first word after a `no` or `default` in ``qos_words``, the
     commands the reader reads as a port's QoS) is named, not read: the port model has no subinterface."""
-    words = words[1:] if words[:1] in (["no"], ["default"]) else words
+    words = command_body(words, ("no", "default"))
     if words and words[0] in qos_words:
         raise LineError("QoS on a subinterface is not read (losslessd reads it on Ethernet ports and port-channels): "
                         "what it sets is unknown")

@@ -24,6 +24,7 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    command_body,
     config_session,
     dscp_values,
     ethernet_ports,
@@ -427,7 +428,7 @@ class _Reader(TreeReader):
         def piece(wrapped: Node, under: Node) -> None:
             # a line cut onto the lines under it (each: they are named): what it or a piece sets is unknown
             for w in (wrapped.words, under.words):
-                body = w[1:] if w[:1] == ["no"] else w
+                body = command_body(w)
                 if body[:1] == ["priority-flow-control"] and body[1:2] not in (["pause"], ["watchdog"]):
                     conf.pfc_unread = conf.pfc_unread or self.src(under)
                 elif body[:2] == ["qos", "trust"]:
@@ -466,8 +467,8 @@ class _Reader(TreeReader):
     def qos_line(self, node: Node, conf: QosConf, profile: str | None) -> bool:
         """Trust, PFC and tx-queue lines, the same in interfaces and qos profiles. False: not one of them."""
         w = node.words
-        neg = w[0] == "no"
-        body = w[1:] if neg else w
+        body = command_body(w)
+        neg = body is not w
         if body[:1] == ["priority-flow-control"] or body[:2] == ["qos", "trust"]:
             conf.explicit = conf.explicit or not _default_form(neg, body[1:])
         if body[:2] == ["qos", "trust"]:
@@ -694,7 +695,7 @@ class _Reader(TreeReader):
 
     def profile_line(self, node: Node, conf: QosConf) -> None:
         w = node.words
-        body = w[1:] if w[0] == "no" else w
+        body = command_body(w)
         if not body or body[0] not in _PROFILE_IGNORED:
             raise LineError("not a qos profile command")
 

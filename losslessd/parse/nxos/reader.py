@@ -22,6 +22,7 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    command_body,
     config_session,
     dscp_values,
     ethernet_ports,
@@ -241,8 +242,7 @@ _GLOBAL_PFC = ("watch-dog", "auto-restore", "fixed-restore")
 def _interface_command(words: list[str]) -> bool:
     """Whether an unindented line after `interface X` in a config-mode paste is one of its sub-commands; a global
     command's `no` form is global too (`no hostname`, `no feature lldp`)."""
-    if words[0] == "no" and len(words) > 1:
-        words = words[1:]
+    words = command_body(words) or words
     second = words[1] if len(words) > 1 else None
     if words[0] in _GLOBAL_WORDS:
         return second in _INTERFACE_FORMS.get(words[0], ())
@@ -341,7 +341,7 @@ def _refuses(prompt: str, words: list[str]) -> bool:
     leaves the mode (a new prompt), except one that opens a QoS mode showing the same prompt (the next `class-map`).
     A word that begins one the mode takes is an abbreviation NX-OS may expand: not judged."""
     modes = _PROMPT_MODES.get(prompt, ())
-    body = words[1:] if words[:1] == ["no"] else words
+    body = command_body(words)
     if not modes or not body or _qos_mode(None, words) or any(_qos_takes(mode, words) for mode in modes):
         return False
     return not any(word.startswith(body[0]) for mode in modes for word in _QOS_MODE_WORDS[mode])
@@ -372,7 +372,7 @@ def indent_flat_qos(text: str) -> str:
 def _qos_takes(mode: str, words: list[str]) -> bool:
     """Whether QoS mode ``mode`` takes the command ``words`` (or its `no` form), its keyword written out or
     abbreviated."""
-    body = words[1:] if words[:1] == ["no"] else words
+    body = command_body(words)
     return bool(body) and _QOS_KEYWORDS.keyword(mode, body[0]) is not None
 
 
