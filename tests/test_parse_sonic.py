@@ -12,7 +12,8 @@ from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
-from losslessd.parse.sonic import _cut_items, _priorities, _swss_uint, buffermgrd, index_range, parse, sniff
+from losslessd.parse.sonic import _cut_items, _priorities, buffermgrd, index_range, parse, sniff
+from losslessd.parse.sonic.converter import to_uint
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
 
@@ -781,8 +782,9 @@ def test_key_index_read_as_parse_index_range_reads_it():
 def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
     """swss-common converter.h to_uint(text, min, max): std::stoul(text, &idx, 0) must read the whole text (base 0:
     0x-hex, 0-octal), then the range; pfcwdorch.cpp reads detection_time within 100-5000 ms (pfcwdorch.h)."""
-    for text in ("100", "0144", "0x64", "+100", " 100"):
-        assert _swss_uint(text, 100, 5000) == 100, text
+    for text in ("100", "0144", "0x64", "+100", " 100", "100\x00ms"):  # (str[idx] a NUL: the C string's end)
+        assert to_uint(text, 100, 5000) == 100, text
+    assert to_uint("-0", 0, 255) == 0  # strtoul negates in unsigned long
     for text in ("100 ", "200ms", "08", "0x", "-100", "99", "5001", "1e3", "", "9" * 5000):
         with pytest.raises(ValueError):
-            _swss_uint(text, 100, 5000)
+            to_uint(text, 100, 5000)

@@ -40,7 +40,7 @@ from ...model import (
 from ...sorting import natural_key
 from ...units import UnknownUnit, decimal, is_digits, is_small_int, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
-from . import buffermgrd
+from . import buffermgrd, converter
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -95,9 +95,6 @@ _WD_DEFAULT_ACTION = "drop"
 # pfcwdorch.h timer limits in ms (PFC_WD_DETECTION_TIME_MIN/MAX, PFC_WD_RESTORATION_TIME_MIN/MAX; getTimerRange is
 # not overridden at sonic-swss e6b0c5b5d2ab): createEntry refuses a PFC_WD entry whose timer lies outside them.
 _WD_TIMER_RANGES_MS = {"detection_time": (100, 5000), "restoration_time": (100, 60000)}
-# swss-common common/converter.h to_uint, which pfcwdorch reads the timers with: std::stoul(text, &idx, 0) that must
-# read the whole text: C blanks, a '+', then 0x-hex, 0-octal or decimal digits ("0144" is 100, "200ms" refused).
-_SWSS_UINT = re.compile(r"[ \t\n\v\f\r]*\+?(?:0[xX]([0-9a-fA-F]{1,16})|0([0-7]{0,22})|([1-9][0-9]{0,19}))")
 # PORT role of smart-switch DPU-facing ports: qos_config.j2 binds them to tc_to_pg_map AZURE_DPC (every TC to
 # lossy PG 0 but 7) and writes no pfc_enable (sonic-buildimage files/build_templates/qos_config.j2, PORT_DPC).
 _DPC_ROLE = "Dpc"
@@ -313,18 +310,6 @@ def _dynamic_th(text: str) -> int:
 def _ratio(text: str) -> int:
     # sonic-buildimage sonic-default-lossless-buffer-parameter.yang: over_subscribe_ratio is a uint16
     return whole(text, 0, 65535)
-
-
-def _swss_uint(text: str, low: int, high: int) -> int:
-    """swss to_uint(text, low, high) (_SWSS_UINT); ValueError where it throws."""
-    m = _SWSS_UINT.fullmatch(text)
-    if not m:
-        raise ValueError(text)
-    hexa, octal, decimal_digits = m.groups()
-    value = int(hexa, 16) if hexa is not None else int(octal or "0", 8) if octal is not None else int(decimal_digits)
-    if not low <= value <= high:
-        raise ValueError(text)
-    return value
 
 
 def _ms(text: str) -> float:
@@ -1530,7 +1515,7 @@ class _Builder:
     def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
         """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None, the field that
         makes orchagent refuse the entry, "" the entry as a whole, or None) of PFC_WD|key. pfcwdorch.cpp createEntry
-        refuses an entry (task_invalid_entry: no watchdog on the port) whose timer swss to_uint refuses or finds
+        refuses an entry (task_invalid_entry: no watchdog on the port) whose timer converter.to_uint refuses or finds
         outside _WD_TIMER_RANGES_MS, without a detection_time, or whose action it does not know."""
         word = self.text(e, "action") or _WD_DEFAULT_ACTION
         action = _WD_ACTIONS.get(word)
@@ -1538,7 +1523,7 @@ class _Builder:
         for name, (low, high) in _WD_TIMER_RANGES_MS.items():
             raw = self.text(e, name)
             try:
-                timers[name] = None if raw is None else float(_swss_uint(raw, low, high))
+                timers[name] = None if raw is None else float(converter.to_uint(raw, low, high))
             except ValueError:
                 why, field = (f"{name} {_quoted(raw or '')} is not a whole number of ms from {low} to {high} (write "
                               "it in ms, as `pfcwd start` does)"), name
