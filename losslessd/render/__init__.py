@@ -13,7 +13,7 @@ import json
 import math
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import jinja2
@@ -608,14 +608,7 @@ class Profile(Sectioned):
         if (OWN_QUEUE_MAPS.get(platform, frozenset()) & self.sections or platform in CLASS_QUEUE_MAPS
                 or port.carries is None):
             return self.lossless_queues
-        unplaced = [prio for prio in self.lossless if not port.carries.get(prio)]
-        if unplaced:
-            raise InputError(f"port {port.name}: its config does not say which egress queue carries lossless priority "
-                             f"{', '.join(map(str, unplaced))}, so the ECN settings would go on a guessed queue: map "
-                             "the priority's traffic class to a queue, or write the maps too",
-                             file=port.source.file if port.source else None,
-                             line=port.source.line if port.source else None)
-        return sorted({q for prio in self.lossless for q in port.carries[prio]})
+        return carried_queues([port], self.lossless)[port.name]
 
     def ecn_profile(self, port: PortProfile, platform: str) -> str:
         """The name of the ECN profile ``port`` is bound to (EOS qos profile, NX-OS queuing policy, NVUE
@@ -1276,6 +1269,34 @@ def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tup
                 else:  # a PG with xoff headroom (or computed at run time); QUEUE's entries hold no buffer
                     lossless = table == "BUFFER_PG" and pg_buffer_break(device, port, index) is None
                 out.setdefault(table, {})[index] = (parts[1], lossless)
+    return out
+
+
+def carried_queues(ports: Sequence[PortFacts | PortProfile], lossless: Iterable[int],
+                   remedy: str = "write the maps too") -> dict[str, list[int]]:
+    """Each port's egress queues that carry the ``lossless`` priorities by its device's own maps (``carries``,
+    model Port.priority_queues: with TC 3 on queue 4, queue 4). InputError naming the first port whose maps do not
+    place one (and how many more), never queue n for priority n by guess: the one refusal of render, fix and tune
+    (``remedy``: what else the operator can do there)."""
+    lossless = sorted(lossless)
+    out, unplaced = {}, []
+    for port in ports:
+        carries = port.carries or {}
+        missing = [prio for prio in lossless if not carries.get(prio)]
+        if missing:
+            unplaced.append((port, missing))
+        else:
+            out[port.name] = sorted({q for prio in lossless for q in carries[prio]})
+    if unplaced:
+        port, missing = unplaced[0]
+        more = f" (and {len(unplaced) - 1} more port(s))" if len(unplaced) > 1 else ""
+        raise InputError(f"port {port.name}{more}: its config does not say which egress queue carries lossless "
+                         f"priority {', '.join(map(str, missing))}, so the ECN settings would go on a guessed queue: "
+                         "map the priority's traffic class to a queue (SONiC TC_TO_QUEUE_MAP bound in PORT_QOS_MAP, "
+                         "EOS `qos map traffic-class to tx-queue`, NVUE egress-queue-mapping, Junos forwarding-class "
+                         f"queue-num, NX-OS no-drop class), or {remedy}",
+                         file=port.source.file if port.source else None,
+                         line=port.source.line if port.source else None)
     return out
 
 
