@@ -521,7 +521,7 @@ class Tuner:
                 cfg = self.configs[name]
                 token = pusher.origin(cfg.text, cfg.queues, cfg.family)
                 token["ecn"] = {p: list(v) if v else None
-                                for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text).items()}
+                                for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text, cfg.device).items()}
                 self.origins[name] = token
                 self.store.set_origins(self.tune.id, self.origins)
 
