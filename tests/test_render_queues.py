@@ -43,9 +43,8 @@ def _device_profile(device) -> rnd.Profile:
     """render --device's profile of a parsed config's ports of known speed (their maps, classes and attached
     policies), on 5 m cables."""
     facts, pool = rnd.device_facts(device, POLICY)
-    return rnd.profile(POLICY, [replace(f, cable_length_m=5) for f in facts if f.speed_gbps], pool_bytes=pool,
-                       model=device.hardware,
-                       classes=device.forwarding_classes, attached=device.service_policies)
+    return rnd.device_profile(POLICY, device, [replace(f, cable_length_m=5) for f in facts if f.speed_gbps],
+                              device.platform, pool_bytes=pool)
 
 
 def test_nxos_ecn_goes_on_the_no_drop_group_the_config_moves_priority_3_to(tmp_path):

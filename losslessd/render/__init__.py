@@ -22,6 +22,7 @@ from .. import headroom as hr
 from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
+from ..limits import read_text
 from ..lint.engine import SUSPENDED_RULE, Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
@@ -1270,6 +1271,29 @@ def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tup
                     lossless = table == "BUFFER_PG" and pg_buffer_break(device, port, index) is None
                 out.setdefault(table, {})[index] = (parts[1], lossless)
     return out
+
+
+def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform: str, *,
+                   pool_bytes: int | None = None, hwsku: str | None = None, model: str | None = None,
+                   family: str | None = None, all_facts: bool = True) -> Profile:
+    """The profile of ``facts`` (a parsed ``device``'s ports, device_facts, and any given besides) rendered for
+    ``platform``, with what the device says of itself: its SKU, model and buffers, SONiC's egress profiles, the
+    policies, traffic pools and lossy mode it has now, its classes and buffer model; ``hwsku``/``model`` (--sku/--model)
+    over its own, ``pool_bytes`` its pool (device_facts) or --pool-size. The one way render --device, fix and their
+    tests make it."""
+    sku = hwsku or device.hwsku
+    buffers = hr.switch_buffers(device, hwsku=sku)
+    # The SKU the device's DEVICE_METADATA names (not --sku): an error about it names the file and line to change.
+    sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in device.files], "hwsku") \
+        if hwsku is None and device.hwsku and device.platform == "sonic" and not buffers.known else None
+    return profile(pol, facts, sku, pool_bytes=pool_bytes, all_facts=all_facts, hardware=device.hardware,
+                   model=model, family=family, buffers=buffers,
+                   egress=sonic_egress(device, pol) if platform == "sonic" else None,  # (only SONiC binds BUFFER_QUEUE)
+                   attached=device.service_policies, traffic_pools=device.traffic_pools,
+                   lossy_mode=device.lossy_mode, sku_source=sku_source, classes=device.forwarding_classes,
+                   # (the model read from the device's file, unless --sku named another: hwsku stands for it on EOS)
+                   model_source=device.hardware_source if not model and not (hwsku and not device.hardware)
+                   else None, buffer_model=device.buffer_model)
 
 
 def carried_queues(ports: Sequence[PortFacts | PortProfile], lossless: Iterable[int],
