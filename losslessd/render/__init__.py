@@ -425,6 +425,9 @@ class Profile(Sectioned):
     # The traffic classes the device's config names (model Device.forwarding_classes: Junos forwarding classes), which
     # the snippet names where one fits (class_use) instead of making its own beside them.
     classes: tuple[ForwardingClass, ...] = ()
+    # The platform the profile is rendered for (render() sets it): where the snippet places ECN (ecn_queues) depends on
+    # which maps the platform's template writes.
+    platform: str | None = None
 
     def __post_init__(self):
         if self.pfc is None:
@@ -600,18 +603,21 @@ class Profile(Sectioned):
         moved = {t: self.queue_of(t) for t in sorted(by_tc) if self.queue_of(t) != t}
         return f"{zlib.crc32(json.dumps([by_tc, moved] if moved else by_tc, sort_keys=True).encode()):08X}"
 
-    def ecn_queues(self, port: PortProfile, platform: str) -> list[int]:
+    def ecn_queues(self, port: PortProfile) -> list[int]:
         """The egress queues ``port``'s ECN settings go on: those carrying the lossless priorities, every template's one
         answer. By the snippet's own placement (lossless_queues: queue_of, the device's class or qos-group that pauses
         the priority) where it writes it (OWN_QUEUE_MAPS' sections, CLASS_QUEUE_MAPS always) or where no --device gave
         the port's maps; else by the device's (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError
         naming the port where they do not place a lossless priority (never queue n for priority n by guess)."""
+        platform = self.platform
+        if platform is None:  # (a bug: the answer depends on the platform's template)
+            raise ValueError("Profile.ecn_queues: no platform; render() sets it")
         if (OWN_QUEUE_MAPS.get(platform, frozenset()) & self.sections or platform in CLASS_QUEUE_MAPS
                 or port.carries is None):
             return self.lossless_queues
         return carried_queues([port], self.lossless)[port.name]
 
-    def ecn_profile(self, port: PortProfile, platform: str) -> str:
+    def ecn_profile(self, port: PortProfile) -> str:
         """The name of the ECN profile ``port`` is bound to (EOS qos profile, NX-OS queuing policy, NVUE
         congestion-control profile): by its thresholds, and by the queues they go on (ecn_queues) where those are not
         the snippet's own lossless queues, so ports whose --device maps carry a lossless priority on other queues get
@@ -619,14 +625,14 @@ class Profile(Sectioned):
         name = port.wred_profile or "ROCE_LOSSLESS"
         if not (self.ecn and (self.wants("ecn") or self.wants("scheduler"))):
             return name
-        queues = self.ecn_queues(port, platform)
+        queues = self.ecn_queues(port)
         return name if queues == self.lossless_queues else f"{name}_Q{''.join(map(str, queues))}"
 
-    def ports_by_ecn(self, platform: str) -> dict[str, list[PortProfile]]:
+    def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share an ECN profile (ecn_profile), keyed by its name."""
         out: dict[str, list[PortProfile]] = {}
         for port in self.ports:
-            out.setdefault(self.ecn_profile(port, platform), []).append(port)
+            out.setdefault(self.ecn_profile(port), []).append(port)
         return out
 
 
@@ -1036,6 +1042,7 @@ def render(platform: str, prof) -> str:
                          f"is {NAME_RULE}; rename the policy")
     if isinstance(prof, Profile):
         _check_names(prof)
+        prof = replace(prof, platform=platform)
         family = families.resolve(platform, prof.model, prof.family)
         families.require(platform, family, prof.model, prof.sections, prof.model_source)
         _check_facts(platform, prof, family)
