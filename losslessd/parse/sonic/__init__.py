@@ -436,15 +436,15 @@ def _priority_items(text: str) -> list[tuple[str, int, str]]:
     return out
 
 
-def _priorities(text: str) -> tuple[int, ...]:
-    """pfc_enable / pfcwd_sw_enable as orchagent reads them (_priority_items): "" turns PFC off
-    (sonic-port-qos-map.yang: "Empty string is allowed")."""
-    return () if not text else tuple(sorted({prio for _, prio, _ in _priority_items(text)}))
-
-
-def _cut_items(text: str) -> list[str]:
-    """"'3-4' counts as 3" for each item of a priority list that holds more than the priority orchagent reads."""
-    return [f"{_quoted(item)} counts as {prio}" for item, prio, rest in _priority_items(text) if rest] if text else []
+def _priority_list(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """pfc_enable / pfcwd_sw_enable as orchagent reads them (_priority_items), parsed once: the priorities ("" turns
+    PFC off: sonic-port-qos-map.yang, "Empty string is allowed"), and "'3-4' counts as 3" for each item that holds
+    more than the priority orchagent reads (a SYS002 names them)."""
+    if not text:
+        return (), ()
+    items = _priority_items(text)
+    return (tuple(sorted({prio for _, prio, _ in items})),
+            tuple(f"{_quoted(item)} counts as {prio}" for item, prio, rest in items if rest))
 
 
 # (kind, field) of a clash (see _Builder._shared_part) -> (table, the setting, what it is set on).
@@ -1227,10 +1227,11 @@ class _Builder:
         tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
         pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
         prios = "a list of priorities 0-7"
-        pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
-        wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
-        for field, read in (("pfc_enable", pfc), ("pfcwd_sw_enable", wd)):
-            cut = _cut_items(self.text(e, field) or "") if read else []
+        pfc_read = self.value(e, "pfc_enable", _priority_list, prios) if "pfc_enable" in e.fields else ((), ())
+        wd_read = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
+        pfc, wd = (None if got is None else got[0] for got in (pfc_read, wd_read))
+        for field, got in (("pfc_enable", pfc_read), ("pfcwd_sw_enable", wd_read)):
+            read, cut = got or ((), ())
             if cut:
                 self.db.issue(
                     f"{_at(e)} {field} {_quoted(self.text(e, field) or '')} is read by orchagent as priorit"
