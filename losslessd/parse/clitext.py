@@ -500,6 +500,7 @@ class TreeReader:
         self._issues = Issues(cfg.issues)  # (issue(): each said once)
         self._spelled: dict[int, Any] = {}  # (spelled_once: line -> its words as run, or the LineError)
         self._entered: set[int] = set()  # (enter: the ids of the lists of lines read as a mode's: their block entered)
+        self._pieces: dict[int, list[Node]] = {}  # (wrapped: line -> the lines indented under it, each named)
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -588,17 +589,28 @@ class TreeReader:
                 self.garbled(node, str(exc))
             if top or not node.children or id(node.children) in self._entered or self.opens_mode(node):
                 continue
+            for piece in self.wrapped(node):
+                if on_piece is not None:
+                    on_piece(node, piece)
+                elif on_error is not None:
+                    on_error(piece)
+
+    def wrapped(self, node: Node) -> list[Node]:
+        """The lines under ``node``, a command wrapped onto them (each()), each named (SYS002) once: a range's block
+        is read once for each port it names, and its pieces were walked and named again for each (what they leave
+        unknown, on_piece, is still each port's)."""
+        found = self._pieces.get(node.line)
+        if found is None:
             head = node.text if len(node.text) <= 60 else node.text[:57] + "..."
+            found = self._pieces[node.line] = []
             stack = list(reversed(node.children))
             while stack:
                 piece = stack.pop()
                 stack.extend(reversed(piece.children))
                 self.garbled(piece, f"it is indented under line {node.line}'s `{head}`, which opens no mode "
                                     "(a command wrapped onto lines of its own is not one command to the switch)")
-                if on_piece is not None:
-                    on_piece(node, piece)
-                elif on_error is not None:
-                    on_error(piece)
+                found.append(piece)
+        return found
 
     def marking_piece(self, line: Node, piece: Node, conf: Any, field: str, unread: object) -> None:
         """each()'s ``on_piece`` for a queue's block: a line indented under its ``line`` (each names it) that may be
