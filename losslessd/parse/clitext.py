@@ -463,6 +463,23 @@ def dscp_values(words: list[str]) -> list[int]:
     return sorted(out)
 
 
+def wred_options(options: list[str], probability: str) -> float | None:
+    """The `KEY VALUE` options after a WRED/ECN line's thresholds (EOS `random-detect ecn ...`, NX-OS `random-detect
+    ...`): ``probability`` (EOS `max-mark-probability`, NX-OS `drop-probability`, percent 0-100), the one read, and
+    `weight` (0-15, checked, not modelled); LineError for another key or one without its value."""
+    if len(options) % 2:
+        raise LineError("an option lacks its value")
+    found = None
+    for key, value in zip(options[::2], options[1::2], strict=True):
+        if key == probability:
+            found = float(bounded_int(value, 0, 100, probability))
+        elif key == "weight":
+            bounded_int(value, 0, 15, "weight")
+        else:
+            raise LineError(f"unknown option {key!r}")
+    return found
+
+
 class Issues:
     """A device's issue list as its builder adds to it. ``add_once`` says an issue about a shared line (a policy's
     class, a range's inherit) once, not once for each port that uses it: the same message at the same file and

@@ -30,6 +30,7 @@ from ..clitext import (
     ethernet_ports,
     may_set_ecn,
     subinterface_line,
+    wred_options,
 )
 from . import PLATFORM, flat
 
@@ -600,17 +601,7 @@ class _Reader(TreeReader):
         if len(w) < 8 or w[2] != "minimum-threshold" or w[5] != "maximum-threshold":
             raise LineError("expected `minimum-threshold X UNIT maximum-threshold Y UNIT`")
         kmin, kmax = self.threshold(w[3], w[4]), self.threshold(w[6], w[7])
-        options = w[8:]
-        if len(options) % 2:
-            raise LineError("an option lacks its value")
-        probability = None
-        for key, value in zip(options[::2], options[1::2], strict=True):
-            if key == "max-mark-probability":
-                probability = float(bounded_int(value, 0, 100, "max-mark-probability"))
-            elif key == "weight":
-                bounded_int(value, 0, 15, "weight")
-            else:
-                raise LineError(f"unknown option {key!r}")
+        probability = wred_options(w[8:], "max-mark-probability")
         for th in (kmin, kmax):
             if th.kind == "unknown":
                 self.issue(node, f"unknown threshold unit {th.unit!r} in `{node.text}`: the ECN thresholds are kept "

@@ -30,6 +30,7 @@ from ..clitext import (
     may_set_ecn,
     renest,
     subinterface_line,
+    wred_options,
 )
 from . import PLATFORM
 
@@ -639,17 +640,7 @@ class _Reader(TreeReader):
             raise LineError("expected `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT ...`")
         rest = w[7:]
         ecn = bool(rest) and rest[-1] == "ecn"
-        options = rest[:-1] if ecn else rest
-        if len(options) % 2:
-            raise LineError("an option lacks its value")
-        probability = None
-        for key, value in zip(options[::2], options[1::2], strict=True):
-            if key == "drop-probability":
-                probability = float(bounded_int(value, 0, 100, "drop-probability"))
-            elif key == "weight":
-                bounded_int(value, 0, 15, "weight")
-            else:
-                raise LineError(f"unknown option {key!r}")
+        probability = wred_options(rest[:-1] if ecn else rest, "drop-probability")
         kmin, kmax = self.threshold(node, w[2], w[3]), self.threshold(node, w[5], w[6])
         return RawEcn(node.text, kmin, kmax, probability, ecn)
 
