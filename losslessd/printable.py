@@ -18,16 +18,21 @@ import re
 # Bidirectional Algorithm" 2.1-2.6: the embeddings, overrides and isolates U+202A-202E, U+2066-2069 and the
 # marks U+200E, U+200F, U+061C; and the zero-width U+200B-200D, U+2060-2064, U+FEFF that make two names look
 # alike), each the CVE-2021-42574 paper ("Trojan Source", Boucher and Anderson 2021) lists or uses.
-_INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_ZERO_WIDTH = "\u200b\u2060-\u2064\ufeff"
+_JOINERS = "\u200c\u200d"
+_INVISIBLE = _BIDI + _ZERO_WIDTH + _JOINERS
+_LINE_SEPARATORS = "\u2028\u2029"
 # Lone surrogates (U+D800-DFFF) are no characters at all (Unicode 15.0 §3.9 D76): Python makes U+DC80-DCFF of a
 # file name's bytes that are not UTF-8 (PEP 383 surrogateescape), and json.loads makes any of them from a \udXXX
 # escape; written out they fail a UTF-8 encoder, or put bytes that are not UTF-8 into a JSON report.
 _SURROGATE = "\ud800-\udfff"
-_CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}{_SURROGATE}]")
+_CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
 # C0 controls but tab and line ends, DEL and the C1 controls (U+0080-009F: CSI U+009B is an 8-bit escape, NEL U+0085
 # a line end to str.splitlines and YAML): no device writes them in a config or a command's output, so one in a file
 # or a session's output is a damaged copy or a broken terminal (parse.parse_group, collect.ssh).
-DEVICE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_DEVICE_CONTROLS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+DEVICE_CONTROL = re.compile(f"[{_DEVICE_CONTROLS}]")
 # ... and, in a device file, the characters that break or hide a word without showing: Unicode's line and paragraph
 # separators and the invisible characters above, but the zero-width joiners U+200C/U+200D (emoji sequences and
 # Persian or Indic words in a description hold them). `interface Ether<U+200B>net1/1` is no Ethernet port, and a
@@ -35,10 +40,9 @@ DEVICE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # the decimal digits of other scripts (Unicode category Nd, which \d and int() take: an Arabic-Indic `pfc_enable
 # "٣"` read as priority 3, a speed of "١٠٠٠٠٠" as 100000), where SONiC's swss reads numbers with std::stoi (strtol,
 # C11 7.22.1.4: the digits of the C locale, 0-9) and no switch CLI takes them.
-DEVICE_UNSEEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b\u200e\u200f"
-                           r"\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?![0-9])\d")
+DEVICE_UNSEEN = re.compile(f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_WIDTH}]|(?![0-9])\\d")
 # What JSON's own escaping leaves raw (it escapes U+0000-001F only).
-_JSON_UNSAFE = re.compile(rf"[\x7f-\x9f\u2028\u2029{_INVISIBLE}{_SURROGATE}]")
+_JSON_UNSAFE = re.compile(rf"[\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
 
 
 def _escape(match: re.Match) -> str:

@@ -20,12 +20,31 @@ from pathlib import Path
 
 import pytest
 
+from losslessd import counters_oids as oids
 from losslessd.collect.snmp import make_poller
 from losslessd.sim import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 FABRIC = ROOT / "examples" / "fabric"
 BOTH_MAPS = ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE")
+
+
+def if_name_record(if_index: int, name: bytes | int) -> str:
+    """An snmprec line serving ``name`` as ifName.<if_index> (IF-MIB, RFC 2863): bytes as an OctetString in hex (any
+    byte an agent may send: escapes, bytes that are not UTF-8), an int as an Integer where a DisplayString belongs."""
+    if isinstance(name, int):
+        return f"{oids.IF_NAME}.{if_index}|2|{name}"
+    return f"{oids.IF_NAME}.{if_index}|4x|{name.hex()}"
+
+
+def with_if_names(records: str, names: dict[int, bytes | int]) -> str:
+    """An agent's snmprec ``records`` with the ifName of the ifIndexes in ``names`` replaced (if_name_record): the
+    hostile port names a device may serve."""
+    lines = records.splitlines()
+    for if_index, name in names.items():
+        at = next(k for k, line in enumerate(lines) if line.startswith(f"{oids.IF_NAME}.{if_index}|"))
+        lines[at] = if_name_record(if_index, name)
+    return "\n".join(lines) + "\n"
 
 
 def swapped_leaf1(folder: Path, name: str = "leaf1", tables: tuple[str, ...] = BOTH_MAPS) -> Path:

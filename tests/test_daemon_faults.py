@@ -23,7 +23,7 @@ import yaml
 from losslessd.sim import SONIC_RUNNING_CONFIG, Simulator
 
 from .daemonproc import CLI, INTERVAL_S, DaemonProcess, wait_for
-from .peers import FABRIC
+from .peers import FABRIC, with_if_names
 
 pytestmark = pytest.mark.slow
 
@@ -350,16 +350,13 @@ def test_hostile_if_names_reach_no_metrics_label_history_row_or_raw_log_line(tmp
     """leaf1's agent names Ethernet4 with a terminal title escape and a newline, and Ethernet8 as Ethernet0 (two
     ifIndexes, one name): the daemon leaves those ports out of /metrics and the history, says why once in a printable
     warning, and keeps polling the rest (leaf1 up, Ethernet12 counted)."""
-    from losslessd import counters_oids as oids
 
     sim = Simulator(FABRIC, tmp_path / "sim", devices=["leaf1"]).start()
     try:
         data = sim._agents._agents["leaf1"].data_file
-        text = data.read_text()
-        for if_index, name in ((5, b"\x1b]0;pwned\x07Ethernet4\n"), (9, b"Ethernet0")):  # SONiC: EthernetN is N + 1
-            line = next(x for x in text.splitlines() if x.startswith(f"{oids.IF_NAME}.{if_index}|"))
-            text = text.replace(line, f"{oids.IF_NAME}.{if_index}|4x|{name.hex()}")
-        sim._agents.rewrite("leaf1", text)
+        # (SONiC: EthernetN is ifIndex N + 1)
+        sim._agents.rewrite("leaf1", with_if_names(data.read_text(), {5: b"\x1b]0;pwned\x07Ethernet4\n",
+                                                                     9: b"Ethernet0"}))
         daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None}).start()
         try:
             warned = wait_for(lambda: [r for r in daemon.log_records() if "ifIndex 5" in r.get("msg", "")],

@@ -8,13 +8,14 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import textwrap
 import threading
 from pathlib import Path
 
 import pytest
 
-from losslessd.daemon.drift import Drift
+from losslessd.daemon.drift import Drift, Pulled
 from losslessd.daemon.notify import Notifier
 from losslessd.daemon.scheduler import Runner, Schedule
 from losslessd.daemon.service import Daemon
@@ -23,6 +24,7 @@ from losslessd.errors import InputError
 from losslessd.history import History, StoredFinding
 from losslessd.limits import DEFAULT_MAX_FILE_BYTES, ENV_MAX_FILE_MB, MIB, file_limit_mb, max_file_bytes
 from losslessd.lint.finding import Finding, Severity
+from losslessd.monitor import QueueMaps
 from tests.clirun import losslessd
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -709,3 +711,20 @@ def test_the_config_reads_pull_switches_only(folder):
 """)
     s = load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV)
     assert Daemon._switches(s, ["gpu1", "leaf1", "gone"]) == ["leaf1"]
+
+
+def test_queue_maps_read_again_reach_a_history_opened_since(folder, tmp_path):
+    """Whether a device's queue maps changed is the history's one check (History.record_queue_maps): the daemon hands
+    it every read. A reload that opens another history file then gets leaf1's maps at the next read, unchanged to the
+    daemon, which kept them from it (`history` could not tell which queue carries priority 3 there)."""
+    daemon = Daemon(load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV))
+    pulled = Pulled([], {}, queues={"leaf1": QueueMaps({"Ethernet0": {3: [4]}}, {"Ethernet0": {3: [3]}})})
+    for name in ("first.db", "second.db", "second.db"):
+        daemon.history = History(tmp_path / name)
+        asyncio.run(daemon._take(pulled))
+        daemon.history.close()
+    for name, reads in (("first.db", 1), ("second.db", 1)):  # (the second read into second.db: no change, not stored)
+        with contextlib.closing(sqlite3.connect(tmp_path / name)) as db:
+            assert db.execute("SELECT count(*) FROM queue_map_reads").fetchone() == (reads,), name
+            assert db.execute("SELECT port, priority, queues FROM queue_map_rows").fetchall() == [
+                ("Ethernet0", 3, "[4]")], name

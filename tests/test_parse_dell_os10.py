@@ -490,6 +490,22 @@ def test_a_wred_line_not_read_leaves_the_queue_marking_unknown(profile_line, que
     assert issues_at(device) == (set() if unread is None else {("SYS002", unread)})
 
 
+def test_a_wred_line_wrapped_under_a_queuing_class_line_leaves_the_marking_unknown():
+    """A queuing class's `bandwidth percent 60` with its `random-detect ROCE-ECN` indented under it (a page's wrap):
+    the piece is named, not read, and queue 3's marking is unknown, not "no WRED" (TreeReader.marking_piece)."""
+    text = HEADER + (
+        "wred ROCE-ECN\n"
+        " random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100\n"
+        " random-detect ecn\n!\n"
+        "class-map type queuing Q3\n match queue 3\n!\n"
+        "policy-map type queuing ETS\n !\n class Q3\n  bandwidth percent 60\n   random-detect ROCE-ECN\n!\n"
+        "interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n"
+        " service-policy output type queuing ETS\n ets mode on\n!\n")
+    device = parse(text)
+    assert device.ports["ethernet1/1/1"].queues[3].ecn.ecn_enabled is None
+    assert issues_at(device) == {("SYS002", line_of(text, "random-detect ROCE-ECN"))}
+
+
 @pytest.mark.parametrize("port_line,trust", [
     ("trust-map dscp ROCE", "dscp"), ("trust-map dsc ROCE", None), ("trust-map dscp", None), (None, "pcp")])
 def test_a_trust_map_line_not_read_leaves_the_port_trust_unknown(port_line, trust):

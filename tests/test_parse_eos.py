@@ -241,6 +241,17 @@ def test_unknown_threshold_unit_is_sys003_with_line():
     assert ecn.ecn_enabled and ecn.min_threshold_bytes is None and "furlongs" in ecn.unconverted
 
 
+def test_ecn_wrapped_under_a_queue_line_leaves_the_marking_unknown():
+    """A tx-queue's `bandwidth percent 50` with a `random-detect ecn ...` indented under it (a page's wrap): the piece
+    is named, not read, and queue 3's marking is unknown, not "no ECN" (TreeReader.marking_piece)."""
+    text = ROUTED + ("   tx-queue 3\n      bandwidth percent 50\n"
+                     "         random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes\n")
+    device = parse(text)
+    ecn = device.ports["Ethernet1"].queues[3].ecn
+    assert ecn.ecn_enabled is None and ecn.source.line == line_of(text, "bandwidth percent 50")
+    assert ("SYS002", line_of(text, "bandwidth percent 50") + 1) in {(i.code, i.source.line) for i in device.issues}
+
+
 @pytest.mark.parametrize("line", [
     # a unit keyword EOS's `random-detect ecn` syntax has no place for (EOS User Manual, QoS: `minimum-threshold X
     # UNIT maximum-threshold Y UNIT`)

@@ -12,7 +12,8 @@ from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
-from losslessd.parse.sonic import _cut_items, _priorities, _swss_uint, buffermgrd, index_range, parse, sniff
+from losslessd.parse.sonic import _priority_list, buffermgrd, index_range, parse, sniff
+from losslessd.parse.sonic.converter import to_uint
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
 
@@ -759,15 +760,16 @@ def test_pfc_enable_read_as_orchagent_reads_it():
     cases = {"": (), "3,4": (3, 4), "3,4,": (3, 4), " 3, 4": (3, 4), "+3,04": (3, 4), "3-4": (3,), "3 4": (3,),
              "2-4,6": (2, 6), "3\t4": (3,)}
     for text, read in cases.items():
-        assert _priorities(text) == read, text
+        assert _priority_list(text)[0] == read, text
     for text in (",3", "3,,4", "   ", "a", "9", "-1", "3,8"):
         with pytest.raises(ValueError):
-            _priorities(text)
-    assert _cut_items("3,4") == _cut_items(" 3, 4 ") == [] and _cut_items("2-4,6") == ["'2-4' counts as 2"]
+            _priority_list(text)
+    assert _priority_list("3,4")[1] == _priority_list(" 3, 4 ")[1] == ()
+    assert _priority_list("2-4,6")[1] == ("'2-4' counts as 2",)
     # stoi and buffermgrd's to_uint read any number of leading zeros; ten significant digits are out of range
-    assert _priorities("0" * 5000 + "3") == (3,) and buffermgrd.pfc_pgs("0" * 5000 + "3,4") == [3, 4]
+    assert _priority_list("0" * 5000 + "3")[0] == (3,) and buffermgrd.pfc_pgs("0" * 5000 + "3,4") == [3, 4]
     with pytest.raises(ValueError):
-        _priorities("9" * 5000)
+        _priority_list("9" * 5000)
     with pytest.raises(ValueError):  # buffermgrd's stoul throws out_of_range, which ends buffermgrd
         buffermgrd.pfc_pgs("9" * 5000 + ",3")
 
@@ -787,11 +789,12 @@ def test_key_index_read_as_parse_index_range_reads_it():
 def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
     """swss-common converter.h to_uint(text, min, max): std::stoul(text, &idx, 0) must read the whole text (base 0:
     0x-hex, 0-octal), then the range; pfcwdorch.cpp reads detection_time within 100-5000 ms (pfcwdorch.h)."""
-    for text in ("100", "0144", "0x64", "+100", " 100"):
-        assert _swss_uint(text, 100, 5000) == 100, text
+    for text in ("100", "0144", "0x64", "+100", " 100", "100\x00ms"):  # (str[idx] a NUL: the C string's end)
+        assert to_uint(text, 100, 5000) == 100, text
+    assert to_uint("-0", 0, 255) == 0  # strtoul negates in unsigned long
     for text in ("100 ", "200ms", "08", "0x", "-100", "99", "5001", "1e3", "", "9" * 5000):
         with pytest.raises(ValueError):
-            _swss_uint(text, 100, 5000)
+            to_uint(text, 100, 5000)
 
 
 @pytest.mark.parametrize(("table", "fields", "said"), [

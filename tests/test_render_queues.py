@@ -43,9 +43,8 @@ def _device_profile(device) -> rnd.Profile:
     """render --device's profile of a parsed config's ports of known speed (their maps, classes and attached
     policies), on 5 m cables."""
     facts, pool = rnd.device_facts(device, POLICY)
-    return rnd.profile(POLICY, [replace(f, cable_length_m=5) for f in facts if f.speed_gbps], pool_bytes=pool,
-                       model=device.hardware,
-                       classes=device.forwarding_classes, attached=device.service_policies)
+    return rnd.device_profile(POLICY, device, [replace(f, cable_length_m=5) for f in facts if f.speed_gbps],
+                              device.platform, pool_bytes=pool)
 
 
 def test_nxos_ecn_goes_on_the_no_drop_group_the_config_moves_priority_3_to(tmp_path):
@@ -58,8 +57,8 @@ def test_nxos_ecn_goes_on_the_no_drop_group_the_config_moves_priority_3_to(tmp_p
     device = _parse("cisco_nxos", moved)
     assert {p.priority_queues()[3] == [4] for p in device.ports.values()} == {True}
     assert {f.split()[0] for f in _findings(tmp_path, "cisco_nxos", moved)} >= {"ECN001", "SCH001"}
-    prof = replace(_device_profile(device), model="N9K-C9336C-FX2")
-    assert prof.lossless_queues == [4] and {tuple(prof.ecn_queues(p, "cisco_nxos")) for p in prof.ports} == {(4,)}
+    prof = replace(_device_profile(device), model="N9K-C9336C-FX2", platform="cisco_nxos")
+    assert prof.lossless_queues == [4] and {tuple(prof.ecn_queues(p)) for p in prof.ports} == {(4,)}
     snippet = rnd.render("cisco_nxos", rnd.restrict(prof, {"ecn", "scheduler"}))
     q4 = snippet.split("c-out-8q-q4\n")[1].split("class type")[0]
     q3 = snippet.split("c-out-8q-q3\n")[1].split("class type")[0]
@@ -110,8 +109,8 @@ def test_ports_whose_maps_carry_priority_3_on_different_queues_get_ecn_profiles_
     ports = _parse("arista_eos", out).ports
     assert ports["Ethernet1/1"].queues[3].ecn.ecn_enabled and not ports["Ethernet1/1"].queues[4].ecn.ecn_enabled
     assert ports["Ethernet1/2"].queues[4].ecn.ecn_enabled and not ports["Ethernet1/2"].queues[3].ecn.ecn_enabled
-    assert sorted(eos_prof.ports_by_ecn("arista_eos")) == [eos_prof.ports[0].wred_profile,
-                                                            f"{eos_prof.ports[0].wred_profile}_Q4"]
+    assert sorted(replace(eos_prof, platform="arista_eos").ports_by_ecn()) == [
+        eos_prof.ports[0].wred_profile, f"{eos_prof.ports[0].wred_profile}_Q4"]
     nx = rnd.restrict(rnd.profile(POLICY, facts, model="N9K-C9336C-FX2"), {"ecn"})
     nx_ports = _parse("cisco_nxos", rnd.render("cisco_nxos", nx)).ports
     assert nx_ports["Ethernet1/1"].queues[3].ecn.ecn_enabled and nx_ports["Ethernet1/2"].queues[4].ecn.ecn_enabled

@@ -23,6 +23,8 @@ from losslessd.collect.snmp import (
 )
 from losslessd.sim.snmp import NORMAL_PAUSE_PER_S, STORM_PAUSE_PER_S, SnmpAgents, snmprec, sonic_if_indexes
 
+from .peers import if_name_record
+
 pytestmark = pytest.mark.slow
 
 
@@ -263,16 +265,16 @@ def test_late_reply_after_close_is_not_a_loop_error(caplog):
     assert any("after the poller closed" in r.getMessage() for r in caplog.records)
 
 
-HOSTILE_NAMES: dict[int, tuple[str, str]] = {  # ifIndex -> (snmprec type, value) of ifName.<ifIndex>
-    1: ("4", "Ethernet0"),
-    2: ("4x", b"\x1b]0;pwned\x07Ethernet4\n".hex()),  # a terminal title escape and a newline
-    3: ("4", ""),
-    4: ("2", "7"),  # an Integer where a DisplayString belongs
-    5: ("4", "Ethernet8"),
-    6: ("4", "Ethernet8"),  # the same name twice: two ports' counters under one key
-    7: ("4", "E" * 300),  # past DisplayString's 255
-    8: ("4", "Ethernet16"),
-    9: ("4x", b"Ethernet\xe2\x80\xae20".hex()),  # a bidi override: the name shown reversed
+HOSTILE_NAMES: dict[int, bytes | int] = {  # ifIndex -> ifName.<ifIndex> (peers.if_name_record)
+    1: b"Ethernet0",
+    2: b"\x1b]0;pwned\x07Ethernet4\n",  # a terminal title escape and a newline
+    3: b"",
+    4: 7,  # an Integer where a DisplayString belongs
+    5: b"Ethernet8",
+    6: b"Ethernet8",  # the same name twice: two ports' counters under one key
+    7: b"E" * 300,  # past DisplayString's 255
+    8: b"Ethernet16",
+    9: b"Ethernet\xe2\x80\xae20",  # a bidi override: the name shown reversed
 }
 
 
@@ -280,9 +282,9 @@ def hostile_snmprec(pfc_rx: int) -> str:
     """A SONiC-like agent whose ifNames are hostile (sysUpTime moving at 100 ticks a second); priority 3 pause frames
     received: ``pfc_rx`` on ifIndex 1, 10**6 + ifIndex on the others."""
     lines = [f"{oids.SYS_UPTIME}|67:lossless|b=123456,r=100"]
-    for i, (kind, value) in HOSTILE_NAMES.items():
+    for i, name in HOSTILE_NAMES.items():
         received = pfc_rx if i == 1 else 10**6 + i
-        lines += [f"{oids.IF_NAME}.{i}|{kind}|{value}", f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{received}",
+        lines += [if_name_record(i, name), f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{received}",
                   f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
     return "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n"
 

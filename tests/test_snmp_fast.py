@@ -31,6 +31,8 @@ from losslessd.collect.snmp_fast import FastSnmpPoller
 from losslessd.sim import snmpd
 from losslessd.sim.snmp import SnmpAgents, snmprec, sonic_if_indexes
 
+from .peers import with_if_names
+
 pytestmark = pytest.mark.slow
 
 PORTS = [f"Ethernet{4 * i}" for i in range(64)]
@@ -136,13 +138,9 @@ def test_fast_poller_sees_counters_move_and_a_storm(tmp_path):
 
 # -- answers larger than gufo-snmp decodes -------------------------------------------------------------
 
-def with_if_names(ports: list[str], names: dict[int, str]) -> str:
-    """A SONiC agent's records for ``ports`` with the ifName of some ifIndexes replaced."""
-    lines = snmprec("big1", sonic_if_indexes(ports), range(8)).splitlines()
-    for i, name in names.items():
-        at = next(k for k, line in enumerate(lines) if line.startswith(f"{oids.IF_NAME}.{i}|"))
-        lines[at] = f"{oids.IF_NAME}.{i}|4x|{name.encode().hex()}"
-    return "\n".join(lines) + "\n"
+def _records() -> str:
+    """The SONiC agent big1's records for PORTS."""
+    return snmprec("big1", sonic_if_indexes(PORTS), range(8))
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +156,7 @@ def test_long_if_names_are_walked_in_smaller_answers(big_agent):
     column is walked again with fewer rows an answer, kept for the next poll; the other columns keep 64."""
     agents, target = big_agent
     names = {i: f"{port}-{'x' * (199 - len(port))}" for port, i in sonic_if_indexes(PORTS).items()}
-    agents.rewrite("big1", with_if_names(PORTS, names))
+    agents.rewrite("big1", with_if_names(_records(), {i: name.encode() for i, name in names.items()}))
 
     async def main():
         async with FastSnmpPoller() as poller:
@@ -180,7 +178,7 @@ def test_one_huge_if_name_refuses_its_port_only(big_agent, netsnmp, caplog, leng
     not, and gufo-snmp cannot read the device at all: pysnmp polls it from then on (said once in the log).
     Either way that port is refused as pysnmp refuses it, the others read, and another device is unaffected."""
     agents, target = big_agent
-    agents.rewrite("big1", with_if_names(PORTS, {5: "E" * length}))
+    agents.rewrite("big1", with_if_names(_records(), {5: b"E" * length}))
     good = SnmpTarget(device="leaf1", host="127.0.0.1", port=netsnmp.ports["leaf1"], community="public")
 
     async def main():

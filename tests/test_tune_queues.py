@@ -83,9 +83,12 @@ def test_a_port_whose_maps_do_not_place_a_lossless_priority_is_refused(tmp_path)
     path = swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)) / "leaf1" / "config_db.json"
     db = json.loads(path.read_text())
     db["PORT_QOS_MAP"]["Ethernet0"].pop("tc_to_queue_map")
-    with pytest.raises(InputError, match=r"leaf1: its config does not say which egress queue carries lossless "
-                                         r"Ethernet0 priority 3 .*leave the port out of --ports"):
+    with pytest.raises(InputError, match=r"port Ethernet0: its config does not say which egress queue carries "
+                                         r"lossless priority 3, .*leave the port out of --ports"):
         candidate.load("leaf1", "sonic", json.dumps(db), POLICY, ["Ethernet0"])
+    db["PORT_QOS_MAP"]["Ethernet4"].pop("tc_to_queue_map")  # (render's one refusal: the first port, and how many more)
+    with pytest.raises(InputError, match=r"^leaf1 \(running config\):\d+: port Ethernet0 \(and 1 more port\(s\)\): "):
+        candidate.load("leaf1", "sonic", json.dumps(db), POLICY, ["Ethernet0", "Ethernet4"])
 
 
 def test_fix_writes_the_missing_ecn_on_the_queue_carrying_the_lossless_priority(tmp_path):

@@ -61,7 +61,7 @@ def render(
         typer.echo(rnd.render(platform, opensm.profile(pol, sm_priority)), nl=False)
         return
     facts: list[rnd.PortFacts] = []
-    pool, hwsku, hardware, buffers, egress, parsed = pool_size, sku, None, None, None, None
+    pool, parsed = pool_size, None
     if device is not None:
         parsed = load_device(device)  # a file or a device folder, as lint reads it
         facts, device_pool = rnd.device_facts(parsed, pol)
@@ -77,26 +77,14 @@ def render(
                              "profile for (`losslessd lint --explain-selection` says why); name the ports with "
                              "--ports NAME:SPEED:CABLE[:MTU]", file=str(device))
         pool = pool if pool is not None else device_pool
-        hwsku, hardware = sku or parsed.hwsku, parsed.hardware
-        buffers = headroom.switch_buffers(parsed, hwsku=hwsku)
-        egress = rnd.sonic_egress(parsed, pol) if platform == "sonic" else None  # (only SONiC binds BUFFER_QUEUE)
-    else:
-        buffers = headroom.switch_buffers(hwsku=hwsku)  # (the lookup profile() makes without them)
-        # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
-        egress = rnd.sku_egress(buffers.sku) if platform == "sonic" else None
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
-    # The SKU the device's DEVICE_METADATA names (not --sku): an error about it names the file and line to change.
-    sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in parsed.files], "hwsku") \
-        if parsed is not None and sku is None and parsed.hwsku and parsed.platform == "sonic" \
-        and not (buffers and buffers.known) else None
-    prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
-                       buffers=buffers, egress=egress, attached=parsed.service_policies if parsed else None,
-                       traffic_pools=parsed.traffic_pools if parsed else None,
-                       lossy_mode=parsed.lossy_mode if parsed else None, sku_source=sku_source,
-                       classes=parsed.forwarding_classes if parsed else None,
-                       # (the model read from the device's file, unless --sku named another: hwsku stands for it on EOS)
-                       model_source=parsed.hardware_source if parsed and not model and not (sku and not hardware)
-                       else None, buffer_model=parsed.buffer_model if parsed else None)
+    if parsed is not None:
+        prof = rnd.device_profile(pol, parsed, facts, platform, pool_bytes=pool, hwsku=sku, model=model, family=family)
+    else:
+        buffers = headroom.switch_buffers(hwsku=sku)  # (the lookup profile() makes without them)
+        # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
+        prof = rnd.profile(pol, facts, sku, pool_bytes=pool, model=model, family=family, buffers=buffers,
+                           egress=rnd.sku_egress(buffers.sku) if platform == "sonic" else None)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])

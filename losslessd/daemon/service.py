@@ -567,7 +567,10 @@ class Daemon:
         remapped = {d for d, q in pulled.queues.items() if d in devices and self._queues.get(d) != q}
         self._queues.update({d: pulled.queues[d] for d in remapped})
         now = time.time()
-        for device in sorted(remapped):  # for `losslessd history`: a priority's ECN marks are its queue's
+        # For `losslessd history` (a priority's ECN marks are its queue's): every read, the history's own check
+        # (History.record_queue_maps) stores only a change, also for a history opened since (a reload) or one whose
+        # backlog dropped the maps last stored, which a device unchanged here never reached.
+        for device in sorted(d for d in pulled.queues if d in devices):
             self.history.record_queue_maps(device, pulled.queues[device].carries, now)
         changed |= remapped
         recabled = {d for d, c in pulled.cables.items() if d in devices and self._cables.get(d) != c}

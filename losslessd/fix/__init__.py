@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .. import capture, headroom, render
+from .. import capture, render
 from ..errors import InputError, internal_error_message
 from ..limits import read_text
 from ..lint.engine import LintResult, run
@@ -143,14 +143,10 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         prof = render_opensm.profile(policy)
     else:
         wanted = {port for _, port in by_port}
-        prof = render.profile(policy, [f for f in facts if f.name in wanted], device.hwsku, pool_bytes=pool,
-                              all_facts=False, hardware=device.hardware, buffers=headroom.switch_buffers(device),
-                              model=device.hardware or device.hwsku or model,
-                              egress=render.sonic_egress(device, policy) if device.platform == "sonic" else None,
-                              attached=device.service_policies, traffic_pools=device.traffic_pools,
-                              lossy_mode=device.lossy_mode, classes=device.forwarding_classes,
-                              model_source=device.hardware_source if device.hardware or device.hwsku else None,
-                              buffer_model=device.buffer_model)
+        # (the device's own model over --model: the snippet goes on that device)
+        prof = render.device_profile(policy, device, [f for f in facts if f.name in wanted], device.platform,
+                                     pool_bytes=pool, model=None if device.hardware or device.hwsku else model,
+                                     all_facts=False)
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for

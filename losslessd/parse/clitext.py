@@ -382,11 +382,17 @@ _SUBINTERFACE_ITEM = r"(?:e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}|(?:port-channe
 SUBINTERFACE = re.compile(rf"^{_SUBINTERFACE_ITEM}(?:\s*,\s*{_SUBINTERFACE_ITEM})*$", re.IGNORECASE | re.ASCII)
 
 
+def command_body(words: list[str], leading: tuple[str, ...] = ("no",)) -> list[str]:
+    """A command's words after a leading `no` (and on EOS `default`: ``leading``), the forms that undo or restore
+    it: what names the command."""
+    return words[1:] if words[:1] and words[0] in leading else words
+
+
 def subinterface_line(words: list[str], qos_words: frozenset[str]) -> None:
     """A line under a subinterface (``words`` spelled as the switch runs them): its addressing, encapsulation and
     description are no port's setting; a QoS line (first word after a `no` or `default` in ``qos_words``, the
     commands the reader reads as a port's QoS) is named, not read: the port model has no subinterface."""
-    words = words[1:] if words[:1] in (["no"], ["default"]) else words
+    words = command_body(words, ("no", "default"))
     if words and words[0] in qos_words:
         raise LineError("QoS on a subinterface is not read (losslessd reads it on Ethernet ports and port-channels): "
                         "what it sets is unknown")
@@ -457,6 +463,23 @@ def dscp_values(words: list[str]) -> list[int]:
     return sorted(out)
 
 
+def wred_options(options: list[str], probability: str) -> float | None:
+    """The `KEY VALUE` options after a WRED/ECN line's thresholds (EOS `random-detect ecn ...`, NX-OS `random-detect
+    ...`): ``probability`` (EOS `max-mark-probability`, NX-OS `drop-probability`, percent 0-100), the one read, and
+    `weight` (0-15, checked, not modelled); LineError for another key or one without its value."""
+    if len(options) % 2:
+        raise LineError("an option lacks its value")
+    found = None
+    for key, value in zip(options[::2], options[1::2], strict=True):
+        if key == probability:
+            found = float(bounded_int(value, 0, 100, probability))
+        elif key == "weight":
+            bounded_int(value, 0, 15, "weight")
+        else:
+            raise LineError(f"unknown option {key!r}")
+    return found
+
+
 class Issues:
     """A device's issue list as its builder adds to it. ``add_once`` says an issue about a shared line (a policy's
     class, a range's inherit) once, not once for each port that uses it: the same message at the same file and
@@ -494,6 +517,7 @@ class TreeReader:
         self._issues = Issues(cfg.issues)  # (issue(): each said once)
         self._spelled: dict[int, Any] = {}  # (spelled_once: line -> its words as run, or the LineError)
         self._entered: set[int] = set()  # (enter: the ids of the lists of lines read as a mode's: their block entered)
+        self._pieces: dict[int, list[Node]] = {}  # (wrapped: line -> the lines indented under it, each named)
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -582,17 +606,35 @@ class TreeReader:
                 self.garbled(node, str(exc))
             if top or not node.children or id(node.children) in self._entered or self.opens_mode(node):
                 continue
+            for piece in self.wrapped(node):
+                if on_piece is not None:
+                    on_piece(node, piece)
+                elif on_error is not None:
+                    on_error(piece)
+
+    def wrapped(self, node: Node) -> list[Node]:
+        """The lines under ``node``, a command wrapped onto them (each()), each named (SYS002) once: a range's block
+        is read once for each port it names, and its pieces were walked and named again for each (what they leave
+        unknown, on_piece, is still each port's)."""
+        found = self._pieces.get(node.line)
+        if found is None:
             head = node.text if len(node.text) <= 60 else node.text[:57] + "..."
+            found = self._pieces[node.line] = []
             stack = list(reversed(node.children))
             while stack:
                 piece = stack.pop()
                 stack.extend(reversed(piece.children))
                 self.garbled(piece, f"it is indented under line {node.line}'s `{head}`, which opens no mode "
                                     "(a command wrapped onto lines of its own is not one command to the switch)")
-                if on_piece is not None:
-                    on_piece(node, piece)
-                elif on_error is not None:
-                    on_error(piece)
+                found.append(piece)
+        return found
+
+    def marking_piece(self, line: Node, piece: Node, conf: Any, field: str, unread: object) -> None:
+        """each()'s ``on_piece`` for a queue's block: a line indented under its ``line`` (each names it) that may be
+        (part of) its WRED/ECN setting leaves the queue's marking (``conf.<field>``) unknown (``unread``), not off.
+        Bind ``conf``, ``field`` and ``unread`` with functools.partial."""
+        if may_set_ecn(piece.words):
+            setattr(conf, field, Val(unread, self.src(line)))
 
     def opens_mode(self, node: Node) -> bool:
         """Whether a line of a mode that the reader reads opens a mode of its own, whose lines it passes over (an

@@ -13,7 +13,7 @@ import json
 import math
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import jinja2
@@ -22,6 +22,7 @@ from .. import headroom as hr
 from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
+from ..limits import read_text
 from ..lint.engine import SUSPENDED_RULE, Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
@@ -424,6 +425,9 @@ class Profile(Sectioned):
     # The traffic classes the device's config names (model Device.forwarding_classes: Junos forwarding classes), which
     # the snippet names where one fits (class_use) instead of making its own beside them.
     classes: tuple[ForwardingClass, ...] = ()
+    # The platform the profile is rendered for (render() sets it): where the snippet places ECN (ecn_queues) depends on
+    # which maps the platform's template writes.
+    platform: str | None = None
 
     def __post_init__(self):
         if self.pfc is None:
@@ -599,25 +603,21 @@ class Profile(Sectioned):
         moved = {t: self.queue_of(t) for t in sorted(by_tc) if self.queue_of(t) != t}
         return f"{zlib.crc32(json.dumps([by_tc, moved] if moved else by_tc, sort_keys=True).encode()):08X}"
 
-    def ecn_queues(self, port: PortProfile, platform: str) -> list[int]:
+    def ecn_queues(self, port: PortProfile) -> list[int]:
         """The egress queues ``port``'s ECN settings go on: those carrying the lossless priorities, every template's one
         answer. By the snippet's own placement (lossless_queues: queue_of, the device's class or qos-group that pauses
         the priority) where it writes it (OWN_QUEUE_MAPS' sections, CLASS_QUEUE_MAPS always) or where no --device gave
         the port's maps; else by the device's (PortFacts.carries: with TC 3 on queue 4, queue 4); InputError
         naming the port where they do not place a lossless priority (never queue n for priority n by guess)."""
+        platform = self.platform
+        if platform is None:  # (a bug: the answer depends on the platform's template)
+            raise ValueError("Profile.ecn_queues: no platform; render() sets it")
         if (OWN_QUEUE_MAPS.get(platform, frozenset()) & self.sections or platform in CLASS_QUEUE_MAPS
                 or port.carries is None):
             return self.lossless_queues
-        unplaced = [prio for prio in self.lossless if not port.carries.get(prio)]
-        if unplaced:
-            raise InputError(f"port {port.name}: its config does not say which egress queue carries lossless priority "
-                             f"{', '.join(map(str, unplaced))}, so the ECN settings would go on a guessed queue: map "
-                             "the priority's traffic class to a queue, or write the maps too",
-                             file=port.source.file if port.source else None,
-                             line=port.source.line if port.source else None)
-        return sorted({q for prio in self.lossless for q in port.carries[prio]})
+        return carried_queues([port], self.lossless)[port.name]
 
-    def ecn_profile(self, port: PortProfile, platform: str) -> str:
+    def ecn_profile(self, port: PortProfile) -> str:
         """The name of the ECN profile ``port`` is bound to (EOS qos profile, NX-OS queuing policy, NVUE
         congestion-control profile): by its thresholds, and by the queues they go on (ecn_queues) where those are not
         the snippet's own lossless queues, so ports whose --device maps carry a lossless priority on other queues get
@@ -625,14 +625,14 @@ class Profile(Sectioned):
         name = port.wred_profile or "ROCE_LOSSLESS"
         if not (self.ecn and (self.wants("ecn") or self.wants("scheduler"))):
             return name
-        queues = self.ecn_queues(port, platform)
+        queues = self.ecn_queues(port)
         return name if queues == self.lossless_queues else f"{name}_Q{''.join(map(str, queues))}"
 
-    def ports_by_ecn(self, platform: str) -> dict[str, list[PortProfile]]:
+    def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share an ECN profile (ecn_profile), keyed by its name."""
         out: dict[str, list[PortProfile]] = {}
         for port in self.ports:
-            out.setdefault(self.ecn_profile(port, platform), []).append(port)
+            out.setdefault(self.ecn_profile(port), []).append(port)
         return out
 
 
@@ -1042,6 +1042,7 @@ def render(platform: str, prof) -> str:
                          f"is {NAME_RULE}; rename the policy")
     if isinstance(prof, Profile):
         _check_names(prof)
+        prof = replace(prof, platform=platform)
         family = families.resolve(platform, prof.model, prof.family)
         families.require(platform, family, prof.model, prof.sections, prof.model_source)
         _check_facts(platform, prof, family)
@@ -1276,6 +1277,57 @@ def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tup
                 else:  # a PG with xoff headroom (or computed at run time); QUEUE's entries hold no buffer
                     lossless = table == "BUFFER_PG" and pg_buffer_break(device, port, index) is None
                 out.setdefault(table, {})[index] = (parts[1], lossless)
+    return out
+
+
+def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform: str, *,
+                   pool_bytes: int | None = None, hwsku: str | None = None, model: str | None = None,
+                   family: str | None = None, all_facts: bool = True) -> Profile:
+    """The profile of ``facts`` (a parsed ``device``'s ports, device_facts, and any given besides) rendered for
+    ``platform``, with what the device says of itself: its SKU, model and buffers, SONiC's egress profiles, the
+    policies, traffic pools and lossy mode it has now, its classes and buffer model; ``hwsku``/``model`` (--sku/--model)
+    over its own, ``pool_bytes`` its pool (device_facts) or --pool-size. The one way render --device, fix and their
+    tests make it."""
+    sku = hwsku or device.hwsku
+    buffers = hr.switch_buffers(device, hwsku=sku)
+    # The SKU the device's DEVICE_METADATA names (not --sku): an error about it names the file and line to change.
+    sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in device.files], "hwsku") \
+        if hwsku is None and device.hwsku and device.platform == "sonic" and not buffers.known else None
+    return profile(pol, facts, sku, pool_bytes=pool_bytes, all_facts=all_facts, hardware=device.hardware,
+                   model=model, family=family, buffers=buffers,
+                   egress=sonic_egress(device, pol) if platform == "sonic" else None,  # (only SONiC binds BUFFER_QUEUE)
+                   attached=device.service_policies, traffic_pools=device.traffic_pools,
+                   lossy_mode=device.lossy_mode, sku_source=sku_source, classes=device.forwarding_classes,
+                   # (the model read from the device's file, unless --sku named another: hwsku stands for it on EOS)
+                   model_source=device.hardware_source if not model and not (hwsku and not device.hardware)
+                   else None, buffer_model=device.buffer_model)
+
+
+def carried_queues(ports: Sequence[PortFacts | PortProfile], lossless: Iterable[int],
+                   remedy: str = "write the maps too") -> dict[str, list[int]]:
+    """Each port's egress queues that carry the ``lossless`` priorities by its device's own maps (``carries``,
+    model Port.priority_queues: with TC 3 on queue 4, queue 4). InputError naming the first port whose maps do not
+    place one (and how many more), never queue n for priority n by guess: the one refusal of render, fix and tune
+    (``remedy``: what else the operator can do there)."""
+    lossless = sorted(lossless)
+    out, unplaced = {}, []
+    for port in ports:
+        carries = port.carries or {}
+        missing = [prio for prio in lossless if not carries.get(prio)]
+        if missing:
+            unplaced.append((port, missing))
+        else:
+            out[port.name] = sorted({q for prio in lossless for q in carries[prio]})
+    if unplaced:
+        port, missing = unplaced[0]
+        more = f" (and {len(unplaced) - 1} more port(s))" if len(unplaced) > 1 else ""
+        raise InputError(f"port {port.name}{more}: its config does not say which egress queue carries lossless "
+                         f"priority {', '.join(map(str, missing))}, so the ECN settings would go on a guessed queue: "
+                         "map the priority's traffic class to a queue (SONiC TC_TO_QUEUE_MAP bound in PORT_QOS_MAP, "
+                         "EOS `qos map traffic-class to tx-queue`, NVUE egress-queue-mapping, Junos forwarding-class "
+                         f"queue-num, NX-OS no-drop class), or {remedy}",
+                         file=port.source.file if port.source else None,
+                         line=port.source.line if port.source else None)
     return out
 
 

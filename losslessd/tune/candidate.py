@@ -42,7 +42,7 @@ class DeviceConfig:
     device: Device
     ports: list[PortFacts]
     baseline: list[Finding] = field(default_factory=list)  # its own findings as found
-    # Each tuned port's egress queues that carry the lossless priorities, by the device's own maps (lossless_queues)
+    # Each tuned port's egress queues carrying the lossless priorities by its own maps (render.carried_queues)
     queues: dict[str, list[int]] = field(default_factory=dict)
     # The command family its snippets and put-backs are written for (render.families): the one its own lines show
     # (families.config_family: EOS `tx-queue` or `uc-tx-queue` blocks), else its model's; None: not one that differs.
@@ -97,18 +97,8 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
         raise InputError(f"{name}: speed of {', '.join(no_speed)} unknown, so their ECN thresholds cannot be scaled")
     if not facts:
         raise InputError(f"{name}: no RoCE-facing port to tune (give --ports)")
-    queues = lossless_queues(device, policy, [f.name for f in facts])
-    unplaced = [f"{port} priority {prio}" for port, found in queues.items() for prio, q in found.items() if not q]
-    if unplaced:
-        shown = ", ".join(unplaced[:4]) + (f" and {len(unplaced) - 4} more" if len(unplaced) > 4 else "")
-        raise InputError(f"{name}: its config does not say which egress queue carries lossless {shown} "
-                         "(SONiC TC_TO_QUEUE_MAP bound in PORT_QOS_MAP, EOS `qos map traffic-class to tx-queue`, "
-                         "NVUE egress-queue-mapping, Junos forwarding-class queue-num, NX-OS no-drop class), so "
-                         "tune cannot tell which queue's ECN to read and set; map the priority's traffic class to a "
-                         "queue, or leave the port out of --ports")
-    cfg = DeviceConfig(name, platform, text, device, facts,
-                       queues={port: sorted({q for qs in found.values() for q in qs or ()})
-                               for port, found in queues.items()}, family=family)
+    queues = render.carried_queues(facts, policy.lossless.priorities, remedy="leave the port out of --ports")
+    cfg = DeviceConfig(name, platform, text, device, facts, queues=queues, family=family)
     cfg.baseline = lint_device(device, policy, [config_input(name, text)]) or []
     return cfg
 

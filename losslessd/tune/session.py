@@ -521,9 +521,9 @@ class Tuner:
                 cfg = self.configs[name]
                 token = pusher.origin(cfg.text, cfg.queues, cfg.family)
                 token["ecn"] = {p: list(v) if v else None
-                                for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text).items()}
+                                for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text, cfg.device).items()}
                 # (each port's carrying queues as parsed: a put-back is checked on ports "ecn" knows nothing of too)
-                token["states"] = cand_mod.ecn_states(cfg, self.policy, cfg.text)
+                token["states"] = cand_mod.ecn_states(cfg, self.policy, cfg.text, cfg.device)
                 self.origins[name] = token
                 self.store.set_origins(self.tune.id, self.origins)
 

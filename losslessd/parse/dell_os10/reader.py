@@ -23,6 +23,7 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    command_body,
     config_session,
     dscp_values,
     is_flat,
@@ -250,7 +251,7 @@ def flat_interfaces(text: str) -> str:
         if not words or line[:1] in (" ", "\t"):
             continue
         if inside and not words[0].startswith("!"):
-            body = words[1:] if words[0] == "no" and len(words) > 1 else words  # (`no hostname`: a global command's)
+            body = command_body(words) or words  # (`no hostname`: a global command's)
             form = _INTERFACE_FORMS.get(body[0])
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
             if body[0] not in _GLOBAL_WORDS or (form and body[1:2] and body[1] in form
@@ -297,7 +298,7 @@ def _qos_mode(mode: str | None, words: list[str]) -> str | None:
 
 
 def _qos_takes(mode: str, words: list[str]) -> bool:
-    body = words[1:] if words[:1] == ["no"] else words
+    body = command_body(words)
     return bool(body) and body[0] in _QOS_MODE_WORDS[mode]
 
 
@@ -389,7 +390,7 @@ class _Reader(TreeReader):
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
             self.policy(node, w[3], cfg.queuing_policies, lambda src: QueueConf(source=src), self.queue_command,
-                        self.queue_piece)
+                        functools.partial(self.marking_piece, field="wred", unread=WRED_UNREAD))
         elif w[:2] == ["system", "qos"] and len(w) == 2:
             self.each(node.children, lambda child: self.binding(child, cfg.system, system=True))
         elif w[0] in ("trust", "wred", "qos-map") or (w[0] in ("class-map", "policy-map")
@@ -531,12 +532,6 @@ class _Reader(TreeReader):
         elif w[0] not in ("queue-limit", "description", "no"):
             raise LineError("not a network-qos class command losslessd knows")
 
-    def queue_piece(self, line: Node, piece: Node, conf: QueueConf) -> None:
-        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
-        leaves the queue's marking unknown, not off."""
-        if may_set_ecn(piece.words):
-            conf.wred = Val(WRED_UNREAD, self.src(line))
-
     def queue_command(self, node: Node, conf: QueueConf) -> None:
         """OS10 User Guide, "Egress traffic classification" / "ETS": `bandwidth percent N`, `priority` (strict),
         `random-detect WRED-PROFILE`, `shape ...`."""
@@ -623,7 +618,7 @@ class _Reader(TreeReader):
 
     def interface_line(self, node: Node, conf: InterfaceConf) -> None:
         w = node.words
-        body = w[1:] if w[0] == "no" else w
+        body = command_body(w)
         src = self.src(node)
         if self.binding(node, conf.bind):
             return

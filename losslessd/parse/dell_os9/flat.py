@@ -51,13 +51,9 @@ _OPENS = {"interface": "if", "policy-map-input": "pmap", "policy-map-output": "p
           "qos-policy-output": "qos-out", "class-map": "cmap", "dcb-input": "dcb-in", "dcb-output": "dcb-out"}
 
 
-def _body(words: list[str]) -> list[str]:
-    return words[1:] if words[:1] == ["no"] else words
-
-
 def _global(words: list[str]) -> bool:
     """Whether a command is a CONFIGURATION one (so, typed in an interface, it leaves it)."""
-    w = _body(words)
+    w = clitext.command_body(words)
     if not w or w[0] not in _GLOBAL_WORDS:
         return False
     return w[0] not in _INTERFACE_FORMS or (w[1] if len(w) > 1 else None) not in _INTERFACE_FORMS[w[0]]
@@ -71,7 +67,7 @@ def _dcb_map_line(w: list[str]) -> bool:
 
 def _takes(mode: str, words: list[str]) -> bool:
     """Whether ``mode`` runs the command itself (else an enclosing mode does)."""
-    w = _body(words)
+    w = clitext.command_body(words)
     if not w:
         return False
     if mode == "if":

@@ -61,7 +61,8 @@ _MODE_WORDS = {
 # Commands every EOS configuration mode takes besides its own (`comment`, `default`, `no`, `exit`, `end`, `show`, ...):
 # an abbreviation names a sub-mode's keyword only if it begins none of these (clitext.keyword).
 _ANY_MODE_WORDS = frozenset({"comment", "default", "no", "exit", "end", "show", "do", "help", "abort"})
-_KEYWORDS = clitext.ModeKeywords(_MODE_WORDS, _ANY_MODE_WORDS, _GLOBAL_WORDS, leading=("no", "default"))
+LEADING = ("no", "default")  # the words an EOS command may start with before its keyword (undo, restore)
+_KEYWORDS = clitext.ModeKeywords(_MODE_WORDS, _ANY_MODE_WORDS, _GLOBAL_WORDS, leading=LEADING)
 _PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WORDS}
 
 # Interface mode (EOS User Manual: the command pages whose Command Mode is Interface-Ethernet Configuration): the
@@ -78,8 +79,7 @@ _IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisab
                        "load-interval", "logging", "mac", "mac-address", "mlag", "mpls", "phy", "platform", "poe",
                        "profile", "ptp", "queue-monitor", "sflow", "shape", "snmp", "spanning-tree", "storm-control",
                        "traffic-policy", "transceiver", "unidirectional", "vmtracer", "vrf", "vrrp", "interface"})
-_IF_KEYWORDS = clitext.ModeKeywords({"if": IF_READ}, _ANY_MODE_WORDS | _IF_OTHER, _GLOBAL_WORDS,
-                                    leading=("no", "default"))
+_IF_KEYWORDS = clitext.ModeKeywords({"if": IF_READ}, _ANY_MODE_WORDS | _IF_OTHER, _GLOBAL_WORDS, leading=LEADING)
 # The keywords each read interface command takes after the words before them (the same command pages; N: a number):
 # `qos trust cos|dscp`, `priority-flow-control on|off|mode on|off|priority N no-drop|drop|pause watchdog port action
 # ...`, `service-policy [type qos|pbr] input NAME`. Other commands' later words stay as typed.
@@ -106,7 +106,7 @@ def interface_words(words: list[str], cut: bool = False, strict: bool = False) -
     written; ``strict``: an ambiguous prefix of a command the reader reads raises LineError (ModeKeywords.spell)."""
     head, tail = (words[:-1], words[-1:]) if cut else (words, [])
     out = _IF_KEYWORDS.spell("if", head, strict)
-    k = 1 if out[:1] and out[0] in ("no", "default") else 0
+    k = len(out) - len(body(out))
     key = tuple(out[k:k + 1])
     for i in range(k + 1, len(out)):
         if is_digits(out[i]):
@@ -136,7 +136,7 @@ def spell_interface_word(words: list[str]) -> list[str]:
 
 def body(words: list[str]) -> list[str]:
     """A command's words after a leading `no` or `default` (the forms that undo or restore it)."""
-    return words[1:] if words[:1] in (["no"], ["default"]) else words
+    return clitext.command_body(words, LEADING)
 
 
 def _global(words: list[str]) -> bool:
@@ -171,7 +171,7 @@ def _takes(mode: str, words: list[str]) -> bool:
 
 def _opens(mode: str | None, words: list[str]) -> str | None:
     """The mode a command typed in ``mode`` (None: global) enters, if any."""
-    if words[:1] in (["no"], ["default"]):
+    if body(words) is not words:
         return None
     if mode is None:
         if spell_interface_word(words[:1]) == ["interface"]:

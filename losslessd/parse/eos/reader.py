@@ -24,11 +24,13 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    command_body,
     config_session,
     dscp_values,
     ethernet_ports,
     may_set_ecn,
     subinterface_line,
+    wred_options,
 )
 from . import PLATFORM, flat
 
@@ -431,7 +433,7 @@ class _Reader(TreeReader):
         def piece(wrapped: Node, under: Node) -> None:
             # a line cut onto the lines under it (each: they are named): what it or a piece sets is unknown
             for w in (wrapped.words, under.words):
-                body = w[1:] if w[:1] == ["no"] else w
+                body = command_body(w)
                 if body[:1] == ["priority-flow-control"] and body[1:2] not in (["pause"], ["watchdog"]):
                     conf.pfc_unread = conf.pfc_unread or self.src(under)
                 elif body[:2] == ["qos", "trust"]:
@@ -470,8 +472,8 @@ class _Reader(TreeReader):
     def qos_line(self, node: Node, conf: QosConf, profile: str | None) -> bool:
         """Trust, PFC and tx-queue lines, the same in interfaces and qos profiles. False: not one of them."""
         w = node.words
-        neg = w[0] == "no"
-        body = w[1:] if neg else w
+        body = command_body(w)
+        neg = body is not w
         if body[:1] == ["priority-flow-control"] or body[:2] == ["qos", "trust"]:
             conf.explicit = conf.explicit or not _default_form(neg, body[1:])
         if body[:2] == ["qos", "trust"]:
@@ -524,7 +526,8 @@ class _Reader(TreeReader):
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
             self.each_spelled(node.children, lambda child: self.queue_command(child, queue, profile), txq=True,
-                              on_piece=functools.partial(self.queue_piece, queue=queue))
+                              on_piece=functools.partial(self.marking_piece, conf=queue, field="ecn",
+                                                           unread=ECN_UNREAD))
         else:
             return False
         return True
@@ -569,12 +572,6 @@ class _Reader(TreeReader):
             timers[key] = Val(None if value == "auto" and key == "polling-interval" else _seconds_ms(value), src)
         return timers
 
-    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
-        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
-        leaves the queue's marking unknown, not off."""
-        if may_set_ecn(piece.words):
-            queue.ecn = Val(ECN_UNREAD, self.src(line))
-
     def queue_command(self, node: Node, queue: QueueConf, profile: str | None) -> None:
         w = node.words
         src = self.src(node)
@@ -608,17 +605,7 @@ class _Reader(TreeReader):
         if len(w) < 8 or w[2] != "minimum-threshold" or w[5] != "maximum-threshold":
             raise LineError("expected `minimum-threshold X UNIT maximum-threshold Y UNIT`")
         kmin, kmax = self.threshold(w[3], w[4]), self.threshold(w[6], w[7])
-        options = w[8:]
-        if len(options) % 2:
-            raise LineError("an option lacks its value")
-        probability = None
-        for key, value in zip(options[::2], options[1::2], strict=True):
-            if key == "max-mark-probability":
-                probability = float(bounded_int(value, 0, 100, "max-mark-probability"))
-            elif key == "weight":
-                bounded_int(value, 0, 15, "weight")
-            else:
-                raise LineError(f"unknown option {key!r}")
+        probability = wred_options(w[8:], "max-mark-probability")
         for th in (kmin, kmax):
             if th.kind == "unknown":
                 self.issue(node, f"unknown threshold unit {th.unit!r} in `{node.text}`: the ECN thresholds are kept "
@@ -703,7 +690,7 @@ class _Reader(TreeReader):
 
     def profile_line(self, node: Node, conf: QosConf) -> None:
         w = node.words
-        body = w[1:] if w[0] == "no" else w
+        body = command_body(w)
         if not body or body[0] not in _PROFILE_IGNORED:
             raise LineError("not a qos profile command")
 

@@ -22,6 +22,7 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    command_body,
     config_session,
     dscp_values,
     ethernet_ports,
@@ -29,6 +30,7 @@ from ..clitext import (
     may_set_ecn,
     renest,
     subinterface_line,
+    wred_options,
 )
 from . import PLATFORM
 
@@ -241,8 +243,7 @@ _GLOBAL_PFC = ("watch-dog", "auto-restore", "fixed-restore")
 def _interface_command(words: list[str]) -> bool:
     """Whether an unindented line after `interface X` in a config-mode paste is one of its sub-commands; a global
     command's `no` form is global too (`no hostname`, `no feature lldp`)."""
-    if words[0] == "no" and len(words) > 1:
-        words = words[1:]
+    words = command_body(words) or words
     second = words[1] if len(words) > 1 else None
     if words[0] in _GLOBAL_WORDS:
         return second in _INTERFACE_FORMS.get(words[0], ())
@@ -341,7 +342,7 @@ def _refuses(prompt: str, words: list[str]) -> bool:
     leaves the mode (a new prompt), except one that opens a QoS mode showing the same prompt (the next `class-map`).
     A word that begins one the mode takes is an abbreviation NX-OS may expand: not judged."""
     modes = _PROMPT_MODES.get(prompt, ())
-    body = words[1:] if words[:1] == ["no"] else words
+    body = command_body(words)
     if not modes or not body or _qos_mode(None, words) or any(_qos_takes(mode, words) for mode in modes):
         return False
     return not any(word.startswith(body[0]) for mode in modes for word in _QOS_MODE_WORDS[mode])
@@ -372,7 +373,7 @@ def indent_flat_qos(text: str) -> str:
 def _qos_takes(mode: str, words: list[str]) -> bool:
     """Whether QoS mode ``mode`` takes the command ``words`` (or its `no` form), its keyword written out or
     abbreviated."""
-    body = words[1:] if words[:1] == ["no"] else words
+    body = command_body(words)
     return bool(body) and _QOS_KEYWORDS.keyword(mode, body[0]) is not None
 
 
@@ -561,13 +562,7 @@ class _Reader(TreeReader):
                 continue
             queue = queues.setdefault(cw[-1], QueueConf(source=self.src(child)))
             self.each(child.children, lambda sub, queue=queue: self.queue_command(sub, queue),
-                      on_piece=functools.partial(self.queue_piece, queue=queue))
-
-    def queue_piece(self, line: Node, piece: Node, queue: QueueConf) -> None:
-        """A line indented under a queue's ``line`` (each names it): one that may be (part of) its WRED/ECN setting
-        leaves the queue's marking unknown, not off."""
-        if may_set_ecn(piece.words):
-            queue.wred = Val(None, self.src(line))
+                      on_piece=functools.partial(self.marking_piece, conf=queue, field="wred", unread=None))
 
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
@@ -645,17 +640,7 @@ class _Reader(TreeReader):
             raise LineError("expected `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT ...`")
         rest = w[7:]
         ecn = bool(rest) and rest[-1] == "ecn"
-        options = rest[:-1] if ecn else rest
-        if len(options) % 2:
-            raise LineError("an option lacks its value")
-        probability = None
-        for key, value in zip(options[::2], options[1::2], strict=True):
-            if key == "drop-probability":
-                probability = float(bounded_int(value, 0, 100, "drop-probability"))
-            elif key == "weight":
-                bounded_int(value, 0, 15, "weight")
-            else:
-                raise LineError(f"unknown option {key!r}")
+        probability = wred_options(rest[:-1] if ecn else rest, "drop-probability")
         kmin, kmax = self.threshold(node, w[2], w[3]), self.threshold(node, w[5], w[6])
         return RawEcn(node.text, kmin, kmax, probability, ecn)
 

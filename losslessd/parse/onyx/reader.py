@@ -24,7 +24,16 @@ from ..base import (
     port_slot,
     removes_host_name,
 )
-from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused, refused_issue
+from ..clitext import (
+    Issues,
+    LineError,
+    Val,
+    bounded_int,
+    check_config_text,
+    command_body,
+    refused,
+    refused_issue,
+)
 from . import PLATFORM
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
@@ -408,8 +417,8 @@ class _Reader:
 
     def interface(self, w: list[str], text: str, number: int, ports: list[PortConf]) -> None:
         src = self.src(number)
-        neg = w[0] == "no"
-        body = w[1:] if neg else w
+        body = command_body(w)
+        neg = body is not w
         val: Val | None = None
         if body[:1] == ["description"] and not neg:
             desc = text.split(" description", 1)[1].strip()

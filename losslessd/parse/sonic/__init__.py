@@ -40,7 +40,7 @@ from ...model import (
 from ...sorting import natural_key
 from ...units import UnknownUnit, decimal, is_digits, is_small_int, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
-from . import buffermgrd
+from . import buffermgrd, converter
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -121,9 +121,6 @@ _WD_DEFAULT_ACTION = "drop"
 # pfcwdorch.h timer limits in ms (PFC_WD_DETECTION_TIME_MIN/MAX, PFC_WD_RESTORATION_TIME_MIN/MAX; getTimerRange is
 # not overridden at sonic-swss e6b0c5b5d2ab): createEntry refuses a PFC_WD entry whose timer lies outside them.
 _WD_TIMER_RANGES_MS = {"detection_time": (100, 5000), "restoration_time": (100, 60000)}
-# swss-common common/converter.h to_uint, which pfcwdorch reads the timers with: std::stoul(text, &idx, 0) that must
-# read the whole text: C blanks, a '+', then 0x-hex, 0-octal or decimal digits ("0144" is 100, "200ms" refused).
-_SWSS_UINT = re.compile(r"[ \t\n\v\f\r]*\+?(?:0[xX]([0-9a-fA-F]{1,16})|0([0-7]{0,22})|([1-9][0-9]{0,19}))")
 # PORT role of smart-switch DPU-facing ports: qos_config.j2 binds them to tc_to_pg_map AZURE_DPC (every TC to
 # lossy PG 0 but 7) and writes no pfc_enable (sonic-buildimage files/build_templates/qos_config.j2, PORT_DPC).
 _DPC_ROLE = "Dpc"
@@ -341,18 +338,6 @@ def _ratio(text: str) -> int:
     return whole(text, 0, 65535)
 
 
-def _swss_uint(text: str, low: int, high: int) -> int:
-    """swss to_uint(text, low, high) (_SWSS_UINT); ValueError where it throws."""
-    m = _SWSS_UINT.fullmatch(text)
-    if not m:
-        raise ValueError(text)
-    hexa, octal, decimal_digits = m.groups()
-    value = int(hexa, 16) if hexa is not None else int(octal or "0", 8) if octal is not None else int(decimal_digits)
-    if not low <= value <= high:
-        raise ValueError(text)
-    return value
-
-
 def _ms(text: str) -> float:
     ms = to_ms(text)  # PFC_WD times are milliseconds (sonic-utilities `pfcwd start --detection-time` in ms)
     if not ms <= _U32:
@@ -477,15 +462,15 @@ def _priority_items(text: str) -> list[tuple[str, int, str]]:
     return out
 
 
-def _priorities(text: str) -> tuple[int, ...]:
-    """pfc_enable / pfcwd_sw_enable as orchagent reads them (_priority_items): "" turns PFC off
-    (sonic-port-qos-map.yang: "Empty string is allowed")."""
-    return () if not text else tuple(sorted({prio for _, prio, _ in _priority_items(text)}))
-
-
-def _cut_items(text: str) -> list[str]:
-    """"'3-4' counts as 3" for each item of a priority list that holds more than the priority orchagent reads."""
-    return [f"{_quoted(item)} counts as {prio}" for item, prio, rest in _priority_items(text) if rest] if text else []
+def _priority_list(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """pfc_enable / pfcwd_sw_enable as orchagent reads them (_priority_items), parsed once: the priorities ("" turns
+    PFC off: sonic-port-qos-map.yang, "Empty string is allowed"), and "'3-4' counts as 3" for each item that holds
+    more than the priority orchagent reads (a SYS002 names them)."""
+    if not text:
+        return (), ()
+    items = _priority_items(text)
+    return (tuple(sorted({prio for _, prio, _ in items})),
+            tuple(f"{_quoted(item)} counts as {prio}" for item, prio, rest in items if rest))
 
 
 # (kind, field) of a clash (see _Builder._shared_part) -> (table, the setting, what it is set on).
@@ -1269,10 +1254,11 @@ class _Builder:
         tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
         pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
         prios = "a list of priorities 0-7"
-        pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
-        wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
-        for field, read in (("pfc_enable", pfc), ("pfcwd_sw_enable", wd)):
-            cut = _cut_items(self.text(e, field) or "") if read else []
+        pfc_read = self.value(e, "pfc_enable", _priority_list, prios) if "pfc_enable" in e.fields else ((), ())
+        wd_read = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
+        pfc, wd = (None if got is None else got[0] for got in (pfc_read, wd_read))
+        for field, got in (("pfc_enable", pfc_read), ("pfcwd_sw_enable", wd_read)):
+            read, cut = got or ((), ())
             if cut:
                 self.db.issue(
                     f"{_at(e)} {field} {_quoted(self.text(e, field) or '')} is read by orchagent as priorit"
@@ -1600,7 +1586,7 @@ class _Builder:
     def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
         """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None, the field that
         makes orchagent refuse the entry, "" the entry as a whole, or None) of PFC_WD|key. pfcwdorch.cpp createEntry
-        refuses an entry (task_invalid_entry: no watchdog on the port) whose timer swss to_uint refuses or finds
+        refuses an entry (task_invalid_entry: no watchdog on the port) whose timer converter.to_uint refuses or finds
         outside _WD_TIMER_RANGES_MS, without a detection_time, or whose action it does not know."""
         word = self.text(e, "action") or _WD_DEFAULT_ACTION
         action = _WD_ACTIONS.get(word)
@@ -1608,7 +1594,7 @@ class _Builder:
         for name, (low, high) in _WD_TIMER_RANGES_MS.items():
             raw = self.text(e, name)
             try:
-                timers[name] = None if raw is None else float(_swss_uint(raw, low, high))
+                timers[name] = None if raw is None else float(converter.to_uint(raw, low, high))
             except ValueError:
                 why, field = (f"{name} {_quoted(raw or '')} is not a whole number of ms from {low} to {high} (write "
                               "it in ms, as `pfcwd start` does)"), name

@@ -11,12 +11,12 @@ sonic-swss cfgmgr/buffermgr.cpp (e6b0c5b5d2ab), BufferMgr::doSpeedUpdateTask and
 - doSpeedUpdateTask: nothing without a CABLE_LENGTH value for the port, or when that value is "0m"; nothing
   without a `pfc_enable` in the port's own PORT_QOS_MAP entry (doPortQosTableTask keys it by the entry's key as
   written, so `PORT_QOS_MAP|Ethernet0,Ethernet4`, which qosorch splits, gives buffermgrd no port).
-- the PGs are the pfc_enable numbers themselves (not through TC_TO_PRIORITY_GROUP_MAP): the comma-separated
-  items that swss converter.h to_uint<uint8_t> reads whole (stoul base 0: leading blanks, a sign, `0x` hex or `0`
-  octal, no trailing text, at most 255; other items are skipped, one past unsigned long throws out_of_range, which
+- the PGs are the pfc_enable numbers themselves (not through TC_TO_PRIORITY_GROUP_MAP): the comma-separated items that
+  swss converter.h to_uint<uint8_t> reads whole (converter.to_uint: stoul base 0, leading blanks, a sign, `0x` hex or
+  `0` octal, no trailing text, at most 255; other items are skipped, one past unsigned long throws out_of_range, which
   only buffermgrd's main catches: it exits), set as `1 << n` in a bitmap and written as one BUFFER_PG key per run of
-  consecutive ids (orch.cpp generateIdListFromMap(bitmap, 8): ids 0-8 scanned, a run still open at id 8 never
-  written: "3,4" -> `<port>|3-4`, "0x3" -> `<port>|3`, "7,8" -> nothing).
+  consecutive ids (orch.cpp generateIdListFromMap(bitmap, 8): ids 0-8 scanned, a run still open at id 8 never written:
+  "3,4" -> `<port>|3-4`, "0x3" -> `<port>|3`, "7,8" -> nothing).
 - ASIC_VENDOR mellanox or barefoot and admin status "down": no binding (a PG already on the made profile is
   deleted; any other is left as written).
 - no lookup row whose speed and cable strings equal the PORT `speed` and CABLE_LENGTH value: no binding
@@ -30,51 +30,34 @@ sonic-swss cfgmgr/buffermgr.cpp (e6b0c5b5d2ab), BufferMgr::doSpeedUpdateTask and
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ...skutables import PgRow, SkuTable
+from .converter import StoulOutOfRange, to_uint
 
 # platform_asic values whose admin-down ports get no lossless PG (buffermgr.cpp doSpeedUpdateTask:
 # m_platform == "mellanox" || m_platform == "barefoot", m_platform being the ASIC_VENDOR environment variable).
 DOWN_PORTS_RECLAIMED = frozenset({"mellanox", "barefoot"})
 LOSSLESS_POOL = "ingress_lossless_pool"  # buffermgr.h INGRESS_LOSSLESS_PG_POOL_NAME
-# What strtoul (base 0) reads: C blanks, a sign, then "0x" and hex digits, or digits (octal after a leading 0).
-_STOUL_BASE0 = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX]([0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*))")
-_ULONG_MAX = 2**64 - 1  # unsigned long on SONiC's 64-bit targets (x86-64, arm64)
 _SCANNED = 8  # generateIdListFromMap(lossless_pg_id, sizeof(lossless_pg_id)): 8, and the loop runs id <= maxId
 
 
-def _to_uint8(item: str) -> int | None:
-    """swss converter.h to_uint<uint8_t>: stoul(item, &idx, 0) and the item read to its end (or to a NUL) and at
-    most 255; None where it throws invalid_argument (buffermgrd skips the item). ValueError where stoul throws
-    out_of_range (past unsigned long), which doSpeedUpdateTask does not catch."""
-    m = _STOUL_BASE0.match(item)
-    if m is None or item[m.end():m.end() + 1] not in ("", "\0"):
-        return None
-    digits, base = (m.group(2), 16) if m.group(2) else (m.group(3), 8) if m.group(3) else (m.group(4), 10)
-    # (more than 80 significant digits is past 2^64 in any base: no int() of 5,000 digits)
-    if len(digits.lstrip("0")) > 80 or (value := int(digits, base)) > _ULONG_MAX:
-        raise ValueError(item)
-    if m.group(1) == "-":  # strtoul negates in unsigned long: "-0" is 0, "-3" far above 255
-        value = -value % 2**64
-    return value if value <= 255 else None
-
-
 def pfc_pgs(pfc_enable: str | None) -> list[int]:
-    """buffermgr.cpp doSpeedUpdateTask: tokenize(pfc_enable, ',') and to_uint<uint8_t> of each item (_to_uint8),
-    skipping those it refuses; the ids it sets in the bitmap. ValueError(the first item whose effect is undefined,
-    the ids of the others) for an item out of range of stoul (buffermgrd exits) or of 32 and above (`1 << n` on an
-    int)."""
+    """buffermgr.cpp doSpeedUpdateTask: tokenize(pfc_enable, ',') and to_uint<uint8_t> of each item (converter.to_uint
+    0-255), skipping those it refuses (invalid_argument); the ids it sets in the bitmap. ValueError(the first item
+    whose effect is undefined, the ids of the others) for an item out of range of stoul (buffermgrd exits) or of 32
+    and above (`1 << n` on an int)."""
     out, undefined = [], []
     for item in (pfc_enable or "").split(","):
         try:
-            n = _to_uint8(item)
-        except ValueError:
+            n = to_uint(item, 0, 255)
+        except StoulOutOfRange:  # (doSpeedUpdateTask does not catch it: buffermgrd exits)
             n = 32
-        if n is not None and n >= 32:
+        except ValueError:
+            continue
+        if n >= 32:
             undefined.append(item)
-        elif n is not None:
+        else:
             out.append(n)
     if undefined:
         raise ValueError(undefined[0], out)
