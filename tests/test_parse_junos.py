@@ -1146,15 +1146,31 @@ def test_an_802_1p_pfc_code_point_list_and_mru_are_read_and_other_forms_named(st
     assert [(i.code, i.source.line) for i in dev.issues] == ([] if paused else [("SYS002", 4)])
 
 
-def test_a_dscp_pfc_code_point_list_is_named_not_read():
-    """The list form is documented for the 802.1p input only; a DSCP one is named, its profile's PFC unknown."""
+@pytest.mark.parametrize("point", ["code-point [ 011010 ] pfc", "code-point 011010 pfc mru 9000",
+                                   "code-point [ 011010 ] pfc mru 9000"])
+def test_a_dscp_pfc_code_point_list_and_mru_are_read_and_xon_pauses_nothing(point):
+    """Junos CLI reference, "congestion-notification-profile": `input { (dscp | ieee-802.1) { code-point
+    [code-point-bits] { pfc { mru mru-value; } xon value; } } }`: the list and the MRU are the DSCP input's too, and
+    `xon` (a threshold) sits beside `pfc` (audit round 15: a QFX5240 profile's `pfc { mru 9000; }` and `xon 1000;`
+    under a DSCP code point were each a SYS002 and left the port's PFC unknown; the list was named in round 12 as
+    802.1p-only, which the statement's syntax does not say)."""
     text = ("set interfaces et-0/0/1 unit 0 family inet address 10.0.0.1/31\n"
             "set class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3\n"
-            "set class-of-service congestion-notification-profile PFC input dscp code-point [ 011010 ] pfc\n"
-            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n")
+            "set class-of-service classifiers dscp D forwarding-class roce loss-priority low code-points 011010\n"
+            f"set class-of-service congestion-notification-profile PFC input dscp {point}\n"
+            "set class-of-service congestion-notification-profile PFC input dscp code-point 011010 xon 1000\n"
+            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n"
+            "set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp D\n")
     dev = parse(text)
-    assert dev.ports["et-0/0/1"].pfc_enabled is None
-    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3)]
+    assert dev.ports["et-0/0/1"].pfc_enabled == [3] and dev.issues == []
+
+
+def test_an_xon_alone_pauses_nothing():
+    text = ("set interfaces et-0/0/1 unit 0 family inet address 10.0.0.1/31\n"
+            "set class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3\n"
+            "set class-of-service congestion-notification-profile PFC input dscp code-point 011010 xon 1000\n"
+            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n")
+    assert parse(text).ports["et-0/0/1"].pfc_enabled == []
 
 
 def test_only_set_lines_define_or_apply_groups_and_a_deactivated_one_is_not_applied():

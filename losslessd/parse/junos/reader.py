@@ -1308,20 +1308,27 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
 
 
 def _cnp_input(cnp: Cnp, w: list[str], src: Source) -> None:
-    """`input ieee-802.1 code-point BITS pfc [mru N]`, `input dscp code-point BITS pfc`. Junos QFX reference,
-    "code-point (Input Congestion Notification)": `code-point [code-point-bits] { pfc { mru mru-value; } }`, one
-    802.1p code point or a bracketed list of them, each paused; the MRU (headroom sizing) is not part of the model.
-    Any other form is named (its profile's PFC then unknown), never passed over as if it said nothing."""
+    """`input dscp|ieee-802.1 code-point BITS pfc [mru N]` and `... code-point BITS xon N`. Junos CLI reference,
+    "congestion-notification-profile": `input { (dscp | ieee-802.1) { code-point [code-point-bits] { pfc { mru
+    mru-value; } xon value; } } }`, one code point or a bracketed list of them, each paused; the MRU and the XON
+    threshold (headroom sizing) are not part of the model, and an `xon` alone pauses nothing. Any other form is named
+    (its profile's PFC then unknown), never passed over as if it said nothing."""
     dscp = w[1] == "dscp"
-    if w[3:4] == ["["] and not dscp:
+    if w[3:4] == ["["]:
         if "]" not in w[4:]:
             raise _Skip("the code-point list has no closing `]`")
         codes, rest = w[4:w.index("]", 4)], w[w.index("]", 4) + 1:]
     else:
         codes, rest = w[3:4], w[4:]
-    if not codes or rest[:1] != ["pfc"] or not (len(rest) == 1 or (len(rest) == 3 and rest[1] == "mru" and not dscp)):
-        raise _Skip("expected `input ieee-802.1 code-point BITS pfc [mru N]` or `input dscp code-point BITS pfc`")
-    table, decode = (cnp.dscp, _dscp) if dscp else (cnp.pcp, _pcp)
+    decode = _dscp if dscp else _pcp
+    if codes and rest[:1] == ["xon"] and len(rest) == 2:
+        _number(rest[1], 0, 10**9)
+        for code in codes:
+            decode(code)
+        return
+    if not codes or rest[:1] != ["pfc"] or not (len(rest) == 1 or (len(rest) == 3 and rest[1] == "mru")):
+        raise _Skip("expected `input dscp|ieee-802.1 code-point BITS pfc [mru N]` or `... code-point BITS xon N`")
+    table = cnp.dscp if dscp else cnp.pcp
     for code in [decode(code) for code in codes]:  # (all decoded first: a bad one leaves the profile unknown)
         table[code] = src
 
