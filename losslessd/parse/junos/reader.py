@@ -1323,8 +1323,8 @@ def _cnp_input(cnp: Cnp, w: list[str], src: Source) -> None:
     decode = _dscp if dscp else _pcp
     if codes and rest[:1] == ["xon"] and len(rest) == 2:
         _number(rest[1], 0, 10**9)
-        for code in codes:
-            decode(code)
+        for bits in codes:  # (a code point the switch refuses is named)
+            decode(bits)
         return
     if not codes or rest[:1] != ["pfc"] or not (len(rest) == 1 or (len(rest) == 3 and rest[1] == "mru")):
         raise _Skip("expected `input dscp|ieee-802.1 code-point BITS pfc [mru N]` or `... code-point BITS xon N`")
