@@ -463,6 +463,18 @@ def test_a_session_back_at_the_top_sets_no_port(moves):
     assert parse("\n".join([*BASE, *moves])).ports["et-0/0/1"].pfc_enabled == []
 
 
+def test_display_set_output_at_a_level_keeps_its_whole_paths():
+    """`show | display set` typed at `[edit interfaces]` prints whole paths: lines typed at no prompt after a banner
+    or a prompt are output, read as they are (only a script's, after `edit` lines of its own, are below its level)."""
+    text = "\n".join(["[edit interfaces]", "user@qfx1# show | display set",
+                      "set interfaces et-0/0/1 mtu 9216", "", "[edit interfaces]", "user@qfx1# edit et-0/0/2",
+                      "", "[edit interfaces et-0/0/2]", "user@qfx1# set mtu 9216",
+                      "set interfaces et-0/0/3 mtu 9216"])
+    device = parse(text)
+    assert {name: port.mtu_bytes for name, port in device.ports.items()} == {
+        "et-0/0/1": 9202, "et-0/0/2": 9202, "et-0/0/3": 9202} and device.issues == []
+
+
 def test_up_from_a_level_of_several_words_without_a_banner_leaves_the_level_unknown():
     """`up` from `[edit class-of-service interfaces et-0/0/1 unit 0]` is the port's level (`unit 0` is one statement),
     from `[edit class-of-service congestion-notification-profile CNP]` class-of-service (so is `congestion-notification-

@@ -754,11 +754,17 @@ class _Session:
     A level is a statement, not a word: `unit 0` is one (`up` from `[edit interfaces et-0/0/1 unit 0]` is `[edit
     interfaces et-0/0/1]`), an interface's name another. Which words are one statement is the schema's, so `up` from
     a level deeper than two words leaves the level unknown (None) until a banner or `top` names it, and what is typed
-    there is not read (_UNKNOWN_LEVEL)."""
+    there is not read (_UNKNOWN_LEVEL).
+
+    A line typed at no prompt is a command of the session only in a script, where the level came from lines typed at
+    no prompt either (`edit class-of-service interfaces` then `set PORT ...`). Where a banner or a prompt gave the
+    level, such a line is output: `show | display set` at `[edit interfaces]` prints whole paths (`set interfaces
+    et-0/0/1 mtu 9216`), read as they are."""
 
     def __init__(self) -> None:
         self.level: list[str] | None = []
         self.before: list[list[str] | None] = []  # the levels each `edit` left, for `exit`
+        self.script = False  # the level came from lines typed at no prompt
 
     def statement(self, line: str) -> list[str] | None:
         """The words of the statement ``line`` makes (None: its quotes do not close; _MOVED: none, the line moves
@@ -767,18 +773,21 @@ class _Session:
         if line in _SESSION_MESSAGES:
             return _MOVED
         if _CONFIGURE.match(line):
-            self.level, self.before = [], []
+            self.level, self.before, self.script = [], [], False
             return _MOVED
         banner = _BANNER.match(line)
         if banner:
             level = _split(banner.group(1) or "")
             if level is not None:
-                self.level = level
+                self.level, self.script = level, False
         typed = _CONFIG_TYPED.match(line)
         words = _split(typed.group(1)) if typed and not banner else _split(line)
-        if banner or words is None or not words:
+        if banner or words is None or not words or (not typed and words[0] in _VERBS and not self.script):
             return words
+        level = self.level
         made = self.command(words)
+        if made is _MOVED and self.level != level:
+            self.script = not typed
         return made if made is not None else _split(line)
 
     def command(self, words: list[str]) -> list[str] | None:
