@@ -17,8 +17,6 @@ from . import flat, interface_type, port_type
 _OS9_LINE = re.compile(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
                        r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
 _UNIT_PORT = re.compile(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
-
-
 # A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
 _JOINED = re.compile(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
