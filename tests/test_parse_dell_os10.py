@@ -625,3 +625,13 @@ def test_an_interface_s_vrrp_group_is_a_mode_and_a_line_under_trust_map_a_wrappe
             "system qos\n trust-map dot1p M\n  buffer-statistics-tracking\n")
     device = parse(text)
     assert sorted(i.source.line for i in device.issues if "opens no mode" in i.message) == [9]
+
+
+@pytest.mark.parametrize("named", ["eth1/1/1", "Eth 1/1/1", "te1/1/1"])
+def test_a_port_named_with_another_word_than_ethernet_is_named_not_passed_over(named):
+    """Audit round 15: `interface eth1/1/1` and its PFC were passed over without a word (the file was SEL001, "shows no
+    port"); which port OS10 makes of the word is not in a source read, so the line is a SYS002. The management port
+    `mgmt1/1/1` is no Ethernet port and stays silent."""
+    device = parse(f"hostname d1\ninterface {named}\n priority-flow-control mode on\n!\ninterface mgmt1/1/1\n"
+                   " no shutdown\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 2)] and not device.ports

@@ -108,10 +108,34 @@ def test_not_os9_raises_input_error_with_file_and_line(text, line):
     ("interface TenGigabitEthernet 0/1\n dcb-map M\n!\ndcb-map M\n priority-pgid 0 0 0 1 0 0 0 0\n", "dell_os9"),
     ("interface TenGigabitEthernet 0/1\n no shutdown\n", None),  # an OS9 port name alone is no proof
     ("interface TenGigabitEthernet1/0/1\n dcb-map M\n", None),  # Cisco IOS spells the port without the blank
+    ("interface te 1/1\ndcb-map M\n", "dell_os9"),  # typed as OS9 takes it (audit round 15)
+    ("interface ethernet 1/1\ndcb-map M\n", None),  # no OS9 port type
     ("! Version 10.5.1.0\n! Last configuration change at Nov  29 10:00:03 2026\n", "dell_os10"),
 ])
 def test_detection(text, platform):
     assert detect(Input("x.cfg", text)) == platform
+
+
+@pytest.mark.parametrize("typed, name", [
+    ("te 0/1", "TenGigabitEthernet 0/1"), ("tengigabitethernet 0/1", "TenGigabitEthernet 0/1"),
+    ("TENGIG 0/1", "TenGigabitEthernet 0/1"), ("Fo 0/48", "fortyGigE 0/48"), ("hu 1/1", "hundredGigE 1/1"),
+    ("tw 1/1/1", "twentyFiveGigE 1/1/1"), ("gi 0/0", "GigabitEthernet 0/0"),
+])
+def test_a_port_type_typed_in_any_case_or_abbreviated_is_the_port(typed, name):
+    """OS9 takes an interface type in any case and abbreviated to a unique prefix and prints it in full (`show
+    running-config interface te 0/4` prints `interface TenGigabitEthernet 0/4`); audit round 15: `interface te 1/1`,
+    as a test tool types it, was passed over without a word and its DCB map with it."""
+    device = parse(f"interface {typed}\n dcb-map M\n!\ndcb-map M\n priority-group 1 bandwidth 50 pfc on\n"
+                   " priority-group 0 bandwidth 50 pfc off\n priority-pgid 0 0 0 1 0 0 0 0\n")
+    assert list(device.ports) == [name] and device.ports[name].pfc_enabled == [3] and device.issues == []
+
+
+@pytest.mark.parametrize("typed", ["t 0/1", "te0/1", "TenGigabitEthernet0/1", "bogus 0/1"])
+def test_a_port_whose_type_is_not_told_is_named_not_passed_over(typed):
+    """A prefix of two types (`t`: TenGigabitEthernet, twentyFiveGigE), the type joined to its number, or no type:
+    which port is unknown, so the line is a SYS002 and nothing under it is read."""
+    device = parse(f"interface {typed}\n dcb-map M\n!\ninterface vlan 10\n!\ninterface managementethernet 0/0\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 1)] and not device.ports
 
 
 def test_no_other_platforms_file_is_taken_for_os9():

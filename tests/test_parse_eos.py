@@ -1349,3 +1349,15 @@ def test_blocks_of_real_sub_modes_are_no_wrapped_lines():
     device = parse(text)
     assert [i for i in device.issues if "opens no mode" in i.message] == []
     assert device.ports["Ethernet1"].pfc_enabled == [3]
+
+
+@pytest.mark.parametrize("line", ["congestion-control ecn mark", "trust dscp", "pause pfc-cos 3", "random-detect ecn",
+                                  "no-drop", "dcb priority-flow-control mode on force"])
+def test_a_port_line_of_another_platforms_qos_is_named_not_passed_over(line):
+    """Audit round 15: port lines in another platform's QoS words (NX-OS generators' `congestion-control ecn mark`,
+    OS10's `trust dscp`, a queue's `random-detect ecn` written under the port, a wrapped-off `no-drop`) are no EOS
+    interface command: the switch refuses them. They were passed over without a word; now a SYS002 each."""
+    text = f"hostname e1\ninterface Ethernet1\n   priority-flow-control on\n   {line}\n   switchport\n" \
+           "   flowcontrol receive off\n   qos cos 3\n"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)] and "Ethernet1" in device.ports

@@ -390,7 +390,7 @@ def test_rendered_media_mtu_reads_back_as_the_ip_mtu_asked_for():
 def test_display_set_capture_between_cli_prompts():
     """A `show configuration | display set` output copied from a QFX session, with the member banner and the prompts
     around it (audit round 10: the prompt lines were each a SYS002 warning, so a clean capture exited 1). A prompt
-    with a configuration command typed at it is no banner: it stays a line not read, never silently passed over."""
+    with a configuration command typed at it is no banner: it is read as the statement it makes (round 15)."""
     text = "\n".join([
         "{master:0}",
         "user@qfx1> show configuration | display set | no-more",
@@ -404,8 +404,96 @@ def test_display_set_capture_between_cli_prompts():
     ])
     device = parse(text)
     assert device.name == "qfx1" and device.ports["et-0/0/0"].mtu_bytes == 9216 - 14
-    assert [(i.source.line, i.message[:40]) for i in device.issues if i.code == "SYS002"] == [
-        (9, "line not read (not a `set` line): user@q")]
+    assert device.ports["et-0/0/1"].mtu_bytes == 9216 - 14 and device.issues == []
+
+
+def session_port(lines: list[str], port: str = "et-0/0/1"):
+    device = parse("\n".join(lines))
+    assert [i.message for i in device.issues if i.code == "SYS002"] == []
+    return device.ports[port]
+
+
+CNP_AT_THE_PORT = "set congestion-notification-profile CNP"
+CNP_DEFINED = "set class-of-service congestion-notification-profile CNP input dscp code-point 011010 pfc"
+NO_LOSS = "set class-of-service forwarding-classes class NL queue-num 3 no-loss pfc-priority 3"
+CLASSIFIED = "set class-of-service classifiers dscp D forwarding-class NL loss-priority low code-points 011010"
+BASE = ["set interfaces et-0/0/1 mtu 9216", NO_LOSS, CLASSIFIED, CNP_DEFINED,
+        "set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp D"]
+
+
+@pytest.mark.parametrize("moves", [
+    ["user@qfx1# edit class-of-service interfaces et-0/0/1", f"user@qfx1# {CNP_AT_THE_PORT}"],
+    ["[edit class-of-service interfaces et-0/0/1]", f"user@qfx1# {CNP_AT_THE_PORT}"],  # the banner names the level
+    ["{master:0}[edit class-of-service interfaces et-0/0/1]", f"user@qfx1# {CNP_AT_THE_PORT}"],
+    ["user@qfx1# edit class-of-service interfaces", "user@qfx1# up",
+     "user@qfx1# set interfaces et-0/0/1 congestion-notification-profile CNP"],
+    ["user@qfx1# edit class-of-service interfaces", "user@qfx1# up 2",
+     "user@qfx1# set class-of-service interfaces et-0/0/1 congestion-notification-profile CNP"],
+    ["user@qfx1# edit class-of-service interfaces et-0/0/1 unit 0", "user@qfx1# up",
+     "[edit class-of-service interfaces et-0/0/1]", f"user@qfx1# {CNP_AT_THE_PORT}"],
+    ["user@qfx1# edit class-of-service", "user@qfx1# top edit class-of-service interfaces et-0/0/1",
+     f"user@qfx1# {CNP_AT_THE_PORT}"],
+    ["user@qfx1# edit class-of-service interfaces et-0/0/1", "user@qfx1# top set system host-name qfx1",
+     f"user@qfx1# {CNP_AT_THE_PORT}"],  # `top set` runs at the top and stays
+    ["user@qfx1# edit class-of-service", "user@qfx1# edit interfaces", "user@qfx1# edit et-0/0/1",
+     "user@qfx1# exit", "user@qfx1# edit et-0/0/1", f"user@qfx1# {CNP_AT_THE_PORT}"],  # exit: the level before
+    ["edit", "edit class-of-service interfaces", "set et-0/0/1 congestion-notification-profile CNP", "commit"],
+    ["user@qfx1> configure", "Entering configuration mode", "", "[edit]",
+     "user@qfx1# edit class-of-service interfaces et-0/0/1", f"user@qfx1# {CNP_AT_THE_PORT}", "user@qfx1# commit",
+     "commit complete"],
+], ids=["edit", "banner", "member-banner", "up", "up-2", "up-then-banner", "top-edit", "top-set", "exit", "script",
+        "configure"])
+def test_a_configuration_session_sets_each_statement_below_its_level(moves):
+    """Juniper's guides print configuration examples at a level (`[edit class-of-service]` / `user@switch# set
+    forwarding-classes ...`) and test tools type them so (`edit class-of-service interfaces` / `set PORT ...`): each
+    `set` acts below the level `edit`, `up`, `top`, `exit` and the banner give (audit round 15: read as top-level
+    statements, or a SYS002 each at a prompt, nothing was set)."""
+    assert session_port([*BASE, *moves]).pfc_enabled == [3]
+
+
+@pytest.mark.parametrize("moves", [
+    ["user@qfx1# edit class-of-service interfaces et-0/0/1", "user@qfx1# exit", f"user@qfx1# {CNP_AT_THE_PORT}"],
+    ["user@qfx1# edit class-of-service interfaces et-0/0/1", "user@qfx1# top", f"user@qfx1# {CNP_AT_THE_PORT}"],
+    ["user@qfx1# edit class-of-service interfaces et-0/0/1", "user@qfx1# exit configuration-mode",
+     "user@qfx1> configure", f"user@qfx1# {CNP_AT_THE_PORT}"],
+    ["[edit class-of-service interfaces et-0/0/1]", "[edit]", f"user@qfx1# {CNP_AT_THE_PORT}"],
+], ids=["exit", "top", "exit-configuration-mode", "banner-back-at-top"])
+def test_a_session_back_at_the_top_sets_no_port(moves):
+    """The same `set` typed after the session left the port's level is a top-level statement, not the port's."""
+    assert parse("\n".join([*BASE, *moves])).ports["et-0/0/1"].pfc_enabled == []
+
+
+def test_display_set_output_at_a_level_keeps_its_whole_paths():
+    """`show | display set` typed at `[edit interfaces]` prints whole paths: lines typed at no prompt after a banner
+    or a prompt are output, read as they are (only a script's, after `edit` lines of its own, are below its level)."""
+    text = "\n".join(["[edit interfaces]", "user@qfx1# show | display set",
+                      "set interfaces et-0/0/1 mtu 9216", "", "[edit interfaces]", "user@qfx1# edit et-0/0/2",
+                      "", "[edit interfaces et-0/0/2]", "user@qfx1# set mtu 9216",
+                      "set interfaces et-0/0/3 mtu 9216"])
+    device = parse(text)
+    assert {name: port.mtu_bytes for name, port in device.ports.items()} == {
+        "et-0/0/1": 9202, "et-0/0/2": 9202, "et-0/0/3": 9202} and device.issues == []
+
+
+def test_up_from_a_level_of_several_words_without_a_banner_leaves_the_level_unknown():
+    """`up` from `[edit class-of-service interfaces et-0/0/1 unit 0]` is the port's level (`unit 0` is one statement),
+    from `[edit class-of-service congestion-notification-profile CNP]` class-of-service (so is `congestion-notification-
+    profile CNP`): the words do not tell, so a statement typed there is named, not read at a guessed level."""
+    text = "\n".join([*BASE, "user@qfx1# edit class-of-service interfaces et-0/0/1 unit 0", "user@qfx1# up",
+                      f"user@qfx1# {CNP_AT_THE_PORT}"])
+    device = parse(text)
+    assert device.ports["et-0/0/1"].pfc_enabled == []
+    assert [(i.source.line, i.message[:48]) for i in device.issues if i.code == "SYS002"] == [
+        (8, "line not read (typed after `up` at a level the s")]
+
+
+def test_a_session_of_two_switches_is_refused_and_a_session_is_told_junos():
+    lines = ["[edit class-of-service]", "user@qfx1# set interfaces et-0/0/1 congestion-notification-profile CNP",
+             "user@qfx2# set interfaces et-0/0/2 congestion-notification-profile CNP"]
+    with pytest.raises(InputError, match="several switches"):
+        parse("\n".join(lines))
+    assert detect(Input("s.txt", "\n".join(lines[:2]))) == "juniper_junos"
+    assert detect(Input("s.txt", "edit class-of-service interfaces\nset xe-0/0/1 mtu 9216\n")) == "juniper_junos"
 
 
 def test_a_bracket_list_printed_over_several_lines_is_one_statement():
@@ -1070,15 +1158,31 @@ def test_an_802_1p_pfc_code_point_list_and_mru_are_read_and_other_forms_named(st
     assert [(i.code, i.source.line) for i in dev.issues] == ([] if paused else [("SYS002", 4)])
 
 
-def test_a_dscp_pfc_code_point_list_is_named_not_read():
-    """The list form is documented for the 802.1p input only; a DSCP one is named, its profile's PFC unknown."""
+@pytest.mark.parametrize("point", ["code-point [ 011010 ] pfc", "code-point 011010 pfc mru 9000",
+                                   "code-point [ 011010 ] pfc mru 9000"])
+def test_a_dscp_pfc_code_point_list_and_mru_are_read_and_xon_pauses_nothing(point):
+    """Junos CLI reference, "congestion-notification-profile": `input { (dscp | ieee-802.1) { code-point
+    [code-point-bits] { pfc { mru mru-value; } xon value; } } }`: the list and the MRU are the DSCP input's too, and
+    `xon` (a threshold) sits beside `pfc` (audit round 15: a QFX5240 profile's `pfc { mru 9000; }` and `xon 1000;`
+    under a DSCP code point were each a SYS002 and left the port's PFC unknown; the list was named in round 12 as
+    802.1p-only, which the statement's syntax does not say)."""
     text = ("set interfaces et-0/0/1 unit 0 family inet address 10.0.0.1/31\n"
             "set class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3\n"
-            "set class-of-service congestion-notification-profile PFC input dscp code-point [ 011010 ] pfc\n"
-            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n")
+            "set class-of-service classifiers dscp D forwarding-class roce loss-priority low code-points 011010\n"
+            f"set class-of-service congestion-notification-profile PFC input dscp {point}\n"
+            "set class-of-service congestion-notification-profile PFC input dscp code-point 011010 xon 1000\n"
+            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n"
+            "set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp D\n")
     dev = parse(text)
-    assert dev.ports["et-0/0/1"].pfc_enabled is None
-    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3)]
+    assert dev.ports["et-0/0/1"].pfc_enabled == [3] and dev.issues == []
+
+
+def test_an_xon_alone_pauses_nothing():
+    text = ("set interfaces et-0/0/1 unit 0 family inet address 10.0.0.1/31\n"
+            "set class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3\n"
+            "set class-of-service congestion-notification-profile PFC input dscp code-point 011010 xon 1000\n"
+            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n")
+    assert parse(text).ports["et-0/0/1"].pfc_enabled == []
 
 
 def test_only_set_lines_define_or_apply_groups_and_a_deactivated_one_is_not_applied():

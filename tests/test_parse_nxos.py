@@ -1190,3 +1190,16 @@ def test_an_interface_s_hsrp_block_is_a_mode_and_a_line_under_pfc_a_wrapped_piec
     device = parse(text)
     named = sorted(i.source.line for i in device.issues if "opens no mode" in i.message)
     assert named == [4]
+
+
+@pytest.mark.parametrize("line", ["congestion-control ecn mark", "qos trust dscp", "trust dscp", "random-detect ecn",
+                                  "pause pfc-cos 3", "no qos trust"])
+def test_a_port_line_of_another_vendors_qos_is_named_not_passed_over(line):
+    """Audit round 15: a generated NX-OS GPU leaf writes `congestion-control ecn mark` under its ports; NX-OS has no
+    such interface command (nor EOS's `qos trust dscp`, OS10's `trust dscp`, a queue's `random-detect ecn`), so the
+    switch refuses it and what it was meant to set is not set. It was passed over without a word; now a SYS002."""
+    text = f"hostname n1\ninterface Ethernet1/1\n  priority-flow-control mode on\n  {line}\n  switchport\n" \
+           "  flowcontrol receive off\n  lldp transmit\n"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
+    assert "Ethernet1/1" in device.ports  # (the port and its other lines are read as before)

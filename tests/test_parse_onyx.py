@@ -612,3 +612,22 @@ def test_a_session_without_onyx_lines_is_refused_with_a_true_message():
               "switch [standalone: master] (config) # interface 1/1-1/32\n")
     assert "`dcb priority-flow-control`" in str(err.value) and "`dcb` " not in str(err.value)
     assert "typed at an Onyx prompt" in str(err.value) and err.value.line == 1
+
+
+@pytest.mark.parametrize("typed", ["int eth 1/1 dcb priority-flow-control mode on force",
+                                   "interface Ethernet 1/1 dcb priority-flow-control mode on force",
+                                   "inter e 1/1 dcb priority-flow-control mode on force",
+                                   "int eth 1/1\n   dcb priority-flow-control mode on force\n   exit"])
+def test_interface_words_abbreviated_as_onyx_takes_them_are_read(typed):
+    """`int eth 1/1-1/36` typed at `(config) #` enters `(config interface ethernet 1/1-1/36) #` (audit round 15: an
+    SX6036 session): the abbreviated line was passed over without a word, the port and its PFC with it."""
+    device = parse(f"hostname o1\ndcb priority-flow-control enable force\ndcb priority-flow-control priority 3 enable\n"
+                   f"{typed}\ninterface ethernet 1/2 qos trust L3\n")
+    assert device.ports["Eth1/1"].pfc_enabled == [3] and device.issues == []
+
+
+def test_an_ambiguous_or_other_interface_word_is_left_as_written():
+    """`int m 1/1` could be mgmt0, mgmt1 or mlag-port-channel: not spelled out, not read as a port."""
+    device = parse("hostname o1\nint m 1/1 dcb priority-flow-control mode on force\n"
+                   "interface ethernet 1/2 qos trust L3\n")
+    assert list(device.ports) == ["Eth1/2"]

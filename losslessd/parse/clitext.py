@@ -84,6 +84,19 @@ def may_set_ecn(words: list[str]) -> bool:
     return any(word in _WRED_WORDS or "ecn" in word.lower().split("-") for word in words)
 
 
+# Words of a port's QoS in some platform's terms (EOS `qos trust`, OS10 `trust dscp`, NX-OS and OS10 `pause` /
+# `pfc-cos`, Onyx `dcb ...`, PFC and no-drop), beside the ECN and WRED words (may_set_ecn).
+_PORT_QOS_WORDS = frozenset({"qos", "trust", "pause", "pfc", "pfc-cos", "no-drop", "dcb"})
+
+
+def other_port_qos(words: list[str], own: frozenset[str]) -> bool:
+    """Whether a port's line (after a `no` or `default`) is no command of the port's mode (its first word not in
+    ``own``) and names QoS: another platform's syntax, which the switch refuses, so what it was meant to set (trust,
+    PFC, ECN) is not set (audit round 15: `congestion-control ecn mark` under a generated NX-OS leaf's ports)."""
+    body = words[1:] if words[:1] in (["no"], ["default"]) else words
+    return bool(body) and body[0] not in own and (may_set_ecn(body) or any(w in _PORT_QOS_WORDS for w in body))
+
+
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
     """(1-based number, line without its "\n") of each line, split on "\n" only: a "\r" stays in its line, as in a
     CRLF file's. One slice at a time: io.StringIO copied the whole text first (4 bytes a character, 125 MiB for a

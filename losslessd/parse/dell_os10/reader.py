@@ -43,6 +43,9 @@ _OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system
 _PORT = re.compile(r"^(?:ethernet ?)?([0-9]{1,3})/([0-9]{1,3})/([0-9]{1,3})(?::([0-9]{1,2}))?$",
                    re.ASCII | re.IGNORECASE)
 _PORT_CHANNEL = re.compile(r"^port-channel ?([0-9]{1,4})$", re.ASCII)
+# An interface named node/slot/port with another word than `ethernet` (`eth1/1/1`, `Eth 1/1/1`, `te1/1/1`; the
+# management port `mgmt1/1/1` aside): a port, but which one OS10 makes of the word is not in a source read.
+_PORT_LIKE = re.compile(r"^(?!mgmt)[A-Za-z-]+ ?[0-9]{1,3}/[0-9]{1,3}/[0-9]", re.ASCII | re.IGNORECASE)
 # OS10 User Guide, "Breakout interfaces": `interface breakout 1/1/1 map {10g-4x | 25g-4x | 40g-1x | 50g-2x | 100g-1x
 # | 400g-1x ...}`: the front-panel port runs as N ports of S Gb/s (ethernet1/1/1:1-4 when N > 1, else ethernet1/1/1).
 _BREAKOUT = re.compile(r"^([0-9]{1,3})g-([0-9])x$", re.ASCII)
@@ -187,7 +190,7 @@ def ethernets(words: list[str]) -> list[str]:
         first, _, last = text.partition("-")
         start = _port_name(first)
         if start is None:
-            if out or text.lower().startswith("ethernet"):
+            if out or text.lower().startswith("ethernet") or _PORT_LIKE.match(text):
                 raise LineError(f"{text[:40]!r} is not an ethernet port or range")
             return []
         if not last:

@@ -22,10 +22,35 @@ PLATFORM = "dell_os9"
 # last updated at ...` or `! Last configuration change at ...`.
 _HEADER = re.compile(r"^! Version 9\.[0-9]{1,2}\([0-9.]+\)[ \t]*\r?\n"
                      r"! (?:Startup-config last updated|Last configuration change) at ", re.MULTILINE)
-# OS9 names ports by type, a blank and unit/port (`TenGigabitEthernet 0/1`, `fortyGigE 0/48`); beside a `dcb-map`
-# line (Cisco IOS writes `TenGigabitEthernet1/0/1`, without the blank).
-_PORT = re.compile(r"^interface (?:TenGigabitEthernet|fortyGigE|hundredGigE|twentyFiveGigE|GigabitEthernet) "
-                   r"[0-9]{1,2}/[0-9]{1,3}[ \t]*\r?$", re.MULTILINE)
+# OS9 names ports by type, a blank and unit/port (`TenGigabitEthernet 0/1`, `fortyGigE 0/48`; typed, `te 0/1`:
+# port_type); beside a `dcb-map` line (Cisco IOS writes `TenGigabitEthernet1/0/1`, without the blank).
+_PORT = re.compile(r"^interface ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]{1,3}[ \t]*\r?$", re.MULTILINE)
+# Front-panel port types OS9 names (OS9 Configuration Guide, "Interfaces"); management, loopback, VLAN and
+# port-channel interfaces carry no DCB map.
+_PORT_TYPES = ("TenGigabitEthernet", "fortyGigE", "hundredGigE", "twentyFiveGigE", "GigabitEthernet")
+# The interface types besides them an `interface` command takes (OS9 Command Line Reference, `interface`), against
+# which an abbreviation must be unique.
+_OTHER_TYPES = ("fiftyGigE", "fibrechannel", "group", "loopback", "managementethernet", "null", "port-channel",
+                "range", "tunnel", "vlan")
+
+
+def interface_type(word: str) -> str | None:
+    """The interface type an `interface` command's type word names, as OS9 prints it: OS9 takes the type in any case
+    and abbreviated to a unique prefix (`show running-config interface te 0/4` prints `interface TenGigabitEthernet
+    0/4`: Dell Networking OS9 Aggregator Administrator Guide, "Data Center Bridging"); None for a word that is no
+    type, or a prefix of several."""
+    low = word.lower()
+    hits = [t for t in (*_PORT_TYPES, *_OTHER_TYPES) if t.lower().startswith(low)]
+    exact = [t for t in hits if t.lower() == low]
+    return (exact or hits)[0] if len(exact or hits) == 1 else None
+
+
+def port_type(word: str) -> str | None:
+    """The front-panel port type ``word`` names (interface_type), None for another."""
+    kind = interface_type(word)
+    return kind if kind in _PORT_TYPES else None
+
+
 _DCB_MAP = re.compile(r"^[ \t]*dcb-map \S", re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 
@@ -36,7 +61,8 @@ def sniff(inp: Input) -> bool:
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or (_PORT.search(head) and _DCB_MAP.search(head)))
+    return bool(_HEADER.search(head) or (_DCB_MAP.search(head) and any(port_type(m.group(1))
+                                                                         for m in _PORT.finditer(head))))
 
 
 def parse(inputs: list[Input], name: str) -> Device:

@@ -12,14 +12,13 @@ from dataclasses import dataclass, field
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
 from ..base import Input, IssueList, host_name, port_slot
 from ..clitext import Issues, LineError, Node, TreeReader, Val, bounded_int, check_config_text
-from . import flat
+from . import flat, interface_type, port_type
 
 _OS9_LINE = re.compile(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
                        r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
-# Front-panel port types OS9 names (OS9 Configuration Guide, "Interfaces"); management, loopback, VLAN and
-# port-channel interfaces carry no DCB map.
-_PORT_TYPES = ("TenGigabitEthernet", "fortyGigE", "hundredGigE", "twentyFiveGigE", "GigabitEthernet")
 _UNIT_PORT = re.compile(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
+# A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
+_JOINED = re.compile(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
 
 
@@ -81,12 +80,17 @@ class _Reader(TreeReader):
         if w[0] == "hostname" and len(w) == 2:
             host_name(cfg.host_names, w[1], self.src(node))
             cfg.hostname = w[1]
-        elif w[:2] == ["interface", "range"] and any(t in w for t in _PORT_TYPES):
+        elif w[:2] == ["interface", "range"] and any(port_type(word) for word in w[2:]):
             raise LineError("interface ranges are not read (a running-config lists each port)")
-        elif w[0] == "interface" and len(w) == 3 and w[1] in _PORT_TYPES and _UNIT_PORT.match(w[2]):
-            name = f"{w[1]} {w[2]}"  # as OS9 names it, in its own output and LLDP
+        elif w[0] == "interface" and len(w) == 3 and (kind := port_type(w[1])) and _UNIT_PORT.match(w[2]):
+            name = f"{kind} {w[2]}"  # as OS9 names it, in its own output and LLDP
             conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.each(node.children, lambda child: self.interface_line(child, conf))
+        elif w[0] == "interface" and ((len(w) == 3 and _UNIT_PORT.match(w[2]) and interface_type(w[1]) is None)
+                                      or (len(w) == 2 and _JOINED.match(w[1]))):
+            raise LineError("cannot tell which port this names (OS9 writes the type, a blank and unit/port, as "
+                            "`interface TenGigabitEthernet 0/1` or `interface te 0/1`): the settings under it are not "
+                            "read")
         elif w[0] == "dcb-map":
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")

@@ -79,6 +79,7 @@ _IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisab
                        "load-interval", "logging", "mac", "mac-address", "mlag", "mpls", "phy", "platform", "poe",
                        "profile", "ptp", "queue-monitor", "sflow", "shape", "snmp", "spanning-tree", "storm-control",
                        "traffic-policy", "transceiver", "unidirectional", "vmtracer", "vrf", "vrrp", "interface"})
+IF_KNOWN = IF_READ | _ANY_MODE_WORDS | _IF_OTHER  # every command an interface takes that is listed here
 _IF_KEYWORDS = clitext.ModeKeywords({"if": IF_READ}, _ANY_MODE_WORDS | _IF_OTHER, _GLOBAL_WORDS, leading=LEADING)
 # The keywords each read interface command takes after the words before them (the same command pages; N: a number):
 # `qos trust cos|dscp`, `priority-flow-control on|off|mode on|off|priority N no-drop|drop|pause watchdog port action

@@ -29,6 +29,7 @@ from ..clitext import (
     dscp_values,
     ethernet_ports,
     may_set_ecn,
+    other_port_qos,
     subinterface_line,
     wred_options,
 )
@@ -663,6 +664,10 @@ class _Reader(TreeReader):
             if len(w) != 2:
                 raise LineError("expected `profile NAME` (an interface profile)")
             conf.interface_profile = Val(w[1], src)
+        elif other_port_qos(w, flat.IF_KNOWN):
+            raise LineError("no EOS interface command (EOS User Manual, Quality of Service: a port's QoS is its `qos "
+                            "trust`, `priority-flow-control`, `service-profile`, `service-policy` and `tx-queue` "
+                            "lines): the switch refuses it, so what it was meant to set (trust, PFC, ECN) is not set")
 
     @staticmethod
     def speed(words: list[str], conf: InterfaceConf, src: Source) -> None:

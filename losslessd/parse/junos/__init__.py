@@ -28,12 +28,18 @@ PLATFORM = "juniper_junos"
 _SET_LINE = re.compile(r"^set (groups \S+ )?(interfaces|class-of-service) \S", re.MULTILINE)
 # The curly-brace form (`show configuration`): the same hierarchies opening a block.
 _BRACES = re.compile(r"^(interfaces|class-of-service) \{\s*$", re.MULTILINE)
+# A configuration-mode session at those hierarchies, as Juniper's guides print it: the banner naming the level before
+# the prompt (`[edit class-of-service]`), a `set` or `edit` typed at a configuration-mode prompt (`user@switch# set
+# class-of-service ...`), or an `edit` line of a command script (read: reader._Session).
+_SESSION = re.compile(r"^(?:(?:\{[^{}\s]*\})?\[edit\s+|[^\s@]+@[^\s>#%]+#\s+(?:set|edit)\s+|edit\s+)"
+                      r"(?:groups\s+\S+\s+)?(?:interfaces|class-of-service)\b", re.MULTILINE)
 _CONFIG_COMMAND = re.compile(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces)?(\s*\|\s*display\s+set)?\s*$")
 
 
 def sniff(inp: Input) -> bool:
-    """A Junos capture, or `set interfaces` / `set class-of-service` lines, or their curly-brace form."""
-    return sniff_text(inp, PLATFORM, _SET_LINE, _BRACES)
+    """A Junos capture, or `set interfaces` / `set class-of-service` lines, their curly-brace form, or a
+    configuration-mode session setting them."""
+    return sniff_text(inp, PLATFORM, _SET_LINE, _BRACES, _SESSION)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

@@ -234,6 +234,8 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                     raise _Skip("unbalanced quotes")
                 if words[0] == "set" and _deactivated(words, inactive):
                     continue
+                if _CONFIG_TYPED.match(line):  # (a session's prompt names its switch, as a `show` prompt does)
+                    cfg.hosts.prompt(prompt_host(PROMPT_HOST.match(line)), src.line, line)
                 _line(cfg, words, src)
             except (_Skip, IndexError, ValueError) as exc:
                 reason = "incomplete statement" if isinstance(exc, IndexError) else str(exc)
@@ -711,9 +713,130 @@ def _lines(inp: Input):
 
 
 def _set_lines(inp: Input):
-    """(source, words, line) of each `display set` line; words None when its quotes do not close."""
+    """(source, words, line) of each `display set` line; words None when its quotes do not close. A configuration-
+    mode session, as Juniper's guides print their examples (`[edit class-of-service]` / `user@switch# set
+    forwarding-classes ...`), is read as the statements it makes (_Session)."""
+    session = _Session()
     for number, line in _lines(inp):
-        yield Source(file=inp.path, line=number), _split(line), line
+        words = session.statement(line)
+        if words is not _MOVED:
+            yield Source(file=inp.path, line=number), words, line
+
+
+# A configuration-mode prompt with a command typed at it (`user@switch# set ...`; `#` is configuration mode's prompt,
+# Junos "Notational Conventions Used in Junos OS Configuration Hierarchies"), and the banner Junos prints on the line
+# before each such prompt, naming the current hierarchy level (`[edit protocols ospf]`, `{master:0}[edit]`).
+_CONFIG_TYPED = re.compile(r"^[^\s@]+@[^\s>#%]+#\s+(\S.*)$")
+# Operational mode's prompt with `configure` (or its synonym `edit`) typed: configuration mode starts, at the top.
+_CONFIGURE = re.compile(r"^[^\s@]+@[^\s>#%]+>\s+(?:configure|edit)(?:\s+(?:private|exclusive|dynamic|batch))?\s*$")
+_BANNER = re.compile(r"^(?:\{[^{}\s]*\})?\[edit(?:\s+([^\]]*))?\]$")
+# Configuration-mode commands that leave the candidate configuration as it is (Junos CLI guide, "Configuration Mode
+# Commands"): committing it, showing it, running an operational command, the session's status and help.
+_SESSION_PASSIVE = frozenset({"commit", "run", "status", "help"})
+# What the CLI answers on lines of their own in a session: entering and leaving configuration mode, a commit's
+# outcome (Junos CLI guide, "Entering and Exiting Configuration Mode", "commit").
+_SESSION_MESSAGES = frozenset({"Entering configuration mode", "Exiting configuration mode", "commit complete",
+                               "configuration check succeeds",
+                               "The configuration has been changed but not committed"})
+_MOVED: list[str] = []  # what _Session.statement gives for a line that only moves the level or changes nothing
+
+
+class _Session:
+    """The hierarchy level a configuration-mode session is at, and the statements its commands make (Junos CLI
+    guide, "Configuration Mode Commands"): `edit PATH` moves inside PATH; `up [N]` moves up one level (N levels), `top`
+    to the top; `exit` (`quit`) returns to the level before the last `edit`, at the top it leaves configuration mode;
+    `top` and `up` followed by a command run it at that level without moving; `set`, `delete`, `deactivate` and
+    `activate` act on the path they name below the current level, so `set forwarding-classes ...` typed at `[edit
+    class-of-service]` is `set class-of-service forwarding-classes ...`. The banner before each prompt names the level
+    the switch is at, which stands over what the commands before it gave. A file of `display set` lines has no
+    `edit` and stays at the top: each line is read as it is.
+
+    A level is a statement, not a word: `unit 0` is one (`up` from `[edit interfaces et-0/0/1 unit 0]` is `[edit
+    interfaces et-0/0/1]`), an interface's name another. Which words are one statement is the schema's, so `up` from
+    a level deeper than two words leaves the level unknown (None) until a banner or `top` names it, and what is typed
+    there is not read (_UNKNOWN_LEVEL).
+
+    A line typed at no prompt is a command of the session only in a script, where the level came from lines typed at
+    no prompt either (`edit class-of-service interfaces` then `set PORT ...`). Where a banner or a prompt gave the
+    level, such a line is output: `show | display set` at `[edit interfaces]` prints whole paths (`set interfaces
+    et-0/0/1 mtu 9216`), read as they are."""
+
+    def __init__(self) -> None:
+        self.level: list[str] | None = []
+        self.before: list[list[str] | None] = []  # the levels each `edit` left, for `exit`
+        self.script = False  # the level came from lines typed at no prompt
+
+    def statement(self, line: str) -> list[str] | None:
+        """The words of the statement ``line`` makes (None: its quotes do not close; _MOVED: none, the line moves
+        the level or changes nothing); a line that is neither a command the session reads nor one typed at a
+        configuration-mode prompt is given as it is (a prompt, a banner, a line not read)."""
+        if line in _SESSION_MESSAGES:
+            return _MOVED
+        if _CONFIGURE.match(line):
+            self.level, self.before, self.script = [], [], False
+            return _MOVED
+        banner = _BANNER.match(line)
+        if banner:
+            level = _split(banner.group(1) or "")
+            if level is not None:
+                self.level, self.script = level, False
+        typed = _CONFIG_TYPED.match(line)
+        words = _split(typed.group(1)) if typed and not banner else _split(line)
+        if banner or words is None or not words or (not typed and words[0] in _VERBS and not self.script):
+            return words
+        level = self.level
+        made = self.command(words)
+        if made is _MOVED and self.level != level:
+            self.script = not typed
+        return made if made is not None else _split(line)
+
+    def command(self, words: list[str]) -> list[str] | None:
+        """The statement ``words`` make at the current level, _MOVED for a command that only moves it (`edit`, `up`,
+        `top`, `exit`) or changes nothing, None for one the session does not read."""
+        verb = words[0]
+        if verb in _VERBS:
+            return [_UNKNOWN_LEVEL, *words] if self.level is None else [verb, *self.level, *words[1:]]
+        if verb in ("edit", "configure") and (len(words) == 1 or verb == "configure"):
+            # (operational mode's `configure [private|exclusive]`, its synonym `edit`: configuration mode, at the top)
+            self.level, self.before = [], []
+            return _MOVED
+        if verb == "edit":
+            self.before.append(self.level)
+            self.level = None if self.level is None else [*self.level, *words[1:]]
+            return _MOVED
+        if verb in ("top", "up"):
+            count, rest = 1, words[1:]
+            if verb == "up" and rest[:1] and rest[0].isdigit():
+                count, rest = int(rest[0]), rest[1:]
+            level = [] if verb == "top" else self.up(count)
+            if not rest:  # (no `edit`: `exit` still returns to the level before the last one)
+                self.level = level
+                return _MOVED
+            here, self.level = self.level, level
+            made = self.command(rest)
+            if rest[0] == "edit":  # (`top edit PATH` moves, and `exit` comes back here; `top set ...` stays)
+                self.before[-1] = here
+            else:
+                self.level = here
+            return made
+        if verb in ("exit", "quit"):
+            leave = words[1:] == ["configuration-mode"] or not self.before
+            self.level = [] if leave else self.before.pop()
+            self.before = [] if leave else self.before
+            return _MOVED
+        return _MOVED if verb in _SESSION_PASSIVE else None
+
+    def up(self, count: int) -> list[str] | None:
+        """The level ``count`` levels up: the top from a level of ``count`` words or fewer (a level is a word or
+        more); one word up from two (a top-level statement is one word, and so is what its level holds: a container,
+        an interface's or a group's name); from deeper, unknown."""
+        if self.level is None or len(self.level) <= count:
+            return None if self.level is None else []
+        return self.level[:1] if len(self.level) == 2 and count == 1 else None
+
+
+# The first word of a statement typed where the session's level is not known (_Session.up): not read.
+_UNKNOWN_LEVEL = "(at an unknown level)"
 
 
 # A `set`-form command (`load set` input) where the curly-brace form is read: Junos loads a file in one form
@@ -812,6 +935,9 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
     if words[0] in ("deactivate", "delete", "activate"):
         cfg.hosts.typed(words)  # (`delete system host-name`: after the commit the prompt names the switch's default)
         return
+    if words[0] == _UNKNOWN_LEVEL:
+        raise _Skip("typed after `up` at a level the session does not show: no `[edit ...]` banner names it, and "
+                    "which words `up` left is the schema's")
     if words[0] != "set":
         if _PROMPT.match(joined := " ".join(words)) and not _TYPED.match(joined):
             if _NEW_OUTPUT.match(joined):  # (the prompts _kept keeps)
@@ -1191,20 +1317,27 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
 
 
 def _cnp_input(cnp: Cnp, w: list[str], src: Source) -> None:
-    """`input ieee-802.1 code-point BITS pfc [mru N]`, `input dscp code-point BITS pfc`. Junos QFX reference,
-    "code-point (Input Congestion Notification)": `code-point [code-point-bits] { pfc { mru mru-value; } }`, one
-    802.1p code point or a bracketed list of them, each paused; the MRU (headroom sizing) is not part of the model.
-    Any other form is named (its profile's PFC then unknown), never passed over as if it said nothing."""
+    """`input dscp|ieee-802.1 code-point BITS pfc [mru N]` and `... code-point BITS xon N`. Junos CLI reference,
+    "congestion-notification-profile": `input { (dscp | ieee-802.1) { code-point [code-point-bits] { pfc { mru
+    mru-value; } xon value; } } }`, one code point or a bracketed list of them, each paused; the MRU and the XON
+    threshold (headroom sizing) are not part of the model, and an `xon` alone pauses nothing. Any other form is named
+    (its profile's PFC then unknown), never passed over as if it said nothing."""
     dscp = w[1] == "dscp"
-    if w[3:4] == ["["] and not dscp:
+    if w[3:4] == ["["]:
         if "]" not in w[4:]:
             raise _Skip("the code-point list has no closing `]`")
         codes, rest = w[4:w.index("]", 4)], w[w.index("]", 4) + 1:]
     else:
         codes, rest = w[3:4], w[4:]
-    if not codes or rest[:1] != ["pfc"] or not (len(rest) == 1 or (len(rest) == 3 and rest[1] == "mru" and not dscp)):
-        raise _Skip("expected `input ieee-802.1 code-point BITS pfc [mru N]` or `input dscp code-point BITS pfc`")
-    table, decode = (cnp.dscp, _dscp) if dscp else (cnp.pcp, _pcp)
+    decode = _dscp if dscp else _pcp
+    if codes and rest[:1] == ["xon"] and len(rest) == 2:
+        _number(rest[1], 0, 10**9)
+        for bits in codes:  # (a code point the switch refuses is named)
+            decode(bits)
+        return
+    if not codes or rest[:1] != ["pfc"] or not (len(rest) == 1 or (len(rest) == 3 and rest[1] == "mru")):
+        raise _Skip("expected `input dscp|ieee-802.1 code-point BITS pfc [mru N]` or `... code-point BITS xon N`")
+    table = cnp.dscp if dscp else cnp.pcp
     for code in [decode(code) for code in codes]:  # (all decoded first: a bad one leaves the profile unknown)
         table[code] = src
 

@@ -28,6 +28,7 @@ from ..clitext import (
     ethernet_ports,
     is_flat,
     may_set_ecn,
+    other_port_qos,
     renest,
     subinterface_line,
     wred_options,
@@ -742,6 +743,10 @@ class _Reader(TreeReader):
         profiles, PFC mode and watchdog, and MTU), the others skipped."""
         w = self.spell_words(node)
         src = self.src(node)
+        if other_port_qos(w, _INTERFACE_READ | _INTERFACE_OTHER):
+            raise LineError("no NX-OS interface command (Nexus 9000 QoS guide: a port's QoS is its "
+                            "`priority-flow-control` and `service-policy` lines): the switch refuses it, so what it "
+                            "was meant to set (trust, PFC, ECN) is not set")
         if only is not None and w[0] not in only:
             return
         if w[0] == "description":

@@ -27,7 +27,8 @@ _PREFIX_MODES = re.compile(r"^no cli default prefix-modes enable[ \t]*\r?$", re.
 # The same command indented below an `interface ethernet 1/1` line of its own (the indented form: parse/onyx/reader),
 # after up to 16 other indented lines of the block (`speed 100G force`, `description ...`). Each skipped line is its
 # indent and a word, one way only, so a line that fails is not tried again split otherwise (linear, not exponential).
-_FLAT_QOS = re.compile(r"^[ \t]*interface ethernet \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)?"
+# `int eth` as Onyx takes it (reader._spelled).
+_FLAT_QOS = re.compile(r"^[ \t]*int(?:erface)? eth(?:ernet)? \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)?"
                        r"(?: |[ \t]*\r?\n(?:[ \t]+[^ \t\n][^\n]*\n){0,16}?[ \t]+)"
                        r"(dcb priority-flow-control mode |traffic-class \d congestion-control |"
                        r"qos trust (L2|L3|both)\b)", re.M)
