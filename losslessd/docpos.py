@@ -34,6 +34,13 @@ from .limits import (
 )
 
 _MERGE = "tag:yaml.org,2002:merge"
+_STR = "tag:yaml.org,2002:str"
+# Plain scalars YAML 1.1 (PyYAML's resolver) reads as numbers or dates where YAML 1.2's core schema (YAML 1.2.2,
+# 10.3.2 "Tag Resolution") reads other numbers or text: a leading 0 is octal (`dscp: 026` was 22; 1.2 reads 26), `0b`
+# binary, `1:40` base 60 (100; a MAC address of digits was a number), `2026-12-04` a date. They are read as the text
+# written: a number's key then refuses them at their line (model_errors says why) and a name keeps what it says.
+_YAML11_NUMBER = re.compile(r"[-+]?(?:0b[0-1_]+|0[0-7_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+|[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)")
+_YAML11_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
 
 CParser: Any = None  # libyaml's parser, when PyYAML was built with it (yaml.__with_libyaml__)
 with suppress(ImportError):  # (PyPI's wheels for our platforms have it)
@@ -84,7 +91,12 @@ class _Composer(yaml.composer.Composer):
 
     aliases = 0
     get_event: Callable[[], Any]  # (the parser's)
-    resolve: Callable[..., str]  # (the resolver's)
+
+    def resolve(self, kind, value, implicit):
+        tag = super().resolve(kind, value, implicit)  # type: ignore[misc]
+        if tag in _YAML11_TAGS and (tag.endswith("timestamp") or _YAML11_NUMBER.fullmatch(value)):
+            return _STR  # (YAML 1.2's reading: see _YAML11_NUMBER)
+        return tag
 
     def compose_node(self, parent, index):
         get_event, resolve, anchors = self.get_event, self.resolve, self.anchors
@@ -391,6 +403,11 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
             message = f"{name} must be {_choice(choices)}{got}"
         elif kind in _TYPES:
             message = f"{name} must be {_TYPES[kind]}{got}"
+            if kind in ("int_type", "float_type") and isinstance(value, str) and _YAML11_NUMBER.fullmatch(value):
+                message += (" (YAML 1.1 reads a leading 0 as octal and `1:40` as base 60, YAML 1.2 does not: write "
+                            "the number in decimal)")
+            elif kind == "string_type" and isinstance(value, bool):
+                message += " (YAML 1.1 reads yes, no, on and off as true or false: quote it)"
         elif kind in _BOUNDS:
             word, key = _BOUNDS[kind]
             bound = ctx.get(key)

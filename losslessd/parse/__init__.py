@@ -48,6 +48,11 @@ def display_path(path: Path | str) -> str:
     return _display_path(path, links=True)
 
 
+def display_link(path: Path | str) -> str:
+    """display_path of a symbolic link itself, not of where it points."""
+    return _display_path(path, links=False)
+
+
 def _display_path(path: Path | str, links: bool) -> str:
     """display_path; ``links=False``: of a file known not to be a symbolic link (not checked)."""
     text = os.fspath(path)
