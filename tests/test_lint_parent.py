@@ -64,12 +64,12 @@ def test_the_walk_names_each_device_file_as_pathlib_would(tmp_path, monkeypatch)
     # was written on the command line (a report names each file as it was reached).
     monkeypatch.chdir(tmp_path)
     for given in ("fab", "fab/", "./fab", "fab//", str(top)):
-        texts = fabric_mod._groups(Path(given), None)
+        texts = fabric_mod._groups(Path(given), None, [])
         assert texts == [(name, [str(p) for p in files]) for name, files in fabric_mod.device_groups(Path(given))]
         assert texts[0][1] == [str(Path(given) / "a.cfg")]
     monkeypatch.chdir(top)
-    assert fabric_mod._groups(Path("."), None)[0] == ("a", ["a.cfg"])  # (not "./a.cfg")
-    assert fabric_mod._groups(Path("sonic"), None) == [("sonic", [str(Path("sonic") / p.name)
+    assert fabric_mod._groups(Path("."), None, [])[0] == ("a", ["a.cfg"])  # (not "./a.cfg")
+    assert fabric_mod._groups(Path("sonic"), None, []) == [("sonic", [str(Path("sonic") / p.name)
                                                                                for p in sonic])]
     # the files a topology names (by real path) are left out, and a file named alone is its own device
     skip = {os.path.realpath(top / "a.cfg")}
