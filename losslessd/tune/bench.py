@@ -580,16 +580,34 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
 
 
 def _from_perftest(run: PerftestRun) -> BenchResult:
+    """A size measured twice (two runs in one output, or their lines interleaved) keeps its worse result, as
+    _from_nccl does: the last one was kept, so a slow run before a fast one read as the fast one alone."""
     out = BenchResult("perftest", invalid=run.failures(), notes=list(run.notes), collective=run.test)
+    twice: list[int] = []
     for row in run.rows:
         if run.kind == "lat":
-            latency = row.latency_us.get("t_typical", row.latency_us.get("t_avg"))
-            out.sizes[row.size_bytes] = SizeResult(row.size_bytes, latency_us=latency)
+            new = SizeResult(row.size_bytes, latency_us=row.latency_us.get("t_typical", row.latency_us.get("t_avg")))
         else:
-            out.sizes[row.size_bytes] = SizeResult(row.size_bytes, busbw_gbps=row.bw_avg_gbps)
+            new = SizeResult(row.size_bytes, busbw_gbps=row.bw_avg_gbps)
+        old = out.sizes.get(row.size_bytes)
+        if old is not None:
+            twice.append(row.line)
+            if _worse(old, new):
+                continue
+        out.sizes[row.size_bytes] = new
+    if twice:
+        out.notes.append(f"a size measured twice (line {', '.join(map(str, twice[:5]))}"
+                         f"{', ...' if len(twice) > 5 else ''}) keeps its worse result")
     if run.rows and run.kind == "bw" and run.unit is None:
         out.invalid.append("perftest header names no bandwidth unit")
     return out
+
+
+def _worse(a: SizeResult, b: SizeResult) -> bool:
+    """``a`` is no better than ``b``: a bandwidth not above it, a latency not below it (a missing value is worst)."""
+    if a.latency_us is not None or b.latency_us is not None:
+        return a.latency_us is None or (b.latency_us is not None and a.latency_us >= b.latency_us)
+    return a.busbw_gbps is None or (b.busbw_gbps is not None and a.busbw_gbps <= b.busbw_gbps)
 
 
 def parse_size(text: str) -> int:
