@@ -13,6 +13,7 @@ import json
 import re
 import sys
 import typing
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -39,7 +40,8 @@ _STR = "tag:yaml.org,2002:str"
 # 10.3.2 "Tag Resolution") reads other numbers or text: a leading 0 is octal (`dscp: 026` was 22; 1.2 reads 26), `0b`
 # binary, `1:40` base 60 (100; a MAC address of digits was a number), `2026-12-04` a date. They are read as the text
 # written: a number's key then refuses them at their line (model_errors says why) and a name keeps what it says.
-_YAML11_NUMBER = re.compile(r"[-+]?(?:0b[0-1_]+|0[0-7_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+|[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)")
+_YAML11_NUMBER = re.compile(r"[-+]?(?:0b[0-1_]+|0[0-7_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+"
+                            r"|[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)")
 _YAML11_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
 
 CParser: Any = None  # libyaml's parser, when PyYAML was built with it (yaml.__with_libyaml__)
@@ -295,6 +297,21 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
+class _Respelled(str):
+    """A key given again in another Unicode spelling: its repr, which duplicate messages quote, shows both."""
+
+    first: str
+
+    def __new__(cls, key: str, first: str):
+        self = super().__new__(cls, key)
+        self.first = first
+        return self
+
+    def __repr__(self) -> str:
+        return (f"{str(self)!r} (written {ascii(str(self))}, the first {ascii(self.first)}: one name in two Unicode "
+                "spellings)")
+
+
 def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, str, int]]]:
     """Line of every JSON pointer (a mapping value's is its key's line, where an error about it should point;
     a shared node's inside is walked at its first place only), and the mapping keys given twice (merge keys
@@ -310,15 +327,18 @@ def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, 
             continue
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            first: dict[str, int] = {}
+            first: dict[str, tuple[int, str]] = {}  # by the key's NFC form: (line, key as written)
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
                     continue
                 key, line = str(key_node.value), key_node.start_mark.line + 1
-                if key in first:
-                    duplicates.append((line, parts, key, first[key]))
+                # `café` composed (NFC) and as `e` and a combining accent (NFD, as macOS writes file names) show
+                # alike: two hosts, devices or keys no one can tell apart
+                same = first.get(key if key.isascii() else unicodedata.normalize("NFC", key))
+                if same is not None:
+                    duplicates.append((line, parts, key if same[1] == key else _Respelled(key, same[1]), same[0]))
                 else:
-                    first[key] = line
+                    first[key if key.isascii() else unicodedata.normalize("NFC", key)] = (line, key)
                 child = at + pointer((key,))  # the parent's pointer and one part: each node's costs its own key
                 lines[child] = line
                 stack.append((value_node, (*parts, key), child))

@@ -121,10 +121,10 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError]) -
         if child is None:
             stack.pop()
             continue
-        if is_link and not os.path.join(os.path.realpath(child), "").startswith(inside):
+        if is_link and not os.path.join(target := os.path.realpath(child), "").startswith(inside):
             refused.append(InputError(
-                f"the symbolic link {os.path.basename(child)!r} points out of the linted folder (to {os.readlink(child)}) and is not "
-                "followed: name its target on the command line to lint it, or copy it into the folder",
+                f"the symbolic link {os.path.basename(child)!r} points out of the linted folder (to {target}) and is "
+                "not followed: name its target on the command line to lint it, or copy it into the folder",
                 file=display_link(child)))
             continue
         if not is_dir:
