@@ -139,6 +139,21 @@ class LinkRefused(Exception):
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
+_recording: list[set[tuple[int, int]]] = []  # reads_recorded's sets, while they record
+
+
+@contextmanager
+def reads_recorded() -> Iterator[set[tuple[int, int]]]:
+    """The (device, inode) of every file read_bytes reads in this process meanwhile: what a report written after
+    must not replace (a policy an `extends` chain names, a topology's routes file), whatever path named it."""
+    seen: set[tuple[int, int]] = set()
+    _recording.append(seen)
+    try:
+        yield seen
+    finally:
+        _recording.remove(seen)
+
+
 def read_bytes(path: str | Path, display: str | None = None, *, limit: int | None = None,
                what: str = "file", links: bool = True) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (default ``max_file_bytes()``); InputError
@@ -162,6 +177,8 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"not a regular file ({file_kind(info.st_mode)}): losslessd reads {what}s only from "
                              "regular files", file=display)
+        for seen in _recording:
+            seen.add((info.st_dev, info.st_ino))
         if info.st_size > limit:
             raise _too_big(display, info.st_size, limit, what)
         chunks, size = [], 0

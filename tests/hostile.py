@@ -368,6 +368,15 @@ def cases() -> list[Case]:
           says=("'root' points out of the linted folder (to /)", "'pw.cfg' points out", "1 device checked")),
         C("lint-folder-path-too-long", lambda t: (_long_path(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("cannot read folder", "1 device checked")),
+        # --output naming a file the lint read by another name than the command line's: the policy the policy extends,
+        # a routes file the topology names (each was replaced by the report, exit 1; round 13)
+        C("lint-output-over-extended-policy", lambda t: _lint(
+            _fabric(t), policy=str(_w(t / "child.yaml", "name: child\nextends: parent.yaml\n")),
+            extra=["-o", str(_w(t / "parent.yaml", "name: parent\nextends: roce-dscp26\n"))]),
+          says=("parent.yaml", "a file this lint read")),
+        C("lint-output-over-routes-file", lambda t: _lint(
+            shutil.copytree(FABRIC, t / "fabric"), extra=["-o", str(t / "fabric" / "routes" / "leaf1.txt")]),
+          says=("leaf1.txt", "a file this lint read")),
         C("lint-folder-link-loops", lambda t: (_link_loops(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("1 device checked",)),
         C("lint-too-many-ports", _config_db(_sonic_ports([f"Ethernet{i}" for i in range(17_000)])),

@@ -11,7 +11,7 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..limits import set_max_file_mb, write_output
+from ..limits import reads_recorded, set_max_file_mb, write_output
 from ..lint.finding import Severity
 from ..printable import printable
 from ..report import Format, render
@@ -75,10 +75,11 @@ def lint(
                          "the report with --output FILE (a JSON report lists the same under devices[].selection)")
     progress = ProgressLine.on_terminal()
     try:
-        result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                          baseline=api.load_baseline(baseline) if baseline else None, topology=topology, jobs=jobs,
-                          progress=(lambda what, done, total, note: progress.show(done, total, what, note))
-                          if progress else None)
+        with reads_recorded() as read:  # (what --output must not replace)
+            result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
+                              baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
+                              jobs=jobs, progress=(lambda what, done, total, note: progress.show(done, total, what, note))
+                              if progress else None)
     finally:
         if progress:
             progress.close()
@@ -89,7 +90,7 @@ def lint(
     if output:
         _not_an_input(output, [*paths, *(f for d in result.fabric.devices.values() for f in d.files), baseline,
                                topology, result.fabric.topology_source.file if result.fabric.topology_source else None,
-                               result.policy.source_file])
+                               result.policy.source_file], read)
         write_output(output, text.encode("utf-8"), "report")
     else:
         sys.stdout.write(text)
@@ -110,14 +111,15 @@ def exit_code(result: api.LintResult, failed: bool) -> int:
     return outcome.code
 
 
-def _not_an_input(output: Path, read: list) -> None:
-    """--output naming a file this lint read (a config, the baseline, the topology, the policy) would replace it
+def _not_an_input(output: Path, named: list, read: set[tuple[int, int]]) -> None:
+    """--output naming a file this lint read (a config, the baseline, the topology, the policy; ``named`` by their
+    paths, else among the files ``read``: a policy the policy extends, a topology's routes file) would replace it
     with the report: refused (a `-o leaf1.cfg` meant for `-o leaf1.txt` lost the config)."""
     try:
         out = os.stat(output)
     except (OSError, ValueError):
         return  # (not there yet: nothing to lose)
-    for path in read:
+    for path in named:
         try:
             info = os.stat(path) if path is not None else None
         except (OSError, ValueError):
@@ -125,3 +127,6 @@ def _not_an_input(output: Path, read: list) -> None:
         if info is not None and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
             raise InputError(f"--output names {path}, which this lint read: the report would replace it; write the "
                              "report to another file", file=str(output))
+    if (out.st_dev, out.st_ino) in read:
+        raise InputError("--output names a file this lint read (a policy the policy extends, a file the topology "
+                         "names): the report would replace it; write the report to another file", file=str(output))
