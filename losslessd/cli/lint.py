@@ -76,10 +76,10 @@ def lint(
     progress = ProgressLine.on_terminal()
     try:
         with reads_recorded() as read:  # (what --output must not replace)
+            shown = (lambda what, done, total, note: progress.show(done, total, what, note)) if progress else None
             result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
                               baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
-                              jobs=jobs, progress=(lambda what, done, total, note: progress.show(done, total, what, note))
-                              if progress else None)
+                              jobs=jobs, progress=shown)
     finally:
         if progress:
             progress.close()
