@@ -719,6 +719,14 @@ def cases() -> list[Case]:
         C("history-plot-fifo", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device", "leaf1",
                                           "--port", "Ethernet0", "--plot", str(_fifo(t / "plot.png"))],
           says=("plot.png: cannot write the plot: it is a FIFO no process reads",)),
+        # an output linked to the database it is made from (round 13: the plot replaced the history file)
+        C("history-plot-linked-to-its-db", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device",
+                                                      "leaf1", "--port", "Ethernet0", "--plot",
+                                                      str(_link(t / "plot.png", t / "history.db"))],
+          says=("plot.png: --plot names", "which this history read")),
+        C("tune-report-plot-linked-to-its-db", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out", str(
+            _link(t / "plots" / "tune-1-score.png", t / "tune.sqlite").parent)],
+          says=("tune-1-score.png: --out names", "which this tune report read")),
         C("tune-report-out-is-a-file", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
                                                   str(_w(t / "plots", ""))],
           says=("plots: cannot make the folder for the plots: it is a file: --out names a folder",)),
@@ -990,6 +998,12 @@ def _link_loops(folder: Path) -> None:
     """Two links back to the folder itself: followed naively, 2^40 paths."""
     (folder / "a").symlink_to(".")
     (folder / "b").symlink_to(".")
+
+
+def _link(path: Path, target: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+    return path
 
 
 def _links_out(folder: Path) -> None:
