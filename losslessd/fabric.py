@@ -84,9 +84,11 @@ def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset
     return [(name, [Path(f) for f in files]) for name, files in groups]
 
 
-def _groups(path: Path, snapshots: list[Path] | None, refused: list[InputError]) -> list[_Group]:
+def _groups(path: Path, snapshots: list[Path] | None, refused: list[InputError],
+            inside: tuple[str, ...] = ()) -> list[_Group]:
     """device_groups, a topology's own files still in, each file named by its path as text (str(Path) of it: what a
-    lint reads and sends on); what the walk of a folder did not read is added to ``refused`` (_walk)."""
+    lint reads and sends on); what the walk of a folder did not read is added to ``refused`` (_walk, which follows
+    links into ``path`` and into the folders ``inside`` names)."""
     if not os.path.isdir(path):  # (Path.is_dir raises on a name too long; os.path's answers False)
         try:
             os.lstat(path)
@@ -96,23 +98,25 @@ def _groups(path: Path, snapshots: list[Path] | None, refused: list[InputError])
         # A file named on the command line is read as a device unless a folder walk would skip it too:
         # `lint fabric/*` must not read README.md (an EOS snippet in it sniffs as a config) or topology.yaml.
         return [] if not_a_device(path.name) else [(path.stem, [str(path)])]
-    return _walk(path, snapshots, refused)
+    return _walk(path, snapshots, refused, inside)
 
 
 # (device name, its files' paths as text)
 _Group = tuple[str, list[str]]
 
 
-def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError]) -> list[_Group]:
+def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
+          inside: tuple[str, ...] = ()) -> list[_Group]:
     """The device groups of a folder. Folders are walked without recursion (a tree may nest thousands deep),
     each once (links back to a parent are not followed twice), each with one listing (a fleet's folder holds
     thousands of files). Paths are joined as text, as pathlib would write them (a fleet's folder holds thousands
     of files: a Path each cost more than the listing). A symbolic link is followed only to a file or folder inside
-    the folder walked: a link out of it (to `/`, whose walk read the whole disk, or to a file of another's) and a
-    sub-folder that cannot be listed are added to ``refused``, naming them, and the rest is read."""
+    the folder walked or the folders ``inside`` names (real paths: the other folders linted): a link out of them (to
+    `/`, whose walk read the whole disk, or to a file of another's) and a sub-folder that cannot be listed are added
+    to ``refused``, naming them, and the rest is read."""
     out: list[_Group] = []
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
-    inside = os.path.join(os.path.realpath(path), "")  # (the walked folder's real path and a separator)
+    inside = (os.path.join(os.path.realpath(path), ""), *inside)  # (real paths, each ending in a separator)
     # per folder being listed, its children still to visit (sorted): (path, folder name or file stem, is a folder,
     # is a symbolic link)
     stack = [iter([(str(path), path.name, True, False)])]
@@ -121,7 +125,7 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError]) -
         if child is None:
             stack.pop()
             continue
-        if is_link and not os.path.join(target := os.path.realpath(child), "").startswith(inside):
+        if is_link and not os.path.join(target := os.path.realpath(child), "").startswith(inside):  # (any of them)
             refused.append(InputError(
                 f"the symbolic link {os.path.basename(child)!r} points out of the linted folder (to {target}) and is "
                 "not followed: name its target on the command line to lint it, or copy it into the folder",
@@ -214,10 +218,12 @@ class _Inputs:
         # command line of 100,000 such names parsed it 100,000 times). A device of several files (OpenSM and its
         # companions) too: a file of it named beside its folder was a second device of that file alone.
         reading: dict[Any, tuple[_Group, frozenset]] = {}  # each file read (_identity) -> its group, their files
+        # a link in one linted folder into another is followed (what it leads to is linted anyway, once)
+        folders = tuple(os.path.join(os.path.realpath(raw), "") for raw in paths if os.path.isdir(raw))
         for raw in paths:
             refused: list[InputError] = []
             try:
-                groups = _groups(Path(raw), self.snapshots, refused)
+                groups = _groups(Path(raw), self.snapshots, refused, folders)
             except InputError as exc:
                 self.steps.append(unread(exc, str(raw)))
                 continue

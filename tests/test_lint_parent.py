@@ -48,6 +48,36 @@ def _fabric_tree(top: Path) -> None:
         (snap / name).write_text("{}")
 
 
+def test_links_are_followed_inside_the_linted_folders_only(tmp_path):
+    """A link in a linted folder to `/` walked the whole disk, one to /etc/passwd read it as a device (round 13): a link
+    out of the folders linted is a SYS001 naming it; one into another folder on the command line is followed (what it
+    leads to is read once); a link back to the folder itself adds nothing."""
+    fab, shared = tmp_path / "fab", tmp_path / "shared"
+    fab.mkdir()
+    shared.mkdir()
+    (shared / "b.cfg").write_text("hostname b\n")
+    (fab / "a.cfg").write_text("hostname a\n")
+    (fab / "b.cfg").symlink_to("../shared/b.cfg")
+    (fab / "root").symlink_to("/")
+    (fab / "here").symlink_to(".")
+    (fab / "pw.cfg").symlink_to("/etc/passwd")
+
+    def walked(*paths: Path) -> tuple[list[str], list[str]]:
+        steps = fabric_mod._Inputs(paths).steps
+        return ([f"{s.source.file}: {s.message}" for s in steps if not isinstance(s, tuple)],
+                [f for s in steps if isinstance(s, tuple) for f in s[1]])
+
+    refused, read = walked(fab)
+    assert sorted(refused) == sorted(
+        f"{f}: the symbolic link '{f.name}' points out of the linted folder (to {target}) and is not followed: name "
+        "its target on the command line to lint it, or copy it into the folder"
+        for f, target in ((fab / "b.cfg", shared / "b.cfg"), (fab / "root", "/"), (fab / "pw.cfg", "/etc/passwd")))
+    assert read == [str(fab / "a.cfg")]
+    refused, read = walked(fab, shared)
+    assert len(refused) == 2 and not any("b.cfg" in r for r in refused)
+    assert sorted(read) == [str(fab / "a.cfg"), str(fab / "b.cfg")]  # (b once, as its first path names it)
+
+
 def test_the_walk_names_each_device_file_as_pathlib_would(tmp_path, monkeypatch):
     top = tmp_path / "fab"
     _fabric_tree(top)
