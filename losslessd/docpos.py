@@ -334,11 +334,10 @@ def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, 
                 key, line = str(key_node.value), key_node.start_mark.line + 1
                 # `café` composed (NFC) and as `e` and a combining accent (NFD, as macOS writes file names) show
                 # alike: two hosts, devices or keys no one can tell apart
-                same = first.get(key if key.isascii() else unicodedata.normalize("NFC", key))
-                if same is not None:
+                entry = (line, key)
+                same = first.setdefault(key if key.isascii() else unicodedata.normalize("NFC", key), entry)
+                if same is not entry:
                     duplicates.append((line, parts, key if same[1] == key else _Respelled(key, same[1]), same[0]))
-                else:
-                    first[key if key.isascii() else unicodedata.normalize("NFC", key)] = (line, key)
                 child = at + pointer((key,))  # the parent's pointer and one part: each node's costs its own key
                 lines[child] = line
                 stack.append((value_node, (*parts, key), child))

@@ -73,7 +73,8 @@ def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset
     apart by the file each path names, _identity, whatever the path); the snapshot folders (written by `losslessd
     pull`) found on the way are added to ``snapshots``. Anything that is not a folder is a device file candidate: a
     FIFO, a device node or a broken link then fails to read with a SYS001 that says what it is, instead of
-    disappearing from the run. A folder that cannot be listed raises OSError."""
+    disappearing from the run. A folder that cannot be listed raises OSError; a link out of it, or a sub-folder that
+    cannot be listed, InputError (_walk)."""
     refused: list[InputError] = []
     groups = _groups(path, snapshots, refused)
     if refused:  # (a device file left out without a word: render --device, fix, sim)
