@@ -126,11 +126,7 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         if child is None:
             stack.pop()
             continue
-        if is_link and not os.path.join(target := os.path.realpath(child), "").startswith(inside):  # (any of them)
-            refused.append(InputError(
-                f"the symbolic link {os.path.basename(child)!r} points out of the linted folder (to {target}) and is "
-                "not followed: name its target on the command line to lint it, or copy it into the folder",
-                file=display_link(child)))
+        if is_link and _out_of(child, inside, refused):
             continue
         if not is_dir:
             out.append((name, [child]))
@@ -151,19 +147,33 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             continue
         seen.add((info.st_dev, info.st_ino))
         prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
-        sonic = [prefix + n for n in SONIC_FOLDER_FILES if n in entries]
-        if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-            sonic += [prefix + n for n in sorted((n for n in entries if _NAMESPACE_DB.fullmatch(n)),
-                                                 key=lambda n: int(n[9:-5]))]
-            out.append((name, sonic))
+        one = [n for n in SONIC_FOLDER_FILES if n in entries]  # the files of one device, SONiC's or OpenSM's
+        if one:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+            one += sorted((n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda n: int(n[9:-5]))
         elif OPENSM_FOLDER_FILES[0] in entries:
-            out.append((name, [prefix + n for n in OPENSM_FOLDER_FILES if n in entries]))
+            one = [n for n in OPENSM_FOLDER_FILES if n in entries]
+        if one:  # (each link among them checked as any other)
+            files = [prefix + n for n in one if not (entries[n].is_symlink() and _out_of(prefix + n, inside, refused))]
+            if files:
+                out.append((name, files))
         else:
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
                 snapshots.append(Path(child))
             stack.append(iter(_children(prefix, entries, snapshot)))
     return out
+
+
+def _out_of(link: str, inside: tuple[str, ...], refused: list[InputError]) -> bool:
+    """Whether the symbolic link ``link`` points out of the folders ``inside`` names (real paths ending in a separator);
+    then it is added to ``refused``, naming it and where it points."""
+    if os.path.join(target := os.path.realpath(link), "").startswith(inside):
+        return False
+    refused.append(InputError(
+        f"the symbolic link {os.path.basename(link)!r} points out of the linted folder (to {target}) and is not "
+        "followed: name its target on the command line to lint it, or copy it into the folder",
+        file=display_link(link)))
+    return True
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],

@@ -76,6 +76,17 @@ def test_links_are_followed_inside_the_linted_folders_only(tmp_path):
     refused, read = walked(fab, shared)
     assert len(refused) == 2 and not any("b.cfg" in r for r in refused)
     assert sorted(read) == [str(fab / "a.cfg"), str(fab / "b.cfg")]  # (b once, as its first path names it)
+    # the files of a SONiC folder too: its config_db.json linked out is refused, its qos.json linked inside read
+    sonic = tmp_path / "one" / "leaf1"
+    sonic.mkdir(parents=True)
+    (sonic / "config_db.json").symlink_to(shared / "b.cfg")
+    (sonic / "qos.json").symlink_to("../qos-copy.json")
+    (sonic.parent / "qos-copy.json").write_text("{}")
+    refused, read = walked(sonic.parent)
+    assert refused == [f"{sonic / 'config_db.json'}: the symbolic link 'config_db.json' points out of the linted "
+                       f"folder (to {shared / 'b.cfg'}) and is not followed: name its target on the command line to "
+                       "lint it, or copy it into the folder"]
+    assert read == [str(sonic / "qos.json")]  # (qos-copy.json is that file: read once)
 
 
 def test_the_walk_names_each_device_file_as_pathlib_would(tmp_path, monkeypatch):
