@@ -377,6 +377,9 @@ def cases() -> list[Case]:
         C("lint-output-over-routes-file", lambda t: _lint(
             shutil.copytree(FABRIC, t / "fabric"), extra=["-o", str(t / "fabric" / "routes" / "leaf1.txt")]),
           says=("leaf1.txt", "a file this lint read")),
+        # a capture cut in the middle of a line (a copy or a collection stopped): its last output read as if whole
+        C("lint-capture-cut-short", lambda t: _lint(_w(t / "leaf2.capture", (FABRIC / "leaf2.capture").read_text(
+            encoding="utf-8").rstrip("\n")[:-3])), exits=(1,), says=("leaf2.capture:", "cut short")),
         C("lint-folder-link-loops", lambda t: (_link_loops(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("1 device checked",)),
         C("lint-too-many-ports", _config_db(_sonic_ports([f"Ethernet{i}" for i in range(17_000)])),
