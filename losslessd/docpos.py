@@ -170,7 +170,20 @@ class _Loader(_Composer, yaml.SafeLoader):
             raise yaml.constructor.ConstructorError(None, None, f"cannot read this value: {exc}",
                                                     node.start_mark) from None
 
+    @staticmethod
+    def _yaml_1_2(node) -> None:
+        """`!!int 026`, `!!float 1:40.5`: YAML 1.1's readings a tag asks for (plain, they are text: _Composer)."""
+        if _YAML11_NUMBER.fullmatch(str(node.value)):
+            raise yaml.constructor.ConstructorError(None, None, f"{node.value!r} is an octal, binary or base-60 "
+                                                    "number in YAML 1.1 and not in YAML 1.2: write the number in "
+                                                    "decimal", node.start_mark)
+
+    def construct_yaml_float(self, node):
+        self._yaml_1_2(node)
+        return super().construct_yaml_float(node)
+
     def construct_yaml_int(self, node):
+        self._yaml_1_2(node)
         text = str(node.value)
         digits = sum(ch.isalnum() for ch in text) if len(text) > MAX_INT_DIGITS else 0  # (short: no count needed)
         if digits > MAX_INT_DIGITS:
@@ -180,6 +193,7 @@ class _Loader(_Composer, yaml.SafeLoader):
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
 
 # A document libyaml refuses is read again by PyYAML, for its verdict and its words, up to this size: PyYAML reads
 # 20-60 KB/s of dense YAML (bench/yaml_read.py), so a hand-written file errs as it always did within a second or

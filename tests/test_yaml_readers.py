@@ -159,3 +159,6 @@ def test_yaml_1_1_octal_base_60_and_dates_are_the_text_written(composer):
     assert data == ["026", "-017", "00", "1:40", "1:30.5", "0b11", "10:20:30:40:50:60", "2026-12-04",
                     "2026-12-04T10:00:00Z", 0, 26, -7, 26, 1000, 1.5, 12.5, float("inf"), "0:26", "08", "1e3", True,
                     True]
+    for tagged in ("!!int 026", "!!int 0b11", "!!float 1:40.5", "!!int 1:40"):  # asked for by a tag: refused
+        with pytest.raises(yaml.YAMLError, match="YAML 1.1 and not in YAML 1.2"):
+            docpos._Loader("").construct_document(docpos.compose(f"[{tagged}]", "t.yaml", composer))
