@@ -49,8 +49,14 @@ def _nodes(node: yaml.Node | None, *, empty_marks: bool = True) -> list[tuple]:
     return out
 
 
+class _SafeLoader(yaml.SafeLoader):
+    """PyYAML's own loader, resolving plain scalars as docpos does (YAML 1.2's readings where YAML 1.1 differs)."""
+
+    yaml_implicit_resolvers = docpos._Composer.yaml_implicit_resolvers
+
+
 def _pyyaml(text: str) -> yaml.Node | None:
-    loader = yaml.SafeLoader(text)
+    loader = _SafeLoader(text)
     try:
         return loader.get_single_node()
     finally:
