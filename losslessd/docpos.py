@@ -13,6 +13,7 @@ import json
 import re
 import sys
 import typing
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -34,6 +35,13 @@ from .limits import (
 )
 
 _MERGE = "tag:yaml.org,2002:merge"
+# Plain scalars YAML 1.1 (PyYAML's resolver) reads as numbers or dates where YAML 1.2's core schema (YAML 1.2.2,
+# 10.3.2 "Tag Resolution") reads other numbers or text: a leading 0 is octal (`dscp: 026` was 22; 1.2 reads 26), `0b`
+# binary, `1:40` base 60 (100; a MAC address of digits was a number), `2026-12-04` a date. They are read as the text
+# written: a number's key then refuses them at their line (model_errors says why) and a name keeps what it says.
+_YAML11_NUMBER = re.compile(r"[-+]?(?:0b[0-1_]+|0[0-7_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+"
+                            r"|[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)")
+_YAML11_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 
 CParser: Any = None  # libyaml's parser, when PyYAML was built with it (yaml.__with_libyaml__)
 with suppress(ImportError):  # (PyPI's wheels for our platforms have it)
@@ -75,6 +83,19 @@ def pointer(parts: list | tuple) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+def _yaml_1_2(resolvers: dict[str | None, list]) -> dict[str | None, list]:
+    """PyYAML's implicit resolvers with YAML 1.2's readings of what YAML 1.1 reads otherwise (_YAML11_NUMBER): no
+    timestamps, and int and float patterns that do not match those numbers, which are text then. A table, not a
+    resolve() of our own: a call more per scalar cost 9 % of reading an inventory."""
+    out: dict[str | None, list] = {}
+    for first, pairs in resolvers.items():
+        kept = [(tag, re.compile(f"(?!(?:{_YAML11_NUMBER.pattern})$){regexp.pattern}", regexp.flags)
+                 if tag in _YAML11_TAGS else regexp) for tag, regexp in pairs if not tag.endswith("timestamp")]
+        if kept:
+            out[first] = kept
+    return out
+
+
 class _Composer(yaml.composer.Composer):
     """PyYAML's composer made iterative, so that depth costs no recursion (PyYAML's recursive one made a
     3,000-deep document a RecursionError) and a node costs a few steps, not PyYAML's ten calls: the same nodes
@@ -84,7 +105,9 @@ class _Composer(yaml.composer.Composer):
 
     aliases = 0
     get_event: Callable[[], Any]  # (the parser's)
-    resolve: Callable[..., str]  # (the resolver's)
+
+    resolve: Callable[..., str]  # (the resolver's, on this table:)
+    yaml_implicit_resolvers = _yaml_1_2(yaml.resolver.Resolver.yaml_implicit_resolvers)
 
     def compose_node(self, parent, index):
         get_event, resolve, anchors = self.get_event, self.resolve, self.anchors
@@ -156,7 +179,20 @@ class _Loader(_Composer, yaml.SafeLoader):
             raise yaml.constructor.ConstructorError(None, None, f"cannot read this value: {exc}",
                                                     node.start_mark) from None
 
+    @staticmethod
+    def _yaml_1_2(node) -> None:
+        """`!!int 026`, `!!float 1:40.5`: YAML 1.1's readings a tag asks for (plain, they are text: _Composer)."""
+        if _YAML11_NUMBER.fullmatch(str(node.value)):
+            raise yaml.constructor.ConstructorError(None, None, f"{node.value!r} is an octal, binary or base-60 "
+                                                    "number in YAML 1.1 and not in YAML 1.2: write the number in "
+                                                    "decimal", node.start_mark)
+
+    def construct_yaml_float(self, node):
+        self._yaml_1_2(node)
+        return super().construct_yaml_float(node)
+
     def construct_yaml_int(self, node):
+        self._yaml_1_2(node)
         text = str(node.value)
         digits = sum(ch.isalnum() for ch in text) if len(text) > MAX_INT_DIGITS else 0  # (short: no count needed)
         if digits > MAX_INT_DIGITS:
@@ -166,6 +202,7 @@ class _Loader(_Composer, yaml.SafeLoader):
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
 
 # A document libyaml refuses is read again by PyYAML, for its verdict and its words, up to this size: PyYAML reads
 # 20-60 KB/s of dense YAML (bench/yaml_read.py), so a hand-written file errs as it always did within a second or
@@ -283,6 +320,21 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
+class _Respelled(str):
+    """A key given again in another Unicode spelling: its repr, which duplicate messages quote, shows both."""
+
+    first: str
+
+    def __new__(cls, key: str, first: str):
+        self = super().__new__(cls, key)
+        self.first = first
+        return self
+
+    def __repr__(self) -> str:
+        return (f"{str(self)!r} (written {ascii(str(self))}, the first {ascii(self.first)}: one name in two Unicode "
+                "spellings)")
+
+
 def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, str, int]]]:
     """Line of every JSON pointer (a mapping value's is its key's line, where an error about it should point;
     a shared node's inside is walked at its first place only), and the mapping keys given twice (merge keys
@@ -298,15 +350,17 @@ def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, 
             continue
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            first: dict[str, int] = {}
+            first: dict[str, tuple[int, str]] = {}  # by the key's NFC form: (line, key as written)
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
                     continue
                 key, line = str(key_node.value), key_node.start_mark.line + 1
-                if key in first:
-                    duplicates.append((line, parts, key, first[key]))
-                else:
-                    first[key] = line
+                # `café` composed (NFC) and as `e` and a combining accent (NFD, as macOS writes file names) show
+                # alike: two hosts, devices or keys no one can tell apart
+                entry = (line, key)
+                same = first.setdefault(key if key.isascii() else unicodedata.normalize("NFC", key), entry)
+                if same is not entry:
+                    duplicates.append((line, parts, key if same[1] == key else _Respelled(key, same[1]), same[0]))
                 child = at + pointer((key,))  # the parent's pointer and one part: each node's costs its own key
                 lines[child] = line
                 stack.append((value_node, (*parts, key), child))
@@ -391,6 +445,11 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
             message = f"{name} must be {_choice(choices)}{got}"
         elif kind in _TYPES:
             message = f"{name} must be {_TYPES[kind]}{got}"
+            if kind in ("int_type", "float_type") and isinstance(value, str) and _YAML11_NUMBER.fullmatch(value):
+                message += (" (YAML 1.1 reads a leading 0 as octal and `1:40` as base 60, YAML 1.2 does not: write "
+                            "the number in decimal)")
+            elif kind == "string_type" and isinstance(value, bool):
+                message += " (YAML 1.1 reads yes, no, on and off as true or false: quote it)"
         elif kind in _BOUNDS:
             word, key = _BOUNDS[kind]
             bound = ctx.get(key)

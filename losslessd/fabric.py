@@ -40,6 +40,7 @@ from .parse import (
     NOT_DEVICE_SUFFIXES,
     OPENSM_FOLDER_FILES,
     SONIC_FOLDER_FILES,
+    display_link,
     display_path,
     parse_group,
     same_working_directory,
@@ -72,17 +73,23 @@ def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset
     apart by the file each path names, _identity, whatever the path); the snapshot folders (written by `losslessd
     pull`) found on the way are added to ``snapshots``. Anything that is not a folder is a device file candidate: a
     FIFO, a device node or a broken link then fails to read with a SYS001 that says what it is, instead of
-    disappearing from the run. A folder that cannot be listed raises OSError."""
-    groups = _groups(path, snapshots)
+    disappearing from the run. A folder that cannot be listed raises OSError; a link out of it, or a sub-folder that
+    cannot be listed, InputError (_walk)."""
+    refused: list[InputError] = []
+    groups = _groups(path, snapshots, refused)
+    if refused:  # (a device file left out without a word: render --device, fix, sim)
+        raise refused[0]
     if not_devices:
         skip = frozenset(map(_identity, not_devices))
         groups = [group for group in groups if not frozenset(map(_identity, group[1])) <= skip]
     return [(name, [Path(f) for f in files]) for name, files in groups]
 
 
-def _groups(path: Path, snapshots: list[Path] | None) -> list[_Group]:
+def _groups(path: Path, snapshots: list[Path] | None, refused: list[InputError],
+            inside: tuple[str, ...] = ()) -> list[_Group]:
     """device_groups, a topology's own files still in, each file named by its path as text (str(Path) of it: what a
-    lint reads and sends on)."""
+    lint reads and sends on); what the walk of a folder did not read is added to ``refused`` (_walk, which follows
+    links into ``path`` and into the folders ``inside`` names)."""
     if not os.path.isdir(path):  # (Path.is_dir raises on a name too long; os.path's answers False)
         try:
             os.lstat(path)
@@ -92,47 +99,63 @@ def _groups(path: Path, snapshots: list[Path] | None) -> list[_Group]:
         # A file named on the command line is read as a device unless a folder walk would skip it too:
         # `lint fabric/*` must not read README.md (an EOS snippet in it sniffs as a config) or topology.yaml.
         return [] if not_a_device(path.name) else [(path.stem, [str(path)])]
-    return _walk(path, snapshots)
+    return _walk(path, snapshots, refused, inside)
 
 
 # (device name, its files' paths as text)
 _Group = tuple[str, list[str]]
 
 
-def _walk(path: Path, snapshots: list[Path] | None) -> list[_Group]:
+def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
+          inside: tuple[str, ...] = ()) -> list[_Group]:
     """The device groups of a folder. Folders are walked without recursion (a tree may nest thousands deep),
     each once (links back to a parent are not followed twice), each with one listing (a fleet's folder holds
     thousands of files). Paths are joined as text, as pathlib would write them (a fleet's folder holds thousands
-    of files: a Path each cost more than the listing)."""
+    of files: a Path each cost more than the listing). A symbolic link is followed only to a file or folder inside
+    the folder walked or the folders ``inside`` names (real paths: the other folders linted): a link out of them (to
+    `/`, whose walk read the whole disk, or to a file of another's) and a sub-folder that cannot be listed are added
+    to ``refused``, naming them, and the rest is read."""
     out: list[_Group] = []
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
-    # per folder being listed, its children still to visit (sorted): (path, folder name or file stem, is a folder)
-    stack = [iter([(str(path), path.name, True)])]
+    inside = (os.path.join(os.path.realpath(path), ""), *inside)  # (real paths, each ending in a separator)
+    # per folder being listed, its children still to visit (sorted): (path, folder name or file stem, is a folder,
+    # is a symbolic link)
+    stack = [iter([(str(path), path.name, True, False)])]
     while stack:
-        child, name, is_dir = next(stack[-1], (None, "", False))
+        child, name, is_dir, is_link = next(stack[-1], (None, "", False, False))
         if child is None:
             stack.pop()
+            continue
+        if is_link and _out_of(child, inside, refused):
             continue
         if not is_dir:
             out.append((name, [child]))
             continue
         try:
             info = os.stat(child)
-        except OSError:
-            continue  # it was a folder a moment ago
-        if (info.st_dev, info.st_ino) in seen:
+            seen_before = (info.st_dev, info.st_ino) in seen
+            if not seen_before:
+                with os.scandir(child) as listing:
+                    entries = {e.name: e for e in listing}  # an entry of a name is os.path.lexists of it
+        except OSError as exc:
+            if len(stack) == 1:  # the folder given
+                raise
+            if exc.errno != errno.ENOENT:  # (else it was a folder a moment ago)
+                refused.append(InputError(f"cannot read folder: {os_reason(exc)}", file=display_path(Path(child))))
+            continue
+        if seen_before:
             continue
         seen.add((info.st_dev, info.st_ino))
-        with os.scandir(child) as listing:
-            entries = {e.name: e for e in listing}  # an entry of a name is os.path.lexists of it
         prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
-        sonic = [prefix + n for n in SONIC_FOLDER_FILES if n in entries]
-        if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-            sonic += [prefix + n for n in sorted((n for n in entries if _NAMESPACE_DB.fullmatch(n)),
-                                                 key=lambda n: int(n[9:-5]))]
-            out.append((name, sonic))
+        one = [n for n in SONIC_FOLDER_FILES if n in entries]  # the files of one device, SONiC's or OpenSM's
+        if one:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+            one += sorted((n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda n: int(n[9:-5]))
         elif OPENSM_FOLDER_FILES[0] in entries:
-            out.append((name, [prefix + n for n in OPENSM_FOLDER_FILES if n in entries]))
+            one = [n for n in OPENSM_FOLDER_FILES if n in entries]
+        if one:  # (each link among them checked as any other)
+            files = [prefix + n for n in one if not (entries[n].is_symlink() and _out_of(prefix + n, inside, refused))]
+            if files:
+                out.append((name, files))
         else:
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
@@ -141,8 +164,22 @@ def _walk(path: Path, snapshots: list[Path] | None) -> list[_Group]:
     return out
 
 
-def _children(prefix: str, entries: dict[str, os.DirEntry], snapshot: bool) -> list[tuple[str, str, bool]]:
-    """(path, name of a folder or stem of a file, is a folder) of a listing's entries that may be devices, sorted."""
+def _out_of(link: str, inside: tuple[str, ...], refused: list[InputError]) -> bool:
+    """Whether the symbolic link ``link`` points out of the folders ``inside`` names (real paths ending in a separator);
+    then it is added to ``refused``, naming it and where it points."""
+    if os.path.join(target := os.path.realpath(link), "").startswith(inside):
+        return False
+    refused.append(InputError(
+        f"the symbolic link {os.path.basename(link)!r} points out of the linted folder (to {target}) and is not "
+        "followed: name its target on the command line to lint it, or copy it into the folder",
+        file=display_link(link)))
+    return True
+
+
+def _children(prefix: str, entries: dict[str, os.DirEntry],
+              snapshot: bool) -> list[tuple[str, str, bool, bool]]:
+    """(path, name of a folder or stem of a file, is a folder, is a symbolic link) of a listing's entries that may be
+    devices, sorted."""
     out = []
     for name in sorted(entries):
         stem, suffix = _split_name(name)
@@ -152,7 +189,7 @@ def _children(prefix: str, entries: dict[str, os.DirEntry], snapshot: bool) -> l
             folder = entries[name].is_dir()
         except OSError:  # (as Path.is_dir says)
             folder = False
-        out.append((prefix + name, name if folder else stem, folder))
+        out.append((prefix + name, name if folder else stem, folder, entries[name].is_symlink()))
     return out
 
 
@@ -192,9 +229,12 @@ class _Inputs:
         # command line of 100,000 such names parsed it 100,000 times). A device of several files (OpenSM and its
         # companions) too: a file of it named beside its folder was a second device of that file alone.
         reading: dict[Any, tuple[_Group, frozenset]] = {}  # each file read (_identity) -> its group, their files
+        # a link in one linted folder into another is followed (what it leads to is linted anyway, once)
+        folders = tuple(os.path.join(os.path.realpath(raw), "") for raw in paths if os.path.isdir(raw))
         for raw in paths:
+            refused: list[InputError] = []
             try:
-                groups = _groups(Path(raw), self.snapshots)
+                groups = _groups(Path(raw), self.snapshots, refused, folders)
             except InputError as exc:
                 self.steps.append(unread(exc, str(raw)))
                 continue
@@ -202,6 +242,7 @@ class _Inputs:
                 self.steps.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
                                              source=Source(file=display_path(Path(raw)))))
                 continue
+            self.steps.extend(unread(exc, str(raw)) for exc in refused)
             keyed = [(group, frozenset(map(_identity, group[1]))) for group in groups]  # (one stat a file)
             if skip:
                 keyed = [(group, real) for group, real in keyed if not real <= skip]

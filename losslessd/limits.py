@@ -139,6 +139,45 @@ class LinkRefused(Exception):
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
+_recording: list[set[tuple[int, int]]] = []  # reads_recorded's sets, while they record
+
+
+@contextmanager
+def reads_recorded() -> Iterator[set[tuple[int, int]]]:
+    """The (device, inode) of every file read_bytes reads in this process meanwhile: what a report written after
+    must not replace (a policy an `extends` chain names, a topology's routes file), whatever path named it."""
+    seen: set[tuple[int, int]] = set()
+    _recording.append(seen)
+    try:
+        yield seen
+    finally:
+        _recording.remove(seen)
+
+
+def not_an_input(output: str | Path, named: list, read: set[tuple[int, int]], command: str, what: str,
+                 option: str = "--output") -> None:
+    """An output naming a file the command read (``named`` by their paths; else among the files ``read``, as
+    reads_recorded gives them: a policy the policy extends, a topology's routes file) would replace it with the
+    ``what``: refused (a `-o leaf1.cfg` meant for `-o leaf1.txt` lost the config; a `--plot` linked to the
+    history file replaced the database with a picture)."""
+    try:
+        out = os.stat(output)
+    except (OSError, ValueError):
+        return  # (not there yet: nothing to lose)
+    for path in named:
+        try:
+            info = os.stat(path) if path is not None else None
+        except (OSError, ValueError):
+            continue
+        if info is not None and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
+            raise InputError(f"{option} names {path}, which this {command} read: the {what} would replace it; write "
+                             f"the {what} to another file", file=str(output))
+    if (out.st_dev, out.st_ino) in read:
+        raise InputError(f"{option} names a file this {command} read (a policy the policy extends, a file the "
+                         f"topology names): the {what} would replace it; write the {what} to another file",
+                         file=str(output))
+
+
 def read_bytes(path: str | Path, display: str | None = None, *, limit: int | None = None,
                what: str = "file", links: bool = True) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (default ``max_file_bytes()``); InputError
@@ -162,6 +201,8 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"not a regular file ({file_kind(info.st_mode)}): losslessd reads {what}s only from "
                              "regular files", file=display)
+        for seen in _recording:
+            seen.add((info.st_dev, info.st_ino))
         if info.st_size > limit:
             raise _too_big(display, info.st_size, limit, what)
         chunks, size = [], 0

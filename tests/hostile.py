@@ -283,7 +283,13 @@ def cases() -> list[Case]:
         C("policy-deep-block", _policy_case(_deep_block(2000)), says=("p.yaml:", "nest")),
         C("policy-deep-flow", _policy_case(_deep_flow(100_000)), says=("p.yaml:", "nest")),
         C("policy-huge-int", _policy_case(f"name: x\nlossless:\n  priorities: [{BIG_DIGITS}]\n"), says=("p.yaml:3",)),
-        C("policy-bad-date", _policy_case("name: x\ndescription: 2001-02-30\n"), says=("p.yaml:2",)),
+        # YAML 1.1's dates, octal and base-60 numbers are read as the text written, as YAML 1.2 reads them (the date
+        # 2001-02-30 was a construction error; `026` the DSCP 22)
+        C("policy-bad-date", _policy_case("name: x\ndescription: 2001-02-30\n"), exits=(0,), says=("2001-02-30",)),
+        C("policy-octal-dscp", _policy_case("name: x\nextends: roce-dscp26\nlossless: {dscp: [026]}\n"),
+          says=("p.yaml:3", "'026'", "octal")),
+        C("policy-base60-time", _policy_case("name: x\nextends: roce-dscp26\nwatchdog:\n  detection_time_ms: "
+                                             "{min: 1:40, max: 1000}\n"), says=("p.yaml:4", "'1:40'", "base 60")),
         C("policy-alias-bomb", _policy_case(_laughs(key="description")), says=("p.yaml:", "alias")),
         C("policy-recursive-alias", _policy_case("name: x\nroce_ports: &a {select: all, x: *a}\n"), says=("p.yaml:",)),
         C("policy-extends-chain", lambda t: ["policy", "check", str(_extends_chain(t, 2000))], says=("extends",)),
@@ -306,6 +312,10 @@ def cases() -> list[Case]:
         C("policy-nul", _policy_case(b"name: x\x00\n"), says=("p.yaml:1",)),
         C("policy-huge-file", lambda t: ["policy", "check", str(_over_limit("p.yaml")(t))], says=("p.yaml", "limit")),
         # topology.yaml
+        # one name in two Unicode spellings (composed, and `e` + U+0301 as macOS writes names): two tiers for one
+        # device no one could tell apart (round 13)
+        C("topology-key-in-two-spellings", _topology_case("tiers: {caf\u00e9: 2, cafe\u0301: 1}\nlinks: []\n"),
+          says=("topology.yaml:1", "two Unicode spellings")),
         C("topology-deep-block", _topology_case(_deep_block(2000)), says=("topology.yaml:", "nest")),
         C("topology-deep-flow", _topology_case("links: " + _deep_flow(100_000)), says=("topology.yaml:", "nest")),
         C("topology-alias-bomb", _topology_case(_laughs()), says=("topology.yaml:", "alias")),
@@ -352,6 +362,24 @@ def cases() -> list[Case]:
         C("render-device-name-too-long", _render_device(lambda t: t / ("n" * 300)), says=("file name too long",)),
         C("pull-name-too-long", _pull_from(lambda t: t / ("n" * 300)), says=("file name too long",)),
         C("lint-deep-folders", lambda t: _lint(_deep_folders(t / "deep", 1200)), exits=(0, 1), says=("leaf1",)),
+        # links out of the linted folder are not followed (a link to / walked the whole disk and lost every device to a
+        # folder of /proc it could not list); a sub-folder that cannot be listed is named, the rest read
+        C("lint-links-out-of-folder", lambda t: (_links_out(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
+          says=("'root' points out of the linted folder (to /)", "'pw.cfg' points out", "1 device checked")),
+        C("lint-folder-path-too-long", lambda t: (_long_path(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
+          says=("cannot read folder", "1 device checked")),
+        # --output naming a file the lint read by another name than the command line's: the policy the policy extends,
+        # a routes file the topology names (each was replaced by the report, exit 1; round 13)
+        C("lint-output-over-extended-policy", lambda t: _lint(
+            _fabric(t), policy=str(_w(t / "child.yaml", "name: child\nextends: parent.yaml\n")),
+            extra=["-o", str(_w(t / "parent.yaml", "name: parent\nextends: roce-dscp26\n"))]),
+          says=("parent.yaml", "a file this lint read")),
+        C("lint-output-over-routes-file", lambda t: _lint(
+            shutil.copytree(FABRIC, t / "fabric"), extra=["-o", str(t / "fabric" / "routes" / "leaf1.txt")]),
+          says=("leaf1.txt", "a file this lint read")),
+        # a capture cut in the middle of a line (a copy or a collection stopped): its last output read as if whole
+        C("lint-capture-cut-short", lambda t: _lint(_w(t / "leaf2.capture", (FABRIC / "leaf2.capture").read_text(
+            encoding="utf-8").rstrip("\n")[:-3])), exits=(1,), says=("leaf2.capture:", "cut short")),
         C("lint-folder-link-loops", lambda t: (_link_loops(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("1 device checked",)),
         C("lint-too-many-ports", _config_db(_sonic_ports([f"Ethernet{i}" for i in range(17_000)])),
@@ -694,6 +722,14 @@ def cases() -> list[Case]:
         C("history-plot-fifo", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device", "leaf1",
                                           "--port", "Ethernet0", "--plot", str(_fifo(t / "plot.png"))],
           says=("plot.png: cannot write the plot: it is a FIFO no process reads",)),
+        # an output linked to the database it is made from (round 13: the plot replaced the history file)
+        C("history-plot-linked-to-its-db", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device",
+                                                      "leaf1", "--port", "Ethernet0", "--plot",
+                                                      str(_link(t / "plot.png", t / "history.db"))],
+          says=("plot.png: --plot names", "which this history read")),
+        C("tune-report-plot-linked-to-its-db", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out", str(
+            _link(t / "plots" / "tune-1-score.png", t / "tune.sqlite").parent)],
+          says=("tune-1-score.png: --out names", "which this tune report read")),
         C("tune-report-out-is-a-file", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
                                                   str(_w(t / "plots", ""))],
           says=("plots: cannot make the folder for the plots: it is a file: --out names a folder",)),
@@ -967,6 +1003,29 @@ def _link_loops(folder: Path) -> None:
     (folder / "b").symlink_to(".")
 
 
+def _link(path: Path, target: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+    return path
+
+
+def _links_out(folder: Path) -> None:
+    """Links out of the folder: to the root of the disk, and to a file of the system's."""
+    (folder / "root").symlink_to("/")
+    (folder / "pw.cfg").symlink_to("/etc/passwd")
+
+
+def _long_path(folder: Path) -> None:
+    """Sub-folders nested under 20 names of 250 characters: the path is longer than PATH_MAX (4,096), so the
+    sub-folder cannot be listed by it (ENAMETOOLONG), whoever runs the test (root lists every folder mode 000)."""
+    fd = os.open(folder, os.O_RDONLY)
+    for _ in range(20):
+        os.mkdir("n" * 250, dir_fd=fd)
+        fd, old = os.open("n" * 250, os.O_RDONLY, dir_fd=fd), fd
+        os.close(old)
+    os.close(fd)
+
+
 def _deep_indent() -> str:
     """spine1's config with 3,000 lines each indented one space more than the last, inside an interface."""
     text = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
@@ -1075,6 +1134,9 @@ def _rmtree(top: str) -> None:
         path, emptied = stack.pop()
         if emptied:
             os.rmdir(path)
+            continue
+        if len(path) > 3000:  # (lint-folder-path-too-long's, near PATH_MAX: shutil's walk goes by folder handles)
+            shutil.rmtree(path)
             continue
         stack.append((path, True))
         with os.scandir(path) as entries:

@@ -95,7 +95,14 @@ def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_
 
 @pytest.mark.parametrize("text, line, words", [
     ("inventory: inventory.yaml\npoll:\n  snmp_intervall_s: 5\n", 3, "snmp_intervall_s"),
-    ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 0\n", 3, "must be above 0, not 0"),
+    ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 0\n", 3, "must be at least 0.1, not 0"),
+    # session 36: a switch refreshes its counters at most every 100 ms; 1e-7 s passed --check and polled each switch
+    # back to back
+    ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 1.0e-7\n", 3, "must be at least 0.1, not 1e-07"),
+    ("inventory: inventory.yaml\npoll:\n  ssh_counters_interval_s: 0.01\n", 3, "must be at least 0.1, not 0.01"),
+    ("inventory: inventory.yaml\npoll:\n  gnmi_sample_interval_s: 0.05\n", 3, "must be at least 0.1, not 0.05"),
+    # session 36: YAML 1.1's base 60 (1:30 was 90 s) is the text written: refused, saying why
+    ("inventory: inventory.yaml\ndrift:\n  interval_s: 1:30\n", 3, "not '1:30' (YAML 1.1 reads"),
     # session 34: longer than any wait (threading.TIMEOUT_MAX): --check said 0, and every SSH poll's socket raised
     # OverflowError in settimeout
     ("inventory: inventory.yaml\npoll:\n  ssh_timeout_s: 1.0e+10\n", 3, "must be at most 9223372036, not"),

@@ -6,6 +6,7 @@ carries a character that drives a terminal."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -387,6 +388,22 @@ def test_fingerprints_and_cycle_keys_take_a_name_with_a_lone_surrogate():
     assert finding("Ethernet0\ud800").fingerprint != finding("Ethernet0").fingerprint
     assert finding("Ethernet0").fingerprint == hashlib.sha256(b"PFC001\x1fleaf1\x1fEthernet0\x1f").hexdigest()[:32]
     assert component_key([("leaf1", "Ethernet0\ud800", 3)]) != component_key([("leaf1", "Ethernet0", 3)])
+
+
+def test_a_name_holding_the_fingerprint_separator_takes_no_other_findings_fingerprint():
+    """The fingerprint hashed code, device, port and key joined by U+001F: a device `leaf1<US>Ethernet0` (a hostname
+    or capture header may hold the control character) with no port had leaf1 Ethernet0's fingerprint, so a baseline
+    accepting the one hid the other (round 13). Names without it keep their fingerprints."""
+    from losslessd.lint.finding import Finding, Severity
+
+    def finding(device: str, port: str | None, key: str = "") -> str:
+        return Finding(code="PFC001", name="pfc", severity=Severity.error, message="m", device=device, port=port,
+                       key=key).fingerprint
+
+    prints = {finding("leaf1", "Ethernet0"), finding("leaf1\x1fEthernet0", None), finding("leaf1", None, "Ethernet0"),
+              finding("leaf1", "Ethernet0\x1f"), finding("leaf1", "", "\x1fEthernet0")}
+    assert len(prints) == 5
+    assert finding("leaf1", "Ethernet0", "3") == hashlib.sha256(b"PFC001\x1fleaf1\x1fEthernet0\x1f3").hexdigest()[:32]
 
 
 def _numeric_policy_keys() -> list[tuple[str, ...]]:

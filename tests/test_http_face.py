@@ -289,3 +289,44 @@ def test_concurrent_scrapes_share_one_rendering_and_busy_slots_make_others_wait(
     assert all(status(a) == 200 and a.endswith(b"x 1\n") for a in answers)
     assert calls == [None]
     assert status(late) == 400
+
+
+def test_expect_100_continue_gets_its_100_and_then_the_answer():
+    """RFC 9110 10.1.1: a client that waits for 100 (Continue) before it sends its body got nothing, then a 408 at
+    the header timeout (round 13)."""
+    async def main():
+        server = await face(Metrics(__version__), header_timeout_s=5.0)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"POST /-/reload HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 2\r\n"
+                         b"Connection: close\r\n\r\n")
+            await writer.drain()
+            interim = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2.0)  # before the body is sent
+            writer.write(b"{}")
+            await writer.drain()
+            final = await asyncio.wait_for(reader.read(), 5.0)
+            writer.close()
+            return interim, final
+        finally:
+            await server.close()
+
+    interim, final = asyncio.run(main())
+    assert interim == b"HTTP/1.1 100 Continue\r\n\r\n"
+    assert status(final) == 200 and final.endswith(b"reloaded\n")
+
+
+def test_an_absolute_form_request_target_is_served():
+    """RFC 9112 3.2.2: a server MUST accept the absolute-form (`GET http://host/metrics`); it was a 404 (round 13)."""
+    async def main():
+        server = await face(Metrics(__version__))
+        try:
+            return [await exchange(server.port, b"GET " + target + b" HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                    for target in (b"http://127.0.0.1/metrics?name[]=losslessd_up", b"HTTP://t:9/-/healthy",
+                                   b"http://t", b"http://t/nope")]
+        finally:
+            await server.close()
+
+    scrape, healthy, bare, nope = asyncio.run(main())
+    assert status(scrape) == 200 and b"losslessd_up" in scrape and b"losslessd_polls" not in scrape
+    assert status(healthy) == 200 and healthy.endswith(b"losslessd is healthy.\n")
+    assert status(bare) == 404 and status(nope) == 404

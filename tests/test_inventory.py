@@ -362,7 +362,8 @@ def test_an_address_no_socket_takes_is_refused_with_its_line(tmp_path):
 
 
 def test_a_host_or_group_name_yaml_reads_as_no_text_is_refused(tmp_path):
-    """`~:` became a host named "None", `010:` one named "8" (YAML 1.1 octal), `yes:` one named "True"."""
+    """`~:` became a host named "None", `010:` one named "8" (YAML 1.1 octal: now the text written, as YAML 1.2 has
+    no such octal), `yes:` one named "True"."""
     path = _write(tmp_path / "inv.yaml", """
         defaults: {username: admin, platform: sonic, data: {credentials: {password_env: FABRIC_PW}}}
         groups:
@@ -375,5 +376,4 @@ def test_a_host_or_group_name_yaml_reads_as_no_text_is_refused(tmp_path):
     messages = [m for _, m in _errors(path)]
     assert "group True: a name must be text, not a boolean (quote it)" in messages
     assert "host None: a name must be text, not a null (quote it)" in messages
-    assert "host 8: a name must be text, not a number (quote it)" in messages
-    assert len(messages) == 3, messages
+    assert len(messages) == 2, messages  # (host 010 is the host "010")

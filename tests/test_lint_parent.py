@@ -48,6 +48,47 @@ def _fabric_tree(top: Path) -> None:
         (snap / name).write_text("{}")
 
 
+def test_links_are_followed_inside_the_linted_folders_only(tmp_path):
+    """A link in a linted folder to `/` walked the whole disk, one to /etc/passwd read it as a device (round 13): a link
+    out of the folders linted is a SYS001 naming it; one into another folder on the command line is followed (what it
+    leads to is read once); a link back to the folder itself adds nothing."""
+    fab, shared = tmp_path / "fab", tmp_path / "shared"
+    fab.mkdir()
+    shared.mkdir()
+    (shared / "b.cfg").write_text("hostname b\n")
+    (fab / "a.cfg").write_text("hostname a\n")
+    (fab / "b.cfg").symlink_to("../shared/b.cfg")
+    (fab / "root").symlink_to("/")
+    (fab / "here").symlink_to(".")
+    (fab / "pw.cfg").symlink_to("/etc/passwd")
+
+    def walked(*paths: Path) -> tuple[list[str], list[str]]:
+        steps = fabric_mod._Inputs(paths).steps
+        return ([f"{s.source.file}: {s.message}" for s in steps if not isinstance(s, tuple)],
+                [f for s in steps if isinstance(s, tuple) for f in s[1]])
+
+    refused, read = walked(fab)
+    assert sorted(refused) == sorted(
+        f"{f}: the symbolic link '{f.name}' points out of the linted folder (to {target}) and is not followed: name "
+        "its target on the command line to lint it, or copy it into the folder"
+        for f, target in ((fab / "b.cfg", shared / "b.cfg"), (fab / "root", "/"), (fab / "pw.cfg", "/etc/passwd")))
+    assert read == [str(fab / "a.cfg")]
+    refused, read = walked(fab, shared)
+    assert len(refused) == 2 and not any("b.cfg" in r for r in refused)
+    assert sorted(read) == [str(fab / "a.cfg"), str(fab / "b.cfg")]  # (b once, as its first path names it)
+    # the files of a SONiC folder too: its config_db.json linked out is refused, its qos.json linked inside read
+    sonic = tmp_path / "one" / "leaf1"
+    sonic.mkdir(parents=True)
+    (sonic / "config_db.json").symlink_to(shared / "b.cfg")
+    (sonic / "qos.json").symlink_to("../qos-copy.json")
+    (sonic.parent / "qos-copy.json").write_text("{}")
+    refused, read = walked(sonic.parent)
+    assert refused == [f"{sonic / 'config_db.json'}: the symbolic link 'config_db.json' points out of the linted "
+                       f"folder (to {shared / 'b.cfg'}) and is not followed: name its target on the command line to "
+                       "lint it, or copy it into the folder"]
+    assert read == [str(sonic / "qos.json")]  # (qos-copy.json is that file: read once)
+
+
 def test_the_walk_names_each_device_file_as_pathlib_would(tmp_path, monkeypatch):
     top = tmp_path / "fab"
     _fabric_tree(top)
@@ -64,12 +105,12 @@ def test_the_walk_names_each_device_file_as_pathlib_would(tmp_path, monkeypatch)
     # was written on the command line (a report names each file as it was reached).
     monkeypatch.chdir(tmp_path)
     for given in ("fab", "fab/", "./fab", "fab//", str(top)):
-        texts = fabric_mod._groups(Path(given), None)
+        texts = fabric_mod._groups(Path(given), None, [])
         assert texts == [(name, [str(p) for p in files]) for name, files in fabric_mod.device_groups(Path(given))]
         assert texts[0][1] == [str(Path(given) / "a.cfg")]
     monkeypatch.chdir(top)
-    assert fabric_mod._groups(Path("."), None)[0] == ("a", ["a.cfg"])  # (not "./a.cfg")
-    assert fabric_mod._groups(Path("sonic"), None) == [("sonic", [str(Path("sonic") / p.name)
+    assert fabric_mod._groups(Path("."), None, [])[0] == ("a", ["a.cfg"])  # (not "./a.cfg")
+    assert fabric_mod._groups(Path("sonic"), None, []) == [("sonic", [str(Path("sonic") / p.name)
                                                                                for p in sonic])]
     # the files a topology names (by real path) are left out, and a file named alone is its own device
     skip = {os.path.realpath(top / "a.cfg")}

@@ -162,6 +162,30 @@ def test_perftest_latency():
     assert result.sizes[4096].latency_us == 2.95
 
 
+@pytest.mark.parametrize("name", ["perftest/ib_send_bw-MBsec.txt", "perftest/ib_send_lat-synthetic.txt",
+                                  "nccl/2.20.0-all_reduce-2xGB10-roce.txt"])
+def test_a_size_measured_twice_keeps_its_worse_result(name):
+    """Two runs in one output (or their lines interleaved) measure a size twice: the last one was kept, so a slow
+    run before a fast one read as the fast one; nccl-tests' reader keeps the worse (round 13)."""
+    lines = text(name).splitlines(keepends=True)
+    rows = [i for i, line in enumerate(lines) if line.split() and line.split()[0].isdecimal()]
+    first = lines[rows[0]]
+    slow = (first.replace("5544.28", "55.44") if "5544.28" in first else first.replace("0.23", "0.01")
+            if "0.23" in first else first.replace("1.68", "168.00", 1))
+    assert slow != first
+    single = read_benchmark("".join(lines))
+    twice = read_benchmark("".join(lines[:rows[0]] + [slow] + lines[rows[0]:]))
+    size = int(first.split()[0])
+    good, bad = single.sizes[size], twice.sizes[size]
+    if good.latency_us is not None:
+        assert bad.latency_us == 168.0 and good.latency_us == 1.68
+    elif name.startswith("nccl"):  # (one run whose rows repeat a size: kept the lower, now also noted)
+        assert bad.busbw_gbps == 0.01 and good.busbw_gbps == 0.23
+    else:
+        assert bad.busbw_gbps == pytest.approx(55.44 * 2**20 / 1e9) and good.busbw_gbps > 5
+    assert any("measured twice" in note for note in twice.notes)
+
+
 @pytest.mark.parametrize("output", [
     "", "bash: all_reduce_perf: command not found\n",
     "NCCL WARN NET/IB : Got completion with error 12\n", "{\"not\": \"nccl\"}", "12 apples\n",

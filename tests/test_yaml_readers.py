@@ -49,8 +49,14 @@ def _nodes(node: yaml.Node | None, *, empty_marks: bool = True) -> list[tuple]:
     return out
 
 
+class _SafeLoader(yaml.SafeLoader):
+    """PyYAML's own loader, resolving plain scalars as docpos does (YAML 1.2's readings where YAML 1.1 differs)."""
+
+    yaml_implicit_resolvers = docpos._Composer.yaml_implicit_resolvers
+
+
 def _pyyaml(text: str) -> yaml.Node | None:
-    loader = yaml.SafeLoader(text)
+    loader = _SafeLoader(text)
     try:
         return loader.get_single_node()
     finally:
@@ -147,3 +153,18 @@ def test_a_tree_skips_the_alias_walk_and_a_graph_does_not(monkeypatch):
     docpos.compose("a: [1, 2]\nb: {c: d}\n", "tree.yaml")
     docpos.compose("a: &x [1, 2]\nb: *x\n", "graph.yaml")
     assert walked == ["graph.yaml"]
+
+
+@pytest.mark.parametrize("composer", [None, docpos._Loader], ids=["libyaml", "pyyaml"])
+def test_yaml_1_1_octal_base_60_and_dates_are_the_text_written(composer):
+    """YAML 1.2's core schema (10.3.2) reads `026` as 26 and `1:40`, `0b11` and dates as text; PyYAML's YAML 1.1 read
+    the DSCP 22, 100 and 3, and a MAC address of digits as a number (round 13). The forms both read alike stay."""
+    text = ("[026, -017, 00, 1:40, 1:30.5, 0b11, 10:20:30:40:50:60, 2026-12-04, 2026-12-04T10:00:00Z, "
+            "0, 26, -7, 0x1A, 1_000, 1.5, 012.5, .inf, 0:26, 08, 1e3, true, on]")
+    data = docpos._Loader("").construct_document(docpos.compose(text, "t.yaml", composer))
+    assert data == ["026", "-017", "00", "1:40", "1:30.5", "0b11", "10:20:30:40:50:60", "2026-12-04",
+                    "2026-12-04T10:00:00Z", 0, 26, -7, 26, 1000, 1.5, 12.5, float("inf"), "0:26", "08", "1e3", True,
+                    True]
+    for tagged in ("!!int 026", "!!int 0b11", "!!float 1:40.5", "!!int 1:40"):  # asked for by a tag: refused
+        with pytest.raises(yaml.YAMLError, match="YAML 1.1 and not in YAML 1.2"):
+            docpos._Loader("").construct_document(docpos.compose(f"[{tagged}]", "t.yaml", composer))

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from ..docpos import load_yaml, pointer
 from ..errors import EXIT_INPUT, InputError
 from ..history import History
-from ..limits import write_output
+from ..limits import not_an_input, write_output
 from ..monitor import (
     CNP_HANDLED,
     CNP_SENT,
@@ -124,6 +124,8 @@ def history(db: Db = None, config: Config = None, *,
         raise InputError("--plot must end in .png or .html", file=str(plot))
     now = time.time()
     store = _history(db, config)
+    if plot is not None:
+        not_an_input(plot, [store.path, config], set(), "history", "plot", "--plot")
     span = _span(since, until, now)
     # Priorities are shown one by one: a sum over them has a mean (the sums add up) but no peak (the
     # store keeps each priority's highest one-poll rate, and those need not fall on the same poll).

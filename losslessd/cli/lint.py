@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +10,7 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..limits import set_max_file_mb, write_output
+from ..limits import not_an_input, reads_recorded, set_max_file_mb, write_output
 from ..lint.finding import Severity
 from ..printable import printable
 from ..report import Format, render
@@ -75,10 +74,11 @@ def lint(
                          "the report with --output FILE (a JSON report lists the same under devices[].selection)")
     progress = ProgressLine.on_terminal()
     try:
-        result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                          baseline=api.load_baseline(baseline) if baseline else None, topology=topology, jobs=jobs,
-                          progress=(lambda what, done, total, note: progress.show(done, total, what, note))
-                          if progress else None)
+        with reads_recorded() as read:  # (what --output must not replace)
+            shown = (lambda what, done, total, note: progress.show(done, total, what, note)) if progress else None
+            result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
+                              baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
+                              jobs=jobs, progress=shown)
     finally:
         if progress:
             progress.close()
@@ -87,9 +87,9 @@ def lint(
     color = output is None and output_format == Format.text and color_wanted(sys.stdout)
     text = render(output_format.value, result, color=color, srcroot=source_root)
     if output:
-        _not_an_input(output, [*paths, *(f for d in result.fabric.devices.values() for f in d.files), baseline,
-                               topology, result.fabric.topology_source.file if result.fabric.topology_source else None,
-                               result.policy.source_file])
+        not_an_input(output, [*paths, *(f for d in result.fabric.devices.values() for f in d.files), baseline,
+                              topology, result.fabric.topology_source.file if result.fabric.topology_source else None,
+                              result.policy.source_file], read, "lint", "report")
         write_output(output, text.encode("utf-8"), "report")
     else:
         sys.stdout.write(text)
@@ -108,20 +108,3 @@ def exit_code(result: api.LintResult, failed: bool) -> int:
     for line in outcome.lines:
         typer.echo(f"losslessd: {printable(line)}", err=True)  # (names input files)
     return outcome.code
-
-
-def _not_an_input(output: Path, read: list) -> None:
-    """--output naming a file this lint read (a config, the baseline, the topology, the policy) would replace it
-    with the report: refused (a `-o leaf1.cfg` meant for `-o leaf1.txt` lost the config)."""
-    try:
-        out = os.stat(output)
-    except (OSError, ValueError):
-        return  # (not there yet: nothing to lose)
-    for path in read:
-        try:
-            info = os.stat(path) if path is not None else None
-        except (OSError, ValueError):
-            continue
-        if info is not None and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
-            raise InputError(f"--output names {path}, which this lint read: the report would replace it; write the "
-                             "report to another file", file=str(output))

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from ..errors import InputError
-from ..limits import not_a_file
+from ..limits import not_a_file, not_an_input
 from ..policy import load_policy
 from ..printable import printable_lines, quoted
 from ..tune import report as report_mod
@@ -182,6 +182,8 @@ def report(
         tune = store.tune(tune_id)
         found = report_mod.rows(store, tune)
         text = report_mod.table(tune, found, store.events(tune.id))
+    for path in report_mod.written(tune.id, out) if out is not None else []:  # (a link to the database among them)
+        not_an_input(path, [db], set(), "tune report", "plot", "--out")
     typer.echo(printable_lines(text), nl=False)
     if out is not None:
         images = report_mod.plots(tune, found, out)

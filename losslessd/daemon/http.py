@@ -274,7 +274,7 @@ class HttpFace:
     # -- answers ------------------------------------------------------------------------------------------
     async def _answer(self, http: h11.Connection, reader, writer, request: h11.Request) -> _Answer:
         method = request.method.decode("ascii", "replace")
-        path = request.target.decode("ascii", "replace").split("?", 1)[0]
+        path = _path(request.target)
         handler, allowed = self._routes.get(path, (None, ()))
         names = {name for name, _ in request.headers}
         if b"transfer-encoding" in names and (b"content-length" in names or request.http_version == b"1.0"):
@@ -286,6 +286,11 @@ class HttpFace:
                 "Transfer-Encoding in an HTTP/1.0 request"
             self._refuse("malformed", writer, f"400: {why}")
             return _Answer(400, f"bad request: {why}\n".encode(), close=True)
+        if http.they_are_waiting_for_100_continue:
+            # RFC 9110 10.1.1: a 100 (Continue), or a final answer; without it a client that waits for one before it
+            # sends its body (as curl does for a second) sent none, and was answered 408 at the header timeout
+            await self._write(writer, http.send(h11.InformationalResponse(status_code=100, headers=[],
+                                                                          reason=b"Continue")))
         try:
             size = await asyncio.wait_for(self._body(http, reader), self.header_timeout_s)
         except asyncio.TimeoutError:
@@ -390,6 +395,16 @@ class HttpFace:
 def _peer(writer: asyncio.StreamWriter) -> str:
     peer = writer.get_extra_info("peername")
     return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+
+
+def _path(target: bytes) -> str:
+    """The path a request target names: of an origin-form (`/metrics?x`), or of an absolute-form
+    (`http://host:9100/metrics`, which RFC 9112 3.2.2 says a server MUST accept: it was a 404)."""
+    text = target.decode("ascii", "replace").split("?", 1)[0]
+    scheme, sep, rest = text.partition("://")
+    if sep and scheme.lower() in ("http", "https"):
+        return "/" + rest.partition("/")[2]
+    return text
 
 
 def _names(target: bytes) -> frozenset[str] | None:

@@ -64,6 +64,11 @@ MAX_CONCURRENCY = 1024
 # waits (retries + 1) x its timeout, and 10**20 retries passed --check.
 MAX_RETRIES = 10
 Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
+# A switch refreshes the counters a poll reads at most every 100 ms: SONiC's flex counter POLL_INTERVAL is 100 to
+# 4294967295 ms (sonic-buildimage sonic-flex_counter.yang, `poll_interval`). A poll more often reads the same numbers
+# again and only loads the switch's CPU (`snmp_interval_s: 1.0e-7` passed --check and polled each switch back to back).
+MIN_COUNTER_INTERVAL_S = 0.1
+CounterInterval = Annotated[float, Field(ge=MIN_COUNTER_INTERVAL_S, le=MAX_SECONDS)]
 
 
 class _S(BaseModel):
@@ -71,8 +76,8 @@ class _S(BaseModel):
 
 
 class Poll(_S):
-    snmp_interval_s: Seconds = Field(10.0, description="Seconds between two SNMP counter polls of a switch.")
-    ssh_counters_interval_s: Seconds | None = Field(
+    snmp_interval_s: CounterInterval = Field(10.0, description="Seconds between two SNMP counter polls of a switch.")
+    ssh_counters_interval_s: CounterInterval | None = Field(
         60.0, description="Seconds between two polls of the counters only a CLI serves (SONiC watchdog and "
         "WRED counters, host `ethtool -S`); null: never.")
     jitter: float = Field(0.1, ge=0, le=0.5, description="Each interval is stretched or shrunk by up to this "
@@ -84,7 +89,7 @@ class Poll(_S):
     snmp_backend: Literal["auto", "fast", "pysnmp"] = Field(
         "auto", description="SNMP library: fast (gufo-snmp), pysnmp, or auto (fast when it can be imported).")
     ssh_timeout_s: Seconds = Field(60.0, description="Seconds one SSH session (login and commands) may take.")
-    gnmi_sample_interval_s: Seconds = Field(10.0, description="Sample interval asked of devices streaming "
+    gnmi_sample_interval_s: CounterInterval = Field(10.0, description="Sample interval asked of devices streaming "
                                           "their counters over gNMI (inventory data.gnmi; docs/gnmi.md).")
     gnmi_timeout_s: Seconds = Field(10.0, description="Seconds a gNMI connection and its first answer may take; "
                                   "a stream quiet for 3 sample intervals plus this is stalled.")

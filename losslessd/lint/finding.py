@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import field
 from enum import Enum
@@ -50,7 +51,10 @@ class Finding(Model):
     @property
     def fingerprint(self) -> str:
         """Stable across runs and line moves: rule, device, port and key, never the message."""
-        basis = "\x1f".join([self.code, self.device or "", self.port or "", self.key])
+        parts = [self.code, self.device or "", self.port or "", self.key]
+        basis = "\x1f".join(parts)
+        if basis.count("\x1f") != 3:  # a name holding the separator: `a<US>b` and no port was device `a`, port `b`
+            basis = json.dumps(parts)  # (one spelling per parts; every other fingerprint stays as it was)
         # (surrogatepass: a CONFIG_DB's JSON may spell a lone surrogate, `"Ethernet0\ud800"`, in a port name; the
         # fingerprint of every other name is as before)
         return hashlib.sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()[:32]

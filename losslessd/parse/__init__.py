@@ -48,6 +48,11 @@ def display_path(path: Path | str) -> str:
     return _display_path(path, links=True)
 
 
+def display_link(path: Path | str) -> str:
+    """display_path of a symbolic link itself, not of where it points."""
+    return _display_path(path, links=False)
+
+
 def _display_path(path: Path | str, links: bool) -> str:
     """display_path; ``links=False``: of a file known not to be a symbolic link (not checked)."""
     text = os.fspath(path)
@@ -185,6 +190,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     device.files = [i.path for i in inputs]
     for inp in inputs:
         _control_characters(device, inp)
+        _cut_short(device, inp)
     if device.name != name and not (device.name and device.name.isprintable() and device.name.strip() == device.name):
         # A host name of blanks, or with control or invisible characters (U+202E ...), would name the device in
         # every report and baseline as something no one can read back or type: the file's name is used.
@@ -270,6 +276,23 @@ def _control_characters(device: Device, inp: Input) -> None:
         f"{kind} ({ascii(char)}{f', {count} in all' if count > 1 else ''}) no device writes in its configuration: a "
         "damaged or binary copy, or a word pasted from a document; the lines holding one may be misread or skipped "
         "(fetch the file again, or retype the line)")))
+
+
+def _cut_short(device: Device, inp: Input) -> None:
+    """A SYS002 issue at the last line of a capture that does not end with a line end: every writer ends each
+    output with one (docs/capture-format.md), so the file was cut (a copy or a collection stopped, a full disk), and
+    its last section's output read as if whole."""
+    text = inp.text
+    if text and not text.endswith("\n") and capture.sniff_platform(text) is not None:
+        last = text.rfind("\n") + 1
+        section = text.rfind(f"\n{capture.MARKER} command:", 0, last)
+        command = text[section:].split("\n", 2)[1].removeprefix(f"{capture.MARKER} command:").strip() \
+            if section >= 0 else ""
+        device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=text.count("\n") + 1),
+                                        message=(
+            "the capture ends in the middle of a line (a capture ends each output with a line end): it was cut short, "
+            f"and the output of its last command{f' (`{command}`)' if command else ''} may be incomplete (collect the "
+            "device again)")))
 
 
 def _unparsed_capture(inp: Input) -> None:

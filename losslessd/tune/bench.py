@@ -560,8 +560,9 @@ def read_benchmark(text: str) -> BenchResult:
 def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
     out = BenchResult(kind, collective=runs[0].collective)
     if len(runs) > 1:
-        out.notes.append(f"{len(runs)} runs in one output: a size measured twice keeps its lower busbw")
+        out.notes.append(f"{len(runs)} runs in one output")
     cvs = []
+    twice: list[int] = []
     for run in runs:
         out.invalid += run.failures()
         out.notes += run.notes
@@ -570,9 +571,8 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
             if half is None or half.busbw_gbps is None:
                 continue
             cvs += [v for h in (row.out_of_place, row.in_place) if h for k, v in h.extra.items() if k == "i_cv%"]
-            old = out.sizes.get(row.size_bytes)
-            if old is None or (old.busbw_gbps or 0) > half.busbw_gbps:
-                out.sizes[row.size_bytes] = SizeResult(row.size_bytes, busbw_gbps=half.busbw_gbps)
+            _keep(out, SizeResult(row.size_bytes, busbw_gbps=half.busbw_gbps), row.line, twice)
+    _note_twice(out, twice)
     out.noise_cv_pct = max(cvs) if cvs else None
     if not out.sizes and not out.invalid:
         out.invalid.append("no busbw was printed")
@@ -581,15 +581,42 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
 
 def _from_perftest(run: PerftestRun) -> BenchResult:
     out = BenchResult("perftest", invalid=run.failures(), notes=list(run.notes), collective=run.test)
+    twice: list[int] = []
     for row in run.rows:
         if run.kind == "lat":
-            latency = row.latency_us.get("t_typical", row.latency_us.get("t_avg"))
-            out.sizes[row.size_bytes] = SizeResult(row.size_bytes, latency_us=latency)
+            new = SizeResult(row.size_bytes, latency_us=row.latency_us.get("t_typical", row.latency_us.get("t_avg")))
         else:
-            out.sizes[row.size_bytes] = SizeResult(row.size_bytes, busbw_gbps=row.bw_avg_gbps)
+            new = SizeResult(row.size_bytes, busbw_gbps=row.bw_avg_gbps)
+        _keep(out, new, row.line, twice)
+    _note_twice(out, twice)
     if run.rows and run.kind == "bw" and run.unit is None:
         out.invalid.append("perftest header names no bandwidth unit")
     return out
+
+
+def _keep(out: BenchResult, new: SizeResult, line: int, twice: list[int]) -> None:
+    """``new`` as its size's result, unless the size was measured before (two runs in one output, or their lines
+    interleaved: ``line`` is added to ``twice``) with a worse result, which is kept. perftest's reader kept the last,
+    so a slow run before a fast one read as the fast one alone."""
+    old = out.sizes.get(new.size_bytes)
+    if old is not None:
+        twice.append(line)
+        if _worse(old, new):
+            return
+    out.sizes[new.size_bytes] = new
+
+
+def _note_twice(out: BenchResult, twice: list[int]) -> None:
+    if twice:
+        out.notes.append(f"a size measured twice (line {', '.join(map(str, twice[:5]))}"
+                         f"{', ...' if len(twice) > 5 else ''}) keeps its worse result")
+
+
+def _worse(a: SizeResult, b: SizeResult) -> bool:
+    """``a`` is no better than ``b``: a bandwidth not above it, a latency not below it (a missing value is worst)."""
+    if a.latency_us is not None or b.latency_us is not None:
+        return a.latency_us is None or (b.latency_us is not None and a.latency_us >= b.latency_us)
+    return a.busbw_gbps is None or (b.busbw_gbps is not None and a.busbw_gbps <= b.busbw_gbps)
 
 
 def parse_size(text: str) -> int:

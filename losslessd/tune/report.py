@@ -61,6 +61,11 @@ def _when(unix_s: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(unix_s))
 
 
+def written(tune_id: int, out: Path) -> list[Path]:
+    """The files a report of tune ``tune_id`` writes into ``out``: its three plots and its page."""
+    return [out / f"tune-{tune_id}-{name}.png" for name in ("knobs", "score", "pause")] + [out / f"tune-{tune_id}.html"]
+
+
 def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     """tune-<id>-knobs.png (the measure against each knob), tune-<id>-score.png (score over trials, with the best
     so far), tune-<id>-pause.png (share of the trial the most paused tuned port spent paused)."""
@@ -97,7 +102,7 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     axes[0].set_ylabel("busbw at the chosen sizes (GB/s)")
     axes[0].legend(loc="lower left", fontsize=8)
     fig.suptitle(f"tune {tune.id}: measure against each knob")
-    paths.append(_save(fig, out / f"tune-{tune.id}-knobs.png"))
+    paths.append(_save(fig, written(tune.id, out)[0]))
 
     fig = Figure(figsize=(10, 3.8), layout="constrained")
     ax = fig.subplots()
@@ -116,7 +121,7 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     ax.set_ylabel("score")
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
-    paths.append(_save(fig, out / f"tune-{tune.id}-score.png"))
+    paths.append(_save(fig, written(tune.id, out)[1]))
 
     fig = Figure(figsize=(10, 3.2), layout="constrained")
     ax = fig.subplots()
@@ -125,7 +130,7 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     ax.set_xlabel("trial")
     ax.set_ylabel("time paused, most paused port (%)")
     ax.grid(alpha=0.3, axis="y")
-    paths.append(_save(fig, out / f"tune-{tune.id}-pause.png"))
+    paths.append(_save(fig, written(tune.id, out)[2]))
     return paths
 
 
@@ -141,6 +146,6 @@ def page(tune: Tune, text: str, images: list[Path], out: Path) -> Path:
     body = "".join(f'<p><img src="{html.escape(p.name)}" alt="{html.escape(p.stem)}"></p>\n' for p in images)
     doc = (f"<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>losslessd tune {tune.id}</title></head>\n"
            f"<body>\n<h1>losslessd tune {tune.id}</h1>\n<pre>{html.escape(text)}</pre>\n{body}</body></html>\n")
-    path = out / f"tune-{tune.id}.html"
+    path = written(tune.id, out)[3]
     write_output(path, doc.encode("utf-8"), "page")
     return path
