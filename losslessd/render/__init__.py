@@ -135,6 +135,9 @@ class PortFacts:
     # the lookup the daemon reads queue counters through: monitor.queue_maps_of); {} where its config does not say,
     # None without a --device. ECN goes on those queues wherever the snippet leaves the device's maps as they are.
     carries: dict[int, list[int]] | None = field(default=None, hash=False)
+    # A --device port's egress queue -> its scheduler's rate and buffer statements (model Scheduler.rates: Junos
+    # `transmit-rate percent 60`), which the snippet's scheduler for that queue restates.
+    rates: dict[int, list[str]] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -299,6 +302,7 @@ class PortProfile:
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.bundle_attached
     own: tuple[str, ...] = ()  # PortFacts.own
     carries: dict[int, list[int]] | None = field(default=None, hash=False)  # PortFacts.carries
+    rates: dict[int, list[str]] = field(default_factory=dict, hash=False)  # PortFacts.rates
     source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
 
     @property
@@ -319,6 +323,17 @@ class PortProfile:
         """The cable length in whole metres when it is above EXPLICIT_HEADROOM_ABOVE_M (the switch's default)."""
         ceil = self.cable_length_ceil_m
         return ceil if ceil is not None and ceil > EXPLICIT_HEADROOM_ABOVE_M else None
+
+    def rates_of(self, queue: int, temporal: bool) -> list[str]:
+        """The device scheduler's rate and buffer statements for ``queue`` (PortFacts.rates), less a `buffer-size`
+        where the snippet writes its own (``temporal``: the ECN queue's `buffer-size temporal`)."""
+        return [r for r in self.rates.get(queue, []) if not (temporal and r.startswith("buffer-size"))]
+
+    @property
+    def rates_tag(self) -> str:
+        """"" where the port keeps no scheduler statements, else "-" and 8 hex digits that change with them: a
+        scheduler-map the snippet names for the ECN profile alone would give every port one port's rates."""
+        return f"-{zlib.crc32(json.dumps(self.rates, sort_keys=True).encode()):08X}" if self.rates else ""
 
     @property
     def media_mtu(self) -> int:
@@ -938,7 +953,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
-            own=port.own, carries=port.carries, source=port.source))
+            own=port.own, carries=port.carries, rates=port.rates, source=port.source))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1311,5 +1326,7 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
                                bundle=p.bundle if on_aggregate else None,
                                bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own,
-                               carries=p.priority_queues() or {}))
+                               carries=p.priority_queues() or {},
+                               rates={q: list(queue.scheduler.rates) for q, queue in sorted(p.queues.items())
+                                      if queue.scheduler is not None and queue.scheduler.rates}))
     return facts, pool.size_bytes if pool is not None else None

@@ -483,10 +483,11 @@ def _scheduler_map(cfg: JunosConfig, ref: Val, port: Port, issues: list[ParseIss
         # strict-high is strict priority; high, medium-* and low are levels of the guaranteed-rate region, served
         # by weight (transmit-rate), not before everything else (Junos CoS guide, "priority (Schedulers)").
         level = f" (priority {sched.priority.value})" if sched.priority and not sched.strict else ""
+        rates = list(sched.rates.values())
         scheduler = (Scheduler(name=sched_ref.value, type=SchedulerType.strict, shaped=sched.shaped is not None,
-                               source=sched.strict) if sched.strict
+                               rates=rates, source=sched.strict) if sched.strict
                      else Scheduler(name=sched_ref.value + level, type=SchedulerType.wrr, weight=sched.rate_pct,
-                                    source=sched.priority.source if sched.priority else sched.source))
+                                    rates=rates, source=sched.priority.source if sched.priority else sched.source))
         port.queues[fc.queue] = Queue(index=fc.queue, scheduler=scheduler, source=sched_ref.source,
                                       ecn=_ecn(cfg, sched, port.speed_gbps, issues))
 
