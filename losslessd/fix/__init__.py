@@ -24,6 +24,7 @@ from ..model import Device, Fabric
 from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..policy import Policy
+from ..render import families
 from ..render import opensm as render_opensm
 from .apply import SHAPES, sonic_applied, sonic_snippet
 from .diff import unified
@@ -145,7 +146,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         wanted = {port for _, port in by_port}
         prof = render.profile(policy, [f for f in facts if f.name in wanted], device.hwsku, pool_bytes=pool,
                               all_facts=False, hardware=device.hardware, buffers=headroom.switch_buffers(device),
-                              model=device.hardware or device.hwsku or model,
+                              model=device.hardware or device.hwsku or model, family=families.of_device(device),
                               egress=render.sonic_egress(device, policy) if device.platform == "sonic" else None,
                               attached=device.service_policies, traffic_pools=device.traffic_pools,
                               lossy_mode=device.lossy_mode, classes=device.forwarding_classes,
