@@ -19,7 +19,7 @@ from ..parse import sonic
 from ..parse.base import Input
 from ..platforms import resolve_format
 from ..policy import load_policy
-from ..render import opensm
+from ..render import families, opensm
 from .options import MAX_FILE_MB_OPTION, MODEL_OPTION, POLICY_OPTION, platform_choice
 
 # SAI saibuffer.h SAI_BUFFER_POOL_ATTR_SIZE is a sai_uint64_t (as the CONFIG_DB reader takes BUFFER_POOL sizes).
@@ -89,6 +89,8 @@ def render(
     sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in parsed.files], "hwsku") \
         if parsed is not None and sku is None and parsed.hwsku and parsed.platform == "sonic" \
         and not (buffers and buffers.known) else None
+    # (the family the device's own lines show comes before its model's: families.of_device)
+    family = family or (families.of_device(parsed) if parsed is not None else None)
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress, attached=parsed.service_policies if parsed else None,
                        traffic_pools=parsed.traffic_pools if parsed else None,
@@ -110,7 +112,7 @@ def render(
                    f"keys of {parsed.name} are split (each removed and added back per port and index): an RFC 6902 "
                    "JSON Patch of its CONFIG_DB")
             typer.echo(f"losslessd render: {why}; apply with `{APPLY_PATCH}`, not `config load`", err=True)
-    note = rnd.unchecked_ecn(platform, prof)
-    if note:
-        typer.echo(f"losslessd render: {note}", err=True)
+    for note in (rnd.unchecked_ecn(platform, prof), rnd.wred_drops(platform, prof)):
+        if note:
+            typer.echo(f"losslessd render: {note}", err=True)
     typer.echo(out, nl=False)

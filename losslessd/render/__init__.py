@@ -1035,6 +1035,37 @@ def unchecked_ecn(platform: str, prof: Profile) -> str | None:
             "switch's own headroom and xoff")
 
 
+# The ECN commands that are WRED with marking, one probability for both: ECT packets are marked with it, the others
+# dropped (RFC 3168 section 5: where a router's AQM would drop a packet, it sets CE instead only if the packet is
+# ECN-capable; Dell OS9 CLI reference, `wred ecn`: "If neither endpoint is ECN-capable, the packet may be dropped based
+# on the WRED drop probability", and above the maximum threshold it is dropped). SONiC: CONFIG_DB's WRED_PROFILE has
+# `<colour>_drop_probability` and no mark probability (sonic-swss qosorch.cpp WredMapHandler refuses any other field;
+# saiwred.h: ECT traffic uses SAI_WRED_ATTR_GREEN_DROP_PROBABILITY as its marking probability unless
+# SAI_WRED_ATTR_ECN_GREEN_MARK_PROBABILITY is set), and it cannot be marking-only: the Spectrum SAI refuses a profile
+# with no colour enabled (mlnx_sai_wred.c: "no data specified") and binds every profile with RED drop on
+# (mlnx_wred_apply). NX-OS: `random-detect ... drop-probability P weight 0 ecn`. Not so: EOS `random-detect ecn`
+# (a marking command), NVUE `congestion-control ... ecn enable` (RED left off), Junos (QFX CoS guide, "Configuring CoS
+# WRED Drop Profiles": on an ECN-enabled queue non-ECT packets are tail-dropped only, which PFC prevents on no-loss).
+WRED_MARKS_AND_DROPS = {"sonic": "WRED_PROFILE's <colour>_drop_probability",
+                        "cisco_nxos": "`random-detect ... drop-probability ... ecn`"}
+
+
+def wred_drops(platform: str, prof: Profile) -> str | None:
+    """Where the snippet's ECN is WRED that drops what it cannot mark (WRED_MARKS_AND_DROPS): the sentence that says
+    packets that are not ECN-capable (a host with ECN off, traffic classified onto the priority by mistake) are
+    dropped on the lossless queues from Kmin up, with the mark probability, PFC or not; None elsewhere."""
+    command = WRED_MARKS_AND_DROPS.get(platform)
+    if (command is None or not prof.ecn
+            or not (prof.wants("ecn") or (PLATFORMS[platform].ecn_in_scheduler and prof.wants("scheduler")))):
+        return None
+    queues = ", ".join(map(str, sorted({q for port in prof.ports for q in prof.ecn_queues(port, platform)})))
+    return (f"{command} marks ECT packets on lossless queues {queues} with up to {prof.mark_probability_pct} % "
+            "between Kmin and Kmax, and drops the packets there that are not ECN-capable with that same probability "
+            "(all of them above Kmax), PFC or not: keep non-ECT traffic off the lossless priorities, or lower the "
+            "policy's ecn.mark_probability_pct" + (" (SONiC's stock AZURE_LOSSLESS profile writes 5 %, "
+                                                   "sonic-buildimage qos_config.j2)" if platform == "sonic" else ""))
+
+
 def environment() -> jinja2.Environment:
     """Templates from the shipped templates/ folder; a missing variable is an error, never a blank."""
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
