@@ -5,6 +5,8 @@ would not configure the queue the config's ECN and scheduling live on."""
 
 from __future__ import annotations
 
+import pytest
+
 from losslessd import api, fix
 from losslessd.parse import eos
 from losslessd.parse.base import Input
@@ -57,3 +59,32 @@ def test_a_config_without_queue_blocks_keeps_its_models_family(tmp_path):
     ran = losslessd("render", "--platform", "arista_eos", "--policy", str(POLICY_5M), "--device", str(path))
     assert ran.returncode == 0, ran.stderr
     assert _queue_words(ran.stdout) == {"tx-queue"}
+
+
+@pytest.mark.slow
+def test_the_simulated_sand_switch_takes_the_rendered_snippet(make_sim, tmp_path):
+    """A Sand switch (7280R: `tx-queue` blocks only; the simulator refuses `uc-tx-queue` there, as EOS refuses a
+    command its platform lacks) rendered with a Trident model given by mistake: the snippet follows the running
+    config's `tx-queue` blocks, and a configure session on the simulated switch takes every line. Before, --model
+    chose `uc-tx-queue`, which the switch refuses."""
+    from netmiko import ConnectHandler
+
+    from tests.peers import FABRIC, ssh_params
+
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    sand = (FABRIC / "spine1.cfg").read_text().replace("(DCS-7060DX5-64S,", "(DCS-7280CR3-32P4,", 1)
+    (fabric / "spine1.cfg").write_text(sand.replace("\n   uc-tx-queue ", "\n   tx-queue "))
+    sim = make_sim(["spine1"], snmp=False, fabric=fabric)
+    running = tmp_path / "spine1.cfg"
+    running.write_text(sim.running_config("spine1"))
+    ran = losslessd("render", "--platform", "arista_eos", "--policy", str(POLICY_5M), "--device", str(running),
+                    "--model", "DCS-7050CX3-32S")
+    assert ran.returncode == 0 and _queue_words(ran.stdout) == {"tx-queue"}, ran.stderr
+    with ConnectHandler(**ssh_params(sim, "spine1")) as conn:
+        conn.enable()
+        conn.send_command_timing("configure session render")
+        lines = [line.strip() for line in ran.stdout.splitlines() if line.strip() and not line.startswith("!")]
+        said = conn.send_config_set(lines, enter_config_mode=False, exit_config_mode=False, cmd_verify=False)
+        conn.send_command_timing("abort")
+    assert "tx-queue 3" in said and "% Invalid input" not in said, said
