@@ -38,8 +38,11 @@ def _fixed(tmp_path: Path, text: str) -> tuple[str, str]:
 
 
 def _rates(text: str) -> dict[str, dict[int, list[str]]]:
+    """Each port's queues' scheduler statements, less `priority low`, the level a scheduler has when it writes none
+    (Junos CoS reference, "priority (Schedulers)") and the one the snippet writes then."""
     device = junos.parse([Input("leaf.cfg", text)], "leaf")
-    return {p.name: {q: queue.scheduler.rates for q, queue in sorted(p.queues.items()) if queue.scheduler}
+    return {p.name: {q: [r for r in queue.scheduler.rates if r != "priority low"]
+                     for q, queue in sorted(p.queues.items()) if queue.scheduler}
             for p in device.ports.values() if p.name.startswith("et-")}
 
 
@@ -71,6 +74,20 @@ def test_ports_with_other_rates_get_their_own_scheduler_map(tmp_path):
     bound = {w[3]: w[5] for w in map(str.split, snippet.splitlines()) if w[2:5:2] == ["interfaces", "scheduler-map"]}
     assert bound.keys() == {"et-0/0/0", "et-0/0/1"} and len(set(bound.values())) == 2, snippet
     assert _rates(applied) == before
+
+
+def test_the_priority_level_is_kept_and_strict_stays_the_policys(tmp_path):
+    """A guaranteed-rate level (`priority medium-high`) is the device's to keep: the snippet decides only strict or
+    not, so roce-sched keeps medium-high (it wrote `priority low`, moving the queue down the guaranteed-rate region),
+    and the CNP's queue, strict for the policy, gets strict-high whatever level its old scheduler had."""
+    text = _without_ecn("set class-of-service schedulers roce-sched priority medium-high\n"
+                        "set class-of-service schedulers cnp-sched priority high\n")
+    assert _rates(text)["et-0/0/0"][3][-1] == "priority medium-high"
+    snippet, applied = _fixed(tmp_path, text)
+    assert "schedulers roce-55-90-" in snippet and "-roce priority medium-high" in snippet, snippet
+    assert "-roce priority low" not in snippet and "-cnp priority strict-high" in snippet
+    device = junos.parse([Input("leaf.cfg", applied)], "leaf")
+    assert device.ports["et-0/0/0"].queues[3].scheduler.name.endswith("(priority medium-high)")
 
 
 def test_a_rate_of_no_junos_form_is_not_read(tmp_path):

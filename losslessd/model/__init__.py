@@ -205,8 +205,9 @@ class Scheduler(Model):
     weight: int | None = None
     default: bool = False  # the platform's default scheduling (no config line wrote it)
     shaped: bool = False  # a shaper or rate limit caps the queue: strict, it still cannot take the whole link
-    # The scheduler's own rate and buffer statements, as the config writes them (Junos `transmit-rate percent 60`,
-    # `shaping-rate 10g`, `buffer-size percent 50`): a snippet that puts a new scheduler in its place restates them.
+    # The scheduler's own rate, buffer and (not strict) priority statements, as the config writes them (Junos
+    # `transmit-rate percent 60`, `shaping-rate 10g`, `buffer-size percent 50`, `priority high`): a snippet that puts a
+    # new scheduler in its place restates them.
     rates: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
 

@@ -324,10 +324,15 @@ class PortProfile:
         ceil = self.cable_length_ceil_m
         return ceil if ceil is not None and ceil > EXPLICIT_HEADROOM_ABOVE_M else None
 
-    def rates_of(self, queue: int, temporal: bool) -> list[str]:
-        """The device scheduler's rate and buffer statements for ``queue`` (PortFacts.rates), less a `buffer-size`
-        where the snippet writes its own (``temporal``: the ECN queue's `buffer-size temporal`)."""
-        return [r for r in self.rates.get(queue, []) if not (temporal and r.startswith("buffer-size"))]
+    def scheduler_lines(self, queue: int, strict: bool, temporal: bool) -> list[str]:
+        """A Junos snippet's scheduler for ``queue``: its priority (`strict-high` where ``strict``, else the device
+        scheduler's level of the guaranteed-rate region, else `low`), then the device scheduler's rate and buffer
+        statements (PortFacts.rates), less a `buffer-size` where the snippet writes its own (``temporal``: the ECN
+        queue's `buffer-size temporal`). Before session 36 they were dropped: the queue lost its guarantee."""
+        kept = self.rates.get(queue, [])
+        level = next((r for r in kept if r.startswith("priority ")), "priority low")
+        return ["priority strict-high" if strict else level] + [
+            r for r in kept if not r.startswith("priority ") and not (temporal and r.startswith("buffer-size"))]
 
     @property
     def rates_tag(self) -> str:

@@ -113,8 +113,9 @@ class SchedulerConf:
     drop_profile: Val | None = None  # the drop-profile-map for loss-priority low (or any)
     buffer_us: Val | None = None  # `buffer-size temporal N`: the queue buffer drains in N microseconds at line rate
     unreadable: Source | None = None  # a line of this scheduler that could not be read
-    # Its rate and buffer statements as written (model Scheduler.rates), by what each sets: a later line replaces one
-    # that sets the same (`transmit-rate percent 40` the value, `transmit-rate exact` the modifier).
+    # Its rate, buffer and (not strict) priority statements as written (model Scheduler.rates), by what each sets: a
+    # later line replaces one that sets the same (`transmit-rate percent 40` the value, `transmit-rate exact` the
+    # modifier).
     rates: dict[tuple[str, bool], str] = field(default_factory=dict)
 
 
@@ -1234,11 +1235,12 @@ def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
 # The scheduler statements that give a queue its bandwidth and buffer share (Junos CoS guide, "schedulers":
 # transmit-rate (percent N | RATE | remainder) [exact | rate-limit], shaping-rate (percent N | RATE), excess-rate
 # (percent N | proportion N), excess-priority (low | medium-low | medium-high | high | none), buffer-size
-# (percent N | remainder | temporal N) [exact]), and the words they take: a number with an optional k/m/g rate unit.
+# (percent N | remainder | shared | temporal N) [exact]), shaping-rate's burst-size, and the words they take: a number
+# with an optional k/m/g rate unit.
 RATE_STATEMENTS = frozenset({"transmit-rate", "shaping-rate", "excess-rate", "excess-priority", "buffer-size"})
 _RATE_MODIFIERS = frozenset({"exact", "rate-limit"})
-_RATE_WORD = re.compile(r"(?:percent|remainder|temporal|proportion|exact|rate-limit|low|medium-low|medium-high|high"
-                        r"|none|\d{1,12}(?:\.\d{1,6})?[kmg]?)")
+_RATE_WORD = re.compile(r"(?:percent|remainder|shared|temporal|proportion|exact|rate-limit|burst-size|low|medium-low"
+                        r"|medium-high|high|none|\d{1,12}(?:\.\d{1,6})?[kmgKMG]?)")
 
 
 def _keep_rate(sched: SchedulerConf, w: list[str]) -> None:
@@ -1257,6 +1259,10 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
             raise _Skip(f"unknown scheduler priority {w[1]!r}")
         sched.strict = src if w[1] in STRICT_PRIORITIES else None
         sched.priority = Val(w[1], src)
+        # a level of the guaranteed-rate region is kept with the rates (a snippet decides only strict or not)
+        sched.rates.pop(("priority", False), None)
+        if not sched.strict:
+            sched.rates[("priority", False)] = f"priority {w[1]}"
     elif w[0] == "transmit-rate":
         # transmit-rate (percent N | RATE | remainder) [exact | rate-limit]: only a percent is a share to show
         sched.rate_pct = _whole(w[2], 0, 100) if w[1] == "percent" else None
