@@ -3,12 +3,16 @@
 drop probability is the ECT mark probability unless SAI_WRED_ATTR_ECN_GREEN_MARK_PROBABILITY is set; the Spectrum SAI,
 mlnx_sai_wred.c, refuses a profile with no colour enabled and binds every profile with RED drop on). render keeps the
 WRED colours enabled (a profile without them would be refused) and says on stderr that packets that are not
-ECN-capable are dropped there with the mark probability, which the policy's ecn.mark_probability_pct bounds."""
+ECN-capable are dropped there with the mark probability, which the policy's ecn.mark_probability_pct bounds. WRED that
+drops and marks nothing on a lossless queue is lint's ECN005."""
 
 from __future__ import annotations
 
 import json
 
+from losslessd import api
+from losslessd.parse import sonic
+from losslessd.parse.base import Input
 from tests.clirun import losslessd
 from tests.conftest import FIXTURES
 
@@ -65,3 +69,40 @@ def test_nxos_wred_ecn_says_so_too_and_marking_only_commands_do_not(tmp_path):
               losslessd("render", "--platform", "nvidia_cumulus", "--ports", "swp1:400G:3m")]
     for ran in others:
         assert ran.returncode == 0 and ran.stdout and "not ECN-capable" not in ran.stderr, ran.stderr
+
+
+def _ecn005(tmp_path, name: str, text: str, fmt: str) -> list:
+    path = tmp_path / name
+    path.write_text(text)
+    return [f for f in api.lint([path], "pfc-only", fmt=fmt).findings if f.code == "ECN005"]
+
+
+def test_wred_that_drops_without_marking_on_a_lossless_queue_is_ecn005_also_pfc_only(tmp_path):
+    """ECN005 (error, whatever ecn.required says): SONiC WRED with green enabled and `ecn_none` drops the lossless
+    queue's packets from Kmin up; the rendered profile (ecn_all) drops only non-ECT packets, and `wred_green_enable:
+    "false"` none. Before session 36 a PFC-only lint of the ecn_none profile said nothing (SCH001 only)."""
+    rendered = losslessd("render", "--policy", "roce-dscp26", *PORTS).stdout
+    device = sonic.parse([Input("sw.json", rendered)], "sw")
+    assert device.ports["Ethernet0"].queues[3].ecn.wred_drops == "non-ect"
+    assert _ecn005(tmp_path, "rendered.json", rendered, "sonic") == []
+    dropping = rendered.replace('"ecn": "ecn_all"', '"ecn": "ecn_none"')
+    (finding,) = _ecn005(tmp_path, "dropping.json", dropping, "sonic")
+    assert finding.port == "Ethernet0" and finding.severity.value == "error"
+    assert "queue 3 (lossless priority 3): WRED drop profile ROCE_LOSSLESS_" in finding.message
+    off = dropping.replace('"wred_green_enable": "true"', '"wred_green_enable": "false"')
+    assert sonic.parse([Input("sw.json", off)], "sw").ports["Ethernet0"].queues[3].ecn.wred_drops == "none"
+    assert _ecn005(tmp_path, "off.json", off, "sonic") == []
+
+
+def test_a_junos_drop_profile_without_ecn_on_the_no_loss_queue_is_ecn005(tmp_path):
+    """Junos: a no-loss scheduler's drop profile without `explicit-congestion-notification` is WRED that drops (QFX CoS
+    guide: do not enable WRED on lossless flows); with ECN it only marks (non-ECT packets are tail-dropped, which PFC
+    prevents), and a profile never above 0 % drops nothing."""
+    leaf = (FIXTURES / "raw" / "juniper_junos" / "roce-leaf.cfg").read_text()
+    assert _ecn005(tmp_path, "leaf.cfg", leaf, "juniper_junos") == []
+    no_ecn = "\n".join(line for line in leaf.splitlines() if "roce-sched explicit-congestion" not in line) + "\n"
+    found = _ecn005(tmp_path, "no-ecn.cfg", no_ecn, "juniper_junos")
+    assert {f.port for f in found} == {"et-0/0/0", "et-0/0/1", "et-0/0/48"}
+    assert "WRED drop profile roce-ecn drops packets without marking them" in found[0].message
+    flat = no_ecn.replace("drop-probability [ 0 20 ]", "drop-probability [ 0 0 ]")
+    assert _ecn005(tmp_path, "flat.cfg", flat, "juniper_junos") == []

@@ -193,6 +193,11 @@ class Ecn(Model):
     # Thresholds written in a unit we could not convert (e.g. EOS "segments", or time with no
     # known port speed): kept verbatim so rules can say what they could not verify.
     unconverted: str | None = None
+    # What WRED drops on the queue before it is full: "all" packets (WRED without marking: a Junos drop profile
+    # without explicit-congestion-notification, a SONiC WRED_PROFILE with a colour enabled that its `ecn` mode does
+    # not mark), only those that are not ECN-capable ("non-ect": SONiC WRED that marks), or "none" (no WRED, or one
+    # that marks and tail-drops the rest, Junos). None: not known, or not read for the platform.
+    wred_drops: Literal["none", "non-ect", "all"] | None = None
     source: Source | None = None
 
 

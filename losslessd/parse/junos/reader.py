@@ -1252,8 +1252,6 @@ def _keep_rate(sched: SchedulerConf, w: list[str]) -> None:
 
 
 def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
-    if w[0] in RATE_STATEMENTS:
-        _keep_rate(sched, w)
     if w[0] == "priority":  # one value: a later `priority` line replaces the earlier one
         if w[1] not in SCHEDULER_PRIORITIES:
             raise _Skip(f"unknown scheduler priority {w[1]!r}")
@@ -1291,6 +1289,8 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
         raise _Skip("unknown scheduler statement")
+    if w[0] in RATE_STATEMENTS:  # (after the statement's own checks, whose messages say more)
+        _keep_rate(sched, w)
 
 
 def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:

@@ -1356,8 +1356,13 @@ class _Builder:
             # An explicit `wred_green_enable: "false"` turns WRED, and so marking, off for green.
             enabled = None if mode is None and "ecn" in w.fields else (
                 mode in _ECN_MARKS_GREEN and self.text(w, "wred_green_enable") != "false")
+            # WRED drops green packets where `wred_green_enable` is "true" (SAI_WRED_ATTR_GREEN_ENABLE, default false):
+            # those it does not mark, every one where the mode marks no green (saiwred.h; uncoloured traffic is green).
+            green = self.text(w, "wred_green_enable")
+            drops = ("none" if green in (None, "false") else None if green != "true" or enabled is None
+                     else "non-ect" if enabled else "all")
             ecn = self._wred[name] = Ecn(
-                profile=name, ecn_enabled=enabled,
+                profile=name, ecn_enabled=enabled, wred_drops=drops,
                 min_threshold_bytes=self.value(w, "green_min_threshold", _count, "a threshold in bytes"),
                 max_threshold_bytes=self.value(w, "green_max_threshold", _count, "a threshold in bytes"),
                 mark_probability_pct=self.value(w, "green_drop_probability", _percent, "a percentage 0-100"),
