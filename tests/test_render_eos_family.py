@@ -15,7 +15,7 @@ from tests.conftest import FIXTURES
 
 # The RoCE leaf (`uc-tx-queue` blocks) with a Sand model in its header, whose family alone would say `tx-queue`.
 LEAF = (FIXTURES / "raw" / "arista_eos" / "roce-leaf.cfg").read_text().replace("DCS-7060X6-64PE", "DCS-7280CR3-32P4")
-POLICY_5M = (FIXTURES.parent / "realworld" / "cisco_nxos" / "policy-roce-5m.yaml")  # roce-dscp26 on 5 m cables
+POLICY_5M = FIXTURES.parent / "realworld" / "cisco_nxos" / "policy-roce-5m.yaml"  # roce-dscp26 on 5 m cables
 
 
 def _queue_words(snippet: str) -> set[str]:

@@ -15,8 +15,8 @@ from losslessd.parse import sonic
 from losslessd.parse.base import Input
 from tests.clirun import losslessd
 from tests.conftest import FIXTURES
+from tests.test_render_eos_family import POLICY_5M
 
-POLICY_5M = FIXTURES.parent / "realworld" / "cisco_nxos" / "policy-roce-5m.yaml"  # roce-dscp26 on 5 m cables
 PORTS = ["--platform", "sonic", "--sku", "ACS-MSN4700", "--pool-size", "47218432", "--ports", "Ethernet0:400G:5m"]
 
 

@@ -135,8 +135,8 @@ class PortFacts:
     # the lookup the daemon reads queue counters through: monitor.queue_maps_of); {} where its config does not say,
     # None without a --device. ECN goes on those queues wherever the snippet leaves the device's maps as they are.
     carries: dict[int, list[int]] | None = field(default=None, hash=False)
-    # A --device port's egress queue -> its scheduler's rate and buffer statements (model Scheduler.rates: Junos
-    # `transmit-rate percent 60`), which the snippet's scheduler for that queue restates.
+    # A --device port's egress queue -> its scheduler's rate, buffer and priority-level statements (model
+    # Scheduler.rates: Junos `transmit-rate percent 60`), which the snippet's scheduler for that queue restates.
     rates: dict[int, list[str]] = field(default_factory=dict, hash=False)
 
 

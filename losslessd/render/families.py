@@ -91,8 +91,9 @@ def config_family(platform: str, text: str) -> str | None:
 
 
 def of_device(device: Device) -> str | None:
-    """The family a parsed device's own files show (config_family), which render --device, fix and tune take before
-    its model's: an EOS running config whose blocks say `uc-tx-queue` gets `uc-tx-queue` whatever its header says."""
+    """The family a parsed device's own files show (config_family, which tune reads off the running config it
+    fetches), which render --device and fix take before its model's: an EOS config whose blocks say `uc-tx-queue`
+    gets `uc-tx-queue` whatever its header or --model says."""
     if device.platform != "arista_eos":  # (the only platform whose config lines tell its family)
         return None
     return config_family(device.platform, "\n".join(read_text(path) for path in device.files))
