@@ -106,3 +106,14 @@ def test_a_junos_drop_profile_without_ecn_on_the_no_loss_queue_is_ecn005(tmp_pat
     assert "WRED drop profile roce-ecn drops packets without marking them" in found[0].message
     flat = no_ecn.replace("drop-probability [ 0 20 ]", "drop-probability [ 0 0 ]")
     assert _ecn005(tmp_path, "flat.cfg", flat, "juniper_junos") == []
+
+
+def test_nxos_wred_without_ecn_on_the_no_drop_queue_is_ecn005(tmp_path):
+    """NX-OS `random-detect ... drop-probability 7 weight 0` without `ecn` on the lossless queue's class drops (the
+    Nexus 9000 QoS guide's WRED); with `ecn` it marks and drops only non-ECT packets, render's note."""
+    leaf = (FIXTURES / "raw" / "cisco_nxos" / "roce-leaf.cfg").read_text()
+    assert _ecn005(tmp_path, "leaf.cfg", leaf, "cisco_nxos") == []
+    dropping = leaf.replace("drop-probability 7 weight 0 ecn", "drop-probability 7 weight 0")
+    found = _ecn005(tmp_path, "dropping.cfg", dropping, "cisco_nxos")
+    assert found and {f.severity.value for f in found} == {"error"}
+    assert "queue 3 (lossless priority 3): WRED drops packets without marking them" in found[0].message

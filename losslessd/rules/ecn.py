@@ -410,9 +410,10 @@ class WredDropsLossless(_EcnRule):
     On every RoCE-facing switch port, the egress queue of each lossless priority: a WRED profile that
     drops packets and marks none (a Junos drop profile on a scheduler without
     `explicit-congestion-notification`; a SONiC `WRED_PROFILE` with `wred_green_enable: "true"` whose
-    `ecn` mode marks no green packets, `ecn_none` or no `ecn` at all). Checked whatever `ecn.required`
-    says: a PFC-only fabric loses packets here too. Platforms whose WRED losslessd does not read this
-    way (EOS, NX-OS, NVUE, Dell) are not checked.
+    `ecn` mode marks no green packets, `ecn_none` or no `ecn` at all; an NX-OS queuing class's
+    `random-detect` or `afd` without `ecn`). Checked whatever `ecn.required` says: a PFC-only fabric
+    loses packets here too. Platforms whose WRED losslessd does not read this way (EOS, NVUE, Dell)
+    are not checked.
 
     ## Why it matters
     WRED drops at the egress queue from its minimum threshold up, long before the ingress PG reaches
@@ -431,7 +432,7 @@ class WredDropsLossless(_EcnRule):
 
     ## Fix
     Enable ECN marking on the queue's WRED (Junos `explicit-congestion-notification`, SONiC `ecn:
-    ecn_all`), or take the WRED profile off the lossless queue.
+    ecn_all`, NX-OS `ecn` at the end of `random-detect`), or take the WRED off the lossless queue.
     """
 
     code = "ECN005"
