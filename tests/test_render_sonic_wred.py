@@ -117,3 +117,21 @@ def test_nxos_wred_without_ecn_on_the_no_drop_queue_is_ecn005(tmp_path):
     found = _ecn005(tmp_path, "dropping.cfg", dropping, "cisco_nxos")
     assert found and {f.severity.value for f in found} == {"error"}
     assert "queue 3 (lossless priority 3): WRED drops packets without marking them" in found[0].message
+
+
+def test_eos_random_detect_drop_on_the_lossless_tx_queue_is_ecn005(tmp_path):
+    """EOS `random-detect drop ...` (WRED: ECN-capable packets and others alike, Arista's WRED TOI) on the lossless
+    tx-queue with no `random-detect ecn` drops it; one for a single drop precedence, or one undone by `no random-detect
+    drop`, says nothing."""
+    leaf = (FIXTURES / "raw" / "arista_eos" / "roce-leaf.cfg").read_text()
+    marking = ("      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
+               "max-mark-probability 100 weight 0\n      random-detect ecn count\n")
+    assert marking in leaf
+    dropping = leaf.replace(marking, "      random-detect drop minimum-threshold 150 kbytes maximum-threshold "
+                                     "1500 kbytes drop-probability 100\n")
+    found = _ecn005(tmp_path, "dropping.cfg", dropping, "arista_eos")
+    assert found and "queue 3 (lossless priority 3): WRED drops packets without marking them" in found[0].message
+    one = dropping.replace("random-detect drop minimum", "random-detect drop drop-precedence 2 minimum")
+    assert _ecn005(tmp_path, "one.cfg", one, "arista_eos") == []
+    undone = dropping.replace("drop-probability 100\n", "drop-probability 100\n      no random-detect drop\n")
+    assert _ecn005(tmp_path, "undone.cfg", undone, "arista_eos") == []

@@ -195,9 +195,9 @@ class Ecn(Model):
     unconverted: str | None = None
     # What WRED drops on the queue before it is full: "all" packets (WRED without marking: a Junos drop profile
     # without explicit-congestion-notification, a SONiC WRED_PROFILE with a colour enabled that its `ecn` mode does
-    # not mark, NX-OS `random-detect` without `ecn`), only those that are not ECN-capable ("non-ect": SONiC or NX-OS
-    # WRED that marks), or "none" (no WRED, or one that marks and tail-drops the rest, Junos). None: not known, or
-    # not read for the platform (EOS, NVUE, Dell).
+    # not mark, NX-OS `random-detect` without `ecn`, EOS `random-detect drop` without `random-detect ecn`), only
+    # those that are not ECN-capable ("non-ect": SONiC or NX-OS WRED that marks), or "none" (no WRED, or one that marks
+    # and tail-drops the rest, Junos). None: not known (EOS except "all"), or not read for the platform (NVUE, Dell).
     wred_drops: Literal["none", "non-ect", "all"] | None = None
     source: Source | None = None
 

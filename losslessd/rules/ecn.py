@@ -411,9 +411,10 @@ class WredDropsLossless(_EcnRule):
     drops packets and marks none (a Junos drop profile on a scheduler without
     `explicit-congestion-notification`; a SONiC `WRED_PROFILE` with `wred_green_enable: "true"` whose
     `ecn` mode marks no green packets, `ecn_none` or no `ecn` at all; an NX-OS queuing class's
-    `random-detect` or `afd` without `ecn`). Checked whatever `ecn.required` says: a PFC-only fabric
-    loses packets here too. Platforms whose WRED losslessd does not read this way (EOS, NVUE, Dell)
-    are not checked.
+    `random-detect` or `afd` without `ecn`; an EOS tx-queue's `random-detect drop` of every drop
+    precedence without `random-detect ecn`). Checked whatever `ecn.required` says: a PFC-only fabric
+    loses packets here too. Platforms whose WRED losslessd does not read this way (NVUE, Dell) are not
+    checked.
 
     ## Why it matters
     WRED drops at the egress queue from its minimum threshold up, long before the ingress PG reaches
