@@ -104,3 +104,11 @@ def _write(folder: Path, text: str) -> Path:
     folder.mkdir()
     (folder / "leaf.cfg").write_text(text)
     return folder / "leaf.cfg"
+
+
+def test_a_transmit_rate_modifier_on_its_own_line_keeps_the_rate():
+    """Set form gives `transmit-rate percent 40 exact` as two lines where the modifier is set apart; the second, a
+    modifier alone, keeps the queue's 40 % weight since session 36 (it read as a rate of no percent: weight unknown)."""
+    text = _without_ecn("set class-of-service schedulers be-sched transmit-rate exact\n")
+    queue = junos.parse([Input("leaf.cfg", text)], "leaf").ports["et-0/0/0"].queues[0]
+    assert queue.scheduler.weight == 40 and queue.scheduler.rates == ["transmit-rate percent 40", "transmit-rate exact"]

@@ -1263,7 +1263,8 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
             sched.rates[("priority", False)] = f"priority {w[1]}"
     elif w[0] == "transmit-rate":
         # transmit-rate (percent N | RATE | remainder) [exact | rate-limit]: only a percent is a share to show
-        sched.rate_pct = _whole(w[2], 0, 100) if w[1] == "percent" else None
+        if not (len(w) == 2 and w[1] in _RATE_MODIFIERS):  # (`transmit-rate exact` alone keeps the rate)
+            sched.rate_pct = _whole(w[2], 0, 100) if w[1] == "percent" else None
         if w[-1] in ("exact", "rate-limit"):  # Junos CoS guide, "transmit-rate": exact / rate-limit cap the queue
             sched.shaped = src
     elif w[0] == "shaping-rate":
