@@ -221,15 +221,22 @@ def test_an_nxos_speed_one_family_refuses_needs_the_family():
 
 
 def test_an_eos_model_from_the_device_file_names_its_line_when_no_family_fits(tmp_path):
-    """A --device config whose header names a model no EOS family covers: the family error names the file and the
-    header line the model came from, and says to correct it there or give --model / --family; a model given with
-    --model names no file (the operator typed it), and --family renders."""
+    """A --device config whose header names a model no EOS family covers, and that has no queue block to tell the
+    family by (families.of_device): the family error names the file and the header line the model came from, and
+    says to correct it there or give --model / --family; a model given with --model names no file (the operator typed
+    it), and --family renders. With its `uc-tx-queue` blocks the config says the family itself, and renders."""
     text = (FIXTURES / "raw" / "arista_eos" / "roce-leaf.cfg").read_text()
     assert "! device: roce-leaf1 (DCS-7060X6-64PE, EOS-" in text.split("\n")[1]
+    text = text.replace("(DCS-7060X6-64PE,", "(DCS-7010TX-48,", 1)
     path = tmp_path / "leaf.cfg"
-    path.write_text(text.replace("(DCS-7060X6-64PE,", "(DCS-7010TX-48,", 1))
+    path.write_text(re.sub(r"\n   uc-tx-queue \d+\n(      .*\n)*", "\n", text))
     policy = tmp_path / "policy.yaml"
     policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
+    (tmp_path / "blocks").mkdir()
+    (tmp_path / "blocks" / "leaf.cfg").write_text(text)
+    blocks = losslessd("render", "--platform", "eos", "--policy", str(policy), "--device",
+                       tmp_path / "blocks" / "leaf.cfg")
+    assert blocks.returncode == 0 and "\n   uc-tx-queue 3\n" in blocks.stdout, blocks.stderr
     ran = losslessd("render", "--platform", "eos", "--policy", str(policy), "--device", str(path))
     assert ran.returncode == 2 and ran.stdout == "", ran.stdout
     assert f"{path}:2: arista_eos: the ecn, scheduler commands differ" in ran.stderr, ran.stderr

@@ -193,6 +193,12 @@ class Ecn(Model):
     # Thresholds written in a unit we could not convert (e.g. EOS "segments", or time with no
     # known port speed): kept verbatim so rules can say what they could not verify.
     unconverted: str | None = None
+    # What WRED drops on the queue before it is full: "all" packets (WRED without marking: a Junos drop profile
+    # without explicit-congestion-notification, a SONiC WRED_PROFILE with a colour enabled that its `ecn` mode does
+    # not mark, NX-OS `random-detect` without `ecn`, EOS `random-detect drop` without `random-detect ecn`), only
+    # those that are not ECN-capable ("non-ect": SONiC or NX-OS WRED that marks), or "none" (no WRED, or one that marks
+    # and tail-drops the rest, Junos). None: not known (EOS except "all"), or not read for the platform (NVUE, Dell).
+    wred_drops: Literal["none", "non-ect", "all"] | None = None
     source: Source | None = None
 
 
@@ -205,6 +211,10 @@ class Scheduler(Model):
     weight: int | None = None
     default: bool = False  # the platform's default scheduling (no config line wrote it)
     shaped: bool = False  # a shaper or rate limit caps the queue: strict, it still cannot take the whole link
+    # The scheduler's own rate, buffer and (not strict) priority statements, as the config writes them (Junos
+    # `transmit-rate percent 60`, `shaping-rate 10g`, `buffer-size percent 50`, `priority high`): a snippet that puts a
+    # new scheduler in its place restates them.
+    rates: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
 
 

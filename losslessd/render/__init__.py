@@ -136,6 +136,9 @@ class PortFacts:
     # the lookup the daemon reads queue counters through: monitor.queue_maps_of); {} where its config does not say,
     # None without a --device. ECN goes on those queues wherever the snippet leaves the device's maps as they are.
     carries: dict[int, list[int]] | None = field(default=None, hash=False)
+    # A --device port's egress queue -> its scheduler's rate, buffer and priority-level statements (model
+    # Scheduler.rates: Junos `transmit-rate percent 60`), which the snippet's scheduler for that queue restates.
+    rates: dict[int, list[str]] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -300,6 +303,7 @@ class PortProfile:
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.bundle_attached
     own: tuple[str, ...] = ()  # PortFacts.own
     carries: dict[int, list[int]] | None = field(default=None, hash=False)  # PortFacts.carries
+    rates: dict[int, list[str]] = field(default_factory=dict, hash=False)  # PortFacts.rates
     source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
 
     @property
@@ -320,6 +324,22 @@ class PortProfile:
         """The cable length in whole metres when it is above EXPLICIT_HEADROOM_ABOVE_M (the switch's default)."""
         ceil = self.cable_length_ceil_m
         return ceil if ceil is not None and ceil > EXPLICIT_HEADROOM_ABOVE_M else None
+
+    def scheduler_lines(self, queue: int, strict: bool, temporal: bool) -> list[str]:
+        """A Junos snippet's scheduler for ``queue``: its priority (`strict-high` where ``strict``, else the device
+        scheduler's level of the guaranteed-rate region, else `low`), then the device scheduler's rate and buffer
+        statements (PortFacts.rates), less a `buffer-size` where the snippet writes its own (``temporal``: the ECN
+        queue's `buffer-size temporal`). Before session 36 they were dropped: the queue lost its guarantee."""
+        kept = self.rates.get(queue, [])
+        level = next((r for r in kept if r.startswith("priority ")), "priority low")
+        return ["priority strict-high" if strict else level] + [
+            r for r in kept if not r.startswith("priority ") and not (temporal and r.startswith("buffer-size"))]
+
+    @property
+    def rates_tag(self) -> str:
+        """"" where the port keeps no scheduler statements, else "-" and 8 hex digits that change with them: a
+        scheduler-map the snippet names for the ECN profile alone would give every port one port's rates."""
+        return f"-{zlib.crc32(json.dumps(self.rates, sort_keys=True).encode()):08X}" if self.rates else ""
 
     @property
     def media_mtu(self) -> int:
@@ -938,7 +958,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
-            own=port.own, carries=port.carries, source=port.source))
+            own=port.own, carries=port.carries, rates=port.rates, source=port.source))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1018,6 +1038,37 @@ def unchecked_ecn(platform: str, prof: Profile) -> str | None:
             f"break-even): {platform} sizes the lossless headroom and its xoff point itself at run time (dynamic, "
             "not in the config), so losslessd does not know where PFC pauses there; compare the thresholds with the "
             "switch's own headroom and xoff")
+
+
+# The ECN commands that are WRED with marking, one probability for both: ECT packets are marked with it, the others
+# dropped (RFC 3168 section 5: where a router's AQM would drop a packet, it sets CE instead only if the packet is
+# ECN-capable; Dell OS9 CLI reference, `wred ecn`: "If neither endpoint is ECN-capable, the packet may be dropped based
+# on the WRED drop probability", and above the maximum threshold it is dropped). SONiC: CONFIG_DB's WRED_PROFILE has
+# `<colour>_drop_probability` and no mark probability (sonic-swss qosorch.cpp WredMapHandler refuses any other field;
+# saiwred.h: ECT traffic uses SAI_WRED_ATTR_GREEN_DROP_PROBABILITY as its marking probability unless
+# SAI_WRED_ATTR_ECN_GREEN_MARK_PROBABILITY is set), and it cannot be marking-only: the Spectrum SAI refuses a profile
+# with no colour enabled (mlnx_sai_wred.c: "no data specified") and binds every profile with RED drop on
+# (mlnx_wred_apply). NX-OS: `random-detect ... drop-probability P weight 0 ecn`. Not so: EOS `random-detect ecn`
+# (a marking command), NVUE `congestion-control ... ecn enable` (RED left off), Junos (QFX CoS guide, "Configuring CoS
+# WRED Drop Profiles": on an ECN-enabled queue non-ECT packets are tail-dropped only, which PFC prevents on no-loss).
+WRED_MARKS_AND_DROPS = {"sonic": "WRED_PROFILE's <colour>_drop_probability",
+                        "cisco_nxos": "`random-detect ... drop-probability ... ecn`"}
+
+
+def wred_drops(platform: str, prof: Profile) -> str | None:
+    """Where the snippet's ECN is WRED that drops what it cannot mark (WRED_MARKS_AND_DROPS): the sentence that says
+    packets that are not ECN-capable (a host with ECN off, traffic classified onto the priority by mistake) are
+    dropped on the lossless queues from Kmin up, with the mark probability, PFC or not; None elsewhere."""
+    command = WRED_MARKS_AND_DROPS.get(platform)
+    if (command is None or not prof.ecn
+            or not (prof.wants("ecn") or (PLATFORMS[platform].ecn_in_scheduler and prof.wants("scheduler")))):
+        return None
+    queues = ", ".join(map(str, sorted({q for port in prof.ports for q in prof.ecn_queues(port, platform)})))
+    return (f"{command} marks ECT packets on lossless queues {queues} with up to {prof.mark_probability_pct} % "
+            "between Kmin and Kmax, and drops the packets there that are not ECN-capable with that same probability "
+            "(all of them above Kmax), PFC or not: keep non-ECT traffic off the lossless priorities, or lower the "
+            "policy's ecn.mark_probability_pct" + (" (SONiC's stock AZURE_LOSSLESS profile writes 5 %, "
+                                                   "sonic-buildimage qos_config.j2)" if platform == "sonic" else ""))
 
 
 def environment() -> jinja2.Environment:
@@ -1290,6 +1341,8 @@ def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform
     tests make it."""
     sku = hwsku or device.hwsku
     buffers = hr.switch_buffers(device, hwsku=sku)
+    # (the family the device's own lines show comes before its model's: families.of_device)
+    family = family or families.of_device(device)
     # The SKU the device's DEVICE_METADATA names (not --sku): an error about it names the file and line to change.
     sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in device.files], "hwsku") \
         if hwsku is None and device.hwsku and device.platform == "sonic" and not buffers.known else None
@@ -1363,5 +1416,7 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
                                bundle=p.bundle if on_aggregate else None,
                                bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own,
-                               carries=p.priority_queues() or {}))
+                               carries=p.priority_queues() or {},
+                               rates={q: list(queue.scheduler.rates) for q, queue in sorted(p.queues.items())
+                                      if queue.scheduler is not None and queue.scheduler.rates}))
     return facts, pool.size_bytes if pool is not None else None

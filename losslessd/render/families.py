@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..model import Source
+from ..limits import read_text
+from ..model import Device, Source
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,15 @@ def config_family(platform: str, text: str) -> str | None:
         return None
     seen = {"trident-tomahawk" if m[1] else "sand" for m in _EOS_QUEUE_BLOCK.finditer(text)}
     return seen.pop() if len(seen) == 1 else None
+
+
+def of_device(device: Device) -> str | None:
+    """The family a parsed device's own files show (config_family, which tune reads off the running config it
+    fetches), which render --device and fix take before its model's: an EOS config whose blocks say `uc-tx-queue`
+    gets `uc-tx-queue` whatever its header or --model says."""
+    if device.platform != "arista_eos":  # (the only platform whose config lines tell its family)
+        return None
+    return config_family(device.platform, "\n".join(read_text(path) for path in device.files))
 
 
 def family_of(platform: str, model: str | None) -> str | None:

@@ -400,3 +400,51 @@ class EcnAfterPfc(_MarkingRule):
         yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of "
                            f"{port.pg_label(lane.pg)}{where}; PFC pauses before ECN marks, lower {label} or raise the "
                            f"PG's shared-buffer limit", **at, **data)
+
+
+@register
+class WredDropsLossless(_EcnRule):
+    """WRED drops a lossless queue's packets without marking them.
+
+    ## What it checks
+    On every RoCE-facing switch port, the egress queue of each lossless priority: a WRED profile that
+    drops packets and marks none (a Junos drop profile on a scheduler without
+    `explicit-congestion-notification`; a SONiC `WRED_PROFILE` with `wred_green_enable: "true"` whose
+    `ecn` mode marks no green packets, `ecn_none` or no `ecn` at all; an NX-OS queuing class's
+    `random-detect` or `afd` without `ecn`; an EOS tx-queue's `random-detect drop` of every drop
+    precedence without `random-detect ecn`). Checked whatever `ecn.required` says: a PFC-only fabric
+    loses packets here too. Platforms whose WRED losslessd does not read this way (NVUE, Dell) are not
+    checked.
+
+    ## Why it matters
+    WRED drops at the egress queue from its minimum threshold up, long before the ingress PG reaches
+    the PFC trigger: PFC never pauses for those packets, so the "lossless" priority loses them and RoCE
+    retransmits (Juniper's QFX CoS guide, "Configuring CoS WRED Drop Profiles": do not enable WRED on
+    lossless flows). A WRED that marks ECN drops only packets that are not ECN-capable (SONiC; Junos
+    tail-drops those only when the queue is full): that is not this rule's (docs/render.md).
+
+    ## Failing example
+    Junos `schedulers roce-sched drop-profile-map loss-priority low protocol any drop-profile roce-ecn`
+    without `schedulers roce-sched explicit-congestion-notification`:
+    `queue 3 (lossless priority 3): WRED drop profile roce-ecn drops packets without marking them`.
+
+    ## Passing example
+    The same scheduler with `explicit-congestion-notification`, or with no drop profile.
+
+    ## Fix
+    Enable ECN marking on the queue's WRED (Junos `explicit-congestion-notification`, SONiC `ecn:
+    ecn_all`, NX-OS `ecn` at the end of `random-detect`), or take the WRED off the lossless queue.
+    """
+
+    code = "ECN005"
+    name = "wred-drops-lossless"
+    severity = Severity.error
+
+    def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
+        q = port.queues.get(lane.queue) if lane.priority is not None and lane.queue is not None else None
+        if q is not None and q.ecn is not None and q.ecn.wred_drops == "all":
+            profile = f"WRED drop profile {q.ecn.profile}" if q.ecn.profile else "WRED"
+            yield self.finding(f"{_where(lane)}: {profile} drops packets without marking them, from its minimum "
+                               "threshold up, before PFC pauses: the lossless priority loses them; enable ECN marking "
+                               "on the queue's WRED, or take the WRED profile off the lossless queue",
+                               **self._at(device, port, lane))

@@ -335,7 +335,7 @@ def _queues(layers: list[QosConf], port: Port) -> None:
         for index, conf in layer.queues.items():
             queue = merged.setdefault(index, QueueConf(source=conf.source))
             queue.source = conf.source
-            for attr in ("strict", "bandwidth", "ecn", "shaped"):
+            for attr in ("strict", "bandwidth", "ecn", "shaped", "drop"):
                 if getattr(conf, attr) is not None:
                     setattr(queue, attr, getattr(conf, attr))
     round_robin = [i for i, q in merged.items() if q.strict is not None and not q.strict.value]
@@ -352,14 +352,19 @@ def _queues(layers: list[QosConf], port: Port) -> None:
             scheduler = Scheduler(type=SchedulerType.strict, default=True, source=own.source if own else None,
                                   shaped=bool(conf and conf.shaped and conf.shaped.value))
         port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source if conf else None,
-                                   ecn=_ecn(conf.ecn if conf else None, port.speed_gbps))
+                                   ecn=_ecn(conf.ecn if conf else None, port.speed_gbps, conf.drop if conf else None))
 
 
-def _ecn(val: Val | None, speed_gbps: float | None) -> Ecn:
+def _ecn(val: Val | None, speed_gbps: float | None, drop: Val | None = None) -> Ecn:
+    """The queue's marking; what its WRED drops (Ecn.wred_drops) only where it drops and marks nothing: "all" for a
+    `random-detect drop` of every drop precedence, else not known (what EOS does with a packet that ECN cannot mark
+    beside WRED is not in the sources losslessd cites)."""
     if val is not None and val.value == ECN_UNREAD:  # its line was not read (a SYS002 says why)
         return Ecn(ecn_enabled=None, source=val.source)
     raw: RawEcn | None = val.value if val else None
     if raw is None:  # no `random-detect ecn` thresholds (or `no random-detect ecn`): no marking
+        if drop is not None and drop.value:
+            return Ecn(ecn_enabled=False, source=drop.source, wred_drops="all")
         return Ecn(ecn_enabled=False, source=val.source if val else None)
     kmin, kmax = _bytes(raw.kmin, speed_gbps), _bytes(raw.kmax, speed_gbps)
     return Ecn(profile=raw.profile, ecn_enabled=True, min_threshold_bytes=kmin, max_threshold_bytes=kmax,

@@ -64,10 +64,8 @@ WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
 # Manual, `comment` and `banner` commands; AVD's intended configs print them so). The text is not configuration.
 _FREE_TEXT = re.compile(r"^[ \t]*(comment|banner[ \t]+(login|motd))[ \t]*\r?$")
-# tx-queue sub-commands that exist but are not part of the model: minimum bandwidth, shaping,
-# WRED that drops instead of marking (not ECN), the ECN counter switch.
-_QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"),
-                  ("random-detect", "drop"), ("no", "random-detect", "drop"), ("random-detect", "ecn", "count"),
+# tx-queue sub-commands that exist but are not part of the model: minimum bandwidth, the ECN counter switch.
+_QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"), ("random-detect", "ecn", "count"),
                   ("no", "random-detect", "ecn", "count"), ("comment",))
 # qos profile sub-commands that exist but are not part of the model (default CoS/DSCP, shaping, policy-maps).
 _PROFILE_IGNORED = ("qos", "shape", "service-policy", "mc-tx-queue")
@@ -110,6 +108,10 @@ class QueueConf:
     bandwidth: Val | None = None  # `bandwidth percent N`
     ecn: Val | None = None  # value RawEcn, None for `no random-detect ecn`, ECN_UNREAD for a line not read
     shaped: Val | None = None  # True: `shape rate X`; False: `no shape rate`
+    # `random-detect drop minimum-threshold ...`: WRED that drops every packet it selects (True; Arista TOI "WRED":
+    # ECN-capable and not alike); value None for one of a drop precedence only (`... drop-precedence N ...`), False for
+    # `no random-detect drop`; no Val: the block does not say.
+    drop: Val | None = None
 
 
 @dataclass
@@ -588,6 +590,10 @@ class _Reader(TreeReader):
             queue.shaped = Val(True, src)
         elif w[:2] == ["no", "shape"]:
             queue.shaped = Val(False, src)
+        elif w[:2] == ["random-detect", "drop"]:
+            queue.drop = Val(None if "drop-precedence" in w else True, src)
+        elif w[:3] == ["no", "random-detect", "drop"]:
+            queue.drop = Val(False, src)
         elif any(tuple(w[:len(p)]) == p for p in _QUEUE_IGNORED):
             pass
         elif w[:2] == ["random-detect", "ecn"]:

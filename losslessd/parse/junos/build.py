@@ -483,10 +483,11 @@ def _scheduler_map(cfg: JunosConfig, ref: Val, port: Port, issues: list[ParseIss
         # strict-high is strict priority; high, medium-* and low are levels of the guaranteed-rate region, served
         # by weight (transmit-rate), not before everything else (Junos CoS guide, "priority (Schedulers)").
         level = f" (priority {sched.priority.value})" if sched.priority and not sched.strict else ""
+        rates = list(sched.rates.values())
         scheduler = (Scheduler(name=sched_ref.value, type=SchedulerType.strict, shaped=sched.shaped is not None,
-                               source=sched.strict) if sched.strict
+                               rates=rates, source=sched.strict) if sched.strict
                      else Scheduler(name=sched_ref.value + level, type=SchedulerType.wrr, weight=sched.rate_pct,
-                                    source=sched.priority.source if sched.priority else sched.source))
+                                    rates=rates, source=sched.priority.source if sched.priority else sched.source))
         port.queues[fc.queue] = Queue(index=fc.queue, scheduler=scheduler, source=sched_ref.source,
                                       ecn=_ecn(cfg, sched, port.speed_gbps, issues))
 
@@ -502,27 +503,36 @@ def _ecn(cfg: JunosConfig, sched: SchedulerConf, speed_gbps: float | None, issue
 
     Fill levels are percent of the queue's buffer: bytes only when the scheduler sizes that buffer in time
     (`buffer-size temporal`) and the port's speed is known."""
+    if sched.ecn is None and sched.drop_profile is not None:
+        # WRED without marking drops every packet its profile selects (QFX CoS guide, "Configuring CoS WRED Drop
+        # Profiles": do not enable WRED on lossless flows); a profile never above 0 % drops nothing.
+        dropping = cfg.drop_profiles.get(sched.drop_profile.value)
+        chances = [p for _, p in dropping.points] + dropping.probs if dropping is not None else []
+        return Ecn(profile=sched.drop_profile.value, ecn_enabled=False, source=sched.source,
+                   wred_drops=None if dropping is None else "all" if any(chances) else "none")
     if sched.ecn is None or sched.drop_profile is None:
-        return Ecn(ecn_enabled=False, source=sched.ecn or sched.source)
+        return Ecn(ecn_enabled=False, source=sched.ecn or sched.source, wred_drops="none")
+    # On an ECN-enabled queue the drop profile only marks, and packets that are not ECN-capable are tail-dropped
+    # (the same guide), which PFC prevents on a no-loss queue.
     name = sched.drop_profile.value
     profile = cfg.drop_profiles.get(name)
     if profile is None:
         issues.append(ParseIssue(code="SYS002", source=sched.drop_profile.source,
                                  message=f"drop profile {name} is not defined: the queue's ECN thresholds are unknown"))
-        return Ecn(profile=name, ecn_enabled=True, source=sched.ecn)
+        return Ecn(profile=name, ecn_enabled=True, wred_drops="none", source=sched.ecn)
     points = sorted(profile.points or list(zip(profile.fills, profile.probs)))
     if not points or (profile.fills and len(profile.fills) != len(profile.probs)):
         issues.append(ParseIssue(code="SYS002", source=profile.source, message=(
             f"drop profile {name} has no complete fill-level / drop-probability pairs")))
-        return Ecn(profile=name, ecn_enabled=True, source=sched.ecn)
+        return Ecn(profile=name, ecn_enabled=True, wred_drops="none", source=sched.ecn)
     pmax = max(p for _, p in points)
     kmin = max((f for f, p in points if p == 0), default=points[0][0])  # marking starts above the last 0 % point
     kmax = min(f for f, p in points if p == pmax)
     buffer = time_to_bytes(sched.buffer_us.value / 1000, speed_gbps) if sched.buffer_us else None
     if buffer is not None:
-        return Ecn(profile=name, ecn_enabled=True, mark_probability_pct=pmax, source=sched.ecn,
+        return Ecn(profile=name, ecn_enabled=True, wred_drops="none", mark_probability_pct=pmax, source=sched.ecn,
                    min_threshold_bytes=round(buffer * kmin / 100), max_threshold_bytes=round(buffer * kmax / 100))
     size = (f"a {sched.buffer_us.value:g} us queue buffer at an unknown port speed" if sched.buffer_us
             else "the queue buffer")
-    return Ecn(profile=name, ecn_enabled=True, mark_probability_pct=pmax, source=sched.ecn,
+    return Ecn(profile=name, ecn_enabled=True, wred_drops="none", mark_probability_pct=pmax, source=sched.ecn,
                unconverted=f"fill-level {kmin:g}% to {kmax:g}% of {size} (drop profile {name})")

@@ -113,6 +113,10 @@ class SchedulerConf:
     drop_profile: Val | None = None  # the drop-profile-map for loss-priority low (or any)
     buffer_us: Val | None = None  # `buffer-size temporal N`: the queue buffer drains in N microseconds at line rate
     unreadable: Source | None = None  # a line of this scheduler that could not be read
+    # Its rate, buffer and (not strict) priority statements as written (model Scheduler.rates), by what each sets: a
+    # later line replaces one that sets the same (`transmit-rate percent 40` the value, `transmit-rate exact` the
+    # modifier).
+    rates: dict[tuple[str, bool], str] = field(default_factory=dict)
 
 
 @dataclass
@@ -1361,15 +1365,39 @@ def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
         raise _Skip("unknown drop-profile statement")
 
 
+# The scheduler statements that give a queue its bandwidth and buffer share (Junos CoS guide, "schedulers":
+# transmit-rate (percent N | RATE | remainder) [exact | rate-limit], shaping-rate (percent N | RATE), excess-rate
+# (percent N | proportion N), excess-priority (low | medium-low | medium-high | high | none), buffer-size
+# (percent N | remainder | shared | temporal N) [exact]), shaping-rate's burst-size, and the words they take: a number
+# with an optional k/m/g rate unit.
+RATE_STATEMENTS = frozenset({"transmit-rate", "shaping-rate", "excess-rate", "excess-priority", "buffer-size"})
+_RATE_MODIFIERS = frozenset({"exact", "rate-limit"})
+_RATE_WORD = re.compile(r"(?:percent|remainder|shared|temporal|proportion|exact|rate-limit|burst-size|low|medium-low"
+                        r"|medium-high|high|none|\d{1,12}(?:\.\d{1,6})?[kmgKMG]?)")
+
+
+def _keep_rate(sched: SchedulerConf, w: list[str]) -> None:
+    """Keep a rate or buffer statement as written (a snippet's new scheduler restates it); one with a word of no
+    such statement is not read (its scheduler's settings are then unknown)."""
+    if len(w) < 2 or not all(_RATE_WORD.fullmatch(x) for x in w[1:]):
+        raise _Skip(f"unknown {w[0]} value {' '.join(w[1:])!r}")
+    sched.rates[(w[0], len(w) == 2 and w[1] in _RATE_MODIFIERS)] = " ".join(w)
+
+
 def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
     if w[0] == "priority":  # one value: a later `priority` line replaces the earlier one
         if w[1] not in SCHEDULER_PRIORITIES:
             raise _Skip(f"unknown scheduler priority {w[1]!r}")
         sched.strict = src if w[1] in STRICT_PRIORITIES else None
         sched.priority = Val(w[1], src)
+        # a level of the guaranteed-rate region is kept with the rates (a snippet decides only strict or not)
+        sched.rates.pop(("priority", False), None)
+        if not sched.strict:
+            sched.rates[("priority", False)] = f"priority {w[1]}"
     elif w[0] == "transmit-rate":
         # transmit-rate (percent N | RATE | remainder) [exact | rate-limit]: only a percent is a share to show
-        sched.rate_pct = _whole(w[2], 0, 100) if w[1] == "percent" else None
+        if not (len(w) == 2 and w[1] in _RATE_MODIFIERS):  # (`transmit-rate exact` alone keeps the rate)
+            sched.rate_pct = _whole(w[2], 0, 100) if w[1] == "percent" else None
         if w[-1] in ("exact", "rate-limit"):  # Junos CoS guide, "transmit-rate": exact / rate-limit cap the queue
             sched.shaped = src
     elif w[0] == "shaping-rate":
@@ -1395,6 +1423,8 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
         raise _Skip("unknown scheduler statement")
+    if w[0] in RATE_STATEMENTS:  # (after the statement's own checks, whose messages say more)
+        _keep_rate(sched, w)
 
 
 def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:

@@ -518,11 +518,15 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues) -
 
 
 def _ecn(conf: QueueConf) -> Ecn:
+    """The class's marking, and what its WRED drops (Ecn.wred_drops): with `ecn`, the packets it cannot mark (one
+    `drop-probability` for both, RFC 3168 section 5); without, every packet it selects (WRED or AFD drop)."""
     if conf.wred is not None and conf.wred.value is None:  # its line was not read (a SYS002 says why)
         return Ecn(ecn_enabled=None, source=conf.wred.source)
-    if conf.wred is None or not conf.wred.value.ecn:  # no WRED, or WRED that drops instead of marking
-        return Ecn(ecn_enabled=False, source=conf.wred.source if conf.wred else conf.source)
+    if conf.wred is None:
+        return Ecn(ecn_enabled=False, source=conf.source, wred_drops="none")
+    if not conf.wred.value.ecn:  # WRED that drops instead of marking
+        return Ecn(ecn_enabled=False, source=conf.wred.source, wred_drops="all")
     raw = conf.wred.value
-    return Ecn(ecn_enabled=True, min_threshold_bytes=raw.kmin, max_threshold_bytes=raw.kmax,
+    return Ecn(ecn_enabled=True, wred_drops="non-ect", min_threshold_bytes=raw.kmin, max_threshold_bytes=raw.kmax,
                mark_probability_pct=raw.probability, source=conf.wred.source,
                unconverted=raw.text if raw.kmin is None or raw.kmax is None else None)

@@ -1413,8 +1413,13 @@ class _Builder:
             # with SAI_WRED_ATTR_GREEN_DROP_PROBABILITY 100
             pmax = 100.0 if "green_drop_probability" not in w.fields and self.text(w, "wred_green_enable") == "true" \
                 else self.value(w, "green_drop_probability", _percent, "a percentage 0-100")
+            # WRED drops green packets where `wred_green_enable` is "true" (SAI_WRED_ATTR_GREEN_ENABLE, default false):
+            # those it does not mark, every one where the mode marks no green (saiwred.h; uncoloured traffic is green).
+            green = self.text(w, "wred_green_enable")
+            drops = ("none" if green in (None, "false") else None if green != "true" or enabled is None
+                     else "non-ect" if enabled else "all")
             ecn = self._wred[name] = Ecn(
-                profile=name, ecn_enabled=enabled,
+                profile=name, ecn_enabled=enabled, wred_drops=drops,
                 min_threshold_bytes=self.value(w, "green_min_threshold", _count, "a threshold in bytes"),
                 max_threshold_bytes=self.value(w, "green_max_threshold", _count, "a threshold in bytes"),
                 mark_probability_pct=pmax, source=w.source())
