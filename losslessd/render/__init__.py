@@ -1063,7 +1063,8 @@ def wred_drops(platform: str, prof: Profile) -> str | None:
     if (command is None or not prof.ecn
             or not (prof.wants("ecn") or (PLATFORMS[platform].ecn_in_scheduler and prof.wants("scheduler")))):
         return None
-    queues = ", ".join(map(str, sorted({q for port in prof.ports for q in prof.ecn_queues(port, platform)})))
+    prof = replace(prof, platform=platform)  # (the queues as render places them for that platform)
+    queues = ", ".join(map(str, sorted({q for port in prof.ports for q in prof.ecn_queues(port)})))
     return (f"{command} marks ECT packets on lossless queues {queues} with up to {prof.mark_probability_pct} % "
             "between Kmin and Kmax, and drops the packets there that are not ECN-capable with that same probability "
             "(all of them above Kmax), PFC or not: keep non-ECT traffic off the lossless priorities, or lower the "
