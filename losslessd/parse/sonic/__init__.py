@@ -518,8 +518,9 @@ def _one_port(text: str) -> bool:
 _NOT_ONE_PORT = re.compile(r"[,|]|^\s|\s$|\n\s|\s\n")
 
 
-# A deferred table whose first port's run of rows is shorter is read row by row (_Builder._runs): the QUEUE table's
-# runs are a port's 8 queues, BUFFER_PG's and BUFFER_QUEUE's one or two rows.
+# A deferred table whose first port's run of rows is shorter is read row by row (_Builder._runs) unless the rest of it
+# repeats that run (_Builder._rest_repeats): the QUEUE table's runs are a port's 8 queues, BUFFER_PG's and
+# BUFFER_QUEUE's one or two rows.
 _RUN_MIN = 4
 
 
@@ -854,7 +855,8 @@ class _Builder:
         fields equal to its fields) gives its port that run's events and the run's own keys here, without a row read:
         what reading them one by one gives (see _run_read for when a run may be repeated so). A table whose first run
         is shorter than _RUN_MIN rows (a port's PGs or buffer queues) is read row by row: checking a run of one or two
-        rows costs more than reading them."""
+        rows costs more than reading them. Before either, the rest of the table is tried as the first run repeated
+        throughout (_rest_repeats), which takes it at once."""
         keys, rows = list(raw), list(raw.values())
         ports = self.ports
         template: tuple | None = None  # (key suffixes, rows, events, how many) of the last run that may be repeated
