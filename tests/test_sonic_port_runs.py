@@ -1,9 +1,11 @@
 """A SONiC switch writes each port's queues alike: `Ethernet4|0` .. `Ethernet4|7` with the fields of `Ethernet0|0` ..
 `Ethernet0|7`. The builder reads one port's run of QUEUE rows one by one and gives a later port whose run repeats it
 (the same keys but for the port's name, equal fields) that run's settings without reading its rows
-(parse/sonic _Builder._runs). What it builds must be what reading every row builds: each queue's scheduler, ECN and
-buffer profile, each queue's and PG's source (its own entry and line), the issues and the clashes, whatever a later
-run changes (a field, a row more or less, a range key, a port name written with a blank, a value that is no text)."""
+(parse/sonic _Builder._runs), and where every later port repeats the first, takes the rest of the QUEUE, BUFFER_PG or
+BUFFER_QUEUE table at once (_rest_repeats). What it builds must be what reading every row builds: each queue's
+scheduler, ECN and buffer profile, each queue's and PG's source (its own entry and line), the issues and the clashes,
+whatever a later run changes (a field, a row more or less, a range key, a port name written with a blank, a value
+that is no text)."""
 
 from __future__ import annotations
 
