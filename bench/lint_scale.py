@@ -17,10 +17,10 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
-Last counted (session 35, part b): a bench switch's worker share 23.91 M -> 22.40 M instructions (-6.3 %; -3.5 % once
-the lead took the slice compare out again: quadratic on long runs), from main 28d4e279's idle 3.33x (lint 3.69 s wall,
-6.99 s CPU, floor 1.11 s); the stop's end, idle: 3.32x (lint 3.87 s wall, 7.28 s CPU, floor 1.17 s):
-docs/lint-at-scale.md, "Session 35, part b".
+Last counted (session 36): a bench switch's worker share 22.85 M -> 21.87 M instructions (-4.3 %; process time, the
+two changes toggled in one process at load 4-8: best 2,190 -> 1,954 us, -10.8 %), from main a3e053da's idle 3.36x and
+3.48x (lead's runs; floor 1.12 s, lint 3.78 s wall, 7.04 s CPU); no idle N=2,000 run this session (load 4-8):
+docs/lint-at-scale.md, "Session 36".
 Last measured (session 35): the lead's idle run of main 1d065a62, N=2,000 3.24x (lint 3.70 s wall, 6.98 s CPU, floor
 1.14 s); where its wall time goes (workers 97 % busy, 0.12-0.20 s before them and 0.2 s after the last share in this
 process alone), what a switch and a host cost per part, the parallel path's transfer (about 4 % of the CPU) and the

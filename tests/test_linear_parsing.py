@@ -461,3 +461,28 @@ def test_an_nvue_config_with_no_unset_looks_up_no_tombstone():
         sys.settrace(None)
     assert len(device.ports) == 32
     assert calls[0] == 0, calls
+
+
+def test_a_sonic_table_s_rest_is_tried_at_once_only_on_its_first_run(monkeypatch):
+    """_Builder._rest_repeats passes over the rest of a table (in C): tried once per table, on its first run, never
+    again after each later run read row by row, which would be runs x rows (here 200 ports whose runs all differ)."""
+    from losslessd.parse import sonic
+    from losslessd.parse.base import Input
+
+    ports = [f"Ethernet{4 * i}" for i in range(200)]
+    queue = {f"{p}|{q}": {"scheduler": f"S{(n + q) % 2}"} for n, p in enumerate(ports) for q in range(8)}
+    doc = {"DEVICE_METADATA": {"localhost": {"hostname": "leaf"}},
+           "PORT": {p: {"speed": "100000", "mtu": "9100"} for p in ports},
+           "SCHEDULER": {"S0": {"type": "DWRR", "weight": "10"}, "S1": {"type": "DWRR", "weight": "20"}},
+           "QUEUE": queue}
+    tried: list[int] = []
+    real = sonic._Builder._rest_repeats
+
+    def counted(self: sonic._Builder, keys: list[str], *args: Any) -> bool:
+        tried.append(len(keys))
+        return real(self, keys, *args)
+
+    monkeypatch.setattr(sonic._Builder, "_rest_repeats", counted)
+    device = sonic.parse([Input("config_db.json", json.dumps(doc, indent=1))], "leaf")
+    assert device.ports["Ethernet4"].queues[0].scheduler.name == "S1" and not device.issues
+    assert tried == [len(queue)]

@@ -1,9 +1,11 @@
 """A SONiC switch writes each port's queues alike: `Ethernet4|0` .. `Ethernet4|7` with the fields of `Ethernet0|0` ..
 `Ethernet0|7`. The builder reads one port's run of QUEUE rows one by one and gives a later port whose run repeats it
 (the same keys but for the port's name, equal fields) that run's settings without reading its rows
-(parse/sonic _Builder._runs). What it builds must be what reading every row builds: each queue's scheduler, ECN and
-buffer profile, each queue's and PG's source (its own entry and line), the issues and the clashes, whatever a later
-run changes (a field, a row more or less, a range key, a port name written with a blank, a value that is no text)."""
+(parse/sonic _Builder._runs), and where every later port repeats the first, takes the rest of the QUEUE, BUFFER_PG or
+BUFFER_QUEUE table at once (_rest_repeats). What it builds must be what reading every row builds: each queue's
+scheduler, ECN and buffer profile, each queue's and PG's source (its own entry and line), the issues and the clashes,
+whatever a later run changes (a field, a row more or less, a range key, a port name written with a blank, a value
+that is no text)."""
 
 from __future__ import annotations
 
@@ -52,16 +54,33 @@ def _edited(edit) -> dict:
     return tables
 
 
-def _replace_queue_rows(tables: dict, port: str, rows: dict) -> None:
-    """The QUEUE table with ``port``'s rows replaced by ``rows`` where the port's first row stood."""
+def _replace_queue_rows(tables: dict, port: str, rows: dict, table: str = "QUEUE") -> None:
+    """The QUEUE (or ``table``) table with ``port``'s rows replaced by ``rows`` where the port's first row stood."""
     out: dict = {}
-    for key, fields in tables["QUEUE"].items():
+    for key, fields in tables[table].items():
         if key.rpartition("|")[0] == port:
             out.update(rows)
             rows = {}
         else:
             out[key] = fields
-    tables["QUEUE"] = out
+    tables[table] = out
+
+
+def _single(tables: dict) -> None:
+    """BUFFER_PG and BUFFER_QUEUE written with a key per index (`Ethernet0|3`, `Ethernet0|4`), as SONiC's templates
+    write them: runs of two rows, one PG or queue each."""
+    for table in ("BUFFER_PG", "BUFFER_QUEUE"):
+        tables[table] = {f"{key[:-4]}|{i}": dict(fields) for key, fields in tables[table].items() for i in (3, 4)}
+
+
+def _in_single(edit) -> object:
+    """``edit`` of the tables as _single writes them."""
+    return lambda t: (_single(t), edit(t))
+
+
+def _rekeyed(table: str, port: str, *keys: str) -> object:
+    """``port``'s rows of ``table`` (BUFFER_PG, BUFFER_QUEUE, as _single writes them) written under ``keys``."""
+    return _in_single(lambda t: _replace_queue_rows(t, port, {key: t[table][f"{port}|3"] for key in keys}, table))
 
 
 def _set(port: str, queue: int, **fields) -> object:
@@ -93,6 +112,26 @@ VARIANTS = {
     "a port's queues in two runs": lambda t: t["QUEUE"].update({"Ethernet4|7": t["QUEUE"].pop("Ethernet4|7")}),
     "a bad index": lambda t: _replace_queue_rows(t, "Ethernet8", {
         **{f"Ethernet8|{q}": dict(f) for q, f in QUEUE_FIELDS.items() if q != 2}, "Ethernet8|x": {"scheduler": "S0"}}),
+    # (the rest of a table taken at once when every later port repeats the first port's rows: _Builder._rest_repeats)
+    "a port name with a newline": lambda t: _replace_queue_rows(t, "Ethernet12", {
+        f"Ethernet12\n|{q}": dict(f) for q, f in QUEUE_FIELDS.items()}),
+    "every port's index written with a newline after it": lambda t: t.update(QUEUE={
+        (f"{key}\n" if key.endswith("|2") else key): fields for key, fields in t["QUEUE"].items()}),
+    "the last port's rows a row short": lambda t: t["QUEUE"].pop("Ethernet20|7"),
+    "PGs and buffer queues a key each": _single,
+    "a later port's PG with another profile": _in_single(lambda t: t["BUFFER_PG"]["Ethernet8|4"].update(profile="eg")),
+    "a later port's PGs as one range key": _rekeyed("BUFFER_PG", "Ethernet12", "Ethernet12|3-4"),
+    "a later port's PGs in the other order": _rekeyed("BUFFER_PG", "Ethernet12", "Ethernet12|4", "Ethernet12|3"),
+    "a later port's PG keys without a port name": _rekeyed("BUFFER_PG", "Ethernet20", "|3", "|4"),
+    "a later port's PG keys with a blank": _rekeyed("BUFFER_PG", "Ethernet8", " Ethernet8|3", " Ethernet8|4"),
+    "a later port's PG keys naming two ports": _rekeyed("BUFFER_PG", "Ethernet8", "Ethernet8,Ethernet9|3",
+                                                        "Ethernet8,Ethernet9|4"),
+    "a later port's buffer queue keys with a newline": _rekeyed("BUFFER_QUEUE", "Ethernet4", "Ethernet4\n|3",
+                                                                "Ethernet4\n|4"),
+    "the first port's buffer queue keys with a bar more": _rekeyed("BUFFER_QUEUE", "Ethernet0", "x|Ethernet0|3",
+                                                                   "x|Ethernet0|4"),
+    "a later port's buffer queue of a number": _in_single(lambda t: t["BUFFER_QUEUE"]["Ethernet16|3"].update(
+        profile=1)),
 }
 
 
@@ -113,6 +152,7 @@ def test_ports_whose_queues_repeat_a_run_build_what_reading_every_row_builds(var
     tables = _edited(VARIANTS[variant])
     taken, text = _seen(tables)
     monkeypatch.setattr(sonic, "_RUN_MIN", 10**9)  # every row read one by one
+    monkeypatch.setattr(sonic._Builder, "_rest_repeats", lambda *args: False)
     assert _seen(tables)[0] == taken
     if variant == "alike":  # (what the test compares: every port's 8 queues, each citing its own row)
         assert not taken["issues"] and [len(p["queues"]) for p in taken["ports"].values()] == [8] * len(PORTS)
@@ -141,3 +181,21 @@ def test_the_rows_of_ports_that_repeat_a_run_are_not_read(monkeypatch):
     assert not device["issues"] and all(len(port["queues"]) == 8 for port in device["ports"].values())
     assert [key for key in split if key.endswith(tuple(f"|{q}" for q in range(8)))] == [
         f"Ethernet0|{q}" for q in range(8)]
+
+
+@pytest.mark.parametrize("variant", ["alike", "PGs and buffer queues a key each"])
+def test_a_table_whose_later_ports_repeat_the_first_is_taken_at_once(variant, monkeypatch):
+    """Where every later port's rows repeat the first port's (the usual switch), the rest of the table is taken in one
+    step (_Builder._rest_repeats): QUEUE's runs of 8 rows and, a key per index, BUFFER_PG's and BUFFER_QUEUE's of 2."""
+    taken: list[int] = []
+    real = sonic._Builder._rest_repeats
+
+    def counted(self, keys, *args):
+        done = real(self, keys, *args)
+        taken.append(len(keys) if done else 0)
+        return done
+
+    monkeypatch.setattr(sonic._Builder, "_rest_repeats", counted)
+    device = _seen(_edited(VARIANTS[variant]))[0]
+    assert not device["issues"]
+    assert taken == ([len(PORTS) * 8] if variant == "alike" else [len(PORTS) * 8, len(PORTS) * 2, len(PORTS) * 2])

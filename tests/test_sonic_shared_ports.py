@@ -183,3 +183,35 @@ def test_path_views_of_shared_ports_make_no_queue():
         shared = _presence(port)
         assert port._shared is not None  # nothing made
         assert shared == _presence(port.plain())  # (plain() makes them)
+
+
+def test_a_port_keyed_after_one_alike_has_its_key_only_where_its_content_is_equal():
+    """Keys.port compares a SharedPort with the one keyed before it (the same shared part, equal watchdog settings,
+    each field equal or the same object) before it makes its content: whichever port is changed, two ports have one
+    key exactly where their contents give one (a field set apart, a map of other content or order: two keys; a map or
+    list of equal content that is another object: one)."""
+    def keyed(change, at: int, compare: bool = True) -> bool:
+        ports = list(parse([Input("config_db.json", json.dumps({**TABLES, **_WD}, indent=1))], "dut").ports.values())
+        assert ports[0]._shared[0] is ports[1]._shared[0] and ports[0]._wd[0] == ports[1]._wd[0]  # (alike)
+        change(ports[at])
+        if change is order:  # (and the other port's the same items in the other order)
+            ports[1 - at].dscp_to_tc = dict(reversed(ports[at].dscp_to_tc.items()))
+        keys = Keys()
+        if not compare:
+            keys._alike = lambda port, values: False  # (content alone)
+        return keys.port(ports[0]) == keys.port(ports[1])
+
+    def order(port: Port) -> None:
+        port.dscp_to_tc = {**port.dscp_to_tc, 0: 0}
+
+    changes = {"none": lambda p: None, "mtu": lambda p: setattr(p, "mtu_bytes", 1500),
+               "pfc": lambda p: setattr(p, "pfc_enabled", [3]), "no pfc": lambda p: setattr(p, "pfc_enabled", None),
+               "pfc list": lambda p: setattr(p, "pfc_enabled", list(p.pfc_enabled)),
+               "map": lambda p: setattr(p, "dscp_to_tc", {26: 1}),
+               "map copy": lambda p: setattr(p, "dscp_to_tc", dict(p.dscp_to_tc)),
+               "map order": order,
+               "vlans": lambda p: setattr(p, "vlans", [10]), "trust": lambda p: setattr(p, "trust", None),
+               "watchdog": lambda p: setattr(p, "_wd", ((False, *p._wd[0][1:]), p._wd[1]))}
+    alike = {name: [keyed(change, at) for at in (0, 1)] for name, change in changes.items()}
+    assert alike == {name: [keyed(change, at, compare=False) for at in (0, 1)] for name, change in changes.items()}
+    assert [name for name, same in alike.items() if same == [True, True]] == ["none", "pfc list", "map copy"]

@@ -122,6 +122,29 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
 
 
 @cache
+def _alike_functions(cls: type):
+    """``(values, same)``: ``values(o)``, the fields of a SharedPort's content as _content_function(cls, shared=True)
+    takes them, as they are; ``same(o, values)``, whether ``o``'s equal them: plain values and lists of them equal,
+    every other the same object (its token then the same). What ``same`` tells alike has equal content: a port keyed
+    after one configured alike costs a comparison, not its content (Keys.port)."""
+    hints = typing.get_type_hints(cls)
+    skip = (_PORT_NAMES if cls is Port else frozenset()) | _SHARED
+    names: list[str] = []
+    tests: list[str] = []
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        if f.name in skip or _mentions(tp, Source):
+            continue
+        tests.append(f"o.{f.name} {'==' if _is_plain(tp) or _is_plain_list(tp) else 'is'} v[{len(names)}]")
+        names.append(f"o.{f.name}")
+    env: dict[str, Any] = {}
+    code = (f"def values(o):\n    return ({', '.join(names)},)\n"
+            f"def same(o, v):\n    return {' and '.join(tests)}\n")
+    exec(compile(code, f"<alike {cls.__name__}>", "exec"), env)  # noqa: S102 - code built from field names only
+    return env["values"], env["same"]
+
+
+@cache
 def _content_function(cls: type, owned: bool = False, shared: bool = False):
     """``f(obj, memo, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port,
     its names). Lists of plain values are taken as tuples; dicts of model objects item by item (queues, PGs:
@@ -145,6 +168,10 @@ class Keys:
         self._alive: list[Any] = []  # what _memo keys by identity stays alive as long as the memo
         self._ports: dict[int, int] = {}  # id(port) -> its key
         self._last_port: tuple[Any, int] = (None, 0)  # the content and key of the port keyed last
+        # Of the port keyed last when it is a SharedPort whose watchdog is not made: (its values, its shared part, its
+        # watchdog's settings), what the next port is compared with (see port); else None.
+        self._last_shared: tuple | None = None
+        self._alike_values, self._alike = _alike_functions(Port)
         # (looked up once, not per port: a cached call with a keyword builds and hashes its key each time)
         self._port_content = _content_function(Port)
         self._shared_content = _content_function(Port, shared=True)
@@ -194,6 +221,7 @@ class Keys:
         key = self._ports.get(id(port))
         if key is None:
             shared = getattr(port, "_shared", None) if type(port) is SharedPort else None
+            last_shared, self._last_shared = self._last_shared, None
             if shared is None:
                 content: tuple = ("port", self._port_content(port, self._memo, self.token))
             else:  # queues and PGs as the ports configured alike share them (one token), the rest as any port's
@@ -203,6 +231,16 @@ class Keys:
                 wd = getattr(port, "_wd", None)
                 if wd is not None:
                     watchdog = wd[0]
+                    # (the port before, configured alike: the same shared part, equal settings, equal or the same
+                    # values; a switch's ports mostly are, and then neither content is made)
+                    if (last_shared is not None and parts is last_shared[1] and watchdog == last_shared[2]
+                            and self._alike(port, last_shared[0])):
+                        key = self._last_port[1]
+                        self._ports[id(port)] = key
+                        self._alive.append(port)
+                        self._last_shared = last_shared
+                        return key
+                    self._last_shared = (self._alike_values(port), parts, watchdog)
                 else:
                     made = port.watchdog
                     watchdog = None if made is None else self._watchdog_content(made, self._memo, self.token)

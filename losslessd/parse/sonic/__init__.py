@@ -524,8 +524,14 @@ def _one_port(text: str) -> bool:
     return bool(text) and "," not in text and "|" not in text and text.strip() == text
 
 
-# A deferred table whose first port's run of rows is shorter is read row by row (_Builder._runs): the QUEUE table's
-# runs are a port's 8 queues, BUFFER_PG's and BUFFER_QUEUE's one or two rows.
+# In port names joined by newlines (_Builder._rest_repeats), one that is no port as it is (_one_port): empty, with a
+# ',' or '|', or with a blank at either end.
+_NOT_ONE_PORT = re.compile(r"[,|]|^\s|\s$|\n\s|\s\n")
+
+
+# A deferred table whose first port's run of rows is shorter is read row by row (_Builder._runs) unless the rest of it
+# repeats that run (_Builder._rest_repeats): the QUEUE table's runs are a port's 8 queues, BUFFER_PG's and
+# BUFFER_QUEUE's one or two rows.
 _RUN_MIN = 4
 
 
@@ -861,7 +867,8 @@ class _Builder:
         fields equal to its fields) gives its port that run's events and the run's own keys here, without a row read:
         what reading them one by one gives (see _run_read for when a run may be repeated so). A table whose first run
         is shorter than _RUN_MIN rows (a port's PGs or buffer queues) is read row by row: checking a run of one or two
-        rows costs more than reading them."""
+        rows costs more than reading them. Before either, the rest of the table is tried as the first run repeated
+        throughout (_rest_repeats), which takes it at once."""
         keys, rows = list(raw), list(raw.values())
         ports = self.ports
         template: tuple | None = None  # (key suffixes, rows, events, how many) of the last run that may be repeated
@@ -875,10 +882,13 @@ class _Builder:
                 i += 1
                 continue
             if run is not None:
-                if run[1] == 0 and i < _RUN_MIN:
+                first = run[1] == 0
+                template = self._run_read(run, keys, rows, i) or template
+                if first and template is not None and self._rest_repeats(keys, rows, i, template, make):
+                    return
+                if first and i < _RUN_MIN:
                     yield from zip(keys[i:], rows[i:], repeat(None))
                     return
-                template = self._run_read(run, keys, rows, i) or template
             if template is not None:
                 suffixes, fields, events, m = template
                 if (i + m <= end and self._named + m <= MAX_EXPANDED_PORTS and _repeats(keys, rows, i, port, template)
@@ -895,6 +905,38 @@ class _Builder:
             run = [port, i, len(self.db.issues), self._absent_refs, events, 0 if events is None else len(events)]
             yield key, rows[i], None
             i += 1
+
+    def _rest_repeats(self, keys: list[str], rows: list[dict], at: int, template: tuple,
+                      make: Callable[[str], Entry]) -> bool:
+        """Whether the rows from ``at`` to the table's end are each a port's repeat of the first run, ``template``
+        (_run_read), one port after another, as a switch configured alike writes them (`Ethernet4|0` .. `Ethernet4|7`,
+        `Ethernet8|0` ..): then each port is given the run's events and its own keys here, as _runs would give them run
+        by run, and True. Tried once per table, on its first run, with passes in C over the rest of the table (the rows
+        compared as one list, the keys of each index as one joined text): linear, where a check per port costs more
+        than a run of one or two rows (BUFFER_PG, BUFFER_QUEUE) is worth."""
+        suffixes, fields, events, m = template
+        count, left = divmod(len(keys) - at, m)
+        if left or not count or self._named + m * count > MAX_EXPANDED_PORTS or rows[at:] != fields * count:
+            return False
+        heads = keys[at::m]  # each port's first key
+        cut = len(suffixes[0])
+        names = [head[:-cut] for head in heads]
+        joined = "\n".join(names)
+        # (no name holds a newline, nor any suffix: joined texts of as many keys are equal only key for key)
+        if ("\n" in "".join(suffixes) or joined.count("\n") != count - 1 or not all(names)
+                or _NOT_ONE_PORT.search(joined)):
+            return False
+        if not all("\n".join(keys[at + j::m]) == (suffix + "\n").join(names) + suffix
+                   for j, suffix in enumerate(suffixes)):
+            return False
+        ports = self.ports
+        for n, port in enumerate(names):
+            start = at + n * m
+            held = ports.get(port) or self.port(port, self._cite(make, heads[n], rows[start]))
+            held["_events"] += events
+            held["_entries"] += keys[start:start + m]
+        self._named += m * count
+        return True
 
     def _run_read(self, run: list, keys: list[str], rows: list[dict], end: int) -> tuple | None:
         """(key suffixes, rows, events, how many) of a run of rows (``run`` as _runs keeps it, ``end`` its end) read one
