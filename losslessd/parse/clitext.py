@@ -17,7 +17,8 @@ from ..errors import InputError
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
-from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, removes_host_name
+from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, naming_words, removes_host_name
+from .base import unique_prefix as keyword
 
 T = TypeVar("T")
 
@@ -130,17 +131,6 @@ def _without_show_output(lines: list[str]) -> str:
 # Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
 _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
                            r"write( memory)?)$")
-
-
-def keyword(word: str, keywords: frozenset[str]) -> str | None:
-    """The keyword of a mode ``word`` spells or abbreviates, None when it begins none or several: NX-OS and EOS take
-    any prefix of a keyword that begins no other keyword the mode takes (Cisco Nexus 9000 NX-OS Fundamentals
-    Configuration Guide, "Using the CLI", abbreviations; Arista EOS User Manual, "Command-Line Interface", command
-    abbreviation), so `paus pfc-cos 3` in a network-qos class is `pause pfc-cos 3`."""
-    if word in keywords:
-        return word
-    found = [key for key in keywords if key.startswith(word)]
-    return found[0] if len(found) == 1 else None
 
 
 class ModeKeywords:
@@ -300,7 +290,10 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
             if issues is not None and command.split()[0] not in _EXEC_WORDS:
                 issues.append(refused_issue(path, i + 1, command, why))
             continue
-        hosts.typed(command.split())
+        words = command.split()
+        if (named := naming_words(words)) != words:  # (`hostn leaf9` written out: a flat paste's reader sees it whole)
+            command = " ".join(named)
+        hosts.typed(named)
         depth = len(stack) - 1
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
         if nxt not in stack:  # the command opened a mode: it belongs to the mode that mode extends

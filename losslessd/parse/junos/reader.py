@@ -27,6 +27,7 @@ from ..base import (
     SessionHosts,
     check_expanded,
     host_name,
+    junos_host_name_path,
     port_slot,
     prompt_host,
     shell_words,
@@ -266,8 +267,10 @@ def _reads(words: list[str]) -> bool:
         # a bare verb or a whole hierarchy (`delete system` takes the host name with it)
         return len(words) == 1 and words[0] in ("set", "delete") or len(words) == 2 and words[1] in _READ_TOPS
     top = words[1]
+    if junos_host_name_path(words):  # (`set sys host-name h1`: base.junos_host_name_path)
+        return True
     if top == "system":
-        return words[2] == "host-name"
+        return False
     if top == "groups":
         return len(words) < 4 or words[3] in _GROUP_READ
     if words[0] != "set":  # a path: whether a statement kept may lie at or below it
@@ -820,7 +823,7 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
             return  # prompts and banners around a pasted output
         raise _Skip("not a `set` line")
     top = words[1]
-    if top == "system" and words[2:3] == ["host-name"]:
+    if junos_host_name_path(words):
         # (a group's is not read: _GROUP_READ; a `set` script renaming the switch: the last value stands)
         host_name(cfg.host_names, words[3], src, renames=cfg.output_named)
         cfg.hosts.renamed(words[3])
