@@ -1200,8 +1200,9 @@ def test_congestion_control_tail_drop_is_read_as_no_ecn(where, tmp_path):
     queue where the policy wants ECN."""
     tail = "    congestion-control tail-drop\n"
     text = ("hostname tor-9\nclass-map type qos match-all ROCE\n  match dscp 26\npolicy-map type qos ROCE-IN\n"
-            "  class ROCE\n    set qos-group 3\npolicy-map type network-qos ROCE-NQ\n  class type network-qos c-8q-nq3\n"
-            "    pause pfc-cos 3\n" + (tail if where == "network-qos" else "") + "    mtu 9216\n"
+            "  class ROCE\n    set qos-group 3\npolicy-map type network-qos ROCE-NQ\n"
+            "  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n" + (tail if where == "network-qos" else "")
+            + "    mtu 9216\n"
             "policy-map type queuing ROCE-OUT\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 50\n"
             + (tail if where == "queuing" else "") + "system qos\n  service-policy type network-qos ROCE-NQ\n"
             "interface Ethernet1/1\n  priority-flow-control mode on\n  service-policy type qos input ROCE-IN\n"

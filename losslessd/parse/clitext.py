@@ -559,8 +559,8 @@ class TreeReader:
              top: bool = False, on_piece: Callable[[Node, Node], None] | None = None) -> None:
         """``handler(node)`` for every node; one that cannot be read is reported and the rest still read.
         ``on_error(node)`` first notes what a line not read leaves unknown (a mistyped `pause`: the class's no-drop).
-        A line of a mode (not the top level) whose handler entered no block under it and that opens no mode of its
-        own (opens_mode) is a command wrapped onto the lines under it, as a page or PDF printed it: these CLIs take one
+        A line of a mode (not the top level) whose handler entered no block under it and that cannot open a mode
+        (wrapped) is a command wrapped onto the lines under it, as a page or PDF printed it: these CLIs take one
         command a line and have no line continuation (their manuals show none; round 11 read NX-OS so). Each line
         under it is named, none read, and goes to ``on_piece(node, piece)`` (else ``on_error(piece)``) to leave what
         it could set unknown (audit round 14: EOS `priority-flow-control priority 3` with `no-drop` on a line of its
@@ -573,7 +573,7 @@ class TreeReader:
                 if on_error is not None:
                     on_error(node)
                 self.garbled(node, str(exc))
-            if top or not node.children or id(node.children) in self._entered or self.opens_mode(node):
+            if top or not node.children or id(node.children) in self._entered or not self.wrapped(node):
                 continue
             head = node.text if len(node.text) <= 60 else node.text[:57] + "..."
             stack = list(reversed(node.children))
@@ -587,10 +587,19 @@ class TreeReader:
                 elif on_error is not None:
                     on_error(piece)
 
-    def opens_mode(self, node: Node) -> bool:
-        """Whether a line of a mode that the reader reads opens a mode of its own, whose lines it passes over (an
-        NX-OS interface's `hsrp 1`): its block is no wrapped command. A platform's reader names them."""
-        return False
+    # The commands of the modes the reader reads that take arguments only and open no mode (a reader names its own).
+    leaf_words: frozenset[str] = frozenset()
+
+    def wrapped(self, node: Node) -> bool:
+        """Whether the lines under a mode's line that no handler entered are pieces of it wrapped onto lines of their
+        own, not the lines of a mode it opens and the reader passes over (an NX-OS interface's `hsrp 1`, EOS `sync-e`):
+        the line is a command the reader reads, which takes arguments only (leaf_words, after a `no` or `default`), or
+        a line under it cannot begin a command (no command begins with a digit or a sign: `30,40` under `switchport
+        trunk allowed vlan 10,20,`). A sub-mode the reader does not know is a mode (its lines are commands): session
+        35's lists of modes named each one missing from them on clean files."""
+        words = node.words
+        head = words[1] if len(words) > 1 and words[0] in ("no", "default") else words[0]
+        return head.lower() in self.leaf_words or any(not child.text[:1].isalpha() for child in node.children)
 
     def src(self, node: Node) -> Source:
         return Source(file=self.inp.path, line=node.line)

@@ -404,10 +404,8 @@ class _Reader(TreeReader):
             return None
         return "before `line vty`, which NX-OS prints after the last interface"
 
-    def opens_mode(self, node: Node) -> bool:
-        """Nexus 9000 Unicast Routing Configuration Guide: an interface's `hsrp N` enters HSRP group mode, `vrrp N`
-        VRRP mode and `vrrpv3 N` VRRPv3 mode; not read."""
-        return node.words[:1] in (["hsrp"], ["vrrp"], ["vrrpv3"])
+    # (clitext.TreeReader.wrapped: `class` opens a mode and is entered; an unknown sub-mode such as `hsrp 1` is a mode)
+    leaf_words = _INTERFACE_READ | _QOS_MODE_WORDS["pclass"] | _QOS_MODE_WORDS["cmap"] | _QOS_MODE_WORDS["sysqos"]
 
     def config_text(self) -> str:
         return indent_flat_interfaces(indent_flat_qos(self.inp.text))
