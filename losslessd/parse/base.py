@@ -86,6 +86,8 @@ DEFAULT_HOST_NAMES = {
     "dell_os10": "OS10",  # Dell SmartFabric OS10 User Guide, `hostname` (Default OS10; its examples' prompt `OS10#`)
     "nvidia_cumulus": "cumulus",  # Cumulus Linux User Guide, Quick Start: the default hostname is cumulus
 }
+
+
 def unique_prefix(word: str, keywords: frozenset[str]) -> str | None:
     """The keyword ``word`` spells or abbreviates, None when it begins none or several: EOS, NX-OS and Dell OS10 take
     any prefix of a keyword that begins no other keyword the mode takes (Cisco Nexus 9000 NX-OS Fundamentals
@@ -105,7 +107,7 @@ _UNNAMING_WORDS = frozenset({"no", "default"})
 # The configuration-mode commands that begin as the naming commands do, among which an abbreviation of one must be
 # unique (unique_prefix): `hardware` (EOS, NX-OS, OS10), `hsrp` and `hw-module` (NX-OS), `switchport` and
 # `switch-profile` (NX-OS configuration mode: Nexus 9000 Interfaces and System Management guides); `hostn leaf9` is
-# `hostname leaf9`, `h leaf9` none. Also the words before a naming command's abbreviation that remove the name.
+# `hostname leaf9`, `h leaf9` none.
 _NAMING_NEIGHBOURS = _HOST_NAME_WORDS | {"hardware", "hsrp", "hw-module", "switchport", "switch-profile"}
 # Junos's top-level statements and those of [edit system] that begin as `system` and `host-name` do (Junos OS CLI User
 # Guide, "set ?" at the top level: services, snmp, security, switch-options, system; [edit system]: host-name and

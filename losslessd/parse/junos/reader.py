@@ -224,7 +224,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
         cfg.set_form, cfg.output_named, cfg.hosts = not _BRACE_TOP.search(inp.text), False, SessionHosts(inp.path)
         inactive = _inactive(statements)
         engines = _engine_names(statements, inactive)
-        for _, name, _ in engines:  # (either engine's prompt names this switch)
+        for _, name in engines:  # (either engine's prompt names this switch)
             cfg.hosts.renamed(name)
         if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
             statements = _with_groups(statements, issues, inactive)
@@ -244,7 +244,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
                 _unreadable(cfg, words or [], src)
         if engines and inp.path not in cfg.host_names:  # no `system host-name` of its own: the first engine's name
-            src, name, _ = engines[0]
+            src, name = engines[0]
             host_name(cfg.host_names, name, src)
             cfg.hostname = name
         if unmade:
@@ -455,13 +455,13 @@ _GROUP_READ = ("interfaces", "class-of-service")
 _ENGINE_GROUPS = ("re0", "re1")
 
 
-def _engine_names(statements: list, inactive: dict) -> list[tuple[Source, str, str]]:
-    """(line, host name, group) of each Routing Engine group's `system host-name` that a top-level `apply-groups`
+def _engine_names(statements: list, inactive: dict) -> list[tuple[Source, str]]:
+    """(line, host name) of each Routing Engine group's `system host-name` that a top-level `apply-groups`
     applies, re0's first: the switch's name where the configuration sets no `system host-name` of its own is re0's
     (the engine in slot 0, the default primary in the same guide), and a prompt naming either is this switch's."""
     applied = {n for _, w, _ in statements if w is not None and w[:2] == ["set", "apply-groups"]
                and not _deactivated(w, inactive) for n in w[2:]}
-    found = {w[2]: (src, w[5], w[2]) for src, w, _ in statements
+    found = {w[2]: (src, w[5]) for src, w, _ in statements
              if w is not None and len(w) == 6 and w[:2] == ["set", "groups"] and w[2] in _ENGINE_GROUPS
              and w[2] in applied and junos_host_name_path(w[2:]) and not _deactivated(w, inactive)}
     return [found[group] for group in _ENGINE_GROUPS if group in found]
