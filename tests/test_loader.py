@@ -249,6 +249,43 @@ def test_a_session_whose_prompt_follows_its_rename_is_one_switch(tmp_path):
         assert len(fabric.devices[host].ports) == ports, (fmt, list(fabric.devices[host].ports))
 
 
+@pytest.mark.parametrize("fmt, text, host", [
+    ("eos", "leaf1(config)#hostn leaf9\nleaf9(config)#interface Ethernet1\n"
+            "leaf9(config-if-Et1)#priority-flow-control on\n", "leaf9"),
+    ("nxos", "switch(config)# switchn n9\nn9(config)# interface Ethernet1/1\n"
+             "n9(config-if)# priority-flow-control mode on\n", "n9"),
+    ("nxos", "n1(config)# host n9\nn9(config)# interface Ethernet1/1\n", "n9"),
+    ("os10", "OS10(config)# hostna os9\nos9(config)# interface ethernet1/1/1\n"
+             "os9(conf-if-eth1/1/1)# priority-flow-control mode on\n", "os9"),
+    ("eos", "leaf1(config)#interface Ethernet1\nleaf1(config-if-Et1)#exit\nleaf1(config)#no hostn\n"
+            "localhost(config)#interface Ethernet2\n", "localhost"),
+    ("junos", "user@qfx1> show configuration | display set\nset sys host-name qfx9\n"
+              "set interfaces et-0/0/1 mtu 9216\nuser@qfx9> show configuration | display set | match et-0/0/1\n"
+              "set interfaces et-0/0/1 mtu 9216\n", "qfx9"),
+    ("junos", "set system host-name qfx1\nset interfaces et-0/0/1 mtu 9216\nset sy host qfx2\n", "qfx2"),
+])
+def test_an_abbreviated_host_name_command_renames_the_switch(tmp_path, fmt, text, host):
+    """Session 36 part c: EOS, NX-OS and OS10 run a command's unique prefix (`hostn leaf9` is `hostname leaf9`: the
+    NX-OS Fundamentals guide's and the EOS User Manual's command abbreviation), and Junos a statement's (`set sys
+    host-name`); the next prompt naming the new host was refused as a second switch (exit 2), and the device kept
+    the old name. One matcher (base.unique_prefix) spells them for SessionHosts and the readers."""
+    path = tmp_path / f"{fmt}-abbrev.txt"
+    path.write_text(text)
+    fabric = load_fabric([path], fmt)
+    assert list(fabric.devices) == [host] and not [i for i in fabric.issues if i.code == "SYS001"], (
+        fmt, list(fabric.devices), fabric.issues)
+
+
+def test_an_ambiguous_or_refused_abbreviation_renames_nothing(tmp_path):
+    """`h leaf9` begins `hostname` and `hardware` (the switch refuses it as ambiguous): the next prompt naming leaf9 is
+    still another switch's session, refused at its line."""
+    path = tmp_path / "amb.txt"
+    path.write_text("leaf1(config)#h leaf9\nleaf9(config)#interface Ethernet1\n")
+    res = losslessd("lint", "--format", "eos", str(path))
+    assert res.returncode == 2 and "amb.txt:2: this file holds the sessions of several switches" in res.stderr, \
+        res.stderr
+
+
 # A session removing the switch's host name, the next prompts showing the name the switch takes (its platform's
 # default: base.DEFAULT_HOST_NAMES), and the prompt a second switch's session would start with: (format, session with
 # NEXT where that prompt's host stands, the default, the line of NEXT's first prompt).

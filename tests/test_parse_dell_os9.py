@@ -212,3 +212,15 @@ def test_two_host_names_are_refused_at_the_second():
     with pytest.raises(InputError, match="several switches") as err:
         parse(text)
     assert err.value.line == 7
+
+
+def test_a_sub_mode_the_reader_does_not_know_is_no_wrapped_line():
+    """Session 36 part c: the wrapped-line check named the lines of every interface sub-mode missing from the reader's
+    hand-kept list, a SYS002 on a clean file: `vrrp-ipv6-group 1` (FTOS Configuration Guide, VRRP version 3: like
+    `vrrp-group` it moves from INTERFACE mode to a VRRP sub-mode) was one. A line under a command the reader reads
+    (`description`) is still a wrapped piece of it."""
+    text = HEADER + ("interface TenGigabitEthernet 1/1\n no ip address\n vrrp-ipv6-group 1\n  priority 110\n"
+                     "  virtual-address fe80::1\n description gpu01\n  mlx5_0\n no shutdown\n!\nend\n")
+    device = parse(text)
+    named = [i.source.line for i in device.issues if "opens no mode" in i.message]
+    assert named == [text.split("\n").index("  mlx5_0") + 1], device.issues

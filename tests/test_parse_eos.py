@@ -1361,3 +1361,13 @@ def test_a_port_line_of_another_platforms_qos_is_named_not_passed_over(line):
            "   flowcontrol receive off\n   qos cos 3\n"
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)] and "Ethernet1" in device.ports
+
+
+def test_a_line_that_cannot_begin_a_command_under_one_the_reader_passes_over_is_a_wrapped_piece():
+    """Session 36 part c: a block under a command the reader does not read is a sub-mode's (its lines are commands)
+    unless a line of it cannot begin a command: `0.5` under `storm-control broadcast level` is the command's rest."""
+    text = ("interface Ethernet1\n   qos trust dscp\n   storm-control broadcast level\n      0.5\n"
+            "   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\nend\n")
+    device = parse(text)
+    assert [i.source.line for i in device.issues if "opens no mode" in i.message] == [4]
+    assert device.ports["Ethernet1"].pfc_enabled == [3]

@@ -1290,3 +1290,72 @@ def test_a_flood_of_vlan_statements_is_refused_naming_what_counts(monkeypatch):
         parse(text)
     assert "statements that can change what is read (interfaces, class-of-service, VLANs" in str(caught.value)
     assert caught.value.line == 4  # the host name is the first statement kept, v3 the third, v4 past the cap
+
+
+# A dual Routing Engine switch as the Junos High Availability User Guide configures it ("Initial Routing Engine
+# Configuration Example Using Configuration Groups": each engine's host name and management address in `groups re0` and
+# `groups re1`, applied by `apply-groups [ re0 re1 ]`), its configuration shown on the primary engine, then a look at
+# one port from the backup engine, whose prompt names the other engine.
+DUAL_RE_SET = """{master:0}
+user@h-re0> show configuration | display set
+set groups re0 system host-name h-re0
+set groups re0 interfaces em0 unit 0 family inet address 192.0.2.10/24
+set groups re1 system host-name h-re1
+set groups re1 interfaces em0 unit 0 family inet address 192.0.2.11/24
+set apply-groups re0
+set apply-groups re1
+set interfaces et-0/0/1 mtu 9216
+
+{backup:1}
+user@h-re1> show configuration interfaces et-0/0/1 | display set
+set interfaces et-0/0/1 mtu 9216
+"""
+DUAL_RE_BRACES = """user@h-re1> show configuration
+groups {
+    re0 {
+        system {
+            host-name h-re0;
+        }
+    }
+    re1 {
+        system {
+            host-name h-re1;
+        }
+    }
+}
+apply-groups [ re0 re1 ];
+interfaces {
+    et-0/0/1 {
+        mtu 9216;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("text", [DUAL_RE_SET, DUAL_RE_BRACES])
+def test_a_dual_routing_engine_switch_is_one_switch_named_by_re0(tmp_path, text):
+    """Session 36 part c: the prompts `user@h-re0>` and `user@h-re1>` of one dual-RE switch were refused as two
+    switches' sessions (exit 2), and the group host names were not read (the device took the file's name). Either
+    engine's prompt is this switch's; the device is named by re0's group (the engine in slot 0), as no `system
+    host-name` of its own is set."""
+    path = tmp_path / "dual.txt"
+    path.write_text(text)
+    fabric = load_fabric([path], "juniper_junos")
+    assert list(fabric.devices) == ["h-re0"] and not [i for i in fabric.issues if i.code == "SYS001"], fabric.issues
+    assert list(fabric.devices["h-re0"].ports) == ["et-0/0/1"]
+
+
+def test_engine_groups_not_applied_or_a_third_name_stay_another_switch(tmp_path):
+    """The rule keeps its other side: re1's name where no `apply-groups` applies re1, or a prompt naming a host no
+    engine group names, is another switch's session, refused at its line; a `system host-name` of the configuration's
+    own names the device (it overrides what a group gives: Junos user guide, "Configuration Groups")."""
+    cases = {"unapplied": (DUAL_RE_SET.replace("set apply-groups re1\n", ""), 11),
+             "third": (DUAL_RE_SET.replace("user@h-re1>", "user@h-re7>"), 12)}
+    for name, (text, line) in cases.items():  # (line: the second engine's prompt)
+        path = tmp_path / f"{name}.txt"
+        path.write_text(text)
+        with pytest.raises(InputError, match="several switches") as exc:
+            junos.parse([Input(str(path), text)], "sw")
+        assert exc.value.line == line, (name, exc.value)
+    own = DUAL_RE_SET.replace("set apply-groups re0\n", "set apply-groups re0\nset system host-name core-1\n")
+    assert parse(own).name == "core-1"

@@ -1203,3 +1203,28 @@ def test_a_port_line_of_another_vendors_qos_is_named_not_passed_over(line):
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
     assert "Ethernet1/1" in device.ports  # (the port and its other lines are read as before)
+
+
+@pytest.mark.parametrize("where", ["queuing", "network-qos"])
+def test_congestion_control_tail_drop_is_read_as_no_ecn(where, tmp_path):
+    """Session 36 part c: `congestion-control tail-drop` in a queuing or network-qos class was a SYS002 "cannot read";
+    it says the class drops at the tail and marks nothing (Nexus 9000 QoS guide, congestion avoidance: WRED or tail
+    drop, ECN an extension of WRED), so the queue's ECN is off, read without a SYS002, and ECN001 fires on the lossless
+    queue where the policy wants ECN."""
+    tail = "    congestion-control tail-drop\n"
+    text = ("hostname tor-9\nclass-map type qos match-all ROCE\n  match dscp 26\npolicy-map type qos ROCE-IN\n"
+            "  class ROCE\n    set qos-group 3\npolicy-map type network-qos ROCE-NQ\n"
+            "  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n" + (tail if where == "network-qos" else "")
+            + "    mtu 9216\n"
+            "policy-map type queuing ROCE-OUT\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 50\n"
+            + (tail if where == "queuing" else "") + "system qos\n  service-policy type network-qos ROCE-NQ\n"
+            "interface Ethernet1/1\n  priority-flow-control mode on\n  service-policy type qos input ROCE-IN\n"
+            "  service-policy type queuing output ROCE-OUT\n")
+    line = text.split("\n").index(tail.rstrip("\n")) + 1
+    (tmp_path / "tor-9.cfg").write_text(text)
+    findings = lint([tmp_path / "tor-9.cfg"], "roce-dscp26").findings
+    assert not [f for f in findings if f.code.startswith("SYS")], [(f.code, f.message) for f in findings]
+    ecn = [f for f in findings if f.code == "ECN001" and "queue 3" in f.message]
+    assert ecn and not ecn[0].unverified, [(f.code, f.message) for f in findings]
+    if where == "queuing":
+        assert ecn[0].source.line == line

@@ -86,15 +86,58 @@ DEFAULT_HOST_NAMES = {
     "dell_os10": "OS10",  # Dell SmartFabric OS10 User Guide, `hostname` (Default OS10; its examples' prompt `OS10#`)
     "nvidia_cumulus": "cumulus",  # Cumulus Linux User Guide, Quick Start: the default hostname is cumulus
 }
+
+
+def unique_prefix(word: str, keywords: frozenset[str]) -> str | None:
+    """The keyword ``word`` spells or abbreviates, None when it begins none or several: EOS, NX-OS and Dell OS10 take
+    any prefix of a keyword that begins no other keyword the mode takes (Cisco Nexus 9000 NX-OS Fundamentals
+    Configuration Guide, "Using the CLI", abbreviations; Arista EOS User Manual, "Command-Line Interface", command
+    abbreviation; Dell SmartFabric OS10 User Guide, CLI basics), and the Junos CLI a statement's keywords (Junos OS
+    CLI User Guide, command completion), so `paus pfc-cos 3` in a network-qos class is `pause pfc-cos 3`."""
+    if word in keywords:
+        return word
+    found = [key for key in keywords if key.startswith(word)]
+    return found[0] if len(found) == 1 else None
+
+
 # The commands that name the switch (EOS, Dell OS10, Onyx `hostname`; NX-OS `hostname` and `switchname`, the Nexus 9000
 # NX-OS Fundamentals Configuration Guide, "Changing the Switch Device Name"), and the forms that remove the name.
 _HOST_NAME_WORDS = frozenset({"hostname", "switchname"})
 _UNNAMING_WORDS = frozenset({"no", "default"})
+# The configuration-mode commands that begin as the naming commands do, among which an abbreviation of one must be
+# unique (unique_prefix): `hardware` (EOS, NX-OS, OS10), `hsrp` and `hw-module` (NX-OS), `switchport` and
+# `switch-profile` (NX-OS configuration mode: Nexus 9000 Interfaces and System Management guides); `hostn leaf9` is
+# `hostname leaf9`, `h leaf9` none.
+_NAMING_NEIGHBOURS = _HOST_NAME_WORDS | {"hardware", "hsrp", "hw-module", "switchport", "switch-profile"}
+# Junos's top-level statements and those of [edit system] that begin as `system` and `host-name` do (Junos OS CLI User
+# Guide, "set ?" at the top level: services, snmp, security, switch-options, system; [edit system]: host-name and
+# `services`, `syslog`, `static-host-mapping`): `set sys host-name h1` is `set system host-name h1`.
+_JUNOS_TOPS = frozenset({"system", "services", "snmp", "security", "switch-options"})
+_JUNOS_SYSTEM = frozenset({"host-name", "services", "syslog", "static-host-mapping"})
+
+
+def naming_words(words: list[str]) -> list[str]:
+    """``words`` with an abbreviation of a naming command (`hostn leaf9`, `no hostn`, `switchn s1`) written out, as
+    the switch runs it (unique_prefix among _NAMING_NEIGHBOURS); any other command as it is. A running-config prints
+    commands whole: only a typed session abbreviates."""
+    k = 1 if len(words) > 1 and words[0] in _UNNAMING_WORDS else 0
+    if len(words) > k and words[k] not in _HOST_NAME_WORDS and len(words) <= k + 2 and \
+            (full := unique_prefix(words[k], _NAMING_NEIGHBOURS)) in _HOST_NAME_WORDS:
+        return [*words[:k], full, *words[k + 1:]]
+    return words
+
+
+def junos_host_name_path(words: list[str]) -> bool:
+    """Whether a Junos statement's path (``words`` after its verb) is `system host-name`, written out or abbreviated
+    (`set sys host-name h1`, `delete system host`)."""
+    return len(words) >= 3 and unique_prefix(words[1], _JUNOS_TOPS) == "system" and \
+        unique_prefix(words[2], _JUNOS_SYSTEM) == "host-name"
 
 
 def removes_host_name(words: list[str]) -> bool:
     """Whether a command removes the switch's host name: `no hostname [NAME]`, `default hostname`, NX-OS `no
-    switchname [NAME]`."""
+    switchname [NAME]` (and their abbreviations: naming_words)."""
+    words = naming_words(words)
     return 2 <= len(words) <= 3 and words[0] in _UNNAMING_WORDS and words[1] in _HOST_NAME_WORDS
 
 
@@ -161,11 +204,12 @@ class SessionHosts:
         """A command the session typed at a prompt (split in words): `hostname NAME` / `switchname NAME` and Junos's
         `set system host-name NAME` rename the switch; `no hostname [NAME]`, `default hostname` and `delete system
         host-name` remove its name."""
-        if len(words) == 2 and words[0] in _HOST_NAME_WORDS:
-            self.renamed(words[1])
+        named = naming_words(words)
+        if len(named) == 2 and named[0] in _HOST_NAME_WORDS:
+            self.renamed(named[1])
         elif removes_host_name(words):
             self.unnamed()
-        elif words[1:3] == ["system", "host-name"]:
+        elif junos_host_name_path(words):
             if words[0] == "set" and len(words) == 4:
                 self.renamed(words[3])
             elif words[0] == "delete" and len(words) == 3:

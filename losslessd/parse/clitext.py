@@ -17,7 +17,8 @@ from ..errors import InputError
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
-from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, removes_host_name
+from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, naming_words, removes_host_name
+from .base import unique_prefix as keyword
 
 T = TypeVar("T")
 
@@ -143,17 +144,6 @@ def _without_show_output(lines: list[str]) -> str:
 # Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
 _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
                            r"write( memory)?)$")
-
-
-def keyword(word: str, keywords: frozenset[str]) -> str | None:
-    """The keyword of a mode ``word`` spells or abbreviates, None when it begins none or several: NX-OS and EOS take
-    any prefix of a keyword that begins no other keyword the mode takes (Cisco Nexus 9000 NX-OS Fundamentals
-    Configuration Guide, "Using the CLI", abbreviations; Arista EOS User Manual, "Command-Line Interface", command
-    abbreviation), so `paus pfc-cos 3` in a network-qos class is `pause pfc-cos 3`."""
-    if word in keywords:
-        return word
-    found = [key for key in keywords if key.startswith(word)]
-    return found[0] if len(found) == 1 else None
 
 
 class ModeKeywords:
@@ -313,7 +303,10 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
             if issues is not None and command.split()[0] not in _EXEC_WORDS:
                 issues.append(refused_issue(path, i + 1, command, why))
             continue
-        hosts.typed(command.split())
+        words = command.split()
+        if (named := naming_words(words)) != words:  # (`hostn leaf9` written out: a flat paste's reader sees it whole)
+            command = " ".join(named)
+        hosts.typed(named)
         depth = len(stack) - 1
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
         if nxt not in stack:  # the command opened a mode: it belongs to the mode that mode extends
@@ -603,8 +596,8 @@ class TreeReader:
              top: bool = False, on_piece: Callable[[Node, Node], None] | None = None) -> None:
         """``handler(node)`` for every node; one that cannot be read is reported and the rest still read.
         ``on_error(node)`` first notes what a line not read leaves unknown (a mistyped `pause`: the class's no-drop).
-        A line of a mode (not the top level) whose handler entered no block under it and that opens no mode of its
-        own (opens_mode) is a command wrapped onto the lines under it, as a page or PDF printed it: these CLIs take one
+        A line of a mode (not the top level) whose handler entered no block under it and that cannot open a mode
+        (wrapped) is a command wrapped onto the lines under it, as a page or PDF printed it: these CLIs take one
         command a line and have no line continuation (their manuals show none; round 11 read NX-OS so). Each line
         under it is named, none read, and goes to ``on_piece(node, piece)`` (else ``on_error(piece)``) to leave what
         it could set unknown (audit round 14: EOS `priority-flow-control priority 3` with `no-drop` on a line of its
@@ -617,7 +610,7 @@ class TreeReader:
                 if on_error is not None:
                     on_error(node)
                 self.garbled(node, str(exc))
-            if top or not node.children or id(node.children) in self._entered or self.opens_mode(node):
+            if top or not node.children or id(node.children) in self._entered or not self.wrapped(node):
                 continue
             for piece in self.wrapped(node):
                 if on_piece is not None:
@@ -649,10 +642,19 @@ class TreeReader:
         if may_set_ecn(piece.words):
             setattr(conf, field, Val(unread, self.src(line)))
 
-    def opens_mode(self, node: Node) -> bool:
-        """Whether a line of a mode that the reader reads opens a mode of its own, whose lines it passes over (an
-        NX-OS interface's `hsrp 1`): its block is no wrapped command. A platform's reader names them."""
-        return False
+    # The commands of the modes the reader reads that take arguments only and open no mode (a reader names its own).
+    leaf_words: frozenset[str] = frozenset()
+
+    def wrapped(self, node: Node) -> bool:
+        """Whether the lines under a mode's line that no handler entered are pieces of it wrapped onto lines of their
+        own, not the lines of a mode it opens and the reader passes over (an NX-OS interface's `hsrp 1`, EOS `sync-e`):
+        the line is a command the reader reads, which takes arguments only (leaf_words, after a `no` or `default`), or
+        a line under it cannot begin a command (no command begins with a digit or a sign: `30,40` under `switchport
+        trunk allowed vlan 10,20,`). A sub-mode the reader does not know is a mode (its lines are commands): session
+        35's lists of modes named each one missing from them on clean files."""
+        words = node.words
+        head = words[1] if len(words) > 1 and words[0] in ("no", "default") else words[0]
+        return head.lower() in self.leaf_words or any(not child.text[:1].isalpha() for child in node.children)
 
     def src(self, node: Node) -> Source:
         return Source(file=self.inp.path, line=node.line)

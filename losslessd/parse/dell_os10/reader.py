@@ -280,6 +280,12 @@ _QOS_MODE_WORDS = {
     "sysqos": {"trust-map", "qos-map", "service-policy", "ets", "buffer-statistics-tracking"},
 }
 
+# The commands the reader reads that open no mode (clitext.TreeReader.wrapped): an interface's (interface_line) and the
+# QoS modes' but `class` (which opens the policy-map class mode).
+_LEAF_WORDS = frozenset({"description", "mtu", "speed", "shutdown", "priority-flow-control", "flowcontrol",
+                         "channel-group", "pfc-cos", "trust", "qos-map", "ets", "random-detect", "trust-map",
+                         "service-policy"}).union(*_QOS_MODE_WORDS.values()) - {"class"}
+
 
 def _qos_mode(mode: str | None, words: list[str]) -> str | None:
     """The QoS mode a command typed in ``mode`` (None: configuration mode) enters."""
@@ -351,10 +357,7 @@ def _class_name(w: list[str]) -> bool:
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface range` lines expanded to, against MAX_EXPANDED_PORTS
 
-    def opens_mode(self, node: Node) -> bool:
-        """Dell SmartFabric OS10 User Guide, VRRP: an interface's `vrrp-group N` (and `vrrp-ipv6-group N`) enters
-        VRRP mode; not read."""
-        return node.words[:1] in (["vrrp-group"], ["vrrp-ipv6-group"])
+    leaf_words = _LEAF_WORDS  # (clitext.TreeReader.wrapped)
 
     def config_text(self) -> str:
         return flat_qos(outdent_mode_headers(flat_interfaces(self.inp.text)))

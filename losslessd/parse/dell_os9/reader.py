@@ -64,11 +64,10 @@ def read(inputs: list[Input]) -> Os9Config:
 
 
 class _Reader(TreeReader):
-    def opens_mode(self, node: Node) -> bool:
-        """Dell Networking OS9 Configuration Guide: an interface's `protocol lldp` enters LLDP mode (`advertise
-        dcbx-tlv ...` under it), `port-channel-protocol lacp` LACP mode, `vrrp-group N` VRRP mode; not read."""
-        w = [word.lower() for word in node.words[:2]]
-        return w in (["protocol", "lldp"], ["port-channel-protocol", "lacp"]) or w[:1] == ["vrrp-group"]
+    # The commands the reader reads that open no mode (clitext.TreeReader.wrapped): an interface's and a DCB map's.
+    leaf_words = frozenset({"description", "shutdown", "ip", "mtu", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
+                            "dcb-output", "priority-flow-control", "dcb-map", "priority-group", "priority-pgid",
+                            "service-class"})
 
     def config_text(self) -> str:
         """A paste whose indentation was lost is read nested as OS9 reads it (flat.renest)."""

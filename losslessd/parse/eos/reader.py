@@ -308,15 +308,7 @@ class _Reader(TreeReader):
             self.cfg.hwsku_source = Source(file=self.inp.path, line=self.inp.text.count("\n", 0, header.start()) + 1)
         super().read()
 
-    def opens_mode(self, node: Node) -> bool:
-        """EOS User Manual: `mc-tx-queue N` enters the multicast tx-queue mode of an interface or a `qos profile`
-        (Quality of Service; `tx-queue N` is read), `evpn ethernet-segment` an interface's Ethernet segment mode
-        (EVPN), `encapsulation vlan` a subinterface's encapsulation mode (its `client dot1q 100 network client`
-        lines: flexible encapsulation), `sync-e` an interface's Synchronous Ethernet mode (`priority 10`); not read.
-        (Arista AVD's eos_cli_config_gen renders the last two so: its intended configs ethernet-interfaces.cfg,
-        port-channel-interfaces.cfg and sync-e.cfg, where they were named as wrapped lines.)"""
-        w = node.words
-        return w[:1] == ["mc-tx-queue"] or w in (["evpn", "ethernet-segment"], ["encapsulation", "vlan"], ["sync-e"])
+    leaf_words = flat.LEAF_WORDS
 
     def config_text(self) -> str:
         text = self.inp.text

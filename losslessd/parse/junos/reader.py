@@ -27,6 +27,7 @@ from ..base import (
     SessionHosts,
     check_expanded,
     host_name,
+    junos_host_name_path,
     port_slot,
     prompt_host,
     shell_words,
@@ -226,6 +227,9 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
         statements = _deleted(statements)
         cfg.set_form, cfg.output_named, cfg.hosts = not _BRACE_TOP.search(inp.text), False, SessionHosts(inp.path)
         inactive = _inactive(statements)
+        engines = _engine_names(statements, inactive)
+        for _, name in engines:  # (either engine's prompt names this switch)
+            cfg.hosts.renamed(name)
         if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
             statements = _with_groups(statements, issues, inactive)
         for _, words, _ in statements:  # aliases first: a classifier may come before the alias it uses
@@ -245,6 +249,10 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 reason = "incomplete statement" if isinstance(exc, IndexError) else str(exc)
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
                 _unreadable(cfg, words or [], src)
+        if engines and inp.path not in cfg.host_names:  # no `system host-name` of its own: the first engine's name
+            src, name = engines[0]
+            host_name(cfg.host_names, name, src)
+            cfg.hostname = name
         if unmade:
             cast(IssueList, issues).count_unlisted("SYS002", inp.path, unmade)
     issues.extend(cfg.issues)
@@ -272,10 +280,12 @@ def _reads(words: list[str]) -> bool:
         # a bare verb or a whole hierarchy (`delete system` takes the host name with it)
         return len(words) == 1 and words[0] in ("set", "delete") or len(words) == 2 and words[1] in _READ_TOPS
     top = words[1]
+    if junos_host_name_path(words):  # (`set sys host-name h1`: base.junos_host_name_path)
+        return True
     if top == "system":
-        return words[2] == "host-name"
-    if top == "groups":
-        return len(words) < 4 or words[3] in _GROUP_READ
+        return False
+    if top == "groups":  # (and a Routing Engine group's host name: _engine_names)
+        return len(words) < 4 or words[3] in _GROUP_READ or junos_host_name_path(words[2:])
     if words[0] != "set":  # a path: whether a statement kept may lie at or below it
         return top in _READ_TOPS
     if top == "interfaces":
@@ -441,6 +451,26 @@ def _deleted(statements: list) -> list:
 
 # Hierarchies whose statements a configuration group can give the model (the rest of a group is not read).
 _GROUP_READ = ("interfaces", "class-of-service")
+
+
+# The configuration groups a dual Routing Engine switch keeps each engine's own statements in (Junos OS High
+# Availability User Guide, "Initial Routing Engine Configuration Example Using Configuration Groups": `groups re0` and
+# `groups re1` hold each engine's `system host-name` and management address, `apply-groups [ re0 re1 ]` applies re0's
+# on the engine in slot 0 only and re1's on the engine in slot 1 only): one switch, whose prompt names the engine the
+# session is on.
+_ENGINE_GROUPS = ("re0", "re1")
+
+
+def _engine_names(statements: list, inactive: dict) -> list[tuple[Source, str]]:
+    """(line, host name) of each Routing Engine group's `system host-name` that a top-level `apply-groups`
+    applies, re0's first: the switch's name where the configuration sets no `system host-name` of its own is re0's
+    (the engine in slot 0, the default primary in the same guide), and a prompt naming either is this switch's."""
+    applied = {n for _, w, _ in statements if w is not None and w[:2] == ["set", "apply-groups"]
+               and not _deactivated(w, inactive) for n in w[2:]}
+    found = {w[2]: (src, w[5]) for src, w, _ in statements
+             if w is not None and len(w) == 6 and w[:2] == ["set", "groups"] and w[2] in _ENGINE_GROUPS
+             and w[2] in applied and junos_host_name_path(w[2:]) and not _deactivated(w, inactive)}
+    return [found[group] for group in _ENGINE_GROUPS if group in found]
 
 
 def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> list:
@@ -950,7 +980,7 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
             return  # prompts and banners around a pasted output
         raise _Skip("not a `set` line")
     top = words[1]
-    if top == "system" and words[2:3] == ["host-name"]:
+    if junos_host_name_path(words):
         # (a group's is not read: _GROUP_READ; a `set` script renaming the switch: the last value stands)
         host_name(cfg.host_names, words[3], src, renames=cfg.output_named)
         cfg.hosts.renamed(words[3])

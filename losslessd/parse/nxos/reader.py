@@ -406,10 +406,8 @@ class _Reader(TreeReader):
             return None
         return "before `line vty`, which NX-OS prints after the last interface"
 
-    def opens_mode(self, node: Node) -> bool:
-        """Nexus 9000 Unicast Routing Configuration Guide: an interface's `hsrp N` enters HSRP group mode, `vrrp N`
-        VRRP mode and `vrrpv3 N` VRRPv3 mode; not read."""
-        return node.words[:1] in (["hsrp"], ["vrrp"], ["vrrpv3"])
+    # (clitext.TreeReader.wrapped: `class` opens a mode and is entered; an unknown sub-mode such as `hsrp 1` is a mode)
+    leaf_words = _INTERFACE_READ | _QOS_MODE_WORDS["pclass"] | _QOS_MODE_WORDS["cmap"] | _QOS_MODE_WORDS["sysqos"]
 
     def config_text(self) -> str:
         return indent_flat_interfaces(indent_flat_qos(self.inp.text))
@@ -577,6 +575,10 @@ class _Reader(TreeReader):
             queue.strict, queue.bandwidth = Val(True, src), None
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
             queue.bandwidth, queue.strict = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src), None
+        elif w == ["congestion-control", "tail-drop"]:
+            # Nexus 9000 QoS guide, "Configuring Queuing and Scheduling", congestion avoidance: a queue applies WRED or
+            # tail drop, and ECN is an extension of WRED; tail drop marks nothing (a later `random-detect` replaces it)
+            self.replace_wred(node, queue, Val(RawEcn(node.text, None, None, None, False), src))
         elif w[:2] == ["random-detect", "threshold"] or w[0] == "afd":
             # Nexus 9000 preset WRED / approximate fair drop (`random-detect threshold burst-optimized ecn`,
             # `afd queue-desired 150 kbytes [ecn]`): marks when `ecn` is given, thresholds the switch chooses.
@@ -690,6 +692,8 @@ class _Reader(TreeReader):
             conf.pfc_cos = conf.no_drop = None
         elif w[0] == "mtu" and len(w) == 2:
             conf.mtu = Val(bounded_int(w[1], 576, 9216, "the class MTU"), self.src(node))
+        elif w == ["congestion-control", "tail-drop"]:
+            pass  # no ECN (queue_command): the queue marks only where its queuing class says `random-detect ... ecn`
         elif w[0] == "congestion-control":
             # (`congestion-control ecn` in generated RoCE configs.) The Nexus 9000 QoS guide marks ECN in an egress
             # queuing class (`random-detect ... ecn`), which is where losslessd reads it.
