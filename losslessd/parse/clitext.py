@@ -610,7 +610,7 @@ class TreeReader:
                 if on_error is not None:
                     on_error(node)
                 self.garbled(node, str(exc))
-            if top or not node.children or id(node.children) in self._entered or not self.wrapped(node):
+            if top or not node.children or id(node.children) in self._entered or not self.is_wrapped(node):
                 continue
             for piece in self.wrapped(node):
                 if on_piece is not None:
@@ -645,7 +645,7 @@ class TreeReader:
     # The commands of the modes the reader reads that take arguments only and open no mode (a reader names its own).
     leaf_words: frozenset[str] = frozenset()
 
-    def wrapped(self, node: Node) -> bool:
+    def is_wrapped(self, node: Node) -> bool:
         """Whether the lines under a mode's line that no handler entered are pieces of it wrapped onto lines of their
         own, not the lines of a mode it opens and the reader passes over (an NX-OS interface's `hsrp 1`, EOS `sync-e`):
         the line is a command the reader reads, which takes arguments only (leaf_words, after a `no` or `default`), or

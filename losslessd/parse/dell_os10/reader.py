@@ -280,7 +280,7 @@ _QOS_MODE_WORDS = {
     "sysqos": {"trust-map", "qos-map", "service-policy", "ets", "buffer-statistics-tracking"},
 }
 
-# The commands the reader reads that open no mode (clitext.TreeReader.wrapped): an interface's (interface_line) and the
+# The commands the reader reads that open no mode (clitext.TreeReader.is_wrapped): an interface's (interface_line) and the
 # QoS modes' but `class` (which opens the policy-map class mode).
 _LEAF_WORDS = frozenset({"description", "mtu", "speed", "shutdown", "priority-flow-control", "flowcontrol",
                          "channel-group", "pfc-cos", "trust", "qos-map", "ets", "random-detect", "trust-map",
@@ -357,7 +357,7 @@ def _class_name(w: list[str]) -> bool:
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface range` lines expanded to, against MAX_EXPANDED_PORTS
 
-    leaf_words = _LEAF_WORDS  # (clitext.TreeReader.wrapped)
+    leaf_words = _LEAF_WORDS  # (clitext.TreeReader.is_wrapped)
 
     def config_text(self) -> str:
         return flat_qos(outdent_mode_headers(flat_interfaces(self.inp.text)))

@@ -64,7 +64,7 @@ def read(inputs: list[Input]) -> Os9Config:
 
 
 class _Reader(TreeReader):
-    # The commands the reader reads that open no mode (clitext.TreeReader.wrapped): an interface's and a DCB map's.
+    # The commands the reader reads that open no mode (clitext.TreeReader.is_wrapped): an interface's and a DCB map's.
     leaf_words = frozenset({"description", "shutdown", "ip", "mtu", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
                             "dcb-output", "priority-flow-control", "dcb-map", "priority-group", "priority-pgid",
                             "service-class"})

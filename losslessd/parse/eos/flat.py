@@ -80,7 +80,7 @@ _IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisab
                        "profile", "ptp", "queue-monitor", "sflow", "shape", "snmp", "spanning-tree", "storm-control",
                        "traffic-policy", "transceiver", "unidirectional", "vmtracer", "vrf", "vrrp", "interface"})
 IF_KNOWN = IF_READ | _ANY_MODE_WORDS | _IF_OTHER  # every command an interface takes that is listed here
-# The commands the reader reads that open no mode (clitext.TreeReader.wrapped): a line under one is a wrapped piece
+# The commands the reader reads that open no mode (clitext.TreeReader.is_wrapped): a line under one is a wrapped piece
 # of it. (`tx-queue N` and `mc-tx-queue N` open one: EOS User Manual, Quality of Service.)
 LEAF_WORDS = (IF_READ | _MODE_WORDS["txq"] | _MODE_WORDS["pclass"] | _MODE_WORDS["cmap"]) - set(_QUEUE_WORDS)
 _IF_KEYWORDS = clitext.ModeKeywords({"if": IF_READ}, _ANY_MODE_WORDS | _IF_OTHER, _GLOBAL_WORDS, leading=LEADING)
