@@ -361,6 +361,32 @@ def test_a_counter32_that_restarted_is_told_from_a_wrap_by_if_counter_discontinu
         assert rates.deltas[key] == 2**32 - 1_000_000 + 10
 
 
+def test_an_if_index_with_no_if_name_names_no_port(tmp_path, run, poller):
+    """An agent serving the PFC, queue and IF-MIB counters of ifIndex 2 but no ifName.2 (ifXEntry AUGMENTS ifEntry,
+    RFC 2863: every ifIndex has one): its counters were read under port "2", a number no other source calls a port,
+    with nothing in `unread`. Now it is unread, named, and its counters stay out of the sample and the reading."""
+    from losslessd.monitor.sources import reading_from_snmp
+
+    lines = [f"{oids.SYS_UPTIME}|67|12345"]
+    for i in (1, 2, 3):
+        if i != 2:
+            lines.append(f"{oids.IF_NAME}.{i}|4|Ethernet{4 * (i - 1)}")
+        lines += [f"{oids.IF_HC_IN_OCTETS}.{i}|70|{1000 * i}", f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{10 * i}",
+                  f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("gap1", ["Ethernet0"])
+        agents._agents["gap1"].data_file.write_text(
+            "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n")
+        sample = run(poller.poll(v2c(agents.start(), "gap1")))
+    named = {"Ethernet0", "Ethernet8"}
+    assert [p.port for p in sample.ports] == sorted(named)
+    assert {p.port for p in sample.priorities} == {q.port for q in sample.queues} == named
+    assert sample.unread == [f"ifIndex 2: the agent serves no ifName ({oids.IF_NAME}.2) for it: its counters are "
+                             "left out"]
+    reading = reading_from_snmp(sample)
+    assert {k.port for k in reading.values} == named and reading.unread == tuple(sample.unread)
+
+
 def test_every_pysnmp_message_model_matches_answers_to_their_agent():
     """The address check wraps each message model's cache (pysnmp 7.1: v1, v2c and v3); a pysnmp whose cache looks
     otherwise gets none wrapped, and the poller then warns that answers are matched by id alone."""
