@@ -207,6 +207,44 @@ def test_one_huge_if_name_refuses_its_port_only(big_agent, netsnmp, caplog, leng
         assert said[0].startswith("big1: gufo-snmp cannot decode an answer of 1.3.6.1.2.1.31.1.1.1.1")
 
 
+def test_a_device_sent_to_pysnmp_is_tried_on_the_fast_path_again_after_a_back_off(big_agent, caplog):
+    """One answer gufo-snmp could not read (an ifName of 5,000 characters) kept the device on pysnmp, at about 30
+    times the CPU a poll, for the rest of the daemon's life: an agent broken for a minute, or hostile once, pinned it
+    there. Now the fast path is tried again after 5 minutes, then 10, up to an hour; when the agent answers well
+    again the device is back on it, its answer sizes learnt afresh, and the fallback metric's reason is gone."""
+    agents, target = big_agent
+    agents.rewrite("big1", with_if_names(PORTS, {5: "E" * 5_000}))
+
+    def due(poller):  # the back-off is over (rather than waiting for it)
+        poller.fast_again["big1"] = (poller.fast_again["big1"][0], 0.0)
+
+    async def main():
+        async with FastSnmpPoller() as poller:
+            backoffs, reasons = [], []
+            for step in ("broken", "still within the back-off", "broken still", "capped", "mended"):
+                if step == "mended":
+                    agents.rewrite("big1", with_if_names(PORTS, {}))
+                if step in ("broken still", "mended"):
+                    due(poller)
+                if step == "capped":
+                    poller.fast_again["big1"] = (3_000.0, 0.0)
+                sample = await poller.poll(target)
+                backoffs.append(poller.fast_again.get("big1", (None,))[0])
+                reasons.append(poller.fallback_reason(target))
+            return sample, backoffs, reasons, poller, "big1" in poller._sessions  # gufo-snmp's sockets polled it
+
+    with caplog.at_level(logging.WARNING, logger="losslessd.collect.snmp_fast"):
+        sample, backoffs, reasons, poller, fast = run(main())
+    assert backoffs == [300.0, 300.0, 600.0, 3_600.0, None]
+    assert reasons == ["answer_size"] * 4 + [None]  # what losslessd_snmp_fallback_polls_total counts
+    said = [r.getMessage() for r in caplog.records if r.name == "losslessd.collect.snmp_fast"]
+    assert len(said) == 4 and "for 300 s, then the fast path is tried again" in said[0]
+    assert said[-1] == "big1: the fast path reads it again"
+    assert fast and not poller.decode_fallbacks
+    assert len(sample.ports) == 64 and not sample.unread
+    assert ("big1", oids.IF_NAME) not in poller._repetitions  # one row an answer, learnt while broken, is forgotten
+
+
 @pytest.mark.parametrize("huge", [False, True])
 def test_v3_rows_that_do_not_fit_an_answer_are_walked_in_smaller_answers(tmp_path, huge):
     """gufo-snmp asks SNMPv3 agents for answers of at most 2,048 bytes, and net-snmp's snmpd answers a GETBULK whose

@@ -18,7 +18,8 @@ gufo-snmp decodes an answer in a buffer of about 4 KB and refuses a larger datag
 (measured with 0.13: a 4,087-byte GETBULK answer refused, 3,127 read): 64 ifNames of 50 characters
 already pass it. A column whose answer it cannot decode is walked again with a quarter of the
 repetitions (kept for that device and column); when even one row does not decode, the device goes
-to the pysnmp fallback, which reads what it can and refuses the odd port (``decode_fallbacks``).
+to the pysnmp fallback, which reads what it can and refuses the odd port (``decode_fallbacks``), until the fast path
+is tried again after a back-off (``FAST_RETRY_S``): a broken answer need not be there for good.
 
 An answer with no row ends gufo-snmp's walk as the end of the agent's view does, yet it is also what an agent sends
 when the rows do not fit the answer (SNMPv3: gufo-snmp's msgMaxSize of 2,048 bytes): pysnmp is asked what follows,
@@ -66,6 +67,13 @@ _PRIV_KEYS = {"AES": Aes128Key}
 # The msgMaxSize gufo-snmp 0.13 sends in SNMPv3 requests (src/snmp/msg/v3/msg.rs MAX_SIZE): an agent leaves out the
 # rows that do not fit an answer of that size (RFC 3416 4.2.3), all of them when the first does not.
 V3_MAX_MESSAGE = 2048
+# How long a device whose answers gufo-snmp could not read is polled by pysnmp before the fast path is tried again,
+# doubled after each try that fails, up to FAST_RETRY_MAX_S. A try that fails costs a fast walk up to the row that
+# does not decode (a fast poll's CPU at most, 6-16 ms against snmpd, docs/snmp.md) on top of the pysnmp poll made
+# anyway, and a warning: with an hour at most, 24 a day a device. An agent that answered badly for a while (a
+# restart, a broken line card) is back on the fast path within the back-off in force once it answers well again.
+FAST_RETRY_S = 300.0
+FAST_RETRY_MAX_S = 3600.0
 log = logging.getLogger(__name__)
 
 
@@ -115,6 +123,9 @@ class FastSnmpPoller(BasePoller):
         self._ends: dict[tuple[str, str], str] = {}  # (device, column) -> the OID its walk was seen to end after
         # device -> why gufo-snmp cannot read it: those devices are polled by the pysnmp fallback
         self.decode_fallbacks: dict[str, str] = {}
+        # device of decode_fallbacks -> (its back-off, time.monotonic() when the fast path is tried again)
+        self.fast_again: dict[str, tuple[float, float]] = {}
+        self.fast_retry_s, self.fast_retry_max_s = FAST_RETRY_S, FAST_RETRY_MAX_S
 
     @staticmethod
     def serves(target: SnmpTarget) -> bool:
@@ -150,9 +161,9 @@ class FastSnmpPoller(BasePoller):
         """Close the sockets kept for ``device`` and drop what was learnt about it (it left the inventory)."""
         self._drop_sessions(device)
         self.decode_fallbacks.pop(device, None)
+        self.fast_again.pop(device, None)
         for table in (self._repetitions, self._ends):
-            for key in [k for k in table if k[0] == device]:
-                del table[key]
+            _drop_device(table, device)
 
     def _drop_sessions(self, device: str) -> None:
         held = self._sessions.pop(device, None)
@@ -160,18 +171,32 @@ class FastSnmpPoller(BasePoller):
             _close(session)
 
     async def _poll(self, target: SnmpTarget) -> SnmpSample:
-        if not self.serves(target) or target.device in self.decode_fallbacks:
+        device = target.device
+        retry = self.fast_again.get(device)
+        now = time.monotonic()
+        if not self.serves(target) or (retry is not None and now < retry[1]):
             return await self._pysnmp()._poll(target)
+        if retry is not None:  # the back-off is over: the fast path again, with the answer sizes learnt afresh
+            self.fast_again[device] = (retry[0], now + retry[0])  # whatever this try ends in, the next is bounded
+            _drop_device(self._repetitions, device)
         try:
-            return await self._fast_poll(target)
+            sample = await self._fast_poll(target)
         except _Undecodable as exc:
             why = str(exc)
+        else:
+            if retry is not None:
+                del self.decode_fallbacks[device], self.fast_again[device]
+                log.warning("%s: the fast path reads it again", device)
+            return sample
         try:
             sample = await self._pysnmp()._poll(target)
         except SnmpError as exc:  # not a large answer but a broken one (pysnmp drops it: a timeout)
-            raise SnmpError(target.device, f"{why}; pysnmp then: {exc.message}") from None
-        self.decode_fallbacks[target.device] = why  # pysnmp reads it: it polls this device from now on
-        log.warning("%s: %s; pysnmp reads it and polls this device from now on", target.device, why)
+            raise SnmpError(device, f"{why}; pysnmp then: {exc.message}") from None
+        backoff = self.fast_retry_s if retry is None else min(self.fast_retry_max_s, 2 * retry[0])
+        self.decode_fallbacks[device] = why  # pysnmp reads it: it polls this device until the back-off is over
+        self.fast_again[device] = (backoff, time.monotonic() + backoff)
+        log.warning("%s: %s; pysnmp reads it and polls this device for %g s, then the fast path is tried again",
+                    device, why, backoff)
         return sample
 
     def _pysnmp(self) -> SnmpPoller:
@@ -398,6 +423,12 @@ async def _address(target: SnmpTarget) -> str:
     except (OSError, UnicodeError) as exc:
         raise SnmpUnreachable(target.device, f"cannot reach {target.host}:{target.port}: {exc}") from None
     return found[0][4][0]
+
+
+def _drop_device(table: dict[tuple[str, str], object], device: str) -> None:
+    """Drop what ``table`` (keyed by device and column) learnt about ``device``."""
+    for key in [k for k in table if k[0] == device]:
+        del table[key]
 
 
 def _close(session: SnmpSession) -> None:
