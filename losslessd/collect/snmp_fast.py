@@ -23,7 +23,8 @@ is tried again after a back-off (``FAST_RETRY_S``): a broken answer need not be 
 
 An answer with no row ends gufo-snmp's walk as the end of the agent's view does, yet it is also what an agent sends
 when the rows do not fit the answer (SNMPv3: gufo-snmp's msgMaxSize of 2,048 bytes): pysnmp is asked what follows,
-and a column that goes on is walked in smaller answers as above (``_check_ends``).
+and a column that goes on is walked in smaller answers as above (``_check_ends``); an end it confirms is asked again
+when an answer with no row appears there, and every ``RECHECK_ENDS_S`` while one is there.
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ V3_MAX_MESSAGE = 2048
 # restart, a broken line card) is back on the fast path within the back-off in force once it answers well again.
 FAST_RETRY_S = 300.0
 FAST_RETRY_MAX_S = 3600.0
+# How long a column's walk may end at an answer with no row, after the row where pysnmp said it ends, before pysnmp is
+# asked again (``_check_ends``): rows added after it whose first answer is too large (a port added with a long
+# ifName) are unread at most that long. The check is one GETNEXT a device (a few ms of pysnmp's CPU) in 5 minutes, 30
+# polls at a 10 s interval. ifTableLastChange and ifNumber (IF-MIB, RFC 2863) say when ifTable rows come and go, not
+# when rows of the PFC or QoS tables do, and would be two more OIDs in every poll: the schedule covers every column.
+RECHECK_ENDS_S = 300.0
 log = logging.getLogger(__name__)
 
 
@@ -101,6 +108,22 @@ class _BulkWalk(GetBulkIter):
         return row
 
 
+@dataclass(frozen=True)
+class _End:
+    """Where pysnmp said a column's walk ends: after ``last``, reached at an answer with no row (``empty``) or not,
+    checked at ``checked`` (time.monotonic())."""
+
+    last: str
+    empty: bool
+    checked: float
+
+    def holds(self, last: str, empty: bool, now: float, recheck_s: float) -> bool:
+        """Whether a walk ending after ``last`` (at an answer with no row: ``empty``) ends here as checked. A row past
+        the column seen again says so itself; an answer with no row may also be rows added since that do not fit it:
+        taken as the end only where it was one when checked, and for ``recheck_s`` after."""
+        return last == self.last and (not empty or (self.empty and now < self.checked + recheck_s))
+
+
 @dataclass
 class _Sessions:
     key: tuple  # what the sockets were made for: a changed target gets new ones
@@ -120,12 +143,13 @@ class FastSnmpPoller(BasePoller):
         self._fallback: SnmpPoller | None = None
         self._indexes: dict[str, dict[str, tuple[int, ...]]] = {}  # column -> OID -> instance index
         self._repetitions: dict[tuple[str, str], int] = {}  # (device, column) -> GETBULK size that decodes
-        self._ends: dict[tuple[str, str], str] = {}  # (device, column) -> the OID its walk was seen to end after
+        self._ends: dict[tuple[str, str], _End] = {}  # (device, column) -> where pysnmp said its walk ends
         # device -> why gufo-snmp cannot read it: those devices are polled by the pysnmp fallback
         self.decode_fallbacks: dict[str, str] = {}
         # device of decode_fallbacks -> (its back-off, time.monotonic() when the fast path is tried again)
         self.fast_again: dict[str, tuple[float, float]] = {}
         self.fast_retry_s, self.fast_retry_max_s = FAST_RETRY_S, FAST_RETRY_MAX_S
+        self.recheck_ends_s = RECHECK_ENDS_S
 
     @staticmethod
     def serves(target: SnmpTarget) -> bool:
@@ -328,9 +352,15 @@ class FastSnmpPoller(BasePoller):
         gufo-snmp ends a walk at an answer with no row, which is the end of the agent's view or rows that did not fit
         the answer (RFC 3416 4.2.3), and at a row outside the column, which it does not show (one before the column is
         an agent leaving it backwards). pysnmp's answers may be as large as a datagram, and it shows every OID. An end
-        seen once at an OID is taken as read at the next polls (a column's last row stays where it is)."""
+        seen once at an OID is taken as read at the next polls (a column's last row stays where it is), an end at an
+        answer with no row for ``recheck_ends_s`` (``_End.holds``)."""
         device = target.device
-        while unsure := {c: end for c, end in ends.items() if self._ends.get((device, c)) != end[0]}:
+
+        def held(column: str, last: str, empty: bool) -> bool:
+            known = self._ends.get((device, column))
+            return known is not None and known.holds(last, empty, time.monotonic(), self.recheck_ends_s)
+
+        while unsure := {c: end for c, end in ends.items() if not held(c, *end)}:
             try:
                 following = await self._pysnmp().next_oids(target, [last for last, _ in unsure.values()])
             except SnmpError as exc:
@@ -338,13 +368,14 @@ class FastSnmpPoller(BasePoller):
                                         f"{exc.message}") from None
             ends = {}
             for (column, (last, empty)), after in zip(unsure.items(), following, strict=True):
+                key = (device, column)
                 if after is None or not after.startswith(column + "."):
-                    self._ends[(device, column)] = last
+                    self._ends[key] = _End(last, empty, time.monotonic())
                     continue
+                self._ends.pop(key, None)  # the column goes on: where its next walk ends is to be checked
                 if not empty:
                     raise SnmpError(device, f"{target.host}:{target.port} answered a GETBULK after {last} with an OID "
                                             f"outside {column}, yet {after} follows {last}: OIDs must grow in a walk")
-                key = (device, column)
                 repetitions = self._repetitions.get(key, self.max_varbinds)
                 if repetitions == 1:
                     raise _Undecodable(f"the agent answered a GETBULK of {column} after {last} with no row, yet a row "
