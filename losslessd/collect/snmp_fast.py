@@ -36,6 +36,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from gufo.snmp import Aes128Key, NoSuchInstance, Sha1Key, Sha224Key, Sha256Key, Sha384Key, Sha512Key, User
 from gufo.snmp import SnmpAuthError as GufoAuthError
@@ -456,7 +457,7 @@ async def _address(target: SnmpTarget) -> str:
     return found[0][4][0]
 
 
-def _drop_device(table: dict[tuple[str, str], object], device: str) -> None:
+def _drop_device(table: dict[tuple[str, str], Any], device: str) -> None:
     """Drop what ``table`` (keyed by device and column) learnt about ``device``."""
     for key in [k for k in table if k[0] == device]:
         del table[key]
