@@ -79,8 +79,9 @@ FAST_RETRY_MAX_S = 3600.0
 # How long a column's walk may end at an answer with no row, after the row where pysnmp said it ends, before pysnmp is
 # asked again (``_check_ends``): rows added after it whose first answer is too large (a port added with a long
 # ifName) are unread at most that long. The check is one GETNEXT a device in 5 minutes (30 polls at a 10 s interval):
-# 1.6 ms of pysnmp's CPU for one column, 4.9 ms for all 16, measured against net-snmp's snmpd over SNMPv3. ifTableLastChange and ifNumber (IF-MIB, RFC 2863) say when ifTable rows come and go, not
-# when rows of the PFC or QoS tables do, and would be two more OIDs in every poll: the schedule covers every column.
+# 1.6 ms of pysnmp's CPU for one column, 4.9 ms for all 16, measured against net-snmp's snmpd over SNMPv3.
+# ifTableLastChange and ifNumber (IF-MIB, RFC 2863) say when ifTable rows come and go, not when rows of the PFC or QoS
+# tables do, and would be two more OIDs in every poll: the schedule covers every column.
 RECHECK_ENDS_S = 300.0
 log = logging.getLogger(__name__)
 
