@@ -670,10 +670,9 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
     names, unnamed = port_names(by_column.get(oids.IF_NAME, empty))
     # An ifIndex the other columns serve with no ifName row (ifXEntry AUGMENTS ifEntry, RFC 2863: the agent left it
     # out) names no port either: its number was the port's name in the samples, metrics and history until session 36.
-    for column, rows in by_column.items():
-        if column != oids.IF_NAME:
-            for i in {idx[0] for idx in rows if idx and idx[0] not in names} - unnamed.keys():
-                unnamed[i] = f"the agent serves no ifName ({oids.IF_NAME}.{i}) for it"
+    # Said in one entry however many there are (an SNMP view without ifXTable leaves out every port's).
+    nameless = sorted({idx[0] for column, rows in by_column.items() if column != oids.IF_NAME for idx in rows if idx}
+                      - names.keys() - unnamed.keys())
     # SONiC's agent serves its PortChannels in the per-priority PFC table too, each row the sum of its
     # members' (sonic-snmpagent ciscoPfcExtMIB.py lag_name_if_name_map): read as a port, a LAG repeats
     # the members' pauses and its sum crosses per-port thresholds no member crosses. Per-port counters stay.
@@ -702,8 +701,18 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
         priorities=[PriorityCounters(names[i], i, p, **f) for (i, p), f in sorted(prios.items())],
         queues=[QueueCounters(names[i], i, q, **f) for (i, q), f in sorted(queues.items())],
         watchdog=[WatchdogCounters(names[i], i, q, **f) for (i, q), f in sorted(watchdog.items())],
-        raw=raw, unread=[f"ifIndex {i}: {why}: its counters are left out" for i, why in sorted(unnamed.items())],
+        raw=raw, unread=[f"ifIndex {i}: {why}: its counters are left out" for i, why in sorted(unnamed.items())]
+        + [_no_if_name(nameless)] * bool(nameless),
     )
+
+
+def _no_if_name(if_indexes: list[int], shown: int = 8) -> str:
+    """The ``unread`` entry of the ifIndexes whose counters an agent serves without an ifName."""
+    listed = ", ".join(map(str, if_indexes[:shown])) + (f" and {len(if_indexes) - shown:,} more"
+                                                         if len(if_indexes) > shown else "")
+    whose = "its" if len(if_indexes) == 1 else "their"
+    return (f"ifIndex {listed}: the agent serves no ifName ({oids.IF_NAME}.<ifIndex>; an SNMP view without ifXTable "
+            f"leaves it out): {whose} counters are left out")
 
 
 def port_names(column: dict[tuple[int, ...], int | str]) -> tuple[dict[int, str], dict[int, str]]:
