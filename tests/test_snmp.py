@@ -216,6 +216,21 @@ def test_odd_agent_answers_stay_raw():
     assert s.queues == [] and s.raw == raw
 
 
+def test_a_view_without_if_x_table_is_one_unread_entry():
+    """An agent whose view leaves out ifXTable serves every port's counters with no ifName: one `unread` entry (one
+    warning, one unread part) lists the first ifIndexes and counts the rest, rather than 64 of them; the poll that
+    reads no port says why."""
+    raw = {oids.SYS_UPTIME: 5, **{f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3": i for i in range(1, 65)}}
+    s = _sample(SnmpTarget(device="d", host="h", community="c"), raw, 0.0, 0.0, 0.0)
+    assert s.ports == s.priorities == []
+    assert s.unread == [f"ifIndex 1, 2, 3, 4, 5, 6, 7, 8 and 56 more: the agent serves no ifName ({oids.IF_NAME}"
+                        ".<ifIndex>; an SNMP view without ifXTable leaves it out): their counters are left out"]
+    # The daemon's failed poll says so (it said "the agent serves none of the counter columns (0 ports)").
+    from losslessd.daemon.pollers import _no_counters
+
+    assert _no_counters(s) == f"no port could be named: {s.unread[0]}"
+
+
 def test_target_needs_one_kind_of_credentials():
     with pytest.raises(ValueError):
         SnmpTarget(device="d", host="h")
@@ -361,6 +376,33 @@ def test_a_counter32_that_restarted_is_told_from_a_wrap_by_if_counter_discontinu
         assert key in rates.cleared and key not in rates.deltas
     else:
         assert rates.deltas[key] == 2**32 - 1_000_000 + 10
+
+
+def test_an_if_index_with_no_if_name_names_no_port(tmp_path, run, poller):
+    """An agent serving the PFC, queue and IF-MIB counters of ifIndexes 2 and 4 but no ifName for them (ifXEntry
+    AUGMENTS ifEntry, RFC 2863: every ifIndex has one): their counters were read under ports "2" and "4", numbers no
+    other source calls a port, with nothing in `unread`. Now they are in one `unread` entry, and their counters stay
+    out of the sample and the reading."""
+    from losslessd.monitor.sources import reading_from_snmp
+
+    lines = [f"{oids.SYS_UPTIME}|67|12345"]
+    for i in (1, 2, 3, 4):
+        if i in (1, 3):
+            lines.append(f"{oids.IF_NAME}.{i}|4|Ethernet{4 * (i - 1)}")
+        lines += [f"{oids.IF_HC_IN_OCTETS}.{i}|70|{1000 * i}", f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{10 * i}",
+                  f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("gap1", ["Ethernet0"])
+        agents._agents["gap1"].data_file.write_text(
+            "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n")
+        sample = run(poller.poll(v2c(agents.start(), "gap1")))
+    named = {"Ethernet0", "Ethernet8"}
+    assert [p.port for p in sample.ports] == sorted(named)
+    assert {p.port for p in sample.priorities} == {q.port for q in sample.queues} == named
+    assert sample.unread == [f"ifIndex 2, 4: the agent serves no ifName ({oids.IF_NAME}.<ifIndex>; an SNMP view "
+                             "without ifXTable leaves it out): their counters are left out"]
+    reading = reading_from_snmp(sample)
+    assert {k.port for k in reading.values} == named and reading.unread == tuple(sample.unread)
 
 
 def test_every_pysnmp_message_model_matches_answers_to_their_agent():

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import socket
+import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -205,6 +209,44 @@ def test_one_huge_if_name_refuses_its_port_only(big_agent, netsnmp, caplog, leng
         assert said[0].startswith("big1: gufo-snmp cannot decode an answer of 1.3.6.1.2.1.31.1.1.1.1")
 
 
+def test_a_device_sent_to_pysnmp_is_tried_on_the_fast_path_again_after_a_back_off(big_agent, caplog):
+    """One answer gufo-snmp could not read (an ifName of 5,000 characters) kept the device on pysnmp, at about 30
+    times the CPU a poll, for the rest of the daemon's life: an agent broken for a minute, or hostile once, pinned it
+    there. Now the fast path is tried again after 5 minutes, then 10, up to an hour; when the agent answers well
+    again the device is back on it, its answer sizes learnt afresh, and the fallback metric's reason is gone."""
+    agents, target = big_agent
+    agents.rewrite("big1", with_if_names(PORTS, {5: "E" * 5_000}))
+
+    def due(poller):  # the back-off is over (rather than waiting for it)
+        poller.fast_again["big1"] = (poller.fast_again["big1"][0], 0.0)
+
+    async def main():
+        async with FastSnmpPoller() as poller:
+            backoffs, reasons = [], []
+            for step in ("broken", "still within the back-off", "broken still", "capped", "mended"):
+                if step == "mended":
+                    agents.rewrite("big1", with_if_names(PORTS, {}))
+                if step in ("broken still", "mended"):
+                    due(poller)
+                if step == "capped":
+                    poller.fast_again["big1"] = (3_000.0, 0.0)
+                sample = await poller.poll(target)
+                backoffs.append(poller.fast_again.get("big1", (None,))[0])
+                reasons.append(poller.fallback_reason(target))
+            return sample, backoffs, reasons, poller, "big1" in poller._sessions  # gufo-snmp's sockets polled it
+
+    with caplog.at_level(logging.WARNING, logger="losslessd.collect.snmp_fast"):
+        sample, backoffs, reasons, poller, fast = run(main())
+    assert backoffs == [300.0, 300.0, 600.0, 3_600.0, None]
+    assert reasons == ["answer_size"] * 4 + [None]  # what losslessd_snmp_fallback_polls_total counts
+    said = [r.getMessage() for r in caplog.records if r.name == "losslessd.collect.snmp_fast"]
+    assert len(said) == 4 and "for 300 s, then the fast path is tried again" in said[0]
+    assert said[-1] == "big1: the fast path reads it again"
+    assert fast and not poller.decode_fallbacks
+    assert len(sample.ports) == 64 and not sample.unread
+    assert ("big1", oids.IF_NAME) not in poller._repetitions  # one row an answer, learnt while broken, is forgotten
+
+
 @pytest.mark.parametrize("huge", [False, True])
 def test_v3_rows_that_do_not_fit_an_answer_are_walked_in_smaller_answers(tmp_path, huge):
     """gufo-snmp asks SNMPv3 agents for answers of at most 2,048 bytes, and net-snmp's snmpd answers a GETBULK whose
@@ -236,6 +278,54 @@ def test_v3_rows_that_do_not_fit_an_answer_are_walked_in_smaller_answers(tmp_pat
     else:
         assert [p.port for p in first.ports] == names and not first.unread and not poller.decode_fallbacks
         assert poller._repetitions == {("leaf1", oids.IF_NAME): 4} and poller.fallback_reason(target) is None
+
+
+def serve_more(agents: snmpd.NetSnmpAgents, rows: dict[str, str]) -> None:
+    """OCTET STRING rows added to a running snmpd: its configuration read again (SIGHUP), sysUpTime and the SNMPv3
+    engine going on, as an agent whose device gained ports."""
+    process = agents._procs[0]
+    config = process.home / "snmpd.conf"
+    config.write_text(config.read_text() + "".join(f'override .{oid} octet_str "{v}"\n' for oid, v in rows.items()))
+    os.kill(process.proc.pid, signal.SIGHUP)
+    oid, value = next(reversed(rows.items()))
+    deadline = time.monotonic() + 10
+    while subprocess.run(["snmpget", "-v2c", "-c", agents.community, "-m", "", "-Oqv", "-t", "1",
+                          f"127.0.0.1:{agents.ports['leaf1']}", oid], capture_output=True, text=True,
+                         env={**os.environ, "MIBS": ""}).stdout.strip().strip('"') != value:
+        assert time.monotonic() < deadline, f"snmpd does not serve {oid} after SIGHUP"
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("after", ["a row", "no row"])
+def test_rows_added_after_where_a_column_ended_are_read(tmp_path, after):
+    """A column's end, once checked with pysnmp, was taken as read for good: 8 ports added after the last ifName
+    (250 characters each: an answer of them is larger than the 2,048 bytes gufo-snmp asks SNMPv3 agents for, so
+    net-snmp answers with no row) went unread until the device left the inventory. Now an answer with no row where
+    a row past the column was seen is checked at once ("a row"); where the end was an answer with no row already
+    (here a 1,900-byte row after the column did not fit it: "no row"), it is checked again every
+    ``recheck_ends_s`` (5 minutes), so the new ports are read at most that late."""
+    if (why := snmpd.available()) is not None:
+        pytest.skip(why)
+    ports = PORTS[:32]
+    added = {f"{oids.IF_NAME}.{1001 + k}": f"New{k}-" + "n" * 245 for k in range(8)}
+    with snmpd.NetSnmpAgents(tmp_path, ["leaf1"], ports, v3_user=V3) as agents:
+        if after == "no row":
+            serve_more(agents, {f"{oids.IF_NAME[:-1]}2.1": "x" * 1_900})  # the OID after the last ifName
+        target = v3_target(agents)
+
+        async def main():
+            async with FastSnmpPoller(max_varbinds=32) as poller:  # an answer ends at the 32nd ifName
+                first = await poller.poll(target)
+                serve_more(agents, added)
+                second = await poller.poll(target)
+                poller.recheck_ends_s = 0.0  # the recheck is due
+                return first, second, await poller.poll(target)
+
+        first, second, third = run(main())
+    assert [p.port for p in first.ports] == ports
+    assert [p.port for p in second.ports] == (ports + list(added.values()) if after == "a row" else ports)
+    assert [p.port for p in third.ports] == ports + list(added.values())
+    assert not third.unread
 
 
 TYPED_NAMES = {  # ifIndex -> (snmprec type, value) of ifName.<ifIndex> (snmpsim's tags: the BER type numbers)

@@ -241,8 +241,8 @@ class SnmpSample(BaseModel):
     watchdog: list[WatchdogCounters] = []
     raw: dict[str, int | str] = Field(default_factory=dict, description="every OID read -> value")
     unread: list[str] = Field(default_factory=list, description=(
-        "ports whose ifName cannot name them (not text, empty, too long, control characters, the same as "
-        "another port's) and why: their counters are left out"))
+        "ports whose ifName cannot name them (not served, not text, empty, too long, control characters, the same "
+        "as another port's) and why: their counters are left out"))
 
 
 _PORT_COLUMNS = {
@@ -668,6 +668,11 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
                 if len(i) == index_len and type(v) is int and 0 <= v < _COUNTER_END}
 
     names, unnamed = port_names(by_column.get(oids.IF_NAME, empty))
+    # An ifIndex the other columns serve with no ifName row (ifXEntry AUGMENTS ifEntry, RFC 2863: the agent left it
+    # out) names no port either: its number was the port's name in the samples, metrics and history until session 36.
+    # Said in one entry however many there are (an SNMP view without ifXTable leaves out every port's).
+    nameless = sorted({idx[0] for column, rows in by_column.items() if column != oids.IF_NAME for idx in rows if idx}
+                      - names.keys() - unnamed.keys())
     # SONiC's agent serves its PortChannels in the per-priority PFC table too, each row the sum of its
     # members' (sonic-snmpagent ciscoPfcExtMIB.py lag_name_if_name_map): read as a port, a LAG repeats
     # the members' pauses and its sum crosses per-port thresholds no member crosses. Per-port counters stay.
@@ -678,26 +683,36 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
     prios: dict[tuple[int, ...], dict] = {}
     for col, fname in _PRIORITY_COLUMNS.items():
         for (i, p), v in counters(col, 2).items():
-            if i not in lags and i not in unnamed:
+            if i in names and i not in lags:
                 prios.setdefault((i, p), {})[fname] = v
     queues: dict[tuple[int, ...], dict] = {}
     for (i, direction, q, stat), v in counters(oids.CSQ_QOS_GROUP_STATS, 4).items():
-        if direction == oids.CSQ_EGRESS and stat in _QUEUE_STATS and i not in unnamed:
+        if direction == oids.CSQ_EGRESS and stat in _QUEUE_STATS and i in names:
             queues.setdefault((i, q - 1), {})[_QUEUE_STATS[stat]] = v
     watchdog: dict[tuple[int, ...], dict] = {}
     for col, fname in _WATCHDOG_COLUMNS.items():
         for (i, q), v in counters(col, 2).items():  # q: the qos-group, 0-based (counters_oids.CPFC_WD_*)
-            if i not in unnamed:
+            if i in names:
                 watchdog.setdefault((i, q), {})[fname] = v
     # model_construct: every value was typed above, so pydantic's checks would only repeat them.
     return SnmpSample.model_construct(
         device=target.device, version=target.version, sys_uptime_ticks=uptime,
         monotonic_s=answered, time_unix_s=wall, duration_s=duration, ports=ports,
-        priorities=[PriorityCounters(names.get(i, str(i)), i, p, **f) for (i, p), f in sorted(prios.items())],
-        queues=[QueueCounters(names.get(i, str(i)), i, q, **f) for (i, q), f in sorted(queues.items())],
-        watchdog=[WatchdogCounters(names.get(i, str(i)), i, q, **f) for (i, q), f in sorted(watchdog.items())],
-        raw=raw, unread=[f"ifIndex {i}: {why}: its counters are left out" for i, why in sorted(unnamed.items())],
+        priorities=[PriorityCounters(names[i], i, p, **f) for (i, p), f in sorted(prios.items())],
+        queues=[QueueCounters(names[i], i, q, **f) for (i, q), f in sorted(queues.items())],
+        watchdog=[WatchdogCounters(names[i], i, q, **f) for (i, q), f in sorted(watchdog.items())],
+        raw=raw, unread=[f"ifIndex {i}: {why}: its counters are left out" for i, why in sorted(unnamed.items())]
+        + [_no_if_name(nameless)] * bool(nameless),
     )
+
+
+def _no_if_name(if_indexes: list[int], shown: int = 8) -> str:
+    """The ``unread`` entry of the ifIndexes whose counters an agent serves without an ifName."""
+    listed = ", ".join(map(str, if_indexes[:shown])) + (f" and {len(if_indexes) - shown:,} more"
+                                                         if len(if_indexes) > shown else "")
+    whose = "its" if len(if_indexes) == 1 else "their"
+    return (f"ifIndex {listed}: the agent serves no ifName ({oids.IF_NAME}.<ifIndex>; an SNMP view without ifXTable "
+            f"leaves it out): {whose} counters are left out")
 
 
 def port_names(column: dict[tuple[int, ...], int | str]) -> tuple[dict[int, str], dict[int, str]]:

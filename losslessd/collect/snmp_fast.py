@@ -18,11 +18,13 @@ gufo-snmp decodes an answer in a buffer of about 4 KB and refuses a larger datag
 (measured with 0.13: a 4,087-byte GETBULK answer refused, 3,127 read): 64 ifNames of 50 characters
 already pass it. A column whose answer it cannot decode is walked again with a quarter of the
 repetitions (kept for that device and column); when even one row does not decode, the device goes
-to the pysnmp fallback, which reads what it can and refuses the odd port (``decode_fallbacks``).
+to the pysnmp fallback, which reads what it can and refuses the odd port (``decode_fallbacks``), until the fast path
+is tried again after a back-off (``FAST_RETRY_S``): a broken answer need not be there for good.
 
 An answer with no row ends gufo-snmp's walk as the end of the agent's view does, yet it is also what an agent sends
 when the rows do not fit the answer (SNMPv3: gufo-snmp's msgMaxSize of 2,048 bytes): pysnmp is asked what follows,
-and a column that goes on is walked in smaller answers as above (``_check_ends``).
+and a column that goes on is walked in smaller answers as above (``_check_ends``); an end it confirms is asked again
+when an answer with no row appears there, and every ``RECHECK_ENDS_S`` while one is there.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from gufo.snmp import Aes128Key, NoSuchInstance, Sha1Key, Sha224Key, Sha256Key, Sha384Key, Sha512Key, User
 from gufo.snmp import SnmpAuthError as GufoAuthError
@@ -66,6 +69,20 @@ _PRIV_KEYS = {"AES": Aes128Key}
 # The msgMaxSize gufo-snmp 0.13 sends in SNMPv3 requests (src/snmp/msg/v3/msg.rs MAX_SIZE): an agent leaves out the
 # rows that do not fit an answer of that size (RFC 3416 4.2.3), all of them when the first does not.
 V3_MAX_MESSAGE = 2048
+# How long a device whose answers gufo-snmp could not read is polled by pysnmp before the fast path is tried again,
+# doubled after each try that fails, up to FAST_RETRY_MAX_S. A try that fails costs a fast walk up to the row that
+# does not decode (a fast poll's CPU at most, 6-16 ms against snmpd, docs/snmp.md) on top of the pysnmp poll made
+# anyway, and a warning: with an hour at most, 24 a day a device. An agent that answered badly for a while (a
+# restart, a broken line card) is back on the fast path within the back-off in force once it answers well again.
+FAST_RETRY_S = 300.0
+FAST_RETRY_MAX_S = 3600.0
+# How long a column's walk may end at an answer with no row, after the row where pysnmp said it ends, before pysnmp is
+# asked again (``_check_ends``): rows added after it whose first answer is too large (a port added with a long
+# ifName) are unread at most that long. The check is one GETNEXT a device in 5 minutes (30 polls at a 10 s interval):
+# 1.6 ms of pysnmp's CPU for one column, 4.9 ms for all 16, measured against net-snmp's snmpd over SNMPv3.
+# ifTableLastChange and ifNumber (IF-MIB, RFC 2863) say when ifTable rows come and go, not when rows of the PFC or QoS
+# tables do, and would be two more OIDs in every poll: the schedule covers every column.
+RECHECK_ENDS_S = 300.0
 log = logging.getLogger(__name__)
 
 
@@ -93,6 +110,22 @@ class _BulkWalk(GetBulkIter):
         return row
 
 
+@dataclass(frozen=True)
+class _End:
+    """Where pysnmp said a column's walk ends: after ``last``, reached at an answer with no row (``empty``) or not,
+    checked at ``checked`` (time.monotonic())."""
+
+    last: str
+    empty: bool
+    checked: float
+
+    def holds(self, last: str, empty: bool, now: float, recheck_s: float) -> bool:
+        """Whether a walk ending after ``last`` (at an answer with no row: ``empty``) ends here as checked. A row past
+        the column seen again says so itself; an answer with no row may also be rows added since that do not fit it:
+        taken as the end only where it was one when checked, and for ``recheck_s`` after."""
+        return last == self.last and (not empty or (self.empty and now < self.checked + recheck_s))
+
+
 @dataclass
 class _Sessions:
     key: tuple  # what the sockets were made for: a changed target gets new ones
@@ -112,9 +145,13 @@ class FastSnmpPoller(BasePoller):
         self._fallback: SnmpPoller | None = None
         self._indexes: dict[str, dict[str, tuple[int, ...]]] = {}  # column -> OID -> instance index
         self._repetitions: dict[tuple[str, str], int] = {}  # (device, column) -> GETBULK size that decodes
-        self._ends: dict[tuple[str, str], str] = {}  # (device, column) -> the OID its walk was seen to end after
+        self._ends: dict[tuple[str, str], _End] = {}  # (device, column) -> where pysnmp said its walk ends
         # device -> why gufo-snmp cannot read it: those devices are polled by the pysnmp fallback
         self.decode_fallbacks: dict[str, str] = {}
+        # device of decode_fallbacks -> (its back-off, time.monotonic() when the fast path is tried again)
+        self.fast_again: dict[str, tuple[float, float]] = {}
+        self.fast_retry_s, self.fast_retry_max_s = FAST_RETRY_S, FAST_RETRY_MAX_S
+        self.recheck_ends_s = RECHECK_ENDS_S
 
     @staticmethod
     def serves(target: SnmpTarget) -> bool:
@@ -150,9 +187,9 @@ class FastSnmpPoller(BasePoller):
         """Close the sockets kept for ``device`` and drop what was learnt about it (it left the inventory)."""
         self._drop_sessions(device)
         self.decode_fallbacks.pop(device, None)
+        self.fast_again.pop(device, None)
         for table in (self._repetitions, self._ends):
-            for key in [k for k in table if k[0] == device]:
-                del table[key]
+            _drop_device(table, device)
 
     def _drop_sessions(self, device: str) -> None:
         held = self._sessions.pop(device, None)
@@ -160,18 +197,32 @@ class FastSnmpPoller(BasePoller):
             _close(session)
 
     async def _poll(self, target: SnmpTarget) -> SnmpSample:
-        if not self.serves(target) or target.device in self.decode_fallbacks:
+        device = target.device
+        retry = self.fast_again.get(device)
+        now = time.monotonic()
+        if not self.serves(target) or (retry is not None and now < retry[1]):
             return await self._pysnmp()._poll(target)
+        if retry is not None:  # the back-off is over: the fast path again, with the answer sizes learnt afresh
+            self.fast_again[device] = (retry[0], now + retry[0])  # whatever this try ends in, the next is bounded
+            _drop_device(self._repetitions, device)
         try:
-            return await self._fast_poll(target)
+            sample = await self._fast_poll(target)
         except _Undecodable as exc:
             why = str(exc)
+        else:
+            if retry is not None:
+                del self.decode_fallbacks[device], self.fast_again[device]
+                log.warning("%s: the fast path reads it again", device)
+            return sample
         try:
             sample = await self._pysnmp()._poll(target)
         except SnmpError as exc:  # not a large answer but a broken one (pysnmp drops it: a timeout)
-            raise SnmpError(target.device, f"{why}; pysnmp then: {exc.message}") from None
-        self.decode_fallbacks[target.device] = why  # pysnmp reads it: it polls this device from now on
-        log.warning("%s: %s; pysnmp reads it and polls this device from now on", target.device, why)
+            raise SnmpError(device, f"{why}; pysnmp then: {exc.message}") from None
+        backoff = self.fast_retry_s if retry is None else min(self.fast_retry_max_s, 2 * retry[0])
+        self.decode_fallbacks[device] = why  # pysnmp reads it: it polls this device until the back-off is over
+        self.fast_again[device] = (backoff, time.monotonic() + backoff)
+        log.warning("%s: %s; pysnmp reads it and polls this device for %g s, then the fast path is tried again",
+                    device, why, backoff)
         return sample
 
     def _pysnmp(self) -> SnmpPoller:
@@ -303,9 +354,15 @@ class FastSnmpPoller(BasePoller):
         gufo-snmp ends a walk at an answer with no row, which is the end of the agent's view or rows that did not fit
         the answer (RFC 3416 4.2.3), and at a row outside the column, which it does not show (one before the column is
         an agent leaving it backwards). pysnmp's answers may be as large as a datagram, and it shows every OID. An end
-        seen once at an OID is taken as read at the next polls (a column's last row stays where it is)."""
+        seen once at an OID is taken as read at the next polls (a column's last row stays where it is), an end at an
+        answer with no row for ``recheck_ends_s`` (``_End.holds``)."""
         device = target.device
-        while unsure := {c: end for c, end in ends.items() if self._ends.get((device, c)) != end[0]}:
+
+        def held(column: str, last: str, empty: bool) -> bool:
+            known = self._ends.get((device, column))
+            return known is not None and known.holds(last, empty, time.monotonic(), self.recheck_ends_s)
+
+        while unsure := {c: end for c, end in ends.items() if not held(c, *end)}:
             try:
                 following = await self._pysnmp().next_oids(target, [last for last, _ in unsure.values()])
             except SnmpError as exc:
@@ -313,13 +370,14 @@ class FastSnmpPoller(BasePoller):
                                         f"{exc.message}") from None
             ends = {}
             for (column, (last, empty)), after in zip(unsure.items(), following, strict=True):
+                key = (device, column)
                 if after is None or not after.startswith(column + "."):
-                    self._ends[(device, column)] = last
+                    self._ends[key] = _End(last, empty, time.monotonic())
                     continue
+                self._ends.pop(key, None)  # the column goes on: where its next walk ends is to be checked
                 if not empty:
                     raise SnmpError(device, f"{target.host}:{target.port} answered a GETBULK after {last} with an OID "
                                             f"outside {column}, yet {after} follows {last}: OIDs must grow in a walk")
-                key = (device, column)
                 repetitions = self._repetitions.get(key, self.max_varbinds)
                 if repetitions == 1:
                     raise _Undecodable(f"the agent answered a GETBULK of {column} after {last} with no row, yet a row "
@@ -398,6 +456,12 @@ async def _address(target: SnmpTarget) -> str:
     except (OSError, UnicodeError) as exc:
         raise SnmpUnreachable(target.device, f"cannot reach {target.host}:{target.port}: {exc}") from None
     return found[0][4][0]
+
+
+def _drop_device(table: dict[tuple[str, str], Any], device: str) -> None:
+    """Drop what ``table`` (keyed by device and column) learnt about ``device``."""
+    for key in [k for k in table if k[0] == device]:
+        del table[key]
 
 
 def _close(session: SnmpSession) -> None:

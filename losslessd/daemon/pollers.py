@@ -334,6 +334,9 @@ POLLERS: list[type[Poller]] = [SnmpCounters, GnmiCounters, SshCounters]
 
 def _no_counters(sample: SnmpSample) -> str:
     """Why an SNMP answer gave no counters: what the agent served in their place, if anything."""
+    if not sample.ports and sample.unread:  # counters served, but of no port it names
+        more = len(sample.unread) - 1
+        return f"no port could be named: {sample.unread[0]}" + (f" (and {more} more unread)" if more else "")
     served = [(oid, v) for oid, v in sample.raw.items() if isinstance(v, str) and not oid.startswith(oids.IF_NAME + ".")]
     if not served:
         return f"the agent serves none of the counter columns ({len(sample.ports)} ports)"
