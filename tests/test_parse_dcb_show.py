@@ -83,12 +83,21 @@ def test_a_capture_of_dcb_sections_json_and_an_empty_app_table(tmp_path):
     ("prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\nError: Operation not supported\n",
      "1 line(s) not understood and skipped, first: 'Error: Operation not supported'"),
     ('{"prio_pfc": [false, true\n', "line(s) not understood"),
+    ('{"dscp_prio": [[24, 3]]}\n', "app, buffer without -j"),
 ])
 def test_what_cannot_be_read_is_named_never_a_crash(tmp_path, output, expected):
     path = tmp_path / "h.capture"
     path.write_text(HEADER + "#% command: dcb pfc show dev eth1\n" + output)
     device = parse_group("h", [path])
     assert any(i.startswith("SYS002") and expected in i for i in _issues(device)), _issues(device)
+
+
+def test_an_app_show_that_printed_an_error_says_nothing_of_the_trust(tmp_path):
+    path = tmp_path / "h.capture"
+    path.write_text(HEADER + "#% command: dcb app show dev eth1\nError: Operation not supported\n")
+    device = parse_group("h", [path])
+    assert device.ports["eth1"].trust is None  # (an empty table would say PCP; an error says nothing)
+    assert any("not understood" in i for i in _issues(device))
 
 
 def test_dcb_output_is_told_from_the_formats_beside_it(tmp_path):

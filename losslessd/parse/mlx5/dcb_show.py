@@ -27,7 +27,7 @@ from ...units import DSCP_NAMES, is_small_int
 from ..base import line_source
 
 # dcb-ets(8) TSA keywords; `cbs` (credit-based shaper) has no counterpart in the model's scheduler types.
-_TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
+TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
 # iproute2 lib/json_print_math.c sprint_size, as tc(8) prints sizes: "%ub" bytes, "%gKb" within 16 bytes of a whole
 # number of KiB, "%gMb" within 1 KiB of a whole number of MiB (the size is rounded to that unit).
 _SIZE = re.compile(r"([0-9]{1,10})(b|Kb|Mb)")
@@ -39,6 +39,7 @@ _PASSED = frozenset({"requests", "indications", "pg-bw", "reco-tc-bw", "reco-tc-
 _HEADS = ("pfc-cap", "macsec-bypass", "delay", "willing", "ets-cap", "cbs")  # (words of the `key value` head lines)
 # The array lines, one per parameter; what each sets.
 _ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "dscp-prio", "prio-buffer", "buffer-size"})
+_JSON_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc"})  # (the -j layouts dcb_pfc.c / dcb_ets.c print)
 # A line of dcb show output: a parameter of one of the four objects, then its values (what sniffing looks for).
 _V = TypeVar("_V")
 SHOW_LINE = re.compile(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|buffer-size)(?:[ \t]+[^\s:]+:\S+)+"
@@ -80,7 +81,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
             port.priority_to_tc, port.map_source = dict(tcs), line_source(file, n)
     if "tc-tsa" in arrays:
         items, n = arrays["tc-tsa"]
-        tsas = _per_key(items, 8, _TSA)
+        tsas = _per_key(items, 8, TSA)
         bws = _per_key(arrays["tc-bw"][0], 8, {str(v): v for v in range(101)}) if "tc-bw" in arrays else None
         if tsas is None:
             issue("tc-tsa does not give strict, ets or vendor for each traffic class; schedulers unknown", n)
@@ -92,7 +93,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
             port.queues = {tc: Queue(index=tc, scheduler=Scheduler(
                 type=tsa, weight=bws[tc] if bws is not None and tsa == SchedulerType.ets else None, source=source),
                 source=source) for tc, tsa in tsas.items()}
-    if "dscp-prio" in arrays or section_reads_app(section):
+    if "dscp-prio" in arrays or (section_reads_app(section) and not facts.bad):  # (an error printed: not empty)
         _app(port, arrays.get("dscp-prio"), section, file, issue)
     if "prio-buffer" in arrays:
         items, n = arrays["prio-buffer"]
@@ -134,7 +135,7 @@ def _app(port: Port, dscp: tuple[list[tuple[str, str]], int] | None, section: Se
     line = dscp[1] if dscp else max(section.line - 1, 1)
     mapping: dict[int, int] = {}
     for key, value in dscp[0] if dscp else []:
-        number = DSCP_NAMES.get(key.lower(), int(key) if is_small_int(key, 2) and int(key) <= 63 else None)
+        number = dscp_number(key)
         if number is None or not is_small_int(value, 1) or int(value) > 7:
             issue(f"dscp-prio entry {key}:{value} is not DSCP:PRIORITY (a DSCP 0-63 or its name, a priority 0-7); "
                   "DSCP to priority map unknown", line)
@@ -150,6 +151,14 @@ def _app(port: Port, dscp: tuple[list[tuple[str, str]], int] | None, section: Se
     if mapping:
         port.dscp_to_priority, port.map_source = dict(sorted(mapping.items())), source
         port.dscp_to_priority_partial = len(mapping) < 64
+
+
+def dscp_number(key: str) -> int | None:
+    """A DSCP 0-63 written as a number or its name (`AF31`, `CS6`, `EF`: dcb-app(8) prints and takes them unless -N);
+    None for anything else."""
+    if is_small_int(key, 2) and int(key) <= 63:
+        return int(key)
+    return DSCP_NAMES.get(key.lower())
 
 
 def _per_key(items: list[tuple[str, str]], keys: int, values: dict[str, _V]) -> dict[int, _V] | None:
@@ -211,10 +220,10 @@ def _scan_json(section: Section, facts: _Facts) -> _Facts:
     facts.lines = len(doc)
     for key, value in doc.items():
         name = key.replace("_", "-")
-        if name in _ARRAYS and isinstance(value, list):
+        if name in _JSON_ARRAYS and isinstance(value, list):
             facts.arrays[name] = ([(str(i), _json_word(v)) for i, v in enumerate(value)], section.line)
-        elif name not in _PASSED and name not in _HEADS:
-            facts.bad.append((section.line, f"{key!r}: {str(value)[:40]}"))
+        elif name in _ARRAYS or (name not in _PASSED and name not in _HEADS):
+            facts.bad.append((section.line, f"{key!r} (of -j, PFC and ETS are read: app, buffer without -j)"))
     return facts
 
 
