@@ -72,6 +72,10 @@ def test_a_capture_of_dcb_sections_json_and_an_empty_app_table(tmp_path):
     assert port.trust == Trust.pcp  # no DSCP entry in the app table: mlx5 trusts PCP
     issues = _issues(device)
     assert not [i for i in issues if "mlnx_qos" in i]  # PFC, ETS and app shown: nothing of mlnx_qos's is missing
+    path.write_text(path.read_text().replace("#% command: dcb app show dev ens5f0\n", ""))
+    issues = _issues(parse_group("gpu12", [path]))
+    assert [i for i in issues if "mlnx_qos" in i or "dcb" in i] == [
+        "SYS002 no `dcb app show dev ens5f0` section in the capture: trust and DSCP->priority map unknown"]
 
 
 @pytest.mark.parametrize("output, expected", [

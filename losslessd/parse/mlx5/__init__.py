@@ -100,7 +100,9 @@ _EXPECTED = {
 }
 # The `dcb OBJECT show dev IF` sections that together stand for `mlnx_qos -i IF` in a capture (a bare `dcb show`
 # output whose lines name their objects may hold all three).
-_DCB_READS = {"dcb-pfc", "dcb-ets", "dcb-app"}
+_DCB_WHAT = {"dcb-pfc": "PFC priorities", "dcb-ets": "priority->TC map and schedulers",
+             "dcb-app": "trust and DSCP->priority map"}
+_DCB_READS = set(_DCB_WHAT)
 # Port(name=, qos_configured=, source=) without the keyword call (parse.base.positional).
 _nic_port = positional(Port, "name", "qos_configured", "source")
 _nic_ecn = positional(NicEcn, "source")
@@ -794,11 +796,14 @@ class _Host:
             if not self.captured or iface not in self.attempted:
                 continue  # bare output and scripts: only what they show or set is known, nothing expected
             tried = self.attempted[iface]
-            for group, (command, what) in _EXPECTED.items():
-                if group == "mlnx_qos" and tried >= _DCB_READS:
-                    continue  # (dcb's PFC, ETS and app table show what mlnx_qos does, from the kernel)
-                if group not in tried and not (group == "speed" and "ethtool" in tried):
-                    self._issue(f"no `{command.format(iface)}` section in the capture: {what} unknown", file, None)
+            dcb = bool(tried & _DCB_READS) and "mlnx_qos" not in tried  # (dcb's PFC, ETS and app show mlnx_qos's)
+            missing = [(command.format(iface), what) for group, (command, what) in _EXPECTED.items()
+                       if group not in tried and not (group == "speed" and "ethtool" in tried)
+                       and not (group == "mlnx_qos" and dcb)]
+            missing += [(f"{g.replace('-', ' ')} show dev {iface}", _DCB_WHAT[g]) for g in sorted(_DCB_READS - tried)
+                        if dcb]
+            for command, what in missing:
+                self._issue(f"no `{command}` section in the capture: {what} unknown", file, None)
         self._tos_over_capture()
         if self.tos:
             dev, (device.roce_tos, device.roce_tos_source, _) = next(iter(self.tos.items()))
