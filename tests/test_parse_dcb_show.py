@@ -110,6 +110,10 @@ def test_dcb_output_is_told_from_the_formats_beside_it(tmp_path):
     assert detect(read_input(bare)) == "linux_mlx5"
     port = parse_group("h", [bare]).ports["eth?"]  # no command line: the port is named as for bare mlnx_qos
     assert port.priority_to_tc == {p: p for p in range(8)}
+    crlf = tmp_path / "pfc.txt"  # (copied from a Windows terminal: CR LF line ends)
+    crlf.write_bytes(b"pfc-cap 8 macsec-bypass off delay 4096\r\n"
+                     b"prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\r\n")
+    assert parse_group("h", [crlf]).ports["eth?"].pfc_enabled == [3]
     script = tmp_path / "set.sh"  # a script's dcb lines set; the same words after #! are not output
     script.write_text("#!/bin/bash\ndcb ets set dev eth0 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7\n" + ETS)
     assert detect(read_input(script)) == "linux_mlx5"

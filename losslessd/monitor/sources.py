@@ -271,7 +271,7 @@ _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
     # bnxt_dcb.c bnxt_dcbnl_ieee_getpfc reports as the port's PFC indications and requests
     "bnxt_en": {r"rx_pfc_ena_frames_pri(\d)": PFC_RX, r"tx_pfc_ena_frames_pri(\d)": PFC_TX},
     # drivers/net/ethernet/intel/ice/ice_ethtool.c __ice_get_strings ("rx_priority_%u_xoff.nic" ...) and
-    # drivers/net/ethernet/intel/i40e/i40e_ethtool.c i40e_get_stat_strings ("port.rx_priority_%u_xoff" ...): XOFF
+    # drivers/net/ethernet/intel/i40e/i40e_ethtool.c (its strings "port.rx_priority_%u_xoff" ...): XOFF
     # frames pause the priority, XON frames (quanta 0) release it, so the XOFF counts are the pauses
     "ice": {r"rx_priority_(\d)_xoff\.nic": PFC_RX, r"tx_priority_(\d)_xoff\.nic": PFC_TX},
     "i40e": {r"port\.rx_priority_(\d)_xoff": PFC_RX, r"port\.tx_priority_(\d)_xoff": PFC_TX},

@@ -41,9 +41,9 @@ _HEADS = ("pfc-cap", "macsec-bypass", "delay", "willing", "ets-cap", "cbs")  # (
 _ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "dscp-prio", "prio-buffer", "buffer-size"})
 _JSON_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc"})  # (the -j layouts dcb_pfc.c / dcb_ets.c print)
 # A line of dcb show output: a parameter of one of the four objects, then its values (what sniffing looks for).
-_V = TypeVar("_V")
 SHOW_LINE = re.compile(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|buffer-size)(?:[ \t]+[^\s:]+:\S+)+"
-                       r"|pfc-cap [0-9]+ macsec-bypass (?:on|off) delay [0-9]+)[ \t]*$", re.M)
+                       r"|pfc-cap [0-9]+ macsec-bypass (?:on|off) delay [0-9]+)[ \t\r]*$", re.M)
+_V = TypeVar("_V")
 
 
 class _Facts:
