@@ -216,7 +216,7 @@ PLATFORMS: dict[str, Platform] = {
                  # ethernet 1`, `Et1` name Ethernet1 (parse/eos/reader.py reads them so).
                  port_names_ignore_case=True),
         Platform("linux_mlx5", DeviceKind.host, "mlx5",
-                 "Linux host with NVIDIA ConnectX NIC (losslessd capture of mlnx_qos and sysfs)",
+                 "Linux host with NVIDIA ConnectX NIC (losslessd capture of mlnx_qos or iproute2 dcb, and sysfs)",
                  netmiko="linux", napalm=None,
                  # The commands of examples/collect-host-capture.sh (docs/capture-format.md), plus
                  # `ethtool -S` for the per-priority pause counters (optional: not read by lint yet).

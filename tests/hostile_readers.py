@@ -56,6 +56,7 @@ READERS = [
     Reader("nvue-yaml", "nvidia_cumulus", RAW / "nvidia_cumulus" / "startup.yaml"),
     Reader("mlx5", "linux_mlx5", RAW / "linux_mlx5" / "gpu01-good.txt"),
     Reader("mlx5-script", "linux_mlx5", ROOT / "tests" / "fixtures" / "render" / "linux_mlx5" / "roce-dscp26.sh"),
+    Reader("dcb-show", "linux_mlx5", ROOT / "tests" / "realworld" / "linux_mlx5" / "dcb-show-transcript.txt"),
     Reader("opensm-conf", "opensm", RAW / "opensm" / "fat-tree-master", "opensm.conf", "infiniband"),
     Reader("opensm-qos", "opensm", RAW / "opensm" / "fat-tree-master", "qos-policy.conf", "infiniband"),
     Reader("opensm-partitions", "opensm", RAW / "opensm" / "fat-tree-master", "partitions.conf", "infiniband"),

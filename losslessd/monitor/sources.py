@@ -260,15 +260,30 @@ def _wred_counters(command: str, output: str) -> dict[Key, int]:
 
 # -- hosts -----------------------------------------------------------------------------------------
 
-# mlx5 per-priority port counters (Linux Documentation/networking/device_drivers/ethernet/mellanox/
-# mlx5/counters.rst, "Priority Port Counters"): pause frames each way, the time the port was paused
-# (rx_prio<p>_pause_duration, microseconds) and what the priority sent (our queue TX for priority p).
-_ETHTOOL = {
-    re.compile(r"rx_prio(\d)_pause"): PFC_RX,
-    re.compile(r"tx_prio(\d)_pause"): PFC_TX,
-    re.compile(r"rx_prio(\d)_pause_duration"): PAUSE_DURATION_US,
-    re.compile(r"tx_prio(\d)_packets"): TX_PACKETS,
+# Per-priority `ethtool -S` counter names, one table per NIC driver (the names each driver's get_strings writes; the
+# priority is the name's one digit): PFC pause frames received (PFC_RX) and sent (PFC_TX), the time paused, and what the
+# priority sent (our queue TX for priority p).
+_ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
+    # Linux Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst, "Priority Port Counters"
+    # (rx_prio<p>_pause_duration in microseconds)
+    "mlx5_core": {r"rx_prio(\d)_pause": PFC_RX, r"tx_prio(\d)_pause": PFC_TX,
+                  r"rx_prio(\d)_pause_duration": PAUSE_DURATION_US, r"tx_prio(\d)_packets": TX_PACKETS},
+    # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings, "priority flow control statistics" (its
+    # rx_pause_duration_prio_<p> is in the port's own units, which the driver does not name: not read)
+    "mlx4_en": {r"rx_pause_prio_(\d)": PFC_RX, r"tx_pause_prio_(\d)": PFC_TX, r"tx_prio_(\d)_packets": TX_PACKETS},
+    # drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_port_stats_arr (BNXT_RX/TX_STATS_ENTRY), the counters
+    # bnxt_dcb.c bnxt_dcbnl_ieee_getpfc reports as the port's PFC indications and requests
+    "bnxt_en": {r"rx_pfc_ena_frames_pri(\d)": PFC_RX, r"tx_pfc_ena_frames_pri(\d)": PFC_TX},
+    # drivers/net/ethernet/intel/ice/ice_ethtool.c __ice_get_strings ("rx_priority_%u_xoff.nic" ...) and
+    # drivers/net/ethernet/intel/i40e/i40e_ethtool.c (its strings "port.rx_priority_%u_xoff" ...): XOFF
+    # frames pause the priority, XON frames (quanta 0) release it, so the XOFF counts are the pauses
+    "ice": {r"rx_priority_(\d)_xoff\.nic": PFC_RX, r"tx_priority_(\d)_xoff\.nic": PFC_TX},
+    "i40e": {r"port\.rx_priority_(\d)_xoff": PFC_RX, r"port\.tx_priority_(\d)_xoff": PFC_TX},
 }
+_ETHTOOL_NAMES = [name for table in _ETHTOOL_BY_DRIVER.values() for name in table.values()]
+# One expression for every driver's names: the group that matched (each name has one) says which counter it is.
+_ETHTOOL_PRIO = re.compile("|".join(f"(?:{pattern})" for table in _ETHTOOL_BY_DRIVER.values() for pattern in table))
+_DRIVERS = ", ".join(_ETHTOOL_BY_DRIVER)
 # mlx5 PFC storm prevention (counters.rst, "Physical Port Counters"; per port, no priority):
 # tx_pause_storm_warning_events "the number of times the device was sending pauses for a long period of time",
 # tx_pause_storm_error_events the times it did so "reaching time out and disabling transmission of pause frames".
@@ -303,9 +318,11 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value' ({exc})") from None
         if m[1] in _ETHTOOL_PORT:
             out[Key(iface, _ETHTOOL_PORT[m[1]])] = value
-        for pattern, name in _ETHTOOL.items():
-            if p := pattern.fullmatch(m[1]):
-                out[Key(iface, name, int(p[1]))] = value
+        elif (p := _ETHTOOL_PRIO.fullmatch(m[1])) and p.lastindex is not None:
+            out[Key(iface, _ETHTOOL_NAMES[p.lastindex - 1], int(p[p.lastindex]))] = value
+    if not out and len(lines) > 1:
+        raise _Unknown(f"no per-priority pause counter of a driver losslessd reads ({_DRIVERS}) and no PFC storm "
+                       "count among its names")
     return out
 
 

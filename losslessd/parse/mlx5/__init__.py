@@ -40,7 +40,7 @@ from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, So
 from .. import lldp
 from ..base import Input, IssueList, check_port_count, line_source, port_slot, positional, refused, shell_words
 from ..braces import holds_expression
-from . import mlnx_qos, sysfs
+from . import dcb_show, mlnx_qos, sysfs
 from .wrappers import unwrap
 
 PLATFORM = "linux_mlx5"
@@ -64,6 +64,10 @@ _PROMPT_LINE = re.compile(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
 # above it and runs nothing; told by a shell prompt's `user@host...` or `[user@host dir]` before its `$` or `#`.
 _EMPTY_PROMPT = re.compile(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
 _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
+# `dcb [OPTIONS] pfc|ets|app|buffer show dev IF` (dcb(8); show may be abbreviated, as dcb's matches() takes a prefix)
+# (its options each a word of their own, `-n NETNS` with its value: no run of words is tried more than one way)
+_DCB_SHOW_CMD = re.compile(r"\bdcb(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)??)*[ \t]+(?:pfc|ets|app|buffer)[ \t]+"
+                           r"s(?:h(?:o(?:w)?)?)?[ \t]+dev[ \t]+([^\s\-]\S*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
 _PAUSE_LINE = re.compile(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
@@ -94,6 +98,11 @@ _EXPECTED = {
     "ecn/roce_np/cnp": ("grep . /sys/class/net/{0}/ecn/roce_np/cnp_dscp /sys/class/net/{0}/ecn/roce_np/cnp_802p_prio",
                         "CNP DSCP and priority"),
 }
+# The `dcb OBJECT show dev IF` sections that together stand for `mlnx_qos -i IF` in a capture (a bare `dcb show`
+# output whose lines name their objects may hold all three).
+_DCB_WHAT = {"dcb-pfc": "PFC priorities", "dcb-ets": "priority->TC map and schedulers",
+             "dcb-app": "trust and DSCP->priority map"}
+_DCB_READS = set(_DCB_WHAT)
 # Port(name=, qos_configured=, source=) without the keyword call (parse.base.positional).
 _nic_port = positional(Port, "name", "qos_configured", "source")
 _nic_ecn = positional(NicEcn, "source")
@@ -109,7 +118,7 @@ def sniff(inp: Input) -> bool:
     platform = capture.sniff_platform(inp.text)
     if platform is not None:
         return platform == PLATFORM
-    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text) or is_command_list(inp.text)
+    return _is_bare_mlnx_qos(inp.text) or _is_bare_dcb(inp.text) or is_script(inp.text) or is_command_list(inp.text)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -216,6 +225,14 @@ def _is_bare_mlnx_qos(text: str) -> bool:
     return bool(_BARE_PFC.search(head) and (_BARE_TC.search(head) or "Priority trust state:" in head))
 
 
+def _is_bare_dcb(text: str) -> bool:
+    """iproute2 `dcb pfc|ets|app|buffer show dev IF` output (or a transcript of such commands): a line of the PFC,
+    ETS, app or buffer parameters as dcb prints them (`prio-pfc 0:off ... 3:on ...`, `prio-tc 0:0 ...`), and no `#!`
+    (a script's `dcb ... set` lines are commands, not output). JSON output is read as a capture's section only."""
+    head = text[:65536]
+    return not is_shell(head) and bool(dcb_show.SHOW_LINE.search(head))
+
+
 class _Host:
     """Collects one host's facts from its sections, then checks that nothing expected is missing."""
 
@@ -240,7 +257,7 @@ class _Host:
             self.captured = True
             if not self.named:
                 self.device.name, self.named = header["device"], True
-        elif _is_bare_mlnx_qos(inp.text):
+        elif _is_bare_mlnx_qos(inp.text) or _is_bare_dcb(inp.text):
             sections = self._bare(inp)
         elif is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
             self._script(inp)
@@ -251,7 +268,8 @@ class _Host:
             self._script(inp)
             return
         else:
-            raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
+            raise InputError("neither a losslessd capture, `mlnx_qos -i IF` or `dcb pfc|ets|app|buffer show dev IF` "
+                             "output nor a host setup script (#! shell "
                              "script of mlnx_qos, sysfs and cma_roce_tos commands, or such steps one a line without "
                              "#!)", file=inp.path, line=1)
         self._apply(inp.path, _capture_steps(sections))
@@ -266,18 +284,24 @@ class _Host:
         lines = inp.text.split("\n")
         prompts = [(i, m.group(1) if m else "") for i, line in enumerate(lines)
                    if (m := _PROMPT_LINE.match(line)) or _EMPTY_PROMPT.match(line)]
-        first = next(((i, cmd) for i, cmd in prompts if _BARE_CMD.search(cmd)), None)
-        if first is None:  # no prompt names mlnx_qos's interface: the whole file is the output of one run
-            start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := _BARE_CMD.search(line))), (0, None))
+        tool = "mlnx_qos" if _is_bare_mlnx_qos(inp.text) else "dcb"
+        # (a dcb command line is read up to its first 512 characters: a line of thousands of `dcb -n` cost their
+        # count squared to search)
+        reads = _BARE_CMD.search if tool == "mlnx_qos" else lambda text: _DCB_SHOW_CMD.search(text[:512])
+        first = next(((i, cmd) for i, cmd in prompts if reads(cmd)), None)
+        if first is None:  # no prompt names the interface read: the whole file is the output of one run
+            start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := reads(line))), (0, None))
             iface = m.group(1) if m else PLACEHOLDER_PORT
             how = f"named from the `{lines[start - 1].strip()[:80]}` line" if m else \
                 f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
-            prompts, sections = [], [Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)]
+            # (dcb's parameter names say which object each line shows, so one section reads them all)
+            whole = f"mlnx_qos -i {iface}" if tool == "mlnx_qos" else f"dcb show dev {iface}"
+            prompts, sections = [], [Section(whole, "\n".join(lines[start:]), start + 1)]
         else:
             how, sections = f"named from the `{lines[first[0]].strip()[:80]}` line", []
             prompts = [p for p in prompts if p[0] >= first[0]]
         # Everything in the file is read; what a bare output cannot hold is unknown (SYS004 info, not SYS002).
-        self._issue(f"bare mlnx_qos output, not a losslessd capture: interface {how}; what it does not show (MTU, "
+        self._issue(f"bare {tool} output, not a losslessd capture: interface {how}; what it does not show (MTU, "
                     "speed, DCQCN NP/RP switches, cma_roce_tos) is unknown (collect with "
                     "examples/collect-host-capture.sh)", inp.path, (first[0] + 1) if first else 1, code="SYS004")
         ends = [i for i, _ in prompts[1:]] + [len(lines)] * bool(prompts)
@@ -695,6 +719,9 @@ class _Host:
     def _op_qos(self, file: str, op: tuple) -> None:
         self.device.issues.extend(mlnx_qos.apply(self.device.ports[op[1]], op[2], file))
 
+    def _op_dcb(self, file: str, op: tuple) -> None:
+        self.device.issues.extend(dcb_show.apply(self.device.ports[op[1]], op[2], file))
+
     def _op_tos(self, file: str, op: tuple) -> None:
         self._set_tos(op[1], op[2], line_source(file, op[3]))
 
@@ -769,9 +796,14 @@ class _Host:
             if not self.captured or iface not in self.attempted:
                 continue  # bare output and scripts: only what they show or set is known, nothing expected
             tried = self.attempted[iface]
-            for group, (command, what) in _EXPECTED.items():
-                if group not in tried and not (group == "speed" and "ethtool" in tried):
-                    self._issue(f"no `{command.format(iface)}` section in the capture: {what} unknown", file, None)
+            dcb = bool(tried & _DCB_READS) and "mlnx_qos" not in tried  # (dcb's PFC, ETS and app show mlnx_qos's)
+            missing = [(command.format(iface), what) for group, (command, what) in _EXPECTED.items()
+                       if group not in tried and not (group == "speed" and "ethtool" in tried)
+                       and not (group == "mlnx_qos" and dcb)]
+            missing += [(f"{g.replace('-', ' ')} show dev {iface}", _DCB_WHAT[g]) for g in sorted(_DCB_READS - tried)
+                        if dcb]
+            for command, what in missing:
+                self._issue(f"no `{command}` section in the capture: {what} unknown", file, None)
         self._tos_over_capture()
         if self.tos:
             dev, (device.roce_tos, device.roce_tos_source, _) = next(iter(self.tos.items()))
@@ -865,6 +897,8 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
         iface = _option(args, "-i", "--interface")
         if iface and _attempt(out, iface, "mlnx_qos", sec):
             out.append(("qos", iface, sec))
+    elif prog == "dcb":
+        _dcb_show(out, sec, args)
     elif prog == "cat" and args and args[-1].endswith("nccl.conf"):
         _nccl(out, sec)
     elif prog in ("cat", "grep"):
@@ -882,6 +916,25 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     elif (prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args)) and not refused(sec, PLATFORM):
         out.append(("lldp", *lldp.parse(sec.output, "", sec.line)))
     return _compact(out)
+
+
+def _dcb_show(out: list, sec: Section, args: list[str]) -> None:
+    """`dcb [OPTIONS] pfc|ets|app|buffer show dev IF [PARAMETER...]` (dcb(8); `show` may be abbreviated as dcb's
+    matches() allows, `dcb show dev IF` is a bare output whose lines name their object): read by dcb_show."""
+    from .dcb import split_command
+    from .script import Skip
+
+    try:
+        obj, command, rest = split_command(args)
+    except Skip:
+        return
+    if obj == "show" and command == "dev":  # (the section a bare output without its command line is read as)
+        obj, command, rest = "", "show", ["dev", *rest]
+    if obj not in ("pfc", "ets", "app", "buffer", "") or not command or not "show".startswith(command) or \
+            rest[:1] != ["dev"] or len(rest) < 2:
+        return
+    if _attempt(out, rest[1], f"dcb-{obj or 'show'}", sec):
+        out.append(("dcb", rest[1], sec))
 
 
 def _compact(ops: list[tuple]) -> tuple[tuple, ...]:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ...model import Queue, Scheduler, SchedulerType, Source, Trust
-from ...units import DSCP_NAMES, is_small_int
+from ...units import is_small_int
+from .dcb_show import TSA as _TSA  # (dcb-ets(8) TSA-MAP values)
+from .dcb_show import dscp_number
 from .script import PEER_SETS, PEER_TAKES, Skip, forget
 
-# dcb-ets(8) TSA-MAP values; `cbs` (credit-based shaper) has no counterpart in the model's scheduler types.
-_TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
 # Options before the object (dcb(8) OPTIONS); -n takes the namespace as its value.
 _FLAGS = frozenset({"-j", "--json", "-p", "--pretty", "-s", "--statistics", "-i", "--iec", "-N", "--Numeric",
                     "-f", "--force", "-V", "--Version"})
@@ -69,12 +69,9 @@ def _prio(raw: str) -> int:
 
 
 def _dscp(key: str) -> int:
-    """A DSCP 0-63 or its name (`AF31`, `CS6`, `EF`: dcb-app(8) prints and takes them unless -N)."""
-    if is_small_int(key, 2) and int(key) <= 63:
-        return int(key)
-    if key.lower() in DSCP_NAMES:
-        return DSCP_NAMES[key.lower()]
-    raise Skip(f"{key!r} is not a DSCP value 0-63 or name")
+    if (number := dscp_number(key)) is None:
+        raise Skip(f"{key!r} is not a DSCP value 0-63 or name")
+    return number
 
 
 def split_command(words: list[str]) -> tuple[str, str, list[str]]:

@@ -1,0 +1,234 @@
+"""iproute2 `dcb pfc|ets|app|buffer show dev IF` output -> the NIC's PFC, ETS, DSCP map, trust and receive buffers.
+
+dcb(8) reads a port's DCB state from the kernel (DCB netlink), whatever the driver (mlx5, Intel ice, Broadcom bnxt_en):
+the vendor-neutral counterpart of `mlnx_qos -i IF`. Each line is a parameter name then its values, an array as
+KEY:VALUE items (dcb(8), "ARRAY PARAMETERS"), in the layouts the man pages show:
+- dcb-pfc(8): `pfc-cap 8 macsec-bypass off delay 4096`, `prio-pfc 0:off ... 7:on` (`requests` / `indications` with -s);
+- dcb-ets(8): `willing on ets-cap 8 cbs off`, `tc-bw 0:33 ...`, `pg-bw ...`, `tc-tsa 0:ets ... 7:strict`,
+  `prio-tc 0:0 ...` and the `reco-` recommendations offered to a peer (not the port's own);
+- dcb-app(8): one line per selector, `dscp-prio 0:0 CS3:2 CS3:3 CS6:6` (a DSCP named from /etc/iproute2/rt_dsfield
+  unless -N), `pcp-prio 1nd:1`, `default-prio 3`; an empty table prints nothing;
+- dcb-buffer(8): `prio-buffer 0:0 ...`, `buffer-size 0:10Kb ... 6:1Mb`, `total-size 1222Kb`.
+With -j (iproute2 dcb/dcb_pfc.c, dcb_ets.c: print_uint/print_on_off and dcb_print_named_array) PFC and ETS print one
+JSON object whose arrays hold the values in key order: {"pfc_cap": 8, "prio_pfc": [false, ...], "tc_tsa": ["ets",
+...], "prio_tc": [0, ...]}.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import TypeVar
+
+from ...capture import Section
+from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Trust
+from ...units import DSCP_NAMES, is_small_int
+from ..base import line_source
+
+# dcb-ets(8) TSA keywords; `cbs` (credit-based shaper) has no counterpart in the model's scheduler types.
+TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
+# iproute2 lib/json_print_math.c sprint_size, as tc(8) prints sizes: "%ub" bytes, "%gKb" within 16 bytes of a whole
+# number of KiB, "%gMb" within 1 KiB of a whole number of MiB (the size is rounded to that unit).
+_SIZE = re.compile(r"([0-9]{1,10})(b|Kb|Mb)")
+_SIZE_UNITS = {"b": 1, "Kb": 1024, "Mb": 1024 * 1024}
+# Lines read but holding nothing the model keeps: capabilities, counters, the peer recommendations, CEE's pg-bw,
+# the app table's other selectors and the buffers' total.
+_PASSED = frozenset({"requests", "indications", "pg-bw", "reco-tc-bw", "reco-tc-tsa", "reco-prio-tc", "ethtype-prio",
+                     "stream-port-prio", "dgram-port-prio", "port-prio", "pcp-prio", "default-prio", "total-size"})
+_HEADS = ("pfc-cap", "macsec-bypass", "delay", "willing", "ets-cap", "cbs")  # (words of the `key value` head lines)
+# The array lines, one per parameter; what each sets.
+_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "dscp-prio", "prio-buffer", "buffer-size"})
+_JSON_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc"})  # (the -j layouts dcb_pfc.c / dcb_ets.c print)
+# A line of dcb show output: a parameter of one of the four objects, then its values (what sniffing looks for).
+SHOW_LINE = re.compile(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|buffer-size)(?:[ \t]+[^\s:]+:\S+)+"
+                       r"|pfc-cap [0-9]+ macsec-bypass (?:on|off) delay [0-9]+)[ \t\r]*$", re.M)
+_V = TypeVar("_V")
+
+
+class _Facts:
+    def __init__(self) -> None:
+        self.arrays: dict[str, tuple[list[tuple[str, str]], int]] = {}  # parameter -> (KEY:VALUE items, line)
+        self.bad: list[tuple[int, str]] = []
+        self.lines = 0
+
+
+def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
+    """Fill ``port`` from one `dcb ... show dev IF` output; SYS002 issues for what could not be read."""
+    facts = _scan(section)
+    issues: list[ParseIssue] = []
+
+    def issue(message: str, line: int) -> None:
+        issues.append(ParseIssue(code="SYS002", message=f"`{section.command}`: {message}",
+                                 source=line_source(file, line)))
+
+    for n, text in facts.bad[:1]:
+        issue(f"{len(facts.bad)} line(s) not understood and skipped, first: {text[:80]!r}", n)
+    arrays = facts.arrays
+    if "prio-pfc" in arrays:
+        items, n = arrays["prio-pfc"]
+        on = _per_key(items, 8, {"on": True, "off": False})
+        if on is None:
+            issue("prio-pfc does not give on or off for each of the priorities 0-7; PFC priorities unknown", n)
+        else:
+            port.pfc_enabled, port.pfc_source = [p for p in range(8) if on[p]], line_source(file, n)
+    if "prio-tc" in arrays:
+        items, n = arrays["prio-tc"]
+        tcs = _per_key(items, 8, {str(tc): tc for tc in range(8)})
+        if tcs is None:
+            issue("prio-tc does not give a traffic class 0-7 for each priority; priority to TC map unknown", n)
+        else:
+            port.priority_to_tc, port.map_source = dict(tcs), line_source(file, n)
+    if "tc-tsa" in arrays:
+        items, n = arrays["tc-tsa"]
+        tsas = _per_key(items, 8, TSA)
+        bws = _per_key(arrays["tc-bw"][0], 8, {str(v): v for v in range(101)}) if "tc-bw" in arrays else None
+        if tsas is None:
+            issue("tc-tsa does not give strict, ets or vendor for each traffic class; schedulers unknown", n)
+        else:
+            if "tc-bw" in arrays and bws is None:
+                issue("tc-bw does not give a percent 0-100 for each traffic class; ETS weights unknown",
+                      arrays["tc-bw"][1])
+            source = line_source(file, n)
+            port.queues = {tc: Queue(index=tc, scheduler=Scheduler(
+                type=tsa, weight=bws[tc] if bws is not None and tsa == SchedulerType.ets else None, source=source),
+                source=source) for tc, tsa in tsas.items()}
+    if "dscp-prio" in arrays or (section_reads_app(section) and not facts.bad):  # (an error printed: not empty)
+        _app(port, arrays.get("dscp-prio"), section, file, issue)
+    if "prio-buffer" in arrays:
+        items, n = arrays["prio-buffer"]
+        buffers = _per_key(items, 8, {str(b): b for b in range(8)})
+        if buffers is None:
+            issue("prio-buffer does not give a buffer 0-7 for each priority; priority to buffer map unknown", n)
+        else:
+            port.priority_to_pg = dict(buffers)
+    if "buffer-size" in arrays:
+        items, n = arrays["buffer-size"]
+        sizes = _sizes(items)
+        if sizes is None:
+            issue("buffer-size does not give a size (N b, Kb or Mb) for each of the buffers 0-7; receive buffer "
+                  "sizes unknown", n)
+        else:
+            source = line_source(file, n)
+            port.priority_groups = {i: PriorityGroup(index=i, size_bytes=size, source=source)
+                                    for i, size in sizes.items()}
+    if not facts.lines and not section_reads_app(section):
+        issue("printed nothing; what it shows is unknown", max(section.line - 1, 1))
+    return issues
+
+
+def section_reads_app(section: Section) -> bool:
+    """Whether the command shows the app table's DSCP entries (`dcb app show dev IF` whole, or its dscp-prio): an
+    empty output then says the table holds none."""
+    words = section.command.split()
+    if "app" not in words or "dev" not in words:
+        return False
+    shown = words[words.index("dev") + 2:]
+    return not shown or "dscp-prio" in shown
+
+
+def _app(port: Port, dscp: tuple[list[tuple[str, str]], int] | None, section: Section, file: str, issue) -> None:
+    """The app table's DSCP entries: the DSCP -> priority map, and the trust. mlx5 trusts DSCP exactly while its app
+    table holds DSCP entries (drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c: mlx5e_dcbnl_ieee_setapp switches the
+    trust to DSCP at the first entry, mlx5e_dcbnl_ieee_delapp back to PCP with the last gone, and setting the trust to
+    DSCP otherwise adds the 64 default entries, mlx5e_dcbnl_dscp_app)."""
+    line = dscp[1] if dscp else max(section.line - 1, 1)
+    mapping: dict[int, int] = {}
+    for key, value in dscp[0] if dscp else []:
+        number = dscp_number(key)
+        if number is None or not is_small_int(value, 1) or int(value) > 7:
+            issue(f"dscp-prio entry {key}:{value} is not DSCP:PRIORITY (a DSCP 0-63 or its name, a priority 0-7); "
+                  "DSCP to priority map unknown", line)
+            return
+        if number in mapping and mapping[number] != int(value):
+            issue(f"DSCP {number} is given priorities {mapping[number]} and {value} (two app entries); which one the "
+                  "NIC applies is the driver's: DSCP to priority map unknown", line)
+            port.trust, port.trust_source = Trust.dscp, line_source(file, line)  # (entries there are)
+            return
+        mapping[number] = int(value)
+    source = line_source(file, line)
+    port.trust, port.trust_source = (Trust.dscp if mapping else Trust.pcp), source
+    if mapping:
+        port.dscp_to_priority, port.map_source = dict(sorted(mapping.items())), source
+        port.dscp_to_priority_partial = len(mapping) < 64
+
+
+def dscp_number(key: str) -> int | None:
+    """A DSCP 0-63 written as a number or its name (`AF31`, `CS6`, `EF`: dcb-app(8) prints and takes them unless -N);
+    None for anything else."""
+    if is_small_int(key, 2) and int(key) <= 63:
+        return int(key)
+    return DSCP_NAMES.get(key.lower())
+
+
+def _per_key(items: list[tuple[str, str]], keys: int, values: dict[str, _V]) -> dict[int, _V] | None:
+    """{key: value} when the items give every key 0..keys-1 one value of ``values``; else None."""
+    out: dict[int, _V] = {}
+    for key, raw in items:
+        if not is_small_int(key, 1) or int(key) >= keys or int(key) in out or raw not in values:
+            return None
+        out[int(key)] = values[raw]
+    return out if len(out) == keys else None
+
+
+def _sizes(items: list[tuple[str, str]]) -> dict[int, int] | None:
+    """Buffer sizes in bytes when the items give each buffer 0-7 one size as tc(8) prints it; else None."""
+    out: dict[int, int] = {}
+    for key, raw in items:
+        m = _SIZE.fullmatch(raw)
+        if m is None or not is_small_int(key, 1) or int(key) >= 8 or int(key) in out:
+            return None
+        out[int(key)] = int(m.group(1)) * _SIZE_UNITS[m.group(2)]
+    return out if len(out) == 8 else None
+
+
+@lru_cache(maxsize=256)  # hosts built alike print the same output: scan it once
+def _scan(section: Section) -> _Facts:
+    facts = _Facts()
+    text = section.output.strip()
+    if text.startswith("{"):
+        return _scan_json(section, facts)
+    for n, raw in enumerate(section.output.split("\n"), start=section.line):
+        words = raw.split()
+        if not words:
+            continue
+        facts.lines += 1
+        name = words[0]
+        if name in _ARRAYS or name in _PASSED:
+            items = [tuple(w.split(":", 1)) for w in words[1:]]
+            if name in _ARRAYS and (not items or any(len(i) != 2 for i in items)):
+                facts.bad.append((n, raw.strip()))
+            elif name in _ARRAYS:
+                facts.arrays[name] = ([(k, v) for k, v in items], n)
+        elif name in _HEADS and len(words) % 2 == 0 and all(w in _HEADS for w in words[::2]):
+            continue
+        else:
+            facts.bad.append((n, raw.strip()))
+    return facts
+
+
+def _scan_json(section: Section, facts: _Facts) -> _Facts:
+    """`dcb -j pfc|ets show dev IF`: one JSON object (arrays in key order)."""
+    try:
+        doc = json.loads(section.output)
+    except ValueError as exc:
+        facts.bad.append((section.line, f"not JSON ({exc})"))
+        return facts
+    if not isinstance(doc, dict):
+        facts.bad.append((section.line, "JSON that is not one object"))
+        return facts
+    facts.lines = len(doc)
+    for key, value in doc.items():
+        name = key.replace("_", "-")
+        if name in _JSON_ARRAYS and isinstance(value, list):
+            facts.arrays[name] = ([(str(i), _json_word(v)) for i, v in enumerate(value)], section.line)
+        elif name in _ARRAYS or (name not in _PASSED and name not in _HEADS):
+            facts.bad.append((section.line, f"{key!r} (of -j, PFC and ETS are read: app, buffer without -j)"))
+    return facts
+
+
+def _json_word(value: object) -> str:
+    """A JSON array value as the text output writes it (true/false for on/off; numbers and keywords as they are)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
