@@ -406,7 +406,7 @@ class _Reader(TreeReader):
             return None
         return "before `line vty`, which NX-OS prints after the last interface"
 
-    # (clitext.TreeReader.is_wrapped: `class` opens a mode and is entered; an unknown sub-mode such as `hsrp 1` is a mode)
+    # (clitext.TreeReader.is_wrapped: `class` opens a mode and is entered; an unknown sub-mode (`hsrp 1`) is a mode)
     leaf_words = _INTERFACE_READ | _QOS_MODE_WORDS["pclass"] | _QOS_MODE_WORDS["cmap"] | _QOS_MODE_WORDS["sysqos"]
 
     def config_text(self) -> str:
