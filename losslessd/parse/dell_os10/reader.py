@@ -280,8 +280,8 @@ _QOS_MODE_WORDS = {
     "sysqos": {"trust-map", "qos-map", "service-policy", "ets", "buffer-statistics-tracking"},
 }
 
-# The commands the reader reads that open no mode (clitext.TreeReader.is_wrapped): an interface's (interface_line) and the
-# QoS modes' but `class` (which opens the policy-map class mode).
+# The commands the reader reads that open no mode (clitext.TreeReader.is_wrapped): an interface's (interface_line) and
+# the QoS modes' but `class` (which opens the policy-map class mode).
 _LEAF_WORDS = frozenset({"description", "mtu", "speed", "shutdown", "priority-flow-control", "flowcontrol",
                          "channel-group", "pfc-cos", "trust", "qos-map", "ets", "random-detect", "trust-map",
                          "service-policy"}).union(*_QOS_MODE_WORDS.values()) - {"class"}
