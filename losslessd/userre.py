@@ -9,13 +9,11 @@ not (lookaround, backreferences, atomic groups, possessive repeats): such a patt
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
+from typing import Any
 
-import re2
-
-_OPTIONS = re2.Options()
-_OPTIONS.log_errors = False  # (RE2 would print each refusal on stderr; the caller says it, with its file and line)
 # What Python's `re` reads and RE2 refuses, said when a pattern is one of them
 _RE2_LACKS = ("losslessd matches patterns from input in linear time (RE2), without what needs backtracking, whose "
               "time can grow exponentially: no lookaround (?= (?! (?<= (?<!, backreferences \\1 (?P=name), atomic "
@@ -28,7 +26,7 @@ class Regex:
 
     __slots__ = ("pattern", "_re")
 
-    def __init__(self, pattern: str, compiled: re2._Regexp) -> None:
+    def __init__(self, pattern: str, compiled: Any) -> None:
         self.pattern = pattern
         self._re = compiled
 
@@ -39,10 +37,21 @@ class Regex:
         return self._re.fullmatch(text.encode("utf-8", "surrogatepass")) is not None
 
 
+@functools.cache
+def _re2() -> tuple[Any, Any]:
+    """The re2 module and its options, imported at the first pattern (2.5 ms: most lints have none)."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # (RE2 would print each refusal on stderr; the caller says it, with its file and line)
+    return re2, options
+
+
 def compile_linear(pattern: str) -> Regex:
     """``pattern`` compiled by RE2; ValueError saying why when RE2 refuses it."""
+    re2, options = _re2()
     try:
-        return Regex(pattern, re2.compile(pattern.encode("utf-8"), _OPTIONS))
+        return Regex(pattern, re2.compile(pattern.encode("utf-8"), options))
     except UnicodeEncodeError as exc:
         raise ValueError(f"not a valid regular expression: it holds a lone surrogate ({pattern[exc.start]!r}), "
                          "which is no character") from None
