@@ -24,10 +24,9 @@ class Regex:
     """A pattern compiled by RE2. ``search``/``fullmatch`` say whether it matches ``text`` (any str: a lone surrogate
     of a port name read from JSON is matched as its bytes, not refused)."""
 
-    __slots__ = ("pattern", "_re")
+    __slots__ = ("_re",)
 
-    def __init__(self, pattern: str, compiled: Any) -> None:
-        self.pattern = pattern
+    def __init__(self, compiled: Any) -> None:
         self._re = compiled
 
     def search(self, text: str) -> bool:
@@ -51,7 +50,7 @@ def compile_linear(pattern: str) -> Regex:
     """``pattern`` compiled by RE2; ValueError saying why when RE2 refuses it."""
     re2, options = _re2()
     try:
-        return Regex(pattern, re2.compile(pattern.encode("utf-8"), options))
+        return Regex(re2.compile(pattern.encode("utf-8"), options))
     except UnicodeEncodeError as exc:
         raise ValueError(f"not a valid regular expression: it holds a lone surrogate ({pattern[exc.start]!r}), "
                          "which is no character") from None
