@@ -251,6 +251,10 @@ def write_output(path: str | Path, data: bytes, what: str) -> None:
     if "\0" in display:
         raise InputError(f"cannot write the {what}: its name holds a NUL character (\\0), which no file name can",
                          file=display.replace("\0", "\\0"))
+    kernel = _kernel_fs(path)
+    if kernel:
+        raise InputError(f"cannot write the {what}: the path is on the kernel's {kernel} filesystem, whose files are "
+                         f"kernel interfaces, not storage: write the {what} to a file on disk", file=display)
     target, temp = _beside(path)
     try:
         fd = open_output(temp or path, os.O_EXCL if temp else 0)
@@ -274,6 +278,39 @@ def write_output(path: str | Path, data: bytes, what: str) -> None:
         if temp:
             with suppress(OSError):
                 os.unlink(temp)
+
+
+# Filesystems whose files are the kernel's interfaces (proc(5), sysfs(5), cgroups(7), debugfs, tracefs, configfs,
+# securityfs, bpf, pstore, efivarfs): a report is never kept there, and /proc/self/comm or /sys/... take it as a
+# setting
+_KERNEL_FS = frozenset({"proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "configfs", "securityfs", "bpf",
+                        "pstore", "efivarfs"})
+
+
+def _kernel_fs(path: str | Path) -> str | None:
+    """The kernel-interface filesystem a regular file at ``path`` (or, where nothing is there, its folder) is on, by
+    its device in /proc/self/mountinfo (proc(5)); None elsewhere, for what is not a regular file (a pipe or terminal
+    behind /dev/stdout), or where there is no mountinfo to read."""
+    try:
+        kind = os.stat(path)
+        if not stat.S_ISREG(kind.st_mode):
+            return None
+    except OSError:
+        try:
+            kind = os.stat(os.path.dirname(os.path.abspath(path)))
+        except OSError:
+            return None
+    device = f"{os.major(kind.st_dev)}:{os.minor(kind.st_dev)}"
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as mounts:
+            for line in mounts:  # ID PARENT MAJOR:MINOR ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE ...
+                fields = line.split()
+                if len(fields) > 7 and fields[2] == device and "-" in fields[6:]:
+                    fstype = fields[fields.index("-", 6) + 1]
+                    return fstype if fstype in _KERNEL_FS else None
+    except (OSError, IndexError):
+        return None
+    return None
 
 
 def _beside(path: str | Path) -> tuple[str, str | None]:

@@ -30,6 +30,7 @@ from .errors import InputError
 from .model import WATCHDOG_ACTIONS
 from .printable import quoted
 from .resources import data_dir
+from .userre import regex_problem
 
 # Policies a chain of `extends` may hold (site -> region -> shipped is three).
 MAX_EXTENDS = 32
@@ -137,8 +138,10 @@ class RocePorts(_P):
 
     select: Literal["qos-configured", "all"] = Field("qos-configured", description=(
         "qos-configured: ports with any PFC/QoS map configuration (SONiC PORT_QOS_MAP entry, EOS PFC or trust lines)."))
-    name_regex: str | None = None
-    description_regex: str | None = None
+    name_regex: str | None = Field(None, description=(
+        "Only ports whose name this matches (a search, RE2 syntax: matched in linear time) are RoCE-facing."))
+    description_regex: str | None = Field(None, description=(
+        "Only ports whose description this matches (a search, RE2 syntax) are RoCE-facing."))
     devices_without_lossless: Literal["error", "skip"] = Field("error", description=(
         "A switch that configures no lossless setting on any port (PFC on no priority, no PG with lossless headroom, "
         "no queue marking ECN, no link pause, no lossless class): error: PFC006 says once that it would drop RoCE; "
@@ -148,10 +151,10 @@ class RocePorts(_P):
     @field_validator("name_regex", "description_regex")
     @classmethod
     def _compiles(cls, value: str | None) -> str | None:
-        """lint compiles these: a policy made in Python is held to what a policy file is."""
+        """lint compiles these (losslessd.userre): a policy made in Python is held to what a policy file is."""
         problem = None if value is None else regex_problem(value)
         if problem:
-            raise ValueError(f"not a valid regular expression: {problem}")
+            raise ValueError(problem)
         return value
 
 
@@ -394,15 +397,6 @@ def _load_raw(path: Path) -> tuple[dict, list[Document]]:
     for _, data in reversed(chain):
         merged = merge(merged, data)
     return merged, docs
-
-
-def regex_problem(pattern: str) -> str | None:
-    """Why ``pattern`` is not a Python regular expression, or None when it is one."""
-    try:
-        re.compile(pattern)
-    except (re.error, RecursionError, OverflowError, ValueError) as exc:  # re.error names the position
-        return str(exc)
-    return None
 
 
 def load_policy(ref: str | Path) -> Policy:

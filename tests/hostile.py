@@ -715,6 +715,11 @@ def cases() -> list[Case]:
         # a socket: open(2) answers ENXIO for it too, which was said as "No such device or address"
         C("lint-output-socket", lambda t: _lint(_fabric(t), extra=["--output", str(_socket(t / "report.txt"))]),
           says=("report.txt: cannot write the report: not a regular file (a socket)",)),
+        # a kernel interface file (round 13: /proc/version was said as "No such file or directory", the report's
+        # temporary file being refused in /proc; /proc/self/comm took the report as the process's name)
+        *[C(f"lint-output-proc-{label}", lambda t, path=path: _lint(_fabric(t), extra=["--output", path]),
+            says=(f"{path}: cannot write the report: the path is on the kernel's proc filesystem",))
+          for label, path in (("version", "/proc/version"), ("comm", "/proc/self/comm"), ("new", "/proc/x.txt"))],
         # `-o leaf1.cfg` meant for `-o leaf1.txt`: the report replaced the config it was made from
         C("lint-output-is-its-input", lambda t: _lint(_w(t / "sw" / "spine1.cfg", _SPINE1),
                                                       extra=["--output", str(t / "sw" / "spine1.cfg")]),
@@ -840,6 +845,22 @@ def cases() -> list[Case]:
           for label, digit in (("superscript", "\u00b2"), ("arabic", "\u0663"))],
         C("lint-script-exit-superscript", _script("exit \u00b2\n" + _QOS), says=("nothing checked",)),
         C("lint-script-shift-superscript", _script("shift \u00b2\n" + _QOS), exits=(0, 1)),
+        # round 13 (session 36): regular expressions from input ran in Python's backtracking `re` for minutes on a
+        # near miss (a nested repeat; a chain of `.*` a Junos member or a host script's run-time parts make); RE2
+        # now (losslessd.userre), and what needs backtracking is refused with its line
+        C("lint-policy-regex-nested-repeat", lambda t: _lint(
+            _w(t / "fab" / "leaf1" / "config_db.json",
+               _LEAF1_DB.replace('"gpu01:enp65s0f0np0"', '"' + "a" * 30 + '!"')).parent,
+            policy=str(_w(t / "p.yaml", 'name: x\nextends: roce-dscp26\nroce_ports:\n  select: all\n'
+                                         '  description_regex: "^(\\\\w+\\\\s?)*-roce$"\n'))),
+          says=("nothing checked",)),
+        C("lint-policy-regex-lookbehind", _lint_policy_case("name: x\nroce_ports:\n  name_regex: '(?<!Ethernet)0'\n"),
+          says=("p.yaml:3", "roce_ports.name_regex", "(?<!", "linear time")),
+        C("lint-junos-member-stars", lambda t: _lint(_w(t / "sw.cfg", _junos_member_stars())), exits=(1,),
+          says=("sw.cfg:",)),
+        C("lint-script-run-time-parts", _script(f"mlnx_qos -i {'a' * 60} --trust dscp\nmlnx_qos -i "
+                                                + "".join(f"$x{i}a" for i in range(12)) + "! --trust pcp\n"),
+          exits=(0, 1), says=("known only at run time",)),
     ]
     return out
 
@@ -945,6 +966,14 @@ _QOS = "mlnx_qos -i eth0 --trust dscp\n"
 _NUL_HISTORY = 'inventory: inventory.yaml\nknown_hosts: known_hosts\nhistory: {path: "h\\0.db"}\n'
 _ONYX_CAPTURE = ROOT / "tests" / "fixtures" / "raw" / "nvidia_onyx" / "roce-mode-capture.txt"
 _WORDS = " ".join(f"w{i}" for i in range(20_000))
+
+
+def _junos_member_stars() -> str:
+    """A port of 60 zeros and an interface-range member of twelve `*0` that misses it at its end."""
+    port = "et-0/0/" + "0" * 60
+    return (f"set system host-name sw\nset interfaces {port} mtu 9216\nset interfaces interface-range R member "
+            f'"et-{"*0" * 12}!"\nset interfaces interface-range R mtu 9000\n'
+            f"set class-of-service interfaces {port} unit 0 classifiers dscp x\n")
 
 
 def _script(body: str) -> Callable[[Path], list[str]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port, suspended
 from ..parse import INTERNAL_ERROR
+from ..userre import compile_linear
 from .finding import Finding, Severity, few
 from .registry import PortRule, Rule, select
 
@@ -123,8 +123,8 @@ class Context:
         self.local = local
         self.codes = codes  # the codes of the rules run (None: every rule), for selected()
         rp = policy.roce_ports
-        self._name_re = re.compile(rp.name_regex) if rp.name_regex else None
-        self._desc_re = re.compile(rp.description_regex) if rp.description_regex else None
+        self._name_re = compile_linear(rp.name_regex) if rp.name_regex else None  # (checked when the policy loaded)
+        self._desc_re = compile_linear(rp.description_regex) if rp.description_regex else None
         why = ("the port has PFC, QoS-map or trust settings" if rp.select == "qos-configured"
                else "every admin-up port is selected")
         self._selected_why = f"roce_ports.select is {rp.select}: {why}"  # one string for every port (and its trip)

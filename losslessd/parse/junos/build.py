@@ -244,7 +244,7 @@ class _Vlans:
 
 
 def _member(rng: InterfaceRange, names: set[str], name: str) -> bool:
-    return name in names or any(re.fullmatch(pattern, name) for pattern in rng.members)
+    return name in names or any(pattern.fullmatch(name) for pattern in rng.members)
 
 
 def _ip_mtu(iface: Interface | None) -> int | None:

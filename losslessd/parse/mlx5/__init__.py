@@ -546,8 +546,11 @@ class _Host:
         from . import script
 
         name = script.rdma_device(dev)[0]
-        pattern = re.compile(".*", re.S) if name != dev else script.run_time_pattern(dev)
-        reached = [d for d in self.tos if pattern.fullmatch(d)]
+        if name != dev:  # (a device named through its interface: any)
+            reached = list(self.tos)
+        else:
+            pattern = script.run_time_pattern(dev)
+            reached = [d for d in self.tos if pattern.fullmatch(d)]
         for d in reached:
             del self.tos[d]
         shown = f"{', '.join(reached[:8])}{', ...' if len(reached) > 8 else ''}" if reached else \
