@@ -173,8 +173,9 @@ def not_an_input(output: str | Path, named: list, read: set[tuple[int, int]], co
             raise InputError(f"{option} names {path}, which this {command} read: the {what} would replace it; write "
                              f"the {what} to another file", file=str(output))
     if (out.st_dev, out.st_ino) in read:
-        raise InputError(f"{option} names a file this {command} read (a policy the policy extends, a file the "
-                         f"topology names): the {what} would replace it; write the {what} to another file",
+        raise InputError(f"{option} names a file this {command} read (a file of a folder it reads, such as a report "
+                         f"an earlier run wrote there; a policy the policy extends; a file the topology names): the "
+                         f"{what} would replace it; write the {what} to another file, out of the folders read",
                          file=str(output))
 
 
