@@ -26,9 +26,11 @@ __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy
 def lint(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
          baseline: set[str] | None = None, topology: str | Path | None = None, jobs: int | None = None,
-         progress: Callable[[str, int, int, str], None] | None = None) -> LintResult:
+         progress: Callable[[str, int, int, str], None] | None = None,
+         output: str | Path | None = None) -> LintResult:
     """Parse ``paths`` (files or fabric folders) and lint them under ``policy``; ``topology`` is the fabric's
-    topology file (default: a linted folder's topology.yaml). ``jobs``: worker processes (1: none; default: as
+    topology file (default: a linted folder's topology.yaml); ``output``: a report file about to be written there,
+    which is no device. ``jobs``: worker processes (1: none; default: as
     many as cores for a large fabric, see losslessd.fabric). ``progress(stage, done, total, note)`` is told how
     far reading ("devices") and checking ("rules", the rule's code as note) have got."""
     from . import fabric
@@ -40,7 +42,7 @@ def lint(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26
     rules = select(select_codes, ignore_codes)
     with gc_paused():
         result = fabric.lint(list(paths), pol, rules, fmt=fmt, topology=topology, baseline=baseline, jobs=jobs,
-                             progress=progress)
+                             progress=progress, output=output)
     result.inputs = [str(p) for p in paths]
     return result
 

@@ -214,13 +214,18 @@ def _split_name(name: str) -> tuple[str, str]:
 class _Inputs:
     """What the linted paths hold, in order: device file groups, and the paths that gave none (SYS001)."""
 
-    def __init__(self, paths: Iterable[str | Path], topology: str | Path | None = None):
+    def __init__(self, paths: Iterable[str | Path], topology: str | Path | None = None,
+                 output: str | Path | None = None):
         paths = list(paths)
         found = Path(topology) if topology else topology_file.find(paths)
         self.spec = topology_file.read(found, paths) if found else None
         # the files the topology reads itself (routing tables, LLDP outputs), as _identity names them: a group of them
-        # only is no device, whichever path reaches them (a symbolic link, `..`)
+        # only is no device, whichever path reaches them (a symbolic link, `..`); nor is the report this run writes
+        # (``output``): `lint fab -o fab/report.json` run again read the last report as a device (SYS001) and then
+        # refused to replace a file it had read
         skip = frozenset(map(_identity, self.spec.files)) if self.spec else frozenset()
+        if output is not None and os.path.isfile(output):
+            skip |= {_identity(str(output))}
         self.steps: list[ParseIssue | _Group] = []
         self.snapshots: list[Path] = []
         left_out: list[str | Path] = []  # files named on the command line that are no device (README.md, ...)
@@ -376,18 +381,19 @@ def load_device(path: Path, fmt: str | None = None) -> Device:
 
 def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fmt: str | None = None,
          topology: str | Path | None = None, baseline: set[str] | None = None, jobs: int | None = None,
-         grouping: bool = True, progress: LintProgress | None = None) -> LintResult:
+         grouping: bool = True, progress: LintProgress | None = None,
+         output: str | Path | None = None) -> LintResult:
     """Lint the devices under ``paths``. ``jobs``: worker processes (1: none; None or 0: as many as cores when
     the fabric has at least PARALLEL_MIN_DEVICES devices; LOSSLESSD_JOBS sets the default). ``progress(stage,
     done, total, note)`` is told how far reading ("devices") and checking ("rules", the rule's code as note)
-    have got."""
+    have got. ``output``: the report file this run writes, which a folder's walk does not take for a device."""
     with same_working_directory():  # (each file is named relative to it: asked for once, not once per file)
-        return _lint(paths, policy, rules, fmt, topology, baseline, jobs, grouping, progress)
+        return _lint(paths, policy, rules, fmt, topology, baseline, jobs, grouping, progress, output)
 
 
 def _lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], fmt: str | None,
           topology: str | Path | None, baseline: set[str] | None, jobs: int | None, grouping: bool,
-          progress: LintProgress | None) -> LintResult:
+          progress: LintProgress | None, output: str | Path | None = None) -> LintResult:
     reading = checking = None
     if progress is not None:
         def reading(done: int, total: int) -> None:
@@ -395,7 +401,7 @@ def _lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], fmt:
 
         def checking(done: int, total: int, code: str) -> None:
             progress("rules", done, total, code)
-    inputs = _Inputs(paths, topology)
+    inputs = _Inputs(paths, topology, output)
     groups = inputs.groups
     workers = worker_count(jobs, len(groups))
     if workers > 1:

@@ -173,9 +173,9 @@ def not_an_input(output: str | Path, named: list, read: set[tuple[int, int]], co
             raise InputError(f"{option} names {path}, which this {command} read: the {what} would replace it; write "
                              f"the {what} to another file", file=str(output))
     if (out.st_dev, out.st_ino) in read:
-        raise InputError(f"{option} names a file this {command} read (a file of a folder it reads, such as a report "
-                         f"an earlier run wrote there; a policy the policy extends; a file the topology names): the "
-                         f"{what} would replace it; write the {what} to another file, out of the folders read",
+        raise InputError(f"{option} names a file this {command} read (a device file of a folder it reads; a policy "
+                         f"the policy extends; a file the topology names): the {what} would replace it; write the "
+                         f"{what} to another file",
                          file=str(output))
 
 

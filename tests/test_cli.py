@@ -114,6 +114,21 @@ def test_output_file_and_sarif(tmp_path):
     assert results and all(u.startswith("examples/fabric/") or u == "examples/fabric" for u in uris)  # a fabric finding: the folder
 
 
+def test_a_report_written_into_the_linted_folder_is_no_device_on_the_next_run(tmp_path):
+    """`lint fab -o fab/report.json`, run again (a CI job writing into its workspace): the walk took the last report
+    for a device (SYS001: no platform) and then refused to replace a file it had read (exit 2). The report this run
+    writes is not walked: both runs exit 1 with the same findings; another file there is still a SYS001."""
+    fab = tmp_path / "fab"
+    shutil.copytree(FABRIC, fab)
+    report = fab / "report.json"
+    runs = [run("lint", fab, "-f", "json", "-o", report) for _ in range(2)]
+    assert [r.returncode for r in runs] == [1, 1], runs[1].stderr
+    findings = json.loads(report.read_text())["findings"]
+    assert findings and not [f for f in findings if f["code"] == "SYS001"]
+    res = run("lint", fab, "-o", tmp_path / "other.txt")  # (the report is not this run's output: a file not read)
+    assert res.returncode == 1 and "report.json" in (tmp_path / "other.txt").read_text()
+
+
 @pytest.mark.slow  # (mounts a tmpfs; starts a losslessd process)
 def test_a_report_that_does_not_fit_on_the_disk_leaves_the_earlier_one_whole(tmp_path):
     """`lint -o` onto a disk that fills: the earlier report stays as it was (it was emptied first and lost), the error

@@ -78,7 +78,7 @@ def lint(
             shown = (lambda what, done, total, note: progress.show(done, total, what, note)) if progress else None
             result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
                               baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
-                              jobs=jobs, progress=shown)
+                              jobs=jobs, progress=shown, output=output)
     finally:
         if progress:
             progress.close()
