@@ -111,10 +111,12 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
     """The device groups of a folder. Folders are walked without recursion (a tree may nest thousands deep),
     each once (links back to a parent are not followed twice), each with one listing (a fleet's folder holds
     thousands of files). Paths are joined as text, as pathlib would write them (a fleet's folder holds thousands
-    of files: a Path each cost more than the listing). A symbolic link is followed only to a file or folder inside
-    the folder walked or the folders ``inside`` names (real paths: the other folders linted): a link out of them (to
-    `/`, whose walk read the whole disk, or to a file of another's) and a sub-folder that cannot be listed are added
-    to ``refused``, naming them, and the rest is read."""
+    of files: a Path each cost more than the listing). A symbolic link to a file is followed wherever it points (a
+    fabric folder of links into a config backup store, a SONiC folder's config_db.json linked to a shared copy: one
+    file, read with the linter's own rights, as `cat` would); a link to a folder only inside the folder walked or the
+    folders ``inside`` names (real paths: the other folders linted), or to one device's folder (SONiC's, OpenSM's,
+    read as that device and not walked further): a link to another folder (to `/`, whose walk read the whole disk)
+    and a sub-folder that cannot be listed are added to ``refused``, naming them, and the rest is read."""
     out: list[_Group] = []
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
     inside = (os.path.join(os.path.realpath(path), ""), *inside)  # (real paths, each ending in a separator)
@@ -126,10 +128,18 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         if child is None:
             stack.pop()
             continue
-        if is_link and _out_of(child, inside, refused):
-            continue
         if not is_dir:
             out.append((name, [child]))
+            continue
+        if is_link and _out_of(child, inside):
+            device = _device_folder(child, name)
+            if device is None:
+                refused.append(InputError(
+                    f"the symbolic link {os.path.basename(child)!r} points to a folder out of the linted folders (to "
+                    f"{os.path.realpath(child)}) that is no device's folder, and is not walked: name it on the "
+                    "command line to lint what it holds", file=display_link(child)))
+            else:
+                out.append(device)
             continue
         try:
             info = os.stat(child)
@@ -147,15 +157,9 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             continue
         seen.add((info.st_dev, info.st_ino))
         prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
-        one = [n for n in SONIC_FOLDER_FILES if n in entries]  # the files of one device, SONiC's or OpenSM's
-        if one:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-            one += sorted((n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda n: int(n[9:-5]))
-        elif OPENSM_FOLDER_FILES[0] in entries:
-            one = [n for n in OPENSM_FOLDER_FILES if n in entries]
-        if one:  # (each link among them checked as any other)
-            files = [prefix + n for n in one if not (entries[n].is_symlink() and _out_of(prefix + n, inside, refused))]
-            if files:
-                out.append((name, files))
+        one = _device_files(entries)
+        if one:
+            out.append((name, [prefix + n for n in one]))
         else:
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
@@ -164,16 +168,29 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
     return out
 
 
-def _out_of(link: str, inside: tuple[str, ...], refused: list[InputError]) -> bool:
-    """Whether the symbolic link ``link`` points out of the folders ``inside`` names (real paths ending in a separator);
-    then it is added to ``refused``, naming it and where it points."""
-    if os.path.join(target := os.path.realpath(link), "").startswith(inside):
-        return False
-    refused.append(InputError(
-        f"the symbolic link {os.path.basename(link)!r} points out of the linted folder (to {target}) and is not "
-        "followed: name its target on the command line to lint it, or copy it into the folder",
-        file=display_link(link)))
-    return True
+def _out_of(link: str, inside: tuple[str, ...]) -> bool:
+    """Whether the symbolic link ``link`` points out of the folders ``inside`` names (real paths ending in a
+    separator)."""
+    return not os.path.join(os.path.realpath(link), "").startswith(inside)
+
+
+def _device_files(entries: dict[str, os.DirEntry] | set[str]) -> list[str]:
+    """The names of one device's files in a folder's listing, SONiC's or OpenSM's; [] for a folder of devices."""
+    one = [n for n in SONIC_FOLDER_FILES if n in entries]
+    if one:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+        return one + sorted((n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda n: int(n[9:-5]))
+    return [n for n in OPENSM_FOLDER_FILES if n in entries] if OPENSM_FOLDER_FILES[0] in entries else []
+
+
+def _device_folder(link: str, name: str) -> _Group | None:
+    """The device a linked folder out of the linted folders is (SONiC's, OpenSM's files), without walking it; None
+    when it is not one device's folder (or cannot be listed)."""
+    try:
+        names = set(os.listdir(link))
+    except OSError:
+        return None
+    one = _device_files(names)
+    return (name, [os.path.join(link, n) for n in one]) if one else None
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],

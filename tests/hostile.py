@@ -362,10 +362,12 @@ def cases() -> list[Case]:
         C("render-device-name-too-long", _render_device(lambda t: t / ("n" * 300)), says=("file name too long",)),
         C("pull-name-too-long", _pull_from(lambda t: t / ("n" * 300)), says=("file name too long",)),
         C("lint-deep-folders", lambda t: _lint(_deep_folders(t / "deep", 1200)), exits=(0, 1), says=("leaf1",)),
-        # links out of the linted folder are not followed (a link to / walked the whole disk and lost every device to a
-        # folder of /proc it could not list); a sub-folder that cannot be listed is named, the rest read
+        # a link to a folder out of the linted folder is not walked (a link to / walked the whole disk and lost every
+        # device to a folder of /proc it could not list); a link to a file is read as the file it names (a system
+        # file: no platform, SYS001, its text not shown); a sub-folder that cannot be listed is named, the rest read
         C("lint-links-out-of-folder", lambda t: (_links_out(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
-          says=("'root' points out of the linted folder (to /)", "'pw.cfg' points out", "1 device checked")),
+          says=("'root' points to a folder out of the linted folders (to /)", "pw.cfg", "cannot tell which platform",
+                "1 device checked")),
         C("lint-folder-path-too-long", lambda t: (_long_path(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("cannot read folder", "1 device checked")),
         # --output naming a file the lint read by another name than the command line's: the policy the policy extends,

@@ -48,19 +48,21 @@ def _fabric_tree(top: Path) -> None:
         (snap / name).write_text("{}")
 
 
-def test_links_are_followed_inside_the_linted_folders_only(tmp_path):
-    """A link in a linted folder to `/` walked the whole disk, one to /etc/passwd read it as a device (round 13): a link
-    out of the folders linted is a SYS001 naming it; one into another folder on the command line is followed (what it
-    leads to is read once); a link back to the folder itself adds nothing."""
-    fab, shared = tmp_path / "fab", tmp_path / "shared"
+def test_file_links_are_followed_and_folder_links_only_inside_or_to_a_device_folder(tmp_path):
+    """A link in a linted folder to `/` walked the whole disk (round 13): a link to a folder out of the folders linted
+    is a SYS001 naming it, unless that folder is one device's (a SONiC folder: read as that device, not walked); a link
+    to a file is read wherever it points (a fabric folder of links into a config backup store, a config_db.json linked
+    to a shared copy: refusing them broke real layouts); a link back to the folder itself adds nothing."""
+    fab, store = tmp_path / "fab", tmp_path / "store"
     fab.mkdir()
-    shared.mkdir()
-    (shared / "b.cfg").write_text("hostname b\n")
+    (store / "leaf9").mkdir(parents=True)
+    (store / "b.cfg").write_text("hostname b\n")
+    (store / "leaf9" / "config_db.json").write_text("{}")
     (fab / "a.cfg").write_text("hostname a\n")
-    (fab / "b.cfg").symlink_to("../shared/b.cfg")
+    (fab / "b.cfg").symlink_to("../store/b.cfg")
     (fab / "root").symlink_to("/")
     (fab / "here").symlink_to(".")
-    (fab / "pw.cfg").symlink_to("/etc/passwd")
+    (fab / "leaf9").symlink_to(store / "leaf9")
 
     def walked(*paths: Path) -> tuple[list[str], list[str]]:
         steps = fabric_mod._Inputs(paths).steps
@@ -68,25 +70,21 @@ def test_links_are_followed_inside_the_linted_folders_only(tmp_path):
                 [f for s in steps if isinstance(s, tuple) for f in s[1]])
 
     refused, read = walked(fab)
-    assert sorted(refused) == sorted(
-        f"{f}: the symbolic link '{f.name}' points out of the linted folder (to {target}) and is not followed: name "
-        "its target on the command line to lint it, or copy it into the folder"
-        for f, target in ((fab / "b.cfg", shared / "b.cfg"), (fab / "root", "/"), (fab / "pw.cfg", "/etc/passwd")))
-    assert read == [str(fab / "a.cfg")]
-    refused, read = walked(fab, shared)
-    assert len(refused) == 2 and not any("b.cfg" in r for r in refused)
-    assert sorted(read) == [str(fab / "a.cfg"), str(fab / "b.cfg")]  # (b once, as its first path names it)
-    # the files of a SONiC folder too: its config_db.json linked out is refused, its qos.json linked inside read
+    assert refused == [f"{fab / 'root'}: the symbolic link 'root' points to a folder out of the linted folders (to /) "
+                       "that is no device's folder, and is not walked: name it on the command line to lint what it "
+                       "holds"]
+    assert sorted(read) == [str(fab / "a.cfg"), str(fab / "b.cfg"), str(fab / "leaf9" / "config_db.json")]
+    refused, read = walked(fab, store)  # (each file once, as its first path names it)
+    assert len(refused) == 1 and sorted(read) == sorted([str(fab / "a.cfg"), str(fab / "b.cfg"),
+                                                        str(fab / "leaf9" / "config_db.json")])
+    # the files of a SONiC folder: each read through its link, wherever it points
     sonic = tmp_path / "one" / "leaf1"
     sonic.mkdir(parents=True)
-    (sonic / "config_db.json").symlink_to(shared / "b.cfg")
+    (sonic / "config_db.json").symlink_to(store / "leaf9" / "config_db.json")
     (sonic / "qos.json").symlink_to("../qos-copy.json")
     (sonic.parent / "qos-copy.json").write_text("{}")
     refused, read = walked(sonic.parent)
-    assert refused == [f"{sonic / 'config_db.json'}: the symbolic link 'config_db.json' points out of the linted "
-                       f"folder (to {shared / 'b.cfg'}) and is not followed: name its target on the command line to "
-                       "lint it, or copy it into the folder"]
-    assert read == [str(sonic / "qos.json")]  # (qos-copy.json is that file: read once)
+    assert refused == [] and read == [str(sonic / "config_db.json"), str(sonic / "qos.json")]
 
 
 def test_the_walk_names_each_device_file_as_pathlib_would(tmp_path, monkeypatch):
