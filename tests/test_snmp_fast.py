@@ -215,7 +215,7 @@ def test_a_device_sent_to_pysnmp_is_tried_on_the_fast_path_again_after_a_back_of
     there. Now the fast path is tried again after 5 minutes, then 10, up to an hour; when the agent answers well
     again the device is back on it, its answer sizes learnt afresh, and the fallback metric's reason is gone."""
     agents, target = big_agent
-    agents.rewrite("big1", with_if_names(PORTS, {5: "E" * 5_000}))
+    agents.rewrite("big1", with_if_names(_records(), {5: b"E" * 5_000}))
 
     def due(poller):  # the back-off is over (rather than waiting for it)
         poller.fast_again["big1"] = (poller.fast_again["big1"][0], 0.0)
@@ -225,7 +225,7 @@ def test_a_device_sent_to_pysnmp_is_tried_on_the_fast_path_again_after_a_back_of
             backoffs, reasons = [], []
             for step in ("broken", "still within the back-off", "broken still", "capped", "mended"):
                 if step == "mended":
-                    agents.rewrite("big1", with_if_names(PORTS, {}))
+                    agents.rewrite("big1", with_if_names(_records(), {}))
                 if step in ("broken still", "mended"):
                     due(poller)
                 if step == "capped":

@@ -18,7 +18,7 @@ from ... import units
 from ...errors import InputError
 from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
-from ...units import DSCP_NAMES
+from ...units import DSCP_NAMES, is_small_int
 from ...userre import Regex, compile_linear
 from ..base import (
     JUNOS_CLI_LINE,
@@ -841,7 +841,7 @@ class _Session:
             return _MOVED
         if verb in ("top", "up"):
             count, rest = 1, words[1:]
-            if verb == "up" and rest[:1] and rest[0].isdigit():
+            if verb == "up" and rest[:1] and is_small_int(rest[0]):
                 count, rest = int(rest[0]), rest[1:]
             level = [] if verb == "top" else self.up(count)
             if not rest:  # (no `edit`: `exit` still returns to the level before the last one)
