@@ -286,6 +286,26 @@ def test_an_ambiguous_or_refused_abbreviation_renames_nothing(tmp_path):
         res.stderr
 
 
+@pytest.mark.parametrize("set_line, delete_line", [
+    ("set system host-name qfx1", "delete sys host-name"),
+    ("set system host-name qfx1", "delete sys host"),
+    ("set sys host-name qfx1", "delete system host-name"),
+    ("set sy host qfx1", "delete system"),
+    ("set groups re0 system host-name qfx1", "delete groups re0 sys host-name"),
+])
+def test_a_deleted_junos_host_name_however_abbreviated_names_the_switch_after_its_file(tmp_path, set_line,
+                                                                                       delete_line):
+    """Session 36 part e: `delete` matched the path it removes word for word, so `delete sys host-name` after `set
+    system host-name qfx1` (the Junos CLI completes both alike: base.unique_prefix) removed nothing and the switch kept
+    the deleted name. The path is spelled out (base.junos_system_spelled) before `delete` is applied; a set script
+    with no name left and no prompt names the device after its file."""
+    path = tmp_path / "qfx-renamed.set"
+    applied = "set apply-groups re0\n" if "groups" in set_line else ""
+    path.write_text(f"{set_line}\n{applied}set interfaces et-0/0/1 mtu 9216\n{delete_line}\n")
+    fabric = load_fabric([path], "junos")
+    assert list(fabric.devices) == ["qfx-renamed"], (list(fabric.devices), fabric.issues)
+
+
 # A session removing the switch's host name, the next prompts showing the name the switch takes (its platform's
 # default: base.DEFAULT_HOST_NAMES), and the prompt a second switch's session would start with: (format, session with
 # NEXT where that prompt's host stands, the default, the line of NEXT's first prompt).
