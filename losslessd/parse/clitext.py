@@ -291,8 +291,8 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
             _open(stack, mode, path, i + 1)
         upto = typed[n + 1][0] if n + 1 < len(typed) else None
-        if not command or _SESSION_ONLY.match(command):
-            continue
+        if not command or _SESSION_ONLY.match(command) or command.startswith("!"):
+            continue  # (a `!` line typed at a prompt is a comment, as in the running-config tree() reads)
         answer = refused(lines, i, upto)
         why = f"it answered `{answer}`" if answer is not None else None
         stayed = upto is not None and typed[n + 1][3] == prompt  # the next prompt is this mode's again
