@@ -369,6 +369,9 @@ class Port(Model):
     max_mtu_bytes: int | None = None  # a NIC's largest settable MTU (ip -d link: maxmtu); sizes mlx5 buffers
     trust: Trust | None = None
     trust_source: Source | None = None
+    # Why trust is None where the input does have a trust line (EOS: a bound qos policy-map the input does not define
+    # classifies first), said instead of "not in the input".
+    trust_unknown: str | None = None
 
     # Classification and queueing: three facts joined by explicit maps, never one derived from another's
     # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS

@@ -52,7 +52,8 @@ def trust_findings(rule: Rule, policy_name: str, wanted: str, device: Device, po
     """One trust finding for a port (shared by MAP003 and NIC002): mismatch, or unverified when unknown."""
     source = port.trust_source or port.source
     if port.trust is None:
-        yield rule.unverified(f"trust mode is not in the input; the policy wants {TRUST_LABEL[wanted]}",
+        yield rule.unverified(f"{port.trust_unknown or 'trust mode is not in the input'}; the policy wants "
+                              f"{TRUST_LABEL[wanted]}",
                               device=device, port=port, source=source)
     elif port.trust.value != wanted:
         yield rule.finding(f"port trusts {TRUST_LABEL[port.trust.value]} but policy {policy_name} classifies lossless "
