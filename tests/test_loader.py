@@ -263,6 +263,11 @@ def test_a_session_whose_prompt_follows_its_rename_is_one_switch(tmp_path):
               "set interfaces et-0/0/1 mtu 9216\nuser@qfx9> show configuration | display set | match et-0/0/1\n"
               "set interfaces et-0/0/1 mtu 9216\n", "qfx9"),
     ("junos", "set system host-name qfx1\nset interfaces et-0/0/1 mtu 9216\nset sy host qfx2\n", "qfx2"),
+    # (session 36 part e: Onyx's session took `hostn` at its prompts but wrote it unspelled, so the device kept the
+    # file's name)
+    ("onyx", "sw1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
+             "sw1 [standalone: master] (config) # hostn sw2\n"
+             "sw2 [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "sw2"),
 ])
 def test_an_abbreviated_host_name_command_renames_the_switch(tmp_path, fmt, text, host):
     """Session 36 part c: EOS, NX-OS and OS10 run a command's unique prefix (`hostn leaf9` is `hostname leaf9`: the
