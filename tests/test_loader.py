@@ -263,6 +263,11 @@ def test_a_session_whose_prompt_follows_its_rename_is_one_switch(tmp_path):
               "set interfaces et-0/0/1 mtu 9216\nuser@qfx9> show configuration | display set | match et-0/0/1\n"
               "set interfaces et-0/0/1 mtu 9216\n", "qfx9"),
     ("junos", "set system host-name qfx1\nset interfaces et-0/0/1 mtu 9216\nset sy host qfx2\n", "qfx2"),
+    # (session 36 part e: Onyx's session took `hostn` at its prompts but wrote it unspelled, so the device kept the
+    # file's name)
+    ("onyx", "sw1 [standalone: master] (config) # interface ethernet 1/1 qos trust L3\n"
+             "sw1 [standalone: master] (config) # hostn sw2\n"
+             "sw2 [standalone: master] (config) # interface ethernet 1/2 qos trust L3\n", "sw2"),
 ])
 def test_an_abbreviated_host_name_command_renames_the_switch(tmp_path, fmt, text, host):
     """Session 36 part c: EOS, NX-OS and OS10 run a command's unique prefix (`hostn leaf9` is `hostname leaf9`: the
@@ -284,6 +289,26 @@ def test_an_ambiguous_or_refused_abbreviation_renames_nothing(tmp_path):
     res = losslessd("lint", "--format", "eos", str(path))
     assert res.returncode == 2 and "amb.txt:2: this file holds the sessions of several switches" in res.stderr, \
         res.stderr
+
+
+@pytest.mark.parametrize("set_line, delete_line", [
+    ("set system host-name qfx1", "delete sys host-name"),
+    ("set system host-name qfx1", "delete sys host"),
+    ("set sys host-name qfx1", "delete system host-name"),
+    ("set sy host qfx1", "delete system"),
+    ("set groups re0 system host-name qfx1", "delete groups re0 sys host-name"),
+])
+def test_a_deleted_junos_host_name_however_abbreviated_names_the_switch_after_its_file(tmp_path, set_line,
+                                                                                       delete_line):
+    """Session 36 part e: `delete` matched the path it removes word for word, so `delete sys host-name` after `set
+    system host-name qfx1` (the Junos CLI completes both alike: base.unique_prefix) removed nothing and the switch kept
+    the deleted name. The path is spelled out (base.junos_system_spelled) before `delete` is applied; a set script
+    with no name left and no prompt names the device after its file."""
+    path = tmp_path / "qfx-renamed.set"
+    applied = "set apply-groups re0\n" if "groups" in set_line else ""
+    path.write_text(f"{set_line}\n{applied}set interfaces et-0/0/1 mtu 9216\n{delete_line}\n")
+    fabric = load_fabric([path], "junos")
+    assert list(fabric.devices) == ["qfx-renamed"], (list(fabric.devices), fabric.issues)
 
 
 # A session removing the switch's host name, the next prompts showing the name the switch takes (its platform's

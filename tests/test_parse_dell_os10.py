@@ -635,3 +635,19 @@ def test_a_port_named_with_another_word_than_ethernet_is_named_not_passed_over(n
     device = parse(f"hostname d1\ninterface {named}\n priority-flow-control mode on\n!\ninterface mgmt1/1/1\n"
                    " no shutdown\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 2)] and not device.ports
+
+
+def test_a_dot1p_map_sending_the_lossless_priority_to_an_unpaused_group_is_map001_under_a_pcp_policy(tmp_path):
+    """Round 15's leftover (session 36 part a): a test library's OS10 driver maps dot1p 3 to qos-group 1 while its
+    no-drop class (`pause` / `pfc-cos 3`) matches qos-group 3; under a policy that trusts PCP nothing said so, as
+    MAP001 followed the DSCP chain only. Now MAP001 follows PCP 3's chain and breaks at qos-group 1."""
+    text = ("hostname os10a\ntrust dot1p-map TM\n qos-group 0 dot1p 0,1,2,4,5,6,7\n qos-group 1 dot1p 3\n"
+            "class-map type network-qos CMQ\n match qos-group 3\npolicy-map type network-qos PMQ\n class CMQ\n"
+            "  pause\n  pfc-cos 3\ninterface ethernet1/1/1\n no shutdown\n trust-map dot1p TM\n"
+            " service-policy input type network-qos PMQ\n priority-flow-control mode on\n")
+    (tmp_path / "os10a.cfg").write_text(text)
+    policy = ROOT / "tests/realworld/cisco_nxos/policy-storage-cos3.yaml"
+    found = [f for f in lint([tmp_path / "os10a.cfg"], str(policy)).findings if f.code == "MAP001"]
+    assert [(f.severity.value, f.unverified, f.source.line) for f in found] == [("error", False, 13)], \
+        [(f.message, f.source) for f in found]
+    assert "PCP 3 -> qos-group 1" in found[0].message and "qos-group 1 has no PFC priority" in found[0].message

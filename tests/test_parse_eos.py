@@ -1371,3 +1371,38 @@ def test_a_line_that_cannot_begin_a_command_under_one_the_reader_passes_over_is_
     device = parse(text)
     assert [i.source.line for i in device.issues if "opens no mode" in i.message] == [4]
     assert device.ports["Ethernet1"].pfc_enabled == [3]
+
+
+@pytest.mark.parametrize("lead", ["no", "default"])
+def test_a_wrapped_piece_of_a_restored_pfc_line_leaves_pfc_unknown(lead):
+    """Session 36 part e: a PFC line wrapped onto a line of its own left PFC unknown after `no` only: `default
+    priority-flow-control` / `priority 3 no-drop` kept the PFC the lines before it set. Now the reader's LEADING words
+    (`no`, `default`) name the command, as everywhere else in the EOS reader."""
+    text = ("hostname e1\ninterface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n"
+            f"   priority-flow-control priority 3 no-drop\n   {lead} priority-flow-control\n      priority 3 no-drop\n")
+    port = parse(text).ports["Ethernet1"]
+    assert port.pfc_enabled is None and port.pfc_source is not None and port.pfc_source.line == 7, \
+        (port.pfc_enabled, port.pfc_source)
+
+
+def test_default_priority_flow_control_restores_pfc_off_and_default_trust_the_port_default():
+    """`default priority-flow-control` (EOS: a command's default form restores its default: PFC off, every priority
+    drop) was passed over, so the port kept PFC on; `default qos trust` restores the port's default trust (CoS on a
+    switched port), replacing the `qos trust dscp` before it."""
+    text = ("hostname e1\ninterface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n"
+            "   priority-flow-control priority 3 no-drop\n   default priority-flow-control\n   default qos trust\n")
+    device = parse(text)
+    port = device.ports["Ethernet1"]
+    assert not device.issues and port.pfc_enabled == [] and port.trust == Trust.pcp, \
+        (device.issues, port.pfc_enabled, port.trust)
+
+
+def test_a_port_whose_policy_map_is_undefined_says_so_in_map003(tmp_path):
+    """Round 15's leftover (avd 6318): MAP003 said "trust mode is not in the input" on a port with `qos trust cos`
+    whose bound policy-map is not defined; the real gap is the policy-map (it classifies before the trust)."""
+    text = ("hostname e1\ninterface Ethernet1\n   qos trust cos\n   priority-flow-control on\n"
+            "   priority-flow-control priority 3 no-drop\n   service-policy type qos input ROCE-IN\n")
+    (tmp_path / "e1.cfg").write_text(text)
+    findings = [f for f in lint([tmp_path / "e1.cfg"], "roce-dscp26").findings if f.code == "MAP003"]
+    assert len(findings) == 1 and "binds qos policy-map ROCE-IN, which is not defined in the input" in \
+        findings[0].message and findings[0].source.line == 6, [(f.message, f.source) for f in findings]

@@ -1228,3 +1228,41 @@ def test_congestion_control_tail_drop_is_read_as_no_ecn(where, tmp_path):
     assert ecn and not ecn[0].unverified, [(f.code, f.message) for f in findings]
     if where == "queuing":
         assert ecn[0].source.line == line
+
+
+# An NX-OS session as the round-5 DCB chapter types it, with a `!` comment line in the network-qos class and the
+# Catalyst IOS commands `mls qos` (IOS QoS Command Reference, global configuration) and `mls qos trust dscp` (a
+# Catalyst port's trust) typed in a network-qos and a queuing class; NEXT is the prompt after `mls qos trust dscp`.
+_SESSION_WITH_COMMENT_AND_MLS = (
+    "n9k1# configure terminal\nn9k1(config)# policy-map type network-qos ROCE-NQ\n"
+    "n9k1(config-pmap-nqos)# class type network-qos c-8q-nq3\nn9k1(config-pmap-nqos-c)# ! RoCE: lossless\n"
+    "n9k1(config-pmap-nqos-c)# pause pfc-cos 3\nn9k1(config-pmap-nqos-c)# mls qos\n"
+    "n9k1(config)# policy-map type queuing ROCE-OUT\nn9k1(config-pmap-que)# class type queuing c-out-8q-q3\n"
+    "n9k1(config-pmap-c-que)# mls qos trust dscp\nNEXT interface Ethernet1/1\n"
+    "n9k1(config-if)# priority-flow-control mode on\n")
+
+
+@pytest.mark.parametrize("after", ["n9k1(config)#", "n9k1(config-pmap-c-que)# exit\nn9k1(config)#"])
+def test_a_session_comment_is_no_refused_command_and_mls_qos_is_named_as_catalyst(tmp_path, after):
+    """Session 36 part e: a `!` line typed at a prompt was a refused command (SYS002 "the switch refused `! RoCE:
+    lossless`"), though a `!` line is a comment as in the running-config; `mls qos` lines, placed by keyword at the
+    margin, were passed over as global lines without a word. Now the comment is ignored and each `mls qos` line is a
+    SYS002 naming it as Catalyst IOS's command, at its line."""
+    path = tmp_path / "n9k1.txt"
+    path.write_text(_SESSION_WITH_COMMENT_AND_MLS.replace("NEXT", after))
+    issues = sorted((i for i in nxos.parse([Input(str(path), path.read_text())], "n9k1").issues
+                     if i.code.startswith("SYS")), key=lambda i: i.source.line)
+    # (the second: the prompt after it shows the switch stayed in the class, so it is named as a command refused)
+    said = "Catalyst IOS's QoS command" if "exit" not in after else "the switch refused `mls qos trust dscp`"
+    assert [i.source.line for i in issues] == [6, 9] and "Catalyst IOS's QoS command" in issues[0].message and \
+        said in issues[1].message, [(i.source.line, i.message) for i in issues]
+
+
+def test_mls_qos_in_a_running_config_is_named_wherever_it_stands():
+    """The same in a running-config: at the top level (passed over before) and in a queuing class (there a generic
+    "not a queuing class command")."""
+    text = ("hostname n9k1\nmls qos\npolicy-map type queuing ROCE-OUT\n  class type queuing c-out-8q-q3\n"
+            "    bandwidth remaining percent 50\n    mls qos trust dscp\n")
+    issues = nxos.parse([Input("n9k1.cfg", text)], "n9k1").issues
+    assert sorted((i.source.line, "Catalyst IOS" in i.message) for i in issues) == [(2, True), (6, True)], \
+        [(i.source.line, i.message) for i in issues]

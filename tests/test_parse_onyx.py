@@ -195,6 +195,14 @@ def test_not_an_onyx_config_is_an_input_error(text):
     ("hostname leaf1\ninterface ethernet 1/1\n   qos trust dscp\n   priority-flow-control on\n", False),
     ("feature lldp\ninterface ethernet1/1\n  priority-flow-control mode on\n", False),
     ("nv set interface swp1 qos pfc profile default-global\n", False),
+    # session 36 part e: a test library's command script whose only Onyx signs are the global PFC lines (its port line
+    # `traffic-class 1 bind switch-priority 3` is none) was SYS001 without --format
+    ("configure terminal\ndcb priority-flow-control enable force\ndcb priority-flow-control priority 3 enable\n"
+     "interface ethernet 1/5 traffic-class 1 bind switch-priority 3\ndcb ets strict\n", True),
+    ("no dcb priority-flow-control priority 4 enable\n", True),
+    # OS9's and iproute2's PFC words are not Onyx's
+    ("dcb-map RDMA\n pfc on\n", False),
+    ("dcb pfc set dev eth0 prio-pfc 3:on\n", False),
 ])
 def test_detection(text, onyx_file):
     assert onyx.sniff(Input("x.cfg", text)) is onyx_file

@@ -369,6 +369,9 @@ class Port(Model):
     max_mtu_bytes: int | None = None  # a NIC's largest settable MTU (ip -d link: maxmtu); sizes mlx5 buffers
     trust: Trust | None = None
     trust_source: Source | None = None
+    # Why trust is None where the input does have a trust line (EOS: a bound qos policy-map the input does not define
+    # classifies first), said instead of "not in the input".
+    trust_unknown: str | None = None
 
     # Classification and queueing: three facts joined by explicit maps, never one derived from another's
     # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS
@@ -492,16 +495,23 @@ class Port(Model):
                     pg = self.priority_to_pg.get(priority)
             # A NIC's ETS traffic class is its transmit queue class (mlnx_qos prints one `tc:` block per queue).
             return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=tc)
-        tc = self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None
+        return self._tc_hop(dscp, self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None, "DSCP")
+
+    def pcp_chain(self, pcp: int) -> Hop:
+        """Follow one 802.1p PCP through a switch port's maps (a port that trusts PCP classifies by it, not by DSCP)."""
+        return self._tc_hop(pcp, self.pcp_to_tc.get(pcp) if self.pcp_to_tc is not None else None, "PCP")
+
+    def _tc_hop(self, value: int, tc: int | None, marking: Literal["DSCP", "PCP"]) -> Hop:
+        """A switch port's chain from the traffic class its map gave the marking ``value``."""
         if tc is None:
-            return Hop(port=self.name, dscp=dscp)
+            return Hop(port=self.name, dscp=value, marking=marking)
         priority = self.tc_to_priority.get(tc) if self.tc_to_priority is not None else None
         pg = self.tc_to_pg.get(tc) if self.tc_to_pg is not None else None
         queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else None
         name = self.tc_names.get(tc) if self.tc_names is not None else None
         pg_name = self.pg_names.get(pg) if self.pg_names is not None and pg is not None else None
-        return Hop(port=self.name, dscp=dscp, tc=tc, tc_name=name, priority=priority, pg=pg, pg_name=pg_name,
-                   queue=queue)
+        return Hop(port=self.name, dscp=value, marking=marking, tc=tc, tc_name=name, priority=priority, pg=pg,
+                   pg_name=pg_name, queue=queue)
 
     def pg_profiles(self) -> dict[int, tuple[str | None, bool]]:
         """PG index -> (profile, runtime_profile), in the PGs' order (read-only): what a rule that counts the PGs of
@@ -727,10 +737,11 @@ def shared_port(fields: dict, shared: tuple, sources: list, wd: tuple | None = N
 
 @model_class
 class Hop(Model):
-    """Where one DSCP lands on one port."""
+    """Where one DSCP (or, on a port that trusts 802.1p, one PCP) lands on one port."""
 
     port: str
-    dscp: int
+    dscp: int  # the value of ``marking``: a PCP where the chain starts at the 802.1p priority (Port.pcp_chain)
+    marking: Literal["DSCP", "PCP"] = "DSCP"
     tc: int | None = None
     tc_name: str | None = None  # the platform's name for the TC (Port.tc_names)
     priority: int | None = None
@@ -747,7 +758,7 @@ class Hop(Model):
         return self.pg_name or f"PG {'?' if self.pg is None else self.pg}"
 
     def describe(self) -> str:
-        parts = [f"DSCP {self.dscp}", self.tc_label]
+        parts = [f"{self.marking} {self.dscp}", self.tc_label]
         for label, value in (("priority", self.priority), ("PG", self.pg), ("queue", self.queue)):
             parts.append(self.pg_label if label == "PG" else f"{label} {'?' if value is None else value}")
         return " -> ".join(parts)

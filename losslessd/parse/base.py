@@ -127,6 +127,20 @@ def naming_words(words: list[str]) -> list[str]:
     return words
 
 
+def junos_system_spelled(words: list[str]) -> list[str]:
+    """A Junos statement (its verb first) with an abbreviated `system` and `system host-name` written out, also in a
+    configuration group (`set groups re0 sys host-name h0`): `delete sys host` removes what `set system host-name h1`
+    set, and `delete system` what `set sys host-name h1` did (the Junos CLI completes both alike). Any other statement
+    as it is."""
+    at = 3 if len(words) > 3 and words[1] == "groups" else 1
+    if len(words) <= at or unique_prefix(words[at], _JUNOS_TOPS) != "system":
+        return words
+    host = len(words) > at + 1 and unique_prefix(words[at + 1], _JUNOS_SYSTEM) == "host-name"
+    if words[at] == "system" and (not host or words[at + 1] == "host-name"):
+        return words
+    return [*words[:at], "system", *(["host-name"] if host else words[at + 1:at + 2]), *words[at + 2:]]
+
+
 def junos_host_name_path(words: list[str]) -> bool:
     """Whether a Junos statement's path (``words`` after its verb) is `system host-name`, written out or abbreviated
     (`set sys host-name h1`, `delete system host`)."""

@@ -88,14 +88,24 @@ def may_set_ecn(words: list[str]) -> bool:
 # Words of a port's QoS in some platform's terms (EOS `qos trust`, OS10 `trust dscp`, NX-OS and OS10 `pause` /
 # `pfc-cos`, Onyx `dcb ...`, PFC and no-drop), beside the ECN and WRED words (may_set_ecn).
 _PORT_QOS_WORDS = frozenset({"qos", "trust", "pause", "pfc", "pfc-cos", "no-drop", "dcb"})
+# The first words of other platforms' port QoS commands, whole or before a hyphen: IOS `mls qos trust dscp`, EOS
+# `tx-queue N` / `uc-tx-queue N`, OS9 `dcb-map NAME`, Onyx `traffic-class N ...`, and the bare `wred`, `ecn`, `queue`
+# a generator writes (a guide's `wred-profile NAME queue 3`, `ecn-profile`).
+_PORT_QOS_HEADS = _PORT_QOS_WORDS | {"mls", "tx-queue", "uc-tx-queue", "dcb-map", "traffic-class", "wred", "ecn",
+                                     "queue"}
 
 
 def other_port_qos(words: list[str], own: frozenset[str]) -> bool:
     """Whether a port's line (after a `no` or `default`) is no command of the port's mode (its first word not in
     ``own``) and names QoS: another platform's syntax, which the switch refuses, so what it was meant to set (trust,
-    PFC, ECN) is not set (audit round 15: `congestion-control ecn mark` under a generated NX-OS leaf's ports)."""
-    body = words[1:] if words[:1] in (["no"], ["default"]) else words
-    return bool(body) and body[0] not in own and (may_set_ecn(body) or any(w in _PORT_QOS_WORDS for w in body))
+    PFC, ECN) is not set (audit round 15: `congestion-control ecn mark` under a generated NX-OS leaf's ports). One
+    test for every reader that names such lines (EOS, NX-OS, OS10)."""
+    body = command_body(words, ("no", "default"))
+    if not body or body[0] in own:
+        return False
+    head = body[0]
+    return head in _PORT_QOS_HEADS or head.split("-")[0] in _PORT_QOS_HEADS or may_set_ecn(body) or \
+        any(w in _PORT_QOS_WORDS for w in body)
 
 
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -291,8 +301,8 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
             _open(stack, mode, path, i + 1)
         upto = typed[n + 1][0] if n + 1 < len(typed) else None
-        if not command or _SESSION_ONLY.match(command):
-            continue
+        if not command or _SESSION_ONLY.match(command) or command.startswith("!"):
+            continue  # (a `!` line typed at a prompt is a comment, as in the running-config tree() reads)
         answer = refused(lines, i, upto)
         why = f"it answered `{answer}`" if answer is not None else None
         stayed = upto is not None and typed[n + 1][3] == prompt  # the next prompt is this mode's again

@@ -52,7 +52,8 @@ def trust_findings(rule: Rule, policy_name: str, wanted: str, device: Device, po
     """One trust finding for a port (shared by MAP003 and NIC002): mismatch, or unverified when unknown."""
     source = port.trust_source or port.source
     if port.trust is None:
-        yield rule.unverified(f"trust mode is not in the input; the policy wants {TRUST_LABEL[wanted]}",
+        yield rule.unverified(f"{port.trust_unknown or 'trust mode is not in the input'}; the policy wants "
+                              f"{TRUST_LABEL[wanted]}",
                               device=device, port=port, source=source)
     elif port.trust.value != wanted:
         yield rule.finding(f"port trusts {TRUST_LABEL[port.trust.value]} but policy {policy_name} classifies lossless "
@@ -99,8 +100,10 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
     lossless = ctx.lossless
     maps = port.map_source or port.source
 
+    marked = f"{hop.marking} {hop.dscp}"  # "DSCP 26", or "PCP 3" on a port that trusts 802.1p (Port.pcp_chain)
+
     def to_lossless() -> str:  # the fix, worded only when the chain breaks here
-        fix = f"map DSCP {hop.dscp} to a lossless priority ({numbers(lossless)})"
+        fix = f"map {marked} to a lossless priority ({numbers(lossless)})"
         if host:  # NVIDIA MLNX_OFED mlnx_qos: --dscp2prio set,<dscp>,<priority>
             fix += f": `mlnx_qos -i {port.name} --dscp2prio set,{hop.dscp},{lossless[0]}`"
         return fix
@@ -114,17 +117,18 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
         if hop.priority is None:
             return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless(), maps)
     else:
-        if port.dscp_to_tc is None:
-            return _unknown("the DSCP->TC map is not in the input", maps)
-        if hop.tc is None and (why := sorted_by_cos(port, hop.dscp)):
+        pcp = hop.marking == "PCP"
+        if (port.pcp_to_tc if pcp else port.dscp_to_tc) is None:
+            return _unknown(f"the {hop.marking}->TC map is not in the input", maps)
+        if hop.tc is None and not pcp and (why := sorted_by_cos(port, hop.dscp)):
             return _unknown(why, maps)
         if hop.tc is None:
-            return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless(), maps)
+            return _broken(f"{marked} has no entry in the {hop.marking}->TC map", to_lossless(), maps)
         if port.tc_to_priority is None:
             return _unknown(f"the PFC priority of {hop.tc_label} is not in the input", maps)
         if hop.priority is None:
             return _broken(f"{hop.tc_label} has no PFC priority, so it is never paused (a lossy class)",
-                           f"map DSCP {hop.dscp} to a class with a lossless PFC priority ({numbers(lossless)})", maps)
+                           f"map {marked} to a class with a lossless PFC priority ({numbers(lossless)})", maps)
     if hop.priority not in lossless:
         sent_as = (f"DSCP {hop.dscp} maps to priority {hop.priority}" if host
                    else f"{hop.tc_label} has PFC priority {hop.priority}")

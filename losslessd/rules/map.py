@@ -26,8 +26,9 @@ class RoceDscpNotLossless(PortRule):
     lossless); classes show the platform's own names. The message shows the chain and the first
     link that breaks. A chain that reaches a link the input does not show is reported once per
     port as unverified (so is a DSCP no class of a CoS-trusting EOS port's qos policy sets: the port
-    sorts it by the 802.1p CoS it carries, which the input does not show). Skipped when the policy
-    trusts PCP.
+    sorts it by the 802.1p CoS it carries, which the input does not show). When the policy trusts
+    PCP, switch ports follow each lossless priority's 802.1p PCP instead (PCP -> traffic class ->
+    PFC priority -> PG -> queue), and NIC ports are skipped (the application sets the priority).
 
     ## Why it matters
     PFC protects a priority, not a DSCP. One wrong map entry sends RoCE into a lossy class where it
@@ -58,23 +59,26 @@ class RoceDscpNotLossless(PortRule):
     doubt_moot_when_lossy = True  # a lossy-mode switch: PFC004 says once that RoCE is lossy there
 
     def applies(self, ctx: Context, device: Device) -> bool:
-        host = device.kind == DeviceKind.host
-        return (ctx.policy.nic.trust if host else ctx.policy.lossless.trust) != "pcp"  # PCP: DSCP maps classify nothing
+        # A NIC under a PCP policy: the application sets the priority itself, so no NIC map classifies RoCE.
+        return device.kind != DeviceKind.host or ctx.policy.nic.trust != "pcp"
 
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         unknown: list[str] = []
         unknown_source = None
-        for dscp in ctx.policy.lossless.dscp:
-            hop = port.dscp_chain(dscp)
+        # A switch under a PCP policy classifies by the 802.1p priority the hosts tag, which is the lossless priority.
+        by_pcp = device.kind != DeviceKind.host and ctx.policy.lossless.trust == "pcp"
+        for value in ctx.lossless if by_pcp else ctx.policy.lossless.dscp:
+            hop = port.pcp_chain(value) if by_pcp else port.dscp_chain(value)
+            marked = f"{hop.marking} {value}"
             link = first_break(ctx, device, port, hop)
             if link is None:
                 continue
             if link.unknown:
-                unknown.append(f"DSCP {dscp}: {link.why} (known: {hop.describe()})")
+                unknown.append(f"{marked}: {link.why} (known: {hop.describe()})")
                 unknown_source = unknown_source or link.source
                 continue
-            yield self.finding(f"RoCE DSCP {dscp} is not lossless: {hop.describe()}; first break: {link.why}; "
-                               f"{link.fix}", device=device, port=port, source=link.source, key=dscp,
+            yield self.finding(f"RoCE {marked} is not lossless: {hop.describe()}; first break: {link.why}; "
+                               f"{link.fix}", device=device, port=port, source=link.source, key=value,
                                chain=hop.describe(), section=link.section)
         if unknown:
             yield self.unverified("could not verify that RoCE traffic is lossless: " + "; ".join(unknown),

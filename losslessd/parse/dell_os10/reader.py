@@ -28,6 +28,7 @@ from ..clitext import (
     dscp_values,
     is_flat,
     may_set_ecn,
+    other_port_qos,
     renest,
 )
 from . import PLATFORM
@@ -624,7 +625,6 @@ class _Reader(TreeReader):
 
     def interface_line(self, node: Node, conf: InterfaceConf) -> None:
         w = node.words
-        body = command_body(w)
         src = self.src(node)
         if self.binding(node, conf.bind):
             return
@@ -660,19 +660,10 @@ class _Reader(TreeReader):
             # OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the port's queues.
             raise LineError("a port's WRED profile is not read (losslessd reads WRED and ECN from the queuing "
                             "policy's classes), so the ECN marking of this port's queues may differ from what is shown")
-        elif body[:1] and (body[0] in _OTHER_QOS_WORDS or body[0].split("-")[0] in _OTHER_QOS_WORDS):
+        elif other_port_qos(w, frozenset()):  # (OS10's own QoS commands are read above)
             raise LineError("this looks like a QoS setting but is no OS10 interface command (OS10 binds a port's QoS "
                             "with `trust-map`, `qos-map traffic-class`, `service-policy`, `priority-flow-control mode` "
                             "and `ets mode`; is it another platform's syntax?): what it was meant to set is not set")
-
-
-# The first words of other platforms' interface QoS commands, which OS10's interface mode does not take: EOS and Onyx
-# `qos trust dscp`, IOS `mls qos trust dscp`, EOS `tx-queue N` / `uc-tx-queue N`, OS9 `dcb-map NAME`, Onyx `dcb
-# priority-flow-control ...` and `traffic-class N ...`, and the bare `pfc`, `wred`, `ecn`, `pause`, `queue` a
-# generator writes, and their hyphenated forms (a guide's `wred-profile NAME queue 3`, `ecn-profile`): in an Ethernet
-# or port-channel block each is named (SYS002), not dropped.
-_OTHER_QOS_WORDS = frozenset({"qos", "mls", "tx-queue", "uc-tx-queue", "dcb-map", "dcb", "traffic-class", "pfc", "wred",
-                              "ecn", "pause", "queue"})
 
 
 def threshold_bytes(kb: int) -> int:

@@ -212,7 +212,9 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         # the port's traffic, and into which class, is unknown, not the trust map's default (that read MAP003's
         # "trusts PCP, set trust dscp" for a port whose policy may well classify DSCP 26).
         port.trust = port.trust_source = port.dscp_to_tc = port.pcp_to_tc = port.dscp_defaulted = None
-        port.map_source = chosen.source
+        port.map_source = port.trust_source = chosen.source
+        port.trust_unknown = (f"which field classifies the port's traffic is unknown: it binds qos policy-map "
+                              f"{chosen.value}, which is not defined in the input and classifies before the trust")
         return
     if chosen.value in cfg.qos_policy_unread:  # a `set traffic-class` of it was not read (a SYS002 says why)
         port.dscp_to_tc = port.pcp_to_tc = None

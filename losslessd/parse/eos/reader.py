@@ -24,7 +24,6 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
-    command_body,
     config_session,
     dscp_values,
     ethernet_ports,
@@ -428,7 +427,7 @@ class _Reader(TreeReader):
         def piece(wrapped: Node, under: Node) -> None:
             # a line cut onto the lines under it (each: they are named): what it or a piece sets is unknown
             for w in (wrapped.words, under.words):
-                body = command_body(w)
+                body = flat.body(w)  # (after `no` or `default`: EOS's LEADING words)
                 if body[:1] == ["priority-flow-control"] and body[1:2] not in (["pause"], ["watchdog"]):
                     conf.pfc_unread = conf.pfc_unread or self.src(under)
                 elif body[:2] == ["qos", "trust"]:
@@ -467,8 +466,13 @@ class _Reader(TreeReader):
     def qos_line(self, node: Node, conf: QosConf, profile: str | None) -> bool:
         """Trust, PFC and tx-queue lines, the same in interfaces and qos profiles. False: not one of them."""
         w = node.words
-        body = command_body(w)
-        neg = body is not w
+        body = flat.body(w)
+        # `default X` restores X's default: for PFC and a policy binding what `no X` leaves (EOS QoS guide: PFC off,
+        # every priority drop, no policy bound); for trust the port's default (read as no trust line: build.py)
+        neg, restored = body is not w, w[:1] == ["default"]
+        if restored and body[:2] == ["qos", "trust"]:
+            conf.trust = conf.trust_unread = None
+            return True
         if body[:1] == ["priority-flow-control"] or body[:2] == ["qos", "trust"]:
             conf.explicit = conf.explicit or not _default_form(neg, body[1:])
         if body[:2] == ["qos", "trust"]:
@@ -693,7 +697,7 @@ class _Reader(TreeReader):
 
     def profile_line(self, node: Node, conf: QosConf) -> None:
         w = node.words
-        body = command_body(w)
+        body = flat.body(w)
         if not body or body[0] not in _PROFILE_IGNORED:
             raise LineError("not a qos profile command")
 

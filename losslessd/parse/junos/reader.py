@@ -29,6 +29,7 @@ from ..base import (
     check_expanded,
     host_name,
     junos_host_name_path,
+    junos_system_spelled,
     port_slot,
     prompt_host,
     shell_words,
@@ -319,6 +320,8 @@ def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
     words: dict[str, str] = {}  # one string for each word the kept statements repeat
     for st in statements:
         w = st[1]
+        if w and w[0] in _VERBS and (spelled := junos_system_spelled(w)) is not w:
+            st, w = (st[0], spelled, st[2]), spelled
         if _junk(w):
             junk += 1
             if collapse and junk > MAX_ISSUES_PER_FILE + 1:

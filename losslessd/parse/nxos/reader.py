@@ -378,6 +378,16 @@ def _qos_takes(mode: str, words: list[str]) -> bool:
     return bool(body) and _QOS_KEYWORDS.keyword(mode, body[0]) is not None
 
 
+def catalyst_qos(words: list[str]) -> None:
+    """`mls qos ...` (Cisco IOS QoS Command Reference, `mls qos`: Catalyst global configuration, Supervisor Engine 720;
+    `mls qos trust dscp` on its ports) is no command of the Nexus 9000 QoS guide: a guide written for another Cisco
+    platform, which NX-OS refuses wherever it is typed, so the trust or queuing it was meant to set is not set."""
+    if words[:2] == ["mls", "qos"]:
+        raise LineError("`mls qos` is Catalyst IOS's QoS command, no NX-OS one (the Nexus 9000 QoS guide classifies "
+                        "with `policy-map type qos` and `service-policy`): the switch refuses it, so what it was meant "
+                        "to set (QoS on, trust) is not set")
+
+
 class _Reader(TreeReader):
     """NX-OS's configuration, a top-level command at a time (top()). Two counts and flags carry over from one
     top-level node to the next, as the file's order gives them:
@@ -424,6 +434,7 @@ class _Reader(TreeReader):
 
     def top(self, node: Node) -> None:
         w = node.words
+        catalyst_qos(w)
         # Nexus 9000 QoS guide, "Configuring Classification": `class-map [type qos] [match-any|match-all] NAME` and
         # `policy-map [type qos] [match-first] NAME`: without a type, a class-map or policy-map is of type qos.
         if w[0] in ("class-map", "policy-map") and w[1:2] != ["type"]:
@@ -566,6 +577,7 @@ class _Reader(TreeReader):
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
         src = self.src(node)
+        catalyst_qos(w)
         # A class is served either by priority or by a bandwidth share: the later command replaces the other.
         if w == ["priority"] or w[:2] == ["priority", "level"]:
             if len(w) != 1:
@@ -677,6 +689,7 @@ class _Reader(TreeReader):
 
     def nq_command(self, node: Node, conf: NqClass) -> None:
         w = node.words
+        catalyst_qos(w)
         if w[:2] == ["pause", "no-drop"] and len(w) == 2:
             conf.no_drop = Val(True, self.src(node))
         elif w[0] == "pause" and "pfc-cos" in w and w[1] in ("pfc-cos", "no-drop"):

@@ -32,6 +32,11 @@ _FLAT_QOS = re.compile(r"^[ \t]*int(?:erface)? eth(?:ernet)? \d+/\d+(?:/\d+)?(?:
                        r"(?: |[ \t]*\r?\n(?:[ \t]+[^ \t\n][^\n]*\n){0,16}?[ \t]+)"
                        r"(dcb priority-flow-control mode |traffic-class \d congestion-control |"
                        r"qos trust (L2|L3|both)\b)", re.M)
+# A global PFC line at the margin (Onyx User Manual, PFC: `[no] dcb priority-flow-control enable [force]` and `[no] dcb
+# priority-flow-control priority N enable`, configuration mode): no other platform losslessd reads has the command (EOS,
+# NX-OS and OS10 write `priority-flow-control`, OS9 `pfc`, iproute2 `dcb pfc`), so a command script of the global lines
+# beside port lines that are no sign (`interface ethernet 1/5 traffic-class 1 bind switch-priority 3`) is Onyx's.
+_GLOBAL_PFC = re.compile(r"^(?:no )?dcb priority-flow-control (?:enable\b|priority \d enable\b)", re.M)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")
 _SHOW_ROCE = re.compile(r"^show\s+roce\s*$")
 
@@ -51,9 +56,9 @@ _SESSION_PORT = re.compile(_PROMPT + r" interface ethernet \d+/\d+[^)\n]{0,64}\)
 
 
 def sniff(inp: Input) -> bool:
-    """An Onyx capture, the running-config header, a flat `interface ethernet 1/1 <QoS command>` line, or a
-    configuration-mode session with Onyx's prompts."""
-    return sniff_text(inp, PLATFORM, _HEADER, _PREFIX_MODES, _FLAT_QOS, _SESSION, _SESSION_PORT)
+    """An Onyx capture, the running-config header, a flat `interface ethernet 1/1 <QoS command>` line, a global
+    `dcb priority-flow-control` line, or a configuration-mode session with Onyx's prompts."""
+    return sniff_text(inp, PLATFORM, _HEADER, _PREFIX_MODES, _FLAT_QOS, _SESSION, _SESSION_PORT, _GLOBAL_PFC)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

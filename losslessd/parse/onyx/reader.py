@@ -21,6 +21,7 @@ from ..base import (
     check_expanded,
     host_name,
     host_name_removed,
+    naming_words,
     port_slot,
     removes_host_name,
 )
@@ -192,6 +193,8 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
                 issues.append(refused_issue(path, i + 1, command, f"it answered `{answer}`"))
             continue
         if not mode:
+            if (named := naming_words(words)) != words:  # (`hostn sw2` written out, as the switch runs it)
+                command, words = " ".join(named), named
             hosts.typed(words)
             if removes_host_name(words) or words[0] == "hostname":  # (a name typed after the removal stands)
                 removed = i + 1 if removes_host_name(words) else 0
