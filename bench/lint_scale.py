@@ -83,6 +83,12 @@ def switch_config(n: int, findings: bool = False, ports_n: int = PORTS, role: st
         queues[3].pop("wred_profile", None)
     cfg["QUEUE"] = {f"{p}|{q}": dict(queues[q]) for p in ports for q in range(8)}
     cfg["BUFFER_PG"] = {f"{p}|{g}": dict(base["BUFFER_PG"][f"Ethernet0|{g}"]) for p in ports for g in (0, 3)}
+    # The example's shared headroom pool holds its 6 ports' lossless xoff; with more ports it is sized again as
+    # sonic-swss buffer_pool_mellanox.lua sizes one: the PGs' accumulated xoff / over_subscribe_ratio (1 here), so
+    # that BUF004 has no over-subscription to report on the clean fabric.
+    xoff = sum(int(base["BUFFER_PROFILE"][pg["profile"]].get("xoff", 0)) for pg in cfg["BUFFER_PG"].values())
+    pool = {**base["BUFFER_POOL"]["ingress_lossless_pool"], "xoff": str(xoff)}
+    cfg["BUFFER_POOL"] = {**base["BUFFER_POOL"], "ingress_lossless_pool": pool}
     cfg["BUFFER_QUEUE"] = {f"{p}|3": {"profile": "egress_lossless_profile"} for p in ports}
     cfg["CABLE_LENGTH"] = {"AZURE": {p: "5m" for p in ports}}
     detection = "5000" if findings else "200"
