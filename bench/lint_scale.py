@@ -17,7 +17,11 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
-Last counted (session 36): a bench switch's worker share 22.85 M -> 21.87 M instructions (-4.3 %; process time, the
+Last counted (session 36, part c): the clean fabric's switches got a shared headroom pool sized for their 64 ports
+(BUF004 had said on each that it could not judge 1.61x over-subscription: 2,000 of 2,001 findings); a worker's share
+of 24 switches 708.5 M -> 699.4 M instructions (-1.3 %); N=2,000 at load 6-7 only (lint 7.5-9.1 s CPU, one finding,
+against main's 8.2-12.2 s): docs/lint-at-scale.md, "Session 36, part c".
+Session 36: a bench switch's worker share 22.85 M -> 21.87 M instructions (-4.3 %; process time, the
 two changes toggled in one process at load 4-8: best 2,190 -> 1,954 us, -10.8 %), from main a3e053da's idle 3.36x and
 3.48x (lead's runs; floor 1.12 s, lint 3.78 s wall, 7.04 s CPU); no idle N=2,000 run this session (load 4-8):
 docs/lint-at-scale.md, "Session 36".
