@@ -205,6 +205,15 @@ def test_links_alike_are_checked_once_and_their_findings_are_each_links(tmp_path
         assert found == [["leaf0000", odd]] and len(_Counted.calls) == 2 and odd in _Counted.calls[1][0]
 
 
+def test_the_bench_fabric_called_clean_has_nothing_to_report(tmp_path):
+    """bench/lint_scale.py measures a fabric without findings: its switches (64 ports, grown from the example's 6)
+    have a shared headroom pool sized for their ports, so BUF004 has nothing to say on each (it did on all 2,000
+    switches at N=2,000); only the fabric's undeclared routing is told (DLK001, an info)."""
+    generate(tmp_path, 2)
+    result = fabric_mod.lint([tmp_path], load_policy("roce-dscp26"), RULES, jobs=1)
+    assert [(f.code, f.severity.value) for f in result.findings] == [("DLK001", "info")]
+
+
 _ODD_HOSTS = [  # (what the generated capture says, what one host of each kind says instead): a finding of each rule
     ("/mtu\n9000\n", "/mtu\n9216\n"),  # LNK002: the NIC's MTU above its switch port's
     ("/speed\n100000\n", "/speed\n25000\n"),  # LNK003
