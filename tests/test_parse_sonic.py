@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from losslessd import api
 from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
@@ -16,6 +17,7 @@ from losslessd.parse.sonic import _priority_list, buffermgrd, index_range, parse
 from losslessd.parse.sonic.converter import to_uint
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
+REALWORLD = Path(__file__).parent / "realworld" / "sonic"
 
 
 def _device(folder: Path, *names: str):
@@ -798,12 +800,13 @@ def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
 
 
 @pytest.mark.parametrize(("table", "fields", "said"), [
-    # sonic-swss qosorch.cpp WredMapHandler::convertFieldValuesToAttributes: "Unknown wred profile field"
-    ("WRED_PROFILE", {"green_ect_min_threshold": "524288"}, "green_ect_min_threshold"),
+    # sonic-swss qosorch.cpp WredMapHandler::convertFieldValuesToAttributes: "Unknown wred profile field" (every
+    # release since 5c3dfebb, 2016, with none taking this misspelt one)
+    ("WRED_PROFILE", {"green_max_treshold": "524288"}, "green_max_treshold"),
     # WredMapHandler::convertBool takes "true" and "false" alone
     ("WRED_PROFILE", {"wred_green_enable": "yes"}, "wred_green_enable"),
     # QosOrch::handleSchedulerTable: "Unknown field", and a type other than DWRR, WRR, STRICT
-    ("SCHEDULER", {"priority": "1"}, "priority"),
+    ("SCHEDULER", {"prio": "1"}, "prio"),
     ("SCHEDULER", {"type": "strict"}, "type"),
     # ecn_map.at and scheduler_meter_map.at throw out_of_range, std::stoi invalid_argument (no digit) or out_of_range
     # (past int): Consumer::drain catches it and the entry stays pending, never created
@@ -814,11 +817,14 @@ def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
     ("SCHEDULER", {"meter_type": "bits"}, "meter_type"),
     ("SCHEDULER", {"weight": "heavy"}, "weight"),
     ("SCHEDULER", {"pir": "-1"}, None),  # (stoull wraps a negative: read, the scheduler shapes)
+    # a value every release throws on wins over a field some releases take, whichever comes first
+    ("SCHEDULER", {"priority": "1", "weight": "heavy"}, "weight"),
 ])
 def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said):
-    """orchagent never creates a WRED_PROFILE or SCHEDULER entry with a field it does not take or a value its reader
+    """orchagent never creates a WRED_PROFILE or SCHEDULER entry with a field no release takes or a value its reader
     throws on or refuses, and retries a QUEUE entry naming it without ever applying it (handleQueueTable:
-    task_need_retry): queue 3 gets neither its scheduler nor its WRED profile, where both were read as set."""
+    task_need_retry): queue 3 gets neither its scheduler nor its WRED profile, where both were read as set; its
+    scheduler says why (SCH001 says it in place of "not in the input")."""
     db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
           "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
           "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50"}},
@@ -839,8 +845,65 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
     [issue] = [i for i in device.issues if i.code == "SYS002"]
     assert issue.source.pointer == f"/{table}/{name}/{said}" and "orchagent refuses" in issue.message
     for q in (3, 4):
-        queue = device.ports["Ethernet0"].queues.get(q)
-        assert queue is None or (queue.scheduler is None and queue.ecn is None), queue
+        queue = device.ports["Ethernet0"].queues[q]
+        assert queue.ecn is None and queue.scheduler.type is None, queue
+        assert f"orchagent refuses {table}|{name}" in queue.scheduler.unapplied
+        assert queue.scheduler.source.pointer == issue.source.pointer
+
+
+@pytest.mark.parametrize(("table", "field", "releases"), [
+    # sonic-swss a01470f8 (pull request 2622) removed handleSchedulerTable's `priority` branch, which ignored it: the
+    # 202205 branch takes the field, 202211 refuses it
+    ("SCHEDULER", "priority", "202211"),
+    # sonic-swss pull request 4719 (open) adds `{color}_ect_min_threshold` to WredMapHandler
+    ("WRED_PROFILE", "green_ect_min_threshold", "4719"),
+    ("WRED_PROFILE", "red_ect_mark_probability", "4719"),
+    ("WRED_PROFILE", "ecn_green_min_threshold", "4719"),  # (the pull request's first name, sonic-buildimage 28164's)
+])
+def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, releases):
+    """A field orchagent takes on some releases and refuses on others: the queues naming the entry are applied or
+    not as the switch's release decides, so their scheduler and ECN are unknown (SCH001, ECN001 unverified), not
+    unset (which read as errors on a config that works on the switch's own release)."""
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
+          "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50"}},
+          "WRED_PROFILE": {"W": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1048576",
+                                 "green_max_threshold": "2097152", "green_drop_probability": "5"}},
+          "QUEUE": {"Ethernet0|3": {"scheduler": "s1", "wred_profile": "W"}}}
+    db[table]["s1" if table == "SCHEDULER" else "W"][field] = "1"
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    [issue] = [i for i in device.issues if i.code == "SYS002"]
+    assert issue.source.pointer.endswith(f"/{field}") and releases in issue.message
+    assert "refuses the whole" not in issue.message and "read as unknown" in issue.message
+    queue = device.ports["Ethernet0"].queues[3]
+    assert queue.scheduler.type is None and queue.ecn.ecn_enabled is None
+    assert "depends on the switch's release" in queue.scheduler.unapplied == queue.ecn.unapplied
+    if table == "SCHEDULER":  # a QUEUE entry naming no WRED profile marks nothing on any release
+        del db["QUEUE"]["Ethernet0|3"]["wred_profile"]
+        queue = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].queues[3]
+        assert queue.scheduler.unapplied and queue.ecn is None
+
+
+@pytest.mark.parametrize(("field", "severity", "said"), [
+    ("weight", "error", "orchagent refuses SCHEDULER|scheduler.1, so the QUEUE entry is never applied (SYS002 at line"),
+    ("priority", "info", "SCHEDULER|scheduler.1 has priority, which orchagent ignores up to SONiC 202205 and refuses"),
+])
+def test_sch001_and_ecn001_say_why_a_refused_entry_leaves_the_queue_unknown(tmp_path, field, severity, said):
+    """SCH001 says the scheduler was refused (or may be, by release) and points to the SYS002's line, not "the
+    scheduler ... is not in the input"; ECN001 is an error where no release applies the queue's WRED profile and
+    unverified where the switch's release decides."""
+    db = json.loads((REALWORLD / "wred-field-orchagent-refuses" / "config_db.json").read_text())
+    del db["WRED_PROFILE"]["AZURE_LOSSLESS"]["green_ect_min_threshold"]
+    db["SCHEDULER"]["scheduler.1"][field] = "heavy" if field == "weight" else "1"
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps(db, indent=1))
+    findings = api.lint([path], "sonic-azure", fmt="sonic").findings
+    [sys002] = [f for f in findings if f.code == "SYS002" and f"/SCHEDULER/scheduler.1/{field}" in f.source.pointer]
+    [sch] = [f for f in findings if f.code == "SCH001" and f.port == "Ethernet0" and "queue 3" in f.message]
+    assert sch.severity.value == "info" and said in sch.message and "not in the input" not in sch.message
+    assert f"line {sys002.source.line})" in sch.message and sch.source.line == sys002.source.line
+    [ecn] = [f for f in findings if f.code == "ECN001" and f.port == "Ethernet0" and "queue 3" in f.message]
+    assert ecn.severity.value == severity
 
 
 @pytest.mark.parametrize(("fields", "pmax"), [
@@ -859,3 +922,19 @@ def test_green_wred_enabled_without_a_drop_probability_marks_at_100_percent(fiel
           "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}
     ecn = parse([Input("c.json", json.dumps(db))], "sw").ports["Ethernet0"].queues[3].ecn
     assert ecn.mark_probability_pct == pmax
+
+
+@pytest.mark.parametrize(("enable", "drops"), [(None, "none"), ("false", "none"), ("true", "non-ect")])
+def test_a_green_marking_mode_marks_whether_or_not_green_wred_is_enabled(enable, drops):
+    """sonic-buildimage issue 4545 (`ecnconfig` writes no `wred_green_enable`): SAI saiwred.h makes the green
+    thresholds valid where SAI_WRED_ATTR_GREEN_ENABLE is true or SAI_WRED_ATTR_ECN_MARK_MODE marks green, so
+    `ecn_all` marks with GREEN_ENABLE at its default false, absent or written "false" alike; GREEN_ENABLE is WRED
+    dropping green packets, the non-ECT ones where the mode marks."""
+    profile = {"ecn": "ecn_all", "green_min_threshold": "1048576", "green_max_threshold": "2097152"}
+    if enable is not None:
+        profile["wred_green_enable"] = enable
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
+          "WRED_PROFILE": {"W": profile}, "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}
+    ecn = parse([Input("c.json", json.dumps(db))], "sw").ports["Ethernet0"].queues[3].ecn
+    assert ecn.ecn_enabled is True and ecn.wred_drops == drops

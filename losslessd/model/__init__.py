@@ -199,6 +199,9 @@ class Ecn(Model):
     # those that are not ECN-capable ("non-ect": SONiC or NX-OS WRED that marks), or "none" (no WRED, or one that marks
     # and tail-drops the rest, Junos). None: not known (EOS except "all"), or not read for the platform (NVUE, Dell).
     wred_drops: Literal["none", "non-ect", "all"] | None = None
+    # Why the switch may not apply this profile (SONiC: a field orchagent takes on some releases only): a clause the
+    # rules say where they would say "not in the input".
+    unapplied: str | None = None
     source: Source | None = None
 
 
@@ -215,6 +218,10 @@ class Scheduler(Model):
     # `transmit-rate percent 60`, `shaping-rate 10g`, `buffer-size percent 50`, `priority high`): a snippet that puts a
     # new scheduler in its place restates them.
     rates: list[str] = dataclasses.field(default_factory=list)
+    # Why the switch does not (or may not) apply the scheduler written for the queue (SONiC: orchagent refuses its
+    # SCHEDULER or WRED_PROFILE entry, or takes it on some releases only): said where the rules would say "not in the
+    # input"; the type is then unknown.
+    unapplied: str | None = None
     source: Source | None = None
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 from ..lint.finding import Finding
 from ..lint.registry import PortRule, Rule
-from ..model import Device, DeviceKind, Fabric, Hop, Port, Source
+from ..model import Device, DeviceKind, Fabric, Hop, Port, Scheduler, Source
 from ..paths import Paths, fabric_paths
 from ..paths.view import PathFacts, Views, path_facts
 
@@ -206,6 +206,14 @@ def marks_ecn(port: Port, queue: int | None) -> bool | None:
     if q is None or q.ecn is None:
         return False
     return q.ecn.ecn_enabled
+
+
+def scheduler_unknown(where: str, scheduler: Scheduler | None) -> str:
+    """Why the scheduler of ``where`` (a queue) is not known: not in the input, or written but not (or not surely)
+    applied by the switch (Scheduler.unapplied: SONiC orchagent refuses its entry), which the operator must fix."""
+    if scheduler is not None and scheduler.unapplied:
+        return f"the scheduler of {where} is not known: {scheduler.unapplied}"
+    return f"the scheduler of {where} is not in the input"
 
 
 def queues_text(queues: list[int]) -> str:

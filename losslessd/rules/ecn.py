@@ -141,7 +141,9 @@ class EcnDisabledOnLossless(_EcnRule):
             return
         marks = marks_ecn(port, lane.queue)
         if marks is None:
-            yield self.unverified(f"whether {_where(lane)} marks ECN is not in the input",
+            ecn = port.queues[lane.queue].ecn if lane.queue is not None else None  # (marks_ecn: the queue is there)
+            why = f"is not known: {ecn.unapplied}" if ecn and ecn.unapplied else "is not in the input"
+            yield self.unverified(f"whether {_where(lane)} marks ECN {why}",
                                   **self._at(device, port, lane))
         elif not marks:
             yield self.finding(f"{_where(lane)} does not mark ECN; enable WRED/ECN marking on queue {lane.queue} "

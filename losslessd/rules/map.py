@@ -9,7 +9,16 @@ from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, SchedulerType, Source
 from ..platforms import PLATFORMS
-from .common import cnp_priority, first_break, numbers, pg_buffer_break, queues_text, sorted_by_cos, trust_findings
+from .common import (
+    cnp_priority,
+    first_break,
+    numbers,
+    pg_buffer_break,
+    queues_text,
+    scheduler_unknown,
+    sorted_by_cos,
+    trust_findings,
+)
 
 
 @register
@@ -168,7 +177,7 @@ class CnpNotStrict(PortRule):
         if hop.queue is None:
             problems.append(f"{hop.tc_label} has no entry in the TC->queue map; map it to a strict-priority queue")
         elif scheduler is None or scheduler.type is None:
-            unknown.append(f"the scheduler of queue {hop.queue} is not in the input")
+            unknown.append(scheduler_unknown(f"queue {hop.queue}", scheduler))
         elif scheduler.type != SchedulerType.strict:
             weight = f" (weight {scheduler.weight})" if scheduler.weight is not None else ""
             problems.append(f"queue {hop.queue} is scheduled by {scheduler.type.value.upper()}{weight}, not strict "

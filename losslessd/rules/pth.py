@@ -35,6 +35,7 @@ from .common import (
     numbers,
     paths_of,
     queues_text,
+    scheduler_unknown,
     sorted_by_cos,
 )
 
@@ -196,7 +197,7 @@ class _CnpFlow(_PolicyFlow):
                             out.map_source)
         if scheduler is None or scheduler.type is None:
             return Problem.at(True, device, out, hop.dscp, "out",
-                            f"the scheduler of queue {shown(queue)} is not in the input", out.source)
+                            scheduler_unknown(f"queue {shown(queue)}", scheduler), out.source)
         if scheduler.type != SchedulerType.strict:
             return Problem.at(False, device, out, hop.dscp, "out", f"CNPs leave on queue {queue}, scheduled by "
                             f"{scheduler.type.value.upper()}, not strict priority", scheduler.source or out.source)

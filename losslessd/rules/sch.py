@@ -14,7 +14,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
-from .common import lanes_by, numbers
+from .common import lanes_by, numbers, scheduler_unknown
 
 WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
 
@@ -102,7 +102,7 @@ class LosslessClassStarved(PortRule):
             where = f"{unit} {q} (lossless priority {prio})"
             src = (sched.source if sched else None) or (queue.source if queue else None) or port.source
             if sched is None or sched.type is None:
-                yield self.unverified(f"the scheduler of {where} is not in the input", device=device, port=port,
+                yield self.unverified(scheduler_unknown(where, sched), device=device, port=port,
                                       source=src, key=str(q))
                 continue
             others = [x.scheduler.weight for i, x in queues.items() if i != q and x.scheduler is not None

@@ -84,6 +84,20 @@ _ORCH_FIELDS: dict[str, dict[str, tuple]] = {
     "SCHEDULER": {"type": tuple(_SCHEDULER_TYPES), "weight": (-2**31, 2**31 - 1), "meter_type": ("packets", "bytes"),
                   **{f: (-(2**64 - 1), 2**64 - 1) for f in ("cir", "cbs", "pir", "pbs")}},
 }
+# Fields orchagent takes on some releases and refuses on others (the rest of a table's fields: every release takes them
+# from 201911 on, cir/cbs/pir/pbs since sonic-swss cadc5bd8, July 2019, meter_type since 9b018449, July 2020; an unknown
+# field was refused by every release, sonic-swss 5c3dfebb qosorch.cpp "Unknown field" and "Unknown wred profile
+# field"): a queue naming such an entry gets settings the switch's release decides, read as unknown, not as unset.
+_ORCH_SOME_RELEASES: dict[str, dict[str, str]] = {
+    # handleSchedulerTable ignored `priority` (scheduler_priority_field_name, "SAI model does not provide such
+    # ability") up to the 202205 branch; sonic-swss a01470f8 (pull request 2622, January 2023; 202211 on) removed it.
+    "SCHEDULER": {"priority": "which orchagent ignores up to SONiC 202205 and refuses from 202211 on"},
+    # sonic-swss pull request 4719 (open; head 7a65c646) adds `{color}_ect_*` to WredMapHandler, named
+    # `ecn_{color}_*` before its 3e1bfe26 (and still in sonic-buildimage pull request 28164's YANG model).
+    "WRED_PROFILE": {name: "which no SONiC release takes yet (sonic-swss pull request 4719 adds it)"
+                     for c in ("green", "yellow", "red") for w in ("min_threshold", "max_threshold", "mark_probability")
+                     for name in (f"{c}_ect_{w}", f"ecn_{c}_{w}")},
+}
 # std::stoi / std::stoull: C blanks skipped, a sign, decimal digits; what follows is ignored ([string.conversions]).
 _STO = re.compile(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]+)")
 
@@ -573,7 +587,8 @@ class _Builder:
         self._maps: dict[tuple, dict] = {}
         self._schedulers: dict[str, Scheduler] = {}
         self._wred: dict[str, Ecn] = {}
-        self._refusals: dict[tuple[str, str], bool] = {}  # (SCHEDULER or WRED_PROFILE, name) -> orchagent refuses it
+        # (SCHEDULER or WRED_PROFILE, name) -> whether orchagent refuses it (see _refused)
+        self._refusals: dict[tuple[str, str], tuple[bool, str, Source] | None] = {}
         self._global_dscp: tuple[str, Source] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
         self._own_dscp: set[str] = set()  # ports that name their own dscp_to_tc_map
         self._wd_priorities: dict[str, tuple[int, ...] | None] = {}  # PORT_QOS_MAP pfcwd_sw_enable
@@ -1384,44 +1399,77 @@ class _Builder:
                 entries.append(key if make else e)
 
     def _queue_settings(self, e: Entry) -> tuple[Scheduler | None, Ecn | None]:
-        """A QUEUE entry's scheduler and ECN; neither when it names a profile orchagent refuses (_ORCH_FIELDS)."""
+        """A QUEUE entry's scheduler and ECN. When it names a profile orchagent refuses (_ORCH_FIELDS) neither is set
+        (a scheduler saying why, for SCH001); when one orchagent takes on some releases only (_ORCH_SOME_RELEASES),
+        both are unknown."""
         refs = (("scheduler", "SCHEDULER"), ("wred_profile", "WRED_PROFILE"))
+        names, verdicts = [], []
         for field, table in refs:
             name = self.bound_name(e, field) if type(e.fields.get(field)) is str else None
-            if name and table in self.db.tables and name in self.db.table(table) and self._refused(table, name):
-                for other in refs:
-                    self.ref(e, *other)  # (a name the config does not define is still said)
-                return None, None
-        return self._scheduler(e), self._ecn(e)
+            names.append(name)
+            if name and table in self.db.tables and name in self.db.table(table):
+                verdict = self._refused(table, name)
+                if verdict is not None:
+                    verdicts.append(verdict)
+        if not verdicts:
+            return self._scheduler(e), self._ecn(e)
+        for other in refs:
+            self.ref(e, *other)  # (a name the config does not define is still said)
+        refused, why, source = max(verdicts, key=lambda v: v[0])  # (one every release refuses first)
+        scheduler = Scheduler(name=names[0], unapplied=why, source=source)
+        if refused or not names[1]:  # (an entry naming no WRED profile marks nothing, applied or not)
+            return scheduler, None
+        return scheduler, Ecn(profile=names[1], unapplied=why, source=source)
 
-    def _refused(self, table: str, name: str) -> bool:
-        """Whether orchagent never creates this SCHEDULER or WRED_PROFILE entry (_ORCH_FIELDS); said once, at the
-        first field it cannot take."""
-        refused = self._refusals.get((table, name))
-        if refused is None:
-            e = self.db.table(table)[name]
-            why = None
-            for f, value in e.fields.items():
-                takes = _ORCH_FIELDS[table].get(f)
-                text = value if type(value) is str else _scalar_text(value)
-                if takes is None:
-                    why = (f, "a field orchagent does not take")
-                elif text is None:
-                    continue  # (a JSON list or object: see text())
-                elif isinstance(takes[0], str) and text not in takes:
-                    why = (f, f"not one of {', '.join(map(str, takes))}")
-                elif isinstance(takes[0], int) and not _sto_reads(text, *takes):
-                    why = (f, "no number orchagent reads (std::stoi / std::stoull throws on it)")
-                if why is not None:
-                    break
-            if why is not None:
-                f, what = why
-                self.db.issue(f"{_at(e)} {f} {_quoted(str(e.fields[f]))} is {what}: orchagent refuses the whole "
-                              f"{table} entry and never creates it (sonic-swss qosorch.cpp), nor applies the QUEUE "
-                              f"entries naming it, neither their scheduler nor their WRED profile; remove the field or "
-                              f"write it as orchagent takes it", e.source(f))
-            refused = self._refusals[(table, name)] = why is not None
-        return refused
+    def _refused(self, table: str, name: str) -> tuple[bool, str, Source] | None:
+        """Whether orchagent never creates this SCHEDULER or WRED_PROFILE entry: (True, why, where) when no release
+        does (_ORCH_FIELDS: a field none takes, a value its reader throws on), (False, why, where) when some releases
+        refuse it (_ORCH_SOME_RELEASES), None when every one takes it. Said once, at the field."""
+        if (table, name) in self._refusals:
+            return self._refusals[(table, name)]
+        e = self.db.table(table)[name]
+        hard: tuple[str, str] | None = None
+        soft: tuple[str, str] | None = None
+        for f, value in e.fields.items():
+            takes = _ORCH_FIELDS[table].get(f)
+            text = value if type(value) is str else _scalar_text(value)
+            if takes is None:
+                releases = _ORCH_SOME_RELEASES[table].get(f)
+                if releases is None:
+                    hard = (f, "a field orchagent does not take")
+                elif soft is None:
+                    soft = (f, releases)
+            elif text is None:
+                continue  # (a JSON list or object: see text())
+            elif isinstance(takes[0], str) and text not in takes:
+                hard = (f, f"not one of {', '.join(map(str, takes))}")
+            elif isinstance(takes[0], int) and not _sto_reads(text, *takes):
+                hard = (f, "no number orchagent reads (std::stoi / std::stoull throws on it)")
+            if hard is not None:
+                break
+        verdict = None
+        said_at = hard or soft
+        if said_at is not None:
+            f, what = said_at
+            source = e.source(f)
+            said = f"{_at(e)} {f} {_quoted(str(e.fields[f]))}"
+            at = f"line {source.line}" if source.line else _clip(str(source.pointer))
+            if hard:
+                self.db.issue(f"{said} is {what}: orchagent refuses the whole {table} entry and never creates it "
+                              f"(sonic-swss qosorch.cpp), nor applies the QUEUE entries naming it, neither their "
+                              f"scheduler nor their WRED profile; remove the field or write it as orchagent takes it",
+                              source)
+                why = f"orchagent refuses {_at(e)}, so the QUEUE entry is never applied (SYS002 at {at})"
+            else:
+                self.db.issue(f"{said} is a field {what}; where orchagent refuses it, it never creates the {table} "
+                              f"entry nor applies the QUEUE entries naming it (sonic-swss qosorch.cpp), so their "
+                              f"scheduler and WRED profile are read as unknown; remove the field if the switch's "
+                              f"SONiC release refuses it", source)
+                why = (f"{_at(e)} has {f}, {what}, so whether the QUEUE entry is applied depends on the switch's "
+                       f"release (SYS002 at {at})")
+            verdict = (hard is not None, why, source)
+        self._refusals[(table, name)] = verdict
+        return verdict
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
@@ -1447,10 +1495,11 @@ class _Builder:
         if ecn is None:
             w = self.db.table("WRED_PROFILE")[name]
             mode = self.choice(w, "ecn", _ECN_MODES)
-            # No `ecn` field: SAI_WRED_ATTR_ECN_MARK_MODE defaults to NONE (SAI saiwred.h metadata).
-            # An explicit `wred_green_enable: "false"` turns WRED, and so marking, off for green.
-            enabled = None if mode is None and "ecn" in w.fields else (
-                mode in _ECN_MARKS_GREEN and self.text(w, "wred_green_enable") != "false")
+            # No `ecn` field: SAI_WRED_ATTR_ECN_MARK_MODE defaults to NONE (SAI saiwred.h metadata). A mode that marks
+            # green marks without `wred_green_enable` (sonic-buildimage issue 4545's question): saiwred.h makes
+            # GREEN_MIN/MAX_THRESHOLD valid where GREEN_ENABLE is true or ECN_MARK_MODE marks green (@validonly, SAI
+            # 55b0a474), so GREEN_ENABLE (default false, also when written "false") is WRED's dropping, not marking.
+            enabled = None if mode is None and "ecn" in w.fields else mode in _ECN_MARKS_GREEN
             # qosorch.cpp WredMapHandler::addQosItem: green WRED enabled with no green_drop_probability is created
             # with SAI_WRED_ATTR_GREEN_DROP_PROBABILITY 100
             pmax = 100.0 if "green_drop_probability" not in w.fields and self.text(w, "wred_green_enable") == "true" \
