@@ -924,12 +924,14 @@ def test_green_wred_enabled_without_a_drop_probability_marks_at_100_percent(fiel
     assert ecn.mark_probability_pct == pmax
 
 
-@pytest.mark.parametrize(("enable", "drops"), [(None, "none"), ("false", "none"), ("true", "non-ect")])
-def test_a_green_marking_mode_marks_whether_or_not_green_wred_is_enabled(enable, drops):
+@pytest.mark.parametrize(("enable", "marks", "drops"), [(None, None, "none"), ("false", None, "none"),
+                                                        ("true", True, "non-ect")])
+def test_a_green_marking_mode_without_green_wred_enabled_marks_unknown(enable, marks, drops):
     """sonic-buildimage issue 4545 (`ecnconfig` writes no `wred_green_enable`): SAI saiwred.h makes the green
-    thresholds valid where SAI_WRED_ATTR_GREEN_ENABLE is true or SAI_WRED_ATTR_ECN_MARK_MODE marks green, so
-    `ecn_all` marks with GREEN_ENABLE at its default false, absent or written "false" alike; GREEN_ENABLE is WRED
-    dropping green packets, the non-ECT ones where the mode marks."""
+    thresholds valid where SAI_WRED_ATTR_GREEN_ENABLE is true or SAI_WRED_ATTR_ECN_MARK_MODE marks green, so by the
+    header `ecn_all` marks with GREEN_ENABLE at its default false; but the issue's switch marked nothing and Spectrum's
+    SAI refuses a profile with no colour enabled: absent or "false", whether it marks is unknown (named, not read as
+    marking, which linted clean, nor as off, an ECN001 error); GREEN_ENABLE is WRED dropping green packets."""
     profile = {"ecn": "ecn_all", "green_min_threshold": "1048576", "green_max_threshold": "2097152"}
     if enable is not None:
         profile["wred_green_enable"] = enable
@@ -937,4 +939,5 @@ def test_a_green_marking_mode_marks_whether_or_not_green_wred_is_enabled(enable,
           "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
           "WRED_PROFILE": {"W": profile}, "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}
     ecn = parse([Input("c.json", json.dumps(db))], "sw").ports["Ethernet0"].queues[3].ecn
-    assert ecn.ecn_enabled is True and ecn.wred_drops == drops
+    assert ecn.ecn_enabled is marks and ecn.wred_drops == drops
+    assert (ecn.unapplied is None) == (marks is True) and (marks or "issue 4545" in ecn.unapplied)

@@ -1496,10 +1496,12 @@ class _Builder:
             w = self.db.table("WRED_PROFILE")[name]
             mode = self.choice(w, "ecn", _ECN_MODES)
             # No `ecn` field: SAI_WRED_ATTR_ECN_MARK_MODE defaults to NONE (SAI saiwred.h metadata). A mode that marks
-            # green marks without `wred_green_enable` (sonic-buildimage issue 4545's question): saiwred.h makes
-            # GREEN_MIN/MAX_THRESHOLD valid where GREEN_ENABLE is true or ECN_MARK_MODE marks green (@validonly, SAI
-            # 55b0a474), so GREEN_ENABLE (default false, also when written "false") is WRED's dropping, not marking.
+            # green without `wred_green_enable` "true" (sonic-buildimage issue 4545's question) marks by the SAI header
+            # (GREEN_MIN/MAX_THRESHOLD valid where GREEN_ENABLE is true or ECN_MARK_MODE marks green, @validonly, SAI
+            # 55b0a474), but the issue's switch marked nothing and NVIDIA Spectrum's SAI refuses a profile with no
+            # colour enabled (docs/render.md): which depends on the switch's SAI, so the marking is unknown, named why.
             enabled = None if mode is None and "ecn" in w.fields else mode in _ECN_MARKS_GREEN
+            unsure = enabled and self.text(w, "wred_green_enable") != "true"
             # qosorch.cpp WredMapHandler::addQosItem: green WRED enabled with no green_drop_probability is created
             # with SAI_WRED_ATTR_GREEN_DROP_PROBABILITY 100
             pmax = 100.0 if "green_drop_probability" not in w.fields and self.text(w, "wred_green_enable") == "true" \
@@ -1510,7 +1512,10 @@ class _Builder:
             drops = ("none" if green in (None, "false") else None if green != "true" or enabled is None
                      else "non-ect" if enabled else "all")
             ecn = self._wred[name] = Ecn(
-                profile=name, ecn_enabled=enabled, wred_drops=drops,
+                profile=name, ecn_enabled=None if unsure else enabled, wred_drops=drops,
+                unapplied=f"WRED_PROFILE|{name} marks green with `wred_green_enable` not \"true\": the SAI header "
+                "marks so, NVIDIA Spectrum's SAI refuses the profile and other switches have marked nothing "
+                "(sonic-buildimage issue 4545); write wred_green_enable \"true\"" if unsure else None,
                 min_threshold_bytes=self.value(w, "green_min_threshold", _count, "a threshold in bytes"),
                 max_threshold_bytes=self.value(w, "green_max_threshold", _count, "a threshold in bytes"),
                 mark_probability_pct=pmax, source=w.source())
