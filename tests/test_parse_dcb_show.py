@@ -5,14 +5,18 @@ print it."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from losslessd import capture
+from losslessd.api import lint
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, parse_group, read_input
 
 HERE = Path(__file__).resolve().parent
+FABRIC = HERE.parent / "examples" / "fabric"
 TRANSCRIPT = HERE / "realworld" / "linux_mlx5" / "dcb-show-transcript.txt"
 MAN = HERE / "realworld" / "linux_mlx5" / "dcb-show-man-examples.txt"
 HEADER = ("#% losslessd capture 1\n#% device: gpu12\n#% platform: linux_mlx5\n"
@@ -21,6 +25,18 @@ HEADER = ("#% losslessd capture 1\n#% device: gpu12\n#% platform: linux_mlx5\n"
 ETS = ("prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7\n"
        "tc-tsa 0:ets 1:ets 2:ets 3:strict 4:strict 5:strict 6:strict 7:strict\n"
        "tc-bw 0:33 1:33 2:34 3:0 4:0 5:0 6:0 7:0\n")
+
+
+def dcb_host_sections(iface: str, edit=lambda command, output: output) -> list[tuple[str, str]]:
+    """examples/fabric's gpu01 capture with the transcript's `dcb pfc|ets|app|buffer show dev IF` (recorded on an mlx5
+    host) in place of its `mlnx_qos -i IF`: a host without mlnx_qos. ``edit(command, output)``: a dcb output changed."""
+    transcript = TRANSCRIPT.read_text()
+    typed = transcript.rsplit("root@gpu11:~#", 1)[0].split("root@gpu11:~# ")[1:]  # (an Enter pressed at the end)
+    shows = [chunk.partition("\n") for chunk in typed]
+    dcb = [(command.replace("ens5f0", iface), edit(command.split()[1], output)) for command, _, output in shows]
+    recorded = capture.read((FABRIC / "gpu01.capture").read_text()).sections
+    return [pair for s in recorded
+            for pair in (dcb if s.command == f"mlnx_qos -i {iface}" else [(s.command, s.output)])]
 
 
 def _issues(device) -> list[str]:
@@ -121,3 +137,52 @@ def test_dcb_output_is_told_from_the_formats_beside_it(tmp_path):
     prose = tmp_path / "notes.txt"
     prose.write_text("prio-tc is set on the NIC before the run\n")
     assert detect(read_input(prose)) is None
+
+
+@pytest.mark.parametrize("tool", ["dcb", "mlnx_qos"])
+def test_a_host_read_from_dcb_is_told_the_dcb_commands(tmp_path, tool):
+    """NIC001, NIC002, MAP001 and LNK004 said `mlnx_qos -i IF ...` also for a host read from dcb output, whose NIC
+    may have no mlnx_qos (Intel ice, Broadcom bnxt_en): it is told dcb-pfc(8) and dcb-app(8)'s commands (Port.dcb_tool);
+    a host read from mlnx_qos keeps mlnx_qos's. gpu01 of examples/fabric (linked to leaf1) with PFC on priority 4, not
+    3, and DSCP 26 (AF31) on priority 4; then with no DSCP entry (trust PCP)."""
+    iface = "enp65s0f0np0"
+    fabric = tmp_path / "fabric"
+    shutil.copytree(FABRIC, fabric)
+
+    def edit(obj: str, output: str) -> str:
+        return {"pfc": output.replace("3:on 4:off", "3:off 4:on"), "app": output.replace("AF31:3", "AF31:4")}.get(
+            obj, output)
+
+    def messages(sections) -> list[str]:
+        if tool == "mlnx_qos":  # the same host as mlnx_qos prints it (the capture examples/fabric holds)
+            recorded = capture.read((FABRIC / "gpu01.capture").read_text()).sections
+            qos = next(s.output for s in recorded if s.command.startswith("mlnx_qos"))
+            apps = [o for c, o in sections if c.startswith("dcb app")]
+            qos = qos.replace("enabled     0   0   0   1   0", "enabled     0   0   0   0   1")
+            qos = qos.replace("prio:3 dscp:31,30,29,28,27,26,25,24,", "prio:3 dscp:31,30,29,28,27,25,24,")
+            qos = qos.replace("prio:4 dscp:", "prio:4 dscp:26," if apps[0].strip() else "prio:4 dscp:")
+            if not apps[0].strip():
+                qos = qos.replace("Priority trust state: dscp", "Priority trust state: pcp")
+            sections = [(c, o) for c, o in sections if not c.startswith("dcb ")]
+            sections.insert(0, (f"mlnx_qos -i {iface}", qos))
+        (fabric / "gpu01.capture").write_text(capture.write(
+            {"device": "gpu01", "platform": "linux_mlx5", "collected": "2026-12-04T12:00:00Z"}, sections))
+        return [f"{f.code} {f.message}" for f in lint([fabric]).findings
+                if f.device == "gpu01" and f.code in ("NIC001", "NIC002", "MAP001", "LNK004")]
+
+    said = messages(dcb_host_sections(iface, edit))
+    fixes = {m.split(" ", 1)[0]: m.rsplit("`", 2)[1] for m in said if "`" in m}
+    if tool == "dcb":
+        assert fixes["NIC001"] == f"dcb pfc set dev {iface} prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off"
+        assert fixes["LNK004"] == f"dcb app replace dev {iface} dscp-prio 26:3", said
+    else:
+        assert fixes["NIC001"] == f"mlnx_qos -i {iface} --pfc 0,0,0,1,0,0,0,0"
+        assert fixes["LNK004"] == f"mlnx_qos -i {iface} --dscp2prio set,26,3", said
+    assert not [m for m in said if ("mlnx_qos" in m) == (tool == "dcb") and "`" in m], said
+
+    said = messages(dcb_host_sections(iface, lambda obj, output: "" if obj == "app" else output))
+    trust = [m for m in said if m.startswith(("NIC002", "LNK004"))]
+    assert trust, said
+    for message in trust:
+        assert (f"`dcb app replace dev {iface} dscp-prio DSCP:PRIORITY` for each DSCP in use" in message
+                if tool == "dcb" else f"`mlnx_qos -i {iface} --trust dscp`" in message), message

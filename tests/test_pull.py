@@ -624,27 +624,17 @@ def test_pull_collects_an_nxos_switchs_port_channels_and_lint_follows_their_memb
     assert device.bundle_members_shown == {"port-channel10": ["Ethernet1/51", "Ethernet1/52"], "port-channel20": []}
 
 
-def _dcb_host_sections(iface: str) -> list[tuple[str, str]]:
-    """gpu01's capture with `dcb pfc|ets|app|buffer show dev IF` (the transcript tests/realworld/linux_mlx5/
-    dcb-show-transcript.txt recorded on an mlx5 host) in place of its `mlnx_qos -i IF`: a host without mlnx_qos."""
-    transcript = (Path(__file__).parent / "realworld/linux_mlx5/dcb-show-transcript.txt").read_text()
-    typed = transcript.rsplit("root@gpu11:~#", 1)[0].split("root@gpu11:~# ")[1:]  # (an Enter pressed at the end)
-    shows = [chunk.partition("\n") for chunk in typed]
-    dcb = [(command.replace("ens5f0", iface), output) for command, _, output in shows if command]
-    recorded = capture.read((FABRIC / "gpu01.capture").read_text()).sections
-    return [pair for s in recorded
-            for pair in (dcb if s.command == f"mlnx_qos -i {iface}" else [(s.command, s.output)])]
-
-
 def test_pull_reads_a_host_without_mlnx_qos_by_dcb(make_sim, tmp_path):
     """A host whose NIC is no ConnectX (Intel ice, Broadcom bnxt_en) has no mlnx_qos: `pull` ran `mlnx_qos -i IF`,
     got `command not found` (SYS014, the device failed) and asked nothing else, so its PFC, ETS and DSCP map were
     never read. Now the refusal is kept and iproute2's `dcb pfc|ets|app|buffer show dev IF` are run in its place, over
     a real SSH session (the simulator serves the dcb outputs and refuses mlnx_qos as bash does); lint reads them."""
+    from tests.test_parse_dcb_show import dcb_host_sections
+
     iface = "enp65s0f0np0"
     fabric = tmp_path / "fabric"
     fabric.mkdir()
-    (fabric / "gpu01.capture").write_text(_capture("gpu01", "linux_mlx5", _dcb_host_sections(iface)))
+    (fabric / "gpu01.capture").write_text(_capture("gpu01", "linux_mlx5", dcb_host_sections(iface)))
     sim = make_sim(snmp=False, fabric=fabric)
     out = tmp_path / "snap"
     res = _pull_cli(sim.inventory_path, out, sim.env, known_hosts=sim.known_hosts_path)
@@ -666,9 +656,11 @@ def test_pull_reads_a_host_without_mlnx_qos_by_dcb(make_sim, tmp_path):
 def test_a_refused_mlnx_qos_without_dcb_sections_says_what_to_capture(tmp_path):
     """A capture whose `mlnx_qos -i IF` answered `command not found` and holds no dcb section: one finding naming the
     answer and the dcb commands to capture (before: "output not understood"); read with dcb sections, no finding."""
+    from tests.test_parse_dcb_show import dcb_host_sections
+
     iface = "enp65s0f0np0"
     sections = [(c, "-bash: mlnx_qos: command not found\n" if c.startswith("mlnx_qos") else o)
-                for c, o in _dcb_host_sections(iface) if not c.startswith("dcb ")]
+                for c, o in dcb_host_sections(iface) if not c.startswith("dcb ")]
     sections.insert(0, (f"mlnx_qos -i {iface}", "-bash: mlnx_qos: command not found\n"))
     (tmp_path / "gpu01.capture").write_text(_capture("gpu01", "linux_mlx5", sections))
     host = lint([tmp_path / "gpu01.capture"]).fabric.devices["gpu01"]

@@ -369,6 +369,9 @@ class Port(Model):
     max_mtu_bytes: int | None = None  # a NIC's largest settable MTU (ip -d link: maxmtu); sizes mlx5 buffers
     trust: Trust | None = None
     trust_source: Source | None = None
+    # The tool a NIC port's DCB was read or set with, which the fix texts speak: "dcb" (iproute2, any DCB driver:
+    # Intel ice, Broadcom bnxt_en, mlx5 without MLNX_OFED), else mlnx_qos.
+    dcb_tool: Literal["mlnx_qos", "dcb"] | None = None
 
     # Classification and queueing: three facts joined by explicit maps, never one derived from another's
     # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS

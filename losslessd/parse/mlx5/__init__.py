@@ -372,6 +372,7 @@ class _Host:
                     raise script.Skip("no interface (-i IF)")
                 known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
                 script.apply_mlnx_qos(self.device.ports[iface], known, src)
+                self.device.ports[iface].dcb_tool = "mlnx_qos"
                 if dict(known).get("--dcbx") == "fw":  # mlnx_qos --dcbx fw: "firmware controlled" DCBX, willing
                     script.forget(self.device.ports[iface], ["--dcbx"], src)
                     self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: "
@@ -429,6 +430,8 @@ class _Host:
                         return
                     raise script.Skip("no interface (dev IF)")
                 note = dcb.apply(self.device.ports[iface], words[1:], src)
+                if dcb.changes(words[1:]):
+                    self.device.ports[iface].dcb_tool = "dcb"
                 if note:
                     self._issue(f"`{line[:80]}`: {note[1]}", path, n, code=note[0])
             elif prog == "cma_roce_tos":

@@ -57,6 +57,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     """Fill ``port`` from one `dcb ... show dev IF` output; SYS002 issues for what could not be read."""
     facts = _scan(section)
     issues: list[ParseIssue] = []
+    port.dcb_tool = "dcb"
 
     def issue(message: str, line: int) -> None:
         issues.append(ParseIssue(code="SYS002", message=f"`{section.command}`: {message}",
