@@ -12,6 +12,7 @@ import pytest
 
 from losslessd import capture
 from losslessd.api import lint
+from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, parse_group, read_input
 
@@ -94,6 +95,28 @@ def test_a_capture_of_dcb_sections_json_and_an_empty_app_table(tmp_path):
         "SYS002 no `dcb app show dev ens5f0` section in the capture: trust and DSCP->priority map unknown"]
 
 
+@pytest.mark.parametrize("app", [
+    '{"dscp_prio":[[0,0," "],[8,0," "],[26,3," "],[48,6," "]],"default_prio":[0]}',  # iproute2 6.5 on (a245bfe1)
+    '{"dscp_prio":[[0,0],[8,0],[26,3],[48,6]]}',  # before
+])
+def test_dcb_json_app_and_buffer_are_read(tmp_path, app):
+    """`dcb -j app show` and `dcb -j buffer show` were refused per key (SYS002): their layouts are iproute2's
+    dcb_app.c dcb_app_print_filtered (an array per entry, the DSCP a number) and dcb_buffer.c (arrays in key order,
+    sizes in bytes: lib/json_print_math.c print_color_size). The transcript's host, printed so."""
+    path = tmp_path / "gpu12.capture"
+    path.write_text(HEADER + f"#% command: dcb -j app show dev ens5f0\n{app}\n"
+                    "#% command: dcb -j buffer show dev ens5f0\n"
+                    '{"prio_buffer":[0,0,0,1,0,0,0,0],"buffer_size":[131072,262144,0,0,0,0,0,0],"total_size":1251328}\n'
+                    "#% command: dcb -j app show dev ens5f1\n{}\n")
+    device = parse_group("gpu12", [path])
+    port = device.ports["ens5f0"]
+    assert port.dscp_to_priority == {0: 0, 8: 0, 26: 3, 48: 6} and port.trust == Trust.dscp
+    assert port.priority_to_pg == {0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0}
+    assert [port.priority_groups[b].size_bytes for b in range(3)] == [128 * 1024, 256 * 1024, 0]
+    assert device.ports["ens5f1"].trust == Trust.pcp  # an empty table prints {}: no DSCP entry
+    assert not [i for i in _issues(device) if "dcb -j" in i], _issues(device)  # (pfc and ets: sections missing)
+
+
 @pytest.mark.parametrize("output, expected", [
     ("prio-pfc 0:off 1:off 2:off 3:maybe 4:off 5:off 6:off 7:off\n", "PFC priorities unknown"),
     ("prio-pfc 0:off 3:on\n", "PFC priorities unknown"),  # not every priority: not dcb's show
@@ -103,7 +126,12 @@ def test_a_capture_of_dcb_sections_json_and_an_empty_app_table(tmp_path):
     ("prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\nError: Operation not supported\n",
      "1 line(s) not understood and skipped, first: 'Error: Operation not supported'"),
     ('{"prio_pfc": [false, true\n', "line(s) not understood"),
-    ('{"dscp_prio": [[24, 3]]}\n', "app, buffer without -j"),
+    ('{"dscp_prio": [[24, 3, 5]]}\n', "DSCP to priority map unknown"),
+    ('{"dscp_prio": [[24, null]]}\n', "DSCP to priority map unknown"),
+    ('{"buffer_size": [1.5, 0, 0, 0, 0, 0, 0, 0]}\n', "receive buffer sizes unknown"),
+    ('{"prio_buffer": [0, 0, 0, 1, 0, 0, 0, {}]}\n', "priority to buffer map unknown"),
+    ('{"dscp_prio_x": []}\n', "'dscp_prio_x': no parameter of dcb pfc, ets, app or buffer"),
+    ('{"prio_pfc": ' + "[" * 100_000 + "]" * 100_000 + "}\n", "nested deeper than"),  # (was a RecursionError: SYS900)
 ])
 def test_what_cannot_be_read_is_named_never_a_crash(tmp_path, output, expected):
     path = tmp_path / "h.capture"
@@ -186,3 +214,12 @@ def test_a_host_read_from_dcb_is_told_the_dcb_commands(tmp_path, tool):
     for message in trust:
         assert (f"`dcb app replace dev {iface} dscp-prio DSCP:PRIORITY` for each DSCP in use" in message
                 if tool == "dcb" else f"`mlnx_qos -i {iface} --trust dscp`" in message), message
+
+
+def test_bare_dcb_json_is_named_not_read(tmp_path):
+    """A bare `dcb -j pfc show` file says no command: read with --format mlx5 it is refused, saying to save it in a
+    capture (before: "neither a losslessd capture ..."; without --format no platform claims it)."""
+    path = tmp_path / "pfc.json"
+    path.write_text('{"pfc_cap":8,"prio_pfc":[false,false,false,true,false,false,false,false]}\n')
+    with pytest.raises(InputError, match=r"capture's section, whose `#% command: dcb -j pfc show dev IF` line"):
+        parse_group("h", [path], fmt="linux_mlx5")

@@ -269,6 +269,10 @@ class _Host:
                         inp.path, 1, code="SYS004")
             self._script(inp)
             return
+        elif inp.text.lstrip().startswith("{"):  # (a bare JSON object does not say which command printed it)
+            raise InputError("JSON: `dcb -j OBJECT show dev IF` output is read as a losslessd capture's section, whose "
+                             "`#% command: dcb -j pfc show dev IF` line says what printed it (docs/capture-format.md)",
+                             file=inp.path, line=1)
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` or `dcb pfc|ets|app|buffer show dev IF` "
                              "output nor a host setup script (#! shell "
