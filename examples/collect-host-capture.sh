@@ -2,7 +2,9 @@
 # Write a losslessd host capture (docs/capture-format.md) of the RoCE settings of NVIDIA ConnectX
 # (mlx5) interfaces, for `losslessd lint` to check offline.
 #
-# Read-only: it runs `mlnx_qos -i IF` without setting options and reads sysfs/configfs files.
+# Read-only: it runs `mlnx_qos -i IF` without setting options and reads sysfs/configfs files. On a
+# host without mlnx_qos (an Intel ice or Broadcom bnxt_en NIC, no MLNX_OFED) it runs iproute2's
+# `dcb pfc|ets|app|buffer show dev IF` instead, which show the same DCB state from the kernel.
 # Only when the rdma_cm configfs folder of a device is absent does it ask `cma_roce_tos -d DEV`
 # (no -t) for the RoCE ToS; that tool creates and removes the folder but changes no setting.
 #
@@ -62,7 +64,11 @@ printf '#%% losslessd capture 1\n#%% device: %s\n#%% platform: linux_mlx5\n#%% c
 
 devices=
 for ifc in "$@"; do
-	section "mlnx_qos -i $ifc"
+	if command -v mlnx_qos >/dev/null 2>&1 || ! command -v dcb >/dev/null 2>&1; then
+		section "mlnx_qos -i $ifc"
+	else
+		for obj in pfc ets app buffer; do section "dcb $obj show dev $ifc"; done
+	fi
 	section "cat $net/$ifc/mtu"
 	section "cat $net/$ifc/speed"
 	section "grep . $net/$ifc/ecn/roce_np/enable/*"

@@ -27,11 +27,14 @@ _RUNNING_CONFIG = "show running-config "  # a running config printed in parts (P
 @dataclass(frozen=True)
 class Command:
     """One command `pull` runs. ``json``: the output must be JSON (else it is garbled: SYS014).
-    ``optional``: a refusal (tool not installed, e.g. lldpd) is kept in the capture but is no finding."""
+    ``optional``: a refusal (tool not installed, e.g. lldpd) is kept in the capture but is no finding.
+    ``instead``: the commands run when the device refuses this one (another tool showing the same settings); the
+    refusal is then kept in the capture but is no finding, theirs are."""
 
     line: str
     json: bool = False
     optional: bool = False
+    instead: tuple[Command, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,12 @@ class Platform:
     # its member links, and the parser reads a member's CoS from its aeN entry). Elsewhere each member keeps its own
     # settings (SONiC keys PORT_QOS_MAP by member port).
     qos_on_aggregate: bool = False
+
+    def refuses(self, output: str) -> bool:
+        """Whether the output's first line is a refusal (`-bash: mlnx_qos: command not found`): the command did not
+        run, so another tool may show the same (Command.instead); a traceback naming one further down did run."""
+        first = next((line for line in output.splitlines() if line.strip()), "")
+        return any(r in first for r in self.refusals)
 
     def supports(self, capability: str) -> bool:
         """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
@@ -221,7 +230,13 @@ PLATFORMS: dict[str, Platform] = {
                  # The commands of examples/collect-host-capture.sh (docs/capture-format.md), plus
                  # `ethtool -S` for the per-priority pause counters (optional: not read by lint yet).
                  commands=(
-                     Command("mlnx_qos -i {iface}"),
+                     # A NIC without mlnx_qos (Intel ice, Broadcom bnxt_en; MLNX_OFED not installed): iproute2
+                     # dcb(8) shows the same DCB state from the kernel (dcb-pfc(8), dcb-ets(8), dcb-app(8),
+                     # dcb-buffer(8); a driver without the DCB buffer operations refuses the last).
+                     Command("mlnx_qos -i {iface}", instead=(
+                         Command("dcb pfc show dev {iface}"), Command("dcb ets show dev {iface}"),
+                         Command("dcb app show dev {iface}", optional=True),
+                         Command("dcb buffer show dev {iface}", optional=True))),
                      Command("cat /sys/class/net/{iface}/mtu"),
                      Command("cat /sys/class/net/{iface}/speed"),
                      Command("grep . /sys/class/net/{iface}/ecn/roce_np/enable/*"),

@@ -5,14 +5,19 @@ print it."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from losslessd import capture
+from losslessd.api import lint
+from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, parse_group, read_input
 
 HERE = Path(__file__).resolve().parent
+FABRIC = HERE.parent / "examples" / "fabric"
 TRANSCRIPT = HERE / "realworld" / "linux_mlx5" / "dcb-show-transcript.txt"
 MAN = HERE / "realworld" / "linux_mlx5" / "dcb-show-man-examples.txt"
 HEADER = ("#% losslessd capture 1\n#% device: gpu12\n#% platform: linux_mlx5\n"
@@ -21,6 +26,18 @@ HEADER = ("#% losslessd capture 1\n#% device: gpu12\n#% platform: linux_mlx5\n"
 ETS = ("prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7\n"
        "tc-tsa 0:ets 1:ets 2:ets 3:strict 4:strict 5:strict 6:strict 7:strict\n"
        "tc-bw 0:33 1:33 2:34 3:0 4:0 5:0 6:0 7:0\n")
+
+
+def dcb_host_sections(iface: str, edit=lambda command, output: output) -> list[tuple[str, str]]:
+    """examples/fabric's gpu01 capture with the transcript's `dcb pfc|ets|app|buffer show dev IF` (recorded on an mlx5
+    host) in place of its `mlnx_qos -i IF`: a host without mlnx_qos. ``edit(command, output)``: a dcb output changed."""
+    transcript = TRANSCRIPT.read_text()
+    typed = transcript.rsplit("root@gpu11:~#", 1)[0].split("root@gpu11:~# ")[1:]  # (an Enter pressed at the end)
+    shows = [chunk.partition("\n") for chunk in typed]
+    dcb = [(command.replace("ens5f0", iface), edit(command.split()[1], output)) for command, _, output in shows]
+    recorded = capture.read((FABRIC / "gpu01.capture").read_text()).sections
+    return [pair for s in recorded
+            for pair in (dcb if s.command == f"mlnx_qos -i {iface}" else [(s.command, s.output)])]
 
 
 def _issues(device) -> list[str]:
@@ -78,6 +95,28 @@ def test_a_capture_of_dcb_sections_json_and_an_empty_app_table(tmp_path):
         "SYS002 no `dcb app show dev ens5f0` section in the capture: trust and DSCP->priority map unknown"]
 
 
+@pytest.mark.parametrize("app", [
+    '{"dscp_prio":[[0,0," "],[8,0," "],[26,3," "],[48,6," "]],"default_prio":[0]}',  # iproute2 6.5 on (a245bfe1)
+    '{"dscp_prio":[[0,0],[8,0],[26,3],[48,6]]}',  # before
+])
+def test_dcb_json_app_and_buffer_are_read(tmp_path, app):
+    """`dcb -j app show` and `dcb -j buffer show` were refused per key (SYS002): their layouts are iproute2's
+    dcb_app.c dcb_app_print_filtered (an array per entry, the DSCP a number) and dcb_buffer.c (arrays in key order,
+    sizes in bytes: lib/json_print_math.c print_color_size). The transcript's host, printed so."""
+    path = tmp_path / "gpu12.capture"
+    path.write_text(HEADER + f"#% command: dcb -j app show dev ens5f0\n{app}\n"
+                    "#% command: dcb -j buffer show dev ens5f0\n"
+                    '{"prio_buffer":[0,0,0,1,0,0,0,0],"buffer_size":[131072,262144,0,0,0,0,0,0],"total_size":1251328}\n'
+                    "#% command: dcb -j app show dev ens5f1\n{}\n")
+    device = parse_group("gpu12", [path])
+    port = device.ports["ens5f0"]
+    assert port.dscp_to_priority == {0: 0, 8: 0, 26: 3, 48: 6} and port.trust == Trust.dscp
+    assert port.priority_to_pg == {0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0}
+    assert [port.priority_groups[b].size_bytes for b in range(3)] == [128 * 1024, 256 * 1024, 0]
+    assert device.ports["ens5f1"].trust == Trust.pcp  # an empty table prints {}: no DSCP entry
+    assert not [i for i in _issues(device) if "dcb -j" in i], _issues(device)  # (pfc and ets: sections missing)
+
+
 @pytest.mark.parametrize("output, expected", [
     ("prio-pfc 0:off 1:off 2:off 3:maybe 4:off 5:off 6:off 7:off\n", "PFC priorities unknown"),
     ("prio-pfc 0:off 3:on\n", "PFC priorities unknown"),  # not every priority: not dcb's show
@@ -87,7 +126,12 @@ def test_a_capture_of_dcb_sections_json_and_an_empty_app_table(tmp_path):
     ("prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\nError: Operation not supported\n",
      "1 line(s) not understood and skipped, first: 'Error: Operation not supported'"),
     ('{"prio_pfc": [false, true\n', "line(s) not understood"),
-    ('{"dscp_prio": [[24, 3]]}\n', "app, buffer without -j"),
+    ('{"dscp_prio": [[24, 3, 5]]}\n', "DSCP to priority map unknown"),
+    ('{"dscp_prio": [[24, null]]}\n', "DSCP to priority map unknown"),
+    ('{"buffer_size": [1.5, 0, 0, 0, 0, 0, 0, 0]}\n', "receive buffer sizes unknown"),
+    ('{"prio_buffer": [0, 0, 0, 1, 0, 0, 0, {}]}\n', "priority to buffer map unknown"),
+    ('{"dscp_prio_x": []}\n', "'dscp_prio_x': no parameter of dcb pfc, ets, app or buffer"),
+    ('{"prio_pfc": ' + "[" * 100_000 + "]" * 100_000 + "}\n", "nested deeper than"),  # (was a RecursionError: SYS900)
 ])
 def test_what_cannot_be_read_is_named_never_a_crash(tmp_path, output, expected):
     path = tmp_path / "h.capture"
@@ -121,3 +165,61 @@ def test_dcb_output_is_told_from_the_formats_beside_it(tmp_path):
     prose = tmp_path / "notes.txt"
     prose.write_text("prio-tc is set on the NIC before the run\n")
     assert detect(read_input(prose)) is None
+
+
+@pytest.mark.parametrize("tool", ["dcb", "mlnx_qos"])
+def test_a_host_read_from_dcb_is_told_the_dcb_commands(tmp_path, tool):
+    """NIC001, NIC002, MAP001 and LNK004 said `mlnx_qos -i IF ...` also for a host read from dcb output, whose NIC
+    may have no mlnx_qos (Intel ice, Broadcom bnxt_en): it is told dcb-pfc(8) and dcb-app(8)'s commands (Port.dcb_tool);
+    a host read from mlnx_qos keeps mlnx_qos's. gpu01 of examples/fabric (linked to leaf1) with PFC on priority 4, not
+    3, and DSCP 26 (AF31) on priority 4; then with no DSCP entry (trust PCP)."""
+    iface = "enp65s0f0np0"
+    fabric = tmp_path / "fabric"
+    shutil.copytree(FABRIC, fabric)
+
+    def edit(obj: str, output: str) -> str:
+        return {"pfc": output.replace("3:on 4:off", "3:off 4:on"), "app": output.replace("AF31:3", "AF31:4")}.get(
+            obj, output)
+
+    def messages(sections) -> list[str]:
+        if tool == "mlnx_qos":  # the same host as mlnx_qos prints it (the capture examples/fabric holds)
+            recorded = capture.read((FABRIC / "gpu01.capture").read_text()).sections
+            qos = next(s.output for s in recorded if s.command.startswith("mlnx_qos"))
+            apps = [o for c, o in sections if c.startswith("dcb app")]
+            qos = qos.replace("enabled     0   0   0   1   0", "enabled     0   0   0   0   1")
+            qos = qos.replace("prio:3 dscp:31,30,29,28,27,26,25,24,", "prio:3 dscp:31,30,29,28,27,25,24,")
+            qos = qos.replace("prio:4 dscp:", "prio:4 dscp:26," if apps[0].strip() else "prio:4 dscp:")
+            if not apps[0].strip():
+                qos = qos.replace("Priority trust state: dscp", "Priority trust state: pcp")
+            sections = [(c, o) for c, o in sections if not c.startswith("dcb ")]
+            sections.insert(0, (f"mlnx_qos -i {iface}", qos))
+        (fabric / "gpu01.capture").write_text(capture.write(
+            {"device": "gpu01", "platform": "linux_mlx5", "collected": "2026-12-04T12:00:00Z"}, sections))
+        return [f"{f.code} {f.message}" for f in lint([fabric]).findings
+                if f.device == "gpu01" and f.code in ("NIC001", "NIC002", "MAP001", "LNK004")]
+
+    said = messages(dcb_host_sections(iface, edit))
+    fixes = {m.split(" ", 1)[0]: m.rsplit("`", 2)[1] for m in said if "`" in m}
+    if tool == "dcb":
+        assert fixes["NIC001"] == f"dcb pfc set dev {iface} prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off"
+        assert fixes["LNK004"] == f"dcb app replace dev {iface} dscp-prio 26:3", said
+    else:
+        assert fixes["NIC001"] == f"mlnx_qos -i {iface} --pfc 0,0,0,1,0,0,0,0"
+        assert fixes["LNK004"] == f"mlnx_qos -i {iface} --dscp2prio set,26,3", said
+    assert not [m for m in said if ("mlnx_qos" in m) == (tool == "dcb") and "`" in m], said
+
+    said = messages(dcb_host_sections(iface, lambda obj, output: "" if obj == "app" else output))
+    trust = [m for m in said if m.startswith(("NIC002", "LNK004"))]
+    assert trust, said
+    for message in trust:
+        assert (f"`dcb app replace dev {iface} dscp-prio DSCP:PRIORITY` for each DSCP in use" in message
+                if tool == "dcb" else f"`mlnx_qos -i {iface} --trust dscp`" in message), message
+
+
+def test_bare_dcb_json_is_named_not_read(tmp_path):
+    """A bare `dcb -j pfc show` file says no command: read with --format mlx5 it is refused, saying to save it in a
+    capture (before: "neither a losslessd capture ..."; without --format no platform claims it)."""
+    path = tmp_path / "pfc.json"
+    path.write_text('{"pfc_cap":8,"prio_pfc":[false,false,false,true,false,false,false,false]}\n')
+    with pytest.raises(InputError, match=r"capture's section, whose `#% command: dcb -j pfc show dev IF` line"):
+        parse_group("h", [path], fmt="linux_mlx5")

@@ -253,6 +253,35 @@ def test_collect_script_output_parses(tmp_path):
 
 
 @pytest.mark.slow
+def test_collect_script_runs_dcb_where_mlnx_qos_is_absent(tmp_path):
+    """A host without mlnx_qos (Intel ice, Broadcom bnxt_en) but with iproute2's dcb: the script wrote a `mlnx_qos -i
+    IF` section saying `not found`, and PFC, ETS and the DSCP map were unknown; now it captures `dcb pfc|ets|app|buffer
+    show dev IF` (a stand-in dcb printing the outputs of tests/realworld/linux_mlx5/dcb-show-transcript.txt)."""
+    sysfs, bin_dir = tmp_path / "sys", tmp_path / "bin"
+    _fake_sysfs(sysfs, "ens5f0", "irdma0", ecn=True, rp=[1] * 8)
+    transcript = (Path(__file__).parent / "realworld/linux_mlx5/dcb-show-transcript.txt").read_text()
+    bin_dir.mkdir()
+    for chunk in transcript.rsplit("root@gpu11:~#", 1)[0].split("root@gpu11:~# ")[1:]:
+        command, _, output = chunk.partition("\n")
+        (tmp_path / f"{command.split()[1]}.txt").write_text(output)
+    (bin_dir / "dcb").write_text(f'#!/bin/sh\n[ "$2 $3 $4" = "show dev ens5f0" ] && exec cat "{tmp_path}/$1.txt"\n')
+    (bin_dir / "dcb").chmod(0o755)
+    out = tmp_path / "gpu11.txt"
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "SYSFS_ROOT": str(sysfs), "LC_ALL": "C"}
+    if shutil.which("mlnx_qos", path=env["PATH"]):
+        pytest.skip("mlnx_qos is installed on this machine")
+    res = subprocess.run(["sh", str(ROOT / "examples" / "collect-host-capture.sh"), "-n", "gpu11", "-o", str(out),
+                          "ens5f0"], env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    _, sections = capture.read(read_text(out), str(out))
+    assert [s.command for s in sections][:4] == [f"dcb {o} show dev ens5f0" for o in ("pfc", "ets", "app", "buffer")]
+    dev = mlx5.parse([Input(str(out), read_text(out))], "fallback")
+    port = dev.ports["ens5f0"]
+    assert port.pfc_enabled == [3] and port.dscp_chain(26).pg == 1 and port.priority_to_tc[3] == 3
+    assert not [i.message for i in dev.issues if "dcb" in i.message or "mlnx_qos" in i.message]
+
+
+@pytest.mark.slow
 def test_collect_script_escapes_a_marker_after_a_carriage_return(tmp_path):
     """A reader takes a carriage return for a line end: an output's `x<CR>#% command: ...` was written as is and read
     back as a section of the output's making."""

@@ -622,3 +622,50 @@ def test_pull_collects_an_nxos_switchs_port_channels_and_lint_follows_their_memb
     assert "show interface port-channel" in [s.command for s in pulled]
     device = lint([out]).fabric.devices["nx1"]
     assert device.bundle_members_shown == {"port-channel10": ["Ethernet1/51", "Ethernet1/52"], "port-channel20": []}
+
+
+def test_pull_reads_a_host_without_mlnx_qos_by_dcb(make_sim, tmp_path):
+    """A host whose NIC is no ConnectX (Intel ice, Broadcom bnxt_en) has no mlnx_qos: `pull` ran `mlnx_qos -i IF`,
+    got `command not found` (SYS014, the device failed) and asked nothing else, so its PFC, ETS and DSCP map were
+    never read. Now the refusal is kept and iproute2's `dcb pfc|ets|app|buffer show dev IF` are run in its place, over
+    a real SSH session (the simulator serves the dcb outputs and refuses mlnx_qos as bash does); lint reads them."""
+    from tests.test_parse_dcb_show import dcb_host_sections
+
+    iface = "enp65s0f0np0"
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    (fabric / "gpu01.capture").write_text(_capture("gpu01", "linux_mlx5", dcb_host_sections(iface)))
+    sim = make_sim(snmp=False, fabric=fabric)
+    out = tmp_path / "snap"
+    res = _pull_cli(sim.inventory_path, out, sim.env, known_hosts=sim.known_hosts_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    _, pulled = capture.read((out / "gpu01.capture").read_text())
+    commands = [s.command for s in pulled]
+    at = commands.index(f"mlnx_qos -i {iface}")
+    assert commands[at:at + 5] == [f"mlnx_qos -i {iface}", *(f"dcb {o} show dev {iface}" for o in
+                                                              ("pfc", "ets", "app", "buffer"))]
+    assert "command not found" in pulled[at].output
+    assert json.loads((out / MANIFEST).read_text())["devices"]["gpu01"]["status"] == "ok"
+    host = lint([out]).fabric.devices["gpu01"]
+    port = host.ports[iface]
+    assert port.pfc_enabled == [3] and port.trust.value == "dscp" and port.dscp_to_priority[26] == 3
+    assert port.priority_to_tc[3] == 3 and port.priority_groups[1].size_bytes == 256 * 1024
+    assert not [i for i in host.issues if i.code == "SYS002"], host.issues
+
+
+def test_a_refused_mlnx_qos_without_dcb_sections_says_what_to_capture(tmp_path):
+    """A capture whose `mlnx_qos -i IF` answered `command not found` and holds no dcb section: one finding naming the
+    answer and the dcb commands to capture (before: "output not understood"); read with dcb sections, no finding."""
+    from tests.test_parse_dcb_show import dcb_host_sections
+
+    iface = "enp65s0f0np0"
+    sections = [(c, "-bash: mlnx_qos: command not found\n" if c.startswith("mlnx_qos") else o)
+                for c, o in dcb_host_sections(iface) if not c.startswith("dcb ")]
+    sections.insert(0, (f"mlnx_qos -i {iface}", "-bash: mlnx_qos: command not found\n"))
+    (tmp_path / "gpu01.capture").write_text(_capture("gpu01", "linux_mlx5", sections))
+    host = lint([tmp_path / "gpu01.capture"]).fabric.devices["gpu01"]
+    said = [i.message for i in host.issues if i.code == "SYS002"]
+    assert said == [f"`mlnx_qos -i {iface}` answered '-bash: mlnx_qos: command not found': trust, PFC, "
+                    "DSCP/priority/TC maps, receive buffers and schedulers unknown; on a host without mlnx_qos capture "
+                    f"`dcb pfc show dev {iface}`, `dcb ets show dev {iface}` and `dcb app show dev {iface}` (pull and "
+                    "examples/collect-host-capture.sh do)"], said

@@ -6,6 +6,7 @@ must give the same typed samples and the same errors; a hostile device fails its
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -225,7 +226,7 @@ def test_a_device_sent_to_pysnmp_is_tried_on_the_fast_path_again_after_a_back_of
             backoffs, reasons = [], []
             for step in ("broken", "still within the back-off", "broken still", "capped", "mended"):
                 if step == "mended":
-                    agents.rewrite("big1", with_if_names(_records(), {}))
+                    agents.rewrite("big1", _records())
                 if step in ("broken still", "mended"):
                     due(poller)
                 if step == "capped":
@@ -245,6 +246,36 @@ def test_a_device_sent_to_pysnmp_is_tried_on_the_fast_path_again_after_a_back_of
     assert fast and not poller.decode_fallbacks
     assert len(sample.ports) == 64 and not sample.unread
     assert ("big1", oids.IF_NAME) not in poller._repetitions  # one row an answer, learnt while broken, is forgotten
+
+
+def test_a_retried_fast_path_that_times_out_is_no_pysnmp_poll(big_agent):
+    """A device on pysnmp (an answer gufo-snmp cannot read) whose agent stops answering (SIGSTOP) when the back-off is
+    over: the fast path tries it and times out. That poll is the fast path's, so no fallback reason (before, it said
+    answer_size and /metrics counted a pysnmp poll pysnmp never made); the polls within the next back-off are pysnmp's
+    again, failed or not, and say so."""
+    agents, target = big_agent
+    target = dataclasses.replace(target, timeout_s=1.0, retries=0)
+    agents.rewrite("big1", with_if_names(_records(), {5: b"E" * 5_000}))
+
+    async def main():
+        async with FastSnmpPoller() as poller:
+            reasons = []
+            await poller.poll(target)
+            reasons.append(poller.fallback_reason(target))
+            poller.fast_again["big1"] = (poller.fast_again["big1"][0], 0.0)  # the back-off is over
+            agents.set_down("big1")
+            try:
+                for _ in range(2):  # the fast path's retry, then pysnmp within the new back-off
+                    with pytest.raises(SnmpTimeout):
+                        await poller.poll(target)
+                    reasons.append(poller.fallback_reason(target))
+            finally:
+                agents.set_down("big1", False)
+            return reasons, poller
+
+    reasons, poller = run(main())
+    assert reasons == ["answer_size", None, "answer_size"]
+    assert list(poller.decode_fallbacks) == ["big1"]  # still on pysnmp until the fast path reads it
 
 
 @pytest.mark.parametrize("huge", [False, True])

@@ -151,6 +151,8 @@ class FastSnmpPoller(BasePoller):
         # device of decode_fallbacks -> (its back-off, time.monotonic() when the fast path is tried again)
         self.fast_again: dict[str, tuple[float, float]] = {}
         self.fast_retry_s, self.fast_retry_max_s = FAST_RETRY_S, FAST_RETRY_MAX_S
+        # device -> why pysnmp made its last poll (answer_size), None where the fast path made it, answered or failed
+        self._polled_by: dict[str, str | None] = {}
         self.recheck_ends_s = RECHECK_ENDS_S
 
     @staticmethod
@@ -160,11 +162,12 @@ class FastSnmpPoller(BasePoller):
         return v3 is None or (not target.context and v3.auth_protocol in _AUTH_KEYS and v3.priv_protocol in _PRIV_KEYS)
 
     def fallback_reason(self, target: SnmpTarget) -> str | None:
+        """Why pysnmp made the last poll of ``target`` (a retried fast path that timed out made its own, failed)."""
         if target.context:
             return "context"
         if not self.serves(target):
             return "protocol"
-        return "answer_size" if target.device in self.decode_fallbacks else None
+        return self._polled_by.get(target.device)
 
     def close(self) -> None:
         """Release the sockets (from inside the loop that polled, as SnmpPoller.close)."""
@@ -188,6 +191,7 @@ class FastSnmpPoller(BasePoller):
         self._drop_sessions(device)
         self.decode_fallbacks.pop(device, None)
         self.fast_again.pop(device, None)
+        self._polled_by.pop(device, None)
         for table in (self._repetitions, self._ends):
             _drop_device(table, device)
 
@@ -200,8 +204,12 @@ class FastSnmpPoller(BasePoller):
         device = target.device
         retry = self.fast_again.get(device)
         now = time.monotonic()
-        if not self.serves(target) or (retry is not None and now < retry[1]):
+        if not self.serves(target):
             return await self._pysnmp()._poll(target)
+        if retry is not None and now < retry[1]:
+            self._polled_by[device] = "answer_size"
+            return await self._pysnmp()._poll(target)
+        self._polled_by[device] = None  # (a timeout here is the fast path's poll, though the device was on pysnmp)
         if retry is not None:  # the back-off is over: the fast path again, with the answer sizes learnt afresh
             self.fast_again[device] = (retry[0], now + retry[0])  # whatever this try ends in, the next is bounded
             _drop_device(self._repetitions, device)
@@ -214,6 +222,7 @@ class FastSnmpPoller(BasePoller):
                 del self.decode_fallbacks[device], self.fast_again[device]
                 log.warning("%s: the fast path reads it again", device)
             return sample
+        self._polled_by[device] = "answer_size"
         try:
             sample = await self._pysnmp()._poll(target)
         except SnmpError as exc:  # not a large answer but a broken one (pysnmp drops it: a timeout)

@@ -65,19 +65,24 @@ def session_budget() -> int:
 
 
 def commands(host: Host) -> list[Command]:
-    """The platform's commands with {iface} and {rdma} expanded for this host."""
+    """The platform's commands with {iface} and {rdma} expanded for this host (and in the commands run instead)."""
     out: list[Command] = []
     for cmd in host.platform.commands:
         if "{iface}" in cmd.line:
-            out += [Command(cmd.line.replace("{iface}", i), cmd.json, cmd.optional) for i in host.interfaces]
+            out += [_named(cmd, "{iface}", i) for i in host.interfaces]
         elif "{rdma}" in cmd.line:
             if host.rdma_devices:
-                out += [Command(cmd.line.replace("{rdma}", d), cmd.json, cmd.optional) for d in host.rdma_devices]
+                out += [_named(cmd, "{rdma}", d) for d in host.rdma_devices]
             else:  # every RDMA device's value, each line prefixed with its path (the mlx5 parser reads both forms)
                 out.append(Command("grep . " + cmd.line.split(" ", 1)[1].replace("{rdma}", "*"), cmd.json, cmd.optional))
         else:
             out.append(cmd)
     return out
+
+
+def _named(cmd: Command, field: str, name: str) -> Command:
+    return Command(cmd.line.replace(field, name), cmd.json, cmd.optional,
+                   tuple(_named(c, field, name) for c in cmd.instead))
 
 
 def prompt_line(base_prompt: str) -> re.Pattern[str]:
@@ -387,7 +392,9 @@ class Session(Guard):
                     raise CollectError(COMMAND_FAILED, f"could not enter privileged mode (`enable`): {exc}; give "
                                        "data.credentials.secret_env if the device asks for an enable secret") from None
             result = Result()
-            for cmd in commands(host):
+            queue = commands(host)
+            while queue:
+                cmd = queue.pop(0)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise CollectError(TIMEOUT, f"no time left for `{cmd.line}` within the {self.timeout:g} s "
@@ -395,7 +402,9 @@ class Session(Guard):
                 output, masked, why = self.send(conn, cmd, remaining)
                 if masked:  # a device echoing the password, or a config holding it in clear: never in the capture
                     result.masked[len(result.sections)] = masked
-                if why and not cmd.optional:
+                if cmd.instead and why and host.platform.refuses(output):  # (not a garbled output)
+                    queue[:0] = cmd.instead  # the tool is not there: the one that shows the same, the refusal kept
+                elif why and not cmd.optional:
                     result.refused[len(result.sections)] = why
                 result.sections.append((cmd.line, output))
             return result

@@ -379,6 +379,9 @@ class Port(Model):
     # Why trust is None where the input does have a trust line (EOS: a bound qos policy-map the input does not define
     # classifies first), said instead of "not in the input".
     trust_unknown: str | None = None
+    # The tool a NIC port's DCB was read or set with, which the fix texts speak: "dcb" (iproute2, any DCB driver:
+    # Intel ice, Broadcom bnxt_en, mlx5 without MLNX_OFED), else mlnx_qos.
+    dcb_tool: Literal["mlnx_qos", "dcb"] | None = None
 
     # Classification and queueing: three facts joined by explicit maps, never one derived from another's
     # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS

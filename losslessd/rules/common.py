@@ -104,8 +104,8 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
 
     def to_lossless() -> str:  # the fix, worded only when the chain breaks here
         fix = f"map {marked} to a lossless priority ({numbers(lossless)})"
-        if host:  # NVIDIA MLNX_OFED mlnx_qos: --dscp2prio set,<dscp>,<priority>
-            fix += f": `mlnx_qos -i {port.name} --dscp2prio set,{hop.dscp},{lossless[0]}`"
+        if host:
+            fix += f": {nic_dscp_fix(port.name, port.dcb_tool, hop.dscp, lossless[0])}"
         return fix
 
     if host:
@@ -387,3 +387,31 @@ def path_devices(ctx, fabric: Fabric):
 
 
 _PATH_FACTS = PathRule()
+
+
+# What a NIC port's fix runs, in the tool its DCB was read or set with (Port.dcb_tool). NVIDIA MLNX_OFED mlnx_qos
+# usage: --pfc one 0/1 flag per priority 0-7, --trust pcp|dscp, --dscp2prio set,DSCP,PRIORITY. iproute2 dcb-pfc(8):
+# `prio-pfc PRIO:on|off`; dcb-app(8): `replace` removes the DSCP's other entries first, `flush dev IF dscp-prio` every
+# DSCP entry; a port trusts DSCP while its app table holds DSCP entries (mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setapp).
+def nic_pfc_fix(name: str, tool: str | None, lossless: Iterable[int]) -> str:
+    on = set(lossless)
+    if tool == "dcb":
+        return f"`dcb pfc set dev {name} prio-pfc {' '.join(f'{p}:{_ON[p in on]}' for p in range(8))}`"
+    return f"`mlnx_qos -i {name} --pfc {','.join('1' if p in on else '0' for p in range(8))}`"
+
+
+def nic_trust_fix(name: str, tool: str | None, trust: str) -> str:
+    if tool != "dcb":
+        return f"`mlnx_qos -i {name} --trust {trust}`"
+    if trust == "dscp":
+        return f"`dcb app replace dev {name} dscp-prio DSCP:PRIORITY` for each DSCP in use (a DSCP entry is trust DSCP)"
+    return f"`dcb app flush dev {name} dscp-prio` (no DSCP entry is trust PCP)"
+
+
+def nic_dscp_fix(name: str, tool: str | None, dscp: int, priority: int) -> str:
+    if tool == "dcb":
+        return f"`dcb app replace dev {name} dscp-prio {dscp}:{priority}`"
+    return f"`mlnx_qos -i {name} --dscp2prio set,{dscp},{priority}`"
+
+
+_ON = {True: "on", False: "off"}

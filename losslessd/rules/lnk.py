@@ -17,7 +17,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, DocRef, Link, Port, Source, Trust
-from .common import TRUST_LABEL, numbers, priorities
+from .common import TRUST_LABEL, nic_dscp_fix, nic_trust_fix, numbers, priorities
 
 
 class PortView(NamedTuple):
@@ -35,6 +35,7 @@ class PortView(NamedTuple):
     # label) of the port's chain, whether the port marks ECN on that queue).
     chains: tuple[tuple[int, int | None, tuple[int | None, int | None, int | None, str], bool], ...]
     np_enabled: tuple[tuple[int, bool], ...] | None  # DCQCN notification point per priority; None: no record
+    dcb_tool: str | None  # a NIC's Port.dcb_tool: the tool its fix runs
 
 
 def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
@@ -69,7 +70,7 @@ def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
         ecn = port.nic_ecn
         view = PortView(port.name in roce, None if port.pfc_enabled is None else tuple(port.pfc_enabled),
                         port.mtu_bytes, port.speed_gbps, port.trust, port.tc_to_priority is not None, tuple(chains),
-                        None if ecn is None else tuple(ecn.np_enabled.items()))
+                        None if ecn is None else tuple(ecn.np_enabled.items()), port.dcb_tool)
         out[port.name] = by_key[alike] = ctx.alike(view, ("LNK", view))
     return out
 
@@ -431,7 +432,8 @@ class NicSwitchMismatch(_LinkRule):
         if n.trust is not None and s.trust is not None and n.trust != s.trust:
             yield self.on(link, nic, switch, "trust", f"the NIC trusts {TRUST_LABEL[n.trust.value]}, {switch} trusts "
                           f"{TRUST_LABEL[s.trust.value]}: they classify RoCE into different priorities; "
-                          f"`mlnx_qos -i {nic.name} --trust {s.trust.value}`", nic.port.trust_source or nic.port.source)
+                          f"{nic_trust_fix(nic.name, n.dcb_tool, s.trust.value)}",
+                          nic.port.trust_source or nic.port.source)
             return
         np_enabled = None if n.np_enabled is None else dict(n.np_enabled)
         for (dscp, nic_prio, _, _), (_, _, (tc, priority, queue, tc_label), marks) in zip(n.chains, s.chains,
@@ -447,7 +449,7 @@ class NicSwitchMismatch(_LinkRule):
                 yield self.on(link, nic, switch, f"dscp {dscp}",
                               f"DSCP {dscp} is priority {nic_prio} on the NIC but priority {priority} on {switch}: "
                               f"pauses for one stop the other's queue, not this traffic; "
-                              f"`mlnx_qos -i {nic.name} --dscp2prio set,{dscp},{priority}`",
+                              f"{nic_dscp_fix(nic.name, n.dcb_tool, dscp, priority)}",
                               nic.port.map_source or nic.port.source, dscp=dscp)
                 continue
             np_on = np_enabled.get(nic_prio) if np_enabled is not None else None

@@ -9,16 +9,11 @@ from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port
 from ..units import is_small_int
-from .common import numbers, pause_on, priorities, trust_findings
+from .common import nic_pfc_fix, nic_trust_fix, numbers, pause_on, priorities, trust_findings
 
 # RFC 3168 section 5: the ECN field is the low two bits of the TOS byte; 01 = ECT(1), 10 = ECT(0).
 ECT_CODEPOINTS = {1: "ECT(1)", 2: "ECT(0)"}
 ECN_LABEL = {0: "Not-ECT", 3: "CE", **ECT_CODEPOINTS}
-
-
-def pfc_vector(priorities) -> str:
-    """mlnx_qos --pfc takes one 0/1 flag per priority 0-7 (NVIDIA MLNX_OFED mlnx_qos usage)."""
-    return ",".join("1" if p in priorities else "0" for p in range(8))
 
 
 class _NicRule(PortRule):
@@ -64,7 +59,8 @@ class NicPfcMismatch(_NicRule):
 
     ## Fix
     Run the `mlnx_qos --pfc` command the message gives (one flag per priority 0-7), and make it
-    persistent in the host's provisioning.
+    persistent in the host's provisioning. A host read from iproute2 `dcb` output (a NIC without
+    mlnx_qos) gets `dcb pfc set dev IF prio-pfc 0:off ... 3:on ...` (dcb-pfc(8)) instead.
     """
 
     code = "NIC001"
@@ -82,7 +78,7 @@ class NicPfcMismatch(_NicRule):
                                   device=device, port=port, source=source)
             return
         enabled = set(port.pfc_enabled)
-        fix = f"run `mlnx_qos -i {port.name} --pfc {pfc_vector(lossless)}`"
+        fix = f"run {nic_pfc_fix(port.name, port.dcb_tool, lossless)}"
         for prio in sorted(lossless - enabled):
             yield self.finding(f"PFC is off for lossless priority {prio} on the NIC (enabled: {numbers(enabled)}); "
                                f"{fix}",
@@ -114,7 +110,9 @@ class NicTrustMismatch(_NicRule):
     `Priority trust state: dscp`.
 
     ## Fix
-    `mlnx_qos -i <interface> --trust dscp` (or the policy's mode), persistently.
+    `mlnx_qos -i <interface> --trust dscp` (or the policy's mode), persistently. A host read from
+    iproute2 `dcb` output trusts DSCP while its app table holds DSCP entries: `dcb app replace dev
+    IF dscp-prio DSCP:PRIORITY` (dcb-app(8)); `dcb app flush dev IF dscp-prio` for PCP.
     """
 
     code = "NIC002"
@@ -127,7 +125,7 @@ class NicTrustMismatch(_NicRule):
         wanted = ctx.policy.nic.trust
         if wanted is not None:
             yield from trust_findings(self, ctx.policy.name, wanted, device, port,
-                                      f"run `mlnx_qos -i {port.name} --trust {wanted}`")
+                                      f"run {nic_trust_fix(port.name, port.dcb_tool, wanted)}")
 
 
 @register

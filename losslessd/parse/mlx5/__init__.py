@@ -37,6 +37,7 @@ from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
+from ...platforms import PLATFORMS
 from .. import lldp
 from ..base import Input, IssueList, check_port_count, line_source, port_slot, positional, refused, shell_words
 from ..braces import holds_expression
@@ -248,6 +249,7 @@ class _Host:
         self._writes = itertools.count()
         self.tos_attempted = False
         self.ethtool_speed: dict[str, float] = {}
+        self.qos_refused: dict[str, tuple[str, int]] = {}  # iface -> (what `mlnx_qos -i IF` answered, its line)
 
     # -- inputs ------------------------------------------------------------------------------
     def add(self, inp: Input) -> None:
@@ -267,6 +269,10 @@ class _Host:
                         inp.path, 1, code="SYS004")
             self._script(inp)
             return
+        elif inp.text.lstrip().startswith("{"):  # (a bare JSON object does not say which command printed it)
+            raise InputError("JSON: `dcb -j OBJECT show dev IF` output is read as a losslessd capture's section, whose "
+                             "`#% command: dcb -j pfc show dev IF` line says what printed it (docs/capture-format.md)",
+                             file=inp.path, line=1)
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` or `dcb pfc|ets|app|buffer show dev IF` "
                              "output nor a host setup script (#! shell "
@@ -370,6 +376,7 @@ class _Host:
                     raise script.Skip("no interface (-i IF)")
                 known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
                 script.apply_mlnx_qos(self.device.ports[iface], known, src)
+                self.device.ports[iface].dcb_tool = "mlnx_qos"
                 if dict(known).get("--dcbx") == "fw":  # mlnx_qos --dcbx fw: "firmware controlled" DCBX, willing
                     script.forget(self.device.ports[iface], ["--dcbx"], src)
                     self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: "
@@ -427,6 +434,8 @@ class _Host:
                         return
                     raise script.Skip("no interface (dev IF)")
                 note = dcb.apply(self.device.ports[iface], words[1:], src)
+                if dcb.changes(words[1:]):
+                    self.device.ports[iface].dcb_tool = "dcb"
                 if note:
                     self._issue(f"`{line[:80]}`: {note[1]}", path, n, code=note[0])
             elif prog == "cma_roce_tos":
@@ -722,6 +731,9 @@ class _Host:
     def _op_qos(self, file: str, op: tuple) -> None:
         self.device.issues.extend(mlnx_qos.apply(self.device.ports[op[1]], op[2], file))
 
+    def _op_qos_refused(self, file: str, op: tuple) -> None:
+        self.qos_refused[op[1]] = (op[2], op[3])
+
     def _op_dcb(self, file: str, op: tuple) -> None:
         self.device.issues.extend(dcb_show.apply(self.device.ports[op[1]], op[2], file))
 
@@ -788,7 +800,7 @@ class _Host:
         return port_slot(self.device.ports, iface, lambda: Port(name=iface, qos_configured=True, source=Source(
             file=file, line=max(sec.line - 1, 1))), Source(file=file))
 
-    def _issue(self, message: str, file: str, line: int | None, code: str = "SYS002") -> None:
+    def _issue(self, message: str, file: str | None, line: int | None, code: str = "SYS002") -> None:
         self.device.issues.append(ParseIssue(code=code, message=message, source=Source(file=file, line=line)))
 
     def finish(self) -> Device:
@@ -796,13 +808,19 @@ class _Host:
         for iface, port in device.ports.items():
             if port.speed_gbps is None and iface in self.ethtool_speed:
                 port.speed_gbps = self.ethtool_speed[iface]
-            if not self.captured or iface not in self.attempted:
+            if not self.captured or iface not in self.attempted and iface not in self.qos_refused:
                 continue  # bare output and scripts: only what they show or set is known, nothing expected
-            tried = self.attempted[iface]
+            tried = self.attempted.get(iface, set())
             dcb = bool(tried & _DCB_READS) and "mlnx_qos" not in tried  # (dcb's PFC, ETS and app show mlnx_qos's)
+            refusal = self.qos_refused.get(iface) if not dcb and "mlnx_qos" not in tried else None
+            if refusal is not None:
+                self._issue(f"`mlnx_qos -i {iface}` answered {refusal[0]!r}: {_EXPECTED['mlnx_qos'][1]} unknown; on a "
+                            f"host without mlnx_qos capture `dcb pfc show dev {iface}`, `dcb ets show dev {iface}` and "
+                            f"`dcb app show dev {iface}` (pull and examples/collect-host-capture.sh do)", file,
+                            refusal[1])
             missing = [(command.format(iface), what) for group, (command, what) in _EXPECTED.items()
                        if group not in tried and not (group == "speed" and "ethtool" in tried)
-                       and not (group == "mlnx_qos" and dcb)]
+                       and not (group == "mlnx_qos" and (dcb or refusal is not None))]
             missing += [(f"{g.replace('-', ' ')} show dev {iface}", _DCB_WHAT[g]) for g in sorted(_DCB_READS - tried)
                         if dcb]
             for command, what in missing:
@@ -898,7 +916,10 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     prog, args = os.path.basename(tokens[0]), tokens[1:]
     if prog == "mlnx_qos":
         iface = _option(args, "-i", "--interface")
-        if iface and _attempt(out, iface, "mlnx_qos", sec):
+        if iface and PLATFORMS[PLATFORM].refuses(sec.output):  # (not installed: dcb read instead, its sections after)
+            if _attempt(out, iface, None, sec):
+                out.append(("qos_refused", iface, sec.output.strip().split("\n", 1)[0][:80], max(sec.line - 1, 1)))
+        elif iface and _attempt(out, iface, "mlnx_qos", sec):
             out.append(("qos", iface, sec))
     elif prog == "dcb":
         _dcb_show(out, sec, args)

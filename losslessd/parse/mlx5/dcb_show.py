@@ -9,19 +9,22 @@ KEY:VALUE items (dcb(8), "ARRAY PARAMETERS"), in the layouts the man pages show:
 - dcb-app(8): one line per selector, `dscp-prio 0:0 CS3:2 CS3:3 CS6:6` (a DSCP named from /etc/iproute2/rt_dsfield
   unless -N), `pcp-prio 1nd:1`, `default-prio 3`; an empty table prints nothing;
 - dcb-buffer(8): `prio-buffer 0:0 ...`, `buffer-size 0:10Kb ... 6:1Mb`, `total-size 1222Kb`.
-With -j (iproute2 dcb/dcb_pfc.c, dcb_ets.c: print_uint/print_on_off and dcb_print_named_array) PFC and ETS print one
-JSON object whose arrays hold the values in key order: {"pfc_cap": 8, "prio_pfc": [false, ...], "tc_tsa": ["ets",
-...], "prio_tc": [0, ...]}.
+With -j (iproute2 dcb/dcb_pfc.c, dcb_ets.c, dcb_buffer.c: print_uint/print_on_off and dcb_print_named_array) each
+prints one JSON object whose arrays hold the values in key order: {"pfc_cap": 8, "prio_pfc": [false, ...], "tc_tsa":
+["ets", ...], "prio_tc": [0, ...]}, {"prio_buffer": [0, ...], "buffer_size": [131072, ...], "total_size": N} (sizes
+in bytes: lib/json_print_math.c print_color_size prints JSON's as a number); dcb_app.c dcb_app_print_filtered one
+array per entry, {"dscp_prio": [[26, 3], ...]} (the DSCP a number, as -N; iproute2 6.5 on, commit a245bfe1, each entry
+ends in a string " ": [26, 3, " "]), an empty table {}.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from typing import TypeVar
 
 from ...capture import Section
+from ...docpos import json_value
 from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Trust
 from ...units import DSCP_NAMES, is_small_int
 from ..base import line_source
@@ -39,7 +42,7 @@ _PASSED = frozenset({"requests", "indications", "pg-bw", "reco-tc-bw", "reco-tc-
 _HEADS = ("pfc-cap", "macsec-bypass", "delay", "willing", "ets-cap", "cbs")  # (words of the `key value` head lines)
 # The array lines, one per parameter; what each sets.
 _ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "dscp-prio", "prio-buffer", "buffer-size"})
-_JSON_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc"})  # (the -j layouts dcb_pfc.c / dcb_ets.c print)
+_JSON_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "prio-buffer"})  # (values in key order)
 # A line of dcb show output: a parameter of one of the four objects, then its values (what sniffing looks for).
 SHOW_LINE = re.compile(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|buffer-size)(?:[ \t]+[^\s:]+:\S+)+"
                        r"|pfc-cap [0-9]+ macsec-bypass (?:on|off) delay [0-9]+)[ \t\r]*$", re.M)
@@ -57,6 +60,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     """Fill ``port`` from one `dcb ... show dev IF` output; SYS002 issues for what could not be read."""
     facts = _scan(section)
     issues: list[ParseIssue] = []
+    port.dcb_tool = "dcb"
 
     def issue(message: str, line: int) -> None:
         issues.append(ParseIssue(code="SYS002", message=f"`{section.command}`: {message}",
@@ -208,9 +212,9 @@ def _scan(section: Section) -> _Facts:
 
 
 def _scan_json(section: Section, facts: _Facts) -> _Facts:
-    """`dcb -j pfc|ets show dev IF`: one JSON object (arrays in key order)."""
+    """`dcb -j pfc|ets|app|buffer show dev IF`: one JSON object (see the module)."""
     try:
-        doc = json.loads(section.output)
+        doc = json_value(section.output)  # (a ValueError for nesting too deep too, not a RecursionError)
     except ValueError as exc:
         facts.bad.append((section.line, f"not JSON ({exc})"))
         return facts
@@ -222,13 +226,19 @@ def _scan_json(section: Section, facts: _Facts) -> _Facts:
         name = key.replace("_", "-")
         if name in _JSON_ARRAYS and isinstance(value, list):
             facts.arrays[name] = ([(str(i), _json_word(v)) for i, v in enumerate(value)], section.line)
+        elif name == "buffer-size" and isinstance(value, list):  # (bytes: the size words' "b")
+            facts.arrays[name] = ([(str(i), f"{_json_word(v)}b") for i, v in enumerate(value)], section.line)
+        elif name == "dscp-prio" and isinstance(value, list):
+            pairs = [v[:2] if isinstance(v, list) and v[2:] in ([], [" "]) else [v, "?"] for v in value]
+            facts.arrays[name] = ([(_json_word(k), _json_word(p)) for k, p in pairs], section.line)
         elif name in _ARRAYS or (name not in _PASSED and name not in _HEADS):
-            facts.bad.append((section.line, f"{key!r} (of -j, PFC and ETS are read: app, buffer without -j)"))
+            facts.bad.append((section.line, f"{key!r}: no parameter of dcb pfc, ets, app or buffer"))
     return facts
 
 
 def _json_word(value: object) -> str:
-    """A JSON array value as the text output writes it (true/false for on/off; numbers and keywords as they are)."""
+    """A JSON array value as the text output writes it (true/false for on/off; numbers and keywords as they are; a
+    list, null or an object as nothing any array takes)."""
     if isinstance(value, bool):
         return "on" if value else "off"
-    return str(value)
+    return str(value) if isinstance(value, (int, str)) else "?"

@@ -136,6 +136,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
               for message, line in facts.before]
     if not facts.understood:
         return issues
+    port.dcb_tool = "mlnx_qos"
     if facts.trust is not None:
         port.trust = facts.trust_mode
         port.trust_source = line_source(file, facts.trust[1])
