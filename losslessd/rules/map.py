@@ -167,8 +167,8 @@ class CnpNotStrict(PortRule):
         if hop.tc is None and by_dscp and (why := sorted_by_cos(port, cnp.dscp)):
             return [], [why], maps
         if hop.tc is None:
-            return [f"it has no entry in the {hop.marking}->TC map; map it to a TC with a strict-priority queue"], \
-                [], maps
+            missing = f"it has no entry in the {hop.marking}->TC map; map it to a TC with a strict-priority queue"
+            return [missing], [], maps
         # A CNP sorted by its 802.1p priority is sent with that priority (the policy's): nothing to compare.
         problem, doubt = cnp_priority(cnp, port, hop) if by_dscp else (None, None)
         problems += [problem] if problem else []

@@ -134,7 +134,7 @@ class LosslessClassStarved(PortRule):
         allowed = _allowed_strict(ctx, device, port) | set(lossless)
         strict = sorted(idx for idx in _outranking(queues, lossless) if idx not in allowed)
         by_pcp = not host and ctx.policy.lossless.trust == "pcp"
-        used = _used_units(device, port, by_pcp) if strict else None  # (follows all 64 DSCPs: only for strict queues)
+        used = _used_units(device, port, by_pcp) if strict else None  # (all 64 DSCPs or 8 PCPs: only if strict)
         strict = [idx for idx in strict if used is None or idx in used]
         if not strict:
             return
