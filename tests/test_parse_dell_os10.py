@@ -651,3 +651,24 @@ def test_a_dot1p_map_sending_the_lossless_priority_to_an_unpaused_group_is_map00
     assert [(f.severity.value, f.unverified, f.source.line) for f in found] == [("error", False, 13)], \
         [(f.message, f.source) for f in found]
     assert "PCP 3 -> qos-group 1" in found[0].message and "qos-group 1 has no PFC priority" in found[0].message
+
+
+def test_under_roce_pcp3_ecn_is_checked_on_the_queue_the_lossless_dot1p_reaches(tmp_path):
+    """Session 36 part d: under a PCP policy the lane rules started from the policy's DSCPs, so on an OS10 switch
+    whose trust map sends dot1p 3 to qos-group 1 (queue 1, no WRED) only qos-group 3's queue 3 (the no-drop class,
+    marking ECN) was checked and nothing said the RoCE queue does not mark. OS10 User Guide: `trust dot1p-map`
+    qos-group N dot1p, `qos-map traffic-class` queue N qos-group N, a `wred` profile's `random-detect ecn`."""
+    text = ("hostname os10a\ntrust dot1p-map TM\n qos-group 0 dot1p 0-2,4-7\n qos-group 1 dot1p 3\n"
+            "qos-map traffic-class QM\n queue 0 qos-group 0\n queue 1 qos-group 1\n queue 3 qos-group 3\n"
+            "wred ROCE-ECN\n random-detect color green minimum-threshold 150 maximum-threshold 1500 "
+            "drop-probability 100\n random-detect ecn\n!\n"
+            "class-map type queuing Q3\n match queue 3\n!\n"
+            "policy-map type queuing ETS\n class Q3\n  bandwidth percent 60\n  random-detect ROCE-ECN\n!\n"
+            "class-map type network-qos CMQ\n match qos-group 3\npolicy-map type network-qos PMQ\n class CMQ\n"
+            "  pause\n  pfc-cos 3\ninterface ethernet1/1/1\n no shutdown\n trust-map dot1p TM\n"
+            " qos-map traffic-class QM\n service-policy input type network-qos PMQ\n"
+            " service-policy output type queuing ETS\n priority-flow-control mode on\n ets mode on\n")
+    (tmp_path / "os10a.cfg").write_text(text)
+    found = [f for f in lint([tmp_path / "os10a.cfg"], "roce-pcp3").findings if f.code == "ECN001"]
+    assert [(f.severity.value, f.key) for f in found] == [("error", "1")], [(f.message, f.key) for f in found]
+    assert "queue 1 (RoCE PCP 3, not in a lossless class) does not mark ECN" in found[0].message

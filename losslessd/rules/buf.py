@@ -1,8 +1,9 @@
 """BUF: every lossless PG has a buffer profile whose headroom can absorb what is in flight after XOFF.
 
 The lossless PGs of a port are those its lossless priorities use (see rules/common.py
-``lossless_lanes``). Switch ports only: a ConnectX NIC computes its receive-buffer xoff itself
-(mlx5 port_buffer.c). The maths lives in losslessd/headroom.py.
+``lossless_lanes``: reached by the policy's DSCPs, or under `lossless.trust: pcp` by its priorities' PCPs).
+Switch ports only: a ConnectX NIC computes its receive-buffer xoff itself (mlx5 port_buffer.c).
+The maths lives in losslessd/headroom.py.
 """
 
 from __future__ import annotations
@@ -212,7 +213,8 @@ class LosslessPgUnverified(_BufRule):
     """A lossless priority's PG has no buffer profile that can be verified offline.
 
     ## What it checks
-    Each lossless PG of a RoCE-facing switch port has a buffer profile in the input. A PG whose
+    Each lossless PG of a RoCE-facing switch port (the PG the policy's DSCPs reach, or under
+    `lossless.trust: pcp` its lossless priorities' 802.1p PCPs) has a buffer profile in the input. A PG whose
     headroom the switch computes at run time (SONiC BUFFER_PG profile `NULL`, a profile with
     `headroom_type: dynamic`, or on SONiC no BUFFER_PG entry at all, which the buffer manager
     creates from the port's speed and cable length for every PFC-enabled priority) is reported as

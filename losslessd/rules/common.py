@@ -2,8 +2,10 @@
 
     message text    numbers, priorities, queues_text, pause_on, TRUST_LABEL, few (the first names and how many more:
                     lint.finding's, which the engine shares)
-    the chain       first_break: where one lossless DSCP's DSCP -> priority -> PG -> queue chain breaks on a port
-                    (MAP001, PTH001); cnp_priority (MAP002, PTH002); trust_findings (MAP003, NIC002)
+    the chain       roce_hops: the chain of each marking RoCE is classified by (the policy's DSCPs, or under
+                    `lossless.trust: pcp` its lossless priorities' PCPs) on a port (MAP001 and the lanes); first_break:
+                    where one chain (-> priority -> PG -> queue) breaks (MAP001, PTH001); cnp_priority (MAP002, PTH002);
+                    trust_findings (MAP003, NIC002)
     lanes           the (priority, PG, queue) each lossless class uses on a switch port (ECN, BUF, SCH); LaneRule,
                     the base of the ECN and BUF port rules
     paths           the fabric's losslessd.paths view, shared by the path (PTH) and deadlock (DLK) rules, and
@@ -22,7 +24,7 @@ from ..paths import Paths, fabric_paths
 from ..paths.view import PathFacts, Views, path_facts
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
-    from ..policy import Policy
+    from ..policy import Cnp, Policy
 
 
 # ---- message text ----------------------------------------------------------------------------------------------
@@ -243,21 +245,40 @@ def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
 # ---- lanes: where lossless traffic is buffered and queued on a switch port ---------------------------------------
 class Lane(NamedTuple):
     """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress (None: not known).
-    A RoCE DSCP whose class is not lossless (MAP001's finding) still needs ECN on its queue: its lane has no
-    priority and names the DSCP."""
+    A RoCE marking whose class is not lossless (MAP001's finding) still needs ECN on its queue: its lane has no
+    priority and names the marking ("DSCP 26", "PCP 3")."""
 
     priority: int | None
     pg: int | None
     queue: int | None
-    dscp: int | None = None
+    marked: str | None = None
+
+
+def roce_hops(policy: Policy, port: Port, host: bool = False) -> list[Hop]:
+    """The chain of each marking RoCE data is classified by on a port: a switch port under `lossless.trust: pcp`
+    sorts by the 802.1p priority the hosts tag, which is the lossless priority (Port.pcp_chain); otherwise (and on
+    a NIC, whose map starts at the DSCP) by the policy's DSCPs (Port.dscp_chain)."""
+    if not host and policy.lossless.trust == "pcp":
+        return [port.pcp_chain(prio) for prio in policy.lossless.priorities]
+    return [port.dscp_chain(dscp) for dscp in policy.lossless.dscp]
+
+
+def cnp_hop(cnp: Cnp, trust: str | None, port: Port) -> Hop:
+    """The chain a switch port sorts the policy's CNPs by: under `lossless.trust: pcp` with a `cnp.priority` the
+    802.1p priority the NICs tag them with (MLNX_OFED mlx5 sysfs ecn/roce_np/cnp_802p_prio, which MAP002 checks on
+    the NICs), else the CNP DSCP."""
+    if trust == "pcp" and cnp.priority is not None:
+        return port.pcp_chain(cnp.priority)
+    return port.dscp_chain(cnp.dscp)
 
 
 def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
-    """The (priority, PG, queue) triples lossless traffic uses on a switch port, without repeats."""
+    """The (priority, PG, queue) triples lossless traffic uses on a switch port, without repeats: where the
+    marking the policy trusts (roce_hops) leads, and for a lossless priority it does not reach, every class with
+    that PFC priority."""
     lossless = policy.lossless.priorities
     lanes: list[Lane] = []
-    for dscp in policy.lossless.dscp:
-        hop = port.dscp_chain(dscp)
+    for hop in roce_hops(policy, port):
         if hop.priority in lossless:
             lanes.append(Lane(hop.priority, hop.pg, hop.queue))
     reached = {lane.priority for lane in lanes}
@@ -351,10 +372,9 @@ def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
     for lane in lossless_lanes(ctx.policy, port):
         groups["queue"].setdefault(lane.queue, lane)
         groups["pg"].setdefault(lane.pg, lane)
-    for dscp in ctx.policy.lossless.dscp:  # RoCE that lands on a lossy class still needs ECN on its queue
-        hop = port.dscp_chain(dscp)
+    for hop in roce_hops(ctx.policy, port):  # RoCE that lands on a lossy class still needs ECN on its queue
         if hop.queue is not None and hop.queue not in groups["queue"]:
-            groups["queue"][hop.queue] = Lane(None, None, hop.queue, dscp)
+            groups["queue"][hop.queue] = Lane(None, None, hop.queue, f"{hop.marking} {hop.dscp}")
     return {hop: list(first.values()) for hop, first in groups.items()}
 
 

@@ -1,7 +1,8 @@
 """ECN: the egress queue lossless traffic uses marks ECN, with sane thresholds, before PFC pauses.
 
-Which queue: each policy lossless DSCP is followed through the port's maps (Port.dscp_chain); a
-lossless priority that no DSCP reaches (maps unknown, or broken, which MAP001 reports) is checked
+Which queue: each policy lossless DSCP is followed through the port's maps (Port.dscp_chain; under
+`lossless.trust: pcp` each lossless priority's PCP, Port.pcp_chain: rules/common.py roce_hops); a
+lossless priority that no such marking reaches (maps unknown, or broken, which MAP001 reports) is checked
 on the queue and PG of the traffic classes with that PFC priority. A queue or PG the input does not
 show is reported as unverified (never taken to be the priority's own number). Switch ports only:
 NIC DCQCN switches are checked by NIC003.
@@ -76,7 +77,7 @@ def _source(port: Port, queue: int):
 
 def _where(lane: Lane) -> str:
     if lane.priority is None:
-        return f"queue {lane.queue} (RoCE DSCP {lane.dscp}, not in a lossless class)"
+        return f"queue {lane.queue} (RoCE {lane.marked}, not in a lossless class)"
     return f"queue {lane.queue} (lossless priority {lane.priority})"
 
 
@@ -107,7 +108,8 @@ class EcnDisabledOnLossless(_EcnRule):
 
     ## What it checks
     On every RoCE-facing switch port, the egress queue each lossless priority's traffic uses, and
-    the queue each RoCE DSCP of the policy leaves from (also when its class is not lossless), has
+    the queue each RoCE DSCP of the policy (under `lossless.trust: pcp`, each lossless priority's 802.1p
+    PCP) leaves from (also when its class is not lossless), has
     WRED/ECN marking enabled. Silent when the policy says `ecn.required: false` (PFC-only fabrics).
     One finding per port and queue; a queue whose ECN state the input does not show is reported as
     unverified.

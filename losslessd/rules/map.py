@@ -7,14 +7,16 @@ from collections.abc import Iterator
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
-from ..model import Device, DeviceKind, Port, SchedulerType, Source
+from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Source
 from ..platforms import PLATFORMS
 from .common import (
+    cnp_hop,
     cnp_priority,
     first_break,
     numbers,
     pg_buffer_break,
     queues_text,
+    roce_hops,
     scheduler_unknown,
     sorted_by_cos,
     trust_findings,
@@ -74,10 +76,8 @@ class RoceDscpNotLossless(PortRule):
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         unknown: list[str] = []
         unknown_source = None
-        # A switch under a PCP policy classifies by the 802.1p priority the hosts tag, which is the lossless priority.
-        by_pcp = device.kind != DeviceKind.host and ctx.policy.lossless.trust == "pcp"
-        for value in ctx.lossless if by_pcp else ctx.policy.lossless.dscp:
-            hop = port.pcp_chain(value) if by_pcp else port.dscp_chain(value)
+        for hop in roce_hops(ctx.policy, port, host=device.kind == DeviceKind.host):
+            value = hop.dscp
             marked = f"{hop.marking} {value}"
             link = first_break(ctx, device, port, hop)
             if link is None:
@@ -103,7 +103,9 @@ class CnpNotStrict(PortRule):
     priority `cnp.priority` (when set; unverified when the class has no PFC priority, as untagged
     routed CNPs carry no 802.1p the input could show) and its queue has a strict-priority scheduler
     (when `cnp.strict`). Unverified where the port sorts a DSCP its qos policy does not set by the
-    802.1p CoS it trusts (EOS): the CNPs' class is their CoS's, which the input does not show.
+    802.1p CoS it trusts (EOS): the CNPs' class is their CoS's, which the input does not show. Under
+    `lossless.trust: pcp` a switch port sorts CNPs by the 802.1p priority the NICs tag them with
+    (`cnp.priority`), so the class checked is that PCP's (PCP -> TC -> queue) and its strictness alone.
     On NIC ports, the NIC sends its CNPs with that DSCP (sysfs `ecn/roce_np/cnp_dscp`) and with
     `cnp.priority` (`ecn/roce_np/cnp_802p_prio`); unverified when the capture lacks them.
     Does nothing when the policy has no `cnp`.
@@ -142,29 +144,34 @@ class CnpNotStrict(PortRule):
         if cnp is None:  # (applies() said so)
             return
         host = device.kind == DeviceKind.host
-        problems, unknown, source = (self._host if host else self._switch)(cnp, port)
+        hop = None if host else cnp_hop(cnp, ctx.policy.lossless.trust, port)
+        problems, unknown, source = self._host(cnp, port) if hop is None else self._switch(cnp, port, hop)
+        marked = f"DSCP {cnp.dscp}" if hop is None else f"{hop.marking} {hop.dscp}"
         if problems:
-            subject = f"DSCP {cnp.dscp}" if host else port.dscp_chain(cnp.dscp).describe()
+            subject = marked if hop is None else hop.describe()
             note = f" (not checked: {'; '.join(unknown)})" if unknown else ""
             yield self.finding(f"CNP {subject}: {'; '.join(problems)}{note}", device=device,
                                port=port, source=source, key=cnp.dscp, section="ecn" if host else "scheduler")
         elif unknown:
-            yield self.unverified(f"could not verify CNP DSCP {cnp.dscp}: {'; '.join(unknown)}", device=device,
+            yield self.unverified(f"could not verify CNP {marked}: {'; '.join(unknown)}", device=device,
                                   port=port, source=source)
 
     @staticmethod
-    def _switch(cnp, port: Port) -> tuple[list[str], list[str], Source | None]:
+    def _switch(cnp, port: Port, hop: Hop) -> tuple[list[str], list[str], Source | None]:
+        """The CNP class on a switch port (``hop``: common.cnp_hop, by DSCP or, under a PCP policy, by 802.1p)."""
         problems: list[str] = []
         unknown: list[str] = []
         maps = port.map_source or port.source
-        hop = port.dscp_chain(cnp.dscp)
-        if port.dscp_to_tc is None:
-            return [], ["the DSCP->TC map is not in the input"], maps
-        if hop.tc is None and (why := sorted_by_cos(port, cnp.dscp)):
+        by_dscp = hop.marking == "DSCP"
+        if (port.dscp_to_tc if by_dscp else port.pcp_to_tc) is None:
+            return [], [f"the {hop.marking}->TC map is not in the input"], maps
+        if hop.tc is None and by_dscp and (why := sorted_by_cos(port, cnp.dscp)):
             return [], [why], maps
         if hop.tc is None:
-            return ["it has no entry in the DSCP->TC map; map it to a TC with a strict-priority queue"], [], maps
-        problem, doubt = cnp_priority(cnp, port, hop)
+            missing = f"it has no entry in the {hop.marking}->TC map; map it to a TC with a strict-priority queue"
+            return [missing], [], maps
+        # A CNP sorted by its 802.1p priority is sent with that priority (the policy's): nothing to compare.
+        problem, doubt = cnp_priority(cnp, port, hop) if by_dscp else (None, None)
         problems += [problem] if problem else []
         unknown += [doubt] if doubt else []
         if not cnp.strict:

@@ -14,7 +14,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
-from .common import lanes_by, numbers, scheduler_unknown
+from .common import cnp_hop, lanes_by, numbers, scheduler_unknown
 
 WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
 
@@ -28,7 +28,7 @@ def _allowed_strict(ctx, device: Device, port: Port) -> set[int]:
         return set()
     if device.kind == DeviceKind.host:
         return {(port.priority_to_tc or {}).get(pol.cnp.priority, pol.cnp.priority)}
-    hop = port.dscp_chain(pol.cnp.dscp)
+    hop = cnp_hop(pol.cnp, pol.lossless.trust, port)
     return {hop.queue} if hop.queue is not None else set()  # the CNP queue is not known: none is allowed by name
 
 
@@ -58,7 +58,8 @@ class LosslessClassStarved(PortRule):
       `no priority` one) and that only the default DSCP map reaches is reported as unverified: nearly every
       EOS config has such queues. Where the DSCP map is not in the input (so neither which queues traffic
       reaches nor which one is the CNP class's is known), a single strict queue is reported as unverified: it
-      may be the CNP queue the policy allows.
+      may be the CNP queue the policy allows. Under `lossless.trust: pcp` the queues traffic reaches, the
+      lossless queue and the CNP class are those the port's 802.1p (PCP) map gives, not its DSCP map.
     A lossless queue whose scheduler the input does not show is reported as unverified, and so is weight 0 where
     every other weighted queue has weight 0 too (none is served before another; how the switch then shares the
     link is not in the input). One finding per port and problem.
@@ -132,26 +133,30 @@ class LosslessClassStarved(PortRule):
             return
         allowed = _allowed_strict(ctx, device, port) | set(lossless)
         strict = sorted(idx for idx in _outranking(queues, lossless) if idx not in allowed)
-        used = _used_units(device, port) if strict else None  # (follows all 64 DSCPs: only for strict queues)
+        by_pcp = not host and ctx.policy.lossless.trust == "pcp"
+        used = _used_units(device, port, by_pcp) if strict else None  # (all 64 DSCPs or 8 PCPs: only if strict)
         strict = [idx for idx in strict if used is None or idx in used]
         if not strict:
             return
         pol = ctx.policy
         cnp = pol.cnp
         if (used is None and len(strict) == 1 and not host and pol.scheduler.strict_allowed is None
-                and cnp is not None and cnp.priority is not None and port.dscp_chain(cnp.dscp).queue is None):
-            # The DSCP map is not in the input: the one strict queue may be the CNP class's, which the policy allows.
+                and cnp is not None and cnp.priority is not None
+                and cnp_hop(cnp, pol.lossless.trust, port).queue is None):
+            # The DSCP (PCP) map is not in the input: the one strict queue may be the CNP class's, which the policy
+            # allows.
             first = queues[strict[0]]
             at = (first.scheduler.source if first.scheduler else None) or first.source or port.source
             yield self.unverified(f"{unit} {strict[0]} is strict priority above the lossless {unit} "
-                                  f"{numbers(lossless)}; the DSCP->TC map is not in the input, so whether it is the "
-                                  f"CNP class's queue (the one strict queue the policy allows) could not be checked",
+                                  f"{numbers(lossless)}; the {'PCP' if by_pcp else 'DSCP'}->TC map is not in the "
+                                  f"input, so whether it is the CNP class's queue (the one strict queue the policy "
+                                  f"allows) could not be checked",
                                   device=device, port=port, source=at, key="strict", strict=strict)
             return
         # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
         # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the
         # default DSCP map is in nearly every deployed EOS config and may carry little: unverified, not a warning.
-        by_written_maps = _used_units(device, port, written=True) or set()
+        by_written_maps = _used_units(device, port, by_pcp, written=True) or set()
         written = [i for i in strict if not queues[i].scheduler.default or i in by_written_maps]
         first = queues[(written or strict)[0]]
         src = first.scheduler.source or first.source or port.source
@@ -174,12 +179,16 @@ class LosslessClassStarved(PortRule):
                            f"scheduler.strict_allowed)", device=device, port=port, source=src, key="strict",
                            severity=Severity.warning, strict=written, **section)
 
-def _used_units(device: Device, port: Port, written: bool = False) -> set[int] | None:
+def _used_units(device: Device, port: Port, by_pcp: bool, written: bool = False) -> set[int] | None:
     """The queues (TCs on a NIC) some traffic is classified into: a strict queue nothing reaches starves no one.
-    None when the maps are not in the input. ``written``: only by map entries the config writes."""
+    None when the maps are not in the input. ``by_pcp``: the switch port sorts traffic by its 802.1p PCP (a policy
+    with `lossless.trust: pcp`), so the eight PCPs reach the queues, not the DSCPs. ``written``: only by map entries
+    the config writes."""
     if device.kind == DeviceKind.host:
         tcs = port.priority_to_tc
         return set(range(8)) if tcs is None else set(tcs.values())
+    if by_pcp:
+        return None if port.pcp_to_tc is None else {q for p in range(8) if (q := port.pcp_chain(p).queue) is not None}
     if port.dscp_to_tc is None:
         return None
     skip = set(port.dscp_defaulted or ()) if written else set()
