@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import InputError, state_file_reason
-from .limits import not_a_file
+from .limits import check_output, not_a_file
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -741,6 +741,7 @@ def check_writable(path: Path) -> None:
     """What `daemon --check` asks of the history file, without writing anything: a new file can be created in its
     folder; an existing one is a losslessd history this version can write (or an empty file, which becomes one).
     InputError naming the file otherwise: the daemon would fail at its start."""
+    check_output(path, "history database", regular=True)
     if not os.path.exists(path):
         folder = path.parent
         if not os.path.isdir(folder):
@@ -770,6 +771,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         raise InputError(f"{kind}: a history database is a file", file=str(path))
     if not create and not os.path.isfile(path):
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
+    if create:
+        check_output(path, "history database", regular=True)
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, timeout=OPEN_TIMEOUT_S,

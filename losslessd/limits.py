@@ -244,18 +244,32 @@ def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:
         raise OSError(errno.ENXIO, why) from None
 
 
-def write_output(path: str | Path, data: bytes, what: str) -> None:
-    """Write an output file (a report, a plot) whole; InputError naming it, never a hang: it is opened without
-    blocking, so a FIFO no process reads is refused at once (a blocking open waits for a reader for ever), then
-    written blocking (a pipe with a reader, /dev/stdout, a terminal take it as they drain)."""
+def check_output(path: str | Path, what: str, *, regular: bool = False, folder: bool = False) -> str:
+    """``path`` as an error names it, or InputError for an output no run may write: a name with a NUL, a file (or,
+    ``folder``, a folder) on a kernel filesystem (/proc/sys/..., /sys/...: settings, not storage); ``regular``:
+    anything there but a regular file too (a FIFO, a device: a SQLite file, which SQLite opens itself, beside its
+    journal). write_output's checks, and output_folder's; SQLite stores (the daemon's history, a tune database)
+    make them before they create a file."""
     display = str(path)
     if "\0" in display:
         raise InputError(f"cannot write the {what}: its name holds a NUL character (\\0), which no file name can",
                          file=display.replace("\0", "\\0"))
-    kernel = _kernel_fs(path)
+    kernel = _kernel_fs(path, folder)
     if kernel:
         raise InputError(f"cannot write the {what}: the path is on the kernel's {kernel} filesystem, whose files are "
-                         f"kernel interfaces, not storage: write the {what} to a file on disk", file=display)
+                         f"kernel interfaces, not storage: write the {what} to a {'folder' if folder else 'file'} on "
+                         "disk", file=display)
+    kind = not_a_file(path) if regular else None
+    if kind:
+        raise InputError(f"cannot write the {what}: {kind}; name a regular file (or a new one)", file=display)
+    return display
+
+
+def write_output(path: str | Path, data: bytes, what: str) -> None:
+    """Write an output file (a report, a plot) whole; InputError naming it, never a hang: it is opened without
+    blocking, so a FIFO no process reads is refused at once (a blocking open waits for a reader for ever), then
+    written blocking (a pipe with a reader, /dev/stdout, a terminal take it as they drain)."""
+    display = check_output(path, what)
     target, temp = _beside(path)
     try:
         fd = open_output(temp or path, os.O_EXCL if temp else 0)
@@ -281,6 +295,19 @@ def write_output(path: str | Path, data: bytes, what: str) -> None:
                 os.unlink(temp)
 
 
+def output_folder(path: str | Path, what: str, option: str) -> None:
+    """Make the folder (and its parents) that an output's files go into (pull's snapshot and session logs, tune
+    report's plots), with write_output's checks, before anything is written there; InputError naming it otherwise.
+    A folder on a kernel filesystem is refused before it is made: under /sys/fs/cgroup a mkdir makes a cgroup, and
+    /proc takes no file."""
+    display = check_output(path, what, folder=True)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:  # (a file of that name, a path below one, a folder not writable)
+        why = f"it is a file: {option} names a folder" if isinstance(exc, FileExistsError) else os_reason(exc)
+        raise InputError(f"cannot make the folder for the {what}: {why}", file=display) from None
+
+
 # Filesystems whose files are the kernel's interfaces (proc(5), sysfs(5), cgroups(7), debugfs, tracefs, configfs,
 # securityfs, bpf, pstore, efivarfs): a report is never kept there, and /proc/self/comm or /sys/... take it as a
 # setting
@@ -288,19 +315,25 @@ _KERNEL_FS = frozenset({"proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracef
                         "pstore", "efivarfs"})
 
 
-def _kernel_fs(path: str | Path) -> str | None:
+def _kernel_fs(path: str | Path, folder: bool = False) -> str | None:
     """The kernel-interface filesystem a regular file at ``path`` (or, where nothing is there, its folder) is on, by
     its device in /proc/self/mountinfo (proc(5)); None elsewhere, for what is not a regular file (a pipe or terminal
-    behind /dev/stdout), or where there is no mountinfo to read."""
+    behind /dev/stdout), or where there is no mountinfo to read. ``folder``: ``path`` is a folder, or the first of
+    its parents that is there."""
     try:
         kind = os.stat(path)
-        if not stat.S_ISREG(kind.st_mode):
+        if not (stat.S_ISDIR if folder else stat.S_ISREG)(kind.st_mode):
             return None
     except OSError:
-        try:
-            kind = os.stat(os.path.dirname(os.path.abspath(path)))
-        except OSError:
-            return None
+        parent = os.path.dirname(os.path.abspath(path))
+        while True:
+            try:
+                kind = os.stat(parent)
+                break
+            except OSError:
+                if not folder or parent == os.path.dirname(parent):
+                    return None
+                parent = os.path.dirname(parent)
     device = f"{os.major(kind.st_dev)}:{os.minor(kind.st_dev)}"
     try:
         with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as mounts:

@@ -624,7 +624,7 @@ def cases() -> list[Case]:
         # an existing history file in a folder no file can be made in (SQLite's journal goes beside it): --check said
         # valid, the daemon stopped at its start
         C("daemon-history-in-proc", _settings_case(settings=_NUL_HISTORY.replace('"h\\0.db"', "/proc/self/status")),
-          says=("/proc/self/status", "its folder /proc/self is not writable")),
+          says=("/proc/self/status: cannot write the history database: the path is on the kernel's proc filesystem",)),
         # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
         # round 5 (session 28)
         # a host's interface or RDMA device name is written into its commands: `..` made `cat /sys/class/net/../mtu`
@@ -776,6 +776,32 @@ def cases() -> list[Case]:
                                                 "--retries", "0", "--session-log",
                                                 str(_socket(t / "logs" / "leaf1.1.log").parent)], exits=(1,),
           says=("leaf1: SYS014", "cannot write its session log", "leaf1.1.log: not a regular file (a socket)")),
+        # round 14 (session 36): every output through limits' checks. A pull's --session-log or --out on a kernel
+        # filesystem was made there (under /sys/fs/cgroup a mkdir makes a cgroup) and each device failed opening its
+        # log (/proc/self: exit 1, nothing collected); a session log named like a file the pull read (here its
+        # known_hosts) was emptied by netmiko's log; tune report --out in /proc was "No such file or directory"; a
+        # tune database in /proc or a FIFO was SQLite's "unable to open database file" / "disk I/O error"
+        C("pull-session-log-proc", lambda t: [*_inventory_case(INVENTORY.format(name="leaf1"))(t), "--session-log",
+                                              "/proc/self"],
+          says=("/proc/self: cannot write the session logs: the path is on the kernel's proc filesystem",)),
+        C("pull-out-proc", lambda t: ["pull", "-i", str(_w(t / "inv.yaml", INVENTORY.format(name="leaf1"))), "-o",
+                                      "/proc/self/snap", "--known-hosts", str(_w(t / "known_hosts", ""))],
+          says=("/proc/self/snap: cannot write the snapshot: the path is on the kernel's proc filesystem",)),
+        C("pull-session-log-is-its-known-hosts", lambda t: [
+            "pull", "-i", str(_w(t / "inv.yaml", INVENTORY.format(name="leaf1"))), "-o", str(t / "out"), "--retries",
+            "0", "--known-hosts", str(_w(t / "logs" / "leaf1.1.log", "")), "--session-log", str(t / "logs")],
+          says=("leaf1.1.log: --session-log names", "which this pull read: the session log would replace it")),
+        C("tune-report-out-proc", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
+                                             "/proc/self/new/plots"],
+          says=("/proc/self/new/plots: cannot write the plots: the path is on the kernel's proc filesystem",)),
+        *[C(f"tune-db-{label}", lambda t, db=db: (_inventory_case(INVENTORY.format(name="leaf1"))(t), [
+            "tune", "-b", "true", "-i", str(t / "inv.yaml"), "--known-hosts", str(t / "known_hosts"), "--db",
+            str(db(t))])[1], says=said)
+          for label, db, said in (
+              ("proc", lambda t: "/proc/self/comm", ("/proc/self/comm: cannot write the tune database: the path is on "
+                                                     "the kernel's proc filesystem",)),
+              ("fifo", lambda t: _fifo(t / "t.db"), ("t.db: cannot write the tune database: not a regular file (a "
+                                                     "FIFO)",)))],
         # one LLDP output named by a topology 50,000 times (a list), or for 20,000 devices that are not linted: read and
         # parsed each time (2 ms each for a 2,000-neighbour file; 4 MiB of YAML names it 500,000 times)
         C("topology-lldp-one-file-50000-times", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(2000)),

@@ -433,18 +433,22 @@ def test_a_device_whose_output_never_ends_is_cut_at_the_session_budget(make_sim,
 
 def test_a_login_secret_in_an_output_never_reaches_the_capture(make_sim, tmp_path, caplog):
     """A device that echoes the password (or a config holding it in clear, or the enable secret): it was written
-    into the capture as it came. It is written as ******** now, with a warning naming the device and the command."""
+    into the capture as it came. It is written as ******** now, with a warning naming the device and the command.
+    The session log of the same output (--session-log, netmiko's no_log) holds it masked too."""
     sim = make_sim(["leaf1", "spine1"], snmp=False)
     secrets = {name: sim.env[sim.devices[name].password_env] for name in ("leaf1", "spine1")}
     sim.garble("spine1", "show running-config", f"username admin secret 0 {secrets['spine1']}\n"
                f"banner motd {secrets['spine1']}{secrets['spine1']}\n")
-    out = tmp_path / "snap"
+    out, logs = tmp_path / "snap", tmp_path / "logs"
     collect.prepare(out)
+    logs.mkdir()
     result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
-                          collect.Options(known_hosts=sim.known_hosts_path, retries=0))
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, session_log=logs))
     assert {n: d.status for n, d in result.devices.items()} == {"leaf1": "ok", "spine1": "ok"}
     text = (out / "spine1.capture").read_text()
     assert secrets["spine1"] not in text and "username admin secret 0 ********\nbanner motd ****************\n" in text
+    log = (logs / "spine1.1.log").read_text()
+    assert "username admin secret 0 ********" in log and secrets["spine1"] not in log
     assert not [r for r in caplog.records if secrets["spine1"] in r.getMessage()]
     (warning,) = [r.getMessage() for r in caplog.records if "login password" in r.getMessage()]
     assert warning.startswith("spine1: the output of `show running-config` held the login password or enable secret "

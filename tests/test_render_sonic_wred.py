@@ -135,3 +135,31 @@ def test_eos_random_detect_drop_on_the_lossless_tx_queue_is_ecn005(tmp_path):
     assert _ecn005(tmp_path, "one.cfg", one, "arista_eos") == []
     undone = dropping.replace("drop-probability 100\n", "drop-probability 100\n      no random-detect drop\n")
     assert _ecn005(tmp_path, "undone.cfg", undone, "arista_eos") == []
+
+
+def test_fix_says_what_render_says_of_the_wred_it_writes(tmp_path):
+    """`fix` prints the same snippet render does for a SONiC or NX-OS queue with ECN off, so it says the same on
+    stderr (render.operator_notes, once per device, in every output format; `lint --fix` too); a fix that writes no
+    ECN (a watchdog) and a platform whose ECN command only marks (EOS) say nothing of WRED."""
+    from tests.test_fix import _broken_config, _ext
+
+    said = "marks ECT packets on lossless queues 3 with up to"
+    for platform, command in (("sonic", "WRED_PROFILE's <colour>_drop_probability"),
+                              ("cisco_nxos", "`random-detect ... drop-probability ... ecn`")):
+        path = tmp_path / f"{platform}-leaf.{_ext(platform)}"
+        path.write_text(_broken_config("ECN001", platform))
+        for fmt in ("text", "json"):
+            ran = losslessd("fix", "--policy", "roce-dscp26", "--model", "N9K-C9336C-FX2", "-f", fmt, str(path))
+            assert ran.returncode == 1 and ("1 fix printed" in ran.stdout or '"snippet": "' in ran.stdout), ran.stderr
+            assert f"losslessd fix: {path.stem}: {command} {said}" in ran.stderr
+            assert ran.stderr.count(said) == 1
+        linted = losslessd("lint", "--policy", "roce-dscp26", "--model", "N9K-C9336C-FX2", "--fix", str(path))
+        assert linted.returncode == 1 and "1 fix printed" in linted.stdout, linted.stderr
+        assert f"losslessd lint --fix: {path.stem}: {command} {said}" in linted.stderr
+    eos = tmp_path / "eos-leaf.cfg"
+    eos.write_text(_broken_config("ECN001", "arista_eos"))
+    watchdog = tmp_path / "wdg-leaf.json"
+    watchdog.write_text(_broken_config("WDG001", "sonic"))
+    for path in (eos, watchdog):
+        ran = losslessd("fix", "--policy", "roce-dscp26", str(path))
+        assert ran.returncode == 1 and said not in ran.stderr, ran.stderr

@@ -47,5 +47,7 @@ def fix(
     set_max_file_mb(max_file_mb)
     result = api.fix(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore, topology=topology,
                      unsafe=unsafe_fixes, model=model)
+    for note in output.notes(result):  # (as render says them: stderr, whatever the format)
+        typer.echo(f"losslessd fix: {note}", err=True)
     sys.stdout.write(output.render(output_format.value, result))
     raise typer.Exit(exit_code(result.lint, result.exit_code != 0))

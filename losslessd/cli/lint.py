@@ -97,7 +97,10 @@ def lint(
         from ..fix import output as fix_output  # the renderer: only when asked
         from ..fix import plan
 
-        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes, model=model)))
+        fixes = plan(result, unsafe=unsafe_fixes, model=model)
+        for note in fix_output.notes(fixes):
+            typer.echo(f"losslessd lint --fix: {note}", err=True)
+        sys.stdout.write("\n" + fix_output.text(fixes))
     raise typer.Exit(exit_code(result, result.fails(fail_on)))
 
 

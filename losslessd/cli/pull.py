@@ -14,6 +14,7 @@ from ..collect import pull as collect
 from ..collect.ssh import check_known_hosts
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
 from ..inventory import InventoryError, load
+from ..limits import not_an_input, output_folder, reads_recorded
 from ..lint.registry import lookup
 from ..printable import printable
 from .main import echo_error
@@ -48,17 +49,18 @@ def pull(
     that could not be written (a full disk; what was written stays). 3: internal error (a bug
     in losslessd, met on a device: the other devices are still collected and saved).
     """
-    inv, keys = preflight(inventory, known_hosts, insecure)
+    with reads_recorded() as read:  # (the inventory's files, known_hosts, password files)
+        inv, keys = preflight(inventory, known_hosts, insecure)
     logging.basicConfig(stream=sys.stderr, format="losslessd: %(levelname)s: %(message)s",
                         level=logging.INFO if serial else logging.WARNING)
     if not serial:  # paramiko logs each failed connection with a traceback; the summary says what failed
         logging.getLogger("paramiko").setLevel(logging.CRITICAL)
     if session_log:
-        try:
-            session_log.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"cannot create --session-log folder: {exc.strerror or exc}",
-                             file=str(session_log)) from None
+        output_folder(session_log, "session logs", "--session-log")
+        for name in (host.name for host in inv.hosts.values()):  # (a log is opened emptied: never over an input)
+            for attempt in range(1, retries + 2):
+                not_an_input(collect.session_log_path(session_log, name, attempt), [inventory, keys], read, "pull",
+                             "session log", "--session-log")
     collect.prepare(out)
     progress = ProgressLine.on_terminal()
     finished = {"ok": 0, "failed": 0}

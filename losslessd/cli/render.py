@@ -98,7 +98,6 @@ def render(
                    f"keys of {parsed.name} are split (each removed and added back per port and index): an RFC 6902 "
                    "JSON Patch of its CONFIG_DB")
             typer.echo(f"losslessd render: {why}; apply with `{APPLY_PATCH}`, not `config load`", err=True)
-    for note in (rnd.unchecked_ecn(platform, prof), rnd.wred_drops(platform, prof)):
-        if note:
-            typer.echo(f"losslessd render: {note}", err=True)
+    for note in rnd.operator_notes(platform, prof):
+        typer.echo(f"losslessd render: {note}", err=True)
     typer.echo(out, nl=False)

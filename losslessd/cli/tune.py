@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from ..errors import InputError
-from ..limits import not_a_file, not_an_input
+from ..limits import check_output, not_a_file, not_an_input
 from ..policy import load_policy
 from ..printable import printable_lines, quoted
 from ..tune import report as report_mod
@@ -104,6 +104,7 @@ def tune(
     except ValueError as exc:
         raise InputError(f"--sizes: {exc}") from None
     inv, keys = preflight(inventory, known_hosts, insecure)
+    check_output(db, "tune database", regular=True)  # (before any device is contacted; Store checks it again)
     opts = Options(benchmark=argv, sizes=size_list, budget=budget, strategy=strategy.value, seed=seed,
                    timeout_s=timeout,
                    weights=Weights(pause=pause_weight, drop=drop_weight), regression_pct=regression,

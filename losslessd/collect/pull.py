@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__, capture
+from .. import __version__, capture, limits
 from ..errors import InputError, internal_error_message
 from ..inventory import Host, Inventory, SnmpTarget, file_name_problem
 from . import (
@@ -114,10 +114,12 @@ def prepare(out: Path) -> None:
             raise InputError("--out exists and is not a folder", file=str(out))
         if any(out.iterdir()):
             raise InputError("--out is not empty; pull into a new folder (snapshots are never merged)", file=str(out))
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create --out: {exc.strerror or exc}", file=str(out)) from None
+    limits.output_folder(out, "snapshot", "--out")
+
+
+def session_log_path(folder: Path, device: str, attempt: int) -> Path:
+    """Where --session-log keeps netmiko's log of one attempt at one device."""
+    return folder / f"{device}.{attempt}.log"
 
 
 class Cancel:
@@ -296,7 +298,7 @@ class _Pull:
 
     def _session_log(self, host: Host, attempt: int) -> Path | None:
         folder = self.options.session_log
-        return folder / f"{host.name}.{attempt}.log" if folder else None
+        return session_log_path(folder, host.name, attempt) if folder else None
 
     # -- results ----------------------------------------------------------------------------
     def _save_capture(self, host: Host, result: DeviceResult, outcome: Result, duration: float) -> None:

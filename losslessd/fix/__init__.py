@@ -40,6 +40,7 @@ class Part:
     findings: list[Finding]
     snippet: str | None  # None: withheld (disruptive, without --unsafe-fixes)
     apply_with: str | None = None  # the command that applies the snippet (SONiC: `config load` or `apply-patch`)
+    notes: list[str] = field(default_factory=list)  # what the snippet cannot say (render.operator_notes)
 
     @property
     def withheld(self) -> bool:
@@ -157,13 +158,15 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
         group = [f for f in findings if rules[f.code].disruptive == disruptive
                  and rules[f.code].fix_sections_for(f) <= sections and (f.port in ports or f.port is None)]
-        snippet = None
+        snippet, notes = None, []
         if unsafe or not disruptive:
-            snippet = render.render(device.platform, render.restrict(prof, sections, ports))
+            restricted = render.restrict(prof, sections, ports)
+            snippet = render.render(device.platform, restricted)
+            notes = render.operator_notes(device.platform, restricted)
             if db is not None:
                 snippet = sonic_snippet(db, snippet)
                 db = sonic_applied(db, snippet)
-        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet))
+        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes))
     return parts
 
 

@@ -25,6 +25,12 @@ def render(fmt: str, result: FixResult) -> str:
     return text(result) if fmt == "text" else as_json(result)
 
 
+def notes(result: FixResult) -> list[str]:
+    """'DEVICE: note' for what the printed snippets cannot say (render.operator_notes), each once: `fix` and
+    `lint --fix` print them on stderr, as render does for the same snippet."""
+    return list(dict.fromkeys(f"{d.device}: {note}" for d in result.devices for p in d.parts for note in p.notes))
+
+
 def _findings(findings) -> str:
     """'BUF002 Ethernet48, Ethernet52; WDG001 Ethernet12' (device-wide findings show no port)."""
     ports: dict[str, dict[str, None]] = {}  # code -> its ports, in order (a dict: a list's `in` was quadratic)

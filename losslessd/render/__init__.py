@@ -1072,6 +1072,14 @@ def wred_drops(platform: str, prof: Profile) -> str | None:
                                                    "sonic-buildimage qos_config.j2)" if platform == "sonic" else ""))
 
 
+def operator_notes(platform: str, prof) -> list[str]:
+    """What an operator must know of a rendered snippet that the snippet cannot say (unchecked_ecn, wred_drops): render
+    and fix both print these on stderr, so a snippet never reaches a switch without them."""
+    if not isinstance(prof, Profile):  # (a subnet manager's profile: no queues, no ECN)
+        return []
+    return [note for note in (unchecked_ecn(platform, prof), wred_drops(platform, prof)) if note]
+
+
 def environment() -> jinja2.Environment:
     """Templates from the shipped templates/ folder; a missing variable is an error, never a blank."""
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(data_dir("templates"))),

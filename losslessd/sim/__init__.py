@@ -31,6 +31,7 @@ import yaml
 from .. import capture
 from ..errors import InputError
 from ..fabric import folder_groups
+from ..limits import output_folder
 from ..model import Device, DeviceKind
 from ..monitor import queue_maps_of
 from ..parse import parse_group
@@ -190,11 +191,7 @@ class Simulator:
         if self.workdir.exists() and not self.workdir.is_dir():
             raise InputError("exists and is not a folder: the simulator writes its inventory, known_hosts, host key "
                              "and SNMP data into a folder", file=str(self.workdir))
-        try:
-            self.workdir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"cannot create the simulator's folder: {exc.strerror or exc}", file=str(self.workdir)) \
-                from None
+        output_folder(self.workdir, "simulator's files", "--out")
         password = secrets.token_urlsafe(18)
         self.env[PASSWORD_ENV] = password
         try:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..limits import os_reason, write_output
+from ..limits import output_folder, write_output
 from .bench import format_size
 from .space import Candidate
 from .store import AS_FOUND, Store, Trial, Tune
@@ -75,11 +75,7 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     except ImportError:
         raise InputError("plots need matplotlib, which comes with the `plot` extra: pip install 'losslessd[plot]'") \
             from None
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # (a file of that name, a path below one, a folder not writable)
-        why = "it is a file: --out names a folder" if isinstance(exc, FileExistsError) else os_reason(exc)
-        raise InputError(f"cannot make the folder for the plots: {why}", file=str(out)) from None
+    output_folder(out, "plots", "--out")
     ok = [r for r in found if r.trial.score is not None]
     paths = []
     fig = Figure(figsize=(12, 3.8), layout="constrained")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, state_file_reason
+from ..limits import check_output
 from ..statelock import WRITERS
 from ..units import is_printable_time, is_small_int
 
@@ -94,6 +95,8 @@ class Store:
         program's SQLite file (the daemon's history, say) is refused either way, never given tune tables."""
         self.path = Path(path)
         self.unwritable: str | None = None  # why a write failed (the writes after it are skipped)
+        if create:
+            check_output(self.path, "tune database", regular=True)
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={'rwc' if create else 'ro'}", uri=True,
                                       isolation_level=None, timeout=30)
