@@ -144,13 +144,19 @@ def test_tune_apply_pushes_and_puts_back_ecn_on_the_carrying_queue(make_sim, tmp
     assert sim.devices["leaf1"].config.files == {}
 
 
-@pytest.mark.slow
-def test_an_eos_push_and_its_put_back_go_on_the_carrying_tx_queue(make_sim, tmp_path):
+def _spine_pusher(make_sim, tmp_path):
+    """A simulated spine1 whose TC 3 goes on queue 4, its parsed running config and an open EOS pusher onto it."""
     sim = make_sim(["spine1"], snmp=False, fabric=_spine_tc3_on_queue4(tmp_path / "fabric"))
     host = load(sim.inventory_path, sim.env).hosts["spine1"]
     cfg = candidate.load("spine1", "arista_eos", sim.running_config("spine1"), POLICY, ["Ethernet1/1"])
     pusher = EosPusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
     pusher.open()
+    return sim, cfg, pusher
+
+
+@pytest.mark.slow
+def test_an_eos_push_and_its_put_back_go_on_the_carrying_tx_queue(make_sim, tmp_path):
+    sim, cfg, pusher = _spine_pusher(make_sim, tmp_path)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
         origin = pusher.origin(cfg.text, cfg.queues, cfg.family)
@@ -173,11 +179,7 @@ def test_a_put_back_is_checked_on_a_port_whose_ecn_as_found_is_not_known(make_si
     was not checked on it: one that left the candidate on the port was taken as done. The origin's ecn_states (each
     carrying queue as parsed) check it: a put-back that changes nothing fails naming the port (EOS: its commit is
     rolled back), the real one passes."""
-    sim = make_sim(["spine1"], snmp=False, fabric=_spine_tc3_on_queue4(tmp_path / "fabric"))
-    host = load(sim.inventory_path, sim.env).hosts["spine1"]
-    cfg = candidate.load("spine1", "arista_eos", sim.running_config("spine1"), POLICY, ["Ethernet1/1"])
-    pusher = EosPusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
-    pusher.open()
+    sim, cfg, pusher = _spine_pusher(make_sim, tmp_path)
     try:
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
         states = candidate.ecn_states(cfg, POLICY, cfg.text)

@@ -20,6 +20,7 @@ ends in a string " ": [26, 3, " "]), an empty table {}.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TypeVar
 
@@ -76,13 +77,9 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
             issue("prio-pfc does not give on or off for each of the priorities 0-7; PFC priorities unknown", n)
         else:
             port.pfc_enabled, port.pfc_source = [p for p in range(8) if on[p]], line_source(file, n)
-    if "prio-tc" in arrays:
-        items, n = arrays["prio-tc"]
-        tcs = _per_key(items, 8, {str(tc): tc for tc in range(8)})
-        if tcs is None:
-            issue("prio-tc does not give a traffic class 0-7 for each priority; priority to TC map unknown", n)
-        else:
-            port.priority_to_tc, port.map_source = dict(tcs), line_source(file, n)
+    tcs = _per_priority(arrays, "prio-tc", "a traffic class", "priority to TC map", issue)
+    if tcs is not None:
+        port.priority_to_tc, port.map_source = dict(tcs), line_source(file, arrays["prio-tc"][1])
     if "tc-tsa" in arrays:
         items, n = arrays["tc-tsa"]
         tsas = _per_key(items, 8, TSA)
@@ -99,13 +96,9 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
                 source=source) for tc, tsa in tsas.items()}
     if "dscp-prio" in arrays or (section_reads_app(section) and not facts.bad):  # (an error printed: not empty)
         _app(port, arrays.get("dscp-prio"), section, file, issue)
-    if "prio-buffer" in arrays:
-        items, n = arrays["prio-buffer"]
-        buffers = _per_key(items, 8, {str(b): b for b in range(8)})
-        if buffers is None:
-            issue("prio-buffer does not give a buffer 0-7 for each priority; priority to buffer map unknown", n)
-        else:
-            port.priority_to_pg = dict(buffers)
+    buffers = _per_priority(arrays, "prio-buffer", "a buffer", "priority to buffer map", issue)
+    if buffers is not None:
+        port.priority_to_pg = dict(buffers)
     if "buffer-size" in arrays:
         items, n = arrays["buffer-size"]
         sizes = _sizes(items)
@@ -163,6 +156,19 @@ def dscp_number(key: str) -> int | None:
     if is_small_int(key, 2) and int(key) <= 63:
         return int(key)
     return DSCP_NAMES.get(key.lower())
+
+
+def _per_priority(arrays: dict, key: str, value: str, what: str,
+                  issue: Callable[[str, int], None]) -> dict[int, int] | None:
+    """A priority -> 0-7 array (`prio-tc`, `prio-buffer`) when the output gives it whole; else None, an issue naming
+    ``what`` unknown where it gives it otherwise."""
+    if key not in arrays:
+        return None
+    items, n = arrays[key]
+    found = _per_key(items, 8, {str(v): v for v in range(8)})
+    if found is None:
+        issue(f"{key} does not give {value} 0-7 for each priority; {what} unknown", n)
+    return found
 
 
 def _per_key(items: list[tuple[str, str]], keys: int, values: dict[str, _V]) -> dict[int, _V] | None:
