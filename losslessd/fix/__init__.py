@@ -181,9 +181,9 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
         out.diff_note = f"no diff: {exc}"
         return
     shape = SHAPES.get(device.platform)
-    # A capture is a host's state, which a printed script changes: the fix is checked by parsing the capture and
-    # the script together (no diff: there is no config text to change).
-    if shape is not None and shape.script and any(capture.is_capture(i.text) for i in inputs):
+    # A capture or a bare output is a host's state, which a printed script changes: the fix is checked by parsing the
+    # state and the script together (no diff: there is no config text to change).
+    if shape is not None and shape.state is not None and any(shape.state(i.text) for i in inputs):
         out.diff_note = HOST_STATE
         _verify(out, device, policy, inputs, inputs + _snippet_inputs(device, printed))
         return

@@ -17,6 +17,7 @@ from functools import partial
 from .. import rfc6902
 from ..errors import InputError
 from ..parse.eos.flat import renest as eos_renest
+from ..parse.mlx5 import is_state as mlx5_state
 from ..parse.nvue import is_commands as nvue_commands
 from ..parse.sonic import index_range
 from ..parse.sonic.configdb import is_namespaced
@@ -612,8 +613,9 @@ class Shape:
     changes: Callable[[str, str], str]
     # The current config as ``apply`` writes it back, so a diff shows only the fix.
     normalize: Callable[[str], str] = str
-    # A script: the device's capture is its state, which the printed script changes (no config text to diff).
-    script: bool = False
+    # A script: where a device's input is its state (a capture, a bare output: ``state``), the printed script changes
+    # that state (no config text to diff); None: the platform's configs are text a snippet goes into.
+    state: Callable[[str], bool] | None = None
     # The command that applies a snippet on the device, where the platform has one for files (SONiC).
     applied_with: Callable[[str], str | None] = lambda snippet: None
     # What the diff labels a config that ``normalize`` turned into another form (Junos curly braces -> set lines).
@@ -647,6 +649,6 @@ SHAPE_NAMES: dict[str, Shape] = {
     "junos_set": Shape(replace_set_lines, set_changes, normalize=junos_set_form,
                        normal_form="as `show configuration | display set` prints it"),
     "key_value": Shape(replace_keys, key_changes),
-    "script": Shape(append, every_line, script=True),
+    "script": Shape(append, every_line, state=mlx5_state),
 }
 SHAPES: dict[str, Shape] = {p.id: SHAPE_NAMES[p.fix] for p in PLATFORMS.values() if p.fix}

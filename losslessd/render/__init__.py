@@ -139,6 +139,9 @@ class PortFacts:
     # A --device port's egress queue -> its scheduler's rate, buffer and priority-level statements (model
     # Scheduler.rates: Junos `transmit-rate percent 60`), which the snippet's scheduler for that queue restates.
     rates: dict[int, list[str]] = field(default_factory=dict, hash=False)
+    # A host port's DCB tool (model Port.dcb_tool): "dcb" where the host was read with iproute2 dcb (no mlnx_qos), so
+    # its script is written in dcb(8) commands.
+    dcb_tool: str | None = None
 
 
 @dataclass(frozen=True)
@@ -305,6 +308,7 @@ class PortProfile:
     carries: dict[int, list[int]] | None = field(default=None, hash=False)  # PortFacts.carries
     rates: dict[int, list[str]] = field(default_factory=dict, hash=False)  # PortFacts.rates
     source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
+    dcb_tool: str | None = None  # PortFacts.dcb_tool
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -934,7 +938,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         if port.speed_gbps is None and all_facts:
             raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed", **where)
         cable = port.cable_length_m if port.cable_length_m is not None else pol.buffer.default_cable_length_m
-        if cable is None and all_facts:
+        if cable is None and all_facts and port.dcb_tool != "dcb":  # (dcb writes no cable length: _check_facts)
             raise InputError(f"port {port.name}: cable length unknown, so its PFC headroom cannot be computed "
                              "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)", **where)
         mtu = port.mtu_bytes or DEFAULT_MTU_BYTES
@@ -958,7 +962,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
-            own=port.own, carries=port.carries, rates=port.rates, source=port.source))
+            own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1206,6 +1210,10 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
                                      "losslessd writes no buffer profile (SONiC takes it from the SKU's "
                                      f"pg_profile_lookup.ini, or from buffer_headroom_mellanox.lua on Spectrum){fix}",
                                      **(_sku_where(prof) if fix else {}))
+                # dcb(8) has no cable length to write (dcb-pfc(8) `delay` is the driver's own unit): a port read with
+                # dcb gets PFC without it, and its buffers only where their sizes could be worked out.
+                if fact == "cable" and port.dcb_tool == "dcb":
+                    continue
                 if fact in facts and facts[fact] is None:
                     raise InputError(f"port {port.name}: {_MISSING[fact]} ({section} section)")
 
@@ -1427,5 +1435,6 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
                                bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own,
                                carries=p.priority_queues() or {},
                                rates={q: list(queue.scheduler.rates) for q, queue in sorted(p.queues.items())
-                                      if queue.scheduler is not None and queue.scheduler.rates}))
+                                      if queue.scheduler is not None and queue.scheduler.rates},
+                               dcb_tool=p.dcb_tool))
     return facts, pool.size_bytes if pool is not None else None

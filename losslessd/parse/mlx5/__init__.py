@@ -221,6 +221,13 @@ def _lldptool_changes(args: list[str]) -> tuple[str, list[str]] | None:
     return (tlv, names) if names else None
 
 
+def is_state(text: str) -> bool:
+    """Whether ``text`` is a host's state (a capture, a bare mlnx_qos or dcb show output), which a script run after it
+    changes, rather than a script: `fix` checks its script by reading it after the state, not appended to it (the
+    lines of a script appended to a bare output would be read as output)."""
+    return capture.is_capture(text) or _is_bare_mlnx_qos(text) or _is_bare_dcb(text)
+
+
 def _is_bare_mlnx_qos(text: str) -> bool:
     head = text[:65536]
     return bool(_BARE_PFC.search(head) and (_BARE_TC.search(head) or "Priority trust state:" in head))

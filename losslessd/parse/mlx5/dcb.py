@@ -11,9 +11,10 @@ with no keyword hands the port's DCBX to the NIC's firmware, whose peer may then
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
-from ...model import Queue, Scheduler, SchedulerType, Source, Trust
+from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
 from .dcb_show import TSA as _TSA  # (dcb-ets(8) TSA-MAP values)
 from .dcb_show import dscp_number
@@ -68,6 +69,12 @@ def _prio(raw: str) -> int:
     return int(raw)
 
 
+def _size(raw: str) -> int:
+    if (m := _SIZE.fullmatch(raw)) is None:
+        raise Skip(f"{raw!r} is not a buffer size (bytes, or a number then K or M)")
+    return int(m.group(1)) * _SIZE_UNITS[m.group(2).lower()]
+
+
 def _dscp(key: str) -> int:
     if (number := dscp_number(key)) is None:
         raise Skip(f"{key!r} is not a DSCP value 0-63 or name")
@@ -90,7 +97,12 @@ def split_command(words: list[str]) -> tuple[str, str, list[str]]:
 
 # What each object's `set`/`add`/... changes, named as the mlnx_qos options setting it (dcb-pfc(8), dcb-ets(8),
 # dcb-app(8)): what a command on a port known only at run time makes unknown.
-SETS = {"pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", "--trust"]}
+SETS = {"pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", "--trust"],
+        "buffer": ["--prio2buffer", "--buffer_size"]}
+# dcb-buffer(8) SIZE := INTEGER | INTEGERK | INTEGERM, bytes (iproute2 lib/utils.c get_size: K and M, either case,
+# are KiB and MiB).
+_SIZE = re.compile(r"([0-9]{1,10})([kKmM]?)")
+_SIZE_UNITS = {"": 1, "k": 1024, "m": 1024 * 1024}
 # dcb-apptrust(8) SEL; dcb-dcbx(8) keywords.
 _SELECTORS = frozenset({"ethtype", "stream-port", "dgram-port", "port", "dscp", "pcp"})
 _DCBX = frozenset({"host", "lld-managed", "cee", "ieee", "static"})
@@ -207,6 +219,26 @@ def apply(port, words: list[str], src: Source) -> tuple[str, str] | None:
                 continue  # the recommendation offered to a peer, and CEE's priority-group shares: not the NIC's own
             else:
                 raise Skip(f"{name!r} is not a dcb ets parameter")
+    elif obj == "buffer" and command == "set":
+        k = 0
+        while k < len(params):
+            name = params[k]
+            items, k = _array(params, k + 1)
+            if name == "prio-buffer":
+                port.priority_to_pg = _merge(port.priority_to_pg, items, 8, _prio)
+                if port.priority_to_pg is None:
+                    notes.append("prio-buffer names some priorities only: the others keep the NIC's buffer, which the "
+                                 "input does not show")
+            elif name == "buffer-size":
+                known = {i: pg.size_bytes for i, pg in port.priority_groups.items() if pg.size_bytes is not None}
+                sizes = _merge(known if len(known) == 8 else None, items, 8, _size)
+                port.priority_groups = {i: PriorityGroup(index=i, size_bytes=int(size), source=src)  # type: ignore
+                                        for i, size in sizes.items()} if sizes is not None else {}
+                if sizes is None:
+                    notes.append("buffer-size names some buffers only: the others keep the NIC's size, which the "
+                                 "input does not show")
+            else:
+                raise Skip(f"{name!r} is not a dcb buffer parameter")
     elif obj == "app" and command == "flush":
         # mlx5e_dcbnl_ieee_delapp puts each DSCP back to its default and, with the last entry gone, the trust back to
         # PCP: which entries remain is the NIC's, so the map and the trust are unknown
@@ -238,6 +270,6 @@ def apply(port, words: list[str], src: Source) -> tuple[str, str] | None:
             # mlx5e_dcbnl_ieee_setapp: the port's first DSCP entry switches its trust to DSCP
             port.trust, port.trust_source = Trust.dscp, src
     else:
-        raise Skip(f"`dcb {obj} {command}` is not read (dcb pfc set, dcb ets set, dcb app add|replace|del|flush "
-                   "dscp-prio and dcb dcbx set are)")
+        raise Skip(f"`dcb {obj} {command}` is not read (dcb pfc set, dcb ets set, dcb buffer set, dcb app "
+                   "add|replace|del|flush dscp-prio and dcb dcbx set are)")
     return ("SYS004", "; ".join(notes)) if notes else None

@@ -1,0 +1,102 @@
+"""A host whose DCB was read with iproute2 dcb (Port.dcb_tool "dcb": Intel ice, Broadcom bnxt_en, no MLNX_OFED) gets its
+script in dcb(8) commands, not mlnx_qos's: dcb-pfc(8) `dcb pfc set dev IF prio-pfc P:on|off`, dcb-app(8) `dcb app
+replace dev IF dscp-prio D:P`, dcb-buffer(8) `dcb buffer set dev IF buffer-size B:SIZE` / `prio-buffer P:B`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from losslessd import capture
+from losslessd import render as rnd
+from losslessd.fix import lint_device
+from losslessd.lint.finding import Severity
+from losslessd.parse import parse_group
+from losslessd.parse.base import Input
+from losslessd.policy import load_policy
+from tests.clirun import losslessd
+from tests.test_parse_dcb_show import MAN, dcb_host_sections
+
+IFACE = "enp65s0f0np0"  # (examples/fabric gpu01's RoCE port)
+
+
+def _dcb_host(tmp_path: Path, edit=lambda command, output: output) -> Path:
+    path = tmp_path / "gpu01.capture"
+    path.write_text(capture.write({"device": "gpu01", "platform": "linux_mlx5", "collected": "2026-12-04T12:00:00Z"},
+                                  dcb_host_sections(IFACE, edit)))
+    return path
+
+
+def _script(path: Path, policy: str, sections: list[str] | None = None, cable_m: float | None = None) -> str:
+    device = parse_group("gpu01", [path])
+    pol = load_policy(policy)
+    ports = [replace(facts, cable_length_m=cable_m) for facts in rnd.device_facts(device, pol)[0]]
+    prof = rnd.profile(pol, ports)
+    return rnd.render("linux_mlx5", rnd.restrict(prof, sections) if sections else prof)
+
+
+def _warnings(path: Path, policy: str, script: str) -> list[str]:
+    device = parse_group("gpu01", [path])
+    found = lint_device(device, load_policy(policy), [Input(str(path), path.read_text()), Input("fix", script)])
+    assert found is not None
+    return [f"{f.code} {f.message}" for f in found if f.severity != Severity.info]
+
+
+@pytest.mark.parametrize("policy", ["roce-dscp26", "sonic-azure"])
+def test_a_dcb_host_is_rendered_in_dcb_commands_that_lint_clean(tmp_path, policy):
+    """Was `mlnx_qos -i IF --trust dscp`, `--dscp2prio`, `--pfc ... --cable_len`, `--buffer_size`, `cma_roce_tos`: tools
+    the host does not have. Now dcb's (and configfs), and the script read after the host's capture lints clean."""
+    path = _dcb_host(tmp_path)
+    script = _script(path, policy, cable_m=5)  # (dcb shows no cable length; the policy's or --ports' gives one)
+    assert "mlnx_qos" not in script and "cma_roce_tos" not in script
+    lossless = sorted(load_policy(policy).lossless.priorities)
+    pfc = " ".join(f"{p}:{'on' if p in lossless else 'off'}" for p in range(8))
+    assert f"dcb pfc set dev {IFACE} prio-pfc {pfc}\n" in script
+    assert f"dcb app replace dev {IFACE} dscp-prio 24:" in script  # (every DSCP: 8 a line)
+    assert script.count(f"dcb app replace dev {IFACE} dscp-prio ") == 8
+    # the transcript's NIC shows its buffers (1222 KiB in all): they are sized, then the priorities move
+    sizes = script.index(f"dcb buffer set dev {IFACE} buffer-size 0:")
+    assert sizes < script.index(f"dcb buffer set dev {IFACE} prio-buffer 0:0 ")
+    assert _warnings(path, policy, script) == []
+
+
+def test_a_dcb_host_without_a_cable_length_still_gets_pfc(tmp_path):
+    """dcb writes no cable length (mlnx_qos --cable_len has no dcb counterpart: dcb-pfc(8) `delay` is the driver's own
+    unit), so a PFC fix needs none: `losslessd fix` of the dcb-pfc(8)/dcb-app(8) man pages' outputs printed no script
+    line ("cannot work out a fix: cable length unknown")."""
+    script = _script(_dcb_host(tmp_path), "roce-dscp26", ["pfc"])
+    assert f"dcb pfc set dev {IFACE} prio-pfc 0:off 1:off 2:off 3:on " in script and "cable" not in script
+
+
+def test_fix_of_bare_dcb_output_prints_and_verifies_a_dcb_script():
+    """The man pages' example outputs (PFC on 6 and 7): the fix is dcb's, and it is checked by reading it after the
+    bare output (appended to it, its lines were read as output: "still there after the fix")."""
+    ran = losslessd("fix", "--unsafe-fixes", str(MAN))
+    assert ran.returncode == 1, ran.stderr
+    assert "dcb pfc set dev eth0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\n" in ran.stdout
+    assert "mlnx_qos" not in ran.stdout and "still there" not in ran.stdout
+    assert "every finding the printed fixes name is gone" in ran.stdout
+
+
+def test_fix_of_bare_mlnx_qos_output_is_verified_as_host_state():
+    """The same for a bare `mlnx_qos -i IF` output (trust PCP): its `--trust dscp` fix was reported unresolved."""
+    bare = MAN.parent / "bare-mlnx-qos-pcp.txt"
+    ran = losslessd("fix", "--unsafe-fixes", str(bare))
+    assert "--trust dscp" in ran.stdout and "still there" not in ran.stdout, ran.stdout
+
+
+def test_dcb_buffer_set_is_read_back(tmp_path):
+    """`dcb buffer set` was skipped by the script reader ("not read"): dcb-buffer(8) SIZE is bytes, or K / M (iproute2
+    get_size: KiB, MiB); keys it does not name keep the NIC's value, unknown to a script alone."""
+    path = tmp_path / "set.sh"
+    path.write_text("#!/bin/bash\nset -eu\ndcb buffer set dev eth0 buffer-size all:0 0:1M 3:262144 4:128k\n"
+                    "dcb buffer set dev eth0 prio-buffer all:0 3:3 4:4\n"
+                    "dcb buffer set dev eth1 prio-buffer 3:1\n")
+    device = parse_group("h", [path])
+    port = device.ports["eth0"]
+    assert [port.priority_groups[b].size_bytes for b in range(5)] == [1024 * 1024, 0, 0, 262144, 128 * 1024]
+    assert port.priority_to_pg == {0: 0, 1: 0, 2: 0, 3: 3, 4: 4, 5: 0, 6: 0, 7: 0}
+    assert device.ports["eth1"].priority_to_pg is None
+    assert not [i for i in device.issues if "not read" in i.message], [i.message for i in device.issues]
