@@ -410,6 +410,9 @@ class Profile(Sectioned):
     pfc_to_queue: dict[int, int] | None = None
     # What host NICs trust (policy nic.trust), which may differ from the switches' lossless.trust.
     nic_trust: str | None = None
+    # PCP (802.1p) -> TC where the policy trusts PCP: each lossless priority and the CNP priority to the TC of its own
+    # number, every other PCP to BEST_EFFORT_TC, as dscp_to_tc does for DSCPs.
+    pcp_to_tc: dict[int, int] = field(default_factory=dict)
     # The DSCP and priority a NIC marks its CNPs with (policy cnp); None when the policy has no CNP.
     cnp_dscp: int | None = None
     cnp_priority: int | None = None
@@ -920,6 +923,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         dscp_to_tc[pol.cnp.dscp] = cnp_tc
         strict = [cnp_tc] if pol.cnp.strict else []
     tc_to_pg = {tc: (tc if tc in lossless else 0) for tc in range(8)}
+    pcp_to_tc = {pcp: (pcp if pcp in lossless or pcp == cnp_tc else BEST_EFFORT_TC) for pcp in range(8)}
     bufs = buffers or hr.switch_buffers(hwsku=hwsku, platform=hardware)
     sku = bufs.sku
     pool_mode = (sku.pool_mode if sku and sku.pool_mode else "dynamic")
@@ -999,6 +1003,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note = "the switch SKU is not known (DEVICE_METADATA hwsku, or --sku)"
     return Profile(
         policy=pol.name, lossless=lossless, trust=pol.lossless.trust, nic_trust=pol.nic.trust, dscp_to_tc=dscp_to_tc,
+        pcp_to_tc=pcp_to_tc,
         tc_to_pg=tc_to_pg, strict_queues=strict, ecn=pol.ecn.required,
         mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct),
         pool_bytes=pool_bytes,

@@ -1,0 +1,50 @@
+"""Rendered profiles for a policy that trusts PCP (roce-pcp3): every platform classifies RoCE by its 802.1p priority.
+
+SONiC wrote a DSCP_TO_TC_MAP and bound only `dscp_to_tc_map` under roce-pcp3, so the switch classified by DSCP and
+the snippet failed MAP003 under the policy it came from."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.lint.finding import Severity
+from losslessd.model import Trust
+from losslessd.parse import parse_group
+from losslessd.policy import load_policy
+from tests import render_golden
+
+POLICY = "roce-pcp3"
+# (Nexus 3000: no verified ECN command, so a policy requiring ECN is refused there: test_render_nxos_junos.)
+CASES = [(platform, variant) for platform in render_golden.ethernet_platforms()
+         for variant, _ in render_golden.variants(platform) if (platform, variant) != ("cisco_nxos", "n3k")]
+
+
+@pytest.mark.parametrize(("platform", "variant"), CASES)
+def test_pcp_policy_renders_pcp_trust(platform, variant, tmp_path):
+    """Re-linted under the same policy: every port trusts PCP, and no classification finding above info remains."""
+    path = tmp_path / f"rendered.{render_golden.EXTENSIONS[platform]}"
+    path.write_text(render_golden.rendered(platform, POLICY, variant))
+    findings = lint([path], POLICY, fmt=platform).findings
+    assert [f"{f.code} {f.message}" for f in findings
+            if f.code.startswith("MAP") and f.severity.rank > Severity.info.rank] == []
+    device = parse_group(path.stem, [path], platform)
+    assert {name: port.trust for name, port in device.ports.items()} == {name: Trust.pcp for name in device.ports}
+
+
+def test_sonic_binds_the_dot1p_map_and_no_dscp_map(tmp_path):
+    """DOT1P_TO_TC_MAP (qosorch.cpp Dot1pToTcMapHandler) puts the policy's lossless and CNP priorities each in the TC
+    of its own number, the rest in best effort, and PORT_QOS_MAP binds it in place of the DSCP map."""
+    pol = load_policy(POLICY)
+    db = json.loads(render_golden.rendered("sonic", POLICY))
+    assert "DSCP_TO_TC_MAP" not in db
+    cnp = pol.cnp.priority if pol.cnp.priority is not None else 6
+    assert db["DOT1P_TO_TC_MAP"]["LOSSLESS"] == {
+        str(pcp): str(pcp if pcp in pol.lossless.priorities or pcp == cnp else 0) for pcp in range(8)}
+    for fields in db["PORT_QOS_MAP"].values():
+        assert fields["dot1p_to_tc_map"] == "LOSSLESS" and "dscp_to_tc_map" not in fields
+    path = tmp_path / "rendered.json"
+    path.write_text(json.dumps(db))
+    assert [f"{f.code} {f.message}" for f in lint([path], POLICY, fmt="sonic").findings] == []
