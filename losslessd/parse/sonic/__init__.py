@@ -53,7 +53,8 @@ _MAX_INDEX = 63
 # The largest key and value of each map table (sonic-buildimage yang-models: sonic-dscp-tc-map.yang DSCP 0-63 to
 # tc_type, which sonic-types.yang.j2 makes 0-15; sonic-tc-priority-group-map.yang PG "[0-7]"; sonic-tc-queue-map.yang
 # qindex "[0-9]"; sonic-pfc-priority-queue-map.yang priority and qindex "[0-7]"; sonic-tc-dscp-map.yang DSCP 0-63;
-# sonic-pfc-priority-priority-group-map.yang pfc_priority and pg "[0-7]?").
+# sonic-pfc-priority-priority-group-map.yang pfc_priority and pg "[0-7]?"; sonic-dot1p-tc-map.yang dot1p "[0-7]?" to
+# tc_type).
 # BUFFER_PG and BUFFER_QUEUE keys: sonic-buffer-pg.yang pg_num "[0-7]((-)[0-7])?", sonic-buffer-queue.yang qindex
 # "(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?" (QUEUE keys depend on the platform: the CPU port has 48; kept 0-63).
 _MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
