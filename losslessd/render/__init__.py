@@ -376,6 +376,13 @@ class Sectioned:
         return section in self.sections
 
 
+def _by_tc(codes: dict[int, int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for code, tc in codes.items():
+        out.setdefault(tc, []).append(code)
+    return out
+
+
 @dataclass(frozen=True)
 class Profile(Sectioned):
     """Everything a template needs: the policy's maps plus one PortProfile per port."""
@@ -523,8 +530,9 @@ class Profile(Sectioned):
                 for q in range(8) if q not in self.strict_queues}
 
     def traffic_classes(self) -> list[int]:
-        """The TCs the profile uses: those some DSCP maps to, the strict and the lossless ones."""
-        return sorted({*self.dscp_to_tc.values(), *self.strict_queues, *self.lossless})
+        """The TCs the profile uses: those some DSCP (PCP where the policy trusts PCP) maps to, the strict and the
+        lossless ones."""
+        return sorted({*self.classified().values(), *self.strict_queues, *self.lossless})
 
     def queues_used(self) -> list[int]:
         """The queues the profile's traffic classes leave by (queue_of)."""
@@ -609,17 +617,22 @@ class Profile(Sectioned):
                 seen.setdefault(port.bundle, port)
         return list(seen.values())
 
+    def classified(self) -> dict[int, int]:
+        """The map the switch classifies by: PCP -> TC where the policy trusts PCP, else DSCP -> TC."""
+        return self.pcp_to_tc if self.trust == "pcp" else self.dscp_to_tc
+
     def dscps_by_tc(self) -> dict[int, list[int]]:
-        out: dict[int, list[int]] = {}
-        for dscp, tc in self.dscp_to_tc.items():
-            out.setdefault(tc, []).append(dscp)
-        return out
+        return _by_tc(self.dscp_to_tc)
+
+    def codes_by_tc(self) -> dict[int, list[int]]:
+        """TC -> the code points (PCPs where the policy trusts PCP, else DSCPs) classified into it."""
+        return _by_tc(self.classified())
 
     def map_tag(self, tc: int | None = None) -> str:
         """8 hex digits that change with the DSCP map (or with traffic class ``tc``'s DSCPs): a classifier named by
         them is new when what it matches changes. NX-OS `match` lines add to a class-map, so re-entering an old
         one would keep its old matches beside the new ones."""
-        by_tc = self.dscps_by_tc()
+        by_tc = self.codes_by_tc()
         if tc is not None:
             return f"{zlib.crc32(json.dumps(sorted(by_tc[tc])).encode()):08X}"
         # (a TC classified into another qos-group, queue_of, changes the name; the names of the others stay)
