@@ -55,3 +55,6 @@ def test_sonic_binds_the_dot1p_map_and_no_dscp_map(tmp_path):
     path = tmp_path / "rendered.json"
     path.write_text(json.dumps(db))
     assert [f"{f.code} {f.message}" for f in lint([path], POLICY, fmt="sonic").findings] == []
+    # (read back: the parser took the bound DOT1P_TO_TC_MAP as the port's PCP -> TC map, so MAP001 verifies PCP 3)
+    device = parse_group("rendered", [path], "sonic")
+    assert {port.pcp_to_tc[3] for port in device.ports.values()} == {3}
