@@ -629,9 +629,9 @@ class Profile(Sectioned):
         return _by_tc(self.classified())
 
     def map_tag(self, tc: int | None = None) -> str:
-        """8 hex digits that change with the DSCP map (or with traffic class ``tc``'s DSCPs): a classifier named by
-        them is new when what it matches changes. NX-OS `match` lines add to a class-map, so re-entering an old
-        one would keep its old matches beside the new ones."""
+        """8 hex digits that change with the classification map (codes_by_tc; or with traffic class ``tc``'s code
+        points): a classifier named by them is new when what it matches changes. NX-OS `match` lines add to a
+        class-map, so re-entering an old one would keep its old matches beside the new ones."""
         by_tc = self.codes_by_tc()
         if tc is not None:
             return f"{zlib.crc32(json.dumps(sorted(by_tc[tc])).encode()):08X}"
