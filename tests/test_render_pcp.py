@@ -15,6 +15,7 @@ from losslessd.model import Trust
 from losslessd.parse import parse_group
 from losslessd.policy import load_policy
 from tests import render_golden
+from tests.clirun import losslessd
 
 POLICY = "roce-pcp3"
 # The Nexus 3000 has no verified ECN command, so a policy requiring ECN is refused there (test_render_nxos_junos): it
@@ -58,3 +59,12 @@ def test_sonic_binds_the_dot1p_map_and_no_dscp_map(tmp_path):
     # (read back: the parser took the bound DOT1P_TO_TC_MAP as the port's PCP -> TC map, so MAP001 verifies PCP 3)
     device = parse_group("rendered", [path], "sonic")
     assert {port.pcp_to_tc[3] for port in device.ports.values()} == {3}
+
+
+def test_nxos_trust_fix_moves_a_dscp_port_to_cos_classes():
+    """MAP003's fix (the trust section) on NX-OS wrote nothing, the class-maps being the maps section's: an empty
+    snippet, MAP003 left "fix by hand". It now writes the CoS classes and attaches their policy in place of the old."""
+    config = render_golden.golden_path("cisco_nxos", "roce-dscp26")
+    ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
+    assert "match cos 3\n" in ran.stdout and "  no service-policy type qos input ROCE_DSCP_" in ran.stdout
+    assert "still there" not in ran.stdout and "MAP003" in ran.stdout
