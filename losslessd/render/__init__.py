@@ -380,6 +380,13 @@ class Sectioned:
         return section in self.sections
 
 
+def _by_tc(codes: dict[int, int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for code, tc in codes.items():
+        out.setdefault(tc, []).append(code)
+    return out
+
+
 @dataclass(frozen=True)
 class Profile(Sectioned):
     """Everything a template needs: the policy's maps plus one PortProfile per port."""
@@ -414,6 +421,9 @@ class Profile(Sectioned):
     pfc_to_queue: dict[int, int] | None = None
     # What host NICs trust (policy nic.trust), which may differ from the switches' lossless.trust.
     nic_trust: str | None = None
+    # PCP (802.1p) -> TC where the policy trusts PCP: each lossless priority and the CNP priority to the TC of its own
+    # number, every other PCP to BEST_EFFORT_TC, as dscp_to_tc does for DSCPs.
+    pcp_to_tc: dict[int, int] = field(default_factory=dict)
     # The DSCP and priority a NIC marks its CNPs with (policy cnp); None when the policy has no CNP.
     cnp_dscp: int | None = None
     cnp_priority: int | None = None
@@ -524,8 +534,9 @@ class Profile(Sectioned):
                 for q in range(8) if q not in self.strict_queues}
 
     def traffic_classes(self) -> list[int]:
-        """The TCs the profile uses: those some DSCP maps to, the strict and the lossless ones."""
-        return sorted({*self.dscp_to_tc.values(), *self.strict_queues, *self.lossless})
+        """The TCs the profile uses: those some DSCP (PCP where the policy trusts PCP) maps to, the strict and the
+        lossless ones."""
+        return sorted({*self.classified().values(), *self.strict_queues, *self.lossless})
 
     def queues_used(self) -> list[int]:
         """The queues the profile's traffic classes leave by (queue_of)."""
@@ -610,17 +621,22 @@ class Profile(Sectioned):
                 seen.setdefault(port.bundle, port)
         return list(seen.values())
 
+    def classified(self) -> dict[int, int]:
+        """The map the switch classifies by: PCP -> TC where the policy trusts PCP, else DSCP -> TC."""
+        return self.pcp_to_tc if self.trust == "pcp" else self.dscp_to_tc
+
     def dscps_by_tc(self) -> dict[int, list[int]]:
-        out: dict[int, list[int]] = {}
-        for dscp, tc in self.dscp_to_tc.items():
-            out.setdefault(tc, []).append(dscp)
-        return out
+        return _by_tc(self.dscp_to_tc)
+
+    def codes_by_tc(self) -> dict[int, list[int]]:
+        """TC -> the code points (PCPs where the policy trusts PCP, else DSCPs) classified into it."""
+        return _by_tc(self.classified())
 
     def map_tag(self, tc: int | None = None) -> str:
-        """8 hex digits that change with the DSCP map (or with traffic class ``tc``'s DSCPs): a classifier named by
-        them is new when what it matches changes. NX-OS `match` lines add to a class-map, so re-entering an old
-        one would keep its old matches beside the new ones."""
-        by_tc = self.dscps_by_tc()
+        """8 hex digits that change with the classification map (codes_by_tc; or with traffic class ``tc``'s code
+        points): a classifier named by them is new when what it matches changes. NX-OS `match` lines add to a
+        class-map, so re-entering an old one would keep its old matches beside the new ones."""
+        by_tc = self.codes_by_tc()
         if tc is not None:
             return f"{zlib.crc32(json.dumps(sorted(by_tc[tc])).encode()):08X}"
         # (a TC classified into another qos-group, queue_of, changes the name; the names of the others stay)
@@ -924,6 +940,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         dscp_to_tc[pol.cnp.dscp] = cnp_tc
         strict = [cnp_tc] if pol.cnp.strict else []
     tc_to_pg = {tc: (tc if tc in lossless else 0) for tc in range(8)}
+    pcp_to_tc = {pcp: (pcp if pcp in lossless or pcp == cnp_tc else BEST_EFFORT_TC) for pcp in range(8)}
     bufs = buffers or hr.switch_buffers(hwsku=hwsku, platform=hardware)
     sku = bufs.sku
     pool_mode = (sku.pool_mode if sku and sku.pool_mode else "dynamic")
@@ -1003,6 +1020,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note = "the switch SKU is not known (DEVICE_METADATA hwsku, or --sku)"
     return Profile(
         policy=pol.name, lossless=lossless, trust=pol.lossless.trust, nic_trust=pol.nic.trust, dscp_to_tc=dscp_to_tc,
+        pcp_to_tc=pcp_to_tc,
         tc_to_pg=tc_to_pg, strict_queues=strict, ecn=pol.ecn.required,
         mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct),
         pool_bytes=pool_bytes,

@@ -53,7 +53,8 @@ _MAX_INDEX = 63
 # The largest key and value of each map table (sonic-buildimage yang-models: sonic-dscp-tc-map.yang DSCP 0-63 to
 # tc_type, which sonic-types.yang.j2 makes 0-15; sonic-tc-priority-group-map.yang PG "[0-7]"; sonic-tc-queue-map.yang
 # qindex "[0-9]"; sonic-pfc-priority-queue-map.yang priority and qindex "[0-7]"; sonic-tc-dscp-map.yang DSCP 0-63;
-# sonic-pfc-priority-priority-group-map.yang pfc_priority and pg "[0-7]?").
+# sonic-pfc-priority-priority-group-map.yang pfc_priority and pg "[0-7]?"; sonic-dot1p-tc-map.yang dot1p "[0-7]?" to
+# tc_type).
 # BUFFER_PG and BUFFER_QUEUE keys: sonic-buffer-pg.yang pg_num "[0-7]((-)[0-7])?", sonic-buffer-queue.yang qindex
 # "(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?" (QUEUE keys depend on the platform: the CPU port has 48; kept 0-63).
 _MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
@@ -62,8 +63,8 @@ _MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
 _SHOWN = 80
 # A map entry's unreadable keys said one by one up to here, then counted: 100,000 of them made 100,000 findings (16 MB).
 _MAP_ISSUES = 8
-_MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7), "TC_TO_QUEUE_MAP": (15, 9),
-               "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63),
+_MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "DOT1P_TO_TC_MAP": (7, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7),
+               "TC_TO_QUEUE_MAP": (15, 9), "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63),
                "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": (7, 7)}
 _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, "WRR": SchedulerType.wrr}
 # WRED_PROFILE.ecn modes that mark green packets (qosorch.cpp ecn_map -> SAI_ECN_MARK_MODE_*).
@@ -1330,8 +1331,9 @@ class _Builder:
                 trust_field = "dscp_to_tc_map"
         elif glob and "dscp_to_tc_map" in glob.fields:
             pass  # the switch-wide map applies (see _finish)
-        elif dot1p:
-            fields["trust"], trust_field = Trust.pcp, "dot1p_to_tc_map"
+        elif dot1p:  # (qosorch.cpp Dot1pToTcMapHandler: PCP -> TC)
+            fields.update(pcp_to_tc=self.qos_map("DOT1P_TO_TC_MAP", dot1p), trust=Trust.pcp)
+            trust_field = "dot1p_to_tc_map"
         elif "dot1p_to_tc_map" not in e.fields and has_maps:
             # The input defines classification maps but binds none here: the port classifies
             # nothing. Without any map tables the dump is partial and trust stays unknown.
