@@ -142,6 +142,10 @@ class PortFacts:
     # A host port's DCB tool (model Port.dcb_tool): "dcb" where the host was read with iproute2 dcb (no mlnx_qos), so
     # its script is written in dcb(8) commands.
     dcb_tool: str | None = None
+    # The port has mlx5's DCQCN switches in sysfs (ecn/roce_np, ecn/roce_rp; the mlx5 driver's only: NVIDIA MLNX_OFED
+    # user manual, "Explicit Congestion Notification"): an mlnx_qos host, or a dcb host whose capture read them. A dcb
+    # host without them (Intel ice, Broadcom bnxt_en) sets DCQCN with its vendor's tool, which its script names.
+    mlx5_ecn: bool = True
 
 
 @dataclass(frozen=True)
@@ -309,6 +313,7 @@ class PortProfile:
     rates: dict[int, list[str]] = field(default_factory=dict, hash=False)  # PortFacts.rates
     source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
     dcb_tool: str | None = None  # PortFacts.dcb_tool
+    mlx5_ecn: bool = True  # PortFacts.mlx5_ecn
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -979,7 +984,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
-            own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool))
+            own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool,
+            mlx5_ecn=port.mlx5_ecn))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1454,5 +1460,5 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
                                carries=p.priority_queues() or {},
                                rates={q: list(queue.scheduler.rates) for q, queue in sorted(p.queues.items())
                                       if queue.scheduler is not None and queue.scheduler.rates},
-                               dcb_tool=p.dcb_tool))
+                               dcb_tool=p.dcb_tool, mlx5_ecn=p.dcb_tool != "dcb" or p.nic_ecn is not None))
     return facts, pool.size_bytes if pool is not None else None
