@@ -60,7 +60,10 @@ def test_a_dcb_host_is_rendered_in_dcb_commands_that_lint_clean(tmp_path, policy
     # the transcript's NIC shows its buffers (1222 KiB in all): they are sized, then the priorities move
     sizes = script.index(f"dcb buffer set dev {IFACE} buffer-size 0:")
     assert sizes < script.index(f"dcb buffer set dev {IFACE} prio-buffer 0:0 ")
-    assert _warnings(path, policy, script) == []
+    assert "/tc/1/traffic_class" not in script  # (MLNX_OFED's: under `set -e` the script stopped there)
+    # What the script cannot set: the host's own NCCL_IB_TC (106 = DSCP 26) under a policy whose RoCE DSCP is 3 stays
+    # a NIC006 (MLNX_OFED's device-wide traffic_class overrode it; a host without MLNX_OFED has none)
+    assert [w for w in _warnings(path, policy, script) if not w.startswith("NIC006 NCCL_IB_TC 106 ")] == []
 
 
 def test_a_dcb_host_without_a_cable_length_still_gets_pfc(tmp_path):
@@ -125,6 +128,7 @@ def test_a_dcb_host_without_mlx5_sysfs_gets_no_ecn_write(tmp_path, policy):
     assert "roce_dcqcn_enable" in script and "niccli" in script
     # re-linted after the capture: clean but for the DCQCN reads the capture lacks (the mlx5 host's lints clean)
     after = _warnings(path, policy, script)
+    after = [w for w in after if not w.startswith("NIC006 NCCL_IB_TC 106 ")]  # (as in the test above)
     assert after and all(w.startswith("SYS002 no `grep . ") and "/ecn/" in w for w in after), after
 
 
