@@ -662,13 +662,20 @@ class Profile(Sectioned):
             return self.lossless_queues
         return carried_queues([port], self.lossless)[port.name]
 
+    def writes_ecn(self, platform: str) -> bool:
+        """Whether the snippet for ``platform`` writes ECN: the policy requires it and the ecn section is wanted, or
+        the scheduler section where the platform's ECN is part of its scheduler (Platform.ecn_in_scheduler: NX-OS
+        queuing policy, Junos scheduler). What the refusals, the notes and the ECN profile names all ask."""
+        return self.ecn and (self.wants("ecn") or (PLATFORMS[platform].ecn_in_scheduler and self.wants("scheduler")))
+
     def ecn_profile(self, port: PortProfile) -> str:
         """The name of the ECN profile ``port`` is bound to (EOS qos profile, NX-OS queuing policy, NVUE
         congestion-control profile): by its thresholds, and by the queues they go on (ecn_queues) where those are not
         the snippet's own lossless queues, so ports whose --device maps carry a lossless priority on other queues get
         a profile of their own, never the first port's queues."""
         name = port.wred_profile or "ROCE_LOSSLESS"
-        if not (self.ecn and (self.wants("ecn") or self.wants("scheduler"))):
+        # (no platform: ecn_queues refuses, a bug)
+        if not self.ecn or (self.platform is not None and not self.writes_ecn(self.platform)):
             return name
         queues = self.ecn_queues(port)
         return name if queues == self.lossless_queues else f"{name}_Q{''.join(map(str, queues))}"
@@ -1054,8 +1061,7 @@ def unchecked_ecn(platform: str, prof: Profile) -> str | None:
     mark (_pause_buffer); shorter ones keep the switch's own headroom. EOS, Junos, NVUE write no xoff at all (their
     templates: the switch sizes headroom from the cable length, or itself). A host script writes no thresholds."""
     record = PLATFORMS[platform]
-    if (record.kind == DeviceKind.host or platform == "sonic" or not prof.ecn
-            or not (prof.wants("ecn") or (record.ecn_in_scheduler and prof.wants("scheduler")))):
+    if record.kind == DeviceKind.host or platform == "sonic" or not prof.writes_ecn(platform):
         return None
     ports = [port.name for port in prof.ports if port.kmin_bytes is not None
              and not (platform == "cisco_nxos" and port.pause_buffer is not None)]
@@ -1088,8 +1094,7 @@ def wred_drops(platform: str, prof: Profile) -> str | None:
     packets that are not ECN-capable (a host with ECN off, traffic classified onto the priority by mistake) are
     dropped on the lossless queues from Kmin up, with the mark probability, PFC or not; None elsewhere."""
     command = WRED_MARKS_AND_DROPS.get(platform)
-    if (command is None or not prof.ecn
-            or not (prof.wants("ecn") or (PLATFORMS[platform].ecn_in_scheduler and prof.wants("scheduler")))):
+    if command is None or not prof.writes_ecn(platform):
         return None
     prof = replace(prof, platform=platform)  # (the queues as render places them for that platform)
     queues = ", ".join(map(str, sorted({q for port in prof.ports for q in prof.ecn_queues(port)})))
@@ -1208,7 +1213,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
                              "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
                              f"an unknown ASIC; {_sku_fix(prof)}", **_sku_where(prof))
     record = PLATFORMS[platform]
-    ecn = prof.ecn and (prof.wants("ecn") or (record.ecn_in_scheduler and prof.wants("scheduler")))
+    ecn = prof.writes_ecn(platform)
     if ecn and platform == "cisco_nxos" and family == "n3k":
         raise InputError("cisco_nxos n3k: losslessd has no verified Nexus 3000 command for ECN marking; render with "
                          "a policy that does not require ECN (ecn.required: false), or configure ECN by hand")
