@@ -1140,8 +1140,10 @@ def render(platform: str, prof) -> str:
         families.require(platform, family, prof.model, prof.sections, prof.model_source)
         _check_facts(platform, prof, family)
         prof = _fit_limits(platform, prof, family)
-    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family,
-                                                                       limits=PLATFORMS[platform].limits)
+    # (queue_word: EOS's `tx-queue` or `uc-tx-queue`, the one table tune's put-backs read too; None elsewhere)
+    return environment().get_template(f"{platform}/profile.j2").render(
+        p=prof, pool=POOL, family=family, limits=PLATFORMS[platform].limits,
+        queue_word=families.EOS_QUEUE_WORD.get(family or "") if platform == "arista_eos" else None)
 
 
 _MISSING = {
