@@ -1,7 +1,8 @@
 """Helpers several rule families share, so that no family imports another.
 
     message text    numbers, priorities, queues_text, pause_on, TRUST_LABEL, few (the first names and how many more:
-                    lint.finding's, which the engine shares)
+                    lint.finding's, which the engine shares); not_known, scheduler_unknown (what the input does not
+                    show, or the switch may not apply); nic_*_fix (a NIC's fix in the tool its DCB was read with)
     the chain       roce_hops: the chain of each marking RoCE is classified by (the policy's DSCPs, or under
                     `lossless.trust: pcp` its lossless priorities' PCPs) on a port (MAP001 and the lanes); first_break:
                     where one chain (-> priority -> PG -> queue) breaks (MAP001, PTH001); cnp_priority (MAP002, PTH002);
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 from ..lint.finding import Finding
 from ..lint.registry import PortRule, Rule
-from ..model import Device, DeviceKind, Fabric, Hop, Port, Scheduler, Source
+from ..model import Device, DeviceKind, Ecn, Fabric, Hop, Port, Scheduler, Source
 from ..paths import Paths, fabric_paths
 from ..paths.view import PathFacts, Views, path_facts
 
@@ -210,12 +211,18 @@ def marks_ecn(port: Port, queue: int | None) -> bool | None:
     return q.ecn.ecn_enabled
 
 
+def not_known(subject: str, setting: Scheduler | Ecn | None) -> str:
+    """Why ``subject`` (what a rule could not check of ``setting``) is not known: not in the input, or written but not
+    (or not surely) applied by the switch (``setting.unapplied``: SONiC orchagent refuses its SCHEDULER or
+    WRED_PROFILE entry, or takes it on some releases only), which the operator must fix."""
+    if setting is not None and setting.unapplied:
+        return f"{subject} is not known: {setting.unapplied}"
+    return f"{subject} is not in the input"
+
+
 def scheduler_unknown(where: str, scheduler: Scheduler | None) -> str:
-    """Why the scheduler of ``where`` (a queue) is not known: not in the input, or written but not (or not surely)
-    applied by the switch (Scheduler.unapplied: SONiC orchagent refuses its entry), which the operator must fix."""
-    if scheduler is not None and scheduler.unapplied:
-        return f"the scheduler of {where} is not known: {scheduler.unapplied}"
-    return f"the scheduler of {where} is not in the input"
+    """Why the scheduler of ``where`` (a queue) is not known (not_known)."""
+    return not_known(f"the scheduler of {where}", scheduler)
 
 
 def queues_text(queues: list[int]) -> str:

@@ -18,7 +18,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import register
 from ..model import Device, Ecn, Port
-from .common import Lane, LaneRule, lossless_pgs, marks_ecn
+from .common import Lane, LaneRule, lossless_pgs, marks_ecn, not_known
 
 
 def _ecn(port: Port, queue: int) -> Ecn | None:
@@ -144,9 +144,7 @@ class EcnDisabledOnLossless(_EcnRule):
         marks = marks_ecn(port, lane.queue)
         if marks is None:
             ecn = port.queues[lane.queue].ecn if lane.queue is not None else None  # (marks_ecn: the queue is there)
-            why = f"is not known: {ecn.unapplied}" if ecn and ecn.unapplied else "is not in the input"
-            yield self.unverified(f"whether {_where(lane)} marks ECN {why}",
-                                  **self._at(device, port, lane))
+            yield self.unverified(not_known(f"whether {_where(lane)} marks ECN", ecn), **self._at(device, port, lane))
         elif not marks:
             yield self.finding(f"{_where(lane)} does not mark ECN; enable WRED/ECN marking on queue {lane.queue} "
                                f"so DCQCN slows senders before PFC pauses them", **self._at(device, port, lane))

@@ -263,7 +263,8 @@ class RocePathNotLossless(_PathRule):
     lossless PG), each egress port (stops the queue the traffic uses when the next hop pauses the
     priority the next hop classifies it into, after any `tc_to_dscp_rewrite` remark), and the
     receiving NIC. One finding per first broken hop (port and DSCP), with one example path and the
-    number of host pairs affected. Hops the input does not show are reported as unverified.
+    number of host pairs affected. Hops the input does not show are reported as unverified. Off under
+    `lossless.trust: pcp`, where MAP001 follows each lossless priority's PCP on each port.
 
     ## Why it matters
     Lossless is a property of the whole path. A single uplink that was never given PFC, or a spine
@@ -303,7 +304,9 @@ class CnpPathNotStrict(_PathRule):
     `cnp_dscp`, else the policy's) are followed back to every sender over every equal-cost path:
     each switch ingress port trusts DSCP and maps the CNP DSCP to a TC sent as the policy's CNP
     priority (when set), and each egress port sends that TC from a strict-priority queue (when
-    `cnp.strict`), after any egress DSCP remark. Collapsed and sampled like PTH001.
+    `cnp.strict`), after any egress DSCP remark. Collapsed and sampled like PTH001. Off, as PTH001 is,
+    under `lossless.trust: pcp` (`roce-pcp3`): switches sort CNPs by their 802.1p priority there, which
+    MAP002 checks on each port (a DSCP walk told every PCP-trusting port it trusts PCP).
 
     ## Why it matters
     A CNP that waits behind the congested RoCE traffic it reports arrives too late for DCQCN to
@@ -328,7 +331,8 @@ class CnpPathNotStrict(_PathRule):
     what = "leaves the strict-priority class"
 
     def enabled(self, ctx) -> bool:
-        return ctx.policy.cnp is not None
+        # (as PTH001: a path is followed by DSCP; under 802.1p trust MAP002 checks each port's CNP class by its PCP)
+        return ctx.policy.cnp is not None and ctx.policy.lossless.trust != "pcp"
 
 
 # Linux include/rdma/ib_addr.h iboe_get_mtu(): a RoCE port's IB MTU is the largest of 256..4096 that fits the
