@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from .errors import InputError
+from .limits import universal_newlines
 
 MARKER = "#%"
 ESCAPE = "#%|"
@@ -75,8 +76,7 @@ def write(header: Mapping[str, str], sections: Iterable[tuple[str, str]]) -> str
         out.append(f"{MARKER} command: {_one_line(command, 'command')}\n")
         # Lines as the reader will see them: it takes a carriage return for a line end (limits.read_text), so an
         # output's `x\r#% command: ...` was a section of the device's making once read back.
-        if "\r" in output:
-            output = output.replace("\r\n", "\n").replace("\r", "\n")
+        output = universal_newlines(output)
         if output and not output.endswith("\n"):
             output += "\n"
         for line in output.split("\n")[:-1]:

@@ -367,6 +367,12 @@ def _beside(path: str | Path) -> tuple[str, str | None]:
     return target, temp
 
 
+def universal_newlines(text: str) -> str:
+    """``text`` with "\\r\\n" and "\\r" as "\\n", as ``open()`` in text mode reads lines (the one reading of line ends
+    for files, captures written and command outputs)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def read_text(path: str | Path, display: str | None = None, *, limit: int | None = None, what: str = "file",
               links: bool = True) -> str:
     """``read_bytes`` decoded as UTF-8 with universal newlines (as ``open()`` in text mode reads: "\\r\\n" and
@@ -377,7 +383,7 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
         text = data.decode("utf-8")
         if text.startswith("\ufeff"):
             text = text[1:]
-        return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+        return universal_newlines(text)
     except UnicodeDecodeError as exc:
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # the UTF-16 byte order marks (Windows' "Unicode" text)
             raise InputError("UTF-16 text: losslessd reads UTF-8 (save the file as UTF-8)", file=display or str(path),

@@ -52,6 +52,11 @@ SCRIPTS = {
                                                   "for p in eth1 eth2; do", "  f $p",
                                                   "done; mlnx_qos -i eth3 --prio_tc 1", "mlnx_qos -i eth4 --trust pcp"],
     "shift 1 2 under set -e": ["set -e", "f() { shift 1 2; }", "f a b", "mlnx_qos -i eth1 --trust pcp"],
+    # (a redirection to a file is no argument: `exit 0 >exit.log` exits; it was read as `exit 0 x`, which bash drops)
+    "exit with its output sent to a file": ["mlnx_qos -i eth1 --trust pcp", "exit 0 >exit.log",
+                                            "mlnx_qos -i eth2 --trust pcp"],
+    "exit 1 > FILE in a loop": ["for p in eth1 eth2; do mlnx_qos -i $p --trust pcp; exit 1 > exit.log; done"],
+    "break 1 >FILE nested": [w.replace("{WORD}", "break 1 >>loop.log") for w in NESTED],
 }
 
 

@@ -28,7 +28,7 @@ from .. import render
 from ..collect.ssh import CollectError, Session
 from ..errors import InputError
 from ..inventory import Host, Inventory, device_keys
-from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes
+from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes, universal_newlines
 from ..monitor import QueueMaps, queue_maps_of
 from ..platforms import Command
 from ..policy import Policy
@@ -242,8 +242,7 @@ def _read_output(proc: subprocess.Popen, deadline: float, limit: int) -> tuple[s
             _stop(proc)
 
     def text(fd: int) -> str:
-        decoded = b"".join(chunks[fd]).decode("utf-8", errors="replace")
-        return decoded.replace("\r\n", "\n").replace("\r", "\n") if "\r" in decoded else decoded
+        return universal_newlines(b"".join(chunks[fd]).decode("utf-8", errors="replace"))
 
     return text(fds[0]), text(fds[1]), stopped
 

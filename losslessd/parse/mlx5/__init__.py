@@ -103,7 +103,6 @@ _EXPECTED = {
 # output whose lines name their objects may hold all three).
 _DCB_WHAT = {"dcb-pfc": "PFC priorities", "dcb-ets": "priority->TC map and schedulers",
              "dcb-app": "trust and DSCP->priority map"}
-_DCB_READS = set(_DCB_WHAT)
 # Port(name=, qos_configured=, source=) without the keyword call (parse.base.positional).
 _nic_port = positional(Port, "name", "qos_configured", "source")
 _nic_ecn = positional(NicEcn, "source")
@@ -818,7 +817,7 @@ class _Host:
             if not self.captured or iface not in self.attempted and iface not in self.qos_refused:
                 continue  # bare output and scripts: only what they show or set is known, nothing expected
             tried = self.attempted.get(iface, set())
-            dcb = bool(tried & _DCB_READS) and "mlnx_qos" not in tried  # (dcb's PFC, ETS and app show mlnx_qos's)
+            dcb = bool(tried & _DCB_WHAT.keys()) and "mlnx_qos" not in tried  # (dcb's PFC, ETS and app show mlnx_qos's)
             refusal = self.qos_refused.get(iface) if not dcb and "mlnx_qos" not in tried else None
             if refusal is not None:
                 self._issue(f"`mlnx_qos -i {iface}` answered {refusal[0]!r}: {_EXPECTED['mlnx_qos'][1]} unknown; on a "
@@ -828,8 +827,8 @@ class _Host:
             missing = [(command.format(iface), what) for group, (command, what) in _EXPECTED.items()
                        if group not in tried and not (group == "speed" and "ethtool" in tried)
                        and not (group == "mlnx_qos" and (dcb or refusal is not None))]
-            missing += [(f"{g.replace('-', ' ')} show dev {iface}", _DCB_WHAT[g]) for g in sorted(_DCB_READS - tried)
-                        if dcb]
+            missing += [(f"{g.replace('-', ' ')} show dev {iface}", _DCB_WHAT[g])
+                        for g in sorted(_DCB_WHAT.keys() - tried) if dcb]
             for command, what in missing:
                 self._issue(f"no `{command}` section in the capture: {what} unknown", file, None)
         self._tos_over_capture()

@@ -1320,7 +1320,9 @@ _JUMP = "\0jump"  # (in ``functions``: ("break" or "continue", the index of the 
 # None): a command dropped, see _block)
 _ENCLOSING = "\0enclosing"  # (in ``functions``: (the list, _enclosing's answer) by (id of the list, index))
 _NOTED = "\0noted"  # (in ``functions``: the lines whose break or continue was named as undecided)
-_REDIRECTION = re.compile(r"^(?:\d*|&)(?:>>?|<<?|>&|<&|>\|)")
+# (a builtin's word that opens a redirection, `>FILE`, `2>>FILE`, `>`; named apart from _REDIRECTION below, which,
+# defined later under the same name, had replaced it: `exit 0 >FILE` was read as given two arguments, not as an exit)
+_WORD_REDIRECTION = re.compile(r"^(?:\d*|&)(?:>>?|<<?|>&|<&|>\|)")
 
 
 def _arguments(words: list[str]) -> list[str]:
@@ -1330,7 +1332,7 @@ def _arguments(words: list[str]) -> list[str]:
     for word in words[1:]:
         if operand:
             operand = False
-        elif m := _REDIRECTION.match(word):
+        elif m := _WORD_REDIRECTION.match(word):
             operand = m.group(0) == word  # (`> FILE`: the file is the next word)
         else:
             out.append(word)

@@ -99,15 +99,12 @@ _ORCH_SOME_RELEASES: dict[str, dict[str, str]] = {
                      for c in ("green", "yellow", "red") for w in ("min_threshold", "max_threshold", "mark_probability")
                      for name in (f"{c}_ect_{w}", f"ecn_{c}_{w}")},
 }
-# std::stoi / std::stoull: C blanks skipped, a sign, decimal digits; what follows is ignored ([string.conversions]).
-_STO = re.compile(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]+)")
-
-
 def _sto_reads(text: str, low: int, high: int) -> bool:
     """Whether std::stoi (``low``, ``high``: int's range) or std::stoull (the negated ULLONG_MAX up: it wraps a
     negative) reads a number from ``text`` without throwing (invalid_argument: no digits; out_of_range: past it)."""
-    m = _STO.match(text)
-    return m is not None and len(m.group(2)) <= 20 and low <= int(m.group(1) + m.group(2)) <= high
+    m = _STOI.match(text)  # (stoull reads a sign and decimal digits as stoi does)
+    digits = m.group(2).lstrip("0") or "0" if m else ""
+    return m is not None and len(digits) <= 20 and low <= int(m.group(1) + digits) <= high
 
 
 _ABSENT = object()
@@ -418,8 +415,9 @@ def _speed(text: str) -> float:
 # std::stoul as orch.cpp parseIndexRange applies it to a key's index part or each end of its range: C blanks
 # skipped, a '+', digits; whatever follows is ignored.
 _STOUL = re.compile(r"[ \t\n\v\f\r]*(\+?)([0-9]+)")
-# std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable: C blanks skipped, a sign, digits;
-# whatever follows in the item is ignored (sonic-swss orchagent/qosorch.cpp processPortQosMapTask).
+# std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable (sonic-swss orchagent/qosorch.cpp
+# processPortQosMapTask), and std::stoi / std::stoull to WRED_PROFILE and SCHEDULER numbers (_sto_reads): C blanks
+# skipped, a sign, decimal digits; whatever follows is ignored ([string.conversions]).
 _STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
 
 
