@@ -20,7 +20,14 @@ from losslessd.collect.snmp import (
     _sample,
     make_poller,
 )
-from losslessd.sim.snmp import NORMAL_PAUSE_PER_S, STORM_PAUSE_PER_S, SnmpAgents, snmprec, sonic_if_indexes
+from losslessd.sim.snmp import (
+    NORMAL_PAUSE_PER_S,
+    STORM_PAUSE_PER_S,
+    SnmpAgents,
+    records_text,
+    snmprec,
+    sonic_if_indexes,
+)
 
 from .peers import if_name_record
 
@@ -300,7 +307,7 @@ def hostile_snmprec(pfc_rx: int) -> str:
         received = pfc_rx if i == 1 else 10**6 + i
         lines += [if_name_record(i, name), f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{received}",
                   f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
-    return "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n"
+    return records_text(lines)
 
 
 def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run, poller):
@@ -343,7 +350,7 @@ def discontinuity_snmprec(discards: int, since_ticks: int) -> str:
     lines = [f"{oids.SYS_UPTIME}|67:lossless|b=123456,r=100", f"{oids.IF_NAME}.1|4|Ethernet0",
              f"{oids.IF_IN_DISCARDS}.1|65|{discards}", f"{oids.IF_COUNTER_DISCONTINUITY_TIME}.1|67|{since_ticks}",
              f"{oids.CPFC_PRIO_INDICATIONS}.1.3|70|500"]
-    return "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n"
+    return records_text(lines)
 
 
 @pytest.mark.parametrize("since", [0, 5000])
@@ -395,8 +402,7 @@ def test_an_if_index_with_no_if_name_names_no_port(tmp_path, run, poller):
                   f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
     with SnmpAgents(tmp_path) as agents:
         agents.add("gap1", ["Ethernet0"])
-        agents._agents["gap1"].data_file.write_text(
-            "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n")
+        agents._agents["gap1"].data_file.write_text(records_text(lines))
         sample = run(poller.poll(v2c(agents.start(), "gap1")))
     named = {"Ethernet0", "Ethernet8"}
     assert [p.port for p in sample.ports] == sorted(named)
