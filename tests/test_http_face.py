@@ -279,7 +279,7 @@ def test_concurrent_scrapes_share_one_rendering_and_busy_slots_make_others_wait(
             await asyncio.wait_for(_until(lambda: len(server._conns) == 20 and
                                           all(c.waiting_since is None for c in server._conns)), 60)
             late = asyncio.ensure_future(exchange(server.port, MALFORMED["content-length-abc"]))
-            await asyncio.sleep(0)
+            await asyncio.wait_for(_until(lambda: server._queued == 1), 60)  # it waits for a slot (not a loop turn)
             release.set()
             return await asyncio.gather(*scrapes), await late, calls
         finally:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,14 @@ from losslessd.collect.snmp import (
     _sample,
     make_poller,
 )
-from losslessd.sim.snmp import NORMAL_PAUSE_PER_S, STORM_PAUSE_PER_S, SnmpAgents, snmprec, sonic_if_indexes
+from losslessd.sim.snmp import (
+    NORMAL_PAUSE_PER_S,
+    STORM_PAUSE_PER_S,
+    SnmpAgents,
+    records_text,
+    snmprec,
+    sonic_if_indexes,
+)
 
 from .peers import if_name_record
 
@@ -301,7 +307,7 @@ def hostile_snmprec(pfc_rx: int) -> str:
         received = pfc_rx if i == 1 else 10**6 + i
         lines += [if_name_record(i, name), f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{received}",
                   f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
-    return "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n"
+    return records_text(lines)
 
 
 def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run, poller):
@@ -344,7 +350,7 @@ def discontinuity_snmprec(discards: int, since_ticks: int) -> str:
     lines = [f"{oids.SYS_UPTIME}|67:lossless|b=123456,r=100", f"{oids.IF_NAME}.1|4|Ethernet0",
              f"{oids.IF_IN_DISCARDS}.1|65|{discards}", f"{oids.IF_COUNTER_DISCONTINUITY_TIME}.1|67|{since_ticks}",
              f"{oids.CPFC_PRIO_INDICATIONS}.1.3|70|500"]
-    return "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n"
+    return records_text(lines)
 
 
 @pytest.mark.parametrize("since", [0, 5000])
@@ -363,9 +369,12 @@ def test_a_counter32_that_restarted_is_told_from_a_wrap_by_if_counter_discontinu
         agents._agents["disc1"].data_file.write_text(discontinuity_snmprec(1_000_000, 0))
         target = v2c(agents.start(), "disc1")
         first = run(poller.poll(target))
-        time.sleep(2.1)  # a wrap of 2^32 fits 2 s of a 1.6 Tb/s port's frames (counters.MAX_FRAMES_PER_S)
         agents.rewrite("disc1", discontinuity_snmprec(10, since))
         second = run(poller.poll(target))
+    # The second poll dated 3 s after the first on both clocks (sysUpTime too, or it reads as a restart) rather than
+    # slept for: a wrap of 2^32 fits 2 s of a 1.6 Tb/s port's frames (counters.MAX_FRAMES_PER_S), not a few ms.
+    second = second.model_copy(update={"monotonic_s": first.monotonic_s + 3.0,
+                                       "sys_uptime_ticks": first.sys_uptime_ticks + 300})
     assert [p.discontinuity_ticks for p in (first.ports[0], second.ports[0])] == [0, since]
     tracker = CounterTracker()
     tracker.update(reading_from_snmp(first))
@@ -393,8 +402,7 @@ def test_an_if_index_with_no_if_name_names_no_port(tmp_path, run, poller):
                   f"{oids.CSQ_QOS_GROUP_STATS}.{i}.{oids.CSQ_EGRESS}.4.{oids.CSQ_UCAST_PACKETS}|70|10000"]
     with SnmpAgents(tmp_path) as agents:
         agents.add("gap1", ["Ethernet0"])
-        agents._agents["gap1"].data_file.write_text(
-            "\n".join(sorted(lines, key=lambda line: tuple(int(x) for x in line.split("|")[0].split(".")))) + "\n")
+        agents._agents["gap1"].data_file.write_text(records_text(lines))
         sample = run(poller.poll(v2c(agents.start(), "gap1")))
     named = {"Ethernet0", "Ethernet8"}
     assert [p.port for p in sample.ports] == sorted(named)

@@ -34,7 +34,7 @@ from losslessd.collect.snmp import (
 )
 from losslessd.collect.snmp_fast import FastSnmpPoller
 from losslessd.sim import snmpd
-from losslessd.sim.snmp import SnmpAgents, snmprec, sonic_if_indexes
+from losslessd.sim.snmp import SnmpAgents, records_text, snmprec, sonic_if_indexes
 
 from .peers import with_if_names
 
@@ -380,8 +380,7 @@ def test_an_if_name_that_is_no_octet_string_names_no_port_on_either_path(tmp_pat
         lines += [f"{oids.IF_NAME}.{i}|{kind}|{value}", f"{oids.CPFC_PRIO_INDICATIONS}.{i}.3|70|{100 + i}"]
     with SnmpAgents(tmp_path) as agents:
         agents.add("typed1", ["Ethernet0"])
-        agents._agents["typed1"].data_file.write_text("\n".join(sorted(lines, key=lambda x: tuple(
-            int(n) for n in x.split("|")[0].split(".")))) + "\n")
+        agents._agents["typed1"].data_file.write_text(records_text(lines))
         target = SnmpTarget(device="typed1", host="127.0.0.1", port=agents.start()["typed1"], community="typed1")
         sample = run(poll_with(backend, target))
     assert [p.port for p in sample.ports] == ["Ethernet0", "Ethernet24"]

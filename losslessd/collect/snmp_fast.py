@@ -150,7 +150,6 @@ class FastSnmpPoller(BasePoller):
         self.decode_fallbacks: dict[str, str] = {}
         # device of decode_fallbacks -> (its back-off, time.monotonic() when the fast path is tried again)
         self.fast_again: dict[str, tuple[float, float]] = {}
-        self.fast_retry_s, self.fast_retry_max_s = FAST_RETRY_S, FAST_RETRY_MAX_S
         # device -> why pysnmp made its last poll (answer_size), None where the fast path made it, answered or failed
         self._polled_by: dict[str, str | None] = {}
         self.recheck_ends_s = RECHECK_ENDS_S
@@ -227,7 +226,7 @@ class FastSnmpPoller(BasePoller):
             sample = await self._pysnmp()._poll(target)
         except SnmpError as exc:  # not a large answer but a broken one (pysnmp drops it: a timeout)
             raise SnmpError(device, f"{why}; pysnmp then: {exc.message}") from None
-        backoff = self.fast_retry_s if retry is None else min(self.fast_retry_max_s, 2 * retry[0])
+        backoff = FAST_RETRY_S if retry is None else min(FAST_RETRY_MAX_S, 2 * retry[0])
         self.decode_fallbacks[device] = why  # pysnmp reads it: it polls this device until the back-off is over
         self.fast_again[device] = (backoff, time.monotonic() + backoff)
         log.warning("%s: %s; pysnmp reads it and polls this device for %g s, then the fast path is tried again",

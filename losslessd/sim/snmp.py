@@ -75,6 +75,11 @@ def _oid_key(line: str) -> tuple[int, ...]:
     return tuple(int(x) for x in line.split("|", 1)[0].split("."))
 
 
+def records_text(lines: Iterable[str]) -> str:
+    """``OID|TYPE|VALUE`` lines as an snmprec data file's text: sorted numerically by OID, as snmpsim walks them."""
+    return "\n".join(sorted(lines, key=_oid_key)) + "\n"
+
+
 def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], platform: str = "sonic",
             carried: dict[str, dict[int, int]] | None = None) -> str:
     """The .snmprec text for one device: numerically sorted ``OID|TYPE|VALUE`` lines, the tables its
@@ -122,7 +127,7 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
                 f"{indications}.{key}|{c64}|b={received[p]},r={NORMAL_PAUSE_PER_S},up={key}",
                 *([] if arista else queue),
             ]
-    return "\n".join(sorted(lines, key=_oid_key)) + "\n"
+    return records_text(lines)
 
 
 @dataclass
