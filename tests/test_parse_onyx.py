@@ -646,7 +646,8 @@ def test_an_interface_command_abbreviated_in_a_port_mode_is_its_own_command():
     command of its own, as the whole word is: only `int` was written out there (the session's own special case beside
     _spelled), so the line became a command of port 1/1 and port 1/2's MTU was passed over without a word."""
     from losslessd.parse.onyx import reader as onyx_reader
-    text = "\n".join(["sw1 (config) # int eth 1/1", "sw1 (config interface ethernet 1/1) # inter eth 1/2 mtu 9216 force",
+    text = "\n".join(["sw1 (config) # int eth 1/1",
+                      "sw1 (config interface ethernet 1/1) # inter eth 1/2 mtu 9216 force",
                       "sw1 (config interface ethernet 1/1) # no int port-channel 1"])
     assert onyx_reader.session(text).split("\n") == [
         "interface ethernet 1/1", "interface ethernet 1/2 mtu 9216 force", "no interface port-channel 1"]
