@@ -452,6 +452,16 @@ def test_a_qos_looking_interface_line_os10_does_not_read_is_named(typed):
     assert f"`{typed}`" in device.issues[0].message
 
 
+@pytest.mark.parametrize("typed", ["no pfc-cos", "no trust", "no qos-map", "no random-detect"])
+def test_the_no_form_of_an_os10_port_command_not_read_is_named_as_os10s(typed):
+    """OS10's own interface QoS words after a `no` (OS10 User Guide: `pfc-cos`, `trust`, `qos-map`, `random-detect` in
+    interface mode) are named as what losslessd does not read, as the bare words are, not as "another platform's
+    syntax": that told the operator their OS10 line was a foreign one."""
+    device = parse(HEADER + f"interface ethernet1/1/1\n priority-flow-control mode on\n {typed}\n!\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)], device.issues
+    assert "another platform" not in device.issues[0].message
+
+
 @pytest.mark.parametrize("header", ["qos-map dscp-tc rdma-map", "qos-map traffic-class", "qos-map dot1p-tc RDMA"])
 def test_a_qos_map_os10_does_not_read_is_named(header):
     """OS10 User Guide, "Quality of service": DSCP and 802.1p are mapped with `trust dscp-map|dot1p-map NAME`,

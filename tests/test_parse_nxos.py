@@ -1228,6 +1228,9 @@ def test_congestion_control_tail_drop_is_read_as_no_ecn(where, tmp_path):
     assert ecn and not ecn[0].unverified, [(f.code, f.message) for f in findings]
     if where == "queuing":
         assert ecn[0].source.line == line
+    # tail drop is no WRED: nothing is dropped below the queue's limit, so no ECN005 ("WRED drops packets without
+    # marking them"), which it was given as WRED without `ecn`
+    assert not [f for f in findings if f.code == "ECN005"], [(f.code, f.message) for f in findings]
 
 
 # An NX-OS session as the round-5 DCB chapter types it, with a `!` comment line in the network-qos class and the

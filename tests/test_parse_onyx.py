@@ -639,3 +639,16 @@ def test_an_ambiguous_or_other_interface_word_is_left_as_written():
     device = parse("hostname o1\nint m 1/1 dcb priority-flow-control mode on force\n"
                    "interface ethernet 1/2 qos trust L3\n")
     assert list(device.ports) == ["Eth1/2"]
+
+
+def test_an_interface_command_abbreviated_in_a_port_mode_is_its_own_command():
+    """`inter eth 1/2 ...` or `no int port-channel 1` typed at `(config interface ethernet 1/1) #` is an `interface`
+    command of its own, as the whole word is: only `int` was written out there (the session's own special case beside
+    _spelled), so the line became a command of port 1/1 and port 1/2's MTU was passed over without a word."""
+    from losslessd.parse.onyx import reader as onyx_reader
+    text = "\n".join(["sw1 (config) # int eth 1/1",
+                      "sw1 (config interface ethernet 1/1) # inter eth 1/2 mtu 9216 force",
+                      "sw1 (config interface ethernet 1/1) # no int port-channel 1"])
+    assert onyx_reader.session(text).split("\n") == [
+        "interface ethernet 1/1", "interface ethernet 1/2 mtu 9216 force", "no interface port-channel 1"]
+    assert parse(f"{text}\nsw1 (config) # interface ethernet 1/2 qos trust L3\n").ports["Eth1/2"].mtu_bytes == 9216

@@ -654,9 +654,10 @@ class _Reader(TreeReader):
             setattr(conf, "flow_rx" if w[1] == "receive" else "flow_tx", Val(w[2] == "on", src))
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
-        elif w[0] in ("priority-flow-control", "pfc-cos", "trust", "qos-map", "ets"):
+        elif command_body(w)[:1] in (["priority-flow-control"], ["pfc-cos"], ["trust"], ["qos-map"], ["ets"]):
+            # (their `no` forms too: OS10's own words, not another platform's, which other_port_qos below names)
             raise LineError("not an interface QoS command losslessd knows")
-        elif w[0] == "random-detect":
+        elif command_body(w)[:1] == ["random-detect"]:
             # OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the port's queues.
             raise LineError("a port's WRED profile is not read (losslessd reads WRED and ECN from the queuing "
                             "policy's classes), so the ECN marking of this port's queues may differ from what is shown")

@@ -524,8 +524,8 @@ def _ecn(conf: QueueConf) -> Ecn:
         return Ecn(ecn_enabled=None, source=conf.wred.source)
     if conf.wred is None:
         return Ecn(ecn_enabled=False, source=conf.source, wred_drops="none")
-    if not conf.wred.value.ecn:  # WRED that drops instead of marking
-        return Ecn(ecn_enabled=False, source=conf.wred.source, wred_drops="all")
+    if not conf.wred.value.ecn:  # WRED that drops instead of marking, or tail drop (no WRED: nothing dropped early)
+        return Ecn(ecn_enabled=False, source=conf.wred.source, wred_drops="all" if conf.wred.value.dropping else "none")
     raw = conf.wred.value
     return Ecn(ecn_enabled=True, wred_drops="non-ect", min_threshold_bytes=raw.kmin, max_threshold_bytes=raw.kmax,
                mark_probability_pct=raw.probability, source=conf.wred.source,

@@ -84,6 +84,7 @@ class RawEcn:
     kmax: int | None
     probability: float | None
     ecn: bool
+    dropping: bool = True  # WRED or AFD selects packets before the queue is full; False: `congestion-control tail-drop`
 
 
 @dataclass(frozen=True)
@@ -590,7 +591,7 @@ class _Reader(TreeReader):
         elif w == ["congestion-control", "tail-drop"]:
             # Nexus 9000 QoS guide, "Configuring Queuing and Scheduling", congestion avoidance: a queue applies WRED or
             # tail drop, and ECN is an extension of WRED; tail drop marks nothing (a later `random-detect` replaces it)
-            self.replace_wred(node, queue, Val(RawEcn(node.text, None, None, None, False), src))
+            self.replace_wred(node, queue, Val(RawEcn(node.text, None, None, None, False, dropping=False), src))
         elif w[:2] == ["random-detect", "threshold"] or w[0] == "afd":
             # Nexus 9000 preset WRED / approximate fair drop (`random-detect threshold burst-optimized ecn`,
             # `afd queue-desired 150 kbytes [ecn]`): marks when `ecn` is given, thresholds the switch chooses.

@@ -198,8 +198,7 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
             hosts.typed(words)
             if removes_host_name(words) or words[0] == "hostname":  # (a name typed after the removal stands)
                 removed = i + 1 if removes_host_name(words) else 0
-        if words[0] == "int":  # (Onyx takes an abbreviation; its running-config prints the word whole)
-            command = "interface" + command[3:]
+        command = _spelled(command)  # (`int eth 1/2`, `no inter po 1`: Onyx takes the abbreviation, prints it whole)
         if mode and not (command.startswith("interface ") or command.startswith("no interface ")):
             command = f"{mode} {command}"
         out[i] = command
