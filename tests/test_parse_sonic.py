@@ -816,7 +816,8 @@ def test_pfcwd_timers_read_as_swss_to_uint_reads_them():
     ("WRED_PROFILE", {"green_max_threshold": "4294967296"}, "green_max_threshold"),
     ("SCHEDULER", {"meter_type": "bits"}, "meter_type"),
     ("SCHEDULER", {"weight": "heavy"}, "weight"),
-    ("SCHEDULER", {"pir": "-1"}, None),  # (stoull wraps a negative: read, the scheduler shapes)
+    ("SCHEDULER", {"pir": "-1"}, None),  # (stoull wraps a negative: read, the scheduler shapes, from 201911 on)
+    ("SCHEDULER", {"meter_type": "bits", "pir": "1"}, "meter_type"),
     # a value every release throws on wins over a field some releases take, whichever comes first
     ("SCHEDULER", {"priority": "1", "weight": "heavy"}, "weight"),
 ])
@@ -825,7 +826,7 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
     throws on or refuses, and retries a QUEUE entry naming it without ever applying it (handleQueueTable:
     task_need_retry): queue 3 gets neither its scheduler nor its WRED profile, where both were read as set; its
     scheduler says why (SCH001 says it in place of "not in the input")."""
-    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}, "VERSIONS": {"DATABASE": {"VERSION": "version_2_0_2"}},
           "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
           "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50"}},
           "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "wred_green_enable": "true",
@@ -851,16 +852,21 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
         assert queue.scheduler.source.pointer == issue.source.pointer
 
 
-@pytest.mark.parametrize(("table", "field", "releases"), [
+@pytest.mark.parametrize(("table", "field", "releases", "value"), [
     # sonic-swss a01470f8 (pull request 2622) removed handleSchedulerTable's `priority` branch, which ignored it: the
     # 202205 branch takes the field, 202211 refuses it
-    ("SCHEDULER", "priority", "202211"),
+    ("SCHEDULER", "priority", "202211", "1"),
+    # sonic-swss cadc5bd8 (pull request 991) added cir/cbs/pir/pbs (201811's handleSchedulerTable: "Unknown field"),
+    # 9b018449 (pull request 1296) meter_type (201911's: "Unknown field")
+    ("SCHEDULER", "pir", "201811", "1"),
+    ("SCHEDULER", "cbs", "201811", "1"),
+    ("SCHEDULER", "meter_type", "201911", "bytes"),
     # sonic-swss pull request 4719 (open) adds `{color}_ect_min_threshold` to WredMapHandler
-    ("WRED_PROFILE", "green_ect_min_threshold", "4719"),
-    ("WRED_PROFILE", "red_ect_mark_probability", "4719"),
-    ("WRED_PROFILE", "ecn_green_min_threshold", "4719"),  # (the pull request's first name, sonic-buildimage 28164's)
+    ("WRED_PROFILE", "green_ect_min_threshold", "4719", "1"),
+    ("WRED_PROFILE", "red_ect_mark_probability", "4719", "1"),
+    ("WRED_PROFILE", "ecn_green_min_threshold", "4719", "1"),  # (the pull request's first name, sonic-buildimage 28164's)
 ])
-def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, releases):
+def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, releases, value):
     """A field orchagent takes on some releases and refuses on others: the queues naming the entry are applied or
     not as the switch's release decides, so their scheduler and ECN are unknown (SCH001, ECN001 unverified), not
     unset (which read as errors on a config that works on the switch's own release)."""
@@ -870,7 +876,7 @@ def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, re
           "WRED_PROFILE": {"W": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1048576",
                                  "green_max_threshold": "2097152", "green_drop_probability": "5"}},
           "QUEUE": {"Ethernet0|3": {"scheduler": "s1", "wred_profile": "W"}}}
-    db[table]["s1" if table == "SCHEDULER" else "W"][field] = "1"
+    db[table]["s1" if table == "SCHEDULER" else "W"][field] = value
     device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
     [issue] = [i for i in device.issues if i.code == "SYS002"]
     assert issue.source.pointer.endswith(f"/{field}") and releases in issue.message
@@ -882,6 +888,33 @@ def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, re
         del db["QUEUE"]["Ethernet0|3"]["wred_profile"]
         queue = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].queues[3]
         assert queue.scheduler.unapplied and queue.ecn is None
+
+
+@pytest.mark.parametrize(("field", "value", "version", "taken"), [
+    # sonic-utilities db_migrator.py CURRENT_VERSION: 201811 version_1_0_1, 201911 version_1_0_6, 202012
+    # version_2_0_2, 202205 version_3_0_7, 202211 version_4_0_3; version_1_0_2 (November 2019) came after sonic-swss
+    # cadc5bd8 (cir/pir, July 2019), version_2_0_0 (December 2020) after 9b018449 (meter_type, July 2020), and
+    # version_4_0_0 (November 2022) before a01470f8 (priority refused, January 2023)
+    ("pir", "1", "version_1_0_6", True),
+    ("pir", "1", "version_1_0_1", False),
+    ("meter_type", "bytes", "version_1_0_6", False),
+    ("meter_type", "bytes", "version_2_0_2", True),
+    ("meter_type", "bytes", "version_202305_01", True),
+    ("priority", "1", "version_3_0_7", True),
+    ("priority", "1", "version_4_0_0", False),
+    ("pir", "1", "version_soon", False),  # (no version read: the release is not known)
+])
+def test_the_configs_db_migrator_version_settles_which_release_it_is(field, value, version, taken):
+    """A field some releases refuse is taken, not unknown, where the config's VERSIONS|DATABASE names a release that
+    takes it (db_migrator writes it on every boot, and `config save` keeps it)."""
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}, "VERSIONS": {"DATABASE": {"VERSION": version}},
+          "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
+          "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50", field: value}},
+          "QUEUE": {"Ethernet0|3": {"scheduler": "s1"}}}
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    scheduler = device.ports["Ethernet0"].queues[3].scheduler
+    assert [i.code for i in device.issues if i.code == "SYS002"] == ([] if taken else ["SYS002"])
+    assert (scheduler.type is SchedulerType.dwrr, scheduler.unapplied is None) == (taken, taken), scheduler
 
 
 @pytest.mark.parametrize(("field", "severity", "said"), [

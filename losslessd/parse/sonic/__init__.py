@@ -85,20 +85,37 @@ _ORCH_FIELDS: dict[str, dict[str, tuple]] = {
     "SCHEDULER": {"type": tuple(_SCHEDULER_TYPES), "weight": (-2**31, 2**31 - 1), "meter_type": ("packets", "bytes"),
                   **{f: (-(2**64 - 1), 2**64 - 1) for f in ("cir", "cbs", "pir", "pbs")}},
 }
-# Fields orchagent takes on some releases and refuses on others (the rest of a table's fields: every release takes them
-# from 201911 on, cir/cbs/pir/pbs since sonic-swss cadc5bd8, July 2019, meter_type since 9b018449, July 2020; an unknown
-# field was refused by every release, sonic-swss 5c3dfebb qosorch.cpp "Unknown field" and "Unknown wred profile
-# field"): a queue naming such an entry gets settings the switch's release decides, read as unknown, not as unset.
-_ORCH_SOME_RELEASES: dict[str, dict[str, str]] = {
-    # handleSchedulerTable ignored `priority` (scheduler_priority_field_name, "SAI model does not provide such
-    # ability") up to the 202205 branch; sonic-swss a01470f8 (pull request 2622, January 2023; 202211 on) removed it.
-    "SCHEDULER": {"priority": "which orchagent ignores up to SONiC 202205 and refuses from 202211 on"},
+# Fields orchagent takes on some releases and refuses on others (an unknown field was refused by every release, sonic-swss
+# 5c3dfebb qosorch.cpp "Unknown field" and "Unknown wred profile field"): a queue naming such an entry gets settings the
+# switch's release decides, read as unknown, not as unset, unless the config's own db_migrator version (VERSIONS|
+# DATABASE, below) is one of the releases that take it. Each: (the releases, in words; the first version that takes
+# it, the first that may not, either None).
+_ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tuple[int, ...] | None]]] = {
+    "SCHEDULER": {
+        # handleSchedulerTable ignored `priority` (scheduler_priority_field_name, "SAI model does not provide such
+        # ability") up to the 202205 branch; sonic-swss a01470f8 (pull request 2622, January 2023; 202211 on) removed
+        # it. sonic-utilities 48ee7722 (November 2022, before it) made db_migrator's version 4_0_0.
+        "priority": ("which orchagent ignores up to SONiC 202205 and refuses from 202211 on", (0,), (4, 0, 0)),
+        # sonic-swss cadc5bd8 (pull request 991, July 2019) added cir/cbs/pir/pbs: the 201811 branch's
+        # handleSchedulerTable refuses them ("Unknown field"), 201911 takes them; db_migrator's version_1_0_2
+        # (sonic-utilities be337d4f, November 2019) came after it.
+        **{f: ("which orchagent refuses up to SONiC 201811 and takes from 201911 on", (1, 0, 2), None)
+           for f in ("cir", "cbs", "pir", "pbs")},
+        # sonic-swss 9b018449 (pull request 1296, July 2020) added meter_type: 201911 refuses it, 202012 takes it;
+        # db_migrator's version_2_0_0 (sonic-utilities 394b2021, December 2020) came after it.
+        "meter_type": ("which orchagent refuses up to SONiC 201911 and takes from 202012 on", (2, 0, 0), None)},
     # sonic-swss pull request 4719 (open; head 7a65c646) adds `{color}_ect_*` to WredMapHandler, named
     # `ecn_{color}_*` before its 3e1bfe26 (and still in sonic-buildimage pull request 28164's YANG model).
-    "WRED_PROFILE": {name: "which no SONiC release takes yet (sonic-swss pull request 4719 adds it)"
+    "WRED_PROFILE": {name: ("which no SONiC release takes yet (sonic-swss pull request 4719 adds it)", None, None)
                      for c in ("green", "yellow", "red") for w in ("min_threshold", "max_threshold", "mark_probability")
                      for name in (f"{c}_ect_{w}", f"ecn_{c}_{w}")},
 }
+# sonic-utilities scripts/db_migrator.py writes its version to VERSIONS|DATABASE VERSION (`version_1_0_1` on the
+# 201811 branch, `version_1_0_6` on 201911, `version_2_0_2` on 202012, `version_3_0_7` on 202205, `version_4_0_3` on
+# 202211, then `version_202305_01` on): numbers compared in turn.
+_DB_VERSION = re.compile(r"version_(\d{1,6}(?:_\d{1,6}){1,3})")
+
+
 def _sto_reads(text: str, low: int, high: int) -> bool:
     """Whether std::stoi (``low``, ``high``: int's range) or std::stoull (the negated ULLONG_MAX up: it wraps a
     negative) reads a number from ``text`` without throwing (invalid_argument: no digits; out_of_range: past it)."""
@@ -1433,18 +1450,15 @@ class _Builder:
         for f, value in e.fields.items():
             takes = _ORCH_FIELDS[table].get(f)
             text = value if type(value) is str else _scalar_text(value)
-            if takes is None:
-                releases = _ORCH_SOME_RELEASES[table].get(f)
-                if releases is None:
-                    hard = (f, "a field orchagent does not take")
-                elif soft is None:
-                    soft = (f, releases)
-            elif text is None:
-                continue  # (a JSON list or object: see text())
-            elif isinstance(takes[0], str) and text not in takes:
+            releases = _ORCH_SOME_RELEASES[table].get(f)
+            if takes is None and releases is None:
+                hard = (f, "a field orchagent does not take")
+            elif takes is not None and text is not None and isinstance(takes[0], str) and text not in takes:
                 hard = (f, f"not one of {', '.join(map(str, takes))}")
-            elif isinstance(takes[0], int) and not _sto_reads(text, *takes):
+            elif takes is not None and text is not None and isinstance(takes[0], int) and not _sto_reads(text, *takes):
                 hard = (f, "no number orchagent reads (std::stoi / std::stoull throws on it)")
+            elif releases is not None and soft is None and not self._release_takes(*releases[1:]):
+                soft = (f, releases[0])
             if hard is not None:
                 break
         verdict = None
@@ -1470,6 +1484,15 @@ class _Builder:
             verdict = (hard is not None, why, source)
         self._refusals[(table, name)] = verdict
         return verdict
+
+    def _release_takes(self, since: tuple[int, ...] | None, before: tuple[int, ...] | None) -> bool:
+        """Whether the config's db_migrator version (VERSIONS|DATABASE) is one of the releases that take a field."""
+        e = self.db.table("VERSIONS").get("DATABASE")
+        m = _DB_VERSION.fullmatch(str(e.fields.get("VERSION"))) if e is not None else None
+        if since is None or m is None:
+            return False
+        version = tuple(int(n) for n in m.group(1).split("_"))
+        return since <= version and (before is None or version < before)
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")

@@ -31,7 +31,7 @@ TABLES = frozenset({
     "TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "SCHEDULER", "QUEUE",
     "WRED_PROFILE", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "CABLE_LENGTH", "PFC_WD",
     "TC_TO_DSCP_MAP", "DEVICE_NEIGHBOR", "VLAN_MEMBER", "PORTCHANNEL_MEMBER", "LOSSLESS_TRAFFIC_PATTERN",
-    "DEFAULT_LOSSLESS_BUFFER_PARAMETER",
+    "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "VERSIONS",
 })
 # A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
 _TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
