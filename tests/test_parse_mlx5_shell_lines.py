@@ -39,6 +39,24 @@ def test_escapes_outside_quotes_are_read_as_bash_reads_them(name, tmp_path):
     assert_calls(lines, calls, tmp_path)
 
 
+# bash(1) Parameter Expansion: `${...}` is one word, its blanks, `;`, `|`, `<` and `>` its own (before: the line was
+# cut at them, so `X=${X:-a; mlnx_qos ...}` ran the mlnx_qos in the default and `${1:?usage: s <if>}` redirected)
+EXPANSIONS = {
+    "a-default-holding-a-semicolon": (["X=${X:-a; mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0}", TRUST],
+                                      ["-i eth2 --trust dscp"]),
+    "a-usage-guard-with-blanks-and-angles": (["IF=eth2", "IF=${IF:?usage: steps <interface> [prio]}", TRUST],
+                                             ["-i eth2 --trust dscp"]),
+    "an-expansion-with-a-quoted-brace": (["X=${X:-'a }' b | c}", TRUST], ["-i eth2 --trust dscp"]),
+    "a-nested-expansion-with-blanks": (["IF=eth2", "X=${X:-${IF} is up; ok}", "mlnx_qos -i $IF --trust dscp"],
+                                       ["-i eth2 --trust dscp"]),
+}
+
+
+@pytest.mark.parametrize("name", list(EXPANSIONS))
+def test_parameter_expansions_are_one_word_as_bash_reads_them(name, tmp_path):
+    lines, calls = EXPANSIONS[name]
+    assert_calls(lines, calls, tmp_path)
+
 DCB = "dcb apptrust set dev eth2 order pcp dscp"  # (fails on mlx5: see losslessd/parse/mlx5/dcb.py fails)
 
 # bash(1) SHELL GRAMMAR: a pipeline's `|` (or `|&`) and a list's `&&` or `||` at a line's end, a comment after it or

@@ -179,7 +179,8 @@ def is_script(text: str) -> bool:
 # command of such a list runs one of them, or is a shell variable's assignment.
 _STEP_PROGRAMS = frozenset(("mlnx_qos", "echo", "cma_roce_tos", "cat", "ethtool", "ip", "sysctl", "modprobe", "mkdir",
                             "lldptool", "dcb", "ibdev2netdev", "show_gids", "export"))
-_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=\S*$")
+# (an assignment's value one word: `IF=${1:?usage: setup.sh <iface>}` too, bash(1) Parameter Expansion)
+_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=(?:\$\{[^{}\n]*\}|\S)*$")
 
 
 def is_command_list(text: str) -> bool:

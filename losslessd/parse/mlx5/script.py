@@ -1991,17 +1991,44 @@ def _without_redirections(line: str) -> str:
     return _REDIRECTION.sub(lambda m: m.group(1) or ("" if m.group(0) == "1" else " "), line)
 
 
+# bash(1) Parameter Expansion: `${1:?usage: setup.sh <iface>}`, `${2:-a b}` are one word, blanks, `<` and `;` included.
+_BLANKS_AND_OPERATORS = re.compile(r"[\s;&|<>()]")
+_EXPANSION_STEP = re.compile(r"\\.|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$\{|\}|[^\\'\"${}]+|.", re.S)
+
+
+def _expansion_word(line: str, i: int) -> tuple[str, int] | None:
+    """The `${...}` from ``i`` as one word (its unquoted blanks and operators escaped: its quotes and nested `${` are
+    its own), and where it ends; None when it does not end on the line or holds a command substitution (folded as
+    one, below)."""
+    depth, j, word = 0, i, []
+    while j < len(line):
+        step = _EXPANSION_STEP.match(line, j).group()  # type: ignore[union-attr]
+        j += len(step)
+        quoted = step[:1] in ("'", '"', "\\")
+        if "\n" in step or (not quoted and ("$(" in step or "`" in step)):
+            return None
+        word.append(step if quoted else _BLANKS_AND_OPERATORS.sub(r"\\\g<0>", step))
+        depth += {"${": 1, "}": -1}.get(step, 0)
+        if not depth:
+            return "".join(word), j
+    return None
+
+
 def _substitutions_folded(line: str, inner: list[str] | None = None) -> str:
     """The line with each unquoted command substitution (`$(...)`, nested ones and backticks too) as the one word
     `$(...)`: its output is known only at run time, and its `|`, `;` and spaces are not the line's (bash(1) Command
     Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device). The
     commands each substitution runs go to ``inner``."""
     inner = [] if inner is None else inner
-    if "(" not in line and "`" not in line:
+    if "(" not in line and "`" not in line and "${" not in line:
         return line
     out, i, quote = [], 0, False
     while i < len(line):
         c = line[i]
+        if c == "$" and not quote and line.startswith("${", i) and (expansion := _expansion_word(line, i)):
+            out.append(expansion[0])
+            i = expansion[1]
+            continue
         if c == "\\":  # (an escaped character: `\'` opens no quote)
             out.append(line[i:i + 2])
             i += 2
