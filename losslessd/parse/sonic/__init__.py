@@ -113,6 +113,8 @@ _ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tupl
 # sonic-utilities scripts/db_migrator.py writes its version to VERSIONS|DATABASE VERSION (`version_1_0_1` on the
 # 201811 branch, `version_1_0_6` on 201911, `version_2_0_2` on 202012, `version_3_0_7` on 202205, `version_4_0_3` on
 # 202211, then `version_202305_01` on): numbers compared in turn.
+_SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
+                "writes, settles it)")
 _DB_VERSION = re.compile(r"version_(\d{1,6}(?:_\d{1,6}){1,3})")
 
 
@@ -1447,6 +1449,7 @@ class _Builder:
         e = self.db.table(table)[name]
         hard: tuple[str, str] | None = None
         soft: tuple[str, str] | None = None
+        taken = None  # (the first db_migrator version that takes the soft field)
         for f, value in e.fields.items():
             takes = _ORCH_FIELDS[table].get(f)
             text = value if type(value) is str else _scalar_text(value)
@@ -1458,7 +1461,7 @@ class _Builder:
             elif takes is not None and text is not None and isinstance(takes[0], int) and not _sto_reads(text, *takes):
                 hard = (f, "no number orchagent reads (std::stoi / std::stoull throws on it)")
             elif releases is not None and soft is None and not self._release_takes(*releases[1:]):
-                soft = (f, releases[0])
+                soft, taken = (f, releases[0]), releases[1]
             if hard is not None:
                 break
         verdict = None
@@ -1478,7 +1481,7 @@ class _Builder:
                 self.db.issue(f"{said} is a field {what}; where orchagent refuses it, it never creates the {table} "
                               f"entry nor applies the QUEUE entries naming it (sonic-swss qosorch.cpp), so their "
                               f"scheduler and WRED profile are read as unknown; remove the field if the switch's "
-                              f"SONiC release refuses it", source)
+                              f"SONiC release refuses it{'' if taken is None else _SAY_RELEASE}", source)
                 why = (f"{_at(e)} has {f}, {what}, so whether the QUEUE entry is applied depends on the switch's "
                        f"release (SYS002 at {at})")
             verdict = (hard is not None, why, source)
