@@ -108,6 +108,10 @@ NVIDIA_KNOWN = frozenset({
     # sweep_every_hup_signal), which AI-fabric guides and UFM runbooks write in opensm.conf under these names (the
     # UFM-SDN command reference's `ib sm ar-sl-mask` sets ar_sl_mask). No `ar_enable` or `sharp_enable` field exists.
     "ar_mode", "shield_mode", "pfrn_sl", "ar_sl_mask", "sharp_enabled", "sweep_every_hup_signal",
+    # The switch-to-switch ports' QoS set (osm_subn_opt_t qos_sw2sw_options of the same header; NVIDIA OpenSM 5.21's
+    # `opensm --create-config` writes "# QoS Switch-to-switch external port options" and these five): no misspelt
+    # qos_swe_ option. Its tables are not read (see docs/real-configs.md, session 37 part b).
+    *(f"qos_sw2sw_{field}" for field in ("max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl")),
 })
 # Routing engines OpenSM can set up, by the exact name setup_routing_engine compares with strcmp: upstream's built-in
 # modules (linux-rdma/opensm osm_opensm.c static_routing_modules) and NVIDIA OpenSM's (include/opensm/osm_opensm.h,
