@@ -864,7 +864,8 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
     # sonic-swss pull request 4719 (open) adds `{color}_ect_min_threshold` to WredMapHandler
     ("WRED_PROFILE", "green_ect_min_threshold", "4719", "1"),
     ("WRED_PROFILE", "red_ect_mark_probability", "4719", "1"),
-    ("WRED_PROFILE", "ecn_green_min_threshold", "4719", "1"),  # (the pull request's first name, sonic-buildimage 28164's)
+    # (the pull request's first name, sonic-buildimage 28164's)
+    ("WRED_PROFILE", "ecn_green_min_threshold", "4719", "1"),
 ])
 def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, releases, value):
     """A field orchagent takes on some releases and refuses on others: the queues naming the entry are applied or

@@ -85,11 +85,11 @@ _ORCH_FIELDS: dict[str, dict[str, tuple]] = {
     "SCHEDULER": {"type": tuple(_SCHEDULER_TYPES), "weight": (-2**31, 2**31 - 1), "meter_type": ("packets", "bytes"),
                   **{f: (-(2**64 - 1), 2**64 - 1) for f in ("cir", "cbs", "pir", "pbs")}},
 }
-# Fields orchagent takes on some releases and refuses on others (an unknown field was refused by every release, sonic-swss
-# 5c3dfebb qosorch.cpp "Unknown field" and "Unknown wred profile field"): a queue naming such an entry gets settings the
-# switch's release decides, read as unknown, not as unset, unless the config's own db_migrator version (VERSIONS|
-# DATABASE, below) is one of the releases that take it. Each: (the releases, in words; the first version that takes
-# it, the first that may not, either None).
+# Fields orchagent takes on some releases and refuses on others (an unknown field was refused by every release,
+# sonic-swss 5c3dfebb qosorch.cpp "Unknown field" and "Unknown wred profile field"): a queue naming such an entry gets
+# settings the switch's release decides, read as unknown, not as unset, unless the config's own db_migrator version
+# (VERSIONS|DATABASE, below) is one of the releases that take it. Each: (the releases, in words; the first version
+# that takes it, the first that may not, either None).
 _ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tuple[int, ...] | None]]] = {
     "SCHEDULER": {
         # handleSchedulerTable ignored `priority` (scheduler_priority_field_name, "SAI model does not provide such
