@@ -499,6 +499,10 @@ class Port(Model):
             return self.nic_chain(dscp, self.dscp_to_priority.get(dscp), "DSCP")
         return self._tc_hop(dscp, self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None, "DSCP")
 
+    def chain(self, marking: Literal["DSCP", "PCP"], value: int) -> Hop:
+        """Follow the DSCP or 802.1p PCP ``value`` through this port's maps (dscp_chain, pcp_chain)."""
+        return self.pcp_chain(value) if marking == "PCP" else self.dscp_chain(value)
+
     def pcp_chain(self, pcp: int) -> Hop:
         """Follow one 802.1p PCP through a switch port's maps (a port that trusts PCP classifies by it, not by DSCP)."""
         return self._tc_hop(pcp, self.pcp_to_tc.get(pcp) if self.pcp_to_tc is not None else None, "PCP")
