@@ -68,3 +68,16 @@ def test_nxos_trust_fix_moves_a_dscp_port_to_cos_classes():
     ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
     assert "match cos 3\n" in ran.stdout and "  no service-policy type qos input ROCE_DSCP_" in ran.stdout
     assert "still there" not in ran.stdout and "MAP003" in ran.stdout
+
+
+def test_junos_trust_fix_moves_a_dscp_port_to_the_8021p_classifier():
+    """MAP003's fix (the trust section) on Junos printed the header alone, the classifier being the maps section's:
+    an empty DISRUPTIVE snippet, MAP003 left "fix by hand". It now writes the 802.1p classifier, takes the unit's DSCP
+    classifier off (which IP traffic would still be classified by) and rebinds the PFC profile by 802.1p code points
+    (DSCP- and 802.1p-based PFC cannot share one profile): the re-lint clears MAP003 and adds nothing."""
+    config = render_golden.golden_path("juniper_junos", "roce-dscp26")
+    ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
+    assert "set class-of-service interfaces et-0/0/0 unit 0 classifiers ieee-802.1 roce-pcp\n" in ran.stdout
+    assert "delete class-of-service interfaces et-0/0/0 unit 0 classifiers dscp\n" in ran.stdout
+    assert "congestion-notification-profile roce-pcp-pfc-3 input ieee-802.1 code-point 011 pfc\n" in ran.stdout
+    assert "linted again: every finding the printed fixes name is gone, and none is added" in ran.stdout
