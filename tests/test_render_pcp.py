@@ -103,7 +103,7 @@ def test_sonic_multi_asic_trust_fix_removes_the_dscp_map_in_the_port_namespace()
     current = {"localhost": {}, "asic0": {"PORT": {"Ethernet0": {}}, "PORT_QOS_MAP": {"Ethernet0": {
         "dscp_to_tc_map": "AZURE", "pfc_enable": "3"}}}, "asic1": {"PORT": {"Ethernet8": {}}, "PORT_QOS_MAP": {
         "Ethernet8": {"pfc_enable": "3"}}}}
-    fragment = {"PORT_QOS_MAP": {"Ethernet0": {"dot1p_to_tc_map": "LOSSLESS"}, "Ethernet8": {"dot1p_to_tc_map": "LOSSLESS"}}}
+    fragment = {"PORT_QOS_MAP": {port: {"dot1p_to_tc_map": "LOSSLESS"} for port in ("Ethernet0", "Ethernet8")}}
     ops = apply.namespaced_patch(current, fragment)
     assert {"op": "remove", "path": "/asic0/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map"} in ops
     assert not [op for op in ops if op["op"] == "remove" and "Ethernet8" in op["path"]]  # nothing there to remove

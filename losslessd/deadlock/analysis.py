@@ -118,9 +118,8 @@ def trust_notes(net: Net) -> list[Note]:
     notes = []
     for dev in net.switches:
         by_trust: dict[str, list[str]] = {}
-        for port in net.other_trust(dev):
-            trust = net.port(dev, port).trust  # type: ignore[union-attr]  # (other_trust: a port with a trust)
-            by_trust.setdefault(trust.value, []).append(port)
+        for port, trust in net.other_trust(dev):
+            by_trust.setdefault(trust, []).append(port)
         if by_trust:
             said = "; ".join(f"{few(ports)} {'trust' if len(ports) > 1 else 'trusts'} {_MARKING[trust]}"
                              for trust, ports in by_trust.items())

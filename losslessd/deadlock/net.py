@@ -117,13 +117,14 @@ class Net:
             return port.pcp_to_tc is not None
         return port.dscp_to_tc is not None or port.dscp_to_priority is not None
 
-    def other_trust(self, dev: str) -> list[str]:
-        """The ports of switch ``dev`` between switches that trust another marking than the one followed (a port
-        under a PCP policy that classifies by DSCP): where the analysis does not follow what the switch does."""
+    def other_trust(self, dev: str) -> list[tuple[str, str]]:
+        """(port, what it trusts) for the ports of switch ``dev`` between switches that trust another marking than
+        the policy's (a port under a PCP policy that classifies by DSCP): where the analysis does not follow what the
+        switch does."""
         if self.trust is None:
             return []
         wanted = self.trust.lower()
-        return [port for port in self.switch_ports(dev)
+        return [(port, p.trust.value) for port in self.switch_ports(dev)
                 if (p := self.port(dev, port)) is not None and p.trust is not None and p.trust.value != wanted]
 
 

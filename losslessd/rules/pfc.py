@@ -360,12 +360,13 @@ class AggregateMembersDiffer(Rule):
       frame by its trusted field into a traffic class, which gives it its PFC priority, ingress priority group and
       egress queue; ECN marks on that queue; the watchdog acts on the port): the trust mode, and for each lossless
       DSCP of the policy (under `lossless.trust: pcp` each lossless priority's 802.1p PCP) its traffic class, that
-      class's PFC priority, PG and egress queue, ECN marking on that queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it. Where the
-      policy decides between the members' values (its trust, a class whose priority is lossless, a lossless
-      priority, ECN on, the watchdog on), the members with the value it asks for are the reference, however few they
-      are; where it decides nothing (the PG, the queue), the value most members have is. One finding per member that
-      differs names every fact that differs and a member that has the reference; with no reference (as many members
-      with each value, and the policy preferring none), one finding on the aggregate names each member's value.
+      class's PFC priority, PG and egress queue, ECN marking on that queue, and whether the PFC watchdog is on. Each
+      fact is compared where both members' input shows it. Where the policy decides between the members' values (its
+      trust, a class whose priority is lossless, a lossless priority, ECN on, the watchdog on), the members with the
+      value it asks for are the reference, however few they are; where it decides nothing (the PG, the queue), the
+      value most members have is. One finding per member that differs names every fact that differs and a member
+      that has the reference; with no reference (as many members with each value, and the policy preferring none),
+      one finding on the aggregate names each member's value.
 
     ## Why it matters
     An aggregate hashes each flow onto one member (IEEE 802.1AX, frame distribution: every frame of a conversation
@@ -483,11 +484,11 @@ def _aggregates(device: Device, with_suspended: bool) -> dict[str, list[Port]]:
 def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
     """What decides a lossless flow's treatment on ``port``, as "what" -> (value in words, whether it is what the
     policy asks for) ("DSCP 26 goes to" -> ("TC 3", True)): the trust mode; per marking RoCE is classified by
-    (common.roce_hops: a lossless DSCP of the policy, or under `lossless.trust: pcp` a lossless priority's PCP) its class,
-    that class's PFC priority, PG and egress queue, and ECN on that queue; the watchdog. What the policy asks for: its
-    trust, a class whose PFC priority is lossless, a lossless priority, ECN on where it requires ECN, the watchdog on
-    where it requires one; True where the policy says nothing of a fact (the PG, the queue). A fact whose input is not
-    known is left out."""
+    (common.roce_hops: a lossless DSCP of the policy, or under `lossless.trust: pcp` a lossless priority's PCP) its
+    class, that class's PFC priority, PG and egress queue, and ECN on that queue; the watchdog. What the policy asks
+    for: its trust, a class whose PFC priority is lossless, a lossless priority, ECN on where it requires ECN, the
+    watchdog on where it requires one; True where the policy says nothing of a fact (the PG, the queue). A fact whose
+    input is not known is left out."""
     policy = ctx.policy
     lossless = set(ctx.lossless)
     out: dict[str, tuple[str, bool]] = {}
