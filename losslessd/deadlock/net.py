@@ -110,7 +110,6 @@ class Net:
             self.remapped = True
         return p2
 
-
     def classifies(self, port: Port) -> bool:
         """Whether the input shows the map of the marking followed on ``port`` (else the priority travels on)."""
         if self.marking == "PCP":
