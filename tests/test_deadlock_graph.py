@@ -13,7 +13,7 @@ from bench.deadlock_scale import clos
 from losslessd.deadlock.analysis import analyse
 from losslessd.deadlock.net import Net
 from losslessd.deadlock.scc import is_cyclic, strongly_connected
-from losslessd.model import NextHop, Route
+from losslessd.model import NextHop, Route, Trust
 from losslessd.parse.base import Input
 from losslessd.parse.routes import parse_routes
 from tests.deadlock_ref import (
@@ -122,6 +122,29 @@ def test_priority_remap_that_closes_a_loop():
     # where the ring is cyclic without the rewrites too, the cycle is not blamed on them
     both = analyse(remap_ring(rewrites=True, pfc_breaks=False), [3, 4], [26])
     assert both.cycles and not any(c.needs_remap for c in both.cycles)
+
+
+def test_pcp_remap_that_closes_a_loop_under_a_pcp_policy():
+    """Under a PCP policy the 802.1p priority is followed (PCP -> TC -> priority at each port; the PCP travels
+    unchanged): s1's port from s3 classifies PCP 3 into the class of priority 4, and the ring closes through that
+    remap only. The DSCP maps and s3's DSCP rewrite, which PCP-trusting ports do not use, are not followed: by them
+    every packet kept its priority and the ring was reported open (DLK004 silent)."""
+    pcp = {"trust": Trust.pcp, "pcp_to_tc": {3: 3, 4: 4}, "tc_to_priority": {3: 3, 4: 4}, "dscp_to_tc": {26: 3}}
+    settings = {(s, p): {**pcp, "pfc_enabled": [3, 4]} for s in ("s1", "s2", "s3")
+                for p in ("Ethernet0", "Ethernet1", "Ethernet2")}
+    settings[("s1", "Ethernet2")].update(pfc_enabled=[4], pcp_to_tc={3: 4, 4: 4})
+    settings[("s2", "Ethernet2")]["pfc_enabled"] = [3]
+    settings[("s3", "Ethernet1")]["tc_to_dscp_rewrite"] = {3: 34}
+    a = analyse(ring3_with_captures(settings), [3, 4], [26], marking="PCP")
+    [cycle] = a.cycles
+    assert cycle.needs_remap
+    assert cycle.text() == "s1:Ethernet2(4) -> s2:Ethernet2(3) -> s3:Ethernet2(3) -> s1:Ethernet2(4)"
+    assert [r.text for r in cycle.remaps] == [
+        "s2:Ethernet2 classifies priority 4 traffic from s1:Ethernet1 as priority 3",
+        "s1:Ethernet2 classifies priority 3 traffic from s3:Ethernet1 as priority 4"]
+    assert a.notes == []  # every port trusts what the policy does
+    # the same fabric followed by DSCP (a policy that trusts DSCP): no remap, no cycle
+    assert analyse(ring3_with_captures(settings), [3, 4], [26], marking="DSCP").cycles == []
 
 
 def test_routes_that_cannot_be_followed_are_reported_and_the_rest_analysed():

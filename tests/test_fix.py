@@ -16,6 +16,7 @@ import pytest
 from losslessd import api, fix
 from losslessd import render as rnd
 from losslessd.fix import apply
+from losslessd.fix import output as fix_output
 from losslessd.lint.engine import run
 from losslessd.lint.finding import Severity
 from losslessd.lint.registry import all_rules
@@ -879,3 +880,37 @@ def test_junos_inactive_statement_survives_a_fix_and_a_delete_takes_its_tag():
     gone = shape.apply(flat, "delete interfaces et-0/0/1\nset interfaces et-0/0/1 mtu 9216\n")
     assert "deactivate interfaces et-0/0/1" not in gone and "mtu 1500" not in gone
     assert gone.rstrip("\n").endswith("set interfaces et-0/0/1 mtu 9216")
+
+
+def test_a_part_the_template_writes_nothing_for_is_no_fix_never_a_blank_snippet():
+    """Junos sizes lossless headroom itself, so its template writes nothing for the buffer section: a BUF002 finding
+    there (a real finding object, through the real render) got a part whose snippet was the header alone, printed as
+    a fix. It is now a part with no snippet that says the template writes nothing, counted apart, never verified as
+    applied (the trust section printed the same blank on Junos before it had a branch)."""
+    config = render_golden.golden_path("juniper_junos", "roce-dscp26")
+    device = parse_group("sw", [config], "juniper_junos")
+    rule = all_rules()["BUF002"]()
+    finding = rule.finding("xoff below the headroom", device=device, port="et-0/0/0", key="3")
+    policy = load_policy(POLICY)
+    out = fix.device_fix(device, [finding], policy, unsafe=True)
+    [part] = out.parts
+    assert part.empty and part.snippet is None and not part.withheld and not part.printed
+    assert out.unresolved == [] and out.diff is None  # nothing printed: nothing applied, nothing claimed
+    result = fix.FixResult(lint=api.lint([config], POLICY), devices=[out], unsafe=True)
+    text = fix_output.text(result)
+    assert "SAFE fix (buffer) for BUF002 et-0/0/0: no fix, the template writes nothing for it on this platform" in text
+    assert "# losslessd render" not in text
+    assert "0 fixes printed, 1 the template writes nothing for (fix by hand)" in text
+    data = json.loads(fix_output.as_json(result))
+    jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
+    assert data["devices"][0]["fixes"][0] | {"findings": None} == {
+        "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "snippet": None,
+        "apply_with": None, "findings": None}
+
+
+@pytest.mark.parametrize(("snippet", "empty"), [
+    ("# losslessd render: policy roce-pcp3\n", True), ("! losslessd render: policy p\n\n", True), ("{}", True),
+    ("{\n}\n", True), ("# header\nset class-of-service classifiers dscp x\n", False),
+    ('{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}', False), ("mlnx_qos -i eth0 --trust pcp\n", False)])
+def test_writes_nothing_tells_a_header_from_a_command(snippet, empty):
+    assert fix.writes_nothing(snippet) is empty

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from losslessd.api import lint
+from losslessd.fix import apply
 from losslessd.lint.finding import Severity
 from losslessd.model import Trust
 from losslessd.parse import parse_group
@@ -68,3 +69,41 @@ def test_nxos_trust_fix_moves_a_dscp_port_to_cos_classes():
     ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
     assert "match cos 3\n" in ran.stdout and "  no service-policy type qos input ROCE_DSCP_" in ran.stdout
     assert "still there" not in ran.stdout and "MAP003" in ran.stdout
+
+
+def test_junos_trust_fix_moves_a_dscp_port_to_the_8021p_classifier():
+    """MAP003's fix (the trust section) on Junos printed the header alone, the classifier being the maps section's:
+    an empty DISRUPTIVE snippet, MAP003 left "fix by hand". It now writes the 802.1p classifier, takes the unit's DSCP
+    classifier off (which IP traffic would still be classified by) and rebinds the PFC profile by 802.1p code points
+    (DSCP- and 802.1p-based PFC cannot share one profile): the re-lint clears MAP003 and adds nothing."""
+    config = render_golden.golden_path("juniper_junos", "roce-dscp26")
+    ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
+    assert "set class-of-service interfaces et-0/0/0 unit 0 classifiers ieee-802.1 roce-pcp\n" in ran.stdout
+    assert "delete class-of-service interfaces et-0/0/0 unit 0 classifiers dscp\n" in ran.stdout
+    assert "congestion-notification-profile roce-pcp-pfc-3 input ieee-802.1 code-point 011 pfc\n" in ran.stdout
+    assert "linted again: every finding the printed fixes name is gone, and none is added" in ran.stdout
+
+
+def test_sonic_trust_fix_removes_the_dscp_map_by_apply_patch():
+    """MAP003's fix on a SONiC port bound to a DSCP_TO_TC_MAP: `config load` merges fields, so the printed fragment
+    added dot1p_to_tc_map beside dscp_to_tc_map, the port kept classifying by DSCP and MAP003 stayed 'fix by hand'.
+    The fix is now a `config apply-patch` JSON Patch whose remove op takes the DSCP map off each port, and the
+    re-lint of the patched config clears MAP003 and adds nothing."""
+    config = render_golden.golden_path("sonic", "roce-dscp26")
+    ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
+    assert "(apply with `sudo config apply-patch FILE`)" in ran.stdout
+    for port in ("Ethernet0", "Ethernet4", "Ethernet8"):
+        assert f'{{"op": "remove", "path": "/PORT_QOS_MAP/{port}/dscp_to_tc_map"}}' in ran.stdout
+        assert f'{{"op": "add", "path": "/PORT_QOS_MAP/{port}/dot1p_to_tc_map", "value": "LOSSLESS"}}' in ran.stdout
+    assert "linted again: every finding the printed fixes name is gone, and none is added" in ran.stdout
+
+
+def test_sonic_multi_asic_trust_fix_removes_the_dscp_map_in_the_port_namespace():
+    """On a multi-ASIC switch the remove op names the namespace whose PORT holds the port, as the add does."""
+    current = {"localhost": {}, "asic0": {"PORT": {"Ethernet0": {}}, "PORT_QOS_MAP": {"Ethernet0": {
+        "dscp_to_tc_map": "AZURE", "pfc_enable": "3"}}}, "asic1": {"PORT": {"Ethernet8": {}}, "PORT_QOS_MAP": {
+        "Ethernet8": {"pfc_enable": "3"}}}}
+    fragment = {"PORT_QOS_MAP": {port: {"dot1p_to_tc_map": "LOSSLESS"} for port in ("Ethernet0", "Ethernet8")}}
+    ops = apply.namespaced_patch(current, fragment)
+    assert {"op": "remove", "path": "/asic0/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map"} in ops
+    assert not [op for op in ops if op["op"] == "remove" and "Ethernet8" in op["path"]]  # nothing there to remove

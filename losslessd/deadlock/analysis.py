@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..gcpause import gc_paused
+from ..lint.finding import few
 from ..model import Fabric
 from ..paths import BadHop, DestRouting, Paths, ShortestPaths, UpDown, fabric_paths
 from .graph import DepGraph, build
@@ -42,10 +44,11 @@ class Cycle:
 
 @dataclass(frozen=True)
 class Note:
-    """A switch whose forwarding is left out of the analysis, and why."""
+    """A switch whose forwarding is left out of the analysis (or not followed as it runs), and why."""
 
     device: str
     message: str
+    key: str = "not-analysed"
 
 
 @dataclass
@@ -67,18 +70,22 @@ class Analysis:
 _LEFT_OUT = {"updown": "so its turns are not analysed", "routes": "so its forwarding is not analysed"}
 
 
-def analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths | None = None) -> Analysis | None:
+def analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths | None = None,
+            marking: Literal["DSCP", "PCP"] | None = None) -> Analysis | None:
     """None when the fabric has no cables or no routing model (no topology): nothing to analyse. ``paths``: the
-    fabric's losslessd.paths view when the caller already has it (the path rules share it)."""
+    fabric's losslessd.paths view when the caller already has it (the path rules share it). ``marking``: what the
+    policy classifies lossless traffic by (its lossless.trust; None: it sets none, and the DSCPs are followed)."""
     with gc_paused():
         paths = paths or fabric_paths(fabric)
-        return None if paths is None else _analyse(fabric, lossless, dscps, paths)
+        return None if paths is None else _analyse(fabric, lossless, dscps, paths, marking)
 
 
-def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths) -> Analysis:
-    net = Net(fabric, lossless, dscps, paths.cabling)
+def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths,
+             marking: Literal["DSCP", "PCP"] | None) -> Analysis:
+    net = Net(fabric, lossless, dscps, paths.cabling, marking)
     turns = paths.turns
     notes = [Note(s, f"{why}, {_LEFT_OUT.get(paths.routing, 'so it is not analysed')}") for s, why in paths.gaps.items()]
+    notes += trust_notes(net)
     graph = build(net, turns)
     succ = graph.succ.__getitem__
     components = list(strongly_connected(range(len(graph.nodes)), succ))
@@ -105,6 +112,27 @@ def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths
     return Analysis(paths.routing, net, turns, graph, rank, cycles, notes, paths.bad_hops, paths.shortest)
 
 
+def trust_notes(net: Net) -> list[Note]:
+    """One note per switch with ports between switches that trust another marking than the policy's: the analysis
+    classifies by the policy's marking there, which is not what the switch does (MAP003 reports the trust)."""
+    notes = []
+    for dev in net.switches:
+        by_trust: dict[str, list[str]] = {}
+        for port, trust in net.other_trust(dev):
+            by_trust.setdefault(trust, []).append(port)
+        if by_trust:
+            said = "; ".join(f"{few(ports)} {'trust' if len(ports) > 1 else 'trusts'} {_MARKING[trust]}"
+                             for trust, ports in by_trust.items())
+            notes.append(Note(dev, f"{said}, not the {_MARKING[net.marking.lower()]} the policy classifies lossless "
+                                   f"traffic by, so the priority a packet gets there is taken from its "
+                                   f"{net.marking} map, which the switch does not use (set the trust: MAP003)",
+                              key="other-trust"))
+    return notes
+
+
+_MARKING = {"dscp": "DSCP", "pcp": "802.1p priority (PCP)", "none": "nothing"}
+
+
 def component_key(buffers: list[Node]) -> str:
     # (surrogatepass: a port name from JSON may hold a lone surrogate, as lint.finding's fingerprint says)
     return hashlib.sha256("\n".join(sorted(map(label, buffers))).encode("utf-8", "surrogatepass")).hexdigest()[:12]
@@ -118,7 +146,7 @@ def remaps(net: Net, cycle: list[Node]) -> list[Remap]:
             continue
         dev, out = net.peer[(v[0], v[1])]
         port = net.port(dev, out)
-        if port is not None and port.tc_to_dscp_rewrite:
+        if port is not None and port.tc_to_dscp_rewrite and net.marking == "DSCP":
             found.append(Remap(dev, out, f"{dev}:{out} rewrites the DSCP of priority {u[2]} traffic on egress, "
                                          f"which {v[0]}:{v[1]} classifies as priority {v[2]}"))
         else:

@@ -12,6 +12,7 @@ reported rather than assumed. Nothing is ever sent to a device.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 
 from .. import capture, render
@@ -38,13 +39,18 @@ class Part:
     label: str  # "safe" | "disruptive"
     sections: list[str]
     findings: list[Finding]
-    snippet: str | None  # None: withheld (disruptive, without --unsafe-fixes)
+    snippet: str | None  # None: withheld (disruptive, without --unsafe-fixes), or the template writes nothing
     apply_with: str | None = None  # the command that applies the snippet (SONiC: `config load` or `apply-patch`)
     notes: list[str] = field(default_factory=list)  # what the snippet cannot say (render.operator_notes)
+    empty: bool = False  # the platform's template writes nothing for these sections: no fix, never a blank one
 
     @property
     def withheld(self) -> bool:
-        return self.snippet is None
+        return self.snippet is None and not self.empty
+
+    @property
+    def printed(self) -> bool:
+        return self.snippet is not None
 
 
 @dataclass
@@ -158,21 +164,35 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
         group = [f for f in findings if rules[f.code].disruptive == disruptive
                  and rules[f.code].fix_sections_for(f) <= sections and (f.port in ports or f.port is None)]
-        snippet, notes = None, []
+        snippet, notes, empty = None, [], False
         if unsafe or not disruptive:
             restricted = render.restrict(prof, sections, ports)
             snippet = render.render(device.platform, restricted)
             notes = render.operator_notes(device.platform, restricted)
-            if db is not None:
+            if writes_nothing(snippet):  # (a template with no branch for these sections: its header alone)
+                snippet, empty = None, True
+            elif db is not None:
                 snippet = sonic_snippet(db, snippet)
                 db = sonic_applied(db, snippet)
-        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes))
+        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes,
+                          empty=empty))
     return parts
+
+
+def writes_nothing(snippet: str) -> bool:
+    """Whether a rendered snippet holds no command: comment lines alone (`#`, `!`: every template's header), or an
+    empty JSON document."""
+    if all(not line.strip() or line.lstrip().startswith(("#", "!")) for line in snippet.splitlines()):
+        return True
+    try:
+        return not json.loads(snippet)
+    except ValueError:
+        return False
 
 
 def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     """Cut the printed parts down to what they change, apply them, diff, lint again (as far as the input allows)."""
-    printed = [p for p in out.parts if not p.withheld]
+    printed = [p for p in out.parts if p.printed]
     if not printed:
         return
     try:
@@ -237,7 +257,7 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
         return
     out.verified = True
     fixed_prints = {f.fingerprint for f in found_after}
-    out.unresolved = [f for p in out.parts if not p.withheld for f in p.findings if f.fingerprint in fixed_prints]
+    out.unresolved = [f for p in out.parts if p.printed for f in p.findings if f.fingerprint in fixed_prints]
     known = {f.fingerprint for f in found_before}
     out.introduced = [f for f in found_after if f.fingerprint not in known and not f.unverified
                       and f.severity != Severity.info]

@@ -75,14 +75,45 @@ def split_patch(current: dict, fragment: dict) -> list[dict] | None:
     return ops + rfc6902.merge_ops(after, {table: entries for table, entries in rest.items() if entries})
 
 
+# Fields a fragment's entry replaces: a port classifies by its dscp_to_tc_map while one is bound, whatever its
+# dot1p_to_tc_map (parse.sonic _qos_recipe), so an entry that binds the DOT1P map (PCP trust) takes the DSCP map off.
+# `config load` merges fields and cannot remove one; `config apply-patch` can, with a remove op on the field's path,
+# /PORT_QOS_MAP/Ethernet0/dscp_to_tc_map (sonic-utilities Generic Config Updater, the "GCU Port-Binding Replacement"
+# design: PORT_QOS_MAP's bindable fields addressed as /PORT_QOS_MAP/<port>/<field>).
+REPLACED_FIELDS = {"PORT_QOS_MAP": {"dot1p_to_tc_map": ("dscp_to_tc_map",)}}
+
+
+def removals(current: dict, fragment: dict) -> list[dict]:
+    """The RFC 6902 remove ops for the fields of ``current`` that the fragment's entries replace (REPLACED_FIELDS)."""
+    ops = []
+    for table, replacing in REPLACED_FIELDS.items():
+        have, wanted = current.get(table), fragment.get(table)
+        if not isinstance(have, dict) or not isinstance(wanted, dict):
+            continue
+        for key, entry in wanted.items():
+            old = have.get(key)
+            if isinstance(entry, dict) and isinstance(old, dict):
+                ops += [{"op": "remove", "path": rfc6902.pointer(table, key, gone)}
+                        for field, fields in replacing.items() if field in entry for gone in fields if gone in old]
+    return ops
+
+
+def _ops(current: dict, fragment: dict) -> list[dict]:
+    """The fragment as an RFC 6902 patch of one CONFIG_DB: merged as `config load` would (keys split: split_patch),
+    then the fields it replaces removed."""
+    return (split_patch(current, fragment) or rfc6902.merge_ops(current, fragment)) + removals(current, fragment)
+
+
 def sonic_snippet(current: dict[str | None, dict], snippet: str) -> str:
     """A rendered CONFIG_DB fragment as the device takes it, ``current`` being its CONFIG_DB per namespace
     (parse.sonic.config_db): itself (`config load`), or an RFC 6902 patch (`config apply-patch`) where it must split a
-    key of the device; on a multi-ASIC device always a patch whose paths name each namespace (namespaced_patch)."""
+    key of the device or remove a field (REPLACED_FIELDS); on a multi-ASIC device always a patch whose paths name each
+    namespace (namespaced_patch)."""
     fragment = json.loads(snippet)
     if None in current:
-        patch = split_patch(current[None], fragment)
-        return snippet if patch is None else _patch_text(patch)
+        if split_patch(current[None], fragment) is None and not removals(current[None], fragment):
+            return snippet
+        return _patch_text(_ops(current[None], fragment))
     return _patch_text(namespaced_patch(current, fragment))
 
 
@@ -123,7 +154,7 @@ def namespaced_patch(current: dict[str | None, dict], fragment: dict) -> list[di
     ops: list[dict] = []
     for ns in sorted(parts, key=natural_key):
         have = current.get(ns, {})
-        for op in split_patch(have, parts[ns]) or rfc6902.merge_ops(have, parts[ns]):
+        for op in _ops(have, parts[ns]):
             ops.append({**op, "path": rfc6902.pointer(ns) + op["path"]})
     return ops
 
@@ -173,7 +204,7 @@ def sonic_patch(running: dict, fragment: dict) -> list[dict]:
     pushes."""
     if is_namespaced(running):
         return namespaced_patch(running, fragment)
-    return split_patch(running, fragment) or rfc6902.merge_ops(running, fragment)
+    return _ops(running, fragment)
 
 
 def sonic_applied(current: dict[str | None, dict], snippet: str) -> dict[str | None, dict]:

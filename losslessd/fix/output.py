@@ -45,6 +45,9 @@ def _part(part: Part) -> list[str]:
     head = f"  {part.label.upper()} fix ({', '.join(part.sections)}) for {_findings(part.findings)}"
     if part.withheld:
         return [f"{head}: withheld, needs --unsafe-fixes"]
+    if part.empty:
+        return [f"{head}: no fix, the template writes nothing for it on this platform; fix by hand (each finding "
+                f"says how)"]
     how = f" (apply with `{part.apply_with}`)" if part.apply_with else ""
     return [f"{head}{how}:", part.snippet.rstrip("\n")]
 
@@ -87,12 +90,15 @@ def text(result: FixResult) -> str:
     for dev in result.devices:
         out += device_text(dev) + [""]
     parts = [p for d in result.devices for p in d.parts]
-    printed = sum(not p.withheld for p in parts)
+    printed = sum(p.printed for p in parts)
     withheld = sum(p.withheld for p in parts)
     none = sum(1 for d in result.devices if d.message)
+    empty = sum(p.empty for p in parts)
     summary = f"{_n(len(result.devices), 'device')} with fixable findings: {_n(printed, 'fix', 'fixes')} printed"
     if withheld:
         summary += f", {withheld} disruptive withheld (add --unsafe-fixes to print them)"
+    if empty:
+        summary += f", {empty} the template writes nothing for (fix by hand)"
     if none:
         summary += f", {none} without a fix"
     out.append(summary + ". Nothing was sent to any device." + (f" {unchecked[0].upper()}{unchecked[1:]}" if unchecked
@@ -135,7 +141,8 @@ def as_json(result: FixResult) -> str:
             "device": d.device, "platform": d.platform, "files": d.files,
             "findings": [_finding(f) for f in d.findings],
             "message": d.message,
-            "fixes": [{"label": p.label, "sections": p.sections, "withheld": p.withheld, "snippet": p.snippet,
+            "fixes": [{"label": p.label, "sections": p.sections, "withheld": p.withheld, "empty": p.empty,
+                       "snippet": p.snippet,
                        "apply_with": p.apply_with, "findings": [f.fingerprint for f in p.findings]}
                       for p in d.parts],
             "diff": d.diff, "diff_note": d.diff_note, "verified": d.verified,

@@ -495,21 +495,29 @@ class Port(Model):
 
     def dscp_chain(self, dscp: int) -> Hop:
         """Follow one DSCP through this port's maps; a link of the chain that is not known stays None."""
-        tc = priority = pg = None
         if self.dscp_to_priority is not None:  # NIC order: DSCP -> priority -> TC
-            priority = self.dscp_to_priority.get(dscp)
-            if priority is not None:
-                if self.priority_to_tc is not None:
-                    tc = self.priority_to_tc.get(priority)
-                if self.priority_to_pg is not None:
-                    pg = self.priority_to_pg.get(priority)
-            # A NIC's ETS traffic class is its transmit queue class (mlnx_qos prints one `tc:` block per queue).
-            return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=tc)
+            return self.nic_chain(dscp, self.dscp_to_priority.get(dscp), "DSCP")
         return self._tc_hop(dscp, self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None, "DSCP")
+
+    def chain(self, marking: Literal["DSCP", "PCP"], value: int) -> Hop:
+        """Follow the DSCP or 802.1p PCP ``value`` through this port's maps (dscp_chain, pcp_chain)."""
+        return self.pcp_chain(value) if marking == "PCP" else self.dscp_chain(value)
 
     def pcp_chain(self, pcp: int) -> Hop:
         """Follow one 802.1p PCP through a switch port's maps (a port that trusts PCP classifies by it, not by DSCP)."""
         return self._tc_hop(pcp, self.pcp_to_tc.get(pcp) if self.pcp_to_tc is not None else None, "PCP")
+
+    def nic_chain(self, value: int, priority: int | None, marking: Literal["DSCP", "PCP"] = "PCP") -> Hop:
+        """A NIC port's chain from the priority the marking ``value`` gives (NIC order: priority -> TC, receive
+        buffer). A NIC that trusts PCP takes the 802.1p priority as the priority itself (mlnx_qos --trust pcp)."""
+        tc = pg = None
+        if priority is not None:
+            if self.priority_to_tc is not None:
+                tc = self.priority_to_tc.get(priority)
+            if self.priority_to_pg is not None:
+                pg = self.priority_to_pg.get(priority)
+        # A NIC's ETS traffic class is its transmit queue class (mlnx_qos prints one `tc:` block per queue).
+        return Hop(port=self.name, dscp=value, marking=marking, tc=tc, priority=priority, pg=pg, queue=tc)
 
     def _tc_hop(self, value: int, tc: int | None, marking: Literal["DSCP", "PCP"]) -> Hop:
         """A switch port's chain from the traffic class its map gave the marking ``value``."""

@@ -111,7 +111,8 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
             fix += f": {nic_dscp_fix(port.name, port.dcb_tool, hop.dscp, lossless[0])}"
         return fix
 
-    if host:
+    # (a NIC that trusts PCP takes the 802.1p priority as the priority, Port.nic_chain: its PFC and buffer follow)
+    if host and hop.marking == "DSCP":
         if port.dscp_to_priority is None:
             return _unknown("the NIC's DSCP->priority map is not in the input", maps)
         if hop.priority is None and port.dscp_to_priority_partial:
@@ -119,7 +120,7 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
                             f"DSCP {numbers(sorted(port.dscp_to_priority))} only)", maps)
         if hop.priority is None:
             return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless(), maps)
-    else:
+    elif not host:
         pcp = hop.marking == "PCP"
         if (port.pcp_to_tc if pcp else port.dscp_to_tc) is None:
             return _unknown(f"the {hop.marking}->TC map is not in the input", maps)
@@ -263,10 +264,11 @@ class Lane(NamedTuple):
 
 def roce_hops(policy: Policy, port: Port, host: bool = False) -> list[Hop]:
     """The chain of each marking RoCE data is classified by on a port: a switch port under `lossless.trust: pcp`
-    sorts by the 802.1p priority the hosts tag, which is the lossless priority (Port.pcp_chain); otherwise (and on
-    a NIC, whose map starts at the DSCP) by the policy's DSCPs (Port.dscp_chain)."""
-    if not host and policy.lossless.trust == "pcp":
-        return [port.pcp_chain(prio) for prio in policy.lossless.priorities]
+    sorts by the 802.1p priority the hosts tag, which is the lossless priority (Port.pcp_chain), and so does a NIC
+    under `nic.trust: pcp` (Port.nic_chain: the PCP is the priority); otherwise by the policy's DSCPs
+    (Port.dscp_chain)."""
+    if (policy.nic.trust if host else policy.lossless.trust) == "pcp":
+        return [port.nic_chain(prio, prio) if host else port.pcp_chain(prio) for prio in policy.lossless.priorities]
     return [port.dscp_chain(dscp) for dscp in policy.lossless.dscp]
 
 

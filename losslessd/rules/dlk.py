@@ -21,7 +21,9 @@ from .common import PathRule, path_devices, paths_of, priorities
 
 
 def _analysis(ctx, fabric) -> Analysis | None:
-    return analyse(fabric, ctx.policy.lossless.priorities, ctx.policy.lossless.dscp, ctx.memo(paths_of, fabric))
+    lossless = ctx.policy.lossless
+    return analyse(fabric, lossless.priorities, lossless.dscp, ctx.memo(paths_of, fabric),
+                   None if lossless.trust is None else "PCP" if lossless.trust == "pcp" else "DSCP")
 
 
 def _sweep(ctx, fabric) -> SweepResult | None:
@@ -61,7 +63,9 @@ class CyclicBufferDependency(_FabricRule):
     strongly connected components (Tarjan). Each cyclic component is one finding with one witness
     cycle, printed `device:port(priority) -> ... -> back to the start`; the finding lists every
     switch on the witness. Switches whose forwarding is unknown (no tier under updown, no routing
-    table under routes) are reported as unverified and left out.
+    table under routes) are reported as unverified and left out. The priority a packet gets at each
+    port follows the policy's DSCPs, or under `lossless.trust: pcp` its lossless priorities' PCPs;
+    a switch whose ports between switches trust another marking is reported as unverified.
 
     ## Why it matters
     With PFC, a full buffer pauses the port upstream. When buffers wait on each other in a cycle
@@ -95,7 +99,7 @@ class CyclicBufferDependency(_FabricRule):
                                       "was not analysed", key="no-routing")
             return
         for note in a.notes:
-            yield self.unverified(f"{note.device}: {note.message}", **self.at(ctx, note.device), key="not-analysed")
+            yield self.unverified(f"{note.device}: {note.message}", **self.at(ctx, note.device), key=note.key)
         for c in a.cycles:
             if c.needs_remap:
                 continue  # DLK004

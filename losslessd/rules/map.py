@@ -39,7 +39,8 @@ class RoceDscpNotLossless(PortRule):
     port as unverified (so is a DSCP no class of a CoS-trusting EOS port's qos policy sets: the port
     sorts it by the 802.1p CoS it carries, which the input does not show). When the policy trusts
     PCP, switch ports follow each lossless priority's 802.1p PCP instead (PCP -> traffic class ->
-    PFC priority -> PG -> queue), and NIC ports are skipped (the application sets the priority).
+    PFC priority -> PG -> queue); a NIC under `nic.trust: pcp` takes the 802.1p priority as its priority
+    (mlnx_qos `--trust pcp`), so each lossless priority must have PFC on and a lossless receive buffer there.
 
     ## Why it matters
     PFC protects a priority, not a DSCP. One wrong map entry sends RoCE into a lossy class where it
@@ -68,10 +69,7 @@ class RoceDscpNotLossless(PortRule):
     disruptive = True
     needs_lossless = True  # a switch with no lossless setting at all: PFC006 says it once
     doubt_moot_when_lossy = True  # a lossy-mode switch: PFC004 says once that RoCE is lossy there
-
-    def applies(self, ctx: Context, device: Device) -> bool:
-        # A NIC under a PCP policy: the application sets the priority itself, so no NIC map classifies RoCE.
-        return device.kind != DeviceKind.host or ctx.policy.nic.trust != "pcp"
+    device_kind = None  # switches and NICs (a NIC that trusts PCP too: common.roce_hops)
 
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         unknown: list[str] = []

@@ -13,7 +13,7 @@ from ..lint.engine import SUSPENDED_RULE, Context
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port, suspended
-from .common import TRUST_LABEL, marks_ecn, numbers, pause_on, priorities
+from .common import TRUST_LABEL, marks_ecn, numbers, pause_on, priorities, roce_hops
 
 
 @register
@@ -359,13 +359,14 @@ class AggregateMembersDiffer(Rule):
     - what else decides a lossless flow's treatment on the member (IEEE 802.1Qbb / 802.1Q: the switch classifies a
       frame by its trusted field into a traffic class, which gives it its PFC priority, ingress priority group and
       egress queue; ECN marks on that queue; the watchdog acts on the port): the trust mode, and for each lossless
-      DSCP of the policy its traffic class, that class's PFC priority, PG and egress queue, ECN marking on that
-      queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it. Where the
-      policy decides between the members' values (its trust, a class whose priority is lossless, a lossless
-      priority, ECN on, the watchdog on), the members with the value it asks for are the reference, however few they
-      are; where it decides nothing (the PG, the queue), the value most members have is. One finding per member that
-      differs names every fact that differs and a member that has the reference; with no reference (as many members
-      with each value, and the policy preferring none), one finding on the aggregate names each member's value.
+      DSCP of the policy (under `lossless.trust: pcp` each lossless priority's 802.1p PCP) its traffic class, that
+      class's PFC priority, PG and egress queue, ECN marking on that queue, and whether the PFC watchdog is on. Each
+      fact is compared where both members' input shows it. Where the policy decides between the members' values (its
+      trust, a class whose priority is lossless, a lossless priority, ECN on, the watchdog on), the members with the
+      value it asks for are the reference, however few they are; where it decides nothing (the PG, the queue), the
+      value most members have is. One finding per member that differs names every fact that differs and a member
+      that has the reference; with no reference (as many members with each value, and the policy preferring none),
+      one finding on the aggregate names each member's value.
 
     ## Why it matters
     An aggregate hashes each flow onto one member (IEEE 802.1AX, frame distribution: every frame of a conversation
@@ -482,26 +483,26 @@ def _aggregates(device: Device, with_suspended: bool) -> dict[str, list[Port]]:
 
 def _treatment(ctx: Context, port: Port) -> dict[str, tuple[str, bool]]:
     """What decides a lossless flow's treatment on ``port``, as "what" -> (value in words, whether it is what the
-    policy asks for) ("DSCP 26 goes to" -> ("TC 3", True)): the trust mode; per lossless DSCP of the policy its class,
-    that class's PFC priority, PG and egress queue, and ECN on that queue; the watchdog. What the policy asks for: its
-    trust, a class whose PFC priority is lossless, a lossless priority, ECN on where it requires ECN, the watchdog on
-    where it requires one; True where the policy says nothing of a fact (the PG, the queue). A fact whose input is not
-    known is left out."""
+    policy asks for) ("DSCP 26 goes to" -> ("TC 3", True)): the trust mode; per marking RoCE is classified by
+    (common.roce_hops: a lossless DSCP of the policy, or under `lossless.trust: pcp` a lossless priority's PCP) its
+    class, that class's PFC priority, PG and egress queue, and ECN on that queue; the watchdog. What the policy asks
+    for: its trust, a class whose PFC priority is lossless, a lossless priority, ECN on where it requires ECN, the
+    watchdog on where it requires one; True where the policy says nothing of a fact (the PG, the queue). A fact whose
+    input is not known is left out."""
     policy = ctx.policy
     lossless = set(ctx.lossless)
     out: dict[str, tuple[str, bool]] = {}
     if port.trust is not None:
         out["trusts"] = port.trust.value, policy.lossless.trust in (None, port.trust.value)
-    for dscp in policy.lossless.dscp:
-        if port.dscp_to_tc is None:
+    for hop in roce_hops(policy, port):  # the policy's DSCPs, or under `lossless.trust: pcp` its priorities' PCPs
+        if (port.pcp_to_tc if hop.marking == "PCP" else port.dscp_to_tc) is None:
             break
-        tc = port.dscp_to_tc.get(dscp)
+        tc, priority = hop.tc, hop.priority
         if tc is None:
-            out[f"DSCP {dscp} goes to"] = "no class", False
+            out[f"{hop.marking} {hop.dscp} goes to"] = "no class", False
             continue
         label = port.tc_label(tc)
-        priority = port.tc_to_priority.get(tc) if port.tc_to_priority is not None else None
-        out[f"DSCP {dscp} goes to"] = label, port.tc_to_priority is None or priority in lossless
+        out[f"{hop.marking} {hop.dscp} goes to"] = label, port.tc_to_priority is None or priority in lossless
         if port.tc_to_priority is not None:
             shown = str(priority) if priority is not None else "none"
             out[f"{label}'s PFC priority is"] = shown, priority in lossless
