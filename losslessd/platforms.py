@@ -249,6 +249,8 @@ PLATFORMS: dict[str, Platform] = {
                      # Link-level pause (NIC005), the NIC's max MTU (receive buffer sizes), DCQCN parameters
                      # (NIC007), the device-wide traffic class and NCCL's settings (NIC006, IBS001).
                      Command("ethtool -a {iface}", optional=True),
+                     # The NIC's driver: where its DCQCN is set (mlx5's sysfs ecn/ files, or irdma's, bnxt_re's own)
+                     Command("ethtool -i {iface}", optional=True),
                      Command("ip -d link show dev {iface}", optional=True),
                      Command("grep -s . /sys/class/net/{iface}/ecn/roce_rp/* /sys/class/net/{iface}/ecn/roce_np/*",
                              optional=True),

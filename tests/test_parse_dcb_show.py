@@ -122,7 +122,7 @@ def test_dcb_json_app_and_buffer_are_read(tmp_path, app):
     ("prio-pfc 0:off 3:on\n", "PFC priorities unknown"),  # not every priority: not dcb's show
     ("prio-tc 0:0 1:9 2:2 3:3 4:4 5:5 6:6 7:7\n", "priority to TC map unknown"),
     ("buffer-size 0:10Kib 1:10Kb 2:10Kb 3:10Kb 4:10Kb 5:10Kb 6:1Mb 7:10Kb\n", "receive buffer sizes unknown"),
-    ("dscp-prio 0:0 XYZ:3\n", "DSCP to priority map unknown"),
+    ("dscp-prio 0:0 64:3\n", "DSCP to priority map unknown"),  # (DSCP 64: none of 0-63)
     ("prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\nError: Operation not supported\n",
      "1 line(s) not understood and skipped, first: 'Error: Operation not supported'"),
     ('{"prio_pfc": [false, true\n', "line(s) not understood"),
