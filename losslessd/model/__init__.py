@@ -476,10 +476,11 @@ class Port(Model):
     source: Source | None = None
 
     def mlx5_ecn(self) -> bool:
-        """Whether a NIC port's DCQCN is set in mlx5's sysfs ecn/roce_np and ecn/roce_rp files (the MLNX_OFED mlx5
-        driver's own: NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification"): a port read with mlnx_qos,
-        one whose input read those files, or an mlx5_core one. Not a dcb host's other NIC (Intel ice + irdma,
-        Broadcom bnxt_en + bnxt_re), which sets DCQCN its own way."""
+        """Whether a NIC port's DCQCN is expected in mlx5's sysfs ecn/roce_np and ecn/roce_rp files (the MLNX_OFED
+        mlx5 driver's own: NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification"), so that lint asks for
+        them: a port read with mlnx_qos, one whose input read those files, or an mlx5_core one. Not a dcb host's other
+        NIC (Intel ice + irdma, Broadcom bnxt_en + bnxt_re), which sets DCQCN its own way. (A render writes them only
+        where the input read them or mlnx_qos: render.PortFacts.mlx5_ecn.)"""
         return self.dcb_tool != "dcb" or self.nic_ecn is not None or self.nic_driver == "mlx5_core"
 
     def tc_label(self, tc: int | None) -> str:

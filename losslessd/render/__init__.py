@@ -1467,5 +1467,5 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
                                carries=p.priority_queues() or {},
                                rates={q: list(queue.scheduler.rates) for q, queue in sorted(p.queues.items())
                                       if queue.scheduler is not None and queue.scheduler.rates},
-                               dcb_tool=p.dcb_tool, mlx5_ecn=p.mlx5_ecn()))
+                               dcb_tool=p.dcb_tool, mlx5_ecn=p.dcb_tool != "dcb" or p.nic_ecn is not None))
     return facts, pool.size_bytes if pool is not None else None
