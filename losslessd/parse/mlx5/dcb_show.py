@@ -166,9 +166,9 @@ def _app(port: Port, dscp: tuple[list[tuple[str, str]], int] | None, section: Se
         mapping[number] = int(value)
     if site_names:
         issue(f"dscp-prio names {len(site_names)} DSCP(s) by a name of this host's /etc/iproute2/rt_dsfield, not one "
-              f"RFC 2474/2597/3246 fixes ({', '.join(site_names[:3])[:80]}): which DSCPs they stand for is unknown, and "
-              "so is the priority of every DSCP not shown by number or RFC name; capture `dcb -N app show` (dcb(8) "
-              "-N: numbers)", line, code="SYS004")
+              f"RFC 2474/2597/3246 fixes ({', '.join(site_names[:3])[:80]}): which DSCPs they stand for is unknown, "
+              "and so is the priority of every DSCP not shown by number or RFC name; capture `dcb -N app show` "
+              "(dcb(8) -N: numbers)", line, code="SYS004")
     source = line_source(file, line)
     port.trust, port.trust_source = (Trust.dscp if mapping or site_names else Trust.pcp), source
     if mapping:
