@@ -139,3 +139,15 @@ def test_bare_dcb_json_is_detected_and_refused_with_what_to_do(tmp_path):
     other = tmp_path / "config_db.json"
     other.write_text('{"PORT": {"Ethernet0": {"mtu": "9100"}}, "prio_pfc": [true]}\n')
     assert detect(read_input(other)) != "linux_mlx5"
+
+
+@pytest.mark.parametrize("obj, warned", [("buffer", False), ("pfc", True)])
+def test_a_driver_without_dcb_buffers_is_no_warning(tmp_path, obj, warned):
+    """iproute2 dcb/dcb.c __dcb_get_attribute: perror("Attribute not found") where the kernel's reply lacks the object
+    (net/dcb/dcbnl.c dcbnl_ieee_fill adds DCB_ATTR_DCB_BUFFER only for a driver with dcbnl_getbuffer: not ice, not
+    bnxt_en). `dcb buffer show` so answered was a SYS002 on every such host; the PFC state missing still is one."""
+    path = tmp_path / "h.capture"
+    path.write_text("#% losslessd capture 1\n#% device: h\n#% platform: linux_mlx5\n#% collected: 2026-12-04T12:00:00Z\n"
+                    f"#% command: dcb {obj} show dev {IFACE}\nAttribute not found: Success\n")
+    issues = [i.message for i in parse_group("h", [path]).issues if f"dcb {obj} show" in i.message]
+    assert bool(issues) == warned, issues

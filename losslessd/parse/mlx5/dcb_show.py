@@ -50,6 +50,10 @@ SHOW_LINE = re.compile(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|bu
 # A DSCP name in dscp-prio (iproute2 dcb_app.c dcb_app_print_key_dscp prints rtnl_dsfield_get_name(DSCP << 2), the
 # host's /etc/iproute2/rt_dsfield name, unless -N): a word of the file's names (rt_names.c reads each as a word).
 _SITE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
+# What `dcb buffer show` prints where the driver has no DCB buffer operations (Intel ice, Broadcom bnxt_en): Linux
+# net/dcb/dcbnl.c dcbnl_ieee_fill puts DCB_ATTR_DCB_BUFFER only with ops->dcbnl_getbuffer, and iproute2 dcb/dcb.c
+# __dcb_get_attribute then calls perror("Attribute not found") (what follows the colon is whatever errno held).
+_NO_BUFFERS = re.compile(r"Attribute not found(?:: [^\n]{0,80})?")
 _V = TypeVar("_V")
 
 
@@ -65,6 +69,8 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     facts = _scan(section)
     issues: list[ParseIssue] = []
     port.dcb_tool = "dcb"
+    if _NO_BUFFERS.fullmatch(section.output.strip()) and "buffer" in section.command.split():
+        return issues  # (a driver without DCB buffer operations, Intel ice, Broadcom bnxt_en: its buffers are its own)
 
     def issue(message: str, line: int, code: str = "SYS002") -> None:
         issues.append(ParseIssue(code=code, message=f"`{section.command}`: {message}", source=line_source(file, line)))
