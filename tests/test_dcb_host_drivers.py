@@ -147,7 +147,7 @@ def test_a_driver_without_dcb_buffers_is_no_warning(tmp_path, obj, warned):
     (net/dcb/dcbnl.c dcbnl_ieee_fill adds DCB_ATTR_DCB_BUFFER only for a driver with dcbnl_getbuffer: not ice, not
     bnxt_en). `dcb buffer show` so answered was a SYS002 on every such host; the PFC state missing still is one."""
     path = tmp_path / "h.capture"
-    path.write_text("#% losslessd capture 1\n#% device: h\n#% platform: linux_mlx5\n#% collected: 2026-12-04T12:00:00Z\n"
-                    f"#% command: dcb {obj} show dev {IFACE}\nAttribute not found: Success\n")
+    path.write_text(capture.write({"device": "h", "platform": "linux_mlx5", "collected": "2026-12-04T12:00:00Z"},
+                                  [(f"dcb {obj} show dev {IFACE}", "Attribute not found: Success\n")]))
     issues = [i.message for i in parse_group("h", [path]).issues if f"dcb {obj} show" in i.message]
     assert bool(issues) == warned, issues
