@@ -67,7 +67,8 @@ for ifc in "$@"; do
 	if command -v mlnx_qos >/dev/null 2>&1 || ! command -v dcb >/dev/null 2>&1; then
 		section "mlnx_qos -i $ifc"
 	else
-		for obj in pfc ets app buffer; do section "dcb $obj show dev $ifc"; done
+		# (app with -N: DSCPs as numbers, not the names of the host's /etc/iproute2/rt_dsfield)
+		for obj in pfc ets "-N app" buffer; do section "dcb $obj show dev $ifc"; done
 	fi
 	section "cat $net/$ifc/mtu"
 	section "cat $net/$ifc/speed"

@@ -235,7 +235,8 @@ PLATFORMS: dict[str, Platform] = {
                      # dcb-buffer(8); a driver without the DCB buffer operations refuses the last).
                      Command("mlnx_qos -i {iface}", instead=(
                          Command("dcb pfc show dev {iface}"), Command("dcb ets show dev {iface}"),
-                         Command("dcb app show dev {iface}", optional=True),
+                         # (-N: DSCPs as numbers, not the names of the host's /etc/iproute2/rt_dsfield)
+                         Command("dcb -N app show dev {iface}", optional=True),
                          Command("dcb buffer show dev {iface}", optional=True))),
                      Command("cat /sys/class/net/{iface}/mtu"),
                      Command("cat /sys/class/net/{iface}/speed"),

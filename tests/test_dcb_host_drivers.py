@@ -108,8 +108,8 @@ def test_rt_dsfield_site_names_leave_only_their_dscps_unknown(tmp_path):
     RFC names (CS1 = 8: RFC 2474; AF31 = 26: RFC 2597; EF = 46: RFC 3246) are fixed; a site's own ("roce"), or
     iproute2's older ToS names ("lowdelay", 0x10), say nothing of the DSCP. Was: the whole map unknown (SYS002)."""
     path = tmp_path / "h.capture"
-    path.write_text(ICE.read_text().replace("dscp-prio 0:0 CS1:0 CS2:0 AF31:3 CS4:0 CS6:6",
-                                            "dscp-prio 0:0 CS1:0 lowdelay:0 AF31:3 roce:3 EF:5 CS6:6"))
+    path.write_text(ICE.read_text().replace("dcb -N app", "dcb app").replace(  # (as captures before -N)
+        "dscp-prio 0:0 8:0 16:0 26:3 32:0 48:6", "dscp-prio 0:0 CS1:0 lowdelay:0 AF31:3 roce:3 EF:5 CS6:6"))
     device = parse_group("cpu07", [path])
     port = device.ports[IFACE]
     assert port.dscp_to_priority == {0: 0, 8: 0, 26: 3, 46: 5, 48: 6} and port.dscp_to_priority_partial

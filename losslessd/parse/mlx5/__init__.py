@@ -838,7 +838,7 @@ class _Host:
             if refusal is not None:
                 self._issue(f"`mlnx_qos -i {iface}` answered {refusal[0]!r}: {_EXPECTED['mlnx_qos'][1]} unknown; on a "
                             f"host without mlnx_qos capture `dcb pfc show dev {iface}`, `dcb ets show dev {iface}` and "
-                            f"`dcb app show dev {iface}` (pull and examples/collect-host-capture.sh do)", file,
+                            f"`dcb -N app show dev {iface}` (pull and examples/collect-host-capture.sh do)", file,
                             refusal[1])
             missing = [(command.format(iface), what) for group, (command, what) in _EXPECTED.items()
                        if group not in tried and not (group == "speed" and "ethtool" in tried)
