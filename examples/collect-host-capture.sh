@@ -67,15 +67,18 @@ for ifc in "$@"; do
 	if command -v mlnx_qos >/dev/null 2>&1 || ! command -v dcb >/dev/null 2>&1; then
 		section "mlnx_qos -i $ifc"
 	else
-		for obj in pfc ets app buffer; do section "dcb $obj show dev $ifc"; done
+		# (app with -N: DSCPs as numbers, not the names of the host's /etc/iproute2/rt_dsfield)
+		for obj in pfc ets "-N app" buffer; do section "dcb $obj show dev $ifc"; done
 	fi
 	section "cat $net/$ifc/mtu"
 	section "cat $net/$ifc/speed"
 	section "grep . $net/$ifc/ecn/roce_np/enable/*"
 	section "grep . $net/$ifc/ecn/roce_rp/enable/*"
 	section "grep . $net/$ifc/ecn/roce_np/cnp_dscp $net/$ifc/ecn/roce_np/cnp_802p_prio"
-	# 802.3x pause, the NIC's max MTU, and the DCQCN parameters (optional: older tools lack some).
-	if command -v ethtool >/dev/null 2>&1; then section "ethtool -a $ifc"; fi
+	# 802.3x pause, the NIC's driver (which says where its DCQCN is set: mlx5's sysfs ecn/ files above,
+	# or Intel irdma's and Broadcom bnxt_re's own), the NIC's max MTU, and the DCQCN parameters
+	# (optional: older tools lack some).
+	if command -v ethtool >/dev/null 2>&1; then section "ethtool -a $ifc"; section "ethtool -i $ifc"; fi
 	if command -v ip >/dev/null 2>&1; then section "ip -d link show dev $ifc"; fi
 	section "grep -s . $net/$ifc/ecn/roce_rp/* $net/$ifc/ecn/roce_np/*"
 	for dir in "$net/$ifc/device/infiniband/"*; do

@@ -235,7 +235,8 @@ PLATFORMS: dict[str, Platform] = {
                      # dcb-buffer(8); a driver without the DCB buffer operations refuses the last).
                      Command("mlnx_qos -i {iface}", instead=(
                          Command("dcb pfc show dev {iface}"), Command("dcb ets show dev {iface}"),
-                         Command("dcb app show dev {iface}", optional=True),
+                         # (-N: DSCPs as numbers, not the names of the host's /etc/iproute2/rt_dsfield)
+                         Command("dcb -N app show dev {iface}", optional=True),
                          Command("dcb buffer show dev {iface}", optional=True))),
                      Command("cat /sys/class/net/{iface}/mtu"),
                      Command("cat /sys/class/net/{iface}/speed"),
@@ -249,6 +250,8 @@ PLATFORMS: dict[str, Platform] = {
                      # Link-level pause (NIC005), the NIC's max MTU (receive buffer sizes), DCQCN parameters
                      # (NIC007), the device-wide traffic class and NCCL's settings (NIC006, IBS001).
                      Command("ethtool -a {iface}", optional=True),
+                     # The NIC's driver: where its DCQCN is set (mlx5's sysfs ecn/ files, or irdma's, bnxt_re's own)
+                     Command("ethtool -i {iface}", optional=True),
                      Command("ip -d link show dev {iface}", optional=True),
                      Command("grep -s . /sys/class/net/{iface}/ecn/roce_rp/* /sys/class/net/{iface}/ecn/roce_np/*",
                              optional=True),

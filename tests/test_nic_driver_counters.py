@@ -10,7 +10,7 @@ import pytest
 from losslessd import inventory
 from losslessd.collect.ssh import Session
 from losslessd.daemon.pollers import counter_host
-from losslessd.monitor import PFC_RX, PFC_TX, TX_PACKETS, Key
+from losslessd.monitor import PAUSE_DURATION_US, PFC_RX, PFC_TX, TX_PACKETS, Key
 from losslessd.monitor.sources import reading_from_commands
 
 # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings: "tx_prio_N_packets", then per priority the flow
@@ -54,6 +54,14 @@ def test_each_drivers_per_priority_pause_counters_are_read(output, rx, tx):
 def test_mlx4_priority_packets_are_the_queue_tx():
     values = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": MLX4}, 0.0, 0.0).values
     assert [values[Key("eth2", TX_PACKETS, p)] for p in range(8)] == [100 + p for p in range(8)]
+
+
+def test_mlx4_pause_duration_is_read_in_microseconds():
+    """mlx4/en_port.h struct mlx4_en_stat_out_flow_control_mbox: rx_pause_duration is "Total number of microseconds
+    that far-end port requested to pause transmission" (en_port.c copies it unscaled); it was left unread, so a mlx4
+    host's paused time was unknown."""
+    values = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": MLX4}, 0.0, 0.0).values
+    assert [values[Key("eth2", PAUSE_DURATION_US, p)] for p in range(8)] == [7 * p for p in range(8)]
 
 
 def test_a_driver_without_per_priority_counters_is_named_not_taken_for_quiet():

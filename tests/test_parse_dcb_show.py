@@ -15,6 +15,7 @@ from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, parse_group, read_input
+from losslessd.parse.mlx5.dcb_show import dscp_number
 
 HERE = Path(__file__).resolve().parent
 FABRIC = HERE.parent / "examples" / "fabric"
@@ -30,14 +31,28 @@ ETS = ("prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7\n"
 
 def dcb_host_sections(iface: str, edit=lambda command, output: output) -> list[tuple[str, str]]:
     """examples/fabric's gpu01 capture with the transcript's `dcb pfc|ets|app|buffer show dev IF` (recorded on an mlx5
-    host) in place of its `mlnx_qos -i IF`: a host without mlnx_qos. ``edit(command, output)``: a dcb output changed."""
+    host) in place of its `mlnx_qos -i IF`: a host without mlnx_qos. ``edit(command, output)``: a dcb output changed.
+    The app table as pull and the collector read it, `dcb -N app show` (dcb_app.c: the DSCPs as numbers)."""
     transcript = TRANSCRIPT.read_text()
     typed = transcript.rsplit("root@gpu11:~#", 1)[0].split("root@gpu11:~# ")[1:]  # (an Enter pressed at the end)
     shows = [chunk.partition("\n") for chunk in typed]
     dcb = [(command.replace("ens5f0", iface), edit(command.split()[1], output)) for command, _, output in shows]
+    dcb = [(command.replace("dcb app ", "dcb -N app "), _numbered(output) if " app " in command else output)
+           for command, output in dcb]
     recorded = capture.read((FABRIC / "gpu01.capture").read_text()).sections
     return [pair for s in recorded
             for pair in (dcb if s.command == f"mlnx_qos -i {iface}" else [(s.command, s.output)])]
+
+
+def _numbered(output: str) -> str:
+    """An app table's DSCP names as `dcb -N` prints the same entries: numbers."""
+    lines = []
+    for line in output.splitlines():
+        words = line.split()
+        if words[:1] == ["dscp-prio"]:
+            line = " ".join([words[0], *(f"{dscp_number(k)}:{p}" for k, _, p in (w.partition(":") for w in words[1:]))])
+        lines.append(f"{line}\n")
+    return "".join(lines)
 
 
 def _issues(device) -> list[str]:
@@ -122,7 +137,7 @@ def test_dcb_json_app_and_buffer_are_read(tmp_path, app):
     ("prio-pfc 0:off 3:on\n", "PFC priorities unknown"),  # not every priority: not dcb's show
     ("prio-tc 0:0 1:9 2:2 3:3 4:4 5:5 6:6 7:7\n", "priority to TC map unknown"),
     ("buffer-size 0:10Kib 1:10Kb 2:10Kb 3:10Kb 4:10Kb 5:10Kb 6:1Mb 7:10Kb\n", "receive buffer sizes unknown"),
-    ("dscp-prio 0:0 XYZ:3\n", "DSCP to priority map unknown"),
+    ("dscp-prio 0:0 64:3\n", "DSCP to priority map unknown"),  # (DSCP 64: none of 0-63)
     ("prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\nError: Operation not supported\n",
      "1 line(s) not understood and skipped, first: 'Error: Operation not supported'"),
     ('{"prio_pfc": [false, true\n', "line(s) not understood"),
@@ -185,7 +200,7 @@ def test_a_host_read_from_dcb_is_told_the_dcb_commands(tmp_path, tool):
         if tool == "mlnx_qos":  # the same host as mlnx_qos prints it (the capture examples/fabric holds)
             recorded = capture.read((FABRIC / "gpu01.capture").read_text()).sections
             qos = next(s.output for s in recorded if s.command.startswith("mlnx_qos"))
-            apps = [o for c, o in sections if c.startswith("dcb app")]
+            apps = [o for c, o in sections if c.startswith("dcb -N app")]
             qos = qos.replace("enabled     0   0   0   1   0", "enabled     0   0   0   0   1")
             qos = qos.replace("prio:3 dscp:31,30,29,28,27,26,25,24,", "prio:3 dscp:31,30,29,28,27,25,24,")
             qos = qos.replace("prio:4 dscp:", "prio:4 dscp:26," if apps[0].strip() else "prio:4 dscp:")

@@ -264,7 +264,8 @@ def test_collect_script_runs_dcb_where_mlnx_qos_is_absent(tmp_path):
     for chunk in transcript.rsplit("root@gpu11:~#", 1)[0].split("root@gpu11:~# ")[1:]:
         command, _, output = chunk.partition("\n")
         (tmp_path / f"{command.split()[1]}.txt").write_text(output)
-    (bin_dir / "dcb").write_text(f'#!/bin/sh\n[ "$2 $3 $4" = "show dev ens5f0" ] && exec cat "{tmp_path}/$1.txt"\n')
+    (bin_dir / "dcb").write_text(f'#!/bin/sh\n[ "$1" = -N ] && shift\n'  # (app: -N, DSCPs as numbers)
+                                 f'[ "$2 $3 $4" = "show dev ens5f0" ] && exec cat "{tmp_path}/$1.txt"\n')
     (bin_dir / "dcb").chmod(0o755)
     out = tmp_path / "gpu11.txt"
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "SYSFS_ROOT": str(sysfs), "LC_ALL": "C"}
@@ -274,7 +275,8 @@ def test_collect_script_runs_dcb_where_mlnx_qos_is_absent(tmp_path):
                           "ens5f0"], env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     _, sections = capture.read(read_text(out), str(out))
-    assert [s.command for s in sections][:4] == [f"dcb {o} show dev ens5f0" for o in ("pfc", "ets", "app", "buffer")]
+    assert [s.command for s in sections][:4] == [f"dcb {o} show dev ens5f0" for o in ("pfc", "ets", "-N app",
+                                                                                      "buffer")]
     dev = mlx5.parse([Input(str(out), read_text(out))], "fallback")
     port = dev.ports["ens5f0"]
     assert port.pfc_enabled == [3] and port.dscp_chain(26).pg == 1 and port.priority_to_tc[3] == 3

@@ -647,7 +647,7 @@ def test_pull_reads_a_host_without_mlnx_qos_by_dcb(make_sim, tmp_path):
     commands = [s.command for s in pulled]
     at = commands.index(f"mlnx_qos -i {iface}")
     assert commands[at:at + 5] == [f"mlnx_qos -i {iface}", *(f"dcb {o} show dev {iface}" for o in
-                                                              ("pfc", "ets", "app", "buffer"))]
+                                                              ("pfc", "ets", "-N app", "buffer"))]
     assert "command not found" in pulled[at].output
     assert json.loads((out / MANIFEST).read_text())["devices"]["gpu01"]["status"] == "ok"
     host = lint([out]).fabric.devices["gpu01"]
@@ -671,5 +671,5 @@ def test_a_refused_mlnx_qos_without_dcb_sections_says_what_to_capture(tmp_path):
     said = [i.message for i in host.issues if i.code == "SYS002"]
     assert said == [f"`mlnx_qos -i {iface}` answered '-bash: mlnx_qos: command not found': trust, PFC, "
                     "DSCP/priority/TC maps, receive buffers and schedulers unknown; on a host without mlnx_qos capture "
-                    f"`dcb pfc show dev {iface}`, `dcb ets show dev {iface}` and `dcb app show dev {iface}` (pull and "
-                    "examples/collect-host-capture.sh do)"], said
+                    f"`dcb pfc show dev {iface}`, `dcb ets show dev {iface}` and `dcb -N app show dev {iface}` "
+                    "(pull and examples/collect-host-capture.sh do)"], said

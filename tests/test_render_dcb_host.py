@@ -126,10 +126,10 @@ def test_a_dcb_host_without_mlx5_sysfs_gets_no_ecn_write(tmp_path, policy):
     commands = [line for line in script.splitlines() if not line.startswith("#")]
     assert not [line for line in commands if "/ecn/" in line], script
     assert "roce_dcqcn_enable" in script and "niccli" in script
-    # re-linted after the capture: clean but for the DCQCN reads the capture lacks (the mlx5 host's lints clean)
+    # re-linted after the capture: clean, as the mlx5 host's (the mlx5 ecn/ reads are not asked of a host without
+    # them: they were SYS002 warnings, one per file)
     after = _warnings(path, policy, script)
-    after = [w for w in after if not w.startswith("NIC006 NCCL_IB_TC 106 ")]  # (as in the test above)
-    assert after and all(w.startswith("SYS002 no `grep . ") and "/ecn/" in w for w in after), after
+    assert [w for w in after if not w.startswith("NIC006 NCCL_IB_TC 106 ")] == []  # (as in the test above)
 
 
 @pytest.mark.slow

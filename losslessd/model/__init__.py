@@ -382,6 +382,8 @@ class Port(Model):
     # The tool a NIC port's DCB was read or set with, which the fix texts speak: "dcb" (iproute2, any DCB driver:
     # Intel ice, Broadcom bnxt_en, mlx5 without MLNX_OFED), else mlnx_qos.
     dcb_tool: Literal["mlnx_qos", "dcb"] | None = None
+    # A NIC port's kernel driver as `ethtool -i IF` names it ("mlx5_core", "ice", "bnxt_en"); None: not read.
+    nic_driver: str | None = None
 
     # Classification and queueing: three facts joined by explicit maps, never one derived from another's
     # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS
@@ -472,6 +474,14 @@ class Port(Model):
     # member the same on its own line (render PortFacts.own). None: none (or not a member, or joined with `force`).
     own_settings: list[str] | None = None
     source: Source | None = None
+
+    def mlx5_ecn(self) -> bool:
+        """Whether a NIC port's DCQCN is expected in mlx5's sysfs ecn/roce_np and ecn/roce_rp files (the MLNX_OFED
+        mlx5 driver's own: NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification"), so that lint asks for
+        them: a port read with mlnx_qos, one whose input read those files, or an mlx5_core one. Not a dcb host's other
+        NIC (Intel ice + irdma, Broadcom bnxt_en + bnxt_re), which sets DCQCN its own way. (A render writes them only
+        where the input read them or mlnx_qos: render.PortFacts.mlx5_ecn.)"""
+        return self.dcb_tool != "dcb" or self.nic_ecn is not None or self.nic_driver == "mlx5_core"
 
     def tc_label(self, tc: int | None) -> str:
         """'forwarding class NO-LOSS' where the platform names the class, else 'TC 3' ('TC ?' when unknown)."""

@@ -268,9 +268,11 @@ _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
     # (rx_prio<p>_pause_duration in microseconds)
     "mlx5_core": {r"rx_prio(\d)_pause": PFC_RX, r"tx_prio(\d)_pause": PFC_TX,
                   r"rx_prio(\d)_pause_duration": PAUSE_DURATION_US, r"tx_prio(\d)_packets": TX_PACKETS},
-    # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings, "priority flow control statistics" (its
-    # rx_pause_duration_prio_<p> is in the port's own units, which the driver does not name: not read)
-    "mlx4_en": {r"rx_pause_prio_(\d)": PFC_RX, r"tx_pause_prio_(\d)": PFC_TX, r"tx_prio_(\d)_packets": TX_PACKETS},
+    # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings, "priority flow control statistics";
+    # rx_pause_duration_prio_<p> in microseconds (mlx4/en_port.h struct mlx4_en_stat_out_flow_control_mbox:
+    # rx_pause_duration "Total number of microseconds that far-end port requested to pause transmission")
+    "mlx4_en": {r"rx_pause_prio_(\d)": PFC_RX, r"tx_pause_prio_(\d)": PFC_TX,
+                r"rx_pause_duration_prio_(\d)": PAUSE_DURATION_US, r"tx_prio_(\d)_packets": TX_PACKETS},
     # drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_port_stats_arr (BNXT_RX/TX_STATS_ENTRY), the counters
     # bnxt_dcb.c bnxt_dcbnl_ieee_getpfc reports as the port's PFC indications and requests
     "bnxt_en": {r"rx_pfc_ena_frames_pri(\d)": PFC_RX, r"tx_pfc_ena_frames_pri(\d)": PFC_TX},

@@ -443,4 +443,26 @@ def nic_dscp_fix(name: str, tool: str | None, dscp: int, priority: int) -> str:
     return f"`mlnx_qos -i {name} --dscp2prio set,{dscp},{priority}`"
 
 
+# Where a NIC without mlx5's sysfs ecn/ files (Port.mlx5_ecn) sets DCQCN, by its driver (`ethtool -i IF`). Intel
+# Ethernet 800 Series Linux Flow Control Configuration Guide for RDMA Use Cases, "Congestion Control Parameter Settings"
+# (irdma configfs, RoCEv2 mode); Linux drivers/infiniband/hw/bnxt_re main.c bnxt_re_setup_cc (on by default) and
+# Juniper's validated design "AI data centre with AMD", "Broadcom BCM57608 Thor2 DCQCN configuration" (niccli).
+_DCQCN_SETTING = {
+    "ice": "Intel irdma's configfs `/sys/kernel/config/irdma/<RDMA device>/roce_dcqcn_enable`",
+    "bnxt_en": "Broadcom bnxt_re's congestion control (on by default; `niccli` or bnxt_re's configfs cc settings)",
+}
+
+
+def dcqcn_elsewhere(port: Port) -> str | None:
+    """Where a NIC port without mlx5's sysfs ecn/ files sets DCQCN, in words; None for a port with them."""
+    if port.mlx5_ecn():
+        return None
+    driver = port.nic_driver
+    if driver in _DCQCN_SETTING:
+        return _DCQCN_SETTING[driver]
+    known = "; ".join(f"{d}: {text}" for d, text in _DCQCN_SETTING.items())
+    return (f"the {driver} driver's own setting" if driver else "the NIC driver's own setting, which `ethtool -i "
+            f"{port.name}` names") + f" ({known})"
+
+
 _ON = {True: "on", False: "off"}

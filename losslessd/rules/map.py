@@ -12,6 +12,7 @@ from ..platforms import PLATFORMS
 from .common import (
     cnp_hop,
     cnp_priority,
+    dcqcn_elsewhere,
     first_break,
     numbers,
     pg_buffer_break,
@@ -105,7 +106,8 @@ class CnpNotStrict(PortRule):
     `lossless.trust: pcp` a switch port sorts CNPs by the 802.1p priority the NICs tag them with
     (`cnp.priority`), so the class checked is that PCP's (PCP -> TC -> queue) and its strictness alone.
     On NIC ports, the NIC sends its CNPs with that DSCP (sysfs `ecn/roce_np/cnp_dscp`) and with
-    `cnp.priority` (`ecn/roce_np/cnp_802p_prio`); unverified when the capture lacks them.
+    `cnp.priority` (`ecn/roce_np/cnp_802p_prio`); unverified when the capture lacks them, or when
+    the NIC has no such mlx5 files (an Intel ice or Broadcom bnxt_en host: its driver's own setting).
     Does nothing when the policy has no `cnp`.
 
     ## Why it matters
@@ -196,6 +198,9 @@ class CnpNotStrict(PortRule):
         problems: list[str] = []
         unknown: list[str] = []
         ecn = port.nic_ecn
+        if elsewhere := dcqcn_elsewhere(port):  # (not the mlx5 files it does not have)
+            return [], ["the NIC has no mlx5 ecn/roce_np/cnp_dscp, cnp_802p_prio files: the DSCP and priority of its "
+                        f"CNPs are its driver's (DCQCN: {elsewhere}), which the input does not show"], port.source
         wanted = [("cnp_dscp", "DSCP", cnp.dscp, ecn.cnp_dscp if ecn else None)]
         if cnp.priority is not None:
             wanted.append(("cnp_802p_prio", "priority", cnp.priority, ecn.cnp_priority if ecn else None))

@@ -9,7 +9,7 @@ from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port
 from ..units import is_small_int
-from .common import nic_pfc_fix, nic_trust_fix, numbers, pause_on, priorities, trust_findings
+from .common import dcqcn_elsewhere, nic_pfc_fix, nic_trust_fix, numbers, pause_on, priorities, trust_findings
 
 # RFC 3168 section 5: the ECN field is the low two bits of the TOS byte; 01 = ECT(1), 10 = ECT(0).
 ECT_CODEPOINTS = {1: "ECT(1)", 2: "ECT(0)"}
@@ -136,7 +136,11 @@ class NicEcnDisabled(_NicRule):
     On every NIC port and lossless priority: the notification point (NP, turns ECN marks into
     CNPs) is on when the policy's `nic.ecn_np` is true, and the reaction point (RP, slows the
     sender down on CNPs) is on when `nic.ecn_rp` is true. One finding per port and priority;
-    priorities the capture does not show are reported once per port as unverified.
+    priorities the capture does not show are reported once per port as unverified. The switches
+    read are mlx5's sysfs `ecn/roce_np`, `ecn/roce_rp` files; a NIC read with iproute2 dcb that has
+    none (Intel ice with irdma, Broadcom bnxt_en with bnxt_re: `ethtool -i` names the driver) sets
+    DCQCN its own way, which one unverified finding per port names (irdma's configfs
+    `roce_dcqcn_enable`, bnxt_re's congestion control).
 
     ## Why it matters
     ECN marks on the switches do nothing unless the receiving NIC answers them with CNPs and the
@@ -183,7 +187,12 @@ class NicEcnDisabled(_NicRule):
                                    + ", ".join(f"{label} disabled" for label, _, _ in off)
                                    + "; " + "; ".join(f"`echo 1 > {path}`" for _, path, _ in off),
                                    device=device, port=port, source=off[0][2], key=prio, priority=prio)
-        if unknown:
+        elsewhere = dcqcn_elsewhere(port) if unknown else None
+        if elsewhere:  # (one word for the port, not one per mlx5 file it does not have)
+            yield self.unverified(f"could not verify DCQCN on lossless {priorities(ctx.lossless)}: the NIC has no mlx5 "
+                                  f"ecn/roce_np, roce_rp files; its DCQCN is set with {elsewhere}, which the input "
+                                  "does not show", device=device, port=port, source=source)
+        elif unknown:
             yield self.unverified(f"DCQCN state not in the input for {', '.join(unknown)}", device=device, port=port,
                                   source=source)
 
@@ -357,6 +366,8 @@ class RoceTrafficClass(_TosRule):
 
     def check_host(self, ctx: Context, device: Device) -> Iterator[Finding]:
         set_tc = "run `echo {0} > /sys/class/infiniband/<rdma device>/tc/1/traffic_class`"
+        # (MLNX_OFED's file: a host whose NICs have no mlx5 sysfs, Port.mlx5_ecn, has none; NCCL_IB_TC is its way)
+        ofed = device.rdma_traffic_class_source is not None or any(p.mlx5_ecn() for p in device.ports.values())
         if device.rdma_traffic_class is not None:
             for key, message, data in tos_problems(ctx, device.rdma_traffic_class, "the RDMA device's traffic_class",
                                                    set_tc):
@@ -367,15 +378,16 @@ class RoceTrafficClass(_TosRule):
         if env is None:
             why = ("is not set (the RDMA device's traffic_class is empty) and " if device.rdma_traffic_class_source
                    else "")
+            files = "/sys/class/infiniband/<dev>/tc/1/traffic_class and /etc/nccl.conf" if ofed else "/etc/nccl.conf"
             yield self.unverified(f"the traffic class RoCE traffic leaves with {why}is not in the input: capture "
-                                  "/sys/class/infiniband/<dev>/tc/1/traffic_class and /etc/nccl.conf (NCCL takes "
-                                  "NCCL_IB_TC, default 0, not cma_roce_tos)", device=device)
+                                  f"{files} (NCCL takes NCCL_IB_TC, default 0, not cma_roce_tos)", device=device)
             return
         source = device.nccl_env_source or device.source
         raw = env.get("NCCL_IB_TC")
         if raw is None:
             what = "NCCL sends with traffic class 0 (NCCL's default; /etc/nccl.conf sets no NCCL_IB_TC)"
-            for key, message, data in tos_problems(ctx, NCCL_DEFAULT_TC, what, set_tc + " or set NCCL_IB_TC={0}"):
+            fix = set_tc + " or set NCCL_IB_TC={0}" if ofed else "set NCCL_IB_TC={0}"
+            for key, message, data in tos_problems(ctx, NCCL_DEFAULT_TC, what, fix):
                 yield self.finding(message.replace(f"{what} 0 =", f"{what} =") + "; unless every job sets "
                                    "NCCL_IB_TC itself", device=device, source=source, key=key,
                                    severity=Severity.warning, **data)
@@ -384,8 +396,8 @@ class RoceTrafficClass(_TosRule):
             yield self.finding(f"NCCL_IB_TC={raw!r} in /etc/nccl.conf is not a traffic class 0-255", device=device,
                                source=source, key="value")
             return
-        for key, message, data in tos_problems(ctx, int(raw), "NCCL_IB_TC", "set NCCL_IB_TC={0} (or " +
-                                               set_tc.replace("run ", "") + ")"):
+        fix = "set NCCL_IB_TC={0} (or " + set_tc.replace("run ", "") + ")" if ofed else "set NCCL_IB_TC={0}"
+        for key, message, data in tos_problems(ctx, int(raw), "NCCL_IB_TC", fix):
             yield self.finding(message, device=device, source=source, key=key, **data)
 
 
@@ -433,6 +445,8 @@ class DcqcnParamsInconsistent(Rule):
             return None
         out = []
         for port in ctx.roce_ports(device):
+            if dcqcn_elsewhere(port):
+                continue  # (no mlx5 parameters to compare: NIC003 says where its DCQCN is set)
             ecn = port.nic_ecn
             params = {f"{point}/{name}": value for point, table in (
                 ("roce_rp", ecn.rp_params if ecn else {}), ("roce_np", ecn.np_params if ecn else {}))

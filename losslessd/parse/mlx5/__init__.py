@@ -71,6 +71,10 @@ _DCB_SHOW_CMD = re.compile(r"\bdcb(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)??)*[ \t]+(?:p
                            r"s(?:h(?:o(?:w)?)?)?[ \t]+dev[ \t]+([^\s\-]\S*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
+# ethtool.c dump_drvinfo: `ethtool -i IF` prints "driver: NAME", then version, firmware-version, bus-info ...
+_DRIVER_LINE = re.compile(r"^driver:[ \t]*(\S{1,64})[ \t\r]*$", re.M)
+# What grep and cat print for a file that is not there (strerror(ENOENT)): on a NIC without mlx5's sysfs ecn/ files.
+_ABSENT_LINE = re.compile(r"(?:grep|cat): (\S+): No such file or directory")
 _PAUSE_LINE = re.compile(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
 # iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978", a word of its own (_maxmtu_at: searched without a leading
 # \b, which made the expression engine try every character; each host prints its own MAC address there).
@@ -118,7 +122,8 @@ def sniff(inp: Input) -> bool:
     platform = capture.sniff_platform(inp.text)
     if platform is not None:
         return platform == PLATFORM
-    return _is_bare_mlnx_qos(inp.text) or _is_bare_dcb(inp.text) or is_script(inp.text) or is_command_list(inp.text)
+    return (_is_bare_mlnx_qos(inp.text) or _is_bare_dcb(inp.text) or is_script(inp.text) or is_command_list(inp.text)
+            or dcb_show.is_json_output(inp.text))
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -257,6 +262,9 @@ class _Host:
         self.tos_attempted = False
         self.ethtool_speed: dict[str, float] = {}
         self.qos_refused: dict[str, tuple[str, int]] = {}  # iface -> (what `mlnx_qos -i IF` answered, its line)
+        # iface -> (issue, file, line) for each read of mlx5's ecn/ files that found none: an issue only where the port
+        # has them (Port.mlx5_ecn), known once every section is read
+        self.ecn_absent: dict[str, list[tuple[str, str, int]]] = {}
 
     # -- inputs ------------------------------------------------------------------------------
     def add(self, inp: Input) -> None:
@@ -277,9 +285,10 @@ class _Host:
             self._script(inp)
             return
         elif inp.text.lstrip().startswith("{"):  # (a bare JSON object does not say which command printed it)
-            raise InputError("JSON: `dcb -j OBJECT show dev IF` output is read as a losslessd capture's section, whose "
-                             "`#% command: dcb -j pfc show dev IF` line says what printed it (docs/capture-format.md)",
-                             file=inp.path, line=1)
+            raise InputError("JSON: a bare `dcb -j OBJECT show dev IF` output names neither the interface nor the "
+                             "command that printed it: save it in a losslessd capture's section, whose `#% command: "
+                             "dcb -j pfc show dev IF` line says both (docs/capture-format.md), or collect the host "
+                             "with examples/collect-host-capture.sh", file=inp.path, line=1)
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` or `dcb pfc|ets|app|buffer show dev IF` "
                              "output nor a host setup script (#! shell "
@@ -750,6 +759,10 @@ class _Host:
     def _op_tclass(self, file: str, op: tuple) -> None:
         self._set_traffic_class(op[1], line_source(file, op[2]))
 
+    def _op_ecn_absent(self, file: str, op: tuple) -> None:
+        """("ecn_absent", iface, message, line): a read of mlx5's ecn/ files that found none."""
+        self.ecn_absent.setdefault(op[1], []).append((op[2], file, op[3]))
+
     def _op_tos_attempted(self, file: str, op: tuple) -> None:
         self.tos_attempted = True
 
@@ -815,6 +828,9 @@ class _Host:
         for iface, port in device.ports.items():
             if port.speed_gbps is None and iface in self.ethtool_speed:
                 port.speed_gbps = self.ethtool_speed[iface]
+            mlx5_ecn = port.mlx5_ecn()  # (else DCQCN is the driver's own setting: NIC003 says it is not verified)
+            for message, at, line in self.ecn_absent.get(iface, []) if mlx5_ecn else []:
+                self._issue(message, at, line)
             if not self.captured or iface not in self.attempted and iface not in self.qos_refused:
                 continue  # bare output and scripts: only what they show or set is known, nothing expected
             tried = self.attempted.get(iface, set())
@@ -823,10 +839,11 @@ class _Host:
             if refusal is not None:
                 self._issue(f"`mlnx_qos -i {iface}` answered {refusal[0]!r}: {_EXPECTED['mlnx_qos'][1]} unknown; on a "
                             f"host without mlnx_qos capture `dcb pfc show dev {iface}`, `dcb ets show dev {iface}` and "
-                            f"`dcb app show dev {iface}` (pull and examples/collect-host-capture.sh do)", file,
+                            f"`dcb -N app show dev {iface}` (pull and examples/collect-host-capture.sh do)", file,
                             refusal[1])
             missing = [(command.format(iface), what) for group, (command, what) in _EXPECTED.items()
                        if group not in tried and not (group == "speed" and "ethtool" in tried)
+                       and not (group.startswith("ecn/") and not mlx5_ecn)
                        and not (group == "mlnx_qos" and (dcb or refusal is not None))]
             missing += [(f"{g.replace('-', ' ')} show dev {iface}", _DCB_WHAT[g])
                         for g in sorted(_DCB_WHAT.keys() - tried) if dcb]
@@ -939,6 +956,8 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
         _cma_roce_tos(out, sec, _option(args, "-d", None) or "mlx5_0")  # the script's default device
     elif prog == "ethtool" and len(args) == 1 and not args[0].startswith("-"):
         _ethtool(out, sec, args[0])
+    elif prog == "ethtool" and len(args) == 2 and args[0] in ("-i", "--driver"):
+        _driver(out, sec, args[1])
     elif prog == "ethtool" and len(args) == 2 and args[0] in ("-a", "--show-pause"):
         _pause(out, sec, args[1])
     elif prog == "ip" and "link" in args and "show" in args and ("-d" in args or "-details" in args):
@@ -1042,7 +1061,12 @@ def _sysfs(out: list, sec: Section, paths: list[str]) -> None:
         else:
             bad.append((n, line))
     cmd = f"`{sec.command}`"
-    if not lines:
+    ecn = [m for p in paths if (m := _GROUP_RE.search(p)) and m.group(2).startswith("ecn/")]
+    if bad and not read and len(ecn) == len(paths) and len({m.group(1) for m in ecn}) == 1 \
+            and all(_ABSENT_LINE.fullmatch(b) for _, b in bad):
+        # (mlx5's ecn/ files of one port, none there: a NIC without them, or an issue: _Host.finish)
+        out.append(("ecn_absent", ecn[0].group(1), f"{cmd}: no value read ({bad[0][1][:100]!r})", bad[0][0]))
+    elif not lines:
         _issue_op(out, f"{cmd} printed nothing", sec.line - 1)
     elif not read:
         _issue_op(out, f"{cmd}: no value read ({bad[0][1][:100]!r})", bad[0][0])
@@ -1152,6 +1176,17 @@ def _ethtool(out: list, sec: Section, iface: str) -> None:
         out.append(("ethspeed", iface, units.speed_gbps(m.group(1))))  # "100000Mb/s"
     except (AttributeError, ValueError):
         _issue_op(out, f"`{sec.command}`: no speed ({m.group(1) if m else 'no Speed line'!r})", sec.line)
+
+
+def _driver(out: list, sec: Section, iface: str) -> None:
+    """`ethtool -i IF`: the NIC's driver, which says where its DCQCN is set (Port.mlx5_ecn)."""
+    if not _attempt(out, iface, "ethtool-i", sec):
+        return
+    m = _DRIVER_LINE.search(sec.output)
+    if m is not None:
+        out.append(("set", iface, "nic_driver", m.group(1)))
+    elif not _NO_DEVICE.search(sec.output) and not refused(sec, PLATFORM):  # (an older host without ethtool: unknown)
+        _issue_op(out, f"`{sec.command}`: no `driver:` line", sec.line)
 
 
 def _pause(out: list, sec: Section, iface: str) -> None:

@@ -47,6 +47,13 @@ _JSON_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "prio-buffer
 # A line of dcb show output: a parameter of one of the four objects, then its values (what sniffing looks for).
 SHOW_LINE = re.compile(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|buffer-size)(?:[ \t]+[^\s:]+:\S+)+"
                        r"|pfc-cap [0-9]+ macsec-bypass (?:on|off) delay [0-9]+)[ \t\r]*$", re.M)
+# A DSCP name in dscp-prio (iproute2 dcb_app.c dcb_app_print_key_dscp prints rtnl_dsfield_get_name(DSCP << 2), the
+# host's /etc/iproute2/rt_dsfield name, unless -N): a word of the file's names (rt_names.c reads each as a word).
+_SITE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
+# What `dcb buffer show` prints where the driver has no DCB buffer operations (Intel ice, Broadcom bnxt_en): Linux
+# net/dcb/dcbnl.c dcbnl_ieee_fill puts DCB_ATTR_DCB_BUFFER only with ops->dcbnl_getbuffer, and iproute2 dcb/dcb.c
+# __dcb_get_attribute then calls perror("Attribute not found") (what follows the colon is whatever errno held).
+_NO_BUFFERS = re.compile(r"Attribute not found(?:: [^\n]{0,80})?")
 _V = TypeVar("_V")
 
 
@@ -62,10 +69,11 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     facts = _scan(section)
     issues: list[ParseIssue] = []
     port.dcb_tool = "dcb"
+    if _NO_BUFFERS.fullmatch(section.output.strip()) and "buffer" in section.command.split():
+        return issues  # (a driver without DCB buffer operations, Intel ice, Broadcom bnxt_en: its buffers are its own)
 
-    def issue(message: str, line: int) -> None:
-        issues.append(ParseIssue(code="SYS002", message=f"`{section.command}`: {message}",
-                                 source=line_source(file, line)))
+    def issue(message: str, line: int, code: str = "SYS002") -> None:
+        issues.append(ParseIssue(code=code, message=f"`{section.command}`: {message}", source=line_source(file, line)))
 
     for n, text in facts.bad[:1]:
         issue(f"{len(facts.bad)} line(s) not understood and skipped, first: {text[:80]!r}", n)
@@ -114,6 +122,21 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     return issues
 
 
+def is_json_output(text: str) -> bool:
+    """Whether ``text`` is one bare `dcb -j pfc|ets|app|buffer show` object: keys of those objects only (the module's
+    -j layouts), one of them an array of settings. No other input is such an object (a SONiC CONFIG_DB's keys are its
+    tables), so it is told apart, and refused with what to do: it names neither its command nor its interface."""
+    head = text.lstrip()
+    if not head.startswith("{") or len(head) > 65536:
+        return False
+    try:
+        doc = json_value(head)
+    except ValueError:
+        return False
+    keys = {key.replace("_", "-") for key in doc} if isinstance(doc, dict) else set()
+    return bool(keys & _ARRAYS) and keys <= _ARRAYS | _PASSED | set(_HEADS)
+
+
 def section_reads_app(section: Section) -> bool:
     """Whether the command shows the app table's DSCP entries (`dcb app show dev IF` whole, or its dscp-prio): an
     empty output then says the table holds none."""
@@ -131,8 +154,12 @@ def _app(port: Port, dscp: tuple[list[tuple[str, str]], int] | None, section: Se
     DSCP otherwise adds the 64 default entries, mlx5e_dcbnl_dscp_app)."""
     line = dscp[1] if dscp else max(section.line - 1, 1)
     mapping: dict[int, int] = {}
+    site_names: list[str] = []
     for key, value in dscp[0] if dscp else []:
         number = dscp_number(key)
+        if number is None and _SITE_NAME.fullmatch(key) and is_small_int(value, 1) and int(value) <= 7:
+            site_names.append(key)  # (a name this host's rt_dsfield gives some DSCP: which one, the input does not say)
+            continue
         if number is None or not is_small_int(value, 1) or int(value) > 7:
             issue(f"dscp-prio entry {key}:{value} is not DSCP:PRIORITY (a DSCP 0-63 or its name, a priority 0-7); "
                   "DSCP to priority map unknown", line)
@@ -143,11 +170,16 @@ def _app(port: Port, dscp: tuple[list[tuple[str, str]], int] | None, section: Se
             port.trust, port.trust_source = Trust.dscp, line_source(file, line)  # (entries there are)
             return
         mapping[number] = int(value)
+    if site_names:
+        issue(f"dscp-prio names {len(site_names)} DSCP(s) by a name of this host's /etc/iproute2/rt_dsfield, not one "
+              f"RFC 2474/2597/3246 fixes ({', '.join(site_names[:3])[:80]}): which DSCPs they stand for is unknown, "
+              "and so is the priority of every DSCP not shown by number or RFC name; capture `dcb -N app show` "
+              "(dcb(8) -N: numbers)", line, code="SYS004")
     source = line_source(file, line)
-    port.trust, port.trust_source = (Trust.dscp if mapping else Trust.pcp), source
+    port.trust, port.trust_source = (Trust.dscp if mapping or site_names else Trust.pcp), source
     if mapping:
         port.dscp_to_priority, port.map_source = dict(sorted(mapping.items())), source
-        port.dscp_to_priority_partial = len(mapping) < 64
+        port.dscp_to_priority_partial = len(mapping) < 64 or bool(site_names)
 
 
 def dscp_number(key: str) -> int | None:
