@@ -1406,3 +1406,16 @@ def test_a_port_whose_policy_map_is_undefined_says_so_in_map003(tmp_path):
     findings = [f for f in lint([tmp_path / "e1.cfg"], "roce-dscp26").findings if f.code == "MAP003"]
     assert len(findings) == 1 and "binds qos policy-map ROCE-IN, which is not defined in the input" in \
         findings[0].message and findings[0].source.line == 6, [(f.message, f.source) for f in findings]
+
+
+def test_a_port_trusting_cos_says_so_where_its_dscp_map_is_unused():
+    """A switched port trusts CoS by default (EOS User Manual, QoS, port trust settings): the global `qos map dscp 26
+    to traffic-class 3` in the file does not classify it. MAP001/MAP002 said "the DSCP->TC map is not in the input"
+    though the file states one; they now say the port sorts by the CoS the packets carry (audit round 16)."""
+    path = FIXTURES.parent / "realworld" / "arista_eos" / "switched-port-dscp-map-unused.cfg"
+    result = lint([path], "roce-dscp26")
+    texts = {f.code: f.message for f in result.findings if f.code in ("MAP001", "MAP002")}
+    assert set(texts) == {"MAP001", "MAP002"}
+    for code, text in texts.items():
+        assert "not in the input" not in text.split("(known")[0], (code, text)
+        assert "trusts 802.1p CoS, not DSCP" in text, (code, text)
