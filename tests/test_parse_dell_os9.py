@@ -224,3 +224,17 @@ def test_a_sub_mode_the_reader_does_not_know_is_no_wrapped_line():
     device = parse(text)
     named = [i.source.line for i in device.issues if "opens no mode" in i.message]
     assert named == [text.split("\n").index("  mlx5_0") + 1], device.issues
+
+
+def test_a_dcb_line_under_an_interface_of_another_type_is_named_not_passed_over():
+    """losslessd reads DCB on the OS9 Configuration Guide's Ethernet port types; an `interface fiftyGigE 1/2/1` or
+    `interface Port-channel 10` block carrying `dcb-map` was passed over with its whole block without a word (session
+    36's leftover): the map's PFC went unchecked there and the report did not say so. Such a block is now a SYS002 at
+    its `interface` line; a loopback or VLAN block without a DCB line stays unremarked."""
+    path = ROOT / "tests" / "realworld" / "dell_os9" / "dcb-map-on-other-interface-types.cfg"
+    dev = parse(path.read_text(encoding="utf-8"))
+    assert sorted(dev.ports) == ["hundredGigE 1/1"]
+    named = sorted((i.source.line, i.message) for i in dev.issues if i.code == "SYS002")
+    assert [line for line, _ in named] == [20, 27]
+    assert "fiftyGigE 1/2/1 carries `dcb-map STORAGE` (line 24)" in named[0][1]
+    assert "port-channel 10 carries `dcb-map STORAGE` (line 30)" in named[1][1]
