@@ -281,6 +281,39 @@ def _seconds_ms(text: str) -> float:
     return round(units.to_ms(text, default_unit="s"), 3)
 
 
+# Top-level modes that take no `interface` command: an interface's own (EOS User Manual, Ethernet Ports: the interface
+# configuration mode commands) and a VRF definition's (`rd`, `description`).
+_NO_INTERFACE_MODES = (("interface",), ("vrf", "definition"), ("vrf", "instance"))
+
+
+def _outdent_global_interfaces(text: str) -> str:
+    """The config with each `interface PORT` line typed indented inside an interface or VRF block moved to the margin,
+    line numbers kept. EOS reads a file line by line, each command in the mode the one before it left, whatever its
+    indentation; a command the current mode does not take runs in the enclosing mode that does and the switch stays
+    there (EOS User Manual, Command-Line Interface, Command Modes; flat.py). So in a rendered template whose port
+    blocks are indented as a whole (sonic-mgmt's 7260CX3 fanout: `   interface Ethernet1/1` / `   description ...`
+    after `vrf definition management`), each such line opens that port's mode and the lines after it are its own; read
+    by indentation, they were a VRF's lines passed over, or merged into the port above them. An `interface` line
+    under a mode that takes one (`router service-insertion` connections, `maintenance`) is left where it is."""
+    lines = text.split("\n")
+    head: list[str] = []  # the words of the block the next line is in (its margin line)
+    for number, line in enumerate(lines):
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("!"):
+            continue
+        words = stripped.split()
+        if line[:1] not in (" ", "\t"):
+            head = words
+            continue
+        spelled = flat.spell_interface_word(words)
+        if (spelled[0] == "interface" and (_ethernet(spelled[1:]) or _ethernet_range(spelled[1:])
+                                           or (len(spelled) == 2 and _PORT_CHANNEL.match(spelled[1])))
+                and any(tuple(flat.spell_interface_word(head)[:len(mode)]) == mode for mode in _NO_INTERFACE_MODES)):
+            lines[number] = stripped
+            head = words
+    return "\n".join(lines)
+
+
 def _ethernet(words: list[str]) -> str | None:
     """The port `interface Ethernet1/1` names (also `et1/1`, `Eth1/1`, `ethernet 1/1`); None for any other."""
     if len(words) == 1 and ETHERNET.match(words[0]):
@@ -311,7 +344,7 @@ class _Reader(TreeReader):
 
     def config_text(self) -> str:
         text = self.inp.text
-        return flat.renest(_blank_free_text(text) if "EOF" in text else text)
+        return _outdent_global_interfaces(flat.renest(_blank_free_text(text) if "EOF" in text else text))
 
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
