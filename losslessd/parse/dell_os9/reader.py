@@ -11,7 +11,16 @@ from dataclasses import dataclass, field
 
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
 from ..base import Input, IssueList, host_name, port_slot
-from ..clitext import Issues, LineError, Node, TreeReader, Val, bounded_int, check_config_text
+from ..clitext import (
+    Issues,
+    LineError,
+    Node,
+    TreeReader,
+    Val,
+    bounded_int,
+    check_config_text,
+    outdent_interface_lines,
+)
 from . import _PORT_TYPES as _FRONT_PANEL
 from . import flat, interface_type, port_type
 
@@ -75,9 +84,12 @@ class _Reader(TreeReader):
                             "service-class"})
 
     def config_text(self) -> str:
-        """A paste whose indentation was lost is read nested as OS9 reads it (flat.renest), and an `interface` line
-        typed indented inside a block at the margin (_outdent_interfaces)."""
-        return _outdent_interfaces(flat.renest(self.inp.text))
+        """A paste whose indentation was lost is read nested as OS9 reads it (flat.renest); an `interface` line typed
+        indented goes to the margin: a CONFIGURATION mode command (OS9 Command Line Reference, `interface`) no
+        sub-mode takes, which OS9 runs whatever its leading blanks (sonic-mgmt's S6100 fanout template writes `
+        interface Vlan 101` / ` no shutdown` inside each port's block: the VLAN's line set the port above it)."""
+        return outdent_interface_lines(flat.renest(self.inp.text),
+                                       lambda w: len(w) > 1 and interface_type(w[1]) is not None)
 
     def top(self, node: Node) -> None:
         w = node.words
@@ -162,20 +174,6 @@ class _Reader(TreeReader):
         elif w[0] in ("pfc", "dcb-policy", "dcb-input", "dcb-output", "priority-flow-control"):
             raise LineError("PFC outside a DCB map (`pfc priority`, DCB input/output policies) is not read: the "
                             "port's PFC priorities are unknown")
-
-
-def _outdent_interfaces(text: str) -> str:
-    """The config with each indented `interface TYPE ...` line moved to the margin, line numbers kept: `interface` is a
-    CONFIGURATION mode command (OS9 Command Line Reference, `interface`), which no sub-mode takes, and OS9 runs a line
-    whatever its leading blanks. sonic-mgmt's S6100 fanout template writes ` interface Vlan 101` / ` vlan-stack
-    compatible` / ` member ...` / ` no shutdown` inside each port's block: read by indentation, the VLAN's `no
-    shutdown` (or a later port's lines) set the port above it."""
-    lines = text.split("\n")
-    for number, line in enumerate(lines):
-        if line[:1] in (" ", "\t") and (words := line.split())[:1] == ["interface"] and len(words) > 1 \
-                and interface_type(words[1]) is not None:
-            lines[number] = line.lstrip()
-    return "\n".join(lines)
 
 
 def build(cfg: Os9Config, platform: str, name: str, path: str) -> Device:

@@ -29,6 +29,7 @@ from ..clitext import (
     ethernet_ports,
     may_set_ecn,
     other_port_qos,
+    outdent_interface_lines,
     subinterface_line,
     wred_options,
 )
@@ -286,32 +287,18 @@ def _seconds_ms(text: str) -> float:
 _NO_INTERFACE_MODES = (("interface",), ("vrf", "definition"), ("vrf", "instance"))
 
 
-def _outdent_global_interfaces(text: str) -> str:
-    """The config with each `interface PORT` line typed indented inside an interface or VRF block moved to the margin,
-    line numbers kept. EOS reads a file line by line, each command in the mode the one before it left, whatever its
-    indentation; a command the current mode does not take runs in the enclosing mode that does and the switch stays
-    there (EOS User Manual, Command-Line Interface, Command Modes; flat.py). So in a rendered template whose port
-    blocks are indented as a whole (sonic-mgmt's 7260CX3 fanout: `   interface Ethernet1/1` / `   description ...`
-    after `vrf definition management`), each such line opens that port's mode and the lines after it are its own; read
-    by indentation, they were a VRF's lines passed over, or merged into the port above them. An `interface` line
-    under a mode that takes one (`router service-insertion` connections, `maintenance`) is left where it is."""
-    lines = text.split("\n")
-    head: list[str] = []  # the words of the block the next line is in (its margin line)
-    for number, line in enumerate(lines):
-        stripped = line.lstrip()
-        if not stripped or stripped.startswith("!"):
-            continue
-        words = stripped.split()
-        if line[:1] not in (" ", "\t"):
-            head = words
-            continue
-        spelled = flat.spell_interface_word(words)
-        if (spelled[0] == "interface" and (_ethernet(spelled[1:]) or _ethernet_range(spelled[1:])
-                                           or (len(spelled) == 2 and _PORT_CHANNEL.match(spelled[1])))
-                and any(tuple(flat.spell_interface_word(head)[:len(mode)]) == mode for mode in _NO_INTERFACE_MODES)):
-            lines[number] = stripped
-            head = words
-    return "\n".join(lines)
+def _names_port(words: list[str]) -> bool:
+    """`interface Ethernet1`, a range of them or a Port-Channel (as the switch may spell them)."""
+    w = flat.spell_interface_word(words)
+    return w[0] == "interface" and bool(_ethernet(w[1:]) or _ethernet_range(w[1:])
+                                        or (len(w) == 2 and _PORT_CHANNEL.match(w[1])))
+
+
+def _takes_no_interface(head: list[str]) -> bool:
+    """Whether the block ``head`` opens is an interface's or a VRF definition's (_NO_INTERFACE_MODES); an `interface`
+    line under a mode that takes one (`router service-insertion` connections, `maintenance`) stays that mode's."""
+    spelled = tuple(flat.spell_interface_word(head))
+    return any(spelled[:len(mode)] == mode for mode in _NO_INTERFACE_MODES)
 
 
 def _ethernet(words: list[str]) -> str | None:
@@ -344,7 +331,9 @@ class _Reader(TreeReader):
 
     def config_text(self) -> str:
         text = self.inp.text
-        return _outdent_global_interfaces(flat.renest(_blank_free_text(text) if "EOF" in text else text))
+        # (EOS User Manual, Command Modes: a command the current mode does not take runs in the enclosing one)
+        return outdent_interface_lines(flat.renest(_blank_free_text(text) if "EOF" in text else text), _names_port,
+                                       _takes_no_interface)
 
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)

@@ -29,6 +29,7 @@ from ..clitext import (
     is_flat,
     may_set_ecn,
     other_port_qos,
+    outdent_interface_lines,
     renest,
     subinterface_line,
     wred_options,
@@ -361,27 +362,6 @@ def _qos_mode(mode: str | None, words: list[str]) -> str | None:
     return "pclass" if mode == "pmap" and words[0] == "class" else None
 
 
-def _outdent_global_interfaces(text: str) -> str:
-    """The config with each `interface PORT` line typed indented inside an interface or `vrf context` block moved to
-    the margin, line numbers kept: a command of configuration mode typed in a sub-mode leaves it (_refuses) whatever
-    its leading blanks, and neither mode takes `interface`. A template indenting its port blocks as a whole (audit
-    round 16) had the port after `vrf context management` passed over with the VRF's lines and a port's lines merged
-    into the port above (its `priority-flow-control mode off` turning the other's PFC off)."""
-    lines = text.split("\n")
-    head: list[str] = []  # the margin line of the block the next line is in
-    for number, line in enumerate(lines):
-        words = line.split()
-        if not words or words[0].startswith("!"):
-            continue
-        if line[:1] not in (" ", "\t"):
-            head = words
-        elif words[0] == "interface" and (_ethernets(words[1:]) or _PORT_CHANNEL.match(" ".join(words[1:]))) and (
-                head[:1] == ["interface"] or head[:2] == ["vrf", "context"]):
-            lines[number] = line.lstrip()
-            head = words
-    return "\n".join(lines)
-
-
 def indent_flat_qos(text: str) -> str:
     """A paste that lost its indentation writes a class-map's `match`, a policy-map's `class` and its actions and
     `system qos`'s `service-policy` at the margin, each entered in the mode the line before it left: indent them as
@@ -442,7 +422,11 @@ class _Reader(TreeReader):
     leaf_words = _INTERFACE_READ | _QOS_MODE_WORDS["pclass"] | _QOS_MODE_WORDS["cmap"] | _QOS_MODE_WORDS["sysqos"]
 
     def config_text(self) -> str:
-        return _outdent_global_interfaces(indent_flat_interfaces(indent_flat_qos(self.inp.text)))
+        # A configuration-mode command typed in a sub-mode leaves it (_refuses); neither an interface nor `vrf
+        # context` takes `interface` (clitext.outdent_interface_lines).
+        return outdent_interface_lines(indent_flat_interfaces(indent_flat_qos(self.inp.text)),
+                                       lambda w: bool(_ethernets(w[1:]) or _PORT_CHANNEL.match(" ".join(w[1:]))),
+                                       lambda head: head[:1] == ["interface"] or head[:2] == ["vrf", "context"])
 
     def spell_words(self, node: Node) -> list[str]:
         """An interface line's words with the command it abbreviates written out (`prio mode on`: NX-OS runs
