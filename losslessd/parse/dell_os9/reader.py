@@ -86,8 +86,8 @@ class _Reader(TreeReader):
     def config_text(self) -> str:
         """A paste whose indentation was lost is read nested as OS9 reads it (flat.renest); an `interface` line typed
         indented goes to the margin: a CONFIGURATION mode command (OS9 Command Line Reference, `interface`) no
-        sub-mode takes, which OS9 runs whatever its leading blanks (sonic-mgmt's S6100 fanout template writes `
-        interface Vlan 101` / ` no shutdown` inside each port's block: the VLAN's line set the port above it)."""
+        sub-mode takes, which OS9 runs whatever its leading blanks (sonic-mgmt's S6100 fanout template writes an
+        indented `interface Vlan 101` and its `no shutdown` inside each port's block: they set the port above it)."""
         return outdent_interface_lines(flat.renest(self.inp.text),
                                        lambda w: len(w) > 1 and interface_type(w[1]) is not None)
 
@@ -108,7 +108,7 @@ class _Reader(TreeReader):
             raise LineError("cannot tell which port this names (OS9 writes the type, a blank and unit/port, as "
                             "`interface TenGigabitEthernet 0/1` or `interface te 0/1`): the settings under it are not "
                             "read")
-        elif w[0] == "interface" and len(w) == 3 and (kind := interface_type(w[1])) and \
+        elif w[0] == "interface" and len(w) == 3 and (kind := interface_type(w[1])) and kind not in _FRONT_PANEL and \
                 (dcb := next((c for c in node.children if c.words[0] in _PORT_DCB_WORDS), None)) is not None:
             # (a loopback, VLAN or port-channel block without them is passed over: it carries no lossless setting)
             raise LineError(f"interface {kind} {w[2]} carries `{dcb.text.strip()}` (line {dcb.line}), which "
