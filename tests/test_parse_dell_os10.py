@@ -682,3 +682,15 @@ def test_under_roce_pcp3_ecn_is_checked_on_the_queue_the_lossless_dot1p_reaches(
     found = [f for f in lint([tmp_path / "os10a.cfg"], "roce-pcp3").findings if f.code == "ECN001"]
     assert [(f.severity.value, f.key) for f in found] == [("error", "1")], [(f.message, f.key) for f in found]
     assert "queue 1 (RoCE PCP 3, not in a lossless class) does not mark ECN" in found[0].message
+
+
+def test_an_indented_interface_line_opens_its_own_port_but_a_vrfs_interface_management_does_not():
+    """OS10 runs `interface ethernet...` in configuration mode whatever its leading blanks (OS10 User Guide: Command
+    Mode CONFIGURATION), as outdent_mode_headers does for `system qos`. A template indenting its port blocks as a
+    whole had ethernet1/1/3's lines merged into ethernet1/1/2 and the file read clean (audit round 16); the VRF's own
+    `interface management` line stays the VRF's."""
+    path = ROOT / "tests" / "realworld" / "dell_os10" / "template-indented-port-blocks.cfg"
+    dev = parse(path.read_text(encoding="utf-8"), path=str(path))
+    assert sorted(dev.ports) == ["ethernet1/1/1", "ethernet1/1/2", "ethernet1/1/3"]
+    assert [dev.ports[p].description for p in sorted(dev.ports)] == ["gpu01", "gpu02", "gpu03"]
+    assert dev.ports["ethernet1/1/2"].pfc_enabled == [3] and dev.ports["ethernet1/1/3"].pfc_enabled == []

@@ -224,3 +224,28 @@ def test_a_sub_mode_the_reader_does_not_know_is_no_wrapped_line():
     device = parse(text)
     named = [i.source.line for i in device.issues if "opens no mode" in i.message]
     assert named == [text.split("\n").index("  mlx5_0") + 1], device.issues
+
+
+def test_a_dcb_line_under_an_interface_of_another_type_is_named_not_passed_over():
+    """losslessd reads DCB on the OS9 Configuration Guide's Ethernet port types; an `interface fiftyGigE 1/2/1` or
+    `interface Port-channel 10` block carrying `dcb-map` was passed over with its whole block without a word (session
+    36's leftover): the map's PFC went unchecked there and the report did not say so. Such a block is now a SYS002 at
+    its `interface` line; a loopback or VLAN block without a DCB line stays unremarked."""
+    path = ROOT / "tests" / "realworld" / "dell_os9" / "dcb-map-on-other-interface-types.cfg"
+    dev = parse(path.read_text(encoding="utf-8"))
+    assert sorted(dev.ports) == ["hundredGigE 1/1"]
+    named = sorted((i.source.line, i.message) for i in dev.issues if i.code == "SYS002")
+    assert [line for line, _ in named] == [20, 27]
+    assert "fiftyGigE 1/2/1 carries `dcb-map STORAGE` (line 24)" in named[0][1]
+    assert "port-channel 10 carries `dcb-map STORAGE` (line 30)" in named[1][1]
+
+
+def test_an_indented_interface_line_opens_its_own_interface():
+    """`interface` is a CONFIGURATION mode command (OS9 Command Line Reference), run whatever its leading blanks: a
+    VLAN's ` interface Vlan 102` / ` no shutdown` inside a shut port's block set the port up, and a port's block
+    indented after another's merged into it (audit round 16: sonic-mgmt's S6100 fanout template)."""
+    path = ROOT / "tests" / "realworld" / "dell_os9" / "fanout-vlan-lines-inside-ports.cfg"
+    dev = parse(path.read_text(encoding="utf-8"))
+    assert sorted(dev.ports) == ["fortyGigE 1/1/1", "fortyGigE 1/1/2", "fortyGigE 1/1/3"]
+    assert [dev.ports[p].admin_up for p in sorted(dev.ports)] == [True, False, True]
+    assert dev.ports["fortyGigE 1/1/2"].pfc_enabled == [3] and dev.ports["fortyGigE 1/1/3"].pfc_enabled == [4]

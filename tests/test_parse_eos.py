@@ -1406,3 +1406,36 @@ def test_a_port_whose_policy_map_is_undefined_says_so_in_map003(tmp_path):
     findings = [f for f in lint([tmp_path / "e1.cfg"], "roce-dscp26").findings if f.code == "MAP003"]
     assert len(findings) == 1 and "binds qos policy-map ROCE-IN, which is not defined in the input" in \
         findings[0].message and findings[0].source.line == 6, [(f.message, f.source) for f in findings]
+
+
+def test_a_port_trusting_cos_says_so_where_its_dscp_map_is_unused():
+    """A switched port trusts CoS by default (EOS User Manual, QoS, port trust settings): the global `qos map dscp 26
+    to traffic-class 3` in the file does not classify it. MAP001/MAP002 said "the DSCP->TC map is not in the input"
+    though the file states one; they now say the port sorts by the CoS the packets carry (audit round 16)."""
+    path = FIXTURES.parent / "realworld" / "arista_eos" / "switched-port-dscp-map-unused.cfg"
+    result = lint([path], "roce-dscp26")
+    texts = {f.code: f.message for f in result.findings if f.code in ("MAP001", "MAP002")}
+    assert set(texts) == {"MAP001", "MAP002"}
+    for code, text in texts.items():
+        assert "not in the input" not in text.split("(known")[0], (code, text)
+        assert "trusts 802.1p CoS, not DSCP" in text, (code, text)
+
+
+def test_an_interface_line_indented_in_an_interface_or_vrf_block_opens_its_own_port():
+    """EOS reads each line in the mode the one before it left, whatever its indentation; a command the mode does not
+    take runs in the enclosing one (EOS User Manual, Command Modes). A template rendering `   interface Ethernet1`
+    with its settings at the same indentation had the port read as a VRF block's lines (passed over) or merged into
+    the port above it (audit round 16: sonic-mgmt's 7260CX3 fanout template). Each now opens its own port."""
+    path = FIXTURES.parent / "realworld" / "arista_eos" / "template-indented-port-blocks.cfg"
+    dev = parse(path.read_text(encoding="utf-8"), path=str(path))
+    assert sorted(dev.ports) == ["Ethernet1", "Ethernet2", "Ethernet3"]
+    assert [dev.ports[p].description for p in sorted(dev.ports)] == ["gpu01", "gpu02", "gpu03"]
+    assert dev.ports["Ethernet1"].pfc_enabled == [3] and dev.ports["Ethernet1"].trust == Trust.dscp
+    assert dev.ports["Ethernet3"].pfc_enabled == []
+
+
+def test_an_interface_line_a_mode_takes_stays_in_that_mode():
+    """`interface Ethernet1` under a mode that takes one (a service-insertion connection) is that mode's, not a port."""
+    text = ("hostname r1\n!\nrouter service-insertion\n   connection c1\n      interface Ethernet1 primary\n"
+            "      monitor connectivity host h1\n!\ninterface Ethernet2\n   priority-flow-control on\n")
+    assert sorted(parse(text).ports) == ["Ethernet2"]

@@ -1185,6 +1185,24 @@ def test_an_xon_alone_pauses_nothing():
     assert parse(text).ports["et-0/0/1"].pfc_enabled == []
 
 
+@pytest.mark.parametrize("xon,named", [("0", False), ("100000", False), ("100001", True), ("1000000000", True)])
+def test_an_xon_threshold_beyond_the_reference_range_is_named(xon, named):
+    """Junos CLI reference, "xon (Input Congestion Notification)": XON threshold offset cells, Range: 0-100000. The
+    reader took any number up to 10**9 without a source; a value the switch refuses is now named (its profile's PFC
+    unknown, as for any statement not read)."""
+    text = ("set interfaces et-0/0/1 unit 0 family inet address 10.0.0.1/31\n"
+            "set class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3\n"
+            "set class-of-service classifiers dscp D forwarding-class roce loss-priority low code-points 011010\n"
+            "set class-of-service congestion-notification-profile PFC input dscp code-point 011010 pfc\n"
+            f"set class-of-service congestion-notification-profile PFC input dscp code-point 011010 xon {xon}\n"
+            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n"
+            "set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp D\n")
+    dev = parse(text)
+    assert [(i.code, i.source.line) for i in dev.issues] == ([("SYS002", 5)] if named else [])
+    if named:
+        assert "0..100000" in dev.issues[0].message
+
+
 def test_only_set_lines_define_or_apply_groups_and_a_deactivated_one_is_not_applied():
     """Only `set` lines define groups and apply them (Junos CLI guide, "Configuration Groups"), and a statement made
     inactive is not applied ("deactivate"): `deactivate apply-groups G` and `delete apply-groups G` applied G, and

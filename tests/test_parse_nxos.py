@@ -1269,3 +1269,13 @@ def test_mls_qos_in_a_running_config_is_named_wherever_it_stands():
     issues = nxos.parse([Input("n9k1.cfg", text)], "n9k1").issues
     assert sorted((i.source.line, "Catalyst IOS" in i.message) for i in issues) == [(2, True), (6, True)], \
         [(i.source.line, i.message) for i in issues]
+
+
+def test_an_interface_line_indented_in_an_interface_or_vrf_block_opens_its_own_port():
+    """A configuration-mode command typed in a sub-mode leaves it whatever its leading blanks: a template indenting
+    its port blocks as a whole had the port after `vrf context management` passed over and Ethernet1/3's `mode off`
+    merged into Ethernet1/2 (a false PFC001 there; audit round 16)."""
+    path = FIXTURES.parent / "realworld" / "cisco_nxos" / "n9k-template-indented-port-blocks.cfg"
+    dev = parse(path.read_text(encoding="utf-8"))
+    assert sorted(dev.ports) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3"]
+    assert [dev.ports[p].description for p in sorted(dev.ports)] == ["gpu01", "gpu02", "gpu03"]

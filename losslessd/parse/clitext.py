@@ -245,6 +245,28 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
     return "\n".join(lines)
 
 
+def outdent_interface_lines(text: str, names_port: Callable[[list[str]], bool],
+                            takes_none: Callable[[list[str]], bool] | None = None) -> str:
+    """The config with each indented `interface ...` line that ``names_port`` (its words) moved to the margin, line
+    numbers kept, where the block it sits in opens a mode that takes no `interface` command (``takes_none`` of that
+    block's margin line; None: no mode does). These CLIs run a line whatever its leading blanks, and a command of
+    configuration mode typed in a sub-mode leaves it; a template that indents its port blocks as a whole (audit round
+    16: sonic-mgmt's EOS and OS9 fanout templates) had a port read as another block's lines, passed over, or merged
+    into the port above it. The lines after it at its indentation become its own."""
+    lines = text.split("\n")
+    head: list[str] = []  # the margin line of the block the next line is in
+    for number, line in enumerate(lines):
+        words = line.split()
+        if not words or words[0].startswith("!"):
+            continue
+        if line[:1] not in (" ", "\t"):
+            head = words
+        elif words[0] == "interface" and names_port(words) and (takes_none is None or takes_none(head)):
+            lines[number] = line.lstrip()
+            head = words
+    return "\n".join(lines)
+
+
 def is_flat(text: str, takes: Callable[[str, list[str]], bool],
             opens: Callable[[str | None, list[str]], str | None], heads: tuple[str, ...] | None = None,
             mixed: bool = False) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 from ..lint.finding import Finding
 from ..lint.registry import PortRule, Rule
-from ..model import Device, DeviceKind, Ecn, Fabric, Hop, Port, Scheduler, Source
+from ..model import Device, DeviceKind, Ecn, Fabric, Hop, Port, Scheduler, Source, Trust
 from ..paths import Paths, fabric_paths
 from ..paths.view import PathFacts, Views, path_facts
 
@@ -84,6 +84,16 @@ def _unknown(why: str, source: Source | None) -> ChainBreak:
     return ChainBreak(True, why, source=source)
 
 
+def sorted_by_trusted_cos(port: Port, dscp: int) -> str | None:
+    """Why a switch port has no DSCP->TC map though the input may state one: it trusts 802.1p CoS (`qos trust cos`,
+    or EOS's default on a switched port), so no DSCP sets its traffic's class and the class is the CoS the packets
+    carry, which the input does not show. None for a port that does not trust CoS (its DSCP map is then missing)."""
+    if port.dscp_to_tc is not None or port.trust != Trust.pcp:
+        return None
+    return (f"the port trusts 802.1p CoS, not DSCP, so DSCP {dscp} does not set its traffic class: the class is the "
+            "CoS the packets carry, which the input does not show")
+
+
 def sorted_by_cos(port: Port, dscp: int) -> str | None:
     """Why a DSCP without an entry in a switch port's DSCP map still has a class the input does not show, or None:
     the port classifies a DSCP its qos policy does not set by the 802.1p CoS it trusts (EOS User Manual, QoS,
@@ -123,7 +133,8 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
     elif not host:
         pcp = hop.marking == "PCP"
         if (port.pcp_to_tc if pcp else port.dscp_to_tc) is None:
-            return _unknown(f"the {hop.marking}->TC map is not in the input", maps)
+            return _unknown((None if pcp else sorted_by_trusted_cos(port, hop.dscp))
+                            or f"the {hop.marking}->TC map is not in the input", maps)
         if hop.tc is None and not pcp and (why := sorted_by_cos(port, hop.dscp)):
             return _unknown(why, maps)
         if hop.tc is None:

@@ -20,6 +20,7 @@ from .common import (
     roce_hops,
     scheduler_unknown,
     sorted_by_cos,
+    sorted_by_trusted_cos,
     trust_findings,
 )
 
@@ -164,7 +165,8 @@ class CnpNotStrict(PortRule):
         maps = port.map_source or port.source
         by_dscp = hop.marking == "DSCP"
         if (port.dscp_to_tc if by_dscp else port.pcp_to_tc) is None:
-            return [], [f"the {hop.marking}->TC map is not in the input"], maps
+            return [], [by_dscp and sorted_by_trusted_cos(port, cnp.dscp) or
+                        f"the {hop.marking}->TC map is not in the input"], maps
         if hop.tc is None and by_dscp and (why := sorted_by_cos(port, cnp.dscp)):
             return [], [why], maps
         if hop.tc is None:

@@ -345,9 +345,22 @@ def outdent_mode_headers(text: str) -> str:
     number."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if line[:1] in (" ", "\t") and (words := line.split()) and _config_mode_header(words):
+        if line[:1] in (" ", "\t") and (words := line.split()) and (_config_mode_header(words) or _port_header(words)):
             lines[i] = line.lstrip()
     return "\n".join(lines)
+
+
+def _port_header(words: list[str]) -> bool:
+    """`interface ethernet1/1/1`, `interface range ...`, `interface port-channel N`: configuration mode's commands
+    (OS10 User Guide, "interface ethernet", "interface range", "interface port-channel": Command Mode CONFIGURATION),
+    which no sub-mode takes. Typed indented under another port (a template that indents its port blocks as a whole),
+    the port's lines were merged into the one above it, or passed over under a block losslessd does not read."""
+    if words[0] != "interface" or len(words) < 2:
+        return False
+    try:
+        return bool(ethernets(words[1:])) or _PORT_CHANNEL.match(" ".join(words[1:])) is not None
+    except LineError:
+        return True  # (a range the reader names at the margin)
 
 
 def _class_name(w: list[str]) -> bool:

@@ -11,11 +11,25 @@ from dataclasses import dataclass, field
 
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
 from ..base import Input, IssueList, host_name, port_slot
-from ..clitext import Issues, LineError, Node, TreeReader, Val, bounded_int, check_config_text
+from ..clitext import (
+    Issues,
+    LineError,
+    Node,
+    TreeReader,
+    Val,
+    bounded_int,
+    check_config_text,
+    outdent_interface_lines,
+)
+from . import _PORT_TYPES as _FRONT_PANEL
 from . import flat, interface_type, port_type
 
 _OS9_LINE = re.compile(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
                        r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
+# The lossless settings the reader reads on a port (or names there as not read): under an interface of another
+# type (`fiftyGigE`, `port-channel`) they were passed over without a word with the rest of its block.
+_PORT_DCB_WORDS = frozenset({"dcb-map", "service-class", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
+                             "dcb-output", "priority-flow-control"})
 _UNIT_PORT = re.compile(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 # A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
 _JOINED = re.compile(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
@@ -70,8 +84,12 @@ class _Reader(TreeReader):
                             "service-class"})
 
     def config_text(self) -> str:
-        """A paste whose indentation was lost is read nested as OS9 reads it (flat.renest)."""
-        return flat.renest(self.inp.text)
+        """A paste whose indentation was lost is read nested as OS9 reads it (flat.renest); an `interface` line typed
+        indented goes to the margin: a CONFIGURATION mode command (OS9 Command Line Reference, `interface`) no
+        sub-mode takes, which OS9 runs whatever its leading blanks (sonic-mgmt's S6100 fanout template writes an
+        indented `interface Vlan 101` and its `no shutdown` inside each port's block: they set the port above it)."""
+        return outdent_interface_lines(flat.renest(self.inp.text),
+                                       lambda w: len(w) > 1 and interface_type(w[1]) is not None)
 
     def top(self, node: Node) -> None:
         w = node.words
@@ -90,6 +108,13 @@ class _Reader(TreeReader):
             raise LineError("cannot tell which port this names (OS9 writes the type, a blank and unit/port, as "
                             "`interface TenGigabitEthernet 0/1` or `interface te 0/1`): the settings under it are not "
                             "read")
+        elif w[0] == "interface" and len(w) == 3 and (kind := interface_type(w[1])) and kind not in _FRONT_PANEL and \
+                (dcb := next((c for c in node.children if c.words[0] in _PORT_DCB_WORDS), None)) is not None:
+            # (a loopback, VLAN or port-channel block without them is passed over: it carries no lossless setting)
+            raise LineError(f"interface {kind} {w[2]} carries `{dcb.text.strip()}` (line {dcb.line}), which "
+                            "losslessd reads on the Ethernet port types of the OS9 Configuration Guide's "
+                            f"\"Interfaces\" ({', '.join(_FRONT_PANEL)}) only: the lossless settings under it are not "
+                            "read or checked")
         elif w[0] == "dcb-map":
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")

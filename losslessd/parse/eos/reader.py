@@ -29,6 +29,7 @@ from ..clitext import (
     ethernet_ports,
     may_set_ecn,
     other_port_qos,
+    outdent_interface_lines,
     subinterface_line,
     wred_options,
 )
@@ -281,6 +282,25 @@ def _seconds_ms(text: str) -> float:
     return round(units.to_ms(text, default_unit="s"), 3)
 
 
+# Top-level modes that take no `interface` command: an interface's own (EOS User Manual, Ethernet Ports: the interface
+# configuration mode commands) and a VRF definition's (`rd`, `description`).
+_NO_INTERFACE_MODES = (("interface",), ("vrf", "definition"), ("vrf", "instance"))
+
+
+def _names_port(words: list[str]) -> bool:
+    """`interface Ethernet1`, a range of them or a Port-Channel (as the switch may spell them)."""
+    w = flat.spell_interface_word(words)
+    return w[0] == "interface" and bool(_ethernet(w[1:]) or _ethernet_range(w[1:])
+                                        or (len(w) == 2 and _PORT_CHANNEL.match(w[1])))
+
+
+def _takes_no_interface(head: list[str]) -> bool:
+    """Whether the block ``head`` opens is an interface's or a VRF definition's (_NO_INTERFACE_MODES); an `interface`
+    line under a mode that takes one (`router service-insertion` connections, `maintenance`) stays that mode's."""
+    spelled = tuple(flat.spell_interface_word(head))
+    return any(spelled[:len(mode)] == mode for mode in _NO_INTERFACE_MODES)
+
+
 def _ethernet(words: list[str]) -> str | None:
     """The port `interface Ethernet1/1` names (also `et1/1`, `Eth1/1`, `ethernet 1/1`); None for any other."""
     if len(words) == 1 and ETHERNET.match(words[0]):
@@ -311,7 +331,9 @@ class _Reader(TreeReader):
 
     def config_text(self) -> str:
         text = self.inp.text
-        return flat.renest(_blank_free_text(text) if "EOF" in text else text)
+        # (EOS User Manual, Command Modes: a command the current mode does not take runs in the enclosing one)
+        return outdent_interface_lines(flat.renest(_blank_free_text(text) if "EOF" in text else text), _names_port,
+                                       _takes_no_interface)
 
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)

@@ -1373,7 +1373,8 @@ def _cnp_input(cnp: Cnp, w: list[str], src: Source) -> None:
         codes, rest = w[3:4], w[4:]
     decode = _dscp if dscp else _pcp
     if codes and rest[:1] == ["xon"] and len(rest) == 2:
-        _number(rest[1], 0, 10**9)
+        # Junos CLI reference, "xon (Input Congestion Notification)": offset cells, Range: 0-100000.
+        _number(rest[1], 0, 100_000)
         for bits in codes:  # (a code point the switch refuses is named)
             decode(bits)
         return

@@ -29,6 +29,7 @@ from ..clitext import (
     is_flat,
     may_set_ecn,
     other_port_qos,
+    outdent_interface_lines,
     renest,
     subinterface_line,
     wred_options,
@@ -421,7 +422,11 @@ class _Reader(TreeReader):
     leaf_words = _INTERFACE_READ | _QOS_MODE_WORDS["pclass"] | _QOS_MODE_WORDS["cmap"] | _QOS_MODE_WORDS["sysqos"]
 
     def config_text(self) -> str:
-        return indent_flat_interfaces(indent_flat_qos(self.inp.text))
+        # A configuration-mode command typed in a sub-mode leaves it (_refuses); neither an interface nor `vrf
+        # context` takes `interface` (clitext.outdent_interface_lines).
+        return outdent_interface_lines(indent_flat_interfaces(indent_flat_qos(self.inp.text)),
+                                       lambda w: bool(_ethernets(w[1:]) or _PORT_CHANNEL.match(" ".join(w[1:]))),
+                                       lambda head: head[:1] == ["interface"] or head[:2] == ["vrf", "context"])
 
     def spell_words(self, node: Node) -> list[str]:
         """An interface line's words with the command it abbreviates written out (`prio mode on`: NX-OS runs
