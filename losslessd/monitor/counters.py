@@ -12,8 +12,14 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    scripts/wredstat), so only that counter's delta is dropped (``Rates.cleared``): dropping the whole
    reading would also drop, say, the on-box watchdog's count of a storm that began in the same
    interval, and its next delta is 0, so that storm would never be reported.
-3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when the wrapped delta
-   is plausible for the interval (at most ``max_rate_per_s``), else cleared as in 2. A counter whose
+3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when it is the only
+   counter of its port that went back and the wrapped delta is plausible for the interval (at most
+   ``max_rate_per_s``, and at most half of 2^32: WRAP_MAX_SHARE), else cleared as in 2. A restart of
+   the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
+   COUNTERS_DB, which sonic-snmpagent serves, while its snmpd and sysUpTime go on; `sonic-clear counters`
+   only caches a base for the show commands, sonic-utilities netstat.py ns_diff, and SNMP never sees it)
+   takes a port's counters back together, its Counter64s too, and a Counter32 from 10^6 to 10 alone
+   would be a wrap of 4.29e9 discards. A counter whose
    source says when it last restarted (``Reading.discontinuity``: IF-MIB ifCounterDiscontinuityTime,
    RFC 2863) and says another time now restarted: cleared, whichever way it moved (a Counter32 reset
    from 10^6 to 10 was read as a wrap of 4.29e9 discards; one past its old value as that difference).
@@ -52,6 +58,11 @@ COUNTER32_MODULUS = 2**32  # Counter32 (RFC 2578 section 7.1.6)
 # writes) at the minimum size, 64 B plus 8 B preamble and 12 B inter-frame gap (IEEE 802.3 clause 4.4.2):
 # 1.6e12 / (84 * 8) ~ 2.38e9 /s.
 MAX_FRAMES_PER_S = 2.4e9
+# A Counter32 that went back is read as a wrap only if the wrap counted at most half its range in the interval: a
+# counter that may count more than that between two polls is too fast for 32 bits (RFC 2863 section 3.1.6 asks for
+# 64-bit counters of a port fast enough to wrap its Counter32s within an hour), and a wrap of nearly 2^32 is how a
+# counter reset, or stepped back a little by a buggy agent, looks.
+WRAP_MAX_SHARE = 0.5
 # How far sysUpTime may lag the monotonic clock before it counts as a restart: the two are read at
 # slightly different moments, and a slow answer moves our stamp but not the agent's.
 UPTIME_SLACK_S = 2.0
@@ -98,6 +109,7 @@ class CounterTracker:
     def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
         """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
         out, cleared = {}, []
+        back: dict[str, list[Key]] = {}  # port -> its counters that went back (rules 2 and 3)
         cached = bool(prev.cached or cur.cached)  # (rule 5's checks only where a source printed against a cache)
         floored = self._floored.get(cur.device, set())
         restarted = cached and any(prev.cached.get(k) == base and cur.values[k] < prev.values[k]
@@ -122,13 +134,18 @@ class CounterTracker:
                         cleared.append(key)
                         continue
                     floored.discard(key)  # the interval starts above the floor: exact again
-            delta = value - before
-            if delta < 0:
-                delta += COUNTER32_MODULUS
-                if cur.bits.get(key, 64) != 32 or delta > self.max_rate_per_s * interval:
+            if value < before:
+                back.setdefault(key.port, []).append(key)
+                continue
+            out[key] = value - before
+        for keys in back.values():
+            for key in keys:
+                delta = cur.values[key] - prev.values[key] + COUNTER32_MODULUS
+                if (cur.bits.get(key, 64) == 32 and len(keys) == 1 and delta <= WRAP_MAX_SHARE * COUNTER32_MODULUS
+                        and delta <= self.max_rate_per_s * interval):
+                    out[key] = delta
+                else:
                     cleared.append(key)
-                    continue
-            out[key] = delta
         if floored:
             self._floored[cur.device] = floored
         else:
