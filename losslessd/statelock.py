@@ -140,8 +140,9 @@ def _owner(uid: int) -> str:
 def shared_lock_folder() -> tuple[int, str]:
     """The folder of the locks of things that are no file of ours (a descriptor of it, and its name):
     $LOSSLESSD_LOCK_DIR as given (made if missing as an output's folder is, so never on a kernel filesystem; its
-    mode left to the operator; a link followed: Debian's /var/lock is one to /run/lock), else the temporary folder's `losslessd-locks`, made sticky and writable by all (as /tmp is)
-    so operators under other users meet the same locks, and never a link (any user may plant one there). The folder
+    mode left to the operator; a link followed: Debian's /var/lock is one to /run/lock), else the temporary folder's
+    `losslessd-locks`, made sticky and writable by all (as /tmp is) so operators under other users meet the same
+    locks, and never a link (any user may plant one there). The folder
     itself is used only if it is owned by root or by this user, and sticky if every user may write it: another user's
     folder could have its locks swapped or removed under us."""
     given = os.environ.get(ENV_LOCK_DIR)
