@@ -12,8 +12,8 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    scripts/wredstat), so only that counter's delta is dropped (``Rates.cleared``): dropping the whole
    reading would also drop, say, the on-box watchdog's count of a storm that began in the same
    interval, and its next delta is 0, so that storm would never be reported.
-3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when it is the only
-   counter of its port that went back and the wrapped delta is plausible for the interval (at most
+3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when no 64-bit
+   counter of its port went back with it and the wrapped delta is plausible for the interval (at most
    ``max_rate_per_s``, and at most half of 2^32: WRAP_MAX_SHARE), else cleared as in 2. A restart of
    the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
    COUNTERS_DB, which sonic-snmpagent serves, while its snmpd and sysUpTime go on; `sonic-clear counters`
@@ -42,6 +42,10 @@ On a reset (rule 1, or every counter the two readings share went back: a restart
 gives no uptime) the whole reading is dropped (``Rates(reset=True)`` with no deltas, so the caller
 can log it). A reading always becomes the new baseline: the next one gives rates again. A device's
 first reading, and a reading no later than the last one, give None.
+
+Rates are measured over the monotonic clock and dated by the wall clock, but never before the previous rates'
+date plus the interval: a wall clock stepped back (NTP) dated them in the past, into history buckets that
+already held that time's rows, and an event opened before the step ended before it started.
 
 Keep one tracker per source (SNMP, SSH counter commands): a reading is compared with the previous
 reading of the same device *in this tracker*, and two sources poll different counters at different
@@ -77,6 +81,8 @@ class CounterTracker:
         self._last: dict[str, Reading] = {}
         # device -> cached counters whose device count restarted beneath their cache (rule 5): unknown while at 0
         self._floored: dict[str, set[Key]] = {}
+        # device -> the wall-clock time its last rates were dated (never before the previous plus the interval)
+        self._dated: dict[str, float] = {}
 
     def update(self, reading: Reading) -> Rates | None:
         """Rates since the device's previous reading; None for its first reading (or one no later than
@@ -86,14 +92,17 @@ class CounterTracker:
             return None
         self._last[reading.device] = reading
         if prev is None:
+            self._dated[reading.device] = reading.time_unix_s
             return None
         interval = reading.monotonic_s - prev.monotonic_s
+        # (the wall clock stepped back, NTP: dated from the previous date by the monotonic interval until it catches up)
+        at = self._dated[reading.device] = max(reading.time_unix_s, self._dated[reading.device] + interval)
         if _restarted(prev, reading, interval):
-            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True)
+            return Rates(reading.device, at, interval, {}, {}, reset=True)
         deltas, cleared = self._deltas(prev, reading, interval)
         if cleared and not deltas:
-            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True, cleared=cleared)
-        return Rates(reading.device, reading.time_unix_s, interval, deltas,
+            return Rates(reading.device, at, interval, {}, {}, reset=True, cleared=cleared)
+        return Rates(reading.device, at, interval, deltas,
                      {k: d / interval for k, d in deltas.items()}, cleared=cleared,
                      absent=frozenset(prev.values.keys() ^ reading.values.keys()), monotonic_s=reading.monotonic_s)
 
@@ -105,6 +114,7 @@ class CounterTracker:
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
         self._floored.pop(device, None)
+        self._dated.pop(device, None)
 
     def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
         """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
@@ -139,10 +149,10 @@ class CounterTracker:
                 continue
             out[key] = value - before
         for keys in back.values():
+            reset = any(cur.bits.get(k, 64) != 32 for k in keys)  # a counter of the port that cannot wrap went back
             for key in keys:
                 delta = cur.values[key] - prev.values[key] + COUNTER32_MODULUS
-                if (cur.bits.get(key, 64) == 32 and len(keys) == 1 and delta <= WRAP_MAX_SHARE * COUNTER32_MODULUS
-                        and delta <= self.max_rate_per_s * interval):
+                if not reset and delta <= min(WRAP_MAX_SHARE * COUNTER32_MODULUS, self.max_rate_per_s * interval):
                     out[key] = delta
                 else:
                     cleared.append(key)
