@@ -439,8 +439,6 @@ class History:
             return False
         with self._pending:
             batches, self._backlog = self._backlog, deque()
-        if not batches:
-            return True
         try:
             self._db.execute("BEGIN IMMEDIATE")
             for batch in batches:

@@ -18,8 +18,8 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
    COUNTERS_DB, which sonic-snmpagent serves, while its snmpd and sysUpTime go on; `sonic-clear counters`
    only caches a base for the show commands, sonic-utilities netstat.py ns_diff, and SNMP never sees it)
-   takes a port's counters back together, its Counter64s too, and a Counter32 from 10^6 to 10 alone
-   would be a wrap of 4.29e9 discards. A counter whose
+   takes a port's counters back together, its Counter64s too: a Counter32 from 3e9 to 10 alone would
+   be a wrap of 1.29e9 discards, one from 10^6 to 10 a wrap of 4.29e9. A counter whose
    source says when it last restarted (``Reading.discontinuity``: IF-MIB ifCounterDiscontinuityTime,
    RFC 2863) and says another time now restarted: cleared, whichever way it moved (a Counter32 reset
    from 10^6 to 10 was read as a wrap of 4.29e9 discards; one past its old value as that difference).
