@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import InputError, state_file_reason
-from .limits import check_output, not_a_file
+from .limits import check_output, not_a_file, os_reason
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -273,31 +273,39 @@ class History:
         except InputError:
             self._db.close()
             raise
+        self._max_bytes = max_bytes
+        self.notice: str | None = None  # what the writer found of its file's fate (deleted, replaced), once, to log
         try:
-            # A reader (create=False) leaves an older file as it is: a column it lacks reads as NULL.
-            self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
-                row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
-            self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
-            tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
-            self._gaps = "gaps" in tables
-            # ... and one from before schema 5 no queue maps (which queue carries a priority is not known there); one of
-            # schema 5 (a reader leaves it as it is) its latest maps only.
-            self._queue_maps = "spans" if "queue_map_reads" in tables else "latest" if "queue_maps" in tables else None
-            # The writer's: each device's latest map, so that a read that found the same (every daemon start) is not
-            # stored as one more change.
-            self._latest_maps: dict[str, Carries] = {
-                device: self._maps_at(device) for (device,) in self._db.execute(
-                    "SELECT DISTINCT device FROM queue_map_reads")} if create else {}
+            self._attach()
             # (the indexed times only: the newest row of a file of millions, at the opening of the writer)
             self.clock = RetentionClock(self._newest_s() if create else None, self.retention_s)
-            if max_bytes is not None:
-                page = self._db.execute("PRAGMA page_size").fetchone()[0]
-                self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._db.close()
             WRITERS.release(self._writer)
             raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
+
+    def _attach(self) -> None:
+        """What the writer keeps of the file it has open (read at the opening, and again when it opens the file now at
+        its path: _same_file)."""
+        # A reader (create=False) leaves an older file as it is: a column it lacks reads as NULL.
+        self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
+            row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
+        self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
+        tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
+        self._gaps = "gaps" in tables
+        # ... and one from before schema 5 no queue maps (which queue carries a priority is not known there); one of
+        # schema 5 (a reader leaves it as it is) its latest maps only.
+        self._queue_maps = "spans" if "queue_map_reads" in tables else "latest" if "queue_maps" in tables else None
+        # The writer's: each device's latest map, so that a read that found the same (every daemon start) is not
+        # stored as one more change.
+        self._latest_maps: dict[str, Carries] = {
+            device: self._maps_at(device) for (device,) in self._db.execute(
+                "SELECT DISTINCT device FROM queue_map_reads")} if self._writer else {}
+        if self._max_bytes is not None:
+            page = self._db.execute("PRAGMA page_size").fetchone()[0]
+            self._db.execute(f"PRAGMA max_page_count = {max(1, int(self._max_bytes) // page)}")
+        self._identity, self._detached = _identity(self.path), False  # (last: a file not wholly read is opened again)
 
     # -- writing -------------------------------------------------------------------------------------
 
@@ -366,7 +374,7 @@ class History:
         """Delete what is older than the retention (open events stay); returns the rows deleted."""
         cutoff = now - self.retention_s
         with self._lock:
-            if self.closed:  # a reload closed it while the daemon's housekeeping thread waited for the lock
+            if self.closed or not self._same_file():  # (closed by a reload while this thread waited for the lock)
                 return 0
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -425,9 +433,12 @@ class History:
     def _flush(self) -> bool:
         """Commit the backlog (the caller holds ``_lock``); batches recorded meanwhile wait for the next."""
         with self._pending:
+            if not self._backlog:
+                return True
+        if not self._same_file():
+            return False
+        with self._pending:
             batches, self._backlog = self._backlog, deque()
-        if not batches:
-            return True
         try:
             self._db.execute("BEGIN IMMEDIATE")
             for batch in batches:
@@ -442,6 +453,43 @@ class History:
             return False
         self.last_error = None
         self._retry_at = 0.0
+        return True
+
+    def _same_file(self) -> bool:
+        """The file at the path is still the one open (the caller holds ``_lock``). Deleted (an operator freeing space,
+        a cleanup script) or replaced (a backup restored, `mv` over it), the daemon went on committing into a file no
+        name reaches: every row lost, with the history said healthy. It opens what is there now instead (a new file
+        where none is), or fails as a commit does (``last_error``, the backlog kept, tried again) while what is there
+        is no history it can write."""
+        here = _identity(self.path)
+        if here == self._identity:
+            return True
+        fate = "deleted" if here is None else "replaced"
+        # SQLite reads the -wal and -shm named after the path as the log of whatever file is there: the old file's, left
+        # behind (SQLite writes no checkpoint into a file moved or deleted under it), made a restored backup read as
+        # the old history, its own rows gone ("How To Corrupt An SQLite Database File", mispaired journals). They
+        # are the log of a file no name reaches: removed before the file now at the path is opened.
+        try:
+            if not self._detached:  # (once: at a retry, a log there is the new file's)
+                self._detached = True
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.close()
+                for log in (f"{self.path}-wal", f"{self.path}-shm"):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(log)
+            self._db = _open(self.path, True)
+            self._attach()
+        except (InputError, OSError, sqlite3.Error, UnicodeDecodeError) as exc:
+            why = exc.message if isinstance(exc, InputError) else os_reason(exc) if isinstance(exc, OSError) else \
+                state_file_reason(exc)
+            said = f"the history file was {fate} while the daemon ran; what is there now is not one: {why}"
+            if said != self.last_error:  # (said once, not at every retry)
+                self.notice = said
+            self.last_error = said
+            self._retry_at = time.monotonic() + RETRY_S
+            return False
+        self.notice = (f"the history file was {fate} while the daemon ran: the rows written since are in the file now "
+                       "at its path" + (", a new one" if fate == "deleted" else ""))
         return True
 
     def _failed(self, exc: sqlite3.Error) -> None:
@@ -735,6 +783,15 @@ def _time(value: object) -> bool:
 
 def _where(clauses: list[str]) -> str:
     return ("WHERE " + " AND ".join(clauses)) if clauses else ""
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (device and inode), None where there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def check_writable(path: Path) -> None:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InputError
+from .limits import output_folder
 from .units import is_digits
 
 
@@ -138,25 +139,26 @@ def _owner(uid: int) -> str:
 
 def shared_lock_folder() -> tuple[int, str]:
     """The folder of the locks of things that are no file of ours (a descriptor of it, and its name):
-    $LOSSLESSD_LOCK_DIR as given (made if missing, its mode left to the operator; a link followed: Debian's /var/lock
-    is one to /run/lock), else the temporary folder's `losslessd-locks`, made sticky and writable by all (as /tmp is)
-    so operators under other users meet the same locks, and never a link (any user may plant one there). The folder
+    $LOSSLESSD_LOCK_DIR as given (made if missing as an output's folder is, so never on a kernel filesystem; its
+    mode left to the operator; a link followed: Debian's /var/lock is one to /run/lock), else the temporary folder's
+    `losslessd-locks`, made sticky and writable by all (as /tmp is) so operators under other users meet the same
+    locks, and never a link (any user may plant one there). The folder
     itself is used only if it is owned by root or by this user, and sticky if every user may write it: another user's
     folder could have its locks swapped or removed under us."""
     given = os.environ.get(ENV_LOCK_DIR)
     folder = given or os.path.join(tempfile.gettempdir(), "losslessd-locks")
     hint, alt = ("", "") if given else (f" (set {ENV_LOCK_DIR})", f", or set {ENV_LOCK_DIR}")
     made = False
-    try:
-        if given:
-            Path(folder).mkdir(parents=True, exist_ok=True)
-        else:
+    if given:  # (the outputs' checks: under /sys/fs/cgroup a mkdir makes a cgroup, and /proc takes no file)
+        output_folder(folder, "locks", ENV_LOCK_DIR)
+    else:
+        try:
             os.mkdir(folder, 0o700)
             made = True
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        raise InputError(f"cannot make the lock folder {folder}: {exc.strerror or exc}{hint}") from None
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise InputError(f"cannot make the lock folder {folder}: {exc.strerror or exc}{hint}") from None
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | (0 if given else os.O_NOFOLLOW))
     except OSError as exc:

@@ -167,6 +167,51 @@ def test_a_clock_set_years_past_the_history_deletes_none_of_it(sim, tmp_path):
     assert (old, events) == (1, 1) and new > 0
 
 
+
+def test_a_history_file_deleted_or_replaced_while_the_daemon_runs_gets_the_rows_since(sim, tmp_path):
+    """An operator deleting the history (to free space) or putting another file in its place: the daemon went on
+    committing into the file it had open, which no name reached any more, every row lost while
+    losslessd_history_write_ok said 1. It writes to the file at the path now: a new history where none is; where
+    another program's file is, it writes nothing there (that file left whole), says why once, keeps its rows
+    waiting, and writes them once a history can be made there again."""
+    path = tmp_path / "history.db"
+
+    def rows_since(t: float, until: float = math.inf) -> int:
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT count(*) FROM coverage WHERE bucket_s > ? AND bucket_s < ?",
+                              (t, until)).fetchone()[0]
+
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    try:
+        wait_for(lambda: path.exists() and rows_since(0) > 0, "a first history write")
+        path.unlink()
+        deleted = time.time()
+        wait_for(lambda: path.exists() and rows_since(deleted + 1) > 0, "rows in a new history file", timeout_s=60)
+        assert d.value("losslessd_history_write_ok") == 1
+        other = tmp_path / "other.db"
+        with sqlite3.connect(other) as db:
+            db.execute("CREATE TABLE inventory (name TEXT)")
+        os.replace(other, path)
+        wait_for(lambda: d.value("losslessd_history_write_ok") == 0, "the history said not written")
+        wait_for(lambda: [r for r in d.log_records() if "was replaced while the daemon ran" in r["msg"]],
+                 "the replaced history said")
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("inventory",)]
+        waiting_since = time.time()
+        wait_for(lambda: (d.value("losslessd_history_backlog_rows") or 0) > 0 and time.time() > waiting_since + 3,
+                 "rows waiting")
+        path.unlink()
+        made = time.time()
+        wait_for(lambda: path.exists() and d.value("losslessd_history_write_ok") == 1, "a history made again")
+        wait_for(lambda: rows_since(waiting_since + 1, made - 1) > 0, "the rows that waited written")
+    finally:
+        assert d.stop() == 0
+    said = [r["msg"] for r in d.log_records() if "while the daemon ran" in r["msg"]]
+    assert said[0].startswith("the history file was deleted while the daemon ran: the rows written since are in "), said
+    assert [m for m in said if "replaced" in m] == [
+        "the history file was replaced while the daemon ran; what is there now is not one: not a losslessd history "
+        "database (another program's SQLite file)"], said
+
 def test_a_damaged_open_event_at_start_is_quarantined_once_and_the_daemon_runs_on(sim, tmp_path):
     """A history whose events table has a damaged open row when the daemon starts: the row is moved, with its values
     as they were, why and when, to quarantined_events, in a warning naming the file and the row; the readable open

@@ -993,3 +993,33 @@ def test_an_until_before_the_since_is_refused_not_read_as_quiet(recorded, comman
     assert res.exit_code != 0 and isinstance(res.exception, InputError), res.output
     assert "--until" in str(res.exception) and "is before --since" in str(res.exception)
     assert invoke(*command, "--db", recorded, "--since", "1h", "--until", "1m").exit_code == 0  # (the right order)
+
+
+def test_a_backup_restored_over_the_writers_file_is_written_as_it_is_not_read_through_the_old_log(tmp_path):
+    """A backup `mv`ed over the daemon's history: the writer went on committing into the file it had open. Now it
+    opens the file at the path, after emptying its own write-ahead log into the old file: the -wal beside the path
+    was otherwise read as the restored file's, which then read as the old history (its rows, not the backup's)."""
+    from losslessd.monitor import Event
+
+    path = tmp_path / "history.db"
+
+    def storm(name: str, start: float) -> Event:  # (one start each: an event's id is its kind, place and start)
+        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
+
+    writer = History(path, flush_on_record=False)
+    writer.record_event(storm("before the backup", 1_700_000_000))
+    assert writer.flush()
+    live, copy = sqlite3.connect(path), sqlite3.connect(tmp_path / "backup.db")
+    live.backup(copy)
+    live.close()
+    copy.close()  # (its log emptied into it: the backup is the one file)
+    writer.record_event(storm("after the backup, lost", 1_700_000_100))
+    assert writer.flush()
+    os.replace(tmp_path / "backup.db", path)
+    writer.record_event(storm("after the restore", 1_700_000_200))
+    assert writer.flush() and writer.notice == ("the history file was replaced while the daemon ran: the rows "
+                                                "written since are in the file now at its path")
+    writer.close()
+    reader = History(path, create=False)
+    assert sorted(e.message for e in reader.events()) == ["after the restore", "before the backup"]
+    reader.close()

@@ -356,8 +356,8 @@ def discontinuity_snmprec(discards: int, since_ticks: int) -> str:
 @pytest.mark.parametrize("since", [0, 5000])
 def test_a_counter32_that_restarted_is_told_from_a_wrap_by_if_counter_discontinuity_time(tmp_path, run, poller,
                                                                                         since):
-    """ifInDiscards (Counter32) from 1,000,000 to 10 with sysUpTime moving on: a wrap of 4,294,966,306 discards in a
-    few seconds is within what a port could count, so it was taken as one, a burst of drops that never happened.
+    """ifInDiscards (Counter32) from 4,294,000,000 to 10 with sysUpTime moving on: a wrap of 967,306 discards, or a
+    restart of the counter.
     IF-MIB says when a port's counters last restarted (ifCounterDiscontinuityTime, RFC 2863): when it changes, the
     counter restarted and has no delta; when it stays, the counter wrapped (the control)."""
     from losslessd.monitor import IN_DISCARDS, Key
@@ -366,7 +366,7 @@ def test_a_counter32_that_restarted_is_told_from_a_wrap_by_if_counter_discontinu
 
     with SnmpAgents(tmp_path) as agents:
         agents.add("disc1", ["Ethernet0"])
-        agents._agents["disc1"].data_file.write_text(discontinuity_snmprec(1_000_000, 0))
+        agents._agents["disc1"].data_file.write_text(discontinuity_snmprec(4_294_000_000, 0))
         target = v2c(agents.start(), "disc1")
         first = run(poller.poll(target))
         agents.rewrite("disc1", discontinuity_snmprec(10, since))
@@ -384,8 +384,55 @@ def test_a_counter32_that_restarted_is_told_from_a_wrap_by_if_counter_discontinu
     if since:
         assert key in rates.cleared and key not in rates.deltas
     else:
-        assert rates.deltas[key] == 2**32 - 1_000_000 + 10
+        assert rates.deltas[key] == 2**32 - 4_294_000_000 + 10
 
+
+
+def sonic_snmprec(in_discards: int, in_octets: int, pfc3: int) -> str:
+    """One SONiC port as sonic-snmpagent serves it: ifCounterDiscontinuityTime 0 always (rfc2863.py), ifInDiscards
+    and ifOutDiscards Counter32 (rfc1213.py), ifHCInOctets and the PFC counters Counter64; priority 4 never paused."""
+    lines = [f"{oids.SYS_UPTIME}|67:lossless|b=123456,r=100", f"{oids.IF_NAME}.1|4|Ethernet0",
+             f"{oids.IF_HC_IN_OCTETS}.1|70|{in_octets}", f"{oids.IF_IN_DISCARDS}.1|65|{in_discards}",
+             f"{oids.IF_OUT_DISCARDS}.1|65|0", f"{oids.IF_COUNTER_DISCONTINUITY_TIME}.1|67|0",
+             f"{oids.CPFC_PRIO_INDICATIONS}.1.3|70|{pfc3}", f"{oids.CPFC_PRIO_INDICATIONS}.1.4|70|0"]
+    return records_text(lines)
+
+
+@pytest.mark.parametrize("case", ["syncd restart", "small step back", "wrap"])
+def test_a_counter32_going_back_on_sonic_is_a_wrap_only_when_nothing_else_says_reset(tmp_path, run, poller, case):
+    """SONiC's agent never sets ifCounterDiscontinuityTime, so a syncd restart beneath it (COUNTERS_DB zeroed,
+    sysUpTime going on; priority 4's count 0 stays 0, so not every counter went back) took ifInDiscards from
+    3,000,000,000 to 10 as a wrap: 1,294,967,306 discards, 4.3e8 a second. Its port's Counter64s went back with it:
+    a reset, no delta. A buggy agent stepping the Counter32 back by 5 alone was a wrap of 2^32 - 5: counting more
+    than half of 2^32 in an interval is no wrap. A Counter32 near its top going to 10 alone is one (the control)."""
+    from losslessd.monitor import IN_DISCARDS, IN_OCTETS, Key
+    from losslessd.monitor.counters import CounterTracker
+    from losslessd.monitor.sources import reading_from_snmp
+
+    before, after = {"syncd restart": ((3_000_000_000, 5 * 10**9, 70_000), (10, 1_000, 5)),
+                     "small step back": ((1_000_005, 5 * 10**9, 70_000), (1_000_000, 5 * 10**9 + 9_000, 70_100)),
+                     "wrap": ((4_294_000_000, 5 * 10**9, 70_000), (10, 5 * 10**9 + 9_000, 70_100))}[case]
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("sonic1", ["Ethernet0"])
+        agents._agents["sonic1"].data_file.write_text(sonic_snmprec(*before))
+        target = v2c(agents.start(), "sonic1")
+        first = run(poller.poll(target))
+        agents.rewrite("sonic1", sonic_snmprec(*after))
+        second = run(poller.poll(target))
+    # Dated 3 s apart on both clocks, as above (a wrap of 2^32 must fit the interval's frames).
+    second = second.model_copy(update={"monotonic_s": first.monotonic_s + 3.0,
+                                       "sys_uptime_ticks": first.sys_uptime_ticks + 300})
+    tracker = CounterTracker()
+    tracker.update(reading_from_snmp(first))
+    rates = tracker.update(reading_from_snmp(second))
+    assert rates is not None and not rates.reset
+    key = Key("Ethernet0", IN_DISCARDS, None)
+    if case == "wrap":
+        assert rates.deltas[key] == 2**32 - 4_294_000_000 + 10 and not rates.cleared
+    else:
+        assert key in rates.cleared and key not in rates.deltas
+        assert (Key("Ethernet0", IN_OCTETS, None) in rates.cleared) == (case == "syncd restart")
+        assert max(rates.per_s.values()) < 10**5, rates.per_s
 
 def test_an_if_index_with_no_if_name_names_no_port(tmp_path, run, poller):
     """An agent serving the PFC, queue and IF-MIB counters of ifIndexes 2 and 4 but no ifName for them (ifXEntry
@@ -422,3 +469,36 @@ def test_every_pysnmp_message_model_matches_answers_to_their_agent():
 
     engine = SnmpEngine()
     assert answers_from_their_agent(engine) == len(engine.message_processing_subsystems) == 3
+
+
+def test_a_wall_clock_stepped_back_between_polls_dates_no_rates_before_the_last(tmp_path, run, poller):
+    """NTP stepping the clock back an hour between two polls: the rates were dated by the wall clock, an hour before
+    the previous poll's, so history added them to buckets that already held that hour's rows (their coverage past
+    the bucket's length) and an event opened before the step ended before it started. They are dated from the
+    previous date by the monotonic interval until the wall clock catches up; the rates themselves were always
+    measured over the monotonic interval."""
+    from losslessd.monitor import PFC_RX, Key
+    from losslessd.monitor.counters import CounterTracker
+    from losslessd.monitor.sources import reading_from_snmp
+
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("ntp1", ["Ethernet0"])
+        agents._agents["ntp1"].data_file.write_text(sonic_snmprec(10, 5 * 10**9, 70_000))
+        target = v2c(agents.start(), "ntp1")
+        first = run(poller.poll(target))
+        agents.rewrite("ntp1", sonic_snmprec(20, 5 * 10**9 + 9_000, 70_300))
+        second = run(poller.poll(target))
+        agents.rewrite("ntp1", sonic_snmprec(30, 5 * 10**9 + 18_000, 70_600))
+        third = run(poller.poll(target))
+
+    def dated(sample, after_s: float, wall_s: float):  # (3 s apart on the monotonic clock and sysUpTime)
+        return sample.model_copy(update={"monotonic_s": first.monotonic_s + after_s, "time_unix_s": wall_s,
+                                         "sys_uptime_ticks": first.sys_uptime_ticks + round(100 * after_s)})
+
+    tracker = CounterTracker()
+    tracker.update(reading_from_snmp(first))
+    stepped = tracker.update(reading_from_snmp(dated(second, 3.0, first.time_unix_s + 3.0 - 3600)))
+    assert stepped is not None and stepped.time_unix_s == pytest.approx(first.time_unix_s + 3.0, abs=1e-6)
+    assert stepped.per_s[Key("Ethernet0", PFC_RX, 3)] == pytest.approx(100.0)  # 300 indications in 3 monotonic seconds
+    later = tracker.update(reading_from_snmp(dated(third, 6.0, first.time_unix_s + 3600)))
+    assert later is not None and later.time_unix_s == first.time_unix_s + 3600  # ahead of the dates: the wall's

@@ -131,6 +131,33 @@ def test_an_operators_lock_folder_that_is_a_link_is_followed(tmp_path, monkeypat
         WRITERS.release(lock)
 
 
+
+@pytest.mark.parametrize("given", ["/proc/self", "/proc/self/losslessd-locks", "/sys/fs/cgroup/pids/losslessd-locks",
+                                   "/sys/fs/cgroup/losslessd-locks"])
+def test_a_lock_folder_on_a_kernel_filesystem_is_refused_before_it_is_made(given, monkeypatch):
+    """LOSSLESSD_LOCK_DIR was made with a plain mkdir: under /sys/fs/cgroup (as root) that makes a cgroup, and /proc
+    failed on its lock file with "Permission denied", naming no reason. It goes through the outputs' checks now."""
+    from losslessd.limits import _kernel_fs
+
+    parent = os.path.dirname(given)
+    if not os.path.isdir(parent) or not _kernel_fs(parent, folder=True):  # (cgroup v1 mounts below a tmpfs, v2 not)
+        pytest.skip(f"no {parent} on a kernel filesystem on this machine")
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", given)
+    with pytest.raises(InputError, match=r": cannot write the locks: the path is on the kernel's (proc|cgroup2?) "
+                                         r"filesystem, whose files are kernel interfaces, not storage: write the locks "
+                                         r"to a folder on disk$") as caught:
+        take("leaf1_22")
+    assert caught.value.file == given and str(caught.value).startswith(f"{given}: ")
+    assert given == "/proc/self" or not os.path.exists(given)
+
+
+def test_a_lock_folder_that_is_a_file_names_the_variable(tmp_path, monkeypatch):
+    (tmp_path / "locks").write_text("")
+    monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(tmp_path / "locks"))
+    with pytest.raises(InputError, match=r": cannot make the folder for the locks: it is a file: LOSSLESSD_LOCK_DIR "
+                                         r"names a folder$"):
+        take("leaf1_22")
+
 def test_only_the_default_folder_is_made_writable_by_all(tmp_path, monkeypatch):
     given = tmp_path / "given" / "locks"
     monkeypatch.setenv("LOSSLESSD_LOCK_DIR", str(given))

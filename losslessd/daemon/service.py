@@ -290,6 +290,9 @@ class Daemon:
                 next_prune = now + PRUNE_EVERY_S
             if history.backlog:
                 await asyncio.to_thread(history.flush)  # SQLite commits never stall the loop
+            if history.notice:
+                log.warning("%s", history.notice, extra={"history": str(history.path)})
+                history.notice = None
             self.metrics.history(history.last_error is None, history.backlog)
             await asyncio.sleep(HOUSEKEEPING_S)
 

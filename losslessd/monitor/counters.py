@@ -12,8 +12,14 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    scripts/wredstat), so only that counter's delta is dropped (``Rates.cleared``): dropping the whole
    reading would also drop, say, the on-box watchdog's count of a storm that began in the same
    interval, and its next delta is 0, so that storm would never be reported.
-3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when the wrapped delta
-   is plausible for the interval (at most ``max_rate_per_s``), else cleared as in 2. A counter whose
+3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when no 64-bit
+   counter of its port went back with it and the wrapped delta is plausible for the interval (at most
+   ``max_rate_per_s``, and at most half of 2^32: WRAP_MAX_SHARE), else cleared as in 2. A restart of
+   the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
+   COUNTERS_DB, which sonic-snmpagent serves, while its snmpd and sysUpTime go on; `sonic-clear counters`
+   only caches a base for the show commands, sonic-utilities netstat.py ns_diff, and SNMP never sees it)
+   takes a port's counters back together, its Counter64s too: a Counter32 from 3e9 to 10 alone would
+   be a wrap of 1.29e9 discards, one from 10^6 to 10 a wrap of 4.29e9. A counter whose
    source says when it last restarted (``Reading.discontinuity``: IF-MIB ifCounterDiscontinuityTime,
    RFC 2863) and says another time now restarted: cleared, whichever way it moved (a Counter32 reset
    from 10^6 to 10 was read as a wrap of 4.29e9 discards; one past its old value as that difference).
@@ -37,6 +43,10 @@ gives no uptime) the whole reading is dropped (``Rates(reset=True)`` with no del
 can log it). A reading always becomes the new baseline: the next one gives rates again. A device's
 first reading, and a reading no later than the last one, give None.
 
+Rates are measured over the monotonic clock and dated by the wall clock, but never before the previous rates'
+date plus the interval: a wall clock stepped back (NTP) dated them in the past, into history buckets that
+already held that time's rows, and an event opened before the step ended before it started.
+
 Keep one tracker per source (SNMP, SSH counter commands): a reading is compared with the previous
 reading of the same device *in this tracker*, and two sources poll different counters at different
 times.
@@ -52,6 +62,11 @@ COUNTER32_MODULUS = 2**32  # Counter32 (RFC 2578 section 7.1.6)
 # writes) at the minimum size, 64 B plus 8 B preamble and 12 B inter-frame gap (IEEE 802.3 clause 4.4.2):
 # 1.6e12 / (84 * 8) ~ 2.38e9 /s.
 MAX_FRAMES_PER_S = 2.4e9
+# A Counter32 that went back is read as a wrap only if the wrap counted at most half its range in the interval: a
+# counter that may count more than that between two polls is too fast for 32 bits (RFC 2863 section 3.1.6 asks for
+# 64-bit counters of a port fast enough to wrap its Counter32s within an hour), and a wrap of nearly 2^32 is how a
+# counter reset, or stepped back a little by a buggy agent, looks.
+WRAP_MAX_SHARE = 0.5
 # How far sysUpTime may lag the monotonic clock before it counts as a restart: the two are read at
 # slightly different moments, and a slow answer moves our stamp but not the agent's.
 UPTIME_SLACK_S = 2.0
@@ -66,6 +81,8 @@ class CounterTracker:
         self._last: dict[str, Reading] = {}
         # device -> cached counters whose device count restarted beneath their cache (rule 5): unknown while at 0
         self._floored: dict[str, set[Key]] = {}
+        # device -> the wall-clock time its last rates were dated (never before the previous plus the interval)
+        self._dated: dict[str, float] = {}
 
     def update(self, reading: Reading) -> Rates | None:
         """Rates since the device's previous reading; None for its first reading (or one no later than
@@ -75,14 +92,17 @@ class CounterTracker:
             return None
         self._last[reading.device] = reading
         if prev is None:
+            self._dated[reading.device] = reading.time_unix_s
             return None
         interval = reading.monotonic_s - prev.monotonic_s
+        # (the wall clock stepped back, NTP: dated from the previous date by the monotonic interval until it catches up)
+        at = self._dated[reading.device] = max(reading.time_unix_s, self._dated[reading.device] + interval)
         if _restarted(prev, reading, interval):
-            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True)
+            return Rates(reading.device, at, interval, {}, {}, reset=True)
         deltas, cleared = self._deltas(prev, reading, interval)
         if cleared and not deltas:
-            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True, cleared=cleared)
-        return Rates(reading.device, reading.time_unix_s, interval, deltas,
+            return Rates(reading.device, at, interval, {}, {}, reset=True, cleared=cleared)
+        return Rates(reading.device, at, interval, deltas,
                      {k: d / interval for k, d in deltas.items()}, cleared=cleared,
                      absent=frozenset(prev.values.keys() ^ reading.values.keys()), monotonic_s=reading.monotonic_s)
 
@@ -94,10 +114,12 @@ class CounterTracker:
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
         self._floored.pop(device, None)
+        self._dated.pop(device, None)
 
     def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
         """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
         out, cleared = {}, []
+        back: dict[str, list[Key]] = {}  # port -> its counters that went back (rules 2 and 3)
         cached = bool(prev.cached or cur.cached)  # (rule 5's checks only where a source printed against a cache)
         floored = self._floored.get(cur.device, set())
         restarted = cached and any(prev.cached.get(k) == base and cur.values[k] < prev.values[k]
@@ -122,13 +144,18 @@ class CounterTracker:
                         cleared.append(key)
                         continue
                     floored.discard(key)  # the interval starts above the floor: exact again
-            delta = value - before
-            if delta < 0:
-                delta += COUNTER32_MODULUS
-                if cur.bits.get(key, 64) != 32 or delta > self.max_rate_per_s * interval:
+            if value < before:
+                back.setdefault(key.port, []).append(key)
+                continue
+            out[key] = value - before
+        for keys in back.values():
+            reset = any(cur.bits.get(k, 64) != 32 for k in keys)  # a counter of the port that cannot wrap went back
+            for key in keys:
+                delta = cur.values[key] - prev.values[key] + COUNTER32_MODULUS
+                if not reset and delta <= min(WRAP_MAX_SHARE * COUNTER32_MODULUS, self.max_rate_per_s * interval):
+                    out[key] = delta
+                else:
                     cleared.append(key)
-                    continue
-            out[key] = delta
         if floored:
             self._floored[cur.device] = floored
         else:
