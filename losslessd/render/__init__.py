@@ -1432,14 +1432,19 @@ def carried_queues(ports: Sequence[PortFacts | PortProfile], lossless: Iterable[
     return out
 
 
-def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
-    """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), with a host
-    NIC's receive buffer total, and the config's ingress lossless pool size when it has one. A member the switch
-    suspends from its aggregate (model.suspended) is one too: the snippet gives it the aggregate's values
-    (PortFacts.own), with which it rejoins."""
-    ctx = Context(Fabric(), policy)
-    chosen = {c.port for c in ctx.selection(device) if c.selected or c.rule == SUSPENDED_RULE}
-    ports = [p for p in device.ports.values() if p.name in chosen]
+def device_facts(device: Device, policy: Policy, names: Sequence[str] | None = None,
+                 ) -> tuple[list[PortFacts], int | None]:
+    """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), or of the ports
+    ``names`` (tune's --ports: each of the device's), with a host NIC's receive buffer total, and the config's ingress
+    lossless pool size when it has one. A member the switch suspends from its aggregate (model.suspended) is one too:
+    the snippet gives it the aggregate's values (PortFacts.own), with which it rejoins. The one way a port's facts are
+    made, so none misses one (its DCB tool, SONiC keys, rates)."""
+    if names is None:
+        ctx = Context(Fabric(), policy)
+        chosen = {c.port for c in ctx.selection(device) if c.selected or c.rule == SUSPENDED_RULE}
+        ports = [p for p in device.ports.values() if p.name in chosen]
+    else:
+        ports = [device.ports[name] for name in names]
     pool = device.buffer_pools.get(POOL)
     record = PLATFORMS.get(device.platform)
     on_aggregate = record is not None and record.qos_on_aggregate  # (elsewhere a member keeps its own policies)
