@@ -22,7 +22,6 @@ from .. import headroom as hr
 from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
-from ..limits import read_text
 from ..lint.engine import SUSPENDED_RULE, Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
@@ -1389,11 +1388,10 @@ def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform
     tests make it."""
     sku = hwsku or device.hwsku
     buffers = hr.switch_buffers(device, hwsku=sku)
-    # (the family the device's own lines show comes before its model's: families.of_device)
-    family = family or families.of_device(device)
+    # (the family the device's own lines show comes before its model's: Device.config_family, read as it was parsed)
+    family = family or device.config_family
     # The SKU the device's DEVICE_METADATA names (not --sku): an error about it names the file and line to change.
-    sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in device.files], "hwsku") \
-        if hwsku is None and device.hwsku and device.platform == "sonic" and not buffers.known else None
+    sku_source = device.hwsku_source if hwsku is None and device.hwsku and not buffers.known else None
     return profile(pol, facts, sku, pool_bytes=pool_bytes, all_facts=all_facts, hardware=device.hardware,
                    model=model, family=family, buffers=buffers,
                    egress=sonic_egress(device, pol) if platform == "sonic" else None,  # (only SONiC binds BUFFER_QUEUE)

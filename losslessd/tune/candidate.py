@@ -46,7 +46,7 @@ class DeviceConfig:
     # Each tuned port's egress queues carrying the lossless priorities by its own maps (render.carried_queues)
     queues: dict[str, list[int]] = field(default_factory=dict)
     # The command family its snippets and put-backs are written for (render.families): the one its own lines show
-    # (families.config_family: EOS `tx-queue` or `uc-tx-queue` blocks), else its model's; None: not one that differs.
+    # (Device.config_family: EOS `tx-queue` or `uc-tx-queue` blocks), else its model's; None: not one that differs.
     family: str | None = None
 
     @property
@@ -83,7 +83,7 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
                                                                 .search(version)) and m.group(1).strip():
         device.hardware = m.group(1).strip()
         device.hardware_source = Source(file=f"{name} (show version)", line=version.count("\n", 0, m.start()) + 1)
-    family = _check_family(name, platform, device, text, version is not None, remedy)
+    family = _check_family(name, platform, device, version is not None, remedy)
     missing = [p for p in ports or () if p not in device.ports]
     if missing:
         raise InputError(f"{name}: no port {', '.join(missing)} in its config")
@@ -99,13 +99,13 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
     return cfg
 
 
-def _check_family(name: str, platform: str, device: Device, text: str, asked: bool,
+def _check_family(name: str, platform: str, device: Device, asked: bool,
                   remedy: str | None = None) -> str | None:
     """The family the `ecn` commands are rendered for: the one the running config's own lines show (an EOS switch
     whose blocks say `tx-queue` takes `tx-queue`, whatever model was given), else the model's. Refuse before any trial
     when it is not known, or its ECN is not a threshold tune can move, naming the device and what to give."""
     model = device.hardware or device.hwsku
-    family = families.config_family(platform, text) or families.resolve(platform, model)
+    family = device.config_family or families.resolve(platform, model)
     if family == "qfx5000":
         # render: QFX5000 schedulers take no temporal buffer, so the snippet writes the fixed fill levels of
         # Juniper's validated design (QFX5000_ECN_FILL_PCT) whatever the candidate's bytes: nothing to search.
