@@ -258,7 +258,7 @@ def ecn_states(cfg: DeviceConfig, policy: Policy, text: str, device: Device | No
     out: dict[str, list[list]] = {}
     for name, carried in lossless_queues(device, policy, cfg.port_names).items():
         port = device.ports.get(name)
-        indices: list[int | None] = sorted({q for queues in carried.values() for q in queues or ()})
+        indices: list[int | None] = [*sorted({q for queues in carried.values() for q in queues or ()})]
         if every and any(not queues for queues in carried.values()):
             indices.append(None)
         out[name] = [[index, *_queue_state(port, index)] for index in indices]
@@ -309,4 +309,6 @@ def _shown_states(rows: list[list] | None) -> str:
 
 
 def _show(ecn: Ecn | None) -> str:
-    return "no ECN marking with known thresholds" if ecn is None else f"Kmin {ecn[0]} B, Kmax {ecn[1]} B, Pmax {ecn[2]:g} %"
+    if ecn is None:
+        return "no ECN marking with known thresholds"
+    return f"Kmin {ecn[0]} B, Kmax {ecn[1]} B, Pmax {ecn[2]:g} %"
