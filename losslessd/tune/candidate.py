@@ -269,10 +269,10 @@ def _queue_state(port: Port | None, index: int | None) -> tuple:
     """(ECN on, Kmin, Kmax, Pmax, unconverted) of queue ``index`` of ``port``, all None where the queue or its ECN
     settings are not in the config: the one place the tuner reads a queue's ECN."""
     queue = port.queues.get(index) if port is not None and index is not None else None
-    ecn = queue.ecn if queue is not None else None
-    if ecn is None:
+    if port is None or queue is None or queue.ecn is None:
         return (None,) * 5
-    return (marks_ecn(port, index), ecn.min_threshold_bytes, ecn.max_threshold_bytes,  # type: ignore[arg-type]
+    ecn = queue.ecn
+    return (marks_ecn(port, index), ecn.min_threshold_bytes, ecn.max_threshold_bytes,
             None if ecn.mark_probability_pct is None else float(ecn.mark_probability_pct), ecn.unconverted)
 
 
