@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from .. import __version__
 from ..headroom import ieee_xoff_bytes
+from ..render import DEFAULT_MTU_BYTES
 from .fluid import PACKET_BYTES, Bottleneck, SizeOutcome, alltoall
 from .score import Counters, pause_s_per_frame
 
@@ -20,7 +21,7 @@ DEFAULT_SIZES = (8 * 2**20, 64 * 2**20, 512 * 2**20)
 DEFAULT_ALPHA = 0.25
 DEFAULT_POOL_BYTES = 32 * 2**20
 DEFAULT_CABLE_M = 5.0
-DEFAULT_MTU = 9100
+DEFAULT_MTU = DEFAULT_MTU_BYTES  # (render: SONiC's default port MTU)
 ITERATIONS = 20  # iterations per size a run reports (nccl-tests -n 20)
 
 
