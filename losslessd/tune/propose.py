@@ -19,8 +19,8 @@ from ..errors import InputError
 from ..limits import read_text
 from ..monitor import Event
 from ..platforms import PLATFORMS
-from ..render import DEFAULT_MTU_BYTES  # (a port whose config gives no MTU: SONiC's default)
 from ..policy import Policy
+from ..render import DEFAULT_MTU_BYTES  # (a port whose config gives no MTU: SONiC's default)
 from . import candidate as cand_mod
 from .space import Candidate, from_policy
 
