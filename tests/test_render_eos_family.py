@@ -1,7 +1,7 @@
 """EOS: the queue keyword of a --device snippet (render and fix) is the one the running config's own queue blocks use
-(families.of_device), before the one its model's family would give. The switch took those lines, so a snippet in
-the same words is one it takes; one in the other family's words (`tx-queue` on a switch that writes `uc-tx-queue`)
-would not configure the queue the config's ECN and scheduling live on."""
+(Device.config_family, read as it was parsed), before the one its model's family would give. The switch took those
+lines, so a snippet in the same words is one it takes; one in the other family's words (`tx-queue` on a switch that
+writes `uc-tx-queue`) would not configure the queue the config's ECN and scheduling live on."""
 
 from __future__ import annotations
 

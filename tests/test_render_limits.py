@@ -222,7 +222,7 @@ def test_an_nxos_speed_one_family_refuses_needs_the_family():
 
 def test_an_eos_model_from_the_device_file_names_its_line_when_no_family_fits(tmp_path):
     """A --device config whose header names a model no EOS family covers, and that has no queue block to tell the
-    family by (families.of_device): the family error names the file and the header line the model came from, and
+    family by (Device.config_family): the family error names the file and the header line the model came from, and
     says to correct it there or give --model / --family; a model given with --model names no file (the operator typed
     it), and --family renders. With its `uc-tx-queue` blocks the config says the family itself, and renders."""
     text = (FIXTURES / "raw" / "arista_eos" / "roce-leaf.cfg").read_text()

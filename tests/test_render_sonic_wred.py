@@ -153,6 +153,11 @@ def test_fix_says_what_render_says_of_the_wred_it_writes(tmp_path):
             assert ran.returncode == 1 and ("1 fix printed" in ran.stdout or '"snippet": "' in ran.stdout), ran.stderr
             assert f"losslessd fix: {path.stem}: {command} {said}" in ran.stderr
             assert ran.stderr.count(said) == 1
+            if fmt == "json":  # (the notes in the output too, on the fix whose snippet they are of)
+                fixes = json.loads(ran.stdout)["devices"][0]["fixes"]
+                notes = [f"losslessd fix: {path.stem}: {n}" for f in fixes for n in f["notes"]]
+                assert notes and [n for n in notes if said in n] and set(notes) <= set(ran.stderr.splitlines())
+                assert all(not f["notes"] for f in fixes if "ecn" not in f["sections"])
         linted = losslessd("lint", "--policy", "roce-dscp26", "--model", "N9K-C9336C-FX2", "--fix", str(path))
         assert linted.returncode == 1 and "1 fix printed" in linted.stdout, linted.stderr
         assert f"losslessd lint --fix: {path.stem}: {command} {said}" in linted.stderr
@@ -163,3 +168,7 @@ def test_fix_says_what_render_says_of_the_wred_it_writes(tmp_path):
     for path in (eos, watchdog):
         ran = losslessd("fix", "--policy", "roce-dscp26", str(path))
         assert ran.returncode == 1 and said not in ran.stderr, ran.stderr
+        ran = losslessd("fix", "--policy", "roce-dscp26", "-f", "json", str(path))
+        notes = [n for f in json.loads(ran.stdout)["devices"][0]["fixes"] for n in f["notes"]]
+        assert not [n for n in notes if said in n] and {f"losslessd fix: {path.stem}: {n}" for n in notes} <= set(
+            ran.stderr.splitlines())

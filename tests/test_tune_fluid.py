@@ -7,6 +7,8 @@ at the paper's parameters, and the time-domain run must settle at that fixed poi
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from losslessd.tune import standin
@@ -91,3 +93,22 @@ def test_standin_prints_nccl_tests_output_its_reader_reads_back():
     for o in run.outcomes:
         assert result.sizes[o.size_bytes].busbw_gbps == pytest.approx(o.busbw_gbps, abs=0.006)
     assert run.counters.ecn_marked > 0
+
+
+def test_the_standin_prints_numbers_as_nccl_tests_getfloatstr_does():
+    """nccl-tests src/util.cu getFloatStr picks the decimals by the digits before the point: 999.996 at width 6 is
+    `%6.2f`, `1000.00` (seven characters), not the `1000.0` a fit-the-width rule gives; 1234567 at width 6 `%6.0e`,
+    12345678 at width 7 `%7.1e`, 123456 at width 6 `%6.0f`."""
+    _fstr = standin._fstr
+    assert _fstr(999.996, 6) == "1000.00"
+    assert _fstr(0.5, 6) == "  0.50" and _fstr(1000, 6) == "1000.0" and _fstr(123456, 6) == "123456"
+    assert _fstr(1234567, 6) == " 1e+06" and _fstr(12345678, 7) == "1.2e+07" and _fstr(float("inf"), 7) == "    inf"
+
+
+@pytest.mark.parametrize(("gbps", "v5_bytes"), [(25, 26_709), (100, 56_274), (400, 126_857)])
+def test_the_standin_headroom_need_is_the_notes_v5(gbps, v5_bytes):
+    """/work/shared/tuning dcqcn-model.md V5: 2 MTU + the 100 m cable's round trip at 1.98e8 m/s + the IEEE 802.3
+    Annex 31B pause response (80 / 394 / 905 quanta of 64 B), MTU 9216, no ASIC terms; the stand-in rounds it up to
+    whole KiB as the headroom formula does."""
+    need = standin.scenario(gbps, 2, 100_000, 1_000_000, 10, cable_m=100, mtu=9216).headroom_need_bytes
+    assert need == math.ceil(v5_bytes / 1024) * 1024

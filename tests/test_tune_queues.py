@@ -74,7 +74,7 @@ def test_an_eos_snippet_goes_on_the_tx_queue_the_traffic_class_map_names(tmp_pat
     cfg = candidate.load("spine1", "arista_eos", text, POLICY, ["Ethernet1/1"])
     assert cfg.queues == {"Ethernet1/1": [4]}
     cut = candidate.check(cfg, POLICY, NEW).snippet
-    # (spine1's own blocks say `uc-tx-queue`: the keyword its switch took, families.config_family)
+    # (spine1's own blocks say `uc-tx-queue`: the keyword its switch took, Device.config_family)
     assert "\n   uc-tx-queue 4\n      random-detect ecn minimum-threshold 300000 bytes" in cut
     assert "tx-queue 3" not in cut
 
@@ -356,15 +356,15 @@ def test_the_simulated_sand_switch_refuses_the_unicast_queue_keyword(make_sim, t
 
 
 def test_the_queue_keyword_comes_from_the_config_else_the_model(tmp_path):
-    from losslessd.render import families
+    from losslessd.parse.eos import queue_family
 
     text = (FABRIC / "spine1.cfg").read_text()
-    assert families.config_family("arista_eos", text) == "trident-tomahawk"  # (its blocks say uc-tx-queue)
+    assert queue_family([text]) == "trident-tomahawk"  # (its blocks say uc-tx-queue)
     as_sand = text.replace("\n   uc-tx-queue ", "\n   tx-queue ")
-    assert families.config_family("arista_eos", as_sand) == "sand"  # (whatever the header says)
-    assert families.config_family("arista_eos", text.replace("\n   uc-tx-queue 6", "\n   tx-queue 6")) is None
+    assert queue_family([as_sand]) == "sand"  # (whatever the header says)
+    assert queue_family([text.replace("\n   uc-tx-queue 6", "\n   tx-queue 6")]) is None
     bare = re.sub(r"\n   uc-tx-queue \d+\n(      .*\n)*", "\n", text)
-    assert families.config_family("arista_eos", bare) is None
+    assert queue_family([bare]) is None
     assert candidate.load("spine1", "arista_eos", bare, POLICY, ["Ethernet1/1"]).family == "trident-tomahawk"
     sand = bare.replace("(DCS-7060DX5-64S,", "(DCS-7280CR3-32P4,", 1)
     assert candidate.load("spine1", "arista_eos", sand, POLICY, ["Ethernet1/1"]).family == "sand"

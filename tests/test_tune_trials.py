@@ -392,3 +392,24 @@ def test_candidate_refusals_never_compare_findings_field_by_field(monkeypatch):
     assert compared == []
     assert late.refused and any(f.code == "ECN004" and f.port == "Ethernet0" for f in late.refusals)
     assert not candidate.check(cfg, POLICY, Candidate(40_000, 2_000_000, 5.0)).refused
+
+
+def test_a_ports_measured_pause_time_is_its_most_paused_lossless_priority():
+    """A NIC counts time paused per priority (mlx5 ethtool rx_prio<p>_pause_duration, microseconds): a port with two
+    lossless priorities was paused at least as long as its most paused one, whichever the counters list last (before:
+    the last one read replaced the others, 0.1 s here instead of 0.6 s)."""
+    from losslessd.monitor import PAUSE_DURATION_US, Key, Reading
+    from losslessd.tune.counters import CounterReader, Snapshot
+
+    def snap(t: float, p3_us: int, p4_us: int) -> Snapshot:
+        values = {Key("Ethernet0", PAUSE_DURATION_US, 3): p3_us, Key("Ethernet0", PAUSE_DURATION_US, 4): p4_us}
+        return Snapshot(readings={("sw1", "ssh"): Reading("sw1", t, 1000.0 + t, None, values)})
+
+    reader = CounterReader({}, {"sw1": {"Ethernet0": 100.0}}, [3, 4], known_hosts=None)
+    try:
+        counters, problems = reader.delta(snap(0.0, 0, 0), snap(10.0, 600_000, 100_000), 10.0)
+    finally:
+        reader.close()
+    assert not problems
+    assert counters.pause_us == 700_000 and counters.worst_port == "sw1:Ethernet0"
+    assert counters.worst_paused_s == pytest.approx(0.6) and counters.paused_share == pytest.approx(0.06)

@@ -143,7 +143,8 @@ def as_json(result: FixResult) -> str:
             "message": d.message,
             "fixes": [{"label": p.label, "sections": p.sections, "withheld": p.withheld, "empty": p.empty,
                        "snippet": p.snippet,
-                       "apply_with": p.apply_with, "findings": [f.fingerprint for f in p.findings]}
+                       "apply_with": p.apply_with, "findings": [f.fingerprint for f in p.findings],
+                       "notes": p.notes}  # (what the text's stderr says of the snippet: automation reads it here)
                       for p in d.parts],
             "diff": d.diff, "diff_note": d.diff_note, "verified": d.verified,
             "unresolved": [f.fingerprint for f in d.unresolved],

@@ -975,6 +975,13 @@ class Device(Model):
     kind: DeviceKind
     platform: str  # id from losslessd.platforms
     hwsku: str | None = None
+    # Where the SKU was read (SONiC DEVICE_METADATA|localhost hwsku), so an error about an SKU render does not know
+    # names the line to change without reading the files again.
+    hwsku_source: Source | None = None
+    # The command family the device's own lines show where a platform's families write different commands (EOS: the
+    # queue keyword its `tx-queue` or `uc-tx-queue` blocks use, which the switch took; render.families), read as it
+    # was parsed; None where they show none.
+    config_family: str | None = None
     # The vendor's name of the hardware platform: SONiC DEVICE_METADATA platform (x86_64-mlnx_msn4700-r0), the
     # model `show version` prints (NX-OS N9K-C93180YC-EX, Junos qfx5120-48y-8c); EOS writes its model as hwsku.
     hardware: str | None = None

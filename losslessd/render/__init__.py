@@ -22,7 +22,6 @@ from .. import headroom as hr
 from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
-from ..limits import read_text
 from ..lint.engine import SUSPENDED_RULE, Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
@@ -1389,11 +1388,10 @@ def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform
     tests make it."""
     sku = hwsku or device.hwsku
     buffers = hr.switch_buffers(device, hwsku=sku)
-    # (the family the device's own lines show comes before its model's: families.of_device)
-    family = family or families.of_device(device)
+    # (the family the device's own lines show comes before its model's: Device.config_family, read as it was parsed)
+    family = family or device.config_family
     # The SKU the device's DEVICE_METADATA names (not --sku): an error about it names the file and line to change.
-    sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in device.files], "hwsku") \
-        if hwsku is None and device.hwsku and device.platform == "sonic" and not buffers.known else None
+    sku_source = device.hwsku_source if hwsku is None and device.hwsku and not buffers.known else None
     return profile(pol, facts, sku, pool_bytes=pool_bytes, all_facts=all_facts, hardware=device.hardware,
                    model=model, family=family, buffers=buffers,
                    egress=sonic_egress(device, pol) if platform == "sonic" else None,  # (only SONiC binds BUFFER_QUEUE)
@@ -1432,14 +1430,19 @@ def carried_queues(ports: Sequence[PortFacts | PortProfile], lossless: Iterable[
     return out
 
 
-def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
-    """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), with a host
-    NIC's receive buffer total, and the config's ingress lossless pool size when it has one. A member the switch
-    suspends from its aggregate (model.suspended) is one too: the snippet gives it the aggregate's values
-    (PortFacts.own), with which it rejoins."""
-    ctx = Context(Fabric(), policy)
-    chosen = {c.port for c in ctx.selection(device) if c.selected or c.rule == SUSPENDED_RULE}
-    ports = [p for p in device.ports.values() if p.name in chosen]
+def device_facts(device: Device, policy: Policy, names: Sequence[str] | None = None,
+                 ) -> tuple[list[PortFacts], int | None]:
+    """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), or of the ports
+    ``names`` (tune's --ports: each of the device's), with a host NIC's receive buffer total, and the config's ingress
+    lossless pool size when it has one. A member the switch suspends from its aggregate (model.suspended) is one too:
+    the snippet gives it the aggregate's values (PortFacts.own), with which it rejoins. The one way a port's facts are
+    made, so none misses one (its DCB tool, SONiC keys, rates)."""
+    if names is None:
+        ctx = Context(Fabric(), policy)
+        chosen = {c.port for c in ctx.selection(device) if c.selected or c.rule == SUSPENDED_RULE}
+        ports = [p for p in device.ports.values() if p.name in chosen]
+    else:
+        ports = [device.ports[name] for name in names]
     pool = device.buffer_pools.get(POOL)
     record = PLATFORMS.get(device.platform)
     on_aggregate = record is not None and record.qos_on_aggregate  # (elsewhere a member keeps its own policies)

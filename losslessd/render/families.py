@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..limits import read_text
-from ..model import Device, Source
+from ..model import Source
 
 
 @dataclass(frozen=True)
@@ -74,29 +73,8 @@ FAMILY_SECTIONS = {
 
 
 # The EOS queue keyword of each family (FAMILIES["arista_eos"]: the AVD schema's tx_queues vs uc_tx_queues, the EOS
-# User Manual's QoS chapter), and the block lines of a running config that name it (three blanks in, under an
-# interface or qos profile, as `show running-config` indents them).
+# User Manual's QoS chapter).
 EOS_QUEUE_WORD = {"sand": "tx-queue", "trident-tomahawk": "uc-tx-queue"}
-_EOS_QUEUE_BLOCK = re.compile(r"^ {3}(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
-
-
-def config_family(platform: str, text: str) -> str | None:
-    """The family a running config's own lines show: on EOS, the queue keyword its blocks use (`tx-queue`: sand;
-    `uc-tx-queue` or `mc-tx-queue`: trident-tomahawk), which the switch took, so a snippet or a put-back that writes the
-    same keyword is one it takes too; None where it shows none (no queue block), or both."""
-    if platform != "arista_eos":
-        return None
-    seen = {"trident-tomahawk" if m[1] else "sand" for m in _EOS_QUEUE_BLOCK.finditer(text)}
-    return seen.pop() if len(seen) == 1 else None
-
-
-def of_device(device: Device) -> str | None:
-    """The family a parsed device's own files show (config_family, which tune reads off the running config it
-    fetches), which render --device and fix take before its model's: an EOS config whose blocks say `uc-tx-queue`
-    gets `uc-tx-queue` whatever its header or --model says."""
-    if device.platform != "arista_eos":  # (the only platform whose config lines tell its family)
-        return None
-    return config_family(device.platform, "\n".join(read_text(path) for path in device.files))
 
 
 def family_of(platform: str, model: str | None) -> str | None:

@@ -25,6 +25,7 @@ from ..parse.base import Input
 from ..platforms import PLATFORMS
 from ..policy import Policy
 from ..render import PortFacts, families
+from ..rules.common import marks_ecn
 from .space import Candidate
 
 # Platforms a tuned setting can be rendered for (Platform.tune): a template with an `ecn` section and a model of how
@@ -45,7 +46,7 @@ class DeviceConfig:
     # Each tuned port's egress queues carrying the lossless priorities by its own maps (render.carried_queues)
     queues: dict[str, list[int]] = field(default_factory=dict)
     # The command family its snippets and put-backs are written for (render.families): the one its own lines show
-    # (families.config_family: EOS `tx-queue` or `uc-tx-queue` blocks), else its model's; None: not one that differs.
+    # (Device.config_family: EOS `tx-queue` or `uc-tx-queue` blocks), else its model's; None: not one that differs.
     family: str | None = None
 
     @property
@@ -82,16 +83,11 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
                                                                 .search(version)) and m.group(1).strip():
         device.hardware = m.group(1).strip()
         device.hardware_source = Source(file=f"{name} (show version)", line=version.count("\n", 0, m.start()) + 1)
-    family = _check_family(name, platform, device, text, version is not None, remedy)
-    facts, _ = render.device_facts(device, policy)
-    if ports:
-        by_name = {f.name: f for f in facts}
-        missing = [p for p in ports if p not in device.ports]
-        if missing:
-            raise InputError(f"{name}: no port {', '.join(missing)} in its config")
-        facts = [by_name.get(p) or PortFacts(p, device.ports[p].speed_gbps, device.ports[p].cable_length_m,
-                                             device.ports[p].mtu_bytes, carries=device.ports[p].priority_queues() or {})
-                 for p in ports]
+    family = _check_family(name, platform, device, version is not None, remedy)
+    missing = [p for p in ports or () if p not in device.ports]
+    if missing:
+        raise InputError(f"{name}: no port {', '.join(missing)} in its config")
+    facts, _ = render.device_facts(device, policy, ports or None)
     no_speed = [f.name for f in facts if f.speed_gbps is None]
     if no_speed:
         raise InputError(f"{name}: speed of {', '.join(no_speed)} unknown, so their ECN thresholds cannot be scaled")
@@ -103,13 +99,13 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
     return cfg
 
 
-def _check_family(name: str, platform: str, device: Device, text: str, asked: bool,
+def _check_family(name: str, platform: str, device: Device, asked: bool,
                   remedy: str | None = None) -> str | None:
     """The family the `ecn` commands are rendered for: the one the running config's own lines show (an EOS switch
     whose blocks say `tx-queue` takes `tx-queue`, whatever model was given), else the model's. Refuse before any trial
     when it is not known, or its ECN is not a threshold tune can move, naming the device and what to give."""
     model = device.hardware or device.hwsku
-    family = families.config_family(platform, text) or families.resolve(platform, model)
+    family = device.config_family or families.resolve(platform, model)
     if family == "qfx5000":
         # render: QFX5000 schedulers take no temporal buffer, so the snippet writes the fixed fill levels of
         # Juniper's validated design (QFX5000_ECN_FILL_PCT) whatever the candidate's bytes: nothing to search.
@@ -227,26 +223,22 @@ Ecn = tuple[int, int, float]  # Kmin bytes, Kmax bytes, Pmax percent, as a port'
 def ecn_settings(cfg: DeviceConfig, policy: Policy, text: str, device: Device | None = None) -> dict[str, Ecn | None]:
     """Each tuned port's ECN settings in ``text`` (the device's config; ``device``: it parsed), read with losslessd's
     parser on the queues that carry the lossless priorities by that config's own maps (lossless_queues); None for a
-    port whose maps do not place a lossless priority, whose carrying queues differ, or whose thresholds the parser
-    could not convert."""
-    if device is None:
-        device = parser_for(cfg.platform).parse([config_input(cfg.name, text)], cfg.name)
+    port whose maps do not place a lossless priority, whose carrying queues differ, that do not surely mark (marking
+    off, or not known to be on: a queue with thresholds and marking off is not one the candidate holds), or whose
+    thresholds the parser could not convert."""
+    states = ecn_states(cfg, policy, text, device, every=True)
     out: dict[str, Ecn | None] = {}
-    for name, carried in lossless_queues(device, policy, cfg.port_names).items():
-        port = device.ports.get(name)
-        seen = {_queue_ecn(port, index) for queues in carried.values() for index in (queues if queues else (None,))}
+    for name, rows in states.items():
+        seen = {_marking(row) for row in rows}
         out[name] = seen.pop() if len(seen) == 1 else None
     return out
 
 
-def _queue_ecn(port: Port | None, index: int | None) -> Ecn | None:
-    """Queue ``index``'s ECN settings on ``port``; None where there is no such queue or a threshold is unknown."""
-    queue = port.queues.get(index) if port is not None and index is not None else None
-    ecn = queue.ecn if queue is not None else None
-    if ecn is None or ecn.min_threshold_bytes is None or ecn.max_threshold_bytes is None \
-            or ecn.mark_probability_pct is None:
-        return None
-    return ecn.min_threshold_bytes, ecn.max_threshold_bytes, float(ecn.mark_probability_pct)
+def _marking(row: list) -> Ecn | None:
+    """A queue's ECN settings (an ecn_states row) when it marks, as ECN001 reads it (rules.common.marks_ecn: on, not
+    unknown), with every threshold known; else None."""
+    _, on, kmin, kmax, pmax, _ = row
+    return (kmin, kmax, pmax) if on is True and kmin is not None and kmax is not None and pmax is not None else None
 
 
 def expected(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> dict[str, Ecn]:
@@ -254,25 +246,34 @@ def expected(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> dict[str, Ec
     return {p.name: (*cand.scaled(scale(policy, p.speed_gbps)), float(cand.pmax_pct)) for p in cfg.ports}
 
 
-def ecn_states(cfg: DeviceConfig, policy: Policy, text: str, device: Device | None = None) -> dict[str, list[list]]:
+def ecn_states(cfg: DeviceConfig, policy: Policy, text: str, device: Device | None = None, *,
+               every: bool = False) -> dict[str, list[list]]:
     """Each tuned port's queues carrying a lossless priority (by ``text``'s own maps) as parsed: [queue, ECN on,
-    Kmin, Kmax, Pmax, what could not be converted], all None for a queue without ECN settings. Unlike ecn_settings
-    it says something of every port, also one whose carrying queue marks nothing or differs from another: what a
-    put-back is checked against there (JSON, kept with the tune's origins)."""
+    Kmin, Kmax, Pmax, what could not be converted], all None for a queue without ECN settings; ECN on as lint reads
+    it (rules.common.marks_ecn). It says something of every port, also one whose carrying queue marks nothing or
+    differs from another: what a put-back is checked against there (JSON, kept with the tune's origins). ``every``:
+    a lossless priority no queue carries adds a row of None (queue None), so ecn_settings sees the gap."""
     if device is None:
         device = parser_for(cfg.platform).parse([config_input(cfg.name, text)], cfg.name)
     out: dict[str, list[list]] = {}
     for name, carried in lossless_queues(device, policy, cfg.port_names).items():
         port = device.ports.get(name)
-        rows = []
-        for index in sorted({q for queues in carried.values() for q in queues or ()}):
-            queue = port.queues.get(index) if port is not None else None
-            ecn = queue.ecn if queue is not None else None
-            rows.append([index, *((None,) * 5 if ecn is None else (
-                ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes,
-                None if ecn.mark_probability_pct is None else float(ecn.mark_probability_pct), ecn.unconverted))])
-        out[name] = rows
+        indices: list[int | None] = [*sorted({q for queues in carried.values() for q in queues or ()})]
+        if every and any(not queues for queues in carried.values()):
+            indices.append(None)
+        out[name] = [[index, *_queue_state(port, index)] for index in indices]
     return out
+
+
+def _queue_state(port: Port | None, index: int | None) -> tuple:
+    """(ECN on, Kmin, Kmax, Pmax, unconverted) of queue ``index`` of ``port``, all None where the queue or its ECN
+    settings are not in the config: the one place the tuner reads a queue's ECN."""
+    queue = port.queues.get(index) if port is not None and index is not None else None
+    if port is None or queue is None or queue.ecn is None:
+        return (None,) * 5
+    ecn = queue.ecn
+    return (marks_ecn(port, index), ecn.min_threshold_bytes, ecn.max_threshold_bytes,
+            None if ecn.mark_probability_pct is None else float(ecn.mark_probability_pct), ecn.unconverted)
 
 
 def ecn_check(cfg: DeviceConfig, policy: Policy, want: dict[str, Ecn | None],
@@ -308,4 +309,6 @@ def _shown_states(rows: list[list] | None) -> str:
 
 
 def _show(ecn: Ecn | None) -> str:
-    return "unknown ECN settings" if ecn is None else f"Kmin {ecn[0]} B, Kmax {ecn[1]} B, Pmax {ecn[2]:g} %"
+    if ecn is None:
+        return "no ECN marking with known thresholds"
+    return f"Kmin {ecn[0]} B, Kmax {ecn[1]} B, Pmax {ecn[2]:g} %"

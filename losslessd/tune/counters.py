@@ -159,9 +159,15 @@ class CounterReader:
                     out.cnp = (out.cnp or 0) + v
                 elif k.name == DROPPED_PACKETS:
                     out.dropped = (out.dropped or 0) + v
-            for k, v in rates.deltas.items():  # a measured pause time replaces the estimate from frames
+            # A measured pause time replaces the estimate from frames: per priority (mlx5 rx_prio<p>_pause_duration),
+            # so the port's is its most paused lossless priority's, whichever the counters list last (the priorities
+            # may be paused at once: their sum could exceed the trial).
+            measured: dict[str, float] = {}
+            for k, v in rates.deltas.items():
                 if k.name == PAUSE_DURATION_US and k.port in ports and k.index in self.lossless:
-                    paused[f"{key[0]}:{k.port}"] = v / 1e6
+                    place = f"{key[0]}:{k.port}"
+                    measured[place] = max(measured.get(place, 0.0), v / 1e6)
+            paused.update(measured)
         if paused:
             out.worst_port, out.worst_paused_s = max(paused.items(), key=lambda kv: kv[1])
         problems += [f"{d}: ECN marks of {port} priority {p} left out of the trial's sums: its config does not say "

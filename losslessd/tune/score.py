@@ -121,7 +121,8 @@ def score(bench: BenchResult, sizes: list[int], counters: Counters | None, weigh
 
 def noise_pct(samples: list[float]) -> float | None:
     """Run-to-run noise of repeated scores of one setting: their coefficient of variation (sample standard
-    deviation over mean, in percent, as nccl-tests' i_cv%); None with fewer than two."""
+    deviation over mean, in percent: with the few repeats a tune makes, the n-1 estimate, where nccl-tests' i_cv% of
+    many iterations divides by n, src/util.cu computeIterStats); None with fewer than two."""
     if len(samples) < 2:
         return None
     mean = statistics.fmean(samples)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from .. import __version__
 from ..headroom import ieee_xoff_bytes
+from ..render import DEFAULT_MTU_BYTES
 from .fluid import PACKET_BYTES, Bottleneck, SizeOutcome, alltoall
 from .score import Counters, pause_s_per_frame
 
@@ -20,7 +21,7 @@ DEFAULT_SIZES = (8 * 2**20, 64 * 2**20, 512 * 2**20)
 DEFAULT_ALPHA = 0.25
 DEFAULT_POOL_BYTES = 32 * 2**20
 DEFAULT_CABLE_M = 5.0
-DEFAULT_MTU = 9100
+DEFAULT_MTU = DEFAULT_MTU_BYTES  # (render: SONiC's default port MTU)
 ITERATIONS = 20  # iterations per size a run reports (nccl-tests -n 20)
 
 
@@ -79,10 +80,18 @@ def report(b: Bottleneck, outcomes: list[SizeOutcome], *, noise_pct: float = 0.0
 
 
 def _fstr(value: float, width: int) -> str:
-    """nccl-tests getFloatStr (src/util.cu): %.2f, else %.1f, else %.0f, else %.1e, right-aligned."""
-    for fmt in (f"%{width}.2f", f"%{width}.1f", f"%{width}.0f"):
-        if len(fmt % value) <= width:
-            return fmt % value
+    """nccl-tests getFloatStr (src/util.cu): the decimals chosen by the digits before the point (``power``), not by
+    whether the printed text fits: %.2f below width-2 digits, %.1f below width-1, %.0f up to width, else %.1e (width 7)
+    or %.0e. 999.996 at width 6 prints `1000.00`, seven characters, as nccl-tests prints it."""
+    power, val = 0, 1
+    while value >= val and power <= width:  # (beyond width digits the branch is the same: bounded, also for inf)
+        power, val = power + 1, val * 10
+    if power < width - 2:
+        return f"%{width}.2f" % value
+    if power < width - 1:
+        return f"%{width}.1f" % value
+    if power < width + 1:
+        return f"%{width}.0f" % value
     return (f"%{width}.1e" if width >= 7 else f"%{width}.0e") % value
 
 

@@ -11,6 +11,7 @@ The running-config may also come inside a losslessd capture (docs/capture-format
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ... import capture
 from ...errors import InputError
@@ -62,6 +63,20 @@ def sniff(inp: Input) -> bool:
     return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, _EOS_QOS_MAP, foreign=_FOREIGN)
 
 
+# The queue block lines of a running config (three blanks in, under an interface or qos profile, as `show
+# running-config` indents them): `tx-queue N` on a Sand switch, `uc-tx-queue N`/`mc-tx-queue N` on a Trident/Tomahawk
+# one (Arista AVD eos_cli_config_gen schema: qos_profiles.tx_queues vs uc_tx_queues; EOS User Manual, QoS).
+_QUEUE_BLOCK = re.compile(r"^ {3}(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
+
+
+def queue_family(texts: Iterable[str]) -> str | None:
+    """The family (render.families) a running config's own queue blocks show: `tx-queue`: sand; `uc-tx-queue` or
+    `mc-tx-queue`: trident-tomahawk. The switch took them, so a snippet or a put-back in the same keyword is one it
+    takes too; None where the config shows none, or both."""
+    seen = {"trident-tomahawk" if m[1] else "sand" for text in texts for m in _QUEUE_BLOCK.finditer(text)}
+    return seen.pop() if len(seen) == 1 else None
+
+
 def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
@@ -83,5 +98,6 @@ def parse(inputs: list[Input], name: str) -> Device:
             issues.extend(problems)
         configs.append(Input(inp.path, capture.section_text(last["config"])))
     device = build(read(configs), PLATFORM, name, inputs[0].path)
+    device.config_family = queue_family(c.text for c in configs)
     device.neighbors, device.issues = neighbors, [*device.issues, *issues]  # (IssueLists: read, not copied)
     return device

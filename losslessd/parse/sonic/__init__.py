@@ -230,17 +230,6 @@ def config_db(inputs: list[Input]) -> dict[str | None, dict[str, dict[str, dict]
     return out
 
 
-def metadata_source(inputs: list[Input], field: str) -> Source | None:
-    """Where DEVICE_METADATA|localhost ``field`` is written (file and line; of the first namespace that writes it):
-    what an error about that value (an hwsku render does not know) names, so the operator knows what to change."""
-    for db in _databases(inputs).values():
-        entry = db.table("DEVICE_METADATA").get("localhost")
-        if entry is not None and field in entry.fields:
-            ref = entry.source(field)
-            return Source(file=ref.file, line=ref.line)
-    return None
-
-
 def _databases(inputs: list[Input]) -> dict[str | None, ConfigDB]:
     """The device's files read as CONFIG_DBs, one per namespace (None: a single-ASIC device)."""
     plain = [_from_capture(inp)[0] for inp in inputs]
@@ -259,6 +248,7 @@ def _merge_namespaces(parts: list[tuple[str, Device]], name: str,
     device: it becomes a neighbour on the device's own port, so the link rules check both ends of the hop."""
     device = Device(name=next((d.name for _, d in parts if d.name != name), name), kind=DeviceKind.switch,
                     platform=PLATFORM, hwsku=next((d.hwsku for _, d in parts if d.hwsku), None),
+                    hwsku_source=next((d.hwsku_source for _, d in parts if d.hwsku), None),
                     source=parts[0][1].source)
     # `pfcwd big_red_switch` writes every namespace's PFC_WD|GLOBAL: one that enables it drops that ASIC's
     # lossless queues
@@ -655,6 +645,7 @@ class _Builder:
         self._absent_tables()
         check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
+                             hwsku_source=meta.source("hwsku") if meta is not None and "hwsku" in meta.fields else None,
                              **device_facts, big_red_switch=self._big_red_switch,
                              big_red_switch_source=self._big_red_switch_source,
                              ports={n: self._port_model(self.ports[n]) for n in sorted(self.ports, key=_natural)},
