@@ -905,7 +905,7 @@ def test_a_part_the_template_writes_nothing_for_is_no_fix_never_a_blank_snippet(
     jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
     assert data["devices"][0]["fixes"][0] | {"findings": None} == {
         "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "snippet": None,
-        "apply_with": None, "findings": None}
+        "apply_with": None, "findings": None, "notes": []}
 
 
 @pytest.mark.parametrize(("snippet", "empty"), [
