@@ -143,6 +143,8 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             continue
         if is_link and _out_of(child, inside):
             device = _device_folder(child, name)
+            if device is None and companions[-1]:
+                continue  # (a device's own link out, as /etc/sonic's to its platform folder: not walked, as before)
             if device is None:
                 refused.append(InputError(
                     f"the symbolic link {os.path.basename(child)!r} points to a folder out of the linted folders (to "

@@ -52,6 +52,7 @@ def test_sonic_folders_own_companions_stay_unread(tmp_path):
     (folder / "counters_db.json").write_text('{"COUNTERS_PORT_NAME_MAP": {"Ethernet0": "oid:0x1"}}\n')
     (folder / "sonic_version.yml").write_text("build_version: '202305'\n")
     (folder / "frr" / "frr.conf").write_text("frr version 8.5\nrouter bgp 65100\n")
+    (folder / "platform").symlink_to(ROOT / "losslessd")  # a link out to a folder that is no device's
     ran = losslessd("lint", "-f", "json", str(folder))
     report = json.loads(ran.stdout)
     assert _devices(ran.stdout) == ["leaf1"]
