@@ -25,12 +25,12 @@ from pydantic import (
 )
 
 from . import limits
-from .units import MAX_CABLE_M
 from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
 from .model import WATCHDOG_ACTIONS
 from .printable import quoted
 from .resources import data_dir
+from .units import MAX_CABLE_M
 from .userre import regex_problem
 
 # Policies a chain of `extends` may hold (site -> region -> shipped is three).

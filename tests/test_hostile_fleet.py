@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 from losslessd.errors import EXIT_FINDINGS
 
