@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from losslessd.errors import EXIT_FINDINGS
+from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT
 
 from .clirun import ROOT, losslessd
 
@@ -67,3 +67,14 @@ def test_unreadable_file_in_a_device_folder_is_named(tmp_path):
     ran = losslessd("lint", "-f", "json", str(tmp_path))
     said = [f["location"]["file"] for f in json.loads(ran.stdout)["findings"] if f["code"] == "SYS001"]
     assert any(s.endswith("spine1.cfg.gz") for s in said), said
+
+
+def test_two_captures_joined_into_one_file_are_named_at_the_second(tmp_path):
+    # `cat gpu01.capture gpu02.capture > gpus.capture`: was "malformed marker line '#% losslessd capture 1'"
+    first = (FABRIC / "gpu01.capture").read_text(encoding="utf-8")
+    joined = tmp_path / "gpus.capture"
+    joined.write_text(first + (FABRIC / "gpu02.capture").read_text(encoding="utf-8"))
+    ran = losslessd("lint", str(joined))
+    assert ran.returncode == EXIT_INPUT
+    line = first.count("\n") + 1
+    assert f"{joined}:{line}: a second capture starts here" in ran.stderr, ran.stderr
