@@ -423,7 +423,7 @@ def other_encoding(data: bytes) -> str | None:
         if end < 2 * width:
             continue
         lanes = [sample[k:end:width].count(0) * width / end for k in range(width)]  # share of NULs per byte lane
-        # ASCII text: every lane but the low byte's is NUL (a config in another script only in part)
+        # ASCII text: every lane but the low byte's is NUL (90%: a description may hold letters of other scripts)
         for low, order in ((0, "LE"), (width - 1, "BE")):
             if lanes[low] < 0.1 and all(share > 0.9 for k, share in enumerate(lanes) if k != low):
                 return (f"{name}{order} text without a byte order mark: losslessd reads UTF-8 (save the file as "
