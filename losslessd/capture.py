@@ -201,6 +201,9 @@ def _field(raw: str, file: str | None, n: int) -> tuple[str, str]:
     if raw.startswith(_COMMAND):  # most marker lines: what the regular expression below would make of them
         return "command", raw[len(_COMMAND):].strip()
     fm = _FIELD_RE.match(raw.rstrip())
+    if not fm and _MAGIC_RE.match(raw):  # (`cat a.capture b.capture > c.capture`)
+        raise InputError("a second capture starts here (two captures joined into one file): give each device's "
+                         "capture a file of its own", file=file, line=n)
     if not fm:
         raise InputError(f"malformed marker line {raw.strip()[:80]!r}: expected '{MARKER} key: value' "
                          f"(an output line starting with '{MARKER}' must be written as '{ESCAPE}...')",

@@ -40,9 +40,11 @@ from .parse import (
     NOT_DEVICE_SUFFIXES,
     OPENSM_FOLDER_FILES,
     SONIC_FOLDER_FILES,
+    detect,
     display_link,
     display_path,
     parse_group,
+    read_input,
     same_working_directory,
 )
 from .parse import topology as topology_file
@@ -116,23 +118,33 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
     file, read with the linter's own rights, as `cat` would); a link to a folder only inside the folder walked or the
     folders ``inside`` names (real paths: the other folders linted), or to one device's folder (SONiC's, OpenSM's,
     read as that device and not walked further): a link to another folder (to `/`, whose walk read the whole disk)
-    and a sub-folder that cannot be listed are added to ``refused``, naming them, and the rest is read."""
+    and a sub-folder that cannot be listed are added to ``refused``, naming them, and the rest is read.
+
+    A device's folder (SONiC's, OpenSM's) is one device, and what else it holds is walked as its companions: a file
+    there is a device of its own only when it is one (_is_device: read and sniffed), as a sub-folder's files are; a
+    fabric folder holding a stray config_db.json was read as that one switch, every other device left out without a
+    word, exit 1; a real /etc/sonic copy's other files (counters_db.json, frr/, sonic_version.yml) stay unread."""
     out: list[_Group] = []
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
     inside = (os.path.join(os.path.realpath(path), ""), *inside)  # (real paths, each ending in a separator)
     # per folder being listed, its children still to visit (sorted): (path, folder name or file stem, is a folder,
-    # is a symbolic link)
+    # is a symbolic link); and whether they are a device folder's companions (in it or below it)
     stack = [iter([(str(path), path.name, True, False)])]
+    companions = [False]
     while stack:
         child, name, is_dir, is_link = next(stack[-1], (None, "", False, False))
         if child is None:
             stack.pop()
+            companions.pop()
             continue
         if not is_dir:
-            out.append((name, [child]))
+            if not companions[-1] or _is_device(child):
+                out.append((name, [child]))
             continue
         if is_link and _out_of(child, inside):
             device = _device_folder(child, name)
+            if device is None and companions[-1]:
+                continue  # (a device's own link out, as /etc/sonic's to its platform folder: not walked, as before)
             if device is None:
                 refused.append(InputError(
                     f"the symbolic link {os.path.basename(child)!r} points to a folder out of the linted folders (to "
@@ -160,12 +172,30 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         one = _device_files(entries)
         if one:
             out.append((name, [prefix + n for n in one]))
+            others = [c for c in _children(prefix, entries, False) if _companion(c[0][len(prefix):])]
+            stack.append(iter(others))
+            companions.append(True)
         else:
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
                 snapshots.append(Path(child))
             stack.append(iter(_children(prefix, entries, snapshot)))
+            companions.append(companions[-1])
     return out
+
+
+def _companion(name: str) -> bool:
+    """Whether ``name``, in a device's folder, is not one of that device's own files."""
+    return name not in SONIC_FOLDER_FILES and name not in OPENSM_FOLDER_FILES and not _NAMESPACE_DB.fullmatch(name)
+
+
+def _is_device(path: str) -> bool:
+    """Whether the file at ``path``, beside a device's files, is a device of its own: a platform's sniff knows it, or
+    it cannot be read (a FIFO, a file that is not text: named as a device file that failed, not left out)."""
+    try:
+        return detect(read_input(path)) is not None
+    except InputError:
+        return True
 
 
 def _out_of(link: str, inside: tuple[str, ...]) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import threading
 from collections.abc import Iterator
@@ -379,17 +380,55 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
     "\\r" become "\\n") and without a leading byte order mark (a Windows editor's; JSON readers refuse it and
     it glued itself to the first word of a config); text that is not UTF-8 names the line of the first bad byte."""
     data = read_bytes(path, display, limit=limit, what=what, links=links)
+    if (other := other_encoding(data)) is not None:
+        raise InputError(other, file=display or str(path), line=1)
     try:
         text = data.decode("utf-8")
         if text.startswith("\ufeff"):
             text = text[1:]
         return universal_newlines(text)
     except UnicodeDecodeError as exc:
-        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # the UTF-16 byte order marks (Windows' "Unicode" text)
-            raise InputError("UTF-16 text: losslessd reads UTF-8 (save the file as UTF-8)", file=display or str(path),
-                             line=1) from None
         raise InputError(f"not UTF-8 text (is this a binary file?): bad byte at offset {exc.start}",
                          file=display or str(path), line=data.count(b"\n", 0, exc.start) + 1) from None
+
+
+# U+FEFF as each wider encoding form writes it (The Unicode Standard, 23.8 "Byte Order Mark"), the 4-byte ones first:
+# UTF-32LE's begins as UTF-16LE's does
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe", "UTF-16LE"),
+         (b"\xfe\xff", "UTF-16BE"))
+# What a compressed copy of a config starts with: gzip (RFC 1952 2.3.1: 1f 8b), zip (PKWARE APPNOTE 4.3.7, a local
+# file header: "PK" 03 04), bzip2 ("BZh", a block size 1-9, the block magic "1AY&SY"), xz (The .xz File Format
+# 2.1.1.1: fd "7zXZ" 00), zstd (RFC 8878 3.1.1: 28 b5 2f fd)
+_PACKED = ((re.compile(b"\x1f\x8b"), "gzip", "gunzip"), (re.compile(b"PK\x03\x04"), "zip", "unzip"),
+           (re.compile(b"BZh[1-9]1AY&SY"), "bzip2", "bunzip2"), (re.compile(b"\xfd7zXZ\x00"), "xz", "unxz"),
+           (re.compile(re.escape(b"\x28\xb5\x2f\xfd")), "zstd", "unzstd"))
+_SAMPLE = 4096  # bytes looked at for a wider encoding without a byte order mark
+
+
+def other_encoding(data: bytes) -> str | None:
+    """Why ``data`` is no UTF-8 text to read, when it is text in a wider encoding (UTF-16 or UTF-32, with or without
+    a byte order mark: without one, ASCII in them is valid UTF-8 with a NUL beside each letter, and read as a file
+    of NULs no platform knows) or a compressed copy; None otherwise."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return f"{name} text: losslessd reads UTF-8 (save the file as UTF-8)"
+    for magic, name, tool in _PACKED:
+        if magic.match(data):
+            return f"compressed with {name}, not text: decompress it ({tool}) and give the file it holds"
+    sample = data[:_SAMPLE]
+    if b"\x00" not in sample:
+        return None
+    for width, name in ((4, "UTF-32"), (2, "UTF-16")):
+        end = len(sample) // width * width
+        if end < 2 * width:
+            continue
+        lanes = [sample[k:end:width].count(0) * width / end for k in range(width)]  # share of NULs per byte lane
+        # ASCII text: every lane but the low byte's is NUL (90%: a description may hold letters of other scripts)
+        for low, order in ((0, "LE"), (width - 1, "BE")):
+            if lanes[low] < 0.1 and all(share > 0.9 for k, share in enumerate(lanes) if k != low):
+                return (f"{name}{order} text without a byte order mark: losslessd reads UTF-8 (save the file as "
+                        "UTF-8)")
+    return None
 
 
 def _dangling(path: str | Path) -> str:

@@ -30,6 +30,7 @@ from .errors import InputError
 from .model import WATCHDOG_ACTIONS
 from .printable import quoted
 from .resources import data_dir
+from .units import MAX_CABLE_M
 from .userre import regex_problem
 
 # Policies a chain of `extends` may hold (site -> region -> shipped is three).
@@ -78,9 +79,6 @@ MAX_WATCHDOG_MS = 2**31 - 1
 MAX_OPENSM_U32 = 2**32 - 1
 # SAI saibuffer.h: buffer sizes, xon/xoff thresholds are sai_uint64_t bytes.
 MAX_BUFFER_BYTES = 2**64 - 1
-# The longest single span of a pluggable Ethernet PHY: OIF 800ZR, 80-120 km (IEEE 802.3cw 400GBASE-ZR: at least 80 km).
-# Its round trip at 400 Gb/s already holds 60 MB, more headroom than a switch's whole buffer.
-MAX_CABLE_M = 120_000
 # mlx5_ifc.h mlx5_ifc_cong_control_r_roce_ecn_rp_bits / _np_bits: the widest DCQCN field is 32 bits, unsigned.
 MAX_DCQCN_VALUE = 2**32 - 1
 # The fastest rate partitions.conf names: rate code 24, 1200 Gb/s (rules/ibs.py IB_RATE_CODES, man partitions.conf).

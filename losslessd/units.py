@@ -135,6 +135,20 @@ def speed_gbps(text: str) -> float:
     return value
 
 
+# The longest single span of a pluggable Ethernet PHY: OIF 800ZR, 80-120 km (IEEE 802.3cw 400GBASE-ZR: at least 80 km).
+# Its round trip at 400 Gb/s already holds 60 MB, more headroom than a switch's whole buffer.
+MAX_CABLE_M = 120_000
+
+
+def cable_m(text: str) -> float:
+    """length_m of a cable a device names, at most MAX_CABLE_M (ValueError beyond: a CONFIG_DB's `"1000...0m"` of 40
+    digits was taken, and its headroom asked for 10^35 bytes)."""
+    metres = length_m(text)
+    if not metres <= MAX_CABLE_M:
+        raise ValueError(f"{text!r} is longer than {MAX_CABLE_M:,} m, the longest Ethernet span (800ZR)")
+    return metres
+
+
 def length_m(text: str) -> float:
     """'300m', '5', '40 m', '1km' -> metres (0 is kept: a SONiC port of cable "0m" has no lossless PG made,
     tests/test_parse_sonic.py)."""

@@ -14,6 +14,7 @@ prints each outcome; ``--every-position`` cuts every line at every position (min
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import shutil
@@ -79,6 +80,8 @@ BYTES: dict[str, Callable[[str], bytes]] = {
     "bidi-mid": lambda t: _at_mid(t, "\u202e").encode(),
     "utf16-bom": lambda t: t.encode("utf-16"),
     "utf16le": lambda t: t.encode("utf-16-le"),
+    "utf32be": lambda t: t.encode("utf-32-be"),
+    "gzip": lambda t: gzip.compress(t.encode(), mtime=0),
     "latin1": lambda t: _at_mid(t, "caf\xe9").encode("latin-1"),
     "cr-only": lambda t: t.replace("\n", "\r").encode(),
     "crlf": lambda t: t.replace("\n", "\r\n").encode(),
@@ -103,7 +106,7 @@ SPECIAL = ("fifo", "folder", "dangling-link", "link-loop", "dev-null")
 # A file that holds nothing readable as its reader's format, or a control or invisible character no device writes
 # (SYS002): never clean (exit 0), whatever else it is.
 NEVER_CLEAN = {"empty", "nul-only", "nul-mid", "control-mid", "c1-mid", "zero-width-mid", "bidi-mid", "utf16-bom",
-               "utf16le", "latin1", "fifo", "folder", "dangling-link", "link-loop", "dev-null"}
+               "utf16le", "utf32be", "gzip", "latin1", "fifo", "folder", "dangling-link", "link-loop", "dev-null"}
 
 
 def _at_mid(text: str, what: str) -> str:

@@ -150,6 +150,9 @@ REPORTED = {
     "sonic-mtu-2**63": (LEAF1, '"mtu": "9100"', f'"mtu": "{2**63}"'),
     "sonic-mtu-arabic-digits": (LEAF1, '"mtu": "9100"', '"mtu": "\\u0669\\u0661\\u0660\\u0660"'),
     "sonic-speed-zero": (LEAF1, '"speed": "100000"', '"speed": "0"'),
+    # a cable past the longest Ethernet span (units.MAX_CABLE_M): 40 digits of metres asked 10^35 B of headroom
+    "sonic-cable-40-digits": (LEAF1, '"Ethernet0": "5m"', f'"Ethernet0": "{10**39}m"'),
+    "sonic-cable-121km": (LEAF1, '"Ethernet0": "5m"', '"Ethernet0": "121km"'),
     "sonic-weight-2**63": (LEAF1, '"weight": "14"', f'"weight": "{2**63}"'),
     "sonic-watchdog-2**63": (LEAF1, '"detection_time": "200"', f'"detection_time": "{2**63}"'),
     # map entries out of their table's range (all were bounded 0-63 alike): a PG 8, a TC 16, a queue 12

@@ -36,6 +36,7 @@ NOT_DEVICE_FILES = {"topology.yaml", "topology.yml", "losslessd.yaml", "inventor
 NOT_DEVICE_SUFFIXES = {".md", ".sarif", ".rst", ".html", ".png"}
 
 
+@functools.cache  # (import_module's own lookup was a tenth of sniffing a file no platform knows)
 def parser_for(platform: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{PLATFORMS[platform].parser}")
 

@@ -38,7 +38,7 @@ from ...model import (
     watchdog_of,
 )
 from ...sorting import natural_key
-from ...units import UnknownUnit, decimal, is_digits, is_small_int, length_m, speed_gbps, to_ms, whole
+from ...units import MAX_CABLE_M, UnknownUnit, cable_m, decimal, is_digits, is_small_int, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
 from . import buffermgrd, converter
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
@@ -1642,7 +1642,7 @@ class _Builder:
         for e in self.db.table("CABLE_LENGTH").values():
             for name, written in e.fields.items():
                 if written != last or type(written) is not str:  # (the same text reads the same: no value() call)
-                    length = self.value(e, name, length_m, "a cable length such as '5m'")
+                    length = self.value(e, name, cable_m, f"a cable length such as '5m', at most {MAX_CABLE_M:,} m")
                     last = written if length is not None and type(written) is str else None
                 if length is not None:
                     self._cable_text[name] = written

@@ -1,0 +1,80 @@
+"""Fleet folders of hostile shapes (hostile round 14): a device's folder (SONiC's config_db.json, OpenSM's
+opensm.conf) that also holds other devices. Nothing in a linted folder may leave the run without a word."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT
+
+from .clirun import ROOT, losslessd
+
+FABRIC = ROOT / "examples" / "fabric"
+EOS = ROOT / "tests" / "fixtures" / "raw" / "arista_eos" / "roce-leaf.cfg"
+SONIC = FABRIC / "leaf1" / "config_db.json"
+
+
+def _devices(stdout: str) -> list[str]:
+    return [d["name"] for d in json.loads(stdout)["devices"]]
+
+
+def test_stray_config_db_at_the_fabric_root_keeps_every_device(tmp_path):
+    # A config_db.json copied to the root of the example fabric made the root one SONiC switch: the 7 other
+    # devices (captures, spine1.cfg, the leaf1 folder) were left out without a word, "1 device checked", exit 1.
+    fabric = tmp_path / "fabric"
+    shutil.copytree(FABRIC, fabric)
+    shutil.copy(SONIC, fabric / "config_db.json")
+    ran = losslessd("lint", "-f", "json", str(fabric))
+    assert ran.returncode == EXIT_FINDINGS, ran.stderr
+    assert sorted(_devices(ran.stdout)) == ["gpu01", "gpu02", "gpu03", "gpu05", "gpu06", "leaf1", "leaf2", "spine1"]
+    # the root's switch and leaf1/'s are both named leaf1 by their DEVICE_METADATA: the second is named, not lost
+    said = [f["message"] for f in json.loads(ran.stdout)["findings"] if f["code"] == "SYS001"]
+    assert any("device name 'leaf1' also comes from" in m for m in said), said
+
+
+def test_device_folder_holding_another_platforms_config(tmp_path):
+    # leaf1/ of a pull holding the switch's config_db.json and an EOS running-config put there by hand
+    folder = tmp_path / "leaf1"
+    folder.mkdir()
+    shutil.copy(SONIC, folder / "config_db.json")
+    shutil.copy(EOS, folder / "running.cfg")
+    ran = losslessd("lint", "-f", "json", str(tmp_path))
+    assert sorted(_devices(ran.stdout)) == ["leaf1", "roce-leaf1"], ran.stdout[-2000:]
+
+
+def test_sonic_folders_own_companions_stay_unread(tmp_path):
+    # an /etc/sonic copy: its other databases, version file and FRR folder are no devices and no findings
+    folder = tmp_path / "sonic"
+    (folder / "frr").mkdir(parents=True)
+    shutil.copy(SONIC, folder / "config_db.json")
+    (folder / "counters_db.json").write_text('{"COUNTERS_PORT_NAME_MAP": {"Ethernet0": "oid:0x1"}}\n')
+    (folder / "sonic_version.yml").write_text("build_version: '202305'\n")
+    (folder / "frr" / "frr.conf").write_text("frr version 8.5\nrouter bgp 65100\n")
+    (folder / "platform").symlink_to(ROOT / "losslessd")  # a link out to a folder that is no device's
+    ran = losslessd("lint", "-f", "json", str(folder))
+    report = json.loads(ran.stdout)
+    assert _devices(ran.stdout) == ["leaf1"]
+    assert not [f for f in report["findings"] if f["code"] == "SYS001"]
+
+
+def test_unreadable_file_in_a_device_folder_is_named(tmp_path):
+    # a file beside config_db.json that cannot be read (here not text) is named, not taken for a companion
+    folder = tmp_path / "leaf1"
+    folder.mkdir()
+    shutil.copy(SONIC, folder / "config_db.json")
+    (folder / "spine1.cfg.gz").write_bytes(b"\x1f\x8b\x08\x00" + bytes(range(256)))
+    ran = losslessd("lint", "-f", "json", str(tmp_path))
+    said = [f["location"]["file"] for f in json.loads(ran.stdout)["findings"] if f["code"] == "SYS001"]
+    assert any(s.endswith("spine1.cfg.gz") for s in said), said
+
+
+def test_two_captures_joined_into_one_file_are_named_at_the_second(tmp_path):
+    # `cat gpu01.capture gpu02.capture > gpus.capture`: was "malformed marker line '#% losslessd capture 1'"
+    first = (FABRIC / "gpu01.capture").read_text(encoding="utf-8")
+    joined = tmp_path / "gpus.capture"
+    joined.write_text(first + (FABRIC / "gpu02.capture").read_text(encoding="utf-8"))
+    ran = losslessd("lint", str(joined))
+    assert ran.returncode == EXIT_INPUT
+    line = first.count("\n") + 1
+    assert f"{joined}:{line}: a second capture starts here" in ran.stderr, ran.stderr
