@@ -253,13 +253,21 @@ def test_ecn_that_would_mark_after_pfc_is_refused():
                     pool_bytes=1 << 20)
 
 
+def test_render_takes_every_cable_a_policy_or_device_may_name():
+    """One ceiling (units.MAX_CABLE_M, 800ZR's 120 km): --ports refused 110 km that a policy's
+    default_cable_length_m and a CONFIG_DB CABLE_LENGTH were read with."""
+    assert rnd.parse_port_spec("Ethernet0:400G:110km").cable_length_m == 110_000
+    with pytest.raises(InputError, match="at most 120000 m"):
+        rnd.parse_port_spec("Ethernet0:400G:121km")
+
+
 @pytest.mark.parametrize(("spec", "says"), [
     ("Ethernet0:100G", "expected NAME:SPEED:CABLE[:MTU[:LANES]]"), (":100:5m", "expected NAME:SPEED:CABLE[:MTU[:LANES]]"),
     ("Ethernet0:FAST:5m", "speed 'FAST' is not a link speed in Gb/s above 0 and at most 10000 G (e.g. 100G, 400G)"),
     ("Ethernet0:20000G:5m", "speed '20000G' is not a link speed"),
     ("Ethernet0:0:5m", "speed '0' is not a link speed"), ("Ethernet0:nan:5m", "speed 'nan' is not"),
     ("Ethernet0:1e999:5m", "speed '1e999' is not"), ("Ethernet0:100M:5m", "speed '100M' is not"),
-    ("Ethernet0:100G:5parsecs", "cable length '5parsecs' is not a length above 0 and at most 100000 m (e.g. 3m, 300m, 1km)"),
+    ("Ethernet0:100G:5parsecs", "cable length '5parsecs' is not a length above 0 and at most 120000 m (e.g. 3m, 300m, 1km)"),
     ("Ethernet0:100G:-5m", "cable length '-5m' is not"), ("Ethernet0:100G:infm", "cable length 'infm' is not"),
     ("Ethernet0:100G:5m:jumbo", "MTU 'jumbo' is not a whole number of bytes from 68 to 65535 (e.g. 9100)"),
     ("Ethernet0:100G:5m:9100.5", "MTU '9100.5' is not"), ("Ethernet0:100G:5m:70000", "MTU '70000' is not"),

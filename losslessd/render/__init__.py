@@ -32,7 +32,7 @@ from ..policy import NAME_RULE, Policy, Range, is_name
 from ..printable import quoted
 from ..resources import data_dir
 from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
-from ..units import bytes_to_us, is_small_int, length_m
+from ..units import MAX_CABLE_M, bytes_to_us, is_small_int, length_m
 from . import families
 
 # Parts of a profile a template can lay out on its own; a fix renders only the ones its findings need.
@@ -724,9 +724,9 @@ def parse_port_spec(spec: str) -> PortFacts:
         cable = length_m(cable_text)
     except ValueError:
         cable = math.nan
-    if not (math.isfinite(cable) and 0 < cable <= _MAX_CABLE_M):  # also refuses nan and inf
+    if not (math.isfinite(cable) and 0 < cable <= MAX_CABLE_M):  # also refuses nan and inf
         raise InputError(f"{given}: cable length {quoted(cable_text, 20)} is not a length above 0 and at most "
-                         f"{_MAX_CABLE_M:g} m (e.g. 3m, 300m, 1km)")
+                         f"{MAX_CABLE_M} m (e.g. 3m, 300m, 1km)")
     mtu = lanes = None
     if len(parts) >= 4 and parts[3]:
         if not is_small_int(parts[3].strip(), 5) or not _MIN_MTU <= int(parts[3]) <= _MAX_MTU:
@@ -741,11 +741,10 @@ def parse_port_spec(spec: str) -> PortFacts:
 
 
 # Sanity bounds of a --ports spec. MTU: IPv4's minimum datagram every host must take (RFC 791, 68) to
-# the 16-bit IP total length (65535). Speed and cable: ten times today's fastest port (800G) and far
-# beyond any lossless span (PFC headroom grows with the cable; 100 km is already absurd).
+# the 16-bit IP total length (65535). Speed: ten times today's fastest port (800G). Cable: units.MAX_CABLE_M, the
+# bound a policy and a device's own cable lengths take (one ceiling: a render refused what a lint read).
 _MIN_MTU, _MAX_MTU = 68, 65535
 _MAX_SPEED_GBPS = 10000
-_MAX_CABLE_M = 100_000.0
 
 
 def _clamp(value: float, rng: Range, floor: float = 0) -> int:
