@@ -1460,8 +1460,12 @@ class _Builder:
                 hard = (f, f"not one of {', '.join(map(str, takes))}")
             elif takes is not None and text is not None and isinstance(takes[0], int) and not _sto_reads(text, *takes):
                 hard = (f, "no number orchagent reads (std::stoi / std::stoull throws on it)")
-            elif releases is not None and soft is None and not self._release_takes(*releases[1:]):
-                soft, taken = (f, releases[0]), releases[1]
+            elif releases is not None and soft is None and (release := self._release_takes(*releases[1:])) is not True:
+                if release is False:  # the config's own release refuses it: as a field no release takes
+                    hard = (f, f"a field {releases[0]}, and this config's VERSIONS|DATABASE VERSION "
+                               f"{_quoted(self._db_version() or '')} names a release that refuses it")
+                else:
+                    soft, taken = (f, releases[0]), releases[1]
             if hard is not None:
                 break
         verdict = None
@@ -1478,23 +1482,32 @@ class _Builder:
                               source)
                 why = f"orchagent refuses {_at(e)}, so the QUEUE entry is never applied (SYS002 at {at})"
             else:
+                # A release that takes it exists: the config, which names none, is no error of its own (SYS004, info:
+                # the input leaves the release out); a field no release takes yet stays a warning.
+                code = "SYS002" if taken is None else "SYS004"
                 self.db.issue(f"{said} is a field {what}; where orchagent refuses it, it never creates the {table} "
                               f"entry nor applies the QUEUE entries naming it (sonic-swss qosorch.cpp), so their "
                               f"scheduler and WRED profile are read as unknown; remove the field if the switch's "
-                              f"SONiC release refuses it{'' if taken is None else _SAY_RELEASE}", source)
+                              f"SONiC release refuses it{'' if taken is None else _SAY_RELEASE}", source, code)
                 why = (f"{_at(e)} has {f}, {what}, so whether the QUEUE entry is applied depends on the switch's "
-                       f"release (SYS002 at {at})")
+                       f"release ({code} at {at})")
             verdict = (hard is not None, why, source)
         self._refusals[(table, name)] = verdict
         return verdict
 
-    def _release_takes(self, since: tuple[int, ...] | None, before: tuple[int, ...] | None) -> bool:
-        """Whether the config's db_migrator version (VERSIONS|DATABASE) is one of the releases that take a field."""
+    def _db_version(self) -> str | None:
+        """The config's db_migrator version (VERSIONS|DATABASE VERSION) where it is one losslessd reads."""
         e = self.db.table("VERSIONS").get("DATABASE")
         m = _DB_VERSION.fullmatch(str(e.fields.get("VERSION"))) if e is not None else None
-        if since is None or m is None:
-            return False
-        version = tuple(int(n) for n in m.group(1).split("_"))
+        return m.group(0) if m else None
+
+    def _release_takes(self, since: tuple[int, ...] | None, before: tuple[int, ...] | None) -> bool | None:
+        """Whether the config's db_migrator version is one of the releases that take a field: None where the config
+        names no release (a template render, a file not saved on the switch) or no release takes the field yet."""
+        version_text = self._db_version()
+        if since is None or version_text is None:
+            return None
+        version = tuple(int(n) for n in version_text.removeprefix("version_").split("_"))
         return since <= version and (before is None or version < before)
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
