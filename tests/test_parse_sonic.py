@@ -987,3 +987,31 @@ def test_a_green_marking_mode_without_green_wred_enabled_marks_unknown(enable, m
     ecn = parse([Input("c.json", json.dumps(db))], "sw").ports["Ethernet0"].queues[3].ecn
     assert ecn.ecn_enabled is marks and ecn.wred_drops == drops
     assert (ecn.unapplied is None) == (marks is True) and (marks or "issue 4545" in ecn.unapplied)
+
+
+@pytest.mark.parametrize(("asym", "honoured", "said"), [
+    ("on", list(range(8)), None),
+    ("off", None, None),
+    (None, None, None),
+    ("yes", None, "PORT|Ethernet0 pfc_asym 'yes' is not one of on, off; ignored"),
+])
+def test_pfc_asym_on_makes_the_port_obey_pauses_on_every_priority(tmp_path, asym, honoured, said):
+    """SONiC PORT `pfc_asym: on` (sonic-swss portsorch.cpp setPortPfcAsym: PFC mode SEPARATE, TX on pfc_enable's
+    priorities, RX 0xff) was not read: the port obeys a neighbour's pauses on its lossy priorities too, queues no PFC
+    watchdog watches. Read as Port.pfc_honoured; PFC002 names those priorities (info)."""
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000", **({"pfc_asym": asym} if asym else {})}},
+          "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps(db, indent=1))
+    device = parse([Input(str(path), path.read_text())], "sw")
+    port = device.ports["Ethernet0"]
+    assert port.pfc_honoured == honoured and port.pfc_enabled == [3, 4]
+    assert [i.message for i in device.issues if "pfc_asym" in i.message] == ([said] if said else [])
+    found = [f for f in api.lint([path], "sonic-azure", select_codes=["PFC002"]).findings if f.key == "pfc-asym"]
+    if honoured:
+        [f] = found
+        assert f.severity.value == "info" and f.source.pointer == "/PORT/Ethernet0/pfc_asym"
+        assert "lossy priorities 0,1,2,5,6,7 too" in f.message
+    else:
+        assert found == []

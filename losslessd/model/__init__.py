@@ -432,6 +432,10 @@ class Port(Model):
 
     pfc_enabled: list[int] | None = None  # priorities with PFC on; [] = PFC off, None = unknown
     pfc_source: Source | None = None
+    # Priorities whose received pause frames stop the port's transmit, where they are not pfc_enabled's (asymmetric
+    # PFC: SONiC `pfc_asym on` honours all eight); None: pfc_enabled's (symmetric PFC, every other platform).
+    pfc_honoured: list[int] | None = None
+    pfc_honoured_source: Source | None = None
     # True where pfc_source is a line that turns PFC off in so many words (NX-OS and Onyx `... priority-flow-control
     # mode off`, SONiC `pfc_enable: ""`, EOS `no priority-flow-control` or `priority-flow-control all off`, OS10 `no
     # priority-flow-control mode`): an explicit off, not lossless configuration without effect (engine.pfc_written).

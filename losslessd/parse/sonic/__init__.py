@@ -113,6 +113,10 @@ _ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tupl
 # sonic-utilities scripts/db_migrator.py writes its version to VERSIONS|DATABASE VERSION (`version_1_0_1` on the
 # 201811 branch, `version_1_0_6` on 201911, `version_2_0_2` on 202012, `version_3_0_7` on 202205, `version_4_0_3` on
 # 202211, then `version_202305_01` on): numbers compared in turn.
+# PORT pfc_asym (sonic-swss portsorch.cpp pfc_asym_map, setPortPfcAsym): "on" sets SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL_
+# MODE to SEPARATE, PFC TX to pfc_enable's priorities and PFC RX to 0xff (every priority obeys a received pause); "off"
+# is the combined mode, PFC on pfc_enable's priorities both ways.
+_PFC_ASYM = {"on": True, "off": False}
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
 _DB_VERSION = re.compile(r"version_(\d{1,6}(?:_\d{1,6}){1,3})")
@@ -1225,6 +1229,8 @@ class _Builder:
                     "_role": self.text(e, "role")}, e)
             # (text() written out for the usual string or absent field: two calls a port)
             description, alias = fields.get("description", _ABSENT), fields.get("alias", _ABSENT)
+            if "pfc_asym" in fields and self.choice(e, "pfc_asym", _PFC_ASYM):
+                self.port(name, e).update(pfc_honoured=list(range(8)), pfc_honoured_source=e.source("pfc_asym"))
             self.port(name, e).update(
                 facts, description=description if type(description) is str else None if description is _ABSENT
                 else self.text(e, "description"),
