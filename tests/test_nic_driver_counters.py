@@ -9,8 +9,8 @@ import pytest
 
 from losslessd import inventory
 from losslessd.collect.ssh import Session
-from losslessd.daemon.pollers import counter_host
 from losslessd.daemon.metrics import family_of
+from losslessd.daemon.pollers import counter_host
 from losslessd.monitor import PAUSE_DURATION_US, PFC_RX, PFC_TX, RX_BUFFER_DISCARDS, TX_PACKETS, Key
 from losslessd.monitor.sources import reading_from_commands
 
