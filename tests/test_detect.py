@@ -333,3 +333,20 @@ def test_ecn_marks_floored_after_a_restart_beneath_a_clear_are_no_false_zero():
     # ... or off the floor (0 -> 3,000: unknown, counts only what passed the cache), then flat: no marks while
     # 500 pauses/s go on, judged over 3,000 -> 3,000 (poll 7) and again (poll 8)
     assert events([9_000, 10_000, 0, 0, 0, 0, 3_000, 3_000, 3_000]) == [(8, "ecn_not_marking")]
+
+
+def test_a_nic_dropping_a_lossless_priority_for_want_of_buffer_is_loss():
+    """mlx5 rx_prio<p>_buf_discard moving on a lossless priority is loss at the host (before: not read at all): an
+    error event for the interval it moved, ended by the first interval it did not; on a lossy priority, or with the
+    count unknown (cleared), nothing."""
+    det = Detectors(Thresholds(), {3})
+    drops = {Key("ens1f0", "rx_buffer_discards", 3): 5, Key("ens1f0", "rx_buffer_discards", 0): 9}
+    [opened] = det.feed(Rates("gpu01", 1010.0, 10.0, drops, {k: v / 10 for k, v in drops.items()}))
+    assert (opened.kind, opened.severity, opened.port) == ("nic_lossless_discard", "error", "ens1f0")
+    assert opened.priority == 3
+    assert opened.numbers["discards"] == 5 and "dropped 5 packet(s) of lossless priority 3" in opened.message
+    still = {Key("ens1f0", "rx_buffer_discards", 3): 0}
+    cleared = Rates("gpu01", 1020.0, 10.0, {}, {k: 0.0 for k in still}, cleared=frozenset(still))
+    assert det.feed(cleared) == []  # unknown: no step, still open
+    [ended] = det.feed(Rates("gpu01", 1030.0, 10.0, still, {k: 0.0 for k in still}))
+    assert ended is opened and ended.end_unix_s == 1030.0

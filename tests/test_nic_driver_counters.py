@@ -9,8 +9,9 @@ import pytest
 
 from losslessd import inventory
 from losslessd.collect.ssh import Session
+from losslessd.daemon.metrics import family_of
 from losslessd.daemon.pollers import counter_host
-from losslessd.monitor import PAUSE_DURATION_US, PFC_RX, PFC_TX, TX_PACKETS, Key
+from losslessd.monitor import PAUSE_DURATION_US, PFC_RX, PFC_TX, RX_BUFFER_DISCARDS, TX_PACKETS, Key
 from losslessd.monitor.sources import reading_from_commands
 
 # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings: "tx_prio_N_packets", then per priority the flow
@@ -72,7 +73,7 @@ def test_a_driver_without_per_priority_counters_is_named_not_taken_for_quiet():
         "ethtool -I -a eth2": "Pause parameters for eth2:\nAutonegotiate:\toff\nRX:\t\ton\nTX:\t\ton\nStatistics:\n"
                               "  tx_pause_frames: 4\n  rx_pause_frames: 3\n"}, 0.0, 0.0)
     assert r.values and r.unread == (
-        "`ethtool -S eth2`: no per-priority pause counter of a driver losslessd reads (mlx5_core, mlx4_en, bnxt_en, "
+        "`ethtool -S eth2`: no per-priority counter of a driver losslessd reads (mlx5_core, mlx4_en, bnxt_en, "
         "ice, i40e) and no PFC storm count among its names: its counters are unknown",)
 
 
@@ -90,3 +91,15 @@ def test_a_mlx4_host_is_polled_over_ssh(make_sim):
     r = reading_from_commands("gpu01", "linux_mlx5", outputs, 0.0, 0.0)
     assert r.values[Key(iface, PFC_RX, 3)] == 30 and r.values[Key(iface, PFC_TX, 3)] == 60
     assert not [u for u in r.unread if "ethtool -S" in u]
+
+
+def test_mlx5_receive_buffer_discards_are_read_and_exported():
+    """mlx5's rx_prio<p>_buf_discard (en_stats.c pport_per_tc_prio_stats_desc: PPCNT no_buffer_discard_uc) counts the
+    priority's packets the NIC dropped for want of receive buffer: on a lossless priority, loss. A host whose
+    `ethtool -S` has only that counter (a runbook's grep for `prio[0-7]_(pause|buf_discard)`) was "no per-priority
+    pause counter", its drops unseen; now they are read per priority and exported."""
+    r = reading_from_commands("gpu07", "linux_mlx5", {
+        "ethtool -S eth2": "NIC statistics:\n     rx_prio0_buf_discard: 2\n     rx_prio3_buf_discard: 5\n"}, 0.0, 0.0)
+    assert r.unread == ()
+    assert r.values == {Key("eth2", RX_BUFFER_DISCARDS, 0): 2, Key("eth2", RX_BUFFER_DISCARDS, 3): 5}
+    assert family_of(RX_BUFFER_DISCARDS, True) == ("losslessd_nic_rx_buffer_discards_total", "priority", 1.0)

@@ -263,14 +263,14 @@ def test_options_of_a_newer_opensm_are_known():
     """KNOWN is upstream OpenSM's whole option table (osm_subnet.c opt_tbl at the commit its comment names): a file of
     options 3.3.21 and later added (avoid_throttled_links, force_link_width, long_transaction_timeout ...) is an
     opensm.conf (before: 3 of its 10 options known, so no platform took it), none of them reads as a misspelt QoS
-    option, and every option the model keeps is one of upstream's."""
+    option, and every option the model keeps is one of upstream's or NVIDIA's (its qos_sw2sw_ set)."""
     text = (RAW / "newer-options.conf").read_text()
     keys = [line.split()[0] for line in text.split("\n") if line.strip() and not line.startswith("#")]
     assert len(keys) == 10 and all(k in opensm.options.KNOWN for k in keys)
     assert opensm.sniff(Input("sm.txt", text)) and detect(Input("sm.txt", text)) == "opensm"
     dev = parse_text(text)
     assert dev.issues == [] and dev.opensm.routing_engines == ["dfsssp"]
-    assert set(opensm.options._TYPES) <= opensm.options.KNOWN
+    assert set(opensm.options._TYPES) <= opensm.options.KNOWN | opensm.options.NVIDIA_KNOWN
     # a misspelling of one of the new names is not a QoS option's: no word (OpenSM only logs it)
     assert parse_text("qos TRUE\nforce_link_widht 255\navoid_throttled_link TRUE\n").issues == []
 

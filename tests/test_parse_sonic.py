@@ -870,7 +870,9 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
 def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, releases, value):
     """A field orchagent takes on some releases and refuses on others: the queues naming the entry are applied or
     not as the switch's release decides, so their scheduler and ECN are unknown (SCH001, ECN001 unverified), not
-    unset (which read as errors on a config that works on the switch's own release)."""
+    unset (which read as errors on a config that works on the switch's own release). A config naming no release (a
+    template render) is no fault of its own where a release takes the field: SYS004 (info), naming the releases;
+    a field no release takes yet stays a SYS002 warning (before: SYS002 for both, failing `--fail-on warning`)."""
     db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
           "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
           "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50"}},
@@ -879,8 +881,9 @@ def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, re
           "QUEUE": {"Ethernet0|3": {"scheduler": "s1", "wred_profile": "W"}}}
     db[table]["s1" if table == "SCHEDULER" else "W"][field] = value
     device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
-    [issue] = [i for i in device.issues if i.code == "SYS002"]
-    assert issue.source.pointer.endswith(f"/{field}") and releases in issue.message
+    code = "SYS002" if releases == "4719" else "SYS004"
+    [issue] = [i for i in device.issues if i.code in ("SYS002", "SYS004")]
+    assert issue.code == code and issue.source.pointer.endswith(f"/{field}") and releases in issue.message
     assert "refuses the whole" not in issue.message and "read as unknown" in issue.message
     assert ("VERSIONS|DATABASE" in issue.message) == (releases != "4719")  # (what settles it, where a release does)
     queue = device.ports["Ethernet0"].queues[3]
@@ -904,19 +907,26 @@ def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, re
     ("meter_type", "bytes", "version_202305_01", True),
     ("priority", "1", "version_3_0_7", True),
     ("priority", "1", "version_4_0_0", False),
-    ("pir", "1", "version_soon", False),  # (no version read: the release is not known)
+    ("pir", "1", "version_soon", None),  # (no version read: the release is not known)
 ])
 def test_the_configs_db_migrator_version_settles_which_release_it_is(field, value, version, taken):
     """A field some releases refuse is taken, not unknown, where the config's VERSIONS|DATABASE names a release that
-    takes it (db_migrator writes it on every boot, and `config save` keeps it)."""
+    takes it (db_migrator writes it on every boot, and `config save` keeps it); where it names one that refuses it,
+    the entry is refused (SYS002, the queue's scheduler unset: before, unknown as if no release were named); where
+    it names none losslessd reads, unknown (SYS004, info)."""
     db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}, "VERSIONS": {"DATABASE": {"VERSION": version}},
           "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
           "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50", field: value}},
           "QUEUE": {"Ethernet0|3": {"scheduler": "s1"}}}
     device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
     scheduler = device.ports["Ethernet0"].queues[3].scheduler
-    assert [i.code for i in device.issues if i.code == "SYS002"] == ([] if taken else ["SYS002"])
-    assert (scheduler.type is SchedulerType.dwrr, scheduler.unapplied is None) == (taken, taken), scheduler
+    said = [i for i in device.issues if i.code in ("SYS002", "SYS004")]
+    assert [i.code for i in said] == {True: [], False: ["SYS002"], None: ["SYS004"]}[taken]
+    assert (scheduler.type is SchedulerType.dwrr, scheduler.unapplied is None) == (bool(taken), bool(taken))
+    if taken is False:
+        assert f"VERSIONS|DATABASE VERSION '{version}' names a release that refuses it" in said[0].message
+        assert "refuses the whole SCHEDULER entry" in said[0].message
+        assert scheduler.unapplied.startswith("orchagent refuses SCHEDULER|s1")
 
 
 @pytest.mark.parametrize(("field", "severity", "said"), [
@@ -933,7 +943,8 @@ def test_sch001_and_ecn001_say_why_a_refused_entry_leaves_the_queue_unknown(tmp_
     path = tmp_path / "config_db.json"
     path.write_text(json.dumps(db, indent=1))
     findings = api.lint([path], "sonic-azure", fmt="sonic").findings
-    [sys002] = [f for f in findings if f.code == "SYS002" and f"/SCHEDULER/scheduler.1/{field}" in f.source.pointer]
+    [sys002] = [f for f in findings if f.code in ("SYS002", "SYS004") and f"/SCHEDULER/scheduler.1/{field}" in
+                f.source.pointer]
     [sch] = [f for f in findings if f.code == "SCH001" and f.port == "Ethernet0" and "queue 3" in f.message]
     assert sch.severity.value == "info" and said in sch.message and "not in the input" not in sch.message
     assert f"line {sys002.source.line})" in sch.message and sch.source.line == sys002.source.line
@@ -976,3 +987,31 @@ def test_a_green_marking_mode_without_green_wred_enabled_marks_unknown(enable, m
     ecn = parse([Input("c.json", json.dumps(db))], "sw").ports["Ethernet0"].queues[3].ecn
     assert ecn.ecn_enabled is marks and ecn.wred_drops == drops
     assert (ecn.unapplied is None) == (marks is True) and (marks or "issue 4545" in ecn.unapplied)
+
+
+@pytest.mark.parametrize(("asym", "honoured", "said"), [
+    ("on", list(range(8)), None),
+    ("off", None, None),
+    (None, None, None),
+    ("yes", None, "PORT|Ethernet0 pfc_asym 'yes' is not one of on, off; ignored"),
+])
+def test_pfc_asym_on_makes_the_port_obey_pauses_on_every_priority(tmp_path, asym, honoured, said):
+    """SONiC PORT `pfc_asym: on` (sonic-swss portsorch.cpp setPortPfcAsym: PFC mode SEPARATE, TX on pfc_enable's
+    priorities, RX 0xff) was not read: the port obeys a neighbour's pauses on its lossy priorities too, queues no PFC
+    watchdog watches. Read as Port.pfc_honoured; PFC002 names those priorities (info)."""
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000", **({"pfc_asym": asym} if asym else {})}},
+          "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps(db, indent=1))
+    device = parse([Input(str(path), path.read_text())], "sw")
+    port = device.ports["Ethernet0"]
+    assert port.pfc_honoured == honoured and port.pfc_enabled == [3, 4]
+    assert [i.message for i in device.issues if "pfc_asym" in i.message] == ([said] if said else [])
+    found = [f for f in api.lint([path], "sonic-azure", select_codes=["PFC002"]).findings if f.key == "pfc-asym"]
+    if honoured:
+        [f] = found
+        assert f.severity.value == "info" and f.source.pointer == "/PORT/Ethernet0/pfc_asym"
+        assert "lossy priorities 0,1,2,5,6,7 too" in f.message
+    else:
+        assert found == []

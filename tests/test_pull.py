@@ -673,3 +673,23 @@ def test_a_refused_mlnx_qos_without_dcb_sections_says_what_to_capture(tmp_path):
                     "DSCP/priority/TC maps, receive buffers and schedulers unknown; on a host without mlnx_qos capture "
                     f"`dcb pfc show dev {iface}`, `dcb ets show dev {iface}` and `dcb -N app show dev {iface}` "
                     "(pull and examples/collect-host-capture.sh do)"], said
+
+
+def test_pull_reads_a_simulated_hosts_nic_driver(make_sim, tmp_path):
+    """The simulator's Linux hosts answer `ethtool -i IF` as ethtool prints it (driver, version, firmware-version,
+    bus-info ...; before: `command not found`), so `pull` over the real SSH peer exercises the driver path: the
+    snapshot's ports name their driver (Port.nic_driver)."""
+    sim = make_sim(["gpu01"], snmp=False)
+    out = tmp_path / "snap"
+    res = _pull_cli(sim.inventory_path, out, sim.env, known_hosts=sim.known_hosts_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    _, pulled = capture.read((out / "gpu01.capture").read_text())
+    answers = {s.command: s.output for s in pulled if s.command.startswith("ethtool -i ")}
+    assert answers, [s.command for s in pulled]
+    for output in answers.values():
+        lines = output.splitlines()
+        assert lines[0] == "driver: mlx5_core" and [line.split(":")[0] for line in lines] == [
+            "driver", "version", "firmware-version", "expansion-rom-version", "bus-info", "supports-statistics",
+            "supports-test", "supports-eeprom-access", "supports-register-dump", "supports-priv-flags"]
+    host = lint([out]).fabric.devices["gpu01"]
+    assert {host.ports[c.split()[-1]].nic_driver for c in answers} == {"mlx5_core"}

@@ -107,11 +107,14 @@ def test_dcb_buffer_set_is_read_back(tmp_path):
 
 
 
-def _non_mlx5_host(tmp_path: Path) -> Path:
+def _non_mlx5_host(tmp_path: Path, driver: str | None = None) -> Path:
     """gpu01 read with dcb, without its mlx5 sysfs ecn reads: an Intel ice / Broadcom bnxt_en host has no ecn/roce_np,
-    roce_rp files (the mlx5 driver's own: NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification")."""
+    roce_rp files (the mlx5 driver's own: NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification"); with
+    ``driver``, its `ethtool -i` answer naming it."""
     path = tmp_path / "gpu01.capture"
     sections = [(c, o) for c, o in dcb_host_sections(IFACE) if "/ecn/" not in c]
+    if driver is not None:
+        sections.append((f"ethtool -i {IFACE}", f"driver: {driver}\nversion: 6.8.0-49-generic\n"))
     path.write_text(capture.write({"device": "gpu01", "platform": "linux_mlx5", "collected": "2026-12-04T12:00:00Z"},
                                   sections))
     return path
@@ -130,6 +133,27 @@ def test_a_dcb_host_without_mlx5_sysfs_gets_no_ecn_write(tmp_path, policy):
     # them: they were SYS002 warnings, one per file)
     after = _warnings(path, policy, script)
     assert [w for w in after if not w.startswith("NIC006 NCCL_IB_TC 106 ")] == []  # (as in the test above)
+
+
+@pytest.mark.parametrize(("driver", "named", "not_named"), [
+    ("ice", ["its driver ice, Intel E810 (irdma)", "roce_dcqcn_enable"], ["niccli"]),
+    ("bnxt_en", ["its driver bnxt_en, Broadcom (bnxt_re)", "niccli"], ["roce_dcqcn_enable"]),
+    ("i40e", ["roce_dcqcn_enable", "niccli", "its driver i40e: see its vendor's DCQCN setting"], []),
+    (None, ["roce_dcqcn_enable", "niccli", f"`ethtool -i {IFACE}` names its driver"], []),
+])
+def test_the_ecn_comment_names_the_setting_of_the_hosts_driver(tmp_path, driver, named, not_named):
+    """The DCQCN comment of a host without mlx5's sysfs switches named Intel's and Broadcom's settings both; where
+    `ethtool -i` named the driver (Port.nic_driver) it names that driver's only, and both where it is unknown."""
+    script = _script(_non_mlx5_host(tmp_path, driver), "roce-dscp26", ["ecn"], cable_m=5)
+    comment = "\n".join(line for line in script.splitlines() if line.startswith("#"))
+    assert all(text in comment for text in named) and not any(text in comment for text in not_named), comment
+
+
+def test_a_dcb_host_whose_driver_is_mlx5_gets_the_sysfs_writes(tmp_path):
+    """A dcb host whose `ethtool -i` says mlx5_core has the ecn/ sysfs files (Port.mlx5_ecn) though its capture did not
+    read them: the render wrote the vendor comment instead of the writes (it judged by the ecn/ reads alone)."""
+    script = _script(_non_mlx5_host(tmp_path, "mlx5_core"), "roce-dscp26", ["ecn"], cable_m=5)
+    assert f"echo 1 > /sys/class/net/{IFACE}/ecn/roce_np/enable/3" in script and "niccli" not in script
 
 
 @pytest.mark.slow

@@ -99,3 +99,20 @@ def test_cli_lints_an_sm_folder(tmp_path):
     assert any(f["device"] == "credit-loop" and f["code"] == "IBS007" for f in findings)
     doc = losslessd("rules", "IBS001")
     assert doc.returncode == 0 and "credit-loop" in doc.stdout
+
+
+def test_nvidia_switch_to_switch_set_is_checked_as_its_own_table(tmp_path):
+    """NVIDIA OpenSM's qos_sw2sw_ set is what its switch-to-switch ports take (before: recognised, never read, so
+    SL 0 dropped between switches went unseen while the same table under qos_swe_ was an error)."""
+    conf = RAW / "sw2sw-sl2vl-drops-sl0.conf"
+    [hit] = lint([conf], "infiniband", select_codes=["IBS005"]).findings
+    assert hit.severity.value == "error" and hit.key == "qos_sw2sw_sl2vl:drop"
+    assert hit.message.startswith("qos_sw2sw_sl2vl (switch-to-switch ports) maps SL 0 to VL15")
+    assert line_at(hit.source).startswith("qos_sw2sw_sl2vl 15,")
+    # unset, the set falls back on qos_swe_'s table: one table, both port kinds named, the qos_swe_ line blamed
+    text = conf.read_text().replace("qos_sw2sw_sl2vl 15,", "qos_sw2sw_sl2vl (null)\n#")
+    text = text.replace("qos_swe_sl2vl 0,", "qos_swe_sl2vl 15,")
+    (tmp_path / "sm.conf").write_text(text)
+    [hit] = lint([tmp_path / "sm.conf"], "infiniband", select_codes=["IBS005"]).findings
+    assert "qos_swe_sl2vl (switch external ports, switch-to-switch ports)" in hit.message
+    assert line_at(hit.source).startswith("qos_swe_sl2vl 15,")

@@ -432,6 +432,10 @@ class Port(Model):
 
     pfc_enabled: list[int] | None = None  # priorities with PFC on; [] = PFC off, None = unknown
     pfc_source: Source | None = None
+    # Priorities whose received pause frames stop the port's transmit, where they are not pfc_enabled's (asymmetric
+    # PFC: SONiC `pfc_asym on` honours all eight); None: pfc_enabled's (symmetric PFC, every other platform).
+    pfc_honoured: list[int] | None = None
+    pfc_honoured_source: Source | None = None
     # True where pfc_source is a line that turns PFC off in so many words (NX-OS and Onyx `... priority-flow-control
     # mode off`, SONiC `pfc_enable: ""`, EOS `no priority-flow-control` or `priority-flow-control all off`, OS10 `no
     # priority-flow-control mode`): an explicit off, not lossless configuration without effect (engine.pfc_written).
@@ -803,10 +807,11 @@ class ParseIssue(Model):
 
 @model_class
 class IbQosSet(Model):
-    """OpenSM's effective QoS tables for one kind of port (CA, switch port 0, switch external, router).
+    """OpenSM's effective QoS tables for one kind of port (CA, switch port 0, switch external, router; NVIDIA's
+    switch-to-switch).
 
-    Each table is what OpenSM applies: the qos_<type>_ option, else the qos_ option, else OpenSM's
-    built-in default (then its *_source is None)."""
+    Each table is what OpenSM applies: the qos_<type>_ option (for sw2sw: else qos_swe_'s), else the qos_ option,
+    else OpenSM's built-in default (then its *_source is None)."""
 
     max_vls: int | None = None
     high_limit: int | None = None
@@ -870,7 +875,7 @@ class OpenSm(Model):
     lmc: int | None = None
     max_op_vls: int | None = None  # IBA OperationalVLs code: 1=VL0, 2=VL0-1, 3=VL0-3, 4=VL0-7, 5=VL0-14
     qos_enabled: bool | None = None
-    qos_sets: dict[str, IbQosSet] = dataclasses.field(default_factory=dict)  # ca, sw0, swe, rtr
+    qos_sets: dict[str, IbQosSet] = dataclasses.field(default_factory=dict)  # ca, sw0, swe, rtr; sw2sw if written
     sm_sl: int | None = None
     lash_start_vl: int | None = None
     connect_roots: bool | None = None

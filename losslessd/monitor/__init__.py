@@ -40,6 +40,9 @@ PFC_TX = "pfc_tx"  # PFC pause frames the port sent (its ingress buffer asked th
 PAUSE_DURATION_US = "pause_duration_us"  # time paused, where the platform counts it
 TX_PACKETS = "tx_packets"  # packets the egress queue sent
 DROPPED_PACKETS = "dropped_packets"  # packets the egress queue dropped
+# Packets of a priority a host NIC received and dropped for want of receive buffer (mlx5 rx_prio<p>_buf_discard): on a
+# lossless priority, loss that PFC was there to prevent (the NIC's headroom or its pause came too late).
+RX_BUFFER_DISCARDS = "rx_buffer_discards"
 ECN_MARKED = "ecn_marked"  # packets the queue marked CE (switch WRED/ECN, or a NIC's notification point)
 CNP_SENT = "cnp_sent"  # CNPs a NIC's notification point sent
 CNP_HANDLED = "cnp_handled"  # CNPs a NIC's reaction point acted on
@@ -70,6 +73,7 @@ EventKind = Literal[
     "ecn_not_marking",  # sustained pauses with few or no ECN marks / CNPs: PFC doing ECN's job
     "nic_pause_storm",  # a host NIC's storm prevention stopped it sending pauses: it is the storm's source
     "nic_pause_storm_warning",  # a host NIC sent pauses long enough to near its storm-prevention timeout
+    "nic_lossless_discard",  # a host NIC dropped packets of a lossless priority for want of receive buffer
     "device_down",  # the device stopped answering polls
     "finding_new",  # drift: a lint finding appeared
     "finding_cleared",  # drift: a lint finding went away

@@ -29,6 +29,7 @@ from . import (
     PAUSE_STORM_WARNINGS,
     PFC_RX,
     PFC_TX,
+    RX_BUFFER_DISCARDS,
     TX_PACKETS,
     WD_RESTORED,
     WD_STORMS,
@@ -141,7 +142,8 @@ class _Device:
 
 _PAUSE_LABELS = ((PFC_RX, f"{PFC_RX}_per_s"), (PFC_TX, f"{PFC_TX}_per_s"))
 _SEVERITY: dict[str, Literal["info", "warning", "error"]] = {"pfc_storm": "error", "onbox_storm": "error",
-                                                              "device_down": "error", "nic_pause_storm": "error"}
+                                                              "device_down": "error", "nic_pause_storm": "error",
+                                                              "nic_lossless_discard": "error"}
 _NIC_STORM = (PAUSE_STORM_WARNINGS, PAUSE_STORM_ERRORS)
 _ONBOX = ("nic_pause_storm", "nic_pause_storm_warning")  # what a device's own watchdog counted, not inferred
 
@@ -223,6 +225,7 @@ class Detectors:
                 out += self._storm(dev, rates, port, prio)
                 out += self._pause_rate(dev, rates, port, prio, pauses)
                 out += self._ecn(dev, rates, port, prio, pauses)
+                out += self._nic_discard(dev, rates, port, prio, unknown)
             elif prio in self.lossy:
                 out += self._lossy(dev, rates, port, prio, self._pauses(rates, port, prio, unknown))
         return out
@@ -404,6 +407,19 @@ class Detectors:
                               1, 1, f"the NIC sent pause frames long enough to near its PFC storm-prevention timeout "
                                     f"{warnings} time(s) in {r.interval_s:g} s: its receive side is not draining")
         return out
+
+    def _nic_discard(self, dev: _Device, r: Rates, port: str, prio: int, unknown: frozenset[Key]) -> list[Event]:
+        """A host NIC dropped packets of a lossless priority for want of receive buffer (mlx5 rx_prio<p>_buf_discard):
+        the loss PFC is there to prevent (headroom too small for the cable and MTU, or pause honoured too late). Opens
+        in the interval the count moved, ends at the first interval it did not; an unknown count is no step."""
+        key = Key(port, RX_BUFFER_DISCARDS, prio)
+        if key in unknown or (drops := r.deltas.get(key)) is None:
+            return []
+        return self._step(dev, r, "nic_lossless_discard", port, prio, drops > 0,
+                          {"discards": float(drops), "interval_s": r.interval_s}, 1, 1,
+                          f"the NIC dropped {drops} packet(s) of lossless priority {prio} for want of receive buffer "
+                          f"in {r.interval_s:g} s: PFC did not keep it lossless (check the NIC's headroom and buffer "
+                          f"sizes for the cable and MTU, and that the switch honours its pauses)")
 
     @staticmethod
     def _storming(dev: _Device, port: str, prio: int) -> bool:

@@ -35,6 +35,7 @@ from . import (
     PAUSE_STORM_WARNINGS,
     PFC_RX,
     PFC_TX,
+    RX_BUFFER_DISCARDS,
     TX_PACKETS,
     WD_RESTORED,
     WD_STORMS,
@@ -261,13 +262,16 @@ def _wred_counters(command: str, output: str) -> dict[Key, int]:
 # -- hosts -----------------------------------------------------------------------------------------
 
 # Per-priority `ethtool -S` counter names, one table per NIC driver (the names each driver's get_strings writes; the
-# priority is the name's one digit): PFC pause frames received (PFC_RX) and sent (PFC_TX), the time paused, and what the
-# priority sent (our queue TX for priority p).
+# priority is the name's one digit): PFC pause frames received (PFC_RX) and sent (PFC_TX), the time paused, what the
+# priority sent (our queue TX for priority p) and what it dropped on receive for want of buffer.
 _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
     # Linux Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst, "Priority Port Counters"
-    # (rx_prio<p>_pause_duration in microseconds)
+    # (rx_prio<p>_pause_duration in microseconds); rx_prio<p>_buf_discard: mlx5 en_stats.c pport_per_tc_prio_stats_desc,
+    # the PPCNT per-TC-priority group's no_buffer_discard_uc (unicast packets of the priority dropped for want of
+    # receive buffer)
     "mlx5_core": {r"rx_prio(\d)_pause": PFC_RX, r"tx_prio(\d)_pause": PFC_TX,
-                  r"rx_prio(\d)_pause_duration": PAUSE_DURATION_US, r"tx_prio(\d)_packets": TX_PACKETS},
+                  r"rx_prio(\d)_pause_duration": PAUSE_DURATION_US, r"tx_prio(\d)_packets": TX_PACKETS,
+                  r"rx_prio(\d)_buf_discard": RX_BUFFER_DISCARDS},
     # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings, "priority flow control statistics";
     # rx_pause_duration_prio_<p> in microseconds (mlx4/en_port.h struct mlx4_en_stat_out_flow_control_mbox:
     # rx_pause_duration "Total number of microseconds that far-end port requested to pause transmission")
@@ -323,7 +327,7 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
         elif (p := _ETHTOOL_PRIO.fullmatch(m[1])) and p.lastindex is not None:
             out[Key(iface, _ETHTOOL_NAMES[p.lastindex - 1], int(p[p.lastindex]))] = value
     if not out and len(lines) > 1:
-        raise _Unknown(f"no per-priority pause counter of a driver losslessd reads ({_DRIVERS}) and no PFC storm "
+        raise _Unknown(f"no per-priority counter of a driver losslessd reads ({_DRIVERS}) and no PFC storm "
                        "count among its names")
     return out
 

@@ -145,6 +145,8 @@ class PortFacts:
     # user manual, "Explicit Congestion Notification"): an mlnx_qos host, or a dcb host whose capture read them. A dcb
     # host without them (Intel ice, Broadcom bnxt_en) sets DCQCN with its vendor's tool, which its script names.
     mlx5_ecn: bool = True
+    # A host port's kernel driver (model Port.nic_driver, `ethtool -i`): which vendor's DCQCN setting its script names.
+    nic_driver: str | None = None
 
 
 @dataclass(frozen=True)
@@ -313,6 +315,7 @@ class PortProfile:
     source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
     dcb_tool: str | None = None  # PortFacts.dcb_tool
     mlx5_ecn: bool = True  # PortFacts.mlx5_ecn
+    nic_driver: str | None = None  # PortFacts.nic_driver
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -990,7 +993,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
             own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool,
-            mlx5_ecn=port.mlx5_ecn))
+            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1469,5 +1472,5 @@ def device_facts(device: Device, policy: Policy, names: Sequence[str] | None = N
                                carries=p.priority_queues() or {},
                                rates={q: list(queue.scheduler.rates) for q, queue in sorted(p.queues.items())
                                       if queue.scheduler is not None and queue.scheduler.rates},
-                               dcb_tool=p.dcb_tool, mlx5_ecn=p.dcb_tool != "dcb" or p.nic_ecn is not None))
+                               dcb_tool=p.dcb_tool, mlx5_ecn=p.mlx5_ecn(), nic_driver=p.nic_driver))
     return facts, pool.size_bytes if pool is not None else None

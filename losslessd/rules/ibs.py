@@ -61,7 +61,8 @@ PATH_SL = ("deadlock-free only while every application takes each route's SL fro
            "layering")
 # IBA PortInfo OperationalVLs (ib_types.h IB_VL_TYPE): code -> data VLs (1: VL0 ... 5: VL0-VL14).
 DATA_VLS = {1: 1, 2: 2, 3: 4, 4: 8, 5: 15}
-PORT_TYPES = {"ca": "CA ports", "sw0": "switch port 0", "swe": "switch external ports", "rtr": "router ports"}
+PORT_TYPES = {"ca": "CA ports", "sw0": "switch port 0", "swe": "switch external ports", "rtr": "router ports",
+              "sw2sw": "switch-to-switch ports"}  # the last: NVIDIA OpenSM's qos_sw2sw_ set, where the file has it
 
 
 def data_vls(sm: OpenSm) -> int | None:

@@ -95,10 +95,15 @@ class PfcEnabledOnLossy(PortRule):
     ## Passing example
     `pfc_enable: "3"`.
 
+    A port with asymmetric PFC (SONiC `pfc_asym: on`) sends pauses on its PFC priorities but obeys
+    received pauses on every priority: an info finding names the lossy priorities a neighbour's
+    pause frames stop there (no PFC watchdog watches those queues).
+
     ## Fix
     Disable PFC on that priority, or add it to `lossless.priorities` in the policy (and give it a
     lossless buffer profile and a watchdog). Ports whose PFC state is unknown are reported once,
-    by PFC001.
+    by PFC001. For asymmetric PFC, set `pfc_asym` off unless the port faces a host that must be able
+    to pause every priority.
     """
 
     code = "PFC002"
@@ -118,6 +123,14 @@ class PfcEnabledOnLossy(PortRule):
                                    f"or add it to lossless.priorities",
                                    device=device, port=port, source=port.pfc_source or port.source, key=prio,
                                    priority=prio)
+        obeyed = [p for p in port.pfc_honoured or () if p not in lossless and p not in (port.pfc_enabled or ())]
+        if obeyed:
+            yield self.finding(f"asymmetric PFC: the port obeys received pause frames on every priority, so a "
+                               f"neighbour's pauses stop its lossy priorities {numbers(obeyed)} too, queues no PFC "
+                               f"watchdog watches (it sends pauses only for {numbers(port.pfc_enabled or [])}); "
+                               "set pfc_asym off unless the port faces a host that must pause every priority",
+                               device=device, port=port, source=port.pfc_honoured_source or port.source,
+                               key="pfc-asym", severity=Severity.info, priorities=obeyed)
 
 
 @register

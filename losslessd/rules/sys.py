@@ -134,9 +134,11 @@ class InputIncomplete(_IssueRule):
     `show route` whose routes list equal-cost next hops besides the selected one (which of them the forwarding
     table holds is in `show route forwarding-table`, not there); on a SONiC switch in the traditional buffer
     model, the lossless PGs its buffer manager binds to a profile from the SKU's pg_profile_lookup.ini when
-    losslessd does not ship that SKU's table (or a key of the file beside the one it writes), once per switch.
-    An info finding: nothing is wrong with what was read, but facts depending on it are unknown
-    (the rules that need them say "not in the input" rather than guess).
+    losslessd does not ship that SKU's table (or a key of the file beside the one it writes), once per switch; a
+    SONiC SCHEDULER field orchagent takes from some release on (`cir`, `pir`, `meter_type`) in a config that names
+    no release (no `VERSIONS|DATABASE`: a template render), the releases named. An info finding: nothing is
+    wrong with what was read, but facts depending on it are unknown (the rules that need them say "not in the
+    input" rather than guess).
 
     ## Why it matters
     A missing table is not a wrong setting: reporting it as one (or guessing its content) would make

@@ -52,6 +52,13 @@ SNMP_V3_USER = "losslessd"
 _EOS_DEFAULT_MODEL, _EOS_DEFAULT_VERSION = "vEOS-lab", "4.31.2F"
 # `! device: spine1 (DCS-7060DX5-64S, EOS-4.31.2F)`: the header EOS writes atop `show running-config`.
 _EOS_DEVICE_LINE = re.compile(r"^! device: \S+ \((?P<model>[^,]+), EOS-(?P<version>[^)]+)\)", re.MULTILINE)
+# `ethtool -i IF` as ethtool.c dump_drvinfo prints it (the ten lines; a ConnectX-7 with the in-tree mlx5_core, whose
+# version is the kernel's release): what a host's capture did not record is served so, the driver the capture named
+# (Port.nic_driver) kept.
+_DRVINFO = ("driver: {driver}\nversion: 6.8.0-49-generic\nfirmware-version: {firmware}\nexpansion-rom-version: \n"
+            "bus-info: 0000:{bus:02x}:00.{function}\nsupports-statistics: yes\nsupports-test: yes\n"
+            "supports-eeprom-access: no\nsupports-register-dump: no\nsupports-priv-flags: yes\n")
+_MLX5_FIRMWARE = "28.39.1002 (MT_0000000838)"
 # EOS `show lldp neighbors` with no neighbour (served when a device's files recorded none).
 _EOS_EMPTY_LLDP = """\
 Last table change time   : never
@@ -540,7 +547,20 @@ def _outputs(model: Device, files: list[Path]) -> dict[str, str] | None:
         return None  # a bare `mlnx_qos` output does not say which command on which interface made it
     if model.platform == "arista_eos":
         _eos_outputs(model, outputs)
+    elif model.platform == "linux_mlx5":
+        _host_outputs(model, outputs)
     return outputs
+
+
+def _host_outputs(model: Device, outputs: dict[str, str]) -> None:
+    """`ethtool -i IF` of each NIC port (two ports per PCI device, as a dual-port ConnectX): `pull` reads the driver
+    there (Port.nic_driver), which says where the NIC's DCQCN is set. Without it the simulated host answered `command
+    not found` and the driver path went unexercised."""
+    for n, (name, port) in enumerate(sorted(model.ports.items())):
+        driver = port.nic_driver or "mlx5_core"
+        outputs.setdefault(f"ethtool -i {name}", _DRVINFO.format(
+            driver=driver, firmware=_MLX5_FIRMWARE if driver == "mlx5_core" else "", bus=0x41 + n // 2,
+            function=n % 2))
 
 
 def _sonic_running_config(files: list[Path], texts: list[str]) -> str:

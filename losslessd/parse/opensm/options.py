@@ -44,6 +44,11 @@ QOS_DEFAULTS = {
     "sl2vl": "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7",
 }
 QOS_TYPES = ("ca", "sw0", "swe", "rtr")  # man opensm, QOS CONFIGURATION: qos_ca_, qos_sw0_, qos_swe_, qos_rtr_
+# NVIDIA OpenSM's switch-to-switch set (osm_subnet.h qos_sw2sw_options): the switch external ports whose peer is a
+# switch take it, and where it is unset what qos_swe_ gives them (`opensm --create-config` of 5.21 writes it below
+# the qos_swe_ set as "Switch-to-switch external port options"; an InfiniBand course chapter's reading: "further
+# overrides the switch-to-switch ports among" the switch external ports).
+SW2SW = "sw2sw"
 _QOS_FIELDS = tuple(QOS_DEFAULTS)
 
 # C type of each option the model keeps (osm_subnet.c opt_tbl): (bits, signed) or "bool"/"str".
@@ -55,7 +60,7 @@ _TYPES: dict[str, object] = {
     "sm_inactive": "bool", "routing_engine": "str", "root_guid_file": "str", "qos_policy_file": "str",
     "partition_config_file": "str",
 }
-for _prefix in ("qos", *(f"qos_{t}" for t in QOS_TYPES)):
+for _prefix in ("qos", *(f"qos_{t}" for t in (*QOS_TYPES, SW2SW))):
     _TYPES.update({f"{_prefix}_max_vls": (32, False), f"{_prefix}_high_limit": (32, True),
                    f"{_prefix}_vlarb_high": "str", f"{_prefix}_vlarb_low": "str", f"{_prefix}_sl2vl": "str"})
 
@@ -108,10 +113,8 @@ NVIDIA_KNOWN = frozenset({
     # sweep_every_hup_signal), which AI-fabric guides and UFM runbooks write in opensm.conf under these names (the
     # UFM-SDN command reference's `ib sm ar-sl-mask` sets ar_sl_mask). No `ar_enable` or `sharp_enable` field exists.
     "ar_mode", "shield_mode", "pfrn_sl", "ar_sl_mask", "sharp_enabled", "sweep_every_hup_signal",
-    # The switch-to-switch ports' QoS set (osm_subn_opt_t qos_sw2sw_options of the same header; NVIDIA OpenSM 5.21's
-    # `opensm --create-config` writes "# QoS Switch-to-switch external port options" and these five): no misspelt
-    # qos_swe_ option. Its tables are not read (see docs/real-configs.md, session 37 part b).
-    *(f"qos_sw2sw_{field}" for field in ("max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl")),
+    # The switch-to-switch ports' QoS set (SW2SW above): no misspelt qos_swe_ option; read into OpenSm.qos_sets.
+    *(f"qos_{SW2SW}_{field}" for field in ("max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl")),
 })
 # Routing engines OpenSM can set up, by the exact name setup_routing_engine compares with strcmp: upstream's built-in
 # modules (linux-rdma/opensm osm_opensm.c static_routing_modules) and NVIDIA OpenSM's (include/opensm/osm_opensm.h,
@@ -124,7 +127,7 @@ ROUTING_ENGINES = frozenset({
 })
 BANNER = "# DEVICE ATTRIBUTES OPTIONS"  # the first section `opensm -c` writes
 # Upstream OpenSM's QoS options (osm_subnet.c opt_tbl: qos, qos_policy_file and the qos[_ca|_sw0|_swe|_rtr]_ sets).
-QOS_OPTIONS = tuple(sorted(k for k in _TYPES if k == "qos" or k.startswith("qos_")))
+QOS_OPTIONS = tuple(sorted(k for k in _TYPES if k == "qos" or k.startswith("qos_") and k not in NVIDIA_KNOWN))
 # How alike (difflib ratio) an unknown option must be to a QoS option to read as a misspelling of it: `qos_max_vl`
 # or `qos_sl2v1` (0.95), not NVIDIA's `enhanced_qos_policy_file` (0.77 to qos_policy_file: its own option).
 _NEAR = 0.85
@@ -340,20 +343,23 @@ def build(options: dict[str, Option]) -> tuple[OpenSm, list[ParseIssue]]:
         ignore_other_sm=b.get("ignore_other_sm"), sm_inactive=b.get("sm_inactive"),
         subnet_prefix=b.get("subnet_prefix"), guid=b.get("guid"),
         qos_policy_file=b.get("qos_policy_file"), partition_config_file=b.get("partition_config_file"),
-        qos_sets={t: _qos_set(b, f"qos_{t}") for t in QOS_TYPES},
+        qos_sets={t: _qos_set(b, f"qos_{t}") for t in QOS_TYPES} | (
+            {SW2SW: _qos_set(b, f"qos_{SW2SW}", "qos_swe")} if any(k.startswith(f"qos_{SW2SW}_") for k in options)
+            else {}),
         sources={k: o.source for k, o in options.items() if k in _TYPES},
     )
     return sm, b.issues
 
 
-def _qos_set(b: _Builder, prefix: str) -> IbQosSet:
-    """osm_qos.c qos_build_config: the set's own option, else the qos_ default set's, else built in.
+def _qos_set(b: _Builder, prefix: str, *between: str) -> IbQosSet:
+    """osm_qos.c qos_build_config: the set's own option, else those of the sets ``between`` (NVIDIA's sw2sw set falls
+    back on qos_swe_), else the qos_ default set's, else built in.
 
     Unset in the file is max_vls 0, high_limit < 0, a table `(null)`; with QoS on OpenSM also
     treats max_vls above 15 and high_limit above 255 as unset (osm_subnet.c subn_verify_qos_set)."""
     out: dict[str, object] = {}
     for field in _QOS_FIELDS:
-        for key in (f"{prefix}_{field}", f"qos_{field}", None):
+        for key in (f"{prefix}_{field}", *(f"{p}_{field}" for p in between), f"qos_{field}", None):
             if key is None:
                 out[field], source = _qos_value(field, QOS_DEFAULTS[field], b, None), None
                 break

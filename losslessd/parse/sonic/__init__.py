@@ -113,6 +113,10 @@ _ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tupl
 # sonic-utilities scripts/db_migrator.py writes its version to VERSIONS|DATABASE VERSION (`version_1_0_1` on the
 # 201811 branch, `version_1_0_6` on 201911, `version_2_0_2` on 202012, `version_3_0_7` on 202205, `version_4_0_3` on
 # 202211, then `version_202305_01` on): numbers compared in turn.
+# PORT pfc_asym (sonic-swss portsorch.cpp pfc_asym_map, setPortPfcAsym): "on" sets SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL_
+# MODE to SEPARATE, PFC TX to pfc_enable's priorities and PFC RX to 0xff (every priority obeys a received pause); "off"
+# is the combined mode, PFC on pfc_enable's priorities both ways.
+_PFC_ASYM = {"on": True, "off": False}
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
 _DB_VERSION = re.compile(r"version_(\d{1,6}(?:_\d{1,6}){1,3})")
@@ -1216,6 +1220,8 @@ class _Builder:
                     "_role": self.text(e, "role")}, e)
             # (text() written out for the usual string or absent field: two calls a port)
             description, alias = fields.get("description", _ABSENT), fields.get("alias", _ABSENT)
+            if "pfc_asym" in fields and self.choice(e, "pfc_asym", _PFC_ASYM):
+                self.port(name, e).update(pfc_honoured=list(range(8)), pfc_honoured_source=e.source("pfc_asym"))
             self.port(name, e).update(
                 facts, description=description if type(description) is str else None if description is _ABSENT
                 else self.text(e, "description"),
@@ -1451,8 +1457,12 @@ class _Builder:
                 hard = (f, f"not one of {', '.join(map(str, takes))}")
             elif takes is not None and text is not None and isinstance(takes[0], int) and not _sto_reads(text, *takes):
                 hard = (f, "no number orchagent reads (std::stoi / std::stoull throws on it)")
-            elif releases is not None and soft is None and not self._release_takes(*releases[1:]):
-                soft, taken = (f, releases[0]), releases[1]
+            elif releases is not None and soft is None and (release := self._release_takes(*releases[1:])) is not True:
+                if release is False:  # the config's own release refuses it: as a field no release takes
+                    hard = (f, f"a field {releases[0]}, and this config's VERSIONS|DATABASE VERSION "
+                               f"{_quoted(self._db_version() or '')} names a release that refuses it")
+                else:
+                    soft, taken = (f, releases[0]), releases[1]
             if hard is not None:
                 break
         verdict = None
@@ -1469,23 +1479,32 @@ class _Builder:
                               source)
                 why = f"orchagent refuses {_at(e)}, so the QUEUE entry is never applied (SYS002 at {at})"
             else:
+                # A release that takes it exists: the config, which names none, is no error of its own (SYS004, info:
+                # the input leaves the release out); a field no release takes yet stays a warning.
+                code = "SYS002" if taken is None else "SYS004"
                 self.db.issue(f"{said} is a field {what}; where orchagent refuses it, it never creates the {table} "
                               f"entry nor applies the QUEUE entries naming it (sonic-swss qosorch.cpp), so their "
                               f"scheduler and WRED profile are read as unknown; remove the field if the switch's "
-                              f"SONiC release refuses it{'' if taken is None else _SAY_RELEASE}", source)
+                              f"SONiC release refuses it{'' if taken is None else _SAY_RELEASE}", source, code)
                 why = (f"{_at(e)} has {f}, {what}, so whether the QUEUE entry is applied depends on the switch's "
-                       f"release (SYS002 at {at})")
+                       f"release ({code} at {at})")
             verdict = (hard is not None, why, source)
         self._refusals[(table, name)] = verdict
         return verdict
 
-    def _release_takes(self, since: tuple[int, ...] | None, before: tuple[int, ...] | None) -> bool:
-        """Whether the config's db_migrator version (VERSIONS|DATABASE) is one of the releases that take a field."""
+    def _db_version(self) -> str | None:
+        """The config's db_migrator version (VERSIONS|DATABASE VERSION) where it is one losslessd reads."""
         e = self.db.table("VERSIONS").get("DATABASE")
         m = _DB_VERSION.fullmatch(str(e.fields.get("VERSION"))) if e is not None else None
-        if since is None or m is None:
-            return False
-        version = tuple(int(n) for n in m.group(1).split("_"))
+        return m.group(0) if m else None
+
+    def _release_takes(self, since: tuple[int, ...] | None, before: tuple[int, ...] | None) -> bool | None:
+        """Whether the config's db_migrator version is one of the releases that take a field: None where the config
+        names no release (a template render, a file not saved on the switch) or no release takes the field yet."""
+        version_text = self._db_version()
+        if since is None or version_text is None:
+            return None
+        version = tuple(int(n) for n in version_text.removeprefix("version_").split("_"))
         return since <= version and (before is None or version < before)
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
