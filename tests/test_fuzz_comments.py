@@ -1,6 +1,6 @@
-"""A comment line anywhere in a real config never changes what the indented CLI readers read (EOS, NX-OS, OS10, OS9; Junos and Onyx with their own comments):
-the same ports with the same settings and the same findings to be had, a `#` line at most named (round 16: a `#`
-note at the margin closed the port above it and hid the port's PFC lines)."""
+"""A comment line anywhere in a real config never changes what the CLI readers read (EOS, NX-OS, OS10, OS9; Junos
+and Onyx with their own comments): the same ports with the same settings and the same findings to be had, a `#` line
+at most named (round 16: a `#` note at the margin closed the port above it and hid the port's PFC lines)."""
 
 from __future__ import annotations
 
