@@ -184,10 +184,10 @@ def ethernets(words: list[str]) -> list[str]:
     """The ports of `interface ethernet1/1/1` and of `interface range ethernet1/1/1-1/1/8,ethernet1/1/10` (OS10 User
     Guide, "Interface range"), sub-ports too (`ethernet1/1/1:1-1/1/1:4`); [] when it names no Ethernet port,
     LineError for a range that cannot be read, or one written without `range`."""
-    ranged = words[:1] == ["range"]
-    if ranged:
+    joined = " ".join(words)
+    if words[:1] == ["range"]:
         words = words[1:]
-    elif _port_name(re.split(r"[-,]", " ".join(words))[0].strip()) is not None and re.search(r"[-,]", " ".join(words)):
+    elif re.search(r"[-,]", joined) and _port_name(re.split(r"[-,]", joined)[0].strip()) is not None:
         # OS10 User Guide: `interface ethernet node/slot/port[:subport]` names one port, and `interface range
         # ethernet ...` a range or list of them. `interface ethernet1/1/1-1/1/32` (a write-up's) is neither: it was
         # read as 32 ports, each with the block's lines.
