@@ -694,3 +694,17 @@ def test_an_indented_interface_line_opens_its_own_port_but_a_vrfs_interface_mana
     assert sorted(dev.ports) == ["ethernet1/1/1", "ethernet1/1/2", "ethernet1/1/3"]
     assert [dev.ports[p].description for p in sorted(dev.ports)] == ["gpu01", "gpu02", "gpu03"]
     assert dev.ports["ethernet1/1/2"].pfc_enabled == [3] and dev.ports["ethernet1/1/3"].pfc_enabled == []
+
+
+@pytest.mark.parametrize("head", ["interface ethernet1/1/1-1/1/32", "interface ethernet 1/1/1-1/1/4",
+                                  "interface ethernet1/1/1,ethernet1/1/2"])
+def test_a_port_range_without_range_is_named_not_read_as_ports(head):
+    """OS10 User Guide: `interface ethernet node/slot/port[:subport]` names one port and `interface range ethernet`
+    a range or list. A write-up's `interface ethernet1/1/1-1/1/32` was read as 32 ports running its PFC lines."""
+    text = f"hostname sw1\n{head}\n priority-flow-control mode on\ninterface ethernet1/1/40\n no shutdown\n"
+    device = parse(text)
+    assert sorted(device.ports) == ["ethernet1/1/40"]
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 2)]
+    assert "interface range ethernet" in device.issues[0].message
+    ranged = parse(text.replace("interface ethernet", "interface range ethernet", 1))
+    assert len(ranged.ports) > 2 and ranged.issues == []

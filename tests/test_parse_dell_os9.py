@@ -249,3 +249,14 @@ def test_an_indented_interface_line_opens_its_own_interface():
     assert sorted(dev.ports) == ["fortyGigE 1/1/1", "fortyGigE 1/1/2", "fortyGigE 1/1/3"]
     assert [dev.ports[p].admin_up for p in sorted(dev.ports)] == [True, False, True]
     assert dev.ports["fortyGigE 1/1/2"].pfc_enabled == [3] and dev.ports["fortyGigE 1/1/3"].pfc_enabled == [4]
+
+
+@pytest.mark.parametrize("head", ["interface fortyGigE 1/1-1/4", "interface fortyGigE 1/1 - 1/4",
+                                  "interface TenGigabitEthernet 0/1,0/2", "interface fortyGigE 1/x"])
+def test_a_port_line_naming_no_single_port_is_named_with_its_dcb_map(head):
+    """OS9 Configuration Guide, "Interfaces": a port is `interface TYPE unit/port` (a range is `interface range`).
+    `interface fortyGigE 1/1-1/4` with a `dcb-map` under it was passed over without a word."""
+    text = f"hostname sw1\ndcb-map ROCE\n priority-pgid 0 0 0 1 0 0 0 0\n{head}\n dcb-map ROCE\n"
+    device = parse(text)
+    assert device.ports == {}
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]

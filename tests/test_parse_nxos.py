@@ -1279,3 +1279,22 @@ def test_an_interface_line_indented_in_an_interface_or_vrf_block_opens_its_own_p
     dev = parse(path.read_text(encoding="utf-8"))
     assert sorted(dev.ports) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3"]
     assert [dev.ports[p].description for p in sorted(dev.ports)] == ["gpu01", "gpu02", "gpu03"]
+
+
+# Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling", congestion management: a
+# priority class's traffic goes to the priority queue, the remaining bandwidth is shared among the other queues.
+@pytest.mark.parametrize("first, second", [("priority level 1", "bandwidth percent 5"),
+                                           ("bandwidth percent 5", "priority level 1")])
+def test_a_priority_class_with_a_bandwidth_share_is_served_by_priority(first, second):
+    """Round 16's generator wrote `priority level 1` and `bandwidth percent 5` in the CNP class: the later line
+    replaced the other, so the queue read as DWRR weight 5 (a false MAP002 error). Either order: strict, and the
+    share named."""
+    text = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n"
+            f"    {first}\n    {second}\n  class type queuing c-out-8q-q-default\n    bandwidth percent 95\n"
+            "system qos\n  service-policy type queuing output OUT\n"
+            "interface Ethernet1/1\n  priority-flow-control mode on\n")
+    device = parse(text)
+    assert device.ports["Ethernet1/1"].queues[7].scheduler.type == SchedulerType.strict
+    line = line_of(text, "bandwidth percent 5")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line)]
+    assert "priority class" in device.issues[0].message

@@ -22,6 +22,12 @@ from .base import unique_prefix as keyword
 
 T = TypeVar("T")
 
+# The first characters of a comment line: `!` (the running-config's separator and comment on EOS, NX-OS and Dell) and
+# `#` (the shell-style note generators and design write-ups put between a block's lines; no command of these switches
+# starts with it). Either way the line sets nothing and neither opens nor closes a block: a `#` line at the margin
+# closed the port above it, and the port's lines after it were read as the comment's, without a word (round 16).
+COMMENT = ("!", "#")
+
 
 @dataclass(frozen=True)
 class Val(Generic[T]):
@@ -46,8 +52,8 @@ class Node:
 
 
 def tree(text: str) -> list[Node]:
-    """Top-level commands with their indented sub-commands; `!` lines dropped, and `exit` (a pasted config-mode
-    session's way out of a sub-mode, which the indentation already shows)."""
+    """Top-level commands with their indented sub-commands; comment lines (COMMENT) dropped, and `exit` (a pasted
+    config-mode session's way out of a sub-mode, which the indentation already shows)."""
     root = Node("", 0, [])
     stack: list[tuple[int, Node]] = [(-1, root)]
     # (lines read one at a time, not a list of them all; a line without lines under it shares one empty list: a
@@ -55,7 +61,7 @@ def tree(text: str) -> list[Node]:
     for number, raw in numbered_lines(text):
         line = raw.expandtabs(8).rstrip()
         body = line.lstrip(" ")
-        if not body or body.startswith("!") or body == "exit":
+        if not body or body.startswith(COMMENT) or body == "exit":
             continue
         indent = len(line) - len(body)
         while stack[-1][0] >= indent:
@@ -68,6 +74,20 @@ def tree(text: str) -> list[Node]:
             parent.children.append(node)
         stack.append((indent, node))
     return root.children
+
+
+def _hash_lines_in_blocks(text: str) -> Iterator[int]:
+    """The numbers of the `#` lines that interrupt a block: an indented line follows them (past blank and comment
+    lines). Named, as any line the switch does not take; a `#` line between top-level lines (a banner's text) is not."""
+    pending: list[int] = []
+    for number, line in numbered_lines(text):
+        body = line.strip()
+        if body.startswith("#"):
+            pending.append(number)
+        elif body and not body.startswith("!"):
+            if line[:1] in (" ", "\t"):
+                yield from pending
+            pending = []
 
 
 _LEAF: list[Node] = []  # the children of every node tree() makes without any (never appended to)
@@ -218,7 +238,7 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
     depth = 0  # how many levels the last margin line was moved in
     for i, line in enumerate(lines):
         words = line.split()
-        if not words or words[0].startswith("!"):
+        if not words or words[0].startswith(COMMENT):
             continue
         if line[:1] in (" ", "\t"):
             lines[i] = indent * depth + line
@@ -257,7 +277,7 @@ def outdent_interface_lines(text: str, names_port: Callable[[list[str]], bool],
     head: list[str] = []  # the margin line of the block the next line is in
     for number, line in enumerate(lines):
         words = line.split()
-        if not words or words[0].startswith("!"):
+        if not words or words[0].startswith(COMMENT):
             continue
         if line[:1] not in (" ", "\t"):
             head = words
@@ -274,7 +294,7 @@ def is_flat(text: str, takes: Callable[[str, list[str]], bool],
     a mode (one of ``heads``, or any) is followed, past blank and `!` lines, by a command of that mode at the margin,
     and none is followed by an indented line (a running-config's blocks) unless ``mixed`` (a paste may type some
     blocks indented among flat ones: renest keeps those as they are)."""
-    lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("!")]
+    lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith(COMMENT)]
     flat = False
     for line, nxt in zip(lines, lines[1:], strict=False):
         mode = None if line[:1] in (" ", "\t") else opens(None, line.split())
@@ -323,7 +343,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
             _open(stack, mode, path, i + 1)
         upto = typed[n + 1][0] if n + 1 < len(typed) else None
-        if not command or _SESSION_ONLY.match(command) or command.startswith("!"):
+        if not command or _SESSION_ONLY.match(command) or command.startswith(COMMENT):
             continue  # (a `!` line typed at a prompt is a comment, as in the running-config tree() reads)
         answer = refused(lines, i, upto)
         why = f"it answered `{answer}`" if answer is not None else None
@@ -596,7 +616,12 @@ class TreeReader:
         return found
 
     def read(self) -> None:
-        nodes = tree(self.config_text())
+        text = self.config_text()
+        nodes = tree(text)
+        for number in _hash_lines_in_blocks(text):
+            self.issue(Node("", number), "a `#` line is no command of this switch (its configuration's comment lines "
+                                         "begin with `!`), so the switch refuses it; it sets nothing, and the lines "
+                                         "after it are read in the block it interrupts")
         self.each(nodes, self.top, top=True)  # (a top-level block the reader passes over is a mode it does not read)
         self.check_prompts(nodes)
         self.check_truncated()

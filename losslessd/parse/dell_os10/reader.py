@@ -17,6 +17,7 @@ from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
+    COMMENT,
     LineError,
     Node,
     TreeReader,
@@ -182,9 +183,16 @@ def _name(node: int, slot: int, port: int, sub: int | None) -> str:
 def ethernets(words: list[str]) -> list[str]:
     """The ports of `interface ethernet1/1/1` and of `interface range ethernet1/1/1-1/1/8,ethernet1/1/10` (OS10 User
     Guide, "Interface range"), sub-ports too (`ethernet1/1/1:1-1/1/1:4`); [] when it names no Ethernet port,
-    LineError for a range that cannot be read."""
+    LineError for a range that cannot be read, or one written without `range`."""
+    joined = " ".join(words)
     if words[:1] == ["range"]:
         words = words[1:]
+    elif re.search(r"[-,]", joined) and _port_name(re.split(r"[-,]", joined)[0].strip()) is not None:
+        # OS10 User Guide: `interface ethernet node/slot/port[:subport]` names one port, and `interface range
+        # ethernet ...` a range or list of them. `interface ethernet1/1/1-1/1/32` (a write-up's) is neither: it was
+        # read as 32 ports, each with the block's lines.
+        raise LineError("`interface ethernet` names one port (OS10 User Guide: a range or list of ports is `interface "
+                        "range ethernet 1/1/1-1/1/32`): the switch refuses the line, so its block sets no port")
     out: list[str] = []
     for part in " ".join(words).split(","):
         text = part.strip()
@@ -254,7 +262,7 @@ def flat_interfaces(text: str) -> str:
         words = line.split()
         if not words or line[:1] in (" ", "\t"):
             continue
-        if inside and not words[0].startswith("!"):
+        if inside and not words[0].startswith(COMMENT):
             body = command_body(words) or words  # (`no hostname`: a global command's)
             form = _INTERFACE_FORMS.get(body[0])
             nxt = lines[i + 1] if i + 1 < len(lines) else ""

@@ -104,7 +104,10 @@ class _Reader(TreeReader):
             conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.each(node.children, lambda child: self.interface_line(child, conf))
         elif w[0] == "interface" and ((len(w) == 3 and _UNIT_PORT.match(w[2]) and interface_type(w[1]) is None)
-                                      or (len(w) == 2 and _JOINED.match(w[1]))):
+                                      or (len(w) == 2 and _JOINED.match(w[1]))
+                                      # (`interface fortyGigE 1/1-1/4`: a range without `range`, or a port's number
+                                      # cut or garbled; the block was passed over in silence, its dcb-map with it)
+                                      or (len(w) >= 3 and port_type(w[1]) is not None)):
             raise LineError("cannot tell which port this names (OS9 writes the type, a blank and unit/port, as "
                             "`interface TenGigabitEthernet 0/1` or `interface te 0/1`): the settings under it are not "
                             "read")

@@ -370,6 +370,13 @@ class _Reader(TreeReader):
             conf = self.cfg.profiles.setdefault(w[2], QosConf(source=self.src(node)))
             self.block(node, conf, self.profile_line, profile=w[2])
         elif w[:2] == ["qos", "map"]:
+            # EOS User Manual, Quality of Service: each `qos map` is one line of global configuration, no mode of its
+            # own; lines indented under one (a design write-up's `qos map dscp-to-traffic-class` block of `dscp N
+            # traffic-class M` lines) are no commands EOS takes, and were passed over without a word.
+            for child in node.children:
+                self.garbled(child, "`qos map` takes no lines under it (each DSCP or CoS map is its own `qos map dscp "
+                                    "V... to traffic-class T` line): the switch refuses it, and the values it names "
+                                    "keep the traffic class the other `qos map` lines or EOS's defaults give them")
             self.qos_map(node, w)
         elif flat.body(w)[:2] == ["qos", "trust"]:
             # EOS User Manual, Quality of Service, `qos trust`: its command modes are the interface ones and a `qos
@@ -733,6 +740,8 @@ class _Reader(TreeReader):
         try:
             self.qos_map_line(node, w, tables)
         except LineError:
+            if len(w) < 3:  # (`qos map` alone names no values)
+                raise
             to = w.index("to") if "to" in w else len(w)
             # `qos map dscp|cos V...` maps only to traffic classes (EOS User Manual, QoS); a traffic-class map needs
             # the target it names
@@ -750,8 +759,12 @@ class _Reader(TreeReader):
             raise
 
     def qos_map_line(self, node: Node, w: list[str], tables: dict) -> None:
+        if len(w) >= 3 and w[2] == "exp":
+            return  # the MPLS EXP map is not part of the model
         if len(w) < 3 or w[2] not in ("dscp", "cos", "traffic-class"):
-            return  # exp and other maps are not part of the model
+            raise LineError("EOS maps `qos map dscp|cos V... to traffic-class T` and `qos map traffic-class T... to "
+                            "tx-queue|dscp|cos N` (EOS User Manual, Quality of Service); the switch refuses this one, "
+                            "so it maps nothing")
         to = w.index("to") if "to" in w else len(w)
         if len(w) < to + 3:
             raise LineError("expected `qos map KIND VALUES to TARGET N`")

@@ -14,6 +14,7 @@ from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
+    COMMENT,
     SUBINTERFACE,
     LineError,
     ModeKeywords,
@@ -302,8 +303,8 @@ def indent_flat_interfaces(text: str) -> str:
     inside = False
     for i, line in enumerate(lines):
         words = line.split()
-        if not words or line[:1] in (" ", "\t") or words[0].startswith("!"):
-            inside = inside and (not words or words[0].startswith("!") or line[:1] in (" ", "\t"))
+        if not words or line[:1] in (" ", "\t") or words[0].startswith(COMMENT):
+            inside = inside and (not words or words[0].startswith(COMMENT) or line[:1] in (" ", "\t"))
             continue
         if inside and _interface_command(words):
             lines[i] = "  " + line
@@ -579,20 +580,29 @@ class _Reader(TreeReader):
             queue = queues.setdefault(cw[-1], QueueConf(source=self.src(child)))
             self.each(child.children, lambda sub, queue=queue: self.queue_command(sub, queue),
                       on_piece=functools.partial(self.marking_piece, conf=queue, field="wred", unread=None))
+            if queue.strict is not None and queue.bandwidth is not None:
+                # Nexus 9000 QoS guide, "Configuring Queuing and Scheduling", congestion management: a priority
+                # class's traffic all goes to the priority queue and the device shares out the bandwidth that remains
+                # among the other queues; a bandwidth share is the other queues' setting, so the class is served by
+                # priority whichever line came first (the share was read as a DWRR weight: a false MAP002).
+                self.issue(Node("", queue.bandwidth.source.line or 0),
+                           f"class {cw[-1]} is a priority class (line {queue.strict.source.line}); its bandwidth "
+                           "share does not apply to a queue the switch serves first: the queue is read as strict "
+                           "priority (remove one of the two lines)")
 
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
         src = self.src(node)
         catalyst_qos(w)
-        # A class is served either by priority or by a bandwidth share: the later command replaces the other.
+        # A class is served by priority or by a bandwidth share; with both, priority (queuing_policy names the share).
         if w == ["priority"] or w[:2] == ["priority", "level"]:
             if len(w) != 1:
                 # Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling": `priority
                 # [level value]`, the level 1-7.
                 bounded_int(w[2] if len(w) == 3 else "", 1, 7, "the priority level")
-            queue.strict, queue.bandwidth = Val(True, src), None
+            queue.strict = Val(True, src)
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
-            queue.bandwidth, queue.strict = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src), None
+            queue.bandwidth = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src)
         elif w == ["congestion-control", "tail-drop"]:
             # Nexus 9000 QoS guide, "Configuring Queuing and Scheduling", congestion avoidance: a queue applies WRED or
             # tail drop, and ECN is an extension of WRED; tail drop marks nothing (a later `random-detect` replaces it)
