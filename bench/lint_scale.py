@@ -17,7 +17,11 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
-Last counted (session 36, part c): the clean fabric's switches got a shared headroom pool sized for their 64 ports
+Last counted (session 37): PORT lanes read on their own (a bench switch given its ports' own lanes 20.36 M -> 18.90 M
+instructions, -7.2 %; the generated one, whose ports share the template's lanes, unchanged); the port-copy builder
+sized at 0.23 ms a switch at most (0.47 s CPU at N=2,000) and not built; N=2,000 at load 4.9-6.0 only (7.66x, 5.13x
+against 903f113b's 8.79x): docs/lint-at-scale.md, "Session 37".
+Session 36, part c: the clean fabric's switches got a shared headroom pool sized for their 64 ports
 (BUF004 had said on each that it could not judge 1.61x over-subscription: 2,000 of 2,001 findings); a worker's share
 of 24 switches 708.5 M -> 699.4 M instructions (-1.3 %); N=2,000 at load 6-7 only (lint 7.5-9.1 s CPU, one finding,
 against main's 8.2-12.2 s): docs/lint-at-scale.md, "Session 36, part c".

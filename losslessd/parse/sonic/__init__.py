@@ -1203,16 +1203,17 @@ class _Builder:
         return {k: v for k, v in facts.items() if v is not None}
 
     def _port_table(self) -> None:
-        read: dict[tuple, dict] = {}  # the fields that set more than a name, as written -> what they set
+        # The fields ports share, as written -> what they set. Not the lanes: each port of a real switch has its own
+        # (`0,1,2,3`, `4,5,6,7`), so a key holding them found nothing and every port read every field again.
+        read: dict[tuple, dict] = {}
         for name, e in self.db.table("PORT").items():
             fields = e.fields
-            written = (fields.get("lanes"), fields.get("speed"), fields.get("mtu"), fields.get("admin_status"),
-                       fields.get("role"))
+            lanes = self.value(e, "lanes", _lane_count, "a comma list of lane numbers")
+            written = (fields.get("speed"), fields.get("mtu"), fields.get("admin_status"), fields.get("role"))
             try:
                 facts = read[written]
             except (KeyError, TypeError):  # not seen yet, or values that are not strings
                 facts = self._read_alike(read, written, lambda e: {
-                    "lanes": self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
                     "speed_gbps": self.value(e, "speed", _speed, "a speed in Mb/s"),
                     # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
                     "mtu_bytes": self.value(e, "mtu", _mtu, "an MTU of 68-9216 bytes"),
@@ -1223,7 +1224,8 @@ class _Builder:
             if "pfc_asym" in fields and self.choice(e, "pfc_asym", _PFC_ASYM):
                 self.port(name, e).update(pfc_honoured=list(range(8)), pfc_honoured_source=e.source("pfc_asym"))
             self.port(name, e).update(
-                facts, description=description if type(description) is str else None if description is _ABSENT
+                facts, lanes=lanes,
+                description=description if type(description) is str else None if description is _ABSENT
                 else self.text(e, "description"),
                 alias=alias if type(alias) is str else None if alias is _ABSENT else self.text(e, "alias"))
 
