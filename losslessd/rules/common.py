@@ -164,6 +164,10 @@ def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | 
     label, pg_map, frm = (("receive buffer", port.priority_to_pg, f"priority {hop.priority}") if host
                           else ("PG", port.tc_to_pg, hop.tc_label))
     maps = port.map_source or port.source
+    if pg_map is None and host and port.nic_buffers_refused:
+        return _unknown(f"the NIC's driver has no DCB receive buffers to show (`dcb buffer show` answered "
+                        f"{port.nic_buffers_refused!r}: no dcbnl_getbuffer), so the buffer of {frm} is not known",
+                        maps)
     if pg_map is None:
         return _unknown(f"the {'priority->receive buffer' if host else 'TC->PG'} map is not in the input", maps)
     if hop.pg is None:
