@@ -2025,6 +2025,7 @@ def _expansion_word(line: str, i: int, memo: _Expansions) -> tuple[str, int] | N
                 at, k = opened.pop()
                 memo[at] = word, k, len(word), j
         memo.update(dict.fromkeys((at for at, _ in opened), None))  # (each still open where the scan stopped)
+        memo.setdefault(i, None)  # (the callers' ``i`` is a `${`: never left unset)
     found = memo[i]
     return None if found is None else ("".join(found[0][found[1]:found[2]]), found[3])
 
