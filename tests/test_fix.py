@@ -286,10 +286,11 @@ def test_fix_clears_the_rule_without_adding_problems(tmp_path, code, platform):
 
     current = path.read_text()
     applied = {"apply": current}
-    for snippet in (p.snippet for p in dev.parts):
+    printed = [p.snippet for p in dev.parts if p.snippet is not None]  # (a part cut to nothing prints none)
+    for snippet in printed:
         applied["apply"] = apply.SHAPES[platform].apply(applied["apply"], snippet)
     if platform in PASTED:  # pasting into config mode: the snippets after the config
-        applied["pasted"] = current.rstrip("\n") + "\n" + "".join(p.snippet for p in dev.parts)
+        applied["pasted"] = current.rstrip("\n") + "\n" + "".join(printed)
     known = _problems(before.findings)
     for how, text in applied.items():
         fixed = tmp_path / how / path.name  # the same device name, so its other findings keep their fingerprints
@@ -908,8 +909,38 @@ def test_a_part_the_template_writes_nothing_for_is_no_fix_never_a_blank_snippet(
         "apply_with": None, "findings": None, "notes": []}
 
 
+@pytest.mark.parametrize(("platform", "port"), [("nvidia_cumulus", "swp1"), ("sonic", "Ethernet0")])
+def test_a_part_cut_to_nothing_is_no_fix_never_a_blank_snippet(platform, port):
+    """A part whose snippet the device's config holds already is cut (Shape.changes) to its header alone (NVUE) or
+    `{}` (SONiC): it was printed as a fix, the blank `writes_nothing` keeps out before the cut. It is now a part with
+    no snippet that says the device holds what the template writes, as tune says of a cut that changes nothing."""
+    config = render_golden.golden_path(platform, "roce-dscp26")
+    device = parse_group("sw", [config], platform)
+    finding = all_rules()["ECN001"]().finding("queue 3 does not mark ECN", device=device, port=port, key="3")
+    out = fix.device_fix(device, [finding], load_policy(POLICY), unsafe=True)
+    [part] = out.parts
+    assert part.empty and part.held and part.snippet is None and not part.printed and part.apply_with is None
+    text = fix_output.text(fix.FixResult(lint=api.lint([config], POLICY), devices=[out], unsafe=True))
+    assert (f"SAFE fix (ecn) for ECN001 {port}: no fix, the device holds what the template writes for it already: "
+            "another part or a fix by hand clears it") in text
+    assert "# losslessd render" not in text and "{}" not in text and "0 fixes printed" in text
+
+
+def test_a_part_cut_to_nothing_still_names_what_stays_unresolved(tmp_path):
+    """The broken MAP001 config sends DSCP 26 to a queue that does not mark ECN (ECN001): the ECN part's snippet is
+    cut to nothing (queue 3 marks already), and with the MAP part withheld (no --unsafe-fixes) ECN001 stays; the
+    re-lint names it unresolved, as it did when the blank part was printed."""
+    path = tmp_path / "broken.conf"
+    path.write_text(_broken_config("MAP001", "nvidia_cumulus"))
+    dev = fix.plan(_lint(path, "nvidia_cumulus"), unsafe=False).devices[0]
+    [held] = [p for p in dev.parts if p.held]
+    assert held.sections == ["ecn"] and held.snippet is None and {f.code for f in held.findings} == {"ECN001"}
+    assert dev.verified and {f.fingerprint for f in held.findings} <= {f.fingerprint for f in dev.unresolved}
+
+
 @pytest.mark.parametrize(("snippet", "empty"), [
     ("# losslessd render: policy roce-pcp3\n", True), ("! losslessd render: policy p\n\n", True), ("{}", True),
+    ("[]\n", True), ("# header\n}\n", True), ("0", False),
     ("{\n}\n", True), ("# header\nset class-of-service classifiers dscp x\n", False),
     ('{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}', False), ("mlnx_qos -i eth0 --trust pcp\n", False)])
 def test_writes_nothing_tells_a_header_from_a_command(snippet, empty):

@@ -908,6 +908,7 @@ def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, re
     ("priority", "1", "version_3_0_7", True),
     ("priority", "1", "version_4_0_0", False),
     ("pir", "1", "version_soon", None),  # (no version read: the release is not known)
+    ("meter_type", "bytes", "version_\u0662_0_2", None),  # (an Arabic-Indic 2: no db_migrator version)
 ])
 def test_the_configs_db_migrator_version_settles_which_release_it_is(field, value, version, taken):
     """A field some releases refuse is taken, not unknown, where the config's VERSIONS|DATABASE names a release that

@@ -43,6 +43,7 @@ class Part:
     apply_with: str | None = None  # the command that applies the snippet (SONiC: `config load` or `apply-patch`)
     notes: list[str] = field(default_factory=list)  # what the snippet cannot say (render.operator_notes)
     empty: bool = False  # the platform's template writes nothing for these sections: no fix, never a blank one
+    held: bool = False  # (empty) what it writes, the device's config holds already (the snippet cut to nothing)
 
     @property
     def withheld(self) -> bool:
@@ -179,13 +180,17 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     return parts
 
 
+_NO_COMMAND = frozenset(("{", "}", "{}"))  # (lines of a Junos or JSON block that change nothing alone)
+
+
 def writes_nothing(snippet: str) -> bool:
-    """Whether a rendered snippet holds no command: comment lines alone (`#`, `!`: every template's header), or an
-    empty JSON document."""
-    if all(not line.strip() or line.lstrip().startswith(("#", "!")) for line in snippet.splitlines()):
+    """Whether a rendered or cut snippet holds no command: comment lines (`#`, `!`: every template's header) and
+    braces alone, or an empty JSON document (a SONiC fragment or patch)."""
+    if all(not line.strip() or line.strip() in _NO_COMMAND or line.lstrip().startswith(("#", "!"))
+           for line in snippet.splitlines()):
         return True
     try:
-        return not json.loads(snippet)
+        return json.loads(snippet) in ({}, [])
     except ValueError:
         return False
 
@@ -225,6 +230,9 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     fixed = current
     for part in printed:
         part.snippet = shape.changes(fixed, part.snippet)
+        if writes_nothing(part.snippet):  # (the config holds what it writes: no fix, never a blank snippet)
+            part.snippet, part.empty, part.held = None, True, True
+            continue
         fixed = shape.apply(fixed, part.snippet)
     form = shape.normal_form if shape.normal_form and current != target.text else None
     out.diff = unified(current.splitlines(keepends=True), fixed.splitlines(keepends=True),
@@ -257,7 +265,8 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
         return
     out.verified = True
     fixed_prints = {f.fingerprint for f in found_after}
-    out.unresolved = [f for p in out.parts if p.printed for f in p.findings if f.fingerprint in fixed_prints]
+    # (a part cut to nothing, held: its findings are the other parts' to clear)
+    out.unresolved = [f for p in out.parts if p.printed or p.held for f in p.findings if f.fingerprint in fixed_prints]
     known = {f.fingerprint for f in found_before}
     out.introduced = [f for f in found_after if f.fingerprint not in known and not f.unverified
                       and f.severity != Severity.info]

@@ -46,8 +46,9 @@ def _part(part: Part) -> list[str]:
     if part.withheld:
         return [f"{head}: withheld, needs --unsafe-fixes"]
     if part.empty:
-        return [f"{head}: no fix, the template writes nothing for it on this platform; fix by hand (each finding "
-                f"says how)"]
+        why = ("the device holds what the template writes for it already: another part or a fix by hand clears it"
+               if part.held else "the template writes nothing for it on this platform; fix by hand")
+        return [f"{head}: no fix, {why} (each finding says how)"]
     how = f" (apply with `{part.apply_with}`)" if part.apply_with else ""
     return [f"{head}{how}:", part.snippet.rstrip("\n")]
 

@@ -384,6 +384,9 @@ class Port(Model):
     dcb_tool: Literal["mlnx_qos", "dcb"] | None = None
     # A NIC port's kernel driver as `ethtool -i IF` names it ("mlx5_core", "ice", "bnxt_en"); None: not read.
     nic_driver: str | None = None
+    # What `dcb buffer show dev IF` answered where the NIC's driver has no DCB buffer operations (Intel ice, Broadcom
+    # bnxt_en: "Attribute not found"): its receive buffers per priority are shown by nothing losslessd reads.
+    nic_buffers_refused: str | None = None
 
     # Classification and queueing: three facts joined by explicit maps, never one derived from another's
     # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS

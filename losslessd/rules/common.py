@@ -84,14 +84,18 @@ def _unknown(why: str, source: Source | None) -> ChainBreak:
     return ChainBreak(True, why, source=source)
 
 
-def sorted_by_trusted_cos(port: Port, dscp: int) -> str | None:
-    """Why a switch port has no DSCP->TC map though the input may state one: it trusts 802.1p CoS (`qos trust cos`,
-    or EOS's default on a switched port), so no DSCP sets its traffic's class and the class is the CoS the packets
-    carry, which the input does not show. None for a port that does not trust CoS (its DSCP map is then missing)."""
-    if port.dscp_to_tc is not None or port.trust != Trust.pcp:
-        return None
-    return (f"the port trusts 802.1p CoS, not DSCP, so DSCP {dscp} does not set its traffic class: the class is the "
-            "CoS the packets carry, which the input does not show")
+def map_absent(port: Port, hop: Hop) -> str:
+    """Why a switch port has no map for the marking ``hop`` follows: the port trusts the other marking (`qos trust
+    cos`, EOS's default on a switched port; or DSCP under a policy that classifies by PCP), so the one followed does
+    not set its traffic's class, which the input does not show; else the map is not in the input."""
+    if hop.marking == "DSCP" and port.trust == Trust.pcp:
+        return (f"the port trusts 802.1p CoS, not DSCP, so DSCP {hop.dscp} does not set its traffic class: the class "
+                "is the CoS the packets carry, which the input does not show")
+    if hop.marking == "PCP" and port.trust == Trust.dscp:
+        return (f"the port trusts DSCP, not 802.1p PCP, so PCP {hop.dscp} does not set its traffic class: the class "
+                "is the one its DSCP map gives the DSCP the packets carry, which a policy classifying by PCP does not "
+                "name")
+    return f"the {hop.marking}->TC map is not in the input"
 
 
 def sorted_by_cos(port: Port, dscp: int) -> str | None:
@@ -133,8 +137,7 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
     elif not host:
         pcp = hop.marking == "PCP"
         if (port.pcp_to_tc if pcp else port.dscp_to_tc) is None:
-            return _unknown((None if pcp else sorted_by_trusted_cos(port, hop.dscp))
-                            or f"the {hop.marking}->TC map is not in the input", maps)
+            return _unknown(map_absent(port, hop), maps)
         if hop.tc is None and not pcp and (why := sorted_by_cos(port, hop.dscp)):
             return _unknown(why, maps)
         if hop.tc is None:
@@ -161,6 +164,10 @@ def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | 
     label, pg_map, frm = (("receive buffer", port.priority_to_pg, f"priority {hop.priority}") if host
                           else ("PG", port.tc_to_pg, hop.tc_label))
     maps = port.map_source or port.source
+    if pg_map is None and host and port.nic_buffers_refused:
+        return _unknown(f"the NIC's driver has no DCB receive buffers to show (`dcb buffer show` answered "
+                        f"{port.nic_buffers_refused!r}: no dcbnl_getbuffer), so the buffer of {frm} is not known",
+                        maps)
     if pg_map is None:
         return _unknown(f"the {'priority->receive buffer' if host else 'TC->PG'} map is not in the input", maps)
     if hop.pg is None:

@@ -14,13 +14,13 @@ from .common import (
     cnp_priority,
     dcqcn_elsewhere,
     first_break,
+    map_absent,
     numbers,
     pg_buffer_break,
     queues_text,
     roce_hops,
     scheduler_unknown,
     sorted_by_cos,
-    sorted_by_trusted_cos,
     trust_findings,
 )
 
@@ -39,9 +39,10 @@ class RoceDscpNotLossless(PortRule):
     lossless); classes show the platform's own names. The message shows the chain and the first
     link that breaks. A chain that reaches a link the input does not show is reported once per
     port as unverified (so is a DSCP no class of a CoS-trusting EOS port's qos policy sets: the port
-    sorts it by the 802.1p CoS it carries, which the input does not show). When the policy trusts
-    PCP, switch ports follow each lossless priority's 802.1p PCP instead (PCP -> traffic class ->
-    PFC priority -> PG -> queue); a NIC under `nic.trust: pcp` takes the 802.1p priority as its priority
+    sorts it by the 802.1p CoS it carries, which the input does not show; and a port that trusts the
+    other marking than the one followed, which says so). When the policy trusts PCP, switch ports
+    follow each lossless priority's 802.1p PCP instead (PCP -> traffic class -> PFC priority -> PG
+    -> queue); a NIC under `nic.trust: pcp` takes the 802.1p priority as its priority
     (mlnx_qos `--trust pcp`), so each lossless priority must have PFC on and a lossless receive buffer there.
 
     ## Why it matters
@@ -165,8 +166,7 @@ class CnpNotStrict(PortRule):
         maps = port.map_source or port.source
         by_dscp = hop.marking == "DSCP"
         if (port.dscp_to_tc if by_dscp else port.pcp_to_tc) is None:
-            return [], [by_dscp and sorted_by_trusted_cos(port, cnp.dscp) or
-                        f"the {hop.marking}->TC map is not in the input"], maps
+            return [], [map_absent(port, hop)], maps
         if hop.tc is None and by_dscp and (why := sorted_by_cos(port, cnp.dscp)):
             return [], [why], maps
         if hop.tc is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import render
 from ..errors import InputError
-from ..fix import lint_device
+from ..fix import lint_device, writes_nothing
 from ..fix.apply import SHAPES
 from ..lint.finding import Finding, Severity
 from ..model import Device, Port, Source
@@ -182,13 +182,7 @@ def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
     refusals = [f for f in found if not f.unverified and (f.code.startswith("ECN") and f.port in tuned and (
         f.severity == Severity.error or (f.code == "ECN004" and "break_even_congested" in f.data))
         or (f.severity == Severity.error and f.fingerprint not in known))]
-    return Checked(cfg.name, cut if _changes_anything(cut) else "", applied, found, refusals)
-
-
-def _changes_anything(text: str) -> bool:
-    """A cut snippet that holds only comments, `!` separators and braces changes nothing."""
-    return any(line.strip() and not line.strip().startswith(("!", "#")) and line.strip() not in ("{", "}", "{}")
-               for line in text.splitlines())
+    return Checked(cfg.name, "" if writes_nothing(cut) else cut, applied, found, refusals)
 
 
 def lossless_queues(device: Device, policy: Policy, ports: list[str]) -> dict[str, dict[int, list[int] | None]]:

@@ -184,8 +184,10 @@ def is_script(text: str) -> bool:
 # command of such a list runs one of them, or is a shell variable's assignment.
 _STEP_PROGRAMS = frozenset(("mlnx_qos", "echo", "cma_roce_tos", "cat", "ethtool", "ip", "sysctl", "modprobe", "mkdir",
                             "lldptool", "dcb", "ibdev2netdev", "show_gids", "export"))
-# (an assignment's value one word: `IF=${1:?usage: setup.sh <iface>}` too, bash(1) Parameter Expansion)
-_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=(?:\$\{[^{}\n]*\}|\S)*$")
+# (an assignment's value one word: `IF=${1:?usage: setup.sh <iface>}` too, bash(1) Parameter Expansion; an expansion
+# is one token only where it holds a blank, which \S cannot cross: `${a}` read either way made each one a choice, and
+# a line of 40 of them before a blank took 2^40 tries to refuse, in sniffing every input)
+_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=(?:\$\{[^{}\s]*\s[^{}\n]*\}|\S)*$")
 
 
 def is_command_list(text: str) -> bool:

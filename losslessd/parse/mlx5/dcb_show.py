@@ -70,7 +70,8 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     issues: list[ParseIssue] = []
     port.dcb_tool = "dcb"
     if _NO_BUFFERS.fullmatch(section.output.strip()) and "buffer" in section.command.split():
-        return issues  # (a driver without DCB buffer operations, Intel ice, Broadcom bnxt_en: its buffers are its own)
+        port.nic_buffers_refused = section.output.strip()  # (a driver without DCB buffer operations: ice, bnxt_en)
+        return issues
 
     def issue(message: str, line: int, code: str = "SYS002") -> None:
         issues.append(ParseIssue(code=code, message=f"`{section.command}`: {message}", source=line_source(file, line)))

@@ -119,7 +119,8 @@ _ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tupl
 _PFC_ASYM = {"on": True, "off": False}
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
-_DB_VERSION = re.compile(r"version_(\d{1,6}(?:_\d{1,6}){1,3})")
+# ([0-9], not \d: \d takes other scripts' digits, which int() reads: an Arabic-Indic 2 settled the release)
+_DB_VERSION = re.compile(r"version_([0-9]{1,6}(?:_[0-9]{1,6}){1,3})")
 
 
 def _sto_reads(text: str, low: int, high: int) -> bool:
