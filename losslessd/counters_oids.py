@@ -12,6 +12,7 @@ SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
 IF_NAME = "1.3.6.1.2.1.31.1.1.1.1"  # ifXTable ifName, DisplayString
 IF_HC_IN_OCTETS = "1.3.6.1.2.1.31.1.1.1.6"  # Counter64
 IF_HC_OUT_OCTETS = "1.3.6.1.2.1.31.1.1.1.10"  # Counter64
+IF_HIGH_SPEED = "1.3.6.1.2.1.31.1.1.1.15"  # ifXTable ifHighSpeed, Gauge32: the port's speed in Mb/s (0: not known)
 IF_TYPE = "1.3.6.1.2.1.2.2.1.3"  # ifTable ifType, IANAifType
 # IANAifType-MIB ieee8023adLag: a link aggregate (sonic-snmpagent rfc1213.py serves it for PortChannels).
 IF_TYPE_LAG = 161

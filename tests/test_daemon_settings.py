@@ -735,3 +735,59 @@ def test_queue_maps_read_again_reach_a_history_opened_since(folder, tmp_path):
             assert db.execute("SELECT count(*) FROM queue_map_reads").fetchone() == (reads,), name
             assert db.execute("SELECT port, priority, queues FROM queue_map_rows").fetchall() == [
                 ("Ethernet0", 3, "[4]")], name
+
+
+def test_events_closed_after_the_wall_clock_stepped_back_never_end_before_they_start(folder, monkeypatch):
+    """NTP stepping the wall clock back an hour while a device is down: device_down opened at the first failed poll
+    (time.time()) and ended at the recovering reading's wall time, an hour before it began; the same for an event
+    ended by the device leaving the inventory (worker._forget) or by a settings reload. The worker's labels now come
+    from one clock (losslessd.monitor.clock): never earlier than the previous label plus the monotonic time since."""
+    import asyncio
+    import time
+
+    from losslessd.daemon.worker import ShardWorker
+    from losslessd.monitor import Reading
+
+    real = time.time
+    base = "inventory: inventory.yaml\nknown_hosts: known_hosts\n"
+
+    def step_back() -> None:
+        monkeypatch.setattr(time, "time", lambda: real() - 3600)
+
+    def down(worker: ShardWorker, source: str) -> float:
+        for _ in range(worker.settings.detection.down_after_failures):
+            worker._failed("leaf1", source, time.monotonic(), "timeout")
+        [event] = [e for e in worker.detectors.open_events() if e.kind == "device_down"]
+        return event.start_unix_s
+
+    async def run() -> list[tuple[str, float, float]]:
+        worker = ShardWorker(0, send=lambda message: None)
+        worker.configure(load_settings(write(folder, base), ENV), ["leaf1"])
+        source = worker._primary("leaf1")
+        ended = []
+        start = down(worker, source)
+        step_back()
+        worker._read(Reading("leaf1", time.monotonic(), time.time(), None, {}), source, time.monotonic())
+        # (an event is emitted when it opens and again when it ends: the same object)
+        ended += [("poll answered", start, e.end_unix_s) for e in {id(e): e for e in worker._events}.values()
+                  if e.end_unix_s is not None]
+        monkeypatch.setattr(time, "time", real)
+        worker._events.clear()
+        for how in ("removed", "reload"):
+            start = down(worker, source)
+            step_back()
+            if how == "removed":
+                worker.configure(worker.settings, [])
+                worker.configure(worker.settings, ["leaf1"])
+            else:
+                worker.configure(load_settings(write(folder, base + "detection: {ecn_polls: 5}\n"), ENV), ["leaf1"])
+                worker.configure(load_settings(write(folder, base), ENV), ["leaf1"])
+            ended += [(how, start, e.end_unix_s) for e in {id(e): e for e in worker._events}.values()
+                      if e.end_unix_s is not None]
+            monkeypatch.setattr(time, "time", real)
+            worker._events.clear()
+        return ended
+
+    ended = asyncio.run(run())
+    assert [how for how, _, _ in ended] == ["poll answered", "removed", "reload"], ended
+    assert all(end >= start for _, start, end in ended), ended

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -398,20 +399,22 @@ def sonic_snmprec(in_discards: int, in_octets: int, pfc3: int) -> str:
     return records_text(lines)
 
 
-@pytest.mark.parametrize("case", ["syncd restart", "small step back", "wrap"])
+@pytest.mark.parametrize("case", ["small step back", "wrap past the octets received", "wrap"])
 def test_a_counter32_going_back_on_sonic_is_a_wrap_only_when_nothing_else_says_reset(tmp_path, run, poller, case):
-    """SONiC's agent never sets ifCounterDiscontinuityTime, so a syncd restart beneath it (COUNTERS_DB zeroed,
-    sysUpTime going on; priority 4's count 0 stays 0, so not every counter went back) took ifInDiscards from
-    3,000,000,000 to 10 as a wrap: 1,294,967,306 discards, 4.3e8 a second. Its port's Counter64s went back with it:
-    a reset, no delta. A buggy agent stepping the Counter32 back by 5 alone was a wrap of 2^32 - 5: counting more
-    than half of 2^32 in an interval is no wrap. A Counter32 near its top going to 10 alone is one (the control)."""
+    """A buggy agent stepping the Counter32 back by 5 alone was a wrap of 2^32 - 5: counting more than half of 2^32
+    in an interval is no wrap. ifInDiscards wrapping by 967,306 while its port received 9,000 octets (ifHCInOctets)
+    is none either: a discarded packet was received, at least 64 octets (RFC 2863). A Counter32 near its top going to
+    10 alone with the octets to carry it is one (the control). (The syncd restart: the next test, on the simulator's
+    fault mode.)"""
     from losslessd.monitor import IN_DISCARDS, IN_OCTETS, Key
     from losslessd.monitor.counters import CounterTracker
     from losslessd.monitor.sources import reading_from_snmp
 
-    before, after = {"syncd restart": ((3_000_000_000, 5 * 10**9, 70_000), (10, 1_000, 5)),
-                     "small step back": ((1_000_005, 5 * 10**9, 70_000), (1_000_000, 5 * 10**9 + 9_000, 70_100)),
-                     "wrap": ((4_294_000_000, 5 * 10**9, 70_000), (10, 5 * 10**9 + 9_000, 70_100))}[case]
+    before, after = {"small step back": ((1_000_005, 5 * 10**9, 70_000), (1_000_000, 5 * 10**9 + 9_000, 70_100)),
+                     "wrap past the octets received": ((4_294_000_000, 5 * 10**9, 70_000),
+                                                       (10, 5 * 10**9 + 9_000, 70_100)),
+                     # (967,306 discarded packets were received: at least 64 octets each in ifHCInOctets, RFC 2863)
+                     "wrap": ((4_294_000_000, 5 * 10**9, 70_000), (10, 5 * 10**9 + 10**8, 70_100))}[case]
     with SnmpAgents(tmp_path) as agents:
         agents.add("sonic1", ["Ethernet0"])
         agents._agents["sonic1"].data_file.write_text(sonic_snmprec(*before))
@@ -431,8 +434,66 @@ def test_a_counter32_going_back_on_sonic_is_a_wrap_only_when_nothing_else_says_r
         assert rates.deltas[key] == 2**32 - 4_294_000_000 + 10 and not rates.cleared
     else:
         assert key in rates.cleared and key not in rates.deltas
-        assert (Key("Ethernet0", IN_OCTETS, None) in rates.cleared) == (case == "syncd restart")
+        assert Key("Ethernet0", IN_OCTETS, None) not in rates.cleared
         assert max(rates.per_s.values()) < 10**5, rates.per_s
+
+
+def restart_snmprec(speed_mbps: int, counter64: bool) -> str:
+    """One port whose ifInDiscards and ifOutDiscards (Counter32) count 0.5 a second from 3,000,000,000, and its
+    ifHighSpeed. ``counter64``: as sonic-snmpagent serves it, with ifHCInOctets and priority 3's and 4's PFC frames
+    received (Counter64; priority 4 never paused: 0 before and after a restart); else the agent serves no Counter64."""
+    lines = [f"{oids.SYS_UPTIME}|67:lossless|b=123456,r=100", f"{oids.IF_NAME}.1|4|Ethernet0",
+             f"{oids.IF_HIGH_SPEED}.1|66|{speed_mbps}", f"{oids.IF_COUNTER_DISCONTINUITY_TIME}.1|67|0",
+             f"{oids.IF_IN_DISCARDS}.1|65:lossless|b=3000000000,r=0.5,w=1",
+             f"{oids.IF_OUT_DISCARDS}.1|65:lossless|b=3000000000,r=0.5,w=1"]
+    if counter64:
+        lines += [f"{oids.IF_HC_IN_OCTETS}.1|70:lossless|b=5000000000,r=1000",
+                  f"{oids.CPFC_PRIO_INDICATIONS}.1.3|70:lossless|b=70000,r=100",
+                  f"{oids.CPFC_PRIO_INDICATIONS}.1.4|70:lossless|b=0,r=0"]
+    return records_text(lines)
+
+
+@pytest.mark.parametrize("case", ["sonic", "counter32 only", "counter32 only, a wrap"])
+def test_a_syncd_restart_beneath_the_agent_is_no_wrap(tmp_path, run, poller, case):
+    """The simulator's syncd restart (COUNTERS_DB zeroed beneath sonic-snmpagent, sysUpTime going on; SONiC never sets
+    ifCounterDiscontinuityTime) took ifInDiscards from 3,000,000,000 to 0: a wrap of 1.29e9 discards, 4.3e8 a second
+    over 3 s. On SONiC (a 400 Gb/s port, whose line could carry 1.8e9 frames in 3 s) its port's Counter64s went back
+    with it: cleared, no delta. On a port with only Counter32s nothing did, and the wrap was read; its ifHighSpeed
+    (10 Gb/s: 4.5e7 minimum frames in 3 s, IEEE 802.3 clause 4.4.2) says it cannot be one. The control: the same port
+    wrapping on its own, a few discards past 2^32, stays a wrap."""
+    from losslessd.monitor import IN_DISCARDS, IN_OCTETS, OUT_DISCARDS, Key
+    from losslessd.monitor.counters import CounterTracker
+    from losslessd.monitor.sources import reading_from_snmp
+
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("sonic1", ["Ethernet0"])
+        sonic = case == "sonic"
+        agents._agents["sonic1"].data_file.write_text(restart_snmprec(400_000 if sonic else 10_000, sonic))
+        target = v2c(agents.start(), "sonic1")
+        if case.endswith("a wrap"):
+            agents.wrap32("sonic1", 1.0)
+        first = run(poller.poll(target))
+        if case.endswith("a wrap"):
+            time.sleep(2.0)
+        else:
+            agents.syncd_restart("sonic1")
+        second = run(poller.poll(target))
+    assert second.sys_uptime_ticks >= first.sys_uptime_ticks  # the agent went on
+    # Dated 3 s apart on both clocks, as above (a wrap must fit the interval's frames).
+    second = second.model_copy(update={"monotonic_s": first.monotonic_s + 3.0,
+                                       "sys_uptime_ticks": first.sys_uptime_ticks + 300})
+    tracker = CounterTracker()
+    tracker.update(reading_from_snmp(first))
+    rates = tracker.update(reading_from_snmp(second))
+    # (with only its Counter32s read and both cleared, the reading has nothing left: a reset of the reading)
+    assert rates is not None and rates.reset == (case == "counter32 only")
+    discards = [Key("Ethernet0", name, None) for name in (IN_DISCARDS, OUT_DISCARDS)]
+    if case.endswith("a wrap"):
+        assert all(0 < rates.deltas[k] < 10 for k in discards) and not rates.cleared, rates
+    else:
+        assert set(discards) <= rates.cleared and not set(discards) & rates.deltas.keys()
+        assert (Key("Ethernet0", IN_OCTETS, None) in rates.cleared) == (case == "sonic")
+        assert max(rates.per_s.values(), default=0) < 10**5, rates.per_s
 
 def test_an_if_index_with_no_if_name_names_no_port(tmp_path, run, poller):
     """An agent serving the PFC, queue and IF-MIB counters of ifIndexes 2 and 4 but no ifName for them (ifXEntry

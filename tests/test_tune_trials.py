@@ -413,3 +413,36 @@ def test_a_ports_measured_pause_time_is_its_most_paused_lossless_priority():
     assert not problems
     assert counters.pause_us == 700_000 and counters.worst_port == "sw1:Ethernet0"
     assert counters.worst_paused_s == pytest.approx(0.6) and counters.paused_share == pytest.approx(0.06)
+
+
+def test_a_trials_pause_time_is_timed_per_direction_and_priority_never_summed():
+    """PFC frames a port received (PFC_RX) stopped its egress; frames it sent (PFC_TX) stopped its peer's (the DCQCN +
+    PFC notes, section 3: XOFF is decided at the receiver's ingress and the sender's rate goes to 0). The trial added
+    both directions and every lossless priority into one port's paused time: 1000 received on priority 3, 1000 on 4
+    and 600 sent at 100 Gb/s were 2600 x 167.8 us = 0.436 s. Each direction and priority is paused side by side:
+    the port was paused 1000 x 167.8 us (half the notes' V5 max single pause at 100G, 335.5 us), and a port that only
+    sent pauses paused its peer, not itself."""
+    from losslessd.monitor import PFC_RX, PFC_TX, Key, Reading
+    from losslessd.tune.counters import CounterReader, Snapshot
+
+    half_max_pause_100g_s = 335.5e-6 / 2  # /work/shared/tuning/dcqcn-model.md V5: 65535 quanta at 100G, 335.5 us
+
+    def snap(t: float, n: int) -> Snapshot:
+        values = {Key("Ethernet0", PFC_RX, 3): 1000 * n, Key("Ethernet0", PFC_RX, 4): 1000 * n,
+                  Key("Ethernet0", PFC_TX, 3): 600 * n, Key("Ethernet4", PFC_TX, 3): 1500 * n}
+        return Snapshot(readings={("sw1", "snmp"): Reading("sw1", t, 1000.0 + t, None, values)})
+
+    def trial(tuned: dict[str, float]):
+        reader = CounterReader({}, {"sw1": tuned}, [3, 4], known_hosts=None)
+        try:
+            return reader.delta(snap(0.0, 0), snap(10.0, 1), 10.0)
+        finally:
+            reader.close()
+
+    counters, problems = trial({"Ethernet0": 100.0})
+    assert not problems and counters.pause_frames == 2600
+    assert counters.worst_port == "sw1:Ethernet0"
+    assert counters.worst_paused_s == pytest.approx(1000 * half_max_pause_100g_s, rel=1e-3)
+    counters, _ = trial({"Ethernet0": 100.0, "Ethernet4": 100.0})
+    assert counters.worst_port == "sw1:Ethernet4 (its peer, paused by it)"
+    assert counters.worst_paused_s == pytest.approx(1500 * half_max_pause_100g_s, rel=1e-3)

@@ -37,7 +37,7 @@ from pygnmi.spec.v080.gnmi_pb2_grpc import gNMIStub  # noqa: E402
 
 from ..credentials import Secret  # noqa: E402
 from ..docpos import json_value  # noqa: E402
-from ..monitor import Key, Reading  # noqa: E402
+from ..monitor import Key, Reading, clock  # noqa: E402
 from ..monitor.gnmi import PATHS, Elem, GnmiPath, oc_container, parse_openconfig, parser  # noqa: E402
 from . import AUTH_FAILED, HOST_KEY, MASK, TIMEOUT, UNREACHABLE, DeviceError  # noqa: E402
 from .pull import backoff  # noqa: E402
@@ -163,7 +163,7 @@ class _Rounds:
             raise GnmiError(self.target.device, f"unusable answer: {exc}") from None
         for parsed in found:
             if self.started is None:
-                self.started, self.started_wall = now, time.time()
+                self.started, self.started_wall = now, clock.wall()
             self.values.update(parsed.values)
             self.bits.update(parsed.bits)
             self.counts[parsed.kind] += parsed.updates

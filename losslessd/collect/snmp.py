@@ -44,7 +44,7 @@ from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 
 from losslessd import counters_oids as oids
 from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
-from losslessd.monitor import port_name_problem
+from losslessd.monitor import clock, port_name_problem
 from losslessd.printable import printable
 
 DEFAULT_TIMEOUT_S = 2.0
@@ -197,6 +197,7 @@ class PortCounters:
     pfc_requests: int | None = None  # cpfcIfRequests: PFC frames sent
     pfc_indications: int | None = None  # cpfcIfIndications: PFC frames received
     discontinuity_ticks: int | None = None  # ifCounterDiscontinuityTime: a change says the IF-MIB counters restarted
+    speed_mbps: int | None = None  # ifHighSpeed: bounds what its counters can count in an interval
 
 
 @dataclass(slots=True)
@@ -249,7 +250,7 @@ _PORT_COLUMNS = {
     oids.IF_HC_IN_OCTETS: "in_octets", oids.IF_HC_OUT_OCTETS: "out_octets",
     oids.IF_IN_DISCARDS: "in_discards", oids.IF_OUT_DISCARDS: "out_discards",
     oids.CPFC_IF_REQUESTS: "pfc_requests", oids.CPFC_IF_INDICATIONS: "pfc_indications",
-    oids.IF_COUNTER_DISCONTINUITY_TIME: "discontinuity_ticks",
+    oids.IF_COUNTER_DISCONTINUITY_TIME: "discontinuity_ticks", oids.IF_HIGH_SPEED: "speed_mbps",
 }
 # One row per (ifIndex, priority) whichever vendor's table serves it.
 _PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications",
@@ -474,7 +475,7 @@ class SnmpPoller(BasePoller):
         try:
             err, status, _, binds = await get_cmd(*session, (ObjectName(oids.SYS_UPTIME), Null("")), lookupMib=False)
             self._check(target, err, status)
-            answered, wall = time.monotonic(), time.time()
+            answered, wall = time.monotonic(), clock.wall()
             uptime = _value(binds[0][1])
             if not isinstance(uptime, int):
                 raise SnmpError(target.device, "agent does not serve sysUpTime")

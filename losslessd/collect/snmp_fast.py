@@ -46,6 +46,7 @@ from gufo.snmp.aio.client import GetBulkIter, SnmpSession
 from gufo.snmp.typing import ValueType
 
 from .. import counters_oids as oids
+from ..monitor import clock
 from .snmp import (
     MIN_V3_KEY_CHARS,
     BasePoller,
@@ -247,7 +248,7 @@ class FastSnmpPoller(BasePoller):
                 uptime = await self._request(target, lambda: sessions[0].get(oids.SYS_UPTIME))
             except NoSuchInstance:
                 raise SnmpError(target.device, "agent does not serve sysUpTime") from None
-            answered, wall = time.monotonic(), time.time()
+            answered, wall = time.monotonic(), clock.wall()
             if type(uptime) is not int:
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             by_column: dict[str, dict[tuple[int, ...], int | str]] = {}

@@ -33,7 +33,7 @@ from ..collect import COMMAND_FAILED, TIMEOUT
 from ..collect.snmp import SnmpError, SnmpSample, make_poller, target_for
 from ..collect.ssh import CollectError, Session
 from ..inventory import Host
-from ..monitor import Reading
+from ..monitor import Reading, clock
 from ..monitor.sources import reading_from_commands, reading_from_snmp
 from ..platforms import Command
 from .settings import Settings
@@ -184,7 +184,7 @@ class SshCounters(Poller):
                 index, why = next(iter(result.refused.items()))
                 raise CollectError(COMMAND_FAILED, f"`{result.sections[index][0]}` failed: {why}")
             return reading_from_commands(device, host.platform.id, dict(result.sections), time.monotonic(),
-                                         time.time())
+                                         clock.wall())
         except asyncio.TimeoutError:
             session.abort()
             raise PollFailed(f"{TIMEOUT}: no answer within {timeout:g} s") from None

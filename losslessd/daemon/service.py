@@ -40,7 +40,7 @@ from ..errors import InputError
 from ..history import History
 from ..inventory import Inventory
 from ..model import DeviceKind
-from ..monitor import Event, QueueMaps
+from ..monitor import Event, QueueMaps, clock
 from ..tune.propose import Found
 from . import hup, logs
 from .drift import FABRIC, Drift, Pulled, pull_and_lint, read_configs
@@ -401,7 +401,7 @@ class Daemon:
             await self._start_worker(worker)
 
     def _end_events_of(self, worker: _Worker, why: str) -> None:
-        now = time.time()
+        now = clock.wall()
         mine = set(worker.devices)
         for event in [e for e in self._open.values() if e.device in mine]:
             event.end_unix_s = now
@@ -480,7 +480,7 @@ class Daemon:
     def _close_stale_events(self) -> None:
         """Events a previous run left open (it was killed): their detectors' state is gone, so end them
         now; a storm still going on opens a new event within the detection time."""
-        now = time.time()
+        now = clock.wall()
         try:  # a damaged open row is moved aside with why (kept, and warned about once, not at every start)
             for moved in self.history.quarantine_open_events(now):
                 log.warning("%s: %s; moved as it was, with why, to the history's quarantined_events table",
@@ -538,7 +538,7 @@ class Daemon:
             log.warning("drift: the config of %s was not read (%s); its findings stand as of its last run",
                         device, why, extra={"device": device})
         missing = {**pulled.missing, **{d: "joined during the run" for d in devices if d not in settings.hosts.hosts}}
-        now = time.time()
+        now = clock.wall()
         result = self.drift.compare(pulled.findings, list(devices), now, missing)
         for device, found in result.findings.items():
             if device in devices or device == FABRIC:  # not one that left the inventory during the run
@@ -569,7 +569,7 @@ class Daemon:
         self._configs.update({d: pulled.configs[d] for d in changed})
         remapped = {d for d, q in pulled.queues.items() if d in devices and self._queues.get(d) != q}
         self._queues.update({d: pulled.queues[d] for d in remapped})
-        now = time.time()
+        now = clock.wall()
         # For `losslessd history` (a priority's ECN marks are its queue's): every read, the history's own check
         # (History.record_queue_maps) stores only a change, also for a history opened since (a reload) or one whose
         # backlog dropped the maps last stored, which a device unchanged here never reached.
@@ -670,11 +670,11 @@ class Daemon:
             history = self._open_history(new) if new.history != self.settings.history else None
         except InputError as exc:
             log.error("reload refused, the running settings stay: %s", exc, extra={"settings": str(path)})
-            self.metrics.reloaded(False, time.time())
+            self.metrics.reloaded(False, clock.wall())
             self.notifier.ready(self._status())
             return False, f"reload refused, the running settings stay: {exc}"
         await self._apply(new, history)
-        self.metrics.reloaded(True, time.time())
+        self.metrics.reloaded(True, clock.wall())
         self.notifier.ready(self._status())
         log.info("settings reloaded: %s", self._status(), extra={"settings": str(path)})
         return True, f"reloaded {path}: {self._status()}"

@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import __version__
 from ..history import rate_rows
-from ..monitor import Event, QueueMaps, Reading
+from ..monitor import Event, QueueMaps, Reading, clock
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors
 from ..tune.propose import Found, Proposer
@@ -101,7 +101,7 @@ class ShardWorker:
         else:
             if (settings.detection != old.detection
                     or settings.lint_policy.lossless != old.lint_policy.lossless):
-                wall = time.time()
+                wall = clock.wall()
                 for event in self.detectors.open_events():  # judged by rules that no longer apply
                     event.end_unix_s = wall
                     event.message += " (closed by a settings reload)"
@@ -139,7 +139,7 @@ class ShardWorker:
 
     def _forget(self, device: str) -> None:
         """The device left this worker (the inventory or the shard): end its events, drop its state."""
-        now = time.time()
+        now = clock.wall()
         ended = []
         for event in self.detectors.open_events():
             if event.device == device:
@@ -197,7 +197,7 @@ class ShardWorker:
         log.warning("%s poll of %s failed: %s", source, device, reason,
                     extra={"device": device, "source": source, "reason": reason})
         if self._primary(device) == source:
-            self._emit(self.detectors.poll_failed(device, time.time(), reason))
+            self._emit(self.detectors.poll_failed(device, clock.wall(), reason))
         return False
 
     def _read(self, reading: Reading, source: str, started: float) -> None:
@@ -212,7 +212,7 @@ class ShardWorker:
         else:
             self._unread.pop((device, source), None)
         if self._primary(device) == source:
-            self._emit(self.detectors.poll_ok(device, reading.time_unix_s))
+            self._emit(self.detectors.poll_ok(device, clock.wall()))
         rates = self.trackers[source].update(reading)
         self._floor(device, source)
         if rates is None:

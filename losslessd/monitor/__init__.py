@@ -143,6 +143,9 @@ class Reading:
     # the sysUpTime of a port's last counter discontinuity, its ifTable/ifXTable counters only): a change between two
     # readings is a restart of those counters, not a wrap (counters.py rule 3).
     discontinuity: dict[Key, int] = field(default_factory=dict)
+    # Port -> its speed in bits per second where the source says (IF-MIB ifHighSpeed): what its counters can count in
+    # an interval is bounded by it (counters.py rule 3).
+    speeds: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

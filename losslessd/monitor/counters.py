@@ -14,7 +14,10 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    interval, and its next delta is 0, so that storm would never be reported.
 3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when no 64-bit
    counter of its port went back with it and the wrapped delta is plausible for the interval (at most
-   ``max_rate_per_s``, and at most half of 2^32: WRAP_MAX_SHARE), else cleared as in 2. A restart of
+   ``max_rate_per_s``, at most half of 2^32: WRAP_MAX_SHARE; at most its port's line rate allows where the source
+   gives the port's speed, Reading.speeds: BITS_PER_COUNT; inbound discards at most the minimum frames of the octets
+   the port received), else cleared as in 2. A port with no Counter64 (a Counter32 from 3e9 to 10 on a 10 Gb/s port
+   is a wrap of 1.29e9 discards in 3 s, where the line carries 4.5e7 frames) is told by its speed. A restart of
    the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
    COUNTERS_DB, which sonic-snmpagent serves, while its snmpd and sysUpTime go on; `sonic-clear counters`
    only caches a base for the show commands, sonic-utilities netstat.py ns_diff, and SNMP never sees it)
@@ -54,7 +57,25 @@ times.
 
 from __future__ import annotations
 
-from . import Key, Rates, Reading
+from . import (
+    DROPPED_PACKETS,
+    ECN_MARKED,
+    IN_DISCARDS,
+    IN_OCTETS,
+    IN_PACKETS,
+    LINK_PAUSE_RX,
+    LINK_PAUSE_TX,
+    OUT_DISCARDS,
+    OUT_OCTETS,
+    OUT_PACKETS,
+    PFC_RX,
+    PFC_TX,
+    TX_BYTES,
+    TX_PACKETS,
+    Key,
+    Rates,
+    Reading,
+)
 
 UPTIME_MODULUS = 2**32  # TimeTicks is 32-bit (RFC 2578 section 7.1.8)
 COUNTER32_MODULUS = 2**32  # Counter32 (RFC 2578 section 7.1.6)
@@ -62,6 +83,16 @@ COUNTER32_MODULUS = 2**32  # Counter32 (RFC 2578 section 7.1.6)
 # writes) at the minimum size, 64 B plus 8 B preamble and 12 B inter-frame gap (IEEE 802.3 clause 4.4.2):
 # 1.6e12 / (84 * 8) ~ 2.38e9 /s.
 MAX_FRAMES_PER_S = 2.4e9
+# The line-rate bits one count of a counter takes, where a port's speed bounds it (Reading.speeds): a frame at least
+# 672 (the minimum frame above; a PFC or PAUSE frame is one such MAC control frame, IEEE 802.3 Annex 31B/31D, which
+# also takes longer than its pause quantum of 512 bit times), an octet 8.
+_FRAME_BITS = (64 + 8 + 12) * 8
+BITS_PER_COUNT = {**dict.fromkeys((PFC_RX, PFC_TX, TX_PACKETS, DROPPED_PACKETS, ECN_MARKED, IN_PACKETS, OUT_PACKETS,
+                                   IN_DISCARDS, OUT_DISCARDS, LINK_PAUSE_RX, LINK_PAUSE_TX), _FRAME_BITS),
+                  **dict.fromkeys((IN_OCTETS, OUT_OCTETS, TX_BYTES), 8)}
+# A discarded inbound packet was received: IF-MIB counts its octets in ifInOctets (RFC 2863: ifInOctets is every
+# octet received, ifInDiscards packets received without error and then discarded), at least a minimum frame's 64.
+MIN_FRAME_OCTETS = 64
 # A Counter32 that went back is read as a wrap only if the wrap counted at most half its range in the interval: a
 # counter that may count more than that between two polls is too fast for 32 bits (RFC 2863 section 3.1.6 asks for
 # 64-bit counters of a port fast enough to wrap its Counter32s within an hour), and a wrap of nearly 2^32 is how a
@@ -152,7 +183,7 @@ class CounterTracker:
             reset = any(cur.bits.get(k, 64) != 32 for k in keys)  # a counter of the port that cannot wrap went back
             for key in keys:
                 delta = cur.values[key] - prev.values[key] + COUNTER32_MODULUS
-                if not reset and delta <= min(WRAP_MAX_SHARE * COUNTER32_MODULUS, self.max_rate_per_s * interval):
+                if not reset and delta <= self._most(prev, cur, key, interval, out):
                     out[key] = delta
                 else:
                     cleared.append(key)
@@ -161,6 +192,20 @@ class CounterTracker:
         else:
             self._floored.pop(cur.device, None)
         return out, frozenset(cleared)
+
+    def _most(self, prev: Reading, cur: Reading, key: Key, interval: float, deltas: dict[Key, int]) -> float:
+        """The most ``key`` can have counted in ``interval`` (rule 3): half a Counter32's range, the fastest port's
+        frames, its own port's line rate where the source gives its speed (the higher of the two readings', a port
+        renegotiated faster in between), and for inbound discards the minimum frames of the octets its port received
+        (a Counter64 that went on)."""
+        most = min(WRAP_MAX_SHARE * COUNTER32_MODULUS, self.max_rate_per_s * interval)
+        speed = max(prev.speeds.get(key.port, 0.0), cur.speeds.get(key.port, 0.0))
+        if speed > 0 and (bits := BITS_PER_COUNT.get(key.name)):
+            most = min(most, speed * interval / bits)
+        received = deltas.get(Key(key.port, IN_OCTETS))
+        if key.name == IN_DISCARDS and received is not None and cur.bits.get(Key(key.port, IN_OCTETS), 64) == 64:
+            most = min(most, received / MIN_FRAME_OCTETS)
+        return most
 
 
 def _restarted(prev: Reading, cur: Reading, interval: float) -> bool:

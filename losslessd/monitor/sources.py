@@ -60,6 +60,8 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
             values[Key(port, name, index)] = value
 
     discontinuity: dict[Key, int] = {}
+    # ifHighSpeed is in units of 1,000,000 bits per second (RFC 2863); 0 where the agent does not know it
+    speeds = {p.port: p.speed_mbps * 1e6 for p in sample.ports if p.speed_mbps}
     for p in sample.ports:
         for name, value in ((IN_OCTETS, p.in_octets), (OUT_OCTETS, p.out_octets), (IN_DISCARDS, p.in_discards),
                             (OUT_DISCARDS, p.out_discards)):
@@ -78,7 +80,7 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
     return Reading(device=sample.device, monotonic_s=sample.monotonic_s, time_unix_s=sample.time_unix_s,
                    uptime_ticks=sample.sys_uptime_ticks, values=values,
                    bits={k: 32 for k in values if k.name in _SNMP_32BIT}, unread=tuple(sample.unread),
-                   discontinuity=discontinuity)
+                   discontinuity=discontinuity, speeds=speeds)
 
 
 def _lines(platform: str) -> tuple[str, ...]:

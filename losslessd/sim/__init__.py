@@ -7,8 +7,9 @@ simulator writes an inventory of what it started, in the shape of Nornir's Simpl
 known_hosts file with its host key; the secrets live only in ``Simulator.env``, the inventory names
 the environment variables. Faults for tests: a device that is down, a changed password, a changed
 host key, a garbled output, an answer with text after it, a PFC storm (with or without ECN marking), a restart that
-resets the counters, a 32-bit counter that wraps, a slow agent, garbage instead of counters. Counters are served
-over SNMP (switches) and by the counter commands over SSH (losslessd.sim.counters), from one state.
+resets the counters, counters zeroed beneath a running agent (a SONiC syncd restart), a 32-bit counter that wraps,
+a slow agent, garbage instead of counters. Counters are served over SNMP (switches) and by the counter commands over
+SSH (losslessd.sim.counters), from one state.
 
     with Simulator("examples/fabric", tmp_path, snmp=False) as sim:
         sim.inventory_path, sim.known_hosts_path, sim.env, sim.devices["leaf1"].ssh_port
@@ -417,6 +418,12 @@ class Simulator:
     def reset_counters(self, name: str) -> None:
         """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
         self._device(name).traffic.reset()
+        self._publish(name)
+
+    def syncd_restart(self, name: str) -> None:
+        """The device's counters (SNMP and SSH) restart from zero while its agent and sysUpTime go on: a SONiC syncd
+        restart or `config reload` (Traffic.syncd_restart)."""
+        self._device(name).traffic.syncd_restart()
         self._publish(name)
 
     def wrap32(self, name: str, after_s: float) -> None:

@@ -59,6 +59,9 @@ class Traffic:
     slow_s: float = 0.0  # delay before the SNMP sysUpTime answer (once a poll) and each SSH command's output
     garbage: bool = False  # SNMP counters answer strings, SSH counter commands print no numbers
     wrap_at: float | None = None  # Counter32 columns cross 2^32 at this time (wrap mode)
+    # sysUpTime's own (t0, restarted) once the counters restarted beneath a running agent (syncd_restart); None: the
+    # counters' t0 and restarted are sysUpTime's too.
+    uptime_from: list | None = None
     # Lump sums added to counters ("<ifIndex>.<prio>/<what>" -> amount): what a workload the simulator's
     # benchmark ran (losslessd.sim.bench) made the counters do. Cleared by a reset.
     credits: dict[str, float] = field(default_factory=dict)
@@ -96,6 +99,18 @@ class Traffic:
         with self._lock:
             self.t0 = time.time() if now is None else now
             self.restarted = True
+            self.uptime_from = None
+            self.credits.clear()
+
+    def syncd_restart(self, now: float | None = None) -> None:
+        """The device's counts restart from zero beneath a running agent, sysUpTime going on: a SONiC syncd restart or
+        `config reload` zeroes COUNTERS_DB, which sonic-snmpagent serves and the show commands print, while snmpd
+        keeps running. Storms still going on are counted from now."""
+        with self._lock:
+            if self.uptime_from is None:
+                self.uptime_from = [self.t0, self.restarted]
+            self.t0 = time.time() if now is None else now
+            self.restarted = True
             self.credits.clear()
 
     def credit(self, key: str, what: str, amount: float) -> None:
@@ -116,6 +131,7 @@ class Traffic:
             return {"t0": self.t0, "restarted": self.restarted, "storm_rate": STORM_PAUSE_PER_S,
                     "storms": {k: [list(s) for s in v] for k, v in self.storms.items()}, "down": self.down,
                     "slow_s": self.slow_s, "garbage": self.garbage, "wrap_at": self.wrap_at,
+                    "uptime_from": list(self.uptime_from) if self.uptime_from else None,
                     "credits": dict(self.credits), "stalls": {k: [list(s) for s in v] for k, v in self.stalls.items()}}
 
 

@@ -227,6 +227,12 @@ class SnmpAgents:
         self._agents[name].traffic.reset()
         self.publish(name)
 
+    def syncd_restart(self, name: str) -> None:
+        """The device's counters restart from zero beneath its running agent, sysUpTime going on (Traffic.syncd_restart:
+        a SONiC syncd restart or `config reload`)."""
+        self._agents[name].traffic.syncd_restart()
+        self.publish(name)
+
     def wrap32(self, name: str, after_s: float) -> None:
         """The Counter32 columns of ``name`` read just below 2^32 and cross it ``after_s`` seconds from
         now (the wrap moves: a test sets it ahead of its own first poll, however slow the machine)."""

@@ -134,7 +134,8 @@ class CounterReader:
         # neither sum, and a trial without them must say so rather than read as one without pauses or drops.
         problems += dict.fromkeys(f"{d} ({src}): {why}" for snap in (before, after)
                                   for (d, src), reading in snap.readings.items() for why in reading.unread)
-        paused: dict[str, float] = {}
+        paused: dict[str, float] = {}  # "device:port" (its egress), or its peer's egress towards it -> seconds paused
+        frames: dict[tuple[str, str, int | None], int] = {}  # (port, PFC_RX or PFC_TX, priority) -> frames in the trial
         unmapped: set[tuple[str, str, int]] = set()
         for rates in self._rates(before, after, problems):
             key = (rates.device,)
@@ -150,7 +151,12 @@ class CounterReader:
                 place = f"{key[0]}:{k.port}"
                 if k.name in (PFC_TX, PFC_RX):
                     out.pause_frames = (out.pause_frames or 0) + v
-                    paused[place] = paused.get(place, 0.0) + v * pause_s_per_frame(ports[k.port])
+                    # A frame received (RX) stopped this port's egress; one sent (TX) stopped its peer's, the
+                    # direction into this port. The two directions and the priorities are paused side by side, so
+                    # each is timed alone and the port's is the most paused one, never their sum (which could
+                    # exceed the trial).
+                    side = (k.port, k.name, k.index)
+                    frames[side] = frames.get(side, 0) + v
                 elif k.name == PAUSE_DURATION_US:
                     out.pause_us = (out.pause_us or 0) + v
                 elif k.name == ECN_MARKED:
@@ -159,9 +165,13 @@ class CounterReader:
                     out.cnp = (out.cnp or 0) + v
                 elif k.name == DROPPED_PACKETS:
                     out.dropped = (out.dropped or 0) + v
-            # A measured pause time replaces the estimate from frames: per priority (mlx5 rx_prio<p>_pause_duration),
-            # so the port's is its most paused lossless priority's, whichever the counters list last (the priorities
-            # may be paused at once: their sum could exceed the trial).
+            for (port, name, _prio), n in frames.items():
+                place = f"{key[0]}:{port}" + ("" if name == PFC_RX else " (its peer, paused by it)")
+                paused[place] = max(paused.get(place, 0.0), n * pause_s_per_frame(ports[port]))
+            frames.clear()
+            # A measured pause time replaces the estimate from frames: per priority (mlx5 rx_prio<p>_pause_duration,
+            # the time the port's egress was paused), so the port's is its most paused lossless priority's, whichever
+            # the counters list last (the priorities may be paused at once: their sum could exceed the trial).
             measured: dict[str, float] = {}
             for k, v in rates.deltas.items():
                 if k.name == PAUSE_DURATION_US and k.port in ports and k.index in self.lossless:

@@ -42,8 +42,10 @@ class Counters:
     elapsed_s: float
     pause_frames: float | None = None  # PFC frames on the lossless priorities, both directions, all tuned ports
     pause_us: float | None = None  # time paused, where a counter gives it, all tuned ports
-    worst_paused_s: float | None = None  # the most paused tuned port: its time paused (or frames x pause_s_per_frame)
-    worst_port: str | None = None  # "device:port" of it
+    # The most paused direction of a tuned port, one priority: its time paused (or frames x pause_s_per_frame; frames
+    # received pause the port, frames sent its peer)
+    worst_paused_s: float | None = None
+    worst_port: str | None = None  # "device:port" of it, "device:port (its peer, paused by it)" for the peer's
     ecn_marked: float | None = None
     cnp: float | None = None
     dropped: float | None = None  # packets dropped on the lossless queues of the tuned ports

@@ -120,6 +120,8 @@ def variate(oid, tag, value, **context):
         time.sleep(state["slow_s"])
     if state["garbage"] and tag != "67":  # sysUpTime still answers: the counters are what is wrong
         return oid, "4", GARBAGE
+    if tag == "67" and state.get("uptime_from"):  # the counters restarted beneath the agent: sysUpTime goes on
+        state = {**state, "t0": state["uptime_from"][0], "restarted": state["uptime_from"][1]}
     return oid, tag, counter(spec, state, time.time(), _MODULUS.get(tag, 2**32))
 
 
