@@ -148,3 +148,22 @@ def test_docs_fix_labels_every_fixable_rule_as_the_rule_does():
     fixable = {code: ("disruptive" if rule.disruptive else "safe")
                for code, rule in all_rules().items() if rule.fix_sections}
     assert table == fixable
+
+
+def test_docs_collection_inventory_errors_are_what_pull_prints(tmp_path):
+    """docs/collection.md's broken inventory gives the errors the page shows, line for line (exit 2, nothing
+    contacted): the file lines, the platforms pull knows and the closing count follow the code."""
+    text = (ROOT / "docs" / "collection.md").read_text(encoding="utf-8")
+    inventory = re.search(r"^```yaml\n(# inventory\.yaml\n.*?)^```", text, re.M | re.S)
+    shown = re.search(r"^gives \(`losslessd pull --inventory inventory\.yaml --out snap/`\):\n\n```\n(.*?)^```", text,
+                      re.M | re.S)
+    assert inventory and shown, "docs/collection.md no longer shows the broken inventory and what pull prints"
+    (tmp_path / "inventory.yaml").write_text(inventory.group(1), encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    res = losslessd("pull", "--inventory", "inventory.yaml", "--out", "snap/", cwd=tmp_path,
+                    env={"FABRIC_PASSWORD": None, "HOME": str(home)})
+    assert res.returncode == 2, res.stdout
+    expected = shown.group(1).replace("/root/.ssh/known_hosts", f"{home}/.ssh/known_hosts").splitlines()
+    assert res.stderr.splitlines() == expected
+    assert not (tmp_path / "snap").exists()
