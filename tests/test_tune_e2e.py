@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import signal
 import sqlite3
@@ -29,7 +30,7 @@ from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
 from tests.conftest import tmpfs
 
-from .clirun import losslessd
+from .clirun import ROOT, losslessd
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
@@ -643,9 +644,7 @@ def test_a_resumed_tune_stopped_while_the_sonic_session_opens_names_its_checkpoi
 def test_docs_tune_dry_run_excerpt_is_what_tune_prints(fabric, tmp_path):
     """docs/tune.md's dry run (`$ losslessd tune ...` against the simulator's sim/ folder) is what the command prints
     today, line for line: the search space, the starting point and each device's snippet follow the code."""
-    import re
-
-    text = (Path(__file__).resolve().parent.parent / "docs" / "tune.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "tune.md").read_text(encoding="utf-8")
     block = re.search(r"^```text\n\$ (losslessd tune .*?)^```", text, re.M | re.S)
     assert block, "docs/tune.md no longer shows the dry run"
     command, rest = block.group(1).split("\n", 1)
