@@ -30,7 +30,7 @@ from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
 from tests.conftest import tmpfs
 
-from .clirun import ROOT, losslessd
+from .clirun import losslessd
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
