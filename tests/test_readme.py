@@ -167,3 +167,15 @@ def test_docs_collection_inventory_errors_are_what_pull_prints(tmp_path):
     expected = shown.group(1).replace("/root/.ssh/known_hosts", f"{home}/.ssh/known_hosts").splitlines()
     assert res.stderr.splitlines() == expected
     assert not (tmp_path / "snap").exists()
+
+
+def test_readme_python_api_example_runs(capsys, monkeypatch):
+    """The README's Python API block runs as shown (from the repository root) and prints a line per finding of the
+    families it selects."""
+    block = re.search(r"^## Python API\n\n```python\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
+    assert block, "README.md no longer shows the Python API example"
+    monkeypatch.chdir(ROOT)
+    exec(compile(block.group(1), "README.md (Python API)", "exec"), {})  # noqa: S102 - the README's own example
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(line.split()[3][:3] in ("ECN", "BUF") for line in lines), lines
+    assert any(line.startswith("error leaf1 Ethernet48 BUF002 ") for line in lines)
