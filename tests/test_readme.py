@@ -179,3 +179,10 @@ def test_readme_python_api_example_runs(capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     assert lines and all(line.split()[3][:3] in ("ECN", "BUF") for line in lines), lines
     assert any(line.startswith("error leaf1 Ethernet48 BUF002 ") for line in lines)
+
+
+def test_every_docs_page_is_linked_from_the_readme():
+    """The README is the front door: a docs page no README link reaches is a page a new user never finds."""
+    linked = {target.split("#", 1)[0] for target in _LINK.findall(README.read_text(encoding="utf-8"))}
+    pages = {f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")}
+    assert sorted(pages - linked) == []
