@@ -33,9 +33,10 @@ app = new_app(no_args_is_help=False,
                    "benchmark and scores it, and the fabric ends at the best-known settings. Without --apply it "
                    "prints each device's first snippet and the benchmark command, and pushes nothing.\n\n"
                    "Exit 0: done (or dry run printed). 1: the tune stopped early (a refused commit, drops, a storm, "
-                   "no run of the settings as found to score) or no trial was valid. 2: input or usage error. "
-                   "3: internal error (a bug in losslessd). 130, 143, 129: stopped by Ctrl-C, "
-                   "SIGTERM or SIGHUP, the devices put back to the best-known settings.")
+                   "no run of the settings as found to score) or no trial was valid. 2: input or usage error, or a "
+                   "device answer that cannot be trusted (the devices put back as found). 3: internal error (a bug in "
+                   "losslessd). 130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP, the devices put back to the "
+                   "best-known settings.")
 
 
 @app.callback(invoke_without_command=True)
