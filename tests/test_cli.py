@@ -348,3 +348,14 @@ def test_tune_lines_from_running_configs_cannot_drive_the_terminal(capsys):
     assert "\x1b" not in out and "\x07" not in out and "\r" not in out
     assert out == ("== leaf1 (sonic) ports Ethernet0\\x1b]52;c;cm0gLXJm\\x07\n"
                    "   lints with an error: queue \\x1b[2Jx\\r\n")
+
+
+@pytest.mark.parametrize("command", ["lint", "fix", "pull", "render", "tune"])
+def test_help_of_each_command_that_acts_names_its_exit_codes(command):
+    """Each command whose exits mean more than "done or refused" says them in its own --help, as README "Exit codes"
+    does: `tune`'s were in its callback's docstring, which typer does not show under a group's help=, and `render`'s
+    were nowhere."""
+    res = run(command, "--help", env={"COLUMNS": "200"})
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    assert "Exit 0:" in text and "2: " in text and "3: internal error (a bug in losslessd" in text, text

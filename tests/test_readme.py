@@ -148,3 +148,41 @@ def test_docs_fix_labels_every_fixable_rule_as_the_rule_does():
     fixable = {code: ("disruptive" if rule.disruptive else "safe")
                for code, rule in all_rules().items() if rule.fix_sections}
     assert table == fixable
+
+
+def test_docs_collection_inventory_errors_are_what_pull_prints(tmp_path):
+    """docs/collection.md's broken inventory gives the errors the page shows, line for line (exit 2, nothing
+    contacted): the file lines, the platforms pull knows and the closing count follow the code."""
+    text = (ROOT / "docs" / "collection.md").read_text(encoding="utf-8")
+    inventory = re.search(r"^```yaml\n(# inventory\.yaml\n.*?)^```", text, re.M | re.S)
+    shown = re.search(r"^gives \(`losslessd pull --inventory inventory\.yaml --out snap/`\):\n\n```\n(.*?)^```", text,
+                      re.M | re.S)
+    assert inventory and shown, "docs/collection.md no longer shows the broken inventory and what pull prints"
+    (tmp_path / "inventory.yaml").write_text(inventory.group(1), encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    res = losslessd("pull", "--inventory", "inventory.yaml", "--out", "snap/", cwd=tmp_path,
+                    env={"FABRIC_PASSWORD": None, "HOME": str(home)})
+    assert res.returncode == 2, res.stdout
+    expected = shown.group(1).replace("/root/.ssh/known_hosts", f"{home}/.ssh/known_hosts").splitlines()
+    assert res.stderr.splitlines() == expected
+    assert not (tmp_path / "snap").exists()
+
+
+def test_readme_python_api_example_runs(capsys, monkeypatch):
+    """The README's Python API block runs as shown (from the repository root) and prints a line per finding of the
+    families it selects."""
+    block = re.search(r"^## Python API\n\n```python\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
+    assert block, "README.md no longer shows the Python API example"
+    monkeypatch.chdir(ROOT)
+    exec(compile(block.group(1), "README.md (Python API)", "exec"), {})  # noqa: S102 - the README's own example
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(line.split()[3][:3] in ("ECN", "BUF") for line in lines), lines
+    assert any(line.startswith("error leaf1 Ethernet48 BUF002 ") for line in lines)
+
+
+def test_every_docs_page_is_linked_from_the_readme():
+    """The README is the front door: a docs page no README link reaches is a page a new user never finds."""
+    linked = {target.split("#", 1)[0] for target in _LINK.findall(README.read_text(encoding="utf-8"))}
+    pages = {f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")}
+    assert sorted(pages - linked) == []

@@ -313,3 +313,40 @@ def test_sim_bench_reads_the_ecn_of_the_queue_the_maps_put_the_priority_on(tmp_p
     db["PORT_QOS_MAP"]["Ethernet0"].pop("tc_to_queue_map")
     with pytest.raises(InputError, match="which egress queue carries priority 3 is unknown"):
         port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
+
+
+@pytest.mark.slow
+def test_docs_simulator_listing_is_what_losslessd_sim_prints(tmp_path):
+    """docs/simulator.md's `$ losslessd sim --fabric examples/fabric --out /tmp/sim` excerpt is what the command prints,
+    in order (less its `...`): the ports it happened to get and the secrets' values are matched by form only."""
+    text = (ROOT / "docs" / "simulator.md").read_text(encoding="utf-8")
+    block = re.search(r"^```\n\$ losslessd sim --fabric examples/fabric --out /tmp/sim\n(.*?)^```", text, re.M | re.S)
+    assert block, "docs/simulator.md no longer shows what `losslessd sim` prints"
+    out = tmp_path / "sim"
+    forms = []
+    for line in block.group(1).splitlines():
+        if line.strip() == "...":
+            continue
+        form = re.escape(line.replace("/tmp/sim", str(out)))
+        form = re.sub(r"127\\\.0\\\.0\\\.1:\d+", r"127\.0\.0\.1:\\d+", form)
+        forms.append(re.compile(re.sub(r"udp/\d+", r"udp/\\d+", form).replace(r"=\.\.\.", "=\\S+")))
+    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "sim", "--fabric", "examples/fabric",
+                             "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        printed = []
+        for line in proc.stdout:
+            printed.append(line.rstrip("\n"))
+            if line.startswith("Serving"):
+                break
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    position = 0
+    for form in forms:
+        found = next((k for k in range(position, len(printed)) if form.fullmatch(printed[k])), None)
+        assert found is not None, (f"docs/simulator.md shows a line `losslessd sim` does not print here: "
+                                   f"{form.pattern}\n" + "\n".join(printed))
+        position = found + 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import signal
 import sqlite3
@@ -638,3 +639,18 @@ def test_a_resumed_tune_stopped_while_the_sonic_session_opens_names_its_checkpoi
     left = next(line for line in said if line.startswith("leaf1: not put back"))
     assert left.splitlines()[1:] == [f"    sudo config rollback {checkpoint}",
                                       f"    sudo config delete-checkpoint {checkpoint}"]
+
+
+def test_docs_tune_dry_run_excerpt_is_what_tune_prints(fabric, tmp_path):
+    """docs/tune.md's dry run (`$ losslessd tune ...` against the simulator's sim/ folder) is what the command prints
+    today, line for line: the search space, the starting point and each device's snippet follow the code."""
+    text = (ROOT / "docs" / "tune.md").read_text(encoding="utf-8")
+    block = re.search(r"^```text\n\$ (losslessd tune .*?)^```", text, re.M | re.S)
+    assert block, "docs/tune.md no longer shows the dry run"
+    command, rest = block.group(1).split("\n", 1)
+    continued, shown = rest.split("\n", 1)
+    assert command.endswith("\\")
+    (tmp_path / "sim").symlink_to(fabric.inventory_path.parent)
+    res = losslessd(*shlex.split(command[:-1] + continued)[1:], cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == shown

@@ -183,12 +183,11 @@ def _help(module: str, function: str | None) -> str | None:
 
 app = new_app(_LazyGroup, no_args_is_help=True,
               help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.\n\n"
-                  "Exit codes (every command): 0 clean; 1 findings (lint, fix) or devices that failed (pull); "
-                  "2 unusable input or usage error, nothing readable or nothing checked, a report that cannot be "
-                  f"written; 3 internal error (a bug in losslessd, never a finding; {DEBUG_ENV}=1 or --debug prints "
-                  "its traceback). Input files are read "
-                  f"only if they are regular files within the size limit (32 MiB; --max-file-mb or "
-                  f"{ENV_MAX_FILE_MB} raise it).")
+                  "Exit codes (every command): 0 clean; 1 findings (lint, fix), devices that failed (pull) or a tune "
+                  "stopped early; 2 unusable input or usage error, nothing readable or nothing checked, a report that "
+                  f"cannot be written; 3 internal error (a bug in losslessd, never a finding; {DEBUG_ENV}=1 or --debug "
+                  "prints its traceback). Input files are read only if they are regular files within the size limit "
+                  f"(32 MiB; --max-file-mb or {ENV_MAX_FILE_MB} raise it).")
 
 
 def _version(value: bool) -> None:

@@ -49,7 +49,11 @@ def render(
                                                "qfx5000|qfx10000-ptx.")] = None,
     max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
 ) -> None:
-    """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
+    """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform.
+
+    Exit 0: the profile printed. 2: a fact it needs is missing or refused (a speed, cable or SKU the switch's
+    tables do not list, the pool size, the command family), or an input or usage error: nothing printed, never
+    half a snippet. 3: internal error (a bug in losslessd)."""
     set_max_file_mb(max_file_mb)
     pol = load_policy(policy)
     known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)

@@ -27,7 +27,16 @@ from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, f
 from .pull import preflight
 
 app = new_app(no_args_is_help=False,
-              help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.")
+              help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.\n\n"
+                   "Every candidate inside the policy's bounds is rendered per device and linted before use; with "
+                   "--apply each trial pushes it through the platform's transactional path (canary first), runs the "
+                   "benchmark and scores it, and the fabric ends at the best-known settings. Without --apply it "
+                   "prints each device's first snippet and the benchmark command, and pushes nothing.\n\n"
+                   "Exit 0: done (or dry run printed). 1: the tune stopped early (a refused commit, drops, a storm, "
+                   "no run of the settings as found to score) or no trial was valid. 2: input or usage error, or a "
+                   "device answer that cannot be trusted (the devices put back as found). 3: internal error (a bug in "
+                   "losslessd). 130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP, the devices put back to the "
+                   "best-known settings.")
 
 
 @app.callback(invoke_without_command=True)
@@ -79,14 +88,7 @@ def tune(
     known_hosts: Annotated[Path, KNOWN_HOSTS_OPTION] = DEFAULT_KNOWN_HOSTS,
     insecure: Annotated[bool, INSECURE_OPTION] = False,
 ) -> None:
-    """Tune ECN settings from a benchmark: every candidate inside the policy's bounds is rendered per device and
-    linted before use; with --apply each trial pushes it through the platform's transactional path (canary
-    first), runs the benchmark and scores it, and the fabric ends at the best-known settings.
-
-    Exit 0: done (or dry run printed). 1: the tune stopped early (a refused commit, drops, a storm, no run of the
-    settings as found to score) or no trial was valid. 2: input or usage error. 130, 143, 129: stopped by Ctrl-C,
-    SIGTERM or SIGHUP, the devices put back to the best-known settings.
-    """
+    """Run (or resume) a tune; `losslessd tune --help` shows the group's help= above (typer shows it, not this)."""
     if ctx.invoked_subcommand is not None:
         return
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)
