@@ -201,8 +201,8 @@ ACCEPTED: dict[str, list[tuple]] = {
          "MLNX_OFED user manual: ECN roce_np cnp_dscp, cnp_802p_prio"),
     ],
 }
-# SONiC CONFIG_DB: table -> (key form, {field: value form}) (sonic-buildimage src/sonic-yang-models/doc/Configuration.md;
-# PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and pfc_to_pg_map as qos_config.j2 writes them on Mellanox).
+# SONiC CONFIG_DB: table -> (key form, {field: value form}) (sonic-buildimage src/sonic-yang-models/doc/
+# Configuration.md; PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and pfc_to_pg_map as qos_config.j2 writes them on Mellanox).
 _NUM = r"\d+"
 _REF = r"\[{}\|[A-Za-z0-9_.-]+\]"
 SONIC: dict[str, tuple[str, dict[str, str]]] = {
@@ -228,7 +228,8 @@ SONIC: dict[str, tuple[str, dict[str, str]]] = {
     # (egress pools and profiles: the SKU's stock buffers_defaults a patch restates to bind lossless queues outside 3-4)
     "BUFFER_POOL": (r"ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool",
                     {"type": "ingress|egress", "mode": "dynamic|static", "size": _NUM, "xoff": _NUM}),
-    "BUFFER_PROFILE": (r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile|egress_lossless_profile|egress_lossy_profile",
+    "BUFFER_PROFILE": (r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile|egress_lossless_profile|"
+                       r"egress_lossy_profile",
                        {"pool": "ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool", "xon": _NUM,
                         "xon_offset": _NUM, "xoff": _NUM, "size": _NUM, "dynamic_th": r"-?\d+", "static_th": _NUM}),
     "BUFFER_QUEUE": (r"Ethernet\d+\|[0-7](-[0-7])?", {"profile": "egress_lossless_profile|egress_lossy_profile"}),

@@ -90,7 +90,7 @@ def policies(draw) -> Policy:
 def _render(pol: Policy, platform: str, variant: str | None, specs: tuple[str, ...]) -> tuple[str, str | None]:
     names = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)
     top = (PLATFORMS[platform].limits.mtu_bytes or (0, 9216))[1]  # the platform's largest MTU (EOS 9214)
-    facts = [rnd.parse_port_spec(f"{name}:{spec}") for name, spec in zip(names, specs)]
+    facts = [rnd.parse_port_spec(f"{name}:{spec}") for name, spec in zip(names[:len(specs)], specs, strict=True)]
     facts = [replace(f, mtu_bytes=min(f.mtu_bytes or 9100, top)) for f in facts]
     pool = None if variant in render_golden.SKU_POOL else render_golden.POOL_BYTES
     opts = render_golden.options(platform, variant)
@@ -244,6 +244,8 @@ def test_sonic_stock_queue_range_lossless_as_a_whole_is_named_once():
     """Lossless queues 5 and 6 fill the stock range 5-6: the patch deleted `<port>|5-6` (null) and wrote it again
     in one JSON object, a key twice (SYS002: sonic-cfggen keeps the last)."""
     pol = _policy(lossless={"priorities": [1, 5, 6], "dscp": [1, 5, 6]}, ecn={"required": False})
-    queues = json.loads(_render(pol, "sonic", "broadcom", ("100G:5m:9100",))[0])["BUFFER_QUEUE"]
+    text = _render(pol, "sonic", "broadcom", ("100G:5m:9100",))[0]
+    assert text.count('"Ethernet0|5-6"') == 1
+    queues = json.loads(text)["BUFFER_QUEUE"]
     assert queues["Ethernet0|5-6"] == {"profile": "egress_lossless_profile"}
     assert queues["Ethernet0|0-2"] is None and queues["Ethernet0|1"] == {"profile": "egress_lossless_profile"}

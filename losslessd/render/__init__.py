@@ -944,8 +944,9 @@ def _cnp_class(pol: Policy, lossless: list[int]) -> int:
     class that is neither lossless nor tolerated to run PFC nor best effort. Under a PCP policy switches sort CNPs by
     the priority NICs tag them with, which only the policy can name."""
     if pol.lossless.trust == "pcp":
-        raise InputError(f"policy {pol.name}: switches trust 802.1p (lossless.trust: pcp) and sort CNPs by the priority "
-                         "the NICs tag them with, which cnp names none of: give cnp.priority", file=pol.source_file)
+        raise InputError(f"policy {pol.name}: switches trust 802.1p (lossless.trust: pcp) and sort CNPs by the "
+                         "priority the NICs tag them with, which cnp names none of: give cnp.priority",
+                         file=pol.source_file)
     taken = {*lossless, *pol.lossless.tolerated_priorities, BEST_EFFORT_TC}
     free = [CNP_DEFAULT_TC] + list(range(7, 0, -1))
     found = next((tc for tc in free if tc not in taken), None)
@@ -1294,9 +1295,9 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         for port in prof.ports:
             if not port.ecn_fill_fits:
                 us, low, high = port.ecn_fill  # type: ignore[misc]
-                raise InputError(f"port {port.name}: Junos writes ECN as whole-percent fill levels of a {us} us queue "
-                                 f"buffer (Kmax at {high} %), and no whole percent puts Kmin {port.kmin_bytes} B inside "
-                                 "the policy's ecn.min_threshold_bytes: widen that range or narrow "
+                raise InputError(f"port {port.name}: Junos writes ECN as whole-percent fill levels of a {us} us "
+                                 f"queue buffer (Kmax at {high} %), and no whole percent puts Kmin {port.kmin_bytes} B "
+                                 "inside the policy's ecn.min_threshold_bytes: widen that range or narrow "
                                  "ecn.max_threshold_bytes towards Kmin")
     if ecn and platform == "cisco_nxos" and family == "n3k":
         raise InputError("cisco_nxos n3k: losslessd has no verified Nexus 3000 command for ECN marking; render with "
@@ -1404,11 +1405,12 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     action = prof.wd_action
     if limits.wd_actions is not None:
         wanted = prof.wd_actions or tuple(limits.wd_actions)
-        action = next((a for a in ("drop", *wanted) if a in wanted and a in limits.wd_actions), None)
-        if action is None:
+        chosen = next((a for a in ("drop", *wanted) if a in wanted and a in limits.wd_actions), None)
+        if chosen is None:
             raise InputError(f"{platform} PFC watchdog: the policy's watchdog.actions ({', '.join(wanted)}) are none "
                              f"that {platform} can set ({', '.join(limits.wd_actions)}); add one of those to the "
                              "policy's watchdog.actions")
+        action = chosen
     poll = prof.wd_poll_ms
     if limits.wd_restoration_is_poll:  # (the poll is the restoration time: inside the policy's restoration range)
         low, high = prof.wd_restoration_range
