@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from losslessd import headroom, skutables
 from losslessd import render as rnd
-from losslessd import skutables
 from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.lint.finding import Severity
@@ -43,6 +43,7 @@ REFUSALS = (
     "cannot be strict",  # EOS: a strict CNP queue below a round-robin lossless one
     "whole-percent fill levels",  # Junos: Kmin as a whole percent of the queue buffer outside the policy's range
     "before PFC",  # ECN004: the thresholds would mark after PFC
+    "no ECN thresholds fit the policy",  # kmin_min_mtus x MTU above the Kmin range
     "Mb/s row",  # the SKU's own table has no row for the port
 )
 PORTS = ("100G:5m:9100", "400G:300m:9100", "25G:3m:1500", "200G:40m:4200")
@@ -72,7 +73,9 @@ def policies(draw) -> Policy:
                        "max_threshold_bytes": {"min": low, "max": 16777216},
                        "mark_probability_pct": {"min": pmin, "max": draw(st.sampled_from([pmin, 100]))},
                        "speed_reference_gbps": draw(st.sampled_from([None, 25, 100, 400])),
-                       "before_pfc": draw(st.sampled_from(["kmin", "kmax"]))}
+                       "before_pfc": draw(st.sampled_from(["kmin", "kmax"])),
+                       "kmin_min_mtus": draw(st.sampled_from([0, 1, 2])),
+                       "assume_congested_queues": draw(st.sampled_from([None, 1, 4]))}
     else:  # PFC-only (policies/pfc-only.yaml)
         data["ecn"] = {"required": False}
         data["nic"].update({"ecn_np": False, "ecn_rp": False})
@@ -84,6 +87,8 @@ def policies(draw) -> Policy:
                                                          ["notify-only", "drop"], ["errdisable"]]))}
     if draw(st.booleans()):
         data["scheduler"] = {"min_lossless_weight_pct": draw(st.sampled_from([1, 10]))}
+    if draw(st.booleans()):
+        data["buffer"] = {"headroom_formula": draw(st.sampled_from(["sonic", "mlx5"]))}
     return Policy.model_validate(data)
 
 
@@ -249,3 +254,21 @@ def test_sonic_stock_queue_range_lossless_as_a_whole_is_named_once():
     queues = json.loads(text)["BUFFER_QUEUE"]
     assert queues["Ethernet0|5-6"] == {"profile": "egress_lossless_profile"}
     assert queues["Ethernet0|0-2"] is None and queues["Ethernet0|1"] == {"profile": "egress_lossless_profile"}
+
+
+def test_kmin_floor_above_the_kmin_range_is_refused():
+    """ecn.kmin_min_mtus 2 at MTU 9100 asks Kmin >= 18,200 B, and ecn.min_threshold_bytes max 9,216 B: the range's
+    maximum won, and the snippet failed ECN002 on its own policy."""
+    pol = _policy(ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "kmin_min_mtus": 2})
+    with pytest.raises(InputError, match=r"Kmin at least ecn.kmin_min_mtus 2 x MTU = 18200 B \(ECN002\)"):
+        _render(pol, "arista_eos", "sand", ("100G:5m:9100",))
+
+
+def test_sonic_pg_xoff_holds_the_policys_headroom_formula(tmp_path):
+    """buffer.headroom_formula mlx5: BUF002 wants the ConnectX driver's xoff (headroom.mlx5_xoff_bytes: 88,824 B for
+    200G, 40 m, MTU 4200), and render wrote buffer_headroom_mellanox.lua's 58,368 B."""
+    pol = _policy(buffer={"headroom_formula": "mlx5"}, ecn={"required": False})
+    text, _ = _render(pol, "sonic", "spectrum3", ("200G:40m:4200",))
+    (profile,) = json.loads(text)["BUFFER_PROFILE"].values()
+    assert int(profile["xoff"]) >= headroom.mlx5_xoff_bytes(200, 40, 4200)
+    assert _above_info(tmp_path, "sonic", pol, text) == []

@@ -776,6 +776,10 @@ _MAX_SPEED_GBPS = 10000
 _MAX_CABLE_M = 100_000.0
 
 
+def _num_or_none(value: float | None) -> str:
+    return "none" if value is None else f"{value:g}"
+
+
 def _clamp(value: float, rng: Range, floor: float = 0) -> int:
     """``value`` moved into the policy's range (and not below ``floor``), so the rendered number lints clean."""
     low = max(rng.min or 0, floor)
@@ -837,24 +841,34 @@ def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: flo
                       "than a slower port gets")
     if bufs.asic is not None and req.headroom is not None:
         script = req.headroom
-        if req.xoff_bytes > script.xoff_bytes and not bufs.shared_headroom_pool:
+        # (the policy's formula where it asks for more, as BUF002 checks it: buffer.headroom_formula mlx5)
+        need = max(req.xoff_bytes, _policy_xoff(pol, speed_gbps, cable, mtu))
+        if need > script.xoff_bytes and not bufs.shared_headroom_pool:
             # The SKU's table asks for more: keep the script's xon and overhead, with the table's xoff.
             overhead = script.size_bytes - script.xon_bytes - script.xoff_bytes
-            size = hr._round_kib(script.xon_bytes + req.xoff_bytes + overhead)
+            size = hr._round_kib(script.xon_bytes + need + overhead)
         else:
             size = script.size_bytes
         cable_txt = f"{cable:g}m"
         name = (f"pg_lossless_{speed_mbps}_{cable_txt}_profile" if traditional else
                 hr.spectrum_profile_name(speed_mbps, cable_txt, mtu, bufs.asic.generation,
                                          hr.spectrum_lanes(bufs.asic, speed_mbps, lanes)))
-        return SonicPg(name, cable_txt, script.xon_bytes, req.xoff_bytes, size, DYNAMIC_TH, None, req.basis), None
+        return SonicPg(name, cable_txt, script.xon_bytes, need, size, DYNAMIC_TH, None, req.basis), None
     if req.row is not None:
         row = req.row
-        return SonicPg(row.profile_name, row.cable, row.xon_bytes, row.xoff_bytes, row.size_bytes, row.threshold,
+        # (a row's size is the PG's guaranteed reserve beside its xoff headroom: only the xoff grows)
+        return SonicPg(row.profile_name, row.cable, row.xon_bytes,
+                       max(row.xoff_bytes, _policy_xoff(pol, speed_gbps, cable, mtu)), row.size_bytes, row.threshold,
                        row.xon_offset_bytes, req.basis), None
     if bufs.sku is not None:
         return None, f"{req.note}; SONiC creates no lossless profile for the port without a row"
     return None, None
+
+
+def _policy_xoff(pol: Policy, speed_gbps: float, cable: float, mtu: int) -> int:
+    """The xoff the policy's own headroom formula asks for beyond SONiC's (BUF002 with buffer.headroom_formula mlx5:
+    the ConnectX driver's, Linux mlx5 port_buffer.c); 0 under the sonic formula, which the SKU's numbers are."""
+    return hr.mlx5_xoff_bytes(speed_gbps, cable, mtu) if pol.buffer.headroom_formula == "mlx5" else 0
 
 
 def _pause_buffer(speed_gbps: float, cable: float, mtu: int, mark_bytes: int | None) -> PauseBuffer | None:
@@ -1034,6 +1048,14 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             scale = port.speed_gbps / pol.ecn.speed_reference_gbps if pol.ecn.speed_reference_gbps else 1
             kmin = _clamp(ECN_KMIN_BYTES * scale, pol.ecn.min_threshold_bytes, pol.ecn.kmin_min_mtus * mtu)
             kmax = max(kmin, _clamp(ECN_KMAX_BYTES * scale, pol.ecn.max_threshold_bytes))
+            floor, kmin_max, kmax_max = (pol.ecn.kmin_min_mtus * mtu, pol.ecn.min_threshold_bytes.max,
+                                         pol.ecn.max_threshold_bytes.max)
+            if (kmin_max is not None and floor > kmin_max) or (kmax_max is not None and kmin > kmax_max):
+                raise InputError(f"port {port.name}: no ECN thresholds fit the policy at MTU {mtu} B: Kmin at least "
+                                 f"ecn.kmin_min_mtus {pol.ecn.kmin_min_mtus:g} x MTU = {floor:g} B (ECN002) and at "
+                                 f"most ecn.min_threshold_bytes max {_num_or_none(kmin_max)} B, Kmax from Kmin to "
+                                 f"ecn.max_threshold_bytes max {_num_or_none(kmax_max)} B; lower kmin_min_mtus or "
+                                 "the port's MTU, or raise the maxima", file=pol.source_file)
         nic_xoff, nic_sizes, nic_note = _nic_buffers(port, lossless, tc_to_pg, port.speed_gbps, cable, mtu)
         rendered.append(PortProfile(
             name=port.name, speed_gbps=port.speed_gbps,
