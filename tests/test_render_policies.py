@@ -173,6 +173,10 @@ def test_nvue_restoration_is_its_polling_interval(tmp_path):
     text, _ = _render(pol, "nvidia_cumulus", None, ("100G:5m:9100",))
     assert "nv set qos pfc-watchdog polling-interval 1000" in text.splitlines()
     assert _above_info(tmp_path, "nvidia_cumulus", pol, text) == []
+    unbounded = _policy(watchdog={"detection_time_ms": {"min": 2000}, "restoration_time_ms": {"min": 1500}})
+    text, _ = _render(unbounded, "nvidia_cumulus", None, ("100G:5m:9100",))
+    assert "nv set qos pfc-watchdog polling-interval 1500" in text.splitlines()
+    assert _above_info(tmp_path, "nvidia_cumulus", unbounded, text) == []
     short = _policy(watchdog={"detection_time_ms": {"min": 100, "max": 200},
                               "restoration_time_ms": {"min": 1000, "max": 5000}})
     with pytest.raises(InputError, match="nvidia_cumulus PFC watchdog"):

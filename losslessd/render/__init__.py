@@ -1436,7 +1436,8 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     poll = prof.wd_poll_ms
     if limits.wd_restoration_is_poll:  # (the poll is the restoration time: inside the policy's restoration range)
         low, high = prof.wd_restoration_range
-        poll = min(max(poll, math.ceil(low)), math.floor(high) if high != math.inf else poll)
+        poll = max(poll, math.ceil(low))
+        poll = min(poll, math.floor(high)) if high != math.inf else poll
     if limits.wd_detection_polls is not None:  # long enough for the detection time in as many polls as it takes
         poll = max(poll, math.ceil(prof.wd_detection_ms / limits.wd_detection_polls[1]))
     if limits.wd_poll_ms is not None:
