@@ -63,6 +63,12 @@ class RenderLimits:
     # The granularity (ms) of timers written as times.
     wd_detection_step_ms: int = 1
     wd_restoration_step_ms: int = 1
+    # The restoration time is the polling interval itself (NVUE writes no restoration: a queue is restored at the next
+    # poll without a pause), so the poll must lie in the policy's restoration range.
+    wd_restoration_is_poll: bool = False
+    # The watchdog actions (model.WatchdogAction) the snippet can set -> the word its template writes ("": the
+    # platform's only action, which no statement names); None: the snippet sets no action.
+    wd_actions: dict[str, str] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True)
@@ -202,7 +208,9 @@ PLATFORMS: dict[str, Platform] = {
                  # `interval` IntRange(100, MAX_POLL_INTERVAL_TIME 1000), detection-time IntRange(100, 5000),
                  # --restoration-time IntRange(100, 60000).
                  limits=RenderLimits(mtu_bytes=(68, 9216), speeds_gbps=SONIC_RATES_GBPS, wd_poll_ms=(100, 1000),
-                                     wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000)),
+                                     wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000),
+                                     # sonic-utilities pfcwd/main.py: --action drop|forward|alert
+                                     wd_actions={"drop": "drop", "forward": "forward", "notify-only": "alert"}),
                  # sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb: for each priority i of the port's watchdog
                  # mask (PORT_QOS_MAP pfcwd_sw_enable) it watches queueId = port.m_queue_ids[i];
                  # pfc_detect_<asic>.lua pairs that queue's counters with SAI_PORT_STAT_PFC_<i>_RX_PKTS.
@@ -220,7 +228,10 @@ PLATFORMS: dict[str, Platform] = {
                  # with up to 3 (0.005-60).
                  limits=RenderLimits(mtu_bytes=(68, 9214), wd_poll_ms=(5, 60000), wd_detection_ms=(10, 60000),
                                      wd_restoration_ms=(10, 60000), wd_detection_step_ms=10,
-                                     wd_restoration_step_ms=10),
+                                     wd_restoration_step_ms=10,
+                                     # AVD priority_flow_control.watchdog.action: "drop" | "no-drop" (no-drop forwards
+                                     # the stuck queue's packets); errdisable is the default no action word writes.
+                                     wd_actions={"drop": "drop", "forward": "no-drop"}),
                  # EOS User Manual, "Command-Line Interface": keywords are not case-sensitive, and `interface
                  # ethernet 1`, `Et1` name Ethernet1 (parse/eos/reader.py reads them so).
                  port_names_ignore_case=True),
@@ -306,7 +317,10 @@ PLATFORMS: dict[str, Platform] = {
                  # `auto-restore multiplier` 0-100.
                  limits=RenderLimits(mtu_bytes=(576, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
                                      family_speeds_gbps={"n3k": NEXUS3000_RATES_GBPS}, wd_counts_polls=True,
-                                     wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100)),
+                                     wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100),
+                                     # Nexus 9000 QoS guide, PFC watchdog: a stuck no-drop queue is shut and its
+                                     # packets dropped; no command chooses another action.
+                                     wd_actions={"drop": ""}),
                  # Nexus 9000 QoS guide, "About Priority Flow Control Watchdog": it monitors the PFC-enabled
                  # (no-drop) queues, the ones received pauses stop.
                  wd_watches="paused-queues",
@@ -329,8 +343,10 @@ PLATFORMS: dict[str, Platform] = {
                  # `robustness` 1-1000 polling intervals.
                  limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 5000),
                                      cable_m=(1, 100000), cable_refused="NVUE refuses the PFC profile's cable-length",
-                                     wd_counts_polls=True,
-                                     wd_detection_polls=(1, 1000))),
+                                     wd_counts_polls=True, wd_detection_polls=(1, 1000),
+                                     # NVUE reference, qos pfc-watchdog: polling-interval and robustness only; a
+                                     # stormed queue's packets are dropped until a poll sees no pause.
+                                     wd_restoration_is_poll=True, wd_actions={"drop": ""})),
         # NVIDIA Onyx (MLNX-OS) on Spectrum switches: `show running-config` prints the configuration one command a
         # line (Onyx User Manual; netmiko's mellanox_mlnxos enters enable mode before it). `show roce` (Onyx 3.8.2000+,
         # RoCE Commands) prints what RoCE mode applies, which the running-config does not.
@@ -354,7 +370,9 @@ PLATFORMS: dict[str, Platform] = {
                  # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts
                  # poll-intervals (Junos CoS guide, "PFC Watchdog"; ranges not verified).
                  limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), speeds_gbps=ETHERNET_RATES_GBPS,
-                                     wd_counts_polls=True),
+                                     wd_counts_polls=True,
+                                     # Junos CoS guide, "PFC Watchdog": watchdog-action drop (the default).
+                                     wd_actions={"drop": "drop"}),
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
                  wd_watches="paused-queues", qos_on_aggregate=True),

@@ -40,6 +40,7 @@ ACCEPTED: dict[str, list[tuple]] = {
         (r"! losslessd (render|fix): .*", "EOS: `!` starts a comment line"),
         ("!", "EOS: `!` separates blocks"),
         ("qos map dscp {NAME}( {N})* to traffic-class {N}", f"{EOS_AVD} qos.j2 (qos map dscp ... to traffic-class)"),
+        ("qos map cos( {N})+ to traffic-class {N}", f"{EOS_AVD} qos.j2 (qos map cos ... to traffic-class)"),
         ("qos profile {NAME}", f"{EOS_AVD} qos-profiles.j2"),
         ("   qos trust (dscp|cos)", f"{EOS_AVD} qos-profiles.j2 / ethernet-interfaces.j2 (qos trust)"),
         ("   !", "EOS: `!` inside a block"),
@@ -65,6 +66,7 @@ ACCEPTED: dict[str, list[tuple]] = {
         (r"! losslessd render: .*", "NX-OS: `!` starts a comment line"),
         ("class-map type qos match-any {NAME}", f"{NXOS_9K}, Configuring Classification"),
         ("  match dscp {LIST}", f"{NXOS_9K}, Configuring Classification (match dscp)"),
+        ("  match cos {LIST}", f"{NXOS_9K}, Configuring Classification (match cos)"),
         ("policy-map type qos {NAME}", f"{NXOS_9K}, Configuring Classification"),
         ("  class {NAME}", f"{NXOS_9K}, Configuring Classification"),
         ("    set qos-group {N}", f"{NXOS_9K}, Configuring Classification (set qos-group)"),
@@ -119,11 +121,21 @@ ACCEPTED: dict[str, list[tuple]] = {
         ("set class-of-service forwarding-classes class {NAME} pfc-priority {N}", f"{JUNOS_COS}, pfc-priority"),
         ("delete class-of-service classifiers dscp {NAME}", "Junos CLI User Guide, `load set`: `delete` removes "
                                                              "a statement (one not there: a warning)"),
+        ("delete class-of-service classifiers ieee-802.1 {NAME}", "Junos CLI User Guide, `load set`: `delete` "
+                                                                   "removes a statement"),
+        (r"set class-of-service classifiers ieee-802.1 {NAME} forwarding-class {NAME} loss-priority low code-points "
+         r"\[( {BITS})+ \]", f"{JUNOS_COS}, IEEE 802.1p classifiers"),
+        ("set class-of-service interfaces {IF} unit 0 classifiers ieee-802.1 {NAME}",
+         f"{JUNOS_COS}, classifier binding"),
+        ("delete class-of-service interfaces {IF} unit 0 classifiers (dscp|dscp-ipv6)",
+         "Junos CLI User Guide, `load set`: `delete` removes a statement (a unit's DSCP classifiers, to trust 802.1p)"),
         (r"set class-of-service classifiers dscp {NAME} forwarding-class {NAME} loss-priority low code-points "
          r"\[( {BITS})+ \]", f"{JUNOS_COS}, DSCP classifiers"),
         ("set class-of-service interfaces {IF} unit 0 classifiers dscp {NAME}", f"{JUNOS_COS}, classifier binding"),
         ("set class-of-service congestion-notification-profile {NAME} input dscp code-point {BITS} pfc",
          f"{JUNOS_COS}, DSCP-based PFC"),
+        ("set class-of-service congestion-notification-profile {NAME} input ieee-802.1 code-point {BITS} pfc",
+         f"{JUNOS_COS}, congestion-notification-profile input ieee-802.1 (PFC on an 802.1p code point)"),
         ("set class-of-service congestion-notification-profile {NAME} input cable-length {N}",
          f"{JUNOS_COS}, cable-length (Congestion Notification)"),
         ("set class-of-service congestion-notification-profile {NAME} output ieee-802.1 code-point {BITS} "
@@ -189,19 +201,21 @@ ACCEPTED: dict[str, list[tuple]] = {
          "MLNX_OFED user manual: ECN roce_np cnp_dscp, cnp_802p_prio"),
     ],
 }
-# SONiC CONFIG_DB: table -> (key form, {field: value form}) (sonic-buildimage src/sonic-yang-models/doc/Configuration.md;
-# PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and pfc_to_pg_map as qos_config.j2 writes them on Mellanox).
+# SONiC CONFIG_DB: table -> (key form, {field: value form}) (sonic-buildimage src/sonic-yang-models/doc/
+# Configuration.md; PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and pfc_to_pg_map as qos_config.j2 writes them on Mellanox).
 _NUM = r"\d+"
 _REF = r"\[{}\|[A-Za-z0-9_.-]+\]"
 SONIC: dict[str, tuple[str, dict[str, str]]] = {
     "PORT": (r"Ethernet\d+", {"speed": _NUM, "mtu": _NUM}),
     "CABLE_LENGTH": (r"AZURE", {r"Ethernet\d+": r"\d+(\.\d+)?m"}),
     "DSCP_TO_TC_MAP": (r"[A-Z_]+", {_NUM: r"[0-7]"}),
+    "DOT1P_TO_TC_MAP": (r"[A-Z_]+", {r"[0-7]": r"[0-7]"}),
     "TC_TO_PRIORITY_GROUP_MAP": (r"[A-Z_]+", {_NUM: r"[0-7]"}),
     "TC_TO_QUEUE_MAP": (r"[A-Z_]+", {_NUM: r"[0-7]"}),
     "MAP_PFC_PRIORITY_TO_QUEUE": (r"[A-Z_]+", {_NUM: r"[0-7]"}),
     "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": (r"[A-Z_]+", {_NUM: r"[0-7]"}),
-    "PORT_QOS_MAP": (r"Ethernet\d+", {"dscp_to_tc_map": "LOSSLESS", "tc_to_pg_map": "LOSSLESS",
+    "PORT_QOS_MAP": (r"Ethernet\d+", {"dscp_to_tc_map": "LOSSLESS", "dot1p_to_tc_map": "LOSSLESS",
+                                      "tc_to_pg_map": "LOSSLESS",
                                       "tc_to_queue_map": "LOSSLESS", "pfc_to_queue_map": "LOSSLESS",
                                       "pfc_to_pg_map": "LOSSLESS", "pfc_enable": r"\d(,\d)*",
                                       "pfcwd_sw_enable": r"\d(,\d)*"}),
@@ -211,11 +225,14 @@ SONIC: dict[str, tuple[str, dict[str, str]]] = {
                                      "(green|yellow|red)_drop_probability": _NUM}),
     "QUEUE": (r"Ethernet\d+\|[0-7]", {"scheduler": _REF.format("SCHEDULER"),
                                       "wred_profile": _REF.format("WRED_PROFILE")}),
-    "BUFFER_POOL": (r"ingress_lossless_pool", {"type": "ingress", "mode": "dynamic|static", "size": _NUM,
-                                               "xoff": _NUM}),
-    "BUFFER_PROFILE": (r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile",
-                       {"pool": "ingress_lossless_pool", "xon": _NUM, "xon_offset": _NUM, "xoff": _NUM, "size": _NUM,
-                        "dynamic_th": r"-?\d+", "static_th": _NUM}),
+    # (egress pools and profiles: the SKU's stock buffers_defaults a patch restates to bind lossless queues outside 3-4)
+    "BUFFER_POOL": (r"ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool",
+                    {"type": "ingress|egress", "mode": "dynamic|static", "size": _NUM, "xoff": _NUM}),
+    "BUFFER_PROFILE": (r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile|egress_lossless_profile|"
+                       r"egress_lossy_profile",
+                       {"pool": "ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool", "xon": _NUM,
+                        "xon_offset": _NUM, "xoff": _NUM, "size": _NUM, "dynamic_th": r"-?\d+", "static_th": _NUM}),
+    "BUFFER_QUEUE": (r"Ethernet\d+\|[0-7](-[0-7])?", {"profile": "egress_lossless_profile|egress_lossy_profile"}),
     "BUFFER_PG": (r"Ethernet\d+\|[0-7]", {"profile": r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile"}),
     "PFC_WD": (r"Ethernet\d+|GLOBAL", {"action": "drop|forward|alert", "detection_time": _NUM,
                                        "restoration_time": _NUM, "POLL_INTERVAL": _NUM}),
@@ -252,7 +269,7 @@ def unlisted_sonic(text: str) -> list[str]:
         for key, row in rows.items():
             if not re.fullmatch(key_form, key):
                 bad.append(f"{table}|{key}")
-            for field, value in row.items():
+            for field, value in (row or {}).items():  # (null: `config load` deletes the key)
                 if not any(re.fullmatch(f, field) and re.fullmatch(v, str(value)) for f, v in fields.items()):
                     bad.append(f"{table}|{key} {field}={value}")
     return bad

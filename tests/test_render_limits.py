@@ -128,8 +128,9 @@ def test_a_strict_cnp_queue_on_a_lossless_priority_is_refused(tmp_path):
     assert exc.value.line == 3
     (tmp_path / "d.yaml").write_text("name: d\nextends: roce-dscp26\nlossless: {priorities: [3, 6], dscp: [26, 46]}\n"
                                      "cnp: {dscp: 48, priority: null}\n")  # CNPs default to 6
-    with pytest.raises(InputError, match="CNPs default to priority 6, a lossless priority"):
-        rnd.profile(load_policy(tmp_path / "d.yaml"), [rnd.PortFacts("Ethernet1", 100, 3, 9100)])
+    # (6 lossless: the highest free class, never a lossless one; test_render_policies)
+    prof = rnd.profile(load_policy(tmp_path / "d.yaml"), [rnd.PortFacts("Ethernet1", 100, 3, 9100)])
+    assert (prof.cnp_priority, prof.strict_queues, prof.dscp_to_tc[48]) == (7, [7], 7)
     (tmp_path / "w.yaml").write_text("name: w\nextends: roce-dscp26\ncnp: {dscp: 48, priority: 3, strict: false}\n")
     text = rnd.render("arista_eos", rnd.profile(load_policy(tmp_path / "w.yaml"),
                                                [rnd.PortFacts("Ethernet1", 100, 3, 9100)], family="sand"))

@@ -294,6 +294,9 @@ class PortProfile:
     wred_profile: str | None
     kmin_bytes: int | None
     kmax_bytes: int | None
+    # The Kmin the policy accepts, bytes (ecn.min_threshold_bytes and kmin_min_mtus): where a platform writes Kmin in
+    # coarser units (Junos whole-percent fill levels), the rounding that stays inside.
+    kmin_bounds: tuple[float, float] = (0, math.inf)
     # SONiC: the lossless PG profile (None: the SKU's headroom is not known; ``sonic_note`` says why).
     sonic: SonicPg | None = None
     sonic_note: str | None = None
@@ -366,8 +369,19 @@ class PortProfile:
         if self.kmin_bytes is None or self.kmax_bytes is None or not self.speed_gbps:
             return None
         buffer_us = max(int(bytes_to_us(self.kmax_bytes * 100 / ECN_KMAX_FILL_PCT, self.speed_gbps)), 1)
-        kmin_pct = math.ceil(bytes_to_us(self.kmin_bytes * 100, self.speed_gbps) / buffer_us)
-        return buffer_us, min(kmin_pct, ECN_KMAX_FILL_PCT - 1), ECN_KMAX_FILL_PCT
+        exact = bytes_to_us(self.kmin_bytes * 100, self.speed_gbps) / buffer_us
+        fits = [pct for pct in (math.ceil(exact), math.floor(exact)) if 1 <= pct < ECN_KMAX_FILL_PCT
+                and self.kmin_bounds[0] <= pct * buffer_us * self.speed_gbps * 1e3 / 8 / 100 <= self.kmin_bounds[1]]
+        kmin_pct = fits[0] if fits else math.ceil(exact)  # (none: render._check_facts refuses the port)
+        return buffer_us, min(max(kmin_pct, 1), ECN_KMAX_FILL_PCT - 1), ECN_KMAX_FILL_PCT
+
+    @property
+    def ecn_fill_fits(self) -> bool:
+        """Whether ecn_fill's Kmin, read back in bytes, lies in kmin_bounds."""
+        fill = self.ecn_fill
+        if fill is None or not self.speed_gbps:
+            return True
+        return self.kmin_bounds[0] <= fill[1] * fill[0] * self.speed_gbps * 1e3 / 8 / 100 <= self.kmin_bounds[1]
 
 
 class Sectioned:
@@ -416,6 +430,10 @@ class Profile(Sectioned):
     # platform's granularity (whole polls, EOS's 10 ms).
     wd_detection_range: tuple[float, float] = (0, math.inf)
     wd_restoration_range: tuple[float, float] = (0, math.inf)
+    # The lossless priorities none of the policy's DSCPs reaches (profile(): fewer DSCPs than lossless priorities).
+    unreached: tuple[int, ...] = ()
+    # The policy's watchdog actions (None: any), among which render._fit_limits picks one the platform can set.
+    wd_actions: tuple[str, ...] | None = None
     sections: frozenset[str] = SECTIONS
     # Priorities with PFC on and whether the PFC watchdog is on. A full profile sets exactly the
     # lossless priorities and the watchdog; tests render other values to build broken configs.
@@ -550,6 +568,12 @@ class Profile(Sectioned):
         return sorted({self.queue_of(tc) for tc in self.traffic_classes()})
 
     @property
+    def wd_word(self) -> str:
+        """The word the platform's template writes for wd_action (RenderLimits.wd_actions)."""
+        words = PLATFORMS[self.platform].limits.wd_actions if self.platform is not None else None
+        return (words or {}).get(self.wd_action, self.wd_action)
+
+    @property
     def wd_detection_polls(self) -> int:
         """Watchdog detection time in polling intervals, as platforms that count polls take it."""
         return self.wd_detection_ms // self.wd_poll_ms
@@ -602,11 +626,14 @@ class Profile(Sectioned):
             span = range(low, high + 1)
             if not lossless.intersection(span) - STOCK_LOSSLESS_QUEUES:
                 continue
-            out.append((f"{port.name}|{low}-{high}", "null"))
+            runs = []
             for kept, run in itertools.groupby(span, key=lambda q: q in lossless):
                 first, *rest = run
                 key = f"{port.name}|{first}" + (f"-{rest[-1]}" if rest else "")
-                out.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else STOCK_LOSSY_PROFILE})))
+                runs.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else STOCK_LOSSY_PROFILE})))
+            whole = f"{port.name}|{low}-{high}"
+            # (a range lossless as a whole is written again under its own key: a null beside it would name it twice)
+            out += runs if any(key == whole for key, _ in runs) else [(whole, "null"), *runs]
         return out
 
     def detach(self, point: str, new: str, port: PortProfile | None = None, bundle: bool = False) -> str | None:
@@ -750,6 +777,10 @@ _MIN_MTU, _MAX_MTU = 68, 65535
 _MAX_SPEED_GBPS = 10000
 
 
+def _num_or_none(value: float | None) -> str:
+    return "none" if value is None else f"{value:g}"
+
+
 def _clamp(value: float, rng: Range, floor: float = 0) -> int:
     """``value`` moved into the policy's range (and not below ``floor``), so the rendered number lints clean."""
     low = max(rng.min or 0, floor)
@@ -811,24 +842,34 @@ def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: flo
                       "than a slower port gets")
     if bufs.asic is not None and req.headroom is not None:
         script = req.headroom
-        if req.xoff_bytes > script.xoff_bytes and not bufs.shared_headroom_pool:
+        # (the policy's formula where it asks for more, as BUF002 checks it: buffer.headroom_formula mlx5)
+        need = max(req.xoff_bytes, _policy_xoff(pol, speed_gbps, cable, mtu))
+        if need > script.xoff_bytes and not bufs.shared_headroom_pool:
             # The SKU's table asks for more: keep the script's xon and overhead, with the table's xoff.
             overhead = script.size_bytes - script.xon_bytes - script.xoff_bytes
-            size = hr._round_kib(script.xon_bytes + req.xoff_bytes + overhead)
+            size = hr._round_kib(script.xon_bytes + need + overhead)
         else:
             size = script.size_bytes
         cable_txt = f"{cable:g}m"
         name = (f"pg_lossless_{speed_mbps}_{cable_txt}_profile" if traditional else
                 hr.spectrum_profile_name(speed_mbps, cable_txt, mtu, bufs.asic.generation,
                                          hr.spectrum_lanes(bufs.asic, speed_mbps, lanes)))
-        return SonicPg(name, cable_txt, script.xon_bytes, req.xoff_bytes, size, DYNAMIC_TH, None, req.basis), None
+        return SonicPg(name, cable_txt, script.xon_bytes, need, size, DYNAMIC_TH, None, req.basis), None
     if req.row is not None:
         row = req.row
-        return SonicPg(row.profile_name, row.cable, row.xon_bytes, row.xoff_bytes, row.size_bytes, row.threshold,
+        # (a row's size is the PG's guaranteed reserve beside its xoff headroom: only the xoff grows)
+        return SonicPg(row.profile_name, row.cable, row.xon_bytes,
+                       max(row.xoff_bytes, _policy_xoff(pol, speed_gbps, cable, mtu)), row.size_bytes, row.threshold,
                        row.xon_offset_bytes, req.basis), None
     if bufs.sku is not None:
         return None, f"{req.note}; SONiC creates no lossless profile for the port without a row"
     return None, None
+
+
+def _policy_xoff(pol: Policy, speed_gbps: float, cable: float, mtu: int) -> int:
+    """The xoff the policy's own headroom formula asks for beyond SONiC's (BUF002 with buffer.headroom_formula mlx5:
+    the ConnectX driver's, Linux mlx5 port_buffer.c); 0 under the sonic formula, which the SKU's numbers are."""
+    return hr.mlx5_xoff_bytes(speed_gbps, cable, mtu) if pol.buffer.headroom_formula == "mlx5" else 0
 
 
 def _pause_buffer(speed_gbps: float, cable: float, mtu: int, mark_bytes: int | None) -> PauseBuffer | None:
@@ -898,6 +939,38 @@ def _nic_buffers(port: PortFacts, lossless: list[int], tc_to_pg: dict[int, int],
     return xoff, tuple(size if i in buffers else rest if i == 0 else 0 for i in range(8)), None
 
 
+def _lossless_dscp_map(dscps: list[int], lossless: list[int]) -> dict[int, int]:
+    """DSCP -> TC: a lossless DSCP numbered as a lossless priority to that priority (SONiC's Azure maps, DSCP 3 and 4
+    to TC 3 and 4), the others in the policy's order first to the lossless priorities no DSCP reaches yet, then to
+    the lowest lossless priority; every other DSCP to BEST_EFFORT_TC. So each lossless priority carries RoCE where
+    the policy names enough DSCPs (a switch that enables PFC by DSCP, Junos, can pause no priority without one)."""
+    out = {d: BEST_EFFORT_TC for d in range(64)}
+    own = {d for d in dscps if d in lossless}
+    empty = [prio for prio in lossless if prio not in own]
+    for dscp in own:
+        out[dscp] = dscp
+    for i, dscp in enumerate(d for d in dscps if d not in own):
+        out[dscp] = empty[i] if i < len(empty) else lossless[0]
+    return out
+
+
+def _cnp_class(pol: Policy, lossless: list[int]) -> int:
+    """The traffic class of CNPs whose policy names no cnp.priority: CNP_DEFAULT_TC where it is free, else the highest
+    class that is neither lossless nor tolerated to run PFC nor best effort. Under a PCP policy switches sort CNPs by
+    the priority NICs tag them with, which only the policy can name."""
+    if pol.lossless.trust == "pcp":
+        raise InputError(f"policy {pol.name}: switches trust 802.1p (lossless.trust: pcp) and sort CNPs by the "
+                         "priority the NICs tag them with, which cnp names none of: give cnp.priority",
+                         file=pol.source_file)
+    taken = {*lossless, *pol.lossless.tolerated_priorities, BEST_EFFORT_TC}
+    free = [CNP_DEFAULT_TC] + list(range(7, 0, -1))
+    found = next((tc for tc in free if tc not in taken), None)
+    if found is None:
+        raise InputError(f"policy {pol.name}: every traffic class is lossless, tolerated or best effort, so CNPs have "
+                         "no class of their own: give cnp.priority", file=pol.source_file)
+    return found
+
+
 def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             pool_bytes: int | None = None, all_facts: bool = True, *, hardware: str | None = None,
             model: str | None = None, family: str | None = None,
@@ -940,16 +1013,11 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         raise InputError(f"policy {pol.name}: priority {BEST_EFFORT_TC} is lossless, and every DSCP the policy does "
                          f"not name goes to traffic class {BEST_EFFORT_TC} (and its PG and queue): all traffic would "
                          "be paused, none dropped; make other priorities lossless")
-    dscp_to_tc = {d: BEST_EFFORT_TC for d in range(64)}
-    for dscp in pol.lossless.dscp:
-        dscp_to_tc[dscp] = dscp if dscp in lossless else lossless[0]
+    dscp_to_tc = _lossless_dscp_map(pol.lossless.dscp, lossless)
     strict = []
     cnp_tc = None
     if pol.cnp is not None:
-        cnp_tc = pol.cnp.priority if pol.cnp.priority is not None else CNP_DEFAULT_TC
-        if pol.cnp.strict and cnp_tc in lossless:  # (an explicit cnp.priority the policy itself refuses)
-            raise InputError(f"policy {pol.name}: CNPs default to priority {CNP_DEFAULT_TC}, a lossless priority here: "
-                             "give cnp.priority a priority of its own")
+        cnp_tc = pol.cnp.priority if pol.cnp.priority is not None else _cnp_class(pol, lossless)
         dscp_to_tc[pol.cnp.dscp] = cnp_tc
         strict = [cnp_tc] if pol.cnp.strict else []
     tc_to_pg = {tc: (tc if tc in lossless else 0) for tc in range(8)}
@@ -981,6 +1049,14 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             scale = port.speed_gbps / pol.ecn.speed_reference_gbps if pol.ecn.speed_reference_gbps else 1
             kmin = _clamp(ECN_KMIN_BYTES * scale, pol.ecn.min_threshold_bytes, pol.ecn.kmin_min_mtus * mtu)
             kmax = max(kmin, _clamp(ECN_KMAX_BYTES * scale, pol.ecn.max_threshold_bytes))
+            floor, kmin_max, kmax_max = (pol.ecn.kmin_min_mtus * mtu, pol.ecn.min_threshold_bytes.max,
+                                         pol.ecn.max_threshold_bytes.max)
+            if (kmin_max is not None and floor > kmin_max) or (kmax_max is not None and kmin > kmax_max):
+                raise InputError(f"port {port.name}: no ECN thresholds fit the policy at MTU {mtu} B: Kmin at least "
+                                 f"ecn.kmin_min_mtus {pol.ecn.kmin_min_mtus:g} x MTU = {floor:g} B (ECN002) and at "
+                                 f"most ecn.min_threshold_bytes max {_num_or_none(kmin_max)} B, Kmax from Kmin to "
+                                 f"ecn.max_threshold_bytes max {_num_or_none(kmax_max)} B; lower kmin_min_mtus or "
+                                 "the port's MTU, or raise the maxima", file=pol.source_file)
         nic_xoff, nic_sizes, nic_note = _nic_buffers(port, lossless, tc_to_pg, port.speed_gbps, cable, mtu)
         rendered.append(PortProfile(
             name=port.name, speed_gbps=port.speed_gbps,
@@ -988,6 +1064,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             cable_length_m=cable, mtu_bytes=mtu,
             wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}" if kmin is not None else None,
             kmin_bytes=kmin, kmax_bytes=kmax, sonic=sonic, sonic_note=note,
+            kmin_bounds=(max(pol.ecn.min_threshold_bytes.min or 0, pol.ecn.kmin_min_mtus * mtu),
+                         pol.ecn.min_threshold_bytes.max if pol.ecn.min_threshold_bytes.max is not None else math.inf),
             pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu, kmin if pol.ecn.before_pfc == "kmin" else kmax)
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
@@ -1041,6 +1119,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         cnp_dscp=pol.cnp.dscp if pol.cnp is not None else None, cnp_priority=cnp_tc,
         roce_dscp=min((d for d, tc in dscp_to_tc.items() if tc in lossless), default=None),
         wd_action="drop" if "drop" in actions else actions[0],
+        wd_actions=tuple(wd.actions) if wd.actions else None,
+        unreached=tuple(prio for prio in lossless if prio not in dscp_to_tc.values()),
         wd_detection_ms=detection,
         wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
         wd_detection_range=_bounds(wd.detection_time_ms), wd_restoration_range=_bounds(wd.restoration_time_ms),
@@ -1215,8 +1295,33 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
             raise InputError(f"{prof.sku_note}: SONiC binds a PFC priority -> PG map (pfc_to_pg_map) on Mellanox and "
                              "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
                              f"an unknown ASIC; {_sku_fix(prof)}", **_sku_where(prof))
+    if platform == "juniper_junos" and prof.trust != "pcp" and prof.wants("pfc"):
+        # Junos CoS guide, "Configuring DSCP-based PFC for Layer 3 Untagged Traffic": PFC is enabled per DSCP code
+        # point (congestion-notification-profile input dscp), so a lossless priority no DSCP reaches is never paused.
+        bare = prof.unreached
+        if bare:
+            raise InputError(f"juniper_junos enables PFC by DSCP, and no DSCP of the policy's lossless.dscp reaches "
+                             f"lossless priority {','.join(map(str, bare))}: give lossless.dscp at least one DSCP per "
+                             "lossless priority (or make fewer priorities lossless)")
+    weighted = [q for q in prof.lossless_queues if q not in prof.strict_queues]
+    if platform == "arista_eos" and prof.wants("scheduler") and weighted and any(
+            q < max(weighted) for q in prof.strict_queues):
+        # EOS User Manual, QoS, `priority` (tx-queue): `no priority` on queue N makes queues 0..N round robin, so only
+        # queues above the highest weighted one can be strict.
+        low = min(q for q in prof.strict_queues if q < max(weighted))
+        raise InputError(f"arista_eos schedules every tx-queue up to the highest round-robin one (lossless queue "
+                         f"{max(weighted)}) round robin, so the strict CNP queue {low} below it cannot be strict: give "
+                         "cnp.priority a priority above every lossless priority (or cnp.strict: false)")
     record = PLATFORMS[platform]
     ecn = prof.writes_ecn(platform)
+    if ecn and platform == "juniper_junos" and family != "qfx5000":
+        for port in prof.ports:
+            if not port.ecn_fill_fits:
+                us, low, high = port.ecn_fill  # type: ignore[misc]
+                raise InputError(f"port {port.name}: Junos writes ECN as whole-percent fill levels of a {us} us "
+                                 f"queue buffer (Kmax at {high} %), and no whole percent puts Kmin {port.kmin_bytes} B "
+                                 "inside the policy's ecn.min_threshold_bytes: widen that range or narrow "
+                                 "ecn.max_threshold_bytes towards Kmin")
     if ecn and platform == "cisco_nxos" and family == "n3k":
         raise InputError("cisco_nxos n3k: losslessd has no verified Nexus 3000 command for ECN marking; render with "
                          "a policy that does not require ECN (ecn.required: false), or configure ECN by hand")
@@ -1320,7 +1425,20 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
                              f"({', '.join(f'{s:g}G' for s in sorted(speeds))})")
     if not (prof.wants("watchdog") and prof.watchdog):
         return prof
+    action = prof.wd_action
+    if limits.wd_actions is not None:
+        wanted = prof.wd_actions or tuple(limits.wd_actions)
+        chosen = next((a for a in ("drop", *wanted) if a in wanted and a in limits.wd_actions), None)
+        if chosen is None:
+            raise InputError(f"{platform} PFC watchdog: the policy's watchdog.actions ({', '.join(wanted)}) are none "
+                             f"that {platform} can set ({', '.join(limits.wd_actions)}); add one of those to the "
+                             "policy's watchdog.actions")
+        action = chosen
     poll = prof.wd_poll_ms
+    if limits.wd_restoration_is_poll:  # (the poll is the restoration time: inside the policy's restoration range)
+        low, high = prof.wd_restoration_range
+        poll = max(poll, math.ceil(low))
+        poll = min(poll, math.floor(high)) if high != math.inf else poll
     if limits.wd_detection_polls is not None:  # long enough for the detection time in as many polls as it takes
         poll = max(poll, math.ceil(prof.wd_detection_ms / limits.wd_detection_polls[1]))
     if limits.wd_poll_ms is not None:
@@ -1329,16 +1447,26 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     detection = _step(prof.wd_detection_ms, poll if counts else limits.wd_detection_step_ms, prof.wd_detection_range)
     restoration = _step(prof.wd_restoration_ms, poll if limits.wd_restoration_polls else limits.wd_restoration_step_ms,
                         prof.wd_restoration_range)
+    if limits.wd_restoration_is_poll:
+        restoration = poll if prof.wd_restoration_range[0] <= poll <= prof.wd_restoration_range[1] else None
     if detection is not None and not counts and poll > detection // 2 and limits.wd_poll_ms is not None:
         poll = max(detection // 2, limits.wd_poll_ms[0])  # still twice per (rounded) detection time
+    if restoration is not None and not counts and poll > restoration:  # (WDG002: a poll longer than the restoration)
+        poll = max(restoration, limits.wd_poll_ms[0] if limits.wd_poll_ms is not None else 1)
     why = None
     if detection is None or detection < poll:
         step = poll if counts else limits.wd_detection_step_ms
         why = (f"a detection time of {prof.wd_detection_ms} ms is no whole number of {step} ms steps at or above its "
                f"{poll} ms polling interval within the policy's {_range_ms(prof.wd_detection_range)}")
+    elif restoration is None and limits.wd_restoration_is_poll:
+        why = (f"it restores a queue at its polling interval, {poll} ms here, outside the policy's "
+               f"{_range_ms(prof.wd_restoration_range)}")
     elif restoration is None:
         why = (f"a restoration time of {prof.wd_restoration_ms} ms is no whole number of "
                f"{limits.wd_restoration_step_ms} ms within the policy's {_range_ms(prof.wd_restoration_range)}")
+    elif poll > restoration:
+        why = (f"its polling interval is at least {poll} ms, longer than a restoration time within the policy's "
+               f"{_range_ms(prof.wd_restoration_range)}")
     elif _outside(detection, limits.wd_detection_ms) or _outside(restoration, limits.wd_restoration_ms):
         why = (f"detection {detection} ms and restoration {restoration} ms must lie in "
                f"{limits.wd_detection_ms} and {limits.wd_restoration_ms} ms")
@@ -1350,7 +1478,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     if why or detection is None or restoration is None:
         raise InputError(f"{platform} PFC watchdog: {why}; widen the policy's watchdog.detection_time_ms or "
                          "restoration_time_ms range")
-    return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection, wd_restoration_ms=restoration)
+    return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection, wd_restoration_ms=restoration, wd_action=action)
 
 
 def _range_ms(rng: tuple[float, float]) -> str:

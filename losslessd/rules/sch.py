@@ -20,14 +20,16 @@ WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
 
 
 def _allowed_strict(ctx, device: Device, port: Port) -> set[int]:
-    """Queues/TCs that may be strict besides the lossless ones: the policy's list, else the CNP class's."""
+    """Queues/TCs that may be strict besides the lossless ones: the policy's list, else the CNP class's (on a switch
+    the queue cnp.priority's PCP or, without one, cnp.dscp reaches)."""
     pol = ctx.policy
     if pol.scheduler.strict_allowed is not None:
         return set(pol.scheduler.strict_allowed)
-    if pol.cnp is None or pol.cnp.priority is None:
+    if pol.cnp is None:
         return set()
     if device.kind == DeviceKind.host:
-        return {(port.priority_to_tc or {}).get(pol.cnp.priority, pol.cnp.priority)}
+        prio = pol.cnp.priority
+        return set() if prio is None else {(port.priority_to_tc or {}).get(prio, prio)}
     hop = cnp_hop(pol.cnp, pol.lossless.trust, port)
     return {hop.queue} if hop.queue is not None else set()  # the CNP queue is not known: none is allowed by name
 

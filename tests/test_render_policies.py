@@ -1,0 +1,278 @@
+"""Generated policies through render and lint: the shipped policies (render_golden.POLICIES) all make priority 3 or
+3 and 4 lossless with DSCP 26 or 3 and 4, so a template that writes a vendor default where the policy's value belongs
+rendered them right. Here hypothesis builds policies the schema accepts (docs/policy.md): other lossless priority
+sets, several DSCPs per priority, the CNP elsewhere, PCP or DSCP trust, ECN thresholds and watchdog timers across
+their ranges, PFC-only. Each is rendered for every Ethernet platform and command family: every line must be an
+accepted form (tests/test_render_accepted.py), and the snippet, read back by the platform's parser, must lint with
+nothing above info under the same policy; or render refuses it with one of the reasons below. The shipped examples
+lint under each without a crash. Below the property tests, one explicit test per bug class they found."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from losslessd import headroom, skutables
+from losslessd import render as rnd
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.lint.finding import Severity
+from losslessd.parse import parse_group
+from losslessd.platforms import PLATFORMS
+from losslessd.policy import Policy
+from tests import render_golden
+from tests.clirun import losslessd
+from tests.test_render_accepted import unlisted_lines, unlisted_sonic
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = [ROOT / "examples" / name for name in ("clos", "fabric", "infiniband")]
+# (platform, variant) pairs a snippet is read back for (render_golden.NO_ROUND_TRIP: not the Nexus 3000's).
+TARGETS = [(platform, variant) for platform in render_golden.ethernet_platforms()
+           for variant, _ in render_golden.variants(platform) if (platform, variant) not in render_golden.NO_ROUND_TRIP]
+# What render may refuse a valid policy for, each a limit of the platform or of the stock config it patches.
+REFUSALS = (
+    "PFC watchdog:",  # timers or actions the platform cannot set inside the policy's ranges (render._fit_limits)
+    "SONiC's stock buffers",  # a lossless queue outside the stock 3-4 without --device or a SKU's egress profile
+    "enables PFC by DSCP",  # Junos: a lossless priority no DSCP reaches
+    "sort CNPs by the priority",  # PCP trust and a CNP without cnp.priority
+    "cannot be strict",  # EOS: a strict CNP queue below a round-robin lossless one
+    "whole-percent fill levels",  # Junos: Kmin as a whole percent of the queue buffer outside the policy's range
+    "before PFC",  # ECN004: the thresholds would mark after PFC
+    "no ECN thresholds fit the policy",  # kmin_min_mtus x MTU above the Kmin range
+    "Mb/s row",  # the SKU's own table has no row for the port
+)
+PORTS = ("100G:5m:9100", "400G:300m:9100", "25G:3m:1500", "200G:40m:4200")
+
+
+@st.composite
+def policies(draw) -> Policy:
+    """A policy the schema accepts, lossless over priorities 1-7 (render refuses 0: test_priority_0_is_refused)."""
+    prios = draw(st.lists(st.integers(1, 7), min_size=1, max_size=3, unique=True))
+    dscps = draw(st.lists(st.integers(0, 63), min_size=1, max_size=5, unique=True))
+    trust = draw(st.sampled_from(["dscp", "pcp"]))
+    data: dict = {"name": "generated", "lossless": {"priorities": prios, "dscp": dscps, "trust": trust},
+                  "nic": {"trust": draw(st.sampled_from(["dscp", "pcp"]))}}
+    free = [p for p in range(1, 8) if p not in prios]
+    if free and draw(st.booleans()):
+        data["lossless"]["tolerated_priorities"] = draw(st.lists(st.sampled_from(free), max_size=2, unique=True))
+    if draw(st.integers(0, 9)) < 7:
+        cnp: dict = {"dscp": draw(st.integers(0, 63).filter(lambda d: d not in dscps)),
+                     "strict": draw(st.integers(0, 4)) > 0}
+        if free:  # (none: a PCP policy's CNPs have no class, refused)
+            cnp["priority"] = draw(st.sampled_from([*free, None] if trust == "dscp" else free))
+        data["cnp"] = cnp
+    if draw(st.integers(0, 9)) < 7:  # ECN: Kmin, Kmax and Pmax ranges, reference speed, which threshold leads
+        low = draw(st.sampled_from([9216, 50000, 150 * 1024, 400000]))
+        pmin = draw(st.sampled_from([1, 5, 50, 100]))
+        data["ecn"] = {"min_threshold_bytes": {"min": low, "max": low * draw(st.sampled_from([1, 4, 30]))},
+                       "max_threshold_bytes": {"min": low, "max": 16777216},
+                       "mark_probability_pct": {"min": pmin, "max": draw(st.sampled_from([pmin, 100]))},
+                       "speed_reference_gbps": draw(st.sampled_from([None, 25, 100, 400])),
+                       "before_pfc": draw(st.sampled_from(["kmin", "kmax"])),
+                       "kmin_min_mtus": draw(st.sampled_from([0, 1, 2])),
+                       "assume_congested_queues": draw(st.sampled_from([None, 1, 4]))}
+    else:  # PFC-only (policies/pfc-only.yaml)
+        data["ecn"] = {"required": False}
+        data["nic"].update({"ecn_np": False, "ecn_rp": False})
+    detection = draw(st.sampled_from([100, 150, 200, 400, 1000]))
+    restoration = draw(st.sampled_from([100, 200, 1000]))
+    data["watchdog"] = {"detection_time_ms": {"min": detection, "max": detection * draw(st.sampled_from([1, 2, 5]))},
+                        "restoration_time_ms": {"min": restoration, "max": restoration * draw(st.sampled_from([1, 5]))},
+                        "actions": draw(st.sampled_from([None, ["drop"], ["forward"], ["drop", "forward", "errdisable"],
+                                                         ["notify-only", "drop"], ["errdisable"]]))}
+    if draw(st.booleans()):
+        data["scheduler"] = {"min_lossless_weight_pct": draw(st.sampled_from([1, 10]))}
+    if draw(st.booleans()):
+        data["buffer"] = {"headroom_formula": draw(st.sampled_from(["sonic", "mlx5"]))}
+    return Policy.model_validate(data)
+
+
+def _render(pol: Policy, platform: str, variant: str | None, specs: tuple[str, ...]) -> tuple[str, str | None]:
+    names = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)
+    top = (PLATFORMS[platform].limits.mtu_bytes or (0, 9216))[1]  # the platform's largest MTU (EOS 9214)
+    facts = [rnd.parse_port_spec(f"{name}:{spec}") for name, spec in zip(names[:len(specs)], specs, strict=True)]
+    facts = [replace(f, mtu_bytes=min(f.mtu_bytes or 9100, top)) for f in facts]
+    pool = None if variant in render_golden.SKU_POOL else render_golden.POOL_BYTES
+    opts = render_golden.options(platform, variant)
+    # (as `render --sku` does: the SKU's stock egress profile, for lossless queues outside the stock 3-4)
+    egress = rnd.sku_egress(skutables.lookup(opts["hwsku"])) if "hwsku" in opts else None
+    prof = rnd.profile(pol, facts, pool_bytes=pool, egress=egress, **opts)
+    return rnd.render(platform, prof), rnd.families.resolve(platform, prof.model, prof.family)
+
+
+def _above_info(tmp: Path, platform: str, pol: Policy, text: str) -> list[str]:
+    path = tmp / f"rendered.{render_golden.EXTENSIONS[platform]}"
+    path.write_text(text)
+    return [f"{f.code} {f.message}" for f in lint([path], pol, fmt=platform).findings if f.severity != Severity.info]
+
+
+@pytest.mark.parametrize(("platform", "variant"), TARGETS)
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(pol=policies(), specs=st.lists(st.sampled_from(PORTS), min_size=1, max_size=2).map(tuple))
+def test_generated_policy_renders_accepted_lines_that_lint_clean(tmp_path_factory, platform, variant, pol, specs):
+    try:
+        text, family = _render(pol, platform, variant, specs)
+    except InputError as exc:
+        assert any(reason in str(exc) for reason in REFUSALS), str(exc)
+        return
+    bad = unlisted_sonic(text) if platform == "sonic" else unlisted_lines(platform, family, text)
+    assert bad == [], f"{platform} {variant}: not in the accepted forms: {bad[:5]}"
+    assert _above_info(tmp_path_factory.mktemp("render"), platform, pol, text) == []
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(pol=policies())
+def test_examples_lint_under_generated_policies(pol):
+    """The shipped examples under any valid policy: findings or none, never an exception (exit 3)."""
+    for example in EXAMPLES:
+        lint([example], pol, jobs=1)
+
+
+@pytest.mark.slow
+def test_cli_lints_the_examples_under_a_generated_policy_file(tmp_path):
+    path = tmp_path / "gen.yaml"
+    path.write_text(json.dumps({"name": "gen", "lossless": {"priorities": [2, 5], "dscp": [10, 40, 41], "trust": "pcp"},
+                                "cnp": {"dscp": 46, "priority": 7}, "watchdog": {"actions": ["forward"]}}))
+    for example in EXAMPLES:
+        assert losslessd("lint", str(example), "--policy", str(path)).returncode in (0, 1)
+
+
+# Regression tests, one per class of bug the generated policies found.
+
+def _policy(**data) -> Policy:
+    return Policy.model_validate({"name": "generated", **data})
+
+
+def test_watchdog_action_is_written_in_the_platform_word_or_refused(tmp_path):
+    """EOS wrote `action forward` (no EOS word; the reader skipped it and WDG002 found the default errdisable): EOS
+    says no-drop for forward (AVD priority_flow_control.watchdog.action). NX-OS and NVUE drop, and no command
+    chooses another action: a policy that accepts only forward is refused, not rendered to fail WDG002."""
+    pol = _policy(watchdog={"actions": ["forward"]})
+    text, _ = _render(pol, "arista_eos", "trident-tomahawk", ("100G:5m:9100",))
+    assert "priority-flow-control pause watchdog action no-drop" in text.splitlines()
+    assert _above_info(tmp_path, "arista_eos", pol, text) == []
+    sonic = json.loads(_render(_policy(watchdog={"actions": ["notify-only"]}), "sonic", "spectrum3",
+                               ("100G:5m:9100",))[0])
+    assert sonic["PFC_WD"]["Ethernet0"]["action"] == "alert"  # sonic-utilities pfcwd: drop|forward|alert
+    for platform, variant in (("cisco_nxos", "n9k"), ("nvidia_cumulus", None), ("juniper_junos", "qfx10000-ptx")):
+        with pytest.raises(InputError, match=r"watchdog.actions \(forward\) are none that .* can set \(drop\)"):
+            _render(pol, platform, variant, ("100G:5m:9100",))
+
+
+def test_nvue_restoration_is_its_polling_interval(tmp_path):
+    """NVUE writes no restoration time: a stormed queue is restored at the next poll (the NVUE reader takes the
+    restoration as the poll). The poll was detection / 2, 100 ms, outside a policy's restoration 1000-5000 ms."""
+    pol = _policy(watchdog={"detection_time_ms": {"min": 2000, "max": 4000},
+                            "restoration_time_ms": {"min": 1000, "max": 5000}})
+    text, _ = _render(pol, "nvidia_cumulus", None, ("100G:5m:9100",))
+    assert "nv set qos pfc-watchdog polling-interval 1000" in text.splitlines()
+    assert _above_info(tmp_path, "nvidia_cumulus", pol, text) == []
+    unbounded = _policy(watchdog={"detection_time_ms": {"min": 2000}, "restoration_time_ms": {"min": 1500}})
+    text, _ = _render(unbounded, "nvidia_cumulus", None, ("100G:5m:9100",))
+    assert "nv set qos pfc-watchdog polling-interval 1500" in text.splitlines()
+    assert _above_info(tmp_path, "nvidia_cumulus", unbounded, text) == []
+    short = _policy(watchdog={"detection_time_ms": {"min": 100, "max": 200},
+                              "restoration_time_ms": {"min": 1000, "max": 5000}})
+    with pytest.raises(InputError, match="nvidia_cumulus PFC watchdog"):
+        _render(short, "nvidia_cumulus", None, ("100G:5m:9100",))
+
+
+def test_watchdog_poll_is_no_longer_than_the_restoration(tmp_path):
+    """EOS polled at detection / 2 = 500 ms with a restoration of 200 ms (WDG002: a poll longer than the
+    restoration time)."""
+    pol = _policy(watchdog={"detection_time_ms": {"min": 1000, "max": 1000},
+                            "restoration_time_ms": {"min": 200, "max": 1000}})
+    text, _ = _render(pol, "arista_eos", "trident-tomahawk", ("100G:5m:9100",))
+    assert "priority-flow-control pause watchdog default polling-interval 0.2" in text.splitlines()
+    assert _above_info(tmp_path, "arista_eos", pol, text) == []
+
+
+def test_each_lossless_priority_gets_a_dscp_where_the_policy_names_enough(tmp_path):
+    """Every DSCP not numbered as a lossless priority went to the lowest one: with priorities 1 and 3 and DSCPs
+    20 and 32, priority 3 carried nothing, and Junos, which enables PFC per DSCP, left it without PFC (PFC001)."""
+    pol = _policy(lossless={"priorities": [1, 3], "dscp": [20, 32]})
+    prof = rnd.profile(pol, [rnd.parse_port_spec("et-0/0/0:100G:5m:9100")], pool_bytes=render_golden.POOL_BYTES)
+    assert (prof.dscp_to_tc[20], prof.dscp_to_tc[32]) == (1, 3)
+    text, _ = _render(pol, "juniper_junos", "qfx10000-ptx", ("100G:5m:9100",))
+    assert _above_info(tmp_path, "juniper_junos", pol, text) == []
+    few = _policy(lossless={"priorities": [3, 5, 7], "dscp": [1]})
+    with pytest.raises(InputError, match="no DSCP of the policy's lossless.dscp reaches lossless priority 5,7"):
+        _render(few, "juniper_junos", "qfx10000-ptx", ("100G:5m:9100",))
+
+
+def test_a_cnp_without_priority_is_sch001_clean_and_avoids_lossless_classes(tmp_path):
+    """A CNP without cnp.priority went to class 6, strict, and SCH001 allowed no strict queue without cnp.priority
+    (a warning on the snippet render wrote); class 6 lossless refused the policy. SCH001 now takes the queue cnp.dscp
+    reaches; render takes the highest free class where 6 is lossless; under PCP trust it asks for cnp.priority."""
+    pol = _policy(lossless={"priorities": [5], "dscp": [1, 25]}, cnp={"dscp": 62})
+    for platform, variant in (("arista_eos", "trident-tomahawk"), ("cisco_nxos", "n9k"), ("nvidia_cumulus", None)):
+        text, _ = _render(pol, platform, variant, ("100G:5m:9100",))
+        assert _above_info(tmp_path, platform, pol, text) == [], platform
+    six = _policy(lossless={"priorities": [3, 6], "dscp": [26, 6]}, cnp={"dscp": 48})
+    assert rnd.profile(six, [rnd.parse_port_spec("Ethernet0:100G:5m")]).cnp_priority == 7
+    with pytest.raises(InputError, match="give cnp.priority"):
+        _render(_policy(lossless={"priorities": [3], "trust": "pcp"}, cnp={"dscp": 48}), "arista_eos", "sand",
+                ("100G:5m:9100",))
+
+
+def test_eos_refuses_a_strict_cnp_queue_below_a_round_robin_lossless_one():
+    """EOS makes every tx-queue up to the highest `no priority` one round robin: CNPs on priority 3 below lossless
+    priority 7 were written `priority strict` and read back WRR (MAP002)."""
+    pol = _policy(lossless={"priorities": [7], "dscp": [26]}, cnp={"dscp": 48, "priority": 3})
+    with pytest.raises(InputError, match="strict CNP queue 3 below it cannot be strict"):
+        _render(pol, "arista_eos", "trident-tomahawk", ("100G:5m:9100",))
+
+
+def test_junos_kmin_fill_level_rounds_into_the_policys_range(tmp_path):
+    """Kmin as a whole percent of the temporal buffer was always rounded up: at 400G, Kmin 276,480 B (the policy's
+    maximum) became 3 % of 251 us = 376,500 B (ECN003 out of range); 2 % (251,000 B) is inside."""
+    pol = _policy(ecn={"min_threshold_bytes": {"min": 9216, "max": 276480}, "speed_reference_gbps": 100})
+    text, _ = _render(pol, "juniper_junos", "qfx10000-ptx", ("400G:5m:9100",))
+    assert _above_info(tmp_path, "juniper_junos", pol, text) == []
+    point = _policy(ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "speed_reference_gbps": 100})
+    with pytest.raises(InputError, match="whole-percent fill levels"):
+        _render(point, "juniper_junos", "qfx10000-ptx", ("100G:5m:9100",))
+
+
+def test_junos_read_back_of_a_two_priority_snippet_pauses_both(tmp_path):
+    pol = _policy(lossless={"priorities": [2, 5], "dscp": [10, 40]}, cnp={"dscp": 46, "priority": 7})
+    text, _ = _render(pol, "juniper_junos", "qfx10000-ptx", ("100G:5m:9100",))
+    path = tmp_path / "r.set"
+    path.write_text(text)
+    port = parse_group("r", [path], "juniper_junos").ports["et-0/0/0"]
+    assert sorted(port.pfc_enabled) == [2, 5]
+
+
+def test_sonic_stock_queue_range_lossless_as_a_whole_is_named_once():
+    """Lossless queues 5 and 6 fill the stock range 5-6: the patch deleted `<port>|5-6` (null) and wrote it again
+    in one JSON object, a key twice (SYS002: sonic-cfggen keeps the last)."""
+    pol = _policy(lossless={"priorities": [1, 5, 6], "dscp": [1, 5, 6]}, ecn={"required": False})
+    text = _render(pol, "sonic", "broadcom", ("100G:5m:9100",))[0]
+    assert text.count('"Ethernet0|5-6"') == 1
+    queues = json.loads(text)["BUFFER_QUEUE"]
+    assert queues["Ethernet0|5-6"] == {"profile": "egress_lossless_profile"}
+    assert queues["Ethernet0|0-2"] is None and queues["Ethernet0|1"] == {"profile": "egress_lossless_profile"}
+
+
+def test_kmin_floor_above_the_kmin_range_is_refused():
+    """ecn.kmin_min_mtus 2 at MTU 9100 asks Kmin >= 18,200 B, and ecn.min_threshold_bytes max 9,216 B: the range's
+    maximum won, and the snippet failed ECN002 on its own policy."""
+    pol = _policy(ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "kmin_min_mtus": 2})
+    with pytest.raises(InputError, match=r"Kmin at least ecn.kmin_min_mtus 2 x MTU = 18200 B \(ECN002\)"):
+        _render(pol, "arista_eos", "sand", ("100G:5m:9100",))
+
+
+def test_sonic_pg_xoff_holds_the_policys_headroom_formula(tmp_path):
+    """buffer.headroom_formula mlx5: BUF002 wants the ConnectX driver's xoff (headroom.mlx5_xoff_bytes: 88,824 B for
+    200G, 40 m, MTU 4200), and render wrote buffer_headroom_mellanox.lua's 58,368 B."""
+    pol = _policy(buffer={"headroom_formula": "mlx5"}, ecn={"required": False})
+    text, _ = _render(pol, "sonic", "spectrum3", ("200G:40m:4200",))
+    (profile,) = json.loads(text)["BUFFER_PROFILE"].values()
+    assert int(profile["xoff"]) >= headroom.mlx5_xoff_bytes(200, 40, 4200)
+    assert _above_info(tmp_path, "sonic", pol, text) == []
