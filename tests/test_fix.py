@@ -29,6 +29,7 @@ from losslessd.render import opensm
 from tests import render_golden
 from tests.clirun import losslessd
 from tests.conftest import CORPUS
+from tests.test_render_accepted import unlisted_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = "roce-dscp26"  # lossless 3, CNP 48 strict on 6, ECN and watchdog required: every rule can fire
@@ -950,3 +951,78 @@ def test_a_part_cut_to_nothing_still_names_what_stays_unresolved(tmp_path):
     ('{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}', False), ("mlnx_qos -i eth0 --trust pcp\n", False)])
 def test_writes_nothing_tells_a_header_from_a_command(snippet, empty):
     assert fix.writes_nothing(snippet) is empty
+
+
+# Which of `priority level 1` and `bandwidth remaining percent N` a Nexus queuing class holding both serves by no Cisco
+# document says (parse.nxos.reader.both_lines): a fix never leaves both, and never counts on one replacing the other.
+@pytest.mark.parametrize(("code", "cls", "gone", "written"), [
+    ("SCH001", "c-out-8q-q-default", "priority level 1", "bandwidth remaining percent 50"),  # strict -> a share
+    ("MAP002", "c-out-8q-q6", "bandwidth remaining percent 0", "priority level 1"),  # the CNP class: a share -> strict
+])
+def test_nxos_fix_takes_the_classs_other_scheduling_line_away_first(tmp_path, code, cls, gone, written):
+    path = tmp_path / "broken.cfg"
+    path.write_text(_broken_config(code, "cisco_nxos"))
+    result = fix.plan(_lint(path, "cisco_nxos"), unsafe=True, model=render_golden.options("cisco_nxos").get("model"))
+    (dev,) = result.devices
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    assert f"  class type queuing {cls}\n    no {gone}\n    {written}\n" in snippet
+    assert unlisted_lines("cisco_nxos", "n9k", snippet) == []
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(apply.SHAPES["cisco_nxos"].apply(path.read_text(), snippet))
+    after = _lint(pasted, "cisco_nxos")
+    assert [f"{f.code} {f.message}" for f in after.findings if f.code in (code, "SYS002") and not f.unverified] == []
+    blocks = pasted.read_text().split(f"  class type queuing {cls}\n")[1:]
+    assert blocks and all(f"    {gone}\n" not in b.split("  class")[0] and "    no " not in b.split("  class")[0]
+                          for b in blocks)
+
+
+def test_nxos_render_without_a_device_writes_no_no_lines():
+    """A fresh render has no device's lines to take away."""
+    pol = load_policy(_policy("cisco_nxos"))
+    ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs("cisco_nxos")]
+    prof = rnd.profile(pol, ports, pool_bytes=render_golden.POOL_BYTES, **render_golden.options("cisco_nxos"))
+    text = rnd.render("cisco_nxos", prof)
+    assert "    priority level 1\n" in text and "bandwidth remaining percent" in text
+    assert not re.search(r"^\s*no (priority|bandwidth)", text, re.M)
+
+
+@pytest.mark.parametrize(("held", "written", "cut"), [
+    # the class holds both (its scheduling unknown): the fix's line stays or goes as before, the other line goes first
+    ("    priority level 1\n    bandwidth remaining percent 5\n", "    priority level 1\n",
+     "    no bandwidth remaining percent 5\n"),
+    ("    bandwidth percent 5\n", "    bandwidth remaining percent 50\n",  # another share command: not a replace either
+     "    no bandwidth percent 5\n    bandwidth remaining percent 50\n"),
+    ("    priority\n", "    bandwidth percent 20\n", "    no priority\n    bandwidth percent 20\n"),  # Nexus 3000
+    ("    bandwidth remaining percent 5\n", "    bandwidth remaining percent 50\n",  # the same command: replaced
+     "    bandwidth remaining percent 50\n"),
+])
+def test_nxos_scheduling_line_goes_in_after_the_no_form_of_the_others(held, written, cut):
+    shape = apply.SHAPES["cisco_nxos"]
+    head = "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n"
+    tail = "  class type queuing c-out-8q-q-default\n    bandwidth remaining percent 50\n"
+    changes = shape.changes(head + held + tail, head + written)
+    assert changes == head + cut
+    assert shape.apply(head + held + tail, changes) == head + written + tail
+
+
+def test_nxos_render_device_takes_the_classs_priority_line_away_first(tmp_path):
+    """`render --device` prints the whole snippet, with the same `no` line before the share where the device's class
+    of that policy is strict now: pasted whole, the class is served by the share alone (it stayed strict, both
+    lines held)."""
+    path = tmp_path / "broken.cfg"
+    path.write_text(_broken_config("SCH001", "cisco_nxos"))
+    policy = tmp_path / "five-metres.yaml"
+    policy.write_text("name: five-metres\nextends: roce-dscp26\nbuffer:\n  default_cable_length_m: 5\n")
+    ran = losslessd("render", "--platform", "cisco_nxos", "--device", str(path), "--policy", str(policy),
+                    "--model", render_golden.options("cisco_nxos")["model"])
+    assert ran.returncode == 0, ran.stderr
+    default = "  class type queuing c-out-8q-q-default\n"
+    assert ran.stdout.count(default + "    no priority level 1\n    bandwidth remaining percent 50\n") == 3
+    assert ran.stdout.count(default) == 3 and unlisted_lines("cisco_nxos", "n9k", ran.stdout) == []
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(apply.SHAPES["cisco_nxos"].apply(path.read_text(), ran.stdout))
+    after = api.lint([pasted], str(policy), fmt="cisco_nxos")
+    assert [f"{f.code} {f.message}" for f in after.findings if f.code in ("SCH001", "SYS002")] == []

@@ -1281,20 +1281,39 @@ def test_an_interface_line_indented_in_an_interface_or_vrf_block_opens_its_own_p
     assert [dev.ports[p].description for p in sorted(dev.ports)] == ["gpu01", "gpu02", "gpu03"]
 
 
-# Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling", congestion management: a
-# priority class's traffic goes to the priority queue, the remaining bandwidth is shared among the other queues.
+# Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling", congestion management: a class
+# is given a bandwidth share or sent to the priority queue; what a class holding both does no Cisco document says.
 @pytest.mark.parametrize("first, second", [("priority level 1", "bandwidth percent 5"),
-                                           ("bandwidth percent 5", "priority level 1")])
-def test_a_priority_class_with_a_bandwidth_share_is_served_by_priority(first, second):
+                                           ("bandwidth remaining percent 5", "priority level 1")])
+def test_a_class_with_priority_and_a_bandwidth_share_is_scheduled_in_a_way_not_known(first, second):
     """Round 16's generator wrote `priority level 1` and `bandwidth percent 5` in the CNP class: the later line
-    replaced the other, so the queue read as DWRR weight 5 (a false MAP002 error). Either order: strict, and the
-    share named."""
+    replaced the other (a false MAP002 on the order), then the priority won in either order (a fix's replayed result
+    of `bandwidth remaining percent N` over `priority level 1` stayed strict). Neither is asserted: in either order
+    the scheduler is unknown, and a SYS002 names both lines."""
     text = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n"
             f"    {first}\n    {second}\n  class type queuing c-out-8q-q-default\n    bandwidth percent 95\n"
             "system qos\n  service-policy type queuing output OUT\n"
             "interface Ethernet1/1\n  priority-flow-control mode on\n")
     device = parse(text)
-    assert device.ports["Ethernet1/1"].queues[7].scheduler.type == SchedulerType.strict
-    line = line_of(text, "bandwidth percent 5")
-    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line)]
-    assert "priority class" in device.issues[0].message
+    scheduler = device.ports["Ethernet1/1"].queues[7].scheduler
+    assert scheduler.type is None and scheduler.weight is None
+    share = first if first.startswith("bandwidth") else second
+    assert f"`priority level 1` (line {line_of(text, 'priority level 1')})" in scheduler.unapplied
+    assert f"`{share}` (line {line_of(text, share)})" in scheduler.unapplied
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, share))]
+    assert device.issues[0].message == f"class c-out-8q-q7: {scheduler.unapplied}"
+    assert device.ports["Ethernet1/1"].queues[0].scheduler.type == SchedulerType.dwrr  # (the other class as it was)
+
+
+@pytest.mark.parametrize("removed", ["no priority", "no bandwidth"])
+def test_a_no_line_takes_one_of_the_two_away(removed):
+    """`no priority level 1` (`no bandwidth ...`) after both: the class is served by the one left."""
+    text = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n    priority level 1\n"
+            f"    bandwidth remaining percent 5\n    {removed}\n"
+            "system qos\n  service-policy type queuing output OUT\n"
+            "interface Ethernet1/1\n  priority-flow-control mode on\n")
+    device = parse(text)
+    scheduler = device.ports["Ethernet1/1"].queues[7].scheduler
+    assert (scheduler.type, scheduler.weight) == ((SchedulerType.dwrr, 5) if removed == "no priority"
+                                                  else (SchedulerType.strict, None))
+    assert device.issues == []

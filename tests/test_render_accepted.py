@@ -93,6 +93,9 @@ ACCEPTED: dict[str, list[tuple]] = {
         ("    priority", f"{NXOS_3K}: queuing priority", {"n3k"}),
         ("    bandwidth remaining percent {N}", f"{NXOS_9K}, queuing: bandwidth remaining percent", {"n9k"}),
         ("    bandwidth percent {N}", f"{NXOS_3K}: queuing bandwidth percent", {"n3k"}),
+        ("    no (priority( level {N})?|bandwidth( remaining)? percent {N})", "fix: the no form of the scheduling line "
+         "the device's queuing class holds, word for word (Cisco MQC command references, `priority`: the no form "
+         "removes a class's priority; the reader reads `no priority`/`no bandwidth` so)"),
         ("    random-detect minimum-threshold {N} bytes maximum-threshold {N} bytes drop-probability {N} weight {N}"
          " ecn", f"{NXOS_9K}, Configuring WRED on Egress Queues (ECN)", {"n9k"}),
         ("    pause buffer-size {N} pause-threshold {N} resume-threshold {N}",

@@ -11,7 +11,7 @@ from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
 from ..fabric import load_device
-from ..fix.apply import APPLY_PATCH, is_patch, sonic_snippet
+from ..fix.apply import APPLY_PATCH, is_patch, nxos_unsets, sonic_snippet
 from ..limits import read_text, set_max_file_mb
 from ..lint.engine import Context, skipped_by_policy
 from ..model import Fabric
@@ -102,6 +102,8 @@ def render(
                    f"keys of {parsed.name} are split (each removed and added back per port and index): an RFC 6902 "
                    "JSON Patch of its CONFIG_DB")
             typer.echo(f"losslessd render: {why}; apply with `{APPLY_PATCH}`, not `config load`", err=True)
+    if parsed is not None and platform == "cisco_nxos":  # a queuing class's scheduling line of another kind goes first
+        out = nxos_unsets("\n".join(read_text(path) for path in parsed.files), out)
     for note in rnd.operator_notes(platform, prof):
         typer.echo(f"losslessd render: {note}", err=True)
     typer.echo(out, nl=False)

@@ -353,6 +353,14 @@ NXOS_LISTS = ("match",)
 # NX-OS `no service-policy type KIND [DIRECTION] NAME` detaches NAME (Nexus 9000 QoS guide, "Attaching and Detaching a
 # QoS Policy Action"): the running config shows no line for it, and the system-defined default policy applies again.
 NXOS_DETACHED = ("service-policy",)
+# An NX-OS queuing class's scheduling: `priority [level N]`, or a share, `bandwidth percent N` or `bandwidth remaining
+# percent N` (Nexus 9000 and 3000 QoS guides, "Configuring Queuing and Scheduling"). Whether a line of one kind replaces
+# a line of another in the class, stands beside it, or is refused no Cisco document says (parse.nxos.reader.both_lines),
+# so a snippet line of one kind goes in after the `no` form of each line of another kind its class holds, word for word
+# (Cisco MQC command references, `priority` and `bandwidth`: the no form takes the class's setting away),
+# and that `no` line removes that line only (as NXOS_DETACHED).
+NXOS_EXCLUSIVE = ("priority", "bandwidth percent", "bandwidth remaining percent")
+NXOS_REMOVED = NXOS_DETACHED + ("priority", "bandwidth")
 
 
 def _listed(words: list[str], lists: tuple[str, ...]) -> bool:
@@ -461,27 +469,29 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[st
 
 
 def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), detached: tuple[str, ...] = (),
-                nest: Callable[[str], str] | None = None) -> str:
+                nest: Callable[[str], str] | None = None, exclusive: tuple[str, ...] = ()) -> str:
     """The snippet without the lines its block already has (a line that is the block's only one setting
     that thing, word for word), nor the `no` lines of ``detached`` commands whose line the block, where the config
     has it, does not have (a detach of what is not attached, which the switch may refuse); a block header stays
     while a line under it changes, and goes with the last of them. Comments and `!` separators stay, runs of them
-    fold into one."""
+    fold into one. A line of one of the ``exclusive`` commands goes after the `no` form of each line of another of
+    them that its block holds (the switch may keep both, or refuse the line)."""
     patch = _tree(snippet.rstrip("\n"))
-    _keep_changes(_flat_tree(current.rstrip("\n"), nest)[0], patch, prefixes, detached)
+    _keep_changes(_flat_tree(current.rstrip("\n"), nest)[0], patch, prefixes, detached, exclusive)
     lines = patch.lines()
     folded = [line for i, line in enumerate(lines) if not (i and line.strip() == lines[i - 1].strip() == "!")]
     return "\n".join(folded) + "\n"
 
 
-def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...], detached: tuple[str, ...] = ()) -> None:
+def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...], detached: tuple[str, ...] = (),
+                  exclusive: tuple[str, ...] = ()) -> None:
     kept = []
     blocks = _blocks(into)  # (the config is not changed here: the patch is)
     for node in patch.children:
         words = node.text.split()
         if node.children:
             block = blocks.get(node.text)
-            _keep_changes(block, node, prefixes, detached)
+            _keep_changes(block, node, prefixes, detached, exclusive)
             if block is None or not all(c.filler for c in node.children):
                 kept.append(node)
         elif node.filler:
@@ -493,10 +503,46 @@ def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...], d
             if into is None or any(c.line and c.text.split() == words[1:] for c in into.children):
                 kept.append(node)
         else:
+            kept += _unset_others(into, node, exclusive)
             same = _same_setting(into, node, prefixes)
             if not (len(same) == 1 and into.children[same[0]].text.split() == node.text.split()):
                 kept.append(node)
     patch.children = kept
+
+
+def unset_exclusive(current: str, snippet: str, exclusive: tuple[str, ...]) -> str:
+    """The whole snippet with, before each line of one of the ``exclusive`` commands, the `no` form of each line of
+    another of them that the config's block holds (as cli_changes writes them): what `render --device` prints."""
+    patch = _tree(snippet.rstrip("\n"))
+    _with_unsets(_tree(current.rstrip("\n")), patch, exclusive)
+    return "\n".join(patch.lines()) + "\n"
+
+
+def _with_unsets(into: _Node | None, patch: _Node, exclusive: tuple[str, ...]) -> None:
+    blocks = _blocks(into)
+    out: list[_Node] = []
+    for node in patch.children:
+        if node.children:
+            _with_unsets(blocks.get(node.text), node, exclusive)
+        elif not node.filler:
+            out += _unset_others(into, node, exclusive)
+        out.append(node)
+    patch.children = out
+
+
+def _unset_others(into: _Node | None, node: _Node, exclusive: tuple[str, ...]) -> list[_Node]:
+    """The `no` lines, indented as ``node``, of the lines of ``into`` that set another of the ``exclusive`` commands
+    than ``node`` does (none where ``node`` sets none of them)."""
+    mine = [prefix for prefix in exclusive if _listed(node.text.split(), (prefix,))]
+    if not mine or into is None or node.text.split()[0] == "no":
+        return []
+    indent = node.raw[:len(node.raw) - len(node.raw.lstrip())] if node.raw else ""
+    return [_Node(f"{indent}no {c.text}") for c in into.children
+            if c.line and c.text.split()[0] != "no" and not _listed(c.text.split(), tuple(mine))
+            and _listed(c.text.split(), exclusive)]
+
+
+nxos_unsets = partial(unset_exclusive, exclusive=NXOS_EXCLUSIVE)
 
 
 def _insert(into: _Node, node: _Node) -> None:
@@ -669,8 +715,8 @@ SHAPE_NAMES: dict[str, Shape] = {
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=EOS_NEST),
                      partial(cli_changes, prefixes=EOS_SETTINGS, nest=EOS_NEST)),
-    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
-                      partial(cli_changes, detached=NXOS_DETACHED)),
+    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_REMOVED),
+                      partial(cli_changes, detached=NXOS_REMOVED, exclusive=NXOS_EXCLUSIVE)),
     # NVUE: `nv set` commands apply to a file of them; a startup.yaml or `nv config show` tree takes them on the switch.
     "set_lines": Shape(replace_set_lines, set_changes, takes=nvue_commands,
                        other_form="the config is an NVUE YAML tree (startup.yaml, `nv config show`), the fix `nv set` "

@@ -39,6 +39,7 @@ from .reader import (
     NxosConfig,
     QosClass,
     QueueConf,
+    both_lines,
     class_index,
 )
 
@@ -509,7 +510,9 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues) -
         if conf is None:  # not in the policy: no WRED/ECN, no scheduling settings shown
             port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=False, source=src), source=src)
             continue
-        if conf.strict is not None:
+        if conf.strict is not None and conf.bandwidth is not None:  # (the reader's SYS002 names both lines)
+            scheduler = Scheduler(unapplied=both_lines(conf), source=conf.strict.source)
+        elif conf.strict is not None:
             scheduler = Scheduler(type=SchedulerType.strict, shaped=conf.shaped is not None, source=conf.strict.source)
         else:  # Nexus 9000 QoS guide: non-priority queues share the remaining bandwidth by DWRR
             scheduler = Scheduler(type=SchedulerType.dwrr, weight=conf.bandwidth.value if conf.bandwidth else None,

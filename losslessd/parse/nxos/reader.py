@@ -102,11 +102,24 @@ class RawPause:
 @dataclass
 class QueueConf:
     source: Source
-    strict: Val | None = None  # `priority [level N]`
-    bandwidth: Val | None = None  # `bandwidth [remaining] percent N`
+    strict: Val | None = None  # `priority [level N]`, value the line's words (`priority level 1`)
+    bandwidth: Val | None = None  # `bandwidth [remaining] percent N`, value N
+    share: str = ""  # the `bandwidth` line's words
     wred: Val | None = None  # value RawEcn (None: a random-detect line that could not be read)
     pause: Val | None = None  # value RawPause (ingress queuing policies)
     shaped: Source | None = None  # `shape min X max Y`: the queue's rate is capped
+
+
+def both_lines(queue: QueueConf) -> str:
+    """Why a class holding both `priority` and a `bandwidth` share is served in a way not known. Nexus 9000 QoS guide,
+    "Configuring Queuing and Scheduling", congestion management: a class is either given a bandwidth share or all
+    sent to the priority queue, the other queues sharing what remains; no Cisco NX-OS document says what a class
+    holding both does (a running config never shows both; other Cisco MQC references refuse the pair in one class,
+    NX-OS's say nothing), so neither is assumed (docs/real-configs.md, Session 37 part c)."""
+    assert queue.strict is not None and queue.bandwidth is not None
+    return (f"`{queue.strict.value}` (line {queue.strict.source.line}) and `{queue.share}` (line "
+            f"{queue.bandwidth.source.line}) in one queuing class: whether NX-OS serves the queue by priority or by "
+            "the share (or refuses the second line) no Cisco document says; remove the one you do not mean")
 
 
 # A `service-policy` binding line not read, of a kind the line still shows: the policy it attaches is unknown (the
@@ -581,28 +594,22 @@ class _Reader(TreeReader):
             self.each(child.children, lambda sub, queue=queue: self.queue_command(sub, queue),
                       on_piece=functools.partial(self.marking_piece, conf=queue, field="wred", unread=None))
             if queue.strict is not None and queue.bandwidth is not None:
-                # Nexus 9000 QoS guide, "Configuring Queuing and Scheduling", congestion management: a priority
-                # class's traffic all goes to the priority queue and the device shares out the bandwidth that remains
-                # among the other queues; a bandwidth share is the other queues' setting, so the class is served by
-                # priority whichever line came first (the share was read as a DWRR weight: a false MAP002).
-                self.issue(Node("", queue.bandwidth.source.line or 0),
-                           f"class {cw[-1]} is a priority class (line {queue.strict.source.line}); its bandwidth "
-                           "share does not apply to a queue the switch serves first: the queue is read as strict "
-                           "priority (remove one of the two lines)")
+                self.issue(Node("", queue.bandwidth.source.line or 0), f"class {cw[-1]}: {both_lines(queue)}")
 
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
         src = self.src(node)
         catalyst_qos(w)
-        # A class is served by priority or by a bandwidth share; with both, priority (queuing_policy names the share).
+        # A class is served by priority or by a bandwidth share; with both, it is unknown which (both_lines).
         if w == ["priority"] or w[:2] == ["priority", "level"]:
             if len(w) != 1:
                 # Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling": `priority
                 # [level value]`, the level 1-7.
                 bounded_int(w[2] if len(w) == 3 else "", 1, 7, "the priority level")
-            queue.strict = Val(True, src)
+            queue.strict = Val(" ".join(w), src)
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
             queue.bandwidth = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src)
+            queue.share = " ".join(w)
         elif w == ["congestion-control", "tail-drop"]:
             # Nexus 9000 QoS guide, "Configuring Queuing and Scheduling", congestion avoidance: a queue applies WRED or
             # tail drop, and ECN is an extension of WRED; tail drop marks nothing (a later `random-detect` replaces it)
