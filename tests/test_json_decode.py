@@ -109,7 +109,7 @@ def json_texts(draw):
     return text.encode("utf-8", "surrogatepass") if draw(st.integers(0, 3)) == 0 else text
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_texts())
 def test_generated_texts_read_as_json_loads_reads_them(text):
     new, old = both(text)
@@ -140,28 +140,34 @@ def test_repeated_keys_keep_the_last_value_at_the_first_place():
     assert both(text)[0] == both(text)[1]
 
 
-def _at_depth(frames: int, fn, *args):
-    """``fn(*args)`` called ``frames`` Python frames deeper than here: json.loads's nesting limit is the recursion
-    left at its call."""
+def _at_depth(frames: int, text: str, use_orjson: bool):
+    """json_value(text) called ``frames`` Python frames deeper than here, orjson on or off at that depth (the same
+    frames either way): json.loads's nesting limit is the recursion left at its call."""
     if frames:
-        return _at_depth(frames - 1, fn, *args)
-    return outcome(fn, *args)
+        return _at_depth(frames - 1, text, use_orjson)
+    saved = docpos._orjson
+    docpos._orjson = saved if use_orjson else None
+    try:
+        return outcome(docpos.json_value, text)
+    finally:
+        docpos._orjson = saved
 
 
-@pytest.mark.parametrize("shape", ["[{}]", '{{"k": {}}}', '[1, {{"a": "b", "k": [{}]}}]'])
-def test_nesting_near_the_limit_reads_as_json_loads_reads_it(shape):
+@pytest.mark.parametrize(("shape", "levels"), [("[{}]", 1), ('{{"k": {}}}', 1), ('[1, {{"a": "b", "k": [{}]}}]', 3)])
+def test_nesting_near_the_limit_reads_as_json_loads_reads_it(shape, levels):
     """json.loads refuses nesting at the recursion left (about 1,000 less the frames above it), orjson at 1,024
     levels: between the two, and from any stack depth, json_value says what json.loads says."""
     limit = sys.getrecursionlimit()
     for frames in (0, 7, 60, 300):
-        for depth in range(limit - frames - 140, limit - frames - 40, 3):
+        kinds = set()
+        for depth in range((limit - frames - 140) // levels, (limit - frames - 40) // levels, 3 // levels):
             text = "0"
             for _ in range(depth):
                 text = shape.format(text)
-            new = _at_depth(frames, docpos.json_value, text)
-            old = _at_depth(frames, json_only, docpos.json_value, text)
+            new, old = _at_depth(frames, text, True), _at_depth(frames, text, False)
             assert new == old, (frames, depth)
-    # (both ways: some depths are read, some refused, at each stack depth)
+            kinds.add(new[0])
+        assert kinds == {"value", "error"}, frames  # (the limit lies inside the depths tried)
 
 
 def json_inputs() -> list[Path]:
