@@ -18,7 +18,11 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
-Last counted (session 37): PORT lanes read on their own (a bench switch given its ports' own lanes 20.36 M -> 18.90 M
+Last counted (session 37, part b): JSON decoded by orjson where it reads as json does (a bench CONFIG_DB's json_value
+median 284 -> 208 us; a lint of 16 switches and 128 hosts, best of 60 alternating in one process, 54 -> 50 ms); each
+port its own lanes and description (about 5 % harder); the floor printed decoded by orjson too; N=2,000 at load
+2.7-4.7 only (4.05x-6.35x against 33d6407f's 4.72x-7.90x alternating): docs/lint-at-scale.md, "Session 37, part b".
+Session 37: PORT lanes read on their own (a bench switch given its ports' own lanes 20.36 M -> 18.90 M
 instructions, -7.2 %; the generated one, whose ports share the template's lanes, unchanged); the port-copy builder
 sized at 0.23 ms a switch at most (0.47 s CPU at N=2,000) and not built; N=2,000 at load 4.9-6.0 only (7.66x, 5.13x
 against 903f113b's 8.79x): docs/lint-at-scale.md, "Session 37".
