@@ -3,7 +3,8 @@
 
 For each size N: generates N SONiC switches (64 ports each, config_db.json) and N*8 ConnectX host captures,
 then prints, measured in the same run:
-  - the floor: read every file and decode it (json.loads for JSON, splitlines for text), in one process;
+  - the floor: read every file and decode it (json.loads for JSON, splitlines for text), in one process, and
+    the same floor with orjson decoding the JSON (as the lint does where orjson reads what json.loads reads);
   - `losslessd lint` (find the devices, parse, every rule) as the API runs it (worker processes for a large
     fabric), its wall and CPU time (this process and its workers), and the ratios to the floor (the two measured
     alternately, so that each lint has a floor measured just before it: that pair's ratio is printed too);
@@ -17,7 +18,11 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
-Last counted (session 37): PORT lanes read on their own (a bench switch given its ports' own lanes 20.36 M -> 18.90 M
+Last counted (session 37, part b): JSON decoded by orjson where it reads as json does (a bench CONFIG_DB's json_value
+median 284 -> 208 us; a lint of 16 switches and 128 hosts, best of 60 alternating in one process, 54 -> 50 ms); each
+port its own lanes and description (about 5 % harder); the floor printed decoded by orjson too; N=2,000 at load
+2.7-4.7 only (4.05x-6.35x against 33d6407f's 4.72x-7.90x alternating): docs/lint-at-scale.md, "Session 37, part b".
+Session 37: PORT lanes read on their own (a bench switch given its ports' own lanes 20.36 M -> 18.90 M
 instructions, -7.2 %; the generated one, whose ports share the template's lanes, unchanged); the port-copy builder
 sized at 0.23 ms a switch at most (0.47 s CPU at N=2,000) and not built; N=2,000 at load 4.9-6.0 only (7.66x, 5.13x
 against 903f113b's 8.79x): docs/lint-at-scale.md, "Session 37".
@@ -54,6 +59,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import orjson
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -71,8 +78,9 @@ EXAMPLE = ROOT / "examples" / "fabric"
 
 
 def switch_config(n: int, findings: bool = False, ports_n: int = PORTS, role: str = "leaf") -> str:
-    """A 64-port leaf derived from the example leaf1 (same tables, more ports, renamed); with ``findings``,
-    every port pauses lossy priority 5 too, marks no ECN on its lossless queue and has a 5 s watchdog.
+    """A 64-port leaf derived from the example leaf1 (same tables, more ports, renamed, each port its own lanes and
+    description); with ``findings``, every port pauses lossy priority 5 too, marks no ECN on its lossless queue and
+    has a 5 s watchdog.
     ``ports_n`` and ``role``: a spine of as many ports as there are leaves (--topology)."""
     base = json.loads((EXAMPLE / "leaf1" / "config_db.json").read_text())
     ports = [f"Ethernet{4 * i}" for i in range(ports_n)]
@@ -81,7 +89,14 @@ def switch_config(n: int, findings: bool = False, ports_n: int = PORTS, role: st
     cfg = {k: v for k, v in base.items() if k not in ("PORT", "PORT_QOS_MAP", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE",
                                                      "CABLE_LENGTH", "PFC_WD", "DEVICE_NEIGHBOR")}
     cfg["DEVICE_METADATA"] = {"localhost": {**base["DEVICE_METADATA"]["localhost"], "hostname": f"{role}{n:04d}"}}
-    cfg["PORT"] = {p: {**template_port, "index": str(i), "alias": f"etp{i + 1}"} for i, p in enumerate(ports)}
+    # Each port its own lanes (the example's lane width: `0,1,2,3`, `4,5,6,7`, ... as port_config.ini gives them) and
+    # description (the host cabled to it, as the example's, or a server of its own): a real switch's PORT rows differ.
+    width = len(template_port["lanes"].split(","))
+    cfg["PORT"] = {p: {**template_port, "index": str(i), "alias": f"etp{i + 1}",
+                       "lanes": ",".join(str(lane) for lane in range(width * i, width * (i + 1))),
+                       "description": (f"gpu{n * HOSTS_PER_SWITCH + i:05d}:enp65s0f0np0" if i < HOSTS_PER_SWITCH
+                                       else f"{role}{n:04d}-srv{i:02d}:enp65s0f0np0")}
+                   for i, p in enumerate(ports)}
     qos = dict(base["PORT_QOS_MAP"]["Ethernet0"])
     if findings:
         qos["pfc_enable"] = qos["pfc_enable"] + ",5"
@@ -185,10 +200,11 @@ def _wall(measured: tuple) -> float:
     return measured[0]
 
 
-def floor(folder: Path) -> None:
+def floor(folder: Path, loads=json.loads) -> None:
+    """Read every file and decode it: ``loads`` for JSON (the issue's floor: json.loads), splitlines for text."""
     for path in sorted(folder.rglob("*")):
         if path.suffix == ".json":
-            json.loads(path.read_text(encoding="utf-8"))
+            loads(path.read_text(encoding="utf-8"))
         elif path.is_file():
             path.read_text(encoding="utf-8").splitlines()
 
@@ -212,6 +228,11 @@ def measure(switches: int, repeat: int, jobs: int | None, topology: bool = False
         print(f"  ratio lint/floor: wall {l_wall / f_wall:.2f}, CPU {l_cpu / f_cpu:.2f}  (target: wall <= 3 at N=2000)")
         print(f"    each floor and the lint right after it: wall {', '.join(f'{r:.2f}' for r in pairs)} "
               f"(median {statistics.median(pairs):.2f})")
+        # The lint decodes with orjson (docpos.json_value): the floor read so too, after the pairs, for the ratio
+        # against the faster decoder.
+        o_wall, o_cpu, _ = timed(lambda: floor(clean, orjson.loads), repeat)
+        print(f"  floor decoded by orjson instead:      wall {o_wall:7.2f} s  CPU {o_cpu:7.2f} s  "
+              f"(lint/that floor: wall {l_wall / o_wall:.2f}, CPU {l_cpu / o_cpu:.2f})")
         me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"  peak RSS: this process {me:.0f} MB, largest worker {kids:.0f} MB  (target < 2048 MB)")
