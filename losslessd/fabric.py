@@ -40,6 +40,7 @@ from .parse import (
     NOT_DEVICE_SUFFIXES,
     OPENSM_FOLDER_FILES,
     SONIC_FOLDER_FILES,
+    backup_of,
     detect,
     display_link,
     display_path,
@@ -171,8 +172,9 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
         one = _device_files(entries)
         if one:
-            out.append((name, [prefix + n for n in one]))
-            others = [c for c in _children(prefix, entries, False) if _companion(c[0][len(prefix):])]
+            out.append((name, [prefix + n for n in _with_backups(one, entries)]))
+            others = [c for c in _children(prefix, entries, False)
+                      if _companion(c[0][len(prefix):]) and not backup_of(c[0][len(prefix):], one)]
             stack.append(iter(others))
             companions.append(True)
         else:
@@ -220,7 +222,13 @@ def _device_folder(link: str, name: str) -> _Group | None:
     except OSError:
         return None
     one = _device_files(names)
-    return (name, [os.path.join(link, n) for n in one]) if one else None
+    return (name, [os.path.join(link, n) for n in _with_backups(one, names)]) if one else None
+
+
+def _with_backups(one: list[str], names: Iterable[str]) -> list[str]:
+    """A device folder's own files (``one``), then the backups of them it holds (parse_group names each, SYS004: a
+    `config_db.json.bak` beside config_db.json was a second device of the same name, SYS001, exit 1)."""
+    return one + sorted(n for n in names if backup_of(n, one))
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],

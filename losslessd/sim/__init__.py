@@ -508,7 +508,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
         platform = PLATFORMS[model.platform]
         if platform.shell is None or platform.login is None or platform.netmiko is None:
             continue  # a platform the simulator does not serve (its record says why)
-        outputs = _outputs(model, files)
+        outputs = _outputs(model, [Path(f) for f in model.files])  # (the files read: a folder's backups are not)
         if outputs is None:
             log.warning("simulator leaves out %s: %s has no recorded command outputs", model.name, files[0])
             continue
