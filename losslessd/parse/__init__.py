@@ -174,9 +174,8 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     if len(files) > 1:
         names = [os.path.basename(f) for f in files]
         backups = [(str(f), orig) for f, n in zip(files, names, strict=True) if (orig := backup_of(n, names))]
-        if backups:
-            files = [f for f in files if str(f) not in {path for path, _ in backups}]
-    inputs = [read_input(f) for f in files]
+    skipped = {path for path, _ in backups}
+    inputs = [read_input(f) for f in files if not skipped or str(f) not in skipped]
     platform = None
     if fmt:
         plat = resolve_format(fmt)
