@@ -172,9 +172,10 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
         one = _device_files(entries)
         if one:
-            out.append((name, [prefix + n for n in _with_backups(one, entries)]))
+            files = [prefix + n for n in _with_backups(one, entries, child)]
+            out.append((name, files))
             others = [c for c in _children(prefix, entries, False)
-                      if _companion(c[0][len(prefix):]) and not backup_of(c[0][len(prefix):], one)]
+                      if _companion(c[0][len(prefix):]) and c[0] not in files]
             stack.append(iter(others))
             companions.append(True)
         else:
@@ -222,13 +223,14 @@ def _device_folder(link: str, name: str) -> _Group | None:
     except OSError:
         return None
     one = _device_files(names)
-    return (name, [os.path.join(link, n) for n in _with_backups(one, names)]) if one else None
+    return (name, [os.path.join(link, n) for n in _with_backups(one, names, link)]) if one else None
 
 
-def _with_backups(one: list[str], names: Iterable[str]) -> list[str]:
+def _with_backups(one: list[str], names: Iterable[str], folder: str) -> list[str]:
     """A device folder's own files (``one``), then the backups of them it holds (parse_group names each, SYS004: a
-    `config_db.json.bak` beside config_db.json was a second device of the same name, SYS001, exit 1)."""
-    return one + sorted(n for n in names if backup_of(n, one))
+    `config_db.json.bak` beside config_db.json was a second device of the same name, SYS001, exit 1); a sub-folder
+    so named is walked as any other."""
+    return one + sorted(n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n)))
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],

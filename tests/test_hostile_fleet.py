@@ -67,9 +67,11 @@ def test_backups_in_a_device_folder_are_named_once_and_not_read(tmp_path):
     shutil.copy(SONIC, folder / "config_db.json")
     (folder / "config_db.json.bak").write_text(SONIC.read_text(encoding="utf-8").replace("leaf1", "old-leaf1"))
     shutil.copy(SONIC, folder / "config_db.json.2024-05-01")
+    (folder / "config_db.json.d").mkdir()  # (a folder so named is walked: its config is a device)
+    shutil.copy(EOS, folder / "config_db.json.d" / "running.cfg")
     ran = losslessd("lint", "-f", "json", str(tmp_path))
     report = json.loads(ran.stdout)
-    assert _devices(ran.stdout) == ["leaf1"]
+    assert _devices(ran.stdout) == ["leaf1", "roce-leaf1"]
     assert not [f for f in report["findings"] if f["code"] == "SYS001"], report["findings"]
     named = sorted(f["location"]["file"].rsplit("/", 1)[1] for f in report["findings"] if f["code"] == "SYS004"
                    and "backup of the device's config_db.json" in f["message"])
