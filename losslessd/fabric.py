@@ -21,6 +21,7 @@ import errno
 import functools
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 from pathlib import Path
@@ -40,6 +41,7 @@ from .parse import (
     NOT_DEVICE_SUFFIXES,
     OPENSM_FOLDER_FILES,
     SONIC_FOLDER_FILES,
+    Input,
     backup_of,
     detect,
     display_link,
@@ -192,13 +194,29 @@ def _companion(name: str) -> bool:
     return name not in SONIC_FOLDER_FILES and name not in OPENSM_FOLDER_FILES and not _NAMESPACE_DB.fullmatch(name)
 
 
+# How much of a companion larger than the file limit is sniffed: a platform shows in a config's first lines or keys
+# (the sniffers look at headers, block lines and table names), and a SONiC COUNTERS_DB dump or an ibdiagnet2.db_csv
+# beside a device's files runs to tens of MiB.
+_SNIFF_HEAD = MIB
+
+
 def _is_device(path: str) -> bool:
     """Whether the file at ``path``, beside a device's files, is a device of its own: a platform's sniff knows it, or
-    it cannot be read (a FIFO, a file that is not text: named as a device file that failed, not left out)."""
+    it cannot be read (a FIFO, a file that is not text: named as a device file that failed, not left out). One larger
+    than the file limit is told by its head: a counters dump over the limit was named a device file too large
+    (SYS001, exit 1), a config over it still is."""
     try:
         return detect(read_input(path)) is not None
     except InputError:
-        return True
+        try:
+            info = os.stat(path)
+            if not (stat.S_ISREG(info.st_mode) and info.st_size > max_file_bytes()):
+                return True
+            with open(path, "rb") as file:
+                head = file.read(_SNIFF_HEAD).decode("utf-8", "replace")
+        except OSError:
+            return True
+        return detect(Input(path, head)) is not None
 
 
 def _out_of(link: str, inside: tuple[str, ...]) -> bool:
