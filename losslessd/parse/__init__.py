@@ -212,7 +212,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             f"named {name} after its file")))
         device.name = name
     device.issues = list(device.issues)  # (a parser's IssueList: a plain list from here on)
-    device.issues.extend(ParseIssue(code="SYS004", source=Source(file=path), message=(
+    device.issues.extend(ParseIssue(code="SYS004", source=Source(file=display_path(path)), message=(
         f"a backup of the device's {orig} (its name with a suffix), not read: lint it on its own to check that copy"))
         for path, orig in backups)
     return device
