@@ -21,6 +21,7 @@ import errno
 import functools
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 from pathlib import Path
@@ -40,6 +41,8 @@ from .parse import (
     NOT_DEVICE_SUFFIXES,
     OPENSM_FOLDER_FILES,
     SONIC_FOLDER_FILES,
+    Input,
+    backup_of,
     detect,
     display_link,
     display_path,
@@ -171,8 +174,10 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
         one = _device_files(entries)
         if one:
-            out.append((name, [prefix + n for n in one]))
-            others = [c for c in _children(prefix, entries, False) if _companion(c[0][len(prefix):])]
+            files = [prefix + n for n in _with_backups(one, entries, child)]
+            out.append((name, files))
+            others = [c for c in _children(prefix, entries, False)
+                      if _companion(c[0][len(prefix):]) and c[0] not in files]
             stack.append(iter(others))
             companions.append(True)
         else:
@@ -189,13 +194,29 @@ def _companion(name: str) -> bool:
     return name not in SONIC_FOLDER_FILES and name not in OPENSM_FOLDER_FILES and not _NAMESPACE_DB.fullmatch(name)
 
 
+# How much of a companion larger than the file limit is sniffed: a platform shows in a config's first lines or keys
+# (the sniffers look at headers, block lines and table names), and a SONiC COUNTERS_DB dump or an ibdiagnet2.db_csv
+# beside a device's files runs to tens of MiB.
+_SNIFF_HEAD = MIB
+
+
 def _is_device(path: str) -> bool:
     """Whether the file at ``path``, beside a device's files, is a device of its own: a platform's sniff knows it, or
-    it cannot be read (a FIFO, a file that is not text: named as a device file that failed, not left out)."""
+    it cannot be read (a FIFO, a file that is not text: named as a device file that failed, not left out). One larger
+    than the file limit is told by its head: a counters dump over the limit was named a device file too large
+    (SYS001, exit 1), a config over it still is."""
     try:
         return detect(read_input(path)) is not None
     except InputError:
-        return True
+        try:
+            info = os.stat(path)
+            if not (stat.S_ISREG(info.st_mode) and info.st_size > max_file_bytes()):
+                return True
+            with open(path, "rb") as file:
+                head = file.read(_SNIFF_HEAD).decode("utf-8", "replace")
+        except OSError:
+            return True
+        return detect(Input(path, head)) is not None
 
 
 def _out_of(link: str, inside: tuple[str, ...]) -> bool:
@@ -220,7 +241,14 @@ def _device_folder(link: str, name: str) -> _Group | None:
     except OSError:
         return None
     one = _device_files(names)
-    return (name, [os.path.join(link, n) for n in one]) if one else None
+    return (name, [os.path.join(link, n) for n in _with_backups(one, names, link)]) if one else None
+
+
+def _with_backups(one: list[str], names: Iterable[str], folder: str) -> list[str]:
+    """A device folder's own files (``one``), then the backups of them it holds (parse_group names each, SYS004: a
+    `config_db.json.bak` beside config_db.json was a second device of the same name, SYS001, exit 1); a sub-folder
+    so named is walked as any other."""
+    return one + sorted(n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n)))
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],

@@ -62,3 +62,23 @@ def test_an_eos_map_block_and_lines_under_a_map_are_named():
     named = sorted(i.source.line for i in device.issues if i.code == "SYS002")
     assert named == [2, 3, 4, 6]
     assert device.ports["Ethernet1"].dscp_to_tc[26] == 3
+
+
+# Cisco Nexus 9000 Fundamentals guide, "Configuring the Banner": `banner motd delimiting-character message
+# delimiting-character`; a message ruled with `#` around indented text, delimited by `#` (sdn-n3132-tor1.cfg of the
+# corpus is delimited so).
+BANNER = "banner motd #\n####################\n    Authorized access only\n####################\n#\n"
+
+
+@pytest.mark.parametrize("platform", ["nxos", "os10"])
+def test_a_banner_text_is_no_comment_line_in_a_block(platform):
+    """A banner's `####` rule followed by an indented line of its text was named as a `#` line interrupting a block
+    (SYS002, exit 1 on a clean config); a `#` note inside a port after the banner is still named."""
+    module, port, text = PORTS[platform]
+    config = text.replace("hostname sw1\n", "hostname sw1\n" + BANNER).format(note="# RoCE")
+    device = module.parse([Input("sw1.cfg", config)], "sw1")
+    assert [i.source.line for i in device.issues if i.code == "SYS002"] == [config.split("\n").index("# RoCE") + 1]
+    assert device.ports[port].pfc_enabled is not None
+    one_line = text.replace("hostname sw1\n", "hostname sw1\nbanner motd #hi#\n" + BANNER[14:]).format(note="")
+    device = module.parse([Input("sw1.cfg", one_line)], "sw1")  # (closed on its own line: the rule after it is named)
+    assert [i.source.line for i in device.issues if i.code == "SYS002"] == [3]

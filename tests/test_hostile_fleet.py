@@ -58,6 +58,45 @@ def test_sonic_folders_own_companions_stay_unread(tmp_path):
     assert not [f for f in report["findings"] if f["code"] == "SYS001"]
 
 
+def test_backups_in_a_device_folder_are_named_once_and_not_read(tmp_path):
+    # `cp config_db.json config_db.json.bak` before an edit (and a dated copy) in an /etc/sonic copy: each was read as
+    # a second switch leaf1, a SYS001 error (exit 1 on a clean folder); now each is an info naming what it copies,
+    # and the switch is read from config_db.json alone, whatever the backup holds
+    folder = tmp_path / "sonic"
+    folder.mkdir()
+    shutil.copy(SONIC, folder / "config_db.json")
+    (folder / "config_db.json.bak").write_text(SONIC.read_text(encoding="utf-8").replace("leaf1", "old-leaf1"))
+    shutil.copy(SONIC, folder / "config_db.json.2024-05-01")
+    (folder / "config_db.json.d").mkdir()  # (a folder so named is walked: its config is a device)
+    shutil.copy(EOS, folder / "config_db.json.d" / "running.cfg")
+    ran = losslessd("lint", "-f", "json", str(tmp_path))
+    report = json.loads(ran.stdout)
+    assert _devices(ran.stdout) == ["leaf1", "roce-leaf1"]
+    assert not [f for f in report["findings"] if f["code"] == "SYS001"], report["findings"]
+    named = sorted(f["location"]["file"].rsplit("/", 1)[1] for f in report["findings"] if f["code"] == "SYS004"
+                   and "backup of the device's config_db.json" in f["message"])
+    assert named == ["config_db.json.2024-05-01", "config_db.json.bak"]
+    assert report["devices"][0]["files"] == [str(folder / "config_db.json")]
+
+
+def test_a_companion_over_the_file_limit_is_told_by_its_head(tmp_path):
+    # an /etc/sonic copy's COUNTERS_DB dump over the file limit (tens of MiB on a real switch) was named a device file
+    # too large (SYS001, exit 1); a config over the limit beside it still is
+    folder = tmp_path / "leaf1"
+    folder.mkdir()
+    shutil.copy(SONIC, folder / "config_db.json")
+    counters = {f"COUNTERS:oid:0x{n:x}": {"SAI_PORT_STAT_IF_IN_OCTETS": str(n)} for n in range(30000)}
+    (folder / "counters_db.json").write_text(json.dumps(counters))  # (1.8 MB)
+    ran = losslessd("lint", "-f", "json", "--max-file-mb", "1", str(tmp_path))
+    assert _devices(ran.stdout) == ["leaf1"]
+    assert not [f for f in json.loads(ran.stdout)["findings"] if f["code"] == "SYS001"]
+    eos = EOS.read_text(encoding="utf-8")
+    (folder / "big.cfg").write_text(eos + "!\n" * (1 + 2**20 // 2))
+    ran = losslessd("lint", "-f", "json", "--max-file-mb", "1", str(tmp_path))
+    said = [f["location"]["file"] for f in json.loads(ran.stdout)["findings"] if f["code"] == "SYS001"]
+    assert [s.rsplit("/", 1)[1] for s in said] == ["big.cfg"], said
+
+
 def test_unreadable_file_in_a_device_folder_is_named(tmp_path):
     # a file beside config_db.json that cannot be read (here not text) is named, not taken for a companion
     folder = tmp_path / "leaf1"

@@ -85,6 +85,8 @@ def test_sonic_folder_parts_are_merged_into_one_config(tmp_path):
     (folder / "config_db.json").write_text(json.dumps(config))
     (folder / "qos.json").write_text(json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}))
     (folder / "buffers.json").write_text(json.dumps({"BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000"}}}))
+    # a backup beside them is no part (its PORT was merged over the config's)
+    (folder / "config_db.json.bak").write_text(json.dumps({"PORT": {"Ethernet0": {"speed": "40000"}}}))
     merged = json.loads(load_devices(tmp_path / "fab")["leafx"].outputs["show runningconfiguration all"])
     assert merged == {**config, "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}},
                       "BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000"}}}

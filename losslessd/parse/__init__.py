@@ -160,10 +160,22 @@ def read_input(path: Path | str) -> Input:
     return Input(shown, read_text(path, shown))
 
 
+def backup_of(name: str, own: list[str]) -> str | None:
+    """Which of a device's own files (names in ``own``) the file ``name`` beside them is a copy of: its name and a
+    suffix (`config_db.json.bak`, `config_db.json~`, `opensm.conf.orig`, `ibdiagnet2.log.1`); None for another file."""
+    return next((n for n in own if len(name) > len(n) and name.startswith(n) and name[len(n)] in ".~-_"), None)
+
+
 def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None) -> Device:
     """Parse one device's files. Raises InputError when no device can be made of them.
-    Sources find their line when it is read (model.DocRef)."""
-    inputs = [read_input(f) for f in files]
+    Sources find their line when it is read (model.DocRef). A backup of one of them in the group (its device folder's:
+    fabric._walk) is named (SYS004) and not read: it was a second device of the same name, an error (SYS001)."""
+    backups: list[tuple[str, str]] = []  # (path, name of the file it copies)
+    if len(files) > 1:
+        names = [os.path.basename(f) for f in files]
+        backups = [(str(f), orig) for f, n in zip(files, names, strict=True) if (orig := backup_of(n, names))]
+    skipped = {path for path, _ in backups}
+    inputs = [read_input(f) for f in files if not skipped or str(f) not in skipped]
     platform = None
     if fmt:
         plat = resolve_format(fmt)
@@ -200,6 +212,9 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             f"named {name} after its file")))
         device.name = name
     device.issues = list(device.issues)  # (a parser's IssueList: a plain list from here on)
+    device.issues.extend(ParseIssue(code="SYS004", source=Source(file=display_path(path)), message=(
+        f"a backup of the device's {orig} (its name with a suffix), not read: lint it on its own to check that copy"))
+        for path, orig in backups)
     return device
 
 

@@ -76,13 +76,29 @@ def tree(text: str) -> list[Node]:
     return root.children
 
 
+# A banner's text (Cisco Nexus 9000 Fundamentals guide, "Configuring the Banner": `banner motd delimiting-character
+# message delimiting-character`, the message on the lines up to the next delimiter; Dell OS9/OS10 `banner login|motd`
+# likewise): `#` is a usual delimiter, and `####` rules with indented text between them a usual message.
+_BANNER = re.compile(r"banner[ \t]+[a-z-]+[ \t]+(\S)(.*)", re.IGNORECASE)
+_HASH_LINE = re.compile(r"^[ \t]*#", re.MULTILINE)
+
+
 def _hash_lines_in_blocks(text: str) -> Iterator[int]:
     """The numbers of the `#` lines that interrupt a block: an indented line follows them (past blank and comment
-    lines). Named, as any line the switch does not take; a `#` line between top-level lines (a banner's text) is not."""
+    lines). Named, as any line the switch does not take; a `#` line between top-level lines, or in a banner's text,
+    is not (an NX-OS banner `#`-ruled around indented text was named, exit 1 on a clean config)."""
+    if not _HASH_LINE.search(text):  # (most configs hold none: one C scan, not a Python pass over every line)
+        return
     pending: list[int] = []
+    delimiter = ""  # inside a banner's text: the character that ends it
     for number, line in numbered_lines(text):
+        if delimiter:
+            delimiter = "" if delimiter in line else delimiter
+            continue
         body = line.strip()
-        if body.startswith("#"):
+        if (banner := _BANNER.match(line)) and banner[1] not in banner[2]:
+            delimiter, pending = banner[1], []
+        elif body.startswith("#"):
             pending.append(number)
         elif body and not body.startswith("!"):
             if line[:1] in (" ", "\t"):

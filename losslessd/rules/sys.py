@@ -136,7 +136,9 @@ class InputIncomplete(_IssueRule):
     model, the lossless PGs its buffer manager binds to a profile from the SKU's pg_profile_lookup.ini when
     losslessd does not ship that SKU's table (or a key of the file beside the one it writes), once per switch; a
     SONiC SCHEDULER field orchagent takes from some release on (`cir`, `pir`, `meter_type`) in a config that names
-    no release (no `VERSIONS|DATABASE`: a template render), the releases named. An info finding: nothing is
+    no release (no `VERSIONS|DATABASE`: a template render), the releases named; a backup of a device's own file
+    in its folder (`config_db.json.bak`, `opensm.conf.orig`: the file's name and a suffix), which is not read
+    (lint the copy on its own to check it). An info finding: nothing is
     wrong with what was read, but facts depending on it are unknown (the rules that need them say "not in the
     input" rather than guess).
 
