@@ -2,8 +2,9 @@
 
 A linter that is wrong more often than right gets switched off; the usual cause is a "could not verify" or a SYS002
 ("lines not read") on a clean real file. This walks each folder, lints each input on its own (a folder whose files
-are all JSON is one SONiC device: its qos and buffer files belong together) under the shipped policy that fits its
-platform (SONiC: sonic-azure, OpenSM: infiniband, else roce-dscp26) and under roce-dscp26, and prints, per policy:
+are all JSON is one SONiC device, its qos and buffer files together; one with an opensm.conf one subnet manager)
+under the shipped policy that fits its platform (SONiC: sonic-azure, OpenSM: infiniband, else roce-dscp26) and under
+roce-dscp26, and prints, per policy:
 the exit codes, then every class of finding (code, severity and the message with its values stripped), how many
 findings and how many inputs it hit, by platform, with up to three example inputs to read by hand. No network.
 
@@ -17,7 +18,7 @@ import json
 import re
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,12 +49,13 @@ def template(message: str) -> str:
 
 
 def units(folder: Path) -> list[Path]:
-    """Every input under ``folder``: a folder of JSON files alone (a SONiC device) as one, else each file."""
+    """Every input under ``folder``: a folder of JSON files alone (a SONiC device) or with an opensm.conf (a subnet
+    manager's files) as one, else each file."""
     found: list[Path] = []
     for directory in sorted([folder, *(p for p in folder.rglob("*") if p.is_dir())]):
         files = sorted(p for p in directory.iterdir() if p.is_file() and p.suffix not in _SKIP_SUFFIXES
                        and p.stem not in _SKIP_NAMES and not p.name.startswith("."))
-        if len(files) >= 2 and all(p.suffix == ".json" for p in files):
+        if (len(files) >= 2 and all(p.suffix == ".json" for p in files)) or directory / "opensm.conf" in files:
             found.append(directory)
         else:
             found.extend(files)

@@ -1393,7 +1393,8 @@ def test_a_routed_untagged_port_leaves_no_cnp_priority_to_verify():
         "set class-of-service schedulers cnp-s priority strict-high",
         "set class-of-service scheduler-maps sm forwarding-class CNP scheduler cnp-s",
         "set class-of-service congestion-notification-profile cnp input dscp code-point 011010 pfc",
-        "set class-of-service congestion-notification-profile cnp output ieee-802.1 code-point 011 flow-control-queue 4",
+        "set class-of-service congestion-notification-profile cnp output ieee-802.1 code-point 011 "
+        "flow-control-queue 4",
         "set class-of-service interfaces et-* congestion-notification-profile cnp",
         "set class-of-service interfaces et-* scheduler-map sm",
         "set class-of-service interfaces et-* unit * classifiers dscp dc",

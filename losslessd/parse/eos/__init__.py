@@ -22,8 +22,10 @@ from ..base import Input, IssueList, answered, last_sections, sniff_text
 PLATFORM = "arista_eos"
 
 _HEADER = re.compile(r"^! (Command: show running-config|device: \S+ \(.*EOS-)", re.M)
-# EOS indents sub-commands by three spaces (NX-OS by two, IOS by one).
-_EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan)\S*|qos profile \S+)\r?\n {3}\S",
+# EOS indents sub-commands by three spaces (NX-OS by two, IOS by one); `interface Vxlan1` is EOS's VXLAN tunnel
+# interface (EOS User Manual, "VXLAN": `interface vxlan 1`; NX-OS names its `nve1`).
+_EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan|Vxlan)\S*|qos profile \S+)"
+                        r"\r?\n {3}\S",
                         re.M)
 # NX-OS (`feature`, `version`, `!Command:` without a space), Junos (`set ...`, brace blocks; not a policy-map class's
 # `set traffic-class|dscp|cos N` at the margin of an EOS paste whose indentation was lost).
