@@ -70,6 +70,21 @@ def test_a_cumulus_switchd_qos_file_is_named_not_an_unknown_format(tmp_path):
         assert "nv config show" in res.stderr
 
 
+def test_cumulus_nclu_commands_are_named_not_an_unknown_format(tmp_path):
+    """A Cumulus Linux 3.x/4.x switch's NCLU commands (user guide, "Network Command Line Utility": `net add ...`,
+    `net commit`, as `net show configuration commands` prints them; noise census, session 37 part f: batfish's 26
+    NCLU test configs). Before, "cannot tell which platform wrote this file ... pass --format"; now refused (exit 2)
+    at its first `net` line, saying what losslessd reads of a Cumulus switch instead; with `--format` as well."""
+    (tmp_path / "leaf7-nclu.txt").write_text(
+        "# net show configuration commands\nnet del all\nnet add hostname leaf7\n"
+        "net add interface swp1-4 mtu 9216\nnet add bgp autonomous-system 65007\nnet commit\n")
+    for named in ([], ["--format", "nvidia_cumulus"]):
+        res = losslessd("lint", *named, str(tmp_path / "leaf7-nclu.txt"))
+        assert res.returncode == 2, (named, res.stderr)
+        assert "leaf7-nclu.txt:2: Cumulus Linux NCLU commands" in res.stderr, (named, res.stderr)
+        assert "nv config show" in res.stderr and "cannot tell" not in res.stderr
+
+
 def test_two_switches_configurations_in_one_file_are_refused_at_the_second_name(tmp_path):
     """Two `show running-config` outputs pasted into one file (audit round 12): before, one device of both switches'
     ports, named after the last `hostname`; now refused (exit 2) at the line naming the second switch, for EOS, NX-OS,

@@ -322,6 +322,16 @@ def test_not_eos_raises_input_error_with_file_and_line(text, line):
     ("interfaces {\n    et-0/0/0 {\n        mtu 9216;\n    }\n}\n", False),
     ('{"PORT": {"Ethernet0": {}}}', False),
     ("", False),
+    # (noise census, session 37 part f) EOS's VXLAN tunnel interface block (`interface vxlan 1`, EOS User Manual);
+    # NX-OS's is `interface nve1`, indented by two
+    ("!\ninterface Vxlan1\n   vxlan source-interface Loopback1\n!\nrouter bgp 65101\n", True),
+    ("interface nve1\n  source-interface loopback1\n", False),
+    # RANCID's header of its `arista` type; of `cisco-nx` it is NX-OS's
+    ("!RANCID-CONTENT-TYPE: arista\n!\nhostname rr1\n!\nrouter bgp 65010\n", True),
+    ("!RANCID-CONTENT-TYPE: cisco-nx\n!\nhostname n1\n", False),
+    # a switch with global lines alone: EOS's routing agent model, its streaming agent
+    ("hostname m1\n!\nservice routing protocols model multi-agent\n!\nend\n", True),
+    ("daemon TerminAttr\n   exec /usr/bin/TerminAttr -taillogs\n   no shutdown\n", True),
 ])
 def test_sniff(text, expected):
     assert eos.sniff(Input("x", text)) is expected

@@ -8,7 +8,7 @@ from losslessd import capture
 from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
 from losslessd.lint.engine import run
-from losslessd.model import SchedulerType, Trust
+from losslessd.model import Fabric, SchedulerType, Trust
 from losslessd.parse import detect, junos
 from losslessd.parse.base import Input
 from losslessd.policy import load_policy
@@ -1377,3 +1377,41 @@ def test_engine_groups_not_applied_or_a_third_name_stay_another_switch(tmp_path)
         assert exc.value.line == line, (name, exc.value)
     own = DUAL_RE_SET.replace("set apply-groups re0\n", "set apply-groups re0\nset system host-name core-1\n")
     assert parse(own).name == "core-1"
+
+
+def test_a_routed_untagged_port_leaves_no_cnp_priority_to_verify():
+    """A port whose units route (`unit 0 family inet`, no `vlan-tagging`) sends untagged frames (Junos Ethernet
+    Interfaces guide, "Configuring VLAN Tagging"): a CNP class without a PFC priority leaves it with no 802.1p to
+    compare with the policy's CNP priority, and is never paused. Before (noise census, session 37 part f: 74 such
+    infos on Juniper's validated AI/ML leaf, one per port) MAP002 said "could not verify"; a tagged or switching port
+    still does, its 802.1p rewrite not being read."""
+    text = "\n".join([
+        "set class-of-service classifiers dscp dc forwarding-class CNP loss-priority low code-points 110000",
+        "set class-of-service classifiers dscp dc forwarding-class NO-LOSS loss-priority low code-points 011010",
+        "set class-of-service forwarding-classes class CNP queue-num 3",
+        "set class-of-service forwarding-classes class NO-LOSS queue-num 4 no-loss pfc-priority 3",
+        "set class-of-service schedulers cnp-s priority strict-high",
+        "set class-of-service scheduler-maps sm forwarding-class CNP scheduler cnp-s",
+        "set class-of-service congestion-notification-profile cnp input dscp code-point 011010 pfc",
+        "set class-of-service congestion-notification-profile cnp output ieee-802.1 code-point 011 "
+        "flow-control-queue 4",
+        "set class-of-service interfaces et-* congestion-notification-profile cnp",
+        "set class-of-service interfaces et-* scheduler-map sm",
+        "set class-of-service interfaces et-* unit * classifiers dscp dc",
+        "set interfaces et-0/0/1 unit 0 family inet address 192.0.2.0/31",
+        "set interfaces et-0/0/2 unit 0 family inet6 address 2001:db8::/127",
+        "set interfaces et-0/0/3 vlan-tagging",
+        "set interfaces et-0/0/3 unit 100 vlan-id 100",
+        "set interfaces et-0/0/3 unit 100 family inet address 192.0.2.2/31",
+        "set interfaces et-0/0/4 unit 0 family ethernet-switching vlan members 10",
+        "set vlans v10 vlan-id 10",
+        "set interfaces et-0/0/5 ether-options 802.3ad ae1",
+        "set interfaces ae1 unit 0 family inet address 192.0.2.4/31",
+        "set interfaces et-0/0/6 description unconfigured", ""])
+    device = parse(text)
+    assert {name: port.vlans for name, port in device.ports.items()} == {
+        "et-0/0/1": [], "et-0/0/2": [], "et-0/0/3": None, "et-0/0/4": [10], "et-0/0/5": [], "et-0/0/6": None}
+    report = run(Fabric(devices={device.name: device}), load_policy("roce-dscp26"))
+    unverified = {f.port for f in report.findings if f.code == "MAP002" and "802.1p" in f.message}
+    assert unverified == {"et-0/0/3", "et-0/0/4", "et-0/0/6"}, unverified
+    assert not any(f.code == "MAP002" and f.severity.value == "error" for f in report.findings)

@@ -22,8 +22,10 @@ from ..base import Input, IssueList, answered, last_sections, sniff_text
 PLATFORM = "arista_eos"
 
 _HEADER = re.compile(r"^! (Command: show running-config|device: \S+ \(.*EOS-)", re.M)
-# EOS indents sub-commands by three spaces (NX-OS by two, IOS by one).
-_EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan)\S*|qos profile \S+)\r?\n {3}\S",
+# EOS indents sub-commands by three spaces (NX-OS by two, IOS by one); `interface Vxlan1` is EOS's VXLAN tunnel
+# interface (EOS User Manual, "VXLAN": `interface vxlan 1`; NX-OS names its `nve1`).
+_EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan|Vxlan)\S*|qos profile \S+)"
+                        r"\r?\n {3}\S",
                         re.M)
 # NX-OS (`feature`, `version`, `!Command:` without a space), Junos (`set ...`, brace blocks; not a policy-map class's
 # `set traffic-class|dscp|cos N` at the margin of an EOS paste whose indentation was lost).
@@ -56,11 +58,20 @@ _EOS_QOS_MAP = re.compile(r"^qos map (?:(?:dscp|cos) \d[\d ,-]{0,200} to traffic
                           r"traffic-class \d[\d ,-]{0,40} to (?:tx-queue|dscp|cos)) \d", re.M)
 
 
+# Whole-configuration lines only EOS writes, so a running-config with no interface block (a management or border
+# switch, a routing-only part) is still told: the header RANCID's `arista` device type writes first
+# (`!RANCID-CONTENT-TYPE: arista`, rancid's eos.pm init; NX-OS's is `cisco-nx`), the routing agent model (EOS User
+# Manual, "service routing protocols model multi-agent|ribd") and Arista's streaming agent (`daemon TerminAttr`).
+_EOS_GLOBAL = re.compile(r"^(?:!RANCID-CONTENT-TYPE: arista|service routing protocols model (?:multi-agent|ribd)|"
+                         r"daemon TerminAttr)[ \t]*\r?$", re.M)
+
+
 def sniff(inp: Input) -> bool:
     """An EOS capture, an EOS running-config header, an interface/qos profile block indented the EOS way, a
-    configuration-mode session with EOS's prompts, a paste of one with its indentation lost, or EOS's global `qos
-    map` lines."""
-    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, _EOS_QOS_MAP, foreign=_FOREIGN)
+    configuration-mode session with EOS's prompts, a paste of one with its indentation lost, EOS's global `qos
+    map` lines, or a line only an EOS running-config has."""
+    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, _EOS_QOS_MAP, _EOS_GLOBAL,
+                      foreign=_FOREIGN)
 
 
 # The queue block lines of a running config (three blanks in, under an interface or qos profile, as `show

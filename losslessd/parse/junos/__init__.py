@@ -33,13 +33,16 @@ _BRACES = re.compile(r"^(interfaces|class-of-service) \{\s*$", re.MULTILINE)
 # class-of-service ...`), or an `edit` line of a command script (read: reader._Session).
 _SESSION = re.compile(r"^(?:(?:\{[^{}\s]*\})?\[edit\s+|[^\s@]+@[^\s>#%]+#\s+(?:set|edit)\s+|edit\s+)"
                       r"(?:groups\s+\S+\s+)?(?:interfaces|class-of-service)\b", re.MULTILINE)
+# The header RANCID's `juniper` device type writes first (`#RANCID-CONTENT-TYPE: juniper`, rancid's junos.pm init): a
+# saved Junos configuration even when it has no interface hierarchy (a routing-only or management device).
+_RANCID = re.compile(r"^# ?RANCID-CONTENT-TYPE: juniper[ \t]*\r?$", re.MULTILINE)
 _CONFIG_COMMAND = re.compile(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces)?(\s*\|\s*display\s+set)?\s*$")
 
 
 def sniff(inp: Input) -> bool:
     """A Junos capture, or `set interfaces` / `set class-of-service` lines, their curly-brace form, or a
-    configuration-mode session setting them."""
-    return sniff_text(inp, PLATFORM, _SET_LINE, _BRACES, _SESSION)
+    configuration-mode session setting them, or RANCID's header of a Junos configuration."""
+    return sniff_text(inp, PLATFORM, _SET_LINE, _BRACES, _SESSION, _RANCID)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

@@ -78,6 +78,8 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
         port = device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface)
         port.bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
         port.vlans = vlans.of(port_name, iface)
+        if port.vlans is None and _routed(cfg.aggregates.get(port.bundle) if port.bundle is not None else iface):
+            port.vlans = []
         for bound in (f for filters in (iface.input_filters.values() if iface else ()) for f in filters):
             if bound.value in cfg.class_filters:
                 # Junos CoS guide, "Overview of Multifield Classifiers": behavior aggregate classification comes first,
@@ -165,6 +167,14 @@ def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | No
                                speed_gbps=lag.speed_gbps if lag.speed_gbps is not None else iface.speed_gbps)
 
 
+def _routed(iface: Interface | None) -> bool:
+    """Whether the port routes untagged frames: its units carry `family inet` or `inet6` and no switching, and it has
+    no `vlan-tagging` (Junos Ethernet Interfaces guide, "Configuring VLAN Tagging": without it a port's one unit 0
+    takes untagged frames; with it, each `unit N vlan-id N` a tagged VLAN). For an aeN member, aeN's units say."""
+    return (iface is not None and not iface.vlan_tagging and bool(iface.families)
+            and iface.families <= {"inet", "inet6"})
+
+
 class _Vlans:
     """The VLANs each port switches (Port.vlans) and the VLAN each IRB unit routes (Device.vlan_interfaces).
 
@@ -173,7 +183,7 @@ class _Vlans:
     aggregated Ethernet aeN switches the VLANs of aeN's units (the LAG is the switching interface: Junos "Aggregated
     Ethernet Interfaces Overview"). `vlans NAME l3-interface irb.U` routes the VLAN on that IRB unit (Junos
     "Integrated Routing and Bridging"), whose connected routes then deliver out of the VLAN's member ports. A port
-    with no ethernet-switching unit keeps None (not known: the model does not read its routed units)."""
+    with no ethernet-switching unit keeps None (not known), but for one routing untagged frames (_routed: [])."""
 
     def __init__(self, cfg: JunosConfig, issues: list[ParseIssue]):
         self.cfg, self.issues = cfg, issues

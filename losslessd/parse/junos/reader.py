@@ -153,6 +153,9 @@ class Interface:
     bundle: Val | None = None
     # `unit N family ethernet-switching vlan members [ v100 200 300-310 ]`: the VLANs by name, ID or range, as written
     vlan_members: list[Val] = field(default_factory=list)
+    # The families the port's units carry (`unit N family inet|inet6|ethernet-switching ...`): inet or inet6 alone on
+    # a port without vlan-tagging routes untagged frames (Port.vlans [])
+    families: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -367,12 +370,14 @@ def _makes_only(w: list[str]) -> bool:
 @functools.lru_cache(maxsize=4096)  # (a port's settings repeat over its ports; a flood of distinct junk is evicted)
 def _unread_setting(words: tuple[str, ...]) -> bool:
     """Whether _interface_setting leaves an interface as it was after ``words``; False where it refuses them (their
-    SYS002 is said where they stand)."""
+    SYS002 is said where they stand). The unit's family alone is no setting: a statement that only names it (a VRRP
+    group's `unit <*> family inet address <*> ...`) leaves the port's routing unknown, as a port without it."""
     fresh = Interface(source=_NOWHERE)
     try:
         _interface_setting(fresh, list(words), _NOWHERE)
     except (_Skip, IndexError, ValueError):
         return False
+    fresh.families.clear()
     return fresh == Interface(source=_NOWHERE)
 
 
@@ -1048,6 +1053,8 @@ def _vlan(cfg: JunosConfig, instance: str, w: list[str], src: Source) -> None:
 
 
 def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
+    if w[0] == "unit" and len(w) >= 4 and w[2] == "family":
+        iface.families.add(w[3])
     if w[0] == "description":
         iface.description = w[1]
     elif w[0] == "mtu":

@@ -69,8 +69,8 @@ def parse(inputs: list[Input], name: str) -> Device:
             raise InputError(f"no `nv set` command could be read ({len(skipped)} line(s) skipped): {first.message}",
                              file=first.source.file if first.source else inputs[0].path,
                              line=first.source.line if first.source else 1)
-        for inp in inputs:  # (a switchd QoS file given with --format: named, as when the platform is unknown)
-            datapath_file(inp)
+        for inp in inputs:  # (a switchd QoS or NCLU file given with --format: named, as when the platform is unknown)
+            cumulus_file_not_read(inp)
         raise InputError("no `nv set` command or NVUE configuration tree found", file=inputs[0].path, line=1)
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
@@ -89,16 +89,26 @@ _DATAPATH_LINE = re.compile(r"^[ \t]*(traffic|pfc|link_pause|ecn|ecn_red|default
                             re.MULTILINE)
 
 
-def datapath_file(inp: Input) -> None:
-    """A switchd QoS file of Cumulus Linux (_DATAPATH_LINE) given as a device: raise InputError at its first setting,
-    saying that losslessd reads a Cumulus switch's NVUE configuration, not these files (rather than "cannot tell which
-    platform")."""
-    if (m := _DATAPATH_LINE.search(inp.text[:SNIFF_CHARS])) is not None:
-        raise InputError(
-            "a Cumulus Linux switchd QoS file (qos_features.conf / qos_infra.conf, traffic.conf before 5.0), which "
-            "losslessd does not read: lint a Cumulus switch's NVUE configuration (`nv config show -o yaml`, "
-            "/etc/nvue.d/startup.yaml, or its `nv set` commands)",
-            file=inp.path, line=inp.text.count("\n", 0, m.start()) + 1)
+# NCLU, Cumulus Linux's command line before NVUE (Cumulus Linux 3.x/4.x user guide, "Network Command Line Utility":
+# `net add|del ...` then `net commit`; `net show configuration commands` prints a switch's as such lines; removed in
+# 5.0): its own words, at the margin.
+_NCLU_LINE = re.compile(r"^net (?:add|del) \S", re.MULTILINE)
+
+
+def cumulus_file_not_read(inp: Input) -> None:
+    """A Cumulus Linux file losslessd does not read given as a device, a switchd QoS file (_DATAPATH_LINE) or NCLU
+    commands (_NCLU_LINE): raise InputError at its first such line, saying that losslessd reads a Cumulus switch's
+    NVUE configuration (rather than "cannot tell which platform")."""
+    head = inp.text[:SNIFF_CHARS]
+    if (m := _DATAPATH_LINE.search(head)) is not None:
+        what = "a Cumulus Linux switchd QoS file (qos_features.conf / qos_infra.conf, traffic.conf before 5.0)"
+    elif (m := _NCLU_LINE.search(head)) is not None:
+        what = "Cumulus Linux NCLU commands (`net add`/`net del`, the command line of releases before 5.0)"
+    else:
+        return
+    raise InputError(f"{what}, which losslessd does not read: lint a Cumulus switch's NVUE configuration (`nv config "
+                     "show -o yaml`, /etc/nvue.d/startup.yaml, or its `nv set` commands; NVUE from Cumulus Linux 4.4)",
+                     file=inp.path, line=inp.text.count("\n", 0, m.start()) + 1)
 
 
 def is_commands(text: str) -> bool:
