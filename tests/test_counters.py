@@ -212,3 +212,36 @@ def test_the_daemon_accounts_view_changing_is_a_new_base_either_way():
     to_raw = tr.update(wred(30.0, 1_530, 40, cache=None))
     assert to_raw.cleared == {Q3, Q4} and to_raw.deltas == {}
     assert tr.update(wred(40.0, 1_540, 41, cache=None)).deltas == {Q3: 10, Q4: 1}
+
+
+def test_an_egress_drop_wrap_is_bounded_by_the_device_not_its_port():
+    """Egress drops (ifOutDiscards) of one port are packets every other port of the device received and sent its way
+    (incast): three 10 Gb/s ports at line rate into a fourth drop up to 2 x 1.49e7 minimum frames a second there (672
+    bits a frame, IEEE 802.3 clause 4.4.2), 2.98e8 in 10 s. A Counter32 wrap of 2.5e8 in 10 s was cleared by the port's
+    own line (1.49e8 frames in 10 s); the device's four lines (5.95e8) bound it. Inbound discards keep their port's
+    bound; a device one of whose ports has no speed gives no device bound (the wrap is read, as before speeds)."""
+    from losslessd.monitor import IN_OCTETS, OUT_DISCARDS
+
+    ports = ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]
+    out, ind = Key("Ethernet0", OUT_DISCARDS), Key("Ethernet0", IN_DISCARDS)
+    octets = [Key(p, IN_OCTETS) for p in ports]
+
+    def at(t: float, dropped: int, speeds: dict[str, float]) -> Reading:
+        values = {out: dropped, ind: dropped, **{k: int(t) * 10**9 for k in octets}}
+        return Reading("leaf1", t, 1_700_000_000 + t, 1000 + int(t * 100), values, {out: 32, ind: 32}, speeds=speeds)
+
+    wrapped = 250_000_000
+    for speeds in ({p: 10e9 for p in ports}, {p: 10e9 for p in ports[:3]}):
+        tr = CounterTracker()
+        tr.update(at(10.0, 2**32 - wrapped // 2, speeds))
+        r = tr.update(at(20.0, wrapped // 2, speeds))
+        assert r.deltas[out] == wrapped and out not in r.cleared, (speeds, r)
+        # the port's own receiving line still bounds what it discarded on the way in
+        assert ind in r.cleared and ind not in r.deltas, (speeds, r)
+    # the same wrap where the device's lines carry less than it (one 10 Gb/s port: 1.49e8 frames in 10 s): cleared
+    one = {out: 2**32 - wrapped // 2, ind: 0, octets[0]: 0}
+    tr = CounterTracker()
+    tr.update(Reading("leaf1", 10.0, 0, 1000, one, {out: 32, ind: 32}, speeds={"Ethernet0": 10e9}))
+    r = tr.update(Reading("leaf1", 20.0, 10, 2000, {**one, out: wrapped // 2}, {out: 32, ind: 32},
+                          speeds={"Ethernet0": 10e9}))
+    assert out in r.cleared and out not in r.deltas, r

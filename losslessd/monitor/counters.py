@@ -15,7 +15,7 @@ a real (large) delta, a reset is no information at all. The rules, in order:
 3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when no 64-bit
    counter of its port went back with it and the wrapped delta is plausible for the interval (at most
    ``max_rate_per_s``, at most half of 2^32: WRAP_MAX_SHARE; at most its port's line rate allows where the source
-   gives the port's speed, Reading.speeds: BITS_PER_COUNT; inbound discards at most the minimum frames of the octets
+   gives the port's speed, Reading.speeds: BITS_PER_COUNT, egress drops every port's: EGRESS_DROPS; inbound discards at most the minimum frames of the octets
    the port received), else cleared as in 2. A port with no Counter64 (a Counter32 from 3e9 to 10 on a 10 Gb/s port
    is a wrap of 1.29e9 discards in 3 s, where the line carries 4.5e7 frames) is told by its speed. A restart of
    the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
@@ -90,6 +90,9 @@ _FRAME_BITS = (64 + 8 + 12) * 8
 BITS_PER_COUNT = {**dict.fromkeys((PFC_RX, PFC_TX, TX_PACKETS, DROPPED_PACKETS, ECN_MARKED, IN_PACKETS, OUT_PACKETS,
                                    IN_DISCARDS, OUT_DISCARDS, LINK_PAUSE_RX, LINK_PAUSE_TX), _FRAME_BITS),
                   **dict.fromkeys((IN_OCTETS, OUT_OCTETS, TX_BYTES), 8)}
+# Egress drops (ifOutDiscards, a queue's drops) are packets every other port of the device received and sent towards one
+# egress port (incast): its own line does not bound them, the device's lines together do (_device_speed).
+EGRESS_DROPS = frozenset((OUT_DISCARDS, DROPPED_PACKETS))
 # A discarded inbound packet was received: IF-MIB counts its octets in ifInOctets (RFC 2863: ifInOctets is every
 # octet received, ifInDiscards packets received without error and then discarded), at least a minimum frame's 64.
 MIN_FRAME_OCTETS = 64
@@ -196,16 +199,25 @@ class CounterTracker:
     def _most(self, prev: Reading, cur: Reading, key: Key, interval: float, deltas: dict[Key, int]) -> float:
         """The most ``key`` can have counted in ``interval`` (rule 3): half a Counter32's range, the fastest port's
         frames, its own port's line rate where the source gives its speed (the higher of the two readings', a port
-        renegotiated faster in between), and for inbound discards the minimum frames of the octets its port received
+        renegotiated faster in between; for egress drops every port's together, EGRESS_DROPS), and for inbound discards the minimum frames of the octets its port received
         (a Counter64 that went on)."""
         most = min(WRAP_MAX_SHARE * COUNTER32_MODULUS, self.max_rate_per_s * interval)
-        speed = max(prev.speeds.get(key.port, 0.0), cur.speeds.get(key.port, 0.0))
+        speed = (max(_device_speed(prev), _device_speed(cur)) if key.name in EGRESS_DROPS else
+                 max(prev.speeds.get(key.port, 0.0), cur.speeds.get(key.port, 0.0)))
         if speed > 0 and (bits := BITS_PER_COUNT.get(key.name)):
             most = min(most, speed * interval / bits)
         received = deltas.get(Key(key.port, IN_OCTETS))
         if key.name == IN_DISCARDS and received is not None and cur.bits.get(Key(key.port, IN_OCTETS), 64) == 64:
             most = min(most, received / MIN_FRAME_OCTETS)
         return most
+
+
+def _device_speed(reading: Reading) -> float:
+    """The bits per second all the reading's ports can receive together; 0 (no bound) where a port's speed is not
+    given or a port was left unread (its line adds to what the others may be sent)."""
+    if reading.unread or not reading.speeds or any(k.port not in reading.speeds for k in reading.values):
+        return 0.0
+    return sum(reading.speeds.values())
 
 
 def _restarted(prev: Reading, cur: Reading, interval: float) -> bool:
