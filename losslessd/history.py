@@ -305,7 +305,10 @@ class History:
         if self._max_bytes is not None:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
             self._db.execute(f"PRAGMA max_page_count = {max(1, int(self._max_bytes) // page)}")
-        self._identity, self._detached = _identity(self.path), False  # (last: a file not wholly read is opened again)
+        # (last: a file not wholly read is opened again) The logs SQLite opened beside it (a writer's exist from its
+        # opening): those alone are removed when the file is found replaced (_same_file).
+        self._identity, self._detached = _identity(self.path), False
+        self._logs = {log: _identity(Path(log)) for log in (f"{self.path}-wal", f"{self.path}-shm")}
 
     # -- writing -------------------------------------------------------------------------------------
 
@@ -468,15 +471,18 @@ class History:
         # SQLite reads the -wal and -shm named after the path as the log of whatever file is there: the old file's, left
         # behind (SQLite writes no checkpoint into a file moved or deleted under it), made a restored backup read as
         # the old history, its own rows gone ("How To Corrupt An SQLite Database File", mispaired journals). They
-        # are the log of a file no name reaches: removed before the file now at the path is opened.
+        # are the log of a file no name reaches: removed before the file now at the path is opened. A log that is not
+        # the one the writer opened came with the file now there (a file-level backup restored with its -wal, whose
+        # last transactions live only there): it stays.
         try:
             if not self._detached:  # (once: at a retry, a log there is the new file's)
                 self._detached = True
                 with contextlib.suppress(sqlite3.Error):
                     self._db.close()
-                for log in (f"{self.path}-wal", f"{self.path}-shm"):
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(log)
+                for log, mine in self._logs.items():
+                    if mine is not None and _identity(Path(log)) == mine:
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(log)
             self._db = _open(self.path, True)
             self._attach()
         except (InputError, OSError, sqlite3.Error, UnicodeDecodeError) as exc:

@@ -1023,3 +1023,40 @@ def test_a_backup_restored_over_the_writers_file_is_written_as_it_is_not_read_th
     reader = History(path, create=False)
     assert sorted(e.message for e in reader.events()) == ["after the restore", "before the backup"]
     reader.close()
+
+
+def test_a_backup_restored_with_its_own_log_keeps_the_rows_in_that_log(tmp_path):
+    """A file-level backup of a live history (rsync, a snapshot) is the file and its -wal: a transaction committed
+    but not yet checkpointed lives only in the -wal. Restored over the daemon's (the -wal, then the file), the writer
+    removed every -wal beside the path as its own old file's log: the restored log went, and with it the backup's
+    last rows. Only the logs the writer itself had open are removed now."""
+    import shutil
+
+    from losslessd.monitor import Event
+
+    path, saved, staged = tmp_path / "history.db", tmp_path / "saved", tmp_path / "staged"
+    saved.mkdir()
+    staged.mkdir()
+
+    def storm(name: str, start: float) -> Event:
+        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
+
+    writer = History(path, flush_on_record=False)
+    writer.record_event(storm("not in the backup", 1_700_000_000))
+    assert writer.flush()
+    other = History(saved / "history.db", flush_on_record=False)  # the history the backup was taken of, still open
+    other.record_event(storm("in the backup's log", 1_700_000_100))
+    assert other.flush()
+    for suffix in ("", "-wal"):  # the file set as a file-level backup copies it (its log not yet checkpointed)
+        shutil.copyfile(f"{saved}/history.db{suffix}", f"{staged}/history.db{suffix}")
+    other.close()
+    assert "in the backup's log" not in (staged / "history.db").read_bytes().decode("latin-1")  # (only its log has it)
+    os.replace(staged / "history.db-wal", f"{path}-wal")
+    os.replace(staged / "history.db", path)
+    writer.record_event(storm("after the restore", 1_700_000_200))
+    assert writer.flush() and writer.notice == ("the history file was replaced while the daemon ran: the rows "
+                                                "written since are in the file now at its path")
+    writer.close()
+    reader = History(path, create=False)
+    assert sorted(e.message for e in reader.events()) == ["after the restore", "in the backup's log"]
+    reader.close()
