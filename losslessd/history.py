@@ -467,7 +467,7 @@ class History:
         here = _identity(self.path)
         if here == self._identity:
             return True
-        fate = "deleted" if here is None else "replaced"
+        fate = "deleted or moved away" if here is None else "replaced"
         # SQLite reads the -wal and -shm named after the path as the log of whatever file is there: the old file's, left
         # behind (SQLite writes no checkpoint into a file moved or deleted under it), made a restored backup read as
         # the old history, its own rows gone ("How To Corrupt An SQLite Database File", mispaired journals). They
@@ -477,6 +477,8 @@ class History:
         try:
             if not self._detached:  # (once: at a retry, a log there is the new file's)
                 self._detached = True
+                with contextlib.suppress(sqlite3.Error):  # (through its descriptors: the old file, wherever it is now)
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 with contextlib.suppress(sqlite3.Error):
                     self._db.close()
                 for log, mine in self._logs.items():
@@ -495,7 +497,7 @@ class History:
             self._retry_at = time.monotonic() + RETRY_S
             return False
         self.notice = (f"the history file was {fate} while the daemon ran: the rows written since are in the file now "
-                       "at its path" + (", a new one" if fate == "deleted" else ""))
+                       "at its path" + (", a new one" if here is None else ""))
         return True
 
     def _failed(self, exc: sqlite3.Error) -> None:

@@ -207,7 +207,8 @@ def test_a_history_file_deleted_or_replaced_while_the_daemon_runs_gets_the_rows_
     finally:
         assert d.stop() == 0
     said = [r["msg"] for r in d.log_records() if "while the daemon ran" in r["msg"]]
-    assert said[0].startswith("the history file was deleted while the daemon ran: the rows written since are in "), said
+    assert said[0].startswith("the history file was deleted or moved away while the daemon ran: the rows written since "
+                              "are in "), said
     assert [m for m in said if "replaced" in m] == [
         "the history file was replaced while the daemon ran; what is there now is not one: not a losslessd history "
         "database (another program's SQLite file)"], said

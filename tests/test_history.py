@@ -1060,3 +1060,30 @@ def test_a_backup_restored_with_its_own_log_keeps_the_rows_in_that_log(tmp_path)
     reader = History(path, create=False)
     assert sorted(e.message for e in reader.events()) == ["after the restore", "in the backup's log"]
     reader.close()
+
+
+def test_a_history_moved_away_under_the_writer_keeps_its_rows(tmp_path):
+    """`mv history.db history-2026.db` to keep the old history aside: its rows committed since the last checkpoint
+    were in the -wal only, which stays at the old name; the writer closed the moved file without a checkpoint (SQLite
+    makes none into a file moved under it) and removed that -wal, so the kept file held nothing, not even its tables
+    ("not a losslessd history database (empty)"). Now the writer empties its log into the old file, through its own
+    descriptors, before letting it go; the rows written since go to a new file at the path."""
+    from losslessd.monitor import Event
+
+    path, kept = tmp_path / "history.db", tmp_path / "history-2026.db"
+
+    def storm(name: str, start: float) -> Event:
+        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
+
+    writer = History(path, flush_on_record=False)
+    writer.record_event(storm("before the move", 1_700_000_000))
+    assert writer.flush()
+    os.replace(path, kept)
+    writer.record_event(storm("after the move", 1_700_000_100))
+    assert writer.flush() and writer.notice == ("the history file was deleted or moved away while the daemon ran: the "
+                                                "rows written since are in the file now at its path, a new one")
+    writer.close()
+    for file, rows in ((kept, ["before the move"]), (path, ["after the move"])):
+        reader = History(file, create=False)
+        assert [e.message for e in reader.events()] == rows, file
+        reader.close()
