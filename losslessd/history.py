@@ -465,9 +465,12 @@ class History:
         where none is), or fails as a commit does (``last_error``, the backlog kept, tried again) while what is there
         is no history it can write."""
         here = _identity(self.path)
-        if here == self._identity:
+        # (detached, its connection is closed: the same file back at the path, its folder moved away and back, is
+        # opened again)
+        if here == self._identity and not self._detached:
             return True
-        fate = "deleted or moved away" if here is None else "replaced"
+        fate = "deleted or moved away" if here is None else "moved away and back" if here == self._identity else \
+            "replaced"
         # SQLite reads the -wal and -shm named after the path as the log of whatever file is there: the old file's, left
         # behind (SQLite writes no checkpoint into a file moved or deleted under it), made a restored backup read as
         # the old history, its own rows gone ("How To Corrupt An SQLite Database File", mispaired journals). They

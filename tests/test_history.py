@@ -1087,3 +1087,34 @@ def test_a_history_moved_away_under_the_writer_keeps_its_rows(tmp_path):
         reader = History(file, create=False)
         assert [e.message for e in reader.events()] == rows, file
         reader.close()
+
+
+def test_a_history_folder_moved_away_and_back_is_written_again(tmp_path):
+    """The history's folder moved aside (a disk swap, `mv /var/lib/losslessd{,.old}`) and back: while it was away the
+    writer let its file go and could make none at the path (its rows waited); once the same file was back at the path
+    it read as "still the one open" and the writer committed through the connection it had closed ("Cannot operate on
+    a closed database"), every commit failing from then on. Now it opens the file again."""
+    from losslessd.monitor import Event
+
+    folder, away = tmp_path / "state", tmp_path / "state.old"
+    folder.mkdir()
+    path = folder / "history.db"
+
+    def storm(name: str, start: float) -> Event:
+        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
+
+    writer = History(path, flush_on_record=False)
+    writer.record_event(storm("before", 1_700_000_000))
+    assert writer.flush()
+    os.replace(folder, away)
+    writer.record_event(storm("while away", 1_700_000_100))
+    assert not writer.flush() and writer.last_error and "deleted or moved away" in writer.last_error
+    os.replace(away, folder)
+    assert writer.flush(), writer.last_error
+    assert writer.last_error is None and writer.backlog == 0
+    assert writer.notice == ("the history file was moved away and back while the daemon ran: the rows written since "
+                             "are in the file now at its path")
+    writer.close()
+    reader = History(path, create=False)
+    assert sorted(e.message for e in reader.events()) == ["before", "while away"]
+    reader.close()
