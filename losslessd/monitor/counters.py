@@ -15,9 +15,10 @@ a real (large) delta, a reset is no information at all. The rules, in order:
 3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when no 64-bit
    counter of its port went back with it and the wrapped delta is plausible for the interval (at most
    ``max_rate_per_s``, at most half of 2^32: WRAP_MAX_SHARE; at most its port's line rate allows where the source
-   gives the port's speed, Reading.speeds: BITS_PER_COUNT, egress drops every port's: EGRESS_DROPS; inbound discards at most the minimum frames of the octets
-   the port received), else cleared as in 2. A port with no Counter64 (a Counter32 from 3e9 to 10 on a 10 Gb/s port
-   is a wrap of 1.29e9 discards in 3 s, where the line carries 4.5e7 frames) is told by its speed. A restart of
+   gives the port's speed, Reading.speeds: BITS_PER_COUNT, egress drops every port's: EGRESS_DROPS; inbound
+   discards at most the minimum frames of the octets the port received), else cleared as in 2. A port with no
+   Counter64 (a Counter32 from 3e9 to 10 on a 10 Gb/s port is a wrap of 1.29e9 discards in 3 s, where the line
+   carries 4.5e7 frames) is told by its speed. A restart of
    the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
    COUNTERS_DB, which sonic-snmpagent serves, while its snmpd and sysUpTime go on; `sonic-clear counters`
    only caches a base for the show commands, sonic-utilities netstat.py ns_diff, and SNMP never sees it)
@@ -199,8 +200,8 @@ class CounterTracker:
     def _most(self, prev: Reading, cur: Reading, key: Key, interval: float, deltas: dict[Key, int]) -> float:
         """The most ``key`` can have counted in ``interval`` (rule 3): half a Counter32's range, the fastest port's
         frames, its own port's line rate where the source gives its speed (the higher of the two readings', a port
-        renegotiated faster in between; for egress drops every port's together, EGRESS_DROPS), and for inbound discards the minimum frames of the octets its port received
-        (a Counter64 that went on)."""
+        renegotiated faster in between; for egress drops every port's together, EGRESS_DROPS), and for inbound
+        discards the minimum frames of the octets its port received (a Counter64 that went on)."""
         most = min(WRAP_MAX_SHARE * COUNTER32_MODULUS, self.max_rate_per_s * interval)
         speed = (max(_device_speed(prev), _device_speed(cur)) if key.name in EGRESS_DROPS else
                  max(prev.speeds.get(key.port, 0.0), cur.speeds.get(key.port, 0.0)))
