@@ -245,3 +245,51 @@ def test_an_egress_drop_wrap_is_bounded_by_the_device_not_its_port():
     r = tr.update(Reading("leaf1", 20.0, 10, 2000, {**one, out: wrapped // 2}, {out: 32, ind: 32},
                           speeds={"Ethernet0": 10e9}))
     assert out in r.cleared and out not in r.deltas, r
+
+
+def test_labels_after_the_wall_clock_stepped_back_meet_it_again():
+    """A host booted with its clock an hour ahead, NTP stepping it back once the daemon runs (chrony's makestep): the
+    labels went on from the last one at the monotonic rate, so they never met the wall clock again and every event and
+    history row of the daemon's life was dated an hour ahead. They still never go back, and now catch up with it (at
+    CATCH_UP_RATE of the monotonic time: an hour's step in two hours); a clock stepped forward is taken at once."""
+    from losslessd.monitor.clock import CATCH_UP_RATE, WallClock
+
+    now = {"wall": 1_700_003_600.0, "mono": 100.0}
+    clock = WallClock(wall=lambda: now["wall"], mono=lambda: now["mono"])
+
+    def tick(s: float) -> float:
+        now["wall"] += s
+        now["mono"] += s
+        return clock.now()
+
+    labels = [clock.now(), tick(10)]
+    now["wall"] -= 3600  # stepped back
+    step_s = 3600 / (1 - CATCH_UP_RATE)
+    labels += [tick(10) for _ in range(int(step_s // 10) + 2)]
+    assert all(b > a for a, b in zip(labels, labels[1:], strict=False)), "a label went back"
+    assert labels[-1] == now["wall"], labels[-1] - now["wall"]
+    now["wall"] += 600  # stepped forward
+    assert clock.now() == now["wall"]
+
+
+def test_rates_are_dated_by_their_reading_which_the_clock_keeps_in_order():
+    """The tracker dated a device's rates no earlier than its last date plus the monotonic interval, the clock's rule
+    kept a second time: after a step back its dates stayed ahead of the readings' labels (and of the wall clock) for
+    the daemon's life, while the clock's labels caught up. Rates carry their reading's label now."""
+    from losslessd.monitor.clock import WallClock
+
+    now = {"wall": 1_700_003_600.0, "mono": 100.0}
+    clock = WallClock(wall=lambda: now["wall"], mono=lambda: now["mono"])
+    tr = CounterTracker()
+    dates = []
+    for n in range(40):
+        if n == 5:
+            now["wall"] -= 3600  # NTP steps the clock back an hour
+        now["wall"] += 600
+        now["mono"] += 600
+        r = tr.update(Reading("leaf1", now["mono"], clock.now(), 1000 + n * 60_000, {P64: n}))
+        if r is not None:
+            dates.append((r.time_unix_s, tr._last["leaf1"].time_unix_s))
+    assert all(date == label for date, label in dates), dates
+    assert all(b[0] > a[0] for a, b in zip(dates, dates[1:], strict=False))  # (never back)
+    assert dates[-1][0] == now["wall"]

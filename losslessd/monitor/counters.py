@@ -47,9 +47,9 @@ gives no uptime) the whole reading is dropped (``Rates(reset=True)`` with no del
 can log it). A reading always becomes the new baseline: the next one gives rates again. A device's
 first reading, and a reading no later than the last one, give None.
 
-Rates are measured over the monotonic clock and dated by the wall clock, but never before the previous rates'
-date plus the interval: a wall clock stepped back (NTP) dated them in the past, into history buckets that
-already held that time's rows, and an event opened before the step ended before it started.
+Rates are measured over the monotonic clock and dated by their reading's label (losslessd.monitor.clock: the wall
+clock, never going back): a wall clock stepped back (NTP) dated them in the past, into history buckets that already
+held that time's rows, and an event opened before the step ended before it started.
 
 Keep one tracker per source (SNMP, SSH counter commands): a reading is compared with the previous
 reading of the same device *in this tracker*, and two sources poll different counters at different
@@ -116,8 +116,6 @@ class CounterTracker:
         self._last: dict[str, Reading] = {}
         # device -> cached counters whose device count restarted beneath their cache (rule 5): unknown while at 0
         self._floored: dict[str, set[Key]] = {}
-        # device -> the wall-clock time its last rates were dated (never before the previous plus the interval)
-        self._dated: dict[str, float] = {}
 
     def update(self, reading: Reading) -> Rates | None:
         """Rates since the device's previous reading; None for its first reading (or one no later than
@@ -127,17 +125,14 @@ class CounterTracker:
             return None
         self._last[reading.device] = reading
         if prev is None:
-            self._dated[reading.device] = reading.time_unix_s
             return None
         interval = reading.monotonic_s - prev.monotonic_s
-        # (the wall clock stepped back, NTP: dated from the previous date by the monotonic interval until it catches up)
-        at = self._dated[reading.device] = max(reading.time_unix_s, self._dated[reading.device] + interval)
         if _restarted(prev, reading, interval):
-            return Rates(reading.device, at, interval, {}, {}, reset=True)
+            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True)
         deltas, cleared = self._deltas(prev, reading, interval)
         if cleared and not deltas:
-            return Rates(reading.device, at, interval, {}, {}, reset=True, cleared=cleared)
-        return Rates(reading.device, at, interval, deltas,
+            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True, cleared=cleared)
+        return Rates(reading.device, reading.time_unix_s, interval, deltas,
                      {k: d / interval for k, d in deltas.items()}, cleared=cleared,
                      absent=frozenset(prev.values.keys() ^ reading.values.keys()), monotonic_s=reading.monotonic_s)
 
@@ -149,7 +144,6 @@ class CounterTracker:
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
         self._floored.pop(device, None)
-        self._dated.pop(device, None)
 
     def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
         """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
