@@ -305,7 +305,10 @@ class History:
         if self._max_bytes is not None:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
             self._db.execute(f"PRAGMA max_page_count = {max(1, int(self._max_bytes) // page)}")
-        self._identity, self._detached = _identity(self.path), False  # (last: a file not wholly read is opened again)
+        # (last: a file not wholly read is opened again) The logs SQLite opened beside it (a writer's exist from its
+        # opening): those alone are removed when the file is found replaced (_same_file).
+        self._identity, self._detached = _identity(self.path), False
+        self._logs = {log: _identity(Path(log)) for log in (f"{self.path}-wal", f"{self.path}-shm")}
 
     # -- writing -------------------------------------------------------------------------------------
 
@@ -462,21 +465,29 @@ class History:
         where none is), or fails as a commit does (``last_error``, the backlog kept, tried again) while what is there
         is no history it can write."""
         here = _identity(self.path)
-        if here == self._identity:
+        # (detached, its connection is closed: the same file back at the path, its folder moved away and back, is
+        # opened again)
+        if here == self._identity and not self._detached:
             return True
-        fate = "deleted" if here is None else "replaced"
+        fate = "deleted or moved away" if here is None else "moved away and back" if here == self._identity else \
+            "replaced"
         # SQLite reads the -wal and -shm named after the path as the log of whatever file is there: the old file's, left
         # behind (SQLite writes no checkpoint into a file moved or deleted under it), made a restored backup read as
         # the old history, its own rows gone ("How To Corrupt An SQLite Database File", mispaired journals). They
-        # are the log of a file no name reaches: removed before the file now at the path is opened.
+        # are the log of a file no name reaches: removed before the file now at the path is opened. A log that is not
+        # the one the writer opened came with the file now there (a file-level backup restored with its -wal, whose
+        # last transactions live only there): it stays.
         try:
             if not self._detached:  # (once: at a retry, a log there is the new file's)
                 self._detached = True
+                with contextlib.suppress(sqlite3.Error):  # (through its descriptors: the old file, wherever it is now)
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 with contextlib.suppress(sqlite3.Error):
                     self._db.close()
-                for log in (f"{self.path}-wal", f"{self.path}-shm"):
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(log)
+                for log, mine in self._logs.items():
+                    if mine is not None and _identity(Path(log)) == mine:
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(log)
             self._db = _open(self.path, True)
             self._attach()
         except (InputError, OSError, sqlite3.Error, UnicodeDecodeError) as exc:
@@ -489,7 +500,7 @@ class History:
             self._retry_at = time.monotonic() + RETRY_S
             return False
         self.notice = (f"the history file was {fate} while the daemon ran: the rows written since are in the file now "
-                       "at its path" + (", a new one" if fate == "deleted" else ""))
+                       "at its path" + (", a new one" if here is None else ""))
         return True
 
     def _failed(self, exc: sqlite3.Error) -> None:

@@ -212,3 +212,84 @@ def test_the_daemon_accounts_view_changing_is_a_new_base_either_way():
     to_raw = tr.update(wred(30.0, 1_530, 40, cache=None))
     assert to_raw.cleared == {Q3, Q4} and to_raw.deltas == {}
     assert tr.update(wred(40.0, 1_540, 41, cache=None)).deltas == {Q3: 10, Q4: 1}
+
+
+def test_an_egress_drop_wrap_is_bounded_by_the_device_not_its_port():
+    """Egress drops (ifOutDiscards) of one port are packets every other port of the device received and sent its way
+    (incast): three 10 Gb/s ports at line rate into a fourth drop up to 2 x 1.49e7 minimum frames a second there (672
+    bits a frame, IEEE 802.3 clause 4.4.2), 2.98e8 in 10 s. A Counter32 wrap of 2.5e8 in 10 s was cleared by the port's
+    own line (1.49e8 frames in 10 s); the device's four lines (5.95e8) bound it. Inbound discards keep their port's
+    bound; a device one of whose ports has no speed gives no device bound (the wrap is read, as before speeds)."""
+    from losslessd.monitor import IN_OCTETS, OUT_DISCARDS
+
+    ports = ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]
+    out, ind = Key("Ethernet0", OUT_DISCARDS), Key("Ethernet0", IN_DISCARDS)
+    octets = [Key(p, IN_OCTETS) for p in ports]
+
+    def at(t: float, dropped: int, speeds: dict[str, float]) -> Reading:
+        values = {out: dropped, ind: dropped, **{k: int(t) * 10**9 for k in octets}}
+        return Reading("leaf1", t, 1_700_000_000 + t, 1000 + int(t * 100), values, {out: 32, ind: 32}, speeds=speeds)
+
+    wrapped = 250_000_000
+    for speeds in ({p: 10e9 for p in ports}, {p: 10e9 for p in ports[:3]}):
+        tr = CounterTracker()
+        tr.update(at(10.0, 2**32 - wrapped // 2, speeds))
+        r = tr.update(at(20.0, wrapped // 2, speeds))
+        assert r.deltas[out] == wrapped and out not in r.cleared, (speeds, r)
+        # the port's own receiving line still bounds what it discarded on the way in
+        assert ind in r.cleared and ind not in r.deltas, (speeds, r)
+    # the same wrap where the device's lines carry less than it (one 10 Gb/s port: 1.49e8 frames in 10 s): cleared
+    one = {out: 2**32 - wrapped // 2, ind: 0, octets[0]: 0}
+    tr = CounterTracker()
+    tr.update(Reading("leaf1", 10.0, 0, 1000, one, {out: 32, ind: 32}, speeds={"Ethernet0": 10e9}))
+    r = tr.update(Reading("leaf1", 20.0, 10, 2000, {**one, out: wrapped // 2}, {out: 32, ind: 32},
+                          speeds={"Ethernet0": 10e9}))
+    assert out in r.cleared and out not in r.deltas, r
+
+
+def test_labels_after_the_wall_clock_stepped_back_meet_it_again():
+    """A host booted with its clock an hour ahead, NTP stepping it back once the daemon runs (chrony's makestep): the
+    labels went on from the last one at the monotonic rate, so they never met the wall clock again and every event and
+    history row of the daemon's life was dated an hour ahead. They still never go back, and now catch up with it (at
+    CATCH_UP_RATE of the monotonic time: an hour's step in two hours); a clock stepped forward is taken at once."""
+    from losslessd.monitor.clock import CATCH_UP_RATE, WallClock
+
+    now = {"wall": 1_700_003_600.0, "mono": 100.0}
+    clock = WallClock(wall=lambda: now["wall"], mono=lambda: now["mono"])
+
+    def tick(s: float) -> float:
+        now["wall"] += s
+        now["mono"] += s
+        return clock.now()
+
+    labels = [clock.now(), tick(10)]
+    now["wall"] -= 3600  # stepped back
+    step_s = 3600 / (1 - CATCH_UP_RATE)
+    labels += [tick(10) for _ in range(int(step_s // 10) + 2)]
+    assert all(b > a for a, b in zip(labels, labels[1:], strict=False)), "a label went back"
+    assert labels[-1] == now["wall"], labels[-1] - now["wall"]
+    now["wall"] += 600  # stepped forward
+    assert clock.now() == now["wall"]
+
+
+def test_rates_are_dated_by_their_reading_which_the_clock_keeps_in_order():
+    """The tracker dated a device's rates no earlier than its last date plus the monotonic interval, the clock's rule
+    kept a second time: after a step back its dates stayed ahead of the readings' labels (and of the wall clock) for
+    the daemon's life, while the clock's labels caught up. Rates carry their reading's label now."""
+    from losslessd.monitor.clock import WallClock
+
+    now = {"wall": 1_700_003_600.0, "mono": 100.0}
+    clock = WallClock(wall=lambda: now["wall"], mono=lambda: now["mono"])
+    tr = CounterTracker()
+    dates = []
+    for n in range(40):
+        if n == 5:
+            now["wall"] -= 3600  # NTP steps the clock back an hour
+        now["wall"] += 600
+        now["mono"] += 600
+        r = tr.update(Reading("leaf1", now["mono"], clock.now(), 1000 + n * 60_000, {P64: n}))
+        if r is not None:
+            dates.append((r.time_unix_s, tr._last["leaf1"].time_unix_s))
+    assert all(date == label for date, label in dates), dates
+    assert all(b[0] > a[0] for a, b in zip(dates, dates[1:], strict=False))  # (never back)
+    assert dates[-1][0] == now["wall"]

@@ -1023,3 +1023,98 @@ def test_a_backup_restored_over_the_writers_file_is_written_as_it_is_not_read_th
     reader = History(path, create=False)
     assert sorted(e.message for e in reader.events()) == ["after the restore", "before the backup"]
     reader.close()
+
+
+def test_a_backup_restored_with_its_own_log_keeps_the_rows_in_that_log(tmp_path):
+    """A file-level backup of a live history (rsync, a snapshot) is the file and its -wal: a transaction committed
+    but not yet checkpointed lives only in the -wal. Restored over the daemon's (the -wal, then the file), the writer
+    removed every -wal beside the path as its own old file's log: the restored log went, and with it the backup's
+    last rows. Only the logs the writer itself had open are removed now."""
+    import shutil
+
+    from losslessd.monitor import Event
+
+    path, saved, staged = tmp_path / "history.db", tmp_path / "saved", tmp_path / "staged"
+    saved.mkdir()
+    staged.mkdir()
+
+    def storm(name: str, start: float) -> Event:
+        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
+
+    writer = History(path, flush_on_record=False)
+    writer.record_event(storm("not in the backup", 1_700_000_000))
+    assert writer.flush()
+    other = History(saved / "history.db", flush_on_record=False)  # the history the backup was taken of, still open
+    other.record_event(storm("in the backup's log", 1_700_000_100))
+    assert other.flush()
+    for suffix in ("", "-wal"):  # the file set as a file-level backup copies it (its log not yet checkpointed)
+        shutil.copyfile(f"{saved}/history.db{suffix}", f"{staged}/history.db{suffix}")
+    other.close()
+    assert "in the backup's log" not in (staged / "history.db").read_bytes().decode("latin-1")  # (only its log has it)
+    os.replace(staged / "history.db-wal", f"{path}-wal")
+    os.replace(staged / "history.db", path)
+    writer.record_event(storm("after the restore", 1_700_000_200))
+    assert writer.flush() and writer.notice == ("the history file was replaced while the daemon ran: the rows "
+                                                "written since are in the file now at its path")
+    writer.close()
+    reader = History(path, create=False)
+    assert sorted(e.message for e in reader.events()) == ["after the restore", "in the backup's log"]
+    reader.close()
+
+
+def test_a_history_moved_away_under_the_writer_keeps_its_rows(tmp_path):
+    """`mv history.db history-2026.db` to keep the old history aside: its rows committed since the last checkpoint
+    were in the -wal only, which stays at the old name; the writer closed the moved file without a checkpoint (SQLite
+    makes none into a file moved under it) and removed that -wal, so the kept file held nothing, not even its tables
+    ("not a losslessd history database (empty)"). Now the writer empties its log into the old file, through its own
+    descriptors, before letting it go; the rows written since go to a new file at the path."""
+    from losslessd.monitor import Event
+
+    path, kept = tmp_path / "history.db", tmp_path / "history-2026.db"
+
+    def storm(name: str, start: float) -> Event:
+        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
+
+    writer = History(path, flush_on_record=False)
+    writer.record_event(storm("before the move", 1_700_000_000))
+    assert writer.flush()
+    os.replace(path, kept)
+    writer.record_event(storm("after the move", 1_700_000_100))
+    assert writer.flush() and writer.notice == ("the history file was deleted or moved away while the daemon ran: the "
+                                                "rows written since are in the file now at its path, a new one")
+    writer.close()
+    for file, rows in ((kept, ["before the move"]), (path, ["after the move"])):
+        reader = History(file, create=False)
+        assert [e.message for e in reader.events()] == rows, file
+        reader.close()
+
+
+def test_a_history_folder_moved_away_and_back_is_written_again(tmp_path):
+    """The history's folder moved aside (a disk swap, `mv /var/lib/losslessd{,.old}`) and back: while it was away the
+    writer let its file go and could make none at the path (its rows waited); once the same file was back at the path
+    it read as "still the one open" and the writer committed through the connection it had closed ("Cannot operate on
+    a closed database"), every commit failing from then on. Now it opens the file again."""
+    from losslessd.monitor import Event
+
+    folder, away = tmp_path / "state", tmp_path / "state.old"
+    folder.mkdir()
+    path = folder / "history.db"
+
+    def storm(name: str, start: float) -> Event:
+        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
+
+    writer = History(path, flush_on_record=False)
+    writer.record_event(storm("before", 1_700_000_000))
+    assert writer.flush()
+    os.replace(folder, away)
+    writer.record_event(storm("while away", 1_700_000_100))
+    assert not writer.flush() and writer.last_error and "deleted or moved away" in writer.last_error
+    os.replace(away, folder)
+    assert writer.flush(), writer.last_error
+    assert writer.last_error is None and writer.backlog == 0
+    assert writer.notice == ("the history file was moved away and back while the daemon ran: the rows written since "
+                             "are in the file now at its path")
+    writer.close()
+    reader = History(path, create=False)
+    assert sorted(e.message for e in reader.events()) == ["before", "while away"]
+    reader.close()

@@ -15,9 +15,10 @@ a real (large) delta, a reset is no information at all. The rules, in order:
 3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when no 64-bit
    counter of its port went back with it and the wrapped delta is plausible for the interval (at most
    ``max_rate_per_s``, at most half of 2^32: WRAP_MAX_SHARE; at most its port's line rate allows where the source
-   gives the port's speed, Reading.speeds: BITS_PER_COUNT; inbound discards at most the minimum frames of the octets
-   the port received), else cleared as in 2. A port with no Counter64 (a Counter32 from 3e9 to 10 on a 10 Gb/s port
-   is a wrap of 1.29e9 discards in 3 s, where the line carries 4.5e7 frames) is told by its speed. A restart of
+   gives the port's speed, Reading.speeds: BITS_PER_COUNT, egress drops every port's: EGRESS_DROPS; inbound
+   discards at most the minimum frames of the octets the port received), else cleared as in 2. A port with no
+   Counter64 (a Counter32 from 3e9 to 10 on a 10 Gb/s port is a wrap of 1.29e9 discards in 3 s, where the line
+   carries 4.5e7 frames) is told by its speed. A restart of
    the device's counts beneath a running agent (a SONiC syncd restart or `config reload` zeroes
    COUNTERS_DB, which sonic-snmpagent serves, while its snmpd and sysUpTime go on; `sonic-clear counters`
    only caches a base for the show commands, sonic-utilities netstat.py ns_diff, and SNMP never sees it)
@@ -46,9 +47,9 @@ gives no uptime) the whole reading is dropped (``Rates(reset=True)`` with no del
 can log it). A reading always becomes the new baseline: the next one gives rates again. A device's
 first reading, and a reading no later than the last one, give None.
 
-Rates are measured over the monotonic clock and dated by the wall clock, but never before the previous rates'
-date plus the interval: a wall clock stepped back (NTP) dated them in the past, into history buckets that
-already held that time's rows, and an event opened before the step ended before it started.
+Rates are measured over the monotonic clock and dated by their reading's label (losslessd.monitor.clock: the wall
+clock, never going back): a wall clock stepped back (NTP) dated them in the past, into history buckets that already
+held that time's rows, and an event opened before the step ended before it started.
 
 Keep one tracker per source (SNMP, SSH counter commands): a reading is compared with the previous
 reading of the same device *in this tracker*, and two sources poll different counters at different
@@ -90,6 +91,9 @@ _FRAME_BITS = (64 + 8 + 12) * 8
 BITS_PER_COUNT = {**dict.fromkeys((PFC_RX, PFC_TX, TX_PACKETS, DROPPED_PACKETS, ECN_MARKED, IN_PACKETS, OUT_PACKETS,
                                    IN_DISCARDS, OUT_DISCARDS, LINK_PAUSE_RX, LINK_PAUSE_TX), _FRAME_BITS),
                   **dict.fromkeys((IN_OCTETS, OUT_OCTETS, TX_BYTES), 8)}
+# Egress drops (ifOutDiscards, a queue's drops) are packets every other port of the device received and sent towards one
+# egress port (incast): its own line does not bound them, the device's lines together do (_device_speed).
+EGRESS_DROPS = frozenset((OUT_DISCARDS, DROPPED_PACKETS))
 # A discarded inbound packet was received: IF-MIB counts its octets in ifInOctets (RFC 2863: ifInOctets is every
 # octet received, ifInDiscards packets received without error and then discarded), at least a minimum frame's 64.
 MIN_FRAME_OCTETS = 64
@@ -112,8 +116,6 @@ class CounterTracker:
         self._last: dict[str, Reading] = {}
         # device -> cached counters whose device count restarted beneath their cache (rule 5): unknown while at 0
         self._floored: dict[str, set[Key]] = {}
-        # device -> the wall-clock time its last rates were dated (never before the previous plus the interval)
-        self._dated: dict[str, float] = {}
 
     def update(self, reading: Reading) -> Rates | None:
         """Rates since the device's previous reading; None for its first reading (or one no later than
@@ -123,17 +125,14 @@ class CounterTracker:
             return None
         self._last[reading.device] = reading
         if prev is None:
-            self._dated[reading.device] = reading.time_unix_s
             return None
         interval = reading.monotonic_s - prev.monotonic_s
-        # (the wall clock stepped back, NTP: dated from the previous date by the monotonic interval until it catches up)
-        at = self._dated[reading.device] = max(reading.time_unix_s, self._dated[reading.device] + interval)
         if _restarted(prev, reading, interval):
-            return Rates(reading.device, at, interval, {}, {}, reset=True)
+            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True)
         deltas, cleared = self._deltas(prev, reading, interval)
         if cleared and not deltas:
-            return Rates(reading.device, at, interval, {}, {}, reset=True, cleared=cleared)
-        return Rates(reading.device, at, interval, deltas,
+            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True, cleared=cleared)
+        return Rates(reading.device, reading.time_unix_s, interval, deltas,
                      {k: d / interval for k, d in deltas.items()}, cleared=cleared,
                      absent=frozenset(prev.values.keys() ^ reading.values.keys()), monotonic_s=reading.monotonic_s)
 
@@ -145,7 +144,6 @@ class CounterTracker:
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
         self._floored.pop(device, None)
-        self._dated.pop(device, None)
 
     def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
         """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
@@ -196,16 +194,25 @@ class CounterTracker:
     def _most(self, prev: Reading, cur: Reading, key: Key, interval: float, deltas: dict[Key, int]) -> float:
         """The most ``key`` can have counted in ``interval`` (rule 3): half a Counter32's range, the fastest port's
         frames, its own port's line rate where the source gives its speed (the higher of the two readings', a port
-        renegotiated faster in between), and for inbound discards the minimum frames of the octets its port received
-        (a Counter64 that went on)."""
+        renegotiated faster in between; for egress drops every port's together, EGRESS_DROPS), and for inbound
+        discards the minimum frames of the octets its port received (a Counter64 that went on)."""
         most = min(WRAP_MAX_SHARE * COUNTER32_MODULUS, self.max_rate_per_s * interval)
-        speed = max(prev.speeds.get(key.port, 0.0), cur.speeds.get(key.port, 0.0))
+        speed = (max(_device_speed(prev), _device_speed(cur)) if key.name in EGRESS_DROPS else
+                 max(prev.speeds.get(key.port, 0.0), cur.speeds.get(key.port, 0.0)))
         if speed > 0 and (bits := BITS_PER_COUNT.get(key.name)):
             most = min(most, speed * interval / bits)
         received = deltas.get(Key(key.port, IN_OCTETS))
         if key.name == IN_DISCARDS and received is not None and cur.bits.get(Key(key.port, IN_OCTETS), 64) == 64:
             most = min(most, received / MIN_FRAME_OCTETS)
         return most
+
+
+def _device_speed(reading: Reading) -> float:
+    """The bits per second all the reading's ports can receive together; 0 (no bound) where a port's speed is not
+    given or a port was left unread (its line adds to what the others may be sent)."""
+    if reading.unread or not reading.speeds or any(k.port not in reading.speeds for k in reading.values):
+        return 0.0
+    return sum(reading.speeds.values())
 
 
 def _restarted(prev: Reading, cur: Reading, interval: float) -> bool:

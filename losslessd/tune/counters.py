@@ -148,7 +148,6 @@ class CounterReader:
                         continue
                 elif k.index not in self.lossless:
                     continue
-                place = f"{key[0]}:{k.port}"
                 if k.name in (PFC_TX, PFC_RX):
                     out.pause_frames = (out.pause_frames or 0) + v
                     # A frame received (RX) stopped this port's egress; one sent (TX) stopped its peer's, the
