@@ -135,7 +135,8 @@ def test_mlnx_qos_refused_in_any_shells_words_names_the_dcb_commands(tmp_path, a
     path.write_text(text[:start] + f"#% command: mlnx_qos -i ens1f1np1\n{answer.replace('ethtool', 'mlnx_qos')}\n"
                     + text[end:])
     said = [i.message for i in parse_group("gpu01", [path]).issues]
-    assert len(said) == 1 and said[0].startswith(f"`mlnx_qos -i ens1f1np1` answered {answer.replace('ethtool', 'mlnx_qos')!r}"), said
+    refusal = answer.replace("ethtool", "mlnx_qos")
+    assert len(said) == 1 and said[0].startswith(f"`mlnx_qos -i ens1f1np1` answered {refusal!r}"), said
     assert "`dcb pfc show dev ens1f1np1`" in said[0]
 
 

@@ -364,5 +364,6 @@ def test_a_nic_whose_driver_counts_only_the_per_priority_discards_is_judged_by_t
     [ended] = det.feed(Rates("gpu01", 1020.0, 10.0, flat, {k: 0.0 for k in flat}))
     assert ended is opened
     both = {Key("ens1f0", "rx_discards", 3): 6, Key("ens1f0", "rx_buffer_discards", 3): 0}
-    [again] = Detectors(Thresholds(), {3}).feed(Rates("gpu01", 1010.0, 10.0, both, {k: v / 10 for k, v in both.items()}))
+    rates = Rates("gpu01", 1010.0, 10.0, both, {k: v / 10 for k, v in both.items()})
+    [again] = Detectors(Thresholds(), {3}).feed(rates)
     assert again.numbers["discards"] == 6
