@@ -13,6 +13,8 @@ string, and the modules that implement them look them up from it.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -83,8 +85,9 @@ class Platform:
     napalm: str | None = None  # napalm driver name, for reference (pull uses netmiko: docs/collection.md)
     commands: tuple[Command, ...] = ()
     enable: bool = False  # enter privileged mode (netmiko enable()) before the commands
-    # Text that, on an output line, means the device refused or could not run a command (SYS014).
-    refusals: tuple[str, ...] = ()
+    # Text that, on an output line, means the device refused or could not run a command (SYS014): words anywhere in the
+    # line, or a pattern of the whole line (a shell's own wording, _SHELL_REFUSALS). Matched by ``refusal`` alone.
+    refusals: tuple[str | re.Pattern[str], ...] = ()
     # detect: `lint` asks the parsers' sniff() in this rank, lowest first (cheap, specific formats first).
     sniff: int | None = None
     # render (templates/<id>/profile.j2): what each port needs for a section, "speed", "cable" or "sonic" (its SKU's
@@ -126,8 +129,17 @@ class Platform:
     def refuses(self, output: str) -> bool:
         """Whether the output's first line is a refusal (`-bash: mlnx_qos: command not found`): the command did not
         run, so another tool may show the same (Command.instead); a traceback naming one further down did run."""
-        first = next((line for line in output.splitlines() if line.strip()), "")
-        return any(r in first for r in self.refusals)
+        return self.refusal(next((line for line in output.splitlines() if line.strip()), ""))
+
+    def refusal(self, text: str) -> bool:
+        """Whether a line of ``text`` holds one of the platform's ``refusals``: the one matcher every reader of a
+        command's output asks (pull's SYS014, a capture's sections, the first line of ``refuses``)."""
+        return self._refusal is not None and self._refusal.search(text) is not None
+
+    @functools.cached_property
+    def _refusal(self) -> re.Pattern[str] | None:
+        return re.compile("|".join(r.pattern if isinstance(r, re.Pattern) else re.escape(r) for r in self.refusals),
+                          re.M) if self.refusals else None
 
     def supports(self, capability: str) -> bool:
         """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
@@ -184,7 +196,16 @@ SONIC_RATES_GBPS = ETHERNET_RATES_GBPS | {1600}
 NEXUS3000_RATES_GBPS = frozenset({1, 10, 25, 40, 50, 100})
 _DELL_RENDER = ("losslessd reads Dell OS10 and OS9 but does not write their commands yet (no snippet whose every "
                 "line is checked against Dell's documentation)")
-_BASH_REFUSALS = ("command not found", "No such file or directory", "Permission denied")
+# How a shell says it could not run a command, whichever shell the login runs:
+# - bash (execute_cmd.c execute_disk_command, "%s: command not found": `-bash: ethtool: command not found`; a path that
+#   is not there or not executable, shell_execve's file_error: `No such file or directory`, `Permission denied`);
+# - zsh (Src/exec.c execute, zerr "command not found: %s": `zsh: command not found: ethtool`);
+# - dash, Debian's /bin/sh (exec.c shellexec, "%s: %s" with errmsg(e, E_EXEC) "not found", after error.c's
+#   "NAME: LINE: " prefix: `sh: 1: ethtool: not found`, as dash 0.5 prints it here) and busybox ash (shell/ash.c
+#   shellexec, "%s: %s" with errmsg(e, "not found"), after the shell's name: `sh: ethtool: not found`, `-sh: ...` in a
+#   login shell): a whole line, the shell's name (a path, a login shell's `-`) then the line number dash adds.
+_SHELL_REFUSALS = ("command not found", "No such file or directory", "Permission denied",
+                   re.compile(r"^[ \t]*-?(?:[^\s:]*/)?[\w.-]*sh: (?:\d+: )?[^\n:]+: not found[ \t\r]*$", re.M))
 
 PLATFORMS: dict[str, Platform] = {
     p.id: p
@@ -194,7 +215,7 @@ PLATFORMS: dict[str, Platform] = {
                  # Enterprise `sonic-cli` instead, so the generic `linux` type fits.
                  netmiko="linux", napalm=None,
                  # sonic-utilities show/main.py: `show runningconfiguration all` prints CONFIG_DB as JSON.
-                 commands=(Command("show runningconfiguration all", json=True),), refusals=_BASH_REFUSALS,
+                 commands=(Command("show runningconfiguration all", json=True),), refusals=_SHELL_REFUSALS,
                  # The ports section writes the CABLE_LENGTH that selects the SKU's lossless PG profile.
                  sniff=10, port_facts={"ports": ("sonic",), "buffer": ("sonic",)}, fix="config_db", tune=True,
                  push="sonic_patch",
@@ -269,7 +290,7 @@ PLATFORMS: dict[str, Platform] = {
                      Command("cat /sys/class/infiniband/{rdma}/tc/1/traffic_class", optional=True),
                      Command("cat /etc/nccl.conf", optional=True),
                  ),
-                 refusals=(*_BASH_REFUSALS, "Netlink error", "No such device"),
+                 refusals=(*_SHELL_REFUSALS, "Netlink error", "No such device"),
                  # The mlx5 driver sizes the lossless receive buffer from the cable length the script writes
                  # with PFC (mlnx_qos --cable_len): a NIC port needs its cable length and nothing else.
                  sniff=20, port_facts={"pfc": ("cable",), "buffer": ("cable",)}, fix="script",
@@ -333,7 +354,7 @@ PLATFORMS: dict[str, Platform] = {
                  # the RoCE mode, PFC/ECN and buffer settings (docs.nvidia.com, Cumulus Linux 5.x "RDMA over Converged Ethernet - RoCE").
                  commands=(Command("nv config show -o json", json=True), Command("nv show qos roce", optional=True),
                            Command("lldpcli show neighbors -f keyvalue", optional=True)),
-                 refusals=_BASH_REFUSALS,
+                 refusals=_SHELL_REFUSALS,
                  # NVUE writes the cable length with PFC (the switch sizes headroom from it) and restates the speed.
                  sniff=40, port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
                  # NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).

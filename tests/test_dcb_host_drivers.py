@@ -102,6 +102,44 @@ def test_an_ethtool_i_without_a_driver_line(tmp_path, output, issue):
     assert found == ([] if issue is None else [f"`ethtool -i {IFACE}`: {issue}"])
 
 
+# How each shell says a program is not there (losslessd.platforms._SHELL_REFUSALS cites each): bash, dash (Debian's
+# /bin/sh, with its line number), busybox ash (and as a login shell), zsh.
+SHELLS_NOT_FOUND = ["-bash: ethtool: command not found", "sh: 1: ethtool: not found", "sh: ethtool: not found",
+                    "-sh: ethtool: not found", "zsh: command not found: ethtool"]
+GOOD = HERE / "fixtures" / "raw" / "linux_mlx5" / "gpu01-good.txt"
+
+
+@pytest.mark.parametrize("answer", SHELLS_NOT_FOUND)
+@pytest.mark.parametrize("command", ["ethtool -i {}", "ethtool -a {}", "ethtool {}", "ip -d link show dev {}",
+                                     "lldpcli show neighbors -f keyvalue"])
+def test_a_capture_command_the_shell_could_not_run_is_unknown_whatever_the_shell(tmp_path, answer, command):
+    """`ethtool -i` answered in dash's words (`sh: 1: ethtool: not found`), busybox's or zsh's was a SYS002 ("no
+    `driver:` line"): the refusal list knew bash's wording only, and `ethtool -a`, `ethtool IF` and `ip -d link` were
+    warned about even in bash's. One matcher (Platform.refusal) now decides for every section: not run, so unknown."""
+    path = tmp_path / "gpu01.capture"
+    path.write_text(GOOD.read_text() + f"#% command: {command.format('ens1f0np0')}\n{answer}\n")
+    device = parse_group("gpu01", [path])
+    assert [i.message for i in device.issues] == []
+    port = device.ports["ens1f0np0"]
+    assert (port.nic_driver, port.link_pause, port.max_mtu_bytes) == (None, None, None)
+
+
+@pytest.mark.parametrize("answer", SHELLS_NOT_FOUND[1:])
+def test_mlnx_qos_refused_in_any_shells_words_names_the_dcb_commands(tmp_path, answer):
+    """`mlnx_qos -i IF` not installed, in dash's, busybox's or zsh's words, was "output not understood": now, as in
+    bash's, the answer is named with the dcb commands that show the same."""
+    text = GOOD.read_text()
+    start = text.index("#% command: mlnx_qos -i ens1f1np1\n")
+    end = text.index("#% command:", start + 1)
+    path = tmp_path / "gpu01.capture"
+    path.write_text(text[:start] + f"#% command: mlnx_qos -i ens1f1np1\n{answer.replace('ethtool', 'mlnx_qos')}\n"
+                    + text[end:])
+    said = [i.message for i in parse_group("gpu01", [path]).issues]
+    refusal = answer.replace("ethtool", "mlnx_qos")
+    assert len(said) == 1 and said[0].startswith(f"`mlnx_qos -i ens1f1np1` answered {refusal!r}"), said
+    assert "`dcb pfc show dev ens1f1np1`" in said[0]
+
+
 # -- dcb app show without -N: DSCP names --------------------------------------------------------------------------
 def test_rt_dsfield_site_names_leave_only_their_dscps_unknown(tmp_path):
     """iproute2 dcb_app.c dcb_app_print_key_dscp prints a DSCP as its /etc/iproute2/rt_dsfield name unless -N. The

@@ -94,6 +94,22 @@ def test_ring_shortest_paths_deadlock_from_four_switches():
         assert texts == [back, forth]
 
 
+def test_asymmetric_pfc_adds_no_buffer_for_the_lossy_priorities_it_obeys():
+    """SONiC `pfc_asym on` (Port.pfc_honoured): the port obeys pauses on all eight priorities but sends them only for
+    its pfc_enabled ones. An edge already takes the egress port to obey the pause it is sent (docs/deadlock.md), and a
+    lossy priority's ingress buffer drops rather than pause when it fills, so it holds up nothing upstream: the same
+    cycles, of priority 3 only. A port that does pause priority 0 is what puts priority 0 on a cycle."""
+    fabric = ring(4)
+    switch_ports = [p for name, dev in fabric.devices.items() if name.startswith("s") for p in dev.ports.values()]
+    for port in switch_ports:
+        port.pfc_enabled, port.pfc_honoured = [3], list(range(8))
+    texts = [c.text() for c in analyse(fabric, [3], [26]).cycles]
+    assert texts == [c.text() for c in analyse(ring(4), [3], [26]).cycles] and len(texts) == 2
+    for port in switch_ports:
+        port.pfc_enabled = [0, 3]
+    assert {n[2] for c in analyse(fabric, [3], [26, 0]).cycles for n in c.buffers} == {0, 3}
+
+
 REMAP_MAPS = {"dscp_to_tc": {26: 3, 34: 4}, "tc_to_priority": {3: 3, 4: 4}}
 
 

@@ -350,3 +350,20 @@ def test_a_nic_dropping_a_lossless_priority_for_want_of_buffer_is_loss():
     assert det.feed(cleared) == []  # unknown: no step, still open
     [ended] = det.feed(Rates("gpu01", 1030.0, 10.0, still, {k: 0.0 for k in still}))
     assert ended is opened and ended.end_unix_s == 1030.0
+
+
+def test_a_nic_whose_driver_counts_only_the_per_priority_discards_is_judged_by_them():
+    """mlx5 rx_prio<p>_discards (Linux 5.6: the per-priority group's rx_discards) is the same loss where the driver
+    does not serve rx_prio<p>_buf_discard: it opens the event (before: not read, no event); with both read the larger
+    count is the one reported, and a count of one that moved while the other stood still still opens it."""
+    det = Detectors(Thresholds(), {3})
+    drops = {Key("ens1f0", "rx_discards", 3): 4}
+    [opened] = det.feed(Rates("gpu01", 1010.0, 10.0, drops, {k: v / 10 for k, v in drops.items()}))
+    assert (opened.kind, opened.priority, opened.numbers["discards"]) == ("nic_lossless_discard", 3, 4)
+    flat = {Key("ens1f0", "rx_discards", 3): 0}
+    [ended] = det.feed(Rates("gpu01", 1020.0, 10.0, flat, {k: 0.0 for k in flat}))
+    assert ended is opened
+    both = {Key("ens1f0", "rx_discards", 3): 6, Key("ens1f0", "rx_buffer_discards", 3): 0}
+    rates = Rates("gpu01", 1010.0, 10.0, both, {k: v / 10 for k, v in both.items()})
+    [again] = Detectors(Thresholds(), {3}).feed(rates)
+    assert again.numbers["discards"] == 6

@@ -11,7 +11,7 @@ from losslessd import inventory
 from losslessd.collect.ssh import Session
 from losslessd.daemon.metrics import family_of
 from losslessd.daemon.pollers import counter_host
-from losslessd.monitor import PAUSE_DURATION_US, PFC_RX, PFC_TX, RX_BUFFER_DISCARDS, TX_PACKETS, Key
+from losslessd.monitor import PAUSE_DURATION_US, PFC_RX, PFC_TX, RX_BUFFER_DISCARDS, RX_DISCARDS, TX_PACKETS, Key
 from losslessd.monitor.sources import reading_from_commands
 
 # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings: "tx_prio_N_packets", then per priority the flow
@@ -103,3 +103,14 @@ def test_mlx5_receive_buffer_discards_are_read_and_exported():
     assert r.unread == ()
     assert r.values == {Key("eth2", RX_BUFFER_DISCARDS, 0): 2, Key("eth2", RX_BUFFER_DISCARDS, 3): 5}
     assert family_of(RX_BUFFER_DISCARDS, True) == ("losslessd_nic_rx_buffer_discards_total", "priority", 1.0)
+
+
+def test_mlx5_per_priority_discards_are_read_and_exported():
+    """mlx5's rx_prio<p>_discards (Linux 5.6, commit 827a8cb2 "net/mlx5e: Add discard counters per priority": the
+    PPCNT per-priority group's rx_discards, packets of the priority dropped for lack of buffers on the physical port)
+    was not read: a host whose `ethtool -S` has only it was "no per-priority counter", its drops unseen."""
+    r = reading_from_commands("gpu07", "linux_mlx5", {
+        "ethtool -S eth2": "NIC statistics:\n     rx_prio3_discards: 4\n     rx_prio3_buf_discard: 3\n"}, 0.0, 0.0)
+    assert r.unread == ()
+    assert r.values == {Key("eth2", RX_DISCARDS, 3): 4, Key("eth2", RX_BUFFER_DISCARDS, 3): 3}
+    assert family_of(RX_DISCARDS, True) == ("losslessd_nic_rx_discards_total", "priority", 1.0)

@@ -169,6 +169,42 @@ def test_an_unclosed_quote_runs_nothing_after_it():
     assert "a quote opened on this line is never closed" in host.issues[0].message
 
 
+# bash 5 (`bash -n`, and a run: "unexpected EOF while looking for matching `}'" or "... `\"'", nothing from the line
+# on runs) of each: a `${` left open, nested or not, one whose `}` is quoted (in `${` the quotes are its own), one in
+# double quotes (the `"` inside it is its own, so the outer quote is never closed).
+@pytest.mark.parametrize("opened, why", [
+    ("X=${${a", "a parameter expansion `${` opened on this line is never closed"),
+    ("X=${a", "a parameter expansion `${` opened on this line is never closed"),
+    ("X=${a:-${b}", "a parameter expansion `${` opened on this line is never closed"),
+    ('X=${a"}"', "a parameter expansion `${` opened on this line is never closed"),
+    ("X=${a'}'", "a parameter expansion `${` opened on this line is never closed"),
+    ('X="${a"', "a quote opened on this line is never closed"),
+    ('mlnx_qos -i eth1 --trust "${MODE:-dscp"', "a quote opened on this line is never closed"),
+])
+def test_an_unclosed_parameter_expansion_runs_nothing_after_it(opened, why):
+    """bash reads a `${` on to its `}`: one never closed is a syntax error at the end of the file (the brief's
+    reproducer, `X=${${a`, was read past, and the commands after it taken as run, with no SYS002)."""
+    text = "\n".join(["#!/bin/bash", "mlnx_qos -i eth1 --trust pcp", opened, AFTER])
+    if BASH:
+        assert not bash_reads_whole(text)
+    host = parse_text("brace.sh", text)
+    assert host.ports["eth1"].trust == Trust.pcp
+    assert [(i.code, i.source.line) for i in host.issues] == [("SYS002", 3)]
+    assert why in host.issues[0].message and "runs neither this command nor anything after it" in host.issues[0].message
+
+
+@pytest.mark.parametrize("closed", ["X=${a:-foo\nbar}", 'X="${a:-"x"}"', "X=${a#}}", "echo '${' # ${", 'X="${a}"'])
+def test_a_parameter_expansion_closed_on_its_line_or_below_reads_on(closed):
+    """A `${` whose `}` comes on a later line is one word over the lines (bash(1) Parameter Expansion), nested quotes
+    are its own, and a `${` in single quotes or a comment is no expansion: the lines after it run (a `bar}` line was
+    read as a command of its own)."""
+    text = "\n".join(["#!/bin/bash", "mlnx_qos -i eth1 --trust pcp", closed, AFTER])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("brace.sh", text)
+    assert host.ports["eth1"].trust == Trust.dscp and host.issues == []
+
+
 # -- writes whose value or file the script only knows at run time ------------------------------------------------
 # Files from the NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification (ECN)":
 # `echo 1 > /sys/class/net/<interface>/ecn/<protocol>/enable/X` (protocol roce_np or roce_rp, X a priority), the

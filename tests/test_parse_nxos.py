@@ -1317,3 +1317,21 @@ def test_a_no_line_takes_one_of_the_two_away(removed):
     assert (scheduler.type, scheduler.weight) == ((SchedulerType.dwrr, 5) if removed == "no priority"
                                                   else (SchedulerType.strict, None))
     assert device.issues == []
+
+
+@pytest.mark.parametrize("removed", ["no priority level 1", "no bandwidth remaining percent 5"])
+@pytest.mark.parametrize("split", [False, True], ids=["one-file", "second-file"])
+def test_a_later_entry_of_the_policy_that_takes_one_line_away_leaves_no_sys002(removed, split):
+    """Both lines decided at the end of the class block left a SYS002 standing when a later entry of the policy (in
+    the same file, or a second input of the device) took one away: the class then reads as the line left, clean."""
+    first = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n    priority level 1\n"
+             "    bandwidth remaining percent 5\n  class type queuing c-out-8q-q-default\n    bandwidth percent 95\n"
+             "system qos\n  service-policy type queuing output OUT\n"
+             "interface Ethernet1/1\n  priority-flow-control mode on\n")
+    again = f"policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n    {removed}\n"
+    inputs = [Input("a.cfg", first), Input("b.cfg", again)] if split else [Input("a.cfg", first + again)]
+    device = nxos.parse(inputs, "sw1")
+    scheduler = device.ports["Ethernet1/1"].queues[7].scheduler
+    assert (scheduler.type, scheduler.weight) == ((SchedulerType.dwrr, 5) if removed.startswith("no priority")
+                                                  else (SchedulerType.strict, None))
+    assert device.issues == []

@@ -21,6 +21,8 @@ from losslessd.monitor import (
     PAUSE_STORM_ERRORS,
     PAUSE_STORM_WARNINGS,
     PFC_RX,
+    RX_BUFFER_DISCARDS,
+    RX_DISCARDS,
     TX_PACKETS,
     WD_RESTORED,
     WD_STORMS,
@@ -342,3 +344,25 @@ def test_the_snmp_queue_a_storm_stops_is_the_one_the_devices_pause_map_stops(tmp
 
     assert stop(stuck) == f"{idx}.3"  # priority 3's storm stops it
     assert stop(7 - stuck) == f"{idx}.4"  # the other of queues 3 and 4 goes with priority 4
+
+
+def test_the_nic_serves_its_per_priority_discards_and_a_workloads_drops_move_them():
+    """The simulator's mlx5 `ethtool -S` served neither receive-discard counter (rx_prio<p>_buf_discard, and
+    rx_prio<p>_discards of Linux 5.6, commit 827a8cb2 "net/mlx5e: Add discard counters per priority"), so no SSH test
+    could see a host drop a lossless priority. Both are served, flat until a workload's drops are credited to the
+    priority, and the daemon's own parser reads them."""
+    host = SimpleNamespace(name="gpu09", if_indexes={"ens1f0np0": 1}, lossless={"ens1f0np0": [3]},
+                           traffic=Traffic(t0=0.0))
+
+    def discards(now: float) -> dict:
+        values = reading_from_commands("gpu09", "linux_mlx5", {
+            "ethtool -S ens1f0np0": ethtool_stats(host, "ens1f0np0", now)}, now, now).values
+        return {(k.name, k.index): v for k, v in values.items() if k.name in (RX_BUFFER_DISCARDS, RX_DISCARDS)}
+
+    before = discards(10.0)
+    assert set(before) == {(name, p) for name in (RX_BUFFER_DISCARDS, RX_DISCARDS) for p in range(8)}
+    assert discards(20.0) == before  # a NIC PFC keeps lossless drops nothing
+    host.traffic.credit("1.3", "drop", 7)
+    after = discards(20.0)
+    assert {k: after[k] - before[k] for k in after if after[k] != before[k]} == {
+        (RX_BUFFER_DISCARDS, 3): 7, (RX_DISCARDS, 3): 7}

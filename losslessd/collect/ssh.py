@@ -102,7 +102,7 @@ def refusal(host: Host, cmd: Command, output: str, prompt: re.Pattern[str] | Non
             return f"output is not JSON ({exc}): {_first_line(output)!r}"
     else:
         for line in output.splitlines():
-            if any(r in line for r in host.platform.refusals):
+            if host.platform.refusal(line):
                 return f"the device answered {line.strip()[:120]!r}"
     if prompt is not None and (m := prompt.search(output)):
         at = output.count("\n", 0, m.start()) + 1

@@ -51,6 +51,7 @@ COUNTERS: dict[str, tuple[str, str | None, float]] = {
     monitor.TX_BYTES: ("queue_tx_bytes", "queue", 1.0),
     monitor.DROPPED_PACKETS: ("queue_dropped_packets", "queue", 1.0),
     monitor.RX_BUFFER_DISCARDS: ("nic_rx_buffer_discards", "priority", 1.0),
+    monitor.RX_DISCARDS: ("nic_rx_discards", "priority", 1.0),
     monitor.ECN_MARKED: ("ecn_marked_packets", "queue", 1.0),
     monitor.CNP_SENT: ("cnp_sent_packets", "queue", 1.0),
     monitor.CNP_HANDLED: ("cnp_handled_packets", "queue", 1.0),

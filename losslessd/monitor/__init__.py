@@ -43,6 +43,9 @@ DROPPED_PACKETS = "dropped_packets"  # packets the egress queue dropped
 # Packets of a priority a host NIC received and dropped for want of receive buffer (mlx5 rx_prio<p>_buf_discard): on a
 # lossless priority, loss that PFC was there to prevent (the NIC's headroom or its pause came too late).
 RX_BUFFER_DISCARDS = "rx_buffer_discards"
+# Packets of a priority a host NIC's physical port received and dropped for want of buffer (mlx5 rx_prio<p>_discards,
+# Linux 5.6): the same loss counted by the per-priority group, all casts, where a NIC's driver serves it.
+RX_DISCARDS = "rx_discards"
 ECN_MARKED = "ecn_marked"  # packets the queue marked CE (switch WRED/ECN, or a NIC's notification point)
 CNP_SENT = "cnp_sent"  # CNPs a NIC's notification point sent
 CNP_HANDLED = "cnp_handled"  # CNPs a NIC's reaction point acted on

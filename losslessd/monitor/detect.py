@@ -30,6 +30,7 @@ from . import (
     PFC_RX,
     PFC_TX,
     RX_BUFFER_DISCARDS,
+    RX_DISCARDS,
     TX_PACKETS,
     WD_RESTORED,
     WD_STORMS,
@@ -409,12 +410,15 @@ class Detectors:
         return out
 
     def _nic_discard(self, dev: _Device, r: Rates, port: str, prio: int, unknown: frozenset[Key]) -> list[Event]:
-        """A host NIC dropped packets of a lossless priority for want of receive buffer (mlx5 rx_prio<p>_buf_discard):
-        the loss PFC is there to prevent (headroom too small for the cable and MTU, or pause honoured too late). Opens
-        in the interval the count moved, ends at the first interval it did not; an unknown count is no step."""
-        key = Key(port, RX_BUFFER_DISCARDS, prio)
-        if key in unknown or (drops := r.deltas.get(key)) is None:
+        """A host NIC dropped packets of a lossless priority for want of receive buffer (mlx5 rx_prio<p>_buf_discard
+        or rx_prio<p>_discards: the larger count where both are read): the loss PFC is there to prevent (headroom too
+        small for the cable and MTU, or pause honoured too late). Opens in the interval the count moved, ends at the
+        first interval it did not; an unknown count is no step."""
+        known = [d for name in (RX_BUFFER_DISCARDS, RX_DISCARDS)
+                 if (key := Key(port, name, prio)) not in unknown and (d := r.deltas.get(key)) is not None]
+        if not known:
             return []
+        drops = max(known)
         return self._step(dev, r, "nic_lossless_discard", port, prio, drops > 0,
                           {"discards": float(drops), "interval_s": r.interval_s}, 1, 1,
                           f"the NIC dropped {drops} packet(s) of lossless priority {prio} for want of receive buffer "

@@ -36,6 +36,7 @@ from . import (
     PFC_RX,
     PFC_TX,
     RX_BUFFER_DISCARDS,
+    RX_DISCARDS,
     TX_PACKETS,
     WD_RESTORED,
     WD_STORMS,
@@ -270,10 +271,12 @@ _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
     # Linux Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst, "Priority Port Counters"
     # (rx_prio<p>_pause_duration in microseconds); rx_prio<p>_buf_discard: mlx5 en_stats.c pport_per_tc_prio_stats_desc,
     # the PPCNT per-TC-priority group's no_buffer_discard_uc (unicast packets of the priority dropped for want of
-    # receive buffer)
+    # receive buffer); rx_prio<p>_discards: Linux 5.6 commit 827a8cb2 "net/mlx5e: Add discard counters per priority"
+    # (en_stats.c pport_per_prio_traffic_stats_desc: the PPCNT per-priority group's rx_discards, "received packets
+    # that dropped due to lack of buffers on a physical port", per priority)
     "mlx5_core": {r"rx_prio(\d)_pause": PFC_RX, r"tx_prio(\d)_pause": PFC_TX,
                   r"rx_prio(\d)_pause_duration": PAUSE_DURATION_US, r"tx_prio(\d)_packets": TX_PACKETS,
-                  r"rx_prio(\d)_buf_discard": RX_BUFFER_DISCARDS},
+                  r"rx_prio(\d)_buf_discard": RX_BUFFER_DISCARDS, r"rx_prio(\d)_discards": RX_DISCARDS},
     # drivers/net/ethernet/mellanox/mlx4/en_ethtool.c main_strings, "priority flow control statistics";
     # rx_pause_duration_prio_<p> in microseconds (mlx4/en_port.h struct mlx4_en_stat_out_flow_control_mbox:
     # rx_pause_duration "Total number of microseconds that far-end port requested to pause transmission")

@@ -631,8 +631,7 @@ def refused(section: capture.Section, platform: str) -> bool:
     at the head of its output: NX-OS's `% Invalid command` with `feature lldp` off, `command not found` on a switch
     without lldpcli), as `pull` saves an optional command's answer: what it would show is not known, which is no fault
     of the input."""
-    head = section.output[:400]
-    return any(refusal in head for refusal in PLATFORMS[platform].refusals)
+    return PLATFORMS[platform].refusal(section.output[:400])
 
 
 def answered(sections: list[capture.Section], platform: str) -> list[capture.Section]:

@@ -279,6 +279,10 @@ def ethtool_stats(device: CounterDevice, interface: str, now: float) -> str | No
             f"     tx_prio{p}_pause: {values(f'{interface}/tx_prio{p}_pause', pause)}",
             f"     tx_prio{p}_pause_duration: {values(f'{interface}/tx_prio{p}_pause_duration', pause * 10)}",
             f"     rx_prio{p}_pause_transition: {values(f'{interface}/rx_prio{p}_pause_transition', pause, up=key)}",
+            # (mlx5 en_stats.c: rx_prio%d_discards in the per-priority group, Linux 5.6 on; rx_prio%d_buf_discard in
+            # the per-TC-priority group): a NIC PFC keeps lossless drops nothing, beyond what a workload dropped
+            f"     rx_prio{p}_discards: {values(f'{interface}/rx_prio{p}_discards', 0.0, c=f'{key}/drop')}",
+            f"     rx_prio{p}_buf_discard: {values(f'{interface}/rx_prio{p}_buf_discard', 0.0, c=f'{key}/drop')}",
         ]
     # Its PFC storm prevention, per port: a stall that lasts the warning watermark counts a warning, one that
     # reaches the timeout an error (the NIC then stops sending pauses), each once per stall.

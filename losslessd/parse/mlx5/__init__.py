@@ -39,7 +39,7 @@ from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from ...platforms import PLATFORMS
 from .. import lldp
-from ..base import Input, IssueList, check_port_count, line_source, port_slot, positional, refused, shell_words
+from ..base import Input, IssueList, check_port_count, line_source, port_slot, positional, shell_words
 from ..braces import holds_expression
 from . import dcb_show, mlnx_qos, sysfs
 from .wrappers import unwrap
@@ -926,6 +926,13 @@ def _command_name(command: str) -> str:
 
 
 # -- what a section says, worked out once per distinct section ---------------------------------------------
+# The programs whose refusals their own readers tell apart: mlnx_qos's (`dcb` shows the same: SYS002 says so), dcb's (a
+# driver without the DCB buffer operations), and cat's or grep's `No such file or directory` (a sysfs file the driver
+# does not have). Any other section the platform's matcher (Platform.refusal: the shells' wordings too) calls refused
+# reads as not run.
+_OWN_REFUSALS = frozenset({"mlnx_qos", "dcb", "cat", "grep"})
+
+
 @functools.lru_cache(maxsize=4096)
 def _section_ops(sec: Section) -> tuple[tuple, ...]:
     """The changes one capture section makes to a host, without the file name (the host applies them with
@@ -940,9 +947,14 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     if not tokens:
         return ()
     prog, args = os.path.basename(tokens[0]), tokens[1:]
+    refused = PLATFORMS[PLATFORM].refuses(sec.output)
+    if refused and prog not in _OWN_REFUSALS:  # (the tool is not there, or would not run: what it shows is unknown)
+        if prog in ("ethtool", "ip") and args:  # (its interface's port is kept, as a read that ran)
+            _attempt(out, args[-1], None, sec)
+        return tuple(out)
     if prog == "mlnx_qos":
         iface = _option(args, "-i", "--interface")
-        if iface and PLATFORMS[PLATFORM].refuses(sec.output):  # (not installed: dcb read instead, its sections after)
+        if iface and refused:  # (not installed: dcb read instead, its sections after)
             if _attempt(out, iface, None, sec):
                 out.append(("qos_refused", iface, sec.output.strip().split("\n", 1)[0][:80], max(sec.line - 1, 1)))
         elif iface and _attempt(out, iface, "mlnx_qos", sec):
@@ -965,7 +977,7 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     elif prog == "ip" and "link" in args and "show" in args and ("-d" in args or "-details" in args):
         _maxmtu(out, sec, args[-1])
     # lldpd: the host's LLDP neighbours (refused, lldpd not installed: no table, not one of a format not read)
-    elif (prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args)) and not refused(sec, PLATFORM):
+    elif prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args):
         out.append(("lldp", *lldp.parse(sec.output, "", sec.line)))
     return _compact(out)
 
@@ -1187,7 +1199,7 @@ def _driver(out: list, sec: Section, iface: str) -> None:
     m = _DRIVER_LINE.search(sec.output)
     if m is not None:
         out.append(("set", iface, "nic_driver", m.group(1)))
-    elif not _NO_DEVICE.search(sec.output) and not refused(sec, PLATFORM):  # (an older host without ethtool: unknown)
+    elif not _NO_DEVICE.search(sec.output):
         _issue_op(out, f"`{sec.command}`: no `driver:` line", sec.line)
 
 

@@ -10,10 +10,11 @@ the NIC and is skipped: a block's commands are read as if each ran once, in orde
 called, and a variable given a literal value is replaced by it (one set at run time, `read IF`, is not: a command
 on `$IF` then sets no port, and what it sets is unknown on each it may name). A block bash cannot read whole (a loop
 no `done` closes, an `if` no `fi`, a `case` no `esac`, `{` or `(` left open, a `)` closing nothing, a closing word
-where another is due, an empty body) ends the reading at its first line (bash stops with a syntax error and runs
-none of it); so does an `exit` that always runs (after its line). `trap ARG EXIT` runs ARG when the shell exits,
-so it is read after the script's last command; a trap on a signal is not read. Anything else is reported.
-What the script leaves alone stays unknown (None), since it depends on the host's state before.
+where another is due, an empty body; a quote, `$(` or `${` never closed) ends the reading at its first line (bash
+stops with a syntax error and runs none of it); so does an `exit` that always runs (after its line). `trap ARG EXIT`
+runs ARG when the shell exits, so it is read after the script's last command; a trap on a signal is not read.
+Anything else is reported. What the script leaves alone stays unknown (None), since it depends on the host's state
+before.
 """
 
 from __future__ import annotations
@@ -126,6 +127,9 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
                 raise InputError(exc.message, file=path, line=n) from None
             continue
         shown = line.split("\n", 1)[0] + " ..." if "\n" in line else line  # (a quoted word over lines: its first)
+        if "${" in line and (found := _expansion_left_open(line)):  # (to the end of the file: see _logical_lines)
+            flat.append((n, [UNCLOSED, _LEFT_OPEN if found[1] == "${" else _QUOTE_LEFT_OPEN], shown))
+            continue
         try:
             flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ", line), grammar))
             roles.extend([""] * (len(flat) - len(roles) - len(grammar.ended)) + grammar.ended)
@@ -133,8 +137,7 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             raise InputError(exc.message, file=path, line=n) from None
         except ValueError:
             if _quote_left_open(line, None):  # (to the end of the file: see _logical_lines)
-                flat.append((n, [UNCLOSED, "a quote opened on this line is never closed: bash stops with a syntax "
-                                           "error at the end of the file"], shown))
+                flat.append((n, [UNCLOSED, _QUOTE_LEFT_OPEN], shown))
             elif any(_scan(line, (0, False, "", []))[0]):  # a substitution or backtick left open
                 flat.append((n, [UNCLOSED, "a command substitution (`$(` or a backtick) opened on this line is never "
                                            "closed: bash stops with a syntax error at the end of the file"], shown))
@@ -149,6 +152,11 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
                     {**_shell_options(text), _EXPANDED: grammar.expanded})
 
 
+# What bash 5 does with a line it cannot read to its end (`bash -n` and a run agree: "unexpected EOF while looking for
+# matching ...", nothing from that line on runs): the reason [UNCLOSED, why] gives.
+_QUOTE_LEFT_OPEN = "a quote opened on this line is never closed: bash stops with a syntax error at the end of the file"
+_LEFT_OPEN = ("a parameter expansion `${` opened on this line is never closed: bash stops with a syntax error at the "
+              "end of the file")
 _ERREXIT = "\0errexit"  # (after `exit`: the exit `set -e` makes after a command that fails; the reason follows)
 _ERREXIT_OFF = "\0errexit-off"  # (in ``functions``: how many contexts that ignore set -e are running; see _block)
 _ERREXIT_ON = "\0errexit-on"  # (in ``functions``: whether the shell's -e option is on, as the script has run so far)
@@ -619,6 +627,13 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 parts.append(lines[i])
                 quote = _quote_left_open(lines[i], quote)
             line = "\n".join(parts)
+        if "${" in line and (opened := _expansion_left_open(line)) and opened[1] == "${" and i + 1 < len(lines):
+            # a `${` closed on a line below (bash reads on for its `}`), or by none: the rest of the file is its line
+            rest = "\n".join([line, *lines[i + 1:]])
+            end = _expansion_end(rest, opened[0])
+            more = rest.count("\n", len(line), end) if end is not None else len(lines) - i - 1
+            line = "\n".join([line, *lines[i + 1:i + 1 + more]])
+            i += more
         bodies_read = False
         if ("(" in line or "`" in line) and any((scan := _scan(line, (0, False, "", [])))[0]):
             # `$(cmd |` (or a backtick) with the rest on the lines below, its comments left out
@@ -753,9 +768,16 @@ _CASE_WORD = re.compile(r"(?:^|(?<=[;&|(\n]))\s*(case|esac)(?=[\s;&|)]|$)")
 
 def _double_quoted_end(line: str, i: int, level: int = 0) -> int:
     """The index of the `"` ending the double-quoted text from ``i`` (-1: none on the line). A `$(...)` in it is read
-    with its own quotes (`"$(cmd "$x")"`), at most MAX_NESTING deep (deeper: taken for a quote left open)."""
+    with its own quotes (`"$(cmd "$x")"`), at most MAX_NESTING deep (deeper: taken for a quote left open), and so is a
+    `${...}` (`"${a:-"x"}"`; bash(1) Parameter Expansion: `"${a"` leaves the quote open, as bash finds)."""
     while True:
         i = _IN_DOUBLE_QUOTES_TO_SUBSTITUTION.match(line, i).end()  # type: ignore[union-attr]
+        if line.startswith("${", i):
+            end = _expansion_end(line, i)
+            if end is None:
+                return -1
+            i = end
+            continue
         if not line.startswith("$(", i):
             return i if line.startswith('"', i) else -1
         if level >= MAX_NESTING:
@@ -765,9 +787,57 @@ def _double_quoted_end(line: str, i: int, level: int = 0) -> int:
             return -1
 
 
+def _expansion_end(text: str, i: int) -> int | None:
+    """Past the `}` closing the `${` at ``i`` (its quotes and nested `${` its own, bash(1) Parameter Expansion, over
+    newlines); None where none closes it: bash then reads on to the end of the file and stops with a syntax error
+    ("unexpected EOF while looking for matching `}'", as bash 5 prints it for `X=${${a` or `X=${a"}"`)."""
+    depth, j, n = 0, i, len(text)
+    while j < n:
+        step = _EXPANSION_STEP.match(text, j).group()  # type: ignore[union-attr]
+        j += len(step)
+        if step == "${":
+            depth += 1
+        elif step == "}":
+            depth -= 1
+            if not depth:
+                return j
+    return None
+
+
+# What _expansion_left_open steps over: an escaped character, an ANSI-C quoted word (`$'it\\'s'`), a single-quoted
+# word, a double quote, a comment's `#`, a `${`, plain characters.
+_EXPANSION_SCAN = re.compile(r"\\.|\$'(?:[^'\\]|\\.)*'|'[^']*'|\"|#|\$\{|[^\\'\"#$]+|.", re.S)
+
+
+def _expansion_left_open(text: str) -> tuple[int, str] | None:
+    """(where, what) of the first `${` in ``text`` that nothing after it closes, or of a quote left open (a `"` whose
+    text holds such a `${`: `X="${a"`, bash looks for the `"`), outside comments; None where all close."""
+    i, n, prev = 0, len(text), "\n"
+    while i < n:
+        step = _EXPANSION_SCAN.match(text, i).group()  # type: ignore[union-attr]
+        if step == "${":
+            if (end := _expansion_end(text, i)) is None:
+                return i, step
+            i, prev = end, "}"
+        elif step == '"':
+            if (end := _double_quoted_end(text, i + 1)) < 0:
+                return i, step
+            i, prev = end + 1, step
+        elif step == "'":  # (one no `'` closes)
+            return i, step
+        elif step == "#" and prev in " \t\n;&|(":  # a comment, to its line's end
+            i = text.find("\n", i)
+            if i < 0:
+                return None
+        else:
+            i += len(step)
+            prev = step[-1]
+    return None
+
+
 # (`$'...'`: bash(1) ANSI-C quoting, where `\'` does not end the word)
 _UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|(?<=[^\s;&|(])#|#.*)*")
-_IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\\$]*)*')
+_IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?![({]))[^"\\$]*)*')
 
 
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
@@ -2016,7 +2086,7 @@ def _expansion_word(line: str, i: int, memo: _Expansions) -> tuple[str, int] | N
             step = _EXPANSION_STEP.match(line, j).group()  # type: ignore[union-attr]
             start, j = j, j + len(step)
             quoted = step[:1] in ("'", '"', "\\")
-            if "\n" in step or (not quoted and ("$(" in step or "`" in step)):
+            if not quoted and ("$(" in step or "`" in step):  # (a newline in it: _logical_lines joined its lines)
                 break
             word.append(step if quoted else _BLANKS_AND_OPERATORS.sub(r"\\\g<0>", step))
             if step == "${":

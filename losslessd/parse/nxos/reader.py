@@ -208,7 +208,19 @@ def read(inputs: list[Input]) -> NxosConfig:
             inp = Input(inp.path, session)
         _check_is_nxos(inp)
         _Reader(cfg, inp, session=session is not None).read()
+    _both_lines_issues(cfg)
     return cfg
+
+
+def _both_lines_issues(cfg: NxosConfig) -> None:
+    """A SYS002 (at its bandwidth line) per queuing class that holds both `priority` and a bandwidth share once the
+    whole config is read: a later entry of the policy may take one line away (`no bandwidth ...`), after which the
+    class is what the line left says, with nothing to report."""
+    for queues in cfg.queuing_policies.values():
+        for name, queue in queues.items():
+            if queue.strict is not None and queue.bandwidth is not None:
+                cfg.issues.append(ParseIssue(code="SYS002", message=f"class {name}: {both_lines(queue)}",
+                                             source=queue.bandwidth.source))
 
 
 def _ethernets(words: list[str]) -> list[str]:
@@ -593,8 +605,6 @@ class _Reader(TreeReader):
             queue = queues.setdefault(cw[-1], QueueConf(source=self.src(child)))
             self.each(child.children, lambda sub, queue=queue: self.queue_command(sub, queue),
                       on_piece=functools.partial(self.marking_piece, conf=queue, field="wred", unread=None))
-            if queue.strict is not None and queue.bandwidth is not None:
-                self.issue(Node("", queue.bandwidth.source.line or 0), f"class {cw[-1]}: {both_lines(queue)}")
 
     def queue_command(self, node: Node, queue: QueueConf) -> None:
         w = node.words
