@@ -83,7 +83,8 @@ MASKED = [
     ('    encrypted-password "$6$JunosHash"; ## SECRET-DATA', f'    encrypted-password "{MASK}"; ## SECRET-DATA'),
     ("nv set system snmp-server readonly-community NvC0mm access any",
      f"nv set system snmp-server readonly-community {MASK} access any"),
-    ("nv set system aaa user cumulus hashed-password '$6$NvHash'", f"nv set system aaa user cumulus hashed-password {MASK}"),
+    ("nv set system aaa user cumulus hashed-password '$6$NvHash'",
+     f"nv set system aaa user cumulus hashed-password {MASK}"),
     ("set snmp community JunC0mm authorization read-only", f"set snmp community {MASK} authorization read-only"),
     ("ntp authentication-key 1 md5 NtpK3y 7", f"ntp authentication-key 1 md5 {MASK} 7"),
 ]

@@ -123,7 +123,9 @@ class Redactor:
         return line
 
     def _community(self, name: str) -> str:
-        return name if name.startswith(MASK) else self._communities.setdefault(name, f"{MASK}{len(self._communities) + 1}")
+        if name.startswith(MASK):
+            return name
+        return self._communities.setdefault(name, f"{MASK}{len(self._communities) + 1}")
 
     def communities(self, text: str) -> str:
         """A whole CONFIG_DB's SNMP communities the lines did not show (compact JSON) written as their masks."""
@@ -131,7 +133,7 @@ class Redactor:
             if name.startswith(MASK):
                 continue
             key = re.compile(rf'"((?:{_COMMUNITY_TABLE}\|)?){re.escape(name)}"(?=\s*:)')  # as a key only
-            text, count = key.subn(lambda m: f'"{m.group(1)}{self._community(name)}"', text)
+            text, count = key.subn(rf'"\g<1>{self._community(name)}"', text)  # (a mask holds no backslash)
             self.found += count
         return text
 
@@ -175,7 +177,7 @@ class RedactedLog(io.BufferedIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, data) -> int:  # type: ignore[override]
+    def write(self, data) -> int:
         data = bytes(data)
         head, newline, self._pending = (self._pending + data).rpartition(b"\n")
         if newline:
