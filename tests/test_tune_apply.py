@@ -432,3 +432,24 @@ def test_the_simulated_eos_config_mode_applies_its_lines_at_end_or_before_a_name
     assert _paste(sim, "spine1", ["configure session t2 commit"]) == [""]
     assert "minimum-threshold 8192" in sim.running_config("spine1")
     assert not any(name.startswith("terminal-") for name in sim.devices["spine1"].config.sessions)
+
+
+def test_eos_session_dropped_after_the_commit_says_the_switch_runs_the_candidate_on_its_timer(make_sim):
+    """The SSH session drops right after `configure session NAME commit timer` (the switch took the commit): the
+    rollback cannot run, so the push must not be reported as rolled back: the switch runs the candidate until its
+    commit timer reverts it, and the operator is told so and how to revert it now. It was reported as "napalm refused
+    the change: ReadTimeout ... Things you might try to fix this ..." and rolled_back True."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    before = sim.running_config("spine1")
+    sim.drop_after("spine1", "commit timer")
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    assert sim.running_config("spine1") != before  # the candidate stands, on its timer
+    [pending] = [s for s in sim.devices["spine1"].config.sessions.values() if s.state == "pendingCommitTimer"]
+    assert not err.value.rolled_back and "the rollback failed too" in err.value.message
+    assert "300 s commit timer reverts it" in err.value.message and "abort" in err.value.message
+    assert "Things you might try" not in err.value.message

@@ -204,35 +204,41 @@ class EosPusher(Pusher):
                 return Pushed(self.name, False, "")
             self.dev.commit_config(revert_in=CONFIRM_S)
         except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
-            self._undo()
-            why = self.guard.mask(f"{type(exc).__name__}: {exc}")[0]
-            raise PushError(self.name, f"napalm refused the change: {why}", True) from None
+            raise self._undone(f"napalm refused the change: {self._why(exc)}") from None
         try:
             problem = check(self.running())
-        except InputError:
-            self._undo()
-            raise
+        except InputError as exc:  # (an input error still: the running config read back is not one to trust)
+            raise InputError(self._undone(exc.message).message) from None
         if problem is None and not self.dev.has_pending_commit():
             problem = "the switch holds no commit waiting for confirmation"
         if problem is not None:
-            self._undo()
-            raise PushError(self.name, f"the commit did not land ({problem}); rolled back", True)
+            raise self._undone(f"the commit did not land ({problem})")
         try:
             self.dev.confirm_commit()
         except Exception as exc:  # noqa: BLE001 - unconfirmed, the switch reverts it when its timer runs out
-            self._undo()
-            why = self.guard.mask(str(exc))[0]
-            raise PushError(self.name, f"the commit could not be confirmed: {why}; rolled back", True) from None
+            raise self._undone(f"the commit could not be confirmed: {self._why(exc)}") from None
         return Pushed(self.name, True, diff)
 
-    def _undo(self) -> None:
+    def _why(self, exc: Exception) -> str:
+        """An exception's type and first line (netmiko adds lines of advice), the login secrets masked."""
+        first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+        return self.guard.mask(f"{type(exc).__name__}: {first}" if first else type(exc).__name__)[0]
+
+    def _undone(self, problem: str) -> PushError:
+        """``problem`` after an attempt to take the change back (a pending commit rolled back, else the config session
+        discarded), saying which state the switch was left in: rolled back, or, when that failed too (a session that
+        dropped mid-push), a commit that may stand until its timer reverts it."""
         try:
             if self.dev.config_session is not None and self.dev.has_pending_commit():
                 self.dev.rollback()  # aborts the session on its timer
             else:
                 self.dev.discard_config()
-        except Exception:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
-            pass
+        except Exception as exc:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
+            return PushError(self.name, f"{problem}; the rollback failed too ({self._why(exc)}): if the commit landed, "
+                             f"the switch runs the candidate until its {CONFIRM_S} s commit timer reverts it (`show "
+                             "configuration sessions` lists it as pendingCommitTimer; `configure session NAME abort` "
+                             "reverts it now)", False)
+        return PushError(self.name, f"{problem}; rolled back", True)
 
     def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
         """The ECN lines of each tuned port's queue blocks (``queues``: port -> the queues carrying its lossless
