@@ -638,3 +638,46 @@ def test_a_resumed_tune_stopped_while_the_sonic_session_opens_names_its_checkpoi
     left = next(line for line in said if line.startswith("leaf1: not put back"))
     assert left.splitlines()[1:] == [f"    sudo config rollback {checkpoint}",
                                       f"    sudo config delete-checkpoint {checkpoint}"]
+
+
+@pytest.mark.parametrize("answer", [b"n\r", b"\x04", b"maybe\r\x04", None], ids=["no", "eof", "unclear-then-eof",
+                                                                                   "ctrl-c"])
+def test_a_declined_confirmation_pushes_nothing_and_exits_2(fabric, tmp_path, answer):
+    """`tune --apply` on a terminal asks before anything is pushed. A no, an end of input (Ctrl-D), an answer that
+    is neither then the end, or Ctrl-C at the question: nothing pushed, exit 2 (docs/tune.md: nothing was pushed)
+    with a line that says so. It ended as click's bare "Aborted!" with exit 1, the code of a tune that stopped early
+    after pushing."""
+    import select
+
+    sim = fabric
+    found = sim.running_config("leaf1")
+    cmd = [sys.executable, "-m", "losslessd", "tune", "--apply", "--inventory", str(sim.inventory_path),
+           "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark", shlex.join(bench(sim)), "--budget", "1",
+           "--noise-runs", "2", "--db", str(tmp_path / "tune.sqlite"), "--known-hosts", str(sim.known_hosts_path)]
+    terminal, tty = os.openpty()
+    tune = subprocess.Popen(cmd, stdin=tty, stdout=tty, stderr=tty, env=os.environ.copy(), start_new_session=True)
+    os.close(tty)
+    out = b""
+    try:
+        for _ in range(1200):  # counted reads until the question, then until the tune ends
+            if select.select([terminal], [], [], 0.1)[0]:
+                with contextlib.suppress(OSError):  # (EIO: the tune closed the terminal)
+                    out += os.read(terminal, 65536)
+            if b"[y/N]" in out and answer is not False:
+                if answer is None:
+                    tune.send_signal(signal.SIGINT)
+                else:
+                    os.write(terminal, answer)
+                answer = False
+            if tune.poll() is not None and not select.select([terminal], [], [], 0.1)[0]:
+                break
+    finally:
+        os.close(terminal)
+        if tune.poll() is None:
+            tune.kill()
+        tune.wait()
+    text = out.decode(errors="replace")
+    assert answer is False, text  # the question was asked
+    assert tune.returncode == 2, text
+    assert "--apply was not confirmed: nothing was pushed to leaf1" in text and "Traceback" not in text
+    assert sim.running_config("leaf1") == found
