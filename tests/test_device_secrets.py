@@ -104,3 +104,7 @@ def test_redact_lines_by_platform_syntax():
     compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'
     assert json.loads(redact(compact, is_json=True)[0]) == {"SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}},
                                                             "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}
+    # A device's output (a hostile one) whose JSON nests deeper than the parser reads: no RecursionError (a pull's
+    # internal error), and a line of many secrets masked in one pass.
+    assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0
+    assert redact('"x" ' * 50_000 + "## SECRET-DATA")[1] == 50_000

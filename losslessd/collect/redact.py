@@ -15,6 +15,7 @@ import json
 import re
 from typing import BinaryIO
 
+from ..docpos import json_value
 from . import MASK
 
 # The word after these is a secret (after an encryption type, e.g. `key 7 X`, `secret sha512 X`, `password 5 X`):
@@ -90,9 +91,11 @@ class Redactor:
 
     def _mask(self, line: str, spans: list[tuple[int, int]], mask: str = MASK) -> str:
         self.found += len(spans)
-        for start, end in reversed(spans):
-            line = line[:start] + mask + line[end:]
-        return line
+        parts, at = [], 0
+        for start, end in spans:  # (in order, in one pass: a line of many secrets is not copied once per secret)
+            parts += [line[at:start], mask]
+            at = end
+        return "".join(parts) + line[at:]
 
     def _cli_line(self, line: str) -> str:
         words = list(_WORD.finditer(line))
@@ -146,7 +149,7 @@ def _communities(text: str) -> set[str]:
     """The SNMP communities a CONFIG_DB (as `show runningconfiguration all` prints it, a redis dump's
     `SNMP_COMMUNITY|NAME` keys, or namespaces of either) names, escaped as JSON writes them."""
     try:
-        data = json.loads(text)
+        data = json_value(text)  # (a ValueError for nesting deeper than the parser reads, never a RecursionError)
     except ValueError:
         return set()
     out: set[str] = set()
