@@ -681,3 +681,22 @@ def test_a_declined_confirmation_pushes_nothing_and_exits_2(fabric, tmp_path, an
     assert tune.returncode == 2, text
     assert "--apply was not confirmed: nothing was pushed to leaf1" in text and "Traceback" not in text
     assert sim.running_config("leaf1") == found
+
+
+def test_a_session_dropped_mid_push_is_put_back_over_a_new_session(fabric, tmp_path):
+    """The SSH session to leaf1 drops right after `config apply-patch` (the switch applied the candidate). The push
+    fails, its rollback cannot run over the dead session, and the put-back to the best-known settings ran over that
+    same dead session: "could not be put back", exit 2 (nothing pushed, says docs/tune.md) with the candidate left on
+    the switch. The put-back now opens a new session and the switch ends as found; the tune stops with exit 1."""
+    sim = fabric
+    found = sim.running_config("leaf1")
+    sim.drop_after("leaf1", "config apply-patch")
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", "--apply", "--yes", "--inventory",
+                          str(sim.inventory_path), "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark",
+                          shlex.join(bench(sim)), "--budget", "2", "--noise-runs", "2", "--db", str(tmp_path / "t.db"),
+                          "--known-hosts", str(sim.known_hosts_path), "--timeout", "10"],
+                         capture_output=True, text=True, env=os.environ.copy(), timeout=600)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "the session broke off" in res.stdout and "the fabric is back at the best-known settings" in res.stdout
+    assert "could not be put back" not in res.stdout and "Traceback" not in res.stderr
+    assert sim.running_config("leaf1") == found
