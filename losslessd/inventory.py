@@ -420,6 +420,11 @@ class _Loader:
             for exc in refuse_plaintext(_at(entry, at) if isinstance(_at(entry, at), dict) else {}):
                 self.error(f"{label}: {exc}", doc, (*parts, *at, exc.key))
                 broken.add(at or (exc.key,))
+        for path in _unread_secrets(entry):
+            self.error(f"{label}: plaintext `{path[-1]}:` under `{'.'.join(path[:-1])}` refused: a secret does not "
+                       "belong in an inventory, and losslessd never reads one there; give data.credentials."
+                       f"{path[-1]}_env (an environment variable name) or {path[-1]}_file (a file with mode 0600)",
+                       doc, (*parts, *path))
         for attempt in range(3):  # at most: the entry as written, without its broken parts, empty
             for unit in broken:
                 if len(unit) == 1 or (len(unit) == 2 and isinstance(entry.get("data"), dict)):
@@ -648,6 +653,26 @@ def file_name_problem(name: str) -> str | None:
 
 def _collectable() -> str:
     return ", ".join(p.id for p in PLATFORMS.values() if p.netmiko)
+
+
+def _unread_secrets(entry: dict) -> list[tuple[str, ...]]:
+    """Where an entry holds a secret-named key losslessd does not read (SECRET_KEYS directly under `data`, or anywhere
+    under Nornir's `connection_options`, e.g. `connection_options: {netmiko: {password: ...}}`): the login never used
+    it, and the inventory kept a secret in clear that the checks of data.credentials refuse."""
+    out: list[tuple[str, ...]] = []
+    data = entry.get("data")
+    if isinstance(data, dict):
+        out += [("data", k) for k in data if k in SECRET_KEYS]
+    stack: list[tuple[tuple[str, ...], Any]] = [(("connection_options",), entry.get("connection_options"))]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if isinstance(k, str) and k in SECRET_KEYS and v is not None:
+                    out.append((*path, k))
+                elif isinstance(k, str):
+                    stack.append(((*path, k), v))
+    return sorted(out)
 
 
 def _at(data: Any, parts: tuple) -> Any:

@@ -366,3 +366,19 @@ def test_sd_notify_ready_watchdog_stopping(sim, tmp_path):
         assert status == 0
         assert seen.index("READY=1") < seen.index("STOPPING=1")
         assert any(line.startswith("STATUS=") for line in seen)
+
+
+def test_metrics_on_an_address_that_is_not_loopback_is_logged_as_a_warning(sim, daemon, tmp_path):
+    """/metrics and /-/reload (no authentication) bound where the settings say: 127.0.0.1 by default, without a word;
+    0.0.0.0 (every address) with a warning naming it, which the log did not have (only `serving /metrics on`, info)."""
+    def warned(d):
+        return [r for r in d.log_records() if r["level"] == "warning" and "not a loopback address" in r["msg"]]
+
+    assert warned(daemon) == []
+    d = DaemonProcess(sim, tmp_path / "daemon", http={"host": "0.0.0.0"}, poll={"ssh_counters_interval_s": None})
+    try:
+        d.start()
+        [record] = wait_for(lambda: warned(d), "the warning")
+        assert f"http://0.0.0.0:{d.port}" in record["msg"] and "127.0.0.1" in record["msg"]
+    finally:
+        d.stop()

@@ -377,3 +377,33 @@ def test_a_host_or_group_name_yaml_reads_as_no_text_is_refused(tmp_path):
     assert "group True: a name must be text, not a boolean (quote it)" in messages
     assert "host None: a name must be text, not a null (quote it)" in messages
     assert len(messages) == 2, messages  # (host 010 is the host "010")
+
+
+def test_plaintext_secrets_where_losslessd_does_not_read_them_are_refused(tmp_path):
+    """Nornir keeps a login in `connection_options` (`netmiko: {password: ..., extras: {secret: ...}}`) and some
+    inventories put one straight under `data`: losslessd reads neither, so the login used data.credentials while the
+    inventory kept the secret in clear, accepted without a word. Each is refused at its line, never echoed, and the
+    keys that are not secrets (`extras: {ssh_strict: false}`, `data.site`) are still left alone."""
+    path = _write(tmp_path / "inv.yaml", """
+        hosts:
+          leaf1:
+            platform: sonic
+            connection_options:
+              netmiko:
+                password: Plain-CO-1
+                extras: {ssh_strict: false, secret: Plain-CO-2}
+            data:
+              password: Plain-Data-3
+              site: dc1
+              credentials: {username: admin, password_env: FABRIC_PW}
+        groups:
+          spines:
+            connection_options: {napalm: {extras: {optional_args: {community: Plain-CO-4}}}}
+        """)
+    errors = _errors(path)
+    assert [line for line, _ in errors] == [6, 7, 9, 14]
+    assert "plaintext `password:` under `connection_options.netmiko` refused" in errors[0][1]
+    assert "`secret:` under `connection_options.netmiko.extras`" in errors[1][1] and "secret_env" in errors[1][1]
+    assert "plaintext `password:` under `data` refused" in errors[2][1]
+    assert "`community:` under `connection_options.napalm.extras.optional_args`" in errors[3][1]
+    assert not any("Plain-" in message for _, message in errors)

@@ -432,3 +432,68 @@ def test_the_simulated_eos_config_mode_applies_its_lines_at_end_or_before_a_name
     assert _paste(sim, "spine1", ["configure session t2 commit"]) == [""]
     assert "minimum-threshold 8192" in sim.running_config("spine1")
     assert not any(name.startswith("terminal-") for name in sim.devices["spine1"].config.sessions)
+
+
+def test_eos_session_dropped_after_the_commit_says_the_switch_runs_the_candidate_on_its_timer(make_sim):
+    """The SSH session drops right after `configure session NAME commit timer` (the switch took the commit): the
+    rollback cannot run, so the push must not be reported as rolled back: the switch runs the candidate until its
+    commit timer reverts it, and the operator is told so and how to revert it now. It was reported as "napalm refused
+    the change: ReadTimeout ... Things you might try to fix this ..." and rolled_back True."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    before = sim.running_config("spine1")
+    sim.drop_after("spine1", "commit timer")
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    assert sim.running_config("spine1") != before  # the candidate stands, on its timer
+    [pending] = [s for s in sim.devices["spine1"].config.sessions.values() if s.state == "pendingCommitTimer"]
+    assert not err.value.rolled_back and "the rollback failed too" in err.value.message
+    assert "300 s commit timer reverts it" in err.value.message and "abort" in err.value.message
+    assert "Things you might try" not in err.value.message
+
+
+def test_sonic_session_dropped_at_apply_patch_keeps_the_checkpoint_and_says_how_to_roll_back(make_sim):
+    """The SSH session drops right after `config apply-patch` (the switch applied it). netmiko's ReadTimeout and the
+    closed socket of the rollback escaped push() as they were: not a PushError, so the tune neither reported the device
+    nor put the fabric back. Now: a PushError, not rolled back, that says the patch may stand and names the rollback
+    to run by hand to the checkpoint it keeps (it was deleted after a failed rollback: the way back went with it)."""
+    sim = make_sim(["leaf1"], snmp=False)
+    cfg, pusher = _setup(sim, "leaf1", ["Ethernet0", "Ethernet4"], SonicPusher)
+    pusher.timeout_s = 5.0  # (each read of the dead session waits this long)
+    before = sim.running_config("leaf1")
+    sim.drop_after("leaf1", "config apply-patch")
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    message = err.value.message
+    assert sim.running_config("leaf1") != before  # the patch stands
+    assert not err.value.rolled_back and "the session broke off" in message, message
+    assert "whether the patch landed is not known" in message and "rollback failed too" in message
+    assert "`sudo config rollback losslessd-tune-test-before` (the checkpoint is kept)" in message
+    assert "losslessd-tune-test-before" in sim.devices["leaf1"].config.checkpoints
+    assert "Things you might try" not in message
+
+
+def test_nvue_session_dropped_at_apply_says_how_to_undo_by_hand(make_sim, tmp_path):
+    """The session drops right after `nv config apply -y` (the switch applied the revision): the undo cannot run over
+    it. A PushError (it was netmiko's ReadTimeout, out of push() as it was), not rolled back, naming the lines that
+    undo the revision by hand."""
+    sim, name, pusher, cfg = _nvue(make_sim, tmp_path)
+    pusher.timeout_s = 5.0
+    before = sim.running_config(name)
+    sim.drop_after(name, "nv config apply")
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    message = err.value.message
+    assert sim.running_config(name) != before
+    assert not err.value.rolled_back and "whether the revision applied is not known" in message, message
+    assert "undo it by hand: `nv " in message and "`nv set interface swp2 qos congestion-control profile " in message
+    assert message.endswith("`nv config apply -y`")

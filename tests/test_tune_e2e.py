@@ -654,3 +654,65 @@ def test_docs_tune_dry_run_excerpt_is_what_tune_prints(fabric, tmp_path):
     res = losslessd(*shlex.split(command[:-1] + continued)[1:], cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert res.stdout == shown
+
+
+@pytest.mark.parametrize("answer", [b"n\r", b"\x04", b"maybe\r\x04", None], ids=["no", "eof", "unclear-then-eof",
+                                                                                   "ctrl-c"])
+def test_a_declined_confirmation_pushes_nothing_and_exits_2(fabric, tmp_path, answer):
+    """`tune --apply` on a terminal asks before anything is pushed. A no, an end of input (Ctrl-D), an answer that
+    is neither then the end, or Ctrl-C at the question: nothing pushed, exit 2 (docs/tune.md: nothing was pushed)
+    with a line that says so. It ended as click's bare "Aborted!" with exit 1, the code of a tune that stopped early
+    after pushing."""
+    import select
+
+    sim = fabric
+    found = sim.running_config("leaf1")
+    cmd = [sys.executable, "-m", "losslessd", "tune", "--apply", "--inventory", str(sim.inventory_path),
+           "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark", shlex.join(bench(sim)), "--budget", "1",
+           "--noise-runs", "2", "--db", str(tmp_path / "tune.sqlite"), "--known-hosts", str(sim.known_hosts_path)]
+    terminal, tty = os.openpty()
+    tune = subprocess.Popen(cmd, stdin=tty, stdout=tty, stderr=tty, env=os.environ.copy(), start_new_session=True)
+    os.close(tty)
+    out = b""
+    try:
+        for _ in range(1200):  # counted reads until the question, then until the tune ends
+            if select.select([terminal], [], [], 0.1)[0]:
+                with contextlib.suppress(OSError):  # (EIO: the tune closed the terminal)
+                    out += os.read(terminal, 65536)
+            if b"[y/N]" in out and answer is not False:
+                if answer is None:
+                    tune.send_signal(signal.SIGINT)
+                else:
+                    os.write(terminal, answer)
+                answer = False
+            if tune.poll() is not None and not select.select([terminal], [], [], 0.1)[0]:
+                break
+    finally:
+        os.close(terminal)
+        if tune.poll() is None:
+            tune.kill()
+        tune.wait()
+    text = out.decode(errors="replace")
+    assert answer is False, text  # the question was asked
+    assert tune.returncode == 2, text
+    assert "--apply was not confirmed: nothing was pushed to leaf1" in text and "Traceback" not in text
+    assert sim.running_config("leaf1") == found
+
+
+def test_a_session_dropped_mid_push_is_put_back_over_a_new_session(fabric, tmp_path):
+    """The SSH session to leaf1 drops right after `config apply-patch` (the switch applied the candidate). The push
+    fails, its rollback cannot run over the dead session, and the put-back to the best-known settings ran over that
+    same dead session: "could not be put back", exit 2 (nothing pushed, says docs/tune.md) with the candidate left on
+    the switch. The put-back now opens a new session and the switch ends as found; the tune stops with exit 1."""
+    sim = fabric
+    found = sim.running_config("leaf1")
+    sim.drop_after("leaf1", "config apply-patch")
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", "--apply", "--yes", "--inventory",
+                          str(sim.inventory_path), "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark",
+                          shlex.join(bench(sim)), "--budget", "2", "--noise-runs", "2", "--db", str(tmp_path / "t.db"),
+                          "--known-hosts", str(sim.known_hosts_path), "--timeout", "10"],
+                         capture_output=True, text=True, env=os.environ.copy(), timeout=600)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "the session broke off" in res.stdout and "the fabric is back at the best-known settings" in res.stdout
+    assert "could not be put back" not in res.stdout and "Traceback" not in res.stderr
+    assert sim.running_config("leaf1") == found

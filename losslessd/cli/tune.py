@@ -123,11 +123,23 @@ def tune(
         for line in tuner.describe():
             say(line)
         if not yes:
-            typer.confirm(f"Push candidates to {', '.join(tuner.devices)} and run the benchmark?", abort=True)
+            _confirm(f"Push candidates to {', '.join(tuner.devices)} and run the benchmark?", tuner.devices)
         code = tuner.run()
     if tuner.stop.signum is not None:  # stopped by a signal (SIGHUP: its terminal is gone): the exit says so, not EIO
         _drop_unwritable_output()
     raise typer.Exit(code)
+
+
+def _confirm(question: str, devices: list[str]) -> None:
+    """The operator's yes, or InputError (exit 2, as docs/tune.md gives every run that pushed nothing): a no, an end
+    of input or Ctrl-C at the question ended as click's "Aborted!" with exit 1, the code of a tune that stopped
+    early after pushing."""
+    try:
+        if typer.confirm(question):
+            return
+    except typer.Abort:
+        pass
+    raise InputError(f"--apply was not confirmed: nothing was pushed to {', '.join(devices)}")
 
 
 def _drop_unwritable_output() -> None:

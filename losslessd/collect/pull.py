@@ -41,6 +41,7 @@ from . import (
     sha256,
     write_atomic,
 )
+from .redact import redact
 from .ssh import CollectError, Result, Session
 
 if TYPE_CHECKING:  # pysnmp is imported only when an inventory asks for counters
@@ -305,7 +306,12 @@ class _Pull:
         collected = _now()
         header = {"device": host.name, "platform": host.platform.id, "collected": collected,
                   "collector": f"losslessd {__version__} pull"}
-        text = capture.write(header, outcome.sections)
+        sections, redacted = [], 0
+        for command, output in outcome.sections:  # the device's own secrets never reach the disk (collect.redact)
+            output, count = redact(output, is_json=output.lstrip().startswith("{"))
+            sections.append((command, output))
+            redacted += count
+        text = capture.write(header, sections)
         name = capture_name(host.name)
         data = _write(self.out / name, text)
         lines = [s.line for s in capture.read(text).sections]
@@ -320,6 +326,10 @@ class _Pull:
         result.status = "ok"
         result.record.update(status="ok", collected=collected, capture=name, sha256=sha256(data),
                              duration_s=round(duration, 3))
+        if redacted:
+            result.record["redacted"] = redacted
+            log.info("%s: %d secret(s) of its own config (SNMP communities, keys, password hashes) written as %s in "
+                     "the capture", host.name, redacted, MASK)
 
     async def _poll_snmp(self, host: Host, spec: SnmpTarget, result: DeviceResult) -> None:
         from . import snmp  # pysnmp: only when an inventory asks for counters

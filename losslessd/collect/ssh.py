@@ -37,6 +37,7 @@ from ..inventory import Host
 from ..platforms import Command
 from ..printable import DEVICE_CONTROL
 from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, MASK, TIMEOUT, UNREACHABLE
+from .redact import RedactedLog
 
 
 class CollectError(Exception):
@@ -372,7 +373,12 @@ class Session(Guard):
             raise CollectError(COMMAND_FAILED, f"cannot write its session log {self.session_log}: "
                                                f"{limits.os_reason(exc)}") from None
         with log as log_file:
-            return self._commands(deadline, log_file)
+            redacted = RedactedLog(log_file) if log_file is not None else None  # the device's own secrets masked
+            try:
+                return self._commands(deadline, redacted)
+            finally:
+                if redacted is not None:
+                    redacted.close()
 
     def _commands(self, deadline: float, log_file) -> Result:
         from netmiko import ConnectHandler  # slow import (paramiko, textfsm): only when pulling
@@ -381,7 +387,8 @@ class Session(Guard):
         sock = self.connect()
         conn = ConnectHandler(**connect_args(host, self.known_hosts, self.timeout), sock=sock,
                               # netmiko masks the password and secret in its session log (SessionLog no_log); the
-                              # file is ours, created 0600 like the captures.
+                              # file is ours, created 0600 like the captures, and RedactedLog masks the device's own
+                              # secrets (collect.redact).
                               session_log=log_file)
         self.attach(conn)
         try:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import ipaddress
 import logging
 import socket
 import time
@@ -91,6 +92,7 @@ class HttpFace:
         self._room = asyncio.Condition()
         self._inflight: dict[tuple, asyncio.Future] = {}  # scrapes being rendered, shared by equal requests
         self._server: asyncio.base_events.Server | None = None
+        self.loopback = True  # (once started) whether the address it listens on is a loopback one
         self._logged = 0
         self._unlogged = 0
         self._window_end = 0.0
@@ -125,6 +127,7 @@ class HttpFace:
             sock.close()
             raise
         self.port = sock.getsockname()[1]
+        self.loopback = ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_loopback
         return self
 
     async def close(self) -> None:

@@ -163,6 +163,11 @@ class Daemon:
             self.history.close()
             return 2
         log.info("serving /metrics on %s", self.http.url, extra={"url": self.http.url})
+        if not self.http.loopback:  # (settings.http.host: 0.0.0.0, a routable address, or a name resolving to one)
+            log.warning("/metrics and /-/reload listen on %s, which is not a loopback address: whoever reaches it "
+                        "reads the fabric's metrics and can make the daemon reload (no authentication); set http.host "
+                        "to 127.0.0.1 unless a scraper on another host needs it, and firewall the port",
+                        self.http.url, extra={"url": self.http.url})
         devices = self._devices(settings)
         count = worker_count(settings, self._workers_override, len(devices))
         self.workers = [_Worker(i, part) for i, part in enumerate(split(devices, count))]

@@ -104,6 +104,7 @@ class SimDevice:
     # command -> (text after its own answer, the next time only)
     trailed: dict[str, tuple[str, bool]] = field(default_factory=dict, repr=False)
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
+    dropped: list[str] = field(default_factory=list, repr=False)  # command parts (Simulator.drop_after)
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
     # port -> PFC priority -> the egress queues its config puts the priority's traffic on (Port.priority_queues); a
@@ -365,6 +366,11 @@ class Simulator:
             trailed.pop(cmd, None)
         else:
             trailed[cmd] = (text, once)
+
+    def drop_after(self, name: str, part: str) -> None:
+        """The next command of ``name`` that holds ``part`` (`commit timer`: a session name is napalm's) is done as the
+        device does it, then the SSH session drops before its answer (a link or management plane lost mid-push)."""
+        self._device(name).dropped.append(normalize(part))
 
     def flood(self, name: str, command: str, on: bool = True) -> None:
         """Answer ``command`` with lines that never end (a `show` stuck in a loop, a log followed for ever, or a

@@ -38,6 +38,7 @@ class CliDevice(Protocol):
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
     trailed: dict[str, tuple[str, bool]]  # normalised command line -> (text after its answer, once) (Simulator.trail)
     flooded: set[str]  # normalised command lines answered by output that never ends
+    dropped: list[str]  # command parts: the next command holding one is done, then the session drops (drop_after)
     delay_s: float  # a slow device waits this long before each command's output
     slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
@@ -73,6 +74,14 @@ class Shell:
 
     def answer(self, line: str) -> Reply:
         cmd = normalize(line)
+        reply = self._answer(cmd)
+        dropped = self.device.dropped
+        if (at := next((i for i, part in enumerate(dropped) if part in cmd), None)) is not None:
+            del dropped[at]
+            return Reply("", close=True)  # done, and the session gone before its answer
+        return reply
+
+    def _answer(self, cmd: str) -> Reply:
         if not cmd:
             return Reply("")
         if cmd in ("exit", "logout", "quit"):

@@ -105,6 +105,11 @@ class Pusher:
         why = host_key_refusal(exc, self.host, self.known_hosts) or f"{type(exc).__name__}: {exc}"
         return PushError(self.name, f"{what}: {self.guard.mask(why)[0]}", False)
 
+    def _why(self, exc: Exception) -> str:
+        """An exception's type and first line (netmiko adds lines of advice), the login secrets masked."""
+        first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+        return self.guard.mask(f"{type(exc).__name__}: {first}" if first else type(exc).__name__)[0]
+
     def running(self) -> str:
         """The running config as the platform's config_read answers it, checked as a pull checks an output."""
         cmd = self.host.platform.config_read
@@ -204,35 +209,36 @@ class EosPusher(Pusher):
                 return Pushed(self.name, False, "")
             self.dev.commit_config(revert_in=CONFIRM_S)
         except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
-            self._undo()
-            why = self.guard.mask(f"{type(exc).__name__}: {exc}")[0]
-            raise PushError(self.name, f"napalm refused the change: {why}", True) from None
+            raise self._undone(f"napalm refused the change: {self._why(exc)}") from None
         try:
             problem = check(self.running())
-        except InputError:
-            self._undo()
-            raise
+        except InputError as exc:  # (an input error still: the running config read back is not one to trust)
+            raise InputError(self._undone(exc.message).message) from None
         if problem is None and not self.dev.has_pending_commit():
             problem = "the switch holds no commit waiting for confirmation"
         if problem is not None:
-            self._undo()
-            raise PushError(self.name, f"the commit did not land ({problem}); rolled back", True)
+            raise self._undone(f"the commit did not land ({problem})")
         try:
             self.dev.confirm_commit()
         except Exception as exc:  # noqa: BLE001 - unconfirmed, the switch reverts it when its timer runs out
-            self._undo()
-            why = self.guard.mask(str(exc))[0]
-            raise PushError(self.name, f"the commit could not be confirmed: {why}; rolled back", True) from None
+            raise self._undone(f"the commit could not be confirmed: {self._why(exc)}") from None
         return Pushed(self.name, True, diff)
 
-    def _undo(self) -> None:
+    def _undone(self, problem: str) -> PushError:
+        """``problem`` after an attempt to take the change back (a pending commit rolled back, else the config session
+        discarded), saying which state the switch was left in: rolled back, or, when that failed too (a session that
+        dropped mid-push), a commit that may stand until its timer reverts it."""
         try:
             if self.dev.config_session is not None and self.dev.has_pending_commit():
                 self.dev.rollback()  # aborts the session on its timer
             else:
                 self.dev.discard_config()
-        except Exception:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
-            pass
+        except Exception as exc:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
+            return PushError(self.name, f"{problem}; the rollback failed too ({self._why(exc)}): if the commit landed, "
+                             f"the switch runs the candidate until its {CONFIRM_S} s commit timer reverts it (`show "
+                             "configuration sessions` lists it as pendingCommitTimer; `configure session NAME abort` "
+                             "reverts it now)", False)
+        return PushError(self.name, f"{problem}; rolled back", True)
 
     def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
         """The ECN lines of each tuned port's queue blocks (``queues``: port -> the queues carrying its lossless
@@ -309,6 +315,8 @@ class SonicPusher(Pusher):
             out, _, why = self.guard.send(self.conn, Command(command, optional=True), self.timeout_s, rearm=True)
         except CollectError as exc:
             raise PushError(self.name, f"`{command}`: {exc.message}", False) from None
+        except Exception as exc:  # noqa: BLE001 - netmiko's ReadTimeout, a closed socket: the session broke off
+            raise PushError(self.name, f"`{command}`: the session broke off ({self._why(exc)})", False) from None
         if why is None and (error := _ERROR_LINE.search(out)):
             why = f"the device answered {out[error.start():].splitlines()[0].strip()[:200]!r}"
         if why is None and success is not None and not _has_line(out, success):
@@ -381,31 +389,49 @@ class SonicPusher(Pusher):
         before = f"{self.tag}-before"
         self._checkpoint(before)
         text = json.dumps(patch)
+        kept = False  # the checkpoint stays on the switch when a rollback to it failed: the operator's way back
         try:
             path = self._patch_file()
             try:
                 for i in range(0, len(text), _PATCH_CHUNK):
                     self._run(f"printf '%s' {shlex.quote(text[i:i + _PATCH_CHUNK])} >> {path}")
                 # (an error line beside "Patch applied successfully": what landed is not known, so it is rolled back)
-                failed = self._send(f"sudo config apply-patch {path}", "Patch applied successfully")[1]
+                try:
+                    failed = self._send(f"sudo config apply-patch {path}", "Patch applied successfully")[1]
+                except PushError as exc:
+                    failed = f"{exc.message}: whether the patch landed is not known"
             finally:
                 self._remove(path)
             if failed is not None:
-                why = self._rollback(before)
-                raise PushError(self.name, f"`config apply-patch` failed: {failed}; "
-                                           + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
+                error = self._rolled_back(before, f"`config apply-patch` failed: {failed}")
+                kept = not error.rolled_back
+                raise error
             try:
                 problem = check(self.running())
-            except InputError:
-                self._rollback(before)
-                raise
+            except InputError as exc:
+                error = self._rolled_back(before, exc.message)
+                kept = not error.rolled_back
+                raise InputError(error.message) from None
             if problem is not None:
-                why = self._rollback(before)
-                raise PushError(self.name, f"the patch did not land ({problem}); "
-                                           + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
+                error = self._rolled_back(before, f"the patch did not land ({problem})")
+                kept = not error.rolled_back
+                raise error
         finally:
-            self._delete_checkpoint(before)
+            if not kept:
+                self._delete_checkpoint(before)
         return Pushed(self.name, True, json.dumps(patch, indent=1))
+
+    def _rolled_back(self, checkpoint: str, problem: str) -> PushError:
+        """``problem`` after a rollback to ``checkpoint``, saying whether it ran; when it did not (it failed, or the
+        session broke off), the checkpoint is left on the switch and the message says how to roll back by hand."""
+        try:
+            why = self._rollback(checkpoint)
+        except PushError as exc:
+            why = exc.message
+        if why is None:
+            return PushError(self.name, f"{problem}; rolled back", True)
+        return PushError(self.name, f"{problem}; rollback failed too: {why}; the switch may hold the patch: roll it "
+                         f"back by hand with `{_ROLLBACK.format(checkpoint)}` (the checkpoint is kept)", False)
 
     def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
         name = f"{self.tag}-origin"
@@ -458,7 +484,18 @@ class NvuePusher(SonicPusher):
                 self._send("nv config detach")
         if why is not None:
             raise PushError(self.name, f"{why}; nothing applied", True)
-        out, failed = self._send("nv config apply -y", "applied")
+        try:
+            out, failed = self._send("nv config apply -y", "applied")
+        except PushError as exc:  # (the session broke off: whether NVUE applied the revision is not known)
+            try:
+                why = self._apply(undo)
+            except PushError as again:
+                why = again.message
+            if why is None:
+                raise PushError(self.name, f"{exc.message}; rolled back", True) from None
+            raise PushError(self.name, f"{exc.message}: whether the revision applied is not known, and undoing it "
+                            f"failed too ({why}); if it applied, undo it by hand: "
+                            + "; ".join(f"`{line}`" for line in [*undo, "nv config apply -y"]), False) from None
         # An `applied` line beside an error line: the revision may have landed, so it is undone as one that did.
         landed = _has_line(out, "applied")
         failed = None if failed is None else f"`nv config apply` failed: {failed}"

@@ -526,6 +526,30 @@ class Tuner:
                 self.origins[name] = token
                 self.store.set_origins(self.tune.id, self.origins)
 
+    def _put(self, name: str, cand: Candidate | None) -> None:
+        """One device to ``cand``'s settings (None: as found) over its session (restore)."""
+        cfg, pusher, token = self.configs[name], self.pushers[name], self.origins[name]
+        if cand is None:
+            want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
+            states = token.get("states")  # (None: an origin stored before they were kept)
+            pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want, states),
+                           known=states is not None or None not in want.values())
+            cfg.text = pusher.running()
+        else:
+            checked = cand_mod.check(cfg, self.policy, cand)
+            if checked.snippet:
+                pusher.push(checked.snippet, cand_mod.ecn_check(cfg, self.policy,
+                                                                cand_mod.expected(cfg, self.policy, cand)))
+                cfg.text = pusher.running()
+
+    def _reopen(self, name: str) -> None:
+        """A new session for ``name``'s pusher: a push whose session broke off left it unusable, while the device
+        may well take a new login (a link that flapped); PushError when it does not."""
+        with contextlib.suppress(Exception):
+            self.pushers[name].close()
+        self.pushers[name] = _opened(pusher_for(self.hosts[name], self.opts.known_hosts, self.opts.ssh_timeout_s,
+                                                self.tag))
+
     def _name_left(self) -> None:
         """A device with a way back but no open session when the tune stopped (a resumed tune stopped while its
         sessions opened) is not put back: said and kept with the tune's events, with its pusher's commands that put it
@@ -675,28 +699,24 @@ class Tuner:
         for name in self.devices:
             if name not in self.pushers or name not in self.origins:
                 continue  # not open (named by _name_left), or no way back taken: nothing was pushed to it
-            cfg, pusher, token = self.configs[name], self.pushers[name], self.origins[name]
+            token = self.origins[name]
             try:
-                if not moved:
-                    pass
-                elif cand is None:
-                    want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
-                    states = token.get("states")  # (None: an origin stored before they were kept)
-                    pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want, states),
-                                   known=states is not None or None not in want.values())
-                    cfg.text = pusher.running()
-                else:
-                    checked = cand_mod.check(cfg, self.policy, cand)
-                    if checked.snippet:
-                        pusher.push(checked.snippet, cand_mod.ecn_check(cfg, self.policy,
-                                                                        cand_mod.expected(cfg, self.policy, cand)))
-                        cfg.text = pusher.running()
+                if moved:
+                    try:
+                        self._put(name, cand)
+                    except (PushError, InputError):  # (a session that broke off mid-push: once more on a new one)
+                        self._warnings(name)
+                        self._reopen(name)
+                        self._put(name, cand)
             except (PushError, InputError) as exc:
                 self._warnings(name)
-                self.say(f"{name}: could not be put back to {_label(key)}: {exc}")
+                lines = self.pushers[name].by_hand(token)
+                self.say(f"{name}: could not be put back to {_label(key)}: {exc}; to put its settings as found back "
+                         "by hand, run on it:\n" + "\n".join(f"    {line}" for line in lines))
                 failed.append(exc)
                 continue
             self._warnings(name)
+            pusher = self.pushers[name]
             if final:
                 pusher.forget(token)
                 self._warnings(name)

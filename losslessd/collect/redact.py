@@ -1,0 +1,203 @@
+"""A device's own secrets in what it printed (SNMP communities, SNMPv3 keys, TACACS+/RADIUS keys, password hashes,
+routing-protocol keys) written as MASK before a capture or a session log holds them.
+
+A running config is saved to disk and quoted in reports; the secrets in it are the device's, not the inventory's
+(those are masked by value, collect.ssh.Guard.mask), so they are found by where the platforms write them: the
+word after a secret's keyword on a CLI line (keeping the line's shape, so every parser reads it as before and
+line numbers stay), the quoted strings of a Junos `## SECRET-DATA` line, an SNMP community, and CONFIG_DB's secret
+fields and SNMP_COMMUNITY keys. Nothing losslessd checks lives on those lines.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import BinaryIO
+
+from ..docpos import json_value
+from . import MASK
+
+# The word after these is a secret (after an encryption type, e.g. `key 7 X`, `secret sha512 X`, `password 5 X`):
+# EOS/NX-OS/IOS/Dell OS10/Onyx `username NAME secret|password`, `enable secret`, `tacacs-server|radius-server [host H]
+# key`, BGP `neighbor N password`, OSPF `authentication-key`, `key-string`; Junos `encrypted-password`,
+# `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`; NVUE `secret`, `hashed-password`,
+# `readonly-community`/`readwrite-community`; net-snmp snmpd.conf `rocommunity`/`rwcommunity`; SNMPv3 `priv`.
+_KEYWORDS = frozenset({
+    "password", "secret", "key", "key-string", "authentication-key", "encrypted-password", "hashed-password",
+    "plaintext-password", "passphrase", "passkey", "ascii-text", "hexadecimal", "priv", "readonly-community",
+    "readwrite-community", "rocommunity", "rwcommunity", "rocommunity6", "rwcommunity6"})
+# An algorithm word: itself no secret, and the word after it is (`snmp-server user U G v3 auth sha KEY priv aes KEY`,
+# `ntp authentication-key 1 md5 KEY`, `ip ospf message-digest-key 1 md5 KEY`).
+_ALGORITHMS = frozenset({"md5", "sha", "sha1", "sha-1", "sha224", "sha256", "sha384", "sha512", "sha-224", "sha-256",
+                         "sha-384", "sha-512", "des", "3des", "aes", "aes128", "aes192", "aes256", "aes-128",
+                         "aes-192", "aes-256"})
+# The encryption type some CLIs write before a secret (`key 7 X`, `password 5 X`, `secret 0 X`).
+_TYPE = re.compile(r"\d{1,2}|encrypted|hashed|clear|cleartext|plain|localizedkey|localized")
+# A word of a CLI line: a quoted string (NX-OS `key 7 "a b"`) or a run of non-blanks.
+_WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|\S+')
+# The first words of a line that holds an SNMP community as the word after `community` (Cisco-like CLIs,
+# Junos set form `set snmp community NAME`).
+_SNMP_COMMANDS = frozenset({"snmp-server", "snmp"})
+_LEADERS = frozenset({"no", "set", "nv", "system"})  # (`nv set system snmp-server ...`, `set snmp ...`)
+_SECRET_DATA = "## SECRET-DATA"  # Junos marks each secret of `show configuration` with it
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+# CONFIG_DB fields holding a secret (sonic-buildimage YANG: TACPLUS/RADIUS `passkey`, SNMP_USER
+# `SNMP_USER_AUTH_PASSWORD`/`SNMP_USER_ENCRYPTION_PASSWORD`, MACSEC_PROFILE `primary_cak`/`fallback_cak`, BGP
+# neighbor `password`).
+_JSON_FIELD = re.compile(r'("(?:[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*)"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
+_COMMUNITY_TABLE = "SNMP_COMMUNITY"
+# Words after a keyword that are settings, not secrets (NX-OS `password strength-check`, IOS `key chain NAME`).
+_SETTINGS = frozenset({"strength-check", "chain", "config-key", "encryption"})
+
+
+def redact(text: str, is_json: bool = False) -> tuple[str, int]:
+    """``text`` (one output) with the device's own secrets written as MASK, and how many were. ``is_json``: a
+    CONFIG_DB, whose SNMP communities are found by reading it (a compact one holds them on one line)."""
+    redactor = Redactor()
+    lines = []
+    for line in text.split("\n"):
+        lines.append(redactor.line(line))
+    text = "\n".join(lines)
+    if is_json:
+        text = redactor.communities(text)
+    return text, redactor.found
+
+
+class Redactor:
+    """Line by line, as a session log is written: each line's secrets by the rules above, the names of the blocks
+    (Junos braces, CONFIG_DB objects) a line is in remembered from the lines before it."""
+
+    def __init__(self) -> None:
+        self.found = 0
+        self.blocks: list[str] = []
+        self._communities: dict[str, str] = {}  # community -> its mask (numbered: CONFIG_DB keys stay apart)
+
+    def line(self, line: str) -> str:
+        stripped = line.strip()
+        if _SECRET_DATA in line:
+            out = self._mask(line, [m.span() for m in _QUOTED.finditer(line[:line.index(_SECRET_DATA)])], f'"{MASK}"')
+        elif stripped.startswith(('"', "{", "}", "[", "]")):  # JSON (and Junos `}`): the CLI rules would break quoting
+            out = self._json_line(line)
+        elif stripped.startswith(("!", "#", "description ")):
+            out = line
+        else:
+            out = self._cli_line(line)
+        if stripped.endswith("{"):
+            self.blocks.append(stripped.split(None, 1)[0].strip('":').lower())
+        elif stripped.startswith("}") and self.blocks:
+            self.blocks.pop()
+        return out
+
+    def _mask(self, line: str, spans: list[tuple[int, int]], mask: str = MASK) -> str:
+        self.found += len(spans)
+        parts, at = [], 0
+        for start, end in spans:  # (in order, in one pass: a line of many secrets is not copied once per secret)
+            parts += [line[at:start], mask]
+            at = end
+        return "".join(parts) + line[at:]
+
+    def _cli_line(self, line: str) -> str:
+        words = list(_WORD.finditer(line))
+        texts = [w.group().lower() for w in words]
+        lead = 0
+        while lead < len(texts) and texts[lead] in _LEADERS:
+            lead += 1
+        snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
+        secret: set[int] = set()
+        for i, word in enumerate(texts):
+            if word in _ALGORITHMS or word in _KEYWORDS or (snmp and word == "community"):
+                j = i + 1
+                if word in _KEYWORDS and j + 1 < len(texts) and _TYPE.fullmatch(texts[j]):
+                    j += 1
+                if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
+                    secret.add(j)
+        return self._mask(line, [(words[i].start(), words[i].end() - words[i].group().endswith(";"))
+                                 for i in sorted(secret)])
+
+    def _json_line(self, line: str) -> str:
+        spans = [m.span(2) for m in _JSON_FIELD.finditer(line) if m.group(2) and m.group(2) != MASK]
+        line = self._mask(line, spans)
+        key = _JSON_KEY.match(line)
+        if key and key.group(2) is not None:  # a redis dump's "SNMP_COMMUNITY|NAME"
+            return self._mask(line, [key.span(2)], self._community(key.group(2)))
+        if key and self.blocks[-1:] == [_COMMUNITY_TABLE.lower()] and line.rstrip().endswith("{"):
+            return self._mask(line, [key.span(3)], self._community(key.group(3)))
+        return line
+
+    def _community(self, name: str) -> str:
+        if name.startswith(MASK):
+            return name
+        return self._communities.setdefault(name, f"{MASK}{len(self._communities) + 1}")
+
+    def communities(self, text: str) -> str:
+        """A whole CONFIG_DB's SNMP communities the lines did not show (compact JSON) written as their masks."""
+        for name in sorted(_communities(text), key=len, reverse=True):
+            if name.startswith(MASK):
+                continue
+            key = re.compile(rf'"((?:{_COMMUNITY_TABLE}\|)?){re.escape(name)}"(?=\s*:)')  # as a key only
+            text, count = key.subn(rf'"\g<1>{self._community(name)}"', text)  # (a mask holds no backslash)
+            self.found += count
+        return text
+
+
+# A CONFIG_DB line's key: "SNMP_COMMUNITY|NAME" (group 2) or any "NAME" (group 3).
+_JSON_KEY = re.compile(r'^\s*"(?:(SNMP_COMMUNITY\|)((?:[^"\\]|\\.)*)|((?:[^"\\]|\\.)*))"\s*:')
+
+
+def _communities(text: str) -> set[str]:
+    """The SNMP communities a CONFIG_DB (as `show runningconfiguration all` prints it, a redis dump's
+    `SNMP_COMMUNITY|NAME` keys, or namespaces of either) names, escaped as JSON writes them."""
+    try:
+        data = json_value(text)  # (a ValueError for nesting deeper than the parser reads, never a RecursionError)
+    except ValueError:
+        return set()
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            if key == _COMMUNITY_TABLE and isinstance(value, dict):
+                out.update(json.dumps(name)[1:-1] for name in value)
+            elif key.startswith(_COMMUNITY_TABLE + "|"):
+                out.add(json.dumps(key.split("|", 1)[1])[1:-1])
+            elif isinstance(value, dict):
+                stack.append(value)
+    return {name for name in out if name}
+
+
+class RedactedLog(io.BufferedIOBase):
+    """A session log (netmiko writes it as a file of bytes) written a whole line at a time with the device's secrets
+    masked (Redactor): netmiko masks only the login password and enable secret in it. ``close`` writes the last,
+    unended line and closes ``raw``."""
+
+    def __init__(self, raw: BinaryIO):
+        super().__init__()
+        self._raw, self._pending, self._redactor = raw, b"", Redactor()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        head, newline, self._pending = (self._pending + data).rpartition(b"\n")
+        if newline:
+            self._raw.write(self._redacted(head + newline))
+        return len(data)
+
+    def _redacted(self, data: bytes) -> bytes:
+        lines = data.decode("utf-8", "surrogateescape").split("\n")
+        return "\n".join(map(self._redactor.line, lines)).encode("utf-8", "surrogateescape")
+
+    def flush(self) -> None:
+        self._raw.flush()
+
+    def close(self) -> None:
+        if not self.closed:
+            if self._pending:
+                self._raw.write(self._redacted(self._pending))
+                self._pending = b""
+            super().close()  # (flushes)
+            self._raw.close()

@@ -1,0 +1,110 @@
+"""A device's own secrets (SNMP communities, SNMPv3 keys, TACACS+ keys, password hashes) in its running config never
+reach what `pull` writes: the captures, the session logs, and the lint reports quoting a capture's lines. A pull of
+the simulator, whose configs were given such secrets as EOS and SONiC print them, then a search of every file."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from losslessd.collect import MASK
+from tests.peers import FABRIC
+
+# As EOS prints them (EOS User Manual, "SNMP" and "User Security": `snmp-server community NAME ro`, `snmp-server user
+# NAME GROUP v3 auth sha KEY priv aes KEY`, `username NAME secret sha512 HASH`, `tacacs-server key 7 KEY`).
+EOS_LINES = ["snmp-server community Eos-C0mm-RO ro", "snmp-server user ops netops v3 auth sha Eos-AuthK3y priv aes "
+             "Eos-PrivK3y", "username ops privilege 15 role network-admin secret sha512 $6$Eos-Hash-77",
+             "tacacs-server host 192.0.2.9 key 7 Eos-TacK3y-0A"]
+# As SONiC's CONFIG_DB holds them (sonic-buildimage YANG sonic-snmp SNMP_COMMUNITY, sonic-system-tacacs TACPLUS
+# passkey, sonic-snmp SNMP_USER SNMP_USER_AUTH_PASSWORD / SNMP_USER_ENCRYPTION_PASSWORD).
+SONIC_TABLES = {"SNMP_COMMUNITY": {"Sonic-C0mm-RO": {"TYPE": "RO"}},
+                "TACPLUS": {"global": {"auth_type": "pap", "passkey": "Sonic-TacK3y"}},
+                "SNMP_USER": {"ops": {"SNMP_USER_TYPE": "Priv", "SNMP_USER_AUTH_PASSWORD": "Sonic-AuthK3y",
+                                      "SNMP_USER_ENCRYPTION_PASSWORD": "Sonic-PrivK3y"}}}
+SECRETS = ["Eos-C0mm-RO", "Eos-AuthK3y", "Eos-PrivK3y", "Eos-Hash-77", "Eos-TacK3y-0A", "Sonic-C0mm-RO",
+           "Sonic-TacK3y", "Sonic-AuthK3y", "Sonic-PrivK3y"]
+
+
+def _fabric_with_secrets(folder):
+    shutil.copytree(FABRIC, folder)
+    spine = folder / "spine1.cfg"
+    lines = spine.read_text().split("\n")
+    at = lines.index("hostname spine1") + 1
+    spine.write_text("\n".join(lines[:at] + EOS_LINES + lines[at:]))
+    db_path = folder / "leaf1" / "config_db.json"
+    db = json.loads(db_path.read_text())
+    db.update(SONIC_TABLES)
+    db_path.write_text(json.dumps(db, indent=4))
+    return folder
+
+
+def _run(args, env):
+    return subprocess.run([sys.executable, "-m", "losslessd", *args], env={**os.environ, **env}, capture_output=True,
+                          text=True, timeout=180)
+
+
+def test_device_secrets_masked_in_captures_session_logs_and_reports(make_sim, tmp_path):
+    sim = make_sim(["leaf1", "spine1"], snmp=False, fabric=_fabric_with_secrets(tmp_path / "fabric"))
+    out, logs = tmp_path / "snap", tmp_path / "logs"
+    pulled = _run(["pull", "-i", str(sim.inventory_path), "-o", str(out), "--known-hosts", str(sim.known_hosts_path),
+                   "--session-log", str(logs)], sim.env)
+    assert pulled.returncode in (0, 1), pulled.stdout + pulled.stderr
+    reports = []
+    for fmt in ("text", "json", "sarif"):
+        report = tmp_path / f"report.{fmt}"
+        linted = _run(["lint", str(out), "-f", fmt, "-o", str(report)], sim.env)
+        assert linted.returncode in (0, 1) and report.stat().st_size > 0, linted.stderr
+        reports.append(report)
+    written = {str(p): p.read_bytes() for p in (*out.rglob("*"), *logs.rglob("*"), *reports) if p.is_file()}
+    assert {"spine1.capture", "leaf1.capture", "spine1.1.log", "leaf1.1.log"} <= {p.rsplit("/", 1)[1] for p in written}
+    texts = {**written, "pull output": (pulled.stdout + pulled.stderr).encode()}
+    assert [(where, s) for where, data in texts.items() for s in SECRETS if s.encode() in data] == []
+
+    spine = (out / "spine1.capture").read_text()
+    assert f"snmp-server community {MASK} ro" in spine and f"secret sha512 {MASK}" in spine  # the lines kept, masked
+    leaf = json.loads((out / "leaf1.capture").read_text().split("show runningconfiguration all\n", 1)[1])
+    assert leaf["TACPLUS"]["global"] == {"auth_type": "pap", "passkey": MASK}
+    assert list(leaf["SNMP_COMMUNITY"]) == [f"{MASK}1"]
+    manifest = json.loads((out / "manifest.json").read_text())["devices"]
+    assert manifest["spine1"]["redacted"] == 5 and manifest["leaf1"]["redacted"] == 4
+
+
+# Lines as the platforms print them (sources named at EOS_LINES and SONIC_TABLES; NX-OS Security Configuration Guide
+# `tacacs-server key 7 "KEY"`, `snmp-server user NAME ROLE auth md5 KEY priv aes-128 KEY localizedkey`; Junos
+# `## SECRET-DATA` on every secret of `show configuration`; NVUE `nv set system snmp-server readonly-community NAME
+# access any`, `nv set system aaa user NAME hashed-password HASH`), then lines that must stay as they are.
+MASKED = [
+    ('tacacs-server key 7 "Nx TacK3y"', f"tacacs-server key 7 {MASK}"),
+    ("snmp-server user adm network-admin auth md5 0xNxAuth priv aes-128 0xNxPriv localizedkey",
+     f"snmp-server user adm network-admin auth md5 {MASK} priv aes-128 {MASK} localizedkey"),
+    ('    encrypted-password "$6$JunosHash"; ## SECRET-DATA', f'    encrypted-password "{MASK}"; ## SECRET-DATA'),
+    ("nv set system snmp-server readonly-community NvC0mm access any",
+     f"nv set system snmp-server readonly-community {MASK} access any"),
+    ("nv set system aaa user cumulus hashed-password '$6$NvHash'",
+     f"nv set system aaa user cumulus hashed-password {MASK}"),
+    ("set snmp community JunC0mm authorization read-only", f"set snmp community {MASK} authorization read-only"),
+    ("ntp authentication-key 1 md5 NtpK3y 7", f"ntp authentication-key 1 md5 {MASK} 7"),
+]
+KEPT = ["priority-flow-control priority 3 no-drop", "no password strength-check", "    community add TENANT_V4;",
+        " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink"]
+
+
+def test_redact_lines_by_platform_syntax():
+    from losslessd.collect.redact import redact
+
+    for line, masked in MASKED:
+        assert redact(line) == (masked, masked.count(MASK)), line
+    for line in KEPT:
+        assert redact(line) == (line, 0), line
+    junos = "snmp {\n    community JunC0mm2 {\n        authorization read-only;\n    }\n}\ninterfaces {\n}"
+    assert redact(junos)[0] == junos.replace("JunC0mm2", MASK)
+    compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'
+    assert json.loads(redact(compact, is_json=True)[0]) == {"SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}},
+                                                            "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}
+    # A device's output (a hostile one) whose JSON nests deeper than the parser reads: no RecursionError (a pull's
+    # internal error), and a line of many secrets masked in one pass.
+    assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0
+    assert redact('"x" ' * 50_000 + "## SECRET-DATA")[1] == 50_000
