@@ -708,3 +708,21 @@ def test_a_port_range_without_range_is_named_not_read_as_ports(head):
     assert "interface range ethernet" in device.issues[0].message
     ranged = parse(text.replace("interface ethernet", "interface range ethernet", 1))
     assert len(ranged.ports) > 2 and ranged.issues == []
+
+
+def test_routed_ports_are_untagged():
+    """OS10 User Guide, "Layer 3 > IPv4 routing": `no switchport` takes a port out of L2 mode (then `ip address`); a
+    port-channel's member routes with its routed port-channel. Such a port sends untagged frames (Port.vlans []), so
+    MAP002 has no CNP 802.1p to verify there; a port left in L2 mode (the default) keeps None. Before: every port None
+    (9 tests/realworld fixtures carried the info)."""
+    device = parse(HEADER + "\n".join([
+        "interface ethernet1/1/1", " no switchport", " ip address 192.0.2.0/31",
+        "interface ethernet1/1/2", " switchport access vlan 10",
+        "interface ethernet1/1/3", " ipv6 address 2001:db8::/127",
+        "interface port-channel10", " no switchport", " ip address 192.0.2.2/31",
+        "interface ethernet1/1/4", " channel-group 10 mode active",
+        "interface ethernet1/1/5", " description nothing said", ""]))
+    assert {name: port.vlans for name, port in device.ports.items()} == {
+        "ethernet1/1/1": [], "ethernet1/1/2": None, "ethernet1/1/3": [], "ethernet1/1/4": [], "ethernet1/1/5": None}
+    findings = lint([RAW / "roce-leaf.cfg"], "roce-dscp26").findings
+    assert not [f for f in findings if f.code == "MAP002" and "802.1p" in f.message]

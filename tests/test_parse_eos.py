@@ -1449,3 +1449,18 @@ def test_an_interface_line_a_mode_takes_stays_in_that_mode():
     text = ("hostname r1\n!\nrouter service-insertion\n   connection c1\n      interface Ethernet1 primary\n"
             "      monitor connectivity host h1\n!\ninterface Ethernet2\n   priority-flow-control on\n")
     assert sorted(parse(text).ports) == ["Ethernet2"]
+
+
+def test_a_routed_port_with_a_subinterface_is_not_untagged():
+    """EOS User Manual, "Subinterfaces": a subinterface of a routed port or port-channel (`interface Ethernet1.100`,
+    `encapsulation dot1q vlan 100`) sends its frames tagged, so its parent is no untagged routed port (Port.vlans
+    stays unknown, None); a routed port without one is [] (`no switchport`). Before: [] for both."""
+    device = parse("\n".join([
+        "interface Ethernet1", "   no switchport", "   ip address 192.0.2.0/31", "!",
+        "interface Ethernet2", "   no switchport", "!",
+        "interface Ethernet2.100", "   encapsulation dot1q vlan 100", "   ip address 192.0.2.2/31", "!",
+        "interface Port-Channel5", "   no switchport", "!",
+        "interface Ethernet3", "   channel-group 5 mode active", "!",
+        "interface Po5.7", "   encapsulation dot1q vlan 7", "!", ""]))
+    assert {name: port.vlans for name, port in device.ports.items()} == {
+        "Ethernet1": [], "Ethernet2": None, "Ethernet3": None}

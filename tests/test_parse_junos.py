@@ -1415,3 +1415,35 @@ def test_a_routed_untagged_port_leaves_no_cnp_priority_to_verify():
     unverified = {f.port for f in report.findings if f.code == "MAP002" and "802.1p" in f.message}
     assert unverified == {"et-0/0/3", "et-0/0/4", "et-0/0/6"}, unverified
     assert not any(f.code == "MAP002" and f.severity.value == "error" for f in report.findings)
+
+
+def test_a_comment_closing_on_the_line_of_a_block_leaves_the_brace_form_read():
+    """Junos reads the curly-brace form by words, so a `/* ... */` comment ends at its `*/` even when the next
+    statement follows on that line (batfish's `nested-config-with-multiline-comment`: `   */system {`). Before: the
+    brace form was not recognised (_BRACE_TOP wanted the block at the line's start) and each line was a SYS002."""
+    text = ("/* a comment over\n   two lines */system {\n    host-name qfx1;\n}\n"
+            "/* ports */interfaces {\n    et-0/0/0 {\n        mtu 9216;\n    }\n}\n")
+    assert detect(Input("sw.cfg", text)) == "juniper_junos"  # (no RANCID header, no other block)
+    device = parse(text)
+    assert device.name == "qfx1" and device.ports["et-0/0/0"].mtu_bytes == 9216 - 14 and device.issues == []
+
+
+def test_tags_on_a_line_of_their_own_tag_the_next_statement():
+    """Junos CLI user guide, "load replace": a file's `replace:` tag (also on its own line above the statement, as in
+    batfish's `bgp-routing-options-as-gh-6710`) marks the statement that replaces the one of its name; `inactive:`
+    and `protect:` are the tags `show configuration` prints for `deactivate` and `protect`. The statement is read
+    (not applied where `inactive:`). Before: a tag on a line of its own was a SYS002 and `replace:` on the
+    statement's line made it unread."""
+    text = "\n".join([
+        "system {", "    host-name qfx1;", "}", "interfaces {", "    replace:", "    et-0/0/0 {", "        mtu 9216;",
+        "    }", "    replace: et-0/0/1 {", "        mtu 9000;", "    }", "    inactive:", "    protect:",
+        "    et-0/0/2 {", "        mtu 1514;", "    }", "    et-0/0/3 {", '        description "inactive: x";',
+        "    }", "}", ""])
+    device = parse(text)
+    assert device.issues == []
+    assert {name: port.mtu_bytes for name, port in device.ports.items()} == {
+        "et-0/0/0": 9216 - 14, "et-0/0/1": 9000 - 14, "et-0/0/3": None}
+    assert device.ports["et-0/0/3"].description == "inactive: x"
+    dangling = parse("interfaces {\n    et-0/0/0 {\n        mtu 9216;\n        inactive:\n    }\n}\n")
+    assert [(i.code, i.source.line) for i in dangling.issues] == [("SYS002", 5)]  # a tag before `}` tags nothing
+    assert dangling.ports["et-0/0/0"].mtu_bytes == 9216 - 14

@@ -12,7 +12,7 @@ from losslessd.parse import detect, nxos
 from losslessd.parse.base import Input
 from losslessd.parse.clitext import tree
 from losslessd.parse.nxos import reader
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ROOT
 
 RAW = FIXTURES / "raw" / "cisco_nxos"
 RULE_FAMILIES = ("PFC", "MAP", "ECN", "WDG")
@@ -1335,3 +1335,36 @@ def test_a_later_entry_of_the_policy_that_takes_one_line_away_leaves_no_sys002(r
     assert (scheduler.type, scheduler.weight) == ((SchedulerType.dwrr, 5) if removed.startswith("no priority")
                                                   else (SchedulerType.strict, None))
     assert device.issues == []
+
+
+def test_routed_ports_are_untagged_unless_a_subinterface_tags_them():
+    """Nexus 9000 Interfaces guide, "Configuring Layer 3 Interfaces": `no switchport` makes a port routed, and it takes
+    `ip address` only then; "Configuring Layer 2 Interfaces": whether a port without the line routes is the model's
+    default unless `[no] system default switchport` says. A routed port sends untagged frames (Port.vlans []), so
+    MAP002 has no CNP 802.1p to verify there; one with a dot1q subinterface, a switchport, or a port whose mode is the
+    model's unknown default keeps None. Before: every port None (15 tests/realworld fixtures carried the info)."""
+    text = "\n".join([
+        "interface Ethernet1/1", "  no switchport", "  ip address 192.0.2.0/31",
+        "interface Ethernet1/2", "  ip address 192.0.2.2/31",  # (an excerpt without its `no switchport` line)
+        "interface Ethernet1/3", "  no switchport",
+        "interface Ethernet1/3.100", "  encapsulation dot1q 100", "  ip address 192.0.2.4/31",
+        "interface Ethernet1/4", "  switchport", "  switchport mode trunk",
+        "interface Ethernet1/5", "  description mode not said",
+        "interface port-channel10", "  no switchport", "  ip address 192.0.2.6/31",
+        "interface Ethernet1/6", "  channel-group 10 mode active",
+        "interface port-channel20", "  no switchport",
+        "interface po20.7", "  encapsulation dot1q 7",
+        "interface Ethernet1/7", "  channel-group 20 mode active", ""])
+    device = parse(text)
+    assert {name: port.vlans for name, port in device.ports.items()} == {
+        "Ethernet1/1": [], "Ethernet1/2": [], "Ethernet1/3": None, "Ethernet1/4": None, "Ethernet1/5": None,
+        "Ethernet1/6": [], "Ethernet1/7": None}
+    assert parse("no system default switchport\n" + text).ports["Ethernet1/5"].vlans == []
+    assert parse("system default switchport\n" + text).ports["Ethernet1/5"].vlans is None
+
+
+def test_routed_aiml_leaf_ports_leave_no_cnp_priority_to_verify():
+    """n9k-aiml-leaf.cfg's fabric ports are `no switchport` with addresses: the CNP class without a PFC priority
+    leaves them untagged, so no MAP002 "does not show which 802.1p" info (before: one per routed port)."""
+    findings = lint([ROOT / "tests/realworld/cisco_nxos/n9k-aiml-leaf.cfg"], "roce-dscp26").findings
+    assert not [f for f in findings if f.code == "MAP002" and "802.1p" in f.message]

@@ -456,6 +456,38 @@ _SUBINTERFACE_ITEM = r"(?:e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}|(?:port-channe
 SUBINTERFACE = re.compile(rf"^{_SUBINTERFACE_ITEM}(?:\s*,\s*{_SUBINTERFACE_ITEM})*$", re.IGNORECASE | re.ASCII)
 
 
+_PARENT = re.compile(r"(?:(e)(?:th(?:ernet)?|t)?|port-channel|po)\s*(\d+(?:/\d+){0,2})\.", re.IGNORECASE | re.ASCII)
+
+
+def subinterface_parents(text: str) -> list[tuple[bool, str]]:
+    """The parents of the subinterfaces a SUBINTERFACE list names, as (Ethernet port?, its numbers): `Eth1/1.100` is
+    (True, "1/1"), `po10.5` (False, "10"). A routed parent with a dot1q subinterface still sends tagged frames, so it is
+    no untagged routed port (routed_port)."""
+    return [(bool(m[1]), m[2]) for item in text.split(",") if (m := _PARENT.match(item.strip()))]
+
+
+def layer3_line(conf: Any, words: list[str], src: Source) -> bool:
+    """`switchport` / `no switchport` (conf.routed) and the first `ip address` / `ipv6 address` (conf.l3_address) of
+    an interface; False for any other line. Each platform's reader cites where its CLI says so (routed_port)."""
+    if words in (["switchport"], ["no", "switchport"]):
+        conf.routed = Val(words[0] == "no", src)
+    elif words[:2] in (["ip", "address"], ["ipv6", "address"]) and len(words) >= 3:
+        conf.l3_address = conf.l3_address or src
+    else:
+        return False
+    return True
+
+
+def routed_port(conf: Any) -> Val | None:
+    """Whether an interface routes (Val True, from its `no switchport` or address line), switches (Val False) or is not
+    said (None): `[no] switchport` decides; without one, an IP address makes it routed, for the switches losslessd
+    reads take an address only on a routed port (the readers cite their CLI guides), so a running-config on a switch
+    whose ports route by default, or an excerpt without its `no switchport` line, still tells it."""
+    if conf.routed is not None or conf.l3_address is None:
+        return conf.routed
+    return Val(True, conf.l3_address)
+
+
 def command_body(words: list[str], leading: tuple[str, ...] = ("no",)) -> list[str]:
     """A command's words after a leading `no` (and on EOS `default`: ``leading``), the forms that undo or restore
     it: what names the command."""

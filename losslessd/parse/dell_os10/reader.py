@@ -28,6 +28,7 @@ from ..clitext import (
     config_session,
     dscp_values,
     is_flat,
+    layer3_line,
     may_set_ecn,
     other_port_qos,
     renest,
@@ -131,6 +132,8 @@ class InterfaceConf:
     flow_rx: Val | None = None  # `flowcontrol receive on|off`: value bool
     flow_tx: Val | None = None  # `flowcontrol transmit on|off`
     channel_group: Val | None = None  # `channel-group N [mode ...]`
+    routed: Val | None = None  # `[no] switchport` (clitext.routed_port)
+    l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
 
 
 @dataclass
@@ -651,6 +654,8 @@ class _Reader(TreeReader):
             return
         if w[0] == "description":
             conf.description = node.text[len("description"):].strip()
+        elif layer3_line(conf, w, src):
+            pass  # (OS10 User Guide, "Layer 3 > IPv4 routing": `no switchport` leaves L2 mode, for `ip address`)
         elif w[0] == "mtu":
             # OS10 User Guide, `mtu`: the link MTU, 1280-65535 (9216 on most PowerSwitch models).
             conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 1280, 65535, "the MTU"), src)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
-from ..clitext import Issues
+from ..clitext import Issues, routed_port
 from .flat import IF_READ, body, interface_words
 from .reader import (ECN_UNREAD, MAP_UNREAD, VLAN_IDS, AllowedVlans, EosConfig, InterfaceConf, QosConf, QueueConf,
                      RawEcn, Threshold, Val)
@@ -96,7 +96,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
                 # EOS `mtu` is the layer-3 (IP) MTU: `show interfaces` prints it as "IP MTU" (EOS manual, Layer 3 MTU).
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 qos_configured=any(layer.qos_lines for layer in layers),
-                vlans=_member_vlans(cfg, iface, vlan_lists),
+                vlans=_member_vlans(cfg, name, iface, vlan_lists),
                 # EOS User Manual, Port Channels: `channel-group N mode active|passive|on` makes the port a member of
                 # Port-ChannelN (created with it), whose traffic is hashed over its members.
                 bundle=f"Port-Channel{iface.channel_group}" if iface.channel_group is not None else None)
@@ -123,31 +123,23 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
     return port
 
 
-def _routed(iface: InterfaceConf) -> Val | None:
-    """`[no] switchport`; else, for a port with an IP address, routed: EOS assigns addresses only to routed ports
-    (EOS User Manual, Layer 3 configuration: routed ports take `ip address` after `no switchport`), so a config
-    excerpt showing the address without its `no switchport` line is a routed port's."""
-    if iface.routed is not None or iface.l3_address is None:
-        return iface.routed
-    return Val(True, iface.l3_address)
-
-
-def _member_vlans(cfg: EosConfig, iface: InterfaceConf,
+def _member_vlans(cfg: EosConfig, name: str, iface: InterfaceConf,
                   shared: dict[AllowedVlans | None, list[int]]) -> list[int] | None:
     """A port's VLANs; a port-channel member's are its port-channel's switchport settings (EOS User Manual, Port
     Channels: the port-channel is the switching interface, its members carry its traffic), unknown (None, not VLAN
-    1's) when the config has no `interface Port-ChannelN` block."""
-    if iface.channel_group is None:
-        return _vlans(iface, shared)
-    channel = cfg.port_channels.get(iface.channel_group)
-    return _vlans(channel, shared) if channel is not None else None
+    1's) when the config has no `interface Port-ChannelN` block. A routed port or port-channel with a subinterface
+    (EOS User Manual, "Subinterfaces": `encapsulation dot1q vlan V` tags its frames) is unknown too: not untagged."""
+    switching = cfg.port_channels.get(iface.channel_group) if iface.channel_group is not None else iface
+    vlans = _vlans(switching, shared) if switching is not None else None
+    tagged = {name, f"Port-Channel{iface.channel_group}"} & cfg.tagged_parents
+    return None if vlans == [] and tagged else vlans
 
 
 def _vlans(iface: InterfaceConf, shared: dict[AllowedVlans | None, list[int]]) -> list[int]:
     """`no switchport`: routed ([]); else an access port (VLAN 1 unless `switchport access vlan N`) or a
     trunk carrying its allowed VLANs (all by default): `switchport` is the default mode (EOS User Manual,
     Layer 2 configuration: switchport modes)."""
-    routed = _routed(iface)
+    routed = routed_port(iface)
     if routed is not None and routed.value:
         return []
     if iface.trunk:
@@ -171,7 +163,7 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
     elif defaults:  # without them (missing service-profile) trust stays unknown
         # EOS default trust: DSCP on routed ports, CoS on switched ports (EOS User Manual, QoS, port trust
         # settings); `switchport` is the default mode.
-        routed = _routed(iface)
+        routed = routed_port(iface)
         port.trust, port.trust_source = (Trust.dscp, routed.source) if routed and routed.value else \
             (Trust.pcp, iface.source)
     if port.trust == Trust.dscp:

@@ -27,10 +27,12 @@ from ..clitext import (
     config_session,
     dscp_values,
     ethernet_ports,
+    layer3_line,
     may_set_ecn,
     other_port_qos,
     outdent_interface_lines,
     subinterface_line,
+    subinterface_parents,
     wred_options,
 )
 from . import PLATFORM, flat
@@ -200,6 +202,8 @@ class EosConfig:
     cos_to_tc: dict[int, Val] = field(default_factory=dict)
     tc_to_queue: dict[int, Val] = field(default_factory=dict)
     tc_to_dscp: dict[int, Val] = field(default_factory=dict)  # `qos map traffic-class T to dscp D`
+    # The ports and port-channels with a subinterface (`interface Ethernet1.100`): tagged, so never untagged routed
+    tagged_parents: set[str] = field(default_factory=set)
     rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
     pfc_all_off: Source | None = None
     wd_action: Val | None = None
@@ -359,6 +363,8 @@ class _Reader(TreeReader):
                                  self.src(node))
                 self.block(node, conf, self.interface_line)
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
+            self.cfg.tagged_parents.update(f"{'Ethernet' if port else 'Port-Channel'}{numbers}"
+                                           for port, numbers in subinterface_parents(" ".join(w[1:])))
             self.each_spelled(node.children, lambda child: subinterface_line(child.words, flat.IF_QOS))
         elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(
                 re.split(r"[-,]", " ".join(w[2:] if w[1] == "range" else w[1:]))[0].strip()):
@@ -675,10 +681,8 @@ class _Reader(TreeReader):
             self.speed(w[1:], conf, src)
         elif w in (["shutdown"], ["no", "shutdown"]):
             conf.admin_up = Val(w[0] == "no", src)
-        elif w in (["switchport"], ["no", "switchport"]):
-            conf.routed = Val(w[0] == "no", src)
-        elif w[:2] in (["ip", "address"], ["ipv6", "address"]) and len(w) >= 3:
-            conf.l3_address = conf.l3_address or src
+        elif layer3_line(conf, w, src):
+            pass  # (EOS User Manual, Layer 3 configuration: a routed port takes `ip address` after `no switchport`)
         elif w[:3] == ["switchport", "access", "vlan"] and len(w) == 4:
             conf.access_vlan = bounded_int(w[3], 1, 4094, "the access VLAN")
         elif w[:2] == ["switchport", "mode"] and len(w) == 3:

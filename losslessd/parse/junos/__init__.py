@@ -26,8 +26,9 @@ PLATFORM = "juniper_junos"
 # groups G class-of-service ...`: a file of a group's statements and the `set apply-groups G` that applies them, Junos
 # "Configuration Groups"; batfish's `juniper-class-of-service` test config is one such file).
 _SET_LINE = re.compile(r"^set (groups \S+ )?(interfaces|class-of-service) \S", re.MULTILINE)
-# The curly-brace form (`show configuration`): the same hierarchies opening a block.
-_BRACES = re.compile(r"^(interfaces|class-of-service) \{\s*$", re.MULTILINE)
+# The curly-brace form (`show configuration`): the same hierarchies opening a block, also after the `*/` that closes a
+# comment on that line (reader._BRACE_TOP).
+_BRACES = re.compile(r"^(?:[^\n]*\*/[ \t]*)?(interfaces|class-of-service) \{\s*$", re.MULTILINE)
 # A configuration-mode session at those hierarchies, as Juniper's guides print it: the banner naming the level before
 # the prompt (`[edit class-of-service]`), a `set` or `edit` typed at a configuration-mode prompt (`user@switch# set
 # class-of-service ...`), or an `edit` line of a command script (read: reader._Session).

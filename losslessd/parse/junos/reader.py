@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,8 +40,10 @@ from ..clitext import Val, numbered_lines
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
 PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
 AGGREGATE = re.compile(r"^ae\d{1,4}$")  # aggregated Ethernet (Junos: ae0 and up)
-# The curly-brace form: a top-level hierarchy opening a block.
-_BRACE_TOP = re.compile(r"^(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$", re.MULTILINE)
+# The curly-brace form: a top-level hierarchy opening a block, also right after the `*/` that closes a comment
+# (`/* ...` over lines, `   */system {`: Junos reads words, so a comment ends where its `*/` does).
+_BRACE_TOP = re.compile(r"^(?:[^\n]*\*/[ \t]*)?(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$",
+                        re.MULTILINE)
 _CODE6 = re.compile(r"^[01]{6}$")
 _CODE3 = re.compile(r"^[01]{3}$")
 # Junos standard DSCP aliases (Junos CoS guide, "Default DSCP aliases"): the standard names, and nc1 = cs6, nc2 = cs7.
@@ -891,12 +894,19 @@ _SET_AMONG_BRACES = ("line not read: a `set`-form command in a curly-brace confi
                      "lines after it, or load the set lines on their own (`load set terminal`)")
 
 
+# The tags a statement of the curly-brace form may carry before its words (Junos CLI user guide: `inactive:` from
+# `deactivate`, `protect:` from `protect`, both in `show configuration`; `replace:` in a file for `load replace`, whose
+# statement replaces the one of that name, and which Junos reads wherever it stands, on a line of its own too).
+_TAGS = frozenset({"inactive:", "protect:", "replace:"})
+
+
 def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
     """The curly-brace form flattened into the `set` statements `| display set` would print, each at the line of
     its `;`. Statements under `inactive:` are not applied by Junos and are left out; with keep_inactive they are
     kept as `display set` prints them: their `set` lines, then a `deactivate PATH` line where the inactive statement
     ends (Junos CLI guide, "deactivate": the statement keeps its place in the configuration with the inactive: tag)."""
     stack: list[tuple[list[str], bool, bool]] = []  # (block words, inactive here or outside, inactive: on this block)
+    tags: list[str] = []  # tags on a line of their own (`replace:` above `name-server {`): the next statement's
     number = 0
     for number, whole in _continued(_lines(inp)):
         src = Source(file=inp.path, line=number)
@@ -906,6 +916,15 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
                 yield src, words, whole  # (_line: the switch its prompt names)
             continue
         for line in _statements(whole):
+            if _TAGS.issuperset(line.split()):
+                tags.extend(line.split())
+                continue
+            if tags and line == "}":
+                issues.append(ParseIssue(code="SYS002", source=src, message=(
+                    f"`{' '.join(tags)}` tags no statement: a `}}` follows it (the tag was not read)")))
+            elif tags:
+                line = " ".join([*tags, line])
+            tags = []
             if line == "}":
                 if not stack:
                     issues.append(ParseIssue(code="SYS002", source=src, message="`}` closes no block"))
@@ -924,8 +943,8 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
             if words is None:
                 yield src, None, line
                 continue
-            inactive = bool(words) and words[0] == "inactive:"
-            words = [w for w in words if w not in ("inactive:", "protect:")]
+            tagged = list(itertools.takewhile(_TAGS.__contains__, words))
+            inactive, words = "inactive:" in tagged, words[len(tagged):]
             outside = bool(stack and stack[-1][1])
             if line.endswith("{"):
                 if len(stack) >= MAX_NESTING:  # (each statement spells out its blocks: depth x statements words)

@@ -29,7 +29,7 @@ from ...model import (
     Watchdog,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, Val
+from ..clitext import Issues, Val, routed_port
 from .reader import (
     _NQ_CLASS,
     _QUEUE_CLASS,
@@ -73,6 +73,7 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
         port.incompatible = incompatible or None
         port.own_settings = own_settings or None
         port.service_policies = own or None
+        port.vlans = _routed_untagged(cfg, port_name, iface, channel)
         if iface.channel_group is not None:
             port.bundle = f"port-channel{iface.channel_group.value}"
             channel = cfg.port_channels.get(iface.channel_group.value)
@@ -82,6 +83,18 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     device.service_policies = {SYSTEM_ATTACHED[key]: val.value for key, val in cfg.system.items()} or None
     device.forwarding_classes = no_drop_classes(cfg, device)
     return device
+
+
+def _routed_untagged(cfg: NxosConfig, name: str, iface: InterfaceConf,
+                     channel: InterfaceConf | None) -> list[int] | None:
+    """[] (Port.vlans: routed, untagged) for a port that routes and has no subinterface, nor has its port-channel;
+    else None (its VLANs not read). Its own `[no] switchport` or address decides, else its port-channel's, else `[no]
+    system default switchport` (Nexus 9000 Interfaces guide: the default is the model's, so a config without that
+    line leaves a port with neither unknown). A routed port with a subinterface sends tagged frames there (Nexus 9000
+    Interfaces guide, "Configuring Layer 3 Interfaces": `encapsulation dot1q` on the subinterface)."""
+    routed = routed_port(iface) or (routed_port(channel) if channel is not None else None) or cfg.default_routed
+    bundle = f"port-channel{iface.channel_group.value}" if iface.channel_group is not None else None
+    return [] if routed is not None and routed.value and not {name, bundle} & cfg.tagged_parents else None
 
 
 def no_drop_classes(cfg: NxosConfig, device: Device) -> list[ForwardingClass] | None:

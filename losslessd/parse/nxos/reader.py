@@ -28,11 +28,13 @@ from ..clitext import (
     dscp_values,
     ethernet_ports,
     is_flat,
+    layer3_line,
     may_set_ecn,
     other_port_qos,
     outdent_interface_lines,
     renest,
     subinterface_line,
+    subinterface_parents,
     wred_options,
 )
 from . import PLATFORM
@@ -161,6 +163,8 @@ class InterfaceConf:
     # A member's port-channel's `inherit` line of such a profile (build.channel_policies): the member runs the
     # port-channel's policies, so those the port-channel does not attach itself are unknown too.
     channel_undefined_profile: Source | None = None
+    routed: Val | None = None  # `[no] switchport` (clitext.routed_port)
+    l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
 
 
 @dataclass
@@ -191,6 +195,10 @@ class NxosConfig:
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
     # port-channel N -> its service-policy lines (the rest of a port-channel block is not read)
     port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
+    # `[no] system default switchport`: whether ports without a `[no] switchport` line route (Val True) or switch
+    default_routed: Val | None = None
+    # The ports and port-channels with a subinterface (`interface Ethernet1/1.100`): tagged, so never untagged routed
+    tagged_parents: set[str] = field(default_factory=set)
     port_profiles: dict[str, PortProfile] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
@@ -486,6 +494,8 @@ class _Reader(TreeReader):
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
+            self.cfg.tagged_parents.update(f"{'Ethernet' if port else 'port-channel'}{numbers}"
+                                           for port, numbers in subinterface_parents(" ".join(w[1:])))
             self.each(node.children, lambda child: subinterface_line(self.spell_words(child), _INTERFACE_QOS))
         elif w[0] == "interface" and _ETHERNET_WORD.match(" ".join(w[1:])):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
@@ -495,7 +505,7 @@ class _Reader(TreeReader):
             # (build.channel_policies); its other lines are not.
             conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
             self.each(node.children, lambda child: self.interface_line(
-                child, conf, (*_INTERFACE_QOS, "mtu")))
+                child, conf, (*_INTERFACE_QOS, "mtu", "switchport", "ip", "ipv6")))
         elif w[0] == "port-profile" and len(w) in (2, 4) and (len(w) == 2 or w[1] == "type"):
             profile = self.cfg.port_profiles.setdefault(w[-1], PortProfile(InterfaceConf(source=self.src(node))))
 
@@ -515,6 +525,10 @@ class _Reader(TreeReader):
             {"qos": self.qos_policy, "queuing": self.queuing_policy, "network-qos": self.nq_policy}[w[2]](node, w[3])
         elif w == ["system", "qos"]:
             self.each(node.children, self.system_line)
+        elif w in (["system", "default", "switchport"], ["no", "system", "default", "switchport"]):
+            # Nexus 9000 Interfaces guide, "Configuring Layer 2 Interfaces": ports are Layer 3 or Layer 2 by default
+            # by model (9300-EX: Layer 3; 9300: Layer 2); `system default switchport` makes them all Layer 2.
+            self.cfg.default_routed = Val(w[0] == "no", self.src(node))
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
         elif w[:3] == ["hardware", "qos", "pfc-watchdog"]:
@@ -790,17 +804,19 @@ class _Reader(TreeReader):
 
     def interface_line(self, node: Node, conf: InterfaceConf, only: tuple[str, ...] | None = None) -> None:
         """One line of an interface or port-profile; ``only``: the commands read (a port-channel's: its QoS policies,
-        profiles, PFC mode and watchdog, and MTU), the others skipped."""
+        profiles, PFC mode and watchdog, MTU, `[no] switchport` and address), the others skipped."""
         w = self.spell_words(node)
         src = self.src(node)
         if other_port_qos(w, _INTERFACE_READ | _INTERFACE_OTHER):
             raise LineError("no NX-OS interface command (Nexus 9000 QoS guide: a port's QoS is its "
                             "`priority-flow-control` and `service-policy` lines): the switch refuses it, so what it "
                             "was meant to set (trust, PFC, ECN) is not set")
-        if only is not None and w[0] not in only:
+        if only is not None and w[0] not in only and w != ["no", "switchport"]:
             return
         if w[0] == "description":
             conf.description = node.text.split(None, 1)[1].strip() if len(w) > 1 else ""
+        elif layer3_line(conf, w, src):
+            pass  # (Nexus 9000 Interfaces guide, "Configuring Layer 3 Interfaces": `no switchport`, then `ip address`)
         elif w[0] == "mtu":
             conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 576, 9216, "the MTU"), src)
         elif w[0] == "speed" and w[1:] != ["auto"]:
