@@ -371,8 +371,9 @@ PLATFORMS: dict[str, Platform] = {
                  # poll-intervals (Junos CoS guide, "PFC Watchdog"; ranges not verified).
                  limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), speeds_gbps=ETHERNET_RATES_GBPS,
                                      wd_counts_polls=True,
-                                     # Junos CoS guide, "PFC Watchdog": watchdog-action drop (the default).
-                                     wd_actions={"drop": "drop"}),
+                                     # Junos AI-ML data center guide, "PFC Watchdog": `watchdog-action` drop
+                                     # (the default) or forward, one action on every port.
+                                     wd_actions={"drop": "drop", "forward": "forward"}),
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
                  wd_watches="paused-queues", qos_on_aggregate=True),

@@ -145,8 +145,8 @@ ACCEPTED: dict[str, list[tuple]] = {
          "flow-control-queue {N}", f"{JUNOS_COS}, output congestion notification flow-control-queue"),
         ("set class-of-service congestion-notification-profile {NAME} pfc-watchdog "
          "(poll-interval|detection|recovery) {N}", f"{JUNOS_COS}, pfc-watchdog"),
-        ("set class-of-service congestion-notification-profile {NAME} pfc-watchdog watchdog-action (drop|alarm)",
-         f"{JUNOS_COS}, pfc-watchdog watchdog-action"),
+        ("set class-of-service congestion-notification-profile {NAME} pfc-watchdog watchdog-action (drop|forward)",
+         "Junos AI-ML data center guide, PFC Watchdog (drop or forward)"),
         ("set class-of-service interfaces {IF} congestion-notification-profile {NAME}", f"{JUNOS_COS}, CNP binding"),
         (r"set class-of-service drop-profiles {NAME} interpolate fill-level \[ {N} {N} \]",
          f"{JUNOS_COS}, drop-profiles interpolate"),

@@ -160,9 +160,23 @@ def test_watchdog_action_is_written_in_the_platform_word_or_refused(tmp_path):
     sonic = json.loads(_render(_policy(watchdog={"actions": ["notify-only"]}), "sonic", "spectrum3",
                                ("100G:5m:9100",))[0])
     assert sonic["PFC_WD"]["Ethernet0"]["action"] == "alert"  # sonic-utilities pfcwd: drop|forward|alert
-    for platform, variant in (("cisco_nxos", "n9k"), ("nvidia_cumulus", None), ("juniper_junos", "qfx10000-ptx")):
+    for platform, variant in (("cisco_nxos", "n9k"), ("nvidia_cumulus", None)):
         with pytest.raises(InputError, match=r"watchdog.actions \(forward\) are none that .* can set \(drop\)"):
             _render(pol, platform, variant, ("100G:5m:9100",))
+
+
+def test_junos_watchdog_forwards_in_its_documented_word(tmp_path):
+    """Junos takes `watchdog-action drop` or `forward` (Junos AI-ML data center guide, "PFC Watchdog"): the parser
+    read both, the accepted forms listed drop|alarm and render refused a forward-only policy on Junos."""
+    pol = _policy(watchdog={"actions": ["forward"]})
+    for variant in ("qfx10000-ptx", "qfx5000"):
+        text, family = _render(pol, "juniper_junos", variant, ("100G:5m:9100",))
+        assert [line for line in text.splitlines() if line.endswith("pfc-watchdog watchdog-action forward")]
+        assert unlisted_lines("juniper_junos", family, text) == []
+        assert _above_info(tmp_path, "juniper_junos", pol, text) == []
+    assert "watchdog-action alarm" in "\n".join(unlisted_lines(
+        "juniper_junos", family, "set class-of-service congestion-notification-profile p pfc-watchdog "
+        "watchdog-action alarm\n"))
 
 
 def test_nvue_restoration_is_its_polling_interval(tmp_path):
