@@ -61,6 +61,8 @@ ACCEPTED: dict[str, list[tuple]] = {
         ("priority-flow-control pause watchdog default (timeout|recovery-time|polling-interval) {D}",
          f"{EOS_AVD} priority-flow-control.j2 (watchdog timeout, recovery_time, polling_interval)"),
         ("priority-flow-control pause watchdog action (drop|no-drop)", f"{EOS_AVD} priority-flow-control.j2"),
+        ("no priority-flow-control pause watchdog action", f"{EOS_AVD} priority-flow-control.j2: no action is the "
+         "default errdisable"),
     ],
     "cisco_nxos": [
         (r"! losslessd render: .*", "NX-OS: `!` starts a comment line"),

@@ -179,6 +179,19 @@ def test_junos_watchdog_forwards_in_its_documented_word(tmp_path):
         "watchdog-action alarm\n"))
 
 
+def test_eos_errdisable_is_its_default_action_put_back(tmp_path):
+    """EOS's watchdog error-disables the port where no action is configured (AVD: action default errdisable; the
+    global `action` takes drop|no-drop): a policy accepting only errdisable was refused, and the global `no` line that
+    takes a configured action away was passed over by the reader (the drop before it stayed)."""
+    pol = _policy(watchdog={"actions": ["errdisable"]})
+    text, family = _render(pol, "arista_eos", "trident-tomahawk", ("100G:5m:9100",))
+    assert "no priority-flow-control pause watchdog action" in text.splitlines()
+    assert unlisted_lines("arista_eos", family, text) == []
+    assert _above_info(tmp_path, "arista_eos", pol, text) == []
+    pasted = "priority-flow-control pause watchdog action drop\n" + text  # a device's drop, then the snippet
+    assert _above_info(tmp_path, "arista_eos", pol, pasted) == []
+
+
 def test_nvue_restoration_is_its_polling_interval(tmp_path):
     """NVUE writes no restoration time: a stormed queue is restored at the next poll (the NVUE reader takes the
     restoration as the poll). The poll was detection / 2, 100 ms, outside a policy's restoration 1000-5000 ms."""
