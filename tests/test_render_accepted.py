@@ -230,14 +230,15 @@ SONIC: dict[str, tuple[str, dict[str, str]]] = {
                                      "(green|yellow|red)_drop_probability": _NUM}),
     "QUEUE": (r"Ethernet\d+\|[0-7]", {"scheduler": _REF.format("SCHEDULER"),
                                       "wred_profile": _REF.format("WRED_PROFILE")}),
-    # (egress pools and profiles: the SKU's stock buffers_defaults a patch restates to bind lossless queues outside 3-4)
+    # (egress pools and profiles: the SKU's stock buffers_defaults a patch restates to bind lossless queues outside 3-4;
+    # NVIDIA SKUs keep lossy queues on q_lossy_profile, sonic-buildimage ACS-MSN2700/buffers_defaults_objects.j2)
     "BUFFER_POOL": (r"ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool",
                     {"type": "ingress|egress", "mode": "dynamic|static", "size": _NUM, "xoff": _NUM}),
     "BUFFER_PROFILE": (r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile|egress_lossless_profile|"
-                       r"egress_lossy_profile",
+                       r"egress_lossy_profile|q_lossy_profile",
                        {"pool": "ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool", "xon": _NUM,
                         "xon_offset": _NUM, "xoff": _NUM, "size": _NUM, "dynamic_th": r"-?\d+", "static_th": _NUM}),
-    "BUFFER_QUEUE": (r"Ethernet\d+\|[0-7](-[0-7])?", {"profile": "egress_lossless_profile|egress_lossy_profile"}),
+    "BUFFER_QUEUE": (r"Ethernet\d+\|[0-7](-[0-7])?", {"profile": "egress_lossless_profile|egress_lossy_profile|q_lossy_profile"}),
     "BUFFER_PG": (r"Ethernet\d+\|[0-7]", {"profile": r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile"}),
     "PFC_WD": (r"Ethernet\d+|GLOBAL", {"action": "drop|forward|alert", "detection_time": _NUM,
                                        "restoration_time": _NUM, "POLL_INTERVAL": _NUM}),

@@ -303,3 +303,22 @@ def test_sonic_pg_xoff_holds_the_policys_headroom_formula(tmp_path):
     (profile,) = json.loads(text)["BUFFER_PROFILE"].values()
     assert int(profile["xoff"]) >= headroom.mlx5_xoff_bytes(200, 40, 4200)
     assert _above_info(tmp_path, "sonic", pol, text) == []
+
+
+def test_spectrum_sku_stock_egress_profiles_carry_lossless_queues_outside_3_4(tmp_path):
+    """ACS-MSN4700 writes its egress profiles through buffers_defaults_objects.j2 macros (sonic-buildimage 086b03bd,
+    device/mellanox/x86_64-mlnx_msn2700-r0/ACS-MSN2700/buffers_defaults_objects.j2, pool sizes from ACS-MSN4700's
+    buffers_defaults_t1.j2), which the SKU table did not read: every policy lossless outside 3-4 was refused on
+    Spectrum-3. Its lossy queues sit on q_lossy_profile (egress_lossy_pool), not egress_lossy_profile."""
+    sku = skutables.lookup("ACS-MSN4700")
+    assert sku.egress["pools"]["egress_lossless_pool"]["size"] == "60817392"
+    assert sku.egress["profiles"]["egress_lossless_profile"] == {"pool": "egress_lossless_pool", "size": "0",
+                                                                 "dynamic_th": "7"}
+    pol = _policy(lossless={"priorities": [2, 5], "dscp": [10, 40]}, ecn={"required": False})
+    text, _ = _render(pol, "sonic", "spectrum3", ("100G:5m:9100",))
+    queues = json.loads(text)["BUFFER_QUEUE"]
+    assert queues["Ethernet0|2"] == queues["Ethernet0|5"] == {"profile": "egress_lossless_profile"}
+    assert queues["Ethernet0|0-1"] == queues["Ethernet0|6"] == {"profile": "q_lossy_profile"}
+    assert unlisted_sonic(text) == []
+    assert _above_info(tmp_path, "sonic", pol, text) == []
+
