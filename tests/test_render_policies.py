@@ -17,16 +17,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from losslessd import headroom, skutables
+from losslessd import fix, headroom, skutables
 from losslessd import render as rnd
 from losslessd.api import lint
 from losslessd.errors import InputError
+from losslessd.fix import apply
 from losslessd.lint.finding import Severity
 from losslessd.parse import parse_group
 from losslessd.platforms import PLATFORMS
 from losslessd.policy import Policy
 from tests import render_golden
 from tests.clirun import losslessd
+from tests.test_fix import PASTED, SPEED_LINE, _problems
 from tests.test_render_accepted import unlisted_lines, unlisted_sonic
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +47,8 @@ REFUSALS = (
     "before PFC",  # ECN004: the thresholds would mark after PFC
     "no ECN thresholds fit the policy",  # kmin_min_mtus x MTU above the Kmin range
     "Mb/s row",  # the SKU's own table has no row for the port
+    # fix on a device: Junos keeps no lossy class beside a lossless one on a queue, and which to move is the operator's
+    "Junos takes no lossy class beside a lossless one",
 )
 PORTS = ("100G:5m:9100", "400G:300m:9100", "25G:3m:1500", "200G:40m:4200")
 
@@ -124,6 +128,64 @@ def test_generated_policy_renders_accepted_lines_that_lint_clean(tmp_path_factor
     bad = unlisted_sonic(text) if platform == "sonic" else unlisted_lines(platform, family, text)
     assert bad == [], f"{platform} {variant}: not in the accepted forms: {bad[:5]}"
     assert _above_info(tmp_path_factory.mktemp("render"), platform, pol, text) == []
+
+
+def _device(tmp: Path, platform: str, variant: str | None) -> Path:
+    """The platform's rendered roce-dscp26 fixture as a device's config: with the SKU its DEVICE_METADATA names
+    (SONiC) and each port's `speed` line (EOS: the template leaves speed alone), as tests/test_fix.py does."""
+    golden = render_golden.golden_path(platform, "roce-dscp26", variant)
+    text = golden.read_text()
+    if platform == "sonic":
+        db = json.loads(text)
+        db["DEVICE_METADATA"] = {"localhost": {"hwsku": render_golden.options(platform, variant)["hwsku"]}}
+        text = json.dumps(db, indent=2) + "\n"
+    if platform in SPEED_LINE:
+        for spec in render_golden.port_specs(platform, variant):
+            port = rnd.parse_port_spec(spec)
+            text = text.replace(f"interface {port.name}\n",
+                                f"interface {port.name}\n{SPEED_LINE[platform].format(port.speed_gbps)}\n")
+    path = tmp / "device" / golden.name
+    path.parent.mkdir()
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("platform", "variant"), TARGETS)
+@settings(max_examples=10, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(pol=policies())
+def test_fix_under_a_generated_policy_clears_what_it_fixes(tmp_path_factory, platform, variant, pol):
+    """A device configured for roce-dscp26, linted under another valid policy: `fix --unsafe-fixes` either refuses
+    for a listed limit of the platform or prints snippets that, applied as the device takes them (and pasted after
+    the config where it takes pasting), leave none of the fixed findings and no new problem above info."""
+    tmp = tmp_path_factory.mktemp("fix")
+    path = _device(tmp, platform, variant)
+    before = lint([path], pol, fmt=platform)
+    result = fix.plan(before, unsafe=True, model=render_golden.options(platform, variant).get("model"))
+    assert not before.internal_errors, before.internal_errors
+    for dev in result.devices:
+        if dev.message is not None:
+            assert any(reason in dev.message for reason in REFUSALS), dev.message
+            continue
+        assert dev.verified and not dev.unresolved and not dev.introduced, (
+            [f.code for f in dev.unresolved], [f"{f.code} {f.message}" for f in dev.introduced])
+        fixed = {f.fingerprint for p in dev.parts for f in p.findings}
+        printed = [p.snippet for p in dev.parts if p.snippet is not None]
+        current = path.read_text()
+        applied = {"apply": current}
+        for snippet in printed:
+            applied["apply"] = apply.SHAPES[platform].apply(applied["apply"], snippet)
+        if platform in PASTED:
+            applied["pasted"] = current.rstrip("\n") + "\n" + "".join(printed)
+        known = _problems(before.findings)
+        for how, text in applied.items():
+            again = tmp / how / path.name  # the same device name: its other findings keep their fingerprints
+            again.parent.mkdir()
+            again.write_text(text)
+            after = _problems(lint([again], pol, fmt=platform).findings)
+            assert not fixed & set(after), f"{how}: still there: {[after[k] for k in fixed & set(after)]}"
+            assert {k: m for k, m in after.items() if k not in known} == {}, f"{how}: the fix adds problems"
 
 
 @settings(max_examples=12, deadline=None, derandomize=True)
@@ -322,3 +384,18 @@ def test_spectrum_sku_stock_egress_profiles_carry_lossless_queues_outside_3_4(tm
     assert unlisted_sonic(text) == []
     assert _above_info(tmp_path, "sonic", pol, text) == []
 
+
+
+def test_fix_renders_what_its_own_lines_need(tmp_path):
+    """Junos's trust fix (MAP003, PCP) opens forwarding class tc1 on queue 1 for lossless priority 1, and PFC001's
+    makes it no-loss; no section of theirs writes queue 1's ECN, so the fix itself brought ECN001 (reported as
+    introduced). The sections an introduced finding needs are rendered for the same ports."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "pcp"})
+    path = _device(tmp_path, "juniper_junos", "qfx5000")
+    before = lint([path], pol, fmt="juniper_junos")
+    assert {"MAP003", "PFC001"} <= {f.code for f in before.findings}
+    assert "ECN001" not in {f.code for f in before.findings}
+    (dev,) = fix.plan(before, unsafe=True, model=render_golden.options("juniper_junos", "qfx5000").get("model")).devices
+    assert dev.message is None and dev.verified and not dev.unresolved
+    assert [f.code for f in dev.introduced] == []
+    assert any("ecn" in p.sections for p in dev.parts)
