@@ -159,9 +159,9 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for f in findings:
         for port in ([f.port] if f.port is not None else everywhere):
             by_port.setdefault((rules[f.code].disruptive, port), set()).update(rules[f.code].fix_sections_for(f))
-    for (disruptive, port), sections in (follow or {}).items():
-        for name in ([port] if port is not None else everywhere):
-            by_port.setdefault((disruptive, name), set()).update(sections)
+    for (disruptive, where), more in (follow or {}).items():
+        for each in ([where] if where is not None else everywhere):
+            by_port.setdefault((disruptive, each), set()).update(more)
     groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
     for (disruptive, port), sections in by_port.items():
         groups.setdefault((disruptive, frozenset(sections)), set()).add(port)

@@ -183,7 +183,7 @@ def sku_egress(sku: skutables.SkuTable | None) -> SonicEgress | None:
     queue profile (headroom.egress_lossless, BUF005's test: some SKUs cap it at a static_th below its pool)."""
     if sku is None or sku.egress is None:
         return None
-    lossy = sku.egress.get("lossy", STOCK_LOSSY_PROFILE)
+    lossy = str(sku.egress.get("lossy") or STOCK_LOSSY_PROFILE)  # (a name: SkuTable.egress's one string)
     # (its fields read as the device's own CONFIG_DB is read: the same units, the same refusals)
     doc = json.dumps({"BUFFER_POOL": sku.egress["pools"], "BUFFER_PROFILE": sku.egress["profiles"]})
     device = sonic.parse([Input(f"{sku.source} {sku.sku}", doc)], sku.sku)
