@@ -150,8 +150,22 @@ def _device(tmp: Path, platform: str, variant: str | None) -> Path:
     return path
 
 
+# Fix bugs this test found and left open (session 37 report; `--runxfail` shows the failing policy): each fails.
+FIX_OPEN = {
+    ("arista_eos", "trident-tomahawk"): "MAP002 left unresolved; the applied fix adds SCH001 (queues above the "
+                                        "last `no priority` one strict) its own verification does not report",
+    ("arista_eos", "sand"): "the applied fix adds SCH001 that the fix's own verification does not report",
+    ("cisco_nxos", "n9k"): "fix refuses: the config does not say which egress queue carries a new lossless priority",
+    ("linux_mlx5", None): "MAP002 (CNP priority) left unresolved by the host script's ecn section",
+    ("nvidia_cumulus", None): "the applied fix adds SCH001 (the old CNP queue 6 strict above a new lossless queue) "
+                              "its own verification does not report",
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("platform", "variant"), TARGETS)
+@pytest.mark.parametrize(("platform", "variant"), [
+    pytest.param(*t, marks=[pytest.mark.xfail(strict=True, reason=FIX_OPEN[t])] if t in FIX_OPEN else [])
+    for t in TARGETS])
 @settings(max_examples=10, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(pol=policies())
