@@ -251,8 +251,10 @@ PLATFORMS: dict[str, Platform] = {
                                      wd_restoration_ms=(10, 60000), wd_detection_step_ms=10,
                                      wd_restoration_step_ms=10,
                                      # AVD priority_flow_control.watchdog.action: "drop" | "no-drop" (no-drop forwards
-                                     # the stuck queue's packets); errdisable is the default no action word writes.
-                                     wd_actions={"drop": "drop", "forward": "no-drop"}),
+                                     # the stuck queue's packets); errdisable is the default no action word writes
+                                     # (AVD priority-flow-control.j2 docs: action default 'errdisable'), so its
+                                     # word is none: the `no` form puts it back.
+                                     wd_actions={"drop": "drop", "forward": "no-drop", "errdisable": ""}),
                  # EOS User Manual, "Command-Line Interface": keywords are not case-sensitive, and `interface
                  # ethernet 1`, `Et1` name Ethernet1 (parse/eos/reader.py reads them so).
                  port_names_ignore_case=True),
@@ -392,8 +394,9 @@ PLATFORMS: dict[str, Platform] = {
                  # poll-intervals (Junos CoS guide, "PFC Watchdog"; ranges not verified).
                  limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), speeds_gbps=ETHERNET_RATES_GBPS,
                                      wd_counts_polls=True,
-                                     # Junos CoS guide, "PFC Watchdog": watchdog-action drop (the default).
-                                     wd_actions={"drop": "drop"}),
+                                     # Junos AI-ML data center guide, "PFC Watchdog": `watchdog-action` drop
+                                     # (the default) or forward, one action on every port.
+                                     wd_actions={"drop": "drop", "forward": "forward"}),
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
                  wd_watches="paused-queues", qos_on_aggregate=True),

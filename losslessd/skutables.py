@@ -58,7 +58,8 @@ class SkuTable:
     pool_mode: str | None = None
     pool_xoff_bytes: int | None = None
     # Its stock egress_lossless_profile / egress_lossy_profile and their pools, CONFIG_DB fields as written (None:
-    # not written literally by its buffers_defaults): {"profiles": {name: fields}, "pools": {name: fields}}.
+    # not written literally by its buffers_defaults): {"profiles": {name: fields}, "pools": {name: fields}}, and
+    # "lossy": the profile of its lossy queues where not egress_lossy_profile (NVIDIA: q_lossy_profile).
     egress: dict[str, dict[str, dict[str, str]]] | None = field(default=None, hash=False, compare=False)
 
     @property

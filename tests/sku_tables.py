@@ -30,6 +30,8 @@ _FIELD = re.compile(r'"(size|mode|xoff)"\s*:\s*"([^"]*)"')
 # their pools, where the SKU's buffers_defaults writes them literally (no Jinja inside).
 _EGRESS_NAMES = ("egress_lossless_profile", "egress_lossy_profile", "egress_lossless_pool", "egress_lossy_pool")
 _OBJECT = re.compile(r'"(?P<name>' + "|".join(_EGRESS_NAMES) + r')"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
+# `{% import 'buffers_defaults_objects.j2' as defs with context %}` (sonic-buildimage device/mellanox/*).
+_OBJECTS_IMPORT = re.compile(r"\{%\s*import\s+'buffers_defaults_objects\.j2'")
 _EGRESS_FIELD = re.compile(r'"(pool|size|type|mode|static_th|dynamic_th)"\s*:\s*"([^"]*)"')
 
 
@@ -66,12 +68,15 @@ def pool(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
 
 def egress(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
     """{"profiles": {name: fields}, "pools": {name: fields}} of the stock egress profiles and the pools they take
-    from, as the SKU's buffers_defaults_t1.j2 (else _t0) writes them; None unless every one is written literally."""
+    from, as the SKU's buffers_defaults_t1.j2 (else _t0) writes them; None unless every one is written literally.
+    NVIDIA SKUs write them through buffers_defaults_objects.j2 macros: evaluated (egress_from_macros)."""
     for name in ("buffers_defaults_t1.j2", "buffers_defaults_t0.j2"):
         path = f"{folder}/{name}"
         if path not in files:
             continue
         text = resolve_text(gitdir, rev, files, path) or ""
+        if _OBJECTS_IMPORT.search(text):
+            return egress_from_macros(gitdir, rev, files, folder, name)
         found = {m["name"]: dict(_EGRESS_FIELD.findall(m["body"])) for m in _OBJECT.finditer(text)
                  if "{" not in m["body"] and "%" not in m["body"]}
         profiles = {n: f for n, f in found.items() if n.endswith("_profile")}
@@ -84,6 +89,36 @@ def egress(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
             return None
         return {"profiles": profiles, "pools": pools}
     return None
+
+
+def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name: str) -> dict | None:
+    """The stock egress objects of an SKU whose buffers_defaults imports buffers_defaults_objects.j2 (NVIDIA
+    Spectrum: pool sizes set in the SKU's file, profiles in the shared macros), rendered with Jinja as sonic-cfggen
+    renders them for the traditional buffer model (no `dynamic_mode`), one active port: egress_lossless_profile, the
+    profile its BUFFER_QUEUE puts queues 0-2 on (q_lossy_profile there, recorded as "lossy"), and their pools."""
+    import jinja2
+
+    def load(template: str) -> str | None:
+        return resolve_text(gitdir, rev, files, f"{folder}/{template}")
+
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(load), undefined=jinja2.Undefined)
+    module = env.get_template(name).module
+    port = "Ethernet0"
+    objects = module.generate_buffer_pool_and_profiles_with_inactive_ports("")  # type: ignore[attr-defined]
+    queues = module.generate_queue_buffers_with_inactive_ports(port, "")  # type: ignore[attr-defined]
+    doc = json.loads("{" + f"{objects}".strip().rstrip(",") + "," + f"{queues}".strip().rstrip(",") + "}")
+    profile_of = {}  # queue -> the profile its BUFFER_QUEUE entry names
+    for key, fields in doc.get("BUFFER_QUEUE", {}).items():
+        low, _, high = key.rpartition("|")[2].partition("-")
+        profile_of.update({q: fields.get("profile") for q in range(int(low), int(high or low) + 1)})
+    lossy = profile_of.get(0)
+    if lossy is None or lossy not in doc["BUFFER_PROFILE"] or profile_of.get(3) != "egress_lossless_profile":
+        return None
+    profiles = {n: doc["BUFFER_PROFILE"][n] for n in ("egress_lossless_profile", lossy)}
+    pools = {f["pool"]: doc["BUFFER_POOL"].get(f["pool"]) for f in profiles.values()}
+    if any(v is None or not str(v.get("size", "")).isdigit() for v in pools.values()):
+        return None
+    return {"profiles": profiles, "pools": pools, "lossy": lossy}
 
 
 def resolve_text(gitdir: str, rev: str, files: set[str], path: str, depth: int = 0) -> str | None:

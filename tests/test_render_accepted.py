@@ -61,6 +61,8 @@ ACCEPTED: dict[str, list[tuple]] = {
         ("priority-flow-control pause watchdog default (timeout|recovery-time|polling-interval) {D}",
          f"{EOS_AVD} priority-flow-control.j2 (watchdog timeout, recovery_time, polling_interval)"),
         ("priority-flow-control pause watchdog action (drop|no-drop)", f"{EOS_AVD} priority-flow-control.j2"),
+        ("no priority-flow-control pause watchdog action", f"{EOS_AVD} priority-flow-control.j2: no action is the "
+         "default errdisable"),
     ],
     "cisco_nxos": [
         (r"! losslessd render: .*", "NX-OS: `!` starts a comment line"),
@@ -145,8 +147,8 @@ ACCEPTED: dict[str, list[tuple]] = {
          "flow-control-queue {N}", f"{JUNOS_COS}, output congestion notification flow-control-queue"),
         ("set class-of-service congestion-notification-profile {NAME} pfc-watchdog "
          "(poll-interval|detection|recovery) {N}", f"{JUNOS_COS}, pfc-watchdog"),
-        ("set class-of-service congestion-notification-profile {NAME} pfc-watchdog watchdog-action (drop|alarm)",
-         f"{JUNOS_COS}, pfc-watchdog watchdog-action"),
+        ("set class-of-service congestion-notification-profile {NAME} pfc-watchdog watchdog-action (drop|forward)",
+         "Junos AI-ML data center guide, PFC Watchdog (drop or forward)"),
         ("set class-of-service interfaces {IF} congestion-notification-profile {NAME}", f"{JUNOS_COS}, CNP binding"),
         (r"set class-of-service drop-profiles {NAME} interpolate fill-level \[ {N} {N} \]",
          f"{JUNOS_COS}, drop-profiles interpolate"),
@@ -228,14 +230,16 @@ SONIC: dict[str, tuple[str, dict[str, str]]] = {
                                      "(green|yellow|red)_drop_probability": _NUM}),
     "QUEUE": (r"Ethernet\d+\|[0-7]", {"scheduler": _REF.format("SCHEDULER"),
                                       "wred_profile": _REF.format("WRED_PROFILE")}),
-    # (egress pools and profiles: the SKU's stock buffers_defaults a patch restates to bind lossless queues outside 3-4)
+    # (egress pools and profiles: the SKU's stock buffers_defaults a patch restates to bind lossless queues outside 3-4;
+    # NVIDIA SKUs keep lossy queues on q_lossy_profile, sonic-buildimage ACS-MSN2700/buffers_defaults_objects.j2)
     "BUFFER_POOL": (r"ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool",
                     {"type": "ingress|egress", "mode": "dynamic|static", "size": _NUM, "xoff": _NUM}),
     "BUFFER_PROFILE": (r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile|egress_lossless_profile|"
-                       r"egress_lossy_profile",
+                       r"egress_lossy_profile|q_lossy_profile",
                        {"pool": "ingress_lossless_pool|egress_lossless_pool|egress_lossy_pool", "xon": _NUM,
                         "xon_offset": _NUM, "xoff": _NUM, "size": _NUM, "dynamic_th": r"-?\d+", "static_th": _NUM}),
-    "BUFFER_QUEUE": (r"Ethernet\d+\|[0-7](-[0-7])?", {"profile": "egress_lossless_profile|egress_lossy_profile"}),
+    "BUFFER_QUEUE": (r"Ethernet\d+\|[0-7](-[0-7])?",
+                     {"profile": "egress_lossless_profile|egress_lossy_profile|q_lossy_profile"}),
     "BUFFER_PG": (r"Ethernet\d+\|[0-7]", {"profile": r"pg_lossless_\d+_[\d.]+m(_mtu\d+)?(_8lane)?_profile"}),
     "PFC_WD": (r"Ethernet\d+|GLOBAL", {"action": "drop|forward|alert", "detection_time": _NUM,
                                        "restoration_time": _NUM, "POLL_INTERVAL": _NUM}),

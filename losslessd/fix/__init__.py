@@ -115,13 +115,27 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> 
 
 def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
                model: str | None = None) -> DeviceFix:
+    """The device's fix; where its own lines bring a fixable problem the device did not have (a class made lossless
+    on a queue that marks no ECN, as Junos's trust fix does when it opens a new class), the sections that problem
+    needs are rendered for the same ports too, once, and the whole verified again."""
+    out = _device_fix(device, findings, policy, unsafe, model, {})
+    rules = all_rules()
+    follow: dict[tuple[bool, str | None], set[str]] = {}
+    for f in out.introduced:
+        if fixable(f):
+            follow.setdefault((rules[f.code].disruptive, f.port), set()).update(rules[f.code].fix_sections_for(f))
+    return _device_fix(device, findings, policy, unsafe, model, follow) if follow else out
+
+
+def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
+                follow: dict[tuple[bool, str | None], set[str]]) -> DeviceFix:
     out = DeviceFix(device=device.name, platform=device.platform, files=list(device.files), findings=findings)
     if device.platform not in render.platforms():
         out.message = (f"no fix template for platform {device.platform}; fix these by hand (each finding says how). "
                        f"Templates: {', '.join(render.platforms())}")
         return out
     try:
-        out.parts = _parts(device, findings, policy, unsafe, model)
+        out.parts = _parts(device, findings, policy, unsafe, model, follow)
     except InputError as exc:
         out.message = f"cannot work out a fix: {exc}"
         return out
@@ -134,9 +148,10 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     return out
 
 
-def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
-           model: str | None = None) -> list[Part]:
-    """One part per label and set of sections: each port gets only the sections its own findings need."""
+def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None = None,
+           follow: dict[tuple[bool, str | None], set[str]] | None = None) -> list[Part]:
+    """One part per label and set of sections: each port gets only the sections its own findings need (and
+    ``follow``'s, (disruptive, port) -> sections the first try's lines needed too)."""
     rules = all_rules()
     facts, pool = render.device_facts(device, policy)
     everywhere = [f.name for f in facts] or [None]  # a device-wide finding: every port, or a portless SM
@@ -144,6 +159,9 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for f in findings:
         for port in ([f.port] if f.port is not None else everywhere):
             by_port.setdefault((rules[f.code].disruptive, port), set()).update(rules[f.code].fix_sections_for(f))
+    for (disruptive, where), more in (follow or {}).items():
+        for each in ([where] if where is not None else everywhere):
+            by_port.setdefault((disruptive, each), set()).update(more)
     groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
     for (disruptive, port), sections in by_port.items():
         groups.setdefault((disruptive, frozenset(sections)), set()).add(port)

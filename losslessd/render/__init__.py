@@ -173,22 +173,24 @@ class SonicEgress:
     profiles: dict[str, str] = field(hash=False)
     pools: dict[str, str] = field(hash=False)
     stock: bool = False
+    lossy: str = STOCK_LOSSY_PROFILE  # the stock profile of the lossy queues (NVIDIA SKUs: q_lossy_profile)
     sources: dict[str, Source] = field(default_factory=dict, hash=False, compare=False)  # where each name was read
 
 
 def sku_egress(sku: skutables.SkuTable | None) -> SonicEgress | None:
-    """The SKU's stock egress profiles and pools (buffers_defaults), where it writes them literally and its
-    egress_lossless_profile is lossless beside queue 0 on egress_lossy_profile (headroom.egress_lossless, BUF005's
-    test: some SKUs cap it at a static_th below its pool)."""
+    """The SKU's stock egress profiles and pools (buffers_defaults, or on NVIDIA SKUs the buffers_defaults_objects.j2
+    macros with the SKU's pool sizes), where its egress_lossless_profile is lossless beside queue 0 on the SKU's lossy
+    queue profile (headroom.egress_lossless, BUF005's test: some SKUs cap it at a static_th below its pool)."""
     if sku is None or sku.egress is None:
         return None
+    lossy = str(sku.egress.get("lossy") or STOCK_LOSSY_PROFILE)  # (a name: SkuTable.egress's one string)
     # (its fields read as the device's own CONFIG_DB is read: the same units, the same refusals)
     doc = json.dumps({"BUFFER_POOL": sku.egress["pools"], "BUFFER_PROFILE": sku.egress["profiles"]})
     device = sonic.parse([Input(f"{sku.source} {sku.sku}", doc)], sku.sku)
-    if hr.egress_lossless(device, STOCK_EGRESS_PROFILE, {STOCK_LOSSY_PROFILE: [BEST_EFFORT_TC]})[0] is not True:
+    if hr.egress_lossless(device, STOCK_EGRESS_PROFILE, {lossy: [BEST_EFFORT_TC]})[0] is not True:
         return None
     return SonicEgress(STOCK_EGRESS_PROFILE, {n: json.dumps(f) for n, f in sku.egress["profiles"].items()},
-                       {n: json.dumps(f) for n, f in sku.egress["pools"].items()}, stock=True)
+                       {n: json.dumps(f) for n, f in sku.egress["pools"].items()}, stock=True, lossy=lossy)
 
 
 def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
@@ -618,9 +620,10 @@ class Profile(Sectioned):
     def stock_egress_entries(self, port: PortProfile) -> list[tuple[str, str]]:
         """BUFFER_QUEUE (key, JSON value) putting each lossless queue outside 3-4 on the stock egress_lossless_profile,
         when the device's BUFFER_QUEUE is the stock one: the stock key covering it ("<port>|0-2") is deleted (null,
-        as `config load` deletes) and its queues written again in runs, the lossy ones on egress_lossy_profile as
+        as `config load` deletes) and its queues written again in runs, the lossy ones on the stock lossy profile as
         before. A "<port>|2" beside "<port>|0-2" would leave two entries for queue 2, applied in no defined order."""
         lossless = set(self.lossless_queues)
+        lossy = self.egress.lossy if self.egress else STOCK_LOSSY_PROFILE
         out = []
         for low, high in STOCK_QUEUE_RANGES:
             span = range(low, high + 1)
@@ -630,7 +633,7 @@ class Profile(Sectioned):
             for kept, run in itertools.groupby(span, key=lambda q: q in lossless):
                 first, *rest = run
                 key = f"{port.name}|{first}" + (f"-{rest[-1]}" if rest else "")
-                runs.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else STOCK_LOSSY_PROFILE})))
+                runs.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else lossy})))
             whole = f"{port.name}|{low}-{high}"
             # (a range lossless as a whole is written again under its own key: a null beside it would name it twice)
             out += runs if any(key == whole for key, _ in runs) else [(whole, "null"), *runs]

@@ -401,6 +401,8 @@ class _Reader(TreeReader):
             self.cfg.rewrite_dscp = Val(w[0] != "no", self.src(node))
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
+        elif w[:2] == ["no", "priority-flow-control"]:
+            self.global_pfc(node, w[2:], neg=True)
         elif w[:3] == ["class-map", "type", "qos"] and len(w) in (4, 5):
             self.class_map(node, w[-1])
         elif w[:3] in _POLICY_TYPES and len(w) == 4:
@@ -793,9 +795,19 @@ class _Reader(TreeReader):
         for key in keys:
             target[key] = Val(value, self.src(node))
 
-    def global_pfc(self, node: Node, rest: list[str]) -> None:
+    def global_pfc(self, node: Node, rest: list[str], neg: bool = False) -> None:
+        """Switch-wide PFC lines; their `no` forms put EOS's default back (no action word: errdisable)."""
         src = self.src(node)
-        if rest == ["all", "off"]:
+        if neg:
+            if rest == ["all", "off"]:
+                self.cfg.pfc_all_off = None
+            elif rest[:3] in (["pause", "watchdog", "action"], ["pause", "watchdog", "override"]):
+                self.cfg.wd_action = None
+            elif rest[:3] == ["pause", "watchdog", "default"] and len(rest) >= 4 and rest[3] in WATCHDOG_TIMERS:
+                self.cfg.wd_timers.pop(rest[3], None)
+            else:
+                raise LineError("not a priority-flow-control command losslessd knows")
+        elif rest == ["all", "off"]:
             self.cfg.pfc_all_off = src
         elif rest[:3] == ["pause", "watchdog", "default"] and len(rest) == 5 and rest[3] in WATCHDOG_TIMERS:
             value = None if rest[4] == "auto" and rest[3] == "polling-interval" else _seconds_ms(rest[4])

@@ -39,8 +39,8 @@ from .reader import (
 # PFC watchdog action when none is configured: drop (Junos AI-ML data center guide, "PFC Watchdog":
 # "By default, all ports use the drop action").
 DEFAULT_WATCHDOG_ACTION = "drop"
-# Junos `pfc-watchdog watchdog-action` words (drop | forward) -> the model's actions; another word keeps the
-# action unknown (its raw word is still shown).
+# Junos `pfc-watchdog watchdog-action` words (drop | forward: Junos AI-ML data center guide, "PFC Watchdog") -> the
+# model's actions; another word keeps the action unknown (its raw word is still shown).
 WATCHDOG_ACTION_WORDS = {"drop": "drop", "forward": "forward"}
 # Junos "code-point (Output Congestion Notification)": by default 802.1p priorities 3 and 4 pause output queues
 # 3 (fcoe) and 4 (no-loss) on every Ethernet interface; an explicit output profile replaces the default.
