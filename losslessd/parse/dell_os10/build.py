@@ -62,7 +62,10 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
         # OS10 User Guide, "Layer 3 > IPv4 routing": an L3 port is one taken out of L2 mode with `no switchport`
         # (an L2 port switches untagged or tagged VLANs: `switchport access|trunk`, its VLANs not read here). A member
         # of a routed port-channel routes with it (OS10 User Guide, "Port-channel interfaces").
-        port.vlans = [] if routed is not None and routed.value else None
+        # A routed port with a subinterface, or in a port-channel with one, sends that subinterface's frames tagged
+        # (OS10 User Guide, "Layer 3 > Subinterfaces": `encapsulation dot1q`): its VLANs are not read.
+        tagged = {port_name, f"port-channel{iface.channel_group.value}" if lag is not None else None}
+        port.vlans = [] if routed is not None and routed.value and not tagged & cfg.tagged_parents else None
     return device
 
 
