@@ -726,3 +726,26 @@ def test_routed_ports_are_untagged():
         "ethernet1/1/1": [], "ethernet1/1/2": None, "ethernet1/1/3": [], "ethernet1/1/4": [], "ethernet1/1/5": None}
     findings = lint([RAW / "roce-leaf.cfg"], "roce-dscp26").findings
     assert not [f for f in findings if f.code == "MAP002" and "802.1p" in f.message]
+
+
+def test_a_subinterface_is_read_and_leaves_its_routed_parent_tagged():
+    """Dell SmartFabric OS10 User Guide, "Layer 3 > Subinterfaces": `interface ethernet1/1/1.100` (or a breakout
+    sub-port's, or a port-channel's) with `encapsulation dot1q 100` routes tagged frames through its parent. Before: a
+    SYS002 "not an ethernet port" at the subinterface, and the routed parent read as untagged (Port.vlans []). Now no
+    issue, the parent's VLANs unknown (None); QoS on the subinterface is named, not read."""
+    device = parse(HEADER + "\n".join([
+        "interface ethernet1/1/1", " no switchport", " ip address 192.0.2.0/31",
+        "interface ethernet1/1/1.100", " encapsulation dot1q 100", " ip address 198.51.100.0/31",
+        "interface ethernet1/1/2", " no switchport", " ip address 192.0.2.2/31",
+        "interface port-channel10", " no switchport",
+        "interface port-channel10.7", " encapsulation dot1q 7",
+        "interface ethernet1/1/3", " channel-group 10 mode active",
+        "interface ethernet1/1/4:1", " no switchport",
+        "interface ethernet 1/1/4:1.5", " encapsulation dot1q 5", ""]))
+    assert device.issues == []
+    assert {name: port.vlans for name, port in device.ports.items()} == {
+        "ethernet1/1/1": None, "ethernet1/1/2": [], "ethernet1/1/3": None, "ethernet1/1/4:1": None}
+    named = parse(HEADER + "interface ethernet1/1/1\n no switchport\ninterface ethernet1/1/1.100\n"
+                  " encapsulation dot1q 100\n service-policy input type qos RDMA\n")
+    assert issues_at(named) == {("SYS002", 8)}
+    assert "subinterface" in named.issues[0].message

@@ -260,3 +260,19 @@ def test_a_port_line_naming_no_single_port_is_named_with_its_dcb_map(head):
     device = parse(text)
     assert device.ports == {}
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
+
+
+def test_layer3_ports_are_untagged_unless_a_lite_subinterface():
+    """OS9 Configuration Guide, "Interfaces": `no switchport` takes a port out of Layer 2 mode and an `ip address` puts
+    it in Layer 3 mode (OS9 prints `no ip address` on every port without one, which is no address); OS9 Command Line
+    Reference, `encapsulation dot1q`: a lite subinterface routes frames tagged with its VLAN. So a Layer 3 port is
+    untagged (Port.vlans []) except a lite subinterface (None, as a switchport and a port in neither mode). Before:
+    every port None."""
+    device = parse(HEADER + "\n".join([
+        "interface TenGigabitEthernet 1/1", " no ip address", " switchport", " no shutdown", "!",
+        "interface TenGigabitEthernet 1/2", " ip address 192.0.2.0/31", " no shutdown", "!",
+        "interface TenGigabitEthernet 1/3", " ip address 192.0.2.2/31", " encapsulation dot1q 100", "!",
+        "interface TenGigabitEthernet 1/4", " no ip address", " no shutdown", "!",
+        "interface TenGigabitEthernet 1/5", " no switchport", " ipv6 address 2001:db8::/127", ""]))
+    assert device.issues == []
+    assert [port.vlans for port in device.ports.values()] == [None, [], None, None, []]

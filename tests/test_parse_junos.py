@@ -1447,3 +1447,31 @@ def test_tags_on_a_line_of_their_own_tag_the_next_statement():
     dangling = parse("interfaces {\n    et-0/0/0 {\n        mtu 9216;\n        inactive:\n    }\n}\n")
     assert [(i.code, i.source.line) for i in dangling.issues] == [("SYS002", 5)]  # a tag before `}` tags nothing
     assert dangling.ports["et-0/0/0"].mtu_bytes == 9216 - 14
+
+
+def test_load_file_tags_delete_and_activate_as_junos_loads_them():
+    """Junos CLI user guide, "Loading a Configuration from a File": a `load merge` / `load replace` file may tag a
+    statement `delete:` (the statement is deleted, a block with all below it), `active:` / `inactive:` (activated /
+    deactivated) and `protect:` / `unprotect:`. Before: `delete:`, `active:` and `unprotect:` were SYS002 and their
+    statements unread (or, on a line of their own, the statement read as if untagged). An `inactive:` statement is
+    still not configured."""
+    text = "\n".join([
+        "system {", "    host-name qfx1;", "}", "interfaces {",
+        "    et-0/0/0 {", "        mtu 9216;", "        description uplink;", "    }",
+        "    et-0/0/1 {", "        mtu 9000;", "    }",
+        "    et-0/0/0 {", "        delete:", "        mtu;", "    }",
+        "    delete: et-0/0/1 {", "        mtu 1500;", "    }",
+        "    active: et-0/0/2 {", "        mtu 9100;", "    }",
+        "    unprotect:", "    et-0/0/3 {", "        active: mtu 9200;", "    }",
+        "    inactive: et-0/0/4 {", "        mtu 9300;", "    }",
+        "    et-0/0/5 {", "        description kept;", "        inactive: mtu 9400;", "        delete: speed;", "    }",
+        "}", ""])
+    device = parse(text)
+    assert device.issues == []
+    assert {name: (port.mtu_bytes, port.description) for name, port in device.ports.items()} == {
+        "et-0/0/0": (None, "uplink"), "et-0/0/2": (9100 - 14, None), "et-0/0/3": (9200 - 14, None),
+        "et-0/0/5": (None, "kept")}
+    from losslessd.parse.junos.reader import display_set
+    assert display_set("interfaces {\n    delete: et-0/0/1 {\n        mtu 1500;\n    }\n    et-0/0/2 {\n"
+                       "        delete: mtu;\n        active: mtu 9000;\n    }\n}\n") == (
+        "delete interfaces et-0/0/1\ndelete interfaces et-0/0/2 mtu\nset interfaces et-0/0/2 mtu 9000\n")

@@ -652,3 +652,24 @@ def test_an_interface_command_abbreviated_in_a_port_mode_is_its_own_command():
     assert onyx_reader.session(text).split("\n") == [
         "interface ethernet 1/1", "interface ethernet 1/2 mtu 9216 force", "no interface port-channel 1"]
     assert parse(f"{text}\nsw1 (config) # interface ethernet 1/2 qos trust L3\n").ports["Eth1/2"].mtu_bytes == 9216
+
+
+def test_router_ports_are_untagged():
+    """Onyx User Manual, "IP Routing Overview": a router port interface is an Ethernet port (or port-channel) taken out
+    of Layer 2 with `no switchport force` and given an `ip address`; Onyx names no dot1q subinterface (`interface
+    ethernet <slot>/<port>[/<subport>]`), so it sends untagged (Port.vlans []) and a member of a routed port-channel
+    with it. A trunk, a port with a `no ip address` alone and one the config says nothing of keep None. Before: every
+    port None."""
+    device = parse("\n".join([
+        "## Hostname: leaf1", "no cli default prefix-modes enable",
+        "   interface ethernet 1/1 no switchport force",
+        "   interface ethernet 1/1 ip address 192.0.2.0/31 primary",
+        "   interface ethernet 1/2 switchport mode trunk",
+        "   interface ethernet 1/3 no ip address",
+        "   interface port-channel 10 no switchport force",
+        "   interface ethernet 1/4 channel-group 10 mode active",
+        "   interface ethernet 1/5 description nothing said",
+        "   interface ethernet 1/6 ipv6 address 2001:db8::/127", ""]))
+    assert device.issues == []
+    assert {name: port.vlans for name, port in device.ports.items()} == {
+        "Eth1/1": [], "Eth1/2": None, "Eth1/3": None, "Eth1/4": [], "Eth1/5": None, "Eth1/6": []}

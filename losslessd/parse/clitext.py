@@ -451,12 +451,16 @@ class LineError(ValueError):
 # ethernet1/49.200-201`, `interface Port-Channel10.100`, `interface po10.5`), or a comma list of them: EOS User Manual,
 # "Subinterfaces" (`interface ethernet N.sub`, `encapsulation dot1q vlan V`; the parent is "a single ethernet or port
 # channel interface"); Nexus 9000 NX-OS Interfaces Configuration Guide, "Configuring Layer 3 Interfaces" (`interface
-# ethernet slot/port.number`; the parent "can be a physical port or a port channel").
-_SUBINTERFACE_ITEM = r"(?:e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}|(?:port-channel|po)\s*\d+)\.\d+(?:-\d+)?"
+# ethernet slot/port.number`; the parent "can be a physical port or a port channel"); Dell SmartFabric OS10 User Guide,
+# "Layer 3 > Subinterfaces" (`interface ethernet node/slot/port[:subport].N`, `port-channel N.M`, `encapsulation
+# dot1q`).
+_SUBINTERFACE_ITEM = (r"(?:e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}(?::\d+)?|(?:port-channel|po)\s*\d+)"
+                      r"\.\d+(?:-\d+)?")
 SUBINTERFACE = re.compile(rf"^{_SUBINTERFACE_ITEM}(?:\s*,\s*{_SUBINTERFACE_ITEM})*$", re.IGNORECASE | re.ASCII)
 
 
-_PARENT = re.compile(r"(?:(e)(?:th(?:ernet)?|t)?|port-channel|po)\s*(\d+(?:/\d+){0,2})\.", re.IGNORECASE | re.ASCII)
+_PARENT = re.compile(r"(?:(e)(?:th(?:ernet)?|t)?|port-channel|po)\s*(\d+(?:/\d+){0,2}(?::\d+)?)\.",
+                     re.IGNORECASE | re.ASCII)
 
 
 def subinterface_parents(text: str) -> list[tuple[bool, str]]:
@@ -486,6 +490,13 @@ def routed_port(conf: Any) -> Val | None:
     if conf.routed is not None or conf.l3_address is None:
         return conf.routed
     return Val(True, conf.l3_address)
+
+
+def routed_vlans(conf: Any, channel: Any = None, tagged: bool = False) -> list[int] | None:
+    """Port.vlans of a port: [] (routed, untagged) when it routes (routed_port) or its port-channel ``channel`` does,
+    and no subinterface or dot1q encapsulation tags its frames (``tagged``); else None, its VLANs not read."""
+    routed = routed_port(conf) or (routed_port(channel) if channel is not None else None)
+    return [] if routed is not None and routed.value and not tagged else None
 
 
 def command_body(words: list[str], leading: tuple[str, ...] = ("no",)) -> list[str]:

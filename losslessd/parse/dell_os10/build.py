@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, Val, routed_port
+from ..clitext import Issues, Val, routed_vlans
 from .reader import BINDING_UNREAD, WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
 
 QUEUES = range(8)
@@ -57,12 +57,15 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
         _port_channel_qos(channel, issues)
     for port_name, iface in cfg.interfaces.items():
         port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues)
-        lag = cfg.port_channels.get(iface.channel_group.value) if iface.channel_group is not None else None
-        routed = routed_port(iface) or (routed_port(lag) if lag is not None else None)
+        bundle = iface.channel_group.value if iface.channel_group is not None else None
+        lag = cfg.port_channels.get(bundle) if bundle is not None else None
         # OS10 User Guide, "Layer 3 > IPv4 routing": an L3 port is one taken out of L2 mode with `no switchport`
         # (an L2 port switches untagged or tagged VLANs: `switchport access|trunk`, its VLANs not read here). A member
         # of a routed port-channel routes with it (OS10 User Guide, "Port-channel interfaces").
-        port.vlans = [] if routed is not None and routed.value else None
+        # A routed port with a subinterface, or in a port-channel with one, sends that subinterface's frames tagged
+        # (OS10 User Guide, "Layer 3 > Subinterfaces": `encapsulation dot1q`): its VLANs are not read.
+        tagged = {port_name, f"port-channel{bundle}"}
+        port.vlans = routed_vlans(iface, lag, bool(tagged & cfg.tagged_parents))
     return device
 
 

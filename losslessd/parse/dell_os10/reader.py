@@ -18,6 +18,7 @@ from ...model import ParseIssue, Source
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     COMMENT,
+    SUBINTERFACE,
     LineError,
     Node,
     TreeReader,
@@ -32,6 +33,8 @@ from ..clitext import (
     may_set_ecn,
     other_port_qos,
     renest,
+    subinterface_line,
+    subinterface_parents,
 )
 from . import PLATFORM
 
@@ -52,6 +55,9 @@ _PORT_LIKE = re.compile(r"^(?!mgmt)[A-Za-z-]+ ?[0-9]{1,3}/[0-9]{1,3}/[0-9]", re.
 # OS10 User Guide, "Breakout interfaces": `interface breakout 1/1/1 map {10g-4x | 25g-4x | 40g-1x | 50g-2x | 100g-1x
 # | 400g-1x ...}`: the front-panel port runs as N ports of S Gb/s (ethernet1/1/1:1-4 when N > 1, else ethernet1/1/1).
 _BREAKOUT = re.compile(r"^([0-9]{1,3})g-([0-9])x$", re.ASCII)
+# The interface commands that set a port's QoS (read on ports, named on a subinterface: clitext.subinterface_line)
+_IF_QOS = frozenset({"trust-map", "qos-map", "service-policy", "priority-flow-control", "pfc-cos", "ets", "trust",
+                     "random-detect", "flowcontrol"})
 _NUMBER = re.compile(r"^[0-9]{1,9}$", re.ASCII)
 
 
@@ -139,6 +145,8 @@ class InterfaceConf:
 @dataclass
 class Os10Config:
     hostname: str | None = None
+    # The ports and port-channels with a subinterface (`interface ethernet1/1/1.100`): tagged, so never untagged routed
+    tagged_parents: set[str] = field(default_factory=set)
     host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
     breakouts: dict[str, Val] = field(default_factory=dict)  # "1/1/1" -> (speed Gb/s, ports)
     dot1p_maps: dict[str, Val] = field(default_factory=dict)  # name -> {dot1p: qos-group}, at its `trust` line
@@ -394,6 +402,11 @@ class _Reader(TreeReader):
             pass
         elif w[:2] == ["interface", "breakout"]:
             self.breakout(node, w)
+        elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
+            # OS10 User Guide, "Layer 3 > Subinterfaces": the parent sends the subinterface's frames dot1q-tagged
+            cfg.tagged_parents.update(f"{'ethernet' if port else 'port-channel'}{numbers}"
+                                      for port, numbers in subinterface_parents(" ".join(w[1:])))
+            self.each(node.children, lambda child: subinterface_line(child.words, _IF_QOS))
         elif w[0] == "interface" and len(w) > 1 and (names := ethernets(w[1:])):
             self.expanded += len(names) * (1 + len(node.children))
             check_expanded(self.expanded, self.inp.path, node.line)

@@ -19,7 +19,9 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    layer3_line,
     outdent_interface_lines,
+    routed_vlans,
 )
 from . import _PORT_TYPES as _FRONT_PANEL
 from . import flat, interface_type, port_type
@@ -57,6 +59,9 @@ class InterfaceConf:
     trust_dot1p: Val | None = None  # `service-class dynamic dot1p` on the interface
     rx: Val | None = None  # `flowcontrol rx on|off tx on|off`
     tx: Val | None = None
+    routed: Val | None = None  # `[no] switchport` (clitext.routed_port)
+    l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line (not OS9's default `no ip address`)
+    dot1q: Source | None = None  # `encapsulation dot1q V`: a lite subinterface, routed tagged
 
 
 @dataclass
@@ -158,6 +163,10 @@ class _Reader(TreeReader):
             conf.description = node.text[len("description"):].strip()
         elif w in (["shutdown"], ["no", "shutdown"]):
             conf.admin_up = Val(w[0] == "no", src)
+        elif w[:2] == ["encapsulation", "dot1q"]:
+            # OS9 Command Line Reference, `encapsulation dot1q`: a lite subinterface, a Layer 3 port that routes
+            # frames tagged with the VLAN ID
+            conf.dot1q = src
         elif w[:2] == ["ip", "mtu"]:
             # OS9 Command Line Reference, `ip mtu`: the IP MTU, 576-9234 bytes.
             conf.ip_mtu = Val(bounded_int(w[2] if len(w) == 3 else "", 576, 9234, "the IP MTU"), src)
@@ -169,6 +178,8 @@ class _Reader(TreeReader):
             conf.dcb_map = None
         elif w == ["service-class", "dynamic", "dot1p"]:
             conf.trust_dot1p = Val(True, src)
+        elif layer3_line(conf, w, src):
+            pass  # (OS9 Configuration Guide, "Interfaces": `no switchport` leaves Layer 2 mode; `ip address` routes)
         elif w[0] == "flowcontrol":
             # OS9 Command Line Reference, `flowcontrol rx {off | on} tx {off | on} [pause-threshold ...]`.
             if len(w) < 5 or w[1] != "rx" or w[3] != "tx" or w[2] not in ("on", "off") or w[4] not in ("on", "off"):
@@ -192,7 +203,10 @@ def _port(cfg: Os9Config, name: str, iface: InterfaceConf, issues: Issues) -> Po
     port = Port(name=name, description=iface.description, source=iface.source,
                 admin_up=iface.admin_up.value if iface.admin_up else None,
                 mtu_bytes=iface.ip_mtu.value if iface.ip_mtu else None,
-                qos_configured=iface.dcb_map is not None)
+                qos_configured=iface.dcb_map is not None,
+                # OS9 Configuration Guide, "Interfaces": a port with an address (or `no switchport`) is in Layer 3
+                # mode and routes untagged, unless `encapsulation dot1q` makes it a lite subinterface
+                vlans=routed_vlans(iface, tagged=iface.dot1q is not None))
     # The traffic class is the 802.1p priority itself: OS9's DCB runs PFC per dot1p priority, and the platform's
     # dot1p -> queue table differs by model (OS9 Configuration Guide, "Data Center Bridging: Default Configuration",
     # `show qos dot1p-queue-mapping`), so the queue is not known from the config.

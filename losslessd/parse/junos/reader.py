@@ -896,8 +896,10 @@ _SET_AMONG_BRACES = ("line not read: a `set`-form command in a curly-brace confi
 
 # The tags a statement of the curly-brace form may carry before its words (Junos CLI user guide: `inactive:` from
 # `deactivate`, `protect:` from `protect`, both in `show configuration`; `replace:` in a file for `load replace`, whose
-# statement replaces the one of that name, and which Junos reads wherever it stands, on a line of its own too).
-_TAGS = frozenset({"inactive:", "protect:", "replace:"})
+# statement replaces the one of that name, and which Junos reads wherever it stands, on a line of its own too; in a
+# file for `load merge` / `load replace`, "Loading a Configuration from a File": `delete:` deletes the statement (and,
+# on a block, all below it), `active:` / `inactive:` activate / deactivate it, `protect:` / `unprotect:`).
+_TAGS = frozenset({"inactive:", "protect:", "replace:", "delete:", "active:", "unprotect:"})
 
 
 def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
@@ -905,7 +907,8 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
     its `;`. Statements under `inactive:` are not applied by Junos and are left out; with keep_inactive they are
     kept as `display set` prints them: their `set` lines, then a `deactivate PATH` line where the inactive statement
     ends (Junos CLI guide, "deactivate": the statement keeps its place in the configuration with the inactive: tag)."""
-    stack: list[tuple[list[str], bool, bool]] = []  # (block words, inactive here or outside, inactive: on this block)
+    # (block words, inactive here or outside, inactive: on this block, deleted here or outside: its statements are gone)
+    stack: list[tuple[list[str], bool, bool, bool]] = []
     tags: list[str] = []  # tags on a line of their own (`replace:` above `name-server {`): the next statement's
     number = 0
     for number, whole in _continued(_lines(inp)):
@@ -930,7 +933,7 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
                     issues.append(ParseIssue(code="SYS002", source=src, message="`}` closes no block"))
                 else:
                     if keep_inactive and stack[-1][2]:
-                        yield src, ["deactivate", *(w for block, _, _ in stack for w in block)], line
+                        yield src, ["deactivate", *(w for block, *_ in stack for w in block)], line
                     stack.pop()
                 continue
             body = line[:-1].strip() if line[-1] in "{;" else None
@@ -945,14 +948,18 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
                 continue
             tagged = list(itertools.takewhile(_TAGS.__contains__, words))
             inactive, words = "inactive:" in tagged, words[len(tagged):]
-            outside = bool(stack and stack[-1][1])
+            outside, gone = bool(stack and stack[-1][1]), bool(stack and stack[-1][3])
+            deleted = "delete:" in tagged and not gone
+            if deleted:  # (a `delete PATH` line, which _deleted applies to the statements before it)
+                yield src, ["delete", *(w for block, *_ in stack for w in block), *words], line
             if line.endswith("{"):
                 if len(stack) >= MAX_NESTING:  # (each statement spells out its blocks: depth x statements words)
                     raise InputError(f"blocks nested deeper than {MAX_NESTING} levels (Junos hierarchies are about ten "
                                      "deep); not read", file=inp.path, line=number)
-                stack.append((words, inactive or outside, inactive))  # (inactive: this block or one outside)
-            elif keep_inactive or not (inactive or outside):
-                path = [w for block, _, _ in stack for w in block]
+                # (inactive: this block or one outside; deleted: the statements in it are deleted with it)
+                stack.append((words, inactive or outside, inactive, deleted or gone))
+            elif not (deleted or gone) and (keep_inactive or not (inactive or outside)):
+                path = [w for block, *_ in stack for w in block]
                 yield src, ["set", *path, *words], line
                 if inactive and words:
                     yield src, ["deactivate", *path, *_leaf_name(words)], line

@@ -25,7 +25,7 @@ from ...model import (
     Source,
     Trust,
 )
-from ..clitext import Issues, Val
+from ..clitext import Issues, Val, routed_vlans
 from .reader import ECN_UNREAD, TRUST_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
 
 # Onyx User Manual, Shared Buffer Commands: `traffic pool <name> type lossless | lossy | lossy-mc`, "Default: Lossy".
@@ -76,7 +76,10 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
     if roce is not None and roce.value == NO_PFC_ROCE:  # a switch-wide lossy mode (model Device.lossy_mode)
         device.lossy_mode, device.lossy_mode_source = f"RoCE {NO_PFC_ROCE} mode (roce {NO_PFC_ROCE})", roce.source
     for pname, pc in cfg.ports.items():
-        device.ports[pname] = _port(cfg, pname, pc, roce, shown, issues)
+        port = device.ports[pname] = _port(cfg, pname, pc, roce, shown, issues)
+        # Onyx User Manual, "IP Routing Overview": a router port (`no switchport force`, then `ip address`), or a
+        # member of a routed port-channel, routes untagged: Onyx has no dot1q subinterface. Else its VLANs are not read.
+        port.vlans = routed_vlans(pc, cfg.port_channels.get(pc.channel_group or ""))
     device.forwarding_classes = _lossless_pools(cfg)
     return device
 

@@ -32,6 +32,7 @@ from ..clitext import (
     bounded_int,
     check_config_text,
     command_body,
+    layer3_line,
     refused,
     refused_issue,
 )
@@ -101,6 +102,9 @@ class PortConf:
     pause_rx: Val | None = None  # `flowcontrol receive on|off`
     pause_tx: Val | None = None  # `flowcontrol send on|off`
     qos: bool = False  # a QoS line names the port (trust, PFC mode, ECN, ETS, rewrite)
+    channel_group: str | None = None  # `channel-group N mode ...`: a member of port-channel N
+    routed: Val | None = None  # `[no] switchport [force]` (clitext.routed_port)
+    l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
 
 
 @dataclass
@@ -136,6 +140,8 @@ class OnyxConfig:
     qos_unread: bool = False  # a global `qos ...` line losslessd does not read may change every port's maps
     pools: dict[str, Pool] = field(default_factory=dict)
     ports: dict[str, PortConf] = field(default_factory=dict)
+    # port-channel N -> its `[no] switchport force` and address lines (its other lines are not read)
+    port_channels: dict[str, PortConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=IssueList)
     expanded: int = 0  # ports named by ranges so far (limits.MAX_EXPANDED_PORTS)
 
@@ -355,6 +361,10 @@ class _Reader:
         elif (channel := _PORT_CHANNEL.match(text)) and channel[2].split()[0] in _QOS_WORDS:
             self.not_read(text, number, f"QoS on a {channel[1]} applies to its member ports, which losslessd does not "
                                         "resolve: not read, so what it sets on them is unknown")
+        elif channel and channel[1] == "port-channel":
+            # (Onyx User Manual, "IP Routing Overview": a port-channel is a router port with `no switchport force`)
+            conf = self.cfg.port_channels.setdefault(w[2], PortConf(source=src))
+            layer3_line(conf, [x for x in w[3:] if x != "force"], src)
         elif w[:2] == ["dcb", "priority-flow-control"]:
             self.global_pfc(w[2:], False, text, number)
         elif w[:3] == ["no", "dcb", "priority-flow-control"]:
@@ -471,8 +481,17 @@ class _Reader:
             for port in ports:
                 setattr(port, "pause_tx" if body[1] == "send" else "pause_rx", val)
             return
+        if body[:1] == ["channel-group"] and len(body) >= 2 and not neg:
+            for port in ports:
+                port.channel_group = body[1]
+            return
+        if body[:1] in (["switchport"], ["ip"], ["ipv6"]):
+            # (Onyx User Manual, "IP Routing Overview", router port interface: `no switchport force`, `ip address`)
+            for port in ports:
+                layer3_line(port, [x for x in w if x != "force"], src)
+            return
         if not body or body[0] not in _QOS_WORDS:
-            return  # not QoS: switchport, addresses, channel-group, lldp, fec-override, ...
+            return  # not QoS: switchport modes, channel-group, lldp, fec-override, ...
         for port in ports:
             port.qos = True
         if body[:2] == ["qos", "trust"]:
