@@ -13,7 +13,7 @@ import pytest
 from losslessd.model import Trust
 from losslessd.parse.base import Input
 from losslessd.parse.mlx5 import is_command_list, parse
-from tests.bashcalls import assert_calls
+from tests.bashcalls import DASH, assert_calls, bash_calls, read_calls
 
 # bash is the referee of each case (tests.bashcalls): a process each, so not in `make test-fast`.
 pytestmark = pytest.mark.slow
@@ -80,6 +80,76 @@ def test_a_line_of_unclosed_expansions_is_read_once():
     device = parse([Input("s.sh", script)], "h")
     assert time.process_time() - start < 2.0
     assert device.ports["eth2"].trust == Trust.pcp
+
+
+# bash(1) QUOTING, ANSI-C Quoting: in `$'...'` a backslash escapes, `\\'` included (before: the split read `$'it\\'s'`
+# as a quote left open and named the line a command substitution never closed)
+ANSI_C = {
+    "an-escaped-quote": (["mlnx_qos -i eth2 --trust pcp", "echo $'it\\'s'", TRUST],
+                         ["-i eth2 --trust pcp", "-i eth2 --trust dscp"]),
+    "an-escaped-quote-before-a-command": (["echo $'it\\'s' > /dev/null; " + TRUST], ["-i eth2 --trust dscp"]),
+    "an-escaped-quote-and-paren-in-a-substitution": (["x=$(echo $'a\\'b)' ); " + PFC],
+                                                     ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "an-escaped-backslash-then-a-command": (["z=$'\\\\'; " + TRUST], ["-i eth2 --trust dscp"]),
+    "hex-and-octal-escapes-in-a-name": (["IF=$'eth\\x32'; mlnx_qos -i $IF --trust dscp",
+                                         "mlnx_qos -i $'eth\\0623' --trust pcp"],
+                                        ["-i eth2 --trust dscp", "-i eth23 --trust pcp"]),
+    "in-a-default": (["X=${Y:-$'}\\''}; " + TRUST], ["-i eth2 --trust dscp"]),
+    "a-literal-in-double-quotes": (['echo "$\'x"; ' + TRUST], ["-i eth2 --trust dscp"]),
+}
+
+
+@pytest.mark.parametrize("name", list(ANSI_C))
+def test_ansi_c_quoted_words_are_read_as_bash_reads_them(name, tmp_path):
+    lines, calls = ANSI_C[name]
+    assert_calls(lines, calls, tmp_path)
+
+
+PCP = "mlnx_qos -i eth2 --trust pcp"
+# bash(1) Parameter Expansion: a `${...}` bash cannot read (subst.c: "bad substitution") drops the command it is in and
+# the rest of the top-level command it runs (a whole `if` block, a line's list), and bash goes on after it; where -e is
+# on or in POSIX mode, the shell exits (before: the `${a b}` was taken for a value and the rest was read)
+BAD_SUBSTITUTIONS = {
+    "in-an-if-block": ([PCP, "if true; then", "  X=${a b}", f"  {TRUST}", "fi", PFC],
+                       ["-i eth2 --trust pcp", "-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "in-a-list": ([PCP, "echo a; X=${a b}; " + TRUST, PFC], ["-i eth2 --trust pcp", "-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "empty-in-double-quotes-in-a-function": (["f() { X=\"${}\"; " + TRUST + "; }", "f || " + PCP, PFC],
+                                             ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "in-a-loop": (["for i in 1 2; do X=${1a}; " + TRUST + "; done", PFC], ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "a-colon-and-nothing": (["X=${a:}; " + TRUST, PFC], ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "in-a-subshell": (["( X=${a[}; " + TRUST + " ); " + PFC], ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "skipped-after-and": (["false && X=${-a}; " + TRUST], ["-i eth2 --trust dscp"]),
+    "single-quoted-or-escaped-or-in-a-comment": (["echo '${a b}' \"\\${a b}\"; " + TRUST + "  # ${a b}"],
+                                                 ["-i eth2 --trust dscp"]),
+    "in-a-substitution-only": (["Y=$(X=${a b}; echo s); " + TRUST], ["-i eth2 --trust dscp"]),
+    "good-forms": (["a=1; X=${#}${##a}${!a*}${a: -1}${10}${a[1]}${!#}${a::}${#a[@]}; " + TRUST],
+                   ["-i eth2 --trust dscp"]),
+    "under-set-e-even-tested": ([PCP, "set -e", "X=${a b} || true", TRUST], ["-i eth2 --trust pcp"]),
+    "in-posix-mode": ([PCP, "set -o posix", "X=${a b}", TRUST], ["-i eth2 --trust pcp"]),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_SUBSTITUTIONS))
+def test_bad_substitutions_are_read_as_bash_runs_them(name, tmp_path):
+    lines, calls = BAD_SUBSTITUTIONS[name]
+    assert_calls(lines, calls, tmp_path)
+
+
+def test_a_sh_script_exits_at_a_bad_substitution(tmp_path):
+    """dash (Debian's /bin/sh) exits at a bad substitution, as bash does in POSIX mode."""
+    text = f"#!/bin/sh\n{PCP}\nX=${{a b}}\n{TRUST}\n"
+    assert read_calls(text) == ["-i eth2 --trust pcp"]
+    if DASH:
+        assert bash_calls(text, tmp_path, shell=DASH) == ["-i eth2 --trust pcp"]
+
+
+def test_lines_of_ansi_c_words_and_bad_substitutions_are_read_in_linear_time():
+    """Each `$'...'` and `${...}` is stepped over once (process time: other engineers' load does not count)."""
+    for piece in ("$'a\\'b' ", "${a b}", '"${}"', "${a:-${b}}", "$'"):
+        script = f"#!/bin/bash\n{PCP}\nX=" + piece * 8000 + f"; {TRUST}\n"
+        start = time.process_time()
+        parse([Input("s.sh", script)], "h")
+        assert time.process_time() - start < 2.0, piece
 
 
 DCB = "dcb apptrust set dev eth2 order pcp dscp"  # (fails on mlx5: see losslessd/parse/mlx5/dcb.py fails)

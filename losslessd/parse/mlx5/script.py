@@ -131,7 +131,10 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             flat.append((n, [UNCLOSED, _LEFT_OPEN if found[1] == "${" else _QUOTE_LEFT_OPEN], shown))
             continue
         try:
-            flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ", line), grammar))
+            split = _split(_ARITHMETIC_FOR.sub(r"\1 ", line), grammar)
+            if "${" in line and (bad := _bad_substitution(line)):
+                _mark_bad_substitution(split, bad)
+            flat.extend((n, words, shown) for words in split)
             roles.extend([""] * (len(flat) - len(roles) - len(grammar.ended)) + grammar.ended)
         except InputError as exc:  # (a brace expansion past its bound)
             raise InputError(exc.message, file=path, line=n) from None
@@ -152,6 +155,55 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
                     {**_shell_options(text), _EXPANDED: grammar.expanded})
 
 
+# bash(1) Parameter Expansion: what may follow `${`: a length (`${#a}`, `${#a[@]}`), an indirection or a names list
+# (`${!a}`, `${!a*}`), or a parameter (a name, with a subscript; digits; a special one), then nothing or an operator
+# (`${a:}` is none). Anything else, `${a b}`, `${}`, `${1a}`, `${-a}`, `${a[}`, bash 5 reports as a bad substitution.
+_PARAMETER = r"(?:[A-Za-z_]\w*(?:\[[^]]*\])?|\d+|[@*#?$!0-])"
+_OPERATION = r"(?::.+|[-=?+#%/^,@].*)?"
+_GOOD_EXPANSION = re.compile(rf"#{_PARAMETER}|![A-Za-z_]\w*[*@]|!{_PARAMETER}{_OPERATION}|{_PARAMETER}{_OPERATION}",
+                             re.S)
+_BAD = "\0bad-substitution"  # ([_BAD, why]: in the place of a command a bad substitution keeps from running)
+
+
+def _bad_substitution(line: str) -> str | None:
+    """The first `${...}` of ``line`` (outside single quotes and comments, its nested ones left out: bash expands
+    those only where their operator does) that bash refuses as a bad substitution when it expands it."""
+    i, n, prev = 0, len(line), "\n"
+    while i < n:
+        step = _EXPANSION_SCAN.match(line, i).group()  # type: ignore[union-attr]
+        starts = [i] if step == "${" else []
+        if step == '"':
+            if (end := _double_quoted_end(line, i + 1)) < 0:
+                return None  # (a quote left open: see _expansion_left_open)
+            j = i + 1
+            while (k := line.find("${", j, end)) >= 0:
+                starts.extend([k] * (line[k - 1] != "\\"))  # (`"\${a b}"` is no expansion)
+                j = _expansion_end(line, k) or end
+            i, prev = end + 1, step
+        elif step == "#" and prev in " \t\n;&|(":  # a comment, to its line's end
+            i = line.find("\n", i)
+            i = n if i < 0 else i
+        else:
+            i, prev = i + len(step), step[-1]
+        for k in starts:
+            if (close := _expansion_end(line, k)) is None:
+                return None
+            if not _GOOD_EXPANSION.fullmatch(line, k + 2, close - 1):
+                return line[k:close]
+            i = max(i, close) if step == "${" else i
+    return None
+
+
+def _mark_bad_substitution(split: list[list[str]], bad: str) -> None:
+    """The first simple command of ``split`` with ``bad`` in a word, in place of its words: what bash does there
+    (_block). A compound command's own words (`for i in ${a b}`) are left as they are."""
+    for k, words in enumerate(split):
+        if words and words[0] not in _BLOCK_WORDS and not words[0].startswith("\0") and \
+                any(bad in word.replace(_QUOTED_EXPANSION, "") for word in words):
+            split[k] = [_BAD, f"`{bad}` is a bad substitution (bash(1) Parameter Expansion)"]
+            return
+
+
 # What bash 5 does with a line it cannot read to its end (`bash -n` and a run agree: "unexpected EOF while looking for
 # matching ...", nothing from that line on runs): the reason [UNCLOSED, why] gives.
 _QUOTE_LEFT_OPEN = "a quote opened on this line is never closed: bash stops with a syntax error at the end of the file"
@@ -159,6 +211,7 @@ _LEFT_OPEN = ("a parameter expansion `${` opened on this line is never closed: b
               "end of the file")
 _ERREXIT = "\0errexit"  # (after `exit`: the exit `set -e` makes after a command that fails; the reason follows)
 _ERREXIT_OFF = "\0errexit-off"  # (in ``functions``: how many contexts that ignore set -e are running; see _block)
+_POSIX = "\0posix"  # (in ``functions``: whether the shell is in POSIX mode, `#!/bin/sh` or `set -o posix`)
 _ERREXIT_ON = "\0errexit-on"  # (in ``functions``: whether the shell's -e option is on, as the script has run so far)
 _INHERIT = "\0inherit-errexit"  # (in ``functions``: whether a command substitution keeps -e: shopt inherit_errexit, on
 # in POSIX mode too, bash(1) shopt; see _shell_options)
@@ -205,7 +258,7 @@ def _shell_options(text: str) -> dict:
     is bash in POSIX mode, or dash, which keeps it too: both run `x=$(false)` under set -e to an exit)."""
     shebang = _SHEBANG_OPTIONS.match(text)
     return {_ERREXIT_ON: _errexit_option(shebang.group(1).split(), False) if shebang else False,
-            _INHERIT: bool(_SHEBANG_SH.match(text))}
+            _INHERIT: bool(_SHEBANG_SH.match(text)), _POSIX: bool(_SHEBANG_SH.match(text))}
 
 
 def _options_set(words: list[str], functions: dict) -> None:
@@ -218,6 +271,8 @@ def _options_set(words: list[str], functions: dict) -> None:
             named = args[k + 1] if arg[:1] in "-+" and "o" in arg[1:] and not arg.startswith("--") else ""
             if named == "pipefail" or (named == "posix" and arg[0] == "-"):  # (posix mode turns inherit_errexit on;
                 functions[_INHERIT if named == "posix" else _PIPEFAIL] = arg[0] == "-"  # leaving it does not: bash 5.2)
+            if named == "posix":
+                functions[_POSIX] = arg[0] == "-"
         return
     flags = "".join(arg[1:] for arg in args if arg.startswith("-"))
     names = [arg for arg in args if not arg.startswith("-")]
@@ -227,6 +282,8 @@ def _options_set(words: list[str], functions: dict) -> None:
         if "o" in flags and name in ("errexit", "posix", "pipefail"):
             if name != "posix" or "s" in flags:
                 functions[{"errexit": _ERREXIT_ON, "posix": _INHERIT, "pipefail": _PIPEFAIL}[name]] = "s" in flags
+            if name == "posix":
+                functions[_POSIX] = "s" in flags
         elif "o" not in flags and name == "inherit_errexit":
             functions[_INHERIT] = "s" in flags
 
@@ -707,8 +764,9 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
             i, quote = i + 1, line[i]
 
 
-# What _scan steps over: plain characters, a quoted word, an escaped character, `$(`, `<(`, `>(`.
-_SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|'[^']*'|\\.|[$<>]\(|.", re.S)
+# What _scan steps over: plain characters, an ANSI-C quoted word (`$'it\\'s'`), a quoted word, an escaped
+# character, `$(`, `<(`, `>(`.
+_SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|\$'(?:[^'\\]|\\.)*'|'[^']*'|\\.|[$<>]\(|.", re.S)
 
 
 def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int = 0) -> tuple[tuple, int]:
@@ -1133,6 +1191,14 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         written = written[1:] if jump_tested else written
         own = written[1:] if written[0] == _GUARDED else written
         own = [] if "|" in own or "|&" in own else own  # (`break | cat`: a subshell of the pipeline, whose own it is)
+        if own[:1] == [_BAD]:  # (subst.c: a bad substitution drops the command bash runs, as below; where -e is on,
+            # in POSIX mode (`#!/bin/sh`: dash too) or in a `( )` subshell, the shell exits)
+            if not (functions.get(_SUBSHELL_TRAPS) or functions.get(_ERREXIT_ON) or functions.get(_POSIX)):
+                functions[_JUMP] = ("discard", None)
+                functions[_FAILING] = None
+                continue
+            written = [*written[:len(written) - len(own)], "exit", "1"]
+            own = written
         if own[:1] in (["exit"], ["return"], ["shift"], *([w] for w in _LOOP_WORDS)) and len(_arguments(own)) > 1:
             # (builtins/common.c no_args: "too many arguments", the command bash runs dropped: see _JUMP)
             if not functions.get(_SUBSHELL_TRAPS):
@@ -2063,7 +2129,7 @@ def _without_redirections(line: str) -> str:
 
 # bash(1) Parameter Expansion: `${1:?usage: setup.sh <iface>}`, `${2:-a b}` are one word, blanks, `<` and `;` included.
 _BLANKS_AND_OPERATORS = re.compile(r"[\s;&|<>()]")
-_EXPANSION_STEP = re.compile(r"\\.|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$\{|\}|[^\\'\"${}]+|.", re.S)
+_EXPANSION_STEP = re.compile(r"\\.|\$'(?:[^'\\]|\\.)*'|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$\{|\}|[^\\'\"${}]+|.", re.S)
 
 
 # _expansion_word's answers for one line: where a `${` starts -> (the scan's steps, the index of its first and past its
@@ -2085,7 +2151,7 @@ def _expansion_word(line: str, i: int, memo: _Expansions) -> tuple[str, int] | N
                 break
             step = _EXPANSION_STEP.match(line, j).group()  # type: ignore[union-attr]
             start, j = j, j + len(step)
-            quoted = step[:1] in ("'", '"', "\\")
+            quoted = step[:1] in ("'", '"', "\\") or step.startswith("$'")
             if not quoted and ("$(" in step or "`" in step):  # (a newline in it: _logical_lines joined its lines)
                 break
             word.append(step if quoted else _BLANKS_AND_OPERATORS.sub(r"\\\g<0>", step))
@@ -2196,6 +2262,46 @@ class _Grammar:
             self.pattern = False
 
 
+# What _ansi_c_folded steps over: an escaped character, a quoted word (a `"` one with its `$(...)` too, as bash reads
+# `"$(echo ")")"` only roughly: the words of a substitution are split again, where this runs on them), an ANSI-C quoted
+# word, a comment, plain characters.
+_ANSI_C_STEP = re.compile(r"\\.|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$'((?:[^'\\]|\\.)*)'|(?:^|(?<=[\s;&|(]))#[^\n]*|"
+                          r"[^\\'\"$#]+|.", re.S)
+# bash(1) QUOTING, ANSI-C Quoting: `$'...'` with its backslash escapes decoded (\xHH, \nnn, \uHHHH, \UHHHHHHHH, \cx;
+# an unknown one is kept with its backslash).
+_ANSI_C_ESCAPE = re.compile(r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|"
+                            r"U([0-9A-Fa-f]{1,8})|c(.))", re.S)
+_ANSI_C_LETTERS = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+                   "v": "\v"}
+
+
+def _ansi_c_char(m: re.Match) -> str:
+    """One escape of a `$'...'` word as bash decodes it; a control character the reader uses as a mark (and NUL,
+    where bash ends the word) is kept as written: it names no NIC, port or value."""
+    letter, octal, hx, u4, u8, ctrl = m.groups()
+    if letter is not None:
+        return _ANSI_C_LETTERS.get(letter, letter)
+    code = ord(ctrl) & 0x1F if ctrl is not None else int(octal, 8) & 0xFF if octal else int(hx or u4 or u8, 16)
+    if code > 0x10FFFF or (code < 0x20 and chr(code) not in "\t\n") or 0xD800 <= code <= 0xDFFF:
+        return m.group()
+    return chr(code)
+
+
+def _ansi_c_folded(line: str) -> str:
+    """``line`` with each `$'...'` outside quotes and comments as the single-quoted word of its decoded text (bash(1)
+    QUOTING: `$'it\\'s'` is the word `it's`, which shlex and the scans here would read as a quote left open)."""
+    out, i = [], 0
+    while i < len(line):
+        m = _ANSI_C_STEP.match(line, i)
+        assert m is not None
+        i = m.end()
+        if m.group(1) is None:
+            out.append(m.group())
+        else:
+            out.append("'" + _ANSI_C_ESCAPE.sub(_ansi_c_char, m.group(1)).replace("'", "'\\''") + "'")
+    return "".join(out)
+
+
 def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[list[str]]:
     """The commands of one line, as bash(1) separates a list (`;`, `;;`, `&&`, `||`, `&`), each without the case
     pattern before it: `if [ -d X ]; then echo 1 > F; fi` runs `echo 1 > F`, and `eth0) mlnx_qos -i eth0 ... ;;`
@@ -2219,6 +2325,7 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
                 break
 
     # (shlex.shlex(line, posix=True, punctuation_chars=";&|<>"), linear: a 1 MiB word through shlex did not end)
+    line = _ansi_c_folded(line) if "$'" in line else line
     line = _QUOTED_RESERVED.sub(_mark_reserved, line) if "'" in line or '"' in line else line
     inner: list[str] = []
     line = _substitutions_folded(line, inner)
