@@ -44,7 +44,7 @@ def test_routes_through_every_kind_of_aggregate_and_an_irb_are_followed():
         "Ethernet1": "Port-Channel10", "Ethernet2": "Port-Channel10", "Ethernet3": "Port-Channel20",
         "Ethernet4": "Port-Channel20"}
     assert {p.name: (p.bundle, p.vlans) for p in leaf2.ports.values()} == {
-        "et-0/0/0": ("ae0", None), "et-0/0/1": ("ae0", None), "et-0/0/4": (None, [100])}
+        "et-0/0/0": ("ae0", []), "et-0/0/1": ("ae0", []), "et-0/0/4": (None, [100])}  # (ae0 routed untagged)
     assert leaf2.vlan_interfaces == {"irb.5": 100}
     a = analyse(fabric, [3], [26])
     assert a.bad_hops == []

@@ -124,7 +124,12 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     for f in out.introduced:
         if fixable(f):
             follow.setdefault((rules[f.code].disruptive, f.port), set()).update(rules[f.code].fix_sections_for(f))
-    return _device_fix(device, findings, policy, unsafe, model, follow) if follow else out
+    if not follow:
+        return out
+    again = _device_fix(device, findings, policy, unsafe, model, follow)
+    # (a follow-up the facts cannot render, an ECN section for a port of unknown speed: the first fix stands, its
+    # introduced problems listed, rather than no fix at all)
+    return out if again.message is not None else again
 
 
 def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
