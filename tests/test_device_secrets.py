@@ -87,6 +87,15 @@ MASKED = [
      f"nv set system aaa user cumulus hashed-password {MASK}"),
     ("set snmp community JunC0mm authorization read-only", f"set snmp community {MASK} authorization read-only"),
     ("ntp authentication-key 1 md5 NtpK3y 7", f"ntp authentication-key 1 md5 {MASK} 7"),
+    # EOS User Manual `ntp authentication-key KEY_ID md5|sha1 [0|7|8a] KEY`: the type after the algorithm; Junos
+    # `authentication-key KEY_NUMBER type md5 value KEY` (NTP), SNMPv3 usm `privacy-key` / `authentication-password`.
+    ("ntp authentication-key 1 md5 7 0832494D1B1C", f"ntp authentication-key 1 md5 7 {MASK}"),
+    ('set system ntp authentication-key 1 type md5 value "$9$JunNtp"',
+     f"set system ntp authentication-key 1 type md5 value {MASK}"),
+    ('set snmp v3 usm local-engine user u1 privacy-aes128 privacy-key "$9$JunPriv"',
+     f"set snmp v3 usm local-engine user u1 privacy-aes128 privacy-key {MASK}"),
+    ("set snmp v3 usm local-engine user u1 authentication-sha authentication-password JunAuthPw",
+     f"set snmp v3 usm local-engine user u1 authentication-sha authentication-password {MASK}"),
 ]
 KEPT = ["priority-flow-control priority 3 no-drop", "no password strength-check", "    community add TENANT_V4;",
         " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink"]

@@ -21,19 +21,22 @@ from . import MASK
 # The word after these is a secret (after an encryption type, e.g. `key 7 X`, `secret sha512 X`, `password 5 X`):
 # EOS/NX-OS/IOS/Dell OS10/Onyx `username NAME secret|password`, `enable secret`, `tacacs-server|radius-server [host H]
 # key`, BGP `neighbor N password`, OSPF `authentication-key`, `key-string`; Junos `encrypted-password`,
-# `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`; NVUE `secret`, `hashed-password`,
+# `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`, SNMPv3 usm `authentication-key`|`privacy-key`
+# (as shown) and `authentication-password`|`privacy-password` (as typed); NVUE `secret`, `hashed-password`,
 # `readonly-community`/`readwrite-community`; net-snmp snmpd.conf `rocommunity`/`rwcommunity`; SNMPv3 `priv`.
 _KEYWORDS = frozenset({
     "password", "secret", "key", "key-string", "authentication-key", "encrypted-password", "hashed-password",
     "plaintext-password", "passphrase", "passkey", "ascii-text", "hexadecimal", "priv", "readonly-community",
-    "readwrite-community", "rocommunity", "rwcommunity", "rocommunity6", "rwcommunity6"})
+    "readwrite-community", "rocommunity", "rwcommunity", "rocommunity6", "rwcommunity6", "privacy-key",
+    "authentication-password", "privacy-password"})
 # An algorithm word: itself no secret, and the word after it is (`snmp-server user U G v3 auth sha KEY priv aes KEY`,
 # `ntp authentication-key 1 md5 KEY`, `ip ospf message-digest-key 1 md5 KEY`).
 _ALGORITHMS = frozenset({"md5", "sha", "sha1", "sha-1", "sha224", "sha256", "sha384", "sha512", "sha-224", "sha-256",
                          "sha-384", "sha-512", "des", "3des", "aes", "aes128", "aes192", "aes256", "aes-128",
                          "aes-192", "aes-256"})
-# The encryption type some CLIs write before a secret (`key 7 X`, `password 5 X`, `secret 0 X`).
-_TYPE = re.compile(r"\d{1,2}|encrypted|hashed|clear|cleartext|plain|localizedkey|localized")
+# The encryption type some CLIs write before a secret (`key 7 X`, `password 5 X`, `secret 0 X`, EOS `ntp
+# authentication-key 1 md5 7 X`), and Junos's words around the algorithm (`ntp authentication-key 1 type md5 value X`).
+_TYPE = re.compile(r"\d{1,2}|encrypted|hashed|clear|cleartext|plain|localizedkey|localized|type|value")
 # A word of a CLI line: a quoted string (NX-OS `key 7 "a b"`) or a run of non-blanks.
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|\S+')
 # The first words of a line that holds an SNMP community as the word after `community` (Cisco-like CLIs,
@@ -108,7 +111,7 @@ class Redactor:
         for i, word in enumerate(texts):
             if word in _ALGORITHMS or word in _KEYWORDS or (snmp and word == "community"):
                 j = i + 1
-                if word in _KEYWORDS and j + 1 < len(texts) and _TYPE.fullmatch(texts[j]):
+                while word != "community" and j + 1 < len(texts) and _TYPE.fullmatch(texts[j]):
                     j += 1
                 if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
                     secret.add(j)
