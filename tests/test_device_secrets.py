@@ -113,6 +113,20 @@ def test_redact_lines_by_platform_syntax():
     compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'
     assert json.loads(redact(compact, is_json=True)[0]) == {"SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}},
                                                             "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}
+    # A compact CONFIG_DB's communities are masked where they stand: a QoS map named like one keeps its name, so the
+    # port's reference to it still reads (SONiC's stock DSCP_TO_TC_MAP is AZURE).
+    compact = json.dumps({"SNMP_COMMUNITY": {"AZURE": {"TYPE": "RO"}}, "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+                          "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}}})
+    assert json.loads(redact(compact, is_json=True)[0]) == {
+        "SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}}, "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}}}
+    # NVUE's `nv config show -o json` (what pull reads) holds a community as a key of `readonly-community` /
+    # `readwrite-community` (NVUE `nv set system snmp-server readonly-community NAME access any`), compact or not.
+    nvue = [{"set": {"system": {"snmp-server": {"readonly-community": {"NvC0mm": {"access": {"any": {}}}},
+                                                "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}}}}}}]
+    for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
+        masked = redact(text, is_json=True)
+        assert "C0mm" not in masked[0] and masked[1] == 2, text
     # A device's output (a hostile one) whose JSON nests deeper than the parser reads: no RecursionError (a pull's
     # internal error), and a line of many secrets masked in one pass.
     assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0
