@@ -100,7 +100,7 @@ class Redactor:
         self.found += len(spans)
         masks = mask if isinstance(mask, list) else [mask] * len(spans)
         parts, at = [], 0
-        for (start, end), each in zip(spans, masks):  # (in order, in one pass: not copied once per secret)
+        for (start, end), each in zip(spans, masks, strict=True):  # (in order, in one pass: never once per secret)
             parts += [line[at:start], each]
             at = end
         return "".join(parts) + line[at:]
