@@ -96,8 +96,13 @@ MASKED = [
      f"set snmp v3 usm local-engine user u1 privacy-aes128 privacy-key {MASK}"),
     ("set snmp v3 usm local-engine user u1 authentication-sha authentication-password JunAuthPw",
      f"set snmp v3 usm local-engine user u1 authentication-sha authentication-password {MASK}"),
+    # A trap receiver's community (EOS User Manual `snmp-server host HOST version 2c COMMUNITY`, NX-OS SNMP guide
+    # `snmp-server host HOST traps version 2c COMMUNITY udp-port N`); a v3 host's `priv USER` names a user.
+    ("snmp-server host 192.0.2.7 version 2c EosTrapC0mm", f"snmp-server host 192.0.2.7 version 2c {MASK}"),
+    ("snmp-server host 192.0.2.8 traps version 2c NxTrapC0mm udp-port 162",
+     f"snmp-server host 192.0.2.8 traps version 2c {MASK} udp-port 162"),
 ]
-KEPT = ["priority-flow-control priority 3 no-drop", "no password strength-check", "    community add TENANT_V4;",
+KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "priority-flow-control priority 3 no-drop", "no password strength-check", "    community add TENANT_V4;",
         " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink"]
 
 

@@ -120,6 +120,10 @@ class Redactor:
                     j += 1
                 if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
                     secret.add(j)
+            # A trap receiver's v1/v2c community, the word after its version: EOS User Manual `snmp-server host HOST
+            # [informs|traps] version 1|2c COMMUNITY`, NX-OS `snmp-server host HOST traps version 2c COMMUNITY`.
+            elif snmp and word == "version" and texts[i + 1:i + 2] in (["1"], ["2c"]) and i + 2 < len(texts):
+                secret.add(i + 2)
         return self._mask(line, [(words[i].start(), words[i].end() - words[i].group().endswith(";"))
                                  for i in sorted(secret)])
 
