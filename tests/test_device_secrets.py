@@ -103,7 +103,8 @@ MASKED = [
      f"snmp-server host 192.0.2.8 traps version 2c {MASK} udp-port 162"),
 ]
 KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "priority-flow-control priority 3 no-drop", "no password strength-check", "    community add TENANT_V4;",
-        " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink"]
+        " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink",
+        "set class-of-service forwarding-classes class key queue-num 3", "   class secret"]
 
 
 def test_redact_lines_by_platform_syntax():
@@ -113,6 +114,8 @@ def test_redact_lines_by_platform_syntax():
         assert redact(line) == (masked, masked.count(MASK)), line
     for line in KEPT:
         assert redact(line) == (line, 0), line
+    cos = "class-of-service {\n    forwarding-classes {\n        class key queue-num 3;\n    }\n}"
+    assert redact(cos) == (cos, 0)  # (a forwarding class named like a keyword: its queue is read as before)
     junos = "snmp {\n    community JunC0mm2 {\n        authorization read-only;\n    }\n}\ninterfaces {\n}"
     assert redact(junos)[0] == junos.replace("JunC0mm2", MASK)
     compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'

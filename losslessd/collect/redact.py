@@ -41,6 +41,11 @@ _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|\S+')
 # Junos set form `set snmp community NAME`).
 _SNMP_COMMANDS = frozenset({"snmp-server", "snmp"})
 _LEADERS = frozenset({"no", "set", "nv", "system"})  # (`nv set system snmp-server ...`, `set snmp ...`)
+# The first words of QoS lines, which hold no secret and whose names (a class, a policy, a forwarding class) losslessd
+# reads: a forwarding class named `key` is no secret keyword (Junos `set class-of-service forwarding-classes class key
+# queue-num 3`, also as a `class-of-service {` block; NVUE `nv set qos`, EOS/NX-OS `qos`, `policy-map`, `class-map`,
+# `class`).
+_QOS_COMMANDS = frozenset({"class-of-service", "qos", "policy-map", "class-map", "class"})
 _SECRET_DATA = "## SECRET-DATA"  # Junos marks each secret of `show configuration` with it
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 # CONFIG_DB fields holding a secret (sonic-buildimage YANG: TACPLUS/RADIUS `passkey`, SNMP_USER
@@ -111,6 +116,8 @@ class Redactor:
         lead = 0
         while lead < len(texts) and texts[lead] in _LEADERS:
             lead += 1
+        if (lead < len(texts) and texts[lead] in _QOS_COMMANDS) or "class-of-service" in self.blocks:
+            return line
         snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
         secret: set[int] = set()
         for i, word in enumerate(texts):
