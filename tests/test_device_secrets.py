@@ -102,7 +102,8 @@ MASKED = [
     ("snmp-server host 192.0.2.8 traps version 2c NxTrapC0mm udp-port 162",
      f"snmp-server host 192.0.2.8 traps version 2c {MASK} udp-port 162"),
 ]
-KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "priority-flow-control priority 3 no-drop", "no password strength-check", "    community add TENANT_V4;",
+KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "priority-flow-control priority 3 no-drop",
+        "no password strength-check", "    community add TENANT_V4;",
         " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink",
         "set class-of-service forwarding-classes class key queue-num 3", "   class secret"]
 
