@@ -87,9 +87,25 @@ MASKED = [
      f"nv set system aaa user cumulus hashed-password {MASK}"),
     ("set snmp community JunC0mm authorization read-only", f"set snmp community {MASK} authorization read-only"),
     ("ntp authentication-key 1 md5 NtpK3y 7", f"ntp authentication-key 1 md5 {MASK} 7"),
+    # EOS User Manual `ntp authentication-key KEY_ID md5|sha1 [0|7|8a] KEY`: the type after the algorithm; Junos
+    # `authentication-key KEY_NUMBER type md5 value KEY` (NTP), SNMPv3 usm `privacy-key` / `authentication-password`.
+    ("ntp authentication-key 1 md5 7 0832494D1B1C", f"ntp authentication-key 1 md5 7 {MASK}"),
+    ('set system ntp authentication-key 1 type md5 value "$9$JunNtp"',
+     f"set system ntp authentication-key 1 type md5 value {MASK}"),
+    ('set snmp v3 usm local-engine user u1 privacy-aes128 privacy-key "$9$JunPriv"',
+     f"set snmp v3 usm local-engine user u1 privacy-aes128 privacy-key {MASK}"),
+    ("set snmp v3 usm local-engine user u1 authentication-sha authentication-password JunAuthPw",
+     f"set snmp v3 usm local-engine user u1 authentication-sha authentication-password {MASK}"),
+    # A trap receiver's community (EOS User Manual `snmp-server host HOST version 2c COMMUNITY`, NX-OS SNMP guide
+    # `snmp-server host HOST traps version 2c COMMUNITY udp-port N`); a v3 host's `priv USER` names a user.
+    ("snmp-server host 192.0.2.7 version 2c EosTrapC0mm", f"snmp-server host 192.0.2.7 version 2c {MASK}"),
+    ("snmp-server host 192.0.2.8 traps version 2c NxTrapC0mm udp-port 162",
+     f"snmp-server host 192.0.2.8 traps version 2c {MASK} udp-port 162"),
 ]
-KEPT = ["priority-flow-control priority 3 no-drop", "no password strength-check", "    community add TENANT_V4;",
-        " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink"]
+KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "priority-flow-control priority 3 no-drop",
+        "no password strength-check", "    community add TENANT_V4;",
+        " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink",
+        "set class-of-service forwarding-classes class key queue-num 3", "   class secret"]
 
 
 def test_redact_lines_by_platform_syntax():
@@ -99,11 +115,27 @@ def test_redact_lines_by_platform_syntax():
         assert redact(line) == (masked, masked.count(MASK)), line
     for line in KEPT:
         assert redact(line) == (line, 0), line
+    cos = "class-of-service {\n    forwarding-classes {\n        class key queue-num 3;\n    }\n}"
+    assert redact(cos) == (cos, 0)  # (a forwarding class named like a keyword: its queue is read as before)
     junos = "snmp {\n    community JunC0mm2 {\n        authorization read-only;\n    }\n}\ninterfaces {\n}"
     assert redact(junos)[0] == junos.replace("JunC0mm2", MASK)
     compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'
     assert json.loads(redact(compact, is_json=True)[0]) == {"SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}},
                                                             "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}
+    # A compact CONFIG_DB's communities are masked where they stand: a QoS map named like one keeps its name, so the
+    # port's reference to it still reads (SONiC's stock DSCP_TO_TC_MAP is AZURE).
+    compact = json.dumps({"SNMP_COMMUNITY": {"AZURE": {"TYPE": "RO"}}, "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+                          "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}}})
+    assert json.loads(redact(compact, is_json=True)[0]) == {
+        "SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}}, "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}}}
+    # NVUE's `nv config show -o json` (what pull reads) holds a community as a key of `readonly-community` /
+    # `readwrite-community` (NVUE `nv set system snmp-server readonly-community NAME access any`), compact or not.
+    nvue = [{"set": {"system": {"snmp-server": {"readonly-community": {"NvC0mm": {"access": {"any": {}}}},
+                                                "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}}}}}}]
+    for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
+        masked = redact(text, is_json=True)
+        assert "C0mm" not in masked[0] and masked[1] == 2, text
     # A device's output (a hostile one) whose JSON nests deeper than the parser reads: no RecursionError (a pull's
     # internal error), and a line of many secrets masked in one pass.
     assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0

@@ -308,7 +308,7 @@ class _Pull:
                   "collector": f"losslessd {__version__} pull"}
         sections, redacted = [], 0
         for command, output in outcome.sections:  # the device's own secrets never reach the disk (collect.redact)
-            output, count = redact(output, is_json=output.lstrip().startswith("{"))
+            output, count = redact(output, is_json=output.lstrip().startswith(("{", "[")))
             sections.append((command, output))
             redacted += count
         text = capture.write(header, sections)

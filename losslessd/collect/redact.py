@@ -11,42 +11,53 @@ fields and SNMP_COMMUNITY keys. Nothing losslessd checks lives on those lines.
 from __future__ import annotations
 
 import io
-import json
 import re
 from typing import BinaryIO
 
-from ..docpos import json_value
 from . import MASK
 
 # The word after these is a secret (after an encryption type, e.g. `key 7 X`, `secret sha512 X`, `password 5 X`):
 # EOS/NX-OS/IOS/Dell OS10/Onyx `username NAME secret|password`, `enable secret`, `tacacs-server|radius-server [host H]
 # key`, BGP `neighbor N password`, OSPF `authentication-key`, `key-string`; Junos `encrypted-password`,
-# `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`; NVUE `secret`, `hashed-password`,
+# `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`, SNMPv3 usm `authentication-key`|`privacy-key`
+# (as shown) and `authentication-password`|`privacy-password` (as typed); NVUE `secret`, `hashed-password`,
 # `readonly-community`/`readwrite-community`; net-snmp snmpd.conf `rocommunity`/`rwcommunity`; SNMPv3 `priv`.
 _KEYWORDS = frozenset({
     "password", "secret", "key", "key-string", "authentication-key", "encrypted-password", "hashed-password",
     "plaintext-password", "passphrase", "passkey", "ascii-text", "hexadecimal", "priv", "readonly-community",
-    "readwrite-community", "rocommunity", "rwcommunity", "rocommunity6", "rwcommunity6"})
+    "readwrite-community", "rocommunity", "rwcommunity", "rocommunity6", "rwcommunity6", "privacy-key",
+    "authentication-password", "privacy-password"})
 # An algorithm word: itself no secret, and the word after it is (`snmp-server user U G v3 auth sha KEY priv aes KEY`,
 # `ntp authentication-key 1 md5 KEY`, `ip ospf message-digest-key 1 md5 KEY`).
 _ALGORITHMS = frozenset({"md5", "sha", "sha1", "sha-1", "sha224", "sha256", "sha384", "sha512", "sha-224", "sha-256",
                          "sha-384", "sha-512", "des", "3des", "aes", "aes128", "aes192", "aes256", "aes-128",
                          "aes-192", "aes-256"})
-# The encryption type some CLIs write before a secret (`key 7 X`, `password 5 X`, `secret 0 X`).
-_TYPE = re.compile(r"\d{1,2}|encrypted|hashed|clear|cleartext|plain|localizedkey|localized")
+# The encryption type some CLIs write before a secret (`key 7 X`, `password 5 X`, `secret 0 X`, EOS `ntp
+# authentication-key 1 md5 7 X`), and Junos's words around the algorithm (`ntp authentication-key 1 type md5 value X`).
+_TYPE = re.compile(r"\d{1,2}|encrypted|hashed|clear|cleartext|plain|localizedkey|localized|type|value")
 # A word of a CLI line: a quoted string (NX-OS `key 7 "a b"`) or a run of non-blanks.
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|\S+')
 # The first words of a line that holds an SNMP community as the word after `community` (Cisco-like CLIs,
 # Junos set form `set snmp community NAME`).
 _SNMP_COMMANDS = frozenset({"snmp-server", "snmp"})
 _LEADERS = frozenset({"no", "set", "nv", "system"})  # (`nv set system snmp-server ...`, `set snmp ...`)
+# The first words of QoS lines, which hold no secret and whose names (a class, a policy, a forwarding class) losslessd
+# reads: a forwarding class named `key` is no secret keyword (Junos `set class-of-service forwarding-classes class key
+# queue-num 3`, also as a `class-of-service {` block; NVUE `nv set qos`, EOS/NX-OS `qos`, `policy-map`, `class-map`,
+# `class`).
+_QOS_COMMANDS = frozenset({"class-of-service", "qos", "policy-map", "class-map", "class"})
 _SECRET_DATA = "## SECRET-DATA"  # Junos marks each secret of `show configuration` with it
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 # CONFIG_DB fields holding a secret (sonic-buildimage YANG: TACPLUS/RADIUS `passkey`, SNMP_USER
 # `SNMP_USER_AUTH_PASSWORD`/`SNMP_USER_ENCRYPTION_PASSWORD`, MACSEC_PROFILE `primary_cak`/`fallback_cak`, BGP
 # neighbor `password`).
 _JSON_FIELD = re.compile(r'("(?:[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*)"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
-_COMMUNITY_TABLE = "SNMP_COMMUNITY"
+# The objects whose keys are SNMP communities: CONFIG_DB's table (sonic-buildimage YANG sonic-snmp), NVUE's
+# `nv config show -o json` `snmp-server` ones (NVUE `nv set system snmp-server readonly-community NAME access any`).
+_COMMUNITY_TABLES = frozenset({"SNMP_COMMUNITY", "readonly-community", "readwrite-community", "readonly-community-v6",
+                               "readwrite-community-v6"})
+_COMMUNITY_PREFIX = "SNMP_COMMUNITY|"
+_LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redactor.blocks are lower-cased)
 # Words after a keyword that are settings, not secrets (NX-OS `password strength-check`, IOS `key chain NAME`).
 _SETTINGS = frozenset({"strength-check", "chain", "config-key", "encryption"})
 
@@ -89,11 +100,13 @@ class Redactor:
             self.blocks.pop()
         return out
 
-    def _mask(self, line: str, spans: list[tuple[int, int]], mask: str = MASK) -> str:
+    def _mask(self, line: str, spans: list[tuple[int, int]], mask: str | list[str] = MASK) -> str:
+        """``line`` with each span written as ``mask`` (or as its own of a list of masks)."""
         self.found += len(spans)
+        masks = mask if isinstance(mask, list) else [mask] * len(spans)
         parts, at = [], 0
-        for start, end in spans:  # (in order, in one pass: a line of many secrets is not copied once per secret)
-            parts += [line[at:start], mask]
+        for (start, end), each in zip(spans, masks, strict=True):  # (in order, in one pass: never once per secret)
+            parts += [line[at:start], each]
             at = end
         return "".join(parts) + line[at:]
 
@@ -103,15 +116,21 @@ class Redactor:
         lead = 0
         while lead < len(texts) and texts[lead] in _LEADERS:
             lead += 1
+        if (lead < len(texts) and texts[lead] in _QOS_COMMANDS) or "class-of-service" in self.blocks:
+            return line
         snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
         secret: set[int] = set()
         for i, word in enumerate(texts):
             if word in _ALGORITHMS or word in _KEYWORDS or (snmp and word == "community"):
                 j = i + 1
-                if word in _KEYWORDS and j + 1 < len(texts) and _TYPE.fullmatch(texts[j]):
+                while word != "community" and j + 1 < len(texts) and _TYPE.fullmatch(texts[j]):
                     j += 1
                 if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
                     secret.add(j)
+            # A trap receiver's v1/v2c community, the word after its version: EOS User Manual `snmp-server host HOST
+            # [informs|traps] version 1|2c COMMUNITY`, NX-OS `snmp-server host HOST traps version 2c COMMUNITY`.
+            elif snmp and word == "version" and texts[i + 1:i + 2] in (["1"], ["2c"]) and i + 2 < len(texts):
+                secret.add(i + 2)
         return self._mask(line, [(words[i].start(), words[i].end() - words[i].group().endswith(";"))
                                  for i in sorted(secret)])
 
@@ -121,7 +140,7 @@ class Redactor:
         key = _JSON_KEY.match(line)
         if key and key.group(2) is not None:  # a redis dump's "SNMP_COMMUNITY|NAME"
             return self._mask(line, [key.span(2)], self._community(key.group(2)))
-        if key and self.blocks[-1:] == [_COMMUNITY_TABLE.lower()] and line.rstrip().endswith("{"):
+        if key and self.blocks[-1:] and self.blocks[-1] in _LOWER_TABLES and line.rstrip().endswith("{"):
             return self._mask(line, [key.span(3)], self._community(key.group(3)))
         return line
 
@@ -131,41 +150,35 @@ class Redactor:
         return self._communities.setdefault(name, f"{MASK}{len(self._communities) + 1}")
 
     def communities(self, text: str) -> str:
-        """A whole CONFIG_DB's SNMP communities the lines did not show (compact JSON) written as their masks."""
-        for name in sorted(_communities(text), key=len, reverse=True):
-            if name.startswith(MASK):
+        """A whole JSON output's SNMP communities the lines did not show (compact JSON) written as their masks: the
+        keys of a community table's own object and redis dump `SNMP_COMMUNITY|NAME` keys, found by where they stand
+        (a QoS map named like a community elsewhere in the document keeps its name)."""
+        spans: list[tuple[int, int]] = []
+        masks: list[str] = []
+        opened: list[str | None] = []  # the key naming each open object
+        key: str | None = None
+        for token in _JSON_TOKEN.finditer(text):
+            if token.group() == "{":
+                opened.append(key)
+            elif token.group() == "}":
+                opened[-1:] = []
+            elif token.group(2) is not None:  # a key
+                key = token.group(1)
+                start = token.start(1) + (len(_COMMUNITY_PREFIX) if key.startswith(_COMMUNITY_PREFIX) else 0)
+                name = token.string[start:token.end(1)]
+                if (start > token.start(1) or opened[-1:] and opened[-1] in _COMMUNITY_TABLES) and \
+                        name and not name.startswith(MASK):
+                    spans.append((start, token.end(1)))
+                    masks.append(self._community(name))
                 continue
-            key = re.compile(rf'"((?:{_COMMUNITY_TABLE}\|)?){re.escape(name)}"(?=\s*:)')  # as a key only
-            text, count = key.subn(rf'"\g<1>{self._community(name)}"', text)  # (a mask holds no backslash)
-            self.found += count
-        return text
+            key = None
+        return self._mask(text, spans, masks)
 
 
 # A CONFIG_DB line's key: "SNMP_COMMUNITY|NAME" (group 2) or any "NAME" (group 3).
 _JSON_KEY = re.compile(r'^\s*"(?:(SNMP_COMMUNITY\|)((?:[^"\\]|\\.)*)|((?:[^"\\]|\\.)*))"\s*:')
-
-
-def _communities(text: str) -> set[str]:
-    """The SNMP communities a CONFIG_DB (as `show runningconfiguration all` prints it, a redis dump's
-    `SNMP_COMMUNITY|NAME` keys, or namespaces of either) names, escaped as JSON writes them."""
-    try:
-        data = json_value(text)  # (a ValueError for nesting deeper than the parser reads, never a RecursionError)
-    except ValueError:
-        return set()
-    out: set[str] = set()
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        for key, value in node.items():
-            if key == _COMMUNITY_TABLE and isinstance(value, dict):
-                out.update(json.dumps(name)[1:-1] for name in value)
-            elif key.startswith(_COMMUNITY_TABLE + "|"):
-                out.add(json.dumps(key.split("|", 1)[1])[1:-1])
-            elif isinstance(value, dict):
-                stack.append(value)
-    return {name for name in out if name}
+# A JSON string (group 1; group 2 when it is a key) or an object's brace.
+_JSON_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:)?|[{}]')
 
 
 class RedactedLog(io.BufferedIOBase):

@@ -492,10 +492,11 @@ def routed_port(conf: Any) -> Val | None:
     return Val(True, conf.l3_address)
 
 
-def routed_vlans(conf: Any, channel: Any = None, tagged: bool = False) -> list[int] | None:
-    """Port.vlans of a port: [] (routed, untagged) when it routes (routed_port) or its port-channel ``channel`` does,
-    and no subinterface or dot1q encapsulation tags its frames (``tagged``); else None, its VLANs not read."""
-    routed = routed_port(conf) or (routed_port(channel) if channel is not None else None)
+def routed_vlans(conf: Any, channel: Any = None, tagged: bool = False, default: Val | None = None) -> list[int] | None:
+    """Port.vlans of a port: [] (routed, untagged) when it routes (routed_port) or, where it does not say, its
+    port-channel ``channel`` does or the switch's ``default`` mode is routed, and no subinterface or dot1q
+    encapsulation tags its frames (``tagged``); else None, its VLANs not read."""
+    routed = routed_port(conf) or (routed_port(channel) if channel is not None else None) or default
     return [] if routed is not None and routed.value and not tagged else None
 
 

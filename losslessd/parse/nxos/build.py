@@ -29,7 +29,7 @@ from ...model import (
     Watchdog,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, Val, routed_port
+from ..clitext import Issues, Val, routed_vlans
 from .reader import (
     _NQ_CLASS,
     _QUEUE_CLASS,
@@ -92,9 +92,8 @@ def _routed_untagged(cfg: NxosConfig, name: str, iface: InterfaceConf,
     system default switchport` (Nexus 9000 Interfaces guide: the default is the model's, so a config without that
     line leaves a port with neither unknown). A routed port with a subinterface sends tagged frames there (Nexus 9000
     Interfaces guide, "Configuring Layer 3 Interfaces": `encapsulation dot1q` on the subinterface)."""
-    routed = routed_port(iface) or (routed_port(channel) if channel is not None else None) or cfg.default_routed
     bundle = f"port-channel{iface.channel_group.value}" if iface.channel_group is not None else None
-    return [] if routed is not None and routed.value and not {name, bundle} & cfg.tagged_parents else None
+    return routed_vlans(iface, channel, bool({name, bundle} & cfg.tagged_parents), cfg.default_routed)
 
 
 def no_drop_classes(cfg: NxosConfig, device: Device) -> list[ForwardingClass] | None:
