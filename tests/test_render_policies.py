@@ -413,3 +413,27 @@ def test_fix_renders_what_its_own_lines_need(tmp_path):
     assert dev.message is None and dev.verified and not dev.unresolved
     assert [f.code for f in dev.introduced] == []
     assert any("ecn" in p.sections for p in dev.parts)
+
+
+def test_fix_verification_reports_what_a_re_lint_of_the_applied_fix_shows(tmp_path):
+    """EOS sand, lossless priority 2 by PCP: before the fix SCH001 on queues 4-7 (strict by EOS's default above the
+    last `no priority` queue) was an unverified info (PFC off for priority 2, trust DSCP); the applied fix makes it
+    a warning with the same fingerprint, and `_verify` counted it known: "verified" while a plain re-lint showed a
+    new problem. Every problem a re-lint of the applied snippets shows that the config did not have is introduced."""
+    pol = _policy(lossless={"priorities": [2], "dscp": [1], "trust": "pcp"}, cnp={"dscp": 0, "priority": 1, "strict": False},
+                  ecn={"required": False}, nic={"ecn_np": False, "ecn_rp": False},
+                  watchdog={"detection_time_ms": {"min": 100, "max": 100},
+                            "restoration_time_ms": {"min": 100, "max": 100}})
+    path = _device(tmp_path, "arista_eos", "sand")
+    before = lint([path], pol, fmt="arista_eos")
+    (dev,) = fix.plan(before, unsafe=True).devices
+    assert dev.message is None and dev.verified
+    text = path.read_text()
+    for part in dev.parts:
+        if part.snippet is not None:
+            text = apply.SHAPES["arista_eos"].apply(text, part.snippet)
+    again = tmp_path / "applied" / path.name
+    again.parent.mkdir()
+    again.write_text(text)
+    new = set(_problems(lint([again], pol, fmt="arista_eos").findings)) - set(_problems(before.findings))
+    assert new <= {f.fingerprint for f in dev.introduced}

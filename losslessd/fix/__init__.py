@@ -285,9 +285,15 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
     fixed_prints = {f.fingerprint for f in found_after}
     # (a part cut to nothing, held: its findings are the other parts' to clear)
     out.unresolved = [f for p in out.parts if p.printed or p.held for f in p.findings if f.fingerprint in fixed_prints]
-    known = {f.fingerprint for f in found_before}
-    out.introduced = [f for f in found_after if f.fingerprint not in known and not f.unverified
-                      and f.severity != Severity.info]
+    # What the operator sees on a plain re-lint: a problem is new unless the config had it, as a problem, at least
+    # as severe (an unverified info the fix makes checkable, a warning it makes an error, keeps its fingerprint).
+    known = {f.fingerprint: f.severity.rank for f in found_before if _problem(f)}
+    out.introduced = [f for f in found_after if _problem(f) and f.severity.rank > known.get(f.fingerprint, -1)]
+
+
+def _problem(finding: Finding) -> bool:
+    """A finding a re-lint reports as a problem: checked (not unverified) and above info."""
+    return not finding.unverified and finding.severity != Severity.info
 
 
 def lint_device(device: Device, policy: Policy, inputs: list[Input]) -> list[Finding] | None:
