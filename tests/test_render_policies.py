@@ -157,8 +157,6 @@ FIX_OPEN = {
     ("arista_eos", "sand"): "the applied fix adds SCH001 that the fix's own verification does not report",
     ("cisco_nxos", "n9k"): "fix refuses: the config does not say which egress queue carries a new lossless priority",
     ("linux_mlx5", None): "MAP002 (CNP priority) left unresolved by the host script's ecn section",
-    ("nvidia_cumulus", None): "the applied fix adds SCH001 (the old CNP queue 6 strict above a new lossless queue) "
-                              "its own verification does not report",
 }
 
 
@@ -437,3 +435,23 @@ def test_fix_verification_reports_what_a_re_lint_of_the_applied_fix_shows(tmp_pa
     again.write_text(text)
     new = set(_problems(lint([again], pol, fmt="arista_eos").findings)) - set(_problems(before.findings))
     assert new <= {f.fingerprint for f in dev.introduced}
+
+
+def test_nvue_fix_makes_the_old_strict_cnp_queue_dwrr(tmp_path):
+    """NVUE, lossless priority 1 and a non-strict CNP on priority 2: the device's old CNP queue 6 (`mode strict`)
+    stayed strict above the newly lossless queue 1, so the applied fix added SCH001. The scheduler section of a fix
+    puts a queue strict at the device that the policy does not make strict back to `mode dwrr`."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "pcp"},
+                  cnp={"dscp": 1, "priority": 2, "strict": False}, ecn={"required": False},
+                  nic={"ecn_np": False, "ecn_rp": False})
+    path = _device(tmp_path, "nvidia_cumulus", None)
+    (dev,) = fix.plan(lint([path], pol, fmt="nvidia_cumulus"), unsafe=True).devices
+    assert dev.message is None and dev.verified and not dev.unresolved
+    assert [f.code for f in dev.introduced] == []
+    printed = "".join(p.snippet for p in dev.parts if p.snippet is not None)
+    assert "nv set qos egress-scheduler default-global traffic-class 6 mode dwrr" in printed.splitlines()
+    again = tmp_path / "pasted" / path.name
+    again.parent.mkdir()
+    again.write_text(path.read_text() + printed)
+    assert "SCH001" not in {f.code for f in lint([again], pol, fmt="nvidia_cumulus").findings
+                            if f.severity != Severity.info}

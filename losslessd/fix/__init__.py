@@ -21,7 +21,7 @@ from ..limits import read_text
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity
 from ..lint.registry import all_rules
-from ..model import Device, Fabric
+from ..model import Device, Fabric, SchedulerType
 from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..policy import Policy
@@ -174,7 +174,11 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                                      pool_bytes=pool, model=None if device.hardware or device.hwsku else model,
                                      all_facts=False)
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
-        prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
+        strict_now = {q for name in wanted if name in device.ports
+                      for q, queue in device.ports[name].queues.items()
+                      if queue.scheduler is not None and queue.scheduler.type == SchedulerType.strict}
+        prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))),
+                       strict_off=tuple(sorted(strict_now - set(prof.strict_queues))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db([Input(path, read_text(path)) for path in device.files]) if device.platform == "sonic" \

@@ -444,6 +444,9 @@ class Profile(Sectioned):
     # Priorities a partial render must turn PFC off for explicitly (on now at the device, not lossless);
     # a full render states the whole PFC set and leaves it empty.
     pfc_off: tuple[int, ...] = ()
+    # Queues a partial render must make weighted explicitly (strict now at the device, not the policy's CNP queue:
+    # an old CNP queue left strict above a newly lossless one starves it, SCH001); a full render leaves it empty.
+    strict_off: tuple[int, ...] = ()
     # PFC priority -> queue a received pause stops (SONiC MAP_PFC_PRIORITY_TO_QUEUE); identity by default.
     pfc_to_queue: dict[int, int] | None = None
     # What host NICs trust (policy nic.trust), which may differ from the switches' lossless.trust.
