@@ -152,11 +152,11 @@ def _device(tmp: Path, platform: str, variant: str | None) -> Path:
 
 # Fix bugs this test found and left open (session 37 report; `--runxfail` shows the failing policy): each fails.
 FIX_OPEN = {
-    ("arista_eos", "trident-tomahawk"): "MAP002 left unresolved; the applied fix adds SCH001 (queues above the "
-                                        "last `no priority` one strict) its own verification does not report",
-    ("arista_eos", "sand"): "the applied fix adds SCH001 that the fix's own verification does not report",
+    # (EOS: the fix reports the SCH001 it brings, queues strict by default above the last `no priority` one that the
+    # new lossless priority's PCPs reach; moving that traffic is left to a human, rules/sch.py)
+    ("arista_eos", "trident-tomahawk"): "the applied fix brings SCH001 (reported as introduced)",
+    ("arista_eos", "sand"): "the applied fix brings SCH001 (reported as introduced)",
     ("cisco_nxos", "n9k"): "fix refuses: the config does not say which egress queue carries a new lossless priority",
-    ("linux_mlx5", None): "MAP002 (CNP priority) left unresolved by the host script's ecn section",
 }
 
 
@@ -418,7 +418,8 @@ def test_fix_verification_reports_what_a_re_lint_of_the_applied_fix_shows(tmp_pa
     last `no priority` queue) was an unverified info (PFC off for priority 2, trust DSCP); the applied fix makes it
     a warning with the same fingerprint, and `_verify` counted it known: "verified" while a plain re-lint showed a
     new problem. Every problem a re-lint of the applied snippets shows that the config did not have is introduced."""
-    pol = _policy(lossless={"priorities": [2], "dscp": [1], "trust": "pcp"}, cnp={"dscp": 0, "priority": 1, "strict": False},
+    pol = _policy(lossless={"priorities": [2], "dscp": [1], "trust": "pcp"},
+                  cnp={"dscp": 0, "priority": 1, "strict": False},
                   ecn={"required": False}, nic={"ecn_np": False, "ecn_rp": False},
                   watchdog={"detection_time_ms": {"min": 100, "max": 100},
                             "restoration_time_ms": {"min": 100, "max": 100}})
@@ -455,3 +456,38 @@ def test_nvue_fix_makes_the_old_strict_cnp_queue_dwrr(tmp_path):
     again.write_text(path.read_text() + printed)
     assert "SCH001" not in {f.code for f in lint([again], pol, fmt="nvidia_cumulus").findings
                             if f.severity != Severity.info}
+
+
+def test_eos_fix_remaps_the_cnp_class_and_makes_its_queue_strict(tmp_path):
+    """EOS, lossless priority 1, CNP DSCP 1 strict on priority 2: MAP002 (the CNPs on TC 0, WRR) named the scheduler
+    section alone, so the fix never mapped DSCP 1 to TC 2, and the service-profile's `no priority` on the old lossless
+    queue 3 kept queue 2 round-robin. The finding names the maps too (a remap: disruptive), and the fix makes the old
+    `no priority` queue above the CNP queue strict again."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "dscp"}, cnp={"dscp": 1, "priority": 2},
+                  watchdog={"detection_time_ms": {"min": 100, "max": 100},
+                            "restoration_time_ms": {"min": 100, "max": 100}})
+    path = _device(tmp_path, "arista_eos", "trident-tomahawk")
+    before = lint([path], pol, fmt="arista_eos")
+    (cnp,) = {frozenset(f.data["section"]) for f in before.findings if f.code == "MAP002"}
+    assert cnp == {"maps", "scheduler"}
+    (dev,) = fix.plan(before, unsafe=True).devices
+    assert dev.message is None and dev.verified
+    assert ([f.code for f in dev.unresolved], [f.code for f in dev.introduced]) == ([], [])
+    (part,) = [p for p in dev.parts if any(f.code == "MAP002" for f in p.findings)]
+    assert part.label == "disruptive" and "qos map dscp 1 to traffic-class 2" in part.snippet.splitlines()
+    assert "   uc-tx-queue 3\n      priority strict\n" in part.snippet
+    assert not fix.plan(before).devices[0].parts[-1].printed  # (withheld without --unsafe-fixes)
+
+
+def test_mlx5_fix_writes_the_cnp_marking_without_ecn_required(tmp_path):
+    """A PFC-only policy (ecn.required false) with a `cnp`: MAP002 checks the NIC's cnp_dscp and cnp_802p_prio either
+    way, but the host script wrote them only beside the DCQCN enable lines, so its fix left MAP002 unresolved."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0]}, cnp={"dscp": 1, "priority": 2, "strict": False},
+                  ecn={"required": False}, nic={"ecn_np": False, "ecn_rp": False})
+    path = _device(tmp_path, "linux_mlx5", None)
+    before = lint([path], pol, fmt="linux_mlx5")
+    assert "MAP002" in {f.code for f in before.findings if not f.unverified}
+    devices = fix.plan(before, unsafe=True).devices
+    assert devices and all(d.message is None and d.verified and not d.unresolved and not d.introduced for d in devices)
+    script = "".join(p.snippet for d in devices for p in d.parts if p.snippet is not None)
+    assert "/ecn/roce_np/cnp_802p_prio" in script and "/ecn/roce_np/enable/" not in script
