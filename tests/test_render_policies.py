@@ -456,6 +456,15 @@ def test_nvue_fix_makes_the_old_strict_cnp_queue_dwrr(tmp_path):
     again.write_text(path.read_text() + printed)
     assert "SCH001" not in {f.code for f in lint([again], pol, fmt="nvidia_cumulus").findings
                             if f.severity != Severity.info}
+    # A strict CNP (its queue 2 needs the scheduler section) and scheduler.strict_allowed 2 and 6: 6 stays strict.
+    allowed = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "pcp"}, cnp={"dscp": 1, "priority": 2},
+                      ecn={"required": False}, nic={"ecn_np": False, "ecn_rp": False},
+                      scheduler={"strict_allowed": [2, 6]})
+    (dev,) = fix.plan(lint([path], allowed, fmt="nvidia_cumulus"), unsafe=True).devices
+    assert dev.message is None and not dev.introduced
+    printed = "".join(p.snippet for p in dev.parts if p.snippet is not None).splitlines()
+    assert "nv set qos egress-scheduler default-global traffic-class 2 mode strict" in printed
+    assert not [line for line in printed if "mode dwrr" in line]
 
 
 def test_eos_fix_remaps_the_cnp_class_and_makes_its_queue_strict(tmp_path):

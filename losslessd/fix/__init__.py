@@ -182,7 +182,9 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         weighted_now = {q for q, sched in scheduled if sched.type in WEIGHTED and not sched.default}
         # (what the device has now that the policy's profile leaves out: a partial render says it explicitly)
         prof = replace(made, pfc_off=tuple(sorted(on_now - set(made.pfc or ()))),
-                       strict_off=tuple(sorted(strict_now - set(made.strict_queues))),
+                       # (a queue scheduler.strict_allowed lists stays strict: SCH001 accepts it)
+                       strict_off=tuple(sorted(strict_now - set(made.strict_queues)
+                                               - set(policy.scheduler.strict_allowed or ()))),
                        weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
