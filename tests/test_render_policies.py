@@ -152,13 +152,11 @@ def _device(tmp: Path, platform: str, variant: str | None) -> Path:
 
 # Fix bugs this test found and left open (session 37 report; `--runxfail` shows the failing policy): each fails.
 FIX_OPEN = {
-    ("arista_eos", "trident-tomahawk"): "MAP002 left unresolved; the applied fix adds SCH001 (queues above the "
-                                        "last `no priority` one strict) its own verification does not report",
-    ("arista_eos", "sand"): "the applied fix adds SCH001 that the fix's own verification does not report",
+    # (EOS: the fix reports the SCH001 it brings, queues strict by default above the last `no priority` one that the
+    # new lossless priority's PCPs reach; moving that traffic is left to a human, rules/sch.py)
+    ("arista_eos", "trident-tomahawk"): "the applied fix brings SCH001 (reported as introduced)",
+    ("arista_eos", "sand"): "the applied fix brings SCH001 (reported as introduced)",
     ("cisco_nxos", "n9k"): "fix refuses: the config does not say which egress queue carries a new lossless priority",
-    ("linux_mlx5", None): "MAP002 (CNP priority) left unresolved by the host script's ecn section",
-    ("nvidia_cumulus", None): "the applied fix adds SCH001 (the old CNP queue 6 strict above a new lossless queue) "
-                              "its own verification does not report",
 }
 
 
@@ -413,3 +411,92 @@ def test_fix_renders_what_its_own_lines_need(tmp_path):
     assert dev.message is None and dev.verified and not dev.unresolved
     assert [f.code for f in dev.introduced] == []
     assert any("ecn" in p.sections for p in dev.parts)
+
+
+def test_fix_verification_reports_what_a_re_lint_of_the_applied_fix_shows(tmp_path):
+    """EOS sand, lossless priority 2 by PCP: before the fix SCH001 on queues 4-7 (strict by EOS's default above the
+    last `no priority` queue) was an unverified info (PFC off for priority 2, trust DSCP); the applied fix makes it
+    a warning with the same fingerprint, and `_verify` counted it known: "verified" while a plain re-lint showed a
+    new problem. Every problem a re-lint of the applied snippets shows that the config did not have is introduced."""
+    pol = _policy(lossless={"priorities": [2], "dscp": [1], "trust": "pcp"},
+                  cnp={"dscp": 0, "priority": 1, "strict": False},
+                  ecn={"required": False}, nic={"ecn_np": False, "ecn_rp": False},
+                  watchdog={"detection_time_ms": {"min": 100, "max": 100},
+                            "restoration_time_ms": {"min": 100, "max": 100}})
+    path = _device(tmp_path, "arista_eos", "sand")
+    before = lint([path], pol, fmt="arista_eos")
+    (dev,) = fix.plan(before, unsafe=True).devices
+    assert dev.message is None and dev.verified
+    text = path.read_text()
+    for part in dev.parts:
+        if part.snippet is not None:
+            text = apply.SHAPES["arista_eos"].apply(text, part.snippet)
+    again = tmp_path / "applied" / path.name
+    again.parent.mkdir()
+    again.write_text(text)
+    new = set(_problems(lint([again], pol, fmt="arista_eos").findings)) - set(_problems(before.findings))
+    assert new <= {f.fingerprint for f in dev.introduced}
+
+
+def test_nvue_fix_makes_the_old_strict_cnp_queue_dwrr(tmp_path):
+    """NVUE, lossless priority 1 and a non-strict CNP on priority 2: the device's old CNP queue 6 (`mode strict`)
+    stayed strict above the newly lossless queue 1, so the applied fix added SCH001. The scheduler section of a fix
+    puts a queue strict at the device that the policy does not make strict back to `mode dwrr`."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "pcp"},
+                  cnp={"dscp": 1, "priority": 2, "strict": False}, ecn={"required": False},
+                  nic={"ecn_np": False, "ecn_rp": False})
+    path = _device(tmp_path, "nvidia_cumulus", None)
+    (dev,) = fix.plan(lint([path], pol, fmt="nvidia_cumulus"), unsafe=True).devices
+    assert dev.message is None and dev.verified and not dev.unresolved
+    assert [f.code for f in dev.introduced] == []
+    printed = "".join(p.snippet for p in dev.parts if p.snippet is not None)
+    assert "nv set qos egress-scheduler default-global traffic-class 6 mode dwrr" in printed.splitlines()
+    again = tmp_path / "pasted" / path.name
+    again.parent.mkdir()
+    again.write_text(path.read_text() + printed)
+    assert "SCH001" not in {f.code for f in lint([again], pol, fmt="nvidia_cumulus").findings
+                            if f.severity != Severity.info}
+    # A strict CNP (its queue 2 needs the scheduler section) and scheduler.strict_allowed 2 and 6: 6 stays strict.
+    allowed = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "pcp"}, cnp={"dscp": 1, "priority": 2},
+                      ecn={"required": False}, nic={"ecn_np": False, "ecn_rp": False},
+                      scheduler={"strict_allowed": [2, 6]})
+    (dev,) = fix.plan(lint([path], allowed, fmt="nvidia_cumulus"), unsafe=True).devices
+    assert dev.message is None and not dev.introduced
+    printed = "".join(p.snippet for p in dev.parts if p.snippet is not None).splitlines()
+    assert "nv set qos egress-scheduler default-global traffic-class 2 mode strict" in printed
+    assert not [line for line in printed if "mode dwrr" in line]
+
+
+def test_eos_fix_remaps_the_cnp_class_and_makes_its_queue_strict(tmp_path):
+    """EOS, lossless priority 1, CNP DSCP 1 strict on priority 2: MAP002 (the CNPs on TC 0, WRR) named the scheduler
+    section alone, so the fix never mapped DSCP 1 to TC 2, and the service-profile's `no priority` on the old lossless
+    queue 3 kept queue 2 round-robin. The finding names the maps too (a remap: disruptive), and the fix makes the old
+    `no priority` queue above the CNP queue strict again."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "dscp"}, cnp={"dscp": 1, "priority": 2},
+                  watchdog={"detection_time_ms": {"min": 100, "max": 100},
+                            "restoration_time_ms": {"min": 100, "max": 100}})
+    path = _device(tmp_path, "arista_eos", "trident-tomahawk")
+    before = lint([path], pol, fmt="arista_eos")
+    (cnp,) = {frozenset(f.data["section"]) for f in before.findings if f.code == "MAP002"}
+    assert cnp == {"maps", "scheduler"}
+    (dev,) = fix.plan(before, unsafe=True).devices
+    assert dev.message is None and dev.verified
+    assert ([f.code for f in dev.unresolved], [f.code for f in dev.introduced]) == ([], [])
+    (part,) = [p for p in dev.parts if any(f.code == "MAP002" for f in p.findings)]
+    assert part.label == "disruptive" and "qos map dscp 1 to traffic-class 2" in part.snippet.splitlines()
+    assert "   uc-tx-queue 3\n      priority strict\n" in part.snippet
+    assert not fix.plan(before).devices[0].parts[-1].printed  # (withheld without --unsafe-fixes)
+
+
+def test_mlx5_fix_writes_the_cnp_marking_without_ecn_required(tmp_path):
+    """A PFC-only policy (ecn.required false) with a `cnp`: MAP002 checks the NIC's cnp_dscp and cnp_802p_prio either
+    way, but the host script wrote them only beside the DCQCN enable lines, so its fix left MAP002 unresolved."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0]}, cnp={"dscp": 1, "priority": 2, "strict": False},
+                  ecn={"required": False}, nic={"ecn_np": False, "ecn_rp": False})
+    path = _device(tmp_path, "linux_mlx5", None)
+    before = lint([path], pol, fmt="linux_mlx5")
+    assert "MAP002" in {f.code for f in before.findings if not f.unverified}
+    devices = fix.plan(before, unsafe=True).devices
+    assert devices and all(d.message is None and d.verified and not d.unresolved and not d.introduced for d in devices)
+    script = "".join(p.snippet for d in devices for p in d.parts if p.snippet is not None)
+    assert "/ecn/roce_np/cnp_802p_prio" in script and "/ecn/roce_np/enable/" not in script

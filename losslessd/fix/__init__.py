@@ -2,7 +2,7 @@
 
 A fix is a render restricted to the profile sections the findings need (Rule.fix_sections) and to
 the ports they name, so its numbers are the ones a full `render` would write. Findings are split
-into safe and disruptive parts (Rule.disruptive); a disruptive part is only printed when asked.
+into safe and disruptive parts (Rule.disruptive_for); a disruptive part is only printed when asked.
 Where the device's input is its config file, each printed part is cut down to what it changes
 (fix/apply.py CHANGES), applied offline, shown as a unified diff, and the result is linted again;
 a host capture is linted again with the printed script run over it (the mlx5 parser reads a capture
@@ -21,11 +21,12 @@ from ..limits import read_text
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity
 from ..lint.registry import all_rules
-from ..model import Device, Fabric
+from ..model import Device, Fabric, SchedulerType
 from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..policy import Policy
 from ..render import opensm as render_opensm
+from ..rules.sch import WEIGHTED
 from .apply import SHAPES, sonic_applied, sonic_snippet
 from .diff import unified
 
@@ -123,7 +124,8 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     follow: dict[tuple[bool, str | None], set[str]] = {}
     for f in out.introduced:
         if fixable(f):
-            follow.setdefault((rules[f.code].disruptive, f.port), set()).update(rules[f.code].fix_sections_for(f))
+            rule = rules[f.code]
+            follow.setdefault((rule.disruptive_for(f), f.port), set()).update(rule.fix_sections_for(f))
     if not follow:
         return out
     again = _device_fix(device, findings, policy, unsafe, model, follow)
@@ -163,7 +165,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     by_port: dict[tuple[bool, str | None], set[str]] = {}
     for f in findings:
         for port in ([f.port] if f.port is not None else everywhere):
-            by_port.setdefault((rules[f.code].disruptive, port), set()).update(rules[f.code].fix_sections_for(f))
+            by_port.setdefault((rules[f.code].disruptive_for(f), port), set()).update(rules[f.code].fix_sections_for(f))
     for (disruptive, where), more in (follow or {}).items():
         for each in ([where] if where is not None else everywhere):
             by_port.setdefault((disruptive, each), set()).update(more)
@@ -175,18 +177,27 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     else:
         wanted = {port for _, port in by_port}
         # (the device's own model over --model: the snippet goes on that device)
-        prof = render.device_profile(policy, device, [f for f in facts if f.name in wanted], device.platform,
+        made = render.device_profile(policy, device, [f for f in facts if f.name in wanted], device.platform,
                                      pool_bytes=pool, model=None if device.hardware or device.hwsku else model,
                                      all_facts=False)
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
-        prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
+        scheduled = [(q, queue.scheduler) for name in wanted if name in device.ports
+                     for q, queue in device.ports[name].queues.items() if queue.scheduler is not None]
+        strict_now = {q for q, sched in scheduled if sched.type == SchedulerType.strict}
+        weighted_now = {q for q, sched in scheduled if sched.type in WEIGHTED and not sched.default}
+        # (what the device has now that the policy's profile leaves out: a partial render says it explicitly)
+        prof = replace(made, pfc_off=tuple(sorted(on_now - set(made.pfc or ()))),
+                       # (a queue scheduler.strict_allowed lists stays strict: SCH001 accepts it)
+                       strict_off=tuple(sorted(strict_now - set(made.strict_queues)
+                                               - set(policy.scheduler.strict_allowed or ()))),
+                       weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db([Input(path, read_text(path)) for path in device.files]) if device.platform == "sonic" \
         else None
     parts = []
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
-        group = [f for f in findings if rules[f.code].disruptive == disruptive
+        group = [f for f in findings if rules[f.code].disruptive_for(f) == disruptive
                  and rules[f.code].fix_sections_for(f) <= sections and (f.port in ports or f.port is None)]
         snippet, notes, empty = None, [], False
         if unsafe or not disruptive:
@@ -290,9 +301,15 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
     fixed_prints = {f.fingerprint for f in found_after}
     # (a part cut to nothing, held: its findings are the other parts' to clear)
     out.unresolved = [f for p in out.parts if p.printed or p.held for f in p.findings if f.fingerprint in fixed_prints]
-    known = {f.fingerprint for f in found_before}
-    out.introduced = [f for f in found_after if f.fingerprint not in known and not f.unverified
-                      and f.severity != Severity.info]
+    # What the operator sees on a plain re-lint: a problem is new unless the config had it, as a problem, at least
+    # as severe (an unverified info the fix makes checkable, a warning it makes an error, keeps its fingerprint).
+    known = {f.fingerprint: f.severity.rank for f in found_before if _problem(f)}
+    out.introduced = [f for f in found_after if _problem(f) and f.severity.rank > known.get(f.fingerprint, -1)]
+
+
+def _problem(finding: Finding) -> bool:
+    """A finding a re-lint reports as a problem: checked (not unverified) and above info."""
+    return not finding.unverified and finding.severity != Severity.info
 
 
 def lint_device(device: Device, policy: Policy, inputs: list[Input]) -> list[Finding] | None:

@@ -82,8 +82,15 @@ class Rule:
         findings need different ones; ``section=None``: no render resolves it), else all of the rule's;
         empty: this finding needs a human."""
         if "section" in finding.data:
-            return frozenset({finding.data["section"]}) & cls.fix_sections
+            named = finding.data["section"]  # (one section, a list of them, or None)
+            return frozenset(named if isinstance(named, list) else {named}) & cls.fix_sections
         return cls.fix_sections
+
+    @classmethod
+    def disruptive_for(cls, finding: Finding) -> bool:
+        """Whether this finding's fix changes classification or PFC on a live port: the rule's, or the finding's own
+        (``disruptive``: MAP002 where the CNPs must be remapped to another class)."""
+        return cls.disruptive or bool(finding.data.get("disruptive"))
 
     @classmethod
     def summary(cls) -> str:

@@ -444,6 +444,13 @@ class Profile(Sectioned):
     # Priorities a partial render must turn PFC off for explicitly (on now at the device, not lossless);
     # a full render states the whole PFC set and leaves it empty.
     pfc_off: tuple[int, ...] = ()
+    # Queues a partial render must make weighted explicitly (strict now at the device, not the policy's CNP queue:
+    # an old CNP queue left strict above a newly lossless one starves it, SCH001); a full render leaves it empty.
+    strict_off: tuple[int, ...] = ()
+    # Queues the device's config makes weighted (a written scheduler line) that the policy does not: EOS serves every
+    # tx-queue up to the highest `no priority` one round-robin, so an old lossless queue's line above the policy's
+    # CNP queue keeps that strict (MAP002); a full render leaves it empty.
+    weighted_off: tuple[int, ...] = ()
     # PFC priority -> queue a received pause stops (SONiC MAP_PFC_PRIORITY_TO_QUEUE); identity by default.
     pfc_to_queue: dict[int, int] | None = None
     # What host NICs trust (policy nic.trust), which may differ from the switches' lossless.trust.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
@@ -128,15 +129,17 @@ class CnpNotStrict(PortRule):
 
     ## Fix
     Give the CNP queue a strict-priority scheduler and map the CNP DSCP to the policy's CNP
-    priority; on NICs write the policy's values to `cnp_dscp` and `cnp_802p_prio`.
+    priority; on NICs write the policy's values to `cnp_dscp` and `cnp_802p_prio`. `losslessd fix`
+    holds a remap back as disruptive (it moves traffic between classes); a scheduler alone is safe.
     """
 
     code = "MAP002"
     name = "cnp-not-strict"
     scope = "port"
     severity = Severity.error
-    # A switch's CNP queue is the scheduler's; a NIC's CNP marking is written with its DCQCN settings.
-    fix_sections = frozenset({"scheduler", "ecn"})
+    # A switch's CNP queue is the scheduler's, its CNP class the maps' (a remap: disruptive); a NIC's CNP marking is
+    # written with its DCQCN settings.
+    fix_sections = frozenset({"scheduler", "maps", "ecn"})
 
     def applies(self, ctx: Context, device: Device) -> bool:
         return ctx.policy.cnp is not None
@@ -147,62 +150,68 @@ class CnpNotStrict(PortRule):
             return
         host = device.kind == DeviceKind.host
         hop = None if host else cnp_hop(cnp, ctx.policy.lossless.trust, port)
-        problems, unknown, source = self._host(cnp, port) if hop is None else self._switch(cnp, port, hop)
+        problems, unknown, source, sections = self._host(cnp, port) if hop is None else self._switch(cnp, port, hop)
         marked = f"DSCP {cnp.dscp}" if hop is None else f"{hop.marking} {hop.dscp}"
         if problems:
             subject = marked if hop is None else hop.describe()
             note = f" (not checked: {'; '.join(unknown)})" if unknown else ""
+            remap: dict[str, Any] = {"disruptive": True} if "maps" in sections else {}  # (Rule.disruptive_for)
             yield self.finding(f"CNP {subject}: {'; '.join(problems)}{note}", device=device,
-                               port=port, source=source, key=cnp.dscp, section="ecn" if host else "scheduler")
+                               port=port, source=source, key=cnp.dscp, section=sorted(sections), **remap)
         elif unknown:
             yield self.unverified(f"could not verify CNP {marked}: {'; '.join(unknown)}", device=device,
                                   port=port, source=source)
 
     @staticmethod
-    def _switch(cnp, port: Port, hop: Hop) -> tuple[list[str], list[str], Source | None]:
-        """The CNP class on a switch port (``hop``: common.cnp_hop, by DSCP or, under a PCP policy, by 802.1p)."""
+    def _switch(cnp, port: Port, hop: Hop) -> tuple[list[str], list[str], Source | None, set[str]]:
+        """The CNP class on a switch port (``hop``: common.cnp_hop, by DSCP or, under a PCP policy, by 802.1p), and
+        the fix sections its problems need: the maps where the CNPs reach the wrong class, the scheduler where
+        their queue is not strict (both where both: the maps alone leave the new class's queue as it is)."""
         problems: list[str] = []
         unknown: list[str] = []
         maps = port.map_source or port.source
         by_dscp = hop.marking == "DSCP"
         if (port.dscp_to_tc if by_dscp else port.pcp_to_tc) is None:
-            return [], [map_absent(port, hop)], maps
+            return [], [map_absent(port, hop)], maps, set()
         if hop.tc is None and by_dscp and (why := sorted_by_cos(port, cnp.dscp)):
-            return [], [why], maps
+            return [], [why], maps, set()
         if hop.tc is None:
             missing = f"it has no entry in the {hop.marking}->TC map; map it to a TC with a strict-priority queue"
-            return [missing], [], maps
+            return [missing], [], maps, {"maps", "scheduler"}
         # A CNP sorted by its 802.1p priority is sent with that priority (the policy's): nothing to compare.
         problem, doubt = cnp_priority(cnp, port, hop) if by_dscp else (None, None)
         problems += [problem] if problem else []
         unknown += [doubt] if doubt else []
+        sections = {"maps", "scheduler"} if problem else set()
         if not cnp.strict:
-            return problems, unknown, maps
+            return problems, unknown, maps, sections
         if port.tc_to_queue is None:
             unknown.append(f"the egress queue of {hop.tc_label} is not in the input")
-            return problems, unknown, maps
+            return problems, unknown, maps, sections
         queue = port.queues.get(hop.queue) if hop.queue is not None else None
         scheduler = queue.scheduler if queue is not None else None
         if hop.queue is None:
             problems.append(f"{hop.tc_label} has no entry in the TC->queue map; map it to a strict-priority queue")
-        elif scheduler is None or scheduler.type is None:
+            return problems, unknown, maps, {"maps", "scheduler"}
+        if scheduler is None or scheduler.type is None:
             unknown.append(scheduler_unknown(f"queue {hop.queue}", scheduler))
         elif scheduler.type != SchedulerType.strict:
             weight = f" (weight {scheduler.weight})" if scheduler.weight is not None else ""
             problems.append(f"queue {hop.queue} is scheduled by {scheduler.type.value.upper()}{weight}, not strict "
                             f"priority; give queue {hop.queue} a strict-priority scheduler")
-            return problems, unknown, scheduler.source or maps
-        return problems, unknown, maps
+            return problems, unknown, scheduler.source or maps, sections | {"scheduler"}
+        return problems, unknown, maps, sections
 
     @staticmethod
-    def _host(cnp, port: Port) -> tuple[list[str], list[str], Source | None]:
+    def _host(cnp, port: Port) -> tuple[list[str], list[str], Source | None, set[str]]:
         """The NIC is the notification point: what it writes into its CNPs must match the policy."""
         problems: list[str] = []
         unknown: list[str] = []
         ecn = port.nic_ecn
         if elsewhere := dcqcn_elsewhere(port):  # (not the mlx5 files it does not have)
             return [], ["the NIC has no mlx5 ecn/roce_np/cnp_dscp, cnp_802p_prio files: the DSCP and priority of its "
-                        f"CNPs are its driver's (DCQCN: {elsewhere}), which the input does not show"], port.source
+                        f"CNPs are its driver's (DCQCN: {elsewhere}), which the input does not show"], port.source, \
+                set()
         wanted = [("cnp_dscp", "DSCP", cnp.dscp, ecn.cnp_dscp if ecn else None)]
         if cnp.priority is not None:
             wanted.append(("cnp_802p_prio", "priority", cnp.priority, ecn.cnp_priority if ecn else None))
@@ -213,7 +222,7 @@ class CnpNotStrict(PortRule):
             elif have != want:
                 problems.append(f"the NIC sends CNPs with {label} {have}, not the policy's {want}; "
                                 f"`echo {want} > {path}`")
-        return problems, unknown, (ecn.source if ecn else None) or port.source
+        return problems, unknown, (ecn.source if ecn else None) or port.source, {"ecn"}
 
 
 @register
