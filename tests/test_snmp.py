@@ -532,12 +532,11 @@ def test_every_pysnmp_message_model_matches_answers_to_their_agent():
     assert answers_from_their_agent(engine) == len(engine.message_processing_subsystems) == 3
 
 
-def test_a_wall_clock_stepped_back_between_polls_dates_no_rates_before_the_last(tmp_path, run, poller):
-    """NTP stepping the clock back an hour between two polls: the rates were dated by the wall clock, an hour before
-    the previous poll's, so history added them to buckets that already held that hour's rows (their coverage past
-    the bucket's length) and an event opened before the step ended before it started. They are dated from the
-    previous date by the monotonic interval until the wall clock catches up; the rates themselves were always
-    measured over the monotonic interval."""
+def test_a_wall_clock_stepped_back_between_polls_leaves_rates_measured_on_the_monotonic_interval(tmp_path, run, poller):
+    """NTP stepping the wall clock back an hour between two polls of a real agent: the rates are measured over the
+    monotonic interval whatever the labels say, and carry their reading's label (monitor/clock.py keeps labels in
+    order where readings are made: tests/test_counters.py, test_labels_after_the_wall_clock_stepped_back_meet_it_again
+    and test_rates_are_dated_by_their_reading_which_the_clock_keeps_in_order)."""
     from losslessd.monitor import PFC_RX, Key
     from losslessd.monitor.counters import CounterTracker
     from losslessd.monitor.sources import reading_from_snmp
@@ -559,7 +558,8 @@ def test_a_wall_clock_stepped_back_between_polls_dates_no_rates_before_the_last(
     tracker = CounterTracker()
     tracker.update(reading_from_snmp(first))
     stepped = tracker.update(reading_from_snmp(dated(second, 3.0, first.time_unix_s + 3.0 - 3600)))
-    assert stepped is not None and stepped.time_unix_s == pytest.approx(first.time_unix_s + 3.0, abs=1e-6)
+    assert stepped is not None and stepped.time_unix_s == pytest.approx(first.time_unix_s + 3.0 - 3600, abs=1e-6)
     assert stepped.per_s[Key("Ethernet0", PFC_RX, 3)] == pytest.approx(100.0)  # 300 indications in 3 monotonic seconds
     later = tracker.update(reading_from_snmp(dated(third, 6.0, first.time_unix_s + 3600)))
-    assert later is not None and later.time_unix_s == first.time_unix_s + 3600  # ahead of the dates: the wall's
+    assert later is not None and later.time_unix_s == first.time_unix_s + 3600
+    assert later.per_s[Key("Ethernet0", PFC_RX, 3)] == pytest.approx(100.0)  # (not 300 over an hour and 3 s)
