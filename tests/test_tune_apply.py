@@ -434,6 +434,17 @@ def test_the_simulated_eos_config_mode_applies_its_lines_at_end_or_before_a_name
     assert not any(name.startswith("terminal-") for name in sim.devices["spine1"].config.sessions)
 
 
+def _dropped_push(sim, name: str, cfg, pusher, part: str) -> PushError:
+    """Push NEW through ``pusher`` while the simulator drops the session right after ``part`` ran on ``name``."""
+    sim.drop_after(name, part)
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    return err.value
+
+
 def test_eos_session_dropped_after_the_commit_says_the_switch_runs_the_candidate_on_its_timer(make_sim):
     """The SSH session drops right after `configure session NAME commit timer` (the switch took the commit): the
     rollback cannot run, so the push must not be reported as rolled back: the switch runs the candidate until its
@@ -442,17 +453,12 @@ def test_eos_session_dropped_after_the_commit_says_the_switch_runs_the_candidate
     sim = make_sim(["spine1"], snmp=False)
     cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
     before = sim.running_config("spine1")
-    sim.drop_after("spine1", "commit timer")
-    try:
-        with pytest.raises(PushError) as err:
-            _push(cfg, pusher, NEW)
-    finally:
-        pusher.close()
+    err = _dropped_push(sim, "spine1", cfg, pusher, "commit timer")
     assert sim.running_config("spine1") != before  # the candidate stands, on its timer
     [pending] = [s for s in sim.devices["spine1"].config.sessions.values() if s.state == "pendingCommitTimer"]
-    assert not err.value.rolled_back and "the rollback failed too" in err.value.message
-    assert "300 s commit timer reverts it" in err.value.message and "abort" in err.value.message
-    assert "Things you might try" not in err.value.message
+    assert not err.rolled_back and "the rollback failed too" in err.message
+    assert "300 s commit timer reverts it" in err.message and "abort" in err.message
+    assert "Things you might try" not in err.message
 
 
 def test_sonic_session_dropped_at_apply_patch_keeps_the_checkpoint_and_says_how_to_roll_back(make_sim):
@@ -464,15 +470,10 @@ def test_sonic_session_dropped_at_apply_patch_keeps_the_checkpoint_and_says_how_
     cfg, pusher = _setup(sim, "leaf1", ["Ethernet0", "Ethernet4"], SonicPusher)
     pusher.timeout_s = 5.0  # (each read of the dead session waits this long)
     before = sim.running_config("leaf1")
-    sim.drop_after("leaf1", "config apply-patch")
-    try:
-        with pytest.raises(PushError) as err:
-            _push(cfg, pusher, NEW)
-    finally:
-        pusher.close()
-    message = err.value.message
+    err = _dropped_push(sim, "leaf1", cfg, pusher, "config apply-patch")
+    message = err.message
     assert sim.running_config("leaf1") != before  # the patch stands
-    assert not err.value.rolled_back and "the session broke off" in message, message
+    assert not err.rolled_back and "the session broke off" in message, message
     assert "whether the patch landed is not known" in message and "rollback failed too" in message
     assert "`sudo config rollback losslessd-tune-test-before` (the checkpoint is kept)" in message
     assert "losslessd-tune-test-before" in sim.devices["leaf1"].config.checkpoints
@@ -486,14 +487,9 @@ def test_nvue_session_dropped_at_apply_says_how_to_undo_by_hand(make_sim, tmp_pa
     sim, name, pusher, cfg = _nvue(make_sim, tmp_path)
     pusher.timeout_s = 5.0
     before = sim.running_config(name)
-    sim.drop_after(name, "nv config apply")
-    try:
-        with pytest.raises(PushError) as err:
-            _push(cfg, pusher, NEW)
-    finally:
-        pusher.close()
-    message = err.value.message
+    err = _dropped_push(sim, name, cfg, pusher, "nv config apply")
+    message = err.message
     assert sim.running_config(name) != before
-    assert not err.value.rolled_back and "whether the revision applied is not known" in message, message
+    assert not err.rolled_back and "whether the revision applied is not known" in message, message
     assert "undo it by hand: `nv " in message and "`nv set interface swp2 qos congestion-control profile " in message
     assert message.endswith("`nv config apply -y`")
