@@ -2,8 +2,8 @@
 (README "Limits", a device's folder holding more): each other file is read and its platform sniffed, to tell a
 device put there (a config_db.json copied to a fabric's root) from the folder's own files (an /etc/sonic copy).
 
-Three fleets of N switch folders are walked (losslessd.fabric._Inputs, what lint does before parsing; a lint of
-300 such switches takes about 0.9 s CPU, for scale):
+Three fleets of N switch folders are walked (losslessd.fabric._Inputs, what lint does before parsing), each walk's
+CPU printed beside the reference measured in the same run: a whole lint (one process) of the bare fleet:
   bare        config_db.json only (the walk lists folders and reads nothing)
   companions  config_db.json and K files of the size of /etc/sonic's own (3 KB of prose each: no platform's)
   devices     config_db.json and K EOS running-configs (each a device of its own)
@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from losslessd.api import lint  # noqa: E402
 from losslessd.fabric import _Inputs  # noqa: E402
 
 SONIC = (ROOT / "examples" / "fabric" / "leaf1" / "config_db.json").read_text(encoding="utf-8")
@@ -46,14 +47,20 @@ def main() -> None:
     ap.add_argument("--companions", type=int, default=8)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        for kind in ("bare", "companions", "devices"):
-            path = fleet(Path(tmp) / kind, args.switches, args.companions, kind)
+        paths = {kind: fleet(Path(tmp) / kind, args.switches, args.companions, kind)
+                 for kind in ("bare", "companions", "devices")}
+        start = time.process_time()
+        lint([paths["bare"]], jobs=1)
+        reference = time.process_time() - start
+        print(f"reference: lint of the bare fleet ({args.switches} switches, one process) {reference:.3f} s CPU")
+        for kind, path in paths.items():
             start = time.process_time()
             groups = _Inputs([str(path)]).groups
             spent = time.process_time() - start
             files = args.switches * args.companions if kind != "bare" else 0
             each = f", {spent / files * 1000:.2f} ms a file beside config_db.json" if files else ""
-            print(f"{kind:11} {len(groups):6} devices found in {spent:.3f} s CPU{each}")
+            print(f"{kind:11} {len(groups):6} devices found in {spent:.3f} s CPU = {spent / reference:.2f}x the "
+                  f"reference{each}")
 
 
 if __name__ == "__main__":
