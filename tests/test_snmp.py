@@ -470,11 +470,11 @@ def test_a_syncd_restart_beneath_the_agent_is_no_wrap(tmp_path, run, poller, cas
         sonic = case == "sonic"
         agents._agents["sonic1"].data_file.write_text(restart_snmprec(400_000 if sonic else 10_000, sonic))
         target = v2c(agents.start(), "sonic1")
-        if case.endswith("a wrap"):
-            agents.wrap32("sonic1", 1.0)
+        if case.endswith("a wrap"):  # (read 9 below 2^32 at 0.5 a second, then the wrap moved to now: no sleep, and
+            agents.wrap32("sonic1", 18.0)  # a first poll slower than 18 s still reads below it)
         first = run(poller.poll(target))
         if case.endswith("a wrap"):
-            time.sleep(2.0)
+            agents.wrap32("sonic1", 0.0)
         else:
             agents.syncd_restart("sonic1")
         second = run(poller.poll(target))
