@@ -55,33 +55,29 @@ def test_duplicate_hostnames_reported(tmp_path):
     assert any("also comes from" in i.message for i in fabric.issues)
 
 
-def test_a_cumulus_switchd_qos_file_is_named_not_an_unknown_format(tmp_path):
-    """Cumulus Linux without NVUE keeps QoS in switchd's files (user guide, "Quality of Service": qos_features.conf,
-    traffic.conf before 5.0, `key = value` lines). Before, "cannot tell which platform wrote this file"; now refused
-    (exit 2) at its first setting, saying what losslessd reads of a Cumulus switch instead; with `--format
-    nvidia_cumulus` as well (before: "no `nv set` command ... found")."""
-    (tmp_path / "qos_features.conf").write_text(
-        "# /etc/cumulus/datapath/qos/qos_features.conf\n\ntraffic.packet_priority_source_set = [dscp]\n"
-        "pfc.port_group_list = [ROCE_PFC]\npfc.ROCE_PFC.cos_list = [3]\npfc.ROCE_PFC.port_set = swp1-swp4\n")
+@pytest.mark.parametrize("name, text, said", [
+    # Cumulus Linux without NVUE keeps QoS in switchd's files (user guide, "Quality of Service": qos_features.conf,
+    # traffic.conf before 5.0, `key = value` lines); refused at its first setting.
+    ("qos_features.conf", "# /etc/cumulus/datapath/qos/qos_features.conf\n\n"
+     "traffic.packet_priority_source_set = [dscp]\npfc.port_group_list = [ROCE_PFC]\n"
+     "pfc.ROCE_PFC.cos_list = [3]\npfc.ROCE_PFC.port_set = swp1-swp4\n",
+     "qos_features.conf:3: a Cumulus Linux switchd QoS file"),
+    # A Cumulus Linux 3.x/4.x switch's NCLU commands (user guide, "Network Command Line Utility": `net add ...`,
+    # `net commit`, as `net show configuration commands` prints them; noise census, session 37 part f: batfish's 26
+    # NCLU test configs); refused at its first `net` line.
+    ("leaf7-nclu.txt", "# net show configuration commands\nnet del all\nnet add hostname leaf7\n"
+     "net add interface swp1-4 mtu 9216\nnet add bgp autonomous-system 65007\nnet commit\n",
+     "leaf7-nclu.txt:2: Cumulus Linux NCLU commands"),
+])
+def test_a_cumulus_file_losslessd_does_not_read_is_named_not_an_unknown_format(tmp_path, name, text, said):
+    """A Cumulus Linux file other than NVUE's, given as a device: before, "cannot tell which platform wrote this file
+    ... pass --format" (with `--format nvidia_cumulus`: "no `nv set` command ... found"); now refused (exit 2) at its
+    first line of its kind, saying what losslessd reads of a Cumulus switch instead, with and without `--format`."""
+    (tmp_path / name).write_text(text)
     for named in ([], ["--format", "nvidia_cumulus"]):
-        res = losslessd("lint", *named, str(tmp_path / "qos_features.conf"))
+        res = losslessd("lint", *named, str(tmp_path / name))
         assert res.returncode == 2, (named, res.stderr)
-        assert "qos_features.conf:3: a Cumulus Linux switchd QoS file" in res.stderr, (named, res.stderr)
-        assert "nv config show" in res.stderr
-
-
-def test_cumulus_nclu_commands_are_named_not_an_unknown_format(tmp_path):
-    """A Cumulus Linux 3.x/4.x switch's NCLU commands (user guide, "Network Command Line Utility": `net add ...`,
-    `net commit`, as `net show configuration commands` prints them; noise census, session 37 part f: batfish's 26
-    NCLU test configs). Before, "cannot tell which platform wrote this file ... pass --format"; now refused (exit 2)
-    at its first `net` line, saying what losslessd reads of a Cumulus switch instead; with `--format` as well."""
-    (tmp_path / "leaf7-nclu.txt").write_text(
-        "# net show configuration commands\nnet del all\nnet add hostname leaf7\n"
-        "net add interface swp1-4 mtu 9216\nnet add bgp autonomous-system 65007\nnet commit\n")
-    for named in ([], ["--format", "nvidia_cumulus"]):
-        res = losslessd("lint", *named, str(tmp_path / "leaf7-nclu.txt"))
-        assert res.returncode == 2, (named, res.stderr)
-        assert "leaf7-nclu.txt:2: Cumulus Linux NCLU commands" in res.stderr, (named, res.stderr)
+        assert said in res.stderr, (named, res.stderr)
         assert "nv config show" in res.stderr and "cannot tell" not in res.stderr
 
 
