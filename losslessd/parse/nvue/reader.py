@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import yaml
 
@@ -18,6 +18,7 @@ from ... import units
 from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
+from ...platforms import PLATFORMS
 from ..base import (
     DEFAULT_HOST_NAMES,
     PROMPT_HOST,
@@ -678,8 +679,8 @@ def _int(text: str, hi: int, lo: int = 0) -> int:
 
 
 # NVUE command reference: `qos pfc <profile-id> cable-length`, `qos link-pause <profile-id> cable-length` and `qos roce
-# cable-length` take 1-100000 (metres).
-CABLE_M = (1, 100000)
+# cable-length` take 1-100000 (metres): one home, the platform's render limits, which render writes within.
+CABLE_M = cast(tuple[int, int], PLATFORMS["nvidia_cumulus"].limits.cable_m)
 
 
 def _length(text: str) -> float:
