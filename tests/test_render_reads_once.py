@@ -61,3 +61,13 @@ def test_a_sonic_device_with_an_unknown_sku_is_read_once_and_its_hwsku_line_name
     assert ran.returncode == 2 and ran.stderr.startswith(f"losslessd: error: {path}:{line}: SKU Acme-Unknown-32X "
                                                          "(DEVICE_METADATA|localhost hwsku)"), ran.stderr
     assert count == 1
+
+
+def test_a_sonic_fix_reads_its_config_db_once_beside_the_lint(tmp_path):
+    """fix cuts SONiC parts against the CONFIG_DB and checks the result with one read of it (the lint's parse is the
+    other): the parts and the check each read it again before."""
+    path = tmp_path / "config_db.json"
+    path.write_text((ROOT / "examples/fabric/leaf1/config_db.json").read_text())
+    count, ran = _opens(path, "fix", "--policy", "roce-dscp26", "--unsafe-fixes", str(path))
+    assert ran.returncode == 1 and "config" in ran.stdout, ran.stderr
+    assert count == 2

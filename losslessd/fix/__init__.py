@@ -142,11 +142,13 @@ def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe:
                        f"Templates: {', '.join(render.platforms())}")
         return out
     try:
-        out.parts = _parts(device, findings, policy, unsafe, model, follow)
+        # (SONiC: its CONFIG_DB the parts are cut against, read once for the parts and the check after them)
+        inputs = _read(device) if device.platform == "sonic" else None
+        out.parts = _parts(device, findings, policy, unsafe, model, follow, inputs)
     except InputError as exc:
         out.message = f"cannot work out a fix: {exc}"
         return out
-    _apply_and_verify(out, device, policy)
+    _apply_and_verify(out, device, policy, inputs)
     # (once the snippets are final: cutting one against the config, Shape.changes, may turn it into a patch)
     shape = SHAPES.get(device.platform)
     if shape is not None:
@@ -155,8 +157,13 @@ def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe:
     return out
 
 
+def _read(device: Device) -> list[Input]:
+    return [Input(path, read_text(path)) for path in device.files]
+
+
 def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None = None,
-           follow: dict[tuple[bool, str | None], set[str]] | None = None) -> list[Part]:
+           follow: dict[tuple[bool, str | None], set[str]] | None = None,
+           inputs: list[Input] | None = None) -> list[Part]:
     """One part per label and set of sections: each port gets only the sections its own findings need (and
     ``follow``'s, (disruptive, port) -> sections the first try's lines needed too)."""
     rules = all_rules()
@@ -193,8 +200,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                        weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
-    db = sonic.config_db([Input(path, read_text(path)) for path in device.files]) if device.platform == "sonic" \
-        else None
+    db = sonic.config_db(inputs or _read(device)) if device.platform == "sonic" else None
     parts = []
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
         group = [f for f in findings if rules[f.code].disruptive_for(f) == disruptive
@@ -229,13 +235,13 @@ def writes_nothing(snippet: str) -> bool:
         return False
 
 
-def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
+def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy, inputs: list[Input] | None = None) -> None:
     """Cut the printed parts down to what they change, apply them, diff, lint again (as far as the input allows)."""
     printed = [p for p in out.parts if p.printed]
     if not printed:
         return
     try:
-        inputs = [Input(path, read_text(path)) for path in device.files]
+        inputs = inputs or _read(device)
     except InputError as exc:  # changed since it was linted
         out.diff_note = f"no diff: {exc}"
         return

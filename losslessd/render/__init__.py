@@ -372,8 +372,8 @@ class PortProfile:
             return None
         buffer_us = max(int(bytes_to_us(self.kmax_bytes * 100 / ECN_KMAX_FILL_PCT, self.speed_gbps)), 1)
         exact = bytes_to_us(self.kmin_bytes * 100, self.speed_gbps) / buffer_us
-        fits = [pct for pct in (math.ceil(exact), math.floor(exact)) if 1 <= pct < ECN_KMAX_FILL_PCT
-                and self.kmin_bounds[0] <= pct * buffer_us * self.speed_gbps * 1e3 / 8 / 100 <= self.kmin_bounds[1]]
+        fits = [pct for pct in (math.ceil(exact), math.floor(exact))
+                if 1 <= pct < ECN_KMAX_FILL_PCT and self._kmin_fits(buffer_us, pct)]
         kmin_pct = fits[0] if fits else math.ceil(exact)  # (none: render._check_facts refuses the port)
         return buffer_us, min(max(kmin_pct, 1), ECN_KMAX_FILL_PCT - 1), ECN_KMAX_FILL_PCT
 
@@ -381,9 +381,12 @@ class PortProfile:
     def ecn_fill_fits(self) -> bool:
         """Whether ecn_fill's Kmin, read back in bytes, lies in kmin_bounds."""
         fill = self.ecn_fill
-        if fill is None or not self.speed_gbps:
-            return True
-        return self.kmin_bounds[0] <= fill[1] * fill[0] * self.speed_gbps * 1e3 / 8 / 100 <= self.kmin_bounds[1]
+        return fill is None or self._kmin_fits(fill[0], fill[1])
+
+    def _kmin_fits(self, buffer_us: int, pct: int) -> bool:
+        """Whether Kmin at ``pct`` % of a ``buffer_us`` us queue buffer at line rate, in bytes, lies in kmin_bounds."""
+        assert self.speed_gbps  # (ecn_fill: None without a speed)
+        return self.kmin_bounds[0] <= pct * buffer_us * self.speed_gbps * 1e3 / 8 / 100 <= self.kmin_bounds[1]
 
 
 class Sectioned:
