@@ -110,7 +110,7 @@ def run(inv: Inventory, inventory: Path, device: str, port: str, *, incast: int 
         s = port_settings(host.platform.id, device, config, port, priority, incast)
         b = standin.scenario(s.speed_gbps, incast, s.kmin_bytes, s.kmax_bytes, s.pmax_pct,
                              headroom_bytes=headroom_bytes if headroom_bytes is not None else s.headroom_bytes,
-                             cable_m=s.cable_m or standin.DEFAULT_CABLE_M, mtu=s.mtu or standin.DEFAULT_MTU,
+                             cable_m=s.cable_m or standin.DEFAULT_CABLE_M, mtu=s.mtu or standin.DEFAULT_MTU_BYTES,
                              trigger_bytes=trigger_bytes if trigger_bytes is not None else s.trigger_bytes)
         # Each run draws its own noise; runs counted in a state file repeat theirs.
         seed = f"{device}/{port}/{count}" if state is not None else os.urandom(8).hex()

@@ -21,7 +21,7 @@ DEFAULT_SIZES = (8 * 2**20, 64 * 2**20, 512 * 2**20)
 DEFAULT_ALPHA = 0.25
 DEFAULT_POOL_BYTES = 32 * 2**20
 DEFAULT_CABLE_M = 5.0
-DEFAULT_MTU = DEFAULT_MTU_BYTES  # (render: SONiC's default port MTU)
+
 ITERATIONS = 20  # iterations per size a run reports (nccl-tests -n 20)
 
 
@@ -33,7 +33,7 @@ def pfc_trigger_bytes(pool_bytes: float, alpha: float, incast: int) -> float:
 
 def scenario(link_gbps: float, incast: int, kmin_bytes: float, kmax_bytes: float, pmax_pct: float, *,
              pool_bytes: float = DEFAULT_POOL_BYTES, alpha: float = DEFAULT_ALPHA, headroom_bytes: float | None = None,
-             cable_m: float = DEFAULT_CABLE_M, mtu: int = DEFAULT_MTU, trigger_bytes: float | None = None) -> Bottleneck:
+             cable_m: float = DEFAULT_CABLE_M, mtu: int = DEFAULT_MTU_BYTES, trigger_bytes: float | None = None) -> Bottleneck:
     """A bottleneck built from switch facts; the headroom need is what is in flight after XOFF on any ASIC: two
     frames, the cable's round trip and the peer's IEEE 802.3 pause response (losslessd.headroom.ieee_xoff_bytes),
     and the configured headroom defaults to exactly that."""
