@@ -995,34 +995,42 @@ def test_an_until_before_the_since_is_refused_not_read_as_quiet(recorded, comman
     assert invoke(*command, "--db", recorded, "--since", "1h", "--until", "1m").exit_code == 0  # (the right order)
 
 
+def named_storm(message: str, start: float) -> Event:
+    """A storm told apart by its message (one start each: an event's id is its kind, place and start)."""
+    return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, message, end_unix_s=start + 60)
+
+
+def _rows_after_a_restore(writer: History, path: Path) -> list[str]:
+    """Writes a storm after a restore over the writer's file, checks the writer said so, and reads the messages the
+    file at ``path`` then holds."""
+    writer.record_event(named_storm("after the restore", 1_700_000_200))
+    assert writer.flush() and writer.notice == ("the history file was replaced while the daemon ran: the rows "
+                                                "written since are in the file now at its path")
+    writer.close()
+    reader = History(path, create=False)
+    try:
+        return sorted(e.message for e in reader.events())
+    finally:
+        reader.close()
+
+
 def test_a_backup_restored_over_the_writers_file_is_written_as_it_is_not_read_through_the_old_log(tmp_path):
     """A backup `mv`ed over the daemon's history: the writer went on committing into the file it had open. Now it
     opens the file at the path, after emptying its own write-ahead log into the old file: the -wal beside the path
     was otherwise read as the restored file's, which then read as the old history (its rows, not the backup's)."""
-    from losslessd.monitor import Event
-
     path = tmp_path / "history.db"
 
-    def storm(name: str, start: float) -> Event:  # (one start each: an event's id is its kind, place and start)
-        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
-
     writer = History(path, flush_on_record=False)
-    writer.record_event(storm("before the backup", 1_700_000_000))
+    writer.record_event(named_storm("before the backup", 1_700_000_000))
     assert writer.flush()
     live, copy = sqlite3.connect(path), sqlite3.connect(tmp_path / "backup.db")
     live.backup(copy)
     live.close()
     copy.close()  # (its log emptied into it: the backup is the one file)
-    writer.record_event(storm("after the backup, lost", 1_700_000_100))
+    writer.record_event(named_storm("after the backup, lost", 1_700_000_100))
     assert writer.flush()
     os.replace(tmp_path / "backup.db", path)
-    writer.record_event(storm("after the restore", 1_700_000_200))
-    assert writer.flush() and writer.notice == ("the history file was replaced while the daemon ran: the rows "
-                                                "written since are in the file now at its path")
-    writer.close()
-    reader = History(path, create=False)
-    assert sorted(e.message for e in reader.events()) == ["after the restore", "before the backup"]
-    reader.close()
+    assert _rows_after_a_restore(writer, path) == ["after the restore", "before the backup"]
 
 
 def test_a_backup_restored_with_its_own_log_keeps_the_rows_in_that_log(tmp_path):
@@ -1032,20 +1040,15 @@ def test_a_backup_restored_with_its_own_log_keeps_the_rows_in_that_log(tmp_path)
     last rows. Only the logs the writer itself had open are removed now."""
     import shutil
 
-    from losslessd.monitor import Event
-
     path, saved, staged = tmp_path / "history.db", tmp_path / "saved", tmp_path / "staged"
     saved.mkdir()
     staged.mkdir()
 
-    def storm(name: str, start: float) -> Event:
-        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
-
     writer = History(path, flush_on_record=False)
-    writer.record_event(storm("not in the backup", 1_700_000_000))
+    writer.record_event(named_storm("not in the backup", 1_700_000_000))
     assert writer.flush()
     other = History(saved / "history.db", flush_on_record=False)  # the history the backup was taken of, still open
-    other.record_event(storm("in the backup's log", 1_700_000_100))
+    other.record_event(named_storm("in the backup's log", 1_700_000_100))
     assert other.flush()
     for suffix in ("", "-wal"):  # the file set as a file-level backup copies it (its log not yet checkpointed)
         shutil.copyfile(f"{saved}/history.db{suffix}", f"{staged}/history.db{suffix}")
@@ -1053,13 +1056,7 @@ def test_a_backup_restored_with_its_own_log_keeps_the_rows_in_that_log(tmp_path)
     assert "in the backup's log" not in (staged / "history.db").read_bytes().decode("latin-1")  # (only its log has it)
     os.replace(staged / "history.db-wal", f"{path}-wal")
     os.replace(staged / "history.db", path)
-    writer.record_event(storm("after the restore", 1_700_000_200))
-    assert writer.flush() and writer.notice == ("the history file was replaced while the daemon ran: the rows "
-                                                "written since are in the file now at its path")
-    writer.close()
-    reader = History(path, create=False)
-    assert sorted(e.message for e in reader.events()) == ["after the restore", "in the backup's log"]
-    reader.close()
+    assert _rows_after_a_restore(writer, path) == ["after the restore", "in the backup's log"]
 
 
 def test_a_history_moved_away_under_the_writer_keeps_its_rows(tmp_path):
@@ -1068,18 +1065,13 @@ def test_a_history_moved_away_under_the_writer_keeps_its_rows(tmp_path):
     makes none into a file moved under it) and removed that -wal, so the kept file held nothing, not even its tables
     ("not a losslessd history database (empty)"). Now the writer empties its log into the old file, through its own
     descriptors, before letting it go; the rows written since go to a new file at the path."""
-    from losslessd.monitor import Event
-
     path, kept = tmp_path / "history.db", tmp_path / "history-2026.db"
 
-    def storm(name: str, start: float) -> Event:
-        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
-
     writer = History(path, flush_on_record=False)
-    writer.record_event(storm("before the move", 1_700_000_000))
+    writer.record_event(named_storm("before the move", 1_700_000_000))
     assert writer.flush()
     os.replace(path, kept)
-    writer.record_event(storm("after the move", 1_700_000_100))
+    writer.record_event(named_storm("after the move", 1_700_000_100))
     assert writer.flush() and writer.notice == ("the history file was deleted or moved away while the daemon ran: the "
                                                 "rows written since are in the file now at its path, a new one")
     writer.close()
@@ -1094,20 +1086,15 @@ def test_a_history_folder_moved_away_and_back_is_written_again(tmp_path):
     writer let its file go and could make none at the path (its rows waited); once the same file was back at the path
     it read as "still the one open" and the writer committed through the connection it had closed ("Cannot operate on
     a closed database"), every commit failing from then on. Now it opens the file again."""
-    from losslessd.monitor import Event
-
     folder, away = tmp_path / "state", tmp_path / "state.old"
     folder.mkdir()
     path = folder / "history.db"
 
-    def storm(name: str, start: float) -> Event:
-        return Event("pfc_storm", "leaf1", "Ethernet0", 3, start, name, end_unix_s=start + 60)
-
     writer = History(path, flush_on_record=False)
-    writer.record_event(storm("before", 1_700_000_000))
+    writer.record_event(named_storm("before", 1_700_000_000))
     assert writer.flush()
     os.replace(folder, away)
-    writer.record_event(storm("while away", 1_700_000_100))
+    writer.record_event(named_storm("while away", 1_700_000_100))
     assert not writer.flush() and writer.last_error and "deleted or moved away" in writer.last_error
     os.replace(away, folder)
     assert writer.flush(), writer.last_error

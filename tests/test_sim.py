@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import paramiko
 import pytest
@@ -263,19 +265,33 @@ def test_snmp_v3_authpriv_agent_and_down(make_sim):
     assert "timed out" in str(error).lower() or "no snmp response" in str(error).lower(), error
 
 
+@contextlib.contextmanager
+def _serving_sim(*args: str) -> Iterator[list[str]]:
+    """`losslessd sim *args` run until it prints "Serving": yields the lines it printed so far, then stops it as an
+    operator does (SIGTERM) and checks it exits 0 saying so."""
+    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "sim", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        printed: list[str] = []
+        for line in proc.stdout:
+            printed.append(line.rstrip("\n"))
+            if line.startswith("Serving"):
+                break
+        yield printed
+        proc.send_signal(signal.SIGTERM)
+        rest, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert rest.strip().endswith("simulator stopped")
+
+
 @pytest.mark.slow
 def test_losslessd_sim_command_serves_until_sigterm(tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "sim", "--fabric", str(FABRIC), "--out", str(out),
-                             "--no-snmp", "--device", "gpu01"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        lines = []
-        for line in proc.stdout:
-            lines.append(line)
-            if line.startswith("Serving"):
-                break
-        text = "".join(lines)
+    with _serving_sim("--fabric", str(FABRIC), "--out", str(out), "--no-snmp", "--device", "gpu01") as printed:
+        text = "\n".join(printed)
         assert f"inventory:   {out / 'inventory.yaml'}" in text and f"known_hosts: {out / 'known_hosts'}" in text
         password = re.search(rf"^export {PASSWORD_ENV}=(\S+)$", text, re.MULTILINE).group(1)
         hosts = inventory.load(out / "inventory.yaml", env={PASSWORD_ENV: password}).hosts
@@ -286,13 +302,6 @@ def test_losslessd_sim_command_serves_until_sigterm(tmp_path):
             assert conn.send_command("cat /sys/class/net/enp65s0f0np0/mtu") == "9000"
             # live counters by default: what `losslessd daemon` polls over SSH answers out of the box
             assert conn.send_command("ethtool -S enp65s0f0np0").startswith("NIC statistics:")
-        proc.send_signal(signal.SIGTERM)
-        rest, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err
-    assert rest.strip().endswith("simulator stopped")
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
     assert password not in (out / "inventory.yaml").read_text()
@@ -332,20 +341,8 @@ def test_docs_simulator_listing_is_what_losslessd_sim_prints(tmp_path):
         form = re.escape(line.replace("/tmp/sim", str(out)))
         form = re.sub(r"127\\\.0\\\.0\\\.1:\d+", r"127\.0\.0\.1:\\d+", form)
         forms.append(re.compile(re.sub(r"udp/\d+", r"udp/\\d+", form).replace(r"=\.\.\.", "=\\S+")))
-    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "sim", "--fabric", "examples/fabric",
-                             "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        printed = []
-        for line in proc.stdout:
-            printed.append(line.rstrip("\n"))
-            if line.startswith("Serving"):
-                break
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err
+    with _serving_sim("--fabric", "examples/fabric", "--out", str(out)) as printed:
+        pass
     position = 0
     for form in forms:
         found = next((k for k in range(position, len(printed)) if form.fullmatch(printed[k])), None)

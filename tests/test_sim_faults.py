@@ -169,6 +169,20 @@ def test_reset_sends_uptime_and_counters_back(sim, run, poller):
     assert prio(s2, "Ethernet1", 3).pfc_indications > 0
 
 
+
+def test_a_syncd_restart_zeroes_the_counters_while_sysuptime_goes_on(sim, run, poller):
+    """Simulator.syncd_restart, the fault a SONiC syncd restart or `config reload` is: the counters served over SNMP
+    and by the SSH counter commands start again from zero, and sysUpTime does not (snmpd kept running)."""
+    s1 = run(poller.poll(target(sim, "leaf1")))
+    ssh1 = commands(sim, "leaf1")
+    sim.syncd_restart("leaf1")
+    s2 = run(poller.poll(target(sim, "leaf1")))
+    ssh2 = commands(sim, "leaf1")
+    assert s2.sys_uptime_ticks > s1.sys_uptime_ticks
+    assert all(b.in_octets < a.in_octets for a, b in zip(s1.ports, s2.ports, strict=True))
+    big = {k: v for k, v in ssh1.items() if v > 1000}
+    assert big and all(ssh2[k] < v for k, v in big.items())
+
 def test_an_eos_agent_serves_aristas_pfc_table_and_a_storm_shows_in_it(sim, run, poller):
     """Arista EOS serves ARISTA-PFC-MIB aristaPfcPriorityTable (ifIndex.priority, requests sent and indications
     received), not CISCO-PFC-EXT-MIB or CISCO-SWITCH-QOS-MIB: the simulator served the Cisco tables for every
