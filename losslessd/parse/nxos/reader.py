@@ -494,8 +494,7 @@ class _Reader(TreeReader):
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
-            self.cfg.tagged_parents.update(f"{'Ethernet' if port else 'port-channel'}{numbers}"
-                                           for port, numbers in subinterface_parents(" ".join(w[1:])))
+            self.cfg.tagged_parents.update(subinterface_parents(" ".join(w[1:]), "Ethernet", "port-channel"))
             self.each(node.children, lambda child: subinterface_line(self.spell_words(child), _INTERFACE_QOS))
         elif w[0] == "interface" and _ETHERNET_WORD.match(" ".join(w[1:])):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
