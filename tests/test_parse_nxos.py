@@ -1284,7 +1284,8 @@ def test_an_interface_line_indented_in_an_interface_or_vrf_block_opens_its_own_p
 def _q7_policy(*lines: str) -> str:
     """A queuing policy, applied system-wide, whose c-out-8q-q7 class holds ``lines`` (the default class the rest of
     the bandwidth), and a PFC port to read it on."""
-    return ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n" + "".join(f"    {line}\n" for line in lines)
+    return ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n"
+            + "".join(f"    {line}\n" for line in lines)
             + "  class type queuing c-out-8q-q-default\n    bandwidth percent 95\n"
             "system qos\n  service-policy type queuing output OUT\n"
             "interface Ethernet1/1\n  priority-flow-control mode on\n")
