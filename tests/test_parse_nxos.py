@@ -423,6 +423,16 @@ def test_a_port_channel_policy_applies_to_its_members():
     assert ports["Ethernet1/3"].dscp_to_tc[26] == 0 and ports["Ethernet1/3"].dscp_to_tc[10] == 1
 
 
+def test_a_no_line_on_a_port_channel_takes_its_policy_away():
+    """A paste's `no service-policy type qos input IN` under the port-channel detaches it (Nexus 9000 QoS guide,
+    "Attaching and Detaching a QoS Policy Action"): it was passed over with the port-channel's other unread lines, and
+    the members still read as classified by IN."""
+    text = PORT_CHANNEL.replace("  service-policy type qos input IN\n",
+                                "  service-policy type qos input IN\n  no service-policy type qos input IN\n", 1)
+    ports = parse(text).ports
+    assert ports["Ethernet1/1"].dscp_to_tc is None and ports["Ethernet1/1"].trust != Trust.dscp
+
+
 def test_a_member_of_a_port_channel_not_in_the_config_keeps_its_own_policy():
     # A partial dump: the port-channel's policies are not known, the member's own are kept with an info.
     text = PORT_CHANNEL.replace("channel-group 50", "channel-group 60")

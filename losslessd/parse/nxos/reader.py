@@ -810,7 +810,8 @@ class _Reader(TreeReader):
             raise LineError("no NX-OS interface command (Nexus 9000 QoS guide: a port's QoS is its "
                             "`priority-flow-control` and `service-policy` lines): the switch refuses it, so what it "
                             "was meant to set (trust, PFC, ECN) is not set")
-        if only is not None and w[0] not in only and w != ["no", "switchport"]:
+        body = command_body(w)
+        if only is not None and (not body or body[0] not in only):  # (a `no` form of one read is read too)
             return
         if w[0] == "description":
             conf.description = node.text.split(None, 1)[1].strip() if len(w) > 1 else ""
