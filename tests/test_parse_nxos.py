@@ -423,6 +423,16 @@ def test_a_port_channel_policy_applies_to_its_members():
     assert ports["Ethernet1/3"].dscp_to_tc[26] == 0 and ports["Ethernet1/3"].dscp_to_tc[10] == 1
 
 
+def test_a_no_line_on_a_port_channel_takes_its_policy_away():
+    """A paste's `no service-policy type qos input IN` under the port-channel detaches it (Nexus 9000 QoS guide,
+    "Attaching and Detaching a QoS Policy Action"): it was passed over with the port-channel's other unread lines, and
+    the members still read as classified by IN."""
+    text = PORT_CHANNEL.replace("  service-policy type qos input IN\n",
+                                "  service-policy type qos input IN\n  no service-policy type qos input IN\n", 1)
+    ports = parse(text).ports
+    assert ports["Ethernet1/1"].dscp_to_tc is None and ports["Ethernet1/1"].trust != Trust.dscp
+
+
 def test_a_member_of_a_port_channel_not_in_the_config_keeps_its_own_policy():
     # A partial dump: the port-channel's policies are not known, the member's own are kept with an info.
     text = PORT_CHANNEL.replace("channel-group 50", "channel-group 60")
@@ -1281,6 +1291,16 @@ def test_an_interface_line_indented_in_an_interface_or_vrf_block_opens_its_own_p
     assert [dev.ports[p].description for p in sorted(dev.ports)] == ["gpu01", "gpu02", "gpu03"]
 
 
+def _q7_policy(*lines: str) -> str:
+    """A queuing policy, applied system-wide, whose c-out-8q-q7 class holds ``lines`` (the default class the rest of
+    the bandwidth), and a PFC port to read it on."""
+    return ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n"
+            + "".join(f"    {line}\n" for line in lines)
+            + "  class type queuing c-out-8q-q-default\n    bandwidth percent 95\n"
+            "system qos\n  service-policy type queuing output OUT\n"
+            "interface Ethernet1/1\n  priority-flow-control mode on\n")
+
+
 # Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling", congestion management: a class
 # is given a bandwidth share or sent to the priority queue; what a class holding both does no Cisco document says.
 @pytest.mark.parametrize("first, second", [("priority level 1", "bandwidth percent 5"),
@@ -1290,10 +1310,7 @@ def test_a_class_with_priority_and_a_bandwidth_share_is_scheduled_in_a_way_not_k
     replaced the other (a false MAP002 on the order), then the priority won in either order (a fix's replayed result
     of `bandwidth remaining percent N` over `priority level 1` stayed strict). Neither is asserted: in either order
     the scheduler is unknown, and a SYS002 names both lines."""
-    text = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n"
-            f"    {first}\n    {second}\n  class type queuing c-out-8q-q-default\n    bandwidth percent 95\n"
-            "system qos\n  service-policy type queuing output OUT\n"
-            "interface Ethernet1/1\n  priority-flow-control mode on\n")
+    text = _q7_policy(first, second)
     device = parse(text)
     scheduler = device.ports["Ethernet1/1"].queues[7].scheduler
     assert scheduler.type is None and scheduler.weight is None
@@ -1308,11 +1325,7 @@ def test_a_class_with_priority_and_a_bandwidth_share_is_scheduled_in_a_way_not_k
 @pytest.mark.parametrize("removed", ["no priority", "no bandwidth"])
 def test_a_no_line_takes_one_of_the_two_away(removed):
     """`no priority level 1` (`no bandwidth ...`) after both: the class is served by the one left."""
-    text = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n    priority level 1\n"
-            f"    bandwidth remaining percent 5\n    {removed}\n"
-            "system qos\n  service-policy type queuing output OUT\n"
-            "interface Ethernet1/1\n  priority-flow-control mode on\n")
-    device = parse(text)
+    device = parse(_q7_policy("priority level 1", "bandwidth remaining percent 5", removed))
     scheduler = device.ports["Ethernet1/1"].queues[7].scheduler
     assert (scheduler.type, scheduler.weight) == ((SchedulerType.dwrr, 5) if removed == "no priority"
                                                   else (SchedulerType.strict, None))
@@ -1324,10 +1337,7 @@ def test_a_no_line_takes_one_of_the_two_away(removed):
 def test_a_later_entry_of_the_policy_that_takes_one_line_away_leaves_no_sys002(removed, split):
     """Both lines decided at the end of the class block left a SYS002 standing when a later entry of the policy (in
     the same file, or a second input of the device) took one away: the class then reads as the line left, clean."""
-    first = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n    priority level 1\n"
-             "    bandwidth remaining percent 5\n  class type queuing c-out-8q-q-default\n    bandwidth percent 95\n"
-             "system qos\n  service-policy type queuing output OUT\n"
-             "interface Ethernet1/1\n  priority-flow-control mode on\n")
+    first = _q7_policy("priority level 1", "bandwidth remaining percent 5")
     again = f"policy-map type queuing OUT\n  class type queuing c-out-8q-q7\n    {removed}\n"
     inputs = [Input("a.cfg", first), Input("b.cfg", again)] if split else [Input("a.cfg", first + again)]
     device = nxos.parse(inputs, "sw1")

@@ -463,11 +463,12 @@ _PARENT = re.compile(r"(?:(e)(?:th(?:ernet)?|t)?|port-channel|po)\s*(\d+(?:/\d+)
                      re.IGNORECASE | re.ASCII)
 
 
-def subinterface_parents(text: str) -> list[tuple[bool, str]]:
-    """The parents of the subinterfaces a SUBINTERFACE list names, as (Ethernet port?, its numbers): `Eth1/1.100` is
-    (True, "1/1"), `po10.5` (False, "10"). A routed parent with a dot1q subinterface still sends tagged frames, so it is
-    no untagged routed port (routed_port)."""
-    return [(bool(m[1]), m[2]) for item in text.split(",") if (m := _PARENT.match(item.strip()))]
+def subinterface_parents(text: str, ethernet: str, port_channel: str) -> list[str]:
+    """The parents of the subinterfaces a SUBINTERFACE list names, spelled as the platform names its ports (``ethernet``
+    and ``port_channel`` before the numbers): `Eth1/1.100` is "Ethernet1/1", `po10.5` "port-channel10". A routed parent
+    with a dot1q subinterface still sends tagged frames, so it is no untagged routed port (routed_port)."""
+    return [f"{ethernet if m[1] else port_channel}{m[2]}" for item in text.split(",")
+            if (m := _PARENT.match(item.strip()))]
 
 
 def layer3_line(conf: Any, words: list[str], src: Source) -> bool:

@@ -404,8 +404,7 @@ class _Reader(TreeReader):
             self.breakout(node, w)
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
             # OS10 User Guide, "Layer 3 > Subinterfaces": the parent sends the subinterface's frames dot1q-tagged
-            cfg.tagged_parents.update(f"{'ethernet' if port else 'port-channel'}{numbers}"
-                                      for port, numbers in subinterface_parents(" ".join(w[1:])))
+            cfg.tagged_parents.update(subinterface_parents(" ".join(w[1:]), "ethernet", "port-channel"))
             self.each(node.children, lambda child: subinterface_line(child.words, _IF_QOS))
         elif w[0] == "interface" and len(w) > 1 and (names := ethernets(w[1:])):
             self.expanded += len(names) * (1 + len(node.children))

@@ -363,8 +363,7 @@ class _Reader(TreeReader):
                                  self.src(node))
                 self.block(node, conf, self.interface_line)
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
-            self.cfg.tagged_parents.update(f"{'Ethernet' if port else 'Port-Channel'}{numbers}"
-                                           for port, numbers in subinterface_parents(" ".join(w[1:])))
+            self.cfg.tagged_parents.update(subinterface_parents(" ".join(w[1:]), "Ethernet", "Port-Channel"))
             self.each_spelled(node.children, lambda child: subinterface_line(child.words, flat.IF_QOS))
         elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(
                 re.split(r"[-,]", " ".join(w[2:] if w[1] == "range" else w[1:]))[0].strip()):

@@ -494,8 +494,7 @@ class _Reader(TreeReader):
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
-            self.cfg.tagged_parents.update(f"{'Ethernet' if port else 'port-channel'}{numbers}"
-                                           for port, numbers in subinterface_parents(" ".join(w[1:])))
+            self.cfg.tagged_parents.update(subinterface_parents(" ".join(w[1:]), "Ethernet", "port-channel"))
             self.each(node.children, lambda child: subinterface_line(self.spell_words(child), _INTERFACE_QOS))
         elif w[0] == "interface" and _ETHERNET_WORD.match(" ".join(w[1:])):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
@@ -811,7 +810,8 @@ class _Reader(TreeReader):
             raise LineError("no NX-OS interface command (Nexus 9000 QoS guide: a port's QoS is its "
                             "`priority-flow-control` and `service-policy` lines): the switch refuses it, so what it "
                             "was meant to set (trust, PFC, ECN) is not set")
-        if only is not None and w[0] not in only and w != ["no", "switchport"]:
+        body = command_body(w)
+        if only is not None and (not body or body[0] not in only):  # (a `no` form of one read is read too)
             return
         if w[0] == "description":
             conf.description = node.text.split(None, 1)[1].strip() if len(w) > 1 else ""
