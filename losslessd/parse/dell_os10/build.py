@@ -59,6 +59,9 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
         port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues)
         bundle = iface.channel_group.value if iface.channel_group is not None else None
         lag = cfg.port_channels.get(bundle) if bundle is not None else None
+        # OS10 User Guide, "Port-channel interfaces": `channel-group N mode on|active|passive` makes the port a member
+        # of `interface port-channelN`
+        port.bundle = f"port-channel{bundle}" if bundle is not None else None
         # OS10 User Guide, "Layer 3 > IPv4 routing": an L3 port is one taken out of L2 mode with `no switchport`
         # (an L2 port switches untagged or tagged VLANs: `switchport access|trunk`, its VLANs not read here). A member
         # of a routed port-channel routes with it (OS10 User Guide, "Port-channel interfaces").

@@ -692,6 +692,8 @@ class _Reader(TreeReader):
             setattr(conf, "flow_rx" if w[1] == "receive" else "flow_tx", Val(w[2] == "on", src))
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
+        elif w[:2] == ["no", "channel-group"]:
+            conf.channel_group = None  # (OS10 User Guide, `channel-group`: its `no` form removes the port from it)
         elif command_body(w)[:1] in (["priority-flow-control"], ["pfc-cos"], ["trust"], ["qos-map"], ["ets"]):
             # (their `no` forms too: OS10's own words, not another platform's, which other_port_qos below names)
             raise LineError("not an interface QoS command losslessd knows")

@@ -45,6 +45,9 @@ _MODE_WORDS = {
     "dcb-out": {"priority-group", "description"},
     "pg": {"priority-list", "set-pgid", "description"},
     "lldp": {"advertise", "dcbx", "disable", "hello", "mode", "multiplier", "management-interface"},
+    # LACP (OS9 Configuration Guide, "Link Aggregation Control Protocol"): `port-channel N mode ...`, `lacp
+    # port-priority N`
+    "lacp": {"port-channel", "lacp"},
 }
 # The modes a CONFIGURATION command enters.
 _OPENS = {"interface": "if", "policy-map-input": "pmap", "policy-map-output": "pmap", "qos-policy-input": "qos-in",
@@ -83,6 +86,8 @@ def _opens(mode: str | None, words: list[str]) -> str | None:
         return None
     if words[:2] == ["protocol", "lldp"] and mode in (None, "if"):
         return "lldp"
+    if [w.lower() for w in words] == ["port-channel-protocol", "lacp"] and mode == "if":
+        return "lacp"
     if mode is not None:
         return None
     if words[0] == "dcb-map" and len(words) == 2:

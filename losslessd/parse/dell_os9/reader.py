@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
+from ...units import is_digits
 from ..base import Input, IssueList, host_name, port_slot
 from ..clitext import (
     Issues,
@@ -62,6 +63,7 @@ class InterfaceConf:
     routed: Val | None = None  # `[no] switchport` (clitext.routed_port)
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line (not OS9's default `no ip address`)
     dot1q: Source | None = None  # `encapsulation dot1q V`: a lite subinterface, routed tagged
+    lacp_channel: Val | None = None  # `port-channel N mode active|passive` under `port-channel-protocol lacp`: N
 
 
 @dataclass
@@ -71,6 +73,9 @@ class Os9Config:
     dcb_maps: dict[str, DcbMap] = field(default_factory=dict)
     trust_dot1p: Val | None = None  # global `service-class dynamic dot1p`
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
+    # `interface Port-channel N` by N: its Layer 3 lines (routed_port) and its `channel-member` ports (port -> line)
+    port_channels: dict[str, InterfaceConf] = field(default_factory=dict)
+    channel_members: dict[str, dict[str, Source]] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
@@ -116,13 +121,13 @@ class _Reader(TreeReader):
             raise LineError("cannot tell which port this names (OS9 writes the type, a blank and unit/port, as "
                             "`interface TenGigabitEthernet 0/1` or `interface te 0/1`): the settings under it are not "
                             "read")
-        elif w[0] == "interface" and len(w) == 3 and (kind := interface_type(w[1])) and kind not in _FRONT_PANEL and \
-                (dcb := next((c for c in node.children if c.words[0] in _PORT_DCB_WORDS), None)) is not None:
-            # (a loopback, VLAN or port-channel block without them is passed over: it carries no lossless setting)
-            raise LineError(f"interface {kind} {w[2]} carries `{dcb.text.strip()}` (line {dcb.line}), which "
-                            "losslessd reads on the Ethernet port types of the OS9 Configuration Guide's "
-                            f"\"Interfaces\" ({', '.join(_FRONT_PANEL)}) only: the lossless settings under it are not "
-                            "read or checked")
+        elif w[0] == "interface" and len(w) == 3 and interface_type(w[1]) == "port-channel" and is_digits(w[2]):
+            conf = cfg.port_channels.setdefault(w[2], InterfaceConf(source=self.src(node)))
+            members = cfg.channel_members.setdefault(w[2], {})
+            self.each(node.children, lambda child: self.channel_line(child, conf, members))
+            self.dcb_elsewhere(node, "port-channel")
+        elif w[0] == "interface" and len(w) == 3 and (kind := interface_type(w[1])) and kind not in _FRONT_PANEL:
+            self.dcb_elsewhere(node, kind)
         elif w[0] == "dcb-map":
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")
@@ -133,6 +138,55 @@ class _Reader(TreeReader):
                       lambda child: setattr(dcb, "unread", dcb.unread or self.src(child)))
         elif w == ["service-class", "dynamic", "dot1p"]:
             cfg.trust_dot1p = Val(True, self.src(node))
+
+    def dcb_elsewhere(self, node: Node, kind: str) -> None:
+        """An interface of a type other than a front-panel port's with a DCB line under it is named at its `interface`
+        line (a loopback, VLAN or port-channel block without one carries no lossless setting: passed over)."""
+        dcb = next((c for c in node.children if c.words[0] in _PORT_DCB_WORDS), None)
+        if dcb is not None:
+            self.garbled(node, f"interface {kind} {node.words[2]} carries `{dcb.text.strip()}` (line {dcb.line}), "
+                               "which losslessd reads on the Ethernet port types of the OS9 Configuration Guide's "
+                               f"\"Interfaces\" ({', '.join(_FRONT_PANEL)}) only: the lossless settings under it are "
+                               "not read or checked")
+
+    def channel_line(self, node: Node, conf: InterfaceConf, members: dict[str, Source]) -> None:
+        """A line of `interface Port-channel N`. OS9 Configuration Guide, "Port Channel Interfaces": `[no]
+        channel-member INTERFACE` in INTERFACE PORT-CHANNEL mode adds (removes) a static member, and the port channel's
+        configuration (Layer 2 `switchport`, or Layer 3 by an address) is its members'."""
+        w = node.words
+        body = w[1:] if w[:1] == ["no"] else w
+        if body[:1] == ["channel-member"]:
+            names = self.member_names(body[1:])
+            for name in names:
+                if w[0] == "no":
+                    members.pop(name, None)
+                else:
+                    members[name] = self.src(node)
+        else:
+            layer3_line(conf, w, self.src(node))
+
+    def member_names(self, words: list[str]) -> list[str]:
+        """The ports a `channel-member TYPE unit/port[,unit/port...]` line names, as OS9 names them."""
+        kind = port_type(words[0]) if len(words) == 2 else None
+        numbers = words[1].split(",") if kind is not None else []
+        if not numbers or not all(_UNIT_PORT.match(n) for n in numbers):
+            raise LineError("expected `channel-member TYPE unit/port` (a front-panel port such as `TenGigabitEthernet "
+                            "0/1`): which ports are members of the port channel is not read")
+        return [f"{kind} {n}" for n in numbers]
+
+    def lacp_line(self, node: Node, conf: InterfaceConf) -> None:
+        """OS9 Configuration Guide, "Link Aggregation Control Protocol (LACP)": in LACP mode `port-channel N mode
+        active|passive|off`; off keeps the port out of any dynamic port channel (as its `no` form does)."""
+        w = node.words
+        if w[:1] == ["port-channel"]:
+            if len(w) != 4 or w[2] != "mode" or w[3].lower() not in ("active", "passive", "off"):
+                conf.lacp_channel = None
+                raise LineError("expected `port-channel N mode active|passive|off`: the port's LACP port channel is "
+                                "not read")
+            number = str(bounded_int(w[1], 1, 4096, "the port-channel number"))
+            conf.lacp_channel = Val(number, self.src(node)) if w[3].lower() != "off" else None
+        elif w[:2] == ["no", "port-channel"]:
+            conf.lacp_channel = None
 
     def dcb_line(self, node: Node, dcb: DcbMap) -> None:
         """OS9 Configuration Guide, "DCB Map: Configuration Procedure": `priority-group N {bandwidth P |
@@ -180,6 +234,11 @@ class _Reader(TreeReader):
             conf.trust_dot1p = Val(True, src)
         elif layer3_line(conf, w, src):
             pass  # (OS9 Configuration Guide, "Interfaces": `no switchport` leaves Layer 2 mode; `ip address` routes)
+        elif [x.lower() for x in w] == ["port-channel-protocol", "lacp"]:
+            # OS9 Configuration Guide, LACP: INTERFACE mode `[no] port-channel-protocol lacp` enters LACP mode
+            self.each(self.enter(node.children), lambda child: self.lacp_line(child, conf))
+        elif [x.lower() for x in w] == ["no", "port-channel-protocol", "lacp"]:
+            conf.lacp_channel = None
         elif w[0] == "flowcontrol":
             # OS9 Command Line Reference, `flowcontrol rx {off | on} tx {off | on} [pause-threshold ...]`.
             if len(w) < 5 or w[1] != "rx" or w[3] != "tx" or w[2] not in ("on", "off") or w[4] not in ("on", "off"):
@@ -194,8 +253,18 @@ def build(cfg: Os9Config, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
                     issues=list(cfg.issues), source=Source(file=path))
     issues = Issues(device.issues)
+    static = {port: number for number, members in cfg.channel_members.items() for port in members}
     for port_name, iface in cfg.interfaces.items():
-        device.ports[port_name] = _port(cfg, port_name, iface, issues)
+        port = device.ports[port_name] = _port(cfg, port_name, iface, issues)
+        # OS9 Configuration Guide, "Port Channel Interfaces": a port is a member of one port channel, static
+        # (`channel-member` under it) or by LACP (`port-channel N mode active|passive`), which it takes the port
+        # channel's configuration from: a member of a Layer 3 port channel routes untagged
+        number = static.get(port_name) or (iface.lacp_channel.value if iface.lacp_channel else None)
+        if number is not None:
+            port.bundle = f"Port-channel {number}"
+            channel = cfg.port_channels.get(number)
+            if port.vlans is None and channel is not None and iface.dot1q is None:
+                port.vlans = routed_vlans(channel)
     return device
 
 

@@ -692,6 +692,8 @@ class _Reader(TreeReader):
             conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = bounded_int(w[1], 1, 2000, "the port-channel number")
+        elif w[:2] in (["no", "channel-group"], ["default", "channel-group"]):
+            conf.channel_group = None  # (EOS User Manual, Port Channels: the port leaves its port channel)
         elif w[0] == "service-profile":
             if len(w) != 2:
                 raise LineError("expected `service-profile NAME`")

@@ -872,6 +872,10 @@ class _Reader(TreeReader):
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
             conf.channel_force = Val(True, src) if w[2:3] == ["force"] else None
+        elif w[:2] == ["no", "channel-group"]:
+            # (Cisco Nexus 9000 Interfaces Configuration Guide, "Configuring Port Channels": `no channel-group`
+            # takes the port out of its port channel)
+            conf.channel_group = conf.channel_force = None
         elif w[:2] == ["priority-flow-control", "watch-dog"]:
             pass  # per-interface watchdog timers: not part of the model (the global ones are)
         elif w[0] == "priority-flow-control":

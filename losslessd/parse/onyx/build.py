@@ -80,6 +80,9 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
         # Onyx User Manual, "IP Routing Overview": a router port (`no switchport force`, then `ip address`), or a
         # member of a routed port-channel, routes untagged: Onyx has no dot1q subinterface. Else its VLANs are not read.
         port.vlans = routed_vlans(pc, cfg.port_channels.get(pc.channel_group or ""))
+        # (Onyx's `show interfaces port-channel summary` and `show interfaces mlag-port-channel summary` name the
+        # aggregates `Po1`, `Mpo1` beside their `Eth1/1` members)
+        port.bundle = f"Po{pc.channel_group}" if pc.channel_group else f"Mpo{pc.mlag_group}" if pc.mlag_group else None
     device.forwarding_classes = _lossless_pools(cfg)
     return device
 

@@ -102,7 +102,8 @@ class PortConf:
     pause_rx: Val | None = None  # `flowcontrol receive on|off`
     pause_tx: Val | None = None  # `flowcontrol send on|off`
     qos: bool = False  # a QoS line names the port (trust, PFC mode, ECN, ETS, rewrite)
-    channel_group: str | None = None  # `channel-group N mode ...`: a member of port-channel N
+    channel_group: str | None = None  # `channel-group N [mode ...]`: a member of port-channel N
+    mlag_group: str | None = None  # `mlag-channel-group N [mode ...]`: a member of mlag-port-channel N
     routed: Val | None = None  # `[no] switchport [force]` (clitext.routed_port)
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
 
@@ -274,6 +275,16 @@ _BLOCK = re.compile(r"^interface (?:ethernet \S+|port-channel \S+|mlag-port-chan
 # `interface` command takes (Onyx User Manual, "Interfaces": ethernet, port-channel, mlag-port-channel, vlan, loopback,
 # mgmt0/mgmt1, nve; ib on a VPI system), against which an abbreviation must be unique.
 _INTERFACE_TYPES = ("ethernet", "port-channel", "mlag-port-channel", "ib", "vlan", "loopback", "mgmt0", "mgmt1", "nve")
+
+
+def _channel_number(body: list[str]) -> str:
+    """The port-channel number of a `channel-group N [mode on|active|passive]` line (Onyx User Manual, "Link
+    Aggregation Group (LAG)"; `interface port-channel` takes 1-4096 there)."""
+    if len(body) not in (2, 4) or (len(body) == 4 and (body[2], body[3]) not in (("mode", "on"), ("mode", "active"),
+                                                                                   ("mode", "passive"))):
+        raise LineError(f"expected `{body[0]} N mode on|active|passive`: which aggregate the port is a member of is "
+                        "not read")
+    return str(bounded_int(body[1], 1, 4096, "the port-channel number"))
 
 
 def _spelled(text: str) -> str:
@@ -481,9 +492,13 @@ class _Reader:
             for port in ports:
                 setattr(port, "pause_tx" if body[1] == "send" else "pause_rx", val)
             return
-        if body[:1] == ["channel-group"] and len(body) >= 2 and not neg:
+        if body[:1] in (["channel-group"], ["mlag-channel-group"]):
+            # Onyx User Manual, "Link Aggregation Group (LAG)" and "MLAG": `channel-group N mode on|active|passive`
+            # (`mlag-channel-group N mode ...`) makes the Ethernet port a member of port-channel N (mlag-port-channel
+            # N); its `no` form takes it out
+            group = None if neg else _channel_number(body)
             for port in ports:
-                port.channel_group = body[1]
+                setattr(port, "channel_group" if body[0] == "channel-group" else "mlag_group", group)
             return
         if body[:1] in (["switchport"], ["ip"], ["ipv6"]):
             # (Onyx User Manual, "IP Routing Overview", router port interface: `no switchport force`, `ip address`)
