@@ -451,6 +451,10 @@ class Port(Model):
     # L2 VLAN membership ([] = routed port, None = unknown). Read-only: ports with the same VLANs may share one list
     # (an EOS trunk of every VLAN holds 4,094; 4,000 such ports took 600 MiB as lists of their own).
     vlans: list[int] | None = None
+    # True where the config says the port switches but sends no 802.1Q-tagged frame: an access port, or a trunk whose
+    # allowed VLANs are its untagged native VLAN alone (clitext.untagged_only). Like a routed port's (vlans []), its
+    # frames carry no 802.1p priority. False: it tags, or its lines do not say.
+    untagged_only: bool = False
     # True when the config gives this port any PFC/QoS-map/trust setting (SONiC PORT_QOS_MAP entry,
     # EOS PFC or trust lines, every NIC port): the default set of RoCE-facing ports.
     qos_configured: bool = False

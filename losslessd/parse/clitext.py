@@ -812,3 +812,102 @@ class TreeReader:
         EOS and Dell OS9 close a running-config with `end` at the margin, and OS10 closes each block with `!` (its
         `show running-configuration` example in the OS10 User Guide), so a block is never last in a whole file."""
         return "where a whole running-config closes at the margin"
+
+
+# The VLANs a trunk carries: 1-4094 (EOS User Manual, VLANs: the VLAN number range; NX-OS and OS10 the same).
+VLAN_IDS = range(1, 4095)
+
+
+@dataclass(frozen=True)
+class AllowedVlans:
+    """`switchport trunk allowed vlan ...` as written: the VLANs it lists, or (``but``) every VLAN but those, so that
+    `except 10` or `remove 10` on a trunk of every VLAN does not build 4,093 VLANs per line (build shares one list
+    among the ports whose lines say the same)."""
+
+    vlans: frozenset[int]
+    but: bool = False
+
+    def listed(self) -> list[int]:
+        """The VLANs, in order."""
+        return [v for v in VLAN_IDS if v not in self.vlans] if self.but else sorted(self.vlans)
+
+
+def allowed_vlans(current: AllowedVlans | None, words: list[str]) -> AllowedVlans | None:
+    """`switchport trunk allowed vlan 10-20,30 | all | none | add L | remove L | except L` (None = all): EOS User
+    Manual, NX-OS Layer 2 guide and OS10 User Guide write the same list grammar (OS10 without `except`)."""
+    op, rest = (words[0], words[1:]) if words and words[0] in ("add", "remove", "except") else ("set", words)
+    if rest in (["all"], ["none"]) and op == "set":
+        return None if rest == ["all"] else AllowedVlans(frozenset())
+    try:
+        listed = frozenset(units.int_list(" ".join(rest)))
+    except ValueError:
+        listed = frozenset()
+    if len(rest) != 1 or not listed or min(listed) < VLAN_IDS[0] or max(listed) > VLAN_IDS[-1]:
+        raise LineError("expected `switchport trunk allowed vlan [add|remove|except] LIST|all|none` with VLANs 1-4094")
+    if op == "set" or op == "except":
+        return AllowedVlans(listed, but=op == "except")
+    if current is None:  # every VLAN: adding changes nothing, removing leaves every VLAN but those
+        return None if op == "add" else AllowedVlans(listed, but=True)
+    if current.but:  # (adding to "every VLAN but X" takes from X)
+        return AllowedVlans(current.vlans - listed if op == "add" else current.vlans | listed, but=True)
+    return AllowedVlans(current.vlans | listed if op == "add" else current.vlans - listed)
+
+
+@dataclass
+class SwitchportConf:
+    """A Layer 2 port's `switchport` lines that say which VLANs leave it tagged: `switchport mode access|trunk` (Val
+    None: another mode), `switchport access vlan N`, `switchport trunk native vlan N`, `switchport trunk allowed vlan
+    LIST` (None: every VLAN, the default; ``allowed_unread``: a list line not read)."""
+
+    mode: Val | None = None
+    access_vlan: Source | None = None
+    native: int | None = None
+    allowed: AllowedVlans | None = None
+    allowed_unread: bool = False
+
+
+def switchport_line(conf: SwitchportConf, words: list[str], src: Source) -> bool:
+    """Read one `switchport` line (``words`` as the switch runs them) into ``conf``; False for another line. A list
+    not read leaves the port's tagging unknown (its LineError names the line)."""
+    if words[:2] == ["switchport", "mode"] and len(words) == 3:
+        conf.mode = Val(words[2] if words[2] in ("access", "trunk") else None, src)
+    elif words[:3] == ["switchport", "access", "vlan"] and len(words) == 4:
+        conf.access_vlan = src
+    elif words[:4] == ["switchport", "trunk", "native", "vlan"] and len(words) == 5:
+        conf.native = None  # (until read: a native VLAN not read is not VLAN 1)
+        conf.allowed_unread = True
+        conf.native = bounded_int(words[4], VLAN_IDS[0], VLAN_IDS[-1], "the native VLAN")
+        conf.allowed_unread = False
+    elif words[:4] == ["switchport", "trunk", "allowed", "vlan"]:
+        conf.allowed_unread = True
+        conf.allowed = allowed_vlans(conf.allowed, words[4:])
+        conf.allowed_unread = False
+    elif words[:5] == ["no", "switchport", "trunk", "allowed", "vlan"]:
+        conf.allowed, conf.allowed_unread = None, False
+    else:
+        return False
+    return True
+
+
+def untagged_only(conf: Any, channel: Any, native_trunks: bool) -> bool:
+    """Port.untagged_only of a port (``conf``, with ``channel`` its port-channel's, each with ``switchport`` lines and
+    routed_port's): a switched port (neither it nor its port-channel routes) sends no 802.1Q-tagged frame, as its
+    lines (a member without any: its port-channel's) say: an access port (`switchport mode access`, or an access VLAN
+    and no mode line: access is the default Layer 2 mode) or, where ``native_trunks`` (the platform's trunk sends its
+    native VLAN untagged), a trunk whose allowed VLANs are its native VLAN alone (native VLAN 1 by default). False
+    where it routes, a mode or list is not read, or the lines do not say."""
+    routed = routed_port(conf) or (routed_port(channel) if channel is not None else None)
+    if routed is not None and routed.value:
+        return False
+    lines = conf.switchport if conf.switchport != SwitchportConf() or channel is None else channel.switchport
+    return _tags_none(lines, native_trunks)
+
+
+def _tags_none(conf: SwitchportConf, native_trunks: bool) -> bool:
+    """untagged_only's reading of one port's `switchport` lines."""
+    mode = conf.mode.value if conf.mode is not None else ("access" if conf.access_vlan is not None else None)
+    if mode == "access":
+        return True
+    if mode != "trunk" or not native_trunks or conf.allowed_unread or conf.allowed is None or conf.allowed.but:
+        return False
+    return conf.allowed.vlans <= {conf.native or 1}

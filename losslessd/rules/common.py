@@ -260,8 +260,9 @@ def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
     if hop.priority is None:
         # Routed CNPs classified by DSCP leave untagged: a class without a PFC priority shows no 802.1p in the
         # input, so the policy's CNP priority can be neither confirmed nor refuted, unless the port is known to route
-        # untagged frames (Port.vlans []): no 802.1p is sent to compare, and the class is never paused.
-        if port.vlans == []:
+        # untagged frames (Port.vlans [], or a switched port that tags none: Port.untagged_only): no 802.1p is sent to
+        # compare, and the class is never paused.
+        if port.vlans == [] or port.untagged_only:
             return None, None
         return None, (f"{hop.tc_label} has no PFC priority and the input does not show which 802.1p priority it "
                       f"is sent with (untagged routed traffic carries none)")

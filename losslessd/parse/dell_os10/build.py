@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, Val, routed_vlans
+from ..clitext import Issues, Val, routed_vlans, untagged_only
 from .reader import BINDING_UNREAD, WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
 
 QUEUES = range(8)
@@ -69,6 +69,9 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
         # (OS10 User Guide, "Layer 3 > Subinterfaces": `encapsulation dot1q`): its VLANs are not read.
         tagged = {port_name, f"port-channel{bundle}"}
         port.vlans = routed_vlans(iface, lag, bool(tagged & cfg.tagged_parents))
+        # OS10 User Guide, "VLANs": an access port sends its one VLAN untagged (a trunk's untagged VLAN is its access
+        # VLAN and its tagged ones the allowed list, which no OS10 page read says the default of: not decided here)
+        port.untagged_only = untagged_only(iface, lag, native_trunks=False)
     return device
 
 

@@ -21,6 +21,7 @@ from ..clitext import (
     SUBINTERFACE,
     LineError,
     Node,
+    SwitchportConf,
     TreeReader,
     Val,
     bounded_int,
@@ -35,6 +36,7 @@ from ..clitext import (
     renest,
     subinterface_line,
     subinterface_parents,
+    switchport_line,
 )
 from . import PLATFORM
 
@@ -140,6 +142,7 @@ class InterfaceConf:
     channel_group: Val | None = None  # `channel-group N [mode ...]`
     routed: Val | None = None  # `[no] switchport` (clitext.routed_port)
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
+    switchport: SwitchportConf = field(default_factory=SwitchportConf)  # its mode and VLAN lines
 
 
 @dataclass
@@ -668,6 +671,8 @@ class _Reader(TreeReader):
             conf.description = node.text[len("description"):].strip()
         elif layer3_line(conf, w, src):
             pass  # (OS10 User Guide, "Layer 3 > IPv4 routing": `no switchport` leaves L2 mode, for `ip address`)
+        elif switchport_line(conf.switchport, w, src):
+            pass  # (OS10 User Guide, "VLANs": `switchport mode access|trunk`, `switchport access vlan`, trunk VLANs)
         elif w[0] == "mtu":
             # OS10 User Guide, `mtu`: the link MTU, 1280-65535 (9216 on most PowerSwitch models).
             conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 1280, 65535, "the MTU"), src)

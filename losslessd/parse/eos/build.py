@@ -5,10 +5,9 @@ from __future__ import annotations
 from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
-from ..clitext import Issues, routed_port
+from ..clitext import VLAN_IDS, AllowedVlans, Issues, routed_port
 from .flat import IF_READ, body, interface_words
-from .reader import (ECN_UNREAD, MAP_UNREAD, VLAN_IDS, AllowedVlans, EosConfig, InterfaceConf, QosConf, QueueConf,
-                     RawEcn, Threshold, Val)
+from .reader import ECN_UNREAD, MAP_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
 # DSCP 0-7 -> TC 1, 8-15 -> TC 0, then DSCP 8n..8n+7 -> TC n.
@@ -100,6 +99,9 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
                 # EOS User Manual, Port Channels: `channel-group N mode active|passive|on` makes the port a member of
                 # Port-ChannelN (created with it), whose traffic is hashed over its members.
                 bundle=f"Port-Channel{iface.channel_group}" if iface.channel_group is not None else None)
+    # EOS User Manual, Layer 2 configuration: an access port (the default switchport mode) sends its one VLAN untagged
+    switching = cfg.port_channels.get(iface.channel_group) if iface.channel_group is not None else iface
+    port.untagged_only = bool(port.vlans) and switching is not None and not (switching.trunk or switching.other_mode)
     if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:
         # With `qos rewrite dscp` EOS remarks routed packets on egress by their TC; the running-config
         # shows the TCs given a `qos map traffic-class T to dscp D`, not EOS's default for the others.

@@ -18,10 +18,12 @@ from ...model import ParseIssue, Source, Trust
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     SUBINTERFACE,
+    AllowedVlans,
     LineError,
     Node,
     TreeReader,
     Val,
+    allowed_vlans,
     bounded_int,
     check_config_text,
     config_session,
@@ -142,24 +144,6 @@ class QosConf:
         return self.explicit or any(q.ecn is not None and q.ecn.value is not None for q in self.queues.values())
 
 
-# The VLANs a trunk carries: 1-4094 (EOS User Manual, VLANs: the VLAN number range).
-VLAN_IDS = range(1, 4095)
-
-
-@dataclass(frozen=True)
-class AllowedVlans:
-    """`switchport trunk allowed vlan ...` as written: the VLANs it lists, or (``but``) every VLAN but those, so that
-    `except 10` or `remove 10` on a trunk of every VLAN does not build 4,093 VLANs per line (build shares one list
-    among the ports whose lines say the same)."""
-
-    vlans: frozenset[int]
-    but: bool = False
-
-    def listed(self) -> list[int]:
-        """The VLANs, in order."""
-        return [v for v in VLAN_IDS if v not in self.vlans] if self.but else sorted(self.vlans)
-
-
 @dataclass
 class InterfaceConf(QosConf):
     """An interface's own lines, over the QoS settings a `qos profile` would give it."""
@@ -174,6 +158,7 @@ class InterfaceConf(QosConf):
     interface_profile: Val | None = None  # `profile NAME`: an `interface profile`'s commands
     channel_group: int | None = None  # `channel-group N mode ...`: a member of Port-ChannelN
     trunk: bool = False  # `switchport mode trunk`
+    other_mode: bool = False  # `switchport mode` neither access nor trunk (dot1q-tunnel, tap, tool, ...)
     access_vlan: int | None = None  # `switchport access vlan N`
     trunk_vlans: AllowedVlans | None = None  # `switchport trunk allowed vlan ...`; None: all
 
@@ -257,26 +242,6 @@ def _blank_free_text(text: str) -> str:
             lines[start:number + 1] = [""] * (number + 1 - start)
             start = None
     return "\n".join(lines)
-
-
-def _allowed_vlans(current: AllowedVlans | None, words: list[str]) -> AllowedVlans | None:
-    """`switchport trunk allowed vlan 10-20,30 | all | none | add L | remove L | except L` (None = all)."""
-    op, rest = (words[0], words[1:]) if words and words[0] in ("add", "remove", "except") else ("set", words)
-    if rest in (["all"], ["none"]) and op == "set":
-        return None if rest == ["all"] else AllowedVlans(frozenset())
-    try:
-        listed = frozenset(units.int_list(" ".join(rest)))
-    except ValueError:
-        listed = frozenset()
-    if len(rest) != 1 or not listed or min(listed) < VLAN_IDS[0] or max(listed) > VLAN_IDS[-1]:
-        raise LineError("expected `switchport trunk allowed vlan [add|remove|except] LIST|all|none` with VLANs 1-4094")
-    if op == "set" or op == "except":
-        return AllowedVlans(listed, but=op == "except")
-    if current is None:  # every VLAN: adding changes nothing, removing leaves every VLAN but those
-        return None if op == "add" else AllowedVlans(listed, but=True)
-    if current.but:  # (adding to "every VLAN but X" takes from X)
-        return AllowedVlans(current.vlans - listed if op == "add" else current.vlans | listed, but=True)
-    return AllowedVlans(current.vlans | listed if op == "add" else current.vlans - listed)
 
 
 def _seconds_ms(text: str) -> float:
@@ -687,9 +652,9 @@ class _Reader(TreeReader):
         elif w[:3] == ["switchport", "access", "vlan"] and len(w) == 4:
             conf.access_vlan = bounded_int(w[3], 1, 4094, "the access VLAN")
         elif w[:2] == ["switchport", "mode"] and len(w) == 3:
-            conf.trunk = w[2] == "trunk"
+            conf.trunk, conf.other_mode = w[2] == "trunk", w[2] not in ("access", "trunk")
         elif w[:4] == ["switchport", "trunk", "allowed", "vlan"]:
-            conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
+            conf.trunk_vlans = allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = bounded_int(w[1], 1, 2000, "the port-channel number")
         elif w[:2] in (["no", "channel-group"], ["default", "channel-group"]):

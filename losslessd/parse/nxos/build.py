@@ -29,7 +29,7 @@ from ...model import (
     Watchdog,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, Val, routed_vlans
+from ..clitext import Issues, Val, routed_vlans, untagged_only
 from .reader import (
     _NQ_CLASS,
     _QUEUE_CLASS,
@@ -74,6 +74,9 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
         port.own_settings = own_settings or None
         port.service_policies = own or None
         port.vlans = _routed_untagged(cfg, port_name, iface, channel)
+        # (Nexus 9000 Layer 2 guide, "Configuring Access and Trunk Interfaces": an access port's frames and a trunk's
+        # native VLAN's leave untagged, unless `vlan dot1q tag native`)
+        port.untagged_only = untagged_only(iface, channel, native_trunks=not cfg.native_tagged)
         if iface.channel_group is not None:
             port.bundle = f"port-channel{iface.channel_group.value}"
             channel = cfg.port_channels.get(iface.channel_group.value)

@@ -19,6 +19,7 @@ from ..clitext import (
     LineError,
     ModeKeywords,
     Node,
+    SwitchportConf,
     TreeReader,
     Val,
     bounded_int,
@@ -35,6 +36,7 @@ from ..clitext import (
     renest,
     subinterface_line,
     subinterface_parents,
+    switchport_line,
     wred_options,
 )
 from . import PLATFORM
@@ -165,6 +167,7 @@ class InterfaceConf:
     channel_undefined_profile: Source | None = None
     routed: Val | None = None  # `[no] switchport` (clitext.routed_port)
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
+    switchport: SwitchportConf = field(default_factory=SwitchportConf)  # its mode and VLAN lines
 
 
 @dataclass
@@ -197,6 +200,9 @@ class NxosConfig:
     port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
     # `[no] system default switchport`: whether ports without a `[no] switchport` line route (Val True) or switch
     default_routed: Val | None = None
+    # `vlan dot1q tag native`: trunks tag their native VLAN too (Nexus 9000 Layer 2 guide, "Configuring Access and
+    # Trunk Interfaces": by default a trunk sends its native VLAN untagged)
+    native_tagged: bool = False
     # The ports and port-channels with a subinterface (`interface Ethernet1/1.100`): tagged, so never untagged routed
     tagged_parents: set[str] = field(default_factory=set)
     port_profiles: dict[str, PortProfile] = field(default_factory=dict)
@@ -528,6 +534,8 @@ class _Reader(TreeReader):
             # Nexus 9000 Interfaces guide, "Configuring Layer 2 Interfaces": ports are Layer 3 or Layer 2 by default
             # by model (9300-EX: Layer 3; 9300: Layer 2); `system default switchport` makes them all Layer 2.
             self.cfg.default_routed = Val(w[0] == "no", self.src(node))
+        elif w[:4] == ["vlan", "dot1q", "tag", "native"]:
+            self.cfg.native_tagged = True
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
         elif w[:3] == ["hardware", "qos", "pfc-watchdog"]:
@@ -817,6 +825,8 @@ class _Reader(TreeReader):
             conf.description = node.text.split(None, 1)[1].strip() if len(w) > 1 else ""
         elif layer3_line(conf, w, src):
             pass  # (Nexus 9000 Interfaces guide, "Configuring Layer 3 Interfaces": `no switchport`, then `ip address`)
+        elif switchport_line(conf.switchport, w, src):
+            pass  # (Nexus 9000 Layer 2 guide, "Configuring Access and Trunk Interfaces": mode, access, native, allowed)
         elif w[0] == "mtu":
             conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 576, 9216, "the MTU"), src)
         elif w[0] == "speed" and w[1:] != ["auto"]:
