@@ -1476,7 +1476,8 @@ def test_a_watchdog_line_not_read_leaves_the_watchdog_unknown(tmp_path):
     text = "\n".join(["hostname sw1", "interface Ethernet1", "   qos trust dscp", "   priority-flow-control on",
                       "   priority-flow-control priority 3 no-drop", f"   {bad}",
                       "interface Ethernet2", "   qos trust dscp", "   priority-flow-control on",
-                      "   priority-flow-control priority 3 no-drop", "   priority-flow-control pause watchdog port action fast",
+                      "   priority-flow-control priority 3 no-drop",
+                      "   priority-flow-control pause watchdog port action fast",
                       "interface Ethernet3", "   qos trust dscp", "   priority-flow-control on", ""])
     device = parse(text)
     assert ("SYS002", line_of(text, bad)) in {(i.code, i.source.line) for i in device.issues}

@@ -1381,11 +1381,11 @@ def test_routed_aiml_leaf_ports_leave_no_cnp_priority_to_verify():
 
 
 def test_a_watchdog_interval_line_not_read_leaves_the_watchdog_unknown(tmp_path):
-    """Nexus 9000 QoS Configuration Guide, "Configuring Priority Flow Control": the PFC watchdog is `priority-flow-control
-    watch-dog-interval on|off`, on a port or globally. A study page's "validated design" (round 17) wrote
-    `priority-flow-control watch-dog-interval 100` on its GPU ports. Before: a SYS002, yet the watchdog read as off on
-    the 16 ports (16 WDG001 errors): a watchdog line not read may be the one that starts it. Now it is unknown (WDG001
-    info) on those ports, and on every port without its own line where the global line is the one not read."""
+    """Nexus 9000 QoS Configuration Guide, "Configuring Priority Flow Control": the PFC watchdog is
+    `priority-flow-control watch-dog-interval on|off`, on a port or globally. A study page's "validated design" (round
+    17) wrote `priority-flow-control watch-dog-interval 100` on its GPU ports. Before: a SYS002, yet the watchdog read
+    as off on the 16 ports (16 WDG001 errors): a watchdog line not read may be the one that starts it. Now it is
+    unknown (WDG001 info) on those ports, and on every port without its own line where the global line is unread."""
     bad = "priority-flow-control watch-dog-interval 100"
     text = "\n".join(["hostname sw1", "interface Ethernet1/1", "  priority-flow-control mode on", f"  {bad}",
                       "interface Ethernet1/2", "  priority-flow-control mode on", ""])

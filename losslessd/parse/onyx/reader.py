@@ -387,7 +387,8 @@ class _Reader:
             self.roce(w, src)
         elif w[:2] == ["traffic", "pool"] and len(w) >= 3:
             self.pool(w[2], w[3:], src)
-        elif command_body(w)[:1] and command_body(w)[0] in _GLOBAL_QOS_WORDS or w[:3] == ["advanced", "buffer", "management"]:
+        elif command_body(w)[:1] and command_body(w)[0] in _GLOBAL_QOS_WORDS or \
+                w[:3] == ["advanced", "buffer", "management"]:
             # the DSCP and PCP maps (their syntax is not in a source read), the watchdog, advanced buffer pools,
             # another platform's QoS words: each decides what a lossless class gets
             self.unread_global(w, text, number)
