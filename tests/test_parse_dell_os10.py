@@ -749,3 +749,23 @@ def test_a_subinterface_is_read_and_leaves_its_routed_parent_tagged():
                   " encapsulation dot1q 100\n service-policy input type qos RDMA\n")
     assert issues_at(named) == {("SYS002", 8)}
     assert "subinterface" in named.issues[0].message
+
+
+def test_an_unread_line_of_os10_words_leaves_what_it_names_unknown():
+    """OS10 User Guide, "Quality of service": a port trusts by `trust-map dot1p|dscp NAME`, takes a qos-map by `qos-map
+    traffic-class NAME` and PFC by `priority-flow-control mode on` with a network-qos policy's `pause` / `pfc-cos`. A
+    blog's OS10 port (round 17) wrote `trust dscp`, `priority-flow-control priority 3 no-drop` and `qos-map queue
+    buffer-allocation 3 60`: OS10's words, in forms losslessd does not read. Before: each a SYS002, yet the port read
+    as trusting nothing (MAP003 error) with PFC off on priority 3 (PFC001 error) and the default qos-group map. Now
+    the trust, the PFC and the traffic-class map are unknown (infos), as for a `trust-map` or mode line not read."""
+    lines = ["trust dscp", "priority-flow-control priority 3 no-drop", "qos-map queue buffer-allocation 3 60"]
+    text = HEADER + "\n".join(["interface ethernet1/1/1", " priority-flow-control mode on", *(f" {x}" for x in lines),
+                               "interface ethernet1/1/2", " priority-flow-control mode on", ""])
+    device = parse(text)
+    numbers = {line.strip(): n for n, line in enumerate(text.split("\n"), 1)}
+    assert {("SYS002", numbers[x]) for x in lines} <= {(i.code, i.source.line) for i in device.issues}
+    port, plain = device.ports["ethernet1/1/1"], device.ports["ethernet1/1/2"]
+    assert port.trust is None and port.trust_source.line == numbers["trust dscp"]
+    assert port.pfc_enabled is None and port.pfc_source.line == numbers[lines[1]]
+    assert port.tc_to_queue is None
+    assert plain.trust == Trust.none and plain.pfc_enabled == [] and plain.tc_to_queue is not None

@@ -1464,3 +1464,27 @@ def test_a_routed_port_with_a_subinterface_is_not_untagged():
         "interface Po5.7", "   encapsulation dot1q vlan 7", "!", ""]))
     assert {name: port.vlans for name, port in device.ports.items()} == {
         "Ethernet1": [], "Ethernet2": None, "Ethernet3": None}
+
+
+def test_a_watchdog_line_not_read_leaves_the_watchdog_unknown(tmp_path):
+    """EOS User Manual, "Priority Flow Control": the port's watchdog is `priority-flow-control pause watchdog`, its
+    action `priority-flow-control pause watchdog port action drop|errdisable|notify-only`. A blog's EOS port (round 17)
+    wrote `priority-flow-control watchdog action errdisable`. Before: a SYS002, yet the port read as having the
+    watchdog off (WDG001 error "PFC watchdog is off"): a watchdog line not read may be the one that starts it. Now the
+    watchdog is unknown (WDG001 info), on the port alone, as a PFC line not read leaves the port's PFC unknown."""
+    bad = "priority-flow-control watchdog action errdisable"
+    text = "\n".join(["hostname sw1", "interface Ethernet1", "   qos trust dscp", "   priority-flow-control on",
+                      "   priority-flow-control priority 3 no-drop", f"   {bad}",
+                      "interface Ethernet2", "   qos trust dscp", "   priority-flow-control on",
+                      "   priority-flow-control priority 3 no-drop",
+                      "   priority-flow-control pause watchdog port action fast",
+                      "interface Ethernet3", "   qos trust dscp", "   priority-flow-control on", ""])
+    device = parse(text)
+    assert ("SYS002", line_of(text, bad)) in {(i.code, i.source.line) for i in device.issues}
+    first, second, third = (device.ports[f"Ethernet{n}"] for n in (1, 2, 3))
+    assert first.watchdog.enabled is None and first.watchdog.source.line == line_of(text, bad)
+    assert second.watchdog.enabled is None  # an action EOS does not name: the line is not read
+    assert first.pfc_enabled == [3] and third.watchdog.enabled is False
+    (tmp_path / "sw1.cfg").write_text(text, encoding="utf-8")
+    wdg = [f for f in lint([tmp_path / "sw1.cfg"], "roce-dscp26").findings if f.code == "WDG001"]
+    assert {f.severity.value for f in wdg if f.port == "Ethernet1"} == {"info"}

@@ -1378,3 +1378,24 @@ def test_routed_aiml_leaf_ports_leave_no_cnp_priority_to_verify():
     leaves them untagged, so no MAP002 "does not show which 802.1p" info (before: one per routed port)."""
     findings = lint([ROOT / "tests/realworld/cisco_nxos/n9k-aiml-leaf.cfg"], "roce-dscp26").findings
     assert not [f for f in findings if f.code == "MAP002" and "802.1p" in f.message]
+
+
+def test_a_watchdog_interval_line_not_read_leaves_the_watchdog_unknown(tmp_path):
+    """Nexus 9000 QoS Configuration Guide, "Configuring Priority Flow Control": the PFC watchdog is
+    `priority-flow-control watch-dog-interval on|off`, on a port or globally. A study page's "validated design" (round
+    17) wrote `priority-flow-control watch-dog-interval 100` on its GPU ports. Before: a SYS002, yet the watchdog read
+    as off on the 16 ports (16 WDG001 errors): a watchdog line not read may be the one that starts it. Now it is
+    unknown (WDG001 info) on those ports, and on every port without its own line where the global line is unread."""
+    bad = "priority-flow-control watch-dog-interval 100"
+    text = "\n".join(["hostname sw1", "interface Ethernet1/1", "  priority-flow-control mode on", f"  {bad}",
+                      "interface Ethernet1/2", "  priority-flow-control mode on", ""])
+    device = parse(text)
+    assert ("SYS002", 4) in {(i.code, i.source.line) for i in device.issues}
+    assert device.ports["Ethernet1/1"].watchdog.enabled is None
+    assert device.ports["Ethernet1/1"].watchdog.source.line == 4
+    assert device.ports["Ethernet1/2"].watchdog.enabled is False
+    glob = parse(text.replace(f"  {bad}", "").replace("hostname sw1", f"hostname sw1\n{bad}"))
+    assert glob.ports["Ethernet1/2"].watchdog.enabled is None
+    (tmp_path / "sw1.cfg").write_text(text, encoding="utf-8")
+    wdg = [f for f in lint([tmp_path / "sw1.cfg"], "roce-dscp26").findings if f.code == "WDG001"]
+    assert {f.severity.value for f in wdg if f.port == "Ethernet1/1"} == {"info"}

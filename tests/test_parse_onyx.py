@@ -673,3 +673,30 @@ def test_router_ports_are_untagged():
     assert device.issues == []
     assert {name: port.vlans for name, port in device.ports.items()} == {
         "Eth1/1": [], "Eth1/2": None, "Eth1/3": None, "Eth1/4": [], "Eth1/5": None, "Eth1/6": []}
+
+
+def test_qos_lines_of_other_words_are_named_and_leave_what_they_name_unknown():
+    """Onyx User Manual: trust is `qos trust L2|L3|both|port` on the port, ECN `traffic-class N congestion-control`,
+    PFC `dcb priority-flow-control ...`. A guide's Onyx page (round 17) wrote `traffic ecn tc 3 ...`, `pfc-watchdog
+    enable`, `traffic dscp-map dscp 26 priority 3`, `dcbx mode cee` globally and `dcb trust dscp` on the ports: no
+    Onyx command losslessd reads. Before: the global lines passed over without a word, and the ports read as trusting
+    L2 (MAP003 error), marking nothing and mapping DSCP by the default map. Now each line is a SYS002, and the trust,
+    the DSCP map, the ECN marking and (for a cut mode line) the port's PFC are unknown, not the defaults."""
+    glob = ["traffic ecn tc 3 min-absolute 150 max-absolute 1500", "pfc-watchdog enable",
+            "traffic dscp-map dscp 26 priority 3", "dcbx mode cee"]
+    port_lines = ["interface ethernet 1/1 dcb trust dscp", "interface ethernet 1/2 dcb priority-flow-control mode"]
+    text = HEAD + PFC + "".join(f"   {line}\n" for line in [*glob, *port_lines]) + \
+        "   interface ethernet 1/3 dcb priority-flow-control mode on force\n"
+    device = parse(text)
+    assert {("SYS002", line_of(text, line)) for line in [*glob, *port_lines]} <= issues(device)
+    first, second, third = (device.ports[f"Eth1/{n}"] for n in (1, 2, 3))
+    assert first.trust is None and first.trust_source.line == line_of(text, port_lines[0])
+    assert second.trust == Trust.pcp  # (no line names its trust: Onyx's default L2)
+    assert first.dscp_to_tc is None and third.dscp_to_tc is None  # the global `dscp-map` line
+    assert third.queues[3].ecn.ecn_enabled is None
+    assert second.pfc_enabled is None and second.pfc_source.line == line_of(text, port_lines[1])
+    assert third.pfc_enabled == [3]
+    # lines of the same words on a port alone: only that port's settings are unknown
+    alone = parse(HEAD + PFC + "   interface ethernet 1/1 ecn enable\n   interface ethernet 1/2 qos trust L3\n")
+    assert alone.ports["Eth1/1"].queues[3].ecn.ecn_enabled is None
+    assert 3 not in alone.ports["Eth1/2"].queues and alone.ports["Eth1/2"].trust == Trust.dscp

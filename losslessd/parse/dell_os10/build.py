@@ -247,8 +247,8 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
                     paused.setdefault(c, set()).update(queues)
             port.pfc_priority_to_queue = {c: sorted(q) for c, q in sorted(paused.items())}
     mode = iface.pfc_mode
-    if mode is not None and mode.value is None:  # its line was not read (a SYS002 says why): PFC unknown
-        port.pfc_source = mode.source
+    if iface.pfc_unread is not None or (mode is not None and mode.value is None):
+        port.pfc_source = iface.pfc_unread or mode.source  # type: ignore[union-attr]  # its line was not read: unknown
         return
     if mode is None or not mode.value:
         port.pfc_enabled, port.pfc_source = [], (mode.source if mode else iface.source)

@@ -137,6 +137,7 @@ class InterfaceConf:
     speed: Val | None = None  # Gb/s
     admin_up: Val | None = None
     pfc_mode: Val | None = None  # `priority-flow-control mode on|off`: value bool
+    pfc_unread: Source | None = None  # another `priority-flow-control` / `pfc-cos` line not read: the PFC is unknown
     flow_rx: Val | None = None  # `flowcontrol receive on|off`: value bool
     flow_tx: Val | None = None  # `flowcontrol transmit on|off`
     channel_group: Val | None = None  # `channel-group N [mode ...]`
@@ -699,8 +700,15 @@ class _Reader(TreeReader):
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
         elif w[:2] == ["no", "channel-group"]:
             conf.channel_group = None  # (OS10 User Guide, `channel-group`: its `no` form removes the port from it)
-        elif command_body(w)[:1] in (["priority-flow-control"], ["pfc-cos"], ["trust"], ["qos-map"], ["ets"]):
-            # (their `no` forms too: OS10's own words, not another platform's, which other_port_qos below names)
+        elif (word := command_body(w)[:1]) in (["priority-flow-control"], ["pfc-cos"], ["trust"], ["qos-map"], ["ets"]):
+            # (their `no` forms too: OS10's own words, not another platform's, which other_port_qos below names).
+            # What the line names is unknown, not the default: `trust dscp` may be what makes the port trust DSCP.
+            if word == ["trust"]:
+                conf.bind.trust_unread.setdefault("", src)
+            elif word == ["qos-map"]:
+                conf.bind.qos_map = Val(BINDING_UNREAD, src)
+            elif word != ["ets"]:
+                conf.pfc_unread = conf.pfc_unread or src
             raise LineError("not an interface QoS command losslessd knows")
         elif command_body(w)[:1] == ["random-detect"]:
             # OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the port's queues.

@@ -307,6 +307,10 @@ def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
 
 
 def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
+    unread = next((layer.wd_unread for layer in layers if layer.wd_unread is not None), None)
+    if unread is not None:  # a watchdog line of the port or its profile was not read (a SYS002 says why): unknown
+        port.watchdog = Watchdog(enabled=None, source=unread)
+        return
     enabled = _last(layers, "watchdog")
     if enabled is None or not enabled.value:  # off unless `priority-flow-control pause watchdog`
         port.watchdog = Watchdog(enabled=False, source=enabled.source if enabled else None)

@@ -133,6 +133,7 @@ class QosConf:
     queues: dict[int, QueueConf] = field(default_factory=dict)
     pfc_unread: Source | None = None  # a PFC line (not a watchdog one) not read: which priorities pause is unknown
     trust_unread: Source | None = None  # a `qos trust` line not read: the port's trust is unknown, not its default
+    wd_unread: Source | None = None  # a watchdog line not read: whether the watchdog runs, and how, is unknown
     # A PFC, trust or watchdog line that sets something, not one that restates the default (as `show
     # running-config all` prints every port's: `no priority-flow-control`, `no priority-flow-control priority N`,
     # the default-on `priority-flow-control pause watchdog`, `no ... watchdog port action|timer`).
@@ -496,6 +497,8 @@ class _Reader(TreeReader):
                 named = rest[:1] != ["priority"] or (len(rest) > 1 and rest[1] in "01234567" and len(rest[1]) == 1)
                 if rest[:1] not in (["pause"], ["watchdog"]) and named:
                     conf.pfc_unread = conf.pfc_unread or self.src(node)
+                elif "watchdog" in rest:  # it may turn the watchdog on or set its action: unknown, not off
+                    conf.wd_unread = conf.wd_unread or self.src(node)
                 raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))

@@ -34,6 +34,7 @@ from .reader import (
     _NQ_CLASS,
     _QUEUE_CLASS,
     POLICY_UNREAD,
+    WATCHDOG_UNREAD,
     InterfaceConf,
     NqClass,
     NxosConfig,
@@ -488,6 +489,9 @@ def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
     if iface.watchdog is None and iface.undefined_profile is not None:
         return  # the undefined profile's `watch-dog-interval on|off` would win over the global one: unknown
     enabled = iface.watchdog or cfg.watchdog
+    if enabled is not None and enabled.value == WATCHDOG_UNREAD:  # its line was not read (a SYS002 says why)
+        port.watchdog = Watchdog(enabled=None, source=enabled.source)
+        return
     if enabled is None or not enabled.value:  # off unless `priority-flow-control watch-dog-interval on`
         port.watchdog = Watchdog(enabled=False, source=enabled.source if enabled else None)
         return

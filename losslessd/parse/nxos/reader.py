@@ -278,6 +278,8 @@ _GLOBAL_WORDS = frozenset({"interface", "class-map", "policy-map", "system", "ho
 # port` (Nexus 9000 interfaces, Layer 2 switching and system management guides).
 _INTERFACE_FORMS = {"vrf": {"member"}, "lldp": {"transmit", "receive"}, "logging": {"event"},
                     "spanning-tree": {"port", "bpduguard", "bpdufilter", "guard", "link-type", "cost", "port-priority"}}
+# A `priority-flow-control watch-dog-interval` line not read: whether the watchdog runs is unknown, not off.
+WATCHDOG_UNREAD = "unread"
 # Global-only priority-flow-control commands (the watch-dog timers, restore multipliers); `mode` and
 # `watch-dog-interval` are interface commands there.
 _GLOBAL_PFC = ("watch-dog", "auto-restore", "fixed-restore")
@@ -842,6 +844,7 @@ class _Reader(TreeReader):
             conf.pfc_mode = Val(w[2], src)
         elif w[:2] == ["priority-flow-control", "watch-dog-interval"]:
             if len(w) != 3 or w[2] not in ("on", "off"):
+                conf.watchdog = Val(WATCHDOG_UNREAD, src)  # it may be the line that starts it: unknown, not off
                 raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
         elif w[:3] == ["service-policy", "type", "network-qos"] or w[:4] == ["no", "service-policy", "type",
@@ -897,6 +900,9 @@ class _Reader(TreeReader):
         src = self.src(node)
         if rest[:1] == ["watch-dog-interval"] and len(rest) == 2 and rest[1] in ("on", "off"):
             self.cfg.watchdog = Val(rest[1] == "on", src)
+        elif rest[:1] == ["watch-dog-interval"]:
+            self.cfg.watchdog = Val(WATCHDOG_UNREAD, src)  # it may be the line that starts it: unknown, not off
+            raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
         elif rest[:1] == ["watch-dog"] and len(rest) == 3 and rest[1] == "interval":
             # Nexus 9000 QoS guide, PFC chapter: `priority-flow-control watch-dog interval` in ms (100-1000).
             self.cfg.wd_timers["interval"] = Val(bounded_int(rest[2], 100, 1000, "the watch-dog interval (ms)"), src)

@@ -26,7 +26,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val, routed_vlans
-from .reader import ECN_UNREAD, TRUST_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
+from .reader import ECN_UNREAD, PFC_UNREAD, TRUST_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
 
 # Onyx User Manual, Shared Buffer Commands: `traffic pool <name> type lossless | lossy | lossy-mc`, "Default: Lossy".
 DEFAULT_POOL_TYPE = "lossy"
@@ -139,7 +139,7 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
     # mellanox.onyx 895d3a20969f onyx_interface: `mtu N` reads back as "MTU": "N bytes(Maximum packet size N+22 bytes)"
     # (its fixtures: 1500 and 1522), so N is the IP MTU; the frame adds the Ethernet header, a VLAN tag and the FCS.
     port.mtu_bytes = pc.mtu.value if pc.mtu else None
-    _trust(pc, port, roce, shown)
+    _trust(cfg, pc, port, roce, shown)
     port.tc_names, port.tc_to_priority = SP_NAMES, SP_PRIORITY
     _maps(cfg, pc, port, roce)
     _bound(pc, port, roce, issues)
@@ -149,7 +149,7 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
         known = roce is None and not pc.maps_unread and not cfg.qos_unread
         port.tc_to_dscp_rewrite = dict(DEFAULT_SP_DSCP) if known else {}
     _pfc(cfg, pc, port, roce, shown, issues)
-    _queues(pc, port, shown)
+    _queues(cfg, pc, port, shown)
     if pc.pause_rx is not None or pc.pause_tx is not None:
         first = min((v.source for v in (pc.pause_rx, pc.pause_tx) if v is not None), key=lambda s: s.line or 0)
         port.link_pause = LinkPause(rx=pc.pause_rx.value if pc.pause_rx else None,
@@ -157,9 +157,11 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
     return port
 
 
-def _trust(pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None) -> None:
+def _trust(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None) -> None:
     if pc.trust is not None and pc.trust.value == TRUST_UNREAD:  # its line was not read (a SYS002 says why)
         port.trust_source = pc.trust.source
+    elif pc.trust is None and cfg.trust_unread is not None:  # a global line naming trust was not read: unknown
+        port.trust_source = cfg.trust_unread
     elif pc.trust is not None and pc.trust.value is not None:
         port.trust, port.trust_source = TRUST[pc.trust.value], pc.trust.source
     elif roce is None:
@@ -208,6 +210,9 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
     if roce is not None and roce.value == NO_PFC_ROCE:  # the switch's lossy mode decides, not a setting of the port
         port.pfc_enabled, port.pfc_source, port.lossy_mode = [], roce.source, True
         return
+    if mode is not None and mode.value == PFC_UNREAD:  # its line was not read (a SYS002 says why)
+        port.pfc_source = mode.source
+        return
     if mode is not None and mode.value == "auto":
         issues.add_once(ParseIssue(code="SYS002", source=mode.source, message=(
             "PFC mode auto: the port takes its PFC priorities from its DCBX peer at run time, which the "
@@ -243,11 +248,14 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
         port.pfc_enabled, port.pfc_source = listed, mode.source
 
 
-def _queues(pc: PortConf, port: Port, shown: RoceShown | None) -> None:
-    """ECN and ETS per traffic class: the port's lines, else (ETS) what RoCE mode applies as `show roce` prints it."""
+def _queues(cfg: OnyxConfig, pc: PortConf, port: Port, shown: RoceShown | None) -> None:
+    """ECN and ETS per traffic class: the port's lines, else (ETS) what RoCE mode applies as `show roce` prints it;
+    a traffic class's marking no port line writes is unknown where a global line naming ECN was not read."""
     ets = {**(shown.ets if shown is not None else {}), **pc.ets}
-    for tc in sorted(set(pc.ecn) | set(ets)):
-        ecn_val, ets_val = pc.ecn.get(tc), ets.get(tc)
+    unread = {tc: Val(ECN_UNREAD, cfg.ecn_unread) for tc in range(8)} if cfg.ecn_unread is not None else {}
+    ecns = {**unread, **pc.ecn}
+    for tc in sorted(set(ecns) | set(ets)):
+        ecn_val, ets_val = ecns.get(tc), ets.get(tc)
         ecn = _ecn(ecn_val) if ecn_val is not None else None
         sched = None
         if ets_val is not None:

@@ -72,6 +72,18 @@ _KB_DIGITS = 9
 ECN_UNREAD = "unread"
 # A `qos trust` line the reader could not read: the port's trust is unknown, not the default.
 TRUST_UNREAD = "unread"
+# A port's `dcb priority-flow-control mode` line the reader could not read: its PFC is unknown, not the default off.
+PFC_UNREAD = "unread"
+# First words of global lines that are no Onyx command losslessd reads (`dcb priority-flow-control`, `traffic pool`
+# are read above): another platform's QoS words (`traffic ecn`, `pfc-watchdog`, `dcbx`) or an Onyx command not read.
+# Each is named, and what its words name (trust, maps, ECN, PFC) is unknown, not the default.
+_GLOBAL_QOS_WORDS = ("dcb", "dcbx", "pool", "qos", "traffic", "pfc-wd", "pfc-watchdog", "priority-flow-control",
+                     "ecn", "wred", "buffer", "trust")
+
+
+def _names(words: list[str], *stems: str) -> bool:
+    """Whether a word of a line holds one of ``stems`` (`ecn` in `ecn`, `dscp` in `dscp-map`)."""
+    return any(stem in word.lower() for word in words for stem in stems)
 
 
 @dataclass(frozen=True)
@@ -139,6 +151,8 @@ class OnyxConfig:
     roce: Val | None = None  # ROCE_MODES; Val(None): `no roce`
     shown: RoceShown | None = None  # a capture's `show roce`
     qos_unread: bool = False  # a global `qos ...` line losslessd does not read may change every port's maps
+    trust_unread: Source | None = None  # a global line naming trust not read: a port's unwritten trust is unknown
+    ecn_unread: Source | None = None  # a global line naming ECN not read: a queue's unwritten marking is unknown
     pools: dict[str, Pool] = field(default_factory=dict)
     ports: dict[str, PortConf] = field(default_factory=dict)
     # port-channel N -> its `[no] switchport force` and address lines (its other lines are not read)
@@ -384,15 +398,26 @@ class _Reader:
             self.roce(w, src)
         elif w[:2] == ["traffic", "pool"] and len(w) >= 3:
             self.pool(w[2], w[3:], src)
-        elif w[0] in ("dcb", "pool", "qos") or w[:3] == ["advanced", "buffer", "management"] or \
-                (w[0] == "no" and len(w) > 1 and w[1] in ("dcb", "qos")):
-            # the DSCP and PCP maps (their syntax is not in a source read), the watchdog, advanced buffer pools:
-            # each decides what a lossless class gets
-            if "qos" in w[:2]:
-                self.cfg.qos_unread = True
-            self.not_read(text, number, "a QoS command losslessd does not read; what it sets is unknown")
+        elif command_body(w)[:1] and command_body(w)[0] in _GLOBAL_QOS_WORDS or \
+                w[:3] == ["advanced", "buffer", "management"]:
+            # the DSCP and PCP maps (their syntax is not in a source read), the watchdog, advanced buffer pools,
+            # another platform's QoS words: each decides what a lossless class gets
+            self.unread_global(w, text, number)
         elif w[0] in ("mtu", "speed", "traffic-class"):
             raise LineError(_OUTSIDE)
+
+    def unread_global(self, w: list[str], text: str, number: int) -> None:
+        """Name a global QoS line not read; what its words name is unknown on every port that does not set it."""
+        src = self.src(number)
+        if "qos" in w[:2] or _names(w, "dscp", "pcp", "map", "trust"):
+            self.cfg.qos_unread = True
+        if _names(w, "trust"):
+            self.cfg.trust_unread = self.cfg.trust_unread or src
+        if _names(w, "ecn", "congestion", "wred"):
+            self.cfg.ecn_unread = self.cfg.ecn_unread or src
+        if _names(w, "pfc", "priority-flow-control") and not _names(w, "watchdog", "pfc-wd"):
+            self.cfg.pfc_unread = self.cfg.pfc_unread or src
+        self.not_read(text, number, "a QoS command losslessd does not read; what it sets is unknown")
 
     def ports(self, text: str, number: int) -> list[PortConf]:
         names = port_names(text)
@@ -532,6 +557,8 @@ class _Reader:
             elif not neg and words in (["on"], ["off"], ["auto"]):
                 mode = words[0]
             else:
+                for port in ports:  # a mode line not read: the port's PFC is unknown, not the default off
+                    port.pfc_mode = Val(PFC_UNREAD, src)
                 raise LineError("expected `dcb priority-flow-control mode on|off|auto [force]`")
             for port in ports:
                 port.pfc_mode = Val(mode, src)
@@ -573,9 +600,16 @@ class _Reader:
             else:
                 self.not_read(text, number, "a traffic-class command losslessd does not read; what it sets is unknown")
         else:
-            if body[:1] == ["qos"]:
-                for port in ports:
-                    port.maps_unread = True
+            # what the line's words name is unknown on the port, not the default (`dcb trust dscp`, `ecn enable`)
+            for port in ports:
+                port.maps_unread = port.maps_unread or body[:1] == ["qos"] or _names(body, "dscp", "pcp", "map")
+                if _names(body, "trust"):
+                    port.trust = Val(TRUST_UNREAD, src)
+                if _names(body, "ecn", "congestion", "wred"):
+                    for tc in range(8):
+                        port.ecn.setdefault(tc, Val(ECN_UNREAD, src))
+                if _names(body, "pfc", "priority-flow-control") and not _names(body, "watchdog", "pfc-wd"):
+                    port.pfc_mode = Val(PFC_UNREAD, src)
             self.not_read(text, number, "a QoS command losslessd does not read; what it sets on the port is unknown")
 
     @staticmethod
