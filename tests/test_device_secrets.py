@@ -117,7 +117,8 @@ GRAMMAR = [
     ("snmp-server host 192.0.2.7 EosV1C0mm", f"snmp-server host 192.0.2.7 {MASK}"),
     ("snmp-server host 192.0.2.7 vrf MGMT EosVrfC0mm udp-port 1162", f"snmp-server host 192.0.2.7 vrf MGMT {MASK} "
      "udp-port 1162"),
-    ("snmp-server host 192.0.2.7 informs version 2c EosInfC0mm", f"snmp-server host 192.0.2.7 informs version 2c {MASK}"),
+    ("snmp-server host 192.0.2.7 informs version 2c EosInfC0mm",
+     f"snmp-server host 192.0.2.7 informs version 2c {MASK}"),
     ("snmp-server host 192.0.2.7 traps IosTrapC0mm", f"snmp-server host 192.0.2.7 traps {MASK}"),
     ("snmp-server host 192.0.2.7 informs version 2c NxInfC0mm udp-port 1163",
      f"snmp-server host 192.0.2.7 informs version 2c {MASK} udp-port 1163"),
@@ -153,8 +154,8 @@ def test_redact_lines_by_platform_syntax():
     assert redact(cos) == (cos, 0)  # (a forwarding class named like a keyword: its queue is read as before)
     junos = "snmp {\n    community JunC0mm2 {\n        authorization read-only;\n    }\n}\ninterfaces {\n}"
     assert redact(junos)[0] == junos.replace("JunC0mm2", MASK)
-    junos = 'snmp {\n    trap-group "Jun TrapC0mm" {\n        version v2;\n        targets {\n            192.0.2.7;\n' \
-            '        }\n    }\n}'
+    junos = ('snmp {\n    trap-group "Jun TrapC0mm" {\n        version v2;\n        targets {\n'
+             '            192.0.2.7;\n        }\n    }\n}')
     assert redact(junos) == (junos.replace('"Jun TrapC0mm"', MASK), 1)
     # CONFIG_DB NTP_KEY `value` (line form, compact, redis dump key), and a `value` of another table kept.
     db = {"NTP_KEY": {"42": {"type": "sha1", "trusted": "no", "value": "dGhlYW5zd2Vy"}},
