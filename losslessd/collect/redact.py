@@ -52,7 +52,8 @@ _LEADERS = frozenset({"no", "set", "nv", "system"})  # (`nv set system snmp-serv
 _HOST_OPTIONS = {"vrf": 1, "informs": 0, "traps": 0, "inform": 0, "trap": 0, "port": 1, "udp-port": 1}
 # NX-OS's other lines about a receiver, which hold no community (`snmp-server host H use-vrf V`, `filter-vrf`,
 # `source-interface`), and SNMPv3's `version 3 auth|noauth|priv USER` (a user name, no secret).
-_HOST_SETTINGS = frozenset({"use-vrf", "filter-vrf", "source-interface", "3", "v3"})
+_HOST_SETTINGS = frozenset({"use-vrf", "filter-vrf", "source-interface"})
+_HOST_V3 = frozenset({"3", "v3"})
 # net-snmp snmpd.conf(5) trap receivers: `trapsink|trap2sink|informsink HOST[:PORT] [COMMUNITY [PORT]]`.
 _SINKS = frozenset({"trapsink", "trap2sink", "informsink"})
 # The first words of QoS lines, which hold no secret and whose names (a class, a policy, a forwarding class) losslessd
@@ -65,7 +66,8 @@ _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 # CONFIG_DB fields holding a secret (sonic-buildimage YANG: TACPLUS/RADIUS `passkey`, SNMP_USER
 # `SNMP_USER_AUTH_PASSWORD`/`SNMP_USER_ENCRYPTION_PASSWORD`, MACSEC_PROFILE `primary_cak`/`fallback_cak`, BGP
 # neighbor `password`).
-_JSON_FIELD = re.compile(r'("(?:[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*)"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
+_SECRET_FIELD = r'[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*'
+_JSON_FIELD = re.compile(rf'("(?:{_SECRET_FIELD})"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
 # The objects whose keys are SNMP communities: CONFIG_DB's table (sonic-buildimage YANG sonic-snmp), NVUE's
 # `nv config show -o json` `snmp-server` ones (NVUE `nv set system snmp-server readonly-community NAME access any`).
 _COMMUNITY_TABLES = frozenset({"SNMP_COMMUNITY", "readonly-community", "readwrite-community", "readonly-community-v6",
@@ -198,8 +200,7 @@ class Redactor:
 
 # sonic-net/SONiC doc/ntp/ntp-design.md (Config DB schema): `NTP_KEY|<id>` holds the key as `value` (base64), beside
 # `type` and `trusted`; a generic name, masked only inside that table (a CONFIG_DB object, a redis dump's key).
-_NTP_KEY_FIELD = re.compile(r'("(?:value|[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*)"\s*:\s*)"((?:[^"\\]|\\.)*)"',
-                            re.I)
+_NTP_KEY_FIELD = re.compile(rf'("(?:value|{_SECRET_FIELD})"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
 
 
 def _is_ntp_key(block: str) -> bool:
@@ -214,7 +215,7 @@ def _host_community(texts: list[str], at: int) -> set[int]:
         if word in _HOST_OPTIONS:
             at += 1 + _HOST_OPTIONS[word]
         elif word == "version" and at + 1 < len(texts):
-            if texts[at + 1] in _HOST_SETTINGS:
+            if texts[at + 1] in _HOST_V3:
                 return set()
             at += 2
         elif word in _HOST_SETTINGS or word in ("{", ";"):
