@@ -591,3 +591,28 @@ def test_a_sonic_checkpoint_a_dropped_push_kept_is_removed_once_a_new_session_pu
         second.close()
     assert candidate.ecn_settings(cfg, POLICY, sim.running_config("leaf1")) == found
     assert state.checkpoints == {} and second.warnings == []
+
+
+def test_eos_commit_a_dropped_session_left_on_its_timer_is_reverted_by_the_put_back_over_a_new_session(make_sim):
+    """The session drops right after `configure session NAME commit timer`: the candidate runs on its timer. The
+    put-back over a new session (session._reopen hands over what the failed push left) found that commit pending and,
+    once a pending commit stops a push, could not put the switch back for up to 300 s. Our own session is known by
+    name: it is aborted first (the by-hand commands say so too), then the settings as found are pushed and confirmed."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, first = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+    origin = first.origin(cfg.text, cfg.queues, cfg.family)
+    err = _dropped_push(sim, "spine1", cfg, first, "commit timer")
+    state = sim.devices["spine1"].config
+    [ours] = [name for name, s in state.sessions.items() if s.state == "pendingCommitTimer"]
+    assert first.left == [ours] and f"`configure session {ours} abort` reverts it now" in err.message
+    _, second = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    second.left = first.left
+    try:
+        assert second.by_hand(origin)[:2] == [f"configure session {ours} abort", "configure"]
+        second.restore(origin, candidate.ecn_check(cfg, POLICY, found))
+    finally:
+        second.close()
+    assert f"reverted {ours}" in state.log and second.left == []
+    assert candidate.ecn_settings(cfg, POLICY, sim.running_config("spine1")) == found
+    assert [s.state for s in state.sessions.values() if s.state != "completed"] == []

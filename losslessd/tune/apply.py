@@ -82,9 +82,9 @@ class Pusher:
         # what the operator must hear though the push stands (a checkpoint left on the switch): the tune says it
         # and keeps it with its events (`tune report`), then clears the list
         self.warnings: list[str] = []
-        # what a failed push left on the device as the operator's way back (a SONiC checkpoint whose rollback failed):
-        # removed once the device is at a known state again (a later push or put-back that landed), named in by_hand
-        # until then; a new session for the device (session._reopen) takes it over
+        # what a failed push left on the device (a SONiC checkpoint whose rollback failed, the operator's way back; an
+        # EOS config session of ours whose commit may wait on its timer): removed or reverted by the device's next
+        # push or put-back, named in by_hand until then; a new session for the device (session._reopen) takes it over
         self.left: list[str] = []
 
     @property
@@ -249,6 +249,16 @@ class EosPusher(Pusher):
         except Exception as exc:  # noqa: BLE001 - napalm's command or JSON failures: the sessions are not known
             raise PushError(self.name, f"`show configuration sessions detail` failed ({self._why(exc)}); nothing "
                                        "pushed", False) from None
+        for name in [name for name in self.left if name in pending]:
+            try:  # ours, committed by a push whose session dropped: reverted now rather than when its timer runs out
+                self.dev.config_session = name
+                self.dev.rollback()  # (`configure session NAME abort`)
+            except Exception as exc:  # noqa: BLE001
+                raise PushError(self.name, f"`configure session {name} abort` (a commit of ours that a dropped session "
+                                           f"left on its timer) failed ({self._why(exc)}); nothing pushed",
+                                False) from None
+            del pending[name]
+        self.left.clear()
         if pending:
             shown = ", ".join(f"{name} ({f'{left} s left' if left >= 0 else 'time left not shown'})"
                               for name, left in sorted(pending.items()))
@@ -269,10 +279,13 @@ class EosPusher(Pusher):
             else:
                 self.dev.discard_config()
         except Exception as exc:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
+            session = self.dev.config_session or "NAME"
+            if self.dev.config_session:
+                self.left.append(session)  # (the device's next push reverts it first, over a new session)
             return PushError(self.name, f"{problem}; the rollback failed too ({self._why(exc)}): if the commit landed, "
                              f"the switch runs the candidate until its {CONFIRM_S} s commit timer reverts it (`show "
-                             "configuration sessions` lists it as pendingCommitTimer; `configure session NAME abort` "
-                             "reverts it now)", False)
+                             f"configuration sessions` lists it as pendingCommitTimer; `configure session {session} "
+                             "abort` reverts it now)", False)
         return PushError(self.name, f"{problem}; rolled back", True)
 
     def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
@@ -300,7 +313,8 @@ class EosPusher(Pusher):
         return None
 
     def by_hand(self, token: dict) -> list[str]:
-        return ["configure", *token["snippet"].splitlines(), "end"]
+        return [*(f"configure session {name} abort" for name in self.left), "configure", *token["snippet"].splitlines(),
+                "end"]
 
 
 def _block(lines: list[str], header: str, indent: int) -> list[str]:
