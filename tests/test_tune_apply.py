@@ -62,16 +62,22 @@ def test_eos_push_through_napalm_with_commit_timer_and_restore(make_sim):
         pusher.close()
 
 
+def _session_t1(sim):
+    """A login to spine1 (after `enable`) that has typed one ECN line into `configure session t1`, not committed."""
+    conn = ConnectHandler(**ssh_params(sim, "spine1"))
+    conn.enable()
+    conn.send_command("configure session t1", expect_string=r"\)#")
+    conn.send_config_set(["interface Ethernet1/1", "uc-tx-queue 3",
+                          "random-detect ecn minimum-threshold 9216 bytes maximum-threshold 9216 bytes "
+                          "max-mark-probability 1 weight 0"], enter_config_mode=False)
+    return conn
+
+
 def test_eos_commit_on_a_timer_reverts_unless_confirmed(make_sim):
     sim = make_sim(["spine1"], snmp=False)
     before = sim.running_config("spine1")
-    conn = ConnectHandler(**ssh_params(sim, "spine1"))
+    conn = _session_t1(sim)
     try:
-        conn.enable()
-        conn.send_command("configure session t1", expect_string=r"\)#")
-        conn.send_config_set(["interface Ethernet1/1", "uc-tx-queue 3",
-                              "random-detect ecn minimum-threshold 9216 bytes maximum-threshold 9216 bytes "
-                              "max-mark-probability 1 weight 0"], enter_config_mode=False)
         assert "+      random-detect ecn minimum-threshold 9216" in conn.send_command("show session-config named t1 diffs")
         conn.send_command("configure session t1 commit timer 00:00:01")
         assert "minimum-threshold 9216" in conn.send_command("show running-config")
@@ -533,13 +539,8 @@ def test_an_eos_push_while_a_commit_waits_on_its_timer_is_refused_naming_it(make
     t1 is left to its owner (still pending, its change still running) and no second session is on the switch."""
     sim = make_sim(["spine1"], snmp=False)
     cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
-    conn = ConnectHandler(**ssh_params(sim, "spine1"))
+    conn = _session_t1(sim)
     try:
-        conn.enable()
-        conn.send_command("configure session t1", expect_string=r"\)#")
-        conn.send_config_set(["interface Ethernet1/1", "uc-tx-queue 3",
-                              "random-detect ecn minimum-threshold 9216 bytes maximum-threshold 9216 bytes "
-                              "max-mark-probability 1 weight 0"], enter_config_mode=False)
         conn.send_command("configure session t1 commit timer 00:05:00")
     finally:
         conn.disconnect()
