@@ -17,15 +17,19 @@ from tests.peers import FABRIC
 # NAME GROUP v3 auth sha KEY priv aes KEY`, `username NAME secret sha512 HASH`, `tacacs-server key 7 KEY`).
 EOS_LINES = ["snmp-server community Eos-C0mm-RO ro", "snmp-server user ops netops v3 auth sha Eos-AuthK3y priv aes "
              "Eos-PrivK3y", "username ops privilege 15 role network-admin secret sha512 $6$Eos-Hash-77",
-             "tacacs-server host 192.0.2.9 key 7 Eos-TacK3y-0A"]
+             "tacacs-server host 192.0.2.9 key 7 Eos-TacK3y-0A",
+             # EOS User Manual `snmp-server host HOST [informs|traps] [version 1|2c] COMMUNITY`: no version (v1)
+             "snmp-server host 192.0.2.5 Eos-TrapC0mm"]
 # As SONiC's CONFIG_DB holds them (sonic-buildimage YANG sonic-snmp SNMP_COMMUNITY, sonic-system-tacacs TACPLUS
 # passkey, sonic-snmp SNMP_USER SNMP_USER_AUTH_PASSWORD / SNMP_USER_ENCRYPTION_PASSWORD).
 SONIC_TABLES = {"SNMP_COMMUNITY": {"Sonic-C0mm-RO": {"TYPE": "RO"}},
                 "TACPLUS": {"global": {"auth_type": "pap", "passkey": "Sonic-TacK3y"}},
+                # sonic-net/SONiC doc/ntp/ntp-design.md: `NTP_KEY|<id>` `value` is the key (base64)
+                "NTP_KEY": {"1": {"type": "md5", "value": "U29uaWMtTnRwSzN5", "trusted": "yes"}},
                 "SNMP_USER": {"ops": {"SNMP_USER_TYPE": "Priv", "SNMP_USER_AUTH_PASSWORD": "Sonic-AuthK3y",
                                       "SNMP_USER_ENCRYPTION_PASSWORD": "Sonic-PrivK3y"}}}
-SECRETS = ["Eos-C0mm-RO", "Eos-AuthK3y", "Eos-PrivK3y", "Eos-Hash-77", "Eos-TacK3y-0A", "Sonic-C0mm-RO",
-           "Sonic-TacK3y", "Sonic-AuthK3y", "Sonic-PrivK3y"]
+SECRETS = ["Eos-C0mm-RO", "Eos-AuthK3y", "Eos-PrivK3y", "Eos-Hash-77", "Eos-TacK3y-0A", "Eos-TrapC0mm", "Sonic-C0mm-RO",
+           "Sonic-TacK3y", "Sonic-AuthK3y", "Sonic-PrivK3y", "U29uaWMtTnRwSzN5"]
 
 
 def _fabric_with_secrets(folder):
@@ -69,7 +73,7 @@ def test_device_secrets_masked_in_captures_session_logs_and_reports(make_sim, tm
     assert leaf["TACPLUS"]["global"] == {"auth_type": "pap", "passkey": MASK}
     assert list(leaf["SNMP_COMMUNITY"]) == [f"{MASK}1"]
     manifest = json.loads((out / "manifest.json").read_text())["devices"]
-    assert manifest["spine1"]["redacted"] == 5 and manifest["leaf1"]["redacted"] == 4
+    assert manifest["spine1"]["redacted"] == 6 and manifest["leaf1"]["redacted"] == 5
 
 
 # Lines as the platforms print them (sources named at EOS_LINES and SONIC_TABLES; NX-OS Security Configuration Guide
@@ -102,7 +106,38 @@ MASKED = [
     ("snmp-server host 192.0.2.8 traps version 2c NxTrapC0mm udp-port 162",
      f"snmp-server host 192.0.2.8 traps version 2c {MASK} udp-port 162"),
 ]
-KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "priority-flow-control priority 3 no-drop",
+# Each vendor's secret-bearing grammar beyond the lines above (session 38). Trap receivers: EOS User Manual
+# `snmp-server host HOST [vrf V] [informs|traps] [version 1|2c|3 ...] COMMUNITY [udp-port N]` (the version optional),
+# IOS `snmp-server host HOST [traps|informs] [version ...] COMMUNITY [udp-port N] [notification-type]`, NX-OS SNMP guide
+# `snmp-server host HOST informs|traps version 1|2c COMMUNITY`, Onyx `snmp-server host HOST traps [port N] version 2c
+# COMMUNITY`; Junos `trap-group NAME` (Network Management guide: the name is sent as the traps' community); net-snmp
+# snmpd.conf(5) `trap2sink HOST COMMUNITY`, `trapcommunity STRING`. SSH keys: EOS/NX-OS `username NAME sshkey
+# [ssh-rsa] KEY`, Junos `authentication { ssh-rsa "KEY"; }`. IOS SNMPv3 `priv aes 128 KEY`.
+GRAMMAR = [
+    ("snmp-server host 192.0.2.7 EosV1C0mm", f"snmp-server host 192.0.2.7 {MASK}"),
+    ("snmp-server host 192.0.2.7 vrf MGMT EosVrfC0mm udp-port 1162", f"snmp-server host 192.0.2.7 vrf MGMT {MASK} "
+     "udp-port 1162"),
+    ("snmp-server host 192.0.2.7 informs version 2c EosInfC0mm",
+     f"snmp-server host 192.0.2.7 informs version 2c {MASK}"),
+    ("snmp-server host 192.0.2.7 traps IosTrapC0mm", f"snmp-server host 192.0.2.7 traps {MASK}"),
+    ("snmp-server host 192.0.2.7 informs version 2c NxInfC0mm udp-port 1163",
+     f"snmp-server host 192.0.2.7 informs version 2c {MASK} udp-port 1163"),
+    ("snmp-server host 192.0.2.7 traps port 1162 version 2c OnyxC0mm",
+     f"snmp-server host 192.0.2.7 traps port 1162 version 2c {MASK}"),
+    ("no snmp-server host 192.0.2.7 traps version 1 OldC0mm", f"no snmp-server host 192.0.2.7 traps version 1 {MASK}"),
+    ("set snmp trap-group JunTrapC0mm targets 192.0.2.7", f"set snmp trap-group {MASK} targets 192.0.2.7"),
+    ("trap2sink 192.0.2.7 SnmpdC0mm", f"trap2sink 192.0.2.7 {MASK}"),
+    ("trapcommunity SnmpdTrapC0mm", f"trapcommunity {MASK}"),
+    ("username ops sshkey ssh-rsa AAAAB3NzaC1yc2EAAAAD ops@jump", f"username ops sshkey ssh-rsa {MASK} ops@jump"),
+    ("username ops sshkey AAAAC3NzaC1lZDI1NTE5", f"username ops sshkey {MASK}"),
+    ('            ssh-ed25519 "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ops@jump";', f"            ssh-ed25519 {MASK};"),
+    ("snmp-server user ops netops v3 auth sha IosAuthK3y priv aes 128 IosPrivK3y",
+     f"snmp-server user ops netops v3 auth sha {MASK} priv aes 128 {MASK}"),
+]
+KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "snmp-server host 192.0.2.9 use-vrf management",
+        "snmp-server host 192.0.2.9 source-interface mgmt0", "snmp-server host 192.0.2.9 filter-vrf blue",
+        "snmp-server host 192.0.2.9 informs version 3 noauth ops-user", "snmp-server host 192.0.2.9 traps version 3 "
+        "auth ops-user udp-port 162", "priority-flow-control priority 3 no-drop",
         "no password strength-check", "    community add TENANT_V4;",
         " random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", " description key uplink",
         "set class-of-service forwarding-classes class key queue-num 3", "   class secret"]
@@ -111,7 +146,7 @@ KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "priority-flow-con
 def test_redact_lines_by_platform_syntax():
     from losslessd.collect.redact import redact
 
-    for line, masked in MASKED:
+    for line, masked in MASKED + GRAMMAR:
         assert redact(line) == (masked, masked.count(MASK)), line
     for line in KEPT:
         assert redact(line) == (line, 0), line
@@ -119,6 +154,18 @@ def test_redact_lines_by_platform_syntax():
     assert redact(cos) == (cos, 0)  # (a forwarding class named like a keyword: its queue is read as before)
     junos = "snmp {\n    community JunC0mm2 {\n        authorization read-only;\n    }\n}\ninterfaces {\n}"
     assert redact(junos)[0] == junos.replace("JunC0mm2", MASK)
+    junos = ('snmp {\n    trap-group "Jun TrapC0mm" {\n        version v2;\n        targets {\n'
+             '            192.0.2.7;\n        }\n    }\n}')
+    assert redact(junos) == (junos.replace('"Jun TrapC0mm"', MASK), 1)
+    # CONFIG_DB NTP_KEY `value` (line form, compact, redis dump key), and a `value` of another table kept.
+    db = {"NTP_KEY": {"42": {"type": "sha1", "trusted": "no", "value": "dGhlYW5zd2Vy"}},
+          "SOME_TABLE": {"x": {"value": "kept"}}}
+    for text in (json.dumps(db, indent=4), json.dumps(db)):
+        masked = json.loads(redact(text, is_json=True)[0])
+        assert masked == {"NTP_KEY": {"42": {"type": "sha1", "trusted": "no", "value": MASK}},
+                          "SOME_TABLE": {"x": {"value": "kept"}}}, text
+    dump = json.dumps({"NTP_KEY|42": {"type": "hash", "value": {"type": "sha1", "value": "dGhlYW5zd2Vy"}}}, indent=1)
+    assert "dGhlYW5zd2Vy" not in redact(dump, is_json=True)[0]
     compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'
     assert json.loads(redact(compact, is_json=True)[0]) == {"SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}},
                                                             "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}

@@ -62,16 +62,22 @@ def test_eos_push_through_napalm_with_commit_timer_and_restore(make_sim):
         pusher.close()
 
 
+def _session_t1(sim):
+    """A login to spine1 (after `enable`) that has typed one ECN line into `configure session t1`, not committed."""
+    conn = ConnectHandler(**ssh_params(sim, "spine1"))
+    conn.enable()
+    conn.send_command("configure session t1", expect_string=r"\)#")
+    conn.send_config_set(["interface Ethernet1/1", "uc-tx-queue 3",
+                          "random-detect ecn minimum-threshold 9216 bytes maximum-threshold 9216 bytes "
+                          "max-mark-probability 1 weight 0"], enter_config_mode=False)
+    return conn
+
+
 def test_eos_commit_on_a_timer_reverts_unless_confirmed(make_sim):
     sim = make_sim(["spine1"], snmp=False)
     before = sim.running_config("spine1")
-    conn = ConnectHandler(**ssh_params(sim, "spine1"))
+    conn = _session_t1(sim)
     try:
-        conn.enable()
-        conn.send_command("configure session t1", expect_string=r"\)#")
-        conn.send_config_set(["interface Ethernet1/1", "uc-tx-queue 3",
-                              "random-detect ecn minimum-threshold 9216 bytes maximum-threshold 9216 bytes "
-                              "max-mark-probability 1 weight 0"], enter_config_mode=False)
         assert "+      random-detect ecn minimum-threshold 9216" in conn.send_command("show session-config named t1 diffs")
         conn.send_command("configure session t1 commit timer 00:00:01")
         assert "minimum-threshold 9216" in conn.send_command("show running-config")
@@ -493,3 +499,121 @@ def test_nvue_session_dropped_at_apply_says_how_to_undo_by_hand(make_sim, tmp_pa
     assert not err.rolled_back and "whether the revision applied is not known" in message, message
     assert "undo it by hand: `nv " in message and "`nv set interface swp2 qos congestion-control profile " in message
     assert message.endswith("`nv config apply -y`")
+
+
+def test_eos_read_back_failing_after_the_commit_is_a_failed_push_that_says_the_commit_happened(make_sim):
+    """The switch took `configure session NAME commit timer`, then the read-back of the running config is refused.
+    It was raised as an InputError (exit 2, "bad input", as if nothing had been pushed); it is a PushError (a tune
+    stops with exit 1) saying the switch took the commit, that what it runs is not known, and that it was rolled back:
+    the commit on its timer aborted, the running config as before."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    before = sim.running_config("spine1")
+    commit = pusher.dev.commit_config
+
+    def committed_then_refused(**kwargs):  # the real commit, then the switch refuses the next read
+        commit(**kwargs)
+        sim.garble("spine1", "show running-config", "% Invalid input (privileged mode required)")
+
+    pusher.dev.commit_config = committed_then_refused
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        sim.garble("spine1", "show running-config", on=False)
+        pusher.close()
+    message = err.value.message
+    assert "the switch took the commit on its 300 s commit timer" in message, message
+    assert "`show running-config`: the device answered '% Invalid input" in message
+    assert message.endswith("; rolled back") and err.value.rolled_back
+    state = sim.devices["spine1"].config
+    assert sim.running_config("spine1") == before and state.rollbacks == 1
+    assert [s.state for s in state.sessions.values() if s.state != "completed"] == []
+
+
+def test_an_eos_push_while_a_commit_waits_on_its_timer_is_refused_naming_it(make_sim):
+    """Another login committed `configure session t1 commit timer 00:05:00` and has not confirmed it. A push beside it
+    opened a napalm session, napalm refused its commit (`Pending commit confirm already in process!`), and the rollback
+    that followed failed on t1 ("the rollback failed too ... if the commit landed"), leaving the napalm session open on
+    the switch. The push is refused before it opens a session, naming t1, its time left and how to keep or revert it;
+    t1 is left to its owner (still pending, its change still running) and no second session is on the switch."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    conn = _session_t1(sim)
+    try:
+        conn.send_command("configure session t1 commit timer 00:05:00")
+    finally:
+        conn.disconnect()
+    state = sim.devices["spine1"].config
+    assert state.sessions["t1"].state == "pendingCommitTimer"
+    running, commits = sim.running_config("spine1"), state.commits
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    message = err.value.message
+    assert "a commit is pending on its commit timer on the switch (config session t1 (" in message, message
+    assert "nothing pushed" in message and "rollback" not in message  # (time left: the simulator's `show version`
+    # has no uptime, which napalm needs to turn EOS's commitBy into seconds)
+    assert "`configure session t1 commit`" in message and "`configure session t1 abort`" in message
+    assert set(state.sessions) == {"t1"} and state.sessions["t1"].state == "pendingCommitTimer"
+    assert sim.running_config("spine1") == running and state.commits == commits
+
+
+def test_a_sonic_checkpoint_a_dropped_push_kept_is_removed_once_a_new_session_puts_the_switch_back(make_sim):
+    """A push's session drops at `config apply-patch`: its `before` checkpoint is kept (the rollback could not run) and
+    named to the operator. The tune opens a new session and tries again (session._reopen hands over what was kept):
+    a second push there checkpoints under a name of its own (the kept one, named to the operator, is not overwritten),
+    and once the switch is back at the settings as found, every checkpoint the pushes took is removed. Before, the kept
+    `before` checkpoint stayed on the switch after the put-back without a word."""
+    sim = make_sim(["leaf1"], snmp=False)
+    cfg, first = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
+    first.timeout_s = 5.0
+    found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+    origin = first.origin(cfg.text, cfg.queues)
+    err = _dropped_push(sim, "leaf1", cfg, first, "config apply-patch")
+    state = sim.devices["leaf1"].config
+    assert not err.rolled_back and first.left == ["losslessd-tune-test-before"]
+    assert set(state.checkpoints) == {"losslessd-tune-test-before", "losslessd-tune-test-origin"}
+    _, second = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
+    second.left = first.left
+    try:
+        assert second.by_hand(origin) == ["sudo config rollback losslessd-tune-test-origin",
+                                          "sudo config delete-checkpoint losslessd-tune-test-before",
+                                          "sudo config delete-checkpoint losslessd-tune-test-origin"]
+        log = len(state.log)
+        assert _push(cfg, second, Candidate(400_000, 3_000_000, 20.0)).changed
+        assert "config checkpoint losslessd-tune-test-before-2" in state.log[log:]  # (its own name)
+        assert set(state.checkpoints) == {"losslessd-tune-test-origin"} and second.left == []
+        second.restore(origin, candidate.ecn_check(cfg, POLICY, found))
+        second.forget(origin)
+    finally:
+        second.close()
+    assert candidate.ecn_settings(cfg, POLICY, sim.running_config("leaf1")) == found
+    assert state.checkpoints == {} and second.warnings == []
+
+
+def test_eos_commit_a_dropped_session_left_on_its_timer_is_reverted_by_the_put_back_over_a_new_session(make_sim):
+    """The session drops right after `configure session NAME commit timer`: the candidate runs on its timer. The
+    put-back over a new session (session._reopen hands over what the failed push left) found that commit pending and,
+    once a pending commit stops a push, could not put the switch back for up to 300 s. Our own session is known by
+    name: it is aborted first (the by-hand commands say so too), then the settings as found are pushed and confirmed."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, first = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+    origin = first.origin(cfg.text, cfg.queues, cfg.family)
+    err = _dropped_push(sim, "spine1", cfg, first, "commit timer")
+    state = sim.devices["spine1"].config
+    [ours] = [name for name, s in state.sessions.items() if s.state == "pendingCommitTimer"]
+    assert first.left == [ours] and f"`configure session {ours} abort` reverts it now" in err.message
+    _, second = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    second.left = first.left
+    try:
+        assert second.by_hand(origin)[:2] == [f"configure session {ours} abort", "configure"]
+        second.restore(origin, candidate.ecn_check(cfg, POLICY, found))
+    finally:
+        second.close()
+    assert f"reverted {ours}" in state.log and second.left == []
+    assert candidate.ecn_settings(cfg, POLICY, sim.running_config("spine1")) == found
+    assert [s.state for s in state.sessions.values() if s.state != "completed"] == []

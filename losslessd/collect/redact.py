@@ -21,26 +21,41 @@ from . import MASK
 # key`, BGP `neighbor N password`, OSPF `authentication-key`, `key-string`; Junos `encrypted-password`,
 # `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`, SNMPv3 usm `authentication-key`|`privacy-key`
 # (as shown) and `authentication-password`|`privacy-password` (as typed); NVUE `secret`, `hashed-password`,
-# `readonly-community`/`readwrite-community`; net-snmp snmpd.conf `rocommunity`/`rwcommunity`; SNMPv3 `priv`.
+# `readonly-community`/`readwrite-community`; net-snmp snmpd.conf `rocommunity`/`rwcommunity`/`trapcommunity`; SNMPv3
+# `priv`; EOS/NX-OS `username NAME sshkey [ssh-rsa] KEY`, Junos `ssh-rsa "KEY"` (the key after its type, below).
 _KEYWORDS = frozenset({
     "password", "secret", "key", "key-string", "authentication-key", "encrypted-password", "hashed-password",
     "plaintext-password", "passphrase", "passkey", "ascii-text", "hexadecimal", "priv", "readonly-community",
     "readwrite-community", "rocommunity", "rwcommunity", "rocommunity6", "rwcommunity6", "privacy-key",
-    "authentication-password", "privacy-password"})
+    "authentication-password", "privacy-password", "trapcommunity", "sshkey", "ssh-key"})
 # An algorithm word: itself no secret, and the word after it is (`snmp-server user U G v3 auth sha KEY priv aes KEY`,
 # `ntp authentication-key 1 md5 KEY`, `ip ospf message-digest-key 1 md5 KEY`).
 _ALGORITHMS = frozenset({"md5", "sha", "sha1", "sha-1", "sha224", "sha256", "sha384", "sha512", "sha-224", "sha-256",
                          "sha-384", "sha-512", "des", "3des", "aes", "aes128", "aes192", "aes256", "aes-128",
-                         "aes-192", "aes-256"})
+                         "aes-192", "aes-256",
+                         # an SSH public key's type, the key after it (OpenSSH sshd(8) AUTHORIZED_KEYS FILE FORMAT)
+                         "ssh-rsa", "ssh-dss", "ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
+                         "ecdsa-sha2-nistp521", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com"})
 # The encryption type some CLIs write before a secret (`key 7 X`, `password 5 X`, `secret 0 X`, EOS `ntp
-# authentication-key 1 md5 7 X`), and Junos's words around the algorithm (`ntp authentication-key 1 type md5 value X`).
-_TYPE = re.compile(r"\d{1,2}|encrypted|hashed|clear|cleartext|plain|localizedkey|localized|type|value")
+# authentication-key 1 md5 7 X`), Junos's words around the algorithm (`ntp authentication-key 1 type md5 value X`), and
+# IOS's AES key length (`snmp-server user U G v3 auth sha X priv aes 128 Y`).
+_TYPE = re.compile(r"\d{1,2}|128|192|256|encrypted|hashed|clear|cleartext|plain|localizedkey|localized|type|value")
 # A word of a CLI line: a quoted string (NX-OS `key 7 "a b"`) or a run of non-blanks.
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|\S+')
 # The first words of a line that holds an SNMP community as the word after `community` (Cisco-like CLIs,
 # Junos set form `set snmp community NAME`).
 _SNMP_COMMANDS = frozenset({"snmp-server", "snmp"})
 _LEADERS = frozenset({"no", "set", "nv", "system"})  # (`nv set system snmp-server ...`, `set snmp ...`)
+# A trap receiver's v1/v2c community (EOS User Manual, NX-OS SNMP configuration guide, IOS `snmp-server host`, Onyx):
+# `snmp-server host HOST [vrf V] [informs|traps] [port|udp-port N] [version 1|2c] COMMUNITY [udp-port N] ...`; the
+# version is optional (EOS, IOS: v1 then). The words before the community that it is not, and the word each takes:
+_HOST_OPTIONS = {"vrf": 1, "informs": 0, "traps": 0, "inform": 0, "trap": 0, "port": 1, "udp-port": 1}
+# NX-OS's other lines about a receiver, which hold no community (`snmp-server host H use-vrf V`, `filter-vrf`,
+# `source-interface`), and SNMPv3's `version 3 auth|noauth|priv USER` (a user name, no secret).
+_HOST_SETTINGS = frozenset({"use-vrf", "filter-vrf", "source-interface"})
+_HOST_V3 = frozenset({"3", "v3"})
+# net-snmp snmpd.conf(5) trap receivers: `trapsink|trap2sink|informsink HOST[:PORT] [COMMUNITY [PORT]]`.
+_SINKS = frozenset({"trapsink", "trap2sink", "informsink"})
 # The first words of QoS lines, which hold no secret and whose names (a class, a policy, a forwarding class) losslessd
 # reads: a forwarding class named `key` is no secret keyword (Junos `set class-of-service forwarding-classes class key
 # queue-num 3`, also as a `class-of-service {` block; NVUE `nv set qos`, EOS/NX-OS `qos`, `policy-map`, `class-map`,
@@ -51,7 +66,8 @@ _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 # CONFIG_DB fields holding a secret (sonic-buildimage YANG: TACPLUS/RADIUS `passkey`, SNMP_USER
 # `SNMP_USER_AUTH_PASSWORD`/`SNMP_USER_ENCRYPTION_PASSWORD`, MACSEC_PROFILE `primary_cak`/`fallback_cak`, BGP
 # neighbor `password`).
-_JSON_FIELD = re.compile(r'("(?:[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*)"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
+_SECRET_FIELD = r'[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*'
+_JSON_FIELD = re.compile(rf'("(?:{_SECRET_FIELD})"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
 # The objects whose keys are SNMP communities: CONFIG_DB's table (sonic-buildimage YANG sonic-snmp), NVUE's
 # `nv config show -o json` `snmp-server` ones (NVUE `nv set system snmp-server readonly-community NAME access any`).
 _COMMUNITY_TABLES = frozenset({"SNMP_COMMUNITY", "readonly-community", "readwrite-community", "readonly-community-v6",
@@ -120,22 +136,25 @@ class Redactor:
             return line
         snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
         secret: set[int] = set()
+        if snmp and texts[lead + 1:lead + 2] == ["host"]:
+            secret |= _host_community(texts, lead + 3)
+        elif lead < len(texts) and texts[lead] in _SINKS and lead + 2 < len(texts):
+            secret.add(lead + 2)
         for i, word in enumerate(texts):
-            if word in _ALGORITHMS or word in _KEYWORDS or (snmp and word == "community"):
+            # Junos `trap-group NAME` (`[edit snmp]`): the name is the community its traps carry (Junos OS Network
+            # Management guide, trap-group: "embedded in SNMP trap notification packets ... known as the community").
+            if word in _ALGORITHMS or word in _KEYWORDS or (snmp and word in ("community", "trap-group")):
                 j = i + 1
-                while word != "community" and j + 1 < len(texts) and _TYPE.fullmatch(texts[j]):
+                while word not in ("community", "trap-group") and j + 1 < len(texts) and _TYPE.fullmatch(texts[j]):
                     j += 1
                 if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
                     secret.add(j)
-            # A trap receiver's v1/v2c community, the word after its version: EOS User Manual `snmp-server host HOST
-            # [informs|traps] version 1|2c COMMUNITY`, NX-OS `snmp-server host HOST traps version 2c COMMUNITY`.
-            elif snmp and word == "version" and texts[i + 1:i + 2] in (["1"], ["2c"]) and i + 2 < len(texts):
-                secret.add(i + 2)
         return self._mask(line, [(words[i].start(), words[i].end() - words[i].group().endswith(";"))
                                  for i in sorted(secret)])
 
     def _json_line(self, line: str) -> str:
-        spans = [m.span(2) for m in _JSON_FIELD.finditer(line) if m.group(2) and m.group(2) != MASK]
+        field = _JSON_FIELD if not any(map(_is_ntp_key, self.blocks)) else _NTP_KEY_FIELD
+        spans = [m.span(2) for m in field.finditer(line) if m.group(2) and m.group(2) != MASK]
         line = self._mask(line, spans)
         key = _JSON_KEY.match(line)
         if key and key.group(2) is not None:  # a redis dump's "SNMP_COMMUNITY|NAME"
@@ -162,6 +181,10 @@ class Redactor:
                 opened.append(key)
             elif token.group() == "}":
                 opened[-1:] = []
+            elif key == "value" and token.group(2) is None and token.group(1) and token.group(1) != MASK and \
+                    any(_is_ntp_key(name.lower()) for name in opened if name):  # (an NTP_KEY's value: compact JSON)
+                spans.append(token.span(1))
+                masks.append(MASK)
             elif token.group(2) is not None:  # a key
                 key = token.group(1)
                 start = token.start(1) + (len(_COMMUNITY_PREFIX) if key.startswith(_COMMUNITY_PREFIX) else 0)
@@ -173,6 +196,33 @@ class Redactor:
                 continue
             key = None
         return self._mask(text, spans, masks)
+
+
+# sonic-net/SONiC doc/ntp/ntp-design.md (Config DB schema): `NTP_KEY|<id>` holds the key as `value` (base64), beside
+# `type` and `trusted`; a generic name, masked only inside that table (a CONFIG_DB object, a redis dump's key).
+_NTP_KEY_FIELD = re.compile(rf'("(?:value|{_SECRET_FIELD})"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
+
+
+def _is_ntp_key(block: str) -> bool:
+    return block == "ntp_key" or block.startswith("ntp_key|")
+
+
+def _host_community(texts: list[str], at: int) -> set[int]:
+    """The index of the community on a `snmp-server host HOST ...` line whose words after HOST start at ``at``
+    (_HOST_OPTIONS), or nothing: a line of another setting, or SNMPv3's."""
+    while at < len(texts):
+        word = texts[at]
+        if word in _HOST_OPTIONS:
+            at += 1 + _HOST_OPTIONS[word]
+        elif word == "version" and at + 1 < len(texts):
+            if texts[at + 1] in _HOST_V3:
+                return set()
+            at += 2
+        elif word in _HOST_SETTINGS or word in ("{", ";"):
+            return set()
+        else:
+            return {at}
+    return set()
 
 
 # A CONFIG_DB line's key: "SNMP_COMMUNITY|NAME" (group 2) or any "NAME" (group 3).

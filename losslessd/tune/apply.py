@@ -82,6 +82,10 @@ class Pusher:
         # what the operator must hear though the push stands (a checkpoint left on the switch): the tune says it
         # and keeps it with its events (`tune report`), then clears the list
         self.warnings: list[str] = []
+        # what a failed push left on the device (a SONiC checkpoint whose rollback failed, the operator's way back; an
+        # EOS config session of ours whose commit may wait on its timer): removed or reverted by the device's next
+        # push or put-back, named in by_hand until then; a new session for the device (session._reopen) takes it over
+        self.left: list[str] = []
 
     @property
     def name(self) -> str:
@@ -146,7 +150,11 @@ class Pusher:
         why = self._put_back(token, check)
         if why is not None:
             raise PushError(self.name, f"putting the settings as found back failed: {why}", False)
-        problem = check(self.running())
+        try:
+            problem = check(self.running())
+        except InputError as exc:  # (the put-back ran: the device changed, so no input error)
+            raise PushError(self.name, f"the settings as found were put back, but reading them back failed "
+                                       f"({exc.message}): whether they hold is not known", False) from None
         if problem is not None:
             raise PushError(self.name, f"put the settings as found back, but {problem}", False)
 
@@ -198,6 +206,7 @@ class EosPusher(Pusher):
 
     def push(self, snippet: str, check: Check) -> Pushed:
         self.running()  # a device whose running config cannot be read as it is gets no commit it cannot check
+        self._no_pending_commit()
         try:
             self.dev.load_merge_candidate(config=snippet)
             diff = self.guard.mask(self.dev.compare_config())[0]
@@ -212,9 +221,11 @@ class EosPusher(Pusher):
             raise self._undone(f"napalm refused the change: {self._why(exc)}") from None
         try:
             problem = check(self.running())
-        except InputError as exc:  # (an input error still: the running config read back is not one to trust)
-            raise InputError(self._undone(exc.message).message) from None
-        if problem is None and not self.dev.has_pending_commit():
+        except InputError as exc:  # the switch took the commit: a failed push (exit 1), not bad input (exit 2)
+            raise self._undone(f"the switch took the commit on its {CONFIRM_S} s commit timer, but reading the running "
+                               f"config back failed ({exc.message}): whether it holds the change is not "
+                               "known") from None
+        if problem is None and self.dev.config_session not in self._pending():
             problem = "the switch holds no commit waiting for confirmation"
         if problem is not None:
             raise self._undone(f"the commit did not land ({problem})")
@@ -224,20 +235,57 @@ class EosPusher(Pusher):
             raise self._undone(f"the commit could not be confirmed: {self._why(exc)}") from None
         return Pushed(self.name, True, diff)
 
-    def _undone(self, problem: str) -> PushError:
-        """``problem`` after an attempt to take the change back (a pending commit rolled back, else the config session
-        discarded), saying which state the switch was left in: rolled back, or, when that failed too (a session that
-        dropped mid-push), a commit that may stand until its timer reverts it."""
+    def _pending(self) -> dict[str, int]:
+        """The switch's config sessions whose commit waits on its timer, with the seconds left (-1: not said): napalm's
+        own reading of `show configuration sessions detail` (both of its layouts, EOS before and after 4.32)."""
+        return self.dev._get_pending_commits()
+
+    def _no_pending_commit(self) -> None:
+        """PushError (nothing pushed) when a commit waits on its timer on the switch (another operator's push, or one
+        of ours whose session dropped): whether it stays is its owner's call, and a push beside it was refused by
+        napalm only after opening a session of its own, which then stayed open on the switch."""
         try:
-            if self.dev.config_session is not None and self.dev.has_pending_commit():
+            pending = self._pending()
+        except Exception as exc:  # noqa: BLE001 - napalm's command or JSON failures: the sessions are not known
+            raise PushError(self.name, f"`show configuration sessions detail` failed ({self._why(exc)}); nothing "
+                                       "pushed", False) from None
+        for name in [name for name in self.left if name in pending]:
+            try:  # ours, committed by a push whose session dropped: reverted now rather than when its timer runs out
+                self.dev.config_session = name
+                self.dev.rollback()  # (`configure session NAME abort`)
+            except Exception as exc:  # noqa: BLE001
+                raise PushError(self.name, f"`configure session {name} abort` (a commit of ours that a dropped session "
+                                           f"left on its timer) failed ({self._why(exc)}); nothing pushed",
+                                False) from None
+            del pending[name]
+        self.left.clear()
+        if pending:
+            shown = ", ".join(f"{name} ({f'{left} s left' if left >= 0 else 'time left not shown'})"
+                              for name, left in sorted(pending.items()))
+            name = min(pending)
+            raise PushError(self.name, f"a commit is pending on its commit timer on the switch (config session "
+                            f"{shown}: another push, or one whose SSH session dropped); nothing pushed: keep it "
+                            f"with `configure session {name} commit`, revert it now with `configure session {name} "
+                            "abort`, or wait until its timer reverts it, then push again", False)
+
+    def _undone(self, problem: str) -> PushError:
+        """``problem`` after an attempt to take the change back (our commit pending on its timer rolled back, else
+        our config session discarded: never another session's pending commit), saying which state the switch was left
+        in: rolled back, or, when that failed too (a session that dropped mid-push), a commit that may stand until its
+        timer reverts it."""
+        try:
+            if self.dev.config_session is not None and self.dev.config_session in self._pending():
                 self.dev.rollback()  # aborts the session on its timer
             else:
                 self.dev.discard_config()
         except Exception as exc:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
+            session = self.dev.config_session or "NAME"
+            if self.dev.config_session:
+                self.left.append(session)  # (the device's next push reverts it first, over a new session)
             return PushError(self.name, f"{problem}; the rollback failed too ({self._why(exc)}): if the commit landed, "
                              f"the switch runs the candidate until its {CONFIRM_S} s commit timer reverts it (`show "
-                             "configuration sessions` lists it as pendingCommitTimer; `configure session NAME abort` "
-                             "reverts it now)", False)
+                             f"configuration sessions` lists it as pendingCommitTimer; `configure session {session} "
+                             "abort` reverts it now)", False)
         return PushError(self.name, f"{problem}; rolled back", True)
 
     def origin(self, running: str, queues: dict[str, list[int]], family: str | None = None) -> dict:
@@ -265,7 +313,8 @@ class EosPusher(Pusher):
         return None
 
     def by_hand(self, token: dict) -> list[str]:
-        return ["configure", *token["snippet"].splitlines(), "end"]
+        return [*(f"configure session {name} abort" for name in self.left), "configure", *token["snippet"].splitlines(),
+                "end"]
 
 
 def _block(lines: list[str], header: str, indent: int) -> list[str]:
@@ -386,7 +435,10 @@ class SonicPusher(Pusher):
             if problem is not None:
                 raise PushError(self.name, f"nothing to change, yet {problem}", False)
             return Pushed(self.name, False, "")
-        before = f"{self.tag}-before"
+        before, n = f"{self.tag}-before", 1
+        while before in self.left:  # (a kept one is the operator's way back, named to them: never overwritten)
+            n += 1
+            before = f"{self.tag}-before-{n}"
         self._checkpoint(before)
         text = json.dumps(patch)
         kept = False  # the checkpoint stays on the switch when a rollback to it failed: the operator's way back
@@ -408,18 +460,27 @@ class SonicPusher(Pusher):
                 raise error
             try:
                 problem = check(self.running())
-            except InputError as exc:
-                error = self._rolled_back(before, exc.message)
-                kept = not error.rolled_back
-                raise InputError(error.message) from None
+                if problem is not None:
+                    problem = f"the patch did not land ({problem})"
+            except InputError as exc:  # the patch was applied: a failed push (exit 1), not bad input (exit 2)
+                problem = (f"`config apply-patch` applied the patch, but reading the running config back failed "
+                           f"({exc.message}): whether it holds the change is not known")
             if problem is not None:
-                error = self._rolled_back(before, f"the patch did not land ({problem})")
+                error = self._rolled_back(before, problem)
                 kept = not error.rolled_back
                 raise error
         finally:
-            if not kept:
+            if kept:
+                self.left.append(before)
+            else:
                 self._delete_checkpoint(before)
+        self._forget_left()
         return Pushed(self.name, True, json.dumps(patch, indent=1))
+
+    def _forget_left(self) -> None:
+        """The device is at a known state again: the checkpoints failed pushes kept are no way back any more."""
+        while self.left:
+            self._delete_checkpoint(self.left.pop(0))
 
     def _rolled_back(self, checkpoint: str, problem: str) -> PushError:
         """``problem`` after a rollback to ``checkpoint``, saying whether it ran; when it did not (it failed, or the
@@ -439,12 +500,17 @@ class SonicPusher(Pusher):
         return {"checkpoint": name}
 
     def _put_back(self, token: dict, check: Check) -> str | None:
-        return self._rollback(token["checkpoint"])
+        why = self._rollback(token["checkpoint"])
+        if why is None:
+            self._forget_left()
+        return why
 
     def by_hand(self, token: dict) -> list[str]:
-        return [_ROLLBACK.format(token["checkpoint"]), _DELETE_CHECKPOINT.format(token["checkpoint"])]
+        return [_ROLLBACK.format(token["checkpoint"]),
+                *(_DELETE_CHECKPOINT.format(name) for name in (*self.left, token["checkpoint"]))]
 
     def forget(self, token: dict) -> None:
+        self._forget_left()
         self._delete_checkpoint(token["checkpoint"])
 
 

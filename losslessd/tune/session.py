@@ -545,10 +545,12 @@ class Tuner:
     def _reopen(self, name: str) -> None:
         """A new session for ``name``'s pusher: a push whose session broke off left it unusable, while the device
         may well take a new login (a link that flapped); PushError when it does not."""
+        old = self.pushers[name]
         with contextlib.suppress(Exception):
-            self.pushers[name].close()
+            old.close()
         self.pushers[name] = _opened(pusher_for(self.hosts[name], self.opts.known_hosts, self.opts.ssh_timeout_s,
                                                 self.tag))
+        self.pushers[name].left = old.left  # (what the failed push kept on the device: removed once it is back)
 
     def _name_left(self) -> None:
         """A device with a way back but no open session when the tune stopped (a resumed tune stopped while its
