@@ -63,6 +63,7 @@ class DeviceFix:
     findings: list[Finding]  # the device's fixable findings
     parts: list[Part] = field(default_factory=list)
     message: str | None = None  # why no snippet could be made
+    limit: bool = False  # (message) the policy asks what the platform cannot do (render.PolicyLimit), facts aside
     diff: str | None = None
     diff_note: str | None = None  # why there is no diff
     verified: bool = False  # the fixed config (or host) was linted again
@@ -130,8 +131,9 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
         return out
     again = _device_fix(device, findings, policy, unsafe, model, follow)
     # (a follow-up the facts cannot render, an ECN section for a port of unknown speed: the first fix stands, its
-    # introduced problems listed, rather than no fix at all)
-    return out if again.message is not None else again
+    # introduced problems listed, rather than no fix at all; one the policy cannot have on the platform, a strict CNP
+    # queue below the new lossless one on EOS, is refused: no fix of this device can clear what the first brings)
+    return out if again.message is not None and not again.limit else again
 
 
 def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
@@ -146,7 +148,7 @@ def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe:
         inputs = _read(device) if device.platform == "sonic" else None
         out.parts = _parts(device, findings, policy, unsafe, model, follow, inputs)
     except InputError as exc:
-        out.message = f"cannot work out a fix: {exc}"
+        out.message, out.limit = f"cannot work out a fix: {exc}", isinstance(exc, render.PolicyLimit)
         return out
     _apply_and_verify(out, device, policy, inputs)
     # (once the snippets are final: cutting one against the config, Shape.changes, may turn it into a patch)
@@ -179,6 +181,14 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
     for (disruptive, port), sections in by_port.items():
         groups.setdefault((disruptive, frozenset(sections)), set()).add(port)
+    # A port whose queue maps some part of this fix writes (printed or withheld) gets its ECN on the queues those maps
+    # place the lossless classes on, in every part: marking on a queue no lossless class reaches yet is harmless, and
+    # is in place when the maps part lands (NX-OS: WRED ECN in the queuing policy, the class in the qos-group maps;
+    # never the device's own queue of another class, never a refusal for want of one).
+    own = render.OWN_QUEUE_MAPS.get(device.platform, frozenset())
+    remapped = {port for (_, sections), ports in groups.items() if sections & own for port in ports}
+    remapped_later = set() if unsafe else {port for (disruptive, sections), ports in groups.items()
+                                           if disruptive and sections & own for port in ports}
     if device.opensm is not None:  # a subnet manager's numbers come from the policy alone
         prof = render_opensm.profile(policy)
     else:
@@ -197,7 +207,8 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                        # (a queue scheduler.strict_allowed lists stays strict: SCH001 accepts it)
                        strict_off=tuple(sorted(strict_now - set(made.strict_queues)
                                                - set(policy.scheduler.strict_allowed or ()))),
-                       weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))))
+                       weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))),
+                       ports=[replace(p, carries=None) if p.name in remapped else p for p in made.ports])
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db(inputs or _read(device)) if device.platform == "sonic" else None
@@ -210,6 +221,11 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             restricted = render.restrict(prof, sections, ports)
             snippet = render.render(device.platform, restricted)
             notes = render.operator_notes(device.platform, restricted)
+            waits = sorted(p for p in ports if p is not None and p in remapped_later)
+            if waits and not sections & own and isinstance(restricted, render.Profile) and restricted.writes_ecn(
+                    device.platform):
+                notes.append(f"the ECN on {', '.join(map(str, waits))} goes on the queue(s) the withheld maps part "
+                             "places the lossless class on: RoCE is marked there once that part is applied")
             if writes_nothing(snippet):  # (a template with no branch for these sections: its header alone)
                 snippet, empty = None, True
             elif db is not None:
