@@ -540,7 +540,8 @@ def test_nxos_fix_puts_the_safe_ecn_on_the_queue_its_maps_part_makes_lossless(tm
     """NX-OS: a new lossless priority 1 that the device's maps put on no queue. The ECN part (safe: ECN-capable
     packets are marked, none changes class) was rendered by the device's own maps, which place priority 1 nowhere:
     the whole fix was refused ("does not say which egress queue"). It goes on queue 1, where the maps part (qos-group
-    1, `pause pfc-cos 1`) places the class, printed before it; withheld, the part says what it waits for."""
+    1, `pause pfc-cos 1`) places the class, printed before it. NX-OS's ECN is its queuing policy, which also weighs
+    the queues the classes running now use: without --unsafe-fixes it is withheld with the maps part it waits for."""
     pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "dscp"},
                   cnp={"dscp": 1, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100,
                   ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
@@ -556,6 +557,6 @@ def test_nxos_fix_puts_the_safe_ecn_on_the_queue_its_maps_part_makes_lossless(tm
             "9216 bytes") in ecn
     assert "    pause pfc-cos 1" in dev.parts[1].snippet.splitlines()
     (safe,) = fix.plan(before, model=model).devices
-    assert safe.parts[0].printed and not safe.parts[1].printed
-    assert any("withheld maps part" in note for note in safe.parts[0].notes)
-    assert {f.code for f in safe.unresolved} == {"ECN001"}  # (RoCE reaches the marking queue with the maps part)
+    assert [(p.label, p.sections, p.printed) for p in safe.parts] == [
+        ("safe", ["watchdog"], True), ("disruptive", ["ecn", "maps", "pfc"], False)]
+    assert "ECN001" in {f.code for f in safe.parts[1].findings} and safe.verified and not safe.unresolved
