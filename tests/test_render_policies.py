@@ -560,3 +560,17 @@ def test_nxos_fix_puts_the_safe_ecn_on_the_queue_its_maps_part_makes_lossless(tm
     assert [(p.label, p.sections, p.printed) for p in safe.parts] == [
         ("safe", ["watchdog"], True), ("disruptive", ["ecn", "maps", "pfc"], False)]
     assert "ECN001" in {f.code for f in safe.parts[1].findings} and safe.verified and not safe.unresolved
+
+
+def test_junos_fix_is_refused_where_no_whole_percent_fill_level_fits_the_ecn_its_trust_fix_needs(tmp_path):
+    """Junos's PCP trust fix opens a no-loss class on queue 1 that marks no ECN (ECN001); the ECN its follow-up
+    needs is refused, Kmin 9216 B in no whole percent of the queue buffer (a policy limit, as `render` refuses it):
+    the fix was printed with the ECN001 it brings listed, now it is refused with that reason."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [1], "trust": "pcp"},
+                  cnp={"dscp": 0, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100,
+                  ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
+                       "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0})
+    before = lint([_device(tmp_path, "juniper_junos", "qfx10000-ptx")], pol, fmt="juniper_junos")
+    model = render_golden.options("juniper_junos", "qfx10000-ptx")["model"]
+    (dev,) = fix.plan(before, unsafe=True, model=model).devices
+    assert dev.message is not None and "whole-percent fill levels" in dev.message, dev.message

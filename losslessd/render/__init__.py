@@ -750,8 +750,9 @@ _SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(?:g|gb/s|gbps|gbe)?", re.
 
 class PolicyLimit(InputError):
     """The policy asks what the platform cannot do, whatever the device's facts (a strict CNP queue below a round-robin
-    one on EOS, PFC by DSCP with no DSCP for a lossless priority on Junos, watchdog timers or actions outside the
-    platform's): a fix whose follow-up render meets one refuses, rather than print a fix that brings the problem."""
+    one on EOS, PFC by DSCP with no DSCP for a lossless priority on Junos, a Kmin range no whole-percent Junos fill
+    level lands in, watchdog timers or actions outside the platform's): a fix whose follow-up render meets one
+    refuses, rather than print a fix that brings the problem."""
 
 
 _SHOWN = 80  # characters of a refused name or --ports an error quotes
@@ -1337,7 +1338,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         for port in prof.ports:
             if not port.ecn_fill_fits:
                 us, low, high = port.ecn_fill  # type: ignore[misc]
-                raise InputError(f"port {port.name}: Junos writes ECN as whole-percent fill levels of a {us} us "
+                raise PolicyLimit(f"port {port.name}: Junos writes ECN as whole-percent fill levels of a {us} us "
                                  f"queue buffer (Kmax at {high} %), and no whole percent puts Kmin {port.kmin_bytes} B "
                                  "inside the policy's ecn.min_threshold_bytes: widen that range or narrow "
                                  "ecn.max_threshold_bytes towards Kmin")
