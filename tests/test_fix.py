@@ -104,6 +104,9 @@ BREAK_ON = {
     # lands in it (PortProfile.ecn_fill): a Kmin one byte above the range would round back in.
     ("ECN003", "juniper_junos"): lambda prof, pol: _with_ports(BREAK["ECN003"](prof, pol), lambda p: {
         "kmin_bounds": (0, math.inf)}),
+    # EOS queues above the last `no priority` one are strict by default (queue 0 cannot be made strict alone): a DSCP
+    # the written map sends to TC 5 reaches strict queue 5 above the lossless queue; the fix remaps it (disruptive).
+    ("SCH001", "arista_eos"): lambda prof, pol: replace(prof, dscp_to_tc={**prof.dscp_to_tc, 10: 5}),
 }
 
 
@@ -210,8 +213,6 @@ CANNOT = {
        for platform in ("sonic", "arista_eos", "cisco_nxos", "juniper_junos")},
     **{("PFC007", platform): "only NX-OS reads a member's own compatibility parameters (model Port.incompatible)"
        for platform in ("sonic", "arista_eos", "juniper_junos", "nvidia_cumulus")},
-    ("SCH001", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default: queue 0 cannot be "
-                              "made strict alone",
 }
 HEADROOM_RULES = {"BUF001", "BUF002", "ECN004"}  # need a PG profile in the config
 SWITCH_SECTIONS = {"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buffer", "watchdog"}
@@ -463,8 +464,10 @@ def test_rules_declare_sections_and_safety_consistently():
     for code, rule in all_rules().items():
         assert bool(rule.fix_sections) == rule.fixable, code
         assert rule.fix_sections <= rnd.SECTIONS, code
-        # (MAP002: a CNP queue's scheduler is safe, a CNP remap disruptive; its findings say which, disruptive_for)
-        assert rule.disruptive == bool(rule.fix_sections & rnd.DISRUPTIVE_SECTIONS) or code == "MAP002", code
+        # (MAP002: a CNP queue's scheduler is safe, a CNP remap disruptive; SCH001: a scheduler is safe, the remap
+        # off EOS's default-strict queues disruptive; their findings say which, disruptive_for)
+        assert (rule.disruptive == bool(rule.fix_sections & rnd.DISRUPTIVE_SECTIONS)
+                or code in ("MAP002", "SCH001")), code
     out = losslessd("rules", "MAP002").stdout
     assert out.startswith("MAP002 cnp-not-strict  [error, port scope, fixable, safe: `losslessd fix` renders ecn, "
                           "maps, scheduler]")

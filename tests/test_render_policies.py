@@ -49,6 +49,9 @@ REFUSALS = (
     "Mb/s row",  # the SKU's own table has no row for the port
     # fix on a device: Junos keeps no lossy class beside a lossless one on a queue, and which to move is the operator's
     "Junos takes no lossy class beside a lossless one",
+    # fix on a device: NX-OS states no cable length, and a port's explicit pause buffer (ECN004's buffer section) is
+    # sized by it; the stock config patched has one such port (Ethernet1/2, 400G over 300 m)
+    "cable length unknown, so its PFC headroom cannot be sized",
 )
 PORTS = ("100G:5m:9100", "400G:300m:9100", "25G:3m:1500", "200G:40m:4200")
 
@@ -151,13 +154,7 @@ def _device(tmp: Path, platform: str, variant: str | None) -> Path:
 
 
 # Fix bugs this test found and left open (session 37 report; `--runxfail` shows the failing policy): each fails.
-FIX_OPEN = {
-    # (EOS: the fix reports the SCH001 it brings, queues strict by default above the last `no priority` one that the
-    # new lossless priority's PCPs reach; moving that traffic is left to a human, rules/sch.py)
-    ("arista_eos", "trident-tomahawk"): "the applied fix brings SCH001 (reported as introduced)",
-    ("arista_eos", "sand"): "the applied fix brings SCH001 (reported as introduced)",
-    ("cisco_nxos", "n9k"): "fix refuses: the config does not say which egress queue carries a new lossless priority",
-}
+FIX_OPEN: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.slow
@@ -500,3 +497,80 @@ def test_mlx5_fix_writes_the_cnp_marking_without_ecn_required(tmp_path):
     assert devices and all(d.message is None and d.verified and not d.unresolved and not d.introduced for d in devices)
     script = "".join(p.snippet for d in devices for p in d.parts if p.snippet is not None)
     assert "/ecn/roce_np/cnp_802p_prio" in script and "/ecn/roce_np/enable/" not in script
+
+
+_WATCHDOG_100 = {"detection_time_ms": {"min": 100, "max": 100}, "restoration_time_ms": {"min": 100, "max": 100}}
+
+
+@pytest.mark.parametrize("variant", ["trident-tomahawk", "sand"])
+def test_eos_fix_moves_traffic_off_the_default_strict_queues_it_leaves_above_a_new_lossless_queue(tmp_path, variant):
+    """EOS queues above the last `no priority` one are strict by default: a PCP trust fix making priority 2 lossless
+    left PCP 4-7 (EOS's default CoS map) on strict queues 4-7 above it, and SCH001 named no section on EOS, so the fix
+    reported the SCH001 it brought. Its follow-up now writes the policy's whole CoS map (a remap: disruptive)."""
+    pol = _policy(lossless={"priorities": [2], "dscp": [0], "trust": "pcp"},
+                  cnp={"dscp": 1, "priority": 1, "strict": False}, ecn={"required": False},
+                  nic={"ecn_np": False, "ecn_rp": False}, watchdog=_WATCHDOG_100)
+    before = lint([_device(tmp_path, "arista_eos", variant)], pol, fmt="arista_eos")
+    (dev,) = fix.plan(before, unsafe=True).devices
+    assert dev.message is None and dev.verified
+    assert ([f.code for f in dev.unresolved], [f"{f.code} {f.message}" for f in dev.introduced]) == ([], [])
+    (part,) = [p for p in dev.parts if "maps" in p.sections]
+    assert part.label == "disruptive" and {"pfc", "scheduler", "trust"} <= set(part.sections)
+    assert "qos map cos 0 3 4 5 6 7 to traffic-class 0" in part.snippet.splitlines()
+    assert any(f"   {word} 2\n      no priority\n" in part.snippet for word in ("uc-tx-queue", "tx-queue"))
+    # Without --unsafe-fixes the trust part that opens the class is withheld: nothing is brought, nothing remapped.
+    (safe,) = fix.plan(before).devices
+    assert safe.verified and not safe.introduced and not any(p.printed for p in safe.parts if "maps" in p.sections)
+
+
+def test_eos_fix_is_refused_where_the_policy_cannot_have_its_strict_cnp_queue(tmp_path):
+    """The same fix under a strict CNP on PCP 1, below the new round-robin lossless queue 2: no EOS config has both
+    (render refuses the policy), so the follow-up is refused and the fix with it, not printed with the MAP002 and
+    SCH001 it brings listed as introduced."""
+    pol = _policy(lossless={"priorities": [2], "dscp": [1], "trust": "pcp"},
+                  cnp={"dscp": 0, "priority": 1, "strict": True}, ecn={"required": False},
+                  nic={"ecn_np": False, "ecn_rp": False}, watchdog=_WATCHDOG_100)
+    before = lint([_device(tmp_path, "arista_eos", "sand")], pol, fmt="arista_eos")
+    (dev,) = fix.plan(before, unsafe=True).devices
+    assert dev.message is not None and "the strict CNP queue 1 below it cannot be strict" in dev.message
+    assert dev.parts == []
+
+
+def test_nxos_fix_puts_the_safe_ecn_on_the_queue_its_maps_part_makes_lossless(tmp_path):
+    """NX-OS: a new lossless priority 1 that the device's maps put on no queue. The ECN part (safe: ECN-capable
+    packets are marked, none changes class) was rendered by the device's own maps, which place priority 1 nowhere:
+    the whole fix was refused ("does not say which egress queue"). It goes on queue 1, where the maps part (qos-group
+    1, `pause pfc-cos 1`) places the class, printed before it. NX-OS's ECN is its queuing policy, which also weighs
+    the queues the classes running now use: without --unsafe-fixes it is withheld with the maps part it waits for."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "dscp"},
+                  cnp={"dscp": 1, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100,
+                  ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
+                       "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0})
+    before = lint([_device(tmp_path, "cisco_nxos", "n9k")], pol, fmt="cisco_nxos")
+    model = render_golden.options("cisco_nxos", "n9k")["model"]
+    (dev,) = fix.plan(before, unsafe=True, model=model).devices
+    assert dev.message is None and dev.verified and not dev.unresolved and not dev.introduced
+    assert [(p.label, "ecn" in p.sections, "maps" in p.sections) for p in dev.parts] == [
+        ("safe", True, False), ("disruptive", False, True)]
+    ecn = dev.parts[0].snippet
+    assert ("  class type queuing c-out-8q-q1\n    bandwidth remaining percent 50\n    random-detect minimum-threshold "
+            "9216 bytes") in ecn
+    assert "    pause pfc-cos 1" in dev.parts[1].snippet.splitlines()
+    (safe,) = fix.plan(before, model=model).devices
+    assert [(p.label, p.sections, p.printed) for p in safe.parts] == [
+        ("safe", ["watchdog"], True), ("disruptive", ["ecn", "maps", "pfc"], False)]
+    assert "ECN001" in {f.code for f in safe.parts[1].findings} and safe.verified and not safe.unresolved
+
+
+def test_junos_fix_is_refused_where_no_whole_percent_fill_level_fits_the_ecn_its_trust_fix_needs(tmp_path):
+    """Junos's PCP trust fix opens a no-loss class on queue 1 that marks no ECN (ECN001); the ECN its follow-up
+    needs is refused, Kmin 9216 B in no whole percent of the queue buffer (a policy limit, as `render` refuses it):
+    the fix was printed with the ECN001 it brings listed, now it is refused with that reason."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [1], "trust": "pcp"},
+                  cnp={"dscp": 0, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100,
+                  ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
+                       "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0})
+    before = lint([_device(tmp_path, "juniper_junos", "qfx10000-ptx")], pol, fmt="juniper_junos")
+    model = render_golden.options("juniper_junos", "qfx10000-ptx")["model"]
+    (dev,) = fix.plan(before, unsafe=True, model=model).devices
+    assert dev.message is not None and "whole-percent fill levels" in dev.message, dev.message

@@ -24,6 +24,7 @@ from ..lint.registry import all_rules
 from ..model import Device, Fabric, SchedulerType
 from ..parse import parser_for, sonic
 from ..parse.base import Input
+from ..platforms import PLATFORMS
 from ..policy import Policy
 from ..render import opensm as render_opensm
 from ..rules.sch import WEIGHTED
@@ -63,6 +64,7 @@ class DeviceFix:
     findings: list[Finding]  # the device's fixable findings
     parts: list[Part] = field(default_factory=list)
     message: str | None = None  # why no snippet could be made
+    limit: bool = False  # (message) the policy asks what the platform cannot do (render.PolicyLimit), facts aside
     diff: str | None = None
     diff_note: str | None = None  # why there is no diff
     verified: bool = False  # the fixed config (or host) was linted again
@@ -130,8 +132,9 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
         return out
     again = _device_fix(device, findings, policy, unsafe, model, follow)
     # (a follow-up the facts cannot render, an ECN section for a port of unknown speed: the first fix stands, its
-    # introduced problems listed, rather than no fix at all)
-    return out if again.message is not None else again
+    # introduced problems listed, rather than no fix at all; one the policy cannot have on the platform, a strict CNP
+    # queue below the new lossless one on EOS, is refused: no fix of this device can clear what the first brings)
+    return out if again.message is not None and not again.limit else again
 
 
 def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
@@ -146,7 +149,7 @@ def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe:
         inputs = _read(device) if device.platform == "sonic" else None
         out.parts = _parts(device, findings, policy, unsafe, model, follow, inputs)
     except InputError as exc:
-        out.message = f"cannot work out a fix: {exc}"
+        out.message, out.limit = f"cannot work out a fix: {exc}", isinstance(exc, render.PolicyLimit)
         return out
     _apply_and_verify(out, device, policy, inputs)
     # (once the snippets are final: cutting one against the config, Shape.changes, may turn it into a patch)
@@ -168,14 +171,32 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     ``follow``'s, (disruptive, port) -> sections the first try's lines needed too)."""
     rules = all_rules()
     facts, pool = render.device_facts(device, policy)
-    everywhere = [f.name for f in facts] or [None]  # a device-wide finding: every port, or a portless SM
+    everywhere: list[str | None] = [f.name for f in facts] or [None]  # a device-wide finding: every port, or an SM
+    # A port whose queue maps some part of this fix writes (printed or withheld) gets its ECN on the queues those maps
+    # place the lossless classes on, in every part: marking on a queue no lossless class reaches yet is harmless, and
+    # is in place when the maps part lands (NX-OS: WRED ECN in the queuing policy, the class in the qos-group maps;
+    # never the device's own queue of another class, never a refusal for want of one).
+    own = render.OWN_QUEUE_MAPS.get(device.platform, frozenset())
+    asked: list[tuple[Finding | None, bool, frozenset[str], list[str | None]]] = [
+        (f, rules[f.code].disruptive_for(f), rules[f.code].fix_sections_for(f),
+         [f.port] if f.port is not None else everywhere) for f in findings]
+    asked += [(None, disruptive, frozenset(more), [where] if where is not None else everywhere)
+              for (disruptive, where), more in (follow or {}).items()]
+    remapped = {port for _, _, sections, ports in asked if sections & own for port in ports}
+    remapped_later = set() if unsafe else {port for _, disruptive, sections, ports in asked
+                                           if disruptive and sections & own for port in ports}
+    # Where the ECN is the queuing policy (NX-OS), an ECN or scheduler part also weighs every queue, the ones the
+    # classes running now use among them: until the maps part lands it is no safer than that part, so where that part
+    # is withheld the port's ECN and scheduler sections wait with it (withheld in it, its findings listed there).
+    waits = frozenset({"ecn", "scheduler"}) if PLATFORMS[device.platform].ecn_in_scheduler else frozenset()
+
+    def label(disruptive: bool, sections: frozenset[str], port: str | None) -> bool:
+        return disruptive or bool(sections & waits and port in remapped_later)
+
     by_port: dict[tuple[bool, str | None], set[str]] = {}
-    for f in findings:
-        for port in ([f.port] if f.port is not None else everywhere):
-            by_port.setdefault((rules[f.code].disruptive_for(f), port), set()).update(rules[f.code].fix_sections_for(f))
-    for (disruptive, where), more in (follow or {}).items():
-        for each in ([where] if where is not None else everywhere):
-            by_port.setdefault((disruptive, each), set()).update(more)
+    for _, disruptive, sections, ports in asked:
+        for port in ports:
+            by_port.setdefault((label(disruptive, sections, port), port), set()).update(sections)
     groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
     for (disruptive, port), sections in by_port.items():
         groups.setdefault((disruptive, frozenset(sections)), set()).add(port)
@@ -197,19 +218,25 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                        # (a queue scheduler.strict_allowed lists stays strict: SCH001 accepts it)
                        strict_off=tuple(sorted(strict_now - set(made.strict_queues)
                                                - set(policy.scheduler.strict_allowed or ()))),
-                       weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))))
+                       weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))),
+                       ports=[replace(p, carries=None) if p.name in remapped else p for p in made.ports])
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db(inputs or _read(device)) if device.platform == "sonic" else None
     parts = []
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
-        group = [f for f in findings if rules[f.code].disruptive_for(f) == disruptive
-                 and rules[f.code].fix_sections_for(f) <= sections and (f.port in ports or f.port is None)]
+        group = [f for f, was, wants, _ in asked if f is not None and wants <= sections
+                 and (f.port in ports or f.port is None) and label(was, wants, f.port) == disruptive]
         snippet, notes, empty = None, [], False
         if unsafe or not disruptive:
             restricted = render.restrict(prof, sections, ports)
             snippet = render.render(device.platform, restricted)
             notes = render.operator_notes(device.platform, restricted)
+            pending = sorted(p for p in ports if p is not None and p in remapped_later)
+            if pending and not sections & own and isinstance(restricted, render.Profile) and restricted.writes_ecn(
+                    device.platform):
+                notes.append(f"the ECN on {', '.join(map(str, pending))} goes on the queue(s) the withheld maps part "
+                             "places the lossless class on: RoCE is marked there once that part is applied")
             if writes_nothing(snippet):  # (a template with no branch for these sections: its header alone)
                 snippet, empty = None, True
             elif db is not None:

@@ -748,6 +748,13 @@ _LOSSLESS_KEYED = frozenset({"BUFFER_PG", "BUFFER_QUEUE"})
 _SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
 
 
+class PolicyLimit(InputError):
+    """The policy asks what the platform cannot do, whatever the device's facts (a strict CNP queue below a round-robin
+    one on EOS, PFC by DSCP with no DSCP for a lossless priority on Junos, a Kmin range no whole-percent Junos fill
+    level lands in, watchdog timers or actions outside the platform's): a fix whose follow-up render meets one
+    refuses, rather than print a fix that brings the problem."""
+
+
 _SHOWN = 80  # characters of a refused name or --ports an error quotes
 
 
@@ -972,7 +979,7 @@ def _cnp_class(pol: Policy, lossless: list[int]) -> int:
     class that is neither lossless nor tolerated to run PFC nor best effort. Under a PCP policy switches sort CNPs by
     the priority NICs tag them with, which only the policy can name."""
     if pol.lossless.trust == "pcp":
-        raise InputError(f"policy {pol.name}: switches trust 802.1p (lossless.trust: pcp) and sort CNPs by the "
+        raise PolicyLimit(f"policy {pol.name}: switches trust 802.1p (lossless.trust: pcp) and sort CNPs by the "
                          "priority the NICs tag them with, which cnp names none of: give cnp.priority",
                          file=pol.source_file)
     taken = {*lossless, *pol.lossless.tolerated_priorities, BEST_EFFORT_TC}
@@ -1313,7 +1320,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         # point (congestion-notification-profile input dscp), so a lossless priority no DSCP reaches is never paused.
         bare = prof.unreached
         if bare:
-            raise InputError(f"juniper_junos enables PFC by DSCP, and no DSCP of the policy's lossless.dscp reaches "
+            raise PolicyLimit(f"juniper_junos enables PFC by DSCP, and no DSCP of the policy's lossless.dscp reaches "
                              f"lossless priority {','.join(map(str, bare))}: give lossless.dscp at least one DSCP per "
                              "lossless priority (or make fewer priorities lossless)")
     weighted = [q for q in prof.lossless_queues if q not in prof.strict_queues]
@@ -1322,7 +1329,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         # EOS User Manual, QoS, `priority` (tx-queue): `no priority` on queue N makes queues 0..N round robin, so only
         # queues above the highest weighted one can be strict.
         low = min(q for q in prof.strict_queues if q < max(weighted))
-        raise InputError(f"arista_eos schedules every tx-queue up to the highest round-robin one (lossless queue "
+        raise PolicyLimit(f"arista_eos schedules every tx-queue up to the highest round-robin one (lossless queue "
                          f"{max(weighted)}) round robin, so the strict CNP queue {low} below it cannot be strict: give "
                          "cnp.priority a priority above every lossless priority (or cnp.strict: false)")
     record = PLATFORMS[platform]
@@ -1331,7 +1338,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         for port in prof.ports:
             if not port.ecn_fill_fits:
                 us, low, high = port.ecn_fill  # type: ignore[misc]
-                raise InputError(f"port {port.name}: Junos writes ECN as whole-percent fill levels of a {us} us "
+                raise PolicyLimit(f"port {port.name}: Junos writes ECN as whole-percent fill levels of a {us} us "
                                  f"queue buffer (Kmax at {high} %), and no whole percent puts Kmin {port.kmin_bytes} B "
                                  "inside the policy's ecn.min_threshold_bytes: widen that range or narrow "
                                  "ecn.max_threshold_bytes towards Kmin")
@@ -1443,7 +1450,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
         wanted = prof.wd_actions or tuple(limits.wd_actions)
         chosen = next((a for a in ("drop", *wanted) if a in wanted and a in limits.wd_actions), None)
         if chosen is None:
-            raise InputError(f"{platform} PFC watchdog: the policy's watchdog.actions ({', '.join(wanted)}) are none "
+            raise PolicyLimit(f"{platform} PFC watchdog: the policy's watchdog.actions ({', '.join(wanted)}) are none "
                              f"that {platform} can set ({', '.join(limits.wd_actions)}); add one of those to the "
                              "policy's watchdog.actions")
         action = chosen
@@ -1489,7 +1496,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
                f"{restoration // poll} polls of {poll} ms, outside {limits.wd_detection_polls} and "
                f"{limits.wd_restoration_polls}")
     if why or detection is None or restoration is None:
-        raise InputError(f"{platform} PFC watchdog: {why}; widen the policy's watchdog.detection_time_ms or "
+        raise PolicyLimit(f"{platform} PFC watchdog: {why}; widen the policy's watchdog.detection_time_ms or "
                          "restoration_time_ms range")
     return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection, wd_restoration_ms=restoration, wd_action=action)
 

@@ -9,6 +9,7 @@ Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic cla
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
@@ -82,14 +83,15 @@ class LosslessClassStarved(PortRule):
     ## Fix
     Give the lossless queue a weight (a share of the bandwidth the strict queues leave), and make strict
     only the CNP queue (or what `scheduler.strict_allowed` lists); on a NIC, `mlnx_qos -i IF --tsa ...
-    --tcbw ...` with a non-zero share for the lossless TC.
+    --tcbw ...` with a non-zero share for the lossless TC. On EOS, whose queues above the last `no priority`
+    one are strict by default, move the traffic off them instead (the DSCP or CoS map: a disruptive fix).
     """
 
     code = "SCH001"
     name = "lossless-class-starved"
     scope = "port"
     severity = Severity.error
-    fix_sections = frozenset({"scheduler"})
+    fix_sections = frozenset({"scheduler", "maps"})  # (maps: EOS only, its default-strict queues; each finding names)
 
     device_kind = None  # switches and hosts
 
@@ -97,7 +99,8 @@ class LosslessClassStarved(PortRule):
         host = device.kind == DeviceKind.host
         unit = "TC" if host else "queue"
         lossless = _lossless_units(ctx, device, port)
-        section = {"section": None} if host else {}  # the host script writes no ETS: a human sets it
+        # (the host script writes no ETS: a human sets it)
+        section: dict[str, Any] = {"section": None if host else "scheduler"}
         queues = port.queues
         for q, prio in sorted(lossless.items()):
             queue = queues.get(q)
@@ -170,10 +173,11 @@ class LosslessClassStarved(PortRule):
                                   source=src, key="strict", strict=strict)
             return
         if device.platform == "arista_eos":
-            # EOS queues above the highest `no priority` queue are strict by default: no scheduler line makes
-            # them weighted while the CNP queue above stays strict, so only moving the traffic off them (the
-            # DSCP map, a disruptive change) helps; a human decides.
-            section = {"section": None}
+            # EOS queues above the highest `no priority` queue are strict by default (`no priority` on queue N makes
+            # 0..N round robin: EOS User Manual, QoS, tx-queue `priority`): no scheduler line makes one weighted
+            # while a strict CNP queue above it stays strict, so the fix moves the traffic off them, the policy's
+            # whole map (every other code point to the best-effort class), which reclassifies a running class.
+            section = {"section": ["maps", "scheduler"], "disruptive": True}
         what = "strict priority" if len(written) == 1 else "strict priority each"
         yield self.finding(f"{unit} {numbers(written)} {'is' if len(written) == 1 else 'are'} {what} above the lossless "
                            f"{unit} {numbers(lossless)}: whatever they carry is always sent first and can take the "
