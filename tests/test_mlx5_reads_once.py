@@ -222,3 +222,42 @@ def test_a_commands_program_is_worked_out_once_and_as_before():
     mlx5._program.cache_clear()
     first = mlx5._program("sudo mlnx_qos -i eth0")
     assert mlx5._program("sudo mlnx_qos -i eth0") is first  # (once per command text)
+
+
+def _old_cut(tail: str, n: int, file: str | None) -> list[capture.Section]:
+    pieces = (tail[:-1] if tail.endswith("\n") else tail).split(capture._NEXT_COMMAND)
+    if tail.startswith(capture._COMMAND) and tail.count(capture._NEXT_MARKER) == len(pieces) - 1:
+        pieces[0] = pieces[0][len(capture._COMMAND):]
+        sections = []
+        line = n
+        for piece in pieces:
+            command, newline, output = piece.partition("\n")
+            value = command.strip()
+            if not value:
+                break
+            sections.append(capture.Section(value, output + "\n" if newline else "", line + 1))
+            line += output.count("\n") + (2 if newline else 1)
+        else:
+            return sections
+    return capture._marked_sections(tail, 0, n, file)
+
+
+def test_a_captures_sections_are_cut_as_before():
+    """capture._cut (every capture's sections: hosts' and switches'), both ways on every text with a command line:
+    empty outputs, a last output without its line end, escaped and malformed marker lines, empty commands."""
+    rng = random.Random(3838)
+    pieces = ["#% command: cat /x\n", "#% command:\n", "#% command:  \n", "#%|x\n", "#% bad\n", "out\n", "\n", "a",
+              "#% command: mlnx_qos -i eth0", "\r\n"]
+    tails = [t[t.index("#% command:"):] for t in TEXTS if "#% command:" in t]
+    tails += ["#% command: a\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
+    assert len(tails) > 3000
+    for tail in tails:
+        try:
+            old = ("sections", _old_cut(tail, 7, "f"))
+        except InputError as exc:
+            old = ("error", str(exc))
+        try:
+            new = ("sections", capture._cut(tail, 7, "f"))
+        except InputError as exc:
+            new = ("error", str(exc))
+        assert new == old, tail
