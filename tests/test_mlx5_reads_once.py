@@ -261,3 +261,25 @@ def test_a_captures_sections_are_cut_as_before():
         except InputError as exc:
             new = ("error", str(exc))
         assert new == old, tail
+
+
+def _old_capture_steps(sections: list[capture.Section]) -> list[tuple]:
+    names = [mlx5._command_name(s.command) for s in sections]
+    last = {name: i for i, name in enumerate(names)}
+    steps: list[tuple] = []
+    for i, sec in enumerate(sections):
+        if last[names[i]] != i:
+            steps.append(("issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used",
+                          sec.line - 1))
+        else:
+            steps.extend(mlx5._section_ops(sec))
+    return steps
+
+
+def test_a_captures_steps_are_as_before_with_and_without_a_command_given_twice():
+    captures = [capture.read(text).sections for text in HOSTS.values() if capture.is_capture(text)
+                and "#%|" not in text]
+    assert len(captures) >= 15
+    for sections in captures + [sections + sections[:2] for sections in captures] + [[*sections[1:], sections[0]]
+                                                                                     for sections in captures]:
+        assert mlx5._capture_steps(sections) == _old_capture_steps(sections)

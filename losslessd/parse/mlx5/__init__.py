@@ -886,6 +886,8 @@ def _capture_steps(sections: list[Section]) -> list[tuple]:
     counts (the others get an issue)."""
     names = [_command_name(s.command) for s in sections]
     last = {name: i for i, name in enumerate(names)}
+    if len(last) == len(names):  # (no command given twice, as a capture's writer writes them: no section left out)
+        return [op for sec in sections for op in _section_ops(sec)]
     steps: list[tuple] = []
     for i, sec in enumerate(sections):
         if last[names[i]] != i:
