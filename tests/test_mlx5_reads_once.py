@@ -6,6 +6,7 @@ sources, issues, findings)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
@@ -16,8 +17,8 @@ import pytest
 from losslessd import capture
 from losslessd.api import lint
 from losslessd.errors import InputError
-from losslessd.parse import lldp, mlx5, parse_group
 from losslessd.parse import base as parse_base
+from losslessd.parse import lldp, mlx5, parse_group
 from losslessd.parse.base import shell_words
 from losslessd.parse.mlx5 import mlnx_qos
 from losslessd.parse.mlx5.wrappers import unwrap
@@ -166,11 +167,9 @@ def _texts() -> list[str]:
     for text in HOSTS.values():
         texts.append(text)
         if capture.is_capture(text):
-            try:
-                texts += [s.output for s in capture.read(text).sections] + \
-                    [s.command for s in capture.read(text).sections]
-            except Exception:  # noqa: BLE001 - a malformed capture is a text like any other here
-                pass
+            with contextlib.suppress(InputError):  # (a malformed capture is a text like any other here)
+                sections = capture.read(text).sections
+                texts += [s.output for s in sections] + [s.command for s in sections]
     for folder in (FIXTURES, ROOT / "tests" / "realworld"):
         for path in sorted(folder.rglob("*")):
             if path.is_file() and path.stat().st_size < 1 << 20 and path.suffix not in (".gz", ".db", ".png"):
