@@ -512,3 +512,17 @@ def test_sonic_ports_with_their_own_lanes_read_the_fields_they_share_once(monkey
     assert [(p.lanes, p.speed_gbps, p.mtu_bytes, p.admin_up) for p in device.ports.values()] == [
         (4, 100.0, 9100, True)] * 64 and not device.issues
     assert read.count("lanes") == 64 and read.count("speed") == read.count("mtu") == 1
+
+
+def test_cli_json_tries_each_line_before_a_document_once_and_makes_no_lines_of_text_that_is_no_json():
+    """cli_json (a host's LLDP output, a route table) steps past the CLI's lines before a document one line at a time,
+    each tried once; text that is no JSON past them has its lines made for nothing (Session 38, part a)."""
+    from losslessd.parse import base
+
+    files = {base.__file__}
+    for lines in (1_000, 4_000):
+        prompts = "root@gpu01:~# lldpcli show neighbors\n" * lines
+        steps, found = _steps(files, base.cli_json, prompts + "lldp.eth0.via=LLDP\n")
+        assert found is None and steps == lines + 2  # (cli_json, then _cli_line per line up to the first that is none)
+        steps, found = _steps(files, base.cli_json, "leaf1#show lldp neighbors | json\n" * lines + '{"lldp": {}}\n')
+        assert found is not None and found.endswith('{"lldp": {}}\n') and steps <= 2 * lines + 4

@@ -496,7 +496,12 @@ _SHELL_PROMPT = re.compile(rf"\s*{SHELL_PROMPT.pattern}(?:\s.*)?\s*")
 def _cli_line(line: str) -> bool:
     """Whether ``line`` is the CLI's own (JUNOS_CLI_LINE, or a switch's or shell's prompt with or without the command
     typed at it)."""
-    return any(form.fullmatch(line) is not None for form in (JUNOS_CLI_LINE, _PROMPT_TYPED, _SHELL_PROMPT))
+    # (each form tried only on a line holding a character it cannot match without: a host's LLDP keyvalue line,
+    # `lldp.eth0.via=LLDP`, cost _PROMPT_TYPED's host-name run 1.2 us to refuse)
+    at = "@" in line
+    return ((at or "{" in line) and JUNOS_CLI_LINE.fullmatch(line) is not None) or \
+        (("#" in line or ">" in line) and _PROMPT_TYPED.fullmatch(line) is not None) or \
+        (at and _SHELL_PROMPT.fullmatch(line) is not None)
 
 
 def cli_json(text: str) -> str | None:
@@ -507,12 +512,13 @@ def cli_json(text: str) -> str | None:
     7: only `"`, `\\` and the control characters below U+0020 must be escaped), which str.splitlines takes for line
     ends, and the string's tail for a prompt line."""
     parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
-    first = 0
-    while first < len(lines) and (not lines[first].strip() or _cli_line(lines[first])):
+    count = len(parts) - (not parts[-1])  # (the lines: the last part is one unless the text ends with its line end)
+    first = 0  # (the lines are made, each with its line end, once a document is found: most outputs are no JSON)
+    while first < count and (not (line := parts[first] + "\n" * (first < len(parts) - 1)).strip() or _cli_line(line)):
         first += 1
-    if first == len(lines) or not lines[first].lstrip().startswith("{"):
+    if first == count or not parts[first].lstrip().startswith("{"):
         return None
+    lines = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
     last = len(lines) - 1
     while last > first and (not lines[last].strip() or _cli_line(lines[last])):
         last -= 1

@@ -454,12 +454,12 @@ class _Reader:
         (lldpd src/client/kv_writer.c: the interface name and the ID subtype become key parts)."""
         entries: list[dict] = []
         last: dict[str, dict] = {}
+        search = _KEYVALUE_KEY.search
         for n, line in enumerate(self.lines, start=self.first):
-            found = _keyvalue(line.strip())
-            if found is None:
+            line = line.strip()  # (_keyvalue's reading, inline: a host's table is read line by line)
+            if not line.startswith("lldp.") or (m := search(line, 6)) is None:
                 continue
-            iface, key, value = found
-            value = value.strip()
+            iface, key, value = line[5:m.start()], m[1], line[m.end():].strip()
             entry = last.get(iface)
             if entry is None or key in entry:  # a key seen again on one interface: its next neighbour
                 entry = last[iface] = {"iface": iface, "line": n}

@@ -886,6 +886,8 @@ def _capture_steps(sections: list[Section]) -> list[tuple]:
     counts (the others get an issue)."""
     names = [_command_name(s.command) for s in sections]
     last = {name: i for i, name in enumerate(names)}
+    if len(last) == len(names):  # (no command given twice, as a capture's writer writes them: no section left out)
+        return [op for sec in sections for op in _section_ops(sec)]
     steps: list[tuple] = []
     for i, sec in enumerate(sections):
         if last[names[i]] != i:
@@ -939,14 +941,10 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     its own file): ("port", iface, line) makes a port unless there is one, ("issue", code, message, line),
     ("set", iface, field, value) ... (see the _Host._op_* methods)."""
     out: list[tuple] = []
-    try:
-        tokens = shell_words(sec.command)
-    except ValueError:
+    program = _program(sec.command)
+    if program is None:
         return ()  # not a command we read
-    tokens = unwrap(tokens)  # (`sudo -u root mlnx_qos ...`: the command it runs)
-    if not tokens:
-        return ()
-    prog, args = os.path.basename(tokens[0]), tokens[1:]
+    prog, args = program
     refused = PLATFORMS[PLATFORM].refuses(sec.output)
     if refused and prog not in _OWN_REFUSALS:  # (the tool is not there, or would not run: what it shows is unknown)
         if prog in ("ethtool", "ip") and args:  # (its interface's port is kept, as a read that ran)
@@ -980,6 +978,20 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     elif prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args):
         out.append(("lldp", *lldp.parse(sec.output, "", sec.line)))
     return _compact(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _program(command: str) -> tuple[str, list[str]] | None:
+    """(program, its arguments) of a section's command (`sudo -u root mlnx_qos ...`: the command it runs), None for no
+    command; worked out once per command text: a section whose output is each host's own (its LLDP neighbours, its
+    MAC address) is not cached by _section_ops, but its command is the fleet's. The list is shared: read, never
+    changed."""
+    try:
+        tokens = shell_words(command)
+    except ValueError:
+        return None
+    tokens = unwrap(tokens)
+    return (os.path.basename(tokens[0]), tokens[1:]) if tokens else None
 
 
 def _dcb_show(out: list, sec: Section, args: list[str]) -> None:
