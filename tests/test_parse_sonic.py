@@ -1038,8 +1038,9 @@ SKU_TEMPLATE = """{# buffers for a 32-port SKU #}
 @pytest.mark.parametrize("text, line", [
     (SKU_TEMPLATE, 1),  # a Jinja comment first
     (SKU_TEMPLATE.split("\n", 1)[1], 1),  # a `{% set %}` first
+    # (`{{` inside a string on line 3 comes first)
     ('{\n    "BUFFER_POOL": {\n        "ingress_lossless_pool": {"size": "{{ pool_size }}", "type": "ingress"},\n'
-     '{% if lossy %}\n        "egress_lossy_pool": {"size": "1", "type": "egress"}\n{% endif %}\n    }\n}\n', 3),  # (`{{` first)
+     '{% if lossy %}\n        "egress_lossy_pool": {"size": "1", "type": "egress"}\n{% endif %}\n    }\n}\n', 3),
 ])
 def test_a_sku_template_is_refused_as_what_it_is(tmp_path, text, line):
     """A sonic-buildimage SKU template given to lint was "invalid JSON: Expecting property name enclosed in double
