@@ -383,7 +383,8 @@ def test_a_trailing_comma_ends_an_opensm_table():
     assert said == ["qos_ca_sl2vl lists 10 VLs, not one per SL 0-15; OpenSM maps missing SLs to VL 0 and drops extra "
                     "entries"], said
     assert sm.qos_sets["ca"].sl2vl == [0, 1, 2, 3, 5, 5, 5, 12, 12, 0] + [0] * 6
-    assert sm.qos_sets["swe"].sl2vl == [0, 1, 2, 3, 4, 5, 6, 7] * 2 and sm.qos_sets["swe"].vlarb_low == [(0, 64), (1, 32)]
+    assert sm.qos_sets["swe"].sl2vl == [0, 1, 2, 3, 4, 5, 6, 7] * 2
+    assert sm.qos_sets["swe"].vlarb_low == [(0, 64), (1, 32)]
     # an empty entry between commas is OpenSM's VL 0 in its place (strtoul of nothing), and said
     gap = parse_text("qos TRUE\nqos_ca_sl2vl 0,1,,3,4,5,6,7,8,9,10,11,12,13,14,7\n")
     assert gap.opensm.qos_sets["ca"].sl2vl[:4] == [0, 1, 0, 3]
