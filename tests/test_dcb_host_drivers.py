@@ -69,12 +69,50 @@ def test_the_setting_named_follows_the_driver(tmp_path, driver, named):
     assert len(nic003) == 1 and named in nic003[0], said
 
 
-def test_an_mlx5_dcb_host_is_still_asked_for_its_ecn_files(tmp_path):
-    """mlx5_core without MLNX_OFED's files: those reads are what its DCQCN is read from, so their absence is said."""
-    said = _said(_host(tmp_path, "mlx5_core"))
-    absent = [s for s in said if " SYS002 " in s and "No such file or directory" in s]
-    assert len(absent) == 3, said
-    assert any(" NIC003 DCQCN state not in the input for roce_np priority 3" in s for s in said), said
+UPSTREAM = HERE / "realworld" / "linux_mlx5" / "dcb-mlx5-upstream-host.txt"
+
+
+def test_an_upstream_mlx5_host_is_not_asked_for_the_ecn_files_its_driver_lacks():
+    """The kernel's own mlx5_core has no sysfs ecn/ directory (MLNX_OFED's driver adds it; upstream serves DCQCN's
+    parameters in debugfs cc_params, Linux drivers/infiniband/hw/mlx5/cong.c, and leaves DCQCN per priority to the
+    firmware's ROCE_CC_PRIO_MASK_P1). Was three SYS002 warnings, one per absent file (exit 1 on every such host), and
+    NIC003/MAP002 asking for the files; now one NIC003 and one MAP002 "could not verify" naming where it is set."""
+    said = _said(UPSTREAM)
+    assert not [s for s in said if " SYS002 " in s], said
+    nic003 = [s for s in said if " NIC003 " in s]
+    assert len(nic003) == 1 and "ROCE_CC_PRIO_MASK_P1" in nic003[0] and "/sys/kernel/debug/mlx5/" in nic003[0], said
+    map002 = [s for s in said if " MAP002 " in s]
+    assert len(map002) == 1 and "cc_params" in map002[0] and "is not in the input" not in map002[0], said
+    nic006 = [s for s in said if " NIC006 " in s]  # (tc/1/traffic_class is MLNX_OFED's too)
+    assert nic006 and "traffic_class" not in nic006[0], said
+    assert parse_group("gpu21", [UPSTREAM]).ports["ens1f0np0"].nic_sysfs_ecn is False
+    ran = losslessd("lint", str(UPSTREAM))
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_mlnx_ofed_mlx5_port_missing_one_ecn_file_is_still_flagged(tmp_path):
+    """The upstream reading needs every ecn/ read absent: a port whose enable files were read and whose cnp files are
+    absent is a MLNX_OFED host with a read gone wrong (the warning stays)."""
+    text = UPSTREAM.read_text().replace(
+        "grep: /sys/class/net/ens1f0np0/ecn/roce_np/enable/*: No such file or directory",
+        "\n".join(f"/sys/class/net/ens1f0np0/ecn/roce_np/enable/{n}:1" for n in range(8)))
+    path = tmp_path / "gpu21.capture"
+    path.write_text(text)
+    said = _said(path)
+    assert [s for s in said if " SYS002 " in s and "No such file or directory" in s], said
+
+
+def test_an_absent_rdma_traffic_class_file_is_said_on_a_mlnx_ofed_host_only(tmp_path):
+    """/sys/class/infiniband/DEV/tc/1/traffic_class is MLNX_OFED's, as the ecn/ files: the upstream host's `cat` of it
+    ("No such file or directory", as pull keeps an optional command's answer) was a SYS002; a host whose ports have
+    the ecn/ files still has it said."""
+    tc = "#% command: cat /sys/class/infiniband/{0}/tc/1/traffic_class\ncat: /sys/class/infiniband/{0}/tc/1/" \
+         "traffic_class: No such file or directory\n"
+    for source, expected in ((UPSTREAM, 0), (GOOD, 1)):
+        path = tmp_path / source.name
+        path.write_text(source.read_text() + tc.format("mlx5_0"))
+        said = [s for s in _said(path) if " SYS002 " in s and "traffic_class" in s]
+        assert len(said) == expected, said
 
 
 def test_a_dcb_host_without_mlx5_files_is_left_out_of_the_dcqcn_parameter_comparison(tmp_path):

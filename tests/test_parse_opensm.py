@@ -371,3 +371,21 @@ def test_eos_global_qos_map_lines_are_no_opensm_options():
     assert not opensm.sniff(Input("x", "qos map dscp 26 to traffic-class 3\nqos map traffic-class 3 to tx-queue 3\n"))
     assert opensm.sniff(Input("x", "qos TRUE\nqos_max_vls 8\n"))
     assert opensm.sniff(Input("x", 'qos TRUE\nnode_name_map_name "/etc/node names.map"\n'))
+
+
+def test_a_trailing_comma_ends_an_opensm_table():
+    """OpenSM's own doc/qos-config.txt writes `qos_ca_sl2vl 0,1,2,3,5,5,5,12,12,0,`: osm_subnet.c's checks split the
+    list with strtok_r (no empty entry) and osm_qos.c's parse stops at the end. A trailing comma was a SYS002
+    "'' is not a VL 0-15" and one VL too many in the count (a table of 16 with one: a false "lists 17 VLs")."""
+    dev = parse_text("qos TRUE\nqos_ca_sl2vl 0,1,2,3,5,5,5,12,12,0,\nqos_swe_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7,\n"
+                    "qos_swe_vlarb_low 0:64,1:32,\n")
+    said, sm = [i.message for i in dev.issues], dev.opensm
+    assert said == ["qos_ca_sl2vl lists 10 VLs, not one per SL 0-15; OpenSM maps missing SLs to VL 0 and drops extra "
+                    "entries"], said
+    assert sm.qos_sets["ca"].sl2vl == [0, 1, 2, 3, 5, 5, 5, 12, 12, 0] + [0] * 6
+    assert sm.qos_sets["swe"].sl2vl == [0, 1, 2, 3, 4, 5, 6, 7] * 2
+    assert sm.qos_sets["swe"].vlarb_low == [(0, 64), (1, 32)]
+    # an empty entry between commas is OpenSM's VL 0 in its place (strtoul of nothing), and said
+    gap = parse_text("qos TRUE\nqos_ca_sl2vl 0,1,,3,4,5,6,7,8,9,10,11,12,13,14,7\n")
+    assert gap.opensm.qos_sets["ca"].sl2vl[:4] == [0, 1, 0, 3]
+    assert any("'' is not a VL" in i.message for i in gap.issues)

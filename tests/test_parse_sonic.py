@@ -15,6 +15,7 @@ from losslessd.parse import parse_group
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import _priority_list, buffermgrd, index_range, parse, sniff
 from losslessd.parse.sonic.converter import to_uint
+from tests.clirun import losslessd
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
 REALWORLD = Path(__file__).parent / "realworld" / "sonic"
@@ -1016,3 +1017,47 @@ def test_pfc_asym_on_makes_the_port_obey_pauses_on_every_priority(tmp_path, asym
         assert "lossy priorities 0,1,2,5,6,7 too" in f.message
     else:
         assert found == []
+
+
+# A SKU template in the shape sonic-buildimage ships (device/<vendor>/<platform>/<SKU>/buffers.json.j2: Jinja `set`
+# and `for` around CONFIG_DB JSON, rendered by sonic-cfggen with the SKU's port_config.ini); values our own.
+SKU_TEMPLATE = """{# buffers for a 32-port SKU #}
+{% set default_cable = '5m' %}
+{
+    "CABLE_LENGTH": {
+        "AZURE": {
+{% for port in PORT %}
+            "{{ port }}": "{{ default_cable }}"{% if not loop.last %},{% endif %}
+{% endfor %}
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("text, line", [
+    (SKU_TEMPLATE, 1),  # a Jinja comment first
+    (SKU_TEMPLATE.split("\n", 1)[1], 1),  # a `{% set %}` first
+    # (`{{` inside a string on line 3 comes first)
+    ('{\n    "BUFFER_POOL": {\n        "ingress_lossless_pool": {"size": "{{ pool_size }}", "type": "ingress"},\n'
+     '{% if lossy %}\n        "egress_lossy_pool": {"size": "1", "type": "egress"}\n{% endif %}\n    }\n}\n', 3),
+])
+def test_a_sku_template_is_refused_as_what_it_is(tmp_path, text, line):
+    """A sonic-buildimage SKU template given to lint was "invalid JSON: Expecting property name enclosed in double
+    quotes (column 2)": true, and no help. Now: a Jinja template, where, and that sonic-cfggen renders it (exit 2)."""
+    path = tmp_path / "buffers.json.j2"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        parse_group("sku", [path], "sonic")
+    assert err.value.message.startswith("a Jinja template, not a CONFIG_DB") and "sonic-cfggen" in err.value.message
+    assert (err.value.file, err.value.line) == (str(path), line)
+    ran = losslessd("lint", "-p", "sonic-azure", str(path))
+    assert ran.returncode == 2 and "a Jinja template" in ran.stdout + ran.stderr, ran.stdout + ran.stderr
+
+
+def test_broken_json_before_any_template_syntax_keeps_its_own_error(tmp_path):
+    path = tmp_path / "qos.json"
+    path.write_text('{\n    "PORT_QOS_MAP": {\n        "Ethernet0": {"pfc_enable": "3,4",}\n    }\n}\n{% if x %}\n')
+    with pytest.raises(InputError) as err:
+        parse_group("leaf", [path], "sonic")
+    assert err.value.message.startswith("invalid JSON") and err.value.line == 3

@@ -693,3 +693,24 @@ def test_pull_reads_a_simulated_hosts_nic_driver(make_sim, tmp_path):
             "supports-test", "supports-eeprom-access", "supports-register-dump", "supports-priv-flags"]
     host = lint([out]).fabric.devices["gpu01"]
     assert {host.ports[c.split()[-1]].nic_driver for c in answers} == {"mlx5_core"}
+
+
+def test_pull_of_an_upstream_mlx5_host_is_not_refused_for_the_ecn_files_its_driver_lacks(make_sim, tmp_path):
+    """A host on the kernel's own mlx5_core answers grep's "No such file or directory" for MLNX_OFED's sysfs ecn/
+    files (Linux drivers/infiniband/hw/mlx5/cong.c: its DCQCN parameters are in debugfs). pull took that answer as a
+    refusal: three SYS014 "the CLI did not behave" per port, exit 1 on a healthy host. The reads are optional now; the
+    answer stays in the capture, and lint, knowing the driver from `ethtool -i`, says where DCQCN is set instead."""
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    shutil.copy(Path(__file__).parent / "realworld" / "linux_mlx5" / "dcb-mlx5-upstream-host.txt",
+                fabric / "gpu21.capture")
+    sim = make_sim(["gpu21"], snmp=False, fabric=fabric)
+    out = tmp_path / "snap"
+    res = _pull_cli(sim.inventory_path, out, sim.env, known_hosts=sim.known_hosts_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    _, pulled = capture.read((out / "gpu21.capture").read_text())
+    ecn = [s.output for s in pulled if "/ecn/roce_" in s.command and s.command.startswith("grep . ")]
+    assert len(ecn) == 3 and all("No such file or directory" in o for o in ecn), ecn
+    findings = lint([out]).findings
+    assert not [f.message for f in findings if f.code in ("SYS014", "SYS002")], [f.message for f in findings]
+    assert [f.code for f in findings if f.code == "NIC003"] == ["NIC003"]

@@ -171,3 +171,16 @@ def test_a_non_mlx5_dcb_host_script_runs_to_its_end(tmp_path):
     ran = subprocess.run(["bash"], input=dry, text=True, capture_output=True, env={"PATH": f"{bin_dir}:/usr/bin:/bin"},
                          timeout=60)
     assert ran.returncode == 0 and ran.stdout.endswith("reached-the-end\n"), ran.stderr
+
+
+def test_an_upstream_mlx5_host_gets_no_ecn_write_and_its_own_setting_named():
+    """The kernel's own mlx5_core has no sysfs ecn/ directory (Port.nic_sysfs_ecn False: its capture found none):
+    the render wrote `echo 1 > .../ecn/roce_np/enable/3`, which stops the script there (set -e); now a comment naming
+    the firmware's ROCE_CC_PRIO_MASK_P1 and debugfs cc_params, and no other vendor's setting."""
+    upstream = Path(__file__).parent / "realworld" / "linux_mlx5" / "dcb-mlx5-upstream-host.txt"
+    script = _script(upstream, "roce-dscp26", ["ecn"], cable_m=5)
+    commands = [line for line in script.splitlines() if not line.startswith("#")]
+    assert not [line for line in commands if "/ecn/" in line], script
+    comment = "\n".join(line for line in script.splitlines() if line.startswith("#"))
+    assert "ROCE_CC_PRIO_MASK_P1" in comment and "/sys/kernel/debug/mlx5/" in comment, comment
+    assert "roce_dcqcn_enable" not in comment and "niccli" not in comment, comment

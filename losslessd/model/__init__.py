@@ -384,6 +384,10 @@ class Port(Model):
     dcb_tool: Literal["mlnx_qos", "dcb"] | None = None
     # A NIC port's kernel driver as `ethtool -i IF` names it ("mlx5_core", "ice", "bnxt_en"); None: not read.
     nic_driver: str | None = None
+    # False where the input read an mlx5_core port's sysfs ecn/ files and the driver has none ("No such file or
+    # directory"): the upstream kernel's mlx5_core, without MLNX_OFED's, serves DCQCN's parameters in debugfs and
+    # leaves DCQCN per priority to the firmware (rules.common.dcqcn_elsewhere). None: not known to lack them.
+    nic_sysfs_ecn: bool | None = None
     # What `dcb buffer show dev IF` answered where the NIC's driver has no DCB buffer operations (Intel ice, Broadcom
     # bnxt_en: "Attribute not found"): its receive buffers per priority are shown by nothing losslessd reads.
     nic_buffers_refused: str | None = None
@@ -491,7 +495,10 @@ class Port(Model):
         mlx5 driver's own: NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification"), so that lint asks for
         them: a port read with mlnx_qos, one whose input read those files, or an mlx5_core one. Not a dcb host's other
         NIC (Intel ice + irdma, Broadcom bnxt_en + bnxt_re), which sets DCQCN its own way. (A render writes them only
-        where the input read them or mlnx_qos: render.PortFacts.mlx5_ecn.)"""
+        where the input read them or mlnx_qos: render.PortFacts.mlx5_ecn.) Not an mlx5_core port whose input found
+        no ecn/ files (Port.nic_sysfs_ecn: the upstream driver's)."""
+        if self.nic_sysfs_ecn is False:
+            return False
         return self.dcb_tool != "dcb" or self.nic_ecn is not None or self.nic_driver == "mlx5_core"
 
     def tc_label(self, tc: int | None) -> str:

@@ -472,6 +472,11 @@ def nic_dscp_fix(name: str, tool: str | None, dscp: int, priority: int) -> str:
 _DCQCN_SETTING = {
     "ice": "Intel irdma's configfs `/sys/kernel/config/irdma/<RDMA device>/roce_dcqcn_enable`",
     "bnxt_en": "Broadcom bnxt_re's congestion control (on by default; `niccli` or bnxt_re's configfs cc settings)",
+    # Linux drivers/infiniband/hw/mlx5/cong.c (mlx5_ib_dbg_cc_name: rp_*, np_cnp_dscp, np_cnp_prio in debugfs
+    # cc_params; no per-priority switch); mstflint mlxconfig's ROCE_CC_PRIO_MASK_P1/_P2 (a bit a priority).
+    "mlx5_core": ("the upstream mlx5_core's firmware setting `ROCE_CC_PRIO_MASK_P1` (a bit a priority; `mlxconfig -d "
+                  "<device> query`) and debugfs `/sys/kernel/debug/mlx5/<PCI address>/cc_params/` (its parameters and "
+                  "CNP marking)"),
 }
 
 

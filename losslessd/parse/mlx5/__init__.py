@@ -265,8 +265,9 @@ class _Host:
         self.ethtool_speed: dict[str, float] = {}
         self.qos_refused: dict[str, tuple[str, int]] = {}  # iface -> (what `mlnx_qos -i IF` answered, its line)
         # iface -> (issue, file, line) for each read of mlx5's ecn/ files that found none: an issue only where the port
-        # has them (Port.mlx5_ecn), known once every section is read
-        self.ecn_absent: dict[str, list[tuple[str, str, int]]] = {}
+        # has them (Port.mlx5_ecn), known once every section is read. None: MLNX_OFED's RDMA device traffic_class
+        # file found absent, an issue only where some port has the ecn/ files (the same driver's).
+        self.ecn_absent: dict[str | None, list[tuple[str, str, int]]] = {}
 
     # -- inputs ------------------------------------------------------------------------------
     def add(self, inp: Input) -> None:
@@ -762,7 +763,8 @@ class _Host:
         self._set_traffic_class(op[1], line_source(file, op[2]))
 
     def _op_ecn_absent(self, file: str, op: tuple) -> None:
-        """("ecn_absent", iface, message, line): a read of mlx5's ecn/ files that found none."""
+        """("ecn_absent", iface, message, line): a read of mlx5's ecn/ files that found none (iface None: of the RDMA
+        device's tc/N/traffic_class)."""
         self.ecn_absent.setdefault(op[1], []).append((op[2], file, op[3]))
 
     def _op_tos_attempted(self, file: str, op: tuple) -> None:
@@ -830,8 +832,11 @@ class _Host:
         for iface, port in device.ports.items():
             if port.speed_gbps is None and iface in self.ethtool_speed:
                 port.speed_gbps = self.ethtool_speed[iface]
+            absent = self.ecn_absent.get(iface, [])
+            if absent and port.nic_ecn is None and port.nic_driver == "mlx5_core":
+                port.nic_sysfs_ecn = False  # (the upstream driver's: no ecn/ directory at all, nothing to warn of)
             mlx5_ecn = port.mlx5_ecn()  # (else DCQCN is the driver's own setting: NIC003 says it is not verified)
-            for message, at, line in self.ecn_absent.get(iface, []) if mlx5_ecn else []:
+            for message, at, line in absent if mlx5_ecn else []:
                 self._issue(message, at, line)
             if not self.captured or iface not in self.attempted and iface not in self.qos_refused:
                 continue  # bare output and scripts: only what they show or set is known, nothing expected
@@ -851,6 +856,9 @@ class _Host:
                         for g in sorted(_DCB_WHAT.keys() - tried) if dcb]
             for command, what in missing:
                 self._issue(f"no `{command}` section in the capture: {what} unknown", file, None)
+        if any(port.mlx5_ecn() for port in device.ports.values()):
+            for message, at, line in self.ecn_absent.get(None, []):
+                self._issue(message, at, line)
         self._tos_over_capture()
         if self.tos:
             dev, (device.roce_tos, device.roce_tos_source, _) = next(iter(self.tos.items()))
@@ -1088,10 +1096,13 @@ def _sysfs(out: list, sec: Section, paths: list[str]) -> None:
             bad.append((n, line))
     cmd = f"`{sec.command}`"
     ecn = [m for p in paths if (m := _GROUP_RE.search(p)) and m.group(2).startswith("ecn/")]
-    if bad and not read and len(ecn) == len(paths) and len({m.group(1) for m in ecn}) == 1 \
+    tclass = all("/class/infiniband/" in p and p.endswith("/traffic_class") for p in paths)
+    if bad and not read and (tclass or len(ecn) == len(paths) and len({m.group(1) for m in ecn}) == 1) \
             and all(_ABSENT_LINE.fullmatch(b) for _, b in bad):
-        # (mlx5's ecn/ files of one port, none there: a NIC without them, or an issue: _Host.finish)
-        out.append(("ecn_absent", ecn[0].group(1), f"{cmd}: no value read ({bad[0][1][:100]!r})", bad[0][0]))
+        # (MLNX_OFED mlx5's ecn/ files of one port, or its RDMA device's traffic_class, none there: a driver without
+        # them, or an issue: _Host.finish)
+        out.append(("ecn_absent", None if tclass else ecn[0].group(1), f"{cmd}: no value read ({bad[0][1][:100]!r})",
+                    bad[0][0]))
     elif not lines:
         _issue_op(out, f"{cmd} printed nothing", sec.line - 1)
     elif not read:

@@ -387,10 +387,19 @@ def _qos_value(field: str, raw, b: _Builder, key: str | None):
     return _vlarb(raw, b, key)
 
 
+def _entries(text: str) -> list[str]:
+    """A comma list's entries, a trailing comma ending it: linux-rdma opensm osm_subnet.c subn_verify_sl2vl and
+    subn_verify_vlarb split on "," with strtok_r (no empty entry), osm_qos.c qos_build_config's strtoul stops at the
+    end (doc/qos-config.txt's own example writes `qos_ca_sl2vl 0,1,2,3,5,5,5,12,12,0,`). An empty entry between two
+    commas is read as OpenSM's parse reads it (VL 0 in its place), and said."""
+    toks = text.split(",")
+    return toks[:-1] if len(toks) > 1 and not toks[-1].strip() else toks
+
+
 def _sl2vl(text: str, b: _Builder, key: str | None) -> list[int]:
     """SL2VL template: VLs for SL 0..15 (man opensm: 'a list of VLs corresponding to SLs 0-15')."""
     vls = []
-    for tok in text.split(","):
+    for tok in _entries(text):
         vl, clean = c_number(tok.strip(), 32, False)
         if not clean or vl > 15:
             b.issue(key, f"{key}: {tok.strip()!r} is not a VL 0-15")
@@ -406,7 +415,7 @@ def _sl2vl(text: str, b: _Builder, key: str | None) -> list[int]:
 def _vlarb(text: str, b: _Builder, key: str | None) -> list[tuple[int, int]]:
     """VL arbitration template: VL:weight pairs, VL 0-14, weight 0-255 (QoS_management_in_OpenSM.txt, 7)."""
     pairs = []
-    for tok in text.split(","):
+    for tok in _entries(text):
         vl_text, sep, weight_text = tok.strip().partition(":")
         vl, vl_ok = c_number(vl_text, 32, False)
         weight, weight_ok = c_number(weight_text, 32, False)

@@ -300,9 +300,29 @@ def is_namespaced(data: object) -> bool:
 Repeated = tuple[tuple, list]
 
 
+# A Jinja statement, comment or expression opener, which no JSON holds outside a string: sonic-buildimage's per-SKU
+# templates (device/*/*/<SKU>/qos.json.j2, buffers.json.j2, buffers_defaults_t1.j2) that sonic-cfggen renders.
+_JINJA = re.compile(r"\{[%#{]")
+
+
+def _template(doc: Doc, exc: InputError) -> InputError:
+    """The JSON error, said as what the file is where it is a Jinja template: a JSON parser's "Expecting property
+    name" at its first `{%` told an operator who linted a SKU's buffers.json.j2 nothing."""
+    m = _JINJA.search(doc.text)
+    if m is None or exc.line is None or doc.text.count("\n", 0, m.start()) + 1 > exc.line:
+        return exc  # (the JSON broke before any template syntax: its own error says where)
+    line = doc.text.count("\n", 0, m.start()) + 1
+    return InputError(f"a Jinja template, not a CONFIG_DB (`{m.group()}` at line {line}): sonic-cfggen renders SONiC's "
+                      "SKU templates into CONFIG_DB JSON (on the switch `sonic-cfggen -d -t FILE`); lint what it "
+                      "writes, or the switch's config_db.json", file=doc.path, line=line)
+
+
 def _load(doc: Doc) -> tuple[dict, list[Repeated]]:
     """The file's tables, and the keys it repeats with another value (what the last one hides)."""
-    data = load_json(doc.path, doc.text)  # (an InputError for huge integers and deep nesting too)
+    try:
+        data = load_json(doc.path, doc.text)  # (an InputError for huge integers and deep nesting too)
+    except InputError as exc:
+        raise _template(doc, exc) from None
     if not isinstance(data, dict):
         raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
                          "not an object of tables", file=doc.path, line=1)
