@@ -63,8 +63,8 @@ def main() -> None:
             start = time.process_time()
             groups = _Inputs([str(path)]).groups
             spent = time.process_time() - start
-            files = args.switches * (args.companions if kind != "etc_sonic" else min(args.companions, len(SONIC_OWN_FILES)))
-            files = files if kind != "bare" else 0
+            each_switch = {"bare": 0, "etc_sonic": min(args.companions, len(SONIC_OWN_FILES))}
+            files = args.switches * each_switch.get(kind, args.companions)
             each = f", {spent / files * 1000:.2f} ms a file beside config_db.json" if files else ""
             print(f"{kind:11} {len(groups):6} devices found in {spent:.3f} s CPU = {spent / reference:.2f}x the "
                   f"reference{each}")
