@@ -6,6 +6,7 @@ Three fleets of N switch folders are walked (losslessd.fabric._Inputs, what lint
 CPU printed beside the reference measured in the same run: a whole lint (one process) of the bare fleet:
   bare        config_db.json only (the walk lists folders and reads nothing)
   companions  config_db.json and K files of the size of /etc/sonic's own (3 KB of prose each: no platform's)
+  etc_sonic   the same prose at the names /etc/sonic's own files have (losslessd.parse.SONIC_OWN_FILES, up to K)
   devices     config_db.json and K EOS running-configs (each a device of its own)
 
     python bench/device_folders.py [--switches 300] [--companions 8]
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from losslessd.api import lint  # noqa: E402
 from losslessd.fabric import _Inputs  # noqa: E402
+from losslessd.parse import SONIC_OWN_FILES  # noqa: E402
 
 SONIC = (ROOT / "examples" / "fabric" / "leaf1" / "config_db.json").read_text(encoding="utf-8")
 EOS = (ROOT / "tests" / "fixtures" / "raw" / "arista_eos" / "roce-leaf.cfg").read_text(encoding="utf-8")
@@ -35,6 +37,10 @@ def fleet(folder: Path, switches: int, companions: int, kind: str) -> Path:
         switch = folder / f"sw{i}"
         switch.mkdir(parents=True)
         (switch / "config_db.json").write_text(SONIC.replace('"hostname": "leaf1"', f'"hostname": "sw{i}"'))
+        if kind == "etc_sonic":
+            for name in sorted(SONIC_OWN_FILES)[:companions]:
+                (switch / name).write_text(PROSE)
+            continue
         for k in range(companions if kind != "bare" else 0):
             text = PROSE if kind == "companions" else EOS.replace("hostname roce-leaf1", f"hostname sw{i}-eos{k}")
             (switch / f"file{k}.cfg").write_text(text)
@@ -48,7 +54,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         paths = {kind: fleet(Path(tmp) / kind, args.switches, args.companions, kind)
-                 for kind in ("bare", "companions", "devices")}
+                 for kind in ("bare", "companions", "etc_sonic", "devices")}
         start = time.process_time()
         lint([paths["bare"]], jobs=1)
         reference = time.process_time() - start
@@ -57,7 +63,8 @@ def main() -> None:
             start = time.process_time()
             groups = _Inputs([str(path)]).groups
             spent = time.process_time() - start
-            files = args.switches * args.companions if kind != "bare" else 0
+            each_switch = {"bare": 0, "etc_sonic": min(args.companions, len(SONIC_OWN_FILES))}
+            files = args.switches * each_switch.get(kind, args.companions)
             each = f", {spent / files * 1000:.2f} ms a file beside config_db.json" if files else ""
             print(f"{kind:11} {len(groups):6} devices found in {spent:.3f} s CPU = {spent / reference:.2f}x the "
                   f"reference{each}")
