@@ -42,6 +42,7 @@ from .parse import (
     OPENSM_FOLDER_FILES,
     SONIC_FOLDER_FILES,
     Input,
+    BACKUP_FOLDERS,
     backup_of,
     detect,
     display_link,
@@ -134,6 +135,8 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
     # is a symbolic link); and whether they are a device folder's companions (in it or below it)
     stack = [iter([(str(path), path.name, True, False)])]
     companions = [False]
+    copies: set[str] = set()  # paths of the backups put in a device's group (_with_backups, _sibling_backups)
+    copies_of: dict[str, list[str]] = {}  # a device file's path: its backups' (beside it, in a folder of copies)
     while stack:
         child, name, is_dir, is_link = next(stack[-1], (None, "", False, False))
         if child is None:
@@ -141,8 +144,10 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             companions.pop()
             continue
         if not is_dir:
+            if child in copies:
+                continue
             if not companions[-1] or _is_device(child):
-                out.append((name, [child]))
+                out.append((name, [child, *copies_of.pop(child, ())]))
             continue
         if is_link and _out_of(child, inside):
             device = _device_folder(child, name)
@@ -162,6 +167,8 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             if not seen_before:
                 with os.scandir(child) as listing:
                     entries = {e.name: e for e in listing}  # an entry of a name is os.path.lexists of it
+                if copies:  # (a device's backups, in a folder of copies: not walked as devices again)
+                    entries = {n: e for n, e in entries.items() if os.path.join(child, n) not in copies}
         except OSError as exc:
             if len(stack) == 1:  # the folder given
                 raise
@@ -175,6 +182,7 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         one = _device_files(entries)
         if one:
             files = [prefix + n for n in _with_backups(one, entries, child)]
+            copies.update(files[len(one):])
             out.append((name, files))
             others = [c for c in _children(prefix, entries, False)
                       if _companion(c[0][len(prefix):]) and c[0] not in files]
@@ -184,7 +192,11 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
                 snapshots.append(Path(child))
-            stack.append(iter(_children(prefix, entries, snapshot)))
+            children = _children(prefix, entries, snapshot)
+            for live, copy in _sibling_backups(prefix, entries, children):
+                copies_of.setdefault(live, []).append(copy)
+                copies.add(copy)
+            stack.append(iter(children))
             companions.append(companions[-1])
     return out
 
@@ -245,10 +257,38 @@ def _device_folder(link: str, name: str) -> _Group | None:
 
 
 def _with_backups(one: list[str], names: Iterable[str], folder: str) -> list[str]:
-    """A device folder's own files (``one``), then the backups of them it holds (parse_group names each, SYS004: a
-    `config_db.json.bak` beside config_db.json was a second device of the same name, SYS001, exit 1); a sub-folder
-    so named is walked as any other."""
-    return one + sorted(n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n)))
+    """A device folder's own files (``one``), then the backups of them it holds, beside them or in a folder of copies
+    (`backup/config_db.json`; parse.backups, named by parse_group, SYS004: each was a second device of the same name,
+    SYS001, exit 1); a sub-folder named as a backup is walked as any other."""
+    found = [n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n))]
+    for sub in names:
+        if sub.lower() in BACKUP_FOLDERS and os.path.isdir(path := os.path.join(folder, sub)):
+            found.extend(f"{sub}/{n}" for n in _listing(path) if backup_of(f"{sub}/{n}", one)
+                         and not os.path.isdir(os.path.join(path, n)))
+    return one + sorted(found)
+
+
+def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
+                     children: list[tuple[str, str, bool, bool]]) -> list[tuple[str, str]]:
+    """(live file, its backup) for each backup of a device file in a folder of devices, beside it (`sw1.cfg.bak`,
+    `sw1-2026-12-04.cfg`) or in a folder of copies (`backup/sw1.cfg`): each was a second device of the same name
+    (SYS001, exit 1); put in the live file's group, it is named (SYS004) and not read. A backup without its live file
+    (`sw2.cfg.bak` alone) is read: it may be the only copy of a device."""
+    live = {c[0][len(prefix):] for c in children if not c[2]}
+    found = [(prefix + orig, prefix + n) for n in live if (orig := backup_of(n, live - {n}))]
+    for sub in entries:
+        if sub.lower() in BACKUP_FOLDERS and os.path.isdir(path := prefix + sub):
+            found.extend((prefix + orig, os.path.join(path, n)) for n in _listing(path)
+                         if (orig := backup_of(f"{sub}/{n}", live)) and not os.path.isdir(os.path.join(path, n)))
+    return sorted(found)
+
+
+def _listing(folder: str) -> list[str]:
+    """The names in ``folder``; [] when it cannot be listed (its walk names why)."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],
