@@ -275,7 +275,7 @@ def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
     (SYS001, exit 1); put in the live file's group, it is named (SYS004) and not read. A backup without its live file
     (`sw2.cfg.bak` alone) is read: it may be the only copy of a device."""
     live = {c[0][len(prefix):] for c in children if not c[2]}
-    found = [(prefix + orig, prefix + n) for n in live if (orig := backup_of(n, live - {n}))]
+    found = [(prefix + orig, prefix + n) for n in live if (orig := backup_of(n, live))]
     for sub in entries:
         if sub.lower() in BACKUP_FOLDERS and os.path.isdir(path := prefix + sub):
             found.extend((prefix + orig, os.path.join(path, n)) for n in _listing(path)

@@ -179,7 +179,7 @@ def _untailed(name: str, tail: re.Pattern[str]) -> str:
 
 def backup_of(name: str, own: list[str] | set[str] | frozenset[str] | dict) -> str | None:
     """Which of the files ``own`` (names in one folder) the file ``name`` (a name in that folder, or `folder/name` in a
-    folder of copies below it) is a copy of; None for another file."""
+    folder of copies below it) is a copy of (never ``name`` itself); None for another file."""
     folder, sep, rest = name.rpartition("/")
     if sep:
         if "/" in folder or folder.lower() not in BACKUP_FOLDERS:
@@ -204,7 +204,7 @@ def backups(files: list[Path] | list[str]) -> list[tuple[str, str]]:
     names = [os.path.relpath(f, first).replace(os.sep, "/") for f in files]
     own = {n for n in names if "/" not in n}
     return [(str(f), orig) for f, n in zip(files, names, strict=True)
-            if (orig := backup_of(n, own - {n}))]
+            if (orig := backup_of(n, own))]
 
 
 def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None) -> Device:
