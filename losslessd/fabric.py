@@ -36,13 +36,13 @@ from .lint.finding import Finding
 from .lint.registry import Rule
 from .model import Device, Fabric, Neighbor, ParseIssue, Route, Source
 from .parse import (
+    BACKUP_FOLDERS,
     INTERNAL_ERROR,
     NOT_DEVICE_FILES,
     NOT_DEVICE_SUFFIXES,
     OPENSM_FOLDER_FILES,
     SONIC_FOLDER_FILES,
     Input,
-    BACKUP_FOLDERS,
     backup_of,
     detect,
     display_link,
