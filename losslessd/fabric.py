@@ -262,7 +262,7 @@ def _with_backups(one: list[str], names: Iterable[str], folder: str) -> list[str
     SYS001, exit 1); a sub-folder named as a backup is walked as any other."""
     found = [n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n))]
     for sub in names:
-        if sub.lower() in BACKUP_FOLDERS and os.path.isdir(path := os.path.join(folder, sub)):
+        if _copies_folder(sub, path := os.path.join(folder, sub)):
             found.extend(f"{sub}/{n}" for n in _listing(path) if backup_of(f"{sub}/{n}", one)
                          and not os.path.isdir(os.path.join(path, n)))
     return one + sorted(found)
@@ -277,10 +277,15 @@ def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
     live = {c[0][len(prefix):] for c in children if not c[2]}
     found = [(prefix + orig, prefix + n) for n in live if (orig := backup_of(n, live))]
     for sub in entries:
-        if sub.lower() in BACKUP_FOLDERS and os.path.isdir(path := prefix + sub):
+        if _copies_folder(sub, path := prefix + sub):
             found.extend((prefix + orig, os.path.join(path, n)) for n in _listing(path)
                          if (orig := backup_of(f"{sub}/{n}", live)) and not os.path.isdir(os.path.join(path, n)))
     return sorted(found)
+
+
+def _copies_folder(name: str, path: str) -> bool:
+    """Whether ``path`` (named ``name``) is a folder of copies; a link to one is walked as any link is (_walk)."""
+    return name.lower() in BACKUP_FOLDERS and os.path.isdir(path) and not os.path.islink(path)
 
 
 def _listing(folder: str) -> list[str]:

@@ -169,3 +169,17 @@ def test_a_backup_name_without_its_live_file_is_a_device(tmp_path):
     ran = losslessd("lint", "-f", "json", str(tmp_path))
     assert sorted(_devices(ran.stdout)) == ["leaf", "leaf-1", "sw2", "sw3"], ran.stdout[-2000:]
     assert not _coded(json.loads(ran.stdout), "SYS004")
+
+
+def test_a_linked_folder_of_copies_is_walked_as_any_link(tmp_path):
+    # `backup` linked out of the linted folders: its files are no backups taken (they were named from /), the link
+    # is refused as any link to a folder out of the linted ones
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    shutil.copy(EOS, fabric / "passwd")
+    (fabric / "backup").symlink_to("/etc")
+    ran = losslessd("lint", "-f", "json", str(fabric))
+    report = json.loads(ran.stdout)
+    assert _devices(ran.stdout) == ["roce-leaf1"]
+    assert not _coded(report, "SYS004"), report["findings"]
+    assert any("points to a folder out of the linted folders" in f["message"] for f in report["findings"])
