@@ -283,6 +283,32 @@ def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
     return sorted(found)
 
 
+def _named_backups(paths: list[str | Path]) -> dict[str, list[str]]:
+    """The backups (paths as text) of each device file named on the command line, among the other files named there
+    and in a folder of copies named there (`lint fabric/*` names `fabric/sw1.cfg`, `fabric/sw1.cfg.bak` and
+    `fabric/backup`): each is put in its device's group (_walk finds the same in a folder)."""
+    named: dict[str, dict[str, str]] = {}  # folder -> file name -> the path as given
+    for raw in paths:
+        if not os.path.isdir(raw):
+            folder, name = os.path.split(str(raw))
+            named.setdefault(folder, {})[name] = str(raw)
+    if not named:
+        return {}
+    found: dict[str, list[str]] = {}
+    for files in named.values():
+        for name, raw in files.items():
+            if (orig := backup_of(name, files)) is not None:
+                found.setdefault(files[orig], []).append(raw)
+    for raw in paths:
+        parent, sub = os.path.split(os.path.normpath(str(raw)))
+        files = named.get(parent, {})
+        if files and _copies_folder(sub, str(raw)):
+            for name in sorted(_listing(str(raw))):
+                if (orig := backup_of(f"{sub}/{name}", files)) and not os.path.isdir(path := os.path.join(raw, name)):
+                    found.setdefault(files[orig], []).append(path)
+    return found
+
+
 def _copies_folder(name: str, path: str) -> bool:
     """Whether ``path`` (named ``name``) is a folder of copies; a link to one is walked as any link is (_walk)."""
     return name.lower() in BACKUP_FOLDERS and os.path.isdir(path) and not os.path.islink(path)
@@ -356,10 +382,18 @@ class _Inputs:
         reading: dict[Any, tuple[_Group, frozenset]] = {}  # each file read (_identity) -> its group, their files
         # a link in one linted folder into another is followed (what it leads to is linted anyway, once)
         folders = tuple(os.path.join(os.path.realpath(raw), "") for raw in paths if os.path.isdir(raw))
+        copies_of = _named_backups(paths)  # (`lint fabric/*`: a backup named beside its device file, as a walk finds)
+        copied = {copy for copies in copies_of.values() for copy in copies}
         for raw in paths:
+            if str(raw) in copied:
+                continue
             refused: list[InputError] = []
             try:
                 groups = _groups(Path(raw), self.snapshots, refused, folders)
+                if copies_of and os.path.isdir(raw):
+                    groups = [group for group in groups if not copied.issuperset(group[1])]
+                elif str(raw) in copies_of:
+                    groups = [(name, [*files, *copies_of[str(raw)]]) for name, files in groups]
             except InputError as exc:
                 self.steps.append(unread(exc, str(raw)))
                 continue

@@ -183,3 +183,19 @@ def test_a_linked_folder_of_copies_is_walked_as_any_link(tmp_path):
     assert _devices(ran.stdout) == ["roce-leaf1"]
     assert not _coded(report, "SYS004"), report["findings"]
     assert any("points to a folder out of the linted folders" in f["message"] for f in report["findings"])
+
+
+def test_backups_named_on_the_command_line_are_named_as_the_walk_names_them(tmp_path):
+    # `lint fabric/*` names each file and folder: sw1.cfg.bak and backup/ were read as second devices (SYS001) where
+    # `lint fabric` named them as backups; another device in backup/ is still read
+    for name in ("sw1.cfg", "sw1.cfg.bak"):
+        shutil.copy(EOS, tmp_path / name)
+    (tmp_path / "backup").mkdir()
+    shutil.copy(EOS, tmp_path / "backup" / "sw1.cfg")
+    eos = EOS.read_text(encoding="utf-8")
+    (tmp_path / "backup" / "sw9.cfg").write_text(eos.replace("roce-leaf1", "sw9"))
+    ran = losslessd("lint", "-f", "json", *sorted(str(p) for p in tmp_path.iterdir()))
+    report = json.loads(ran.stdout)
+    assert sorted(_devices(ran.stdout)) == ["roce-leaf1", "sw9"]
+    assert not _coded(report, "SYS001"), report["findings"]
+    assert len(_coded(report, "SYS004")) == 2, report["findings"]

@@ -251,7 +251,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
         device.name = name
     device.issues = list(device.issues)  # (a parser's IssueList: a plain list from here on)
     device.issues.extend(ParseIssue(code="SYS004", source=Source(file=display_path(path)), message=(
-        f"a backup of the device's {orig} (its name with a suffix), not read: lint it on its own to check that copy"))
+        f"a backup of the device's {orig} (named as a copy of it), not read: lint it on its own to check that copy"))
         for path, orig in copies)
     return device
 
