@@ -22,7 +22,7 @@ import functools
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -263,8 +263,7 @@ def _with_backups(one: list[str], names: Iterable[str], folder: str) -> list[str
     found = [n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n))]
     for sub in names:
         if _copies_folder(sub, path := os.path.join(folder, sub)):
-            found.extend(f"{sub}/{n}" for n in _listing(path) if backup_of(f"{sub}/{n}", one)
-                         and not os.path.isdir(os.path.join(path, n)))
+            found.extend(f"{sub}/{os.path.basename(copy)}" for _, copy in _folder_copies(path, sub, one))
     return one + sorted(found)
 
 
@@ -278,8 +277,7 @@ def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
     found = [(prefix + orig, prefix + n) for n in live if (orig := backup_of(n, live))]
     for sub in entries:
         if _copies_folder(sub, path := prefix + sub):
-            found.extend((prefix + orig, os.path.join(path, n)) for n in _listing(path)
-                         if (orig := backup_of(f"{sub}/{n}", live)) and not os.path.isdir(os.path.join(path, n)))
+            found.extend((prefix + orig, copy) for orig, copy in _folder_copies(path, sub, live))
     return sorted(found)
 
 
@@ -303,9 +301,8 @@ def _named_backups(paths: list[str | Path]) -> dict[str, list[str]]:
         parent, sub = os.path.split(os.path.normpath(str(raw)))
         files = named.get(parent, {})
         if files and _copies_folder(sub, str(raw)):
-            for name in sorted(_listing(str(raw))):
-                if (orig := backup_of(f"{sub}/{name}", files)) and not os.path.isdir(path := os.path.join(raw, name)):
-                    found.setdefault(files[orig], []).append(path)
+            for orig, copy in _folder_copies(str(raw), sub, files):
+                found.setdefault(files[orig], []).append(copy)
     return found
 
 
@@ -314,12 +311,15 @@ def _copies_folder(name: str, path: str) -> bool:
     return name.lower() in BACKUP_FOLDERS and os.path.isdir(path) and not os.path.islink(path)
 
 
-def _listing(folder: str) -> list[str]:
-    """The names in ``folder``; [] when it cannot be listed (its walk names why)."""
+def _folder_copies(path: str, sub: str, live: Collection[str]) -> list[tuple[str, str]]:
+    """(name copied, path) of each file in the folder of copies ``path`` (named ``sub``) that copies one of the files
+    ``live`` names in the folder above; [] when it cannot be listed (its walk names why)."""
     try:
-        return os.listdir(folder)
+        names = sorted(os.listdir(path))
     except OSError:
         return []
+    return [(orig, os.path.join(path, n)) for n in names
+            if (orig := backup_of(f"{sub}/{n}", live)) and not os.path.isdir(os.path.join(path, n))]
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],

@@ -10,7 +10,7 @@ import functools
 import importlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -177,7 +177,7 @@ def _untailed(name: str, tail: re.Pattern[str]) -> str:
     return name
 
 
-def backup_of(name: str, own: list[str] | set[str] | frozenset[str] | dict) -> str | None:
+def backup_of(name: str, own: Collection[str]) -> str | None:
     """Which of the files ``own`` (names in one folder) the file ``name`` (a name in that folder, or `folder/name` in a
     folder of copies below it) is a copy of (never ``name`` itself); None for another file."""
     folder, sep, rest = name.rpartition("/")

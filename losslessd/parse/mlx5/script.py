@@ -621,19 +621,10 @@ def _known_test(flat: list, roles: list[str], k: int) -> bool | None:
 def _branch_words(flat: list, k: int) -> list[int] | None:
     """The indexes of the `elif`, `else` and `fi` of the `if` at ``flat[k]`` (its own, not those of blocks in it; of a
     loop there, its `done`); None when it is not closed by its own word (see _structure)."""
-    depth = 0
-    marks: list[int] = []
-    for j in range(k + 1, len(flat)):
-        first = flat[j][1][0] if flat[j][1] else None
-        if first in _OPENERS:
-            depth += 1
-        elif first in _CLOSERS and depth:
-            depth -= 1
-        elif first in _CLOSERS:
-            return [*marks, j] if first == _OPENERS[flat[k][1][0]] else None
-        elif not depth and first in ("elif", "else"):
-            marks.append(j)
-    return None
+    marks = [_closing(flat, k + 1, len(flat), branches=True)]
+    while marks[-1] < len(flat) and (flat[marks[-1]][1] or [""])[0] in ("elif", "else"):
+        marks.append(_closing(flat, marks[-1] + 1, len(flat), branches=True))
+    return marks if marks[-1] < len(flat) and flat[marks[-1]][1][0] == _OPENERS[flat[k][1][0]] else None
 
 
 def _tested_blocks(flat: list) -> list:
