@@ -22,7 +22,7 @@ import functools
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,7 @@ from .lint.finding import Finding
 from .lint.registry import Rule
 from .model import Device, Fabric, Neighbor, ParseIssue, Route, Source
 from .parse import (
+    BACKUP_FOLDERS,
     INTERNAL_ERROR,
     NOT_DEVICE_FILES,
     NOT_DEVICE_SUFFIXES,
@@ -135,6 +136,8 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
     # is a symbolic link); and whether they are a device folder's companions (in it or below it)
     stack = [iter([(str(path), path.name, True, False)])]
     companions = [False]
+    copies: set[str] = set()  # paths of the backups put in a device's group (_with_backups, _sibling_backups)
+    copies_of: dict[str, list[str]] = {}  # a device file's path: its backups' (beside it, in a folder of copies)
     while stack:
         child, name, is_dir, is_link = next(stack[-1], (None, "", False, False))
         if child is None:
@@ -142,8 +145,10 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             companions.pop()
             continue
         if not is_dir:
+            if child in copies:
+                continue
             if not companions[-1] or _is_device(child):
-                out.append((name, [child]))
+                out.append((name, [child, *copies_of.pop(child, ())]))
             continue
         if is_link and _out_of(child, inside):
             device = _device_folder(child, name)
@@ -163,6 +168,8 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             if not seen_before:
                 with os.scandir(child) as listing:
                     entries = {e.name: e for e in listing}  # an entry of a name is os.path.lexists of it
+                if copies:  # (a device's backups, in a folder of copies: not walked as devices again)
+                    entries = {n: e for n, e in entries.items() if os.path.join(child, n) not in copies}
         except OSError as exc:
             if len(stack) == 1:  # the folder given
                 raise
@@ -176,6 +183,7 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         one = _device_files(entries)
         if one:
             files = [prefix + n for n in _with_backups(one, entries, child)]
+            copies.update(files[len(one):])
             out.append((name, files))
             # (a file at a name an /etc/sonic copy's own non-configuration takes is not sniffed: a folder so named is)
             others = [c for c in _children(prefix, entries, False) if _companion(c[0][len(prefix):])
@@ -186,7 +194,11 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
                 snapshots.append(Path(child))
-            stack.append(iter(_children(prefix, entries, snapshot)))
+            children = _children(prefix, entries, snapshot)
+            for live, copy in _sibling_backups(prefix, entries, children):
+                copies_of.setdefault(live, []).append(copy)
+                copies.add(copy)
+            stack.append(iter(children))
             companions.append(companions[-1])
     return out
 
@@ -247,10 +259,69 @@ def _device_folder(link: str, name: str) -> _Group | None:
 
 
 def _with_backups(one: list[str], names: Iterable[str], folder: str) -> list[str]:
-    """A device folder's own files (``one``), then the backups of them it holds (parse_group names each, SYS004: a
-    `config_db.json.bak` beside config_db.json was a second device of the same name, SYS001, exit 1); a sub-folder
-    so named is walked as any other."""
-    return one + sorted(n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n)))
+    """A device folder's own files (``one``), then the backups of them it holds, beside them or in a folder of copies
+    (`backup/config_db.json`; parse.backups, named by parse_group, SYS004: each was a second device of the same name,
+    SYS001, exit 1); a sub-folder named as a backup is walked as any other."""
+    found = [n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n))]
+    for sub in names:
+        if _copies_folder(sub, path := os.path.join(folder, sub)):
+            found.extend(f"{sub}/{os.path.basename(copy)}" for _, copy in _folder_copies(path, sub, one))
+    return one + sorted(found)
+
+
+def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
+                     children: list[tuple[str, str, bool, bool]]) -> list[tuple[str, str]]:
+    """(live file, its backup) for each backup of a device file in a folder of devices, beside it (`sw1.cfg.bak`,
+    `sw1-2026-12-04.cfg`) or in a folder of copies (`backup/sw1.cfg`): each was a second device of the same name
+    (SYS001, exit 1); put in the live file's group, it is named (SYS004) and not read. A backup without its live file
+    (`sw2.cfg.bak` alone) is read: it may be the only copy of a device."""
+    live = {c[0][len(prefix):] for c in children if not c[2]}
+    found = [(prefix + orig, prefix + n) for n in live if (orig := backup_of(n, live))]
+    for sub in entries:
+        if _copies_folder(sub, path := prefix + sub):
+            found.extend((prefix + orig, copy) for orig, copy in _folder_copies(path, sub, live))
+    return sorted(found)
+
+
+def _named_backups(paths: list[str | Path]) -> dict[str, list[str]]:
+    """The backups (paths as text) of each device file named on the command line, among the other files named there
+    and in a folder of copies named there (`lint fabric/*` names `fabric/sw1.cfg`, `fabric/sw1.cfg.bak` and
+    `fabric/backup`): each is put in its device's group (_walk finds the same in a folder)."""
+    named: dict[str, dict[str, str]] = {}  # folder -> file name -> the path as given
+    for raw in paths:
+        if not os.path.isdir(raw):
+            folder, name = os.path.split(str(raw))
+            named.setdefault(folder, {})[name] = str(raw)
+    if not named:
+        return {}
+    found: dict[str, list[str]] = {}
+    for files in named.values():
+        for name, raw in files.items():
+            if (orig := backup_of(name, files)) is not None:
+                found.setdefault(files[orig], []).append(raw)
+    for raw in paths:
+        parent, sub = os.path.split(os.path.normpath(str(raw)))
+        files = named.get(parent, {})
+        if files and _copies_folder(sub, str(raw)):
+            for orig, copy in _folder_copies(str(raw), sub, files):
+                found.setdefault(files[orig], []).append(copy)
+    return found
+
+
+def _copies_folder(name: str, path: str) -> bool:
+    """Whether ``path`` (named ``name``) is a folder of copies; a link to one is walked as any link is (_walk)."""
+    return name.lower() in BACKUP_FOLDERS and os.path.isdir(path) and not os.path.islink(path)
+
+
+def _folder_copies(path: str, sub: str, live: Collection[str]) -> list[tuple[str, str]]:
+    """(name copied, path) of each file in the folder of copies ``path`` (named ``sub``) that copies one of the files
+    ``live`` names in the folder above; [] when it cannot be listed (its walk names why)."""
+    try:
+        names = sorted(os.listdir(path))
+    except OSError:
+        return []
+    return [(orig, os.path.join(path, n)) for n in names
+            if (orig := backup_of(f"{sub}/{n}", live)) and not os.path.isdir(os.path.join(path, n))]
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],
@@ -313,10 +384,18 @@ class _Inputs:
         reading: dict[Any, tuple[_Group, frozenset]] = {}  # each file read (_identity) -> its group, their files
         # a link in one linted folder into another is followed (what it leads to is linted anyway, once)
         folders = tuple(os.path.join(os.path.realpath(raw), "") for raw in paths if os.path.isdir(raw))
+        copies_of = _named_backups(paths)  # (`lint fabric/*`: a backup named beside its device file, as a walk finds)
+        copied = {copy for copies in copies_of.values() for copy in copies}
         for raw in paths:
+            if str(raw) in copied:
+                continue
             refused: list[InputError] = []
             try:
                 groups = _groups(Path(raw), self.snapshots, refused, folders)
+                if copies_of and os.path.isdir(raw):
+                    groups = [group for group in groups if not copied.issuperset(group[1])]
+                elif str(raw) in copies_of:
+                    groups = [(name, [*files, *copies_of[str(raw)]]) for name, files in groups]
             except InputError as exc:
                 self.steps.append(unread(exc, str(raw)))
                 continue

@@ -73,6 +73,11 @@ Port = Annotated[int, Field(ge=1, le=65535)]
 # Underscores too: DNS takes any label (RFC 2181 11), resolvers look such names up, and fleets' /etc/hosts and
 # DNS zones carry them (leaf_01): refusing one would refuse a device the SSH client reaches.
 _HOST_NAME = re.compile(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9_-]{1,63}(?<!-))*\.?")
+# Numbers alone, dot-separated (`127.1`, `0177.0.0.1`, `0x7f.1`, `1.2.3.999`, `3232235777`): no host name (RFC 1123
+# 2.1: a name never has the dotted-decimal form) and no address as ipaddress (and ssh's config) spell one, but the
+# system resolver reads most of them as IPv4 in inet_aton's old forms (glibc getaddrinfo: `0177.0.0.1` is octal
+# 127.0.0.1, `127.1` is 127.0.0.1): `10.0.0.010` meant as .10 was the device at .8.
+_NUMBERS_ONLY = re.compile(r"(?:\d+|0[xX][0-9a-fA-F]*)(?:\.(?:\d+|0[xX][0-9a-fA-F]*))*\.?")
 
 
 def is_address(text: str) -> bool:
@@ -82,7 +87,7 @@ def is_address(text: str) -> bool:
         ipaddress.ip_address(text)
         return True
     except ValueError:
-        return bool(_HOST_NAME.fullmatch(text))
+        return bool(_HOST_NAME.fullmatch(text)) and not _NUMBERS_ONLY.fullmatch(text)
 
 
 def device_key(hostname: str, port: int) -> str:
@@ -110,6 +115,10 @@ def device_keys(hostname: str, port: int) -> list[str]:
     return sorted(keys)
 
 
+# (a numbers-only name's fix: see _NUMBERS_ONLY)
+ADDRESS_PHRASE = "a host name or address (an IPv4 address: four decimal numbers 0-255 without leading zeros)"
+
+
 def _address(value: str) -> str:
     """The address without the blanks around it (YAML keeps them inside quotes; a socket would not resolve them)."""
     value = value.strip()
@@ -118,7 +127,7 @@ def _address(value: str) -> str:
     return value
 
 
-Address = Annotated[str, AfterValidator(_address), must("a host name or address")]
+Address = Annotated[str, AfterValidator(_address), must(ADDRESS_PHRASE)]
 # Names that go into the host's commands (collect-host-capture.sh: `mlnx_qos -i IF`, `cat /sys/class/net/IF/mtu`,
 # `cat /sys/kernel/config/rdma_cm/DEV/ports/1/default_roce_tos`): shell-safe characters only, never `.` or `..` (a
 # path out of /sys/class/net: `..` read /sys/class/mtu) and never a leading `-` (an option to mlnx_qos/ethtool).
@@ -206,7 +215,7 @@ class Defaults(_I):
     """Nornir's defaults: what a host and none of its groups sets."""
 
     hostname: Annotated[str, Field(pattern=r"\S"), AfterValidator(_address),
-                        must("a host name or address")] | None = Field(
+                        must(ADDRESS_PHRASE)] | None = Field(
         None, description="Default: the host's name.")
     port: Annotated[Port, must("a TCP port 1-65535")] | None = Field(None, description="SSH port; default 22.")
     platform: Annotated[str, AfterValidator(_pullable), Field(json_schema_extra={"enum": _PULLABLE})] | None = Field(

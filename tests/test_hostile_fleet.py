@@ -138,3 +138,85 @@ def test_two_captures_joined_into_one_file_are_named_at_the_second(tmp_path):
     assert ran.returncode == EXIT_INPUT
     line = first.count("\n") + 1
     assert f"{joined}:{line}: a second capture starts here" in ran.stderr, ran.stderr
+
+
+def _coded(report: dict, code: str) -> list[str]:
+    return sorted(f["location"]["file"].rsplit("/", 2)[-1] if "backup/" not in f["location"]["file"]
+                  else "backup/" + f["location"]["file"].rsplit("/", 1)[1]
+                  for f in report["findings"] if f["code"] == code)
+
+
+def test_a_folder_of_copies_below_a_device_folder_is_no_second_device(tmp_path):
+    # an /etc/sonic copy holding backup/config_db.json (a full copy taken before an edit) was read as a second switch
+    # leaf1, a SYS001 error, exit 1; now it is named as a backup of config_db.json, not read
+    folder = tmp_path / "sonic"
+    (folder / "backup").mkdir(parents=True)
+    (folder / "archive").mkdir()
+    shutil.copy(SONIC, folder / "config_db.json")
+    shutil.copy(SONIC, folder / "backup" / "config_db.json")
+    shutil.copy(SONIC, folder / "archive" / "config_db.json.2024-05-01")
+    shutil.copy(EOS, folder / "backup" / "running.cfg")  # (no copy of the device's own files: a device)
+    ran = losslessd("lint", "-f", "json", str(tmp_path))
+    report = json.loads(ran.stdout)
+    assert sorted(_devices(ran.stdout)) == ["leaf1", "roce-leaf1"], ran.stdout[-2000:]
+    assert not _coded(report, "SYS001"), report["findings"]
+    assert _coded(report, "SYS004").count("backup/config_db.json") == 1
+    assert sum("config_db.json.2024-05-01" in f for f in _coded(report, "SYS004")) == 1
+
+
+def test_backups_beside_a_device_file_are_named_not_read_as_devices(tmp_path):
+    # `cp sw1.cfg sw1.cfg.bak` in a fabric folder: a second device roce-leaf1, SYS001, exit 1 on a clean fabric
+    for name in ("sw1.cfg", "sw1.cfg.bak", "sw1.cfg~", "sw1.cfg.orig", "sw1-2026-12-04.cfg", "sw1.cfg.20261204T0930"):
+        shutil.copy(EOS, tmp_path / name)
+    (tmp_path / "backup").mkdir()
+    shutil.copy(EOS, tmp_path / "backup" / "sw1.cfg")
+    ran = losslessd("lint", "-f", "json", str(tmp_path))
+    report = json.loads(ran.stdout)
+    assert _devices(ran.stdout) == ["roce-leaf1"]
+    assert not _coded(report, "SYS001"), report["findings"]
+    assert len(_coded(report, "SYS004")) == 6, report["findings"]
+    assert report["devices"][0]["files"] == [str(tmp_path / "sw1.cfg")]
+
+
+def test_a_backup_name_without_its_live_file_is_a_device(tmp_path):
+    # never hide a device behind its name: `sw2.cfg.bak` alone may be the only copy there is; `leaf-1.cfg` beside
+    # `leaf.cfg` is another switch (a number alone is no backup tail before the suffix)
+    eos = EOS.read_text(encoding="utf-8")
+    (tmp_path / "sw2.cfg.bak").write_text(eos.replace("roce-leaf1", "sw2"))
+    (tmp_path / "leaf.cfg").write_text(eos.replace("roce-leaf1", "leaf"))
+    (tmp_path / "leaf-1.cfg").write_text(eos.replace("roce-leaf1", "leaf-1"))
+    (tmp_path / "backup").mkdir()
+    (tmp_path / "backup" / "sw3.cfg").write_text(eos.replace("roce-leaf1", "sw3"))
+    ran = losslessd("lint", "-f", "json", str(tmp_path))
+    assert sorted(_devices(ran.stdout)) == ["leaf", "leaf-1", "sw2", "sw3"], ran.stdout[-2000:]
+    assert not _coded(json.loads(ran.stdout), "SYS004")
+
+
+def test_a_linked_folder_of_copies_is_walked_as_any_link(tmp_path):
+    # `backup` linked out of the linted folders: its files are no backups taken (they were named from /), the link
+    # is refused as any link to a folder out of the linted ones
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    shutil.copy(EOS, fabric / "passwd")
+    (fabric / "backup").symlink_to("/etc")
+    ran = losslessd("lint", "-f", "json", str(fabric))
+    report = json.loads(ran.stdout)
+    assert _devices(ran.stdout) == ["roce-leaf1"]
+    assert not _coded(report, "SYS004"), report["findings"]
+    assert any("points to a folder out of the linted folders" in f["message"] for f in report["findings"])
+
+
+def test_backups_named_on_the_command_line_are_named_as_the_walk_names_them(tmp_path):
+    # `lint fabric/*` names each file and folder: sw1.cfg.bak and backup/ were read as second devices (SYS001) where
+    # `lint fabric` named them as backups; another device in backup/ is still read
+    for name in ("sw1.cfg", "sw1.cfg.bak"):
+        shutil.copy(EOS, tmp_path / name)
+    (tmp_path / "backup").mkdir()
+    shutil.copy(EOS, tmp_path / "backup" / "sw1.cfg")
+    eos = EOS.read_text(encoding="utf-8")
+    (tmp_path / "backup" / "sw9.cfg").write_text(eos.replace("roce-leaf1", "sw9"))
+    ran = losslessd("lint", "-f", "json", *sorted(str(p) for p in tmp_path.iterdir()))
+    report = json.loads(ran.stdout)
+    assert sorted(_devices(ran.stdout)) == ["roce-leaf1", "sw9"]
+    assert not _coded(report, "SYS001"), report["findings"]
+    assert len(_coded(report, "SYS004")) == 2, report["findings"]

@@ -407,3 +407,24 @@ def test_plaintext_secrets_where_losslessd_does_not_read_them_are_refused(tmp_pa
     assert "plaintext `password:` under `data` refused" in errors[2][1]
     assert "`community:` under `connection_options.napalm.extras.optional_args`" in errors[3][1]
     assert not any("Plain-" in message for _, message in errors)
+
+
+def test_numbers_alone_that_are_no_ip_address_are_refused_with_their_line(tmp_path):
+    """`0177.0.0.1`, `127.1`, `10.0.0.010`, `1.2.3.999`, `0x7f.1` and `3232235777` passed as host names (every label
+    letters or digits) though RFC 1123 2.1 says no host name has the dotted-decimal form; the system resolver reads
+    most of them as IPv4 in inet_aton's forms (glibc: `10.0.0.010` is octal, 10.0.0.8; `127.1` is 127.0.0.1), so a
+    device was reached at another address than the one meant. Names with a letter in the last label stay names."""
+    path = _write(tmp_path / "inv.yaml", """
+        defaults: {username: admin, platform: sonic, data: {credentials: {password_env: FABRIC_PW}}}
+        hosts:
+          a: {hostname: 0177.0.0.1}
+          b: {hostname: '127.1'}
+          c: {hostname: 10.0.0.010}
+          d: {hostname: 1.2.3.999}
+          e: {hostname: 0x7f.1}
+          f: {hostname: '3232235777'}
+          g: {hostname: 1e100.net}
+          h: {hostname: 10.0.0.1.}
+    """)
+    errors = _errors(path)
+    assert [line for line, m in errors if "four decimal numbers 0-255" in m] == [3, 4, 5, 6, 7, 8, 10], errors

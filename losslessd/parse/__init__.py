@@ -10,7 +10,7 @@ import functools
 import importlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -167,21 +167,59 @@ def read_input(path: Path | str) -> Input:
     return Input(shown, read_text(path, shown))
 
 
-def backup_of(name: str, own: list[str]) -> str | None:
-    """Which of a device's own files (names in ``own``) the file ``name`` beside them is a copy of: its name and a
-    suffix (`config_db.json.bak`, `config_db.json~`, `opensm.conf.orig`, `ibdiagnet2.log.1`); None for another file."""
-    return next((n for n in own if len(name) > len(n) and name.startswith(n) and name[len(n)] in ".~-_"), None)
+# A copy of a file kept beside it is named after it with a tail (`sw1.cfg.bak`, `config_db.json~`, `opensm.conf.orig`,
+# `sw1.cfg.old`, logrotate's `ibdiagnet2.log.1`, dated: `config_db.json.2024-05-01`, `sw1.cfg.20261204T0930`), or
+# with the tail before the file's suffix (`sw1.bak.cfg`, `sw1-2026-12-04.cfg`; a number alone is no tail there:
+# `leaf-1.cfg` beside `leaf.cfg` is another switch), or sits in a folder of copies (`backup/config_db.json`).
+_DATE = r"\d{4}-?\d{2}-?\d{2}(?:[T_.-]?\d{2}(?::?\d{2}){1,2})?"
+_WORD = r"bak|backup|orig|old|save|sav|prev|previous|dpkg-old|dpkg-dist|rpmsave|rpmnew"
+_NAME_TAIL = re.compile(rf"(?:~|\.\d{{1,3}}|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
+_STEM_TAIL = re.compile(rf"(?:~|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
+BACKUP_FOLDERS = frozenset({"backup", "backups", "bak", "archive", "archives", "old"})
+
+
+def _untailed(name: str, tail: re.Pattern[str]) -> str:
+    while (found := tail.search(name)) and found.start() > 0:
+        name = name[:found.start()]
+    return name
+
+
+def backup_of(name: str, own: Collection[str]) -> str | None:
+    """Which of the files ``own`` (names in one folder) the file ``name`` (a name in that folder, or `folder/name` in a
+    folder of copies below it) is a copy of (never ``name`` itself); None for another file."""
+    folder, sep, rest = name.rpartition("/")
+    if sep:
+        if "/" in folder or folder.lower() not in BACKUP_FOLDERS:
+            return None
+        if rest in own:
+            return rest
+        name = rest
+    if (base := _untailed(name, _NAME_TAIL)) != name and base in own:
+        return base
+    dot = name.rfind(".")
+    if dot > 0 and (stem := _untailed(name[:dot], _STEM_TAIL)) != name[:dot] and (live := stem + name[dot:]) in own:
+        return live
+    return None
+
+
+def backups(files: list[Path] | list[str]) -> list[tuple[str, str]]:
+    """(path, name of the file it copies) of each file of a device's group that is a backup of another of them (the
+    walk puts a device's live files first: fabric._walk): parse_group names each (SYS004) and reads none."""
+    if len(files) < 2:
+        return []
+    first = os.path.dirname(files[0])
+    names = [os.path.relpath(f, first).replace(os.sep, "/") for f in files]
+    own = {n for n in names if "/" not in n}
+    return [(str(f), orig) for f, n in zip(files, names, strict=True)
+            if (orig := backup_of(n, own))]
 
 
 def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None) -> Device:
     """Parse one device's files. Raises InputError when no device can be made of them.
     Sources find their line when it is read (model.DocRef). A backup of one of them in the group (its device folder's:
-    fabric._walk) is named (SYS004) and not read: it was a second device of the same name, an error (SYS001)."""
-    backups: list[tuple[str, str]] = []  # (path, name of the file it copies)
-    if len(files) > 1:
-        names = [os.path.basename(f) for f in files]
-        backups = [(str(f), orig) for f, n in zip(files, names, strict=True) if (orig := backup_of(n, names))]
-    skipped = {path for path, _ in backups}
+    fabric._walk; backups()) is named (SYS004) and not read: it was a second device of the same name (SYS001)."""
+    copies = backups(files)
+    skipped = {path for path, _ in copies}
     inputs = [read_input(f) for f in files if not skipped or str(f) not in skipped]
     platform = None
     if fmt:
@@ -220,8 +258,8 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
         device.name = name
     device.issues = list(device.issues)  # (a parser's IssueList: a plain list from here on)
     device.issues.extend(ParseIssue(code="SYS004", source=Source(file=display_path(path)), message=(
-        f"a backup of the device's {orig} (its name with a suffix), not read: lint it on its own to check that copy"))
-        for path, orig in backups)
+        f"a backup of the device's {orig} (named as a copy of it), not read: lint it on its own to check that copy"))
+        for path, orig in copies)
     return device
 
 

@@ -22,6 +22,7 @@ from .. import headroom as hr
 from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
+from ..limits import MAX_PORTS
 from ..lint.engine import SUSPENDED_RULE, Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
@@ -1020,6 +1021,9 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     """
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
+    if len(ports) > MAX_PORTS:  # (a snippet of more was written, 2 MB for 20,001, that lint then refused to read)
+        raise InputError(f"{len(ports):,} ports to render: more than the {MAX_PORTS:,} a switch can have (losslessd "
+                         "lint refuses a config of more); render one switch's ports")
     seen: dict[str, PortFacts] = {}
     for facts in ports:  # (each would be written with its own numbers: two speeds, two MTUs for one port)
         if facts.name in seen:

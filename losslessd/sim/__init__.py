@@ -35,7 +35,7 @@ from ..fabric import folder_groups
 from ..limits import output_folder
 from ..model import Device, DeviceKind
 from ..monitor import queue_maps_of
-from ..parse import backup_of, parse_group
+from ..parse import backups, parse_group
 from ..platforms import PLATFORMS
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
@@ -514,8 +514,8 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
         platform = PLATFORMS[model.platform]
         if platform.shell is None or platform.login is None or platform.netmiko is None:
             continue  # a platform the simulator does not serve (its record says why)
-        names = [f.name for f in files]  # (a device folder's backups are not its files: parse_group reads none)
-        files = [f for f in files if not backup_of(f.name, names)]
+        copies = {path for path, _ in backups(files)}  # (a device's backups are not its files: parse_group reads none)
+        files = [f for f in files if str(f) not in copies]
         outputs = _outputs(model, files)
         if outputs is None:
             log.warning("simulator leaves out %s: %s has no recorded command outputs", model.name, files[0])

@@ -6,7 +6,8 @@ defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...
 sysfs.py) and `cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
 `set -e` is followed as bash runs the script (see _errexit).
 The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal) changes nothing on
-the NIC and is skipped: a block's commands are read as if each ran once, in order, a function's body where it is
+the NIC and is skipped: a block's commands are read as if each ran once, in order (an `if`, `while` or `until`
+testing `true`, `:` or `false` alone takes the branch bash takes: _known_conditions), a function's body where it is
 called, and a variable given a literal value is replaced by it (one set at run time, `read IF`, is not: a command
 on `$IF` then sets no port, and what it sets is unknown on each it may name). A block bash cannot read whole (a loop
 no `done` closes, an `if` no `fi`, a `case` no `esac`, `{` or `(` left open, a `)` closing nothing, a closing word
@@ -149,6 +150,8 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     # A call of the script's own function (bash(1) FUNCTIONS: its body runs there, with the call's words as $1, $2,
     # ...; a function never called runs nothing).
     functions |= grammar.functions
+    roles.extend([""] * (len(flat) - len(roles)))
+    flat, roles = _known_conditions(flat, roles)
     flat = _calls(flat, functions)
     roles.extend([""] * (len(flat) - len(roles)))
     yield from _run(_tested_blocks(_errexit(flat, roles)), {}, {}, [0], path,
@@ -159,10 +162,24 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
 # (`${!a}`, `${!a*}`), or a parameter (a name, with a subscript; digits; a special one), then nothing or an operator
 # (`${a:}` is none). Anything else, `${a b}`, `${}`, `${1a}`, `${-a}`, `${a[}`, bash 5 reports as a bad substitution.
 _PARAMETER = r"(?:[A-Za-z_]\w*(?:\[[^]]*\])?|\d+|[@*#?$!0-])"
-_OPERATION = r"(?::.+|[-=?+#%/^,@].*)?"
+# A transformation is `@` and one letter (bash 5.2 subst.c valid_parameter_transform: `${a@Q}`; `${a@}`, `${a@z}` and
+# `${a@QQ}` are none).
+_OPERATION = r"(?::.+|[-=?+#%/^,].*|@[QEPAaKkUuL])?"
 _GOOD_EXPANSION = re.compile(rf"#{_PARAMETER}|![A-Za-z_]\w*[*@]|!{_PARAMETER}{_OPERATION}|{_PARAMETER}{_OPERATION}",
                              re.S)
 _BAD = "\0bad-substitution"  # ([_BAD, why]: in the place of a command a bad substitution keeps from running)
+# A bad substitution bash meets only where a variable is set, or not ([_WHEN, name, when, why, the command's words]:
+# _block reads it where the name's value is known, else reads the command as written, its value known at run time):
+# - bash 5.2 subst.c parameter_brace_transform: a transformation that is none (`${a@}`, `${a@z}`) of a parameter
+#   that is set is expand_param_fatal in a shell that is not interactive: "bad substitution", and the shell (a `( )`
+#   subshell, a command substitution: that one) exits with status 1; of one that is not set it is nothing;
+# - bash(1) Parameter Expansion: the word of `${a:-WORD}` (`-`, `=`, `?`) is expanded only where `a` is unset (with
+#   the colon, or empty), that of `${a:+WORD}` only where it is set (and not empty): a bad `${b c}` in it is met then;
+#   a pattern, offset or replacement (`${a#${b c}}`, `${a:${b c}}`) only where `a` is set and not empty (bash 5.2).
+_WHEN = "\0bad-when"
+_TRANSFORMED = re.compile(r"\$\{([A-Za-z_]\w*|\d+|[@*])(?:\[[@*]\])?@")
+_DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*|\d+)(:?)([-=?+])(.*)\}", re.S)
+_PATTERNED = re.compile(r"(?:[A-Za-z_]\w*(?:\[[^]]*\])?|\d+|[@*])(?:##?|%%?|/[/#%]?|\^\^?|,,?|:)(.*)", re.S)
 
 
 def _bad_substitution(line: str) -> str | None:
@@ -190,8 +207,31 @@ def _bad_substitution(line: str) -> str | None:
                 return None
             if not _GOOD_EXPANSION.fullmatch(line, k + 2, close - 1):
                 return line[k:close]
+            if "${" in line[k + 2:close - 1] and _nested_bad(line[k + 2:close - 1]):
+                return line[k:close]
             i = max(i, close) if step == "${" else i
     return None
+
+
+def _nested_bad(body: str) -> str | None:
+    """The bad substitution in the word of the good `${BODY}` (a default, a pattern: see _WHEN), met only as its
+    variable is set or not; None for none, and where the nested one is itself good but holds one (not read)."""
+    word = (defaulted.group(4) if (defaulted := _DEFAULTED.fullmatch("${" + body + "}")) else
+            patterned.group(1) if (patterned := _PATTERNED.fullmatch(body)) else None)
+    bad = _bad_substitution(word) if word else None
+    return bad if bad and not _GOOD_EXPANSION.fullmatch(bad, 2, len(bad) - 1) else None
+
+
+def _bad_met(name: str, when: str, values: dict[str, str], arrays: dict[str, list[str]]) -> bool:
+    """Whether bash meets the bad substitution of a _WHEN mark, where ``name``'s value is known (else False: the
+    command is read as written)."""
+    if name.isdigit():  # (a function's words: known in its call)
+        value = arrays["@"][int(name) - 1] if "@" in arrays and 0 < int(name) <= len(arrays["@"]) else None
+    else:
+        value = values.get(name, " " if name in arrays else None)  # (an array: set; its elements are not looked at)
+    if value is None:
+        return False
+    return when == "fatal" or when == "set" or (when == "set:" and value != "") or (when == "unset:" and value == "")
 
 
 def _mark_bad_substitution(split: list[list[str]], bad: str) -> None:
@@ -201,6 +241,14 @@ def _mark_bad_substitution(split: list[list[str]], bad: str) -> None:
         if words and words[0] not in _BLOCK_WORDS and not words[0].startswith("\0") and \
                 any(bad in word.replace(_QUOTED_EXPANSION, "") for word in words):
             split[k] = [_BAD, f"`{bad}` is a bad substitution (bash(1) Parameter Expansion)"]
+            if _GOOD_EXPANSION.fullmatch(bad, 2, len(bad) - 1):  # (a nested bad one: _nested_bad)
+                name, colon, op = (m.group(1, 2, 3) if (m := _DEFAULTED.fullmatch(bad)) else
+                                   (re.split(r"[^\w]", bad[2:], maxsplit=1)[0], ":", "+"))
+                split[k] = [_WHEN, name, ("set" if op == "+" else "unset") + colon, f"`{bad}` holds a bad "
+                            f"substitution bash meets where `{name}` is {'set' if op == '+' else 'not set'}", *words]
+            elif transformed := _TRANSFORMED.match(bad):
+                split[k] = [_WHEN, transformed.group(1), "fatal", f"`{bad}` is no transformation of a parameter that "
+                            "is set: bash stops the script (bash 5.2 subst.c parameter_brace_transform)", *words]
             return
 
 
@@ -500,6 +548,83 @@ def _fails(words: list[str], dcb) -> str | None:
             why := mlnx_qos_refuses(words[1:])):
         return f"mlnx_qos refuses the call and exits non-zero: {why}"
     return dcb.fails(words[1:]) if words and os.path.basename(words[0]) == "dcb" else None
+
+
+# bash(1) SHELL BUILTIN COMMANDS: `true` and `:` always succeed, `false` always fails; so an `if` testing one of them
+# alone (or `!` it) takes one branch whatever the host (`if true; then exit 1; fi` ends the script there), and a
+# `while` or `until` loop runs its body (`while true; do ... exit 1; done`) or never does.
+_KNOWN_TESTS = {"true": True, ":": True, "false": False}
+_ONCE = "\0once"  # (the name of the one-word `for` a loop known to run is read as: no script's variable)
+
+
+def _known_conditions(flat: list, roles: list[str]) -> tuple[list, list[str]]:
+    """``flat`` (and the operators after its commands, ``roles``) with each `if` whose condition is known (see
+    _KNOWN_TESTS) written as the branch it takes: `{ BODY; }`, or `:` where it takes none; and each `while` or `until`
+    loop whose condition is known as a loop over one word (its body runs, read once as a loop over words is) or `:`.
+    Every other if or loop is read with its commands as if each ran once (see branches); one from where bash stops
+    with a syntax error on is left for _structure to name (a branch written away must not take the error with it)."""
+    if not any(words and words[0] in ("if", "while", "until") for _, words, _ in flat):
+        return flat, roles
+    try:
+        broken = _structure(flat, None)[1]
+    except InputError:  # (nested too deep: said with its file where the script is run)
+        return flat, roles
+    flat, roles = list(flat), [*roles, *[""] * (len(flat) - len(roles))]
+    k, limit = 0, len(flat) if broken is None else broken[0]
+    while k < limit:
+        known = _known_test(flat, roles, k)
+        marks = None if known is None else _branch_words(flat, k)
+        if marks is None or marks[-1] >= limit:
+            k += 1
+            continue
+        fi, before = marks[-1], len(flat)
+        after, tail = roles[fi], flat[fi][1][1:]  # (`fi && X`, `fi | cat`: what follows the if, as it was)
+        if known and flat[k][1] != ["if"]:  # (`do ... done` as written)
+            flat[k:k + 2] = [(flat[k][0], ["for", _ONCE, "in", "1"], flat[k][2])]
+            roles[k:k + 2] = [roles[k + 1].lstrip("!")]
+            k += 1
+        elif known:  # the first branch: `{ BODY; }`
+            closer = (flat[marks[0]][0], ["}", *tail], flat[marks[0]][2])
+            flat[k:fi + 1] = [(flat[k][0], ["{"], flat[k][2]), *flat[k + 3:marks[0]], closer]
+            roles[k:fi + 1] = ["", *roles[k + 3:marks[0]], after]
+        elif flat[marks[0]][1][:1] == ["elif"]:  # the next test: read as an if of its own
+            flat[k:marks[0] + 1] = [(flat[marks[0]][0], ["if", *flat[marks[0]][1][1:]], flat[marks[0]][2])]
+            roles[k:marks[0] + 1] = [roles[marks[0]]]
+            limit += len(flat) - before
+            continue
+        elif flat[marks[0]][1][:1] == ["else"]:  # `{ ELSE; }`
+            closer = (flat[fi][0], ["}", *tail], flat[fi][2])
+            flat[k:fi + 1] = [(flat[marks[0]][0], ["{"], flat[marks[0]][2]), *flat[marks[0] + 1:fi], closer]
+            roles[k:fi + 1] = ["", *roles[marks[0] + 1:fi], after]
+        else:  # no branch runs: the if's status is 0
+            flat[k:fi + 1] = [(flat[fi][0], [":", *tail], flat[fi][2])]
+            roles[k:fi + 1] = [after]
+        limit += len(flat) - before
+    return flat, roles
+
+
+def _known_test(flat: list, roles: list[str], k: int) -> bool | None:
+    """Whether the `if` at ``flat[k]`` takes its first branch (the `while` or `until` there runs its body), where its
+    condition is one command of _KNOWN_TESTS (`!` before it turning it over) and `then` (`do`) follows; None for any
+    other."""
+    head = flat[k][1]
+    if head not in (["if"], ["while"], ["until"]) or k + 2 >= len(flat) or \
+            flat[k + 2][1] != (["then"] if head == ["if"] else ["do"]):
+        return None
+    test, role = flat[k + 1][1], roles[k + 1]
+    if test is None or len(test) != 2 or test[0] != _CONDITION or test[1] not in _KNOWN_TESTS or \
+            role.lstrip("!") not in ("", ";") or len(role) - len(role.lstrip("!")) > 1:
+        return None
+    return (_KNOWN_TESTS[test[1]] != role.startswith("!")) != (head == ["until"])
+
+
+def _branch_words(flat: list, k: int) -> list[int] | None:
+    """The indexes of the `elif`, `else` and `fi` of the `if` at ``flat[k]`` (its own, not those of blocks in it; of a
+    loop there, its `done`); None when it is not closed by its own word (see _structure)."""
+    marks = [_closing(flat, k + 1, len(flat), branches=True)]
+    while marks[-1] < len(flat) and (flat[marks[-1]][1] or [""])[0] in ("elif", "else"):
+        marks.append(_closing(flat, marks[-1] + 1, len(flat), branches=True))
+    return marks if marks[-1] < len(flat) and flat[marks[-1]][1][0] == _OPENERS[flat[k][1][0]] else None
 
 
 def _tested_blocks(flat: list) -> list:
@@ -1189,6 +1314,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         jump_tested = written[0] == _TESTED  # (a break or continue before `&&` or `||`, see _one_errexit)
         written = written[1:] if jump_tested else written
+        guard = written[:1] if written[0] == _GUARDED else []
+        if written[len(guard):len(guard) + 1] == [_WHEN]:  # (see _WHEN: a name set only at run time: as written)
+            mark = written[len(guard):]
+            met = _bad_met(mark[1], mark[2], values, arrays)
+            written = [*guard, *(mark[4:] if not met else ["exit", "1"] if mark[2] == "fatal" else [_BAD, mark[3]])]
         own = written[1:] if written[0] == _GUARDED else written
         own = [] if "|" in own or "|&" in own else own  # (`break | cat`: a subshell of the pipeline, whose own it is)
         if own[:1] == [_BAD]:  # (subst.c: a bad substitution drops the command bash runs, as below; where -e is on,
@@ -1397,7 +1527,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 grammar = _Grammar(functions.get(_EXPANDED))
                 grammar.braces = os.path.basename(shell[0]) == "bash"
                 inner = [(n, w, line) for w in _split(shell[2], grammar)]  # the commands it runs, in their place
-                roles = grammar.ended
+                inner, roles = _known_conditions(inner, grammar.ended)
             except ValueError:
                 yield n, None, line
                 continue

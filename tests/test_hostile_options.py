@@ -1,0 +1,22 @@
+"""Command-line options given hostile values (hostile round 15): each is refused naming the option and what to give
+(exit 2), never a traceback, never a report of something losslessd would itself refuse to read."""
+
+from __future__ import annotations
+
+from losslessd.errors import EXIT_INPUT
+from losslessd.limits import MAX_PORTS
+
+from .clirun import losslessd
+
+
+def test_render_refuses_more_ports_than_a_switch_has():
+    # 20,001 `--ports` rendered a 2 MB EOS snippet, exit 0, of a switch `losslessd lint` then refuses to read (more
+    # than MAX_PORTS ports in one device); a switch's whole port list still renders
+    ports = [f"--ports=Ethernet{4 * k}:400G:5m" for k in range(MAX_PORTS + 1)]
+    ran = losslessd("render", "--platform", "arista_eos", "--family", "sand", *ports)
+    assert ran.returncode == EXIT_INPUT, ran.stderr[-500:]
+    assert f"{MAX_PORTS + 1:,} ports to render: more than the {MAX_PORTS:,}" in ran.stderr
+    assert "Traceback" not in ran.stderr and not ran.stdout
+    ran = losslessd("render", "--platform", "arista_eos", "--family", "sand", *ports[:MAX_PORTS])
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert ran.stdout.count("interface Ethernet") == MAX_PORTS
