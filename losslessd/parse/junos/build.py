@@ -420,7 +420,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
     # the port's DSCP classifier fills, with no `pfc-priority` and no 802.1p classifier entry, is paused on the
     # priority its senders tag it with, which the configuration does not show (an untagged port: never).
     tagged_unknown = bool(cnp.pcp) and not untagged and any(
-        tc in classes.no_loss and tc not in port.tc_to_priority for tc in (port.dscp_to_tc or {}).values())
+        tc in classes.no_loss and tc not in (port.tc_to_priority or {}) for tc in (port.dscp_to_tc or {}).values())
     unknown = False
     for dscp, src in cnp.dscp.items():
         # DSCP-based PFC pauses with the `pfc-priority` of the no-loss forwarding class the classifier gives that
