@@ -96,11 +96,11 @@ _BOUND = ("qos_map", "nq_policy", "queuing_policy", "qos_policy")
 def _port_channel_qos(channel: InterfaceConf, issues: Issues) -> None:
     """QoS set on a port-channel: the OS10 guides searched do not say whether it or its members' own lines apply, so
     what it sets is unknown on its members (_member), and its first such line says so."""
-    for src in _channel_settings(channel).values():
+    src = next(iter(_channel_settings(channel).values()), None)
+    if src is not None:
         issues.add_once(ParseIssue(code="SYS002", source=src, message=(
             "QoS set on a port-channel: the OS10 guides do not say whether it or its members' own interface lines "
             "apply, so what it sets is unknown on its members (set it on each member port)")))
-        break
 
 
 def _member(iface: InterfaceConf, lag: InterfaceConf | None) -> InterfaceConf:
