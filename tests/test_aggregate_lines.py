@@ -116,6 +116,47 @@ def test_os9_flat_paste_and_removals():
     assert [i.message.split(":")[0] for i in device.issues] == ["cannot read `channel-member fortyGigE 0/x`"]
 
 
+# Dell Networking OS9 user guide, "1GbE and 10GbE Interfaces in Port Channels": `channel-member tengigabitethernet
+# 0/1-4` in port channel interface mode adds TenGig 0/1, 0/2, 0/3 and 0/4.
+OS9_RANGE = OS9_HEADER + """hostname os9-tor
+interface TenGigabitEthernet 0/1
+ no ip address
+!
+interface TenGigabitEthernet 0/2
+ no ip address
+!
+interface TenGigabitEthernet 0/3
+ no ip address
+!
+interface TenGigabitEthernet 0/4
+ no ip address
+!
+interface TenGigabitEthernet 0/5
+ no ip address
+!
+interface Port-channel 70
+ no ip address
+ switchport
+ channel-member TenGigabitEthernet 0/1-4
+ no channel-member TenGigabitEthernet 0/3-4,0/9
+ channel-member TenGigabitEthernet 0/4-4,0/5
+ channel-member TenGigabitEthernet 0/4-1
+!
+end
+"""
+
+
+def test_os9_channel_member_ranges_are_each_port_of_the_range():
+    """`channel-member TYPE unit/first-last` makes each port of the range a member, alone or in a comma list, and its
+    `no` form takes each out; a range running backwards is named, not guessed. Before: a SYS002, no member read."""
+    device = _read(dell_os9, OS9_RANGE)
+    assert {n: p.bundle for n, p in device.ports.items()} == {
+        "TenGigabitEthernet 0/1": "Port-channel 70", "TenGigabitEthernet 0/2": "Port-channel 70",
+        "TenGigabitEthernet 0/3": None, "TenGigabitEthernet 0/4": "Port-channel 70",
+        "TenGigabitEthernet 0/5": "Port-channel 70"}
+    assert [i.message.split(":")[0] for i in device.issues] == ["cannot read `channel-member TenGigabitEthernet 0/4-1`"]
+
+
 # Each platform's port-channel, two members, then `no channel-group` on the second (a configuration session's or a
 # pasted change's line): EOS User Manual, "Port Channels"; Cisco Nexus 9000 NX-OS Interfaces Configuration Guide,
 # "Configuring Port Channels" (`no channel-group`); Dell SmartFabric OS10 User Guide, "Port-channel interfaces" and

@@ -278,8 +278,18 @@ def test_no_other_platforms_file_is_taken_for_os10():
     # no header: an OS10 port name beside a QoS line only OS10 writes
     ("interface ethernet1/1/1\n trust-map dscp tm\n", "dell_os10"),
     ("interface ethernet1/1/1\n service-policy input type network-qos pfc\n", "dell_os10"),
-    # either sign alone is no proof
-    ("interface ethernet1/1/1\n mtu 9216\n", None),
+    # the port in the form only OS10 prints (lower case, no blank, three numbers) is a sign of its own (session 38:
+    # none of 35,097 files of the fixtures, the shared corpus, AVD, batfish, Juniper JVD and SONiC repositories changed
+    # platform); before, a port-only block with PFC lines was SYS001 without `--format os10`
+    ("interface ethernet1/1/1\n mtu 9216\n", "dell_os10"),
+    ("interface ethernet1/1/1\n priority-flow-control mode on\n", "dell_os10"),
+    ("interface range ethernet1/1/1-1/1/4\n mtu 9216\n", "dell_os10"),
+    # with a blank it is also Onyx's split port, NX-OS prints a FEX port `Ethernet101/1/1`, EOS `Ethernet3/1/1`
+    ("interface ethernet 1/1/1\n mtu 9216\n", None),
+    ("interface ethernet 1/1/1\n dcb priority-flow-control mode on force\n", "nvidia_onyx"),
+    ("interface Ethernet101/1/1\n  mtu 9216\n", None),
+    ("interface Ethernet3/1/1\n   mtu 9216\n", "arista_eos"),
+    # a QoS line only OS10 writes is no proof alone
     ("hostname s1\ntrust dscp-map tm\n qos-group 3 dscp 26\n", None),
     ("! Version 10.2\nhostname s1\n", None),
     # NX-OS writes `service-policy type queuing output`, and its own policy-maps stay its own
@@ -769,3 +779,76 @@ def test_an_unread_line_of_os10_words_leaves_what_it_names_unknown():
     assert port.pfc_enabled is None and port.pfc_source.line == numbers[lines[1]]
     assert port.tc_to_queue is None
     assert plain.trust == Trust.none and plain.pfc_enabled == [] and plain.tc_to_queue is not None
+
+
+# OS10 User Guide, "Quality of service": `class-map type queuing` / `match queue`, `policy-map type queuing` with
+# `bandwidth percent`, bound by `service-policy output type queuing NAME`, and ETS turned on by `ets mode on`;
+# "Port-channel interfaces": `channel-group N mode active` makes the port a member of `interface port-channelN`.
+ETS_AND_CHANNEL = HEADER + """class-map type network-qos ROCE
+ match qos-group 3
+!
+policy-map type network-qos PFC
+ class ROCE
+  pause
+  pfc-cos 3
+!
+class-map type queuing Q3
+ match queue 3
+!
+policy-map type queuing ETS
+ class Q3
+  bandwidth percent 50
+!
+interface ethernet1/1/1
+ service-policy input type network-qos PFC
+ service-policy output type queuing ETS
+ priority-flow-control mode on
+ ets mode on
+{port_line}
+!
+interface port-channel10
+{channel_line}
+!
+interface ethernet1/1/2
+ channel-group 10 mode active
+ service-policy input type network-qos PFC
+ service-policy output type queuing ETS
+ priority-flow-control mode on
+!
+"""
+
+
+def test_an_unread_ets_line_leaves_the_queues_scheduling_unknown():
+    """`ets traffic-class 3 bandwidth 50` (OS10's `ets` word in a form losslessd does not read; OS10 takes `ets mode
+    on|off`) may set how the queues share the port: the scheduling is unknown, not the queuing policy's alone (before:
+    queue 3 read DWRR 50 beside the SYS002). The queues' ECN stays as the policy gives it; a `system qos` line does
+    the same for the ports without their own `ets mode`."""
+    def queue3(port_line: str, system: str = ""):
+        text = ETS_AND_CHANNEL.format(port_line=port_line, channel_line=" description uplink") + system
+        device = parse(text)
+        return device.ports["ethernet1/1/1"].queues[3], device.ports["ethernet1/1/2"].queues[3], device.issues
+
+    read, member, issues = queue3("")
+    assert (read.scheduler.type, read.scheduler.weight) == (SchedulerType.dwrr, 50) and not issues
+    unread, member, issues = queue3(" ets traffic-class 3 bandwidth 50")
+    assert unread.scheduler is None and unread.ecn.ecn_enabled is False
+    assert member.scheduler is not None  # (the other port's own)
+    assert [i.code for i in issues] == ["SYS002"]
+    port, member, _ = queue3("", "system qos\n ets mode  on extra\n")
+    assert port.scheduler.type == SchedulerType.dwrr  # its own `ets mode on` binds it
+    assert member.scheduler is None
+
+
+@pytest.mark.parametrize("channel_line", [" priority-flow-control priority 3 no-drop", " priority-flow-control mode on",
+                                          " no priority-flow-control"])
+def test_a_port_channels_pfc_line_read_or_not_leaves_its_members_pfc_unknown(channel_line):
+    """The OS10 guides read do not say whether a port-channel's PFC line or its members' own apply: a member's PFC is
+    unknown at the port-channel's line, whether losslessd reads that line or not (before: a line not read was a
+    SYS002 on the port-channel and the member read PFC on by its own line; a read one was "not read" and the member
+    read by its own). A port outside the port-channel keeps its own."""
+    device = parse(ETS_AND_CHANNEL.format(port_line="", channel_line=channel_line))
+    line = ETS_AND_CHANNEL.split("\n").index("interface port-channel10") + 2
+    member, other = device.ports["ethernet1/1/2"], device.ports["ethernet1/1/1"]
+    assert (member.pfc_enabled, member.pfc_source.line, member.bundle) == (None, line, "port-channel10")
+    assert other.pfc_enabled == [3]
+    assert any("unknown on its members" in i.message and i.source.line == line for i in device.issues)

@@ -10,6 +10,7 @@ from losslessd.model import SchedulerType, Trust
 from losslessd.parse import clitext, detect, eos
 from losslessd.parse.base import Input
 from losslessd.parse.eos import flat as eos_flat
+from losslessd.parse.eos import reader as eos_reader
 from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw" / "arista_eos"
@@ -818,7 +819,7 @@ def test_abbreviated_commands_in_a_flat_paste_stay_in_their_sub_mode():
     assert out[1:6] == ["class-map type qos match-any ROCE", "   match dscp 26",
                         "policy-map type quality-of-service MARK", "   class ROCE", "      set traffic-class 3"]
     assert out[11] == "      bandwidth percent 50" and out[13] == "      no priority"
-    cfg = eos.reader.read([Input("flat.cfg", FLAT_ABBREVIATED)])
+    cfg = eos_reader.read([Input("flat.cfg", FLAT_ABBREVIATED)])
     assert cfg.class_maps["ROCE"].dscp == {26} and cfg.qos_policies["MARK"][0][1].value == 3
 
 
@@ -925,15 +926,17 @@ def test_an_abbreviated_interface_opens_its_block_in_a_flat_paste_too():
 def test_a_tx_queue_class_typed_in_a_qos_policy_map_is_named():
     """EOS User Manual, QoS chapter: a `policy-map type quality-of-service` classifies by class-maps, `class NAME`; a
     design document's `class tx-queue 3` (from its `policy-map type tx-queue`) typed in one was skipped without a
-    word, with the `set traffic-class` and shaping under it. It is a SYS002 at its line; the policy's real class is
-    still read."""
+    word, with the `set traffic-class` and shaping under it. It is a SYS002 at its line saying the switch refuses it
+    and what is under it (before session 38: "not read", beside an ECN001 that asserts no marking); the policy's real
+    class is still read."""
     text = ("hostname leaf-3\nclass-map type qos match-any ROCE\n   match dscp 26\n"
             "policy-map type quality-of-service ROCE-IN\n   class ROCE\n      set traffic-class 3\n"
             "   class tx-queue 3\n      set traffic-class 5\n!\n"
             "interface Ethernet5\n   qos trust dscp\n   service-policy type qos input ROCE-IN\n!\nend\n")
-    cfg = eos.reader.read([Input("leaf-3.cfg", text)])
+    cfg = eos_reader.read([Input("leaf-3.cfg", text)])
     assert [(i.code, i.source.line) for i in cfg.issues] == [("SYS002", 7)]
     assert "`class tx-queue 3`" in cfg.issues[0].message
+    assert "the switch refuses this one and the lines under it" in cfg.issues[0].message
     assert [(name, tc.value) for name, tc, _ in cfg.qos_policies["ROCE-IN"]] == [("ROCE", 3)]
 
 

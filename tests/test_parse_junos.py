@@ -1475,3 +1475,48 @@ def test_load_file_tags_delete_and_activate_as_junos_loads_them():
     assert display_set("interfaces {\n    delete: et-0/0/1 {\n        mtu 1500;\n    }\n    et-0/0/2 {\n"
                        "        delete: mtu;\n        active: mtu 9000;\n    }\n}\n") == (
         "delete interfaces et-0/0/1\ndelete interfaces et-0/0/2 mtu\nset interfaces et-0/0/2 mtu 9000\n")
+
+
+# Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic": PFC by 802.1p (`congestion-notification-profile
+# NAME input ieee-802.1 code-point P pfc`) pauses the priority of the IEEE 802.1p code point in the VLAN header of the
+# incoming traffic, and untagged traffic carries none (DSCP-based PFC, `input dscp` with the no-loss class's
+# `pfc-priority`, is for it). "class (Forwarding Classes)": `no-loss` makes the class lossless.
+NO_LOSS_BY_DSCP_PAUSED_BY_PCP = "\n".join([
+    "set interfaces et-0/0/1 unit 0 family inet address 192.0.2.0/31",
+    "set interfaces et-0/0/2 vlan-tagging",
+    "set interfaces et-0/0/2 unit 100 vlan-id 100",
+    "set interfaces et-0/0/2 unit 100 family inet address 192.0.2.2/31",
+    "set class-of-service forwarding-classes class NO-LOSS queue-num 3 no-loss",
+    "set class-of-service forwarding-classes class BE queue-num 0",
+    "set class-of-service classifiers dscp ROCE forwarding-class NO-LOSS loss-priority low code-points 011010",
+    "set class-of-service classifiers dscp ROCE forwarding-class BE loss-priority low code-points 000000",
+    "set class-of-service congestion-notification-profile PFC input ieee-802.1 code-point 011 pfc",
+    "set class-of-service interfaces et-* congestion-notification-profile PFC",
+    "set class-of-service interfaces et-* unit * classifiers dscp ROCE", ""])
+
+
+@pytest.mark.parametrize("extra, tagged_known", [
+    ("", False),
+    # an 802.1p classifier on the port names the code point the class's tagged traffic carries
+    ("set class-of-service classifiers ieee-802.1 PCP forwarding-class NO-LOSS loss-priority low code-points 011\n"
+     "set class-of-service interfaces et-* unit * classifiers ieee-802.1 PCP\n", True),
+])
+def test_a_no_loss_class_filled_by_dscp_and_paused_by_802_1p_is_paused_on_the_priority_its_senders_tag(
+        extra, tagged_known):
+    """A no-loss class the DSCP classifier fills, with no `pfc-priority`, under a CNP pausing 802.1p code point 3:
+    on the tagged port (`vlan-tagging`) it is paused on the 802.1p its senders tag it with, which the configuration
+    does not show: MAP001 could not verify (before: an error, "has no PFC priority, so it is never paused"). On the
+    untagged routed port no 802.1p arrives to pause: the error stays, also where an 802.1p classifier names the class
+    (before: its code point was taken as the class's priority there too). On the tagged port such a classifier names
+    the code point."""
+    device = parse(NO_LOSS_BY_DSCP_PAUSED_BY_PCP + extra)
+    assert device.issues == []
+    report = run(Fabric(devices={device.name: device}), load_policy("roce-dscp26"))
+    map001 = {f.port: f.severity.value for f in report.findings if f.code == "MAP001"}
+    assert map001["et-0/0/1"] == "error"
+    assert map001.get("et-0/0/2") == (None if tagged_known else "info")
+    tagged, untagged = device.ports["et-0/0/2"], device.ports["et-0/0/1"]
+    assert tagged.pfc_enabled == untagged.pfc_enabled == [3]
+    no_loss = next(tc for tc, name in tagged.tc_names.items() if name == "forwarding class NO-LOSS")
+    assert tagged.tc_to_priority == ({no_loss: 3} if tagged_known else None)
+    assert untagged.tc_to_priority == {}

@@ -70,6 +70,59 @@ def test_nxos_access_ports_and_native_only_trunks_are_untagged(tag_native):
     assert {n for n, p in device.ports.items() if p.untagged_only} == untagged
 
 
+# Cisco Nexus 5000/7000 Interfaces guides, "Port Profiles": `port-profile type ethernet NAME` holds interface
+# commands, `state enabled` turns it on, `inherit port-profile NAME` gives them to an interface, whose own commands win
+# over the profile's; a profile may inherit another.
+NXOS_PROFILES = """hostname sw1
+port-profile type ethernet HOST-ACCESS
+  switchport mode access
+  switchport access vlan 10
+  state enabled
+port-profile type ethernet NATIVE-ONLY
+  switchport trunk native vlan 12
+  switchport trunk allowed vlan 12
+  state enabled
+port-profile type ethernet TRUNK
+  switchport mode trunk
+  inherit port-profile NATIVE-ONLY
+  state enabled
+port-profile type ethernet OFF
+  switchport mode access
+port-profile type port-channel PC-ACCESS
+  switchport mode access
+  state enabled
+interface port-channel30
+  inherit port-profile PC-ACCESS
+interface Ethernet1/1
+  inherit port-profile HOST-ACCESS
+interface Ethernet1/2
+  inherit port-profile HOST-ACCESS
+  switchport mode trunk
+interface Ethernet1/3
+  inherit port-profile TRUNK
+interface Ethernet1/4
+  inherit port-profile TRUNK
+  switchport trunk allowed vlan 7-12
+interface Ethernet1/5
+  inherit port-profile OFF
+interface Ethernet1/6
+  channel-group 30 mode active
+"""
+
+
+def test_nxos_switchport_lines_are_inherited_from_port_profiles():
+    """Each `switchport` command a port does not write itself is its enabled profiles' (the first that writes it, a
+    profile's inherited ones after its own), as the port's other commands are: an access profile, a trunk profile
+    whose native-only list comes from the profile it inherits, an access port-channel profile reaching a member; the
+    port's own mode or list wins, a profile not enabled gives nothing. Before: no switchport line was inherited, so
+    every such port kept MAP002's "does not show which 802.1p" info."""
+    device = nxos.parse([Input("sw1.cfg", NXOS_PROFILES)], "sw1")
+    assert device.issues == []
+    assert {n: p.untagged_only for n, p in device.ports.items()} == {
+        "Ethernet1/1": True, "Ethernet1/2": False, "Ethernet1/3": True, "Ethernet1/4": False, "Ethernet1/5": False,
+        "Ethernet1/6": True}
+
+
 def test_nxos_native_only_trunk_leaves_no_cnp_priority_to_verify(tmp_path: Path):
     """n3k-sdn-tor's two host trunks carry VLANs 7-12 (native 12): MAP002 cannot verify the CNPs' 802.1p on either.
     Allowing the native VLAN alone on Ethernet1/3/1 makes it untagged: the info stays on Ethernet1/3/2 only."""

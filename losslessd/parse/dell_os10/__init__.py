@@ -31,6 +31,12 @@ _HEADER = re.compile(r"^! Version 10\.[0-9.]+(?:E(?:\([A-Z0-9.]{1,16}\))?)?[ \t]
 _TYPED = r"^[ \t]*(?:[^\s(]{1,128}\([^)\s]{1,256}\)#[ \t]?)?"
 _ETHERNET = re.compile(_TYPED + r"interface (?:range )?ethernet ?[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
                        re.MULTILINE)
+# The form `show running-configuration` prints a port in, `interface ethernet1/1/1` (lower case, no blank, three
+# numbers: OS10 User Guide, "Interfaces"), is OS10's alone: NX-OS prints `Ethernet101/1/1` (a FEX port), EOS
+# `Ethernet3/1/1`, Onyx types `interface ethernet 1/1/1` with a blank (a split port) and OS9 names the port type. With
+# a blank (what a session may type on OS10 or Onyx) it is a sign only beside an OS10 QoS line.
+_OWN_ETHERNET = re.compile(_TYPED + r"interface (?:range )?ethernet[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
+                           re.MULTILINE)
 # QoS lines only OS10 writes: its trust and qos-group maps, and `service-policy input|output type ...` (NX-OS writes
 # `service-policy type ... input|output`). The NX-OS sniffer leaves a file holding one of them alone.
 OS10_QOS = re.compile(_TYPED + r"(trust (?:dot1p|dscp)-map \S|trust-map (?:dot1p|dscp) \S|qos-map traffic-class \S|"
@@ -44,13 +50,15 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config(?:uration)?)
 
 
 def sniff(inp: Input) -> bool:
-    """An OS10 capture, the OS10 running-configuration header, a session with OS10's interface prompts, or `interface
-    ethernet1/1/1` beside a QoS line only OS10 writes (both are needed: either alone is no proof)."""
+    """An OS10 capture, the OS10 running-configuration header, a session with OS10's interface prompts, a port in the
+    form only OS10 prints (`interface ethernet1/1/1`), or `interface ethernet 1/1/1` beside a QoS line only OS10
+    writes (both are needed: either alone is no proof)."""
     named = capture.sniff_platform(inp.text)
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or _SESSION.search(head) or (_ETHERNET.search(head) and OS10_QOS.search(head)))
+    return bool(_HEADER.search(head) or _SESSION.search(head) or _OWN_ETHERNET.search(head)
+                or (_ETHERNET.search(head) and OS10_QOS.search(head)))
 
 
 def parse(inputs: list[Input], name: str) -> Device:

@@ -9,6 +9,8 @@ pause received for that priority stops the class's queue.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ...model import (
     BufferProfile,
     Device,
@@ -56,9 +58,9 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
     for channel in cfg.port_channels.values():
         _port_channel_qos(channel, issues)
     for port_name, iface in cfg.interfaces.items():
-        port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues)
         bundle = iface.channel_group.value if iface.channel_group is not None else None
         lag = cfg.port_channels.get(bundle) if bundle is not None else None
+        port = device.ports[port_name] = _port(cfg, device, port_name, _member(iface, lag), issues)
         # OS10 User Guide, "Port-channel interfaces": `channel-group N mode on|active|passive` makes the port a member
         # of `interface port-channelN`
         port.bundle = f"port-channel{bundle}" if bundle is not None else None
@@ -75,16 +77,49 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
     return device
 
 
-def _port_channel_qos(channel: InterfaceConf, issues: Issues) -> None:
-    """QoS bound on a port-channel: the OS10 guides searched do not say how it combines with its members' own, so
-    the members are read with their own bindings (and `system qos`'s), and the line says so."""
+def _channel_settings(channel: InterfaceConf) -> dict[str, Source]:
+    """What a port-channel's lines set, read or not (a SYS002 names those not read), by the member setting each makes
+    unknown (_member): trust, the qos-map, each policy, PFC, ETS."""
     bind = channel.bind
-    for val in (bind.trust_dot1p, bind.trust_dscp, bind.qos_map, bind.nq_policy, bind.queuing_policy, bind.qos_policy,
-                channel.pfc_mode):
-        if val is not None:
-            issues.add_once(ParseIssue(code="SYS002", source=val.source, message=(
-                "QoS bound on a port-channel is not read: its members are checked with their own interface "
-                "bindings and `system qos`'s")))
+    trust = bind.trust_dot1p or bind.trust_dscp
+    out = {"trust": trust.source if trust else next(iter(bind.trust_unread.values()), None),
+           "pfc": channel.pfc_unread or (channel.pfc_mode.source if channel.pfc_mode else None),
+           "ets": bind.ets_unread or (bind.ets.source if bind.ets else None)}
+    out.update({attr: val.source for attr in _BOUND if (val := getattr(bind, attr)) is not None})
+    return {what: src for what, src in out.items() if src is not None}
+
+
+# A port's bindings by name (Bindings), each unknown on a member whose port-channel binds one (_member).
+_BOUND = ("qos_map", "nq_policy", "queuing_policy", "qos_policy")
+
+
+def _port_channel_qos(channel: InterfaceConf, issues: Issues) -> None:
+    """QoS set on a port-channel: the OS10 guides searched do not say whether it or its members' own lines apply, so
+    what it sets is unknown on its members (_member), and its first such line says so."""
+    src = next(iter(_channel_settings(channel).values()), None)
+    if src is not None:
+        issues.add_once(ParseIssue(code="SYS002", source=src, message=(
+            "QoS set on a port-channel: the OS10 guides do not say whether it or its members' own interface lines "
+            "apply, so what it sets is unknown on its members (set it on each member port)")))
+
+
+def _member(iface: InterfaceConf, lag: InterfaceConf | None) -> InterfaceConf:
+    """A port-channel member as read: each setting its port-channel sets (read or not) unknown, at the port-channel's
+    line (_port_channel_qos says why); the rest its own and `system qos`'s. The one way a port-channel's QoS reaches
+    its members, whether the reader read its line or not."""
+    settings = _channel_settings(lag) if lag is not None else {}
+    if not settings:
+        return iface
+    bind = dataclasses.replace(iface.bind, trust_unread=dict(iface.bind.trust_unread))
+    if "trust" in settings:
+        bind.trust_dot1p = bind.trust_dscp = None
+        bind.trust_unread = {"": settings["trust"]}
+    for attr in _BOUND:
+        if attr in settings:
+            setattr(bind, attr, Val(BINDING_UNREAD, settings[attr]))
+    if "ets" in settings:
+        bind.ets, bind.ets_unread = None, settings["ets"]
+    return dataclasses.replace(iface, bind=bind, pfc_unread=settings.get("pfc", iface.pfc_unread))
 
 
 def _bound(iface: InterfaceConf, cfg: Os10Config, attr: str) -> Val | None:
@@ -106,6 +141,7 @@ def _port(cfg: Os10Config, device: Device, name: str, iface: InterfaceConf, issu
     _queue_map(cfg, iface, port, issues)
     _pfc(cfg, device, iface, port, issues)
     _queues(cfg, iface, port, issues)
+    _ets_unread(cfg, iface, port)
     if iface.flow_rx is not None or iface.flow_tx is not None:
         port.link_pause = LinkPause(rx=iface.flow_rx.value if iface.flow_rx else None,
                                     tx=iface.flow_tx.value if iface.flow_tx else None,
@@ -305,6 +341,17 @@ def _queues(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -
                                   shaped=conf.shaped is not None,
                                   source=conf.bandwidth.source if conf.bandwidth else conf.source)
         port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source, ecn=_ecn(cfg, conf, issues))
+
+
+def _ets_unread(cfg: Os10Config, iface: InterfaceConf, port: Port) -> None:
+    """An `ets` line not read on the port, or in `system qos` for a port without its own `ets mode` (a SYS002 names
+    it): how the queues share the port is unknown, not what the queuing policy alone gives."""
+    unread = iface.bind.ets_unread or (cfg.system.ets_unread if iface.bind.ets is None else None)
+    if unread is None:
+        return
+    for index in QUEUES:
+        queue = port.queues.setdefault(index, Queue(index=index, source=unread))
+        queue.scheduler = None
 
 
 def _ecn(cfg: Os10Config, conf: QueueConf, issues: Issues) -> Ecn:

@@ -126,6 +126,7 @@ class Bindings:
     queuing_policy: Val | None = None  # `service-policy output type queuing NAME`
     qos_policy: Val | None = None  # `service-policy input type qos NAME` (classification by class-maps: not read)
     ets: Val | None = None  # `ets mode on|off`
+    ets_unread: Source | None = None  # an `ets` line not read (a SYS002 names it): how the queues share is unknown
 
 
 @dataclass
@@ -651,12 +652,15 @@ class _Reader(TreeReader):
                 raise LineError("expected `service-policy input type network-qos|qos NAME` or `service-policy output "
                                 "type queuing NAME`")
             setattr(bind, attr, None if off else Val(rest[4], src))
-        elif w[:2] == ["ets", "mode"]:
-            if len(w) != 3 or w[2] not in ("on", "off"):
-                raise LineError("expected `ets mode on|off`")
-            bind.ets = Val(w[2] == "on", src)
+        elif w[:2] == ["ets", "mode"] and len(w) == 3 and w[2] in ("on", "off"):
+            bind.ets, bind.ets_unread = Val(w[2] == "on", src), None
         elif w[:2] == ["no", "ets"]:
-            bind.ets = None
+            bind.ets, bind.ets_unread = None, None
+        elif command_body(w)[:1] == ["ets"]:
+            # OS10's own word in a form not read (`ets traffic-class 3 bandwidth 50`, a cut `ets mode`): the queues'
+            # scheduling it may set is unknown, not what the queuing policy alone gives
+            bind.ets_unread = bind.ets_unread or src
+            raise LineError("expected `ets mode on|off`")
         elif system and w[0] not in ("buffer-statistics-tracking", "no"):
             raise LineError("not a `system qos` command losslessd knows")
         else:
@@ -700,14 +704,14 @@ class _Reader(TreeReader):
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
         elif w[:2] == ["no", "channel-group"]:
             conf.channel_group = None  # (OS10 User Guide, `channel-group`: its `no` form removes the port from it)
-        elif (word := command_body(w)[:1]) in (["priority-flow-control"], ["pfc-cos"], ["trust"], ["qos-map"], ["ets"]):
+        elif (word := command_body(w)[:1]) in (["priority-flow-control"], ["pfc-cos"], ["trust"], ["qos-map"]):
             # (their `no` forms too: OS10's own words, not another platform's, which other_port_qos below names).
             # What the line names is unknown, not the default: `trust dscp` may be what makes the port trust DSCP.
             if word == ["trust"]:
                 conf.bind.trust_unread.setdefault("", src)
             elif word == ["qos-map"]:
                 conf.bind.qos_map = Val(BINDING_UNREAD, src)
-            elif word != ["ets"]:
+            else:
                 conf.pfc_unread = conf.pfc_unread or src
             raise LineError("not an interface QoS command losslessd knows")
         elif command_body(w)[:1] == ["random-detect"]:

@@ -34,6 +34,9 @@ _OS9_LINE = re.compile(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|pr
 _PORT_DCB_WORDS = frozenset({"dcb-map", "service-class", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
                              "dcb-output", "priority-flow-control"})
 _UNIT_PORT = re.compile(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
+# A `channel-member` item: unit/port (or unit/port/subport), or a range of the port on one unit (`0/1-4`).
+_MEMBER = re.compile(r"^(?P<unit>[0-9]{1,2}/)(?P<port>[0-9]{1,3})(?:-(?P<last>[0-9]{1,3})|(?P<sub>/[0-9]{1,2}))?$",
+                     re.ASCII)
 # A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
 _JOINED = re.compile(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
@@ -166,13 +169,17 @@ class _Reader(TreeReader):
             layer3_line(conf, w, self.src(node))
 
     def member_names(self, words: list[str]) -> list[str]:
-        """The ports a `channel-member TYPE unit/port[,unit/port...]` line names, as OS9 names them."""
+        """The ports a `channel-member TYPE unit/port[-last][,...]` line names, as OS9 names them: a range adds each
+        port from the first to the last on the unit (Dell Networking OS9 user guide, "1GbE and 10GbE Interfaces in
+        Port Channels": `channel-member tengigabitethernet 0/1-4` adds TenGig 0/1, 0/2, 0/3 and 0/4)."""
         kind = port_type(words[0]) if len(words) == 2 else None
-        numbers = words[1].split(",") if kind is not None else []
-        if not numbers or not all(_UNIT_PORT.match(n) for n in numbers):
-            raise LineError("expected `channel-member TYPE unit/port` (a front-panel port such as `TenGigabitEthernet "
-                            "0/1`): which ports are members of the port channel is not read")
-        return [f"{kind} {n}" for n in numbers]
+        items = [_MEMBER.match(n) for n in words[1].split(",")] if kind is not None else [None]
+        if not all(m is not None and int(m["last"] or m["port"]) >= int(m["port"]) for m in items):
+            raise LineError("expected `channel-member TYPE unit/port` or a range `TYPE unit/first-last` (a front-panel "
+                            "port such as `TenGigabitEthernet 0/1`): which ports are members of the port channel is "
+                            "not read")
+        return [f"{kind} {m['unit']}{n}{m['sub'] or ''}" for m in items if m is not None
+                for n in range(int(m["port"]), int(m["last"] or m["port"]) + 1)]
 
     def lacp_line(self, node: Node, conf: InterfaceConf) -> None:
         """OS9 Configuration Guide, "Link Aggregation Control Protocol (LACP)": in LACP mode `port-channel N mode

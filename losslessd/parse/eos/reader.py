@@ -406,8 +406,9 @@ class _Reader(TreeReader):
             if cw[0] == "class" and len(cw) != 2:
                 # `class tx-queue 3` (a design document's `policy-map type tx-queue`, typed in a qos one): a qos
                 # policy-map's classes are class-maps, `class NAME` (EOS User Manual, QoS chapter).
-                self.garbled(child, "a qos policy-map's class is `class NAME` (a class-map); what this class and "
-                                    "the lines under it set is not read")
+                self.garbled(child, "a qos policy-map's class is `class NAME` (a class-map), so the switch "
+                                    "refuses this one and the lines under it with it: they set no traffic class, "
+                                    "marking or ECN")
                 continue
             if cw[0] != "class":
                 continue

@@ -75,11 +75,13 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
     vlans = _Vlans(cfg, device.issues)
     for port_name in sorted(names):
         iface = _interface(cfg, port_name, ranges)
-        port = device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface)
-        port.bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
-        port.vlans = vlans.of(port_name, iface)
-        if port.vlans is None and _routed(cfg.aggregates.get(port.bundle) if port.bundle is not None else iface):
-            port.vlans = []
+        bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
+        port_vlans = vlans.of(port_name, iface)
+        if port_vlans is None and _routed(cfg.aggregates.get(bundle) if bundle is not None else iface):
+            port_vlans = []
+        port = device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface,
+                                               untagged=port_vlans == [])
+        port.bundle, port.vlans = bundle, port_vlans
         for bound in (f for filters in (iface.input_filters.values() if iface else ()) for f in filters):
             if bound.value in cfg.class_filters:
                 # Junos CoS guide, "Overview of Multifield Classifiers": behavior aggregate classification comes first,
@@ -107,6 +109,7 @@ class _Classes:
         self.names = {tc: f"forwarding class {name}" for name, tc in self.ids.items()}
         self.queues = {self.ids[name]: fc.queue for name, fc in cfg.classes.items()}
         self.priorities = {self.ids[name]: fc.pfc_priority.value for name, fc in cfg.classes.items() if fc.pfc_priority}
+        self.no_loss = {self.ids[name] for name, fc in cfg.classes.items() if fc.no_loss}
 
 
 def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]],
@@ -270,7 +273,7 @@ def _ip_mtu(iface: Interface | None) -> int | None:
 
 
 def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],
-          wildcards: list[tuple[str, CosInterface]], iface: Interface | None) -> Port:
+          wildcards: list[tuple[str, CosInterface]], iface: Interface | None, untagged: bool) -> Port:
     conf = _cos_conf(cfg, name, wildcards, iface.bundle.value if iface is not None and iface.bundle else None)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),
@@ -286,7 +289,7 @@ def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssu
     port.qos_configured = bool(conf.traffic_control_profiles) or any(
         v is not None for v in (conf.cnp, conf.scheduler_map, conf.dscp_classifier, conf.pcp_classifier))
     _classify(cfg, classes, conf, port, issues)
-    _pfc(cfg, classes, conf, port, issues)
+    _pfc(cfg, classes, conf, port, issues, untagged)
     _queues(cfg, conf, port, issues)
     return port
 
@@ -388,7 +391,8 @@ def _class_of(cfg: JunosConfig, ref: Val | None, table: dict[str, dict[int, Val]
     return (fc.value, cfg.classes[fc.value]) if fc is not None and fc.value in cfg.classes else None
 
 
-def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
+def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue],
+         untagged: bool) -> None:
     if conf.cnp is None:
         return
     cnp = cfg.cnps.get(conf.cnp.value)
@@ -403,13 +407,20 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
     for code in cnp.pcp:
         found = _class_of(cfg, conf.pcp_classifier, cfg.pcp_classifiers, code)
         if found is not None:
-            port.tc_to_priority.setdefault(classes.ids[found[0]], code)
+            if not untagged:  # (untagged traffic carries no 802.1p: the entry names none of its priorities)
+                port.tc_to_priority.setdefault(classes.ids[found[0]], code)
             if not found[1].no_loss:
                 # Junos QFX "class (Forwarding Classes)": a class the configuration defines is lossless only with
                 # the `no-loss` option, and of the default classes only fcoe and no-loss are (reader.DEFAULT_LOSSLESS);
                 # any other class's traffic is treated as lossy, whatever the CNP's code point.
                 del enabled[code]
                 lossy = found[1].source or (conf.pcp_classifier.source if conf.pcp_classifier else None)
+    # Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic": PFC by 802.1p pauses the priority of the
+    # IEEE 802.1p code point in the VLAN header of incoming traffic, and untagged traffic carries none. A no-loss class
+    # the port's DSCP classifier fills, with no `pfc-priority` and no 802.1p classifier entry, is paused on the
+    # priority its senders tag it with, which the configuration does not show (an untagged port: never).
+    tagged_unknown = bool(cnp.pcp) and not untagged and any(
+        tc in classes.no_loss and tc not in (port.tc_to_priority or {}) for tc in (port.dscp_to_tc or {}).values())
     unknown = False
     for dscp, src in cnp.dscp.items():
         # DSCP-based PFC pauses with the `pfc-priority` of the no-loss forwarding class the classifier gives that
@@ -431,7 +442,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
     port.pfc_source = cnp.unreadable or lossy or conf.cnp.source
     if cnp.cable_length is not None:
         port.cable_length_m = float(cnp.cable_length.value)
-    if unknown:
+    if unknown or tagged_unknown:
         port.tc_to_priority = None
     port.pfc_priority_to_queue = (DEFAULT_FLOW_CONTROL if not cnp.flow_control_queue else
                                   {p: list(q) for p, q in sorted(cnp.flow_control_queue.items())})

@@ -29,7 +29,7 @@ from ...model import (
     Watchdog,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, Val, routed_vlans, untagged_only
+from ..clitext import Issues, SwitchportConf, Val, routed_vlans, untagged_only
 from .reader import (
     _NQ_CLASS,
     _QUEUE_CLASS,
@@ -133,8 +133,12 @@ SYSTEM_ATTACHED = {"qos": "qos input", "queuing": "queuing output", "queuing-in"
 # once they are `state enabled`, its own commands winning over a profile's and an earlier inherited profile over a
 # later one; a profile may inherit others, four levels deep.
 PROFILE_LEVELS = 4
-_INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf)
-                   if f.name not in ("source", "profiles", "undefined_profile", "channel_undefined_profile"))
+_INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf) if f.name not in (
+    "source", "profiles", "undefined_profile", "channel_undefined_profile", "switchport"))
+# The `switchport` settings, each the command that sets it, inherited one by one as the interface's other commands (its
+# own `switchport mode trunk` beside a profile's `switchport trunk allowed vlan`): Nexus 9000 Layer 2 guide,
+# "Configuring Access and Trunk Interfaces" (mode, access VLAN, native VLAN, allowed list).
+_SWITCHPORT_COMMANDS = (("mode",), ("access_vlan",), ("native",), ("allowed", "allowed_unread"))
 
 
 def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: Issues) -> InterfaceConf:
@@ -151,7 +155,22 @@ def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: Issues) ->
     for attr in _INHERITED:
         if getattr(iface, attr) is None:
             changes[attr] = next((getattr(layer, attr) for layer in layers if getattr(layer, attr) is not None), None)
-    return dataclasses.replace(iface, **changes)
+    return dataclasses.replace(iface, **changes, switchport=_inherited_switchport(iface.switchport, layers))
+
+
+def _inherited_switchport(own: SwitchportConf, layers: list[InterfaceConf]) -> SwitchportConf:
+    """The interface's `switchport` settings with, for each command it does not write, the first profile's that does
+    (before session 38 a profile's switchport lines were not inherited: its access ports kept MAP002's info)."""
+    unset = SwitchportConf()
+    out = dataclasses.replace(own)
+    for names in _SWITCHPORT_COMMANDS:
+        if any(getattr(own, n) != getattr(unset, n) for n in names):
+            continue
+        layer = next((layer.switchport for layer in layers
+                      if any(getattr(layer.switchport, n) != getattr(unset, n) for n in names)), None)
+        for n in names if layer is not None else ():
+            setattr(out, n, getattr(layer, n))
+    return out
 
 
 def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf], issues: Issues,
