@@ -390,10 +390,12 @@ class _Inputs:
             if str(raw) in copied:
                 continue
             refused: list[InputError] = []
+            copies_only = False  # (a folder named that holds backups alone: each is named with its device, SYS004)
             try:
                 groups = _groups(Path(raw), self.snapshots, refused, folders)
                 if copies_of and os.path.isdir(raw):
-                    groups = [group for group in groups if not copied.issuperset(group[1])]
+                    kept = [group for group in groups if not copied.issuperset(group[1])]
+                    groups, copies_only = kept, bool(groups) and not kept
                 elif str(raw) in copies_of:
                     groups = [(name, [*files, *copies_of[str(raw)]]) for name, files in groups]
             except InputError as exc:
@@ -407,7 +409,7 @@ class _Inputs:
             keyed = [(group, frozenset(map(_identity, group[1]))) for group in groups]  # (one stat a file)
             if skip:
                 keyed = [(group, real) for group, real in keyed if not real <= skip]
-            if not keyed and os.path.isdir(raw):  # a named document (`lint fabric/*`) is left out quietly
+            if not keyed and os.path.isdir(raw) and not copies_only:  # (a named document: left out quietly, below)
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))

@@ -220,3 +220,17 @@ def test_backups_named_on_the_command_line_are_named_as_the_walk_names_them(tmp_
     assert sorted(_devices(ran.stdout)) == ["roce-leaf1", "sw9"]
     assert not _coded(report, "SYS001"), report["findings"]
     assert len(_coded(report, "SYS004")) == 2, report["findings"]
+
+
+def test_a_folder_of_copies_alone_named_on_the_command_line_is_not_nothing_readable(tmp_path):
+    # `lint fabric/*` where backup/ holds only a copy of sw1.cfg: its copy is named with sw1 (SYS004), and backup/ was
+    # also said to be "nothing readable" (SYS001, exit 1) where `lint fabric` exits 0
+    shutil.copy(EOS, tmp_path / "sw1.cfg")
+    (tmp_path / "backup").mkdir()
+    shutil.copy(EOS, tmp_path / "backup" / "sw1.cfg")
+    whole = losslessd("lint", "-f", "json", str(tmp_path))
+    named = losslessd("lint", "-f", "json", *sorted(str(p) for p in tmp_path.iterdir()))
+    assert named.returncode == whole.returncode, named.stdout[-2000:]
+    report = json.loads(named.stdout)
+    assert not _coded(report, "SYS001"), report["findings"]
+    assert _coded(report, "SYS004") == ["backup/sw1.cfg"]
