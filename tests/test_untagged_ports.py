@@ -105,11 +105,13 @@ def test_os10_access_ports_are_untagged():
 
 
 def test_eos_access_ports_are_untagged():
-    """EOS: an access port (the default switchport mode) is untagged; a trunk, a dot1q-tunnel port and a routed port
-    are not (the routed one is Port.vlans [])."""
+    """EOS: an access port (the default switchport mode) is untagged; a trunk, a dot1q-tunnel port, a mode of more
+    words than access|trunk (it was passed over: an access port) and a routed port are not (the routed one is
+    Port.vlans [])."""
     device = eos.parse([Input("sw1.cfg", "\n".join([
         "hostname sw1", "interface Ethernet1", "   switchport access vlan 10",
         "interface Ethernet2", "   switchport mode trunk", "interface Ethernet3", "   switchport mode dot1q-tunnel",
-        "interface Ethernet4", "   no switchport", "   ip address 192.0.2.0/31", ""]))], "sw1")
+        "interface Ethernet4", "   no switchport", "   ip address 192.0.2.0/31",
+        "interface Ethernet5", "   switchport mode trunk phone", "   switchport access vlan 10", ""]))], "sw1")
     assert {n: p.untagged_only for n, p in device.ports.items()} == {
-        "Ethernet1": True, "Ethernet2": False, "Ethernet3": False, "Ethernet4": False}
+        "Ethernet1": True, "Ethernet2": False, "Ethernet3": False, "Ethernet4": False, "Ethernet5": False}
