@@ -65,7 +65,8 @@ def test_nxos_access_ports_and_native_only_trunks_are_untagged(tag_native):
     """Access ports (`switchport mode access`, or an access VLAN with no mode line: access is the Layer 2 default),
     trunks allowing their native VLAN alone (VLAN 1 unless `switchport trunk native vlan`) and a member of such a
     port-channel; not a trunk with another allowed VLAN (or every VLAN), an `add` to it, a dot1q-tunnel, a mode of more
-    words (a private VLAN trunk, which tags: it was read as an access port) or a port whose mode is unsaid. `vlan dot1q tag native` makes every trunk tag."""
+    words (a private VLAN trunk, which tags: it was read as an access port) or a port whose mode is unsaid. `vlan
+    dot1q tag native` makes every trunk tag."""
     text = ("vlan dot1q tag native\n" if tag_native else "") + NXOS_PORTS
     device = nxos.parse([Input("sw1.cfg", text)], "sw1")
     assert device.issues == []
