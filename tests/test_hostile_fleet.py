@@ -234,3 +234,18 @@ def test_a_folder_of_copies_alone_named_on_the_command_line_is_not_nothing_reada
     report = json.loads(named.stdout)
     assert not _coded(report, "SYS001"), report["findings"]
     assert _coded(report, "SYS004") == ["backup/sw1.cfg"]
+
+
+def test_copies_of_files_that_are_no_device_are_left_out_as_they_are(tmp_path):
+    # `cp topology.yaml topology.yaml.bak` (or an editor's `README.md~`) in a fabric folder: the copy was sniffed as a
+    # device, a SYS001 "cannot tell which platform wrote this file", exit 1 on a clean fabric; named or walked alike
+    shutil.copy(EOS, tmp_path / "sw1.cfg")
+    for name in ("topology.yaml.bak", "README.md~", "policy.yaml.orig", "notes.md.2026-12-04"):
+        (tmp_path / name).write_text("# kept by hand\n", encoding="utf-8")
+    for args in ([str(tmp_path)], sorted(str(p) for p in tmp_path.iterdir())):
+        ran = losslessd("lint", "-f", "json", *args)
+        report = json.loads(ran.stdout)
+        assert _devices(ran.stdout) == ["roce-leaf1"]
+        assert not _coded(report, "SYS001"), report["findings"]
+    alone = losslessd("lint", str(tmp_path / "topology.yaml.bak"))  # (named alone: said why it is not read, exit 2)
+    assert alone.returncode == EXIT_INPUT and "is not taken for a device config" in alone.stdout + alone.stderr

@@ -184,6 +184,11 @@ def _untailed(name: str, tail: re.Pattern[str]) -> str:
     return name
 
 
+def untailed(name: str) -> str:
+    """``name`` without the tails a copy kept beside its file takes (`topology.yaml.bak` -> `topology.yaml`)."""
+    return _untailed(name, _NAME_TAIL)
+
+
 def backup_of(name: str, own: Collection[str]) -> str | None:
     """Which of the files ``own`` (names in one folder) the file ``name`` (a name in that folder, or `folder/name` in a
     folder of copies below it) is a copy of (never ``name`` itself); None for another file."""
@@ -194,7 +199,7 @@ def backup_of(name: str, own: Collection[str]) -> str | None:
         if rest in own:
             return rest
         name = rest
-    if (base := _untailed(name, _NAME_TAIL)) != name and base in own:
+    if (base := untailed(name)) != name and base in own:
         return base
     dot = name.rfind(".")
     if dot > 0 and (stem := _untailed(name[:dot], _STEM_TAIL)) != name[:dot] and (live := stem + name[dot:]) in own:
