@@ -249,3 +249,21 @@ def test_copies_of_files_that_are_no_device_are_left_out_as_they_are(tmp_path):
         assert not _coded(report, "SYS001"), report["findings"]
     alone = losslessd("lint", str(tmp_path / "topology.yaml.bak"))  # (named alone: said why it is not read, exit 2)
     assert alone.returncode == EXIT_INPUT and "is not taken for a device config" in alone.stdout + alone.stderr
+
+
+def test_a_group_files_names_below_its_first_are_os_path_relpaths():
+    # parse.backups names a group's files below its first one's folder by cutting the walk's prefix where the rest is
+    # a clean path (os.path.relpath cost 10 us a file, 25 us of a 1 ms SONiC group); every other form goes to relpath
+    import os
+    import random
+
+    from losslessd.parse import _below
+
+    rng = random.Random(38)
+    parts = ["", ".", "..", "fab", "fab/", "./fab", "fab//x", "/abs/fab", "backup", "sw1.cfg", "sw1.cfg.bak",
+             "backup/sw1.cfg", "./backup/sw1.cfg", "fab/backup/../sw1.cfg", "/", "//", ".hidden", "..x"]
+    for _ in range(5000):
+        files = ["/".join(p for p in rng.sample(parts, rng.randint(1, 3)) if p) or "sw1.cfg" for _ in range(3)]
+        files[1] = os.path.join(os.path.dirname(files[0]), *rng.sample(parts, 2))
+        first = os.path.dirname(files[0])
+        assert [_below(f, os.path.join(first, "")) for f in files] == [os.path.relpath(f, first) for f in files], files
