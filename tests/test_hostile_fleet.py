@@ -253,7 +253,7 @@ def test_copies_of_files_that_are_no_device_are_left_out_as_they_are(tmp_path):
 
 def test_a_group_files_names_below_its_first_are_os_path_relpaths():
     # parse.backups names a group's files below its first one's folder by cutting the walk's prefix where the rest is
-    # a clean path (os.path.relpath cost 10 us a file, 25 us of a 1 ms SONiC group); every other form goes to relpath
+    # a clean path (os.path.relpath cost 2.5 us of CPU a file); every other form goes to relpath
     import os
     import random
 

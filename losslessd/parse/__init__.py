@@ -221,7 +221,7 @@ def backups(files: list[Path] | list[str]) -> list[tuple[str, str]]:
 
 def _below(path: str, folder: str) -> str:
     """``path`` relative to ``folder`` (a folder's path with its separator): as the walk writes a path below it, cut;
-    else os.path.relpath's (10 us a call, its getcwd twice: 25 us of a 1 ms SONiC qos.json + buffers.json group)."""
+    else os.path.relpath's (2.5 us of CPU a call, its getcwd twice; backups() of a 2-file group 8.2 -> 4.2 us)."""
     rest = path[len(folder):] if path.startswith(folder) else ""
     clean = rest[:1] not in ("", ".", os.sep) and os.path.normpath(rest) == rest
     return rest if clean else os.path.relpath(path, folder or os.curdir)
