@@ -51,6 +51,7 @@ from .parse import (
     parse_group,
     read_input,
     same_working_directory,
+    untailed,
 )
 from .parse import topology as topology_file
 from .topology import unread
@@ -341,13 +342,25 @@ def _children(prefix: str, entries: dict[str, os.DirEntry],
     return out
 
 
+# The suffixes of the files that are no device's (of the names and suffixes above): a copy of one holds its suffix.
+_NOT_DEVICE_PART = re.compile("|".join(sorted(map(re.escape,
+                                                  NOT_DEVICE_SUFFIXES | {Path(n).suffix for n in NOT_DEVICE_FILES}))))
+
+
 def not_a_device(name: str) -> bool:
     """A hidden file, a file of ours (topology, settings, inventory, policy) or a document."""
     return _not_device(name, _split_name(name)[1])
 
 
 def _not_device(name: str, suffix: str) -> bool:
-    return name.startswith(".") or name in NOT_DEVICE_FILES or suffix in NOT_DEVICE_SUFFIXES
+    if name.startswith(".") or name in NOT_DEVICE_FILES or suffix in NOT_DEVICE_SUFFIXES:
+        return True
+    # a copy of one kept beside it (`topology.yaml.bak`, `README.md~`) is none either: it was a SYS001 "cannot tell
+    # which platform wrote this file", exit 1 (a device file's copy is named with its device instead: _with_backups)
+    if _NOT_DEVICE_PART.search(name) is None:  # (no such suffix in the name, no copy of one: 0.19 us of CPU, not 0.7)
+        return False
+    base = untailed(name)
+    return base != name and (base in NOT_DEVICE_FILES or _split_name(base)[1] in NOT_DEVICE_SUFFIXES)
 
 
 _NAMESPACE_DB = re.compile(r"config_db\d{1,3}\.json")
@@ -390,10 +403,12 @@ class _Inputs:
             if str(raw) in copied:
                 continue
             refused: list[InputError] = []
+            copies_only = False  # (a folder named that holds backups alone: each is named with its device, SYS004)
             try:
                 groups = _groups(Path(raw), self.snapshots, refused, folders)
                 if copies_of and os.path.isdir(raw):
-                    groups = [group for group in groups if not copied.issuperset(group[1])]
+                    kept = [group for group in groups if not copied.issuperset(group[1])]
+                    groups, copies_only = kept, bool(groups) and not kept
                 elif str(raw) in copies_of:
                     groups = [(name, [*files, *copies_of[str(raw)]]) for name, files in groups]
             except InputError as exc:
@@ -407,7 +422,7 @@ class _Inputs:
             keyed = [(group, frozenset(map(_identity, group[1]))) for group in groups]  # (one stat a file)
             if skip:
                 keyed = [(group, real) for group, real in keyed if not real <= skip]
-            if not keyed and os.path.isdir(raw):  # a named document (`lint fabric/*`) is left out quietly
+            if not keyed and os.path.isdir(raw) and not copies_only:  # (a named document: left out quietly, below)
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))

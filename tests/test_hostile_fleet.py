@@ -220,3 +220,50 @@ def test_backups_named_on_the_command_line_are_named_as_the_walk_names_them(tmp_
     assert sorted(_devices(ran.stdout)) == ["roce-leaf1", "sw9"]
     assert not _coded(report, "SYS001"), report["findings"]
     assert len(_coded(report, "SYS004")) == 2, report["findings"]
+
+
+def test_a_folder_of_copies_alone_named_on_the_command_line_is_not_nothing_readable(tmp_path):
+    # `lint fabric/*` where backup/ holds only a copy of sw1.cfg: its copy is named with sw1 (SYS004), and backup/ was
+    # also said to be "nothing readable" (SYS001, exit 1) where `lint fabric` exits 0
+    shutil.copy(EOS, tmp_path / "sw1.cfg")
+    (tmp_path / "backup").mkdir()
+    shutil.copy(EOS, tmp_path / "backup" / "sw1.cfg")
+    whole = losslessd("lint", "-f", "json", str(tmp_path))
+    named = losslessd("lint", "-f", "json", *sorted(str(p) for p in tmp_path.iterdir()))
+    assert named.returncode == whole.returncode, named.stdout[-2000:]
+    report = json.loads(named.stdout)
+    assert not _coded(report, "SYS001"), report["findings"]
+    assert _coded(report, "SYS004") == ["backup/sw1.cfg"]
+
+
+def test_copies_of_files_that_are_no_device_are_left_out_as_they_are(tmp_path):
+    # `cp topology.yaml topology.yaml.bak` (or an editor's `README.md~`) in a fabric folder: the copy was sniffed as a
+    # device, a SYS001 "cannot tell which platform wrote this file", exit 1 on a clean fabric; named or walked alike
+    shutil.copy(EOS, tmp_path / "sw1.cfg")
+    for name in ("topology.yaml.bak", "README.md~", "policy.yaml.orig", "notes.md.2026-12-04"):
+        (tmp_path / name).write_text("# kept by hand\n", encoding="utf-8")
+    for args in ([str(tmp_path)], sorted(str(p) for p in tmp_path.iterdir())):
+        ran = losslessd("lint", "-f", "json", *args)
+        report = json.loads(ran.stdout)
+        assert _devices(ran.stdout) == ["roce-leaf1"]
+        assert not _coded(report, "SYS001"), report["findings"]
+    alone = losslessd("lint", str(tmp_path / "topology.yaml.bak"))  # (named alone: said why it is not read, exit 2)
+    assert alone.returncode == EXIT_INPUT and "is not taken for a device config" in alone.stdout + alone.stderr
+
+
+def test_a_group_files_names_below_its_first_are_os_path_relpaths():
+    # parse.backups names a group's files below its first one's folder by cutting the walk's prefix where the rest is
+    # a clean path (os.path.relpath cost 2.5 us of CPU a file); every other form goes to relpath
+    import os
+    import random
+
+    from losslessd.parse import _below
+
+    rng = random.Random(38)
+    parts = ["", ".", "..", "fab", "fab/", "./fab", "fab//x", "/abs/fab", "backup", "sw1.cfg", "sw1.cfg.bak",
+             "backup/sw1.cfg", "./backup/sw1.cfg", "fab/backup/../sw1.cfg", "/", "//", ".hidden", "..x"]
+    for _ in range(5000):
+        files = ["/".join(p for p in rng.sample(parts, rng.randint(1, 3)) if p) or "sw1.cfg" for _ in range(3)]
+        files[1] = os.path.join(os.path.dirname(files[0]), *rng.sample(parts, 2))
+        first = os.path.dirname(files[0])
+        assert [_below(f, os.path.join(first, "")) for f in files] == [os.path.relpath(f, first) for f in files], files

@@ -54,6 +54,9 @@ interface Ethernet1/9
 interface Ethernet1/10
   switchport mode dot1q-tunnel
   switchport access vlan 10
+interface Ethernet1/11
+  switchport mode private-vlan trunk secondary
+  switchport access vlan 10
 """
 
 
@@ -61,8 +64,9 @@ interface Ethernet1/10
 def test_nxos_access_ports_and_native_only_trunks_are_untagged(tag_native):
     """Access ports (`switchport mode access`, or an access VLAN with no mode line: access is the Layer 2 default),
     trunks allowing their native VLAN alone (VLAN 1 unless `switchport trunk native vlan`) and a member of such a
-    port-channel; not a trunk with another allowed VLAN (or every VLAN), an `add` to it, a dot1q-tunnel or a port
-    whose mode is unsaid. `vlan dot1q tag native` makes every trunk tag."""
+    port-channel; not a trunk with another allowed VLAN (or every VLAN), an `add` to it, a dot1q-tunnel, a mode of more
+    words (a private VLAN trunk, which tags: it was read as an access port) or a port whose mode is unsaid. `vlan
+    dot1q tag native` makes every trunk tag."""
     text = ("vlan dot1q tag native\n" if tag_native else "") + NXOS_PORTS
     device = nxos.parse([Input("sw1.cfg", text)], "sw1")
     assert device.issues == []
@@ -155,11 +159,13 @@ def test_os10_access_ports_are_untagged():
 
 
 def test_eos_access_ports_are_untagged():
-    """EOS: an access port (the default switchport mode) is untagged; a trunk, a dot1q-tunnel port and a routed port
-    are not (the routed one is Port.vlans [])."""
+    """EOS: an access port (the default switchport mode) is untagged; a trunk, a dot1q-tunnel port, a mode of more
+    words than access|trunk (it was passed over: an access port) and a routed port are not (the routed one is
+    Port.vlans [])."""
     device = eos.parse([Input("sw1.cfg", "\n".join([
         "hostname sw1", "interface Ethernet1", "   switchport access vlan 10",
         "interface Ethernet2", "   switchport mode trunk", "interface Ethernet3", "   switchport mode dot1q-tunnel",
-        "interface Ethernet4", "   no switchport", "   ip address 192.0.2.0/31", ""]))], "sw1")
+        "interface Ethernet4", "   no switchport", "   ip address 192.0.2.0/31",
+        "interface Ethernet5", "   switchport mode trunk phone", "   switchport access vlan 10", ""]))], "sw1")
     assert {n: p.untagged_only for n, p in device.ports.items()} == {
-        "Ethernet1": True, "Ethernet2": False, "Ethernet3": False, "Ethernet4": False}
+        "Ethernet1": True, "Ethernet2": False, "Ethernet3": False, "Ethernet4": False, "Ethernet5": False}

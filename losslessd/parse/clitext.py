@@ -869,8 +869,10 @@ class SwitchportConf:
 def switchport_line(conf: SwitchportConf, words: list[str], src: Source) -> bool:
     """Read one `switchport` line (``words`` as the switch runs them) into ``conf``; False for another line. A list
     not read leaves the port's tagging unknown (its LineError names the line)."""
-    if words[:2] == ["switchport", "mode"] and len(words) == 3:
-        conf.mode = Val(words[2] if words[2] in ("access", "trunk") else None, src)
+    # (Nexus 9000 Layer 2 guide, "Configuring Private VLANs": `switchport mode private-vlan host|promiscuous|trunk
+    # promiscuous|trunk secondary` is neither access nor trunk, and its trunks tag; another mode here)
+    if words[:2] == ["switchport", "mode"] and len(words) >= 3:
+        conf.mode = Val(words[2] if words[2:] in (["access"], ["trunk"]) else None, src)
     elif words[:3] == ["switchport", "access", "vlan"] and len(words) == 4:
         conf.access_vlan = src
     elif words[:4] == ["switchport", "trunk", "native", "vlan"] and len(words) == 5:

@@ -655,8 +655,8 @@ class _Reader(TreeReader):
             pass  # (EOS User Manual, Layer 3 configuration: a routed port takes `ip address` after `no switchport`)
         elif w[:3] == ["switchport", "access", "vlan"] and len(w) == 4:
             conf.access_vlan = bounded_int(w[3], 1, 4094, "the access VLAN")
-        elif w[:2] == ["switchport", "mode"] and len(w) == 3:
-            conf.trunk, conf.other_mode = w[2] == "trunk", w[2] not in ("access", "trunk")
+        elif w[:2] == ["switchport", "mode"] and len(w) >= 3:  # (of more words than access|trunk: another mode)
+            conf.trunk, conf.other_mode = w[2:] == ["trunk"], w[2:] not in (["access"], ["trunk"])
         elif w[:4] == ["switchport", "trunk", "allowed", "vlan"]:
             conf.trunk_vlans = allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "channel-group" and len(w) >= 2:

@@ -81,9 +81,18 @@ _GLOBAL_QOS_WORDS = ("dcb", "dcbx", "pool", "qos", "traffic", "pfc-wd", "pfc-wat
                      "ecn", "wred", "buffer", "trust")
 
 
-def _names(words: list[str], *stems: str) -> bool:
-    """Whether a word of a line holds one of ``stems`` (`ecn` in `ecn`, `dscp` in `dscp-map`)."""
-    return any(stem in word.lower() for word in words for stem in stems)
+_UNREAD_STEMS = {"maps": ("dscp", "pcp", "map"), "trust": ("trust",), "ecn": ("ecn", "congestion", "wred"),
+                 "pfc": ("pfc", "priority-flow-control")}
+
+
+def _unread_settings(words: list[str]) -> frozenset[str]:
+    """What a QoS line not read may set (of _UNREAD_STEMS), by a word holding a stem (`dscp` in `dscp-map`); a
+    watchdog line sets no PFC priority."""
+    text = " ".join(words).lower()
+    found = {what for what, stems in _UNREAD_STEMS.items() if any(stem in text for stem in stems)}
+    if "watchdog" in text or "pfc-wd" in text:
+        found.discard("pfc")
+    return frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -408,14 +417,14 @@ class _Reader:
 
     def unread_global(self, w: list[str], text: str, number: int) -> None:
         """Name a global QoS line not read; what its words name is unknown on every port that does not set it."""
-        src = self.src(number)
-        if "qos" in w[:2] or _names(w, "dscp", "pcp", "map", "trust"):
+        src, unread = self.src(number), _unread_settings(w)
+        if "qos" in w[:2] or unread & {"maps", "trust"}:
             self.cfg.qos_unread = True
-        if _names(w, "trust"):
+        if "trust" in unread:
             self.cfg.trust_unread = self.cfg.trust_unread or src
-        if _names(w, "ecn", "congestion", "wred"):
+        if "ecn" in unread:
             self.cfg.ecn_unread = self.cfg.ecn_unread or src
-        if _names(w, "pfc", "priority-flow-control") and not _names(w, "watchdog", "pfc-wd"):
+        if "pfc" in unread:
             self.cfg.pfc_unread = self.cfg.pfc_unread or src
         self.not_read(text, number, "a QoS command losslessd does not read; what it sets is unknown")
 
@@ -601,14 +610,15 @@ class _Reader:
                 self.not_read(text, number, "a traffic-class command losslessd does not read; what it sets is unknown")
         else:
             # what the line's words name is unknown on the port, not the default (`dcb trust dscp`, `ecn enable`)
+            unread = _unread_settings(body)  # (once a line, not once a port of its range)
             for port in ports:
-                port.maps_unread = port.maps_unread or body[:1] == ["qos"] or _names(body, "dscp", "pcp", "map")
-                if _names(body, "trust"):
+                port.maps_unread = port.maps_unread or body[:1] == ["qos"] or "maps" in unread
+                if "trust" in unread:
                     port.trust = Val(TRUST_UNREAD, src)
-                if _names(body, "ecn", "congestion", "wred"):
+                if "ecn" in unread:
                     for tc in range(8):
                         port.ecn.setdefault(tc, Val(ECN_UNREAD, src))
-                if _names(body, "pfc", "priority-flow-control") and not _names(body, "watchdog", "pfc-wd"):
+                if "pfc" in unread:
                     port.pfc_mode = Val(PFC_UNREAD, src)
             self.not_read(text, number, "a QoS command losslessd does not read; what it sets on the port is unknown")
 
