@@ -133,6 +133,10 @@ GRAMMAR = [
     ('            ssh-ed25519 "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ops@jump";', f"            ssh-ed25519 {MASK};"),
     ("snmp-server user ops netops v3 auth sha IosAuthK3y priv aes 128 IosPrivK3y",
      f"snmp-server user ops netops v3 auth sha {MASK} priv aes 128 {MASK}"),
+    # NVUE's trap receiver (Cumulus Linux user guide, Configure SNMP: `nv set system snmp-server trap-destination IP
+    # vrf VRF community-password NAME version 2c`)
+    ("nv set system snmp-server trap-destination 192.0.2.7 vrf mgmt community-password NvTrapC0mm version 2c",
+     f"nv set system snmp-server trap-destination 192.0.2.7 vrf mgmt community-password {MASK} version 2c"),
 ]
 KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "snmp-server host 192.0.2.9 use-vrf management",
         "snmp-server host 192.0.2.9 source-interface mgmt0", "snmp-server host 192.0.2.9 filter-vrf blue",
@@ -178,11 +182,15 @@ def test_redact_lines_by_platform_syntax():
         "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}}}
     # NVUE's `nv config show -o json` (what pull reads) holds a community as a key of `readonly-community` /
     # `readwrite-community` (NVUE `nv set system snmp-server readonly-community NAME access any`), compact or not.
-    nvue = [{"set": {"system": {"snmp-server": {"readonly-community": {"NvC0mm": {"access": {"any": {}}}},
-                                                "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}}}}}}]
+    # A trap receiver's community is a key of its `community-password` object (`nv set system snmp-server
+    # trap-destination IP vrf VRF community-password NAME version 2c`).
+    nvue = [{"set": {"system": {"snmp-server": {
+        "readonly-community": {"NvC0mm": {"access": {"any": {}}}},
+        "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}},
+        "trap-destination": {"192.0.2.7": {"vrf": {"mgmt": {"community-password": {"NvTrC0mm": {"version": "2c"}}}}}}}}}}]
     for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
         masked = redact(text, is_json=True)
-        assert "C0mm" not in masked[0] and masked[1] == 2, text
+        assert "C0mm" not in masked[0] and masked[1] == 3, text
     # A device's output (a hostile one) whose JSON nests deeper than the parser reads: no RecursionError (a pull's
     # internal error), and a line of many secrets masked in one pass.
     assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0
