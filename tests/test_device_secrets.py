@@ -170,6 +170,14 @@ def test_redact_lines_by_platform_syntax():
                           "SOME_TABLE": {"x": {"value": "kept"}}}, text
     dump = json.dumps({"NTP_KEY|42": {"type": "hash", "value": {"type": "sha1", "value": "dGhlYW5zd2Vy"}}}, indent=1)
     assert "dGhlYW5zd2Vy" not in redact(dump, is_json=True)[0]
+    # CONFIG_DB's trap receivers (sonic-utilities `config snmptrap modify VER IP -c COMMUNITY`; `show snmptrap` reads
+    # SNMP_TRAP_CONFIG v1TrapDest|v2TrapDest|v3TrapDest: DestIp, DestPort, vrf, Community): line form, compact, dump.
+    traps = {"SNMP_TRAP_CONFIG": {"v2TrapDest": {"DestIp": "192.0.2.7", "DestPort": "162", "vrf": "None",
+                                                 "Community": "S0nicTrapC0mm"}}}
+    dump = {"SNMP_TRAP_CONFIG|v2TrapDest": {"type": "hash", "value": traps["SNMP_TRAP_CONFIG"]["v2TrapDest"]}}
+    for text in (json.dumps(traps, indent=4), json.dumps(traps), json.dumps(dump, indent=1)):
+        masked = redact(text, is_json=True)
+        assert "C0mm" not in masked[0] and "192.0.2.7" in masked[0] and masked[1] == 1, text
     compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'
     assert json.loads(redact(compact, is_json=True)[0]) == {"SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}},
                                                             "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}
@@ -187,7 +195,8 @@ def test_redact_lines_by_platform_syntax():
     nvue = [{"set": {"system": {"snmp-server": {
         "readonly-community": {"NvC0mm": {"access": {"any": {}}}},
         "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}},
-        "trap-destination": {"192.0.2.7": {"vrf": {"mgmt": {"community-password": {"NvTrC0mm": {"version": "2c"}}}}}}}}}}]
+        "trap-destination": {"192.0.2.7": {"vrf": {"mgmt": {
+            "community-password": {"NvTrC0mm": {"version": "2c"}}}}}}}}}}]
     for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
         masked = redact(text, is_json=True)
         assert "C0mm" not in masked[0] and masked[1] == 3, text

@@ -21,8 +21,9 @@ from . import MASK
 # key`, BGP `neighbor N password`, OSPF `authentication-key`, `key-string`; Junos `encrypted-password`,
 # `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`, SNMPv3 usm `authentication-key`|`privacy-key`
 # (as shown) and `authentication-password`|`privacy-password` (as typed); NVUE `secret`, `hashed-password`,
-# `readonly-community`/`readwrite-community`, a trap receiver's `community-password`; net-snmp snmpd.conf `rocommunity`/`rwcommunity`/`trapcommunity`; SNMPv3
-# `priv`; EOS/NX-OS `username NAME sshkey [ssh-rsa] KEY`, Junos `ssh-rsa "KEY"` (the key after its type, below).
+# `readonly-community`/`readwrite-community`, a trap receiver's `community-password`; net-snmp snmpd.conf
+# `rocommunity`/`rwcommunity`/`trapcommunity`; SNMPv3 `priv`; EOS/NX-OS `username NAME sshkey [ssh-rsa] KEY`, Junos
+# `ssh-rsa "KEY"` (the key after its type, below).
 _KEYWORDS = frozenset({
     "password", "secret", "key", "key-string", "authentication-key", "encrypted-password", "hashed-password",
     "plaintext-password", "passphrase", "passkey", "ascii-text", "hexadecimal", "priv", "readonly-community",
@@ -65,8 +66,8 @@ _SECRET_DATA = "## SECRET-DATA"  # Junos marks each secret of `show configuratio
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 # CONFIG_DB fields holding a secret (sonic-buildimage YANG: TACPLUS/RADIUS `passkey`, SNMP_USER
 # `SNMP_USER_AUTH_PASSWORD`/`SNMP_USER_ENCRYPTION_PASSWORD`, MACSEC_PROFILE `primary_cak`/`fallback_cak`, BGP
-# neighbor `password`).
-_SECRET_FIELD = r'[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*'
+# neighbor `password`; a trap receiver's `Community` in SNMP_TRAP_CONFIG, sonic-utilities `config snmptrap modify`).
+_SECRET_FIELD = r'[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*|community'
 _JSON_FIELD = re.compile(rf'("(?:{_SECRET_FIELD})"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
 # The objects whose keys are SNMP communities: CONFIG_DB's table (sonic-buildimage YANG sonic-snmp), NVUE's
 # `nv config show -o json` `snmp-server` ones (NVUE `nv set system snmp-server readonly-community NAME access any`,
