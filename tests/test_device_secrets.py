@@ -137,6 +137,12 @@ GRAMMAR = [
     # vrf VRF community-password NAME version 2c`)
     ("nv set system snmp-server trap-destination 192.0.2.7 vrf mgmt community-password NvTrapC0mm version 2c",
      f"nv set system snmp-server trap-destination 192.0.2.7 vrf mgmt community-password {MASK} version 2c"),
+    # Cumulus SNMPv3 users, NVUE and NCLU alike (Cumulus Linux user guide, Configure SNMP; NetApp's SN2100 SNMPv3 page:
+    # `net add snmp-server username USER [auth-md5|auth-sha] AUTH-PASSWORD [encrypt-aes|encrypt-des] PRIV-PASSWORD`)
+    ("nv set service snmp-server username ops auth-md5 NvAuthK3y encrypt-aes NvPrivK3y",
+     f"nv set service snmp-server username ops auth-md5 {MASK} encrypt-aes {MASK}"),
+    ("net add snmp-server username ops auth-sha NcluAuthK3y encrypt-des NcluPrivK3y",
+     f"net add snmp-server username ops auth-sha {MASK} encrypt-des {MASK}"),
 ]
 KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "snmp-server host 192.0.2.9 use-vrf management",
         "snmp-server host 192.0.2.9 source-interface mgmt0", "snmp-server host 192.0.2.9 filter-vrf blue",
@@ -200,6 +206,13 @@ def test_redact_lines_by_platform_syntax():
     for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
         masked = redact(text, is_json=True)
         assert "C0mm" not in masked[0] and masked[1] == 3, text
+    # An SNMPv3 user's keys, as the keys of NVUE's objects (each value a key when more follows) or as strings.
+    for user in ({"auth-md5": {"NvAuthK3y": {"encrypt-aes": {"NvPrivK3y": {}}}}},
+                 {"auth-sha": "NvAuthK3y", "encrypt-des": "NvPrivK3y"}):
+        nvue = [{"set": {"service": {"snmp-server": {"username": {"ops": user}}}}}]
+        for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
+            masked = redact(text, is_json=True)
+            assert "K3y" not in masked[0] and '"ops"' in masked[0] and masked[1] == 2, text
     # A device's output (a hostile one) whose JSON nests deeper than the parser reads: no RecursionError (a pull's
     # internal error), and a line of many secrets masked in one pass.
     assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0
