@@ -133,6 +133,16 @@ GRAMMAR = [
     ('            ssh-ed25519 "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ops@jump";', f"            ssh-ed25519 {MASK};"),
     ("snmp-server user ops netops v3 auth sha IosAuthK3y priv aes 128 IosPrivK3y",
      f"snmp-server user ops netops v3 auth sha {MASK} priv aes 128 {MASK}"),
+    # NVUE's trap receiver (Cumulus Linux user guide, Configure SNMP: `nv set system snmp-server trap-destination IP
+    # vrf VRF community-password NAME version 2c`)
+    ("nv set system snmp-server trap-destination 192.0.2.7 vrf mgmt community-password NvTrapC0mm version 2c",
+     f"nv set system snmp-server trap-destination 192.0.2.7 vrf mgmt community-password {MASK} version 2c"),
+    # Cumulus SNMPv3 users, NVUE and NCLU alike (Cumulus Linux user guide, Configure SNMP; NetApp's SN2100 SNMPv3 page:
+    # `net add snmp-server username USER [auth-md5|auth-sha] AUTH-PASSWORD [encrypt-aes|encrypt-des] PRIV-PASSWORD`)
+    ("nv set service snmp-server username ops auth-md5 NvAuthK3y encrypt-aes NvPrivK3y",
+     f"nv set service snmp-server username ops auth-md5 {MASK} encrypt-aes {MASK}"),
+    ("net add snmp-server username ops auth-sha NcluAuthK3y encrypt-des NcluPrivK3y",
+     f"net add snmp-server username ops auth-sha {MASK} encrypt-des {MASK}"),
 ]
 KEPT = ["snmp-server host 192.0.2.9 version 3 auth ops-user", "snmp-server host 192.0.2.9 use-vrf management",
         "snmp-server host 192.0.2.9 source-interface mgmt0", "snmp-server host 192.0.2.9 filter-vrf blue",
@@ -166,6 +176,14 @@ def test_redact_lines_by_platform_syntax():
                           "SOME_TABLE": {"x": {"value": "kept"}}}, text
     dump = json.dumps({"NTP_KEY|42": {"type": "hash", "value": {"type": "sha1", "value": "dGhlYW5zd2Vy"}}}, indent=1)
     assert "dGhlYW5zd2Vy" not in redact(dump, is_json=True)[0]
+    # CONFIG_DB's trap receivers (sonic-utilities `config snmptrap modify VER IP -c COMMUNITY`; `show snmptrap` reads
+    # SNMP_TRAP_CONFIG v1TrapDest|v2TrapDest|v3TrapDest: DestIp, DestPort, vrf, Community): line form, compact, dump.
+    traps = {"SNMP_TRAP_CONFIG": {"v2TrapDest": {"DestIp": "192.0.2.7", "DestPort": "162", "vrf": "None",
+                                                 "Community": "S0nicTrapC0mm"}}}
+    dump = {"SNMP_TRAP_CONFIG|v2TrapDest": {"type": "hash", "value": traps["SNMP_TRAP_CONFIG"]["v2TrapDest"]}}
+    for text in (json.dumps(traps, indent=4), json.dumps(traps), json.dumps(dump, indent=1)):
+        masked = redact(text, is_json=True)
+        assert "C0mm" not in masked[0] and "192.0.2.7" in masked[0] and masked[1] == 1, text
     compact = '{"SNMP_COMMUNITY": {"pub": {"TYPE": "RO"}}, "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}'
     assert json.loads(redact(compact, is_json=True)[0]) == {"SNMP_COMMUNITY": {f"{MASK}1": {"TYPE": "RO"}},
                                                             "DEVICE_METADATA": {"localhost": {"hostname": "pub"}}}
@@ -178,11 +196,23 @@ def test_redact_lines_by_platform_syntax():
         "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}}}
     # NVUE's `nv config show -o json` (what pull reads) holds a community as a key of `readonly-community` /
     # `readwrite-community` (NVUE `nv set system snmp-server readonly-community NAME access any`), compact or not.
-    nvue = [{"set": {"system": {"snmp-server": {"readonly-community": {"NvC0mm": {"access": {"any": {}}}},
-                                                "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}}}}}}]
+    # A trap receiver's community is a key of its `community-password` object (`nv set system snmp-server
+    # trap-destination IP vrf VRF community-password NAME version 2c`).
+    nvue = [{"set": {"system": {"snmp-server": {
+        "readonly-community": {"NvC0mm": {"access": {"any": {}}}},
+        "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}},
+        "trap-destination": {"192.0.2.7": {"vrf": {"mgmt": {
+            "community-password": {"NvTrC0mm": {"version": "2c"}}}}}}}}}}]
     for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
         masked = redact(text, is_json=True)
-        assert "C0mm" not in masked[0] and masked[1] == 2, text
+        assert "C0mm" not in masked[0] and masked[1] == 3, text
+    # An SNMPv3 user's keys, as the keys of NVUE's objects (each value a key when more follows) or as strings.
+    for user in ({"auth-md5": {"NvAuthK3y": {"encrypt-aes": {"NvPrivK3y": {}}}}},
+                 {"auth-sha": "NvAuthK3y", "encrypt-des": "NvPrivK3y"}):
+        nvue = [{"set": {"service": {"snmp-server": {"username": {"ops": user}}}}}]
+        for text in (json.dumps(nvue), json.dumps(nvue, indent=2)):
+            masked = redact(text, is_json=True)
+            assert "K3y" not in masked[0] and '"ops"' in masked[0] and masked[1] == 2, text
     # A device's output (a hostile one) whose JSON nests deeper than the parser reads: no RecursionError (a pull's
     # internal error), and a line of many secrets masked in one pass.
     assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0

@@ -617,3 +617,37 @@ def test_eos_commit_a_dropped_session_left_on_its_timer_is_reverted_by_the_put_b
     assert f"reverted {ours}" in state.log and second.left == []
     assert candidate.ecn_settings(cfg, POLICY, sim.running_config("spine1")) == found
     assert [s.state for s in state.sessions.values() if s.state != "completed"] == []
+
+
+def test_eos_session_list_failing_after_the_commit_is_a_failed_push_naming_the_commit(make_sim):
+    """The switch took the commit on its timer and the running config read back, then `show configuration sessions
+    detail` (whether the commit waits for confirmation) is refused: napalm's KeyError escaped the push, not a PushError,
+    so the tune neither named the device nor said that a commit runs on its timer. Now a failed push: the rollback
+    needs that list too, so the commit is named as ours, left on its timer, and the device's next push aborts it."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    before = sim.running_config("spine1")
+    commit = pusher.dev.commit_config
+
+    def committed_then_refused(**kwargs):  # the real commit, then the switch refuses to list its sessions
+        commit(**kwargs)
+        sim.garble("spine1", "show configuration sessions detail | json", "% Invalid input")
+
+    pusher.dev.commit_config = committed_then_refused
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+        sim.garble("spine1", "show configuration sessions detail | json", on=False)
+        state = sim.devices["spine1"].config
+        [ours] = [name for name, s in state.sessions.items() if s.state == "pendingCommitTimer"]
+        message = err.value.message
+        assert "`show configuration sessions detail` failed after the commit" in message, message
+        assert f"`configure session {ours} abort` reverts it now" in message and not err.value.rolled_back
+        assert pusher.left == [ours]
+        pusher.dev.commit_config = commit
+        assert _push(cfg, pusher, NEW).changed  # (ours aborted first, then pushed again)
+        assert f"reverted {ours}" in state.log and pusher.left == []
+    finally:
+        sim.garble("spine1", "show configuration sessions detail | json", on=False)
+        pusher.close()
+    assert sim.running_config("spine1") != before

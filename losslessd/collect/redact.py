@@ -21,13 +21,17 @@ from . import MASK
 # key`, BGP `neighbor N password`, OSPF `authentication-key`, `key-string`; Junos `encrypted-password`,
 # `authentication-key`, `secret`, `pre-shared-key ascii-text|hexadecimal`, SNMPv3 usm `authentication-key`|`privacy-key`
 # (as shown) and `authentication-password`|`privacy-password` (as typed); NVUE `secret`, `hashed-password`,
-# `readonly-community`/`readwrite-community`; net-snmp snmpd.conf `rocommunity`/`rwcommunity`/`trapcommunity`; SNMPv3
-# `priv`; EOS/NX-OS `username NAME sshkey [ssh-rsa] KEY`, Junos `ssh-rsa "KEY"` (the key after its type, below).
+# `readonly-community`/`readwrite-community`, a trap receiver's `community-password`; net-snmp snmpd.conf
+# `rocommunity`/`rwcommunity`/`trapcommunity`; SNMPv3 `priv`, Cumulus's (NVUE, NCLU) `username U auth-md5|auth-sha KEY
+# encrypt-aes|encrypt-des KEY` (Cumulus Linux user guide, Configure SNMP); EOS/NX-OS `username NAME sshkey [ssh-rsa]
+# KEY`, Junos `ssh-rsa "KEY"` (the key after its type, below).
+_NVUE_V3 = ("auth-md5", "auth-sha", "encrypt-aes", "encrypt-des")  # (each key's word; its JSON key or string below)
 _KEYWORDS = frozenset({
     "password", "secret", "key", "key-string", "authentication-key", "encrypted-password", "hashed-password",
     "plaintext-password", "passphrase", "passkey", "ascii-text", "hexadecimal", "priv", "readonly-community",
     "readwrite-community", "rocommunity", "rwcommunity", "rocommunity6", "rwcommunity6", "privacy-key",
-    "authentication-password", "privacy-password", "trapcommunity", "sshkey", "ssh-key"})
+    "authentication-password", "privacy-password", "trapcommunity", "sshkey", "ssh-key", "community-password",
+    *_NVUE_V3})
 # An algorithm word: itself no secret, and the word after it is (`snmp-server user U G v3 auth sha KEY priv aes KEY`,
 # `ntp authentication-key 1 md5 KEY`, `ip ospf message-digest-key 1 md5 KEY`).
 _ALGORITHMS = frozenset({"md5", "sha", "sha1", "sha-1", "sha224", "sha256", "sha384", "sha512", "sha-224", "sha-256",
@@ -65,13 +69,15 @@ _SECRET_DATA = "## SECRET-DATA"  # Junos marks each secret of `show configuratio
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 # CONFIG_DB fields holding a secret (sonic-buildimage YANG: TACPLUS/RADIUS `passkey`, SNMP_USER
 # `SNMP_USER_AUTH_PASSWORD`/`SNMP_USER_ENCRYPTION_PASSWORD`, MACSEC_PROFILE `primary_cak`/`fallback_cak`, BGP
-# neighbor `password`).
-_SECRET_FIELD = r'[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*'
+# neighbor `password`; a trap receiver's `Community` in SNMP_TRAP_CONFIG, sonic-utilities `config snmptrap modify`).
+_SECRET_FIELD = r'[^"\\]*(?:passkey|password|secret|_cak)[^"\\]*|community|' + "|".join(_NVUE_V3)
 _JSON_FIELD = re.compile(rf'("(?:{_SECRET_FIELD})"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
 # The objects whose keys are SNMP communities: CONFIG_DB's table (sonic-buildimage YANG sonic-snmp), NVUE's
-# `nv config show -o json` `snmp-server` ones (NVUE `nv set system snmp-server readonly-community NAME access any`).
+# `nv config show -o json` `snmp-server` ones (NVUE `nv set system snmp-server readonly-community NAME access any`,
+# `trap-destination IP vrf VRF community-password NAME version 2c`: Cumulus Linux user guide, Configure SNMP), and the
+# objects whose keys are an NVUE SNMPv3 user's keys (`username U auth-md5 KEY encrypt-aes KEY`).
 _COMMUNITY_TABLES = frozenset({"SNMP_COMMUNITY", "readonly-community", "readwrite-community", "readonly-community-v6",
-                               "readwrite-community-v6"})
+                               "readwrite-community-v6", "community-password", *_NVUE_V3})
 _COMMUNITY_PREFIX = "SNMP_COMMUNITY|"
 _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redactor.blocks are lower-cased)
 # Words after a keyword that are settings, not secrets (NX-OS `password strength-check`, IOS `key chain NAME`).

@@ -225,8 +225,14 @@ class EosPusher(Pusher):
             raise self._undone(f"the switch took the commit on its {CONFIRM_S} s commit timer, but reading the running "
                                f"config back failed ({exc.message}): whether it holds the change is not "
                                "known") from None
-        if problem is None and self.dev.config_session not in self._pending():
-            problem = "the switch holds no commit waiting for confirmation"
+        if problem is None:
+            try:
+                waiting = self.dev.config_session in self._pending()
+            except Exception as exc:  # noqa: BLE001 - napalm's command or JSON failures, after the commit
+                raise self._undone(f"`show configuration sessions detail` failed after the commit ({self._why(exc)}): "
+                                   "whether it waits for confirmation is not known") from None
+            if not waiting:
+                problem = "the switch holds no commit waiting for confirmation"
         if problem is not None:
             raise self._undone(f"the commit did not land ({problem})")
         try:
