@@ -13,7 +13,11 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
-Last counted (session 35): `import typer, rich` 266 M, `losslessd --help` 415 M (1.56x), `losslessd rules` 318 M
+Last counted (session 38, branch i-startup over main f1ab687e): `import typer, rich` 266 M, `losslessd --help` 429 M
+(1.61x), `losslessd rules` 321 M (1.21x), the example lint 1,480 M (5.57x; 1,634 M, 6.14x, before dataclasses' methods
+were shared and the parsers' patterns compiled on first use), `import typer, pydantic` 381 M, a bare typer command
+661 M: docs/lint-at-scale.md, "Session 38, part c".
+Session 35: `import typer, rich` 266 M, `losslessd --help` 415 M (1.56x), `losslessd rules` 318 M
 (1.20x), the example lint 1,559 M (5.86x; 1,502 M, 5.65x, with pydantic's plugin loader and importlib.resources
 left out of it, not taken), `import typer, pydantic` 381 M, a bare typer command 661 M; the floor, step by step
 (pydantic and PyYAML take it to 2.04x before losslessd's own models): docs/lint-at-scale.md, "Session 35".

@@ -25,6 +25,7 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from .errors import InputError
+from .lazyre import lazy
 from .limits import universal_newlines
 
 MARKER = "#%"
@@ -33,18 +34,18 @@ MAGIC = "losslessd capture"
 VERSION = 1
 REQUIRED = ("device", "platform", "collected")
 
-_MAGIC_RE = re.compile(r"^#%\s*losslessd capture\s+(\S+)\s*$")
-_FIELD_RE = re.compile(r"^#%\s*([a-z][a-z0-9_-]*):(.*)$")
-_KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
-_START_RE = re.compile(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
+_MAGIC_RE = lazy(r"^#%\s*losslessd capture\s+(\S+)\s*$")
+_FIELD_RE = lazy(r"^#%\s*([a-z][a-z0-9_-]*):(.*)$")
+_KEY_RE = lazy(r"^[a-z][a-z0-9_-]*$")
+_START_RE = lazy(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
 # Sniffing reads the header from this many characters after its first marker, not the whole file.
 _HEADER_CHARS = 65536
 # A header as write() writes it (no blank or odd lines): read in one match; any other is read line by line.
-_PLAIN_HEADER = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*)"
+_PLAIN_HEADER = lazy(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*)"
                            rf"{MARKER} command:")
-_PLAIN_FIELD = re.compile(rf"^{MARKER} ([a-z][a-z0-9_-]*):([^\n]*)$", re.M)
+_PLAIN_FIELD = lazy(rf"^{MARKER} ([a-z][a-z0-9_-]*):([^\n]*)$", re.M)
 # The platform line among the first 49 after the magic line, as sniff_platform reads it.
-_PLAIN_PLATFORM = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n"
+_PLAIN_PLATFORM = lazy(rf"{MARKER} {MAGIC} {VERSION}\n"
                              rf"(?:{MARKER} (?!command:|platform:)[a-z][a-z0-9_-]*:[^\n]*\n){{0,48}}"
                              rf"{MARKER} platform:([^\n]*)")
 

@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from . import skutables
 from .model import BufferPool, BufferProfile, Device
+from .records import record
 
 # ---------------------------------------------------------------------------------------------------------------
 # SONiC Spectrum: buffer_headroom_mellanox.lua
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SpectrumAsic:
     """STATE_DB ASIC_TABLE of one Spectrum generation (sonic-buildimage platform/mellanox/asic_table.j2)."""
 
@@ -78,7 +78,7 @@ _SPECTRUM_SKU = re.compile(r"^(?:ACS-M?|Mellanox-)SN(\d)\d{3}", re.IGNORECASE)
 _SKU_GENERATION = {"2": 1, "3": 2, "4": 3}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TrafficPattern:
     """CONFIG_DB LOSSLESS_TRAFFIC_PATTERN; defaults mtu 1024 and small_packet_percentage 50 from sonic-buildimage
     files/build_templates/buffers_config.j2 (the values every SONiC Mellanox SKU gets)."""
@@ -90,7 +90,7 @@ class TrafficPattern:
 DEFAULT_PATTERN = TrafficPattern()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Headroom:
     """The script's output: xon, xoff and size (size = xon when a shared headroom pool holds the xoff)."""
 
@@ -221,7 +221,7 @@ def mlx5_lossless_buffer_bytes(xoff_bytes: int, max_mtu_bytes: int, cell_bytes: 
 # A switch's requirement
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SwitchBuffers:
     """What decides a switch's headroom: its Spectrum generation, its SKU table, its traffic pattern."""
 
@@ -253,7 +253,7 @@ def switch_buffers(device: Device | None = None, hwsku: str | None = None, platf
                          pattern=pattern, shared_headroom_pool=shared)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Requirement:
     """The xoff a lossless PG needs and what says so."""
 
@@ -346,7 +346,7 @@ def dynamic_share_bytes(alpha: float, free_bytes: float, congested: int) -> floa
     return alpha * free_bytes / (1 + n * alpha)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PfcTrigger:
     """Ingress occupancy of a lossless PG at which it sends XOFF, and how it was worked out."""
 

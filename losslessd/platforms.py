@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from .model import DeviceKind
+from .records import record
 
 # Command templates: "{iface}" is repeated for each of a host's RoCE interfaces (inventory
 # data.interfaces), "{rdma}" for each of its RDMA devices (data.rdma_devices).
@@ -26,7 +27,7 @@ from .model import DeviceKind
 _RUNNING_CONFIG = "show running-config "  # a running config printed in parts (Platform.config_reads)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Command:
     """One command `pull` runs. ``json``: the output must be JSON (else it is garbled: SYS014).
     ``optional``: a refusal (tool not installed, e.g. lldpd) is kept in the capture but is no finding.
@@ -39,7 +40,7 @@ class Command:
     instead: tuple[Command, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RenderLimits:
     """Values a platform's CLI or schema accepts where a rendered snippet writes them, (min, max) inclusive;
     None: not bounded by losslessd. render refuses a port MTU outside ``mtu_bytes`` and fits the PFC watchdog's
@@ -73,7 +74,7 @@ class RenderLimits:
     wd_actions: dict[str, str] | None = field(default=None, hash=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Platform:
     """Everything losslessd knows about one platform, from detection to the simulator's shell."""
 

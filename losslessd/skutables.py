@@ -13,17 +13,18 @@ platform's ASIC type (device/<vendor>/<platform>/platform_asic), the ASIC_TABLE 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from .records import record
 from .units import length_m
 
 DATA_FILE = "sonic_pg_profiles.json"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PgRow:
     """One pg_profile_lookup.ini row: `speed cable size xon xoff threshold [xon_offset]`."""
 
@@ -42,7 +43,7 @@ class PgRow:
         return f"pg_lossless_{self.speed_mbps}_{self.cable}_profile"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SkuTable:
     """A SKU's lossless PG rows and where they come from."""
 

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from ..gcpause import gc_paused
 from ..lint.finding import few
 from ..model import Fabric
 from ..paths import BadHop, DestRouting, Paths, ShortestPaths, UpDown, fabric_paths
+from ..records import record
 from .graph import DepGraph, build
 from .net import Net, Node, label, sort_key
 from .scc import cycle_through, is_cyclic, strongly_connected
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Remap:
     """A hop where a packet's priority changes: the port that does it and how."""
 
@@ -24,7 +25,7 @@ class Remap:
     text: str
 
 
-@dataclass
+@record
 class Cycle:
     """A cyclic buffer dependency: a witness cycle of buffers and the component it lies in."""
 
@@ -42,7 +43,7 @@ class Cycle:
         return list(dict.fromkeys(n[0] for n in self.buffers))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Note:
     """A switch whose forwarding is left out of the analysis (or not followed as it runs), and why."""
 
@@ -51,7 +52,7 @@ class Note:
     key: str = "not-analysed"
 
 
-@dataclass
+@record
 class Analysis:
     """The buffer dependency graph of one routing of a network, with the turns it allows."""
 

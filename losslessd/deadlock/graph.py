@@ -20,14 +20,15 @@ just before it, and so reaches exactly the groups that do not lack it, with two 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..records import record
 from .net import Net, Node
 
 CHAIN_FROM = 3  # groups lacking one port each, from which chains cost fewer edges than direct feeds
 
 
-@dataclass
+@record
 class DepGraph:
     """Buffers as numbered nodes and the waits between them as successor lists."""
 

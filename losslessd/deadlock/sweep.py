@@ -26,10 +26,11 @@ Both are checked against rebuilding the whole graph for every cable (tests/test_
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..gcpause import gc_paused
 from ..paths.routing import UNREACHABLE, ShortestPaths, bits_of, union
+from ..records import record
 from .analysis import Analysis
 from .net import Node, label, sort_key
 from .scc import cycle_through, is_cyclic, strongly_connected
@@ -37,7 +38,7 @@ from .scc import cycle_through, is_cyclic, strongly_connected
 End = tuple[str, str]  # (device, port)
 
 
-@dataclass
+@record
 class FailureCycle:
     """A dependency cycle that one cable's failure creates, and how the re-routing makes it."""
 
@@ -49,7 +50,7 @@ class FailureCycle:
         return " -> ".join(label(n) for n in [*self.buffers, self.buffers[0]])
 
 
-@dataclass
+@record
 class SweepStats:
     """How many cables the single-failure sweep considered, and why it could skip some."""
 
@@ -62,7 +63,7 @@ class SweepStats:
     visited: int = 0  # buffers the searches entered
 
 
-@dataclass
+@record
 class SweepResult:
     """What the single-cable failure sweep found (or why none was run)."""
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port, suspended
 from ..parse import INTERNAL_ERROR
+from ..records import record
 from ..userre import compile_linear
 from .finding import Finding, Severity, few
 from .registry import PortRule, Rule, select
@@ -269,7 +270,7 @@ def describe_selection(choices: list[PortChoice]) -> str:
     return text
 
 
-@dataclass
+@record
 class LintResult:
     """One lint run: its findings, the rules and policy it ran and the fabric it read."""
 
@@ -353,7 +354,7 @@ def checks_kinds(rule: type[Rule]) -> frozenset[DeviceKind] | None:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Coverage:
     """What a lint run checked: a device is checked when a selected rule checks devices of its kind and, for a
     switch or host, at least one of its ports is RoCE-facing (what the port rules check) and, for a switch, the

@@ -13,6 +13,8 @@ import math
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, get_args
 
+from ..records import record
+
 MODEL_VERSION = 2
 
 # The model is plain slotted dataclasses: parsers build tens of thousands of objects per fabric and
@@ -24,7 +26,7 @@ if TYPE_CHECKING:  # for type checkers: a class keeps its annotated fields; Mode
 
     def model_class(cls: type[_C]) -> type[_C]: ...
 else:
-    model_class = dataclasses.dataclass(slots=True, kw_only=True)
+    model_class = record(slots=True, kw_only=True)  # (==, hash and repr shared: losslessd/records.py)
 
 
 class Model:

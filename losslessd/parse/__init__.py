@@ -16,6 +16,7 @@ from types import ModuleType
 
 from .. import capture
 from ..errors import InputError
+from ..lazyre import lazy
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
@@ -285,16 +286,16 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 # one simple search (30 ms for 9 MB) and only those are matched: DEVICE_UNSEEN's other digits (650 in 61 ranges)
 # made a search of the file ten times slower.
 _CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
-_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+_NOT_ASCII = lazy(r"[^\x00-\x7f]")
 # What text in another script holds of DEVICE_UNSEEN: its digits, and the bidi marks right-to-left text carries (Unicode
 # TR9 2.6: LRM U+200E, RLM U+200F, ALM U+061C; an Arabic or Hebrew description copied from a document holds them).
 _BIDI_MARKS = "\u061c\u200e\u200f"
-_SCRIPT_OWN = re.compile(rf"(?:(?![0-9])\d|[{_BIDI_MARKS}])+")
+_SCRIPT_OWN = lazy(rf"(?:(?![0-9])\d|[{_BIDI_MARKS}])+")
 
 
 # What ends a value in a device file's line: a quote, a JSON or list separator, a bracket or brace.
 _VALUE_ENDS = "\"',;{}[]\n"
-_VALUE_END = re.compile(f"[{re.escape(_VALUE_ENDS)}]")
+_VALUE_END = lazy(f"[{re.escape(_VALUE_ENDS)}]")
 
 
 def _outside_script_text(text: str) -> list[re.Match]:

@@ -7,19 +7,20 @@ import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from .. import capture
 from ..errors import InputError
+from ..lazyre import lazy
 from ..limits import MAX_EXPANDED_PORTS, MAX_ISSUES_PER_FILE, MAX_PORTS
 from ..model import Ecn, ParseIssue, Queue, Source
 from ..platforms import PLATFORMS
+from ..records import record
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Input:
     """One file's text. ``path`` is what reports show (relative to the working directory)."""
 
@@ -353,7 +354,7 @@ class LineAt:
         return self(at) if at >= 0 else None
 
 
-_PLAIN = re.compile(r"[\x20-\x7e\t]*")  # printable ASCII and tabs
+_PLAIN = lazy(r"[\x20-\x7e\t]*")  # printable ASCII and tabs
 
 
 def shell_words(line: str, comments: bool = False) -> list[str]:
@@ -445,7 +446,7 @@ def split_shell(line: str, punctuation: str = "", comments: bool = False) -> lis
     return words
 
 
-_IN_DOUBLE = re.compile(r'[^"\\]+')
+_IN_DOUBLE = lazy(r'[^"\\]+')
 
 
 def port_slot(ports: dict[str, T], name: str, make: Callable[[], T], source: Source) -> T:
@@ -471,15 +472,15 @@ def unknown_queues(indices: Iterable[int], source: Source) -> dict[int, Queue]:
 # `{linecard:2}`: the roles of Junos `show virtual-chassis`; `{primary:node0}`, `{secondary:node1}`: SRX chassis
 # cluster nodes; `{master:0}[edit]` in configuration mode), and the prompt, alone or with the command typed after it
 # (`user@qfx1> show route | display json`).
-JUNOS_CLI_LINE = re.compile(r"\s*(?:\{(?:master|backup|linecard|primary|secondary)(?::[^{}\s]*)?\}(?:\[edit[^\]]*\])?"
+JUNOS_CLI_LINE = lazy(r"\s*(?:\{(?:master|backup|linecard|primary|secondary)(?::[^{}\s]*)?\}(?:\[edit[^\]]*\])?"
                             r"|[^\s@]+@[^\s>#%]+[>#%](?:\s.*)?)\s*")
 # A switch's CLI prompt at a line's start: a host name, a mode in brackets, the prompt's end (EOS, NX-OS, Dell OS10
 # and OS9 end it with # in privileged mode, > below it: `leaf1#`, `leaf1(config-if-Et1)#`, `spine2>`).
-CLI_PROMPT = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
+CLI_PROMPT = lazy(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
 # The same prompt alone on its line or with the command typed at it (`leaf1#show ip route vrf all | json`).
-_PROMPT_TYPED = re.compile(rf"\s*{CLI_PROMPT.pattern}.*\s*")
+_PROMPT_TYPED = lazy(rf"\s*{CLI_PROMPT.pattern}.*\s*")
 # The prompt alone at a line's start, the switch waiting after an output (`CORE1#`, `root@leaf1> `).
-PROMPT_ALONE = re.compile(rf"{CLI_PROMPT.pattern}\s*$")
+PROMPT_ALONE = lazy(rf"{CLI_PROMPT.pattern}\s*$")
 # The prompts of devices and shells, defined here once: every reader that finds a prompt in a saved output finds it by
 # SHELL_PROMPT (a Linux shell's) or PROMPT_HOST (any prompt, and the switch it names).
 # A user name before an @: no blank, quote or bracket (a JSON document's own line never starts with one and an @).
@@ -487,10 +488,10 @@ _USER = r"[^\s@\"{}\[\]]*"
 # A Linux shell's prompt: bash's default PS1 `\u@\h:\w\$` (`$` below root, `#` for root: `admin@sonic-leaf1:~$`,
 # `cumulus@leaf1:mgmt:~$`, `root@gpu01:~#`), one without the working directory (`cumulus@leaf1$`), and RHEL's
 # `[\u@\h \W]\$` (`[root@gpu01 ~]#`).
-SHELL_PROMPT = re.compile(rf"(?:\[{_USER}@[^\s\]]*(?:[ :][^\]\n]*)?\]|{_USER}@[^\s:>#%$\"]*(?::\S*)?)[$#]")
+SHELL_PROMPT = lazy(rf"(?:\[{_USER}@[^\s\]]*(?:[ :][^\]\n]*)?\]|{_USER}@[^\s:>#%$\"]*(?::\S*)?)[$#]")
 # A shell's prompt alone on its line or with the command typed at it (`admin@sonic-leaf1:~$ vtysh -c "show ip route
 # vrf all json"`, `cumulus@leaf1:mgmt:~$ sudo lldpctl -f json`).
-_SHELL_PROMPT = re.compile(rf"\s*{SHELL_PROMPT.pattern}(?:\s.*)?\s*")
+_SHELL_PROMPT = lazy(rf"\s*{SHELL_PROMPT.pattern}(?:\s.*)?\s*")
 
 
 def _cli_line(line: str) -> bool:
@@ -577,7 +578,7 @@ def cli_json_documents(text: str, file: str | None = None) -> list[tuple[int, st
 # /etc/bashrc, `[\u@\h \W]\$`), `HOST#`, `HOST>`, `HOST(config)#`, `HOST(config-if)# ` (EOS, NX-OS, Dell), `HOST #`,
 # `HOST$`. The default PS1s write `\h`, "the hostname up to the first `.`" (the bash manual, PROMPTING): HOST is a
 # dotted name's first part (SessionHosts.renamed).
-PROMPT_HOST = re.compile(rf"[^\S\n]*(?:\[{_USER}@(?P<shell>[^\s:\]]*)(?:[ :][^\]\n]*)?\][$#]"
+PROMPT_HOST = lazy(rf"[^\S\n]*(?:\[{_USER}@(?P<shell>[^\s:\]]*)(?:[ :][^\]\n]*)?\][$#]"
                          rf"|(?:{_USER}@(?P<at>[^\s:>#%$\"()]*)|(?P<host>[A-Za-z0-9][\w.~-]*))"
                          r"(?:\([^)\n]*\))?(?::\S*)?[^\S\n]?[#>$%])")
 
@@ -605,7 +606,7 @@ def _session_prompts(text: str, spans: list[tuple[int, int]], file: str | None) 
             at = end + 1
 
 
-_NOT_SPACE = re.compile(r"[^ \t\r\n]")  # past JSON's white space (RFC 8259, section 2)
+_NOT_SPACE = lazy(r"[^ \t\r\n]")  # past JSON's white space (RFC 8259, section 2)
 
 
 def _past_space(text: str, at: int) -> int:
@@ -696,7 +697,7 @@ def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, miss
     return configs, name, extra
 
 
-_SHOW_VERSION = re.compile(r"^\s*show\s+version\b")
+_SHOW_VERSION = lazy(r"^\s*show\s+version\b")
 
 
 def _model_in(sec: capture.Section, path: str, pattern: re.Pattern) -> tuple[str, Source] | None:
@@ -770,8 +771,8 @@ line_source = positional(Source, "file", "line")
 # EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10), NX-OS its tables and routes
 # (Eth1/49, Po10, Lo0); the configs spell them Ethernet1/49, Port-Channel10 / port-channel10, loopback0.
 _SHORT_INTERFACE = {"Et": "Ethernet", "Eth": "Ethernet", "Ma": "Management", "Po": "Port-Channel", "Lo": "Loopback"}
-_SHORT_INTERFACE_RE = re.compile(r"^(Eth|Et|Ma|Po|Lo)(\d.*)$")
-_ANY_CASE_INTERFACE = re.compile(r"^(ethernet|eth|et|ma|po|lo)(\d.*)$", re.IGNORECASE)
+_SHORT_INTERFACE_RE = lazy(r"^(Eth|Et|Ma|Po|Lo)(\d.*)$")
+_ANY_CASE_INTERFACE = lazy(r"^(ethernet|eth|et|ma|po|lo)(\d.*)$", re.IGNORECASE)
 
 
 def long_interface_name(name: str, ignore_case: bool = False) -> str:
@@ -787,14 +788,14 @@ def long_interface_name(name: str, ignore_case: bool = False) -> str:
 # bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
 # `<<-` leading tabs are stripped from it first. `<<<` is a here-string (one word, no body).
 # (`: <<=cut`: a Perl POD block after a script's `exit`)
-HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
+HEREDOC = lazy(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
 # bash(1) QUOTING, taken left to right as bash reads them: a backslash quotes the next character (`Can\'t` opens no
 # single quote), `$'...'` takes `\'` inside it, `'...'` none, `"..."` takes `\"`.
-_HEREDOC_QUOTED = re.compile(r"(\\.|\$'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.DOTALL)
-_HEREDOC_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
+_HEREDOC_QUOTED = lazy(r"(\\.|\$'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.DOTALL)
+_HEREDOC_ARITHMETIC = lazy(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
 # bash(1) COMMENTS: a `#` that begins a word (at the line's start, after a blank or an operator character) and the
 # rest of the line are ignored, so a `<<` there opens nothing (`ROCE_TOS=106  # DSCP 26 << 2 | ECT(0)`).
-_HEREDOC_COMMENT = re.compile(r"(?:^|(?<=[ \t;&|()]))#")
+_HEREDOC_COMMENT = lazy(r"(?:^|(?<=[ \t;&|()]))#")
 
 
 def heredoc_ends(line: str) -> list[tuple[str, bool]]:

@@ -11,17 +11,17 @@ padded to the same width. A quoted or escaped brace or comma is a plain characte
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..errors import InputError
+from ..lazyre import lazy
 from ..limits import MAX_BRACE_WORDS, MAX_NESTING
 
 # A quoted or escaped `{`, `}`, `,` (kept apart from the unquoted ones by these characters, which no script holds).
 QUOTED_BRACE_MARKS = str.maketrans("{},", "\4\5\6")
 UNMARK = str.maketrans("\4\5\6", "{},")
-_PADDED = re.compile(r"-?0[0-9]")  # (an integer that begins with a zero)
-_SEQUENCE = re.compile(r"(?:(-?[0-9]+)\.\.(-?[0-9]+)|([A-Za-z])\.\.([A-Za-z]))(?:\.\.(-?[0-9]+))?")
+_PADDED = lazy(r"-?0[0-9]")  # (an integer that begins with a zero)
+_SEQUENCE = lazy(r"(?:(-?[0-9]+)\.\.(-?[0-9]+)|([A-Za-z])\.\.([A-Za-z]))(?:\.\.(-?[0-9]+))?")
 
 
 def expand(word: str, limit: int = MAX_BRACE_WORDS) -> list[str]:

@@ -9,13 +9,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Generic, TypeVar
 
 from .. import units
 from ..errors import InputError
+from ..lazyre import lazy
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
+from ..records import record
 from ..units import small_int
 from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, naming_words, removes_host_name
 from .base import unique_prefix as keyword
@@ -29,7 +31,7 @@ T = TypeVar("T")
 COMMENT = ("!", "#")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Val(Generic[T]):
     """One configured value and the line that set it: ``Val[int]`` a number, ``Val[bool]`` a switch."""
 
@@ -37,7 +39,7 @@ class Val(Generic[T]):
     source: Source
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Node:
     """A config line and the lines indented below it. (Slots: a 32 MiB config of one short line after another is
     11 million nodes, and a node with a __dict__ was 290 bytes of them.)"""
@@ -79,8 +81,8 @@ def tree(text: str) -> list[Node]:
 # A banner's text (Cisco Nexus 9000 Fundamentals guide, "Configuring the Banner": `banner motd delimiting-character
 # message delimiting-character`, the message on the lines up to the next delimiter; Dell OS9/OS10 `banner login|motd`
 # likewise): `#` is a usual delimiter, and `####` rules with indented text between them a usual message.
-_BANNER = re.compile(r"banner[ \t]+[a-z-]+[ \t]+(\S)(.*)", re.IGNORECASE)
-_HASH_LINE = re.compile(r"^[ \t]*#", re.MULTILINE)
+_BANNER = lazy(r"banner[ \t]+[a-z-]+[ \t]+(\S)(.*)", re.IGNORECASE)
+_HASH_LINE = lazy(r"^[ \t]*#", re.MULTILINE)
 
 
 def _hash_lines_in_blocks(text: str) -> Iterator[int]:
@@ -164,14 +166,14 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
 # Dell OS10 names its interface modes `conf-if-eth1/1/1` and `conf-range-eth1/1/1-1/1/48` (OS10 User Guide,
 # "Interfaces": `OS10(config)# interface ethernet 1/1/1` gives `OS10(conf-if-eth1/1/1)#`), read as config-if-....
 # (Bounded: a host name of up to 128 characters, a mode name of up to 256, so a long line costs one pass.)
-_CONFIG_PROMPT = re.compile(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?|conf-[^)\s]{1,256})\)#\s?(.*)$")
+_CONFIG_PROMPT = lazy(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?|conf-[^)\s]{1,256})\)#\s?(.*)$")
 # A line only a running-config has at its margin (a session types it after a prompt).
-_RUNNING_CONFIG_LINE = re.compile(r"^(interface \S|hostname \S|end\s*$)", re.M)
+_RUNNING_CONFIG_LINE = lazy(r"^(interface \S|hostname \S|end\s*$)", re.M)
 # An exec-mode prompt typing a show command (`Leaf-7# show running-config interface Ethernet1`, `OS10# sh run`): the
 # lines up to the next prompt are its output, which may print running-config lines.
-_EXEC_SHOW = re.compile(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s")
-_EXEC_SHOW_ANYWHERE = re.compile(r"^[ \t]*[^\s(#]{1,128}#\s?sh(?:o|ow)?\s", re.M)  # (_EXEC_SHOW on any line)
-_ANY_PROMPT = re.compile(r"^[^\s(#]{1,128}(?:\([^)\s]{1,256}\))?#")
+_EXEC_SHOW = lazy(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s")
+_EXEC_SHOW_ANYWHERE = lazy(r"^[ \t]*[^\s(#]{1,128}#\s?sh(?:o|ow)?\s", re.M)  # (_EXEC_SHOW on any line)
+_ANY_PROMPT = lazy(r"^[^\s(#]{1,128}(?:\([^)\s]{1,256}\))?#")
 
 
 def _without_show_output(lines: list[str]) -> str:
@@ -188,7 +190,7 @@ def _without_show_output(lines: list[str]) -> str:
             kept.append(line)
     return "\n".join(kept)
 # Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
-_SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
+_SESSION_ONLY = lazy(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
                            r"write( memory)?)$")
 
 
@@ -388,7 +390,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
 # A policy-map's class mode is named `config-pmap-c-<policy>-<class>` under `config-pmap-<policy>` (Arista EOS User
 # Manual, policy-map class mode: `switch(config-pmap-copp-system-policy)# class copp-system-lacp` gives
 # `switch(config-pmap-c-copp-system-policy-copp-system-lacp)#`): read without its `-c` it extends its policy-map's name.
-_PMAP_CLASS = re.compile(r"^config-pmap-c-")
+_PMAP_CLASS = lazy(r"^config-pmap-c-")
 
 
 def _mode_name(mode: str) -> str:
@@ -456,10 +458,10 @@ class LineError(ValueError):
 # dot1q`).
 _SUBINTERFACE_ITEM = (r"(?:e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}(?::\d+)?|(?:port-channel|po)\s*\d+)"
                       r"\.\d+(?:-\d+)?")
-SUBINTERFACE = re.compile(rf"^{_SUBINTERFACE_ITEM}(?:\s*,\s*{_SUBINTERFACE_ITEM})*$", re.IGNORECASE | re.ASCII)
+SUBINTERFACE = lazy(rf"^{_SUBINTERFACE_ITEM}(?:\s*,\s*{_SUBINTERFACE_ITEM})*$", re.IGNORECASE | re.ASCII)
 
 
-_PARENT = re.compile(r"(?:(e)(?:th(?:ernet)?|t)?|port-channel|po)\s*(\d+(?:/\d+){0,2}(?::\d+)?)\.",
+_PARENT = lazy(r"(?:(e)(?:th(?:ernet)?|t)?|port-channel|po)\s*(\d+(?:/\d+){0,2}(?::\d+)?)\.",
                      re.IGNORECASE | re.ASCII)
 
 
@@ -517,8 +519,8 @@ def subinterface_line(words: list[str], qos_words: frozenset[str]) -> None:
                         "what it sets is unknown")
 
 
-_PORT_NUMBERS = re.compile(r"\d{1,5}(?:/\d{1,5}){0,2}", re.ASCII)  # `1`, `1/1`, `1/1/1` (ASCII: what int() reads alike)
-_FAR_END = re.compile(r"((?:\d{1,5}/){0,2})(\d{1,5})", re.ASCII)  # `4`, or `1/4` repeating the slot
+_PORT_NUMBERS = lazy(r"\d{1,5}(?:/\d{1,5}){0,2}", re.ASCII)  # `1`, `1/1`, `1/1/1` (ASCII: what int() reads alike)
+_FAR_END = lazy(r"((?:\d{1,5}/){0,2})(\d{1,5})", re.ASCII)  # `4`, or `1/4` repeating the slot
 
 
 def ethernet_ports(text: str, spelled: re.Pattern, bare_items: bool = False) -> list[str] | None:
@@ -818,7 +820,7 @@ class TreeReader:
 VLAN_IDS = range(1, 4095)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AllowedVlans:
     """`switchport trunk allowed vlan ...` as written: the VLANs it lists, or (``but``) every VLAN but those, so that
     `except 10` or `remove 10` on a trunk of every VLAN does not build 4,093 VLANs per line (build shares one list
@@ -853,7 +855,7 @@ def allowed_vlans(current: AllowedVlans | None, words: list[str]) -> AllowedVlan
     return AllowedVlans(current.vlans | listed if op == "add" else current.vlans - listed)
 
 
-@dataclass
+@record
 class SwitchportConf:
     """A Layer 2 port's `switchport` lines that say which VLANs leave it tagged: `switchport mode access|trunk` (Val
     None: another mode), `switchport access vlan N`, `switchport trunk native vlan N`, `switchport trunk allowed vlan

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
+from ..lazyre import lazy
 from ..model import Neighbor, ParseIssue
 from ..units import is_digits
 from .base import (
@@ -45,53 +46,53 @@ from .base import prompt_host as base_prompt_host
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
-_MAC = re.compile(r"^(?:[0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$|^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$")
+_MAC = lazy(r"^(?:[0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$|^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$")
 # lldpd port ID subtypes (lldpd src/lib/atoms/port.c): ifname, ifalias, local name a port; mac, ip do not.
 _NAMING_SUBTYPES = ("ifname", "ifalias", "local")
 # `lldp.<interface>.<key>=<value>` (the interface as short as it can be): the first of these keys after
 # "lldp." and at least one character of interface, searched for in C (a line-anchored expression with a lazy
 # interface tried every key at every character of every line).
-_KEYVALUE_KEY = re.compile(r"\.(via|rid|chassis\.name|port\.(?:ifname|ifalias|local|mac|ip|unhandled|descr)"
+_KEYVALUE_KEY = lazy(r"\.(via|rid|chassis\.name|port\.(?:ifname|ifalias|local|mac|ip|unhandled|descr)"
                            r"|chassis\.(?:mac|ifname|local|ip|ifalias))=")
-_EOS_TABLE_HEADER = re.compile(r"^\s*Port\s+Neighbor Device ID\s+Neighbor Port ID\s+TTL\s*$")
-_EOS_DETAIL_IFACE = re.compile(r"^Interface (\S+) detected \d+ LLDP neighbors?:")
+_EOS_TABLE_HEADER = lazy(r"^\s*Port\s+Neighbor Device ID\s+Neighbor Port ID\s+TTL\s*$")
+_EOS_DETAIL_IFACE = lazy(r"^Interface (\S+) detected \d+ LLDP neighbors?:")
 # lldpctl: `Interface:    eth0, via: LLDP, RID: 1, ...`; NVUE `nv show interface lldp-detail`: `Interface:    swp1`.
-_LLDPCTL_IFACE = re.compile(r"^Interface:\s+([^,\s]+)(?:,|\s*$)")
-_NXOS_TABLE_HEADER = re.compile(r"^\s*Device ID\s+Local Intf\s+Hold-time\s+Capability\s+Port ID\s*$")
-_NXOS_DETAIL_KEY = re.compile(r"^\s*(Chassis id|Port id|Local Port id|Local Intf|Port Description|System Name):"
+_LLDPCTL_IFACE = lazy(r"^Interface:\s+([^,\s]+)(?:,|\s*$)")
+_NXOS_TABLE_HEADER = lazy(r"^\s*Device ID\s+Local Intf\s+Hold-time\s+Capability\s+Port ID\s*$")
+_NXOS_DETAIL_KEY = lazy(r"^\s*(Chassis id|Port id|Local Port id|Local Intf|Port Description|System Name):"
                               r"\s?(.*)$")
 # Tables under a dash rule: SONiC `show lldp table`, NVUE `nv show interface lldp` (NVUE command reference, "nv show
 # interface lldp"), NCLU `net show lldp`; what each column is, by its header.
 # NCLU has printed its columns in more than one order (`... RemoteHost  RemotePort`, `... RemotePort  RemoteHost
 # Summary`, `Local Port ... ====  Remote Port  Remote  Host  Summary`).
-_RULED_HEADER = re.compile(r"^\s*(?:LocalPort\s+RemoteDevice\s+RemotePortID\s+Capability(\s+RemotePortDescr)?"
+_RULED_HEADER = lazy(r"^\s*(?:LocalPort\s+RemoteDevice\s+RemotePortID\s+Capability(\s+RemotePortDescr)?"
                            r"|Interface\s+Speed\s+Type\s+Remote Host\s+Remote Port"
                            r"|Local ?Port\s+Speed\s+Mode\s+(?:====\s+)?(?:(?:Remote ?Host|Remote\s+Host|Remote ?Port)"
                            r"\s*){2}(?:\s+Summary)?)\s*$")
 _RULED_ROLES = {"LocalPort": "local", "Local Port": "local", "Interface": "local", "RemoteDevice": "device",
                 "Remote Host": "device", "RemoteHost": "device", "RemotePortID": "port", "Remote Port": "port",
                 "RemotePort": "port", "RemotePortDescr": "descr"}
-_JUNOS_TABLE_HEADER = re.compile(r"^\s*Local ?Interface\s+(?:Parent Interface\s+)?Chassis ?Id\s+Port ?info"
+_JUNOS_TABLE_HEADER = lazy(r"^\s*Local ?Interface\s+(?:Parent Interface\s+)?Chassis ?Id\s+Port ?info"
                                  r"\s+System ?Name\s*$")
 # The command of a prompt line: `leaf3# show lldp neighbors ...`, `sw1#sh lldp nei ...`.
-_PROMPT_COMMAND = re.compile(rf"^{CLI_PROMPT.pattern}\s*(?P<command>(?:sh|sho|show)\s.*)$")
+_PROMPT_COMMAND = lazy(rf"^{CLI_PROMPT.pattern}\s*(?P<command>(?:sh|sho|show)\s.*)$")
 # A detail command for one interface (NX-OS `show lldp neighbors interface ethernet 1/1 detail`, IOS and EOS `show lldp
 # neighbors Ethernet1/1 detail`): the interface's words.
-_PER_INTERFACE = re.compile(r"^\s*(?:sh|sho|show)\s+lldp\s+nei\w*\s+(?:int\w*\s+)?(?P<iface>\S+(?:\s+\d\S*)?)"
+_PER_INTERFACE = lazy(r"^\s*(?:sh|sho|show)\s+lldp\s+nei\w*\s+(?:int\w*\s+)?(?P<iface>\S+(?:\s+\d\S*)?)"
                             r"\s+det\w*\s*$", re.IGNORECASE)
 # NX-OS capability codes (B bridge, R router, T telephone, C DOCSIS, W WLAN, P repeater, S station, O other).
-_NXOS_CAPS = re.compile(r"^[BRTCWPSO]+(?:,[BRTCWPSO]+)*$")
+_NXOS_CAPS = lazy(r"^[BRTCWPSO]+(?:,[BRTCWPSO]+)*$")
 # What NX-OS prints for a TLV the neighbour did not send.
 _NOT_SENT = {"", "null", "not advertised", "n/a"}
 # A Junos logical unit (`ge-0/0/1.0`, `et-0/0/17:1.0`): the cable is the physical interface's.
-_JUNOS_UNIT = re.compile(r"^([a-z]{2,3}-\d+/\d+/\d+(?::\d+)?)\.\d+$")
+_JUNOS_UNIT = lazy(r"^([a-z]{2,3}-\d+/\d+/\d+(?::\d+)?)\.\d+$")
 # A port info that can be an interface name: no spaces, no `<description>`, not Junos's numeric default port ID.
-_PORT_NAME = re.compile(r"^[A-Za-z][\w./:-]*$")
-_TRAILER = re.compile(r"^\s*(?:Total entries displayed|\{(?:master|backup|primary|linecard)[^}]*\}\s*$)")
+_PORT_NAME = lazy(r"^[A-Za-z][\w./:-]*$")
+_TRAILER = lazy(r"^\s*(?:Total entries displayed|\{(?:master|backup|primary|linecard)[^}]*\}\s*$)")
 READ = ("EOS or NX-OS `show lldp neighbors [detail]`, SONiC `show lldp table`, Junos `show lldp neighbors`, "
         "Cumulus `nv show interface lldp`, `lldpcli show neighbors` as text, keyvalue or JSON")
 # A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
-_PROMPT = re.compile(rf"^{PROMPT_HOST.pattern}\s*"
+_PROMPT = lazy(rf"^{PROMPT_HOST.pattern}\s*"
                      r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl|nv show interface|net show lldp)", re.MULTILINE)
 
 

@@ -24,31 +24,32 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
-from dataclasses import dataclass
 
 from ..docpos import json_value
+from ..lazyre import lazy
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
+from ..records import record
 from .base import Input, IssueList, LineAt, cli_json, cli_json_documents, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
-_HEADER = re.compile(r"^(?P<code>\s*[A-Za-z][A-Za-z0-9>*=]*(?:\s[A-Z][A-Z0-9]?|\s\*)?)\s+"
+_HEADER = lazy(r"^(?P<code>\s*[A-Za-z][A-Za-z0-9>*=]*(?:\s[A-Z][A-Z0-9]?|\s\*)?)\s+"
                      r"(?P<prefix>[0-9A-Fa-f:.]+/\d+)(?:\s+(?P<rest>.*))?$")
 # A further next hop of the route above: indented, FRR puts `*` before an installed one.
-_CONTINUATION = re.compile(r"^\s+(?P<fib>\*)?\s*(?P<hop>(?:via|is directly|directly connected|Null0|unreachable)\b.*)$")
+_CONTINUATION = lazy(r"^\s+(?P<fib>\*)?\s*(?P<hop>(?:via|is directly|directly connected|Null0|unreachable)\b.*)$")
 # `VRF: x` (EOS; 4.1x `VRF name: x`), `VRF x:` (FRR), `IPv4 unicast VRF x:` (FRR 10),
 # `IP Route Table for VRF "x"` (NX-OS).
-_VRF = re.compile(r"^\s*(?:VRF(?: name)?(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)|IPv[46] unicast VRF\s+(?P<frr10>\S+?):"
+_VRF = lazy(r"^\s*(?:VRF(?: name)?(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)|IPv[46] unicast VRF\s+(?P<frr10>\S+?):"
                   r'|IP(?:v6)? Rout(?:e|ing) Table for (?:VRF|Context)\s+"(?P<nxos>[^"]*)")\s*$')
 # NX-OS: `10.1.0.0/24, ubest/mbest: 2/0[, attached]` (older: `1 ucast next-hops, 0 mcast next-hops`).
-_NXOS_HEADER = re.compile(r"^(?P<prefix>[0-9A-Fa-f:.]+/\d+),\s+(?:ubest/mbest:|\d+ ucast next-hops)")
+_NXOS_HEADER = lazy(r"^(?P<prefix>[0-9A-Fa-f:.]+/\d+),\s+(?:ubest/mbest:|\d+ ucast next-hops)")
 # `*via 10.0.0.1, Eth1/49, [20/0], 1d02h, bgp-65000, external, tag 65001`, `*via 172.16.1.2, [200/0], ...`,
 # `*via Null0, [1/0], ...`, `*via fe80::1%default, Eth1/1, ...`
-_NXOS_HOP = re.compile(r"^\s*(?P<stars>\**)via\s+(?P<target>[^,\s]+),\s*(?:(?P<iface>[^,\[\s]+),\s*)?"
+_NXOS_HOP = lazy(r"^\s*(?P<stars>\**)via\s+(?P<target>[^,\s]+),\s*(?:(?P<iface>[^,\[\s]+),\s*)?"
                        r"(?P<rest>\[\d+/\d+\].*)$")
-_DISTANCE = re.compile(r"^\[\d+/\d+\]\s*")
-_INTERFACE_END = re.compile(r"[,\s]")
+_DISTANCE = lazy(r"^\[\d+/\d+\]\s*")
+_INTERFACE_END = lazy(r"[,\s]")
 DEFAULT_VRFS = {"default", "global"}
 
 _SKIP = object()  # a next hop that does not forward (recursive, inactive)
@@ -170,7 +171,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     return routes, issues
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Document:
     """Where one routing table of a file stands, so that its reader makes each Source once: ``path``; the file's
     lines before it (its lines are the file's past those); with several JSON documents in the file (a session that

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from ..docpos import Document, load_yaml
 from ..errors import InputError
 from ..limits import read_text
 from ..model import Source, TopologyIssue
+from ..records import record
 from . import display_path
 
 TOPOLOGY_FILES = ("topology.yaml", "topology.yml")
@@ -27,7 +28,7 @@ ARROW = "<->"
 MAX_TIER = 9
 
 
-@dataclass
+@record
 class Topology:
     """A topology file, read and checked but not yet applied to a fabric."""
 

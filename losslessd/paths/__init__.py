@@ -14,17 +14,17 @@ docs/topology.md and docs/deadlock.md describe what is followed and what is left
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from ..gcpause import gc_paused
 from ..model import Device, Fabric
+from ..records import record
 from .cabling import Cabling, End
 from .routing import BadHop, DestRouting, ShortestPaths, Toward, UpDown, route_tables
 
 __all__ = ["BadHop", "Cabling", "DestRouting", "End", "Paths", "ShortestPaths", "Toward", "UpDown", "fabric_paths"]
 
 
-@dataclass
+@record
 class Paths:
     """A fabric's cabling under its routing model."""
 

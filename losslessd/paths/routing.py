@@ -35,10 +35,10 @@ import ipaddress
 import re
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from ..model import Device, NextHop, Route, suspended
 from ..prefixes import LongestPrefix
+from ..records import record
 from .cabling import Cabling, End
 
 Group = tuple[list[str], list[str]]
@@ -315,7 +315,7 @@ _AGGREGATE = re.compile(r"^(?:port-?channel|po|ae)0*(\d+)$", re.IGNORECASE)
 NO_CAPTURE = "no routing-table capture was given for it"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BadHop:
     """A route whose next hop cannot be followed to a cable."""
 

@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from ..model import Device, Model, Port, SharedPort, Source
+from ..records import record
 
 Step = str | tuple  # an attribute name, or (key,) for an item of a dict
 
@@ -46,7 +47,7 @@ def real_source(source: Source | Ref | None, device: Device, port: str) -> Sourc
     return source.resolve(device, port) if isinstance(source, Ref) else source
 
 
-@dataclasses.dataclass
+@record
 class PathFacts:
     """One device as the path engine reads it: per port (in order) its template, alias and description, and the
     device's buffer profiles (what first_break reads of a PG's profile)."""

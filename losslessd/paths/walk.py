@@ -10,10 +10,11 @@ ingress port, routing state, DSCP) so that a receiver costs O(ports x DSCPs), no
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ..model import Device, DeviceKind, Hop, Port, Source
+from ..records import record
 
 if TYPE_CHECKING:
     from . import Paths
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 SIDES = {"send": "as sent", "in": "arriving", "out": "leaving"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """Where traffic leaves its class (unknown=False), or could not be followed further (unknown=True)."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ..deadlock.analysis import Analysis, analyse
 from ..deadlock.sweep import SweepResult, sweep
@@ -17,6 +16,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import Rule, doubtful, register
 from ..model import Device, DeviceKind
+from ..records import record
 from .common import PathRule, path_devices, paths_of, priorities
 
 
@@ -342,7 +342,7 @@ def _positions(bits: int) -> Iterator[int]:
         bits ^= low
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Flooded:
     """The ports one shared VLAN subset floods together: their number, the VLANs as a finding shows them, and the
     positions in port order of the first of them (as many as a port can need: _SHOWN past its own aggregate)."""

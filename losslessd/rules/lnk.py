@@ -9,7 +9,6 @@ carries both devices.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -17,6 +16,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, DocRef, Link, Port, Source, Trust
+from ..records import record
 from .common import TRUST_LABEL, nic_dscp_fix, nic_trust_fix, numbers, priorities
 
 
@@ -123,7 +123,7 @@ class _CitedEcn(NamedTuple):
     np_source: Source | None
 
 
-@dataclass
+@record
 class LinkFacts:
     """What the link rules read of a device: each port's view, and the ports cited (Cited)."""
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..lint.engine import Context
@@ -27,6 +26,7 @@ from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Trust
 from ..paths import Paths, Toward
 from ..paths.view import real_source
 from ..paths.walk import SIDES, Flow, Problem, Walker, egress_dscp, egress_queue, shown
+from ..records import record
 from .common import (
     TRUST_LABEL,
     PathRule,
@@ -346,7 +346,7 @@ def roce_mtu(netdev_mtu: int) -> int | None:
     return next((m for m in IB_MTUS if netdev_mtu - ROCE_HEADER_BYTES >= m), None)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Narrow:
     """A switch port on the paths from a point on: its MTU (None: not in the input), where, and how it is reached."""
 

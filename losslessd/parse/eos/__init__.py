@@ -15,46 +15,47 @@ from collections.abc import Iterable
 
 from ... import capture
 from ...errors import InputError
+from ...lazyre import lazy
 from ...model import Device
 from .. import lldp
 from ..base import Input, IssueList, answered, last_sections, sniff_text
 
 PLATFORM = "arista_eos"
 
-_HEADER = re.compile(r"^! (Command: show running-config|device: \S+ \(.*EOS-)", re.M)
+_HEADER = lazy(r"^! (Command: show running-config|device: \S+ \(.*EOS-)", re.M)
 # EOS indents sub-commands by three spaces (NX-OS by two, IOS by one); `interface Vxlan1` is EOS's VXLAN tunnel
 # interface (EOS User Manual, "VXLAN": `interface vxlan 1`; NX-OS names its `nve1`).
-_EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan|Vxlan)\S*|qos profile \S+)"
+_EOS_BLOCK = lazy(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan|Vxlan)\S*|qos profile \S+)"
                         r"\r?\n {3}\S",
                         re.M)
 # NX-OS (`feature`, `version`, `!Command:` without a space), Junos (`set ...`, brace blocks; not a policy-map class's
 # `set traffic-class|dscp|cos N` at the margin of an EOS paste whose indentation was lost).
 # (A Junos brace block opens at the margin; EOS's indented `function NAME() {` under router general
 # control-functions is EOS's own.)
-_FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|"
+_FOREIGN = lazy(r"^(feature \S|version \d|!Command:|!Time:|"
                       r"set (?!(?:traffic-class|dscp|cos|drop-precedence) \d)\S|[^!\s][^!\n]*\{[ \t]*\r?$)", re.M)
 # Capture sections: EOS accepts abbreviated commands (`show run`, `sh lldp nei`).
-_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+all)?\s*$")
-_LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
+_RUNNING_CONFIG = lazy(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+all)?\s*$")
+_LLDP = lazy(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
 
 
 # A configuration-mode session with EOS's own prompts (EOS User Manual, "Command Modes"): an interface mode named by
 # the port (`switch(config-if-Et5)#`; NX-OS prints `config-if`), a qos profile's mode.
-_EOS_SESSION = re.compile(r"^\S+\(config-(if-(Et|Po)\d|qos-profile-)", re.M)
+_EOS_SESSION = lazy(r"^\S+\(config-(if-(Et|Po)\d|qos-profile-)", re.M)
 
 
 # A paste whose indentation was lost (parse/eos/flat.py): an Ethernet port (`Ethernet1`, or `Et1/1` as EOS takes it
 # typed) followed, at the margin, by a PFC or qos line only EOS writes so (`priority-flow-control on`,
 # `priority-flow-control priority N no-drop`, `service-profile P`, `uc-tx-queue N`; NX-OS and OS10 write
 # `priority-flow-control mode on`, Onyx `dcb priority-flow-control`).
-_EOS_FLAT = re.compile(r"^interface (?:Ethernet|Eth|Et) ?\d\S*[ \t]*\r?\n(?:[^\s!][^\n]{0,200}\r?\n){0,8}?"
+_EOS_FLAT = lazy(r"^interface (?:Ethernet|Eth|Et) ?\d\S*[ \t]*\r?\n(?:[^\s!][^\n]{0,200}\r?\n){0,8}?"
                        r"(?:priority-flow-control (?:on|priority \d no-drop)|service-profile \S|uc-tx-queue \d)", re.M)
 
 # A global classification map in EOS's words (EOS User Manual, QoS: `qos map dscp|cos V... to traffic-class T`, `qos
 # map traffic-class T... to tx-queue|dscp|cos N`), whole to its number: NX-OS classifies with class-maps (`match
 # dscp`), OS10 names its maps `qos-map dscp-tc NAME` / `qos-map traffic-class NAME`, Onyx's map goes `to
 # switch-priority`, so the line is EOS's alone.
-_EOS_QOS_MAP = re.compile(r"^qos map (?:(?:dscp|cos) \d[\d ,-]{0,200} to traffic-class|"
+_EOS_QOS_MAP = lazy(r"^qos map (?:(?:dscp|cos) \d[\d ,-]{0,200} to traffic-class|"
                           r"traffic-class \d[\d ,-]{0,40} to (?:tx-queue|dscp|cos)) \d", re.M)
 
 
@@ -62,7 +63,7 @@ _EOS_QOS_MAP = re.compile(r"^qos map (?:(?:dscp|cos) \d[\d ,-]{0,200} to traffic
 # switch, a routing-only part) is still told: the header RANCID's `arista` device type writes first
 # (`!RANCID-CONTENT-TYPE: arista`, rancid's eos.pm init; NX-OS's is `cisco-nx`), the routing agent model (EOS User
 # Manual, "service routing protocols model multi-agent|ribd") and Arista's streaming agent (`daemon TerminAttr`).
-_EOS_GLOBAL = re.compile(r"^(?:!RANCID-CONTENT-TYPE: arista|service routing protocols model (?:multi-agent|ribd)|"
+_EOS_GLOBAL = lazy(r"^(?:!RANCID-CONTENT-TYPE: arista|service routing protocols model (?:multi-agent|ribd)|"
                          r"daemon TerminAttr)[ \t]*\r?$", re.M)
 
 
@@ -77,7 +78,7 @@ def sniff(inp: Input) -> bool:
 # The queue block lines of a running config (three blanks in, under an interface or qos profile, as `show
 # running-config` indents them): `tx-queue N` on a Sand switch, `uc-tx-queue N`/`mc-tx-queue N` on a Trident/Tomahawk
 # one (Arista AVD eos_cli_config_gen schema: qos_profiles.tx_queues vs uc_tx_queues; EOS User Manual, QoS).
-_QUEUE_BLOCK = re.compile(r"^ {3}(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
+_QUEUE_BLOCK = lazy(r"^ {3}(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
 
 
 def queue_family(texts: Iterable[str]) -> str | None:

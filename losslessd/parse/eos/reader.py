@@ -11,10 +11,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ... import units
+from ...lazyre import lazy
 from ...model import ParseIssue, Source, Trust
+from ...records import record
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     SUBINTERFACE,
@@ -39,21 +41,21 @@ from ..clitext import (
 )
 from . import PLATFORM, flat
 
-ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
-_PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)
+ETHERNET = lazy(r"^Ethernet\d+(/\d+)*$")
+_PORT_CHANNEL = lazy(r"^Port-Channel(\d{1,4})$", re.ASCII)
 # The names EOS takes for the same port in a config typed by hand (`interface et1/1`, `interface Eth1/1`,
 # `interface ethernet 1/1`; EOS prints Ethernet1/1 and abbreviates it Et1/1 in `show interfaces status`): each is
 # Ethernet1/1, never a second port whose settings would be read apart.
-_ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|et)\s*(\d+(?:/\d+)*)$", re.IGNORECASE)
-_NUMBER = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
+_ETHERNET_SPELLED = lazy(r"^(?:ethernet|eth|et)\s*(\d+(?:/\d+)*)$", re.IGNORECASE)
+_NUMBER = lazy(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
 # `speed [forced|auto] S`: 100g, 400g-8, 1.6t-8, 2.5g, 100gfull, 2.5gfull, 10000full, 1000half, 100mfull, 10mhalf
 # (AVD's eos_cli_config_gen schema lists the speeds EOS takes).
-_EOS_SPEED = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,3})?(?:g(?:full|-[0-9]{1,2})?|t-[0-9]{1,2}|m?(?:full|half))")
+_EOS_SPEED = lazy(r"[0-9]{1,7}(?:\.[0-9]{1,3})?(?:g(?:full|-[0-9]{1,2})?|t-[0-9]{1,2}|m?(?:full|half))")
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
-_DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
+_DEVICE_HEADER = lazy(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
 # Top-level words of an EOS config; a file with none of them is not one.
 # (`int` ... `interfac`: the prefixes of `interface` EOS takes as it, typed in sessions)
-_EOS_LINE = re.compile(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|qos|priority-flow-control|end|ip|ipv6|"
+_EOS_LINE = lazy(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|qos|priority-flow-control|end|ip|ipv6|"
                        r"router|vlan|spanning-tree|username|management|service|logging|ntp|snmp-server|aaa|"
                        r"transceiver|daemon|mlag|policy-map|class-map|vrf|lldp)(\s|$))")
 # The speed keywords written in Mb/s (AVD's eos_cli_config_gen schema: 10full ... 10000full; faster speeds are written
@@ -67,7 +69,7 @@ WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
 # Manual, `comment` and `banner` commands; AVD's intended configs print them so). The text is not configuration.
-_FREE_TEXT = re.compile(r"^[ \t]*(comment|banner[ \t]+(login|motd))[ \t]*\r?$")
+_FREE_TEXT = lazy(r"^[ \t]*(comment|banner[ \t]+(login|motd))[ \t]*\r?$")
 # tx-queue sub-commands that exist but are not part of the model: minimum bandwidth, the ECN counter switch.
 _QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"), ("random-detect", "ecn", "count"),
                   ("no", "random-detect", "ecn", "count"), ("comment",))
@@ -77,7 +79,7 @@ _PROFILE_IGNORED = ("qos", "shape", "service-policy", "mc-tx-queue")
 _POLICY_TYPES = (["policy-map", "type", "quality-of-service"], ["policy-map", "type", "qos"])
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Threshold:
     """An ECN threshold as EOS writes it: the number, its unit and what kind of unit that is."""
 
@@ -92,7 +94,7 @@ ECN_UNREAD = "unread"
 MAP_UNREAD = -1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RawEcn:
     """`random-detect ecn minimum-threshold ...` as written; converted per port (time units need its speed)."""
 
@@ -103,7 +105,7 @@ class RawEcn:
     profile: str | None  # the qos profile it came from; None on an interface
 
 
-@dataclass
+@record
 class QueueConf:
     """What a `tx-queue` block says: strict priority, bandwidth share, ECN."""
 
@@ -118,7 +120,7 @@ class QueueConf:
     drop: Val | None = None
 
 
-@dataclass
+@record
 class QosConf:
     """What a `qos profile` and an interface share; an interface's own lines win over its profile's."""
 
@@ -145,7 +147,7 @@ class QosConf:
         return self.explicit or any(q.ecn is not None and q.ecn.value is not None for q in self.queues.values())
 
 
-@dataclass
+@record
 class InterfaceConf(QosConf):
     """An interface's own lines, over the QoS settings a `qos profile` would give it."""
 
@@ -164,7 +166,7 @@ class InterfaceConf(QosConf):
     trunk_vlans: AllowedVlans | None = None  # `switchport trunk allowed vlan ...`; None: all
 
 
-@dataclass
+@record
 class QosClass:
     """A `class-map type qos`: the DSCP values it matches; `other` when it matches on anything else (an ACL, CoS,
     a VLAN), which losslessd does not evaluate."""
@@ -174,7 +176,7 @@ class QosClass:
     other: bool = False
 
 
-@dataclass
+@record
 class EosConfig:
     """Everything the reader took from one switch's running-config, before defaults are filled in."""
 

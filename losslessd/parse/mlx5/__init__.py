@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
+from ...lazyre import lazy
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from ...platforms import PLATFORMS
 from .. import lldp
@@ -52,46 +53,46 @@ _PATH = (r"/class/net/(?P<iface>[^/\s]+)/(?:(?P<attr>mtu|speed)"
          r"|ecn/roce_np/(?P<cnp>cnp_dscp|cnp_802p_prio)|ecn/(?P<pproto>roce_np|roce_rp)/(?P<param>[a-z][a-z0-9_]{0,40}))"
          r"|/rdma_cm/(?P<dev>[^/\s]+)/ports/\d{1,3}/default_roce_tos"
          r"|/class/infiniband/(?P<tcdev>[^/\s]+)/tc/\d{1,3}/traffic_class")
-_PATH_RE = re.compile(f"(?:{_PATH})$")
-_GREP_LINE = re.compile(rf"^(?P<path>\S*?(?:{_PATH})):(?P<value>.*)$")
+_PATH_RE = lazy(f"(?:{_PATH})$")
+_GREP_LINE = lazy(rf"^(?P<path>\S*?(?:{_PATH})):(?P<value>.*)$")
 # Which fact group a command argument reads (a glob such as .../enable/* counts).
-_GROUP_RE = re.compile(r"/class/net/([^/\s*?\[]+)/(mtu|speed|ecn/roce_np/enable|ecn/roce_rp/enable|ecn/roce_np/cnp_\w+"
+_GROUP_RE = lazy(r"/class/net/([^/\s*?\[]+)/(mtu|speed|ecn/roce_np/enable|ecn/roce_rp/enable|ecn/roce_np/cnp_\w+"
                        r"|ecn/roce_(?:np|rp)/(?:\*|[a-z]\w*))")
-_BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
-_BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
+_BARE_TC = lazy(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
+_BARE_PFC = lazy(r"^\s*PFC configuration:\s*$", re.M)
 # A terminal prompt before a command: `$ `, `# `, `user@host:~$ `, `[root@host ~]# `, or `+ ` (bash `set -x`).
-_PROMPT_LINE = re.compile(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
+_PROMPT_LINE = lazy(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
 # A prompt with nothing typed after it (`root@host:~# ` as a transcript shows an Enter pressed): it ends the output
 # above it and runs nothing; told by a shell prompt's `user@host...` or `[user@host dir]` before its `$` or `#`.
-_EMPTY_PROMPT = re.compile(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
-_BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
+_EMPTY_PROMPT = lazy(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
+_BARE_CMD = lazy(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
 # `dcb [OPTIONS] pfc|ets|app|buffer show dev IF` (dcb(8); show may be abbreviated, as dcb's matches() takes a prefix)
 # (its options each a word of their own, `-n NETNS` with its value: no run of words is tried more than one way)
-_DCB_SHOW_CMD = re.compile(r"\bdcb(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)??)*[ \t]+(?:pfc|ets|app|buffer)[ \t]+"
+_DCB_SHOW_CMD = lazy(r"\bdcb(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)??)*[ \t]+(?:pfc|ets|app|buffer)[ \t]+"
                            r"s(?:h(?:o(?:w)?)?)?[ \t]+dev[ \t]+([^\s\-]\S*)")
-_ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
+_ETHTOOL_SPEED = lazy(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
 # ethtool.c dump_drvinfo: `ethtool -i IF` prints "driver: NAME", then version, firmware-version, bus-info ...
-_DRIVER_LINE = re.compile(r"^driver:[ \t]*(\S{1,64})[ \t\r]*$", re.M)
+_DRIVER_LINE = lazy(r"^driver:[ \t]*(\S{1,64})[ \t\r]*$", re.M)
 # What grep and cat print for a file that is not there (strerror(ENOENT)): on a NIC without mlx5's sysfs ecn/ files.
-_ABSENT_LINE = re.compile(r"(?:grep|cat): (\S+): No such file or directory")
-_PAUSE_LINE = re.compile(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
+_ABSENT_LINE = lazy(r"(?:grep|cat): (\S+): No such file or directory")
+_PAUSE_LINE = lazy(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
 # iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978", a word of its own (_maxmtu_at: searched without a leading
 # \b, which made the expression engine try every character; each host prints its own MAC address there).
-_MAXMTU = re.compile(r"maxmtu ([0-9]{2,7})\b")
-_WORD = re.compile(r"\w")
-_TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?([0-9]{1,3})$")
+_MAXMTU = lazy(r"maxmtu ([0-9]{2,7})\b")
+_WORD = lazy(r"\w")
+_TCLASS = lazy(r"^(?:Global\s+)?(?:tclass=)?([0-9]{1,3})$")
 # A script names an RDMA device's traffic_class through its interface, as it does for cma_roce_tos.
-_ECN_OR_MTU = re.compile(r"/ecn/|/mtu$")  # (the files a script's write to a run-time path may be: `$BASE/mtu`)
-_SCRIPT_TCLASS = re.compile(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
+_ECN_OR_MTU = lazy(r"/ecn/|/mtu$")  # (the files a script's write to a run-time path may be: `$BASE/mtu`)
+_SCRIPT_TCLASS = lazy(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
                             r"/traffic_class$")
 # Optional reads whose empty output means "not there": the DCQCN parameter globs.
-_OPTIONAL_GLOB = re.compile(r"/ecn/roce_(?:np|rp)/\*$|/class/infiniband/\*/tc/\d{1,3}/traffic_class$")
+_OPTIONAL_GLOB = lazy(r"/ecn/roce_(?:np|rp)/\*$|/class/infiniband/\*/tc/\d{1,3}/traffic_class$")
 # What ethtool and iproute2 print for an interface they cannot query (kept in the capture, no finding).
-_NO_DEVICE = re.compile(r"No such device|does not exist|Cannot get|not supported", re.IGNORECASE)
-_NCCL_LINE = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
-_IFACE = re.compile(r"[^/\s]{1,64}")
-_INT = re.compile(r"-?[0-9]{1,12}")  # (\\d would take other scripts' digits, which int() reads)
+_NO_DEVICE = lazy(r"No such device|does not exist|Cannot get|not supported", re.IGNORECASE)
+_NCCL_LINE = lazy(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
+_IFACE = lazy(r"[^/\s]{1,64}")
+_INT = lazy(r"-?[0-9]{1,12}")  # (\\d would take other scripts' digits, which int() reads)
 
 # What a capture must hold per interface: group -> (command that reads it, what is unknown without it).
 _EXPECTED = {
@@ -138,16 +139,16 @@ def parse(inputs: list[Input], name: str) -> Device:
 # What sniffing reads of a setup script lives here; the script reader (script.py, a shell grammar's worth of regular
 # expressions) is imported when a script or a terminal transcript is read, not for every file sniffed.
 # `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
-_SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
+_SHEBANG = lazy(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
 # (blanks within the line only: `^\s*` ran on over the blank lines below each line start, so a text of blank lines
 # cost their count squared to sniff: 80,000 of them 112 s)
-_MLNX_QOS_COMMAND = re.compile(r"^[ \t]*(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|--interface)\b", re.M)
+_MLNX_QOS_COMMAND = lazy(r"^[ \t]*(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|--interface)\b", re.M)
 # A command line of iproute2 dcb or of lldptool (a path before it, `sudo` and its options allowed): the rest of it.
-_DCB_TOOL_LINE = re.compile(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?(dcb|lldptool)[ \t]+([^\n]*)", re.M)
+_DCB_TOOL_LINE = lazy(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?(dcb|lldptool)[ \t]+([^\n]*)", re.M)
 # dcb(8): `dcb [OPTIONS] OBJECT COMMAND dev DEV ...`; the objects that set a port's DCB (dcb-pfc(8), dcb-ets(8),
 # dcb-app(8), dcb-apptrust(8), dcb-buffer(8), dcb-maxrate(8), dcb-rewr(8), dcb-dcbx(8)) and their setting commands
 # (not show).
-_DCB_SETS = re.compile(r"(?:^|[ \t])(?:pfc|ets|app|apptrust|buffer|maxrate|rewr|dcbx)[ \t]+"
+_DCB_SETS = lazy(r"(?:^|[ \t])(?:pfc|ets|app|apptrust|buffer|maxrate|rewr|dcbx)[ \t]+"
                        r"(?:set|add|replace|del|flush)[ \t]+dev[ \t]+[^\s;&|]")
 # lldptool -T|set-tlv -i IF -V TLV ARG=VALUE: the DCBX arguments that change what lldpad applies to a port, per TLV,
 # with the mlnx_qos options setting the same (lldptool-pfc(8): willing, enabled; lldptool-ets(8): willing, up2tc,
@@ -187,7 +188,7 @@ _STEP_PROGRAMS = frozenset(("mlnx_qos", "echo", "cma_roce_tos", "cat", "ethtool"
 # (an assignment's value one word: `IF=${1:?usage: setup.sh <iface>}` too, bash(1) Parameter Expansion; an expansion
 # is one token only where it holds a blank, which \S cannot cross: `${a}` read either way made each one a choice, and
 # a line of 40 of them before a blank took 2^40 tries to refuse, in sniffing every input)
-_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=(?:\$\{[^{}\s]*\s[^{}\n]*\}|\S)*$")
+_STEP = lazy(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=(?:\$\{[^{}\s]*\s[^{}\n]*\}|\S)*$")
 
 
 def is_command_list(text: str) -> bool:

@@ -26,6 +26,7 @@ from typing import TypeVar
 
 from ...capture import Section
 from ...docpos import json_value
+from ...lazyre import lazy
 from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Trust
 from ...units import DSCP_NAMES, is_small_int
 from ..base import line_source
@@ -34,7 +35,7 @@ from ..base import line_source
 TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
 # iproute2 lib/json_print_math.c sprint_size, as tc(8) prints sizes: "%ub" bytes, "%gKb" within 16 bytes of a whole
 # number of KiB, "%gMb" within 1 KiB of a whole number of MiB (the size is rounded to that unit).
-_SIZE = re.compile(r"([0-9]{1,10})(b|Kb|Mb)")
+_SIZE = lazy(r"([0-9]{1,10})(b|Kb|Mb)")
 _SIZE_UNITS = {"b": 1, "Kb": 1024, "Mb": 1024 * 1024}
 # Lines read but holding nothing the model keeps: capabilities, counters, the peer recommendations, CEE's pg-bw,
 # the app table's other selectors and the buffers' total.
@@ -45,15 +46,15 @@ _HEADS = ("pfc-cap", "macsec-bypass", "delay", "willing", "ets-cap", "cbs")  # (
 _ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "dscp-prio", "prio-buffer", "buffer-size"})
 _JSON_ARRAYS = frozenset({"prio-pfc", "tc-bw", "tc-tsa", "prio-tc", "prio-buffer"})  # (values in key order)
 # A line of dcb show output: a parameter of one of the four objects, then its values (what sniffing looks for).
-SHOW_LINE = re.compile(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|buffer-size)(?:[ \t]+[^\s:]+:\S+)+"
+SHOW_LINE = lazy(r"^(?:(?:prio-pfc|tc-tsa|prio-tc|dscp-prio|prio-buffer|buffer-size)(?:[ \t]+[^\s:]+:\S+)+"
                        r"|pfc-cap [0-9]+ macsec-bypass (?:on|off) delay [0-9]+)[ \t\r]*$", re.M)
 # A DSCP name in dscp-prio (iproute2 dcb_app.c dcb_app_print_key_dscp prints rtnl_dsfield_get_name(DSCP << 2), the
 # host's /etc/iproute2/rt_dsfield name, unless -N): a word of the file's names (rt_names.c reads each as a word).
-_SITE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
+_SITE_NAME = lazy(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 # What `dcb buffer show` prints where the driver has no DCB buffer operations (Intel ice, Broadcom bnxt_en): Linux
 # net/dcb/dcbnl.c dcbnl_ieee_fill puts DCB_ATTR_DCB_BUFFER only with ops->dcbnl_getbuffer, and iproute2 dcb/dcb.c
 # __dcb_get_attribute then calls perror("Attribute not found") (what follows the colon is whatever errno held).
-_NO_BUFFERS = re.compile(r"Attribute not found(?:: [^\n]{0,80})?")
+_NO_BUFFERS = lazy(r"Attribute not found(?:: [^\n]{0,80})?")
 _V = TypeVar("_V")
 
 

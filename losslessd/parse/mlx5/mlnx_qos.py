@@ -17,24 +17,25 @@ import re
 from functools import lru_cache
 
 from ...capture import Section
+from ...lazyre import lazy
 from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Trust
 from ...units import list_items, small_int
 from ..base import line_source, positional
 
 # (re.ASCII: \d is 0-9, not other scripts' digits, which int() would read)
-_TRUST = re.compile(r"^Priority trust (?:state|mode):\s*(\S*)$")
-_DSCP_MAP = re.compile(r"^dscp2prio mapping:$")
-_PRIO_DSCP = re.compile(r"^prio:\s*(\d{1,3})\s+dscp:\s*([\d,\s]*)$", re.ASCII)
-_DEFAULT_PRIO = re.compile(r"^default priority:$")
-_PRIO_ONLY = re.compile(r"^prio:\s*\d{1,3}$", re.ASCII)
-_BUFFER_SIZES = re.compile(r"^Receive buffer size \(bytes\):\s*(.*)$")
-_CABLE = re.compile(r"^Cable len:\s*(\d{1,9})$", re.ASCII)
-_PFC = re.compile(r"^PFC configuration:$")
-_ROW = re.compile(r"^(priority|enabled|buffer):?((?:\s+\d{1,3}){8})$", re.ASCII)
-_TC = re.compile(r"^tc:\s*(\d{1,3})\s+ratelimit:\s*[^,]*,\s*tsa:\s*(\w*)(?:,\s*bw:\s*(\d{1,3})\s*%)?$", re.ASCII)
-_TC_PRIORITY = re.compile(r"^priority:\s*(\d{1,3})$", re.ASCII)
+_TRUST = lazy(r"^Priority trust (?:state|mode):\s*(\S*)$")
+_DSCP_MAP = lazy(r"^dscp2prio mapping:$")
+_PRIO_DSCP = lazy(r"^prio:\s*(\d{1,3})\s+dscp:\s*([\d,\s]*)$", re.ASCII)
+_DEFAULT_PRIO = lazy(r"^default priority:$")
+_PRIO_ONLY = lazy(r"^prio:\s*\d{1,3}$", re.ASCII)
+_BUFFER_SIZES = lazy(r"^Receive buffer size \(bytes\):\s*(.*)$")
+_CABLE = lazy(r"^Cable len:\s*(\d{1,9})$", re.ASCII)
+_PFC = lazy(r"^PFC configuration:$")
+_ROW = lazy(r"^(priority|enabled|buffer):?((?:\s+\d{1,3}){8})$", re.ASCII)
+_TC = lazy(r"^tc:\s*(\d{1,3})\s+ratelimit:\s*[^,]*,\s*tsa:\s*(\w*)(?:,\s*bw:\s*(\d{1,3})\s*%)?$", re.ASCII)
+_TC_PRIORITY = lazy(r"^priority:\s*(\d{1,3})$", re.ASCII)
 # Status lines mlnx_qos prints besides the configuration.
-_NOISE = re.compile(r"^(?:DCBX mode:.*|\*+ WARNING:.*|.*not supported on your system!?)$")
+_NOISE = lazy(r"^(?:DCBX mode:.*|\*+ WARNING:.*|.*not supported on your system!?)$")
 _TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": SchedulerType.vendor, "unknown": None}
 _TRUSTS = {"dscp": Trust.dscp, "pcp": Trust.pcp}
 

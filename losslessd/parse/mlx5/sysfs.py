@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy
+
 # The path of each file, as a script writes it (the RDMA device may be looked up by its interface at run time, as a
 # rendered script does: `$(ls /sys/class/net/IF/device/infiniband)`).
 _DEVICE = r"(?:\$\(ls /sys/class/net/[^/\s)]+/device/infiniband\)|[^/\s]+)"
-TOS_PATH = re.compile(rf"^/sys/kernel/config/rdma_cm/(?P<dev>{_DEVICE})/ports/(?P<port>[0-9]{{1,3}})/default_roce_tos$")
-QOS_PATH = re.compile(r"^/sys/class/net/(?P<iface>[^/\s]+)/qos/(?P<file>prio2buffer|buffer_size)$")
+TOS_PATH = lazy(rf"^/sys/kernel/config/rdma_cm/(?P<dev>{_DEVICE})/ports/(?P<port>[0-9]{{1,3}})/default_roce_tos$")
+QOS_PATH = lazy(r"^/sys/class/net/(?P<iface>[^/\s]+)/qos/(?P<file>prio2buffer|buffer_size)$")
 # mkdir makes a device's directory (its ports/N are made with it: `mkdir -p .../DEV/ports/1` makes nothing more);
 # rmdir drops it, and the ToS set stays with the device (cma.c cma_set_default_roce_tos keeps it in the cma_device).
-RDMA_CM_DIR = re.compile(rf"^/sys/kernel/config/rdma_cm(?:/{_DEVICE}(?:/ports(?:/[0-9]{{1,3}})?)?)?/?$")
+RDMA_CM_DIR = lazy(rf"^/sys/kernel/config/rdma_cm(?:/{_DEVICE}(?:/ports(?:/[0-9]{{1,3}})?)?)?/?$")
 
 # include/uapi/asm-generic/errno-base.h and errno.h, as strerror(3) words them (bash prints them: `echo: write error:`).
 EINVAL = "EINVAL, Invalid argument"

@@ -10,7 +10,8 @@ it does not list, `env -S STRING`) is left as written, so the line is named, not
 from __future__ import annotations
 
 import os
-import re
+
+from ...lazyre import lazy
 
 # Per wrapper: its short options that take a value (glued, `-oL`, or the next word), its long ones that do
 # (`--user=root` or `--user root`), and the options after which it runs no command (it prints, lists or edits).
@@ -40,10 +41,10 @@ _LONG_FLAGS = {"sudo": ("--askpass", "--bell", "--background", "--preserve-env",
 _RUNS_NOTHING = {"sudo": "elVvK", "command": "vV"}  # (options after which no command is run; sudo -k with one
 # runs it, asking for a password again)
 _LONG_RUNS_NOTHING = ("--help", "--version", "--list", "--edit", "--validate", "--remove-timestamp")
-_OBSOLETE_NICE = re.compile(r"^-[0-9]+$")  # (`nice -10 cmd`: nice(1) still takes the older form)
-_SETTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")  # (env(1), sudo(8): NAME=VALUE before the command)
+_OBSOLETE_NICE = lazy(r"^-[0-9]+$")  # (`nice -10 cmd`: nice(1) still takes the older form)
+_SETTING = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")  # (env(1), sudo(8): NAME=VALUE before the command)
 # Python's own options (python3(1)): those that take a value, and those after which it runs no script.
-_PYTHON = re.compile(r"^python(?:[23](?:\.[0-9]+)?)?$")
+_PYTHON = lazy(r"^python(?:[23](?:\.[0-9]+)?)?$")
 _PYTHON_VALUED = "WX"
 _PYTHON_NO_SCRIPT = "cmV"
 # Python programs this reader reads (mlnx-tools python/mlnx_qos is one: `#!/usr/bin/python`).

@@ -15,15 +15,16 @@ import re
 
 from ... import capture
 from ...errors import InputError
+from ...lazyre import lazy
 from ...model import Device, ParseIssue
 from .. import lldp
 from ..base import SHELL_PROMPT, SNIFF_CHARS, Input, IssueList, answered, last_sections, sniff_text
 
 PLATFORM = "nvidia_cumulus"
 
-_COMMANDS = re.compile(r"^[ \t]*(\S*@\S*[$#][ \t]*)?(sudo[ \t]+)?nv set \S", re.MULTILINE)
+_COMMANDS = lazy(r"^[ \t]*(\S*@\S*[$#][ \t]*)?(sudo[ \t]+)?nv set \S", re.MULTILINE)
 # startup.yaml and `nv config show` start with a header holding the NVUE API version.
-_TREE = re.compile(r"^[ \t]*(- )?\"?header\"?:.*$[\s\S]{0,400}nvue-api-version", re.MULTILINE)
+_TREE = lazy(r"^[ \t]*(- )?\"?header\"?:.*$[\s\S]{0,400}nvue-api-version", re.MULTILINE)
 # Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
 NVUE_ROOT = ("interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl")
 # The prompt line the Cumulus Linux user guide prints before the startup.yaml it shows (`sudo cat
@@ -32,11 +33,11 @@ _BLANKS = r"(?:[ \t]*(?:#.*)?\n)*"
 _TREE_PROMPT_LINE = rf"{SHELL_PROMPT.pattern}[ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t][^\n]*"
 # /etc/nvue.d/startup.yaml as the guide prints it: the `- set:` item alone, without the header item. Known by `- set:`
 # opening the file (after an optional prompt line) with one of NVUE's root objects as its first key.
-_SET_TREE = re.compile(rf"\A{_BLANKS}(?:{_TREE_PROMPT_LINE}\n)?- set:[ \t]*\n{_BLANKS}[ \t]+(?:{'|'.join(NVUE_ROOT)}):")
+_SET_TREE = lazy(rf"\A{_BLANKS}(?:{_TREE_PROMPT_LINE}\n)?- set:[ \t]*\n{_BLANKS}[ \t]+(?:{'|'.join(NVUE_ROOT)}):")
 # That prompt line: blanked (line numbers kept), not read as YAML.
-_TREE_PROMPT = re.compile(rf"\A({_BLANKS}){_TREE_PROMPT_LINE}(?=\n- set:)")
-_CONFIG = re.compile(r"^nv\s+config\s+show(\s+-o\s+(commands|json|yaml))?\s*$")
-_LLDP = re.compile(r"^(lldpcli\s+show\s+neighbors?|lldpctl)\b")
+_TREE_PROMPT = lazy(rf"\A({_BLANKS}){_TREE_PROMPT_LINE}(?=\n- set:)")
+_CONFIG = lazy(r"^nv\s+config\s+show(\s+-o\s+(commands|json|yaml))?\s*$")
+_LLDP = lazy(r"^(lldpcli\s+show\s+neighbors?|lldpctl)\b")
 
 
 def sniff(inp: Input) -> bool:
@@ -84,7 +85,7 @@ def parse(inputs: list[Input], name: str) -> Device:
 # qos_infra.conf; traffic.conf and datapath.conf before 5.0: the Cumulus Linux user guide, "Quality of Service" and
 # "Buffer and Queue Management"): `key.path = value` lines such as `traffic.packet_priority_source_set = [dscp]`,
 # `pfc.pfc_port_group.cos_list = [3]`, `priority_group.service.cos_list = [3]`, `ingress_service_pool.0.percent = 50`.
-_DATAPATH_LINE = re.compile(r"^[ \t]*(traffic|pfc|link_pause|ecn|ecn_red|default_ecn_red_conf|default_ecn_conf|"
+_DATAPATH_LINE = lazy(r"^[ \t]*(traffic|pfc|link_pause|ecn|ecn_red|default_ecn_red_conf|default_ecn_conf|"
                             r"priority_group|cos_egr_queue|ingress_service_pool|egress_service_pool)\.[\w.]+[ \t]*=",
                             re.MULTILINE)
 
@@ -92,7 +93,7 @@ _DATAPATH_LINE = re.compile(r"^[ \t]*(traffic|pfc|link_pause|ecn|ecn_red|default
 # NCLU, Cumulus Linux's command line before NVUE (Cumulus Linux 3.x/4.x user guide, "Network Command Line Utility":
 # `net add|del ...` then `net commit`; `net show configuration commands` prints a switch's as such lines; removed in
 # 5.0): its own words, at the margin.
-_NCLU_LINE = re.compile(r"^net (?:add|del) \S", re.MULTILINE)
+_NCLU_LINE = lazy(r"^net (?:add|del) \S", re.MULTILINE)
 
 
 def cumulus_file_not_read(inp: Input) -> None:

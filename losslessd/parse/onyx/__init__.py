@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError
+from ...lazyre import lazy
 from ...model import Device
 from ..base import Input, capture_inputs, sniff_text
 
@@ -19,8 +20,8 @@ PLATFORM = "nvidia_onyx"
 # The header `show running-config` prints (`## Running database "initial"`, `## Active saved database ...`) and the
 # line every Onyx running-config replays first (`no cli default prefix-modes enable`: the commands below are
 # flat, not in prefix modes).
-_HEADER = re.compile(r'^## (Running|Active saved) database "', re.M)
-_PREFIX_MODES = re.compile(r"^no cli default prefix-modes enable[ \t]*\r?$", re.M)
+_HEADER = lazy(r'^## (Running|Active saved) database "', re.M)
+_PREFIX_MODES = lazy(r"^no cli default prefix-modes enable[ \t]*\r?$", re.M)
 # An Ethernet port and an Onyx-only QoS command on one line (Onyx User Manual: `interface ethernet <slot>/<port>`
 # with the command after it in flat form; EOS and NX-OS put sub-commands on their own indented lines, and neither
 # has `dcb priority-flow-control mode`, `traffic-class N congestion-control` or `qos trust L2|L3|both`).
@@ -28,7 +29,7 @@ _PREFIX_MODES = re.compile(r"^no cli default prefix-modes enable[ \t]*\r?$", re.
 # after up to 16 other indented lines of the block (`speed 100G force`, `description ...`). Each skipped line is its
 # indent and a word, one way only, so a line that fails is not tried again split otherwise (linear, not exponential).
 # `int eth` as Onyx takes it (reader._spelled).
-_FLAT_QOS = re.compile(r"^[ \t]*int(?:erface)? eth(?:ernet)? \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)?"
+_FLAT_QOS = lazy(r"^[ \t]*int(?:erface)? eth(?:ernet)? \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)?"
                        r"(?: |[ \t]*\r?\n(?:[ \t]+[^ \t\n][^\n]*\n){0,16}?[ \t]+)"
                        r"(dcb priority-flow-control mode |traffic-class \d congestion-control |"
                        r"qos trust (L2|L3|both)\b)", re.M)
@@ -36,9 +37,9 @@ _FLAT_QOS = re.compile(r"^[ \t]*int(?:erface)? eth(?:ernet)? \d+/\d+(?:/\d+)?(?:
 # priority-flow-control priority N enable`, configuration mode): no other platform losslessd reads has the command (EOS,
 # NX-OS and OS10 write `priority-flow-control`, OS9 `pfc`, iproute2 `dcb pfc`), so a command script of the global lines
 # beside port lines that are no sign (`interface ethernet 1/5 traffic-class 1 bind switch-priority 3`) is Onyx's.
-_GLOBAL_PFC = re.compile(r"^(?:no )?dcb priority-flow-control (?:enable\b|priority \d enable\b)", re.M)
-_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")
-_SHOW_ROCE = re.compile(r"^show\s+roce\s*$")
+_GLOBAL_PFC = lazy(r"^(?:no )?dcb priority-flow-control (?:enable\b|priority \d enable\b)", re.M)
+_RUNNING_CONFIG = lazy(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")
+_SHOW_ROCE = lazy(r"^show\s+roce\s*$")
 
 
 # A configuration-mode session with Onyx's prompts (`switch (config) # interface ethernet 1/1 ...`, a space each side
@@ -47,10 +48,10 @@ _SHOW_ROCE = re.compile(r"^show\s+roce\s*$")
 # prefix-mode line; `int` as Onyx takes it), or in a port's sub-mode at one of _FLAT_QOS's Onyx-only QoS commands (the
 # flat line `interface ethernet 1/1 qos trust L3` typed as `(config interface ethernet 1/1) # qos trust L3`).
 _PROMPT = r"^[ \t]*(?:\S+[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?\(config"
-_SESSION = re.compile(_PROMPT + r"(?: [^)\n]{0,256})?\)[ \t]+#[ \t]"
+_SESSION = lazy(_PROMPT + r"(?: [^)\n]{0,256})?\)[ \t]+#[ \t]"
                       r"(?:int(?:erface)? ethernet \d|(?:no )?dcb priority-flow-control |traffic pool |(?:no )?roce\b|"
                       r"no cli default prefix-modes enable)", re.M)
-_SESSION_PORT = re.compile(_PROMPT + r" interface ethernet \d+/\d+[^)\n]{0,64}\)[ \t]+#[ \t]"
+_SESSION_PORT = lazy(_PROMPT + r" interface ethernet \d+/\d+[^)\n]{0,64}\)[ \t]+#[ \t]"
                            r"(?:dcb priority-flow-control mode |traffic-class \d congestion-control |"
                            r"qos trust (?:L2|L3|both)\b)", re.M)
 

@@ -13,6 +13,7 @@ import os
 import re
 
 from ...errors import InputError
+from ...lazyre import lazy
 from ...model import Device, DeviceKind, ParseIssue, Source
 from ..base import Input
 from . import options
@@ -21,7 +22,7 @@ PLATFORM = "opensm"
 
 # (The companions' readers are imported when an SM's files are parsed: sniffing, which every file of other platforms
 # sniffed after OpenSM's goes through, needs only the option names.)
-_PARTITION = re.compile(r"^\s*[\w.\-]*\s*=\s*0[xX][0-9a-fA-F]+[^:;\n]*:", re.M)
+_PARTITION = lazy(r"^\s*[\w.\-]*\s*=\s*0[xX][0-9a-fA-F]+[^:;\n]*:", re.M)
 
 
 @functools.cache

@@ -11,10 +11,10 @@ each after `#` description lines.
 from __future__ import annotations
 
 import difflib
-import re
-from dataclasses import dataclass
 
+from ...lazyre import lazy
 from ...model import IbQosSet, OpenSm, ParseIssue, Source
+from ...records import record
 from ..base import IssueList
 
 # OpenSM's built-in defaults (include/opensm/osm_base.h; man opensm): what an absent option means.
@@ -131,7 +131,7 @@ QOS_OPTIONS = tuple(sorted(k for k in _TYPES if k == "qos" or k.startswith("qos_
 # How alike (difflib ratio) an unknown option must be to a QoS option to read as a misspelling of it: `qos_max_vl`
 # or `qos_sl2v1` (0.95), not NVIDIA's `enhanced_qos_policy_file` (0.77 to qos_policy_file: its own option).
 _NEAR = 0.85
-_C_NUMBER = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+_C_NUMBER = lazy(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 
 
 def is_known(key: str) -> bool:
@@ -163,7 +163,7 @@ def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
     return value, m.end() == len(text.rstrip()) and value == written
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Option:
     """One opensm.conf option line: its value as written and where."""
 
@@ -281,7 +281,7 @@ def _unprefixed(key: str) -> str | None:
 
 # Words a guide adds to a boolean option's name (`enable_qos yes` for `qos TRUE`, audit round 12): OpenSM's boolean
 # options carry none of them (osm_subnet.c opt_tbl: `qos`, `connect_roots`, `ignore_other_sm`, `sm_inactive`).
-_SWITCH_WORDS = re.compile(r"^(?:enable_|use_)|_(?:enable|enabled|on)$")
+_SWITCH_WORDS = lazy(r"^(?:enable_|use_)|_(?:enable|enabled|on)$")
 
 
 def _switch_word(key: str) -> str | None:

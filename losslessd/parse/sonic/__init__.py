@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from ... import capture, skutables
 from ...errors import InputError
+from ...lazyre import lazy
 from ...limits import MAX_EXPANDED_PORTS, MAX_PORTS
 from ...model import (
     BufferPool,
@@ -120,7 +121,7 @@ _PFC_ASYM = {"on": True, "off": False}
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
 # ([0-9], not \d: \d takes other scripts' digits, which int() reads: an Arabic-Indic 2 settled the release)
-_DB_VERSION = re.compile(r"version_([0-9]{1,6}(?:_[0-9]{1,6}){1,3})")
+_DB_VERSION = lazy(r"version_([0-9]{1,6}(?:_[0-9]{1,6}){1,3})")
 
 
 def _sto_reads(text: str, low: int, high: int) -> bool:
@@ -136,11 +137,11 @@ _ABSENT = object()
 _UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
-_OPEN_BRACE = re.compile(r"\s*\{")
+_OPEN_BRACE = lazy(r"\s*\{")
 # A key of at least three '|' (a VOQ system port's QUEUE|<host>|<asic>|<port>|<q>), in keys joined by newlines.
-_THREE_BARS = re.compile(r"\|[^|\n]*\|[^|\n]*\|")
+_THREE_BARS = lazy(r"\|[^|\n]*\|[^|\n]*\|")
 # /etc/sonic on a multi-ASIC device: config_db<N>.json is namespace asic<N> (sonic-py-common multi_asic).
-_NAMESPACE_FILE = re.compile(r"config_db(\d{1,3})\.json")
+_NAMESPACE_FILE = lazy(r"config_db(\d{1,3})\.json")
 
 # PFC watchdog (sonic-utilities pfcwd/main.py): `pfcwd start_default` multiplies the defaults
 # (DEFAULT_DETECTION_TIME = DEFAULT_RESTORATION_TIME = DEFAULT_POLL_INTERVAL = 200 ms) by
@@ -428,11 +429,11 @@ def _speed(text: str) -> float:
 
 # std::stoul as orch.cpp parseIndexRange applies it to a key's index part or each end of its range: C blanks
 # skipped, a '+', digits; whatever follows is ignored.
-_STOUL = re.compile(r"[ \t\n\v\f\r]*(\+?)([0-9]+)")
+_STOUL = lazy(r"[ \t\n\v\f\r]*(\+?)([0-9]+)")
 # std::stoi as orchagent applies it to each item of pfc_enable / pfcwd_sw_enable (sonic-swss orchagent/qosorch.cpp
 # processPortQosMapTask), and std::stoi / std::stoull to WRED_PROFILE and SCHEDULER numbers (_sto_reads): C blanks
 # skipped, a sign, decimal digits; whatever follows is ignored ([string.conversions]).
-_STOI = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
+_STOI = lazy(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
 
 
 def _c_int(m: re.Match) -> int:
@@ -553,7 +554,7 @@ def _one_port(text: str) -> bool:
 
 # In port names joined by newlines (_Builder._rest_repeats), one that is no port as it is (_one_port): empty, with a
 # ',' or '|', or with a blank at either end.
-_NOT_ONE_PORT = re.compile(r"[,|]|^\s|\s$|\n\s|\s\n")
+_NOT_ONE_PORT = lazy(r"[,|]|^\s|\s$|\n\s|\s\n")
 
 
 # A deferred table whose first port's run of rows is shorter is read row by row (_Builder._runs) unless the rest of it

@@ -20,6 +20,7 @@ import re
 
 from ...docpos import load_json, pointer
 from ...errors import InputError
+from ...lazyre import lazy
 from ...limits import MAX_PORTS
 from ...model import DocRef, ParseIssue, Source
 from ...printable import printable
@@ -34,22 +35,22 @@ TABLES = frozenset({
     "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "VERSIONS",
 })
 # A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
-_TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
+_TABLE_KEY = lazy(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
 # An object key: a JSON string after `{` or `,` and before a colon (the leading character lets the regular
 # expression engine skip to the candidates in C; the object's own `{` is left for its first key).
-_KEY_TOKEN = re.compile(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:')
+_KEY_TOKEN = lazy(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:')
 # ... whose value is an object: a namespace, a table or an entry (a file holds far fewer of these than keys)
-_OBJECT_KEY = re.compile(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:(?=\s*\{)')
+_OBJECT_KEY = lazy(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:(?=\s*\{)')
 # What follows a key of each kind (a key found by str.find is checked with these).
 _KEY_END = {_KEY_TOKEN: re.compile(r"\s*:"), _OBJECT_KEY: re.compile(r"\s*:(?=\s*\{)")}
 # Keys looked up under one parent by str.find (in C, from the parent's key) before its keys are scanned once: a
 # report shows a few keys of each table, a fabric of findings every key of some (a 16,384-port table: one scan).
 _FIND_FIRST = 16
 # Namespace keys of a multi-ASIC `show runningconfiguration all` (sonic-py-common multi_asic: "asic<N>").
-_NAMESPACE = re.compile(r"localhost|asic\d{1,3}")
+_NAMESPACE = lazy(r"localhost|asic\d{1,3}")
 # `" :`, looked for before it is counted (_load): a search for a literal finds its first character as memchr does
 # (31 us over a bench switch's 116 kB), where str.count compares at every step (127 us).
-_SPACE_COLON = re.compile('" :')
+_SPACE_COLON = lazy('" :')
 _JSON_TYPES = {str: "a string", list: "an array", type(None): "null", bool: "a boolean", int: "a number",
                float: "a number"}
 

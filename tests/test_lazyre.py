@@ -1,0 +1,59 @@
+"""Patterns compiled on first use (losslessd/lazyre.py): nothing is compiled before, the answers are re's after, and
+every lazy pattern a module of losslessd holds compiles (a typo in one would otherwise show only on the input that
+first uses it)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+import pytest
+
+import losslessd
+from losslessd.lazyre import _Lazy, lazy
+
+
+def test_nothing_is_compiled_before_the_first_use():
+    pattern = lazy(r"(unclosed")
+    assert pattern.pattern == "(unclosed"  # (its text is there: patterns are built from others' text)
+    with pytest.raises(re.error):
+        pattern.search("x")
+
+
+def test_a_lazy_pattern_answers_as_the_compiled_one():
+    text = "Ethernet0 pfc 3,4\nEthernet4 pfc 3\n"
+    for flags in (0, re.M, re.I | re.M):
+        mine, theirs = lazy(r"^(?P<port>\S+) pfc (\d)", flags), re.compile(r"^(?P<port>\S+) pfc (\d)", flags)
+        assert mine.search(text).groups() == theirs.search(text).groups()
+        assert mine.findall(text) == theirs.findall(text)
+        assert [m.span() for m in mine.finditer(text)] == [m.span() for m in theirs.finditer(text)]
+        assert mine.sub(r"\g<port>", text) == theirs.sub(r"\g<port>", text)
+        assert mine.split(text) == theirs.split(text)
+        assert (mine.match(text) is None) == (theirs.match(text) is None) and mine.fullmatch(text) is None
+        assert (mine.flags, mine.groups, mine.groupindex) == (theirs.flags, theirs.groups, theirs.groupindex)
+    # After the first use its methods are the compiled pattern's own: no lookup through the lazy object's class.
+    assert isinstance(mine.match.__self__, re.Pattern)  # type: ignore[attr-defined]
+
+
+def test_an_unknown_attribute_is_refused():
+    with pytest.raises(AttributeError):
+        lazy("x").no_such_thing  # type: ignore[attr-defined]  # noqa: B018
+
+
+def _modules():
+    for info in pkgutil.walk_packages(losslessd.__path__, "losslessd."):
+        if info.name.endswith("__main__"):  # (running it is the command line)
+            continue
+        try:
+            yield importlib.import_module(info.name)
+        except ImportError:  # (an optional extra that is not installed: such a module holds no lazy pattern)
+            continue
+
+
+def test_every_lazy_pattern_of_losslessd_compiles():
+    found = [(module.__name__, name, value) for module in _modules() for name, value in vars(module).items()
+             if isinstance(value, _Lazy)]
+    assert len(found) > 100  # (the parsers' patterns: a scan that found none would prove nothing)
+    for module, name, value in found:
+        assert isinstance(value.search.__self__, re.Pattern), f"{module}.{name}"
