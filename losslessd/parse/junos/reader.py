@@ -1112,7 +1112,8 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
             iface.input_filters.setdefault(key, []).extend(names)
     elif w[0] in ("ether-options", "gigether-options") and w[1:2] == ["802.3ad"] and AGGREGATE.match(w[2]):
         iface.bundle = Val(w[2], src)  # (`802.3ad lacp ...`, `802.3ad primary|backup` say no aggregate)
-    elif w[0] == "unit" and w[2:4] == ["family", "ethernet-switching"] and w[4:5] in (["interface-mode"], ["port-mode"]):
+    elif w[0] == "unit" and w[2:4] == ["family", "ethernet-switching"] and w[4:5] in (["interface-mode"],
+                                                                                     ["port-mode"]):
         iface.switching_mode = w[5]
     elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
         iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
