@@ -62,7 +62,7 @@ class _ValueFirst:
             return () if param.multiple or param.nargs == -1 else None
         if param.type_descriptor.annotation in _PATH_TYPES and "" in (value if isinstance(value, list | tuple) else
                                                                        (value,)):
-            raise typer.BadParameter(EMPTY_PATH, ctx=ctx, param=param)
+            raise typer.BadParameter(_EMPTY_PATH, ctx=ctx, param=param)
         if self.typers is None:
             param._runtime_param = None  # (typer builds its own, kept here: empty paths are checked on each use)
             self.typers, param._runtime_param = param.get_runtime_param(), self
@@ -70,7 +70,7 @@ class _ValueFirst:
 
 
 _PATH_TYPES = (Path, list[Path])  # (typer's annotation of `Path | None`, `list[Path]`)
-EMPTY_PATH = "is empty: name a file or folder (an unset shell variable?); `.` names the working folder"
+_EMPTY_PATH = "is empty: name a file or folder (an unset shell variable?); `.` names the working folder"
 
 
 class _ValuesFirst:
