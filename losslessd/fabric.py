@@ -183,7 +183,7 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
         prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
         one = _device_files(entries)
         if one:
-            files = [prefix + n for n in _with_backups(one, entries, child)]
+            files = _with_backups(one, entries, prefix) + copies_of.pop(child, [])
             copies.update(files[len(one):])
             out.append((name, files))
             # (a file at a name an /etc/sonic copy's own non-configuration takes is not sniffed: a folder so named is)
@@ -196,9 +196,12 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             if snapshot and snapshots is not None:
                 snapshots.append(Path(child))
             children = _children(prefix, entries, snapshot)
+            folders = {c[0] for c in children if c[2]}
             for live, copy in _sibling_backups(prefix, entries, children):
                 copies_of.setdefault(live, []).append(copy)
                 copies.add(copy)
+                if live in folders:  # (a device folder's copy is not walked, as a device again)
+                    copies.add(os.path.dirname(copy))
             stack.append(iter(children))
             companions.append(companions[-1])
     return out
@@ -256,73 +259,91 @@ def _device_folder(link: str, name: str) -> _Group | None:
     except OSError:
         return None
     one = _device_files(names)
-    return (name, [os.path.join(link, n) for n in _with_backups(one, names, link)]) if one else None
+    return (name, _with_backups(one, names, os.path.join(link, ""))) if one else None
 
 
-def _with_backups(one: list[str], names: Iterable[str], folder: str) -> list[str]:
-    """A device folder's own files (``one``), then the backups of them it holds, beside them or in a folder of copies
-    (`backup/config_db.json`; parse.backups, named by parse_group, SYS004: each was a second device of the same name,
-    SYS001, exit 1); a sub-folder named as a backup is walked as any other."""
-    found = [n for n in names if backup_of(n, one) and not os.path.isdir(os.path.join(folder, n))]
-    for sub in names:
-        if _copies_folder(sub, path := os.path.join(folder, sub)):
-            found.extend(f"{sub}/{os.path.basename(copy)}" for _, copy in _folder_copies(path, sub, one))
-    return one + sorted(found)
+def _with_backups(one: list[str], names: Iterable[str], prefix: str) -> list[str]:
+    """A device folder's own files (``one``) as paths (``prefix``: the folder's, with its separator), then the backups
+    of them it holds, beside them or in a folder of copies (`backup/config_db.json`; parse.backups, named by
+    parse_group, SYS004: each was a second device of the same name, SYS001, exit 1); a sub-folder named as a backup is
+    walked as any other."""
+    return [prefix + n for n in one] + sorted(copy for _, copy in _copies(prefix, names, one, names))
 
 
 def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
                      children: list[tuple[str, str, bool, bool]]) -> list[tuple[str, str]]:
-    """(live file, its backup) for each backup of a device file in a folder of devices, beside it (`sw1.cfg.bak`,
-    `sw1-2026-12-04.cfg`) or in a folder of copies (`backup/sw1.cfg`): each was a second device of the same name
-    (SYS001, exit 1); put in the live file's group, it is named (SYS004) and not read. A backup without its live file
-    (`sw2.cfg.bak` alone) is read: it may be the only copy of a device."""
+    """(live file or device folder, its backup) for each backup of a device in a folder of devices: of a file, beside
+    it (`sw1.cfg.bak`, `sw1-2026-12-04.cfg`) or in a folder of copies (`backup/sw1.cfg`); of a device folder, its
+    files in that folder's copy in a folder of copies (`backup/leaf1/config_db.json` of `leaf1/`). Each was a second
+    device of the same name (SYS001, exit 1); put in the live device's group, it is named (SYS004) and not read. A
+    backup without its live file (`sw2.cfg.bak` alone) is read: it may be the only copy of a device."""
     live = {c[0][len(prefix):] for c in children if not c[2]}
-    found = [(prefix + orig, prefix + n) for n in live if (orig := backup_of(n, live))]
-    for sub in entries:
-        if _copies_folder(sub, path := prefix + sub):
-            found.extend((prefix + orig, copy) for orig, copy in _folder_copies(path, sub, live))
+    folders = {c[0][len(prefix):] for c in children if c[2]}
+    found = [(prefix + orig, copy) for orig, copy in _copies(prefix, live, live, entries, folders)]
     return sorted(found)
 
 
 def _named_backups(paths: list[str | Path]) -> dict[str, list[str]]:
-    """The backups (paths as text) of each device file named on the command line, among the other files named there
-    and in a folder of copies named there (`lint fabric/*` names `fabric/sw1.cfg`, `fabric/sw1.cfg.bak` and
-    `fabric/backup`): each is put in its device's group (_walk finds the same in a folder)."""
-    named: dict[str, dict[str, str]] = {}  # folder -> file name -> the path as given
+    """The backups (paths as text) of each device named on the command line, among the other files named there and in
+    a folder of copies named there (`lint fabric/*` names `fabric/sw1.cfg`, `fabric/sw1.cfg.bak`, `fabric/leaf1` and
+    `fabric/backup`, which holds `sw1.cfg` and `leaf1/`): each is put in its device's group (_walk finds the same in a
+    folder). Paths are paired as written: `lint ../sw1.cfg .` run in `backup/` names `.`, no folder of copies."""
+    named: dict[str, dict[str, str]] = {}  # folder -> file or folder name -> the path as given
+    subs: dict[str, list[str]] = {}  # folder -> the folders named in it (folders of copies among them)
     for raw in paths:
-        if not os.path.isdir(raw):
-            folder, name = os.path.split(str(raw))
-            named.setdefault(folder, {})[name] = str(raw)
-    if not named:
-        return {}
+        folder, name = os.path.split(os.path.normpath(str(raw)))
+        named.setdefault(folder, {})[name] = str(raw)
+        if os.path.isdir(raw):
+            subs.setdefault(folder, []).append(name)
     found: dict[str, list[str]] = {}
-    for files in named.values():
-        for name, raw in files.items():
-            if (orig := backup_of(name, files)) is not None:
-                found.setdefault(files[orig], []).append(raw)
-    for raw in paths:
-        parent, sub = os.path.split(os.path.normpath(str(raw)))
-        files = named.get(parent, {})
-        if files and _copies_folder(sub, str(raw)):
-            for orig, copy in _folder_copies(str(raw), sub, files):
-                found.setdefault(files[orig], []).append(copy)
+    for folder, given in named.items():
+        inside = subs.get(folder, [])
+        files = [n for n in given if n not in inside]
+        prefix = os.path.join(folder, "")
+        for orig, copy in _copies(prefix, files, files, inside, inside):
+            rel = copy[len(prefix):]  # (written as given: a copy in a named folder below the path that names it)
+            top, _, rest = rel.partition(os.sep)
+            found.setdefault(given[orig], []).append(given[rel] if rel in given else os.path.join(given[top], rest))
     return found
+
+
+def _copies(prefix: str, names: Iterable[str], live: Collection[str], subs: Iterable[str],
+            folders: Collection[str] = ()) -> list[tuple[str, str]]:
+    """(name copied, path of the copy) of each backup, in the folder ``prefix`` (its path with its separator), of the
+    files ``live`` names there: among ``names`` (`sw1.cfg.bak`, `sw1-2026-12-04.cfg`), and in the folders of copies
+    among ``subs`` (`backup/sw1.cfg`); and of the device folders ``folders`` names there: the files of their copies in
+    a folder of copies (`backup/leaf1/config_db.json` of `leaf1/`, the name copied `leaf1`)."""
+    found = [(orig, prefix + n) for n in names if (orig := backup_of(n, live)) and not os.path.isdir(prefix + n)]
+    for sub in subs:
+        if not _copies_folder(sub, path := prefix + sub):
+            continue
+        try:
+            inside = sorted(os.listdir(path))
+        except OSError:
+            continue  # (its walk names why)
+        for n in inside:
+            copy = os.path.join(path, n)
+            if n in folders and os.path.isdir(copy) and not os.path.islink(copy):
+                found += ((n, os.path.join(copy, f)) for f in _copied_files(copy, prefix + n))
+            elif (orig := backup_of(f"{sub}/{n}", live)) and not os.path.isdir(copy):
+                found.append((orig, copy))
+    return found
+
+
+def _copied_files(copy: str, folder: str) -> list[str]:
+    """The device files (SONiC's, OpenSM's) of ``copy``, a copy of the device folder ``folder``; [] when it holds one
+    ``folder`` lacks (then it is no copy of it: walked, a second device of its name said, SYS001), or either is no
+    device folder (or cannot be listed)."""
+    try:
+        own, copied = _device_files(set(os.listdir(folder))), _device_files(set(os.listdir(copy)))
+    except OSError:
+        return []
+    return copied if own and set(copied) <= set(own) else []
 
 
 def _copies_folder(name: str, path: str) -> bool:
     """Whether ``path`` (named ``name``) is a folder of copies; a link to one is walked as any link is (_walk)."""
     return name.lower() in BACKUP_FOLDERS and os.path.isdir(path) and not os.path.islink(path)
-
-
-def _folder_copies(path: str, sub: str, live: Collection[str]) -> list[tuple[str, str]]:
-    """(name copied, path) of each file in the folder of copies ``path`` (named ``sub``) that copies one of the files
-    ``live`` names in the folder above; [] when it cannot be listed (its walk names why)."""
-    try:
-        names = sorted(os.listdir(path))
-    except OSError:
-        return []
-    return [(orig, os.path.join(path, n)) for n in names
-            if (orig := backup_of(f"{sub}/{n}", live)) and not os.path.isdir(os.path.join(path, n))]
 
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],
@@ -409,7 +430,7 @@ class _Inputs:
                 if copies_of and os.path.isdir(raw):
                     kept = [group for group in groups if not copied.issuperset(group[1])]
                     groups, copies_only = kept, bool(groups) and not kept
-                elif str(raw) in copies_of:
+                if str(raw) in copies_of:  # (a device folder named: its copy's files too)
                     groups = [(name, [*files, *copies_of[str(raw)]]) for name, files in groups]
             except InputError as exc:
                 self.steps.append(unread(exc, str(raw)))

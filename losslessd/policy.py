@@ -399,6 +399,9 @@ def _load_raw(path: Path) -> tuple[dict, list[Document]]:
 
 def load_policy(ref: str | Path) -> Policy:
     """Load a policy by path or by shipped name (``roce-dscp26``), resolving ``extends``."""
+    if str(ref) == "":  # (Path("") is `.`: "not a regular file (a folder)")
+        raise InputError(f"the policy named is empty: give a shipped policy name ({', '.join(shipped())}) or a "
+                         "policy file")
     path = Path(ref)
     if not os.path.lexists(path):
         if str(ref) in shipped():

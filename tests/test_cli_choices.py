@@ -75,3 +75,45 @@ def test_a_platform_losslessd_reads_but_does_not_render_says_why(name, tmp_path)
     message = " ".join(res.stderr.replace("│", " ").split())
     assert res.returncode == 2 and res.stdout == "", res.stderr
     assert f"nvidia_onyx has no render: {' '.join(PLATFORMS['nvidia_onyx'].unsupported['render'].split())}" in message
+
+
+def _path_options() -> list[tuple[tuple[str, ...], str]]:
+    """(command words, option or argument) of every parameter of every command that names a file or folder."""
+    from pathlib import Path
+
+    from losslessd.cli.main import COMMANDS, _load
+
+    out = []
+
+    def walk(command, words):
+        if hasattr(command, "list_commands"):
+            for name in command.list_commands(None):
+                walk(command.get_command(None, name), (*words, name))
+        out.extend((words, param.opts[0]) for param in command.params
+                   if param.type_descriptor.annotation in (Path, list[Path]) or param.name == "policy")
+
+    for name in COMMANDS:
+        walk(_load(name, *COMMANDS[name]), (name,))
+    return out
+
+
+def test_an_empty_path_is_refused_naming_the_option(tmp_path):
+    """`--policy ""` was "`.`: not a regular file (a folder)", naming neither the option nor the empty value (typer
+    reads "" as the path `.`); `lint ""` linted the working folder. Every option or argument naming a file, folder or
+    policy now refuses an empty value with a usage error (exit 2) naming it, before the command runs."""
+    found = _path_options()
+    assert len(found) >= 25 and (("tune", "report"), "--db") in found and (("lint",), "paths") in found
+    for words, opt in found:
+        given = ["", "--policy", "roce-dscp26"] if opt == "paths" else [opt, ""]
+        if words == ("lint",) or words == ("fix",):
+            given += ["examples/fabric"] if opt != "paths" else []
+        res = losslessd(*words, *given, cwd=tmp_path)
+        message = " ".join(res.stderr.replace("│", " ").split())
+        assert res.returncode == 2 and res.stdout == "", (words, opt, res.stdout, res.stderr)
+        shown = "'paths'" if opt == "paths" else f"'{opt}'"
+        assert f"Invalid value for {shown}" in message and "is empty" in message, (words, opt, message)
+
+
+def test_an_empty_policy_name_is_said_to_be_empty(tmp_path):
+    res = losslessd("policy", "check", "", cwd=tmp_path)
+    assert res.returncode == 2 and "the policy named is empty: give a shipped policy name (" in res.stderr, res.stderr

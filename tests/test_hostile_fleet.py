@@ -267,3 +267,28 @@ def test_a_group_files_names_below_its_first_are_os_path_relpaths():
         files[1] = os.path.join(os.path.dirname(files[0]), *rng.sample(parts, 2))
         first = os.path.dirname(files[0])
         assert [_below(f, os.path.join(first, "")) for f in files] == [os.path.relpath(f, first) for f in files], files
+
+
+def test_copies_of_device_folders_in_a_folder_of_copies_are_named_not_read(tmp_path):
+    """`backup/leaf1/config_db.json` beside `leaf1/config_db.json` (a fleet's folder of copies holding whole device
+    folders) was walked as a device: a second leaf1, SYS001, and the copy read in place of the live folder. Now each
+    copied file is named with its device (SYS004), by `lint fabric` and `lint fabric/*` alike; a copy holding a file
+    its live folder lacks is no copy of it (read, its duplicate name said), nor is a copied folder with no live one."""
+    (tmp_path / "leaf1").mkdir()
+    shutil.copy(SONIC, tmp_path / "leaf1" / "config_db.json")
+    shutil.copy(EOS, tmp_path / "sw1.cfg")
+    (tmp_path / "backup" / "leaf1").mkdir(parents=True)
+    shutil.copy(SONIC, tmp_path / "backup" / "leaf1" / "config_db.json")
+    shutil.copy(EOS, tmp_path / "backup" / "sw1.cfg")
+    for ran in (losslessd("lint", "-f", "json", str(tmp_path)),
+                losslessd("lint", "-f", "json", *sorted(str(p) for p in tmp_path.iterdir()))):
+        report = json.loads(ran.stdout)
+        assert sorted(_devices(ran.stdout)) == ["leaf1", "roce-leaf1"], ran.stdout[-2000:]
+        assert not _coded(report, "SYS001"), report["findings"]
+        assert sorted(f["location"]["file"] for f in report["findings"] if f["code"] == "SYS004") == [
+            str(tmp_path / "backup" / "leaf1" / "config_db.json"), str(tmp_path / "backup" / "sw1.cfg")]
+        leaf1 = next(d for d in report["devices"] if d["name"] == "leaf1")
+        assert leaf1["files"] == [str(tmp_path / "leaf1" / "config_db.json")]
+    shutil.copy(SONIC, tmp_path / "backup" / "leaf1" / "qos.json")  # (not in leaf1/: no copy of it)
+    report = json.loads(losslessd("lint", "-f", "json", str(tmp_path)).stdout)
+    assert any("device name 'leaf1' also comes from" in f["message"] for f in report["findings"])

@@ -1383,8 +1383,9 @@ def test_a_routed_untagged_port_leaves_no_cnp_priority_to_verify():
     """A port whose units route (`unit 0 family inet`, no `vlan-tagging`) sends untagged frames (Junos Ethernet
     Interfaces guide, "Configuring VLAN Tagging"): a CNP class without a PFC priority leaves it with no 802.1p to
     compare with the policy's CNP priority, and is never paused. Before (noise census, session 37 part f: 74 such
-    infos on Juniper's validated AI/ML leaf, one per port) MAP002 said "could not verify"; a tagged or switching port
-    still does, its 802.1p rewrite not being read."""
+    infos on Juniper's validated AI/ML leaf, one per port) MAP002 said "could not verify"; a tagged port still does,
+    its 802.1p rewrite not being read. An access port (et-0/0/4: no interface-mode, Junos's default access) sends
+    untagged frames too: no MAP002 there since session 38 part f (before, it asked)."""
     text = "\n".join([
         "set class-of-service classifiers dscp dc forwarding-class CNP loss-priority low code-points 110000",
         "set class-of-service classifiers dscp dc forwarding-class NO-LOSS loss-priority low code-points 011010",
@@ -1413,7 +1414,7 @@ def test_a_routed_untagged_port_leaves_no_cnp_priority_to_verify():
         "et-0/0/1": [], "et-0/0/2": [], "et-0/0/3": None, "et-0/0/4": [10], "et-0/0/5": [], "et-0/0/6": None}
     report = run(Fabric(devices={device.name: device}), load_policy("roce-dscp26"))
     unverified = {f.port for f in report.findings if f.code == "MAP002" and "802.1p" in f.message}
-    assert unverified == {"et-0/0/3", "et-0/0/4", "et-0/0/6"}, unverified
+    assert unverified == {"et-0/0/3", "et-0/0/6"}, unverified
     assert not any(f.code == "MAP002" and f.severity.value == "error" for f in report.findings)
 
 
@@ -1520,3 +1521,41 @@ def test_a_no_loss_class_filled_by_dscp_and_paused_by_802_1p_is_paused_on_the_pr
     no_loss = next(tc for tc, name in tagged.tc_names.items() if name == "forwarding class NO-LOSS")
     assert tagged.tc_to_priority == ({no_loss: 3} if tagged_known else None)
     assert untagged.tc_to_priority == {}
+
+
+# Junos "interface-mode (Switching)" and "port-mode": an ethernet-switching unit is in access mode when neither is
+# written ("Default: access"); an access interface receives and sends untagged packets, a trunk tagged ones.
+ACCESS_PORTS = "\n".join([
+    "set vlans V100 vlan-id 100",
+    "set interfaces et-0/0/3 unit 0 family ethernet-switching interface-mode access",
+    "set interfaces et-0/0/3 unit 0 family ethernet-switching vlan members V100",
+    "set interfaces et-0/0/4 unit 0 family ethernet-switching vlan members V100",  # no interface-mode: access
+    "set interfaces et-0/0/5 unit 0 family ethernet-switching port-mode access",  # (the name before ELS)
+    "set interfaces et-0/0/6 unit 0 family ethernet-switching interface-mode trunk",
+    "set interfaces et-0/0/6 unit 0 family ethernet-switching vlan members V100",
+    "set interfaces et-0/0/7 ether-options 802.3ad ae0",
+    "set interfaces ae0 unit 0 family ethernet-switching vlan members V100",  # aeN's units say for its members
+    "set interfaces et-0/0/8 ether-options 802.3ad ae1",
+    "set interfaces ae1 unit 0 family ethernet-switching interface-mode trunk",
+    "set interfaces ae1 unit 0 family ethernet-switching vlan members V100",
+    "set class-of-service classifiers ieee-802.1 PCP forwarding-class NO-LOSS loss-priority low code-points 011",
+    "set class-of-service interfaces et-* unit * classifiers ieee-802.1 PCP", ""])
+
+
+def test_junos_access_ports_switch_untagged_frames_only():
+    """An access port (`interface-mode access`, `port-mode access`, or neither written: Junos's default) was never
+    Port.untagged_only, so an 802.1p classifier there still gave its class the classifier's code point, and MAP002
+    asked which 802.1p it carried. Now such a port is untagged_only (its traffic carries no 802.1p: the class has no
+    priority there, as on a routed port); a trunk, and the members of a trunk aeN, are not."""
+    device = parse(NO_LOSS_BY_DSCP_PAUSED_BY_PCP + ACCESS_PORTS)
+    assert device.issues == []
+    access = {"et-0/0/3", "et-0/0/4", "et-0/0/5", "et-0/0/7"}
+    assert {name for name, port in device.ports.items() if port.untagged_only} == access
+    for name in access:
+        assert device.ports[name].tc_to_priority == {}, name
+    no_loss = next(tc for tc, n in device.ports["et-0/0/6"].tc_names.items() if n == "forwarding class NO-LOSS")
+    assert device.ports["et-0/0/6"].tc_to_priority == device.ports["et-0/0/8"].tc_to_priority == {no_loss: 3}
+    assert device.ports["et-0/0/3"].vlans == [100]
+    report = run(Fabric(devices={device.name: device}), load_policy("roce-dscp26"))
+    map001 = {f.port: f.severity.value for f in report.findings if f.code == "MAP001" and f.port in access}
+    assert map001 == dict.fromkeys(access, "error")

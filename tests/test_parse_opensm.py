@@ -259,6 +259,19 @@ def test_a_misspelt_qos_option_is_named_and_nvidia_options_are_not():
     assert sm.qos_sets["ca"].max_vls == 15  # OpenSM's built-in
 
 
+def test_a_qos_option_name_near_no_option_is_named():
+    """Every QoS option OpenSM reads is in its table (osm_subnet.c opt_tbl: qos, qos_policy_file and the qos_,
+    qos_ca_, qos_sw0_, qos_swe_, qos_rtr_ sets; NVIDIA's adds the qos_sw2sw_ set): any other `qos_` name is logged
+    `Unrecognized token` and ignored, near a known name or not. The tiny file is still an opensm.conf."""
+    text = "qos TRUE\nqos_ca_bogus 1\nqos_foo 3\nqos_sw2sw_max_vls 4\nqos_ca_max_vls 8\n"
+    assert detect(Input("opensm.conf", text)) == "opensm"
+    dev = parse_text(text)
+    issues = {i.source.line: i.message for i in dev.issues}
+    assert sorted(issues) == [2, 3] and {i.code for i in dev.issues} == {"SYS002"}
+    assert issues[3].startswith("`qos_foo` is not an OpenSM QoS option (") and "`Unrecognized token`" in issues[3]
+    assert dev.opensm.qos_sets["ca"].max_vls == 8
+
+
 def test_options_of_a_newer_opensm_are_known():
     """KNOWN is upstream OpenSM's whole option table (osm_subnet.c opt_tbl at the commit its comment names): a file of
     options 3.3.21 and later added (avoid_throttled_links, force_link_width, long_transaction_timeout ...) is an

@@ -11,7 +11,7 @@ from losslessd import api
 from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import parse_group
+from losslessd.parse import detect, parse_group
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import _priority_list, buffermgrd, index_range, parse, sniff
 from losslessd.parse.sonic.converter import to_uint
@@ -1053,6 +1053,41 @@ def test_a_sku_template_is_refused_as_what_it_is(tmp_path, text, line):
     assert (err.value.file, err.value.line) == (str(path), line)
     ran = losslessd("lint", "-p", "sonic-azure", str(path))
     assert ran.returncode == 2 and "a Jinja template" in ran.stdout + ran.stderr, ran.stdout + ran.stderr
+
+
+# A SKU's buffers_defaults_t1.j2 in the shape Mellanox SKUs ship in sonic-buildimage (device/mellanox/<platform>/
+# <SKU>/): pool sizes set, buffers_defaults_objects.j2 imported, and macros that buffers_config.j2 calls; no CONFIG_DB
+# table name written. Values our own.
+MACROS_ONLY_TEMPLATE = """{% set default_cable = '5m' %}
+{% set ingress_lossless_pool_size = '4194304' %}
+
+{% import 'buffers_defaults_objects.j2' as defs with context %}
+
+{%- macro generate_buffer_pool_and_profiles_with_inactive_ports(port_names_inactive) %}
+{{ defs.generate_buffer_pool_and_profiles_with_inactive_ports(port_names_inactive) }}
+{%- endmacro %}
+"""
+
+
+@pytest.mark.parametrize("text", [
+    MACROS_ONLY_TEMPLATE,
+    MACROS_ONLY_TEMPLATE.replace("{% import", "{# no import #}"),  # the macro alone
+    "{%- include 'buffers_config.j2' %}\n",  # buffers.json.j2 of most SKUs (the SONiC buffer template HLD)
+])
+def test_a_sku_template_naming_no_table_is_detected_as_sonic_and_refused(tmp_path, text):
+    """Such a template was "cannot tell which platform" unless `--format sonic`: the macros and files SONiC's buffer
+    and QoS templates share name it, and it is refused as a Jinja template at its first line (exit 2)."""
+    path = tmp_path / "buffers_defaults_t1.j2"
+    path.write_text(text)
+    assert detect(Input(str(path), text)) == "sonic"
+    with pytest.raises(InputError) as err:
+        parse_group("sku", [path])
+    assert err.value.message.startswith("a Jinja template, not a CONFIG_DB") and err.value.line == 1
+    ran = losslessd("lint", "-p", "sonic-azure", str(path))
+    assert ran.returncode == 2 and "a Jinja template" in ran.stderr + ran.stdout, ran.stdout + ran.stderr
+    # Jinja of no SONiC template keeps "cannot tell"
+    other = "{% macro greet(name) %}hello {{ name }}{% endmacro %}\n"
+    assert detect(Input("x.j2", other)) is None
 
 
 def test_broken_json_before_any_template_syntax_keeps_its_own_error(tmp_path):

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -50,13 +51,26 @@ class _ValueFirst:
     typer builds it (a pydantic TypeAdapter: the first one imports pydantic, 115 M instructions) for a value not
     given too, and answers that value (None) without using it: `losslessd rules` imported pydantic for the --help
     flag it was not given. None is answered here as typer answers it (typer._coercion.RuntimeParam.coerce); any
-    other value by typer's own validator, built then: every value, error message and exit code is typer's."""
+    other value by typer's own validator, built then: every value, error message and exit code is typer's, but for
+    an empty path (``--policy ""``, ``lint "$UNSET"``), which typer reads as `.`, the working folder ("`.`: not a
+    regular file", or the folder linted): refused naming the option."""
+
+    typers: Any = None  # typer's own validator, once built
 
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
         if value is None:
             return () if param.multiple or param.nargs == -1 else None
-        param._runtime_param = None  # (typer builds its own in its place)
-        return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
+        if param.type_descriptor.annotation in _PATH_TYPES and "" in (value if isinstance(value, list | tuple) else
+                                                                       (value,)):
+            raise typer.BadParameter(_EMPTY_PATH, ctx=ctx, param=param)
+        if self.typers is None:
+            param._runtime_param = None  # (typer builds its own, kept here: empty paths are checked on each use)
+            self.typers, param._runtime_param = param.get_runtime_param(), self
+        return self.typers.coerce(value, param=param, ctx=ctx)
+
+
+_PATH_TYPES = (Path, list[Path])  # (typer's annotation of `Path | None`, `list[Path]`)
+_EMPTY_PATH = "is empty: name a file or folder (an unset shell variable?); `.` names the working folder"
 
 
 class _ValuesFirst:
@@ -64,11 +78,14 @@ class _ValuesFirst:
     a typer before 0.29 builds none: nothing to do)."""
 
     def get_params(self, ctx: Any) -> list:
-        params = super().get_params(ctx)  # type: ignore[misc]
-        for param in params:
-            if getattr(param, "_runtime_param", False) is None:
-                param._runtime_param = _ValueFirst()
-        return params
+        return _values_first(super().get_params(ctx))  # type: ignore[misc]
+
+
+def _values_first(params: list) -> list:
+    for param in params:
+        if getattr(param, "_runtime_param", False) is None:
+            param._runtime_param = _ValueFirst()
+    return params
 
 
 class _Command(_ValuesFirst, TyperCommand):
@@ -77,7 +94,13 @@ class _Command(_ValuesFirst, TyperCommand):
 
 class CommandGroup(_ValuesFirst, TyperGroup):
     """A group whose --help lists each command with the whole first paragraph of its help (click cuts it
-    after some 60 characters with "...", in mid-phrase); _ValuesFirst."""
+    after some 60 characters with "...", in mid-phrase); _ValuesFirst, its subcommands too (`tune report`)."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and not isinstance(command, _ValuesFirst):
+            _values_first(command.params)
+        return command
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = []

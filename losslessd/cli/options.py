@@ -58,7 +58,14 @@ def seconds(value: float | None) -> float | None:
 
 # What lint and fix read: the inputs, the policy, and the rules.
 PATHS_ARGUMENT = typer.Argument(help="Device files or fabric folders.")
-POLICY_OPTION = typer.Option("--policy", "-p", help="Shipped policy name or policy file.")
+def policy_named(value: str | None) -> str | None:
+    """A --policy callback: "" was read as the path `.` ("not a regular file (a folder)")."""
+    if value == "":
+        raise typer.BadParameter("is empty: give a shipped policy name or a policy file (an unset shell variable?)")
+    return value
+
+
+POLICY_OPTION = typer.Option("--policy", "-p", callback=policy_named, help="Shipped policy name or policy file.")
 # render, fix and lint --fix: where a platform's CLI differs by hardware (EOS Sand, NX-OS 3000, Junos QFX10k).
 MODEL_OPTION = typer.Option("--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, N9K-C93180YC-EX, qfx5120-48y): "
                             "chooses the command family where a platform's CLI differs. fix and lint --fix use it for "

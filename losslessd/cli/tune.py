@@ -23,7 +23,7 @@ from ..tune.search import Strategy
 from ..tune.session import Options, Tuner
 from ..tune.store import Store
 from .main import new_app
-from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, finite, seconds
+from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, finite, policy_named, seconds
 from .pull import preflight
 
 app = new_app(no_args_is_help=False,
@@ -64,8 +64,8 @@ def tune(
                                         "(settings-as-found runs not counted).")] = 30,
     strategy: Annotated[Strategy, typer.Option("--strategy", help="Search strategy (bayes needs the `bayes` extra: "
                                                "optuna).")] = Strategy.coordinate,
-    policy: Annotated[str, typer.Option("--policy", "-p", help="Policy whose ECN ranges bound the "
-                                        "search.")] = "roce-dscp26",
+    policy: Annotated[str, typer.Option("--policy", "-p", callback=policy_named,
+                                        help="Policy whose ECN ranges bound the search.")] = "roce-dscp26",
     apply: Annotated[bool, typer.Option("--apply", help="Push candidates to the devices and run the benchmark. "
                                         "Without it, print the snippets and the command only.")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="With --apply: do not ask for confirmation.")] = False,

@@ -213,11 +213,20 @@ def backups(files: list[Path] | list[str]) -> list[tuple[str, str]]:
     walk puts a device's live files first: fabric._walk): parse_group names each (SYS004) and reads none."""
     if len(files) < 2:
         return []
-    first = os.path.join(os.path.dirname(files[0]), "")
+    folder = os.path.dirname(files[0])
+    first, home = os.path.join(folder, ""), os.path.basename(folder)
     names = [_below(str(f), first).replace(os.sep, "/") for f in files]
     own = {n for n in names if "/" not in n}
     return [(str(f), orig) for f, n in zip(files, names, strict=True)
-            if (orig := backup_of(n, own))]
+            if (orig := backup_of(_in_copied_folder(n, home), own))]
+
+
+def _in_copied_folder(name: str, home: str) -> str:
+    """A file of the copy of a device's folder (named ``home``) kept in a folder of copies beside it
+    (`../backup/leaf1/config_db.json` of `leaf1/`), as backup_of reads a copy in a folder of copies
+    (`backup/config_db.json`); other names as they are."""
+    parts = name.split("/")
+    return f"{parts[1]}/{parts[3]}" if len(parts) == 4 and parts[0] == ".." and parts[2] == home != "" else name
 
 
 def _below(path: str, folder: str) -> str:

@@ -77,11 +77,13 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
         iface = _interface(cfg, port_name, ranges)
         bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
         port_vlans = vlans.of(port_name, iface)
-        if port_vlans is None and _routed(cfg.aggregates.get(bundle) if bundle is not None else iface):
+        units = cfg.aggregates.get(bundle) if bundle is not None else iface  # (an aeN member: aeN's units say)
+        if port_vlans is None and _routed(units):
             port_vlans = []
+        access = _access(units)
         port = device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface,
-                                               untagged=port_vlans == [])
-        port.bundle, port.vlans = bundle, port_vlans
+                                               untagged=port_vlans == [] or access)
+        port.bundle, port.vlans, port.untagged_only = bundle, port_vlans, access
         for bound in (f for filters in (iface.input_filters.values() if iface else ()) for f in filters):
             if bound.value in cfg.class_filters:
                 # Junos CoS guide, "Overview of Multifield Classifiers": behavior aggregate classification comes first,
@@ -176,6 +178,14 @@ def _routed(iface: Interface | None) -> bool:
     takes untagged frames; with it, each `unit N vlan-id N` a tagged VLAN). For an aeN member, aeN's units say."""
     return (iface is not None and not iface.vlan_tagging and bool(iface.families)
             and iface.families <= {"inet", "inet6"})
+
+
+def _access(iface: Interface | None) -> bool:
+    """Whether the port switches untagged frames alone: an ethernet-switching unit in access mode, written or not
+    (Junos "interface-mode" and "port-mode": "Default: access"; an access interface "receives and sends untagged
+    packets"), and no `vlan-tagging`."""
+    return (iface is not None and not iface.vlan_tagging and "ethernet-switching" in iface.families
+            and iface.switching_mode in (None, "access"))
 
 
 class _Vlans:

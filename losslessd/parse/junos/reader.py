@@ -159,6 +159,9 @@ class Interface:
     # The families the port's units carry (`unit N family inet|inet6|ethernet-switching ...`): inet or inet6 alone on
     # a port without vlan-tagging routes untagged frames (Port.vlans [])
     families: set[str] = field(default_factory=set)
+    # `unit N family ethernet-switching interface-mode access|trunk` (`port-mode` before ELS); None: not written, which
+    # Junos reads as access (its "interface-mode" and "port-mode" statements: "Default: access")
+    switching_mode: str | None = None
 
 
 @dataclass
@@ -1109,6 +1112,9 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
             iface.input_filters.setdefault(key, []).extend(names)
     elif w[0] in ("ether-options", "gigether-options") and w[1:2] == ["802.3ad"] and AGGREGATE.match(w[2]):
         iface.bundle = Val(w[2], src)  # (`802.3ad lacp ...`, `802.3ad primary|backup` say no aggregate)
+    elif w[0] == "unit" and w[2:4] == ["family", "ethernet-switching"] and w[4:5] in (["interface-mode"],
+                                                                                     ["port-mode"]):
+        iface.switching_mode = w[5]
     elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
         iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:

@@ -236,8 +236,9 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
     `QoS_sl2vl`, `qos-max-vls`), an old name of one (`no_qos`) or a read option's name spelt out word by word
     (`max_operational_vls`). OpenSM matches option names exactly (strcmp), logs `Unrecognized token` for the
     line and goes on (osm_subnet.c osm_subn_parse_conf_file), so the QoS setting stays at its default or at the
-    qos_ set's. Other unknown names are left alone: NVIDIA's OpenSM adds options upstream's table lacks (ar_enable,
-    enhanced_qos_policy_file), and a newer upstream adds options too."""
+    qos_ set's. Any other name under `qos_` is named too (no OpenSM adds QoS options outside those sets). Other unknown
+    names are left alone: NVIDIA's OpenSM adds options upstream's table lacks (ar_enable, enhanced_qos_policy_file),
+    and a newer upstream adds options too."""
     out = []
     for key, opt in options.items():
         if key in KNOWN or key in NVIDIA_KNOWN:
@@ -263,6 +264,13 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
             out.append(ParseIssue(code="SYS002", source=opt.source, message=(
                 f"`{key}` is not an option of OpenSM or NVIDIA's OpenSM (did you mean NVIDIA's `{nvidia[0]}`?): "
                 f"OpenSM logs `Unrecognized token` and ignores the line, so `{nvidia[0]}` stays at its default")))
+        elif plain.startswith("qos_"):
+            # near no option, but in the QoS namespace, whose every name OpenSM's table lists (NVIDIA's adds only the
+            # sw2sw set, in NVIDIA_KNOWN): a QoS setting meant and not made, whatever it was
+            out.append(ParseIssue(code="SYS002", source=opt.source, message=(
+                f"`{key}` is not an OpenSM QoS option (OpenSM reads `qos`, `qos_policy_file` and max_vls, "
+                f"high_limit, vlarb_high, vlarb_low and sl2vl under qos_, qos_ca_, qos_sw0_, qos_swe_ and "
+                f"qos_rtr_): OpenSM logs `Unrecognized token` and ignores the line; write the option meant")))
     return out
 
 

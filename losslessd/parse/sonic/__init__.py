@@ -42,7 +42,7 @@ from ...sorting import natural_key
 from ...units import MAX_CABLE_M, UnknownUnit, cable_m, decimal, is_digits, is_small_int, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
 from . import buffermgrd, converter
-from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
+from .configdb import ConfigDB, Entry, entry_maker, is_sku_template, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
 T = TypeVar("T")
@@ -164,10 +164,11 @@ _DPC_ROLE = "Dpc"
 
 
 def sniff(inp: Input) -> bool:
-    """A SONiC capture, or a JSON object that uses a CONFIG_DB table name as a key."""
+    """A SONiC capture, a JSON object that uses a CONFIG_DB table name as a key, or a SKU template (refused by its
+    parse as what it is: configdb._template)."""
     if capture.is_capture(inp.text):
         return capture.sniff_platform(inp.text) == PLATFORM
-    return _OPEN_BRACE.match(inp.text) is not None and mentions_table(inp.text)
+    return _OPEN_BRACE.match(inp.text) is not None and (mentions_table(inp.text) or is_sku_template(inp.text))
 
 
 # The other SONiC redis databases, as `redis-dump` or sonic-utilities' mock tables write them, told by their keys

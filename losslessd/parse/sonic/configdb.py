@@ -304,6 +304,20 @@ Repeated = tuple[tuple, list]
 # A Jinja statement, comment or expression opener, which no JSON holds outside a string: sonic-buildimage's per-SKU
 # templates (device/*/*/<SKU>/qos.json.j2, buffers.json.j2, buffers_defaults_t1.j2) that sonic-cfggen renders.
 _JINJA = re.compile(r"\{[%#{]")
+# What names a SONiC buffer or QoS template where it writes no CONFIG_DB table name (a Mellanox buffers_defaults_t1.j2
+# is macros over buffers_defaults_objects.j2): a `generate_` macro, as buffers_config.j2 and qos_config.j2 call them
+# (sonic-buildimage files/build_templates/: generate_port_lists, generate_buffer_pool_and_profiles,
+# generate_pg_profiles, generate_tc_to_pg_map...), or an include or import of one of the files those macros live in.
+_SKU_TEMPLATE = re.compile(
+    r"\{%-?\s*(?:macro\s+generate_\w+\s*\("
+    r"|(?:include|import)\s+['\"](?:buffers_config|buffers_defaults_objects|buffers_defaults_t\d|buffer_ports|qos_config"
+    r")\.j2['\"])")
+
+
+def is_sku_template(text: str) -> bool:
+    """A SONiC SKU buffer or QoS template (Jinja), told by the macros and files sonic-cfggen's templates share (in its
+    first 64 KB: a Mellanox buffers_defaults_t1.j2 is 2 KB)."""
+    return _SKU_TEMPLATE.search(text, 0, 65536) is not None
 
 
 def _template(doc: Doc, exc: InputError) -> InputError:
