@@ -225,7 +225,7 @@ def _nested_bad(body: str) -> str | None:
 def _bad_met(name: str, when: str, values: dict[str, str], arrays: dict[str, list[str]]) -> bool:
     """Whether bash meets the bad substitution of a _WHEN mark, where ``name``'s value is known (else False: the
     command is read as written)."""
-    if name.isdigit():  # (a function's words: known in its call)
+    if is_small_int(name):  # (a function's words: known in its call)
         value = arrays["@"][int(name) - 1] if "@" in arrays and 0 < int(name) <= len(arrays["@"]) else None
     else:
         value = values.get(name, " " if name in arrays else None)  # (an array: set; its elements are not looked at)
