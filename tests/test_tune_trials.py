@@ -237,7 +237,8 @@ def test_a_second_tune_on_the_same_database_is_refused_naming_the_first(tmp_path
     with Store(db) as first:
         first.open_tune({"budget": 3})
         res = subprocess.run(second, capture_output=True, text=True)
-        assert res.returncode == 1 and f"written by another losslessd tune (pid {os.getpid()}, lock {db}.lock)" in \
+        lock = f"{tmp_path}/.{db.name}.lock"
+        assert res.returncode == 1 and f"written by another losslessd tune (pid {os.getpid()}, lock {lock})" in \
             res.stderr, res.stderr
         with Store(db, create=False) as report:
             assert [t.status for t in report.tunes()] == ["running"]
