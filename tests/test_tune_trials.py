@@ -447,3 +447,23 @@ def test_a_trials_pause_time_is_timed_per_direction_and_priority_never_summed():
     counters, _ = trial({"Ethernet0": 100.0, "Ethernet4": 100.0})
     assert counters.worst_port == "sw1:Ethernet4 (its peer, paused by it)"
     assert counters.worst_paused_s == pytest.approx(1500 * half_max_pause_100g_s, rel=1e-3)
+
+
+def test_a_tunes_dates_never_go_back_when_the_wall_clock_is_stepped_back(tmp_path, monkeypatch):
+    """The tuner dated its tune, events and trials by time.time(): NTP stepping the clock back an hour mid-tune had a
+    push recorded an hour before the trial it belongs to and the tune ended before it started (`tune report` sorts
+    and prints them by those dates). Now by the daemon's clock (monitor/clock.py: labels never go back); a trial's own
+    duration is the benchmark's, on the monotonic clock."""
+    import time
+
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune, _ = store.open_tune({"budget": 3})
+        store.event(tune.id, "pushed", "first")
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() - 3600)  # stepped back
+        store.event(tune.id, "pushed", "second")
+        store.finish(tune.id, "done", None, None, None)
+        times = [e[0] for e in store.events(tune.id)]
+        done = store.tune(tune.id)
+    assert times[1] >= times[0], times[1] - times[0]
+    assert done.ended_unix_s is not None and done.ended_unix_s >= done.started_unix_s
