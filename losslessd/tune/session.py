@@ -306,6 +306,9 @@ class Tuner:
             if not devices:
                 raise InputError("no device of the inventory has a platform losslessd can tune "
                                  f"({', '.join(cand_mod.TUNABLE)})")
+        if refused := [cand_mod.untunable(d, inventory.hosts[d].platform.id) for d in devices
+                       if inventory.hosts[d].platform.id not in cand_mod.TUNABLE]:  # (before any device is read)
+            raise InputError("; ".join(refused))
         if opts.canary is not None and opts.canary not in devices:
             raise InputError(f"--canary {opts.canary} is not one of the tuned devices ({', '.join(devices)})")
         stray = [d for d in opts.models if d not in devices]
