@@ -346,6 +346,35 @@ def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run
         assert all(v >= 0 for v in rates.per_s.values())
 
 
+def test_a_counter_the_agent_misreads_low_once_opens_no_pause_rate(tmp_path, run, poller):
+    """An agent answering a port's pause count once at 0 (sonic-snmpagent between two COUNTERS_DB refreshes, an
+    agent's stale cache), sysUpTime going on and no ifCounterDiscontinuityTime: the dip was a clear, and the poll
+    after it, back at the real count, was measured from 0: 10^9 pause frames in one interval opened a pause_rate
+    (and, held for two polls, a storm's worth) on a quiet port. Now that interval has no delta (counters.py rule 3)."""
+    from losslessd.monitor import PFC_RX, Key
+    from losslessd.monitor.counters import CounterTracker
+    from losslessd.monitor.detect import Detectors, Thresholds
+    from losslessd.monitor.sources import reading_from_snmp
+
+    key = Key("Ethernet0", PFC_RX, 3)
+    detectors = Detectors(Thresholds(pause_rate_polls=1), {3})
+    tracker = CounterTracker()
+    rates, events = [], []
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("dip1", ["Ethernet0"])
+        agents._agents["dip1"].data_file.write_text(hostile_snmprec(10**9))
+        target = v2c(agents.start(), "dip1")
+        for count in (10**9, 0, 10**9 + 5, 10**9 + 9):
+            agents.rewrite("dip1", hostile_snmprec(count))
+            got = tracker.update(reading_from_snmp(run(poller.poll(target))))
+            if got is not None:
+                rates.append(got)
+                events += [e for e in detectors.feed(got) if e.port == "Ethernet0"]
+    assert [key in r.cleared for r in rates] == [True, True, False], [r.deltas.get(key) for r in rates]
+    assert rates[-1].deltas[key] == 4
+    assert not events, [(e.kind, e.message) for e in events]
+
+
 def discontinuity_snmprec(discards: int, since_ticks: int) -> str:
     """One port whose ifInDiscards (Counter32) reads ``discards`` and whose ifCounterDiscontinuityTime reads
     ``since_ticks`` (sysUpTime moving at 100 ticks a second)."""
