@@ -913,6 +913,12 @@ def test_an_event_with_a_non_finite_number_reads_back(tmp_path):
     assert event.numbers["ratio"] == math.inf and math.isnan(event.numbers["nan"])
 
 
+_SECOND_WRITER = ("import sys\nfrom losslessd.history import History\nfrom losslessd.errors import InputError\n"
+                  "try:\n    h = History(sys.argv[1], resolution_s=60)\n"
+                  "except InputError as exc:\n    sys.exit(str(exc))\n"
+                  "print('writing', flush=True)\nsys.stdin.read()\nh.close()\n")
+
+
 @pytest.mark.slow  # starts a process
 def test_one_process_writes_a_history_and_a_second_is_refused_naming_the_first(tmp_path):
     """A second daemon given the same file (two shards on one machine sharing a settings file) ended the first's open
@@ -921,24 +927,16 @@ def test_one_process_writes_a_history_and_a_second_is_refused_naming_the_first(t
     path = tmp_path / "history.db"
     first = History(path, resolution_s=60)
     again = History(path, resolution_s=60, retention_s=86400)
-    second = [sys.executable, "-c", "import sys; from losslessd.history import History\n"
-              "from losslessd.errors import InputError\ntry:\n    History(sys.argv[1], resolution_s=60)\n"
-              "except InputError as exc:\n    sys.exit(str(exc))\n", str(path)]
-    res = subprocess.run(second, capture_output=True, text=True)
+    second = [sys.executable, "-c", _SECOND_WRITER, str(path)]
+    res = subprocess.run(second, capture_output=True, text=True, input="")
     assert res.returncode == 1 and f"written by another losslessd daemon (pid {os.getpid()}, lock " \
         f"{tmp_path}/.history.db.lock)" in res.stderr, res.stderr
     History(path, create=False).close()
     first.close()
-    assert subprocess.run(second, capture_output=True, text=True).returncode == 1  # `again` still holds it
+    assert subprocess.run(second, capture_output=True, text=True, input="").returncode == 1  # `again` holds it
     again.close()
-    res = subprocess.run(second, capture_output=True, text=True)
+    res = subprocess.run(second, capture_output=True, text=True, input="")
     assert res.returncode == 0, res.stderr
-
-
-_SECOND_WRITER = ("import sys\nfrom losslessd.history import History\nfrom losslessd.errors import InputError\n"
-                  "try:\n    h = History(sys.argv[1], resolution_s=60)\n"
-                  "except InputError as exc:\n    sys.exit(str(exc))\n"
-                  "print('writing', flush=True)\nsys.stdin.read()\nh.close()\n")
 
 
 @pytest.mark.slow  # starts processes
