@@ -377,7 +377,8 @@ class History:
         """Delete what is older than the retention (open events stay); returns the rows deleted."""
         cutoff = now - self.retention_s
         with self._lock:
-            if self.closed or not self._same_file():  # (closed by a reload while this thread waited for the lock)
+            # (closed by a reload while this thread waited for the lock)
+            if self.closed or not self._same_file() or not self._still_writer():
                 return 0
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -438,7 +439,7 @@ class History:
         with self._pending:
             if not self._backlog:
                 return True
-        if not self._same_file():
+        if not self._same_file() or not self._still_writer():
             return False
         with self._pending:
             batches, self._backlog = self._backlog, deque()
@@ -501,6 +502,23 @@ class History:
             return False
         self.notice = (f"the history file was {fate} while the daemon ran: the rows written since are in the file now "
                        "at its path" + (", a new one" if here is None else ""))
+        return True
+
+    def _still_writer(self) -> bool:
+        """This process still holds the history's lock (statelock): one removed since it was taken is taken again;
+        one another daemon took meanwhile (started while the lock file was gone) leaves the rows in the backlog, said
+        as a failed commit is, until that daemon lets it go: two daemons never write one history."""
+        if self._writer is None:
+            return True
+        try:
+            WRITERS.still_held(self._writer, "daemon", "give each its own history.path")
+        except InputError as exc:
+            said = f"the history's lock file was removed while the daemon ran; its rows wait: {exc.message}"
+            if said != self.last_error:
+                self.notice = said
+            self.last_error = said
+            self._retry_at = time.monotonic() + RETRY_S
+            return False
         return True
 
     def _failed(self, exc: sqlite3.Error) -> None:

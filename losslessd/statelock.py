@@ -1,7 +1,9 @@
 """One writing process per state file (the daemon's history, a tune database): a lock file beside it.
 
-``<file>.lock`` is locked with a POSIX record lock (fcntl F_SETLK, through lockf) and holds the writer's pid, so a
-second process is refused with the first's pid. A record lock is the process's, not the open file's: a child forked
+``.<file>.lock`` (hidden: ``rm history.db*`` or ``rm *``, what clears a history and its -wal and -shm, took a
+``history.db.lock`` with them, and a second daemon started then made a new one and wrote the same history) is
+locked with a POSIX record lock (fcntl F_SETLK, through lockf) and holds the writer's pid, so a second process
+is refused with the first's pid. A record lock is the process's, not the open file's: a child forked
 without exec (the drift lint's workers) does not hold it, so workers left by a killed daemon never keep its restart
 out (an flock was shared with them). Only a lock held elsewhere (EAGAIN/EACCES, as fcntl(2) names them) refuses as
 "another process"; any other failure names itself. The lock file is opened without following a symbolic link and
@@ -38,7 +40,7 @@ class Writers:
     def take(self, path: Path, holder: str, hint: str) -> str:
         """The lock of ``path`` for this process (its name); an InputError naming the process that holds it.
         ``holder``/``hint``: what the other process is ("daemon") and how to run two ("give each its own ...")."""
-        lock = str(path.resolve()) + ".lock"
+        lock = lock_path(path)
 
         def opened() -> int:
             try:
@@ -98,6 +100,28 @@ class Writers:
         self._held[lock] = [fd, 1]
         return lock
 
+    def still_held(self, lock: str, holder: str, hint: str) -> None:
+        """Make sure this process still holds the lock file at ``lock`` (a writer's check before it writes): one
+        removed or replaced since it was taken (a cleanup of the folder's dot files) is taken again at its path, or an
+        InputError names the process that took it in the meantime (this one then holds neither and must not write)."""
+        with self._mutex:
+            held = self._held.get(lock)
+            if held is None or _same_inode(held[0], lock):
+                return
+            file = lock.removesuffix(".lock")
+            file = os.path.join(os.path.dirname(file), os.path.basename(file).removeprefix("."))
+            try:
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+            except OSError as exc:
+                raise InputError(f"its lock file {lock} was removed and cannot be made again: "
+                                 f"{exc.strerror or exc}", file=file) from None
+            if held[0] >= 0:
+                os.close(held[0])
+            held[0] = -1  # (none held: each check tries again until it is taken or released)
+            taken = self._hold(fd, lock, file, holder, hint, "written", "file")
+            held[0] = self._held[taken][0]
+            self._held[taken] = held
+
     def release(self, lock: str | None) -> None:
         with self._mutex:
             if lock is None or (held := self._held.get(lock)) is None:
@@ -105,10 +129,29 @@ class Writers:
             held[1] -= 1
             if not held[1]:
                 del self._held[lock]
-                os.close(held[0])  # (the file stays: removing it would race a process taking it)
+                if held[0] >= 0:
+                    os.close(held[0])  # (the file stays: removing it would race a process taking it)
 
 
 WRITERS = Writers()
+
+
+def lock_path(path: Path) -> str:
+    """The lock file of the state file ``path``: ``.<name>.lock`` beside it (module docstring)."""
+    real = path.resolve()
+    return str(real.with_name(f".{real.name}.lock"))
+
+
+def _same_inode(fd: int, path: str) -> bool:
+    """``fd`` is the file at ``path`` (not followed through a link); -1, no file, is none."""
+    if fd < 0:
+        return False
+    try:
+        there = os.lstat(path)
+    except OSError:
+        return False
+    mine = os.fstat(fd)
+    return (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino)
 
 # Where locks of things that are no file of ours live (a device two tunes with their own databases would push to).
 ENV_LOCK_DIR = "LOSSLESSD_LOCK_DIR"

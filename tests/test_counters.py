@@ -49,6 +49,24 @@ def test_counter64_going_back_is_cleared_alone_and_the_next_reading_is_measured_
     assert not r.reset and not r.cleared and r.deltas == {D32: 2, P64: 20}
 
 
+def test_a_counter_misread_low_once_counts_nothing_twice():
+    """A Counter64 read once at 0 (or at a stale lower value: the agent missed the device's counter for a moment) and
+    then at its count again: the dip was cleared, and the next interval was measured from it, its pause frames
+    counted again, 10^9 of them in 10 s (a storm that never was). Now that interval has no delta either; a counter
+    that stays below where it was was cleared for real and counts on from there (the test above)."""
+    tr = CounterTracker()
+    tr.update(reading(0.0, 1000, 10, 10**9))
+    r = tr.update(reading(10.0, 2000, 12, 0))
+    assert r.cleared == {P64} and r.deltas == {D32: 2}
+    r = tr.update(reading(20.0, 3000, 14, 10**9 + 50))
+    assert not r.reset and r.cleared == {P64} and r.deltas == {D32: 2}
+    r = tr.update(reading(30.0, 4000, 16, 10**9 + 80))
+    assert not r.cleared and r.deltas == {D32: 2, P64: 30}  # measured again
+    tr.update(reading(40.0, 5000, 18, 10**9 + 60))  # a stale answer: 20 below
+    r = tr.update(reading(50.0, 6000, 20, 10**9 + 90))
+    assert r.cleared == {P64}, r.deltas
+
+
 def test_every_counter_going_back_is_a_reset():
     tr = CounterTracker(max_rate_per_s=1000.0)  # the Counter32 going back cannot be a wrap
     tr.update(reading(0.0, 1000, 10, 900))

@@ -139,6 +139,34 @@ def test_a_second_daemon_on_the_same_history_is_refused_naming_the_first(daemon,
     assert daemon.proc.poll() is None and daemon.get("/-/ready")[0] == 200
 
 
+def test_rm_of_the_history_files_leaves_a_second_daemon_refused_and_the_first_writing(sim, tmp_path):
+    """`rm history.db*` beside a running daemon (freeing space: the history, its -wal and -shm) took its lock file
+    `history.db.lock` too, and a second daemon started then wrote the same history beside the first, which had gone
+    on into a new file at the path (the second ran; the test timed out on it). The lock is `.history.db.lock`, and a
+    lock file removed anyway is taken again at the writer's next commit: the second is refused naming the first."""
+    first = DaemonProcess(sim, tmp_path / "a", poll={"ssh_counters_interval_s": None}).start()
+    try:
+        wait_for(lambda: first.value("losslessd_history_write_ok") == 1, "a first history write")
+        subprocess.run(["sh", "-c", "rm -f history.db*"], cwd=first.folder, check=True)
+        second = DaemonProcess(sim, tmp_path / "b", history={"path": str(first.folder / "history.db")})
+        with open(second.log, "ab") as log:
+            res = subprocess.run([*CLI, "daemon", "--config", str(second.config)], stderr=log,
+                                 stdout=subprocess.DEVNULL, env={**os.environ, **sim.env}, timeout=90)
+        said = second.log.read_text()
+        assert res.returncode == 2 and "Traceback" not in said, said[-3000:]
+        assert f"written by another losslessd daemon (pid {first.proc.pid}" in said, said[-3000:]
+
+        def rows() -> int:
+            if not (first.folder / "history.db").exists():
+                return 0
+            with sqlite3.connect(first.folder / "history.db") as db:
+                return db.execute("SELECT count(*) FROM coverage").fetchone()[0]
+
+        wait_for(rows, "the first daemon's rows in the new file at the path")
+    finally:
+        assert first.stop() == 0
+
+
 def test_a_clock_set_years_past_the_history_deletes_none_of_it(sim, tmp_path):
     """The history's rows end ten years before the clock (a clock set ahead while the daemon was down: a wrong RTC,
     a bad NTP answer): the daemon's first prune, at its start, deleted every row. It says so and keeps them, and its

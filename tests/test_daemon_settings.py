@@ -331,6 +331,23 @@ def test_schedule_spreads_first_polls_and_keeps_cadence():
     assert s.done("b", True, now=120.0) == pytest.approx(120.0)
 
 
+def test_a_device_taken_out_and_put_back_while_its_slow_poll_runs_is_not_polled_twice_at_once():
+    """Two reloads inside one slow poll (an SSH poll may take a minute: an inventory edit, then its revert): the second
+    made the device a fresh slot, due at once, beside the poll still running, and the two polls fed one device's
+    counter tracker and SNMP state side by side; the old poll's end then marked the new one's slot idle. Now the slot
+    of a running poll is kept, gone, until the poll ends; put back meanwhile, the device waits for it."""
+    s = Schedule(10, jitter=0.0, rand=fixed(0.0))
+    s.set_devices(["a"], now=0.0)
+    assert s.due(0.0) == ["a"]
+    assert s.set_devices([], now=5.0) == ["a"] and s.devices == []
+    assert s.set_devices(["a"], now=6.0, at_once=True) == [] and s.devices == ["a"]
+    assert s.due(6.0) == [] and s.next_due() is None  # the first poll still runs
+    assert s.done("a", True, now=30.0) == pytest.approx(30.0)
+    assert s.due(30.0) == ["a"]
+    assert s.set_devices([], now=31.0) == ["a"]
+    assert s.done("a", True, now=32.0) is None and s.devices == [] and s.due(100.0) == []
+
+
 def test_schedule_jitter_stays_within_its_fraction():
     for r, first, step in ((0.0, 0.0, 8.0), (1.0, 10.0, 12.0)):  # rand() at its extremes: 10 s -20 % / +20 %
         s = Schedule(10, jitter=0.2, rand=fixed(r))

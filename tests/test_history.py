@@ -913,6 +913,12 @@ def test_an_event_with_a_non_finite_number_reads_back(tmp_path):
     assert event.numbers["ratio"] == math.inf and math.isnan(event.numbers["nan"])
 
 
+_SECOND_WRITER = ("import sys\nfrom losslessd.history import History\nfrom losslessd.errors import InputError\n"
+                  "try:\n    h = History(sys.argv[1], resolution_s=60)\n"
+                  "except InputError as exc:\n    sys.exit(str(exc))\n"
+                  "print('writing', flush=True)\nsys.stdin.read()\nh.close()\n")
+
+
 @pytest.mark.slow  # starts a process
 def test_one_process_writes_a_history_and_a_second_is_refused_naming_the_first(tmp_path):
     """A second daemon given the same file (two shards on one machine sharing a settings file) ended the first's open
@@ -921,18 +927,66 @@ def test_one_process_writes_a_history_and_a_second_is_refused_naming_the_first(t
     path = tmp_path / "history.db"
     first = History(path, resolution_s=60)
     again = History(path, resolution_s=60, retention_s=86400)
-    second = [sys.executable, "-c", "import sys; from losslessd.history import History\n"
-              "from losslessd.errors import InputError\ntry:\n    History(sys.argv[1], resolution_s=60)\n"
-              "except InputError as exc:\n    sys.exit(str(exc))\n", str(path)]
-    res = subprocess.run(second, capture_output=True, text=True)
-    assert res.returncode == 1 and f"written by another losslessd daemon (pid {os.getpid()}, lock {path}.lock)" in \
-        res.stderr, res.stderr
+    second = [sys.executable, "-c", _SECOND_WRITER, str(path)]
+    res = subprocess.run(second, capture_output=True, text=True, input="")
+    assert res.returncode == 1 and f"written by another losslessd daemon (pid {os.getpid()}, lock " \
+        f"{tmp_path}/.history.db.lock)" in res.stderr, res.stderr
     History(path, create=False).close()
     first.close()
-    assert subprocess.run(second, capture_output=True, text=True).returncode == 1  # `again` still holds it
+    assert subprocess.run(second, capture_output=True, text=True, input="").returncode == 1  # `again` holds it
     again.close()
-    res = subprocess.run(second, capture_output=True, text=True)
+    res = subprocess.run(second, capture_output=True, text=True, input="")
     assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.slow  # starts processes
+def test_rm_of_the_history_and_its_files_leaves_the_lock_and_a_second_daemon_is_refused(tmp_path):
+    """`rm history.db*` (the history, its -wal and -shm) took the lock file `history.db.lock` with it: the first
+    daemon went on into a new file at the path (docs/history.md), and a second one started then made a lock file of
+    its own and wrote the same history. The lock is `.history.db.lock` now, which the glob does not take."""
+    path = tmp_path / "history.db"
+    first = History(path, resolution_s=60)
+    first.record_event(storm())
+    assert first.flush()
+    subprocess.run(["sh", "-c", "rm -f history.db*"], cwd=tmp_path, check=True)
+    assert not path.exists()
+    res = subprocess.run([sys.executable, "-c", _SECOND_WRITER, str(path)], capture_output=True, text=True,
+                         input="")
+    assert res.returncode == 1 and f"written by another losslessd daemon (pid {os.getpid()}, " in res.stderr, \
+        res.stderr
+    first.record_event(storm(start=2000.0))
+    assert first.flush() and [e.start_unix_s for e in History(path, create=False).events()] == [2000.0]
+    first.close()
+
+
+@pytest.mark.slow  # starts a process
+def test_a_lock_file_removed_under_the_writer_is_taken_again_or_its_rows_wait(tmp_path):
+    """The lock file itself removed (a cleanup of dot files): the writer takes it again at its next commit; if a second
+    daemon took it meanwhile, the first writes nothing, says why naming the second's pid, and keeps its rows until the
+    second lets the history go. Two daemons never write one history."""
+    path = tmp_path / "history.db"
+    lock = tmp_path / ".history.db.lock"
+    first = History(path, resolution_s=60)
+    lock.unlink()
+    first.record_event(storm())
+    assert first.flush() and lock.read_text().strip() == str(os.getpid())  # taken again
+    lock.unlink()
+    second = subprocess.Popen([sys.executable, "-c", _SECOND_WRITER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert second.stdout.readline() == "writing\n", second.stderr.read()
+        first.record_event(storm(start=2000.0))
+        assert not first.flush()
+        assert f"written by another losslessd daemon (pid {second.pid}, lock {lock})" in first.last_error
+        assert first.notice is not None and "lock file was removed" in first.notice
+        assert [e.start_unix_s for e in History(path, create=False).events()] == [1000.0]  # nothing written
+    finally:
+        second.communicate("", timeout=30)
+    assert second.returncode == 0
+    first._retry_at = 0.0  # (the retry's wait is not what is tested)
+    assert first.flush(), first.last_error
+    assert sorted(e.start_unix_s for e in History(path, create=False).events()) == [1000.0, 2000.0]
+    first.close()
 
 
 @pytest.mark.slow
@@ -960,12 +1014,12 @@ def test_a_lock_file_that_is_a_link_or_not_a_file_is_refused_and_its_target_left
     target overwritten with the daemon's pid."""
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me\n")
-    (tmp_path / "history.db.lock").symlink_to(victim)
-    with pytest.raises(InputError, match=r"cannot make its lock file .*history\.db\.lock: it is a symbolic link"):
+    (tmp_path / ".history.db.lock").symlink_to(victim)
+    with pytest.raises(InputError, match=r"cannot make its lock file .*/\.history\.db\.lock: it is a symbolic link"):
         History(tmp_path / "history.db", resolution_s=60)
     assert victim.read_text() == "keep me\n"
-    os.mkfifo(tmp_path / "fifo.db.lock")
-    with pytest.raises(InputError, match=r"fifo\.db\.lock: it is not a regular file"):
+    os.mkfifo(tmp_path / ".fifo.db.lock")
+    with pytest.raises(InputError, match=r"\.fifo\.db\.lock: it is not a regular file"):
         History(tmp_path / "fifo.db", resolution_s=60)
 
 

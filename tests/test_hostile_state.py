@@ -112,7 +112,7 @@ def test_a_lock_whose_pid_cannot_be_written_is_let_go(tmp_path):
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         said = child.stdout.readline()
-        assert said.startswith(f"{path}: cannot write its pid to its lock file {path}.lock: "), \
+        assert said.startswith(f"{path}: cannot write its pid to its lock file {tmp_path}/.{path.name}.lock: "), \
             said + child.stderr.read()
         try:  # (another process: a POSIX lock is the process's, so the child would keep it from the others)
             lock = WRITERS.take(path, "daemon", "give each its own history.path")

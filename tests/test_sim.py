@@ -250,6 +250,24 @@ def test_snmp_v2c_agent_answers_sysuptime_and_ifname(sim_fabric):
     assert found[f"{IF_NAME}.{index}"].asOctets() == b"Ethernet48"
 
 
+def test_snmp_agent_serves_each_ports_config_speed_as_if_high_speed(make_sim):
+    """The simulator served no ifHighSpeed, which a switch's agent serves (IF-MIB ifXTable, Gauge32, Mb/s; SONiC's
+    sonic-snmpagent from the port's configured speed): the daemon's line-rate bounds went unexercised against it. Now
+    each port's speed from its config (leaf1's CONFIG_DB PORT speed "100000"), and set_speed renegotiates one."""
+    from losslessd.counters_oids import IF_HIGH_SPEED
+
+    sim = make_sim(["leaf1"], ssh=False)
+    leaf1 = sim.devices["leaf1"]
+    index = sonic_if_indexes(leaf1.ports)["Ethernet48"]
+    community = CommunityData(sim.env[leaf1.snmp_community_env])
+    oid = f"{IF_HIGH_SPEED}.{index}"
+    error, found = _snmp_get(leaf1.snmp_port, community, "", oid)
+    assert error is None and type(found[oid]).__name__ == "Gauge32" and int(found[oid]) == 100_000
+    sim.set_speed("leaf1", "Ethernet48", 400_000)
+    error, found = _snmp_get(leaf1.snmp_port, community, "", oid)
+    assert error is None and int(found[oid]) == 400_000
+
+
 def test_snmp_v3_authpriv_agent_and_down(make_sim):
     sim = make_sim(["spine1"], ssh=False, snmp_v3=True)
     spine1 = sim.devices["spine1"]

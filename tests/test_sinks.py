@@ -467,6 +467,7 @@ def test_a_run_past_its_minute_is_written_with_the_next_line_of_any_kind(json_lo
     banner = "Exception (client): Error reading SSH protocol banner"
 
     def record(name: str, level: int, msg: str, after_s: float) -> None:  # (the record's time: set, not waited for)
+        monkeypatch.setattr(logs, "_monotonic", lambda: after_s)
         logging.getLogger(name).handle(logging.makeLogRecord({"name": name, "levelno": level, "msg": msg,
                                                               "levelname": logging.getLevelName(level),
                                                               "created": start + after_s}))
@@ -487,28 +488,42 @@ def test_a_run_past_its_minute_is_written_at_the_next_tick_when_nothing_else_is_
     only at the next line or at close (hours later, or never before a kill -9). The loops tick every second: the first
     tick past the run's minute writes it, an earlier one does not, and the same line after it starts a run of its own
     (written, not counted into the old one). Times are the records' and the tick's, set, not waited for."""
+    _a_run_is_written_at_the_first_tick_past_its_minute(json_log, monkeypatch, step_s=0.0)
+
+
+def test_a_run_is_timed_by_the_monotonic_clock_not_by_a_wall_clock_stepped_back(json_log, monkeypatch):
+    """The window was timed by the records' ``created``, the wall clock: NTP stepping it back an hour in a run kept
+    the run counted and unwritten for that hour (each tick and record "before" the run's start). Now by the
+    monotonic clock: the same minute, the same lines, whatever the wall clock did."""
+    _a_run_is_written_at_the_first_tick_past_its_minute(json_log, monkeypatch, step_s=-3600.0)
+
+
+def _a_run_is_written_at_the_first_tick_past_its_minute(json_log, monkeypatch, step_s: float) -> None:
+    """Records and ticks at monotonic times 0, 1, 2, 59.5, 60, 61, 62, 63, 64; the wall clock steps by ``step_s``
+    after the first record."""
     monkeypatch.setattr(logging.getLogger("paramiko"), "level", logging.NOTSET)
     logs.configure("info", stream=json_log)
     start = 1_700_000_000.0
     banner = "Exception (client): Error reading SSH protocol banner"
 
     def record(after_s: float) -> None:
+        monkeypatch.setattr(logs, "_monotonic", lambda: after_s)
         logging.getLogger("paramiko.transport").handle(logging.makeLogRecord({
             "name": "paramiko.transport", "levelno": logging.ERROR, "levelname": "ERROR", "msg": banner,
-            "created": start + after_s}))
+            "created": start + after_s + (step_s if after_s else 0.0)}))
 
     for n in range(3):
         record(n)
-    logs.tick(start + logs.REPEAT_WINDOW_S - 0.5)
+    logs.tick(logs.REPEAT_WINDOW_S - 0.5)  # (the monotonic clock's time)
     assert [line.get("repeated") for line in lines(json_log)] == [None]
-    logs.tick(start + logs.REPEAT_WINDOW_S)
-    logs.tick(start + logs.REPEAT_WINDOW_S + 1)  # (once)
+    logs.tick(logs.REPEAT_WINDOW_S)
+    logs.tick(logs.REPEAT_WINDOW_S + 1)  # (once)
     record(logs.REPEAT_WINDOW_S + 2)
     record(logs.REPEAT_WINDOW_S + 3)
-    logs.tick(start + logs.REPEAT_WINDOW_S + 4)  # inside the new run's window: counted, not written
+    logs.tick(logs.REPEAT_WINDOW_S + 4)  # inside the new run's window: counted, not written
     said = [(line["msg"], line.get("repeated"), _unix(line["ts"]) - start) for line in lines(json_log)]
-    assert said == [(banner, None, 0.0), (f"{banner} (repeated 2 times)", 2, 2.0),
-                    (banner, None, logs.REPEAT_WINDOW_S + 2)]
+    assert said == [(banner, None, 0.0), (f"{banner} (repeated 2 times)", 2, 2.0 + step_s),
+                    (banner, None, logs.REPEAT_WINDOW_S + 2 + step_s)]
 
 
 def _unix(ts: str) -> float:

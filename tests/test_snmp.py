@@ -89,7 +89,9 @@ def test_v2c_poll_returns_every_port_and_priority(agents, run, poller):
     assert len(s.priorities) == 64 * 8 and {p.priority for p in s.priorities} == set(range(8))
     assert all(p.pfc_requests is not None and p.pfc_indications is not None for p in s.priorities)
     assert len(s.queues) == 64 * 8 and all(q.tx_packets is not None for q in s.queues)
-    assert len(s.raw) == 1 + 64 * 7 + 64 * 8 * 2 + 64 * 8 * 2  # nothing walked twice, nothing beyond the columns
+    # (per port: ifName, 2 octets, 2 discards, 2 PFC, ifHighSpeed) nothing walked twice, nothing beyond the columns
+    assert len(s.raw) == 1 + 64 * 8 + 64 * 8 * 2 + 64 * 8 * 2
+    assert {p.speed_mbps for p in s.ports} == {0}  # (served as 0, RFC 2863's "not known": no speed given the agent)
     assert s.raw[f"{oids.IF_NAME}.253"] == "Ethernet252"
     assert s.raw[f"{oids.CPFC_PRIO_INDICATIONS}.5.3"] == prio(s, "Ethernet4", 3).pfc_indications
     # The per-port column is the sum over priorities (read a moment apart, so nearly equal).
@@ -342,6 +344,35 @@ def test_hostile_if_names_and_a_counter_going_back_corrupt_nothing(tmp_path, run
         assert rates is not None and not rates.reset
         assert Key("Ethernet0", PFC_RX, 3) in rates.cleared and Key("Ethernet0", PFC_RX, 3) not in rates.per_s
         assert all(v >= 0 for v in rates.per_s.values())
+
+
+def test_a_counter_the_agent_misreads_low_once_opens_no_pause_rate(tmp_path, run, poller):
+    """An agent answering a port's pause count once at 0 (sonic-snmpagent between two COUNTERS_DB refreshes, an
+    agent's stale cache), sysUpTime going on and no ifCounterDiscontinuityTime: the dip was a clear, and the poll
+    after it, back at the real count, was measured from 0: 10^9 pause frames in one interval opened a pause_rate
+    (and, held for two polls, a storm's worth) on a quiet port. Now that interval has no delta (counters.py rule 3)."""
+    from losslessd.monitor import PFC_RX, Key
+    from losslessd.monitor.counters import CounterTracker
+    from losslessd.monitor.detect import Detectors, Thresholds
+    from losslessd.monitor.sources import reading_from_snmp
+
+    key = Key("Ethernet0", PFC_RX, 3)
+    detectors = Detectors(Thresholds(pause_rate_polls=1), {3})
+    tracker = CounterTracker()
+    rates, events = [], []
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("dip1", ["Ethernet0"])
+        agents._agents["dip1"].data_file.write_text(hostile_snmprec(10**9))
+        target = v2c(agents.start(), "dip1")
+        for count in (10**9, 0, 10**9 + 5, 10**9 + 9):
+            agents.rewrite("dip1", hostile_snmprec(count))
+            got = tracker.update(reading_from_snmp(run(poller.poll(target))))
+            if got is not None:
+                rates.append(got)
+                events += [e for e in detectors.feed(got) if e.port == "Ethernet0"]
+    assert [key in r.cleared for r in rates] == [True, True, False], [r.deltas.get(key) for r in rates]
+    assert rates[-1].deltas[key] == 4
+    assert not events, [(e.kind, e.message) for e in events]
 
 
 def discontinuity_snmprec(discards: int, since_ticks: int) -> str:

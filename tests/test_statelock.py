@@ -206,11 +206,11 @@ def test_a_hard_link_is_refused_in_the_shared_folder_and_taken_beside_a_state_fi
     with pytest.raises(InputError, match=r"tune-leaf1_22\.lock: it has other names \(a hard link\)"):
         take("leaf1_22")
     assert (tmp_path / "mine").read_text() == "keep\n"
-    (state / "losslessd.db.lock").touch()
-    os.link(state / "losslessd.db.lock", backup / "losslessd.db.lock")
+    (state / ".losslessd.db.lock").touch()
+    os.link(state / ".losslessd.db.lock", backup / ".losslessd.db.lock")
     lock = WRITERS.take(state / "losslessd.db", "daemon", "give each its own state folder")
     try:
-        assert lock == f"{state}/losslessd.db.lock" and (state / "losslessd.db.lock").read_text().strip().isdigit()
+        assert lock == f"{state}/.losslessd.db.lock" and (state / ".losslessd.db.lock").read_text().strip().isdigit()
     finally:
         WRITERS.release(lock)
 

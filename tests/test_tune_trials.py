@@ -92,8 +92,10 @@ def test_eos_candidate_and_settings_as_found():
 def test_a_device_that_cannot_be_tuned():
     with pytest.raises(InputError, match="no port Ethernet99"):
         candidate.load("leaf1", "sonic", (FABRIC / "leaf1" / "config_db.json").read_text(), POLICY, ["Ethernet99"])
-    with pytest.raises(InputError, match="has no ECN template"):
+    with pytest.raises(InputError, match="gpu01: a linux_mlx5 host marks no ECN"):
         candidate.load("gpu01", "linux_mlx5", "", POLICY)
+    with pytest.raises(InputError, match="platform opensm has no ECN template to tune"):
+        candidate.load("sm1", "opensm", "", POLICY)
 
 
 def _python(code: str) -> list[str]:
@@ -237,7 +239,8 @@ def test_a_second_tune_on_the_same_database_is_refused_naming_the_first(tmp_path
     with Store(db) as first:
         first.open_tune({"budget": 3})
         res = subprocess.run(second, capture_output=True, text=True)
-        assert res.returncode == 1 and f"written by another losslessd tune (pid {os.getpid()}, lock {db}.lock)" in \
+        lock = f"{tmp_path}/.{db.name}.lock"
+        assert res.returncode == 1 and f"written by another losslessd tune (pid {os.getpid()}, lock {lock})" in \
             res.stderr, res.stderr
         with Store(db, create=False) as report:
             assert [t.status for t in report.tunes()] == ["running"]
@@ -446,3 +449,79 @@ def test_a_trials_pause_time_is_timed_per_direction_and_priority_never_summed():
     counters, _ = trial({"Ethernet0": 100.0, "Ethernet4": 100.0})
     assert counters.worst_port == "sw1:Ethernet4 (its peer, paused by it)"
     assert counters.worst_paused_s == pytest.approx(1500 * half_max_pause_100g_s, rel=1e-3)
+
+
+def test_a_tunes_dates_never_go_back_when_the_wall_clock_is_stepped_back(tmp_path, monkeypatch):
+    """The tuner dated its tune, events and trials by time.time(): NTP stepping the clock back an hour mid-tune had a
+    push recorded an hour before the trial it belongs to and the tune ended before it started (`tune report` sorts
+    and prints them by those dates). Now by the daemon's clock (monitor/clock.py: labels never go back); a trial's own
+    duration is the benchmark's, on the monotonic clock."""
+    import time
+
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune, _ = store.open_tune({"budget": 3})
+        store.event(tune.id, "pushed", "first")
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() - 3600)  # stepped back
+        store.event(tune.id, "pushed", "second")
+        store.finish(tune.id, "done", None, None, None)
+        times = [e[0] for e in store.events(tune.id)]
+        done = store.tune(tune.id)
+    assert times[1] >= times[0], times[1] - times[0]
+    assert done.ended_unix_s is not None and done.ended_unix_s >= done.started_unix_s
+
+
+_HOSTS = """\
+defaults:
+  username: admin
+  data:
+    credentials: {password_env: FABRIC_PW}
+hosts:
+  leaf1: {hostname: 127.0.0.1, port: 9, platform: sonic}
+  gpu01:
+    hostname: 127.0.0.1
+    port: 9
+    platform: linux_mlx5
+    username: root
+    data: {interfaces: [ens1f0np0], rdma_devices: [mlx5_0]}
+"""
+
+
+def test_a_host_nic_is_refused_before_anything_is_read_saying_it_marks_no_ecn(tmp_path):
+    """`tune --devices gpu01` (a ConnectX host) went on to log in and read its config, then said "platform
+    linux_mlx5 has no ECN template to tune", though render writes its `ecn` section. A host NIC marks nothing: its
+    ecn/ files are DCQCN's on/off switches, CNP marking and reaction rates, no Kmin/Kmax/Pmax (candidate.untunable).
+    Now refused by name before any device is read (exit 2)."""
+    inventory, known_hosts = tmp_path / "inventory.yaml", tmp_path / "known_hosts"
+    inventory.write_text(_HOSTS)
+    known_hosts.write_text("")
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", "--inventory", str(inventory), "--devices",
+                          "gpu01", "--benchmark", "true", "--known-hosts", str(known_hosts)], capture_output=True,
+                         text=True,
+                         env={**os.environ, "FABRIC_PW": "x"}, timeout=120)
+    assert res.returncode == 2, res.stderr
+    assert "gpu01: a linux_mlx5 host marks no ECN" in res.stderr and "Kmin, Kmax or Pmax" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr and "connect" not in res.stderr.lower()
+
+
+def test_a_host_profile_writes_no_threshold_a_tune_could_move(tmp_path):
+    """What the refusal stands on: the linux_mlx5 profile is the same under policies whose ECN thresholds and
+    probability differ (but for the line naming the policy), where a SONiC switch's WRED profile follows them."""
+    text = (ROOT / "policies" / "roce-dscp26.yaml").read_text()
+    other = tmp_path / "other.yaml"
+    other.write_text(text.replace("min_threshold_bytes: {min: 9216, max: 4194304}",
+                                  "min_threshold_bytes: {min: 100000, max: 200000}")
+                     .replace("max_threshold_bytes: {min: 9216, max: 16777216}",
+                              "max_threshold_bytes: {min: 1000000, max: 2000000}")
+                     .replace("mark_probability_pct: {min: 1, max: 100}", "mark_probability_pct: {min: 7, max: 9}"))
+
+    def rendered(platform: str, policy: str) -> str:
+        res = subprocess.run([sys.executable, "-m", "losslessd", "render", "--platform", platform, "--policy", policy,
+                              "--ports", "ens1f0np0:100G:3m" if platform == "linux_mlx5" else "Ethernet0:100G:3m",
+                              *(["--pool-size", "30000000", "--sku", "ACS-MSN4700"] if platform == "sonic" else [])],
+                             capture_output=True, text=True, timeout=120)
+        assert res.returncode == 0, res.stderr
+        return "\n".join(line for line in res.stdout.splitlines() if not line.startswith("# losslessd render: policy"))
+
+    assert rendered("linux_mlx5", "roce-dscp26") == rendered("linux_mlx5", str(other))
+    assert rendered("sonic", "roce-dscp26") != rendered("sonic", str(other))

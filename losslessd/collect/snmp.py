@@ -325,15 +325,16 @@ class BasePoller(ABC):
         """close(), then let the loop finish what the close left (cancelled timers)."""
 
     @abstractmethod
-    async def _poll(self, target: SnmpTarget) -> SnmpSample:
+    async def _poll(self, target: SnmpTarget, skip: frozenset[str] = frozenset()) -> SnmpSample:
         ...
 
-    async def poll(self, target: SnmpTarget) -> SnmpSample:
-        """Read sysUpTime, then walk every column; raises an SnmpError subclass on failure."""
+    async def poll(self, target: SnmpTarget, skip: frozenset[str] = frozenset()) -> SnmpSample:
+        """Read sysUpTime, then walk every column but those in ``skip`` (what the caller knows already: the daemon
+        walks ifHighSpeed now and then, pollers.SnmpCounters); raises an SnmpError subclass on failure."""
         if self.deadline_s is None:
-            return await self._poll(target)
+            return await self._poll(target, skip)
         try:
-            return await asyncio.wait_for(self._poll(target), self.deadline_s)
+            return await asyncio.wait_for(self._poll(target, skip), self.deadline_s)
         except asyncio.TimeoutError:
             raise SnmpTimeout(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} took "
                                              f"longer than {self.deadline_s:g} s") from None
@@ -418,9 +419,9 @@ class SnmpPoller(BasePoller):
         self.close()
         await asyncio.sleep(0)
 
-    async def _poll(self, target: SnmpTarget) -> SnmpSample:
+    async def _poll(self, target: SnmpTarget, skip: frozenset[str] = frozenset()) -> SnmpSample:
         async with self._usm_slot(target.v3):
-            return await self._poll_engine(target)
+            return await self._poll_engine(target, skip)
 
     @contextlib.asynccontextmanager
     async def _usm_slot(self, v3: SnmpV3User | None):
@@ -468,7 +469,7 @@ class SnmpPoller(BasePoller):
         return [None if isinstance(value, (EndOfMibView, NoSuchObject, NoSuchInstance)) else ".".join(map(str, name))
                 for name, value in binds]
 
-    async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
+    async def _poll_engine(self, target: SnmpTarget, skip: frozenset[str]) -> SnmpSample:
         self._start_engine()
         started = time.monotonic()
         session = await self._session(target)
@@ -480,7 +481,7 @@ class SnmpPoller(BasePoller):
             if not isinstance(uptime, int):
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
-            raw.update(await self._walk(target, session))
+            raw.update(await self._walk(target, session, skip))
         except PySnmpError as e:
             raise _refused(target, e) from None
         return _sample(target, raw, answered, wall, time.monotonic() - started)
@@ -503,7 +504,7 @@ class SnmpPoller(BasePoller):
             auth = CommunityData(target.community, mpModel=1)
         return self._engine, auth, transport, ContextData(contextName=target.context.encode())
 
-    async def _walk(self, target: SnmpTarget, session: tuple) -> dict[str, int | str]:
+    async def _walk(self, target: SnmpTarget, session: tuple, skip: frozenset[str]) -> dict[str, int | str]:
         """Walk ifName, then every other column in ranges of ports walked side by side, so the agent
         always has a request queued while we decode the last answer (pysnmp spends about as much
         CPU per OID decoding as snmpsim spends answering)."""
@@ -515,7 +516,7 @@ class SnmpPoller(BasePoller):
         rows_per_port: dict[tuple[int, ...], int] = {}  # learnt per column, shared by its ranges
         walks = []
         for col in self.columns:
-            if col == oids.IF_NAME:
+            if col == oids.IF_NAME or col in skip:
                 continue
             c = _oid(col)
             for k, chunk in enumerate(chunks):

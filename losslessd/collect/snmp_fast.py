@@ -200,21 +200,21 @@ class FastSnmpPoller(BasePoller):
         for session in held.sessions if held else ():
             _close(session)
 
-    async def _poll(self, target: SnmpTarget) -> SnmpSample:
+    async def _poll(self, target: SnmpTarget, skip: frozenset[str] = frozenset()) -> SnmpSample:
         device = target.device
         retry = self.fast_again.get(device)
         now = time.monotonic()
         if not self.serves(target):
-            return await self._pysnmp()._poll(target)
+            return await self._pysnmp()._poll(target, skip)
         if retry is not None and now < retry[1]:
             self._polled_by[device] = "answer_size"
-            return await self._pysnmp()._poll(target)
+            return await self._pysnmp()._poll(target, skip)
         self._polled_by[device] = None  # (a timeout here is the fast path's poll, though the device was on pysnmp)
         if retry is not None:  # the back-off is over: the fast path again, with the answer sizes learnt afresh
             self.fast_again[device] = (retry[0], now + retry[0])  # whatever this try ends in, the next is bounded
             _drop_device(self._repetitions, device)
         try:
-            sample = await self._fast_poll(target)
+            sample = await self._fast_poll(target, skip)
         except _Undecodable as exc:
             why = str(exc)
         else:
@@ -224,7 +224,7 @@ class FastSnmpPoller(BasePoller):
             return sample
         self._polled_by[device] = "answer_size"
         try:
-            sample = await self._pysnmp()._poll(target)
+            sample = await self._pysnmp()._poll(target, skip)
         except SnmpError as exc:  # not a large answer but a broken one (pysnmp drops it: a timeout)
             raise SnmpError(device, f"{why}; pysnmp then: {exc.message}") from None
         backoff = FAST_RETRY_S if retry is None else min(FAST_RETRY_MAX_S, 2 * retry[0])
@@ -239,7 +239,7 @@ class FastSnmpPoller(BasePoller):
             self._fallback = SnmpPoller(**self.settings())
         return self._fallback
 
-    async def _fast_poll(self, target: SnmpTarget) -> SnmpSample:
+    async def _fast_poll(self, target: SnmpTarget, skip: frozenset[str]) -> SnmpSample:
         started = time.monotonic()
         where = f"{target.host}:{target.port}"
         try:
@@ -254,7 +254,7 @@ class FastSnmpPoller(BasePoller):
             by_column: dict[str, dict[tuple[int, ...], int | str]] = {}
             ends: dict[str, tuple[str, bool]] = {}
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
-            columns = list(self.columns)
+            columns = [c for c in self.columns if c not in skip]
             lanes = [columns[k::len(sessions)] for k in range(len(sessions))]
             walks = [asyncio.ensure_future(self._walk_columns(target, s, cols, by_column, ends, raw))
                      for s, cols in zip(sessions, lanes)]

@@ -55,6 +55,11 @@ class JsonFormatter(logging.Formatter):
 REPEAT_WINDOW_S = 60.0  # a run of one library line is summed up at least this often (a log is read by the minute)
 
 
+def _monotonic() -> float:
+    """The clock runs are timed by (a duration: monitor/clock.py), looked up at each call so a test can step it."""
+    return time.monotonic()
+
+
 def _own(record: logging.LogRecord) -> bool:
     return record.name == "losslessd" or record.name.startswith("losslessd.")
 
@@ -67,17 +72,20 @@ class _JsonHandler(logging.StreamHandler):
     REPEAT_WINDOW_S after the run began, at the first tick() past that window (the daemon's and each worker's loop
     tick every second: a run is written within its window and a second even when nothing else is logged), or when the
     log closes. losslessd's own records never join a run (they say which device; the library's line does not), nor end
-    one inside its window."""
+    one inside its window. The window is timed by the monotonic clock when records are handled, not by their
+    ``created`` (the wall clock: one stepped back an hour by NTP kept a run counted, unwritten, for that hour)."""
 
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
-        self._run: tuple[logging.LogRecord, tuple] | None = None  # the library line last written, and its key
+        # the library line last written, its key, and when it was handled (_monotonic)
+        self._run: tuple[logging.LogRecord, tuple, float] | None = None
         self._repeats = 0  # (the handler's lock is held around emit)
         self._last_repeat: logging.LogRecord | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
+        now = _monotonic()
         if _own(record):
-            if self._run is not None and record.created - self._run[0].created >= REPEAT_WINDOW_S:
+            if self._run is not None and now - self._run[2] >= REPEAT_WINDOW_S:
                 self._flush_repeats()  # (a run past its window was written only by one more of its own lines)
                 self._run = None
         else:
@@ -85,20 +93,20 @@ class _JsonHandler(logging.StreamHandler):
             if self._run is not None and self._run[1] == key:
                 self._repeats += 1
                 self._last_repeat = record
-                if record.created - self._run[0].created < REPEAT_WINDOW_S:
+                if now - self._run[2] < REPEAT_WINDOW_S:
                     return
                 self._flush_repeats()
                 self._run = None  # (the next one starts a run of its own, written)
                 return
             self._flush_repeats()
-            self._run = (record, key)
+            self._run = (record, key, now)
         super().emit(record)
 
     def tick(self, now: float) -> None:
-        """Write the run counted so far when its window ended by ``now`` (time.time(), as LogRecord.created)."""
+        """Write the run counted so far when its window ended by ``now`` (_monotonic)."""
         self.acquire()
         try:
-            if self._run is not None and now - self._run[0].created >= REPEAT_WINDOW_S:
+            if self._run is not None and now - self._run[2] >= REPEAT_WINDOW_S:
                 if self._repeats:
                     self._flush_repeats()
                     self.flush()
@@ -188,10 +196,10 @@ def configure(level: str, stream: TextIO | None = None, context: dict | None = N
 
 def tick(now: float | None = None) -> None:
     """Write a run of repeated library lines whose window has ended (_JsonHandler.tick); called every second by the
-    daemon's and each worker's loop. ``now``: time.time()."""
+    daemon's and each worker's loop. ``now``: _monotonic()."""
     for handler in logging.getLogger().handlers:
         if isinstance(handler, _JsonHandler):
-            handler.tick(time.time() if now is None else now)
+            handler.tick(_monotonic() if now is None else now)
 
 
 def write_line(line: str) -> None:

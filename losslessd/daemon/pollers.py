@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from dataclasses import dataclass
 import time
 from collections import deque
 from abc import ABC, abstractmethod
@@ -98,8 +99,59 @@ def snmp_deadline_s(settings: Settings) -> float:
     return max(2 * poll.snmp_interval_s, 4 * poll.snmp_timeout_s * (poll.snmp_retries + 1))
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """What a switch's poll read of the counters that say a port's speed may have changed since."""
+
+    uptime_ticks: int
+    monotonic_s: float  # (when sysUpTime answered; the walk that follows takes up to duration_s)
+    duration_s: float
+    ports: dict[str, tuple[int | None, int | None, int | None]]  # port -> ifHCInOctets, ifHCOutOctets, discontinuity
+
+    @classmethod
+    def of(cls, sample: SnmpSample) -> _Seen:
+        return cls(sample.sys_uptime_ticks, sample.monotonic_s, sample.duration_s,
+                   {p.port: (p.in_octets, p.out_octets, p.discontinuity_ticks) for p in sample.ports})
+
+
+@dataclass
+class _Speeds:
+    """One switch's ports' speeds as its last ifHighSpeed walk read them (port -> Mb/s) and what its last poll read."""
+
+    mbps: dict[str, int | None]
+    seen: _Seen
+    polls: int = 0  # polls since the walk
+    stale: str | None = None  # why the next poll walks the speeds again
+
+
+def _speed_change(memo: _Speeds, now: _Seen) -> str | None:
+    """Why the speeds walked before may no longer hold; None: they hold. A link renegotiated to another speed keeps
+    its counters (RFC 2863 3.1.5: a discontinuity is a counter's restart, not a link's), so a faster line shows only
+    as octets the known speed cannot carry; a slower one only loosens the bound until the next walk. Octets are read
+    up to a poll's duration after the sysUpTime the interval is measured by: that much is added to the interval."""
+    was = memo.seen
+    if now.uptime_ticks < was.uptime_ticks:
+        return "sysUpTime went back (the agent restarted)"
+    if new := [port for port in now.ports if port not in memo.mbps]:
+        return f"port {new[0]} is new"
+    if moved := [port for port, seen in now.ports.items() if was.ports.get(port, seen)[2] != seen[2]]:
+        return f"{moved[0]}'s ifCounterDiscontinuityTime changed"
+    span = now.monotonic_s - was.monotonic_s + was.duration_s + now.duration_s
+    for port, seen in now.ports.items():
+        before, speed = was.ports.get(port), memo.mbps.get(port)
+        if before is None or not speed:
+            continue
+        for a, b in zip(before[:2], seen[:2], strict=True):
+            if a is not None and b is not None and (b - a) * 8 > speed * 1e6 * span:
+                return f"{port} counted {(b - a) * 8 / span / 1e6:,.0f} Mb/s, above its {speed:,} Mb/s"
+    return None
+
+
 class SnmpCounters(Poller):
-    """SNMP counters (losslessd.collect.snmp): the fast poller when it can be imported, else pysnmp."""
+    """SNMP counters (losslessd.collect.snmp): the fast poller when it can be imported, else pysnmp. A port's speed
+    (ifHighSpeed, one value a port, as many as its counters of one column) changes only when its link comes up again:
+    it is walked at a switch's first poll, every ``poll.snmp_speed_every`` polls, and the poll after one that says it
+    may have changed (_speed_change); the polls between read the speeds walked last."""
 
     source = "snmp"
     rank = 10
@@ -109,6 +161,7 @@ class SnmpCounters(Poller):
         poll = settings.poll
         self.poller = make_poller(poll.snmp_backend, timeout_s=poll.snmp_timeout_s, retries=poll.snmp_retries,
                                   concurrency=poll.concurrency, deadline_s=snmp_deadline_s(settings))
+        self._speeds: dict[str, _Speeds] = {}  # device -> its ports' speeds as walked last
 
     @staticmethod
     def interval_s(settings: Settings) -> float | None:
@@ -120,10 +173,26 @@ class SnmpCounters(Poller):
                 for n in devices if hosts[n].snmp is not None}
 
     async def read(self, device: str, target: Any) -> Reading:
+        memo = self._speeds.get(device)
+        walk = memo is None or memo.stale is not None or memo.polls + 1 >= self.settings.poll.snmp_speed_every
         try:
-            sample = await self.poller.poll(target)
+            sample = await self.poller.poll(target, frozenset() if walk else _KNOWN_SPEEDS)
         except SnmpError as exc:
+            if memo is not None:  # (unreachable for a while: its links may have come up again at other speeds)
+                memo.stale = "its last poll failed"
             raise PollFailed(f"{exc.sys_code}: {exc.message}") from None
+        seen = _Seen.of(sample)
+        if walk or memo is None:
+            self._speeds[device] = _Speeds({p.port: p.speed_mbps for p in sample.ports}, seen)
+        else:
+            memo.polls += 1
+            memo.stale = _speed_change(memo, seen)
+            memo.seen = seen
+            if memo.stale is not None:  # this reading bounds no counter by a speed; the next poll walks them
+                log.info("%s: walking its ports' speeds at the next poll: %s", device, memo.stale,
+                         extra={"device": device, "source": self.source})
+            for p in sample.ports:
+                p.speed_mbps = None if memo.stale else memo.mbps.get(p.port)
         reading = reading_from_snmp(sample)
         if not reading.values:  # an agent that answers, but not with counters
             raise PollFailed(f"{COMMAND_FAILED}: unusable answer: {_no_counters(sample)}")
@@ -139,12 +208,16 @@ class SnmpCounters(Poller):
         self.poller.deadline_s = snmp_deadline_s(settings)
 
     def forget(self, device: str) -> None:
+        self._speeds.pop(device, None)
         forget = getattr(self.poller, "forget", None)
         if forget is not None:
             forget(device)
 
     async def aclose(self) -> None:
         await self.poller.aclose()
+
+
+_KNOWN_SPEEDS = frozenset({oids.IF_HIGH_SPEED})  # what a poll between two speed walks leaves out
 
 
 def counter_host(host: Host) -> Host | None:

@@ -30,6 +30,7 @@ class _Slot:
     due: float
     failures: int = 0
     running: bool = False
+    gone: bool = False  # no longer tracked, its poll still running: dropped when it ends, unless tracked again
 
 
 class Schedule:
@@ -53,12 +54,17 @@ class Schedule:
         """Track exactly ``names``; a new device's first poll falls at random within one interval, so
         a fleet's polls spread out from the start (``at_once``: now). Returns the devices no longer tracked."""
         names = list(names)
-        gone = [n for n in self._slots if n not in names]
-        for n in gone:
-            del self._slots[n]
+        gone = [n for n, s in self._slots.items() if n not in names and not s.gone]
+        for n in gone:  # (one whose poll runs is kept until it ends: tracked again meanwhile, it is not polled twice)
+            if self._slots[n].running:
+                self._slots[n].gone = True
+            else:
+                del self._slots[n]
         for n in names:
             if n not in self._slots:
                 self._slots[n] = _Slot(due=now if at_once else now + self.rand() * self.interval_s)
+            elif self._slots[n].gone:
+                self._slots[n] = _Slot(due=now if at_once else now + self.rand() * self.interval_s, running=True)
         return gone
 
     def defer(self, name: str, now: float) -> None:
@@ -71,7 +77,7 @@ class Schedule:
 
     @property
     def devices(self) -> list[str]:
-        return list(self._slots)
+        return [n for n, s in self._slots.items() if not s.gone]
 
     def due(self, now: float) -> list[str]:
         """Devices to poll now (oldest due first); they count as running until done()."""
@@ -83,7 +89,8 @@ class Schedule:
     def done(self, name: str, ok: bool, now: float) -> float | None:
         """Record a finished poll; returns the device's next due time (None: no longer tracked)."""
         slot = self._slots.get(name)
-        if slot is None:
+        if slot is None or slot.gone:
+            self._slots.pop(name, None)
             return None
         slot.running = False
         step = self.interval_s * (1 + self.jitter * (2 * self.rand() - 1))

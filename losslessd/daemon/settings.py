@@ -84,6 +84,10 @@ class Poll(_S):
                           "fraction at random, so devices polled together drift apart.")
     concurrency: int = Field(32, ge=1, le=MAX_CONCURRENCY, description="Polls in flight at once, per kind (SNMP, "
                              "SSH).")
+    snmp_speed_every: int = Field(30, ge=1, le=10**6, description=(
+        "Walk the ports' speeds (IF-MIB ifHighSpeed) every this many SNMP polls of a switch, besides its first poll "
+        "and the poll after a counter discontinuity, an agent restart, a new port or octets faster than the known "
+        "speed."))
     snmp_timeout_s: Seconds = Field(2.0, description="Seconds one SNMP request may take.")
     snmp_retries: int = Field(1, ge=0, le=MAX_RETRIES, description="SNMP retries of a request that timed out.")
     snmp_backend: Literal["auto", "fast", "pysnmp"] = Field(

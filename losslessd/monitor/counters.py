@@ -27,6 +27,11 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    source says when it last restarted (``Reading.discontinuity``: IF-MIB ifCounterDiscontinuityTime,
    RFC 2863) and says another time now restarted: cleared, whichever way it moved (a Counter32 reset
    from 10^6 to 10 was read as a wrap of 4.29e9 discards; one past its old value as that difference).
+   A counter that went back and was cleared, and at the next reading is at or above where it was before it went
+   back, never was cleared: the agent misread it once (a stale or zero answer: a COUNTERS_DB entry missing for a
+   moment), and measured from the dip its next delta counted again what it had counted before (from a dip to 0,
+   its whole life in one interval: a storm of 10^8 pause frames a second that never was). That interval has no
+   delta either; a counter that stays below where it was was cleared, and counts on from there.
 4. A counter only one of the two readings has (a port the source did not serve this poll, a value
    printed N/A) has no delta either (``Rates.absent``): its interval is unknown, not 0.
 5. A counter printed against a clear's cache (``Reading.cached``: SONiC's show commands after
@@ -116,6 +121,8 @@ class CounterTracker:
         self._last: dict[str, Reading] = {}
         # device -> cached counters whose device count restarted beneath their cache (rule 5): unknown while at 0
         self._floored: dict[str, set[Key]] = {}
+        # device -> counters cleared at its last reading because they went back -> their value before (rule 3's dip)
+        self._dipped: dict[str, dict[Key, int]] = {}
 
     def update(self, reading: Reading) -> Rates | None:
         """Rates since the device's previous reading; None for its first reading (or one no later than
@@ -128,6 +135,7 @@ class CounterTracker:
             return None
         interval = reading.monotonic_s - prev.monotonic_s
         if _restarted(prev, reading, interval):
+            self._dipped.pop(reading.device, None)
             return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True)
         deltas, cleared = self._deltas(prev, reading, interval)
         if cleared and not deltas:
@@ -144,6 +152,7 @@ class CounterTracker:
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
         self._floored.pop(device, None)
+        self._dipped.pop(device, None)
 
     def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
         """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
@@ -151,6 +160,7 @@ class CounterTracker:
         back: dict[str, list[Key]] = {}  # port -> its counters that went back (rules 2 and 3)
         cached = bool(prev.cached or cur.cached)  # (rule 5's checks only where a source printed against a cache)
         floored = self._floored.get(cur.device, set())
+        dipped, dips = self._dipped.pop(cur.device, {}), {}
         restarted = cached and any(prev.cached.get(k) == base and cur.values[k] < prev.values[k]
                                    for k, base in cur.cached.items() if k in cur.values and k in prev.values)
         if restarted:
@@ -176,6 +186,9 @@ class CounterTracker:
             if value < before:
                 back.setdefault(key.port, []).append(key)
                 continue
+            if key in dipped and value >= dipped[key]:  # (rule 3: a misread dip, not a clear)
+                cleared.append(key)
+                continue
             out[key] = value - before
         for keys in back.values():
             reset = any(cur.bits.get(k, 64) != 32 for k in keys)  # a counter of the port that cannot wrap went back
@@ -185,6 +198,9 @@ class CounterTracker:
                     out[key] = delta
                 else:
                     cleared.append(key)
+                    dips[key] = prev.values[key]
+        if dips:
+            self._dipped[cur.device] = dips
         if floored:
             self._floored[cur.device] = floored
         else:

@@ -106,6 +106,7 @@ class SimDevice:
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     dropped: list[str] = field(default_factory=list, repr=False)  # command parts (Simulator.drop_after)
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
+    speeds: dict[str, int] = field(default_factory=dict)  # port -> Mb/s its config sets, served as ifHighSpeed
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
     # port -> PFC priority -> the egress queues its config puts the priority's traffic on (Port.priority_queues); a
     # port or priority missing: queue n carries priority n
@@ -266,7 +267,8 @@ class Simulator:
         switches = [d for d in self.devices.values() if d.kind == DeviceKind.switch]
         for device in switches:
             name = self._agents.add(device.name, ports=device.ports, priorities=range(8), traffic=device.traffic,
-                                    platform=device.platform, carried={p: stopped_by(device, p) for p in device.ports})
+                                    platform=device.platform, carried={p: stopped_by(device, p) for p in device.ports},
+                                    speeds=device.speeds)
             if self.snmp_v3:
                 device.snmp_context = name
             else:
@@ -432,6 +434,14 @@ class Simulator:
         self._device(name).traffic.syncd_restart()
         self._publish(name)
 
+    def set_speed(self, name: str, port: str, mbps: int) -> None:
+        """The port's link came up again at ``mbps`` Mb/s (its SNMP agent's ifHighSpeed; counters go on)."""
+        device = self._device(name)
+        if self._agents is None:
+            raise ValueError("the simulator serves no SNMP (started without it)")
+        self._agents.set_speed(name, port, mbps)
+        device.speeds[port] = mbps
+
     def wrap32(self, name: str, after_s: float) -> None:
         """The SNMP Counter32 columns of ``name`` (ifInDiscards, ifOutDiscards) read just below 2^32 and
         cross it ``after_s`` seconds from now. Moving the wrap earlier makes them jump forward, never back,
@@ -525,6 +535,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
             name=model.name, platform=model.platform, kind=model.kind, username=platform.login,
             password_env=PASSWORD_ENV, netmiko_device_type=platform.netmiko,
             files=[str(f) for f in files], ports=list(model.ports), outputs=outputs,
+            speeds={n: round(p.speed_gbps * 1000) for n, p in model.ports.items() if p.speed_gbps},
             rdma_devices=sorted({m.group(1) for cmd in outputs for m in _RDMA_DEVICE.finditer(cmd)}),
             if_indexes=sonic_if_indexes(list(model.ports)),
             lossless={n: sorted(p.pfc_enabled or []) for n, p in model.ports.items()},

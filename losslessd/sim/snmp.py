@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from losslessd import counters_oids as oids
 
@@ -81,14 +82,15 @@ def records_text(lines: Iterable[str]) -> str:
 
 
 def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], platform: str = "sonic",
-            carried: dict[str, dict[int, int]] | None = None) -> str:
+            carried: dict[str, dict[int, int]] | None = None, speeds: dict[str, int] | None = None) -> str:
     """The .snmprec text for one device: numerically sorted ``OID|TYPE|VALUE`` lines, the tables its
     platform's agent serves (``_ARISTA_PFC``: EOS serves ARISTA-PFC-MIB, not Cisco's tables).
 
     Counters are ``lossless`` variation records (base, rate per second, storm keys); the bases and
     traffic rates are drawn from a generator seeded with the device name, so a fabric is the same
     on every run. ``carried``: port -> egress queue -> the priority whose storm stops it (sim.counters.stopped_by,
-    from the device's maps); without it queue n stops with priority n.
+    from the device's maps); without it queue n stops with priority n. ``speeds``: port -> its speed in Mb/s, served
+    as ifHighSpeed (0 where not given: RFC 2863's "not known"); a port's octets never count faster than it.
     """
     arista = platform in _ARISTA_PFC
     requests, indications = ((oids.ARISTA_PFC_PRIO_REQUESTS, oids.ARISTA_PFC_PRIO_INDICATIONS) if arista
@@ -99,6 +101,9 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
     lines = [f"{oids.SYS_UPTIME}|67:lossless|b={rng.randrange(10**6, 10**9)},r=100"]
     for port, idx in if_indexes.items():
         in_rate, out_rate = rng.uniform(1e8, 5e9), rng.uniform(1e8, 5e9)
+        mbps = (speeds or {}).get(port, 0)
+        if mbps:  # (at most 80 % of the line: a port's octets are bounded by its speed, counters.py rule 3)
+            in_rate, out_rate = min(in_rate, 0.8 * mbps * 1e6 / 8), min(out_rate, 0.8 * mbps * 1e6 / 8)
         queue_pps = out_rate / AVG_PACKET_BYTES / max(len(prios), 1)
         sent, received = {p: rng.randrange(10**5) for p in prios}, {p: rng.randrange(10**5) for p in prios}
         all_prios = NORMAL_PAUSE_PER_S * len(prios)
@@ -109,6 +114,8 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
             # Counter32: `w` lets the wrap mode start them just below 2^32.
             f"{oids.IF_IN_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5,w=1",
             f"{oids.IF_OUT_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5,w=1",
+            # ifXTable ifHighSpeed: a Gauge32 (type 66) of Mb/s, as sonic-snmpagent serves a port's speed (RFC 2863)
+            f"{oids.IF_HIGH_SPEED}.{idx}|66|{mbps}",
         ]
         if not arista:  # per port: the sum over priorities, as CISCO-PFC-EXT-MIB describes it
             lines += [f"{oids.CPFC_IF_REQUESTS}.{idx}|{c64}|b={sum(sent.values())},r={all_prios}",
@@ -137,6 +144,7 @@ class _Agent:
     home: Path  # the process's folder: the device's own, or the one all devices share
     if_indexes: dict[str, int]
     traffic: Traffic
+    records: dict[str, Any]  # snmprec's keywords beyond the name and ifIndexes: a change of speed writes the file again
     port: int | None = None
     proc: subprocess.Popen | None = None
     down: bool = False
@@ -168,17 +176,19 @@ class SnmpAgents:
 
     def add(self, name: str, ports: list[str], priorities: Iterable[int] = range(8),
             traffic: Traffic | None = None, platform: str = "sonic",
-            carried: dict[str, dict[int, int]] | None = None) -> str:
+            carried: dict[str, dict[int, int]] | None = None, speeds: dict[str, int] | None = None) -> str:
         """Generate the device's data file; returns its community (also its SNMPv3 contextName).
         ``traffic`` is the device's counter state when the caller shares it (the SSH side does);
-        ``platform`` chooses the tables its agent serves (snmprec)."""
+        ``platform`` chooses the tables its agent serves, ``speeds`` its ports' Mb/s (snmprec)."""
         community = re.sub(r"[^A-Za-z0-9_-]", "_", name)
         if name in self._agents or any(a.community == community for a in self._agents.values()):
             raise ValueError(f"SNMP agent for {name!r} added twice")
         home = self.workdir / ("shared" if self.shared else community)
-        agent = _Agent(name, community, home, sonic_if_indexes(list(ports)), traffic or Traffic())
+        records: dict[str, Any] = {"priorities": list(priorities), "platform": platform, "carried": carried,
+                                   "speeds": dict(speeds or {})}
+        agent = _Agent(name, community, home, sonic_if_indexes(list(ports)), traffic or Traffic(), records)
         agent.data_file.parent.mkdir(parents=True, exist_ok=True)
-        agent.data_file.write_text(snmprec(name, agent.if_indexes, priorities, platform, carried))
+        agent.data_file.write_text(snmprec(name, agent.if_indexes, **records))
         self.publish(name, agent)
         self._agents[name] = agent
         return community
@@ -263,6 +273,15 @@ class SnmpAgents:
         elif agent.proc is not None and agent.down != down:
             agent.proc.send_signal(signal.SIGSTOP if down else signal.SIGCONT)
         agent.down = down
+
+    def set_speed(self, name: str, port: str, mbps: int) -> None:
+        """The port's link came up again at another speed (a renegotiation): its ifHighSpeed serves ``mbps``, its
+        counters go on (RFC 2863: a link flap is no counter discontinuity)."""
+        agent = self._agents[name]
+        if port not in agent.if_indexes:
+            raise ValueError(f"{name}: no port {port!r}")
+        agent.records["speeds"][port] = mbps
+        self.rewrite(name, snmprec(name, agent.if_indexes, **agent.records))
 
     def rewrite(self, name: str, text: str) -> None:
         """Replace the records the device's running agent serves (a test's hostile answers). snmpsim keeps an index of

@@ -159,6 +159,8 @@ class NetSnmpAgents:
         for oid, spec in self._records:
             if oid.startswith(oids.IF_NAME + "."):
                 lines.append(f'override .{oid} octet_str "{spec["name"]}"')
+            elif "gauge" in spec:  # (net-snmp's uinteger is ASN_UNSIGNED, SMIv2's Gauge32)
+                lines.append(f"override .{oid} uinteger {spec['gauge']}")
             else:
                 lines.append(f"override -rw .{oid} uinteger {int(spec['b']) % 2**32}")
         config = process.home / "snmpd.conf"
@@ -197,7 +199,7 @@ def _env(process: _Process) -> dict[str, str]:
 
 
 def _records(text: str) -> list[tuple[str, dict[str, str]]]:
-    """The counters of an .snmprec (OID, spec with b and r, rates capped) and ifName (spec name);
+    """The counters of an .snmprec (OID, spec with b and r, rates capped), ifName (spec name) and gauges (spec gauge);
     sysUpTime is snmpd's own."""
     out = []
     for line in text.splitlines():
@@ -206,6 +208,9 @@ def _records(text: str) -> list[tuple[str, dict[str, str]]]:
             continue
         if tag == "4x":
             out.append((oid, {"name": bytes.fromhex(value).decode()}))
+            continue
+        if tag == "66":  # a Gauge32 that stays (ifHighSpeed)
+            out.append((oid, {"gauge": value}))
             continue
         spec = dict(item.split("=", 1) for item in value.split(","))
         spec["b"] = str(int(spec["b"]) % BASE_MODULUS)

@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..fix import lint_device, writes_nothing
 from ..fix.apply import SHAPES
 from ..lint.finding import Finding, Severity
-from ..model import Device, Port, Source
+from ..model import Device, DeviceKind, Port, Source
 from ..monitor import carrying_queues, queue_maps_of
 from ..parse import parser_for
 from ..parse.base import Input
@@ -31,6 +31,20 @@ from .space import Candidate
 # Platforms a tuned setting can be rendered for (Platform.tune): a template with an `ecn` section and a model of how
 # the config takes a snippet (losslessd.fix.apply), so the result can be linted before it is used.
 TUNABLE = tuple(p.id for p in PLATFORMS.values() if p.tune)
+
+
+def untunable(name: str, platform: str) -> str:
+    """Why ``name`` cannot be tuned (its platform is not TUNABLE). A host NIC is no marking point: a ConnectX (mlx5)
+    is DCQCN's notification point, answering marks with CNPs, and its reaction point, cutting its rate on them
+    (NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification"); its sysfs ecn/roce_np and ecn/roce_rp hold an
+    on/off per priority, the CNPs' marking and the reaction's rate parameters (rpg_time_reset, rpg_ai_rate,
+    min_time_between_cnps...), and no Kmin, Kmax or Pmax, which are the switch queues' (the host's rendered `ecn`
+    section is the same whatever the thresholds: every trial would measure one config)."""
+    if platform in PLATFORMS and PLATFORMS[platform].kind == DeviceKind.host:
+        return (f"{name}: a {platform} host marks no ECN (its NIC answers marks with CNPs and cuts its rate on them; "
+                "its ecn/ files hold no Kmin, Kmax or Pmax): tune the switches its RoCE traffic crosses, and leave "
+                "it out of --devices")
+    return f"{name}: platform {platform} has no ECN template to tune (tunable: {', '.join(TUNABLE)})"
 
 
 @dataclass
@@ -71,7 +85,7 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
     version` output) prints; ``remedy``: what to do where no model is known (tune's --model by default). InputError
     when nothing can be tuned."""
     if platform not in TUNABLE:
-        raise InputError(f"{name}: platform {platform} has no ECN template to tune (tunable: {', '.join(TUNABLE)})")
+        raise InputError(untunable(name, platform))
     parser = parser_for(platform)
     try:
         device = parser.parse([config_input(name, text)], name)

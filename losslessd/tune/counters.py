@@ -26,6 +26,7 @@ from ..monitor import (
     QueueMaps,
     Reading,
     carrying_queues,
+    clock,
 )
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors, Thresholds
@@ -48,7 +49,6 @@ class Snapshot:
 
     readings: dict[tuple[str, str], Reading] = field(default_factory=dict)  # (device, "snmp"|"ssh")
     errors: dict[tuple[str, str], str] = field(default_factory=dict)
-    wall_s: float = field(default_factory=time.time)
 
 
 class CounterReader:
@@ -87,7 +87,7 @@ class CounterReader:
             try:
                 result = Session(cli, known_hosts=self.known_hosts, timeout=self.timeout_s).run()
                 snap.readings[(name, "ssh")] = reading_from_commands(name, host.platform.id, dict(result.sections),
-                                                                     time.monotonic(), time.time())
+                                                                     time.monotonic(), clock.wall())
             except (CollectError, ValueError) as exc:
                 snap.errors[(name, "ssh")] = getattr(exc, "message", str(exc))
         return snap

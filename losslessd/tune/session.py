@@ -29,7 +29,7 @@ from ..collect.ssh import CollectError, Session
 from ..errors import InputError
 from ..inventory import Host, Inventory, device_keys
 from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes, universal_newlines
-from ..monitor import QueueMaps, queue_maps_of
+from ..monitor import QueueMaps, clock, queue_maps_of
 from ..platforms import Command
 from ..policy import Policy
 from ..render.families import FAMILY_SECTIONS
@@ -306,6 +306,9 @@ class Tuner:
             if not devices:
                 raise InputError("no device of the inventory has a platform losslessd can tune "
                                  f"({', '.join(cand_mod.TUNABLE)})")
+        if refused := [cand_mod.untunable(d, inventory.hosts[d].platform.id) for d in devices
+                       if inventory.hosts[d].platform.id not in cand_mod.TUNABLE]:  # (before any device is read)
+            raise InputError("; ".join(refused))
         if opts.canary is not None and opts.canary not in devices:
             raise InputError(f"--canary {opts.canary} is not one of the tuned devices ({', '.join(devices)})")
         stray = [d for d in opts.models if d not in devices]
@@ -594,7 +597,7 @@ class Tuner:
         refused = [f"{name}: {'; '.join(c.reasons())}" for name, c in checks.items() if c.refused]
         if refused:
             self._store(Trial(self.seq, cand.key, "refused", False, reason="lints with an error: " + " | ".join(refused),
-                              started_unix_s=time.time(), ended_unix_s=time.time()))
+                              started_unix_s=clock.wall(), ended_unix_s=clock.wall()))
             self.say(f"trial {self.seq - 1}: {cand.describe()} refused: lints with an error ({refused[0]})")
             return Measured(None, ran=False)
         self._push(cand, checks)
@@ -640,7 +643,7 @@ class Tuner:
         pusher.warnings.clear()
 
     def _trial(self, key: str, label: str) -> Trial:
-        started = time.time()
+        started = clock.wall()  # (labels; the trial's own duration is the benchmark's, on the monotonic clock)
         before = self.reader.read()
         ran = run_benchmark(self.opts.benchmark, self.opts.timeout_s)
         after = self.reader.read()
@@ -657,7 +660,7 @@ class Tuner:
         trial = Trial(self.seq, key, status, True, reason=reason, score=sc.value, measure=sc.measure,
                       paused_share=sc.paused_share, dropped=sc.dropped, per_size=sc.per_size,
                       counters=counters.as_dict(), notes=ran.result.notes + problems, output=ran.output,
-                      started_unix_s=started, ended_unix_s=time.time())
+                      started_unix_s=started, ended_unix_s=clock.wall())
         self._store(trial)
         self.say(f"trial {trial.seq}: {label} -> {sc.explain()}" + (f"; STOP: {reason}" if status == "stopped" else ""))
         if status == "stopped":

@@ -14,12 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, state_file_reason
 from ..limits import check_output
+from ..monitor import clock
 from ..statelock import WRITERS
 from ..units import is_printable_time, is_small_int
 
@@ -147,7 +147,7 @@ class Store:
         if row is not None:
             return self.tune(row[0]), True
         cur = self._write("INSERT INTO tunes (fingerprint, params, status, started_unix_s) VALUES (?, ?, 'running', ?)",
-                          (fp, json.dumps(params, sort_keys=True), time.time()))
+                          (fp, json.dumps(params, sort_keys=True), clock.wall()))
         if cur is None:  # (a write failed before: said by the InputError it raised)
             raise InputError(self.unwritable or "cannot write the tune database", file=str(self.path))
         return self.tune(cur.lastrowid), False
@@ -180,7 +180,7 @@ class Store:
 
     def finish(self, tune_id: int, status: str, best: str | None, best_score: float | None, stopped: str | None) -> None:
         self._write("UPDATE tunes SET status = ?, ended_unix_s = ?, best = ?, best_score = ?, stopped = ? "
-                    "WHERE id = ?", (status, time.time(), best, best_score, stopped, tune_id))
+                    "WHERE id = ?", (status, clock.wall(), best, best_score, stopped, tune_id))
 
     # -- trials --------------------------------------------------------------------------------------
     def add_trial(self, tune_id: int, trial: Trial) -> None:
@@ -202,7 +202,7 @@ class Store:
 
     # -- events --------------------------------------------------------------------------------------
     def event(self, tune_id: int, kind: str, message: str, device: str | None = None) -> None:
-        self._write("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (tune_id, time.time(), kind, device, message))
+        self._write("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (tune_id, clock.wall(), kind, device, message))
 
     def events(self, tune_id: int) -> list[tuple[float, str, str | None, str]]:
         return [tuple(self._checked("events", r, _EVENT_COLUMNS)) for r in self._read(

@@ -106,10 +106,10 @@ def watchdog(state, key, now, detection_s, restoration_s):
 def variate(oid, tag, value, **context):
     if not context["nextFlag"] and not context["exactMatch"] or context["setFlag"]:
         return context["origOid"], tag, context["errorStatus"]
-    spec = recordContext.get("spec")  # noqa: F821 - snmpsim injects recordContext
-    if spec is None:
-        spec = dict(item.split("=", 1) for item in value.split(","))
-        recordContext["spec"] = spec  # noqa: F821
+    cached = recordContext.get("spec")  # noqa: F821 - snmpsim injects recordContext
+    if cached is None or cached[0] != value:  # (a rewritten data file's record: its new base and rate, not the first)
+        cached = recordContext["spec"] = (value, dict(item.split("=", 1) for item in value.split(",")))  # noqa: F821
+    spec = cached[1]
     state = _state(context["dataFile"])
     if state["down"]:  # an agent sharing its process with others cannot be SIGSTOPped: stay silent
         from snmpsim.error import NoDataNotification
