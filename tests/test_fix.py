@@ -517,6 +517,67 @@ def test_an_eos_paste_without_indentation_is_fixed_at_the_margin(tmp_path):
     assert "\n+   " not in result.devices[0].diff
 
 
+def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
+    """SYS002 is keyed by the file and line it was read at (and its place among the device's issues). Before, a fix
+    that added a line above an unread one (Ethernet1's watchdog, above Ethernet2's `priority-flow-control priority 4`
+    cut in two: EOS User Manual, QoS, `priority-flow-control priority N no-drop` is one command) reported the same
+    two unread lines as problems its own lines would add; now the line's text says it is the same one, as often as
+    the config had it."""
+    path = tmp_path / "leaf7.cfg"
+    port = "   mtu 9214\n   no switchport\n   qos trust dscp\n   priority-flow-control on\n" \
+           "   priority-flow-control priority 3 no-drop\n"
+    path.write_text(f"hostname leaf7\n!\ninterface Ethernet1\n{port}!\ninterface Ethernet2\n{port}"
+                    "   priority-flow-control pause watchdog\n   priority-flow-control priority 4\n   no-drop\n!\n")
+    (dev,) = api.fix([path], "pfc-only").devices
+    assert [f.code for f in dev.findings] == ["WDG001"] and "+   priority-flow-control pause watchdog\n" in dev.diff
+    assert dev.verified and dev.introduced == [] and dev.unresolved == []
+    # (the unread lines are still there, a line below where they were (17, 18): a plain lint of the fixed file shows both)
+    fixed = tmp_path / "fixed" / "leaf7.cfg"
+    fixed.parent.mkdir()
+    fixed.write_text(apply.SHAPES["arista_eos"].apply(path.read_text(), dev.parts[0].snippet))
+    assert sorted(f.source.line for f in api.lint([fixed], "pfc-only").findings if f.code == "SYS002") == [18, 19]
+
+
+# A Nexus 3000 storage ToR pasted in config mode with its indentation lost: each line entered in the mode the one
+# before it left (Nexus 3000 NX-OS QoS Configuration Guide: class-map, policy-map, class and system qos modes;
+# interface mode's `priority-flow-control mode on`).
+NXOS_FLAT = ("hostname tor9\nclass-map type qos match-all STORAGE\nmatch cos 3\npolicy-map type qos CLASSIFY\n"
+             "class STORAGE\nset qos-group 3\nclass-map type network-qos NOLOSS\nmatch qos-group 3\n"
+             "policy-map type network-qos NQ\nclass type network-qos NOLOSS\npause no-drop\nmtu 9216\nsystem qos\n"
+             "service-policy type qos input CLASSIFY\nservice-policy type network-qos NQ\n"
+             "interface Ethernet1/7\nswitchport mode trunk\nno shutdown\npriority-flow-control mode on\n")
+
+
+@pytest.mark.parametrize("indented_port", [False, True], ids=["flat", "mixed"])
+def test_an_nxos_paste_without_indentation_is_fixed_as_it_is_read(tmp_path, indented_port):
+    """An NX-OS paste that lost its indentation (read as NX-OS takes it: parse.nxos.reader.renest_paste). Before, the
+    fix merged into the file's flat tree: its port lines went in indented under a bare `interface Ethernet1/7`, so
+    the port's own margin lines after them read as global ones (`priority-flow-control mode on`: SYS002, the fix
+    "would add" it). Now the snippet merges into the blocks NX-OS has, its lines written as the file writes that block
+    (at the margin; indented in a port block the paste types indented), and the fixed file reads as the switch
+    would: every finding the fix names gone, none added, by the fix's own check and by a plain lint of the file."""
+    text = NXOS_FLAT
+    if indented_port:  # (a paste may type one block indented among flat ones)
+        head, port = text.split("interface Ethernet1/7\n")
+        text = head + "interface Ethernet1/7\n" + "".join("  " + line + "\n" for line in port.splitlines())
+    path = tmp_path / "tor9.cfg"
+    path.write_text(text)
+    result = api.fix([path], "pfc-only", unsafe=True)
+    (dev,) = result.devices
+    assert dev.verified and not dev.introduced and not dev.unresolved, [f.message for f in dev.introduced]
+    added = [line[1:] for line in dev.diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    port_lines = [line for line in added if "service-policy type qos input" in line]
+    assert port_lines and all(line.startswith("  ") == indented_port for line in port_lines), added
+    fixed = tmp_path / "fixed" / "tor9.cfg"
+    fixed.parent.mkdir()
+    fixed.write_text(apply.SHAPES["cisco_nxos"].apply(text, "\n".join(
+        p.snippet for p in dev.parts if p.snippet is not None)))
+    before = {f.code for f in api.lint([path], "pfc-only").findings if fix._problem(f)}
+    after = api.lint([fixed], "pfc-only").findings
+    assert [f.message for f in after if fix._problem(f) and f.code not in before] == []
+    assert not any(f.code == "SYS002" for f in after)
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "tests/fixtures/raw").glob("*/*.cfg")) +
                          [ROOT / "examples/fabric/spine1.cfg"], ids=lambda p: p.name)
 def test_cli_replay_of_nothing_keeps_the_config(path):

@@ -19,6 +19,7 @@ from ..errors import InputError
 from ..parse.eos.flat import renest as eos_renest
 from ..parse.mlx5 import is_state as mlx5_state
 from ..parse.nvue import is_commands as nvue_commands
+from ..parse.nxos.reader import renest_paste as nxos_renest
 from ..parse.sonic import index_range
 from ..parse.sonic.configdb import is_namespaced
 from ..platforms import PLATFORMS
@@ -395,12 +396,16 @@ def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists
     # (without its final newline, which _tree would hang under the last line as a filler child, making that line
     # a block that is added, never replacing the line it sets)
     _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
-    if flat:  # the snippet's lines written as the file writes its own: at the margin
+    if flat:  # the snippet's lines written as the file writes its own: at the margin, or (a paste that mixes both
+        # forms: a block typed indented among flat ones) as far in as the lines of its block the file has
         stack = [root]
         while stack:
             node = stack.pop()
-            if node.raw is not None and node.shown is None:
-                node.shown = node.raw.lstrip()
+            have = next((c.shown for c in node.children if c.shown is not None and not c.filler), "")
+            indent = have[:len(have) - len(have.lstrip())]
+            for c in node.children:
+                if c.raw is not None and c.shown is None:
+                    c.shown = indent + c.raw.lstrip()
             stack.extend(node.children)
     return "\n".join(root.lines()) + "\n"
 
@@ -715,8 +720,8 @@ SHAPE_NAMES: dict[str, Shape] = {
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=EOS_NEST),
                      partial(cli_changes, prefixes=EOS_SETTINGS, nest=EOS_NEST)),
-    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_REMOVED),
-                      partial(cli_changes, detached=NXOS_REMOVED, exclusive=NXOS_EXCLUSIVE)),
+    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_REMOVED, nest=nxos_renest),
+                      partial(cli_changes, detached=NXOS_REMOVED, exclusive=NXOS_EXCLUSIVE, nest=nxos_renest)),
     # NVUE: `nv set` commands apply to a file of them; a startup.yaml or `nv config show` tree takes them on the switch.
     "set_lines": Shape(replace_set_lines, set_changes, takes=nvue_commands,
                        other_form="the config is an NVUE YAML tree (startup.yaml, `nv config show`), the fix `nv set` "

@@ -328,6 +328,12 @@ def _interface_head(mode: str | None, words: list[str]) -> str | None:
     return "if" if mode is None and words[:1] in (["interface"], ["port-profile"]) else None
 
 
+def renest_paste(text: str) -> str:
+    """A config-mode paste that lost its indentation indented as NX-OS reads it (its QoS blocks, then its interfaces),
+    every line's number kept; other text comes back unchanged. `fix` merges a snippet into this form of a paste."""
+    return indent_flat_interfaces(indent_flat_qos(text))
+
+
 def indent_flat_interfaces(text: str) -> str:
     """A config-mode paste writes an interface's or a port-profile's sub-commands unindented under `interface X` /
     `port-profile type ethernet NAME` (and may close it with `exit`): indent them as a running-config does, up to
@@ -466,7 +472,7 @@ class _Reader(TreeReader):
     def config_text(self) -> str:
         # A configuration-mode command typed in a sub-mode leaves it (_refuses); neither an interface nor `vrf
         # context` takes `interface` (clitext.outdent_interface_lines).
-        return outdent_interface_lines(indent_flat_interfaces(indent_flat_qos(self.inp.text)),
+        return outdent_interface_lines(renest_paste(self.inp.text),
                                        lambda w: bool(_ethernets(w[1:]) or _PORT_CHANNEL.match(" ".join(w[1:]))),
                                        lambda head: head[:1] == ["interface"] or head[:2] == ["vrf", "context"])
 
