@@ -538,6 +538,20 @@ def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
     assert sorted(f.source.line for f in api.lint([fixed], "pfc-only").findings if f.code == "SYS002") == [18, 19]
 
 
+def test_a_fix_appended_to_host_steps_without_a_shebang_reads_back(tmp_path):
+    """Host steps one a line without `#!` (as NVIDIA's RoCE guides print them: `mlnx_qos -i IF --trust dscp`,
+    `--pfc 0,0,0,1,0,0,0,0`) are read as a script (parse.mlx5.is_command_list). Before, the fix's script appended to
+    them began with `set -eu`, no step program, so the fixed file read as no platform at all: "could not be parsed
+    again, so the fix is not verified". Now the appended fix reads back with the steps, and clears the finding."""
+    path = tmp_path / "gpu9.txt"
+    path.write_text("# one ConnectX port\nsudo mlnx_qos -i ens1f0np0 --trust dscp\n"
+                    "sudo mlnx_qos -i ens1f0np0 --pfc 0,0,0,1,0,0,0,0\n")
+    (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
+    assert "NIC002" in {f.code for f in dev.findings} and "set -eu" in dev.parts[0].snippet
+    assert dev.verified, dev.diff_note
+    assert "NIC002" not in {f.code for f in dev.unresolved} and dev.introduced == []
+
+
 # A Nexus 3000 storage ToR pasted in config mode with its indentation lost: each line entered in the mode the one
 # before it left (Nexus 3000 NX-OS QoS Configuration Guide: class-map, policy-map, class and system qos modes;
 # interface mode's `priority-flow-control mode on`).
