@@ -552,6 +552,61 @@ def test_a_fix_appended_to_host_steps_without_a_shebang_reads_back(tmp_path):
     assert "NIC002" not in {f.code for f in dev.unresolved} and dev.introduced == []
 
 
+# Configuration sessions with their prompts, as a terminal log keeps them (EOS User Manual, Command-Line Interface:
+# `(config-if-Et8)#` prompts; Nexus 9000 QoS guide: `(config-if)#`), ending in `write memory` / `copy r s` output.
+SESSIONS = {
+    "arista_eos": ("leaf8# configure terminal\nleaf8(config)# hostname leaf8\nleaf8(config)# interface Ethernet8\n"
+                   "leaf8(config-if-Et8)# no switchport\nleaf8(config-if-Et8)# mtu 9214\n"
+                   "leaf8(config-if-Et8)# qos trust dscp\nleaf8(config-if-Et8)# priority-flow-control on\n"
+                   "leaf8(config-if-Et8)# priority-flow-control priority 3 no-drop\nleaf8(config-if-Et8)# end\n"
+                   "leaf8# write memory\nCopy completed successfully.\n"),
+    "cisco_nxos": ("tor8# configure terminal\ntor8(config)# hostname tor8\n"
+                   "tor8(config)# policy-map type network-qos NQ\n"
+                   "tor8(config-pmap-nqos)# class type network-qos c-8q-nq3\ntor8(config-pmap-nqos-c)# pause pfc-cos 3\n"
+                   "tor8(config-pmap-nqos-c)# mtu 9216\ntor8(config-pmap-nqos-c)# exit\ntor8(config-pmap-nqos)# exit\n"
+                   "tor8(config)# system qos\ntor8(config-sys-qos)# service-policy type network-qos NQ\n"
+                   "tor8(config-sys-qos)# exit\n"
+                   "tor8(config)# interface Ethernet1/8\ntor8(config-if)# mtu 9216\n"
+                   "tor8(config-if)# priority-flow-control mode on\ntor8(config-if)# end\n"
+                   "tor8# copy running-config startup-config\n[########################################] 100%\n"
+                   "Copy complete.\n"),
+}
+
+
+@pytest.mark.parametrize("platform", sorted(SESSIONS))
+def test_a_configuration_session_is_fixed_as_the_config_it_makes(tmp_path, platform):
+    """A configuration-session transcript (prompts, the switch's output) is read as the config its commands make
+    (parse/clitext.config_session). Before, the fix appended its lines after the session's last output, where no
+    prompt reads them: on EOS the fixed file lost its port (SEL001 "would add"), on NX-OS the fix was never seen.
+    Now the snippet goes into the config the session makes, the diff says so, and the re-lint checks that config."""
+    path = tmp_path / "s.txt"
+    path.write_text(SESSIONS[platform])
+    (dev,) = api.fix([path], "pfc-only", unsafe=True).devices
+    assert "WDG001" in {f.code for f in dev.findings}
+    assert dev.verified and dev.introduced == [] and "WDG001" not in {f.code for f in dev.unresolved}
+    assert dev.diff.startswith(f"--- {path} ({apply.SESSION_FORM})\n")
+    assert "#" not in "".join(line for line in dev.diff.splitlines()[2:] if line[:1] in "+ ")  # (no prompt kept)
+
+
+@pytest.mark.parametrize("platform,port,settings", [
+    ("arista_eos", "Ethernet3", "   description gpu03\n   priority-flow-control on\n   no shutdown\n"),
+    ("cisco_nxos", "Ethernet1/3", "  description gpu03\n  priority-flow-control mode on\n  no shutdown\n"),
+])
+def test_a_port_block_a_template_indented_takes_the_fix(tmp_path, platform, port, settings):
+    """A template that indents a port's `interface` line with its settings (read as the port's own block:
+    clitext.outdent_interface_lines). Before, the fix did not find that block and wrote a second `interface` block for
+    the port, above the indented one; now its lines go into the port's own block, as that block writes its lines."""
+    path = tmp_path / "leaf.cfg"
+    vrf = "vrf instance MGMT\n!\n   " if platform == "arista_eos" else "vrf context MGMT\n  "
+    path.write_text(f"hostname leaf-t\n!\n{vrf}interface {port}\n{settings}!\n")
+    (dev,) = api.fix([path], "pfc-only", fmt=platform).devices
+    assert dev.verified and dev.introduced == [] and "WDG001" not in {f.code for f in dev.unresolved}
+    added = [line[1:] for line in dev.diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert f"interface {port}" not in [line.strip() for line in added], dev.diff
+    indent = settings[:len(settings) - len(settings.lstrip())]  # (as the block writes its own lines)
+    assert any("watch" in line and line.startswith(indent + "p") for line in added), dev.diff
+
+
 # A Nexus 3000 storage ToR pasted in config mode with its indentation lost: each line entered in the mode the one
 # before it left (Nexus 3000 NX-OS QoS Configuration Guide: class-map, policy-map, class and system qos modes;
 # interface mode's `priority-flow-control mode on`).
