@@ -531,7 +531,8 @@ def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
     (dev,) = api.fix([path], "pfc-only").devices
     assert [f.code for f in dev.findings] == ["WDG001"] and "+   priority-flow-control pause watchdog\n" in dev.diff
     assert dev.verified and dev.introduced == [] and dev.unresolved == []
-    # (the unread lines are still there, a line below where they were (17, 18): a plain lint of the fixed file shows both)
+    # (the unread lines are still there, a line below where they were (17, 18): a plain lint of the fixed file shows
+    # both)
     fixed = tmp_path / "fixed" / "leaf7.cfg"
     fixed.parent.mkdir()
     fixed.write_text(apply.SHAPES["arista_eos"].apply(path.read_text(), dev.parts[0].snippet))
@@ -562,7 +563,8 @@ SESSIONS = {
                    "leaf8# write memory\nCopy completed successfully.\n"),
     "cisco_nxos": ("tor8# configure terminal\ntor8(config)# hostname tor8\n"
                    "tor8(config)# policy-map type network-qos NQ\n"
-                   "tor8(config-pmap-nqos)# class type network-qos c-8q-nq3\ntor8(config-pmap-nqos-c)# pause pfc-cos 3\n"
+                   "tor8(config-pmap-nqos)# class type network-qos c-8q-nq3\n"
+                   "tor8(config-pmap-nqos-c)# pause pfc-cos 3\n"
                    "tor8(config-pmap-nqos-c)# mtu 9216\ntor8(config-pmap-nqos-c)# exit\ntor8(config-pmap-nqos)# exit\n"
                    "tor8(config)# system qos\ntor8(config-sys-qos)# service-policy type network-qos NQ\n"
                    "tor8(config-sys-qos)# exit\n"

@@ -105,7 +105,8 @@ def test_fix_on_a_real_input_brings_nothing_new_and_verified_holds(tmp_path, cas
             listed = Counter((f.code, f.port) for f in dev.introduced)
             unlisted = [f"{f.code} {f.port}: {f.message}" for f in new if not listed[(f.code, f.port)]]
             if unlisted:
-                problems.append(f"{name} {dev.device}: said verified, a plain lint of the fixed file shows {unlisted[:3]}")
+                problems.append(f"{name} {dev.device}: said verified, a plain lint of the fixed file shows "
+                                f"{unlisted[:3]}")
     assert problems == [], f"{case_id}:\n" + "\n".join(problems)
 
 

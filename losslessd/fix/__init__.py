@@ -358,7 +358,7 @@ def _place(finding: Finding, lines_by_path: dict[str, list[str]]) -> tuple | Non
     issues, which a fixed issue before it shifts), without the line's number or n: its rule, device, port, severity,
     JSON pointer and the text of that line; None for any other."""
     src = finding.source
-    if src is None or src.line is None or not finding.key.startswith(where := src.describe()):
+    if src is None or src.line is None or not finding.key.startswith(src.describe()):
         return None
     lines = lines_by_path.get(src.file or "", [])
     line = lines[src.line - 1].strip() if 0 < src.line <= len(lines) else None
