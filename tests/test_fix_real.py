@@ -20,17 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(p.stem for p in (ROOT / "policies").glob("*.yaml"))
 
 # (input, policy) -> the rules a fix there still brings, and why it is left.
-FAMILY = "the follow-up section the fix's own lines need differs by command family, which the config does not name: " \
-         "refused for want of --model, so the first fix stands with what it brings listed"
+FAMILY = "the follow-up section the fix's own lines need differs by command family, which neither the config's model " \
+         "nor its own lines show (Junos: no `buffer-size temporal`): refused for want of --model, so the first fix " \
+         "stands with what it brings listed"
+SPEED = "the new lossless class's queue marks no ECN, and the ECN section its follow-up needs is refused: the config " \
+        "gives no port speed (the first fix stands with what it brings listed)"
 LEFT: dict[tuple[str, str], tuple[set[str], str]] = {
-    ("arista_eos/config-session-policy-map", "roce-pcp3"): ({"SCH001"}, FAMILY),
-    ("arista_eos/config-session-prompts", "roce-pcp3"): ({"SCH001"}, FAMILY),
     ("arista_eos/template-indented-port-blocks", "pfc-only"): (
         {"DLK003"}, "the port made lossless floods in VLAN 1 with its neighbours, which have DLK003 already: the "
                     "deadlock risk is the design's (lossless frames flooded at layer 2), no section of a fix"),
-    ("cisco_nxos/n9k-aiml-leaf", "roce-pcp3"): ({"MAP002"}, FAMILY),
-    ("cisco_nxos/n9k-aiml-leaf-cnp-weighted", "roce-pcp3"): ({"MAP002"}, FAMILY),
-    ("cisco_nxos/n9k-class-match-cut-in-two", "roce-pcp3"): ({"MAP002"}, FAMILY),
+    **{("cisco_nxos/n9k-pause-threshold-below-kmin", policy): ({"ECN001"}, SPEED)
+       for policy in ("roce-dscp26", "roce-pcp3", "infiniband")},
     ("juniper_junos/aiml-leaf-no-pfc-priority", "roce-pcp3"): ({"ECN001"}, FAMILY),
     ("juniper_junos/aiml-leaf-no-pfc-priority", "sonic-azure"): ({"ECN001", "MAP004", "PFC001"}, FAMILY),
     ("juniper_junos/dcqcn-configlet-prio0", "roce-pcp3"): ({"ECN001"}, FAMILY),
