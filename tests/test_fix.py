@@ -653,6 +653,20 @@ def test_a_fix_on_an_nxos_config_that_shows_its_family_needs_no_model(tmp_path):
     assert "class type queuing c-out-8q-q3" in "".join(p.snippet or "" for p in dev.parts)  # (the n9k's classes)
 
 
+def test_a_policy_attached_on_a_line_not_read_is_named_as_such(tmp_path):
+    """`service-policy type queuing output` with its name cut onto the next line (the switch takes no such line: the
+    reader keeps "a policy, unknown", parse.nxos.reader.POLICY_UNREAD). Before, a fix that attaches its own queuing
+    policy there was refused as "name '' cannot be written into a snippet safely ... rename the policy-map": there is
+    no such name to rename. Now the refusal says the binding line was not read and to correct it."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text("hostname leaf-cut\npolicy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n"
+                    "    pause pfc-cos 3\n    mtu 9216\nsystem qos\n  service-policy type network-qos NQ\n"
+                    "  service-policy type queuing output\n  OUT\ninterface Ethernet1/1\n  speed 100000\n"
+                    "  priority-flow-control mode on\n  no switchport\n")
+    (dev,) = api.fix([path], "roce-dscp26", unsafe=True).devices
+    assert dev.message is not None and "could not read" in dev.message and "rename" not in dev.message, dev.message
+
+
 # A Nexus 3000 storage ToR pasted in config mode with its indentation lost: each line entered in the mode the one
 # before it left (Nexus 3000 NX-OS QoS Configuration Guide: class-map, policy-map, class and system qos modes;
 # interface mode's `priority-flow-control mode on`).
