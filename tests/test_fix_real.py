@@ -13,7 +13,8 @@ import pytest
 import yaml
 
 from losslessd import api
-from losslessd.fix import SHAPES, _place, _problem
+from losslessd.fix import SHAPES, introduced
+from losslessd.parse.base import Input
 from tests.realworld.test_realworld import CASES, CORPUS, _input, _policy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,22 +57,6 @@ def _inputs() -> list[tuple[str, Path | None, list[str | Path], str | None]]:
 INPUTS = _inputs()
 
 
-def _new_problems(before: list, after: list, lines_before: dict, lines_after: dict) -> list:
-    """What a plain re-lint shows as a problem the config did not have (as fix._verify counts them)."""
-    known = {f.fingerprint: f.severity.rank for f in before if _problem(f)}
-    placed = Counter(_place(f, lines_before) for f in before if _problem(f))
-    new = []
-    for f in after:
-        if not _problem(f) or f.severity.rank <= known.get(f.fingerprint, -1):
-            continue
-        place = _place(f, lines_after)
-        if place is not None and placed[place] > 0:
-            placed[place] -= 1
-            continue
-        new.append(f)
-    return new
-
-
 @pytest.mark.parametrize("case_id,path,policies,fmt", INPUTS, ids=[i[0] for i in INPUTS])
 def test_fix_on_a_real_input_brings_nothing_new_and_verified_holds(tmp_path, case_id, path, policies, fmt):
     if path is None:
@@ -100,8 +85,8 @@ def test_fix_on_a_real_input_brings_nothing_new_and_verified_holds(tmp_path, cas
             for where, text in ((a, current), (b, fixed)):
                 where.parent.mkdir(parents=True)
                 where.write_text(text, encoding="utf-8")
-            new = _new_problems(api.lint([a], policy, fmt=fmt).findings, api.lint([b], policy, fmt=fmt).findings,
-                                {str(a): current.splitlines()}, {str(b): fixed.splitlines()})
+            new = introduced(api.lint([a], policy, fmt=fmt).findings, api.lint([b], policy, fmt=fmt).findings,
+                             [Input(str(a), current)], [Input(str(b), fixed)])
             listed = Counter((f.code, f.port) for f in dev.introduced)
             unlisted = [f"{f.code} {f.port}: {f.message}" for f in new if not listed[(f.code, f.port)]]
             if unlisted:
