@@ -517,6 +517,197 @@ def test_an_eos_paste_without_indentation_is_fixed_at_the_margin(tmp_path):
     assert "\n+   " not in result.devices[0].diff
 
 
+def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
+    """SYS002 is keyed by the file and line it was read at (and its place among the device's issues). Before, a fix
+    that added a line above an unread one (Ethernet1's watchdog, above Ethernet2's `priority-flow-control priority 4`
+    cut in two: EOS User Manual, QoS, `priority-flow-control priority N no-drop` is one command) reported the same
+    two unread lines as problems its own lines would add; now the line's text says it is the same one, as often as
+    the config had it."""
+    path = tmp_path / "leaf7.cfg"
+    port = "   mtu 9214\n   no switchport\n   qos trust dscp\n   priority-flow-control on\n" \
+           "   priority-flow-control priority 3 no-drop\n"
+    path.write_text(f"hostname leaf7\n!\ninterface Ethernet1\n{port}!\ninterface Ethernet2\n{port}"
+                    "   priority-flow-control pause watchdog\n   priority-flow-control priority 4\n   no-drop\n!\n")
+    (dev,) = api.fix([path], "pfc-only").devices
+    assert [f.code for f in dev.findings] == ["WDG001"] and "+   priority-flow-control pause watchdog\n" in dev.diff
+    assert dev.verified and dev.introduced == [] and dev.unresolved == []
+    # (the unread lines are still there, a line below where they were (17, 18): a plain lint of the fixed file shows
+    # both)
+    fixed = tmp_path / "fixed" / "leaf7.cfg"
+    fixed.parent.mkdir()
+    fixed.write_text(apply.SHAPES["arista_eos"].apply(path.read_text(), dev.parts[0].snippet))
+    assert sorted(f.source.line for f in api.lint([fixed], "pfc-only").findings if f.code == "SYS002") == [18, 19]
+
+
+def test_a_fix_appended_to_host_steps_without_a_shebang_reads_back(tmp_path):
+    """Host steps one a line without `#!` (as NVIDIA's RoCE guides print them: `mlnx_qos -i IF --trust dscp`,
+    `--pfc 0,0,0,1,0,0,0,0`) are read as a script (parse.mlx5.is_command_list). Before, the fix's script appended to
+    them began with `set -eu`, no step program, so the fixed file read as no platform at all: "could not be parsed
+    again, so the fix is not verified". Now the appended fix reads back with the steps, and clears the finding."""
+    path = tmp_path / "gpu9.txt"
+    path.write_text("# one ConnectX port\nsudo mlnx_qos -i ens1f0np0 --trust dscp\n"
+                    "sudo mlnx_qos -i ens1f0np0 --pfc 0,0,0,1,0,0,0,0\n")
+    (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
+    assert "NIC002" in {f.code for f in dev.findings} and "set -eu" in dev.parts[0].snippet
+    assert dev.verified, dev.diff_note
+    assert "NIC002" not in {f.code for f in dev.unresolved} and dev.introduced == []
+
+
+# Configuration sessions with their prompts, as a terminal log keeps them (EOS User Manual, Command-Line Interface:
+# `(config-if-Et8)#` prompts; Nexus 9000 QoS guide: `(config-if)#`), ending in `write memory` / `copy r s` output.
+SESSIONS = {
+    "arista_eos": ("leaf8# configure terminal\nleaf8(config)# hostname leaf8\nleaf8(config)# interface Ethernet8\n"
+                   "leaf8(config-if-Et8)# no switchport\nleaf8(config-if-Et8)# mtu 9214\n"
+                   "leaf8(config-if-Et8)# qos trust dscp\nleaf8(config-if-Et8)# priority-flow-control on\n"
+                   "leaf8(config-if-Et8)# priority-flow-control priority 3 no-drop\nleaf8(config-if-Et8)# end\n"
+                   "leaf8# write memory\nCopy completed successfully.\n"),
+    "cisco_nxos": ("tor8# configure terminal\ntor8(config)# hostname tor8\n"
+                   "tor8(config)# policy-map type network-qos NQ\n"
+                   "tor8(config-pmap-nqos)# class type network-qos c-8q-nq3\n"
+                   "tor8(config-pmap-nqos-c)# pause pfc-cos 3\n"
+                   "tor8(config-pmap-nqos-c)# mtu 9216\ntor8(config-pmap-nqos-c)# exit\ntor8(config-pmap-nqos)# exit\n"
+                   "tor8(config)# system qos\ntor8(config-sys-qos)# service-policy type network-qos NQ\n"
+                   "tor8(config-sys-qos)# exit\n"
+                   "tor8(config)# interface Ethernet1/8\ntor8(config-if)# mtu 9216\n"
+                   "tor8(config-if)# priority-flow-control mode on\ntor8(config-if)# end\n"
+                   "tor8# copy running-config startup-config\n[########################################] 100%\n"
+                   "Copy complete.\n"),
+}
+
+
+@pytest.mark.parametrize("platform", sorted(SESSIONS))
+def test_a_configuration_session_is_fixed_as_the_config_it_makes(tmp_path, platform):
+    """A configuration-session transcript (prompts, the switch's output) is read as the config its commands make
+    (parse/clitext.config_session). Before, the fix appended its lines after the session's last output, where no
+    prompt reads them: on EOS the fixed file lost its port (SEL001 "would add"), on NX-OS the fix was never seen.
+    Now the snippet goes into the config the session makes, the diff says so, and the re-lint checks that config."""
+    path = tmp_path / "s.txt"
+    path.write_text(SESSIONS[platform])
+    (dev,) = api.fix([path], "pfc-only", unsafe=True).devices
+    assert "WDG001" in {f.code for f in dev.findings}
+    assert dev.verified and dev.introduced == [] and "WDG001" not in {f.code for f in dev.unresolved}
+    assert dev.diff.startswith(f"--- {path} ({apply.SESSION_FORM})\n")
+    assert "#" not in "".join(line for line in dev.diff.splitlines()[2:] if line[:1] in "+ ")  # (no prompt kept)
+
+
+@pytest.mark.parametrize("platform,port,settings", [
+    ("arista_eos", "Ethernet3", "   description gpu03\n   priority-flow-control on\n   no shutdown\n"),
+    ("cisco_nxos", "Ethernet1/3", "  description gpu03\n  priority-flow-control mode on\n  no shutdown\n"),
+])
+def test_a_port_block_a_template_indented_takes_the_fix(tmp_path, platform, port, settings):
+    """A template that indents a port's `interface` line with its settings (read as the port's own block:
+    clitext.outdent_interface_lines). Before, the fix did not find that block and wrote a second `interface` block for
+    the port, above the indented one; now its lines go into the port's own block, as that block writes its lines."""
+    path = tmp_path / "leaf.cfg"
+    vrf = "vrf instance MGMT\n!\n   " if platform == "arista_eos" else "vrf context MGMT\n  "
+    path.write_text(f"hostname leaf-t\n!\n{vrf}interface {port}\n{settings}!\n")
+    (dev,) = api.fix([path], "pfc-only", fmt=platform).devices
+    assert dev.verified and dev.introduced == [] and "WDG001" not in {f.code for f in dev.unresolved}
+    added = [line[1:] for line in dev.diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert f"interface {port}" not in [line.strip() for line in added], dev.diff
+    indent = settings[:len(settings) - len(settings.lstrip())]  # (as the block writes its own lines)
+    assert any("watch" in line and line.startswith(indent + "p") for line in added), dev.diff
+
+
+@pytest.mark.parametrize("text,family", [
+    ("policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n", "n9k"),
+    ("policy-map type network-qos NQ\nclass type network-qos NOLOSS\npause no-drop\n", "n3k"),
+    ("sw(config-pmap-nqos-c)# pause pfc-cos 3\n", "n9k"),
+    ("  pause pfc-cos 3\n  pause no-drop\n", None),  # (both: neither)
+    ("! pause pfc-cos 3 is what a Nexus 9000 takes\n", None),
+])
+def test_an_nxos_config_shows_its_family_by_its_pause_lines(text, family):
+    """The Nexus 9000 pauses its system classes with `pause pfc-cos N`, the Nexus 3000 its user classes with `pause
+    no-drop` (render.families): a config the switch took shows which it is (as an EOS config's queue blocks do)."""
+    from losslessd.parse.nxos import pause_family
+
+    assert pause_family([text]) == family
+
+
+@pytest.mark.parametrize("text", ["leaf(config-qos-profile-P)#uc-tx-queue 3\n", "qos profile P\nuc-tx-queue 3\n",
+                                  "qos profile P\n   uc-tx-queue 3\n"])
+def test_an_eos_session_or_paste_shows_its_queue_family(text):
+    """`uc-tx-queue` typed at a session's prompt or pasted at the margin shows a Trident/Tomahawk switch as a
+    running-config's indented block does (parse.eos.queue_family); before, only the indented block was seen."""
+    from losslessd.parse.eos import queue_family
+
+    assert queue_family([text]) == "trident-tomahawk"
+
+
+def test_a_fix_on_an_nxos_config_that_shows_its_family_needs_no_model(tmp_path):
+    """A Nexus 9000 leaf without `show version` (no model), its no-drop class written `pause pfc-cos 3` in c-8q-nq3
+    (Nexus 9000 NX-OS QoS Configuration Guide, PFC chapter). Before, every fix that needed a section whose commands
+    differ between families (PFC, queuing, ECN, buffer) was refused "the model is not known: give --model", on 104
+    of 124 NX-OS fix runs over the real inputs; now the config's own pause lines say n9k."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text("hostname leaf-n9\nclass-map type qos match-any ROCE\n  match dscp 26\n"
+                    "class-map type qos match-any CNP\n  match dscp 48\n"
+                    "policy-map type qos CLASSIFY\n  class ROCE\n    set qos-group 3\n"
+                    "  class CNP\n    set qos-group 6\n"
+                    "policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
+                    "    mtu 9216\nsystem qos\n  service-policy type network-qos NQ\n"
+                    "interface Ethernet1/1\n  speed 100000\n  mtu 9216\n  priority-flow-control mode on\n"
+                    "  service-policy type qos input CLASSIFY\n  no switchport\n")
+    (dev,) = api.fix([path], "roce-dscp26", unsafe=True).devices
+    assert dev.message is None and "ECN001" in {f.code for f in dev.findings}
+    assert dev.verified and dev.unresolved == [] and dev.introduced == []
+    assert "class type queuing c-out-8q-q3" in "".join(p.snippet or "" for p in dev.parts)  # (the n9k's classes)
+
+
+def test_a_policy_attached_on_a_line_not_read_is_named_as_such(tmp_path):
+    """`service-policy type queuing output` with its name cut onto the next line (the switch takes no such line: the
+    reader keeps "a policy, unknown", parse.nxos.reader.POLICY_UNREAD). Before, a fix that attaches its own queuing
+    policy there was refused as "name '' cannot be written into a snippet safely ... rename the policy-map": there is
+    no such name to rename. Now the refusal says the binding line was not read and to correct it."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text("hostname leaf-cut\npolicy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n"
+                    "    pause pfc-cos 3\n    mtu 9216\nsystem qos\n  service-policy type network-qos NQ\n"
+                    "  service-policy type queuing output\n  OUT\ninterface Ethernet1/1\n  speed 100000\n"
+                    "  priority-flow-control mode on\n  no switchport\n")
+    (dev,) = api.fix([path], "roce-dscp26", unsafe=True).devices
+    assert dev.message is not None and "could not read" in dev.message and "rename" not in dev.message, dev.message
+
+
+# A Nexus 3000 storage ToR pasted in config mode with its indentation lost: each line entered in the mode the one
+# before it left (Nexus 3000 NX-OS QoS Configuration Guide: class-map, policy-map, class and system qos modes;
+# interface mode's `priority-flow-control mode on`).
+NXOS_FLAT = ("hostname tor9\nclass-map type qos match-all STORAGE\nmatch cos 3\npolicy-map type qos CLASSIFY\n"
+             "class STORAGE\nset qos-group 3\nclass-map type network-qos NOLOSS\nmatch qos-group 3\n"
+             "policy-map type network-qos NQ\nclass type network-qos NOLOSS\npause no-drop\nmtu 9216\nsystem qos\n"
+             "service-policy type qos input CLASSIFY\nservice-policy type network-qos NQ\n"
+             "interface Ethernet1/7\nswitchport mode trunk\nno shutdown\npriority-flow-control mode on\n")
+
+
+@pytest.mark.parametrize("indented_port", [False, True], ids=["flat", "mixed"])
+def test_an_nxos_paste_without_indentation_is_fixed_as_it_is_read(tmp_path, indented_port):
+    """An NX-OS paste that lost its indentation (read as NX-OS takes it: parse.nxos.reader.renest_paste). Before, the
+    fix merged into the file's flat tree: its port lines went in indented under a bare `interface Ethernet1/7`, so
+    the port's own margin lines after them read as global ones (`priority-flow-control mode on`: SYS002, the fix
+    "would add" it). Now the snippet merges into the blocks NX-OS has, its lines written as the file writes that block
+    (at the margin; indented in a port block the paste types indented), and the fixed file reads as the switch
+    would: every finding the fix names gone, none added, by the fix's own check and by a plain lint of the file."""
+    text = NXOS_FLAT
+    if indented_port:  # (a paste may type one block indented among flat ones)
+        head, port = text.split("interface Ethernet1/7\n")
+        text = head + "interface Ethernet1/7\n" + "".join("  " + line + "\n" for line in port.splitlines())
+    path = tmp_path / "tor9.cfg"
+    path.write_text(text)
+    result = api.fix([path], "pfc-only", unsafe=True)
+    (dev,) = result.devices
+    assert dev.verified and not dev.introduced and not dev.unresolved, [f.message for f in dev.introduced]
+    added = [line[1:] for line in dev.diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    port_lines = [line for line in added if "service-policy type qos input" in line]
+    assert port_lines and all(line.startswith("  ") == indented_port for line in port_lines), added
+    fixed = tmp_path / "fixed" / "tor9.cfg"
+    fixed.parent.mkdir()
+    fixed.write_text(apply.SHAPES["cisco_nxos"].apply(text, "\n".join(
+        p.snippet for p in dev.parts if p.snippet is not None)))
+    before = {f.code for f in api.lint([path], "pfc-only").findings if fix._problem(f)}
+    after = api.lint([fixed], "pfc-only").findings
+    assert [f.message for f in after if fix._problem(f) and f.code not in before] == []
+    assert not any(f.code == "SYS002" for f in after)
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "tests/fixtures/raw").glob("*/*.cfg")) +
                          [ROOT / "examples/fabric/spine1.cfg"], ids=lambda p: p.name)
 def test_cli_replay_of_nothing_keeps_the_config(path):

@@ -13,6 +13,7 @@ reported rather than assumed. Nothing is ever sent to a device.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .. import capture, render
@@ -336,8 +337,39 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
     out.unresolved = [f for p in out.parts if p.printed or p.held for f in p.findings if f.fingerprint in fixed_prints]
     # What the operator sees on a plain re-lint: a problem is new unless the config had it, as a problem, at least
     # as severe (an unverified info the fix makes checkable, a warning it makes an error, keeps its fingerprint).
+    out.introduced = introduced(found_before, found_after, before, after)
+
+
+def introduced(found_before: list[Finding], found_after: list[Finding], before: list[Input],
+               after: list[Input]) -> list[Finding]:
+    """The problems a re-lint of ``after`` shows that ``before`` did not have, at least as severe. A finding keyed by
+    its place in the input (a line not read, SYS002) is the same one where its line only moved under the fix's added
+    lines: matched by the line's text, as often as the config had it."""
     known = {f.fingerprint: f.severity.rank for f in found_before if _problem(f)}
-    out.introduced = [f for f in found_after if _problem(f) and f.severity.rank > known.get(f.fingerprint, -1)]
+    lines_before, lines_after = ({i.path: i.text.splitlines() for i in inputs} for inputs in (before, after))
+    placed = Counter(_place(f, lines_before) for f in found_before if _problem(f))
+    new = []
+    for f in found_after:
+        if not _problem(f) or f.severity.rank <= known.get(f.fingerprint, -1):
+            continue
+        place = _place(f, lines_after)
+        if place is not None and placed[place] > 0:
+            placed[place] -= 1
+            continue
+        new.append(f)
+    return new
+
+
+def _place(finding: Finding, lines_by_path: dict[str, list[str]]) -> tuple | None:
+    """A finding keyed by the file and line it was read at (SYS002's `file:line#n`, n its place among the device's
+    issues, which a fixed issue before it shifts), without the line's number or n: its rule, device, port, severity,
+    JSON pointer and the text of that line; None for any other."""
+    src = finding.source
+    if src is None or src.line is None or not finding.key.startswith(src.describe()):
+        return None
+    lines = lines_by_path.get(src.file or "", [])
+    line = lines[src.line - 1].strip() if 0 < src.line <= len(lines) else None
+    return finding.code, finding.device, finding.port, finding.severity.rank, src.pointer, line
 
 
 def _problem(finding: Finding) -> bool:

@@ -17,8 +17,13 @@ from functools import partial
 from .. import rfc6902
 from ..errors import InputError
 from ..parse.eos.flat import renest as eos_renest
+from ..parse.eos.reader import outdent_ports as eos_ports
+from ..parse.eos.reader import session_config as eos_session
 from ..parse.mlx5 import is_state as mlx5_state
 from ..parse.nvue import is_commands as nvue_commands
+from ..parse.nxos.reader import outdent_ports as nxos_ports
+from ..parse.nxos.reader import renest_paste as nxos_renest
+from ..parse.nxos.reader import session_config as nxos_session
 from ..parse.sonic import index_range
 from ..parse.sonic.configdb import is_namespaced
 from ..platforms import PLATFORMS
@@ -384,36 +389,46 @@ def _setting(text: str, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) 
 
 
 def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists: tuple[str, ...] = (),
-               detached: tuple[str, ...] = (), nest: Callable[[str], str] | None = None) -> str:
+               detached: tuple[str, ...] = (), nest: Callable[[str], str] | None = None,
+               ports: Callable[[str], str] | None = None) -> str:
     """Hierarchical CLI (EOS, NX-OS) pasted in config mode: re-entering a block merges into it, a line
     replaces a sibling that sets the same thing (``prefixes`` name multi-value commands), `no X`
     replaces X, anything new goes at the end of its block (before a final `end`). A line of a list command
     (``lists``) adds to its block, and its `no` form removes that one line; so does the `no` form of a command
     in ``detached`` (the running config then shows neither). ``nest``: the platform's re-nesting of a paste that lost
-    its indentation (_flat_tree)."""
-    root, flat = _flat_tree(current.rstrip("\n"), nest)
+    its indentation, ``ports`` its reading of `interface` lines a template indented (_flat_tree)."""
+    root, flat = _flat_tree(current.rstrip("\n"), nest, ports)
     # (without its final newline, which _tree would hang under the last line as a filler child, making that line
     # a block that is added, never replacing the line it sets)
     _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
-    if flat:  # the snippet's lines written as the file writes its own: at the margin
+    if flat:  # the snippet's lines written as the file writes its own: at the margin, or (a paste that mixes both
+        # forms: a block typed indented among flat ones) as far in as the lines of its block the file has
         stack = [root]
         while stack:
             node = stack.pop()
-            if node.raw is not None and node.shown is None:
-                node.shown = node.raw.lstrip()
+            have = next((c.shown for c in node.children if c.shown is not None and not c.filler), "")
+            indent = have[:len(have) - len(have.lstrip())]
+            for c in node.children:
+                if c.raw is not None and c.shown is None:
+                    c.shown = indent + c.raw.lstrip()
             stack.extend(node.children)
     return "\n".join(root.lines()) + "\n"
 
 
-def _flat_tree(text: str, nest: Callable[[str], str] | None) -> tuple[_Node, bool]:
+def _flat_tree(text: str, nest: Callable[[str], str] | None,
+               ports: Callable[[str], str] | None = None) -> tuple[_Node, bool]:
     """The config's tree, and whether the file is a paste that lost its indentation (every command at the margin, as
     EOS still reads it: losslessd.parse.eos.flat). Such a file is nested as the switch reads it, each line keeping the
     text the file gives it, so a fix merges into the blocks the switch has and its lines go in at the margin too (an
     indented line among margin ones made the file read as a running-config, every port's margin lines global)."""
     nested = nest(text) if nest is not None else text
+    flat = nested != text
+    # (an `interface` line a template indented inside another block is the margin line of its own, as the reader has
+    # it: the snippet's port lines go into that block, written as the snippet writes them)
+    nested = ports(nested) if ports is not None else nested
     if nested == text:
         return _tree(text), False
-    return _tree(nested, text.split("\n")), True
+    return _tree(nested, text.split("\n")), flat
 
 
 def _blocks(into: _Node | None) -> dict[str, _Node]:
@@ -469,7 +484,8 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[st
 
 
 def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), detached: tuple[str, ...] = (),
-                nest: Callable[[str], str] | None = None, exclusive: tuple[str, ...] = ()) -> str:
+                nest: Callable[[str], str] | None = None, exclusive: tuple[str, ...] = (),
+                ports: Callable[[str], str] | None = None) -> str:
     """The snippet without the lines its block already has (a line that is the block's only one setting
     that thing, word for word), nor the `no` lines of ``detached`` commands whose line the block, where the config
     has it, does not have (a detach of what is not attached, which the switch may refuse); a block header stays
@@ -477,7 +493,7 @@ def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), deta
     fold into one. A line of one of the ``exclusive`` commands goes after the `no` form of each line of another of
     them that its block holds (the switch may keep both, or refuse the line)."""
     patch = _tree(snippet.rstrip("\n"))
-    _keep_changes(_flat_tree(current.rstrip("\n"), nest)[0], patch, prefixes, detached, exclusive)
+    _keep_changes(_flat_tree(current.rstrip("\n"), nest, ports)[0], patch, prefixes, detached, exclusive)
     lines = patch.lines()
     folded = [line for i, line in enumerate(lines) if not (i and line.strip() == lines[i - 1].strip() == "!")]
     return "\n".join(folded) + "\n"
@@ -709,14 +725,27 @@ EOS_SETTINGS = ("random-detect ecn minimum-threshold",)
 # A flat EOS paste indented as EOS reads it, its `exit` and `end` kept: fix writes the file back (eos.flat.renest).
 EOS_NEST = partial(eos_renest, blank_exits=False)
 
+# A configuration-session transcript (prompts, output) is no file a snippet goes into: its commands as the config they
+# make (the reader's own reading of it) are.
+SESSION_FORM = "as the configuration session's commands make it"
+
+
+def _session_config(session: Callable[[str], str | None], text: str) -> str:
+    made = session(text)
+    return text if made is None else made.rstrip("\n") + "\n"  # (the blanked output after the last command: gone)
+
+
 # By the name a platform record gives (losslessd.platforms, Platform.fix).
 SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
-    "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=EOS_NEST),
-                     partial(cli_changes, prefixes=EOS_SETTINGS, nest=EOS_NEST)),
-    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_REMOVED),
-                      partial(cli_changes, detached=NXOS_REMOVED, exclusive=NXOS_EXCLUSIVE)),
+    "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=EOS_NEST, ports=eos_ports),
+                     partial(cli_changes, prefixes=EOS_SETTINGS, nest=EOS_NEST, ports=eos_ports),
+                     normalize=partial(_session_config, eos_session), normal_form=SESSION_FORM),
+    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_REMOVED, nest=nxos_renest, ports=nxos_ports),
+                      partial(cli_changes, detached=NXOS_REMOVED, exclusive=NXOS_EXCLUSIVE, nest=nxos_renest,
+                              ports=nxos_ports),
+                      normalize=partial(_session_config, nxos_session), normal_form=SESSION_FORM),
     # NVUE: `nv set` commands apply to a file of them; a startup.yaml or `nv config show` tree takes them on the switch.
     "set_lines": Shape(replace_set_lines, set_changes, takes=nvue_commands,
                        other_form="the config is an NVUE YAML tree (startup.yaml, `nv config show`), the fix `nv set` "

@@ -1276,6 +1276,18 @@ def writable(name: str, what: str, fix: str, source: Source | None = None) -> st
                      f"digits and _ . : / @ - only, up to 64 characters); {fix}", file=file, line=line)
 
 
+def _read_binding(name: str, what: str, source: Source | None = None) -> None:
+    """InputError where the device attaches a policy on a line the parser could not read (its name empty: NX-OS
+    parse.nxos.reader.POLICY_UNREAD, a `service-policy` line cut in two): a snippet that attaches its own policy there
+    must detach that one first, and cannot name it."""
+    if name:
+        return
+    file, line = (source.file, source.line) if source is not None and source.file else (None, None)
+    raise InputError(f"{what} is on a line losslessd could not read (the lint's SYS002 names it), so a snippet cannot "
+                     "detach it before attaching its own; correct that line (the policy's name on the same line) and "
+                     "run again", file=file, line=line)
+
+
 def _check_names(prof: Profile) -> None:
     """Every name from the input a template writes (a port's, its port-channel's, its SONiC keys', the policies the
     device attaches, the device's egress profile and pool), before any template runs; the device's
@@ -1286,12 +1298,14 @@ def _check_names(prof: Profile) -> None:
         if port.bundle is not None:
             writable(port.bundle, f"port {port.name}: port-channel name", "rename the port-channel", at)
         for point, name in (port.attached | port.bundle_attached).items():
+            _read_binding(name, f"port {port.name}: the service policy it attaches ({point})", at)
             writable(name, f"port {port.name}: service policy ({point}) name", "rename the policy-map", at)
         for table, keys in port.keys.items():
             for key, _ in keys.values():
                 for part in re.split(r"[|,]", key):  # ("<host>|<asic>|<port>,<port>|<index>")
                     writable(part, f"port {port.name}: {table} key {quoted(key, _SHOWN)}: part", "rename the key", at)
     for point, name in (prof.attached or {}).items():
+        _read_binding(name, f"system qos: the service policy it attaches ({point})")
         writable(name, f"system qos service policy ({point}) name", "rename the policy-map")
     if prof.egress is not None:
         for table, names in (("BUFFER_PROFILE", [prof.egress.profile, *prof.egress.profiles]),

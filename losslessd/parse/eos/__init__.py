@@ -76,9 +76,11 @@ def sniff(inp: Input) -> bool:
 
 
 # The queue block lines of a running config (three blanks in, under an interface or qos profile, as `show
-# running-config` indents them): `tx-queue N` on a Sand switch, `uc-tx-queue N`/`mc-tx-queue N` on a Trident/Tomahawk
-# one (Arista AVD eos_cli_config_gen schema: qos_profiles.tx_queues vs uc_tx_queues; EOS User Manual, QoS).
-_QUEUE_BLOCK = lazy(r"^ {3}(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
+# running-config` indents them; at the margin in a paste that lost its indentation, or after a session's prompt,
+# `(config-qos-profile-P)#uc-tx-queue 3`): `tx-queue N` on a Sand switch, `uc-tx-queue N`/`mc-tx-queue N` on a
+# Trident/Tomahawk one (Arista AVD eos_cli_config_gen schema: qos_profiles.tx_queues vs uc_tx_queues; EOS User Manual,
+# QoS). (A sub-mode command: at the margin it is a paste's.)
+_QUEUE_BLOCK = lazy(r"^(?: {3}|\S*\(config[^)]*\)# ?)?(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
 
 
 def queue_family(texts: Iterable[str]) -> str | None:

@@ -209,11 +209,23 @@ class EosConfig:
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
+def session_config(text: str, path: str = "", issues: list[ParseIssue] | None = None) -> str | None:
+    """The running-config a configuration-session transcript makes, line numbers kept (None: no transcript). EOS
+    indents a sub-mode's commands by three spaces; a refused command is a SYS002 on ``issues``. `fix` applies a
+    snippet to this form of a transcript."""
+    return config_session(text, "   ", path, issues, platform=PLATFORM)
+
+
+def outdent_ports(text: str) -> str:
+    """Each `interface` line a template indented inside another block at the margin, its lines after it its own
+    (clitext.outdent_interface_lines), line numbers kept: the blocks EOS has. `fix` merges a snippet into them."""
+    return outdent_interface_lines(text, _names_port, _takes_no_interface)
+
+
 def read(inputs: list[Input]) -> EosConfig:
     cfg = EosConfig()
     for inp in inputs:
-        # EOS indents a sub-mode's commands by three spaces; a refused command is a SYS002 on cfg.issues
-        session = config_session(inp.text, "   ", inp.path, cfg.issues, platform=PLATFORM)
+        session = session_config(inp.text, inp.path, cfg.issues)
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_eos(inp)
@@ -304,8 +316,7 @@ class _Reader(TreeReader):
     def config_text(self) -> str:
         text = self.inp.text
         # (EOS User Manual, Command Modes: a command the current mode does not take runs in the enclosing one)
-        return outdent_interface_lines(flat.renest(_blank_free_text(text) if "EOF" in text else text), _names_port,
-                                       _takes_no_interface)
+        return outdent_ports(flat.renest(_blank_free_text(text) if "EOF" in text else text))
 
     def top(self, node: Node) -> None:
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)

@@ -182,9 +182,10 @@ def is_script(text: str) -> bool:
 
 # The programs a host's setup steps run, as guides print them one a line without a `#!` line (`sudo mlnx_qos -i IF
 # --trust dscp`, `echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class`, `cma_roce_tos -d mlx5_0 -t 106`): every
-# command of such a list runs one of them, or is a shell variable's assignment.
+# command of such a list runs one of them, or is a shell variable's assignment. (`set`: the shell's own options,
+# `set -eu`, which losslessd's host script starts with: a fix appended to such steps reads back as them.)
 _STEP_PROGRAMS = frozenset(("mlnx_qos", "echo", "cma_roce_tos", "cat", "ethtool", "ip", "sysctl", "modprobe", "mkdir",
-                            "lldptool", "dcb", "ibdev2netdev", "show_gids", "export"))
+                            "lldptool", "dcb", "ibdev2netdev", "show_gids", "export", "set"))
 # (an assignment's value one word: `IF=${1:?usage: setup.sh <iface>}` too, bash(1) Parameter Expansion; an expansion
 # is one token only where it holds a blank, which \S cannot cross: `${a}` read either way made each one a choice, and
 # a line of 40 of them before a blank took 2^40 tries to refuse, in sniffing every input)

@@ -14,6 +14,7 @@ port-channels' members (`show port-channel summary`, `show interface port-channe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ... import capture
 from ...model import Device, Neighbor, ParseIssue
@@ -60,6 +61,20 @@ def sniff(inp: Input) -> bool:
 MODEL = re.compile(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
 
 
+# A network-qos class's pause line as a config, a paste or a session's prompt (`(config-pmap-nqos-c)# pause ...`)
+# writes it: `pause pfc-cos N` in the Nexus 9000's system-defined c-8q-nqN classes (Nexus 9000 NX-OS QoS Configuration
+# Guide, PFC chapter), `pause no-drop` in the Nexus 3000's user classes (Nexus 3000 NX-OS QoS Configuration Guide; the
+# SDN Nexus 3132 RoCE configuration): render.families' n9k and n3k.
+_PAUSE_LINE = re.compile(r"^(?:\S*\(config[^)]*\)# ?)?[ \t]*pause (pfc-cos|no-drop)\b", re.MULTILINE)
+
+
+def pause_family(texts: Iterable[str]) -> str | None:
+    """The family (render.families) a config's own network-qos pause lines show, which the switch took: n9k for
+    `pause pfc-cos`, n3k for `pause no-drop`; None where it shows none, or both."""
+    seen = {"n9k" if m[1] == "pfc-cos" else "n3k" for text in texts for m in _PAUSE_LINE.finditer(text)}
+    return seen.pop() if len(seen) == 1 else None
+
+
 def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
@@ -68,6 +83,7 @@ def parse(inputs: list[Input], name: str) -> Device:
                                               {**VERSION, "lldp": _LLDP, "channels": _PORT_CHANNELS})
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
     device.hardware, device.hardware_source = captured_model(inputs, PLATFORM, MODEL, found) or (None, None)
+    device.config_family = pause_family(c.text for c in configs)
     for cap in found:
         if "channels" in cap.last:
             sec = cap.last["channels"]

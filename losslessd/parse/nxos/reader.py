@@ -209,6 +209,12 @@ class NxosConfig:
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
+def session_config(text: str, path: str = "", issues: list[ParseIssue] | None = None) -> str | None:
+    """The commands of a configuration-session transcript as the config they make, unindented (read() nests them),
+    line numbers kept; None: no transcript. `fix` applies a snippet to this form of a transcript."""
+    return config_session(text, "", path, issues, _refuses, PLATFORM)
+
+
 def read(inputs: list[Input]) -> NxosConfig:
     cfg = NxosConfig()
     for inp in inputs:
@@ -217,7 +223,7 @@ def read(inputs: list[Input]) -> NxosConfig:
         # is (indent_flat_qos, indent_flat_interfaces), not by the prompt's mode name: NX-OS's do not always extend
         # their parent's (config-pmap-qos, then config-pmap-c-qos for its class), and a sibling (the next `class`, the
         # next `interface`) shows the same prompt as the mode it leaves.
-        session = config_session(inp.text, "", inp.path, cfg.issues, _refuses, PLATFORM)
+        session = session_config(inp.text, inp.path, cfg.issues)
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_nxos(inp)
@@ -326,6 +332,19 @@ def _interface_only(words: list[str]) -> bool:
 
 def _interface_head(mode: str | None, words: list[str]) -> str | None:
     return "if" if mode is None and words[:1] in (["interface"], ["port-profile"]) else None
+
+
+def outdent_ports(text: str) -> str:
+    """Each `interface` line a template indented inside another block at the margin, its lines after it its own
+    (clitext.outdent_interface_lines), line numbers kept: the blocks NX-OS has. `fix` merges a snippet into them."""
+    return outdent_interface_lines(text, lambda w: bool(_ethernets(w[1:]) or _PORT_CHANNEL.match(" ".join(w[1:]))),
+                                   lambda head: head[:1] == ["interface"] or head[:2] == ["vrf", "context"])
+
+
+def renest_paste(text: str) -> str:
+    """A config-mode paste that lost its indentation indented as NX-OS reads it (its QoS blocks, then its interfaces),
+    every line's number kept; other text comes back unchanged. `fix` merges a snippet into this form of a paste."""
+    return indent_flat_interfaces(indent_flat_qos(text))
 
 
 def indent_flat_interfaces(text: str) -> str:
@@ -466,9 +485,7 @@ class _Reader(TreeReader):
     def config_text(self) -> str:
         # A configuration-mode command typed in a sub-mode leaves it (_refuses); neither an interface nor `vrf
         # context` takes `interface` (clitext.outdent_interface_lines).
-        return outdent_interface_lines(indent_flat_interfaces(indent_flat_qos(self.inp.text)),
-                                       lambda w: bool(_ethernets(w[1:]) or _PORT_CHANNEL.match(" ".join(w[1:]))),
-                                       lambda head: head[:1] == ["interface"] or head[:2] == ["vrf", "context"])
+        return outdent_ports(renest_paste(self.inp.text))
 
     def spell_words(self, node: Node) -> list[str]:
         """An interface line's words with the command it abbreviates written out (`prio mode on`: NX-OS runs
