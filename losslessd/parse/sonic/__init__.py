@@ -561,10 +561,6 @@ _NOT_ONE_PORT = re.compile(r"[,|]|^\s|\s$|\n\s|\s\n")
 # BUFFER_QUEUE's one or two rows.
 _RUN_MIN = 4
 
-# A measured prototype (docs/lint-at-scale.md "Session 38, part d"): a port whose PORT_QOS_MAP and PFC_WD rows repeat
-# an earlier port's takes that port's values with its own sources. It cost more than it saved; reverted.
-PORT_COPY = True
-
 
 # The same port names on every switch of a fleet (losslessd.sorting bounds the key of any name).
 _natural = lru_cache(maxsize=8192)(natural_key)
@@ -642,7 +638,6 @@ class _Builder:
         self._buffers()
         self._port_table()
         self._vlans()
-        self._copies = self._copy_plan() if PORT_COPY else {}
         self._port_qos()
         self._queues()
         self._priority_groups()
@@ -1276,26 +1271,6 @@ class _Builder:
                                 origin="config", source=e.source()))
         return out
 
-    def _copy_plan(self) -> dict[str, str]:
-        """port -> the earlier port whose PORT_QOS_MAP and PFC_WD rows (and PORT speed, admin status) it repeats."""
-        db = self.db
-        qos, wd = db.table("PORT_QOS_MAP"), db.table("PFC_WD")
-        for table in (qos, wd):
-            joined = "\n".join(table)
-            if joined.count("\n") != len(table) - 1 or _NOT_ONE_PORT.search(joined):
-                return {}
-        plan: dict[str, str] = {}
-        before: tuple | None = None
-        template = ""
-        for name, e in db.table("PORT").items():
-            q, w = qos.get(name), wd.get(name)
-            row = (q.fields if q is not None else None, w.fields if w is not None else None)
-            if row == before:
-                plan[name] = template
-            else:
-                before, template = row, name
-        return plan
-
     def _port_qos(self) -> None:
         """PORT_QOS_MAP: maps, trust, PFC, and the priorities pfcwd_sw_enable gives the watchdog."""
         table = self.db.table("PORT_QOS_MAP")
@@ -1308,15 +1283,9 @@ class _Builder:
         ports, wd_priorities, tc_to_pg_names, own_dscp = self.ports, self._wd_priorities, self._tc_to_pg_names, \
             self._own_dscp
         last_fields: dict | None = None  # (as in _queues: the entry before's fields, when found in recipes)
-        copies = self._copies
-        done: dict[str, tuple] = {}
-        pending: list = []
         for key, e in table.items():
             fields = e.fields
             if key == "global" or not fields:
-                continue
-            if copies and copies.get(key) in done:
-                pending.append((key, e))
                 continue
             if fields != last_fields:  # (an entry written as the one before: one comparison in C, no tuple hashed)
                 written = tuple(fields.items())
@@ -1326,10 +1295,6 @@ class _Builder:
                 except (KeyError, TypeError):  # not seen yet, or values that are not strings
                     last_fields = None
                     recipe = self._read_alike(recipes, written, self._qos_recipe, e, glob, has_maps)
-                    if recipes.get(written) is recipe:
-                        last_fields = fields
-            if last_fields is fields and copies:
-                done[key] = recipe
             names = _port_names(key)
             if not names:
                 continue
@@ -1352,30 +1317,8 @@ class _Builder:
                     tc_to_pg_names[name] = bound
                 if own:
                     own_dscp.add(name)  # a map we could not read leaves classification unknown
-        if pending:
-            self._copy_qos(pending, done)
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
-
-    def _copy_qos(self, pending: list, done: dict) -> None:
-        ports, copies = self.ports, self._copies
-        for name, e in pending:
-            t = copies[name]
-            tp = ports[t]
-            fixed, pfc, trust_field = done[t][:3]
-            port = ports[name]
-            port.update(fixed)
-            port["map_source"], port["pfc_enabled"] = e, None if pfc is None else list(pfc)
-            port["pfc_source"] = e.source("pfc_enable") if tp["_pfc_written"] else e
-            port["pfc_off_written"] = tp["pfc_off_written"]
-            if trust_field is not None:
-                port["trust_source"] = e.source(trust_field) if trust_field else e
-            port["_pfc_written"], port["_pfcq_written"] = tp["_pfc_written"], tp["_pfcq_written"]
-            self._wd_priorities[name] = self._wd_priorities[t]
-            if t in self._tc_to_pg_names:
-                self._tc_to_pg_names[name] = self._tc_to_pg_names[t]
-            if t in self._own_dscp:
-                self._own_dscp.add(name)
 
     def _qos_recipe(self, e: Entry, glob: Entry | None, has_maps: bool) -> tuple:
         """What one PORT_QOS_MAP entry sets, without where: (fields, PFC priorities, the field whose source is the
@@ -1751,16 +1694,9 @@ class _Builder:
         read: dict[tuple, tuple] = {}  # the fields as written -> what they set
         ports, wd_priorities = self.ports, self._wd_priorities
         last_fields: dict | None = None  # (as in _port_qos)
-        copies = self._copies
-        done: dict[str, tuple] = {}
         for key, e in table.items():
             if key == "GLOBAL":
                 continue
-            if copies:
-                t = copies.get(key)
-                if t in done:
-                    ports[key]["_wd"] = (done[t], e)
-                    continue
             fields = e.fields
             if fields != last_fields:
                 written = (fields.get("detection_time"), fields.get("restoration_time"), fields.get("action"))
@@ -1771,8 +1707,6 @@ class _Builder:
                     last_fields = None
                     detection, restoration, word, action, rule, refused = self._read_alike(
                         read, written, self._watchdog_settings, key, e, default_rule)
-                    if written in read:
-                        last_fields = fields
             if refused is not None:
                 for name in _port_names(key):
                     (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
@@ -1782,10 +1716,8 @@ class _Builder:
             for name in _port_names(key):
                 # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
                 # its source: a SharedPort makes it when it is first read (see _port_model).
-                settings = (True, wd_priorities.get(name), detection, restoration, poll, action, word, text)
-                (ports.get(name) or self.port(name, e))["_wd"] = (settings, e)
-                if last_fields is fields and copies:
-                    done[name] = settings
+                (ports.get(name) or self.port(name, e))["_wd"] = (
+                    (True, wd_priorities.get(name), detection, restoration, poll, action, word, text), e)
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
             if "watchdog" not in port and "_wd" not in port:
