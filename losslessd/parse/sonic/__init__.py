@@ -416,6 +416,10 @@ def _map_number(text: str, top: int) -> int:
 
 def _lane_count(text: str) -> int:
     """PORT lanes "0,1,2,3" -> 4 (sonic-swss buffermgrdyn.cpp counts the commas the same way)."""
+    # Digits and single commas, the usual text, are counted in C passes (each port has lanes of its own, so no memo
+    # spares the reading); anything else is read item by item.
+    if is_digits(text.replace(",", "")) and ",," not in text and text[0] != "," and text[-1] != ",":
+        return text.count(",") + 1
     lanes = [part.strip() for part in text.split(",")]
     if not all(is_digits(part) for part in lanes):
         raise ValueError(text)
