@@ -267,5 +267,5 @@ def test_docs_console_sessions_print_what_they_show(tmp_path, page, block):
     assert shown, f"{page}: a session that shows nothing"
     position = 0
     for line in shown:
-        assert line in printed[position:], f"{page} shows a line its session does not print (or not in this order):\n{line}"
+        assert line in printed[position:], f"{page} shows a line its session does not print (or not in order):\n{line}"
         position = printed.index(line, position) + 1
