@@ -205,7 +205,7 @@ def _synopses() -> list[tuple[str, str]]:
 
 
 def _command(words: list[str]):
-    """The click command the words name (`policy check` is the group's subcommand), and the words left."""
+    """The click command the words name (`policy check` is the group's subcommand)."""
     from losslessd.cli.main import COMMANDS, _load
 
     command = _load(words[0], *COMMANDS[words[0]])
@@ -247,6 +247,10 @@ def _doc_sessions() -> list[tuple[str, str]]:
             for block in _CONSOLE.findall(page.read_text(encoding="utf-8"))
             if all(_ECHO.match(line) or not line.startswith("$ ") or line.startswith("$ losslessd ")
                    for line in block.splitlines())]
+
+
+def test_docs_show_sessions_to_run():
+    assert {page for page, _ in _doc_sessions()} >= {"platforms.md", "infiniband.md"}
 
 
 @pytest.mark.parametrize(("page", "block"), _doc_sessions(), ids=lambda value: value if value.endswith(".md") else "")
