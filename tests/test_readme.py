@@ -186,3 +186,90 @@ def test_every_docs_page_is_linked_from_the_readme():
     linked = {target.split("#", 1)[0] for target in _LINK.findall(README.read_text(encoding="utf-8"))}
     pages = {f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")}
     assert sorted(pages - linked) == []
+
+
+_SYNOPSIS = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
+_BRACKETED = re.compile(r"\[(--[\w-]+)(?: ([^\]\[]+))?")
+
+
+def _synopses() -> list[tuple[str, str]]:
+    """(first line, text) of each `losslessd ...` command the README's sh blocks show, with its indented lines."""
+    out: list[tuple[str, str]] = []
+    for block in _SYNOPSIS.findall(README.read_text(encoding="utf-8")):
+        for line in block.splitlines():
+            if line.startswith("losslessd "):
+                out.append((line, line.split("#")[0]))
+            elif line.startswith(" ") and out and not line.lstrip().startswith("#"):
+                out[-1] = (out[-1][0], out[-1][1] + " " + line.split("#")[0])
+    return out
+
+
+def _command(words: list[str]):
+    """The click command the words name (`policy check` is the group's subcommand)."""
+    from losslessd.cli.main import COMMANDS, _load
+
+    command = _load(words[0], *COMMANDS[words[0]])
+    words = words[1:]
+    while words and hasattr(command, "list_commands") and words[0] in command.list_commands(None):
+        command, words = command.get_command(None, words[0]), words[1:]
+    return command
+
+
+def test_readme_synopses_name_options_values_and_defaults_the_commands_take():
+    """Each option a README synopsis shows (`[--fail-on error|warning|info]`, `[--concurrency 16]`) is one the command
+    takes, its choices are the command's and a number shown is the option's default: a renamed option, a new choice
+    or a changed default makes this fail until the README follows."""
+    from enum import Enum
+
+    synopses = _synopses()
+    assert any(first.startswith("losslessd lint PATH") for first, _ in synopses)
+    assert any(first.startswith("losslessd pull ") for first, _ in synopses)
+    for first, text in synopses:
+        command = _command(text.split()[1:])
+        params = {opt: param for param in command.params for opt in param.opts}
+        for option in re.findall(r"(?<![\w-])(--?[\w-]+)", text):
+            assert option in params, f"README shows `{option}` for `{first}`; the command has no such option"
+        for option, value in _BRACKETED.findall(text):
+            param, value = params[option], value.strip()
+            kind = param.type_descriptor.annotation
+            if isinstance(kind, type) and issubclass(kind, Enum) and "|" in value:
+                assert sorted(value.split("|")) == sorted(member.value for member in kind), (first, option)
+            elif re.fullmatch(r"\d+(\.\d+)?", value):
+                assert float(value) == float(param.default), f"README shows `{option} {value}`; default {param.default}"
+
+
+_CONSOLE = re.compile(r"^```console\n(\$ .*?)^```", re.M | re.S)
+_ECHO = re.compile(r'^\$ echo "(.*)" > ([\w.-]+)$')
+
+
+def _doc_sessions() -> list[tuple[str, str]]:
+    return [(page.name, block) for page in sorted((ROOT / "docs").glob("*.md"))
+            for block in _CONSOLE.findall(page.read_text(encoding="utf-8"))
+            if all(_ECHO.match(line) or not line.startswith("$ ") or line.startswith("$ losslessd ")
+                   for line in block.splitlines())]
+
+
+def test_docs_show_sessions_to_run():
+    assert {page for page, _ in _doc_sessions()} >= {"platforms.md", "infiniband.md"}
+
+
+@pytest.mark.parametrize(("page", "block"), _doc_sessions(), ids=lambda value: value if value.endswith(".md") else "")
+def test_docs_console_sessions_print_what_they_show(tmp_path, page, block):
+    """A docs page's console session of `echo "..." > FILE` and `losslessd ...` lines, run in a new folder, prints
+    the lines it shows (less `...`), in order."""
+    printed: list[str] = []
+    shown: list[str] = []
+    for line in block.rstrip("\n").splitlines():
+        if echo := _ECHO.match(line):
+            (tmp_path / echo.group(2)).write_text(echo.group(1) + "\n", encoding="utf-8")
+        elif line.startswith("$ losslessd "):
+            res = losslessd(*shlex.split(line)[2:], cwd=tmp_path)
+            assert res.returncode in (0, 1, 2) and "Traceback" not in res.stderr, res.stderr
+            printed += res.stdout.splitlines()
+        elif line.strip() not in ("...", ""):
+            shown.append(line)
+    assert shown, f"{page}: a session that shows nothing"
+    position = 0
+    for line in shown:
+        assert line in printed[position:], f"{page} shows a line its session does not print (or not in order):\n{line}"
+        position = printed.index(line, position) + 1

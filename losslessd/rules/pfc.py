@@ -363,8 +363,9 @@ class AggregateMembersDiffer(Rule):
     """The members of one link aggregate treat a lossless flow differently: PFC, or what else decides its treatment.
 
     ## What it checks
-    On a switch, the member ports of each link aggregate (SONiC PORTCHANNEL_MEMBER, EOS and NX-OS `channel-group`,
-    Junos `802.3ad aeN`, NVUE `bond member`), whether or not they were selected as RoCE-facing (a member with no QoS
+    On a switch, the member ports of each link aggregate (SONiC PORTCHANNEL_MEMBER, EOS, NX-OS, OS10 and Onyx
+    `channel-group` less a later `no channel-group`, Dell OS9 `channel-member` and LACP `port-channel N mode`, Junos
+    `802.3ad aeN`, NVUE `bond member`), whether or not they were selected as RoCE-facing (a member with no QoS
     entry of its own is the usual way to get here, and the per-port rules do not look at a port the selection leaves
     out):
     - PFC: a lossless priority of the policy that some members pause and others do not; one finding per member that
