@@ -1073,6 +1073,9 @@ MACROS_ONLY_TEMPLATE = """{% set default_cable = '5m' %}
     MACROS_ONLY_TEMPLATE,
     MACROS_ONLY_TEMPLATE.replace("{% import", "{# no import #}"),  # the macro alone
     "{%- include 'buffers_config.j2' %}\n",  # buffers.json.j2 of most SKUs (the SONiC buffer template HLD)
+    # Jinja's third form of reading another template (template designer docs, "Import")
+    "{% from 'buffers_config.j2' import generate_buffer_pool_and_profiles %}\n"
+    "{{ generate_buffer_pool_and_profiles() }}\n",
 ])
 def test_a_sku_template_naming_no_table_is_detected_as_sonic_and_refused(tmp_path, text):
     """Such a template was "cannot tell which platform" unless `--format sonic`: the macros and files SONiC's buffer

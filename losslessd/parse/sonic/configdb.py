@@ -307,11 +307,12 @@ _JINJA = re.compile(r"\{[%#{]")
 # What names a SONiC buffer or QoS template where it writes no CONFIG_DB table name (a Mellanox buffers_defaults_t1.j2
 # is macros over buffers_defaults_objects.j2): a `generate_` macro, as buffers_config.j2 and qos_config.j2 call them
 # (sonic-buildimage files/build_templates/: generate_port_lists, generate_buffer_pool_and_profiles,
-# generate_pg_profiles, generate_tc_to_pg_map...), or an include or import of one of the files those macros live in.
+# generate_pg_profiles, generate_tc_to_pg_map...), or an include, import or `from ... import` of one of the files those
+# macros live in (Jinja template designer docs: the three forms of reading another template).
 _SKU_TEMPLATE = re.compile(
     r"\{%-?\s*(?:macro\s+generate_\w+\s*\("
-    r"|(?:include|import)\s+['\"](?:buffers_config|buffers_defaults_objects|buffers_defaults_t\d|buffer_ports|qos_config"
-    r")\.j2['\"])")
+    r"|(?:include|import|from)\s+['\"](?:buffers_config|buffers_defaults_objects|buffers_defaults_t\d|buffer_ports|"
+    r"qos_config)\.j2['\"])")
 
 
 def is_sku_template(text: str) -> bool:
