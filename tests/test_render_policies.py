@@ -28,6 +28,7 @@ from losslessd.platforms import PLATFORMS
 from losslessd.policy import Policy
 from tests import render_golden
 from tests.clirun import losslessd
+from tests.part_sections import outside
 from tests.test_fix import PASTED, SPEED_LINE, _problems
 from tests.test_render_accepted import unlisted_lines, unlisted_sonic
 
@@ -100,6 +101,12 @@ def policies(draw) -> Policy:
 
 
 def _render(pol: Policy, platform: str, variant: str | None, specs: tuple[str, ...]) -> tuple[str, str | None]:
+    prof = profile_of(pol, platform, variant, specs)
+    return rnd.render(platform, prof), rnd.families.resolve(platform, prof.model, prof.family)
+
+
+def profile_of(pol: Policy, platform: str, variant: str | None, specs: tuple[str, ...]) -> rnd.Profile:
+    """The whole profile of ``specs`` (PORTS) on the platform's ``variant``, as `render` makes it."""
     names = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)
     top = (PLATFORMS[platform].limits.mtu_bytes or (0, 9216))[1]  # the platform's largest MTU (EOS 9214)
     facts = [rnd.parse_port_spec(f"{name}:{spec}") for name, spec in zip(names[:len(specs)], specs, strict=True)]
@@ -108,8 +115,7 @@ def _render(pol: Policy, platform: str, variant: str | None, specs: tuple[str, .
     opts = render_golden.options(platform, variant)
     # (as `render --sku` does: the SKU's stock egress profile, for lossless queues outside the stock 3-4)
     egress = rnd.sku_egress(skutables.lookup(opts["hwsku"])) if "hwsku" in opts else None
-    prof = rnd.profile(pol, facts, pool_bytes=pool, egress=egress, **opts)
-    return rnd.render(platform, prof), rnd.families.resolve(platform, prof.model, prof.family)
+    return rnd.profile(pol, facts, pool_bytes=pool, egress=egress, **opts)
 
 
 def _above_info(tmp: Path, platform: str, pol: Policy, text: str) -> list[str]:
@@ -178,7 +184,12 @@ def test_fix_under_a_generated_policy_clears_what_it_fixes(tmp_path_factory, pla
             assert any(reason in dev.message for reason in REFUSALS), dev.message
             continue
         assert dev.verified and not dev.unresolved and not dev.introduced, (
-            [f.code for f in dev.unresolved], [f"{f.code} {f.message}" for f in dev.introduced])
+            [f"{f.code} {f.message}" for f in dev.unresolved], [f"{f.code} {f.message}" for f in dev.introduced])
+        # A safe part writes only statements of its own sections, none of a disruptive one (tests/part_sections.py).
+        pfc_now = {p.name: set(p.pfc_enabled or ()) for p in before.fabric.devices[dev.device].ports.values()}
+        for part in dev.parts:
+            if part.printed and part.label == "safe":
+                assert outside(platform, part.snippet, part.sections, True, pfc_now) == [], part.sections
         fixed = {f.fingerprint for p in dev.parts for f in p.findings}
         printed = [p.snippet for p in dev.parts if p.snippet is not None]
         current = path.read_text()

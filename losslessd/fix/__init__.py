@@ -19,7 +19,7 @@ from .. import capture, render
 from ..errors import InputError, internal_error_message
 from ..limits import read_text
 from ..lint.engine import LintResult, run
-from ..lint.finding import Finding, Severity
+from ..lint.finding import Finding, Severity, few
 from ..lint.registry import all_rules
 from ..model import Device, Fabric, SchedulerType
 from ..parse import parser_for, sonic
@@ -46,10 +46,11 @@ class Part:
     notes: list[str] = field(default_factory=list)  # what the snippet cannot say (render.operator_notes)
     empty: bool = False  # the platform's template writes nothing for these sections: no fix, never a blank one
     held: bool = False  # (empty) what it writes, the device's config holds already (the snippet cut to nothing)
+    refused: str | None = None  # a fact of the device this section needs is missing (render.refusal): no fix, why
 
     @property
     def withheld(self) -> bool:
-        return self.snippet is None and not self.empty
+        return self.snippet is None and not self.empty and self.refused is None
 
     @property
     def printed(self) -> bool:
@@ -197,9 +198,6 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for _, disruptive, sections, ports in asked:
         for port in ports:
             by_port.setdefault((label(disruptive, sections, port), port), set()).update(sections)
-    groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
-    for (disruptive, port), sections in by_port.items():
-        groups.setdefault((disruptive, frozenset(sections)), set()).add(port)
     if device.opensm is not None:  # a subnet manager's numbers come from the policy alone
         prof = render_opensm.profile(policy)
     else:
@@ -220,6 +218,14 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                                                - set(policy.scheduler.strict_allowed or ()))),
                        weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))),
                        ports=[replace(p, carries=None) if p.name in remapped else p for p in made.ports])
+    # A section a port lacks a fact for (an NX-OS pause buffer with no cable length stated) is refused on that port
+    # alone: its other sections, and the other ports, keep their parts.
+    refused = _refused(device.platform, prof, by_port) if isinstance(prof, render.Profile) else {}
+    groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
+    for (disruptive, port), sections in by_port.items():
+        kept = frozenset(s for s in sections if (port, s) not in refused)
+        if kept:
+            groups.setdefault((disruptive, kept), set()).add(port)
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db(inputs or _read(device)) if device.platform == "sonic" else None
@@ -244,7 +250,42 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                 db = sonic_applied(db, snippet)
         parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes,
                           empty=empty))
+    # One refused part per label, section and reason, naming its ports (the reason said once, not once a port).
+    no_fix: dict[tuple[bool, str, str], dict[str, None]] = {}
+    for (port, section), why in refused.items():
+        for disruptive in (False, True):
+            if (disruptive, port) in by_port and section in by_port[disruptive, port]:
+                no_fix.setdefault((disruptive, section, why.removeprefix(f"port {port}: ")), {})[port] = None
+    for (disruptive, section, why), named in sorted(no_fix.items()):
+        ports = list(named)
+        group = [f for f, was, wants, _ in asked if f is not None and section in wants and f.port in named
+                 and label(was, wants, f.port) == disruptive]
+        parts.append(Part("disruptive" if disruptive else "safe", [section], group, None,
+                          refused=f"{'port' if len(ports) == 1 else 'ports'} {few(ports)}: {why}"))
     return parts
+
+
+def _refused(platform: str, prof: render.Profile, by_port: dict[tuple[bool, str | None], set[str]],
+             ) -> dict[tuple[str, str], str]:
+    """(port, section) -> why the section cannot be rendered on that port (render.refusal: a missing fact). Each
+    section is checked on all its ports at once, and port by port only where that refuses (16,000 ports stay cheap)."""
+    ports = {p.name: p for p in prof.ports}
+    wanted: dict[str, list[str]] = {}
+    for (_, port), sections in by_port.items():
+        for section in sections:
+            if port is not None and port in ports:
+                wanted.setdefault(section, []).append(port)
+    out: dict[tuple[str, str], str] = {}
+    for section, names in sorted(wanted.items()):
+        names = list(dict.fromkeys(names))
+        if render.refusal(platform, replace(prof, sections=frozenset({section}),
+                                            ports=[ports[n] for n in names])) is None:
+            continue
+        for name in names:
+            why = render.refusal(platform, replace(prof, sections=frozenset({section}), ports=[ports[name]]))
+            if why is not None:
+                out[name, section] = why
+    return out
 
 
 _NO_COMMAND = frozenset(("{", "}", "{}"))  # (lines of a Junos or JSON block that change nothing alone)
@@ -331,9 +372,12 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
         out.diff_note = f"{out.diff_note}; {note}" if out.diff_note else note
         return
     out.verified = True
-    fixed_prints = {f.fingerprint for f in found_after}
     # (a part cut to nothing, held: its findings are the other parts' to clear)
-    out.unresolved = [f for p in out.parts if p.printed or p.held for f in p.findings if f.fingerprint in fixed_prints]
+    fixed = {f.fingerprint for p in out.parts if p.printed or p.held for f in p.findings}
+    # Still there: what the re-lint reports as a problem, in its words. A finding the fixed config leaves only as an
+    # unverified info (Junos QFX5000 ECN002: the probability fixed, the fill levels as unconvertible as before) is
+    # no longer a problem, as `introduced` counts; its old message ("probability 100 %") would be false.
+    out.unresolved = [f for f in found_after if f.fingerprint in fixed and _problem(f)]
     # What the operator sees on a plain re-lint: a problem is new unless the config had it, as a problem, at least
     # as severe (an unverified info the fix makes checkable, a warning it makes an error, keeps its fingerprint).
     known = {f.fingerprint: f.severity.rank for f in found_before if _problem(f)}
