@@ -18,7 +18,6 @@ from functools import cache
 
 from losslessd.platforms import PLATFORMS
 from losslessd.render import DISRUPTIVE_SECTIONS
-
 from tests.test_render_accepted import _TOKENS
 
 _SCHED_ECN = frozenset({"scheduler", "ecn"})

@@ -47,6 +47,7 @@ class Part:
     empty: bool = False  # the platform's template writes nothing for these sections: no fix, never a blank one
     held: bool = False  # (empty) what it writes, the device's config holds already (the snippet cut to nothing)
     refused: str | None = None  # a fact of the device this section needs is missing (render.refusal): no fix, why
+    refused_on: tuple[str, ...] = ()  # (refused) the ports it is refused on
 
     @property
     def withheld(self) -> bool:
@@ -135,7 +136,15 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     # (a follow-up the facts cannot render, an ECN section for a port of unknown speed: the first fix stands, its
     # introduced problems listed, rather than no fix at all; one the policy cannot have on the platform, a strict CNP
     # queue below the new lossless one on EOS, is refused: no fix of this device can clear what the first brings)
-    return out if again.message is not None and not again.limit else again
+    if again.message is not None and not again.limit:
+        return out
+    # A follow-up section refused on a port (NX-OS: the pause buffer an ECN part's new Kmin needs, with no cable length
+    # stated) lists the problems it was for, which stay introduced.
+    for part in again.parts:
+        if part.refused is not None and not part.findings:
+            part.findings = [f for f in again.introduced if f.port in part.refused_on
+                             and part.sections[0] in rules[f.code].fix_sections_for(f)]
+    return again
 
 
 def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
@@ -220,10 +229,11 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                        ports=[replace(p, carries=None) if p.name in remapped else p for p in made.ports])
     # A section a port lacks a fact for (an NX-OS pause buffer with no cable length stated) is refused on that port
     # alone: its other sections, and the other ports, keep their parts.
-    refused = _refused(device.platform, prof, by_port) if isinstance(prof, render.Profile) else {}
+    refused: dict[tuple[str, str], str] = (_refused(device.platform, prof, by_port)
+                                           if isinstance(prof, render.Profile) else {})
     groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
     for (disruptive, port), sections in by_port.items():
-        kept = frozenset(s for s in sections if (port, s) not in refused)
+        kept = frozenset(s for s in sections if port is None or (port, s) not in refused)
         if kept:
             groups.setdefault((disruptive, kept), set()).add(port)
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
@@ -257,11 +267,12 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             if (disruptive, port) in by_port and section in by_port[disruptive, port]:
                 no_fix.setdefault((disruptive, section, why.removeprefix(f"port {port}: ")), {})[port] = None
     for (disruptive, section, why), named in sorted(no_fix.items()):
-        ports = list(named)
+        names = list(named)
         group = [f for f, was, wants, _ in asked if f is not None and section in wants and f.port in named
                  and label(was, wants, f.port) == disruptive]
         parts.append(Part("disruptive" if disruptive else "safe", [section], group, None,
-                          refused=f"{'port' if len(ports) == 1 else 'ports'} {few(ports)}: {why}"))
+                          refused=f"{'port' if len(names) == 1 else 'ports'} {few(names)}: {why}",
+                          refused_on=tuple(names)))
     return parts
 
 
