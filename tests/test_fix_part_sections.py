@@ -114,9 +114,9 @@ def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):
         "safe", ["buffer"], [("ECN004", "Ethernet1/2")])
     assert refused.refused == ("port Ethernet1/2: cable length unknown, so its PFC headroom cannot be sized (buffer "
                                "section)")
-    printed = [p for p in dev.parts if p.printed]
-    assert {(f.code, f.port) for p in printed for f in p.findings} >= {("WDG002", "Ethernet1/2"),
-                                                                      ("ECN003", "Ethernet1/3")}
+    # (the watchdog is switch-wide on NX-OS: a part of it for other ports may find it written already, held)
+    fixed = {(f.code, f.port) for p in dev.parts if p.printed or p.held for f in p.findings}
+    assert fixed >= {("WDG002", "Ethernet1/2"), ("ECN003", "Ethernet1/3")} and any(p.printed for p in dev.parts)
     text = fix_output.text(fix.FixResult(lint=before, devices=[dev], unsafe=False))
     assert f"SAFE fix (buffer) for ECN004 Ethernet1/2: no fix, {refused.refused} (each finding says how)" in text
     data = json.loads(fix_output.as_json(fix.FixResult(lint=before, devices=[dev], unsafe=False)))

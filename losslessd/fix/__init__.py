@@ -228,14 +228,20 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                        weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))),
                        ports=[replace(p, carries=None) if p.name in remapped else p for p in made.ports])
     # A section a port lacks a fact for (an NX-OS pause buffer with no cable length stated) is refused on that port
-    # alone: its other sections, and the other ports, keep their parts.
+    # alone, with the findings that need it (none of their other sections is written for them: half a fix); the
+    # port's other findings, and the other ports, keep their parts.
     refused: dict[tuple[str, str], str] = (_refused(device.platform, prof, by_port)
                                            if isinstance(prof, render.Profile) else {})
+    before_refusals = by_port
+    if refused:
+        by_port = {}
+        for _, disruptive, sections, ports in asked:
+            for port in ports:
+                if port is None or not any((port, s) in refused for s in sections):
+                    by_port.setdefault((label(disruptive, sections, port), port), set()).update(sections)
     groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
     for (disruptive, port), sections in by_port.items():
-        kept = frozenset(s for s in sections if port is None or (port, s) not in refused)
-        if kept:
-            groups.setdefault((disruptive, kept), set()).add(port)
+        groups.setdefault((disruptive, frozenset(sections)), set()).add(port)
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db(inputs or _read(device)) if device.platform == "sonic" else None
@@ -264,7 +270,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     no_fix: dict[tuple[bool, str, str], dict[str, None]] = {}
     for (port, section), why in refused.items():
         for disruptive in (False, True):
-            if (disruptive, port) in by_port and section in by_port[disruptive, port]:
+            if (disruptive, port) in before_refusals and section in before_refusals[disruptive, port]:
                 no_fix.setdefault((disruptive, section, why.removeprefix(f"port {port}: ")), {})[port] = None
     for (disruptive, section, why), named in sorted(no_fix.items()):
         names = list(named)

@@ -1254,17 +1254,14 @@ def render(platform: str, prof) -> str:
 
 def refusal(platform: str, prof: Profile) -> str | None:
     """Why ``prof`` (a fix's sections on some of its ports) cannot be rendered for want of a fact of the device (a
-    port's speed or cable length, SONiC's pool or SKU headroom, the model where the section's commands differ between
-    families): a fix refuses that section alone, its other parts
+    port's speed or cable length, SONiC's pool or SKU headroom): a fix refuses that section alone, its other parts
     go on. None where nothing is missing. PolicyLimit is raised: the policy, not the device, is what no part can
     have."""
     prof = replace(prof, platform=platform)
-    family = families.resolve(platform, prof.model, prof.family)
     try:
-        # (the family: a device whose model is unknown, or one no family renders, keeps the sections all families
-        # write alike, the watchdog among them)
-        families.require(platform, family, prof.model, prof.sections, prof.model_source)
-        _check_facts(platform, prof, family)
+        # (not the family: a model no family renders, a Nexus 7000, takes none of the platform's commands, so its whole
+        # fix is refused by render(), as is one whose model is unknown)
+        _check_facts(platform, prof, families.resolve(platform, prof.model, prof.family))
     except PolicyLimit:
         raise
     except InputError as exc:
