@@ -426,19 +426,23 @@ def test_json_output_validates():
     assert {f["label"] for f in leaf1["fixes"]} == {"safe", "disruptive"}
 
 
-def test_device_without_facts_gets_a_message_and_the_others_their_fixes(tmp_path):
-    """One device's SONiC config lacks port speeds (no ECN thresholds can be worked out); the other is fixed."""
+def test_device_without_facts_gets_its_section_refused_and_the_others_their_fixes(tmp_path):
+    """One device's SONiC config lacks port speeds (no ECN thresholds can be worked out): its ECN part is refused,
+    naming the ports and the missing fact, once; the other device is fixed."""
     good = json.loads(_broken_config("ECN001", "sonic"))
     bad = {table: rows for table, rows in good.items() if table != "PORT"}
     (tmp_path / "leafgood.json").write_text(json.dumps(good, indent=2))
     (tmp_path / "leafbad.json").write_text(json.dumps(bad, indent=2))
     result = api.fix([tmp_path], POLICY)
     by_name = {d.device: d for d in result.devices}
-    assert "speed unknown" in by_name["leafbad"].message and not by_name["leafbad"].parts
+    (part,) = by_name["leafbad"].parts
+    assert part.snippet is None and not part.withheld and part.sections == ["ecn"]
+    assert part.refused == ("ports Ethernet0, Ethernet4, Ethernet8: speed unknown, so its ECN thresholds cannot be "
+                            "worked out")
     assert by_name["leafgood"].parts and by_name["leafgood"].verified
     res = losslessd("fix", str(tmp_path))
-    assert res.returncode == 1 and "no fix: cannot work out a fix: port Ethernet0: speed unknown" in res.stdout
-    assert "leafgood  (sonic" in res.stdout
+    assert res.returncode == 1 and f"ECN001 Ethernet0, Ethernet4, Ethernet8: no fix, {part.refused}" in res.stdout
+    assert "1 refused for a fact the input lacks (fix by hand)" in res.stdout and "leafgood  (sonic" in res.stdout
 
 
 def test_an_nvue_yaml_tree_is_fixed_by_reading_it_with_the_commands_not_by_appending_them(tmp_path):
@@ -993,13 +997,18 @@ def test_jvd_curly_config_maps_fix_resolves_on_its_own_class(tmp_path):
     assert [f.code for f in api.lint([fixed], POLICY).findings if f.severity != Severity.info] == []
 
 
-def test_jvd_curly_config_whole_fix_refuses_with_a_reason(tmp_path):
-    """Every fixable finding at once needs ECN thresholds, hence port speeds the JVD config does not write: refused,
-    saying which fact is missing, rather than a snippet that does not resolve."""
+def test_jvd_curly_config_refuses_the_ecn_it_lacks_speeds_for_and_fixes_the_rest(tmp_path):
+    """ECN thresholds need port speeds the JVD config does not write: the ECN part is refused, saying which fact is
+    missing, rather than a snippet that does not resolve; the maps and PFC part (whose new PFC profile carries the
+    policy's watchdog, so binding it turns no watchdog off) is printed and verified."""
     path = _jvd_broken(tmp_path)
     result = fix.plan(api.lint([path], POLICY), unsafe=True, model="qfx5240-64od")
     (dev,) = result.devices
-    assert dev.message and "speed unknown" in dev.message and not dev.parts
+    assert dev.message is None and dev.verified and not dev.unresolved and not dev.introduced
+    (ecn,) = [p for p in dev.parts if p.refused is not None]
+    assert ecn.sections == ["ecn"] and "speed unknown" in ecn.refused and {f.code for f in ecn.findings} == {"ECN001"}
+    (printed,) = [p for p in dev.parts if p.printed]
+    assert printed.sections == ["maps", "pfc"] and "pfc-watchdog detection" in printed.snippet
 
 
 NXOS_LEAF = ROOT / "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg"  # no-drop c-8q-nq3 (pause pfc-cos 3), ECN on q3
@@ -1106,7 +1115,7 @@ def test_a_part_the_template_writes_nothing_for_is_no_fix_never_a_blank_snippet(
     data = json.loads(fix_output.as_json(result))
     jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
     assert data["devices"][0]["fixes"][0] | {"findings": None} == {
-        "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "snippet": None,
+        "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "refused": None, "snippet": None,
         "apply_with": None, "findings": None, "notes": []}
 
 

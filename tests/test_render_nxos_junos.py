@@ -142,15 +142,17 @@ def test_any_subset_of_sections_is_a_whole_config(platform, sections):
     assert device.issues == []
     traces = {"watchdog": ("watch-dog", "pfc-watchdog"), "maps": ("class-map", "classifiers"),
               "ports": ("speed ", " mtu ")}
-    if platform == "juniper_junos" and sections & {"pfc", "watchdog"}:
-        del traces["maps"]  # DSCP-based PFC (and its watchdog) works through the classifier, written with it
+    if platform == "juniper_junos" and "pfc" in sections:
+        del traces["maps"]  # DSCP-based PFC works through the classifier, written with it
+        # the PFC profile it binds in place of the port's holds the watchdog: written with it, so none goes off
+        traces.pop("watchdog", None)
     if platform == "cisco_nxos" and "trust" in sections:
         del traces["maps"]  # what a port trusts is what its qos policy's classes match: trust writes them
     if platform == "juniper_junos" and "trust" in sections:
         # what a port trusts is its unit's classifier, and the PFC profile (holding the watchdog) pauses by the
         # classifier's kind of code point: trust writes and binds both
         traces.pop("maps", None)
-        del traces["watchdog"]
+        traces.pop("watchdog", None)
     # A network-qos class's `    mtu 9216` is switch-wide and written with PFC: not a port's MTU.
     lines = [line for line in text.splitlines()[1:] if line != "    mtu 9216"]
     for section, words in traces.items():
@@ -205,6 +207,10 @@ def test_fix_snippet_merges_into_a_broken_rendered_config(tmp_path, platform):
     broken = rnd.render(platform, replace(prof, strict_queues=[], watchdog=False))
     before = _appended(tmp_path, platform, broken)
     assert {f.split()[0] for f in _extra_findings(platform, "roce-dscp26", before)} == {"MAP002", "WDG001"}
+    # (as `fix` makes it, with the ports' facts from the config: Junos writes the watchdog into the congestion
+    # notification profile a port is bound to, render.PortFacts.attached)
+    bound = _parse(platform, broken).ports
+    prof = replace(prof, ports=[replace(p, attached=bound[p.name].service_policies or {}) for p in prof.ports])
     snippet = rnd.render(platform, _only(prof, {"scheduler", "watchdog"}))
     if platform == "cisco_nxos":
         snippet = apply.nxos_unsets(broken, snippet)
@@ -216,17 +222,24 @@ def test_fix_snippet_merges_into_a_broken_rendered_config(tmp_path, platform):
 
 
 def test_junos_snippet_appended_to_a_real_config():
-    """On the QFX leaf, an ECN + watchdog snippet for et-0/0/0 rebinds its scheduler-map and congestion
-    notification profile (one each per interface, the later `set` wins); et-0/0/1 keeps the old ones."""
+    """On the QFX leaf, an ECN + watchdog snippet for et-0/0/0 rebinds its scheduler-map (one per interface, the
+    later `set` wins; et-0/0/1 keeps the old one) and writes the watchdog into roce-cnp, the congestion notification
+    profile the port is bound to: a profile of its own bound in its place would carry its own PFC code points (a PFC
+    change in a safe part). Every port bound to roce-cnp gets the new timers; its PFC stays as it was."""
     base = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
     prof = _profile("juniper_junos")
-    snippet = rnd.render("juniper_junos", _only(replace(prof, ports=prof.ports[:1]), {"ecn", "watchdog"}))
+    port = replace(prof.ports[0], attached=_parse("juniper_junos", base).ports["et-0/0/0"].service_policies)
+    assert port.attached == {"congestion-notification-profile": "roce-cnp"}
+    snippet = rnd.render("juniper_junos", _only(replace(prof, ports=[port]), {"ecn", "watchdog"}))
+    assert "congestion-notification-profile roce-cnp pfc-watchdog recovery 200" in snippet
+    assert not [line for line in snippet.splitlines() if " input " in line or "classifiers" in line]
     device = _parse("juniper_junos", base + "\n" + snippet)
     assert device.issues == []
     new, old = device.ports["et-0/0/0"], device.ports["et-0/0/1"]
     assert new.queues[3].ecn.unconverted is None and new.queues[3].ecn.min_threshold_bytes >= rnd.ECN_KMIN_BYTES
     assert old.queues[3].ecn.unconverted is not None  # percent of a buffer the config does not size
-    assert (new.watchdog.restoration_time_ms, old.watchdog.restoration_time_ms) == (200, 400)
+    assert (new.watchdog.restoration_time_ms, old.watchdog.restoration_time_ms) == (200, 200)
+    assert new.pfc_enabled == old.pfc_enabled == [3]
 
 
 def test_junos_maps_snippet_pasted_over_a_classifier_that_lists_the_dscp_elsewhere():

@@ -20,7 +20,7 @@ from .. import capture, render
 from ..errors import InputError, internal_error_message
 from ..limits import read_text
 from ..lint.engine import LintResult, run
-from ..lint.finding import Finding, Severity
+from ..lint.finding import Finding, Severity, few
 from ..lint.registry import all_rules
 from ..model import Device, Fabric, SchedulerType
 from ..parse import parser_for, sonic
@@ -47,10 +47,12 @@ class Part:
     notes: list[str] = field(default_factory=list)  # what the snippet cannot say (render.operator_notes)
     empty: bool = False  # the platform's template writes nothing for these sections: no fix, never a blank one
     held: bool = False  # (empty) what it writes, the device's config holds already (the snippet cut to nothing)
+    refused: str | None = None  # a fact of the device this section needs is missing (render.refusal): no fix, why
+    refused_on: tuple[str, ...] = ()  # (refused) the ports it is refused on
 
     @property
     def withheld(self) -> bool:
-        return self.snippet is None and not self.empty
+        return self.snippet is None and not self.empty and self.refused is None
 
     @property
     def printed(self) -> bool:
@@ -135,7 +137,15 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     # (a follow-up the facts cannot render, an ECN section for a port of unknown speed: the first fix stands, its
     # introduced problems listed, rather than no fix at all; one the policy cannot have on the platform, a strict CNP
     # queue below the new lossless one on EOS, is refused: no fix of this device can clear what the first brings)
-    return out if again.message is not None and not again.limit else again
+    if again.message is not None and not again.limit:
+        return out
+    # A follow-up section refused on a port (NX-OS: the pause buffer an ECN part's new Kmin needs, with no cable length
+    # stated) lists the problems it was for, which stay introduced.
+    for part in again.parts:
+        if part.refused is not None and not part.findings:
+            part.findings = [f for f in again.introduced if f.port in part.refused_on
+                             and part.sections[0] in rules[f.code].fix_sections_for(f)]
+    return again
 
 
 def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
@@ -198,9 +208,6 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for _, disruptive, sections, ports in asked:
         for port in ports:
             by_port.setdefault((label(disruptive, sections, port), port), set()).update(sections)
-    groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
-    for (disruptive, port), sections in by_port.items():
-        groups.setdefault((disruptive, frozenset(sections)), set()).add(port)
     if device.opensm is not None:  # a subnet manager's numbers come from the policy alone
         prof = render_opensm.profile(policy)
     else:
@@ -221,6 +228,21 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                                                - set(policy.scheduler.strict_allowed or ()))),
                        weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))),
                        ports=[replace(p, carries=None) if p.name in remapped else p for p in made.ports])
+    # A section a port lacks a fact for (an NX-OS pause buffer with no cable length stated) is refused on that port
+    # alone, with the findings that need it (none of their other sections is written for them: half a fix); the
+    # port's other findings, and the other ports, keep their parts.
+    refused: dict[tuple[str, str], str] = (_refused(device.platform, prof, by_port)
+                                           if isinstance(prof, render.Profile) else {})
+    before_refusals = by_port
+    if refused:
+        by_port = {}
+        for _, disruptive, sections, ports in asked:
+            for port in ports:
+                if port is None or not any((port, s) in refused for s in sections):
+                    by_port.setdefault((label(disruptive, sections, port), port), set()).update(sections)
+    groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
+    for (disruptive, port), sections in by_port.items():
+        groups.setdefault((disruptive, frozenset(sections)), set()).add(port)
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db(inputs or _read(device)) if device.platform == "sonic" else None
@@ -245,7 +267,43 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                 db = sonic_applied(db, snippet)
         parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes,
                           empty=empty))
+    # One refused part per label, section and reason, naming its ports (the reason said once, not once a port).
+    no_fix: dict[tuple[bool, str, str], dict[str, None]] = {}
+    for (port, section), why in refused.items():
+        for disruptive in (False, True):
+            if (disruptive, port) in before_refusals and section in before_refusals[disruptive, port]:
+                no_fix.setdefault((disruptive, section, why.removeprefix(f"port {port}: ")), {})[port] = None
+    for (disruptive, section, why), named in sorted(no_fix.items()):
+        names = list(named)
+        group = [f for f, was, wants, _ in asked if f is not None and section in wants and f.port in named
+                 and label(was, wants, f.port) == disruptive]
+        parts.append(Part("disruptive" if disruptive else "safe", [section], group, None,
+                          refused=f"{'port' if len(names) == 1 else 'ports'} {few(names)}: {why}",
+                          refused_on=tuple(names)))
     return parts
+
+
+def _refused(platform: str, prof: render.Profile, by_port: dict[tuple[bool, str | None], set[str]],
+             ) -> dict[tuple[str, str], str]:
+    """(port, section) -> why the section cannot be rendered on that port (render.refusal: a missing fact). Each
+    section is checked on all its ports at once, and port by port only where that refuses (16,000 ports stay cheap)."""
+    ports = {p.name: p for p in prof.ports}
+    wanted: dict[str, list[str]] = {}
+    for (_, port), sections in by_port.items():
+        for section in sections:
+            if port is not None and port in ports:
+                wanted.setdefault(section, []).append(port)
+    out: dict[tuple[str, str], str] = {}
+    for section, names in sorted(wanted.items()):
+        names = list(dict.fromkeys(names))
+        if render.refusal(platform, replace(prof, sections=frozenset({section}),
+                                            ports=[ports[n] for n in names])) is None:
+            continue
+        for name in names:
+            why = render.refusal(platform, replace(prof, sections=frozenset({section}), ports=[ports[name]]))
+            if why is not None:
+                out[name, section] = why
+    return out
 
 
 _NO_COMMAND = frozenset(("{", "}", "{}"))  # (lines of a Junos or JSON block that change nothing alone)
@@ -332,9 +390,12 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
         out.diff_note = f"{out.diff_note}; {note}" if out.diff_note else note
         return
     out.verified = True
-    fixed_prints = {f.fingerprint for f in found_after}
     # (a part cut to nothing, held: its findings are the other parts' to clear)
-    out.unresolved = [f for p in out.parts if p.printed or p.held for f in p.findings if f.fingerprint in fixed_prints]
+    fixed = {f.fingerprint for p in out.parts if p.printed or p.held for f in p.findings}
+    # Still there: what the re-lint reports as a problem, in its words. A finding the fixed config leaves only as an
+    # unverified info (Junos QFX5000 ECN002: the probability fixed, the fill levels as unconvertible as before) is
+    # no longer a problem, as `introduced` counts; its old message ("probability 100 %") would be false.
+    out.unresolved = [f for f in found_after if f.fingerprint in fixed and _problem(f)]
     # What the operator sees on a plain re-lint: a problem is new unless the config had it, as a problem, at least
     # as severe (an unverified info the fix makes checkable, a warning it makes an error, keeps its fingerprint).
     out.introduced = introduced(found_before, found_after, before, after)

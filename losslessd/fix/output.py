@@ -45,6 +45,8 @@ def _part(part: Part) -> list[str]:
     head = f"  {part.label.upper()} fix ({', '.join(part.sections)}) for {_findings(part.findings)}"
     if part.withheld:
         return [f"{head}: withheld, needs --unsafe-fixes"]
+    if part.refused is not None:
+        return [f"{head}: no fix, {part.refused} (each finding says how)"]
     if part.empty:
         why = ("the device holds what the template writes for it already: another part or a fix by hand clears it"
                if part.held else "the template writes nothing for it on this platform; fix by hand")
@@ -100,6 +102,9 @@ def text(result: FixResult) -> str:
         summary += f", {withheld} disruptive withheld (add --unsafe-fixes to print them)"
     if empty:
         summary += f", {empty} the template writes nothing for (fix by hand)"
+    refused = sum(p.refused is not None for p in parts)
+    if refused:
+        summary += f", {refused} refused for a fact the input lacks (fix by hand)"
     if none:
         summary += f", {none} without a fix"
     out.append(summary + ". Nothing was sent to any device." + (f" {unchecked[0].upper()}{unchecked[1:]}" if unchecked
@@ -143,6 +148,7 @@ def as_json(result: FixResult) -> str:
             "findings": [_finding(f) for f in d.findings],
             "message": d.message,
             "fixes": [{"label": p.label, "sections": p.sections, "withheld": p.withheld, "empty": p.empty,
+                       "refused": p.refused,
                        "snippet": p.snippet,
                        "apply_with": p.apply_with, "findings": [f.fingerprint for f in p.findings],
                        "notes": p.notes}  # (what the text's stderr says of the snippet: automation reads it here)

@@ -148,6 +148,10 @@ class PortFacts:
     mlx5_ecn: bool = True
     # A host port's kernel driver (model Port.nic_driver, `ethtool -i`): which vendor's DCQCN setting its script names.
     nic_driver: str | None = None
+    # A --device port's PFC priorities now (model Port.pfc_enabled; None: unknown, or no --device). A buffer part that
+    # must state PFC with its cable length (mlx5: `mlnx_qos --cable_len` without `--pfc` turns PFC off) restates these,
+    # never the policy's: changing them is the pfc section's, a disruptive part.
+    pfc_now: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -322,6 +326,7 @@ class PortProfile:
     dcb_tool: str | None = None  # PortFacts.dcb_tool
     mlx5_ecn: bool = True  # PortFacts.mlx5_ecn
     nic_driver: str | None = None  # PortFacts.nic_driver
+    pfc_now: tuple[int, ...] | None = None  # PortFacts.pfc_now
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -1095,7 +1100,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
             own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool,
-            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver))
+            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver, pfc_now=port.pfc_now))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1249,6 +1254,23 @@ def render(platform: str, prof) -> str:
     return environment().get_template(f"{platform}/profile.j2").render(
         p=prof, pool=POOL, family=family, limits=PLATFORMS[platform].limits,
         queue_word=families.EOS_QUEUE_WORD.get(family or "") if platform == "arista_eos" else None)
+
+
+def refusal(platform: str, prof: Profile) -> str | None:
+    """Why ``prof`` (a fix's sections on some of its ports) cannot be rendered for want of a fact of the device (a
+    port's speed or cable length, SONiC's pool or SKU headroom): a fix refuses that section alone, its other parts
+    go on. None where nothing is missing. PolicyLimit is raised: the policy, not the device, is what no part can
+    have."""
+    prof = replace(prof, platform=platform)
+    try:
+        # (not the family: a model no family renders, a Nexus 7000, takes none of the platform's commands, so its whole
+        # fix is refused by render(), as is one whose model is unknown)
+        _check_facts(platform, prof, families.resolve(platform, prof.model, prof.family))
+    except PolicyLimit:
+        raise
+    except InputError as exc:
+        return str(exc)
+    return None
 
 
 _MISSING = {
@@ -1638,5 +1660,6 @@ def device_facts(device: Device, policy: Policy, names: Sequence[str] | None = N
                                carries=p.priority_queues() or {},
                                rates={q: list(queue.scheduler.rates) for q, queue in sorted(p.queues.items())
                                       if queue.scheduler is not None and queue.scheduler.rates},
-                               dcb_tool=p.dcb_tool, mlx5_ecn=p.mlx5_ecn(), nic_driver=p.nic_driver))
+                               dcb_tool=p.dcb_tool, mlx5_ecn=p.mlx5_ecn(), nic_driver=p.nic_driver,
+                               pfc_now=tuple(p.pfc_enabled) if p.pfc_enabled is not None else None))
     return facts, pool.size_bytes if pool is not None else None

@@ -410,6 +410,9 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
         _missing(issues, port, "congestion-notification-profile", conf.cnp, "its PFC and watchdog are unknown")
         port.pfc_enabled, port.watchdog, port.pfc_priority_to_queue = None, None, None
         return
+    # (what a watchdog fix writes its pfc-watchdog into: that profile holds the port's PFC inputs too, so a new one
+    # bound in its place would change which code points pause)
+    port.service_policies = {"congestion-notification-profile": conf.cnp.value}
     # `input ieee-802.1 code-point P pfc`: pauses carry P itself, for the class the port's 802.1p classifier
     # gives P (Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic" and CNP input statements).
     enabled: dict[int, Source] = dict(cnp.pcp)

@@ -410,6 +410,10 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
 
 def _pfc(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
     prof = _profile(pc, "pfc")
+    if prof in conf.pfc or prof in conf.pfc_made:
+        # (what a buffer fix writes the cable length into: a profile of the snippet's own bound in its place would
+        # carry its own switch-priority list, a PFC change)
+        port.service_policies = {"qos pfc profile": prof}
     if prof in conf.pfc:
         port.pfc_enabled, port.pfc_source = sorted(conf.pfc[prof]), conf.pfc_source[prof]
     elif prof != GLOBAL and prof in conf.pfc_made:

@@ -1,0 +1,149 @@
+"""A fix's SAFE part writes only statements about its own sections, none about a disruptive one (a classifier, a PFC
+code point, a trust change), for every platform and every generated policy: the statements are read by what they say
+(tests/part_sections.py), not by the template branch that wrote them. Junos's watchdog section rebound the port's
+congestion notification profile with the policy's PFC code points and rebuilt its DSCP classifier, inside a part
+labelled safe (`ecn, scheduler, watchdog`)."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from losslessd import fix
+from losslessd import render as rnd
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.fix import output as fix_output
+from losslessd.lint.finding import Severity
+from losslessd.policy import Policy
+from tests import render_golden
+from tests.part_sections import outside
+from tests.test_render_policies import (
+    _WATCHDOG_100,
+    PORTS,
+    REFUSALS,
+    ROOT,
+    TARGETS,
+    _device,
+    _policy,
+    _render,
+    policies,
+    profile_of,
+)
+
+SAFE = sorted(rnd.SECTIONS - rnd.DISRUPTIVE_SECTIONS - {"ports", "routing", "election", "timers", "sl2vl"})
+
+
+@pytest.mark.parametrize(("platform", "variant"), TARGETS)
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(pol=policies(), specs=st.lists(st.sampled_from(PORTS), min_size=1, max_size=2).map(tuple),
+       sections=st.sets(st.sampled_from(SAFE), min_size=1))
+def test_a_safe_sections_render_writes_only_their_statements(platform, variant, pol: Policy, specs, sections):
+    """Any set of safe sections rendered on its own (as a fix renders its safe part) writes no statement about
+    another section, nor about a disruptive one beside its own."""
+    try:
+        _render(pol, platform, variant, specs)
+    except InputError as exc:
+        assert any(reason in str(exc) for reason in REFUSALS), str(exc)
+        return
+    prof = profile_of(pol, platform, variant, specs)
+    try:
+        text = rnd.render(platform, rnd.restrict(prof, sections))
+    except InputError as exc:  # (a section the platform's facts here cannot give: the fix says so, prints nothing)
+        assert any(reason in str(exc) for reason in REFUSALS), str(exc)
+        return
+    assert outside(platform, text, sections, safe=True) == []
+
+
+
+_ECN_9216 = {"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
+             "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0}
+
+
+def _fix(tmp_path, platform: str, variant: str | None, pol: Policy, unsafe: bool = True):
+    before = lint([_device(tmp_path, platform, variant)], pol, fmt=platform)
+    (dev,) = fix.plan(before, unsafe=unsafe, model=render_golden.options(platform, variant).get("model")).devices
+    return before, dev
+
+
+def test_junos_watchdog_part_keeps_the_ports_pfc_and_classifier(tmp_path):
+    """Junos QFX5000, lossless 3 by DSCP 1: the safe part (ecn, scheduler, watchdog) deleted and rebuilt classifier
+    roce-dscp and wrote `input dscp code-point 000001 pfc` into a profile it bound: RoCE reclassified and PFC changed
+    in a part labelled safe. The watchdog goes into the profile each port is bound to now; the classifier and the PFC
+    code point come with the disruptive maps part alone. (And ECN002, whose probability the safe part fixes, was
+    reported still there with its old message: the re-lint leaves only its unverified fill levels, an info.)"""
+    pol = _policy(lossless={"priorities": [3], "dscp": [1], "trust": "dscp"},
+                  cnp={"dscp": 0, "priority": 1, "strict": False}, watchdog=_WATCHDOG_100, ecn=_ECN_9216)
+    _, dev = _fix(tmp_path, "juniper_junos", "qfx5000", pol)
+    assert dev.message is None and dev.verified and not dev.unresolved and not dev.introduced
+    safe = [p for p in dev.parts if p.label == "safe"]
+    assert [p.sections for p in safe] == [["ecn", "scheduler", "watchdog"]]
+    lines = safe[0].snippet.splitlines()
+    assert not [line for line in lines if "classifiers" in line or " input " in line
+                or line.startswith("set class-of-service interfaces") and "congestion-notification-profile" in line]
+    assert {line.split()[3] for line in lines if "pfc-watchdog" in line} == {"roce-pfc-3", "roce-pfc-3-300m"}
+    assert "ECN002" in {f.code for f in safe[0].findings}
+    (maps,) = [p for p in dev.parts if p.label == "disruptive"]
+    assert "set class-of-service congestion-notification-profile roce-pfc-3 input dscp code-point 000001 pfc" in (
+        maps.snippet.splitlines())
+    # Without --unsafe-fixes only the safe part is printed: nothing reclassified, no PFC code point changed.
+    (tmp_path / "safe").mkdir()
+    _, held = _fix(tmp_path / "safe", "juniper_junos", "qfx5000", pol, unsafe=False)
+    printed = "".join(p.snippet for p in held.parts if p.printed)
+    assert "classifiers" not in printed and " input " not in printed and held.verified
+
+
+def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):
+    """NX-OS states no cable length; Ethernet1/2 (400G, 300 m) has an explicit pause buffer, which ECN004's buffer
+    section resizes. That refused the whole device's fix, its watchdog and ECN too; now the buffer section of that
+    port is refused (saying why, the finding listed) and every other part is printed and verified."""
+    pol = _policy(lossless={"priorities": [3], "dscp": [26], "trust": "dscp"},
+                  cnp={"dscp": 48, "priority": 6, "strict": True}, watchdog=_WATCHDOG_100,
+                  ecn={"min_threshold_bytes": {"min": 100000, "max": 1000000}, "max_threshold_bytes": {"min": 100000},
+                       "mark_probability_pct": {"min": 5, "max": 100}, "before_pfc": "kmax"})
+    before, dev = _fix(tmp_path, "cisco_nxos", "n9k", pol, unsafe=False)
+    assert "ECN004" in {f.code for f in before.findings if f.port == "Ethernet1/2" and f.severity != Severity.info}
+    assert dev.message is None and dev.verified and not dev.unresolved and not dev.introduced
+    (refused,) = [p for p in dev.parts if p.refused is not None]
+    assert (refused.label, refused.sections, [(f.code, f.port) for f in refused.findings]) == (
+        "safe", ["buffer"], [("ECN004", "Ethernet1/2")])
+    assert refused.refused == ("port Ethernet1/2: cable length unknown, so its PFC headroom cannot be sized (buffer "
+                               "section)")
+    # (the watchdog is switch-wide on NX-OS: a part of it for other ports may find it written already, held)
+    fixed = {(f.code, f.port) for p in dev.parts if p.printed or p.held for f in p.findings}
+    assert fixed >= {("WDG002", "Ethernet1/2"), ("ECN003", "Ethernet1/3")} and any(p.printed for p in dev.parts)
+    text = fix_output.text(fix.FixResult(lint=before, devices=[dev], unsafe=False))
+    assert f"SAFE fix (buffer) for ECN004 Ethernet1/2: no fix, {refused.refused} (each finding says how)" in text
+    data = json.loads(fix_output.as_json(fix.FixResult(lint=before, devices=[dev], unsafe=False)))
+    jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
+    assert [f["refused"] for f in data["devices"][0]["fixes"] if f["refused"]] == [refused.refused]
+
+
+@pytest.mark.parametrize(("platform", "marks"), [
+    ("sonic", '"Ethernet0|1": {"wred_profile": "[WRED_PROFILE|'),
+    ("nvidia_cumulus", "nv set qos congestion-control ROCE_LOSSLESS_153600_1572864 traffic-class 1 ecn enable")])
+def test_ecn_part_waiting_for_the_withheld_maps_part_says_so(tmp_path, platform, marks):
+    """SONiC and NVUE, a new lossless priority 1 that the device's maps put on another queue: the ECN part (a WRED
+    profile on queue 1, where the maps part places the class; safe) is printed without --unsafe-fixes, with a note
+    that RoCE is marked there once the withheld maps part is applied, and its ECN001 is still there until then. With
+    --unsafe-fixes the maps part is printed too: no note, nothing left."""
+    pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "dscp"},
+                  cnp={"dscp": 1, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100)
+    _, dev = _fix(tmp_path, platform, None, pol, unsafe=False)
+    ports = ", ".join(render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[:3])
+    note = (f"the ECN on {ports} goes on the queue(s) the withheld maps part places the lossless class on: RoCE is "
+            "marked there once that part is applied")
+    (ecn,) = [p for p in dev.parts if "ecn" in p.sections]
+    assert ecn.label == "safe" and ecn.printed and note in ecn.notes and marks in ecn.snippet
+    (maps,) = [p for p in dev.parts if "maps" in p.sections]
+    assert maps.label == "disruptive" and maps.withheld
+    assert "ECN001" in {f.code for f in dev.unresolved}
+    (tmp_path / "unsafe").mkdir()
+    _, both = _fix(tmp_path / "unsafe", platform, None, pol, unsafe=True)
+    assert not [n for p in both.parts for n in p.notes if "withheld maps part" in n]
+    assert both.verified and not both.unresolved and not both.introduced
