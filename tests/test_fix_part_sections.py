@@ -128,16 +128,19 @@ def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):
     ("sonic", '"Ethernet0|1": {"wred_profile": "[WRED_PROFILE|'),
     ("nvidia_cumulus", "nv set qos congestion-control ROCE_LOSSLESS_153600_1572864 traffic-class 1 ecn enable")])
 def test_ecn_part_waiting_for_the_withheld_maps_part_says_so(tmp_path, platform, marks):
-    """SONiC and NVUE, a new lossless priority 1 that the device's maps put on another queue: the ECN part (a WRED
-    profile on queue 1, where the maps part places the class; safe) is printed without --unsafe-fixes, with a note
-    that RoCE is marked there once the withheld maps part is applied, and its ECN001 is still there until then. With
+    """SONiC and NVUE, a new lossless priority 1 whose RoCE DSCP the device's maps put on another queue: the ECN part
+    (a WRED profile on queue 1, where priority 1 is now and the maps part sends RoCE; safe) is printed without
+    --unsafe-fixes, with a note that the withheld maps part changes what reaches it, and its ECN001 is still there
+    until then. With
     --unsafe-fixes the maps part is printed too: no note, nothing left."""
     pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "dscp"},
                   cnp={"dscp": 1, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100)
     _, dev = _fix(tmp_path, platform, None, pol, unsafe=False)
     ports = ", ".join(render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[:3])
-    note = (f"the ECN on {ports} goes on the queue(s) the withheld maps part places the lossless class on: RoCE is "
-            "marked there once that part is applied")
+    # (priority 1 reaches queue 1 by the device's own maps: the ECN goes there now; the RoCE DSCP reaches it once
+    # the withheld maps part is applied)
+    note = (f"the ECN on {ports} goes on the queue(s) the lossless priorities reach now: the withheld maps part "
+            "changes what reaches them, so run fix again once it is applied")
     (ecn,) = [p for p in dev.parts if "ecn" in p.sections]
     assert ecn.label == "safe" and ecn.printed and note in ecn.notes and marks in ecn.snippet
     (maps,) = [p for p in dev.parts if "maps" in p.sections]

@@ -183,10 +183,11 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     rules = all_rules()
     facts, pool = render.device_facts(device, policy)
     everywhere: list[str | None] = [f.name for f in facts] or [None]  # a device-wide finding: every port, or an SM
-    # A port whose queue maps some part of this fix writes (printed or withheld) gets its ECN on the queues those maps
-    # place the lossless classes on, in every part: marking on a queue no lossless class reaches yet is harmless, and
-    # is in place when the maps part lands (NX-OS: WRED ECN in the queuing policy, the class in the qos-group maps;
-    # never the device's own queue of another class, never a refusal for want of one).
+    # A port whose queue maps a printed part of this fix writes gets its ECN on the queues those maps place the lossless
+    # classes on (NX-OS: WRED ECN in the queuing policy, the class in the qos-group maps). Where that maps part is
+    # withheld, the ECN stays on the queues the lossless classes reach NOW (RoCE is marked at once, and no queue that
+    # carries another class meanwhile gets WRED, which drops its non-ECT packets); only a port whose lossless classes
+    # reach no queue yet gets it where the withheld part will place them (never a refusal for want of one).
     own = render.OWN_QUEUE_MAPS.get(device.platform, frozenset())
     asked: list[tuple[Finding | None, bool, frozenset[str], list[str | None]]] = [
         (f, rules[f.code].disruptive_for(f), rules[f.code].fix_sections_for(f),
@@ -208,6 +209,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for _, disruptive, sections, ports in asked:
         for port in ports:
             by_port.setdefault((label(disruptive, sections, port), port), set()).update(sections)
+    future: set[str] = set()  # the ports whose ECN goes on the queues a maps part of this fix places the classes on
     if device.opensm is not None:  # a subnet manager's numbers come from the policy alone
         prof = render_opensm.profile(policy)
     else:
@@ -216,6 +218,8 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         made = render.device_profile(policy, device, [f for f in facts if f.name in wanted], device.platform,
                                      pool_bytes=pool, model=None if device.hardware or device.hwsku else model,
                                      all_facts=False)
+        future = {p.name for p in made.ports if p.name in remapped and (
+            p.name not in remapped_later or not all((p.carries or {}).get(prio) for prio in made.lossless))}
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         scheduled = [(q, queue.scheduler) for name in wanted if name in device.ports
                      for q, queue in device.ports[name].queues.items() if queue.scheduler is not None]
@@ -227,7 +231,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                        strict_off=tuple(sorted(strict_now - set(made.strict_queues)
                                                - set(policy.scheduler.strict_allowed or ()))),
                        weighted_off=tuple(sorted(weighted_now - set(made.lossless_queues) - set(made.strict_queues))),
-                       ports=[replace(p, carries=None) if p.name in remapped else p for p in made.ports])
+                       ports=[replace(p, carries=None) if p.name in future else p for p in made.ports])
     # A section a port lacks a fact for (an NX-OS pause buffer with no cable length stated) is refused on that port
     # alone, with the findings that need it (none of their other sections is written for them: half a fix); the
     # port's other findings, and the other ports, keep their parts.
@@ -258,8 +262,13 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             pending = sorted(p for p in ports if p is not None and p in remapped_later)
             if pending and not sections & own and isinstance(restricted, render.Profile) and restricted.writes_ecn(
                     device.platform):
-                notes.append(f"the ECN on {', '.join(map(str, pending))} goes on the queue(s) the withheld maps part "
-                             "places the lossless class on: RoCE is marked there once that part is applied")
+                later, now = [p for p in pending if p in future], [p for p in pending if p not in future]
+                if later:
+                    notes.append(f"the ECN on {', '.join(later)} goes on the queue(s) the withheld maps part places "
+                                 "the lossless class on: RoCE is marked there once that part is applied")
+                if now:
+                    notes.append(f"the ECN on {', '.join(now)} goes on the queue(s) the lossless priorities reach now: "
+                                 "the withheld maps part changes what reaches them, so run fix again once it is applied")
             if writes_nothing(snippet):  # (a template with no branch for these sections: its header alone)
                 snippet, empty = None, True
             elif db is not None:
