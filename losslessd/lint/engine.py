@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import field
+from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
@@ -132,6 +133,9 @@ class Context:
         self._memo: dict[tuple, Any] = {}
         self._alike: dict[Any, Any] = {}
         self._keys: Keys | None = None
+        # id(device) -> the first device of the fabric configured alike (its device key, lint/groups.py), once the
+        # grouper has sorted the devices into classes (_Grouper.classes); see first_alike
+        self._first: dict[int, Device] = {}
         # rules that raised (SYS900): (device or None, rule code, message), in the order they raised
         self.crashes: list[tuple[Device | None, str, str]] = []
 
@@ -162,6 +166,12 @@ class Context:
             self._keys = Keys()
         return self._keys
 
+    def first_alike(self, device: Device) -> Device:
+        """The first device of the fabric configured alike (the same device key: settings, and per port in order its
+        key and selection), once the grouper has sorted them (else, and for that first one, the device itself): what
+        is worked out of the device key's parts alone is the same for both, where their port names are too."""
+        return self._first.get(id(device), device)
+
     def port_key(self, port: Port) -> int:
         """Equal for ports whose settings are equal (everything but names and sources): Keys.port."""
         return self.keys.port(port)
@@ -181,7 +191,10 @@ class Context:
         return self.memo(Context._selection, device)
 
     def _selection(self, device: Device) -> list[PortChoice]:
-        return [self._choose(device, port) for port in device.ports.values()]
+        ports = device.ports.values()
+        if device.kind == DeviceKind.host:  # (each of a fleet's NIC ports: one check a host, not a port)
+            return [_choice((port.name, True, "host-nic", _HOST_NIC, True)) for port in ports]
+        return [self._choose(device, port) for port in ports]
 
     def device_facts(self, rule: Rule, device: Device) -> Any:
         """``rule.device_facts(ctx, device)``: what a fabric rule reads of one device (in a parallel lint, worked out
@@ -200,9 +213,8 @@ class Context:
         return self.memo(_no_lossless, device)
 
     def _choose(self, device: Device, port: Port) -> PortChoice:
+        """A switch port's choice (a host's: _selection)."""
         rp = self.policy.roce_ports
-        if device.kind == DeviceKind.host:
-            return PortChoice(port.name, True, "host-nic", "every NIC port of a host is RoCE-facing")
         if port.lossy_by_design:
             return PortChoice(port.name, False, "lossy-by-design", port.lossy_by_design)
         if port.admin_up is False:
@@ -222,10 +234,13 @@ class Context:
         if rp.devices_without_lossless == "skip" and self.no_lossless(device) is not None:
             return PortChoice(port.name, False, SKIP_RULE, "the switch configures no lossless setting on any port "
                               "and roce_ports.devices_without_lossless is skip: it carries no RoCE")
-        return PortChoice(port.name, True, "roce_ports.select", self._selected_why,
-                          port.pfc_enabled is not None or port.qos_configured)
+        return _choice((port.name, True, "roce_ports.select", self._selected_why,
+                        port.pfc_enabled is not None or port.qos_configured))
 
 
+# PortChoice(...) without its __new__ in Python (a choice per port of a fleet): every field given, in order.
+_choice = partial(tuple.__new__, PortChoice)
+_HOST_NIC = "every NIC port of a host is RoCE-facing"
 # The selection rule that leaves out every port of a switch without lossless configuration (PortChoice.rule).
 SKIP_RULE = "roce_ports.devices_without_lossless"
 # The rule that leaves out a member the switch suspends from its aggregate (PFC007 names it and what to change).
@@ -559,6 +574,12 @@ class _Grouper:
                     continue
                 by_key.setdefault(self.keys.device(device, self.ctx.selection(device)), []).append(name)
             self._classes = list(by_key.values())
+            devices = self.ctx.fabric.devices
+            first = self.ctx._first
+            for members in self._classes:
+                one = devices[members[0]]
+                for name in members[1:]:
+                    first[id(devices[name])] = one
         return self._classes
 
     def findings(self, rule: Rule) -> dict[str, list[Finding]]:

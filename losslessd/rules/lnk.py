@@ -40,14 +40,21 @@ class PortView(NamedTuple):
 
 def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
     """Every port's PortView (ports configured alike share one: a worker sends it once). A view is worked out once
-    per port configuration (Context.port_key: everything of a port but names and sources) and RoCE selection."""
+    per port configuration (Context.port_key: everything of a port but names and sources) and RoCE selection; a
+    device configured as one before it (Context.first_alike: the same port keys and selections in order), whose
+    ports have the same names in the same order, takes that one's views, the same dict (a switch's 64 ports are
+    not looked at again, and a worker sends the dict once)."""
+    first = ctx.first_alike(device)
+    if first is not device and list(first.ports) == list(device.ports):
+        return ctx.memo(port_views, first)
     roce = {port.name for port in ctx.roce_ports(device)}
     chains_of = ctx.memo(_chains_by_maps)
     by_key = ctx.memo(_views_by_key)
     dscps = ctx.policy.lossless.dscp
+    port_key = ctx.keys.port  # (Context.port_key, looked up once)
     out = {}
     for port in device.ports.values():
-        alike = (ctx.port_key(port), port.name in roce)
+        alike = (port_key(port), port.name in roce)
         known_view = by_key.get(alike)
         if known_view is not None:
             out[port.name] = known_view
@@ -135,7 +142,7 @@ def link_facts(ctx: Context, device: Device) -> LinkFacts:
     cited: dict[str, Cited] = {}
     first = next(iter(device.ports.values()), None)
     if first is None or isinstance(first.source, DocRef):  # (a CONFIG_DB: every port's sources are references)
-        return LinkFacts(port_views(ctx, device), cited)
+        return LinkFacts(ctx.memo(port_views, device), cited)
     for port in device.ports.values():
         file = _file_of_line(port.source)
         if file is None:
@@ -145,7 +152,7 @@ def link_facts(ctx: Context, device: Device) -> LinkFacts:
                    None if ecn is None else ecn.np_source)
         if all(s is None or _file_of_line(s) == file for s in sources):
             cited[port.name] = Cited(file, tuple(None if s is None else s.line for s in sources), ecn is not None)
-    return LinkFacts(port_views(ctx, device), cited)
+    return LinkFacts(ctx.memo(port_views, device), cited)
 
 
 def _file_of_line(src: Source | None) -> str | None:

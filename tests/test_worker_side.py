@@ -1,0 +1,81 @@
+"""What a worker works out of each device besides its findings (its RoCE-port selection, the link rules' port views,
+NIC007's parameters: losslessd.fabric._share) is taken from an earlier device where one is known to give the same,
+and is then exactly what the device gives on its own; a parallel lint's reports are those of one process."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bench.lint_scale import generate
+from losslessd import fabric as fabric_mod
+from losslessd.lint.engine import Context, PortChoice, _Grouper
+from losslessd.lint.registry import select
+from losslessd.model import Fabric
+from losslessd.policy import load_policy
+from losslessd.report import render
+from losslessd.rules import lnk
+from losslessd.rules.nic import DcqcnParamsInconsistent
+
+RULES = select()
+# A DCQCN reaction-point parameter as the bench's hosts print it (mlx5 sysfs, `grep -s . .../ecn/roce_rp/*`).
+_ALPHA = "roce_rp/initial_alpha_value:1023\n"
+
+
+def _fleet(tmp_path: Path) -> Path:
+    """Three leaves built alike and their 24 hosts; leaf0002's port Ethernet0 named Ethernet1000 in every table (the
+    same settings, so the same device key, under another name), gpu00003 with its own alpha."""
+    generate(tmp_path, 3)
+    config = tmp_path / "leaf0002" / "config_db.json"
+    text, renamed = re.subn(r'"Ethernet0(?=[|",])', '"Ethernet1000', config.read_text())
+    assert renamed > 10
+    config.write_text(text)
+    capture = tmp_path / "gpu00003.capture"
+    assert _ALPHA in capture.read_text()
+    capture.write_text(capture.read_text().replace(_ALPHA, "roce_rp/initial_alpha_value:512\n"))
+    return tmp_path
+
+
+def _worked_out(ctx: Context, device) -> tuple:
+    facts = lnk.PfcMismatch().device_facts(ctx, device)
+    return ctx.selection(device), facts.views, facts.cited, DcqcnParamsInconsistent().device_facts(ctx, device)
+
+
+def test_a_device_alike_an_earlier_one_is_given_what_it_gives_on_its_own(tmp_path):
+    """Worked out as a worker does (the devices sorted into classes first, Context.first_alike), each device's
+    selection, views and NIC007 parameters equal those worked out for it alone; devices alike with the same port
+    names share one views dict (sent once), a switch alike under other port names and a host of other parameters
+    get their own."""
+    fabric = fabric_mod.load_fabric([_fleet(tmp_path)])
+    policy = load_policy("roce-dscp26")
+    ctx = Context(Fabric(devices=fabric.devices), policy)
+    _Grouper(ctx).classes()
+    devices = fabric.devices
+    leaf0, leaf1, leaf2 = devices["leaf0000"], devices["leaf0001"], devices["leaf0002"]
+    assert ctx.first_alike(leaf1) is leaf0 and ctx.first_alike(leaf2) is leaf0  # (the shortcut is tried on both)
+    for name, device in devices.items():
+        alone = Context(Fabric(devices={name: device}), policy)
+        assert _worked_out(ctx, device) == _worked_out(alone, device), name
+    views = {name: _worked_out(ctx, device)[1] for name, device in devices.items()}
+    assert views["leaf0001"] is views["leaf0000"]
+    assert views["leaf0002"] is not views["leaf0000"] and "Ethernet1000" in views["leaf0002"]
+    assert "Ethernet0" not in views["leaf0002"] and list(views["leaf0002"]) == list(leaf2.ports)
+    assert views["gpu00001"] is views["gpu00002"]
+    params = {name: DcqcnParamsInconsistent().device_facts(ctx, devices[name])[0][1]
+              for name in ("gpu00001", "gpu00002", "gpu00003")}
+    assert params["gpu00001"] is params["gpu00002"] and params["gpu00003"] is not params["gpu00001"]
+    assert params["gpu00003"]["roce_rp/initial_alpha_value"] == 512
+    assert params["gpu00001"]["roce_rp/initial_alpha_value"] == 1023
+    host = ctx.selection(devices["gpu00001"])
+    assert host == [PortChoice("enp65s0f0np0", True, "host-nic", "every NIC port of a host is RoCE-facing")]
+    assert type(host[0]) is PortChoice and host[0].shown is True
+
+
+def test_the_reports_of_workers_are_those_of_one_process(tmp_path):
+    """The bench fabric with the renamed switch and the odd host: JSON and text reports byte for byte."""
+    folder = _fleet(tmp_path)
+    policy = load_policy("roce-dscp26")
+    one, two = (fabric_mod.lint([folder], policy, RULES, jobs=jobs) for jobs in (1, 2))
+    assert [f.code for f in one.findings].count("NIC007") == 1
+    for fmt in ("json", "text"):
+        assert render(fmt, two, color=False) == render(fmt, one, color=False)
