@@ -508,6 +508,7 @@ hosts:
 """
 
 
+@pytest.mark.slow  # (runs losslessd in a process)
 def test_a_host_nic_is_refused_before_anything_is_read_saying_it_marks_no_ecn(tmp_path):
     """`tune --devices gpu01` (a ConnectX host) went on to log in and read its config, then said "platform
     linux_mlx5 has no ECN template to tune", though render writes its `ecn` section. A host NIC marks nothing: its
@@ -525,6 +526,7 @@ def test_a_host_nic_is_refused_before_anything_is_read_saying_it_marks_no_ecn(tm
     assert "Traceback" not in res.stderr and "connect" not in res.stderr.lower()
 
 
+@pytest.mark.slow  # (runs losslessd in a process)
 def test_a_host_profile_writes_no_threshold_a_tune_could_move(tmp_path):
     """What the refusal stands on: the linux_mlx5 profile is the same under policies whose ECN thresholds and
     probability differ (but for the line naming the policy), where a SONiC switch's WRED profile follows them."""
