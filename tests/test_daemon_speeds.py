@@ -3,6 +3,8 @@ agents serving them as a SONiC switch does (losslessd.sim.snmp: ifXTable, Gauge3
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from losslessd import counters_oids as oids
@@ -83,3 +85,52 @@ def test_a_restart_or_octets_faster_than_the_known_speed_walk_the_speeds_at_the_
     assert speeds(walked) == {**speeds(first), "Ethernet8": 100_000}
     assert restarted.speeds == {}
     assert speeds(after) == {**speeds(walked), "Ethernet12": 400_000}
+
+
+
+_INVENTORY = """\
+hosts:
+  leaf1:
+    hostname: 127.0.0.1
+    platform: sonic
+    data:
+      credentials: {username: admin, password_env: LEAF_PW}
+      snmp: {version: 2c, community_env: LEAF_COMMUNITY}
+"""
+
+
+@pytest.mark.parametrize("backend", ["fast", "pysnmp"])
+def test_a_poll_that_ends_after_its_device_left_leaves_no_state_in_its_poller(tmp_path, run, backend):
+    """A reload takes a device out while its poll is in flight: the worker forgets it (ShardWorker._forget) and drops
+    the late reading, but the poller kept what that poll learnt (its ports' speeds), for a device gone for good, and
+    bounded a device of that name added later by them. A dropped outcome forgets it in its poller too."""
+    from losslessd.daemon.settings import load_settings
+    from losslessd.daemon.worker import ShardWorker
+
+    (tmp_path / "inventory.yaml").write_text(_INVENTORY)
+    (tmp_path / "known_hosts").write_text("")
+    (tmp_path / "losslessd.yaml").write_text(f"inventory: inventory.yaml\nknown_hosts: known_hosts\n"
+                                             f"poll: {{snmp_backend: {backend}}}\n")
+    settings = load_settings(tmp_path / "losslessd.yaml", {"LEAF_PW": "pw", "LEAF_COMMUNITY": "public"})
+    with SnmpAgents(tmp_path) as agents:
+        community = agents.add("leaf1", PORTS, speeds=dict.fromkeys(PORTS, 100_000))
+        target = SnmpTarget("leaf1", "127.0.0.1", agents.start()["leaf1"], community=community)
+        worker = ShardWorker(0, send=lambda message: None)
+        worker.configure(settings, [])
+        counters = worker.pollers["snmp"]
+        worker.targets["snmp"]["leaf1"] = target  # (as the inventory naming it would)
+        agents.set_slow("leaf1", 1.0)  # sysUpTime answered after a second: the poll is in flight meanwhile
+
+        async def poll_while_the_device_leaves() -> bool:
+            polled = asyncio.ensure_future(worker._job(counters)("leaf1"))
+            await asyncio.sleep(0.3)
+            assert not polled.done()
+            del worker.targets["snmp"]["leaf1"]  # the reload, then what it does for a device that left
+            worker._forget("leaf1")
+            return await polled
+
+        try:
+            assert run(poll_while_the_device_leaves())
+            assert "leaf1" not in counters._speeds
+        finally:
+            run(counters.aclose())

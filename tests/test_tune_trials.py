@@ -248,6 +248,27 @@ def test_a_second_tune_on_the_same_database_is_refused_naming_the_first(tmp_path
     assert res.returncode == 0, res.stderr
 
 
+@pytest.mark.slow  # (starts a second Python process)
+def test_a_tune_whose_lock_file_was_removed_takes_it_again_at_its_next_write(tmp_path):
+    """The history's writer checks its lock before it writes (statelock.still_held); a tune of hours did not: its lock
+    file removed (a cleanup of the folder's dot files), a second tune on the same --db was let in and both wrote one
+    database. Now the tune's next write takes it again, and the second is refused naming the first."""
+    db = tmp_path / "tune.sqlite"
+    lock = tmp_path / f".{db.name}.lock"
+    second = [sys.executable, "-c", "import sys; from losslessd.tune.store import Store\n"
+              "from losslessd.errors import InputError\ntry:\n    Store(sys.argv[1])\n"
+              "except InputError as exc:\n    sys.exit(str(exc))\n", str(db)]
+    with Store(db) as first:
+        tune, _ = first.open_tune({"budget": 3})
+        lock.unlink()
+        first.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0))
+        # (read by another process: closing a file of its own this process would let its record lock go, fcntl(2))
+        assert subprocess.run(["cat", str(lock)], capture_output=True, text=True).stdout.strip() == str(os.getpid())
+        res = subprocess.run(second, capture_output=True, text=True)
+        assert res.returncode == 1 and f"written by another losslessd tune (pid {os.getpid()}, lock {lock})" in \
+            res.stderr, res.stderr
+
+
 def test_store_refuses_a_file_that_is_not_a_tune_database(tmp_path):
     bad = tmp_path / "x.sqlite"
     bad.write_bytes(b"not sqlite at all" * 100)
@@ -487,6 +508,7 @@ hosts:
 """
 
 
+@pytest.mark.slow  # (runs losslessd in a process)
 def test_a_host_nic_is_refused_before_anything_is_read_saying_it_marks_no_ecn(tmp_path):
     """`tune --devices gpu01` (a ConnectX host) went on to log in and read its config, then said "platform
     linux_mlx5 has no ECN template to tune", though render writes its `ecn` section. A host NIC marks nothing: its
@@ -504,6 +526,7 @@ def test_a_host_nic_is_refused_before_anything_is_read_saying_it_marks_no_ecn(tm
     assert "Traceback" not in res.stderr and "connect" not in res.stderr.lower()
 
 
+@pytest.mark.slow  # (runs losslessd in a process)
 def test_a_host_profile_writes_no_threshold_a_tune_could_move(tmp_path):
     """What the refusal stands on: the linux_mlx5 profile is the same under policies whose ECN thresholds and
     probability differ (but for the line naming the policy), where a SONiC switch's WRED profile follows them."""

@@ -171,11 +171,11 @@ class ShardWorker:
                 reading = await poller.read(device, target)
             except PollFailed as exc:
                 if device not in self.targets[source]:  # a reload took it out: a late failure is not its state
-                    return self._dropped(device, source)
+                    return self._dropped(poller, device)
                 self._slow_path(poller, device, target)
                 return self._failed(device, source, started, exc.reason)
             if device not in self.targets[source]:  # a reload took it out while it was polled: its state is gone
-                return self._dropped(device, source)
+                return self._dropped(poller, device)
             self._slow_path(poller, device, target)
             self._read(reading, source, started)
             return True
@@ -187,7 +187,11 @@ class ShardWorker:
             self.metrics.slow_path(device, why)
 
     @staticmethod
-    def _dropped(device: str, source: str) -> bool:
+    def _dropped(poller: Poller, device: str) -> bool:
+        """The outcome of a poll that ended after ``device`` left (``_forget`` ran meanwhile): what the poll left in its
+        poller (SnmpCounters: the speeds it walked) is forgotten too, not kept for a device gone for good."""
+        poller.forget(device)
+        source = poller.source
         log.info("%s poll of %s ended after a reload took it out of the inventory: its outcome is dropped",
                  source, device, extra={"device": device, "source": source})
         return True

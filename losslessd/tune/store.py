@@ -83,6 +83,7 @@ _UNWRITABLE = (8, 10, 13)  # SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
 # The file itself, not losslessd, in the way of a write (sqlite.org/rescode.html): another program holding its lock past
 # the timeout (SQLITE_BUSY 5), the file damaged or replaced under the tune (SQLITE_CORRUPT 11, SQLITE_NOTADB 26).
 _NOT_OURS = (*_UNWRITABLE, 5, 11, 26)
+_ONE_TUNE = "wait for it to end, or give this one its own --db"  # (statelock's hint to a second tune)
 
 
 def fingerprint(params: dict) -> str:
@@ -121,8 +122,7 @@ class Store:
         # One tune at a time per database: a second one took the first's running tune for a killed one, resumed it
         # and pushed candidates to the same devices beside it.
         try:
-            self._writer = WRITERS.take(self.path, "tune", "wait for it to end, or give this one its own --db") \
-                if create else None
+            self._writer = WRITERS.take(self.path, "tune", _ONE_TUNE) if create else None
         except InputError:
             self.db.close()
             raise
@@ -217,6 +217,12 @@ class Store:
         trial stored twice) is losslessd's bug, raised as it is."""
         if self.unwritable is not None:
             return None
+        if self._writer is not None:  # (its lock file removed under a tune of hours: taken again, or refused)
+            try:
+                WRITERS.still_held(self._writer, "tune", _ONE_TUNE)
+            except InputError as exc:
+                self.unwritable = f"its lock file was removed while this tune ran: {exc.message}"
+                raise InputError(self.unwritable, file=str(self.path)) from None
         try:
             return self.db.execute(sql, args)
         except sqlite3.DatabaseError as exc:
