@@ -284,6 +284,13 @@ def test_no_other_platforms_file_is_taken_for_os10():
     ("interface ethernet1/1/1\n mtu 9216\n", "dell_os10"),
     ("interface ethernet1/1/1\n priority-flow-control mode on\n", "dell_os10"),
     ("interface range ethernet1/1/1-1/1/4\n mtu 9216\n", "dell_os10"),
+    # ... but not beside NX-OS's order of QoS words, where it is an NX-OS breakout port typed in lower case (session 38
+    # review: a Nexus 9000 config with `interface ethernet1/49/1` was read as OS10, its every QoS line SYS002)
+    ("system qos\n  service-policy type network-qos NQ\ninterface ethernet1/49/1\n  priority-flow-control mode on\n"
+     "  service-policy type queuing output Q\n", "cisco_nxos"),
+    ("policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
+     "interface ethernet1/49/1\n  mtu 9216\n", "cisco_nxos"),
+    ("interface ethernet1/49/1\n  service-policy type qos input QOS\n", None),
     # with a blank it is also Onyx's split port, NX-OS prints a FEX port `Ethernet101/1/1`, EOS `Ethernet3/1/1`
     ("interface ethernet 1/1/1\n mtu 9216\n", None),
     ("interface ethernet 1/1/1\n dcb priority-flow-control mode on force\n", "nvidia_onyx"),

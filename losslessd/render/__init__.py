@@ -1292,10 +1292,8 @@ def writable(name: str, what: str, fix: str, source: Source | None = None) -> st
     (``source``) and the ``fix``."""
     if _WRITABLE_NAME.fullmatch(name):
         return name
-    shown = quoted(name, _SHOWN)
-    file, line = (source.file, source.line) if source is not None and source.file else (None, None)
-    raise InputError(f"{what} {shown} cannot be written into a snippet safely (losslessd writes names of letters, "
-                     f"digits and _ . : / @ - only, up to 64 characters); {fix}", file=file, line=line)
+    raise _error_at(f"{what} {quoted(name, _SHOWN)} cannot be written into a snippet safely (losslessd writes names "
+                    f"of letters, digits and _ . : / @ - only, up to 64 characters); {fix}", source)
 
 
 def _read_binding(name: str, what: str, source: Source | None = None) -> None:
@@ -1304,10 +1302,15 @@ def _read_binding(name: str, what: str, source: Source | None = None) -> None:
     must detach that one first, and cannot name it."""
     if name:
         return
-    file, line = (source.file, source.line) if source is not None and source.file else (None, None)
-    raise InputError(f"{what} is on a line losslessd could not read (the lint's SYS002 names it), so a snippet cannot "
-                     "detach it before attaching its own; correct that line (the policy's name on the same line) and "
-                     "run again", file=file, line=line)
+    raise _error_at(f"{what} is on a line losslessd could not read (the lint's SYS002 names it), so a snippet cannot "
+                    "detach it before attaching its own; correct that line (the policy's name on the same line) and "
+                    "run again", source)
+
+
+def _error_at(message: str, source: Source | None) -> InputError:
+    """InputError naming the file and line ``source`` gives (none where it names no file)."""
+    return InputError(message, file=source.file, line=source.line) if source is not None and source.file else \
+        InputError(message)
 
 
 def _check_names(prof: Profile) -> None:

@@ -37,6 +37,12 @@ _ETHERNET = re.compile(_TYPED + r"interface (?:range )?ethernet ?[0-9]{1,3}/[0-9
 # a blank (what a session may type on OS10 or Onyx) it is a sign only beside an OS10 QoS line.
 _OWN_ETHERNET = re.compile(_TYPED + r"interface (?:range )?ethernet[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
                            re.MULTILINE)
+# QoS lines OS10 does not write, NX-OS's (and EOS's) order of words: `service-policy type T input|output NAME` and a
+# policy-map's `class type T NAME` (Nexus 9000 NX-OS QoS Configuration Guide); OS10 writes `service-policy input|output
+# type T NAME` and `class NAME` (OS10 User Guide, "Quality of service"). Beside one, `interface ethernet1/49/1` is an
+# NX-OS breakout port (Nexus 9000 NX-OS Interfaces Configuration Guide: `Ethernet1/49/1`) typed in lower case.
+_OTHERS_QOS = re.compile(_TYPED + r"(?:service-policy type (?:network-qos|queuing|qos) (?:input|output)|"
+                         r"class type (?:network-qos|queuing|qos)) \S", re.MULTILINE)
 # QoS lines only OS10 writes: its trust and qos-group maps, and `service-policy input|output type ...` (NX-OS writes
 # `service-policy type ... input|output`). The NX-OS sniffer leaves a file holding one of them alone.
 OS10_QOS = re.compile(_TYPED + r"(trust (?:dot1p|dscp)-map \S|trust-map (?:dot1p|dscp) \S|qos-map traffic-class \S|"
@@ -51,13 +57,14 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config(?:uration)?)
 
 def sniff(inp: Input) -> bool:
     """An OS10 capture, the OS10 running-configuration header, a session with OS10's interface prompts, a port in the
-    form only OS10 prints (`interface ethernet1/1/1`), or `interface ethernet 1/1/1` beside a QoS line only OS10
-    writes (both are needed: either alone is no proof)."""
+    form only OS10 prints (`interface ethernet1/1/1`) beside no QoS line of another platform's, or `interface ethernet
+    1/1/1` beside a QoS line only OS10 writes (both are needed: either alone is no proof)."""
     named = capture.sniff_platform(inp.text)
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or _SESSION.search(head) or _OWN_ETHERNET.search(head)
+    return bool(_HEADER.search(head) or _SESSION.search(head)
+                or (_OWN_ETHERNET.search(head) and not _OTHERS_QOS.search(head))
                 or (_ETHERNET.search(head) and OS10_QOS.search(head)))
 
 

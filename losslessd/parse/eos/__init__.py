@@ -18,7 +18,7 @@ from ...errors import InputError
 from ...lazyre import lazy
 from ...model import Device
 from .. import lldp
-from ..base import Input, IssueList, answered, last_sections, sniff_text
+from ..base import CONFIG_PROMPT_TYPED, Input, IssueList, answered, last_sections, sniff_text
 
 PLATFORM = "arista_eos"
 
@@ -80,7 +80,7 @@ def sniff(inp: Input) -> bool:
 # `(config-qos-profile-P)#uc-tx-queue 3`): `tx-queue N` on a Sand switch, `uc-tx-queue N`/`mc-tx-queue N` on a
 # Trident/Tomahawk one (Arista AVD eos_cli_config_gen schema: qos_profiles.tx_queues vs uc_tx_queues; EOS User Manual,
 # QoS). (A sub-mode command: at the margin it is a paste's.)
-_QUEUE_BLOCK = lazy(r"^(?: {3}|\S*\(config[^)]*\)# ?)?(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
+_QUEUE_BLOCK = lazy(rf"^(?: {{3}}|{CONFIG_PROMPT_TYPED})?(uc-|mc-)?tx-queue [0-9]+[ \t]*$", re.MULTILINE)
 
 
 def queue_family(texts: Iterable[str]) -> str | None:

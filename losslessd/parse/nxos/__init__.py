@@ -19,7 +19,16 @@ from collections.abc import Iterable
 from ... import capture
 from ...model import Device, Neighbor, ParseIssue
 from .. import lldp
-from ..base import VERSION, Captured, Input, capture_inputs, captured_model, long_interface_name, sniff_text
+from ..base import (
+    CONFIG_PROMPT_TYPED,
+    VERSION,
+    Captured,
+    Input,
+    capture_inputs,
+    captured_model,
+    long_interface_name,
+    sniff_text,
+)
 from ..dell_os10 import OS10_QOS
 from .channels import read_interfaces, read_summary
 
@@ -65,7 +74,7 @@ MODEL = re.compile(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
 # writes it: `pause pfc-cos N` in the Nexus 9000's system-defined c-8q-nqN classes (Nexus 9000 NX-OS QoS Configuration
 # Guide, PFC chapter), `pause no-drop` in the Nexus 3000's user classes (Nexus 3000 NX-OS QoS Configuration Guide; the
 # SDN Nexus 3132 RoCE configuration): render.families' n9k and n3k.
-_PAUSE_LINE = re.compile(r"^(?:\S*\(config[^)]*\)# ?)?[ \t]*pause (pfc-cos|no-drop)\b", re.MULTILINE)
+_PAUSE_LINE = re.compile(rf"^(?:{CONFIG_PROMPT_TYPED})?[ \t]*pause (pfc-cos|no-drop)\b", re.MULTILINE)
 
 
 def pause_family(texts: Iterable[str]) -> str | None:
