@@ -267,8 +267,9 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                     notes.append(f"the ECN on {', '.join(later)} goes on the queue(s) the withheld maps part places "
                                  "the lossless class on: RoCE is marked there once that part is applied")
                 if now:
-                    notes.append(f"the ECN on {', '.join(now)} goes on the queue(s) the lossless priorities reach now: "
-                                 "the withheld maps part changes what reaches them, so run fix again once it is applied")
+                    notes.append(f"the ECN on {', '.join(now)} goes on the queue(s) the lossless priorities reach "
+                                 "now: the withheld maps part changes what reaches them, so run fix again once it is "
+                                 "applied")
             if writes_nothing(snippet):  # (a template with no branch for these sections: its header alone)
                 snippet, empty = None, True
             elif db is not None:
