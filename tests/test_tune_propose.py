@@ -165,14 +165,19 @@ NXOS_VERSION = "Cisco Nexus Operating System (NX-OS) Software\n\nHardware\n  cis
 def test_an_nxos_proposal_takes_the_model_from_the_show_version_the_drift_pull_read(make_sim, tmp_path):
     """NX-OS's ECN commands differ by family (Nexus 9000 / 3000) and its config does not name the model: the drift
     pull runs `show version` (an optional command of the platform), and the proposer reads the model from it as
-    `tune` does. A switch that refuses `show version` gets no proposal, and the event says why."""
+    `tune` does. A switch that refuses `show version` and whose config shows no family (no `pause` line) gets no
+    proposal, and the event says why."""
     fabric = tmp_path / "fabric"
     fabric.mkdir()
     recorded = capture.read(NXOS_CAPTURE.read_text(encoding="utf-8"))
     sections = [(s.command, s.output) for s in recorded.sections]
+    # nx-leaf5's config without its `pause pfc-cos` line, which shows the Nexus 9000 family by itself (docs/render.md)
+    unshown = [(command, "".join(line for line in output.splitlines(keepends=True) if "pause pfc-cos" not in line))
+               for command, output in sections]
     for name, extra in (("nx-leaf4", [("show version", NXOS_VERSION)]), ("nx-leaf5", [])):
         (fabric / f"{name}.capture").write_text(capture.write(
-            {"device": name, "platform": "cisco_nxos", "collected": "2026-11-29T10:00:05Z"}, sections + extra))
+            {"device": name, "platform": "cisco_nxos", "collected": "2026-11-29T10:00:05Z"},
+            (sections if extra else unshown) + extra))
     sim = make_sim(snmp=False, fabric=fabric)
     hosts = load(sim.inventory_path, sim.env)
     pulled = pull_and_lint(hosts, POLICY, known_hosts=sim.known_hosts_path, concurrency=2, timeout_s=30)
