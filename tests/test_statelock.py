@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from losslessd.errors import InputError
+from losslessd.history import History
 from losslessd.inventory import device_key, device_keys
 from losslessd.statelock import WRITERS
+from losslessd.tune.store import Store
 
 NOBODY = 65534
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="takes the lock as another user (setuid)")
@@ -332,3 +334,18 @@ def test_the_previous_release_s_lock_name_that_is_a_lock_this_process_holds_keep
     finally:
         WRITERS.release(first)
     assert not _locked_elsewhere(Path(first))
+
+
+@pytest.mark.slow  # starts a process
+def test_a_refused_daemon_or_tune_never_opens_the_file_to_write(tmp_path):
+    """The lock is taken before the history (or tune database) is opened to write: that opening made the file, set
+    WAL and migrated an older schema under the previous release's daemon still writing it, before the refusal."""
+    for name, opened in (("history.db", History), ("tune.db", Store)):
+        held = _old_release_holds(tmp_path / f"{name}.lock")
+        try:
+            with pytest.raises(InputError, match=rf"\(pid {held.pid}, lock {tmp_path}/{name}\.lock\)"):
+                opened(tmp_path / name)
+            assert not (tmp_path / name).exists()
+            assert not _locked_elsewhere(tmp_path / f".{name}.lock")
+        finally:
+            held.communicate("", timeout=60)
