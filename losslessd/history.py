@@ -266,12 +266,16 @@ class History:
         self._retry_at = 0.0
         self._lock = threading.Lock()  # the connection
         self._pending = threading.Lock()  # the backlog: held only to move batches, never during a commit
-        self._db = _open(self.path, create)
+        # One writing daemon per file: a second ended the first's open events as a killed run's and wrote beside it.
+        # Taken before the file is opened: opening it to write migrates its schema under a daemon of the previous
+        # release still writing it (statelock: its lock name). The path is checked first (no lock file on /proc).
+        if create:
+            check_output(self.path, "history database", regular=True)
+        self._writer = WRITERS.take(self.path, "daemon", "give each its own history.path") if create else None
         try:
-            # One writing daemon per file: a second ended the first's open events as a killed run's and wrote beside it.
-            self._writer = WRITERS.take(self.path, "daemon", "give each its own history.path") if create else None
-        except InputError:
-            self._db.close()
+            self._db = _open(self.path, create)
+        except BaseException:
+            WRITERS.release(self._writer)
             raise
         self._max_bytes = max_bytes
         self.notice: str | None = None  # what the writer found of its file's fate (deleted, replaced), once, to log

@@ -11,6 +11,11 @@ must be a regular file: a link planted there never has its target truncated. The
 daemon reload that changes only the history's retention opens the same file again before it closes it), and nothing
 else in the process opens it: closing any descriptor of a file drops the process's POSIX locks on it. For that reason
 too it is a file of its own, never the SQLite database (SQLite's own locks are POSIX ones).
+
+Until the next release (docs/daemon.md, Session 38) ``take`` also tests the previous release's lock name,
+``<file>.lock``, when a regular file of that name is there: a daemon of that release still running holds it and knows
+no other name, so a new one started on the same history is refused with its pid; one free is locked a moment (shared,
+read-only: never truncated, never through a link) and let go.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ class Writers:
             except OSError as exc:
                 why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
                 raise InputError(f"cannot make its lock file {lock}: {why}", file=str(path)) from None
-        return self._take(opened, lock, str(path), holder, hint, "written", "file")
+        return self._take(opened, lock, str(path), holder, hint, "written", "file", legacy_lock_path(path))
 
     def take_shared(self, kind: str, name: str, holder: str, hint: str, *, busy: str, per: str) -> str:
         """The lock of ``name`` among every losslessd of this machine (see ``shared_lock_folder``), taken as ``take``
@@ -64,15 +69,52 @@ class Writers:
             os.close(folder_fd)
 
     def _take(self, opened: Callable[[], int], lock: str, file: str, holder: str, hint: str, busy: str,
-              per: str) -> str:
+              per: str, legacy: str | None = None) -> str:
         """Under the mutex: one more writer of ``lock`` if this process holds it, else the lock file ``opened()``
-        locked with this process's pid written in it. ``busy``/``per``: what the holder does to the thing locked, and
-        what that is ("written", "file"; a device: "tuned", "device")."""
+        locked with this process's pid written in it, and let go again if another process holds ``legacy``.
+        ``busy``/``per``: what the holder does to the thing locked, and what that is ("written", "file"; a device:
+        "tuned", "device")."""
         with self._mutex:
             if (held := self._held.get(lock)) is not None:
                 held[1] += 1
                 return lock
-            return self._hold(opened(), lock, file, holder, hint, busy, per)
+            self._hold(opened(), lock, file, holder, hint, busy, per)
+            if legacy is not None:
+                try:
+                    self._legacy_free(legacy, file, holder, hint, busy, per)
+                except BaseException:
+                    os.close(self._held.pop(lock)[0])
+                    raise
+            return lock
+
+    def _legacy_free(self, legacy: str, file: str, holder: str, hint: str, busy: str, per: str) -> None:
+        """An InputError naming the process that holds the previous release's lock file ``legacy`` (module docstring).
+        Only a regular file is opened (a FIFO or a device node planted there never is), read-only, without following a
+        link. The descriptor is closed unless it is a lock file this process holds (a hard link to it, or the new lock
+        of another state file: ``.h.lock`` is ``.h``'s legacy lock and ``h``'s new one): closing it would drop that
+        lock, so it is kept with that lock's and closed when it is released."""
+        try:
+            if not stat.S_ISREG(os.lstat(legacy).st_mode):
+                return
+            fd = os.open(legacy, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise InputError(f"cannot check the previous release's lock file {legacy}: {exc.strerror or exc} (remove "
+                             f"it if no losslessd {holder} of that release runs)", file=file) from None
+        there = os.fstat(fd)
+        for held in self._held.values():
+            if any(mine >= 0 and _same_file(mine, there) for mine in held[:1] + held[2:]):
+                held.append(fd)
+                return
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # (a read-only descriptor takes a shared lock only)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                os.close(fd)
+                raise InputError(f"cannot lock {legacy}: {exc.strerror or exc}", file=file) from None
+            raise _refusal(fd, legacy, file, holder, hint, busy, per) from None
+        os.close(fd)  # (not a lock of ours: closing it lets the shared lock go at once)
 
     def _hold(self, fd: int, lock: str, file: str, holder: str, hint: str, busy: str, per: str) -> str:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -84,10 +126,7 @@ class Writers:
             if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):  # (ENOLCK, EINTR, ...)
                 os.close(fd)
                 raise InputError(f"cannot lock {lock}: {exc.strerror or exc}", file=file) from None
-            pid = os.read(fd, 32).decode("ascii", "replace").strip()
-            os.close(fd)
-            raise InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if is_digits(pid) else ''}"
-                             f"lock {lock}): one {holder} per {per} ({hint})", file=file) from None
+            raise _refusal(fd, lock, file, holder, hint, busy, per) from None
         mine = f"{os.getpid()}\n".encode()
         try:  # (a full disk, a file-size limit: the lock is let go, never held by a file without its pid)
             os.ftruncate(fd, 0)
@@ -129,8 +168,9 @@ class Writers:
             held[1] -= 1
             if not held[1]:
                 del self._held[lock]
-                if held[0] >= 0:
-                    os.close(held[0])  # (the file stays: removing it would race a process taking it)
+                for fd in held[:1] + held[2:]:  # (its own descriptor, and any _legacy_free kept)
+                    if fd >= 0:
+                        os.close(fd)  # (the file stays: removing it would race a process taking it)
 
 
 WRITERS = Writers()
@@ -142,16 +182,33 @@ def lock_path(path: Path) -> str:
     return str(real.with_name(f".{real.name}.lock"))
 
 
+def legacy_lock_path(path: Path) -> str:
+    """The previous release's lock file of ``path``, ``<name>.lock`` beside it (module docstring)."""
+    return f"{path.resolve()}.lock"
+
+
+def _refusal(fd: int, lock: str, file: str, holder: str, hint: str, busy: str, per: str) -> InputError:
+    """The error naming the process that holds the lock file open at ``fd`` (its pid, read from it); ``fd`` closed."""
+    pid = os.read(fd, 32).decode("ascii", "replace").strip()
+    os.close(fd)
+    return InputError(f"{busy} by another losslessd {holder} ({f'pid {pid}, ' if is_digits(pid) else ''}"
+                      f"lock {lock}): one {holder} per {per} ({hint})", file=file)
+
+
+def _same_file(fd: int, there: os.stat_result) -> bool:
+    """``fd`` is the file ``there`` was read of."""
+    mine = os.fstat(fd)
+    return (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino)
+
+
 def _same_inode(fd: int, path: str) -> bool:
     """``fd`` is the file at ``path`` (not followed through a link); -1, no file, is none."""
     if fd < 0:
         return False
     try:
-        there = os.lstat(path)
+        return _same_file(fd, os.lstat(path))
     except OSError:
         return False
-    mine = os.fstat(fd)
-    return (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino)
 
 # Where locks of things that are no file of ours live (a device two tunes with their own databases would push to).
 ENV_LOCK_DIR = "LOSSLESSD_LOCK_DIR"

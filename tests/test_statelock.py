@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from losslessd.errors import InputError
+from losslessd.history import History
 from losslessd.inventory import device_key, device_keys
 from losslessd.statelock import WRITERS
+from losslessd.tune.store import Store
 
 NOBODY = 65534
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="takes the lock as another user (setuid)")
@@ -247,3 +249,103 @@ def test_a_name_and_the_address_it_resolves_to_are_one_device(tmp_path, monkeypa
                     WRITERS.release(take(key))
     finally:
         held.communicate("", timeout=60)
+
+
+# The previous release's daemon: its lock file <file>.lock (argv[1]) made as it made it, its pid written, a POSIX lock
+# taken with lockf, held until its standard input closes.
+_OLD_RELEASE_HOLDER = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+os.ftruncate(fd, 0)
+os.write(fd, f"{os.getpid()}\\n".encode())
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def _old_release_holds(lock: Path) -> subprocess.Popen:
+    held = subprocess.Popen([sys.executable, "-c", _OLD_RELEASE_HOLDER, str(lock)], stdout=subprocess.PIPE,
+                            stdin=subprocess.PIPE, text=True)
+    assert held.stdout.readline() == "held\n"
+    return held
+
+
+def _locked_elsewhere(lock: Path) -> bool:
+    """Another process cannot take a lockf of ``lock`` (this process's own locks never refuse it)."""
+    probe = ("import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDONLY)\n"
+             "try:\n    fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)\nexcept OSError:\n    print('locked')\n"
+             "else:\n    print('free')\n")
+    return subprocess.run([sys.executable, "-c", probe, str(lock)], capture_output=True, text=True, timeout=120,
+                          check=True).stdout == "locked\n"
+
+
+@pytest.mark.slow  # starts a process
+def test_a_daemon_of_the_previous_release_holding_history_db_lock_refuses_a_new_one(tmp_path):
+    """The upgrade window: the previous release locked `history.db.lock`, this one `.history.db.lock`, so a new daemon
+    started beside a running old one wrote the same history. It is refused naming the old one's pid, holds no lock
+    after, and never writes the old lock file; once the old daemon is gone, the file left there lets it start."""
+    path, legacy = tmp_path / "history.db", tmp_path / "history.db.lock"
+    held = _old_release_holds(legacy)
+    try:
+        with pytest.raises(InputError, match=rf"^{path}: written by another losslessd daemon \(pid {held.pid}, lock "
+                                             rf"{legacy}\): one daemon per file \(give each its own history.path\)$"):
+            WRITERS.take(path, "daemon", "give each its own history.path")
+        assert legacy.read_text() == f"{held.pid}\n"
+        assert not _locked_elsewhere(tmp_path / ".history.db.lock")  # (the new lock was let go)
+    finally:
+        held.communicate("", timeout=60)
+    lock = WRITERS.take(path, "daemon", "give each its own history.path")
+    try:
+        assert lock == f"{tmp_path}/.history.db.lock" and legacy.read_text() == f"{held.pid}\n"
+        assert not _locked_elsewhere(legacy)  # (let go at once: an old daemon started now is not kept out)
+    finally:
+        WRITERS.release(lock)
+
+
+@pytest.mark.slow  # starts a process
+def test_the_previous_release_s_lock_name_is_never_followed_nor_opened_unless_a_regular_file(tmp_path):
+    """A link at `history.db.lock` to a file another process locks is not that lock (nor is its target written); a FIFO
+    there is never opened (an open of it for reading waits for a writer)."""
+    victim = tmp_path / "victim.lock"
+    held = _old_release_holds(victim)
+    try:
+        (tmp_path / "history.db.lock").symlink_to(victim)
+        os.mkfifo(tmp_path / "tune.db.lock")
+        for name in ("history.db", "tune.db"):
+            WRITERS.release(WRITERS.take(tmp_path / name, "daemon", "give each its own history.path"))
+        assert victim.read_text() == f"{held.pid}\n"
+    finally:
+        held.communicate("", timeout=60)
+
+
+@pytest.mark.slow  # starts a process
+def test_the_previous_release_s_lock_name_that_is_a_lock_this_process_holds_keeps_it_held(tmp_path):
+    """`.h.lock` is the new lock of `h` and the previous release's of `.h`; a hard link to a held lock is one too.
+    Testing it opens a descriptor of a lock this process holds, and closing that drops the lock (fcntl(2)): it is kept
+    until the lock is released."""
+    first = WRITERS.take(tmp_path / "h", "daemon", "give each its own history.path")
+    try:
+        os.link(first, tmp_path / "g.lock")
+        for name in (".h", "g"):
+            lock = WRITERS.take(tmp_path / name, "daemon", "give each its own history.path")
+            WRITERS.release(lock)
+            assert _locked_elsewhere(Path(first)), f"taking and releasing {lock} let {first} go"
+    finally:
+        WRITERS.release(first)
+    assert not _locked_elsewhere(Path(first))
+
+
+@pytest.mark.slow  # starts a process
+def test_a_refused_daemon_or_tune_never_opens_the_file_to_write(tmp_path):
+    """The lock is taken before the history (or tune database) is opened to write: that opening made the file, set
+    WAL and migrated an older schema under the previous release's daemon still writing it, before the refusal."""
+    for name, opened in (("history.db", History), ("tune.db", Store)):
+        held = _old_release_holds(tmp_path / f"{name}.lock")
+        try:
+            with pytest.raises(InputError, match=rf"\(pid {held.pid}, lock {tmp_path}/{name}\.lock\)"):
+                opened(tmp_path / name)
+            assert not (tmp_path / name).exists()
+            assert not _locked_elsewhere(tmp_path / f".{name}.lock")
+        finally:
+            held.communicate("", timeout=60)

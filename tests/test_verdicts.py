@@ -402,6 +402,7 @@ def test_a_tune_database_on_a_full_disk_is_said_to_be_unwritable_not_foreign(tmp
     from losslessd.tune.store import Store
 
     with tmpfs(tmp_path / "disk", "16k") as disk:
+        (disk / ".tune.sqlite.lock").write_text("0" * 32)  # (its lock, taken first, keeps its page for its pid)
         with open(disk / "fill", "wb") as f, contextlib.suppress(OSError):
             f.write(b"\0" * 64 * 1024)
         with pytest.raises(InputError) as err:

@@ -98,6 +98,17 @@ class Store:
         self.unwritable: str | None = None  # why a write failed (the writes after it are skipped)
         if create:
             check_output(self.path, "tune database", regular=True)
+        # One tune at a time per database: a second one took the first's running tune for a killed one, resumed it
+        # and pushed candidates to the same devices beside it. Taken before the file is opened to write (its tables
+        # made, WAL set) under a tune of the previous release still writing it (statelock: its lock name).
+        self._writer = WRITERS.take(self.path, "tune", _ONE_TUNE) if create else None
+        try:
+            self._open(create)
+        except BaseException:
+            WRITERS.release(self._writer)
+            raise
+
+    def _open(self, create: bool) -> None:
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={'rwc' if create else 'ro'}", uri=True,
                                       isolation_level=None, timeout=30)
@@ -118,14 +129,8 @@ class Store:
                 raise InputError(f"cannot write the tune database: {exc}", file=str(self.path)) from None
             raise InputError(f"not a losslessd tune database: {state_file_reason(exc)}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
-            raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
-        # One tune at a time per database: a second one took the first's running tune for a killed one, resumed it
-        # and pushed candidates to the same devices beside it.
-        try:
-            self._writer = WRITERS.take(self.path, "tune", _ONE_TUNE) if create else None
-        except InputError:
             self.db.close()
-            raise
+            raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
 
     def close(self) -> None:
         self.db.close()
