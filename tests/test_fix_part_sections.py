@@ -141,6 +141,13 @@ def test_nvue_buffer_part_names_the_ports_sharing_the_pfc_profile_it_writes(tmp_
     assert part.shared == {"pfc_p3_300m": ["swp3"]}
     assert any(note.startswith("qos pfc profile pfc_p3_300m is shared: swp3 (not in this fix) takes the cable length")
                for note in part.notes)
+    # swp3 fixed too, by another safe part writing its buffer (ECN004: ecn, buffer): each part's change reaches only
+    # ports this fix writes the cable length for, so neither names the other.
+    other = Finding(code="ECN004", name="ecn-before-pfc", severity=Severity.warning, message="Kmax above xoff",
+                    device=device.name, port="swp3", key="3")
+    dev = fix.device_fix(device, [finding, other], pol, unsafe=False)
+    assert sorted(p.sections for p in dev.parts) == [["buffer"], ["buffer", "ecn"]]
+    assert [p.shared for p in dev.parts] == [{}, {}] and not any("is shared" in n for p in dev.parts for n in p.notes)
 
 
 def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):

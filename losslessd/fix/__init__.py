@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .. import capture, render
@@ -262,7 +262,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             restricted = render.restrict(prof, sections, ports)
             snippet = render.render(device.platform, restricted)
             notes = render.operator_notes(device.platform, restricted)
-            shared = _shared(device, restricted, ports) if not disruptive else {}
+            shared = _shared(device, restricted, by_port, unsafe) if not disruptive else {}
             notes += [_shared_note(device.platform, name, others) for name, others in shared.items()]
             pending = sorted(p for p in ports if p is not None and p in remapped_later)
             if pending and not sections & own and isinstance(restricted, render.Profile) and restricted.writes_ecn(
@@ -309,14 +309,19 @@ IN_PLACE: dict[str, tuple[str, str, Callable[[render.Profile], bool]]] = {
 }
 
 
-def _shared(device: Device, prof: render.Profile | object, ports: Collection[str | None]) -> dict[str, list[str]]:
-    """Profile -> the device's ports bound to it that are not among ``ports``: a safe part writing into the profile a
-    fixed port is bound to changes them too (Junos: the watchdog timers; NVUE: the cable length its headroom is
-    sized by), so the part names them rather than change them silently."""
+def _shared(device: Device, prof: render.Profile | object, by_port: dict[tuple[bool, str | None], set[str]],
+            unsafe: bool) -> dict[str, list[str]]:
+    """Profile -> the device's ports bound to it that no printed part of the fix writes the section for (``by_port``:
+    (disruptive, port) -> sections): a safe part writing into the profile a fixed port is bound to changes them too
+    (Junos: the watchdog timers; NVUE: the cable length its headroom is sized by), so the part names them rather than
+    change them silently."""
     section, point, in_place = IN_PLACE.get(device.platform or "", ("", "", None))
     if in_place is None or not isinstance(prof, render.Profile) or not prof.wants(section) or not in_place(prof):
         return {}
-    names = {(port.service_policies or {}).get(point) for name, port in device.ports.items() if name in ports} - {None}
+    ports = {port for (disruptive, port), sections in by_port.items()
+             if section in sections and (unsafe or not disruptive)}
+    fixed = {p.name for p in prof.ports}
+    names = {(port.service_policies or {}).get(point) for name, port in device.ports.items() if name in fixed} - {None}
     out: dict[str, list[str]] = {}
     for name, port in device.ports.items():
         bound = (port.service_policies or {}).get(point)
