@@ -132,9 +132,12 @@ def test_nvue_buffer_part_names_the_ports_sharing_the_pfc_profile_it_writes(tmp_
     before = lint([path], pol, fmt="nvidia_cumulus")
     (device,) = before.fabric.devices.values()
     assert device.ports["swp3"].service_policies == {"qos pfc profile": "pfc_p3_300m"}
-    device.ports["swp2"].cable_length_m = 400.0
     finding = Finding(code="BUF001", name="headroom", severity=Severity.error, message="xoff short",
                       device=device.name, port="swp2", key="3")
+    # (swp2's own 300 m: the part writes what the profile holds, cut to nothing: no port changes, none named)
+    (held,) = fix.device_fix(device, [finding], pol, unsafe=False).parts
+    assert held.held and held.shared == {} and not any("is shared" in note for note in held.notes)
+    device.ports["swp2"].cable_length_m = 400.0
     dev = fix.device_fix(device, [finding], pol, unsafe=False)
     (part,) = dev.parts
     assert part.sections == ["buffer"] and "nv set qos pfc pfc_p3_300m cable-length 400" in part.snippet.splitlines()

@@ -263,7 +263,6 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             snippet = render.render(device.platform, restricted)
             notes = render.operator_notes(device.platform, restricted)
             shared = _shared(device, restricted, by_port, unsafe) if not disruptive else {}
-            notes += [_shared_note(device.platform, name, others) for name, others in shared.items()]
             pending = sorted(p for p in ports if p is not None and p in remapped_later)
             if pending and not sections & own and isinstance(restricted, render.Profile) and restricted.writes_ecn(
                     device.platform):
@@ -280,8 +279,10 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             elif db is not None:
                 snippet = sonic_snippet(db, snippet)
                 db = sonic_applied(db, snippet)
+        shared = shared if snippet is not None else {}
+        notes += [_shared_note(device.platform, name, others) for name, others in shared.items()]
         parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes,
-                          empty=empty, shared=shared if snippet is not None else {}))
+                          empty=empty, shared=shared))
     # One refused part per label, section and reason, naming its ports (the reason said once, not once a port).
     no_fix: dict[tuple[bool, str, str], dict[str, None]] = {}
     for (port, section), why in refused.items():
@@ -415,6 +416,9 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy, inputs: li
         part.snippet = shape.changes(fixed, part.snippet)
         if writes_nothing(part.snippet):  # (the config holds what it writes: no fix, never a blank snippet)
             part.snippet, part.empty, part.held = None, True, True
+            # (nothing written: no port takes a change, shared or not)
+            said = {_shared_note(device.platform, name, others) for name, others in part.shared.items()}
+            part.notes, part.shared = [note for note in part.notes if note not in said], {}
             continue
         fixed = shape.apply(fixed, part.snippet)
     form = shape.normal_form if shape.normal_form and current != target.text else None
