@@ -1130,7 +1130,7 @@ def test_a_part_the_template_writes_nothing_for_is_no_fix_never_a_blank_snippet(
     jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
     assert data["devices"][0]["fixes"][0] | {"findings": None} == {
         "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "refused": None, "snippet": None,
-        "apply_with": None, "findings": None, "notes": []}
+        "apply_with": None, "findings": None, "shared": {}, "notes": []}
 
 
 @pytest.mark.parametrize(("platform", "port"), [("nvidia_cumulus", "swp1"), ("sonic", "Ethernet0")])

@@ -18,7 +18,7 @@ from losslessd import render as rnd
 from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.fix import output as fix_output
-from losslessd.lint.finding import Severity
+from losslessd.lint.finding import Finding, Severity
 from losslessd.policy import Policy
 from tests import render_golden
 from tests.part_sections import outside
@@ -87,6 +87,7 @@ def test_junos_watchdog_part_keeps_the_ports_pfc_and_classifier(tmp_path):
     assert not [line for line in lines if "classifiers" in line or " input " in line
                 or line.startswith("set class-of-service interfaces") and "congestion-notification-profile" in line]
     assert {line.split()[3] for line in lines if "pfc-watchdog" in line} == {"roce-pfc-3", "roce-pfc-3-300m"}
+    assert safe[0].shared == {}  # (every port bound to those profiles is fixed here: no other port takes the timers)
     assert "ECN002" in {f.code for f in safe[0].findings}
     (maps,) = [p for p in dev.parts if p.label == "disruptive"]
     assert "set class-of-service congestion-notification-profile roce-pfc-3 input dscp code-point 000001 pfc" in (
@@ -96,6 +97,60 @@ def test_junos_watchdog_part_keeps_the_ports_pfc_and_classifier(tmp_path):
     _, held = _fix(tmp_path / "safe", "juniper_junos", "qfx5000", pol, unsafe=False)
     printed = "".join(p.snippet for p in held.parts if p.printed)
     assert "classifiers" not in printed and " input " not in printed and held.verified
+
+
+def test_junos_watchdog_part_names_the_ports_sharing_the_profile_it_writes(tmp_path):
+    """Junos, et-0/0/0 and et-0/0/2 both bound to congestion-notification-profile roce-pfc-3, only et-0/0/0 RoCE-facing
+    (roce_ports.name_regex): the safe watchdog part writes the policy's timers into roce-pfc-3, so et-0/0/2 takes them
+    too. The part said nothing of it; now its note and its JSON `shared` name et-0/0/2 and the by-hand choice."""
+    pol = _policy(lossless={"priorities": [3], "dscp": [26], "trust": "dscp"}, roce_ports={"name_regex": "^et-0/0/0$"},
+                  cnp={"dscp": 48, "priority": 6, "strict": True}, watchdog=_WATCHDOG_100)
+    before, dev = _fix(tmp_path, "juniper_junos", "qfx5000", pol, unsafe=False)
+    assert {(f.code, f.port) for f in dev.findings} == {("WDG002", "et-0/0/0")}
+    (part,) = dev.parts
+    assert part.sections == ["watchdog"] and "congestion-notification-profile roce-pfc-3 pfc-watchdog" in part.snippet
+    assert part.shared == {"roce-pfc-3": ["et-0/0/2"]}
+    assert ("congestion-notification-profile roce-pfc-3 is shared: et-0/0/2 (not in this fix) takes the policy's "
+            "watchdog timers too; to leave it as it is, bind the fixed ports to a congestion-notification-profile of "
+            "their own by hand instead (a PFC change: disruptive)") in part.notes
+    result = fix.FixResult(lint=before, devices=[dev], unsafe=False)
+    data = json.loads(fix_output.as_json(result))
+    jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
+    assert data["devices"][0]["fixes"][0]["shared"] == {"roce-pfc-3": ["et-0/0/2"]}
+    assert any("et-0/0/2 (not in this fix)" in note for note in fix_output.notes(result))
+
+
+def test_nvue_buffer_part_names_the_ports_sharing_the_pfc_profile_it_writes(tmp_path):
+    """NVUE, swp2 and swp3 both bound to PFC profile pfc_p3_300m, a buffer finding on swp2 alone whose cable (a model
+    given through the Python API) is 400 m: the safe buffer part sets `cable-length 400` in pfc_p3_300m, which sizes
+    swp3's headroom too. The part said nothing of it; now its note and JSON `shared` name swp3."""
+    path = _device(tmp_path, "nvidia_cumulus", None)
+    path.write_text(path.read_text().replace("interface swp3 qos pfc profile pfc_p3_3m",
+                                             "interface swp3 qos pfc profile pfc_p3_300m"))
+    pol = _policy(lossless={"priorities": [3], "dscp": [26], "trust": "dscp"},
+                  cnp={"dscp": 48, "priority": 6, "strict": True})
+    before = lint([path], pol, fmt="nvidia_cumulus")
+    (device,) = before.fabric.devices.values()
+    assert device.ports["swp3"].service_policies == {"qos pfc profile": "pfc_p3_300m"}
+    finding = Finding(code="BUF001", name="headroom", severity=Severity.error, message="xoff short",
+                      device=device.name, port="swp2", key="3")
+    # (swp2's own 300 m: the part writes what the profile holds, cut to nothing: no port changes, none named)
+    (held,) = fix.device_fix(device, [finding], pol, unsafe=False).parts
+    assert held.held and held.shared == {} and not any("is shared" in note for note in held.notes)
+    device.ports["swp2"].cable_length_m = 400.0
+    dev = fix.device_fix(device, [finding], pol, unsafe=False)
+    (part,) = dev.parts
+    assert part.sections == ["buffer"] and "nv set qos pfc pfc_p3_300m cable-length 400" in part.snippet.splitlines()
+    assert part.shared == {"pfc_p3_300m": ["swp3"]}
+    assert any(note.startswith("qos pfc profile pfc_p3_300m is shared: swp3 (not in this fix) takes the cable length")
+               for note in part.notes)
+    # swp3 fixed too, by another safe part writing its buffer (ECN004: ecn, buffer): each part's change reaches only
+    # ports this fix writes the cable length for, so neither names the other.
+    other = Finding(code="ECN004", name="ecn-before-pfc", severity=Severity.warning, message="Kmax above xoff",
+                    device=device.name, port="swp3", key="3")
+    dev = fix.device_fix(device, [finding, other], pol, unsafe=False)
+    assert sorted(p.sections for p in dev.parts) == [["buffer"], ["buffer", "ecn"]]
+    assert [p.shared for p in dev.parts] == [{}, {}] and not any("is shared" in n for p in dev.parts for n in p.notes)
 
 
 def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):

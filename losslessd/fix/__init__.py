@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .. import capture, render
@@ -49,6 +50,8 @@ class Part:
     held: bool = False  # (empty) what it writes, the device's config holds already (the snippet cut to nothing)
     refused: str | None = None  # a fact of the device this section needs is missing (render.refusal): no fix, why
     refused_on: tuple[str, ...] = ()  # (refused) the ports it is refused on
+    # profile -> the ports bound to it that the part was not asked for, which take its change too (_shared)
+    shared: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def withheld(self) -> bool:
@@ -254,11 +257,12 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
         group = [f for f, was, wants, _ in asked if f is not None and wants <= sections
                  and (f.port in ports or f.port is None) and label(was, wants, f.port) == disruptive]
-        snippet, notes, empty = None, [], False
+        snippet, notes, empty, shared = None, [], False, {}
         if unsafe or not disruptive:
             restricted = render.restrict(prof, sections, ports)
             snippet = render.render(device.platform, restricted)
             notes = render.operator_notes(device.platform, restricted)
+            shared = _shared(device, restricted, by_port, unsafe) if not disruptive else {}
             pending = sorted(p for p in ports if p is not None and p in remapped_later)
             if pending and not sections & own and isinstance(restricted, render.Profile) and restricted.writes_ecn(
                     device.platform):
@@ -275,8 +279,10 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             elif db is not None:
                 snippet = sonic_snippet(db, snippet)
                 db = sonic_applied(db, snippet)
+        shared = shared if snippet is not None else {}
+        notes += [_shared_note(device.platform, name, others) for name, others in shared.items()]
         parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes,
-                          empty=empty))
+                          empty=empty, shared=shared))
     # One refused part per label, section and reason, naming its ports (the reason said once, not once a port).
     no_fix: dict[tuple[bool, str, str], dict[str, None]] = {}
     for (port, section), why in refused.items():
@@ -291,6 +297,48 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                           refused=f"{'port' if len(names) == 1 else 'ports'} {few(names)}: {why}",
                           refused_on=tuple(names)))
     return parts
+
+
+# The safe sections a template writes into the profile a port is bound to now (its PFC is in there too, so a profile
+# of the snippet's own bound in its place would be a PFC change): platform -> (section, attachment point, whether the
+# profile wants it there). templates/juniper_junos (watchdog, unless a PFC part binds a CNP of its own) and
+# templates/nvidia_cumulus (buffer's cable-length, unless a PFC part writes the profile whole).
+IN_PLACE: dict[str, tuple[str, str, Callable[[render.Profile], bool]]] = {
+    "juniper_junos": ("watchdog", "congestion-notification-profile",
+                      lambda p: not ((p.wants("pfc") or p.wants("trust")) and p.pfc)),
+    "nvidia_cumulus": ("buffer", "qos pfc profile", lambda p: not p.wants("pfc")),
+}
+
+
+def _shared(device: Device, prof: render.Profile | object, by_port: dict[tuple[bool, str | None], set[str]],
+            unsafe: bool) -> dict[str, list[str]]:
+    """Profile -> the device's ports bound to it that no printed part of the fix writes the section for (``by_port``:
+    (disruptive, port) -> sections): a safe part writing into the profile a fixed port is bound to changes them too
+    (Junos: the watchdog timers; NVUE: the cable length its headroom is sized by), so the part names them rather than
+    change them silently."""
+    section, point, in_place = IN_PLACE.get(device.platform or "", ("", "", None))
+    if in_place is None or not isinstance(prof, render.Profile) or not prof.wants(section) or not in_place(prof):
+        return {}
+    ports = {port for (disruptive, port), sections in by_port.items()
+             if section in sections and (unsafe or not disruptive)}
+    fixed = {p.name for p in prof.ports}
+    names = {(port.service_policies or {}).get(point) for name, port in device.ports.items() if name in fixed} - {None}
+    out: dict[str, list[str]] = {}
+    for name, port in device.ports.items():
+        bound = (port.service_policies or {}).get(point)
+        if bound is not None and bound in names and name not in ports:
+            out.setdefault(bound, []).append(name)
+    return dict(sorted(out.items()))
+
+
+def _shared_note(platform: str, profile: str, others: list[str]) -> str:
+    """What a safe part written into a shared profile does to ports it was not asked for, and the by-hand way out."""
+    what = ("takes the policy's watchdog timers" if platform == "juniper_junos"
+            else "takes the cable length of the longest cable fixed here (more headroom, never less)")
+    point = IN_PLACE[platform][1]
+    return (f"{point} {profile} is shared: {few(others)} (not in this fix) {what} too; to leave "
+            f"{'it' if len(others) == 1 else 'them'} as {'it is' if len(others) == 1 else 'they are'}, bind the fixed "
+            f"ports to a {point} of their own by hand instead (a PFC change: disruptive)")
 
 
 def _refused(platform: str, prof: render.Profile, by_port: dict[tuple[bool, str | None], set[str]],
@@ -368,6 +416,9 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy, inputs: li
         part.snippet = shape.changes(fixed, part.snippet)
         if writes_nothing(part.snippet):  # (the config holds what it writes: no fix, never a blank snippet)
             part.snippet, part.empty, part.held = None, True, True
+            # (nothing written: no port takes a change, shared or not)
+            said = {_shared_note(device.platform, name, others) for name, others in part.shared.items()}
+            part.notes, part.shared = [note for note in part.notes if note not in said], {}
             continue
         fixed = shape.apply(fixed, part.snippet)
     form = shape.normal_form if shape.normal_form and current != target.text else None

@@ -151,6 +151,7 @@ def as_json(result: FixResult) -> str:
                        "refused": p.refused,
                        "snippet": p.snippet,
                        "apply_with": p.apply_with, "findings": [f.fingerprint for f in p.findings],
+                       "shared": p.shared,
                        "notes": p.notes}  # (what the text's stderr says of the snippet: automation reads it here)
                       for p in d.parts],
             "diff": d.diff, "diff_note": d.diff_note, "verified": d.verified,
