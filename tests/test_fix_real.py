@@ -36,9 +36,9 @@ LEFT: dict[tuple[str, str], tuple[set[str], str]] = {
                     "follow-up that clears it differs by EOS family (tx-queue vs uc-tx-queue), which the example's "
                     "configs do not show: refused for want of --model, the first fix stands with SCH001 listed"),
     ("corpus/eos/avd-qos.cfg", "roce-pcp3"): (
-        {"MAP001", "MAP002"}, "the trust fix makes Ethernet1 trust CoS while the config's CoS map sends PCP 3 to TC 1; "
-                              "the maps follow-up's CoS lines, cut against the config, still leave PCP 3 there (left: "
-                              "docs/real-configs.md Session 38 part e); the fix lists both"),
+        {"MAP001", "MAP002"}, "the trust fix makes Ethernet1 trust CoS, and its own `service-policy type qos input "
+                              "pmap_test1` then sets TC 1 over the CoS map (a policy-map of the device's, edited by "
+                              "hand: docs/real-configs.md Session 38 part e); the fix lists both"),
     **{("cisco_nxos/n9k-pause-threshold-below-kmin", policy): ({"ECN001"}, SPEED)
        for policy in ("roce-dscp26", "roce-pcp3", "infiniband")},
     ("juniper_junos/aiml-leaf-no-pfc-priority", "roce-pcp3"): ({"ECN001"}, FAMILY),
