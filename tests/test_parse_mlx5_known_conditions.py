@@ -35,6 +35,7 @@ KNOWN = {
 }
 
 
+@pytest.mark.slow  # (assert_calls runs bash beside the reader)
 @pytest.mark.parametrize("name", list(KNOWN))
 def test_a_test_of_known_status_takes_its_branch_as_bash_does(name, tmp_path):
     lines, calls = KNOWN[name]
@@ -104,6 +105,7 @@ TRANSFORMS = {
 }
 
 
+@pytest.mark.slow  # (assert_calls runs bash beside the reader)
 @pytest.mark.parametrize("name", list(TRANSFORMS))
 def test_a_substitution_bash_refuses_only_as_a_name_is_set_is_read_where_it_is_known(name, tmp_path):
     lines, calls = TRANSFORMS[name]
