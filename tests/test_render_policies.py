@@ -518,6 +518,10 @@ def test_mlx5_fix_writes_the_cnp_marking_without_ecn_required(tmp_path):
 
 
 _WATCHDOG_100 = {"detection_time_ms": {"min": 100, "max": 100}, "restoration_time_ms": {"min": 100, "max": 100}}
+# ECN thresholds every lossless queue can hold (Kmin = Kmax = one 9216 B frame, 1 %): what the fix tests vary is the
+# maps, never whether the thresholds fit.
+_ECN_9216 = {"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
+             "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0}
 
 
 @pytest.mark.parametrize("variant", ["trident-tomahawk", "sand"])
@@ -562,8 +566,7 @@ def test_nxos_fix_puts_the_safe_ecn_on_the_queue_its_maps_part_makes_lossless(tm
     the queues the classes running now use: without --unsafe-fixes it is withheld with the maps part it waits for."""
     pol = _policy(lossless={"priorities": [1], "dscp": [0], "trust": "dscp"},
                   cnp={"dscp": 1, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100,
-                  ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
-                       "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0})
+                  ecn=_ECN_9216)
     before = lint([_device(tmp_path, "cisco_nxos", "n9k")], pol, fmt="cisco_nxos")
     model = render_golden.options("cisco_nxos", "n9k")["model"]
     (dev,) = fix.plan(before, unsafe=True, model=model).devices
@@ -586,8 +589,7 @@ def test_junos_fix_is_refused_where_no_whole_percent_fill_level_fits_the_ecn_its
     the fix was printed with the ECN001 it brings listed, now it is refused with that reason."""
     pol = _policy(lossless={"priorities": [1], "dscp": [1], "trust": "pcp"},
                   cnp={"dscp": 0, "priority": 2, "strict": False}, watchdog=_WATCHDOG_100,
-                  ecn={"min_threshold_bytes": {"min": 9216, "max": 9216}, "max_threshold_bytes": {"min": 9216},
-                       "mark_probability_pct": {"min": 1, "max": 1}, "kmin_min_mtus": 0})
+                  ecn=_ECN_9216)
     before = lint([_device(tmp_path, "juniper_junos", "qfx10000-ptx")], pol, fmt="juniper_junos")
     model = render_golden.options("juniper_junos", "qfx10000-ptx")["model"]
     (dev,) = fix.plan(before, unsafe=True, model=model).devices
