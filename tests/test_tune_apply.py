@@ -501,6 +501,20 @@ def test_nvue_session_dropped_at_apply_says_how_to_undo_by_hand(make_sim, tmp_pa
     assert message.endswith("`nv config apply -y`")
 
 
+def _refuse_after_commit(sim, pusher, command: str, answer: str):
+    """The switch takes the push's commit for real (napalm's own commit_config on the simulator), then answers
+    ``command`` with ``answer`` from then on (the caller turns it off with sim.garble(..., on=False)); returns the
+    commit as it was, to put back."""
+    commit = pusher.dev.commit_config
+
+    def committed_then_refused(**kwargs):
+        commit(**kwargs)
+        sim.garble("spine1", command, answer)
+
+    pusher.dev.commit_config = committed_then_refused
+    return commit
+
+
 def test_eos_read_back_failing_after_the_commit_is_a_failed_push_that_says_the_commit_happened(make_sim):
     """The switch took `configure session NAME commit timer`, then the read-back of the running config is refused.
     It was raised as an InputError (exit 2, "bad input", as if nothing had been pushed); it is a PushError (a tune
@@ -509,13 +523,7 @@ def test_eos_read_back_failing_after_the_commit_is_a_failed_push_that_says_the_c
     sim = make_sim(["spine1"], snmp=False)
     cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
     before = sim.running_config("spine1")
-    commit = pusher.dev.commit_config
-
-    def committed_then_refused(**kwargs):  # the real commit, then the switch refuses the next read
-        commit(**kwargs)
-        sim.garble("spine1", "show running-config", "% Invalid input (privileged mode required)")
-
-    pusher.dev.commit_config = committed_then_refused
+    _refuse_after_commit(sim, pusher, "show running-config", "% Invalid input (privileged mode required)")
     try:
         with pytest.raises(PushError) as err:
             _push(cfg, pusher, NEW)
@@ -627,13 +635,7 @@ def test_eos_session_list_failing_after_the_commit_is_a_failed_push_naming_the_c
     sim = make_sim(["spine1"], snmp=False)
     cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
     before = sim.running_config("spine1")
-    commit = pusher.dev.commit_config
-
-    def committed_then_refused(**kwargs):  # the real commit, then the switch refuses to list its sessions
-        commit(**kwargs)
-        sim.garble("spine1", "show configuration sessions detail | json", "% Invalid input")
-
-    pusher.dev.commit_config = committed_then_refused
+    commit = _refuse_after_commit(sim, pusher, "show configuration sessions detail | json", "% Invalid input")
     try:
         with pytest.raises(PushError) as err:
             _push(cfg, pusher, NEW)
