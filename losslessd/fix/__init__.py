@@ -23,7 +23,7 @@ from ..limits import read_text
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import all_rules
-from ..model import Device, Fabric, SchedulerType
+from ..model import Device, Fabric, Port, SchedulerType
 from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..platforms import PLATFORMS
@@ -52,6 +52,7 @@ class Part:
     refused_on: tuple[str, ...] = ()  # (refused) the ports it is refused on
     # profile -> the ports bound to it that the part was not asked for, which take its change too (_shared)
     shared: dict[str, list[str]] = field(default_factory=dict)
+    shared_notes: list[str] = field(default_factory=list)  # (shared) the notes saying what they take
 
     @property
     def withheld(self) -> bool:
@@ -280,9 +281,10 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                 snippet = sonic_snippet(db, snippet)
                 db = sonic_applied(db, snippet)
         shared = shared if snippet is not None else {}
-        notes += [_shared_note(device.platform, name, others) for name, others in shared.items()]
+        notes += [note for _, note in shared.values()]
         parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes,
-                          empty=empty, shared=shared))
+                          empty=empty, shared={name: others for name, (others, _) in shared.items()},
+                          shared_notes=[note for _, note in shared.values()]))
     # One refused part per label, section and reason, naming its ports (the reason said once, not once a port).
     no_fix: dict[tuple[bool, str, str], dict[str, None]] = {}
     for (port, section), why in refused.items():
@@ -299,46 +301,83 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     return parts
 
 
-# The safe sections a template writes into the profile a port is bound to now (its PFC is in there too, so a profile
-# of the snippet's own bound in its place would be a PFC change): platform -> (section, attachment point, whether the
-# profile wants it there). templates/juniper_junos (watchdog, unless a PFC part binds a CNP of its own) and
-# templates/nvidia_cumulus (buffer's cable-length, unless a PFC part writes the profile whole).
-IN_PLACE: dict[str, tuple[str, str, Callable[[render.Profile], bool]]] = {
-    "juniper_junos": ("watchdog", "congestion-notification-profile",
-                      lambda p: not ((p.wants("pfc") or p.wants("trust")) and p.pfc)),
-    "nvidia_cumulus": ("buffer", "qos pfc profile", lambda p: not p.wants("pfc")),
-}
-
-
 def _shared(device: Device, prof: render.Profile | object, by_port: dict[tuple[bool, str | None], set[str]],
-            unsafe: bool) -> dict[str, list[str]]:
-    """Profile -> the device's ports bound to it that no printed part of the fix writes the section for (``by_port``:
-    (disruptive, port) -> sections): a safe part writing into the profile a fixed port is bound to changes them too
-    (Junos: the watchdog timers; NVUE: the cable length its headroom is sized by), so the part names them rather than
-    change them silently."""
-    section, point, in_place = IN_PLACE.get(device.platform or "", ("", "", None))
-    if in_place is None or not isinstance(prof, render.Profile) or not prof.wants(section) or not in_place(prof):
+            unsafe: bool) -> dict[str, tuple[list[str], str]]:
+    """Profile -> (the device's ports bound to it that no printed part of the fix writes the section for, the note
+    saying what they take), ``by_port``: (disruptive, port) -> sections. A safe part writing into the profile a fixed
+    port is bound to (Platform.in_place: Junos the watchdog timers, NVUE the cable length its headroom is sized by)
+    changes them too, so the part names them rather than change them silently; a profile whose values already are
+    what the part writes changes nothing for them, and is not named."""
+    rec = prof.in_place(device.platform) if isinstance(prof, render.Profile) else None
+    if rec is None or not isinstance(prof, render.Profile):
         return {}
     ports = {port for (disruptive, port), sections in by_port.items()
-             if section in sections and (unsafe or not disruptive)}
-    fixed = {p.name for p in prof.ports}
-    names = {(port.service_policies or {}).get(point) for name, port in device.ports.items() if name in fixed} - {None}
-    out: dict[str, list[str]] = {}
+             if rec.section in sections and (unsafe or not disruptive)}
+    fixed = {p.name: p for p in prof.ports}
+    written: dict[str, list[render.PortProfile]] = {}
+    for name, profiled in fixed.items():
+        bound = (device.ports[name].service_policies or {}).get(rec.point) if name in device.ports else None
+        if bound is not None:
+            written.setdefault(bound, []).append(profiled)
+    others: dict[str, list[str]] = {}
     for name, port in device.ports.items():
-        bound = (port.service_policies or {}).get(point)
-        if bound is not None and bound in names and name not in ports:
-            out.setdefault(bound, []).append(name)
-    return dict(sorted(out.items()))
+        bound = (port.service_policies or {}).get(rec.point)
+        if bound is not None and bound in written and name not in ports:
+            others.setdefault(bound, []).append(name)
+    if not others:
+        return {}
+    try:
+        final, _ = render.prepared(device.platform or "", prof)  # (the values the template writes)
+    except InputError:
+        final = prof
+    out: dict[str, tuple[list[str], str]] = {}
+    for bound, names in sorted(others.items()):
+        change = _CHANGES[rec.section](final, written[bound], device.ports[names[0]])
+        if change:
+            out[bound] = (names, _shared_note(rec.point, bound, names, change))
+    return out
 
 
-def _shared_note(platform: str, profile: str, others: list[str]) -> str:
+def _watchdog_change(prof: render.Profile, _fixed: list[render.PortProfile], other: Port) -> str:
+    """What the watchdog part changes for a port bound to the profile it writes: each timer (and the action) the
+    profile holds now -> the one written, those that differ; "" where none does."""
+    wd = other.watchdog if other.watchdog is not None and other.watchdog.enabled is not False else None
+    if not prof.watchdog:
+        return ""
+    if wd is None:
+        return "the policy's watchdog timers (the watchdog is off there now)"
+    pairs = (("polling interval", wd.polling_interval_ms, prof.wd_poll_ms, " ms"),
+             ("detection time", wd.detection_time_ms, prof.wd_detection_polls * prof.wd_poll_ms, " ms"),
+             ("restoration time", wd.restoration_time_ms, prof.wd_restoration_ms, " ms"),
+             ("action", wd.action, prof.wd_action, ""))
+    moved = [f"{what} {'unknown' if now is None else f'{now:g}' if isinstance(now, float) else now}{unit} -> "
+             f"{new}{unit}" for what, now, new, unit in pairs if now is None or now != new]
+    return f"the policy's watchdog timers ({', '.join(moved)})" if moved else ""
+
+
+def _cable_change(_prof: render.Profile, fixed: list[render.PortProfile], other: Port) -> str:
+    """What the buffer part changes for a port bound to the PFC profile it writes: the profile's cable length now
+    -> the longest cable of its ports fixed here; "" where they are the same."""
+    new = max((p.cable_length_ceil_m or 0 for p in fixed), default=0)
+    now = other.cable_length_m
+    if now == new:
+        return ""
+    more = "more" if now is None or now < new else "less"
+    return (f"the cable length of the longest cable fixed here ({'unknown' if now is None else f'{now:g}'} -> {new} m: "
+            f"{more} headroom)")
+
+
+# Platform.in_place's section -> what its part changes for the other ports bound to the profile it writes.
+_CHANGES: dict[str, Callable[[render.Profile, list[render.PortProfile], Port], str]] = {
+    "watchdog": _watchdog_change, "buffer": _cable_change}
+
+
+def _shared_note(point: str, profile: str, others: list[str], change: str) -> str:
     """What a safe part written into a shared profile does to ports it was not asked for, and the by-hand way out."""
-    what = ("takes the policy's watchdog timers" if platform == "juniper_junos"
-            else "takes the cable length of the longest cable fixed here (more headroom, never less)")
-    point = IN_PLACE[platform][1]
-    return (f"{point} {profile} is shared: {few(others)} (not in this fix) {what} too; to leave "
-            f"{'it' if len(others) == 1 else 'them'} as {'it is' if len(others) == 1 else 'they are'}, bind the fixed "
-            f"ports to a {point} of their own by hand instead (a PFC change: disruptive)")
+    return (f"{point} {profile} is shared: {few(others)} (not in this fix) {'takes' if len(others) == 1 else 'take'} "
+            f"{change} too; to leave {'it' if len(others) == 1 else 'them'} as "
+            f"{'it is' if len(others) == 1 else 'they are'}, bind the fixed ports to a {point} of their own by hand "
+            "instead (a PFC change: disruptive)")
 
 
 def _refused(platform: str, prof: render.Profile, by_port: dict[tuple[bool, str | None], set[str]],
@@ -417,8 +456,8 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy, inputs: li
         if writes_nothing(part.snippet):  # (the config holds what it writes: no fix, never a blank snippet)
             part.snippet, part.empty, part.held = None, True, True
             # (nothing written: no port takes a change, shared or not)
-            said = {_shared_note(device.platform, name, others) for name, others in part.shared.items()}
-            part.notes, part.shared = [note for note in part.notes if note not in said], {}
+            part.notes = [note for note in part.notes if note not in part.shared_notes]
+            part.shared, part.shared_notes = {}, []
             continue
         fixed = shape.apply(fixed, part.snippet)
     form = shape.normal_form if shape.normal_form and current != target.text else None

@@ -28,7 +28,7 @@ from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabri
 from ..parse import sonic
 from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
-from ..platforms import PLATFORMS
+from ..platforms import PLATFORMS, InPlace
 from ..policy import NAME_RULE, Policy, Range, is_name
 from ..printable import quoted
 from ..resources import data_dir
@@ -716,6 +716,24 @@ class Profile(Sectioned):
         queuing policy, Junos scheduler). What the refusals, the notes and the ECN profile names all ask."""
         return self.ecn and (self.wants("ecn") or (PLATFORMS[platform].ecn_in_scheduler and self.wants("scheduler")))
 
+    def _in_place_record(self, platform: str | None) -> InPlace | None:
+        platform = platform or self.platform
+        return PLATFORMS[platform].in_place if platform is not None else None
+
+    def writes_whole(self, platform: str | None = None) -> bool:
+        """Whether a part of this profile binds a profile of its own where the platform writes its in-place section
+        (Platform.in_place: a Junos PFC or trust part's congestion-notification-profile, an NVUE PFC part's PFC
+        profile), written whole."""
+        rec = self._in_place_record(platform)
+        return (rec is not None and any(self.wants(s) for s in rec.whole)
+                and (bool(self.pfc) or not rec.whole_needs_pfc))
+
+    def in_place(self, platform: str | None = None) -> InPlace | None:
+        """The platform's section this profile writes into the profile each port is bound to now, which every other
+        port bound to it takes too (Platform.in_place); None where it writes no such section."""
+        rec = self._in_place_record(platform)
+        return rec if rec is not None and self.wants(rec.section) and not self.writes_whole(platform) else None
+
     def ecn_profile(self, port: PortProfile) -> str:
         """The name of the ECN profile ``port`` is bound to (EOS qos profile, NX-OS queuing policy, NVUE
         congestion-control profile): by its thresholds, and by the queues they go on (ecn_queues) where those are not
@@ -1239,6 +1257,16 @@ def render(platform: str, prof) -> str:
     """The platform's snippet for ``prof`` (a Profile, or the platform's own parameters object)."""
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
+    prof, family = prepared(platform, prof)
+    # (queue_word: EOS's `tx-queue` or `uc-tx-queue`, the one table tune's put-backs read too; None elsewhere)
+    return environment().get_template(f"{platform}/profile.j2").render(
+        p=prof, pool=POOL, family=family, limits=PLATFORMS[platform].limits,
+        queue_word=families.EOS_QUEUE_WORD.get(family or "") if platform == "arista_eos" else None)
+
+
+def prepared(platform: str, prof):
+    """``prof`` with the values the template writes (its platform set, its limits fitted: _fit_limits) and its
+    command family; InputError where it cannot be rendered."""
     family = None
     if not is_name(prof.policy):  # (a policy made through the Python API: a file's name is checked as it loads)
         raise InputError(f"policy name {quoted(prof.policy, _SHOWN)} cannot be written into a snippet: a policy name "
@@ -1250,10 +1278,7 @@ def render(platform: str, prof) -> str:
         families.require(platform, family, prof.model, prof.sections, prof.model_source)
         _check_facts(platform, prof, family)
         prof = _fit_limits(platform, prof, family)
-    # (queue_word: EOS's `tx-queue` or `uc-tx-queue`, the one table tune's put-backs read too; None elsewhere)
-    return environment().get_template(f"{platform}/profile.j2").render(
-        p=prof, pool=POOL, family=family, limits=PLATFORMS[platform].limits,
-        queue_word=families.EOS_QUEUE_WORD.get(family or "") if platform == "arista_eos" else None)
+    return prof, family
 
 
 def refusal(platform: str, prof: Profile) -> str | None:
