@@ -7,6 +7,7 @@ labelled safe (`ecn, scheduler, watchdog`)."""
 from __future__ import annotations
 
 import json
+import re
 
 import jsonschema
 import pytest
@@ -232,3 +233,32 @@ def test_ecn_part_waiting_for_the_withheld_maps_part_says_so(tmp_path, platform,
     _, both = _fix(tmp_path / "unsafe", platform, None, pol, unsafe=True)
     assert not [n for p in both.parts for n in p.notes if "withheld maps part" in n]
     assert both.verified and not both.unresolved and not both.introduced
+
+
+def test_junos_trust_part_is_refused_where_a_wildcard_entry_binds_the_dscp_classifier(tmp_path):
+    """Junos, `class-of-service interfaces et-* unit * classifiers dscp roce-dscp` (the JVD AI/ML leaves' form) and a
+    policy classifying by 802.1p: the trust part deleted the port's own DSCP classifier (it has none) and bound an
+    IEEE one, while the wildcard's DSCP classifier stays on every et- port, so MAP003 stayed ("fix by hand") after
+    printing lines the switch does not classify by. Now the trust section is refused on those ports, naming the
+    wildcard entry; with the classifier bound on the ports' own entries, the trust part is printed and verified."""
+    path = _device(tmp_path, "juniper_junos", "qfx5000")
+    own = path.read_text()
+    pol = _policy(lossless={"priorities": [3], "dscp": [26], "trust": "pcp"},
+                  cnp={"dscp": 48, "priority": 6, "strict": True})
+    for text, wildcard in ((own, False), (re.sub(r"set class-of-service interfaces et-0/0/\d unit 0 classifiers dscp "
+                                                 r"roce-dscp\n", "", own, count=3).replace(
+            "set class-of-service congestion-notification-profile",
+            "set class-of-service interfaces et-* unit * classifiers dscp roce-dscp\n"
+            "set class-of-service congestion-notification-profile", 1), True)):
+        path.write_text(text)
+        before = lint([path], pol, fmt="juniper_junos")
+        assert {f.port for f in before.findings if f.code == "MAP003"} == {"et-0/0/0", "et-0/0/1", "et-0/0/2"}
+        (dev,) = fix.plan(before, unsafe=True).devices
+        trust = [p for p in dev.parts if "trust" in p.sections]
+        if not wildcard:
+            assert all(p.printed for p in trust) and "MAP003" not in {f.code for f in dev.unresolved}
+            continue
+        (refused,) = trust
+        assert refused.refused_on == ("et-0/0/0", "et-0/0/1", "et-0/0/2")
+        assert "bound by the wildcard entry `class-of-service interfaces et-*`" in refused.refused
+        assert not any("ieee-802.1" in (p.snippet or "") for p in dev.parts)

@@ -28,6 +28,7 @@ from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..platforms import PLATFORMS
 from ..policy import Policy
+from ..render import families
 from ..render import opensm as render_opensm
 from ..rules.sch import WEIGHTED
 from .apply import SHAPES, sonic_applied, sonic_snippet
@@ -104,9 +105,14 @@ def fixable(finding: Finding) -> bool:
             and finding.severity != Severity.info)
 
 
-def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> FixResult:
+def plan(result: LintResult, unsafe: bool = False, model: str | None = None, family: str | None = None) -> FixResult:
     """Fixes for every device of a lint run that has fixable findings; one device's trouble is its own.
-    ``model`` (the hardware model, --model) stands in for the model of devices whose input does not name one."""
+    ``model`` (the hardware model, --model) or ``family`` (--family) stands in for the model of devices whose input
+    does not name one."""
+    known = {name: platform for platform in render.platforms() for name in families.names(platform)}
+    if family is not None and family not in known:
+        raise InputError(f"--family {family!r} is no command family losslessd renders (families: "
+                         f"{', '.join(f'{platform} {name}' for name, platform in known.items())})")
     devices = []
     for name in sorted(result.fabric.devices):
         found = [f for f in result.findings if f.device == name and fixable(f)]
@@ -114,7 +120,7 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> 
             continue
         device = result.fabric.devices[name]
         try:
-            devices.append(device_fix(device, found, result.policy, unsafe, model))
+            devices.append(device_fix(device, found, result.policy, unsafe, model, family))
         except Exception as exc:  # noqa: BLE001 - deliberate: a bug on one device must not cost the others' fixes
             message = internal_error_message(f"working out the fix of {name} failed", exc)
             result.internal_errors.append(message)  # the run's verdict: exit 3, the JSON says incomplete
@@ -124,11 +130,11 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> 
 
 
 def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
-               model: str | None = None) -> DeviceFix:
+               model: str | None = None, family: str | None = None) -> DeviceFix:
     """The device's fix; where its own lines bring a fixable problem the device did not have (a class made lossless
     on a queue that marks no ECN, as Junos's trust fix does when it opens a new class), the sections that problem
     needs are rendered for the same ports too, once, and the whole verified again."""
-    out = _device_fix(device, findings, policy, unsafe, model, {})
+    out = _device_fix(device, findings, policy, unsafe, (model, family), {})
     rules = all_rules()
     follow: dict[tuple[bool, str | None], set[str]] = {}
     for f in out.introduced:
@@ -137,11 +143,12 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
             follow.setdefault((rule.disruptive_for(f), f.port), set()).update(rule.fix_sections_for(f))
     if not follow:
         return out
-    again = _device_fix(device, findings, policy, unsafe, model, follow)
+    again = _device_fix(device, findings, policy, unsafe, (model, family), follow)
     # (a follow-up the facts cannot render, an ECN section for a port of unknown speed: the first fix stands, its
     # introduced problems listed, rather than no fix at all; one the policy cannot have on the platform, a strict CNP
     # queue below the new lossless one on EOS, is refused: no fix of this device can clear what the first brings)
     if again.message is not None and not again.limit:
+        out.parts += _follow_refused(out, follow, again.message.removeprefix("cannot work out a fix: "))
         return out
     # A follow-up section refused on a port (NX-OS: the pause buffer an ECN part's new Kmin needs, with no cable length
     # stated) lists the problems it was for, which stay introduced.
@@ -152,8 +159,31 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     return again
 
 
-def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
-                follow: dict[tuple[bool, str | None], set[str]]) -> DeviceFix:
+def _follow_refused(out: DeviceFix, follow: dict[tuple[bool, str | None], set[str]], why: str) -> list[Part]:
+    """The follow-up a fact of the input is missing for (--model for a command family, a port's speed for ECN), said
+    up front as a refused part per label: the problems the printed parts bring, and what to give so `fix` clears them
+    too (before: the first fix listed what it brings, and what was missing was nowhere)."""
+    rules = all_rules()
+    parts = []
+    for disruptive in (False, True):
+        asked = {port: sections for (label, port), sections in follow.items() if label == disruptive}
+        brought = [f for f in out.introduced if f.port in asked and fixable(f) and rules[f.code].disruptive_for(f) ==
+                   disruptive]
+        if not brought:
+            continue
+        ports = list(dict.fromkeys(f.port for f in brought if f.port is not None))
+        sections = sorted({s for port in ports for s in asked[port]})
+        codes = list(dict.fromkeys(f.code for f in brought))
+        parts.append(Part("disruptive" if disruptive else "safe", sections, brought, None, refused_on=tuple(ports),
+                          refused=f"{'port' if len(ports) == 1 else 'ports'} {few(ports)}: the printed parts bring "
+                                  f"{', '.join(codes)} here, and the {', '.join(sections)} "
+                                  f"{'section' if len(sections) == 1 else 'sections'} that would clear "
+                                  f"{'it' if len(codes) == 1 else 'them'} cannot be worked out: {why}"))
+    return parts
+
+
+def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
+                given: tuple[str | None, str | None], follow: dict[tuple[bool, str | None], set[str]]) -> DeviceFix:
     out = DeviceFix(device=device.name, platform=device.platform, files=list(device.files), findings=findings)
     if device.platform not in render.platforms():
         out.message = (f"no fix template for platform {device.platform}; fix these by hand (each finding says how). "
@@ -162,7 +192,7 @@ def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe:
     try:
         # (SONiC: its CONFIG_DB the parts are cut against, read once for the parts and the check after them)
         inputs = _read(device) if device.platform == "sonic" else None
-        out.parts = _parts(device, findings, policy, unsafe, model, follow, inputs)
+        out.parts = _parts(device, findings, policy, unsafe, given, follow, inputs)
     except InputError as exc:
         out.message, out.limit = f"cannot work out a fix: {exc}", isinstance(exc, render.PolicyLimit)
         return out
@@ -179,7 +209,8 @@ def _read(device: Device) -> list[Input]:
     return [Input(path, read_text(path)) for path in device.files]
 
 
-def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None = None,
+def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
+           given: tuple[str | None, str | None] = (None, None),
            follow: dict[tuple[bool, str | None], set[str]] | None = None,
            inputs: list[Input] | None = None) -> list[Part]:
     """One part per label and set of sections: each port gets only the sections its own findings need (and
@@ -218,10 +249,12 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         prof = render_opensm.profile(policy)
     else:
         wanted = {port for _, port in by_port}
-        # (the device's own model over --model: the snippet goes on that device)
+        # (the device's own model over --model/--family: the snippet goes on that device)
+        # (--family for the devices of a platform that has it: a fabric mixes platforms)
+        model, family = (None, None) if device.hardware or device.hwsku else given
+        family = family if family in families.names(device.platform or "") else None
         made = render.device_profile(policy, device, [f for f in facts if f.name in wanted], device.platform,
-                                     pool_bytes=pool, model=None if device.hardware or device.hwsku else model,
-                                     all_facts=False)
+                                     pool_bytes=pool, model=model, family=family, all_facts=False)
         future = {p.name for p in made.ports if p.name in remapped and (
             p.name not in remapped_later or not all((p.carries or {}).get(prio) for prio in made.lossless))}
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}

@@ -124,6 +124,8 @@ class PortFacts:
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
     # The policies attached on the port itself now, by attachment point (model Port.service_policies).
     attached: dict[str, str] = field(default_factory=dict, hash=False)
+    # Sections no line of the port's own can change, and why (model Port.by_hand): a fix refuses them there.
+    by_hand: dict[str, str] = field(default_factory=dict, hash=False)
     # The link aggregate the port is a member of (model Port.bundle: NX-OS port-channel, Junos aeN) where its platform
     # binds a member's QoS on the aggregate (Platform.qos_on_aggregate), and the policies attached on that aggregate
     # now (Device.bundle_policies).
@@ -327,6 +329,7 @@ class PortProfile:
     mlx5_ecn: bool = True  # PortFacts.mlx5_ecn
     nic_driver: str | None = None  # PortFacts.nic_driver
     pfc_now: tuple[int, ...] | None = None  # PortFacts.pfc_now
+    by_hand: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.by_hand
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -1118,7 +1121,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
             own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool,
-            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver, pfc_now=port.pfc_now))
+            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver, pfc_now=port.pfc_now, by_hand=port.by_hand))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1287,6 +1290,11 @@ def refusal(platform: str, prof: Profile) -> str | None:
     go on. None where nothing is missing. PolicyLimit is raised: the policy, not the device, is what no part can
     have."""
     prof = replace(prof, platform=platform)
+    for port in prof.ports:
+        for section in sorted(prof.sections):
+            why = port.by_hand.get(section) or port.by_hand.get(f"{section}/{prof.trust}")
+            if why is not None:
+                return f"port {port.name}: {why}"
     try:
         # (not the family: a model no family renders, a Nexus 7000, takes none of the platform's commands, so its whole
         # fix is refused by render(), as is one whose model is unknown)
@@ -1683,6 +1691,7 @@ def device_facts(device: Device, policy: Policy, names: Sequence[str] | None = N
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, mtu, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
+                               by_hand=p.by_hand or {},
                                bundle=p.bundle if on_aggregate else None,
                                bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own,
                                carries=p.priority_queues() or {},
