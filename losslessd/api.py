@@ -75,12 +75,12 @@ def lint_fabric(fabric: Fabric | dict, policy: str | Path | Policy = "roce-dscp2
 
 
 def fix(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
-        model: str | None = None, **lint_options) -> FixResult:
+        model: str | None = None, family: str | None = None, **lint_options) -> FixResult:
     """Lint ``paths`` (options as for ``lint``) and work out each device's fix snippets; nothing is sent anywhere.
-    ``model``: the hardware model of devices whose input names none (chooses the command family)."""
+    ``model``/``family``: the hardware model or command family of devices whose input names no model."""
     from .fix import plan
 
-    return plan(lint(paths, policy, **lint_options), unsafe=unsafe, model=model)
+    return plan(lint(paths, policy, **lint_options), unsafe=unsafe, model=model, family=family)
 
 
 def load_baseline(path: str | Path) -> set[str]:

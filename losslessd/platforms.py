@@ -75,6 +75,20 @@ class RenderLimits:
 
 
 @record(frozen=True)
+class InPlace:
+    """A safe section the platform's template writes into the profile each port is bound to now (its PFC lives in that
+    profile too, so a profile of the snippet's own bound in its place would be a PFC change): every other port bound to
+    it takes the change, which a fix names (losslessd.fix). Unless a part writing one of ``whole`` comes with it (and,
+    with ``whole_needs_pfc``, the policy has lossless priorities): that part binds a profile of its own, written whole,
+    and the section goes there."""
+
+    section: str
+    point: str  # the attachment point naming the profile (model Port.service_policies key)
+    whole: tuple[str, ...]
+    whole_needs_pfc: bool = False
+
+
+@record(frozen=True)
 class Platform:
     """Everything losslessd knows about one platform, from detection to the simulator's shell."""
 
@@ -126,6 +140,7 @@ class Platform:
     # its member links, and the parser reads a member's CoS from its aeN entry). Elsewhere each member keeps its own
     # settings (SONiC keys PORT_QOS_MAP by member port).
     qos_on_aggregate: bool = False
+    in_place: InPlace | None = None  # (render.Profile.in_place asks it; templates/<id>/profile.j2 writes it)
 
     def refuses(self, output: str) -> bool:
         """Whether the output's first line is a refusal (`-bash: mlnx_qos: command not found`): the command did not
@@ -373,7 +388,10 @@ PLATFORMS: dict[str, Platform] = {
                                      wd_counts_polls=True, wd_detection_polls=(1, 1000),
                                      # NVUE reference, qos pfc-watchdog: polling-interval and robustness only; a
                                      # stormed queue's packets are dropped until a poll sees no pause.
-                                     wd_restoration_is_poll=True, wd_actions={"drop": ""})),
+                                     wd_restoration_is_poll=True, wd_actions={"drop": ""}),
+                 # The buffer part's cable length goes into the port's `qos pfc profile`, unless a PFC part writes
+                 # that profile whole (templates/nvidia_cumulus).
+                 in_place=InPlace("buffer", "qos pfc profile", whole=("pfc",))),
         # NVIDIA Onyx (MLNX-OS) on Spectrum switches: `show running-config` prints the configuration one command a
         # line (Onyx User Manual; netmiko's mellanox_mlnxos enters enable mode before it). `show roce` (Onyx 3.8.2000+,
         # RoCE Commands) prints what RoCE mode applies, which the running-config does not.
@@ -403,7 +421,11 @@ PLATFORMS: dict[str, Platform] = {
                                      wd_actions={"drop": "drop", "forward": "forward"}),
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
-                 wd_watches="paused-queues", qos_on_aggregate=True),
+                 wd_watches="paused-queues", qos_on_aggregate=True,
+                 # The watchdog alone goes into the port's congestion-notification-profile, unless a PFC or trust
+                 # part binds one of its own for the lossless priorities (templates/juniper_junos).
+                 in_place=InPlace("watchdog", "congestion-notification-profile", whole=("pfc", "trust"),
+                                  whole_needs_pfc=True)),
         Platform("dell_os10", DeviceKind.switch, "dell_os10",
                  "Dell SmartFabric OS10 `show running-configuration` (PowerSwitch S5248F-ON, S5232F-ON ...)",
                  # netmiko's dell_os10 type; OS10 User Guide: `show running-configuration` prints the whole

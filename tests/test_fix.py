@@ -1244,3 +1244,63 @@ def test_nxos_render_device_takes_the_classs_priority_line_away_first(tmp_path):
     pasted.write_text(apply.SHAPES["cisco_nxos"].apply(path.read_text(), ran.stdout))
     after = api.lint([pasted], str(policy), fmt="cisco_nxos")
     assert [f"{f.code} {f.message}" for f in after.findings if f.code in ("SCH001", "SYS002")] == []
+
+
+# EOS User Manual, Traffic Management, QoS policies: `policy-map type quality-of-service NAME` classes, class-default
+# last, `set traffic-class N`, bound by `service-policy type qos input NAME`; a packet takes the first class that
+# matches it, class-default the rest, whatever the port trusts. Ethernet1 trusts DSCP (roce-pcp3 wants CoS) and binds
+# a policy whose class-default sets traffic-class 1; Ethernet2 trusts DSCP too, with no policy.
+_EOS_PFC3 = "   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n"
+_EOS_CLASS_DEFAULT = ("hostname leaf3\n!\ninterface Ethernet1\n   mtu 9214\n   no switchport\n   qos trust dscp\n"
+                      f"{_EOS_PFC3}   service-policy type qos input P1\n!\ninterface Ethernet2\n   mtu 9214\n"
+                      f"   no switchport\n   qos trust dscp\n{_EOS_PFC3}!\n"
+                      "class-map type qos match-any C_EF\n   match dscp 46\n!\n"
+                      "policy-map type quality-of-service P1\n   class C_EF\n      set traffic-class 5\n   !\n"
+                      "   class class-default\n      set traffic-class 1\n!\n")
+
+
+@pytest.mark.parametrize("policy", ["roce-pcp3", "roce-dscp26"])
+def test_an_eos_port_whose_own_policy_map_sets_the_class_refuses_trust_and_maps(tmp_path, policy):
+    """corpus avd-qos.cfg under roce-pcp3: the trust fix made Ethernet1 trust CoS, and its own policy-map's
+    class-default `set traffic-class 1` then took PCP 3 and the CNP's PCP 6 to TC 1 (MAP001/MAP002 brought; under a
+    DSCP policy the DSCP map the fix wrote did not reach DSCP 26 either). No trust or map line reaches that traffic: the
+    trust and maps sections are refused on that port, naming the policy-map and its class as the by-hand step; the
+    port without a policy-map is fixed as before."""
+    path = tmp_path / "leaf3.cfg"
+    path.write_text(_EOS_CLASS_DEFAULT)
+    (dev,) = api.fix([path], policy, unsafe=True).devices
+    refused = [p for p in dev.parts if p.refused is not None and {"trust", "maps"} & set(p.sections)
+               and "Ethernet1" in p.refused_on]
+    assert refused and all(p.refused_on == ("Ethernet1",) for p in refused)
+    assert all("qos policy-map P1 (service-policy type qos input) sets traffic-class 1 in class class-default"
+               in p.refused for p in refused)
+    written = "".join(p.snippet or "" for p in dev.parts)
+    assert "interface Ethernet2\n" in written and "interface Ethernet1\n   qos trust" not in written
+    assert not {"MAP001", "MAP002"} & {f.code for f in dev.introduced}
+
+
+def test_a_follow_up_refused_for_want_of_the_model_says_so_up_front():
+    """examples/clos under roce-pcp3: the trust fix moves RoCE to queue 3 below EOS's default strict queues 4-7
+    (SCH001); the maps and scheduler follow-up that clears it differs by EOS family (tx-queue, uc-tx-queue), which the
+    example's configs do not show. Before, the first fix stood with "the fix would add: SCH001 ..." and --model was
+    nowhere; now a refused part, printed before the snippets, names SCH001 and what to give, and with --model the
+    follow-up is written (SCH001 cleared)."""
+    result = api.fix([ROOT / "examples" / "clos"], "roce-pcp3", unsafe=True)
+    leaf = next(d for d in result.devices if d.device == "leaf1")
+    (follow,) = [p for p in leaf.parts if p.refused is not None and "SCH001" in {f.code for f in p.findings}]
+    assert follow.sections == ["maps", "scheduler"] and follow.refused_on == ("Ethernet1", "Ethernet2", "Ethernet3")
+    assert "the printed parts bring SCH001 here" in follow.refused and "give --model" in follow.refused
+    lines = fix_output.device_text(leaf)
+    first_snippet = next(i for i, line in enumerate(lines) if line.endswith(":") and " fix (" in line)
+    assert any("give --model" in line for line in lines[:first_snippet])
+    assert any("the fix would add: SCH001 Ethernet1, Ethernet2, Ethernet3 until what the refused part above needs"
+               in line for line in lines)
+    # (the refusal says "--model ... or --family ...": fix takes both, as render does; a family no platform has is a
+    # usage error, exit 2)
+    for given in ({"model": "DCS-7050CX3-32S"}, {"family": "trident-tomahawk"}):
+        fixed = api.fix([ROOT / "examples" / "clos"], "roce-pcp3", unsafe=True, **given)
+        leaf = next(d for d in fixed.devices if d.device == "leaf1")
+        assert "SCH001" not in {f.code for f in leaf.introduced}
+        assert any("maps" in p.sections and p.printed for p in leaf.parts)
+    run = losslessd("fix", "--unsafe-fixes", "-p", "roce-pcp3", "--family", "tomahawk", str(ROOT / "examples" / "clos"))
+    assert run.returncode == 2 and "--family 'tomahawk' is no command family" in run.stderr

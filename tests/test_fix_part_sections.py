@@ -7,6 +7,7 @@ labelled safe (`ecn, scheduler, watchdog`)."""
 from __future__ import annotations
 
 import json
+import re
 
 import jsonschema
 import pytest
@@ -109,14 +110,41 @@ def test_junos_watchdog_part_names_the_ports_sharing_the_profile_it_writes(tmp_p
     (part,) = dev.parts
     assert part.sections == ["watchdog"] and "congestion-notification-profile roce-pfc-3 pfc-watchdog" in part.snippet
     assert part.shared == {"roce-pfc-3": ["et-0/0/2"]}
+    # (from what to what: the part writes poll-interval 50 and recovery 100; 2 polls are now a 100 ms detection)
     assert ("congestion-notification-profile roce-pfc-3 is shared: et-0/0/2 (not in this fix) takes the policy's "
-            "watchdog timers too; to leave it as it is, bind the fixed ports to a congestion-notification-profile of "
+            "watchdog timers (polling interval 100 ms -> 50 ms, detection time 200 ms -> 100 ms, restoration time "
+            "200 ms -> 100 ms) too; to leave it as it is, bind the fixed ports to a congestion-notification-profile of "
             "their own by hand instead (a PFC change: disruptive)") in part.notes
     result = fix.FixResult(lint=before, devices=[dev], unsafe=False)
     data = json.loads(fix_output.as_json(result))
     jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
     assert data["devices"][0]["fixes"][0]["shared"] == {"roce-pfc-3": ["et-0/0/2"]}
     assert any("et-0/0/2 (not in this fix)" in note for note in fix_output.notes(result))
+
+
+def test_junos_watchdog_part_names_no_port_whose_shared_profile_holds_the_timers_already(tmp_path):
+    """Junos, the watchdog part writes into roce-pfc-3 (et-0/0/0, old timers) and roce-pfc-3-300m (et-0/0/1, which
+    et-0/0/2 shares), whose timers are the policy's already (poll 50, detection 2 polls, recovery 100 ms): nothing
+    changes for et-0/0/2, yet the note said it "takes the policy's watchdog timers too" and JSON `shared` named it. Now
+    a shared profile is named only where a value it holds changes."""
+    path = _device(tmp_path, "juniper_junos", "qfx5000")
+    text = path.read_text().replace("interfaces et-0/0/2 congestion-notification-profile roce-pfc-3\n",
+                                    "interfaces et-0/0/2 congestion-notification-profile roce-pfc-3-300m\n")
+    for line, now in (("poll-interval 100", "poll-interval 50"), ("recovery 200", "recovery 100")):
+        text = text.replace(f"roce-pfc-3-300m pfc-watchdog {line}\n", f"roce-pfc-3-300m pfc-watchdog {now}\n")
+    path.write_text(text)
+    pol = _policy(lossless={"priorities": [3], "dscp": [26], "trust": "dscp"},
+                  roce_ports={"name_regex": "^et-0/0/[01]$"}, cnp={"dscp": 48, "priority": 6, "strict": True},
+                  watchdog=_WATCHDOG_100)
+    before = lint([path], pol, fmt="juniper_junos")
+    (device,) = before.fabric.devices.values()
+    assert device.ports["et-0/0/2"].watchdog.polling_interval_ms == 50
+    wdg = [Finding(code="WDG002", name="pfc-watchdog-timers", severity=Severity.error, message="timers",
+                   device=device.name, port=port, key="3") for port in ("et-0/0/0", "et-0/0/1")]
+    (part,) = fix.device_fix(device, wdg, pol, unsafe=False).parts
+    # (the roce-pfc-3-300m lines are cut: the config holds them)
+    assert "congestion-notification-profile roce-pfc-3 pfc-watchdog poll-interval 50" in part.snippet
+    assert part.shared == {} and not any("is shared" in note for note in part.notes)
 
 
 def test_nvue_buffer_part_names_the_ports_sharing_the_pfc_profile_it_writes(tmp_path):
@@ -141,7 +169,8 @@ def test_nvue_buffer_part_names_the_ports_sharing_the_pfc_profile_it_writes(tmp_
     (part,) = dev.parts
     assert part.sections == ["buffer"] and "nv set qos pfc pfc_p3_300m cable-length 400" in part.snippet.splitlines()
     assert part.shared == {"pfc_p3_300m": ["swp3"]}
-    assert any(note.startswith("qos pfc profile pfc_p3_300m is shared: swp3 (not in this fix) takes the cable length")
+    assert any(note.startswith("qos pfc profile pfc_p3_300m is shared: swp3 (not in this fix) takes the cable length "
+                               "of the longest cable fixed here (300 -> 400 m: more headroom) too")
                for note in part.notes)
     # swp3 fixed too, by another safe part writing its buffer (ECN004: ecn, buffer): each part's change reaches only
     # ports this fix writes the cable length for, so neither names the other.
@@ -204,3 +233,32 @@ def test_ecn_part_waiting_for_the_withheld_maps_part_says_so(tmp_path, platform,
     _, both = _fix(tmp_path / "unsafe", platform, None, pol, unsafe=True)
     assert not [n for p in both.parts for n in p.notes if "withheld maps part" in n]
     assert both.verified and not both.unresolved and not both.introduced
+
+
+def test_junos_trust_part_is_refused_where_a_wildcard_entry_binds_the_dscp_classifier(tmp_path):
+    """Junos, `class-of-service interfaces et-* unit * classifiers dscp roce-dscp` (the JVD AI/ML leaves' form) and a
+    policy classifying by 802.1p: the trust part deleted the port's own DSCP classifier (it has none) and bound an
+    IEEE one, while the wildcard's DSCP classifier stays on every et- port, so MAP003 stayed ("fix by hand") after
+    printing lines the switch does not classify by. Now the trust section is refused on those ports, naming the
+    wildcard entry; with the classifier bound on the ports' own entries, the trust part is printed and verified."""
+    path = _device(tmp_path, "juniper_junos", "qfx5000")
+    own = path.read_text()
+    pol = _policy(lossless={"priorities": [3], "dscp": [26], "trust": "pcp"},
+                  cnp={"dscp": 48, "priority": 6, "strict": True})
+    for text, wildcard in ((own, False), (re.sub(r"set class-of-service interfaces et-0/0/\d unit 0 classifiers dscp "
+                                                 r"roce-dscp\n", "", own, count=3).replace(
+            "set class-of-service congestion-notification-profile",
+            "set class-of-service interfaces et-* unit * classifiers dscp roce-dscp\n"
+            "set class-of-service congestion-notification-profile", 1), True)):
+        path.write_text(text)
+        before = lint([path], pol, fmt="juniper_junos")
+        assert {f.port for f in before.findings if f.code == "MAP003"} == {"et-0/0/0", "et-0/0/1", "et-0/0/2"}
+        (dev,) = fix.plan(before, unsafe=True).devices
+        trust = [p for p in dev.parts if "trust" in p.sections]
+        if not wildcard:
+            assert all(p.printed for p in trust) and "MAP003" not in {f.code for f in dev.unresolved}
+            continue
+        (refused,) = trust
+        assert refused.refused_on == ("et-0/0/0", "et-0/0/1", "et-0/0/2")
+        assert "bound by the wildcard entry `class-of-service interfaces et-*`" in refused.refused
+        assert not any("ieee-802.1" in (p.snippet or "") for p in dev.parts)

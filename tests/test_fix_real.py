@@ -21,31 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(p.stem for p in (ROOT / "policies").glob("*.yaml"))
 
 # (input, policy) -> the rules a fix there still brings, and why it is left.
-FAMILY = "the follow-up section the fix's own lines need differs by command family, which neither the config's model " \
-         "nor its own lines show (Junos: no `buffer-size temporal`): refused for want of --model, so the first fix " \
-         "stands with what it brings listed"
-SPEED = "the new lossless class's queue marks no ECN, and the ECN section its follow-up needs is refused: the config " \
-        "gives no port speed (the first fix stands with what it brings listed)"
 LEFT: dict[tuple[str, str], tuple[set[str], str]] = {
     **{("arista_eos/template-indented-port-blocks", policy): (
         {"DLK003"}, "the port made lossless floods in VLAN 1 with its neighbours, which have DLK003 already: the "
                     "deadlock risk is the design's (lossless frames flooded at layer 2), no section of a fix")
        for policy in SHIPPED if policy != "roce-pcp3"},  # (under PCP trust the port floods no lossless frame)
-    ("examples/clos", "roce-pcp3"): (
-        {"SCH001"}, "the trust fix moves RoCE to queue 3 below EOS's default strict queues 4-7; the maps and scheduler "
-                    "follow-up that clears it differs by EOS family (tx-queue vs uc-tx-queue), which the example's "
-                    "configs do not show: refused for want of --model, the first fix stands with SCH001 listed"),
-    ("corpus/eos/avd-qos.cfg", "roce-pcp3"): (
-        {"MAP001", "MAP002"}, "the trust fix makes Ethernet1 trust CoS, and its own `service-policy type qos input "
-                              "pmap_test1` then sets TC 1 over the CoS map (a policy-map of the device's, edited by "
-                              "hand: docs/real-configs.md Session 38 part e); the fix lists both"),
-    **{("cisco_nxos/n9k-pause-threshold-below-kmin", policy): ({"ECN001"}, SPEED)
-       for policy in ("roce-dscp26", "roce-pcp3", "infiniband")},
-    ("juniper_junos/aiml-leaf-no-pfc-priority", "roce-pcp3"): ({"ECN001"}, FAMILY),
-    ("juniper_junos/aiml-leaf-no-pfc-priority", "sonic-azure"): ({"ECN001"}, FAMILY),
-    ("juniper_junos/dcqcn-configlet-prio0", "roce-pcp3"): ({"ECN001"}, FAMILY),
-    ("juniper_junos/dcqcn-configlet-prio0", "sonic-azure"): ({"ECN001"}, FAMILY),
-    ("juniper_junos/dcqcn-configlet-prio0", "infiniband"): ({"ECN001"}, FAMILY),
 }
 
 

@@ -13,6 +13,7 @@ from ..fix import output
 from ..limits import set_max_file_mb
 from .lint import exit_code
 from .options import (
+    FAMILY_OPTION,
     FORMAT_OPTION,
     IGNORE_OPTION,
     MAX_FILE_MB_OPTION,
@@ -37,6 +38,7 @@ def fix(
     topology: Annotated[Path | None, TOPOLOGY_OPTION] = None,
     max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
     model: Annotated[str | None, MODEL_OPTION] = None,
+    family: Annotated[str | None, FAMILY_OPTION] = None,
 ) -> None:
     """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
 
@@ -46,7 +48,7 @@ def fix(
     """
     set_max_file_mb(max_file_mb)
     result = api.fix(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore, topology=topology,
-                     unsafe=unsafe_fixes, model=model)
+                     unsafe=unsafe_fixes, model=model, family=family)
     for note in output.notes(result):  # (as render says them: stderr, whatever the format)
         typer.echo(f"losslessd fix: {note}", err=True)
     sys.stdout.write(output.render(output_format.value, result))

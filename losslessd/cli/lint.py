@@ -16,6 +16,7 @@ from ..printable import printable
 from ..report import Format, render
 from ..report import text as text_report
 from .options import (
+    FAMILY_OPTION,
     FORMAT_OPTION,
     IGNORE_OPTION,
     MODEL_OPTION,
@@ -56,6 +57,7 @@ def lint(
                                                     "in or out of the RoCE-facing set and the policy rule that "
                                                     "decided (text output on stdout).")] = False,
     model: Annotated[str | None, MODEL_OPTION] = None,
+    family: Annotated[str | None, FAMILY_OPTION] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
                                              "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default). "
                                              "Findings are the same either way.")] = None,
@@ -97,7 +99,7 @@ def lint(
         from ..fix import output as fix_output  # the renderer: only when asked
         from ..fix import plan
 
-        fixes = plan(result, unsafe=unsafe_fixes, model=model)
+        fixes = plan(result, unsafe=unsafe_fixes, model=model, family=family)
         for note in fix_output.notes(fixes):
             typer.echo(f"losslessd lint --fix: {note}", err=True)
         sys.stdout.write("\n" + fix_output.text(fixes))

@@ -70,6 +70,9 @@ POLICY_OPTION = typer.Option("--policy", "-p", callback=policy_named, help="Ship
 MODEL_OPTION = typer.Option("--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, N9K-C93180YC-EX, qfx5120-48y): "
                             "chooses the command family where a platform's CLI differs. fix and lint --fix use it for "
                             "devices whose input names none.")
+FAMILY_OPTION = typer.Option("--family", help="Command family, when the model is not known: arista_eos "
+                             "sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos qfx5000|qfx10000-ptx. fix and "
+                             "lint --fix use it for devices whose input names no model.")
 SELECT_OPTION = typer.Option("--select", help="Only these rules (code, prefix or name; comma list).")
 IGNORE_OPTION = typer.Option("--ignore", help="Skip these rules (code, prefix or name; comma list).")
 TOPOLOGY_OPTION = typer.Option("--topology", help="Topology file (links, tiers, routing); default: topology.yaml in "

@@ -20,7 +20,7 @@ from ..parse.base import Input
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
-from .options import MAX_FILE_MB_OPTION, MODEL_OPTION, POLICY_OPTION, platform_choice
+from .options import FAMILY_OPTION, MAX_FILE_MB_OPTION, MODEL_OPTION, POLICY_OPTION, platform_choice
 
 # SAI saibuffer.h SAI_BUFFER_POOL_ATTR_SIZE is a sai_uint64_t (as the CONFIG_DB reader takes BUFFER_POOL sizes).
 MAX_POOL_BYTES = 2**64 - 1
@@ -44,9 +44,7 @@ def render(
                                             "ACS-MSN4700): its headroom comes from its pg_profile_lookup.ini or, on "
                                             "Spectrum, buffer_headroom_mellanox.lua.")] = None,
     model: Annotated[str | None, MODEL_OPTION] = None,
-    family: Annotated[str | None, typer.Option("--family", help="Command family, when the model is not known: "
-                                               "arista_eos sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos "
-                                               "qfx5000|qfx10000-ptx.")] = None,
+    family: Annotated[str | None, FAMILY_OPTION] = None,
     max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
 ) -> None:
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform.

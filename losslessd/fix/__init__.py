@@ -23,11 +23,12 @@ from ..limits import read_text
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import all_rules
-from ..model import Device, Fabric, SchedulerType
+from ..model import Device, Fabric, Port, SchedulerType
 from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..platforms import PLATFORMS
 from ..policy import Policy
+from ..render import families
 from ..render import opensm as render_opensm
 from ..rules.sch import WEIGHTED
 from .apply import SHAPES, sonic_applied, sonic_snippet
@@ -52,6 +53,7 @@ class Part:
     refused_on: tuple[str, ...] = ()  # (refused) the ports it is refused on
     # profile -> the ports bound to it that the part was not asked for, which take its change too (_shared)
     shared: dict[str, list[str]] = field(default_factory=dict)
+    shared_notes: list[str] = field(default_factory=list)  # (shared) the notes saying what they take
 
     @property
     def withheld(self) -> bool:
@@ -103,9 +105,14 @@ def fixable(finding: Finding) -> bool:
             and finding.severity != Severity.info)
 
 
-def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> FixResult:
+def plan(result: LintResult, unsafe: bool = False, model: str | None = None, family: str | None = None) -> FixResult:
     """Fixes for every device of a lint run that has fixable findings; one device's trouble is its own.
-    ``model`` (the hardware model, --model) stands in for the model of devices whose input does not name one."""
+    ``model`` (the hardware model, --model) or ``family`` (--family) stands in for the model of devices whose input
+    does not name one."""
+    known = {name: platform for platform in render.platforms() for name in families.names(platform)}
+    if family is not None and family not in known:
+        raise InputError(f"--family {family!r} is no command family losslessd renders (families: "
+                         f"{', '.join(f'{platform} {name}' for name, platform in known.items())})")
     devices = []
     for name in sorted(result.fabric.devices):
         found = [f for f in result.findings if f.device == name and fixable(f)]
@@ -113,7 +120,7 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> 
             continue
         device = result.fabric.devices[name]
         try:
-            devices.append(device_fix(device, found, result.policy, unsafe, model))
+            devices.append(device_fix(device, found, result.policy, unsafe, model, family))
         except Exception as exc:  # noqa: BLE001 - deliberate: a bug on one device must not cost the others' fixes
             message = internal_error_message(f"working out the fix of {name} failed", exc)
             result.internal_errors.append(message)  # the run's verdict: exit 3, the JSON says incomplete
@@ -123,11 +130,11 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> 
 
 
 def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
-               model: str | None = None) -> DeviceFix:
+               model: str | None = None, family: str | None = None) -> DeviceFix:
     """The device's fix; where its own lines bring a fixable problem the device did not have (a class made lossless
     on a queue that marks no ECN, as Junos's trust fix does when it opens a new class), the sections that problem
     needs are rendered for the same ports too, once, and the whole verified again."""
-    out = _device_fix(device, findings, policy, unsafe, model, {})
+    out = _device_fix(device, findings, policy, unsafe, (model, family), {})
     rules = all_rules()
     follow: dict[tuple[bool, str | None], set[str]] = {}
     for f in out.introduced:
@@ -136,11 +143,12 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
             follow.setdefault((rule.disruptive_for(f), f.port), set()).update(rule.fix_sections_for(f))
     if not follow:
         return out
-    again = _device_fix(device, findings, policy, unsafe, model, follow)
+    again = _device_fix(device, findings, policy, unsafe, (model, family), follow)
     # (a follow-up the facts cannot render, an ECN section for a port of unknown speed: the first fix stands, its
     # introduced problems listed, rather than no fix at all; one the policy cannot have on the platform, a strict CNP
     # queue below the new lossless one on EOS, is refused: no fix of this device can clear what the first brings)
     if again.message is not None and not again.limit:
+        out.parts += _follow_refused(out, follow, again.message.removeprefix("cannot work out a fix: "))
         return out
     # A follow-up section refused on a port (NX-OS: the pause buffer an ECN part's new Kmin needs, with no cable length
     # stated) lists the problems it was for, which stay introduced.
@@ -151,8 +159,31 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     return again
 
 
-def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None,
-                follow: dict[tuple[bool, str | None], set[str]]) -> DeviceFix:
+def _follow_refused(out: DeviceFix, follow: dict[tuple[bool, str | None], set[str]], why: str) -> list[Part]:
+    """The follow-up a fact of the input is missing for (--model for a command family, a port's speed for ECN), said
+    up front as a refused part per label: the problems the printed parts bring, and what to give so `fix` clears them
+    too (before: the first fix listed what it brings, and what was missing was nowhere)."""
+    rules = all_rules()
+    parts = []
+    for disruptive in (False, True):
+        asked = {port: sections for (label, port), sections in follow.items() if label == disruptive}
+        brought = [f for f in out.introduced if f.port in asked and fixable(f) and rules[f.code].disruptive_for(f) ==
+                   disruptive]
+        if not brought:
+            continue
+        ports = list(dict.fromkeys(f.port for f in brought if f.port is not None))
+        sections = sorted({s for port in ports for s in asked[port]})
+        codes = list(dict.fromkeys(f.code for f in brought))
+        parts.append(Part("disruptive" if disruptive else "safe", sections, brought, None, refused_on=tuple(ports),
+                          refused=f"{'port' if len(ports) == 1 else 'ports'} {few(ports)}: the printed parts bring "
+                                  f"{', '.join(codes)} here, and the {', '.join(sections)} "
+                                  f"{'section' if len(sections) == 1 else 'sections'} that would clear "
+                                  f"{'it' if len(codes) == 1 else 'them'} cannot be worked out: {why}"))
+    return parts
+
+
+def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
+                given: tuple[str | None, str | None], follow: dict[tuple[bool, str | None], set[str]]) -> DeviceFix:
     out = DeviceFix(device=device.name, platform=device.platform, files=list(device.files), findings=findings)
     if device.platform not in render.platforms():
         out.message = (f"no fix template for platform {device.platform}; fix these by hand (each finding says how). "
@@ -161,7 +192,7 @@ def _device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe:
     try:
         # (SONiC: its CONFIG_DB the parts are cut against, read once for the parts and the check after them)
         inputs = _read(device) if device.platform == "sonic" else None
-        out.parts = _parts(device, findings, policy, unsafe, model, follow, inputs)
+        out.parts = _parts(device, findings, policy, unsafe, given, follow, inputs)
     except InputError as exc:
         out.message, out.limit = f"cannot work out a fix: {exc}", isinstance(exc, render.PolicyLimit)
         return out
@@ -178,7 +209,8 @@ def _read(device: Device) -> list[Input]:
     return [Input(path, read_text(path)) for path in device.files]
 
 
-def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool, model: str | None = None,
+def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
+           given: tuple[str | None, str | None] = (None, None),
            follow: dict[tuple[bool, str | None], set[str]] | None = None,
            inputs: list[Input] | None = None) -> list[Part]:
     """One part per label and set of sections: each port gets only the sections its own findings need (and
@@ -217,10 +249,12 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         prof = render_opensm.profile(policy)
     else:
         wanted = {port for _, port in by_port}
-        # (the device's own model over --model: the snippet goes on that device)
+        # (the device's own model over --model/--family: the snippet goes on that device)
+        # (--family for the devices of a platform that has it: a fabric mixes platforms)
+        model, family = (None, None) if device.hardware or device.hwsku else given
+        family = family if family in families.names(device.platform or "") else None
         made = render.device_profile(policy, device, [f for f in facts if f.name in wanted], device.platform,
-                                     pool_bytes=pool, model=None if device.hardware or device.hwsku else model,
-                                     all_facts=False)
+                                     pool_bytes=pool, model=model, family=family, all_facts=False)
         future = {p.name for p in made.ports if p.name in remapped and (
             p.name not in remapped_later or not all((p.carries or {}).get(prio) for prio in made.lossless))}
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
@@ -280,9 +314,10 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                 snippet = sonic_snippet(db, snippet)
                 db = sonic_applied(db, snippet)
         shared = shared if snippet is not None else {}
-        notes += [_shared_note(device.platform, name, others) for name, others in shared.items()]
+        notes += [note for _, note in shared.values()]
         parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet, notes=notes,
-                          empty=empty, shared=shared))
+                          empty=empty, shared={name: others for name, (others, _) in shared.items()},
+                          shared_notes=[note for _, note in shared.values()]))
     # One refused part per label, section and reason, naming its ports (the reason said once, not once a port).
     no_fix: dict[tuple[bool, str, str], dict[str, None]] = {}
     for (port, section), why in refused.items():
@@ -299,46 +334,83 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     return parts
 
 
-# The safe sections a template writes into the profile a port is bound to now (its PFC is in there too, so a profile
-# of the snippet's own bound in its place would be a PFC change): platform -> (section, attachment point, whether the
-# profile wants it there). templates/juniper_junos (watchdog, unless a PFC part binds a CNP of its own) and
-# templates/nvidia_cumulus (buffer's cable-length, unless a PFC part writes the profile whole).
-IN_PLACE: dict[str, tuple[str, str, Callable[[render.Profile], bool]]] = {
-    "juniper_junos": ("watchdog", "congestion-notification-profile",
-                      lambda p: not ((p.wants("pfc") or p.wants("trust")) and p.pfc)),
-    "nvidia_cumulus": ("buffer", "qos pfc profile", lambda p: not p.wants("pfc")),
-}
-
-
 def _shared(device: Device, prof: render.Profile | object, by_port: dict[tuple[bool, str | None], set[str]],
-            unsafe: bool) -> dict[str, list[str]]:
-    """Profile -> the device's ports bound to it that no printed part of the fix writes the section for (``by_port``:
-    (disruptive, port) -> sections): a safe part writing into the profile a fixed port is bound to changes them too
-    (Junos: the watchdog timers; NVUE: the cable length its headroom is sized by), so the part names them rather than
-    change them silently."""
-    section, point, in_place = IN_PLACE.get(device.platform or "", ("", "", None))
-    if in_place is None or not isinstance(prof, render.Profile) or not prof.wants(section) or not in_place(prof):
+            unsafe: bool) -> dict[str, tuple[list[str], str]]:
+    """Profile -> (the device's ports bound to it that no printed part of the fix writes the section for, the note
+    saying what they take), ``by_port``: (disruptive, port) -> sections. A safe part writing into the profile a fixed
+    port is bound to (Platform.in_place: Junos the watchdog timers, NVUE the cable length its headroom is sized by)
+    changes them too, so the part names them rather than change them silently; a profile whose values already are
+    what the part writes changes nothing for them, and is not named."""
+    rec = prof.in_place(device.platform) if isinstance(prof, render.Profile) else None
+    if rec is None or not isinstance(prof, render.Profile):
         return {}
     ports = {port for (disruptive, port), sections in by_port.items()
-             if section in sections and (unsafe or not disruptive)}
-    fixed = {p.name for p in prof.ports}
-    names = {(port.service_policies or {}).get(point) for name, port in device.ports.items() if name in fixed} - {None}
-    out: dict[str, list[str]] = {}
+             if rec.section in sections and (unsafe or not disruptive)}
+    fixed = {p.name: p for p in prof.ports}
+    written: dict[str, list[render.PortProfile]] = {}
+    for name, profiled in fixed.items():
+        bound = (device.ports[name].service_policies or {}).get(rec.point) if name in device.ports else None
+        if bound is not None:
+            written.setdefault(bound, []).append(profiled)
+    others: dict[str, list[str]] = {}
     for name, port in device.ports.items():
-        bound = (port.service_policies or {}).get(point)
-        if bound is not None and bound in names and name not in ports:
-            out.setdefault(bound, []).append(name)
-    return dict(sorted(out.items()))
+        bound = (port.service_policies or {}).get(rec.point)
+        if bound is not None and bound in written and name not in ports:
+            others.setdefault(bound, []).append(name)
+    if not others:
+        return {}
+    try:
+        final, _ = render.prepared(device.platform or "", prof)  # (the values the template writes)
+    except InputError:
+        final = prof
+    out: dict[str, tuple[list[str], str]] = {}
+    for bound, names in sorted(others.items()):
+        change = _CHANGES[rec.section](final, written[bound], device.ports[names[0]])
+        if change:
+            out[bound] = (names, _shared_note(rec.point, bound, names, change))
+    return out
 
 
-def _shared_note(platform: str, profile: str, others: list[str]) -> str:
+def _watchdog_change(prof: render.Profile, _fixed: list[render.PortProfile], other: Port) -> str:
+    """What the watchdog part changes for a port bound to the profile it writes: each timer (and the action) the
+    profile holds now -> the one written, those that differ; "" where none does."""
+    wd = other.watchdog if other.watchdog is not None and other.watchdog.enabled is not False else None
+    if not prof.watchdog:
+        return ""
+    if wd is None:
+        return "the policy's watchdog timers (the watchdog is off there now)"
+    pairs = (("polling interval", wd.polling_interval_ms, prof.wd_poll_ms, " ms"),
+             ("detection time", wd.detection_time_ms, prof.wd_detection_polls * prof.wd_poll_ms, " ms"),
+             ("restoration time", wd.restoration_time_ms, prof.wd_restoration_ms, " ms"),
+             ("action", wd.action, prof.wd_action, ""))
+    moved = [f"{what} {'unknown' if now is None else f'{now:g}' if isinstance(now, float) else now}{unit} -> "
+             f"{new}{unit}" for what, now, new, unit in pairs if now is None or now != new]
+    return f"the policy's watchdog timers ({', '.join(moved)})" if moved else ""
+
+
+def _cable_change(_prof: render.Profile, fixed: list[render.PortProfile], other: Port) -> str:
+    """What the buffer part changes for a port bound to the PFC profile it writes: the profile's cable length now
+    -> the longest cable of its ports fixed here; "" where they are the same."""
+    new = max((p.cable_length_ceil_m or 0 for p in fixed), default=0)
+    now = other.cable_length_m
+    if now == new:
+        return ""
+    more = "more" if now is None or now < new else "less"
+    return (f"the cable length of the longest cable fixed here ({'unknown' if now is None else f'{now:g}'} -> {new} m: "
+            f"{more} headroom)")
+
+
+# Platform.in_place's section -> what its part changes for the other ports bound to the profile it writes.
+_CHANGES: dict[str, Callable[[render.Profile, list[render.PortProfile], Port], str]] = {
+    "watchdog": _watchdog_change, "buffer": _cable_change}
+
+
+def _shared_note(point: str, profile: str, others: list[str], change: str) -> str:
     """What a safe part written into a shared profile does to ports it was not asked for, and the by-hand way out."""
-    what = ("takes the policy's watchdog timers" if platform == "juniper_junos"
-            else "takes the cable length of the longest cable fixed here (more headroom, never less)")
-    point = IN_PLACE[platform][1]
-    return (f"{point} {profile} is shared: {few(others)} (not in this fix) {what} too; to leave "
-            f"{'it' if len(others) == 1 else 'them'} as {'it is' if len(others) == 1 else 'they are'}, bind the fixed "
-            f"ports to a {point} of their own by hand instead (a PFC change: disruptive)")
+    return (f"{point} {profile} is shared: {few(others)} (not in this fix) {'takes' if len(others) == 1 else 'take'} "
+            f"{change} too; to leave {'it' if len(others) == 1 else 'them'} as "
+            f"{'it is' if len(others) == 1 else 'they are'}, bind the fixed ports to a {point} of their own by hand "
+            "instead (a PFC change: disruptive)")
 
 
 def _refused(platform: str, prof: render.Profile, by_port: dict[tuple[bool, str | None], set[str]],
@@ -417,8 +489,8 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy, inputs: li
         if writes_nothing(part.snippet):  # (the config holds what it writes: no fix, never a blank snippet)
             part.snippet, part.empty, part.held = None, True, True
             # (nothing written: no port takes a change, shared or not)
-            said = {_shared_note(device.platform, name, others) for name, others in part.shared.items()}
-            part.notes, part.shared = [note for note in part.notes if note not in said], {}
+            part.notes = [note for note in part.notes if note not in part.shared_notes]
+            part.shared, part.shared_notes = {}, []
             continue
         fixed = shape.apply(fixed, part.snippet)
     form = shape.normal_form if shape.normal_form and current != target.text else None

@@ -60,9 +60,14 @@ def _verdict(dev: DeviceFix) -> str:
         notes = []
         if dev.unresolved:
             notes.append(f"still there after the fix: {_findings(dev.unresolved)} (fix by hand)")
-        if dev.introduced:
+        # (a problem a refused part names is said there, with what to give: named here, not restated)
+        said = {(f.code, f.port) for p in dev.parts if p.refused is not None for f in p.findings}
+        named = [f for f in dev.introduced if (f.code, f.port) in said]
+        if named:
+            notes.append(f"the fix would add: {_findings(named)} until what the refused part above needs is given")
+        if len(named) < len(dev.introduced):
             notes.append("the fix would add: " + "; ".join(f"{f.code} {f.port or ''}: {f.message}".replace(" :", ":")
-                                                          for f in dev.introduced))
+                                                          for f in dev.introduced if (f.code, f.port) not in said))
         return "; ".join(notes)
     return "linted again: every finding the printed fixes name is gone, and none is added"
 
@@ -71,7 +76,8 @@ def device_text(dev: DeviceFix) -> list[str]:
     lines = [f"{dev.device}  ({dev.platform}, {', '.join(dev.files) or 'no file'})"]
     if dev.message:
         return lines + [f"  no fix: {dev.message}", f"  findings: {_findings(dev.findings)}"]
-    for part in dev.parts:
+    # (refused parts first: what the input must give, up front, before the snippets it leaves unfinished)
+    for part in sorted(dev.parts, key=lambda p: p.refused is None):
         lines += _part(part)
     verdict = _verdict(dev) if dev.verified else None
     if dev.diff is not None:

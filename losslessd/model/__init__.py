@@ -381,6 +381,13 @@ class Port(Model):
     # Why trust is None where the input does have a trust line (EOS: a bound qos policy-map the input does not define
     # classifies first), said instead of "not in the input".
     trust_unknown: str | None = None
+    # Profile sections (trust, maps) no line of the port's own can change, each with why and the by-hand step: what
+    # the port's config binds elsewhere decides them (EOS: its qos policy-map's class-default `set traffic-class`,
+    # Junos: a DSCP classifier bound by a wildcard `class-of-service interfaces` entry other ports share). A key
+    # "section/trust" holds only for a snippet of that trust (Junos: "trust/pcp", a DSCP classifier of the port's own
+    # can be bound over the wildcard's). A fix refuses those sections on the port (render.refusal) rather than print
+    # lines the switch would not act on.
+    by_hand: dict[str, str] | None = None
     # The tool a NIC port's DCB was read or set with, which the fix texts speak: "dcb" (iproute2, any DCB driver:
     # Intel ice, Broadcom bnxt_en, mlx5 without MLNX_OFED), else mlnx_qos.
     dcb_tool: Literal["mlnx_qos", "dcb"] | None = None

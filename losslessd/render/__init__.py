@@ -28,7 +28,7 @@ from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabri
 from ..parse import sonic
 from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
-from ..platforms import PLATFORMS
+from ..platforms import PLATFORMS, InPlace
 from ..policy import NAME_RULE, Policy, Range, is_name
 from ..printable import quoted
 from ..resources import data_dir
@@ -124,6 +124,8 @@ class PortFacts:
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
     # The policies attached on the port itself now, by attachment point (model Port.service_policies).
     attached: dict[str, str] = field(default_factory=dict, hash=False)
+    # Sections no line of the port's own can change, and why (model Port.by_hand): a fix refuses them there.
+    by_hand: dict[str, str] = field(default_factory=dict, hash=False)
     # The link aggregate the port is a member of (model Port.bundle: NX-OS port-channel, Junos aeN) where its platform
     # binds a member's QoS on the aggregate (Platform.qos_on_aggregate), and the policies attached on that aggregate
     # now (Device.bundle_policies).
@@ -327,6 +329,7 @@ class PortProfile:
     mlx5_ecn: bool = True  # PortFacts.mlx5_ecn
     nic_driver: str | None = None  # PortFacts.nic_driver
     pfc_now: tuple[int, ...] | None = None  # PortFacts.pfc_now
+    by_hand: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.by_hand
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -716,6 +719,24 @@ class Profile(Sectioned):
         queuing policy, Junos scheduler). What the refusals, the notes and the ECN profile names all ask."""
         return self.ecn and (self.wants("ecn") or (PLATFORMS[platform].ecn_in_scheduler and self.wants("scheduler")))
 
+    def _in_place_record(self, platform: str | None) -> InPlace | None:
+        platform = platform or self.platform
+        return PLATFORMS[platform].in_place if platform is not None else None
+
+    def writes_whole(self, platform: str | None = None) -> bool:
+        """Whether a part of this profile binds a profile of its own where the platform writes its in-place section
+        (Platform.in_place: a Junos PFC or trust part's congestion-notification-profile, an NVUE PFC part's PFC
+        profile), written whole."""
+        rec = self._in_place_record(platform)
+        return (rec is not None and any(self.wants(s) for s in rec.whole)
+                and (bool(self.pfc) or not rec.whole_needs_pfc))
+
+    def in_place(self, platform: str | None = None) -> InPlace | None:
+        """The platform's section this profile writes into the profile each port is bound to now, which every other
+        port bound to it takes too (Platform.in_place); None where it writes no such section."""
+        rec = self._in_place_record(platform)
+        return rec if rec is not None and self.wants(rec.section) and not self.writes_whole(platform) else None
+
     def ecn_profile(self, port: PortProfile) -> str:
         """The name of the ECN profile ``port`` is bound to (EOS qos profile, NX-OS queuing policy, NVUE
         congestion-control profile): by its thresholds, and by the queues they go on (ecn_queues) where those are not
@@ -1100,7 +1121,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
             own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool,
-            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver, pfc_now=port.pfc_now))
+            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver, pfc_now=port.pfc_now, by_hand=port.by_hand))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1239,6 +1260,16 @@ def render(platform: str, prof) -> str:
     """The platform's snippet for ``prof`` (a Profile, or the platform's own parameters object)."""
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
+    prof, family = prepared(platform, prof)
+    # (queue_word: EOS's `tx-queue` or `uc-tx-queue`, the one table tune's put-backs read too; None elsewhere)
+    return environment().get_template(f"{platform}/profile.j2").render(
+        p=prof, pool=POOL, family=family, limits=PLATFORMS[platform].limits,
+        queue_word=families.EOS_QUEUE_WORD.get(family or "") if platform == "arista_eos" else None)
+
+
+def prepared(platform: str, prof):
+    """``prof`` with the values the template writes (its platform set, its limits fitted: _fit_limits) and its
+    command family; InputError where it cannot be rendered."""
     family = None
     if not is_name(prof.policy):  # (a policy made through the Python API: a file's name is checked as it loads)
         raise InputError(f"policy name {quoted(prof.policy, _SHOWN)} cannot be written into a snippet: a policy name "
@@ -1250,10 +1281,7 @@ def render(platform: str, prof) -> str:
         families.require(platform, family, prof.model, prof.sections, prof.model_source)
         _check_facts(platform, prof, family)
         prof = _fit_limits(platform, prof, family)
-    # (queue_word: EOS's `tx-queue` or `uc-tx-queue`, the one table tune's put-backs read too; None elsewhere)
-    return environment().get_template(f"{platform}/profile.j2").render(
-        p=prof, pool=POOL, family=family, limits=PLATFORMS[platform].limits,
-        queue_word=families.EOS_QUEUE_WORD.get(family or "") if platform == "arista_eos" else None)
+    return prof, family
 
 
 def refusal(platform: str, prof: Profile) -> str | None:
@@ -1262,6 +1290,11 @@ def refusal(platform: str, prof: Profile) -> str | None:
     go on. None where nothing is missing. PolicyLimit is raised: the policy, not the device, is what no part can
     have."""
     prof = replace(prof, platform=platform)
+    for port in prof.ports:
+        for section in sorted(prof.sections):
+            why = port.by_hand.get(section) or port.by_hand.get(f"{section}/{prof.trust}")
+            if why is not None:
+                return f"port {port.name}: {why}"
     try:
         # (not the family: a model no family renders, a Nexus 7000, takes none of the platform's commands, so its whole
         # fix is refused by render(), as is one whose model is unknown)
@@ -1658,6 +1691,7 @@ def device_facts(device: Device, policy: Policy, names: Sequence[str] | None = N
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, mtu, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
+                               by_hand=p.by_hand or {},
                                bundle=p.bundle if on_aggregate else None,
                                bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own,
                                carries=p.priority_queues() or {},

@@ -240,6 +240,14 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         port.map_source = cfg.qos_policy_sources.get(chosen.value, chosen.source)
     if port.pcp_to_tc is not None and default is not None:
         port.pcp_to_tc = {c: default.value for c in port.pcp_to_tc}  # class-default takes tagged traffic too
+    if default is not None:
+        # (EOS User Manual, QoS policies: class-default classifies every packet no class before it matches, over the
+        # trust map; losslessd never rewrites a device's own policy-map classes)
+        why = (f"its qos policy-map {chosen.value} (service-policy type qos input) sets traffic-class {default.value} "
+               "in class class-default, which takes every packet its other classes do not match whatever the port "
+               "trusts and its maps say: give the lossless traffic its class in that policy-map by hand (or take the "
+               "service-policy off the port)")
+        port.by_hand = {"trust": why, "maps": why}
 
 
 def _classes(cfg: EosConfig, policy: str) -> _Classes:

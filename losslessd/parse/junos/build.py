@@ -120,20 +120,25 @@ def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterfa
     which Junos applies to every interface); under those of its aggregated Ethernet interface's entry, for a member
     (Junos CoS guide, "Configuring Schedulers on Aggregated Interfaces": the CoS configuration of an aggregated
     interface applies to all its member links, which cannot take different ones)."""
-    layers = [conf for pattern, conf in wildcards
-              if pattern != name and fnmatchcase(name, "*" if pattern == "all" else pattern)]
-    layers.sort(key=lambda conf: conf is not cfg.cos_interfaces.get("all"))  # `all` first: any other entry wins
+    layers: list[tuple[str | None, CosInterface]] = [
+        (pattern, conf) for pattern, conf in wildcards
+        if pattern != name and fnmatchcase(name, "*" if pattern == "all" else pattern)]
+    layers.sort(key=lambda layer: layer[0] != "all")  # `all` first: any other entry wins
     if name in cfg.cos_interfaces:
-        layers.append(cfg.cos_interfaces[name])
+        layers.append((None, cfg.cos_interfaces[name]))
     if bundle is not None and bundle in cfg.cos_interfaces:
-        layers.append(cfg.cos_interfaces[bundle])
+        layers.append((None, cfg.cos_interfaces[bundle]))
     if not layers:
         return None
-    merged = CosInterface(source=layers[-1].source)
-    for layer in layers:
+    merged = CosInterface(source=layers[-1][1].source)
+    for pattern, layer in layers:
         for attr in ("cnp", "scheduler_map", "dscp_classifier", "dscp6_classifier", "pcp_classifier", "dscp_rewrite"):
             if getattr(layer, attr) is not None:
                 setattr(merged, attr, getattr(layer, attr))
+                if pattern is None:
+                    merged.wildcard.pop(attr, None)
+                else:
+                    merged.wildcard[attr] = pattern
         merged.traffic_control_profiles.update(layer.traffic_control_profiles)  # per forwarding-class-set
     return merged
 
@@ -376,6 +381,16 @@ def _classify(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Por
         # Code points the classifier does not list are left out: where they go is not in the configuration.
         setattr(port, attr, mapping)
         port.map_source = min((v.source for v in entries.values()), key=lambda s: s.line or 0, default=ref.source)
+    shared = conf.wildcard.get("dscp_classifier" if dscp_kind == "dscp" else "dscp6_classifier")
+    if port.trust == Trust.dscp and dscp_ref is not None and shared is not None:
+        # (the classifier a wildcard entry binds holds for every port it matches; a line of the port's own can bind a
+        # classifier of the same kind over it, never take it off: a trust change is a change of the shared entry)
+        # (the maps section binds the classifier of the policy's kind too: a change of trust where that is 802.1p)
+        port.by_hand = {**(port.by_hand or {}), **dict.fromkeys(("trust/pcp", "maps/pcp"), (
+            f"its {dscp_kind} classifier {dscp_ref.value} is bound by the wildcard entry `class-of-service interfaces "
+            f"{shared}` (line {dscp_ref.source.line}), which every port it matches shares and no line of the port's "
+            "own takes off: change the classifier on that entry by hand (for every port it matches), or narrow its "
+            "pattern so it no longer matches this port"))}
     _rewrite(cfg, classes, conf, port, issues)
 
 

@@ -137,6 +137,8 @@ class CosInterface:
     dscp6_classifier: Val | None = None  # `classifiers dscp-ipv6`: used when the port has no IPv4 DSCP classifier
     pcp_classifier: Val | None = None
     dscp_rewrite: Val | None = None  # `rewrite-rules dscp NAME`
+    # (a port's merged settings, build._cos_conf) setting -> the wildcard entry (`et-*`, `all`) it was taken from
+    wildcard: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
