@@ -229,4 +229,5 @@ def test_a_port_whose_pgs_and_queues_are_written_but_not_its_tc_maps_is_told_whi
                   "(its queues in the input: 6), so the ECN marking could not be checked"}
     port["priority_groups"] = {}  # (no PG written at all: the PG is what the input lacks)
     (buf,) = _lint(policy, device, codes=["BUF003"])
-    assert buf.message == "the ingress PG of lossless priority 5 is not in the input, so its buffer could not be checked"
+    assert buf.message == ("the ingress PG of lossless priority 5 is not in the input, so its buffer could not be "
+                           "checked")

@@ -390,7 +390,8 @@ class LaneRule(PortRule):
 
     def _unknown_lanes(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
         hop = self.hop
-        unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
+        unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port)
+                          if lane.priority is not None and getattr(lane, hop) is None})
         if unknown:
             what = "egress queue" if hop == "queue" else "ingress PG"
             checked = "ECN marking" if hop == "queue" else "buffer"
