@@ -63,6 +63,7 @@ _READS_ONLY = frozenset({"awk", "grep", "egrep", "cut", "cat", "head", "tail", "
 _SETS_NO_NIC = frozenset({"ib_send_lat", "ib_send_bw", "ib_write_lat", "ib_write_bw", "ib_read_lat", "ib_read_bw",
                           "ib_atomic_lat", "ib_atomic_bw", "raw_ethernet_bw", "raw_ethernet_lat",
                           "raw_ethernet_burst_lat", "raw_ethernet_fs_rate", "chmod", "chown", "touch"})
+_PASSED_OVER = _READS_ONLY | _SETS_NO_NIC
 _BRANCHING = re.compile(r"(?:^|[|;&])\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((`)
 _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob; an array's
@@ -1520,8 +1521,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
         words = unwrap(_expanded(written, values, arrays, path, n))  # (`sudo -E X`, `timeout 10 X`: X runs)
-        if words and (words[0].startswith("((") or (words[0] in _READS_ONLY | _SETS_NO_NIC
-                                                     and not any(">" in w for w in words))):
+        if words and (words[0].startswith("((") or (words[0] in _PASSED_OVER and not any(">" in w for w in words))):
             continue
         if tested and words and not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
