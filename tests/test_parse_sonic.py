@@ -1099,3 +1099,18 @@ def test_broken_json_before_any_template_syntax_keeps_its_own_error(tmp_path):
     with pytest.raises(InputError) as err:
         parse_group("leaf", [path], "sonic")
     assert err.value.message.startswith("invalid JSON") and err.value.line == 3
+
+
+@pytest.mark.parametrize("text", ['{"localhost": {}, "asic0": {}, "asic1": {}}', '{\n  "asic0": { }\n}\n'])
+def test_a_multi_asic_dump_of_empty_namespaces_is_named(tmp_path, text):
+    """`config save` of a multi-ASIC switch with empty namespaces (sonic-utilities tests/config_save_output/
+    all_config_db.json) was "cannot tell which platform wrote this file": it is a SONiC dump with nothing to read."""
+    path = tmp_path / "all_config_db.json"
+    path.write_text(text)
+    with pytest.raises(InputError, match=r"SONiC multi-ASIC CONFIG_DB dump whose namespaces .* hold no table") as err:
+        parse_group("sw", [path])
+    assert err.value.line == 1
+    other = tmp_path / "other.json"  # (a namespace holding a table losslessd does not read: not claimed)
+    other.write_text('{"localhost": {}, "asic0": {"FOO": {}}}')
+    with pytest.raises(InputError, match="cannot tell which platform"):
+        parse_group("sw", [other])

@@ -211,3 +211,23 @@ def test_the_pool_load_counts_every_lossless_pg_the_ports_pfc_enables():
     assert (finding.severity, finding.data["break_even_congested"]) == (Severity.warning, 2)
     assert finding.data["assumed_congested"] == 2 and "with all 2 of the pool congested" in finding.message
     assert finding.data["trigger_bytes"] == 19456 + 4194304 // 3
+
+
+def test_a_port_whose_pgs_and_queues_are_written_but_not_its_tc_maps_is_told_which_map_is_missing():
+    """A config whose port has BUFFER_PG `|5` and a queue 6 entry but no TC->PG or TC->queue map (a merge fragment
+    of BUFFER_PG, BUFFER_QUEUE and PORT_QOS_MAP alone, as a public SONiC PFC script writes) was told "the ingress PG
+    of lossless priority 5 is not in the input": the entries are there, which one the priority uses is not."""
+    device = copy.deepcopy(PRIO5_SWITCH)
+    port = device["ports"]["Ethernet0"]
+    port["tc_to_pg"] = port["tc_to_queue"] = None
+    policy = _policy(lossless={"priorities": [5], "dscp": [40]})
+    messages = {f.code: f.message for f in _lint(policy, device, codes=["BUF003", "ECN001"])}
+    assert messages == {
+        "BUF003": "which PG lossless priority 5 uses is not known: the port's TC->PG map is not in the input (its PGs "
+                  "in the input: 5), so the buffer could not be checked",
+        "ECN001": "which queue lossless priority 5 uses is not known: the port's TC->queue map is not in the input "
+                  "(its queues in the input: 6), so the ECN marking could not be checked"}
+    port["priority_groups"] = {}  # (no PG written at all: the PG is what the input lacks)
+    (buf,) = _lint(policy, device, codes=["BUF003"])
+    assert buf.message == ("the ingress PG of lossless priority 5 is not in the input, so its buffer could not be "
+                           "checked")

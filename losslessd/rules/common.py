@@ -390,11 +390,24 @@ class LaneRule(PortRule):
 
     def _unknown_lanes(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
         hop = self.hop
-        unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
+        unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port)
+                          if lane.priority is not None and getattr(lane, hop) is None})
         if unknown:
             what = "egress queue" if hop == "queue" else "ingress PG"
+            checked = "ECN marking" if hop == "queue" else "buffer"
+            written = sorted(port.queues if hop == "queue" else port.priority_groups)
+            if written and (port.tc_to_queue if hop == "queue" else port.tc_to_pg) is None:
+                # (the port's queues or PGs are in the input, SONiC's `Ethernet0|3` keys: which of them the priority
+                # uses is what is missing, not the entries)
+                what, tc_map = ("queue", "TC->queue") if hop == "queue" else ("PG", "TC->PG")
+                yield self.unverified(f"which {what} lossless {priorities(unknown)} "
+                                      f"{'uses' if len(unknown) == 1 else 'use'} is not known: the port's {tc_map} "
+                                      f"map is not in the input (its {what}s in the input: "
+                                      f"{', '.join(map(str, written))}), so the {checked} could not be checked",
+                                      device=device, port=port, source=port.map_source or port.source)
+                return
             yield self.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
-                                  f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
+                                  f"{checked} could not be checked",
                                   device=device, port=port, source=port.map_source or port.source)
 
 

@@ -143,6 +143,12 @@ _SHEBANG = lazy(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
 # (blanks within the line only: `^\s*` ran on over the blank lines below each line start, so a text of blank lines
 # cost their count squared to sniff: 80,000 of them 112 s)
 _MLNX_QOS_COMMAND = lazy(r"^[ \t]*(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|--interface)\b", re.M)
+# What only an RDMA host's setup runs or writes, without any DCB tool: RDMA-CM's default TOS (MLNX_OFED cma_roce_tos),
+# an RDMA device's traffic class (sysfs /sys/class/infiniband/DEV/tc/N/traffic_class) or MLNX_OFED mlx5's DCQCN
+# switches and CNP marking (/sys/class/net/IF/ecn/roce_np|roce_rp/...): a boot hook setting the RoCE TOS alone.
+_CMA_ROCE_TOS = lazy(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?cma_roce_tos[ \t]", re.M)
+_RDMA_SYSFS = lazy(r"/sys/class/infiniband/[^\s/]+/tc/\d{1,3}/traffic_class\b"
+                   r"|/sys/class/net/[^\s/]+/ecn/roce_(?:np|rp)/")
 # A command line of iproute2 dcb or of lldptool (a path before it, `sudo` and its options allowed): the rest of it.
 _DCB_TOOL_LINE = lazy(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?(dcb|lldptool)[ \t]+([^\n]*)", re.M)
 # dcb(8): `dcb [OPTIONS] OBJECT COMMAND dev DEV ...`; the objects that set a port's DCB (dcb-pfc(8), dcb-ets(8),
@@ -170,11 +176,12 @@ def is_shell(text: str) -> bool:
 
 def is_script(text: str) -> bool:
     """A shell script that sets a NIC's DCB: runs `mlnx_qos -i IF`, an iproute2 `dcb OBJECT set|add|... dev IF` or an
-    `lldptool -T -i IF -V PFC|ETS-CFG|APP|IEEE-DCBX ARG=VALUE`: what sniffing takes for a host setup script."""
+    `lldptool -T -i IF -V PFC|ETS-CFG|APP|IEEE-DCBX ARG=VALUE`, or sets what only an RDMA host has (cma_roce_tos, the
+    RDMA sysfs files: a boot hook giving RoCE its TOS alone): what sniffing takes for a host setup script."""
     if not is_shell(text):
         return False
     head = text[:262144]
-    return bool(_MLNX_QOS_COMMAND.search(head)) or any(
+    return bool(_MLNX_QOS_COMMAND.search(head) or _CMA_ROCE_TOS.search(head) or _RDMA_SYSFS.search(head)) or any(
         _DCB_SETS.search(rest) if tool == "dcb" else (_lldptool_changes(args := rest.split()) is not None
                                                     and _option(args, "-i", None) is not None)
         for tool, rest in _DCB_TOOL_LINE.findall(head))
@@ -194,11 +201,14 @@ _STEP = lazy(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=(
 
 def is_command_list(text: str) -> bool:
     """Host setup steps without a `#!` line: every command line (comments and blank lines aside, `\\` continuations
-    joined) runs a program of _STEP_PROGRAMS or assigns a variable, and one is `mlnx_qos -i IF`. A shell runs such a
-    file as it runs a script (bash(1): a file without `#!` given to it is read as commands), so it is read as one."""
-    if is_shell(text) or not _MLNX_QOS_COMMAND.search(text[:262144]):
+    joined) runs a program of _STEP_PROGRAMS or assigns a variable, and one is `mlnx_qos -i IF` or MLNX_OFED's
+    `cma_roce_tos` (a sysfs write alone does not tell a ConnectX host's list from another Linux host's). A shell runs
+    such a file as it runs a script (bash(1): a file without `#!` given to it is read as commands), so it is read as
+    one."""
+    head = text[:262144]
+    if is_shell(text) or not (_MLNX_QOS_COMMAND.search(head) or _CMA_ROCE_TOS.search(head)):
         return False
-    for line in text[:262144].replace("\\\n", " ").split("\n"):
+    for line in head.replace("\\\n", " ").split("\n"):
         line = line.strip()
         if not line or line.startswith("#"):
             continue

@@ -182,11 +182,21 @@ _OTHER_DBS = (
 )
 
 
+# A multi-ASIC dump whose namespaces hold no table (`{"localhost": {}, "asic0": {}}`: sonic-utilities
+# tests/config_save_output/all_config_db.json, what `config save` writes of a multi-ASIC switch with empty namespaces).
+_EMPTY_NAMESPACES = lazy(r'\A\s*\{\s*"(?:localhost|asic\d{1,3})"\s*:\s*\{\s*\}'
+                         r'(?:\s*,\s*"(?:localhost|asic\d{1,3})"\s*:\s*\{\s*\})*\s*\}\s*\Z')
+
+
 def other_database(inp: Input) -> None:
-    """A JSON dump of another SONiC database than CONFIG_DB (no table of it this parser reads): raise InputError saying
-    which, rather than "cannot tell which platform"."""
+    """A JSON dump of another SONiC database than CONFIG_DB (no table of it this parser reads), or a multi-ASIC dump of
+    empty namespaces: raise InputError saying which, rather than "cannot tell which platform"."""
     if not _OPEN_BRACE.match(inp.text) or mentions_table(inp.text):
         return
+    if _EMPTY_NAMESPACES.match(inp.text):
+        raise InputError("a SONiC multi-ASIC CONFIG_DB dump whose namespaces (localhost, asicN) hold no table: nothing "
+                         "to read (a `config save` or `show runningconfiguration all` taken before the configuration "
+                         "was loaded?)", file=inp.path, line=1)
     for db, holds, pattern in _OTHER_DBS:
         if (m := pattern.search(inp.text)) is not None:
             raise InputError(f"a SONiC {db} dump ({holds}), not its CONFIG_DB: lint reads the switch's configuration "
