@@ -699,6 +699,20 @@ def test_a_flat_paste_sniffs_as_eos(text, expected):
 
 
 @pytest.mark.parametrize("text,expected", [
+    # Round 18: a page's EOS port block indented by two blanks (or a tab) told no platform (SYS001)
+    ("interface Ethernet1-48\n  priority-flow-control on\n  priority-flow-control priority 3 no-drop\n", True),
+    ("interface Ethernet1\n  mtu 9214\n  priority-flow-control priority 3 no-drop\n", True),
+    ("interface Ethernet2\n\tservice-profile ROCE\n", True),
+    # NX-OS's, OS10's and Onyx's own PFC words are no EOS sign; nor a line at another block's margin
+    ("interface Ethernet1/1\n  priority-flow-control mode on\n", False),
+    ("interface ethernet 1/1\n  dcb priority-flow-control mode on force\n", False),
+    ("interface Ethernet1\n  mtu 9214\n!\nrouter bgp 1\n  priority-flow-control on\n", False),
+])
+def test_a_port_block_indented_otherwise_sniffs_as_eos(text, expected):
+    assert (detect(Input("x", text)) == "arista_eos") is expected
+
+
+@pytest.mark.parametrize("text,expected", [
     # Session 35 part a: a file of EOS's global `qos map` lines alone told no platform (SYS001)
     ("qos map dscp 26 to traffic-class 3\n", True),
     ("qos map cos 3 4 to traffic-class 3\n", True),
