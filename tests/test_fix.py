@@ -522,6 +522,31 @@ def test_an_eos_paste_without_indentation_is_fixed_at_the_margin(tmp_path):
     assert "\n+   " not in result.devices[0].diff
 
 
+@pytest.mark.parametrize(("indent", "platform"), [(" ", "cisco_nxos"), ("    ", "cisco_nxos"), ("  ", "arista_eos")])
+def test_a_fix_line_goes_in_as_far_as_the_lines_of_its_block(tmp_path, indent, platform):
+    """Round 18: a generator's NX-OS snippet indents its port by one blank (IOS style), which the reader takes. The
+    fix put its port line in with the template's two blanks, under lines of one: the fixed file read that line as
+    wrapped under the one above it (SYS002, "opens no mode"), and the fix as not applied (WDG001 "fix by hand"). Now
+    a line the fix adds to a block the file has goes in as far as the block's own lines, whatever the template writes;
+    a block the file lacks keeps the template's indentation."""
+    i = indent
+    if platform == "cisco_nxos":
+        current = (f"class-map type qos match-all ROCE\n{i}match dscp 26\npolicy-map type qos IN\n{i}class ROCE\n"
+                   f"{i}{i}set qos-group 3\nclass-map type network-qos NQ\n{i}match qos-group 3\n"
+                   f"policy-map type network-qos NQP\n{i}class type network-qos NQ\n{i}{i}pause pfc-cos 3\n"
+                   f"system qos\n{i}service-policy type network-qos NQP\ninterface Ethernet1/1\n"
+                   f"{i}service-policy type qos input IN\n{i}priority-flow-control mode on\n")
+    else:
+        current = (f"interface Ethernet1\n{i}no switchport\n{i}qos trust dscp\n{i}priority-flow-control on\n"
+                   f"{i}priority-flow-control priority 3 no-drop\n")
+    (tmp_path / "sw1.cfg").write_text(current)
+    (dev,) = api.fix([tmp_path / "sw1.cfg"], POLICY, fmt=platform).devices
+    assert dev.verified and not dev.introduced
+    added = [line[1:] for line in dev.diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    port_lines = [line for line in added if "watch" in line and line.startswith(" ")]
+    assert port_lines and all(line[:len(indent) + 1] == indent + "p" for line in port_lines)
+
+
 def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
     """SYS002 is keyed by the file and line it was read at (and its place among the device's issues). Before, a fix
     that added a line above an unread one (Ethernet1's watchdog, above Ethernet2's `priority-flow-control priority 4`

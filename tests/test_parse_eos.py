@@ -699,6 +699,20 @@ def test_a_flat_paste_sniffs_as_eos(text, expected):
 
 
 @pytest.mark.parametrize("text,expected", [
+    # Round 18: a page's EOS port block indented by two blanks (or a tab) told no platform (SYS001)
+    ("interface Ethernet1-48\n  priority-flow-control on\n  priority-flow-control priority 3 no-drop\n", True),
+    ("interface Ethernet1\n  mtu 9214\n  priority-flow-control priority 3 no-drop\n", True),
+    ("interface Ethernet2\n\tservice-profile ROCE\n", True),
+    # NX-OS's, OS10's and Onyx's own PFC words are no EOS sign; nor a line at another block's margin
+    ("interface Ethernet1/1\n  priority-flow-control mode on\n", False),
+    ("interface ethernet 1/1\n  dcb priority-flow-control mode on force\n", False),
+    ("interface Ethernet1\n  mtu 9214\n!\nrouter bgp 1\n  priority-flow-control on\n", False),
+])
+def test_a_port_block_indented_otherwise_sniffs_as_eos(text, expected):
+    assert (detect(Input("x", text)) == "arista_eos") is expected
+
+
+@pytest.mark.parametrize("text,expected", [
     # Session 35 part a: a file of EOS's global `qos map` lines alone told no platform (SYS001)
     ("qos map dscp 26 to traffic-class 3\n", True),
     ("qos map cos 3 4 to traffic-class 3\n", True),
@@ -1491,3 +1505,28 @@ def test_a_watchdog_line_not_read_leaves_the_watchdog_unknown(tmp_path):
     (tmp_path / "sw1.cfg").write_text(text, encoding="utf-8")
     wdg = [f for f in lint([tmp_path / "sw1.cfg"], "roce-dscp26").findings if f.code == "WDG001"]
     assert {f.severity.value for f in wdg if f.port == "Ethernet1"} == {"info"}
+
+
+def test_a_queue_binding_not_read_leaves_the_queues_marking_unknown(tmp_path):
+    """Round 18: a RoCEv2 design document's EOS port binds `service-policy type tx-queue output NAME` (EOS User
+    Manual, QoS chapter: a port binds `service-policy type qos input` or `type pbr`; this one is not read). The SYS002
+    said what it sets on the port's queues is unknown, yet with no tx-queue line of its own queue 3 read as not
+    marking (ECN001 error "does not mark ECN"). Now a queue no line sets has unknown marking (ECN001 info); a queue
+    whose own `random-detect ecn` line is read keeps it, and a port without the binding keeps the default (off)."""
+    bad = "service-policy type tx-queue output AI-EGRESS-QUEUE"
+    text = "\n".join(["hostname sw1", "interface Ethernet1", "   no switchport", "   qos trust dscp",
+                      "   priority-flow-control on", "   priority-flow-control priority 3 no-drop", f"   {bad}",
+                      "   uc-tx-queue 4",
+                      "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes",
+                      "interface Ethernet2", "   no switchport", "   qos trust dscp", "   priority-flow-control on",
+                      "   priority-flow-control priority 3 no-drop", ""])
+    device = parse(text)
+    assert ("SYS002", line_of(text, bad)) in {(i.code, i.source.line) for i in device.issues}
+    first, second = device.ports["Ethernet1"], device.ports["Ethernet2"]
+    assert first.queues[3].ecn.ecn_enabled is None and first.queues[3].ecn.source.line == line_of(text, bad)
+    assert first.queues[4].ecn.ecn_enabled is True  # (its own line, read)
+    assert second.queues[3].ecn.ecn_enabled is False
+    (tmp_path / "sw1.cfg").write_text(text, encoding="utf-8")
+    ecn = {f.port: f.severity.value for f in lint([tmp_path / "sw1.cfg"], "roce-dscp26").findings
+           if f.code == "ECN001"}
+    assert ecn == {"Ethernet1": "info", "Ethernet2": "error"}

@@ -700,3 +700,32 @@ def test_qos_lines_of_other_words_are_named_and_leave_what_they_name_unknown():
     alone = parse(HEAD + PFC + "   interface ethernet 1/1 ecn enable\n   interface ethernet 1/2 qos trust L3\n")
     assert alone.ports["Eth1/1"].queues[3].ecn.ecn_enabled is None
     assert 3 not in alone.ports["Eth1/2"].queues and alone.ports["Eth1/2"].trust == Trust.dscp
+
+
+@pytest.mark.parametrize("lines", [
+    # a page's nested form: the marking typed under a `traffic-class 3` line of the port (audit round 18)
+    ["  traffic-class 3", "    congestion-control ecn minimum-absolute 150 maximum-absolute 1500"],
+    # a `traffic-class 3` line alone, or with a command after it that losslessd does not read
+    ["  traffic-class 3"],
+    ["  traffic-class 3 shaper 10G"],
+])
+def test_a_traffic_class_line_not_read_leaves_its_marking_unknown(tmp_path, lines):
+    """Round 18: an Onyx port line naming traffic class 3 that losslessd does not read left queue 3 unmarked, so
+    ECN001 said "does not mark ECN" as an error; and a line indented under a port's command (Onyx User Manual, "CLI
+    prefix modes": each port command is one line under `interface ethernet`, none opens a mode) was skipped without a
+    word, since its first word (`congestion-control`) is no port command's."""
+    text = HEAD + PFC + "interface ethernet 1/1\n  qos trust L3\n  dcb priority-flow-control mode on force\n" + \
+        "\n".join(lines) + "\n"
+    path = tmp_path / "leaf.cfg"
+    path.write_text(text)
+    result = lint([path], policy="roce-dscp26")
+    assert [f.severity.value for f in result.findings if f.code == "ECN001"] == ["info"]
+    named = sorted(f.source.line for f in result.findings if f.code == "SYS002")
+    assert named == list(range(len(text.split("\n")) - len(lines), len(text.split("\n"))))
+
+
+def test_a_traffic_class_line_read_before_an_unread_one_keeps_its_marking():
+    """The unknown marking of a traffic-class line not read does not undo one read before it on the port."""
+    text = HEAD + PFC + "interface ethernet 1/1\n  traffic-class 3 congestion-control ecn minimum-absolute 150 " \
+        "maximum-absolute 1500\n  traffic-class 3 shaper 10G\n"
+    assert parse(text).ports["Eth1/1"].queues[3].ecn.min_threshold_bytes == 150 * 1024

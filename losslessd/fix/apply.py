@@ -400,19 +400,32 @@ def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists
     root, flat = _flat_tree(current.rstrip("\n"), nest, ports)
     # (without its final newline, which _tree would hang under the last line as a filler child, making that line
     # a block that is added, never replacing the line it sets)
+    own = {id(node) for node in _walk(root)}
     _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
-    if flat:  # the snippet's lines written as the file writes its own: at the margin, or (a paste that mixes both
-        # forms: a block typed indented among flat ones) as far in as the lines of its block the file has
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            have = next((c.shown for c in node.children if c.shown is not None and not c.filler), "")
-            indent = have[:len(have) - len(have.lstrip())]
-            for c in node.children:
-                if c.raw is not None and c.shown is None:
-                    c.shown = indent + c.raw.lstrip()
-            stack.extend(node.children)
+    # The snippet's lines written as the file writes its own: as far in as the lines the file has in their block (an
+    # NX-OS port indented by one blank, as IOS-style generators write it, took the template's two: the reader then
+    # read the added line as wrapped under the one above it, and the fix as not applied); in a paste that lost its
+    # indentation, at the margin. A block the file does not have keeps the template's indentation.
+    for node in _walk(root):
+        have = next((c.shown if c.shown is not None else c.raw for c in node.children
+                     if id(c) in own and not c.filler), None)
+        if have is None and not flat:
+            continue
+        indent = (have or "")[:len(have or "") - len((have or "").lstrip())]
+        for c in node.children:
+            if c.raw is not None and id(c) not in own:
+                c.shown = indent + c.raw.lstrip()
     return "\n".join(root.lines()) + "\n"
+
+
+def _walk(root: _Node) -> list[_Node]:
+    """Every node of the tree, without recursion."""
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.children)
+    return out
 
 
 def _flat_tree(text: str, nest: Callable[[str], str] | None,

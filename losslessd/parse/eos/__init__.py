@@ -51,6 +51,12 @@ _EOS_SESSION = lazy(r"^\S+\(config-(if-(Et|Po)\d|qos-profile-)", re.M)
 _EOS_FLAT = lazy(r"^interface (?:Ethernet|Eth|Et) ?\d\S*[ \t]*\r?\n(?:[^\s!][^\n]{0,200}\r?\n){0,8}?"
                        r"(?:priority-flow-control (?:on|priority \d no-drop)|service-profile \S|uc-tx-queue \d)", re.M)
 
+# The same port block printed with another indentation than EOS's three blanks (two, as pages and generators print
+# it: `interface Ethernet1-48` / `  priority-flow-control on`), its EOS-only line indented like the lines above it.
+_EOS_INDENTED = lazy(r"^interface (?:Ethernet|Eth|Et) ?\d\S*[ \t]*\r?\n(?:[ \t]+[^\s!][^\n]{0,200}\r?\n){0,8}?[ \t]+"
+                     r"(?:priority-flow-control (?:on|priority \d no-drop)|service-profile \S+|uc-tx-queue \d+)"
+                     r"[ \t]*\r?$", re.M)
+
 # A global classification map in EOS's words (EOS User Manual, QoS: `qos map dscp|cos V... to traffic-class T`, `qos
 # map traffic-class T... to tx-queue|dscp|cos N`), whole to its number: NX-OS classifies with class-maps (`match
 # dscp`), OS10 names its maps `qos-map dscp-tc NAME` / `qos-map traffic-class NAME`, Onyx's map goes `to
@@ -69,10 +75,10 @@ _EOS_GLOBAL = lazy(r"^(?:!RANCID-CONTENT-TYPE: arista|service routing protocols 
 
 def sniff(inp: Input) -> bool:
     """An EOS capture, an EOS running-config header, an interface/qos profile block indented the EOS way, a
-    configuration-mode session with EOS's prompts, a paste of one with its indentation lost, EOS's global `qos
-    map` lines, or a line only an EOS running-config has."""
-    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, _EOS_QOS_MAP, _EOS_GLOBAL,
-                      foreign=_FOREIGN)
+    configuration-mode session with EOS's prompts, a paste of one with its indentation lost or changed, EOS's
+    global `qos map` lines, or a line only an EOS running-config has."""
+    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, _EOS_INDENTED, _EOS_QOS_MAP,
+                      _EOS_GLOBAL, foreign=_FOREIGN)
 
 
 # The queue block lines of a running config (three blanks in, under an interface or qos profile, as `show

@@ -346,6 +346,13 @@ def _queues(layers: list[QosConf], port: Port) -> None:
             for attr in ("strict", "bandwidth", "ecn", "shaped", "drop"):
                 if getattr(conf, attr) is not None:
                     setattr(queue, attr, getattr(conf, attr))
+    # a binding not read may set the marking of a queue no line of the port or its profile sets: unknown, not off
+    unread = next((layer.queues_unread for layer in layers if layer.queues_unread is not None), None)
+    if unread is not None:
+        for index in QUEUES:
+            queue = merged.setdefault(index, QueueConf(source=unread))
+            if queue.ecn is None:
+                queue.ecn = Val(ECN_UNREAD, unread)
     round_robin = [i for i, q in merged.items() if q.strict is not None and not q.strict.value]
     top_rr = max(round_robin, default=-1)
     for index in sorted(set(QUEUES) | set(merged)):

@@ -136,6 +136,8 @@ class QosConf:
     pfc_unread: Source | None = None  # a PFC line (not a watchdog one) not read: which priorities pause is unknown
     trust_unread: Source | None = None  # a `qos trust` line not read: the port's trust is unknown, not its default
     wd_unread: Source | None = None  # a watchdog line not read: whether the watchdog runs, and how, is unknown
+    # a binding not read (`service-policy type tx-queue output NAME`): the marking of a queue no line sets is unknown
+    queues_unread: Source | None = None
     # A PFC, trust or watchdog line that sets something, not one that restates the default (as `show
     # running-config all` prints every port's: `no priority-flow-control`, `no priority-flow-control priority N`,
     # the default-on `priority-flow-control pause watchdog`, `no ... watchdog port action|timer`).
@@ -535,6 +537,7 @@ class _Reader(TreeReader):
             # EOS User Manual: a port or port-channel binds `service-policy type qos input NAME` (read above) or `type
             # pbr` (routing, not QoS); any other form, bound or unbound (`no service-policy type pdp output X` is no
             # command either), is no binding losslessd reads, and what it sets is unknown.
+            conf.queues_unread = conf.queues_unread or self.src(node)
             raise LineError("not a service-policy losslessd reads (`type qos input NAME`): what it sets on the port's "
                             "queues is unknown")
         elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:

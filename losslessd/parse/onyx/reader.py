@@ -347,20 +347,24 @@ class _Reader:
             self.cfg.header_name = header.group(1)
         lines = self.inp.text.split("\n")
         block: tuple[int, list[str]] | None = None  # an interface line's indentation and words, its lines below it
+        command: tuple[int, str] | None = None  # the block's last command line above: its indentation and text
         for number, raw in enumerate(lines, 1):
             text = raw.strip()
             if not text or text.startswith("#"):
                 continue
             indent = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
             if block is not None and indent <= block[0]:
-                block = None
+                block = command = None
             if text == "exit":  # (leaves the interface's mode: the indentation shows it)
                 continue
-            if block is not None:
-                text = _in_block(block[1], text)
-            elif _BLOCK.match(text := _spelled(text)):
-                block = (indent, text.split())
             try:
+                if block is not None and command is not None and indent > command[0]:
+                    self.nested(block[1], command[1], text, number)
+                    continue
+                if block is not None:
+                    command, text = (indent, text), _in_block(block[1], text)
+                elif _BLOCK.match(text := _spelled(text)):
+                    block = (indent, text.split())
                 self.line(text.split(), text, number)
             except LineError as exc:
                 self.issues.append(ParseIssue(code="SYS002", source=self.src(number),
@@ -374,6 +378,35 @@ class _Reader:
             self.issues.append(ParseIssue(code="SYS002", source=self.src(len(lines)), message=(
                 f"the file ends in the middle of a line (`{last.strip()[:80]}` has no line end): it looks truncated, "
                 "so settings after this point are missing")))
+
+    def nested(self, prefix: list[str], parent: str, text: str, number: int) -> None:
+        """A line indented under one of a port's commands (`congestion-control ecn ...` under `traffic-class 3`, as
+        a page prints it): no Onyx port command opens a mode of its own (Onyx User Manual, "CLI prefix modes": a
+        port's commands are each one line under `interface ethernet`), so the switch takes neither line as written.
+        Not read: named, and what the two name (a traffic class's marking, trust, PFC) is unknown on the port."""
+        body = [*parent.split(), *text.split()]
+        ports = self.ports(prefix[2], number) if len(prefix) > 2 and prefix[1] == "ethernet" else []
+        self.unread_on_ports(ports, body, self.src(number))
+        self.not_read(text, number, f"indented under the port's `{parent[:60]}` line, which opens no mode on Onyx "
+                                    "(each port command is a line of its own); not read, so what the two set on "
+                                    "the port is unknown")
+
+    @staticmethod
+    def unread_on_ports(ports: list[PortConf], body: list[str], src: Source) -> None:
+        """What a port line not read names is unknown on the port, not the default (`dcb trust dscp`, `ecn
+        enable`); a `traffic-class N ...` line's marking of that class."""
+        unread = _unread_settings(body)  # (once a line, not once a port of its range)
+        tc = int(body[1]) if body[:1] == ["traffic-class"] and re.fullmatch("[0-7]", "".join(body[1:2])) else None
+        for port in ports:
+            port.maps_unread = port.maps_unread or body[:1] == ["qos"] or "maps" in unread
+            if "trust" in unread:
+                port.trust = Val(TRUST_UNREAD, src)
+            for cls in range(8) if "ecn" in unread else ():
+                port.ecn.setdefault(cls, Val(ECN_UNREAD, src))
+            if tc is not None:  # (a line read earlier keeps its value, as the rest do)
+                port.ecn.setdefault(tc, Val(ECN_UNREAD, src))
+            if "pfc" in unread:
+                port.pfc_mode = Val(PFC_UNREAD, src)
 
     def not_read(self, text: str, number: int, why: str) -> None:
         self.issues.append(ParseIssue(code="SYS002", source=self.src(number), message=f"`{text[:200]}`: {why}"))
@@ -571,9 +604,9 @@ class _Reader:
                 raise LineError("expected `dcb priority-flow-control mode on|off|auto [force]`")
             for port in ports:
                 port.pfc_mode = Val(mode, src)
-        elif body[:1] == ["traffic-class"] and len(body) >= 3:
+        elif body[:1] == ["traffic-class"] and len(body) >= 2:
             tc = bounded_int(body[1], 0, 7, "the traffic class")
-            if body[2] == "congestion-control":
+            if body[2:3] == ["congestion-control"]:
                 try:
                     val = Val(None if neg else self.ecn(body[3:]), src)
                 except LineError:
@@ -607,19 +640,10 @@ class _Reader:
                     for sp in sps:
                         port.sp_tc[sp] = val
             else:
+                self.unread_on_ports(ports, body, src)
                 self.not_read(text, number, "a traffic-class command losslessd does not read; what it sets is unknown")
         else:
-            # what the line's words name is unknown on the port, not the default (`dcb trust dscp`, `ecn enable`)
-            unread = _unread_settings(body)  # (once a line, not once a port of its range)
-            for port in ports:
-                port.maps_unread = port.maps_unread or body[:1] == ["qos"] or "maps" in unread
-                if "trust" in unread:
-                    port.trust = Val(TRUST_UNREAD, src)
-                if "ecn" in unread:
-                    for tc in range(8):
-                        port.ecn.setdefault(tc, Val(ECN_UNREAD, src))
-                if "pfc" in unread:
-                    port.pfc_mode = Val(PFC_UNREAD, src)
+            self.unread_on_ports(ports, body, src)
             self.not_read(text, number, "a QoS command losslessd does not read; what it sets on the port is unknown")
 
     @staticmethod
