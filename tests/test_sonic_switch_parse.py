@@ -1,9 +1,15 @@
-"""The rest of a SONiC QUEUE, BUFFER_PG or BUFFER_QUEUE table is taken at once (parse/sonic _Builder._rest_repeats)
+"""A bench switch's parse made cheaper without a change to what it builds (docs/lint-at-scale.md, "Session 39, part b").
+
+The rest of a SONiC QUEUE, BUFFER_PG or BUFFER_QUEUE table is taken at once (parse/sonic _Builder._rest_repeats)
 only where each later port's name is one port as it is (_one_port) and holds no blank: its names are now checked by
 splitting their joined text (passes in C) instead of a regular expression tried at each character. What a switch
 builds must not change: the check is compared both ways with the expression it replaced (kept here), and every SONiC
 input of the repository and the corpus builds the same device with the rest of each table taken at once as with every
-row read one by one (docs/lint-at-scale.md, "Session 39, part b")."""
+row read one by one.
+
+A PORT port's lanes are counted where they read (_lane_count) without value()'s call and memo, which never found a
+port's own lanes: the count and every issue are compared with value()'s reading on every SONiC input and hostile
+lanes values."""
 
 from __future__ import annotations
 
@@ -15,8 +21,10 @@ from pathlib import Path
 import pytest
 
 import losslessd.parse.sonic as sonic
-from losslessd.parse import parse_group
+from losslessd.parse import parse_group, read_input
+from losslessd.parse.base import Input
 from losslessd.parse.sonic import _one_port
+from losslessd.parse.sonic.configdb import ConfigDB
 from tests.conftest import CORPUS, ROOT
 
 # The check before (session 38): a name that is no port as it is, in the names joined by newlines.
@@ -122,3 +130,51 @@ def test_a_port_name_with_a_blank_builds_what_reading_every_row_builds(name, mon
     monkeypatch.setattr(sonic, "_RUN_MIN", 10**9)
     monkeypatch.setattr(sonic._Builder, "_rest_repeats", lambda *args: False)
     assert _seen(tables)[0] == taken
+
+
+# PORT lanes a bench or real switch writes, and what value() said of each before the count was taken inline.
+HOSTILE_LANES = ["0,1,2,3", "0", "", ",", "0,,1", ",0", "0,", " 0,1", "0,1 ", "0, 1", "\u0661,\u0662", "0\u00b2",
+                 "+1", "1-4", "x", 4, 4.0, True, None, ["0", "1"], {"a": 1}]
+
+
+def _lanes_input(lanes: list) -> Input:
+    return Input("config_db.json", json.dumps({
+        "DEVICE_METADATA": {"localhost": {"hostname": "leaf"}},
+        "PORT": {f"Ethernet{4 * i}": {"lanes": value, "speed": "100000"} for i, value in enumerate(lanes)}},
+        indent=2))
+
+
+def _lanes_read_by_value(inp: Input) -> tuple[dict, list]:
+    """Each PORT port's lanes as value() reads them (the reading before), and what it said (message, line)."""
+    db = ConfigDB([inp])
+    builder = sonic._Builder.__new__(sonic._Builder)
+    builder.db, builder._converted = db, {}
+    before = len(db.issues)  # (what reading the file said: not the lanes')
+    lanes = {name: builder.value(e, "lanes", sonic._lane_count, sonic._LANES) for name, e in db.table("PORT").items()}
+    return lanes, [(i.message, i.source.line) for i in db.issues[before:]]
+
+
+def _lanes_inputs() -> list[Input]:
+    out = [_lanes_input(HOSTILE_LANES)]
+    for path in _sonic_inputs():
+        try:
+            inp = read_input(path)
+            if "PORT" in ConfigDB([inp]).tables:
+                out.append(inp)
+        except Exception:  # noqa: BLE001,S112 - not a CONFIG_DB this reader takes whole (namespaced, refused, ...)
+            continue
+    return out
+
+
+def test_port_lanes_read_as_value_read_them():
+    """Both ways, on every SONiC input's PORT table and the hostile lanes above: each port's lane count, and each
+    issue said of a lanes field (its message and line), are what value() gave and said."""
+    inputs = _lanes_inputs()
+    assert len(inputs) >= 20
+    for inp in inputs:
+        lanes, said = _lanes_read_by_value(inp)
+        device = sonic.parse([inp], "leaf")
+        assert {name: device.ports[name].lanes for name in lanes} == lanes, inp.path
+        assert [(i.message, i.source.line) for i in device.issues if " lanes " in i.message] == said, inp.path
+    lanes, said = _lanes_read_by_value(inputs[0])  # (the hostile values: most are refused, each with its line)
+    assert len(said) == 15 and lanes["Ethernet0"] == 4 and lanes["Ethernet80"] is None
