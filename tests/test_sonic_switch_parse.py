@@ -91,6 +91,12 @@ def _sonic_inputs() -> list[Path]:
     return sorted(p for root in roots for p in root.rglob("*.json") if "golden" not in p.parts)
 
 
+def _every_row_read(monkeypatch) -> None:
+    """The reading the shortcuts must equal: every QUEUE, BUFFER_PG and BUFFER_QUEUE row read one by one."""
+    monkeypatch.setattr(sonic, "_RUN_MIN", 10**9)
+    monkeypatch.setattr(sonic._Builder, "_rest_repeats", lambda *args: False)
+
+
 def _built(path: Path) -> object:
     try:
         device = parse_group(path.stem, [path], "sonic")
@@ -102,8 +108,7 @@ def _built(path: Path) -> object:
 def test_every_sonic_input_builds_what_reading_every_row_builds(monkeypatch):
     inputs = _sonic_inputs()
     taken = {path: _built(path) for path in inputs}
-    monkeypatch.setattr(sonic, "_RUN_MIN", 10**9)  # every row read one by one
-    monkeypatch.setattr(sonic._Builder, "_rest_repeats", lambda *args: False)
+    _every_row_read(monkeypatch)
     read = {path: _built(path) for path in inputs}
     assert [p for p in inputs if read[p] != taken[p]] == []
     built = [p for p in inputs if isinstance(taken[p], dict) and taken[p]["ports"]]
@@ -127,8 +132,7 @@ def test_a_port_name_with_a_blank_builds_what_reading_every_row_builds(name, mon
     taken = _seen(tables)[0]
     # (a blank at an end: no port as it is, its keys said as such; inside: one port, its queues read run by run)
     assert len(taken["ports"][name]["queues"]) == (8 if name.strip() == name else 0)
-    monkeypatch.setattr(sonic, "_RUN_MIN", 10**9)
-    monkeypatch.setattr(sonic._Builder, "_rest_repeats", lambda *args: False)
+    _every_row_read(monkeypatch)
     assert _seen(tables)[0] == taken
 
 
