@@ -507,7 +507,14 @@ def test_sonic_ports_with_their_own_lanes_read_the_fields_they_share_once(monkey
         read.append(field)
         return real(self, entry, field, *args)
 
+    lanes = sonic._lane_count  # (each port's own lanes counted where they read: Session 39, part b)
+
+    def lanes_counted(text: str) -> int:
+        read.append("lanes")
+        return lanes(text)
+
     monkeypatch.setattr(sonic._Builder, "value", counted)
+    monkeypatch.setattr(sonic, "_lane_count", lanes_counted)
     device = sonic.parse([Input("config_db.json", json.dumps(doc, indent=1))], "leaf")
     assert [(p.lanes, p.speed_gbps, p.mtu_bytes, p.admin_up) for p in device.ports.values()] == [
         (4, 100.0, 9100, True)] * 64 and not device.issues
