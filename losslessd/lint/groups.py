@@ -4,8 +4,8 @@ A large fabric is built from a few configurations: thousands of switches with th
 thousands of hosts from one image. Each port gets a key covering everything a port rule can read of it
 (every field but its name, alias, description and sources), each device a key covering its own settings
 and its ports' keys in order (with whether each port was selected as RoCE-facing, and by which rule).
-Maps, profiles and schedulers that parsers share between ports (one dict for every port that binds a
-map) are keyed once per object.
+Maps and profiles that parsers share between ports (one dict for every port that binds a map) are keyed
+once per object; a port's queues' schedulers and ECN records by their content (a host's are its own).
 
 The engine (lint/engine.py) runs a groupable rule on one member of a group; when that member has no
 finding, no member has any (same settings, same outcome: the rule reads nothing the key does not cover);
