@@ -201,6 +201,23 @@ def test_lldp_keyvalue_reads_as_before():
     assert read >= 10
 
 
+def _old_is_keyvalue(text: str) -> bool:
+    return any(lldp._keyvalue(line.strip()) for line in text.split("\n", 50)[:50])
+
+
+def test_lldp_keyvalue_is_told_as_before():
+    """_is_keyvalue looks at the first line on its own first (Session 39, part c): both ways on every text, and on
+    texts whose first keyvalue line is the first, the 50th, the 51st or after blanks."""
+    line = "lldp.eth0.chassis.name=leaf1"
+    texts = TEXTS + [line, f" {line} ", f"\n{line}", "\n" * 49 + line, "\n" * 50 + line, "x\n" * 49 + line,
+                     "lldp.eth0.age=1\n" + line, "lldp.", "", "\n"]
+    told = 0
+    for text in texts:
+        assert lldp._is_keyvalue(text) == _old_is_keyvalue(text), text[:200]
+        told += lldp._is_keyvalue(text)
+    assert told >= 1000
+
+
 def test_a_commands_program_is_worked_out_once_and_as_before():
     commands = [t for t in TEXTS if "\n" not in t] + ["sudo -u root mlnx_qos -i eth0", "'unclosed", "", "env",
                                                       "sudo timeout 10 lldpcli show neighbors -f keyvalue"]
@@ -233,8 +250,10 @@ def test_a_captures_sections_are_cut_as_before():
     """capture._cut (every capture's sections: hosts' and switches'), both ways on every text with a command line:
     empty outputs, a last output without its line end, escaped and malformed marker lines, empty commands."""
     rng = random.Random(3838)
+    # (with `#` that starts no marker line, and a command marker in the middle of a line: the one-character count of
+    # Session 39 part c must leave those to the marker count)
     pieces = ["#% command: cat /x\n", "#% command:\n", "#% command:  \n", "#%|x\n", "#% bad\n", "out\n", "\n", "a",
-              "#% command: mlnx_qos -i eth0", "\r\n"]
+              "#% command: mlnx_qos -i eth0", "\r\n", "# note\n", "x#y\n", "x #% command: y\n", "#"]
     tails = [t[t.index("#% command:"):] for t in TEXTS if "#% command:" in t]
     tails += ["#% command: a\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
     assert len(tails) > 3000

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bench.lint_scale import generate
+from bench.lint_scale import generate, host_capture
 from losslessd import fabric as fabric_mod
 from losslessd.lint.engine import Context, PortChoice, _Grouper
 from losslessd.lint.registry import select
@@ -79,3 +79,63 @@ def test_the_reports_of_workers_are_those_of_one_process(tmp_path):
     assert [f.code for f in one.findings].count("NIC007") == 1
     for fmt in ("json", "text"):
         assert render(fmt, two, color=False) == render(fmt, one, color=False)
+
+
+def _ports_of_every_input(tmp_path: Path) -> list:
+    """Every port of the repository's host inputs (tests/test_mlx5_reads_once's: examples, fixtures, real-world
+    captures, the bench's hosts), its example and real-world switch configs, and the shared corpus's files when
+    present (SharedPorts keyed as any port's content here)."""
+    from tests.test_mlx5_reads_once import CORPUS, ROOT, _host_files
+
+    paths: list[Path] = []
+    for folder in (ROOT / "examples", ROOT / "tests" / "realworld", CORPUS):
+        if folder.is_dir():
+            paths += sorted(p for p in folder.rglob("*") if p.is_file() and p.stat().st_size < 4 << 20
+                            and p.suffix not in (".md", ".yaml", ".py", ".sh", ".gz", ".png", ".db"))
+    for name, text in _host_files().items():
+        paths.append(tmp_path / Path(name).name)
+        paths[-1].write_text(text)
+    # (an input no device is made of is a ParseIssue, without ports)
+    return [port for path in paths for port in getattr(fabric_mod.parse_one(path.stem, [path]), "ports", {}).values()]
+
+
+def _partition(key, ports: list) -> list[list[int]]:
+    classes: dict = {}
+    for i, port in enumerate(ports):
+        classes.setdefault(key(port), []).append(i)
+    return sorted(classes.values())
+
+
+def test_a_queues_scheduler_keyed_in_place_keys_ports_as_its_token_did(monkeypatch, tmp_path):
+    """Session 39, part c: a port's queues' schedulers and ECN are keyed by their content in place (a host's are its
+    own objects: tokening them was a third of its port key). Both ways on every port the repository (and the corpus)
+    has: the ports the new key puts together are those the old one (each scheduler and ECN tokened) put together; and
+    two hosts alike, whose schedulers are other objects, key alike, one weight apart keys apart."""
+    from losslessd.lint import groups
+    from losslessd.lint.groups import Keys
+    from losslessd.model import Port
+
+    (tmp_path / "inputs").mkdir()
+    ports = _ports_of_every_input(tmp_path / "inputs")
+    assert sum(bool(p.queues) for p in ports) >= 100
+    new_keys = Keys()
+    new = groups._content_function(Port)
+    real = groups._content_parts
+    monkeypatch.setattr(groups, "_content_parts", lambda *a, item_of=None, **kw: real(*a, **kw))  # (the old parts)
+    old = groups._content_function.__wrapped__(Port)
+    monkeypatch.undo()
+    assert "c_x2_scheduler" in groups._content_expression(Port, "o", {"_id": id, "_tuple": tuple})
+    old_keys = Keys()
+    assert _partition(lambda p: new(p, new_keys._memo, new_keys.token), ports) == \
+        _partition(lambda p: old(p, old_keys._memo, old_keys.token), ports)
+    hosts = []
+    for n in (1, 2):
+        (tmp_path / f"gpu{n}.capture").write_text(host_capture(n))
+        hosts.append(fabric_mod.parse_one(f"gpu{n}", [tmp_path / f"gpu{n}.capture"]).ports["enp65s0f0np0"])
+    one, two = hosts
+    assert one.queues[3].scheduler is not two.queues[3].scheduler
+    keys = Keys()
+    assert keys.port(one) == keys.port(two)
+    two.queues[3].scheduler.weight += 1
+    keys = Keys()
+    assert keys.port(one) != keys.port(two)

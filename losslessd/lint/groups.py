@@ -4,8 +4,8 @@ A large fabric is built from a few configurations: thousands of switches with th
 thousands of hosts from one image. Each port gets a key covering everything a port rule can read of it
 (every field but its name, alias, description and sources), each device a key covering its own settings
 and its ports' keys in order (with whether each port was selected as RoCE-facing, and by which rule).
-Maps, profiles and schedulers that parsers share between ports (one dict for every port that binds a
-map) are keyed once per object.
+Maps and profiles that parsers share between ports (one dict for every port that binds a map) are keyed
+once per object; a port's queues' schedulers and ECN records by their content (a host's are its own).
 
 The engine (lint/engine.py) runs a groupable rule on one member of a group; when that member has no
 finding, no member has any (same settings, same outcome: the rule reads nothing the key does not cover);
@@ -86,11 +86,14 @@ def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool =
 
 
 def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned: bool = False,
-                   shared: bool = False) -> list[str]:
+                   shared: bool = False, item_of: type | None = None) -> list[str]:
     """The parts of _content_expression. Dicts of model objects (queues, PGs: each port has its own) are keyed item
     by item, their items' content written out in place beside their keys; so are, in a port, the model objects
     a port has of its own (watchdog, NIC DCQCN record, link pause: one per port, tokened once each in vain), and
-    (``owned``) their dicts of plain values (a NIC's DCQCN switches and parameters: a host's own, never shared)."""
+    (``owned``) their dicts of plain values (a NIC's DCQCN switches and parameters: a host's own, never shared).
+    ``item_of``: the class whose dict item ``cls`` is; a port's queue's scheduler and ECN are keyed by their content
+    in place too, never tokened: a host's are its own (mlnx_qos.apply makes three a host, each with the host's
+    source), and tokening them was a third of a host port's key; a switch's shared ones cost their few fields."""
     hints = typing.get_type_hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     if shared:
@@ -111,7 +114,7 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
             item = typing.get_args(inner)[1]
             var = f"x{len(env)}"
             if inline:
-                expr = ", ".join(_content_parts(item, var, env, inline=False))
+                expr = ", ".join(_content_parts(item, var, env, inline=False, item_of=cls))
             else:
                 env[f"c_{var}"] = _content_function(item)
                 expr = f"c_{var}({var}, memo, token)"
@@ -119,6 +122,9 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
         elif cls is Port and _is_model(inner):
             env[f"c_{f.name}"] = _content_function(inner, owned=True)
             parts.append(f"(None if {v} is None else c_{f.name}({v}, memo, token))")
+        elif item_of is Port and _is_model(inner):
+            env[f"c_{obj}_{f.name}"] = _content_function(inner)
+            parts.append(f"(None if {v} is None else c_{obj}_{f.name}({v}, memo, token))")
         else:
             parts.append(f"(None if {v} is None else memo.get(_id({v})) or token({v}))")
     return parts
