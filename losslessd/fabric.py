@@ -69,6 +69,10 @@ PARALLEL_MIN_DEVICES = 400
 SHARE_MAX_DEVICES = 256
 # LOSSLESSD_JOBS=N: worker processes for a lint (1: none, 0 or unset: as many as cores for a large fabric).
 JOBS_ENV = "LOSSLESSD_JOBS"
+# --jobs asks for at most this many workers per usable core: a worker is all CPU (parse and lint), so more only
+# share the cores and each holds its share's models (SHARE_MAX_DEVICES); `--jobs 1000000` had started one process
+# per device (2,000 on a 2,000-device fabric). Two a core also lets a 1-core machine take the parallel path.
+JOBS_PER_CORE = 2
 Progress = Callable[[int, int], None]  # (devices read, devices in all)
 # lint's: (stage, done, total, note): reading ("devices"), then checking ("rules", the rule's code as note)
 LintProgress = Callable[[str, int, int, str], None]
@@ -619,10 +623,15 @@ def worker_count(jobs: int | None, devices: int) -> int:
         if env and not is_small_int(env):  # a typo must not quietly mean "as many as cores"
             raise InputError(f"{JOBS_ENV}={env!r} is not a number of worker processes (0: as many as cores)")
         jobs = int(env) if env else 0
+    cores = usable_cores()
     if jobs >= 1:
-        return min(jobs, max(devices, 1))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        return min(jobs, max(devices, 1), JOBS_PER_CORE * cores)
     return min(cores, devices) if devices >= PARALLEL_MIN_DEVICES else 1
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity: a container or `taskset` gives fewer than the machine's)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 # ---- parallel lint ------------------------------------------------------------------------------------------
