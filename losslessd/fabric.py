@@ -45,6 +45,7 @@ from .parse import (
     SONIC_OWN_FILES,
     Input,
     backup_of,
+    copy_named,
     detect,
     display_link,
     display_path,
@@ -509,9 +510,13 @@ class _Inputs:
                 continue
             if outcome.name in fabric.devices:
                 other = fabric.devices[outcome.name]
+                if _kept_copy(other.files[0], outcome.files[0]):  # (a backup met first: the live file is linted)
+                    fabric.devices[outcome.name], outcome, other = outcome, other, outcome
                 fabric.issues.append(ParseIssue(code="SYS001", message=(
-                    f"device name {outcome.name!r} also comes from {', '.join(other.files)}; this one is "
-                    "skipped: give each device its own hostname or file name"), source=Source(file=outcome.files[0])))
+                    f"device name {outcome.name!r} also comes from {', '.join(other.files)}; this one is skipped: "
+                    + ("it is a backup copy (in a folder of copies or named as one), the live file is linted; lint "
+                       "it on its own to check it" if _kept_copy(outcome.files[0], other.files[0])
+                       else "give each device its own hostname or file name")), source=Source(file=outcome.files[0])))
                 continue
             fabric.devices[outcome.name] = outcome
         if progress is not None:
@@ -520,6 +525,18 @@ class _Inputs:
             fabric.issues.extend(_snapshot_issues(folder, fabric))
         topology.apply(fabric, self.spec)
         return fabric
+
+
+def _kept_copy(path: str, other: str) -> bool:
+    """Whether ``path`` is a backup kept beside the live ``other`` (both read as one device, by its host name: a copy
+    under another name, `backup/spine9.cfg` of `spine1.cfg`, that the walk cannot pair by name): below the folder both
+    share, it sits in a folder of copies (`backup/`, `old/`, ...) or carries a copy's tail, and ``other`` does not."""
+    a, b = Path(path).parts, Path(other).parts
+    shared = len(os.path.commonprefix([a[:-1], b[:-1]]))
+
+    def copy(parts: tuple[str, ...]) -> bool:
+        return copy_named(parts[-1]) or any(p.lower() in BACKUP_FOLDERS for p in parts[shared:-1])
+    return copy(a) and not copy(b)
 
 
 def _identity(path: str) -> tuple[int, int] | str:
