@@ -226,8 +226,10 @@ def test_redact_lines_by_platform_syntax():
 # selection may match it: roce_ports.description_regex), as do a Junos line's closing quote and `;`.
 FREE_TEXT = [
     ("   description gpu01 rdma; temp password Hunter2", f"   description gpu01 rdma; temp password {MASK}"),
-    ('    description "gpu01 uplink, snmp community Publ1c";', f'    description "gpu01 uplink, snmp community {MASK}";'),
-    ('set interfaces et-0/0/1 description "rdma secret=Hunter2"', f'set interfaces et-0/0/1 description "rdma secret={MASK}"'),
+    ('    description "gpu01 uplink, snmp community Publ1c";',
+     f'    description "gpu01 uplink, snmp community {MASK}";'),
+    ('set interfaces et-0/0/1 description "rdma secret=Hunter2"',
+     f'set interfaces et-0/0/1 description "rdma secret={MASK}"'),
     ("nv set interface swp1 description 'passwd Hunter2'", f"nv set interface swp1 description 'passwd {MASK}'"),
     ("! break-glass password is Hunter2", f"! break-glass password {MASK}"),
     ("banner motd\nLab: break-glass Password: Hunter2\nEOF\ntacacs-server key 7 TacK3y",

@@ -194,7 +194,8 @@ def test_a_backup_name_without_its_live_file_is_a_device(tmp_path):
     assert not _coded(json.loads(ran.stdout), "SYS004")
 
 
-@pytest.mark.parametrize("copy", ["backup/spine9.cfg", "old/2026/spine9.cfg", "spine9.cfg.bak", "spine9-2026-12-04.cfg"])
+@pytest.mark.parametrize("copy", ["backup/spine9.cfg", "old/2026/spine9.cfg", "spine9.cfg.bak",
+                                  "spine9-2026-12-04.cfg"])
 @pytest.mark.parametrize("live", ["aa.cfg", "zz.cfg"])  # met before the copy in the walk, and after it
 @pytest.mark.parametrize("same", [True, False], ids=["byte-equal", "live-changed"])
 def test_a_backup_under_another_name_never_hides_the_live_device(tmp_path, copy, live, same):
@@ -221,7 +222,8 @@ def test_two_live_files_of_one_host_name_keep_the_first(tmp_path):
     ran = losslessd("lint", "-f", "json", str(tmp_path / "backup"))
     report = json.loads(ran.stdout)
     assert [d["files"] for d in report["devices"]] == [[str(tmp_path / "backup" / "a.cfg")]]
-    assert "give each device its own hostname" in next(f["message"] for f in report["findings"] if f["code"] == "SYS001")
+    said = [f["message"] for f in report["findings"] if f["code"] == "SYS001"]
+    assert len(said) == 1 and "give each device its own hostname" in said[0], said
 
 
 def test_a_linked_folder_of_copies_is_walked_as_any_link(tmp_path):

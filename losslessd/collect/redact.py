@@ -86,7 +86,7 @@ _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redact
 # selection may match (roce_ports.description_regex), stays.
 _FREE_SECRET = re.compile(r"\b(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk)s?\b\W*",
                           re.IGNORECASE)
-_FREE_TAIL = re.compile(r"""["';\s]*$""")
+_FREE_TAIL_CHARS = "\"';" + " \t\r\n"  # (a free text's closing quote and `;`, and blanks, kept)
 # A banner's first line (EOS `banner login|motd`, its text on the lines after it up to `EOF`; IOS/NX-OS `banner motd
 # ^C ... ^C` or `banner motd #...#`, its text between two of the delimiter, on one line or several).
 _BANNER = re.compile(r"\s*banner\s+\S+(?:\s+(\^C|\S))?")
@@ -157,7 +157,7 @@ class Redactor:
         found = _FREE_SECRET.search(text)
         if found is None:
             return text
-        end = _FREE_TAIL.search(text, found.end()).start()
+        end = len(text.rstrip(_FREE_TAIL_CHARS))
         return self._mask(text, [(found.end(), end)]) if end > found.end() else text
 
     def _cli_line(self, line: str) -> str:

@@ -209,7 +209,8 @@ def backup_of(name: str, own: Collection[str]) -> str | None:
 
 
 def copy_named(name: str) -> bool:
-    """Whether the file name ``name`` carries a copy's tail (`sw9.cfg.bak`, `sw9-2026-12-04.cfg`), whatever it copies."""
+    """Whether the file name ``name`` carries a copy's tail (`sw9.cfg.bak`, `sw9-2026-12-04.cfg`), whatever it
+    copies."""
     dot = name.rfind(".")
     return untailed(name) != name or (dot > 0 and _untailed(name[:dot], _STEM_TAIL) != name[:dot])
 
