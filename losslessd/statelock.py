@@ -105,9 +105,12 @@ class Writers:
         except OSError as exc:
             raise InputError(f"cannot check the previous release's lock file {legacy}: {exc.strerror or exc}",
                              file=file) from None
+        flags = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
         try:
-            fd = os.open(legacy, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC,
-                         0o644)
+            try:
+                fd = os.open(legacy, os.O_RDWR | os.O_CREAT | flags, 0o644)
+            except PermissionError:  # (another user's file, from an old daemon run as that user: read, a shared lock)
+                fd = os.open(legacy, os.O_RDONLY | flags)
         except OSError as exc:
             why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
             raise InputError(f"cannot take the previous release's lock file {legacy}: {why} (remove it if no "
@@ -120,14 +123,15 @@ class Writers:
         if not stat.S_ISREG(there.st_mode):
             os.close(fd)
             return -1
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        writable = os.O_RDWR & fcntl.fcntl(fd, fcntl.F_GETFL)
+        try:  # (a shared lock too keeps the old daemon's exclusive one out; a read-only descriptor takes only that)
+            fcntl.lockf(fd, (fcntl.LOCK_EX if writable else fcntl.LOCK_SH) | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                 os.close(fd)
                 raise InputError(f"cannot lock {legacy}: {exc.strerror or exc}", file=file) from None
             raise _refusal(fd, legacy, file, holder, hint, busy, per) from None
-        if there.st_nlink == 1:  # (the old daemon names the pid it reads there; a file of other names is not written)
+        if writable and there.st_nlink == 1:  # (the old daemon names the pid it reads; a hard link's is not written)
             mine = f"{os.getpid()}\n".encode()
             with contextlib.suppress(OSError):  # (held all the same: a full disk leaves the old pid there)
                 os.ftruncate(fd, 0)

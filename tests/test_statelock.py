@@ -359,6 +359,53 @@ def test_a_daemon_of_the_previous_release_started_after_a_new_one_is_refused_for
     assert _old_release_starts(legacy) == "held"
 
 
+# Takes the history lock of argv[1] as user argv[2], then holds it until its standard input closes.
+_DAEMON_AS = """
+import os, sys
+from pathlib import Path
+from losslessd.errors import InputError
+from losslessd.statelock import WRITERS
+os.setgroups([]); os.setgid(int(sys.argv[2])); os.setuid(int(sys.argv[2]))
+try:
+    print(WRITERS.take(Path(sys.argv[1]), "daemon", "hint"), flush=True)
+except InputError as exc:
+    print(exc, flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.slow  # starts processes
+@as_root
+def test_the_previous_release_s_lock_file_of_another_user_is_held_read_only():
+    """An old daemon run as root left `history.db.lock` (0644, root's); the new daemon runs as another user, who cannot
+    open it to write: it holds it read-only with a shared lock (which keeps the old daemon's exclusive one out) rather
+    than refusing to start."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="losslessd-test-", dir="/tmp"))  # (pytest's own folders are root's, 0700)
+    os.chown(folder, NOBODY, NOBODY)
+    legacy = folder / "history.db.lock"
+    legacy.write_text("4242\n")
+    os.chmod(legacy, 0o644)
+    try:
+        _held_read_only(folder, legacy)
+    finally:
+        shutil.rmtree(folder)
+
+
+def _held_read_only(folder: Path, legacy: Path) -> None:
+    daemon = subprocess.Popen([sys.executable, "-c", _DAEMON_AS, str(folder / "history.db"), str(NOBODY)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        said = daemon.stdout.readline().strip()
+        assert said == f"{folder}/.history.db.lock", said
+        assert _old_release_starts(legacy) == "refused 4242"  # (not written: another user's file)
+    finally:
+        daemon.communicate("", timeout=60)
+    assert _old_release_starts(legacy) == "held"
+
+
 @pytest.mark.slow  # starts a process
 def test_the_previous_release_s_lock_name_is_never_followed_nor_opened_unless_a_regular_file(tmp_path):
     """A link at `history.db.lock` to a file another process locks is not that lock (nor is its target written); a FIFO
