@@ -45,6 +45,7 @@ from .parse import (
     SONIC_OWN_FILES,
     Input,
     backup_of,
+    copy_named,
     detect,
     display_link,
     display_path,
@@ -69,6 +70,10 @@ PARALLEL_MIN_DEVICES = 400
 SHARE_MAX_DEVICES = 256
 # LOSSLESSD_JOBS=N: worker processes for a lint (1: none, 0 or unset: as many as cores for a large fabric).
 JOBS_ENV = "LOSSLESSD_JOBS"
+# --jobs asks for at most this many workers per usable core: a worker is all CPU (parse and lint), so more only
+# share the cores and each holds its share's models (SHARE_MAX_DEVICES); `--jobs 1000000` had started one process
+# per device (2,000 on a 2,000-device fabric). Two a core also lets a 1-core machine take the parallel path.
+JOBS_PER_CORE = 2
 Progress = Callable[[int, int], None]  # (devices read, devices in all)
 # lint's: (stage, done, total, note): reading ("devices"), then checking ("rules", the rule's code as note)
 LintProgress = Callable[[str, int, int, str], None]
@@ -505,9 +510,13 @@ class _Inputs:
                 continue
             if outcome.name in fabric.devices:
                 other = fabric.devices[outcome.name]
+                if _kept_copy(other.files[0], outcome.files[0]):  # (a backup met first: the live file is linted)
+                    fabric.devices[outcome.name], outcome, other = outcome, other, outcome
                 fabric.issues.append(ParseIssue(code="SYS001", message=(
-                    f"device name {outcome.name!r} also comes from {', '.join(other.files)}; this one is "
-                    "skipped: give each device its own hostname or file name"), source=Source(file=outcome.files[0])))
+                    f"device name {outcome.name!r} also comes from {', '.join(other.files)}; this one is skipped: "
+                    + ("it is a backup copy (in a folder of copies or named as one), the live file is linted; lint "
+                       "it on its own to check it" if _kept_copy(outcome.files[0], other.files[0])
+                       else "give each device its own hostname or file name")), source=Source(file=outcome.files[0])))
                 continue
             fabric.devices[outcome.name] = outcome
         if progress is not None:
@@ -516,6 +525,18 @@ class _Inputs:
             fabric.issues.extend(_snapshot_issues(folder, fabric))
         topology.apply(fabric, self.spec)
         return fabric
+
+
+def _kept_copy(path: str, other: str) -> bool:
+    """Whether ``path`` is a backup kept beside the live ``other`` (both read as one device, by its host name: a copy
+    under another name, `backup/spine9.cfg` of `spine1.cfg`, that the walk cannot pair by name): below the folder both
+    share, it sits in a folder of copies (`backup/`, `old/`, ...) or carries a copy's tail, and ``other`` does not."""
+    a, b = Path(path).parts, Path(other).parts
+    shared = len(os.path.commonprefix([a[:-1], b[:-1]]))
+
+    def copy(parts: tuple[str, ...]) -> bool:
+        return copy_named(parts[-1]) or any(p.lower() in BACKUP_FOLDERS for p in parts[shared:-1])
+    return copy(a) and not copy(b)
 
 
 def _identity(path: str) -> tuple[int, int] | str:
@@ -619,10 +640,15 @@ def worker_count(jobs: int | None, devices: int) -> int:
         if env and not is_small_int(env):  # a typo must not quietly mean "as many as cores"
             raise InputError(f"{JOBS_ENV}={env!r} is not a number of worker processes (0: as many as cores)")
         jobs = int(env) if env else 0
+    cores = usable_cores()
     if jobs >= 1:
-        return min(jobs, max(devices, 1))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        return min(jobs, max(devices, 1), JOBS_PER_CORE * cores)
     return min(cores, devices) if devices >= PARALLEL_MIN_DEVICES else 1
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity: a container or `taskset` gives fewer than the machine's)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 # ---- parallel lint ------------------------------------------------------------------------------------------

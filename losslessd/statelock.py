@@ -12,10 +12,12 @@ daemon reload that changes only the history's retention opens the same file agai
 else in the process opens it: closing any descriptor of a file drops the process's POSIX locks on it. For that reason
 too it is a file of its own, never the SQLite database (SQLite's own locks are POSIX ones).
 
-Until the next release (docs/daemon.md, Session 38) ``take`` also tests the previous release's lock name,
-``<file>.lock``, when a regular file of that name is there: a daemon of that release still running holds it and knows
-no other name, so a new one started on the same history is refused with its pid; one free is locked a moment (shared,
-read-only: never truncated, never through a link) and let go.
+Until the next release (docs/daemon.md, Sessions 38 and 39) ``take`` also takes the previous release's lock name,
+``<file>.lock``: a daemon of that release still running holds it and knows no other name, so a new one started on the
+same history is refused with its pid; one free (or made, when missing) is held as long as the new lock is, with this
+process's pid in it, so an old daemon started after the new one is refused in turn (it was let go once checked, and
+the old daemon wrote the same history). Never through a link, and nothing but a regular file is opened; a file with
+other names (a hard link) is locked but not written. ``still_held`` checks it too.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from .units import is_digits
 class Writers:
     def __init__(self) -> None:
         self._held: dict[str, list[int]] = {}  # lock file -> [descriptor, writers holding it]
+        self._legacy: dict[str, list] = {}  # lock file -> [the previous release's name of it, descriptor or -1]
         self._mutex = threading.Lock()
 
     def take(self, path: Path, holder: str, hint: str) -> str:
@@ -81,40 +84,59 @@ class Writers:
             self._hold(opened(), lock, file, holder, hint, busy, per)
             if legacy is not None:
                 try:
-                    self._legacy_free(legacy, file, holder, hint, busy, per)
+                    self._legacy[lock] = [legacy, self._legacy_hold(legacy, file, holder, hint, busy, per)]
                 except BaseException:
                     os.close(self._held.pop(lock)[0])
                     raise
             return lock
 
-    def _legacy_free(self, legacy: str, file: str, holder: str, hint: str, busy: str, per: str) -> None:
-        """An InputError naming the process that holds the previous release's lock file ``legacy`` (module docstring).
-        Only a regular file is opened (a FIFO or a device node planted there never is), read-only, without following a
-        link. The descriptor is closed unless it is a lock file this process holds (a hard link to it, or the new lock
-        of another state file: ``.h.lock`` is ``.h``'s legacy lock and ``h``'s new one): closing it would drop that
-        lock, so it is kept with that lock's and closed when it is released."""
+    def _legacy_hold(self, legacy: str, file: str, holder: str, hint: str, busy: str, per: str) -> int:
+        """A descriptor holding the previous release's lock file ``legacy`` (made if missing) locked, this process's
+        pid written in it; an InputError naming the process that holds it (module docstring). Only a regular file is
+        opened (a FIFO, a device node or a link planted there never is: -1, nothing held), without following a link.
+        -1 too for a lock file this process holds (a hard link to it, or the new lock of another state file: ``.h.lock``
+        is ``.h``'s legacy lock and ``h``'s new one): the descriptor is kept with that lock's (closing it would drop
+        that lock) and closed when it is released."""
         try:
             if not stat.S_ISREG(os.lstat(legacy).st_mode):
-                return
-            fd = os.open(legacy, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+                return -1
         except FileNotFoundError:
-            return
+            pass
         except OSError as exc:
-            raise InputError(f"cannot check the previous release's lock file {legacy}: {exc.strerror or exc} (remove "
-                             f"it if no losslessd {holder} of that release runs)", file=file) from None
+            raise InputError(f"cannot check the previous release's lock file {legacy}: {exc.strerror or exc}",
+                             file=file) from None
+        flags = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+        try:
+            try:
+                fd = os.open(legacy, os.O_RDWR | os.O_CREAT | flags, 0o644)
+            except PermissionError:  # (another user's file, from an old daemon run as that user: read, a shared lock)
+                fd = os.open(legacy, os.O_RDONLY | flags)
+        except OSError as exc:
+            why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+            raise InputError(f"cannot take the previous release's lock file {legacy}: {why} (remove it if no "
+                             f"losslessd {holder} of that release runs)", file=file) from None
         there = os.fstat(fd)
         for held in self._held.values():
             if any(mine >= 0 and _same_file(mine, there) for mine in held[:1] + held[2:]):
                 held.append(fd)
-                return
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # (a read-only descriptor takes a shared lock only)
+                return -1
+        if not stat.S_ISREG(there.st_mode):
+            os.close(fd)
+            return -1
+        writable = os.O_RDWR & fcntl.fcntl(fd, fcntl.F_GETFL)
+        try:  # (a shared lock too keeps the old daemon's exclusive one out; a read-only descriptor takes only that)
+            fcntl.lockf(fd, (fcntl.LOCK_EX if writable else fcntl.LOCK_SH) | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                 os.close(fd)
                 raise InputError(f"cannot lock {legacy}: {exc.strerror or exc}", file=file) from None
             raise _refusal(fd, legacy, file, holder, hint, busy, per) from None
-        os.close(fd)  # (not a lock of ours: closing it lets the shared lock go at once)
+        if writable and there.st_nlink == 1:  # (the old daemon names the pid it reads; a hard link's is not written)
+            mine = f"{os.getpid()}\n".encode()
+            with contextlib.suppress(OSError):  # (held all the same: a full disk leaves the old pid there)
+                os.ftruncate(fd, 0)
+                os.write(fd, mine)
+        return fd
 
     def _hold(self, fd: int, lock: str, file: str, holder: str, hint: str, busy: str, per: str) -> str:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -142,24 +164,32 @@ class Writers:
     def still_held(self, lock: str, holder: str, hint: str) -> None:
         """Make sure this process still holds the lock file at ``lock`` (a writer's check before it writes): one
         removed or replaced since it was taken (a cleanup of the folder's dot files) is taken again at its path, or an
-        InputError names the process that took it in the meantime (this one then holds neither and must not write)."""
+        InputError names the process that took it in the meantime (this one then holds neither and must not write).
+        The previous release's name of it (``_legacy_hold``) is checked and taken again the same way."""
         with self._mutex:
             held = self._held.get(lock)
-            if held is None or _same_inode(held[0], lock):
+            if held is None:
                 return
             file = lock.removesuffix(".lock")
             file = os.path.join(os.path.dirname(file), os.path.basename(file).removeprefix("."))
-            try:
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
-            except OSError as exc:
-                raise InputError(f"its lock file {lock} was removed and cannot be made again: "
-                                 f"{exc.strerror or exc}", file=file) from None
-            if held[0] >= 0:
-                os.close(held[0])
-            held[0] = -1  # (none held: each check tries again until it is taken or released)
-            taken = self._hold(fd, lock, file, holder, hint, "written", "file")
-            held[0] = self._held[taken][0]
-            self._held[taken] = held
+            if not _same_inode(held[0], lock):
+                try:
+                    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+                except OSError as exc:
+                    raise InputError(f"its lock file {lock} was removed and cannot be made again: "
+                                     f"{exc.strerror or exc}", file=file) from None
+                if held[0] >= 0:
+                    os.close(held[0])
+                held[0] = -1  # (none held: each check tries again until it is taken or released)
+                taken = self._hold(fd, lock, file, holder, hint, "written", "file")
+                held[0] = self._held[taken][0]
+                self._held[taken] = held
+            legacy = self._legacy.get(lock)
+            if legacy is not None and (legacy[1] == _LOST or legacy[1] >= 0 and not _same_inode(legacy[1], legacy[0])):
+                if legacy[1] >= 0:
+                    os.close(legacy[1])  # (the file removed or replaced since: taken again at its name, or refused)
+                legacy[1] = _LOST  # (until it is taken again: each check tries, and refuses while another holds it)
+                legacy[1] = self._legacy_hold(legacy[0], file, holder, hint, "written", "file")
 
     def release(self, lock: str | None) -> None:
         with self._mutex:
@@ -168,12 +198,14 @@ class Writers:
             held[1] -= 1
             if not held[1]:
                 del self._held[lock]
-                for fd in held[:1] + held[2:]:  # (its own descriptor, and any _legacy_free kept)
+                legacy = self._legacy.pop(lock, [None, -1])
+                for fd in held[:1] + held[2:] + legacy[1:]:  # (its own descriptor, any _legacy_hold kept, its legacy)
                     if fd >= 0:
                         os.close(fd)  # (the file stays: removing it would race a process taking it)
 
 
 WRITERS = Writers()
+_LOST = -2  # (Writers._legacy: a previous release's lock file this process held and lost, to take again)
 
 
 def lock_path(path: Path) -> str:

@@ -88,6 +88,37 @@ def test_a_restart_or_octets_faster_than_the_known_speed_walk_the_speeds_at_the_
 
 
 
+@pytest.mark.parametrize("backend", ["fast", "pysnmp"])
+@pytest.mark.parametrize("platform", ["arista_eos", "sonic"])
+def test_a_counter_discontinuity_served_by_the_agent_walks_the_speeds_at_the_next_poll(tmp_path, run, backend,
+                                                                                        platform):
+    """ifCounterDiscontinuityTime (RFC 2863: sysUpTime when a port's counters last restarted, 0 if not since the agent
+    started) is served by the simulator: the counters restarting beneath a running agent (syncd_restart, sysUpTime
+    going on) set it, and the daemon walks the speeds at the next poll; a SONiC agent serves 0 always
+    (sonic-snmpagent), so there nothing but the Nth poll walks them."""
+    with SnmpAgents(tmp_path) as agents:
+        community = agents.add("leaf1", PORTS, platform=platform, speeds=dict.fromkeys(PORTS, 100_000))
+        target = SnmpTarget("leaf1", "127.0.0.1", agents.start()["leaf1"], community=community)
+        counters = source(backend, every=1000)
+        try:
+            first = run(counters.read("leaf1", target))
+            agents.set_speed("leaf1", "Ethernet4", 25_000)  # nothing else says so
+            agents.syncd_restart("leaf1")
+            restarted = run(counters.read("leaf1", target))
+            after = run(counters.read("leaf1", target))
+        finally:
+            run(counters.aclose())
+    assert set(first.discontinuity.values()) == {0}  # (none since the agent started)
+    if platform == "sonic":
+        assert set(restarted.discontinuity.values()) == {0}
+        assert speeds(after) == speeds(first) == dict.fromkeys(PORTS, 100_000)  # not walked again
+        return
+    moved = set(restarted.discontinuity.values())
+    assert len(moved) == 1 and 0 < moved.pop() <= restarted.uptime_ticks  # (one restart: every port's, in the past)
+    assert restarted.speeds == {}  # (no bound by speeds it no longer trusts)
+    assert speeds(after) == {**speeds(first), "Ethernet4": 25_000}
+
+
 _INVENTORY = """\
 hosts:
   leaf1:

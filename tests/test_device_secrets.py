@@ -19,7 +19,9 @@ EOS_LINES = ["snmp-server community Eos-C0mm-RO ro", "snmp-server user ops netop
              "Eos-PrivK3y", "username ops privilege 15 role network-admin secret sha512 $6$Eos-Hash-77",
              "tacacs-server host 192.0.2.9 key 7 Eos-TacK3y-0A",
              # EOS User Manual `snmp-server host HOST [informs|traps] [version 1|2c] COMMUNITY`: no version (v1)
-             "snmp-server host 192.0.2.5 Eos-TrapC0mm"]
+             "snmp-server host 192.0.2.5 Eos-TrapC0mm",
+             # free text (EOS `banner motd`, its text up to `EOF`): no grammar says which word is the secret
+             "banner motd", "Lab spine. Break-glass password: Eos-Br3akGlass (ask NOC)", "EOF"]
 # As SONiC's CONFIG_DB holds them (sonic-buildimage YANG sonic-snmp SNMP_COMMUNITY, sonic-system-tacacs TACPLUS
 # passkey, sonic-snmp SNMP_USER SNMP_USER_AUTH_PASSWORD / SNMP_USER_ENCRYPTION_PASSWORD).
 SONIC_TABLES = {"SNMP_COMMUNITY": {"Sonic-C0mm-RO": {"TYPE": "RO"}},
@@ -29,7 +31,7 @@ SONIC_TABLES = {"SNMP_COMMUNITY": {"Sonic-C0mm-RO": {"TYPE": "RO"}},
                 "SNMP_USER": {"ops": {"SNMP_USER_TYPE": "Priv", "SNMP_USER_AUTH_PASSWORD": "Sonic-AuthK3y",
                                       "SNMP_USER_ENCRYPTION_PASSWORD": "Sonic-PrivK3y"}}}
 SECRETS = ["Eos-C0mm-RO", "Eos-AuthK3y", "Eos-PrivK3y", "Eos-Hash-77", "Eos-TacK3y-0A", "Eos-TrapC0mm", "Sonic-C0mm-RO",
-           "Sonic-TacK3y", "Sonic-AuthK3y", "Sonic-PrivK3y", "U29uaWMtTnRwSzN5"]
+           "Sonic-TacK3y", "Sonic-AuthK3y", "Sonic-PrivK3y", "U29uaWMtTnRwSzN5", "Eos-Br3akGlass"]
 
 
 def _fabric_with_secrets(folder):
@@ -73,7 +75,7 @@ def test_device_secrets_masked_in_captures_session_logs_and_reports(make_sim, tm
     assert leaf["TACPLUS"]["global"] == {"auth_type": "pap", "passkey": MASK}
     assert list(leaf["SNMP_COMMUNITY"]) == [f"{MASK}1"]
     manifest = json.loads((out / "manifest.json").read_text())["devices"]
-    assert manifest["spine1"]["redacted"] == 6 and manifest["leaf1"]["redacted"] == 5
+    assert manifest["spine1"]["redacted"] == 7 and manifest["leaf1"]["redacted"] == 5
 
 
 # Lines as the platforms print them (sources named at EOS_LINES and SONIC_TABLES; NX-OS Security Configuration Guide
@@ -217,3 +219,49 @@ def test_redact_lines_by_platform_syntax():
     # internal error), and a line of many secrets masked in one pass.
     assert redact("{" + '"a": {' * 100_000, is_json=True)[1] == 0
     assert redact('"x" ' * 50_000 + "## SECRET-DATA")[1] == 50_000
+
+
+# Free text: descriptions, banners and comments have no grammar naming the secret word, so where they name one
+# (`password`, `secret`, `community`, ...) the rest of the line is masked; the text before it stays (a port's RoCE
+# selection may match it: roce_ports.description_regex), as do a Junos line's closing quote and `;`.
+FREE_TEXT = [
+    ("   description gpu01 rdma; temp password Hunter2", f"   description gpu01 rdma; temp password {MASK}"),
+    ('    description "gpu01 uplink, snmp community Publ1c";',
+     f'    description "gpu01 uplink, snmp community {MASK}";'),
+    ('set interfaces et-0/0/1 description "rdma secret=Hunter2"',
+     f'set interfaces et-0/0/1 description "rdma secret={MASK}"'),
+    ("nv set interface swp1 description 'passwd Hunter2'", f"nv set interface swp1 description 'passwd {MASK}'"),
+    ("! break-glass password is Hunter2", f"! break-glass password {MASK}"),
+    ("banner motd\nLab: break-glass Password: Hunter2\nEOF\ntacacs-server key 7 TacK3y",
+     f"banner motd\nLab: break-glass Password: {MASK}\nEOF\ntacacs-server key 7 {MASK}"),
+    ("banner motd ^C\nuse secret Hunter2 to enter\n^C\nhostname leaf1",
+     f"banner motd ^C\nuse secret {MASK}\n^C\nhostname leaf1"),
+    ("banner motd #community Publ1c#\nhostname leaf1", f"banner motd #community {MASK}\nhostname leaf1"),
+]
+FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05";', "! password:",
+             "banner motd\nAuthorized use only\nEOF\nhostname leaf1"]
+
+
+def test_free_text_naming_a_secret_is_masked_after_that_word():
+    from losslessd.collect.redact import redact
+
+    for text, masked in FREE_TEXT:
+        assert redact(text) == (masked, masked.count(MASK)), text
+    for text in FREE_KEPT:
+        assert redact(text) == (text, 0), text
+
+
+def test_a_masked_description_keeps_the_text_a_roce_selection_reads(tmp_path):
+    """The text before the secret word stays, so a description_regex that selects RoCE ports by it still does."""
+    from losslessd.collect.redact import redact
+    from losslessd.parse import parse_group
+
+    config = (FABRIC / "spine1.cfg").read_text().replace("description leaf1:Ethernet48\n",
+                                                         "description leaf1:Ethernet48 temp password Hunter2\n", 1)
+    masked, found = redact(config)
+    assert found == 1 and "Hunter2" in config and "Hunter2" not in masked
+    (tmp_path / "plain.cfg").write_text(config)
+    (tmp_path / "masked.cfg").write_text(masked)
+    plain, redacted = (parse_group(name, [tmp_path / name]).ports["Ethernet1/1"].description
+                       for name in ("plain.cfg", "masked.cfg"))
+    assert plain == "leaf1:Ethernet48 temp password Hunter2" and redacted == f"leaf1:Ethernet48 temp password {MASK}"

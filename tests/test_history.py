@@ -971,6 +971,10 @@ def test_a_lock_file_removed_under_the_writer_is_taken_again_or_its_rows_wait(tm
     first.record_event(storm())
     assert first.flush() and lock.read_text().strip() == str(os.getpid())  # taken again
     lock.unlink()
+    # the previous release's name of it, `history.db.lock`, held too, keeps a second daemon out (statelock)
+    res = subprocess.run([sys.executable, "-c", _SECOND_WRITER, str(path)], capture_output=True, text=True, input="")
+    assert res.returncode == 1 and f"(pid {os.getpid()}, lock {tmp_path}/history.db.lock)" in res.stderr, res.stderr
+    (tmp_path / "history.db.lock").unlink()  # (both names gone: a cleanup of every lock file)
     second = subprocess.Popen([sys.executable, "-c", _SECOND_WRITER, str(path)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT
 
 from .clirun import ROOT, losslessd
@@ -190,6 +192,38 @@ def test_a_backup_name_without_its_live_file_is_a_device(tmp_path):
     ran = losslessd("lint", "-f", "json", str(tmp_path))
     assert sorted(_devices(ran.stdout)) == ["leaf", "leaf-1", "sw2", "sw3"], ran.stdout[-2000:]
     assert not _coded(json.loads(ran.stdout), "SYS004")
+
+
+@pytest.mark.parametrize("copy", ["backup/spine9.cfg", "old/2026/spine9.cfg", "spine9.cfg.bak",
+                                  "spine9-2026-12-04.cfg"])
+@pytest.mark.parametrize("live", ["aa.cfg", "zz.cfg"])  # met before the copy in the walk, and after it
+@pytest.mark.parametrize("same", [True, False], ids=["byte-equal", "live-changed"])
+def test_a_backup_under_another_name_never_hides_the_live_device(tmp_path, copy, live, same):
+    # `backup/spine9.cfg`, a copy of spine1.cfg kept under another name, is the same switch by its host name; walked
+    # first (`backup/` before `zz.cfg`), it was linted and the LIVE file skipped as the duplicate (SYS001)
+    eos = EOS.read_text(encoding="utf-8")
+    (tmp_path / live).write_text(eos if same else eos.replace("hostname roce-leaf1", "hostname roce-leaf1\n! live"))
+    (tmp_path / copy).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / copy).write_text(eos)
+    for jobs in ("1", "2"):
+        ran = losslessd("lint", "-f", "json", "--jobs", jobs, str(tmp_path))
+        report = json.loads(ran.stdout)
+        assert [d["files"] for d in report["devices"]] == [[str(tmp_path / live)]], report["devices"]
+        said = [f for f in report["findings"] if f["code"] == "SYS001"]
+        assert [f["location"]["file"] for f in said] == [str(tmp_path / copy)], said
+        assert "it is a backup copy" in said[0]["message"] and str(tmp_path / live) in said[0]["message"]
+
+
+def test_two_live_files_of_one_host_name_keep_the_first(tmp_path):
+    # neither is a copy of the other (the linted folder is `backup/` itself): the walk's first is read, as before
+    (tmp_path / "backup").mkdir()
+    shutil.copy(EOS, tmp_path / "backup" / "a.cfg")
+    shutil.copy(EOS, tmp_path / "backup" / "b.cfg")
+    ran = losslessd("lint", "-f", "json", str(tmp_path / "backup"))
+    report = json.loads(ran.stdout)
+    assert [d["files"] for d in report["devices"]] == [[str(tmp_path / "backup" / "a.cfg")]]
+    said = [f["message"] for f in report["findings"] if f["code"] == "SYS001"]
+    assert len(said) == 1 and "give each device its own hostname" in said[0], said
 
 
 def test_a_linked_folder_of_copies_is_walked_as_any_link(tmp_path):

@@ -287,7 +287,9 @@ def _switch_ends(fab: Fabric) -> set[tuple[str, str]]:
 def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
     monkeypatch.delenv(fabric_mod.JOBS_ENV, raising=False)
     assert fabric_mod.worker_count(1, 10_000) == 1
-    assert fabric_mod.worker_count(3, 10_000) == 3 and fabric_mod.worker_count(3, 2) == 2
+    capped = fabric_mod.JOBS_PER_CORE * fabric_mod.usable_cores()  # (2 on a 1-core machine)
+    assert fabric_mod.worker_count(3, 10_000) == min(3, capped) and fabric_mod.worker_count(3, 2) == 2
+    assert fabric_mod.worker_count(1_000_000, 2_000) == capped
     assert fabric_mod.worker_count(None, fabric_mod.PARALLEL_MIN_DEVICES - 1) == 1
     monkeypatch.setenv(fabric_mod.JOBS_ENV, "2")
     assert fabric_mod.worker_count(None, 5) == 2
@@ -521,3 +523,42 @@ def test_a_parallel_lint_tells_the_same_progress_stages_as_one_process():
     assert [c[1] for c in two] == sorted(c[1] for c in two) and len(two) >= 2
     assert [c for c in calls[2] if c[0] == "rules"] == [c for c in calls[1] if c[0] == "rules"]
     assert calls[2].index(two[-1]) < calls[2].index(next(c for c in calls[2] if c[0] == "rules"))
+
+
+_COUNT_WORKERS = """
+import multiprocessing, os, sys
+from losslessd import fabric
+from losslessd.lint.registry import select
+from losslessd.policy import load_policy
+os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:int(sys.argv[1])]))
+seen = [0]
+def progress(stage, done, total, note):  # in the parent, as each share comes back, while the pool runs
+    seen[0] = max(seen[0], len(multiprocessing.active_children()))
+fabric.lint([sys.argv[2]], load_policy("roce-dscp26"), select(), jobs=int(sys.argv[3]), progress=progress)
+print(seen[0])
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs os.sched_setaffinity to pin the lint")
+@pytest.mark.parametrize("cores", [1, 2])
+def test_jobs_start_at_most_two_workers_a_usable_core(tmp_path, cores):
+    """`--jobs 1000000` started one process per device; a real lint pinned to ``cores`` cores starts two a core
+    (so a 1-core machine still takes the parallel path that tests force with jobs=2), and --jobs 2 gives 2."""
+    import subprocess
+    import sys
+    if len(os.sched_getaffinity(0)) < cores:
+        pytest.skip(f"this machine lets the tests use fewer than {cores} cores")
+    for i in range(12):  # 12 devices: more than two workers a core on either
+        shutil.copy(ROOT / "examples" / "fabric" / "spine1.cfg", tmp_path / f"spine{i}.cfg")
+        text = (tmp_path / f"spine{i}.cfg").read_text().replace("hostname spine1", f"hostname spine{i}")
+        (tmp_path / f"spine{i}.cfg").write_text(text)
+
+    def started(jobs: int) -> int:
+        run = subprocess.run([sys.executable, "-c", _COUNT_WORKERS, str(cores), str(tmp_path), str(jobs)],
+                             capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                             check=True)
+        return int(run.stdout.split()[-1])
+
+    assert started(1_000_000) == fabric_mod.JOBS_PER_CORE * cores
+    assert started(2) == 2

@@ -17,6 +17,7 @@ from losslessd.history import History
 from losslessd.inventory import device_key, device_keys
 from losslessd.statelock import WRITERS
 from losslessd.tune.store import Store
+from tests.test_history import storm
 
 NOBODY = 65534
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="takes the lock as another user (setuid)")
@@ -297,10 +298,112 @@ def test_a_daemon_of_the_previous_release_holding_history_db_lock_refuses_a_new_
         held.communicate("", timeout=60)
     lock = WRITERS.take(path, "daemon", "give each its own history.path")
     try:
-        assert lock == f"{tmp_path}/.history.db.lock" and legacy.read_text() == f"{held.pid}\n"
-        assert not _locked_elsewhere(legacy)  # (let go at once: an old daemon started now is not kept out)
+        assert lock == f"{tmp_path}/.history.db.lock"
+        # (held while the new lock is, this pid in it: an old daemon started now is kept out; read in another process,
+        # since closing a descriptor of it here would drop the lock)
+        assert _old_release_starts(legacy) == f"refused {os.getpid()}"
     finally:
         WRITERS.release(lock)
+    assert not _locked_elsewhere(legacy)
+
+
+# The previous release's daemon started: "held", or "refused" and the pid it would name (read from the lock file).
+_OLD_RELEASE_STARTS = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+try:
+    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+except OSError:
+    print("refused", os.read(fd, 32).decode().strip())
+else:
+    print("held")
+"""
+
+
+def _old_release_starts(lock: Path) -> str:
+    return subprocess.run([sys.executable, "-c", _OLD_RELEASE_STARTS, str(lock)], capture_output=True, text=True,
+                          timeout=120, check=True).stdout.strip()
+
+
+@pytest.mark.slow  # starts processes
+def test_a_daemon_of_the_previous_release_started_after_a_new_one_is_refused_for_as_long_as_it_runs(tmp_path):
+    """The new daemon took `.history.db.lock` and let `history.db.lock` go once checked, so an old-release daemon
+    started after it wrote the same history. The new one holds the old name too, its pid in it, while it runs; removed
+    (`rm history.db*`) it is taken again at the next write, and if an old daemon took it meanwhile, nothing is written
+    (naming that daemon) until it has gone."""
+    path, legacy = tmp_path / "history.db", tmp_path / "history.db.lock"
+    first = History(path, resolution_s=60)
+    try:
+        assert _old_release_starts(legacy) == f"refused {os.getpid()}"
+        first.record_event(storm(start=1000.0))
+        assert first.flush(), first.last_error
+        assert _old_release_starts(legacy) == f"refused {os.getpid()}"
+        subprocess.run(["sh", "-c", "rm -f history.db*"], cwd=tmp_path, check=True)
+        first.record_event(storm(start=1500.0))
+        assert first.flush() and _old_release_starts(legacy) == f"refused {os.getpid()}"  # (made again)
+        legacy.unlink()
+        held = _old_release_holds(legacy)
+        try:
+            first.record_event(storm(start=2000.0))
+            assert not first.flush()
+            assert f"written by another losslessd daemon (pid {held.pid}, lock {legacy})" in first.last_error
+            first._retry_at = 0.0  # (the retry's wait is not what is tested)
+            assert not first.flush()  # (still refused while the old daemon runs)
+        finally:
+            held.communicate("", timeout=60)
+        first._retry_at = 0.0
+        assert first.flush(), first.last_error
+        assert _old_release_starts(legacy) == f"refused {os.getpid()}"
+    finally:
+        first.close()
+    assert _old_release_starts(legacy) == "held"
+
+
+# Takes the history lock of argv[1] as user argv[2], then holds it until its standard input closes.
+_DAEMON_AS = """
+import os, sys
+from pathlib import Path
+from losslessd.errors import InputError
+from losslessd.statelock import WRITERS
+os.setgroups([]); os.setgid(int(sys.argv[2])); os.setuid(int(sys.argv[2]))
+try:
+    print(WRITERS.take(Path(sys.argv[1]), "daemon", "hint"), flush=True)
+except InputError as exc:
+    print(exc, flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.slow  # starts processes
+@as_root
+def test_the_previous_release_s_lock_file_of_another_user_is_held_read_only():
+    """An old daemon run as root left `history.db.lock` (0644, root's); the new daemon runs as another user, who cannot
+    open it to write: it holds it read-only with a shared lock (which keeps the old daemon's exclusive one out) rather
+    than refusing to start."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="losslessd-test-", dir="/tmp"))  # (pytest's own folders are root's, 0700)
+    os.chown(folder, NOBODY, NOBODY)
+    legacy = folder / "history.db.lock"
+    legacy.write_text("4242\n")
+    os.chmod(legacy, 0o644)
+    try:
+        _held_read_only(folder, legacy)
+    finally:
+        shutil.rmtree(folder)
+
+
+def _held_read_only(folder: Path, legacy: Path) -> None:
+    daemon = subprocess.Popen([sys.executable, "-c", _DAEMON_AS, str(folder / "history.db"), str(NOBODY)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        said = daemon.stdout.readline().strip()
+        assert said == f"{folder}/.history.db.lock", said
+        assert _old_release_starts(legacy) == "refused 4242"  # (not written: another user's file)
+    finally:
+        daemon.communicate("", timeout=60)
+    assert _old_release_starts(legacy) == "held"
 
 
 @pytest.mark.slow  # starts a process

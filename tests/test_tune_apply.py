@@ -4,6 +4,7 @@ commit timer, confirm, abort) and SONiC's checkpoint / apply-patch / rollback; r
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from losslessd.inventory import load
 from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
-from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher
+from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher, pending_commits
 from losslessd.tune.space import Candidate
 from tests.peers import ssh_params
 
@@ -562,8 +563,11 @@ def test_an_eos_push_while_a_commit_waits_on_its_timer_is_refused_naming_it(make
         pusher.close()
     message = err.value.message
     assert "a commit is pending on its commit timer on the switch (config session t1 (" in message, message
-    assert "nothing pushed" in message and "rollback" not in message  # (time left: the simulator's `show version`
-    # has no uptime, which napalm needs to turn EOS's commitBy into seconds)
+    assert "nothing pushed" in message and "rollback" not in message
+    # the time left, from commitBy and `show version`'s uptime (served by the simulator since session 39): at most the
+    # timer's 300 s, and not "not shown"
+    left = int(re.search(r"config session t1 \((\d+) s left\)", message)[1])
+    assert 200 <= left <= 300, message
     assert "`configure session t1 commit`" in message and "`configure session t1 abort`" in message
     assert set(state.sessions) == {"t1"} and state.sessions["t1"].state == "pendingCommitTimer"
     assert sim.running_config("spine1") == running and state.commits == commits
@@ -653,3 +657,25 @@ def test_eos_session_list_failing_after_the_commit_is_a_failed_push_naming_the_c
         sim.garble("spine1", "show configuration sessions detail | json", on=False)
         pusher.close()
     assert sim.running_config("spine1") != before
+
+
+@pytest.mark.parametrize("sessions,version,expected", [
+    # EOS before 4.32: sessions.NAME.state, commitBy in seconds of uptime
+    ({"sessions": {"t1": {"state": "pendingCommitTimer", "commitBy": 1300.4}, "t2": {"state": "completed"}}},
+     {"uptime": 1000.0}, {"t1": 300}),
+    ({"sessions": {"t1": {"state": "pendingCommitTimer", "commitBy": 1300.4}}}, {}, {"t1": -1}),  # no uptime
+    ({"sessions": {"t1": {"state": "pendingCommitTimer", "commitBy": 900}}}, {"uptime": 1000}, {"t1": -1}),  # past
+    ({"sessions": {}}, {"uptime": 1.0}, {}),
+    # EOS 4.32 and later: one commitTimerSessionName / commitTimerExpireTime
+    ({"commitTimerSessionName": "napalm_1", "commitTimerExpireTime": 1120}, {"uptime": 1000}, {"napalm_1": 120}),
+    ({"commitTimerSessionName": "", "commitTimerExpireTime": -1}, {"uptime": 1000}, {}),
+])
+def test_pending_commits_reads_both_eos_layouts(sessions, version, expected):
+    assert pending_commits(sessions, version) == expected
+
+
+@pytest.mark.parametrize("sessions", [{}, None, "% Invalid input", {"sessions": ["t1"]}])
+def test_an_unreadable_sessions_answer_is_never_read_as_none_pending(sessions):
+    # (napalm's ssh transport answers {} for output that is no JSON)
+    with pytest.raises(ValueError, match="gave no sessions table"):
+        pending_commits(sessions, {"uptime": 1.0})

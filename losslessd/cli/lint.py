@@ -59,7 +59,8 @@ def lint(
     model: Annotated[str | None, MODEL_OPTION] = None,
     family: Annotated[str | None, FAMILY_OPTION] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
-                                             "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default). "
+                                             "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default; "
+                                             "at most two per usable core and one per device). "
                                              "Findings are the same either way.")] = None,
 ) -> None:
     """Lint device configs (files or folders) against a lossless policy.

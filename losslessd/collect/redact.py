@@ -80,6 +80,16 @@ _COMMUNITY_TABLES = frozenset({"SNMP_COMMUNITY", "readonly-community", "readwrit
                                "readwrite-community-v6", "community-password", *_NVUE_V3})
 _COMMUNITY_PREFIX = "SNMP_COMMUNITY|"
 _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redactor.blocks are lower-cased)
+# Free text (a `description`, a banner's lines, a `!`/`#` comment) has no grammar that says which word is a secret:
+# where it names one (`password`, `secret`, `community`, ...), everything after that word is masked, to the end of the
+# line (its closing quote and `;` kept, so a Junos line still reads); the text before it, which a port's RoCE
+# selection may match (roce_ports.description_regex), stays.
+_FREE_SECRET = re.compile(r"\b(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk)s?\b\W*",
+                          re.IGNORECASE)
+_FREE_TAIL_CHARS = "\"';" + " \t\r\n"  # (a free text's closing quote and `;`, and blanks, kept)
+# A banner's first line (EOS `banner login|motd`, its text on the lines after it up to `EOF`; IOS/NX-OS `banner motd
+# ^C ... ^C` or `banner motd #...#`, its text between two of the delimiter, on one line or several).
+_BANNER = re.compile(r"\s*banner\s+\S+(?:\s+(\^C|\S))?")
 # Words after a keyword that are settings, not secrets (NX-OS `password strength-check`, IOS `key chain NAME`).
 _SETTINGS = frozenset({"strength-check", "chain", "config-key", "encryption"})
 
@@ -105,15 +115,25 @@ class Redactor:
         self.found = 0
         self.blocks: list[str] = []
         self._communities: dict[str, str] = {}  # community -> its mask (numbered: CONFIG_DB keys stay apart)
+        self._banner: str | None = None  # in a banner's text: what ends it
 
     def line(self, line: str) -> str:
         stripped = line.strip()
+        if self._banner is not None:
+            if stripped == self._banner or (self._banner != "EOF" and self._banner in line):
+                self._banner = None
+            free = self._free(line)  # (and a line the banner never ended before: its keywords, as any line's)
+            return free if free != line else self._cli_line(line)
+        if (banner := _BANNER.match(line)) is not None:
+            end = banner.group(1)
+            self._banner = "EOF" if end is None else (None if end in line[banner.end():] else end)
+            return self._free(line)
         if _SECRET_DATA in line:
             out = self._mask(line, [m.span() for m in _QUOTED.finditer(line[:line.index(_SECRET_DATA)])], f'"{MASK}"')
         elif stripped.startswith(('"', "{", "}", "[", "]")):  # JSON (and Junos `}`): the CLI rules would break quoting
             out = self._json_line(line)
         elif stripped.startswith(("!", "#", "description ")):
-            out = line
+            out = self._free(line)
         else:
             out = self._cli_line(line)
         if stripped.endswith("{"):
@@ -132,6 +152,14 @@ class Redactor:
             at = end
         return "".join(parts) + line[at:]
 
+    def _free(self, text: str) -> str:
+        """Free ``text`` with what follows a word naming a secret masked (_FREE_SECRET)."""
+        found = _FREE_SECRET.search(text)
+        if found is None:
+            return text
+        end = len(text.rstrip(_FREE_TAIL_CHARS))
+        return self._mask(text, [(found.end(), end)]) if end > found.end() else text
+
     def _cli_line(self, line: str) -> str:
         words = list(_WORD.finditer(line))
         texts = [w.group().lower() for w in words]
@@ -140,6 +168,9 @@ class Redactor:
             lead += 1
         if (lead < len(texts) and texts[lead] in _QOS_COMMANDS) or "class-of-service" in self.blocks:
             return line
+        if "description" in texts:  # (Junos `description "...";`, set form, NVUE `nv set interface X description`)
+            at = words[texts.index("description")].end()
+            return line[:at] + self._free(line[at:])
         snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
         secret: set[int] = set()
         if snmp and texts[lead + 1:lead + 2] == ["host"]:

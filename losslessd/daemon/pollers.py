@@ -20,13 +20,12 @@ device's stream delivered (a sample round, or the failure that broke it), waitin
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
-from dataclasses import dataclass
 import time
-from collections import deque
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .. import counters_oids as oids
@@ -226,7 +225,7 @@ def counter_host(host: Host) -> Host | None:
     lines = host.platform.counter_commands
     if not lines:
         return None
-    return dataclasses.replace(host, platform=dataclasses.replace(
+    return replace(host, platform=replace(
         host.platform, commands=tuple(Command(line) for line in lines)))
 
 
@@ -398,7 +397,7 @@ def _stream_key(target: Any, backoff: tuple[float, float]) -> tuple:
     """What a stream is opened with. A Secret compares by identity and a reload loads new ones: the
     password is compared by value, so an unchanged login keeps its stream."""
     password = target.password.reveal() if target.password is not None else None
-    return dataclasses.replace(target, password=None), password, backoff
+    return replace(target, password=None), password, backoff
 
 
 # Every counter source, in rank order.

@@ -208,6 +208,13 @@ def backup_of(name: str, own: Collection[str]) -> str | None:
     return None
 
 
+def copy_named(name: str) -> bool:
+    """Whether the file name ``name`` carries a copy's tail (`sw9.cfg.bak`, `sw9-2026-12-04.cfg`), whatever it
+    copies."""
+    dot = name.rfind(".")
+    return untailed(name) != name or (dot > 0 and _untailed(name[:dot], _STEM_TAIL) != name[:dot])
+
+
 def backups(files: list[Path] | list[str]) -> list[tuple[str, str]]:
     """(path, name of the file it copies) of each file of a device's group that is a backup of another of them (the
     walk puts a device's live files first: fabric._walk): parse_group names each (SYS004) and reads none."""

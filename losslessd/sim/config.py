@@ -194,6 +194,9 @@ class ConfigState:
                                                 f"session:/{m[1]}-session-config"))
         if cmd in ("show configuration sessions | json", "show configuration sessions detail | json"):
             return self.eos_sessions_json("detail" in words)
+        if cmd == "show version | json" and isinstance(shown := _json_or_none(self.outputs.get(cmd)), dict):
+            # EOS's `uptime` (seconds since boot), what a pending commit's `commitBy` is counted in
+            return json.dumps({**shown, "uptime": self.uptime()}, indent=2)
         if words[:1] == ["copy"] and len(words) == 3:
             source = {"startup-config": EOS_STARTUP, "running-config": EOS_RUNNING}.get(words[1])
             if source is None or not words[2].startswith("flash:"):
@@ -374,3 +377,11 @@ def eos_tree(lines: list[str]) -> str:
         else:
             out.append("   " * depth + line)
     return "\n".join(out) + "\n"
+
+
+def _json_or_none(text: str | None):
+    """``text`` read as JSON; None when there is none or it is no JSON (a test's own output served as it is)."""
+    try:
+        return None if text is None else json.loads(text)
+    except ValueError:
+        return None

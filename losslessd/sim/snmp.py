@@ -98,7 +98,8 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
     rng = random.Random(name)
     prios = list(priorities)
     c64 = "70:lossless"
-    lines = [f"{oids.SYS_UPTIME}|67:lossless|b={rng.randrange(10**6, 10**9)},r=100"]
+    uptime = f"67:lossless|b={rng.randrange(10**6, 10**9)},r=100"
+    lines = [f"{oids.SYS_UPTIME}|{uptime}"]
     for port, idx in if_indexes.items():
         in_rate, out_rate = rng.uniform(1e8, 5e9), rng.uniform(1e8, 5e9)
         mbps = (speeds or {}).get(port, 0)
@@ -116,6 +117,10 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
             f"{oids.IF_OUT_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5,w=1",
             # ifXTable ifHighSpeed: a Gauge32 (type 66) of Mb/s, as sonic-snmpagent serves a port's speed (RFC 2863)
             f"{oids.IF_HIGH_SPEED}.{idx}|66|{mbps}",
+            # ifCounterDiscontinuityTime, a TimeStamp: sysUpTime when the port's counters last restarted beneath the
+            # running agent (Simulator.syncd_restart), 0 when not since it started (RFC 2863 ifXEntry 19, RFC 2579
+            # TimeStamp); SONiC's agent serves 0 always (sonic-snmpagent rfc2863.py), so a SONiC switch does too
+            f"{oids.IF_COUNTER_DISCONTINUITY_TIME}.{idx}|" + ("67|0" if platform == "sonic" else f"{uptime},d=1"),
         ]
         if not arista:  # per port: the sum over priorities, as CISCO-PFC-EXT-MIB describes it
             lines += [f"{oids.CPFC_IF_REQUESTS}.{idx}|{c64}|b={sum(sent.values())},r={all_prios}",

@@ -38,6 +38,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..collect.ssh import CollectError, Guard, connect_args, host_key_refusal
 from ..docpos import json_value
@@ -178,6 +179,32 @@ def pusher_for(host: Host, known_hosts: Path | None, timeout_s: float, tag: str)
     return PUSHERS[host.platform.push](host, known_hosts, timeout_s, tag)
 
 
+_SESSIONS = "show configuration sessions detail"
+
+
+def pending_commits(sessions: Any, version: Any) -> dict[str, int]:
+    """The config sessions whose commit waits on its timer, with the seconds left (-1: not known), from `show
+    configuration sessions detail | json` and `show version | json`. Two layouts (napalm's eos driver reads both, EOS
+    4.32 changed it): before, `sessions.NAME.state` is `pendingCommitTimer` with `commitBy`; from 4.32, one
+    `commitTimerSessionName` with `commitTimerExpireTime`. Both times are seconds of the switch's `uptime`."""
+    if not isinstance(sessions, dict) or not ("sessions" in sessions or "commitTimerSessionName" in sessions):
+        raise ValueError(f"`{_SESSIONS}` gave no sessions table: {str(sessions)[:200]!r}")
+    uptime = version.get("uptime") if isinstance(version, dict) else None
+
+    def left(commit_by: Any) -> int:
+        known = all(isinstance(t, int | float) and not isinstance(t, bool) for t in (commit_by, uptime))
+        return round(commit_by - uptime) if known and commit_by > uptime else -1
+
+    if "commitTimerSessionName" in sessions:
+        name = sessions["commitTimerSessionName"]
+        return {str(name): left(sessions.get("commitTimerExpireTime"))} if name else {}
+    table = sessions["sessions"]
+    if not isinstance(table, dict):
+        raise ValueError(f"`{_SESSIONS}` gave no sessions table: {str(sessions)[:200]!r}")
+    return {name: left(entry.get("commitBy")) for name, entry in table.items()
+            if isinstance(entry, dict) and "pendingCommitTimer" in str(entry.get("state", ""))}
+
+
 class EosPusher(Pusher):
     def open(self) -> None:
         from napalm import get_network_driver  # slow import: only when pushing
@@ -242,9 +269,11 @@ class EosPusher(Pusher):
         return Pushed(self.name, True, diff)
 
     def _pending(self) -> dict[str, int]:
-        """The switch's config sessions whose commit waits on its timer, with the seconds left (-1: not said): napalm's
-        own reading of `show configuration sessions detail` (both of its layouts, EOS before and after 4.32)."""
-        return self.dev._get_pending_commits()
+        """The switch's config sessions whose commit waits on its timer, with the seconds left (-1: not said), through
+        the driver's public cli() (napalm's own reading of it, _get_pending_commits, is private); an answer that is
+        no sessions table raises, so an unreadable one never reads as "none pending"."""
+        shown = self.dev.cli([_SESSIONS, "show version"], encoding="json")
+        return pending_commits(shown[_SESSIONS], shown["show version"])
 
     def _no_pending_commit(self) -> None:
         """PushError (nothing pushed) when a commit waits on its timer on the switch (another operator's push, or one

@@ -7,7 +7,8 @@ serves ``base + rate * (now - t0)``; ``up`` adds the storm rate for every second
 ``key`` was on, ``stop`` freezes the counter while a storm that stops the queue is on (a congestion
 span, whose queue keeps draining, does not; ``stop_if`` narrows ``stop`` to storms of one ECN kind,
 congestion included), ``w`` marks a Counter32 that the wrap
-mode starts just below 2^32, ``c=<key>/<what>`` adds what a workload credited to it (Traffic.credits). A key is ``<ifIndex>.<priority>``; ``<ifIndex>`` alone matches every
+mode starts just below 2^32, ``d=1`` on a TimeTicks record serves the sysUpTime its ``b``/``r`` give at the counters'
+last restart beneath the agent (ifCounterDiscontinuityTime; 0 when none since the agent started), ``c=<key>/<what>`` adds what a workload credited to it (Traffic.credits). A key is ``<ifIndex>.<priority>``; ``<ifIndex>`` alone matches every
 priority of that port.
 
 Why not snmpsim's ``numeric`` module or rewriting the data file: ``numeric`` keeps each record's
@@ -114,6 +115,10 @@ def variate(oid, tag, value, **context):
     if state["down"]:  # an agent sharing its process with others cannot be SIGSTOPped: stay silent
         from snmpsim.error import NoDataNotification
         raise NoDataNotification()
+    if "d" in spec:  # ifCounterDiscontinuityTime: the sysUpTime (this record's b, r) at the counters' last restart
+        up = state.get("uptime_from")  # (None: they restarted with the agent, or never: 0, none since it started)
+        return oid, tag, 0 if up is None else counter(spec, {**state, "t0": up[0], "restarted": up[1]}, state["t0"],
+                                                      _MODULUS[tag])
     if state["slow_s"] and tag == "67":
         # Once per poll: every poll starts by asking sysUpTime. (snmpsim asks a variation module per
         # varbind, and a GETBULK's varbinds one by one, so a per-request delay cannot be told apart.)
