@@ -6,6 +6,7 @@ watchdog timer the switch rejects would stop a paste half-way, with PFC on and t
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import replace
@@ -273,7 +274,6 @@ def test_a_1_6t_port_is_a_sonic_speed_whose_headroom_is_not_guessed():
 def _leaf1_with_cables(tmp_path, metres: str):
     """The example leaf1 (its ingress lossless pool 47218432 B with a 2359296 B shared headroom pool, xoff) with
     every port's cable ``metres`` long; the path of its folder, and the port's line in it."""
-    import json
     d = json.loads((FIXTURES.parent.parent / "examples" / "fabric" / "leaf1" / "config_db.json").read_text())
     d["CABLE_LENGTH"]["AZURE"] = {port: metres for port in d["CABLE_LENGTH"]["AZURE"]}
     folder = tmp_path / "leaf1"

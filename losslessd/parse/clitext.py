@@ -727,7 +727,8 @@ class TreeReader:
         found = _tab_width_lines(text)
         if found:
             number, wide, narrow = found[0]
-            more = f" (and {len(found) - 1} more line(s) from here on, the last line {found[-1][0]})" if found[1:] else ""
+            more = (f" (and {len(found) - 1} more line(s) from here on, the last line {found[-1][0]})" if found[1:]
+                    else "")
             self.issue(Node("", number), "the indentation mixes tabs and spaces so that the block this line belongs to "
                                          f"depends on a tab's width{more}: with tabs of 8 columns (as it is read) it "
                                          f"is under {_where(wide)}, with tabs of 1 column under {_where(narrow)}; the "

@@ -814,14 +814,14 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
     return int(min(max(value, low), high))
 
 
-def _check_headroom_fits(port: PortProfile, pool_bytes: int | None, shared: int | None, where: dict) -> None:
+def _check_headroom_fits(port: PortProfile, pg: SonicPg, pool_bytes: int | None, shared: int | None,
+                         where: dict) -> None:
     """Refuse a lossless PG profile whose headroom the buffers it is written into cannot hold (hostile round 16: a
     --device of 120 km cables got an xoff of 18,761,728 B per PG, more than its shared headroom pool's 2,359,296 B
     and, six ports together, than the 47 MB pool; exit 0, and the snippet's own lint reported BUF004 as an error):
     a PG's xoff above the shared headroom pool (``shared``: BUFFER_POOL xoff) is BUF004's "one pause overflows it",
     and a PG's reserve (size, or xon + xoff where the pool has no shared headroom) above the whole pool is a buffer
-    no switch has. ``where``: the port's file and line."""
-    pg = port.sonic
+    no switch has. ``pg``: the port's profile (``port.sonic``); ``where``: the port's file and line."""
     cable = f" ({port.speed_gbps:g} Gb/s" + (f", {port.cable_length_m:g} m of cable)" if port.cable_length_m is not None
                                              else ")")
     if shared and pg.xoff_bytes > shared:
@@ -1137,7 +1137,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     shared = bufs.shared_headroom_bytes or (sku.pool_xoff_bytes if sku and bufs.asic is None else None)
     for prof, where in zip(rendered, places, strict=True):
         if prof.sonic is not None:
-            _check_headroom_fits(prof, pool_bytes, shared, where)
+            _check_headroom_fits(prof, prof.sonic, pool_bytes, shared, where)
         if prof.kmin_bytes is not None and pool_bytes is not None and prof.sonic is not None:
             _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, len(rendered), len(lossless), where)
     rendered = _one_policy_per_bundle(rendered)
