@@ -230,6 +230,7 @@ class SwitchBuffers:
     pattern: TrafficPattern = DEFAULT_PATTERN
     shared_headroom_pool: bool = False
     shared_headroom_bytes: int | None = None  # the device's BUFFER_POOL|ingress_lossless_pool xoff, where it gives one
+    over_subscribe_ratio: float | None = None  # the device's DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio
 
     @property
     def known(self) -> bool:
@@ -252,7 +253,8 @@ def switch_buffers(device: Device | None = None, hwsku: str | None = None, platf
         shared_bytes = pool.shared_headroom_bytes if pool is not None else None
         shared = bool(shared_bytes or device.over_subscribe_ratio)
     return SwitchBuffers(asic=spectrum_asic(hwsku, platform), sku=skutables.lookup(hwsku, platform),
-                         pattern=pattern, shared_headroom_pool=shared, shared_headroom_bytes=shared_bytes or None)
+                         pattern=pattern, shared_headroom_pool=shared, shared_headroom_bytes=shared_bytes or None,
+                         over_subscribe_ratio=device.over_subscribe_ratio if device is not None else None)
 
 
 @record(frozen=True)

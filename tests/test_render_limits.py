@@ -307,3 +307,19 @@ def test_a_pg_larger_than_the_whole_pool_is_refused():
     assert ran.returncode == 2 and ran.stdout == ""
     assert "port Ethernet0: its lossless PG needs 18783232 B of buffer" in ran.stderr
     assert "whole ingress lossless pool's 1000000 B" in ran.stderr
+
+
+def test_rendered_pgs_over_subscribing_the_shared_headroom_pool_past_the_policy_are_refused(tmp_path):
+    """10 km cables on the example leaf1: each PG's 1,604,608 B xoff fits its 2,359,296 B shared headroom pool, the six
+    together are 4.08 x it. Under a policy allowing 1 x (buffer.headroom_pool_oversubscription) render printed them,
+    exit 0, and the snippet's own lint warned BUF004; without a ratio from the policy or the switch it renders (BUF004
+    is then an unverified info)."""
+    folder, _ = _leaf1_with_cables(tmp_path, "10000m")
+    policy = tmp_path / "shp.yaml"
+    policy.write_text("name: shp\nextends: roce-dscp26\nbuffer:\n  headroom_pool_oversubscription: 1\n")
+    ran = losslessd("render", "--platform", "sonic", "--policy", str(policy), "--device", str(folder))
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout[-2000:]
+    assert "the 6 lossless PGs rendered need 9627648 B of xoff together, 4.08 x" in ran.stderr
+    assert "BUF004" in ran.stderr and "config_db.json:" in ran.stderr
+    fine = losslessd("render", "--platform", "sonic", "--device", str(folder))
+    assert fine.returncode == 0, fine.stderr

@@ -836,6 +836,19 @@ def _check_headroom_fits(port: PortProfile, pg: SonicPg, pool_bytes: int | None,
                          "or this port off the lossless priorities, is needed", **where)
 
 
+def _check_shared_headroom(xoffs: list[int], shared: int, allowed: float | None, where: dict) -> None:
+    """Refuse rendered PGs whose xoff together over-subscribes the shared headroom pool past what the policy, else the
+    switch, allows (BUF004's ratio, in its order; none given: not judged, as BUF004 does). The rendered PGs alone:
+    the device's other lossless PGs only add to what its lint sums. ``where``: the first port's file and line."""
+    total = sum(xoffs)
+    if allowed and total > shared * allowed + 1e-9:
+        raise InputError(f"the {len(xoffs)} lossless PGs rendered need {total} B of xoff together, "
+                         f"{total / shared:.2f} x the shared headroom pool's {shared} B (BUFFER_POOL|{POOL} xoff; "
+                         f"allowed: {allowed:g} x), so the snippet's own lint would report BUF004; a pool xoff of at "
+                         f"least {math.ceil(total / allowed)} B, a larger allowed over-subscription "
+                         "(buffer.headroom_pool_oversubscription), or fewer lossless ports is needed", **where)
+
+
 def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, pool_mode: str,
                           congested: int, ports: int, priorities: int, where: dict) -> None:
     """Refuse thresholds that ECN004 would report on the snippet itself (headroom.marks_after_pfc, its gate and the
@@ -1140,6 +1153,10 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             _check_headroom_fits(prof, prof.sonic, pool_bytes, shared, where)
         if prof.kmin_bytes is not None and pool_bytes is not None and prof.sonic is not None:
             _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, len(rendered), len(lossless), where)
+    if shared and rendered:
+        xoffs = [prof.sonic.xoff_bytes for prof in rendered if prof.sonic is not None for _ in lossless]
+        allowed = pol.buffer.headroom_pool_oversubscription or bufs.over_subscribe_ratio
+        _check_shared_headroom(xoffs, shared, allowed, places[0])
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())
     # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).
