@@ -5,7 +5,8 @@ Inputs: parser fixtures and the example fabric (lint, fix, render --device), the
 (policy check, lint --policy), the example topology (lint of a folder), the daemon settings example
 (daemon --check) and an inventory (pull --inventory, against TEST-NET addresses with a 1 s timeout).
 Mutations: random bytes flipped, control and non-UTF-8 bytes inserted, chunks duplicated or deleted,
-the file cut short, two files spliced, digit runs made 5,000 digits long, indentation deepened.
+the file cut short, two files spliced, digit runs made 5,000 digits long or numbers at their edges (0, -1, 2^63,
+1e309, NaN, 0x10, 1_000, full-width digits, 100G), indentation deepened or made a tab.
 
 Every case runs in this process through losslessd.cli.main.main (tests/hostile.py run_case) under a
 3 GiB address-space limit, and the summary counts tracebacks, internal errors (exit 3), exits outside
@@ -36,11 +37,18 @@ POLICIES = sorted((ROOT / "policies").glob("*.yaml"))
 INVENTORY = TEST_NET_INVENTORY
 
 
+# Numbers at their type's edges and in spellings no device writes: 0, -1, 2^63, 2^64, past a double, not a number,
+# hexadecimal, digit groups, full-width digits, a sign, a unit.
+EDGE_NUMBERS = [b"0", b"-1", b"9223372036854775808", b"18446744073709551616", b"1e309", b"NaN", b"0x10", b"1_000",
+                "\uff11\uff10".encode(), b"+5", b"100G", b"40000m", b"-0", b"1.5"]
+
+
 def mutate(data: bytes, rnd: random.Random, other: bytes) -> bytes:
     """One to four edits of ``data``."""
     for _ in range(rnd.randint(1, 4)):
         n = len(data)
-        op = rnd.choice(["flip", "insert", "duplicate", "delete", "truncate", "splice", "digits", "indent"])
+        op = rnd.choice(["flip", "insert", "duplicate", "delete", "truncate", "splice", "digits", "indent", "edge",
+                         "tabs"])
         at = rnd.randrange(n + 1) if n else 0
         if op == "flip" and n:
             data = data[:at - 1] + bytes([rnd.randrange(256)]) + data[at:]
@@ -59,6 +67,10 @@ def mutate(data: bytes, rnd: random.Random, other: bytes) -> bytes:
             data = data[:at] + other[cut:cut + rnd.randint(1, 3000)] + data[at:]
         elif op == "digits":
             data = re.sub(rb"\d+", lambda m: b"9" * 5000 if rnd.random() < 0.2 else m.group(), data)
+        elif op == "edge":  # a number at its type's edges, or in a spelling no device writes (round 16)
+            data = re.sub(rb"\d+", lambda m: rnd.choice(EDGE_NUMBERS) if rnd.random() < 0.1 else m.group(), data)
+        elif op == "tabs":  # some indentation a tab: a block that depends on a tab's width (round 16)
+            data = re.sub(rb"(?m)^ +", lambda m: b"\t" if rnd.random() < 0.3 else m.group(), data)
         elif op == "indent":
             lines = data.split(b"\n")
             i = rnd.randrange(len(lines))

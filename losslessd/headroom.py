@@ -229,6 +229,8 @@ class SwitchBuffers:
     sku: skutables.SkuTable | None
     pattern: TrafficPattern = DEFAULT_PATTERN
     shared_headroom_pool: bool = False
+    shared_headroom_bytes: int | None = None  # the device's BUFFER_POOL|ingress_lossless_pool xoff, where it gives one
+    over_subscribe_ratio: float | None = None  # the device's DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio
 
     @property
     def known(self) -> bool:
@@ -242,15 +244,17 @@ def switch_buffers(device: Device | None = None, hwsku: str | None = None, platf
         hwsku = hwsku or device.hwsku
         platform = platform or device.hardware
     pattern = DEFAULT_PATTERN
-    shared = False
+    shared, shared_bytes = False, None
     if device is not None:
         pattern = TrafficPattern(mtu_bytes=device.lossless_mtu_bytes or DEFAULT_PATTERN.mtu_bytes,
                                  small_packet_pct=(device.small_packet_pct if device.small_packet_pct is not None
                                                    else DEFAULT_PATTERN.small_packet_pct))
         pool = device.buffer_pools.get("ingress_lossless_pool")
-        shared = bool((pool is not None and pool.shared_headroom_bytes) or device.over_subscribe_ratio)
+        shared_bytes = pool.shared_headroom_bytes if pool is not None else None
+        shared = bool(shared_bytes or device.over_subscribe_ratio)
     return SwitchBuffers(asic=spectrum_asic(hwsku, platform), sku=skutables.lookup(hwsku, platform),
-                         pattern=pattern, shared_headroom_pool=shared)
+                         pattern=pattern, shared_headroom_pool=shared, shared_headroom_bytes=shared_bytes or None,
+                         over_subscribe_ratio=device.over_subscribe_ratio if device is not None else None)
 
 
 @record(frozen=True)

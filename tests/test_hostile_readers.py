@@ -158,3 +158,31 @@ def test_an_issue_list_is_pickled_and_copied_as_the_plain_list_it_has_become():
         assert back[-1].message.startswith("5 more SYS002 issues in this file")
     one = _flooded(-999)
     assert pickle.loads(pickle.dumps(one)) == list(one) and len(one) == 1
+
+
+def _indents(text: str) -> list[int]:
+    return sorted({len(line) - len(line.lstrip(" ")) for line in text.splitlines() if line.startswith(" ")})
+
+
+@pytest.mark.parametrize("reader", [r for r in READERS if r.label in ("eos", "nxos", "os10")], ids=lambda r: r.label)
+def test_a_block_that_depends_on_a_tabs_width_is_named(reader, tmp_path):
+    """Hostile round 16: the first level of a config indented with a tab, the deeper lines with spaces (an editor's
+    tab key on some lines): read with tabs of 8 columns, a queue's or class's lines under it came out from under it,
+    their settings the block above's or refused, and only the consequences were reported (EOS: BUF003/ECN001 on every
+    port), never why. Now a SYS002 names the first line whose block depends on a tab's width; the same file indented
+    with tabs alone (one per space) reads as with spaces."""
+    text = reader.file.read_text(encoding="utf-8")
+    first, deeper = _indents(text)[:2]
+    lines = text.split("\n")
+    mixed = "\n".join("\t" + line[first:] if line.startswith(" " * first) and line[first] != " " else line
+                      for line in lines)
+    child = next(n for n, line in enumerate(mixed.split("\n"), 1)
+                 if line.startswith(" " * deeper) and mixed.split("\n")[n - 2].startswith("\t"))
+    base = api.lint([place(reader, tmp_path / "spaces", text.encode())], reader.policy, fmt=reader.fmt, jobs=1)
+    result = api.lint([place(reader, tmp_path / "mixed", mixed.encode())], reader.policy, fmt=reader.fmt, jobs=1)
+    named = [f for f in result.findings if f.code == "SYS002" and "a tab's width" in f.message]
+    assert [f.source.line for f in named] == [child], named
+    assert "re-indent the lines with spaces" in named[0].message
+    tabs = "\n".join("\t" * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in lines)
+    same = api.lint([place(reader, tmp_path / "tabs", tabs.encode())], reader.policy, fmt=reader.fmt, jobs=1)
+    assert sorted((f.code, f.message) for f in same.findings) == sorted((f.code, f.message) for f in base.findings)

@@ -6,6 +6,7 @@ watchdog timer the switch rejects would stop a paste half-way, with PFC on and t
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import replace
@@ -268,3 +269,57 @@ def test_a_1_6t_port_is_a_sonic_speed_whose_headroom_is_not_guessed():
     prof = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 1600, 300, 9100)], family="n9k")
     with pytest.raises(InputError, match="pause buffer its 300 m cable needs cannot be sized"):
         rnd.render("cisco_nxos", rnd.restrict(prof, {"buffer"}))
+
+
+def _leaf1_with_cables(tmp_path, metres: str):
+    """The example leaf1 (its ingress lossless pool 47218432 B with a 2359296 B shared headroom pool, xoff) with
+    every port's cable ``metres`` long; the path of its folder, and the port's line in it."""
+    d = json.loads((FIXTURES.parent.parent / "examples" / "fabric" / "leaf1" / "config_db.json").read_text())
+    d["CABLE_LENGTH"]["AZURE"] = {port: metres for port in d["CABLE_LENGTH"]["AZURE"]}
+    folder = tmp_path / "leaf1"
+    folder.mkdir()
+    text = json.dumps(d, indent=4)
+    (folder / "config_db.json").write_text(text)
+    return folder, text[:text.index('"Ethernet0": {')].count("\n") + 1
+
+
+def test_a_pg_whose_xoff_overflows_the_shared_headroom_pool_is_refused(tmp_path):
+    """Hostile round 16: 120 km cables (the longest a device may name) gave each PG an xoff of 18,761,728 B, eight
+    times the leaf's 2,359,296 B shared headroom pool (and six of them more than the whole 47 MB pool): `render
+    --device` printed it, exit 0, and the snippet's own lint reported BUF004 as an error ("one pause overflows it").
+    The same leaf with 300 m cables renders (its 120,832 B xoff fits)."""
+    folder, line = _leaf1_with_cables(tmp_path, "120000m")
+    ran = losslessd("render", "--platform", "sonic", "--device", str(folder))
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout[-2000:]
+    assert f"config_db.json:{line}: port Ethernet0: its lossless PG's xoff 18761728 B" in ran.stderr
+    assert "2359296 B" in ran.stderr and "BUF004" in ran.stderr and "Traceback" not in ran.stderr
+    (tmp_path / "ok").mkdir()
+    ok, _ = _leaf1_with_cables(tmp_path / "ok", "300m")
+    fine = losslessd("render", "--platform", "sonic", "--device", str(ok))
+    assert fine.returncode == 0, fine.stderr
+
+
+def test_a_pg_larger_than_the_whole_pool_is_refused():
+    """--ports with a pool smaller than one PG's headroom (Spectrum's buffer_headroom_mellanox.lua for 120 km at
+    100G: 18,783,232 B with its xon and overhead) wrote a profile no pool can hold."""
+    ran = losslessd("render", "--platform", "sonic", "--sku", "Mellanox-SN4600C-C64", "--pool-size", "1000000",
+                    "--ports", "Ethernet0:100G:120000m:9100")
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert "port Ethernet0: its lossless PG needs 18783232 B of buffer" in ran.stderr
+    assert "whole ingress lossless pool's 1000000 B" in ran.stderr
+
+
+def test_rendered_pgs_over_subscribing_the_shared_headroom_pool_past_the_policy_are_refused(tmp_path):
+    """10 km cables on the example leaf1: each PG's 1,604,608 B xoff fits its 2,359,296 B shared headroom pool, the six
+    together are 4.08 x it. Under a policy allowing 1 x (buffer.headroom_pool_oversubscription) render printed them,
+    exit 0, and the snippet's own lint warned BUF004; without a ratio from the policy or the switch it renders (BUF004
+    is then an unverified info)."""
+    folder, _ = _leaf1_with_cables(tmp_path, "10000m")
+    policy = tmp_path / "shp.yaml"
+    policy.write_text("name: shp\nextends: roce-dscp26\nbuffer:\n  headroom_pool_oversubscription: 1\n")
+    ran = losslessd("render", "--platform", "sonic", "--policy", str(policy), "--device", str(folder))
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout[-2000:]
+    assert "the 6 lossless PGs rendered need 9627648 B of xoff together, 4.08 x" in ran.stderr
+    assert "BUF004" in ran.stderr and "config_db.json:" in ran.stderr
+    fine = losslessd("render", "--platform", "sonic", "--device", str(folder))
+    assert fine.returncode == 0, fine.stderr

@@ -108,6 +108,36 @@ def _hash_lines_in_blocks(text: str) -> Iterator[int]:
             pending = []
 
 
+def _tab_width_lines(text: str) -> list[tuple[int, int, int]]:
+    """(line, its parent's line under tabs of 8 columns, under tabs of 1) for each line tree() nests under another
+    line depending on the width of a tab (0: the top level). tree() reads a tab as 8 columns, as a terminal shows it;
+    an editor set to 4 or 2 shows `<TAB>uc-tx-queue 0` above `      no priority` as its block, tree() the reverse: the
+    queue's settings read as the profile's, without a word (hostile round 16). The test is Python's for a TabError
+    (Python Language Reference, "Lexical analysis", Indentation: inconsistent when the meaning depends on the worth
+    of a tab in spaces, compared with tabs of 8 and of 1 column); a switch writes no tab in its configuration."""
+    if "\t" not in text:  # (most configs hold none: one C scan, not a Python pass over every line)
+        return []
+    found = []
+    wide: list[tuple[int, int]] = [(-1, 0)]  # (indent, line) of the open blocks, tabs of 8 and of 1
+    narrow: list[tuple[int, int]] = [(-1, 0)]
+    for number, raw in numbered_lines(text):
+        body = raw.strip()
+        if not body or body.startswith(COMMENT) or body == "exit":
+            continue
+        lead = raw[:len(raw) - len(raw.lstrip(" \t"))]
+        for stack, indent in ((wide, len(lead.expandtabs(8))), (narrow, len(lead.expandtabs(1)))):
+            while stack[-1][0] >= indent:
+                stack.pop()
+            stack.append((indent, number))
+        if wide[-2][1] != narrow[-2][1]:
+            found.append((number, wide[-2][1], narrow[-2][1]))
+    return found
+
+
+def _where(line: int) -> str:
+    return f"line {line}" if line else "no line (the top level)"
+
+
 _LEAF: list[Node] = []  # the children of every node tree() makes without any (never appended to)
 
 # Words of a queue's WRED/ECN setting (NX-OS `random-detect ... ecn`, EOS `random-detect ecn ...`, OS10 `random-detect
@@ -685,9 +715,24 @@ class TreeReader:
             self.issue(Node("", number), "a `#` line is no command of this switch (its configuration's comment lines "
                                          "begin with `!`), so the switch refuses it; it sets nothing, and the lines "
                                          "after it are read in the block it interrupts")
+        self.check_tabs(text)
         self.each(nodes, self.top, top=True)  # (a top-level block the reader passes over is a mode it does not read)
         self.check_prompts(nodes)
         self.check_truncated()
+
+    def check_tabs(self, text: str) -> None:
+        """One SYS002, at the first line whose block depends on the width of a tab (_tab_width_lines), naming how
+        many there are: the file is read with tabs of 8 columns, and those lines may be read in another block
+        than the one the operator sees."""
+        found = _tab_width_lines(text)
+        if found:
+            number, wide, narrow = found[0]
+            more = (f" (and {len(found) - 1} more line(s) from here on, the last line {found[-1][0]})" if found[1:]
+                    else "")
+            self.issue(Node("", number), "the indentation mixes tabs and spaces so that the block this line belongs to "
+                                         f"depends on a tab's width{more}: with tabs of 8 columns (as it is read) it "
+                                         f"is under {_where(wide)}, with tabs of 1 column under {_where(narrow)}; the "
+                                         "switch writes no tab: re-indent the lines with spaces")
 
     def check_prompts(self, nodes: list[Node]) -> None:
         """A top-level line that is a CLI prompt (`spine1#`, `leaf1(config-if)#show run`) with lines indented under

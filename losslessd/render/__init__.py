@@ -835,6 +835,41 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
     return int(min(max(value, low), high))
 
 
+def _check_headroom_fits(port: PortProfile, pg: SonicPg, pool_bytes: int | None, shared: int | None,
+                         where: dict) -> None:
+    """Refuse a lossless PG profile whose headroom the buffers it is written into cannot hold (hostile round 16: a
+    --device of 120 km cables got an xoff of 18,761,728 B per PG, more than its shared headroom pool's 2,359,296 B
+    and, six ports together, than the 47 MB pool; exit 0, and the snippet's own lint reported BUF004 as an error):
+    a PG's xoff above the shared headroom pool (``shared``: BUFFER_POOL xoff) is BUF004's "one pause overflows it",
+    and a PG's reserve (size, or xon + xoff where the pool has no shared headroom) above the whole pool is a buffer
+    no switch has. ``pg``: the port's profile (``port.sonic``); ``where``: the port's file and line."""
+    cable = f" ({port.speed_gbps:g} Gb/s" + (f", {port.cable_length_m:g} m of cable)" if port.cable_length_m is not None
+                                             else ")")
+    if shared and pg.xoff_bytes > shared:
+        raise InputError(f"port {port.name}: its lossless PG's xoff {pg.xoff_bytes} B{cable} is more than the shared "
+                         f"headroom pool (BUFFER_POOL|{POOL} xoff) holds, {shared} B: one pause would overflow it, so "
+                         "the snippet's own lint would report BUF004; a larger pool xoff in the config, or this port "
+                         "off the lossless priorities, is needed", **where)
+    reserve = pg.size_bytes if shared else max(pg.size_bytes, pg.xon_bytes + pg.xoff_bytes)
+    if pool_bytes is not None and reserve > pool_bytes:
+        raise InputError(f"port {port.name}: its lossless PG needs {reserve} B of buffer{cable}, more than the whole "
+                         f"ingress lossless pool's {pool_bytes} B: no switch can hold it; a larger pool (--pool-size), "
+                         "or this port off the lossless priorities, is needed", **where)
+
+
+def _check_shared_headroom(xoffs: list[int], shared: int, allowed: float | None, where: dict) -> None:
+    """Refuse rendered PGs whose xoff together over-subscribes the shared headroom pool past what the policy, else the
+    switch, allows (BUF004's ratio, in its order; none given: not judged, as BUF004 does). The rendered PGs alone:
+    the device's other lossless PGs only add to what its lint sums. ``where``: the first port's file and line."""
+    total = sum(xoffs)
+    if allowed and total > shared * allowed + 1e-9:
+        raise InputError(f"the {len(xoffs)} lossless PGs rendered need {total} B of xoff together, "
+                         f"{total / shared:.2f} x the shared headroom pool's {shared} B (BUFFER_POOL|{POOL} xoff; "
+                         f"allowed: {allowed:g} x), so the snippet's own lint would report BUF004; a pool xoff of at "
+                         f"least {math.ceil(total / allowed)} B, a larger allowed over-subscription "
+                         "(buffer.headroom_pool_oversubscription), or fewer lossless ports is needed", **where)
+
+
 def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, pool_mode: str,
                           congested: int, ports: int, priorities: int, where: dict) -> None:
     """Refuse thresholds that ECN004 would report on the snippet itself (headroom.marks_after_pfc, its gate and the
@@ -1133,9 +1168,16 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     # ECN004's load on the snippet: the policy's, else every lossless PG of the rendered ports (one pool), as its lint
     # counts them; what is rendered lints clean under its own default --fail-on warning (ECN004's break-even too).
     congested = pol.ecn.assumed_congested or max(1, len(rendered) * len(lossless))
+    shared = bufs.shared_headroom_bytes or (sku.pool_xoff_bytes if sku and bufs.asic is None else None)
     for prof, where in zip(rendered, places, strict=True):
+        if prof.sonic is not None:
+            _check_headroom_fits(prof, prof.sonic, pool_bytes, shared, where)
         if prof.kmin_bytes is not None and pool_bytes is not None and prof.sonic is not None:
             _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, len(rendered), len(lossless), where)
+    if shared and rendered:
+        xoffs = [prof.sonic.xoff_bytes for prof in rendered if prof.sonic is not None for _ in lossless]
+        allowed = pol.buffer.headroom_pool_oversubscription or bufs.over_subscribe_ratio
+        _check_shared_headroom(xoffs, shared, allowed, places[0])
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())
     # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).
