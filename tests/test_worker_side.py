@@ -1,11 +1,18 @@
 """What a worker works out of each device besides its findings (its RoCE-port selection, the link rules' port views,
 NIC007's parameters: losslessd.fabric._share) is taken from an earlier device where one is known to give the same,
-and is then exactly what the device gives on its own; a parallel lint's reports are those of one process."""
+and is then exactly what the device gives on its own; a parallel lint's reports are those of one process. A forked
+worker keeps the objects of the shares it is done with (it ends by os._exit, which frees nothing) until its peak
+RSS reaches its budget, and sends what it sends when it frees them."""
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
 import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import pytest
 
 from bench.lint_scale import generate
 from losslessd import fabric as fabric_mod
@@ -79,3 +86,45 @@ def test_the_reports_of_workers_are_those_of_one_process(tmp_path):
     assert [f.code for f in one.findings].count("NIC007") == 1
     for fmt in ("json", "text"):
         assert render(fmt, two, color=False) == render(fmt, one, color=False)
+
+
+def _in_worker(tasks: list[tuple], peaks: list[int] | None) -> tuple[list[bytes], list[int], bool]:
+    """In a forked worker: each task as _lint_share runs it (its peak RSS read from ``peaks``, else the real one),
+    what it sent, how many shares it kept after each, and whether the collector was told to leave them alone."""
+    if peaks is not None:
+        fabric_mod._peak_rss = iter(peaks).__next__
+    sent, kept = [], []
+    for task in tasks:
+        sent.append(fabric_mod._lint_share(task))
+        kept.append(len(fabric_mod._kept))
+    return sent, kept, gc.get_freeze_count() > 0
+
+
+def _worker_run(tasks: list[tuple], peaks: list[int] | None = None) -> tuple[list[bytes], list[int], bool]:
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        return pool.submit(_in_worker, tasks, peaks).result()
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork start method here")
+def test_a_forked_worker_keeps_its_shares_objects_until_its_budget_and_sends_the_same(tmp_path):
+    """Shares of the fleet run in one forked worker: with no budget nothing is kept; with one, shares are kept while
+    the peak RSS after them is under it, and once it is reached the kept set stops growing (a fleet larger than the
+    budget); with the real RSS and a budget far above it every share is kept. What the worker sends is the same
+    byte for byte whatever it keeps."""
+    folder = _fleet(tmp_path)
+    shares = fabric_mod._shares(fabric_mod._Inputs([folder]).groups, 8)
+    assert len(shares) >= 5
+
+    def tasks(keep: int) -> list[tuple]:
+        return fabric_mod._tasks(shares, False, load_policy("roce-dscp26"), RULES, None, True, keep)
+
+    freed, none_kept, _ = _worker_run(tasks(0))
+    assert none_kept == [0] * len(shares)
+    mib = fabric_mod.MIB
+    sent, kept, frozen = _worker_run(tasks(35 * mib), [mib * (10 + 10 * i) for i in range(len(shares))])
+    assert kept == [1, 2, 3] + [3] * (len(shares) - 3) and frozen
+    assert sent == freed
+    sent, kept, frozen = _worker_run(tasks(1 << 40))  # (1 TiB)
+    assert kept == list(range(1, len(shares) + 1)) and frozen
+    assert sent == freed
+
