@@ -737,8 +737,13 @@ def _plain_finding(f: Finding) -> Finding:
 # shares they are done with (a share's model, CONFIG_DB entries, decoded tables and text). A forked worker ends by
 # os._exit, which frees nothing, so freeing them only cost its CPU: 99-147 us a bench switch, 6-12 us a host,
 # on the last share's critical path too (docs/lint-at-scale.md, "Session 38, part e"). Kept, 200 bench switches and
-# 1,600 hosts hold about 56 MB (bench/lint_scale.py N=2,000: about 330 MB a worker of two; see "Session 39, part a").
+# 1,600 hosts hold about 56 MB (bench/lint_scale.py N=2,000: 376-396 MB a worker of two; "Session 39, part a").
 KEEP_MB = 768
+# ... while the worker's system CPU is at most this part of its user CPU. What is kept is memory the worker has not
+# touched, each 4 kB page a fault (a kept bench switch 64, a host 2): on this 2-core VM 2 us each at load 3-5 and up
+# to 15 us under load, where they cost more than the freeing saves (about a tenth of a switch's user CPU). A worker
+# that frees its shares spends 4-5 % of its CPU in the system ("Session 39, part a").
+KEEP_SYSTEM_PART = 0.1
 
 # In a forked worker: each share's objects, kept until the worker ends (while its peak RSS is under its budget).
 _kept: list[list] = []
@@ -748,8 +753,8 @@ def _lint_share(task: tuple) -> bytes:
     """A worker's share: parse these groups, run the local rules (grouped as in a serial run), and return per
     group its SYS001 or SYS900 issue, or (header, findings, selection, facts per fabric rule code, rule crashes),
     pickled. The worker reads within the limits this process reads with (a spawned worker does not inherit them),
-    and keeps the share's objects instead of freeing them while its peak RSS is under ``keep`` bytes (0: a spawned
-    worker, whose interpreter frees them at its end anyway)."""
+    and keeps the share's objects instead of freeing them while its peak RSS is under ``keep`` bytes and keeping
+    them costs less than freeing (_keeps; ``keep`` 0: a spawned worker, whose interpreter frees them at its end)."""
     import pickle  # (pickle and the pool: a parallel lint's only, not a small one's start)
 
     limit, keep, *args = task
@@ -759,7 +764,7 @@ def _lint_share(task: tuple) -> bytes:
             # Pickled here, with the collector still paused: pickled by the pool, after, the share's objects were
             # scanned again and again (45,000 findings: 0.5 s to pickle and 0.4 s to read back instead of 0.15 each).
             sent = pickle.dumps(_share(held, *args), protocol=pickle.HIGHEST_PROTOCOL)
-            if keep and _peak_rss() < keep:
+            if keep and _keeps(keep):
                 _kept.append(held)
                 hold()
             return sent
@@ -767,12 +772,20 @@ def _lint_share(task: tuple) -> bytes:
         raise DescribedError(describe_exception(exc)) from exc  # (--debug shows the worker's traceback)
 
 
-def _peak_rss() -> int:
-    """This process's peak resident memory, in bytes."""
+def _keeps(keep: int) -> bool:
+    """Whether a worker keeps the share it is done with: its peak RSS under ``keep`` bytes, and its page faults (its
+    system CPU) still cheaper than freeing (KEEP_SYSTEM_PART)."""
+    peak, user, system = _usage()
+    return peak < keep and system <= KEEP_SYSTEM_PART * user
+
+
+def _usage() -> tuple[int, float, float]:
+    """This process's peak resident memory in bytes, and its user and system CPU in seconds."""
     import resource  # (Unix, as fork is)
 
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024  # (macOS counts bytes, Linux kB)
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    peak = use.ru_maxrss if sys.platform == "darwin" else use.ru_maxrss * 1024  # (macOS counts bytes, Linux kB)
+    return peak, use.ru_utime, use.ru_stime
 
 
 def _share(held: list, groups: list, fmt: str | None, policy: Policy, local_rules: list[type[Rule]],
