@@ -745,7 +745,7 @@ KEEP_MB = 768
 # that frees its shares spends 4-5 % of its CPU in the system ("Session 39, part a").
 KEEP_SYSTEM_PART = 0.1
 
-# In a forked worker: each share's objects, kept until the worker ends (while its peak RSS is under its budget).
+# In a forked worker: each share's objects that _keeps let it keep, until the worker ends.
 _kept: list[list] = []
 
 
