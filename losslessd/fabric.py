@@ -22,6 +22,7 @@ import functools
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
 from operator import attrgetter
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import collect, topology
 from .errors import DescribedError, InputError, describe_exception, internal_error_message
-from .gcpause import gc_paused
+from .gcpause import gc_paused, hold
 from .limits import MIB, file_limit_mb, max_file_bytes, os_reason
 from .lint.engine import Context, LintResult, _Grouper, device_findings, is_local, run
 from .lint.finding import Finding
@@ -758,28 +759,68 @@ def _plain_finding(f: Finding) -> Finding:
     return f
 
 
+# The peak resident memory, in MB, that a lint's forked workers may reach between them keeping the objects of the
+# shares they are done with (a share's model, CONFIG_DB entries, decoded tables and text). A forked worker ends by
+# os._exit, which frees nothing, so freeing them only cost its CPU: 99-147 us a bench switch, 6-12 us a host,
+# on the last share's critical path too (docs/lint-at-scale.md, "Session 38, part e"). Kept, 200 bench switches and
+# 1,600 hosts hold about 56 MB (bench/lint_scale.py N=2,000: 376-396 MB a worker of two; "Session 39, part a").
+KEEP_MB = 768
+# ... while the worker's system CPU is at most this part of its user CPU. What is kept is memory the worker has not
+# touched, each 4 kB page a fault (a kept bench switch 64, a host 2): on this 2-core VM 2 us each at load 3-5 and up
+# to 15 us under load, where they cost more than the freeing saves (about a tenth of a switch's user CPU). A worker
+# that frees its shares spends 4-5 % of its CPU in the system ("Session 39, part a").
+KEEP_SYSTEM_PART = 0.1
+
+# In a forked worker: each share's objects that _keeps let it keep, until the worker ends.
+_kept: list[list] = []
+
+
 def _lint_share(task: tuple) -> bytes:
     """A worker's share: parse these groups, run the local rules (grouped as in a serial run), and return per
     group its SYS001 or SYS900 issue, or (header, findings, selection, facts per fabric rule code, rule crashes),
-    pickled. The worker reads within the limits this process reads with (a spawned worker does not inherit them)."""
+    pickled. The worker reads within the limits this process reads with (a spawned worker does not inherit them),
+    and keeps the share's objects instead of freeing them while its peak RSS is under ``keep`` bytes and keeping
+    them costs less than freeing (_keeps; ``keep`` 0: a spawned worker, whose interpreter frees them at its end)."""
     import pickle  # (pickle and the pool: a parallel lint's only, not a small one's start)
 
-    limit, *args = task
+    limit, keep, *args = task
     try:
         with file_limit_mb(None if limit is None else limit / MIB), gc_paused():
+            held: list = []
             # Pickled here, with the collector still paused: pickled by the pool, after, the share's objects were
             # scanned again and again (45,000 findings: 0.5 s to pickle and 0.4 s to read back instead of 0.15 each).
-            return pickle.dumps(_share(*args), protocol=pickle.HIGHEST_PROTOCOL)
+            sent = pickle.dumps(_share(held, *args), protocol=pickle.HIGHEST_PROTOCOL)
+            if keep and _keeps(keep):
+                _kept.append(held)
+                hold()
+            return sent
     except Exception as exc:  # a bug outside any rule: this process's line for it, exit 3 there
         raise DescribedError(describe_exception(exc)) from exc  # (--debug shows the worker's traceback)
 
 
-def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type[Rule]], fact_rules: list[type[Rule]],
-           grouping: bool, codes: frozenset[str]) -> list[tuple]:
+def _keeps(keep: int) -> bool:
+    """Whether a worker keeps the share it is done with: its peak RSS under ``keep`` bytes, and its page faults (its
+    system CPU) still cheaper than freeing (KEEP_SYSTEM_PART)."""
+    peak, user, system = _usage()
+    return peak < keep and system <= KEEP_SYSTEM_PART * user
+
+
+def _usage() -> tuple[int, float, float]:
+    """This process's peak resident memory in bytes, and its user and system CPU in seconds."""
+    import resource  # (Unix, as fork is)
+
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    peak = use.ru_maxrss if sys.platform == "darwin" else use.ru_maxrss * 1024  # (macOS counts bytes, Linux kB)
+    return peak, use.ru_utime, use.ru_stime
+
+
+def _share(held: list, groups: list, fmt: str | None, policy: Policy, local_rules: list[type[Rule]],
+           fact_rules: list[type[Rule]], grouping: bool, codes: frozenset[str]) -> list[tuple]:
     outcomes = [parse_one(name, files, fmt) for name, files in groups]
     devices = {str(i): d for i, d in enumerate(outcomes) if isinstance(d, Device)}
     ctx = Context(Fabric(devices=devices), policy, codes=codes)
     grouper = _Grouper(ctx) if grouping else None
+    held += (outcomes, ctx, grouper)  # (the share's objects: _lint_share keeps them or lets them go)
     found: dict[str, list[Finding]] = {key: [] for key in devices}  # per device, rule after rule
     for rule_cls in local_rules:
         rule = rule_cls()
@@ -897,19 +938,12 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    local_rules = [r for r in rules if is_local(r, inputs.spec is not None)]
-    # (the path rules read nothing without a topology: no routing, no paths to follow)
-    fact_rules = [r for r in rules if r not in local_rules and r.device_facts is not Rule.device_facts
-                  and (inputs.spec is not None or not r.topology_only)]
-    shares = _shares(groups, workers)
-    try:
-        limit: int | None = max_file_bytes()
-    except InputError:
-        limit = None  # LOSSLESSD_MAX_FILE_MB is unusable: each worker's reads say so, as this process's would
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    shares = _shares(groups, workers)
+    tasks = _tasks(shares, inputs.spec is not None, policy, rules, fmt, grouping,
+                   KEEP_MB * MIB // workers if method == "fork" else 0)
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
-        results = pool.map(_lint_share, [(limit, share, fmt, policy, local_rules, fact_rules, grouping,
-                                           frozenset(r.code for r in rules)) for share in shares])
+        results = pool.map(_lint_share, tasks)
         # The fabric is built as the shares come back (between them this process waits for the workers).
         try:
             fabric = inputs.fabric(_arrivals(shares, results, fmt, reading))
@@ -919,8 +953,24 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
         # Every share is back: the fabric rules run while the workers exit (waiting for them took 18 ms at N=2,000,
         # after the last share, when nothing else runs).
         pool.shutdown(wait=False)
-    return run(fabric, policy, rules, baseline, grouping=grouping, local=_Local({r.code for r in local_rules}),
-               progress=checking)
+    return run(fabric, policy, rules, baseline, grouping=grouping,
+               local=_Local({r.code for r in rules if is_local(r, inputs.spec is not None)}), progress=checking)
+
+
+def _tasks(shares: list[list[_Group]], topology: bool, policy: Policy, rules: list[type[Rule]], fmt: str | None,
+           grouping: bool, keep: int) -> list[tuple]:
+    """Each share's task for _lint_share; ``keep``: the peak RSS in bytes under which a worker keeps the objects of
+    the shares it is done with (0: it frees them)."""
+    local_rules = [r for r in rules if is_local(r, topology)]
+    # (the path rules read nothing without a topology: no routing, no paths to follow)
+    fact_rules = [r for r in rules if r not in local_rules and r.device_facts is not Rule.device_facts
+                  and (topology or not r.topology_only)]
+    try:
+        limit: int | None = max_file_bytes()
+    except InputError:
+        limit = None  # LOSSLESSD_MAX_FILE_MB is unusable: each worker's reads say so, as this process's would
+    codes = frozenset(r.code for r in rules)
+    return [(limit, keep, share, fmt, policy, local_rules, fact_rules, grouping, codes) for share in shares]
 
 
 def _arrivals(shares: list[list[_Group]], results: Iterable[bytes], fmt: str | None,

@@ -6,6 +6,19 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+# Set by hold(): this process keeps what it froze for the rest of its life.
+_holding = False
+
+
+def hold() -> None:
+    """Freeze every object the collector tracks, for good: a forked lint worker keeps its shares' objects until
+    it ends (fabric._lint_share), and the collector must not scan them again (a full collection of a few hundred
+    MB of them would cost more than freeing them). From then on gc_paused freezes what it made too, instead of
+    asking how many objects are frozen (gc.get_freeze_count walks them all)."""
+    global _holding
+    gc.freeze()
+    _holding = True
+
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
@@ -23,7 +36,9 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
-            if gc.get_freeze_count() == 0:
+            if _holding:
+                gc.freeze()
+            elif gc.get_freeze_count() == 0:
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()

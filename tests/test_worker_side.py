@@ -1,11 +1,19 @@
 """What a worker works out of each device besides its findings (its RoCE-port selection, the link rules' port views,
 NIC007's parameters: losslessd.fabric._share) is taken from an earlier device where one is known to give the same,
-and is then exactly what the device gives on its own; a parallel lint's reports are those of one process."""
+and is then exactly what the device gives on its own; a parallel lint's reports are those of one process. A forked
+worker keeps the objects of the shares it is done with (it ends by os._exit, which frees nothing) until its peak
+RSS reaches its budget, and while its page faults cost it less than freeing, and sends what it sends when it frees
+them."""
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
 import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import pytest
 
 from bench.lint_scale import generate, host_capture
 from losslessd import fabric as fabric_mod
@@ -139,3 +147,49 @@ def test_a_queues_scheduler_keyed_in_place_keys_ports_as_its_token_did(monkeypat
     two.queues[3].scheduler.weight += 1
     keys = Keys()
     assert keys.port(one) != keys.port(two)
+def _in_worker(tasks: list[tuple], usage: list[tuple] | None) -> tuple[list[bytes], list[int], bool]:
+    """In a forked worker: each task as _lint_share runs it (its peak RSS and CPU read from ``usage``, else the real
+    ones), what it sent, how many shares it kept after each, and whether the collector was told to leave them alone."""
+    if usage is not None:
+        fabric_mod._usage = iter(usage).__next__
+    sent, kept = [], []
+    for task in tasks:
+        sent.append(fabric_mod._lint_share(task))
+        kept.append(len(fabric_mod._kept))
+    return sent, kept, gc.get_freeze_count() > 0
+
+
+def _worker_run(tasks: list[tuple], usage: list[tuple] | None = None) -> tuple[list[bytes], list[int], bool]:
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        return pool.submit(_in_worker, tasks, usage).result()
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork start method here")
+def test_a_forked_worker_keeps_its_shares_objects_until_its_budget_and_sends_the_same(tmp_path):
+    """Shares of the fleet run in one forked worker: with no budget nothing is kept; with one, shares are kept while
+    the peak RSS after them is under it, and once it is reached the kept set stops growing (a fleet larger than the
+    budget); none is kept while the worker's system CPU (its page faults) is over KEEP_SYSTEM_PART of its user CPU;
+    and with the real usage and a budget of 1 TiB. What the worker sends is the same byte for byte whatever it
+    keeps."""
+    folder = _fleet(tmp_path)
+    shares = fabric_mod._shares(fabric_mod._Inputs([folder]).groups, 8)
+    assert len(shares) >= 5
+
+    def tasks(keep: int) -> list[tuple]:
+        return fabric_mod._tasks(shares, False, load_policy("roce-dscp26"), RULES, None, True, keep)
+
+    freed, none_kept, _ = _worker_run(tasks(0))
+    assert none_kept == [0] * len(shares)
+    mib = fabric_mod.MIB
+    rss = [(mib * (10 + 10 * i), 1.0, 0.0) for i in range(len(shares))]
+    sent, kept, frozen = _worker_run(tasks(35 * mib), rss)
+    assert kept == [1, 2, 3] + [3] * (len(shares) - 3) and frozen
+    assert sent == freed
+    # Page faults dearer than freeing (system CPU over KEEP_SYSTEM_PART of user CPU): shares 2 and 3 are freed.
+    faults = [(mib, 1.0, 0.0), (mib, 1.0, 0.5), (mib, 1.0, 0.11)] + [(mib, 1.0, 0.1)] * (len(shares) - 3)
+    sent, kept, frozen = _worker_run(tasks(35 * mib), faults)
+    assert kept == [1, 1, 1] + list(range(2, len(shares) - 1)) and frozen
+    assert sent == freed
+    sent, _, _ = _worker_run(tasks(1 << 40))  # (1 TiB; kept as the real faults allow)
+    assert sent == freed
+
