@@ -1149,3 +1149,15 @@ def test_a_hook_naming_its_port_only_in_a_case_pattern_says_why_nothing_is_check
     assert len(said) == 1 and said[0].source.line == 3 and "a capture of mce0" in said[0].message
     (tmp_path / "hook").write_text(text)
     assert api.lint([tmp_path / "hook"], "roce-dscp26").outcome(False).code == 2
+
+
+def test_a_sysfs_value_line_of_a_long_blank_run_is_read_in_linear_time():
+    """A value line ending in 200,000 blanks then a word (hostile input): read at once, not in the run's length
+    squared (a lazy value before trailing blanks took minutes)."""
+    import time
+
+    text = "/sys/class/net/ens1f0/ecn/roce_np/cnp_dscp:" + " " * 200_000 + "x\n/sys/class/net/ens1f0/mtu = 9000\n"
+    start = time.process_time()
+    host = parse_text("dump.txt", text)
+    assert time.process_time() - start < 2
+    assert host.ports["ens1f0"].mtu_bytes == 9000 and host.ports["ens1f0"].nic_ecn.cnp_dscp is None

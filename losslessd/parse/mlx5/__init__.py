@@ -62,8 +62,10 @@ _BARE_TC = lazy(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
 # A sysfs file and its value printed one a line, as `grep -r . DIR` prints them (`PATH:VALUE`) or as a query script
 # echoes them (`PATH = VALUE`, maybe after a label of its own: `ECN Enabled for priority 3: PATH = 1`): read as a
 # `cat PATH` of that file, its port named by the path.
-_DUMP_LINE = lazy(r"^[ \t]*(?:[^/\n:]{1,80}:[ \t]+)?(?P<path>/sys/[\w./+@-]{1,200}?)(?:[ \t]*=[ \t]*|:)"
-                  r"(?P<value>[^\n]*?)[ \t\r]*$")
+# (the value up to the line's end, its blanks stripped after: a lazy value before `[ \t]*$` cost a long blank run its
+# length squared)
+_DUMP_LINE = lazy(r"^[ \t]*(?:[^/\n:]{1,80}:[ \t]+)?(?P<path>/sys/[\w./+@-]{1,200})(?:[ \t]*=[ \t]*|:)"
+                  r"(?P<value>[^\n]*)$")
 _BARE_PFC = lazy(r"^\s*PFC configuration:\s*$", re.M)
 # A terminal prompt before a command: `$ `, `# `, `user@host:~$ `, `[root@host ~]# `, or `+ ` (bash `set -x`).
 _PROMPT_LINE = lazy(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
@@ -262,8 +264,8 @@ def _is_sysfs_dump(text: str) -> bool:
     script's `PATH = VALUE` lines), one of them a file only an RDMA host has (mlx5's ecn/ files, an RDMA device's
     traffic class, RDMA-CM's default TOS)."""
     head = text[:65536]
-    lines = [line for line in head.split("\n") if line.strip()]
-    dumps = [m for line in lines[:2000] if (m := _DUMP_LINE.match(line))]
+    lines = [line for line in head.split("\n") if line.strip()][:2000]
+    dumps = [m for line in lines if (m := _DUMP_LINE.match(line))]
     return bool(lines) and len(dumps) == len(lines) and any(_RDMA_SYSFS.search(m.group("path")) or "/rdma_cm/"
                                                            in m.group("path") for m in dumps)
 
@@ -274,7 +276,7 @@ def _dump_sections(lines: list[str], start: int) -> tuple[list[Section], list[st
     sections, rest = [], list(lines)
     for i in range(start, len(lines)):
         if (m := _DUMP_LINE.match(lines[i])) and _PATH_RE.search(m.group("path")):
-            sections.append(Section(f"cat {m.group('path')}", m.group("value"), i + 1))
+            sections.append(Section(f"cat {m.group('path')}", m.group("value").strip(), i + 1))
             rest[i] = ""
     return sections, rest
 
