@@ -1161,3 +1161,19 @@ def test_a_sysfs_value_line_of_a_long_blank_run_is_read_in_linear_time():
     host = parse_text("dump.txt", text)
     assert time.process_time() - start < 2
     assert host.ports["ens1f0"].mtu_bytes == 9000 and host.ports["ens1f0"].nic_ecn.cnp_dscp is None
+
+
+def test_a_case_arms_variable_is_the_arms_one_name():
+    """bash(1) case: in the arm `mce0)` of `case "$IFACE" in` the word matched the pattern, so `$IFACE` is mce0 there
+    (ifupdown(8) runs a hook with IFACE set to the interface it brings up). Before: `mlnx_qos -i "$IFACE" ...` in the
+    arm was a port known only at run time, nothing checked. An arm that assigns the variable itself, or a pattern of
+    several names, keeps the reading it had."""
+    text = ('#!/bin/sh\ncase "$IFACE" in\n    mce0)\n        mlnx_qos -i "$IFACE" --trust dscp --pfc 0,0,0,1,0,0,0,0\n'
+            '        echo 1 > /sys/class/net/${IFACE}/ecn/roce_np/enable/3\n        ;;\n'
+            '    mce1)\n        IFACE=mce9\n        mlnx_qos -i $IFACE --trust pcp\n        ;;\n'
+            '    mce2|mce3) mlnx_qos -i $IFACE --trust pcp ;;\nesac\n')
+    host = parse_text("hook", text)
+    assert sorted(host.ports) == ["mce0", "mce9"]
+    port = host.ports["mce0"]
+    assert (port.trust.value, port.pfc_enabled, port.nic_ecn.np_enabled) == ("dscp", [3], {3: True})
+    assert any(i.code == "SYS004" and i.source.line == 3 and "$IFACE read as mce0" in i.message for i in host.issues)

@@ -408,11 +408,17 @@ class _Host:
             self._issue("the script has if/case/while blocks (or a loop over words known at run time): each command "
                         "in them is read as if it ran once, in order "
                         "(what runs on the host depends on its conditions)", inp.path, None, code="SYS004")
+        arms = _case_arms(inp.text)
+        text, named = _arm_values(inp.text, arms)
+        for at, name, value in named:
+            self._issue(f"${name} read as {value} in the `{value})` arm of `case` (line {at}): the word matched the "
+                        "pattern there (an ifupdown hook gets IFACE, the port it brings up)", inp.path, at,
+                        code="SYS004")
         ran = set()
-        for n, words, line in script.commands(inp.text, inp.path):
+        for n, words, line in script.commands(text, inp.path):
             self._script_command(n, words, line, inp.path)
             ran.add(n)
-        self.arms += [(inp.path, at, word, pattern) for at, stop, word, pattern in _case_arms(inp.text)
+        self.arms += [(inp.path, at, word, pattern) for at, stop, word, pattern in arms
                       if any(at <= n < stop for n in ran)]
 
     def _script_command(self, n: int, words: list[str] | None, line: str, path: str) -> None:
@@ -970,6 +976,30 @@ def _case_arms(text: str) -> list[tuple[int, int, str, str]]:
         if word is not None and line.strip().startswith("esac"):
             word = None
     return arms
+
+
+_ARM_WORD = lazy(r'^"?\$\{?(\w+)\}?"?$')
+
+
+def _arm_values(text: str, arms: list[tuple[int, int, str, str]]) -> tuple[str, list[tuple[int, str, str]]]:
+    """``text`` with `$VAR` (`${VAR}`) written as NAME in the arm `NAME)` of a `case "$VAR" in` whose pattern is one
+    name (bash(1) case: the word matched it, so that is VAR's value there), unless a line of the arm assigns VAR or
+    quotes with `'` (where `$VAR` is no expansion); and (line, VAR, NAME) of each arm so read."""
+    lines, named = text.split("\n"), []
+    for at, stop, word, pattern in arms:
+        m = _ARM_WORD.match(word)
+        if m is None or "|" in pattern:
+            continue
+        var = m.group(1)
+        body = range(at - 1, min(stop - 1, len(lines)))
+        use = re.compile(rf"\$(?:\{{{var}\}}|{var}\b)")
+        if any(re.search(rf"(?:^|[\s;&|(]){var}=", lines[i]) or "'" in lines[i] for i in body) or \
+                not any(use.search(lines[i]) for i in body):
+            continue
+        for i in body:
+            lines[i] = use.sub(pattern, lines[i])
+        named.append((at, var, pattern))
+    return "\n".join(lines), named
 
 
 def _capture_steps(sections: list[Section]) -> list[tuple]:
