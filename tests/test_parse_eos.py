@@ -1507,26 +1507,55 @@ def test_a_watchdog_line_not_read_leaves_the_watchdog_unknown(tmp_path):
     assert {f.severity.value for f in wdg if f.port == "Ethernet1"} == {"info"}
 
 
-def test_a_queue_binding_not_read_leaves_the_queues_marking_unknown(tmp_path):
-    """Round 18: a RoCEv2 design document's EOS port binds `service-policy type tx-queue output NAME` (EOS User
-    Manual, QoS chapter: a port binds `service-policy type qos input` or `type pbr`; this one is not read). The SYS002
-    said what it sets on the port's queues is unknown, yet with no tx-queue line of its own queue 3 read as not
-    marking (ECN001 error "does not mark ECN"). Now a queue no line sets has unknown marking (ECN001 info); a queue
-    whose own `random-detect ecn` line is read keeps it, and a port without the binding keeps the default (off)."""
-    bad = "service-policy type tx-queue output AI-EGRESS-QUEUE"
-    text = "\n".join(["hostname sw1", "interface Ethernet1", "   no switchport", "   qos trust dscp",
+@pytest.mark.parametrize(("bad", "marking", "severity"), [
+    # EOS has no tx-queue policy-map (its types: quality-of-service, pbr, copp, pdp; AVD writes no other): refused
+    ("service-policy type tx-queue output AI-EGRESS-QUEUE", False, "error"),
+    ("service-policy type qos output EGRESS", None, "info"),  # a qos type, output: not read, so unknown
+])
+def test_a_queue_binding_not_read_leaves_the_queues_marking_unknown(tmp_path, bad, marking, severity):
+    """Round 18: a RoCEv2 design document's EOS port binds `service-policy type tx-queue output NAME` to its `policy-map
+    type tx-queue NAME`. Session 39 part a left the port's queue 3 marking unknown (ECN001 info); but EOS has no
+    tx-queue policy-map, so the switch refuses both lines and the queue keeps EOS's default (no marking): ECN001 is an
+    error again, and each SYS002 says the switch refuses the line. A binding of a type EOS has but losslessd does not
+    read still leaves a queue no line sets unknown; a queue whose own `random-detect ecn` line is read keeps it, and a
+    port without the binding keeps the default (off)."""
+    text = "\n".join(["hostname sw1", "policy-map type tx-queue AI-EGRESS-QUEUE", "   class tx-queue 3",
+                      "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 3000 kbytes",
+                      "interface Ethernet1", "   no switchport", "   qos trust dscp",
                       "   priority-flow-control on", "   priority-flow-control priority 3 no-drop", f"   {bad}",
                       "   uc-tx-queue 4",
                       "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes",
                       "interface Ethernet2", "   no switchport", "   qos trust dscp", "   priority-flow-control on",
                       "   priority-flow-control priority 3 no-drop", ""])
     device = parse(text)
-    assert ("SYS002", line_of(text, bad)) in {(i.code, i.source.line) for i in device.issues}
+    issues = {i.source.line: i.message for i in device.issues if i.code == "SYS002"}
+    assert ("the switch refuses" in issues[line_of(text, bad)]) is (marking is False)
+    assert "the switch refuses this line and the lines under it" in issues[2]
     first, second = device.ports["Ethernet1"], device.ports["Ethernet2"]
-    assert first.queues[3].ecn.ecn_enabled is None and first.queues[3].ecn.source.line == line_of(text, bad)
+    assert first.queues[3].ecn.ecn_enabled is marking
     assert first.queues[4].ecn.ecn_enabled is True  # (its own line, read)
     assert second.queues[3].ecn.ecn_enabled is False
     (tmp_path / "sw1.cfg").write_text(text, encoding="utf-8")
     ecn = {f.port: f.severity.value for f in lint([tmp_path / "sw1.cfg"], "roce-dscp26").findings
            if f.code == "ECN001"}
-    assert ecn == {"Ethernet1": "info", "Ethernet2": "error"}
+    assert ecn == {"Ethernet1": severity, "Ethernet2": "error"}
+
+
+def test_a_global_watchdog_line_of_no_eos_form_is_refused_and_changes_no_port():
+    """A design page's `priority-flow-control pause watchdog default action drop timer 200 milliseconds
+    polling-interval 50 milliseconds`: EOS User Manual, "DCBX and Flow Control", takes `... pause watchdog default
+    timeout|recovery-time|polling-interval SECONDS` one timer a line and `... pause watchdog action ACTION`. Before:
+    "not a priority-flow-control command losslessd knows"; now the SYS002 names the forms EOS takes and says the
+    switch refuses the line; the port's own watchdog line still starts it, with EOS's default timers."""
+    bad = ("priority-flow-control pause watchdog default action drop timer 200 milliseconds polling-interval 50 "
+           "milliseconds")
+    text = "\n".join(["hostname sw1", bad, "priority-flow-control pause watchdog default timeout 200 milliseconds",
+                      "interface Ethernet1", "   qos trust dscp", "   priority-flow-control on",
+                      "   priority-flow-control priority 3 no-drop", "   priority-flow-control pause watchdog", ""])
+    device = parse(text)
+    issues = {i.source.line: i.message for i in device.issues if i.code == "SYS002"}
+    assert set(issues) == {2, 3}
+    assert all("the switch refuses this line" in m and "default timeout|recovery-time|polling-interval SECONDS" in m
+               for m in issues.values())
+    watchdog = device.ports["Ethernet1"].watchdog
+    assert watchdog.enabled is True and watchdog.detection_time_ms != 200

@@ -1077,3 +1077,103 @@ def test_benchmarks_and_file_modes_in_a_host_script_are_not_lines_left_unread():
     assert host.ports["ens3f0"].pfc_enabled == [3]
     skipped = sorted(i.source.line for i in host.issues if i.code == "SYS002")
     assert skipped == [9, 10]  # (systemctl; the redirect into sysfs)
+
+
+# A query script's report of a host (a Kubernetes RDMA QoS guide's `rdma-qos.sh q`): its own header line, `mlnx_qos -i
+# IF` lines it greps out, then each sysfs file as `LABEL: PATH = VALUE`; and the same files as `grep -r . DIR` prints
+# them (`PATH:VALUE`) or bare `PATH = VALUE`. Files and values: NVIDIA MLNX_OFED user manual, "Explicit Congestion
+# Notification" (ecn/roce_np|roce_rp/enable/N 0 or 1, roce_np/cnp_dscp) and "RoCE" (tc/1/traffic_class, which MLNX_OFED
+# prints as `Global tclass=N`); ours: ens1f0, mlx5_2, priority 3, CNP DSCP 48, traffic class 106 (DSCP 26, ECT(0)).
+def _sysfs_report(form: str) -> str:
+    lines = []
+    for n in range(8):
+        for point in ("np", "rp"):
+            path, on = f"/sys/class/net/ens1f0/ecn/roce_{point}/enable/{n}", int(n == 3)
+            lines.append(form.format(label=f"ECN Enabled for priority {n}", path=path, value=on))
+    lines.append(form.format(label="QOS for CNP", path="/sys/class/net/ens1f0/ecn/roce_np/cnp_dscp", value=48))
+    lines.append(form.format(label="QOS for rdma", path="/sys/class/infiniband/mlx5_2/tc/1/traffic_class",
+                             value="Global tclass=106"))
+    return "\n".join(lines) + "\n"
+
+
+_QUERY_HEAD = ("======== show configuration for device ens1f0 / mlx5_2========\nPriority trust state: dscp\n"
+               "PFC configuration:\n        priority    0   1   2   3   4   5   6   7\n"
+               "        enabled     0   0   0   1   0   0   0   0   \n"
+               "        buffer      0   0   0   1   0   0   0   0   \n")
+
+
+@pytest.mark.parametrize("text", [
+    _QUERY_HEAD + _sysfs_report("{label}: {path} = {value}"),
+    _sysfs_report("{path} = {value}"),
+    _sysfs_report("{path}:{value}"),
+])
+def test_sysfs_path_and_value_lines_are_read_on_the_port_their_path_names(text):
+    """`PATH = VALUE` and `PATH:VALUE` lines, labelled or not, are the sysfs reads they print, on the port the path
+    names (before: the query script's report was a bare mlnx_qos output of port `eth?` whose 20 such lines were "not
+    understood", DCQCN and the traffic class unknown; without its mlnx_qos lines the file was SYS001, exit 2)."""
+    assert detect(Input("q.txt", text)) == "linux_mlx5"
+    host = parse_text("q.txt", text)
+    assert list(host.ports) == ["ens1f0"]
+    ecn = host.ports["ens1f0"].nic_ecn
+    assert ecn.np_enabled == ecn.rp_enabled == {n: n == 3 for n in range(8)}
+    assert (ecn.cnp_dscp, host.rdma_traffic_class) == (48, 106)
+    if text.startswith("===="):
+        assert host.ports["ens1f0"].pfc_enabled == [3]
+        assert not any("not understood" in i.message and "ECN Enabled" in i.message for i in host.issues)
+
+
+def test_sysfs_lines_of_several_ports_leave_the_tools_output_unnamed():
+    """A report of two ports reads each path on its own port; the mlnx_qos lines, which no path names, stay `eth?`
+    and the SYS004 names the ports the paths give."""
+    text = (_QUERY_HEAD + _sysfs_report("{label}: {path} = {value}")
+            + "QOS for CNP: /sys/class/net/ens1f1/ecn/roce_np/cnp_dscp = 48\n")
+    host = parse_text("q.txt", text)
+    assert sorted(host.ports) == ["ens1f0", "ens1f1", mlx5.PLACEHOLDER_PORT]
+    assert any("its sysfs paths name ens1f0, ens1f1" in i.message for i in host.issues)
+
+
+@pytest.mark.parametrize("arm", [
+    "    mce0)\n        echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class\n"
+    "        cma_roce_tos -d mlx5_0 -t 106\n        ;;\n",
+    "    (mce0|mce1) mlnx_qos -i \"$IFACE\" --trust dscp ;;\n",
+])
+def test_a_hook_naming_its_port_only_in_a_case_pattern_says_why_nothing_is_checked(tmp_path, arm):
+    """An NFS over RDMA guide's ifupdown hook (round 18) sets RoCE's TOS only in the `mce0)` arm of `case "$IFACE" in`
+    (ifupdown(8): a hook runs with IFACE set to the interface brought up). Before: SYS002 "names no interface known
+    before it runs", which named neither the arm nor what to do. Now the SYS002 names the arm's line and pattern and
+    the capture to lint it after; nothing checked stays exit 2, never clean."""
+    text = f'#!/bin/sh\ncase "$IFACE" in\n{arm}esac\n'
+    host = parse_text("hook", text)
+    assert not host.ports
+    said = [i for i in host.issues if "arm of `case \"$IFACE\" in`" in i.message]
+    assert len(said) == 1 and said[0].source.line == 3 and "a capture of mce0" in said[0].message
+    (tmp_path / "hook").write_text(text)
+    assert api.lint([tmp_path / "hook"], "roce-dscp26").outcome(False).code == 2
+
+
+def test_a_sysfs_value_line_of_a_long_blank_run_is_read_in_linear_time():
+    """A value line ending in 200,000 blanks then a word (hostile input): read at once, not in the run's length
+    squared (a lazy value before trailing blanks took minutes)."""
+    import time
+
+    text = "/sys/class/net/ens1f0/ecn/roce_np/cnp_dscp:" + " " * 200_000 + "x\n/sys/class/net/ens1f0/mtu = 9000\n"
+    start = time.process_time()
+    host = parse_text("dump.txt", text)
+    assert time.process_time() - start < 2
+    assert host.ports["ens1f0"].mtu_bytes == 9000 and host.ports["ens1f0"].nic_ecn.cnp_dscp is None
+
+
+def test_a_case_arms_variable_is_the_arms_one_name():
+    """bash(1) case: in the arm `mce0)` of `case "$IFACE" in` the word matched the pattern, so `$IFACE` is mce0 there
+    (ifupdown(8) runs a hook with IFACE set to the interface it brings up). Before: `mlnx_qos -i "$IFACE" ...` in the
+    arm was a port known only at run time, nothing checked. An arm that assigns the variable itself, or a pattern of
+    several names, keeps the reading it had."""
+    text = ('#!/bin/sh\ncase "$IFACE" in\n    mce0)\n        mlnx_qos -i "$IFACE" --trust dscp --pfc 0,0,0,1,0,0,0,0\n'
+            '        echo 1 > /sys/class/net/${IFACE}/ecn/roce_np/enable/3\n        ;;\n'
+            '    mce1)\n        IFACE=mce9\n        mlnx_qos -i $IFACE --trust pcp\n        ;;\n'
+            '    mce2|mce3) mlnx_qos -i $IFACE --trust pcp ;;\nesac\n')
+    host = parse_text("hook", text)
+    assert sorted(host.ports) == ["mce0", "mce9"]
+    port = host.ports["mce0"]
+    assert (port.trust.value, port.pfc_enabled, port.nic_ecn.np_enabled) == ("dscp", [3], {3: True})
+    assert any(i.code == "SYS004" and i.source.line == 3 and "$IFACE read as mce0" in i.message for i in host.issues)

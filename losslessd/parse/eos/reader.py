@@ -67,6 +67,14 @@ _EOS_LINE = lazy(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|qos|pri
 _MBPS_SPEEDS = ("10full", "10half", "100full", "100half", "1000full", "1000half", "10000full")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
+# The global watchdog lines EOS takes (EOS User Manual, "DCBX and Flow Control": `priority-flow-control pause watchdog
+# default timeout|recovery-time|polling-interval`, one timer a line, its value in seconds; `... pause watchdog action`;
+# AVD eos_cli_config_gen writes them so): any other `pause watchdog` line is one the switch refuses.
+_WATCHDOG_FORMS = ("EOS takes `priority-flow-control pause watchdog default timeout|recovery-time|polling-interval "
+                   "SECONDS` (one timer a line, in seconds) and `priority-flow-control pause watchdog action "
+                   f"{'|'.join(WATCHDOG_ACTIONS)}`: the switch refuses this line, so it sets no watchdog timer or "
+                   "action (the ports keep EOS's defaults, and only a port's own `priority-flow-control pause "
+                   "watchdog` starts it)")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
 # Manual, `comment` and `banner` commands; AVD's intended configs print them so). The text is not configuration.
 _FREE_TEXT = lazy(r"^[ \t]*(comment|banner[ \t]+(login|motd))[ \t]*\r?$")
@@ -77,6 +85,19 @@ _QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"), ("random-det
 _PROFILE_IGNORED = ("qos", "shape", "service-policy", "mc-tx-queue")
 # EOS QoS guide, policy maps: `policy-map type quality-of-service NAME` (`qos` in older releases).
 _POLICY_TYPES = (["policy-map", "type", "quality-of-service"], ["policy-map", "type", "qos"])
+# The policy-map types EOS has (EOS User Manual, Quality of Service and Control Plane Policing: `policy-map type
+# quality-of-service|pbr|copp|pdp NAME`; a port binds the first as `service-policy type qos`), as AVD eos_cli_config_gen
+# (3cac535c16) writes them and a DCS-7260CX-64 `show running-config all` prints them: no `tx-queue` type, whose
+# binding a design page printed.
+_POLICY_MAP_TYPES = ("qos", "quality-of-service", "pbr", "copp", "pdp")
+
+
+def _no_such_policy_map(kind: str, what: str) -> LineError:
+    """A policy-map line of a type EOS has not (its parser stops at the word, as at any word it lacks)."""
+    return LineError(f"EOS has no policy-map of type {kind[:40]!r} (its types are {', '.join(_POLICY_MAP_TYPES)}; a "
+                     "port's queues are set by its own `tx-queue N` lines or a `qos profile` it binds with "
+                     f"`service-profile NAME`): the switch refuses {what}, so the queues keep what other lines set "
+                     "or EOS's defaults (no ECN marking)")
 
 
 @record(frozen=True)
@@ -387,6 +408,8 @@ class _Reader(TreeReader):
             self.class_map(node, w[-1])
         elif w[:3] in _POLICY_TYPES and len(w) == 4:
             self.qos_policy(node, w[3])
+        elif w[:2] == ["policy-map", "type"] and len(w) > 2 and w[2] not in _POLICY_MAP_TYPES:
+            raise _no_such_policy_map(w[2], "this line and the lines under it: they set no queue")
 
     def interface_profile(self, node: Node, w: list[str]) -> None:
         """`interface profile NAME` and its `command <interface command>` lines (the form AVD's eos_cli_config_gen
@@ -533,6 +556,9 @@ class _Reader(TreeReader):
             # binding: `no service-policy ... input [NAME]` unbinds it) takes that CPU policer off the port: no more
             # a QoS setting than the binding, so it too leaves the queues and PFC as they are.
             pass
+        elif profile is None and body[:2] == ["service-policy", "type"] and len(body) > 2 and \
+                body[2] not in _POLICY_MAP_TYPES:
+            raise _no_such_policy_map(body[2], "this line: it binds nothing to the port")
         elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"]:
             # EOS User Manual: a port or port-channel binds `service-policy type qos input NAME` (read above) or `type
             # pbr` (routing, not QoS); any other form, bound or unbound (`no service-policy type pdp output X` is no
@@ -803,6 +829,8 @@ class _Reader(TreeReader):
             if rest[-1] not in WATCHDOG_ACTIONS:
                 raise LineError(f"unknown watchdog action {rest[-1]!r}")
             self.cfg.wd_action = Val(rest[-1], src)
+        elif rest[:2] == ["pause", "watchdog"] and rest[2:3] in (["default"], ["action"]):
+            raise LineError(_WATCHDOG_FORMS)
         else:
             raise LineError("not a priority-flow-control command losslessd knows")
 

@@ -59,6 +59,13 @@ _GREP_LINE = lazy(rf"^(?P<path>\S*?(?:{_PATH})):(?P<value>.*)$")
 _GROUP_RE = lazy(r"/class/net/([^/\s*?\[]+)/(mtu|speed|ecn/roce_np/enable|ecn/roce_rp/enable|ecn/roce_np/cnp_\w+"
                        r"|ecn/roce_(?:np|rp)/(?:\*|[a-z]\w*))")
 _BARE_TC = lazy(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
+# A sysfs file and its value printed one a line, as `grep -r . DIR` prints them (`PATH:VALUE`) or as a query script
+# echoes them (`PATH = VALUE`, maybe after a label of its own: `ECN Enabled for priority 3: PATH = 1`): read as a
+# `cat PATH` of that file, its port named by the path.
+# (the value up to the line's end, its blanks stripped after: a lazy value before `[ \t]*$` cost a long blank run its
+# length squared)
+_DUMP_LINE = lazy(r"^[ \t]*(?:[^/\n:]{1,80}:[ \t]+)?(?P<path>/sys/[\w./+@-]{1,200})(?:[ \t]*=[ \t]*|:)"
+                  r"(?P<value>[^\n]*)$")
 _BARE_PFC = lazy(r"^\s*PFC configuration:\s*$", re.M)
 # A terminal prompt before a command: `$ `, `# `, `user@host:~$ `, `[root@host ~]# `, or `+ ` (bash `set -x`).
 _PROMPT_LINE = lazy(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
@@ -124,7 +131,7 @@ def sniff(inp: Input) -> bool:
     if platform is not None:
         return platform == PLATFORM
     return (_is_bare_mlnx_qos(inp.text) or _is_bare_dcb(inp.text) or is_script(inp.text) or is_command_list(inp.text)
-            or dcb_show.is_json_output(inp.text))
+            or dcb_show.is_json_output(inp.text) or _is_sysfs_dump(inp.text))
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -244,12 +251,34 @@ def is_state(text: str) -> bool:
     """Whether ``text`` is a host's state (a capture, a bare mlnx_qos or dcb show output), which a script run after it
     changes, rather than a script: `fix` checks its script by reading it after the state, not appended to it (the
     lines of a script appended to a bare output would be read as output)."""
-    return capture.is_capture(text) or _is_bare_mlnx_qos(text) or _is_bare_dcb(text)
+    return capture.is_capture(text) or _is_bare_mlnx_qos(text) or _is_bare_dcb(text) or _is_sysfs_dump(text)
 
 
 def _is_bare_mlnx_qos(text: str) -> bool:
     head = text[:65536]
     return bool(_BARE_PFC.search(head) and (_BARE_TC.search(head) or "Priority trust state:" in head))
+
+
+def _is_sysfs_dump(text: str) -> bool:
+    """Sysfs files and their values one a line and nothing else (`grep -r . /sys/class/net/IF/ecn`, or a query
+    script's `PATH = VALUE` lines), one of them a file only an RDMA host has (mlx5's ecn/ files, an RDMA device's
+    traffic class, RDMA-CM's default TOS)."""
+    head = text[:65536]
+    lines = [line for line in head.split("\n") if line.strip()][:2000]
+    dumps = [m for line in lines if (m := _DUMP_LINE.match(line))]
+    return bool(lines) and len(dumps) == len(lines) and any(_RDMA_SYSFS.search(m.group("path")) or "/rdma_cm/"
+                                                           in m.group("path") for m in dumps)
+
+
+def _dump_sections(lines: list[str], start: int) -> tuple[list[Section], list[str]]:
+    """The `PATH = VALUE` / `PATH:VALUE` lines of a bare output from ``start`` on, each as the `cat PATH` section it
+    stands for, and the lines with those blanked (what is left is the tool's own output, its line numbers kept)."""
+    sections, rest = [], list(lines)
+    for i in range(start, len(lines)):
+        if (m := _DUMP_LINE.match(lines[i])) and _PATH_RE.search(m.group("path")):
+            sections.append(Section(f"cat {m.group('path')}", m.group("value").strip(), i + 1))
+            rest[i] = ""
+    return sections, rest
 
 
 def _is_bare_dcb(text: str) -> bool:
@@ -280,6 +309,8 @@ class _Host:
         # has them (Port.mlx5_ecn), known once every section is read. None: MLNX_OFED's RDMA device traffic_class
         # file found absent, an issue only where some port has the ecn/ files (the same driver's).
         self.ecn_absent: dict[str | None, list[tuple[str, str, int]]] = {}
+        # (file, line, the case's word, its pattern) of each arm of a `case "$IFACE" in NAME)` some command runs in
+        self.arms: list[tuple[str, int, str, str]] = []
 
     # -- inputs ------------------------------------------------------------------------------
     def add(self, inp: Input) -> None:
@@ -289,7 +320,7 @@ class _Host:
             self.captured = True
             if not self.named:
                 self.device.name, self.named = header["device"], True
-        elif _is_bare_mlnx_qos(inp.text) or _is_bare_dcb(inp.text):
+        elif _is_bare_mlnx_qos(inp.text) or _is_bare_dcb(inp.text) or _is_sysfs_dump(inp.text):
             sections = self._bare(inp)
         elif is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
             self._script(inp)
@@ -321,19 +352,24 @@ class _Host:
         lines = inp.text.split("\n")
         prompts = [(i, m.group(1) if m else "") for i, line in enumerate(lines)
                    if (m := _PROMPT_LINE.match(line)) or _EMPTY_PROMPT.match(line)]
-        tool = "mlnx_qos" if _is_bare_mlnx_qos(inp.text) else "dcb"
+        tool = "mlnx_qos" if _is_bare_mlnx_qos(inp.text) else "dcb" if _is_bare_dcb(inp.text) else "sysfs"
         # (a dcb command line is read up to its first 512 characters: a line of thousands of `dcb -n` cost their
         # count squared to search)
         reads = _BARE_CMD.search if tool == "mlnx_qos" else lambda text: _DCB_SHOW_CMD.search(text[:512])
         first = next(((i, cmd) for i, cmd in prompts if reads(cmd)), None)
         if first is None:  # no prompt names the interface read: the whole file is the output of one run
             start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := reads(line))), (0, None))
-            iface = m.group(1) if m else PLACEHOLDER_PORT
-            how = f"named from the `{lines[start - 1].strip()[:80]}` line" if m else \
-                f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
+            dumps, lines = _dump_sections(lines, start)
+            named = sorted({p.group("iface") for d in dumps if (p := _PATH_RE.search(d.command)) and p.group("iface")})
+            iface = m.group(1) if m else named[0] if len(named) == 1 else PLACEHOLDER_PORT
+            how = (f"named from the `{lines[start - 1].strip()[:80]}` line" if m else
+                   f"named from the sysfs paths it prints (`{dumps[0].command[4:84]}`)" if len(named) == 1 else
+                   f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
+                   + (f" (its sysfs paths name {', '.join(named[:8])})" if named else ""))
             # (dcb's parameter names say which object each line shows, so one section reads them all)
             whole = f"mlnx_qos -i {iface}" if tool == "mlnx_qos" else f"dcb show dev {iface}"
-            prompts, sections = [], [Section(whole, "\n".join(lines[start:]), start + 1)]
+            prompts = []
+            sections = dumps if tool == "sysfs" else [Section(whole, "\n".join(lines[start:]), start + 1), *dumps]
         else:
             how, sections = f"named from the `{lines[first[0]].strip()[:80]}` line", []
             prompts = [p for p in prompts if p[0] >= first[0]]
@@ -372,8 +408,18 @@ class _Host:
             self._issue("the script has if/case/while blocks (or a loop over words known at run time): each command "
                         "in them is read as if it ran once, in order "
                         "(what runs on the host depends on its conditions)", inp.path, None, code="SYS004")
-        for n, words, line in script.commands(inp.text, inp.path):
+        arms = _case_arms(inp.text)
+        text, named = _arm_values(inp.text, arms)
+        for at, name, value in named:
+            self._issue(f"${name} read as {value} in the `{value})` arm of `case` (line {at}): the word matched the "
+                        "pattern there (an ifupdown hook gets IFACE, the port it brings up)", inp.path, at,
+                        code="SYS004")
+        ran = set()
+        for n, words, line in script.commands(text, inp.path):
             self._script_command(n, words, line, inp.path)
+            ran.add(n)
+        self.arms += [(inp.path, at, word, pattern) for at, stop, word, pattern in arms
+                      if any(at <= n < stop for n in ran)]
 
     def _script_command(self, n: int, words: list[str] | None, line: str, path: str) -> None:
         """One command of a setup script (or a write in a terminal transcript), as it would set the host."""
@@ -882,7 +928,13 @@ class _Host:
                             f"{', '.join(sorted(others))}); only {dev}'s value is checked", file, device.roce_tos_source.line)
         elif self.captured and not self.tos_attempted:
             self._issue(f"no `{_TOS_COMMAND}` section in the capture: cma_roce_tos unknown", file, None)
-        if not device.ports:
+        if not device.ports and self.arms:
+            at, line, word, pattern = self.arms[0]
+            self._issue(f"the script's settings run in the `{pattern})` arm of `case {word} in`: only the shell "
+                        "running it knows the port (ifupdown runs a hook with IFACE set to the port it brings up), "
+                        "so no port is known to carry what the arm sets and nothing is checked: lint the script "
+                        f"after a capture of {pattern.split('|')[0]} (examples/collect-host-capture.sh)", at, line)
+        elif not device.ports:
             what = ("holds no `mlnx_qos -i IF` or /sys/class/net/IF section" if self.captured else
                     "names no interface known before it runs (`mlnx_qos -i IF`, /sys/class/net/IF)")
             self._issue(f"the {'capture' if self.captured else 'input'} {what}: no interface to check", file, None)
@@ -901,6 +953,55 @@ def _named(path: str) -> bool:
 
     m = _PATH_RE.search(path)
     return bool(_SCRIPT_TCLASS.match(path) or (m and not (m.group("iface") and at_run_time(m.group("iface")))))
+
+
+# `case "$IFACE" in` (any variable, quoted or braced), and an arm's pattern of interface names without a glob
+# (`ens1f0)`, `(mce0|mce1)`): bash(1) Compound Commands, case.
+_CASE_ON = lazy(r"^[ \t]*case[ \t]+(\"?\$\{?\w+\}?\"?)[ \t]+in[ \t]*(?:#.*)?$")
+_ARM = lazy(r"^[ \t]*\(?([\w.:@-]{1,64}(?:\|[\w.:@-]{1,64}){0,15})\)")
+_ARM_END = lazy(r"^[ \t]*(?:esac\b|[^#\n]*;;)")
+
+
+def _case_arms(text: str) -> list[tuple[int, int, str, str]]:
+    """(first line, line past it, the case's word, the pattern) of each arm of a `case $VAR in` block whose pattern
+    names interfaces (no glob): the lines its commands are on."""
+    arms: list[tuple[int, int, str, str]] = []
+    word, open_arm = None, None
+    for n, line in enumerate(text.split("\n"), start=1):
+        if m := _CASE_ON.match(line):
+            word, open_arm = m.group(1), None
+        elif word is not None and open_arm is None and (m := _ARM.match(line)):
+            open_arm = (n, m.group(1))
+        if word is not None and open_arm is not None and _ARM_END.match(line):
+            arms.append((open_arm[0], n + 1, word, open_arm[1]))
+            open_arm = None
+        if word is not None and line.strip().startswith("esac"):
+            word = None
+    return arms
+
+
+_ARM_WORD = lazy(r'^"?\$\{?(\w+)\}?"?$')
+
+
+def _arm_values(text: str, arms: list[tuple[int, int, str, str]]) -> tuple[str, list[tuple[int, str, str]]]:
+    """``text`` with `$VAR` (`${VAR}`) written as NAME in the arm `NAME)` of a `case "$VAR" in` whose pattern is one
+    name (bash(1) case: the word matched it, so that is VAR's value there), unless a line of the arm assigns VAR or
+    quotes with `'` (where `$VAR` is no expansion); and (line, VAR, NAME) of each arm so read."""
+    lines, named = text.split("\n"), []
+    for at, stop, word, pattern in arms:
+        m = _ARM_WORD.match(word)
+        if m is None or "|" in pattern:
+            continue
+        var = m.group(1)
+        body = range(at - 1, min(stop - 1, len(lines)))
+        use = re.compile(rf"\$(?:\{{{var}\}}|{var}\b)")
+        if any(re.search(rf"(?:^|[\s;&|(]){var}=", lines[i]) or "'" in lines[i] for i in body) or \
+                not any(use.search(lines[i]) for i in body):
+            continue
+        for i in body:
+            lines[i] = use.sub(pattern, lines[i])
+        named.append((at, var, pattern))
+    return "\n".join(lines), named
 
 
 def _capture_steps(sections: list[Section]) -> list[tuple]:
