@@ -237,6 +237,10 @@ FREE_TEXT = [
     ("banner motd ^C\nuse secret Hunter2 to enter\n^C\nhostname leaf1",
      f"banner motd ^C\nuse secret {MASK}\n^C\nhostname leaf1"),
     ("banner motd #community Publ1c#\nhostname leaf1", f"banner motd #community {MASK}\nhostname leaf1"),
+    # a banner whose end never comes (OpenSSH `sshd -T` prints `banner none`; an output cut short): the lines after it
+    # are read as any line's, so a CONFIG_DB secret field later in the session log is masked still
+    ('banner none\n{\n "TACPLUS": {\n  "global": {\n   "passkey": "TacK3y"\n  }\n }\n}',
+     f'banner none\n{{\n "TACPLUS": {{\n  "global": {{\n   "passkey": "{MASK}"\n  }}\n }}\n}}'),
 ]
 FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05";', "! password:",
              "banner motd\nAuthorized use only\nEOF\nhostname leaf1"]

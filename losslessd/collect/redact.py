@@ -122,9 +122,12 @@ class Redactor:
         if self._banner is not None:
             if stripped == self._banner or (self._banner != "EOF" and self._banner in line):
                 self._banner = None
-            free = self._free(line)  # (and a line the banner never ended before: its keywords, as any line's)
-            return free if free != line else self._cli_line(line)
-        if (banner := _BANNER.match(line)) is not None:
+            free = self._free(line)
+            if free != line:
+                return free
+            # (else read as any line: a banner never ended (`banner none`, a cut output) must not turn off the JSON
+            # and SECRET-DATA readings for the rest of a session log)
+        elif (banner := _BANNER.match(line)) is not None:
             end = banner.group(1)
             self._banner = "EOF" if end is None else (None if end in line[banner.end():] else end)
             return self._free(line)
