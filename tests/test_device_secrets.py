@@ -231,6 +231,10 @@ FREE_TEXT = [
     ('set interfaces et-0/0/1 description "rdma secret=Hunter2"',
      f'set interfaces et-0/0/1 description "rdma secret={MASK}"'),
     ("nv set interface swp1 description 'passwd Hunter2'", f"nv set interface swp1 description 'passwd {MASK}'"),
+    # a secret before the word `description` on its line is masked as on any line (the free text after it too)
+    ("snmp-server community Publ1c description lab password Hunter2",
+     f"snmp-server community {MASK} description lab password {MASK}"),
+    ("username ops secret sha512 $6$Hash description ops", f"username ops secret sha512 {MASK} description ops"),
     ("! break-glass password is Hunter2", f"! break-glass password {MASK}"),
     ("banner motd\nLab: break-glass Password: Hunter2\nEOF\ntacacs-server key 7 TacK3y",
      f"banner motd\nLab: break-glass Password: {MASK}\nEOF\ntacacs-server key 7 {MASK}"),

@@ -171,9 +171,12 @@ class Redactor:
             lead += 1
         if (lead < len(texts) and texts[lead] in _QOS_COMMANDS) or "class-of-service" in self.blocks:
             return line
+        tail = ""
         if "description" in texts:  # (Junos `description "...";`, set form, NVUE `nv set interface X description`)
-            at = words[texts.index("description")].end()
-            return line[:at] + self._free(line[at:])
+            # its text is free text; the words before it are read as any line's (a secret there is masked still)
+            cut = texts.index("description")
+            at = words[cut].end()
+            line, tail, words, texts = line[:at], self._free(line[at:]), words[:cut], texts[:cut]
         snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
         secret: set[int] = set()
         if snmp and texts[lead + 1:lead + 2] == ["host"]:
@@ -190,7 +193,7 @@ class Redactor:
                 if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
                     secret.add(j)
         return self._mask(line, [(words[i].start(), words[i].end() - words[i].group().endswith(";"))
-                                 for i in sorted(secret)])
+                                 for i in sorted(secret)]) + tail
 
     def _json_line(self, line: str) -> str:
         field = _JSON_FIELD if not any(map(_is_ntp_key, self.blocks)) else _NTP_KEY_FIELD
