@@ -247,7 +247,9 @@ FREE_TEXT = [
      f'banner none\n{{\n "TACPLUS": {{\n  "global": {{\n   "passkey": "{MASK}"\n  }}\n }}\n}}'),
 ]
 FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05";', "! password:",
-             "banner motd\nAuthorized use only\nEOF\nhostname leaf1"]
+             "banner motd\nAuthorized use only\nEOF\nhostname leaf1",
+             # the word joined into a name: no secret named, and the text after it (what a RoCE selection reads) stays
+             "   description to-community-gw RoCE", "   description password-reset-srv rdma", "! secret_lab.example rack 4"]
 
 
 def test_free_text_naming_a_secret_is_masked_after_that_word():

@@ -83,9 +83,10 @@ _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redact
 # Free text (a `description`, a banner's lines, a `!`/`#` comment) has no grammar that says which word is a secret:
 # where it names one (`password`, `secret`, `community`, ...), everything after that word is masked, to the end of the
 # line (its closing quote and `;` kept, so a Junos line still reads); the text before it, which a port's RoCE
-# selection may match (roce_ports.description_regex), stays.
-_FREE_SECRET = re.compile(r"\b(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk)s?\b\W*",
-                          re.IGNORECASE)
+# selection may match (roce_ports.description_regex), stays. A word joined to the next by `-`, `_` or `.` is part of a
+# name (`to-community-gw`, `password-reset-srv`, `secret_lab`), none that names a secret: the text after it stays too.
+_FREE_SECRET = re.compile(r"\b(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk)s?\b"
+                          r"(?![-_.]\w)\W*", re.IGNORECASE)
 _FREE_TAIL_CHARS = "\"';" + " \t\r\n"  # (a free text's closing quote and `;`, and blanks, kept)
 # A banner's first line (EOS `banner login|motd`, its text on the lines after it up to `EOF`; IOS/NX-OS `banner motd
 # ^C ... ^C` or `banner motd #...#`, its text between two of the delimiter, on one line or several).
