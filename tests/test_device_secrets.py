@@ -249,7 +249,8 @@ FREE_TEXT = [
 FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05";', "! password:",
              "banner motd\nAuthorized use only\nEOF\nhostname leaf1",
              # the word joined into a name: no secret named, and the text after it (what a RoCE selection reads) stays
-             "   description to-community-gw RoCE", "   description password-reset-srv rdma", "! secret_lab.example rack 4"]
+             "   description to-community-gw RoCE", "   description password-reset-srv rdma",
+             "! secret_lab.example rack 4"]
 
 
 def test_free_text_naming_a_secret_is_masked_after_that_word():
