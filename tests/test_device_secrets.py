@@ -231,15 +231,26 @@ FREE_TEXT = [
     ('set interfaces et-0/0/1 description "rdma secret=Hunter2"',
      f'set interfaces et-0/0/1 description "rdma secret={MASK}"'),
     ("nv set interface swp1 description 'passwd Hunter2'", f"nv set interface swp1 description 'passwd {MASK}'"),
+    # a secret before the word `description` on its line is masked as on any line (the free text after it too)
+    ("snmp-server community Publ1c description lab password Hunter2",
+     f"snmp-server community {MASK} description lab password {MASK}"),
+    ("username ops secret sha512 $6$Hash description ops", f"username ops secret sha512 {MASK} description ops"),
     ("! break-glass password is Hunter2", f"! break-glass password {MASK}"),
     ("banner motd\nLab: break-glass Password: Hunter2\nEOF\ntacacs-server key 7 TacK3y",
      f"banner motd\nLab: break-glass Password: {MASK}\nEOF\ntacacs-server key 7 {MASK}"),
     ("banner motd ^C\nuse secret Hunter2 to enter\n^C\nhostname leaf1",
      f"banner motd ^C\nuse secret {MASK}\n^C\nhostname leaf1"),
     ("banner motd #community Publ1c#\nhostname leaf1", f"banner motd #community {MASK}\nhostname leaf1"),
+    # a banner whose end never comes (OpenSSH `sshd -T` prints `banner none`; an output cut short): the lines after it
+    # are read as any line's, so a CONFIG_DB secret field later in the session log is masked still
+    ('banner none\n{\n "TACPLUS": {\n  "global": {\n   "passkey": "TacK3y"\n  }\n }\n}',
+     f'banner none\n{{\n "TACPLUS": {{\n  "global": {{\n   "passkey": "{MASK}"\n  }}\n }}\n}}'),
 ]
 FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05";', "! password:",
-             "banner motd\nAuthorized use only\nEOF\nhostname leaf1"]
+             "banner motd\nAuthorized use only\nEOF\nhostname leaf1",
+             # the word joined into a name: no secret named, and the text after it (what a RoCE selection reads) stays
+             "   description to-community-gw RoCE", "   description password-reset-srv rdma",
+             "! secret_lab.example rack 4"]
 
 
 def test_free_text_naming_a_secret_is_masked_after_that_word():

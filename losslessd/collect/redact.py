@@ -83,9 +83,10 @@ _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redact
 # Free text (a `description`, a banner's lines, a `!`/`#` comment) has no grammar that says which word is a secret:
 # where it names one (`password`, `secret`, `community`, ...), everything after that word is masked, to the end of the
 # line (its closing quote and `;` kept, so a Junos line still reads); the text before it, which a port's RoCE
-# selection may match (roce_ports.description_regex), stays.
-_FREE_SECRET = re.compile(r"\b(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk)s?\b\W*",
-                          re.IGNORECASE)
+# selection may match (roce_ports.description_regex), stays. A word joined to the next by `-`, `_` or `.` is part of a
+# name (`to-community-gw`, `password-reset-srv`, `secret_lab`), none that names a secret: the text after it stays too.
+_FREE_SECRET = re.compile(r"\b(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk)s?\b"
+                          r"(?![-_.]\w)\W*", re.IGNORECASE)
 _FREE_TAIL_CHARS = "\"';" + " \t\r\n"  # (a free text's closing quote and `;`, and blanks, kept)
 # A banner's first line (EOS `banner login|motd`, its text on the lines after it up to `EOF`; IOS/NX-OS `banner motd
 # ^C ... ^C` or `banner motd #...#`, its text between two of the delimiter, on one line or several).
@@ -122,9 +123,12 @@ class Redactor:
         if self._banner is not None:
             if stripped == self._banner or (self._banner != "EOF" and self._banner in line):
                 self._banner = None
-            free = self._free(line)  # (and a line the banner never ended before: its keywords, as any line's)
-            return free if free != line else self._cli_line(line)
-        if (banner := _BANNER.match(line)) is not None:
+            free = self._free(line)
+            if free != line:
+                return free
+            # (else read as any line: a banner never ended (`banner none`, a cut output) must not turn off the JSON
+            # and SECRET-DATA readings for the rest of a session log)
+        elif (banner := _BANNER.match(line)) is not None:
             end = banner.group(1)
             self._banner = "EOF" if end is None else (None if end in line[banner.end():] else end)
             return self._free(line)
@@ -168,9 +172,12 @@ class Redactor:
             lead += 1
         if (lead < len(texts) and texts[lead] in _QOS_COMMANDS) or "class-of-service" in self.blocks:
             return line
+        tail = ""
         if "description" in texts:  # (Junos `description "...";`, set form, NVUE `nv set interface X description`)
-            at = words[texts.index("description")].end()
-            return line[:at] + self._free(line[at:])
+            # its text is free text; the words before it are read as any line's (a secret there is masked still)
+            cut = texts.index("description")
+            at = words[cut].end()
+            line, tail, words, texts = line[:at], self._free(line[at:]), words[:cut], texts[:cut]
         snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
         secret: set[int] = set()
         if snmp and texts[lead + 1:lead + 2] == ["host"]:
@@ -187,7 +194,7 @@ class Redactor:
                 if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
                     secret.add(j)
         return self._mask(line, [(words[i].start(), words[i].end() - words[i].group().endswith(";"))
-                                 for i in sorted(secret)])
+                                 for i in sorted(secret)]) + tail
 
     def _json_line(self, line: str) -> str:
         field = _JSON_FIELD if not any(map(_is_ntp_key, self.blocks)) else _NTP_KEY_FIELD
