@@ -214,6 +214,23 @@ def test_a_backup_under_another_name_never_hides_the_live_device(tmp_path, copy,
         assert "it is a backup copy" in said[0]["message"] and str(tmp_path / live) in said[0]["message"]
 
 
+def test_a_file_named_by_its_management_address_is_no_backup_copy(tmp_path):
+    # `10.0.0.1` (a fleet pulled by address) read as a logrotate copy (`.1` tails cut down to `10`): beside a file of
+    # the same host name it was called "a backup copy" and the other file linted; neither is a copy of the other
+    eos = EOS.read_text(encoding="utf-8")
+    for name in ("10.0.0.1", "zz.cfg"):
+        (tmp_path / name).write_text(eos)
+    ran = losslessd("lint", "-f", "json", str(tmp_path))
+    report = json.loads(ran.stdout)
+    assert [d["files"] for d in report["devices"]] == [[str(tmp_path / "10.0.0.1")]], report["devices"]
+    said = [f["message"] for f in report["findings"] if f["code"] == "SYS001"]
+    assert len(said) == 1 and "backup copy" not in said[0] and "give each device its own hostname" in said[0], said
+    (tmp_path / "10.0.0.1.1").write_text(eos)  # (logrotate's copy of an address-named file is still a copy)
+    report = json.loads(losslessd("lint", "-f", "json", str(tmp_path)).stdout)
+    assert sum("10.0.0.1.1" in f["message"] or f["location"]["file"].endswith("10.0.0.1.1")
+               for f in report["findings"] if f["code"] in ("SYS001", "SYS004")) == 1, report["findings"]
+
+
 def test_two_live_files_of_one_host_name_keep_the_first(tmp_path):
     # neither is a copy of the other (the linted folder is `backup/` itself): the walk's first is read, as before
     (tmp_path / "backup").mkdir()

@@ -179,8 +179,13 @@ _STEM_TAIL = re.compile(rf"(?:~|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
 BACKUP_FOLDERS = frozenset({"backup", "backups", "bak", "archive", "archives", "old"})
 
 
+# A file named by its switch's management address (`10.0.0.1`, `leaf-10.0.0.1`) ends in numbers that are no
+# logrotate tail: once a name ends in a dotted quad, nothing more is cut (`10.0.0.1.1` is still `10.0.0.1`'s copy).
+_ADDRESS_END = lazy(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}$", re.ASCII)
+
+
 def _untailed(name: str, tail: re.Pattern[str]) -> str:
-    while (found := tail.search(name)) and found.start() > 0:
+    while (found := tail.search(name)) and found.start() > 0 and _ADDRESS_END.search(name) is None:
         name = name[:found.start()]
     return name
 
