@@ -547,6 +547,21 @@ def test_a_fix_line_goes_in_as_far_as_the_lines_of_its_block(tmp_path, indent, p
     assert port_lines and all(line[:len(indent) + 1] == indent + "p" for line in port_lines)
 
 
+def test_a_fix_line_made_after_a_dropped_line_still_goes_in_as_far_as_its_block():
+    """The file's own lines were told from the snippet's by id(); a line the merge drops (`no match dscp N` takes that
+    line away, Nexus 9000 QoS guide, "Configuring Classification") was freed, and the snippet line made next took its
+    id: read as the file's own, it kept the template's two blanks under lines of one (wrapped, for the reader)."""
+    dropped = range(8, 24, 2)
+    current = ("class-map type qos match-any RDMA\n match dscp 26\n" + "".join(f" match dscp {d}\n" for d in dropped)
+               + "interface Ethernet1/1\n mtu 9216\n")
+    snippet = "class-map type qos match-any RDMA\n" + "".join(f"  no match dscp {d}\n  match dscp {d + 1}\n"
+                                                             for d in dropped)
+    fixed = apply.replay_cli(current, snippet, lists=apply.NXOS_LISTS, detached=apply.NXOS_DETACHED)
+    assert fixed == ("class-map type qos match-any RDMA\n match dscp 26\n" + "".join(f" match dscp {d + 1}\n"
+                                                                                     for d in dropped)
+                     + "interface Ethernet1/1\n mtu 9216\n")
+
+
 def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
     """SYS002 is keyed by the file and line it was read at (and its place among the device's issues). Before, a fix
     that added a line above an unread one (Ethernet1's watchdog, above Ethernet2's `priority-flow-control priority 4`

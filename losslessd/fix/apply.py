@@ -400,7 +400,9 @@ def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists
     root, flat = _flat_tree(current.rstrip("\n"), nest, ports)
     # (without its final newline, which _tree would hang under the last line as a filler child, making that line
     # a block that is added, never replacing the line it sets)
-    own = {id(node) for node in _walk(root)}
+    # (the file's own nodes, held: a node _merge drops is freed, and a snippet node made after it may take its id)
+    kept = _walk(root)
+    own = {id(node) for node in kept}
     _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
     # The snippet's lines written as the file writes its own: as far in as the lines the file has in their block (an
     # NX-OS port indented by one blank, as IOS-style generators write it, took the template's two: the reader then
