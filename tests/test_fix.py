@@ -1344,3 +1344,6 @@ def test_a_follow_up_refused_for_want_of_the_model_says_so_up_front():
         assert any("maps" in p.sections and p.printed for p in leaf.parts)
     run = losslessd("fix", "--unsafe-fixes", "-p", "roce-pcp3", "--family", "tomahawk", str(ROOT / "examples" / "clos"))
     assert run.returncode == 2 and "--family 'tomahawk' is no command family" in run.stderr
+    # (said as the option is read: before, lint --fix printed the whole lint report, then the error)
+    run = losslessd("lint", "--fix", "-p", "roce-pcp3", "--family", "tomahawk", str(ROOT / "examples" / "clos"))
+    assert (run.returncode, run.stdout) == (2, "") and "--family 'tomahawk' is no command family" in run.stderr
