@@ -547,6 +547,40 @@ def test_a_fix_line_goes_in_as_far_as_the_lines_of_its_block(tmp_path, indent, p
     assert port_lines and all(line[:len(indent) + 1] == indent + "p" for line in port_lines)
 
 
+def test_a_fix_line_made_after_a_dropped_line_still_goes_in_as_far_as_its_block():
+    """The file's own lines were told from the snippet's by id(); a line the merge drops (`no match dscp N` takes that
+    line away, Nexus 9000 QoS guide, "Configuring Classification") was freed, and the snippet line made next took its
+    id: read as the file's own, it kept the template's two blanks under lines of one (wrapped, for the reader)."""
+    dropped = range(8, 24, 2)
+    current = ("class-map type qos match-any RDMA\n match dscp 26\n" + "".join(f" match dscp {d}\n" for d in dropped)
+               + "interface Ethernet1/1\n mtu 9216\n")
+    snippet = "class-map type qos match-any RDMA\n" + "".join(f"  no match dscp {d}\n  match dscp {d + 1}\n"
+                                                             for d in dropped)
+    fixed = apply.replay_cli(current, snippet, lists=apply.NXOS_LISTS, detached=apply.NXOS_DETACHED)
+    assert fixed == ("class-map type qos match-any RDMA\n match dscp 26\n" + "".join(f" match dscp {d + 1}\n"
+                                                                                     for d in dropped)
+                     + "interface Ethernet1/1\n mtu 9216\n")
+
+
+def test_a_block_the_file_lacks_keeps_its_lines_under_its_header():
+    """A block the fix adds inside one the file has (a network-qos class under the file's policy-map) goes in as far
+    as that block's lines; its own lines then go as far in under it as the template has them. Before, in a file
+    indented by four blanks, the header took the file's four and its lines kept the template's four: the same depth,
+    so `pause pfc-cos 3` read as a line of the policy-map, not of the class (Nexus 9000 QoS guide: `pause pfc-cos`
+    is a network-qos class's line)."""
+    current = ("policy-map type network-qos NQP\n    class type network-qos c-8q-nq-default\n        mtu 1500\n"
+               "interface Ethernet1/1\n    mtu 9216\n")
+    snippet = "policy-map type network-qos NQP\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n    mtu 9216\n"
+    fixed = apply.replay_cli(current, snippet, lists=apply.NXOS_LISTS, detached=apply.NXOS_DETACHED)
+    assert fixed == ("policy-map type network-qos NQP\n    class type network-qos c-8q-nq-default\n        mtu 1500\n"
+                     "    class type network-qos c-8q-nq3\n      pause pfc-cos 3\n      mtu 9216\n"
+                     "interface Ethernet1/1\n    mtu 9216\n")
+    # (a block whose every line the snippet replaces keeps the file's depth: it went in at the template's two)
+    fixed = apply.replay_cli("system qos\n    service-policy type network-qos NQP\n",
+                             "system qos\n  service-policy type network-qos ROCE_PFC_3\n", detached=apply.NXOS_DETACHED)
+    assert fixed == "system qos\n    service-policy type network-qos ROCE_PFC_3\n"
+
+
 def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
     """SYS002 is keyed by the file and line it was read at (and its place among the device's issues). Before, a fix
     that added a line above an unread one (Ethernet1's watchdog, above Ethernet2's `priority-flow-control priority 4`
@@ -773,6 +807,10 @@ def test_json_merge_sets_fields_and_keeps_the_others():
     current = json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4", "tc_to_pg_map": "AZURE"}}}, indent=4)
     merged = json.loads(apply.merge_json(current, '{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}, "X": {}}'))
     assert merged == {"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "tc_to_pg_map": "AZURE"}}, "X": {}}
+    # (written with the file's own indentation, two blanks here: `config save` writes four)
+    current = json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}, indent=2)
+    assert apply.merge_json(current, '{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}') == \
+        json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}, indent=2)
 
 
 # --- host captures: the fix script run over the capture ---------------------------------------------------
@@ -1329,3 +1367,6 @@ def test_a_follow_up_refused_for_want_of_the_model_says_so_up_front():
         assert any("maps" in p.sections and p.printed for p in leaf.parts)
     run = losslessd("fix", "--unsafe-fixes", "-p", "roce-pcp3", "--family", "tomahawk", str(ROOT / "examples" / "clos"))
     assert run.returncode == 2 and "--family 'tomahawk' is no command family" in run.stderr
+    # (said as the option is read: before, lint --fix printed the whole lint report, then the error)
+    run = losslessd("lint", "--fix", "-p", "roce-pcp3", "--family", "tomahawk", str(ROOT / "examples" / "clos"))
+    assert (run.returncode, run.stdout) == (2, "") and "--family 'tomahawk' is no command family" in run.stderr

@@ -70,9 +70,21 @@ POLICY_OPTION = typer.Option("--policy", "-p", callback=policy_named, help="Ship
 MODEL_OPTION = typer.Option("--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, N9K-C93180YC-EX, qfx5120-48y): "
                             "chooses the command family where a platform's CLI differs. fix and lint --fix use it for "
                             "devices whose input names none.")
-FAMILY_OPTION = typer.Option("--family", help="Command family, when the model is not known: arista_eos "
-                             "sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos qfx5000|qfx10000-ptx. fix and "
-                             "lint --fix use it for devices whose input names no model.")
+
+
+def family_named(value: str | None) -> str | None:
+    """A --family callback: a family no platform has stops lint --fix and fix before any file is linted (it stopped
+    them after the lint, whose report lint --fix had printed). The renderer is imported only when one is given."""
+    if value is not None:
+        from ..render import families
+
+        families.known(value)
+    return value
+
+
+FAMILY_OPTION = typer.Option("--family", callback=family_named, help="Command family, when the model is not known: "
+                             "arista_eos sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos "
+                             "qfx5000|qfx10000-ptx. fix and lint --fix use it for devices whose input names no model.")
 SELECT_OPTION = typer.Option("--select", help="Only these rules (code, prefix or name; comma list).")
 IGNORE_OPTION = typer.Option("--ignore", help="Skip these rules (code, prefix or name; comma list).")
 TOPOLOGY_OPTION = typer.Option("--topology", help="Topology file (links, tiers, routing); default: topology.yaml in "

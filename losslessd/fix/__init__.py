@@ -109,10 +109,7 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None, fam
     """Fixes for every device of a lint run that has fixable findings; one device's trouble is its own.
     ``model`` (the hardware model, --model) or ``family`` (--family) stands in for the model of devices whose input
     does not name one."""
-    known = {name: platform for platform in render.platforms() for name in families.names(platform)}
-    if family is not None and family not in known:
-        raise InputError(f"--family {family!r} is no command family losslessd renders (families: "
-                         f"{', '.join(f'{platform} {name}' for name, platform in known.items())})")
+    families.known(family)
     devices = []
     for name in sorted(result.fabric.devices):
         found = [f for f in result.findings if f.device == name and fixable(f)]

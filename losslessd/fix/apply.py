@@ -400,22 +400,38 @@ def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists
     root, flat = _flat_tree(current.rstrip("\n"), nest, ports)
     # (without its final newline, which _tree would hang under the last line as a filler child, making that line
     # a block that is added, never replacing the line it sets)
-    own = {id(node) for node in _walk(root)}
+    # (the file's own nodes, held: a node _merge drops is freed, and a snippet node made after it may take its id)
+    kept = _walk(root)
+    own = {id(node) for node in kept}
+    # (each block's depth as the file has it, taken before the merge: a block whose lines the snippet all replaces
+    # keeps it too)
+    depth = {id(node): _lead(line) for node in kept if (line := next(
+        (c.shown if c.shown is not None else c.raw for c in node.children if not c.filler), None)) is not None}
     _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
     # The snippet's lines written as the file writes its own: as far in as the lines the file has in their block (an
     # NX-OS port indented by one blank, as IOS-style generators write it, took the template's two: the reader then
     # read the added line as wrapped under the one above it, and the fix as not applied); in a paste that lost its
-    # indentation, at the margin. A block the file does not have keeps the template's indentation.
-    for node in _walk(root):
-        have = next((c.shown if c.shown is not None else c.raw for c in node.children
-                     if id(c) in own and not c.filler), None)
+    # indentation, at the margin. A block the file does not have keeps the template's indentation under its header
+    # (wherever the header went: its lines at the header's own depth left the block empty and them its siblings).
+    for node in _walk(root):  # (headers before their lines)
+        have = depth.get(id(node))
         if have is None and not flat:
+            if node.raw is None or id(node) in own or node.shown is None:
+                continue
+            header = _lead(node.raw)
+            for c in node.children:
+                if c.raw is not None:
+                    c.shown = _lead(node.shown) + _lead(c.raw)[len(header):] + c.raw.lstrip()
             continue
-        indent = (have or "")[:len(have or "") - len((have or "").lstrip())]
         for c in node.children:
             if c.raw is not None and id(c) not in own:
-                c.shown = indent + c.raw.lstrip()
+                c.shown = (have or "") + c.raw.lstrip()
     return "\n".join(root.lines()) + "\n"
+
+
+def _lead(line: str) -> str:
+    """The blanks a line starts with."""
+    return line[:len(line) - len(line.lstrip())]
 
 
 def _walk(root: _Node) -> list[_Node]:

@@ -89,6 +89,14 @@ def names(platform: str) -> list[str]:
     return [f.name for f in FAMILIES.get(platform, ())]
 
 
+def known(family: str | None) -> None:
+    """InputError for a --family no platform's families have, where no platform is named yet (fix, lint --fix: a
+    fabric mixes platforms)."""
+    if family is not None and not any(family in names(platform) for platform in FAMILIES):
+        listed = ", ".join(f"{platform} {fam.name}" for platform, fams in FAMILIES.items() for fam in fams)
+        raise InputError(f"--family {family!r} is no command family losslessd renders (families: {listed})")
+
+
 def resolve(platform: str, model: str | None, family: str | None = None) -> str | None:
     """``family`` when given (checked), else the model's; InputError for a family the platform does not have."""
     if family is not None:
