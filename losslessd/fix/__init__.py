@@ -326,7 +326,9 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                 no_fix.setdefault((disruptive, section, why.removeprefix(f"port {port}: ")), {})[port] = None
     for (disruptive, section, why), named in sorted(no_fix.items()):
         names = list(named)
-        group = [f for f, was, wants, _ in asked if f is not None and section in wants and f.port in named
+        # (a device-wide finding, PFC006, asks the section on every port: its part is for it where those are refused)
+        group = [f for f, was, wants, on in asked if f is not None and section in wants
+                 and (f.port in named if f.port is not None else not named.keys().isdisjoint(on))
                  and label(was, wants, f.port) == disruptive]
         parts.append(Part("disruptive" if disruptive else "safe", [section], group, None,
                           refused=f"{'port' if len(names) == 1 else 'ports'} {few(names)}: {why}",

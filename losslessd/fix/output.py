@@ -46,7 +46,7 @@ def _part(part: Part) -> list[str]:
     if part.withheld:
         return [f"{head}: withheld, needs --unsafe-fixes"]
     if part.refused is not None:
-        return [f"{head}: no fix, {part.refused} (each finding says how)"]
+        return [f"{head}: no fix, {part.refused}"]  # (each refusal says what to give or do by hand)
     if part.empty:
         why = ("the device holds what the template writes for it already: another part or a fix by hand clears it"
                if part.held else "the template writes nothing for it on this platform; fix by hand")
