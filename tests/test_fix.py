@@ -444,7 +444,7 @@ def test_device_without_facts_gets_its_section_refused_and_the_others_their_fixe
     assert by_name["leafgood"].parts and by_name["leafgood"].verified
     res = losslessd("fix", str(tmp_path))
     assert res.returncode == 1 and f"ECN001 Ethernet0, Ethernet4, Ethernet8: no fix, {part.refused}" in res.stdout
-    assert "1 refused for a fact the input lacks (fix by hand)" in res.stdout and "leafgood  (sonic" in res.stdout
+    assert "1 refused (each says what to give or to do by hand)" in res.stdout and "leafgood  (sonic" in res.stdout
 
 
 def test_an_nvue_yaml_tree_is_fixed_by_reading_it_with_the_commands_not_by_appending_them(tmp_path):
@@ -1359,6 +1359,9 @@ def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_d
         assert part.refused is not None and "class C_ROCE" in part.refused
         assert "MAP001" in {f.code for f in part.findings}
         assert "qos map dscp 26" not in "".join(p.snippet or "" for p in dev.parts)
+        # (not "for a fact the input lacks": the input states the class; no line of a snippet can change it)
+        text = fix_output.text(fix.FixResult(lint=api.lint([path], str(policy)), devices=[dev], unsafe=True))
+        assert "1 refused (each says what to give or to do by hand)" in text and "fact the input lacks" not in text
     else:
         assert out.returncode == 0 and "qos map dscp 26 to traffic-class 3" in out.stdout
     # class-default too (the check fix had): render refuses it as well

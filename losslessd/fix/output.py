@@ -110,7 +110,8 @@ def text(result: FixResult) -> str:
         summary += f", {empty} the template writes nothing for (fix by hand)"
     refused = sum(p.refused is not None for p in parts)
     if refused:
-        summary += f", {refused} refused for a fact the input lacks (fix by hand)"
+        # (a fact the input lacks, or a setting of the device's own no snippet line can change: each part says which)
+        summary += f", {refused} refused (each says what to give or to do by hand)"
     if none:
         summary += f", {none} without a fix"
     out.append(summary + ". Nothing was sent to any device." + (f" {unchecked[0].upper()}{unchecked[1:]}" if unchecked

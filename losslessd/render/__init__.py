@@ -1460,7 +1460,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
                 and port.speed_gbps):
             raise InputError(f"port {port.name}: no IEEE 802.3 pause response is listed for {port.speed_gbps:g} Gb/s "
                              f"(headroom.PAUSE_QUANTA stops at {hr.FASTEST_QUANTA_MBPS // 1000}G), so the pause buffer "
-                             f"its {port.long_cable_m} m cable needs cannot be sized")
+                             f"its {port.long_cable_m} m cable needs cannot be sized: write this section by hand")
         for section, wanted in needs.items():
             if not prof.wants(section):
                 continue
