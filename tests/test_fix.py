@@ -1336,24 +1336,26 @@ def test_a_follow_up_refused_for_want_of_the_model_says_so_up_front():
 # traffic-class N` gives it class N whatever the trust map says. C_ROCE matches DSCP 26 (roce-dscp26's lossless DSCP).
 _EOS_DSCP_CLASS = ("hostname leaf4\n!\ninterface Ethernet1\n   mtu 9214\n   speed 100g-4\n   no switchport\n"
                    f"   qos trust dscp\n{_EOS_PFC3}   service-policy type qos input P1\n!\n"
-                   "class-map type qos match-any C_ROCE\n   match dscp 26\n!\n"
+                   "class-map type qos match-any C_ROCE\n   match dscp {dscp}\n!\n"
                    "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class {tc}\n!\n")
 
 
-@pytest.mark.parametrize("tc, refused", [("1", True), ("3", False)])
-def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_dscp(tmp_path, tc, refused):
+@pytest.mark.parametrize("dscp, tc, refused", [("26", "1", True), ("26", "3", False), ("10", "3", True),
+                                               ("10", "5", False)])
+def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_dscp(tmp_path, dscp, tc, refused):
     """`render --device` wrote the trust and DSCP map for a port whose own policy-map sets the class (only `fix`
     refused it, and only for class-default): a snippet the switch runs that does not do what it says. One check now
-    serves both: a class setting another traffic class for the policy's lossless DSCP is refused, naming the class;
-    one that sets the policy's own class is rendered."""
+    serves both: a class that takes the policy's lossless DSCP to another traffic class, or another DSCP into the
+    lossless class, is refused, naming the class; one that agrees with the policy (or touches neither) is rendered."""
     path, policy = tmp_path / "leaf4.cfg", tmp_path / "cable5.yaml"
-    path.write_text(_EOS_DSCP_CLASS.format(tc=tc))
+    path.write_text(_EOS_DSCP_CLASS.format(dscp=dscp, tc=tc))
     policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
     out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
     if refused:
         assert out.returncode == 2 and "Traceback" not in out.stderr
         assert (f"{path}:3: port Ethernet1: its qos policy-map P1 (service-policy type qos input) sets traffic-class "
-                "1 for DSCP 26 in class C_ROCE") in out.stderr
+                f"{tc} for DSCP {dscp} in class C_ROCE") in out.stderr
+    if dscp == "26" and refused:
         (dev,) = api.fix([path], str(policy), unsafe=True, family="sand").devices
         (part,) = [p for p in dev.parts if "maps" in p.sections]
         assert part.refused is not None and "class C_ROCE" in part.refused
@@ -1362,7 +1364,7 @@ def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_d
         # (not "for a fact the input lacks": the input states the class; no line of a snippet can change it)
         text = fix_output.text(fix.FixResult(lint=api.lint([path], str(policy)), devices=[dev], unsafe=True))
         assert "1 refused (each says what to give or to do by hand)" in text and "fact the input lacks" not in text
-    else:
+    if not refused:
         assert out.returncode == 0 and "qos map dscp 26 to traffic-class 3" in out.stdout
     # class-default too (the check fix had): render refuses it as well
     path.write_text(_EOS_CLASS_DEFAULT.replace("   mtu 9214\n", "   mtu 9214\n   speed 100g-4\n"))

@@ -1387,14 +1387,15 @@ class ByHand(InputError):
 def _check_by_hand(prof: Profile) -> None:
     """Refuse the sections no line of a port's own can change (model Port.by_hand, Port.by_hand_dscp): `render
     --device` and `fix` alike, since a snippet the switch runs that does not do what it says is worse than none."""
-    named = {d for d, tc in prof.dscp_to_tc.items() if tc in prof.lossless} | (
-        {prof.cnp_dscp} if prof.cnp_dscp is not None else set())
+    # (a class overrides the policy where it moves a DSCP into or out of a lossless or the CNP class)
+    kept = set(prof.lossless) | ({prof.dscp_to_tc.get(prof.cnp_dscp)} if prof.cnp_dscp is not None else set())
     for port in prof.ports:
         for section in sorted(prof.sections):
             why = port.by_hand.get(section) or port.by_hand.get(f"{section}/{prof.trust}")
             if why is None and section in ("trust", "maps"):
                 why = next((why for d, (tc, why) in sorted(port.by_hand_dscp.items())
-                            if d in named and prof.dscp_to_tc.get(d) != tc), None)
+                            if prof.dscp_to_tc.get(d) != tc and (tc in kept or prof.dscp_to_tc.get(d) in kept)),
+                           None)
             if why is not None:
                 src = port.source
                 raise ByHand(f"port {port.name}: {why}", src.file if src else None, src.line if src else None)
