@@ -1381,6 +1381,6 @@ def test_a_refused_part_for_a_device_finding_names_it_and_says_what_to_give(tmp_
                                                      "   qos trust dscp\n!\n" for n in (1, 2)))
     (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
     text = "\n".join(fix_output.device_text(dev))
-    assert ("DISRUPTIVE fix (ecn) for PFC006: no fix, ports Ethernet1, Ethernet2: speed unknown, so its ECN thresholds "
-            "cannot be worked out: state the port's speed in its config and run again") in text
+    assert ("DISRUPTIVE fix (ecn) for PFC006 (device): no fix, ports Ethernet1, Ethernet2: speed unknown, so its ECN "
+            "thresholds cannot be worked out: state the port's speed in its config and run again") in text
     assert "each finding says how" not in text and " for : " not in text

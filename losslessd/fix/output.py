@@ -32,12 +32,11 @@ def notes(result: FixResult) -> list[str]:
 
 
 def _findings(findings) -> str:
-    """'BUF002 Ethernet48, Ethernet52; WDG001 Ethernet12' (device-wide findings show no port)."""
+    """'BUF002 Ethernet48, Ethernet52; WDG001 Ethernet12; PFC006 (device)' (a device-wide finding, as lint prints it:
+    a part for it alone would read 'fix (ecn) for : ...')."""
     ports: dict[str, dict[str, None]] = {}  # code -> its ports, in order (a dict: a list's `in` was quadratic)
     for f in findings:
-        named = ports.setdefault(f.code, {})
-        if f.port:
-            named[f.port] = None
+        ports.setdefault(f.code, {})[f.port or "(device)"] = None
     return "; ".join(f"{code} {', '.join(names)}".rstrip() for code, names in ports.items())
 
 
