@@ -1382,5 +1382,6 @@ def test_a_refused_part_for_a_device_finding_names_it_and_says_what_to_give(tmp_
     (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
     text = "\n".join(fix_output.device_text(dev))
     assert ("DISRUPTIVE fix (ecn) for PFC006 (device): no fix, ports Ethernet1, Ethernet2: speed unknown, so its ECN "
-            "thresholds cannot be worked out: state the port's speed in its config and run again") in text
+            "thresholds cannot be worked out: state the port's speed in its config and run again, or write this "
+            "section by hand (the maps, pfc, trust, watchdog sections of the same finding wait for it there)") in text
     assert "each finding says how" not in text and " for : " not in text

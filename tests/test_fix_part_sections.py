@@ -197,7 +197,8 @@ def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):
         "safe", ["buffer"], [("ECN004", "Ethernet1/2")])
     assert refused.refused == ("port Ethernet1/2: cable length unknown, so its PFC headroom cannot be sized (buffer "
                                "section): set buffer.default_cable_length_m in the policy (or state the port's cable "
-                               "length in the input) and run again, or write this section by hand")
+                               "length in the input) and run again, or write this section by hand (the ecn section "
+                               "of the same finding waits for it there)")
     # (the watchdog is switch-wide on NX-OS: a part of it for other ports may find it written already, held)
     fixed = {(f.code, f.port) for p in dev.parts if p.printed or p.held for f in p.findings}
     assert fixed >= {("WDG002", "Ethernet1/2"), ("ECN003", "Ethernet1/3")} and any(p.printed for p in dev.parts)
