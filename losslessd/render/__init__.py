@@ -124,7 +124,7 @@ class PortFacts:
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
     # The policies attached on the port itself now, by attachment point (model Port.service_policies).
     attached: dict[str, str] = field(default_factory=dict, hash=False)
-    # Sections no line of the port's own can change, and why (model Port.by_hand): a fix refuses them there.
+    # Sections no line of the port's own can change, and why (model Port.by_hand): render and fix refuse them there.
     by_hand: dict[str, str] = field(default_factory=dict, hash=False)
     by_hand_dscp: dict[int, tuple[int, str]] = field(default_factory=dict, hash=False)  # model Port.by_hand_dscp
     # The link aggregate the port is a member of (model Port.bundle: NX-OS port-channel, Junos aeN) where its platform
