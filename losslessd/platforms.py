@@ -141,6 +141,9 @@ class Platform:
     # settings (SONiC keys PORT_QOS_MAP by member port).
     qos_on_aggregate: bool = False
     in_place: InPlace | None = None  # (render.Profile.in_place asks it; templates/<id>/profile.j2 writes it)
+    # The profile section whose lines say which queue a received pause for a priority stops (MAP004, MAP001's last
+    # link): a map elsewhere (SONiC MAP_PFC_PRIORITY_TO_QUEUE; where the platform fixes it, the maps move the class).
+    pause_queue_section: str = "maps"
 
     def refuses(self, output: str) -> bool:
         """Whether the output's first line is a refusal (`-bash: mlnx_qos: command not found`): the command did not
@@ -422,6 +425,9 @@ PLATFORMS: dict[str, Platform] = {
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
                  wd_watches="paused-queues", qos_on_aggregate=True,
+                 # Junos "Configuring DSCP-based PFC for Layer 3 Untagged Traffic": the queue a pause for priority P
+                 # stops is the PFC profile's `output ieee-802.1 code-point P flow-control-queue Q` (templates: pfc).
+                 pause_queue_section="pfc",
                  # The watchdog alone goes into the port's congestion-notification-profile, unless a PFC or trust
                  # part binds one of its own for the lossless priorities (templates/juniper_junos).
                  in_place=InPlace("watchdog", "congestion-notification-profile", whole=("pfc", "trust"),

@@ -439,11 +439,12 @@ def test_device_without_facts_gets_its_section_refused_and_the_others_their_fixe
     (part,) = by_name["leafbad"].parts
     assert part.snippet is None and not part.withheld and part.sections == ["ecn"]
     assert part.refused == ("ports Ethernet0, Ethernet4, Ethernet8: speed unknown, so its ECN thresholds cannot be "
-                            "worked out")
+                            "worked out: state the port's speed in its config and run again, or write this section "
+                            "by hand")
     assert by_name["leafgood"].parts and by_name["leafgood"].verified
     res = losslessd("fix", str(tmp_path))
     assert res.returncode == 1 and f"ECN001 Ethernet0, Ethernet4, Ethernet8: no fix, {part.refused}" in res.stdout
-    assert "1 refused for a fact the input lacks (fix by hand)" in res.stdout and "leafgood  (sonic" in res.stdout
+    assert "1 refused (each says what to give or to do by hand)" in res.stdout and "leafgood  (sonic" in res.stdout
 
 
 def test_an_nvue_yaml_tree_is_fixed_by_reading_it_with_the_commands_not_by_appending_them(tmp_path):
@@ -1370,3 +1371,58 @@ def test_a_follow_up_refused_for_want_of_the_model_says_so_up_front():
     # (said as the option is read: before, lint --fix printed the whole lint report, then the error)
     run = losslessd("lint", "--fix", "-p", "roce-pcp3", "--family", "tomahawk", str(ROOT / "examples" / "clos"))
     assert (run.returncode, run.stdout) == (2, "") and "--family 'tomahawk' is no command family" in run.stderr
+
+
+# EOS User Manual, QoS policies: a packet takes the first class of the port's policy-map that matches it, and `set
+# traffic-class N` gives it class N whatever the trust map says. C_ROCE matches DSCP 26 (roce-dscp26's lossless DSCP).
+_EOS_DSCP_CLASS = ("hostname leaf4\n!\ninterface Ethernet1\n   mtu 9214\n   speed 100g-4\n   no switchport\n"
+                   f"   qos trust dscp\n{_EOS_PFC3}   service-policy type qos input P1\n!\n"
+                   "class-map type qos match-any C_ROCE\n   match dscp {dscp}\n!\n"
+                   "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class {tc}\n!\n")
+
+
+@pytest.mark.parametrize("dscp, tc, refused", [("26", "1", True), ("26", "3", False), ("10", "3", True),
+                                               ("10", "5", False)])
+def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_dscp(tmp_path, dscp, tc, refused):
+    """`render --device` wrote the trust and DSCP map for a port whose own policy-map sets the class (only `fix`
+    refused it, and only for class-default): a snippet the switch runs that does not do what it says. One check now
+    serves both: a class that takes the policy's lossless DSCP to another traffic class, or another DSCP into the
+    lossless class, is refused, naming the class; one that agrees with the policy (or touches neither) is rendered."""
+    path, policy = tmp_path / "leaf4.cfg", tmp_path / "cable5.yaml"
+    path.write_text(_EOS_DSCP_CLASS.format(dscp=dscp, tc=tc))
+    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
+    out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
+    if refused:
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+        assert (f"{path}:3: port Ethernet1: its qos policy-map P1 (service-policy type qos input) sets traffic-class "
+                f"{tc} for DSCP {dscp} in class C_ROCE") in out.stderr
+    if dscp == "26" and refused:
+        (dev,) = api.fix([path], str(policy), unsafe=True, family="sand").devices
+        (part,) = [p for p in dev.parts if "maps" in p.sections]
+        assert part.refused is not None and "class C_ROCE" in part.refused
+        assert "MAP001" in {f.code for f in part.findings}
+        assert "qos map dscp 26" not in "".join(p.snippet or "" for p in dev.parts)
+        # (not "for a fact the input lacks": the input states the class; no line of a snippet can change it)
+        text = fix_output.text(fix.FixResult(lint=api.lint([path], str(policy)), devices=[dev], unsafe=True))
+        assert "1 refused (each says what to give or to do by hand)" in text and "fact the input lacks" not in text
+    if not refused:
+        assert out.returncode == 0 and "qos map dscp 26 to traffic-class 3" in out.stdout
+    # class-default too (the check fix had): render refuses it as well
+    path.write_text(_EOS_CLASS_DEFAULT.replace("   mtu 9214\n", "   mtu 9214\n   speed 100g-4\n"))
+    out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
+    assert out.returncode == 2 and "sets traffic-class 1 in class class-default" in out.stderr
+
+
+def test_a_refused_part_for_a_device_finding_names_it_and_says_what_to_give(tmp_path):
+    """Two routed ports trusting DSCP, no PFC: the only finding is PFC006 (device), whose ECN section needs the ports'
+    speeds. The refused part read `DISRUPTIVE fix (ecn) for : no fix, ...` (no finding) and ended with the generic
+    "(each finding says how)"; it now names PFC006 and says what to give."""
+    path = tmp_path / "leaf9.cfg"
+    path.write_text("hostname leaf9\n!\n" + "".join(f"interface Ethernet{n}\n   mtu 9214\n   no switchport\n"
+                                                     "   qos trust dscp\n!\n" for n in (1, 2)))
+    (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
+    text = "\n".join(fix_output.device_text(dev))
+    assert ("DISRUPTIVE fix (ecn) for PFC006 (device): no fix, ports Ethernet1, Ethernet2: speed unknown, so its ECN "
+            "thresholds cannot be worked out: state the port's speed in its config and run again, or write this "
+            "section by hand (the maps, pfc, trust, watchdog sections of the same finding wait for it there)") in text
+    assert "each finding says how" not in text and " for : " not in text

@@ -196,12 +196,14 @@ def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):
     assert (refused.label, refused.sections, [(f.code, f.port) for f in refused.findings]) == (
         "safe", ["buffer"], [("ECN004", "Ethernet1/2")])
     assert refused.refused == ("port Ethernet1/2: cable length unknown, so its PFC headroom cannot be sized (buffer "
-                               "section)")
+                               "section): set buffer.default_cable_length_m in the policy (or state the port's cable "
+                               "length in the input) and run again, or write this section by hand (the ecn section "
+                               "of the same finding waits for it there)")
     # (the watchdog is switch-wide on NX-OS: a part of it for other ports may find it written already, held)
     fixed = {(f.code, f.port) for p in dev.parts if p.printed or p.held for f in p.findings}
     assert fixed >= {("WDG002", "Ethernet1/2"), ("ECN003", "Ethernet1/3")} and any(p.printed for p in dev.parts)
     text = fix_output.text(fix.FixResult(lint=before, devices=[dev], unsafe=False))
-    assert f"SAFE fix (buffer) for ECN004 Ethernet1/2: no fix, {refused.refused} (each finding says how)" in text
+    assert f"SAFE fix (buffer) for ECN004 Ethernet1/2: no fix, {refused.refused}" in text
     data = json.loads(fix_output.as_json(fix.FixResult(lint=before, devices=[dev], unsafe=False)))
     jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
     assert [f["refused"] for f in data["devices"][0]["fixes"] if f["refused"]] == [refused.refused]
@@ -262,3 +264,19 @@ def test_junos_trust_part_is_refused_where_a_wildcard_entry_binds_the_dscp_class
         assert refused.refused_on == ("et-0/0/0", "et-0/0/1", "et-0/0/2")
         assert "bound by the wildcard entry `class-of-service interfaces et-*`" in refused.refused
         assert not any("ieee-802.1" in (p.snippet or "") for p in dev.parts)
+
+
+def test_junos_pause_to_queue_break_is_fixed_in_the_pfc_profile():
+    """aiml-leaf-pause-stops-cnp-queue.conf: `class NO-LOSS queue-num 4 no-loss pfc-priority 3` with the PFC profile's
+    `output ieee-802.1 code-point 011 flow-control-queue 3`. Junos says which queue a pause stops in the congestion
+    notification profile (Junos "Configuring DSCP-based PFC for Layer 3 Untagged Traffic"), the template's pfc section;
+    MAP001 (its last link) and MAP004 asked the maps section, whose classifier changes no pause, so both were "still
+    there". They now ask the pfc section: the part writes `flow-control-queue 4` and the re-lint clears them."""
+    path = ROOT / "tests/realworld/juniper_junos/aiml-leaf-pause-stops-cnp-queue.conf"
+    result = fix.plan(lint([path], "roce-dscp26"), unsafe=True)
+    (dev,) = result.devices
+    (part,) = [p for p in dev.parts if {"MAP001", "MAP004"} & {f.code for f in p.findings}]
+    assert "pfc" in part.sections and part.snippet is not None
+    assert "congestion-notification-profile roce-pfc-3 output ieee-802.1 code-point 011 flow-control-queue 4" in (
+        part.snippet)
+    assert dev.verified and not {f.code for f in dev.unresolved} & {"MAP001", "MAP004"}

@@ -323,10 +323,18 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                 no_fix.setdefault((disruptive, section, why.removeprefix(f"port {port}: ")), {})[port] = None
     for (disruptive, section, why), named in sorted(no_fix.items()):
         names = list(named)
-        group = [f for f, was, wants, _ in asked if f is not None and section in wants and f.port in named
+        # (a device-wide finding, PFC006, asks the section on every port: its part is for it where those are refused)
+        group = [f for f, was, wants, on in asked if f is not None and section in wants
+                 and (f.port in named if f.port is not None else not named.keys().isdisjoint(on))
                  and label(was, wants, f.port) == disruptive]
+        # (the findings' other sections are not written on these ports either: said, not left for the reader to infer)
+        waiting = sorted({s for f, _, wants, _ in asked if f in group for s in wants} - {section})
+        one = len(waiting) == 1
+        wait = (f" (the {', '.join(waiting)} {'section' if one else 'sections'} of the same "
+                f"{'finding' if len(group) == 1 else 'findings'} {'waits' if one else 'wait'} for it there)"
+                if waiting else "")
         parts.append(Part("disruptive" if disruptive else "safe", [section], group, None,
-                          refused=f"{'port' if len(names) == 1 else 'ports'} {few(names)}: {why}",
+                          refused=f"{'port' if len(names) == 1 else 'ports'} {few(names)}: {why}{wait}",
                           refused_on=tuple(names)))
     return parts
 

@@ -32,12 +32,11 @@ def notes(result: FixResult) -> list[str]:
 
 
 def _findings(findings) -> str:
-    """'BUF002 Ethernet48, Ethernet52; WDG001 Ethernet12' (device-wide findings show no port)."""
+    """'BUF002 Ethernet48, Ethernet52; WDG001 Ethernet12; PFC006 (device)' (a device-wide finding, as lint prints it:
+    a part for it alone would read 'fix (ecn) for : ...')."""
     ports: dict[str, dict[str, None]] = {}  # code -> its ports, in order (a dict: a list's `in` was quadratic)
     for f in findings:
-        named = ports.setdefault(f.code, {})
-        if f.port:
-            named[f.port] = None
+        ports.setdefault(f.code, {})[f.port or "(device)"] = None
     return "; ".join(f"{code} {', '.join(names)}".rstrip() for code, names in ports.items())
 
 
@@ -46,7 +45,7 @@ def _part(part: Part) -> list[str]:
     if part.withheld:
         return [f"{head}: withheld, needs --unsafe-fixes"]
     if part.refused is not None:
-        return [f"{head}: no fix, {part.refused} (each finding says how)"]
+        return [f"{head}: no fix, {part.refused}"]  # (each refusal says what to give or do by hand)
     if part.empty:
         why = ("the device holds what the template writes for it already: another part or a fix by hand clears it"
                if part.held else "the template writes nothing for it on this platform; fix by hand")
@@ -110,7 +109,8 @@ def text(result: FixResult) -> str:
         summary += f", {empty} the template writes nothing for (fix by hand)"
     refused = sum(p.refused is not None for p in parts)
     if refused:
-        summary += f", {refused} refused for a fact the input lacks (fix by hand)"
+        # (a fact the input lacks, or a setting of the device's own no snippet line can change: each part says which)
+        summary += f", {refused} refused (each says what to give or to do by hand)"
     if none:
         summary += f", {none} without a fix"
     out.append(summary + ". Nothing was sent to any device." + (f" {unchecked[0].upper()}{unchecked[1:]}" if unchecked

@@ -385,9 +385,14 @@ class Port(Model):
     # the port's config binds elsewhere decides them (EOS: its qos policy-map's class-default `set traffic-class`,
     # Junos: a DSCP classifier bound by a wildcard `class-of-service interfaces` entry other ports share). A key
     # "section/trust" holds only for a snippet of that trust (Junos: "trust/pcp", a DSCP classifier of the port's own
-    # can be bound over the wildcard's). A fix refuses those sections on the port (render.refusal) rather than print
-    # lines the switch would not act on.
+    # can be bound over the wildcard's). `fix` and `render --device` refuse those sections on the port
+    # (render._check_by_hand) rather than print lines the switch would not act on.
     by_hand: dict[str, str] | None = None
+    # DSCP -> (traffic class, why) for the DSCPs a class of the port's own policy-map sets a traffic class for before
+    # the trust map (EOS: the first class that matches a packet takes it). The trust and maps sections are by hand on
+    # the port where such a class gives one of the policy's lossless or CNP DSCPs another class, or another DSCP their
+    # class (render._check_by_hand).
+    by_hand_dscp: dict[int, tuple[int, str]] | None = None
     # The tool a NIC port's DCB was read or set with, which the fix texts speak: "dcb" (iproute2, any DCB driver:
     # Intel ice, Broadcom bnxt_en, mlx5 without MLNX_OFED), else mlnx_qos.
     dcb_tool: Literal["mlnx_qos", "dcb"] | None = None

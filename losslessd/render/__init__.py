@@ -124,8 +124,9 @@ class PortFacts:
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
     # The policies attached on the port itself now, by attachment point (model Port.service_policies).
     attached: dict[str, str] = field(default_factory=dict, hash=False)
-    # Sections no line of the port's own can change, and why (model Port.by_hand): a fix refuses them there.
+    # Sections no line of the port's own can change, and why (model Port.by_hand): render and fix refuse them there.
     by_hand: dict[str, str] = field(default_factory=dict, hash=False)
+    by_hand_dscp: dict[int, tuple[int, str]] = field(default_factory=dict, hash=False)  # model Port.by_hand_dscp
     # The link aggregate the port is a member of (model Port.bundle: NX-OS port-channel, Junos aeN) where its platform
     # binds a member's QoS on the aggregate (Platform.qos_on_aggregate), and the policies attached on that aggregate
     # now (Device.bundle_policies).
@@ -330,6 +331,7 @@ class PortProfile:
     nic_driver: str | None = None  # PortFacts.nic_driver
     pfc_now: tuple[int, ...] | None = None  # PortFacts.pfc_now
     by_hand: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.by_hand
+    by_hand_dscp: dict[int, tuple[int, str]] = field(default_factory=dict, hash=False)  # PortFacts.by_hand_dscp
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -1156,7 +1158,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
             own=port.own, carries=port.carries, rates=port.rates, source=port.source, dcb_tool=port.dcb_tool,
-            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver, pfc_now=port.pfc_now, by_hand=port.by_hand))
+            mlx5_ecn=port.mlx5_ecn, nic_driver=port.nic_driver, pfc_now=port.pfc_now, by_hand=port.by_hand,
+            by_hand_dscp=port.by_hand_dscp))
     largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
     for prof in rendered:
         if prof.sonic is not None:
@@ -1332,17 +1335,14 @@ def refusal(platform: str, prof: Profile) -> str | None:
     go on. None where nothing is missing. PolicyLimit is raised: the policy, not the device, is what no part can
     have."""
     prof = replace(prof, platform=platform)
-    for port in prof.ports:
-        for section in sorted(prof.sections):
-            why = port.by_hand.get(section) or port.by_hand.get(f"{section}/{prof.trust}")
-            if why is not None:
-                return f"port {port.name}: {why}"
     try:
         # (not the family: a model no family renders, a Nexus 7000, takes none of the platform's commands, so its whole
         # fix is refused by render(), as is one whose model is unknown)
         _check_facts(platform, prof, families.resolve(platform, prof.model, prof.family))
     except PolicyLimit:
         raise
+    except ByHand as exc:
+        return exc.message
     except InputError as exc:
         return str(exc)
     return None
@@ -1351,6 +1351,12 @@ def refusal(platform: str, prof: Profile) -> str | None:
 _MISSING = {
     "speed": "speed unknown",
     "cable": "cable length unknown, so its PFC headroom cannot be sized",
+}
+# What gives a missing fact (a fix's refused part says it; render's own --ports message says its way).
+_GIVE = {
+    "speed": "state the port's speed in its config and run again, or write this section by hand",
+    "cable": "set buffer.default_cable_length_m in the policy (or state the port's cable length in the input) and "
+             "run again, or write this section by hand",
 }
 
 
@@ -1415,9 +1421,32 @@ def _check_names(prof: Profile) -> None:
                          prof.egress.sources.get(name))
 
 
+class ByHand(InputError):
+    """A section no line of the port's own can change (_check_by_hand): the port's file and line for `render`; a
+    fix's refused part names the port itself."""
+
+
+def _check_by_hand(prof: Profile) -> None:
+    """Refuse the sections no line of a port's own can change (model Port.by_hand, Port.by_hand_dscp): `render
+    --device` and `fix` alike, since a snippet the switch runs that does not do what it says is worse than none."""
+    # (a class overrides the policy where it moves a DSCP into or out of a lossless or the CNP class)
+    kept = set(prof.lossless) | ({prof.dscp_to_tc.get(prof.cnp_dscp)} if prof.cnp_dscp is not None else set())
+    for port in prof.ports:
+        for section in sorted(prof.sections):
+            why = port.by_hand.get(section) or port.by_hand.get(f"{section}/{prof.trust}")
+            if why is None and section in ("trust", "maps"):
+                why = next((why for d, (tc, why) in sorted(port.by_hand_dscp.items())
+                            if prof.dscp_to_tc.get(d) != tc and (tc in kept or prof.dscp_to_tc.get(d) in kept)),
+                           None)
+            if why is not None:
+                src = port.source
+                raise ByHand(f"port {port.name}: {why}", src.file if src else None, src.line if src else None)
+
+
 def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
     """Refuse, before any template runs, a section a port lacks the facts for: a fix's profile may hold ports
     without speed or cable length, and a SONiC SKU may give no lossless profile for a port."""
+    _check_by_hand(prof)
     if platform == "sonic":
         if prof.wants("buffer") and prof.pool_bytes is None:
             raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
@@ -1468,12 +1497,13 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         facts = {"speed": port.speed_gbps, "cable": port.cable_length_m}
         # A host script switches DCQCN on without thresholds: a NIC port's ECN needs no speed.
         if ecn and record.kind != DeviceKind.host and port.speed_gbps is None:
-            raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out")
+            raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out: "
+                             f"{_GIVE['speed']}")
         if (record.id == "cisco_nxos" and prof.wants("buffer") and port.long_cable_m and port.pause_buffer is None
                 and port.speed_gbps):
             raise InputError(f"port {port.name}: no IEEE 802.3 pause response is listed for {port.speed_gbps:g} Gb/s "
                              f"(headroom.PAUSE_QUANTA stops at {hr.FASTEST_QUANTA_MBPS // 1000}G), so the pause buffer "
-                             f"its {port.long_cable_m} m cable needs cannot be sized")
+                             f"its {port.long_cable_m} m cable needs cannot be sized: write this section by hand")
         for section, wanted in needs.items():
             if not prof.wants(section):
                 continue
@@ -1490,7 +1520,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
                 if fact == "cable" and port.dcb_tool == "dcb":
                     continue
                 if fact in facts and facts[fact] is None:
-                    raise InputError(f"port {port.name}: {_MISSING[fact]} ({section} section)")
+                    raise InputError(f"port {port.name}: {_MISSING[fact]} ({section} section): {_GIVE[fact]}")
 
 
 def _sku_fix(prof: Profile) -> str:
@@ -1733,7 +1763,7 @@ def device_facts(device: Device, policy: Policy, names: Sequence[str] | None = N
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, mtu, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
-                               by_hand=p.by_hand or {},
+                               by_hand=p.by_hand or {}, by_hand_dscp=p.by_hand_dscp or {},
                                bundle=p.bundle if on_aggregate else None,
                                bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {}), own=own,
                                carries=p.priority_queues() or {},

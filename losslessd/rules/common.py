@@ -23,6 +23,7 @@ from ..lint.registry import PortRule, Rule
 from ..model import Device, DeviceKind, Ecn, Fabric, Hop, Port, Scheduler, Source, Trust
 from ..paths import Paths, fabric_paths
 from ..paths.view import PathFacts, Views, path_facts
+from ..platforms import PLATFORMS
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
     from ..policy import Cnp, Policy
@@ -156,7 +157,7 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
     if hop.priority not in port.pfc_enabled:
         return _broken(f"PFC is off for priority {hop.priority} (enabled: {numbers(port.pfc_enabled)})",
                        f"enable PFC on priority {hop.priority}", port.pfc_source or port.source, "pfc")
-    return _pg_break(device, port, hop, host) or (_queue_break(port, hop) if egress and not host else None)
+    return _pg_break(device, port, hop, host) or (_queue_break(device, port, hop) if egress and not host else None)
 
 
 def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | None:
@@ -203,7 +204,7 @@ def pg_buffer_break(device: Device, port: Port, index: int, label: str = "PG") -
     return _unknown(f"{name} has no buffer profile in the input", pg.source or maps)
 
 
-def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:
+def _queue_break(device: Device, port: Port, hop: Hop) -> ChainBreak | None:
     """A pause the peer sends for this traffic's PFC priority must stop the queue the traffic leaves from."""
     maps = port.map_source or port.source
     if port.tc_to_queue is None:
@@ -217,8 +218,15 @@ def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:
     if hop.queue not in paused:
         return _broken(f"a PFC pause for priority {hop.priority} stops {queues_text(paused)}, but this traffic leaves "
                        f"from queue {hop.queue}", f"make a pause for PFC priority {hop.priority} stop queue {hop.queue}",
-                       maps)
+                       maps, pause_queue_section(device))
     return None
+
+
+def pause_queue_section(device: Device) -> str:
+    """The profile section that says which queue a pause stops on ``device``'s platform (Platform.pause_queue_section):
+    a fix of the pause->queue link renders it."""
+    found = PLATFORMS.get(device.platform or "")
+    return found.pause_queue_section if found is not None else "maps"
 
 
 def marks_ecn(port: Port, queue: int | None) -> bool | None:

@@ -17,6 +17,7 @@ from .common import (
     first_break,
     map_absent,
     numbers,
+    pause_queue_section,
     pg_buffer_break,
     queues_text,
     roce_hops,
@@ -301,7 +302,8 @@ class PfcQueueMismatch(PortRule):
     name = "pfc-queue-mismatch"
     scope = "port"
     severity = Severity.error
-    fix_sections = frozenset({"maps"})
+    # (the section that writes the pause->queue map: the platform's, common.pause_queue_section; Junos's PFC profile)
+    fix_sections = frozenset({"maps", "pfc"})
     disruptive = True
     depends_on_pfc = True
 
@@ -333,6 +335,7 @@ class PfcQueueMismatch(PortRule):
             stops = f"stops {queues_text(paused)}" if paused else "stops no queue (no map entry)"
             targets = sorted(set(queues.values()))
             fix = f"make a pause for PFC priority {prio} stop {queues_text(targets)}"
+            section = pause_queue_section(device)
             found = PLATFORMS.get(device.platform)
             if found is not None and found.wd_watches == "priority-index" and targets != [prio]:
                 # (SONiC: the watchdog watches queue P for priority P whatever the maps say, platforms.py): a pause
@@ -341,9 +344,10 @@ class PfcQueueMismatch(PortRule):
                 elsewhere = [q for q in targets if q is not None and q != prio]
                 fix = (f"queue {moved} in queue {prio}, the one the PFC watchdog watches for priority {prio} (a pause "
                        f"moved to {queues_text(elsewhere)} would stop a queue no watchdog watches: WDG004)")
+                section = "maps"
             yield self.finding(f"a PFC pause for lossless priority {prio} {stops}, but its traffic leaves from "
                                f"{used}; {fix}", device=device, port=port, source=source, key=prio,
-                               paused_queues=paused)
+                               paused_queues=paused, section=section)
         if unknown:
             yield self.unverified("could not check the PFC priority->queue map: " + "; ".join(unknown),
                                   device=device, port=port, source=source)

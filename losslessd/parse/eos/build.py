@@ -30,7 +30,7 @@ DEFAULT_WATCHDOG_ACTION = "errdisable"
 WATCHDOG_ACTION_WORDS = {"drop": "drop", "no-drop": "forward", "notify-only": "notify-only", "errdisable": "errdisable"}
 # A policy-map resolved: DSCP -> the traffic class its first matching class sets (None: matched by a class that sets
 # none, so the trust map's), class-default's `set traffic-class`, and the SYS002 for classes it cannot evaluate.
-_Classes = tuple[dict[int, int | None], Val | None, ParseIssue | None]
+_Classes = tuple[dict[int, int | None], Val | None, ParseIssue | None, dict[int, str]]
 
 
 def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
@@ -183,6 +183,10 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
         port.pfc_priority_to_queue = {prio: [port.tc_to_queue[tc]] for tc, prio in TC_PRIORITY.items()}
 
 
+# The by-hand step where the port's own qos policy-map classifies the lossless traffic (model Port.by_hand).
+_BY_HAND = "give the lossless traffic its class in that policy-map by hand (or take the service-policy off the port)"
+
+
 def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, issues: Issues,
                 resolved: dict[str, _Classes]) -> None:
     """`service-policy type qos input NAME` over the trust map. EOS User Manual, Traffic Management (QoS policies):
@@ -215,7 +219,7 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         return
     if chosen.value not in resolved:
         resolved[chosen.value] = _classes(cfg, chosen.value)
-    claimed, default, unread = resolved[chosen.value]
+    claimed, default, unread, claimed_by = resolved[chosen.value]
     if unread:
         issues.add_once(unread)
     if port.dscp_to_tc is not None and (any(tc is not None for tc in claimed.values()) or default is not None):
@@ -245,14 +249,20 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         # trust map; losslessd never rewrites a device's own policy-map classes)
         why = (f"its qos policy-map {chosen.value} (service-policy type qos input) sets traffic-class {default.value} "
                "in class class-default, which takes every packet its other classes do not match whatever the port "
-               "trusts and its maps say: give the lossless traffic its class in that policy-map by hand (or take the "
-               "service-policy off the port)")
+               f"trusts and its maps say: {_BY_HAND}")
         port.by_hand = {"trust": why, "maps": why}
+    # (the same manual section: the first class that matches a packet takes it, before the trust map; which of these
+    # DSCPs the policy names lossless or CNP, and what class it wants for them, render._check_by_hand decides)
+    port.by_hand_dscp = {d: (tc, f"its qos policy-map {chosen.value} (service-policy type qos input) sets "
+                                 f"traffic-class {tc} for DSCP {d} in class {claimed_by[d]}, which takes that traffic "
+                                 f"before the trust map whatever the port trusts and its maps say: {_BY_HAND}")
+                         for d, tc in claimed.items() if tc is not None} or None
 
 
 def _classes(cfg: EosConfig, policy: str) -> _Classes:
     """A policy-map's classes resolved once for every port that uses it (not again per port: ports x classes)."""
     claimed: dict[int, int | None] = {}
+    claimed_by: dict[int, str] = {}  # DSCP -> the class that matches it first
     unread: list[tuple[str, Source]] = []
     default = None
     for class_name, tc, src in cfg.qos_policies[policy]:
@@ -266,11 +276,12 @@ def _classes(cfg: EosConfig, policy: str) -> _Classes:
             continue
         for dscp in sorted(cmap.dscp - set(claimed)):
             claimed[dscp] = None if tc is None else tc.value
+            claimed_by[dscp] = class_name
     issue = ParseIssue(code="SYS002", source=unread[0][1], message=(
         f"qos policy-map {policy} sets a traffic class for class {', '.join(n for n, _ in unread)}, matched "
         "on an ACL (or not defined here): losslessd does not evaluate it, so the DSCP map shown is what the "
         "policy's other classes and the trust map give")) if unread else None
-    return claimed, default, issue
+    return claimed, default, issue, claimed_by
 
 
 def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int] | None:
