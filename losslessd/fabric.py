@@ -800,7 +800,10 @@ def _lint_share(task: tuple) -> bytes:
 
 def _keeps(keep: int) -> bool:
     """Whether a worker keeps the share it is done with: its peak RSS under ``keep`` bytes, and its page faults (its
-    system CPU) still cheaper than freeing (KEEP_SYSTEM_PART)."""
+    system CPU) still cheaper than freeing (KEEP_SYSTEM_PART). A forked worker's peak starts at its parent's RSS at
+    the fork (Linux fork copies the RSS high-water mark: a child of a 300 MB process reads 305 MB), so the budget
+    counts the pages it shares with the parent too: it errs towards freeing, and under a parent larger than its part
+    of KEEP_MB (a daemon, an API caller holding a fabric) nothing is kept."""
     peak, user, system = _usage()
     return peak < keep and system <= KEEP_SYSTEM_PART * user
 

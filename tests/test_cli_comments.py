@@ -82,3 +82,20 @@ def test_a_banner_text_is_no_comment_line_in_a_block(platform):
     one_line = text.replace("hostname sw1\n", "hostname sw1\nbanner motd #hi#\n" + BANNER[14:]).format(note="")
     device = module.parse([Input("sw1.cfg", one_line)], "sw1")  # (closed on its own line: the rule after it is named)
     assert [i.source.line for i in device.issues if i.code == "SYS002"] == [3]
+
+
+@pytest.mark.parametrize("platform", ["nxos", "os10"])
+def test_a_banner_text_indented_with_tabs_and_spaces_is_no_block(platform):
+    """A banner's text is free text: a line of it indented with a tab above one indented with spaces was named as a
+    block depending on a tab's width (SYS002, exit 1 on a clean config); a config line after the banner whose block
+    depends on it is still named."""
+    module, port, text = PORTS[platform]
+    banner = "banner motd #\n\tAuthorized access only\n    Violators will be prosecuted\n#\n"
+    config = text.replace("hostname sw1\n", "hostname sw1\n" + banner).format(note="")
+    device = module.parse([Input("sw1.cfg", config)], "sw1")
+    assert [i for i in device.issues if "tab's width" in i.message] == []
+    assert device.ports[port].pfc_enabled is not None
+    after = config + "line vty\n\tsession-limit 5\n    exec-timeout 5\n"  # (the last: under session-limit at tabs of 1)
+    device = module.parse([Input("sw1.cfg", after)], "sw1")
+    named = [i.source.line for i in device.issues if "tab's width" in i.message]
+    assert named == [after.split("\n").index("    exec-timeout 5") + 1]

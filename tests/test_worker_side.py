@@ -147,6 +147,8 @@ def test_a_queues_scheduler_keyed_in_place_keys_ports_as_its_token_did(monkeypat
     two.queues[3].scheduler.weight += 1
     keys = Keys()
     assert keys.port(one) != keys.port(two)
+
+
 def _in_worker(tasks: list[tuple], usage: list[tuple] | None) -> tuple[list[bytes], list[int], bool]:
     """In a forked worker: each task as _lint_share runs it (its peak RSS and CPU read from ``usage``, else the real
     ones), what it sent, how many shares it kept after each, and whether the collector was told to leave them alone."""
@@ -192,4 +194,3 @@ def test_a_forked_worker_keeps_its_shares_objects_until_its_budget_and_sends_the
     assert sent == freed
     sent, _, _ = _worker_run(tasks(1 << 40))  # (1 TiB; kept as the real faults allow)
     assert sent == freed
-

@@ -85,6 +85,19 @@ _BANNER = lazy(r"banner[ \t]+[a-z-]+[ \t]+(\S)(.*)", re.IGNORECASE)
 _HASH_LINE = lazy(r"^[ \t]*#", re.MULTILINE)
 
 
+def _outside_banners(text: str) -> Iterator[tuple[int, str]]:
+    """numbered_lines() without a banner's text (_BANNER: the lines after `banner motd #` up to the one holding its
+    delimiter, that line too): free text, whose `#` rules and indentation are no commands."""
+    delimiter = ""  # inside a banner's text: the character that ends it
+    for number, line in numbered_lines(text):
+        if delimiter:
+            delimiter = "" if delimiter in line else delimiter
+            continue
+        if (banner := _BANNER.match(line)) and banner[1] not in banner[2]:
+            delimiter = banner[1]
+        yield number, line
+
+
 def _hash_lines_in_blocks(text: str) -> Iterator[int]:
     """The numbers of the `#` lines that interrupt a block: an indented line follows them (past blank and comment
     lines). Named, as any line the switch does not take; a `#` line between top-level lines, or in a banner's text,
@@ -92,14 +105,10 @@ def _hash_lines_in_blocks(text: str) -> Iterator[int]:
     if not _HASH_LINE.search(text):  # (most configs hold none: one C scan, not a Python pass over every line)
         return
     pending: list[int] = []
-    delimiter = ""  # inside a banner's text: the character that ends it
-    for number, line in numbered_lines(text):
-        if delimiter:
-            delimiter = "" if delimiter in line else delimiter
-            continue
+    for number, line in _outside_banners(text):
         body = line.strip()
-        if (banner := _BANNER.match(line)) and banner[1] not in banner[2]:
-            delimiter, pending = banner[1], []
+        if _BANNER.match(line):
+            pending = []
         elif body.startswith("#"):
             pending.append(number)
         elif body and not body.startswith("!"):
@@ -120,7 +129,7 @@ def _tab_width_lines(text: str) -> list[tuple[int, int, int]]:
     found = []
     wide: list[tuple[int, int]] = [(-1, 0)]  # (indent, line) of the open blocks, tabs of 8 and of 1
     narrow: list[tuple[int, int]] = [(-1, 0)]
-    for number, raw in numbered_lines(text):
+    for number, raw in _outside_banners(text):  # (a banner's text is free text: indented as its author liked)
         body = raw.strip()
         if not body or body.startswith(COMMENT) or body == "exit":
             continue

@@ -264,10 +264,19 @@ def _is_sysfs_dump(text: str) -> bool:
     script's `PATH = VALUE` lines), one of them a file only an RDMA host has (mlx5's ecn/ files, an RDMA device's
     traffic class, RDMA-CM's default TOS)."""
     head = text[:65536]
-    lines = [line for line in head.split("\n") if line.strip()][:2000]
-    dumps = [m for line in lines if (m := _DUMP_LINE.match(line))]
-    return bool(lines) and len(dumps) == len(lines) and any(_RDMA_SYSFS.search(m.group("path")) or "/rdma_cm/"
-                                                           in m.group("path") for m in dumps)
+    if "/sys/" not in head:  # (every switch config and script is sniffed here: one C scan, not a regex a line)
+        return False
+    rdma, seen = False, 0
+    for line in head.split("\n"):
+        if not line.strip():
+            continue
+        if (m := _DUMP_LINE.match(line)) is None:  # (the first other line settles it)
+            return False
+        rdma = rdma or bool(_RDMA_SYSFS.search(m.group("path")) or "/rdma_cm/" in m.group("path"))
+        seen += 1
+        if seen == 2000:
+            break
+    return rdma
 
 
 def _dump_sections(lines: list[str], start: int) -> tuple[list[Section], list[str]]:
