@@ -719,3 +719,21 @@ def test_a_session_dropped_mid_push_is_put_back_over_a_new_session(fabric, tmp_p
     # The push's `before` checkpoint, kept when its rollback could not run, is removed once the new session put the
     # switch back (it stayed on the switch without a word after the put-back went well).
     assert sim.devices["leaf1"].config.checkpoints == {}
+
+
+@pytest.mark.parametrize("ports, says", [
+    # a typo of the device: its --ports were dropped and every RoCE-facing port of leaf1 tuned
+    ("leafl:Ethernet0", "--ports for leafl, which is not tuned (tuned: leaf1)"),
+    # no port named: the same, every RoCE-facing port
+    ("leaf1:,", "--ports 'leaf1:,': expected DEVICE:PORT[,PORT...]"),
+])
+def test_ports_that_name_no_tuned_port_are_refused_before_any_device_is_read(tmp_path, ports, says):
+    """`tune --ports` narrows a tune to the ports it names; one that names no tuned device or no port was taken as
+    no --ports at all (exit 0, a dry run over every RoCE-facing port; with --apply, a push to each)."""
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text("hosts:\n  leaf1:\n    hostname: 192.0.2.1\n    platform: sonic\n    data:\n"
+                         "      credentials: {username: admin, password_env: LEAF_PW}\n")
+    (tmp_path / "known_hosts").write_text("")
+    res = losslessd("tune", "-i", inventory, "--known-hosts", tmp_path / "known_hosts", "--db", tmp_path / "t.sqlite",
+                    "-b", "echo hi", "-d", "leaf1", "--ports", ports, "--timeout", "5", env={"LEAF_PW": "pw"})
+    assert res.returncode == 2 and says in res.stderr, res.stderr

@@ -162,9 +162,10 @@ def _ports(specs: list[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for spec in specs:
         device, _, names = spec.partition(":")
-        if not device or not names:
+        ports = [n for n in names.split(",") if n]
+        if not device or not ports:  # (`leaf1:,` named no port, and every RoCE port of leaf1 was tuned)
             raise InputError(f"--ports {spec!r}: expected DEVICE:PORT[,PORT...]")
-        out.setdefault(device, []).extend(n for n in names.split(",") if n)
+        out.setdefault(device, []).extend(ports)
     return out
 
 
