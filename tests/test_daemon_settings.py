@@ -850,3 +850,21 @@ def test_events_closed_after_the_wall_clock_stepped_back_never_end_before_they_s
     ended = asyncio.run(run())
     assert [how for how, _, _ in ended] == ["poll answered", "removed", "reload"], ended
     assert all(end >= start for _, start, end in ended), ended
+
+
+@pytest.mark.parametrize("kind, says", [("fifo", "is a FIFO, not a file"), ("folder", "is a folder, not a file"),
+                                        ("absent", "not found")])
+def test_a_known_hosts_that_is_no_file_is_named_for_what_it_is(folder, kind, says):
+    """A known_hosts path holding a FIFO or a folder was "not found" (`daemon --check`, `pull`, `tune`): the operator
+    looked for a missing file that was there."""
+    keys = folder / "keys"
+    if kind == "fifo":
+        os.mkfifo(keys)
+    elif kind == "folder":
+        keys.mkdir()
+    path = write(folder, f"inventory: inventory.yaml\nknown_hosts: {keys}\n")
+    with pytest.raises(InputError) as err:
+        load_settings(path, ENV)
+    assert f"known_hosts file {keys} {says}:" in str(err.value) and err.value.line == 2
+    res = losslessd("pull", "-i", folder / "inventory.yaml", "-o", folder / "snap", "--known-hosts", keys, env=ENV)
+    assert res.returncode == 2 and f"{keys}: known_hosts file {says}:" in res.stderr, res.stderr

@@ -32,7 +32,7 @@ from ..docpos import Document, first_error, json_schema, load_yaml, must
 from ..errors import InputError
 from ..inventory import Address, Inventory, is_loopback
 from ..inventory import load as load_inventory
-from ..limits import MAX_FILE_MB, MAX_SECONDS, file_limit_mb, set_max_file_mb
+from ..limits import MAX_FILE_MB, MAX_SECONDS, absent_or_kind, file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
@@ -287,7 +287,7 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
             raise InputError(f"policy: {exc.message}", file=doc.file, line=doc.line_of(["policy"]) or 1) from None
     keys = settings.known_hosts_path
     if keys is not None and not os.path.isfile(keys):
-        raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
+        raise InputError(f"known_hosts file {keys} {absent_or_kind(keys)}: give the file holding the devices' SSH host keys (or, "
                          "on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
                          line=doc.line_of(["known_hosts"]) or 1)
     if keys is not None:
