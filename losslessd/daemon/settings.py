@@ -287,8 +287,8 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
             raise InputError(f"policy: {exc.message}", file=doc.file, line=doc.line_of(["policy"]) or 1) from None
     keys = settings.known_hosts_path
     if keys is not None and not os.path.isfile(keys):
-        raise InputError(f"known_hosts file {keys} {absent_or_kind(keys)}: give the file holding the devices' SSH host keys (or, "
-                         "on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
+        raise InputError(f"known_hosts file {keys} {absent_or_kind(keys)}: give the file holding the devices' SSH "
+                         "host keys (or, on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
                          line=doc.line_of(["known_hosts"]) or 1)
     if keys is not None:
         from ..collect.ssh import check_known_hosts  # (paramiko: only when keys are checked)
