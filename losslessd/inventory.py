@@ -90,6 +90,17 @@ def is_address(text: str) -> bool:
         return bool(_HOST_NAME.fullmatch(text)) and not _NUMBERS_ONLY.fullmatch(text)
 
 
+def is_loopback(host: str) -> bool | None:
+    """Whether the IP address ``host`` (a zone allowed) is a loopback one, its IPv4-mapped form too (Python 3.11 calls
+    `::ffff:127.0.0.1` not loopback); None for a host name, known only once it is resolved."""
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return None
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
+
+
 def device_key(hostname: str, port: int) -> str:
     """A device's address (a Host's, is_address's) as a tune lock names it: lower-case, without a trailing dot (the
     same DNS name, RFC 1034 3.1), an IP address in its one spelling (ipaddress: `0:0::1` is `::1`, an IPv4-mapped

@@ -464,6 +464,15 @@ def not_a_file(path: str | Path) -> str | None:
     return None if stat.S_ISREG(mode) else f"not a regular file ({file_kind(mode)})"
 
 
+def absent_or_kind(path: str | os.PathLike) -> str:
+    """Why ``path`` is no regular file, in words: "not found", or what is there instead (a FIFO or a folder was
+    called "not found")."""
+    try:
+        return f"is {file_kind(os.stat(path).st_mode)}, not a file"
+    except OSError:
+        return "not found"
+
+
 def file_kind(mode: int) -> str:
     for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):

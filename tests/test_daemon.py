@@ -370,12 +370,13 @@ def test_sd_notify_ready_watchdog_stopping(sim, tmp_path):
 
 def test_metrics_on_an_address_that_is_not_loopback_is_logged_as_a_warning(sim, daemon, tmp_path):
     """/metrics and /-/reload (no authentication) bound where the settings say: 127.0.0.1 by default, without a word;
-    0.0.0.0 (every address) with a warning naming it, which the log did not have (only `serving /metrics on`, info)."""
+    0.0.0.0 (every address), which needs `http.allow_remote: true`, with a warning naming it."""
     def warned(d):
         return [r for r in d.log_records() if r["level"] == "warning" and "not a loopback address" in r["msg"]]
 
     assert warned(daemon) == []
-    d = DaemonProcess(sim, tmp_path / "daemon", http={"host": "0.0.0.0"}, poll={"ssh_counters_interval_s": None})
+    d = DaemonProcess(sim, tmp_path / "daemon", http={"host": "0.0.0.0", "allow_remote": True},
+                      poll={"ssh_counters_interval_s": None})
     try:
         d.start()
         [record] = wait_for(lambda: warned(d), "the warning")

@@ -230,6 +230,48 @@ def test_a_webhook_url_that_cannot_be_used_is_refused_without_repeating_its_toke
     assert "s3cr3tT0KEN" not in str(err.value)
 
 
+@pytest.mark.parametrize("host", ["0.0.0.0", "'::'", "192.0.2.1", "'fe80::1%lo'", "'::ffff:0.0.0.0'"])
+def test_metrics_off_loopback_needs_allow_remote(folder, host):
+    """/-/reload has no authentication: `http.host: 0.0.0.0` (or `::`, a routable address) passed --check and was
+    served with a warning in the log alone; now refused at its line unless `http.allow_remote: true` says so."""
+    path = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\nhttp:\n  host: {host}\n")
+    with pytest.raises(InputError) as err:
+        load_settings(path, ENV)
+    assert err.value.line == 4 and "is not a loopback address" in str(err.value)
+    assert "http.allow_remote: true" in str(err.value)
+    allowed = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\nhttp:\n  host: {host}\n"
+                            "  allow_remote: true\n")
+    assert load_settings(allowed, ENV).http.host == host.strip("'")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.53", "'::1'", "'::ffff:127.0.0.1'", "localhost"])
+def test_loopback_metrics_need_no_opt_in(folder, host):
+    path = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\nhttp:\n  host: {host}\n")
+    assert load_settings(path, ENV).http.allow_remote is False
+
+
+def routable_address() -> str | None:
+    """An address of this machine that is not a loopback one, if it has one."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.254", 9))  # (no packet is sent: it picks the route's source address)
+        address = probe.getsockname()[0]
+        return None if address.startswith("127.") else address
+    return None
+
+
+def test_a_host_name_resolving_off_loopback_is_refused_when_bound(folder, caplog):
+    """A host name is known only once resolved: one resolving to a routable address stops the daemon at start (exit
+    2), its metrics never served. The name is stood in for by its address, past the settings' check of literals."""
+    address = routable_address()
+    if address is None:
+        pytest.skip("this machine has no routable address to bind")
+    settings = load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\nhttp: {port: 0}\n"
+                                           "history: {path: h.db}\n"), ENV)
+    settings.http = settings.http.model_copy(update={"host": address})
+    assert asyncio.run(asyncio.wait_for(Daemon(settings).run(), 120)) == 2  # (before: served until stopped)
+    assert any("is not a loopback address" in r.getMessage() and address in r.getMessage() for r in caplog.records)
+
+
 def test_a_webhook_url_scheme_in_capitals_is_the_same_scheme(folder):
     """RFC 3986 3.1: a scheme is case-insensitive (`HTTPS://` is https); it was refused."""
     for url in ("HTTPS://hooks.example:65535/services/T0", "Http://127.0.0.1:1/"):
@@ -808,3 +850,21 @@ def test_events_closed_after_the_wall_clock_stepped_back_never_end_before_they_s
     ended = asyncio.run(run())
     assert [how for how, _, _ in ended] == ["poll answered", "removed", "reload"], ended
     assert all(end >= start for _, start, end in ended), ended
+
+
+@pytest.mark.parametrize("kind, says", [("fifo", "is a FIFO, not a file"), ("folder", "is a folder, not a file"),
+                                        ("absent", "not found")])
+def test_a_known_hosts_that_is_no_file_is_named_for_what_it_is(folder, kind, says):
+    """A known_hosts path holding a FIFO or a folder was "not found" (`daemon --check`, `pull`, `tune`): the operator
+    looked for a missing file that was there."""
+    keys = folder / "keys"
+    if kind == "fifo":
+        os.mkfifo(keys)
+    elif kind == "folder":
+        keys.mkdir()
+    path = write(folder, f"inventory: inventory.yaml\nknown_hosts: {keys}\n")
+    with pytest.raises(InputError) as err:
+        load_settings(path, ENV)
+    assert f"known_hosts file {keys} {says}:" in str(err.value) and err.value.line == 2
+    res = losslessd("pull", "-i", folder / "inventory.yaml", "-o", folder / "snap", "--known-hosts", keys, env=ENV)
+    assert res.returncode == 2 and f"{keys}: known_hosts file {says}:" in res.stderr, res.stderr

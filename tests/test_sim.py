@@ -367,3 +367,32 @@ def test_docs_simulator_listing_is_what_losslessd_sim_prints(tmp_path):
         assert found is not None, (f"docs/simulator.md shows a line `losslessd sim` does not print here: "
                                    f"{form.pattern}\n" + "\n".join(printed))
         position = found + 1
+
+
+@pytest.mark.parametrize("present", ["inventory.yaml", "known_hosts", "ssh_host_ed25519_key"])
+def test_sim_never_writes_over_files_it_did_not_write(tmp_path, present):
+    """`sim --out` a folder holding the user's inventory.yaml (or known_hosts, or a host key) replaced it without a
+    word; now refused naming it, the file as it was. A folder an earlier simulator wrote is written again."""
+    mine = tmp_path / present
+    mine.write_text("hosts: {leaf1: {hostname: 10.0.0.1, platform: sonic}}\n")
+    sim = Simulator(FABRIC, tmp_path, ssh=False, snmp=False, devices=["leaf1"])
+    with pytest.raises(InputError, match=rf"--out holds {present}, which the simulator did not write"):
+        sim.start()
+    assert mine.read_text() == "hosts: {leaf1: {hostname: 10.0.0.1, platform: sonic}}\n"
+    again = tmp_path / "again"
+    for _ in range(2):
+        with Simulator(FABRIC, again, ssh=False, snmp=False, devices=["leaf1"]):
+            pass
+    assert yaml.safe_load((again / "inventory.yaml").read_text())["hosts"].keys() == {"leaf1"}
+
+
+def test_sim_out_inside_the_fabric_is_refused(tmp_path):
+    """`sim --fabric F --out F/leaf1` wrote the simulator's inventory, known_hosts and key among the devices' files,
+    where the next `lint F` reads them; refused, exit 2, nothing written."""
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    (fabric / "spine1.cfg").write_bytes((FABRIC / "spine1.cfg").read_bytes())
+    for out in (fabric, fabric / "sub"):
+        res = losslessd("sim", "--fabric", fabric, "--out", out, "--no-snmp")
+        assert res.returncode == 2 and "--out is inside --fabric" in res.stderr, res.stderr
+    assert sorted(p.name for p in fabric.iterdir()) == ["spine1.cfg"]

@@ -719,3 +719,29 @@ def test_a_session_dropped_mid_push_is_put_back_over_a_new_session(fabric, tmp_p
     # The push's `before` checkpoint, kept when its rollback could not run, is removed once the new session put the
     # switch back (it stayed on the switch without a word after the put-back went well).
     assert sim.devices["leaf1"].config.checkpoints == {}
+
+
+@pytest.mark.parametrize("options, says", [
+    # a typo of the device: its --ports were dropped and every RoCE-facing port of leaf1 tuned
+    (["-d", "leaf1", "--ports", "leafl:Ethernet0"], "--ports for leafl, which is not tuned (tuned: leaf1)"),
+    # no port named: the same, every RoCE-facing port
+    (["-d", "leaf1", "--ports", "leaf1:,"], "--ports 'leaf1:,': expected DEVICE:PORT[,PORT...]"),
+    # no device named (an empty $DEVICES): every tunable device of the inventory
+    (["-d", ","], "--devices ',' names nothing"),
+    (["-d", ""], "--devices '' names nothing"),
+    (["-d", "leaf1", "--sizes", ","], "--sizes ',' names nothing"),
+    # a device twice: pushed twice a trial
+    (["-d", "leaf1,leaf1"], "--devices names 'leaf1' twice"),
+    (["-d", "leaf1", "--sizes", "64M,64M"], "--sizes names '64M' twice"),
+])
+def test_options_that_name_nothing_or_twice_are_refused_before_any_device_is_read(tmp_path, options, says):
+    """`tune --ports`, `--devices` and `--sizes` narrow a tune to what they name; one naming no tuned device, no
+    port or nothing at all was taken as the option left out (exit 0, a dry run over every RoCE-facing port or every
+    tunable device; with --apply, a push to each), and a device named twice was tuned twice."""
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text("hosts:\n  leaf1:\n    hostname: 192.0.2.1\n    platform: sonic\n    data:\n"
+                         "      credentials: {username: admin, password_env: LEAF_PW}\n")
+    (tmp_path / "known_hosts").write_text("")
+    res = losslessd("tune", "-i", inventory, "--known-hosts", tmp_path / "known_hosts", "--db", tmp_path / "t.sqlite",
+                    "-b", "echo hi", *options, "--timeout", "5", env={"LEAF_PW": "pw"})
+    assert res.returncode == 2 and says in res.stderr, res.stderr

@@ -14,7 +14,7 @@ from ..collect import pull as collect
 from ..collect.ssh import check_known_hosts
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
 from ..inventory import InventoryError, load
-from ..limits import not_an_input, output_folder, reads_recorded
+from ..limits import absent_or_kind, not_an_input, output_folder, reads_recorded
 from ..lint.registry import lookup
 from ..printable import printable
 from .main import echo_error
@@ -118,7 +118,7 @@ def preflight(inventory: Path, known_hosts: Path, insecure: bool) -> tuple:
         keys = known_hosts.expanduser()
         if not os.path.isfile(keys):
             problems.append(str(InputError(
-                "known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
+                f"known_hosts file {absent_or_kind(keys)}: pass --known-hosts FILE holding the devices' host keys "
                 "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))))
         else:
             try:

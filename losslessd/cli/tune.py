@@ -47,9 +47,9 @@ def tune(
                                                   "nccl-tests or perftest output.")] = None,
     inventory: Annotated[Path | None, typer.Option("--inventory", "-i", help="Inventory of the devices (as `pull` "
                                                    "reads it).")] = None,
-    devices: Annotated[str, typer.Option("--devices", "-d", help="Devices to tune, comma-separated (default: every "
-                                         "inventory device of a tunable platform); the first is the canary unless "
-                                         "--canary says.")] = "",
+    devices: Annotated[str | None, typer.Option("--devices", "-d", help="Devices to tune, comma-separated (default: "
+                                                "every inventory device of a tunable platform); the first is the "
+                                                "canary unless --canary says.")] = None,
     ports: Annotated[list[str] | None, typer.Option("--ports", help="DEVICE:PORT[,PORT...] to tune on a device "
                                                     "(default: its RoCE-facing ports, as lint picks them). "
                                                     "Repeatable.")] = None,
@@ -57,9 +57,9 @@ def tune(
                                                      "whose ECN commands differ by model (Junos, NX-OS) when its "
                                                      "`show version` does not print it (e.g. leaf1:qfx10002-36q). "
                                                      "Repeatable.")] = None,
-    sizes: Annotated[str, typer.Option("--sizes", help="Message sizes to score, comma-separated (64M,1G): the busbw "
-                                       "at each, never the average the benchmark prints. Default: every printed "
-                                       "size.")] = "",
+    sizes: Annotated[str | None, typer.Option("--sizes", help="Message sizes to score, comma-separated (64M,1G): the "
+                                              "busbw at each, never the average the benchmark prints. Default: every "
+                                              "printed size.")] = None,
     budget: Annotated[int, typer.Option("--budget", min=1, help="Benchmark runs the search may spend "
                                         "(settings-as-found runs not counted).")] = 30,
     strategy: Annotated[Strategy, typer.Option("--strategy", help="Search strategy (bayes needs the `bayes` extra: "
@@ -102,7 +102,7 @@ def tune(
     if not argv:
         raise InputError("--benchmark is empty")
     try:
-        size_list = [parse_size(s) for s in sizes.split(",") if s.strip()]
+        size_list = [parse_size(s) for s in _listed("--sizes", sizes)]
     except ValueError as exc:
         raise InputError(f"--sizes: {exc}") from None
     inv, keys = preflight(inventory, known_hosts, insecure)
@@ -112,7 +112,7 @@ def tune(
                    weights=Weights(pause=pause_weight, drop=drop_weight), regression_pct=regression,
                    noise_runs=noise_runs, apply=apply, canary=canary, known_hosts=keys, db=db,
                    ports=_ports(ports or []), models=_models(models or []))
-    tuner = Tuner(inv, [d for d in devices.split(",") if d.strip()], load_policy(policy), opts, say=say)
+    tuner = Tuner(inv, _listed("--devices", devices), load_policy(policy), opts, say=say)
     if not apply:
         tuner.load()
         raise typer.Exit(tuner.dry_run())
@@ -158,13 +158,28 @@ def say(text: str) -> None:
     typer.echo(printable_lines(text))
 
 
+def _listed(option: str, value: str | None) -> list[str]:
+    """The comma-separated items of ``value``, [] when the option is not given. Given, it must name one at least and
+    each once: `--devices ","` (or an empty $DEVICES) tuned every tunable device of the inventory, `--sizes ""`
+    scored every printed size, and `-d leaf1,spine1,spine1` pushed spine1 twice a trial."""
+    if value is None:
+        return []
+    items = [item for item in value.split(",") if item.strip()]
+    if not items:
+        raise InputError(f"{option} {quoted(value)} names nothing (leave the option out for its default)")
+    if twice := sorted({item for item in items if items.count(item) > 1}):
+        raise InputError(f"{option} names {', '.join(quoted(i) for i in twice)} twice: name each once")
+    return items
+
+
 def _ports(specs: list[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for spec in specs:
         device, _, names = spec.partition(":")
-        if not device or not names:
+        ports = [n for n in names.split(",") if n]
+        if not device or not ports:  # (`leaf1:,` named no port, and every RoCE port of leaf1 was tuned)
             raise InputError(f"--ports {spec!r}: expected DEVICE:PORT[,PORT...]")
-        out.setdefault(device, []).extend(n for n in names.split(",") if n)
+        out.setdefault(device, []).extend(ports)
     return out
 
 

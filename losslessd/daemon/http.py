@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import ipaddress
 import logging
 import socket
 import time
@@ -38,6 +37,8 @@ from http import HTTPStatus
 import h11
 from urllib.parse import unquote_plus
 from prometheus_client.exposition import gzip_accepted
+
+from ..inventory import is_loopback
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,8 @@ class HttpFace:
         self._room = asyncio.Condition()
         self._inflight: dict[tuple, asyncio.Future] = {}  # scrapes being rendered, shared by equal requests
         self._server: asyncio.base_events.Server | None = None
-        self.loopback = True  # (once started) whether the address it listens on is a loopback one
+        self.address = host  # (once started) the address it listens on
+        self.loopback = True  # (once started) whether that is a loopback one
         self._logged = 0
         self._unlogged = 0
         self._window_end = 0.0
@@ -127,7 +129,8 @@ class HttpFace:
             sock.close()
             raise
         self.port = sock.getsockname()[1]
-        self.loopback = ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_loopback
+        self.address = sock.getsockname()[0]  # (the address a name resolved to)
+        self.loopback = bool(is_loopback(self.address))
         return self
 
     async def close(self) -> None:

@@ -49,7 +49,7 @@ from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
 from .notify import Notifier
 from .scheduler import Runner, Schedule, timing
-from .settings import Settings, load_settings
+from .settings import REMOTE_REFUSED, Settings, load_settings
 from .shard import Shard, split
 from .sinks import Change, LogSink, Sink, Sinks, WebhookSink
 
@@ -160,6 +160,12 @@ class Daemon:
         except OSError as exc:
             log.error("cannot serve /metrics on %s:%d: %s", http.host, http.port, exc.strerror or exc,
                       extra={"host": http.host, "port": http.port})
+            self.history.close()
+            return 2
+        if not self.http.loopback and not http.allow_remote:  # a name resolving to such an address: known only now
+            refused = REMOTE_REFUSED.format(f"{http.host} resolved to {self.http.address}, which")
+            log.error("cannot serve /metrics on %s: %s", self.http.url, refused, extra={"url": self.http.url})
+            await self.http.close()
             self.history.close()
             return 2
         log.info("serving /metrics on %s", self.http.url, extra={"url": self.http.url})

@@ -30,14 +30,16 @@ from pydantic import (
 from ..credentials import Secret
 from ..docpos import Document, first_error, json_schema, load_yaml, must
 from ..errors import InputError
-from ..inventory import Address, Inventory
+from ..inventory import Address, Inventory, is_loopback
 from ..inventory import load as load_inventory
-from ..limits import MAX_FILE_MB, MAX_SECONDS, file_limit_mb, set_max_file_mb
+from ..limits import MAX_FILE_MB, MAX_SECONDS, absent_or_kind, file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
 # Where /metrics listens by default. Loopback only: the endpoint also takes POST /-/reload.
 DEFAULT_HTTP_HOST = "127.0.0.1"
+REMOTE_REFUSED = ("{} is not a loopback address: /metrics and POST /-/reload (no authentication) would be open to "
+                  "every host that reaches it; use 127.0.0.1, or set http.allow_remote: true and firewall the port")
 DEFAULT_HTTP_PORT = 9469
 EnvName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
@@ -115,13 +117,27 @@ class Drift(_S):
 
 
 class Http(_S):
+    # /-/reload has no authentication: a non-loopback host (0.0.0.0, `::`, a routable address) was served with a
+    # warning in the log alone, so one edit of the settings put the daemon's reload on every network it reaches.
+    # Before `host` so that host's check sees it.
+    allow_remote: bool = Field(False, description=(
+        "true: serve on an address that is not a loopback one (0.0.0.0, ::, a routable address or a name resolving "
+        "to one); /metrics and POST /-/reload are then open to whoever reaches it (no authentication)."))
     # (an IP address or a host name: a blank or a control character passed --check and failed when serving)
-    host: Address = Field(DEFAULT_HTTP_HOST, description="Address /metrics listens on.")
+    host: Address = Field(DEFAULT_HTTP_HOST, description="Address /metrics listens on (a loopback one unless "
+                                                          "allow_remote).")
     port: int = Field(DEFAULT_HTTP_PORT, ge=0, le=65535, description="0 picks a free port (logged at start).")
     max_connections: int = Field(64, ge=2, le=10000, description=(
         "Connections served at once; past it, the one that has waited longest for a request is dropped."))
     header_timeout_s: float = Field(10.0, gt=0, le=300, description=(
         "Seconds a client has to send a whole request head (and an idle keep-alive connection lives)."))
+
+    @field_validator("host")
+    @classmethod
+    def _loopback_unless_allowed(cls, value: str, info: ValidationInfo) -> str:
+        if is_loopback(value) is False and not info.data.get("allow_remote"):
+            raise ValueError(REMOTE_REFUSED.format(value))
+        return value
 
 
 class HistorySettings(_S):
@@ -271,8 +287,8 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
             raise InputError(f"policy: {exc.message}", file=doc.file, line=doc.line_of(["policy"]) or 1) from None
     keys = settings.known_hosts_path
     if keys is not None and not os.path.isfile(keys):
-        raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
-                         "on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
+        raise InputError(f"known_hosts file {keys} {absent_or_kind(keys)}: give the file holding the devices' SSH "
+                         "host keys (or, on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
                          line=doc.line_of(["known_hosts"]) or 1)
     if keys is not None:
         from ..collect.ssh import check_known_hosts  # (paramiko: only when keys are checked)

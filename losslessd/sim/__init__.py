@@ -17,6 +17,7 @@ SSH (losslessd.sim.counters), from one state.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -157,6 +158,9 @@ class SimDevice:
         return self.traffic.slow_s
 
 
+INVENTORY_HEADER = "# Written by the losslessd simulator"  # (how a folder an earlier simulator wrote is known)
+
+
 class Simulator:
     """Starts the devices of ``fabric_dir`` (all, or ``devices``) and writes the inventory for them."""
 
@@ -191,6 +195,26 @@ class Simulator:
         self._keys: dict[str, object] = {}  # device -> the host key it presents
 
     # -- life cycle -------------------------------------------------------------------------------
+    def _check_workdir(self) -> None:
+        """Never write over an input: `--out` the fabric folder (or one inside it) put the simulator's inventory,
+        known_hosts and host key among the devices' files, and an `--out` holding the user's inventory.yaml or
+        known_hosts replaced them without a word. A folder an earlier simulator wrote is written again."""
+        out, fabric = self.workdir.resolve(), self.fabric_dir.resolve()
+        if out == fabric or fabric in out.parents:
+            raise InputError(f"--out is inside --fabric {self.fabric_dir}: the simulator's inventory, known_hosts and "
+                             "host key would lie among the devices' files; give a folder of their own",
+                             file=str(self.workdir))
+        with contextlib.suppress(OSError):
+            if self.inventory_path.is_file():  # (not a FIFO: opening one would wait for a writer)
+                with open(self.inventory_path, "rb") as f:
+                    if f.read(len(INVENTORY_HEADER)) == INVENTORY_HEADER.encode():
+                        return
+        if there := [p.name for p in (self.inventory_path, self.known_hosts_path, self.host_key_path)
+                     if os.path.lexists(p)]:
+            raise InputError(f"--out holds {', '.join(there)}, which the simulator did not write and would replace; "
+                             "give a new or empty folder (or one an earlier `losslessd sim` wrote)",
+                             file=str(self.workdir))
+
     def __enter__(self) -> Simulator:
         return self.start()
 
@@ -201,6 +225,7 @@ class Simulator:
         if self.workdir.exists() and not self.workdir.is_dir():
             raise InputError("exists and is not a folder: the simulator writes its inventory, known_hosts, host key "
                              "and SNMP data into a folder", file=str(self.workdir))
+        self._check_workdir()
         output_folder(self.workdir, "simulator's files", "--out")
         password = secrets.token_urlsafe(18)
         self.env[PASSWORD_ENV] = password
@@ -296,7 +321,7 @@ class Simulator:
                 host["data"]["gnmi"] = {"port": d.gnmi_port, "ca_file": str(self.gnmi_ca_path)}
             hosts[d.name] = host
         groups = {kind: {} for kind in sorted({d.kind.value for d in self.devices.values()})}
-        text = ("# Written by the losslessd simulator for the devices it started; secrets are named by the\n"
+        text = (f"{INVENTORY_HEADER} for the devices it started; secrets are named by the\n"
                 "# environment variables that hold them (the simulator prints their throwaway values).\n")
         text += yaml.safe_dump({"hosts": hosts, "groups": groups, "defaults": {}}, sort_keys=False)
         self.inventory_path.write_text(text)

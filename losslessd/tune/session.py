@@ -311,9 +311,10 @@ class Tuner:
             raise InputError("; ".join(refused))
         if opts.canary is not None and opts.canary not in devices:
             raise InputError(f"--canary {opts.canary} is not one of the tuned devices ({', '.join(devices)})")
-        stray = [d for d in opts.models if d not in devices]
-        if stray:
-            raise InputError(f"--model for {', '.join(stray)}, which is not tuned (tuned: {', '.join(devices)})")
+        # (--ports of a device not tuned was dropped: `--ports leafl:Ethernet0` tuned every RoCE port of leaf1)
+        for option, given in (("--ports", opts.ports), ("--model", opts.models)):
+            if stray := [d for d in given if d not in devices]:
+                raise InputError(f"{option} for {', '.join(stray)}, which is not tuned (tuned: {', '.join(devices)})")
         canary = opts.canary or devices[0]
         self.devices = [canary] + [d for d in devices if d != canary]
         self.hosts = {d: inventory.hosts[d] for d in self.devices}
