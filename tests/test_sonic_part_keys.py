@@ -143,3 +143,16 @@ def test_ports_alike_key_alike_both_ways_renamed_or_reordered(tmp_path, change):
     # and two switches alike (other objects, equal content): one key for their 16 ports
     other = _switch(tmp_path, "other", change)
     assert _both_ways(ports + other) == [list(range(16))]
+
+
+def test_a_shared_port_built_from_keywords_keys_as_its_plain_port():
+    """Keys.ports reads a SharedPort's _shared and _wd slots as they are: one built from keywords (not by
+    model.shared_port) has them set, shares nothing, and keys as the plain Port of its fields."""
+    from losslessd.model import Port
+
+    fields = {"name": "Ethernet0", "mtu_bytes": 9100, "pfc_enabled": [3]}
+    port = SharedPort(**fields)
+    assert (port._shared, port._wd, port._sources) == (None, None, [])
+    keys = Keys()
+    assert keys.ports([port, Port(**fields), SharedPort(**{**fields, "mtu_bytes": 1500})])[:2] == (keys.port(port),) * 2
+    assert len(set(keys.ports([port, SharedPort(**{**fields, "mtu_bytes": 1500})]))) == 2
