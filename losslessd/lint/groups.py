@@ -245,7 +245,7 @@ class Keys:
                 last = self._last_shared
                 shared = wd = None
                 if type(p) is SharedPort:
-                    shared, wd = p._shared, p._wd  # (set by its only maker, model.shared_port)
+                    shared, wd = p._shared, p._wd  # (always set: by shared_port, or None by SharedPort(**fields))
                 if (last is not None and shared is not None and wd is not None and shared[0] is last[1]
                         and wd[0] == last[2] and alike(p, last[0])):
                     key = known[id(p)] = self._last_port[1]
