@@ -631,6 +631,13 @@ class SharedPort(Port):
     _sources: list
     _wd: tuple | None
 
+    def __init__(self, **fields: Any) -> None:
+        """A SharedPort built from keywords shares nothing (shared_port makes those that do): its three slots set, so
+        that they are read as they are (lint/groups.py Keys.ports)."""
+        self._shared = self._wd = None
+        self._sources = []
+        Port.__init__(self, **fields)
+
     def _materialize(self) -> None:
         (queues, pgs), (queue_at, pg_at), _, makers = self._shared  # type: ignore[misc]
         sources = self._sources
