@@ -582,6 +582,18 @@ def test_a_block_the_file_lacks_keeps_its_lines_under_its_header():
     assert fixed == "system qos\n    service-policy type network-qos ROCE_PFC_3\n"
 
 
+def test_a_block_the_file_has_without_lines_takes_its_lines_under_its_header():
+    """The same file with the class there but empty (a class at its defaults, no line under it): the header was the
+    file's own, so its new lines kept the template's four blanks, the header's own depth, and `pause pfc-cos 3` read as
+    a line of the policy-map again. A header alone now takes its lines as far under it as the template has them."""
+    current = ("policy-map type network-qos NQP\n    class type network-qos c-8q-nq3\n"
+               "interface Ethernet1/1\n    mtu 9216\n")
+    snippet = "policy-map type network-qos NQP\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n    mtu 9216\n"
+    fixed = apply.replay_cli(current, snippet, lists=apply.NXOS_LISTS, detached=apply.NXOS_DETACHED)
+    assert fixed == ("policy-map type network-qos NQP\n    class type network-qos c-8q-nq3\n      pause pfc-cos 3\n"
+                     "      mtu 9216\ninterface Ethernet1/1\n    mtu 9216\n")
+
+
 def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
     """SYS002 is keyed by the file and line it was read at (and its place among the device's issues). Before, a fix
     that added a line above an unread one (Ethernet1's watchdog, above Ethernet2's `priority-flow-control priority 4`
