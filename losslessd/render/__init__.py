@@ -1332,9 +1332,9 @@ def prepared(platform: str, prof):
 
 def refusal(platform: str, prof: Profile) -> str | None:
     """Why ``prof`` (a fix's sections on some of its ports) cannot be rendered for want of a fact of the device (a
-    port's speed or cable length, SONiC's pool or SKU headroom): a fix refuses that section alone, its other parts
-    go on. None where nothing is missing. PolicyLimit is raised: the policy, not the device, is what no part can
-    have."""
+    port's speed or cable length, SONiC's pool or SKU headroom) or because no line of the port's own can change it
+    (_check_by_hand): a fix refuses that section alone, its other parts go on. None where nothing stands in the way.
+    PolicyLimit is raised: the policy, not the device, is what no part can have."""
     prof = replace(prof, platform=platform)
     try:
         # (not the family: a model no family renders, a Nexus 7000, takes none of the platform's commands, so its whole
@@ -1454,9 +1454,9 @@ def _by_hand(prof: Profile) -> Iterator[tuple[PortProfile, str]]:
 def by_hand_rest(prof: Profile) -> str:
     """What `render --device` adds to a ByHand refusal of a whole device: how to render its other ports (the --ports
     each takes in place of --device, which adds to the device's ports), or `fix`, which refuses those ports alone."""
-    held = [port.name for port, _ in _by_hand(prof)]
+    held = {port.name: None for port, _ in _by_hand(prof)}  # (in order)
     rest = [port for port in prof.ports if port.name not in held]
-    fix = f"`losslessd fix` on the file writes the rest and refuses only what is by hand on {few(held)}"
+    fix = f"`losslessd fix` on the file writes the rest and refuses only what is by hand on {few(list(held))}"
     if not rest:
         return f"; {fix}"
     specs = " ".join(f"--ports {p.name}:{p.speed_gbps:g}G:{p.cable_length_m:g}m:{p.mtu_bytes}" if p.speed_gbps and
