@@ -582,6 +582,18 @@ def test_a_block_the_file_lacks_keeps_its_lines_under_its_header():
     assert fixed == "system qos\n    service-policy type network-qos ROCE_PFC_3\n"
 
 
+def test_a_block_the_file_has_without_lines_takes_its_lines_under_its_header():
+    """The same file with the class there but empty (a class at its defaults, no line under it): the header was the
+    file's own, so its new lines kept the template's four blanks, the header's own depth, and `pause pfc-cos 3` read as
+    a line of the policy-map again. A header alone now takes its lines as far under it as the template has them."""
+    current = ("policy-map type network-qos NQP\n    class type network-qos c-8q-nq3\n"
+               "interface Ethernet1/1\n    mtu 9216\n")
+    snippet = "policy-map type network-qos NQP\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n    mtu 9216\n"
+    fixed = apply.replay_cli(current, snippet, lists=apply.NXOS_LISTS, detached=apply.NXOS_DETACHED)
+    assert fixed == ("policy-map type network-qos NQP\n    class type network-qos c-8q-nq3\n      pause pfc-cos 3\n"
+                     "      mtu 9216\ninterface Ethernet1/1\n    mtu 9216\n")
+
+
 def test_a_line_not_read_that_only_moved_is_not_introduced(tmp_path):
     """SYS002 is keyed by the file and line it was read at (and its place among the device's issues). Before, a fix
     that added a line above an unread one (Ethernet1's watchdog, above Ethernet2's `priority-flow-control priority 4`
@@ -1426,3 +1438,32 @@ def test_a_refused_part_for_a_device_finding_names_it_and_says_what_to_give(tmp_
             "thresholds cannot be worked out: state the port's speed in its config and run again, or write this "
             "section by hand (the maps, pfc, trust, watchdog sections of the same finding wait for it there)") in text
     assert "each finding says how" not in text and " for : " not in text
+
+
+def test_render_device_refusing_a_by_hand_port_says_how_to_render_the_others(tmp_path):
+    """`render --device` refused the whole device for one port whose policy-map classifies the lossless DSCP, saying
+    only what to do by hand on that port: the operator was not told that the device's other ports render, nor how
+    (--ports adds to --device's ports, so they go in its place). It now gives their --ports and names `fix`, which
+    refuses the by-hand port's sections alone; the --ports it gives render."""
+    path, policy = tmp_path / "leaf4.cfg", tmp_path / "cable5.yaml"
+    plain = ("interface Ethernet2\n   mtu 9214\n   speed 100g-4\n   no switchport\n   qos trust dscp\n" + _EOS_PFC3
+             + "!\n")
+    path.write_text(_EOS_DSCP_CLASS.format(dscp="26", tc="1").replace("!\nclass-map", "!\n" + plain + "class-map", 1))
+    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
+    args = ["render", "--platform", "arista_eos", "--family", "sand", "-p", str(policy)]
+    out = losslessd(*args, "--device", str(path))
+    assert out.returncode == 2 and "Traceback" not in out.stderr and f"{path}:3: port Ethernet1: " in out.stderr
+    assert ("to render the device's other port, name it in place of --device: --ports Ethernet2:100G:5m:9214 (with "
+            "--model or --family), or `losslessd fix` on the file writes the rest and refuses only what is by hand on "
+            "Ethernet1") in out.stderr
+    given = re.search(r"--ports (\S+)", out.stderr)
+    assert given is not None
+    rest = losslessd(*args, "--ports", given[1])
+    assert rest.returncode == 0 and "qos map dscp 26 to traffic-class 3" in rest.stdout
+    # every port by hand: fix is what renders the rest
+    path.write_text(path.read_text().replace("interface Ethernet2\n", "interface Ethernet2\n   service-policy type qos "
+                                                                      "input P1\n"))
+    out = losslessd(*args, "--device", str(path))
+    assert out.returncode == 2 and "--ports Ethernet" not in out.stderr
+    assert "; `losslessd fix` on the file writes the rest and refuses only what is by hand on Ethernet1, Ethernet2" in (
+        out.stderr)

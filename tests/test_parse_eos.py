@@ -1559,3 +1559,13 @@ def test_a_global_watchdog_line_of_no_eos_form_is_refused_and_changes_no_port():
                for m in issues.values())
     watchdog = device.ports["Ethernet1"].watchdog
     assert watchdog.enabled is True and watchdog.detection_time_ms != 200
+
+
+def test_a_qos_class_on_cos_is_not_called_an_acl_class():
+    """The SYS002 for a class losslessd does not evaluate said "matched on an ACL" for every such class, a `match cos`
+    one too (QosClass.other: an ACL, CoS, a VLAN): the operator looked for an ACL the config does not have."""
+    text = POLICY_MAP.replace("   match ip access-group bulk-v4\n", "   match cos 3\n")
+    (issue,) = parse(text).issues
+    assert (issue.code, issue.source.line) == ("SYS002", line_of(text, "class BULK-ACL"))
+    assert "on an ACL" not in issue.message and "matched on something other than DSCP (an ACL, CoS, a VLAN)" in (
+        issue.message)

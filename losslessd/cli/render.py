@@ -87,7 +87,12 @@ def render(
         # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
         prof = rnd.profile(pol, facts, sku, pool_bytes=pool, model=model, family=family, buffers=buffers,
                            egress=rnd.sku_egress(buffers.sku) if platform == "sonic" else None)
-    out = rnd.render(platform, prof)
+    try:
+        out = rnd.render(platform, prof)
+    except rnd.ByHand as exc:  # (one port of the device's: say how its others render)
+        if parsed is None:
+            raise
+        raise rnd.ByHand(exc.message + rnd.by_hand_rest(prof), exc.file, exc.line) from None
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])
         try:

@@ -324,11 +324,13 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     for (disruptive, section, why), named in sorted(no_fix.items()):
         names = list(named)
         # (a device-wide finding, PFC006, asks the section on every port: its part is for it where those are refused)
-        group = [f for f, was, wants, on in asked if f is not None and section in wants
-                 and (f.port in named if f.port is not None else not named.keys().isdisjoint(on))
-                 and label(was, wants, f.port) == disruptive]
-        # (the findings' other sections are not written on these ports either: said, not left for the reader to infer)
-        waiting = sorted({s for f, _, wants, _ in asked if f in group for s in wants} - {section})
+        hits = [(f, wants) for f, was, wants, on in asked if f is not None and section in wants
+                and (f.port in named if f.port is not None else not named.keys().isdisjoint(on))
+                and label(was, wants, f.port) == disruptive]
+        group = [f for f, _ in hits]
+        # (the findings' other sections are not written on these ports either: said, not left for the reader to infer;
+        # from the same entries, not by `f in group`, which compared every asked finding with every one of the group)
+        waiting = sorted({s for _, wants in hits for s in wants} - {section})
         one = len(waiting) == 1
         wait = (f" (the {', '.join(waiting)} {'section' if one else 'sections'} of the same "
                 f"{'finding' if len(group) == 1 else 'findings'} {'waits' if one else 'wait'} for it there)"

@@ -407,21 +407,24 @@ def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists
     # keeps it too)
     depth = {id(node): _lead(line) for node in kept if (line := next(
         (c.shown if c.shown is not None else c.raw for c in node.children if not c.filler), None)) is not None}
-    _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
+    heads: dict[int, tuple[_Node, str]] = {}  # block -> the depth of the snippet's header merged into it (_merge)
+    _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached, heads)
     # The snippet's lines written as the file writes its own: as far in as the lines the file has in their block (an
     # NX-OS port indented by one blank, as IOS-style generators write it, took the template's two: the reader then
     # read the added line as wrapped under the one above it, and the fix as not applied); in a paste that lost its
-    # indentation, at the margin. A block the file does not have keeps the template's indentation under its header
-    # (wherever the header went: its lines at the header's own depth left the block empty and them its siblings).
+    # indentation, at the margin. A block with no lines in the file (one the file lacks, or its own header alone: EOS
+    # and NX-OS print a port at its defaults so) keeps the template's indentation under its header, wherever the
+    # header is: its lines at the header's own depth, or above it, left the block empty and them its siblings.
     for node in _walk(root):  # (headers before their lines)
         have = depth.get(id(node))
         if have is None and not flat:
-            if node.raw is None or id(node) in own or node.shown is None:
+            if node.raw is None:
                 continue
-            header = _lead(node.raw)
+            base = _lead(node.shown if node.shown is not None else node.raw)
+            header = heads[id(node)][1] if id(node) in heads else _lead(node.raw)
             for c in node.children:
-                if c.raw is not None:
-                    c.shown = _lead(node.shown) + _lead(c.raw)[len(header):] + c.raw.lstrip()
+                if c.raw is not None and id(c) not in own:
+                    c.shown = base + _lead(c.raw)[len(header):] + c.raw.lstrip()
             continue
         for c in node.children:
             if c.raw is not None and id(c) not in own:
@@ -479,7 +482,9 @@ def _same_setting(into: _Node | None, node: _Node, prefixes: tuple[str, ...], li
 
 
 def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[str, ...] = (),
-           detached: tuple[str, ...] = ()) -> None:
+           detached: tuple[str, ...] = (), heads: dict[int, tuple[_Node, str]] | None = None) -> None:
+    """``patch``'s lines merged into ``into``; ``heads``: each block a header of the patch merged into -> that header's
+    depth in the patch (replay_cli writes the block's new lines as far under the block as the patch has them)."""
     blocks: dict[str, _Node] | None = None  # (made again after a line below changed into's children)
     for node in patch.children:
         if node.filler:
@@ -492,7 +497,9 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[st
                 block = _Node(node.raw)
                 _insert(into, block)
                 blocks[block.text] = block
-            _merge(block, node, prefixes, lists, detached)
+            if heads is not None:
+                heads[id(block)] = (block, _lead(node.raw or ""))
+            _merge(block, node, prefixes, lists, detached, heads)
             continue
         blocks = None
         words = node.text.split()

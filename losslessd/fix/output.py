@@ -37,7 +37,7 @@ def _findings(findings) -> str:
     ports: dict[str, dict[str, None]] = {}  # code -> its ports, in order (a dict: a list's `in` was quadratic)
     for f in findings:
         ports.setdefault(f.code, {})[f.port or "(device)"] = None
-    return "; ".join(f"{code} {', '.join(names)}".rstrip() for code, names in ports.items())
+    return "; ".join(f"{code} {', '.join(names)}" for code, names in ports.items())
 
 
 def _part(part: Part) -> list[str]:

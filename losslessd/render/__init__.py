@@ -13,7 +13,7 @@ import json
 import math
 import re
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import jinja2
@@ -24,6 +24,7 @@ from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..limits import MAX_PORTS
 from ..lint.engine import SUSPENDED_RULE, Context
+from ..lint.finding import few
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
 from ..parse.base import Input
@@ -1331,9 +1332,9 @@ def prepared(platform: str, prof):
 
 def refusal(platform: str, prof: Profile) -> str | None:
     """Why ``prof`` (a fix's sections on some of its ports) cannot be rendered for want of a fact of the device (a
-    port's speed or cable length, SONiC's pool or SKU headroom): a fix refuses that section alone, its other parts
-    go on. None where nothing is missing. PolicyLimit is raised: the policy, not the device, is what no part can
-    have."""
+    port's speed or cable length, SONiC's pool or SKU headroom) or because no line of the port's own can change it
+    (_check_by_hand): a fix refuses that section alone, its other parts go on. None where nothing stands in the way.
+    PolicyLimit is raised: the policy, not the device, is what no part can have."""
     prof = replace(prof, platform=platform)
     try:
         # (not the family: a model no family renders, a Nexus 7000, takes none of the platform's commands, so its whole
@@ -1429,6 +1430,13 @@ class ByHand(InputError):
 def _check_by_hand(prof: Profile) -> None:
     """Refuse the sections no line of a port's own can change (model Port.by_hand, Port.by_hand_dscp): `render
     --device` and `fix` alike, since a snippet the switch runs that does not do what it says is worse than none."""
+    for port, why in _by_hand(prof):
+        src = port.source
+        raise ByHand(f"port {port.name}: {why}", src.file if src else None, src.line if src else None)
+
+
+def _by_hand(prof: Profile) -> Iterator[tuple[PortProfile, str]]:
+    """Each port of ``prof`` with a section of it no line of the port's own can change, and why (the first)."""
     # (a class overrides the policy where it moves a DSCP into or out of a lossless or the CNP class)
     kept = set(prof.lossless) | ({prof.dscp_to_tc.get(prof.cnp_dscp)} if prof.cnp_dscp is not None else set())
     for port in prof.ports:
@@ -1439,8 +1447,24 @@ def _check_by_hand(prof: Profile) -> None:
                             if prof.dscp_to_tc.get(d) != tc and (tc in kept or prof.dscp_to_tc.get(d) in kept)),
                            None)
             if why is not None:
-                src = port.source
-                raise ByHand(f"port {port.name}: {why}", src.file if src else None, src.line if src else None)
+                yield port, why
+                break
+
+
+def by_hand_rest(prof: Profile) -> str:
+    """What `render --device` adds to a ByHand refusal of a whole device: how to render its other ports (the --ports
+    each takes in place of --device, which adds to the device's ports), or `fix`, which refuses those ports alone."""
+    held = {port.name: None for port, _ in _by_hand(prof)}  # (in order)
+    rest = [port for port in prof.ports if port.name not in held]
+    fix = f"`losslessd fix` on the file writes the rest and refuses only what is by hand on {few(list(held))}"
+    if not rest:
+        return f"; {fix}"
+    specs = " ".join(f"--ports {p.name}:{p.speed_gbps:g}G:{p.cable_length_m:g}m:{p.mtu_bytes}" if p.speed_gbps and
+                     p.cable_length_m else f"--ports {p.name}:SPEED:CABLE" for p in rest[:4])
+    more = f" and {len(rest) - 4} more ports" if len(rest) > 4 else ""
+    return (f"; to render the device's other {'port' if len(rest) == 1 else 'ports'}, name "
+            f"{'it' if len(rest) == 1 else 'them'} in place of --device: {specs}{more} (with --model or --family), "
+            f"or {fix}")
 
 
 def _check_facts(platform: str, prof: Profile, family: str | None) -> None:

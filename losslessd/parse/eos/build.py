@@ -279,8 +279,8 @@ def _classes(cfg: EosConfig, policy: str) -> _Classes:
             claimed_by[dscp] = class_name
     issue = ParseIssue(code="SYS002", source=unread[0][1], message=(
         f"qos policy-map {policy} sets a traffic class for class {', '.join(n for n, _ in unread)}, matched "
-        "on an ACL (or not defined here): losslessd does not evaluate it, so the DSCP map shown is what the "
-        "policy's other classes and the trust map give")) if unread else None
+        "on something other than DSCP (an ACL, CoS, a VLAN) or not defined here: losslessd does not evaluate it, so "
+        "the DSCP map shown is what the policy's other classes and the trust map give")) if unread else None
     return claimed, default, issue, claimed_by
 
 
