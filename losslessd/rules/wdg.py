@@ -146,7 +146,9 @@ class PfcWatchdogTimers(_WdgRule):
                                               ("restoration time", wd.restoration_time_ms))
                          if value is not None and wd.polling_interval_ms > value]
         if problems:
-            yield self.finding(f"PFC watchdog: {'; '.join(problems)}", **where,
+            yield self.finding(f"PFC watchdog: {'; '.join(problems)}; set the watchdog's timers and action within "
+                               f"policy {ctx.policy.name}'s `watchdog` section (or widen it, if the fabric is built "
+                               "for these)", **where,
                                detection_time_ms=wd.detection_time_ms, restoration_time_ms=wd.restoration_time_ms,
                                action=wd.action)
 
