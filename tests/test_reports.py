@@ -396,7 +396,8 @@ def test_text_from_inputs_cannot_drive_the_terminal(tmp_path):
 # under an interface; "Quality of Service": `qos trust dscp|cos`. Three ports alike, a fourth trusting CoS.
 FOLD_EOS = "hostname fold-leaf\n" + "".join(
     f"interface Ethernet{i}\n   qos trust {trust}\n   priority-flow-control on\n"
-    "   priority-flow-control priority 3 no-drop\n!\n" for i, trust in ((1, "dscp"), (2, "dscp"), (3, "dscp"), (4, "cos")))
+    "   priority-flow-control priority 3 no-drop\n!\n"
+    for i, trust in ((1, "dscp"), (2, "dscp"), (3, "dscp"), (4, "cos")))
 
 
 def test_text_report_gives_a_message_ports_share_one_line(tmp_path):
