@@ -66,8 +66,8 @@ def _n(count: int, what: str) -> str:
 
 def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
     """A device's findings with one line for each message its ports share: (first finding, its ports, ' and N other
-    lines' when their sources differ). Ports configured alike give the same finding on every port (32 lines of one
-    watchdog message for one missing switch-wide line read as 32 problems); the machine formats keep every one."""
+    lines' when their sources differ). Ports configured alike give the same finding on every port: one problem printed
+    32 times reads as 32 (docs/real-configs.md, Session 39 part f); the machine formats keep every finding."""
     groups: dict[tuple, list[Finding]] = {}
     for f in items:
         key = (f.severity, f.code, f.message, f.source.file if f.source else None) if f.port else (id(f),)
@@ -76,7 +76,7 @@ def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
     for members in groups.values():
         lines = {m.source.line for m in members if m.source}
         more = f" and {_n(len(lines) - 1, 'other line')}" if len(lines) > 1 else ""
-        out.append((members[0], [m.port or "" for m in members], more))
+        out.append((members[0], list(dict.fromkeys(m.port or "" for m in members)), more))
     return out
 
 
