@@ -18,6 +18,7 @@ from losslessd.policy import load_policy
 from losslessd.report import json_report, render
 from losslessd.report.github import escape_data, escape_property
 from losslessd.report.text import SELECTION_HEADER
+from losslessd.report.text import render as render_text
 from tests.conftest import FIXTURES, ROOT
 
 SONIC = "examples/fabric/leaf1/config_db.json"
@@ -389,3 +390,27 @@ def test_text_from_inputs_cannot_drive_the_terminal(tmp_path):
     assert "sw\\x1b[2Jx" in report and "le\\naf\\x1b[1m/config_db.json" in report
     res = losslessd("lint", tmp_path / "no\x1b[31msuch")
     assert res.returncode == 2 and "no\\x1b[31msuch" in res.stderr and "\x1b" not in res.stderr
+
+
+# EOS User Manual, "DCBX and Flow Control": `priority-flow-control on` and `priority-flow-control priority N no-drop`
+# under an interface; "Quality of Service": `qos trust dscp|cos`. Three ports alike, a fourth trusting CoS.
+FOLD_EOS = "hostname fold-leaf\n" + "".join(
+    f"interface Ethernet{i}\n   qos trust {trust}\n   priority-flow-control on\n"
+    "   priority-flow-control priority 3 no-drop\n!\n"
+    for i, trust in ((1, "dscp"), (2, "dscp"), (3, "dscp"), (4, "cos")))
+
+
+def test_text_report_gives_a_message_ports_share_one_line(tmp_path):
+    """Ports configured alike get the same finding each: the text report names them on one line (with how many
+    other config lines hold it), keeps a port's own finding on its own line, and JSON keeps every finding."""
+    cfg = tmp_path / "fold-leaf.cfg"
+    cfg.write_text(FOLD_EOS, encoding="utf-8")
+    result = api.lint([cfg], "roce-dscp26")
+    text = render_text(result)
+    wdg = [line for line in text.splitlines() if " WDG001 " in line]
+    assert len(wdg) == 1, text
+    assert "WDG001 4 ports (Ethernet1, Ethernet2, Ethernet3, Ethernet4): PFC watchdog is off" in wdg[0]
+    assert wdg[0].endswith(":2 and 3 other lines]"), wdg[0]
+    assert [line.split(": ")[0].split()[-1] for line in text.splitlines() if " MAP003 " in line] == ["Ethernet4"]
+    assert len([f for f in result.findings if f.code == "WDG001"]) == 4
+    assert len([r for r in json.loads(json_report.render(result))["findings"] if r["code"] == "WDG001"]) == 4

@@ -6,7 +6,7 @@ from itertools import groupby
 from pathlib import Path
 
 from ..lint.engine import PortChoice, describe_selection
-from ..lint.finding import Finding, Severity
+from ..lint.finding import Finding, Severity, few
 from ..parse import display_file
 from ..printable import printable
 
@@ -25,9 +25,9 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     for device, group in groupby(result.findings, key=lambda f: f.device or "(fabric)"):
         items: list[Finding] = list(group)
         lines.append(paint(printable(device), _BOLD))
-        for f in items:
-            where = printable(f.port or "(device)")
-            loc = f" {paint('[' + printable(_where(f)) + ']', _DIM)}" if f.source else ""
+        for f, ports, more in _fold(items):
+            where = printable(_ports(ports) if len(ports) > 1 else f.port or "(device)")
+            loc = f" {paint('[' + printable(_where(f)) + more + ']', _DIM)}" if f.source else ""
             sev = paint(f"{f.severity.value:<7}", _COLOURS[f.severity])
             message = _CONTINUATION.join(printable(line) for line in f.message.splitlines() or [""])
             lines.append(f"  {sev} {f.code} {where}: {message}{loc}")
@@ -62,6 +62,27 @@ def checked(result, policy: str) -> str:
 
 def _n(count: int, what: str) -> str:
     return f"{count} {what}{'s' if count != 1 else ''}"
+
+
+def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
+    """A device's findings with one line for each message its ports share: (first finding, its ports, ' and N other
+    lines' when their sources differ). Ports configured alike give the same finding on every port: one problem printed
+    32 times reads as 32 (docs/real-configs.md, Session 39 part f); the machine formats keep every finding."""
+    groups: dict[tuple, list[Finding]] = {}
+    for f in items:
+        key = (f.severity, f.code, f.message, f.source.file if f.source else None) if f.port else (id(f),)
+        groups.setdefault(key, []).append(f)
+    out = []
+    for members in groups.values():
+        lines = {m.source.line for m in members if m.source}
+        more = f" and {_n(len(lines) - 1, 'other line')}" if len(lines) > 1 else ""
+        out.append((members[0], list(dict.fromkeys(m.port or "" for m in members)), more))
+    return out
+
+
+def _ports(ports: list[str]) -> str:
+    """'8 ports (Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4, Ethernet1/5, Ethernet1/6 and 2 more)'."""
+    return f"{len(ports)} ports ({few(ports, shown=6)})"
 
 
 def _where(f: Finding) -> str:

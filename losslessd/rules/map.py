@@ -26,6 +26,24 @@ from .common import (
     trust_findings,
 )
 
+# What sets a switch port's trust on each platform, so MAP003 names the line ("trust" is no command on most of them).
+_TRUST = {
+    # EOS User Manual, "Quality of Service": `qos trust dscp|cos` in interface mode
+    "arista_eos": {"dscp": "the interface's `qos trust dscp`", "pcp": "the interface's `qos trust cos`"},
+    # Onyx User Manual, "QoS": `interface ethernet 1/1 qos trust L3|L2|both` (parse/onyx reads these)
+    "nvidia_onyx": {"dscp": "`interface ethernet <port> qos trust L3`",
+                    "pcp": "`interface ethernet <port> qos trust L2`"},
+    # NVUE command reference, QoS: `nv set qos mapping <profile-id> trust l2|l3|port|both`
+    "nvidia_cumulus": {"dscp": "`nv set qos mapping <profile> trust l3`",
+                       "pcp": "`nv set qos mapping <profile> trust l2`"},
+    # Junos CoS guide, "Applying Classifiers to Logical Interfaces": `class-of-service interfaces IF unit N classifiers`
+    "juniper_junos": {"dscp": "a `classifiers dscp <name>` under the port's `class-of-service interfaces` unit",
+                      "pcp": "a `classifiers ieee-802.1 <name>` under the port's `class-of-service interfaces` unit"},
+    # sonic-buildimage qos config: PORT_QOS_MAP binds `dscp_to_tc_map` (DSCP) or `dot1p_to_tc_map` (802.1p)
+    "sonic": {"dscp": "`dscp_to_tc_map` in the port's PORT_QOS_MAP",
+              "pcp": "`dot1p_to_tc_map` in the port's PORT_QOS_MAP"},
+}
+
 
 @register
 class RoceDscpNotLossless(PortRule):
@@ -264,7 +282,9 @@ class TrustMismatch(PortRule):
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wanted = ctx.policy.lossless.trust
         if wanted is not None:
-            yield from trust_findings(self, ctx.policy.name, wanted, device, port, f"set trust {wanted} on the port")
+            how = _TRUST.get(device.platform, {}).get(wanted)
+            yield from trust_findings(self, ctx.policy.name, wanted, device, port,
+                                      f"set trust {wanted} on the port" + (f" ({how})" if how else ""))
 
 
 @register

@@ -13,6 +13,20 @@ from ..model import Device, DeviceKind, Port
 from ..platforms import PLATFORMS
 from .common import numbers, queues_text
 
+# The line that starts the watchdog on a port, so WDG001 names what to add (ports are named by the report, not here).
+_START = {
+    # sonic-utilities pfcwd/main.py: `pfcwd start [--action A] [--restoration-time MS] PORTS... DETECTION_MS`
+    "sonic": "`pfcwd start --action <action> <ports> <detection-ms>`",
+    # EOS User Manual, "DCBX and Flow Control": `priority-flow-control pause watchdog` in interface mode
+    "arista_eos": "the interface's `priority-flow-control pause watchdog`",
+    # Nexus 9000 NX-OS QoS Configuration Guide, "Configuring a Priority Flow Control Watchdog Interval"
+    "cisco_nxos": "the interface's `priority-flow-control watch-dog-interval on`",
+    # Junos CoS guide, "PFC Watchdog": `set class-of-service congestion-notification-profile NAME pfc-watchdog`
+    "juniper_junos": "`pfc-watchdog` in the port's congestion-notification-profile",
+    # NVUE command reference, QoS: `nv set interface <interface-id> qos pfc-watchdog`
+    "nvidia_cumulus": "`nv set interface <ports> qos pfc-watchdog`",
+}
+
 
 class _WdgRule(PortRule):
     depends_on_pfc = True
@@ -70,8 +84,9 @@ class PfcWatchdogDisabled(_WdgRule):
                        else "PFC watchdog covers no priority")  # (SONiC `pfcwd_sw_enable: ""`)
             else:
                 continue
+            how = f" ({_START[device.platform]})" if device.platform in _START else ""
             yield self.finding(f"{why}; lossless priority {prio} is unguarded against PFC storms: start the "
-                               f"watchdog on priority {prio}", device=device, port=port, source=source, key=prio,
+                               f"watchdog on priority {prio}{how}", device=device, port=port, source=source, key=prio,
                                priority=prio)
 
 
@@ -146,7 +161,9 @@ class PfcWatchdogTimers(_WdgRule):
                                               ("restoration time", wd.restoration_time_ms))
                          if value is not None and wd.polling_interval_ms > value]
         if problems:
-            yield self.finding(f"PFC watchdog: {'; '.join(problems)}", **where,
+            yield self.finding(f"PFC watchdog: {'; '.join(problems)}; set the watchdog's timers and action within "
+                               f"policy {ctx.policy.name}'s `watchdog` section (or widen it, if the fabric is built "
+                               "for these)", **where,
                                detection_time_ms=wd.detection_time_ms, restoration_time_ms=wd.restoration_time_ms,
                                action=wd.action)
 
