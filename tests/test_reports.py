@@ -414,3 +414,14 @@ def test_text_report_gives_a_message_ports_share_one_line(tmp_path):
     assert [line.split(": ")[0].split()[-1] for line in text.splitlines() if " MAP003 " in line] == ["Ethernet4"]
     assert len([f for f in result.findings if f.code == "WDG001"]) == 4
     assert len([r for r in json.loads(json_report.render(result))["findings"] if r["code"] == "WDG001"]) == 4
+
+
+def test_a_folded_line_names_every_port_it_stands_for(tmp_path):
+    """`grep Ethernet9 report.txt` must still find a port's finding when nine ports share its line (a fold that
+    named six and "3 more" hid the last three from grep)."""
+    cfg = tmp_path / "fold-leaf.cfg"
+    cfg.write_text("hostname fold-leaf\n" + "".join(
+        f"interface Ethernet{i}\n   qos trust dscp\n   priority-flow-control on\n"
+        "   priority-flow-control priority 3 no-drop\n!\n" for i in range(1, 10)), encoding="utf-8")
+    wdg = [line for line in render_text(api.lint([cfg], "roce-dscp26")).splitlines() if " WDG001 " in line]
+    assert len(wdg) == 1 and "9 ports (" + ", ".join(f"Ethernet{i}" for i in range(1, 10)) + ")" in wdg[0], wdg

@@ -6,7 +6,7 @@ from itertools import groupby
 from pathlib import Path
 
 from ..lint.engine import PortChoice, describe_selection
-from ..lint.finding import Finding, Severity, few
+from ..lint.finding import Finding, Severity
 from ..parse import display_file
 from ..printable import printable
 
@@ -81,8 +81,9 @@ def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
 
 
 def _ports(ports: list[str]) -> str:
-    """'8 ports (Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4, Ethernet1/5, Ethernet1/6 and 2 more)'."""
-    return f"{len(ports)} ports ({few(ports, shown=6)})"
+    """'3 ports (Ethernet1/1, Ethernet1/2, Ethernet1/3)': every port named, so that `grep Ethernet1/3` of a report
+    still finds the port's line."""
+    return f"{len(ports)} ports ({', '.join(ports)})"
 
 
 def _where(f: Finding) -> str:
