@@ -105,6 +105,7 @@ class SimDevice:
     trailed: dict[str, tuple[str, bool]] = field(default_factory=dict, repr=False)
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     dropped: list[str] = field(default_factory=list, repr=False)  # command parts (Simulator.drop_after)
+    held: dict[str, str] = field(default_factory=dict, repr=False)  # command -> what stops its answer (Simulator.hold)
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     speeds: dict[str, int] = field(default_factory=dict)  # port -> Mb/s its config sets, served as ifHighSpeed
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
@@ -373,6 +374,17 @@ class Simulator:
         """The next command of ``name`` that holds ``part`` (`commit timer`: a session name is napalm's) is done as the
         device does it, then the SSH session drops before its answer (a link or management plane lost mid-push)."""
         self._device(name).dropped.append(normalize(part))
+
+    def hold(self, name: str, command: str, pager: str = "", on: bool = True) -> None:
+        """Answer ``command`` with the first half of its output, then stop: at ``pager`` (`--More--`: a device that
+        pages although the client sent `terminal length 0`) until a key is pressed, or (``pager`` empty) for ever, as a
+        device whose CLI hung mid-answer; ``on=False`` restores the recorded answer."""
+        cmd = normalize(command)
+        held = self._device(name).held
+        if on:
+            held[cmd] = pager
+        else:
+            held.pop(cmd, None)
 
     def flood(self, name: str, command: str, on: bool = True) -> None:
         """Answer ``command`` with lines that never end (a `show` stuck in a loop, a log followed for ever, or a

@@ -11,6 +11,7 @@ words an unknown command.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import threading
 from typing import NamedTuple, Protocol
@@ -38,6 +39,7 @@ class CliDevice(Protocol):
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
     trailed: dict[str, tuple[str, bool]]  # normalised command line -> (text after its answer, once) (Simulator.trail)
     flooded: set[str]  # normalised command lines answered by output that never ends
+    held: dict[str, str]  # normalised command line -> pager its answer stops at ("": it hangs there) (Simulator.hold)
     dropped: list[str]  # command parts: the next command holding one is done, then the session drops (drop_after)
     delay_s: float  # a slow device waits this long before each command's output
     slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
@@ -55,6 +57,7 @@ class Reply(NamedTuple):
     status: int = 0  # exit status of an exec request (`ssh host command`)
     close: bool = False
     flood: bool = False  # lines after ``text`` until the client goes (Simulator.flood)
+    held: str | None = None  # ``text`` stops halfway at this pager ("": for ever) (Simulator.hold)
 
 
 def normalize(line: str) -> str:
@@ -88,6 +91,8 @@ class Shell:
             return Reply("", close=True)
         if cmd in self.device.flooded:
             return Reply("", flood=True)
+        if (pager := self.device.held.get(cmd)) is not None:
+            return Reply(self.command(cmd).text, held=pager)
         if cmd in self.device.garbled:
             return Reply(self.device.garbled[cmd])
         if (live := self.device.live_output(cmd)) is not None:
@@ -316,6 +321,16 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
                     await _flood(process)
                     return
                 text = reply.text + ("\n" if reply.text and not reply.text.endswith("\n") else "")
+                if reply.held is not None:
+                    lines = text.split("\n")
+                    half = len(lines) // 2
+                    head, text = "".join(f"{line}\n" for line in lines[:half]), "\n".join(lines[half:])
+                    process.stdout.write("".join(out) + _crlf(head) + reply.held)
+                    out.clear()
+                    if not reply.held or not await process.stdin.read(1):  # hung, or the client went
+                        await _hang(process)
+                        return
+                    out.append("\r" + " " * len(reply.held) + "\r")  # (as a pager erases its marker)
                 out.append(_crlf(text + shell.prompt))
             elif ch in "\x7f\b":
                 if line:
@@ -333,6 +348,13 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
         process.stdout.write("".join(out))
         await process.stdout.drain()
     process.exit(0)
+
+
+async def _hang(process: asyncssh.SSHServerProcess) -> None:
+    """Nothing more, whatever the client sends, until it closes the session."""
+    with contextlib.suppress(OSError, asyncssh.Error):
+        while await process.stdin.read(4096):
+            pass
 
 
 # One write of a flood: 64 lines of 1 KiB, as a `show` printing a long table.
