@@ -45,3 +45,20 @@ def test_a_hung_answer_and_a_pager_among_good_devices(make_sim, tmp_path):  # no
     assert sorted(d["name"] for d in report["devices"]) == ["gpu01", "leaf1"]  # partial/ is not linted
     sys_findings = {(f["code"], f["device"]) for f in report["findings"] if f["code"].startswith("SYS")}
     assert {("SYS013", "leaf2"), ("SYS014", "spine1")} <= sys_findings, sys_findings
+
+
+def test_a_prompt_that_changes_mid_session_is_named_and_a_dropped_session_names_its_command(make_sim, tmp_path):  # noqa: F811
+    sim = make_sim(["leaf2", "spine1", "gpu01"], snmp=False)
+    sim.rename_after("leaf2", "show running-config", "leaf9")  # its hostname changed as its running-config ran
+    sim.drop_after("spine1", "show lldp neighbors")  # the session lost as its second command ran
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=8))
+    renamed, dropped = result.devices["leaf2"], result.devices["spine1"]
+    # it waited out the 8 s for `leaf2#` and said "did not finish within 8 s (--timeout)"
+    assert renamed.code == "SYS014", renamed
+    assert "showed the prompt 'leaf9#' while `show running-config` ran, not the session's 'leaf2'" in renamed.message
+    assert dropped.code == "SYS010" and "failed while `show lldp neighbors` ran" in dropped.message, dropped
+    assert "the 1 output(s) read before are kept in partial/spine1.capture" in dropped.message, dropped
+    assert result.devices["gpu01"].status == "ok"

@@ -254,6 +254,7 @@ class Guard:
         self._tail = ""  # the end of what the command's output has read so far (a pager prompt there: pager_stall)
         self._heard = 0.0  # time.monotonic() of the last read that brought data
         self.prompt: re.Pattern[str] | None = None
+        self._base = ""  # netmiko's base prompt (the session's name on its prompt), for messages
         self._secrets = [s for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s]
 
     def abort(self) -> None:
@@ -273,19 +274,45 @@ class Guard:
         """Decode ``conn``'s reads whole, end them once the session is cut, and learn its prompt."""
         _decode_whole_characters(conn)
         read = conn.read_channel
+        channel = getattr(conn, "remote_conn", None)
 
         def read_channel() -> str:  # netmiko polls a closed channel until read_timeout: a cut session ends here
             if self.aborted:
                 raise EOFError("the session was cut")
+            # closed or at EOF before the read: all the device sent is buffered (a device may close without an EOF)
+            ended = bool(getattr(channel, "eof_received", False)) or getattr(channel, "closed", False) is True
             data, now = read(), time.monotonic()
+            if not data and ended:  # the device closed the session: netmiko read nothing until --timeout
+                raise EOFError("the device closed the session")
             if data:
                 self._tail, self._heard = (self._tail + data)[-_TAIL:], now
-            elif now - self._heard >= PAGER_STALL_S and (m := PAGER.search(self._tail)):
-                raise self.pager_error(m.group().strip())
+            elif now - self._heard >= PAGER_STALL_S:
+                self.stalled()
             return data
 
         conn.read_channel = read_channel
         self.prompt = prompt_line(conn.base_prompt) if conn.base_prompt else None
+        self._base = conn.base_prompt or ""
+        self._heard = time.monotonic()
+
+    def stalled(self) -> None:
+        """The device has sent nothing for PAGER_STALL_S: a CollectError (SYS014) when what it sent last is a pager's
+        prompt, or a prompt that is not the session's (its hostname changed): netmiko would wait for the session's
+        prompt until the device's whole --timeout was spent, and name neither."""
+        if m := PAGER.search(self._tail):
+            raise self._stall_error(f"stopped at the pager prompt {m.group().strip()!r}{self.during()} and waited "
+                                    f"{PAGER_STALL_S:g} s for a key: the device pages although netmiko's "
+                                    f"{self.host.device_type!r} turned paging off when it logged in; turn paging off "
+                                    "for this user on the device (its terminal length / screen-length)")
+        last = self._tail.rpartition("\n")[2].strip()
+        if self.prompt is not None and _PROMPT_SHAPE.fullmatch(last) and not self.prompt.match(last):
+            raise self._stall_error(f"showed the prompt {last!r}{self.during()}, not the session's "
+                                    f"{self._base!r}, and nothing more for {PAGER_STALL_S:g} s: its hostname "
+                                    "changed (a config push, another login) or the CLI left the mode it was in")
+
+    def _stall_error(self, why: str) -> CollectError:
+        host = self.host
+        return CollectError(COMMAND_FAILED, f"{host.hostname}:{host.port} {why}")
 
     def send(self, conn, cmd: Command, read_timeout: float, rearm: bool = False) -> tuple[str, int, str | None]:
         """``cmd``'s output with the login secrets masked, how many were, and why it counts as refused (refusal).
@@ -308,13 +335,6 @@ class Guard:
     def during(self) -> str:
         """The command running, as messages end: ` while `show ...` ran` (or while logging in)."""
         return f" while `{self.command}` ran" if self.command else " while logging in"
-
-    def pager_error(self, marker: str) -> CollectError:
-        host = self.host
-        return CollectError(COMMAND_FAILED, f"{host.hostname}:{host.port} stopped at the pager prompt {marker!r} "
-                            f"{self.during().strip()} and waited {PAGER_STALL_S:g} s for a key: the device pages "
-                            f"although netmiko's {host.device_type!r} turned paging off when it logged in; turn paging "
-                            "off for this user on the device (its terminal length / screen-length), then pull again")
 
     def flood_error(self) -> CollectError:
         host = self.host
@@ -363,6 +383,9 @@ class Guard:
 # command read on until the device's whole --timeout was spent, named as a timeout ("did not finish").
 PAGER = re.compile(r"(?:-- ?more ?--|---\(more[^)\n]{0,8}\)---|---- more ----)\s*\Z", re.I)
 PAGER_STALL_S = 2.0
+# A line that is only a prompt (as prompt_line's, for any name): shown after a stall, and not the session's, the
+# device's prompt changed.
+_PROMPT_SHAPE = re.compile(r"[\w.@:~/\[\]-]{1,64}(?:\([^)\n]{0,64}\))?[#>$%]")
 _TAIL = 64  # characters of the output kept to look for PAGER in
 
 

@@ -106,6 +106,8 @@ class SimDevice:
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     dropped: list[str] = field(default_factory=list, repr=False)  # command parts (Simulator.drop_after)
     held: dict[str, str] = field(default_factory=dict, repr=False)  # command -> what stops its answer (Simulator.hold)
+    renames: dict[str, str] = field(default_factory=dict, repr=False)  # command -> hostname after it (rename_after)
+    renamed: str = ""  # the hostname its prompts show now ("": name)
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     speeds: dict[str, int] = field(default_factory=dict)  # port -> Mb/s its config sets, served as ifHighSpeed
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
@@ -385,6 +387,11 @@ class Simulator:
             held[cmd] = pager
         else:
             held.pop(cmd, None)
+
+    def rename_after(self, name: str, command: str, hostname: str) -> None:
+        """The next time ``command`` runs, the device's hostname becomes ``hostname`` (changed from another login, or
+        by a config push) and every prompt from its answer on shows it, in this session and the next."""
+        self._device(name).renames[normalize(command)] = hostname
 
     def flood(self, name: str, command: str, on: bool = True) -> None:
         """Answer ``command`` with lines that never end (a `show` stuck in a loop, a log followed for ever, or a

@@ -39,6 +39,8 @@ class CliDevice(Protocol):
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
     trailed: dict[str, tuple[str, bool]]  # normalised command line -> (text after its answer, once) (Simulator.trail)
     flooded: set[str]  # normalised command lines answered by output that never ends
+    renames: dict[str, str]  # normalised command line -> the hostname the prompt shows after it (rename_after)
+    renamed: str  # the hostname the prompt shows ("": name)
     held: dict[str, str]  # normalised command line -> pager its answer stops at ("": it hangs there) (Simulator.hold)
     dropped: list[str]  # command parts: the next command holding one is done, then the session drops (drop_after)
     delay_s: float  # a slow device waits this long before each command's output
@@ -72,6 +74,11 @@ class Shell:
         self.device = device
 
     @property
+    def hostname(self) -> str:
+        """The name the prompt shows: the device's, or the one a `hostname` change gave it (Simulator.rename_after)."""
+        return self.device.renamed or self.device.name
+
+    @property
     def prompt(self) -> str:
         raise NotImplementedError
 
@@ -100,6 +107,8 @@ class Shell:
         if (done := self.device.control(cmd)) is not None:
             return Reply(done)
         reply = self.command(cmd)
+        if (renamed := self.device.renames.pop(cmd, None)) is not None:
+            self.device.renamed = renamed
         if (trailed := self.device.trailed.get(cmd)) is not None:
             trail, once = trailed
             if once:
@@ -137,8 +146,8 @@ class EosShell(Shell):
     def prompt(self) -> str:
         if self.session is not None:
             session = "" if self.terminal else f"-s-{self.session[:8]}"
-            return f"{self.device.name}(config{session}{''.join('-' + m for m in self.mode)})#"
-        return f"{self.device.name}{'#' if self.enabled else '>'}"
+            return f"{self.hostname}(config{session}{''.join('-' + m for m in self.mode)})#"
+        return f"{self.hostname}{'#' if self.enabled else '>'}"
 
     def answer(self, line: str) -> Reply:
         if self.session is not None:
@@ -236,7 +245,7 @@ class BashShell(Shell):
 
     @property
     def prompt(self) -> str:
-        return f"{self.device.username}@{self.device.name}:~{'#' if self.device.username == 'root' else '$'} "
+        return f"{self.device.username}@{self.hostname}:~{'#' if self.device.username == 'root' else '$'} "
 
     def command(self, cmd: str) -> Reply:
         if cmd in self.device.outputs:
@@ -264,7 +273,7 @@ class NxosShell(Shell):
 
     @property
     def prompt(self) -> str:
-        return f"{self.device.name}# "
+        return f"{self.hostname}# "
 
     def command(self, cmd: str) -> Reply:
         words = cmd.split()
