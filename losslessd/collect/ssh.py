@@ -251,7 +251,7 @@ class Guard:
         self.budget = session_budget()
         self.flooded = False  # the device sent more than the budget: cut
         self.command = ""  # the command running, for the message of a cut session
-        self._tail = ""  # the end of what the command's output has read so far (a pager prompt there: pager_stall)
+        self._tail = ""  # the end of the output read so far (a pager or a foreign prompt there: stalled)
         self._heard = 0.0  # time.monotonic() of the last read that brought data
         self.prompt: re.Pattern[str] | None = None
         self._base = ""  # netmiko's base prompt (the session's name on its prompt), for messages
