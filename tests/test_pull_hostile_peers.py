@@ -11,10 +11,9 @@ from losslessd.collect import MANIFEST
 from losslessd.collect import pull as collect
 from losslessd.errors import EXIT_FINDINGS
 from tests.clirun import losslessd
-from tests.peers import make_sim  # noqa: F401 - fixture
 
 
-def test_a_hung_answer_and_a_pager_among_good_devices(make_sim, tmp_path):  # noqa: F811
+def test_a_hung_answer_and_a_pager_among_good_devices(make_sim, tmp_path):
     sim = make_sim(["leaf1", "leaf2", "spine1", "gpu01"], snmp=False)
     sim.hold("leaf2", "show lldp neighbors")  # its running-config answered, then half an answer and nothing
     sim.hold("spine1", "show running-config", pager=" --More-- ")  # pages although netmiko sent `terminal length 0`
@@ -47,7 +46,7 @@ def test_a_hung_answer_and_a_pager_among_good_devices(make_sim, tmp_path):  # no
     assert {("SYS013", "leaf2"), ("SYS014", "spine1")} <= sys_findings, sys_findings
 
 
-def test_a_prompt_that_changes_mid_session_is_named_and_a_dropped_session_names_its_command(make_sim, tmp_path):  # noqa: F811
+def test_a_prompt_that_changes_mid_session_is_named_and_a_dropped_session_names_its_command(make_sim, tmp_path):
     sim = make_sim(["leaf2", "spine1", "gpu01"], snmp=False)
     sim.rename_after("leaf2", "show running-config", "leaf9")  # its hostname changed as its running-config ran
     sim.drop_after("spine1", "show lldp neighbors")  # the session lost as its second command ran
