@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from .policy import Policy
 
 # In a snapshot folder written by `losslessd pull` (one with manifest.json): not device files.
-SNAPSHOT_FILES = {collect.MANIFEST, collect.COUNTERS}
+SNAPSHOT_FILES = {collect.MANIFEST, collect.COUNTERS, collect.PARTIAL}
 # Fewer devices than this are linted in this process: starting workers and sending results back costs more
 # than it saves (bench/lint_scale.py, 2 cores: 400 devices take about as long either way).
 PARALLEL_MIN_DEVICES = 400

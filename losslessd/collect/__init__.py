@@ -25,6 +25,7 @@ from ..parse import INTERNAL_ERROR
 
 MANIFEST = "manifest.json"
 COUNTERS = "counters"
+PARTIAL = "partial"  # the outputs of devices that failed midway (pull._save_partial), never linted
 FORMAT = "losslessd-snapshot"
 VERSION = 1
 # SYS codes of collection (losslessd/rules/sys.py).

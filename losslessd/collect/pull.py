@@ -34,6 +34,7 @@ from . import (
     INTERNAL_ERROR,
     MANIFEST,
     MASK,
+    PARTIAL,
     SNMP_V2C,
     TIMEOUT,
     VERSION,
@@ -257,6 +258,7 @@ class _Pull:
         result = self.results[host.name]
         started = time.monotonic()
         outcome: Result | None = None
+        partial = Result()  # the most a failed attempt read before it failed (kept in partial/ if all fail)
         for attempt in range(1, self.options.retries + 2):
             result.attempts = attempt
             session = Session(host, known_hosts=self.options.known_hosts, timeout=self.options.timeout_s,
@@ -266,9 +268,13 @@ class _Pull:
                 outcome = await self._attempt(session)
                 break
             except CollectError as exc:
+                if len(session.partial.sections) > len(partial.sections):
+                    partial = session.partial
                 if not exc.retry or attempt > self.options.retries:
-                    self._fail(result, exc.code, exc.message + (f" (after {attempt} attempts)" if attempt > 1 else ""),
-                               save=False)  # saved below
+                    message = exc.message + (f" (after {attempt} attempts)" if attempt > 1 else "")
+                    if partial.sections:
+                        message += self._save_partial(host, result, partial)
+                    self._fail(result, exc.code, message, save=False)  # saved below
                     break
                 delay = backoff(attempt, self.options.backoff_base_s)
                 log.info("%s: %s %s; retry %d/%d in %.1f s", host.name, exc.code, exc.message, attempt,
@@ -292,7 +298,7 @@ class _Pull:
             session.abort()
             host = session.host
             raise CollectError(TIMEOUT, f"{host.hostname}:{host.port} did not finish within "
-                               f"{self.options.timeout_s:g} s (--timeout)") from None
+                               f"{self.options.timeout_s:g} s (--timeout){session.during()}") from None
         except asyncio.CancelledError:  # interrupted: free the worker thread now, not at its deadline
             session.abort()
             raise
@@ -302,8 +308,8 @@ class _Pull:
         return session_log_path(folder, host.name, attempt) if folder else None
 
     # -- results ----------------------------------------------------------------------------
-    def _save_capture(self, host: Host, result: DeviceResult, outcome: Result, duration: float) -> None:
-        collected = _now()
+    def _capture(self, host: Host, outcome: Result, collected: str) -> tuple[str, int]:
+        """The capture text of ``outcome``'s sections, and how many of the device's own secrets it masked."""
         header = {"device": host.name, "platform": host.platform.id, "collected": collected,
                   "collector": f"losslessd {__version__} pull"}
         sections, redacted = [], 0
@@ -311,7 +317,30 @@ class _Pull:
             output, count = redact(output, is_json=output.lstrip().startswith(("{", "[")))
             sections.append((command, output))
             redacted += count
-        text = capture.write(header, sections)
+        return capture.write(header, sections), redacted
+
+    def _save_partial(self, host: Host, result: DeviceResult, partial: Result) -> str:
+        """Keep the outputs a failed device gave before it failed in partial/ (which lint does not read: a capture
+        missing commands would read as a config missing what they show); the end of its failure message."""
+        path = f"{PARTIAL}/{capture_name(host.name)}"
+        try:
+            (self.out / PARTIAL).mkdir(exist_ok=True)
+        except OSError as exc:
+            self._unwritten(SnapshotUnwritable(self.out / PARTIAL, exc))
+            return ""
+        text, _ = self._capture(host, partial, _now())
+        try:
+            _write(self.out / path, text)
+        except SnapshotUnwritable as exc:
+            self._unwritten(exc)
+            return ""
+        result.record["partial"] = path
+        return (f"; the {len(partial.sections)} output(s) read before are kept in {path} (not linted: commands are "
+                "missing)")
+
+    def _save_capture(self, host: Host, result: DeviceResult, outcome: Result, duration: float) -> None:
+        collected = _now()
+        text, redacted = self._capture(host, outcome, collected)
         name = capture_name(host.name)
         data = _write(self.out / name, text)
         lines = [s.line for s in capture.read(text).sections]

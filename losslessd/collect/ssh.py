@@ -251,7 +251,10 @@ class Guard:
         self.budget = session_budget()
         self.flooded = False  # the device sent more than the budget: cut
         self.command = ""  # the command running, for the message of a cut session
+        self._tail = ""  # the end of the output read so far (a pager or a foreign prompt there: stalled)
+        self._heard = 0.0  # time.monotonic() of the last read that brought data
         self.prompt: re.Pattern[str] | None = None
+        self._base = ""  # netmiko's base prompt (the session's name on its prompt), for messages
         self._secrets = [s for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s]
 
     def abort(self) -> None:
@@ -271,20 +274,51 @@ class Guard:
         """Decode ``conn``'s reads whole, end them once the session is cut, and learn its prompt."""
         _decode_whole_characters(conn)
         read = conn.read_channel
+        channel = getattr(conn, "remote_conn", None)
 
         def read_channel() -> str:  # netmiko polls a closed channel until read_timeout: a cut session ends here
             if self.aborted:
                 raise EOFError("the session was cut")
-            return read()
+            # closed or at EOF before the read: all the device sent is buffered (a device may close without an EOF)
+            ended = bool(getattr(channel, "eof_received", False)) or getattr(channel, "closed", False) is True
+            data, now = read(), time.monotonic()
+            if not data and ended:  # the device closed the session: netmiko read nothing until --timeout
+                raise EOFError("the device closed the session")
+            if data:
+                self._tail, self._heard = (self._tail + data)[-_TAIL:], now
+            elif now - self._heard >= PAGER_STALL_S:
+                self.stalled()
+            return data
 
         conn.read_channel = read_channel
         self.prompt = prompt_line(conn.base_prompt) if conn.base_prompt else None
+        self._base = conn.base_prompt or ""
+        self._heard = time.monotonic()
+
+    def stalled(self) -> None:
+        """The device has sent nothing for PAGER_STALL_S: a CollectError (SYS014) when what it sent last is a pager's
+        prompt, or a prompt that is not the session's (its hostname changed): netmiko would wait for the session's
+        prompt until the device's whole --timeout was spent, and name neither."""
+        if m := PAGER.search(self._tail):
+            raise self._stall_error(f"stopped at the pager prompt {m.group().strip()!r}{self.during()} and waited "
+                                    f"{PAGER_STALL_S:g} s for a key: the device pages although netmiko's "
+                                    f"{self.host.device_type!r} turned paging off when it logged in; turn paging off "
+                                    "for this user on the device (its terminal length / screen-length)")
+        last = self._tail.rpartition("\n")[2].strip()
+        if self.prompt is not None and _PROMPT_SHAPE.fullmatch(last) and not self.prompt.match(last):
+            raise self._stall_error(f"showed the prompt {last!r}{self.during()}, not the session's "
+                                    f"{self._base!r}, and nothing more for {PAGER_STALL_S:g} s: its hostname "
+                                    "changed (a config push, another login) or the CLI left the mode it was in")
+
+    def _stall_error(self, why: str) -> CollectError:
+        host = self.host
+        return CollectError(COMMAND_FAILED, f"{host.hostname}:{host.port} {why}")
 
     def send(self, conn, cmd: Command, read_timeout: float, rearm: bool = False) -> tuple[str, int, str | None]:
         """``cmd``'s output with the login secrets masked, how many were, and why it counts as refused (refusal).
         ``rearm``: the budget counts from this command on (a connection that lives for many commands, as a
         pusher's does through a tune). A cut session raises CollectError (SYS014, flood_error)."""
-        self.command = cmd.line
+        self.command, self._tail, self._heard = cmd.line, "", time.monotonic()
         if rearm and self._metered is not None:
             self._metered.left = self.budget
         try:
@@ -298,11 +332,14 @@ class Guard:
         output, masked = self.mask(output)
         return output, masked, refusal(self.host, cmd, output, self.prompt)
 
+    def during(self) -> str:
+        """The command running, as messages end: ` while `show ...` ran` (or while logging in)."""
+        return f" while `{self.command}` ran" if self.command else " while logging in"
+
     def flood_error(self) -> CollectError:
         host = self.host
-        during = f" while `{self.command}` ran" if self.command else ""
         return CollectError(COMMAND_FAILED, f"{host.hostname}:{host.port} sent more than {self.budget / limits.MIB:g} "
-                            f"MiB in one session{during} (the file limit a capture is read back under, and 1 MiB): cut "
+                            f"MiB in one session{self.during()} (the file limit a capture is read back under, and 1 MiB): cut "
                             f"there; an output without end is a command stuck or a device that means harm (raise "
                             f"{limits.ENV_MAX_FILE_MB} if such outputs are real)")
 
@@ -340,6 +377,18 @@ class Guard:
         return cast(socket.socket, self._metered)
 
 
+# A pager's prompt at the end of what a device sent, as the CLIs print it: Cisco IOS/NX-OS, Arista EOS, Dell OS10 and
+# Aruba CX ` --More-- `, Junos `---(more)---` / `---(more 27%)---`, H3C Comware `---- More ----`. Seen at the end of
+# the output read so far with nothing more for PAGER_STALL_S, the device waits for a key netmiko never sends: the
+# command read on until the device's whole --timeout was spent, named as a timeout ("did not finish").
+PAGER = re.compile(r"(?:-- ?more ?--|---\(more[^)\n]{0,8}\)---|---- more ----)\s*\Z", re.I)
+PAGER_STALL_S = 2.0
+# A line that is only a prompt (as prompt_line's, for any name): shown after a stall, and not the session's, the
+# device's prompt changed.
+_PROMPT_SHAPE = re.compile(r"[\w.@:~/\[\]-]{1,64}(?:\([^)\n]{0,64}\))?[#>$%]")
+_TAIL = 64  # characters of the output kept to look for PAGER in
+
+
 class Session(Guard):
     """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013 (SYS014
     when the device sent more than the session budget)."""
@@ -348,6 +397,7 @@ class Session(Guard):
         super().__init__(host, timeout)
         self.known_hosts = known_hosts  # None: host keys are not checked (--insecure-no-host-key-check)
         self.session_log = session_log
+        self.partial = Result()  # what this attempt has read so far: kept (pull's partial/) when it fails midway
 
     def run(self) -> Result:
         deadline = time.monotonic() + self.timeout
@@ -398,7 +448,7 @@ class Session(Guard):
                 except ValueError as exc:
                     raise CollectError(COMMAND_FAILED, f"could not enter privileged mode (`enable`): {exc}; give "
                                        "data.credentials.secret_env if the device asks for an enable secret") from None
-            result = Result()
+            result = self.partial
             queue = commands(host)
             while queue:
                 cmd = queue.pop(0)
@@ -431,7 +481,7 @@ class Session(Guard):
         if self.flooded:
             return self.flood_error()
         if self.aborted:
-            return CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
+            return CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout){self.during()}")
         refused = host_key_refusal(exc, host, self.known_hosts)
         if refused is not None:
             return CollectError(HOST_KEY, refused)
@@ -439,9 +489,11 @@ class Session(Guard):
             return CollectError(AUTH_FAILED, f"{where} refused the login of user {host.username!r} (wrong password, "
                                 f"user or key; the password came from {host.password.origin})")
         if isinstance(exc, ReadTimeout):
-            return CollectError(TIMEOUT, f"{where} did not show its prompt again in time: {_first_line(str(exc))}")
+            return CollectError(TIMEOUT, f"{where} did not show its prompt again in time{self.during()}: "
+                                f"{_first_line(str(exc))}")
         if any(isinstance(e, (OSError, EOFError, paramiko.SSHException)) for e in chain):
-            return CollectError(UNREACHABLE, f"the SSH session with {where} failed: {_first_line(str(exc))}", retry=True)
+            return CollectError(UNREACHABLE, f"the SSH session with {where} failed{self.during()}: "
+                                f"{_first_line(str(exc))}", retry=True)
         return CollectError(COMMAND_FAILED, f"the CLI of {where} did not behave like netmiko's {host.device_type!r} "
                             f"expects: {type(exc).__name__}: {_first_line(str(exc))}")
 

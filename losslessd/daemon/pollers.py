@@ -259,7 +259,7 @@ class SshCounters(Poller):
                                          clock.wall())
         except asyncio.TimeoutError:
             session.abort()
-            raise PollFailed(f"{TIMEOUT}: no answer within {timeout:g} s") from None
+            raise PollFailed(f"{TIMEOUT}: no answer within {timeout:g} s{session.during()}") from None
         except asyncio.CancelledError:
             session.abort()
             raise

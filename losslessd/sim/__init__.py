@@ -106,6 +106,9 @@ class SimDevice:
     trailed: dict[str, tuple[str, bool]] = field(default_factory=dict, repr=False)
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     dropped: list[str] = field(default_factory=list, repr=False)  # command parts (Simulator.drop_after)
+    held: dict[str, str] = field(default_factory=dict, repr=False)  # command -> what stops its answer (Simulator.hold)
+    renames: dict[str, str] = field(default_factory=dict, repr=False)  # command -> hostname after it (rename_after)
+    renamed: str = ""  # the hostname its prompts show now ("": name)
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     speeds: dict[str, int] = field(default_factory=dict)  # port -> Mb/s its config sets, served as ifHighSpeed
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
@@ -398,6 +401,22 @@ class Simulator:
         """The next command of ``name`` that holds ``part`` (`commit timer`: a session name is napalm's) is done as the
         device does it, then the SSH session drops before its answer (a link or management plane lost mid-push)."""
         self._device(name).dropped.append(normalize(part))
+
+    def hold(self, name: str, command: str, pager: str = "", on: bool = True) -> None:
+        """Answer ``command`` with the first half of its output, then stop: at ``pager`` (`--More--`: a device that
+        pages although the client sent `terminal length 0`) until a key is pressed, or (``pager`` empty) for ever, as a
+        device whose CLI hung mid-answer; ``on=False`` restores the recorded answer."""
+        cmd = normalize(command)
+        held = self._device(name).held
+        if on:
+            held[cmd] = pager
+        else:
+            held.pop(cmd, None)
+
+    def rename_after(self, name: str, command: str, hostname: str) -> None:
+        """The next time ``command`` runs, the device's hostname becomes ``hostname`` (changed from another login, or
+        by a config push) and every prompt from its answer on shows it, in this session and the next."""
+        self._device(name).renames[normalize(command)] = hostname
 
     def flood(self, name: str, command: str, on: bool = True) -> None:
         """Answer ``command`` with lines that never end (a `show` stuck in a loop, a log followed for ever, or a

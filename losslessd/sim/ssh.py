@@ -11,6 +11,7 @@ words an unknown command.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import threading
 from typing import NamedTuple, Protocol
@@ -38,6 +39,9 @@ class CliDevice(Protocol):
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
     trailed: dict[str, tuple[str, bool]]  # normalised command line -> (text after its answer, once) (Simulator.trail)
     flooded: set[str]  # normalised command lines answered by output that never ends
+    renames: dict[str, str]  # normalised command line -> the hostname the prompt shows after it (rename_after)
+    renamed: str  # the hostname the prompt shows ("": name)
+    held: dict[str, str]  # normalised command line -> pager its answer stops at ("": it hangs there) (Simulator.hold)
     dropped: list[str]  # command parts: the next command holding one is done, then the session drops (drop_after)
     delay_s: float  # a slow device waits this long before each command's output
     slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
@@ -55,6 +59,7 @@ class Reply(NamedTuple):
     status: int = 0  # exit status of an exec request (`ssh host command`)
     close: bool = False
     flood: bool = False  # lines after ``text`` until the client goes (Simulator.flood)
+    held: str | None = None  # ``text`` stops halfway at this pager ("": for ever) (Simulator.hold)
 
 
 def normalize(line: str) -> str:
@@ -67,6 +72,11 @@ class Shell:
 
     def __init__(self, device: CliDevice):
         self.device = device
+
+    @property
+    def hostname(self) -> str:
+        """The name the prompt shows: the device's, or the one a `hostname` change gave it (Simulator.rename_after)."""
+        return self.device.renamed or self.device.name
 
     @property
     def prompt(self) -> str:
@@ -88,6 +98,8 @@ class Shell:
             return Reply("", close=True)
         if cmd in self.device.flooded:
             return Reply("", flood=True)
+        if (pager := self.device.held.get(cmd)) is not None:
+            return Reply(self.command(cmd).text, held=pager)
         if cmd in self.device.garbled:
             return Reply(self.device.garbled[cmd])
         if (live := self.device.live_output(cmd)) is not None:
@@ -95,6 +107,8 @@ class Shell:
         if (done := self.device.control(cmd)) is not None:
             return Reply(done)
         reply = self.command(cmd)
+        if (renamed := self.device.renames.pop(cmd, None)) is not None:
+            self.device.renamed = renamed
         if (trailed := self.device.trailed.get(cmd)) is not None:
             trail, once = trailed
             if once:
@@ -132,8 +146,8 @@ class EosShell(Shell):
     def prompt(self) -> str:
         if self.session is not None:
             session = "" if self.terminal else f"-s-{self.session[:8]}"
-            return f"{self.device.name}(config{session}{''.join('-' + m for m in self.mode)})#"
-        return f"{self.device.name}{'#' if self.enabled else '>'}"
+            return f"{self.hostname}(config{session}{''.join('-' + m for m in self.mode)})#"
+        return f"{self.hostname}{'#' if self.enabled else '>'}"
 
     def answer(self, line: str) -> Reply:
         if self.session is not None:
@@ -231,7 +245,7 @@ class BashShell(Shell):
 
     @property
     def prompt(self) -> str:
-        return f"{self.device.username}@{self.device.name}:~{'#' if self.device.username == 'root' else '$'} "
+        return f"{self.device.username}@{self.hostname}:~{'#' if self.device.username == 'root' else '$'} "
 
     def command(self, cmd: str) -> Reply:
         if cmd in self.device.outputs:
@@ -259,7 +273,7 @@ class NxosShell(Shell):
 
     @property
     def prompt(self) -> str:
-        return f"{self.device.name}# "
+        return f"{self.hostname}# "
 
     def command(self, cmd: str) -> Reply:
         words = cmd.split()
@@ -316,6 +330,16 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
                     await _flood(process)
                     return
                 text = reply.text + ("\n" if reply.text and not reply.text.endswith("\n") else "")
+                if reply.held is not None:
+                    lines = text.split("\n")
+                    half = len(lines) // 2
+                    head, text = "".join(f"{line}\n" for line in lines[:half]), "\n".join(lines[half:])
+                    process.stdout.write("".join(out) + _crlf(head) + reply.held)
+                    out.clear()
+                    if not reply.held or not await process.stdin.read(1):  # hung, or the client went
+                        await _hang(process)
+                        return
+                    out.append("\r" + " " * len(reply.held) + "\r")  # (as a pager erases its marker)
                 out.append(_crlf(text + shell.prompt))
             elif ch in "\x7f\b":
                 if line:
@@ -333,6 +357,13 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
         process.stdout.write("".join(out))
         await process.stdout.drain()
     process.exit(0)
+
+
+async def _hang(process: asyncssh.SSHServerProcess) -> None:
+    """Nothing more, whatever the client sends, until it closes the session."""
+    with contextlib.suppress(OSError, asyncssh.Error):
+        while await process.stdin.read(4096):
+            pass
 
 
 # One write of a flood: 64 lines of 1 KiB, as a `show` printing a long table.

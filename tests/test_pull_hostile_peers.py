@@ -1,0 +1,63 @@
+"""Hostile SSH peers in one fleet pull (session 39): a device that hangs halfway through an answer, one that pages
+its output although paging was turned off. Each is named with its command; what it gave before is kept; every good
+device's capture is written and linted; the exit code says findings."""
+
+from __future__ import annotations
+
+import json
+
+from losslessd import capture, inventory
+from losslessd.collect import MANIFEST
+from losslessd.collect import pull as collect
+from losslessd.errors import EXIT_FINDINGS
+from tests.clirun import losslessd
+
+
+def test_a_hung_answer_and_a_pager_among_good_devices(make_sim, tmp_path):
+    sim = make_sim(["leaf1", "leaf2", "spine1", "gpu01"], snmp=False)
+    sim.hold("leaf2", "show lldp neighbors")  # its running-config answered, then half an answer and nothing
+    sim.hold("spine1", "show running-config", pager=" --More-- ")  # pages although netmiko sent `terminal length 0`
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=8))
+    hung, paged = result.devices["leaf2"], result.devices["spine1"]
+    # the hang: a timeout naming the command it hung in (it said "did not finish within 8 s" and no more), and the
+    # running-config it had given kept in partial/ (it was lost with the session)
+    assert hung.code == "SYS013" and "(--timeout) while `show lldp neighbors` ran" in hung.message, hung
+    assert "the 1 output(s) read before are kept in partial/leaf2.capture" in hung.message, hung
+    kept = capture.read((out / "partial" / "leaf2.capture").read_text())
+    assert [s.command for s in kept.sections] == ["show running-config"]
+    assert kept.sections[0].output.strip() == sim.devices["leaf2"].outputs["show running-config"].strip()
+    # the pager: named as such within seconds, not a timeout after the device's whole --timeout
+    assert paged.code == "SYS014", paged
+    assert "stopped at the pager prompt '--More--' while `show running-config` ran" in paged.message, paged
+    assert not (out / "partial" / "spine1.capture").exists()  # (nothing read before it)
+    for good in ("leaf1", "gpu01"):
+        assert result.devices[good].status == "ok" and (out / f"{good}.capture").exists(), result.devices[good]
+    manifest = json.loads((out / MANIFEST).read_text())["devices"]
+    assert manifest["leaf2"]["partial"] == "partial/leaf2.capture" and "partial" not in manifest["spine1"]
+
+    ran = losslessd("lint", "-f", "json", str(out))
+    assert ran.returncode == EXIT_FINDINGS, ran.stderr
+    report = json.loads(ran.stdout)
+    assert sorted(d["name"] for d in report["devices"]) == ["gpu01", "leaf1"]  # partial/ is not linted
+    sys_findings = {(f["code"], f["device"]) for f in report["findings"] if f["code"].startswith("SYS")}
+    assert {("SYS013", "leaf2"), ("SYS014", "spine1")} <= sys_findings, sys_findings
+
+
+def test_a_prompt_that_changes_mid_session_is_named_and_a_dropped_session_names_its_command(make_sim, tmp_path):
+    sim = make_sim(["leaf2", "spine1", "gpu01"], snmp=False)
+    sim.rename_after("leaf2", "show running-config", "leaf9")  # its hostname changed as its running-config ran
+    sim.drop_after("spine1", "show lldp neighbors")  # the session lost as its second command ran
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=8))
+    renamed, dropped = result.devices["leaf2"], result.devices["spine1"]
+    # it waited out the 8 s for `leaf2#` and said "did not finish within 8 s (--timeout)"
+    assert renamed.code == "SYS014", renamed
+    assert "showed the prompt 'leaf9#' while `show running-config` ran, not the session's 'leaf2'" in renamed.message
+    assert dropped.code == "SYS010" and "failed while `show lldp neighbors` ran" in dropped.message, dropped
+    assert "the 1 output(s) read before are kept in partial/spine1.capture" in dropped.message, dropped
+    assert result.devices["gpu01"].status == "ok"
