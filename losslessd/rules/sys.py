@@ -274,13 +274,16 @@ class CollectionTimeout(_CollectionRule):
     --timeout` seconds; the session is then cut. A device still pending when a pull is
     interrupted is reported here too, and so is a device whose answers were collected but whose
     capture could not be written into the snapshot (a full disk, a folder that cannot be
-    written): `collected but not saved: ...`.
+    written): `collected but not saved: ...`. The message names the command that was running (or
+    that the device was still logging in); the outputs the device gave before it stopped are kept
+    in the snapshot's `partial/` folder, which lint does not read (a capture missing commands would
+    read as a config missing their settings).
 
     ## Why it matters
     The device was not checked. A device that answers this slowly may also be overloaded.
 
     ## Failing example
-    `SYS013 10.0.0.12:22 did not finish within 60 s (--timeout)`.
+    `SYS013 10.0.0.12:22 did not finish within 60 s (--timeout) while `show lldp neighbors` ran`.
 
     ## Passing example
     The device's capture is in the snapshot.
@@ -304,6 +307,10 @@ class CommandFailed(_CollectionRule):
     Each collected output is checked for the platform's error answers (`% Invalid input`,
     `command not found`, `No such file or directory`) and, for commands that print JSON, that it
     parses. The output is kept in the capture as it came, and this finding points at its line.
+    A session that stops at a pager prompt (`--More--`) although paging was turned off at login,
+    shows a prompt other than the session's (its hostname changed), or is closed by the device
+    mid-command is reported here too, naming the command, within seconds instead of at the end of
+    `--timeout`.
 
     ## Why it matters
     Whatever the command would have shown is unknown: the rules that need it report less than they
@@ -319,7 +326,8 @@ class CommandFailed(_CollectionRule):
 
     ## Fix
     Give the inventory user the rights the command needs (privileged mode, sudo for `mlnx_qos`),
-    install the missing tool, or report the platform's output format if it is new.
+    install the missing tool, or report the platform's output format if it is new. For a pager,
+    turn paging off for the inventory user on the device (terminal length 0 / screen-length 0).
     """
 
     code = "SYS014"
