@@ -425,3 +425,20 @@ def test_a_folded_line_names_every_port_it_stands_for(tmp_path):
         "   priority-flow-control priority 3 no-drop\n!\n" for i in range(1, 10)), encoding="utf-8")
     wdg = [line for line in render_text(api.lint([cfg], "roce-dscp26")).splitlines() if " WDG001 " in line]
     assert len(wdg) == 1 and "9 ports (" + ", ".join(f"Ethernet{i}" for i in range(1, 10)) + ")" in wdg[0], wdg
+
+
+def test_a_folded_line_counts_places_that_share_a_line(tmp_path):
+    """A minified CONFIG_DB holds every port's entry on line 1, each under its own pointer: the folded line must not
+    give the first port's pointer as the only place (it said `[db.json:1 /PORT_QOS_MAP/Ethernet0/pfc_enable]` for six
+    ports), but count the others."""
+    db = json.loads((ROOT / SONIC).read_text(encoding="utf-8"))
+    for entry in db["PORT_QOS_MAP"].values():
+        if "pfc_enable" in entry:
+            entry["pfc_enable"] = "3,4"  # priority 4 paused on every port: one PFC002 each, each at its own entry
+    cfg = tmp_path / "db.json"
+    cfg.write_text(json.dumps(db), encoding="utf-8")
+    result = api.lint([cfg], "roce-dscp26")
+    pfc = [line for line in render_text(result).splitlines() if " PFC002 " in line]
+    count = len([f for f in result.findings if f.code == "PFC002"])
+    assert count > 1 and len(pfc) == 1, pfc
+    assert pfc[0].endswith(f"/PORT_QOS_MAP/Ethernet0/pfc_enable and {count - 1} other places]"), pfc

@@ -66,16 +66,20 @@ def _n(count: int, what: str) -> str:
 
 def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
     """A device's findings with one line for each message its ports share: (first finding, its ports, ' and N other
-    lines' when their sources differ). Ports configured alike give the same finding on every port: one problem printed
-    32 times reads as 32 (docs/real-configs.md, Session 39 part f); the machine formats keep every finding."""
+    lines' or 'places' when their sources differ). Ports configured alike give the same finding on every port: one
+    problem printed 32 times reads as 32 (docs/real-configs.md, Session 39 part f); the machine formats keep every
+    finding."""
     groups: dict[tuple, list[Finding]] = {}
     for f in items:
-        key = (f.severity, f.code, f.message, f.source.file if f.source else None) if f.port else (id(f),)
+        key = (f.severity, f.code, f.message, (f.source.file,) if f.source else None) if f.port else (id(f),)
         groups.setdefault(key, []).append(f)
     out = []
     for members in groups.values():
-        lines = {m.source.line for m in members if m.source}
-        more = f" and {_n(len(lines) - 1, 'other line')}" if len(lines) > 1 else ""
+        # Every place counts, not only its line: a minified CONFIG_DB holds each port's entry on line 1 under its
+        # own pointer, and a capture names each port's command; the line shows the first place and how many more.
+        places = {m.source.as_tuple() for m in members if m.source}
+        noun = "other line" if len({place[1] for place in places}) == len(places) else "other place"
+        more = f" and {_n(len(places) - 1, noun)}" if len(places) > 1 else ""
         out.append((members[0], list(dict.fromkeys(m.port or "" for m in members)), more))
     return out
 

@@ -33,9 +33,12 @@ _TRUST = {
     # Onyx User Manual, "QoS": `interface ethernet 1/1 qos trust L3|L2|both` (parse/onyx reads these)
     "nvidia_onyx": {"dscp": "`interface ethernet <port> qos trust L3`",
                     "pcp": "`interface ethernet <port> qos trust L2`"},
-    # NVUE command reference, QoS: `nv set qos mapping <profile-id> trust l2|l3|port|both`
-    "nvidia_cumulus": {"dscp": "`nv set qos mapping <profile> trust l3`",
-                       "pcp": "`nv set qos mapping <profile> trust l2`"},
+    # NVUE command reference, QoS: `nv set qos mapping <profile-id> trust l2|l3|port|both`; Cumulus Linux RoCE guide:
+    # `nv show qos roce` gives `trust-mode pcp,dscp` (IP packets by DSCP: parse/nvue/build.py), a mapping line overrides
+    "nvidia_cumulus": {"dscp": "`nv set qos mapping <profile> trust l3`, or no mapping trust line where "
+                               "`nv set qos roce` runs: RoCE mode trusts pcp,dscp itself",
+                       "pcp": "`nv set qos mapping <profile> trust l2`: `nv set qos roce` alone trusts pcp,dscp, "
+                              "which classifies IP packets by DSCP"},
     # Junos CoS guide, "Applying Classifiers to Logical Interfaces": `class-of-service interfaces IF unit N classifiers`
     "juniper_junos": {"dscp": "a `classifiers dscp <name>` under the port's `class-of-service interfaces` unit",
                       "pcp": "a `classifiers ieee-802.1 <name>` under the port's `class-of-service interfaces` unit"},

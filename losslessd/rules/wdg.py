@@ -23,9 +23,13 @@ _START = {
     "cisco_nxos": "the interface's `priority-flow-control watch-dog-interval on`",
     # Junos CoS guide, "PFC Watchdog": `set class-of-service congestion-notification-profile NAME pfc-watchdog`
     "juniper_junos": "`pfc-watchdog` in the port's congestion-notification-profile",
-    # NVUE command reference, QoS: `nv set interface <interface-id> qos pfc-watchdog`
-    "nvidia_cumulus": "`nv set interface <ports> qos pfc-watchdog`",
+    # NVUE command reference, QoS: `nv set interface <interface-id> qos pfc-watchdog state (enable|disable)`, default
+    # disable (the bare `qos pfc-watchdog` leaves a port's `state disable` as it is)
+    "nvidia_cumulus": "`nv set interface <ports> qos pfc-watchdog state enable`",
 }
+# The line that sets which priorities a running watchdog covers. sonic-utilities: `pfcwd start` never writes
+# `pfcwd_sw_enable` (only scripts/db_migrator.py does, copying pfc_enable), so starting it again covers nothing new.
+_COVER = {"sonic": "`pfcwd_sw_enable` in the port's PORT_QOS_MAP"}
 
 
 class _WdgRule(PortRule):
@@ -58,7 +62,8 @@ class PfcWatchdogDisabled(_WdgRule):
     ## Fix
     Start the watchdog on the port (SONiC `pfcwd start --action drop Ethernet0 200
     --restoration-time 200`, or `pfcwd start_default`; EOS `priority-flow-control pause
-    watchdog`), covering every lossless priority.
+    watchdog`), covering every lossless priority (SONiC: list it in the port's `pfcwd_sw_enable`,
+    which `pfcwd start` leaves as it is).
     """
 
     code = "WDG001"
@@ -78,13 +83,14 @@ class PfcWatchdogDisabled(_WdgRule):
             return
         for prio in ctx.lossless:
             if wd.enabled is False:
-                why = "PFC watchdog is off"
+                why, how = "PFC watchdog is off", _START.get(device.platform)
             elif wd.priorities is not None and prio not in wd.priorities:
                 why = (f"PFC watchdog covers priorities {numbers(wd.priorities)} only" if wd.priorities
                        else "PFC watchdog covers no priority")  # (SONiC `pfcwd_sw_enable: ""`)
+                how = _COVER.get(device.platform)
             else:
                 continue
-            how = f" ({_START[device.platform]})" if device.platform in _START else ""
+            how = f" ({how})" if how else ""
             yield self.finding(f"{why}; lossless priority {prio} is unguarded against PFC storms: start the "
                                f"watchdog on priority {prio}{how}", device=device, port=port, source=source, key=prio,
                                priority=prio)
