@@ -194,6 +194,8 @@ def _models(specs: list[str]) -> dict[str, str]:
         device, _, model = spec.partition(":")
         if not device.strip() or not model.strip():
             raise InputError(f"--model {spec!r}: expected DEVICE:MODEL")
+        if device.strip() in out:  # (the last one was taken without a word: the ECN commands of which model?)
+            raise InputError(f"--model names {quoted(device.strip())} twice: name each device once")
         out[device.strip()] = model.strip()
     return out
 
