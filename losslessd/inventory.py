@@ -90,15 +90,22 @@ def is_address(text: str) -> bool:
         return bool(_HOST_NAME.fullmatch(text)) and not _NUMBERS_ONLY.fullmatch(text)
 
 
+_IP = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _unmapped(address: _IP) -> _IP:
+    """The IPv4 address an IPv4-mapped one (`::ffff:127.0.0.1`, RFC 4291 2.5.5.2) stands for; any other as it is."""
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return mapped or address
+
+
 def is_loopback(host: str) -> bool | None:
     """Whether the IP address ``host`` (a zone allowed) is a loopback one, its IPv4-mapped form too (Python 3.11 calls
     `::ffff:127.0.0.1` not loopback); None for a host name, known only once it is resolved."""
     try:
-        address = ipaddress.ip_address(host.partition("%")[0])
+        return _unmapped(ipaddress.ip_address(host.partition("%")[0])).is_loopback
     except ValueError:
         return None
-    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
-    return (mapped or address).is_loopback
 
 
 def device_key(hostname: str, port: int) -> str:
@@ -107,9 +114,7 @@ def device_key(hostname: str, port: int) -> str:
     `::ffff:127.0.0.1` is 127.0.0.1)."""
     host = hostname.lower().rstrip(".")
     with contextlib.suppress(ValueError):
-        address = ipaddress.ip_address(host)
-        mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
-        host = (mapped or address).compressed
+        host = _unmapped(ipaddress.ip_address(host)).compressed
     return f"{host}_{port}"
 
 

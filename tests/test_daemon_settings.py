@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from losslessd.daemon.drift import Drift, Pulled
+from losslessd.daemon.http import HttpFace, NotLoopback
 from losslessd.daemon.notify import Notifier
 from losslessd.daemon.scheduler import Runner, Schedule
 from losslessd.daemon.service import Daemon
@@ -270,6 +271,29 @@ def test_a_host_name_resolving_off_loopback_is_refused_when_bound(folder, caplog
     settings.http = settings.http.model_copy(update={"host": address})
     assert asyncio.run(asyncio.wait_for(Daemon(settings).run(), 120)) == 2  # (before: served until stopped)
     assert any("is not a loopback address" in r.getMessage() and address in r.getMessage() for r in caplog.records)
+
+
+def test_an_address_off_loopback_is_refused_before_it_listens():
+    """The check of the bound address came after listen(): for one turn of the loop a client off the host could
+    connect to /-/reload of a daemon about to refuse its address. Now refused between bind and listen."""
+    address = routable_address()
+    if address is None:
+        pytest.skip("this machine has no routable address to bind")
+
+    async def start(**allowed: bool) -> HttpFace:
+        return await HttpFace(address, 0, scrape=lambda *_: None, healthy=lambda: True, ready=lambda: True,
+                              reload=lambda: None, **allowed).start()
+
+    async def run() -> None:
+        with pytest.raises(NotLoopback):
+            await start()  # (before: served, the daemon closing it only after)
+        face = await start(allow_remote=True)
+        try:
+            assert (face.address, face.loopback) == (address, False)
+        finally:
+            await face.close()
+
+    asyncio.run(run())
 
 
 def test_a_webhook_url_scheme_in_capitals_is_the_same_scheme(folder):

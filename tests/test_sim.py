@@ -389,6 +389,19 @@ def test_sim_never_writes_over_files_it_did_not_write(tmp_path, present):
     assert yaml.safe_load((again / "inventory.yaml").read_text())["hosts"].keys() == {"leaf1"}
 
 
+def test_a_sim_that_failed_to_start_leaves_a_folder_the_next_one_takes(tmp_path):
+    """A start that failed after the SSH side wrote the host key and known_hosts (here: the SNMP side cannot make its
+    folder) left them without the inventory marking the folder as the simulator's; the next `sim --out` there was
+    refused ("holds known_hosts, ssh_host_ed25519_key, which the simulator did not write")."""
+    (tmp_path / "snmp").write_text("a file where the SNMP side makes its folder\n")
+    with pytest.raises(OSError):
+        Simulator(FABRIC, tmp_path, devices=["leaf1"]).start()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["snmp"]  # (the private host key not left behind either)
+    (tmp_path / "snmp").unlink()
+    with Simulator(FABRIC, tmp_path, snmp=False, devices=["leaf1"]) as sim:
+        assert sim.known_hosts_path.is_file()
+
+
 def test_sim_out_inside_the_fabric_is_refused(tmp_path):
     """`sim --fabric F --out F/leaf1` wrote the simulator's inventory, known_hosts and key among the devices' files,
     where the next `lint F` reads them; refused, exit 2, nothing written."""

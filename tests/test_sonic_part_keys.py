@@ -156,3 +156,24 @@ def test_a_shared_port_built_from_keywords_keys_as_its_plain_port():
     keys = Keys()
     assert keys.ports([port, Port(**fields), SharedPort(**{**fields, "mtu_bytes": 1500})])[:2] == (keys.port(port),) * 2
     assert len(set(keys.ports([port, SharedPort(**{**fields, "mtu_bytes": 1500})]))) == 2
+
+
+def test_every_copy_of_a_shared_port_is_its_plain_port_and_keys_as_it(tmp_path):
+    """A SharedPort copied (copy.copy, pickle, dataclasses.replace, the path engine's template a worker sends) is the
+    Port it stands for, keyed as it. The template was a SharedPort made by object.__new__ without its three slots,
+    which Keys.ports (and the SharedPort's own properties) read directly: AttributeError where it was keyed."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from losslessd.model import Port
+    from losslessd.paths.view import _stripped
+
+    [port, *_] = _switch(tmp_path, "copied", lambda cfg: None)
+    assert type(port) is SharedPort and port._shared is not None
+    copies = [copy.copy(port), pickle.loads(pickle.dumps(port)), _stripped(port, "port", (), {})]
+    assert [type(c) for c in copies] == [Port] * 3
+    replaced = dataclasses.replace(port, mtu_bytes=port.mtu_bytes)
+    assert (type(replaced), replaced._shared, replaced._wd) == (SharedPort, None, None)
+    keys = Keys()
+    assert set(keys.ports([port, *copies, replaced])) == {keys.port(port)}

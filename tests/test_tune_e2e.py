@@ -733,6 +733,15 @@ def test_a_session_dropped_mid_push_is_put_back_over_a_new_session(fabric, tmp_p
     # a device twice: pushed twice a trial
     (["-d", "leaf1,leaf1"], "--devices names 'leaf1' twice"),
     (["-d", "leaf1", "--sizes", "64M,64M"], "--sizes names '64M' twice"),
+    # each item stripped: ` leaf1` was no device of the inventory; compared as parsed: one size in two spellings
+    (["-d", "leaf1, leaf1"], "--devices names 'leaf1' twice"),
+    (["-d", "leaf1", "--sizes", "64M, 67108864"], "--sizes names '64M' = '67108864' twice"),
+    # a port twice, in one --ports or across repeats
+    (["-d", "leaf1", "--ports", "leaf1:Ethernet0,Ethernet0"], "--ports leaf1: names 'Ethernet0' twice"),
+    (["-d", "leaf1", "--ports", "leaf1:Ethernet0", "--ports", "leaf1: Ethernet0"],
+     "--ports leaf1: names 'Ethernet0' twice"),
+    # two models for one device: the last was taken
+    (["-d", "leaf1", "--model", "leaf1:qfx5120-32c", "--model", "leaf1 :qfx10002-36q"], "--model names 'leaf1' twice"),
 ])
 def test_options_that_name_nothing_or_twice_are_refused_before_any_device_is_read(tmp_path, options, says):
     """`tune --ports`, `--devices` and `--sizes` narrow a tune to what they name; one naming no tuned device, no

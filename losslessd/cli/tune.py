@@ -7,8 +7,9 @@ import logging
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -102,7 +103,7 @@ def tune(
     if not argv:
         raise InputError("--benchmark is empty")
     try:
-        size_list = [parse_size(s) for s in _listed("--sizes", sizes)]
+        size_list = _listed("--sizes", sizes, parse_size)
     except ValueError as exc:
         raise InputError(f"--sizes: {exc}") from None
     inv, keys = preflight(inventory, known_hosts, insecure)
@@ -158,29 +159,33 @@ def say(text: str) -> None:
     typer.echo(printable_lines(text))
 
 
-def _listed(option: str, value: str | None) -> list[str]:
-    """The comma-separated items of ``value``, [] when the option is not given. Given, it must name one at least and
-    each once: `--devices ","` (or an empty $DEVICES) tuned every tunable device of the inventory, `--sizes ""`
-    scored every printed size, and `-d leaf1,spine1,spine1` pushed spine1 twice a trial."""
+def _listed(option: str, value: str | None, parse: Callable[[str], Any] = str) -> list:
+    """The comma-separated items of ``value`` (each stripped, then ``parse``d), [] when the option is not given. Given,
+    it must name one at least and each once, as parsed: `--devices ","` (or an empty $DEVICES) tuned every tunable
+    device of the inventory, `--sizes ""` scored every printed size, `-d leaf1,spine1,spine1` pushed spine1 twice a
+    trial, `-d "leaf1, spine1"` named no device ` spine1`, and `--sizes 64M,67108864` scored one size twice."""
     if value is None:
         return []
-    items = [item for item in value.split(",") if item.strip()]
-    if not items:
+    written = [item.strip() for item in value.split(",") if item.strip()]
+    if not written:
         raise InputError(f"{option} {quoted(value)} names nothing (leave the option out for its default)")
-    if twice := sorted({item for item in items if items.count(item) > 1}):
-        raise InputError(f"{option} names {', '.join(quoted(i) for i in twice)} twice: name each once")
-    return items
+    spellings: dict[Any, list[str]] = {}
+    for text in written:
+        spellings.setdefault(parse(text), []).append(text)
+    if twice := [" = ".join(quoted(t) for t in dict.fromkeys(ts)) for ts in spellings.values() if len(ts) > 1]:
+        raise InputError(f"{option} names {', '.join(twice)} twice: name each once")
+    return list(spellings)
 
 
 def _ports(specs: list[str]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+    """--ports DEVICE:PORT[,PORT...] per device, its repeats joined (a port named twice, in one or two, refused)."""
+    named: dict[str, str] = {}
     for spec in specs:
         device, _, names = spec.partition(":")
-        ports = [n for n in names.split(",") if n]
-        if not device or not ports:  # (`leaf1:,` named no port, and every RoCE port of leaf1 was tuned)
+        if not device.strip() or not names.strip(", \t"):  # (`leaf1:,` named no port: every RoCE port was tuned)
             raise InputError(f"--ports {spec!r}: expected DEVICE:PORT[,PORT...]")
-        out.setdefault(device, []).extend(ports)
-    return out
+        named[device.strip()] = f"{named.get(device.strip(), '')},{names}"
+    return {device: _listed(f"--ports {device}:", names) for device, names in named.items()}
 
 
 def _models(specs: list[str]) -> dict[str, str]:
@@ -189,6 +194,8 @@ def _models(specs: list[str]) -> dict[str, str]:
         device, _, model = spec.partition(":")
         if not device.strip() or not model.strip():
             raise InputError(f"--model {spec!r}: expected DEVICE:MODEL")
+        if device.strip() in out:  # (the last one was taken without a word: the ECN commands of which model?)
+            raise InputError(f"--model names {quoted(device.strip())} twice: name each device once")
         out[device.strip()] = model.strip()
     return out
 

@@ -74,14 +74,20 @@ class _Answer:
     close: bool = False
 
 
+class NotLoopback(Exception):
+    """The address ``host`` resolved to is not a loopback one, and ``allow_remote`` was not given."""
+
+
 class HttpFace:
-    """The endpoint; ``await start()`` binds it (OSError when the address is taken), ``await close()``."""
+    """The endpoint; ``await start()`` binds it (OSError when the address is taken; NotLoopback, before it listens, on
+    an address that is not a loopback one unless ``allow_remote``), ``await close()``."""
 
     def __init__(self, host: str, port: int, *, scrape: Scrape, healthy: Callable[[], bool],
                  ready: Callable[[], bool], reload: Reload, max_connections: int = 64,
                  header_timeout_s: float = 10.0, write_timeout_s: float = WRITE_TIMEOUT_S,
-                 refused: Callable[[str], None] | None = None):
+                 refused: Callable[[str], None] | None = None, allow_remote: bool = False):
         self.host, self.port = host, port
+        self.allow_remote = allow_remote
         self._scrape, self._healthy, self._ready, self._reload = scrape, healthy, ready, reload
         self.max_connections = max_connections
         self.header_timeout_s = header_timeout_s
@@ -120,6 +126,11 @@ class HttpFace:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self.port))
+            # (checked before listening: a host name resolves only here, and a refused address never accepts)
+            self.address, self.port = sock.getsockname()[:2]
+            self.loopback = bool(is_loopback(self.address))
+            if not (self.loopback or self.allow_remote):
+                raise NotLoopback(self.address)
             sock.setblocking(False)
             # asyncio listens with, and accepts per turn up to, its backlog argument: ACCEPT_BATCH; the
             # kernel's queue is then widened to BACKLOG on the same socket.
@@ -128,9 +139,6 @@ class HttpFace:
         except BaseException:
             sock.close()
             raise
-        self.port = sock.getsockname()[1]
-        self.address = sock.getsockname()[0]  # (the address a name resolved to)
-        self.loopback = bool(is_loopback(self.address))
         return self
 
     async def close(self) -> None:

@@ -44,7 +44,7 @@ from ..monitor import Event, QueueMaps, clock
 from ..tune.propose import Found
 from . import hup, logs
 from .drift import FABRIC, Drift, Pulled, pull_and_lint, read_configs
-from .http import HttpFace
+from .http import HttpFace, NotLoopback
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
 from .notify import Notifier
@@ -154,7 +154,8 @@ class Daemon:
         http = settings.http
         self.http = HttpFace(http.host, http.port, scrape=self.scrape, healthy=self.healthy, ready=self.ready,
                              reload=self.reload, max_connections=http.max_connections,
-                             header_timeout_s=http.header_timeout_s, refused=self.metrics.http_refused)
+                             header_timeout_s=http.header_timeout_s, refused=self.metrics.http_refused,
+                             allow_remote=http.allow_remote)
         try:
             await self.http.start()
         except OSError as exc:
@@ -162,10 +163,9 @@ class Daemon:
                       extra={"host": http.host, "port": http.port})
             self.history.close()
             return 2
-        if not self.http.loopback and not http.allow_remote:  # a name resolving to such an address: known only now
+        except NotLoopback:  # a name resolving to such an address: known only once bound
             refused = REMOTE_REFUSED.format(f"{http.host} resolved to {self.http.address}, which")
             log.error("cannot serve /metrics on %s: %s", self.http.url, refused, extra={"url": self.http.url})
-            await self.http.close()
             self.history.close()
             return 2
         log.info("serving /metrics on %s", self.http.url, extra={"url": self.http.url})

@@ -633,7 +633,7 @@ class SharedPort(Port):
 
     def __init__(self, **fields: Any) -> None:
         """A SharedPort built from keywords shares nothing (shared_port makes those that do): its three slots set, so
-        that they are read as they are (lint/groups.py Keys.ports)."""
+        that they are read as they are (here, lint/groups.py Keys.ports, paths/view.py)."""
         self._shared = self._wd = None
         self._sources = []
         Port.__init__(self, **fields)
@@ -656,31 +656,31 @@ class SharedPort(Port):
 
     @property
     def queues(self) -> dict[int, Queue]:
-        if getattr(self, "_shared", None) is not None:
+        if self._shared is not None:
             self._materialize()
         return _QUEUES_SLOT.__get__(self, Port)
 
     @queues.setter
     def queues(self, value: dict[int, Queue]) -> None:
-        if getattr(self, "_shared", None) is not None:
+        if self._shared is not None:
             self._materialize()
         _QUEUES_SLOT.__set__(self, value)
 
     @property
     def priority_groups(self) -> dict[int, PriorityGroup]:
-        if getattr(self, "_shared", None) is not None:
+        if self._shared is not None:
             self._materialize()
         return _PGS_SLOT.__get__(self, Port)
 
     @priority_groups.setter
     def priority_groups(self, value: dict[int, PriorityGroup]) -> None:
-        if getattr(self, "_shared", None) is not None:
+        if self._shared is not None:
             self._materialize()
         _PGS_SLOT.__set__(self, value)
 
     @property
     def watchdog(self) -> Watchdog | None:
-        wd = getattr(self, "_wd", None)
+        wd = self._wd
         if wd is not None:
             self._wd = None
             _WATCHDOG_SLOT.__set__(self, watchdog_of(*wd))
@@ -692,7 +692,7 @@ class SharedPort(Port):
         _WATCHDOG_SLOT.__set__(self, value)
 
     def pg_profiles(self) -> dict[int, tuple[str | None, bool]]:
-        shared = getattr(self, "_shared", None)
+        shared = self._shared
         return Port.pg_profiles(self) if shared is None else shared[2]
 
     def plain(self) -> Port:

@@ -87,6 +87,8 @@ def _stripped(obj: Model, base: str, steps: tuple, done: dict[tuple, Any]) -> Mo
     if known is not None:
         return known
     cls: Any = type(obj)  # (a class is hashable; mypy says a model class is not)
+    if cls is SharedPort:  # (copied, it is the plain Port it stands for, as copy.copy and pickle make it)
+        cls = Port
     out = done[place] = _copier(cls)(obj)
     for name, kind in _plan(cls):
         value = getattr(obj, name)

@@ -241,6 +241,10 @@ class Simulator:
                 self._start_gnmi(password)
         except BaseException:
             self.stop()
+            # (a start that failed, or was interrupted, after the host key left it and known_hosts without the
+            # inventory that marks the folder as the simulator's: the next `sim --out` there refused them as the user's)
+            for written in (self.host_key_path, self.known_hosts_path):
+                written.unlink(missing_ok=True)
             raise
         self._write_inventory()
         log.info("simulator started %d devices; inventory %s", len(self.devices), self.inventory_path)
