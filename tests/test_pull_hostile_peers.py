@@ -61,3 +61,19 @@ def test_a_prompt_that_changes_mid_session_is_named_and_a_dropped_session_names_
     assert dropped.code == "SYS010" and "failed while `show lldp neighbors` ran" in dropped.message, dropped
     assert "the 1 output(s) read before are kept in partial/spine1.capture" in dropped.message, dropped
     assert result.devices["gpu01"].status == "ok"
+
+
+def test_a_slow_device_pausing_after_a_line_that_ends_like_a_pager_is_read_whole(make_sim, tmp_path):
+    # a healthy switch whose running-config has a description ending `--More--` and that stops for 3 s after that
+    # line (a big config built as it prints): a pager waits on its own line with no newline after it, so this is
+    # no pager; it was failed SYS014 "stopped at the pager prompt" 2 s into the pause
+    sim = make_sim(["spine1"], snmp=False)
+    sim.hold("spine1", "show running-config", pager="   description to spine1 --More--\n", pause_s=3)
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    assert result.devices["spine1"].status == "ok", result.devices["spine1"]
+    kept = capture.read((out / "spine1.capture").read_text())
+    running = dict((s.command, s.output) for s in kept.sections)["show running-config"]
+    assert "   description to spine1 --More--\n" in running

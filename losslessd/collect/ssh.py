@@ -380,8 +380,9 @@ class Guard:
 # A pager's prompt at the end of what a device sent, as the CLIs print it: Cisco IOS/NX-OS, Arista EOS, Dell OS10 and
 # Aruba CX ` --More-- `, Junos `---(more)---` / `---(more 27%)---`, H3C Comware `---- More ----`. Seen at the end of
 # the output read so far with nothing more for PAGER_STALL_S, the device waits for a key netmiko never sends: the
-# command read on until the device's whole --timeout was spent, named as a timeout ("did not finish").
-PAGER = re.compile(r"(?:-- ?more ?--|---\(more[^)\n]{0,8}\)---|---- more ----)\s*\Z", re.I)
+# command read on until the device's whole --timeout was spent, named as a timeout ("did not finish"). A pager waits on
+# its own line: a marker with a newline after it is text (a description, a banner) of a device that is only slow.
+PAGER = re.compile(r"(?:-- ?more ?--|---\(more[^)\n]{0,8}\)---|---- more ----)[ \t]*\Z", re.I)
 PAGER_STALL_S = 2.0
 # A line that is only a prompt (as prompt_line's, for any name): shown after a stall, and not the session's, the
 # device's prompt changed.
