@@ -77,3 +77,16 @@ def test_a_slow_device_pausing_after_a_line_that_ends_like_a_pager_is_read_whole
     kept = capture.read((out / "spine1.capture").read_text())
     running = dict((s.command, s.output) for s in kept.sections)["show running-config"]
     assert "   description to spine1 --More--\n" in running
+
+
+def test_a_slow_device_with_a_long_hostname_is_no_prompt_change(make_sim, tmp_path):
+    # a 64-character hostname (Linux HOST_NAME_MAX) on a switch that takes 2.5 s to answer `enable`: the end of its
+    # 65-character prompt `NAME>`, cut to the last 64 characters read, was taken for another device's prompt (SYS014)
+    sim = make_sim(["spine1"], snmp=False)
+    sim.devices["spine1"].renamed = "spine1-" + "a" * 57
+    sim.set_slow("spine1", 2.5)
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=60))
+    assert result.devices["spine1"].status == "ok", result.devices["spine1"]

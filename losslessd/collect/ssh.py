@@ -304,8 +304,10 @@ class Guard:
                                     f"{PAGER_STALL_S:g} s for a key: the device pages although netmiko's "
                                     f"{self.host.device_type!r} turned paging off when it logged in; turn paging off "
                                     "for this user on the device (its terminal length / screen-length)")
-        last = self._tail.rpartition("\n")[2].strip()
-        if self.prompt is not None and _PROMPT_SHAPE.fullmatch(last) and not self.prompt.match(last):
+        _, newline, last = self._tail.rpartition("\n")
+        whole = bool(newline) or len(self._tail) < _TAIL  # (else the line began before the tail: only its end is kept)
+        last = last.strip()
+        if self.prompt is not None and whole and _PROMPT_SHAPE.fullmatch(last) and not self.prompt.match(last):
             raise self._stall_error(f"showed the prompt {last!r}{self.during()}, not the session's "
                                     f"{self._base!r}, and nothing more for {PAGER_STALL_S:g} s: its hostname "
                                     "changed (a config push, another login) or the CLI left the mode it was in")
@@ -387,7 +389,10 @@ PAGER_STALL_S = 2.0
 # A line that is only a prompt (as prompt_line's, for any name): shown after a stall, and not the session's, the
 # device's prompt changed.
 _PROMPT_SHAPE = re.compile(r"[\w.@:~/\[\]-]{1,64}(?:\([^)\n]{0,64}\))?[#>$%]")
-_TAIL = 64  # characters of the output kept to look for PAGER in
+# Characters of the output kept to look for PAGER and a prompt in: more than the longest line _PROMPT_SHAPE matches
+# (131), so a prompt is judged whole (a 64-character hostname's, Linux HOST_NAME_MAX, was cut to its end and read as
+# another device's prompt).
+_TAIL = 256
 
 
 class Session(Guard):
