@@ -90,3 +90,22 @@ def test_a_slow_device_with_a_long_hostname_is_no_prompt_change(make_sim, tmp_pa
     result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
                           collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=60))
     assert result.devices["spine1"].status == "ok", result.devices["spine1"]
+
+
+def test_a_partial_capture_masks_secrets_as_a_full_one_does(make_sim, tmp_path):
+    sim = make_sim(["spine1"], snmp=False)
+    device = sim.devices["spine1"]
+    password = sim.env[device.password_env]
+    running = device.outputs["show running-config"]
+    # the device's own secret (an SNMP community) and the login password (a config holding it in clear)
+    sim.garble("spine1", "show running-config",
+               f"{running.rstrip()}\nsnmp-server community Zq8fommunity ro\nusername ops secret 0 {password}\n")
+    sim.hold("spine1", "show lldp neighbors")  # then the session hangs: the running-config kept in partial/
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=8))
+    assert result.devices["spine1"].code == "SYS013", result.devices["spine1"]
+    kept = (out / "partial" / "spine1.capture").read_text()
+    assert "snmp-server community" in kept and "username ops secret" in kept
+    assert "Zq8fommunity" not in kept and password not in kept
