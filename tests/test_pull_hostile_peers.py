@@ -61,3 +61,51 @@ def test_a_prompt_that_changes_mid_session_is_named_and_a_dropped_session_names_
     assert dropped.code == "SYS010" and "failed while `show lldp neighbors` ran" in dropped.message, dropped
     assert "the 1 output(s) read before are kept in partial/spine1.capture" in dropped.message, dropped
     assert result.devices["gpu01"].status == "ok"
+
+
+def test_a_slow_device_pausing_after_a_line_that_ends_like_a_pager_is_read_whole(make_sim, tmp_path):
+    # a healthy switch whose running-config has a description ending `--More--` and that stops for 3 s after that
+    # line (a big config built as it prints): a pager waits on its own line with no newline after it, so this is
+    # no pager; it was failed SYS014 "stopped at the pager prompt" 2 s into the pause
+    sim = make_sim(["spine1"], snmp=False)
+    sim.hold("spine1", "show running-config", pager="   description to spine1 --More--\n", pause_s=3)
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    assert result.devices["spine1"].status == "ok", result.devices["spine1"]
+    kept = capture.read((out / "spine1.capture").read_text())
+    running = dict((s.command, s.output) for s in kept.sections)["show running-config"]
+    assert "   description to spine1 --More--\n" in running
+
+
+def test_a_slow_device_with_a_long_hostname_is_no_prompt_change(make_sim, tmp_path):
+    # a 64-character hostname (Linux HOST_NAME_MAX) on a switch that takes 2.5 s to answer `enable`: the end of its
+    # 65-character prompt `NAME>`, cut to the last 64 characters read, was taken for another device's prompt (SYS014)
+    sim = make_sim(["spine1"], snmp=False)
+    sim.devices["spine1"].renamed = "spine1-" + "a" * 57
+    sim.set_slow("spine1", 2.5)
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=60))
+    assert result.devices["spine1"].status == "ok", result.devices["spine1"]
+
+
+def test_a_partial_capture_masks_secrets_as_a_full_one_does(make_sim, tmp_path):
+    sim = make_sim(["spine1"], snmp=False)
+    device = sim.devices["spine1"]
+    password = sim.env[device.password_env]
+    running = device.outputs["show running-config"]
+    # the device's own secret (an SNMP community) and the login password (a config holding it in clear)
+    sim.garble("spine1", "show running-config",
+               f"{running.rstrip()}\nsnmp-server community Zq8fommunity ro\nusername ops secret 0 {password}\n")
+    sim.hold("spine1", "show lldp neighbors")  # then the session hangs: the running-config kept in partial/
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=8))
+    assert result.devices["spine1"].code == "SYS013", result.devices["spine1"]
+    kept = (out / "partial" / "spine1.capture").read_text()
+    assert "snmp-server community" in kept and "username ops secret" in kept
+    assert "Zq8fommunity" not in kept and password not in kept

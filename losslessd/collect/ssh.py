@@ -304,8 +304,10 @@ class Guard:
                                     f"{PAGER_STALL_S:g} s for a key: the device pages although netmiko's "
                                     f"{self.host.device_type!r} turned paging off when it logged in; turn paging off "
                                     "for this user on the device (its terminal length / screen-length)")
-        last = self._tail.rpartition("\n")[2].strip()
-        if self.prompt is not None and _PROMPT_SHAPE.fullmatch(last) and not self.prompt.match(last):
+        _, newline, last = self._tail.rpartition("\n")
+        whole = bool(newline) or len(self._tail) < _TAIL  # (else the line began before the tail: only its end is kept)
+        last = last.strip()
+        if self.prompt is not None and whole and _PROMPT_SHAPE.fullmatch(last) and not self.prompt.match(last):
             raise self._stall_error(f"showed the prompt {last!r}{self.during()}, not the session's "
                                     f"{self._base!r}, and nothing more for {PAGER_STALL_S:g} s: its hostname "
                                     "changed (a config push, another login) or the CLI left the mode it was in")
@@ -380,13 +382,17 @@ class Guard:
 # A pager's prompt at the end of what a device sent, as the CLIs print it: Cisco IOS/NX-OS, Arista EOS, Dell OS10 and
 # Aruba CX ` --More-- `, Junos `---(more)---` / `---(more 27%)---`, H3C Comware `---- More ----`. Seen at the end of
 # the output read so far with nothing more for PAGER_STALL_S, the device waits for a key netmiko never sends: the
-# command read on until the device's whole --timeout was spent, named as a timeout ("did not finish").
-PAGER = re.compile(r"(?:-- ?more ?--|---\(more[^)\n]{0,8}\)---|---- more ----)\s*\Z", re.I)
+# command read on until the device's whole --timeout was spent, named as a timeout ("did not finish"). A pager waits on
+# its own line: a marker with a newline after it is text (a description, a banner) of a device that is only slow.
+PAGER = re.compile(r"(?:-- ?more ?--|---\(more[^)\n]{0,8}\)---|---- more ----)[ \t]*\Z", re.I)
 PAGER_STALL_S = 2.0
 # A line that is only a prompt (as prompt_line's, for any name): shown after a stall, and not the session's, the
 # device's prompt changed.
 _PROMPT_SHAPE = re.compile(r"[\w.@:~/\[\]-]{1,64}(?:\([^)\n]{0,64}\))?[#>$%]")
-_TAIL = 64  # characters of the output kept to look for PAGER in
+# Characters of the output kept to look for PAGER and a prompt in: more than the longest line _PROMPT_SHAPE matches
+# (131), so a prompt is judged whole (a 64-character hostname's, Linux HOST_NAME_MAX, was cut to its end and read as
+# another device's prompt).
+_TAIL = 256
 
 
 class Session(Guard):

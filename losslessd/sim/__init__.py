@@ -106,7 +106,7 @@ class SimDevice:
     trailed: dict[str, tuple[str, bool]] = field(default_factory=dict, repr=False)
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     dropped: list[str] = field(default_factory=list, repr=False)  # command parts (Simulator.drop_after)
-    held: dict[str, str] = field(default_factory=dict, repr=False)  # command -> what stops its answer (Simulator.hold)
+    held: dict[str, tuple[str, float]] = field(default_factory=dict, repr=False)  # command -> (stop text, pause) (hold)
     renames: dict[str, str] = field(default_factory=dict, repr=False)  # command -> hostname after it (rename_after)
     renamed: str = ""  # the hostname its prompts show now ("": name)
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
@@ -406,14 +406,15 @@ class Simulator:
         device does it, then the SSH session drops before its answer (a link or management plane lost mid-push)."""
         self._device(name).dropped.append(normalize(part))
 
-    def hold(self, name: str, command: str, pager: str = "", on: bool = True) -> None:
+    def hold(self, name: str, command: str, pager: str = "", on: bool = True, pause_s: float = 0.0) -> None:
         """Answer ``command`` with the first half of its output, then stop: at ``pager`` (`--More--`: a device that
         pages although the client sent `terminal length 0`) until a key is pressed, or (``pager`` empty) for ever, as a
-        device whose CLI hung mid-answer; ``on=False`` restores the recorded answer."""
+        device whose CLI hung mid-answer; ``on=False`` restores the recorded answer. ``pause_s``: a healthy slow
+        device instead (a big `show tech`), whose answer goes on by itself after that pause, ``pager`` its own text."""
         cmd = normalize(command)
         held = self._device(name).held
         if on:
-            held[cmd] = pager
+            held[cmd] = (pager, pause_s)
         else:
             held.pop(cmd, None)
 

@@ -41,7 +41,8 @@ class CliDevice(Protocol):
     flooded: set[str]  # normalised command lines answered by output that never ends
     renames: dict[str, str]  # normalised command line -> the hostname the prompt shows after it (rename_after)
     renamed: str  # the hostname the prompt shows ("": name)
-    held: dict[str, str]  # normalised command line -> pager its answer stops at ("": it hangs there) (Simulator.hold)
+    held: dict[str, tuple[str, float]]  # normalised command line -> (pager its answer stops at, "": it hangs there;
+    # seconds it pauses there instead, 0: until a key) (Simulator.hold)
     dropped: list[str]  # command parts: the next command holding one is done, then the session drops (drop_after)
     delay_s: float  # a slow device waits this long before each command's output
     slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
@@ -59,7 +60,7 @@ class Reply(NamedTuple):
     status: int = 0  # exit status of an exec request (`ssh host command`)
     close: bool = False
     flood: bool = False  # lines after ``text`` until the client goes (Simulator.flood)
-    held: str | None = None  # ``text`` stops halfway at this pager ("": for ever) (Simulator.hold)
+    held: tuple[str, float] | None = None  # ``text`` stops halfway at this pager, or pauses (Simulator.hold)
 
 
 def normalize(line: str) -> str:
@@ -98,8 +99,8 @@ class Shell:
             return Reply("", close=True)
         if cmd in self.device.flooded:
             return Reply("", flood=True)
-        if (pager := self.device.held.get(cmd)) is not None:
-            return Reply(self.command(cmd).text, held=pager)
+        if (held := self.device.held.get(cmd)) is not None:
+            return Reply(self.command(cmd).text, held=held)
         if cmd in self.device.garbled:
             return Reply(self.device.garbled[cmd])
         if (live := self.device.live_output(cmd)) is not None:
@@ -331,15 +332,19 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
                     return
                 text = reply.text + ("\n" if reply.text and not reply.text.endswith("\n") else "")
                 if reply.held is not None:
+                    pager, pause_s = reply.held
                     lines = text.split("\n")
                     half = len(lines) // 2
                     head, text = "".join(f"{line}\n" for line in lines[:half]), "\n".join(lines[half:])
-                    process.stdout.write("".join(out) + _crlf(head) + reply.held)
+                    process.stdout.write("".join(out) + _crlf(head + pager))
                     out.clear()
-                    if not reply.held or not await process.stdin.read(1):  # hung, or the client went
+                    if pause_s:  # a slow device: the rest follows by itself
+                        await asyncio.sleep(pause_s)
+                    elif not pager or not await process.stdin.read(1):  # hung, or the client went
                         await _hang(process)
                         return
-                    out.append("\r" + " " * len(reply.held) + "\r")  # (as a pager erases its marker)
+                    else:
+                        out.append("\r" + " " * len(pager) + "\r")  # (as a pager erases its marker)
                 out.append(_crlf(text + shell.prompt))
             elif ch in "\x7f\b":
                 if line:
