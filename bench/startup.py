@@ -47,6 +47,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -88,10 +89,36 @@ def instructions(cmd: list[str], repeat: int) -> float:
     return int(found.group(1)) / 1e6
 
 
+def _other_commands(cli: list[str], scratch: Path) -> list[tuple[str, list[str]]]:
+    """The commands of the other platforms and parts (session 39, part e): a lint of one NX-OS, Junos or OS10
+    switch, render, fix, tune's help and the daemon's settings check (``scratch`` holds that check's files)."""
+    (scratch / "password").write_text("pw\n")
+    (scratch / "password").chmod(0o600)
+    (scratch / "inventory.yaml").write_text(
+        "hosts:\n  leaf1:\n    hostname: 192.0.2.1\n    platform: sonic\n    data:\n      credentials: "
+        f"{{username: admin, password_file: {scratch / 'password'}}}\n")
+    (scratch / "known_hosts").write_text("")
+    (scratch / "losslessd.yaml").write_text(f"inventory: inventory.yaml\nknown_hosts: known_hosts\n"
+                                            f"history: {{path: {scratch / 'history.db'}}}\n")
+    raw = "tests/fixtures/raw"
+    return [(f"losslessd lint <one {name} switch>", [*cli, "lint", f"{raw}/{platform}/roce-leaf.cfg", "--policy",
+                                                     "roce-dscp26"])
+            for name, platform in (("NX-OS", "cisco_nxos"), ("Junos", "juniper_junos"), ("OS10", "dell_os10"))] + [
+        ("losslessd render --platform cisco_nxos", [*cli, "render", "--platform", "cisco_nxos", "--family", "n9k",
+                                                    "--ports", "Ethernet1/1:100G:3", "--policy", "roce-dscp26"]),
+        ("losslessd fix <one NX-OS switch>", [*cli, "fix", f"{raw}/cisco_nxos/roce-mistakes.cfg", "--policy",
+                                              "roce-dscp26"]),
+        ("losslessd tune --help", [*cli, "tune", "--help"]),
+        ("losslessd daemon --help", [*cli, "daemon", "--help"]),
+        ("losslessd daemon --check", [*cli, "daemon", "--config", str(scratch / "losslessd.yaml"), "--check"]),
+    ]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=10, help="runs of each command; the best counts")
     ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
+    ap.add_argument("--only", metavar="TEXT", help="run only the commands whose label holds TEXT (and the reference)")
     args = ap.parse_args()
     if args.instructions and shutil.which("valgrind") is None:
         ap.error("--instructions needs valgrind (Debian package valgrind)")
@@ -109,12 +136,15 @@ def main() -> int:
         # pydantic for that), in a two-command app that does nothing else.
         ("a bare typer app: --help", [py, "-c", _BARE_APP, "--help"]),
         ("a bare typer app: one command", [py, "-c", _BARE_APP, "hello"]),
+        *_other_commands(cli, Path(tempfile.mkdtemp(prefix="losslessd-startup-"))),
     ]
+    runs = [run for n, run in enumerate(runs) if n == 0 or args.only is None or args.only in run[0]]
     walls = {label: measure(cmd, args.repeat) for label, cmd in runs}
-    reference, floor = walls[runs[0][0]], walls["a bare typer app: one command"]
+    reference = walls[runs[0][0]]
+    floor = walls.get("a bare typer app: one command")
     for label, wall in walls.items():
-        print(f"{label:<40} {wall:7.0f} {unit}   {wall / reference:5.2f}x the reference   "
-              f"{wall / floor:5.2f}x a bare typer command")
+        print(f"{label:<48} {wall:7.1f} {unit}   {wall / reference:5.2f}x the reference"
+              + (f"   {wall / floor:5.2f}x a bare typer command" if floor else ""))
     print("targets: --help and the example lint within 2x of `import typer, rich`")
     return 0
 
