@@ -19,7 +19,6 @@ import os
 import re
 import socket
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -30,6 +29,7 @@ from .credentials import SECRET_KEYS, CredentialError, Secret, refuse_plaintext,
 from .docpos import Document, json_schema, load_yaml, merge, model_errors, must
 from .errors import InputError
 from .platforms import FORMAT_ALIASES, PLATFORMS, Platform, resolve_format
+from .records import record
 
 FOLDER_FILES = ("hosts.yaml", "groups.yaml", "defaults.yaml")
 # SNMPv3 authPriv protocols the poller offers (pysnmp usmHMACSHAAuthProtocol..., usmAesCfb128Protocol...).
@@ -261,7 +261,7 @@ class InventoryError(InputError):
                          file=first.file, line=first.line)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SnmpTarget:
     hostname: str
     port: int
@@ -275,7 +275,7 @@ class SnmpTarget:
     context: str = ""  # SNMPv3 contextName (snmpsim: the data file's name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GnmiSpec:
     """How the daemon subscribes to a device's counters over gNMI (docs/gnmi.md)."""
 
@@ -288,7 +288,7 @@ class GnmiSpec:
     server_name: str | None = None  # the name its certificate carries, when not the hostname
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Host:
     name: str
     hostname: str
@@ -304,7 +304,7 @@ class Host:
     gnmi: GnmiSpec | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Inventory:
     hosts: dict[str, Host]
 
@@ -603,7 +603,7 @@ class _Loader:
                         tls=value.tls, ca_file=ca_file, server_name=value.server_name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Level:
     """One level of a host's lookup chain: the host, one of its groups, or the defaults; ``entry`` holds what
     it sets that checked out, ``broken`` the fields (and data sections) reported wrong."""
