@@ -39,16 +39,18 @@ SONIC_ONLY = "examples/fabric/leaf1"
 # platform's reader or builder, nor the Junos routing-table reader (NOT_FOR_EXAMPLE).
 _READERS = {p: (f"losslessd.parse.{p}.reader", f"losslessd.parse.{p}.build")
             for p in ("eos", "nxos", "junos", "dell_os10", "dell_os9", "onyx", "nvue")}
-ONE_SWITCH = {f"tests/fixtures/raw/{raw}/roce-leaf.cfg": tuple(m for p, mods in _READERS.items() if p != own for m in mods)
-              + ("losslessd.parse.mlx5.script", "losslessd.parse.mlx5.dcb", "losslessd.parse.opensm.qos_policy",
-                 "losslessd.parse.opensm.partitions", "losslessd.parse.opensm.ibdiagnet", "losslessd.parse.nvue.script")
+# (nor the mlx5 script, OpenSM files and NVUE script readers, which no sniff needs)
+_NOT_SNIFFED = ("losslessd.parse.mlx5.script", "losslessd.parse.mlx5.dcb", "losslessd.parse.opensm.qos_policy",
+                "losslessd.parse.opensm.partitions", "losslessd.parse.opensm.ibdiagnet", "losslessd.parse.nvue.script")
+ONE_SWITCH = {f"tests/fixtures/raw/{raw}/roce-leaf.cfg":
+              tuple(m for p, mods in _READERS.items() if p != own for m in mods) + _NOT_SNIFFED
               for raw, own in (("cisco_nxos", "nxos"), ("juniper_junos", "junos"), ("dell_os10", "dell_os10"))}
 # `tune --help` and `daemon --help` print their options (the tuner's strategies and score weights among them): no
 # tuner, renderer, fixer, collector, policy, inventory or settings model, benchmark reader, nor pydantic and PyYAML
 # (typer itself imports pydantic only for a value given: cli.main._ValueFirst).
 NOT_FOR_GROUP_HELP = ("losslessd.tune.session", "losslessd.tune.store", "losslessd.tune.report",
-                      "losslessd.daemon.settings", "losslessd.daemon.service", "losslessd.policy", "losslessd.inventory",
-                      "losslessd.docpos", "losslessd.parse", "losslessd.fix", "losslessd.render",
+                      "losslessd.daemon.settings", "losslessd.daemon.service", "losslessd.policy",
+                      "losslessd.inventory", "losslessd.docpos", "losslessd.parse", "losslessd.fix", "losslessd.render",
                       "losslessd.collect", "losslessd.sim", "losslessd.history", "netmiko", "napalm", "pysnmp",
                       "asyncssh", "jinja2", "prometheus_client", "pydantic", "yaml")
 
