@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""How fast the command line starts: `losslessd --help`, `losslessd rules` and a lint of the example fabric,
-beside `python -c "import typer, rich"` (the libraries every command needs) in the same run.
+"""How fast the command line starts: `losslessd --help`, `losslessd rules`, a lint of the example fabric and the
+other commands (a lint of one NX-OS, Junos or OS10 switch, render, fix, the tuner's and the daemon's help, the daemon's
+settings check), beside `python -c "import typer, rich"` (the libraries every command needs) in the same run.
 
 Each command runs --repeat times in a fresh interpreter; the best wall time counts (the one least disturbed
 by other processes). The package is byte-compiled first, as an installed one is (pip and `make venv` do it):
@@ -13,7 +14,10 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
-Last counted (session 38, branch i-startup over main f1ab687e): `import typer, rich` 266 M, `losslessd --help` 429 M
+Session 39 (part e, branch j-startup over main 6bd189df): a lint of one NX-OS / Junos / OS10 switch 1,329 / 1,331 /
+1,317 M (1,355 / 1,366 / 1,337 M before), render 1,729 M (1,810 M), fix 2,161 M (2,230 M), `tune --help` 516 M
+(2,458 M), `daemon --help` 403 M (1,030 M): docs/lint-at-scale.md, "Session 39, part e".
+Session 38 (branch i-startup over main f1ab687e): `import typer, rich` 266 M, `losslessd --help` 429 M
 (1.61x), `losslessd rules` 321 M (1.21x), the example lint 1,480 M (5.57x; 1,634 M, 6.14x, before dataclasses' methods
 were shared and the parsers' patterns compiled on first use), `import typer, pydantic` 381 M, a bare typer command
 661 M: docs/lint-at-scale.md, "Session 38, part c".
