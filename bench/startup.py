@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""How fast the command line starts: `losslessd --help`, `losslessd rules` and a lint of the example fabric,
-beside `python -c "import typer, rich"` (the libraries every command needs) in the same run.
+"""How fast the command line starts: `losslessd --help`, `losslessd rules`, a lint of the example fabric and the
+other commands (a lint of one NX-OS, Junos or OS10 switch, render, fix, the tuner's and the daemon's help, the daemon's
+settings check), beside `python -c "import typer, rich"` (the libraries every command needs) in the same run.
 
 Each command runs --repeat times in a fresh interpreter; the best wall time counts (the one least disturbed
 by other processes). The package is byte-compiled first, as an installed one is (pip and `make venv` do it):
@@ -13,7 +14,10 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
-Last counted (session 38, branch i-startup over main f1ab687e): `import typer, rich` 266 M, `losslessd --help` 429 M
+Session 39 (part e, branch j-startup over main 6bd189df): a lint of one NX-OS / Junos / OS10 switch 1,329 / 1,331 /
+1,317 M (1,355 / 1,366 / 1,337 M before), render 1,729 M (1,810 M), fix 2,161 M (2,230 M), `tune --help` 516 M
+(2,458 M), `daemon --help` 403 M (1,030 M): docs/lint-at-scale.md, "Session 39, part e".
+Session 38 (branch i-startup over main f1ab687e): `import typer, rich` 266 M, `losslessd --help` 429 M
 (1.61x), `losslessd rules` 321 M (1.21x), the example lint 1,480 M (5.57x; 1,634 M, 6.14x, before dataclasses' methods
 were shared and the parsers' patterns compiled on first use), `import typer, pydantic` 381 M, a bare typer command
 661 M: docs/lint-at-scale.md, "Session 38, part c".
@@ -47,6 +51,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -88,10 +93,36 @@ def instructions(cmd: list[str], repeat: int) -> float:
     return int(found.group(1)) / 1e6
 
 
+def _other_commands(cli: list[str], scratch: Path) -> list[tuple[str, list[str]]]:
+    """The commands of the other platforms and parts (session 39, part e): a lint of one NX-OS, Junos or OS10
+    switch, render, fix, tune's help and the daemon's settings check (``scratch`` holds that check's files)."""
+    (scratch / "password").write_text("pw\n")
+    (scratch / "password").chmod(0o600)
+    (scratch / "inventory.yaml").write_text(
+        "hosts:\n  leaf1:\n    hostname: 192.0.2.1\n    platform: sonic\n    data:\n      credentials: "
+        f"{{username: admin, password_file: {scratch / 'password'}}}\n")
+    (scratch / "known_hosts").write_text("")
+    (scratch / "losslessd.yaml").write_text(f"inventory: inventory.yaml\nknown_hosts: known_hosts\n"
+                                            f"history: {{path: {scratch / 'history.db'}}}\n")
+    raw = "tests/fixtures/raw"
+    return [(f"losslessd lint <one {name} switch>", [*cli, "lint", f"{raw}/{platform}/roce-leaf.cfg", "--policy",
+                                                     "roce-dscp26"])
+            for name, platform in (("NX-OS", "cisco_nxos"), ("Junos", "juniper_junos"), ("OS10", "dell_os10"))] + [
+        ("losslessd render --platform cisco_nxos", [*cli, "render", "--platform", "cisco_nxos", "--family", "n9k",
+                                                    "--ports", "Ethernet1/1:100G:3", "--policy", "roce-dscp26"]),
+        ("losslessd fix <one NX-OS switch>", [*cli, "fix", f"{raw}/cisco_nxos/roce-mistakes.cfg", "--policy",
+                                              "roce-dscp26"]),
+        ("losslessd tune --help", [*cli, "tune", "--help"]),
+        ("losslessd daemon --help", [*cli, "daemon", "--help"]),
+        ("losslessd daemon --check", [*cli, "daemon", "--config", str(scratch / "losslessd.yaml"), "--check"]),
+    ]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=10, help="runs of each command; the best counts")
     ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
+    ap.add_argument("--only", metavar="TEXT", help="run only the commands whose label holds TEXT (and the reference)")
     args = ap.parse_args()
     if args.instructions and shutil.which("valgrind") is None:
         ap.error("--instructions needs valgrind (Debian package valgrind)")
@@ -109,12 +140,15 @@ def main() -> int:
         # pydantic for that), in a two-command app that does nothing else.
         ("a bare typer app: --help", [py, "-c", _BARE_APP, "--help"]),
         ("a bare typer app: one command", [py, "-c", _BARE_APP, "hello"]),
+        *_other_commands(cli, Path(tempfile.mkdtemp(prefix="losslessd-startup-"))),
     ]
+    runs = [run for n, run in enumerate(runs) if n == 0 or args.only is None or args.only in run[0]]
     walls = {label: measure(cmd, args.repeat) for label, cmd in runs}
-    reference, floor = walls[runs[0][0]], walls["a bare typer app: one command"]
+    reference = walls[runs[0][0]]
+    floor = walls.get("a bare typer app: one command")
     for label, wall in walls.items():
-        print(f"{label:<40} {wall:7.0f} {unit}   {wall / reference:5.2f}x the reference   "
-              f"{wall / floor:5.2f}x a bare typer command")
+        print(f"{label:<48} {wall:7.1f} {unit}   {wall / reference:5.2f}x the reference"
+              + (f"   {wall / floor:5.2f}x a bare typer command" if floor else ""))
     print("targets: --help and the example lint within 2x of `import typer, rich`")
     return 0
 

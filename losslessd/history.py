@@ -17,7 +17,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Literal, get_args, get_type_hints
@@ -41,6 +40,7 @@ from .monitor import (
     EventKind,
     Rates,
 )
+from .records import record
 from .statelock import WRITERS
 from .units import is_printable_time
 
@@ -192,7 +192,7 @@ def rate_rows(rates: Rates, resolution_s: float) -> RateRows | None:
             [(rates.device, port, bucket, name, rates.interval_s) for port, name in sorted(lost)], sorted(ports))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StoredFinding:
     """One lint finding of one drift run."""
 

@@ -16,10 +16,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import os
-import re
 import socket
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -29,7 +27,9 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from .credentials import SECRET_KEYS, CredentialError, Secret, refuse_plaintext, resolve
 from .docpos import Document, json_schema, load_yaml, merge, model_errors, must
 from .errors import InputError
+from .lazyre import lazy
 from .platforms import FORMAT_ALIASES, PLATFORMS, Platform, resolve_format
+from .records import record
 
 FOLDER_FILES = ("hosts.yaml", "groups.yaml", "defaults.yaml")
 # SNMPv3 authPriv protocols the poller offers (pysnmp usmHMACSHAAuthProtocol..., usmAesCfb128Protocol...).
@@ -72,12 +72,12 @@ Port = Annotated[int, Field(ge=1, le=65535)]
 # starting or ending with a hyphen; at most 253 characters in all (RFC 1035 2.3.4, 255 octets on the wire).
 # Underscores too: DNS takes any label (RFC 2181 11), resolvers look such names up, and fleets' /etc/hosts and
 # DNS zones carry them (leaf_01): refusing one would refuse a device the SSH client reaches.
-_HOST_NAME = re.compile(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9_-]{1,63}(?<!-))*\.?")
+_HOST_NAME = lazy(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9_-]{1,63}(?<!-))*\.?")
 # Numbers alone, dot-separated (`127.1`, `0177.0.0.1`, `0x7f.1`, `1.2.3.999`, `3232235777`): no host name (RFC 1123
 # 2.1: a name never has the dotted-decimal form) and no address as ipaddress (and ssh's config) spell one, but the
 # system resolver reads most of them as IPv4 in inet_aton's old forms (glibc getaddrinfo: `0177.0.0.1` is octal
 # 127.0.0.1, `127.1` is 127.0.0.1): `10.0.0.010` meant as .10 was the device at .8.
-_NUMBERS_ONLY = re.compile(r"(?:\d+|0[xX][0-9a-fA-F]*)(?:\.(?:\d+|0[xX][0-9a-fA-F]*))*\.?")
+_NUMBERS_ONLY = lazy(r"(?:\d+|0[xX][0-9a-fA-F]*)(?:\.(?:\d+|0[xX][0-9a-fA-F]*))*\.?")
 
 
 def is_address(text: str) -> bool:
@@ -277,7 +277,7 @@ class InventoryError(InputError):
                          file=first.file, line=first.line)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SnmpTarget:
     hostname: str
     port: int
@@ -291,7 +291,7 @@ class SnmpTarget:
     context: str = ""  # SNMPv3 contextName (snmpsim: the data file's name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GnmiSpec:
     """How the daemon subscribes to a device's counters over gNMI (docs/gnmi.md)."""
 
@@ -304,7 +304,7 @@ class GnmiSpec:
     server_name: str | None = None  # the name its certificate carries, when not the hostname
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Host:
     name: str
     hostname: str
@@ -320,7 +320,7 @@ class Host:
     gnmi: GnmiSpec | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Inventory:
     hosts: dict[str, Host]
 
@@ -619,7 +619,7 @@ class _Loader:
                         tls=value.tls, ca_file=ca_file, server_name=value.server_name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Level:
     """One level of a host's lookup chain: the host, one of its groups, or the defaults; ``entry`` holds what
     it sets that checked out, ``broken`` the fields (and data sections) reported wrong."""
@@ -660,7 +660,7 @@ class _Data:
 # A host's name becomes file names in a snapshot (<name>.capture, counters/<name>.json, session logs):
 # one path component of letters, digits and . _ - @ + :, not starting with a dot (the loader skips dot
 # files) and short enough for NAME_MAX (255) with the longest suffix added.
-_FILE_NAME = re.compile(r"[A-Za-z0-9_@+:-][A-Za-z0-9_.@+:-]*")
+_FILE_NAME = lazy(r"[A-Za-z0-9_@+:-][A-Za-z0-9_.@+:-]*")
 MAX_HOST_NAME = 200
 
 

@@ -34,6 +34,25 @@ NOT_FOR_EXAMPLE = ("losslessd.parse.junos_routes",)
 NOT_FOR_SONIC = ("losslessd.parse.eos", "losslessd.parse.clitext", "losslessd.parse.mlx5", "losslessd.parse.opensm.",
                  *(f"losslessd.parse.{p}." for p in ("nvue", "onyx", "nxos", "junos", "dell_os10", "dell_os9")))
 SONIC_ONLY = "examples/fabric/leaf1"
+# A lint of one switch of another platform: sniffing reaches that platform's package past the ones before it in
+# SNIFF_ORDER (their packages, which sniff), and reads the file with its own reader and builder alone: no other
+# platform's reader or builder, nor the Junos routing-table reader (NOT_FOR_EXAMPLE).
+_READERS = {p: (f"losslessd.parse.{p}.reader", f"losslessd.parse.{p}.build")
+            for p in ("eos", "nxos", "junos", "dell_os10", "dell_os9", "onyx", "nvue")}
+# (nor the mlx5 script, OpenSM files and NVUE script readers, which no sniff needs)
+_NOT_SNIFFED = ("losslessd.parse.mlx5.script", "losslessd.parse.mlx5.dcb", "losslessd.parse.opensm.qos_policy",
+                "losslessd.parse.opensm.partitions", "losslessd.parse.opensm.ibdiagnet", "losslessd.parse.nvue.script")
+ONE_SWITCH = {f"tests/fixtures/raw/{raw}/roce-leaf.cfg":
+              tuple(m for p, mods in _READERS.items() if p != own for m in mods) + _NOT_SNIFFED
+              for raw, own in (("cisco_nxos", "nxos"), ("juniper_junos", "junos"), ("dell_os10", "dell_os10"))}
+# `tune --help` and `daemon --help` print their options (the tuner's strategies and score weights among them): no
+# tuner, renderer, fixer, collector, policy, inventory or settings model, benchmark reader, nor pydantic and PyYAML
+# (typer itself imports pydantic only for a value given: cli.main._ValueFirst).
+NOT_FOR_GROUP_HELP = ("losslessd.tune.session", "losslessd.tune.store", "losslessd.tune.report",
+                      "losslessd.daemon.settings", "losslessd.daemon.service", "losslessd.policy",
+                      "losslessd.inventory", "losslessd.docpos", "losslessd.parse", "losslessd.fix", "losslessd.render",
+                      "losslessd.collect", "losslessd.sim", "losslessd.history", "netmiko", "napalm", "pysnmp",
+                      "asyncssh", "jinja2", "prometheus_client", "pydantic", "yaml")
 
 _RUN = """
 import json, sys
@@ -51,16 +70,25 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stder
 
 @pytest.mark.parametrize(("args", "code"), [(["--help"], 0), (["rules"], 0), (["rules", "PFC001"], 0),
                                             (["lint", "examples/fabric", "--policy", "roce-dscp26"], 1),
-                                            (["lint", SONIC_ONLY, "--policy", "roce-dscp26"], 1)],
-                         ids=["help", "rules", "rules-code", "lint-example", "lint-sonic"])
+                                            (["lint", SONIC_ONLY, "--policy", "roce-dscp26"], 1),
+                                            *((["lint", path, "--policy", "roce-dscp26"], 0) for path in ONE_SWITCH),
+                                            (["tune", "--help"], 0), (["daemon", "--help"], 0)],
+                         ids=["help", "rules", "rules-code", "lint-example", "lint-sonic", "lint-nxos", "lint-junos",
+                              "lint-os10", "tune-help", "daemon-help"])
 def test_a_command_imports_only_what_it_needs(args, code):
     proc = subprocess.run([sys.executable, "-c", _RUN, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, check=False)
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] == code, proc.stderr  # a lint of the example has findings: 1 (0 would be nothing checked)
     assert proc.stdout.strip()  # the command did its work (help, a rule list, a report)
-    unwanted = NOT_FOR_THESE + {"--help": NOT_FOR_HELP, "rules": NOT_FOR_LIST}.get(" ".join(args), ()) + (
-        NOT_FOR_EXAMPLE if args[0] == "lint" else ()) + (NOT_FOR_SONIC if SONIC_ONLY in args else ())
+    if args[0] in ("tune", "daemon"):
+        unwanted = NOT_FOR_GROUP_HELP
+    else:
+        unwanted = NOT_FOR_THESE + {"--help": NOT_FOR_HELP, "rules": NOT_FOR_LIST}.get(" ".join(args), ())
+    if args[0] == "lint":
+        unwanted += NOT_FOR_EXAMPLE + (NOT_FOR_SONIC if SONIC_ONLY in args else ()) + ONE_SWITCH.get(args[1], ())
+        if args[1] in ONE_SWITCH:  # (a clean one: exit 0 with its device checked, not a file nobody read)
+            assert "1 device checked" in proc.stdout, proc.stdout
     # (a name ending in a dot: the package's modules, not the package, whose sniff every lint needs)
     loaded = [m for m in report["modules"]
               if any(m.startswith(p) if p.endswith(".") else m == p or m.startswith(p + ".") for p in unwanted)]

@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from ..inventory import InventoryError
 from .main import echo_error
 
 
@@ -40,6 +39,7 @@ def daemon(
     if config is None:
         raise typer.BadParameter("give the settings file", param_hint="--config")
     from ..daemon.shard import parse_shard
+    from ..inventory import InventoryError  # (here: `daemon --help` needs no inventory, its pydantic models)
 
     try:
         part = parse_shard(shard)

@@ -15,17 +15,11 @@ import typer
 
 from ..errors import InputError
 from ..limits import check_output, not_a_file, not_an_input
-from ..policy import load_policy
 from ..printable import printable_lines, quoted
-from ..tune import report as report_mod
-from ..tune.bench import parse_size
 from ..tune.score import Weights
 from ..tune.search import Strategy
-from ..tune.session import Options, Tuner
-from ..tune.store import Store
 from .main import new_app
 from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, finite, policy_named, seconds
-from .pull import preflight
 
 app = new_app(no_args_is_help=False,
               help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.\n\n"
@@ -92,6 +86,13 @@ def tune(
     """Run (or resume) a tune; `losslessd tune --help` shows the group's help= above (typer shows it, not this)."""
     if ctx.invoked_subcommand is not None:
         return
+    # (here, not at the top: `tune --help` and `tune report` need neither the tuner, the renderer, the fixer nor the
+    # collectors these bring: 2,458 M instructions of start-up for the help before, docs/lint-at-scale.md)
+    from ..policy import load_policy
+    from ..tune.bench import parse_size
+    from ..tune.session import Options, Tuner
+    from .pull import preflight
+
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)
     if not benchmark or inventory is None:
         raise InputError("give --benchmark CMD and --inventory FILE (and --devices), or see `losslessd tune --help`")
@@ -211,6 +212,9 @@ def report(
 ) -> None:
     """Print a tune's trials; with --out also write plots (measure against each knob, score over trials, time
     paused) as PNG and an HTML page with all of it."""
+    from ..tune import report as report_mod
+    from ..tune.store import Store
+
     if kind := not_a_file(db):
         raise InputError(f"{kind}: a tune database is a file", file=str(db))
     if not os.path.isfile(db):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from ..api import lint, load_fabric
@@ -28,12 +28,13 @@ from ..lint.finding import Finding
 from ..model import Fabric
 from ..monitor import Event, QueueMaps, queue_maps_of
 from ..parse import INTERNAL_ERROR
+from ..records import record
 from ..tune.propose import Found, configs_from_captures
 
 FABRIC = "fabric"  # the device name of findings about no single device (fabric-scope rules)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Seen:
     """What drift remembers of a finding; the message names it in the event."""
 
@@ -45,7 +46,7 @@ class _Seen:
     devices: frozenset[str]  # every device it involves: while one is not read, the finding stands
 
 
-@dataclass
+@record
 class Round:
     """One drift run: its events, and each device's findings (for the history and /metrics)."""
 
@@ -56,7 +57,7 @@ class Round:
         return dict(Counter((f.code, f.severity.value) for f in self.findings.get(device, [])))
 
 
-@dataclass
+@record
 class Pulled:
     """One drift pull: the snapshot's findings, and why each device that was not read was not."""
 

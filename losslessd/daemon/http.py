@@ -33,12 +33,13 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from urllib.parse import unquote_plus
 
 import h11
-from urllib.parse import unquote_plus
 from prometheus_client.exposition import gzip_accepted
 
 from ..inventory import is_loopback
+from ..records import record
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ class _Conn:
     waiting_since: float | None = field(default_factory=time.monotonic)  # None while a request is answered
 
 
-@dataclass
+@record
 class _Answer:
     status: int
     body: bytes

@@ -18,11 +18,12 @@ from datetime import datetime, timezone
 from typing import TextIO
 
 from losslessd.credentials import SECRET_KEYS
+from losslessd.lazyre import lazy
 
 LEVELS = ("debug", "info", "warning", "error", "critical")
 # Attributes every LogRecord has; the rest came from ``extra``.
 _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
-_SECRET_FIELD = re.compile("|".join(SECRET_KEYS + ("token", "authorization", "headers")), re.IGNORECASE)
+_SECRET_FIELD = lazy("|".join(SECRET_KEYS + ("token", "authorization", "headers")), re.IGNORECASE)
 MASK = "<hidden>"
 
 

@@ -24,7 +24,6 @@ import platform
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -38,6 +37,8 @@ from prometheus_client.samples import Sample
 
 from losslessd import monitor
 from losslessd.monitor import Event, EventKind, Reading
+
+from ..records import record
 
 PREFIX = "losslessd_"
 # Reading counter name -> (metric name without prefix and _total, label for Key.index, scale to base unit).
@@ -92,7 +93,7 @@ Format = Literal["text", "openmetrics"]
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
-@dataclass
+@record
 class WorkerState:
     """What the daemon knows of one worker process, for the losslessd_worker_* series."""
 

@@ -25,7 +25,7 @@ import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from .. import counters_oids as oids
@@ -36,6 +36,7 @@ from ..inventory import Host
 from ..monitor import Reading, clock
 from ..monitor.sources import reading_from_commands, reading_from_snmp
 from ..platforms import Command
+from ..records import record
 from .settings import Settings
 
 log = logging.getLogger("losslessd.worker")
@@ -98,7 +99,7 @@ def snmp_deadline_s(settings: Settings) -> float:
     return max(2 * poll.snmp_interval_s, 4 * poll.snmp_timeout_s * (poll.snmp_retries + 1))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Seen:
     """What a switch's poll read of the counters that say a port's speed may have changed since."""
 
@@ -113,7 +114,7 @@ class _Seen:
                    {p.port: (p.in_octets, p.out_octets, p.discontinuity_ticks) for p in sample.ports})
 
 
-@dataclass
+@record
 class _Speeds:
     """One switch's ports' speeds as its last ifHighSpeed walk read them (port -> Mb/s) and what its last poll read."""
 

@@ -13,9 +13,9 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 
 from ..collect.pull import backoff
+from ..records import record
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ def timing(poll) -> dict:
     return {"jitter": poll.jitter, "backoff_initial_s": poll.backoff_initial_s, "backoff_max_s": poll.backoff_max_s}
 
 
-@dataclass
+@record
 class _Slot:
     due: float
     failures: int = 0

@@ -32,7 +32,7 @@ import sys
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from .. import __version__
 from ..collect.pull import Cancel
@@ -41,6 +41,7 @@ from ..history import History
 from ..inventory import Inventory
 from ..model import DeviceKind
 from ..monitor import Event, QueueMaps, clock
+from ..records import record
 from ..tune.propose import Found
 from . import hup, logs
 from .drift import FABRIC, Drift, Pulled, pull_and_lint, read_configs
@@ -80,7 +81,7 @@ def worker_count(settings: Settings, override: int | None, devices: int) -> int:
     return max(1, min(wanted, devices))
 
 
-@dataclass
+@record
 class _Worker:
     index: int
     devices: list[str]

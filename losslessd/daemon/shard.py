@@ -14,16 +14,18 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from ..lazyre import lazy
+from ..records import record
 
 # ASCII digits, at most 20 (2**64 - 1 has 20): \d also reads other scripts' digits, and 5,000 of them stopped
 # int() with Python's own "Exceeds the limit (4300 digits)" message.
-_SHARD = re.compile(r"(\d{1,20})/(\d{1,20})", re.ASCII)
+_SHARD = lazy(r"(\d{1,20})/(\d{1,20})", re.ASCII)
 # Prometheus' hashmod modulus is a uint64 (model/relabel/relabel.go, Config.Modulus): a larger n is no hashmod.
 MAX_SHARDS = 2**64 - 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Shard:
     """This daemon's part of the fleet: devices whose hashmod(name, count) is ``index``."""
 

@@ -9,8 +9,10 @@ into ``Event``s with a start, an end and the numbers that triggered them.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal, NamedTuple
+
+from ..records import record
 
 # IF-MIB's ifName is a DisplayString (RFC 2863, RFC 2579: printable, at most 255 octets): the longest port name
 # any agent is held to.
@@ -127,7 +129,7 @@ def carrying_queues(maps: PortQueues | None, port: str, priority: int, *, identi
     return [priority] if queues is None and identity else queues
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reading:
     """Raw counters of one poll of one device, as the device served them (no wrap handling)."""
 
@@ -151,7 +153,7 @@ class Reading:
     speeds: dict[str, float] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rates:
     """What changed between two readings of one device; empty after a reset (the sample is dropped),
     without the counters someone cleared in between."""
@@ -175,7 +177,7 @@ class Rates:
         return self.monotonic_s if self.monotonic_s is not None else self.time_unix_s
 
 
-@dataclass
+@record
 class Event:
     """Something the operator should know, open until ``end_unix_s`` is set."""
 

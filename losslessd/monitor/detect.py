@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..limits import MAX_SECONDS
+from ..records import record
 from . import (
     CNP_HANDLED,
     CNP_SENT,
@@ -112,7 +113,7 @@ class Thresholds(BaseModel):
         "consecutive failed polls before device_down opens"))
 
 
-@dataclass
+@record
 class _Sustain:
     """One detector's state for one place: consecutive hits/misses and the open event."""
 
@@ -122,7 +123,7 @@ class _Sustain:
     event: Event | None = None
 
 
-@dataclass
+@record
 class _Device:
     failures: int = 0
     # Did any counter of the kind move on this device in the interval being fed? An agent refreshes each

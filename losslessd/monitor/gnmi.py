@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from ..lazyre import lazy
+from ..platforms import PLATFORMS
+from ..printable import printable
+from ..records import record
+from ..units import is_small_int
 from . import (
     DROPPED_PACKETS,
     ECN_MARKED,
@@ -33,14 +37,11 @@ from . import (
     Key,
     port_name_problem,
 )
-from ..platforms import PLATFORMS
-from ..printable import printable
-from ..units import is_small_int
 
 Elem = tuple[str, tuple[tuple[str, str], ...]]  # (name, sorted (key, value) pairs)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GnmiPath:
     """One subscription path: ``text`` as written in the docs, parsed into elements."""
 
@@ -53,8 +54,8 @@ class GnmiPath:
         return parse_path(self.text)
 
 
-_ELEM = re.compile(r"([^/\[\]]+)((?:\[[^=\]]+=[^\]]*\])*)")
-_KEY = re.compile(r"\[([^=\]]+)=([^\]]*)\]")
+_ELEM = lazy(r"([^/\[\]]+)((?:\[[^=\]]+=[^\]]*\])*)")
+_KEY = lazy(r"\[([^=\]]+)=([^\]]*)\]")
 
 
 def parse_path(text: str) -> tuple[Elem, ...]:
@@ -94,7 +95,7 @@ _SONIC_OUT_PKTS = ("SAI_PORT_STAT_IF_OUT_UCAST_PKTS", "SAI_PORT_STAT_IF_OUT_NON_
 # SAI_PORT_STAT_PFC_<p>_RX_PKTS / _TX_PKTS: pause frames received / sent per priority (SONiC's PFC
 # watchdog reads the RX one: sonic-swss orchagent/pfc_detect_*.lua); _RX_PAUSE_DURATION_US where the
 # PFC watchdog's flex counter group polls it (sonic-swss tests/test_pfcwd.py expected_counters_list).
-_SONIC_PFC = re.compile(r"SAI_PORT_STAT_PFC_([0-7])_(RX_PKTS|TX_PKTS|RX_PAUSE_DURATION_US)")
+_SONIC_PFC = lazy(r"SAI_PORT_STAT_PFC_([0-7])_(RX_PKTS|TX_PKTS|RX_PAUSE_DURATION_US)")
 _SONIC_PFC_NAMES = {"RX_PKTS": PFC_RX, "TX_PKTS": PFC_TX, "RX_PAUSE_DURATION_US": PAUSE_DURATION_US}
 # Queue counters (saiqueue.h; ECN marks in the WRED_ECN_QUEUE flex counter group of SONiC's "WRED and
 # ECN statistics" HLD).
@@ -143,7 +144,7 @@ PATHS: dict[str, tuple[GnmiPath, ...]] = {p.id: PATH_SETS[p.gnmi] for p in PLATF
 
 # -- parsing ---------------------------------------------------------------------------------------
 
-@dataclass
+@record
 class Parsed:
     """Counters found in one notification; ``kind`` names which subscription they belong to."""
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..collect.snmp import SnmpSample
+from ..lazyre import lazy
 from ..platforms import PLATFORMS
 from ..printable import printable
 from ..units import is_small_int
@@ -141,8 +142,8 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
 # ports ("Ethernet0 Last cached time was ...", scripts/wredstat get_print_all_stat, queuestat), or once for one port or
 # table ("Last cached time was ...", wredstat get_print_port_stat, pfcstat, portstat); queuestat adds its namespace
 # ("Last cached time for namespace asic0 was").
-_CACHE_NOTE = re.compile(r"^\s*(?:(?P<port>\S+) )?Last cached time(?: for namespace \S+)? was (?P<time>.+?)\s*$",
-                         re.MULTILINE)
+_CACHE_NOTE = lazy(r"^\s*(?:(?P<port>\S+) )?Last cached time(?: for namespace \S+)? was (?P<time>.+?)\s*$",
+                   re.MULTILINE)
 
 
 def _cache_notes(output: str) -> dict[str, str]:
@@ -159,12 +160,12 @@ class _Unknown(Exception):
 # Click's answer to a subcommand this release lacks (SONiC's `show` is a click app): `show queue
 # wredcounters` came with sonic-utilities 8f69d5a (2025-02, "WRED stats feature"), and older releases
 # print `Error: No such command "wredcounters".` (click 7 quotes with ", click 8 with ').
-_NO_SUCH_COMMAND = re.compile(r"^Error: No such command [\"'](?P<name>[^\"']+)[\"']\.?\s*$", re.MULTILINE)
+_NO_SUCH_COMMAND = lazy(r"^Error: No such command [\"'](?P<name>[^\"']+)[\"']\.?\s*$", re.MULTILINE)
 
 
 # -- SONiC: python-tabulate "simple" tables (header, dashes, rows) --------------------------------
 
-_DASHES = re.compile(r"^\s*-+(\s+-+)*\s*$")
+_DASHES = lazy(r"^\s*-+(\s+-+)*\s*$")
 
 
 def _tables(output: str) -> list[tuple[list[str], list[list[str]]]]:
@@ -198,7 +199,7 @@ def _tables(output: str) -> list[tuple[list[str], list[list[str]]]]:
 # uint64_t counters, sai.h / saiport.h), ethtool -S (struct ethtool_stats' __u64 data[], include/uapi/linux/ethtool.h),
 # mlx5 hw_counters (u64 in drivers/infiniband/hw/mlx5/counters.c).
 COUNTER_END = 2**64
-_COUNTER = re.compile(r"[0-9]{1,3}(,[0-9]{3})+|[0-9]{1,20}")  # ASCII digits: `\d` took other scripts' (٣ read as 3)
+_COUNTER = lazy(r"[0-9]{1,3}(,[0-9]{3})+|[0-9]{1,20}")  # ASCII digits: `\d` took other scripts' (٣ read as 3)
 
 
 def counter(text: str) -> int:
@@ -293,7 +294,7 @@ _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
 }
 _ETHTOOL_NAMES = [name for table in _ETHTOOL_BY_DRIVER.values() for name in table.values()]
 # One expression for every driver's names: the group that matched (each name has one) says which counter it is.
-_ETHTOOL_PRIO = re.compile("|".join(f"(?:{pattern})" for table in _ETHTOOL_BY_DRIVER.values() for pattern in table))
+_ETHTOOL_PRIO = lazy("|".join(f"(?:{pattern})" for table in _ETHTOOL_BY_DRIVER.values() for pattern in table))
 _DRIVERS = ", ".join(_ETHTOOL_BY_DRIVER)
 # mlx5 PFC storm prevention (counters.rst, "Physical Port Counters"; per port, no priority):
 # tx_pause_storm_warning_events "the number of times the device was sending pauses for a long period of time",
@@ -303,11 +304,11 @@ _ETHTOOL_PORT = {"tx_pause_storm_warning_events": PAUSE_STORM_WARNINGS,
 # ethtool's own answer when it has no statistics to print (ethtool.c do_gstats: `perror("Cannot get stats strings
 # information")` exit 96, "no stats available" exit 94, `perror("Cannot get stats information")` exit 97): an interface
 # gone or renamed, a driver without statistics. That interface's counters are unknown; the host's other commands read.
-_ETHTOOL_CANNOT = re.compile(r"Cannot get stats(?: strings)? information(?:: [^\n]+)?|no stats available")
+_ETHTOOL_CANNOT = lazy(r"Cannot get stats(?: strings)? information(?:: [^\n]+)?|no stats available")
 # ethtool prints each name as the driver wrote it ("     %.*s: %llu", ethtool.c do_gstats); some mlx5 trees wrote
 # "tx_pause_storm_warning_events " with a trailing space (en_stats.c pport_pfc_stall_stats_desc), so a space may
 # stand before the colon.
-_ETHTOOL_LINE = re.compile(r"^\s*([\w\[\].-]+)\s*:\s*(\S+)\s*$")
+_ETHTOOL_LINE = lazy(r"^\s*([\w\[\].-]+)\s*:\s*(\S+)\s*$")
 
 
 def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
@@ -348,9 +349,9 @@ _PAUSE_STATS = {"tx_pause_frames": LINK_PAUSE_TX, "rx_pause_frames": LINK_PAUSE_
                 "tx_pause_storm_events": PAUSE_STORM_ERRORS}
 # An ethtool older than 5.10 has no -I (ethtool.c: "bad command line argument(s)"); a driver without pause settings
 # answers EOPNOTSUPP; an interface gone, ENODEV: the interface's pause statistics are unknown.
-_PAUSE_CANNOT = re.compile(r"bad command line argument|Operation not supported|No such device|"
-                           r"Cannot get device pause settings")
-_PAUSE_STAT_LINE = re.compile(r"^\s+(\w+):\s*(\S+)\s*$")
+_PAUSE_CANNOT = lazy(r"bad command line argument|Operation not supported|No such device|"
+                     r"Cannot get device pause settings")
+_PAUSE_STAT_LINE = lazy(r"^\s+(\w+):\s*(\S+)\s*$")
 
 
 def _pause_stats(command: str, output: str) -> dict[Key, int]:
@@ -376,10 +377,10 @@ def _pause_stats(command: str, output: str) -> dict[Key, int]:
     return out
 
 
-_BOND_DEVICE = re.compile(r"mlx5_bond_\d+")
+_BOND_DEVICE = lazy(r"mlx5_bond_\d+")
 _HW_COUNTERS = {"np_ecn_marked_roce_packets": ECN_MARKED, "np_cnp_sent": CNP_SENT, "rp_cnp_handled": CNP_HANDLED}
-_HW_LINE = re.compile(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/(?P<dev>[^/]+)/ports/\d+/hw_counters/"
-                      r"(?P<name>\w+):(?P<value>\S+)$")
+_HW_LINE = lazy(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/(?P<dev>[^/]+)/ports/\d+/hw_counters/"
+                r"(?P<name>\w+):(?P<value>\S+)$")
 
 
 def _hw_counters(command: str, output: str) -> dict[Key, int]:

@@ -28,36 +28,37 @@ import re
 from typing import Any
 
 from ..docpos import json_value
+from ..lazyre import lazy
 from ..model import NextHop, ParseIssue, Route, Source
 from .base import Input, IssueList, LineAt, cli_json
 from .routes import JUNOS_READ as READ
 
 # `inet.0: 12 destinations, 14 routes (12 active, 0 holddown, 0 hidden)`, `VRF-A.inet.0: ...`
-_TABLE = re.compile(r"^(?P<table>\S+): \d+ destinations?, \d+ routes?\b")
+_TABLE = lazy(r"^(?P<table>\S+): \d+ destinations?, \d+ routes?\b")
 DEFAULT_TABLES = {"inet.0", "inet6.0"}
 # `10.1.0.0/24        *[BGP/170] 1d 02:00:00, localpref 100`, or an entry of the same destination below it
 # (`                    [BGP/170] ...`); the destination may stand alone on its line when it is long.
-_ENTRY = re.compile(r"^(?P<dest>[0-9A-Fa-f:.]+/\d+)?\s*(?P<key>[*+-]?)\[(?P<proto>[^/\]]+)/\d+\]")
-_DEST_ALONE = re.compile(r"^(?P<dest>[0-9A-Fa-f:.]+/\d+)\s*$")
+_ENTRY = lazy(r"^(?P<dest>[0-9A-Fa-f:.]+/\d+)?\s*(?P<key>[*+-]?)\[(?P<proto>[^/\]]+)/\d+\]")
+_DEST_ALONE = lazy(r"^(?P<dest>[0-9A-Fa-f:.]+/\d+)\s*$")
 # `> to 10.0.0.1 via et-0/0/48.0`, `  to 10.0.0.3 via et-0/0/49.0, Push 299776`, `> via et-0/0/48.0`,
 # `  Local via et-0/0/48.0`, `> to table VRF-A.inet.0`, `  Discard`, `  Reject`, `  Receive`.
-_HOP = re.compile(r"^\s+(?P<sel>>)?\s*(?:(?:to (?P<to>[0-9A-Fa-f:.]+)\s+)?via (?P<via>[^,\s]+)|to table (?P<table>\S+)|"
-                  r"(?P<local>Local) via \S+|(?P<discard>Discard|Reject)|(?P<receive>Receive|MultiRecv|Multicast))\b")
+_HOP = lazy(r"^\s+(?P<sel>>)?\s*(?:(?:to (?P<to>[0-9A-Fa-f:.]+)\s+)?via (?P<via>[^,\s]+)|to table (?P<table>\S+)|"
+            r"(?P<local>Local) via \S+|(?P<discard>Discard|Reject)|(?P<receive>Receive|MultiRecv|Multicast))\b")
 # Lines of an entry that are no next hop (`AS path: ...`, `validation-state`, `Communities`, `Age`).
-_ATTRIBUTE = re.compile(r"^\s+(?:AS path|validation-state|Communities|Age|Metric|Tag|Preference|Source)\b|^\s+\S+:\s")
+_ATTRIBUTE = lazy(r"^\s+(?:AS path|validation-state|Communities|Age|Metric|Tag|Preference|Source)\b|^\s+\S+:\s")
 
 # What is no part of the table: a prompt (`user@qfx1> `), Junos's `{master:0}`, the command echoed alone.
-_NOISE = re.compile(r"^(?:\S+@\S+?[>#%]|\{|show\s)")
+_NOISE = lazy(r"^(?:\S+@\S+?[>#%]|\{|show\s)")
 
 # `show route forwarding-table`
-_FT_TABLE = re.compile(r"^Routing table: (?P<table>\S+)")
+_FT_TABLE = lazy(r"^Routing table: (?P<table>\S+)")
 DEFAULT_FT_TABLES = {"default.inet", "default.inet6"}
 # `10.0.0.0/24        user     0                    ulst  1048574     2`,
 # `10.1.1.1/32        dest     0 a8:d0:e5:00:00:01  ucst      578     4 et-0/0/0.0`, `default  perm  0  rjct  36  1`
-_FT_ROW = re.compile(r"^(?P<dest>\S+)\s+(?P<rtype>[a-z]+)\s+\d+\s+(?:(?P<nh>\S+)\s+)?(?P<nhtype>[a-z]{4})\s+\d+\s+\d+"
-                     r"(?:\s+(?P<netif>\S+))?\s*$")
+_FT_ROW = lazy(r"^(?P<dest>\S+)\s+(?P<rtype>[a-z]+)\s+\d+\s+(?:(?P<nh>\S+)\s+)?(?P<nhtype>[a-z]{4})\s+\d+\s+\d+"
+               r"(?:\s+(?P<netif>\S+))?\s*$")
 # A next hop of the row above: `                              10.1.1.1           ucst      578     4 et-0/0/0.0`
-_FT_MEMBER = re.compile(r"^\s+(?:(?P<nh>\S+)\s+)?(?P<nhtype>[a-z]{4})\s+\d+\s+\d+(?:\s+(?P<netif>\S+))?\s*$")
+_FT_MEMBER = lazy(r"^\s+(?:(?P<nh>\S+)\s+)?(?P<nhtype>[a-z]{4})\s+\d+\s+\d+(?:\s+(?P<netif>\S+))?\s*$")
 _FT_LOCAL = {"locl", "recv", "bcst", "mcst", "mdsc", "mcrt", "mgrp", "sftw", "tabl"}
 
 def parse(inp: Input, kind: str) -> tuple[list[Route], list[ParseIssue]]:

@@ -36,6 +36,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterator
 
+from ..lazyre import lazy
 from ..model import Device, NextHop, Route, suspended
 from ..prefixes import LongestPrefix
 from ..records import record
@@ -305,13 +306,13 @@ def bits_of(value: int) -> Iterator[int]:
 
 # Interfaces that never carry fabric traffic: a route through them is not a fabric next hop.
 # (Junos: `em0`, `fxp0` management, `lo0` loopback, each with its unit.)
-_OUT_OF_BAND = re.compile(r"^(eth\d+|Management[\d/]*|mgmt\d*|Loopback\d+|lo|docker\d+|Null0"
-                          r"|(?:em|fxp|lo)\d+(?:\.\d+)?)$", re.IGNORECASE)
-_BUNDLE = re.compile(r"^(?:(PortChannel|Port-Channel|Po|Vlan|Bond|bond|ae)\d|irb\.\d)", re.IGNORECASE)
-_VLAN = re.compile(r"^Vlan(\d+)$", re.IGNORECASE)
+_OUT_OF_BAND = lazy(r"^(eth\d+|Management[\d/]*|mgmt\d*|Loopback\d+|lo|docker\d+|Null0"
+                    r"|(?:em|fxp|lo)\d+(?:\.\d+)?)$", re.IGNORECASE)
+_BUNDLE = lazy(r"^(?:(PortChannel|Port-Channel|Po|Vlan|Bond|bond|ae)\d|irb\.\d)", re.IGNORECASE)
+_VLAN = lazy(r"^Vlan(\d+)$", re.IGNORECASE)
 # A link aggregate by its number, however it is spelled: NX-OS `port-channel10` (config), `Po10` (show ip route,
 # `Port-Channel10` once made long), SONiC `PortChannel0010`, EOS `Port-Channel10`, Junos `ae10` (its unit `ae10.0`).
-_AGGREGATE = re.compile(r"^(?:port-?channel|po|ae)0*(\d+)$", re.IGNORECASE)
+_AGGREGATE = lazy(r"^(?:port-?channel|po|ae)0*(\d+)$", re.IGNORECASE)
 NO_CAPTURE = "no routing-table capture was given for it"
 
 

@@ -14,7 +14,7 @@ import math
 import re
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 import jinja2
 
@@ -22,6 +22,7 @@ from .. import headroom as hr
 from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
+from ..lazyre import lazy
 from ..limits import MAX_PORTS
 from ..lint.engine import SUSPENDED_RULE, Context
 from ..lint.finding import few
@@ -32,6 +33,7 @@ from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
 from ..platforms import PLATFORMS, InPlace
 from ..policy import NAME_RULE, Policy, Range, is_name
 from ..printable import quoted
+from ..records import record
 from ..resources import data_dir
 from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
 from ..units import MAX_CABLE_M, bytes_to_us, is_small_int, length_m
@@ -107,7 +109,7 @@ NXOS_SYSTEM_POLICY = "default-"
 MEMBER_MTU = "mtu"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PortFacts:
     """What the renderer must know about a port; None = not known (an error where it is needed)."""
 
@@ -158,7 +160,7 @@ class PortFacts:
     pfc_now: tuple[int, ...] | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SonicPg:
     """A SONiC lossless PG profile: the SKU's own row, or buffer_headroom_mellanox.lua's output on Spectrum."""
 
@@ -172,7 +174,7 @@ class SonicPg:
     basis: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SonicEgress:
     """A lossless egress buffer profile (``profile``) and the profiles and pools a patch binding queues restates,
     name -> CONFIG_DB fields as JSON: the device's own, or the SKU's stock ones (``stock``: the device's BUFFER_QUEUE
@@ -235,7 +237,7 @@ def _json_fields(fields: dict) -> str:
     return json.dumps({k: str(v) for k, v in fields.items() if v is not None})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClassUse:
     """A traffic class as a snippet names it where the device names its classes (Profile.class_use)."""
 
@@ -285,7 +287,7 @@ def _class_where(fc: ForwardingClass) -> dict:
     return {"file": fc.source.file, "line": fc.source.line} if fc.source is not None and fc.source.file else {}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PauseBuffer:
     """An explicit per-class pause buffer (NX-OS `pause buffer-size B pause-threshold X resume-threshold Y`)."""
 
@@ -294,7 +296,7 @@ class PauseBuffer:
     resume_bytes: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PortProfile:
     name: str
     # None only in a profile made with all_facts=False (a fix), where the sections it renders do not need them.
@@ -425,7 +427,7 @@ def _by_tc(codes: dict[int, int]) -> dict[int, list[int]]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Profile(Sectioned):
     """Everything a template needs: the policy's maps plus one PortProfile per port."""
 
@@ -775,7 +777,7 @@ def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | No
 # Tables whose range key may be written whole when its other indexes are lossless now (they stay lossless).
 _LOSSLESS_KEYED = frozenset({"BUFFER_PG", "BUFFER_QUEUE"})
 # (ASCII digits: \d also takes the digits of other scripts, which float() reads: "\u0663" was 3; no config writes them)
-_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
+_SPEED = lazy(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
 
 
 class PolicyLimit(InputError):
@@ -1366,7 +1368,7 @@ _GIVE = {
 # (egress_lossless_profile, default-8q-nq-policy, best-effort, port-channel12). A name from a config or a policy file
 # is written into JSON strings, CLI lines and a shell script unquoted: a quote, a space, a newline or `$(...)` in it
 # would break the snippet, run as a command, or add a line or JSON entry the operator did not ask for.
-_WRITABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/@-]{0,63}")
+_WRITABLE_NAME = lazy(r"[A-Za-z0-9][A-Za-z0-9_.:/@-]{0,63}")
 
 
 def writable(name: str, what: str, fix: str, source: Source | None = None) -> str:

@@ -8,13 +8,13 @@ running-config header, `--model` or SONiC's hwsku give it) and the document that
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..errors import InputError
 from ..model import Source
+from ..records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Family:
     name: str
     models: re.Pattern

@@ -7,11 +7,10 @@ operational VLs. The numbers are worked out here so that the template only lays 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import InputError
 from ..parse.opensm.options import DEFAULTS
 from ..policy import Policy
+from ..records import record
 from ..rules.ibs import CREDIT_LOOP_FREE_ON, DATA_VLS, TOPOLOGIES
 from . import SECTIONS, Sectioned, _clamp
 
@@ -28,7 +27,7 @@ ENGINE_NAMES = {"ftree": "ftree", "torus-2qos": "torus-2QoS", "dor": "dor", "upd
 MAX_OP_VLS = 3
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SmProfile(Sectioned):
     """Everything templates/opensm/profile.j2 lays out for one subnet manager (sections: routing, election,
     timers, sl2vl)."""

@@ -36,7 +36,6 @@ import json
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,19 +44,21 @@ from ..docpos import json_value
 from ..errors import InputError
 from ..fix.apply import sonic_patch
 from ..inventory import Host
+from ..lazyre import lazy
 from ..platforms import PLATFORMS, Command
+from ..records import record
 from ..render import families
 
 CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
 # A failure a SONiC or NVUE command prints, whatever else its output says: `Error: ...` (how a click command fails,
 # sonic-utilities config/main.py ctx.fail; NVUE's `nv` answers a refused command so too), sonic-utilities' `Failed to
 # ...` lines (config apply-patch, rollback, checkpoint), and a Python traceback (an exception the command let out).
-_ERROR_LINE = re.compile(r"^[ \t]*(?:Error:|ERROR:|Failed to |Traceback \(most recent call last\))", re.M)
+_ERROR_LINE = lazy(r"^[ \t]*(?:Error:|ERROR:|Failed to |Traceback \(most recent call last\))", re.M)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
 # The SONiC patch file: mktemp's template (GNU coreutils mktemp: at least 3 trailing X, each replaced by a letter or
 # digit), and what its answer must be.
 _PATCH_TEMPLATE = "/tmp/losslessd-tune.XXXXXXXXXX"
-_PATCH_FILE = re.compile(r"/tmp/losslessd-tune\.[A-Za-z0-9]{10}")
+_PATCH_FILE = lazy(r"/tmp/losslessd-tune\.[A-Za-z0-9]{10}")
 
 
 class PushError(Exception):
@@ -66,7 +67,7 @@ class PushError(Exception):
         self.device, self.message, self.rolled_back = device, message, rolled_back
 
 
-@dataclass
+@record
 class Pushed:
     device: str
     changed: bool

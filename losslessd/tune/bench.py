@@ -26,24 +26,25 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
-from ..docpos import json_value
+from ..lazyre import lazy
+from ..records import record
 
 # Each MPI rank tag open-mpi's --tag-output (`[1,0]<stdout>:`) or a launcher's plain `[0]` puts where a
 # write began; a bus id (`[0x0a]`, `[000f:01:00]`) is not one.
-_MPI_TAG = re.compile(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?", re.ASCII)
-_VERSION = re.compile(r"nccl-tests version\s+(\S+)")
-_STARTING = re.compile(r"Collective test starting:\s*(\S+)")
-_NTHREAD = re.compile(r"^nThread\s+\d+")
-_RANK = re.compile(r"^Rank\s+(\d{1,19})\b", re.ASCII)
-_OOB = re.compile(r"^Out of bounds values\s*:\s*(\d{1,19})\s*(OK|FAILED)?", re.IGNORECASE | re.ASCII)
-_AVG = re.compile(r"^Avg bus bandwidth\s*:\s*(\S+)")
-_ERROR = re.compile(r"^error:\s*(.+)")
-_TIMESTAMP = re.compile(r"\s+(\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2})\s*$", re.ASCII)
+_MPI_TAG = lazy(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?", re.ASCII)
+_VERSION = lazy(r"nccl-tests version\s+(\S+)")
+_STARTING = lazy(r"Collective test starting:\s*(\S+)")
+_NTHREAD = lazy(r"^nThread\s+\d+")
+_RANK = lazy(r"^Rank\s+(\d{1,19})\b", re.ASCII)
+_OOB = lazy(r"^Out of bounds values\s*:\s*(\d{1,19})\s*(OK|FAILED)?", re.IGNORECASE | re.ASCII)
+_AVG = lazy(r"^Avg bus bandwidth\s*:\s*(\S+)")
+_ERROR = lazy(r"^error:\s*(.+)")
+_TIMESTAMP = lazy(r"\s+(\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2})\s*$", re.ASCII)
 # A whole number as nccl-tests and perftest print them: %li / %lu / %d, at most 19 digits (a 64-bit long on
 # LP64 Linux, 9223372036854775807). More digits are no printed number (and int() refuses above 4,300: ValueError).
-_INT = re.compile(r"^-?\d{1,19}$", re.ASCII)  # (\d: ASCII digits, as every pattern here)
+_INT = lazy(r"^-?\d{1,19}$", re.ASCII)  # (\d: ASCII digits, as every pattern here)
 
 # busbw = algbw x factor(n ranks), per collective (nccl-tests doc/PERFORMANCE.md and src/*.cu GetBw).
 BUSBW_FACTOR = {
@@ -61,7 +62,7 @@ MIB = 2**20
 GBIT = 125_000_000  # bytes per second in one Gb/s (perftest --report_gbits: bytes / 125,000,000)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Half:
     """One half of an nccl-tests row: out-of-place or in-place."""
 
@@ -73,7 +74,7 @@ class Half:
     extra: dict[str, float] = field(default_factory=dict)  # -I 1: i_min, i_max, i_p99 (us), i_cv% (%)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NcclRow:
     size_bytes: int
     count: int
@@ -86,7 +87,7 @@ class NcclRow:
     timestamp: str | None = None
 
 
-@dataclass
+@record
 class NcclRun:
     """One nccl-tests invocation of a log."""
 
@@ -117,7 +118,7 @@ class NcclRun:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PerftestRow:
     size_bytes: int
     iterations: int
@@ -128,7 +129,7 @@ class PerftestRow:
     latency_us: dict[str, float] = field(default_factory=dict)  # t_min, t_max, t_typical (median), t_avg, ...
 
 
-@dataclass
+@record
 class PerftestRun:
     test: str | None = None  # "RDMA_Write BW Test", from the banner
     kind: str = "bw"  # "bw" or "lat"
@@ -181,7 +182,7 @@ def _is_header(words: list[str]) -> bool:
     return len(words) >= 3 and words[0] == "size" and words[1] == "count" and words[2] == "type"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Layout:
     """Where the columns of a data row are, from a table header."""
 
@@ -362,6 +363,8 @@ def _check_busbw(run: NcclRun) -> None:
 def parse_nccl_tests_json(text: str) -> NcclRun:
     """The `-J file.json` report (util.cu, JSON_FILE_VERSION 3): results, out_of_bounds, average_bus_bandwidth.
     Its `env` list (the environment of the run, secrets included) is never read."""
+    from ..docpos import json_value  # (here: `tune --help` reads no benchmark, and docpos brings PyYAML)
+
     try:
         doc = json_value(text)
     except ValueError as exc:
@@ -431,15 +434,15 @@ def _measured(value) -> float | None:
 
 
 # -- perftest -----------------------------------------------------------------------------------------
-_PERF_HEADER = re.compile(r"^\s*#bytes\b")
+_PERF_HEADER = lazy(r"^\s*#bytes\b")
 # A column name: #bytes, "tps average", or words and a unit ("BW peak[MB/sec]"). A run of words is taken whole,
 # unit or not, and those without one dropped after: a pattern that backtracks to find a unit after each word
 # took seconds on a few KB of words in a header line (quadratic), minutes on a long one. The unit is optional, so
 # the greedy run matches at its first try (nothing to backtrack for), and the lookbehind starts runs at a word's
 # start only; no possessive quantifiers, which Python 3.10 (requires-python) refuses ("multiple repeat").
-_PERF_COLUMN = re.compile(r"#\w+|tps average|(?<![\w.%])[\w.%]+(?: [\w.%]+)*(?:\[[^\]]+\])?")
-_PERF_TITLE = re.compile(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
-_BW_UNIT = re.compile(r"BW average\[([^\]]+)\]")
+_PERF_COLUMN = lazy(r"#\w+|tps average|(?<![\w.%])[\w.%]+(?: [\w.%]+)*(?:\[[^\]]+\])?")
+_PERF_TITLE = lazy(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
+_BW_UNIT = lazy(r"BW average\[([^\]]+)\]")
 
 
 def _to_gbytes(value: float, unit: str) -> float | None:
@@ -514,7 +517,7 @@ def _perf_row(row: dict[str, float], unit: str | None, lineno: int) -> PerftestR
 
 
 # -- one reading for the tuner -------------------------------------------------------------------------
-@dataclass(frozen=True)
+@record(frozen=True)
 class SizeResult:
     """What the tuner scores at one message size: a bandwidth (GB/s) or, for a latency test, a latency."""
 
@@ -523,7 +526,7 @@ class SizeResult:
     latency_us: float | None = None  # perftest latency: t_typical (the median)
 
 
-@dataclass
+@record
 class BenchResult:
     """A benchmark's output read for one trial: per-size results, or why the trial is invalid."""
 
@@ -543,6 +546,8 @@ def read_benchmark(text: str) -> BenchResult:
     """The benchmark output in ``text``, whatever it is: nccl-tests text or JSON, or perftest."""
     stripped = text.lstrip()
     if stripped.startswith("{"):
+        from ..docpos import json_value
+
         try:
             doc = json_value(stripped)
         except ValueError:

@@ -11,7 +11,7 @@ lossless PG of the pool, as the refusal always was).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from .. import render
 from ..errors import InputError
@@ -24,6 +24,7 @@ from ..parse import parser_for
 from ..parse.base import Input
 from ..platforms import PLATFORMS
 from ..policy import Policy
+from ..records import record
 from ..render import PortFacts, families
 from ..rules.common import marks_ecn
 from .space import Candidate
@@ -47,7 +48,7 @@ def untunable(name: str, platform: str) -> str:
     return f"{name}: platform {platform} has no ECN template to tune (tunable: {', '.join(TUNABLE)})"
 
 
-@dataclass
+@record
 class DeviceConfig:
     """One device's running config as read, parsed, with the ports to tune."""
 
@@ -156,7 +157,7 @@ def snippet(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> str:
     return render.render(cfg.platform, render.restrict(prof, {"ecn"}, cfg.port_names))
 
 
-@dataclass
+@record
 class Checked:
     """A candidate for one device: what would be pushed and what lint says of the result."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from ..collect.snmp import SnmpError, SnmpPoller, target_for
@@ -31,6 +31,7 @@ from ..monitor import (
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors, Thresholds
 from ..monitor.sources import reading_from_commands, reading_from_snmp
+from ..records import record
 from .score import Counters, pause_s_per_frame
 
 STORM_KINDS = ("pfc_storm", "onbox_storm")
@@ -43,7 +44,7 @@ async def _cancel_others() -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-@dataclass
+@record
 class Snapshot:
     """One reading round: per device and source, a Reading or why there is none."""
 

@@ -25,11 +25,13 @@ How it is solved (scipy.integrate.solve_ivp, LSODA):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
+
+from ..records import record
 
 PACKET_BYTES = 1000  # the authors' packet (CoNEXT'16 fluid model Matlab code, S = 1000 B)
 DELAY_STAGES = 3  # first-order lags standing in for the delay tau*
@@ -38,7 +40,7 @@ DELAY_STAGES = 3  # first-order lags standing in for the delay tau*
 XON_HYSTERESIS_BYTES = 3 * 1024
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dcqcn:
     """Reaction-point and notification-point parameters (CoNEXT'16, parameter table and Matlab model:
     tau 50 us, tau' = T = 55 us, B 10 MB, F 5, g 1/256, R_AI 40 Mb/s); tau* 4 us, the delay the paper
@@ -101,7 +103,7 @@ def marking(q_pkts: float, kmin: float, kmax: float, pmax: float) -> float:
     return 1.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FixedPoint:
     p: float  # marking probability
     alpha: float
@@ -115,7 +117,7 @@ class FixedPoint:
         return kmin_bytes + self.p / pmax * (kmax_bytes - kmin_bytes)
 
 
-def fixed_point(n: int, link_gbps: float, d: Dcqcn = Dcqcn()) -> FixedPoint:
+def fixed_point(n: int, link_gbps: float, d: Dcqcn = Dcqcn()) -> FixedPoint:  # noqa: B008 (a frozen record)
     """The equilibrium of CoNEXT'16 section 'DCQCN stability' (F1-F5): R_C* = C/N and the p* that solves
     a^2 alpha* / ((b + d)(c + e)) = tau^2 R_AI R_C*, found with brentq (its left side grows with p)."""
     rc = link_gbps * 1e9 / 8 / PACKET_BYTES / n
@@ -134,7 +136,7 @@ def fixed_point(n: int, link_gbps: float, d: Dcqcn = Dcqcn()) -> FixedPoint:
     return FixedPoint(p=p, alpha=alpha_of(p), rc_pps=rc, rt_pps=rc * (1 + (c + e) * d.tau_s * d.rai_pps / a))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Bottleneck:
     """One incast: ``incast`` senders at ``link_gbps`` into one port of ``link_gbps``."""
 
@@ -154,7 +156,7 @@ class Bottleneck:
         return self.link_gbps * 1e9 / 8 / PACKET_BYTES
 
 
-@dataclass
+@record
 class Trajectory:
     """The solved model, sampled at ``t``; per-sender quantities are for one (identical) sender."""
 
@@ -242,7 +244,7 @@ def simulate(b: Bottleneck, t_end_s: float, max_step_s: float = 20e-6) -> Trajec
                       pause_frames=y[_FRAMES], bottleneck=b)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SizeOutcome:
     """One message size of an alltoall over the bottleneck (docs/tune.md, 'stand-in benchmark')."""
 

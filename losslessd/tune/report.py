@@ -6,11 +6,11 @@ from __future__ import annotations
 import html
 import io
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
 from ..limits import output_folder, write_output
+from ..records import record
 from .bench import format_size
 from .space import Candidate
 from .store import AS_FOUND, Store, Trial, Tune
@@ -19,7 +19,7 @@ KNOBS = (("kmin_bytes", "Kmin (bytes, reference speed)", True), ("kmax_bytes", "
          ("pmax_pct", "Pmax (%)", True))
 
 
-@dataclass
+@record
 class Row:
     trial: Trial
     candidate: Candidate | None  # None: settings as found

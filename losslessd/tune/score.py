@@ -15,8 +15,9 @@ Two scores closer than the measured run-to-run noise are a tie (``compare``).
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..records import record
 from .bench import BenchResult, format_size
 
 MAX_PAUSE_QUANTA = 65535  # IEEE 802.1Qbb: the largest pause time a PFC frame can ask for, in quanta
@@ -29,13 +30,13 @@ def pause_s_per_frame(speed_gbps: float) -> float:
     return MAX_PAUSE_QUANTA * QUANTUM_BITS / (speed_gbps * 1e9) / 2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Weights:
     pause: float = 1.0  # a port paused all of the time scores 0
     drop: float = 0.5  # any drop on a lossless priority halves the score
 
 
-@dataclass
+@record
 class Counters:
     """What the counters of the tuned ports did during a trial (None: no counter said)."""
 
@@ -69,7 +70,7 @@ class Counters:
         return cls(**{k: v for k, v in data.items() if k != "paused_share"})
 
 
-@dataclass
+@record
 class Score:
     value: float | None  # None: the trial is invalid (``reason``)
     measure: float | None = None  # mean busbw (GB/s), or round trips per ms for a latency test
@@ -92,7 +93,8 @@ class Score:
         return f"{self.value:.3f} = {' x '.join(parts)} [{sizes}]"
 
 
-def score(bench: BenchResult, sizes: list[int], counters: Counters | None, weights: Weights = Weights()) -> Score:
+def score(bench: BenchResult, sizes: list[int], counters: Counters | None,
+          weights: Weights = Weights()) -> Score:  # noqa: B008 (a frozen record)
     """The trial's score, or an invalid one naming why (a failed run, a size the output lacks)."""
     if not bench.valid:
         return Score(None, reason="; ".join(bench.invalid), weights=weights)

@@ -19,10 +19,11 @@ from __future__ import annotations
 import random
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 
 from ..errors import InputError
+from ..records import record
 from .score import DEFAULT_NOISE_PCT, compare, noise_pct
 from .space import Candidate, Space
 
@@ -39,7 +40,7 @@ class Strategy(str, Enum):
 STRATEGIES = tuple(s.value for s in Strategy)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Measured:
     score: float | None  # None: invalid trial, or refused
     ran: bool = True  # a benchmark run was spent on it
@@ -57,7 +58,7 @@ class _Exhausted(Exception):
     pass
 
 
-@dataclass
+@record
 class SearchResult:
     best: Candidate | None
     best_score: float | None

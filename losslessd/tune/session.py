@@ -21,7 +21,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from .. import render
@@ -32,6 +32,7 @@ from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes, universal_ne
 from ..monitor import QueueMaps, clock, queue_maps_of
 from ..platforms import Command
 from ..policy import Policy
+from ..records import record
 from ..render.families import FAMILY_SECTIONS
 from ..statelock import WRITERS
 from . import candidate as cand_mod
@@ -107,7 +108,7 @@ def stopped_by_signals() -> Iterator[Stop]:
             signal.signal(sig, handler)
 
 
-@dataclass
+@record
 class Options:
     benchmark: list[str]
     sizes: list[int]
@@ -128,7 +129,7 @@ class Options:
     models: dict[str, str] = field(default_factory=dict)  # --model DEVICE:MODEL, over what `show version` prints
 
 
-@dataclass
+@record
 class Ran:
     """One benchmark run."""
 

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..policy import Policy
+from ..records import record
+
+if TYPE_CHECKING:  # (only a type here: `tune --help` needs none of the policy's pydantic models)
+    from ..policy import Policy
 
 DIMENSIONS = ("kmin_bytes", "kmax_bytes", "pmax_pct")
 # Mark probabilities tried (percent): the decades operators use, 1 % (CoNEXT'16's default) to 100 %
@@ -46,7 +50,7 @@ class Candidate:
         return int(round(self.kmin_bytes * factor)), int(round(self.kmax_bytes * factor))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Space:
     levels: tuple[tuple[float, ...], ...]  # per dimension of DIMENSIONS, ascending
 

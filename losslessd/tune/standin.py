@@ -7,10 +7,11 @@ the text and credits the counters to the switch.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from .. import __version__
 from ..headroom import ieee_xoff_bytes
+from ..records import record
 from ..render import DEFAULT_MTU_BYTES
 from .fluid import PACKET_BYTES, Bottleneck, SizeOutcome, alltoall
 from .score import Counters, pause_s_per_frame
@@ -45,7 +46,7 @@ def scenario(link_gbps: float, incast: int, kmin_bytes: float, kmax_bytes: float
                       else pfc_trigger_bytes(pool_bytes, alpha, incast))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Run:
     """One stand-in benchmark run: what it printed and what the switch counted."""
 

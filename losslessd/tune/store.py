@@ -14,12 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from ..errors import InputError, state_file_reason
 from ..limits import check_output
 from ..monitor import clock
+from ..records import record
 from ..statelock import WRITERS
 from ..units import is_printable_time, is_small_int
 
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS events (
 AS_FOUND = "as-found"  # the candidate key of trials that measure the fabric's settings as they were found
 
 
-@dataclass
+@record
 class Trial:
     seq: int
     candidate: str  # Candidate.key, or AS_FOUND
@@ -62,7 +63,7 @@ class Trial:
     ended_unix_s: float = 0.0
 
 
-@dataclass
+@record
 class Tune:
     id: int
     fingerprint: str

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ... import units
+from ...lazyre import lazy
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
+from ...records import record
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     COMMENT,
@@ -41,29 +43,29 @@ from ..clitext import (
 from . import PLATFORM
 
 # Top-level words of an OS10 running-configuration; a file with none of them is not one.
-_OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
-                        r"ipv6|router|vlt-domain|username|system-user|spanning-tree|ntp|snmp-server|logging|aaa|"
-                        r"management|iscsi|end)(\s|$))")
+_OS10_LINE = lazy(r"^\s*(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
+                  r"ipv6|router|vlt-domain|username|system-user|spanning-tree|ntp|snmp-server|logging|aaa|"
+                  r"management|iscsi|end)(\s|$))")
 # `ethernet1/1/1`, `ethernet1/1/1:2` (a breakout sub-port), as the running-configuration names them; `ethernet
 # 1/1/1` (with a blank) as configuration mode takes it (OS10 User Guide, "Interface range": `interface range ethernet
 # 1/1/1-1/1/4`), and `Ethernet 1/1/1` as OS10's own `show interface` output names the port and configuration
 # generators copy it (the keyword's case is not the port's name: the port is ethernet1/1/1 either way).
-_PORT = re.compile(r"^(?:ethernet ?)?([0-9]{1,3})/([0-9]{1,3})/([0-9]{1,3})(?::([0-9]{1,2}))?$",
-                   re.ASCII | re.IGNORECASE)
-_PORT_CHANNEL = re.compile(r"^port-channel ?([0-9]{1,4})$", re.ASCII)
+_PORT = lazy(r"^(?:ethernet ?)?([0-9]{1,3})/([0-9]{1,3})/([0-9]{1,3})(?::([0-9]{1,2}))?$",
+             re.ASCII | re.IGNORECASE)
+_PORT_CHANNEL = lazy(r"^port-channel ?([0-9]{1,4})$", re.ASCII)
 # An interface named node/slot/port with another word than `ethernet` (`eth1/1/1`, `Eth 1/1/1`, `te1/1/1`; the
 # management port `mgmt1/1/1` aside): a port, but which one OS10 makes of the word is not in a source read.
-_PORT_LIKE = re.compile(r"^(?!mgmt)[A-Za-z-]+ ?[0-9]{1,3}/[0-9]{1,3}/[0-9]", re.ASCII | re.IGNORECASE)
+_PORT_LIKE = lazy(r"^(?!mgmt)[A-Za-z-]+ ?[0-9]{1,3}/[0-9]{1,3}/[0-9]", re.ASCII | re.IGNORECASE)
 # OS10 User Guide, "Breakout interfaces": `interface breakout 1/1/1 map {10g-4x | 25g-4x | 40g-1x | 50g-2x | 100g-1x
 # | 400g-1x ...}`: the front-panel port runs as N ports of S Gb/s (ethernet1/1/1:1-4 when N > 1, else ethernet1/1/1).
-_BREAKOUT = re.compile(r"^([0-9]{1,3})g-([0-9])x$", re.ASCII)
+_BREAKOUT = lazy(r"^([0-9]{1,3})g-([0-9])x$", re.ASCII)
 # The interface commands that set a port's QoS (read on ports, named on a subinterface: clitext.subinterface_line)
 _IF_QOS = frozenset({"trust-map", "qos-map", "service-policy", "priority-flow-control", "pfc-cos", "ets", "trust",
                      "random-detect", "flowcontrol"})
-_NUMBER = re.compile(r"^[0-9]{1,9}$", re.ASCII)
+_NUMBER = lazy(r"^[0-9]{1,9}$", re.ASCII)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RawPause:
     """`pause buffer-size B pause-threshold X resume-threshold Y` (KB): the no-drop class's ingress buffer, the fill
     level that sends XOFF and the one that sends XON."""
@@ -73,7 +75,7 @@ class RawPause:
     resume_kb: int
 
 
-@dataclass
+@record
 class NqClass:
     """A class of a `policy-map type network-qos`: `pause` makes its qos-groups no-drop, `pfc-cos` names the 802.1p
     priorities it pauses."""
@@ -83,7 +85,7 @@ class NqClass:
     pfc_cos: Val | None = None  # value list[int]
 
 
-@dataclass
+@record
 class QueueConf:
     """A class of a `policy-map type queuing`."""
 
@@ -94,7 +96,7 @@ class QueueConf:
     shaped: Source | None = None  # `shape min|max ...`
 
 
-@dataclass
+@record
 class Wred:
     """`wred NAME`: per colour `random-detect color C minimum-threshold X maximum-threshold Y drop-probability P` (KB,
     percent) and `random-detect ecn`."""
@@ -112,7 +114,7 @@ WRED_UNREAD = ""
 BINDING_UNREAD = ""
 
 
-@dataclass
+@record
 class Bindings:
     """What an interface or `system qos` binds by name: trust maps, the qos-map, the policies."""
 
@@ -129,7 +131,7 @@ class Bindings:
     ets_unread: Source | None = None  # an `ets` line not read (a SYS002 names it): how the queues share is unknown
 
 
-@dataclass
+@record
 class InterfaceConf:
     source: Source
     bind: Bindings = field(default_factory=Bindings)
@@ -147,7 +149,7 @@ class InterfaceConf:
     switchport: SwitchportConf = field(default_factory=SwitchportConf)  # its mode and VLAN lines
 
 
-@dataclass
+@record
 class Os10Config:
     hostname: str | None = None
     # The ports and port-channels with a subinterface (`interface ethernet1/1/1.100`): tagged, so never untagged routed

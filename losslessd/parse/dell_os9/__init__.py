@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ... import capture
+from ...lazyre import lazy
 from ...model import Device
 from ..base import SNIFF_CHARS, Input, config_inputs
 
@@ -20,11 +21,11 @@ PLATFORM = "dell_os9"
 
 # The header OS9 prints: `! Version 9.9(0.0)` (a release number with its build in parentheses), then `! Startup-config
 # last updated at ...` or `! Last configuration change at ...`.
-_HEADER = re.compile(r"^! Version 9\.[0-9]{1,2}\([0-9.]+\)[ \t]*\r?\n"
-                     r"! (?:Startup-config last updated|Last configuration change) at ", re.MULTILINE)
+_HEADER = lazy(r"^! Version 9\.[0-9]{1,2}\([0-9.]+\)[ \t]*\r?\n"
+               r"! (?:Startup-config last updated|Last configuration change) at ", re.MULTILINE)
 # OS9 names ports by type, a blank and unit/port (`TenGigabitEthernet 0/1`, `fortyGigE 0/48`; typed, `te 0/1`:
 # port_type); beside a `dcb-map` line (Cisco IOS writes `TenGigabitEthernet1/0/1`, without the blank).
-_PORT = re.compile(r"^interface ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]{1,3}[ \t]*\r?$", re.MULTILINE)
+_PORT = lazy(r"^interface ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]{1,3}[ \t]*\r?$", re.MULTILINE)
 # Front-panel port types OS9 names (OS9 Configuration Guide, "Interfaces"); management, loopback, VLAN and
 # port-channel interfaces carry no DCB map.
 _PORT_TYPES = ("TenGigabitEthernet", "fortyGigE", "hundredGigE", "twentyFiveGigE", "GigabitEthernet")
@@ -51,8 +52,8 @@ def port_type(word: str) -> str | None:
     return kind if kind in _PORT_TYPES else None
 
 
-_DCB_MAP = re.compile(r"^[ \t]*dcb-map \S", re.MULTILINE)
-_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
+_DCB_MAP = lazy(r"^[ \t]*dcb-map \S", re.MULTILINE)
+_RUNNING_CONFIG = lazy(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 
 
 def sniff(inp: Input) -> bool:

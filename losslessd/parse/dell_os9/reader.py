@@ -7,9 +7,11 @@ Command syntax and meaning: Dell Networking OS9 Configuration Guide (9.x), "Data
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ...lazyre import lazy
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
+from ...records import record
 from ...units import is_digits
 from ..base import Input, IssueList, host_name, port_slot
 from ..clitext import (
@@ -27,22 +29,22 @@ from ..clitext import (
 from . import _PORT_TYPES as _FRONT_PANEL
 from . import flat, interface_type, port_type
 
-_OS9_LINE = re.compile(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
-                       r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
+_OS9_LINE = lazy(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
+                 r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
 # The lossless settings the reader reads on a port (or names there as not read): under an interface of another
 # type (`fiftyGigE`, `port-channel`) they were passed over without a word with the rest of its block.
 _PORT_DCB_WORDS = frozenset({"dcb-map", "service-class", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
                              "dcb-output", "priority-flow-control"})
-_UNIT_PORT = re.compile(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
+_UNIT_PORT = lazy(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 # A `channel-member` item: unit/port (or unit/port/subport), or a range of the port on one unit (`0/1-4`).
-_MEMBER = re.compile(r"^(?P<unit>[0-9]{1,2}/)(?P<port>[0-9]{1,3})(?:-(?P<last>[0-9]{1,3})|(?P<sub>/[0-9]{1,2}))?$",
-                     re.ASCII)
+_MEMBER = lazy(r"^(?P<unit>[0-9]{1,2}/)(?P<port>[0-9]{1,3})(?:-(?P<last>[0-9]{1,3})|(?P<sub>/[0-9]{1,2}))?$",
+               re.ASCII)
 # A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
-_JOINED = re.compile(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
+_JOINED = lazy(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
 
 
-@dataclass
+@record
 class DcbMap:
     """`dcb-map NAME`: per priority group `pfc on|off` with a bandwidth share or strict priority, and `priority-pgid`,
     the priority group of each 802.1p priority 0-7."""
@@ -53,7 +55,7 @@ class DcbMap:
     unread: Source | None = None  # a line of the map not read (a SYS002 names it): which priorities pause is unknown
 
 
-@dataclass
+@record
 class InterfaceConf:
     source: Source
     description: str | None = None
@@ -69,7 +71,7 @@ class InterfaceConf:
     lacp_channel: Val | None = None  # `port-channel N mode active|passive` under `port-channel-protocol lacp`: N
 
 
-@dataclass
+@record
 class Os9Config:
     hostname: str | None = None
     host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)

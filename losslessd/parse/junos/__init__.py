@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy
 from ...model import Device, ParseIssue
 from ..base import VERSION, Input, IssueList, capture_inputs, captured_model, sniff_text
 
@@ -25,19 +26,19 @@ PLATFORM = "juniper_junos"
 # e.g. only `set system ...`, has no port to check and is left unclaimed), also inside a configuration group (`set
 # groups G class-of-service ...`: a file of a group's statements and the `set apply-groups G` that applies them, Junos
 # "Configuration Groups"; batfish's `juniper-class-of-service` test config is one such file).
-_SET_LINE = re.compile(r"^set (groups \S+ )?(interfaces|class-of-service) \S", re.MULTILINE)
+_SET_LINE = lazy(r"^set (groups \S+ )?(interfaces|class-of-service) \S", re.MULTILINE)
 # The curly-brace form (`show configuration`): the same hierarchies opening a block, also after the `*/` that closes a
 # comment on that line (reader._BRACE_TOP).
-_BRACES = re.compile(r"^(?:[^\n]*\*/[ \t]*)?(interfaces|class-of-service) \{\s*$", re.MULTILINE)
+_BRACES = lazy(r"^(?:[^\n]*\*/[ \t]*)?(interfaces|class-of-service) \{\s*$", re.MULTILINE)
 # A configuration-mode session at those hierarchies, as Juniper's guides print it: the banner naming the level before
 # the prompt (`[edit class-of-service]`), a `set` or `edit` typed at a configuration-mode prompt (`user@switch# set
 # class-of-service ...`), or an `edit` line of a command script (read: reader._Session).
-_SESSION = re.compile(r"^(?:(?:\{[^{}\s]*\})?\[edit\s+|[^\s@]+@[^\s>#%]+#\s+(?:set|edit)\s+|edit\s+)"
-                      r"(?:groups\s+\S+\s+)?(?:interfaces|class-of-service)\b", re.MULTILINE)
+_SESSION = lazy(r"^(?:(?:\{[^{}\s]*\})?\[edit\s+|[^\s@]+@[^\s>#%]+#\s+(?:set|edit)\s+|edit\s+)"
+                r"(?:groups\s+\S+\s+)?(?:interfaces|class-of-service)\b", re.MULTILINE)
 # The header RANCID's `juniper` device type writes first (`#RANCID-CONTENT-TYPE: juniper`, rancid's junos.pm init): a
 # saved Junos configuration even when it has no interface hierarchy (a routing-only or management device).
-_RANCID = re.compile(r"^# ?RANCID-CONTENT-TYPE: juniper[ \t]*\r?$", re.MULTILINE)
-_CONFIG_COMMAND = re.compile(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces)?(\s*\|\s*display\s+set)?\s*$")
+_RANCID = lazy(r"^# ?RANCID-CONTENT-TYPE: juniper[ \t]*\r?$", re.MULTILINE)
+_CONFIG_COMMAND = lazy(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces)?(\s*\|\s*display\s+set)?\s*$")
 
 
 def sniff(inp: Input) -> bool:
@@ -63,4 +64,4 @@ def parse(inputs: list[Input], name: str) -> Device:
 
 # `show version`: "Model: qfx5120-48y-8c".
 # (`tune` reads the model with it from the `show version` it runs beside the configuration.)
-MODEL = re.compile(r"^Model:\s*(\S+)", re.MULTILINE)
+MODEL = lazy(r"^Model:\s*(\S+)", re.MULTILINE)

@@ -6,6 +6,7 @@ import dataclasses
 import re
 from fnmatch import fnmatchcase
 
+from ...lazyre import lazy
 from ...model import (
     Device,
     DeviceKind,
@@ -98,7 +99,7 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
 
 
 # A `class-of-service interfaces` name with a shell wildcard (`et-0/0/*`) applies to every port it matches.
-_GLOB = re.compile(r"[*?\[]")
+_GLOB = lazy(r"[*?\[]")
 MAX_WILDCARDS = 128  # far more than a config writes (one per line card or port group)
 
 

@@ -12,13 +12,15 @@ import functools
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import cast
 
 from ... import units
 from ...errors import InputError
+from ...lazyre import lazy
 from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
+from ...records import record
 from ...units import DSCP_NAMES, is_small_int
 from ...userre import Regex, compile_linear
 from ..base import (
@@ -38,14 +40,14 @@ from ..base import (
 from ..clitext import Val, numbered_lines
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
-PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
-AGGREGATE = re.compile(r"^ae\d{1,4}$")  # aggregated Ethernet (Junos: ae0 and up)
+PHYSICAL = lazy(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
+AGGREGATE = lazy(r"^ae\d{1,4}$")  # aggregated Ethernet (Junos: ae0 and up)
 # The curly-brace form: a top-level hierarchy opening a block, also right after the `*/` that closes a comment
 # (`/* ...` over lines, `   */system {`: Junos reads words, so a comment ends where its `*/` does).
-_BRACE_TOP = re.compile(r"^(?:[^\n]*\*/[ \t]*)?(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$",
-                        re.MULTILINE)
-_CODE6 = re.compile(r"^[01]{6}$")
-_CODE3 = re.compile(r"^[01]{3}$")
+_BRACE_TOP = lazy(r"^(?:[^\n]*\*/[ \t]*)?(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$",
+                  re.MULTILINE)
+_CODE6 = lazy(r"^[01]{6}$")
+_CODE3 = lazy(r"^[01]{3}$")
 # Junos standard DSCP aliases (Junos CoS guide, "Default DSCP aliases"): the standard names, and nc1 = cs6, nc2 = cs7.
 DSCP_ALIASES = {**{k: v for k, v in DSCP_NAMES.items() if k != "default"}, "nc1": 48, "nc2": 56}
 # QFX default forwarding classes and their queues (Junos "Default forwarding classes" for the QFX Series).
@@ -77,7 +79,7 @@ SCHEDULER_PRIORITIES = ("strict-high", "high", "medium-high", "medium-low", "low
 STRICT_PRIORITIES = ("strict-high", "low-latency")
 
 
-@dataclass
+@record
 class ForwardingClass:
     queue: int
     source: Source | None = None
@@ -85,7 +87,7 @@ class ForwardingClass:
     pfc_priority: Val | None = None
 
 
-@dataclass
+@record
 class Cnp:
     """A congestion-notification-profile: PFC code points and the PFC watchdog."""
 
@@ -100,7 +102,7 @@ class Cnp:
     unreadable: Source | None = None  # a line of this profile that could not be read
 
 
-@dataclass
+@record
 class DropProfile:
     source: Source
     fills: list[float] = field(default_factory=list)  # interpolate fill-level, percent of the queue buffer
@@ -108,7 +110,7 @@ class DropProfile:
     points: list[tuple[float, float]] = field(default_factory=list)  # segmented (fill-level, drop-probability)
 
 
-@dataclass
+@record
 class SchedulerConf:
     source: Source
     strict: Source | None = None  # `priority strict-high`
@@ -125,7 +127,7 @@ class SchedulerConf:
     rates: dict[tuple[str, bool], str] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class CosInterface:
     source: Source
     cnp: Val | None = None
@@ -141,7 +143,7 @@ class CosInterface:
     wildcard: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class Interface:
     source: Source
     description: str | None = None
@@ -166,7 +168,7 @@ class Interface:
     switching_mode: str | None = None
 
 
-@dataclass
+@record
 class InterfaceRange:
     """`interfaces interface-range NAME`: members and the settings they share."""
 
@@ -177,7 +179,7 @@ class InterfaceRange:
     settings: Interface | None = None
 
 
-@dataclass
+@record
 class JunosConfig:
     hostname: str | None = None
     host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
@@ -644,16 +646,16 @@ def _split(line: str) -> list[str] | None:
 
 # The CLI prompt, routing-engine banner and edit-path lines around a pasted session (`user@host> show
 # configuration ...`, `{master:0}`, `[edit]`).
-_PROMPT = re.compile(rf"^(?:show\s.*|\[edit.*\]|{JUNOS_CLI_LINE.pattern})$")
+_PROMPT = lazy(rf"^(?:show\s.*|\[edit.*\]|{JUNOS_CLI_LINE.pattern})$")
 # A set-form paste's `show configuration` command, at a prompt or alone: a new output starts (JunosConfig.set_form).
-_NEW_OUTPUT = re.compile(r"^(?:[^\s@]+@[^\s>#%]+[>#%]\s+)?show\s+configuration\b")
+_NEW_OUTPUT = lazy(r"^(?:[^\s@]+@[^\s>#%]+[>#%]\s+)?show\s+configuration\b")
 # A prompt with a command other than a show typed at it (`user@qfx1# set ...` in configuration mode): not passed over.
-_TYPED = re.compile(r"^[^\s@]+@[^\s>#%]+[>#%]\s+(?!show\b)\S")
+_TYPED = lazy(r"^[^\s@]+@[^\s>#%]+[>#%]\s+(?!show\b)\S")
 # A trailing annotation Junos prints after a statement (`"$9$..."; ## SECRET-DATA`), outside quotes: the first `##`
 # after words and whole quoted strings only (a lone `#` or an unclosed quote before it: the line is left as it is).
 # Scanned token by token: a lazy regex over the whole line kept a backtracking entry per character (a 50 MB line
 # took 6.7 GB and a minute).
-_QUOTED_OR_MARK = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|"|##|#')
+_QUOTED_OR_MARK = lazy(r'"[^"\\]*(?:\\.[^"\\]*)*"|"|##|#')
 
 
 def _strip_comment(line: str) -> str:
@@ -669,7 +671,7 @@ def _strip_comment(line: str) -> str:
 
 # A `/* ... */` comment after a statement (`route 10.50.1.0/24 discard;  /* term 1 */`), outside quotes: it opens where
 # a word may start, so the `/*` of a wildcard name (`xe-0/0/*`, `<et-*>`) is no comment.
-_TAIL_COMMENT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(?<![^\s;{}])/\*.*?(?:\*/|$)')
+_TAIL_COMMENT = lazy(r'"[^"\\]*(?:\\.[^"\\]*)*"|(?<![^\s;{}])/\*.*?(?:\*/|$)')
 
 
 def _tail_comments(line: str) -> tuple[str, bool]:
@@ -687,7 +689,7 @@ def _tail_comments(line: str) -> tuple[str, bool]:
 # Statements that share a line in a configuration written by hand for `load merge` (`community C { members 65001:1;
 # }`): Junos reads the curly-brace form by its `{`, `;` and `}`, not by its line ends (its `annotate` reference shows a
 # hierarchy written so: `isis {interface ge-0/0/0.0 {level 1 metric 10;}}`). Quoted text keeps its braces.
-_PIECE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[{};]|[^"{};]+')
+_PIECE = lazy(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[{};]|[^"{};]+')
 
 
 def _statements(line: str) -> list[str]:
@@ -712,7 +714,7 @@ def _statements(line: str) -> list[str]:
     return out
 
 
-_QUOTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_QUOTED = lazy(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 def _continued(lines):
@@ -777,10 +779,10 @@ def _set_lines(inp: Input):
 # A configuration-mode prompt with a command typed at it (`user@switch# set ...`; `#` is configuration mode's prompt,
 # Junos "Notational Conventions Used in Junos OS Configuration Hierarchies"), and the banner Junos prints on the line
 # before each such prompt, naming the current hierarchy level (`[edit protocols ospf]`, `{master:0}[edit]`).
-_CONFIG_TYPED = re.compile(r"^[^\s@]+@[^\s>#%]+#\s+(\S.*)$")
+_CONFIG_TYPED = lazy(r"^[^\s@]+@[^\s>#%]+#\s+(\S.*)$")
 # Operational mode's prompt with `configure` (or its synonym `edit`) typed: configuration mode starts, at the top.
-_CONFIGURE = re.compile(r"^[^\s@]+@[^\s>#%]+>\s+(?:configure|edit)(?:\s+(?:private|exclusive|dynamic|batch))?\s*$")
-_BANNER = re.compile(r"^(?:\{[^{}\s]*\})?\[edit(?:\s+([^\]]*))?\]$")
+_CONFIGURE = lazy(r"^[^\s@]+@[^\s>#%]+>\s+(?:configure|edit)(?:\s+(?:private|exclusive|dynamic|batch))?\s*$")
+_BANNER = lazy(r"^(?:\{[^{}\s]*\})?\[edit(?:\s+([^\]]*))?\]$")
 # Configuration-mode commands that leave the candidate configuration as it is (Junos CLI guide, "Configuration Mode
 # Commands"): committing it, showing it, running an operational command, the session's status and help.
 _SESSION_PASSIVE = frozenset({"commit", "run", "status", "help"})
@@ -893,7 +895,7 @@ _UNKNOWN_LEVEL = "(at an unknown level)"
 # A `set`-form command (`load set` input) where the curly-brace form is read: Junos loads a file in one form
 # (`load merge FILE` curly braces, `load set FILE` set commands: Junos CLI guide, "Loading a Configuration from a
 # File"), so a file holding both is no configuration the switch would take as it is.
-_SET_VERB = re.compile(r"^(set|delete|deactivate|activate)\s")
+_SET_VERB = lazy(r"^(set|delete|deactivate|activate)\s")
 _SET_AMONG_BRACES = ("line not read: a `set`-form command in a curly-brace configuration ({line}); Junos loads a file "
                      "in one form, so read the configuration as `show configuration | display set` and add the set "
                      "lines after it, or load the set lines on their own (`load set terminal`)")
@@ -995,7 +997,7 @@ def display_set(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-_BARE_WORD = re.compile(r"[^\s\"'\\;{}]+")
+_BARE_WORD = lazy(r"[^\s\"'\\;{}]+")
 
 
 def _quoted(word: str) -> str:
@@ -1452,8 +1454,8 @@ def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
 # with an optional k/m/g rate unit.
 RATE_STATEMENTS = frozenset({"transmit-rate", "shaping-rate", "excess-rate", "excess-priority", "buffer-size"})
 _RATE_MODIFIERS = frozenset({"exact", "rate-limit"})
-_RATE_WORD = re.compile(r"(?:percent|remainder|shared|temporal|proportion|exact|rate-limit|burst-size|low|medium-low"
-                        r"|medium-high|high|none|\d{1,12}(?:\.\d{1,6})?[kmgKMG]?)")
+_RATE_WORD = lazy(r"(?:percent|remainder|shared|temporal|proportion|exact|rate-limit|burst-size|low|medium-low"
+                  r"|medium-high|high|none|\d{1,12}(?:\.\d{1,6})?[kmgKMG]?)")
 
 
 def _keep_rate(sched: SchedulerConf, w: list[str]) -> None:

@@ -8,8 +8,6 @@ own number) and the NVUE traffic class is the queue (tc_to_queue).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...model import (
     BufferProfile,
     Device,
@@ -26,6 +24,7 @@ from ...model import (
     Trust,
     Watchdog,
 )
+from ...records import record
 from .reader import Conf, EcnConf, PortConf, SchedConf, Val
 
 GLOBAL = "default-global"
@@ -142,7 +141,7 @@ def _traffic_pools(conf: Conf) -> tuple[dict[str, int | None], list[ParseIssue]]
     return pools, issues
 
 
-@dataclass
+@record
 class Layout:
     """The switch's traffic pools as they place switch priorities: each priority's lossy pool, and the priorities a
     lossless pool lists (None: it lists none)."""

@@ -9,16 +9,18 @@ ports are skipped without a word; a QoS line that cannot be read becomes a SYS00
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple, cast
 
 import yaml
 
 from ... import units
 from ...docpos import compose
+from ...lazyre import lazy
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ...platforms import PLATFORMS
+from ...records import record
 from ..base import (
     DEFAULT_HOST_NAMES,
     PROMPT_HOST,
@@ -37,11 +39,11 @@ from . import NVUE_ROOT, PLATFORM
 from .script import Expansion, Line, Tracker, expansions, substitute
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
-SWP = re.compile(r"^swp\d+(s\d+)?$")
-_RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only, what int() reads alike)
-_ONE = re.compile(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
-_BARE = re.compile(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
-_PROMPT = re.compile(rf"^({SHELL_PROMPT.pattern})\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
+SWP = lazy(r"^swp\d+(s\d+)?$")
+_RANGE = lazy(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only, what int() reads alike)
+_ONE = lazy(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
+_BARE = lazy(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
+_PROMPT = lazy(rf"^({SHELL_PROMPT.pattern})\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
 _NVUE_ROOT = frozenset(NVUE_ROOT)
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
 # switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
@@ -63,7 +65,7 @@ _PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool")
 _SMALL_PACKETS = "small-packet-probability"
 
 
-@dataclass
+@record
 class EcnConf:
     ecn: Val[bool] | None = None
     kmin: Val[int | None] | None = None  # bytes (a Val of None: a line set it to what is not read)
@@ -74,13 +76,13 @@ class EcnConf:
     kmax_pct: Val[int] | None = None
 
 
-@dataclass
+@record
 class SchedConf:
     mode: Val[str] | None = None  # "strict" | "dwrr"
     weight: Val[int] | None = None  # bw-percent
 
 
-@dataclass
+@record
 class PauseConf:
     """A `qos link-pause` profile (802.3x pause): what it sets, each direction None where it says nothing."""
 
@@ -89,7 +91,7 @@ class PauseConf:
     tx: Val[bool] | None = None
 
 
-@dataclass
+@record
 class RemarkConf:
     """A `qos remark` profile: the rewrite it enables on its ingress ports, the egress SP -> DSCP map of its egress
     ports (the switch reads the first on the port a packet arrives on, the second where it leaves)."""
@@ -98,7 +100,7 @@ class RemarkConf:
     dscp: dict[int, Val[int]] = field(default_factory=dict)  # switch priority -> egress DSCP
 
 
-@dataclass
+@record
 class Breakout:
     """`link breakout`: the port split into ``ports`` ports of ``speed`` Gb/s each (0 ports: disabled)."""
 
@@ -107,7 +109,7 @@ class Breakout:
     source: Source
 
 
-@dataclass
+@record
 class PoolConf:
     """A `qos traffic-pool`: the switch priorities its lines list (None: it lists none, the pool keeps its default
     ones) and its share of the buffer memory."""
@@ -117,7 +119,7 @@ class PoolConf:
     memory_pct: Val[int] | None = None
 
 
-@dataclass
+@record
 class PfcBufferConf:
     """A `qos pfc` profile's buffer (Cumulus Linux QoS guide, "Priority Flow Control"): `port-buffer` the reserved
     buffer space, `xoff-threshold` the fill level at which the switch sends XOFF, `xon-threshold` where it sends XON
@@ -152,7 +154,7 @@ class Tombstones:
         return found
 
 
-@dataclass
+@record
 class PortConf:
     source: Source
     description: Val[str] | None = None
@@ -167,7 +169,7 @@ class PortConf:
     restored: Tombstones = field(default_factory=Tombstones)  # the port's paths `nv unset` put back
 
 
-@dataclass
+@record
 class Conf:
     expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
     hostname: Val[str] | None = None
@@ -236,7 +238,7 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
     return None
 
 
-_NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
+_NESTED = lazy(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 
 
 class Commands(NamedTuple):
@@ -805,7 +807,7 @@ def _not_a_port(conf: Conf, rest: list[str], dropped: list[str]) -> str:
 # `link breakout` modes (NVUE reference, `nv set interface <interface-id> link breakout`): 1x, 2x, 4x, 8x from
 # Cumulus Linux 5.4 (optionally `lanes-per-port N`); 2x50G, 4x25G, ... (ports x speed) before; disabled (the
 # port beside a 4x/8x breakout on some switches); loopback.
-_BREAKOUT = re.compile(r"^([1-8])x(\d+g)?$", re.IGNORECASE)
+_BREAKOUT = lazy(r"^([1-8])x(\d+g)?$", re.IGNORECASE)
 
 
 def _breakout(w: list[str], src: Source) -> Breakout | None:
@@ -1020,7 +1022,7 @@ def _traffic_pool(conf: Conf, name: str, w: list[str], src: Source) -> None:
 # NVUE command reference, QoS: `nv set qos congestion-control <profile-id> traffic-class <qos-tc-id> min-threshold` and
 # `max-threshold` take "the minimum (maximum) buffer threshold in bytes", written as a bare number (`min-threshold
 # 40000`); no unit is documented for the command (nor for `qos pfc` `port-buffer`, `xoff-threshold`, `xon-threshold`).
-_THRESHOLD = re.compile(r"^[0-9]{1,10}$")
+_THRESHOLD = lazy(r"^[0-9]{1,10}$")
 
 
 def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Source) -> None:

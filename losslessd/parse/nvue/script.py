@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from ...lazyre import lazy
+from ...records import record
 from ..base import SHELL_SPACE, heredoc_ends, split_shell
 
 # A shell parameter or command substitution (bash(1), EXPANSION): `$NAME`, `${...}`, `$(...)`, `$1`.
 # (bash(1) special parameters too: $$, $!, $-)
-_DOLLAR = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\([^)]*\)?|[0-9@*#?$!-])")
-_BACKTICK = re.compile(r"`[^`]*`?")  # bash(1), Command Substitution: the old form
+_DOLLAR = lazy(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\([^)]*\)?|[0-9@*#?$!-])")
+_BACKTICK = lazy(r"`[^`]*`?")  # bash(1), Command Substitution: the old form
 # `$NAME` / `${NAME}`: the forms a plain variable is read in (`${NAME:-x}` and the like stay run-time).
-_PLAIN_REF = re.compile(r"^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$")
+_PLAIN_REF = lazy(r"^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Expansion:
     start: int
     end: int
@@ -81,15 +82,15 @@ _ANYTHING = {"source", ".", "eval"}
 _OPENERS = {"if", "for", "while", "until", "select", "case", "{"}
 _CLOSERS = {"fi", "done", "esac", "}"}
 _KEYWORDS = {"then", "do", "else", "elif", "!", "time"}  # a command follows them
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]]*\])?\+?=")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_LIST = re.compile(r"[;&|()<>]")  # bash(1) metacharacters that end a command or redirect it
+_ASSIGNMENT = lazy(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]]*\])?\+?=")
+_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_LIST = lazy(r"[;&|()<>]")  # bash(1) metacharacters that end a command or redirect it
 # The characters of a value that reads as itself where it is put unquoted: no blank (word splitting) and no `*?[`
 # (pathname expansion, bash(1) EXPANSION).
-_SAFE_UNQUOTED = re.compile(r"[^\s*?\[]*")
+_SAFE_UNQUOTED = lazy(r"[^\s*?\[]*")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Line:
     """What a script line does to its variables: the plain literal it assigns at top level (name, value), whether it
     runs inside a function body, whether it may set anything (`source`, `eval`); and the here-documents it opens

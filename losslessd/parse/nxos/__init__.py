@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from ... import capture
+from ...lazyre import lazy
 from ...model import Device, Neighbor, ParseIssue
 from .. import lldp
 from ..base import (
@@ -40,22 +41,22 @@ PLATFORM = "cisco_nxos"
 # configuration, not an excerpt); and QoS lines no other CLI has (EOS also has `class-map type qos`: no sign), the
 # port's among them indented as an interface excerpt prints them (Nexus 9000 QoS guide: `priority-flow-control
 # watch-dog-interval on|off`, `service-policy type queuing output NAME`; EOS and OS10 name neither so).
-_NXOS = re.compile(r"^(!Command: show running-config|!Time: |!RANCID-CONTENT-TYPE: cisco-nx\s*$|boot nxos \S|"
-                   r"system qos\r?$|policy-map type (network-qos|queuing) \S|"
-                   r"[ \t]*priority-flow-control watch-dog-interval |[ \t]*service-policy type queuing (in|out)put \S)",
-                   re.MULTILINE)
-_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
+_NXOS = lazy(r"^(!Command: show running-config|!Time: |!RANCID-CONTENT-TYPE: cisco-nx\s*$|boot nxos \S|"
+             r"system qos\r?$|policy-map type (network-qos|queuing) \S|"
+             r"[ \t]*priority-flow-control watch-dog-interval |[ \t]*service-policy type queuing (in|out)put \S)",
+             re.MULTILINE)
+_RUNNING_CONFIG = lazy(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 # NX-OS takes abbreviated commands (`sh lldp nei det`, `sh port-ch sum`).
-_LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
-_PORT_CHANNELS = re.compile(r"^(?:sh|sho|show)\s+port-ch\w*\s+summ?\w*\s*$")
+_LLDP = lazy(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
+_PORT_CHANNELS = lazy(r"^(?:sh|sho|show)\s+port-ch\w*\s+summ?\w*\s*$")
 # `show interface port-channel 10`, `sh int po10`, `show interface port-channel` (every port-channel).
-_PORT_CHANNEL_IF = re.compile(r"^(?:sh|sho|show)\s+int\w*\s+(?:port-ch\w*|po)(?P<number>\s*\d+)?\s*$", re.IGNORECASE)
+_PORT_CHANNEL_IF = lazy(r"^(?:sh|sho|show)\s+int\w*\s+(?:port-ch\w*|po)(?P<number>\s*\d+)?\s*$", re.IGNORECASE)
 # A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`, `(config-if-range)#`); EOS names its modes otherwise (`config-if-Et1`,
 # `config-cmap-qos-NAME`, `config-pmap-quality-of-service-NAME`, `config-qos-profile-P`).
-_SESSION = re.compile(r"^\S+\(config-(?:(?:cmap|pmap)-(?:qos|nqos|que)|pmap-c-(?:qos|que)|pmap-nqos-c|sys-qos|if-range)"
-                      r"\)", re.M)
+_SESSION = lazy(r"^\S+\(config-(?:(?:cmap|pmap)-(?:qos|nqos|que)|pmap-c-(?:qos|que)|pmap-nqos-c|sys-qos|if-range)"
+                r"\)", re.M)
 
 
 def sniff(inp: Input) -> bool:
@@ -67,14 +68,14 @@ def sniff(inp: Input) -> bool:
 
 # `show version`: "cisco Nexus9000 C93180YC-EX Chassis" / "cisco Nexus3000 C3132Q-40GX Chassis".
 # (`tune` reads the model with it from the `show version` it runs beside the configuration.)
-MODEL = re.compile(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
+MODEL = lazy(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
 
 
 # A network-qos class's pause line as a config, a paste or a session's prompt (`(config-pmap-nqos-c)# pause ...`)
 # writes it: `pause pfc-cos N` in the Nexus 9000's system-defined c-8q-nqN classes (Nexus 9000 NX-OS QoS Configuration
 # Guide, PFC chapter), `pause no-drop` in the Nexus 3000's user classes (Nexus 3000 NX-OS QoS Configuration Guide; the
 # SDN Nexus 3132 RoCE configuration): render.families' n9k and n3k.
-_PAUSE_LINE = re.compile(rf"^(?:{CONFIG_PROMPT_TYPED})?[ \t]*pause (pfc-cos|no-drop)\b", re.MULTILINE)
+_PAUSE_LINE = lazy(rf"^(?:{CONFIG_PROMPT_TYPED})?[ \t]*pause (pfc-cos|no-drop)\b", re.MULTILINE)
 
 
 def pause_family(texts: Iterable[str]) -> str | None:

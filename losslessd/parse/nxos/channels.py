@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy
 from ...model import ParseIssue, Source
 from ..base import PROMPT_ALONE, IssueList, long_interface_name
 
 # `10    Po10(RU)    Eth      LACP      Eth1/49(P)   Eth1/50(P)` (the member list may be empty or `--`).
-_ROW = re.compile(r"^(?P<group>\d+)\s+(?P<channel>Po\d+)\((?P<flags>[A-Za-z]+)\)\s+\S+\s+\S+(?P<members>(?:\s+.*)?)$")
-_MEMBER = re.compile(r"^(?P<port>[A-Za-z][\w/.:-]*)\((?P<flag>[A-Za-z])\)$")
+_ROW = lazy(r"^(?P<group>\d+)\s+(?P<channel>Po\d+)\((?P<flags>[A-Za-z]+)\)\s+\S+\s+\S+(?P<members>(?:\s+.*)?)$")
+_MEMBER = lazy(r"^(?P<port>[A-Za-z][\w/.:-]*)\((?P<flag>[A-Za-z])\)$")
 _FORWARDING = {"P", "p"}  # up in the port-channel; up in delay-lacp mode
-_HEADER = re.compile(r"^\s*Group\s+Port-\s+Type\s+Protocol\s+Member Ports\s*$")
+_HEADER = lazy(r"^\s*Group\s+Port-\s+Type\s+Protocol\s+Member Ports\s*$")
 
 
 def read_summary(text: str, path: str, first_line: int) -> tuple[dict[str, list[str]], list[ParseIssue]]:
@@ -71,9 +72,9 @@ def read_summary(text: str, path: str, first_line: int) -> tuple[dict[str, list[
     return members, issues
 
 
-_IF_HEADER = re.compile(r"^port-channel(?P<number>\d+) is (?P<state>up|down)\b", re.IGNORECASE)
-_IF_MEMBERS = re.compile(r"^\s+Members in this channel\s*:\s*(?P<ports>.*?)\s*$", re.IGNORECASE)
-_IF_PORT = re.compile(r"^[A-Za-z][\w/.:-]*$")
+_IF_HEADER = lazy(r"^port-channel(?P<number>\d+) is (?P<state>up|down)\b", re.IGNORECASE)
+_IF_MEMBERS = lazy(r"^\s+Members in this channel\s*:\s*(?P<ports>.*?)\s*$", re.IGNORECASE)
+_IF_PORT = lazy(r"^[A-Za-z][\w/.:-]*$")
 
 
 def read_interfaces(text: str, path: str, first_line: int,

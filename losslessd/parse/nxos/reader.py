@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ... import units
+from ...lazyre import lazy
 from ...model import ParseIssue, Source
+from ...records import record
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     COMMENT,
@@ -43,33 +45,33 @@ from . import PLATFORM
 
 # `interface Ethernet1/1`, also `interface ethernet 1/1` / `interface Eth1/1` as snippets and design guides write it:
 # NX-OS stores Ethernet1/1.
-_ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE | re.ASCII)
+_ETHERNET_SPELLED = lazy(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE | re.ASCII)
 # An `interface` line that names an NX-OS Ethernet port (slot/port, in any spelling) whether or not its range can be
 # read; a name without a slot (`Ethernet0`, another platform's) is none of this switch's ports.
-_ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE | re.ASCII)
-_PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE | re.ASCII)
+_ETHERNET_WORD = lazy(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE | re.ASCII)
+_PORT_CHANNEL = lazy(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE | re.ASCII)
 # Top-level words of an NX-OS config; a file with none of them is not one.
-_NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
-                        r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
-                        r"ntp|snmp-server|line|boot)(\s|$))")
+_NXOS_LINE = lazy(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
+                  r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
+                  r"ntp|snmp-server|line|boot)(\s|$))")
 # Nexus 9000 QoS configuration guide, queuing chapter: system-defined egress queuing classes
 # c-out-8q-q0..q7 / c-out-8q-q-default (8 queues) and c-out-q1..q3 / c-out-q-default (4 queues), and ingress
 # classes c-in-q1..q3 / c-in-8q-qN, match qos-group N -> queue N; the default class is queue 0.
-_QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q([0-7]|-default)$")
+_QUEUE_CLASS = lazy(r"^c-(?:out|in)-(?:8q-)?q([0-7]|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
-_NQ_CLASS = re.compile(r"^c-(?:8q-)?nq([0-7]|-default)$")
+_NQ_CLASS = lazy(r"^c-(?:8q-)?nq([0-7]|-default)$")
 # `no service-policy type KIND DIRECTION [NAME]` on an interface: the InterfaceConf attribute it detaches.
 _DETACHED = {("qos", "input"): "qos_policy", ("queuing", "output"): "queuing_policy",
              ("queuing", "input"): "queuing_in_policy", ("qos", "output"): ""}
-_NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
+_NUMBER = lazy(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
 # The line NX-OS prints after every interface (see _Reader.cut_reason), and the header naming the command printed.
-_LINE_VTY = re.compile(r"^line vty[ \t]*\r?$", re.M)
-_COMMAND_HEADER = re.compile(r"^!Command: show running-config([^|\n]*)", re.M)
+_LINE_VTY = lazy(r"^line vty[ \t]*\r?$", re.M)
+_COMMAND_HEADER = lazy(r"^!Command: show running-config([^|\n]*)", re.M)
 # The header lines NX-OS prints atop `show running-config` (`!Time: ...`, `!Running configuration last done at: ...`).
-_RUNNING_HEADER = re.compile(r"^!(Time|Running configuration last done at): ", re.M)
+_RUNNING_HEADER = lazy(r"^!(Time|Running configuration last done at): ", re.M)
 
 
-@dataclass
+@record
 class QosClass:
     """A `class-map type qos`: the DSCP and CoS values it matches; `other` when it also matches on something
     losslessd does not evaluate (an ACL, IP precedence, a protocol)."""
@@ -81,7 +83,7 @@ class QosClass:
     match_all: bool = True  # NX-OS class-maps are match-all unless written match-any
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RawEcn:
     """`random-detect minimum-threshold X UNIT maximum-threshold Y UNIT [drop-probability P] [weight W] [ecn]`."""
 
@@ -93,7 +95,7 @@ class RawEcn:
     dropping: bool = True  # WRED or AFD selects packets before the queue is full; False: `congestion-control tail-drop`
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RawPause:
     """`pause buffer-size B pause-threshold X resume-threshold Y` (bytes): the ingress buffer of a no-drop class, the
     fill level that sends XOFF, and the one that sends XON."""
@@ -103,7 +105,7 @@ class RawPause:
     resume_bytes: int
 
 
-@dataclass
+@record
 class QueueConf:
     source: Source
     strict: Val | None = None  # `priority [level N]`, value the line's words (`priority level 1`)
@@ -131,7 +133,7 @@ def both_lines(queue: QueueConf) -> str:
 POLICY_UNREAD = ""
 
 
-@dataclass
+@record
 class NqClass:
     """A class in a network-qos policy: `pause pfc-cos N` (Nexus 9000) or `pause no-drop [pfc-cos N]` (Nexus
     3000/5000) makes its qos-group no-drop."""
@@ -144,7 +146,7 @@ class NqClass:
     pause_unread: Source | None = None  # a `pause` line not read (a SYS002 names it): whether it pauses is unknown
 
 
-@dataclass
+@record
 class InterfaceConf:
     source: Source
     description: str | None = None
@@ -170,7 +172,7 @@ class InterfaceConf:
     switchport: SwitchportConf = field(default_factory=SwitchportConf)  # its mode and VLAN lines
 
 
-@dataclass
+@record
 class PortProfile:
     """`port-profile [type ethernet|port-channel] NAME`: interface commands ports inherit once `state enabled`."""
 
@@ -178,7 +180,7 @@ class PortProfile:
     enabled: bool = False
 
 
-@dataclass
+@record
 class NxosConfig:
     hostname: str | None = None
     host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)

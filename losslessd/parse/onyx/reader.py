@@ -9,10 +9,12 @@ read becomes a SYS002 issue and everything else is still read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ... import units
+from ...lazyre import lazy
 from ...model import ParseIssue, Source
+from ...records import record
 from ..base import (
     Input,
     IssueList,
@@ -39,13 +41,13 @@ from ..clitext import (
 from . import PLATFORM
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
-_HOST_HEADER = re.compile(r"^## Hostname: (\S+)[ \t]*\r?$", re.M)
+_HOST_HEADER = lazy(r"^## Hostname: (\S+)[ \t]*\r?$", re.M)
 # Onyx User Manual, Ethernet Interface Commands: `interface ethernet <slot>/<port>[/<subport>][-<slot>/<port>
 # [/<subport>]]` (a subport where the port is split); the range form since 3.2.1100.
-_PORT = re.compile(r"^(\d{1,2})/(\d{1,3})(?:/(\d{1,2}))?$", re.ASCII)
+_PORT = lazy(r"^(\d{1,2})/(\d{1,3})(?:/(\d{1,2}))?$", re.ASCII)
 # Lines of an Onyx running-config; a file with none of them is not one.
-_ONYX_LINE = re.compile(r"^[ \t]*(##|no cli default prefix-modes|interface ethernet \d|dcb priority-flow-control|"
-                        r"roce\b|traffic pool |hostname )")
+_ONYX_LINE = lazy(r"^[ \t]*(##|no cli default prefix-modes|interface ethernet \d|dcb priority-flow-control|"
+                  r"roce\b|traffic pool |hostname )")
 # _ONYX_LINE's lines in words, for the error on a file without any.
 _ONYX_LINES = ("`##`, `interface ethernet`, `dcb priority-flow-control`, `roce`, `traffic pool`, `hostname` or `no cli "
                "default prefix-modes enable`")
@@ -57,11 +59,11 @@ POOL_TYPES = ("lossless", "lossy", "lossy-mc")
 # Interface words that are not QoS (addresses, VLANs, LAGs, LLDP, FEC, ...): skipped without a word. Any other word
 # starting one of _QOS_WORDS is a QoS command losslessd does not read: a SYS002 on its line.
 _QOS_WORDS = ("dcb", "qos", "traffic-class", "ingress-buffer", "egress-buffer", "pfc-wd", "buffer", "ecn")
-_PORT_CHANNEL = re.compile(r"^interface (port-channel|mlag-port-channel) \S+ (.*)$")
+_PORT_CHANNEL = lazy(r"^interface (port-channel|mlag-port-channel) \S+ (.*)$")
 _OUTSIDE = ("an interface command outside an `interface ethernet` line (a config typed in prefix mode?); give the "
             "running-config as `show running-config` prints it")
 # A speed as Onyx writes it (`speed 100G force`, `speed 25G`, `speed 1G`).
-_SPEED = re.compile(r"^([0-9]{1,4}(?:\.[0-9])?)G$", re.ASCII)
+_SPEED = lazy(r"^([0-9]{1,4}(?:\.[0-9])?)G$", re.ASCII)
 # ECN thresholds: absolute ones in KB (mellanox.onyx collection, onyx_traffic_class: "minimum-threshold value (in
 # KBs)"; the Onyx manual's `show roce` prints the RoCE mode's as Min 150, Max 1500), at most 9 digits (a terabyte);
 # relative ones in percent of the queue's buffer (the collection's threshold_mode `relative`; unverified).
@@ -95,7 +97,7 @@ def _unread_settings(words: list[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EcnConf:
     """`traffic-class N congestion-control ecn|red|both minimum-absolute X maximum-absolute Y` (or -relative)."""
 
@@ -105,7 +107,7 @@ class EcnConf:
     kmax: int
 
 
-@dataclass
+@record
 class PortConf:
     source: Source
     description: str | None = None
@@ -129,14 +131,14 @@ class PortConf:
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
 
 
-@dataclass
+@record
 class Pool:
     source: Source
     type: Val | None = None
     sps: dict[int, Source] = field(default_factory=dict)  # switch priority -> the `map switch-priority` line
 
 
-@dataclass
+@record
 class RoceShown:
     """What a capture's `show roce` says RoCE mode applies (Onyx User Manual, RoCE Commands, `show roce`: "RoCE
     mode", "Port trust mode", "PFC" with a "switch-priority N: enabled" line per priority, and the "RoCE used TCs"
@@ -149,7 +151,7 @@ class RoceShown:
     ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", percent)
 
 
-@dataclass
+@record
 class OnyxConfig:
     hostname: Val | None = None
     host_names: dict[str | None, tuple[str, int | None]] = field(default_factory=dict)  # (base.host_name)
@@ -186,13 +188,13 @@ def read(inputs: list[Input]) -> OnyxConfig:
 # after the command that entered it, `switch (config interface ethernet 1/1) #`; a system in an MLAG or HA group shows
 # its state in brackets, `sw-spine01 [rocket-mlag-domain: master] (config) #`).
 # (Bounded: a host name of up to 128 characters, a bracket of up to 128, a mode name of up to 256.)
-SESSION_PROMPT = re.compile(r"^[ \t]*(?:(?P<host>[^\s(\[]{1,128})[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?"
-                            r"\(config(?: ([^)\n]{1,256}))?\)[ \t]*#[ \t]?(.*)$")
+SESSION_PROMPT = lazy(r"^[ \t]*(?:(?P<host>[^\s(\[]{1,128})[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?"
+                      r"\(config(?: ([^)\n]{1,256}))?\)[ \t]*#[ \t]?(.*)$")
 
 
 # What only a running-config prints at the margin (Onyx User Manual, `show running-config`: its `## Running database`
 # banner, then `hostname`, `interface ethernet 1/1 ...` lines): text holding one is no session.
-_RUNNING_CONFIG = re.compile(r'^(?:## (?:Running|Active saved) database "|hostname \S|interface ethernet \d)', re.M)
+_RUNNING_CONFIG = lazy(r'^(?:## (?:Running|Active saved) database "|hostname \S|interface ethernet \d)', re.M)
 
 
 def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -> str | None:
@@ -235,13 +237,13 @@ def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -
     return "\n".join(out) if typed else None
 
 
-_SHOWN_MODE = re.compile(r"^[ \t]*RoCE mode[ \t]*:[ \t]*(\S+)", re.M)
-_SHOWN_TRUST = re.compile(r"^[ \t]*Port trust mode[ \t]*:[ \t]*(\S+)", re.M)
-_SHOWN_PFC = re.compile(r"^[ \t]*PFC[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
-_SHOWN_SP = re.compile(r"^[ \t]*switch-priority ([0-7])[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
+_SHOWN_MODE = lazy(r"^[ \t]*RoCE mode[ \t]*:[ \t]*(\S+)", re.M)
+_SHOWN_TRUST = lazy(r"^[ \t]*Port trust mode[ \t]*:[ \t]*(\S+)", re.M)
+_SHOWN_PFC = lazy(r"^[ \t]*PFC[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
+_SHOWN_SP = lazy(r"^[ \t]*switch-priority ([0-7])[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
 # A "RoCE used TCs" row: switch priority, traffic class, application, ETS (`3 3 RoCE WRR 50%`, `6 6 CNP Strict`).
-_SHOWN_TC = re.compile(r"^[ \t]*([0-7])[ \t]+([0-7])[ \t]+\S+[ \t]+(?:WRR[ \t]+([0-9]{1,3})%|(Strict))[ \t]*$",
-                       re.M | re.I)
+_SHOWN_TC = lazy(r"^[ \t]*([0-7])[ \t]+([0-7])[ \t]+\S+[ \t]+(?:WRR[ \t]+([0-9]{1,3})%|(Strict))[ \t]*$",
+                 re.M | re.I)
 
 
 def read_show_roce(text: str, path: str, first: int) -> RoceShown | None:
@@ -290,7 +292,7 @@ def port_names(text: str) -> list[str]:
 # indented below it: the form of a running-config printed with prefix modes on (Onyx User Manual, "CLI prefix modes":
 # a mode's prefix, `interface ethernet 1/1`, written once, the commands of that mode after it), where the flat form
 # repeats the prefix on every line (`interface ethernet 1/1 mtu 9216 force`). Each such line is read as the flat line.
-_BLOCK = re.compile(r"^interface (?:ethernet \S+|port-channel \S+|mlag-port-channel \S+)$")
+_BLOCK = lazy(r"^interface (?:ethernet \S+|port-channel \S+|mlag-port-channel \S+)$")
 
 
 # Onyx takes a command's words abbreviated: `int eth 1/1-1/36` typed at `(config) #` enters `(config interface

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy
 from ...model import IbCreditLoops, Source
 
-_ANALYZING = re.compile(r"Analyzing Fabric for Credit Loops\s+(\d{1,9})\s+SLs,\s+(\d{1,9})\s+VLs used", re.I | re.ASCII)
-_CLEAN = re.compile(r"\bno credit loops found\b", re.I)
-_LOOP = re.compile(r"^\s*(Found credit loop on:|-\s*BT credit loop through:)|^-E-.*credit loop", re.I)
+_ANALYZING = lazy(r"Analyzing Fabric for Credit Loops\s+(\d{1,9})\s+SLs,\s+(\d{1,9})\s+VLs used", re.I | re.ASCII)
+_CLEAN = lazy(r"\bno credit loops found\b", re.I)
+_LOOP = lazy(r"^\s*(Found credit loop on:|-\s*BT credit loop through:)|^-E-.*credit loop", re.I)
 EVIDENCE_LINES = 20  # a loop report can list thousands of ports; the first ones show the cycle
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy
 from ...model import IbPartition, ParseIssue, Source
 from ..base import IssueList, LineAt
 from .options import c_number
 
 # Port specifiers (man opensm: PortGUID[=full|limited], or the keywords ALL, ALL_CAS, ALL_SWITCHES,
 # ALL_ROUTERS, SELF); multicast group lines (mgid=...) are not members.
-_MEMBER = re.compile(r"^(ALL|ALL_CAS|ALL_SWITCHES|ALL_ROUTERS|SELF|0[xX][0-9a-fA-F]+|[0-9]+)(\s*=\s*\w+)?$")
+_MEMBER = lazy(r"^(ALL|ALL_CAS|ALL_SWITCHES|ALL_ROUTERS|SELF|0[xX][0-9a-fA-F]+|[0-9]+)(\s*=\s*\w+)?$")
 
 
 def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:

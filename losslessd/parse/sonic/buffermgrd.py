@@ -30,8 +30,7 @@ sonic-swss cfgmgr/buffermgr.cpp (e6b0c5b5d2ab), BufferMgr::doSpeedUpdateTask and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...records import record
 from ...skutables import PgRow, SkuTable
 from .converter import StoulOutOfRange, to_uint
 
@@ -64,7 +63,7 @@ def pfc_pgs(pfc_enable: str | None) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Binding:
     """What buffermgrd does to one port: ``kind`` "rebind" (``profile`` on the ``keys``' PGs), "none" (the config's
     PGs run as written, and buffermgrd makes none), "down" (an admin-down port of a Mellanox or Barefoot switch: the
