@@ -107,7 +107,11 @@ def test_avd_global_watchdog_defaults(avd_text):
     wd = parse(with_port(avd_text, "priority-flow-control pause watchdog")).ports["Ethernet99"].watchdog
     assert (wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms) == (50, 1220, 10001)
     assert (wd.action, wd.action_raw) == ("forward", "no-drop")  # EOS no-drop: keep forwarding, ignore pauses
-    assert parse(avd_text).ports["Ethernet1"].watchdog.enabled is False
+    # No watchdog line on the port: the switch is on by default (`show running-config all` prints the positive line
+    # on every port), so the global timeout starts it, as on a port with the line. Before: off (a false WDG001).
+    plain = parse(avd_text).ports["Ethernet1"].watchdog
+    assert (plain.enabled, plain.detection_time_ms, plain.action_raw) == (True, 50, "no-drop")
+    assert plain.source.line == line_of(avd_text, "priority-flow-control pause watchdog default timeout 0.05")
 
 
 def test_avd_maps_merge_over_eos_defaults(avd_text):
@@ -182,7 +186,8 @@ def test_roce_leaf():
     assert device.ports["Ethernet2/1"].admin_up is False
     assert device.ports["Ethernet33/1"].speed_gbps == 800  # speed forced 800gfull
     unused = device.ports["Ethernet65"]
-    assert not unused.qos_configured and unused.pfc_enabled == [] and unused.watchdog.enabled is False
+    # the global timeout starts the watchdog on every port (its switch is on by default); PFC off, it guards nothing
+    assert not unused.qos_configured and unused.pfc_enabled == [] and unused.watchdog.enabled is True
 
 
 def test_mixed_units():
@@ -1084,8 +1089,8 @@ def test_abbreviated_interface_commands_are_read_as_the_commands_they_abbreviate
     device = eos.parse([Input("leaf-4.txt", ABBREVIATED_INTERFACE[form])], "leaf-4")
     assert device.issues == []
     port = device.ports["Ethernet5"]
-    assert (port.trust, port.pfc_enabled, port.watchdog.enabled, port.description) == (Trust.dscp, [3], True,
-                                                                                         "RoCE  host")
+    assert (port.trust, port.pfc_enabled, port.description) == (Trust.dscp, [3], "RoCE  host")
+    assert port.watchdog.source.line == 5 + (form == "indented")  # `prio pa wat` read (no timeout set: off)
     assert port.trust_source.line == 2 + (form == "indented")  # `qo tr d`, after `hostname` there
     queue = port.queues[3]
     assert (queue.scheduler.type, queue.scheduler.weight, queue.ecn.min_threshold_bytes) == (SchedulerType.wrr, 40,
@@ -1490,7 +1495,9 @@ def test_a_watchdog_line_not_read_leaves_the_watchdog_unknown(tmp_path):
     watchdog off (WDG001 error "PFC watchdog is off"): a watchdog line not read may be the one that starts it. Now the
     watchdog is unknown (WDG001 info), on the port alone, as a PFC line not read leaves the port's PFC unknown."""
     bad = "priority-flow-control watchdog action errdisable"
-    text = "\n".join(["hostname sw1", "interface Ethernet1", "   qos trust dscp", "   priority-flow-control on",
+    # the global timeout: Arista's AI fabric guide's example value, 0.20 s
+    text = "\n".join(["hostname sw1", "priority-flow-control pause watchdog default timeout 0.20",
+                      "interface Ethernet1", "   qos trust dscp", "   priority-flow-control on",
                       "   priority-flow-control priority 3 no-drop", f"   {bad}",
                       "interface Ethernet2", "   qos trust dscp", "   priority-flow-control on",
                       "   priority-flow-control priority 3 no-drop",
@@ -1501,7 +1508,7 @@ def test_a_watchdog_line_not_read_leaves_the_watchdog_unknown(tmp_path):
     first, second, third = (device.ports[f"Ethernet{n}"] for n in (1, 2, 3))
     assert first.watchdog.enabled is None and first.watchdog.source.line == line_of(text, bad)
     assert second.watchdog.enabled is None  # an action EOS does not name: the line is not read
-    assert first.pfc_enabled == [3] and third.watchdog.enabled is False
+    assert first.pfc_enabled == [3] and third.watchdog.enabled is True  # no watchdog line: on, by the global timeout
     (tmp_path / "sw1.cfg").write_text(text, encoding="utf-8")
     wdg = [f for f in lint([tmp_path / "sw1.cfg"], "roce-dscp26").findings if f.code == "WDG001"]
     assert {f.severity.value for f in wdg if f.port == "Ethernet1"} == {"info"}
@@ -1557,8 +1564,8 @@ def test_a_global_watchdog_line_of_no_eos_form_is_refused_and_changes_no_port():
     assert set(issues) == {2, 3}
     assert all("the switch refuses this line" in m and "default timeout|recovery-time|polling-interval SECONDS" in m
                for m in issues.values())
-    watchdog = device.ports["Ethernet1"].watchdog
-    assert watchdog.enabled is True and watchdog.detection_time_ms != 200
+    watchdog = device.ports["Ethernet1"].watchdog  # the refused lines set no timeout: the watchdog watches nothing
+    assert watchdog.enabled is False and watchdog.detection_time_ms is None
 
 
 def test_a_qos_class_on_cos_is_not_called_an_acl_class():
@@ -1569,3 +1576,90 @@ def test_a_qos_class_on_cos_is_not_called_an_acl_class():
     assert (issue.code, issue.source.line) == ("SYS002", line_of(text, "class BULK-ACL"))
     assert "on an ACL" not in issue.message and "matched on something other than DSCP (an ACL, CoS, a VLAN)" in (
         issue.message)
+
+
+# EOS ports of our own, written from what `show running-config all` prints (batfish's arista_interface_show_run_all*
+# captures, EOS 4.19.1F, 4.21.7M, 4.22.3M: `priority-flow-control pause watchdog` on every port, PFC off too) and the
+# watchdog forms AVD eos_cli_config_gen writes (global `default timeout|recovery-time`, `action`; a qos profile's
+# `priority-flow-control pause watchdog`, `no` form, `port timer`). Timer values: Arista's AI fabric guide's example.
+_WATCHDOG_PORTS = """hostname leaf-7
+qos profile ROCE
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+qos profile ROCE-NO-WD
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   no priority-flow-control pause watchdog
+{global_lines}interface Ethernet1
+   description no watchdog line
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+interface Ethernet2
+   description the watchdog turned off on the port
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   no priority-flow-control pause watchdog
+interface Ethernet3
+   description a profile without watchdog lines
+   qos trust dscp
+   service-profile ROCE
+interface Ethernet4
+   description a profile that turns it off
+   qos trust dscp
+   service-profile ROCE-NO-WD
+interface Ethernet5
+   description the port turns back on what its profile turns off
+   qos trust dscp
+   service-profile ROCE-NO-WD
+   priority-flow-control pause watchdog
+interface Ethernet6
+   description the watchdog line, as show running-config all prints it
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   priority-flow-control pause watchdog
+interface Ethernet7
+   description port timers only
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   priority-flow-control pause watchdog port timer timeout 0.20 polling-interval 0.10 recovery-time 0.20
+"""
+_GLOBAL_TIMEOUT = ("priority-flow-control pause watchdog default timeout 0.20\n"
+                   "priority-flow-control pause watchdog default recovery-time 0.20\n"
+                   "priority-flow-control pause watchdog action drop\n")
+
+
+def test_the_watchdog_is_on_by_default_on_each_port_and_the_global_timeout_starts_it(tmp_path):
+    """`show running-config all` prints `priority-flow-control pause watchdog` on every port nobody configured (PFC off
+    too): EOS's per-port switch is on by default, and the global `... default timeout` is what the ports watch with.
+    Before: a port without the line read as watchdog off, so a switch started by the global timeout alone (AVD's
+    global `priority_flow_control.watchdog`, Arista's AI fabric guide) had a false WDG001 error on every port, while
+    the same port with the default line read on even with no timeout anywhere. Now a port without the line is as one
+    with it: on with a timeout (global, or its own `port timer`), off where a `no` line of the port or its profile
+    says so, and off where no timeout is set (Arista's documents start it with a timeout and name no built-in one)."""
+    text = _WATCHDOG_PORTS.format(global_lines=_GLOBAL_TIMEOUT)
+    ports = parse(text).ports
+    state = {n: ports[f"Ethernet{n}"].watchdog.enabled for n in range(1, 8)}
+    assert state == {1: True, 2: False, 3: True, 4: False, 5: True, 6: True, 7: True}
+    first = ports["Ethernet1"].watchdog
+    assert (first.detection_time_ms, first.restoration_time_ms, first.action_raw) == (200, 200, "drop")
+    assert first.source.line == line_of(text, "priority-flow-control pause watchdog default timeout 0.20")
+    assert ports["Ethernet4"].watchdog.source.line == line_of(text, "no priority-flow-control pause watchdog",
+                                                              after="qos profile ROCE-NO-WD")
+
+    bare = _WATCHDOG_PORTS.format(global_lines="")
+    ports = parse(bare).ports
+    state = {n: ports[f"Ethernet{n}"].watchdog.enabled for n in range(1, 8)}
+    assert state == {1: False, 2: False, 3: False, 4: False, 5: False, 6: False, 7: True}
+    assert ports["Ethernet7"].watchdog.detection_time_ms == 200  # the port's own timeout
+
+    wdg = {}
+    for name, body in (("timeout", text), ("bare", bare)):
+        (tmp_path / f"{name}.cfg").write_text(body, encoding="utf-8")
+        found = lint([tmp_path / f"{name}.cfg"], "roce-dscp26").findings
+        wdg[name] = {(f.port, f.severity.value) for f in found if f.code == "WDG001"}
+    assert wdg == {"timeout": {("Ethernet2", "error"), ("Ethernet4", "error")},
+                   "bare": {(f"Ethernet{n}", "error") for n in range(1, 7)}}

@@ -10,8 +10,11 @@ from losslessd import api
 from losslessd.errors import InputError
 from losslessd.policy import load_policy
 
+# The global watchdog timeout starts the watchdog on the port (its switch is on by default): 0.20 s, Arista's AI fabric
+# guide's example value.
 EOS = """hostname leaf1
 qos map dscp 26 to traffic-class 3
+priority-flow-control pause watchdog default timeout 0.20
 interface Ethernet1
    no switchport
    qos trust dscp

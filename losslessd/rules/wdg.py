@@ -17,8 +17,9 @@ from .common import numbers, queues_text
 _START = {
     # sonic-utilities pfcwd/main.py: `pfcwd start [--action A] [--restoration-time MS] PORTS... DETECTION_MS`
     "sonic": "`pfcwd start --action <action> <ports> <detection-ms>`",
-    # EOS User Manual, "DCBX and Flow Control": `priority-flow-control pause watchdog` in interface mode
-    "arista_eos": "the interface's `priority-flow-control pause watchdog`",
+    # EOS: the global timeout starts it on each port whose default-on switch no `no` line turns off (parse/eos/build.py)
+    "arista_eos": "the global `priority-flow-control pause watchdog default timeout <seconds>`, and no "
+                  "`no priority-flow-control pause watchdog` on the interface or its qos profile",
     # Nexus 9000 NX-OS QoS Configuration Guide, "Configuring a Priority Flow Control Watchdog Interval"
     "cisco_nxos": "the interface's `priority-flow-control watch-dog-interval on`",
     # Junos CoS guide, "PFC Watchdog": `set class-of-service congestion-notification-profile NAME pfc-watchdog`
@@ -53,15 +54,18 @@ class PfcWatchdogDisabled(_WdgRule):
     drops or forwards its traffic, so the storm stays on one link.
 
     ## Failing example
-    SONiC port with `pfc_enable: "3,4"` and no `PFC_WD|Ethernet0` entry, or EOS without
-    `priority-flow-control pause watchdog`: `PFC watchdog is off; lossless priority 3 is unguarded`.
+    SONiC port with `pfc_enable: "3,4"` and no `PFC_WD|Ethernet0` entry, or EOS with no watchdog
+    timeout (global `priority-flow-control pause watchdog default timeout`, or the port's `port timer`)
+    or with `no priority-flow-control pause watchdog` on the port: `PFC watchdog is off; lossless
+    priority 3 is unguarded`.
 
     ## Passing example
     `PFC_WD|Ethernet0: {action: drop, detection_time: 200, restoration_time: 200}`.
 
     ## Fix
     Start the watchdog on the port (SONiC `pfcwd start --action drop Ethernet0 200
-    --restoration-time 200`, or `pfcwd start_default`; EOS `priority-flow-control pause
+    --restoration-time 200`, or `pfcwd start_default`; EOS `priority-flow-control pause watchdog
+    default timeout <seconds>`, which starts it on every port without `no priority-flow-control pause
     watchdog`), covering every lossless priority (SONiC: list it in the port's `pfcwd_sw_enable`,
     which `pfcwd start` leaves as it is).
     """
@@ -124,7 +128,7 @@ class PfcWatchdogTimers(_WdgRule):
 
     ## Passing example
     `detection_time: 200`, `restoration_time: 200`, `action: drop` (SONiC's defaults); EOS
-    `priority-flow-control pause watchdog` with its default errdisable action.
+    `priority-flow-control pause watchdog default timeout <seconds>` with its default errdisable action.
 
     ## Fix
     Set the timers and action inside the policy's ranges (SONiC `pfcwd start --action drop

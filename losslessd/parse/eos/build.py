@@ -330,13 +330,20 @@ def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     if unread is not None:  # a watchdog line of the port or its profile was not read (a SYS002 says why): unknown
         port.watchdog = Watchdog(enabled=None, source=unread)
         return
-    enabled = _last(layers, "watchdog")
-    if enabled is None or not enabled.value:  # off unless `priority-flow-control pause watchdog`
-        port.watchdog = Watchdog(enabled=False, source=enabled.source if enabled else None)
+    # The port's switch is on unless `no priority-flow-control pause watchdog`: `show running-config all` prints the
+    # positive line on every port nobody configured, PFC off too (batfish arista_interface_show_run_all*, EOS 4.19.1F,
+    # 4.21.7M, 4.22.3M), so a port without the line is as one with it.
+    switch = _last(layers, "watchdog")
+    if switch is not None and not switch.value:
+        port.watchdog = Watchdog(enabled=False, source=switch.source)
         return
     timers = dict(cfg.wd_timers)
     for layer in layers:
         timers.update(layer.wd_timers)
+    timeout = timers.get("timeout")
+    if timeout is None:  # Arista's documents start it with a timeout and name no built-in one: it watches nothing
+        port.watchdog = Watchdog(enabled=False, source=switch.source if switch else None)
+        return
     action = _last(layers, "wd_action") or cfg.wd_action
     word = action.value if action else DEFAULT_WATCHDOG_ACTION
 
@@ -345,7 +352,7 @@ def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
 
     port.watchdog = Watchdog(enabled=True, detection_time_ms=timer("timeout"),
                              restoration_time_ms=timer("recovery-time"), polling_interval_ms=timer("polling-interval"),
-                             action=WATCHDOG_ACTION_WORDS[word], action_raw=word, source=enabled.source)
+                             action=WATCHDOG_ACTION_WORDS[word], action_raw=word, source=(switch or timeout).source)
 
 
 def _queues(layers: list[QosConf], port: Port) -> None:
