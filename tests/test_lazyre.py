@@ -4,7 +4,9 @@ first uses it)."""
 
 from __future__ import annotations
 
+import ast
 import importlib
+import inspect
 import pkgutil
 import re
 
@@ -60,3 +62,44 @@ def test_every_lazy_pattern_of_losslessd_compiles():
     assert {name.split(".")[1] for name, _, _ in found} >= {"parse", "tune", "monitor", "daemon", "render", "paths"}
     for module, name, value in found:
         assert isinstance(value.search.__self__, re.Pattern), f"{module}.{name}"
+
+
+# What a lazy pattern cannot stand in for (lazy's docstring): re's module functions and isinstance take only a str or
+# a compiled pattern, and a use at import time would compile it then. Such a use shows only on the input whose path
+# reaches it (an internal error there), so the sources are read for it.
+_RE_FUNCTIONS = frozenset({"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer",
+                           "escape"})
+
+
+def _misused(module, lazy_names: set[str]) -> list[str]:
+    """The lines of ``module`` that pass one of ``lazy_names`` to re or isinstance, or use one at import."""
+    tree = ast.parse(inspect.getsource(module))
+    out = []
+
+    def visit(node, in_function: bool) -> None:
+        inside = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        if isinstance(node, ast.Call):
+            func = node.func
+            to_re = (isinstance(func, ast.Attribute) and func.attr in _RE_FUNCTIONS
+                     and isinstance(func.value, ast.Name) and func.value.id == "re")
+            checks_type = isinstance(func, ast.Name) and func.id in ("isinstance", "issubclass")
+            for arg in node.args if to_re or checks_type else ():
+                if isinstance(arg, ast.Name) and arg.id in lazy_names:
+                    out.append(f"{module.__name__}:{node.lineno}: {ast.unparse(node)}")
+        if (not inside and isinstance(node, ast.Attribute) and node.attr != "pattern"
+                and isinstance(node.value, ast.Name) and node.value.id in lazy_names):
+            out.append(f"{module.__name__}:{node.lineno}: {ast.unparse(node)} at import")
+        for child in ast.iter_child_nodes(node):
+            visit(child, inside)
+
+    visit(tree, False)
+    return out
+
+
+def test_no_lazy_pattern_is_given_to_re_or_isinstance_or_used_at_import():
+    misused = []
+    for module in _modules():
+        names = {name for name, value in vars(module).items() if isinstance(value, _Lazy)}
+        if names:
+            misused += _misused(module, names)
+    assert not misused, "\n".join(misused)
