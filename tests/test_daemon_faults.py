@@ -160,7 +160,10 @@ def test_rm_of_the_history_files_leaves_a_second_daemon_refused_and_the_first_wr
             if not (first.folder / "history.db").exists():
                 return 0
             with sqlite3.connect(first.folder / "history.db") as db:
-                return db.execute("SELECT count(*) FROM coverage").fetchone()[0]
+                try:
+                    return db.execute("SELECT count(*) FROM coverage").fetchone()[0]
+                except sqlite3.OperationalError:  # (the file made, its tables not yet: the writer is at it)
+                    return 0
 
         wait_for(rows, "the first daemon's rows in the new file at the path")
     finally:
