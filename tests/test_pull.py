@@ -174,6 +174,22 @@ def test_silent_device_times_out_once(tmp_path):
     assert (leaf.code, leaf.attempts) == ("SYS013", 1) and "did not finish within 1 s" in leaf.message
 
 
+def test_a_session_failure_at_its_deadline_is_the_timeout(tmp_path):
+    """netmiko's connect/banner/auth timeouts are --timeout long, started after the session's timer: a silent
+    device's paramiko error ("No existing session") could beat the timer's abort by a thread switch and read as a
+    failed session (SYS010, retried: the test above once saw 2 attempts) instead of the timeout (SYS013)."""
+    import paramiko
+
+    from losslessd.collect.ssh import Session
+
+    inv = _inventory(tmp_path, {"leaf1": {"hostname": "127.0.0.1", "port": _free_port(), "platform": "sonic"}})
+    session = Session(inv.hosts["leaf1"], known_hosts=None, timeout=1)
+    exc = paramiko.SSHException("No existing session")
+    late, early = session._classify(exc, time.monotonic() - 0.001), session._classify(exc, time.monotonic() + 60)
+    assert (late.code, late.retry) == ("SYS013", False) and "did not finish within 1 s" in late.message
+    assert (early.code, early.retry) == ("SYS010", True)
+
+
 def test_out_must_be_new_or_empty(tmp_path):
     (tmp_path / "old").mkdir()
     (tmp_path / "old" / "leaf1.capture").write_text("x")

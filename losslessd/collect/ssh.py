@@ -415,7 +415,7 @@ class Session(Guard):
         except CollectError as exc:
             raise self.flood_error() if self.flooded else exc from None
         except Exception as exc:  # noqa: BLE001 - every failure of one device is a finding, not a crash
-            error = self._classify(exc)
+            error = self._classify(exc, deadline)
             error.message = self.mask(error.message)[0]  # netmiko's messages may quote what the device sent
             raise error from None
         finally:
@@ -477,7 +477,11 @@ class Session(Guard):
             except Exception:  # noqa: BLE001 - the outputs are in hand; a failing logout changes nothing
                 pass
 
-    def _classify(self, exc: Exception) -> CollectError:
+    def _classify(self, exc: Exception, deadline: float) -> CollectError:
+        """What failed, as a finding. A failure at or after ``deadline`` is the timeout: netmiko's own connect, banner
+        and auth timeouts are --timeout long too, started after this session's timer, so a silent device's paramiko
+        error ("No existing session") can beat the timer's abort by a thread switch and read as a failed session
+        (SYS010, retried) instead of the timeout it is (SYS013)."""
         import paramiko
         from netmiko.exceptions import NetmikoAuthenticationException, ReadTimeout
 
@@ -486,7 +490,7 @@ class Session(Guard):
         chain = _causes(exc)
         if self.flooded:
             return self.flood_error()
-        if self.aborted:
+        if self.aborted or time.monotonic() >= deadline:
             return CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout){self.during()}")
         refused = host_key_refusal(exc, host, self.known_hosts)
         if refused is not None:
