@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from . import collect, topology
 from .errors import DescribedError, InputError, describe_exception, internal_error_message
 from .gcpause import gc_paused, hold
-from .limits import MIB, file_limit_mb, max_file_bytes, os_reason
+from .limits import MIB, file_limit_mb, max_file_bytes, os_reason, usable_cores
 from .lint.engine import Context, LintResult, _Grouper, device_findings, is_local, run
 from .lint.finding import Finding
 from .lint.registry import Rule
@@ -645,11 +645,6 @@ def worker_count(jobs: int | None, devices: int) -> int:
     if jobs >= 1:
         return min(jobs, max(devices, 1), JOBS_PER_CORE * cores)
     return min(cores, devices) if devices >= PARALLEL_MIN_DEVICES else 1
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its affinity: a container or `taskset` gives fewer than the machine's)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 # ---- parallel lint ------------------------------------------------------------------------------------------

@@ -484,3 +484,8 @@ def file_kind(mode: int) -> str:
 # (IEEE 802.1Q). Past it the word is left as written, known only at run time (a loop over it is read once, SYS004),
 # so one generated flood (`{1..100000000}`) is not unrolled.
 MAX_BRACE_WORDS = 128 * 8
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity: a container or `taskset` gives fewer than the machine's)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -892,3 +892,22 @@ def test_a_known_hosts_that_is_no_file_is_named_for_what_it_is(folder, kind, say
     assert f"known_hosts file {keys} {says}:" in str(err.value) and err.value.line == 2
     res = losslessd("pull", "-i", folder / "inventory.yaml", "-o", folder / "snap", "--known-hosts", keys, env=ENV)
     assert res.returncode == 2 and f"{keys}: known_hosts file {says}:" in res.stderr, res.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs two cores this process may run on, to pin it to one")
+def test_the_daemon_starts_a_worker_per_core_it_may_run_on_not_per_core_of_the_machine():
+    """A daemon in a container or under `taskset -c 0` started one shard worker per core of the MACHINE
+    (os.cpu_count()), each competing for the one core it may use; the lint already counted the affinity."""
+    from losslessd.daemon.service import worker_count
+    from losslessd.daemon.settings import Settings
+
+    settings = Settings(inventory="unused.yaml")
+    was = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, {min(was)})
+        assert worker_count(settings, None, 64) == 1
+        assert worker_count(settings, 3, 64) == 3  # (asked for: as given)
+    finally:
+        os.sched_setaffinity(0, was)
+    assert worker_count(settings, None, 64) == len(was)

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from losslessd import fabric as fabric_mod
+from losslessd.limits import usable_cores
 from losslessd.lint.engine import Context, is_local, run
 from losslessd.lint.finding import Severity
 from losslessd.lint.registry import Rule, select
@@ -287,7 +288,7 @@ def _switch_ends(fab: Fabric) -> set[tuple[str, str]]:
 def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
     monkeypatch.delenv(fabric_mod.JOBS_ENV, raising=False)
     assert fabric_mod.worker_count(1, 10_000) == 1
-    capped = fabric_mod.JOBS_PER_CORE * fabric_mod.usable_cores()  # (2 on a 1-core machine)
+    capped = fabric_mod.JOBS_PER_CORE * usable_cores()  # (2 on a 1-core machine)
     assert fabric_mod.worker_count(3, 10_000) == min(3, capped) and fabric_mod.worker_count(3, 2) == 2
     assert fabric_mod.worker_count(1_000_000, 2_000) == capped
     assert fabric_mod.worker_count(None, fabric_mod.PARALLEL_MIN_DEVICES - 1) == 1

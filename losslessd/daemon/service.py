@@ -25,7 +25,6 @@ import asyncio
 import functools
 import itertools
 import logging
-import os
 import signal
 import socket
 import sys
@@ -39,6 +38,7 @@ from ..collect.pull import Cancel
 from ..errors import InputError
 from ..history import History
 from ..inventory import Inventory
+from ..limits import usable_cores
 from ..model import DeviceKind
 from ..monitor import Event, QueueMaps, clock
 from ..records import record
@@ -75,9 +75,9 @@ SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status l
 
 
 def worker_count(settings: Settings, override: int | None, devices: int) -> int:
-    """Workers to start: the command line's, else the settings', else one per core; never more than
-    there are devices (and at least one)."""
-    wanted = override or settings.workers or os.cpu_count() or 1
+    """Workers to start: the command line's, else the settings', else one per core this process may run on (a
+    container's or `taskset`'s, not the machine's); never more than there are devices (and at least one)."""
+    wanted = override or settings.workers or usable_cores()
     return max(1, min(wanted, devices))
 
 
