@@ -207,7 +207,7 @@ class Settings(_S):
                                   description="known_hosts the devices' SSH keys are checked against.")
     insecure_no_host_key_check: bool = Field(False, description="Accept any SSH host key (lab networks only).")
     workers: int | None = Field(None, ge=1, le=256, description=(
-        "Worker processes polling the devices (each its own share); null: one per CPU core."))
+        "Worker processes polling the devices (each its own share); null: one per CPU core the daemon may run on."))
     poll: Poll = Field(default_factory=Poll)
     drift: Drift = Field(default_factory=Drift)
     detection: Thresholds = Field(default_factory=Thresholds)
