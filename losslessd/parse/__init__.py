@@ -205,19 +205,23 @@ def backup_of(name: str, own: Collection[str]) -> str | None:
         if rest in own:
             return rest
         name = rest
-    if (base := untailed(name)) != name and base in own:
-        return base
-    dot = name.rfind(".")
-    if dot > 0 and (stem := _untailed(name[:dot], _STEM_TAIL)) != name[:dot] and (live := stem + name[dot:]) in own:
-        return live
-    return None
+    return next((live for live in _live_names(name) if live in own), None)
 
 
 def copy_named(name: str) -> bool:
     """Whether the file name ``name`` carries a copy's tail (`sw9.cfg.bak`, `sw9-2026-12-04.cfg`), whatever it
     copies."""
+    return bool(_live_names(name))
+
+
+def _live_names(name: str) -> list[str]:
+    """The names of the file ``name`` would be a copy of, read from its tails (after the name, then before its
+    suffix); none for a name without a copy's tail."""
+    out = [base] if (base := untailed(name)) != name else []
     dot = name.rfind(".")
-    return untailed(name) != name or (dot > 0 and _untailed(name[:dot], _STEM_TAIL) != name[:dot])
+    if dot > 0 and (stem := _untailed(name[:dot], _STEM_TAIL)) != name[:dot]:
+        out.append(stem + name[dot:])
+    return out
 
 
 def backups(files: list[Path] | list[str]) -> list[tuple[str, str]]:

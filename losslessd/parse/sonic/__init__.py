@@ -42,7 +42,7 @@ from ...sorting import natural_key
 from ...units import MAX_CABLE_M, UnknownUnit, cable_m, decimal, is_digits, is_small_int, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
 from . import buffermgrd, converter
-from .configdb import ConfigDB, Entry, entry_maker, is_sku_template, mentions_table, split_namespaces
+from .configdb import NAMESPACE, ConfigDB, Entry, entry_maker, is_sku_template, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
 T = TypeVar("T")
@@ -184,8 +184,8 @@ _OTHER_DBS = (
 
 # A multi-ASIC dump whose namespaces hold no table (`{"localhost": {}, "asic0": {}}`: sonic-utilities
 # tests/config_save_output/all_config_db.json, what `config save` writes of a multi-ASIC switch with empty namespaces).
-_EMPTY_NAMESPACES = lazy(r'\A\s*\{\s*"(?:localhost|asic\d{1,3})"\s*:\s*\{\s*\}'
-                         r'(?:\s*,\s*"(?:localhost|asic\d{1,3})"\s*:\s*\{\s*\})*\s*\}\s*\Z')
+_EMPTY_NAMESPACE = rf'"(?:{NAMESPACE})"\s*:\s*\{{\s*\}}'
+_EMPTY_NAMESPACES = lazy(rf"\A\s*\{{\s*{_EMPTY_NAMESPACE}(?:\s*,\s*{_EMPTY_NAMESPACE})*\s*\}}\s*\Z")
 
 
 def other_database(inp: Input) -> None:
