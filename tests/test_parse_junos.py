@@ -1559,3 +1559,17 @@ def test_junos_access_ports_switch_untagged_frames_only():
     report = run(Fabric(devices={device.name: device}), load_policy("roce-dscp26"))
     map001 = {f.port: f.severity.value for f in report.findings if f.code == "MAP001" and f.port in access}
     assert map001 == dict.fromkeys(access, "error")
+
+
+def test_a_port_with_both_a_dscp_and_an_ieee_classifier_trusts_dscp_in_either_order():
+    """Juniper QFX "Understanding CoS Classifiers": DSCP classifiers classify IP traffic, IEEE 802.1p all other
+    traffic; RoCEv2 is IP, so the DSCP classifier is the one that classifies it, whichever line comes first."""
+    pcp_lines = ("set class-of-service classifiers ieee-802.1 roce-pcp forwarding-class roce loss-priority low "
+                 "code-points 011\n"
+                 "set class-of-service interfaces et-0/0/0 unit 0 classifiers ieee-802.1 roce-pcp\n")
+    dscp_line = "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp"
+    assert dscp_line in GOOD
+    for text in (GOOD + pcp_lines, GOOD.replace(dscp_line, pcp_lines + dscp_line)):
+        port = parse(text).ports["et-0/0/0"]
+        assert port.trust == Trust.dscp and port.trust_source.line == line_of(text, dscp_line)
+        assert classes(port)[26] == "forwarding class roce" and port.pcp_to_tc  # both maps read, DSCP trusted

@@ -360,6 +360,8 @@ def _entries(cfg: JunosConfig, table: dict[str, dict[int, Val]], kind: str, name
 
 def _classify(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
     """A DSCP classifier on the port means it trusts DSCP; code points go to forwarding classes (traffic classes)."""
+    # Both bound: the DSCP one is read last and wins, as RoCEv2 is IP (Juniper QFX "Understanding CoS Classifiers":
+    # DSCP and DSCP IPv6 classifiers classify IP and IPv6 traffic, IEEE 802.1p classifies all other traffic).
     dscp_ref, dscp_table, dscp_kind = _dscp_classifier(cfg, conf)
     for ref, table, kind, trust, attr in ((conf.pcp_classifier, cfg.pcp_classifiers, "ieee-802.1", Trust.pcp,
                                            "pcp_to_tc"),
