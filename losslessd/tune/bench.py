@@ -132,9 +132,9 @@ class NcclRun:
 def _one_rank(rows: list[NcclRow]) -> bool:
     """True when some half has an algbw above 0 and every busbw is 0: the busbw factor of one rank (nccl-tests
     doc/PERFORMANCE.md: all_reduce 2(n-1)/n, all_gather / reduce_scatter / alltoall (n-1)/n)."""
-    halves = [h for row in rows for h in (row.out_of_place, row.in_place)
-              if h is not None and h.algbw_gbps is not None and h.busbw_gbps is not None]
-    return any(h.algbw_gbps > 0 for h in halves) and all(h.busbw_gbps == 0 for h in halves)
+    pairs = [(h.algbw_gbps, h.busbw_gbps) for row in rows for h in (row.out_of_place, row.in_place)
+             if h is not None and h.algbw_gbps is not None and h.busbw_gbps is not None]
+    return any(algbw > 0 for algbw, _ in pairs) and all(busbw == 0 for _, busbw in pairs)
 
 
 @record(frozen=True)
@@ -362,8 +362,8 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             r.rows.append(row)
     for r in runs:
         _check_busbw(r)
-    kept = [r for r in runs if r.rows or r.oob_values is not None or r.errors]
-    return kept or [r for r in runs if r.columns]  # a table header alone: the run stopped before its first row
+    read = [r for r in runs if r.rows or r.oob_values is not None or r.errors]
+    return read or [r for r in runs if r.columns]  # a table header alone: the run stopped before its first row
 
 
 def _check_busbw(run: NcclRun) -> None:
