@@ -515,9 +515,36 @@ def load_json(path: str | Path, text: str | None = None, duplicates: list | None
     try:
         return json_value(text, duplicates)
     except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
+        message, line = _json_error(exc)
+        raise InputError(message, file=path, line=line) from None
     except ValueError as exc:
         raise InputError(f"invalid JSON: {exc}", file=path) from None
+
+
+# Quotes a word processor or web page types for `"` (U+201C/D, U+201E/F, U+2033, U+00AB/BB, and the single ones):
+# RFC 8259 section 7 delimits a string with U+0022 alone, so json.loads stops at the first.
+_TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u2018\u2019"
+
+
+def _json_error(exc: json.JSONDecodeError) -> tuple[str, int]:
+    """json.loads's error in an operator's words where a config pasted from a document breaks it: a typographic quote
+    where a string starts, or a comma after an object's or array's last member (RFC 8259 sections 4 and 5: members
+    and values are separated by commas, none after the last); otherwise json's own message. The line is the one to
+    change."""
+    text, pos = exc.doc, exc.pos
+    if isinstance(text, str) and 0 <= pos < len(text):
+        if text[pos] in _TYPOGRAPHIC_QUOTES:
+            return (f"invalid JSON: a typographic quote {text[pos]} (U+{ord(text[pos]):04X}) at column {exc.colno} "
+                    "where JSON takes only the straight double quote \" (text pasted from a document or web page?): "
+                    "replace every typographic quote in the file", exc.lineno)
+        before = text[:pos].rstrip()
+        if text[pos] in "}]" and before.endswith(","):
+            comma = len(before) - 1
+            line = text.count("\n", 0, comma) + 1
+            column = comma - text.rfind("\n", 0, comma)
+            return (f"invalid JSON: a comma after the last member (column {column}) before the {text[pos]} on line "
+                    f"{exc.lineno}: JSON takes none there; remove it", line)
+    return f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
 
 
 _LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")

@@ -1101,6 +1101,36 @@ def test_broken_json_before_any_template_syntax_keeps_its_own_error(tmp_path):
     assert err.value.message.startswith("invalid JSON") and err.value.line == 3
 
 
+# A CONFIG_DB fragment as vendor guides print one for `sonic-cfggen -j FILE --write-to-db` (the NVIDIA SONiC 202012
+# guide, "QoS and Buffers": a shared headroom pool example set in typographic quotes, a buffer PG example with a comma
+# after its last profile); our own tables and numbers. RFC 8259: strings are delimited by U+0022 (section 7), members
+# and array values separated by commas, none after the last (sections 4, 5).
+@pytest.mark.parametrize("text, line, said", [
+    ('{\n  "BUFFER_POOL": {\n    "ingress_lossless_pool": {\n      \u201cxoff\u201d: \u201c4096\u201d\n    }\n  }\n}\n',
+     4, "a typographic quote \u201c (U+201C) at column 7"),
+    ('{\n  "BUFFER_PROFILE": {\n    "p": {"size": "0"},\n  },\n  "BUFFER_PG": {}\n}\n', 3,
+     "a comma after the last member (column 23) before the } on line 4"),
+    ('{\n  "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}},\n  "X": [1, 2,\n  ]\n}\n', 3,
+     "a comma after the last member (column 13) before the ] on line 4"),
+])
+def test_json_pasted_from_a_document_says_what_to_change_where(tmp_path, text, line, said):
+    """Both were "Expecting property name enclosed in double quotes" at the line after the comma, or at a quote that
+    looks like any other: true, and no help to whoever pasted the guide's example (round 19)."""
+    path = tmp_path / "qos_test.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        parse_group("leaf", [path], "sonic")
+    assert err.value.message.startswith("invalid JSON: " + said), err.value.message
+    assert err.value.line == line
+    ran = losslessd("lint", "-p", "sonic-azure", str(path))
+    assert ran.returncode == 2 and f"qos_test.json:{line}: invalid JSON: {said}" in ran.stderr, ran.stderr
+    # a typographic quote inside a string is a character like any other
+    quoted = tmp_path / "ok.json"
+    quoted.write_text('{"PORT": {"Ethernet0": {"description": "\u201cuplink\u201d", "speed": "100000"}}}\n',
+                      encoding="utf-8")
+    assert parse_group("ok", [quoted], "sonic").ports
+
+
 @pytest.mark.parametrize("text", ['{"localhost": {}, "asic0": {}, "asic1": {}}', '{\n  "asic0": { }\n}\n'])
 def test_a_multi_asic_dump_of_empty_namespaces_is_named(tmp_path, text):
     """`config save` of a multi-ASIC switch with empty namespaces (sonic-utilities tests/config_save_output/

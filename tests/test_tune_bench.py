@@ -257,3 +257,55 @@ def test_sizes_as_operators_write_them():
     for size in ("9" * 5000 + "G", "9" * 20, str(2**63), "9999999T", "\u0666\u0664M"):
         with pytest.raises(ValueError, match="not a message size"):
             parse_size(size)
+
+
+# nccl-tests' device line and one row, written from src/common.cu's format strings ("#  Rank %2d Group %2d Pid %6d on
+# %10s device %2d [%s] %s"; the row: size, count, type, redop, root, then time algbw busbw #wrong per half), with
+# numbers of our own
+def _rank(rank: int, host: str) -> str:
+    return f"#  Rank {rank:2d} Group  0 Pid {4100 + rank:6d} on {host:>10s} device {rank:2d} [0x1b] GPU\n"
+
+
+def _nccl_row(size: int, algbw: float, busbw: float) -> str:
+    return f"{size:12d} {size // 4:13d}     float     sum      -1   100.00 {algbw:7.2f} {busbw:7.2f}      0   " \
+           f"100.00 {algbw:7.2f} {busbw:7.2f}      0\n"
+
+
+NTHREAD = "# nThread 1 nGpus 2 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 5 iters: 20\n"
+
+
+def test_a_rank_printed_by_several_processes_is_each_host_alone_not_the_fabric():
+    """nccl-tests not built with MPI=1 under mpirun: every process runs a test of its own and prints its own header
+    and device lines (nccl-tests issues 107, 182, 306; the maintainers' answer: rebuild with MPI=1). Its busbw is
+    each host's alone, yet it was scored as the fabric's (round 19)."""
+    alone = "".join([NTHREAD, _rank(0, "hostA"), _rank(1, "hostA"), NTHREAD, _rank(0, "hostB"), _rank(1, "hostB"),
+                     NCCL_HEAD, _nccl_row(1048576, 10.0, 10.0), _nccl_row(1048576, 10.5, 10.5)])
+    result = read_benchmark(alone)
+    assert not result.valid
+    assert any("printed 2 times" in why and "MPI=1" in why for why in result.invalid), result.invalid
+    one_job = "".join([NTHREAD] + [_rank(r, h) for r, h in ((0, "hostA"), (1, "hostA"), (2, "hostB"), (3, "hostB"))]
+                      + [NCCL_HEAD, _nccl_row(1048576, 10.0, 15.0)])
+    assert read_benchmark(one_job).valid and read_benchmark(one_job).sizes[1048576].busbw_gbps == 15.0
+
+
+def test_a_one_rank_run_measures_no_network():
+    """One rank: busbw = algbw x (n-1)/n or 2(n-1)/n is 0 at every size (nccl-tests doc/PERFORMANCE.md; issues 71,
+    249): a trial scored 0 whatever the ECN settings. An excerpt that shows one rank line of many keeps its busbw."""
+    one = "".join([NTHREAD, _rank(0, "hostA"), NCCL_HEAD, _nccl_row(1048576, 4.2, 0.0), _nccl_row(2097152, 4.4, 0.0)])
+    result = read_benchmark(one)
+    assert not result.valid and any("one rank" in why for why in result.invalid), result.invalid
+    excerpt = "".join([_rank(71, "hostZ"), NCCL_HEAD, _nccl_row(1048576, 300.0, 590.0)])
+    assert read_benchmark(excerpt).valid
+    tiny = NCCL_HEAD + _nccl_row(8, 0.0, 0.0)  # (sizes too small to print an algbw above 0.00: no verdict)
+    assert read_benchmark(tiny).valid
+
+
+def test_a_table_header_without_rows_names_the_line_the_run_stopped_at():
+    """A run that printed its table header and then an NCCL WARN (the transport failed) read as "nothing parseable:
+    no nccl-tests table" (nccl-tests issue 24's shape)."""
+    stopped = (NTHREAD + _rank(0, "hostA") + NCCL_HEAD + "hostA:1:2 [0] NCCL INFO Launch mode Parallel\n"
+               "hostA:1:3 [0] transport/net_ib.cc:1000 NCCL WARN NET/IB : Got completion from peer with error 12\n")
+    result = read_benchmark(stopped)
+    assert not result.valid and result.sizes == {}
+    assert result.invalid == ["no result rows after the table header; the run stopped: line 5: hostA:1:3 [0] "
+                              "transport/net_ib.cc:1000 NCCL WARN NET/IB : Got completion from peer with error 12"]

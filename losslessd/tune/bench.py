@@ -94,6 +94,8 @@ class NcclRun:
     collective: str | None = None  # `all_reduce_perf` from `# Collective test starting:`
     version: str | None = None  # `2.20.0` from `# nccl-tests version`
     ranks: int | None = None  # number of `Rank N` device lines
+    repeated_rank: tuple[int, int] | None = None  # (rank, times): one rank's line printed by several processes
+    stopped: str | None = None  # the first `NCCL WARN` line of a run that printed its table header but no row
     columns: list[str] = field(default_factory=list)  # the table header, as read
     rows: list[NcclRow] = field(default_factory=list)
     oob_values: int | None = None
@@ -113,9 +115,26 @@ class NcclRun:
                 if half is not None and half.wrong is not None and half.wrong > 0:
                     out.append(f"#wrong {half.wrong:g} at {row.size_bytes} B {name} (line {row.line})")
         out += [f"nccl-tests error: {e}" for e in self.errors]
+        if self.repeated_rank:
+            rank, times = self.repeated_rank
+            out.append(f"rank {rank}'s device line is printed {times} times: {times} processes each ran a test of "
+                       "their own (nccl-tests not built with MPI=1 runs every mpirun process alone), so its busbw is "
+                       "each host's alone, not the fabric's; rebuild nccl-tests with `make MPI=1`")
+        elif self.rows and _one_rank(self.rows):
+            out.append("busbw is 0 at every size whose algbw is not: the run had one rank (busbw = algbw x (n-1)/n "
+                       "or 2(n-1)/n), so nothing crossed the network; run one rank per GPU across the hosts")
         if not self.rows:
-            out.append("no result rows")
+            out.append("no result rows" + (f" after the table header; the run stopped: {self.stopped}"
+                                           if self.stopped else ""))
         return out
+
+
+def _one_rank(rows: list[NcclRow]) -> bool:
+    """True when some half has an algbw above 0 and every busbw is 0: the busbw factor of one rank (nccl-tests
+    doc/PERFORMANCE.md: all_reduce 2(n-1)/n, all_gather / reduce_scatter / alltoall (n-1)/n)."""
+    pairs = [(h.algbw_gbps, h.busbw_gbps) for row in rows for h in (row.out_of_place, row.in_place)
+             if h is not None and h.algbw_gbps is not None and h.busbw_gbps is not None]
+    return any(algbw > 0 for algbw, _ in pairs) and all(busbw == 0 for _, busbw in pairs)
 
 
 @record(frozen=True)
@@ -278,7 +297,7 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
     runs: list[NcclRun] = []
     run: NcclRun | None = None
     layout: _Layout | None = None
-    rank_ids: set[int] = set()
+    rank_ids: dict[int, int] = {}  # rank -> how many device lines name it
 
     def current(lineno: int, fresh: bool) -> NcclRun:
         """The run a header line belongs to: a new one when the current run already has a table."""
@@ -286,7 +305,7 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
         if run is None or (fresh and (run.rows or run.oob_values is not None)):
             run = NcclRun(first_line=lineno)
             runs.append(run)
-            layout, rank_ids = None, set()
+            layout, rank_ids = None, {}
         return run
 
     for lineno, raw in enumerate(text.splitlines(), 1):
@@ -302,8 +321,11 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             current(lineno, True)
         elif m := _RANK.match(body):
             r = current(lineno, False)
-            rank_ids.add(int(m.group(1)))
+            rank = int(m.group(1))
+            rank_ids[rank] = rank_ids.get(rank, 0) + 1
             r.ranks = len(rank_ids)
+            if rank_ids[rank] > 1 and not r.columns:  # (a log that prints its device lines again after the table
+                r.repeated_rank = (rank, rank_ids[rank])  # is not this: only lines before the header count)
         elif _is_header(words):
             r = current(lineno, True)
             layout = _Layout.from_header(words)
@@ -321,6 +343,8 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
                 current(lineno, False).notes.append(f"line {lineno}: Avg bus bandwidth {m.group(1)!r} is not a number")
         elif m := _ERROR.match(body):
             current(lineno, False).errors.append(m.group(1).strip())
+        elif "NCCL WARN" in body and run is not None and run.columns and not run.rows and run.stopped is None:
+            run.stopped = f"line {lineno}: {raw.strip()[:160]}"
         elif words and _INT.match(words[0]):
             if layout is not None:
                 row = _row(body, layout, lineno)
@@ -338,7 +362,8 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             r.rows.append(row)
     for r in runs:
         _check_busbw(r)
-    return [r for r in runs if r.rows or r.oob_values is not None or r.errors]
+    read = [r for r in runs if r.rows or r.oob_values is not None or r.errors]
+    return read or [r for r in runs if r.columns]  # a table header alone: the run stopped before its first row
 
 
 def _check_busbw(run: NcclRun) -> None:
