@@ -1663,3 +1663,34 @@ def test_the_watchdog_is_on_by_default_on_each_port_and_the_global_timeout_start
         wdg[name] = {(f.port, f.severity.value) for f in found if f.code == "WDG001"}
     assert wdg == {"timeout": {("Ethernet2", "error"), ("Ethernet4", "error")},
                    "bare": {(f"Ethernet{n}", "error") for n in range(1, 7)}}
+
+
+# AVD eos_cli_config_gen class-maps.j2 (avd 0dc169fdc4): EOS qos class-maps are `class-map type qos match-any NAME`,
+# with `match dscp D ecn E` among their match forms; EOS User Manual, QoS policies: the first class of the policy-map
+# that matches a packet takes it, before the trust map. ROCE_CE matches DSCP 26 with ECN CE (some of DSCP 26's
+# packets), ROCE all of DSCP 26 and, from a second line, DSCP 24 (match-any: either line matches).
+_ECN_CLASS = ("hostname leaf6\n!\nclass-map type qos match-any ROCE_CE\n   match dscp 26 ecn ce\n!\n"
+              "class-map type qos match-any ROCE\n   match dscp 26\n   match dscp 24\n!\n"
+              "class-map type qos match-all BOTH\n   match dscp 10\n   match cos 1\n!\n"
+              "policy-map type quality-of-service P1\n   class ROCE_CE\n      set traffic-class 1\n   !\n"
+              "   class ROCE\n      set traffic-class 3\n   !\n   class BOTH\n      set traffic-class 2\n!\n"
+              "interface Ethernet1\n   no switchport\n   qos trust dscp\n   service-policy type qos input P1\n")
+
+
+def test_a_dscp_and_ecn_class_may_take_part_of_its_dscp_and_match_lines_add_up():
+    """`match dscp 26 ecn ce` read "cannot read ... 'ecn' is not a DSCP value" and its class as matching nothing known.
+    It now matches DSCP 26's CE-marked packets: the DSCP map keeps DSCP 26 for the class after it (the rest of its
+    packets), and DSCP 26 is by hand on the port, naming the ECN class that may take it first. Two `match dscp` lines
+    of a match-any class both classify; a `match-all` class (no form AVD writes) is named and not evaluated."""
+    device = parse(_ECN_CLASS)
+    port = device.ports["Ethernet1"]
+    assert (port.dscp_to_tc[26], port.dscp_to_tc[24], port.dscp_to_tc[10]) == (3, 3, 0)  # (10: EOS's default map)
+    tc, why = port.by_hand_dscp[26]
+    assert tc == 1 and "class ROCE_CE, which matches DSCP with its ECN bits and may take DSCP 26 traffic" in why
+    assert port.by_hand_dscp[24][0] == 3
+    assert port.by_hand_dscp[10][0] == 2 and "may take DSCP 10" in port.by_hand_dscp[10][1]  # (BOTH: may match it)
+    messages = [(i.source.line, i.message) for i in device.issues]
+    assert not any("cannot read" in m for _, m in messages)
+    assert any(line == line_of(_ECN_CLASS, "class-map type qos match-all BOTH") and "`match-all`" in m
+               for line, m in messages)
+    assert any(line == line_of(_ECN_CLASS, "class ROCE_CE") and "ROCE_CE, BOTH" in m for line, m in messages)
