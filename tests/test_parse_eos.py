@@ -1574,8 +1574,8 @@ def test_a_qos_class_on_cos_is_not_called_an_acl_class():
     text = POLICY_MAP.replace("   match ip access-group bulk-v4\n", "   match cos 3\n")
     (issue,) = parse(text).issues
     assert (issue.code, issue.source.line) == ("SYS002", line_of(text, "class BULK-ACL"))
-    assert "on an ACL" not in issue.message and "matched on something other than DSCP (an ACL, CoS, a VLAN)" in (
-        issue.message)
+    assert "on an ACL" not in issue.message and "matched on something other than DSCP alone (an ACL, CoS, a VLAN, " \
+        "ECN bits)" in issue.message
 
 
 # EOS ports of our own, written from what `show running-config all` prints (batfish's arista_interface_show_run_all*
