@@ -1491,7 +1491,8 @@ def test_render_device_refuses_a_class_it_cannot_evaluate_ahead_of_the_lossless_
     takes nothing of DSCP 26, but an ACL class may still take the CNP's DSCP 48 (no class before it matches 48); the
     ECN class after it matches DSCP 26 alone, which C_ROCE took: the port is rendered."""
     path, policy = tmp_path / "leaf7.cfg", tmp_path / "cable5.yaml"
-    path.write_text(_EOS_CLASS_FIRST.format(match=match, classes=_FIRST + _ROCE if order == "first" else _ROCE + _FIRST))
+    classes = _FIRST + _ROCE if order == "first" else _ROCE + _FIRST
+    path.write_text(_EOS_CLASS_FIRST.format(match=match, classes=classes))
     policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
     out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
     if refused:
@@ -1503,10 +1504,11 @@ def test_render_device_refuses_a_class_it_cannot_evaluate_ahead_of_the_lossless_
 
 
 def test_a_cos_trusting_eos_port_with_dscp_classes_is_not_told_to_trust_cos(tmp_path):
-    """A switched EOS port (CoS trust, EOS's default) binding a policy-map whose class sets DSCP 26's traffic class, under
-    roce-pcp3: MAP003 said "port trusts DSCP ... set trust pcp (the interface's `qos trust cos`)", an error whose fix
-    the port already has (and the trust fix wrote it again). The class classifies ahead of the CoS trust: MAP003 now
-    says so as "cannot tell" (which DSCPs the CoS 3 traffic carries is not in the input), and the maps are by hand."""
+    """A switched EOS port (CoS trust, EOS's default) binding a policy-map whose class sets DSCP 26's traffic class,
+    under roce-pcp3: MAP003 said "port trusts DSCP ... set trust pcp (the interface's `qos trust cos`)", an error
+    whose fix the port already has (and the trust fix wrote it again). The class classifies ahead of the CoS trust:
+    MAP003 now says so as "cannot tell" (which DSCPs the CoS 3 traffic carries is not in the input), and the maps are
+    by hand."""
     path = tmp_path / "leaf8.cfg"
     path.write_text("hostname leaf8\n!\nclass-map type qos match-any C_ROCE\n   match dscp 26\n!\n"
                     "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class 1\n!\n"

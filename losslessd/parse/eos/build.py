@@ -274,15 +274,16 @@ def _classes(cfg: EosConfig, policy: str) -> _Classes:
             default = tc if tc is not None else default
             continue
         cmap = cfg.class_maps.get(class_name)
-        unknown = cmap is None or cmap.other
-        if tc is not None and (unknown or (cmap is not None and cmap.dscp_ecn - cmap.dscp)):
+        # (what the class may take of DSCPs it does not take whole: every DSCP, or an ECN class's own)
+        may = set(range(64)) if cmap is None or cmap.other else cmap.dscp_ecn - cmap.dscp
+        if tc is not None and may:
             unread.append((class_name, src))
             what = ("is not defined in the input" if cmap is None else "matches on something losslessd does not "
-                    "evaluate (an ACL, CoS, a VLAN, ECN bits)" if unknown else "matches DSCP with its ECN bits")
-            for dscp in sorted(set(range(64) if unknown else cmap.dscp_ecn - cmap.dscp) - set(claimed) - set(hand)):
+                    "evaluate (an ACL, CoS, a VLAN, ECN bits)" if cmap.other else "matches DSCP with its ECN bits")
+            for dscp in sorted(may - set(claimed) - set(hand)):
                 hand[dscp] = (tc.value, f"{head} {tc.value} in class {class_name}, which {what} and may take DSCP "
                                         f"{dscp} traffic {tail}")
-        if unknown:
+        if cmap is None or cmap.other:
             continue
         for dscp in sorted(cmap.dscp - set(claimed)):
             claimed[dscp] = None if tc is None else tc.value
@@ -354,8 +355,15 @@ def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     for layer in layers:
         timers.update(layer.wd_timers)
     timeout = timers.get("timeout")
-    if timeout is None:  # Arista's documents start it with a timeout and name no built-in one: it watches nothing
-        port.watchdog = Watchdog(enabled=False, source=switch.source if switch else None)
+    if timeout is None:
+        # Arista's documents reached (the EOS manual's "DCBX and Flow Control", AVD's schema, the AI fabric guide as a
+        # RoCE guide quotes it) start it with a timeout and name no built-in one, and no `show priority-flow-control`
+        # of a switch without one was found: whether it watches is unknown, not off (session 40 part d)
+        port.watchdog = Watchdog(enabled=None, source=switch.source if switch else None, unknown=(
+            "whether the PFC watchdog watches the port's queues is unknown: its switch is on (no `no "
+            "priority-flow-control pause watchdog`), but no timeout applies (no global `priority-flow-control pause "
+            "watchdog default timeout SECONDS`, no `port timer`) and no Arista document losslessd read names a "
+            "built-in one"))
         return
     action = _last(layers, "wd_action") or cfg.wd_action
     word = action.value if action else DEFAULT_WATCHDOG_ACTION
