@@ -1467,3 +1467,56 @@ def test_render_device_refusing_a_by_hand_port_says_how_to_render_the_others(tmp
     assert out.returncode == 2 and "--ports Ethernet" not in out.stderr
     assert "; `losslessd fix` on the file writes the rest and refuses only what is by hand on Ethernet1, Ethernet2" in (
         out.stderr)
+
+
+# EOS User Manual, QoS policies: the first class of the port's policy-map that matches a packet takes it, before the
+# trust map. FIRST (an ACL, a CoS, or DSCP 26 with ECN CE: AVD class-maps.j2 match forms) sets traffic-class 1 ahead
+# of C_ROCE (DSCP 26, roce-dscp26's lossless DSCP, to traffic-class 3), or after it.
+_EOS_CLASS_FIRST = ("hostname leaf7\n!\ninterface Ethernet1\n   mtu 9214\n   speed 100g-4\n   no switchport\n"
+                    f"   qos trust dscp\n{_EOS_PFC3}   service-policy type qos input P1\n!\n"
+                    "class-map type qos match-any FIRST\n   {match}\n!\n"
+                    "class-map type qos match-any C_ROCE\n   match dscp 26\n!\n"
+                    "policy-map type quality-of-service P1\n{classes}!\n")
+_FIRST = "   class FIRST\n      set traffic-class 1\n   !\n"
+_ROCE = "   class C_ROCE\n      set traffic-class 3\n   !\n"
+
+
+@pytest.mark.parametrize("match, order, refused", [
+    ("match ip access-group BULK", "first", 26), ("match cos 1", "first", 26), ("match dscp 26 ecn ce", "first", 26),
+    ("match ip access-group BULK", "after", 48), ("match dscp 26 ecn ce", "after", None)])
+def test_render_device_refuses_a_class_it_cannot_evaluate_ahead_of_the_lossless_dscp(tmp_path, match, order, refused):
+    """A class on an ACL, a CoS or DSCP with ECN bits, ahead of the DSCP class that gives DSCP 26 the lossless class,
+    may take DSCP 26's traffic (or some of it) to traffic class 1 first: a SYS002 warned, but `render --device` wrote
+    the trust and DSCP map as if the DSCP class decided. It is refused now, naming the class. After the DSCP class it
+    takes nothing of DSCP 26, but an ACL class may still take the CNP's DSCP 48 (no class before it matches 48); the
+    ECN class after it matches DSCP 26 alone, which C_ROCE took: the port is rendered."""
+    path, policy = tmp_path / "leaf7.cfg", tmp_path / "cable5.yaml"
+    classes = _FIRST + _ROCE if order == "first" else _ROCE + _FIRST
+    path.write_text(_EOS_CLASS_FIRST.format(match=match, classes=classes))
+    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
+    out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
+    if refused:
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+        assert (f"{path}:3: port Ethernet1: its qos policy-map P1 (service-policy type qos input) sets traffic-class 1 "
+                "in class FIRST, which matches") in out.stderr and f"may take DSCP {refused} traffic" in out.stderr
+    else:
+        assert out.returncode == 0 and "qos map dscp 26 to traffic-class 3" in out.stdout
+
+
+def test_a_cos_trusting_eos_port_with_dscp_classes_is_not_told_to_trust_cos(tmp_path):
+    """A switched EOS port (CoS trust, EOS's default) binding a policy-map whose class sets DSCP 26's traffic class,
+    under roce-pcp3: MAP003 said "port trusts DSCP ... set trust pcp (the interface's `qos trust cos`)", an error
+    whose fix the port already has (and the trust fix wrote it again). The class classifies ahead of the CoS trust:
+    MAP003 now says so as "cannot tell" (which DSCPs the CoS 3 traffic carries is not in the input), and the maps are
+    by hand."""
+    path = tmp_path / "leaf8.cfg"
+    path.write_text("hostname leaf8\n!\nclass-map type qos match-any C_ROCE\n   match dscp 26\n!\n"
+                    "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class 1\n!\n"
+                    f"interface Ethernet1\n   mtu 9214\n   speed 100g-4\n{_EOS_PFC3}"
+                    "   service-policy type qos input P1\n")
+    result = api.lint([path], "roce-pcp3")
+    (map003,) = [f for f in result.findings if f.code == "MAP003"]
+    assert map003.severity.value == "info" and "the port trusts 802.1p CoS, but its qos policy-map's DSCP" in \
+        map003.message
+    (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
+    assert "qos trust cos" not in "".join(p.snippet or "" for p in dev.parts)

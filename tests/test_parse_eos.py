@@ -1564,8 +1564,8 @@ def test_a_global_watchdog_line_of_no_eos_form_is_refused_and_changes_no_port():
     assert set(issues) == {2, 3}
     assert all("the switch refuses this line" in m and "default timeout|recovery-time|polling-interval SECONDS" in m
                for m in issues.values())
-    watchdog = device.ports["Ethernet1"].watchdog  # the refused lines set no timeout: the watchdog watches nothing
-    assert watchdog.enabled is False and watchdog.detection_time_ms is None
+    watchdog = device.ports["Ethernet1"].watchdog  # the refused lines set no timeout: whether it watches is unknown
+    assert watchdog.enabled is None and watchdog.detection_time_ms is None and watchdog.unknown
 
 
 def test_a_qos_class_on_cos_is_not_called_an_acl_class():
@@ -1574,8 +1574,8 @@ def test_a_qos_class_on_cos_is_not_called_an_acl_class():
     text = POLICY_MAP.replace("   match ip access-group bulk-v4\n", "   match cos 3\n")
     (issue,) = parse(text).issues
     assert (issue.code, issue.source.line) == ("SYS002", line_of(text, "class BULK-ACL"))
-    assert "on an ACL" not in issue.message and "matched on something other than DSCP (an ACL, CoS, a VLAN)" in (
-        issue.message)
+    assert "on an ACL" not in issue.message and "matched on something other than DSCP alone (an ACL, CoS, a VLAN, " \
+        "ECN bits)" in issue.message
 
 
 # EOS ports of our own, written from what `show running-config all` prints (batfish's arista_interface_show_run_all*
@@ -1639,7 +1639,9 @@ def test_the_watchdog_is_on_by_default_on_each_port_and_the_global_timeout_start
     global `priority_flow_control.watchdog`, Arista's AI fabric guide) had a false WDG001 error on every port, while
     the same port with the default line read on even with no timeout anywhere. Now a port without the line is as one
     with it: on with a timeout (global, or its own `port timer`), off where a `no` line of the port or its profile
-    says so, and off where no timeout is set (Arista's documents start it with a timeout and name no built-in one)."""
+    says so. Where no timeout is set it was read off (session 39), an inference no source states (Arista's documents
+    start it with a timeout and name no built-in one; no `show priority-flow-control` of such a switch was found):
+    it is unknown now, and WDG001 a warning naming the global timeout, which the fix sets (session 40 part d)."""
     text = _WATCHDOG_PORTS.format(global_lines=_GLOBAL_TIMEOUT)
     ports = parse(text).ports
     state = {n: ports[f"Ethernet{n}"].watchdog.enabled for n in range(1, 8)}
@@ -1653,8 +1655,9 @@ def test_the_watchdog_is_on_by_default_on_each_port_and_the_global_timeout_start
     bare = _WATCHDOG_PORTS.format(global_lines="")
     ports = parse(bare).ports
     state = {n: ports[f"Ethernet{n}"].watchdog.enabled for n in range(1, 8)}
-    assert state == {1: False, 2: False, 3: False, 4: False, 5: False, 6: False, 7: True}
+    assert state == {1: None, 2: False, 3: None, 4: False, 5: None, 6: None, 7: True}
     assert ports["Ethernet7"].watchdog.detection_time_ms == 200  # the port's own timeout
+    assert "no Arista document losslessd read names a built-in one" in ports["Ethernet1"].watchdog.unknown
 
     wdg = {}
     for name, body in (("timeout", text), ("bare", bare)):
@@ -1662,4 +1665,36 @@ def test_the_watchdog_is_on_by_default_on_each_port_and_the_global_timeout_start
         found = lint([tmp_path / f"{name}.cfg"], "roce-dscp26").findings
         wdg[name] = {(f.port, f.severity.value) for f in found if f.code == "WDG001"}
     assert wdg == {"timeout": {("Ethernet2", "error"), ("Ethernet4", "error")},
-                   "bare": {(f"Ethernet{n}", "error") for n in range(1, 7)}}
+                   "bare": {("Ethernet2", "error"), ("Ethernet4", "error"),
+                            *((f"Ethernet{n}", "warning") for n in (1, 3, 5, 6))}}
+
+
+# AVD eos_cli_config_gen class-maps.j2 (avd 0dc169fdc4): EOS qos class-maps are `class-map type qos match-any NAME`,
+# with `match dscp D ecn E` among their match forms; EOS User Manual, QoS policies: the first class of the policy-map
+# that matches a packet takes it, before the trust map. ROCE_CE matches DSCP 26 with ECN CE (some of DSCP 26's
+# packets), ROCE all of DSCP 26 and, from a second line, DSCP 24 (match-any: either line matches).
+_ECN_CLASS = ("hostname leaf6\n!\nclass-map type qos match-any ROCE_CE\n   match dscp 26 ecn ce\n!\n"
+              "class-map type qos match-any ROCE\n   match dscp 26\n   match dscp 24\n!\n"
+              "class-map type qos match-all BOTH\n   match dscp 10\n   match cos 1\n!\n"
+              "policy-map type quality-of-service P1\n   class ROCE_CE\n      set traffic-class 1\n   !\n"
+              "   class ROCE\n      set traffic-class 3\n   !\n   class BOTH\n      set traffic-class 2\n!\n"
+              "interface Ethernet1\n   no switchport\n   qos trust dscp\n   service-policy type qos input P1\n")
+
+
+def test_a_dscp_and_ecn_class_may_take_part_of_its_dscp_and_match_lines_add_up():
+    """`match dscp 26 ecn ce` read "cannot read ... 'ecn' is not a DSCP value" and its class as matching nothing known.
+    It now matches DSCP 26's CE-marked packets: the DSCP map keeps DSCP 26 for the class after it (the rest of its
+    packets), and DSCP 26 is by hand on the port, naming the ECN class that may take it first. Two `match dscp` lines
+    of a match-any class both classify; a `match-all` class (no form AVD writes) is named and not evaluated."""
+    device = parse(_ECN_CLASS)
+    port = device.ports["Ethernet1"]
+    assert (port.dscp_to_tc[26], port.dscp_to_tc[24], port.dscp_to_tc[10]) == (3, 3, 0)  # (10: EOS's default map)
+    tc, why = port.by_hand_dscp[26]
+    assert tc == 1 and "class ROCE_CE, which matches DSCP with its ECN bits and may take DSCP 26 traffic" in why
+    assert port.by_hand_dscp[24][0] == 3
+    assert port.by_hand_dscp[10][0] == 2 and "may take DSCP 10" in port.by_hand_dscp[10][1]  # (BOTH: may match it)
+    messages = [(i.source.line, i.message) for i in device.issues]
+    assert not any("cannot read" in m for _, m in messages)
+    assert any(line == line_of(_ECN_CLASS, "class-map type qos match-all BOTH") and "`match-all`" in m
+               for line, m in messages)
+    assert any(line == line_of(_ECN_CLASS, "class ROCE_CE") and "ROCE_CE, BOTH" in m for line, m in messages)

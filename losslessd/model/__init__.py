@@ -311,6 +311,10 @@ class Watchdog(Model):
     # Set when the timers are the platform's own defaults computed by a documented rule (SONiC
     # `pfcwd start_default` scales them with the port count): the rule, in words, for messages.
     default_rule: str | None = None
+    # Why enabled is None where the config's own lines leave it unknown and a line of it would settle it (EOS: the
+    # port's switch is on, no timeout applies and no document names a built-in one): WDG001 warns, and its fix starts
+    # the watchdog, instead of "not in the input".
+    unknown: str | None = None
     source: Source | None = None
 
 
@@ -756,7 +760,7 @@ def watchdog_of(settings: tuple, source: Source | None) -> Watchdog:
     """A SharedPort's watchdog, made when first read (see SharedPort._wd): its priorities a list of its own."""
     wd = _new(Watchdog)
     (wd.enabled, priorities, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action,
-     wd.action_raw, wd.default_rule) = settings
+     wd.action_raw, wd.default_rule, wd.unknown) = settings
     wd.priorities, wd.source = None if priorities is None else list(priorities), source
     return wd
 
@@ -767,7 +771,7 @@ if ([f.name for f in dataclasses.fields(Queue)] != ["index", "scheduler", "ecn",
                                                                    "source"]
         or [f.name for f in dataclasses.fields(Watchdog)] != ["enabled", "priorities", "detection_time_ms",
                                                               "restoration_time_ms", "polling_interval_ms", "action",
-                                                              "action_raw", "default_rule", "source"]):
+                                                              "action_raw", "default_rule", "unknown", "source"]):
     raise TypeError("Queue, PriorityGroup or Watchdog has a field _queue, _priority_group or watchdog_of does not set")
 
 

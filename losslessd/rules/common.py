@@ -59,6 +59,15 @@ def trust_findings(rule: Rule, policy_name: str, wanted: str, device: Device, po
         yield rule.unverified(f"{port.trust_unknown or 'trust mode is not in the input'}; the policy wants "
                               f"{TRUST_LABEL[wanted]}",
                               device=device, port=port, source=source)
+    elif port.trust.value != wanted and wanted == Trust.pcp.value and port.dscp_unmapped_by_pcp:
+        # (EOS: a CoS-trusting port whose qos policy-map has DSCP classes, read as classifying by DSCP; Port.
+        # dscp_unmapped_by_pcp) it already trusts CoS, but the classes take the packets they match first, whatever CoS
+        # they carry: which DSCPs the lossless CoS traffic carries is not in the input, and no trust line changes it
+        yield rule.unverified("the port trusts 802.1p CoS, but its qos policy-map's DSCP classes set the traffic "
+                              "class of the packets they match before the CoS map, whatever CoS they carry: which "
+                              f"DSCPs the lossless traffic carries is not in the input; the policy wants "
+                              f"{TRUST_LABEL[wanted]} (match no DSCP in the policy-map, or give each such class the "
+                              "lossless traffic class)", device=device, port=port, source=source)
     elif port.trust.value != wanted:
         yield rule.finding(f"port trusts {TRUST_LABEL[port.trust.value]} but policy {policy_name} classifies lossless "
                            f"traffic by {TRUST_LABEL[wanted]}; {fix}",

@@ -45,8 +45,9 @@ class PfcWatchdogDisabled(_WdgRule):
     When the policy requires a watchdog (`watchdog.required`), every RoCE-facing switch port has
     the PFC watchdog on, covering every lossless priority (a watchdog that lists its priorities
     must list each lossless one). One finding per port and priority; a port whose watchdog state
-    the input does not show is reported once as unverified. Silent when the policy does not
-    require a watchdog.
+    the input does not show is reported once as unverified; one whose config leaves it unknown
+    (EOS: the port's switch is on, but no timeout is set and none is documented) is a warning per
+    priority. Silent when the policy does not require a watchdog.
 
     ## Why it matters
     A NIC or switch that keeps sending PFC pauses (a PFC storm, or a deadlock of pauses) stops the
@@ -54,10 +55,11 @@ class PfcWatchdogDisabled(_WdgRule):
     drops or forwards its traffic, so the storm stays on one link.
 
     ## Failing example
-    SONiC port with `pfc_enable: "3,4"` and no `PFC_WD|Ethernet0` entry, or EOS with no watchdog
-    timeout (global `priority-flow-control pause watchdog default timeout`, or the port's `port timer`)
-    or with `no priority-flow-control pause watchdog` on the port: `PFC watchdog is off; lossless
-    priority 3 is unguarded`.
+    SONiC port with `pfc_enable: "3,4"` and no `PFC_WD|Ethernet0` entry, or EOS with `no
+    priority-flow-control pause watchdog` on the port: `PFC watchdog is off; lossless priority 3 is
+    unguarded`. EOS with no watchdog timeout (global `priority-flow-control pause watchdog default
+    timeout`, or the port's `port timer`): a warning, `whether the PFC watchdog watches the port's
+    queues is unknown`.
 
     ## Passing example
     `PFC_WD|Ethernet0: {action: drop, detection_time: 200, restoration_time: 200}`.
@@ -80,6 +82,16 @@ class PfcWatchdogDisabled(_WdgRule):
             return
         wd = port.watchdog
         source = (wd.source if wd else None) or port.source
+        if wd is not None and wd.enabled is None and wd.unknown:
+            # (the config's own lines leave it unknown, Watchdog.unknown: a warning the fix clears by starting it
+            # with a timeout, not an "input lacks it" info)
+            how = _START.get(device.platform)
+            for prio in ctx.lossless:
+                yield self.finding(f"{wd.unknown}; lossless priority {prio} may be unguarded against PFC storms: start "
+                                   f"the watchdog on priority {prio}" + (f" ({how})" if how else ""),
+                                   device=device, port=port, source=source, key=prio, priority=prio,
+                                   severity=Severity.warning)
+            return
         if wd is None or wd.enabled is None:
             yield self.unverified(f"the PFC watchdog state is not in the input, so lossless priorities "
                                   f"{numbers(ctx.lossless)} could not be checked",

@@ -29,8 +29,9 @@ DEFAULT_WATCHDOG_ACTION = "errdisable"
 # logs without acting on the queue (AVD qos_profiles watchdog.action); errdisable shuts the port.
 WATCHDOG_ACTION_WORDS = {"drop": "drop", "no-drop": "forward", "notify-only": "notify-only", "errdisable": "errdisable"}
 # A policy-map resolved: DSCP -> the traffic class its first matching class sets (None: matched by a class that sets
-# none, so the trust map's), class-default's `set traffic-class`, and the SYS002 for classes it cannot evaluate.
-_Classes = tuple[dict[int, int | None], Val | None, ParseIssue | None, dict[int, str]]
+# none, so the trust map's), class-default's `set traffic-class`, the SYS002 for classes it cannot evaluate, and the
+# by-hand DSCPs (model Port.by_hand_dscp) or None.
+_Classes = tuple[dict[int, int | None], Val | None, ParseIssue | None, dict[int, tuple[int, str]] | None]
 
 
 def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
@@ -219,7 +220,7 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         return
     if chosen.value not in resolved:
         resolved[chosen.value] = _classes(cfg, chosen.value)
-    claimed, default, unread, claimed_by = resolved[chosen.value]
+    claimed, default, unread, by_hand_dscp = resolved[chosen.value]
     if unread:
         issues.add_once(unread)
     if port.dscp_to_tc is not None and (any(tc is not None for tc in claimed.values()) or default is not None):
@@ -251,37 +252,50 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
                "in class class-default, which takes every packet its other classes do not match whatever the port "
                f"trusts and its maps say: {_BY_HAND}")
         port.by_hand = {"trust": why, "maps": why}
-    # (the same manual section: the first class that matches a packet takes it, before the trust map; which of these
-    # DSCPs the policy names lossless or CNP, and what class it wants for them, render._check_by_hand decides)
-    port.by_hand_dscp = {d: (tc, f"its qos policy-map {chosen.value} (service-policy type qos input) sets "
-                                 f"traffic-class {tc} for DSCP {d} in class {claimed_by[d]}, which takes that traffic "
-                                 f"before the trust map whatever the port trusts and its maps say: {_BY_HAND}")
-                         for d, tc in claimed.items() if tc is not None} or None
+    # (which of these DSCPs the policy names lossless or CNP, and what class it wants for them, render._check_by_hand
+    # decides; one dict for every port that binds the policy)
+    port.by_hand_dscp = by_hand_dscp
 
 
 def _classes(cfg: EosConfig, policy: str) -> _Classes:
-    """A policy-map's classes resolved once for every port that uses it (not again per port: ports x classes)."""
+    """A policy-map's classes resolved once for every port that uses it (not again per port: ports x classes). EOS
+    User Manual, QoS policies: the first class that matches a packet takes it, before the trust map. A class losslessd
+    cannot evaluate (an ACL, CoS, VLAN or ECN match, a class-map not defined here) that sets a traffic class may take
+    any DSCP's traffic no class before it matches (a `match dscp D ecn E` class: some of D's), before the DSCP classes
+    after it: each such DSCP is by hand too, as one a DSCP class sets."""
     claimed: dict[int, int | None] = {}
-    claimed_by: dict[int, str] = {}  # DSCP -> the class that matches it first
+    hand: dict[int, tuple[int, str]] = {}  # DSCP -> (traffic class, why) of the first class that sets it one
     unread: list[tuple[str, Source]] = []
     default = None
+    head = f"its qos policy-map {policy} (service-policy type qos input) sets traffic-class"
+    tail = f"before the trust map whatever the port trusts and its maps say: {_BY_HAND}"
     for class_name, tc, src in cfg.qos_policies[policy]:
         if class_name == "class-default":
             default = tc if tc is not None else default
             continue
         cmap = cfg.class_maps.get(class_name)
+        # (what the class may take of DSCPs it does not take whole: every DSCP, or an ECN class's own)
+        may = set(range(64)) if cmap is None or cmap.other else cmap.dscp_ecn - cmap.dscp
+        if tc is not None and may:
+            unread.append((class_name, src))
+            what = ("is not defined in the input" if cmap is None else "matches on something losslessd does not "
+                    "evaluate (an ACL, CoS, a VLAN, ECN bits)" if cmap.other else "matches DSCP with its ECN bits")
+            for dscp in sorted(may - set(claimed) - set(hand)):
+                hand[dscp] = (tc.value, f"{head} {tc.value} in class {class_name}, which {what} and may take DSCP "
+                                        f"{dscp} traffic {tail}")
         if cmap is None or cmap.other:
-            if tc is not None:
-                unread.append((class_name, src))
             continue
         for dscp in sorted(cmap.dscp - set(claimed)):
             claimed[dscp] = None if tc is None else tc.value
-            claimed_by[dscp] = class_name
+            if tc is not None and dscp not in hand:
+                hand[dscp] = (tc.value, f"{head} {tc.value} for DSCP {dscp} in class {class_name}, which takes that "
+                                        f"traffic {tail}")
     issue = ParseIssue(code="SYS002", source=unread[0][1], message=(
         f"qos policy-map {policy} sets a traffic class for class {', '.join(n for n, _ in unread)}, matched "
-        "on something other than DSCP (an ACL, CoS, a VLAN) or not defined here: losslessd does not evaluate it, so "
-        "the DSCP map shown is what the policy's other classes and the trust map give")) if unread else None
-    return claimed, default, issue, claimed_by
+        "on something other than DSCP alone (an ACL, CoS, a VLAN, ECN bits) or not defined here: losslessd does not "
+        "evaluate it, so the DSCP map shown is what the policy's other classes and the trust map give")) if unread \
+        else None
+    return claimed, default, issue, hand or None
 
 
 def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int] | None:
@@ -341,8 +355,15 @@ def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     for layer in layers:
         timers.update(layer.wd_timers)
     timeout = timers.get("timeout")
-    if timeout is None:  # Arista's documents start it with a timeout and name no built-in one: it watches nothing
-        port.watchdog = Watchdog(enabled=False, source=switch.source if switch else None)
+    if timeout is None:
+        # Arista's documents reached (the EOS manual's "DCBX and Flow Control", AVD's schema, the AI fabric guide as a
+        # RoCE guide quotes it) start it with a timeout and name no built-in one, and no `show priority-flow-control`
+        # of a switch without one was found: whether it watches is unknown, not off (session 40 part d)
+        port.watchdog = Watchdog(enabled=None, source=switch.source if switch else None, unknown=(
+            "whether the PFC watchdog watches the port's queues is unknown: its switch is on (no `no "
+            "priority-flow-control pause watchdog`), but no timeout applies (no global `priority-flow-control pause "
+            "watchdog default timeout SECONDS`, no `port timer`) and no Arista document losslessd read names a "
+            "built-in one"))
         return
     action = _last(layers, "wd_action") or cfg.wd_action
     word = action.value if action else DEFAULT_WATCHDOG_ACTION

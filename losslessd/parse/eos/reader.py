@@ -191,11 +191,14 @@ class InterfaceConf(QosConf):
 
 @record
 class QosClass:
-    """A `class-map type qos`: the DSCP values it matches; `other` when it matches on anything else (an ACL, CoS,
-    a VLAN), which losslessd does not evaluate."""
+    """A `class-map type qos`: the DSCP values it matches; `dscp_ecn` those it matches only with an ECN condition
+    (`match dscp 26 ecn ce`: some of their packets, not all); `other` when it matches on anything else (an ACL, CoS,
+    a VLAN, `match ecn`), which losslessd does not evaluate. Its match lines add up: EOS writes a qos class-map
+    `match-any` (AVD eos_cli_config_gen class-maps.j2), a packet matching any of them is the class's."""
 
     source: Source
     dscp: set[int] = field(default_factory=set)
+    dscp_ecn: set[int] = field(default_factory=set)
     other: bool = False
 
 
@@ -405,7 +408,7 @@ class _Reader(TreeReader):
         elif w[:2] == ["no", "priority-flow-control"]:
             self.global_pfc(node, w[2:], neg=True)
         elif w[:3] == ["class-map", "type", "qos"] and len(w) in (4, 5):
-            self.class_map(node, w[-1])
+            self.class_map(node, w[-1], w[3] if len(w) == 5 else "match-any")
         elif w[:3] in _POLICY_TYPES and len(w) == 4:
             self.qos_policy(node, w[3])
         elif w[:2] == ["policy-map", "type"] and len(w) > 2 and w[2] not in _POLICY_MAP_TYPES:
@@ -421,13 +424,24 @@ class _Reader(TreeReader):
             if child.words[:1] == ["command"] and len(child.words) > 1:
                 commands.append((self.src(child), child.words[1:]))
 
-    def class_map(self, node: Node, name: str) -> None:
+    def class_map(self, node: Node, name: str, kind: str) -> None:
+        """`class-map type qos [match-any] NAME` and its match lines. AVD eos_cli_config_gen (class-maps.j2) writes
+        `match-any` alone, with one of `match vlan|cos|ip access-group|ipv6 access-group|dscp D [ecn E]|ecn E`; what
+        another keyword (`match-all`) would make of several lines no source says: the class is not evaluated."""
         conf = self.cfg.class_maps.setdefault(name, QosClass(source=self.src(node)))
+        if kind != "match-any":
+            conf.other = True
+            self.issue(node, f"EOS qos class-maps are `match-any` (AVD writes no other form): what a `{kind}` class "
+                             "matches is not read, so losslessd does not evaluate the classes that use it")
         for child in node.children:
             cw = child.words
             if cw[:2] == ["match", "dscp"] and len(cw) > 2:
+                values, ecn = (cw[2:cw.index("ecn")], cw[cw.index("ecn") + 1:]) if "ecn" in cw else (cw[2:], None)
                 try:
-                    conf.dscp.update(dscp_values(cw[2:]))
+                    if ecn is not None and len(ecn) != 1:
+                        raise LineError("expected `match dscp D ecn ECN` (one ECN word after `ecn`)")
+                    # (with `ecn E` only the packets whose ECN bits match: some of each DSCP's traffic)
+                    (conf.dscp if ecn is None else conf.dscp_ecn).update(dscp_values(values))
                 except LineError as exc:
                     conf.other = True  # what it matches is unknown, so what it classifies is too
                     self.garbled(child, str(exc))

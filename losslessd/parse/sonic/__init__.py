@@ -1740,7 +1740,7 @@ class _Builder:
                 # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
                 # its source: a SharedPort makes it when it is first read (see _port_model).
                 (ports.get(name) or self.port(name, e))["_wd"] = (
-                    (True, wd_priorities.get(name), detection, restoration, poll, action, word, text), e)
+                    (True, wd_priorities.get(name), detection, restoration, poll, action, word, text, None), e)
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
             if "watchdog" not in port and "_wd" not in port:
