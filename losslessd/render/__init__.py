@@ -1594,6 +1594,31 @@ def _speeds(platform: str, family: str | None, port: str, speed: float,
     return limits.speeds_gbps
 
 
+def _check_bytes(platform: str, prof: Profile) -> None:
+    """Refuse a port whose pause buffer, pause/resume threshold or ECN threshold in bytes lies outside what the
+    platform's CLI takes (RenderLimits): the switch would reject the line, and a snippet it rejects half-applies."""
+    limits = PLATFORMS[platform].limits
+    ecn = prof.writes_ecn(platform)
+    for port in prof.ports:
+        written: list[tuple[str, int | None, tuple[int, int] | None]] = []
+        if prof.wants("buffer") and port.pause_buffer is not None:
+            buf = port.pause_buffer
+            written += [("a pause buffer-size", buf.size_bytes, limits.pause_buffer_bytes),
+                        ("a pause-threshold", buf.pause_bytes, limits.pause_threshold_bytes),
+                        ("a resume-threshold", buf.resume_bytes, limits.pause_threshold_bytes)]
+        if ecn:
+            written += [("an ECN minimum threshold", port.kmin_bytes, limits.ecn_threshold_bytes),
+                        ("an ECN maximum threshold", port.kmax_bytes, limits.ecn_threshold_bytes)]
+        for what, value, bounds in written:
+            if value is not None and _outside(value, bounds):
+                low, high = bounds  # type: ignore[misc]
+                cable = f"its {port.cable_length_m:g} m cable at " if port.cable_length_m is not None else ""
+                speed = f"{port.speed_gbps:g} Gb/s" if port.speed_gbps is not None else "its speed"
+                raise InputError(f"port {port.name}: {cable}{speed} needs {what} of {value} B, outside what "
+                                 f"{platform} accepts ({low}-{high} B), so the switch would reject the line: check "
+                                 "the port's cable length and speed, or size this port's lossless buffer by hand")
+
+
 def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
     refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
@@ -1607,6 +1632,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
             low, high = limits.cable_m  # type: ignore[misc]
             raise InputError(f"port {port.name}: a {cable} m cable is outside what {platform} applies ({low}-{high} "
                              f"m): {limits.cable_refused}; size this port's lossless buffer by hand")
+    _check_bytes(platform, prof)
     for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]
