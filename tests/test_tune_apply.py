@@ -679,3 +679,24 @@ def test_an_unreadable_sessions_answer_is_never_read_as_none_pending(sessions):
     # (napalm's ssh transport answers {} for output that is no JSON)
     with pytest.raises(ValueError, match="gave no sessions table"):
         pending_commits(sessions, {"uptime": 1.0})
+
+
+def test_an_eos_napalm_step_that_stalls_at_a_pager_is_named_by_its_own_step(make_sim):
+    """napalm's eos driver sends its own commands over the guarded connection, past Guard.send: the stall check read
+    the end of the command before (the running config's read-back) and a stall was named by it (`while `show
+    running-config` ran`). Each napalm call is now a command of the session (Guard.begin): a pager held in napalm's
+    sessions query stops the push before anything is pushed, named by that query."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    sim.hold("spine1", "show configuration sessions detail | json", pager="--More--")
+    commits = sim.devices["spine1"].config.commits
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    message = err.value.message
+    assert "stopped at the pager prompt" in message, message
+    assert "while `napalm cli: show configuration sessions detail, show version` ran" in message, message
+    assert "show running-config" not in message and "nothing pushed" in message
+    assert sim.devices["spine1"].config.commits == commits
