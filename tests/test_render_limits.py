@@ -357,3 +357,31 @@ def test_an_ecn_threshold_outside_the_platforms_range_is_refused(monkeypatch):
     with pytest.raises(InputError, match=rf"needs an ECN maximum threshold of {kmax} B, outside what cisco_nxos "
                                          rf"accepts \(0-{kmax - 1} B\)"):
         rnd.render("cisco_nxos", prof)
+
+
+def test_the_shared_headroom_check_counts_the_xoff_the_devices_other_ports_hold(tmp_path):
+    """Session 39: the over-subscription check summed the rendered PGs alone. A fix renders only the ports with
+    findings (here Ethernet0 of the example leaf1), while the device's five other lossless PGs keep their 1,000,000 B
+    xoff each in the same 2,359,296 B shared headroom pool: 5.0 M + the new PG is over 2 x the pool under a policy
+    allowing 1 x, and the snippet's own lint would warn BUF004; it rendered, and now is refused naming both parts."""
+    from losslessd.fabric import load_device
+
+    d = json.loads((FIXTURES.parent.parent / "examples" / "fabric" / "leaf1" / "config_db.json").read_text())
+    d["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"] = "1000000"
+    folder = tmp_path / "leaf1"
+    folder.mkdir()
+    (folder / "config_db.json").write_text(json.dumps(d, indent=4))
+    pol = load_policy("roce-dscp26")
+    pol = pol.model_copy(update={"buffer": pol.buffer.model_copy(update={"headroom_pool_oversubscription": 1})})
+    device = load_device(folder)
+    facts, pool = rnd.device_facts(device, pol)
+    one = [f for f in facts if f.name == "Ethernet0"]
+    with pytest.raises(InputError, match=r"the 1 lossless PGs rendered, with the 5 the device's other ports hold "
+                                         r"\(5000000 B\), need \d+ B of xoff together"):
+        rnd.device_profile(pol, device, one, "sonic", pool_bytes=pool)
+    # The same port where the other PGs hold the file's own 59,392 B each renders.
+    d["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"] = "59392"
+    (folder / "config_db.json").write_text(json.dumps(d, indent=4))
+    device = load_device(folder)
+    assert rnd.device_profile(pol, device, [f for f in rnd.device_facts(device, pol)[0] if f.name == "Ethernet0"],
+                              "sonic", pool_bytes=pool).ports[0].name == "Ethernet0"
