@@ -94,7 +94,7 @@ def make_tls(ca_file: Path) -> TlsFiles:
                                                         x509.IPAddress(ipaddress.ip_address(HOST))]), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .sign(ca_key, hashes.SHA256()))
-    folder.mkdir(parents=True, exist_ok=True)
+    ca_file.parent.mkdir(parents=True, exist_ok=True)
     ca_file.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
