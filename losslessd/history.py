@@ -779,6 +779,12 @@ class History:
                                  "wrong type", file=str(self.path))
         return [StoredFinding(*r) for r in rows]
 
+    def devices(self) -> list[str]:
+        """The devices the history holds rows of (ports sampled, events, drift runs), sorted: a device it never saw is
+        a mistyped name, not a quiet device."""
+        return [r[0] for r in self._query("SELECT device FROM ports UNION SELECT device FROM events "
+                                          "UNION SELECT device FROM drift_runs ORDER BY 1", [])]
+
     def _query(self, sql: str, args: list) -> list[tuple]:
         with self._lock:
             try:

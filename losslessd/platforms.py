@@ -72,6 +72,12 @@ class RenderLimits:
     # The watchdog actions (model.WatchdogAction) the snippet can set -> the word its template writes ("": the
     # platform's only action, which no statement names); None: the snippet sets no action.
     wd_actions: dict[str, str] | None = field(default=None, hash=False)
+    # Byte counts the snippet writes: an explicit pause buffer (NX-OS `pause buffer-size`), its pause and resume
+    # thresholds, and the ECN marking thresholds written in bytes. render refuses a port whose number lies outside:
+    # the switch would reject the line.
+    pause_buffer_bytes: tuple[int, int] | None = None
+    pause_threshold_bytes: tuple[int, int] | None = None
+    ecn_threshold_bytes: tuple[int, int] | None = None
 
 
 @record(frozen=True)
@@ -363,6 +369,13 @@ PLATFORMS: dict[str, Platform] = {
                  limits=RenderLimits(mtu_bytes=(576, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
                                      family_speeds_gbps={"n3k": NEXUS3000_RATES_GBPS}, wd_counts_polls=True,
                                      wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100),
+                                     # Cisco-NX-OS-device.yang (NX-OS 9.3(1), as the YangModels repository
+                                     # publishes it): ipqos_BuffSize `range 5000..12582913` whose default 12582913
+                                     # is the unset mark, so 12582912 at most, as ipqos_XoffBytes and ipqos_XonBytes
+                                     # `range 0..12582912` (pause-threshold, resume-threshold); ipqos_ThreshVal
+                                     # `range 0..52428800` beside ipqos_ThreshUnit bytes (random-detect thresholds).
+                                     pause_buffer_bytes=(5000, 12582912), pause_threshold_bytes=(0, 12582912),
+                                     ecn_threshold_bytes=(0, 52428800),
                                      # Nexus 9000 QoS guide, PFC watchdog: a stuck no-drop queue is shut and its
                                      # packets dropped; no command chooses another action.
                                      wd_actions={"drop": ""}),

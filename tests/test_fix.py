@@ -1520,3 +1520,21 @@ def test_a_cos_trusting_eos_port_with_dscp_classes_is_not_told_to_trust_cos(tmp_
         map003.message
     (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
     assert "qos trust cos" not in "".join(p.snippet or "" for p in dev.parts)
+
+
+@pytest.mark.parametrize("command", [("fix", "--unsafe-fixes"), ("lint", "--fix", "--unsafe-fixes")])
+def test_a_config_whose_blocks_depend_on_a_tabs_width_is_refused_not_merged(tmp_path, command):
+    """Session 39: lint warns (SYS002) where a line's block depends on a tab's width, but fix merged its snippet with
+    tabs read as 8 columns, so its lines could land in a block other than the one the operator's editor shows. Now
+    refused, exit 2, naming the file and the line (here `<TAB>uc-tx-queue 3`, under line 19 with tabs of 8 columns
+    and under the profile, line 15, with tabs of 1); the same file indented with spaces takes its fix (exit 1)."""
+    spaces = (Path("examples/fabric/spine1.cfg")).read_text()
+    (tmp_path / "spine1.cfg").write_text(spaces.replace("\n   uc-tx-queue 3\n", "\n\tuc-tx-queue 3\n"))
+    ran = losslessd(*command[:1], tmp_path / "spine1.cfg", "--policy", POLICY, *command[1:])
+    assert ran.returncode == 2, ran.stderr
+    assert (f"losslessd: error: cannot work out a fix: {tmp_path / 'spine1.cfg'}:21: the indentation mixes tabs and "
+            "spaces") in ran.stderr, ran.stderr
+    assert "re-indent the file with spaces" in ran.stderr and "(fixed)" not in ran.stdout
+    (tmp_path / "spine1.cfg").write_text(spaces)
+    ok = losslessd(*command[:1], tmp_path / "spine1.cfg", "--policy", POLICY, *command[1:])
+    assert ok.returncode == 1 and "(fixed)" in ok.stdout, ok.stderr

@@ -24,6 +24,7 @@ from losslessd.collect.gnmi import (
     stream,
 )
 from losslessd.credentials import Secret
+from losslessd.errors import InputError
 from losslessd.monitor import (
     DROPPED_PACKETS,
     ECN_MARKED,
@@ -241,7 +242,7 @@ def test_a_storm_shows_in_the_streamed_counters(sim):
 
 
 def test_a_certificate_from_another_ca_is_refused(sim, tmp_path):
-    other = make_tls(tmp_path).ca_file
+    other = make_tls(tmp_path / "gnmi-ca.pem").ca_file
     err = failure_of(target(sim, "leaf1", ca_file=other))
     assert isinstance(err, GnmiTlsError) and err.sys_code == "SYS012"
 
@@ -451,7 +452,6 @@ def test_a_reload_restarts_only_the_stream_whose_target_changed(sim, tmp_path):
 def test_inventory_gnmi_errors_name_file_and_line(tmp_path, gnmi, needle):
     import yaml
 
-    from losslessd.errors import InputError
     from losslessd.inventory import load
 
     inv = tmp_path / "inventory.yaml"
@@ -466,7 +466,6 @@ def test_inventory_gnmi_errors_name_file_and_line(tmp_path, gnmi, needle):
 def test_inventory_gnmi_defaults_to_the_ssh_login_and_a_platform_without_paths_is_refused(tmp_path):
     import yaml
 
-    from losslessd.errors import InputError
     from losslessd.inventory import load
 
     (tmp_path / "ca.pem").write_text("x")
@@ -539,3 +538,15 @@ def test_the_simulators_queue_stops_where_the_pause_map_says(tmp_path):
     device.traffic.storm(storm_key(device.if_indexes, "Ethernet0", 3), now=t0)
     a, b = sent(t0 + 10), sent(t0 + 20)
     assert b[3] == a[3] and b[4] > a[4]
+
+
+def test_sim_gnmi_never_writes_over_a_ca_file_it_did_not_write(tmp_path):
+    """`sim --out` with gNMI wrote gnmi-ca.pem over the user's own file of that name, unlike the inventory,
+    known_hosts and host key beside it; now refused naming it, the file as it was, and nothing else written."""
+    mine = tmp_path / "gnmi-ca.pem"
+    mine.write_text("the user's own CA\n")
+    sim = Simulator(FABRIC, tmp_path, devices=DEVICES[:1], snmp=False, gnmi=True)
+    with pytest.raises(InputError, match=r"--out holds gnmi-ca\.pem, which the simulator did not write"):
+        sim.start()
+    assert mine.read_text() == "the user's own CA\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gnmi-ca.pem"]

@@ -1163,3 +1163,17 @@ def test_a_history_folder_moved_away_and_back_is_written_again(tmp_path):
     reader = History(path, create=False)
     assert sorted(e.message for e in reader.events()) == ["before", "while away"]
     reader.close()
+
+
+@pytest.mark.parametrize("command", [("events",), ("history", "--port", "Ethernet8")])
+def test_a_device_the_history_never_saw_is_a_usage_error_naming_the_devices_known(recorded, command):
+    """Session 39: `events --device leaf9` (a device the history never saw) printed "no events", exit 0, as a quiet
+    device does, while `history` exited 2: both now exit 2 naming the devices the history knows."""
+    res = invoke(*command, "--db", recorded, "--device", "leaf9")
+    assert res.exit_code != 0 and isinstance(res.exception, InputError), res.output  # (InputError: exit 2)
+    assert "no events" not in res.output
+    assert ("--device 'leaf9': the history holds no device of that name (devices: leaf1, spine1)"
+            in str(res.exception)), res.exception
+    # A known device with nothing in the span is still quiet: "no events", exit 0.
+    quiet = invoke("events", "--db", recorded, "--device", "spine1", "--kind", "pfc_storm")
+    assert quiet.exit_code == 0 and quiet.output == "no events\n", quiet.output

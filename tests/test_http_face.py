@@ -38,11 +38,11 @@ def json_lines(stream: io.StringIO) -> list[dict]:
     return records
 
 
-async def face(metrics: Metrics, **kw) -> HttpFace:
+async def face(metrics: Metrics, host: str = "127.0.0.1", **kw) -> HttpFace:
     async def reload():
         return True, "reloaded"
 
-    return await HttpFace("127.0.0.1", 0, scrape=scraper(metrics), healthy=lambda: True,
+    return await HttpFace(host, 0, scrape=scraper(metrics), healthy=lambda: True,
                           ready=lambda: True, reload=reload, refused=metrics.http_refused, **kw).start()
 
 
@@ -330,3 +330,42 @@ def test_an_absolute_form_request_target_is_served():
     assert status(scrape) == 200 and b"losslessd_up" in scrape and b"losslessd_polls" not in scrape
     assert status(healthy) == 200 and healthy.endswith(b"losslessd is healthy.\n")
     assert status(bare) == 404 and status(nope) == 404
+
+
+def test_a_host_name_resolving_only_to_ipv6_binds_and_answers(monkeypatch):
+    """Session 39: the socket's family came from a ':' in http.host, so a name resolving only to ::1 was bound as
+    IPv4 and failed ("Name or service not known" / "Address family"). The host is now resolved (getaddrinfo) and bound
+    in its address's family. This machine's resolver knows no such name, so that one name is answered here as a
+    v6-only resolver would; the bind, the loopback check and the HTTP exchange over ::1 are real."""
+    real = socket.getaddrinfo
+
+    def v6_only(host, port, *args, **kw):
+        if host == "metrics6.test":
+            return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", port, 0, 0))]
+        return real(host, port, *args, **kw)
+
+    monkeypatch.setattr(socket, "getaddrinfo", v6_only)
+
+    async def main():
+        http = await face(Metrics(__version__), "metrics6.test")
+        try:
+            assert http.address == "::1" and http.loopback
+            reader, writer = await asyncio.open_connection("::1", http.port)
+            writer.write(b"GET /-/healthy HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            answer = await asyncio.wait_for(reader.read(), 30)
+            writer.close()
+            assert status(answer) == 200, answer
+        finally:
+            await http.close()
+
+    asyncio.run(main())
+
+
+def test_a_host_that_does_not_resolve_is_an_os_error_not_a_traceback():
+    """A name no resolver knows is socket.gaierror (an OSError), which the daemon reports as "cannot serve
+    /metrics on HOST:PORT", exit 2."""
+    async def main():
+        with pytest.raises(OSError):
+            await face(Metrics(__version__), "no-such-host.invalid")
+
+    asyncio.run(main())

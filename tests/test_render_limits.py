@@ -323,3 +323,65 @@ def test_rendered_pgs_over_subscribing_the_shared_headroom_pool_past_the_policy_
     assert "BUF004" in ran.stderr and "config_db.json:" in ran.stderr
     fine = losslessd("render", "--platform", "sonic", "--device", str(folder))
     assert fine.returncode == 0, fine.stderr
+
+
+def test_an_nxos_pause_buffer_the_switch_rejects_is_refused():
+    """Cisco-NX-OS-device.yang (NX-OS 9.3(1)): `pause buffer-size` is ipqos_BuffSize, 5000-12582912 B (12582913, its
+    default, marks it unset), pause-threshold and resume-threshold ipqos_XoffBytes/XonBytes 0-12582912 B. A 120 km
+    cable at 400G wrote `pause buffer-size 121366528`, ten times what the switch takes, with exit 0."""
+    assert PLATFORMS["cisco_nxos"].limits.pause_buffer_bytes == (5000, 12582912)
+    for cable in ("120000m", "12500m"):
+        ran = losslessd("render", "--platform", "cisco_nxos", "--family", "n9k",
+                        "--ports", f"Ethernet1/1:400G:{cable}:9216")
+        assert ran.returncode == 2 and ran.stdout == "", (cable, ran.stderr)
+        assert "needs a pause buffer-size of" in ran.stderr and "(5000-12582912 B)" in ran.stderr, ran.stderr
+        assert "Traceback" not in ran.stderr
+    ok = losslessd("render", "--platform", "cisco_nxos", "--family", "n9k", "--ports", "Ethernet1/1:400G:12000m:9216")
+    assert ok.returncode == 0, ok.stderr
+    size, pause, resume = map(int, re.search(r"pause buffer-size (\d+) pause-threshold (\d+) resume-threshold (\d+)",
+                                             ok.stdout).groups())
+    assert 5000 <= size <= 12582912 and 0 <= resume <= pause <= 12582912
+
+
+def test_an_ecn_threshold_outside_the_platforms_range_is_refused(monkeypatch):
+    """The ECN thresholds written in bytes are checked against the same table (NX-OS ipqos_ThreshVal 0-52428800 B):
+    a platform range that a policy's Kmax passes refuses the render, naming the threshold and the range."""
+    limits = PLATFORMS["cisco_nxos"].limits
+    assert limits.ecn_threshold_bytes == (0, 52428800)
+    pol = load_policy("roce-dscp26")
+    prof = rnd.profile(pol, [rnd.PortFacts("Ethernet1/1", 100, 3, 9216)], pool_bytes=render_golden.POOL_BYTES,
+                       **render_golden.options("cisco_nxos"))
+    kmax = prof.ports[0].kmax_bytes
+    monkeypatch.setitem(PLATFORMS, "cisco_nxos", replace(PLATFORMS["cisco_nxos"],
+                                                          limits=replace(limits, ecn_threshold_bytes=(0, kmax - 1))))
+    with pytest.raises(InputError, match=rf"needs an ECN maximum threshold of {kmax} B, outside what cisco_nxos "
+                                         rf"accepts \(0-{kmax - 1} B\)"):
+        rnd.render("cisco_nxos", prof)
+
+
+def test_the_shared_headroom_check_counts_the_xoff_the_devices_other_ports_hold(tmp_path):
+    """Session 39: the over-subscription check summed the rendered PGs alone. A fix renders only the ports with
+    findings (here Ethernet0 of the example leaf1), while the device's five other lossless PGs keep their 1,000,000 B
+    xoff each in the same 2,359,296 B shared headroom pool: 5.0 M + the new PG is over 2 x the pool under a policy
+    allowing 1 x, and the snippet's own lint would warn BUF004; it rendered, and now is refused naming both parts."""
+    from losslessd.fabric import load_device
+
+    d = json.loads((FIXTURES.parent.parent / "examples" / "fabric" / "leaf1" / "config_db.json").read_text())
+    d["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"] = "1000000"
+    folder = tmp_path / "leaf1"
+    folder.mkdir()
+    (folder / "config_db.json").write_text(json.dumps(d, indent=4))
+    pol = load_policy("roce-dscp26")
+    pol = pol.model_copy(update={"buffer": pol.buffer.model_copy(update={"headroom_pool_oversubscription": 1})})
+    device = load_device(folder)
+    facts, pool = rnd.device_facts(device, pol)
+    one = [f for f in facts if f.name == "Ethernet0"]
+    with pytest.raises(InputError, match=r"the 1 lossless PGs rendered, with the 5 the device's other ports hold "
+                                         r"\(5000000 B\), need \d+ B of xoff together"):
+        rnd.device_profile(pol, device, one, "sonic", pool_bytes=pool)
+    # The same port where the other PGs hold the file's own 59,392 B each renders.
+    d["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"] = "59392"
+    (folder / "config_db.json").write_text(json.dumps(d, indent=4))
+    device = load_device(folder)
+    assert rnd.device_profile(pol, device, [f for f in rnd.device_facts(device, pol)[0] if f.name == "Ethernet0"],
+                              "sonic", pool_bytes=pool).ports[0].name == "Ethernet0"

@@ -38,6 +38,16 @@ def _push(cfg, pusher, cand):
     return pusher.push(checked.snippet, candidate.ecn_check(cfg, POLICY, candidate.expected(cfg, POLICY, cand)))
 
 
+def _refused(cfg, pusher) -> str:
+    """The PushError message of pushing NEW, the pusher closed after it."""
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    return err.value.message
+
+
 def test_eos_push_through_napalm_with_commit_timer_and_restore(make_sim):
     sim = make_sim(["spine1"], snmp=False)
     cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
@@ -556,12 +566,7 @@ def test_an_eos_push_while_a_commit_waits_on_its_timer_is_refused_naming_it(make
     state = sim.devices["spine1"].config
     assert state.sessions["t1"].state == "pendingCommitTimer"
     running, commits = sim.running_config("spine1"), state.commits
-    try:
-        with pytest.raises(PushError) as err:
-            _push(cfg, pusher, NEW)
-    finally:
-        pusher.close()
-    message = err.value.message
+    message = _refused(cfg, pusher)
     assert "a commit is pending on its commit timer on the switch (config session t1 (" in message, message
     assert "nothing pushed" in message and "rollback" not in message
     # the time left, from commitBy and `show version`'s uptime (served by the simulator since session 39): at most the
@@ -679,3 +684,19 @@ def test_an_unreadable_sessions_answer_is_never_read_as_none_pending(sessions):
     # (napalm's ssh transport answers {} for output that is no JSON)
     with pytest.raises(ValueError, match="gave no sessions table"):
         pending_commits(sessions, {"uptime": 1.0})
+
+
+def test_an_eos_napalm_step_that_stalls_at_a_pager_is_named_by_its_own_step(make_sim):
+    """napalm's eos driver sends its own commands over the guarded connection, past Guard.send: the stall check read
+    the end of the command before (the running config's read-back) and a stall was named by it (`while `show
+    running-config` ran`). Each napalm call is now a command of the session (Guard.begin): a pager held in napalm's
+    sessions query stops the push before anything is pushed, named by that query."""
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    sim.hold("spine1", "show configuration sessions detail | json", pager="--More--")
+    commits = sim.devices["spine1"].config.commits
+    message = _refused(cfg, pusher)
+    assert "stopped at the pager prompt" in message, message
+    assert "while `napalm cli: show configuration sessions detail, show version` ran" in message, message
+    assert "show running-config" not in message and "nothing pushed" in message
+    assert sim.devices["spine1"].config.commits == commits

@@ -43,7 +43,8 @@ def fix(
     """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
 
     Exit 0: nothing to fix (every input read and checked). 1: fixes printed, withheld or impossible, or a
-    device or input not checked. 2: unusable input, nothing readable or nothing checked. 3: internal error
+    device or input not checked. 2: unusable input (a config whose blocks depend on a tab's width among them),
+    nothing readable or nothing checked. 3: internal error
     (a bug in losslessd).
     """
     set_max_file_mb(max_file_mb)
@@ -52,4 +53,4 @@ def fix(
     for note in output.notes(result):  # (as render says them: stderr, whatever the format)
         typer.echo(f"losslessd fix: {note}", err=True)
     sys.stdout.write(output.render(output_format.value, result))
-    raise typer.Exit(exit_code(result.lint, result.exit_code != 0))
+    raise typer.Exit(exit_code(result.lint, result.exit_code != 0, result.input_errors))

@@ -74,8 +74,11 @@ def events(db: Db = None, config: Config = None,
     now = time.time()
     damaged: list[InputError] = []
     span = _span(since, until, now)
-    found = _history(db, config).events(device=device, kind=kind, since=span["since"], until=span["until"],
-                                        open_only=open_only, damaged=damaged)
+    store = _history(db, config)
+    found = store.events(device=device, kind=kind, since=span["since"], until=span["until"], open_only=open_only,
+                         damaged=damaged)
+    if device is not None and not found:
+        _known_device(store, device)
     if fmt is Format.json:
         typer.echo(json.dumps({"events": [_event_json(e) for e in found],
                                "damaged": [str(exc) for exc in damaged]}, indent=2))
@@ -90,6 +93,18 @@ def events(db: Db = None, config: Config = None,
         if not found and not damaged:
             typer.echo("no events")
     _refuse_damaged(damaged)
+
+
+def _known_device(store: History, device: str) -> None:
+    """InputError (exit 2) naming the devices the history knows when ``device`` is none of them: a mistyped --device
+    must not read as a quiet device ("no events", exit 0), in `events` as in `history`."""
+    known = store.devices()
+    if device in known:
+        return
+    shown = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+    raise InputError(f"--device {quoted(device)}: the history holds no device of that name (devices: "
+                     f"{printable(shown) or 'none yet'}); give the name the daemon's inventory gives it",
+                     file=str(store.path))
 
 
 def _refuse_damaged(damaged: list[InputError]) -> None:
@@ -142,6 +157,7 @@ def history(db: Db = None, config: Config = None, *,
                 typer.echo(printable(f"losslessd: note: ECN marks and drops of {device} {port} priority {p} not "
                                      f"shown{when}: {why}; give --queue"), err=True)
     if not blocks:
+        _known_device(store, device)
         raise InputError(f"no samples of {device} {port} in that time: check --device/--port (as the daemon names "
                          "them) and --since")
     titled = [(_title(device, port, p, spans), p, spans, rows) for p, spans, rows in blocks]

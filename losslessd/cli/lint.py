@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from .. import api
-from ..errors import InputError
+from ..errors import EXIT_INPUT, InputError
 from ..limits import not_an_input, reads_recorded, set_max_file_mb, write_output
 from ..lint.finding import Severity
 from ..printable import printable
@@ -104,13 +104,18 @@ def lint(
         for note in fix_output.notes(fixes):
             typer.echo(f"losslessd lint --fix: {note}", err=True)
         sys.stdout.write("\n" + fix_output.text(fixes))
+        raise typer.Exit(exit_code(result, result.fails(fail_on), fixes.input_errors))
     raise typer.Exit(exit_code(result, result.fails(fail_on)))
 
 
-def exit_code(result: api.LintResult, failed: bool) -> int:
+def exit_code(result: api.LintResult, failed: bool, refused: list[str] | None = None) -> int:
     """The run's verdict (LintResult.outcome: 3 crashed, 2 nothing readable or nothing checked, 1 on ``failed``,
-    else 0), with its reasons on stderr (shared by lint and fix)."""
+    else 0), with its reasons on stderr (shared by lint and fix); 2 also where a fix ``refused`` an input it cannot
+    go into as it is (fix.FixResult.input_errors)."""
     outcome = result.outcome(failed)
-    for line in outcome.lines:
+    lines, code = outcome.lines, outcome.code
+    if refused and code < EXIT_INPUT:
+        lines, code = [f"error: {why}" for why in refused], EXIT_INPUT
+    for line in lines:
         typer.echo(f"losslessd: {printable(line)}", err=True)  # (names input files)
-    return outcome.code
+    return code

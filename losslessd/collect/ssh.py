@@ -316,13 +316,19 @@ class Guard:
         host = self.host
         return CollectError(COMMAND_FAILED, f"{host.hostname}:{host.port} {why}")
 
+    def begin(self, command: str, rearm: bool = False) -> None:
+        """``command`` starts on the session: the stall check reads its output alone (not the end of the one before),
+        messages name it, and with ``rearm`` the byte budget counts from here. send() calls it; a library that sends
+        its own commands over the attached connection (napalm's eos driver) calls it before each of them."""
+        self.command, self._tail, self._heard = command, "", time.monotonic()
+        if rearm and self._metered is not None:
+            self._metered.left = self.budget
+
     def send(self, conn, cmd: Command, read_timeout: float, rearm: bool = False) -> tuple[str, int, str | None]:
         """``cmd``'s output with the login secrets masked, how many were, and why it counts as refused (refusal).
         ``rearm``: the budget counts from this command on (a connection that lives for many commands, as a
         pusher's does through a tune). A cut session raises CollectError (SYS014, flood_error)."""
-        self.command, self._tail, self._heard = cmd.line, "", time.monotonic()
-        if rearm and self._metered is not None:
-            self._metered.left = self.budget
+        self.begin(cmd.line, rearm)
         try:
             # Text: no TextFSM/TTP/Genie parsing is asked for, so netmiko returns the output as it came.
             output = cast(str, conn.send_command(cmd.line, read_timeout=read_timeout, strip_prompt=True,

@@ -122,11 +122,8 @@ class HttpFace:
         return len(self._conns)
 
     async def start(self) -> HttpFace:
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock = await _bound(self.host, self.port)
         try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.port))
             # (checked before listening: a host name resolves only here, and a refused address never accepts)
             self.address, self.port = sock.getsockname()[:2]
             self.loopback = bool(is_loopback(self.address))
@@ -443,3 +440,22 @@ def _phrase(status: int) -> str:
 
 def _text(value: bytes | None) -> str | None:
     return None if value is None else value.decode("latin-1")
+
+
+async def _bound(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``'s first address that binds, of that address's family: a name resolving only to
+    IPv6 (::1) failed as an IPv4 socket when the family was guessed from a ':' in the host. OSError (socket.gaierror
+    for a name that does not resolve) when none binds."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)
+    failed: OSError | None = None
+    for family, kind, proto, _name, address in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            return sock
+        except OSError as exc:
+            sock.close()
+            failed = exc
+    raise failed or OSError(f"{host} resolves to no address")

@@ -73,6 +73,7 @@ class DeviceFix:
     parts: list[Part] = field(default_factory=list)
     message: str | None = None  # why no snippet could be made
     limit: bool = False  # (message) the policy asks what the platform cannot do (render.PolicyLimit), facts aside
+    input_error: bool = False  # (message) the input cannot take a fix as it is (blocks that depend on a tab's width)
     diff: str | None = None
     diff_note: str | None = None  # why there is no diff
     verified: bool = False  # the fixed config (or host) was linted again
@@ -91,6 +92,11 @@ class FixResult:
         """0: nothing to fix; 1: fixes printed, withheld or impossible, or a device or input the lint did not check
         (nothing to fix there is unknown, never "nothing to fix")."""
         return 1 if self.devices or self.not_checked else 0
+
+    @property
+    def input_errors(self) -> list[str]:
+        """Why a device's input cannot take a fix as it is: the run exits 2 (cli.lint.exit_code)."""
+        return [d.message for d in self.devices if d.input_error and d.message]
 
     @property
     def not_checked(self) -> bool:
@@ -118,6 +124,9 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None, fam
         device = result.fabric.devices[name]
         try:
             devices.append(device_fix(device, found, result.policy, unsafe, model, family))
+        except InputError as exc:  # the file cannot take a fix as it is: exit 2, naming it (FixResult.input_errors)
+            devices.append(DeviceFix(device=name, platform=device.platform, files=list(device.files),
+                                     findings=found, message=f"cannot work out a fix: {exc}", input_error=True))
         except Exception as exc:  # noqa: BLE001 - deliberate: a bug on one device must not cost the others' fixes
             message = internal_error_message(f"working out the fix of {name} failed", exc)
             result.internal_errors.append(message)  # the run's verdict: exit 3, the JSON says incomplete
@@ -489,7 +498,7 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy, inputs: li
         out.diff_note = f"no diff: {shape.other_form}"
         _verify(out, device, policy, inputs, inputs + _snippet_inputs(device, printed))
         return
-    current = shape.normalize(target.text)
+    current = shape.current(target.text, target.path)
     fixed = current
     for part in printed:
         part.snippet = shape.changes(fixed, part.snippet)

@@ -16,6 +16,7 @@ from functools import partial
 
 from .. import rfc6902
 from ..errors import InputError
+from ..parse.clitext import tab_blocks, tab_width_lines
 from ..parse.eos.flat import renest as eos_renest
 from ..parse.eos.reader import outdent_ports as eos_ports
 from ..parse.eos.reader import session_config as eos_session
@@ -754,6 +755,21 @@ class Shape:
     # together, without a diff, and ``other_form`` says why.
     takes: Callable[[str], bool] | None = None
     other_form: str = ""
+    # The platform's blocks are lines indented under their header (EOS, NX-OS): a file whose blocks depend on a tab's
+    # width is refused (current), as lint warns (SYS002).
+    indented: bool = False
+
+    def current(self, text: str, path: str) -> str:
+        """``text`` (the file at ``path``) as ``apply`` takes it (normalize). InputError naming the file and line where
+        its indentation mixes tabs and spaces so that a line's block depends on a tab's width: the merge would read
+        tabs as 8 columns and could put the fix's lines into another block than the one the operator sees."""
+        if self.indented and (found := tab_width_lines(text)):
+            number, wide, narrow = found[0]
+            raise InputError(f"the indentation mixes tabs and spaces so that the block this line belongs to depends "
+                             f"on a tab's width ({tab_blocks(wide, narrow)}), so a fix merged into the file could land "
+                             "in another block than the one you see: re-indent the file with spaces (the switch "
+                             "writes no tab), then run fix again", file=path, line=number)
+        return self.normalize(text)
 
 
 # EOS commands whose value is several words (thresholds, units, probability).
@@ -777,11 +793,11 @@ SHAPE_NAMES: dict[str, Shape] = {
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS, nest=EOS_NEST, ports=eos_ports),
                      partial(cli_changes, prefixes=EOS_SETTINGS, nest=EOS_NEST, ports=eos_ports),
-                     normalize=partial(_session_config, eos_session), normal_form=SESSION_FORM),
+                     normalize=partial(_session_config, eos_session), normal_form=SESSION_FORM, indented=True),
     "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_REMOVED, nest=nxos_renest, ports=nxos_ports),
                       partial(cli_changes, detached=NXOS_REMOVED, exclusive=NXOS_EXCLUSIVE, nest=nxos_renest,
                               ports=nxos_ports),
-                      normalize=partial(_session_config, nxos_session), normal_form=SESSION_FORM),
+                      normalize=partial(_session_config, nxos_session), normal_form=SESSION_FORM, indented=True),
     # NVUE: `nv set` commands apply to a file of them; a startup.yaml or `nv config show` tree takes them on the switch.
     "set_lines": Shape(replace_set_lines, set_changes, takes=nvue_commands,
                        other_form="the config is an NVUE YAML tree (startup.yaml, `nv config show`), the fix `nv set` "

@@ -117,7 +117,7 @@ def _hash_lines_in_blocks(text: str) -> Iterator[int]:
             pending = []
 
 
-def _tab_width_lines(text: str) -> list[tuple[int, int, int]]:
+def tab_width_lines(text: str) -> list[tuple[int, int, int]]:
     """(line, its parent's line under tabs of 8 columns, under tabs of 1) for each line tree() nests under another
     line depending on the width of a tab (0: the top level). tree() reads a tab as 8 columns, as a terminal shows it;
     an editor set to 4 or 2 shows `<TAB>uc-tx-queue 0` above `      no priority` as its block, tree() the reverse: the
@@ -145,6 +145,12 @@ def _tab_width_lines(text: str) -> list[tuple[int, int, int]]:
 
 def _where(line: int) -> str:
     return f"line {line}" if line else "no line (the top level)"
+
+
+def tab_blocks(wide: int, narrow: int) -> str:
+    """Where a tab_width_lines line belongs under each width of a tab."""
+    return (f"with tabs of 8 columns (as it is read) it is under {_where(wide)}, with tabs of 1 column under "
+            f"{_where(narrow)}")
 
 
 _LEAF: list[Node] = []  # the children of every node tree() makes without any (never appended to)
@@ -730,18 +736,17 @@ class TreeReader:
         self.check_truncated()
 
     def check_tabs(self, text: str) -> None:
-        """One SYS002, at the first line whose block depends on the width of a tab (_tab_width_lines), naming how
+        """One SYS002, at the first line whose block depends on the width of a tab (tab_width_lines), naming how
         many there are: the file is read with tabs of 8 columns, and those lines may be read in another block
         than the one the operator sees."""
-        found = _tab_width_lines(text)
+        found = tab_width_lines(text)
         if found:
             number, wide, narrow = found[0]
             more = (f" (and {len(found) - 1} more line(s) from here on, the last line {found[-1][0]})" if found[1:]
                     else "")
             self.issue(Node("", number), "the indentation mixes tabs and spaces so that the block this line belongs to "
-                                         f"depends on a tab's width{more}: with tabs of 8 columns (as it is read) it "
-                                         f"is under {_where(wide)}, with tabs of 1 column under {_where(narrow)}; the "
-                                         "switch writes no tab: re-indent the lines with spaces")
+                                         f"depends on a tab's width{more}: {tab_blocks(wide, narrow)}; the switch "
+                                         "writes no tab: re-indent the lines with spaces")
 
     def check_prompts(self, nodes: list[Node]) -> None:
         """A top-level line that is a CLI prompt (`spine1#`, `leaf1(config-if)#show run`) with lines indented under

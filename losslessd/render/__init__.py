@@ -35,7 +35,7 @@ from ..policy import NAME_RULE, Policy, Range, is_name
 from ..printable import quoted
 from ..records import record
 from ..resources import data_dir
-from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
+from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break, pool_xoffs
 from ..units import MAX_CABLE_M, bytes_to_us, is_small_int, length_m
 from . import families
 
@@ -862,13 +862,16 @@ def _check_headroom_fits(port: PortProfile, pg: SonicPg, pool_bytes: int | None,
                          "or this port off the lossless priorities, is needed", **where)
 
 
-def _check_shared_headroom(xoffs: list[int], shared: int, allowed: float | None, where: dict) -> None:
-    """Refuse rendered PGs whose xoff together over-subscribes the shared headroom pool past what the policy, else the
-    switch, allows (BUF004's ratio, in its order; none given: not judged, as BUF004 does). The rendered PGs alone:
-    the device's other lossless PGs only add to what its lint sums. ``where``: the first port's file and line."""
-    total = sum(xoffs)
+def _check_shared_headroom(xoffs: list[int], held: Sequence[int], shared: int, allowed: float | None,
+                           where: dict) -> None:
+    """Refuse rendered PGs whose xoff, with the xoff the device's other ports hold in the pool (``held``: a --device's
+    ports the snippet leaves as they are, which BUF004 sums too), over-subscribes the shared headroom pool past what
+    the policy, else the switch, allows (BUF004's ratio, in its order; none given: not judged, as BUF004 does).
+    ``where``: the first port's file and line."""
+    total = sum(xoffs) + sum(held)
+    others = (f", with the {len(held)} the device's other ports hold ({sum(held)} B)," if held else "")
     if allowed and total > shared * allowed + 1e-9:
-        raise InputError(f"the {len(xoffs)} lossless PGs rendered need {total} B of xoff together, "
+        raise InputError(f"the {len(xoffs)} lossless PGs rendered{others} need {total} B of xoff together, "
                          f"{total / shared:.2f} x the shared headroom pool's {shared} B (BUFFER_POOL|{POOL} xoff; "
                          f"allowed: {allowed:g} x), so the snippet's own lint would report BUF004; a pool xoff of at "
                          f"least {math.ceil(total / allowed)} B, a larger allowed over-subscription "
@@ -1065,7 +1068,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             attached: dict[str, str] | None = None,
             traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None,
             sku_source: Source | None = None, classes: Iterable[ForwardingClass] | None = None,
-            model_source: Source | None = None, buffer_model: str | None = None) -> Profile:
+            model_source: Source | None = None, buffer_model: str | None = None,
+            held_xoffs: Sequence[int] = ()) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -1183,7 +1187,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     if shared and rendered:
         xoffs = [prof.sonic.xoff_bytes for prof in rendered if prof.sonic is not None for _ in lossless]
         allowed = pol.buffer.headroom_pool_oversubscription or bufs.over_subscribe_ratio
-        _check_shared_headroom(xoffs, shared, allowed, places[0])
+        _check_shared_headroom(xoffs, held_xoffs, shared, allowed, places[0])
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())
     # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).
@@ -1594,6 +1598,31 @@ def _speeds(platform: str, family: str | None, port: str, speed: float,
     return limits.speeds_gbps
 
 
+def _check_bytes(platform: str, prof: Profile) -> None:
+    """Refuse a port whose pause buffer, pause/resume threshold or ECN threshold in bytes lies outside what the
+    platform's CLI takes (RenderLimits): the switch would reject the line, and a snippet it rejects half-applies."""
+    limits = PLATFORMS[platform].limits
+    ecn = prof.writes_ecn(platform)
+    for port in prof.ports:
+        written: list[tuple[str, int | None, tuple[int, int] | None]] = []
+        if prof.wants("buffer") and port.pause_buffer is not None:
+            buf = port.pause_buffer
+            written += [("a pause buffer-size", buf.size_bytes, limits.pause_buffer_bytes),
+                        ("a pause-threshold", buf.pause_bytes, limits.pause_threshold_bytes),
+                        ("a resume-threshold", buf.resume_bytes, limits.pause_threshold_bytes)]
+        if ecn:
+            written += [("an ECN minimum threshold", port.kmin_bytes, limits.ecn_threshold_bytes),
+                        ("an ECN maximum threshold", port.kmax_bytes, limits.ecn_threshold_bytes)]
+        for what, value, bounds in written:
+            if value is not None and _outside(value, bounds):
+                low, high = bounds  # type: ignore[misc]
+                cable = f"its {port.cable_length_m:g} m cable at " if port.cable_length_m is not None else ""
+                speed = f"{port.speed_gbps:g} Gb/s" if port.speed_gbps is not None else "its speed"
+                raise InputError(f"port {port.name}: {cable}{speed} needs {what} of {value} B, outside what "
+                                 f"{platform} accepts ({low}-{high} B), so the switch would reject the line: check "
+                                 "the port's cable length and speed, or size this port's lossless buffer by hand")
+
+
 def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
     refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
@@ -1607,6 +1636,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
             low, high = limits.cable_m  # type: ignore[misc]
             raise InputError(f"port {port.name}: a {cable} m cable is outside what {platform} applies ({low}-{high} "
                              f"m): {limits.cable_refused}; size this port's lossless buffer by hand")
+    _check_bytes(platform, prof)
     for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]
@@ -1723,7 +1753,15 @@ def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform
                    lossy_mode=device.lossy_mode, sku_source=sku_source, classes=device.forwarding_classes,
                    # (the model read from the device's file, unless --sku named another: hwsku stands for it on EOS)
                    model_source=device.hardware_source if not model and not (hwsku and not device.hardware)
-                   else None, buffer_model=device.buffer_model)
+                   else None, buffer_model=device.buffer_model,
+                   held_xoffs=_held_xoffs(device, facts))
+
+
+def _held_xoffs(device: Device, facts: list[PortFacts]) -> list[int]:
+    """The xoff the device's lossless PGs hold in the shared headroom pool on the ports the snippet does not write:
+    still there after it, so render's over-subscription check adds them (it counted the rendered PGs alone)."""
+    written = {f.name for f in facts}
+    return [xoff for port, held in pool_xoffs(device, POOL)[0].items() if port not in written for xoff in held]
 
 
 def carried_queues(ports: Sequence[PortFacts | PortProfile], lossless: Iterable[int],

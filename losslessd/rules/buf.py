@@ -17,7 +17,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .common import Lane, LaneRule, lossless_queues, lossy_egress_profiles, numbers
+from .common import Lane, LaneRule, lossless_queues, lossy_egress_profiles, numbers, pool_xoffs
 
 
 class _BufRule(LaneRule):
@@ -455,27 +455,9 @@ class SharedHeadroomPoolShort(Rule):
                 yield from self._pool(ctx, device, pool)
 
     def _pool(self, ctx, device: Device, pool):
-        xoffs: list[int] = []
-        ports: set[str] = set()
-        runtime = 0
-        # What a PG of each profile name counts as: sized at run time (None), its xoff in this pool, or nothing (0).
-        # Every port names the same few profiles: each is looked at once.
-        counts: dict[str | None, int | None] = {}
-        profiles = device.buffer_profiles
-        for port in device.ports.values():
-            for name, runtime_profile in port.pg_profiles().values():
-                try:
-                    xoff = counts[name]
-                except KeyError:
-                    profile = profiles.get(name) if name else None
-                    xoff = counts[name] = (None if profile is not None and profile.headroom_computed_at_runtime else
-                                           profile.xoff_bytes or 0 if profile is not None and profile.pool == pool.name
-                                           else 0)
-                if runtime_profile or xoff is None:
-                    runtime += 1
-                elif xoff:
-                    xoffs.append(xoff)
-                    ports.add(port.name)
+        by_port, runtime = pool_xoffs(device, pool.name)
+        xoffs = [xoff for held in by_port.values() for xoff in held]
+        ports = by_port.keys()
         if not xoffs:
             return
         total, shp = sum(xoffs), pool.shared_headroom_bytes

@@ -523,3 +523,28 @@ def dcqcn_elsewhere(port: Port) -> str | None:
 
 
 _ON = {True: "on", False: "off"}
+
+
+def pool_xoffs(device: Device, pool: str) -> tuple[dict[str, list[int]], int]:
+    """Each port's lossless PGs' xoff in the shared headroom of ``pool`` (ports holding one), and how many PGs are
+    sized at run time (no number to add). BUF004 sums them; render adds the ports a snippet leaves as they are."""
+    by_port: dict[str, list[int]] = {}
+    runtime = 0
+    # What a PG of each profile name counts as: sized at run time (None), its xoff in this pool, or nothing (0).
+    # Every port names the same few profiles: each is looked at once.
+    counts: dict[str | None, int | None] = {}
+    profiles = device.buffer_profiles
+    for port in device.ports.values():
+        for name, runtime_profile in port.pg_profiles().values():
+            try:
+                xoff = counts[name]
+            except KeyError:
+                profile = profiles.get(name) if name else None
+                xoff = counts[name] = (None if profile is not None and profile.headroom_computed_at_runtime else
+                                       profile.xoff_bytes or 0 if profile is not None and profile.pool == pool
+                                       else 0)
+            if runtime_profile or xoff is None:
+                runtime += 1
+            elif xoff:
+                by_port.setdefault(port.name, []).append(xoff)
+    return by_port, runtime

@@ -161,6 +161,7 @@ class SimDevice:
         return self.traffic.slow_s
 
 
+GNMI_CA_FILE = "gnmi-ca.pem"  # the gNMI servers' CA certificate, beside the inventory that names it
 INVENTORY_HEADER = "# Written by the losslessd simulator"  # (how a folder an earlier simulator wrote is known)
 
 
@@ -184,6 +185,7 @@ class Simulator:
         self.snmp_shared, self.wrap32_after_s = snmp_shared, wrap32_after_s
         self.gnmi = gnmi
         self.gnmi_ca_path: Path | None = None
+        self.gnmi_ca_file = self.workdir / GNMI_CA_FILE
         self.inventory_path = self.workdir / "inventory.yaml"
         self.known_hosts_path = self.workdir / "known_hosts"
         self.host_key_path = self.workdir / "ssh_host_ed25519_key"
@@ -212,11 +214,16 @@ class Simulator:
                 with open(self.inventory_path, "rb") as f:
                     if f.read(len(INVENTORY_HEADER)) == INVENTORY_HEADER.encode():
                         return
-        if there := [p.name for p in (self.inventory_path, self.known_hosts_path, self.host_key_path)
-                     if os.path.lexists(p)]:
+        if there := [p.name for p in (self.inventory_path, *self._written()) if os.path.lexists(p)]:
             raise InputError(f"--out holds {', '.join(there)}, which the simulator did not write and would replace; "
                              "give a new or empty folder (or one an earlier `losslessd sim` wrote)",
                              file=str(self.workdir))
+
+    def _written(self) -> list[Path]:
+        """The files this run writes into --out besides the inventory: the host key, known_hosts and, where gNMI is
+        served, its CA (gnmi-ca.pem); the overwrite check reads them all. (The SNMP agents keep their own folder,
+        snmp, which a failed start may leave and the next one takes.)"""
+        return [self.host_key_path, self.known_hosts_path, *([self.gnmi_ca_file] if self.gnmi else [])]
 
     def __enter__(self) -> Simulator:
         return self.start()
@@ -243,7 +250,7 @@ class Simulator:
             self.stop()
             # (a start that failed, or was interrupted, after the host key left it and known_hosts without the
             # inventory that marks the folder as the simulator's: the next `sim --out` there refused them as the user's)
-            for written in (self.host_key_path, self.known_hosts_path):
+            for written in (self.host_key_path, self.known_hosts_path, self.gnmi_ca_file):
                 written.unlink(missing_ok=True)
             raise
         self._write_inventory()
@@ -265,7 +272,7 @@ class Simulator:
         from ..monitor.gnmi import PATHS
         from .gnmi import GnmiServers, make_tls  # grpcio comes with the `gnmi` extra
 
-        tls = make_tls(self.workdir)
+        tls = make_tls(self.gnmi_ca_file)
         self.gnmi_ca_path = tls.ca_file
         self._gnmi = GnmiServers(tls)
         for device in self.devices.values():

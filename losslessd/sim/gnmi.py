@@ -71,9 +71,9 @@ class TlsFiles:
     cert_pem: bytes
 
 
-def make_tls(folder: Path) -> TlsFiles:
+def make_tls(ca_file: Path) -> TlsFiles:
     """A throwaway CA and a server certificate for 127.0.0.1 and localhost signed by it; writes
-    the CA certificate to ``folder/gnmi-ca.pem``."""
+    the CA certificate to ``ca_file``."""
     now = datetime.datetime.now(datetime.timezone.utc)
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "losslessd simulator test CA")])
@@ -94,8 +94,7 @@ def make_tls(folder: Path) -> TlsFiles:
                                                         x509.IPAddress(ipaddress.ip_address(HOST))]), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .sign(ca_key, hashes.SHA256()))
-    folder.mkdir(parents=True, exist_ok=True)
-    ca_file = folder / "gnmi-ca.pem"
+    ca_file.parent.mkdir(parents=True, exist_ok=True)
     ca_file.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())

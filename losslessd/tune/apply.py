@@ -228,6 +228,13 @@ class EosPusher(Pusher):
             pass
         self.guard.close()
 
+    def _step(self, label: str) -> Any:
+        """The napalm driver, its next call made the session's command (Guard.begin): napalm sends its own commands,
+        which pass no Guard.send, so the stall check read the end of the command before and a stalled or cut session
+        was named by it; the byte budget counts from the call too."""
+        self.guard.begin(label, rearm=True)
+        return self.dev
+
     def _conn(self):
         # napalm's get_config runs the same `show running-config` but deletes "% Invalid input" from what it returns
         return self.dev.device
@@ -236,15 +243,15 @@ class EosPusher(Pusher):
         self.running()  # a device whose running config cannot be read as it is gets no commit it cannot check
         self._no_pending_commit()
         try:
-            self.dev.load_merge_candidate(config=snippet)
-            diff = self.guard.mask(self.dev.compare_config())[0]
+            self._step("napalm load_merge_candidate").load_merge_candidate(config=snippet)
+            diff = self.guard.mask(self._step("napalm compare_config").compare_config())[0]
             if not diff.strip():
-                self.dev.discard_config()
+                self._step("napalm discard_config").discard_config()
                 problem = check(self.running())
                 if problem is not None:
                     raise PushError(self.name, f"the device reports nothing to change, yet {problem}", False)
                 return Pushed(self.name, False, "")
-            self.dev.commit_config(revert_in=CONFIRM_S)
+            self._step("napalm commit_config").commit_config(revert_in=CONFIRM_S)
         except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
             raise self._undone(f"napalm refused the change: {self._why(exc)}") from None
         try:
@@ -264,7 +271,7 @@ class EosPusher(Pusher):
         if problem is not None:
             raise self._undone(f"the commit did not land ({problem})")
         try:
-            self.dev.confirm_commit()
+            self._step("napalm confirm_commit").confirm_commit()
         except Exception as exc:  # noqa: BLE001 - unconfirmed, the switch reverts it when its timer runs out
             raise self._undone(f"the commit could not be confirmed: {self._why(exc)}") from None
         return Pushed(self.name, True, diff)
@@ -273,7 +280,7 @@ class EosPusher(Pusher):
         """The switch's config sessions whose commit waits on its timer, with the seconds left (-1: not said), through
         the driver's public cli() (napalm's own reading of it, _get_pending_commits, is private); an answer that is
         no sessions table raises, so an unreadable one never reads as "none pending"."""
-        shown = self.dev.cli([_SESSIONS, "show version"], encoding="json")
+        shown = self._step(f"napalm cli: {_SESSIONS}, show version").cli([_SESSIONS, "show version"], encoding="json")
         return pending_commits(shown[_SESSIONS], shown["show version"])
 
     def _no_pending_commit(self) -> None:
@@ -288,7 +295,7 @@ class EosPusher(Pusher):
         for name in [name for name in self.left if name in pending]:
             try:  # ours, committed by a push whose session dropped: reverted now rather than when its timer runs out
                 self.dev.config_session = name
-                self.dev.rollback()  # (`configure session NAME abort`)
+                self._step("napalm rollback").rollback()  # (`configure session NAME abort`)
             except Exception as exc:  # noqa: BLE001
                 raise PushError(self.name, f"`configure session {name} abort` (a commit of ours that a dropped session "
                                            f"left on its timer) failed ({self._why(exc)}); nothing pushed",
@@ -311,9 +318,9 @@ class EosPusher(Pusher):
         timer reverts it."""
         try:
             if self.dev.config_session is not None and self.dev.config_session in self._pending():
-                self.dev.rollback()  # aborts the session on its timer
+                self._step("napalm rollback").rollback()  # aborts the session on its timer
             else:
-                self.dev.discard_config()
+                self._step("napalm discard_config").discard_config()
         except Exception as exc:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
             session = self.dev.config_session or "NAME"
             if self.dev.config_session:

@@ -179,7 +179,7 @@ def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
     """The snippet that moves ``cfg`` to ``cand`` (empty when its tuned queues hold those settings already,
     however the config words them), the config it makes, and what lint says of that config."""
     shape = SHAPES[cfg.platform]
-    current = shape.normalize(cfg.text)
+    current = shape.current(cfg.text, cfg.name)
     if ecn_settings(cfg, policy, current) == expected(cfg, policy, cand):
         cut, applied = "", current
     else:
