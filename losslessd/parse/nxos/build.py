@@ -18,6 +18,7 @@ from ...model import (
     Ecn,
     ForwardingClass,
     Incompatible,
+    LinkPause,
     ParseIssue,
     Port,
     PriorityGroup,
@@ -328,6 +329,10 @@ def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issu
     _ingress_buffers(cfg, device, iface, port, issues)
     _watchdog(cfg, iface, port)
     _queues(cfg, iface, port, issues)
+    if iface.pause_rx is not None or iface.pause_tx is not None:  # (reader._link_pause; off by default)
+        port.link_pause = LinkPause(rx=iface.pause_rx.value if iface.pause_rx else False,
+                                    tx=iface.pause_tx.value if iface.pause_tx else False,
+                                    source=(iface.pause_rx or iface.pause_tx).source)  # type: ignore[union-attr]
     return port
 
 

@@ -155,6 +155,8 @@ class InterfaceConf:
     admin_up: Val | None = None
     pfc_mode: Val | None = None  # on | off | auto
     watchdog: Val | None = None  # `priority-flow-control watch-dog-interval on|off`
+    pause_rx: Val | None = None  # `flowcontrol receive on|off`: 802.3x link pause honoured (None in a Val: not read)
+    pause_tx: Val | None = None  # `flowcontrol send on|off`: 802.3x link pause sent
     qos_policy: Val | None = None  # `service-policy type qos input NAME`
     queuing_policy: Val | None = None  # `service-policy type queuing output NAME`
     queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
@@ -256,6 +258,23 @@ def _check_is_nxos(inp: Input) -> None:
     check_config_text(inp, "Cisco NX-OS", _NXOS_LINE, "`interface`, `hostname`, `policy-map` or `!`")
 
 
+def _link_pause(conf: InterfaceConf, w: list[str], src: Source) -> None:
+    """Cisco Nexus 9000 QoS Configuration Guide, "Configuring Link Level Flow Control": `flowcontrol receive on|off`
+    and `flowcontrol send on|off` set the two directions of 802.3x pause apart, both off by default (so `no
+    flowcontrol receive|send` is off). A form not read leaves its direction unknown, not off: it may be the line that
+    turns the pause on (audit round 19: a design guide's `flowcontrol receive on (not supported with PFC ...)`)."""
+    no = w[:1] == ["no"]
+    body = w[1:] if no else w
+    attr = {"receive": "pause_rx", "send": "pause_tx"}.get(body[1] if len(body) > 1 else "")
+    if attr is not None and (body[2:] in (["on"], ["off"]) if not no else len(body) in (2, 3)):
+        setattr(conf, attr, Val(not no and body[2] == "on", src))
+        return
+    if attr is not None:
+        setattr(conf, attr, Val(None, src))
+    raise LineError("expected `flowcontrol receive|send on|off`: whether the port sends or honours link-level (802.3x) "
+                    "pause is unknown")
+
+
 def _without_no_stats(words: list[str]) -> list[str]:
     """An interface's qos policy attachment without its trailing `no-stats` (the policy's statistics off: what it
     classifies is the same). The switch prints it so (`show run interface`: `service-policy type qos input
@@ -311,8 +330,8 @@ def _interface_command(words: list[str]) -> bool:
 # _INTERFACE_QOS: those of them that set the port's QoS (a port-channel's are read for its members; under a
 # subinterface they are named: clitext.subinterface_line).
 _INTERFACE_QOS = frozenset({"priority-flow-control", "service-policy", "inherit"})
-_INTERFACE_READ = _INTERFACE_QOS | {"description", "mtu", "speed", "shutdown", "channel-group"}
-_INTERFACE_OTHER = frozenset({"switchport", "duplex", "bandwidth", "delay", "load-interval", "flowcontrol", "link",
+_INTERFACE_READ = _INTERFACE_QOS | {"description", "mtu", "speed", "shutdown", "channel-group", "flowcontrol"}
+_INTERFACE_OTHER = frozenset({"switchport", "duplex", "bandwidth", "delay", "load-interval", "link",
                               "fec", "negotiate", "cdp", "storm-control", "mac", "medium", "mdix", "encapsulation",
                               "udld", "ip", "ipv6", "vpc", "carrier-delay", "beacon", "rate-mode", "snmp", "lacp",
                               "dot1x", "errdisable", "private-vlan", "macsec", "ptp", "vrf", "lldp", "logging",
@@ -866,6 +885,8 @@ class _Reader(TreeReader):
                 conf.watchdog = Val(WATCHDOG_UNREAD, src)  # it may be the line that starts it: unknown, not off
                 raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
+        elif body[:1] == ["flowcontrol"]:
+            _link_pause(conf, w, src)
         elif w[:3] == ["service-policy", "type", "network-qos"] or w[:4] == ["no", "service-policy", "type",
                                                                              "network-qos"]:
             # Nexus 9000 QoS guide, "Configuring Network QoS": a network-qos policy is attached to the system
