@@ -205,6 +205,19 @@ def test_a_dcb_map_line_not_read_leaves_the_ports_pfc_unknown(group_line, enable
     assert [(i.code, i.source.line) for i in device.issues] == ([] if enabled else [("SYS002", 5)])
 
 
+@pytest.mark.parametrize("group_line", ["priority group 0 bandwidth 90 pfc on", "priority-grp 0 bandwidth 90 pfc on"])
+def test_a_garbled_map_line_of_a_flat_paste_stays_in_the_map(group_line):
+    """Audit round 19: a converged-NIC switch guide's S4810 block, at the margin, writes `priority group 0 bandwidth
+    90 pfc on` (a blank for the hyphen). It left the map for CONFIGURATION mode and was passed over there without a
+    word: the ports read "PFC off" (PFC001) while the indented form of the same map read unknown with a SYS002. A
+    `priority...` line no CONFIGURATION command is stays the map's, as the switch refuses it there."""
+    text = (f"dcb-map SMB\n{group_line}\npriority-group 1 bandwidth 10 pfc off\npriority-pgid 1 1 1 0 1 1 1 1\n"
+            "exit\ninterface TenGigabitEthernet 0/1\ndcb-map SMB\nexit\n")
+    device = parse(text)
+    assert device.ports["TenGigabitEthernet 0/1"].pfc_enabled is None
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 2)]
+
+
 def test_two_host_names_are_refused_at_the_second():
     """Two running-configs pasted into one file: refused at the `hostname` naming the second switch."""
     text = HEADER + ("hostname tor1\ninterface TenGigabitEthernet 1/1\n mtu 9216\n!\n"
