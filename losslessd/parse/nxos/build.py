@@ -18,7 +18,6 @@ from ...model import (
     Ecn,
     ForwardingClass,
     Incompatible,
-    LinkPause,
     ParseIssue,
     Port,
     PriorityGroup,
@@ -30,10 +29,11 @@ from ...model import (
     Watchdog,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, SwitchportConf, Val, routed_vlans, untagged_only
+from ..clitext import Issues, SwitchportConf, Val, link_pause, routed_vlans, untagged_only
 from .reader import (
     _NQ_CLASS,
     _QUEUE_CLASS,
+    LINK_PAUSE_DEFAULT,
     POLICY_UNREAD,
     WATCHDOG_UNREAD,
     InterfaceConf,
@@ -329,10 +329,7 @@ def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issu
     _ingress_buffers(cfg, device, iface, port, issues)
     _watchdog(cfg, iface, port)
     _queues(cfg, iface, port, issues)
-    if iface.pause_rx is not None or iface.pause_tx is not None:  # (reader._link_pause; off by default)
-        port.link_pause = LinkPause(rx=iface.pause_rx.value if iface.pause_rx else False,
-                                    tx=iface.pause_tx.value if iface.pause_tx else False,
-                                    source=(iface.pause_rx or iface.pause_tx).source)  # type: ignore[union-attr]
+    port.link_pause = link_pause(iface, LINK_PAUSE_DEFAULT)
     return port
 
 

@@ -30,6 +30,7 @@ from ..clitext import (
     config_session,
     dscp_values,
     ethernet_ports,
+    flowcontrol_line,
     is_flat,
     layer3_line,
     may_set_ecn,
@@ -258,23 +259,6 @@ def _check_is_nxos(inp: Input) -> None:
     check_config_text(inp, "Cisco NX-OS", _NXOS_LINE, "`interface`, `hostname`, `policy-map` or `!`")
 
 
-def _link_pause(conf: InterfaceConf, w: list[str], src: Source) -> None:
-    """Cisco Nexus 9000 QoS Configuration Guide, "Configuring Link Level Flow Control": `flowcontrol receive on|off`
-    and `flowcontrol send on|off` set the two directions of 802.3x pause apart, both off by default (so `no
-    flowcontrol receive|send` is off). A form not read leaves its direction unknown, not off: it may be the line that
-    turns the pause on (audit round 19: a design guide's `flowcontrol receive on (not supported with PFC ...)`)."""
-    no = w[:1] == ["no"]
-    body = w[1:] if no else w
-    attr = {"receive": "pause_rx", "send": "pause_tx"}.get(body[1] if len(body) > 1 else "")
-    if attr is not None and (body[2:] in (["on"], ["off"]) if not no else len(body) in (2, 3)):
-        setattr(conf, attr, Val(not no and body[2] == "on", src))
-        return
-    if attr is not None:
-        setattr(conf, attr, Val(None, src))
-    raise LineError("expected `flowcontrol receive|send on|off`: whether the port sends or honours link-level (802.3x) "
-                    "pause is unknown")
-
-
 def _without_no_stats(words: list[str]) -> list[str]:
     """An interface's qos policy attachment without its trailing `no-stats` (the policy's statistics off: what it
     classifies is the same). The switch prints it so (`show run interface`: `service-policy type qos input
@@ -305,6 +289,9 @@ _GLOBAL_WORDS = frozenset({"interface", "class-map", "policy-map", "system", "ho
 # port` (Nexus 9000 interfaces, Layer 2 switching and system management guides).
 _INTERFACE_FORMS = {"vrf": {"member"}, "lldp": {"transmit", "receive"}, "logging": {"event"},
                     "spanning-tree": {"port", "bpduguard", "bpdufilter", "guard", "link-type", "cost", "port-priority"}}
+# Cisco Nexus 9000 QoS Configuration Guide, "Configuring Link Level Flow Control": "By default, link-level flow
+# control is disabled for both directions."
+LINK_PAUSE_DEFAULT = False
 # A `priority-flow-control watch-dog-interval` line not read: whether the watchdog runs is unknown, not off.
 WATCHDOG_UNREAD = "unread"
 # Global-only priority-flow-control commands (the watch-dog timers, restore multipliers); `mode` and
@@ -886,7 +873,9 @@ class _Reader(TreeReader):
                 raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
         elif body[:1] == ["flowcontrol"]:
-            _link_pause(conf, w, src)
+            # Cisco Nexus 9000 QoS Configuration Guide, "Configuring Link Level Flow Control": `flowcontrol
+            # receive|send on|off` per direction, "disabled for both directions" by default
+            flowcontrol_line(conf, w, src, LINK_PAUSE_DEFAULT)
         elif w[:3] == ["service-policy", "type", "network-qos"] or w[:4] == ["no", "service-policy", "type",
                                                                              "network-qos"]:
             # Nexus 9000 QoS guide, "Configuring Network QoS": a network-qos policy is attached to the system
