@@ -45,8 +45,8 @@ _JOINED = lazy(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
 # One item of an `interface range`: unit/port (or unit/slot/port) and an optional far end on the same unit, the blanks
 # around its dash dropped (`0/2 - 4`, `0/9-10`, `0/0-31`, `0/1-0/4`).
-_RANGE_ITEM = lazy(r"^(?P<head>[0-9]{1,2}/(?:[0-9]{1,3}/)?)(?P<port>[0-9]{1,3})(?:-(?:(?P=head))?(?P<last>[0-9]{1,3}))?$",
-                   re.ASCII)
+_RANGE_ITEM = lazy(r"^(?P<head>[0-9]{1,2}/(?:[0-9]{1,3}/)?)(?P<port>[0-9]{1,3})"
+                   r"(?:-(?:(?P=head))?(?P<last>[0-9]{1,3}))?$", re.ASCII)
 
 
 def _range_ports(text: str) -> list[str] | None:
