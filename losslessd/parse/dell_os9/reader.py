@@ -14,7 +14,7 @@ from ...limits import MAX_RANGE_PORTS
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
 from ...records import record
 from ...units import is_digits
-from ..base import Input, IssueList, host_name, port_slot
+from ..base import Input, IssueList, check_expanded, host_name, port_slot
 from ..clitext import (
     Issues,
     LineError,
@@ -120,6 +120,7 @@ def read(inputs: list[Input]) -> Os9Config:
 
 
 class _Reader(TreeReader):
+    expanded = 0  # port lines the `interface range` lines expanded to (ports x lines), against MAX_EXPANDED_PORTS
     # The commands the reader reads that open no mode (clitext.TreeReader.is_wrapped): an interface's and a DCB map's.
     leaf_words = frozenset({"description", "shutdown", "ip", "mtu", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
                             "dcb-output", "priority-flow-control", "dcb-map", "priority-group", "priority-pgid",
@@ -145,6 +146,8 @@ class _Reader(TreeReader):
                 raise LineError("cannot tell which ports this range names (OS9 writes `interface range "
                                 "tengigabitethernet 0/1 - 4 , tengigabitethernet 0/8`, front-panel ports only): the "
                                 "settings under it are not read")
+            self.expanded += len(names) * (1 + len(node.children))
+            check_expanded(self.expanded, self.inp.path, node.line)  # bounded time: each range may name 1,024 ports
             for name in names:  # each port the range names takes its lines (a configuration-mode paste)
                 conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
