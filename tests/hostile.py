@@ -274,6 +274,9 @@ def _over_limit(name: str) -> Callable[[Path], Path]:
 
 
 # ---- the cases -------------------------------------------------------------------------------------------
+OS9_MAP = "hostname sw\ndcb-map M\n priority-pgid 0 0 0 1 0 0 0 0\n"  # an OS9 DCB map, for the range flood
+
+
 def cases() -> list[Case]:
     from losslessd import limits
 
@@ -398,6 +401,8 @@ def cases() -> list[Case]:
                                                                    "at Nov  29 10:00:03 2026\nhostname sw\n" + "".join(
             "interface range ethernet1/1/1-1/1/999\n mtu 9216\n" for _ in range(1100)))),
           says=("sw.cfg:", "ports in all")),
+        C("lint-os9-range-flood", lambda t: _lint(_w(t / "sw.cfg", OS9_MAP + "".join(
+            "interface range ten 0/1-999\n dcb-map M\n" for _ in range(1100)))), says=("sw.cfg:", "ports in all")),
         C("lint-onyx-range-flood", lambda t: _lint(_w(t / "sw.cfg", "no cli default prefix-modes enable\n" + "".join(
             "   interface ethernet 1/1-1/999 qos trust L3\n" for _ in range(1100)))), says=("sw.cfg:", "ports in all")),
         C("lint-onyx-too-many-ports", lambda t: _lint(_w(t / "sw.cfg", "no cli default prefix-modes enable\n" + "".join(

@@ -34,6 +34,7 @@ LIMIT_SAYS = {
     "lint-nxos-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}", "lint-junos-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
     "lint-os10-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
     "lint-onyx-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
+    "lint-os9-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
     "lint-onyx-too-many-ports": PORTS, "lint-sonic-ports-named-by-keys": PORTS,
     "lint-junos-statement-flood": f"more than {limits.MAX_KEPT_STATEMENTS:,}",
     "lint-sonic-multiport-key-bomb": f"{limits.MAX_EXPANDED_PORTS:,}",

@@ -205,6 +205,42 @@ def test_a_dcb_map_line_not_read_leaves_the_ports_pfc_unknown(group_line, enable
     assert [(i.code, i.source.line) for i in device.issues] == ([] if enabled else [("SYS002", 5)])
 
 
+@pytest.mark.parametrize("group_line", ["priority group 0 bandwidth 90 pfc on", "priority-grp 0 bandwidth 90 pfc on"])
+def test_a_garbled_map_line_of_a_flat_paste_stays_in_the_map(group_line):
+    """Audit round 19: a converged-NIC switch guide's S4810 block, at the margin, writes `priority group 0 bandwidth
+    90 pfc on` (a blank for the hyphen). It left the map for CONFIGURATION mode and was passed over there without a
+    word: the ports read "PFC off" (PFC001) while the indented form of the same map read unknown with a SYS002. A
+    `priority...` line no CONFIGURATION command is stays the map's, as the switch refuses it there."""
+    text = (f"dcb-map SMB\n{group_line}\npriority-group 1 bandwidth 10 pfc off\npriority-pgid 1 1 1 0 1 1 1 1\n"
+            "exit\ninterface TenGigabitEthernet 0/1\ndcb-map SMB\nexit\n")
+    device = parse(text)
+    assert device.ports["TenGigabitEthernet 0/1"].pfc_enabled is None
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 2)]
+
+
+@pytest.mark.parametrize("head, ports", [
+    ("interface range ten 0/0-3", ["TenGigabitEthernet 0/0", "TenGigabitEthernet 0/1", "TenGigabitEthernet 0/2",
+                                    "TenGigabitEthernet 0/3"]),
+    ("interface range tengigabitethernet 0/2 - 3 , tengigabitethernet 0/8",
+     ["TenGigabitEthernet 0/2", "TenGigabitEthernet 0/3", "TenGigabitEthernet 0/8"]),
+    ("interface range fortyGigE 1/1/1-1/1/2", ["fortyGigE 1/1/1", "fortyGigE 1/1/2"]),
+    ("interface range tengigabitethernet 0/5 - 6 , vlan 1", None),  # a VLAN among them: not read, named
+    ("interface range ten 0/9-4", None),  # backwards
+])
+def test_an_interface_range_of_a_session_gives_each_port_its_lines(head, ports):
+    """Audit round 19: a converged-NIC switch guide's S4810 block applies its DCB map with `interface range ten
+    0/0-31`; the range was a SYS002, no port was read, and the file was not even taken for OS9 (exit 2, "cannot tell
+    which platform"). OS9 sessions as switches print them (`interface range tengigabitethernet 0/9-10` entering
+    `(conf-if-range-te-0/9-10)`, `0/2 - 4`, comma lists): each port named takes the lines under the range."""
+    text = ("dcb-map SMB\npriority-group 0 bandwidth 90 pfc off\npriority-group 1 bandwidth 10 pfc on\n"
+            f"priority-pgid 0 0 0 1 0 0 0 0\nexit\n{head}\ndcb-map SMB\nno shutdown\nexit\n")
+    assert detect(Input("s4810.cfg", text)) == "dell_os9"
+    device = parse(text)
+    assert sorted(device.ports) == sorted(ports or [])
+    assert all(p.pfc_enabled == [3] and p.pfc_source.line == 7 for p in device.ports.values())
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if ports else [("SYS002", 6)])
+
+
 def test_two_host_names_are_refused_at_the_second():
     """Two running-configs pasted into one file: refused at the `hostname` naming the second switch."""
     text = HEADER + ("hostname tor1\ninterface TenGigabitEthernet 1/1\n mtu 9216\n!\n"

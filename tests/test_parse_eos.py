@@ -1698,3 +1698,31 @@ def test_a_dscp_and_ecn_class_may_take_part_of_its_dscp_and_match_lines_add_up()
     assert any(line == line_of(_ECN_CLASS, "class-map type qos match-all BOTH") and "`match-all`" in m
                for line, m in messages)
     assert any(line == line_of(_ECN_CLASS, "class ROCE_CE") and "ROCE_CE, BOTH" in m for line, m in messages)
+
+
+# Arista rbeapi, EthernetInterface#set_flowcontrol: `flowcontrol send|receive on|off`, `no` / `default flowcontrol
+# DIRECTION`. Audit round 19: an HPC fabric guide's EOS ports write `flowcontrol send on` / `flowcontrol receive on`;
+# EOS's were passed over as "other" lines, so PFC003 never spoke on EOS. A direction not written, or reset, is the
+# platform's default, which no source read gives: unknown (None), not off.
+@pytest.mark.parametrize("lines, pause, named", [
+    (["flowcontrol send on", "flowcontrol receive on"], (True, True), 1),  # receive's line first
+    (["flowcontrol receive on"], (True, None), 0),
+    (["flowcontrol send on", "no flowcontrol send", "flowcontrol receive off"], (False, None), 2),
+    (["flowcontrol receive desired"], (None, None), 0),  # not read: unknown, and named
+    (["default flowcontrol receive"], None, None)])
+def test_link_pause_is_read_per_direction(lines, pause, named):
+    text = "interface Ethernet1\n" + "".join(f"   {line}\n" for line in ["priority-flow-control on", *lines])
+    device = parse(text)
+    got = device.ports["Ethernet1"].link_pause
+    assert (got.rx, got.tx) == pause if pause is not None else got is None
+    if pause is not None:
+        assert got.source.line == line_of(text, lines[named])
+    assert [i.code for i in device.issues] == (["SYS002"] if pause == (None, None) else [])
+
+
+def test_link_pause_beside_pfc_is_pfc003(tmp_path):
+    path = tmp_path / "leaf.cfg"
+    path.write_text("interface Ethernet24/1\n   flowcontrol send on\n   flowcontrol receive on\n"
+                    "   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n")
+    found = [f for f in lint([path]).findings if f.code == "PFC003"]
+    assert [(f.severity.value, f.port, "RX on, TX on" in f.message) for f in found] == [("error", "Ethernet24/1", True)]

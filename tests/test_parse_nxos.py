@@ -127,6 +127,33 @@ def test_pfc_mode(lines, pfc):
     assert port.pfc_enabled == pfc and port.qos_configured
 
 
+# Cisco Nexus 9000 QoS Configuration Guide, "Configuring Link Level Flow Control": `flowcontrol receive|send on|off`
+# per direction, both off by default. Audit round 19: a converged-NIC switch guide's Nexus 3132 port block writes
+# `flowcontrol receive on` / `flowcontrol send on` beside `priority-flow-control mode on`; NX-OS's were not read, so
+# PFC003 never spoke on NX-OS.
+@pytest.mark.parametrize("lines, pause, named", [
+    (["flowcontrol receive on", "flowcontrol send on"], (True, True), 0),
+    (["flowcontrol receive on"], (True, False), 0),  # send: the default, off
+    (["flowcontrol send on", "no flowcontrol send"], (False, False), 1),  # the line that set it last
+    (["flowcontrol receive on (not supported with PFC)"], (None, False), 0),  # not read: unknown, not off
+    ([], None, None)])
+def test_link_pause_is_read_per_direction(lines, pause, named):
+    text = BASE + "".join(f"  {line}\n" for line in ["priority-flow-control mode on", *lines])
+    device = parse(text)
+    got = device.ports["Ethernet1/1"].link_pause
+    assert (got.rx, got.tx) == pause if pause is not None else got is None
+    if pause is not None:
+        assert got.source.line == line_of(text, lines[named])
+    assert [i.code for i in device.issues] == (["SYS002"] if pause == (None, False) else [])
+
+
+def test_link_pause_beside_pfc_is_pfc003(tmp_path):
+    path = tmp_path / "tor.cfg"
+    path.write_text(BASE + "  priority-flow-control mode on\n  flowcontrol receive on\n  flowcontrol send on\n")
+    found = [f for f in lint([path]).findings if f.code == "PFC003"]
+    assert [(f.severity.value, f.port, "RX on, TX on" in f.message) for f in found] == [("error", "Ethernet1/1", True)]
+
+
 def test_system_qos_policy_applies_when_the_interface_has_none():
     text = BASE.replace("system qos\n", "system qos\n  service-policy type qos input IN\n") + "  mtu 9216\n"
     port = parse(text).ports["Ethernet1/1"]

@@ -16,7 +16,7 @@ from .. import units
 from ..errors import InputError
 from ..lazyre import lazy
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
-from ..model import ParseIssue, Source
+from ..model import LinkPause, ParseIssue, Source
 from ..records import record
 from ..units import small_int
 from .base import CLI_PROMPT, Input, SessionHosts, host_name, host_name_removed, naming_words, removes_host_name
@@ -528,6 +528,35 @@ def layer3_line(conf: Any, words: list[str], src: Source) -> bool:
     else:
         return False
     return True
+
+
+def flowcontrol_line(conf: Any, words: list[str], src: Source, default: bool | None) -> None:
+    """`flowcontrol receive|send on|off` (conf.pause_rx, conf.pause_tx), the two directions of a port's 802.3x pause
+    (EOS and NX-OS write them so; each reader cites its CLI). `no` or `default` sets the platform's ``default`` (None:
+    not in a source read, so as if unwritten). A form not read leaves its direction unknown (a Val of None), not off:
+    it may be the line that turns the pause on (audit round 19: `flowcontrol receive on (not supported with PFC ...)`
+    in a switch guide)."""
+    reset = words[:1] in (["no"], ["default"])
+    body = words[1:] if reset else words
+    attr = {"receive": "pause_rx", "send": "pause_tx"}.get(body[1] if len(body) > 1 else "")
+    if attr is not None and reset and len(body) in (2, 3):
+        setattr(conf, attr, None if default is None else Val(default, src))
+    elif attr is not None and body[2:] in (["on"], ["off"]):
+        setattr(conf, attr, Val(body[2] == "on", src))
+    else:
+        if attr is not None:
+            setattr(conf, attr, Val(None, src))
+        raise LineError("expected `flowcontrol receive|send on|off`: whether the port honours or sends link-level "
+                        "(802.3x) pause is unknown")
+
+
+def link_pause(conf: Any, default: bool | None) -> LinkPause | None:
+    """Port.link_pause from flowcontrol_line's settings, a direction not written at the platform's ``default``; None
+    when the port writes neither."""
+    rx, tx = conf.pause_rx, conf.pause_tx
+    if rx is None and tx is None:
+        return None
+    return LinkPause(rx=rx.value if rx else default, tx=tx.value if tx else default, source=(rx or tx).source)
 
 
 def routed_port(conf: Any) -> Val | None:

@@ -26,6 +26,8 @@ _HEADER = lazy(r"^! Version 9\.[0-9]{1,2}\([0-9.]+\)[ \t]*\r?\n"
 # OS9 names ports by type, a blank and unit/port (`TenGigabitEthernet 0/1`, `fortyGigE 0/48`; typed, `te 0/1`:
 # port_type); beside a `dcb-map` line (Cisco IOS writes `TenGigabitEthernet1/0/1`, without the blank).
 _PORT = lazy(r"^interface ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]{1,3}[ \t]*\r?$", re.MULTILINE)
+# or a configuration-mode paste's range of them (`interface range ten 0/0-31`: reader._range_ports)
+_RANGE = lazy(r"^interface range ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]", re.MULTILINE)
 # Front-panel port types OS9 names (OS9 Configuration Guide, "Interfaces"); management, loopback, VLAN and
 # port-channel interfaces carry no DCB map.
 _PORT_TYPES = ("TenGigabitEthernet", "fortyGigE", "hundredGigE", "twentyFiveGigE", "GigabitEthernet")
@@ -57,13 +59,14 @@ _RUNNING_CONFIG = lazy(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 
 
 def sniff(inp: Input) -> bool:
-    """An OS9 capture, the OS9 running-config header, or an OS9 port name beside a `dcb-map` line."""
+    """An OS9 capture, the OS9 running-config header, or an OS9 port name (or range of them) beside a `dcb-map`
+    line."""
     named = capture.sniff_platform(inp.text)
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or (_DCB_MAP.search(head) and any(port_type(m.group(1))
-                                                                         for m in _PORT.finditer(head))))
+    return bool(_HEADER.search(head) or (_DCB_MAP.search(head) and any(
+        port_type(m.group(1)) for pattern in (_PORT, _RANGE) for m in pattern.finditer(head))))
 
 
 def parse(inputs: list[Input], name: str) -> Device:

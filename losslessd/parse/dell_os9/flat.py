@@ -76,7 +76,10 @@ def _takes(mode: str, words: list[str]) -> bool:
     if mode == "if":
         return not _global(words)
     if mode == "dcbmap":
-        return _dcb_map_line(w)
+        # A `priority...` line that is no CONFIGURATION command is the map's, refused there if garbled: OS9 takes a
+        # keyword's unique prefix only, and `priority` begins both map commands (audit round 19: a switch guide's
+        # `priority group 0 bandwidth 90 pfc on` left the map and was passed over, its `pfc on` with it).
+        return _dcb_map_line(w) or (w[0].startswith("priority") and not _global(words))
     return w[0] in _MODE_WORDS[mode]
 
 

@@ -10,10 +10,11 @@ import re
 from dataclasses import field
 
 from ...lazyre import lazy
+from ...limits import MAX_RANGE_PORTS
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
 from ...records import record
 from ...units import is_digits
-from ..base import Input, IssueList, host_name, port_slot
+from ..base import Input, IssueList, check_expanded, host_name, port_slot
 from ..clitext import (
     Issues,
     LineError,
@@ -42,6 +43,32 @@ _MEMBER = lazy(r"^(?P<unit>[0-9]{1,2}/)(?P<port>[0-9]{1,3})(?:-(?P<last>[0-9]{1,
 # A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
 _JOINED = lazy(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
+# One item of an `interface range`: unit/port (or unit/slot/port) and an optional far end on the same unit, the blanks
+# around its dash dropped (`0/2 - 4`, `0/9-10`, `0/0-31`, `0/1-0/4`).
+_RANGE_ITEM = lazy(r"^(?P<head>[0-9]{1,2}/(?:[0-9]{1,3}/)?)(?P<port>[0-9]{1,3})"
+                   r"(?:-(?:(?P=head))?(?P<last>[0-9]{1,3}))?$", re.ASCII)
+
+
+def _range_ports(text: str) -> list[str] | None:
+    """The ports an `interface range` names, as OS9 names them; None when an item is no front-panel port or range.
+    Dell OS9 sessions as switches print them (an S4810's `interface range tengigabitethernet 0/32 , tengigabitethernet
+    0/33` entering `(conf-if-range-te-0/32,te-0/33)`, `interface range tengigabitethernet 0/9-10` entering
+    `(conf-if-range-te-0/9-10)`, `interface range tengigabitethernet 0/2 - 4`): comma-separated items, each a type
+    (abbreviated as OS9 takes it: port_type) and unit/port or a range of ports on one unit. LineError for a range that
+    runs backwards or names more than MAX_RANGE_PORTS ports (limits.py)."""
+    out: list[str] = []
+    for item in text.split(","):
+        words = item.split()
+        kind = port_type(words[0]) if words else None
+        m = _RANGE_ITEM.match("".join(words[1:])) if kind else None
+        if m is None:
+            return None
+        first, last = int(m["port"]), int(m["last"] or m["port"])
+        if not 0 < last - first + 1 <= MAX_RANGE_PORTS:
+            raise LineError(f"{item.strip()[:40]!r} is not a port range (its end is before its start, or it names "
+                            f"more than {MAX_RANGE_PORTS:,} ports)")
+        out.extend(f"{kind} {m['head']}{n}" for n in range(first, last + 1))
+    return out
 
 
 @record
@@ -93,6 +120,7 @@ def read(inputs: list[Input]) -> Os9Config:
 
 
 class _Reader(TreeReader):
+    expanded = 0  # port lines the `interface range` lines expanded to (ports x lines), against MAX_EXPANDED_PORTS
     # The commands the reader reads that open no mode (clitext.TreeReader.is_wrapped): an interface's and a DCB map's.
     leaf_words = frozenset({"description", "shutdown", "ip", "mtu", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
                             "dcb-output", "priority-flow-control", "dcb-map", "priority-group", "priority-pgid",
@@ -113,7 +141,16 @@ class _Reader(TreeReader):
             host_name(cfg.host_names, w[1], self.src(node))
             cfg.hostname = w[1]
         elif w[:2] == ["interface", "range"] and any(port_type(word) for word in w[2:]):
-            raise LineError("interface ranges are not read (a running-config lists each port)")
+            names = _range_ports(" ".join(w[2:]))
+            if names is None:
+                raise LineError("cannot tell which ports this range names (OS9 writes `interface range "
+                                "tengigabitethernet 0/1 - 4 , tengigabitethernet 0/8`, front-panel ports only): the "
+                                "settings under it are not read")
+            self.expanded += len(names) * (1 + len(node.children))
+            check_expanded(self.expanded, self.inp.path, node.line)  # bounded time: each range may name 1,024 ports
+            for name in names:  # each port the range names takes its lines (a configuration-mode paste)
+                conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
+                self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[0] == "interface" and len(w) == 3 and (kind := port_type(w[1])) and _UNIT_PORT.match(w[2]):
             name = f"{kind} {w[2]}"  # as OS9 names it, in its own output and LLDP
             conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
-from ..clitext import VLAN_IDS, AllowedVlans, Issues, routed_port
+from ..clitext import VLAN_IDS, AllowedVlans, Issues, link_pause, routed_port
 from .flat import IF_READ, body, interface_words
 from .reader import ECN_UNREAD, MAP_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
@@ -99,7 +99,9 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
                 vlans=_member_vlans(cfg, name, iface, vlan_lists),
                 # EOS User Manual, Port Channels: `channel-group N mode active|passive|on` makes the port a member of
                 # Port-ChannelN (created with it), whose traffic is hashed over its members.
-                bundle=f"Port-Channel{iface.channel_group}" if iface.channel_group is not None else None)
+                bundle=f"Port-Channel{iface.channel_group}" if iface.channel_group is not None else None,
+                # (reader.interface_line's `flowcontrol` lines; the default of a direction not written is in no source)
+                link_pause=link_pause(iface, None))
     # EOS User Manual, Layer 2 configuration: an access port (the default switchport mode) sends its one VLAN untagged
     switching = cfg.port_channels.get(iface.channel_group) if iface.channel_group is not None else iface
     port.untagged_only = bool(port.vlans) and switching is not None and not (switching.trunk or switching.other_mode)

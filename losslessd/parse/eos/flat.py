@@ -73,8 +73,9 @@ _PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WO
 # IF_QOS: those of them that set the port's QoS (the lines of a port's QoS under a subinterface are named:
 # clitext.subinterface_line).
 IF_QOS = frozenset({"service-profile", "service-policy", "qos", "priority-flow-control", *_QUEUE_WORDS})
-IF_READ = IF_QOS | {"description", "mtu", "speed", "shutdown", "switchport", "ip", "ipv6", "channel-group"}
-_IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisable", "error-correction", "flowcontrol",
+IF_READ = IF_QOS | {"description", "mtu", "speed", "shutdown", "switchport", "ip", "ipv6", "channel-group",
+                    "flowcontrol"}
+_IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisable", "error-correction",
                        "hardware", "isis", "l2-protocol", "lacp", "link-debounce", "link-tracking", "lldp",
                        "load-interval", "logging", "mac", "mac-address", "mlag", "mpls", "phy", "platform", "poe",
                        "profile", "ptp", "queue-monitor", "sflow", "shape", "snmp", "spanning-tree", "storm-control",

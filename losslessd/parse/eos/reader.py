@@ -28,9 +28,11 @@ from ..clitext import (
     allowed_vlans,
     bounded_int,
     check_config_text,
+    command_body,
     config_session,
     dscp_values,
     ethernet_ports,
+    flowcontrol_line,
     layer3_line,
     may_set_ecn,
     other_port_qos,
@@ -184,6 +186,8 @@ class InterfaceConf(QosConf):
     interface_profile: Val | None = None  # `profile NAME`: an `interface profile`'s commands
     channel_group: int | None = None  # `channel-group N mode ...`: a member of Port-ChannelN
     trunk: bool = False  # `switchport mode trunk`
+    pause_rx: Val | None = None  # `flowcontrol receive on|off`: 802.3x link pause honoured (None in a Val: not read)
+    pause_tx: Val | None = None  # `flowcontrol send on|off`: 802.3x link pause sent
     other_mode: bool = False  # `switchport mode` neither access nor trunk (dot1q-tunnel, tap, tool, ...)
     access_vlan: int | None = None  # `switchport access vlan N`
     trunk_vlans: AllowedVlans | None = None  # `switchport trunk allowed vlan ...`; None: all
@@ -707,6 +711,10 @@ class _Reader(TreeReader):
             self.speed(w[1:], conf, src)
         elif w in (["shutdown"], ["no", "shutdown"]):
             conf.admin_up = Val(w[0] == "no", src)
+        elif command_body(w, ("no", "default"))[:1] == ["flowcontrol"]:
+            # Arista rbeapi (EthernetInterface#set_flowcontrol): `flowcontrol send|receive on|off`, negated with `no`
+            # or reset with `default`
+            flowcontrol_line(conf, w, src, None)
         elif layer3_line(conf, w, src):
             pass  # (EOS User Manual, Layer 3 configuration: a routed port takes `ip address` after `no switchport`)
         elif w[:3] == ["switchport", "access", "vlan"] and len(w) == 4:

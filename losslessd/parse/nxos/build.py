@@ -29,10 +29,11 @@ from ...model import (
     Watchdog,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, SwitchportConf, Val, routed_vlans, untagged_only
+from ..clitext import Issues, SwitchportConf, Val, link_pause, routed_vlans, untagged_only
 from .reader import (
     _NQ_CLASS,
     _QUEUE_CLASS,
+    LINK_PAUSE_DEFAULT,
     POLICY_UNREAD,
     WATCHDOG_UNREAD,
     InterfaceConf,
@@ -328,6 +329,7 @@ def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issu
     _ingress_buffers(cfg, device, iface, port, issues)
     _watchdog(cfg, iface, port)
     _queues(cfg, iface, port, issues)
+    port.link_pause = link_pause(iface, LINK_PAUSE_DEFAULT)
     return port
 
 

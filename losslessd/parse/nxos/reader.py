@@ -30,6 +30,7 @@ from ..clitext import (
     config_session,
     dscp_values,
     ethernet_ports,
+    flowcontrol_line,
     is_flat,
     layer3_line,
     may_set_ecn,
@@ -155,6 +156,8 @@ class InterfaceConf:
     admin_up: Val | None = None
     pfc_mode: Val | None = None  # on | off | auto
     watchdog: Val | None = None  # `priority-flow-control watch-dog-interval on|off`
+    pause_rx: Val | None = None  # `flowcontrol receive on|off`: 802.3x link pause honoured (None in a Val: not read)
+    pause_tx: Val | None = None  # `flowcontrol send on|off`: 802.3x link pause sent
     qos_policy: Val | None = None  # `service-policy type qos input NAME`
     queuing_policy: Val | None = None  # `service-policy type queuing output NAME`
     queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
@@ -286,6 +289,9 @@ _GLOBAL_WORDS = frozenset({"interface", "class-map", "policy-map", "system", "ho
 # port` (Nexus 9000 interfaces, Layer 2 switching and system management guides).
 _INTERFACE_FORMS = {"vrf": {"member"}, "lldp": {"transmit", "receive"}, "logging": {"event"},
                     "spanning-tree": {"port", "bpduguard", "bpdufilter", "guard", "link-type", "cost", "port-priority"}}
+# Cisco Nexus 9000 QoS Configuration Guide, "Configuring Link Level Flow Control": "By default, link-level flow
+# control is disabled for both directions."
+LINK_PAUSE_DEFAULT = False
 # A `priority-flow-control watch-dog-interval` line not read: whether the watchdog runs is unknown, not off.
 WATCHDOG_UNREAD = "unread"
 # Global-only priority-flow-control commands (the watch-dog timers, restore multipliers); `mode` and
@@ -311,8 +317,8 @@ def _interface_command(words: list[str]) -> bool:
 # _INTERFACE_QOS: those of them that set the port's QoS (a port-channel's are read for its members; under a
 # subinterface they are named: clitext.subinterface_line).
 _INTERFACE_QOS = frozenset({"priority-flow-control", "service-policy", "inherit"})
-_INTERFACE_READ = _INTERFACE_QOS | {"description", "mtu", "speed", "shutdown", "channel-group"}
-_INTERFACE_OTHER = frozenset({"switchport", "duplex", "bandwidth", "delay", "load-interval", "flowcontrol", "link",
+_INTERFACE_READ = _INTERFACE_QOS | {"description", "mtu", "speed", "shutdown", "channel-group", "flowcontrol"}
+_INTERFACE_OTHER = frozenset({"switchport", "duplex", "bandwidth", "delay", "load-interval", "link",
                               "fec", "negotiate", "cdp", "storm-control", "mac", "medium", "mdix", "encapsulation",
                               "udld", "ip", "ipv6", "vpc", "carrier-delay", "beacon", "rate-mode", "snmp", "lacp",
                               "dot1x", "errdisable", "private-vlan", "macsec", "ptp", "vrf", "lldp", "logging",
@@ -866,6 +872,10 @@ class _Reader(TreeReader):
                 conf.watchdog = Val(WATCHDOG_UNREAD, src)  # it may be the line that starts it: unknown, not off
                 raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
+        elif body[:1] == ["flowcontrol"]:
+            # Cisco Nexus 9000 QoS Configuration Guide, "Configuring Link Level Flow Control": `flowcontrol
+            # receive|send on|off` per direction, "disabled for both directions" by default
+            flowcontrol_line(conf, w, src, LINK_PAUSE_DEFAULT)
         elif w[:3] == ["service-policy", "type", "network-qos"] or w[:4] == ["no", "service-policy", "type",
                                                                              "network-qos"]:
             # Nexus 9000 QoS guide, "Configuring Network QoS": a network-qos policy is attached to the system
