@@ -79,6 +79,10 @@ def _is_plain_dict(tp: Any) -> bool:
     return typing.get_origin(inner) is dict and all(map(_is_plain, typing.get_args(inner)))
 
 
+# (a class's hints evaluate every annotation's text again: Port's three key functions read them once)
+_hints = cache(typing.get_type_hints)
+
+
 def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool = True, owned: bool = False,
                         shared: bool = False) -> str:
     """Python for the content of the ``cls`` object named ``obj`` (see _content_function)."""
@@ -94,7 +98,7 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
     ``item_of``: the class whose dict item ``cls`` is; a port's queue's scheduler and ECN are keyed by their content
     in place too, never tokened: a host's are its own (mlnx_qos.apply makes three a host, each with the host's
     source), and tokening them was a third of a host port's key; a switch's shared ones cost their few fields."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     if shared:
         skip = skip | _SHARED
@@ -139,7 +143,7 @@ def _alike_functions(cls: type):
     after one configured alike costs a comparison, not its content (Keys.ports). (A tuple comparison takes an object
     as equal to itself, as the content's comparison and look-up do: a port whose one NaN is the port before's
     object had that port's key either way.)"""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     skip = (_PORT_NAMES if cls is Port else frozenset()) | _SHARED
     plain: list[str] = []
     others: list[str] = []
