@@ -14,6 +14,9 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 40 (part a, branch k-startup over main eb9cb49c): the example lint 1,462 M (5.50x; 1,491 M before), a lint of
+one NX-OS / Junos / OS10 switch 1,288 / 1,290 / 1,276 M (1,332 / 1,334 / 1,320 M): type hints evaluated once, no SONiC
+package to sniff a file that opens with no `{`: docs/lint-at-scale.md, "Session 40, part a".
 Session 39 (part e, branch j-startup over main 6bd189df): a lint of one NX-OS / Junos / OS10 switch 1,329 / 1,331 /
 1,317 M (1,355 / 1,366 / 1,337 M before), render 1,729 M (1,810 M), fix 2,161 M (2,230 M), `tune --help` 516 M
 (2,458 M), `daemon --help` 403 M (1,030 M): docs/lint-at-scale.md, "Session 39, part e".

@@ -111,6 +111,9 @@ class Platform:
     refusals: tuple[str | re.Pattern[str], ...] = ()
     # detect: `lint` asks the parsers' sniff() in this rank, lowest first (cheap, specific formats first).
     sniff: int | None = None
+    # What every file its sniff() knows opens with past white space (a capture aside: told by its header first);
+    # a file that opens otherwise is not sniffed with the platform's package (importing it is the cost).
+    sniff_opens: str | None = None
     # render (templates/<id>/profile.j2): what each port needs for a section, "speed", "cable" or "sonic" (its SKU's
     # lossless PG profile), refused before the template runs when a port lacks it; ``ecn_in_scheduler``: the
     # scheduler object holds the ECN thresholds (an NX-OS queuing policy, a Junos scheduler-map: one per port), so
@@ -242,7 +245,8 @@ PLATFORMS: dict[str, Platform] = {
                  # sonic-utilities show/main.py: `show runningconfiguration all` prints CONFIG_DB as JSON.
                  commands=(Command("show runningconfiguration all", json=True),), refusals=_SHELL_REFUSALS,
                  # The ports section writes the CABLE_LENGTH that selects the SKU's lossless PG profile.
-                 sniff=10, port_facts={"ports": ("sonic",), "buffer": ("sonic",)}, fix="config_db", tune=True,
+                 sniff=10, sniff_opens="{", port_facts={"ports": ("sonic",), "buffer": ("sonic",)}, fix="config_db",
+                 tune=True,
                  push="sonic_patch",
                  # sonic-utilities show/main.py: `show pfcwd stats` (watchdog storms and restores) and
                  # `show queue wredcounters` (ECN-marked packets per queue), which SNMP does not serve. -e: the

@@ -42,8 +42,9 @@ _READERS = {p: (f"losslessd.parse.{p}.reader", f"losslessd.parse.{p}.build")
 # (nor the mlx5 script, OpenSM files and NVUE script readers, which no sniff needs)
 _NOT_SNIFFED = ("losslessd.parse.mlx5.script", "losslessd.parse.mlx5.dcb", "losslessd.parse.opensm.qos_policy",
                 "losslessd.parse.opensm.partitions", "losslessd.parse.opensm.ibdiagnet", "losslessd.parse.nvue.script")
+# (nor the SONiC package: its sniff knows only a file opening with `{`, Platform.sniff_opens)
 ONE_SWITCH = {f"tests/fixtures/raw/{raw}/roce-leaf.cfg":
-              tuple(m for p, mods in _READERS.items() if p != own for m in mods) + _NOT_SNIFFED
+              (*(m for p, mods in _READERS.items() if p != own for m in mods), *_NOT_SNIFFED, "losslessd.parse.sonic")
               for raw, own in (("cisco_nxos", "nxos"), ("juniper_junos", "junos"), ("dell_os10", "dell_os10"))}
 # `tune --help` and `daemon --help` print their options (the tuner's strategies and score weights among them): no
 # tuner, renderer, fixer, collector, policy, inventory or settings model, benchmark reader, nor pydantic and PyYAML

@@ -144,12 +144,19 @@ def _real_path(path: str) -> str:
     return real
 
 
+_FIRST_SHOWN = lazy(r"\S")
+# The platforms whose sniff knows only files opening with their Platform.sniff_opens (past white space).
+_SNIFF_OPENS = {p: PLATFORMS[p].sniff_opens for p in _SNIFF_ORDER if PLATFORMS[p].sniff_opens is not None}
+
+
 def detect(inp: Input) -> str | None:
     """The platform whose parser reads ``inp``; None when none does."""
     if capture.is_capture(inp.text) and (named := capture.sniff_platform(inp.text)) in _BY_CAPTURE_HEADER:
         return named  # what the loop below finds: these sniffers, first in order, go by the header a capture has
+    first = _FIRST_SHOWN.search(inp.text)
+    opens = first.group() if first else ""
     for platform in _SNIFF_ORDER:
-        if parser_for(platform).sniff(inp):
+        if _SNIFF_OPENS.get(platform, opens) == opens and parser_for(platform).sniff(inp):
             return platform
     return None
 

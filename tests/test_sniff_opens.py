@@ -1,0 +1,59 @@
+"""Platform.sniff_opens: detect skips a platform's package for a file that does not open as every file its sniff knows
+does (SONiC: `{`), so a lint of one NX-OS switch no longer imports the SONiC reader to be told "not mine". The skip
+must never change what is detected: every file of the fixtures, the examples and the real-world corpus that a
+platform's sniff knows opens with its mark, and detect answers as asking every sniff in order does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from losslessd import capture
+from losslessd.parse import _BY_CAPTURE_HEADER, SNIFF_ORDER, detect, parser_for
+from losslessd.parse.base import Input
+from losslessd.platforms import PLATFORMS
+from tests.conftest import ROOT
+
+CORPUS = Path("/work/shared/corpus")
+OPENS = {p: PLATFORMS[p].sniff_opens for p in SNIFF_ORDER if PLATFORMS[p].sniff_opens}
+FILES = sorted(p for top in (ROOT / "tests" / "fixtures", ROOT / "examples", CORPUS) if top.is_dir()
+               for p in top.rglob("*") if p.is_file() and p.stat().st_size < 4 << 20)
+
+
+def _every_sniff(inp: Input) -> str | None:
+    """What detect found before sniff_opens: each platform's sniff asked in order."""
+    if capture.is_capture(inp.text) and (named := capture.sniff_platform(inp.text)) in _BY_CAPTURE_HEADER:
+        return named
+    return next((p for p in SNIFF_ORDER if parser_for(p).sniff(inp)), None)
+
+
+def test_sonic_is_told_by_its_opening_brace():
+    assert OPENS == {"sonic": "{"}  # (a platform given a mark is tested below on every file there is)
+
+
+def test_every_file_a_sniff_knows_opens_with_its_platforms_mark():
+    assert len(FILES) > 200
+    for path in FILES:
+        inp = Input(str(path), path.read_text("utf-8", "replace"))
+        found = _every_sniff(inp)
+        assert detect(inp) == found, path
+        for platform, mark in OPENS.items():
+            if parser_for(platform).sniff(inp) and not capture.is_capture(inp.text):
+                assert inp.text.lstrip()[:1] == mark, path
+
+
+@pytest.mark.parametrize(("text", "platform"), [
+    ('{"PORT": {"Ethernet0": {"speed": "100000"}}}', "sonic"),
+    # white space of any script before the brace, as the sniff's \s takes it (an em space, a form feed, CRLFs)
+    ('\u2003\f\r\n {"PORT": {"Ethernet0": {}}}', "sonic"),
+    ('\ufeff{"PORT": {"Ethernet0": {}}}', None),  # a BOM is no white space: no sniff took it before either
+    ("", None), (" \n\t", None),
+    ((ROOT / "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg").read_text(), "cisco_nxos"),
+    # a capture opens with its header, not a brace: told by the platform the header names
+    (capture.write({"device": "leaf1", "platform": "sonic", "collected": "2026-01-01T00:00:00Z"},
+                   [("show runningconfiguration all", '{"PORT": {"Ethernet0": {}}}')]), "sonic"),
+])
+def test_detect_answers_as_every_sniff_asked_in_order(text, platform):
+    inp = Input("t.cfg", text)
+    assert detect(inp) == _every_sniff(inp) == platform
