@@ -1503,20 +1503,24 @@ def test_render_device_refuses_a_class_it_cannot_evaluate_ahead_of_the_lossless_
         assert out.returncode == 0 and "qos map dscp 26 to traffic-class 3" in out.stdout
 
 
-def test_a_cos_trusting_eos_port_with_dscp_classes_is_not_told_to_trust_cos(tmp_path):
+@pytest.mark.parametrize("trust", ["", "   no qos trust\n"])
+def test_a_cos_trusting_eos_port_with_dscp_classes_is_not_told_to_trust_cos(tmp_path, trust):
     """A switched EOS port (CoS trust, EOS's default) binding a policy-map whose class sets DSCP 26's traffic class,
     under roce-pcp3: MAP003 said "port trusts DSCP ... set trust pcp (the interface's `qos trust cos`)", an error
     whose fix the port already has (and the trust fix wrote it again). The class classifies ahead of the CoS trust:
-    MAP003 now says so as "cannot tell" (which DSCPs the CoS 3 traffic carries is not in the input), and the maps are
-    by hand."""
+    MAP003 now says so as "cannot tell" (which DSCPs the CoS 3 traffic carries is not in the input). With `no qos
+    trust` (EOS User Manual, QoS: the port trusts neither field; what no class matches takes the default traffic
+    class) that read "the port trusts 802.1p CoS ... cannot tell" too: it is the error, and the fix writes the trust
+    line. (The class gives DSCP 26 the lossless class 3, so nothing of it is by hand and the trust fix is written
+    where it is due; without a family no snippet is written at all.)"""
     path = tmp_path / "leaf8.cfg"
     path.write_text("hostname leaf8\n!\nclass-map type qos match-any C_ROCE\n   match dscp 26\n!\n"
-                    "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class 1\n!\n"
-                    f"interface Ethernet1\n   mtu 9214\n   speed 100g-4\n{_EOS_PFC3}"
+                    "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class 3\n!\n"
+                    f"interface Ethernet1\n   mtu 9214\n   speed 100g-4\n{trust}{_EOS_PFC3}"
                     "   service-policy type qos input P1\n")
     result = api.lint([path], "roce-pcp3")
     (map003,) = [f for f in result.findings if f.code == "MAP003"]
-    assert map003.severity.value == "info" and "the port trusts 802.1p CoS, but its qos policy-map's DSCP" in \
-        map003.message
-    (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
-    assert "qos trust cos" not in "".join(p.snippet or "" for p in dev.parts)
+    said = "the port trusts 802.1p CoS, but its qos policy-map's DSCP" in map003.message
+    assert (map003.severity.value, said) == (("error", False) if trust else ("info", True)), map003.message
+    (dev,) = api.fix([path], "roce-pcp3", unsafe=True, family="sand").devices
+    assert dev.parts and ("qos trust cos" in "".join(p.snippet or "" for p in dev.parts)) == bool(trust)

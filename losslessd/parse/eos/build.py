@@ -239,7 +239,8 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         # A DSCP no class sets keeps the CoS map's class (class-default's where it sets one): no DSCP entry.
         base = {d: default.value for d in range(64) if d not in claimed} if default is not None else {}
         port.dscp_to_tc = {**base, **{d: tc for d, tc in claimed.items() if tc is not None}}
-        port.dscp_unmapped_by_pcp = True
+        # (the DSCPs no class sets fall to the CoS map where the port trusts CoS; with `no qos trust` to none)
+        port.dscp_unmapped_by_pcp = port.trust == Trust.pcp
         port.dscp_defaulted = []
         port.trust, port.trust_source = Trust.dscp, chosen.source
         port.map_source = cfg.qos_policy_sources.get(chosen.value, chosen.source)
