@@ -1698,3 +1698,16 @@ def test_a_dscp_and_ecn_class_may_take_part_of_its_dscp_and_match_lines_add_up()
     assert any(line == line_of(_ECN_CLASS, "class-map type qos match-all BOTH") and "`match-all`" in m
                for line, m in messages)
     assert any(line == line_of(_ECN_CLASS, "class ROCE_CE") and "ROCE_CE, BOTH" in m for line, m in messages)
+
+
+def test_an_ecn_class_after_the_class_that_takes_its_dscp_whole_is_no_warning():
+    """EOS User Manual, QoS policies: the first class that matches a packet takes it. `match dscp 26 ecn ce` after a
+    class matching all of DSCP 26 takes no packet: it was still a SYS002 "losslessd does not evaluate it" (a warning,
+    exit 1 for a config otherwise clean). An ECN class ahead of it is still named, and DSCP 26 by hand."""
+    after = _ECN_CLASS.replace("   class ROCE_CE\n      set traffic-class 1\n   !\n", "").replace(
+        "   class BOTH\n", "   class ROCE_CE\n      set traffic-class 1\n   !\n   class BOTH\n")
+    assert after.index("class ROCE_CE\n      set") > after.index("class ROCE\n      set")
+    device = parse(after)
+    assert [m for i in device.issues for m in [i.message] if "ROCE_CE" in m] == []
+    assert device.ports["Ethernet1"].by_hand_dscp[26] == (3, device.ports["Ethernet1"].by_hand_dscp[26][1])
+    assert any("for class ROCE_CE, BOTH" in i.message for i in parse(_ECN_CLASS).issues)

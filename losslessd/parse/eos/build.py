@@ -276,12 +276,12 @@ def _classes(cfg: EosConfig, policy: str) -> _Classes:
             continue
         cmap = cfg.class_maps.get(class_name)
         # (what the class may take of DSCPs it does not take whole: every DSCP, or an ECN class's own)
-        may = set(range(64)) if cmap is None or cmap.other else cmap.dscp_ecn - cmap.dscp
-        if tc is not None and may:
+        may = (set(range(64)) if cmap is None or cmap.other else cmap.dscp_ecn - cmap.dscp) - set(claimed)
+        if tc is not None and may:  # (none left: classes before it take all it may match, so it takes nothing)
             unread.append((class_name, src))
             what = ("is not defined in the input" if cmap is None else "matches on something losslessd does not "
                     "evaluate (an ACL, CoS, a VLAN, ECN bits)" if cmap.other else "matches DSCP with its ECN bits")
-            for dscp in sorted(may - set(claimed) - set(hand)):
+            for dscp in sorted(may - set(hand)):
                 hand[dscp] = (tc.value, f"{head} {tc.value} in class {class_name}, which {what} and may take DSCP "
                                         f"{dscp} traffic {tail}")
         if cmap is None or cmap.other:
