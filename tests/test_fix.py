@@ -1393,6 +1393,20 @@ _EOS_DSCP_CLASS = ("hostname leaf4\n!\ninterface Ethernet1\n   mtu 9214\n   spee
                    "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class {tc}\n!\n")
 
 
+def _cable5(tmp_path: Path) -> Path:
+    """roce-dscp26 with 5 m cables, so each port's headroom can be sized and only a by-hand refusal stops render."""
+    policy = tmp_path / "cable5.yaml"
+    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
+    return policy
+
+
+def _render_eos_device(path: Path, text: str):
+    """`render --device` of the EOS config ``text`` written to ``path``, under _cable5."""
+    path.write_text(text)
+    return losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p",
+                     str(_cable5(path.parent)))
+
+
 @pytest.mark.parametrize("dscp, tc, refused", [("26", "1", True), ("26", "3", False), ("10", "3", True),
                                                ("10", "5", False)])
 def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_dscp(tmp_path, dscp, tc, refused):
@@ -1400,10 +1414,8 @@ def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_d
     refused it, and only for class-default): a snippet the switch runs that does not do what it says. One check now
     serves both: a class that takes the policy's lossless DSCP to another traffic class, or another DSCP into the
     lossless class, is refused, naming the class; one that agrees with the policy (or touches neither) is rendered."""
-    path, policy = tmp_path / "leaf4.cfg", tmp_path / "cable5.yaml"
-    path.write_text(_EOS_DSCP_CLASS.format(dscp=dscp, tc=tc))
-    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
-    out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
+    path, policy = tmp_path / "leaf4.cfg", tmp_path / "cable5.yaml"  # (_cable5, which the render writes)
+    out = _render_eos_device(path, _EOS_DSCP_CLASS.format(dscp=dscp, tc=tc))
     if refused:
         assert out.returncode == 2 and "Traceback" not in out.stderr
         assert (f"{path}:3: port Ethernet1: its qos policy-map P1 (service-policy type qos input) sets traffic-class "
@@ -1420,8 +1432,7 @@ def test_render_device_refuses_a_port_whose_policy_map_classifies_the_lossless_d
     if not refused:
         assert out.returncode == 0 and "qos map dscp 26 to traffic-class 3" in out.stdout
     # class-default too (the check fix had): render refuses it as well
-    path.write_text(_EOS_CLASS_DEFAULT.replace("   mtu 9214\n", "   mtu 9214\n   speed 100g-4\n"))
-    out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
+    out = _render_eos_device(path, _EOS_CLASS_DEFAULT.replace("   mtu 9214\n", "   mtu 9214\n   speed 100g-4\n"))
     assert out.returncode == 2 and "sets traffic-class 1 in class class-default" in out.stderr
 
 
@@ -1445,11 +1456,10 @@ def test_render_device_refusing_a_by_hand_port_says_how_to_render_the_others(tmp
     only what to do by hand on that port: the operator was not told that the device's other ports render, nor how
     (--ports adds to --device's ports, so they go in its place). It now gives their --ports and names `fix`, which
     refuses the by-hand port's sections alone; the --ports it gives render."""
-    path, policy = tmp_path / "leaf4.cfg", tmp_path / "cable5.yaml"
+    path, policy = tmp_path / "leaf4.cfg", _cable5(tmp_path)
     plain = ("interface Ethernet2\n   mtu 9214\n   speed 100g-4\n   no switchport\n   qos trust dscp\n" + _EOS_PFC3
              + "!\n")
     path.write_text(_EOS_DSCP_CLASS.format(dscp="26", tc="1").replace("!\nclass-map", "!\n" + plain + "class-map", 1))
-    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
     args = ["render", "--platform", "arista_eos", "--family", "sand", "-p", str(policy)]
     out = losslessd(*args, "--device", str(path))
     assert out.returncode == 2 and "Traceback" not in out.stderr and f"{path}:3: port Ethernet1: " in out.stderr
@@ -1490,11 +1500,9 @@ def test_render_device_refuses_a_class_it_cannot_evaluate_ahead_of_the_lossless_
     the trust and DSCP map as if the DSCP class decided. It is refused now, naming the class. After the DSCP class it
     takes nothing of DSCP 26, but an ACL class may still take the CNP's DSCP 48 (no class before it matches 48); the
     ECN class after it matches DSCP 26 alone, which C_ROCE took: the port is rendered."""
-    path, policy = tmp_path / "leaf7.cfg", tmp_path / "cable5.yaml"
+    path = tmp_path / "leaf7.cfg"
     classes = _FIRST + _ROCE if order == "first" else _ROCE + _FIRST
-    path.write_text(_EOS_CLASS_FIRST.format(match=match, classes=classes))
-    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
-    out = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--device", str(path), "-p", str(policy))
+    out = _render_eos_device(path, _EOS_CLASS_FIRST.format(match=match, classes=classes))
     if refused:
         assert out.returncode == 2 and "Traceback" not in out.stderr
         assert (f"{path}:3: port Ethernet1: its qos policy-map P1 (service-policy type qos input) sets traffic-class 1 "
@@ -1503,23 +1511,27 @@ def test_render_device_refuses_a_class_it_cannot_evaluate_ahead_of_the_lossless_
         assert out.returncode == 0 and "qos map dscp 26 to traffic-class 3" in out.stdout
 
 
-def test_a_cos_trusting_eos_port_with_dscp_classes_is_not_told_to_trust_cos(tmp_path):
+@pytest.mark.parametrize("trust", ["", "   no qos trust\n"])
+def test_a_cos_trusting_eos_port_with_dscp_classes_is_not_told_to_trust_cos(tmp_path, trust):
     """A switched EOS port (CoS trust, EOS's default) binding a policy-map whose class sets DSCP 26's traffic class,
     under roce-pcp3: MAP003 said "port trusts DSCP ... set trust pcp (the interface's `qos trust cos`)", an error
     whose fix the port already has (and the trust fix wrote it again). The class classifies ahead of the CoS trust:
-    MAP003 now says so as "cannot tell" (which DSCPs the CoS 3 traffic carries is not in the input), and the maps are
-    by hand."""
+    MAP003 now says so as "cannot tell" (which DSCPs the CoS 3 traffic carries is not in the input). With `no qos
+    trust` (EOS User Manual, QoS: the port trusts neither field; what no class matches takes the default traffic
+    class) that read "the port trusts 802.1p CoS ... cannot tell" too: it is the error, and the fix writes the trust
+    line. (The class gives DSCP 26 the lossless class 3, so nothing of it is by hand and the trust fix is written
+    where it is due; without a family no snippet is written at all.)"""
     path = tmp_path / "leaf8.cfg"
     path.write_text("hostname leaf8\n!\nclass-map type qos match-any C_ROCE\n   match dscp 26\n!\n"
-                    "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class 1\n!\n"
-                    f"interface Ethernet1\n   mtu 9214\n   speed 100g-4\n{_EOS_PFC3}"
+                    "policy-map type quality-of-service P1\n   class C_ROCE\n      set traffic-class 3\n!\n"
+                    f"interface Ethernet1\n   mtu 9214\n   speed 100g-4\n{trust}{_EOS_PFC3}"
                     "   service-policy type qos input P1\n")
     result = api.lint([path], "roce-pcp3")
     (map003,) = [f for f in result.findings if f.code == "MAP003"]
-    assert map003.severity.value == "info" and "the port trusts 802.1p CoS, but its qos policy-map's DSCP" in \
-        map003.message
-    (dev,) = api.fix([path], "roce-pcp3", unsafe=True).devices
-    assert "qos trust cos" not in "".join(p.snippet or "" for p in dev.parts)
+    said = "the port trusts 802.1p CoS, but its qos policy-map's DSCP" in map003.message
+    assert (map003.severity.value, said) == (("error", False) if trust else ("info", True)), map003.message
+    (dev,) = api.fix([path], "roce-pcp3", unsafe=True, family="sand").devices
+    assert dev.parts and ("qos trust cos" in "".join(p.snippet or "" for p in dev.parts)) == bool(trust)
 
 
 @pytest.mark.parametrize("command", [("fix", "--unsafe-fixes"), ("lint", "--fix", "--unsafe-fixes")])

@@ -1726,3 +1726,16 @@ def test_link_pause_beside_pfc_is_pfc003(tmp_path):
                     "   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n")
     found = [f for f in lint([path]).findings if f.code == "PFC003"]
     assert [(f.severity.value, f.port, "RX on, TX on" in f.message) for f in found] == [("error", "Ethernet24/1", True)]
+
+
+def test_an_ecn_class_after_the_class_that_takes_its_dscp_whole_is_no_warning():
+    """EOS User Manual, QoS policies: the first class that matches a packet takes it. `match dscp 26 ecn ce` after a
+    class matching all of DSCP 26 takes no packet: it was still a SYS002 "losslessd does not evaluate it" (a warning,
+    exit 1 for a config otherwise clean). An ECN class ahead of it is still named, and DSCP 26 by hand."""
+    after = _ECN_CLASS.replace("   class ROCE_CE\n      set traffic-class 1\n   !\n", "").replace(
+        "   class BOTH\n", "   class ROCE_CE\n      set traffic-class 1\n   !\n   class BOTH\n")
+    assert after.index("class ROCE_CE\n      set") > after.index("class ROCE\n      set")
+    device = parse(after)
+    assert [m for i in device.issues for m in [i.message] if "ROCE_CE" in m] == []
+    assert device.ports["Ethernet1"].by_hand_dscp[26][0] == 3  # (ROCE's, which takes DSCP 26 first)
+    assert any("for class ROCE_CE, BOTH" in i.message for i in parse(_ECN_CLASS).issues)

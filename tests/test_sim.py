@@ -210,6 +210,25 @@ def test_inventory_names_secrets_but_holds_none(sim_fabric):
     assert hosts["leaf1"].snmp.community.reveal() == sim_fabric.env["LOSSLESSD_SIM_COMMUNITY_LEAF1"]
 
 
+# EOS ports of our own (EOS User Manual, "DCBX and Flow Control": `priority-flow-control pause watchdog default timeout
+# SECONDS` starts the watchdog on each port whose switch is on, as it is by default)
+_EOS_WATCHDOG = ("hostname leaf9\n{timeout}interface Ethernet1\n   mtu 9214\n   speed 100g-4\n   no switchport\n"
+                 "   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n")
+
+
+def test_an_eos_port_whose_watchdog_is_unknown_runs_none_in_the_simulator(tmp_path):
+    """With no timeout anywhere the parser reads the watchdog unknown (Watchdog.unknown), where it read off before: the
+    simulator took unknown for on and ran SONiC's default timers (0.2 s) on the port, counting storms as an on-box
+    watchdog no line of the config starts. A global timeout still runs it, with that detection time."""
+    fab = tmp_path / "fab"
+    fab.mkdir()
+    (fab / "leaf9.cfg").write_text(_EOS_WATCHDOG.format(timeout=""))
+    assert load_devices(fab)["leaf9"].watchdog == {}
+    (fab / "leaf9.cfg").write_text(_EOS_WATCHDOG.format(
+        timeout="priority-flow-control pause watchdog default timeout 0.5\n"))
+    assert load_devices(fab)["leaf9"].watchdog == {"Ethernet1": (0.5, 0.2)}  # (restoration: SONiC's default)
+
+
 def test_unknown_device_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match=r"no device leaf9 .*\(it has: gpu01, gpu02"):
         Simulator(FABRIC, tmp_path, devices=["leaf9"])

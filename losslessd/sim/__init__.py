@@ -34,7 +34,7 @@ from .. import capture
 from ..errors import InputError
 from ..fabric import folder_groups
 from ..limits import output_folder
-from ..model import Device, DeviceKind
+from ..model import Device, DeviceKind, Watchdog
 from ..monitor import queue_maps_of
 from ..parse import backups, parse_group
 from ..platforms import PLATFORMS
@@ -596,14 +596,20 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
             if_indexes=sonic_if_indexes(list(model.ports)),
             lossless={n: sorted(p.pfc_enabled or []) for n, p in model.ports.items()},
             queues=maps.carries, paused=maps.pauses,
-            watchdog={n: _watchdog_times(p.watchdog) for n, p in model.ports.items()
-                      if p.watchdog is not None and p.watchdog.enabled is not False})
+            watchdog={n: _watchdog_times(p.watchdog) for n, p in model.ports.items() if _watches(p.watchdog)})
     if only is None:
         return devices
     if missing := [n for n in only if n not in devices]:
         raise InputError(f"no device {', '.join(missing)} the simulator can serve in {fabric_dir} "
                          f"(it has: {', '.join(devices) or 'none'})")
     return {n: d for n, d in devices.items() if n in only}
+
+
+def _watches(wd: Watchdog | None) -> bool:
+    """Whether the simulator runs a port's PFC watchdog: on, or not in the input (SONiC files written before boot hold
+    no PFC_WD; `pfcwd start_default` starts it there), not where the config's own lines leave it unknown
+    (Watchdog.unknown: EOS with no timeout), whose timers no line gives."""
+    return wd is not None and wd.enabled is not False and not wd.unknown
 
 
 def _watchdog_times(wd) -> tuple[float, float]:

@@ -241,7 +241,8 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         # A DSCP no class sets keeps the CoS map's class (class-default's where it sets one): no DSCP entry.
         base = {d: default.value for d in range(64) if d not in claimed} if default is not None else {}
         port.dscp_to_tc = {**base, **{d: tc for d, tc in claimed.items() if tc is not None}}
-        port.dscp_unmapped_by_pcp = True
+        # (the DSCPs no class sets fall to the CoS map where the port trusts CoS; with `no qos trust` to none)
+        port.dscp_unmapped_by_pcp = port.trust == Trust.pcp
         port.dscp_defaulted = []
         port.trust, port.trust_source = Trust.dscp, chosen.source
         port.map_source = cfg.qos_policy_sources.get(chosen.value, chosen.source)
@@ -277,12 +278,12 @@ def _classes(cfg: EosConfig, policy: str) -> _Classes:
             continue
         cmap = cfg.class_maps.get(class_name)
         # (what the class may take of DSCPs it does not take whole: every DSCP, or an ECN class's own)
-        may = set(range(64)) if cmap is None or cmap.other else cmap.dscp_ecn - cmap.dscp
-        if tc is not None and may:
+        may = (set(range(64)) if cmap is None or cmap.other else cmap.dscp_ecn - cmap.dscp) - set(claimed)
+        if tc is not None and may:  # (none left: classes before it take all it may match, so it takes nothing)
             unread.append((class_name, src))
             what = ("is not defined in the input" if cmap is None else "matches on something losslessd does not "
                     "evaluate (an ACL, CoS, a VLAN, ECN bits)" if cmap.other else "matches DSCP with its ECN bits")
-            for dscp in sorted(may - set(claimed) - set(hand)):
+            for dscp in sorted(may - set(hand)):
                 hand[dscp] = (tc.value, f"{head} {tc.value} in class {class_name}, which {what} and may take DSCP "
                                         f"{dscp} traffic {tail}")
         if cmap is None or cmap.other:
