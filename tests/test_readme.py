@@ -71,6 +71,14 @@ def test_docs_link_only_inside_the_repository(doc):
         path = (doc.parent / target.split("#", 1)[0]).resolve()
         assert path.is_relative_to(ROOT.resolve()), f"{doc.name} links outside the repository: {target}"
         assert path.exists(), f"{doc.name} links to a missing file: {target}"
+    # A bare address in the text sends a reader outside as a link does (docs/metrics.md named three Prometheus
+    # pages so): only the daemon's own loopback listener and placeholder hosts (`host`, `*.example`) are shown.
+    outside = [url for url, host in _URL.findall(text) if not _OWN_HOST.fullmatch(host)]
+    assert not outside, f"{doc.name} names addresses outside the repository (name the source in words): {outside}"
+
+
+_URL = re.compile(r"(\b[a-z][a-z0-9+.-]*://([^/\s:`)\]>\"']+)[^\s`)\]>\"']*)")
+_OWN_HOST = re.compile(r"127\.0\.0\.1|localhost|\[::1\]|host|[\w.-]+\.example")
 
 
 def test_readme_policy_check_message_is_what_policy_check_prints(tmp_path):
