@@ -281,3 +281,28 @@ def test_docs_console_sessions_print_what_they_show(tmp_path, page, block):
     for line in shown:
         assert line in printed[position:], f"{page} shows a line its session does not print (or not in order):\n{line}"
         position = printed.index(line, position) + 1
+
+
+def _named_commands(text: str) -> list[str]:
+    """Every `losslessd COMMAND ...` a page shows: inline code spans, and lines of its code blocks."""
+    spans = re.findall(r"`(losslessd [^`]+)`", text)
+    spans += [re.sub(r"^\s*(\$ )?", "", line) for line in text.splitlines()
+              if re.match(r"\s*(\$ )?losslessd [a-z]", line)]
+    return [span.split("#")[0] for span in spans]
+
+
+@pytest.mark.parametrize("doc", [README, *sorted((ROOT / "docs").glob("*.md"))], ids=lambda p: str(p.relative_to(ROOT)))
+def test_docs_name_only_options_the_commands_take(doc):
+    """Each `--option` a page shows after `losslessd COMMAND` (in running text as in a block) is one that command
+    takes: the synopsis test above reads only the README's sh blocks, and a renamed option must not live on in a
+    sentence (172 such options on the pages today)."""
+    from losslessd.cli.main import COMMANDS
+
+    for span in _named_commands(doc.read_text(encoding="utf-8")):
+        words = span.split()
+        if len(words) < 2 or words[1] not in COMMANDS:
+            continue
+        command = _command(words[1:])
+        takes = {opt for param in command.params for opt in [*param.opts, *getattr(param, "secondary_opts", [])]}
+        for option in re.findall(r"(?<![\w/-])(--[a-z][\w-]*)", span):
+            assert option in takes | {"--help"}, f"{doc.name} shows `{option}` for `{span.strip()}`; no such option"
