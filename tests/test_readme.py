@@ -315,3 +315,15 @@ def test_readme_names_every_bench_script():
     text = README.read_text(encoding="utf-8")
     scripts = {path.name for path in (ROOT / "bench").glob("*.py")} - {"child.py", "__init__.py"}
     assert sorted(name for name in scripts if name not in text) == []
+
+
+def test_docs_name_the_history_file_the_shipped_unit_writes():
+    """A file under /var/lib/losslessd a page names is the history the shipped settings give the unit
+    (systemd/losslessd.yaml `history.path`): docs/history.md named /var/lib/losslessd/losslessd.db, a file that
+    installation never has (the daemon's default name is for a run in the working folder)."""
+    import yaml
+
+    path = yaml.safe_load((ROOT / "systemd" / "losslessd.yaml").read_text(encoding="utf-8"))["history"]["path"]
+    for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for named in re.findall(r"/var/lib/losslessd/[\w.-]+", doc.read_text(encoding="utf-8")):
+            assert named == path, f"{doc.name} names {named}; the shipped unit's history is {path}"
