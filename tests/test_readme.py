@@ -327,3 +327,14 @@ def test_docs_name_the_history_file_the_shipped_unit_writes():
     for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
         for named in re.findall(r"/var/lib/losslessd/[\w.-]+", doc.read_text(encoding="utf-8")):
             assert named == path, f"{doc.name} names {named}; the shipped unit's history is {path}"
+
+
+def test_docs_name_only_extras_the_package_has():
+    """`pip install 'losslessd[X]'` on a page names an extra pyproject.toml declares (pip installs nothing for an
+    unknown extra and says only a warning)."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+ (as tests/test_dependencies.py)
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+                 ["optional-dependencies"])
+    for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for named in re.findall(r"losslessd\[([\w,-]+)\]", doc.read_text(encoding="utf-8")):
+            assert set(named.split(",")) <= extras, f"{doc.name} names losslessd[{named}]; extras: {sorted(extras)}"
