@@ -359,3 +359,24 @@ def test_help_of_each_command_that_acts_names_its_exit_codes(command):
     assert res.returncode == 0, res.stderr
     text = " ".join(res.stdout.split())
     assert "Exit 0:" in text and "2: " in text and "3: internal error (a bug in losslessd" in text, text
+
+
+def _leaf_commands() -> list[str]:
+    """Every command an operator runs, group subcommands included (`policy show`, `tune report`)."""
+    from losslessd.cli.main import COMMANDS, _load
+
+    out = []
+    for name, (module, function) in COMMANDS.items():
+        command = _load(name, module, function)
+        subcommands = command.list_commands(None) if hasattr(command, "list_commands") else []
+        out += [f"{name} {sub}" for sub in subcommands] or [name]
+    return out
+
+
+@pytest.mark.parametrize("command", _leaf_commands())
+def test_help_of_every_command_says_its_exit_codes(command):
+    """An operator reads `losslessd X --help`, not the README: each command says what its exits mean there (`rules`,
+    `sim`, `sim-bench`, `daemon`, `policy list|show` and `tune report` said none)."""
+    res = run(*command.split(), "--help", env={"COLUMNS": "200"})
+    assert res.returncode == 0, res.stderr
+    assert "Exit 0:" in " ".join(res.stdout.split()), res.stdout

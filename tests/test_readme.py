@@ -71,6 +71,14 @@ def test_docs_link_only_inside_the_repository(doc):
         path = (doc.parent / target.split("#", 1)[0]).resolve()
         assert path.is_relative_to(ROOT.resolve()), f"{doc.name} links outside the repository: {target}"
         assert path.exists(), f"{doc.name} links to a missing file: {target}"
+    # A bare address in the text sends a reader outside as a link does (docs/metrics.md named three Prometheus
+    # pages so): only the daemon's own loopback listener and placeholder hosts (`host`, `*.example`) are shown.
+    outside = [url for url, host in _URL.findall(text) if not _OWN_HOST.fullmatch(host)]
+    assert not outside, f"{doc.name} names addresses outside the repository (name the source in words): {outside}"
+
+
+_URL = re.compile(r"(\b[a-z][a-z0-9+.-]*://([^/\s:`)\]>\"']+)[^\s`)\]>\"']*)")
+_OWN_HOST = re.compile(r"127\.0\.0\.1|localhost|\[::1\]|host|[\w.-]+\.example")
 
 
 def test_readme_policy_check_message_is_what_policy_check_prints(tmp_path):
@@ -273,3 +281,60 @@ def test_docs_console_sessions_print_what_they_show(tmp_path, page, block):
     for line in shown:
         assert line in printed[position:], f"{page} shows a line its session does not print (or not in order):\n{line}"
         position = printed.index(line, position) + 1
+
+
+def _named_commands(text: str) -> list[str]:
+    """Every `losslessd COMMAND ...` a page shows: inline code spans, and lines of its code blocks."""
+    spans = re.findall(r"`(losslessd [^`]+)`", text)
+    spans += [re.sub(r"^\s*(\$ )?", "", line) for line in text.splitlines()
+              if re.match(r"\s*(\$ )?losslessd [a-z]", line)]
+    return [span.split("#")[0] for span in spans]
+
+
+@pytest.mark.parametrize("doc", [README, *sorted((ROOT / "docs").glob("*.md"))], ids=lambda p: str(p.relative_to(ROOT)))
+def test_docs_name_only_options_the_commands_take(doc):
+    """Each `--option` a page shows after `losslessd COMMAND` (in running text as in a block) is one that command
+    takes: the synopsis test above reads only the README's sh blocks, and a renamed option must not live on in a
+    sentence (172 such options on the pages today)."""
+    from losslessd.cli.main import COMMANDS
+
+    for span in _named_commands(doc.read_text(encoding="utf-8")):
+        words = span.split()
+        if len(words) < 2 or words[1] not in COMMANDS:
+            continue
+        command = _command(words[1:])
+        takes = {opt for param in command.params for opt in [*param.opts, *getattr(param, "secondary_opts", [])]}
+        for option in re.findall(r"(?<![\w/-])(--[a-z][\w-]*)", span):
+            assert option in takes | {"--help"}, f"{doc.name} shows `{option}` for `{span.strip()}`; no such option"
+
+
+def test_readme_names_every_bench_script():
+    """README "Benchmarks" names every script in bench/ (make bench's and the ones run by hand): a bench no page leads
+    to is one nobody runs (bench/noise_census.py was named only in docs/real-configs.md's round notes). child.py is
+    the benches' shared helper, not one to run."""
+    text = README.read_text(encoding="utf-8")
+    scripts = {path.name for path in (ROOT / "bench").glob("*.py")} - {"child.py", "__init__.py"}
+    assert sorted(name for name in scripts if name not in text) == []
+
+
+def test_docs_name_the_history_file_the_shipped_unit_writes():
+    """A file under /var/lib/losslessd a page names is the history the shipped settings give the unit
+    (systemd/losslessd.yaml `history.path`): docs/history.md named /var/lib/losslessd/losslessd.db, a file that
+    installation never has (the daemon's default name is for a run in the working folder)."""
+    import yaml
+
+    path = yaml.safe_load((ROOT / "systemd" / "losslessd.yaml").read_text(encoding="utf-8"))["history"]["path"]
+    for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for named in re.findall(r"/var/lib/losslessd/[\w.-]+", doc.read_text(encoding="utf-8")):
+            assert named == path, f"{doc.name} names {named}; the shipped unit's history is {path}"
+
+
+def test_docs_name_only_extras_the_package_has():
+    """`pip install 'losslessd[X]'` on a page names an extra pyproject.toml declares (pip installs nothing for an
+    unknown extra and says only a warning)."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+ (as tests/test_dependencies.py)
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+                 ["optional-dependencies"])
+    for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for named in re.findall(r"losslessd\[([\w,-]+)\]", doc.read_text(encoding="utf-8")):
+            assert set(named.split(",")) <= extras, f"{doc.name} names losslessd[{named}]; extras: {sorted(extras)}"

@@ -366,6 +366,21 @@ def test_sim_bench_reads_the_ecn_of_the_queue_the_maps_put_the_priority_on(tmp_p
         port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
 
 
+def test_sim_bench_names_a_host_given_as_the_bottleneck_switch(tmp_path):
+    """`sim-bench --device gpu01` (a host of the simulator's inventory) is refused naming what the host is and what
+    --device takes, before any login: it logged in, read the host's answer to a switch's config command and said the
+    output was "neither a losslessd capture, `mlnx_qos -i IF` ... nor a host setup script"."""
+    (tmp_path / "inventory.yaml").write_text(yaml.safe_dump({"hosts": {"gpu01": {
+        "hostname": "127.0.0.1", "port": 9, "platform": "linux_mlx5",
+        "data": {"credentials": {"username": "root", "password_env": "SIM_BENCH_TEST_PASSWORD"},
+                 "interfaces": ["enp65s0f0np0"]}}}}))
+    res = losslessd("sim-bench", "--inventory", "inventory.yaml", "--device", "gpu01", "--port", "enp65s0f0np0",
+                    "--insecure-no-host-key-check", cwd=tmp_path, env={"SIM_BENCH_TEST_PASSWORD": "x"})
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.splitlines()[-1] == ("losslessd: error: gpu01 is a host (linux_mlx5): --device names the switch "
+                                           "whose port is the bottleneck")
+
+
 @pytest.mark.slow
 def test_docs_simulator_listing_is_what_losslessd_sim_prints(tmp_path):
     """docs/simulator.md's `$ losslessd sim --fabric examples/fabric --out /tmp/sim` excerpt is what the command prints,

@@ -26,7 +26,10 @@ def daemon(
                                                 "settings' `workers`, else one per CPU core).")] = None,
 ) -> None:
     """Poll switches and hosts for PFC/ECN counters, detect storms, lint configs for drift, and serve
-    /metrics. SIGHUP (or POST /-/reload) re-reads the settings; SIGTERM stops."""
+    /metrics. SIGHUP (or POST /-/reload) re-reads the settings; SIGTERM stops.
+
+    Exit 0: stopped by SIGTERM (or --check: the settings are valid). 2: settings, inventory, policy or history
+    that do not check out, or another daemon writing the same history. 3: internal error (a bug in losslessd)."""
     from ..daemon import hup
 
     hup.hold()  # first: a SIGHUP while the settings load and the pollers import must not end the daemon

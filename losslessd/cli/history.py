@@ -69,8 +69,9 @@ def events(db: Db = None, config: Config = None,
            fmt: Fmt = Format.text) -> None:
     """List the daemon's events (storms, pause and ECN trouble, devices down, drift), oldest first.
 
-    A damaged row is named (file and rowid) after the rows that read, and the exit is 2: the rest of the
-    history is still shown, and a damaged file never reads as quiet."""
+    Exit 0: listed (`no events` when none match). 2: no history file there, bad options, or a damaged row: it is
+    named (file and rowid) after the rows that read; the rest of the history is still shown, and a damaged file
+    never reads as quiet."""
     now = time.time()
     damaged: list[InputError] = []
     span = _span(since, until, now)
@@ -132,7 +133,7 @@ def history(db: Db = None, config: Config = None, *,
     """Show a port's pause and ECN rates over time (per second; mean and peak per stored bucket), per
     priority; the plot shades the port's events.
 
-    Exit 0 with rows, 2 when the history holds no samples of that port in that time (nothing to show is not
+    Exit 0: rows shown. 2: the history holds no samples of that port in that time (nothing to show is not
     a finding: a mistyped --port must not read as quiet, nor as a port in trouble).
     """
     if plot is not None and plot.suffix.lower() not in (".png", ".html", ".htm"):

@@ -37,12 +37,16 @@ def check(files: Annotated[list[str], typer.Argument(help="Policy files (or ship
 
 @app.command("list")
 def list_() -> None:
-    """List shipped policies."""
+    """List shipped policies.
+
+    Exit 0: listed."""
     for name, path in shipped().items():
         typer.echo(f"{name:<16} {load_policy(path).description}")
 
 
 @app.command("show")
 def show(ref: Annotated[str, typer.Argument(help="Policy file or shipped name.")]) -> None:
-    """Print a policy with `extends` resolved, as JSON."""
+    """Print a policy with `extends` resolved, as JSON.
+
+    Exit 0: printed. 2: no such policy, or one that does not check out (as `policy check` reports it)."""
     typer.echo(json.dumps(load_policy(ref).model_dump(mode="json"), indent=2))

@@ -13,7 +13,9 @@ from ..printable import quoted
 
 
 def rules(code: Annotated[str | None, typer.Argument(help="Rule code or name to explain.")] = None) -> None:
-    """List every rule, or print one rule's documentation."""
+    """List every rule, or print one rule's documentation.
+
+    Exit 0: listed or explained. 2: no rule has that code or name."""
     if code is None:
         for line in listing():  # (from the rule index: the rules themselves are not imported)
             typer.echo(line)

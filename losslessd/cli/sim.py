@@ -23,7 +23,10 @@ def sim(
                                                 "commands `losslessd daemon` polls over SSH (SONiC `show pfcwd "
                                                 "stats`, hosts' `ethtool -S`) from live counters.")] = True,
 ) -> None:
-    """Start the device simulator and write an inventory for it; `losslessd pull` can then collect from it."""
+    """Start the device simulator and write an inventory for it; `losslessd pull` can then collect from it.
+
+    Exit 0: stopped by Ctrl-C or SIGTERM. 2: nothing it can serve in --fabric, an --out folder holding files it
+    did not write, or a start that failed (a port or file it could not take)."""
     try:  # asyncssh and snmpsim come with the `sim` extra; other commands must not need them
         from ..sim import Simulator
     except ImportError as exc:

@@ -41,7 +41,9 @@ def sim_bench(
                                                   callback=finite, help="Override where the PG pauses (per "
                                                   "port).")] = None,
 ) -> None:
-    """Run the DCQCN + PFC fluid model with a simulated switch port's settings; print nccl-tests output."""
+    """Run the DCQCN + PFC fluid model with a simulated switch port's settings; print nccl-tests output.
+
+    Exit 0: the run printed. 2: an inventory, device or port it cannot use, or settings it cannot read."""
     try:
         from ..sim.bench import run, sizes_arg
     except ImportError as exc:

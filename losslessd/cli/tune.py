@@ -211,7 +211,9 @@ def report(
                                              "page.")] = None,
 ) -> None:
     """Print a tune's trials; with --out also write plots (measure against each knob, score over trials, time
-    paused) as PNG and an HTML page with all of it."""
+    paused) as PNG and an HTML page with all of it.
+
+    Exit 0: printed (and written). 2: no tune database or no such tune there, or an --out that cannot be written."""
     from ..tune import report as report_mod
     from ..tune.store import Store
 

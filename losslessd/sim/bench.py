@@ -25,6 +25,7 @@ from ..collect.ssh import Guard, connect_args, host_key_refusal
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..inventory import Inventory
+from ..model import DeviceKind
 from ..monitor import carrying_queues, queue_maps_of
 from ..parse import parser_for
 from ..parse.base import Input
@@ -97,6 +98,9 @@ def run(inv: Inventory, inventory: Path, device: str, port: str, *, incast: int 
     if device not in inv.hosts:
         raise InputError(f"no device {device} in {inventory}")
     host = inv.hosts[device]
+    if host.platform.kind is not DeviceKind.switch:  # (its config is no switch's: "neither a losslessd capture ...")
+        raise InputError(f"{device} is a {host.platform.kind.value} ({host.platform.id}): --device names the switch "
+                         "whose port is the bottleneck")
     count = _count_run(state) if state is not None else 1
     try:
         conn = ConnectHandler(**connect_args(host, known_hosts, timeout_s))
