@@ -521,6 +521,23 @@ def load_json(path: str | Path, text: str | None = None, duplicates: list | None
 
 
 _LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
+# What opens or closes a level of JSON, and a string (RFC 8259 7: a quote, then unescaped characters or escapes) whose
+# brackets open none
+_LEVEL = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """How deep ``text``'s arrays and objects nest, and where the first at that depth opens (a file nested past what
+    json.loads reads was named without a line: the error names where its nesting peaks)."""
+    depth = deepest = at = 0
+    for m in _LEVEL.finditer(text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, m.start()
+        elif m.group() in "]}":
+            depth -= 1
+    return deepest, at
 # orjson reads an integer beyond 64 bits as a float where json.loads keeps it an int; the shortest such is 19 digits
 # (-9223372036854775809; orjson's README, "Deserialize": integers up to 64 bits). A text with a run of 19 digits
 # anywhere (strings too, which costs only a fallback) is read by json.loads.
@@ -558,7 +575,10 @@ def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
             return json.loads(text, object_pairs_hook=pairs)
         return json.loads(text)
     except RecursionError:
-        raise ValueError("nested deeper than Python's JSON parser reads (about 1,000 levels)") from None
+        depth, at = _deepest(text)
+        raise json.JSONDecodeError(f"nested deeper than Python's JSON parser reads (about 1,000 levels): {depth:,} "
+                                   "levels at this bracket",
+                                   text, at) from None
     except json.JSONDecodeError:
         raise
     except ValueError:  # the integer conversion limit

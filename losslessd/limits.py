@@ -197,6 +197,8 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
     except OSError as exc:
         if not links and exc.errno in (errno.ELOOP, errno.EMLINK):  # (Linux; the BSDs and macOS say EMLINK)
             raise LinkRefused(display) from None
+        if exc.errno == errno.ENXIO and (kind := not_a_file(path)):  # (a socket: open(2) says "No such device")
+            raise InputError(f"{kind}: losslessd reads {what}s only from regular files", file=display) from None
         raise InputError(f"cannot read {what}: {os_reason(exc)}{_dangling(path, exc)}", file=display) from None
     try:
         info = os.fstat(fd)

@@ -149,3 +149,22 @@ def test_binary_data_is_still_called_binary(tmp_path):
     ran = losslessd("lint", str(path))
     assert ran.returncode == EXIT_INPUT
     assert f"{path}:2: not UTF-8 text (is this a binary file?): bad byte 0x9D at column 3 (offset 13)" in ran.stderr
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("[", "]"), ('{"a": ', "}")])
+def test_json_nested_past_the_parser_is_named_at_its_line_and_column(opening, closing, tmp_path):
+    # a CONFIG_DB value nested 100,000 deep was "invalid JSON: nested deeper than ..." with no line (a 16 KB file);
+    # brackets inside strings open no level
+    sonic = (ROOT / "examples" / "fabric" / "leaf1" / "config_db.json").read_text(encoding="utf-8")
+    at = sonic.index('"PORT"')
+    deep = '"ZZZ": "[[[{", "DEEP": ' + opening * 100_000 + "1" + closing * 100_000 + ",\n"
+    path = tmp_path / "config_db.json"
+    path.write_text(sonic[:at] + deep + sonic[at:], encoding="utf-8")
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT
+    line = sonic.count("\n", 0, at) + 1
+    # the innermost bracket, 100,001 levels down (the CONFIG_DB's own object is the first)
+    column = at - sonic.rfind("\n", 0, at) + len('"ZZZ": "[[[{", "DEEP": ') + len(opening) * 99_999
+    assert (f"{path}:{line}: invalid JSON: nested deeper than Python's JSON parser reads (about 1,000 levels): "
+            f"100,001 levels at this bracket (column {column})") in ran.stderr, \
+        ran.stderr
