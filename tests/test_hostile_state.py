@@ -4,6 +4,7 @@ never an internal error (exit 3) in the middle of a report. (The history file: t
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -121,3 +122,30 @@ def test_a_lock_whose_pid_cannot_be_written_is_let_go(tmp_path):
         WRITERS.release(lock)
     finally:
         child.communicate("", timeout=60)
+
+
+@pytest.mark.parametrize("kind", ["tune", "history"])
+def test_a_state_file_another_program_holds_locked_is_said_so(kind, tune_db, tmp_path, monkeypatch):
+    """Round 18: an sqlite3 shell (or a backup tool) holding the file's lock past the wait. The tune database was
+    "not a losslessd tune database: database is locked", the history SQLite's bare "database is locked"."""
+    from losslessd import history
+    from losslessd.tune import store
+    from tests.test_history import recorded
+
+    monkeypatch.setattr(store, "LOCK_WAIT_S", 0.2)
+    monkeypatch.setattr(history, "OPEN_TIMEOUT_S", 0.2)
+    path = tune_db if kind == "tune" else recorded.__wrapped__(tmp_path)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")  # (what `sqlite3 FILE` then `BEGIN EXCLUSIVE;` holds)
+    try:
+        ran = losslessd(*(["tune", "report", "--db", path] if kind == "tune" else ["events", "--db", path]))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert ran.returncode == EXIT_INPUT
+    said = "cannot read the tune database" if kind == "tune" else "cannot use the history database"
+    assert f"{path}: {said}: another program holds the file locked past the wait" in ran.stderr, ran.stderr
+    assert "not a losslessd" not in ran.stderr
+    ran = losslessd(*(["tune", "report", "--db", path] if kind == "tune" else ["events", "--db", path]))
+    assert ran.returncode == EXIT_OK, ran.stderr  # once it lets go
