@@ -68,6 +68,7 @@ def internal_error_message(what: str, exc: BaseException) -> str:
 # SQLite's result codes for a lock another connection holds past the wait (sqlite.org/rescode.html: SQLITE_BUSY 5,
 # SQLITE_LOCKED 6), the low byte of an extended code
 SQLITE_LOCK_HELD = (5, 6)
+SQLITE_READONLY = 8  # (a write to a file SQLite opened read-only)
 
 
 def state_file_reason(exc: BaseException) -> str:
@@ -79,4 +80,7 @@ def state_file_reason(exc: BaseException) -> str:
     if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:
         return ("another program holds the file locked past the wait (an sqlite3 shell in a transaction, a copy "
                 "or backup tool?): try again once it lets go")
+    if getattr(exc, "sqlite_errorcode", 0) & 0xFF == SQLITE_READONLY:
+        return ("the file is read-only to this process (its mode or owner, the immutable attribute of chattr +i, a "
+                "read-only mount): make it writable, or name another file")
     return str(exc)

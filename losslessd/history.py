@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
-from .errors import InputError, state_file_reason
+from .errors import SQLITE_LOCK_HELD, InputError, state_file_reason
 from .limits import check_output, not_a_file, os_reason
 from .lint.finding import Finding
 from .monitor import (
@@ -889,6 +889,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         if version < SCHEMA_VERSION and create:  # all steps in one transaction: a crash mid-way leaves the old version
             steps = "".join(_MIGRATIONS[version:])
             db.executescript(f"BEGIN IMMEDIATE;{steps}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
+        elif create:
+            _try_write(db)
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         _check_tables(db, path)
     except InputError:
@@ -900,6 +902,21 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         db.close()
         raise InputError(f"cannot use the history database: {state_file_reason(exc)}", file=str(path)) from None
     return db
+
+
+def _try_write(db: sqlite3.Connection) -> None:
+    """A write, undone: SQLite opens a file it may not write read-only (its mode, `chattr +i`, a read-only mount)
+    without a word, and the daemon started and failed each commit, its rows in the backlog until dropped. A lock
+    another program holds is no such file (the backlog waits for it): not waited for here."""
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:
+            return
+        raise
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")  # (a failure is rolled back by _open)
+    db.execute("ROLLBACK")
 
 
 def _check_tables(db: sqlite3.Connection, path: Path) -> None:

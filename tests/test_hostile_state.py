@@ -4,6 +4,8 @@ never an internal error (exit 3) in the middle of a report. (The history file: t
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 import subprocess
 import sys
@@ -149,3 +151,53 @@ def test_a_state_file_another_program_holds_locked_is_said_so(kind, tune_db, tmp
     assert "not a losslessd" not in ran.stderr
     ran = losslessd(*(["tune", "report", "--db", path] if kind == "tune" else ["events", "--db", path]))
     assert ran.returncode == EXIT_OK, ran.stderr  # once it lets go
+
+
+# linux/fs.h: the inode flags ioctls (FS_IOC_GETFLAGS/SETFLAGS, _IOR/_IOW('f', 1/2, long)) and FS_IMMUTABLE_FL
+FS_IOC_GETFLAGS, FS_IOC_SETFLAGS, FS_IMMUTABLE_FL = 0x80086601, 0x40086602, 0x00000010
+
+
+def _flags(path: Path, on: bool) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        flags = bytearray(8)
+        fcntl.ioctl(fd, FS_IOC_GETFLAGS, flags)
+        value = int.from_bytes(flags, sys.byteorder)
+        value = value | FS_IMMUTABLE_FL if on else value & ~FS_IMMUTABLE_FL
+        fcntl.ioctl(fd, FS_IOC_SETFLAGS, value.to_bytes(8, sys.byteorder))
+    finally:
+        os.close(fd)
+
+
+@pytest.fixture()
+def immutable():
+    """``chattr +i`` on a file (undone after the test): read-only even to root, as on a read-only mount."""
+    made: list[Path] = []
+
+    def make(path: Path) -> Path:
+        try:
+            _flags(path, True)
+        except OSError as exc:
+            pytest.skip(f"the immutable attribute is not allowed here ({exc.strerror}: CAP_LINUX_IMMUTABLE, or a "
+                        "file system without it)")
+        made.append(path)
+        return path
+
+    yield make
+    for path in made:
+        _flags(path, False)
+
+
+def test_a_read_only_history_or_tune_database_stops_the_writer_at_its_start(tune_db, tmp_path, immutable):
+    """Round 18: SQLite opens a file it may not write read-only, without a word. The daemon started on such a history
+    and failed every commit (its rows in the backlog, dropped once full); now it stops at its start, as the tune store
+    did (in SQLite's words: 'attempt to write a readonly database')."""
+    from losslessd.history import History
+    from tests.test_history import recorded
+
+    history = immutable(recorded.__wrapped__(tmp_path))
+    with pytest.raises(InputError, match="cannot use the history database: the file is read-only to this process"):
+        History(history)
+    History(history, create=False).close()  # (read as it was: `events`, `history`)
+    with pytest.raises(InputError, match="cannot write the tune database: the file is read-only to this process"):
+        Store(immutable(tune_db))

@@ -128,7 +128,8 @@ class Store:
             version = row[0] if row else None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _UNWRITABLE:  # a full disk is no other program's file
-                raise InputError(f"cannot write the tune database: {exc}", file=str(self.path)) from None
+                raise InputError(f"cannot write the tune database: {state_file_reason(exc)}",
+                                 file=str(self.path)) from None
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:  # (nor is a file held locked)
                 raise InputError(f"cannot read the tune database: {state_file_reason(exc)}",
                                  file=str(self.path)) from None
