@@ -21,7 +21,8 @@ DIGITS = f"at most {limits.MAX_INT_DIGITS} are read"
 SIZE = f"{limits.DEFAULT_MAX_FILE_BYTES // limits.MIB} MiB limit"
 PORTS = f"{limits.MAX_PORTS:,}"
 YAML_SIZE = f"read up to {limits.DEFAULT_MAX_FILE_BYTES // limits.YAML_SHARE // limits.MIB} MiB"
-FIFO, CHAR, SOCKET = "not a regular file (a FIFO)", "not a regular file (a character device)", "not a regular file (a socket)"
+FIFO, CHAR = "not a regular file (a FIFO)", "not a regular file (a character device)"
+SOCKET = "not a regular file (a socket)"
 LOOP = "symbolic link loop"
 LIMIT_SAYS = {
     **{f"{kind}-deep-{form}": NESTING for kind in ("policy", "topology", "pull", "daemon") for form in ("block", "flow")},
