@@ -397,8 +397,8 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
 
 def _not_utf8(data: bytes, exc: UnicodeDecodeError, column: int) -> str:
     """Why ``data`` is no UTF-8 text, its first bad byte at ``column`` of its line: the file cut inside a character
-    (a copy cut short), a character of a legacy 8-bit encoding (a description typed in a Windows editor, "Caf" e9:
-    said with what the byte reads there and how to convert), else a binary file."""
+    (a copy cut short), a binary file, a character of Windows-1252 (a description typed in a Windows editor, "Caf"
+    e9: said with what the byte reads there and how to convert), else text of another legacy encoding."""
     at, byte = exc.start, data[exc.start]
     if exc.end == len(data) and exc.reason == "unexpected end of data":
         return (f"the file ends inside a UTF-8 character (byte 0x{byte:02X} at column {column} begins one that is "
@@ -407,8 +407,11 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, column: int) -> str:
         legacy = data.decode("cp1252")
     except UnicodeDecodeError:
         legacy = None
-    if legacy is None or _BINARY_CONTROL.search(data):  # (text has no C0 control but tabs, line ends, form feed)
+    if _BINARY_CONTROL.search(data):  # (text has no C0 control but tabs, line ends, form feed and ESC)
         return f"not UTF-8 text (is this a binary file?): bad byte 0x{byte:02X} at column {column} (offset {at})"
+    if legacy is None:  # (Windows-1252 leaves 81, 8D, 8F, 90, 9D undefined: Shift-JIS and GBK lead bytes among them)
+        return (f"not UTF-8 text: byte 0x{byte:02X} at column {column}, in text of another encoding (Shift-JIS, GBK, "
+                "EUC-KR?): save the file as UTF-8")
     said = f"not UTF-8 text: byte 0x{byte:02X} at column {column} is {legacy[at]!r} in Windows-1252 (Latin-1)"
     if _UTF8_CHARACTER.search(data):  # (iconv of the whole file would spoil its UTF-8 characters)
         return f"{said} among UTF-8 characters: retype that character (or save the file as UTF-8 again)"

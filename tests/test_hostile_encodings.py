@@ -168,3 +168,14 @@ def test_json_nested_past_the_parser_is_named_at_its_line_and_column(opening, cl
     assert (f"{path}:{line}: invalid JSON: nested deeper than Python's JSON parser reads (about 1,000 levels): "
             f"100,001 levels at this bracket (column {column})") in ran.stderr, \
         ran.stderr
+
+
+def test_text_of_another_legacy_encoding_is_no_binary_file(tmp_path):
+    # a description in Shift-JIS ("サーバー": 83 54 81 5B 83 6F 81 5B, JIS X 0208 by Python's codec); 0x81 is no
+    # Windows-1252 character
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(b"hostname leaf1\n   description " + "サーバー".encode("shift_jis") + b"\n")
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT
+    assert f"{path}:2: not UTF-8 text: byte 0x83 at column 16, in text of another encoding (Shift-JIS, GBK, " \
+           "EUC-KR?): save the file as UTF-8" in ran.stderr, ran.stderr
