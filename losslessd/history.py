@@ -842,7 +842,8 @@ def check_writable(path: Path) -> None:
                              file=str(path))
         return
     if os.path.isfile(path) and not os.access(path, os.R_OK | os.W_OK):
-        raise InputError("the daemon cannot write the history file (permissions)", file=str(path))
+        raise InputError("the daemon cannot write the history file (its mode or owner, the immutable attribute of "
+                         "chattr +i, a read-only mount)", file=str(path))
     if os.path.isfile(path) and not os.access(path.parent, os.W_OK | os.X_OK):
         # SQLite writes its rollback journal (or WAL) beside the file: history /proc/self/status was said valid, and
         # the daemon stopped at its start ("unable to open database file")

@@ -192,12 +192,14 @@ def test_a_read_only_history_or_tune_database_stops_the_writer_at_its_start(tune
     """Round 18: SQLite opens a file it may not write read-only, without a word. The daemon started on such a history
     and failed every commit (its rows in the backlog, dropped once full); now it stops at its start, as the tune store
     did (in SQLite's words: 'attempt to write a readonly database')."""
-    from losslessd.history import History
+    from losslessd.history import History, check_writable
     from tests.test_history import recorded
 
     history = immutable(recorded.__wrapped__(tmp_path))
     with pytest.raises(InputError, match="cannot use the history database: the file is read-only to this process"):
         History(history)
+    with pytest.raises(InputError, match=r"the daemon cannot write the history file \(its mode or owner, the immutable"):
+        check_writable(history)  # (daemon --check: it said "permissions")
     History(history, create=False).close()  # (read as it was: `events`, `history`)
     with pytest.raises(InputError, match="cannot write the tune database: the file is read-only to this process"):
         Store(immutable(tune_db))
