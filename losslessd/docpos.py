@@ -521,6 +521,12 @@ def load_json(path: str | Path, text: str | None = None, duplicates: list | None
 
 
 _LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
+# orjson reads an integer beyond 64 bits as a float where json.loads keeps it an int; the shortest such is 19 digits
+# (-9223372036854775809; orjson's README, "Deserialize": integers up to 64 bits). A text with a run of 19 digits
+# anywhere (strings too, which costs only a fallback) is read by json.loads.
+_DIGITS = bytes.maketrans(b"0123456789", b"0" * 10)
+_DIGIT_RUN = b"0" * 19
+
 # What opens or closes a level of JSON, and a string (RFC 8259 7: a quote, then unescaped characters or escapes) whose
 # brackets open none
 _LEVEL = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
@@ -538,18 +544,14 @@ def _deepest(text: str) -> tuple[int, int]:
         elif m.group() in "]}":
             depth -= 1
     return deepest, at
-# orjson reads an integer beyond 64 bits as a float where json.loads keeps it an int; the shortest such is 19 digits
-# (-9223372036854775809; orjson's README, "Deserialize": integers up to 64 bits). A text with a run of 19 digits
-# anywhere (strings too, which costs only a fallback) is read by json.loads.
-_DIGITS = bytes.maketrans(b"0123456789", b"0" * 10)
-_DIGIT_RUN = b"0" * 19
 
 
 def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
     """``json.loads(text)``, every failure a ValueError that says what is wrong (never a RecursionError): a
-    JSONDecodeError (line and column) for bad syntax and for an integer beyond CPython's conversion limit (4,300
-    digits: its own message tells the reader to call sys.set_int_max_str_digits), a ValueError for nesting deeper
-    than the parser reads. Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError too).
+    JSONDecodeError (line and column) for bad syntax, for an integer beyond CPython's conversion limit (4,300
+    digits: its own message tells the reader to call sys.set_int_max_str_digits) and for nesting deeper than the
+    parser reads (at the bracket where it peaks). Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError
+    too).
 
     An object that names a key twice keeps the last value, as json.loads does (RFC 8259 leaves it to the reader).
     With ``duplicates`` given, each such object is appended to it as (the dict made, its pairs in order), for a
@@ -577,8 +579,7 @@ def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
     except RecursionError:
         depth, at = _deepest(text)
         raise json.JSONDecodeError(f"nested deeper than Python's JSON parser reads (about 1,000 levels): {depth:,} "
-                                   "levels at this bracket",
-                                   text, at) from None
+                                   "levels at this bracket", text, at) from None
     except json.JSONDecodeError:
         raise
     except ValueError:  # the integer conversion limit

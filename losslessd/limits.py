@@ -403,12 +403,12 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, column: int) -> str:
     if exc.end == len(data) and exc.reason == "unexpected end of data":
         return (f"the file ends inside a UTF-8 character (byte 0x{byte:02X} at column {column} begins one that is "
                 "cut off): a copy cut short? fetch the file again")
+    if _BINARY_CONTROL.search(data):  # (text has no C0 control but tabs, line ends, form feed and ESC)
+        return f"not UTF-8 text (is this a binary file?): bad byte 0x{byte:02X} at column {column} (offset {at})"
     try:
         legacy = data.decode("cp1252")
     except UnicodeDecodeError:
         legacy = None
-    if _BINARY_CONTROL.search(data):  # (text has no C0 control but tabs, line ends, form feed and ESC)
-        return f"not UTF-8 text (is this a binary file?): bad byte 0x{byte:02X} at column {column} (offset {at})"
     if legacy is None:  # (Windows-1252 leaves 81, 8D, 8F, 90, 9D undefined: Shift-JIS and GBK lead bytes among them)
         return (f"not UTF-8 text: byte 0x{byte:02X} at column {column}, in text of another encoding (Shift-JIS, GBK, "
                 "EUC-KR?): save the file as UTF-8")

@@ -198,7 +198,7 @@ def test_a_read_only_history_or_tune_database_stops_the_writer_at_its_start(tune
     history = immutable(recorded.__wrapped__(tmp_path))
     with pytest.raises(InputError, match="cannot use the history database: the file is read-only to this process"):
         History(history)
-    with pytest.raises(InputError, match=r"the daemon cannot write the history file \(its mode or owner, the immutable"):
+    with pytest.raises(InputError, match=r"the daemon cannot write the history file \(its mode or owner, the"):
         check_writable(history)  # (daemon --check: it said "permissions")
     History(history, create=False).close()  # (read as it was: `events`, `history`)
     with pytest.raises(InputError, match="cannot write the tune database: the file is read-only to this process"):
