@@ -203,3 +203,22 @@ def test_a_read_only_history_or_tune_database_stops_the_writer_at_its_start(tune
     History(history, create=False).close()  # (read as it was: `events`, `history`)
     with pytest.raises(InputError, match="cannot write the tune database: the file is read-only to this process"):
         Store(immutable(tune_db))
+
+
+def test_a_history_in_a_folder_the_reader_cannot_write_is_read(tmp_path, immutable):
+    """Round 18: the daemon run as its own user keeps its history in a folder only it writes; stopped, it leaves no
+    -wal or -shm file, and SQLite cannot make the -shm a WAL database is read through: `events` and `history` by an
+    operator were "attempt to write a readonly database" (here as root, an immutable folder: "unable to open database
+    file"). Now read as the file stands (opened immutable: no writer has it open)."""
+    from tests.test_history import recorded
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    path = recorded.__wrapped__(folder)
+    assert not list(folder.glob("*-wal")) and not list(folder.glob("*-shm"))
+    immutable(folder)
+    ran = losslessd("events", "--db", path)
+    assert ran.returncode == EXIT_OK, ran.stderr
+    assert "pfc_storm" in ran.stdout and "leaf1 Ethernet8 priority 3" in ran.stdout
+    ran = losslessd("history", "--db", path, "--device", "leaf1", "--port", "Ethernet8", "-f", "json")
+    assert ran.returncode == EXIT_OK, ran.stderr
