@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from .limits import check_output, not_a_file, os_reason
+from .limits import check_output, not_a_file, os_reason, sqlite_readable
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -872,7 +872,7 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         raise InputError(f"cannot open the history database: {exc}", file=str(path)) from None
     try:
         if not create:
-            db = _readable(db, path)
+            db = sqlite_readable(db, path, OPEN_TIMEOUT_S)
         version = db.execute("PRAGMA user_version").fetchone()[0]
         app = db.execute("PRAGMA application_id").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -905,27 +905,6 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         db.close()
         raise InputError(f"cannot use the history database: {state_file_reason(exc)}", file=str(path)) from None
     return db
-
-
-# SQLite's result codes (sqlite.org/rescode.html) of a reader that cannot make the -shm file of a WAL database: the
-# folder not writable to it (SQLITE_READONLY_DIRECTORY 1544), or the file not made there (SQLITE_CANTOPEN 14)
-_NO_SHM = (1544, 14)
-
-
-def _readable(db: sqlite3.Connection, path: Path) -> sqlite3.Connection:
-    """``db``, or where a reader cannot make the -shm file SQLite reads a WAL database through (the history of a
-    daemon run as its own user, in a folder only it writes, read by an operator while the daemon is stopped: "attempt
-    to write a readonly database"), the file opened immutable, as SQLite's "WAL mode" page ("Read-Only Databases")
-    says such a file is read. Only with no -wal file beside it: no writer has it open."""
-    try:
-        db.execute("PRAGMA user_version")
-        return db
-    except sqlite3.OperationalError as exc:
-        if getattr(exc, "sqlite_errorcode", 0) not in _NO_SHM or os.path.lexists(f"{path}-wal"):
-            raise
-    db.close()
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=OPEN_TIMEOUT_S,
-                           isolation_level=None, check_same_thread=False)
 
 
 def _try_write(db: sqlite3.Connection) -> None:

@@ -25,8 +25,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import sqlite3
 
 MIB = 1024 * 1024
 # The longest wait a timer, a lock or a socket takes (threading.TIMEOUT_MAX, Python docs "threading": about 292 years on
@@ -472,6 +476,30 @@ def other_encoding(data: bytes) -> str | None:
                 return (f"{name}{order} text without a byte order mark: losslessd reads UTF-8 (save the file as "
                         "UTF-8)")
     return None
+
+
+# SQLite's result codes (sqlite.org/rescode.html) of a reader that cannot make the -shm file of a WAL database: the
+# folder not writable to it (SQLITE_READONLY_DIRECTORY 1544), or the file not made there (SQLITE_CANTOPEN 14)
+_NO_SHM = (1544, 14)
+
+
+def sqlite_readable(db: sqlite3.Connection, path: Path, timeout: float) -> sqlite3.Connection:
+    """``db`` (a state file opened ``mode=ro``), or where the reader cannot make the -shm file SQLite reads a WAL
+    database through, the file opened immutable, as SQLite's "WAL mode" page ("Read-Only Databases") says such a file
+    is read: the daemon's history or a tune database of another user, in a folder only that user writes, with no
+    writer running, was "attempt to write a readonly database" to `events`, `history` and `tune report`. Only with no
+    -wal file beside it: no writer has it open."""
+    import sqlite3
+
+    try:
+        db.execute("PRAGMA user_version")
+        return db
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", 0) not in _NO_SHM or os.path.lexists(f"{path}-wal"):
+            raise
+    db.close()
+    return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=timeout,
+                           isolation_level=None, check_same_thread=False)
 
 
 def _dangling(path: str | Path, exc: OSError) -> str:

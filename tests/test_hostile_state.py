@@ -205,18 +205,23 @@ def test_a_read_only_history_or_tune_database_stops_the_writer_at_its_start(tune
         Store(immutable(tune_db))
 
 
-def test_a_history_in_a_folder_the_reader_cannot_write_is_read(tmp_path, immutable):
+def test_state_files_in_a_folder_the_reader_cannot_write_are_read(tune_db, tmp_path, immutable):
     """Round 18: the daemon run as its own user keeps its history in a folder only it writes; stopped, it leaves no
-    -wal or -shm file, and SQLite cannot make the -shm a WAL database is read through: `events` and `history` by an
-    operator were "attempt to write a readonly database" (here as root, an immutable folder: "unable to open database
-    file"). Now read as the file stands (opened immutable: no writer has it open)."""
+    -wal or -shm file, and SQLite cannot make the -shm a WAL database is read through: `events`, `history` and `tune
+    report` by another user were "attempt to write a readonly database" (the tune database's said to make it
+    writable; here as root, an immutable folder: "unable to open database file"). Now read as the file stands
+    (opened immutable: no writer has it open)."""
     from tests.test_history import recorded
 
     folder = tmp_path / "state"
     folder.mkdir()
     path = recorded.__wrapped__(folder)
+    tune = folder / "tune.sqlite"
+    tune.write_bytes(tune_db.read_bytes())
     assert not list(folder.glob("*-wal")) and not list(folder.glob("*-shm"))
     immutable(folder)
+    ran = losslessd("tune", "report", "--db", tune)
+    assert ran.returncode == EXIT_OK and "as found" in ran.stdout, ran.stderr
     ran = losslessd("events", "--db", path)
     assert ran.returncode == EXIT_OK, ran.stderr
     assert "pfc_storm" in ran.stdout and "leaf1 Ethernet8 priority 3" in ran.stdout

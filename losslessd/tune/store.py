@@ -18,7 +18,7 @@ from dataclasses import field
 from pathlib import Path
 
 from ..errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from ..limits import check_output
+from ..limits import check_output, sqlite_readable
 from ..monitor import clock
 from ..records import record
 from ..statelock import WRITERS
@@ -114,6 +114,8 @@ class Store:
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={'rwc' if create else 'ro'}", uri=True,
                                       isolation_level=None, timeout=LOCK_WAIT_S)
+            if not create:
+                self.db = sqlite_readable(self.db, self.path, LOCK_WAIT_S)
             tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if tables and "meta" not in tables or not tables and not create:
                 why = "another program's SQLite file" if tables else "empty"
