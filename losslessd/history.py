@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from .limits import check_output, not_a_file, os_reason, sqlite_readable
+from .limits import absent_or_kind, check_output, not_a_file, os_reason, sqlite_readable
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -861,6 +861,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
     if not create and (kind := not_a_file(path)):  # (a FIFO is "there": said so, not "no history here")
         raise InputError(f"{kind}: a history database is a file", file=str(path))
     if not create and not os.path.isfile(path):
+        if (why := absent_or_kind(path)) != "not found":  # (a folder on the way this user may not enter)
+            raise InputError(f"the history database {why}", file=str(path))
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     if create:
         check_output(path, "history database", regular=True)

@@ -540,12 +540,12 @@ def not_a_file(path: str | Path) -> str | None:
 
 
 def absent_or_kind(path: str | os.PathLike) -> str:
-    """Why ``path`` is no regular file, in words: "not found", or what is there instead (a FIFO or a folder was
-    called "not found")."""
+    """Why ``path`` is no regular file, in words: "not found", what is there instead (a FIFO or a folder was
+    called "not found"), or why it cannot be reached (a folder on the way this user may not enter was "not found")."""
     try:
         return f"is {file_kind(os.stat(path).st_mode)}, not a file"
-    except OSError:
-        return "not found"
+    except OSError as exc:
+        return "not found" if exc.errno in (errno.ENOENT, errno.ENOTDIR) else f"cannot be reached: {os_reason(exc)}"
 
 
 def file_kind(mode: int) -> str:

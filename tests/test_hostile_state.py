@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -227,3 +229,47 @@ def test_state_files_in_a_folder_the_reader_cannot_write_are_read(tune_db, tmp_p
     assert "pfc_storm" in ran.stdout and "leaf1 Ethernet8 priority 3" in ran.stdout
     ran = losslessd("history", "--db", path, "--device", "leaf1", "--port", "Ethernet8", "-f", "json")
     assert ran.returncode == EXIT_OK, ran.stderr
+
+
+def _as_nobody(*args: str) -> subprocess.CompletedProcess:
+    """losslessd ARGS run as the user nobody (setpriv), from this checkout."""
+    from tests.clirun import ROOT
+
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m",
+                           "losslessd", *args], cwd="/", capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+
+
+@pytest.mark.slow  # (runs losslessd as another user)
+def test_another_users_state_files_are_read_or_named_for_why_not(tune_db):
+    """As the user nobody (setpriv): root's stopped history and tune database in root's folders
+    (SQLITE_READONLY_DIRECTORY) were "attempt to write a readonly database" and "cannot write the tune database", now
+    read; in a folder nobody may not enter they were "no history database here" and "no such tune database", now
+    "cannot be reached: Permission denied"."""
+    from tests.test_history import recorded
+
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to read as another user")
+    if _as_nobody("--help").returncode:
+        pytest.skip("the user nobody cannot run this checkout")
+    base = Path(tempfile.mkdtemp())  # (pytest's own folder is root's alone)
+    try:
+        base.chmod(0o755)
+        history = recorded.__wrapped__(base)
+        tune = base / "tune.sqlite"
+        tune.write_bytes(tune_db.read_bytes())
+        for path in (history, tune):
+            path.chmod(0o644)
+        ran = _as_nobody("events", "--db", str(history))
+        assert ran.returncode == EXIT_OK and "pfc_storm" in ran.stdout, ran.stderr
+        ran = _as_nobody("tune", "report", "--db", str(tune))
+        assert ran.returncode == EXIT_OK and "as found" in ran.stdout, ran.stderr
+        base.chmod(0o700)
+        ran = _as_nobody("events", "--db", str(history))
+        assert ran.returncode == EXIT_INPUT
+        assert f"{history}: the history database cannot be reached: Permission denied" in ran.stderr, ran.stderr
+        ran = _as_nobody("tune", "report", "--db", str(tune))
+        assert ran.returncode == EXIT_INPUT
+        assert f"{tune}: the tune database cannot be reached: Permission denied" in ran.stderr, ran.stderr
+    finally:
+        shutil.rmtree(base)
