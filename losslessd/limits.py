@@ -395,20 +395,21 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
         return universal_newlines(text)
     except UnicodeDecodeError as exc:
         line_start = data.rfind(b"\n", 0, exc.start) + 1
-        raise InputError(_not_utf8(data, exc, exc.start - line_start + 1), file=display or str(path),
+        column = len(data[line_start:exc.start].decode("utf-8")) + 1  # (in characters, as an editor counts them)
+        raise InputError(_not_utf8(data, exc, column), file=display or str(path),
                          line=data.count(b"\n", 0, line_start) + 1) from None
 
 
 def _not_utf8(data: bytes, exc: UnicodeDecodeError, column: int) -> str:
-    """Why ``data`` is no UTF-8 text, its first bad byte at ``column`` of its line: the file cut inside a character
-    (a copy cut short), a binary file, a character of Windows-1252 (a description typed in a Windows editor, "Caf"
+    """Why ``data`` is no UTF-8 text, its first bad byte at ``column`` of its line: a binary file, the file cut inside
+    a character (a copy cut short), a character of Windows-1252 (a description typed in a Windows editor, "Caf"
     e9: said with what the byte reads there and how to convert), else text of another legacy encoding."""
     at, byte = exc.start, data[exc.start]
+    if _BINARY_CONTROL.search(data):  # (text has no C0 control but tabs, line ends, form feed and ESC)
+        return f"not UTF-8 text (is this a binary file?): bad byte 0x{byte:02X} at column {column} (offset {at})"
     if exc.end == len(data) and exc.reason == "unexpected end of data":
         return (f"the file ends inside a UTF-8 character (byte 0x{byte:02X} at column {column} begins one that is "
                 "cut off): a copy cut short? fetch the file again")
-    if _BINARY_CONTROL.search(data):  # (text has no C0 control but tabs, line ends, form feed and ESC)
-        return f"not UTF-8 text (is this a binary file?): bad byte 0x{byte:02X} at column {column} (offset {at})"
     try:
         legacy = data.decode("cp1252")
     except UnicodeDecodeError:

@@ -179,3 +179,13 @@ def test_text_of_another_legacy_encoding_is_no_binary_file(tmp_path):
     assert ran.returncode == EXIT_INPUT
     assert f"{path}:2: not UTF-8 text: byte 0x83 at column 16, in text of another encoding (Shift-JIS, GBK, " \
            "EUC-KR?): save the file as UTF-8" in ran.stderr, ran.stderr
+
+
+def test_the_column_of_a_bad_byte_counts_characters(tmp_path):
+    # "ラック" is 9 bytes of UTF-8 and 3 characters: the Windows-1252 é after it is at column 23 as an editor shows it
+    # (byte 29 of the line)
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(b"hostname leaf1\n   description " + "ラック".encode() + b" Caf\xe9\n")
+    ran = losslessd("lint", str(path))
+    assert f"{path}:2: not UTF-8 text: byte 0xE9 at column 23 is 'é' in Windows-1252 (Latin-1) among UTF-8" \
+        in ran.stderr, ran.stderr
