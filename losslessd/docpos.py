@@ -554,12 +554,31 @@ _LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
 _DIGITS = bytes.maketrans(b"0123456789", b"0" * 10)
 _DIGIT_RUN = b"0" * 19
 
+# What opens or closes a level of JSON, and a string (RFC 8259 7: a quote, then unescaped characters or escapes) whose
+# brackets open none
+_LEVEL = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """How deep ``text``'s arrays and objects nest, and where the first at that depth opens (a file nested past what
+    json.loads reads was named without a line: the error names where its nesting peaks)."""
+    depth = deepest = at = 0
+    for m in _LEVEL.finditer(text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, m.start()
+        elif m.group() in "]}":
+            depth -= 1
+    return deepest, at
+
 
 def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
     """``json.loads(text)``, every failure a ValueError that says what is wrong (never a RecursionError): a
-    JSONDecodeError (line and column) for bad syntax and for an integer beyond CPython's conversion limit (4,300
-    digits: its own message tells the reader to call sys.set_int_max_str_digits), a ValueError for nesting deeper
-    than the parser reads. Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError too).
+    JSONDecodeError (line and column) for bad syntax, for an integer beyond CPython's conversion limit (4,300
+    digits: its own message tells the reader to call sys.set_int_max_str_digits) and for nesting deeper than the
+    parser reads (at the bracket where it peaks). Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError
+    too).
 
     An object that names a key twice keeps the last value, as json.loads does (RFC 8259 leaves it to the reader).
     With ``duplicates`` given, each such object is appended to it as (the dict made, its pairs in order), for a
@@ -585,7 +604,9 @@ def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
             return json.loads(text, object_pairs_hook=pairs)
         return json.loads(text)
     except RecursionError:
-        raise ValueError("nested deeper than Python's JSON parser reads (about 1,000 levels)") from None
+        depth, at = _deepest(text)
+        raise json.JSONDecodeError(f"nested deeper than Python's JSON parser reads (about 1,000 levels): {depth:,} "
+                                   "levels at this bracket", text, at) from None
     except json.JSONDecodeError:
         raise
     except ValueError:  # the integer conversion limit

@@ -65,7 +65,22 @@ def internal_error_message(what: str, exc: BaseException) -> str:
     return f"{what}: {describe_exception(exc)}; {REPORT_HINT}"
 
 
+# SQLite's result codes for a lock another connection holds past the wait (sqlite.org/rescode.html: SQLITE_BUSY 5,
+# SQLITE_LOCKED 6), the low byte of an extended code
+SQLITE_LOCK_HELD = (5, 6)
+SQLITE_READONLY = 8  # (a write to a file SQLite opened read-only)
+
+
 def state_file_reason(exc: BaseException) -> str:
     """Why an SQLite state file (history, tune store) could not be read: a damaged page's text that is not UTF-8
-    comes back from sqlite3 as a UnicodeDecodeError, whose own message says nothing an operator can use."""
-    return "the file is damaged (text that is not UTF-8)" if isinstance(exc, UnicodeDecodeError) else str(exc)
+    comes back from sqlite3 as a UnicodeDecodeError, whose own message says nothing an operator can use; a lock
+    held past the wait was SQLite's "database is locked" (and for the tune store "not a losslessd tune database")."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "the file is damaged (text that is not UTF-8)"
+    if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:
+        return ("another program holds the file locked past the wait (an sqlite3 shell in a transaction, a copy "
+                "or backup tool?): try again once it lets go")
+    if getattr(exc, "sqlite_errorcode", 0) & 0xFF == SQLITE_READONLY:
+        return ("the file is read-only to this process (its mode or owner, the immutable attribute of chattr +i, a "
+                "read-only mount): make it writable, or name another file")
+    return str(exc)

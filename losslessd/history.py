@@ -21,8 +21,8 @@ from functools import partial
 from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
-from .errors import InputError, state_file_reason
-from .limits import check_output, not_a_file, os_reason
+from .errors import SQLITE_LOCK_HELD, InputError, state_file_reason
+from .limits import absent_or_kind, check_output, not_a_file, os_reason, sqlite_readable
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -848,7 +848,8 @@ def check_writable(path: Path) -> None:
                              file=str(path))
         return
     if os.path.isfile(path) and not os.access(path, os.R_OK | os.W_OK):
-        raise InputError("the daemon cannot write the history file (permissions)", file=str(path))
+        raise InputError("the daemon cannot write the history file (its mode or owner, the immutable attribute of "
+                         "chattr +i, a read-only mount)", file=str(path))
     if os.path.isfile(path) and not os.access(path.parent, os.W_OK | os.X_OK):
         # SQLite writes its rollback journal (or WAL) beside the file: history /proc/self/status was said valid, and
         # the daemon stopped at its start ("unable to open database file")
@@ -866,6 +867,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
     if not create and (kind := not_a_file(path)):  # (a FIFO is "there": said so, not "no history here")
         raise InputError(f"{kind}: a history database is a file", file=str(path))
     if not create and not os.path.isfile(path):
+        if (why := absent_or_kind(path)) != "not found":  # (a folder on the way this user may not enter)
+            raise InputError(f"the history database {why}", file=str(path))
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     if create:
         check_output(path, "history database", regular=True)
@@ -876,6 +879,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
     except sqlite3.Error as exc:
         raise InputError(f"cannot open the history database: {exc}", file=str(path)) from None
     try:
+        if not create:
+            db = sqlite_readable(db, path, OPEN_TIMEOUT_S)
         version = db.execute("PRAGMA user_version").fetchone()[0]
         app = db.execute("PRAGMA application_id").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -895,6 +900,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         if version < SCHEMA_VERSION and create:  # all steps in one transaction: a crash mid-way leaves the old version
             steps = "".join(_MIGRATIONS[version:])
             db.executescript(f"BEGIN IMMEDIATE;{steps}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
+        elif create:
+            _try_write(db)
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         _check_tables(db, path)
     except InputError:
@@ -906,6 +913,21 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         db.close()
         raise InputError(f"cannot use the history database: {state_file_reason(exc)}", file=str(path)) from None
     return db
+
+
+def _try_write(db: sqlite3.Connection) -> None:
+    """A write, undone: SQLite opens a file it may not write read-only (its mode, `chattr +i`, a read-only mount)
+    without a word, and the daemon started and failed each commit, its rows in the backlog until dropped. A lock
+    another program holds is no such file (the backlog waits for it): not waited for here."""
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:
+            return
+        raise
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")  # (a failure is rolled back by _open)
+    db.execute("ROLLBACK")
 
 
 def _check_tables(db: sqlite3.Connection, path: Path) -> None:

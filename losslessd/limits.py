@@ -25,8 +25,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import sqlite3
 
 MIB = 1024 * 1024
 # The longest wait a timer, a lock or a socket takes (threading.TIMEOUT_MAX, Python docs "threading": about 292 years on
@@ -197,7 +201,9 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
     except OSError as exc:
         if not links and exc.errno in (errno.ELOOP, errno.EMLINK):  # (Linux; the BSDs and macOS say EMLINK)
             raise LinkRefused(display) from None
-        raise InputError(f"cannot read {what}: {os_reason(exc)}{_dangling(path)}", file=display) from None
+        if exc.errno == errno.ENXIO and (kind := not_a_file(path)):  # (a socket: open(2) says "No such device")
+            raise InputError(f"{kind}: losslessd reads {what}s only from regular files", file=display) from None
+        raise InputError(f"cannot read {what}: {os_reason(exc)}{_dangling(path, exc)}", file=display) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -388,8 +394,33 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
             text = text[1:]
         return universal_newlines(text)
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (is this a binary file?): bad byte at offset {exc.start}",
-                         file=display or str(path), line=data.count(b"\n", 0, exc.start) + 1) from None
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[line_start:exc.start].decode("utf-8")) + 1  # (in characters, as an editor counts them)
+        raise InputError(_not_utf8(data, exc, column), file=display or str(path),
+                         line=data.count(b"\n", 0, line_start) + 1) from None
+
+
+def _not_utf8(data: bytes, exc: UnicodeDecodeError, column: int) -> str:
+    """Why ``data`` is no UTF-8 text, its first bad byte at ``column`` of its line: a binary file, the file cut inside
+    a character (a copy cut short), a character of Windows-1252 (a description typed in a Windows editor, "Caf"
+    e9: said with what the byte reads there and how to convert), else text of another legacy encoding."""
+    at, byte = exc.start, data[exc.start]
+    if _BINARY_CONTROL.search(data):  # (text has no C0 control but tabs, line ends, form feed and ESC)
+        return f"not UTF-8 text (is this a binary file?): bad byte 0x{byte:02X} at column {column} (offset {at})"
+    if exc.end == len(data) and exc.reason == "unexpected end of data":
+        return (f"the file ends inside a UTF-8 character (byte 0x{byte:02X} at column {column} begins one that is "
+                "cut off): a copy cut short? fetch the file again")
+    try:
+        legacy = data.decode("cp1252")
+    except UnicodeDecodeError:
+        legacy = None
+    if legacy is None:  # (Windows-1252 leaves 81, 8D, 8F, 90, 9D undefined: Shift-JIS and GBK lead bytes among them)
+        return (f"not UTF-8 text: byte 0x{byte:02X} at column {column}, in text of another encoding (Shift-JIS, GBK, "
+                "EUC-KR?): save the file as UTF-8")
+    said = f"not UTF-8 text: byte 0x{byte:02X} at column {column} is {legacy[at]!r} in Windows-1252 (Latin-1)"
+    if _UTF8_CHARACTER.search(data):  # (iconv of the whole file would spoil its UTF-8 characters)
+        return f"{said} among UTF-8 characters: retype that character (or save the file as UTF-8 again)"
+    return f"{said}, which the file seems to be written in: convert it to UTF-8 (iconv -f WINDOWS-1252 -t UTF-8)"
 
 
 # U+FEFF as each wider encoding form writes it (The Unicode Standard, 23.8 "Byte Order Mark"), the 4-byte ones first:
@@ -398,23 +429,40 @@ _BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (
          (b"\xfe\xff", "UTF-16BE"))
 # What a compressed copy of a config starts with: gzip (RFC 1952 2.3.1: 1f 8b), zip (PKWARE APPNOTE 4.3.7, a local
 # file header: "PK" 03 04), bzip2 ("BZh", a block size 1-9, the block magic "1AY&SY"), xz (The .xz File Format
-# 2.1.1.1: fd "7zXZ" 00), zstd (RFC 8878 3.1.1: 28 b5 2f fd)
+# 2.1.1.1: fd "7zXZ" 00), zstd (RFC 8878 3.1.1: 28 b5 2f fd), 7z (7-Zip's 7zFormat.txt, SignatureHeader:
+# "7z" bc af 27 1c)
 _PACKED = ((re.compile(b"\x1f\x8b"), "gzip", "gunzip"), (re.compile(b"PK\x03\x04"), "zip", "unzip"),
            (re.compile(b"BZh[1-9]1AY&SY"), "bzip2", "bunzip2"), (re.compile(b"\xfd7zXZ\x00"), "xz", "unxz"),
-           (re.compile(re.escape(b"\x28\xb5\x2f\xfd")), "zstd", "unzstd"))
+           (re.compile(re.escape(b"\x28\xb5\x2f\xfd")), "zstd", "unzstd"),
+           (re.compile(re.escape(b"7z\xbc\xaf\x27\x1c")), "7z", "7z x"))
+# Files that hold a config but are no text of one: a tar archive (POSIX.1-2017 pax, "ustar Interchange Format": the
+# magic "ustar" NUL at offset 257 of the first header; GNU tar writes "ustar" and two spaces, then NUL) and a PDF
+# (ISO 32000-1 7.5.2, the header "%PDF-"). A tar's text stands in it as written, between headers of NULs: it was
+# read as the config with a SYS002 for its NULs, findings and all
+_NOT_TEXT = ((re.compile(b"(?s).{257}ustar(?:\x00|  \x00)"), "a tar archive, not text: unpack it (tar -xf) and give "
+              "the file it holds"),
+             (re.compile(b"%PDF-"), "a PDF document, not text: give the text itself (a configuration as the device "
+              "prints it), not a document holding it"))
+# C0 controls no text holds (all but tab, line feed, vertical tab, form feed, carriage return, and ESC)
+_BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+# A character of two to four bytes as UTF-8 writes it (RFC 3629 4: a lead byte C2-F4, then continuation bytes)
+_UTF8_CHARACTER = re.compile(b"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 _SAMPLE = 4096  # bytes looked at for a wider encoding without a byte order mark
 
 
 def other_encoding(data: bytes) -> str | None:
     """Why ``data`` is no UTF-8 text to read, when it is text in a wider encoding (UTF-16 or UTF-32, with or without
     a byte order mark: without one, ASCII in them is valid UTF-8 with a NUL beside each letter, and read as a file
-    of NULs no platform knows) or a compressed copy; None otherwise."""
+    of NULs no platform knows), a compressed copy, a tar archive or a PDF; None otherwise."""
     for bom, name in _BOMS:
         if data.startswith(bom):
             return f"{name} text: losslessd reads UTF-8 (save the file as UTF-8)"
     for magic, name, tool in _PACKED:
         if magic.match(data):
             return f"compressed with {name}, not text: decompress it ({tool}) and give the file it holds"
+    for magic, what in _NOT_TEXT:
+        if magic.match(data):
+            return what
     sample = data[:_SAMPLE]
     if b"\x00" not in sample:
         return None
@@ -431,12 +479,40 @@ def other_encoding(data: bytes) -> str | None:
     return None
 
 
-def _dangling(path: str | Path) -> str:
-    """What a link names that is not there (the display name of a link is its target: the link's own name is said)."""
+# SQLite's result codes (sqlite.org/rescode.html) of a reader that cannot make the -shm file of a WAL database: the
+# folder not writable to it (SQLITE_READONLY_DIRECTORY 1544), or the file not made there (SQLITE_CANTOPEN 14)
+_NO_SHM = (1544, 14)
+
+
+def sqlite_readable(db: sqlite3.Connection, path: Path, timeout: float) -> sqlite3.Connection:
+    """``db`` (a state file opened ``mode=ro``), or where the reader cannot make the -shm file SQLite reads a WAL
+    database through, the file opened immutable, as SQLite's "WAL mode" page ("Read-Only Databases") says such a file
+    is read: the daemon's history or a tune database of another user, in a folder only that user writes, with no
+    writer running, was "attempt to write a readonly database" to `events`, `history` and `tune report`. Only with no
+    -wal file beside it: no writer has it open."""
+    import sqlite3
+
     try:
-        return f" ({os.fspath(path)} is a symbolic link to {os.readlink(path)}, which is not there)"
+        db.execute("PRAGMA user_version")
+        return db
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", 0) not in _NO_SHM or os.path.lexists(f"{path}-wal"):
+            raise
+    db.close()
+    return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=timeout,
+                           isolation_level=None, check_same_thread=False)
+
+
+def _dangling(path: str | Path, exc: OSError) -> str:
+    """Where a link that cannot be opened points (the display name of a link is its target: the link's own name is
+    said): to what is not there, or on into a loop (a loop's link was said to point to "loop2, which is not
+    there", beside loop2)."""
+    try:
+        target = os.readlink(path)
     except (OSError, ValueError):
         return ""
+    why = ", which is not there" if exc.errno == errno.ENOENT else ""
+    return f" ({os.fspath(path)} is a symbolic link to {target}{why})"
 
 
 def _too_big(display: str, size: int, limit: int, what: str) -> InputError:
@@ -465,12 +541,12 @@ def not_a_file(path: str | Path) -> str | None:
 
 
 def absent_or_kind(path: str | os.PathLike) -> str:
-    """Why ``path`` is no regular file, in words: "not found", or what is there instead (a FIFO or a folder was
-    called "not found")."""
+    """Why ``path`` is no regular file, in words: "not found", what is there instead (a FIFO or a folder was
+    called "not found"), or why it cannot be reached (a folder on the way this user may not enter was "not found")."""
     try:
         return f"is {file_kind(os.stat(path).st_mode)}, not a file"
-    except OSError:
-        return "not found"
+    except OSError as exc:
+        return "not found" if exc.errno in (errno.ENOENT, errno.ENOTDIR) else f"cannot be reached: {os_reason(exc)}"
 
 
 def file_kind(mode: int) -> str:

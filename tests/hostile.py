@@ -308,6 +308,8 @@ def cases() -> list[Case]:
           says=("p.yaml:4", "duplicate")),
         C("policy-fifo", lambda t: ["policy", "check", str(_fifo(t / "p.yaml"))], says=("p.yaml", "regular file")),
         C("policy-dev-zero", lambda t: ["policy", "check", "/dev/zero"], says=("/dev/zero",)),
+        # a UNIX socket's file: open(2) says ENXIO, which was "cannot read file: No such device or address" (round 18)
+        C("policy-socket", lambda t: ["policy", "check", str(_socket(t / "p.yaml"))], says=("p.yaml",)),
         C("policy-folder", lambda t: ["policy", "check", str(_w(t / "p.yaml" / "x", "").parent)], says=("p.yaml",)),
         C("policy-symlink-loop", lambda t: ["policy", "check", str(_symlink_loop(t))], says=("loop",)),
         C("policy-not-utf8", _policy_case(b"name: x\ndescription: \xff\xfe\n"), says=("p.yaml:2", "UTF-8")),
@@ -355,6 +357,8 @@ def cases() -> list[Case]:
           says=("config_db.json", "regular file")),
         C("lint-dev-zero", lambda t: _lint("/dev/zero"), says=("/dev/zero",)),
         C("lint-fifo-path", lambda t: _lint(_fifo(t / "x.cfg")), says=("x.cfg",)),
+        C("lint-socket-in-folder", lambda t: (_socket(_fabric(t) / "leaf2.cfg"), _lint(t / "fabric"))[1], exits=(1,),
+          says=("leaf2.cfg",)),
         C("lint-symlink-loop", lambda t: _lint(_symlink_loop(t)), says=("loop",)),
         C("lint-symlink-loop-in-folder", lambda t: (_symlink_loop(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("loop",)),
@@ -441,6 +445,7 @@ def cases() -> list[Case]:
         # inventories (`pull --inventory`)
         C("pull-dev-zero", _pull_from(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
         C("pull-fifo", _pull_from(lambda t: _fifo(t / "inv.yaml")), says=("inv.yaml", "regular file")),
+        C("pull-socket", _pull_from(lambda t: _socket(t / "inv.yaml")), says=("inv.yaml",)),
         C("pull-symlink-loop", _pull_from(_symlink_loop), says=("loop",)),
         C("pull-huge-file", _pull_from(_over_limit("inv.yaml")), says=("inv.yaml", "limit")),
         C("pull-deep-block", _inventory_case(_deep_block(2000)), says=("inv.yaml:", "nest")),
@@ -512,6 +517,7 @@ def cases() -> list[Case]:
         # render --device and fix read device files the same way
         C("render-device-dev-zero", _render_device(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
         C("render-device-fifo", _render_device(lambda t: _fifo(t / "leaf1.json")), says=("leaf1.json", "regular file")),
+        C("render-device-socket", _render_device(lambda t: _socket(t / "leaf1.json")), says=("leaf1.json",)),
         C("render-device-deep-json", _render_device(lambda t: _w(t / "leaf1.json", _deep_flow(100_000))),
           says=("leaf1.json",)),
         C("render-device-symlink-loop", _render_device(_symlink_loop), says=("loop",)),

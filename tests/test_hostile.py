@@ -22,6 +22,7 @@ SIZE = f"{limits.DEFAULT_MAX_FILE_BYTES // limits.MIB} MiB limit"
 PORTS = f"{limits.MAX_PORTS:,}"
 YAML_SIZE = f"read up to {limits.DEFAULT_MAX_FILE_BYTES // limits.YAML_SHARE // limits.MIB} MiB"
 FIFO, CHAR = "not a regular file (a FIFO)", "not a regular file (a character device)"
+SOCKET = "not a regular file (a socket)"
 LOOP = "symbolic link loop"
 LIMIT_SAYS = {
     **{f"{kind}-deep-{form}": NESTING for kind in ("policy", "topology", "pull", "daemon") for form in ("block", "flow")},
@@ -45,6 +46,7 @@ LIMIT_SAYS = {
                                "tune-report-db-fifo", "daemon-history-fifo")},
     **{name: CHAR for name in ("policy-dev-zero", "lint-dev-zero", "lint-baseline-dev-zero", "pull-dev-zero",
                                "pull-password-file-dev-zero", "render-device-dev-zero")},
+    **{name: SOCKET for name in ("policy-socket", "lint-socket-in-folder", "render-device-socket", "pull-socket")},
     **{name: LOOP for name in ("policy-symlink-loop", "lint-symlink-loop", "lint-symlink-loop-in-folder",
                                "pull-symlink-loop", "daemon-symlink-loop", "render-device-symlink-loop")},
 }

@@ -9,6 +9,7 @@ import bz2
 import gzip
 import io
 import lzma
+import tarfile
 import zipfile
 
 import pytest
@@ -74,3 +75,117 @@ def test_a_compressed_config_is_named(pack, says, tmp_path):
 def test_utf8_and_nul_files_are_no_other_encoding(data):
     # a file of NULs, or a NUL in UTF-8 text, stays the SYS002 and "empty" cases it was (tests/hostile_readers.py)
     assert other_encoding(data) is None
+
+
+# Round 18: what holds a config but is no text of one, and text that is no UTF-8 named for what it is.
+def _tar(form: int) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=form) as tar:  # a tar's members stand in it as written
+        member = tarfile.TarInfo("leaf1.cfg")
+        member.size = len(EOS.encode())
+        tar.addfile(member, io.BytesIO(EOS.encode()))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    (_tar(tarfile.USTAR_FORMAT), "a tar archive, not text: unpack it"),
+    (_tar(tarfile.GNU_FORMAT), "a tar archive, not text: unpack it"),
+    (_tar(tarfile.PAX_FORMAT), "a tar archive, not text: unpack it"),
+    # ISO 32000-1 7.5.2: a PDF's first line is "%PDF-1.n", then a comment line of 4 bytes above 127
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" + EOS.encode(), "a PDF document, not text"),
+])
+def test_an_archive_or_document_holding_a_config_is_named(data, says, tmp_path):
+    # a tar of the config was read as the config (its headers a SYS002 of NULs), findings and exit 1
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(data)
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT, ran.stdout
+    assert f"{path}:1: {says}" in ran.stderr, ran.stderr
+
+
+def test_a_7z_copy_is_named():
+    # 7-Zip's 7zFormat.txt: the SignatureHeader begins '7', 'z', BC, AF, 27, 1C, then the version 0, 4
+    assert other_encoding(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(24)) == \
+        "compressed with 7z, not text: decompress it (7z x) and give the file it holds"
+
+
+def test_text_of_a_legacy_encoding_is_named_with_its_line_column_and_what_to_do(tmp_path):
+    # a description typed in a Windows editor: "Café" saved as Windows-1252, é as the byte E9
+    path = tmp_path / "leaf1.cfg"
+    lines = EOS.encode().split(b"\n")
+    lines.insert(2, "   description Caf\u00e9 \u201crack 12\u201d".encode("cp1252"))
+    path.write_bytes(b"\n".join(lines))
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT
+    assert (f"{path}:3: not UTF-8 text: byte 0xE9 at column 19 is 'é' in Windows-1252 (Latin-1), which the file "
+            "seems to be written in: convert it to UTF-8 (iconv -f WINDOWS-1252 -t UTF-8)") in ran.stderr, ran.stderr
+    # among UTF-8 characters converting the whole file would spoil them: the character is to be retyped
+    lines.insert(1, "   description ラック１２".encode())
+    path.write_bytes(b"\n".join(lines))
+    ran = losslessd("lint", str(path))
+    assert f"{path}:4: not UTF-8 text: byte 0xE9 at column 19 is 'é' in Windows-1252 (Latin-1) among UTF-8 " \
+           "characters: retype that character" in ran.stderr, ran.stderr
+    # a policy alike (every reader reads text through limits.read_text)
+    policy = tmp_path / "p.yaml"
+    policy.write_bytes(POLICY.encode() + "description: r\u00e9seau\n".encode("latin-1"))
+    ran = losslessd("policy", "check", str(policy))
+    assert ran.returncode == EXIT_INPUT and f"{policy}:3: not UTF-8 text: byte 0xE9 at column 15" in ran.stderr
+
+
+@pytest.mark.parametrize("cut", [1, 2, 3])
+def test_a_file_cut_inside_a_utf8_character_is_named_as_cut_short(cut, tmp_path):
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(EOS.encode() + "   description \U0001f680"[:-1].encode() + "\U0001f680".encode()[:cut])
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT
+    line = EOS.count("\n") + 1
+    assert f"{path}:{line}: the file ends inside a UTF-8 character (byte 0xF0 at column 16 begins one that is cut " \
+           "off): a copy cut short? fetch the file again" in ran.stderr, ran.stderr
+
+
+def test_binary_data_is_still_called_binary(tmp_path):
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(b"hostname x\n\x01\x02\x9d\xff\n")
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT
+    assert f"{path}:2: not UTF-8 text (is this a binary file?): bad byte 0x9D at column 3 (offset 13)" in ran.stderr
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("[", "]"), ('{"a": ', "}")])
+def test_json_nested_past_the_parser_is_named_at_its_line_and_column(opening, closing, tmp_path):
+    # a CONFIG_DB value nested 100,000 deep was "invalid JSON: nested deeper than ..." with no line (a 16 KB file);
+    # brackets inside strings open no level
+    sonic = (ROOT / "examples" / "fabric" / "leaf1" / "config_db.json").read_text(encoding="utf-8")
+    at = sonic.index('"PORT"')
+    deep = '"ZZZ": "[[[{", "DEEP": ' + opening * 100_000 + "1" + closing * 100_000 + ",\n"
+    path = tmp_path / "config_db.json"
+    path.write_text(sonic[:at] + deep + sonic[at:], encoding="utf-8")
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT
+    line = sonic.count("\n", 0, at) + 1
+    # the innermost bracket, 100,001 levels down (the CONFIG_DB's own object is the first)
+    column = at - sonic.rfind("\n", 0, at) + len('"ZZZ": "[[[{", "DEEP": ') + len(opening) * 99_999
+    assert (f"{path}:{line}: invalid JSON: nested deeper than Python's JSON parser reads (about 1,000 levels): "
+            f"100,001 levels at this bracket (column {column})") in ran.stderr, \
+        ran.stderr
+
+
+def test_text_of_another_legacy_encoding_is_no_binary_file(tmp_path):
+    # a description in Shift-JIS ("サーバー": 83 54 81 5B 83 6F 81 5B, JIS X 0208 by Python's codec); 0x81 is no
+    # Windows-1252 character
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(b"hostname leaf1\n   description " + "サーバー".encode("shift_jis") + b"\n")
+    ran = losslessd("lint", str(path))
+    assert ran.returncode == EXIT_INPUT
+    assert f"{path}:2: not UTF-8 text: byte 0x83 at column 16, in text of another encoding (Shift-JIS, GBK, " \
+           "EUC-KR?): save the file as UTF-8" in ran.stderr, ran.stderr
+
+
+def test_the_column_of_a_bad_byte_counts_characters(tmp_path):
+    # "ラック" is 9 bytes of UTF-8 and 3 characters: the Windows-1252 é after it is at column 23 as an editor shows it
+    # (byte 29 of the line)
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(b"hostname leaf1\n   description " + "ラック".encode() + b" Caf\xe9\n")
+    ran = losslessd("lint", str(path))
+    assert f"{path}:2: not UTF-8 text: byte 0xE9 at column 23 is 'é' in Windows-1252 (Latin-1) among UTF-8" \
+        in ran.stderr, ran.stderr

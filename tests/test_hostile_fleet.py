@@ -343,3 +343,21 @@ def test_copies_of_device_folders_in_a_folder_of_copies_are_named_not_read(tmp_p
     shutil.copy(SONIC, tmp_path / "backup" / "leaf1" / "qos.json")  # (not in leaf1/: no copy of it)
     report = json.loads(losslessd("lint", "-f", "json", str(tmp_path)).stdout)
     assert any("device name 'leaf1' also comes from" in f["message"] for f in report["findings"])
+
+
+def test_a_link_loop_and_a_dangling_link_among_devices_are_each_said_for_what_they_are(tmp_path):
+    # round 18: each link of a loop was "a symbolic link to loop2, which is not there", loop2 beside it; the other
+    # devices are linted
+    fabric = tmp_path / "fabric"
+    shutil.copytree(FABRIC, fabric)
+    (fabric / "loop1.cfg").symlink_to("loop2.cfg")
+    (fabric / "loop2.cfg").symlink_to("loop1.cfg")
+    (fabric / "gone.cfg").symlink_to("deleted.cfg")
+    ran = losslessd("lint", "-f", "json", str(fabric))
+    assert ran.returncode == EXIT_FINDINGS, ran.stderr
+    assert len(_devices(ran.stdout)) == 8
+    said = {f["location"]["file"].rsplit("/", 1)[-1]: f["message"] for f in json.loads(ran.stdout)["findings"]
+            if f["code"] == "SYS001"}
+    assert said["loop1.cfg"] == ("cannot read file: symbolic link loop (a link that points back at itself) "
+                                 f"({fabric / 'loop1.cfg'} is a symbolic link to loop2.cfg)")
+    assert said["gone.cfg"].endswith(f"({fabric / 'gone.cfg'} is a symbolic link to deleted.cfg, which is not there)")

@@ -4,8 +4,13 @@ never an internal error (exit 3) in the middle of a report. (The history file: t
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -121,3 +126,150 @@ def test_a_lock_whose_pid_cannot_be_written_is_let_go(tmp_path):
         WRITERS.release(lock)
     finally:
         child.communicate("", timeout=60)
+
+
+@pytest.mark.parametrize("kind", ["tune", "history"])
+def test_a_state_file_another_program_holds_locked_is_said_so(kind, tune_db, tmp_path, monkeypatch):
+    """Round 18: an sqlite3 shell (or a backup tool) holding the file's lock past the wait. The tune database was
+    "not a losslessd tune database: database is locked", the history SQLite's bare "database is locked"."""
+    from losslessd import history
+    from losslessd.tune import store
+    from tests.test_history import recorded
+
+    monkeypatch.setattr(store, "LOCK_WAIT_S", 0.2)
+    monkeypatch.setattr(history, "OPEN_TIMEOUT_S", 0.2)
+    path = tune_db if kind == "tune" else recorded.__wrapped__(tmp_path)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")  # (what `sqlite3 FILE` then `BEGIN EXCLUSIVE;` holds)
+    try:
+        ran = losslessd(*(["tune", "report", "--db", path] if kind == "tune" else ["events", "--db", path]))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert ran.returncode == EXIT_INPUT
+    said = "cannot read the tune database" if kind == "tune" else "cannot use the history database"
+    assert f"{path}: {said}: another program holds the file locked past the wait" in ran.stderr, ran.stderr
+    assert "not a losslessd" not in ran.stderr
+    ran = losslessd(*(["tune", "report", "--db", path] if kind == "tune" else ["events", "--db", path]))
+    assert ran.returncode == EXIT_OK, ran.stderr  # once it lets go
+
+
+# linux/fs.h: the inode flags ioctls (FS_IOC_GETFLAGS/SETFLAGS, _IOR/_IOW('f', 1/2, long)) and FS_IMMUTABLE_FL
+FS_IOC_GETFLAGS, FS_IOC_SETFLAGS, FS_IMMUTABLE_FL = 0x80086601, 0x40086602, 0x00000010
+
+
+def _flags(path: Path, on: bool) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        flags = bytearray(8)
+        fcntl.ioctl(fd, FS_IOC_GETFLAGS, flags)
+        value = int.from_bytes(flags, sys.byteorder)
+        value = value | FS_IMMUTABLE_FL if on else value & ~FS_IMMUTABLE_FL
+        fcntl.ioctl(fd, FS_IOC_SETFLAGS, value.to_bytes(8, sys.byteorder))
+    finally:
+        os.close(fd)
+
+
+@pytest.fixture()
+def immutable():
+    """``chattr +i`` on a file (undone after the test): read-only even to root, as on a read-only mount."""
+    made: list[Path] = []
+
+    def make(path: Path) -> Path:
+        try:
+            _flags(path, True)
+        except OSError as exc:
+            pytest.skip(f"the immutable attribute is not allowed here ({exc.strerror}: CAP_LINUX_IMMUTABLE, or a "
+                        "file system without it)")
+        made.append(path)
+        return path
+
+    yield make
+    for path in made:
+        _flags(path, False)
+
+
+def test_a_read_only_history_or_tune_database_stops_the_writer_at_its_start(tune_db, tmp_path, immutable):
+    """Round 18: SQLite opens a file it may not write read-only, without a word. The daemon started on such a history
+    and failed every commit (its rows in the backlog, dropped once full); now it stops at its start, as the tune store
+    did (in SQLite's words: 'attempt to write a readonly database')."""
+    from losslessd.history import History, check_writable
+    from tests.test_history import recorded
+
+    history = immutable(recorded.__wrapped__(tmp_path))
+    with pytest.raises(InputError, match="cannot use the history database: the file is read-only to this process"):
+        History(history)
+    with pytest.raises(InputError, match=r"the daemon cannot write the history file \(its mode or owner, the"):
+        check_writable(history)  # (daemon --check: it said "permissions")
+    History(history, create=False).close()  # (read as it was: `events`, `history`)
+    with pytest.raises(InputError, match="cannot write the tune database: the file is read-only to this process"):
+        Store(immutable(tune_db))
+
+
+def test_state_files_in_a_folder_the_reader_cannot_write_are_read(tune_db, tmp_path, immutable):
+    """Round 18: the daemon run as its own user keeps its history in a folder only it writes; stopped, it leaves no
+    -wal or -shm file, and SQLite cannot make the -shm a WAL database is read through: `events`, `history` and `tune
+    report` by another user were "attempt to write a readonly database" (the tune database's said to make it
+    writable; here as root, an immutable folder: "unable to open database file"). Now read as the file stands
+    (opened immutable: no writer has it open)."""
+    from tests.test_history import recorded
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    path = recorded.__wrapped__(folder)
+    tune = folder / "tune.sqlite"
+    tune.write_bytes(tune_db.read_bytes())
+    assert not list(folder.glob("*-wal")) and not list(folder.glob("*-shm"))
+    immutable(folder)
+    ran = losslessd("tune", "report", "--db", tune)
+    assert ran.returncode == EXIT_OK and "as found" in ran.stdout, ran.stderr
+    ran = losslessd("events", "--db", path)
+    assert ran.returncode == EXIT_OK, ran.stderr
+    assert "pfc_storm" in ran.stdout and "leaf1 Ethernet8 priority 3" in ran.stdout
+    ran = losslessd("history", "--db", path, "--device", "leaf1", "--port", "Ethernet8", "-f", "json")
+    assert ran.returncode == EXIT_OK, ran.stderr
+
+
+def _as_nobody(*args: str) -> subprocess.CompletedProcess:
+    """losslessd ARGS run as the user nobody (setpriv), from this checkout."""
+    from tests.clirun import ROOT
+
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m",
+                           "losslessd", *args], cwd="/", capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+
+
+@pytest.mark.slow  # (runs losslessd as another user)
+def test_another_users_state_files_are_read_or_named_for_why_not(tune_db):
+    """As the user nobody (setpriv): root's stopped history and tune database in root's folders
+    (SQLITE_READONLY_DIRECTORY) were "attempt to write a readonly database" and "cannot write the tune database", now
+    read; in a folder nobody may not enter they were "no history database here" and "no such tune database", now
+    "cannot be reached: Permission denied"."""
+    from tests.test_history import recorded
+
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to read as another user")
+    if _as_nobody("--help").returncode:
+        pytest.skip("the user nobody cannot run this checkout")
+    base = Path(tempfile.mkdtemp())  # (pytest's own folder is root's alone)
+    try:
+        base.chmod(0o755)
+        history = recorded.__wrapped__(base)
+        tune = base / "tune.sqlite"
+        tune.write_bytes(tune_db.read_bytes())
+        for path in (history, tune):
+            path.chmod(0o644)
+        ran = _as_nobody("events", "--db", str(history))
+        assert ran.returncode == EXIT_OK and "pfc_storm" in ran.stdout, ran.stderr
+        ran = _as_nobody("tune", "report", "--db", str(tune))
+        assert ran.returncode == EXIT_OK and "as found" in ran.stdout, ran.stderr
+        base.chmod(0o700)
+        ran = _as_nobody("events", "--db", str(history))
+        assert ran.returncode == EXIT_INPUT
+        assert f"{history}: the history database cannot be reached: Permission denied" in ran.stderr, ran.stderr
+        ran = _as_nobody("tune", "report", "--db", str(tune))
+        assert ran.returncode == EXIT_INPUT
+        assert f"{tune}: the tune database cannot be reached: Permission denied" in ran.stderr, ran.stderr
+    finally:
+        shutil.rmtree(base)

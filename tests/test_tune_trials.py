@@ -202,7 +202,7 @@ def test_a_tune_database_made_read_only_while_open_is_an_input_error_once(tmp_pa
         tune, _ = store.open_tune({"benchmark": ["x"], "budget": 3})
         store.db.close()
         store.db = sqlite3.connect(f"file:{db}?mode=ro", uri=True, isolation_level=None)
-        with pytest.raises(InputError, match="cannot write the tune database: attempt to write a readonly database"):
+        with pytest.raises(InputError, match="cannot write the tune database: the file is read-only to this process"):
             store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0))
         store.add_trial(tune.id, Trial(1, AS_FOUND, "ok", True, score=10.0))  # skipped: no second error
         assert store.trials(tune.id) == []
@@ -219,7 +219,8 @@ def test_a_tune_database_another_program_keeps_locked_is_an_input_error_not_a_cr
         try:
             store.db.close()
             store.db = sqlite3.connect(db, timeout=0.05, isolation_level=None)  # (the store waits 30 s)
-            with pytest.raises(InputError, match="cannot write the tune database: database is locked") as caught:
+            with pytest.raises(InputError, match="cannot write the tune database: another program holds the file "
+                                                 "locked past the wait") as caught:
                 store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0))
             assert caught.value.file == str(db)
         finally:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from ..limits import check_output, not_a_file, not_an_input
+from ..limits import absent_or_kind, check_output, not_a_file, not_an_input
 from ..printable import printable_lines, quoted
 from ..tune.score import Weights
 from ..tune.search import Strategy
@@ -220,7 +220,8 @@ def report(
     if kind := not_a_file(db):
         raise InputError(f"{kind}: a tune database is a file", file=str(db))
     if not os.path.isfile(db):
-        raise InputError("no such tune database", file=str(db))
+        why = absent_or_kind(db)  # (a folder on the way this user may not enter was "no such")
+        raise InputError("no such tune database" if why == "not found" else f"the tune database {why}", file=str(db))
     with Store(db, create=False) as store:  # a report writes nothing
         tune = store.tune(tune_id)
         found = report_mod.rows(store, tune)

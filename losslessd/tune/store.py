@@ -17,8 +17,8 @@ import sqlite3
 from dataclasses import field
 from pathlib import Path
 
-from ..errors import InputError, state_file_reason
-from ..limits import check_output
+from ..errors import SQLITE_LOCK_HELD, InputError, state_file_reason
+from ..limits import check_output, sqlite_readable
 from ..monitor import clock
 from ..records import record
 from ..statelock import WRITERS
@@ -84,6 +84,7 @@ _UNWRITABLE = (8, 10, 13)  # SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
 # The file itself, not losslessd, in the way of a write (sqlite.org/rescode.html): another program holding its lock past
 # the timeout (SQLITE_BUSY 5), the file damaged or replaced under the tune (SQLITE_CORRUPT 11, SQLITE_NOTADB 26).
 _NOT_OURS = (*_UNWRITABLE, 5, 11, 26)
+LOCK_WAIT_S = 30.0  # how long the store waits for a lock another program holds (a push's trial must not be lost to one)
 _ONE_TUNE = "wait for it to end, or give this one its own --db"  # (statelock's hint to a second tune)
 
 
@@ -112,7 +113,9 @@ class Store:
     def _open(self, create: bool) -> None:
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={'rwc' if create else 'ro'}", uri=True,
-                                      isolation_level=None, timeout=30)
+                                      isolation_level=None, timeout=LOCK_WAIT_S)
+            if not create:
+                self.db = sqlite_readable(self.db, self.path, LOCK_WAIT_S)
             tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if tables and "meta" not in tables or not tables and not create:
                 why = "another program's SQLite file" if tables else "empty"
@@ -127,7 +130,11 @@ class Store:
             version = row[0] if row else None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _UNWRITABLE:  # a full disk is no other program's file
-                raise InputError(f"cannot write the tune database: {exc}", file=str(self.path)) from None
+                raise InputError(f"cannot write the tune database: {state_file_reason(exc)}",
+                                 file=str(self.path)) from None
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:  # (nor is a file held locked)
+                raise InputError(f"cannot read the tune database: {state_file_reason(exc)}",
+                                 file=str(self.path)) from None
             raise InputError(f"not a losslessd tune database: {state_file_reason(exc)}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
             self.db.close()
