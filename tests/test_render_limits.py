@@ -10,6 +10,7 @@ import json
 import math
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -385,3 +386,39 @@ def test_the_shared_headroom_check_counts_the_xoff_the_devices_other_ports_hold(
     device = load_device(folder)
     assert rnd.device_profile(pol, device, [f for f in rnd.device_facts(device, pol)[0] if f.name == "Ethernet0"],
                               "sonic", pool_bytes=pool).ports[0].name == "Ethernet0"
+
+
+def _mark_policy(tmp_path, low: float, high: float) -> Path:
+    """roce-dscp26 with ecn.mark_probability_pct [low, high]."""
+    text = (FIXTURES.parent.parent / "policies" / "roce-dscp26.yaml").read_text()
+    assert "mark_probability_pct: {min: 1, max: 100}" in text
+    path = tmp_path / "mark.yaml"
+    path.write_text(text.replace("mark_probability_pct: {min: 1, max: 100}",
+                                 f"mark_probability_pct: {{min: {low}, max: {high}}}"))
+    return path
+
+
+@pytest.mark.parametrize(("platform", "family", "word"), [
+    ("nvidia_cumulus", (), "probability"),  # NVUE reference: `probability` 1-100
+    ("arista_eos", ("--family", "sand"), "max-mark-probability"),  # AVD qos_profiles schema: max_probability 1-100
+])
+def test_an_ecn_mark_probability_the_switch_rejects_is_refused(tmp_path, platform, family, word):
+    """A policy whose ECN mark probability is 0 % wrote `probability 0` (NVUE) and `max-mark-probability 0` (EOS),
+    which those switches reject, with exit 0; refused (RenderLimits.mark_probability_pct), and 1 % renders."""
+    ports = ("--ports", "Ethernet1/1:100G:5m:9000")
+    ran = losslessd("render", "--platform", platform, *family, "--policy", _mark_policy(tmp_path, 0, 0), *ports)
+    assert ran.returncode == 2 and ran.stdout == "", ran.stderr
+    assert f"{platform} takes an ECN mark probability of 1-100 %, and the policy gives 0 %" in ran.stderr
+    ok = losslessd("render", "--platform", platform, *family, "--policy", _mark_policy(tmp_path, 1, 1), *ports)
+    assert ok.returncode == 0 and re.search(rf"{word} 1\b", ok.stdout), ok.stdout + ok.stderr
+
+
+@pytest.mark.parametrize("platform, options", [("nvidia_cumulus", ()), ("sonic", ("--pool-size", "47218432")),
+                                               ("cisco_nxos", ("--family", "n9k"))])
+def test_a_mark_probability_range_holding_no_whole_percentage_is_refused_not_truncated(tmp_path, platform, options):
+    """The snippets write the mark probability as a whole percentage: a policy range of [0.1, 0.5] % was truncated to
+    0, outside the policy itself (and no marking at all), with exit 0. Refused naming the range."""
+    ran = losslessd("render", "--platform", platform, *options, "--policy", _mark_policy(tmp_path, 0.1, 0.5),
+                    "--ports", "Ethernet1/1:100G:5m:9216")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stderr
+    assert "ecn.mark_probability_pct [0.1, 0.5] % holds no whole percentage" in ran.stderr, ran.stderr
