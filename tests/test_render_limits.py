@@ -355,9 +355,27 @@ def test_an_ecn_threshold_outside_the_platforms_range_is_refused(monkeypatch):
     kmax = prof.ports[0].kmax_bytes
     monkeypatch.setitem(PLATFORMS, "cisco_nxos", replace(PLATFORMS["cisco_nxos"],
                                                           limits=replace(limits, ecn_threshold_bytes=(0, kmax - 1))))
-    with pytest.raises(InputError, match=rf"needs an ECN maximum threshold of {kmax} B, outside what cisco_nxos "
-                                         rf"accepts \(0-{kmax - 1} B\)"):
+    with pytest.raises(InputError, match=rf"the policy's ECN thresholds scaled to 100 Gb/s give an ECN maximum "
+                                         rf"threshold of {kmax} B, outside what cisco_nxos accepts \(0-{kmax - 1} B\)"):
         rnd.render("cisco_nxos", prof)
+
+
+def test_an_ecn_threshold_past_the_nxos_range_names_the_policy_not_the_cable(tmp_path):
+    """A policy whose Kmax starts at 60,000,000 B (BytesRange takes up to 2^32 - 1) renders `random-detect ...
+    maximum-threshold 60000000 bytes`, past ipqos_ThreshVal's 52428800: refused, exit 2, and the remedy is the
+    policy's ECN thresholds (the message named the cable length and told to size the lossless buffer by hand)."""
+    text = (FIXTURES.parent.parent / "policies" / "roce-dscp26.yaml").read_text()
+    assert "max_threshold_bytes: {min: 9216, max: 16777216}" in text
+    path = tmp_path / "deep.yaml"
+    path.write_text(text.replace("max_threshold_bytes: {min: 9216, max: 16777216}",
+                                 "max_threshold_bytes: {min: 60000000, max: 70000000}"))
+    ran = losslessd("render", "--platform", "cisco_nxos", "--family", "n9k", "--policy", path,
+                    "--ports", "Ethernet1/1:100G:5m:9216")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stderr
+    assert ("port Ethernet1/1: the policy's ECN thresholds scaled to 100 Gb/s give an ECN maximum threshold of "
+            "60000000 B, outside what cisco_nxos accepts (0-52428800 B), so the switch would reject the line: bring "
+            "the policy's ecn.min_threshold_bytes and ecn.max_threshold_bytes into that range") in ran.stderr, ran.stderr
+    assert "cable" not in ran.stderr
 
 
 def test_the_shared_headroom_check_counts_the_xoff_the_devices_other_ports_hold(tmp_path):

@@ -1612,27 +1612,31 @@ def _speeds(platform: str, family: str | None, port: str, speed: float,
 
 def _check_bytes(platform: str, prof: Profile) -> None:
     """Refuse a port whose pause buffer, pause/resume threshold or ECN threshold in bytes lies outside what the
-    platform's CLI takes (RenderLimits): the switch would reject the line, and a snippet it rejects half-applies."""
+    platform's CLI takes (RenderLimits): the switch would reject the line, and a snippet it rejects half-applies.
+    The message names what the number comes from: the cable and speed (pause buffer), the policy (ECN thresholds)."""
     limits = PLATFORMS[platform].limits
     ecn = prof.writes_ecn(platform)
     for port in prof.ports:
-        written: list[tuple[str, int | None, tuple[int, int] | None]] = []
+        speed = f"{port.speed_gbps:g} Gb/s" if port.speed_gbps is not None else "its speed"
+        cable = f"its {port.cable_length_m:g} m cable at {speed}" if port.cable_length_m is not None else speed
+        sized = (f"{cable} needs", "check the port's cable length and speed, or size this port's lossless buffer by "
+                 "hand")
+        policy = (f"the policy's ECN thresholds scaled to {speed} give", "bring the policy's ecn.min_threshold_bytes "
+                  "and ecn.max_threshold_bytes into that range")
+        written: list[tuple[str, int | None, tuple[int, int] | None, tuple[str, str]]] = []
         if prof.wants("buffer") and port.pause_buffer is not None:
             buf = port.pause_buffer
-            written += [("a pause buffer-size", buf.size_bytes, limits.pause_buffer_bytes),
-                        ("a pause-threshold", buf.pause_bytes, limits.pause_threshold_bytes),
-                        ("a resume-threshold", buf.resume_bytes, limits.pause_threshold_bytes)]
+            written += [("a pause buffer-size", buf.size_bytes, limits.pause_buffer_bytes, sized),
+                        ("a pause-threshold", buf.pause_bytes, limits.pause_threshold_bytes, sized),
+                        ("a resume-threshold", buf.resume_bytes, limits.pause_threshold_bytes, sized)]
         if ecn:
-            written += [("an ECN minimum threshold", port.kmin_bytes, limits.ecn_threshold_bytes),
-                        ("an ECN maximum threshold", port.kmax_bytes, limits.ecn_threshold_bytes)]
-        for what, value, bounds in written:
+            written += [("an ECN minimum threshold", port.kmin_bytes, limits.ecn_threshold_bytes, policy),
+                        ("an ECN maximum threshold", port.kmax_bytes, limits.ecn_threshold_bytes, policy)]
+        for what, value, bounds, (cause, remedy) in written:
             if value is not None and _outside(value, bounds):
                 low, high = bounds  # type: ignore[misc]
-                cable = f"its {port.cable_length_m:g} m cable at " if port.cable_length_m is not None else ""
-                speed = f"{port.speed_gbps:g} Gb/s" if port.speed_gbps is not None else "its speed"
-                raise InputError(f"port {port.name}: {cable}{speed} needs {what} of {value} B, outside what "
-                                 f"{platform} accepts ({low}-{high} B), so the switch would reject the line: check "
-                                 "the port's cable length and speed, or size this port's lossless buffer by hand")
+                raise InputError(f"port {port.name}: {cause} {what} of {value} B, outside what {platform} accepts "
+                                 f"({low}-{high} B), so the switch would reject the line: {remedy}")
 
 
 def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
