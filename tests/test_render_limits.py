@@ -374,7 +374,7 @@ def test_an_ecn_threshold_past_the_nxos_range_names_the_policy_not_the_cable(tmp
     assert ran.returncode == 2 and ran.stdout == "", ran.stderr
     assert ("port Ethernet1/1: the policy's ECN thresholds scaled to 100 Gb/s give an ECN maximum threshold of "
             "60000000 B, outside what cisco_nxos accepts (0-52428800 B), so the switch would reject the line: bring "
-            "the policy's ecn.min_threshold_bytes and ecn.max_threshold_bytes into that range") in ran.stderr, ran.stderr
+            "the policy's ecn.min_threshold_bytes and ecn.max_threshold_bytes into that range") in ran.stderr
     assert "cable" not in ran.stderr
 
 
