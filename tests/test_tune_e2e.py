@@ -777,6 +777,6 @@ def test_a_running_config_whose_blocks_depend_on_a_tabs_width_is_refused_before_
                              text=True, env={**os.environ, **sim.env}, stdin=subprocess.DEVNULL)
         assert res.returncode == 2 and res.stdout == "", (apply, res.stdout, res.stderr)
         assert "losslessd: error: spine1 (running config):21: the indentation mixes tabs and spaces" in res.stderr
-        assert "leave spine1 out of --devices; nothing was pushed" in res.stderr and "run fix" not in res.stderr
+        assert "remove the tabs from that line's text on the device" in res.stderr and "run fix" not in res.stderr
     assert not marker.exists() and not (tmp_path / "tune.sqlite").exists()
     assert sim.devices["spine1"].config.commits == 0

@@ -180,8 +180,8 @@ def current(name: str, platform: str, text: str) -> str:
     """``name``'s running config as candidates are cut against it (fix.apply.Shape.current); InputError naming the
     device and line where a line's block depends on a tab's width, which the cut could misplace."""
     return SHAPES[platform].current(text, f"{name} (running config)", remedy=(
-        "the switch writes no tab: remove the tabs from that line's text on the device (a banner's or comment's), or "
-        f"leave {name} out of --devices; nothing was pushed"))
+        "the switch writes no tab: remove the tabs from that line's text on the device (a banner's or comment's); "
+        "nothing was pushed"))  # (tune and the daemon's proposals alike)
 
 
 def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
