@@ -776,7 +776,6 @@ class Shape:
         return self.normalize(text)
 
 
-
 # EOS commands whose value is several words (thresholds, units, probability).
 EOS_SETTINGS = ("random-detect ecn minimum-threshold",)
 # A flat EOS paste indented as EOS reads it, its `exit` and `end` kept: fix writes the file back (eos.flat.renest).
