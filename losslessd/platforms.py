@@ -78,6 +78,8 @@ class RenderLimits:
     pause_buffer_bytes: tuple[int, int] | None = None
     pause_threshold_bytes: tuple[int, int] | None = None
     ecn_threshold_bytes: tuple[int, int] | None = None
+    # The ECN mark probability (%) the snippet writes where the platform bounds it; render refuses a policy outside.
+    mark_probability_pct: tuple[int, int] | None = None
 
 
 @record(frozen=True)
@@ -279,6 +281,9 @@ PLATFORMS: dict[str, Platform] = {
                  limits=RenderLimits(mtu_bytes=(68, 9214), wd_poll_ms=(5, 60000), wd_detection_ms=(10, 60000),
                                      wd_restoration_ms=(10, 60000), wd_detection_step_ms=10,
                                      wd_restoration_step_ms=10,
+                                     # AVD eos_cli_config_gen qos_profiles schema: random_detect.ecn.threshold
+                                     # max_probability (`max-mark-probability`) min 1, max 100.
+                                     mark_probability_pct=(1, 100),
                                      # AVD priority_flow_control.watchdog.action: "drop" | "no-drop" (no-drop forwards
                                      # the stuck queue's packets); errdisable is the default no action word writes
                                      # (AVD priority-flow-control.j2 docs: action default 'errdisable'), so its
@@ -406,6 +411,9 @@ PLATFORMS: dict[str, Platform] = {
                  limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 5000),
                                      cable_m=(1, 100000), cable_refused="NVUE refuses the PFC profile's cable-length",
                                      wd_counts_polls=True, wd_detection_polls=(1, 1000),
+                                     # NVUE reference, `qos congestion-control ... probability`: "a value between 1
+                                     # and 100".
+                                     mark_probability_pct=(1, 100),
                                      # NVUE reference, qos pfc-watchdog: polling-interval and robustness only; a
                                      # stormed queue's packets are dropped until a poll sees no pause.
                                      wd_restoration_is_poll=True, wd_actions={"drop": ""}),

@@ -332,33 +332,40 @@ def test_an_absolute_form_request_target_is_served():
     assert status(bare) == 404 and status(nope) == 404
 
 
-def test_a_host_name_resolving_only_to_ipv6_binds_and_answers(monkeypatch):
-    """Session 39: the socket's family came from a ':' in http.host, so a name resolving only to ::1 was bound as
-    IPv4 and failed ("Name or service not known" / "Address family"). The host is now resolved (getaddrinfo) and bound
-    in its address's family. This machine's resolver knows no such name, so that one name is answered here as a
-    v6-only resolver would; the bind, the loopback check and the HTTP exchange over ::1 are real."""
+def _served_on(monkeypatch, name: str, addresses: list[str]) -> str:
+    """The address the face binds for ``name``, resolved (as this machine's resolver cannot) to ``addresses`` in that
+    order; the bind, the loopback check and a /-/healthy exchange over that address are real."""
     real = socket.getaddrinfo
 
-    def v6_only(host, port, *args, **kw):
-        if host == "metrics6.test":
-            return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", port, 0, 0))]
+    def resolve(host, port, *args, **kw):
+        if host == name:
+            return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (a, port, 0, 0)) if ":" in a else
+                    (socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in addresses]
         return real(host, port, *args, **kw)
 
-    monkeypatch.setattr(socket, "getaddrinfo", v6_only)
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
 
     async def main():
-        http = await face(Metrics(__version__), "metrics6.test")
+        http = await face(Metrics(__version__), name)
         try:
-            assert http.address == "::1" and http.loopback
-            reader, writer = await asyncio.open_connection("::1", http.port)
+            assert http.loopback
+            reader, writer = await asyncio.open_connection(http.address, http.port)
             writer.write(b"GET /-/healthy HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
             answer = await asyncio.wait_for(reader.read(), 30)
             writer.close()
             assert status(answer) == 200, answer
+            return http.address
         finally:
             await http.close()
 
-    asyncio.run(main())
+    return asyncio.run(main())
+
+
+def test_a_host_name_resolving_only_to_ipv6_binds_and_answers(monkeypatch):
+    """Session 39: the socket's family came from a ':' in http.host, so a name resolving only to ::1 was bound as
+    IPv4 and failed ("Name or service not known" / "Address family"). The host is now resolved (getaddrinfo) and bound
+    in its address's family."""
+    assert _served_on(monkeypatch, "metrics6.test", ["::1"]) == "::1"
 
 
 def test_a_host_that_does_not_resolve_is_an_os_error_not_a_traceback():
@@ -369,3 +376,10 @@ def test_a_host_that_does_not_resolve_is_an_os_error_not_a_traceback():
             await face(Metrics(__version__), "no-such-host.invalid")
 
     asyncio.run(main())
+
+
+def test_a_host_name_resolving_to_ipv6_and_ipv4_keeps_serving_ipv4(monkeypatch):
+    """`localhost` resolves to ::1 and 127.0.0.1 on hosts whose /etc/hosts names both (::1 first, as resolvers order
+    it); it was bound as IPv4 before session 40's getaddrinfo bind, which then took the first address, ::1 alone, and
+    a scraper of 127.0.0.1 found nothing. IPv4 is bound first where the name has both."""
+    assert _served_on(monkeypatch, "metrics46.test", ["::1", "127.0.0.1"]) == "127.0.0.1"

@@ -10,6 +10,7 @@ import json
 import math
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -343,20 +344,34 @@ def test_an_nxos_pause_buffer_the_switch_rejects_is_refused():
     assert 5000 <= size <= 12582912 and 0 <= resume <= pause <= 12582912
 
 
-def test_an_ecn_threshold_outside_the_platforms_range_is_refused(monkeypatch):
-    """The ECN thresholds written in bytes are checked against the same table (NX-OS ipqos_ThreshVal 0-52428800 B):
-    a platform range that a policy's Kmax passes refuses the render, naming the threshold and the range."""
-    limits = PLATFORMS["cisco_nxos"].limits
-    assert limits.ecn_threshold_bytes == (0, 52428800)
-    pol = load_policy("roce-dscp26")
-    prof = rnd.profile(pol, [rnd.PortFacts("Ethernet1/1", 100, 3, 9216)], pool_bytes=render_golden.POOL_BYTES,
-                       **render_golden.options("cisco_nxos"))
-    kmax = prof.ports[0].kmax_bytes
-    monkeypatch.setitem(PLATFORMS, "cisco_nxos", replace(PLATFORMS["cisco_nxos"],
-                                                          limits=replace(limits, ecn_threshold_bytes=(0, kmax - 1))))
-    with pytest.raises(InputError, match=rf"needs an ECN maximum threshold of {kmax} B, outside what cisco_nxos "
-                                         rf"accepts \(0-{kmax - 1} B\)"):
-        rnd.render("cisco_nxos", prof)
+def _policy_with(tmp_path, line: str, replacement: str) -> Path:
+    """roce-dscp26 with its ``line`` replaced."""
+    text = (FIXTURES.parent.parent / "policies" / "roce-dscp26.yaml").read_text()
+    assert line in text
+    path = tmp_path / "policy.yaml"
+    path.write_text(text.replace(line, replacement))
+    return path
+
+
+def _mark_policy(tmp_path, low: float, high: float) -> Path:
+    """roce-dscp26 with ecn.mark_probability_pct [low, high]."""
+    return _policy_with(tmp_path, "mark_probability_pct: {min: 1, max: 100}",
+                        f"mark_probability_pct: {{min: {low}, max: {high}}}")
+
+
+def test_an_ecn_threshold_past_the_nxos_range_names_the_policy_not_the_cable(tmp_path):
+    """A policy whose Kmax starts at 60,000,000 B (BytesRange takes up to 2^32 - 1) renders `random-detect ...
+    maximum-threshold 60000000 bytes`, past ipqos_ThreshVal's 52428800: refused, exit 2, and the remedy is the
+    policy's ECN thresholds (the message named the cable length and told to size the lossless buffer by hand)."""
+    path = _policy_with(tmp_path, "max_threshold_bytes: {min: 9216, max: 16777216}",
+                        "max_threshold_bytes: {min: 60000000, max: 70000000}")
+    ran = losslessd("render", "--platform", "cisco_nxos", "--family", "n9k", "--policy", path,
+                    "--ports", "Ethernet1/1:100G:5m:9216")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stderr
+    assert ("port Ethernet1/1: the policy's ECN thresholds scaled to 100 Gb/s give an ECN maximum threshold of "
+            "60000000 B, outside what cisco_nxos accepts (0-52428800 B), so the switch would reject the line: bring "
+            "the policy's ecn.min_threshold_bytes and ecn.max_threshold_bytes into that range") in ran.stderr
+    assert "cable" not in ran.stderr
 
 
 def test_the_shared_headroom_check_counts_the_xoff_the_devices_other_ports_hold(tmp_path):
@@ -385,3 +400,29 @@ def test_the_shared_headroom_check_counts_the_xoff_the_devices_other_ports_hold(
     device = load_device(folder)
     assert rnd.device_profile(pol, device, [f for f in rnd.device_facts(device, pol)[0] if f.name == "Ethernet0"],
                               "sonic", pool_bytes=pool).ports[0].name == "Ethernet0"
+
+
+@pytest.mark.parametrize(("platform", "family", "word"), [
+    ("nvidia_cumulus", (), "probability"),  # NVUE reference: `probability` 1-100
+    ("arista_eos", ("--family", "sand"), "max-mark-probability"),  # AVD qos_profiles schema: max_probability 1-100
+])
+def test_an_ecn_mark_probability_the_switch_rejects_is_refused(tmp_path, platform, family, word):
+    """A policy whose ECN mark probability is 0 % wrote `probability 0` (NVUE) and `max-mark-probability 0` (EOS),
+    which those switches reject, with exit 0; refused (RenderLimits.mark_probability_pct), and 1 % renders."""
+    ports = ("--ports", "Ethernet1/1:100G:5m:9000")
+    ran = losslessd("render", "--platform", platform, *family, "--policy", _mark_policy(tmp_path, 0, 0), *ports)
+    assert ran.returncode == 2 and ran.stdout == "", ran.stderr
+    assert f"{platform} takes an ECN mark probability of 1-100 %, and the policy gives 0 %" in ran.stderr
+    ok = losslessd("render", "--platform", platform, *family, "--policy", _mark_policy(tmp_path, 1, 1), *ports)
+    assert ok.returncode == 0 and re.search(rf"{word} 1\b", ok.stdout), ok.stdout + ok.stderr
+
+
+@pytest.mark.parametrize("platform, options", [("nvidia_cumulus", ()), ("sonic", ("--pool-size", "47218432")),
+                                               ("cisco_nxos", ("--family", "n9k"))])
+def test_a_mark_probability_range_holding_no_whole_percentage_is_refused_not_truncated(tmp_path, platform, options):
+    """The snippets write the mark probability as a whole percentage: a policy range of [0.1, 0.5] % was truncated to
+    0, outside the policy itself (and no marking at all), with exit 0. Refused naming the range."""
+    ran = losslessd("render", "--platform", platform, *options, "--policy", _mark_policy(tmp_path, 0.1, 0.5),
+                    "--ports", "Ethernet1/1:100G:5m:9216")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stderr
+    assert "ecn.mark_probability_pct [0.1, 0.5] % holds no whole percentage" in ran.stderr, ran.stderr

@@ -436,6 +436,17 @@ def test_a_sim_that_failed_to_start_leaves_a_folder_the_next_one_takes(tmp_path)
         assert sim.known_hosts_path.is_file()
 
 
+def test_a_failed_start_without_gnmi_leaves_the_users_gnmi_ca_file(tmp_path):
+    """A start without gNMI takes a folder holding a gnmi-ca.pem of the user's (it writes none there), but when it
+    failed it deleted that file with the host key and known_hosts it had written: it removes only what it wrote."""
+    (tmp_path / "snmp").write_text("a file where the SNMP side makes its folder\n")
+    (tmp_path / "gnmi-ca.pem").write_text("the user's own CA\n")
+    with pytest.raises(OSError):
+        Simulator(FABRIC, tmp_path, devices=["leaf1"]).start()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gnmi-ca.pem", "snmp"]
+    assert (tmp_path / "gnmi-ca.pem").read_text() == "the user's own CA\n"
+
+
 def test_sim_out_inside_the_fabric_is_refused(tmp_path):
     """`sim --fabric F --out F/leaf1` wrote the simulator's inventory, known_hosts and key among the devices' files,
     where the next `lint F` reads them; refused, exit 2, nothing written."""

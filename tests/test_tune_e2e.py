@@ -756,3 +756,27 @@ def test_options_that_name_nothing_or_twice_are_refused_before_any_device_is_rea
     res = losslessd("tune", "-i", inventory, "--known-hosts", tmp_path / "known_hosts", "--db", tmp_path / "t.sqlite",
                     "-b", "echo hi", *options, "--timeout", "5", env={"LEAF_PW": "pw"})
     assert res.returncode == 2 and says in res.stderr, res.stderr
+
+
+def test_a_running_config_whose_blocks_depend_on_a_tabs_width_is_refused_before_any_run(make_sim, tmp_path):
+    """Session 40 refused such a file (lint's SYS002) at the first candidate's cut: a dry run printed its plan then
+    an error worded for `fix` ("then run fix again", the device's name read as a file), and `tune --apply` ran the
+    benchmark on the settings as found first. Now the running config is refused as the tune reads it: exit 2, naming
+    the device and the line, before any benchmark run, trial or push."""
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    spaces = (ROOT / "examples" / "fabric" / "spine1.cfg").read_text()
+    (fabric / "spine1.cfg").write_text(spaces.replace("\n   uc-tx-queue 3\n", "\n\tuc-tx-queue 3\n"))
+    sim = make_sim(["spine1"], snmp=False, fabric=fabric)
+    marker = tmp_path / "benchmark-ran"
+    common = ["--inventory", str(sim.inventory_path), "--devices", "spine1", "--ports", "spine1:Ethernet1/1",
+              "--benchmark", f"{sys.executable} -c \"open({str(marker)!r}, 'a').write('ran')\"", "--noise-runs", "2",
+              "--db", str(tmp_path / "tune.sqlite"), "--known-hosts", str(sim.known_hosts_path)]
+    for apply in ([], ["--apply", "--yes"]):
+        res = subprocess.run([sys.executable, "-m", "losslessd", "tune", *apply, *common], capture_output=True,
+                             text=True, env={**os.environ, **sim.env}, stdin=subprocess.DEVNULL)
+        assert res.returncode == 2 and res.stdout == "", (apply, res.stdout, res.stderr)
+        assert "losslessd: error: spine1 (running config):21: the indentation mixes tabs and spaces" in res.stderr
+        assert "remove the tabs from that line's text on the device" in res.stderr and "run fix" not in res.stderr
+    assert not marker.exists() and not (tmp_path / "tune.sqlite").exists()
+    assert sim.devices["spine1"].config.commits == 0

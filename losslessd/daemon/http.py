@@ -444,12 +444,14 @@ def _text(value: bytes | None) -> str | None:
 
 async def _bound(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host``'s first address that binds, of that address's family: a name resolving only to
-    IPv6 (::1) failed as an IPv4 socket when the family was guessed from a ':' in the host. OSError (socket.gaierror
-    for a name that does not resolve) when none binds."""
+    IPv6 (::1) failed as an IPv4 socket when the family was guessed from a ':' in the host. IPv4 addresses first, as
+    a name was bound before (`localhost` resolving to ::1 and 127.0.0.1, ::1 first as many resolvers order it, kept
+    serving 127.0.0.1, where scrapers configured with 127.0.0.1 look). OSError (socket.gaierror for a name that does
+    not resolve) when none binds."""
     infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                                          flags=socket.AI_PASSIVE)
     failed: OSError | None = None
-    for family, kind, proto, _name, address in infos:
+    for family, kind, proto, _name, address in sorted(infos, key=lambda info: info[0] != socket.AF_INET):
         sock = socket.socket(family, kind, proto)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

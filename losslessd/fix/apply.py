@@ -735,6 +735,10 @@ def append(current: str, snippet: str) -> str:
     return current.rstrip("\n") + "\n" + (snippet.split("\n", 1)[1] if snippet.startswith("#!") else snippet)
 
 
+# What a fix's user does about a file whose blocks depend on a tab's width (Shape.current).
+FIX_REMEDY = "re-indent the file with spaces (the switch writes no tab), then run fix again"
+
+
 @dataclass(frozen=True)
 class Shape:
     """How a platform's config takes a snippet, and which of a snippet's lines change it."""
@@ -759,16 +763,16 @@ class Shape:
     # width is refused (current), as lint warns (SYS002).
     indented: bool = False
 
-    def current(self, text: str, path: str) -> str:
+    def current(self, text: str, path: str, remedy: str = FIX_REMEDY) -> str:
         """``text`` (the file at ``path``) as ``apply`` takes it (normalize). InputError naming the file and line where
         its indentation mixes tabs and spaces so that a line's block depends on a tab's width: the merge would read
-        tabs as 8 columns and could put the fix's lines into another block than the one the operator sees."""
+        tabs as 8 columns and could put the fix's lines into another block than the one the operator sees. ``remedy``:
+        what the caller's user does about it (tune's is a running config, no file to edit)."""
         if self.indented and (found := tab_width_lines(text)):
             number, wide, narrow = found[0]
             raise InputError(f"the indentation mixes tabs and spaces so that the block this line belongs to depends "
-                             f"on a tab's width ({tab_blocks(wide, narrow)}), so a fix merged into the file could land "
-                             "in another block than the one you see: re-indent the file with spaces (the switch "
-                             "writes no tab), then run fix again", file=path, line=number)
+                             f"on a tab's width ({tab_blocks(wide, narrow)}), so lines merged into it could land "
+                             f"in another block than the one you see: {remedy}", file=path, line=number)
         return self.normalize(text)
 
 

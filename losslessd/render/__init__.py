@@ -840,6 +840,18 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
     return int(min(max(value, low), high))
 
 
+def _mark_pct(pol: Policy) -> int:
+    """The ECN mark probability the snippets write, a whole percentage inside the policy's range (ECN_MARK_PCT moved
+    into it). PolicyLimit where the range holds none: truncating 0.5 % wrote `probability 0`, which marks nothing,
+    lies outside the policy and which NVUE and EOS reject."""
+    rng = pol.ecn.mark_probability_pct
+    pct = _clamp(ECN_MARK_PCT, rng)
+    if pol.ecn.required and not rng.contains(pct):
+        raise PolicyLimit(f"policy {pol.name}: ecn.mark_probability_pct {rng.describe('%')} holds no whole percentage, "
+                          "and the switches' ECN mark probability is one; widen the range to hold one")
+    return pct
+
+
 def _check_headroom_fits(port: PortProfile, pg: SonicPg, pool_bytes: int | None, shared: int | None,
                          where: dict) -> None:
     """Refuse a lossless PG profile whose headroom the buffers it is written into cannot hold (hostile round 16: a
@@ -1216,7 +1228,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         policy=pol.name, lossless=lossless, trust=pol.lossless.trust, nic_trust=pol.nic.trust, dscp_to_tc=dscp_to_tc,
         pcp_to_tc=pcp_to_tc,
         tc_to_pg=tc_to_pg, strict_queues=strict, ecn=pol.ecn.required,
-        mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct),
+        mark_probability_pct=_mark_pct(pol),
         pool_bytes=pool_bytes,
         cnp_dscp=pol.cnp.dscp if pol.cnp is not None else None, cnp_priority=cnp_tc,
         roce_dscp=min((d for d, tc in dscp_to_tc.items() if tc in lossless), default=None),
@@ -1600,27 +1612,31 @@ def _speeds(platform: str, family: str | None, port: str, speed: float,
 
 def _check_bytes(platform: str, prof: Profile) -> None:
     """Refuse a port whose pause buffer, pause/resume threshold or ECN threshold in bytes lies outside what the
-    platform's CLI takes (RenderLimits): the switch would reject the line, and a snippet it rejects half-applies."""
+    platform's CLI takes (RenderLimits): the switch would reject the line, and a snippet it rejects half-applies.
+    The message names what the number comes from: the cable and speed (pause buffer), the policy (ECN thresholds)."""
     limits = PLATFORMS[platform].limits
     ecn = prof.writes_ecn(platform)
     for port in prof.ports:
-        written: list[tuple[str, int | None, tuple[int, int] | None]] = []
+        speed = f"{port.speed_gbps:g} Gb/s" if port.speed_gbps is not None else "its speed"
+        cable = f"its {port.cable_length_m:g} m cable at {speed}" if port.cable_length_m is not None else speed
+        sized = (f"{cable} needs", "check the port's cable length and speed, or size this port's lossless buffer by "
+                 "hand")
+        policy = (f"the policy's ECN thresholds scaled to {speed} give", "bring the policy's ecn.min_threshold_bytes "
+                  "and ecn.max_threshold_bytes into that range")
+        written: list[tuple[str, int | None, tuple[int, int] | None, tuple[str, str]]] = []
         if prof.wants("buffer") and port.pause_buffer is not None:
             buf = port.pause_buffer
-            written += [("a pause buffer-size", buf.size_bytes, limits.pause_buffer_bytes),
-                        ("a pause-threshold", buf.pause_bytes, limits.pause_threshold_bytes),
-                        ("a resume-threshold", buf.resume_bytes, limits.pause_threshold_bytes)]
+            written += [("a pause buffer-size", buf.size_bytes, limits.pause_buffer_bytes, sized),
+                        ("a pause-threshold", buf.pause_bytes, limits.pause_threshold_bytes, sized),
+                        ("a resume-threshold", buf.resume_bytes, limits.pause_threshold_bytes, sized)]
         if ecn:
-            written += [("an ECN minimum threshold", port.kmin_bytes, limits.ecn_threshold_bytes),
-                        ("an ECN maximum threshold", port.kmax_bytes, limits.ecn_threshold_bytes)]
-        for what, value, bounds in written:
+            written += [("an ECN minimum threshold", port.kmin_bytes, limits.ecn_threshold_bytes, policy),
+                        ("an ECN maximum threshold", port.kmax_bytes, limits.ecn_threshold_bytes, policy)]
+        for what, value, bounds, (cause, remedy) in written:
             if value is not None and _outside(value, bounds):
                 low, high = bounds  # type: ignore[misc]
-                cable = f"its {port.cable_length_m:g} m cable at " if port.cable_length_m is not None else ""
-                speed = f"{port.speed_gbps:g} Gb/s" if port.speed_gbps is not None else "its speed"
-                raise InputError(f"port {port.name}: {cable}{speed} needs {what} of {value} B, outside what "
-                                 f"{platform} accepts ({low}-{high} B), so the switch would reject the line: check "
-                                 "the port's cable length and speed, or size this port's lossless buffer by hand")
+                raise InputError(f"port {port.name}: {cause} {what} of {value} B, outside what {platform} accepts "
+                                 f"({low}-{high} B), so the switch would reject the line: {remedy}")
 
 
 def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
@@ -1637,6 +1653,12 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
             raise InputError(f"port {port.name}: a {cable} m cable is outside what {platform} applies ({low}-{high} "
                              f"m): {limits.cable_refused}; size this port's lossless buffer by hand")
     _check_bytes(platform, prof)
+    pct = prof.mark_probability_pct
+    if prof.writes_ecn(platform) and _outside(pct, limits.mark_probability_pct):
+        low, high = limits.mark_probability_pct  # type: ignore[misc]
+        raise PolicyLimit(f"{platform} takes an ECN mark probability of {low}-{high} %, and the policy gives {pct:g} % "
+                          "(ecn.mark_probability_pct): the switch would reject the line; give the policy a range "
+                          f"that holds a percentage from {low} to {high}")
     for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]

@@ -250,7 +250,7 @@ class Simulator:
             self.stop()
             # (a start that failed, or was interrupted, after the host key left it and known_hosts without the
             # inventory that marks the folder as the simulator's: the next `sim --out` there refused them as the user's)
-            for written in (self.host_key_path, self.known_hosts_path, self.gnmi_ca_file):
+            for written in self._written():  # (never a gnmi-ca.pem of the user's, which a run without gNMI leaves)
                 written.unlink(missing_ok=True)
             raise
         self._write_inventory()

@@ -109,6 +109,7 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
     if not facts:
         raise InputError(f"{name}: no RoCE-facing port to tune (give --ports)")
     queues = render.carried_queues(facts, policy.lossless.priorities, remedy="leave the port out of --ports")
+    current(name, platform, text)  # (before any trial: refused at the first candidate, after the as-found runs)
     cfg = DeviceConfig(name, platform, text, device, facts, queues=queues, family=family)
     cfg.baseline = lint_device(device, policy, [config_input(name, text)]) or []
     return cfg
@@ -175,16 +176,24 @@ class Checked:
         return [f"{f.code} {f.port or ''}: {f.message}".replace(" :", ":") for f in self.refusals]
 
 
+def current(name: str, platform: str, text: str) -> str:
+    """``name``'s running config as candidates are cut against it (fix.apply.Shape.current); InputError naming the
+    device and line where a line's block depends on a tab's width, which the cut could misplace."""
+    return SHAPES[platform].current(text, f"{name} (running config)", remedy=(
+        "the switch writes no tab: remove the tabs from that line's text on the device (a banner's or comment's); "
+        "nothing was pushed"))  # (tune and the daemon's proposals alike)
+
+
 def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
     """The snippet that moves ``cfg`` to ``cand`` (empty when its tuned queues hold those settings already,
     however the config words them), the config it makes, and what lint says of that config."""
     shape = SHAPES[cfg.platform]
-    current = shape.current(cfg.text, cfg.name)
-    if ecn_settings(cfg, policy, current) == expected(cfg, policy, cand):
-        cut, applied = "", current
+    now = current(cfg.name, cfg.platform, cfg.text)
+    if ecn_settings(cfg, policy, now) == expected(cfg, policy, cand):
+        cut, applied = "", now
     else:
-        cut = shape.changes(current, snippet(cfg, policy, cand))
-        applied = shape.apply(current, cut)
+        cut = shape.changes(now, snippet(cfg, policy, cand))
+        applied = shape.apply(now, cut)
     found = lint_device(cfg.device, policy, [config_input(cfg.name, applied)])
     if found is None:
         raise InputError(f"{cfg.name}: the config with candidate {cand.describe()} no longer parses")
