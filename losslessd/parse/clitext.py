@@ -533,10 +533,9 @@ def layer3_line(conf: Any, words: list[str], src: Source) -> bool:
 def flowcontrol_line(conf: Any, words: list[str], src: Source, default: bool | None, send: str = "send") -> None:
     """`flowcontrol receive|send on|off` (conf.pause_rx, conf.pause_tx), the two directions of a port's 802.3x pause
     (EOS and NX-OS write them so, OS10 ``send`` as `transmit`; each reader cites its CLI). `no` or `default` sets the
-    platform's ``default`` (None:
-    not in a source read, so as if unwritten). A form not read leaves its direction unknown (a Val of None), not off:
-    it may be the line that turns the pause on (audit round 19: `flowcontrol receive on (not supported with PFC ...)`
-    in a switch guide)."""
+    platform's ``default`` (None: not in a source read, so as if unwritten). A form not read leaves its direction
+    unknown (a Val of None), not off: it may be the line that turns the pause on (audit round 19: `flowcontrol receive
+    on (not supported with PFC ...)` in a switch guide)."""
     reset = words[:1] in (["no"], ["default"])
     body = words[1:] if reset else words
     attr = {"receive": "pause_rx", send: "pause_tx"}.get(body[1] if len(body) > 1 else "")
