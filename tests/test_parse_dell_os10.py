@@ -228,6 +228,18 @@ def test_garbled_interface_lines_are_sys002(line):
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
 
 
+@pytest.mark.parametrize("lines, pause", [
+    (["flowcontrol receive on", "no flowcontrol receive"], None),  # the default again: as if unwritten
+    (["flowcontrol transmit on", "flowcontrol transmit maybe"], (None, None))])  # not read: unknown, not still on
+def test_link_pause_no_form_and_unread_line(lines, pause):
+    """OS10 User Guide, `flowcontrol {receive | transmit} {on | off}`, read as NX-OS and EOS read theirs
+    (clitext.flowcontrol_line): a `no flowcontrol receive` was passed over, leaving the port's pause on, and a line not
+    read left the direction at the line before it."""
+    device = parse(HEADER + "interface ethernet1/1/1\n" + "".join(f" {line}\n" for line in lines))
+    got = device.ports["ethernet1/1/1"].link_pause
+    assert (got.rx, got.tx) == pause if pause is not None else got is None
+
+
 @pytest.mark.parametrize("block", [
     "trust dscp-map m\n qos-group 3 dscp 64", "trust dot1p-map m\n qos-group 9 dot1p 3",
     "qos-map traffic-class m\n queue 8 qos-group 3", "wred w\n random-detect color green minimum-threshold 500 "
@@ -430,7 +442,7 @@ def test_a_configuration_session_with_os10_prompts_is_read_as_the_config_it_make
     cfg = dell_os10.reader.read([Input(path="s.txt", text=text)])
     assert sorted(cfg.interfaces) == ["ethernet1/1/1", "ethernet1/1/2"]
     port = cfg.interfaces["ethernet1/1/2"]
-    assert port.flow_rx is not None and port.flow_rx.value is True and port.flow_rx.source.line == 3
+    assert port.pause_rx is not None and port.pause_rx.value is True and port.pause_rx.source.line == 3
     assert port.pfc_mode is not None and port.pfc_mode.source.line == 4
     qos_only = "OS10(config)# system qos\nOS10(config-sys-qos)# trust-map dscp M\nOS10(config-sys-qos)# end\n"
     assert detect(Input("q.txt", qos_only)) is None  # (cannot tell: `--format dell_os10`; it was NX-OS)

@@ -1573,3 +1573,23 @@ def test_a_port_with_both_a_dscp_and_an_ieee_classifier_trusts_dscp_in_either_or
         port = parse(text).ports["et-0/0/0"]
         assert port.trust == Trust.dscp and port.trust_source.line == line_of(text, dscp_line)
         assert classes(port)[26] == "forwarding class roce" and port.pcp_to_tc  # both maps read, DSCP trusted
+
+
+# Junos "flow-control (Interfaces)" (QFX Series): `flow-control` / `no-flow-control` under `ether-options` (or
+# `aggregated-ether-options` of aeN) turns symmetric Ethernet PAUSE on or off in both directions; QFX "rx-buffers" /
+# "tx-buffers" under `configured-flow-control` turn its sending (rx-buffers) and honouring (tx-buffers) on or off. Junos
+# ports' link pause was not read, so PFC003 never spoke on Junos.
+def test_link_pause_is_read_from_ether_options():
+    text = "\n".join([
+        "set interfaces et-0/0/1 ether-options flow-control",
+        "set interfaces et-0/0/2 ether-options no-flow-control",
+        "set interfaces et-0/0/3 ether-options configured-flow-control rx-buffers on",
+        "set interfaces et-0/0/3 ether-options configured-flow-control tx-buffers off",
+        "set interfaces et-0/0/4 ether-options 802.3ad ae0",
+        "set interfaces ae0 aggregated-ether-options flow-control",
+        "set interfaces et-0/0/5 description none", ""])
+    ports = parse(text).ports
+    got = {name: (p.link_pause.rx, p.link_pause.tx, p.link_pause.source.line) if p.link_pause else None
+           for name, p in ports.items()}
+    assert got == {"et-0/0/1": (True, True, 1), "et-0/0/2": (False, False, 2), "et-0/0/3": (False, True, 4),
+                   "et-0/0/4": (True, True, 6), "et-0/0/5": None}

@@ -154,6 +154,19 @@ def test_link_pause_beside_pfc_is_pfc003(tmp_path):
     assert [(f.severity.value, f.port, "RX on, TX on" in f.message) for f in found] == [("error", "Ethernet1/1", True)]
 
 
+@pytest.mark.parametrize("member, pause", [("", (True, False)),  # the port-channel's line, the other at the default
+                                           ("  flowcontrol receive off\n", (True, False))])  # the port-channel's wins
+def test_a_port_channels_link_pause_reaches_its_members(member, pause):
+    """Nexus 7000 Interfaces guide, "Configuring Port Channels", Compatibility Requirements (flow-control
+    configuration) and Nexus 9000 Interfaces guide, Guidelines: the port-channel's configuration is its members'. Its
+    `flowcontrol` lines were passed over without a word, so a member pausing the whole link read no link pause and
+    PFC003 stayed silent."""
+    text = (BASE.replace("interface Ethernet1/1\n", "") + "interface port-channel10\n  flowcontrol receive on\n"
+            f"interface Ethernet1/1\n  channel-group 10\n  priority-flow-control mode on\n{member}")
+    got = parse(text).ports["Ethernet1/1"].link_pause
+    assert (got.rx, got.tx, got.source.line) == (*pause, line_of(text, "flowcontrol receive on"))
+
+
 def test_system_qos_policy_applies_when_the_interface_has_none():
     text = BASE.replace("system qos\n", "system qos\n  service-policy type qos input IN\n") + "  mtu 9216\n"
     port = parse(text).ports["Ethernet1/1"]

@@ -530,15 +530,15 @@ def layer3_line(conf: Any, words: list[str], src: Source) -> bool:
     return True
 
 
-def flowcontrol_line(conf: Any, words: list[str], src: Source, default: bool | None) -> None:
+def flowcontrol_line(conf: Any, words: list[str], src: Source, default: bool | None, send: str = "send") -> None:
     """`flowcontrol receive|send on|off` (conf.pause_rx, conf.pause_tx), the two directions of a port's 802.3x pause
-    (EOS and NX-OS write them so; each reader cites its CLI). `no` or `default` sets the platform's ``default`` (None:
-    not in a source read, so as if unwritten). A form not read leaves its direction unknown (a Val of None), not off:
-    it may be the line that turns the pause on (audit round 19: `flowcontrol receive on (not supported with PFC ...)`
-    in a switch guide)."""
+    (EOS and NX-OS write them so, OS10 ``send`` as `transmit`; each reader cites its CLI). `no` or `default` sets the
+    platform's ``default`` (None: not in a source read, so as if unwritten). A form not read leaves its direction
+    unknown (a Val of None), not off: it may be the line that turns the pause on (audit round 19: `flowcontrol receive
+    on (not supported with PFC ...)` in a switch guide)."""
     reset = words[:1] in (["no"], ["default"])
     body = words[1:] if reset else words
-    attr = {"receive": "pause_rx", "send": "pause_tx"}.get(body[1] if len(body) > 1 else "")
+    attr = {"receive": "pause_rx", send: "pause_tx"}.get(body[1] if len(body) > 1 else "")
     if attr is not None and reset and len(body) in (2, 3):
         setattr(conf, attr, None if default is None else Val(default, src))
     elif attr is not None and body[2:] in (["on"], ["off"]):
@@ -546,7 +546,7 @@ def flowcontrol_line(conf: Any, words: list[str], src: Source, default: bool | N
     else:
         if attr is not None:
             setattr(conf, attr, Val(None, src))
-        raise LineError("expected `flowcontrol receive|send on|off`: whether the port honours or sends link-level "
+        raise LineError(f"expected `flowcontrol receive|{send} on|off`: whether the port honours or sends link-level "
                         "(802.3x) pause is unknown")
 
 

@@ -139,8 +139,8 @@ class LinkPauseOnRocePort(PortRule):
 
     ## What it checks
     On every RoCE-facing switch port whose link-level pause the input shows (NVUE: a `qos link-pause`
-    profile bound to the port; EOS, NX-OS, Onyx, OS10 and OS9: the port's `flowcontrol` lines), pause is
-    off in both directions. One finding per port; a port bound to a
+    profile bound to the port; EOS, NX-OS, Onyx, OS10 and OS9: the port's `flowcontrol` lines; Junos:
+    `ether-options flow-control`), pause is off in both directions. One finding per port; a port bound to a
     link-pause profile the input does not define is reported as unverified.
 
     ## Why it matters

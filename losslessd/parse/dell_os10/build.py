@@ -16,7 +16,6 @@ from ...model import (
     Device,
     DeviceKind,
     Ecn,
-    LinkPause,
     ParseIssue,
     Port,
     PriorityGroup,
@@ -27,7 +26,7 @@ from ...model import (
     Trust,
 )
 from ..base import unknown_queues
-from ..clitext import Issues, Val, routed_vlans, untagged_only
+from ..clitext import Issues, Val, link_pause, routed_vlans, untagged_only
 from .reader import BINDING_UNREAD, WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
 
 QUEUES = range(8)
@@ -142,10 +141,7 @@ def _port(cfg: Os10Config, device: Device, name: str, iface: InterfaceConf, issu
     _pfc(cfg, device, iface, port, issues)
     _queues(cfg, iface, port, issues)
     _ets_unread(cfg, iface, port)
-    if iface.flow_rx is not None or iface.flow_tx is not None:
-        port.link_pause = LinkPause(rx=iface.flow_rx.value if iface.flow_rx else None,
-                                    tx=iface.flow_tx.value if iface.flow_tx else None,
-                                    source=(iface.flow_rx or iface.flow_tx).source)  # type: ignore[union-attr]
+    port.link_pause = link_pause(iface, None)  # (reader.interface_line's `flowcontrol` lines; default: in no source)
     return port
 
 

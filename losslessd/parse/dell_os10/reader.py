@@ -31,6 +31,7 @@ from ..clitext import (
     command_body,
     config_session,
     dscp_values,
+    flowcontrol_line,
     is_flat,
     layer3_line,
     may_set_ecn,
@@ -141,8 +142,8 @@ class InterfaceConf:
     admin_up: Val | None = None
     pfc_mode: Val | None = None  # `priority-flow-control mode on|off`: value bool
     pfc_unread: Source | None = None  # another `priority-flow-control` / `pfc-cos` line not read: the PFC is unknown
-    flow_rx: Val | None = None  # `flowcontrol receive on|off`: value bool
-    flow_tx: Val | None = None  # `flowcontrol transmit on|off`
+    pause_rx: Val | None = None  # `flowcontrol receive on|off`: value bool (None in a Val: not read)
+    pause_tx: Val | None = None  # `flowcontrol transmit on|off`
     channel_group: Val | None = None  # `channel-group N [mode ...]`
     routed: Val | None = None  # `[no] switchport` (clitext.routed_port)
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
@@ -697,11 +698,10 @@ class _Reader(TreeReader):
             conf.pfc_mode = Val(w[2] == "on", src)
         elif w[:2] == ["no", "priority-flow-control"]:
             conf.pfc_mode = Val(False, src)
-        elif w[0] == "flowcontrol":
-            # OS10 User Guide, `flowcontrol {receive | transmit} {on | off}`: 802.3x link-level pause.
-            if len(w) != 3 or w[1] not in ("receive", "transmit") or w[2] not in ("on", "off"):
-                raise LineError("expected `flowcontrol receive|transmit on|off`")
-            setattr(conf, "flow_rx" if w[1] == "receive" else "flow_tx", Val(w[2] == "on", src))
+        elif command_body(w)[:1] == ["flowcontrol"]:
+            # OS10 User Guide, `flowcontrol {receive | transmit} {on | off}`: 802.3x link-level pause; its `no` form
+            # returns the default, which no source read gives (unknown, as unwritten)
+            flowcontrol_line(conf, w, src, None, send="transmit")
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
         elif w[:2] == ["no", "channel-group"]:

@@ -37,14 +37,11 @@ _OS9_LINE = lazy(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol
 _PORT_DCB_WORDS = frozenset({"dcb-map", "service-class", "flowcontrol", "pfc", "dcb-policy", "dcb-input",
                              "dcb-output", "priority-flow-control"})
 _UNIT_PORT = lazy(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
-# A `channel-member` item: unit/port (or unit/port/subport), or a range of the port on one unit (`0/1-4`).
-_MEMBER = lazy(r"^(?P<unit>[0-9]{1,2}/)(?P<port>[0-9]{1,3})(?:-(?P<last>[0-9]{1,3})|(?P<sub>/[0-9]{1,2}))?$",
-               re.ASCII)
 # A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
 _JOINED = lazy(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
-# One item of an `interface range`: unit/port (or unit/slot/port) and an optional far end on the same unit, the blanks
-# around its dash dropped (`0/2 - 4`, `0/9-10`, `0/0-31`, `0/1-0/4`).
+# One item of an `interface range` or a `channel-member` line: unit/port (or unit/port/subport) and an optional far
+# end on the same unit (or port), the blanks around its dash dropped (`0/2 - 4`, `0/9-10`, `0/0-31`, `0/1-0/4`).
 _RANGE_ITEM = lazy(r"^(?P<head>[0-9]{1,2}/(?:[0-9]{1,3}/)?)(?P<port>[0-9]{1,3})"
                    r"(?:-(?:(?P=head))?(?P<last>[0-9]{1,3}))?$", re.ASCII)
 
@@ -211,14 +208,13 @@ class _Reader(TreeReader):
         """The ports a `channel-member TYPE unit/port[-last][,...]` line names, as OS9 names them: a range adds each
         port from the first to the last on the unit (Dell Networking OS9 user guide, "1GbE and 10GbE Interfaces in
         Port Channels": `channel-member tengigabitethernet 0/1-4` adds TenGig 0/1, 0/2, 0/3 and 0/4)."""
-        kind = port_type(words[0]) if len(words) == 2 else None
-        items = [_MEMBER.match(n) for n in words[1].split(",")] if kind is not None else [None]
-        if not all(m is not None and int(m["last"] or m["port"]) >= int(m["port"]) for m in items):
+        # (an `interface range`'s items, the type written once: _range_ports)
+        names = _range_ports(",".join(f"{words[0]} {n}" for n in words[1].split(","))) if len(words) == 2 else None
+        if names is None:
             raise LineError("expected `channel-member TYPE unit/port` or a range `TYPE unit/first-last` (a front-panel "
                             "port such as `TenGigabitEthernet 0/1`): which ports are members of the port channel is "
                             "not read")
-        return [f"{kind} {m['unit']}{n}{m['sub'] or ''}" for m in items if m is not None
-                for n in range(int(m["port"]), int(m["last"] or m["port"]) + 1)]
+        return names
 
     def lacp_line(self, node: Node, conf: InterfaceConf) -> None:
         """OS9 Configuration Guide, "Link Aggregation Control Protocol (LACP)": in LACP mode `port-channel N mode

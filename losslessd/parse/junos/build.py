@@ -24,6 +24,7 @@ from ...model import (
 from ...model import ForwardingClass as NamedClass
 from ...units import time_to_bytes
 from ..base import check_port_count, unknown_queues
+from ..clitext import link_pause
 from .reader import (
     PHYSICAL,
     WATCHDOG_DEFAULTS,
@@ -154,7 +155,7 @@ def _interface(cfg: JunosConfig, name: str,
         return _with_aggregate(cfg, own)
     merged = Interface(source=own.source if own else shared[0].source)
     for layer in [*shared, *([own] if own else [])]:
-        for attr in ("description", "mtu", "inet_mtu", "speed_gbps", "disabled"):
+        for attr in ("description", "mtu", "inet_mtu", "speed_gbps", "disabled", "pause_rx", "pause_tx"):
             if getattr(layer, attr) is not None:
                 setattr(merged, attr, getattr(layer, attr))
         merged.vlan_tagging = merged.vlan_tagging or layer.vlan_tagging
@@ -165,16 +166,18 @@ def _interface(cfg: JunosConfig, name: str,
 
 
 def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | None:
-    """A member of aggregated Ethernet aeN with aeN's MTU (media and `family inet mtu`), VLAN tagging and member link
-    speed (`aggregated-ether-options link-speed`) over its own: Junos "Aggregated Ethernet Interfaces Overview" (the
-    device treats the LAG as a single link: the bundle's MTU is its members' frames') and "Configure Aggregated
-    Ethernet Link Speed" (the speed of every member link)."""
+    """A member of aggregated Ethernet aeN with aeN's MTU (media and `family inet mtu`), VLAN tagging, member link
+    speed (`aggregated-ether-options link-speed`) and Ethernet PAUSE (`aggregated-ether-options flow-control`) over its
+    own: Junos "Aggregated Ethernet Interfaces Overview" (the device treats the LAG as a single link: the bundle's MTU
+    is its members' frames'), "Configure Aggregated Ethernet Link Speed" (the speed of every member link) and
+    "flow-control (Interfaces)" (taken at `aggregated-ether-options`; a pause stops a physical link, its members)."""
     lag = cfg.aggregates.get(iface.bundle.value) if iface is not None and iface.bundle is not None else None
     if iface is None or lag is None or (lag.mtu is None and lag.inet_mtu is None and lag.speed_gbps is None
-                                        and not lag.vlan_tagging):
+                                        and not lag.vlan_tagging and lag.pause_rx is None and lag.pause_tx is None):
         return iface
     return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtu=lag.inet_mtu or iface.inet_mtu,
                                vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,
+                               pause_rx=lag.pause_rx or iface.pause_rx, pause_tx=lag.pause_tx or iface.pause_tx,
                                speed_gbps=lag.speed_gbps if lag.speed_gbps is not None else iface.speed_gbps)
 
 
@@ -294,7 +297,8 @@ def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssu
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),
                 speed_gbps=iface.speed_gbps if iface else None,
-                admin_up=not (iface and iface.disabled))  # Junos prints `disable` only for a port that is down
+                admin_up=not (iface and iface.disabled),  # Junos prints `disable` only for a port that is down
+                link_pause=link_pause(iface, None) if iface else None)  # (a default of the platform's: not read)
     # Forwarding classes, their queues and PFC priorities are switch-wide; PFC and the watchdog are off on a
     # port until a congestion-notification-profile is applied, while received pauses stop the default queues.
     port.tc_names, port.tc_to_queue, port.tc_to_priority = classes.names, classes.queues, dict(classes.priorities)

@@ -158,6 +158,10 @@ class Interface:
     input_filters: dict[tuple[str, str, str], list[Val]] = field(default_factory=dict)
     # `ether-options 802.3ad aeN` (`gigether-options` on older platforms): a member of aggregated Ethernet aeN
     bundle: Val | None = None
+    # 802.3x pause honoured (pause_rx) and sent (pause_tx): `ether-options flow-control|no-flow-control` (both),
+    # `ether-options configured-flow-control tx-buffers|rx-buffers on|off` (one); None: not written
+    pause_rx: Val | None = None
+    pause_tx: Val | None = None
     # `unit N family ethernet-switching vlan members [ v100 200 300-310 ]`: the VLANs by name, ID or range, as written
     vlan_members: list[Val] = field(default_factory=list)
     # The families the port's units carry (`unit N family inet|inet6|ethernet-switching ...`): inet or inet6 alone on
@@ -1116,6 +1120,16 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
             iface.input_filters.setdefault(key, []).extend(names)
     elif w[0] in ("ether-options", "gigether-options") and w[1:2] == ["802.3ad"] and AGGREGATE.match(w[2]):
         iface.bundle = Val(w[2], src)  # (`802.3ad lacp ...`, `802.3ad primary|backup` say no aggregate)
+    elif w[0] in ("ether-options", "gigether-options", "aggregated-ether-options") and w[1:] in (["flow-control"],
+                                                                                                ["no-flow-control"]):
+        # Junos "flow-control (Interfaces)": symmetric Ethernet PAUSE, on or off in both directions. Its default is the
+        # platform's (QFX: off; EX, MX: on), so a port without the statement is not read.
+        iface.pause_rx = iface.pause_tx = Val(w[1] == "flow-control", src)
+    elif w[:2] == ["ether-options", "configured-flow-control"] and len(w) == 4 and w[3] in ("on", "off") \
+            and w[2] in ("rx-buffers", "tx-buffers"):
+        # Junos QFX "rx-buffers" (the interface sends PAUSE as its receive buffers fill) and "tx-buffers" (it stops
+        # transmitting on a PAUSE received): asymmetric Ethernet PAUSE
+        setattr(iface, "pause_tx" if w[2] == "rx-buffers" else "pause_rx", Val(w[3] == "on", src))
     elif w[0] == "unit" and w[2:4] == ["family", "ethernet-switching"] and w[4:5] in (["interface-mode"],
                                                                                      ["port-mode"]):
         iface.switching_mode = w[5]

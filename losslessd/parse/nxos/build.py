@@ -194,9 +194,10 @@ _POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
 # Cisco Nexus 7000/9000 Interfaces guides, "Configuring Port Channels", Guidelines: the configuration applied to the
 # port-channel interface affects its member ports (the member's own affects only the member). Compatibility
 # requirements (_COMPATIBILITY): the Nexus 7000 guide lists the MTU size, the Nexus 5000/5500 guide MTU and
-# Priority-Flow-Control. A port-channel's line wins over the member's; the member's holds where the port-channel sets
-# none, except for those compatibility parameters (_incompatible).
-_CHANNEL_SETTINGS = ("pfc_mode", "watchdog", "mtu")
+# Priority-Flow-Control, the Nexus 7000 guide the flow-control configuration too (802.3x link pause). A port-channel's
+# line wins over the member's; the member's holds where the port-channel sets none, except for those compatibility
+# parameters (_incompatible).
+_CHANNEL_SETTINGS = ("pfc_mode", "watchdog", "mtu", "pause_rx", "pause_tx")
 
 
 # Cisco tech note 118994, "Configure and Verify Maximum Transmission Unit on Nexus Platforms": a port's MTU is 1500

@@ -533,11 +533,11 @@ class _Reader(TreeReader):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
                             "such as `Ethernet1/1-48`, or a comma list of them): the settings under it are not read")
         elif w[0] == "interface" and (channel := _PORT_CHANNEL.match(" ".join(w[1:]))):
-            # Its QoS policies, PFC mode, watchdog and MTU are read: they apply to its member ports
+            # Its QoS policies, PFC mode, watchdog, MTU and link pause are read: they apply to its member ports
             # (build.channel_policies); its other lines are not.
             conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
             self.each(node.children, lambda child: self.interface_line(
-                child, conf, (*_INTERFACE_QOS, "mtu", "switchport", "ip", "ipv6")))
+                child, conf, (*_INTERFACE_QOS, "mtu", "switchport", "ip", "ipv6", "flowcontrol")))
         elif w[0] == "port-profile" and len(w) in (2, 4) and (len(w) == 2 or w[1] == "type"):
             profile = self.cfg.port_profiles.setdefault(w[-1], PortProfile(InterfaceConf(source=self.src(node))))
 

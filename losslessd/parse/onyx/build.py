@@ -16,7 +16,6 @@ from ...model import (
     DeviceKind,
     Ecn,
     ForwardingClass,
-    LinkPause,
     ParseIssue,
     Port,
     Queue,
@@ -25,7 +24,7 @@ from ...model import (
     Source,
     Trust,
 )
-from ..clitext import Issues, Val, routed_vlans
+from ..clitext import Issues, Val, link_pause, routed_vlans
 from .reader import ECN_UNREAD, PFC_UNREAD, TRUST_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
 
 # Onyx User Manual, Shared Buffer Commands: `traffic pool <name> type lossless | lossy | lossy-mc`, "Default: Lossy".
@@ -150,10 +149,7 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
         port.tc_to_dscp_rewrite = dict(DEFAULT_SP_DSCP) if known else {}
     _pfc(cfg, pc, port, roce, shown, issues)
     _queues(cfg, pc, port, shown)
-    if pc.pause_rx is not None or pc.pause_tx is not None:
-        first = min((v.source for v in (pc.pause_rx, pc.pause_tx) if v is not None), key=lambda s: s.line or 0)
-        port.link_pause = LinkPause(rx=pc.pause_rx.value if pc.pause_rx else None,
-                                    tx=pc.pause_tx.value if pc.pause_tx else None, source=first)
+    port.link_pause = link_pause(pc, None)  # (reader's `flowcontrol send|receive` lines; no source gives the default)
     return port
 
 
