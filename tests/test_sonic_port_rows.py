@@ -75,8 +75,8 @@ def _sonic_files() -> list[Path]:
     """Every JSON file of examples/ and tests/ (fixtures, real-world configs, rule cases, hostile ones) that names a
     PORT or PORT_QOS_MAP table, and the shared corpus's SONiC files when present."""
     roots = [ROOT / "examples", ROOT / "tests"] + ([CORPUS / "sonic"] if (CORPUS / "SOURCES.md").is_file() else [])
-    paths = sorted(p for root in roots for p in root.rglob("*.json") if "golden" not in p.parts
-                   and p.stat().st_size < 4 << 20)
+    paths = sorted(p for root in roots for p in root.rglob("*.json")
+                   if ("golden" not in p.parts or "sonic" in p.parts) and p.stat().st_size < 4 << 20)
     return [p for p in paths if '"PORT' in p.read_text(errors="replace")]
 
 
@@ -161,6 +161,12 @@ def test_every_sonic_input_builds_the_same_device_both_ways(monkeypatch):
     assert len(built) >= 20, built  # (the repository's SONiC examples and fixtures, at least)
 
 
+def test_the_corpus_sonic_inputs_are_compared():
+    if not (CORPUS / "SOURCES.md").is_file():
+        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    assert [p for p in _sonic_files() if p.is_relative_to(CORPUS)]
+
+
 def test_edge_switches_build_the_same_device_and_findings_both_ways(monkeypatch, tmp_path):
     edges = _edges()
     paths = []
@@ -214,3 +220,16 @@ def test_the_shared_port_maker_sets_each_field_from_its_own_keyword():
     assert {name: getattr(port, name) for name in names if name != "watchdog"} == {
         name: value for name, value in fields.items() if name != "watchdog"}
     assert type(port).__name__ == "SharedPort"
+
+
+def test_hostile_sonic_inputs_build_the_same_device_both_ways(monkeypatch):
+    """tests/hostile_readers.py's damage (bytes, structure) done to its SONiC fixtures and to the bench's 8-port switch,
+    each read as text (bytes that are no UTF-8 replaced) and built both ways."""
+    from tests.hostile_readers import BYTES, READERS
+
+    texts = [r.file.read_text() for r in READERS if r.fmt == "sonic"] + [switch_config(0, ports_n=8)]
+    inputs = [Input(f"{name}.json", damage(text).decode("utf-8", "replace"))
+              for text in texts for name, damage in BYTES.items()]
+    new, old = _both_ways(inputs, monkeypatch)
+    assert [inp.path for inp, a, b in zip(inputs, new, old, strict=True) if a != b] == []
+    assert sum(1 for d in new if d[0] != "refused" and d[0]["ports"]) >= 10  # (damaged, and still switches)

@@ -783,8 +783,11 @@ def _shared_port_maker():
     env: dict = {"_new": _new, "cls": SharedPort, "set_watchdog": _WATCHDOG_SLOT.__set__}
     params, lines = [], []
     # (the fields a switch's port sets first: CPython binds each keyword by comparing it with the parameters in
-    # order, so these 22 are found among the first 25 instead of anywhere in 57)
+    # order, so these 22 are found among the first 25 instead of anywhere in 57; 1.25 K instructions a port,
+    # docs/lint-at-scale.md "Session 40, part b")
     first = {name: at for at, name in enumerate(_SET_FIRST)}
+    if unknown := first.keys() - {f.name for f in dataclasses.fields(Port)}:
+        raise TypeError(f"_SET_FIRST names what is no Port field: {sorted(unknown)}")
     for f in sorted(dataclasses.fields(Port), key=lambda f: first.get(f.name, len(first))):
         if f.name in ("queues", "priority_groups"):
             continue
