@@ -1251,8 +1251,9 @@ class _Builder:
             description = description if type(description) is str else None if description is _ABSENT \
                 else self.text(e, "description")
             alias = alias if type(alias) is str else None if alias is _ABSENT else self.text(e, "alias")
-            port = ports.get(name)
-            if port is None and len(ports) < MAX_PORTS:  # (a new port made here in one display: what port() starts)
+            # A new port in one display of the keys port() starts it with and update() adds, in their order (a call
+            # and a keyword dict less a port; tests/test_sonic_port_rows.py builds every input both ways).
+            if name not in ports and len(ports) < MAX_PORTS:
                 ports[name] = {"name": name, "source": e, "_events": [], "_entries": [],
                                "pfc_enabled": [] if known else None,
                                **facts, "lanes": lanes, "description": description, "alias": alias}
