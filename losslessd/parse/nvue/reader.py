@@ -772,10 +772,10 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
             # NVUE Command Reference, `nv set interface <interface-id> link mtu`: 552-9216 bytes.
             port.mtu = Val(_int(rest[2], 9216, 552), src)
         elif rest[:2] == ["link", "speed"] and len(rest) == 3:
-            if rest[2] not in NVUE_SPEEDS and rest[2] != "auto":
-                raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its speed "
-                           f"(it takes auto, {', '.join(NVUE_SPEEDS)})")
             if rest[2] != "auto":
+                if rest[2] not in NVUE_SPEEDS:
+                    raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its "
+                               f"speed (it takes auto, {', '.join(NVUE_SPEEDS)})")
                 port.speed = Val(float(NVUE_SPEEDS[rest[2]]), src)
         elif rest[:2] == ["link", "state"] and len(rest) == 3 and rest[2] in ("up", "down"):
             port.admin_up = Val(rest[2] == "up", src)
