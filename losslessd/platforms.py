@@ -221,6 +221,11 @@ ETHERNET_RATES_GBPS = frozenset({1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400, 800})
 # 1.6 Tb/s (IEEE 802.3dj), only where the platform's document takes it: sonic-yang-models sonic-port.yang PORT
 # speed `range 1..1600000` (Mb/s), as sonic-buildimage device/nexthop/x86_64-nexthop_4220-r0 (breakout 1x1600G) runs.
 SONIC_RATES_GBPS = ETHERNET_RATES_GBPS | {1600}
+# NVUE `nv set interface <interface-id> link speed (auto|10M|100M|1G|10G|25G|40G|50G|100G|200G|400G|800G)` (Cumulus
+# Linux user guide, "NVUE Commands", the `nv list-commands` list; CumulusNetworks/docs): NVUE's word -> Gb/s. No 2.5G
+# or 5G: NVUE refuses them, so render writes none of them and the parser reads none.
+NVUE_SPEEDS = {"10M": 0.01, "100M": 0.1, "1G": 1, "10G": 10, "25G": 25, "40G": 40, "50G": 50, "100G": 100,
+               "200G": 200, "400G": 400, "800G": 800}
 # Nexus 3000-3200 (render family n3k) ports run at 1-100 Gb/s (Nexus 3000 Series NX-OS Interfaces Configuration
 # Guide, "Interface Speed"; 3100/3200 data sheets: 1/10/25/40/50/100G); 400G comes with the 3400-S and 3600.
 NEXUS3000_RATES_GBPS = frozenset({1, 10, 25, 40, 50, 100})
@@ -408,7 +413,8 @@ PLATFORMS: dict[str, Platform] = {
                  # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc <profile-id> cable-length`
                  # 1-100000 (m: parse.nvue.reader.CABLE_M); `qos pfc-watchdog polling-interval` 100-5000 ms and
                  # `robustness` 1-1000 polling intervals.
-                 limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 5000),
+                 limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS & set(NVUE_SPEEDS.values()),
+                                     wd_poll_ms=(100, 5000),
                                      cable_m=(1, 100000), cable_refused="NVUE refuses the PFC profile's cable-length",
                                      wd_counts_polls=True, wd_detection_polls=(1, 1000),
                                      # NVUE reference, `qos congestion-control ... probability`: "a value between 1

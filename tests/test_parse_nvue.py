@@ -1240,3 +1240,20 @@ def test_a_script_unsetting_the_hostname_names_the_switch_cumulus(script, name, 
     after the file."""
     device = nvue.parse([Input("leaf-from-file.nvue", script)], "leaf-from-file")
     assert device.name == name and device.source.line == line, (device.name, device.source)
+
+
+@pytest.mark.parametrize("word", ["2.5G", "5G", "100Gbps", "100000", "100g"])
+def test_a_link_speed_nvue_does_not_take_is_named_and_leaves_the_speed_unknown(word):
+    """NVUE's `link speed` is one of auto, 10M, 100M, 1G, 10G, 25G, 40G, 50G, 100G, 200G, 400G, 800G (Cumulus Linux
+    guide, "NVUE Commands", the `nv list-commands` list). Any other word was read as a speed (2.5G as 2.5 Gb/s, SONiC's
+    Mb/s 100000 as 100G), though NVUE refuses the line and the port keeps its speed."""
+    dev = parse(f"nv set qos roce\nnv set interface swp1 link speed 400G\nnv set interface swp1 link speed {word}\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3)]
+    assert "no NVUE link speed" in dev.issues[0].message and "800G" in dev.issues[0].message
+    assert dev.ports["swp1"].speed_gbps == 400.0  # the earlier line's: NVUE refused this one
+
+
+@pytest.mark.parametrize("word, gbps", [("10M", 0.01), ("100M", 0.1), ("1G", 1.0), ("800G", 800.0)])
+def test_every_nvue_link_speed_is_read(word, gbps):
+    dev = parse(f"nv set qos roce\nnv set interface swp1 link speed {word}\n")
+    assert not dev.issues and dev.ports["swp1"].speed_gbps == gbps

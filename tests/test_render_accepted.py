@@ -166,7 +166,8 @@ ACCEPTED: dict[str, list[tuple]] = {
     ],
     "nvidia_cumulus": [
         (r"# losslessd render: .*", "NVUE command files: `#` comments"),
-        ("nv set interface {IF} link speed {N}G", f"{NVUE}: interface link speed"),
+        ("nv set interface {IF} link speed (1|10|25|40|50|100|200|400|800)G",
+         f"{NVUE}: interface link speed (auto|10M|100M|1G|10G|25G|40G|50G|100G|200G|400G|800G), `nv list-commands`"),
         ("nv set interface {IF} link mtu {N}", f"{NVUE}: interface link mtu"),
         ("nv set qos mapping default-global trust (l2|l3)", f"{NVUE}: qos mapping trust"),
         ("nv set qos mapping default-global dscp {LIST} switch-priority {N}", f"{NVUE}: qos mapping dscp"),

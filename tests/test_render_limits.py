@@ -185,6 +185,17 @@ def test_a_speed_no_ethernet_port_runs_at_is_refused(platform):
     assert ran.returncode == 2 and ran.stdout == "" and "37 Gb/s is no port speed" in ran.stderr, ran.stderr
 
 
+@pytest.mark.parametrize("speed", ["2.5G", "5G"])
+def test_an_nvue_speed_nvue_does_not_list_is_refused(speed):
+    """NVUE's `link speed` takes auto, 10M, 100M, 1G, 10G, 25G, ... 800G (the Cumulus Linux guide's `nv list-commands`
+    list): `--ports swp1:2.5G:3m` rendered `nv set interface swp1 link speed 2.5G`, a line NVUE refuses."""
+    ran = losslessd("render", "--platform", "nvidia_cumulus", "--policy", "roce-dscp26", "--ports", f"swp1:{speed}:3m")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout
+    assert f"swp1: {speed[:-1]} Gb/s is no port speed nvidia_cumulus takes (1G, 10G, 25G," in ran.stderr, ran.stderr
+    ok = losslessd("render", "--platform", "nvidia_cumulus", "--policy", "roce-dscp26", "--ports", "swp1:10G:3m")
+    assert ok.returncode == 0 and "nv set interface swp1 link speed 10G\n" in ok.stdout, ok.stderr
+
+
 def test_nxos_class_mtu_is_the_platforms_largest_mtu(monkeypatch):
     """The network-qos class MTU comes from the one home of NX-OS's MTU range (RenderLimits.mtu_bytes); the template
     wrote its own 9216, which a change of the range would have left behind."""

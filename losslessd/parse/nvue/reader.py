@@ -19,7 +19,7 @@ from ...docpos import compose
 from ...lazyre import lazy
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ...platforms import PLATFORMS
+from ...platforms import NVUE_SPEEDS, PLATFORMS
 from ...records import record
 from ..base import (
     DEFAULT_HOST_NAMES,
@@ -773,10 +773,10 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
             port.mtu = Val(_int(rest[2], 9216, 552), src)
         elif rest[:2] == ["link", "speed"] and len(rest) == 3:
             if rest[2] != "auto":
-                try:
-                    port.speed = Val(units.speed_gbps(rest[2]), src)
-                except ValueError:
-                    raise Skip(f"{rest[2]!r} is not a port speed") from None
+                if rest[2] not in NVUE_SPEEDS:
+                    raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its "
+                               f"speed (it takes auto, {', '.join(NVUE_SPEEDS)})")
+                port.speed = Val(float(NVUE_SPEEDS[rest[2]]), src)
         elif rest[:2] == ["link", "state"] and len(rest) == 3 and rest[2] in ("up", "down"):
             port.admin_up = Val(rest[2] == "up", src)
         elif rest[:2] == ["link", "breakout"] and len(rest) >= 3:
