@@ -975,8 +975,8 @@ def _named(path: str) -> bool:
     return bool(_SCRIPT_TCLASS.match(path) or (m and not (m.group("iface") and at_run_time(m.group("iface")))))
 
 
-# `case "$IFACE" in` (any variable, quoted or braced) where a command starts, its arms on the lines after it or on the same
-# line (`case "$IFACE" in eth0) CMD ;; esac`), and an arm's pattern of interface names, maybe globs (`ens1f0)`,
+# `case "$IFACE" in` (any variable, quoted or braced) where a command starts, its arms on the lines after it or on the
+# same line (`case "$IFACE" in eth0) CMD ;; esac`), and an arm's pattern of interface names, maybe globs (`ens1f0)`,
 # `(mce0|mce1)`, `mlx5_*)`), its commands after it up to its `;;` or the `esac`: bash(1) Compound Commands, case.
 _CASE_HEAD = lazy(_COMMAND_START + r"case[ \t]+(\"?\$\{?\w+\}?\"?)[ \t]+in(?![^\s#])[ \t]*")
 _ARM = lazy(r"[ \t]*\(?([\w.:@*?\[\]-]{1,64}(?:\|[\w.:@*?\[\]-]{1,64}){0,15})\)")
