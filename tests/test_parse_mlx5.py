@@ -1218,3 +1218,33 @@ def test_a_hostile_line_of_case_arms_or_separators_is_read_in_linear_time():
         read, named = mlx5._arm_values(text, arms)
         assert time.process_time() - start < 2
         assert len(named) == len(arms) == (100_000 if "case" in text else 0) and "echo $IFACE" not in read
+
+
+def _two_runs():
+    """Two `mlnx_qos -i IF` outputs (the nic-bare fixture's, as mlnx-tools pretty_print prints them), the second with
+    PFC off on priority 3."""
+    out = (RAW / "nic-bare.txt").read_text().split("\n", 2)[2]
+    return out, out.replace("enabled     0   0   0   1", "enabled     0   0   0   0")
+
+
+@pytest.mark.parametrize("prompt, names", [
+    ("", ["eth?1", "eth?2"]),
+    ("$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n", ["ens1f0", "ens1f1"]),
+    ('$ for i in ens1f0 ens1f1; do echo "== $i"; mlnx_qos -i $i; done\n== ens1f0\n', ["ens1f0", "ens1f1"]),
+])
+def test_a_report_of_several_mlnx_qos_runs_reads_each_on_its_own_port(prompt, names):
+    """Outputs of several `mlnx_qos -i IF` runs one after another (bash(1) for: a loop runs its body once per word, in
+    order). Before: all of them one output of one port (`eth?`, or the loop's first word), the last run's PFC taken
+    for the first port's and the repeated tc lines "not understood". Now each run is its own port: the loop's words in
+    order, or `eth?1`, `eth?2` where no line names them; PFC on 3 on the first, off on the second."""
+    first, second = _two_runs()
+    text = prompt + first + ("== ens1f1\n" if "echo" in prompt else "") + second
+    host = parse_text("q.txt", text)
+    assert {name: port.pfc_enabled for name, port in host.ports.items()} == {names[0]: [3], names[1]: []}
+
+
+def test_a_loops_output_of_another_count_of_runs_is_not_read():
+    first, _ = _two_runs()
+    host = parse_text("q.txt", "$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n" + first)
+    assert not host.ports
+    assert any("runs mlnx_qos 2 times but its output holds 1" in i.message for i in host.issues)

@@ -384,6 +384,14 @@ class _Host:
             whole = f"mlnx_qos -i {iface}" if tool == "mlnx_qos" else f"dcb show dev {iface}"
             prompts = []
             sections = dumps if tool == "sysfs" else [Section(whole, "\n".join(lines[start:]), start + 1), *dumps]
+            if tool == "mlnx_qos" and len(runs := _mlnx_qos_runs(lines[start:])) > 1:
+                # several runs' outputs one after another (a loop's, a query script's) and no line saying which
+                # port printed which: each read on a port of its own, never one merged over the other
+                names = [f"{PLACEHOLDER_PORT}{k}" for k in range(1, len(runs) + 1)]
+                how = (f"not in the file: it holds {len(runs)} mlnx_qos outputs (lines "
+                       f"{', '.join(str(start + at + 1) for at, _ in runs)}), read as ports {', '.join(names)}")
+                sections = [Section(f"mlnx_qos -i {name}", text, start + at + 1)
+                            for name, (at, text) in zip(names, runs, strict=True)] + dumps
         else:
             how, sections = f"named from the `{lines[first[0]].strip()[:80]}` line", []
             prompts = [p for p in prompts if p[0] >= first[0]]
@@ -393,8 +401,12 @@ class _Host:
                     "examples/collect-host-capture.sh)", inp.path, (first[0] + 1) if first else 1, code="SYS004")
         ends = [i for i, _ in prompts[1:]] + [len(lines)] * bool(prompts)
         for (i, command), end in zip(prompts, ends, strict=True):
-            words = next(script.commands(command), (0, None, ""))[1]
-            if words and script.is_write(words):
+            ran = [each[1] for each in script.commands(command)]
+            words = ran[0] if ran else None
+            if len(ran) > 1 and all(w and _BARE_CMD.search(" ".join(w)) and not script.is_write(w) for w in ran):
+                # bash(1) for: the loop ran `mlnx_qos -i WORD` once per word, in order, each output after the last
+                sections += self._loop_runs(ran, lines[i + 1:end], i + 1, command, inp.path)
+            elif words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
             elif words and (filtered := _filtered_by(words)) and _read_in_sections(script.pipeline(words)[0]):
                 # bash(1) Pipelines: what follows the prompt is the last command's output (`mlnx_qos -i IF | grep
@@ -412,6 +424,17 @@ class _Host:
                 # out) is still a section of the transcript: its output was silently not read (ECN, traffic class)
                 sections.append(Section(read, "\n".join(lines[i + 1:end]), i + 2))
         return sections
+
+    def _loop_runs(self, ran: list[list[str]], lines: list[str], at: int, command: str, path: str) -> list[Section]:
+        """The sections of a prompt's loop of ``ran`` mlnx_qos reads whose output is ``lines`` (from line ``at``):
+        one per run, in order, when the output holds as many runs; else none, said."""
+        runs = _mlnx_qos_runs(lines)
+        if len(runs) != len(ran):
+            self._issue(f"`{command.strip()[:80]}` runs mlnx_qos {len(ran)} times but its output holds {len(runs)} "
+                        "mlnx_qos output(s): which port printed which is not known, so none is read", path, at)
+            return []
+        return [Section(" ".join(_piped_output_only(words)), text, at + first + 1)
+                for words, (first, text) in zip(ran, runs, strict=True)]
 
     def _script(self, inp: Input) -> None:
         """Apply a setup script's commands in order, over what earlier inputs set, the last write of each
@@ -1039,6 +1062,25 @@ def _arm_values(text: str, arms: list[tuple[int, int, str, str, int, int]]) -> t
         done = end
         named.append((at, var, pattern))
     return "".join(parts) + text[done:], named
+
+
+# The first line of an `mlnx_qos -i IF` output (mlnx-tools python/mlnx_qos pretty_print: `DCBX mode:` in later
+# releases, `Priority trust state|mode:` before, the PFC table where a release prints no trust).
+_RUN_START = lazy(r"^[ \t]*(DCBX mode:|Priority trust (?:state|mode):|PFC configuration:)")
+
+
+def _mlnx_qos_runs(lines: list[str]) -> list[tuple[int, str]]:
+    """(first line's index, text) of each mlnx_qos output in ``lines``: a new one starts where the line the first
+    output started with comes again (what came between, a loop's `echo`, stays with the output before)."""
+    starts, kind = [], None
+    for i, line in enumerate(lines):
+        if (m := _RUN_START.match(line)) is not None and kind in (None, m.group(1)):
+            kind = m.group(1)
+            starts.append(i)
+    if len(starts) < 2:
+        return [(0, "\n".join(lines))]
+    starts[0] = 0
+    return [(at, "\n".join(lines[at:stop])) for at, stop in zip(starts, [*starts[1:], len(lines)], strict=True)]
 
 
 def _capture_steps(sections: list[Section]) -> list[tuple]:
