@@ -1248,3 +1248,20 @@ def test_a_loops_output_of_another_count_of_runs_is_not_read():
     host = parse_text("q.txt", "$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n" + first)
     assert not host.ports
     assert any("runs mlnx_qos 2 times but its output holds 1" in i.message for i in host.issues)
+
+
+@pytest.mark.parametrize("text", [
+    _QUERY_HEAD + _sysfs_report("{label}: {path} = {value}").replace("QOS for rdma", "cma_roce_tos: 160\nQOS for rdma"),
+    _sysfs_report("{label}: {path} = {value}") + "cma_roce_tos: 160\n",
+])
+def test_a_tos_line_naming_no_rdma_device_says_why_it_is_not_read(text):
+    """A Kubernetes RDMA QoS guide's `rdma-qos.sh q` prints `cma_roce_tos: $(cma_roce_tos –d ${RDMA_DEV})` (its own
+    label; the `–d` is an en dash, no option, so which device's TOS the tool printed is its default's): no RDMA device
+    is named. Before: "line(s) not understood" in a report, and beside sysfs lines alone the file was no host output
+    at all (exit 2). Now a SYS002 at its line says why it is not read and what to capture; the rest is read."""
+    assert detect(Input("q.txt", text)) == "linux_mlx5"
+    host = parse_text("q.txt", text)
+    said = [i for i in host.issues if i.message.startswith("`cma_roce_tos: 160`: a TOS that names no RDMA device")]
+    assert len(said) == 1 and text.split("\n")[said[0].source.line - 1] == "cma_roce_tos: 160"
+    assert host.roce_tos is None and host.rdma_traffic_class == 106
+    assert not any("not understood" in i.message and "cma_roce_tos" in i.message for i in host.issues)

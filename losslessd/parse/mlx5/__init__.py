@@ -276,12 +276,18 @@ def _is_sysfs_dump(text: str) -> bool:
         if not line.strip():
             continue
         if (m := _DUMP_LINE.match(line)) is None:  # (the first other line settles it)
+            if _UNNAMED_TOS.match(line):
+                continue
             return False
         rdma = rdma or bool(_RDMA_SYSFS.search(m.group("path")) or "/rdma_cm/" in m.group("path"))
         seen += 1
         if seen == 2000:
             break
     return rdma
+
+
+# A query script's `cma_roce_tos: 160` (its label before what `cma_roce_tos` printed): no RDMA device named.
+_UNNAMED_TOS = lazy(r"^[ \t]*cma_roce_tos:[ \t]*[0-9]{1,3}[ \t]*$")
 
 
 def _dump_sections(lines: list[str], start: int) -> tuple[list[Section], list[str]]:
@@ -374,6 +380,11 @@ class _Host:
         if first is None:  # no prompt names the interface read: the whole file is the output of one run
             start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := reads(line))), (0, None))
             dumps, lines = _dump_sections(lines, start)
+            for i in [i for i, line in enumerate(lines) if _UNNAMED_TOS.match(line)]:
+                self._issue(f"`{lines[i].strip()}`: a TOS that names no RDMA device (a query script's label for "
+                            "cma_roce_tos's output): whose default TOS it is, is not known, so it is not read; capture "
+                            f"`{_TOS_COMMAND}` instead", inp.path, i + 1)
+                lines[i] = ""
             named = sorted({p.group("iface") for d in dumps if (p := _PATH_RE.search(d.command)) and p.group("iface")})
             iface = m.group(1) if m else named[0] if len(named) == 1 else PLACEHOLDER_PORT
             how = (f"named from the `{lines[start - 1].strip()[:80]}` line" if m else
