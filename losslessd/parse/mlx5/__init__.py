@@ -414,9 +414,10 @@ class _Host:
         for (i, command), end in zip(prompts, ends, strict=True):
             ran = [each[1] for each in script.commands(command)]
             words = ran[0] if ran else None
-            if len(ran) > 1 and all(w and _BARE_CMD.search(" ".join(w)) and not script.is_write(w) for w in ran):
+            looped = [w for w in ran if w and _BARE_CMD.search(" ".join(w)) and not script.is_write(w)]
+            if len(ran) > 1 and len(looped) == len(ran):
                 # bash(1) for: the loop ran `mlnx_qos -i WORD` once per word, in order, each output after the last
-                sections += self._loop_runs(ran, lines[i + 1:end], i + 1, command, inp.path)
+                sections += self._loop_runs(looped, lines[i + 1:end], i + 1, command, inp.path)
             elif words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
             elif words and (filtered := _filtered_by(words)) and _read_in_sections(script.pipeline(words)[0]):
