@@ -1231,6 +1231,7 @@ def _two_runs():
     ("", ["eth?1", "eth?2"]),
     ("$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n", ["ens1f0", "ens1f1"]),
     ('$ for i in ens1f0 ens1f1; do echo "== $i"; mlnx_qos -i $i; done\n== ens1f0\n', ["ens1f0", "ens1f1"]),
+    ("mlnx_qos -i ens1f0\n", ["ens1f0", "ens1f1"]),  # (each output after its command line, no prompt)
 ])
 def test_a_report_of_several_mlnx_qos_runs_reads_each_on_its_own_port(prompt, names):
     """Outputs of several `mlnx_qos -i IF` runs one after another (bash(1) for: a loop runs its body once per word, in
@@ -1238,9 +1239,11 @@ def test_a_report_of_several_mlnx_qos_runs_reads_each_on_its_own_port(prompt, na
     for the first port's and the repeated tc lines "not understood". Now each run is its own port: the loop's words in
     order, or `eth?1`, `eth?2` where no line names them; PFC on 3 on the first, off on the second."""
     first, second = _two_runs()
-    text = prompt + first + ("== ens1f1\n" if "echo" in prompt else "") + second
-    host = parse_text("q.txt", text)
+    between = ("== ens1f1\n" if "echo" in prompt else
+               "\nmlnx_qos -i ens1f1\n" if prompt.startswith("mlnx_qos") else "")
+    host = parse_text("q.txt", prompt + first + between + second)
     assert {name: port.pfc_enabled for name, port in host.ports.items()} == {names[0]: [3], names[1]: []}
+    assert not any("not understood" in i.message and "mlnx_qos -i" in i.message.split(":", 1)[-1] for i in host.issues)
 
 
 def test_a_loops_output_of_another_count_of_runs_is_not_read():

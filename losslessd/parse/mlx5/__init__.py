@@ -396,11 +396,16 @@ class _Host:
             prompts = []
             sections = dumps if tool == "sysfs" else [Section(whole, "\n".join(lines[start:]), start + 1), *dumps]
             if tool == "mlnx_qos" and len(runs := _mlnx_qos_runs(lines[start:])) > 1:
-                # several runs' outputs one after another (a loop's, a query script's) and no line saying which
-                # port printed which: each read on a port of its own, never one merged over the other
-                names = [f"{PLACEHOLDER_PORT}{k}" for k in range(1, len(runs) + 1)]
-                how = (f"not in the file: it holds {len(runs)} mlnx_qos outputs (lines "
-                       f"{', '.join(str(start + at + 1) for at, _ in runs)}), read as ports {', '.join(names)}")
+                # several runs' outputs one after another (a loop's, a query script's): each read on a port of its
+                # own, never one merged over the other; named by the `mlnx_qos -i IF` line before each where every
+                # one has such a line, else `eth?1`, `eth?2` ...
+                before = [m] + [_command_before(lines, start + at) for at, _ in runs[1:]]
+                runs, named_runs = _mlnx_qos_runs(lines[start:]), all(before)  # (without the command lines)
+                names = [c.group(1) if named_runs and c else f"{PLACEHOLDER_PORT}{k}"
+                         for k, c in enumerate(before, start=1)]
+                how = (f"{'named from the `mlnx_qos -i IF` line before each of' if named_runs else 'not in the file:'}"
+                       f" its {len(runs)} mlnx_qos outputs (lines {', '.join(str(start + at + 1) for at, _ in runs)})"
+                       f", read as ports {', '.join(names)}")
                 sections = [Section(f"mlnx_qos -i {name}", text, start + at + 1)
                             for name, (at, text) in zip(names, runs, strict=True)] + dumps
         else:
@@ -1079,6 +1084,17 @@ def _arm_values(text: str, arms: list[tuple[int, int, str, str, int, int]]) -> t
 # The first line of an `mlnx_qos -i IF` output (mlnx-tools python/mlnx_qos pretty_print: `DCBX mode:` in later
 # releases, `Priority trust state|mode:` before, the PFC table where a release prints no trust).
 _RUN_START = lazy(r"^[ \t]*(DCBX mode:|Priority trust (?:state|mode):|PFC configuration:)")
+
+
+def _command_before(lines: list[str], at: int) -> re.Match | None:
+    """The `mlnx_qos -i IF` command line just before line ``at`` (blank lines between), blanked, or None."""
+    i = at - 1
+    while i >= 0 and not lines[i].strip():
+        i -= 1
+    if i < 0 or (m := _BARE_CMD.search(lines[i])) is None:
+        return None
+    lines[i] = ""
+    return m
 
 
 def _mlnx_qos_runs(lines: list[str]) -> list[tuple[int, str]]:
