@@ -1268,3 +1268,15 @@ def test_a_tos_line_naming_no_rdma_device_says_why_it_is_not_read(text):
     assert len(said) == 1 and text.split("\n")[said[0].source.line - 1] == "cma_roce_tos: 160"
     assert host.roce_tos is None and host.rdma_traffic_class == 106
     assert not any("not understood" in i.message and "cma_roce_tos" in i.message for i in host.issues)
+
+
+def test_a_query_report_of_two_devices_reads_each_under_its_header():
+    """spidernet-io's `set-rdma-qos.sh q` prints, per device, `======== show configuration for device $dev /
+    ${RDMA_DEV}========`, then that device's grepped mlnx_qos trust and PFC lines and its sysfs files. Before: the two
+    devices' mlnx_qos lines were one output of port `eth?` (the second's PFC over the first's), beside ports ens1f0 and
+    ens1f1 named by the paths. Now each header names its block: ens1f0 PFC on 3, ens1f1 on 4, no `eth?` port."""
+    second = (_QUERY_HEAD + _sysfs_report("{label}: {path} = {value}")).replace("ens1f0", "ens1f1").replace(
+        "mlx5_2", "mlx5_3").replace("enabled     0   0   0   1   0", "enabled     0   0   0   0   1")
+    host = parse_text("q.txt", _QUERY_HEAD + _sysfs_report("{label}: {path} = {value}") + second)
+    assert {name: port.pfc_enabled for name, port in host.ports.items()} == {"ens1f0": [3], "ens1f1": [4]}
+    assert host.ports["ens1f1"].nic_ecn.cnp_dscp == 48

@@ -399,11 +399,13 @@ class _Host:
                 # several runs' outputs one after another (a loop's, a query script's): each read on a port of its
                 # own, never one merged over the other; named by the `mlnx_qos -i IF` line before each where every
                 # one has such a line, else `eth?1`, `eth?2` ...
-                before = [m] + [_command_before(lines, start + at) for at, _ in runs[1:]]
+                first_at = next(i for i, line in enumerate(lines[start:]) if _RUN_START.match(line))
+                before = [m or _command_before(lines, start + first_at)]
+                before += [_command_before(lines, start + at) for at, _ in runs[1:]]
                 runs, named_runs = _mlnx_qos_runs(lines[start:]), all(before)  # (without the command lines)
                 names = [c.group(1) if named_runs and c else f"{PLACEHOLDER_PORT}{k}"
                          for k, c in enumerate(before, start=1)]
-                how = (f"{'named from the `mlnx_qos -i IF` line before each of' if named_runs else 'not in the file:'}"
+                how = (f"{'named from the line before each of' if named_runs else 'not in the file:'}"
                        f" its {len(runs)} mlnx_qos outputs (lines {', '.join(str(start + at + 1) for at, _ in runs)})"
                        f", read as ports {', '.join(names)}")
                 sections = [Section(f"mlnx_qos -i {name}", text, start + at + 1)
@@ -1086,12 +1088,18 @@ def _arm_values(text: str, arms: list[tuple[int, int, str, str, int, int]]) -> t
 _RUN_START = lazy(r"^[ \t]*(DCBX mode:|Priority trust (?:state|mode):|PFC configuration:)")
 
 
+# spidernet-io's rdma-qos (`set-rdma-qos.sh q`) prints `======== show configuration for device $dev /
+# ${RDMA_DEV}========` before each device's lines (its `mlnx_qos -i $dev` trust and PFC lines, then its sysfs files).
+_QUERY_HEADER = lazy(r"^=+ show configuration for device ([^\s/=]{1,64}) / \S*?=+[ \t]*$")
+
+
 def _command_before(lines: list[str], at: int) -> re.Match | None:
-    """The `mlnx_qos -i IF` command line just before line ``at`` (blank lines between), blanked, or None."""
+    """The line just before line ``at`` (blank lines between) that names the port of the mlnx_qos output at ``at``:
+    an `mlnx_qos -i IF` command or a query script's header (_QUERY_HEADER), blanked; or None."""
     i = at - 1
     while i >= 0 and not lines[i].strip():
         i -= 1
-    if i < 0 or (m := _BARE_CMD.search(lines[i])) is None:
+    if i < 0 or (m := _BARE_CMD.search(lines[i]) or _QUERY_HEADER.match(lines[i])) is None:
         return None
     lines[i] = ""
     return m
