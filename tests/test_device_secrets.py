@@ -10,6 +10,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from losslessd.collect import MASK
 from tests.peers import FABRIC
 
@@ -240,13 +242,30 @@ FREE_TEXT = [
      f"banner motd\nLab: break-glass Password: {MASK}\nEOF\ntacacs-server key 7 {MASK}"),
     ("banner motd ^C\nuse secret Hunter2 to enter\n^C\nhostname leaf1",
      f"banner motd ^C\nuse secret {MASK}\n^C\nhostname leaf1"),
-    ("banner motd #community Publ1c#\nhostname leaf1", f"banner motd #community {MASK}\nhostname leaf1"),
+    # (the closing delimiter kept: the banner still ends there for the device and every reader)
+    ("banner motd #community Publ1c#\nhostname leaf1", f"banner motd #community {MASK}#\nhostname leaf1"),
+    ("banner motd ^C\nuse secret Hunter2^C\nhostname leaf1", f"banner motd ^C\nuse secret {MASK}^C\nhostname leaf1"),
+    # a banner line naming a secret and at most one word after it gives the secret on the next line (blank lines
+    # passed over): that line is masked whole, its closing delimiter kept
+    ("banner login\nBreak-glass password:\n  Hunter2\nEOF\nhostname leaf1",
+     f"banner login\nBreak-glass password:\n  {MASK}\nEOF\nhostname leaf1"),
+    ("banner motd ^C\nThe lab password is\n\nHunter2^C\nhostname leaf1",
+     f"banner motd ^C\nThe lab password {MASK}\n\n{MASK}^C\nhostname leaf1"),
+    # (more than one word after it: prose, the next line kept)
+    ("banner motd ^C\nKeep your password safe and private\nRoCE lab\n^C",
+     f"banner motd ^C\nKeep your password {MASK}\nRoCE lab\n^C"),
+    # `pwd`, and `pass` as a key given a value, name a password in free text
+    ("   description gpu01 mgmt pwd: Hunter2", f"   description gpu01 mgmt pwd: {MASK}"),
+    ("! ilo pass=Hunter2", f"! ilo pass={MASK}"),
+    # YAML's description (NVUE `nv config show`) is free text too
+    ("      description: gpu01 pwd Hunter2", f"      description: gpu01 pwd {MASK}"),
     # a banner whose end never comes (OpenSSH `sshd -T` prints `banner none`; an output cut short): the lines after it
     # are read as any line's, so a CONFIG_DB secret field later in the session log is masked still
     ('banner none\n{\n "TACPLUS": {\n  "global": {\n   "passkey": "TacK3y"\n  }\n }\n}',
      f'banner none\n{{\n "TACPLUS": {{\n  "global": {{\n   "passkey": "{MASK}"\n  }}\n }}\n}}'),
 ]
 FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05";', "! password:",
+             "   description pass through to gpu05", "banner motd ^C\nPassword:\n^C\nbanner login ^C\nRoCE lab\n^C",
              "banner motd\nAuthorized use only\nEOF\nhostname leaf1",
              # the word joined into a name: no secret named, and the text after it (what a RoCE selection reads) stays
              "   description to-community-gw RoCE", "   description password-reset-srv rdma",
@@ -276,3 +295,107 @@ def test_a_masked_description_keeps_the_text_a_roce_selection_reads(tmp_path):
     plain, redacted = (parse_group(name, [tmp_path / name]).ports["Ethernet1/1"].description
                        for name in ("plain.cfg", "masked.cfg"))
     assert plain == "leaf1:Ethernet48 temp password Hunter2" and redacted == f"leaf1:Ethernet48 temp password {MASK}"
+
+
+# A secret's keyword given its value as a key (NVUE `nv config show` YAML: `hashed-password: '$6$...'`, a key-value
+# file's `password=X`, `pwd: X`): before, the word `password:` was no keyword and the secret was kept. A quoted value
+# keeps its quotes; a bare one after `:` is written quoted (YAML reads a bare `*...` as an alias).
+KEY_FORMS = [
+    ("        hashed-password: '$6$NvHash'", f"        hashed-password: '{MASK}'"),
+    ("  password: Hunter2", f'  password: "{MASK}"'),
+    ("pwd: Hunter2", f'pwd: "{MASK}"'),
+    ("pass: Hunter2", f'pass: "{MASK}"'),
+    ("BMC_PASSWORD=x password=Hunter2 user=ops", f"BMC_PASSWORD=x password={MASK} user=ops"),
+    ("pwd=Hunter2;", f"pwd={MASK};"),
+]
+KEY_KEPT = ["key: 3", "  priv: on", "pass through", "      switch-priority: 3"]
+
+
+def test_a_secrets_keyword_given_its_value_as_a_key_is_masked():
+    import yaml
+
+    from losslessd.collect.redact import redact
+
+    for line, masked in KEY_FORMS:
+        assert redact(line) == (masked, 1), line
+    for line in KEY_KEPT:
+        assert redact(line) == (line, 0), line
+    text = ("system:\n  aaa:\n    user:\n      cumulus:\n        hashed-password: $6$NvHash\n"
+            "        role: system-admin\n")
+    masked = redact(text)[0]
+    assert yaml.safe_load(masked)["system"]["aaa"]["user"]["cumulus"] == {"hashed-password": MASK,
+                                                                         "role": "system-admin"}
+
+
+def test_json_descriptions_are_free_text():
+    """A JSON description (CONFIG_DB PORT, NVUE's JSON) naming a secret: masked after that word as a CLI description
+    is, the text before it kept for description_regex, the document still JSON (before: JSON descriptions were not
+    searched, a documented limit)."""
+    from losslessd.collect.redact import redact
+
+    db = {"PORT": {"Ethernet0": {"description": "gpu01 rdma; ilo pwd Hunter2", "mtu": "9100"},
+                   "Ethernet4": {"description": 'temp password Hun\\ter2 "x"\n', "mtu": "9100"},
+                   "Ethernet8": {"description": "to-community-gw", "mtu": "9100"}}}
+    for text in (json.dumps(db, indent=4), json.dumps(db)):
+        masked, found = redact(text, is_json=True)
+        ports = json.loads(masked)["PORT"]
+        assert found == 2 and "Hunter2" not in masked and "Hun" not in masked, text
+        assert ports["Ethernet0"]["description"] == f"gpu01 rdma; ilo pwd {MASK}"
+        assert ports["Ethernet4"]["description"] == f"temp password {MASK}"
+        assert ports["Ethernet8"] == db["PORT"]["Ethernet8"]
+
+
+def _fixture_inputs():
+    from pathlib import Path
+
+    raw = Path(__file__).parent / "fixtures" / "raw"
+    return sorted(p for folder in raw.iterdir() if folder.is_dir() for p in folder.iterdir())
+
+
+@pytest.mark.parametrize("path", _fixture_inputs(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_masked_fixture_lints_as_the_original(path, tmp_path):
+    """Masking changes no reading: every platform's fixture (files and folders), each file masked as pull masks a
+    capture, lints to the same findings (rule, severity, device, port, key, line) as the original."""
+    from losslessd import api
+    from losslessd.collect.redact import redact
+
+    plain, masked = tmp_path / "plain" / path.name, tmp_path / "masked" / path.name
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    for each in files:
+        text = each.read_text()
+        for top, out in ((plain, text), (masked, redact(text, is_json=text.lstrip().startswith(("{", "[")))[0])):
+            (file := top if path.is_file() else top / each.relative_to(path)).parent.mkdir(parents=True, exist_ok=True)
+            file.write_text(out)
+    policy = "infiniband" if path.parent.name == "opensm" else "roce-dscp26"
+
+    def read(result, where):  # (a key may name the input's path)
+        return sorted((f.code, f.severity.value, f.device, f.port, f.key.replace(str(where), "@"),
+                       f.source.line if f.source else None) for f in result.findings)
+
+    assert read(api.lint([masked], policy), masked.parent) == read(api.lint([plain], policy), plain.parent)
+
+
+@pytest.mark.parametrize("platform, name", [("cisco_nxos", "roce-leaf.cfg"), ("dell_os10", "roce-leaf.cfg")])
+def test_a_one_line_banner_masked_keeps_its_end(platform, name, tmp_path):
+    """`banner motd #... password X#` on one line (NX-OS Fundamentals guide, "Configuring the Banner"): its closing
+    `#` stays, so every reader still ends the banner there. Before, the mask took the `#` too, and the masked capture's
+    banner swallowed the rest of the config (its ports' QoS unread)."""
+    from pathlib import Path
+
+    from losslessd import api
+    from losslessd.collect.redact import redact
+
+    text = (Path(__file__).parent / "fixtures" / "raw" / platform / name).read_text()
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("hostname"))
+    text = "\n".join(lines[:at + 1] + ["banner motd #Lab leaf, break-glass password Hunter2#"] + lines[at + 1:])
+    masked = redact(text)[0]
+    assert "Hunter2" not in masked and f"password {MASK}#" in masked
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "masked").mkdir()
+    (tmp_path / "plain" / name).write_text(text)
+    (tmp_path / "masked" / name).write_text(masked)
+    found = [sorted((f.code, f.port, f.source.line if f.source else None) for f in api.lint([tmp_path / kind / name],
+                                                                                          "roce-dscp26").findings)
+             for kind in ("plain", "masked")]
+    assert found[0] == found[1] and len(found[0]) > 3

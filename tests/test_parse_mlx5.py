@@ -1132,21 +1132,25 @@ def test_sysfs_lines_of_several_ports_leave_the_tools_output_unnamed():
     assert any("its sysfs paths name ens1f0, ens1f1" in i.message for i in host.issues)
 
 
-@pytest.mark.parametrize("arm", [
-    "    mce0)\n        echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class\n"
-    "        cma_roce_tos -d mlx5_0 -t 106\n        ;;\n",
-    "    (mce0|mce1) mlnx_qos -i \"$IFACE\" --trust dscp ;;\n",
+@pytest.mark.parametrize("arm, why", [
+    ("    mce0)\n        echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class\n"
+     "        cma_roce_tos -d mlx5_0 -t 106\n        ;;\n", "knows the port (ifupdown"),
+    ("    (mce0|mce1) mlnx_qos -i \"$IFACE\" --trust dscp ;;\n", "which of the 2 ports its pattern names it is"),
+    # a glob (bash(1) Pattern Matching): before, no arm was named ("names no interface known before it runs")
+    ("    mce*)\n        mlnx_qos -i \"$IFACE\" --trust dscp\n        ;;\n", "which port its glob pattern matched"),
 ])
-def test_a_hook_naming_its_port_only_in_a_case_pattern_says_why_nothing_is_checked(tmp_path, arm):
+def test_a_hook_naming_its_port_only_in_a_case_pattern_says_why_nothing_is_checked(tmp_path, arm, why):
     """An NFS over RDMA guide's ifupdown hook (round 18) sets RoCE's TOS only in the `mce0)` arm of `case "$IFACE" in`
     (ifupdown(8): a hook runs with IFACE set to the interface brought up). Before: SYS002 "names no interface known
-    before it runs", which named neither the arm nor what to do. Now the SYS002 names the arm's line and pattern and
-    the capture to lint it after; nothing checked stays exit 2, never clean."""
+    before it runs", which named neither the arm nor what to do. Now the SYS002 names the arm's line and pattern, why
+    its port is not known (several names, a glob: which one matched is the running shell's) and the capture to lint it
+    after; nothing checked stays exit 2, never clean."""
     text = f'#!/bin/sh\ncase "$IFACE" in\n{arm}esac\n'
     host = parse_text("hook", text)
     assert not host.ports
     said = [i for i in host.issues if "arm of `case \"$IFACE\" in`" in i.message]
-    assert len(said) == 1 and said[0].source.line == 3 and "a capture of mce0" in said[0].message
+    assert len(said) == 1 and said[0].source.line == 3 and why in said[0].message, said
+    assert ("a capture of each port it matches" if "*" in arm else "a capture of mce0") in said[0].message
     (tmp_path / "hook").write_text(text)
     assert api.lint([tmp_path / "hook"], "roce-dscp26").outcome(False).code == 2
 
@@ -1177,3 +1181,102 @@ def test_a_case_arms_variable_is_the_arms_one_name():
     port = host.ports["mce0"]
     assert (port.trust.value, port.pfc_enabled, port.nic_ecn.np_enabled) == ("dscp", [3], {3: True})
     assert any(i.code == "SYS004" and i.source.line == 3 and "$IFACE read as mce0" in i.message for i in host.issues)
+
+
+@pytest.mark.parametrize("text", [
+    'case "$IFACE" in eth0) mlnx_qos -i "$IFACE" --trust dscp --pfc 0,0,0,1,0,0,0,0 ;; '
+    'eth1) mlnx_qos -i $IFACE --pfc 0,0,0,0,1,0,0,0 ;; esac\n',
+    'case "$IFACE" in\n  eth0) mlnx_qos -i "$IFACE" --trust dscp --pfc 0,0,0,1,0,0,0,0 ;;\n'
+    '  (eth1) mlnx_qos -i ${IFACE} --pfc 0,0,0,0,1,0,0,0\nesac\n',
+    'if [ -n "$IFACE" ]; then case $IFACE in eth0) mlnx_qos -i $IFACE --trust dscp --pfc 0,0,0,1,0,0,0,0;; '
+    'eth1) mlnx_qos -i $IFACE --pfc 0,0,0,0,1,0,0,0; esac; fi\n',
+])
+def test_a_case_on_one_line_or_an_arm_with_its_command_is_read(text):
+    """bash(1) case: `case WORD in PATTERN) LIST ;; ... esac` may stand on one line, an arm's commands on its
+    pattern's line, the last arm without `;;`, the case after `then`. Before: such a hook was no host script
+    (SYS001, exit 2: `mlnx_qos` not at a line's start) and, with --format, its `$IFACE` known only at run time
+    (nothing checked). Now each arm's `$IFACE` is its one name."""
+    text = "#!/bin/sh\n" + text
+    assert detect(Input("hook", text)) == "linux_mlx5"
+    host = parse_text("hook", text)
+    assert {name: port.pfc_enabled for name, port in host.ports.items()} == {"eth0": [3], "eth1": [4]}
+    assert host.ports["eth0"].trust.value == "dscp"
+    assert sum("$IFACE read as" in i.message for i in host.issues) == 2
+
+
+def test_a_hostile_line_of_case_arms_or_separators_is_read_in_linear_time():
+    """A one-line case of 100,000 arms, a script line of 1,000,000 `;` and of `sudo` after each: sniffed and its arms
+    read at once (a command searched after every separator must not rescan the line's rest: a path before
+    `cma_roce_tos` did, 27 s for 200,000 `;`; the case's `esac` searched again per arm was quadratic)."""
+    import time
+
+    for text in ("#!/bin/sh\ncase $IFACE in " + "eth0) echo $IFACE ;; " * 100_000 + "esac\n",
+                 "#!/bin/sh\n" + ";" * 1_000_000, "#!/bin/sh\n" + "; sudo -x" * 200_000):
+        start = time.process_time()
+        assert mlx5.is_script(text) is False
+        arms = mlx5._case_arms(text)
+        read, named = mlx5._arm_values(text, arms)
+        assert time.process_time() - start < 2
+        assert len(named) == len(arms) == (100_000 if "case" in text else 0) and "echo $IFACE" not in read
+
+
+def _two_runs():
+    """Two `mlnx_qos -i IF` outputs (the nic-bare fixture's, as mlnx-tools pretty_print prints them), the second with
+    PFC off on priority 3."""
+    out = (RAW / "nic-bare.txt").read_text().split("\n", 2)[2]
+    return out, out.replace("enabled     0   0   0   1", "enabled     0   0   0   0")
+
+
+@pytest.mark.parametrize("prompt, names", [
+    ("", ["eth?1", "eth?2"]),
+    ("$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n", ["ens1f0", "ens1f1"]),
+    ('$ for i in ens1f0 ens1f1; do echo "== $i"; mlnx_qos -i $i; done\n== ens1f0\n', ["ens1f0", "ens1f1"]),
+    ("mlnx_qos -i ens1f0\n", ["ens1f0", "ens1f1"]),  # (each output after its command line, no prompt)
+])
+def test_a_report_of_several_mlnx_qos_runs_reads_each_on_its_own_port(prompt, names):
+    """Outputs of several `mlnx_qos -i IF` runs one after another (bash(1) for: a loop runs its body once per word, in
+    order). Before: all of them one output of one port (`eth?`, or the loop's first word), the last run's PFC taken
+    for the first port's and the repeated tc lines "not understood". Now each run is its own port: the loop's words in
+    order, or `eth?1`, `eth?2` where no line names them; PFC on 3 on the first, off on the second."""
+    first, second = _two_runs()
+    between = ("== ens1f1\n" if "echo" in prompt else
+               "\nmlnx_qos -i ens1f1\n" if prompt.startswith("mlnx_qos") else "")
+    host = parse_text("q.txt", prompt + first + between + second)
+    assert {name: port.pfc_enabled for name, port in host.ports.items()} == {names[0]: [3], names[1]: []}
+    assert not any("not understood" in i.message and "mlnx_qos -i" in i.message.split(":", 1)[-1] for i in host.issues)
+
+
+def test_a_loops_output_of_another_count_of_runs_is_not_read():
+    first, _ = _two_runs()
+    host = parse_text("q.txt", "$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n" + first)
+    assert not host.ports
+    assert any("runs mlnx_qos 2 times but its output holds 1" in i.message for i in host.issues)
+
+
+@pytest.mark.parametrize("text", [
+    _QUERY_HEAD + _sysfs_report("{label}: {path} = {value}").replace("QOS for rdma", "cma_roce_tos: 160\nQOS for rdma"),
+    _sysfs_report("{label}: {path} = {value}") + "cma_roce_tos: 160\n",
+])
+def test_a_tos_line_naming_no_rdma_device_says_why_it_is_not_read(text):
+    """A Kubernetes RDMA QoS guide's `rdma-qos.sh q` prints `cma_roce_tos: $(cma_roce_tos –d ${RDMA_DEV})` (its own
+    label; the `–d` is an en dash, no option, so which device's TOS the tool printed is its default's): no RDMA device
+    is named. Before: "line(s) not understood" in a report, and beside sysfs lines alone the file was no host output
+    at all (exit 2). Now a SYS002 at its line says why it is not read and what to capture; the rest is read."""
+    assert detect(Input("q.txt", text)) == "linux_mlx5"
+    host = parse_text("q.txt", text)
+    said = [i for i in host.issues if i.message.startswith("`cma_roce_tos: 160`: a TOS that names no RDMA device")]
+    assert len(said) == 1 and text.split("\n")[said[0].source.line - 1] == "cma_roce_tos: 160"
+    assert host.roce_tos is None and host.rdma_traffic_class == 106
+    assert not any("not understood" in i.message and "cma_roce_tos" in i.message for i in host.issues)
+
+
+def test_a_query_report_of_two_devices_reads_each_under_its_header():
+    """spidernet-io's `set-rdma-qos.sh q` prints, per device, `======== show configuration for device $dev /
+    ${RDMA_DEV}========`, then that device's grepped mlnx_qos trust and PFC lines and its sysfs files. Before: the two
+    devices' mlnx_qos lines were one output of port `eth?` (the second's PFC over the first's), beside ports ens1f0 and
+    ens1f1 named by the paths. Now each header names its block: ens1f0 PFC on 3, ens1f1 on 4, no `eth?` port."""
+    second = (_QUERY_HEAD + _sysfs_report("{label}: {path} = {value}")).replace("ens1f0", "ens1f1").replace(
+        "mlx5_2", "mlx5_3").replace("enabled     0   0   0   1   0", "enabled     0   0   0   0   1")
+    host = parse_text("q.txt", _QUERY_HEAD + _sysfs_report("{label}: {path} = {value}") + second)
+    assert {name: port.pfc_enabled for name, port in host.ports.items()} == {"ens1f0": [3], "ens1f1": [4]}
+    assert host.ports["ens1f1"].nic_ecn.cnp_dscp == 48

@@ -85,12 +85,18 @@ _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redact
 # line (its closing quote and `;` kept, so a Junos line still reads); the text before it, which a port's RoCE
 # selection may match (roce_ports.description_regex), stays. A word joined to the next by `-`, `_` or `.` is part of a
 # name (`to-community-gw`, `password-reset-srv`, `secret_lab`), none that names a secret: the text after it stays too.
-_FREE_SECRET = re.compile(r"\b(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk)s?\b"
-                          r"(?![-_.]\w)\W*", re.IGNORECASE)
+# `pwd` names a password too, and `pass` does where it is a key given a value (`pass: X`, `pass=X`), not as a word of
+# prose (`pass through`).
+_FREE_SECRET = re.compile(r"\b(?:(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk|pwd)s?"
+                          r"|pass(?=[ \t]*[:=]))\b(?![-_.]\w)\W*", re.IGNORECASE)
 _FREE_TAIL_CHARS = "\"';" + " \t\r\n"  # (a free text's closing quote and `;`, and blanks, kept)
 # A banner's first line (EOS `banner login|motd`, its text on the lines after it up to `EOF`; IOS/NX-OS `banner motd
 # ^C ... ^C` or `banner motd #...#`, its text between two of the delimiter, on one line or several).
 _BANNER = re.compile(r"\s*banner\s+\S+(?:\s+(\^C|\S))?")
+# A secret's keyword given its value as a key (`password: X`, `hashed-password: '$6$...'` in YAML, `pwd=X`): the
+# keywords above bar the generic `key` and SNMPv3's `priv`, and `pwd`, `pass` and `passwd` name a password only so.
+_KEY_FORM = re.compile(r"([\w-]+)([:=])(.*)", re.S)
+_KEY_FORMS = (_KEYWORDS - {"key", "priv"}) | {"pwd", "pass", "passwd"}
 # Words after a keyword that are settings, not secrets (NX-OS `password strength-check`, IOS `key chain NAME`).
 _SETTINGS = frozenset({"strength-check", "chain", "config-key", "encryption"})
 
@@ -117,21 +123,26 @@ class Redactor:
         self.blocks: list[str] = []
         self._communities: dict[str, str] = {}  # community -> its mask (numbered: CONFIG_DB keys stay apart)
         self._banner: str | None = None  # in a banner's text: what ends it
+        self._carry = False  # a banner line named a secret its next line gives (_banner_text)
 
     def line(self, line: str) -> str:
         stripped = line.strip()
         if self._banner is not None:
-            if stripped == self._banner or (self._banner != "EOF" and self._banner in line):
+            close = (0 if stripped == "EOF" else -1) if self._banner == "EOF" else line.find(self._banner)
+            if close >= 0:
                 self._banner = None
-            free = self._free(line)
+            free = self._banner_text(line, 0, len(line) if close < 0 else close)
+            self._carry = self._carry and close < 0
             if free != line:
                 return free
             # (else read as any line: a banner never ended (`banner none`, a cut output) must not turn off the JSON
             # and SECRET-DATA readings for the rest of a session log)
         elif (banner := _BANNER.match(line)) is not None:
-            end = banner.group(1)
-            self._banner = "EOF" if end is None else (None if end in line[banner.end():] else end)
-            return self._free(line)
+            end, close = banner.group(1), -1
+            if end is not None:
+                close = line.find(end, banner.end())
+            self._banner = "EOF" if end is None else (None if close >= 0 else end)
+            return self._banner_text(line, banner.end(), len(line) if close < 0 else close)
         if _SECRET_DATA in line:
             out = self._mask(line, [m.span() for m in _QUOTED.finditer(line[:line.index(_SECRET_DATA)])], f'"{MASK}"')
         elif stripped.startswith(('"', "{", "}", "[", "]")):  # JSON (and Junos `}`): the CLI rules would break quoting
@@ -158,11 +169,22 @@ class Redactor:
 
     def _free(self, text: str) -> str:
         """Free ``text`` with what follows a word naming a secret masked (_FREE_SECRET)."""
-        found = _FREE_SECRET.search(text)
-        if found is None:
-            return text
-        end = len(text.rstrip(_FREE_TAIL_CHARS))
-        return self._mask(text, [(found.end(), end)]) if end > found.end() else text
+        span = _free_span(text, 0, len(text))
+        return self._mask(text, [span]) if span is not None and span[1] > span[0] else text
+
+    def _banner_text(self, line: str, start: int, end: int) -> str:
+        """``line`` of a banner whose text is ``line[start:end]`` (its delimiters kept) with a secret masked as free
+        text's; a line that names a secret and at most one word after it (`Password:`, `The password is`) gives it
+        on the banner's next line, which is masked whole."""
+        text = line[start:end].rstrip(" \t\r")
+        if self._carry and text.strip():
+            self._carry = False
+            return self._mask(line, [(start + len(text) - len(text.lstrip()), start + len(text))])
+        span = _free_span(line, start, start + len(text))
+        if span is None:
+            return line
+        self._carry = self._carry or (self._banner is not None and len(line[span[0]:span[1]].split()) <= 1)
+        return self._mask(line, [span]) if span[1] > span[0] else line
 
     def _cli_line(self, line: str) -> str:
         words = list(_WORD.finditer(line))
@@ -173,9 +195,9 @@ class Redactor:
         if (lead < len(texts) and texts[lead] in _QOS_COMMANDS) or "class-of-service" in self.blocks:
             return line
         tail = ""
-        if "description" in texts:  # (Junos `description "...";`, set form, NVUE `nv set interface X description`)
+        cut = next((i for i, word in enumerate(texts) if word in ("description", "description:")), None)
+        if cut is not None:  # (Junos `description "...";`, set form, NVUE `nv set interface X description`, YAML)
             # its text is free text; the words before it are read as any line's (a secret there is masked still)
-            cut = texts.index("description")
             at = words[cut].end()
             line, tail, words, texts = line[:at], self._free(line[at:]), words[:cut], texts[:cut]
         snmp = (lead < len(texts) and texts[lead] in _SNMP_COMMANDS) or self.blocks[-1:] == ["snmp"]
@@ -193,13 +215,30 @@ class Redactor:
                     j += 1
                 if j < len(texts) and not ({texts[j]} & (_ALGORITHMS | _KEYWORDS | _SETTINGS | {"{", ";"})):
                     secret.add(j)
-        return self._mask(line, [(words[i].start(), words[i].end() - words[i].group().endswith(";"))
-                                 for i in sorted(secret)]) + tail
+        spans = {words[i].start(): (words[i].end() - words[i].group().endswith(";"), MASK) for i in secret}
+        for i, word in enumerate(texts):  # `KEY: VALUE`, `KEY=VALUE` (YAML, key-value files, shell)
+            if (key := _KEY_FORM.fullmatch(word)) is None or key.group(1) not in _KEY_FORMS or i in secret:
+                continue
+            if key.group(3):
+                at, end = words[i].start() + key.start(3), words[i].end() - word.endswith(";")
+            elif key.group(2) == ":" and i + 1 < len(texts) and i + 1 not in secret:
+                at, end = words[i + 1].span()
+            else:
+                continue
+            if line[at] in "\"'" and end - at > 1 and line[end - 1] == line[at]:  # (quoted: the quotes kept)
+                at, end = at + 1, end - 1
+            elif key.group(2) == ":":  # (YAML reads a bare `*...` as an alias: the mask quoted)
+                spans[at] = (end, f'"{MASK}"')
+                continue
+            spans[at] = (end, MASK)
+        ordered = sorted(spans.items())
+        return self._mask(line, [(at, end) for at, (end, _) in ordered], [mask for _, (_, mask) in ordered]) + tail
 
     def _json_line(self, line: str) -> str:
         field = _JSON_FIELD if not any(map(_is_ntp_key, self.blocks)) else _NTP_KEY_FIELD
         spans = [m.span(2) for m in field.finditer(line) if m.group(2) and m.group(2) != MASK]
-        line = self._mask(line, spans)
+        spans += filter(None, map(_json_free_span, _JSON_DESCRIPTION.finditer(line)))
+        line = self._mask(line, sorted(spans))
         key = _JSON_KEY.match(line)
         if key and key.group(2) is not None:  # a redis dump's "SNMP_COMMUNITY|NAME"
             return self._mask(line, [key.span(2)], self._community(key.group(2)))
@@ -245,6 +284,31 @@ class Redactor:
 # sonic-net/SONiC doc/ntp/ntp-design.md (Config DB schema): `NTP_KEY|<id>` holds the key as `value` (base64), beside
 # `type` and `trusted`; a generic name, masked only inside that table (a CONFIG_DB object, a redis dump's key).
 _NTP_KEY_FIELD = re.compile(rf'("(?:value|{_SECRET_FIELD})"\s*:\s*)"((?:[^"\\]|\\.)*)"', re.I)
+
+
+def _free_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where in free ``text[start:end]`` a secret is (_FREE_SECRET: what follows its word, its closing quote, `;` and
+    blanks left out), or None where no word names one."""
+    found = _FREE_SECRET.search(text, start, end)
+    if found is None:
+        return None
+    return found.end(), max(found.end(), len(text[:end].rstrip(_FREE_TAIL_CHARS)))
+
+
+# A JSON description (CONFIG_DB PORT's `description`, NVUE's `nv config show -o json`): free text in a string.
+_JSON_DESCRIPTION = re.compile(r'"description"\s*:\s*"((?:[^"\\]|\\.)*)"', re.I)
+
+
+def _json_free_span(string: re.Match) -> tuple[int, int] | None:
+    """Where the secret in a JSON string's free text is: what follows its word to the string's end (its blanks
+    kept), never starting inside an escape (`\\n`), so the string stays JSON."""
+    start, end = string.span(1)
+    found = _FREE_SECRET.search(string.string, start, end)
+    if found is None:
+        return None
+    at, stop = found.end(), len(string.string[:end].rstrip(" "))
+    at -= (at - len(string.string[:at].rstrip("\\"))) % 2  # (an odd run of `\` before: the escape's `\` masked too)
+    return (at, stop) if stop > at and string.string[at:stop] != MASK else None
 
 
 def _is_ntp_key(block: str) -> bool:

@@ -149,11 +149,16 @@ def parse(inputs: list[Input], name: str) -> Device:
 _SHEBANG = lazy(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
 # (blanks within the line only: `^\s*` ran on over the blank lines below each line start, so a text of blank lines
 # cost their count squared to sniff: 80,000 of them 112 s)
-_MLNX_QOS_COMMAND = lazy(r"^[ \t]*(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|--interface)\b", re.M)
+# A command starts a line, or follows a list's separator, a case arm's pattern or a compound command's word (bash(1)
+# Lists, Compound Commands: `case "$IFACE" in eth0) mlnx_qos ...;; esac`, `if ...; then mlnx_qos ...`).
+_COMMAND_START = r"(?:^|(?<=[;&|()])|(?<=\bthen[ \t])|(?<=\bdo[ \t])|(?<=\belse[ \t]))[ \t]*"
+_MLNX_QOS_COMMAND = lazy(_COMMAND_START + r"(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|--interface)\b", re.M)
 # What only an RDMA host's setup runs or writes, without any DCB tool: RDMA-CM's default TOS (MLNX_OFED cma_roce_tos),
 # an RDMA device's traffic class (sysfs /sys/class/infiniband/DEV/tc/N/traffic_class) or MLNX_OFED mlx5's DCQCN
 # switches and CNP marking (/sys/class/net/IF/ecn/roce_np|roce_rp/...): a boot hook setting the RoCE TOS alone.
-_CMA_ROCE_TOS = lazy(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?cma_roce_tos[ \t]", re.M)
+# (a path before it: up to the next separator, so each start's scan ends where the next start begins)
+_CMA_ROCE_TOS = lazy(_COMMAND_START + r"(?:sudo[ \t]+(?:-[^\s;&|()]+[ \t]+)*)?(?:[^\s;&|()]*/)?cma_roce_tos[ \t]",
+                     re.M)
 _RDMA_SYSFS = lazy(r"/sys/class/infiniband/[^\s/]+/tc/\d{1,3}/traffic_class\b"
                    r"|/sys/class/net/[^\s/]+/ecn/roce_(?:np|rp)/")
 # A command line of iproute2 dcb or of lldptool (a path before it, `sudo` and its options allowed): the rest of it.
@@ -271,12 +276,18 @@ def _is_sysfs_dump(text: str) -> bool:
         if not line.strip():
             continue
         if (m := _DUMP_LINE.match(line)) is None:  # (the first other line settles it)
+            if _UNNAMED_TOS.match(line):
+                continue
             return False
         rdma = rdma or bool(_RDMA_SYSFS.search(m.group("path")) or "/rdma_cm/" in m.group("path"))
         seen += 1
         if seen == 2000:
             break
     return rdma
+
+
+# A query script's `cma_roce_tos: 160` (its label before what `cma_roce_tos` printed): no RDMA device named.
+_UNNAMED_TOS = lazy(r"^[ \t]*cma_roce_tos:[ \t]*[0-9]{1,3}[ \t]*$")
 
 
 def _dump_sections(lines: list[str], start: int) -> tuple[list[Section], list[str]]:
@@ -369,6 +380,11 @@ class _Host:
         if first is None:  # no prompt names the interface read: the whole file is the output of one run
             start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := reads(line))), (0, None))
             dumps, lines = _dump_sections(lines, start)
+            for i in [i for i, line in enumerate(lines) if _UNNAMED_TOS.match(line)]:
+                self._issue(f"`{lines[i].strip()}`: a TOS that names no RDMA device (a query script's label for "
+                            "cma_roce_tos's output): whose default TOS it is, is not known, so it is not read; capture "
+                            f"`{_TOS_COMMAND}` instead", inp.path, i + 1)
+                lines[i] = ""
             named = sorted({p.group("iface") for d in dumps if (p := _PATH_RE.search(d.command)) and p.group("iface")})
             iface = m.group(1) if m else named[0] if len(named) == 1 else PLACEHOLDER_PORT
             how = (f"named from the `{lines[start - 1].strip()[:80]}` line" if m else
@@ -379,6 +395,21 @@ class _Host:
             whole = f"mlnx_qos -i {iface}" if tool == "mlnx_qos" else f"dcb show dev {iface}"
             prompts = []
             sections = dumps if tool == "sysfs" else [Section(whole, "\n".join(lines[start:]), start + 1), *dumps]
+            if tool == "mlnx_qos" and len(runs := _mlnx_qos_runs(lines[start:])) > 1:
+                # several runs' outputs one after another (a loop's, a query script's): each read on a port of its
+                # own, never one merged over the other; named by the `mlnx_qos -i IF` line before each where every
+                # one has such a line, else `eth?1`, `eth?2` ...
+                first_at = next(i for i, line in enumerate(lines[start:]) if _RUN_START.match(line))
+                before = [m or _command_before(lines, start + first_at)]
+                before += [_command_before(lines, start + at) for at, _ in runs[1:]]
+                runs, named_runs = _mlnx_qos_runs(lines[start:]), all(before)  # (without the command lines)
+                names = [c.group(1) if named_runs and c else f"{PLACEHOLDER_PORT}{k}"
+                         for k, c in enumerate(before, start=1)]
+                how = (f"{'named from the line before each of' if named_runs else 'not in the file:'}"
+                       f" its {len(runs)} mlnx_qos outputs (lines {', '.join(str(start + at + 1) for at, _ in runs)})"
+                       f", read as ports {', '.join(names)}")
+                sections = [Section(f"mlnx_qos -i {name}", text, start + at + 1)
+                            for name, (at, text) in zip(names, runs, strict=True)] + dumps
         else:
             how, sections = f"named from the `{lines[first[0]].strip()[:80]}` line", []
             prompts = [p for p in prompts if p[0] >= first[0]]
@@ -388,8 +419,13 @@ class _Host:
                     "examples/collect-host-capture.sh)", inp.path, (first[0] + 1) if first else 1, code="SYS004")
         ends = [i for i, _ in prompts[1:]] + [len(lines)] * bool(prompts)
         for (i, command), end in zip(prompts, ends, strict=True):
-            words = next(script.commands(command), (0, None, ""))[1]
-            if words and script.is_write(words):
+            ran = [each[1] for each in script.commands(command)]
+            words = ran[0] if ran else None
+            looped = [w for w in ran if w and _BARE_CMD.search(" ".join(w)) and not script.is_write(w)]
+            if len(ran) > 1 and len(looped) == len(ran):
+                # bash(1) for: the loop ran `mlnx_qos -i WORD` once per word, in order, each output after the last
+                sections += self._loop_runs(looped, lines[i + 1:end], i + 1, command, inp.path)
+            elif words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
             elif words and (filtered := _filtered_by(words)) and _read_in_sections(script.pipeline(words)[0]):
                 # bash(1) Pipelines: what follows the prompt is the last command's output (`mlnx_qos -i IF | grep
@@ -407,6 +443,17 @@ class _Host:
                 # out) is still a section of the transcript: its output was silently not read (ECN, traffic class)
                 sections.append(Section(read, "\n".join(lines[i + 1:end]), i + 2))
         return sections
+
+    def _loop_runs(self, ran: list[list[str]], lines: list[str], at: int, command: str, path: str) -> list[Section]:
+        """The sections of a prompt's loop of ``ran`` mlnx_qos reads whose output is ``lines`` (from line ``at``):
+        one per run, in order, when the output holds as many runs; else none, said."""
+        runs = _mlnx_qos_runs(lines)
+        if len(runs) != len(ran):
+            self._issue(f"`{command.strip()[:80]}` runs mlnx_qos {len(ran)} times but its output holds {len(runs)} "
+                        "mlnx_qos output(s): which port printed which is not known, so none is read", path, at)
+            return []
+        return [Section(" ".join(_piped_output_only(words)), text, at + first + 1)
+                for words, (first, text) in zip(ran, runs, strict=True)]
 
     def _script(self, inp: Input) -> None:
         """Apply a setup script's commands in order, over what earlier inputs set, the last write of each
@@ -427,7 +474,7 @@ class _Host:
         for n, words, line in script.commands(text, inp.path):
             self._script_command(n, words, line, inp.path)
             ran.add(n)
-        self.arms += [(inp.path, at, word, pattern) for at, stop, word, pattern in arms
+        self.arms += [(inp.path, at, word, pattern) for at, stop, word, pattern, _, _ in arms
                       if any(at <= n < stop for n in ran)]
 
     def _script_command(self, n: int, words: list[str] | None, line: str, path: str) -> None:
@@ -939,10 +986,16 @@ class _Host:
             self._issue(f"no `{_TOS_COMMAND}` section in the capture: cma_roce_tos unknown", file, None)
         if not device.ports and self.arms:
             at, line, word, pattern = self.arms[0]
+            names = pattern.split("|")
+            which, after = "the port", pattern
+            if _GLOB.search(pattern):  # (bash(1) Pattern Matching: `*`, `?`, `[...]`)
+                which, after = "which port its glob pattern matched", "each port it matches"
+            elif len(names) > 1:
+                which, after = f"which of the {len(names)} ports its pattern names it is", " or ".join(names)
             self._issue(f"the script's settings run in the `{pattern})` arm of `case {word} in`: only the shell "
-                        "running it knows the port (ifupdown runs a hook with IFACE set to the port it brings up), "
+                        f"running it knows {which} (ifupdown runs a hook with IFACE set to the port it brings up), "
                         "so no port is known to carry what the arm sets and nothing is checked: lint the script "
-                        f"after a capture of {pattern.split('|')[0]} (examples/collect-host-capture.sh)", at, line)
+                        f"after a capture of {after} (examples/collect-host-capture.sh)", at, line)
         elif not device.ports:
             what = ("holds no `mlnx_qos -i IF` or /sys/class/net/IF section" if self.captured else
                     "names no interface known before it runs (`mlnx_qos -i IF`, /sys/class/net/IF)")
@@ -964,53 +1017,106 @@ def _named(path: str) -> bool:
     return bool(_SCRIPT_TCLASS.match(path) or (m and not (m.group("iface") and at_run_time(m.group("iface")))))
 
 
-# `case "$IFACE" in` (any variable, quoted or braced), and an arm's pattern of interface names without a glob
-# (`ens1f0)`, `(mce0|mce1)`): bash(1) Compound Commands, case.
-_CASE_ON = lazy(r"^[ \t]*case[ \t]+(\"?\$\{?\w+\}?\"?)[ \t]+in[ \t]*(?:#.*)?$")
-_ARM = lazy(r"^[ \t]*\(?([\w.:@-]{1,64}(?:\|[\w.:@-]{1,64}){0,15})\)")
-_ARM_END = lazy(r"^[ \t]*(?:esac\b|[^#\n]*;;)")
+# `case "$IFACE" in` (any variable, quoted or braced) where a command starts, its arms on the lines after it or on the
+# same line (`case "$IFACE" in eth0) CMD ;; esac`), and an arm's pattern of interface names, maybe globs (`ens1f0)`,
+# `(mce0|mce1)`, `mlx5_*)`), its commands after it up to its `;;` or the `esac`: bash(1) Compound Commands, case.
+_CASE_HEAD = lazy(_COMMAND_START + r"case[ \t]+(\"?\$\{?\w+\}?\"?)[ \t]+in(?![^\s#])[ \t]*")
+_ARM = lazy(r"[ \t]*\(?([\w.:@*?\[\]-]{1,64}(?:\|[\w.:@*?\[\]-]{1,64}){0,15})\)")
+_ESAC = lazy(r"(?:^|(?<=[\s;]))esac(?![^\s;#)])")
+_ESAC_AT = lazy(r"[ \t]*esac(?![^\s;#)])")  # (where an arm's pattern may stand)
+_GLOB = lazy(r"[*?\[]")
 
 
-def _case_arms(text: str) -> list[tuple[int, int, str, str]]:
-    """(first line, line past it, the case's word, the pattern) of each arm of a `case $VAR in` block whose pattern
-    names interfaces (no glob): the lines its commands are on."""
-    arms: list[tuple[int, int, str, str]] = []
-    word, open_arm = None, None
+def _case_arms(text: str) -> list[tuple[int, int, str, str, int, int]]:
+    """(first line, line past its last, the case's word, the pattern, where its commands start and end in ``text``) of
+    each arm of a `case $VAR in` block whose pattern names interfaces."""
+    arms: list[tuple[int, int, str, str, int, int]] = []
+    word, arm = None, None  # (the open case's word; the open arm's first line, pattern and start)
+    offset = 0
     for n, line in enumerate(text.split("\n"), start=1):
-        if m := _CASE_ON.match(line):
-            word, open_arm = m.group(1), None
-        elif word is not None and open_arm is None and (m := _ARM.match(line)):
-            open_arm = (n, m.group(1))
-        if word is not None and open_arm is not None and _ARM_END.match(line):
-            arms.append((open_arm[0], n + 1, word, open_arm[1]))
-            open_arm = None
-        if word is not None and line.strip().startswith("esac"):
-            word = None
+        at, esac, searched = 0, None, False  # (the line's next `esac`, searched again only once passed)
+        while at <= len(line):
+            if word is None:
+                if (m := _CASE_HEAD.search(line, at)) is None:
+                    break
+                word, at = m.group(1), m.end()
+            elif arm is None:
+                if (m := _ESAC_AT.match(line, at)) is not None:
+                    word, at = None, m.end()
+                elif (m := _ARM.match(line, at)) is not None:
+                    arm, at = (n, m.group(1), offset + m.end()), m.end()
+                else:
+                    break
+            else:
+                stop = line.find(";;", at)
+                if not searched or (esac is not None and esac.start() < at):
+                    esac, searched = _ESAC.search(line, at), True
+                if stop < 0 and esac is None:
+                    break
+                close = stop if esac is None or 0 <= stop < esac.start() else esac.start()
+                arms.append((arm[0], n + 1, word, arm[1], arm[2], offset + close))
+                arm, at = None, close + (2 if close == stop else 0)
+        offset += len(line) + 1
     return arms
 
 
 _ARM_WORD = lazy(r'^"?\$\{?(\w+)\}?"?$')
 
 
-def _arm_values(text: str, arms: list[tuple[int, int, str, str]]) -> tuple[str, list[tuple[int, str, str]]]:
+def _arm_values(text: str, arms: list[tuple[int, int, str, str, int, int]]) -> tuple[str, list[tuple[int, str, str]]]:
     """``text`` with `$VAR` (`${VAR}`) written as NAME in the arm `NAME)` of a `case "$VAR" in` whose pattern is one
-    name (bash(1) case: the word matched it, so that is VAR's value there), unless a line of the arm assigns VAR or
-    quotes with `'` (where `$VAR` is no expansion); and (line, VAR, NAME) of each arm so read."""
-    lines, named = text.split("\n"), []
-    for at, stop, word, pattern in arms:
+    name (bash(1) case: the word matched it, so that is VAR's value there), unless the arm assigns VAR or quotes with
+    `'` (where `$VAR` is no expansion); and (line, VAR, NAME) of each arm so read. An arm of several names or a glob
+    keeps `$VAR`: which port it is, the host's shell knows."""
+    named, parts, done = [], [], 0
+    for at, _, word, pattern, start, end in arms:  # (in the text's order, none overlapping)
         m = _ARM_WORD.match(word)
-        if m is None or "|" in pattern:
+        if m is None or "|" in pattern or _GLOB.search(pattern):
             continue
-        var = m.group(1)
-        body = range(at - 1, min(stop - 1, len(lines)))
+        var, body = m.group(1), text[start:end]
         use = re.compile(rf"\$(?:\{{{var}\}}|{var}\b)")
-        if any(re.search(rf"(?:^|[\s;&|(]){var}=", lines[i]) or "'" in lines[i] for i in body) or \
-                not any(use.search(lines[i]) for i in body):
+        if re.search(rf"(?:^|[\s;&|(]){var}=", body) or "'" in body or not use.search(body):
             continue
-        for i in body:
-            lines[i] = use.sub(pattern, lines[i])
+        parts += [text[done:start], use.sub(pattern, body)]
+        done = end
         named.append((at, var, pattern))
-    return "\n".join(lines), named
+    return "".join(parts) + text[done:], named
+
+
+# The first line of an `mlnx_qos -i IF` output (mlnx-tools python/mlnx_qos pretty_print: `DCBX mode:` in later
+# releases, `Priority trust state|mode:` before, the PFC table where a release prints no trust).
+_RUN_START = lazy(r"^[ \t]*(DCBX mode:|Priority trust (?:state|mode):|PFC configuration:)")
+
+
+# spidernet-io's rdma-qos (`set-rdma-qos.sh q`) prints `======== show configuration for device $dev /
+# ${RDMA_DEV}========` before each device's lines (its `mlnx_qos -i $dev` trust and PFC lines, then its sysfs files).
+_QUERY_HEADER = lazy(r"^=+ show configuration for device ([^\s/=]{1,64}) / \S*?=+[ \t]*$")
+
+
+def _command_before(lines: list[str], at: int) -> re.Match | None:
+    """The line just before line ``at`` (blank lines between) that names the port of the mlnx_qos output at ``at``:
+    an `mlnx_qos -i IF` command or a query script's header (_QUERY_HEADER), blanked; or None."""
+    i = at - 1
+    while i >= 0 and not lines[i].strip():
+        i -= 1
+    if i < 0 or (m := _BARE_CMD.search(lines[i]) or _QUERY_HEADER.match(lines[i])) is None:
+        return None
+    lines[i] = ""
+    return m
+
+
+def _mlnx_qos_runs(lines: list[str]) -> list[tuple[int, str]]:
+    """(first line's index, text) of each mlnx_qos output in ``lines``: a new one starts where the line the first
+    output started with comes again (what came between, a loop's `echo`, stays with the output before)."""
+    starts, kind = [], None
+    for i, line in enumerate(lines):
+        if (m := _RUN_START.match(line)) is not None and kind in (None, m.group(1)):
+            kind = m.group(1)
+            starts.append(i)
+    if len(starts) < 2:
+        return [(0, "\n".join(lines))]
+    starts[0] = 0
+    return [(at, "\n".join(lines[at:stop])) for at, stop in zip(starts, [*starts[1:], len(lines)], strict=True)]
 
 
 def _capture_steps(sections: list[Section]) -> list[tuple]:
