@@ -272,8 +272,9 @@ class _Reader(TreeReader):
             # OS9 Command Line Reference, `ip mtu`: the IP MTU, 576-9234 bytes.
             conf.ip_mtu = Val(bounded_int(w[2] if len(w) == 3 else "", 576, 9234, "the IP MTU"), src)
         elif w[0] == "mtu":
-            # OS9 Command Line Reference, `mtu`: the link MTU, from 594 bytes; up to the largest `ip mtu` (9234) and
-            # the 18 bytes of an untagged frame's Layer 2 overhead (the `mtu` Usage Information table)
+            # OS9 Command Line Reference, `mtu`: the link MTU (OS9 Administrator Guide, "Configure the MTU Size on an
+            # Interface": from 594 bytes); at most the largest `ip mtu` (9234) and the 18 bytes of an untagged frame's
+            # Layer 2 overhead (the `mtu` Usage Information table)
             conf.link_mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 594, 9234 + 18, "the link MTU"), src)
         elif w[0] == "dcb-map":
             if len(w) != 2:
