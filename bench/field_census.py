@@ -55,14 +55,15 @@ def _queues(test: Callable[..., bool]) -> Callable[[Device, Port], bool]:
 
 # (field in the model's words, what it is read from, rule codes that need it)
 FIELDS: dict[str, tuple[Callable[[Device], bool], str]] = {
-    "trust": (_ports(lambda d, p: p.trust is not None), "MAP002 MAP003 PFC006 PTH001"),
+    "trust": (_ports(lambda d, p: p.trust is not None), "MAP002 MAP003 PFC006 PTH001 PTH002"),
     "DSCP/PCP -> TC": (_ports(lambda d, p: bool(p.dscp_to_tc or p.pcp_to_tc or p.dscp_to_priority)),
-                       "MAP001 MAP002 SCH001 PTH001"),
+                       "MAP001 MAP002 SCH001 PTH001 PFC005"),
     "TC -> PFC priority": (_ports(lambda d, p: bool(p.tc_to_priority or p.priority_to_tc or p.dscp_to_priority)),
                            "MAP004 MAP005"),
     "TC -> PG": (_ports(lambda d, p: bool(p.tc_to_pg or p.priority_to_pg)), "MAP005 BUF003"),
     "TC -> queue": (_ports(lambda d, p: bool(p.tc_to_queue)), "MAP004 SCH001 WDG004"),
-    "PFC priorities": (_ports(lambda d, p: p.pfc_enabled is not None), "PFC001 PFC002 LNK001 NIC001"),
+    "PFC priorities": (_ports(lambda d, p: p.pfc_enabled is not None),
+                       "PFC001 PFC002 LNK001 LNK005 WDG003 DLK003 NIC001"),
     "802.3x link pause": (_ports(lambda d, p: p.link_pause is not None), "PFC003 NIC005"),
     "ECN thresholds": (_ports(_queues(lambda q: q.ecn is not None and q.ecn.min_threshold_bytes is not None)),
                        "ECN001 ECN002 ECN003 ECN004"),
@@ -77,7 +78,7 @@ FIELDS: dict[str, tuple[Callable[[Device], bool], str]] = {
     "cable length": (_ports(lambda d, p: p.cable_length_m is not None), "BUF002 BUF003"),
     "admin state": (_ports(lambda d, p: p.admin_up is not None), "PFC005 PFC007"),
     "VLANs": (_ports(lambda d, p: p.vlans is not None), "DLK003"),
-    "bundle (LAG)": (_ports(lambda d, p: p.bundle is not None), "DLK003 PFC007"),
+    "bundle (LAG)": (_ports(lambda d, p: p.bundle is not None), "DLK003 PFC005 PFC007"),
     "CNP DSCP/priority": (_ports(lambda d, p: p.nic_ecn is not None and p.nic_ecn.cnp_dscp is not None),
                           "NIC003 NIC007 LNK004"),
     "SL -> VL QoS": (lambda d: d.opensm is not None and bool(d.opensm.qos_sets), "IBS001 IBS002"),
