@@ -71,3 +71,21 @@ def test_rules_say_they_could_not_tell_where_the_config_cannot_hold_the_fact(pat
     assert {f.severity for f in found} == {Severity.info}
     assert all(any(w in f.message for w in ("not in the input", "could not", "cannot", "unknown")) for f in found), \
         [f.message for f in found]
+
+
+# OS9 does not say which egress queue a priority leaves by: ECN001 says so once per port, and every other rule that
+# checks that queue says it itself where ECN001 does not run (before: `--select SCH001` read "0 infos", exit 0).
+_OS9 = FIXTURES / "raw" / "dell_os9" / "roce-tor.cfg"
+
+
+@pytest.mark.parametrize("code", ["SCH001", "ECN002", "ECN003", "ECN004"])
+def test_a_rule_selected_alone_says_it_could_not_check_an_unknown_queue(code):
+    found = lint([_OS9], select_codes=[code], jobs=1).findings
+    assert found and {f.code for f in found} == {code}
+    assert all(f.severity == Severity.info and "egress queue of lossless priority 3 is not in the input" in f.message
+               for f in found), [f.message for f in found]
+
+
+def test_with_every_rule_run_the_unknown_queue_is_said_once_by_ecn001():
+    said = [f for f in lint([_OS9], jobs=1).findings if "egress queue of lossless priority 3" in f.message]
+    assert {f.code for f in said} == {"ECN001"} and len(said) == 3  # (one per RoCE-facing port)
