@@ -53,7 +53,7 @@ def _queues(test: Callable[..., bool]) -> Callable[[Device, Port], bool]:
     return lambda _device, port: any(test(q) for q in port.queues.values())
 
 
-# (field in the model's words, what it is read from, rule codes that need it)
+# field, in the field's words -> (whether a device sets it, the rule codes that need it)
 FIELDS: dict[str, tuple[Callable[[Device], bool], str]] = {
     "trust": (_ports(lambda d, p: p.trust is not None), "MAP002 MAP003 PFC006 PTH001 PTH002"),
     "DSCP/PCP -> TC": (_ports(lambda d, p: bool(p.dscp_to_tc or p.pcp_to_tc or p.dscp_to_priority)),
@@ -147,7 +147,7 @@ FIXED: dict[tuple[str, str], str] = {
 }
 
 
-def _inputs(corpus: bool) -> list[Path]:
+def inputs(corpus: bool) -> list[Path]:
     roots = [ROOT / part for part in INPUTS]
     found = [sub for root in roots for sub in sorted(root.iterdir()) if sub.is_dir()]
     return found + ([CORPUS] if corpus and CORPUS.is_dir() else [])
@@ -197,13 +197,13 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help="update the table in docs/platforms.md")
     parser.add_argument("--corpus", action="store_true", help="also read /work/shared/corpus (not for --write)")
     args = parser.parse_args()
-    read = census(_inputs(args.corpus))
+    read = census(inputs(args.corpus))
     generated = table(read)
+    if args.write and not args.corpus:
+        DOC.write_text(in_doc(DOC.read_text(encoding="utf-8"), generated), encoding="utf-8")
     print(generated)
     for line in stale(read):
         print("STALE:", line, file=sys.stderr)
-    if args.write and not args.corpus:
-        DOC.write_text(in_doc(DOC.read_text(encoding="utf-8"), generated), encoding="utf-8")
     return 1 if stale(read) else 0
 
 

@@ -16,7 +16,7 @@ from tests.conftest import FIXTURES
 
 @functools.cache
 def _read() -> dict[str, set[str]]:
-    return field_census.census(field_census._inputs(corpus=False))
+    return field_census.census(field_census.inputs(corpus=False))
 
 
 def test_every_field_no_input_fills_is_explained():
@@ -44,7 +44,7 @@ def test_a_reader_that_stops_filling_a_field_shows_in_the_census(monkeypatch):
         return fabric
 
     monkeypatch.setattr(field_census, "load_fabric", without_mtu)
-    read = field_census.census(field_census._inputs(corpus=False))
+    read = field_census.census(field_census.inputs(corpus=False))
     assert field_census.stale(read) == ["nvidia_onyx MTU: no input sets it; read it, or explain it in NOT_READ"]
     assert "**unexplained**" in field_census.table(read)
 
