@@ -312,3 +312,26 @@ def test_layer3_ports_are_untagged_unless_a_lite_subinterface():
         "interface TenGigabitEthernet 1/5", " no switchport", " ipv6 address 2001:db8::/127", ""]))
     assert device.issues == []
     assert [port.vlans for port in device.ports.values()] == [None, [], None, None, []]
+
+
+def test_link_mtu_gives_the_ip_mtu_where_the_frames_overhead_is_known():
+    """OS9 Command Line Reference, `mtu`: since 9.2(0.2) `ip mtu` is not taken and the IP MTU is computed from the link
+    MTU; the Layer 2 overhead between them is 18 bytes untagged, 22 with a VLAN tag. So `mtu 9216` on a routed port is
+    an IP MTU of 9198, on a lite subinterface (tagged) 9194; on a switched port, whose tagging is not read, unknown; an
+    `ip mtu` line (releases before 9.2) is the IP MTU itself. Before: only `ip mtu` was read, so a 9.2+ config, which
+    cannot hold one, had no MTU on any port (LNK002 and PTH003 could not compare)."""
+    device = parse(HEADER + "\n".join([
+        "interface TenGigabitEthernet 1/1", " ip address 192.0.2.0/31", " mtu 9216", "!",
+        "interface TenGigabitEthernet 1/2", " ip address 192.0.2.2/31", " encapsulation dot1q 100", " mtu 9216", "!",
+        "interface TenGigabitEthernet 1/3", " no ip address", " mtu 9216", "!",
+        "interface TenGigabitEthernet 1/4", " ip address 192.0.2.4/31", " mtu 9216", " ip mtu 9000", "!",
+        "interface TenGigabitEthernet 1/5", " no switchport", " mtu 9252", ""]))
+    assert device.issues == []
+    assert [port.mtu_bytes for port in device.ports.values()] == [9198, 9194, None, 9000, 9234]
+
+
+@pytest.mark.parametrize("value", ["593", "9253", "9k", ""])
+def test_a_link_mtu_os9_does_not_take_is_sys002_and_leaves_the_mtu_unknown(value):
+    device = parse(HEADER + f"interface TenGigabitEthernet 0/1\n ip address 192.0.2.0/31\n mtu {value}\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
+    assert device.ports["TenGigabitEthernet 0/1"].mtu_bytes is None

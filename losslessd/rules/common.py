@@ -396,8 +396,9 @@ class LaneRule(PortRule):
     reports_unknown_lane: ClassVar[bool] = False
 
     def check_port(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
-        if self.reports_unknown_lane:  # only that rule works out the unknown lanes (rules run per port group)
-            yield from self._unknown_lanes(ctx, device, port)
+        # only that rule works out the unknown lanes (rules run per port group), or, where it does not run, each rule
+        if self.reports_unknown_lane or not ctx.selected(UNKNOWN_LANE_REPORTER[self.hop]):
+            yield from unknown_lanes(self, ctx, device, port, self.hop)
         for lane in lanes_by(ctx, port, self.hop):
             if getattr(lane, self.hop) is not None:
                 yield from self.check_lane(ctx, device, port, lane)
@@ -405,27 +406,37 @@ class LaneRule(PortRule):
     def check_lane(self, ctx, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:  # pragma: no cover
         raise NotImplementedError
 
-    def _unknown_lanes(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
-        hop = self.hop
-        unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port)
-                          if lane.priority is not None and getattr(lane, hop) is None})
-        if unknown:
-            what = "egress queue" if hop == "queue" else "ingress PG"
-            checked = "ECN marking" if hop == "queue" else "buffer"
-            written = sorted(port.queues if hop == "queue" else port.priority_groups)
-            if written and (port.tc_to_queue if hop == "queue" else port.tc_to_pg) is None:
-                # (the port's queues or PGs are in the input, SONiC's `Ethernet0|3` keys: which of them the priority
-                # uses is what is missing, not the entries)
-                what, tc_map = ("queue", "TC->queue") if hop == "queue" else ("PG", "TC->PG")
-                yield self.unverified(f"which {what} lossless {priorities(unknown)} "
-                                      f"{'uses' if len(unknown) == 1 else 'use'} is not known: the port's {tc_map} "
-                                      f"map is not in the input (its {what}s in the input: "
-                                      f"{', '.join(map(str, written))}), so the {checked} could not be checked",
-                                      device=device, port=port, source=port.map_source or port.source)
-                return
-            yield self.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
-                                  f"{checked} could not be checked",
-                                  device=device, port=port, source=port.map_source or port.source)
+
+# The rule that says, once per port, which lossless priorities' egress queue (ECN001) or ingress PG (BUF003) the input
+# does not show; a rule that checks the queue or PG of a lane stays silent on those lanes only where that one runs
+# (Context.selected: `--select SCH001` alone must not read "nothing checked" as clean).
+UNKNOWN_LANE_REPORTER = {"queue": "ECN001", "pg": "BUF003"}
+
+
+def unknown_lanes(rule: PortRule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"],
+                  checked: str | None = None) -> Iterator[Finding]:
+    """One unverified finding of ``rule`` naming the lossless priorities whose ``hop`` is not in the input, so that
+    ``checked`` (by default the ECN marking of a queue, the buffer of a PG) could not be checked."""
+    unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port)
+                      if lane.priority is not None and getattr(lane, hop) is None})
+    if not unknown:
+        return
+    what = "egress queue" if hop == "queue" else "ingress PG"
+    checked = checked or ("ECN marking" if hop == "queue" else "buffer")
+    written = sorted(port.queues if hop == "queue" else port.priority_groups)
+    if written and (port.tc_to_queue if hop == "queue" else port.tc_to_pg) is None:
+        # (the port's queues or PGs are in the input, SONiC's `Ethernet0|3` keys: which of them the priority
+        # uses is what is missing, not the entries)
+        what, tc_map = ("queue", "TC->queue") if hop == "queue" else ("PG", "TC->PG")
+        yield rule.unverified(f"which {what} lossless {priorities(unknown)} "
+                              f"{'uses' if len(unknown) == 1 else 'use'} is not known: the port's {tc_map} "
+                              f"map is not in the input (its {what}s in the input: "
+                              f"{', '.join(map(str, written))}), so the {checked} could not be checked",
+                              device=device, port=port, source=port.map_source or port.source)
+        return
+    yield rule.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
+                          f"{checked} could not be checked",
+                          device=device, port=port, source=port.map_source or port.source)
 
 
 def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:

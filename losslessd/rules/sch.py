@@ -15,7 +15,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
-from .common import cnp_hop, lanes_by, numbers, scheduler_unknown
+from .common import UNKNOWN_LANE_REPORTER, cnp_hop, lanes_by, numbers, scheduler_unknown, unknown_lanes
 
 WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
 
@@ -40,7 +40,8 @@ def _lossless_units(ctx, device: Device, port: Port) -> dict[int, int]:
     if device.kind == DeviceKind.host:
         tcs = port.priority_to_tc or {}
         return {tcs.get(prio, prio): prio for prio in ctx.lossless}
-    # Lanes whose queue is not known are reported by ECN001 (unverified); a RoCE DSCP on a lossy class, by MAP001.
+    # Lanes whose queue is not known are reported by ECN001 (unverified; by SCH001 itself where ECN001 does not run,
+    # check_port); a RoCE DSCP on a lossy class, by MAP001.
     return {lane.queue: lane.priority for lane in lanes_by(ctx, port, "queue")
             if lane.queue is not None and lane.priority is not None}
 
@@ -65,7 +66,8 @@ class LosslessClassStarved(PortRule):
       lossless queue and the CNP class are those the port's 802.1p (PCP) map gives, not its DSCP map.
     A lossless queue whose scheduler the input does not show is reported as unverified, and so is weight 0 where
     every other weighted queue has weight 0 too (none is served before another; how the switch then shares the
-    link is not in the input). One finding per port and problem.
+    link is not in the input). A lossless priority whose queue the input does not show (OS9) is ECN001's
+    unverified finding, and this rule's where ECN001 is not selected. One finding per port and problem.
 
     ## Why it matters
     A lossless queue that is not served never drains: its ingress PG stays above XOFF, the switch pauses
@@ -99,6 +101,8 @@ class LosslessClassStarved(PortRule):
         host = device.kind == DeviceKind.host
         unit = "TC" if host else "queue"
         lossless = _lossless_units(ctx, device, port)
+        if not host and not ctx.selected(UNKNOWN_LANE_REPORTER["queue"]):
+            yield from unknown_lanes(self, ctx, device, port, "queue", "scheduler")
         # (the host script writes no ETS: a human sets it)
         section: dict[str, Any] = {"section": None if host else "scheduler"}
         queues = port.queues

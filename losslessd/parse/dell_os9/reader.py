@@ -85,6 +85,7 @@ class InterfaceConf:
     description: str | None = None
     admin_up: Val | None = None
     ip_mtu: Val | None = None
+    link_mtu: Val | None = None  # `mtu N`: the frame, Layer 2 header and FCS included (_ip_mtu)
     dcb_map: Val | None = None
     trust_dot1p: Val | None = None  # `service-class dynamic dot1p` on the interface
     rx: Val | None = None  # `flowcontrol rx on|off tx on|off`
@@ -266,6 +267,11 @@ class _Reader(TreeReader):
         elif w[:2] == ["ip", "mtu"]:
             # OS9 Command Line Reference, `ip mtu`: the IP MTU, 576-9234 bytes.
             conf.ip_mtu = Val(bounded_int(w[2] if len(w) == 3 else "", 576, 9234, "the IP MTU"), src)
+        elif w[0] == "mtu":
+            # OS9 Command Line Reference, `mtu`: the link MTU (OS9 Administrator Guide, "Configure the MTU Size on an
+            # Interface": from 594 bytes); at most the largest `ip mtu` (9234) and the 18 bytes of an untagged frame's
+            # Layer 2 overhead (the `mtu` Usage Information table)
+            conf.link_mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 594, 9234 + 18, "the link MTU"), src)
         elif w[0] == "dcb-map":
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")
@@ -310,10 +316,24 @@ def build(cfg: Os9Config, platform: str, name: str, path: str) -> Device:
     return device
 
 
+def _ip_mtu(iface: InterfaceConf) -> int | None:
+    """The IP MTU: `ip mtu` where written; else, since 9.2(0.2), which computes it and no longer takes `ip mtu`, the
+    link MTU less the Layer 2 overhead of the port's frames (OS9 Command Line Reference, `mtu`: 18 bytes untagged,
+    22 with a VLAN tag). Known for a routed port (untagged) and a lite subinterface (tagged); on a switched port
+    whether its frames carry a tag is not read, so it is unknown."""
+    if iface.ip_mtu is not None:
+        return iface.ip_mtu.value
+    if iface.link_mtu is None:
+        return None
+    if iface.dot1q is not None:
+        return iface.link_mtu.value - 22
+    return iface.link_mtu.value - 18 if routed_vlans(iface) == [] else None
+
+
 def _port(cfg: Os9Config, name: str, iface: InterfaceConf, issues: Issues) -> Port:
     port = Port(name=name, description=iface.description, source=iface.source,
                 admin_up=iface.admin_up.value if iface.admin_up else None,
-                mtu_bytes=iface.ip_mtu.value if iface.ip_mtu else None,
+                mtu_bytes=_ip_mtu(iface),
                 qos_configured=iface.dcb_map is not None,
                 # OS9 Configuration Guide, "Interfaces": a port with an address (or `no switchport`) is in Layer 3
                 # mode and routes untagged, unless `encapsulation dot1q` makes it a lite subinterface
