@@ -102,8 +102,6 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
        ("TC -> queue", "ECN thresholds", "ECN on/off", "PFC watchdog", "admin state", "VLANs", "bundle (LAG)")},
     # Link pause: k-review-c (session 40) reads it; what is left is named, not guessed.
     ("sonic", "802.3x link pause"): ("gap", "no CONFIG_DB field read for it (PFC003 and NIC005 silent on SONiC)"),
-    ("juniper_junos", "802.3x link pause"): ("gap", "`ether-options flow-control` / `no-flow-control` not read "
-                                                     "(PFC003 and NIC005 silent on Junos)"),
     ("nvidia_cumulus", "VLANs"): ("gap", "`interface <id> bridge domain <d> access|vlan` and routed ports (`ip "
                                          "address`, no bridge) not read: DLK003 cannot fire, MAP002 cannot tell a "
                                          "routed port's untagged CNPs"),
