@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from .limits import absent_or_kind, check_output, not_a_file, os_reason, sqlite_readable
+from .limits import absent_or_kind, check_output, not_a_file, os_reason, sqlite_readable, still_as_read
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -618,6 +618,7 @@ class History:
                 damaged.append(error)
             finally:
                 self._db.text_factory = str
+            still_as_read(self._db, self.path, "history")
         return rows
 
     def _event(self, r: tuple) -> Event:
@@ -788,9 +789,11 @@ class History:
     def _query(self, sql: str, args: list) -> list[tuple]:
         with self._lock:
             try:
-                return self._db.execute(sql, args).fetchall()
+                rows = self._db.execute(sql, args).fetchall()
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                 raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
+            still_as_read(self._db, self.path, "history")
+            return rows
 
 
 def _text_or_bytes(data: bytes) -> str | bytes:

@@ -18,6 +18,7 @@ read is bounded before it starts (README "Limits"):
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import re
 import stat
@@ -25,7 +26,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 
@@ -512,7 +513,8 @@ def sqlite_readable(db: sqlite3.Connection, path: Path, timeout: float) -> sqlit
     database through, the file opened immutable, as SQLite's "WAL mode" page ("Read-Only Databases") says such a file
     is read: the daemon's history or a tune database of another user, in a folder only that user writes, with no
     writer running, was "attempt to write a readonly database" to `events`, `history` and `tune report`. Only with no
-    -wal file beside it: no writer has it open."""
+    -wal file beside it: no writer has it open. Immutable, SQLite takes no lock and trusts its cached pages: a writer
+    that starts meanwhile goes unseen (see ``still_as_read``)."""
     import sqlite3
 
     try:
@@ -522,8 +524,41 @@ def sqlite_readable(db: sqlite3.Connection, path: Path, timeout: float) -> sqlit
         if getattr(exc, "sqlite_errorcode", 0) not in _NO_SHM or os.path.lexists(f"{path}-wal"):
             raise
     db.close()
-    return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=timeout,
-                           isolation_level=None, check_same_thread=False)
+    stamp = _stamp(path)  # (taken before the first page is read: a writer's checkpoint from then on changes it)
+    reader: Any = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=timeout,
+                                  isolation_level=None, check_same_thread=False, factory=_immutable())
+    reader.stamp = stamp
+    return reader
+
+
+@functools.cache
+def _immutable() -> type[sqlite3.Connection]:
+    """A connection that keeps the file's ``_stamp`` as it was opened immutable (sqlite3 is imported when used)."""
+    import sqlite3
+
+    class Immutable(sqlite3.Connection):
+        stamp: tuple | None = None
+
+    return Immutable
+
+
+def _stamp(path: str | Path) -> tuple | None:
+    """What changes when a file is written or replaced (a checkpoint writes the database file), None when it is gone."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def still_as_read(db: sqlite3.Connection, path: str | Path, what: str) -> None:
+    """InputError when a state file ``sqlite_readable`` opened immutable was written since (a daemon or a tune that
+    started while `events`, `history` or `tune report` read it): SQLite read it trusting it never changes, old pages
+    from its cache beside new ones from the file, and answered from them without an error (rows a writer added
+    missing, or pages of two states of the file). Nothing for a file read the ordinary way (SQLite's locks)."""
+    if (stamp := getattr(db, "stamp", None)) is not None and _stamp(path) != stamp:
+        raise InputError(f"the {what} was written while it was read (its writer started): run the command again",
+                         file=str(path))
 
 
 def _dangling(path: str | Path, exc: OSError) -> str:
