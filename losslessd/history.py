@@ -611,6 +611,7 @@ class History:
                 while batch := cursor.fetchmany(256):
                     rows += batch
             except sqlite3.DatabaseError as exc:
+                still_as_read(self._db, self.path, "history")  # (a page written under it reads as damage)
                 error = InputError(f"cannot read the history{' past ' + str(len(rows)) + ' rows' if rows else ''}: "
                                    f"{state_file_reason(exc)}", file=str(self.path))
                 if damaged is None:
@@ -791,6 +792,7 @@ class History:
             try:
                 rows = self._db.execute(sql, args).fetchall()
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                still_as_read(self._db, self.path, "history")  # (a page written under it reads as damage)
                 raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
             still_as_read(self._db, self.path, "history")
             return rows

@@ -263,6 +263,27 @@ def test_a_state_file_written_while_read_immutable_is_refused(tune_db, tmp_path,
     reader.close()
 
 
+def test_a_page_written_under_an_immutable_read_is_not_called_damage(tmp_path, immutable):
+    """Pages the reader had not cached yet, rewritten under it (a checkpoint), read as a damaged file: the file named
+    damaged when it was only written meanwhile."""
+    from losslessd.history import History
+    from tests.test_history import recorded
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    path = recorded.__wrapped__(folder)
+    immutable(folder)
+    reader = History(path, create=False)  # (its opening reads the schema, not the events)
+    with path.open("r+b") as f:
+        f.seek(4096)
+        f.write(b"\xff" * (path.stat().st_size - 4096))
+    with pytest.raises(InputError, match="the history was written while it was read"):
+        reader.events()
+    with pytest.raises(InputError, match="the history was written while it was read"):
+        reader.devices()
+    reader.close()
+
+
 def _as_nobody(*args: str) -> subprocess.CompletedProcess:
     """losslessd ARGS run as the user nobody (setpriv), from this checkout."""
     from tests.clirun import ROOT
