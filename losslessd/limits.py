@@ -465,7 +465,7 @@ _BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _STRAY = re.compile("[\udc80-\udcff]")
 # Three bytes above 127 in a row: no Western European word has three accented letters together
 _HIGH_RUN = re.compile(b"[\x80-\xff]{3}")
-_HIGH = re.compile("[^\x00-\x7f]")
+_HIGH = re.compile("[^\x00-\x7f]")  # a character above 127 (ASCII's last, ISO/IEC 646)
 # What Western European text holds above 127 besides letters (Windows-1252's code chart: quotes, dashes, the
 # ellipsis, bullet, euro, pound, degree, copyright and trademark signs, section sign, middle dot, no-break space,
 # Spanish inverted marks, multiplication sign)
