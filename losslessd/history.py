@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from .limits import absent_or_kind, check_output, not_a_file, os_reason, sqlite_readable
+from .limits import absent_or_kind, check_output, not_a_file, os_reason, sqlite_readable, still_as_read
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -611,6 +611,7 @@ class History:
                 while batch := cursor.fetchmany(256):
                     rows += batch
             except sqlite3.DatabaseError as exc:
+                still_as_read(self._db, self.path, "history")  # (a page written under it reads as damage)
                 error = InputError(f"cannot read the history{' past ' + str(len(rows)) + ' rows' if rows else ''}: "
                                    f"{state_file_reason(exc)}", file=str(self.path))
                 if damaged is None:
@@ -618,6 +619,7 @@ class History:
                 damaged.append(error)
             finally:
                 self._db.text_factory = str
+            still_as_read(self._db, self.path, "history")
         return rows
 
     def _event(self, r: tuple) -> Event:
@@ -788,9 +790,12 @@ class History:
     def _query(self, sql: str, args: list) -> list[tuple]:
         with self._lock:
             try:
-                return self._db.execute(sql, args).fetchall()
+                rows = self._db.execute(sql, args).fetchall()
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                still_as_read(self._db, self.path, "history")  # (a page written under it reads as damage)
                 raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
+            still_as_read(self._db, self.path, "history")
+            return rows
 
 
 def _text_or_bytes(data: bytes) -> str | bytes:

@@ -18,6 +18,7 @@ read is bounded before it starts (README "Limits"):
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import re
 import stat
@@ -25,7 +26,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 
@@ -414,13 +415,28 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, column: int) -> str:
         legacy = data.decode("cp1252")
     except UnicodeDecodeError:
         legacy = None
-    if legacy is None:  # (Windows-1252 leaves 81, 8D, 8F, 90, 9D undefined: Shift-JIS and GBK lead bytes among them)
-        return (f"not UTF-8 text: byte 0x{byte:02X} at column {column}, in text of another encoding (Shift-JIS, GBK, "
-                "EUC-KR?): save the file as UTF-8")
-    said = f"not UTF-8 text: byte 0x{byte:02X} at column {column} is {legacy[at]!r} in Windows-1252 (Latin-1)"
-    if _UTF8_CHARACTER.search(data):  # (iconv of the whole file would spoil its UTF-8 characters)
+    said = f"not UTF-8 text: byte 0x{byte:02X} at column {column}"
+    text = data.decode("utf-8", "surrogateescape")
+    stray = len(_STRAY.findall(text))
+    if stray <= len(_HIGH.findall(text)) - stray:  # (the characters UTF-8 reads above 127 against the bytes it cannot)
+        # (mostly UTF-8, a character typed in another editor: iconv of the whole file would spoil the others)
+        said += "" if legacy is None else f" is {legacy[at]!r} in Windows-1252 (Latin-1)"
         return f"{said} among UTF-8 characters: retype that character (or save the file as UTF-8 again)"
-    return f"{said}, which the file seems to be written in: convert it to UTF-8 (iconv -f WINDOWS-1252 -t UTF-8)"
+    if legacy is None or not _latin(data, legacy):
+        return f"{said}, in text of another encoding (Shift-JIS, GBK, EUC-KR, Windows-1251, KOI8-R?): save the " \
+            "file as UTF-8"
+    return (f"{said} is {legacy[at]!r} in Windows-1252 (Latin-1), which the file seems to be written in: convert it "
+            "to UTF-8 (iconv -f WINDOWS-1252 -t UTF-8)")
+
+
+def _latin(data: bytes, legacy: str) -> bool:
+    """Whether ``data`` (``legacy`` as Windows-1252 reads it) reads as Western European text: accented letters one
+    or two at a time among ASCII ones ("Café", "ação"), and typographic marks. Every byte above 127 is some character
+    in Windows-1252, so Cyrillic, Greek or Shift-JIS text decoded too and was called Windows-1252, with an iconv
+    that garbles it: their words are runs of such bytes, or symbols among letters (Shift-JIS's 83 lead byte, the florin
+    sign ƒ, before each ASCII trail byte of katakana; ISO 8859-2's Ł and ą, £ and ± in Windows-1252)."""
+    return not _HIGH_RUN.search(data) and all(c.isalpha() and c != "\u0192" or c in _MARKS
+                                              for c in _HIGH.findall(legacy))
 
 
 # U+FEFF as each wider encoding form writes it (The Unicode Standard, 23.8 "Byte Order Mark"), the 4-byte ones first:
@@ -445,8 +461,16 @@ _NOT_TEXT = ((re.compile(b"(?s).{257}ustar(?:\x00|  \x00)"), "a tar archive, not
               "prints it), not a document holding it"))
 # C0 controls no text holds (all but tab, line feed, vertical tab, form feed, carriage return, and ESC)
 _BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
-# A character of two to four bytes as UTF-8 writes it (RFC 3629 4: a lead byte C2-F4, then continuation bytes)
-_UTF8_CHARACTER = re.compile(b"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+# A byte UTF-8 cannot read, as the surrogateescape error handler decodes it (Python docs, codecs: U+DC80-U+DCFF)
+_STRAY = re.compile("[\udc80-\udcff]")
+# Three bytes above 127 in a row: no Western European word has three accented letters together
+_HIGH_RUN = re.compile(b"[\x80-\xff]{3}")
+_HIGH = re.compile("[^\x00-\x7f]")  # a character above 127 (ASCII's last, ISO/IEC 646)
+# What Western European text holds above 127 besides letters (Windows-1252's code chart: quotes, dashes, the
+# ellipsis, bullet, euro, pound, degree, copyright and trademark signs, section sign, middle dot, no-break space,
+# Spanish inverted marks, multiplication sign)
+_MARKS = frozenset("\u2018\u2019\u201a\u201c\u201d\u201e\u2013\u2014\u2026\u2022\u20ac\u00ab\u00bb\u00a3\u00b0"
+                   "\u00a9\u00ae\u2122\u00a7\u00b7\u00a0\u00a1\u00bf\u00d7")
 _SAMPLE = 4096  # bytes looked at for a wider encoding without a byte order mark
 
 
@@ -489,7 +513,8 @@ def sqlite_readable(db: sqlite3.Connection, path: Path, timeout: float) -> sqlit
     database through, the file opened immutable, as SQLite's "WAL mode" page ("Read-Only Databases") says such a file
     is read: the daemon's history or a tune database of another user, in a folder only that user writes, with no
     writer running, was "attempt to write a readonly database" to `events`, `history` and `tune report`. Only with no
-    -wal file beside it: no writer has it open."""
+    -wal file beside it: no writer has it open. Immutable, SQLite takes no lock and trusts its cached pages: a writer
+    that starts meanwhile goes unseen (see ``still_as_read``)."""
     import sqlite3
 
     try:
@@ -499,8 +524,41 @@ def sqlite_readable(db: sqlite3.Connection, path: Path, timeout: float) -> sqlit
         if getattr(exc, "sqlite_errorcode", 0) not in _NO_SHM or os.path.lexists(f"{path}-wal"):
             raise
     db.close()
-    return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=timeout,
-                           isolation_level=None, check_same_thread=False)
+    stamp = _stamp(path)  # (taken before the first page is read: a writer's checkpoint from then on changes it)
+    reader: Any = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=timeout,
+                                  isolation_level=None, check_same_thread=False, factory=_immutable())
+    reader.stamp = stamp
+    return reader
+
+
+@functools.cache
+def _immutable() -> type[sqlite3.Connection]:
+    """A connection that keeps the file's ``_stamp`` as it was opened immutable (sqlite3 is imported when used)."""
+    import sqlite3
+
+    class Immutable(sqlite3.Connection):
+        stamp: tuple | None = None
+
+    return Immutable
+
+
+def _stamp(path: str | Path) -> tuple | None:
+    """What changes when a file is written or replaced (a checkpoint writes the database file), None when it is gone."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def still_as_read(db: sqlite3.Connection, path: str | Path, what: str) -> None:
+    """InputError when a state file ``sqlite_readable`` opened immutable was written since (a daemon or a tune that
+    started while `events`, `history` or `tune report` read it): SQLite read it trusting it never changes, old pages
+    from its cache beside new ones from the file, and answered from them without an error (rows a writer added
+    missing, or pages of two states of the file). Nothing for a file read the ordinary way (SQLite's locks)."""
+    if (stamp := getattr(db, "stamp", None)) is not None and _stamp(path) != stamp:
+        raise InputError(f"the {what} was written while it was read (its writer started): run the command again",
+                         file=str(path))
 
 
 def _dangling(path: str | Path, exc: OSError) -> str:

@@ -14,8 +14,8 @@ import zipfile
 
 import pytest
 
-from losslessd.errors import EXIT_INPUT
-from losslessd.limits import other_encoding
+from losslessd.errors import EXIT_INPUT, InputError
+from losslessd.limits import other_encoding, read_text
 
 from .clirun import ROOT, losslessd
 
@@ -178,7 +178,32 @@ def test_text_of_another_legacy_encoding_is_no_binary_file(tmp_path):
     ran = losslessd("lint", str(path))
     assert ran.returncode == EXIT_INPUT
     assert f"{path}:2: not UTF-8 text: byte 0x83 at column 16, in text of another encoding (Shift-JIS, GBK, " \
-           "EUC-KR?): save the file as UTF-8" in ran.stderr, ran.stderr
+           "EUC-KR, Windows-1251, KOI8-R?): save the file as UTF-8" in ran.stderr, ran.stderr
+
+
+# Descriptions as each legacy encoding writes them (Python's codecs, after each encoding's published table): every
+# byte above 127 but five is a Windows-1252 character, so each of these was "is 'Ñ' in Windows-1252 ..., which the
+# file seems to be written in: convert it (iconv -f WINDOWS-1252)", an iconv that garbles it without a word
+@pytest.mark.parametrize(("text", "encoding"), [
+    ("Стойка 12 к ядру", "cp1251"), ("Стойка 12 к ядру", "koi8_r"), ("Σύνδεση", "cp1253"), ("שרת", "cp1255"),
+    ("日本", "shift_jis"), ("テスト", "shift_jis"), ("上海", "gbk"), ("机柜上联", "gbk"), ("서버 랙", "euc_kr"),
+    ("Łącze", "iso8859_2"),
+])
+def test_text_of_another_legacy_encoding_is_not_called_windows_1252(text, encoding, tmp_path):
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(f"hostname leaf1\n   description {text}\n".encode(encoding))
+    with pytest.raises(InputError, match="in text of another encoding") as said:
+        read_text(path)
+    assert "Windows-1252" not in said.value.message
+
+
+@pytest.mark.parametrize("text", ["Liaison café vers le cœur", "ligação de ação", "l’été «rack» à 20°", "¿Qué?",
+                                  "Größe Übergang"])
+def test_western_european_text_is_still_called_windows_1252(text, tmp_path):
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(f"hostname leaf1\n   description {text}\n".encode("cp1252"))
+    with pytest.raises(InputError, match=r"in Windows-1252 \(Latin-1\), which the file seems to be written in"):
+        read_text(path)
 
 
 def test_the_column_of_a_bad_byte_counts_characters(tmp_path):

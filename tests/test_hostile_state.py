@@ -231,6 +231,59 @@ def test_state_files_in_a_folder_the_reader_cannot_write_are_read(tune_db, tmp_p
     assert ran.returncode == EXIT_OK, ran.stderr
 
 
+def test_a_state_file_written_while_read_immutable_is_refused(tune_db, tmp_path, immutable):
+    """Review of round 18: a file opened immutable is read with no lock, SQLite trusting the pages it cached. A daemon
+    (or a tune) started while `events` (or `tune report`) read it wrote and checkpointed into the file, and the reader
+    answered from its old pages without a word: here the events the writer added missing, in a larger file pages of
+    two states side by side. Now the file's size and times are compared after each read."""
+    from losslessd.history import History
+    from losslessd.monitor import Event
+    from tests.test_history import recorded
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    path = recorded.__wrapped__(folder)
+    tune = folder / "tune.sqlite"
+    tune.write_bytes(tune_db.read_bytes())
+    immutable(folder)
+    reader, report = History(path, create=False), Store(tune, create=False)
+    assert [e.device for e in reader.events()] == ["leaf1", "spine1"]
+    report.tune(None)
+    _flags(folder, False)  # (the writer's user may write its folder)
+    writer = History(path)
+    writer.record_event(Event("device_down", "spine2", None, None, 1.0e9, "no answer", basis="poll"))
+    writer.close()  # (its checkpoint writes the file)
+    with Store(tune) as store:
+        store.open_tune({"benchmark": ["y"], "budget": 1})
+    with pytest.raises(InputError, match="the history was written while it was read \\(its writer started\\): run "
+                       "the command again"):
+        reader.events()
+    with pytest.raises(InputError, match="the tune database was written while it was read"):
+        report.close()
+    reader.close()
+
+
+def test_a_page_written_under_an_immutable_read_is_not_called_damage(tmp_path, immutable):
+    """Pages the reader had not cached yet, rewritten under it (a checkpoint), read as a damaged file: the file named
+    damaged when it was only written meanwhile."""
+    from losslessd.history import History
+    from tests.test_history import recorded
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    path = recorded.__wrapped__(folder)
+    immutable(folder)
+    reader = History(path, create=False)  # (its opening reads the schema, not the events)
+    with path.open("r+b") as f:
+        f.seek(4096)
+        f.write(b"\xff" * (path.stat().st_size - 4096))
+    with pytest.raises(InputError, match="the history was written while it was read"):
+        reader.events()
+    with pytest.raises(InputError, match="the history was written while it was read"):
+        reader.devices()
+    reader.close()
+
+
 def _as_nobody(*args: str) -> subprocess.CompletedProcess:
     """losslessd ARGS run as the user nobody (setpriv), from this checkout."""
     from tests.clirun import ROOT

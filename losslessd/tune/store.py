@@ -18,7 +18,7 @@ from dataclasses import field
 from pathlib import Path
 
 from ..errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from ..limits import check_output, sqlite_readable
+from ..limits import check_output, sqlite_readable, still_as_read
 from ..monitor import clock
 from ..records import record
 from ..statelock import WRITERS
@@ -144,6 +144,7 @@ class Store:
         self.db.close()
         WRITERS.release(self._writer)
         self._writer = None
+        still_as_read(self.db, self.path, "tune database")  # (a report's reads, all made by now)
 
     def __enter__(self) -> Store:
         return self
