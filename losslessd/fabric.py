@@ -237,7 +237,8 @@ def _is_device(path: str) -> bool:
             if not (stat.S_ISREG(info.st_mode) and info.st_size > max_file_bytes()):
                 return True
             with open(path, "rb") as file:
-                head = file.read(_SNIFF_HEAD).decode("utf-8", "replace")
+                # (without a leading byte order mark, as read_text reads a file: a sniff looks past none)
+                head = file.read(_SNIFF_HEAD).decode("utf-8-sig", "replace")
         except OSError:
             return True
         return detect(Input(path, head)) is not None

@@ -120,6 +120,23 @@ def test_a_companion_over_the_file_limit_is_told_by_its_head(tmp_path):
     assert [s.rsplit("/", 1)[1] for s in said] == ["big.cfg"], said
 
 
+def test_a_companion_over_the_file_limit_with_a_byte_order_mark_is_told_by_its_head(tmp_path):
+    # a Windows editor's copy of another switch's CONFIG_DB (a UTF-8 BOM, which read_text drops) over the file limit
+    # beside config_db.json: its head was sniffed with the BOM before the `{`, no sniff knew it, and the switch was left
+    # out without a word (1 device checked); it is named too large, as the same file without the mark is
+    folder = tmp_path / "leaf1"
+    folder.mkdir()
+    shutil.copy(SONIC, folder / "config_db.json")
+    other = json.loads(SONIC.read_text(encoding="utf-8"))
+    other["DEVICE_METADATA"]["localhost"]["hostname"] = "leaf7"
+    other["PORT"]["Ethernet0"]["description"] = "x" * 2**20
+    (folder / "leaf7.json").write_text("\ufeff" + json.dumps(other, indent=4), encoding="utf-8")
+    ran = losslessd("lint", "-f", "json", "--max-file-mb", "1", str(tmp_path))
+    said = [f["location"]["file"] for f in json.loads(ran.stdout)["findings"] if f["code"] == "SYS001"]
+    assert [s.rsplit("/", 1)[1] for s in said] == ["leaf7.json"], said
+    assert ran.returncode == EXIT_FINDINGS
+
+
 def test_unreadable_file_in_a_device_folder_is_named(tmp_path):
     # a file beside config_db.json that cannot be read (here not text) is named, not taken for a companion
     folder = tmp_path / "leaf1"

@@ -17,7 +17,7 @@ import pytest
 from losslessd import render as rnd
 from losslessd.errors import InputError
 from losslessd.model import Source
-from losslessd.platforms import PLATFORMS
+from losslessd.platforms import NVUE_SPEEDS, PLATFORMS
 from losslessd.policy import load_policy
 from tests import render_golden
 from tests.clirun import losslessd
@@ -194,6 +194,13 @@ def test_an_nvue_speed_nvue_does_not_list_is_refused(speed):
     assert f"swp1: {speed[:-1]} Gb/s is no port speed nvidia_cumulus takes (1G, 10G, 25G," in ran.stderr, ran.stderr
     ok = losslessd("render", "--platform", "nvidia_cumulus", "--policy", "roce-dscp26", "--ports", "swp1:10G:3m")
     assert ok.returncode == 0 and "nv set interface swp1 link speed 10G\n" in ok.stdout, ok.stderr
+
+
+def test_every_speed_nvue_render_takes_is_written_as_an_nvue_word():
+    """The template writes `link speed {speed:g}G`; the reader reads NVUE's words (platforms.NVUE_SPEEDS). Every speed
+    render lets through must be written as one of those words, with the value the reader gives it back."""
+    speeds = PLATFORMS["nvidia_cumulus"].limits.speeds_gbps
+    assert speeds and {f"{s:g}G": s for s in speeds}.items() <= NVUE_SPEEDS.items()
 
 
 def test_nxos_class_mtu_is_the_platforms_largest_mtu(monkeypatch):
