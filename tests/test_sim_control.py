@@ -257,3 +257,30 @@ def test_readme_try_it_a_storm_started_from_the_cli_is_flagged_by_the_daemon(tmp
         rest, _ = proc.communicate(timeout=30)
     assert proc.returncode == 0 and rest.strip().endswith("simulator stopped")
     assert not (out / SOCKET_NAME).exists()  # (the socket goes with the simulator)
+
+
+def test_docs_and_readme_fault_commands_do_what_they_show(tmp_path):
+    """docs/simulator.md's `$ losslessd sim storm ...` lines print what the page shows under them, and the README's
+    daemon "Try it" storm command runs, against a running simulator's socket (their /tmp/sim made this test's)."""
+    text = (ROOT / "docs" / "simulator.md").read_text(encoding="utf-8")
+    block = re.search(r"^## Faults from the command line\n.*?^```\n(.*?)^```", text, re.M | re.S)
+    assert block, "docs/simulator.md no longer shows fault commands"
+    pairs = re.findall(r"^\$ losslessd (.+)\n((?:[^$].*\n)*)", block.group(1), re.M)
+    readme = re.search(r"`(losslessd sim storm [^`]+--out /tmp/sim)`", (ROOT / "README.md").read_text())
+    assert len(pairs) >= 2 and readme, "the fault commands are gone from docs/simulator.md or the README"
+    with _controlled(tmp_path) as sim:
+        for command, shown in [*pairs, (readme.group(1).removeprefix("losslessd "), None)]:
+            res = losslessd(*command.replace("/tmp/sim", str(sim.workdir)).split())
+            assert res.returncode == 0 and (shown is None or res.stdout == shown), (command, res)
+        assert _open_storms(sim, "leaf1")  # (the README's storm left on)
+
+
+def test_the_workload_storm_command_takes_on_or_off_only():
+    """`losslessd-sim-workload storm PORT PRIORITY onn` (sim-bench's SSH control command) read as `off` and answered
+    "credited"; now refused naming what it takes."""
+    from losslessd.sim import WORKLOAD_COMMAND, load_devices
+
+    leaf1 = load_devices(FABRIC, ["leaf1"])["leaf1"]
+    assert leaf1.control(f"{WORKLOAD_COMMAND} storm Ethernet0 3 onn") == "error: a storm is `on` or `off`, not 'onn'"
+    assert leaf1.control(f"{WORKLOAD_COMMAND} storm Ethernet0 3 on") == "credited"
+    assert leaf1.traffic.storms[f"{leaf1.if_indexes['Ethernet0']}.3"][-1][1] is None

@@ -35,13 +35,15 @@ def _for_seconds(value: float | None) -> float | None:
 
 
 FOR_OPTION = typer.Option("--for", callback=_for_seconds,
-                          help="End the fault after this many seconds (the simulator ends it, whatever the shell does).")
+                          help="End the fault after this many seconds (the simulator ends it, whatever the shell "
+                          "does).")
 
 
 @app.callback(invoke_without_command=True)
 def sim(
     ctx: typer.Context,
-    fabric: Annotated[Path | None, typer.Option("--fabric", help="Folder of device files (e.g. examples/fabric).")] = None,
+    fabric: Annotated[Path | None, typer.Option("--fabric", help="Folder of device files (e.g. "
+                                                "examples/fabric).")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Folder for the inventory, known_hosts, host key, SNMP data "
                                              "and control socket.")] = None,
     v3: Annotated[bool, typer.Option("--v3", help="SNMPv3 authPriv (SHA/AES) instead of SNMPv2c.")] = False,
@@ -76,7 +78,8 @@ def serve(fabric: Path, out: Path, *, v3: bool, snmp: bool, devices: list[str] |
                          "platforms with a simulated CLI; the warnings above say why each file was left out)",
                          file=str(fabric))
     claim(out)  # (a live simulator on this folder: refused before its inventory is rewritten)
-    control = ControlServer(simulator, out)
+    server = ControlServer(simulator, out)
+    control: ControlServer | None = None
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -86,10 +89,10 @@ def serve(fabric: Path, out: Path, *, v3: bool, snmp: bool, devices: list[str] |
             raise InputError(f"the simulator did not start: {exc.strerror or exc}",
                              file=exc.filename and str(exc.filename)) from None
         try:
-            control.start()
-            controlled = f"control:     {control.path} (losslessd sim storm --out {shlex.quote(str(out))} ...)"
+            server.start()
+            control = server
+            controlled = f"control:     {server.path} (losslessd sim storm --out {shlex.quote(str(out))} ...)"
         except OSError as exc:  # (a --out too deep for a unix socket's path): serving goes on without it
-            control = None
             controlled = f"control:     none, faults come from the Python API only ({exc.strerror or exc})"
         for d in simulator.devices.values():
             snmp_at = f"snmp udp/{d.snmp_port}" if d.snmp_port else "no snmp"

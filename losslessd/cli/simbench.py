@@ -69,6 +69,6 @@ def lossless_priority(policy: str) -> int:
     pol = load_policy(policy)
     priorities = pol.lossless.priorities
     if len(priorities) != 1:
-        raise InputError(f"policy {pol.name} has lossless priorities {', '.join(map(str, priorities))}: give --priority "
-                         "to say which one the benchmark runs on")
+        raise InputError(f"policy {pol.name} has lossless priorities {', '.join(map(str, priorities))}: give "
+                         "--priority to say which one the benchmark runs on")
     return priorities[0]

@@ -191,9 +191,9 @@ class ControlServer:
 
     def _do(self, request: dict) -> str:
         name = request.get("fault")
-        fault = FAULTS.get(name) if isinstance(name, str) else None
-        if fault is None:
+        if not isinstance(name, str) or name not in FAULTS:
             raise ControlError(f"no fault {name!r} (faults: {', '.join(FAULTS)})")
+        fault = FAULTS[name]
         if unknown := sorted(set(request) - _KEYS):
             raise ControlError(f"unknown request keys {unknown} (known: {', '.join(sorted(_KEYS))})")
         device = self._device(request.get("device"), fault)
@@ -202,8 +202,8 @@ class ControlServer:
         on = request.get("on", True)
         if not isinstance(on, bool):
             raise ControlError(f"on is true or false, not {on!r}")
-        for_s = request.get("for_s")
-        if for_s is not None and (not fault.switch or not on or not _seconds(for_s) or not for_s):
+        for_s = _seconds(request.get("for_s"))
+        if request.get("for_s") is not None and (not fault.switch or not on or not for_s):
             raise ControlError("--for takes seconds above 0, for a fault being started")
         key = (name, device.name, port, priority)
         if key in self._timers:  # a new order for the same fault replaces the end planned for it
@@ -215,7 +215,7 @@ class ControlServer:
         if not fault.switch:
             return what
         if for_s is not None:
-            timer = threading.Timer(float(for_s), self._end, (key, action))
+            timer = threading.Timer(for_s, self._end, (key, action))
             timer.daemon = True
             self._timers[key] = timer
             timer.start()
@@ -237,8 +237,10 @@ class ControlServer:
         sim, d = self.sim, device.name
         ecn_healthy = request.get("ecn_healthy") is True
         if name in ("storm", "congest"):
+            assert port is not None and priority is not None  # (FAULTS: they take both)
             return lambda on: sim.storm(d, port, priority, on, ecn_healthy, drains=name == "congest")
         if name == "stall":
+            assert port is not None
             return lambda on: sim.stall(d, port, on)
         if name == "down":
             return lambda on: sim.set_down(d, on)
@@ -246,10 +248,10 @@ class ControlServer:
             return lambda on: sim.reset_counters(d)
         if name == "syncd-restart":
             return lambda on: sim.syncd_restart(d)
-        after_s = request.get("after_s")
-        if not _seconds(after_s):
+        after_s = _seconds(request.get("after_s"))
+        if after_s is None:
             raise ControlError("wrap32 takes --after SECONDS (0 or more)")
-        return lambda on: sim.wrap32(d, float(after_s))
+        return lambda on: sim.wrap32(d, after_s)
 
     def _device(self, name: object, fault: Fault) -> SimDevice:
         device = self.sim.devices.get(name) if isinstance(name, str) else None
@@ -282,9 +284,11 @@ class ControlServer:
         return priority
 
 
-def _seconds(value: object) -> bool:
-    """A number of seconds a timer takes: 0 or more, below threading.TIMEOUT_MAX (JSON's NaN and Infinity are not)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < threading.TIMEOUT_MAX
+def _seconds(value: object) -> float | None:
+    """``value`` as seconds a timer takes, 0 or more and below threading.TIMEOUT_MAX; None for anything else (JSON's
+    NaN and Infinity among them)."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < threading.TIMEOUT_MAX
+    return float(value) if ok else None  # type: ignore[arg-type]
 
 
 def _read_line(conn: socket.socket) -> bytes:
