@@ -30,11 +30,11 @@ from tests.peers import FABRIC
 
 
 @contextlib.contextmanager
-def _controlled(tmp_path: Path, devices=("leaf1", "gpu01")) -> Iterator[Simulator]:
+def _controlled(tmp_path: Path, devices=("leaf1", "gpu01"), fabric: Path = FABRIC) -> Iterator[Simulator]:
     """A simulator with no listener (its counter state is what the faults change) and its control socket; short
     folder names, as a unix socket's path is at most 107 bytes."""
     out = tmp_path / "s"
-    sim = Simulator(FABRIC, out, ssh=False, snmp=False, devices=list(devices)).start()
+    sim = Simulator(fabric, out, ssh=False, snmp=False, devices=devices and list(devices)).start()
     server = ControlServer(sim, out)
     server.start()
     try:
@@ -165,8 +165,10 @@ def test_no_simulator_and_missing_options_are_named(tmp_path):
     assert res.returncode == 2 and f"no simulator is serving --out {tmp_path}: there is no control.sock" in res.stderr
     res = losslessd("sim", "storm", "leaf1", "Ethernet0")
     assert res.returncode == 2 and "missing --out" in res.stderr
-    res = losslessd("sim", "--fabric", FABRIC, "storm", "leaf1", "Ethernet0")
-    assert res.returncode == 2 and "--fabric starts a simulator" in res.stderr
+    for serving in (["--fabric", FABRIC], ["--no-snmp"], ["--device", "leaf1"]):  # (not silently left unused)
+        res = losslessd("sim", *serving, "storm", "leaf1", "Ethernet0", "--out", tmp_path)
+        assert res.returncode == 2 and "--no-live-counters start a simulator; `sim storm` acts on a running one" \
+            in res.stderr, res.stderr
     res = losslessd("sim", "--out", tmp_path)
     assert res.returncode == 2 and res.stderr.startswith("losslessd: error: missing --fabric")
 
@@ -284,3 +286,14 @@ def test_the_workload_storm_command_takes_on_or_off_only():
     assert leaf1.control(f"{WORKLOAD_COMMAND} storm Ethernet0 3 onn") == "error: a storm is `on` or `off`, not 'onn'"
     assert leaf1.control(f"{WORKLOAD_COMMAND} storm Ethernet0 3 on") == "credited"
     assert leaf1.traffic.storms[f"{leaf1.if_indexes['Ethernet0']}.3"][-1][1] is None
+
+
+def test_a_large_fleets_names_are_cut_in_a_reply(tmp_path):
+    """A request naming no device of a 40-switch fleet is answered with the first names and the count: the whole list
+    could outgrow a reply."""
+    from losslessd.sim.fleet import write_fleet
+
+    write_fleet(FABRIC / "leaf1" / "config_db.json", tmp_path / "f", 40, ports=2)
+    with _controlled(tmp_path, None, tmp_path / "f") as sim, pytest.raises(
+            InputError, match=r"no simulated device 'sw041' \(devices: sw001, .*, sw012, ... \(40 in all\)\)"):
+        request(sim.workdir, {"fault": "reset", "device": "sw041"})

@@ -54,9 +54,9 @@ def sim(
                                                 "stats`, hosts' `ethtool -S`) from live counters.")] = True,
 ) -> None:
     if ctx.invoked_subcommand is not None:  # a fault: only --out may come before its name
-        if fabric is not None:
-            raise InputError(f"--fabric starts a simulator; `sim {ctx.invoked_subcommand}` acts on a running "
-                                   "one (give its --out)")
+        if fabric is not None or device or v3 or not snmp or not live_counters:
+            raise InputError(f"--fabric, --device, --v3, --no-snmp and --no-live-counters start a simulator; "
+                             f"`sim {ctx.invoked_subcommand}` acts on a running one (give its --out)")
         ctx.obj = out
         return
     if fabric is None or out is None:

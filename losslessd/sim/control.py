@@ -37,6 +37,7 @@ SOCKET_NAME = "control.sock"
 # sockaddr_un.sun_path is 108 bytes on Linux, the terminating NUL among them (unix(7)).
 MAX_PATH_BYTES = 107
 MAX_REQUEST_BYTES = 4096  # a request is a few names and numbers
+MAX_REPLY_BYTES = 65536  # a reply is one message naming a few devices or ports
 TIMEOUT_S = 5.0  # a client that connects and sends nothing is dropped after this
 _KEYS = {"fault", "device", "port", "priority", "on", "for_s", "ecn_healthy", "after_s"}  # what a request may hold
 
@@ -256,7 +257,7 @@ class ControlServer:
     def _device(self, name: object, fault: Fault) -> SimDevice:
         device = self.sim.devices.get(name) if isinstance(name, str) else None
         if device is None:
-            raise ControlError(f"no simulated device {name!r} (devices: {', '.join(self.sim.devices)})")
+            raise ControlError(f"no simulated device {name!r} (devices: {_listed(list(self.sim.devices))})")
         if fault.hosts_only and device.kind != DeviceKind.host:
             raise ControlError(f"{device.name} is a {device.kind.value}: a NIC stall happens on a host "
                                f"({', '.join(n for n, x in self.sim.devices.items() if x.kind == DeviceKind.host)})")
@@ -267,9 +268,7 @@ class ControlServer:
 
     def _port(self, device: SimDevice, port: object) -> str:
         if not isinstance(port, str) or port not in device.if_indexes:
-            shown = list(device.if_indexes)
-            listed = ", ".join(shown[:12]) + (f", ... ({len(shown)} ports)" if len(shown) > 12 else "")
-            raise ControlError(f"{device.name} has no port {port!r} (ports: {listed})")
+            raise ControlError(f"{device.name} has no port {port!r} (ports: {_listed(list(device.if_indexes))})")
         return port
 
     def _priority(self, device: SimDevice, port: str | None, priority: object) -> int:
@@ -284,6 +283,11 @@ class ControlServer:
         return priority
 
 
+def _listed(names: list[str], most: int = 12) -> str:
+    """The first ``most`` names and how many there are: a 200-switch fleet's names would not fit a reply."""
+    return ", ".join(names[:most]) + (f", ... ({len(names)} in all)" if len(names) > most else "")
+
+
 def _seconds(value: object) -> float | None:
     """``value`` as seconds a timer takes, 0 or more and below threading.TIMEOUT_MAX; None for anything else (JSON's
     NaN and Infinity among them)."""
@@ -291,15 +295,15 @@ def _seconds(value: object) -> float | None:
     return float(value) if ok else None  # type: ignore[arg-type]
 
 
-def _read_line(conn: socket.socket) -> bytes:
+def _read_line(conn: socket.socket, most: int = MAX_REQUEST_BYTES) -> bytes:
     data = b""
     while b"\n" not in data:
-        chunk = conn.recv(MAX_REQUEST_BYTES)
+        chunk = conn.recv(most)
         if not chunk:
             break
         data += chunk
-        if len(data) > MAX_REQUEST_BYTES:
-            raise OSError(errno.EMSGSIZE, f"a request longer than {MAX_REQUEST_BYTES} bytes")
+        if len(data) > most:
+            raise OSError(errno.EMSGSIZE, f"a line longer than {most} bytes")
     return data.split(b"\n", 1)[0]
 
 
@@ -324,7 +328,7 @@ def request(out: Path, message: dict) -> str:
             s.connect(str(path))
             s.sendall(json.dumps(message).encode() + b"\n")
             s.shutdown(socket.SHUT_WR)
-            reply = json.loads(_read_line(s) or b"null")
+            reply = json.loads(_read_line(s, MAX_REPLY_BYTES) or b"null")
         except (FileNotFoundError, ConnectionRefusedError) as exc:
             gone = "its control socket is stale (the simulator crashed or was killed)" \
                 if isinstance(exc, ConnectionRefusedError) else f"there is no {SOCKET_NAME}"
