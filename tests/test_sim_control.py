@@ -23,7 +23,8 @@ import pytest
 
 from losslessd.errors import InputError
 from losslessd.sim import Simulator
-from losslessd.sim.control import SOCKET_NAME, ControlServer, claim, request
+from losslessd.sim.control import ControlServer
+from losslessd.simcontrol import SOCKET_NAME, claim, request
 from tests.clirun import ROOT, losslessd
 from tests.daemonproc import DaemonProcess, wait_for
 from tests.peers import FABRIC
@@ -297,3 +298,18 @@ def test_a_large_fleets_names_are_cut_in_a_reply(tmp_path):
     with _controlled(tmp_path, None, tmp_path / "f") as sim, pytest.raises(
             InputError, match=r"no simulated device 'sw041' \(devices: sw001, .*, sw012, ... \(40 in all\)\)"):
         request(sim.workdir, {"fault": "reset", "device": "sw041"})
+
+
+@pytest.mark.slow
+def test_a_fault_command_loads_no_simulator():
+    """`losslessd sim storm` sends one line: it loaded the whole simulator package (SSH, SNMP, config pushes: 0.63 s of
+    CPU against 0.15 s) and needed the `sim` extra for it."""
+    from tests.test_cli_imports import _RUN
+
+    args = ["sim", "storm", "leaf1", "Ethernet0", "--priority", "3", "--out", "/nonexistent-losslessd-sim"]
+    proc = subprocess.run([sys.executable, "-c", _RUN, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] == 2 and "no simulator is serving --out" in proc.stderr
+    unwanted = ("losslessd.sim", "asyncssh", "pysnmp", "snmpsim", "netmiko", "losslessd.parse", "yaml")
+    assert [m for m in report["modules"] if any(m == u or m.startswith(u + ".") for u in unwanted)] == []

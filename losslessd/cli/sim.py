@@ -68,7 +68,8 @@ def sim(
 def serve(fabric: Path, out: Path, *, v3: bool, snmp: bool, devices: list[str] | None, live_counters: bool) -> None:
     try:  # asyncssh and snmpsim come with the `sim` extra; other commands must not need them
         from ..sim import Simulator
-        from ..sim.control import ControlServer, claim
+        from ..sim.control import ControlServer
+        from ..simcontrol import claim
     except ImportError as exc:
         raise InputError(f"the simulator needs the `sim` extra ({exc.name} is not installed): "
                          "pip install 'losslessd[sim]'") from None
@@ -120,7 +121,7 @@ def serve(fabric: Path, out: Path, *, v3: bool, snmp: bool, devices: list[str] |
 
 def _send(ctx: typer.Context, out: Path | None, **message: object) -> None:
     """One fault to the simulator serving --out; prints what it did."""
-    from ..sim.control import request
+    from ..simcontrol import request
 
     folder = out if out is not None else ctx.obj
     if folder is None:

@@ -17,7 +17,6 @@ import json
 import logging
 import os
 import socket
-import stat
 import struct
 import threading
 from collections.abc import Callable
@@ -25,20 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InputError
 from ..model import DeviceKind
+from ..simcontrol import TIMEOUT_S, read_line, socket_path, too_long
 
 if TYPE_CHECKING:
     from . import SimDevice, Simulator
 
 log = logging.getLogger(__name__)
 
-SOCKET_NAME = "control.sock"
-# sockaddr_un.sun_path is 108 bytes on Linux, the terminating NUL among them (unix(7)).
-MAX_PATH_BYTES = 107
-MAX_REQUEST_BYTES = 4096  # a request is a few names and numbers
-MAX_REPLY_BYTES = 65536  # a reply is one message naming a few devices or ports
-TIMEOUT_S = 5.0  # a client that connects and sends nothing is dropped after this
 _KEYS = {"fault", "device", "port", "priority", "on", "for_s", "ecn_healthy", "after_s"}  # what a request may hold
 
 
@@ -75,47 +68,6 @@ FAULTS: dict[str, Fault] = {
 }
 
 
-def socket_path(out: Path) -> Path:
-    return out / SOCKET_NAME
-
-
-def _too_long(path: Path) -> str | None:
-    size = len(os.fsencode(os.path.abspath(path)))
-    return None if size <= MAX_PATH_BYTES else (
-        f"its path is {size} bytes, a unix socket's at most {MAX_PATH_BYTES}: give a shorter --out")
-
-
-def claim(out: Path) -> None:
-    """Before a simulator starts on ``out``: refuse a folder a live simulator serves; remove the socket a crashed one
-    left. Anything else at the socket's name (a file, a link) is not the simulator's to remove."""
-    path = socket_path(out)
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return
-    if not stat.S_ISSOCK(mode):
-        raise InputError(f"--out holds {SOCKET_NAME}, which is not the simulator's control socket; give a new or "
-                         "empty folder (or one an earlier `losslessd sim` wrote)", file=str(path))
-    if _alive(path):
-        raise InputError("another `losslessd sim` is serving this --out folder (its control socket answers); stop it "
-                         "or give another folder", file=str(out))
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()  # (a simulator that crashed or was killed: nothing accepts there)
-    log.info("removed the stale control socket %s", path)
-
-
-def _alive(path: Path) -> bool:
-    if _too_long(path):
-        return False
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(TIMEOUT_S)
-        try:
-            s.connect(str(path))
-        except OSError:
-            return False
-    return True
-
-
 class ControlServer:
     """Serves FAULTS on ``out``/control.sock for ``sim`` in a thread, one request per connection."""
 
@@ -129,7 +81,7 @@ class ControlServer:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        if why := _too_long(self.path):
+        if why := too_long(self.path):
             raise OSError(errno.ENAMETOOLONG, f"no control socket at {self.path}: {why}")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -171,7 +123,7 @@ class ControlServer:
             with conn:
                 try:
                     conn.settimeout(TIMEOUT_S)
-                    reply = self.answer(_read_line(conn)) if _same_user(conn) else \
+                    reply = self.answer(read_line(conn)) if _same_user(conn) else \
                         {"error": "the control socket takes requests from the user who started the simulator only"}
                     conn.sendall(json.dumps(reply).encode() + b"\n")
                 except OSError as exc:  # a client that left or sent nothing in time
@@ -295,18 +247,6 @@ def _seconds(value: object) -> float | None:
     return float(value) if ok else None  # type: ignore[arg-type]
 
 
-def _read_line(conn: socket.socket, most: int = MAX_REQUEST_BYTES) -> bytes:
-    data = b""
-    while b"\n" not in data:
-        chunk = conn.recv(most)
-        if not chunk:
-            break
-        data += chunk
-        if len(data) > most:
-            raise OSError(errno.EMSGSIZE, f"a line longer than {most} bytes")
-    return data.split(b"\n", 1)[0]
-
-
 def _same_user(conn: socket.socket) -> bool:
     """The peer runs as this process's user (SO_PEERCRED, Linux: unix(7)); where the kernel does not say, the
     socket's 0600 mode alone keeps others out."""
@@ -317,27 +257,3 @@ def _same_user(conn: socket.socket) -> bool:
     return uid == os.getuid()
 
 
-def request(out: Path, message: dict) -> str:
-    """Send one request to the simulator serving ``out``; its message, or InputError naming what to change."""
-    path = socket_path(out)
-    if why := _too_long(path):
-        raise InputError(f"no control socket: {why}", file=str(path))
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(TIMEOUT_S)
-        try:
-            s.connect(str(path))
-            s.sendall(json.dumps(message).encode() + b"\n")
-            s.shutdown(socket.SHUT_WR)
-            reply = json.loads(_read_line(s, MAX_REPLY_BYTES) or b"null")
-        except (FileNotFoundError, ConnectionRefusedError) as exc:
-            gone = "its control socket is stale (the simulator crashed or was killed)" \
-                if isinstance(exc, ConnectionRefusedError) else f"there is no {SOCKET_NAME}"
-            raise InputError(f"no simulator is serving --out {out}: {gone}; start `losslessd sim --fabric FOLDER "
-                             f"--out {out}` first") from None
-        except (OSError, ValueError) as exc:
-            raise InputError(f"the simulator's control socket did not answer: {exc}", file=str(path)) from None
-    if not isinstance(reply, dict) or not isinstance(reply.get("ok", reply.get("error")), str):
-        raise InputError("the simulator's control socket answered no reply it knows", file=str(path))
-    if "error" in reply:
-        raise InputError(f"the simulator refused it: {reply['error']}")
-    return reply["ok"]
