@@ -6,7 +6,6 @@ command 0.6 s of CPU) nor the `sim` extra.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import logging
@@ -51,8 +50,13 @@ def claim(out: Path) -> None:
     if _alive(path):
         raise InputError("another `losslessd sim` is serving this --out folder (its control socket answers); stop it "
                          "or give another folder", file=str(out))
-    with contextlib.suppress(FileNotFoundError):
+    try:
         path.unlink()  # (a simulator that crashed or was killed: nothing accepts there)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:  # (another user's socket in a folder this one cannot write)
+        raise InputError(f"cannot remove the control socket a stopped simulator left: {exc.strerror}; remove it or "
+                         "give another --out", file=str(path)) from None
     log.info("removed the stale control socket %s", path)
 
 

@@ -78,6 +78,12 @@ def test_a_fault_for_some_seconds_is_ended_by_the_simulator(tmp_path):
         assert losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", sim.workdir).returncode == 0
         time.sleep(1.5)  # (three times the --for that was replaced)
         assert _open_storms(sim, "leaf1")
+        # congestion for a while, then a storm on the same priority: the congestion's end does not end the storm
+        assert losslessd("sim", "congest", "leaf1", "Ethernet4", "--for", "0.5", "--out", sim.workdir).returncode == 0
+        assert losslessd("sim", "storm", "leaf1", "Ethernet4", "--out", sim.workdir).returncode == 0
+        time.sleep(1.5)
+        key = f"{sim.devices['leaf1'].if_indexes['Ethernet4']}.3"
+        assert key in _open_storms(sim, "leaf1") and sim.devices["leaf1"].traffic.storms[key][-1][3] is False
 
 
 def test_the_other_faults_reach_the_simulator(tmp_path):

@@ -41,9 +41,8 @@ class ControlError(ValueError):
 
 @dataclass(frozen=True)
 class Fault:
-    """A fault the channel starts: the arguments it takes and what the simulator does with them."""
+    """A fault the channel starts: the arguments it takes (what each does: the `sim` subcommands' help)."""
 
-    help: str
     port: bool  # takes PORT
     priority: bool  # takes --priority
     switch: bool  # that lasts (on/off, --for); False: a one-off event (a reset)
@@ -52,19 +51,13 @@ class Fault:
 
 
 FAULTS: dict[str, Fault] = {
-    "storm": Fault("PFC storm: pauses arrive fast, the queue stops sending, the on-box watchdog counts it",
-                   port=True, priority=True, switch=True),
-    "congest": Fault("a pause flood while the queue keeps sending (congestion, not a storm)",
-                     port=True, priority=True, switch=True),
-    "stall": Fault("a host NIC stops draining: its PFC storm prevention counts", port=True, priority=False,
-                   switch=True, hosts_only=True),
-    "down": Fault("the device stops answering SSH and SNMP", port=False, priority=False, switch=True),
-    "reset": Fault("the device restarts: sysUpTime and every counter start again from 0", port=False,
-                   priority=False, switch=False),
-    "syncd-restart": Fault("the counters restart from 0 beneath a running agent (a counter discontinuity)",
-                           port=False, priority=False, switch=False),
-    "wrap32": Fault("the 32-bit SNMP counters (ifInDiscards, ifOutDiscards) wrap --after seconds from now",
-                    port=False, priority=False, switch=False, snmp=True),
+    "storm": Fault(port=True, priority=True, switch=True),  # Simulator.storm
+    "congest": Fault(port=True, priority=True, switch=True),  # Simulator.congest
+    "stall": Fault(port=True, priority=False, switch=True, hosts_only=True),  # Simulator.stall
+    "down": Fault(port=False, priority=False, switch=True),  # Simulator.set_down
+    "reset": Fault(port=False, priority=False, switch=False),  # Simulator.reset_counters
+    "syncd-restart": Fault(port=False, priority=False, switch=False),  # Simulator.syncd_restart
+    "wrap32": Fault(port=False, priority=False, switch=False, snmp=True),  # Simulator.wrap32
 }
 
 
@@ -158,7 +151,8 @@ class ControlServer:
         for_s = _seconds(request.get("for_s"))
         if request.get("for_s") is not None and (not fault.switch or not on or not for_s):
             raise ControlError("--for takes seconds above 0, for a fault being started")
-        key = (name, device.name, port, priority)
+        # (a storm and congestion are one span of pauses on the port and priority: Traffic.storm)
+        key = ("storm" if name == "congest" else name, device.name, port, priority)
         if key in self._timers:  # a new order for the same fault replaces the end planned for it
             self._timers.pop(key).cancel()
         action = self._action(name, device, port, priority, request)
