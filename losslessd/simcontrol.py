@@ -102,7 +102,8 @@ def request(out: Path, message: dict) -> str:
             raise InputError(f"no simulator is serving --out {out}: {gone}; start `losslessd sim --fabric FOLDER "
                              f"--out {out}` first") from None
         except (OSError, ValueError) as exc:
-            raise InputError(f"the simulator's control socket did not answer: {exc}", file=str(path)) from None
+            raise InputError(f"the simulator's control socket did not answer: {getattr(exc, 'strerror', None) or exc}",
+                             file=str(path)) from None
     if not isinstance(reply, dict) or not isinstance(reply.get("ok", reply.get("error")), str):
         raise InputError("the simulator's control socket answered no reply it knows", file=str(path))
     if "error" in reply:
