@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "fix": ("fix", "fix"),
     "rules": ("rules", "rules"),
     "pull": ("pull", "pull"),
-    "sim": ("sim", "sim"),
+    "sim": ("sim", None),
     "sim-bench": ("simbench", "sim_bench"),
     "render": ("render", "render"),
     "daemon": ("daemon", "daemon"),

@@ -8,7 +8,8 @@ known_hosts file with its host key; the secrets live only in ``Simulator.env``, 
 the environment variables. Faults for tests: a device that is down, a changed password, a changed
 host key, a garbled output, an answer with text after it, a PFC storm (with or without ECN marking), a restart that
 resets the counters, counters zeroed beneath a running agent (a SONiC syncd restart), a 32-bit counter that wraps,
-a slow agent, garbage instead of counters. Counters are served over SNMP (switches) and by the counter commands over
+a slow agent, garbage instead of counters (`losslessd sim storm ...` starts the lasting ones on a running `losslessd
+sim` through losslessd.sim.control). Counters are served over SNMP (switches) and by the counter commands over
 SSH (losslessd.sim.counters), from one state.
 
     with Simulator("examples/fabric", tmp_path, snmp=False) as sim:
@@ -146,6 +147,8 @@ class SimDevice:
                                  f"{WORKLOAD_COMMAND} storm PORT PRIORITY on|off")
             key = storm_key(self.if_indexes, words[2], int(words[3]))
             if words[1] == "storm":
+                if words[4:] not in (["on"], ["off"]):
+                    raise ValueError(f"a storm is `on` or `off`, not {' '.join(words[4:])!r}")
                 self.traffic.storm(key, words[4] == "on")
             for item in words[4:] if words[1] == "credit" else ():
                 what, _, amount = item.partition("=")
