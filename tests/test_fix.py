@@ -1213,8 +1213,8 @@ def test_a_part_the_template_writes_nothing_for_is_no_fix_never_a_blank_snippet(
     data = json.loads(fix_output.as_json(result))
     jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
     assert data["devices"][0]["fixes"][0] | {"findings": None} == {
-        "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "refused": None, "snippet": None,
-        "apply_with": None, "findings": None, "shared": {}, "notes": []}
+        "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "refused": None, "refused_on": [],
+        "snippet": None, "apply_with": None, "findings": None, "shared": {}, "notes": []}
 
 
 @pytest.mark.parametrize(("platform", "port"), [("nvidia_cumulus", "swp1"), ("sonic", "Ethernet0")])
