@@ -235,6 +235,6 @@ def test_the_dry_run_plan_says_what_the_platform_limits_cut(tmp_path):
     space = from_policy(policy, {"cisco_nxos": [100.0]}, 9216)
     plan = Tuner.describe(SimpleNamespace(opts=Options(["bench"], []), devices=["n9k"], policy=policy, space=space,
                                           found=None, start=Candidate(153600, 1572864, 100.0)))
-    assert plan[-1] == ("left out of the policy's bounds: ecn.max_threshold_bytes above 52428800 B at the reference speed: "
-                        "cisco_nxos takes ECN thresholds of 0-52428800 B (Cisco-NX-OS-device.yang "
+    assert plan[-1] == ("left out of the policy's bounds: ecn.max_threshold_bytes above 52428800 B at the reference "
+                        "speed: cisco_nxos takes ECN thresholds of 0-52428800 B (Cisco-NX-OS-device.yang "
                         "(NX-OS 9.3(1)) ipqos_ThreshVal range 0..52428800)")
