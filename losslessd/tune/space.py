@@ -134,6 +134,7 @@ def from_policy(policy: Policy, speeds_gbps: Mapping[str, Sequence[float]], mtu_
     lo_scale, hi_scale = min(every), max(every)
     speeds = [s for ss in speeds_gbps.values() for s in ss] or [ref or 0.0]
     cuts: list[str] = []
+    at = " at the reference speed" if ref else ""
 
     def bounds(rng, field: str, floor: float) -> tuple[float, float]:
         low = max(rng.min or 0, floor, 1.0) / lo_scale
@@ -156,10 +157,10 @@ def from_policy(policy: Policy, speeds_gbps: Mapping[str, Sequence[float]], mtu_
                                  f"at its ports' speeds: bring the range into that one, or leave {platform}'s devices "
                                  "out of --devices; nothing was run")
             if cap_hi < high:
-                cuts.append(f"ecn.{field} above {cap_hi:.0f} B at the reference speed: {why}")
+                cuts.append(f"ecn.{field} above {cap_hi:.0f} B{at}: {why}")
                 high = cap_hi
             if cap_lo > low:
-                cuts.append(f"ecn.{field} below {cap_lo:.0f} B at the reference speed: {why}")
+                cuts.append(f"ecn.{field} below {cap_lo:.0f} B{at}: {why}")
                 low = cap_lo
         return low, high
 
