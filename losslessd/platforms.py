@@ -80,6 +80,9 @@ class RenderLimits:
     ecn_threshold_bytes: tuple[int, int] | None = None
     # The ECN mark probability (%) the snippet writes where the platform bounds it; render refuses a policy outside.
     mark_probability_pct: tuple[int, int] | None = None
+    # The document a bound above comes from, by field name, where a plan names it (tune's dry run: the Kmax or Pmax
+    # levels a bound cut from the policy's range).
+    sources: dict[str, str] = field(default_factory=dict, hash=False)
 
 
 @record(frozen=True)
@@ -289,6 +292,8 @@ PLATFORMS: dict[str, Platform] = {
                                      # AVD eos_cli_config_gen qos_profiles schema: random_detect.ecn.threshold
                                      # max_probability (`max-mark-probability`) min 1, max 100.
                                      mark_probability_pct=(1, 100),
+                                     sources={"mark_probability_pct": "AVD qos_profiles schema, random_detect.ecn."
+                                              "threshold.max_probability 1-100"},
                                      # AVD priority_flow_control.watchdog.action: "drop" | "no-drop" (no-drop forwards
                                      # the stuck queue's packets); errdisable is the default no action word writes
                                      # (AVD priority-flow-control.j2 docs: action default 'errdisable'), so its
@@ -390,6 +395,8 @@ PLATFORMS: dict[str, Platform] = {
                                      # `range 0..52428800` beside ipqos_ThreshUnit bytes (random-detect thresholds).
                                      pause_buffer_bytes=(5000, 12582912), pause_threshold_bytes=(0, 12582912),
                                      ecn_threshold_bytes=(0, 52428800),
+                                     sources={"ecn_threshold_bytes": "Cisco-NX-OS-device.yang (NX-OS 9.3(1)) "
+                                              "ipqos_ThreshVal range 0..52428800"},
                                      # Nexus 9000 QoS guide, PFC watchdog: a stuck no-drop queue is shut and its
                                      # packets dropped; no command chooses another action.
                                      wd_actions={"drop": ""}),
@@ -420,6 +427,8 @@ PLATFORMS: dict[str, Platform] = {
                                      # NVUE reference, `qos congestion-control ... probability`: "a value between 1
                                      # and 100".
                                      mark_probability_pct=(1, 100),
+                                     sources={"mark_probability_pct": "NVUE command reference, qos congestion-control "
+                                              "probability 1-100"},
                                      # NVUE reference, qos pfc-watchdog: polling-interval and robustness only; a
                                      # stormed queue's packets are dropped until a poll sees no pause.
                                      wd_restoration_is_poll=True, wd_actions={"drop": ""}),

@@ -445,6 +445,14 @@ def test_device_without_facts_gets_its_section_refused_and_the_others_their_fixe
     res = losslessd("fix", str(tmp_path))
     assert res.returncode == 1 and f"ECN001 Ethernet0, Ethernet4, Ethernet8: no fix, {part.refused}" in res.stdout
     assert "1 refused (each says what to give or to do by hand)" in res.stdout and "leafgood  (sonic" in res.stdout
+    # JSON, as the text and the exit: the part refused on its ports (by hand there), the run complete, no input refused
+    ran = losslessd("fix", "-f", "json", str(tmp_path))
+    data = json.loads(ran.stdout)
+    jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
+    (fixes,) = [d["fixes"] for d in data["devices"] if d["device"] == "leafbad"]
+    assert ran.returncode == 1 and data["complete"] is True and data["input_errors"] == []
+    assert [(f["refused"], f["refused_on"], f["snippet"]) for f in fixes] == [
+        (part.refused, ["Ethernet0", "Ethernet4", "Ethernet8"], None)]
 
 
 def test_an_nvue_yaml_tree_is_fixed_by_reading_it_with_the_commands_not_by_appending_them(tmp_path):
@@ -1205,8 +1213,8 @@ def test_a_part_the_template_writes_nothing_for_is_no_fix_never_a_blank_snippet(
     data = json.loads(fix_output.as_json(result))
     jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
     assert data["devices"][0]["fixes"][0] | {"findings": None} == {
-        "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "refused": None, "snippet": None,
-        "apply_with": None, "findings": None, "shared": {}, "notes": []}
+        "label": "safe", "sections": ["buffer"], "withheld": False, "empty": True, "refused": None, "refused_on": [],
+        "snippet": None, "apply_with": None, "findings": None, "shared": {}, "notes": []}
 
 
 @pytest.mark.parametrize(("platform", "port"), [("nvidia_cumulus", "swp1"), ("sonic", "Ethernet0")])
@@ -1550,3 +1558,32 @@ def test_a_config_whose_blocks_depend_on_a_tabs_width_is_refused_not_merged(tmp_
     (tmp_path / "spine1.cfg").write_text(spaces)
     ok = losslessd(*command[:1], tmp_path / "spine1.cfg", "--policy", POLICY, *command[1:])
     assert ok.returncode == 1 and "(fixed)" in ok.stdout, ok.stderr
+
+
+def test_a_refused_input_reads_as_refused_in_json_and_text_beside_the_other_devices_fixes(tmp_path):
+    """Session 40 review: `fix -f json` on a tab-ambiguous file exited 2 but said `"complete": true` and nothing of
+    the refusal but a device message, like any device without a template; the text counted it "without a fix". Now
+    the JSON says complete false with the refusal in input_errors (as stderr says it) and on the device, the text
+    summary counts it refused; the other device's fixes are printed in both, and the run exits 2 in both."""
+    spaces = (ROOT / "examples/fabric/spine1.cfg").read_text()
+    (tmp_path / "spine1.cfg").write_text(spaces.replace("\n   uc-tx-queue 3\n", "\n\tuc-tx-queue 3\n"))
+    (tmp_path / "leaf1").symlink_to(ROOT / "examples/fabric/leaf1")
+    ran = losslessd("fix", "-f", "json", tmp_path, "--policy", POLICY)
+    assert ran.returncode == 2, ran.stderr
+    data = json.loads(ran.stdout)
+    jsonschema.validate(data, json.loads((ROOT / "losslessd/fix/schema.json").read_text()))
+    spine, leaf = (next(d for d in data["devices"] if d["device"] == name) for name in ("spine1", "leaf1"))
+    assert data["complete"] is False and data["input_errors"] == [spine["message"]]
+    assert spine["input_error"] and f"{tmp_path / 'spine1.cfg'}:21: the indentation mixes tabs" in spine["message"]
+    assert f"losslessd: error: {spine['message']}" in ran.stderr
+    assert not leaf["input_error"] and any(f["snippet"] for f in leaf["fixes"])
+    text = losslessd("fix", tmp_path, "--policy", POLICY)
+    assert text.returncode == 2, text.stderr
+    summary = text.stdout.rstrip().splitlines()[-1]
+    assert "1 input refused as it stands (each says what to change)" in summary and "without a fix" not in summary
+    assert "0 fixes printed" not in summary
+    # a run with nothing refused is complete, with no input errors
+    (tmp_path / "spine1.cfg").write_text(spaces)
+    data = json.loads(losslessd("fix", "-f", "json", tmp_path, "--policy", POLICY).stdout)
+    assert data["complete"] is True and data["input_errors"] == [] and not any(d["input_error"]
+                                                                               for d in data["devices"])

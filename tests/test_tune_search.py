@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 
 from losslessd.errors import InputError
 from losslessd.policy import load_policy
+from losslessd.tune import candidate
 from losslessd.tune.bench import read_benchmark
 from losslessd.tune.score import Counters, Weights, compare, noise_pct, pause_s_per_frame, score
 from losslessd.tune.search import Measured, Search, StopTune
@@ -18,7 +20,7 @@ POLICY = load_policy("roce-dscp26")
 
 
 def test_space_stays_inside_the_policy_at_every_port_speed():
-    space = from_policy(POLICY, [100.0, 400.0], 9100)
+    space = from_policy(POLICY, {"sonic": [100.0, 400.0]}, 9100)
     kmins, kmaxs, pmaxs = space.levels
     ecn = POLICY.ecn
     for scale in (1.0, 4.0):  # ports at the 100G reference and at 400G get the thresholds scaled
@@ -31,7 +33,7 @@ def test_space_stays_inside_the_policy_at_every_port_speed():
 
 def test_space_refuses_a_pfc_only_policy():
     with pytest.raises(InputError, match="does not use ECN"):
-        from_policy(load_policy("pfc-only"), [100.0], 9100)
+        from_policy(load_policy("pfc-only"), {"sonic": [100.0]}, 9100)
 
 
 def test_neighbour_keeps_kmin_below_kmax():
@@ -176,3 +178,63 @@ def test_unknown_strategy_and_bad_budget():
     with pytest.raises(InputError, match="budget"):
         Search(SPACE, lambda c: Measured(1.0), budget=0)
     assert not math.isnan(SPACE.candidate(SPACE.centre()).kmin_bytes)
+
+
+N9K = Path(__file__).parent / "fixtures" / "attached" / "nxos-n9k-older.cfg"
+
+
+def _ecn_policy(tmp_path, ecn: str):
+    (tmp_path / "wide.yaml").write_text(f"name: wide\nextends: roce-dscp26\necn:\n{ecn}")
+    return load_policy(tmp_path / "wide.yaml")
+
+
+def test_nxos_space_stays_inside_the_ecn_thresholds_the_switch_takes(tmp_path):
+    """Session 40 review: a policy whose Kmax range goes above 52,428,800 B (Cisco-NX-OS-device.yang ipqos_ThreshVal,
+    platforms.RenderLimits) gave NX-OS candidates render refuses, mid-tune (exit 2 after trials had run). The grid is
+    now cut to what the switch takes at every tuned port's speed, the cut said, and its largest Kmax renders."""
+    policy = _ecn_policy(tmp_path, "  max_threshold_bytes: {min: 9216, max: 70000000}\n")
+    cfg = candidate.load("n9k", "cisco_nxos", N9K.read_text(), policy, model="N9K-C93180YC-EX")
+    speeds = [p.speed_gbps for p in cfg.ports]
+    space = from_policy(policy, {"cisco_nxos": speeds}, 9216)
+    kmaxs = space.levels[1]
+    top = max(speeds) / policy.ecn.speed_reference_gbps
+    assert round(max(kmaxs) * top) <= 52_428_800 < 70_000_000 * top
+    assert any("ecn.max_threshold_bytes above" in cut and "ipqos_ThreshVal range 0..52428800" in cut
+               for cut in space.cuts), space.cuts
+    checked = candidate.check(cfg, policy, Candidate(int(space.levels[0][0]), int(max(kmaxs)), 100.0))
+    assert f"{round(max(kmaxs) * top)}" in checked.snippet  # (rendered, not refused)
+    # the same policy on SONiC (no such bound) keeps its whole range
+    assert max(from_policy(policy, {"sonic": speeds}, 9216).levels[1]) * top > 52_428_800
+
+
+def test_a_policy_range_the_platform_takes_none_of_is_refused_before_any_trial(tmp_path):
+    policy = _ecn_policy(tmp_path, "  max_threshold_bytes: {min: 60000000, max: 70000000}\n")
+    with pytest.raises(InputError, match=r"ecn.max_threshold_bytes \[60000000, 70000000\] B holds no threshold "
+                                         r"cisco_nxos takes .*52428800.*nothing was run"):
+        from_policy(policy, {"cisco_nxos": [100.0]}, 9216)
+
+
+def test_a_zero_mark_probability_is_kept_not_read_as_no_maximum(tmp_path):
+    """`mark_probability_pct {min: 0, max: 0}` made Pmax 100 % (`rng.max or 100`). 0 is the policy's value: SONiC
+    takes it (WRED green_drop_probability 0); NVUE and EOS take 1-100, so a tune of them is refused up front."""
+    policy = _ecn_policy(tmp_path, "  mark_probability_pct: {min: 0, max: 0}\n")
+    assert from_policy(policy, {"sonic": [100.0]}, 9216).levels[2] == (0.0,)
+    for platform, source in (("nvidia_cumulus", "NVUE command reference"), ("arista_eos", "AVD qos_profiles")):
+        with pytest.raises(InputError, match=rf"mark_probability_pct \[0, 0\] % holds no Pmax {platform} takes .*"
+                                             rf"{source}"):
+            from_policy(policy, {"sonic": [100.0], platform: [100.0]}, 9216)
+
+
+def test_the_dry_run_plan_says_what_the_platform_limits_cut(tmp_path):
+    """The plan (Tuner.describe, the dry run's head) names the levels a platform's limit left out and its source."""
+    from types import SimpleNamespace
+
+    from losslessd.tune.session import Options, Tuner
+
+    policy = _ecn_policy(tmp_path, "  max_threshold_bytes: {min: 9216, max: 70000000}\n")
+    space = from_policy(policy, {"cisco_nxos": [100.0]}, 9216)
+    plan = Tuner.describe(SimpleNamespace(opts=Options(["bench"], []), devices=["n9k"], policy=policy, space=space,
+                                          found=None, start=Candidate(153600, 1572864, 100.0)))
+    assert plan[-1] == ("left out of the policy's bounds: ecn.max_threshold_bytes above 52428800 B at the reference "
+                        "speed: cisco_nxos takes ECN thresholds of 0-52428800 B (Cisco-NX-OS-device.yang "
+                        "(NX-OS 9.3(1)) ipqos_ThreshVal range 0..52428800)")

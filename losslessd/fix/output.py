@@ -100,7 +100,8 @@ def text(result: FixResult) -> str:
     parts = [p for d in result.devices for p in d.parts]
     printed = sum(p.printed for p in parts)
     withheld = sum(p.withheld for p in parts)
-    none = sum(1 for d in result.devices if d.message)
+    refused_inputs = sum(d.input_error for d in result.devices)
+    none = sum(1 for d in result.devices if d.message) - refused_inputs
     empty = sum(p.empty for p in parts)
     summary = f"{_n(len(result.devices), 'device')} with fixable findings: {_n(printed, 'fix', 'fixes')} printed"
     if withheld:
@@ -113,6 +114,10 @@ def text(result: FixResult) -> str:
         summary += f", {refused} refused (each says what to give or to do by hand)"
     if none:
         summary += f", {none} without a fix"
+    if refused_inputs:
+        # (exit 2: the input must change before fix can go into it; each device above says how)
+        stands = "it stands" if refused_inputs == 1 else "they stand"
+        summary += f", {_n(refused_inputs, 'input')} refused as {stands} (each says what to change)"
     out.append(summary + ". Nothing was sent to any device." + (f" {unchecked[0].upper()}{unchecked[1:]}" if unchecked
                                                                    else ""))
     # Line by line (snippets and diffs hold several): control characters from the inputs' names written out.
@@ -148,13 +153,15 @@ def as_json(result: FixResult) -> str:
         "policy": result.lint.policy.name,
         "unsafe_fixes": result.unsafe,
         "not_checked": {"devices": list(result.lint.coverage.unchecked), "inputs_unread": result.lint.coverage.unread},
-        "complete": not result.lint.crashed,
+        # (false too where an input was refused, exit 2: the fixes of its findings are missing, input_errors says why)
+        "complete": not result.lint.crashed and not result.input_errors,
+        "input_errors": result.input_errors,
         "devices": [{
             "device": d.device, "platform": d.platform, "files": d.files,
             "findings": [_finding(f) for f in d.findings],
-            "message": d.message,
+            "message": d.message, "input_error": d.input_error,
             "fixes": [{"label": p.label, "sections": p.sections, "withheld": p.withheld, "empty": p.empty,
-                       "refused": p.refused,
+                       "refused": p.refused, "refused_on": list(p.refused_on),
                        "snippet": p.snippet,
                        "apply_with": p.apply_with, "findings": [f.fingerprint for f in p.findings],
                        "shared": p.shared,

@@ -69,7 +69,7 @@ def propose(platform: str, device: str, text: str, port: str, policy: Policy, *,
               "running config)")
     cfg = cand_mod.load(device, platform, text, policy, [port], version=version, remedy=remedy)
     facts = cfg.ports[0]
-    space = from_policy(policy, [facts.speed_gbps], facts.mtu_bytes or DEFAULT_MTU_BYTES)
+    space = from_policy(policy, {platform: [facts.speed_gbps]}, facts.mtu_bytes or DEFAULT_MTU_BYTES)
     now = cand_mod.as_found(cfg, policy)
     origin = space.index_of(now) if now is not None else space.centre()
     for dim, step in ((0, -1), (2, 1)):  # Kmin down a level; at the floor, Pmax up a level

@@ -130,9 +130,7 @@ class Search:
     def run(self, strategy: str, start: Candidate | None = None) -> SearchResult:
         if strategy not in STRATEGIES:
             raise InputError(f"unknown --strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
-        origin = self.space.index_of(start) if start is not None else self.space.centre()
-        if self.space.candidate(origin) is None:
-            origin = self.space.centre()
+        origin = self.space.origin(start)
         stopped = None
         try:
             self._noise_at(origin)

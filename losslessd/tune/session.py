@@ -342,7 +342,10 @@ class Tuner:
             self.configs[name] = cand_mod.load(name, host.platform.id, text, self.policy, self.opts.ports.get(name),
                                                version=version, model=self.opts.models.get(name))
         ports = [p for c in self.configs.values() for p in c.ports]
-        self.space: Space = from_policy(self.policy, [p.speed_gbps for p in ports],
+        speeds: dict[str, list[float]] = {}
+        for cfg in self.configs.values():
+            speeds.setdefault(cfg.platform, []).extend(p.speed_gbps for p in cfg.ports)
+        self.space: Space = from_policy(self.policy, speeds,
                                         max(p.mtu_bytes or render.DEFAULT_MTU_BYTES for p in ports))
         found = {cand_mod.as_found(c, self.policy) for c in self.configs.values()}
         self.found: Candidate | None = found.pop() if len(found) == 1 else None
@@ -366,7 +369,7 @@ class Tuner:
                              for name, lv in zip(("Kmin B", "Kmax B", "Pmax %"), self.space.levels)),
                  f"settings as found: {self.found.describe() if self.found else 'not one setting on every tuned queue'}"
                  f"; the search starts at {self.start.describe()}"]
-        return lines
+        return lines + [f"left out of the policy's bounds: {cut}" for cut in self.space.cuts]
 
     def dry_run(self) -> int:
         """Print the snippet the first candidate would push to each device and the command a trial runs."""

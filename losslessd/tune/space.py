@@ -9,10 +9,12 @@ search, coordinate descent and random search all walk the same grid and can be c
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
+from ..platforms import PLATFORMS
 from ..records import record
 
 if TYPE_CHECKING:  # (only a type here: `tune --help` needs none of the policy's pydantic models)
@@ -53,6 +55,7 @@ class Candidate:
 @record(frozen=True)
 class Space:
     levels: tuple[tuple[float, ...], ...]  # per dimension of DIMENSIONS, ascending
+    cuts: tuple[str, ...] = ()  # what the platforms' limits left out of the policy's ranges, and why (the plan)
 
     def candidate(self, index: tuple[int, ...]) -> Candidate | None:
         """The candidate at grid ``index``; None outside the grid or where Kmin > Kmax."""
@@ -95,6 +98,11 @@ class Space:
             out = [p + (i,) for p in out for i in range(len(lv))]
         return [p for p in out if self.candidate(p) is not None]
 
+    def origin(self, start: Candidate | None) -> tuple[int, ...]:
+        """Where a search from ``start`` begins: the grid point nearest it, else (none valid) the centre."""
+        index = self.index_of(start) if start is not None else None
+        return index if index is not None and self.candidate(index) is not None else self.centre()
+
     def centre(self) -> tuple[int, ...]:
         mid = tuple(len(lv) // 2 for lv in self.levels)
         if self.candidate(mid) is not None:
@@ -110,39 +118,84 @@ def geometric(low: float, high: float, count: int) -> tuple[int, ...]:
     return tuple(sorted({int(round(low * ratio ** i)) for i in range(count)}))
 
 
-def from_policy(policy: Policy, speeds_gbps: list[float], mtu_bytes: int, *, levels: int = THRESHOLD_LEVELS,
-                kmin_range: tuple[float, float] | None = None, kmax_range: tuple[float, float] | None = None) -> Space:
-    """The grid inside ``policy``'s ECN ranges for ports of ``speeds_gbps``: thresholds at the reference
-    speed such that every port's scaled value stays inside the range, Kmin not below ``kmin_min_mtus`` MTUs.
-    ``kmin_range``/``kmax_range`` narrow the ranges further (operator's choice)."""
+def from_policy(policy: Policy, speeds_gbps: Mapping[str, Sequence[float]], mtu_bytes: int, *,
+                levels: int = THRESHOLD_LEVELS) -> Space:
+    """The grid inside ``policy``'s ECN ranges for the tuned ports, ``speeds_gbps`` (platform -> its ports' speeds):
+    thresholds at the reference speed such that every port's scaled value stays inside the range and inside what its
+    platform's CLI takes (platforms.RenderLimits: render refuses a snippet outside, which mid-tune ended the tune after
+    trials had run), Kmin not below ``kmin_min_mtus`` MTUs, Pmax inside the policy's and the platforms' ranges.
+    Space.cuts says what the platforms' limits cut; InputError, before any trial, where nothing is left."""
     ecn = policy.ecn
     if not ecn.required:
         raise InputError(f"policy {policy.name} does not use ECN (ecn.required false): there is nothing to tune")
-    scales = [s / ecn.speed_reference_gbps if ecn.speed_reference_gbps else 1.0 for s in speeds_gbps] or [1.0]
-    lo_scale, hi_scale = min(scales), max(scales)
+    ref = ecn.speed_reference_gbps
+    scales = {platform: [s / ref if ref else 1.0 for s in speeds] or [1.0] for platform, speeds in speeds_gbps.items()}
+    every = [s for speeds in scales.values() for s in speeds] or [1.0]
+    lo_scale, hi_scale = min(every), max(every)
+    speeds = [s for ss in speeds_gbps.values() for s in ss] or [ref or 0.0]
+    cuts: list[str] = []
+    at = " at the reference speed" if ref else ""
 
-    def bounds(rng, floor: float, narrow) -> tuple[float, float]:
+    def bounds(rng, field: str, floor: float) -> tuple[float, float]:
         low = max(rng.min or 0, floor, 1.0) / lo_scale
+        # (no maximum: a thousand times the policy's minimum; a minimum of 0, as none, gives the floor's)
         high = (rng.max if rng.max is not None else (rng.min or floor) * 1000) / hi_scale
-        if narrow is not None:
-            low, high = max(low, narrow[0]), min(high, narrow[1])
         if high < low:
             raise InputError(f"policy {policy.name}: no ECN threshold fits every port: the range "
-                             f"{rng.describe('B')} cannot hold ports from {min(speeds_gbps):g} to "
-                             f"{max(speeds_gbps):g} Gb/s scaled from the {ecn.speed_reference_gbps:g} Gb/s reference")
+                             f"{rng.describe('B')} cannot hold ports from {min(speeds):g} to "
+                             f"{max(speeds):g} Gb/s scaled from the {ref or 0:g} Gb/s reference")
+        for platform, plat_scales in scales.items():
+            limits = PLATFORMS[platform].limits
+            if limits.ecn_threshold_bytes is None:
+                continue
+            took_lo, took_hi = limits.ecn_threshold_bytes
+            cap_lo, cap_hi = took_lo / min(plat_scales), took_hi / max(plat_scales)
+            why = (f"{platform} takes ECN thresholds of {took_lo}-{took_hi} B "
+                   f"({limits.sources.get('ecn_threshold_bytes', 'its CLI')})")
+            if cap_lo > high or cap_hi < low:
+                raise InputError(f"policy {policy.name}: ecn.{field} {rng.describe('B')} holds no threshold {why} "
+                                 f"at its ports' speeds: bring the range into that one, or leave {platform}'s devices "
+                                 "out of --devices; nothing was run")
+            if cap_hi < high:
+                cuts.append(f"ecn.{field} above {cap_hi:.0f} B{at}: {why}")
+                high = cap_hi
+            if cap_lo > low:
+                cuts.append(f"ecn.{field} below {cap_lo:.0f} B{at}: {why}")
+                low = cap_lo
         return low, high
 
-    kmin_lo, kmin_hi = bounds(ecn.min_threshold_bytes, ecn.kmin_min_mtus * mtu_bytes, kmin_range)
-    kmax_lo, kmax_hi = bounds(ecn.max_threshold_bytes, ecn.kmin_min_mtus * mtu_bytes, kmax_range)
+    kmin_lo, kmin_hi = bounds(ecn.min_threshold_bytes, "min_threshold_bytes", ecn.kmin_min_mtus * mtu_bytes)
+    kmax_lo, kmax_hi = bounds(ecn.max_threshold_bytes, "max_threshold_bytes", ecn.kmin_min_mtus * mtu_bytes)
     # Kmin and Kmax levels come from one geometric ladder over both ranges, so a Kmax can equal a Kmin
     # (step marking) and the two dimensions line up.
     ladder = geometric(min(kmin_lo, kmax_lo), max(kmin_hi, kmax_hi), levels * 2 - 1)
     kmins = tuple(v for v in ladder if kmin_lo <= v <= kmin_hi) or (int(kmin_lo),)
     kmaxs = tuple(v for v in ladder if kmax_lo <= v <= kmax_hi) or (int(kmax_hi),)
     kmins, kmaxs = _thin(kmins, levels), _thin(kmaxs, levels)
-    rng = ecn.mark_probability_pct
-    pmaxs = tuple(p for p in PMAX_LEVELS_PCT if rng.contains(p)) or (float(rng.max or 100),)
-    return Space((kmins, kmaxs, pmaxs))
+    return Space((kmins, kmaxs, _pmax_levels(policy, speeds_gbps, cuts)), tuple(cuts))
+
+
+def _pmax_levels(policy: Policy, platforms: Iterable[str], cuts: list[str]) -> tuple[float, ...]:
+    """The mark probabilities tried: PMAX_LEVELS_PCT inside the policy's range, else its maximum (0 % too: a stated 0
+    is a value, not "no maximum"), each one every platform's CLI takes (RenderLimits.mark_probability_pct)."""
+    rng = policy.ecn.mark_probability_pct
+    pmaxs = tuple(p for p in PMAX_LEVELS_PCT if rng.contains(p)) or (float(rng.max if rng.max is not None else 100),)
+    for platform in platforms:
+        limits = PLATFORMS[platform].limits
+        if limits.mark_probability_pct is None:
+            continue
+        low, high = limits.mark_probability_pct
+        why = (f"{platform} takes a mark probability of {low}-{high} % "
+               f"({limits.sources.get('mark_probability_pct', 'its CLI')})")
+        kept = tuple(p for p in pmaxs if low <= p <= high)
+        if not kept:
+            raise InputError(f"policy {policy.name}: ecn.mark_probability_pct {rng.describe('%')} holds no Pmax "
+                             f"{why}: give the policy a range that holds one, or leave {platform}'s devices out of "
+                             "--devices; nothing was run")
+        if kept != pmaxs:
+            cuts.append(f"ecn.mark_probability_pct {', '.join(f'{p:g}' for p in pmaxs if p not in kept)} %: {why}")
+        pmaxs = kept
+    return pmaxs
 
 
 def _thin(values: tuple[int, ...], count: int) -> tuple[int, ...]:
