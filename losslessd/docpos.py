@@ -555,8 +555,8 @@ _DIGITS = bytes.maketrans(b"0123456789", b"0" * 10)
 _DIGIT_RUN = b"0" * 19
 
 # What opens or closes a level of JSON, and a string (RFC 8259 7: a quote, then unescaped characters or escapes) whose
-# brackets open none
-_LEVEL = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
+# brackets open none (one character or escape a step: no possessive quantifiers, which Python 3.10's re refuses)
+_LEVEL = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
 def _deepest(text: str) -> tuple[int, int]:
