@@ -102,9 +102,6 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
        ("TC -> queue", "ECN thresholds", "ECN on/off", "PFC watchdog", "admin state", "VLANs", "bundle (LAG)")},
     # Link pause: k-review-c (session 40) reads it; what is left is named, not guessed.
     ("sonic", "802.3x link pause"): ("gap", "no CONFIG_DB field read for it (PFC003 and NIC005 silent on SONiC)"),
-    ("nvidia_cumulus", "VLANs"): ("gap", "`interface <id> bridge domain <d> access|vlan` and routed ports (`ip "
-                                         "address`, no bridge) not read: DLK003 cannot fire, MAP002 cannot tell a "
-                                         "routed port's untagged CNPs"),
     ("arista_eos", "PG headroom (xoff)"): ("unknown", "EOS sizes headroom itself; no PG buffer command in the EOS "
                                                       "guides read (BUF003 unverified)"),
     ("arista_eos", "cable length"): ("unknown", "no cable-length command in the EOS guides read"),
@@ -139,6 +136,9 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
 
 # Cells a session found unread and fixed: shown as "fixed" while an input shows them read.
 FIXED: dict[tuple[str, str], str] = {
+    ("nvidia_cumulus", "VLANs"): "bridge ports' VLANs (`interface <id> bridge domain <d> vlan|untagged|access`, "
+                                 "the bridge's `vlan` and `untagged`, a bond's for its members) and routed ports (`ip "
+                                 "address`, no bridge) are read (session 40): before, DLK003 could not fire on NVUE",
     ("dell_os9", "MTU"): "the link `mtu` is read (session 40): 9.2(0.2) and later take no `ip mtu`, so before it "
                          "no port of such a config had an MTU (LNK002, PTH003 silent); IP MTU = link MTU - 18 routed, "
                          "- 22 on a lite subinterface, unknown on a switched port",
