@@ -119,8 +119,6 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
     ("dell_os9", "scheduler"): ("unknown", "a dcb-map's ETS bandwidth is per priority group, not per queue"),
     ("dell_os9", "PG headroom (xoff)"): ("unknown", "each PFC priority's lossless buffer is the switch's own"),
     ("dell_os9", "PFC watchdog"): ("unknown", "the OS9 guides searched document no PFC watchdog"),
-    ("dell_os9", "speed"): ("gap", "the interface type names the speed class (`fortyGigE`), a `speed` line may "
-                                   "lower it; neither read (LNK003, BUF002, ECN004 unverified)"),
     ("dell_os9", "cable length"): ("unknown", "no cable-length command in the OS9 guides read"),
     ("nvidia_onyx", "TC -> PG"): ("gap", "`interface ethernet 1/1 ingress-buffer iPort.pg3 bind switch-priority 3` "
                                          "(advanced buffer mode; NVIDIA's DSCP-based lossless RoCE guide, advanced "
@@ -136,6 +134,9 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
 
 # Cells a session found unread and fixed: shown as "fixed" while an input shows them read.
 FIXED: dict[tuple[str, str], str] = {
+    ("dell_os9", "speed"): "a port's `speed N` (Mb/s) line, else its type's speed (twentyFiveGigE, fortyGigE, "
+                           "hundredGigE) is read (session 40); TenGigabitEthernet without a line may be Base-T and "
+                           "negotiate: unknown. Before, LNK003 could not fire on OS9",
     ("nvidia_cumulus", "VLANs"): "bridge ports' VLANs (`interface <id> bridge domain <d> vlan|untagged|access`, "
                                  "the bridge's `vlan` and `untagged`, a bond's for its members) and routed ports (`ip "
                                  "address`, no bridge) are read (session 40): before, DLK003 could not fire on NVUE",
