@@ -340,7 +340,8 @@ def test_a_link_mtu_os9_does_not_take_is_sys002_and_leaves_the_mtu_unknown(value
 def test_port_speed_from_its_type_and_speed_line():
     """OS9 Configuration Guide, "Interfaces": the type names the port's speed (`fortyGigE 0/48` 40 Gb/s); FTOS
     Configuration Guide, `speed {100 | 1000 | 10000 | auto}` in Mb/s. A TenGigabitEthernet port may be Base-T and
-    negotiate (its speed unknown without a line), as is `speed auto`. Before: no OS9 port had a speed (LNK003 silent)."""
+    negotiate (its speed unknown without a line), as is `speed auto`. Before: no OS9 port had a speed (LNK003
+    silent)."""
     device = parse(HEADER + "\n".join([
         "interface fortyGigE 0/48", " no shutdown", "!",
         "interface hundredGigE 1/1", " no shutdown", "!",
@@ -353,8 +354,8 @@ def test_port_speed_from_its_type_and_speed_line():
 
 
 def test_a_portmode_speed_line_leaves_type_speeds_unknown():
-    device = parse(HEADER + "stack-unit 1 port 1 portmode single speed 40G\n!\ninterface hundredGigE 1/1\n no shutdown\n"
-                   "!\ninterface hundredGigE 1/5\n speed 100000\n")
+    device = parse(HEADER + "stack-unit 1 port 1 portmode single speed 40G\n!\ninterface hundredGigE 1/1\n"
+                   " no shutdown\n!\ninterface hundredGigE 1/5\n speed 100000\n")
     assert [port.speed_gbps for port in device.ports.values()] == [None, 100.0]
 
 
