@@ -101,7 +101,12 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
     **{("linux_mlx5", f): ("n/a", "switch-port rules only") for f in
        ("TC -> queue", "ECN thresholds", "ECN on/off", "PFC watchdog", "admin state", "VLANs", "bundle (LAG)")},
     # Link pause: k-review-c (session 40) reads it; what is left is named, not guessed.
-    ("sonic", "802.3x link pause"): ("gap", "no CONFIG_DB field read for it (PFC003 and NIC005 silent on SONiC)"),
+    # sonic-swss (e6b0c5b5, 2026-08) sets SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE nowhere (orchagent, cfgmgr,
+    # portsyncd): no CONFIG_DB field reaches it. SAI saiport.h gives its default (SAI_PORT_FLOW_CONTROL_MODE_DISABLE),
+    # but what the vendor SAI and its init files (config.bcm, SAI profile) start the port with is not in CONFIG_DB.
+    ("sonic", "802.3x link pause"): ("unknown", "no CONFIG_DB field: sonic-swss never sets the SAI port's global "
+                                               "flow control, the vendor SAI and its init files decide (PFC003 and "
+                                               "NIC005 silent on SONiC)"),
     ("arista_eos", "PG headroom (xoff)"): ("unknown", "EOS sizes headroom itself; no PG buffer command in the EOS "
                                                       "guides read (BUF003 unverified)"),
     ("arista_eos", "cable length"): ("unknown", "no cable-length command in the EOS guides read"),
