@@ -98,7 +98,7 @@ def build(conf: Conf, platform: str, name: str, path: str) -> Device:
     layout, pool_issues = _layout(conf)
     buffers, buffer_issues = _pfc_buffers(conf)
     shared: dict[tuple, dict[int, int] | None] = {}
-    vlan_lists: dict[tuple[int, ...], list[int]] = {}
+    vlan_lists: dict[tuple[int, int | str], tuple[list[int], bool]] = {}
     for pname, pc in ports.items():
         device.ports[pname] = port = _port(conf, pname, pc)
         _vlans(conf, port, vlan_lists)
@@ -343,7 +343,7 @@ def _port(conf: Conf, name: str, pc: PortConf) -> Port:
     return port
 
 
-def _vlans(conf: Conf, port: Port, shared: dict[tuple[int, ...], list[int]]) -> None:
+def _vlans(conf: Conf, port: Port, shared: dict[tuple[int, int | str], tuple[list[int], bool]]) -> None:
     """Port.vlans and untagged_only from the port's bridge lines, or its bond's (the bond is the bridge port: Cumulus
     Linux user guide, "Bonding - Link Aggregation"). Cumulus Linux user guide, "VLAN-aware Bridge Mode": a port
     carries its own `vlan` list, else its bridge's, and its untagged VLAN (the port's `untagged`, else the bridge's,
@@ -362,15 +362,16 @@ def _vlans(conf: Conf, port: Port, shared: dict[tuple[int, ...], list[int]]) -> 
     if l2.unread is not None or (bridge is not None and bridge.unread is not None):
         return
     if l2.access is not None:
-        vlans, untagged_only = {l2.access}, True
-    else:
-        pvid = next((u for u in (l2.untagged, bridge.untagged if bridge else None) if u is not None), 1)
-        tagged = l2.vlans if l2.vlans is not None else (bridge.vlans if bridge is not None else set())
-        vlans = set(tagged) | ({pvid} if isinstance(pvid, int) else set())
-        untagged_only = bool(vlans) and vlans == {pvid}
-    key = tuple(sorted(vlans))
-    port.vlans = shared.setdefault(key, list(key))
-    port.untagged_only = untagged_only
+        port.vlans, port.untagged_only = [l2.access], True
+        return
+    pvid = next((u for u in (l2.untagged, bridge.untagged if bridge else None) if u is not None), 1)
+    tagged = l2.vlans if l2.vlans is not None else (bridge.vlans if bridge is not None else frozenset())
+    # (ports with the same list and untagged VLAN share one Port.vlans: a range of 1,024 ports trunking 4,094 VLANs)
+    key = (id(tagged), pvid)
+    if key not in shared:
+        vlans = tagged | ({pvid} if isinstance(pvid, int) else set())
+        shared[key] = (sorted(vlans), bool(vlans) and vlans == {pvid})
+    port.vlans, port.untagged_only = shared[key]
 
 
 def _link_pause(conf: Conf, pc: PortConf) -> LinkPause | None:

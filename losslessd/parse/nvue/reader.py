@@ -137,7 +137,7 @@ class L2Conf:
     `untagged (1-4094|none|auto)`, `access (1-4094|auto)`, `ip address <ip-prefix-id>`)."""
 
     bridge: Val[str] | None = None  # the bridge domain it is a port of
-    vlans: set[int] | None = None  # its own `vlan` list, which overrides the bridge's ("VLAN Pruning")
+    vlans: frozenset[int] | None = None  # its own `vlan` list, which overrides the bridge's ("VLAN Pruning")
     untagged: int | str | None = None  # its `untagged` VLAN, or "none" (drops untagged frames); None: the bridge's
     access: int | None = None  # `access V`: an access port of VLAN V ("Access Ports and Tagged Packets")
     routed: Source | None = None  # an `ip address` line
@@ -150,7 +150,7 @@ class BridgeConf:
     """A `bridge domain`: the VLANs its ports carry unless a port says its own, and their untagged VLAN (Cumulus
     Linux user guide, "VLAN-aware Bridge Mode": the bridge's PVID defaults to 1, its VIDs are inherited)."""
 
-    vlans: set[int] = field(default_factory=set)
+    vlans: frozenset[int] = frozenset()
     untagged: int | str | None = None
     unread: Source | None = None
 
@@ -836,7 +836,7 @@ def _layer2(conf: Conf, ids: str, named: list[str], rest: list[str], src: Source
     what, vlans, vid = rest[3:], None, None
     try:
         if what[:1] == ["vlan"] and len(what) >= 2:
-            vlans = set(_vlan_list(what[1]))
+            vlans = frozenset(_vlan_list(what[1]))  # (one set for every port the line names)
         elif what[:1] in (["untagged"], ["access"]) and len(what) == 2 and what[1] not in ("auto", "none"):
             vid = _int(what[1], 4094, 1)
     except Skip as exc:
@@ -851,7 +851,7 @@ def _layer2(conf: Conf, ids: str, named: list[str], rest: list[str], src: Source
             l2.unread = src
         elif vlans is not None:
             # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list)
-            l2.vlans = (l2.vlans or set()) | vlans
+            l2.vlans = vlans if l2.vlans is None else l2.vlans | vlans
         elif what[:1] == ["untagged"] and len(what) == 2:
             l2.untagged = what[1] if vid is None and what[1] == "none" else vid  # (auto: the bridge's)
         elif what[:1] == ["access"] and len(what) == 2:
@@ -862,7 +862,7 @@ def _bridge(bridge: BridgeConf, w: list[str], src: Source) -> None:
     """`bridge domain <d> vlan <vid> ...` or `untagged (1-4094|none)`."""
     try:
         if w[0] == "vlan":
-            bridge.vlans.update(_vlan_list(w[1]))
+            bridge.vlans |= frozenset(_vlan_list(w[1]))
         elif len(w) == 2:
             bridge.untagged = "none" if w[1] == "none" else _int(w[1], 4094, 1)
     except Skip:
