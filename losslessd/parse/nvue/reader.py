@@ -853,7 +853,7 @@ def _layer2(conf: Conf, ids: str, named: list[str], rest: list[str], src: Source
             # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list)
             l2.vlans = vlans if l2.vlans is None else l2.vlans | vlans
         elif what[:1] == ["untagged"] and len(what) == 2:
-            l2.untagged = what[1] if vid is None and what[1] == "none" else vid  # (auto: the bridge's)
+            l2.untagged = "none" if what[1] == "none" else vid  # (auto: the bridge's)
         elif what[:1] == ["access"] and len(what) == 2:
             l2.access = vid  # (auto: none of its own)
 
