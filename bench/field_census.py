@@ -101,10 +101,12 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
     **{("linux_mlx5", f): ("n/a", "switch-port rules only") for f in
        ("TC -> queue", "ECN thresholds", "ECN on/off", "PFC watchdog", "admin state", "VLANs", "bundle (LAG)")},
     # Link pause: k-review-c (session 40) reads it; what is left is named, not guessed.
-    ("sonic", "802.3x link pause"): ("gap", "no CONFIG_DB field read for it (PFC003 and NIC005 silent on SONiC)"),
-    ("nvidia_cumulus", "VLANs"): ("gap", "`interface <id> bridge domain <d> access|vlan` and routed ports (`ip "
-                                         "address`, no bridge) not read: DLK003 cannot fire, MAP002 cannot tell a "
-                                         "routed port's untagged CNPs"),
+    # sonic-swss (e6b0c5b5, 2026-08) sets SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE nowhere (orchagent, cfgmgr,
+    # portsyncd): no CONFIG_DB field reaches it. SAI saiport.h gives its default (SAI_PORT_FLOW_CONTROL_MODE_DISABLE),
+    # but what the vendor SAI and its init files (config.bcm, SAI profile) start the port with is not in CONFIG_DB.
+    ("sonic", "802.3x link pause"): ("unknown", "no CONFIG_DB field: sonic-swss never sets the SAI port's global "
+                                               "flow control, the vendor SAI and its init files decide (PFC003 and "
+                                               "NIC005 silent on SONiC)"),
     ("arista_eos", "PG headroom (xoff)"): ("unknown", "EOS sizes headroom itself; no PG buffer command in the EOS "
                                                       "guides read (BUF003 unverified)"),
     ("arista_eos", "cable length"): ("unknown", "no cable-length command in the EOS guides read"),
@@ -122,8 +124,6 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
     ("dell_os9", "scheduler"): ("unknown", "a dcb-map's ETS bandwidth is per priority group, not per queue"),
     ("dell_os9", "PG headroom (xoff)"): ("unknown", "each PFC priority's lossless buffer is the switch's own"),
     ("dell_os9", "PFC watchdog"): ("unknown", "the OS9 guides searched document no PFC watchdog"),
-    ("dell_os9", "speed"): ("gap", "the interface type names the speed class (`fortyGigE`), a `speed` line may "
-                                   "lower it; neither read (LNK003, BUF002, ECN004 unverified)"),
     ("dell_os9", "cable length"): ("unknown", "no cable-length command in the OS9 guides read"),
     ("nvidia_onyx", "TC -> PG"): ("gap", "`interface ethernet 1/1 ingress-buffer iPort.pg3 bind switch-priority 3` "
                                          "(advanced buffer mode; NVIDIA's DSCP-based lossless RoCE guide, advanced "
@@ -139,6 +139,12 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
 
 # Cells a session found unread and fixed: shown as "fixed" while an input shows them read.
 FIXED: dict[tuple[str, str], str] = {
+    ("dell_os9", "speed"): "a port's `speed N` (Mb/s) line, else its type's speed (twentyFiveGigE, fortyGigE, "
+                           "hundredGigE) is read (session 40); TenGigabitEthernet without a line may be Base-T and "
+                           "negotiate: unknown. Before, LNK003 could not fire on OS9",
+    ("nvidia_cumulus", "VLANs"): "bridge ports' VLANs (`interface <id> bridge domain <d> vlan|untagged|access`, "
+                                 "the bridge's `vlan` and `untagged`, a bond's for its members) and routed ports (`ip "
+                                 "address`, no bridge) are read (session 40): before, DLK003 could not fire on NVUE",
     ("dell_os9", "MTU"): "the link `mtu` is read (session 40): 9.2(0.2) and later take no `ip mtu`, so before it "
                          "no port of such a config had an MTU (LNK002, PTH003 silent); IP MTU = link MTU - 18 routed, "
                          "- 22 on a lite subinterface, unknown on a switched port",

@@ -335,3 +335,32 @@ def test_a_link_mtu_os9_does_not_take_is_sys002_and_leaves_the_mtu_unknown(value
     device = parse(HEADER + f"interface TenGigabitEthernet 0/1\n ip address 192.0.2.0/31\n mtu {value}\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
     assert device.ports["TenGigabitEthernet 0/1"].mtu_bytes is None
+
+
+def test_port_speed_from_its_type_and_speed_line():
+    """OS9 Configuration Guide, "Interfaces": the type names the port's speed (`fortyGigE 0/48` 40 Gb/s); FTOS
+    Configuration Guide, `speed {100 | 1000 | 10000 | auto}` in Mb/s. A TenGigabitEthernet port may be Base-T and
+    negotiate (its speed unknown without a line), as is `speed auto`. Before: no OS9 port had a speed (LNK003
+    silent)."""
+    device = parse(HEADER + "\n".join([
+        "interface fortyGigE 0/48", " no shutdown", "!",
+        "interface hundredGigE 1/1", " no shutdown", "!",
+        "interface twentyFiveGigE 1/2", " no shutdown", "!",
+        "interface TenGigabitEthernet 0/1", " no shutdown", "!",
+        "interface TenGigabitEthernet 0/2", " speed 1000", "!",
+        "interface TenGigabitEthernet 0/3", " speed auto", ""]))
+    assert device.issues == []
+    assert [port.speed_gbps for port in device.ports.values()] == [40.0, 100.0, 25.0, None, 1.0, None]
+
+
+def test_a_portmode_speed_line_leaves_type_speeds_unknown():
+    device = parse(HEADER + "stack-unit 1 port 1 portmode single speed 40G\n!\ninterface hundredGigE 1/1\n"
+                   " no shutdown\n!\ninterface hundredGigE 1/5\n speed 100000\n")
+    assert [port.speed_gbps for port in device.ports.values()] == [None, 100.0]
+
+
+@pytest.mark.parametrize("value", ["fast", "5", "1000 full", ""])
+def test_a_speed_os9_does_not_take_is_sys002_and_leaves_the_speed_unknown(value):
+    device = parse(HEADER + f"interface fortyGigE 0/48\n speed {value}\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
+    assert device.ports["fortyGigE 0/48"].speed_gbps is None

@@ -1257,3 +1257,88 @@ def test_a_link_speed_nvue_does_not_take_is_named_and_leaves_the_speed_unknown(w
 def test_every_nvue_link_speed_is_read(word, gbps):
     dev = parse(f"nv set qos roce\nnv set interface swp1 link speed {word}\n")
     assert not dev.issues and dev.ports["swp1"].speed_gbps == gbps
+
+
+# Cumulus Linux user guide, "VLAN-aware Bridge Mode" (its NVUE examples): ports join a bridge (`nv set interface
+# swp1-2 bridge domain br_default`) and carry its VLANs (`nv set bridge domain br_default vlan 10,20`) and untagged
+# VLAN (`untagged 1`; the PVID defaults to 1), unless a port lists its own (`... bridge domain br_default vlan 20`,
+# "VLAN Pruning"); `access 10` makes an access port ("Access Ports and Tagged Packets"); `untagged none` drops
+# untagged frames ("Drop Untagged Frames"). NVUE reference: `nv set interface <interface-id> ip address`.
+BRIDGED = """nv set qos roce
+nv set interface swp1-2 bridge domain br_default
+nv set bridge domain br_default vlan 10,20
+nv set bridge domain br_default untagged 1
+nv set interface swp3 bridge domain br_default access 10
+nv set interface swp4 bridge domain br_default vlan 20
+nv set interface swp4 bridge domain br_default untagged none
+nv set interface swp5 ip address 10.0.0.1/31
+nv set interface swp6 ip address 10.0.0.3/31
+nv set interface swp6.100 ip address 10.1.0.3/31
+nv set interface bond1 bond member swp7-8
+nv set interface bond1 bridge domain br_default
+nv set interface swp9 link mtu 9216
+"""
+# The same as `nv config show` prints it (the YAML tree: each VLAN a key).
+BRIDGED_TREE = """- set:
+    qos:
+      roce: {}
+    bridge:
+      domain:
+        br_default:
+          untagged: 1
+          vlan:
+            '10': {}
+            '20': {}
+    interface:
+      swp1:
+        bridge:
+          domain:
+            br_default: {}
+      swp3:
+        bridge:
+          domain:
+            br_default:
+              access: 10
+      swp4:
+        bridge:
+          domain:
+            br_default:
+              untagged: none
+              vlan:
+                '20': {}
+      swp5:
+        ip:
+          address:
+            10.0.0.1/31: {}
+"""
+
+
+def test_bridge_vlans_access_and_routed_ports_are_read():
+    """Before session 40 no NVUE port had VLANs: DLK003 could not fire on a Cumulus switch."""
+    for dev in (parse(BRIDGED), parse(BRIDGED_TREE, "leaf.yaml")):
+        got = {n: (p.vlans, p.untagged_only) for n, p in dev.ports.items()}
+        assert got["swp1"] == ([1, 10, 20], False)  # the bridge's VLANs and its untagged VLAN
+        assert got["swp3"] == ([10], True)  # an access port sends no tagged frame
+        assert got["swp4"] == ([20], False)  # its own list, no untagged VLAN
+        assert got["swp5"] == ([], False)  # routed
+    dev = parse(BRIDGED)
+    assert dev.ports["swp6"].vlans is None  # a subinterface tags it: not an untagged routed port
+    assert dev.ports["swp7"].vlans == dev.ports["swp8"].vlans == [1, 10, 20]  # the bond's
+    assert dev.ports["swp9"].vlans is None  # its lines do not say
+    assert dev.ports["swp1"].vlans is dev.ports["swp2"].vlans  # shared, read-only (Port.vlans)
+
+
+def test_bridge_vlan_line_not_read_leaves_vlans_unknown():
+    dev = parse("nv set qos roce\nnv set interface swp1 bridge domain br_default vlan ten\n"
+                "nv set interface swp2 bridge domain br_default\nnv set bridge domain br_default vlan 5000\n")
+    assert dev.ports["swp1"].vlans is None and dev.ports["swp2"].vlans is None
+    said = [(i.code, i.source.line) for i in dev.issues]
+    assert ("SYS002", 2) in said and ("SYS002", 4) in said
+
+
+def test_dlk003_fires_on_nvue_bridge_not_on_routed_ports(tmp_path):
+    path = tmp_path / "leaf.cfg"
+    path.write_text(BRIDGED, encoding="utf-8")
+    found = {f.port for f in api.lint([path], "roce-dscp26", select_codes=["DLK003"]).findings}
+    # swp3-4 share VLAN 10 or 20 with swp1-2 and the bond; swp5 routes; swp6 is tagged (its VLANs unknown)
+    assert {"swp1", "swp2", "swp3", "swp4"} <= found and "swp5" not in found and "swp6" not in found

@@ -94,6 +94,7 @@ class InterfaceConf:
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line (not OS9's default `no ip address`)
     dot1q: Source | None = None  # `encapsulation dot1q V`: a lite subinterface, routed tagged
     lacp_channel: Val | None = None  # `port-channel N mode active|passive` under `port-channel-protocol lacp`: N
+    speed: Val | None = None  # `speed N|auto`: Gb/s, None for auto (negotiated)
 
 
 @record
@@ -103,6 +104,7 @@ class Os9Config:
     dcb_maps: dict[str, DcbMap] = field(default_factory=dict)
     trust_dot1p: Val | None = None  # global `service-class dynamic dot1p`
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
+    portmode_speed: Source | None = None  # a `stack-unit U port P portmode ... speed S` line
     # `interface Port-channel N` by N: its Layer 3 lines (routed_port) and its `channel-member` ports (port -> line)
     port_channels: dict[str, InterfaceConf] = field(default_factory=dict)
     channel_members: dict[str, dict[str, Source]] = field(default_factory=dict)
@@ -138,6 +140,8 @@ class _Reader(TreeReader):
         if w[0] == "hostname" and len(w) == 2:
             host_name(cfg.host_names, w[1], self.src(node))
             cfg.hostname = w[1]
+        elif w[0] == "stack-unit" and "portmode" in w and "speed" in w:
+            cfg.portmode_speed = self.src(node)  # (a port's speed set apart from its type: _speed)
         elif w[:2] == ["interface", "range"] and any(port_type(word) for word in w[2:]):
             names = _range_ports(" ".join(w[2:]))
             if names is None:
@@ -272,6 +276,14 @@ class _Reader(TreeReader):
             # Interface": from 594 bytes); at most the largest `ip mtu` (9234) and the 18 bytes of an untagged frame's
             # Layer 2 overhead (the `mtu` Usage Information table)
             conf.link_mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 594, 9234 + 18, "the link MTU"), src)
+        elif w[0] == "speed":
+            # FTOS/OS9 Configuration Guide, "Setting Speed and Duplex Mode of Ethernet Interfaces": `speed {100 | 1000
+            # | 10000 | auto}` in Mb/s (auto: negotiated, so unknown here)
+            conf.speed = Val(None, src)  # (a line not read: unknown, not the type's)
+            if len(w) != 2:
+                raise LineError("expected `speed N` (Mb/s) or `speed auto`")
+            mbps = None if w[1] == "auto" else bounded_int(w[1], 10, 400000, "the speed (Mb/s)")
+            conf.speed = Val(mbps / 1000 if mbps is not None else None, src)
         elif w[0] == "dcb-map":
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")
@@ -330,10 +342,26 @@ def _ip_mtu(iface: InterfaceConf) -> int | None:
     return iface.link_mtu.value - 18 if routed_vlans(iface) == [] else None
 
 
+# The speed an interface type runs at (OS9 Configuration Guide, "Interfaces": the type names the port's Ethernet speed;
+# a 40G port split by `stack-unit U port P portmode quad` becomes four TenGigabitEthernet ports). TenGigabitEthernet
+# and GigabitEthernet are left out: on 100/1000/10000 Base-T ports speed is auto-negotiated by default (FTOS
+# Configuration Guide, "Auto-Negotiation on Ethernet Interfaces"), and the config does not say which ports are Base-T.
+_TYPE_GBPS = {"twentyFiveGigE": 25.0, "fortyGigE": 40.0, "hundredGigE": 100.0}
+
+
+def _speed(cfg: Os9Config, name: str, iface: InterfaceConf) -> float | None:
+    """The port's link speed: its `speed` line (auto: unknown), else its type's (_TYPE_GBPS), unless a `stack-unit ...
+    portmode ... speed` line sets a port's speed apart from its type (Z9100-ON: whether the port is renamed is not in
+    a source read, so every type-named speed is then unknown)."""
+    if iface.speed is not None:
+        return iface.speed.value
+    return None if cfg.portmode_speed is not None else _TYPE_GBPS.get(name.split(" ", 1)[0])
+
+
 def _port(cfg: Os9Config, name: str, iface: InterfaceConf, issues: Issues) -> Port:
     port = Port(name=name, description=iface.description, source=iface.source,
                 admin_up=iface.admin_up.value if iface.admin_up else None,
-                mtu_bytes=_ip_mtu(iface),
+                mtu_bytes=_ip_mtu(iface), speed_gbps=_speed(cfg, name, iface),
                 qos_configured=iface.dcb_map is not None,
                 # OS9 Configuration Guide, "Interfaces": a port with an address (or `no switchport`) is in Layer 3
                 # mode and routes untagged, unless `encapsulation dot1q` makes it a lite subinterface

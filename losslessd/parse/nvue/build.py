@@ -98,8 +98,10 @@ def build(conf: Conf, platform: str, name: str, path: str) -> Device:
     layout, pool_issues = _layout(conf)
     buffers, buffer_issues = _pfc_buffers(conf)
     shared: dict[tuple, dict[int, int] | None] = {}
+    vlan_lists: dict[tuple[int, int | str], tuple[list[int], bool]] = {}
     for pname, pc in ports.items():
         device.ports[pname] = port = _port(conf, pname, pc)
+        _vlans(conf, port, vlan_lists)
         if rewrite:
             _remark(conf, pc, port, rewrite[pname])
         if layout is not None:
@@ -339,6 +341,37 @@ def _port(conf: Conf, name: str, pc: PortConf) -> Port:
     port.watchdog = _watchdog(conf, pc)
     port.link_pause = _link_pause(conf, pc)
     return port
+
+
+def _vlans(conf: Conf, port: Port, shared: dict[tuple[int, int | str], tuple[list[int], bool]]) -> None:
+    """Port.vlans and untagged_only from the port's bridge lines, or its bond's (the bond is the bridge port: Cumulus
+    Linux user guide, "Bonding - Link Aggregation"). Cumulus Linux user guide, "VLAN-aware Bridge Mode": a port
+    carries its own `vlan` list, else its bridge's, and its untagged VLAN (the port's `untagged`, else the bridge's,
+    else 1; `none`: it drops untagged frames); an access port (`access V`) carries V alone, untagged. A port in no
+    bridge with an `ip address` (its own or its bond's) routes untagged ([]), unless a subinterface tags it. Unknown
+    (None) where the lines do not say, or a bridge line was not read."""
+    own = conf.l2.get(port.name)
+    bond = conf.l2.get(port.bundle) if port.bundle is not None else None
+    l2 = next((c for c in (own, bond) if c is not None and (c.bridge is not None or c.routed is not None)), None)
+    if l2 is None or (own is not None and own.tagged):
+        return
+    if l2.bridge is None:
+        port.vlans = [] if not (bond is not None and bond.tagged) else None
+        return
+    bridge = conf.bridges.get(l2.bridge.value)
+    if l2.unread is not None or (bridge is not None and bridge.unread is not None):
+        return
+    if l2.access is not None:
+        port.vlans, port.untagged_only = [l2.access], True
+        return
+    pvid = next((u for u in (l2.untagged, bridge.untagged if bridge else None) if u is not None), 1)
+    tagged = l2.vlans if l2.vlans is not None else (bridge.vlans if bridge is not None else frozenset())
+    # (ports with the same list and untagged VLAN share one Port.vlans: a range of 1,024 ports trunking 4,094 VLANs)
+    key = (id(tagged), pvid)
+    if key not in shared:
+        vlans = tagged | ({pvid} if isinstance(pvid, int) else set())
+        shared[key] = (sorted(vlans), bool(vlans) and vlans == {pvid})
+    port.vlans, port.untagged_only = shared[key]
 
 
 def _link_pause(conf: Conf, pc: PortConf) -> LinkPause | None:

@@ -130,6 +130,31 @@ class PfcBufferConf:
     xon: Val[int] | None = None
 
 
+@record
+class L2Conf:
+    """An interface's (switch port's or bond's) bridge membership and addressing (Cumulus Linux user guide,
+    "VLAN-aware Bridge Mode"; NVUE reference, `nv set interface <interface-id> bridge domain <domain-id> vlan <vid>`,
+    `untagged (1-4094|none|auto)`, `access (1-4094|auto)`, `ip address <ip-prefix-id>`)."""
+
+    bridge: Val[str] | None = None  # the bridge domain it is a port of
+    vlans: frozenset[int] | None = None  # its own `vlan` list, which overrides the bridge's ("VLAN Pruning")
+    untagged: int | str | None = None  # its `untagged` VLAN, or "none" (drops untagged frames); None: the bridge's
+    access: int | None = None  # `access V`: an access port of VLAN V ("Access Ports and Tagged Packets")
+    routed: Source | None = None  # an `ip address` line
+    unread: Source | None = None  # a bridge line not read: its VLANs are unknown
+    tagged: bool = False  # a subinterface (`swp1.100`) sends the port's frames tagged
+
+
+@record
+class BridgeConf:
+    """A `bridge domain`: the VLANs its ports carry unless a port says its own, and their untagged VLAN (Cumulus
+    Linux user guide, "VLAN-aware Bridge Mode": the bridge's PVID defaults to 1, its VIDs are inherited)."""
+
+    vlans: frozenset[int] = frozenset()
+    untagged: int | str | None = None
+    unread: Source | None = None
+
+
 class Tombstones:
     """`nv unset` lines by the path they removed (words after `nv unset`; a port's own without `interface NAME`), so
     that the builder finds the last one at, above or below a path (build._restored). A later unset of a path
@@ -198,6 +223,8 @@ class Conf:
     wd_robustness: Val[int] | None = None
     wd_unread: set[str] = field(default_factory=set)  # WD_UNREAD times a line makes unknown: "detection", "restoration"
     ports: dict[str, PortConf] = field(default_factory=dict)
+    l2: dict[str, L2Conf] = field(default_factory=dict)  # interface (switch port or bond) -> its bridge and addressing
+    bridges: dict[str, BridgeConf] = field(default_factory=dict)  # bridge domain -> its VLANs
     issues: list[ParseIssue] = field(default_factory=IssueList)
     # Tombstones: path (words after `nv unset`) -> the last `nv unset` line of it; a port's own are on its PortConf.
     # The builder cites one for a default it restores (build._restored).
@@ -733,6 +760,8 @@ def _line(conf: Conf, w: list[str], src: Source) -> None:
         _interface(conf, w, src)
     elif w[0] == "qos" and len(w) >= 2:
         _qos(conf, w[1:], src)
+    elif w[:2] == ["bridge", "domain"] and len(w) >= 5 and w[3] in ("vlan", "untagged"):
+        _bridge(conf.bridges.setdefault(w[2], BridgeConf()), w[3:], src)
 
 
 def _interface(conf: Conf, w: list[str], src: Source) -> None:
@@ -751,6 +780,8 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     conf.expanded += len(names)
     check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
+    if rest[:2] in (["bridge", "domain"], ["ip", "address"]) or any("." in n for n in named):
+        _layer2(conf, w[1], named, rest, src)  # (before the ports: a line it cannot read still names them)
     others = [n for n in named if not SWP.match(n)]  # (a list's bonds, `swp1,bond1`)
     if rest[:1] == ["qos"] and others:
         # NVUE reference, `nv set interface <interface-id>`: the id is a comma list of ports and bonds, each set; a
@@ -786,6 +817,65 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
         elif rest[:1] == ["qos"]:
             port.qos = True
             _port_qos(port, rest[1:], src)
+
+
+def _layer2(conf: Conf, ids: str, named: list[str], rest: list[str], src: Source) -> None:
+    """An interface's bridge membership, VLANs or address (L2Conf), for switch ports and bonds alike: a bond's member
+    ports carry the bond's VLANs (build._vlans)."""
+    for name in named:
+        parent, dot, _ = name.partition(".")
+        if dot:
+            # Cumulus Linux user guide, "Interface Configuration and Management", subinterfaces (`swp1.100`): the
+            # parent port sends that VLAN's frames tagged, so it is no untagged routed port.
+            conf.l2.setdefault(parent, L2Conf()).tagged = True
+    if rest[:2] == ["ip", "address"] and len(rest) >= 3:
+        for name in named:
+            conf.l2.setdefault(name, L2Conf()).routed = src
+    if rest[:2] != ["bridge", "domain"] or len(rest) < 3:
+        return
+    what, vlans, vid = rest[3:], None, None
+    try:
+        if what[:1] == ["vlan"] and len(what) >= 2:
+            vlans = frozenset(_vlan_list(what[1]))  # (one set for every port the line names)
+        elif what[:1] in (["untagged"], ["access"]) and len(what) == 2 and what[1] not in ("auto", "none"):
+            vid = _int(what[1], 4094, 1)
+    except Skip as exc:
+        # (the ports are still the bridge's: their VLANs are unknown, not the bridge's)
+        conf.issues.append(ParseIssue(code="SYS002", message=f"skipped `nv set interface {ids} {' '.join(rest)}`"
+                                      f": {exc}", source=src))
+        what = ["unread"]
+    for name in named:
+        l2 = conf.l2.setdefault(name, L2Conf())
+        l2.bridge = Val(rest[2], src)
+        if what == ["unread"]:
+            l2.unread = src
+        elif vlans is not None:
+            # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list)
+            l2.vlans = vlans if l2.vlans is None else l2.vlans | vlans
+        elif what[:1] == ["untagged"] and len(what) == 2:
+            l2.untagged = "none" if what[1] == "none" else vid  # (auto: the bridge's)
+        elif what[:1] == ["access"] and len(what) == 2:
+            l2.access = vid  # (auto: none of its own)
+
+
+def _bridge(bridge: BridgeConf, w: list[str], src: Source) -> None:
+    """`bridge domain <d> vlan <vid> ...` or `untagged (1-4094|none)`."""
+    try:
+        if w[0] == "vlan":
+            bridge.vlans |= frozenset(_vlan_list(w[1]))
+        elif len(w) == 2:
+            bridge.untagged = "none" if w[1] == "none" else _int(w[1], 4094, 1)
+    except Skip:
+        bridge.unread = src
+        raise
+
+
+def _vlan_list(text: str) -> list[int]:
+    """`10`, `10,20`, `10-20` (NVUE reference, `<vid>`: 1-4094)."""
+    vlans = _ints(text, 4094)
+    if vlans[0] < 1:
+        raise Skip(f"{text!r} is outside 1-4094")
+    return vlans
 
 
 def _not_a_port(conf: Conf, rest: list[str], dropped: list[str]) -> str:
