@@ -319,3 +319,48 @@ def test_a_fault_command_loads_no_simulator():
     assert report["code"] == 2 and "no simulator is serving --out" in proc.stderr
     unwanted = ("losslessd.sim", "asyncssh", "pysnmp", "snmpsim", "netmiko", "losslessd.parse", "yaml")
     assert [m for m in report["modules"] if any(m == u or m.startswith(u + ".") for u in unwanted)] == []
+
+
+_SWAP_AT_CHMOD: dict[str, Path] = {}  # control.sock -> the file a symlink put in its place points at
+
+
+def _swap_the_socket_at_chmod(event: str, args: tuple) -> None:
+    """Another user of a shared --out, at the worst moment: the bound socket replaced by a symlink just before a chmod
+    of its name (an audit hook: the race made certain, with the real socket and the real chmod)."""
+    if event == "os.chmod" and (victim := _SWAP_AT_CHMOD.pop(str(args[0]), None)) is not None:
+        os.unlink(args[0])
+        os.symlink(victim, args[0])
+
+
+sys.addaudithook(_swap_the_socket_at_chmod)
+
+
+def test_the_control_socket_never_chmods_or_removes_what_another_process_put_at_its_name(tmp_path):
+    """The socket is 0600 as bind makes it: a chmod after bind followed a symlink another user of a world-writable
+    --out swapped in (the user's own file made 0600), and a failed bind or a stop removed whatever was at the name."""
+    victim = tmp_path / "victim"
+    victim.write_text("the user's\n")
+    victim.chmod(0o644)
+    out = tmp_path / "s"
+    sim = Simulator(FABRIC, out, ssh=False, snmp=False, devices=["leaf1"]).start()
+    try:
+        path = out / SOCKET_NAME
+        os.symlink(victim, path)  # there before the simulator binds: bind refuses it, and it stays
+        with pytest.raises(OSError):
+            ControlServer(sim, out).start()
+        assert path.is_symlink()
+        path.unlink()
+        _SWAP_AT_CHMOD[str(path)] = victim
+        server = ControlServer(sim, out)
+        with contextlib.suppress(OSError):
+            server.start()
+        _SWAP_AT_CHMOD.clear()
+        assert stat.S_IMODE(victim.stat().st_mode) == 0o644
+        if not path.is_symlink():  # (serving: its own socket, 0600, replaced by a file it leaves at stop)
+            assert stat.S_IMODE(path.lstat().st_mode) == 0o600
+            path.unlink()
+            path.write_text("another's\n")
+        server.stop()
+        assert path.read_text() == "another's\n"
+    finally:
+        sim.stop()

@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import socket
+import stat
 import struct
 import threading
 from collections.abc import Callable
@@ -72,19 +73,29 @@ class ControlServer:
         self._stop = threading.Event()
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
+        self._bound: tuple[int, int] | None = None  # the socket file's (device, inode) once bound
 
     def start(self) -> None:
         if why := too_long(self.path):
             raise OSError(errno.ENAMETOOLONG, f"no control socket at {self.path}: {why}")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.bind(str(self.path))
-            os.chmod(self.path, 0o600)  # before listen(): until then every connect is refused (unix(7))
+            # 0600 as bind makes it (its mode is the umask's, unix(7)): a chmod after it follows whatever another
+            # user of a shared --out put at the name meanwhile, and a failed bind left someone else's file there
+            previous = os.umask(0o177)
+            try:
+                sock.bind(str(self.path))
+            finally:
+                os.umask(previous)
+            made = os.lstat(self.path)
+            self._bound = made.st_dev, made.st_ino
+            if not stat.S_ISSOCK(made.st_mode) or made.st_uid != os.getuid() or made.st_mode & 0o077:
+                raise OSError(errno.EPERM, f"{self.path} is not this user's 0600 socket after bind (a default ACL on "
+                              "--out, or another user's file put there): give a folder only you can write")
             sock.listen(8)
         except OSError:
             sock.close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+            self._unlink_own()
             raise
         sock.settimeout(0.5)
         self._sock = sock
@@ -97,12 +108,18 @@ class ControlServer:
             self._thread.join()
         if self._sock is not None:
             self._sock.close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+            self._unlink_own()
         with self._lock:
             for timer in self._timers.values():
                 timer.cancel()
             self._timers.clear()
+
+    def _unlink_own(self) -> None:
+        """Remove the socket this server bound, and nothing another process put at its name since."""
+        with contextlib.suppress(OSError):
+            there = os.lstat(self.path)
+            if (there.st_dev, there.st_ino) == self._bound:
+                self.path.unlink()
 
     def _serve(self) -> None:
         assert self._sock is not None
