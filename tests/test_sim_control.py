@@ -145,6 +145,10 @@ def test_requests_are_checked_against_the_fault_table(tmp_path):
             s.connect(str(out / SOCKET_NAME))
             s.sendall(b"\xff\xfe{\n")
             assert "error" in json.loads(s.makefile("rb").readline())
+        with socket.socket(socket.AF_UNIX) as s:  # nested past the recursion limit: refused, not a traceback
+            s.connect(str(out / SOCKET_NAME))
+            s.sendall(b"[" * 4000 + b"\n")
+            assert json.loads(s.makefile("rb").readline()) == {"error": "a request is one flat JSON object"}
         assert request(out, {"fault": "storm", "device": "leaf1", "port": "Ethernet0"}).endswith(" on")
 
 

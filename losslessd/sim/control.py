@@ -151,6 +151,8 @@ class ControlServer:
                 return {"ok": self._do(request)}
         except (ValueError, KeyError) as exc:  # (ControlError, JSON and UTF-8 errors, the simulator's own refusals)
             return {"error": str(exc)}
+        except RecursionError:  # (JSON nested past Python's recursion limit: a request is never deeper than 1)
+            return {"error": "a request is one flat JSON object"}
 
     def _do(self, request: dict) -> str:
         name = request.get("fault")
