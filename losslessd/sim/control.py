@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..lint.finding import few
 from ..model import DeviceKind
 from ..simcontrol import TIMEOUT_S, read_line, socket_path, too_long
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_NAMED = 12  # names a refusal lists, the rest counted: a 200-switch fleet's names would not fit a reply
 _KEYS = {"fault", "device", "port", "priority", "on", "for_s", "ecn_healthy", "after_s"}  # what a request may hold
 
 
@@ -222,7 +224,7 @@ class ControlServer:
     def _device(self, name: object, fault: Fault) -> SimDevice:
         device = self.sim.devices.get(name) if isinstance(name, str) else None
         if device is None:
-            raise ControlError(f"no simulated device {name!r} (devices: {_listed(list(self.sim.devices))})")
+            raise ControlError(f"no simulated device {name!r} (devices: {few(list(self.sim.devices), shown=_NAMED)})")
         if fault.hosts_only and device.kind != DeviceKind.host:
             raise ControlError(f"{device.name} is a {device.kind.value}: a NIC stall happens on a host "
                                f"({', '.join(n for n, x in self.sim.devices.items() if x.kind == DeviceKind.host)})")
@@ -233,7 +235,8 @@ class ControlServer:
 
     def _port(self, device: SimDevice, port: object) -> str:
         if not isinstance(port, str) or port not in device.if_indexes:
-            raise ControlError(f"{device.name} has no port {port!r} (ports: {_listed(list(device.if_indexes))})")
+            ports = few(list(device.if_indexes), shown=_NAMED)
+            raise ControlError(f"{device.name} has no port {port!r} (ports: {ports})")
         return port
 
     def _priority(self, device: SimDevice, port: str | None, priority: object) -> int:
@@ -246,11 +249,6 @@ class ControlServer:
         if isinstance(priority, bool) or not isinstance(priority, int) or not 0 <= priority <= 7:
             raise ControlError(f"priority {priority!r} is not an 802.1p priority (0-7)")
         return priority
-
-
-def _listed(names: list[str], most: int = 12) -> str:
-    """The first ``most`` names and how many there are: a 200-switch fleet's names would not fit a reply."""
-    return ", ".join(names[:most]) + (f", ... ({len(names)} in all)" if len(names) > most else "")
 
 
 def _seconds(value: object) -> float | None:
