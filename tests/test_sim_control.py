@@ -368,3 +368,19 @@ def test_the_control_socket_never_chmods_or_removes_what_another_process_put_at_
         assert path.read_text() == "another's\n"
     finally:
         sim.stop()
+
+
+def test_a_client_trickling_its_line_is_dropped_within_the_timeout(tmp_path):
+    """The channel answers one request at a time, each line within TIMEOUT_S in all: a client sending a byte every
+    half second (each recv within its timeout) held it, and the simulator's stop, for as long as it kept on."""
+    from losslessd.simcontrol import TIMEOUT_S
+
+    with _controlled(tmp_path) as sim, socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(sim.workdir / SOCKET_NAME))
+        start = time.monotonic()
+        with pytest.raises(OSError):  # (the server closed it: EPIPE or ECONNRESET)
+            while time.monotonic() - start < 3 * TIMEOUT_S:
+                s.sendall(b" ")
+                time.sleep(0.5)
+        assert time.monotonic() - start < 2 * TIMEOUT_S
+        assert request(sim.workdir, {"fault": "reset", "device": "leaf1"}) == "reset leaf1"
