@@ -182,6 +182,8 @@ def test_no_simulator_and_missing_options_are_named(tmp_path):
             in res.stderr, res.stderr
     res = losslessd("sim", "--out", tmp_path)
     assert res.returncode == 2 and res.stderr.startswith("losslessd: error: missing --fabric")
+    # the fault is optional: `sim --fabric F --out O` alone starts a simulator (not `sim [OPTIONS] COMMAND`)
+    assert "sim [OPTIONS] [FAULT DEVICE [PORT] [OPTIONS]]\n" in losslessd("sim", "--help").stdout
 
 
 def test_an_out_too_deep_for_a_socket_path_is_named(tmp_path):

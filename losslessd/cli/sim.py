@@ -15,7 +15,7 @@ from ..errors import InputError
 from .main import new_app
 from .options import seconds
 
-app = new_app(no_args_is_help=False,
+app = new_app(no_args_is_help=False, subcommand_metavar="[FAULT DEVICE [PORT] [OPTIONS]]",
               help="Start the device simulator and write an inventory for it; `losslessd pull` can then collect from "
                    "it. `losslessd sim storm DEVICE PORT` (and congest, stall, down, reset, syncd-restart, wrap32) "
                    "start and stop faults on a running simulator through its control socket in --out.\n\n"
