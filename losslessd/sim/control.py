@@ -90,8 +90,9 @@ class ControlServer:
             finally:
                 os.umask(previous)
             made = os.lstat(self.path)
-            self._bound = made.st_dev, made.st_ino
-            if not stat.S_ISSOCK(made.st_mode) or made.st_uid != os.getuid() or made.st_mode & 0o077:
+            if stat.S_ISSOCK(made.st_mode) and made.st_uid == os.getuid():  # (no other user makes a file ours)
+                self._bound = made.st_dev, made.st_ino
+            if self._bound is None or made.st_mode & 0o077:
                 raise OSError(errno.EPERM, f"{self.path} is not this user's 0600 socket after bind (a default ACL on "
                               "--out, or another user's file put there): give a folder only you can write")
             sock.listen(8)
