@@ -386,3 +386,27 @@ def test_a_client_trickling_its_line_is_dropped_within_the_timeout(tmp_path):
                 time.sleep(0.5)
         assert time.monotonic() - start < 2 * TIMEOUT_S
         assert request(sim.workdir, {"fault": "reset", "device": "leaf1"}) == "reset leaf1"
+
+
+def test_a_reply_is_printed_with_its_control_characters_written_out(tmp_path):
+    """Whatever listens on control.sock in an --out another user can write writes the reply the fault command prints:
+    an escape sequence in it (OSC 0 retitling the terminal) was sent to the terminal raw."""
+    import threading
+
+    out = tmp_path / "s"
+    out.mkdir()
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(out / SOCKET_NAME))
+        listener.listen(1)
+
+        def answer() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.makefile("rb").readline()
+                conn.sendall(json.dumps({"ok": "\x1b]0;owned\x07storm on"}).encode() + b"\n")
+
+        thread = threading.Thread(target=answer)
+        thread.start()
+        res = losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", out)
+        thread.join()
+    assert (res.returncode, res.stdout) == (0, "\\x1b]0;owned\\x07storm on\n")
