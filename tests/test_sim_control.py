@@ -328,6 +328,7 @@ def test_a_fault_command_loads_no_simulator():
 
 
 _SWAP_AT_CHMOD: dict[str, Path] = {}  # control.sock -> the file a symlink put in its place points at
+_HOOKED: list[bool] = []
 
 
 def _swap_the_socket_at_chmod(event: str, args: tuple) -> None:
@@ -336,9 +337,6 @@ def _swap_the_socket_at_chmod(event: str, args: tuple) -> None:
     if event == "os.chmod" and (victim := _SWAP_AT_CHMOD.pop(str(args[0]), None)) is not None:
         os.unlink(args[0])
         os.symlink(victim, args[0])
-
-
-sys.addaudithook(_swap_the_socket_at_chmod)
 
 
 def test_the_control_socket_never_chmods_or_removes_what_another_process_put_at_its_name(tmp_path):
@@ -356,6 +354,9 @@ def test_the_control_socket_never_chmods_or_removes_what_another_process_put_at_
             ControlServer(sim, out).start()
         assert path.is_symlink()
         path.unlink()
+        if not _HOOKED:  # (a hook stays for the process: added when this test runs, once, inert after it)
+            sys.addaudithook(_swap_the_socket_at_chmod)
+            _HOOKED.append(True)
         _SWAP_AT_CHMOD[str(path)] = victim
         server = ControlServer(sim, out)
         with contextlib.suppress(OSError):
