@@ -12,6 +12,7 @@ import logging
 import os
 import socket
 import stat
+import time
 from pathlib import Path
 
 from .errors import InputError
@@ -23,7 +24,7 @@ SOCKET_NAME = "control.sock"
 MAX_PATH_BYTES = 107
 MAX_REQUEST_BYTES = 4096  # a request is a few names and numbers
 MAX_REPLY_BYTES = 65536  # a reply is one message naming a few devices or ports
-TIMEOUT_S = 5.0  # a client that connects and sends nothing is dropped after this
+TIMEOUT_S = 5.0  # a client that has not sent its whole line by then is dropped
 
 
 def socket_path(out: Path) -> Path:
@@ -73,8 +74,14 @@ def _alive(path: Path) -> bool:
 
 
 def read_line(conn: socket.socket, most: int = MAX_REQUEST_BYTES) -> bytes:
+    """One line of at most ``most`` bytes, all of it within the socket's timeout: a peer sending a byte now and then
+    held the one-request-at-a-time channel (and the simulator's stop) as long as it liked."""
+    deadline = time.monotonic() + (conn.gettimeout() or TIMEOUT_S)
     data = b""
     while b"\n" not in data:
+        if (left := deadline - time.monotonic()) <= 0:
+            raise TimeoutError(errno.ETIMEDOUT, "no whole line in time")
+        conn.settimeout(left)
         chunk = conn.recv(most)
         if not chunk:
             break

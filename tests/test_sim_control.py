@@ -145,6 +145,10 @@ def test_requests_are_checked_against_the_fault_table(tmp_path):
             s.connect(str(out / SOCKET_NAME))
             s.sendall(b"\xff\xfe{\n")
             assert "error" in json.loads(s.makefile("rb").readline())
+        with socket.socket(socket.AF_UNIX) as s:  # nested past the recursion limit: refused, not a traceback
+            s.connect(str(out / SOCKET_NAME))
+            s.sendall(b"[" * 4000 + b"\n")
+            assert json.loads(s.makefile("rb").readline()) == {"error": "a request is one flat JSON object"}
         assert request(out, {"fault": "storm", "device": "leaf1", "port": "Ethernet0"}).endswith(" on")
 
 
@@ -178,6 +182,8 @@ def test_no_simulator_and_missing_options_are_named(tmp_path):
             in res.stderr, res.stderr
     res = losslessd("sim", "--out", tmp_path)
     assert res.returncode == 2 and res.stderr.startswith("losslessd: error: missing --fabric")
+    # the fault is optional: `sim --fabric F --out O` alone starts a simulator (not `sim [OPTIONS] COMMAND`)
+    assert "sim [OPTIONS] [FAULT DEVICE [PORT] [OPTIONS]]\n" in losslessd("sim", "--help").stdout
 
 
 def test_an_out_too_deep_for_a_socket_path_is_named(tmp_path):
@@ -302,7 +308,7 @@ def test_a_large_fleets_names_are_cut_in_a_reply(tmp_path):
 
     write_fleet(FABRIC / "leaf1" / "config_db.json", tmp_path / "f", 40, ports=2)
     with _controlled(tmp_path, None, tmp_path / "f") as sim, pytest.raises(
-            InputError, match=r"no simulated device 'sw041' \(devices: sw001, .*, sw012, ... \(40 in all\)\)"):
+            InputError, match=r"no simulated device 'sw041' \(devices: sw001, .*, sw012 and 28 more\)"):
         request(sim.workdir, {"fault": "reset", "device": "sw041"})
 
 
@@ -319,3 +325,89 @@ def test_a_fault_command_loads_no_simulator():
     assert report["code"] == 2 and "no simulator is serving --out" in proc.stderr
     unwanted = ("losslessd.sim", "asyncssh", "pysnmp", "snmpsim", "netmiko", "losslessd.parse", "yaml")
     assert [m for m in report["modules"] if any(m == u or m.startswith(u + ".") for u in unwanted)] == []
+
+
+_SWAP_AT_CHMOD: dict[str, Path] = {}  # control.sock -> the file a symlink put in its place points at
+_HOOKED: list[bool] = []
+
+
+def _swap_the_socket_at_chmod(event: str, args: tuple) -> None:
+    """Another user of a shared --out, at the worst moment: the bound socket replaced by a symlink just before a chmod
+    of its name (an audit hook: the race made certain, with the real socket and the real chmod)."""
+    if event == "os.chmod" and (victim := _SWAP_AT_CHMOD.pop(str(args[0]), None)) is not None:
+        os.unlink(args[0])
+        os.symlink(victim, args[0])
+
+
+def test_the_control_socket_never_chmods_or_removes_what_another_process_put_at_its_name(tmp_path):
+    """The socket is 0600 as bind makes it: a chmod after bind followed a symlink another user of a world-writable
+    --out swapped in (the user's own file made 0600), and a failed bind or a stop removed whatever was at the name."""
+    victim = tmp_path / "victim"
+    victim.write_text("the user's\n")
+    victim.chmod(0o644)
+    out = tmp_path / "s"
+    sim = Simulator(FABRIC, out, ssh=False, snmp=False, devices=["leaf1"]).start()
+    try:
+        path = out / SOCKET_NAME
+        os.symlink(victim, path)  # there before the simulator binds: bind refuses it, and it stays
+        with pytest.raises(OSError):
+            ControlServer(sim, out).start()
+        assert path.is_symlink()
+        path.unlink()
+        if not _HOOKED:  # (a hook stays for the process: added when this test runs, once, inert after it)
+            sys.addaudithook(_swap_the_socket_at_chmod)
+            _HOOKED.append(True)
+        _SWAP_AT_CHMOD[str(path)] = victim
+        server = ControlServer(sim, out)
+        with contextlib.suppress(OSError):
+            server.start()
+        _SWAP_AT_CHMOD.clear()
+        assert stat.S_IMODE(victim.stat().st_mode) == 0o644
+        if not path.is_symlink():  # (serving: its own socket, 0600, replaced by a file it leaves at stop)
+            assert stat.S_IMODE(path.lstat().st_mode) == 0o600
+            path.unlink()
+            path.write_text("another's\n")
+        server.stop()
+        assert path.read_text() == "another's\n"
+    finally:
+        sim.stop()
+
+
+def test_a_client_trickling_its_line_is_dropped_within_the_timeout(tmp_path):
+    """The channel answers one request at a time, each line within TIMEOUT_S in all: a client sending a byte every
+    half second (each recv within its timeout) held it, and the simulator's stop, for as long as it kept on."""
+    from losslessd.simcontrol import TIMEOUT_S
+
+    with _controlled(tmp_path) as sim, socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(sim.workdir / SOCKET_NAME))
+        start = time.monotonic()
+        with pytest.raises(OSError):  # (the server closed it: EPIPE or ECONNRESET)
+            while time.monotonic() - start < 3 * TIMEOUT_S:
+                s.sendall(b" ")
+                time.sleep(0.5)
+        assert time.monotonic() - start < 2 * TIMEOUT_S
+        assert request(sim.workdir, {"fault": "reset", "device": "leaf1"}) == "reset leaf1"
+
+
+def test_a_reply_is_printed_with_its_control_characters_written_out(tmp_path):
+    """Whatever listens on control.sock in an --out another user can write writes the reply the fault command prints:
+    an escape sequence in it (OSC 0 retitling the terminal) was sent to the terminal raw."""
+    import threading
+
+    out = tmp_path / "s"
+    out.mkdir()
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(out / SOCKET_NAME))
+        listener.listen(1)
+
+        def answer() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.makefile("rb").readline()
+                conn.sendall(json.dumps({"ok": "\x1b]0;owned\x07storm on"}).encode() + b"\n")
+
+        thread = threading.Thread(target=answer)
+        thread.start()
+        res = losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", out)
+        thread.join()
+    assert (res.returncode, res.stdout) == (0, "\\x1b]0;owned\\x07storm on\n")

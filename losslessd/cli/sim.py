@@ -15,7 +15,7 @@ from ..errors import InputError
 from .main import new_app
 from .options import seconds
 
-app = new_app(no_args_is_help=False,
+app = new_app(no_args_is_help=False, subcommand_metavar="[FAULT DEVICE [PORT] [OPTIONS]]",
               help="Start the device simulator and write an inventory for it; `losslessd pull` can then collect from "
                    "it. `losslessd sim storm DEVICE PORT` (and congest, stall, down, reset, syncd-restart, wrap32) "
                    "start and stop faults on a running simulator through its control socket in --out.\n\n"
@@ -120,13 +120,15 @@ def serve(fabric: Path, out: Path, *, v3: bool, snmp: bool, devices: list[str] |
 
 
 def _send(ctx: typer.Context, out: Path | None, **message: object) -> None:
-    """One fault to the simulator serving --out; prints what it did."""
+    """One fault to the simulator serving --out; prints what it did (control characters written out, as the error
+    lines are: whatever listens on the socket in a folder someone else can write wrote the reply)."""
+    from ..printable import printable
     from ..simcontrol import request
 
     folder = out if out is not None else ctx.obj
     if folder is None:
         raise InputError("missing --out: the running simulator's --out folder (its control socket is there)")
-    typer.echo(request(folder, {k: v for k, v in message.items() if v is not None}))
+    typer.echo(printable(request(folder, {k: v for k, v in message.items() if v is not None})))
 
 
 DEVICE = typer.Argument(help="A device the simulator serves (as its listing names it).")

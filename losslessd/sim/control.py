@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import socket
+import stat
 import struct
 import threading
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..lint.finding import few
 from ..model import DeviceKind
 from ..simcontrol import TIMEOUT_S, read_line, socket_path, too_long
 
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_NAMED = 12  # names a refusal lists, the rest counted: a 200-switch fleet's names would not fit a reply
 _KEYS = {"fault", "device", "port", "priority", "on", "for_s", "ecn_healthy", "after_s"}  # what a request may hold
 
 
@@ -72,19 +75,30 @@ class ControlServer:
         self._stop = threading.Event()
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
+        self._bound: tuple[int, int] | None = None  # the socket file's (device, inode) once bound
 
     def start(self) -> None:
         if why := too_long(self.path):
             raise OSError(errno.ENAMETOOLONG, f"no control socket at {self.path}: {why}")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.bind(str(self.path))
-            os.chmod(self.path, 0o600)  # before listen(): until then every connect is refused (unix(7))
+            # 0600 as bind makes it (its mode is the umask's, unix(7)): a chmod after it follows whatever another
+            # user of a shared --out put at the name meanwhile, and a failed bind left someone else's file there
+            previous = os.umask(0o177)
+            try:
+                sock.bind(str(self.path))
+            finally:
+                os.umask(previous)
+            made = os.lstat(self.path)
+            if stat.S_ISSOCK(made.st_mode) and made.st_uid == os.getuid():  # (no other user makes a file ours)
+                self._bound = made.st_dev, made.st_ino
+            if self._bound is None or made.st_mode & 0o077:
+                raise OSError(errno.EPERM, f"{self.path} is not this user's 0600 socket after bind (a default ACL on "
+                              "--out, or another user's file put there): give a folder only you can write")
             sock.listen(8)
         except OSError:
             sock.close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+            self._unlink_own()
             raise
         sock.settimeout(0.5)
         self._sock = sock
@@ -97,12 +111,18 @@ class ControlServer:
             self._thread.join()
         if self._sock is not None:
             self._sock.close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+            self._unlink_own()
         with self._lock:
             for timer in self._timers.values():
                 timer.cancel()
             self._timers.clear()
+
+    def _unlink_own(self) -> None:
+        """Remove the socket this server bound, and nothing another process put at its name since."""
+        with contextlib.suppress(OSError):
+            there = os.lstat(self.path)
+            if (there.st_dev, there.st_ino) == self._bound:
+                self.path.unlink()
 
     def _serve(self) -> None:
         assert self._sock is not None
@@ -134,6 +154,8 @@ class ControlServer:
                 return {"ok": self._do(request)}
         except (ValueError, KeyError) as exc:  # (ControlError, JSON and UTF-8 errors, the simulator's own refusals)
             return {"error": str(exc)}
+        except RecursionError:  # (JSON nested past Python's recursion limit: a request is never deeper than 1)
+            return {"error": "a request is one flat JSON object"}
 
     def _do(self, request: dict) -> str:
         name = request.get("fault")
@@ -203,7 +225,7 @@ class ControlServer:
     def _device(self, name: object, fault: Fault) -> SimDevice:
         device = self.sim.devices.get(name) if isinstance(name, str) else None
         if device is None:
-            raise ControlError(f"no simulated device {name!r} (devices: {_listed(list(self.sim.devices))})")
+            raise ControlError(f"no simulated device {name!r} (devices: {few(list(self.sim.devices), shown=_NAMED)})")
         if fault.hosts_only and device.kind != DeviceKind.host:
             raise ControlError(f"{device.name} is a {device.kind.value}: a NIC stall happens on a host "
                                f"({', '.join(n for n, x in self.sim.devices.items() if x.kind == DeviceKind.host)})")
@@ -214,7 +236,8 @@ class ControlServer:
 
     def _port(self, device: SimDevice, port: object) -> str:
         if not isinstance(port, str) or port not in device.if_indexes:
-            raise ControlError(f"{device.name} has no port {port!r} (ports: {_listed(list(device.if_indexes))})")
+            ports = few(list(device.if_indexes), shown=_NAMED)
+            raise ControlError(f"{device.name} has no port {port!r} (ports: {ports})")
         return port
 
     def _priority(self, device: SimDevice, port: str | None, priority: object) -> int:
@@ -227,11 +250,6 @@ class ControlServer:
         if isinstance(priority, bool) or not isinstance(priority, int) or not 0 <= priority <= 7:
             raise ControlError(f"priority {priority!r} is not an 802.1p priority (0-7)")
         return priority
-
-
-def _listed(names: list[str], most: int = 12) -> str:
-    """The first ``most`` names and how many there are: a 200-switch fleet's names would not fit a reply."""
-    return ", ".join(names[:most]) + (f", ... ({len(names)} in all)" if len(names) > most else "")
 
 
 def _seconds(value: object) -> float | None:
