@@ -394,7 +394,10 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         return None
     typed = [(i, _mode_name(m.group(1)), m.group(2).strip(), m.group(1), m.string[:m.start(1) - 1])
              for i, line in enumerate(lines) if (m := _CONFIG_PROMPT.match(line.strip()))]
-    if not typed:
+    if not any(_configures(t[2]) for t in typed):
+        # no configuration typed: a terminal log whose configuration-mode prompts ran nothing (an empty Enter, `end`)
+        # before a `show running-config` (round 20: an NX-OS log from `leaf(config-if-end)# ` on, its `sh run | no`
+        # output read as a session and refused as "empty file")
         return None
     out = [""] * len(lines)
     stack: list[str] = ["config"]  # the open modes; a command typed in stack[k] is written at depth k
@@ -436,6 +439,13 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
 # Manual, policy-map class mode: `switch(config-pmap-copp-system-policy)# class copp-system-lacp` gives
 # `switch(config-pmap-c-copp-system-policy-copp-system-lacp)#`): read without its `-c` it extends its policy-map's name.
 _PMAP_CLASS = lazy(r"^config-pmap-c-")
+
+
+def _configures(command: str) -> bool:
+    """Whether a command typed at a configuration-mode prompt may configure something: not nothing (an empty Enter),
+    a comment, a session's way in or out (_SESSION_ONLY) or an exec command (`show`, `do`)."""
+    return bool(command) and not command.startswith(COMMENT) and not _SESSION_ONLY.match(command) \
+        and command.split()[0] not in _EXEC_WORDS
 
 
 def _mode_name(mode: str) -> str:
