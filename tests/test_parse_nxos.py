@@ -1454,3 +1454,17 @@ def test_a_terminal_log_whose_config_prompts_typed_nothing_is_read_as_its_show_r
     assert detect(Input("leaf9.log", text)) == "cisco_nxos"
     device = parse(text, path="leaf9.log")
     assert device.name == "leaf9" and device.ports["Ethernet1/1"].pfc_enabled == [3]
+
+
+def test_a_line_wrapped_to_the_margin_leaves_the_lines_after_it_in_their_block():
+    """Round 20: a whole NX-OS config saved from a terminal narrower than a port's `switchport trunk allowed vlan`
+    list, its rest (`12,1882,...`) at the margin. The rest opened a block of its own at the top level and the port's
+    lines after it went with it, passed over without a word (a port-channel's `mtu 9216` lost: PFC007 on a member
+    whose MTU was the same). No command begins with a digit or a comma: the rest is named, the block goes on."""
+    text = BASE + ("  switchport\n  switchport mode trunk\n  switchport trunk allowed vlan 370-373,381-385,1731,18\n"
+                   "12,1882,2094\n  priority-flow-control mode on\n  service-policy type qos input IN\n  mtu 9216\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert port.pfc_enabled == [3] and port.mtu_bytes is not None
+    piece = text.count("\n", 0, text.index("12,1882")) + 1
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", piece)]

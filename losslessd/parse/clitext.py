@@ -66,16 +66,25 @@ def tree(text: str) -> list[Node]:
         if not body or body.startswith(COMMENT) or body == "exit":
             continue
         indent = len(line) - len(body)
+        node = Node(body, number, _LEAF)
+        if not indent and body[0] in _NO_COMMAND_START and len(stack) > 1:
+            # the rest of the line above, wrapped to the margin at a terminal's width (round 20: an NX-OS `switchport
+            # trunk allowed vlan ...,18` / `12,1882,...`): no command begins with a digit or a comma. Under that line
+            # (TreeReader.each names it), so that the lines after it stay in the block it interrupted.
+            _adopt(stack[-1][1], node)
+            continue
         while stack[-1][0] >= indent:
             stack.pop()
-        node = Node(body, number, _LEAF)
-        parent = stack[-1][1]
-        if parent.children is _LEAF:
-            parent.children = [node]
-        else:
-            parent.children.append(node)
+        _adopt(stack[-1][1], node)
         stack.append((indent, node))
     return root.children
+
+
+def _adopt(parent: Node, node: Node) -> None:
+    if parent.children is _LEAF:
+        parent.children = [node]
+    else:
+        parent.children.append(node)
 
 
 # A banner's text (Cisco Nexus 9000 Fundamentals guide, "Configuring the Banner": `banner motd delimiting-character
@@ -154,6 +163,7 @@ def tab_blocks(wide: int, narrow: int) -> str:
 
 
 _LEAF: list[Node] = []  # the children of every node tree() makes without any (never appended to)
+_NO_COMMAND_START = frozenset("0123456789,")  # (tree: a margin line beginning so is a wrapped line's rest)
 
 # Words of a queue's WRED/ECN setting (NX-OS `random-detect ... ecn`, EOS `random-detect ecn ...`, OS10 `random-detect
 # PROFILE`) and of the pieces a `random-detect` line wrapped onto lines of its own leaves (`maximum-threshold ...`,
@@ -848,8 +858,9 @@ class TreeReader:
             while stack:
                 piece = stack.pop()
                 stack.extend(reversed(piece.children))
-                self.garbled(piece, f"it is indented under line {node.line}'s `{head}`, which opens no mode "
-                                    "(a command wrapped onto lines of its own is not one command to the switch)")
+                self.garbled(piece, f"it continues line {node.line}'s `{head}` (indented under it, or at the "
+                                    "margin beginning with what begins no command), which opens no mode (a command "
+                                    "wrapped onto lines of its own is not one command to the switch)")
                 found.append(piece)
         return found
 
