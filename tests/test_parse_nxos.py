@@ -1449,8 +1449,9 @@ def test_a_terminal_log_whose_config_prompts_typed_nothing_is_read_as_its_show_r
         "  service-policy type qos input IN\n"
     text = ("leaf9(config-if)# \nleaf9(config-if)# end\nleaf9# sh run | no\n\n!Command: show running-config\n"
             "!Time: Mon Jan 13 15:02:03 2020\n\nversion 9.3(2) Bios:version\n"
-            + config.replace("hostname s1", "hostname leaf9") + "\nleaf9# show interface priority-flow-control\n" + "=" * 40 + "\nPort  Mode Oper(VL bmap)  RxPPP  TxPPP\n"
-            + "=" * 40 + "\n\nEthernet1/1  On  On (8)  0  0\n\nleaf9#\n")
+            + config.replace("hostname s1", "hostname leaf9") + "\nleaf9# show interface priority-flow-control\n"
+            + "=" * 40 + "\nPort  Mode Oper(VL bmap)  RxPPP  TxPPP\n" + "=" * 40
+            + "\n\nEthernet1/1  On  On (8)  0  0\n\nleaf9#\n")
     assert detect(Input("leaf9.log", text)) == "cisco_nxos"
     device = parse(text, path="leaf9.log")
     assert device.name == "leaf9" and device.ports["Ethernet1/1"].pfc_enabled == [3]
