@@ -81,6 +81,7 @@ def tree(text: str) -> list[Node]:
 
 
 def _adopt(parent: Node, node: Node) -> None:
+    """``node`` as ``parent``'s last child (a parent without children shares _LEAF, never appended to)."""
     if parent.children is _LEAF:
         parent.children = [node]
     else:
