@@ -78,8 +78,8 @@ IF_READ = IF_QOS | {"description", "mtu", "speed", "shutdown", "switchport", "ip
 # Round 20: the commands whole running-configs write under Ethernet and Port-Channel interfaces (the first words of
 # those lines in aristanetworks/avd's 726 eos_cli_config_gen intended configs) not listed before: `flow tracker
 # sampled NAME` (EOS User Manual, Flow Tracking) was read as an abbreviated `flowcontrol` and named (20 SYS002s on
-# 10 of AVD's 53 whole example configs); `l2 mtu`, `link tracking group`, `dhcp server`, `evpn ethernet-segment`, `multicast`, `pim`,
-# `port-channel lacp fallback`, `sync-e`, `tcp mss ceiling`, `vlan id` beside them.
+# 10 of AVD's 53 whole example configs); `l2 mtu`, `link tracking group`, `dhcp server`, `evpn ethernet-segment`,
+# `multicast`, `pim`, `port-channel lacp fallback`, `sync-e`, `tcp mss ceiling`, `vlan id` beside them.
 _IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisable", "error-correction",
                        "hardware", "isis", "l2-protocol", "lacp", "link-debounce", "link-tracking", "lldp",
                        "load-interval", "logging", "mac", "mac-address", "mlag", "mpls", "phy", "platform", "poe",
