@@ -111,6 +111,13 @@ def test_not_os9_raises_input_error_with_file_and_line(text, line):
     ("interface te 1/1\ndcb-map M\n", "dell_os9"),  # typed as OS9 takes it (audit round 15)
     ("interface ethernet 1/1\ndcb-map M\n", None),  # no OS9 port type
     ("! Version 10.5.1.0\n! Last configuration change at Nov  29 10:00:03 2026\n", "dell_os10"),
+    # round 20: a configuration saved without its time stamps (Dell's JetPack S4048-ON and Z9100-ON samples), a
+    # patch build with a letter, ports split in four (unit/port/subport); the version line alone is no proof
+    ("! Version 9.11(0.0P2)\n!\nhostname s1\n!\ninterface TenGigabitEthernet 1/1\n no shutdown\n", "dell_os9"),
+    ("! Version 9.11(2.4)\n!\ninterface twentyFiveGigE 1/1/1\n no shutdown\n", "dell_os9"),
+    ("interface twentyFiveGigE 1/1/1\n dcb-map M\n", "dell_os9"),
+    ("! Version 9.11(2.4)\n!\nhostname s1\n", None),
+    ("! Version 10.5.1.0\n!\ninterface ethernet1/1/1\n no shutdown\n", "dell_os10"),
 ])
 def test_detection(text, platform):
     assert detect(Input("x.cfg", text)) == platform

@@ -1739,3 +1739,17 @@ def test_an_ecn_class_after_the_class_that_takes_its_dscp_whole_is_no_warning():
     assert [m for i in device.issues for m in [i.message] if "ROCE_CE" in m] == []
     assert device.ports["Ethernet1"].by_hand_dscp[26][0] == 3  # (ROCE's, which takes DSCP 26 first)
     assert any("for class ROCE_CE, BOTH" in i.message for i in parse(_ECN_CLASS).issues)
+
+
+@pytest.mark.parametrize("line", ["flow tracker sampled FLOW-TRACKER", "flow tracker hardware FT", "l2 mtu 9214",
+                                  "link tracking group LT upstream", "port-channel lacp fallback individual",
+                                  "tcp mss ceiling ipv4 1436", "pim ipv4 sparse-mode", "sync-e"])
+def test_a_whole_interface_command_is_not_read_as_an_abbreviation(line):
+    """Round 20: 20 of aristanetworks/avd's whole intended configs write `flow tracker sampled NAME` under a port (EOS
+    User Manual, Flow Tracking); `flow`, a whole command, was read as an abbreviated `flowcontrol` and named (SYS002,
+    exit 1 on a clean config). The commands those configs write under ports are listed (eos/flat.py _IF_OTHER)."""
+    text = "interface Ethernet1\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n" \
+        f"   {line}\n"
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1"].pfc_enabled == [3] \
+        and device.ports["Ethernet1"].link_pause is None

@@ -1439,3 +1439,33 @@ def test_a_watchdog_interval_line_not_read_leaves_the_watchdog_unknown(tmp_path)
     (tmp_path / "sw1.cfg").write_text(text, encoding="utf-8")
     wdg = [f for f in lint([tmp_path / "sw1.cfg"], "roce-dscp26").findings if f.code == "WDG001"]
     assert {f.severity.value for f in wdg if f.port == "Ethernet1/1"} == {"info"}
+
+
+def test_a_terminal_log_whose_config_prompts_typed_nothing_is_read_as_its_show_running_config():
+    """Round 20: a whole leaf's `show running-config` saved from a terminal with the lines around it: an empty Enter at
+    a configuration-mode prompt, `end`, then `sh run | no` (`| no-more`) and, after the config, another show's output.
+    It was read as a configuration session that typed nothing and refused as "empty file" (exit 2)."""
+    config = BASE.replace("interface Ethernet1/1\n", "") + "interface Ethernet1/1\n  priority-flow-control mode on\n" \
+        "  service-policy type qos input IN\n"
+    text = ("leaf9(config-if)# \nleaf9(config-if)# end\nleaf9# sh run | no\n\n!Command: show running-config\n"
+            "!Time: Mon Jan 13 15:02:03 2020\n\nversion 9.3(2) Bios:version\n"
+            + config.replace("hostname s1", "hostname leaf9") + "\nleaf9# show interface priority-flow-control\n"
+            + "=" * 40 + "\nPort  Mode Oper(VL bmap)  RxPPP  TxPPP\n" + "=" * 40
+            + "\n\nEthernet1/1  On  On (8)  0  0\n\nleaf9#\n")
+    assert detect(Input("leaf9.log", text)) == "cisco_nxos"
+    device = parse(text, path="leaf9.log")
+    assert device.name == "leaf9" and device.ports["Ethernet1/1"].pfc_enabled == [3]
+
+
+def test_a_line_wrapped_to_the_margin_leaves_the_lines_after_it_in_their_block():
+    """Round 20: a whole NX-OS config saved from a terminal narrower than a port's `switchport trunk allowed vlan`
+    list, its rest (`12,1882,...`) at the margin. The rest opened a block of its own at the top level and the port's
+    lines after it went with it, passed over without a word (a port-channel's `mtu 9216` lost: PFC007 on a member
+    whose MTU was the same). No command begins with a digit or a comma: the rest is named, the block goes on."""
+    text = BASE + ("  switchport\n  switchport mode trunk\n  switchport trunk allowed vlan 370-373,381-385,1731,18\n"
+                   "12,1882,2094\n  priority-flow-control mode on\n  service-policy type qos input IN\n  mtu 9216\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert port.pfc_enabled == [3] and port.mtu_bytes is not None
+    piece = text.count("\n", 0, text.index("12,1882")) + 1
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", piece)]

@@ -66,16 +66,26 @@ def tree(text: str) -> list[Node]:
         if not body or body.startswith(COMMENT) or body == "exit":
             continue
         indent = len(line) - len(body)
+        node = Node(body, number, _LEAF)
+        if not indent and body[0] in _NO_COMMAND_START and len(stack) > 1:
+            # the rest of the line above, wrapped to the margin at a terminal's width (round 20: an NX-OS `switchport
+            # trunk allowed vlan ...,18` / `12,1882,...`): no command begins with a digit or a comma. Under that line
+            # (TreeReader.each names it), so that the lines after it stay in the block it interrupted.
+            _adopt(stack[-1][1], node)
+            continue
         while stack[-1][0] >= indent:
             stack.pop()
-        node = Node(body, number, _LEAF)
-        parent = stack[-1][1]
-        if parent.children is _LEAF:
-            parent.children = [node]
-        else:
-            parent.children.append(node)
+        _adopt(stack[-1][1], node)
         stack.append((indent, node))
     return root.children
+
+
+def _adopt(parent: Node, node: Node) -> None:
+    """``node`` as ``parent``'s last child (a parent without children shares _LEAF, never appended to)."""
+    if parent.children is _LEAF:
+        parent.children = [node]
+    else:
+        parent.children.append(node)
 
 
 # A banner's text (Cisco Nexus 9000 Fundamentals guide, "Configuring the Banner": `banner motd delimiting-character
@@ -154,6 +164,7 @@ def tab_blocks(wide: int, narrow: int) -> str:
 
 
 _LEAF: list[Node] = []  # the children of every node tree() makes without any (never appended to)
+_NO_COMMAND_START = frozenset("0123456789,")  # (tree: a margin line beginning so is a wrapped line's rest)
 
 # Words of a queue's WRED/ECN setting (NX-OS `random-detect ... ecn`, EOS `random-detect ecn ...`, OS10 `random-detect
 # PROFILE`) and of the pieces a `random-detect` line wrapped onto lines of its own leaves (`maximum-threshold ...`,
@@ -394,7 +405,10 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         return None
     typed = [(i, _mode_name(m.group(1)), m.group(2).strip(), m.group(1), m.string[:m.start(1) - 1])
              for i, line in enumerate(lines) if (m := _CONFIG_PROMPT.match(line.strip()))]
-    if not typed:
+    if not any(_configures(t[2]) for t in typed):
+        # no configuration typed: a terminal log whose configuration-mode prompts ran nothing (an empty Enter, `end`)
+        # before a `show running-config` (round 20: an NX-OS log from `leaf(config-if-end)# ` on, its `sh run | no`
+        # output read as a session and refused as "empty file")
         return None
     out = [""] * len(lines)
     stack: list[str] = ["config"]  # the open modes; a command typed in stack[k] is written at depth k
@@ -436,6 +450,13 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
 # Manual, policy-map class mode: `switch(config-pmap-copp-system-policy)# class copp-system-lacp` gives
 # `switch(config-pmap-c-copp-system-policy-copp-system-lacp)#`): read without its `-c` it extends its policy-map's name.
 _PMAP_CLASS = lazy(r"^config-pmap-c-")
+
+
+def _configures(command: str) -> bool:
+    """Whether a command typed at a configuration-mode prompt may configure something: not nothing (an empty Enter),
+    a comment, a session's way in or out (_SESSION_ONLY) or an exec command (`show`, `do`)."""
+    return bool(command) and not command.startswith(COMMENT) and not _SESSION_ONLY.match(command) \
+        and command.split()[0] not in _EXEC_WORDS
 
 
 def _mode_name(mode: str) -> str:
@@ -838,8 +859,9 @@ class TreeReader:
             while stack:
                 piece = stack.pop()
                 stack.extend(reversed(piece.children))
-                self.garbled(piece, f"it is indented under line {node.line}'s `{head}`, which opens no mode "
-                                    "(a command wrapped onto lines of its own is not one command to the switch)")
+                self.garbled(piece, f"it continues line {node.line}'s `{head}` (indented under it, or at the "
+                                    "margin beginning with what begins no command), which opens no mode (a command "
+                                    "wrapped onto lines of its own is not one command to the switch)")
                 found.append(piece)
         return found
 

@@ -19,13 +19,18 @@ from ..base import SNIFF_CHARS, Input, config_inputs
 
 PLATFORM = "dell_os9"
 
-# The header OS9 prints: `! Version 9.9(0.0)` (a release number with its build in parentheses), then `! Startup-config
-# last updated at ...` or `! Last configuration change at ...`.
-_HEADER = lazy(r"^! Version 9\.[0-9]{1,2}\([0-9.]+\)[ \t]*\r?\n"
-               r"! (?:Startup-config last updated|Last configuration change) at ", re.MULTILINE)
-# OS9 names ports by type, a blank and unit/port (`TenGigabitEthernet 0/1`, `fortyGigE 0/48`; typed, `te 0/1`:
-# port_type); beside a `dcb-map` line (Cisco IOS writes `TenGigabitEthernet1/0/1`, without the blank).
-_PORT = lazy(r"^interface ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]{1,3}[ \t]*\r?$", re.MULTILINE)
+# The version line OS9 prints first: `! Version 9.9(0.0)`, a release number with its build in parentheses, a patch
+# build with a letter (`! Version 9.11(0.0P2)`, as Dell's own JetPack sample S4048-ON configuration saves it).
+_VERSION = r"^! Version 9\.[0-9]{1,2}\([0-9][0-9A-Za-z.]*\)[ \t]*\r?"
+# The header: the version line, then `! Startup-config last updated at ...` or `! Last configuration change at ...`.
+_HEADER = lazy(_VERSION + r"\n! (?:Startup-config last updated|Last configuration change) at ", re.MULTILINE)
+# The version line alone (a configuration saved without its time stamps, as Dell's JetPack samples are): taken with
+# an OS9 port name below it.
+_VERSION_LINE = lazy(_VERSION + "$", re.MULTILINE)
+# OS9 names ports by type, a blank and unit/port, or unit/port/subport for a port split in four (`TenGigabitEthernet
+# 0/1`, `fortyGigE 0/48`, `twentyFiveGigE 1/1/1` of a Z9100-ON `portmode quad` port; typed, `te 0/1`: port_type)
+# (Cisco IOS writes `TenGigabitEthernet1/0/1`, Dell OS10 `ethernet1/1/1`, without the blank).
+_PORT = lazy(r"^interface ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?[ \t]*\r?$", re.MULTILINE)
 # or a configuration-mode paste's range of them (`interface range ten 0/0-31`: reader._range_ports)
 _RANGE = lazy(r"^interface range ([A-Za-z-]{2,}) [0-9]{1,2}/[0-9]", re.MULTILINE)
 # Front-panel port types OS9 names (OS9 Configuration Guide, "Interfaces"); management, loopback, VLAN and
@@ -60,12 +65,12 @@ _RUNNING_CONFIG = lazy(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 
 def sniff(inp: Input) -> bool:
     """An OS9 capture, the OS9 running-config header, or an OS9 port name (or range of them) beside a `dcb-map`
-    line."""
+    line or the OS9 version line."""
     named = capture.sniff_platform(inp.text)
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or (_DCB_MAP.search(head) and any(
+    return bool(_HEADER.search(head) or ((_DCB_MAP.search(head) or _VERSION_LINE.search(head)) and any(
         port_type(m.group(1)) for pattern in (_PORT, _RANGE) for m in pattern.finditer(head))))
 
 
