@@ -1,0 +1,41 @@
+"""The command line's process spends no collector work on what lives until it ends: a command's module is imported
+with the collector paused, and the heap is frozen at exit (cli.main; docs/lint-at-scale.md, "Session 40, part c")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # each test starts a fresh interpreter: what it has not imported yet is the point
+
+
+def _python(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={"PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout.strip()
+
+
+def test_a_command_is_imported_with_the_collector_paused():
+    # (importing the lint command, pydantic and the policy models with it, starts dozens of collections otherwise)
+    out = _python("import gc\n"
+                  "from losslessd.cli import main as m\n"
+                  "runs = []\n"
+                  "gc.callbacks.append(lambda phase, info: phase == 'start' and runs.append(info['generation']))\n"
+                  "m._load('lint', *m.COMMANDS['lint'])\n"
+                  "import losslessd.policy\n"
+                  "print(len(runs), gc.isenabled())\n")
+    assert out == "0 True"
+
+
+def test_the_heap_is_frozen_at_exit_after_every_other_exit_handler_of_the_command():
+    # An exit handler registered before main runs after main's (atexit runs them last in, first out).
+    out = _python("import atexit, gc, sys\n"
+                  "from losslessd.cli.main import main\n"
+                  "atexit.register(lambda: print(gc.get_freeze_count() > 10_000))\n"
+                  "sys.argv = ['losslessd', '--version']\n"
+                  "main()\n")
+    assert out.splitlines()[-1] == "True"
