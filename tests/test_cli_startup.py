@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from pydantic import BaseModel
 
 from losslessd import policy
