@@ -5,8 +5,6 @@ one source of what a policy file may say: policies/schema.json is generated from
 (`make schemas`; tests/test_schemas.py fails when the committed file differs) for editors.
 """
 
-from __future__ import annotations
-
 import os
 import re
 from functools import lru_cache
@@ -92,7 +90,7 @@ class Range(_P):
     max: NonNegative | None = None
 
     @model_validator(mode="after")
-    def _ordered(self) -> Range:
+    def _ordered(self) -> "Range":  # (quoted: the module's annotations are objects, not texts pydantic compiles)
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError(f"min {_num(self.min)} is above max {_num(self.max)}")
         return self

@@ -97,33 +97,34 @@ def _row(values: list) -> PgRow:
                  None if xon_offset is None else int(xon_offset))
 
 
+# Built per SKU asked for, not all at once: the 1,239 rows of the 204 SKUs were 43.5 M instructions of a lint that
+# looks up one SKU (docs/lint-at-scale.md, "Session 40, part c").
 @cache
-def _tables() -> dict[str, tuple[SkuTable, ...]]:
-    doc = _document()
-    rows = {tid: tuple(_row(r) for r in table) for tid, table in doc["tables"].items()}
-    out = {}
-    for sku, entries in doc["skus"].items():
-        tables = []
-        for e in entries:
-            pool = e.get("ingress_lossless_pool") or {}
-            tables.append(SkuTable(sku=sku, vendor=e["vendor"], platform=e["platform"], asic=e.get("asic"),
-                                   path=e["path"], rows=rows[e["table"]], variant=e.get("variant"),
-                                   asic_table=e.get("asic_table"), pool_size_bytes=pool.get("size"),
-                                   pool_mode=pool.get("mode"), pool_xoff_bytes=pool.get("xoff"),
-                                   egress=e.get("egress")))
-        out[sku] = tuple(tables)
-    return out
+def _rows(table_id: str) -> tuple[PgRow, ...]:
+    return tuple(_row(r) for r in _document()["tables"][table_id])
+
+
+@cache
+def _sku_tables(sku: str) -> tuple[SkuTable, ...]:
+    tables = []
+    for e in _document()["skus"][sku]:
+        pool = e.get("ingress_lossless_pool") or {}
+        tables.append(SkuTable(sku=sku, vendor=e["vendor"], platform=e["platform"], asic=e.get("asic"),
+                               path=e["path"], rows=_rows(e["table"]), variant=e.get("variant"),
+                               asic_table=e.get("asic_table"), pool_size_bytes=pool.get("size"),
+                               pool_mode=pool.get("mode"), pool_xoff_bytes=pool.get("xoff"), egress=e.get("egress")))
+    return tuple(tables)
 
 
 def skus() -> list[str]:
-    return sorted(_tables())
+    return sorted(_document()["skus"])
 
 
 def lookup(hwsku: str | None, platform: str | None = None) -> SkuTable | None:
     """The SKU's table: the one of ``platform`` (SONiC DEVICE_METADATA platform) when several platforms carry a
     SKU of that name, else the SKU's own folder's (not a variant folder such as BALANCED). When those still
     disagree (the same SKU name on several platforms), the table with the largest xoff is returned."""
-    entries = _tables().get(hwsku or "")
+    entries = _sku_tables(hwsku) if hwsku in _document()["skus"] else None  # (cached for the 204 SKUs alone)
     if not entries:
         return None
     if platform:

@@ -1,7 +1,5 @@
 """`losslessd lint`: check saved configs against a policy."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated

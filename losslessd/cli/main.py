@@ -8,7 +8,9 @@ list's one-line help texts are read from the modules' sources (their docstrings)
 from __future__ import annotations
 
 import ast
+import atexit
 import contextlib
+import gc
 import importlib
 import importlib.util
 import inspect
@@ -25,6 +27,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 from ..errors import DEBUG_ENV, EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, REPORT_HINT, InputError, describe_exception
+from ..gcpause import gc_paused
 from ..limits import ENV_MAX_FILE_MB, file_limit_mb
 from ..printable import printable
 
@@ -175,7 +178,10 @@ class _LazyGroup(CommandGroup):
 
 
 def _load(name: str, module: str, function: str | None) -> Any:
-    mod = importlib.import_module(f"{__package__}.{module}")
+    # What a command's import makes (pydantic's validators, the model's classes) lives as long as the process: the
+    # collector paused, it is not scanned again and again while it is made (13 M instructions of the example lint).
+    with gc_paused():
+        mod = importlib.import_module(f"{__package__}.{module}")
     if function is None:
         group = typer.main.get_group(mod.app)
         group.name = name
@@ -253,6 +259,12 @@ def main() -> None:
     # for the command line's own process only (the Python API leaves its host's environment alone); an operator's
     # own value wins (PYDANTIC_DISABLE_PLUGINS= scans again).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # At exit Python collects every generation, again after tearing the modules down: 75 M instructions of the
+    # example lint's 1,451 M scanning a heap the process is about to give back. Frozen, every object is still freed
+    # by its reference count; only a garbage cycle left at exit is not collected, whose finalizers Python's data
+    # model does not promise to run at exit anyway (object.__del__). Once, however often main runs in a process.
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
     with one_command():
         _run()
 
