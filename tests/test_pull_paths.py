@@ -142,7 +142,8 @@ def test_a_capture_whose_group_cannot_be_kept_loses_the_group_bits(request):
     ran = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
                           "import sys; from pathlib import Path; from losslessd.collect import write_atomic; "
                           "write_atomic(Path(sys.argv[1]), 'new')", str(capture)],
-                         cwd="/", capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+                         cwd="/", capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         timeout=120)
     if ran.returncode and "Permission denied" in ran.stderr and "site-packages" in ran.stderr:
         pytest.skip("the user nobody cannot run this checkout")
     assert ran.returncode == 0, ran.stderr

@@ -79,13 +79,12 @@ def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
         else:
             key = (id(f),)
         groups.setdefault(key, []).append(f)
-    out = []
+    out: list[tuple[Finding, list[str], str]] = []
     for key, members in groups.items():
         if key[-1] == "files":
             files = dict.fromkeys(m.source.file for m in members if m.source)
             if len(files) > 1:  # every file named, so that `grep name report.txt` still finds its line
-                places = dict.fromkeys(_where(m) for m in members)
-                out.append((members[0], [], f"{len(files)} files: {', '.join(places)}"))
+                out.append((members[0], [], f"{len(files)} files: {', '.join(dict.fromkeys(map(_where, members)))}"))
             else:  # one file: its lines apart, as before
                 out.extend((m, [], _where(m)) for m in members)
             continue
@@ -95,7 +94,8 @@ def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
         noun = "other line" if len({place[1] for place in places}) == len(places) else "other place"
         more = f" and {_n(len(places) - 1, noun)}" if len(places) > 1 else ""
         first = members[0]
-        out.append((first, list(dict.fromkeys(m.port or "" for m in members)), (_where(first) if first.source else "") + more))
+        where = _where(first) if first.source else ""
+        out.append((first, list(dict.fromkeys(m.port or "" for m in members)), where + more))
     return out
 
 
