@@ -116,4 +116,3 @@ def _program(pid: int) -> str:
     except OSError:
         return "gone"
     return printable(name)  # (a process names itself: an escape sequence there must not reach the terminal)
-

@@ -344,7 +344,7 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
                 r.hosts.setdefault(rank, host.group(1))
                 # A job launched again names its ranks on the same hosts: one rank on another host than in the
                 # attempt before is a second process's own test (no MPI=1), whatever warned between them.
-                if before is not None and run is r and before.hosts.get(rank, host.group(1)) != host.group(1):
+                if before is not None and before.hosts.get(rank, host.group(1)) != host.group(1):
                     r.repeated_rank, r.relaunch = r.repeated_rank or (rank, 2), None
         elif _is_header(words):
             r = current(lineno, True)
