@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
+from .printable import printable
+
 
 class InputError(Exception):
     """Unusable input (file, policy, selector): message names the file and line or JSON path."""
@@ -71,16 +75,44 @@ SQLITE_LOCK_HELD = (5, 6)
 SQLITE_READONLY = 8  # (a write to a file SQLite opened read-only)
 
 
-def state_file_reason(exc: BaseException) -> str:
+def state_file_reason(exc: BaseException, path: str | os.PathLike | None = None) -> str:
     """Why an SQLite state file (history, tune store) could not be read: a damaged page's text that is not UTF-8
     comes back from sqlite3 as a UnicodeDecodeError, whose own message says nothing an operator can use; a lock
-    held past the wait was SQLite's "database is locked" (and for the tune store "not a losslessd tune database")."""
+    held past the wait was SQLite's "database is locked" (and for the tune store "not a losslessd tune database").
+    ``path``: the file, whose lock holders are named (pid and program) when the system lists them."""
     if isinstance(exc, UnicodeDecodeError):
         return "the file is damaged (text that is not UTF-8)"
     if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:
-        return ("another program holds the file locked past the wait (an sqlite3 shell in a transaction, a copy "
-                "or backup tool?): try again once it lets go")
+        holders = lock_holders(path) if path is not None else []
+        who = ", ".join(holders) if holders else "an sqlite3 shell in a transaction, a copy or backup tool?"
+        return f"another program holds the file locked past the wait ({who}): try again once it lets go"
     if getattr(exc, "sqlite_errorcode", 0) & 0xFF == SQLITE_READONLY:
         return ("the file is read-only to this process (its mode or owner, the immutable attribute of chattr +i, a "
                 "read-only mount): make it writable, or name another file")
     return str(exc)
+
+
+def lock_holders(path: str | os.PathLike) -> list[str]:
+    """'pid 4242 (sqlite3)' for each other process holding a POSIX lock on ``path``, as Linux lists them in
+    /proc/locks (proc(5): "id: kind ADVISORY|MANDATORY READ|WRITE pid major:minor:inode start end"; a line with
+    "->" is a process waiting for the lock, not holding it). Empty where there is no /proc/locks or it names none."""
+    try:
+        info = os.stat(path)
+        with open("/proc/locks", encoding="ascii", errors="replace") as listing:
+            lines = listing.read().splitlines()
+    except OSError:
+        return []
+    inode = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    pids = dict.fromkeys(int(fields[4]) for line in lines if "->" not in line and len(fields := line.split()) > 5
+                         and fields[5] == inode and fields[4].isdigit())
+    return [f"pid {pid} ({_program(pid)})" for pid in pids if pid not in (0, os.getpid())]
+
+
+def _program(pid: int) -> str:
+    """The process's name (/proc/PID/comm), or 'gone' when it exited meanwhile."""
+    try:
+        with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as comm:
+            name = comm.read().strip()
+    except OSError:
+        return "gone"
+    return printable(name)  # (a process names itself: an escape sequence there must not reach the terminal)

@@ -22,7 +22,15 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from .limits import absent_or_kind, check_output, not_a_file, os_reason, sqlite_readable, still_as_read
+from .limits import (
+    READ_WAIT_S,
+    absent_or_kind,
+    check_output,
+    not_a_file,
+    os_reason,
+    sqlite_readable,
+    still_as_read,
+)
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -286,7 +294,8 @@ class History:
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._db.close()
             WRITERS.release(self._writer)
-            raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
+            raise InputError(f"cannot read the history: {state_file_reason(exc, self.path)}",
+                             file=str(self.path)) from None
 
     def _attach(self) -> None:
         """What the writer keeps of the file it has open (read at the opening, and again when it opens the file now at
@@ -596,7 +605,7 @@ class History:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise InputError(f"damaged open events rows not moved to quarantined_events: "
-                                 f"{state_file_reason(exc)}", file=str(self.path)) from None
+                                 f"{state_file_reason(exc, self.path)}", file=str(self.path)) from None
         return bad
 
     def _lenient_rows(self, sql: str, args: list, damaged: list[InputError] | None) -> list[tuple]:
@@ -613,7 +622,7 @@ class History:
             except sqlite3.DatabaseError as exc:
                 still_as_read(self._db, self.path, "history")  # (a page written under it reads as damage)
                 error = InputError(f"cannot read the history{' past ' + str(len(rows)) + ' rows' if rows else ''}: "
-                                   f"{state_file_reason(exc)}", file=str(self.path))
+                                   f"{state_file_reason(exc, self.path)}", file=str(self.path))
                 if damaged is None:
                     raise error from None
                 damaged.append(error)
@@ -793,7 +802,8 @@ class History:
                 rows = self._db.execute(sql, args).fetchall()
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                 still_as_read(self._db, self.path, "history")  # (a page written under it reads as damage)
-                raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
+                raise InputError(f"cannot read the history: {state_file_reason(exc, self.path)}",
+                                 file=str(self.path)) from None
             still_as_read(self._db, self.path, "history")
             return rows
 
@@ -879,13 +889,14 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         check_output(path, "history database", regular=True)
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, timeout=OPEN_TIMEOUT_S,
+        wait = OPEN_TIMEOUT_S if create else READ_WAIT_S  # (a reader waits behind no writer: limits.py)
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, timeout=wait,
                              isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
         raise InputError(f"cannot open the history database: {exc}", file=str(path)) from None
     try:
         if not create:
-            db = sqlite_readable(db, path, OPEN_TIMEOUT_S)
+            db = sqlite_readable(db, path, wait)
         version = db.execute("PRAGMA user_version").fetchone()[0]
         app = db.execute("PRAGMA application_id").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -916,7 +927,7 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         if db.in_transaction:
             db.execute("ROLLBACK")
         db.close()
-        raise InputError(f"cannot use the history database: {state_file_reason(exc)}", file=str(path)) from None
+        raise InputError(f"cannot use the history database: {state_file_reason(exc, path)}", file=str(path)) from None
     return db
 
 

@@ -508,6 +508,13 @@ def other_encoding(data: bytes) -> str | None:
 _NO_SHM = (1544, 14)
 
 
+# How long a read-only report (`events`, `history`, `tune report`) waits for a lock: in WAL mode a reader waits for no
+# writer (SQLite "Write-Ahead Logging": "readers do not block writers and a writer does not block readers"), only for
+# a moment's recovery of the WAL after a crash, or for a program holding the file in exclusive locking mode (an
+# sqlite3 shell's `PRAGMA locking_mode=EXCLUSIVE`), which does not let go in seconds: the reader names it at once.
+READ_WAIT_S = 1.0
+
+
 def sqlite_readable(db: sqlite3.Connection, path: Path, timeout: float) -> sqlite3.Connection:
     """``db`` (a state file opened ``mode=ro``), or where the reader cannot make the -shm file SQLite reads a WAL
     database through, the file opened immutable, as SQLite's "WAL mode" page ("Read-Only Databases") says such a file

@@ -155,6 +155,43 @@ def test_a_state_file_another_program_holds_locked_is_said_so(kind, tune_db, tmp
     assert ran.returncode == EXIT_OK, ran.stderr  # once it lets go
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["tune", "history"])
+def test_a_read_only_report_names_the_holder_at_once(kind, tune_db, tmp_path):
+    """`events` waited 5 s and `tune report` 30 s behind a program holding the file in exclusive locking mode (a WAL
+    reader waits for no writer: only such a holder, who does not let go in seconds, blocks it). A reader now waits
+    limits.READ_WAIT_S and names the holder's pid and program; the writers keep their waits."""
+    import time
+
+    from losslessd import history
+    from losslessd.limits import READ_WAIT_S
+    from losslessd.tune import store
+    from tests.test_history import recorded
+
+    assert store.LOCK_WAIT_S > 3 * READ_WAIT_S and history.OPEN_TIMEOUT_S > 3 * READ_WAIT_S  # (the writers' waits)
+    path = tune_db if kind == "tune" else recorded.__wrapped__(tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        started = time.monotonic()
+        with pytest.raises(InputError) as caught:
+            (Store(path, create=False) if kind == "tune" else history.History(path, create=False)).close()
+        waited = time.monotonic() - started
+    finally:
+        holder.communicate("", timeout=60)
+    assert f"another program holds the file locked past the wait (pid {holder.pid} (python" in str(caught.value), \
+        caught.value
+    assert waited < 3 * READ_WAIT_S, waited
+
+
+# A program holding a state file in exclusive locking mode (what `sqlite3 FILE`, `PRAGMA locking_mode=EXCLUSIVE;` and
+# `BEGIN EXCLUSIVE;` hold) until its standard input closes.
+HOLD = ("import sqlite3, sys\nheld = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "held.execute('PRAGMA locking_mode = EXCLUSIVE')\nheld.execute('BEGIN EXCLUSIVE')\n"
+        "print('held', flush=True)\nsys.stdin.read()\n")
+
+
 # linux/fs.h: the inode flags ioctls (FS_IOC_GETFLAGS/SETFLAGS, _IOR/_IOW('f', 1/2, long)) and FS_IMMUTABLE_FL
 FS_IOC_GETFLAGS, FS_IOC_SETFLAGS, FS_IMMUTABLE_FL = 0x80086601, 0x40086602, 0x00000010
 

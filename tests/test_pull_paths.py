@@ -94,3 +94,58 @@ def test_a_good_name_writes_capture_and_session_log_owner_only(leaf1_sim, tmp_pa
     for path in (out / "leaf1.capture", log):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     assert leaf1_sim.env[leaf1_sim.devices["leaf1"].password_env] not in log.read_text(errors="replace")
+
+
+def test_a_capture_written_over_keeps_its_mode_and_group(tmp_path):
+    """A capture made 0640 for a group of operators was 0600 and root's group again after the next pull (the new
+    file replaced it). It keeps the mode and group of the file it replaces, never more (no execute bit); a new file,
+    or one where a link was, is 0600."""
+    from losslessd.collect import write_atomic
+
+    shared, program, link, new = (tmp_path / name for name in ("leaf1.capture", "leaf2.capture", "leaf3.capture",
+                                                              "leaf4.capture"))
+    for path, mode in ((shared, 0o640), (program, 0o755)):
+        path.write_text("old", encoding="utf-8")
+        os.chmod(path, mode)
+    if os.geteuid() == 0:
+        os.chown(shared, -1, 4242)
+    link.symlink_to(shared)
+    for path in (shared, program, link, new):
+        assert write_atomic(path, "new") == b"new"
+        assert path.read_text(encoding="utf-8") == "new" and not path.is_symlink()
+    modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in (shared, program, link, new)}
+    assert modes == {"leaf1.capture": 0o640, "leaf2.capture": 0o644, "leaf3.capture": 0o600, "leaf4.capture": 0o600}
+    if os.geteuid() == 0:
+        assert shared.stat().st_gid == 4242
+
+
+@pytest.mark.slow  # (writes as another user)
+def test_a_capture_whose_group_cannot_be_kept_loses_the_group_bits(request):
+    """As the user nobody, over a 0664 capture of group 4242 (nobody is not in it): the new file is nobody's group,
+    and the group bits would give it to that group instead: 0604, never wider than the old file."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from tests.clirun import ROOT
+
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to write as another user")
+    folder = Path(tempfile.mkdtemp())  # (pytest's own folder is root's alone)
+    request.addfinalizer(lambda: shutil.rmtree(folder))
+    capture = folder / "leaf1.capture"
+    capture.write_text("old", encoding="utf-8")
+    os.chown(folder, 65534, 65534)
+    os.chown(capture, 65534, 4242)
+    os.chmod(capture, 0o664)
+    ran = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                          "import sys; from pathlib import Path; from losslessd.collect import write_atomic; "
+                          "write_atomic(Path(sys.argv[1]), 'new')", str(capture)],
+                         cwd="/", capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         timeout=120)
+    if ran.returncode and "Permission denied" in ran.stderr and "site-packages" in ran.stderr:
+        pytest.skip("the user nobody cannot run this checkout")
+    assert ran.returncode == 0, ran.stderr
+    assert capture.read_text(encoding="utf-8") == "new"
+    assert (stat.S_IMODE(capture.stat().st_mode), capture.stat().st_gid) == (0o604, 65534)

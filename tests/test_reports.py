@@ -428,6 +428,32 @@ def test_a_folded_line_names_every_port_it_stands_for(tmp_path):
     assert len(wdg) == 1 and "9 ports (" + ", ".join(f"Ethernet{i}" for i in range(1, 10)) + ")" in wdg[0], wdg
 
 
+def test_the_same_file_level_finding_in_many_files_is_one_line_naming_every_file(tmp_path):
+    """A folder of empty files beside one config gave one SYS001 line per file (100,002 for 100,000 files): the text
+    report folds a file-level finding that other files share into one line that counts and names every file (grep
+    finds each), keeps a finding alone in its file as it was, and JSON keeps one entry per file."""
+    (tmp_path / "fold-leaf.cfg").write_text(FOLD_EOS, encoding="utf-8")
+    empties = [f"empty{i}.cfg" for i in range(1, 13)]
+    for name in empties:
+        (tmp_path / name).write_bytes(b"")
+    result = api.lint([tmp_path], "roce-dscp26")
+    text = render_text(result)
+    empty = [line for line in text.splitlines() if " SYS001 " in line and "the file is empty" in line]
+    assert len(empty) == 1, text
+    assert "[12 files: " in empty[0] and all(name in empty[0] for name in empties), empty
+    assert len([r for r in json.loads(json_report.render(result))["findings"] if r["code"] == "SYS001"]) == 12
+
+
+def test_a_file_level_finding_in_one_file_keeps_its_lines(tmp_path):
+    """Two places of one file giving the same message are not a fold over files: each keeps its line and place."""
+    cfg = str(tmp_path / "a.cfg")
+    leaf = Device(name="leaf", kind=DeviceKind.switch, platform="arista_eos", files=[cfg], issues=[
+        ParseIssue(code="SYS002", message="same", source=Source(file=cfg, line=n)) for n in (3, 9)])
+    text = render_text(run(Fabric(devices={"leaf": leaf}), load_policy("roce-dscp26"), sys_rules()))
+    assert [line.rsplit("[", 1)[1] for line in text.splitlines() if " SYS002 " in line] == [
+        f"{tmp_path / 'a.cfg'}:3]", f"{tmp_path / 'a.cfg'}:9]"], text
+
+
 def test_a_folded_line_counts_places_that_share_a_line(tmp_path):
     """A minified CONFIG_DB holds every port's entry on line 1, each under its own pointer: the folded line must not
     give the first port's pointer as the only place (it said `[db.json:1 /PORT_QOS_MAP/Ethernet0/pfc_enable]` for six

@@ -288,6 +288,38 @@ def test_a_rank_printed_by_several_processes_is_each_host_alone_not_the_fabric()
     assert read_benchmark(one_job).valid and read_benchmark(one_job).sizes[1048576].busbw_gbps == 15.0
 
 
+# An NCCL WARN as NCCL prints it, from the transport failure of nccl-tests issue 24 (numbers of our own)
+NCCL_WARN = "hostA:1:3 [0] transport/net_ib.cc:1000 NCCL WARN NET/IB : Got completion from peer with error 12\n"
+
+
+def test_an_attempt_that_stopped_before_its_table_and_the_retry_are_two_runs():
+    """A job that failed in NCCL's setup (device lines, an NCCL WARN, no table) and was launched again printed its
+    device lines twice before the one table: read as nccl-tests without MPI=1 (each process its own test) and the
+    retry's valid result refused. The retry names its ranks on the same hosts: it is scored, and the stopped attempt
+    named."""
+    retried = "".join([NTHREAD, _rank(0, "hostA"), _rank(1, "hostB"), NCCL_WARN, NTHREAD, _rank(0, "hostA"),
+                       _rank(1, "hostB"), NCCL_HEAD, _nccl_row(1048576, 10.0, 15.0)])
+    result = read_benchmark(retried)
+    assert result.valid, result.invalid
+    assert result.sizes[1048576].busbw_gbps == 15.0
+    assert result.notes == ["line 5: a new attempt; the one from line 1 stopped before its table (line 4: "
+                            + NCCL_WARN.strip() + ") and is not scored"]
+    # A warning inside one launch (no header line after it) starts no attempt: the run is as it was.
+    warned = "".join([NTHREAD, _rank(0, "hostA"), _rank(1, "hostB"), NCCL_WARN, NCCL_HEAD,
+                      _nccl_row(1048576, 10.0, 15.0)])
+    assert read_benchmark(warned).valid and read_benchmark(warned).notes == []
+
+
+def test_a_warning_between_two_processes_own_tests_is_no_retry():
+    """Without MPI=1 each mpirun process prints its own header and its own ranks, on its own host: a WARN printed
+    between the two blocks does not make the second a new attempt (rank 0 is on hostA, then on hostB)."""
+    alone = "".join([NTHREAD, _rank(0, "hostA"), _rank(1, "hostA"), NCCL_WARN, NTHREAD, _rank(0, "hostB"),
+                     _rank(1, "hostB"), NCCL_HEAD, _nccl_row(1048576, 10.0, 10.0)])
+    result = read_benchmark(alone)
+    assert not result.valid and result.notes == []
+    assert any("printed 2 times" in why and "MPI=1" in why for why in result.invalid), result.invalid
+
+
 def test_a_one_rank_run_measures_no_network():
     """One rank: busbw = algbw x (n-1)/n or 2(n-1)/n is 0 at every size (nccl-tests doc/PERFORMANCE.md; issues 71,
     249): a trial scored 0 whatever the ECN settings. An excerpt that shows one rank line of many keeps its busbw."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -62,10 +63,12 @@ def sha256(data: bytes) -> str:
 
 def write_atomic(path: Path, text: str) -> bytes:
     """Write ``text`` so that readers see the old file or the new one, never half of it (a run can be
-    interrupted at any point). The temporary file starts with a dot: the loader skips it."""
+    interrupted at any point). The temporary file starts with a dot: the loader skips it. A new file is mode 0600
+    (docs/collection.md); one written over keeps the mode of the file it replaces (``_kept_mode``)."""
     data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        _kept_mode(fd, path)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -75,6 +78,26 @@ def write_atomic(path: Path, text: str) -> bytes:
         Path(tmp).unlink(missing_ok=True)
         raise
     return data
+
+
+def _kept_mode(fd: int, path: Path) -> None:
+    """The file at ``fd`` (mkstemp's, mode 0600) given the read and write bits of the regular file at ``path`` it
+    replaces, and its group: a capture made 0640 for a group of operators was 0600 again after the next pull. Never
+    wider than that file: no execute or set-id bits, and no group bits when the group cannot be kept (a user outside
+    it may not give a file to it). A link or no file there: 0600 stays."""
+    try:
+        old = os.lstat(path)
+    except OSError:
+        return
+    if not stat.S_ISREG(old.st_mode):
+        return
+    mode = stat.S_IMODE(old.st_mode) & 0o666
+    if os.fstat(fd).st_gid != old.st_gid:
+        try:
+            os.fchown(fd, -1, old.st_gid)
+        except OSError:
+            mode &= ~0o070
+    os.fchmod(fd, mode)
 
 
 def is_snapshot(folder: Path) -> bool:

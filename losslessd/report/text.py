@@ -25,9 +25,9 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     for device, group in groupby(result.findings, key=lambda f: f.device or "(fabric)"):
         items: list[Finding] = list(group)
         lines.append(paint(printable(device), _BOLD))
-        for f, ports, more in _fold(items):
+        for f, ports, places in _fold(items):
             where = printable(_ports(ports) if len(ports) > 1 else f.port or "(device)")
-            loc = f" {paint('[' + printable(_where(f)) + more + ']', _DIM)}" if f.source else ""
+            loc = f" {paint('[' + printable(places) + ']', _DIM)}" if f.source else ""
             sev = paint(f"{f.severity.value:<7}", _COLOURS[f.severity])
             message = _CONTINUATION.join(printable(line) for line in f.message.splitlines() or [""])
             lines.append(f"  {sev} {f.code} {where}: {message}{loc}")
@@ -65,22 +65,37 @@ def _n(count: int, what: str) -> str:
 
 
 def _fold(items: list[Finding]) -> list[tuple[Finding, list[str], str]]:
-    """A device's findings with one line for each message its ports share: (first finding, its ports, ' and N other
-    lines' or 'places' when their sources differ). Ports configured alike give the same finding on every port: one
-    problem printed 32 times reads as 32 (docs/real-configs.md, Session 39 part f); the machine formats keep every
-    finding."""
+    """A device's findings with one line for each message its ports, or its files, share: (first finding, its ports,
+    where: the first place and ' and N other lines' or 'places' when their sources differ, or 'N files: ' and every
+    place). Ports configured alike give the same finding on every port: one problem printed 32 times reads as 32
+    (docs/real-configs.md, Session 39 part f); a folder of 100,000 empty files gave 100,000 lines of one SYS001.
+    The machine formats keep every finding."""
     groups: dict[tuple, list[Finding]] = {}
     for f in items:
-        key = (f.severity, f.code, f.message, (f.source.file,) if f.source else None) if f.port else (id(f),)
+        if f.port:
+            key: tuple = (f.severity, f.code, f.message, (f.source.file,) if f.source else None)
+        elif f.source and f.source.file:  # a finding about a whole file: the same one in other files folds
+            key = (f.severity, f.code, f.message, "files")
+        else:
+            key = (id(f),)
         groups.setdefault(key, []).append(f)
-    out = []
-    for members in groups.values():
+    out: list[tuple[Finding, list[str], str]] = []
+    for key, members in groups.items():
+        if key[-1] == "files":
+            files = dict.fromkeys(m.source.file for m in members if m.source)
+            if len(files) > 1:  # every file named, so that `grep name report.txt` still finds its line
+                out.append((members[0], [], f"{len(files)} files: {', '.join(dict.fromkeys(map(_where, members)))}"))
+            else:  # one file: its lines apart, as before
+                out.extend((m, [], _where(m)) for m in members)
+            continue
         # Every place counts, not only its line: a minified CONFIG_DB holds each port's entry on line 1 under its
         # own pointer, and a capture names each port's command; the line shows the first place and how many more.
         places = {m.source.as_tuple() for m in members if m.source}
         noun = "other line" if len({place[1] for place in places}) == len(places) else "other place"
         more = f" and {_n(len(places) - 1, noun)}" if len(places) > 1 else ""
-        out.append((members[0], list(dict.fromkeys(m.port or "" for m in members)), more))
+        first = members[0]
+        where = _where(first) if first.source else ""
+        out.append((first, list(dict.fromkeys(m.port or "" for m in members)), where + more))
     return out
 
 

@@ -11,7 +11,8 @@ nccl-tests layouts (src/common.cu before 2.18, src/util.cu after; NVIDIA/nccl-te
 - the `#` of header and footer lines may be lost (pasted into markdown), lines may carry MPI tags
   (`[0]`, `[1,0]<stdout>:`) anywhere a write began, and NCCL INFO lines interleave with the table;
 - several runs can share one log: each `# nccl-tests version`, `# Collective test starting` or
-  `# nThread` line after a table starts the next run.
+  `# nThread` line after a table starts the next run, and so does one after an attempt that stopped before its
+  table (device lines, an `NCCL WARN`, no table header): the job launched again, the last attempt is scored.
 A run is a failed run when `Out of bounds values` says FAILED or any printed `#wrong` is above 0: its
 bandwidth does not count. The old `error` column is kept but not judged here: nccl-tests compares it with
 a tolerance per data type that the text does not show, and reports the verdict as the out-of-bounds count.
@@ -38,6 +39,8 @@ _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")
 _RANK = lazy(r"^Rank\s+(\d{1,19})\b", re.ASCII)
+# The host of a device line (`#  Rank %2d Group %2d Pid %6d on %10s device %2d [...] %s`; very old builds: no Group)
+_RANK_HOST = lazy(r"\bon\s+(\S+)\s+device\b")
 _OOB = lazy(r"^Out of bounds values\s*:\s*(\d{1,19})\s*(OK|FAILED)?", re.IGNORECASE | re.ASCII)
 _AVG = lazy(r"^Avg bus bandwidth\s*:\s*(\S+)")
 _ERROR = lazy(r"^error:\s*(.+)")
@@ -96,6 +99,9 @@ class NcclRun:
     ranks: int | None = None  # number of `Rank N` device lines
     repeated_rank: tuple[int, int] | None = None  # (rank, times): one rank's line printed by several processes
     stopped: str | None = None  # the first `NCCL WARN` line of a run that printed its table header but no row
+    warned: str | None = None  # the first `NCCL WARN` line after its device lines, before any table header
+    hosts: dict[int, str] = field(default_factory=dict)  # rank -> the host its device line names
+    relaunch: str | None = None  # why an attempt before this one, stopped before its table, is not scored
     columns: list[str] = field(default_factory=list)  # the table header, as read
     rows: list[NcclRow] = field(default_factory=list)
     oob_values: int | None = None
@@ -298,12 +304,20 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
     run: NcclRun | None = None
     layout: _Layout | None = None
     rank_ids: dict[int, int] = {}  # rank -> how many device lines name it
+    before: NcclRun | None = None  # the attempt that stopped before its table, which the current run launched again
 
-    def current(lineno: int, fresh: bool) -> NcclRun:
-        """The run a header line belongs to: a new one when the current run already has a table."""
-        nonlocal run, layout, rank_ids
-        if run is None or (fresh and (run.rows or run.oob_values is not None)):
+    def current(lineno: int, fresh: bool, launch: bool = False) -> NcclRun:
+        """The run a header line belongs to: a new one when the current run already has a table, or, at a line
+        that opens a launch (``launch``: version, test name, nThread), stopped before its table (an attempt whose
+        device lines an NCCL WARN followed: the job was launched again)."""
+        nonlocal run, layout, rank_ids, before
+        relaunched = launch and run is not None and _stopped_attempt(run)
+        if run is None or relaunched or (fresh and (run.rows or run.oob_values is not None)):
+            before = run if relaunched else None
             run = NcclRun(first_line=lineno)
+            if before is not None:
+                run.relaunch = (f"line {lineno}: a new attempt; the one from line {before.first_line} stopped before "
+                                f"its table ({before.warned}) and is not scored")
             runs.append(run)
             layout, rank_ids = None, {}
         return run
@@ -314,11 +328,11 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             continue
         words = body.split()
         if m := _VERSION.search(body):
-            current(lineno, True).version = m.group(1)
+            current(lineno, True, launch=True).version = m.group(1)
         elif m := _STARTING.search(body):
-            current(lineno, True).collective = m.group(1)
+            current(lineno, True, launch=True).collective = m.group(1)
         elif _NTHREAD.match(body):
-            current(lineno, True)
+            current(lineno, True, launch=True)
         elif m := _RANK.match(body):
             r = current(lineno, False)
             rank = int(m.group(1))
@@ -326,6 +340,12 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             r.ranks = len(rank_ids)
             if rank_ids[rank] > 1 and not r.columns:  # (a log that prints its device lines again after the table
                 r.repeated_rank = (rank, rank_ids[rank])  # is not this: only lines before the header count)
+            if host := _RANK_HOST.search(body):
+                r.hosts.setdefault(rank, host.group(1))
+                # A job launched again names its ranks on the same hosts: one rank on another host than in the
+                # attempt before is a second process's own test (no MPI=1), whatever warned between them.
+                if before is not None and before.hosts.get(rank, host.group(1)) != host.group(1):
+                    r.repeated_rank, r.relaunch = r.repeated_rank or (rank, 2), None
         elif _is_header(words):
             r = current(lineno, True)
             layout = _Layout.from_header(words)
@@ -345,6 +365,8 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             current(lineno, False).errors.append(m.group(1).strip())
         elif "NCCL WARN" in body and run is not None and run.columns and not run.rows and run.stopped is None:
             run.stopped = f"line {lineno}: {raw.strip()[:160]}"
+        elif "NCCL WARN" in body and run is not None and run.ranks and not run.columns and run.warned is None:
+            run.warned = f"line {lineno}: {raw.strip()[:160]}"
         elif words and _INT.match(words[0]):
             if layout is not None:
                 row = _row(body, layout, lineno)
@@ -362,8 +384,16 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             r.rows.append(row)
     for r in runs:
         _check_busbw(r)
+        if r.relaunch:
+            r.notes.insert(0, r.relaunch)
     read = [r for r in runs if r.rows or r.oob_values is not None or r.errors]
     return read or [r for r in runs if r.columns]  # a table header alone: the run stopped before its first row
+
+
+def _stopped_attempt(run: NcclRun) -> bool:
+    """Device lines, then an NCCL WARN, and no table header: the attempt stopped in NCCL's setup (a header line
+    after it is the job launched again, not a second process of the same launch)."""
+    return bool(run.ranks) and run.warned is not None and not run.columns and not run.rows
 
 
 def _check_busbw(run: NcclRun) -> None:

@@ -18,7 +18,7 @@ from dataclasses import field
 from pathlib import Path
 
 from ..errors import SQLITE_LOCK_HELD, InputError, state_file_reason
-from ..limits import check_output, sqlite_readable, still_as_read
+from ..limits import READ_WAIT_S, check_output, sqlite_readable, still_as_read
 from ..monitor import clock
 from ..records import record
 from ..statelock import WRITERS
@@ -112,10 +112,11 @@ class Store:
 
     def _open(self, create: bool) -> None:
         try:
+            wait = LOCK_WAIT_S if create else READ_WAIT_S  # (`tune report` waits behind no writer: limits.py)
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={'rwc' if create else 'ro'}", uri=True,
-                                      isolation_level=None, timeout=LOCK_WAIT_S)
+                                      isolation_level=None, timeout=wait)
             if not create:
-                self.db = sqlite_readable(self.db, self.path, LOCK_WAIT_S)
+                self.db = sqlite_readable(self.db, self.path, wait)
             tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if tables and "meta" not in tables or not tables and not create:
                 why = "another program's SQLite file" if tables else "empty"
@@ -133,9 +134,10 @@ class Store:
                 raise InputError(f"cannot write the tune database: {state_file_reason(exc)}",
                                  file=str(self.path)) from None
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF in SQLITE_LOCK_HELD:  # (nor is a file held locked)
-                raise InputError(f"cannot read the tune database: {state_file_reason(exc)}",
+                raise InputError(f"cannot read the tune database: {state_file_reason(exc, self.path)}",
                                  file=str(self.path)) from None
-            raise InputError(f"not a losslessd tune database: {state_file_reason(exc)}", file=str(self.path)) from None
+            raise InputError(f"not a losslessd tune database: {state_file_reason(exc, self.path)}",
+                             file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
             self.db.close()
             raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
@@ -242,7 +244,7 @@ class Store:
         except sqlite3.DatabaseError as exc:
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _NOT_OURS:
                 raise
-            self.unwritable = f"cannot write the tune database: {state_file_reason(exc)}"
+            self.unwritable = f"cannot write the tune database: {state_file_reason(exc, self.path)}"
             raise InputError(self.unwritable, file=str(self.path)) from None
 
     # -- reading a file someone else may have edited or damaged ---------------------------------------
@@ -250,7 +252,8 @@ class Store:
         try:
             return self.db.execute(sql, args).fetchall()
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
-            raise InputError(f"cannot read the tune database: {state_file_reason(exc)}", file=str(self.path)) from None
+            raise InputError(f"cannot read the tune database: {state_file_reason(exc, self.path)}",
+                             file=str(self.path)) from None
 
     def _checked(self, table: str, row: tuple, columns: tuple[tuple[str, str], ...]) -> list:
         """``row`` with its JSON columns parsed, when every value is of the kind this module writes there; a
