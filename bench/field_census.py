@@ -100,7 +100,7 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
     # A host's NIC: the switch-port rules (queues, watchdog, admin state, VLAN flooding, LAG) do not apply to it.
     **{("linux_mlx5", f): ("n/a", "switch-port rules only") for f in
        ("TC -> queue", "ECN thresholds", "ECN on/off", "PFC watchdog", "admin state", "VLANs", "bundle (LAG)")},
-    # Link pause: k-review-c (session 40) reads it; what is left is named, not guessed.
+    # Link pause: read on the CLI platforms since session 40; what is left is named, not guessed.
     # sonic-swss (e6b0c5b5, 2026-08) sets SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE nowhere (orchagent, cfgmgr,
     # portsyncd): no CONFIG_DB field reaches it. SAI saiport.h gives its default (SAI_PORT_FLOW_CONTROL_MODE_DISABLE),
     # but what the vendor SAI and its init files (config.bcm, SAI profile) start the port with is not in CONFIG_DB.

@@ -14,10 +14,10 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
-Session 40 (part c, branch k-startup2 over main e3384615): the example lint 1,315 M (4.94x; 1,464 M before), `--help`
+Session 40 (part c): the example lint 1,315 M (4.94x; 1,464 M before), `--help`
 412 M (1.55x; 436 M), a lint of one NX-OS switch 1,187 M (1,290 M): the heap frozen at exit, a command imported with
 the collector paused, one SKU's rows built, annotations as objects: docs/lint-at-scale.md, "Session 40, part c".
-Session 40 (part a, branch k-startup over main eb9cb49c): the example lint 1,462 M (5.50x; 1,491 M before), a lint of
+Session 40 (part a): the example lint 1,462 M (5.50x; 1,491 M before), a lint of
 one NX-OS / Junos / OS10 switch 1,288 / 1,290 / 1,276 M (1,332 / 1,334 / 1,320 M): type hints evaluated once, no SONiC
 package to sniff a file that opens with no `{`: docs/lint-at-scale.md, "Session 40, part a".
 Session 39 (part e, branch j-startup over main 6bd189df): a lint of one NX-OS / Junos / OS10 switch 1,329 / 1,331 /
