@@ -344,6 +344,7 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     name = "lossless-queue-lossy-egress-buffer"
     severity = Severity.error
     hop = "queue"
+    checks = "egress buffer"  # (selected without ECN001, it says an unknown queue itself: not its ECN marking)
     fix_sections = frozenset({"buffer"})
 
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:

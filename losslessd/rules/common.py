@@ -394,11 +394,12 @@ class LaneRule(PortRule):
     hop: ClassVar[Literal["queue", "pg"]]
     depends_on_pfc = True
     reports_unknown_lane: ClassVar[bool] = False
+    checks: ClassVar[str | None] = None  # what it checks on a lane, where not the hop's default (unknown_lanes)
 
     def check_port(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
         # only that rule works out the unknown lanes (rules run per port group), or, where it does not run, each rule
         if self.reports_unknown_lane or not ctx.selected(UNKNOWN_LANE_REPORTER[self.hop]):
-            yield from unknown_lanes(self, ctx, device, port, self.hop)
+            yield from unknown_lanes(self, ctx, device, port, self.hop, self.checks)
         for lane in lanes_by(ctx, port, self.hop):
             if getattr(lane, self.hop) is not None:
                 yield from self.check_lane(ctx, device, port, lane)
