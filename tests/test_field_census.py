@@ -97,3 +97,10 @@ def test_a_rule_selected_alone_says_it_could_not_check_an_unknown_queue(code):
 def test_with_every_rule_run_the_unknown_queue_is_said_once_by_ecn001():
     said = [f for f in lint([_OS9], jobs=1).findings if "egress queue of lossless priority 3" in f.message]
     assert {f.code for f in said} == {"ECN001"} and len(said) == 3  # (one per RoCE-facing port)
+
+
+def test_an_explanation_for_a_field_the_census_does_not_have_is_stale(monkeypatch):
+    """A NOT_READ key naming no census field (a typo, a renamed field) explained nothing and was printed in the docs'
+    notes as if it did, while the cell it meant stayed explained by nothing or by an older entry."""
+    monkeypatch.setitem(field_census.NOT_READ, ("dell_os9", "cable-length"), ("unknown", "typo"))
+    assert field_census.stale(_read()) == ["dell_os9 cable-length: no such census field or platform (FIELDS, COLUMNS)"]
