@@ -137,7 +137,7 @@ class L2Conf:
     `untagged (1-4094|none|auto)`, `access (1-4094|auto)`, `ip address <ip-prefix-id>`)."""
 
     bridge: Val[str] | None = None  # the bridge domain it is a port of
-    vlans: frozenset[int] | None = None  # its own `vlan` list, which overrides the bridge's ("VLAN Pruning")
+    vlans: frozenset[int] | set[int] | None = None  # its own `vlan` list, overriding the bridge's ("VLAN Pruning")
     untagged: int | str | None = None  # its `untagged` VLAN, or "none" (drops untagged frames); None: the bridge's
     access: int | None = None  # `access V`: an access port of VLAN V ("Access Ports and Tagged Packets")
     routed: Source | None = None  # an `ip address` line
@@ -849,9 +849,14 @@ def _layer2(conf: Conf, ids: str, named: list[str], rest: list[str], src: Source
         l2.bridge = Val(rest[2], src)
         if what == ["unread"]:
             l2.unread = src
+        elif vlans is not None and l2.vlans is None:
+            l2.vlans = vlans  # (the line's one set, shared by its ports: build._vlans shares their Port.vlans)
         elif vlans is not None:
-            # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list)
-            l2.vlans = vlans if l2.vlans is None else l2.vlans | vlans
+            # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list): added in place to a
+            # set of the port's own, as a copy per line made 4,094 keys 8.4 million element copies per port
+            own = l2.vlans if isinstance(l2.vlans, set) else set(l2.vlans)
+            own |= vlans
+            l2.vlans = own
         elif what[:1] == ["untagged"] and len(what) == 2:
             l2.untagged = "none" if what[1] == "none" else vid  # (auto: the bridge's)
         elif what[:1] == ["access"] and len(what) == 2:
