@@ -250,7 +250,6 @@ class LosslessPgUnverified(_BufRule):
     code = "BUF003"
     name = "lossless-pg-unverified"
     severity = Severity.warning
-    reports_unknown_lane = True
 
     def check_pg(self, ctx: Context, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None,
                  ) -> Iterator[Finding]:

@@ -388,17 +388,17 @@ def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
 
 class LaneRule(PortRule):
     """A switch-port rule checked on each of the port's lossless lanes whose ``hop`` (queue: ECN, PG: BUF) is known,
-    the first lane per queue or PG; the family's one rule with ``reports_unknown_lane`` also says, in one
-    unverified finding, which lossless priorities' queue (or PG) the input does not show."""
+    the first lane per queue or PG; the hop's UNKNOWN_LANE_REPORTER also says, in one unverified finding, which
+    lossless priorities' queue (or PG) the input does not show."""
 
     hop: ClassVar[Literal["queue", "pg"]]
     depends_on_pfc = True
-    reports_unknown_lane: ClassVar[bool] = False
     checks: ClassVar[str | None] = None  # what it checks on a lane, where not the hop's default (unknown_lanes)
 
     def check_port(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
         # only that rule works out the unknown lanes (rules run per port group), or, where it does not run, each rule
-        if self.reports_unknown_lane or not ctx.selected(UNKNOWN_LANE_REPORTER[self.hop]):
+        reporter = UNKNOWN_LANE_REPORTER[self.hop]
+        if self.code == reporter or not ctx.selected(reporter):
             yield from unknown_lanes(self, ctx, device, port, self.hop, self.checks)
         for lane in lanes_by(ctx, port, self.hop):
             if getattr(lane, self.hop) is not None:
