@@ -396,10 +396,7 @@ class LaneRule(PortRule):
     checks: ClassVar[str | None] = None  # what it checks on a lane, where not the hop's default (unknown_lanes)
 
     def check_port(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
-        # only that rule works out the unknown lanes (rules run per port group), or, where it does not run, each rule
-        reporter = UNKNOWN_LANE_REPORTER[self.hop]
-        if self.code == reporter or not ctx.selected(reporter):
-            yield from unknown_lanes(self, ctx, device, port, self.hop, self.checks)
+        yield from unknown_lanes(self, ctx, device, port, self.hop, self.checks)
         for lane in lanes_by(ctx, port, self.hop):
             if getattr(lane, self.hop) is not None:
                 yield from self.check_lane(ctx, device, port, lane)
@@ -417,7 +414,11 @@ UNKNOWN_LANE_REPORTER = {"queue": "ECN001", "pg": "BUF003"}
 def unknown_lanes(rule: PortRule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"],
                   checked: str | None = None) -> Iterator[Finding]:
     """One unverified finding of ``rule`` naming the lossless priorities whose ``hop`` is not in the input, so that
-    ``checked`` (by default the ECN marking of a queue, the buffer of a PG) could not be checked."""
+    ``checked`` (by default the ECN marking of a queue, the buffer of a PG) could not be checked; said by the hop's
+    UNKNOWN_LANE_REPORTER, or by each rule that asks where that one does not run."""
+    reporter = UNKNOWN_LANE_REPORTER[hop]
+    if rule.code != reporter and ctx.selected(reporter):
+        return  # (only that rule works out the unknown lanes: rules run per port group)
     unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port)
                       if lane.priority is not None and getattr(lane, hop) is None})
     if not unknown:
