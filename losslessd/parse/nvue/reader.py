@@ -849,14 +849,15 @@ def _layer2(conf: Conf, ids: str, named: list[str], rest: list[str], src: Source
         l2.bridge = Val(rest[2], src)
         if what == ["unread"]:
             l2.unread = src
-        elif vlans is not None and l2.vlans is None:
-            l2.vlans = vlans  # (the line's one set, shared by its ports: build._vlans shares their Port.vlans)
         elif vlans is not None:
-            # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list): added in place to a
-            # set of the port's own, as a copy per line made 4,094 keys 8.4 million element copies per port
-            own = l2.vlans if isinstance(l2.vlans, set) else set(l2.vlans)
-            own |= vlans
-            l2.vlans = own
+            if l2.vlans is None:
+                l2.vlans = vlans  # (the line's one set, shared by its ports: build._vlans shares their Port.vlans)
+            else:
+                # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list): in place, to a
+                # set of the port's own, as a copy per line made 4,094 keys 8.4 million element copies per port
+                own = l2.vlans if isinstance(l2.vlans, set) else set(l2.vlans)
+                own |= vlans
+                l2.vlans = own
         elif what[:1] == ["untagged"] and len(what) == 2:
             l2.untagged = "none" if what[1] == "none" else vid  # (auto: the bridge's)
         elif what[:1] == ["access"] and len(what) == 2:
