@@ -690,13 +690,13 @@ def _roce_state(conf: Conf) -> None:
         conf.roce = Val("lossless", enable.source)
 
 
-def _ints(text: str, hi: int) -> list[int]:
+def _ints(text: str, hi: int, lo: int = 0) -> list[int]:
     try:
         out = units.int_list(text)
     except ValueError:
         raise Skip(f"{text!r} is not a number list") from None
-    if not out or out[-1] > hi:
-        raise Skip(f"{text!r} is outside 0-{hi}")
+    if not out or out[0] < lo or out[-1] > hi:
+        raise Skip(f"{text!r} is outside {lo}-{hi}")
     return out
 
 
@@ -878,10 +878,7 @@ def _bridge(bridge: BridgeConf, w: list[str], src: Source) -> None:
 
 def _vlan_list(text: str) -> list[int]:
     """`10`, `10,20`, `10-20` (NVUE reference, `<vid>`: 1-4094)."""
-    vlans = _ints(text, 4094)
-    if vlans[0] < 1:
-        raise Skip(f"{text!r} is outside 1-4094")
-    return vlans
+    return _ints(text, 4094, 1)
 
 
 def _not_a_port(conf: Conf, rest: list[str], dropped: list[str]) -> str:
