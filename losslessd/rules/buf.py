@@ -314,8 +314,9 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     entry as a lossless one (the stock `|3-4` with PFC on 3 alone) does not count: that entry was written for
     the lossless queue. A lossless queue without a `BUFFER_QUEUE` entry
     among entries for the port's other queues, an undefined profile or pool, or a pool not of type egress (a
-    VOQ chassis) is unverified (info). Ports without any `BUFFER_QUEUE` entry are not checked. One finding
-    per port and queue.
+    VOQ chassis) is unverified (info). Ports without any `BUFFER_QUEUE` entry are not checked. A lossless priority
+    whose queue the input does not show is ECN001's unverified finding, and this rule's where ECN001 is not selected.
+    One finding per port and queue.
 
     ## Why it matters
     PFC stops the sender when the ingress PG fills; nothing stops the egress queue from filling: many ingress
