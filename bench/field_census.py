@@ -185,8 +185,10 @@ def table(read: dict[str, set[str]]) -> str:
 
 def stale(read: dict[str, set[str]]) -> list[str]:
     """NOT_READ entries for cells some input now sets, and cells no input sets that NOT_READ does not explain."""
-    return ([f"{p} {f}: read now, drop it from NOT_READ" for (p, f) in NOT_READ if f in read[p]]
-            + [f"{p} {f}: fixed, yet no input sets it" for (p, f) in FIXED if f not in read[p]]
+    return ([f"{p} {f}: no such census field or platform (FIELDS, COLUMNS)" for (p, f) in (*NOT_READ, *FIXED)
+             if p not in COLUMNS or f not in FIELDS]
+            + [f"{p} {f}: read now, drop it from NOT_READ" for (p, f) in NOT_READ if f in read.get(p, ())]
+            + [f"{p} {f}: fixed, yet no input sets it" for (p, f) in FIXED if p in read and f not in read[p]]
             + [f"{p} {f}: no input sets it; read it, or explain it in NOT_READ" for p in COLUMNS for f in FIELDS
                if f not in read[p] and (p, f) not in NOT_READ])
 

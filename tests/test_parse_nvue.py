@@ -1342,3 +1342,24 @@ def test_dlk003_fires_on_nvue_bridge_not_on_routed_ports(tmp_path):
     found = {f.port for f in api.lint([path], "roce-dscp26", select_codes=["DLK003"]).findings}
     # swp3-4 share VLAN 10 or 20 with swp1-2 and the bond; swp5 routes; swp6 is tagged (its VLANs unknown)
     assert {"swp1", "swp2", "swp3", "swp4"} <= found and "swp5" not in found and "swp6" not in found
+
+
+def test_a_ports_vlan_lines_add_up_without_touching_the_ports_that_shared_the_first():
+    """Each `vlan` line (each key of the YAML tree) adds to the port's list; ports a range line named share that line's
+    set until one of them adds its own, which must not reach the others."""
+    dev = parse("nv set qos roce\nnv set interface swp1-3 bridge domain br_default vlan 10,20\n"
+                "nv set interface swp1 bridge domain br_default vlan 30\n"
+                "nv set interface swp1 bridge domain br_default vlan 40-41\n"
+                "nv set interface swp2 bridge domain br_default vlan 50\n")
+    assert {n: p.vlans for n, p in dev.ports.items()} == {
+        "swp1": [1, 10, 20, 30, 40, 41], "swp2": [1, 10, 20, 50], "swp3": [1, 10, 20]}
+
+
+@pytest.mark.parametrize("vid", ["5000", "0", "0-10", "4000-4095"])
+def test_a_vlan_outside_the_range_is_named_with_the_vlan_range(vid):
+    """NVUE reference `<vid>`: 1-4094. A VLAN above it was told "outside 0-4094" (the number lists' bound), as if 0 were
+    a VLAN."""
+    dev = parse(f"nv set qos roce\nnv set interface swp1 bridge domain br_default vlan {vid}\n")
+    (issue,) = dev.issues
+    assert issue.code == "SYS002" and issue.message.endswith(f"{vid!r} is outside 1-4094"), issue.message
+    assert dev.ports["swp1"].vlans is None

@@ -231,3 +231,17 @@ def test_a_port_whose_pgs_and_queues_are_written_but_not_its_tc_maps_is_told_whi
     (buf,) = _lint(policy, device, codes=["BUF003"])
     assert buf.message == ("the ingress PG of lossless priority 5 is not in the input, so its buffer could not be "
                            "checked")
+
+
+def test_buf005_selected_alone_names_the_egress_buffer_it_could_not_check():
+    """Where ECN001 does not run, BUF005 says itself that a lossless priority's queue is unknown; it said "so the ECN
+    marking could not be checked", which is ECN001's check, not its own (the queue's egress buffer profile)."""
+    device = copy.deepcopy(PRIO5_SWITCH)
+    port = device["ports"]["Ethernet0"]
+    port["tc_to_queue"] = None
+    port["queues"][6]["buffer_source"] = {"file": "config_db.json", "pointer": "/BUFFER_QUEUE/Ethernet0|6"}
+    policy = _policy(lossless={"priorities": [5], "dscp": [40]})
+    (buf,) = _lint(policy, device, codes=["BUF005"])
+    assert buf.message == ("which queue lossless priority 5 uses is not known: the port's TC->queue map is not in the "
+                           "input (its queues in the input: 6), so the egress buffer could not be checked")
+    assert _lint(policy, device, codes=["BUF005", "ECN001"])[0].code == "ECN001"  # said once, by ECN001

@@ -250,7 +250,6 @@ class LosslessPgUnverified(_BufRule):
     code = "BUF003"
     name = "lossless-pg-unverified"
     severity = Severity.warning
-    reports_unknown_lane = True
 
     def check_pg(self, ctx: Context, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None,
                  ) -> Iterator[Finding]:
@@ -315,8 +314,9 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     entry as a lossless one (the stock `|3-4` with PFC on 3 alone) does not count: that entry was written for
     the lossless queue. A lossless queue without a `BUFFER_QUEUE` entry
     among entries for the port's other queues, an undefined profile or pool, or a pool not of type egress (a
-    VOQ chassis) is unverified (info). Ports without any `BUFFER_QUEUE` entry are not checked. One finding
-    per port and queue.
+    VOQ chassis) is unverified (info). Ports without any `BUFFER_QUEUE` entry are not checked. A lossless priority
+    whose queue the input does not show is ECN001's unverified finding, and this rule's where ECN001 is not selected.
+    One finding per port and queue.
 
     ## Why it matters
     PFC stops the sender when the ingress PG fills; nothing stops the egress queue from filling: many ingress
@@ -344,6 +344,7 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     name = "lossless-queue-lossy-egress-buffer"
     severity = Severity.error
     hop = "queue"
+    checks = "egress buffer"  # (selected without ECN001, it says an unknown queue itself: not its ECN marking)
     fix_sections = frozenset({"buffer"})
 
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:

@@ -388,17 +388,15 @@ def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
 
 class LaneRule(PortRule):
     """A switch-port rule checked on each of the port's lossless lanes whose ``hop`` (queue: ECN, PG: BUF) is known,
-    the first lane per queue or PG; the family's one rule with ``reports_unknown_lane`` also says, in one
-    unverified finding, which lossless priorities' queue (or PG) the input does not show."""
+    the first lane per queue or PG; the hop's UNKNOWN_LANE_REPORTER also says, in one unverified finding, which
+    lossless priorities' queue (or PG) the input does not show."""
 
     hop: ClassVar[Literal["queue", "pg"]]
     depends_on_pfc = True
-    reports_unknown_lane: ClassVar[bool] = False
+    checks: ClassVar[str | None] = None  # what it checks on a lane, where not the hop's default (unknown_lanes)
 
     def check_port(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
-        # only that rule works out the unknown lanes (rules run per port group), or, where it does not run, each rule
-        if self.reports_unknown_lane or not ctx.selected(UNKNOWN_LANE_REPORTER[self.hop]):
-            yield from unknown_lanes(self, ctx, device, port, self.hop)
+        yield from unknown_lanes(self, ctx, device, port, self.hop, self.checks)
         for lane in lanes_by(ctx, port, self.hop):
             if getattr(lane, self.hop) is not None:
                 yield from self.check_lane(ctx, device, port, lane)
@@ -416,7 +414,11 @@ UNKNOWN_LANE_REPORTER = {"queue": "ECN001", "pg": "BUF003"}
 def unknown_lanes(rule: PortRule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"],
                   checked: str | None = None) -> Iterator[Finding]:
     """One unverified finding of ``rule`` naming the lossless priorities whose ``hop`` is not in the input, so that
-    ``checked`` (by default the ECN marking of a queue, the buffer of a PG) could not be checked."""
+    ``checked`` (by default the ECN marking of a queue, the buffer of a PG) could not be checked; said by the hop's
+    UNKNOWN_LANE_REPORTER, or by each rule that asks where that one does not run."""
+    reporter = UNKNOWN_LANE_REPORTER[hop]
+    if rule.code != reporter and ctx.selected(reporter):
+        return  # (only that rule works out the unknown lanes: rules run per port group)
     unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port)
                       if lane.priority is not None and getattr(lane, hop) is None})
     if not unknown:

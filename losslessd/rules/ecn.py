@@ -135,7 +135,6 @@ class EcnDisabledOnLossless(_EcnRule):
     name = "ecn-disabled-on-lossless"
     severity = Severity.error
     fix_sections = frozenset({"ecn"})
-    reports_unknown_lane = True
     needs_lossless = True  # no queue of the switch marks and nothing else is lossless: PFC006 says it once
 
     def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:

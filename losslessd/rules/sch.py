@@ -15,7 +15,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
-from .common import UNKNOWN_LANE_REPORTER, cnp_hop, lanes_by, numbers, scheduler_unknown, unknown_lanes
+from .common import cnp_hop, lanes_by, numbers, scheduler_unknown, unknown_lanes
 
 WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
 
@@ -101,7 +101,7 @@ class LosslessClassStarved(PortRule):
         host = device.kind == DeviceKind.host
         unit = "TC" if host else "queue"
         lossless = _lossless_units(ctx, device, port)
-        if not host and not ctx.selected(UNKNOWN_LANE_REPORTER["queue"]):
+        if not host:
             yield from unknown_lanes(self, ctx, device, port, "queue", "scheduler")
         # (the host script writes no ETS: a human sets it)
         section: dict[str, Any] = {"section": None if host else "scheduler"}

@@ -137,7 +137,7 @@ class L2Conf:
     `untagged (1-4094|none|auto)`, `access (1-4094|auto)`, `ip address <ip-prefix-id>`)."""
 
     bridge: Val[str] | None = None  # the bridge domain it is a port of
-    vlans: frozenset[int] | None = None  # its own `vlan` list, which overrides the bridge's ("VLAN Pruning")
+    vlans: frozenset[int] | set[int] | None = None  # its own `vlan` list, overriding the bridge's ("VLAN Pruning")
     untagged: int | str | None = None  # its `untagged` VLAN, or "none" (drops untagged frames); None: the bridge's
     access: int | None = None  # `access V`: an access port of VLAN V ("Access Ports and Tagged Packets")
     routed: Source | None = None  # an `ip address` line
@@ -690,13 +690,13 @@ def _roce_state(conf: Conf) -> None:
         conf.roce = Val("lossless", enable.source)
 
 
-def _ints(text: str, hi: int) -> list[int]:
+def _ints(text: str, hi: int, lo: int = 0) -> list[int]:
     try:
         out = units.int_list(text)
     except ValueError:
         raise Skip(f"{text!r} is not a number list") from None
-    if not out or out[-1] > hi:
-        raise Skip(f"{text!r} is outside 0-{hi}")
+    if not out or out[0] < lo or out[-1] > hi:
+        raise Skip(f"{text!r} is outside {lo}-{hi}")
     return out
 
 
@@ -850,8 +850,14 @@ def _layer2(conf: Conf, ids: str, named: list[str], rest: list[str], src: Source
         if what == ["unread"]:
             l2.unread = src
         elif vlans is not None:
-            # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list)
-            l2.vlans = vlans if l2.vlans is None else l2.vlans | vlans
+            if l2.vlans is None:
+                l2.vlans = vlans  # (the line's one set, shared by its ports: build._vlans shares their Port.vlans)
+            else:
+                # (the YAML tree lists each VLAN as a key, one path each; `nv set` adds to the list): in place, to a
+                # set of the port's own, as a copy per line made 4,094 keys 8.4 million element copies per port
+                own = l2.vlans if isinstance(l2.vlans, set) else set(l2.vlans)
+                own |= vlans
+                l2.vlans = own
         elif what[:1] == ["untagged"] and len(what) == 2:
             l2.untagged = "none" if what[1] == "none" else vid  # (auto: the bridge's)
         elif what[:1] == ["access"] and len(what) == 2:
@@ -872,10 +878,7 @@ def _bridge(bridge: BridgeConf, w: list[str], src: Source) -> None:
 
 def _vlan_list(text: str) -> list[int]:
     """`10`, `10,20`, `10-20` (NVUE reference, `<vid>`: 1-4094)."""
-    vlans = _ints(text, 4094)
-    if vlans[0] < 1:
-        raise Skip(f"{text!r} is outside 1-4094")
-    return vlans
+    return _ints(text, 4094, 1)
 
 
 def _not_a_port(conf: Conf, rest: list[str], dropped: list[str]) -> str:
