@@ -420,6 +420,26 @@ def test_the_shared_headroom_check_counts_the_xoff_the_devices_other_ports_hold(
                               "sonic", pool_bytes=pool).ports[0].name == "Ethernet0"
 
 
+@pytest.mark.parametrize(("xoff", "written"), [("2359296", "2359296"), ("0", "1622016"), (None, "1622016")])
+def test_the_shared_headroom_pool_written_is_the_one_the_pgs_were_checked_against(tmp_path, xoff, written):
+    """Session 40 review: the example leaf1 on a Broadcom SKU (Arista-7050CX3-32S-C32, whose buffers_defaults give
+    ingress_lossless_pool xoff 1622016) with its own 2,359,296 B pool xoff: render --device checked the PGs against
+    the device's 2,359,296 B and wrote the SKU's 1,622,016 B over it, shrinking the device's shared headroom pool
+    unchecked. The device's xoff is kept; where it has none, or 0 (none: buffer_check_headroom_mellanox.lua takes
+    xoff nil or 0 as no shared headroom pool), the SKU's stock is written and checked."""
+    d = json.loads((FIXTURES.parent.parent / "examples" / "fabric" / "leaf1" / "config_db.json").read_text())
+    d["DEVICE_METADATA"]["localhost"].update(hwsku="Arista-7050CX3-32S-C32", platform="x86_64-arista_7050cx3_32s")
+    pool = d["BUFFER_POOL"]["ingress_lossless_pool"]
+    pool.pop("xoff")
+    if xoff is not None:
+        pool["xoff"] = xoff
+    (tmp_path / "config_db.json").write_text(json.dumps(d, indent=4))
+    ran = losslessd("render", "--platform", "sonic", "--device", str(tmp_path / "config_db.json"))
+    assert ran.returncode == 0, ran.stderr
+    assert (f'"ingress_lossless_pool": {{"type": "ingress", "mode": "dynamic", "size": "47218432", '
+            f'"xoff": "{written}"}}') in ran.stdout
+
+
 @pytest.mark.parametrize(("platform", "family", "word"), [
     ("nvidia_cumulus", (), "probability"),  # NVUE reference: `probability` 1-100
     ("arista_eos", ("--family", "sand"), "max-mark-probability"),  # AVD qos_profiles schema: max_probability 1-100

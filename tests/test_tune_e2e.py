@@ -25,6 +25,7 @@ from losslessd.policy import load_policy
 from losslessd.statelock import WRITERS
 from losslessd.tune import candidate
 from losslessd.tune.apply import EosPusher, SonicPusher
+from losslessd.tune.search import Measured, Search
 from losslessd.tune.session import Options, Tuner
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
@@ -293,6 +294,25 @@ def test_dry_run_prints_each_device_snippet_and_pushes_nothing(fabric, tmp_path)
     assert "dry run: nothing was pushed or run" in res.stdout and "all_reduce_perf -b 64M -e 1G -f 4" in res.stdout
     assert {d: sim.running_config(d) for d in ("leaf1", "spine1")} == before
     assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_the_dry_run_shows_the_candidate_the_first_trial_pushes(fabric, tmp_path):
+    """Session 40 review: the dry run showed render's Kmin 153600 B / Kmax 1572864 B, which are not on the search's
+    grid; the search began at the nearest grid point (Space.origin), so the first trial pushed a snippet no dry run
+    had shown (and leaf1, said to hold it already, got a push). The start is now that grid point."""
+    said: list[str] = []
+    opts = Options(benchmark=["true"], sizes=SIZES, known_hosts=fabric.known_hosts_path, db=tmp_path / "t.sqlite",
+                   ports=PORTS)
+    t = Tuner(load(fabric.inventory_path, fabric.env), ["leaf1", "spine1"], POLICY, opts, say=said.append)
+    t.load()
+    t.dry_run()
+    pushed: list[Candidate] = []
+    Search(t.space, lambda c: pushed.append(c) or Measured(1.0), budget=1).run("coordinate", t.start)
+    assert pushed[0] == t.start and f"the search starts at {pushed[0].describe()}" in said[3]
+    shown = "\n".join(said)
+    for name in ("leaf1", "spine1"):
+        snippet = candidate.check(t.configs[name], POLICY, pushed[0]).snippet.rstrip()
+        assert snippet and snippet in shown, (name, shown)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -1190,6 +1190,9 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     # ECN004's load on the snippet: the policy's, else every lossless PG of the rendered ports (one pool), as its lint
     # counts them; what is rendered lints clean under its own default --fail-on warning (ECN004's break-even too).
     congested = pol.ecn.assumed_congested or max(1, len(rendered) * len(lossless))
+    # The shared headroom pool (BUFFER_POOL xoff) the PGs are checked against is the one the snippet writes: the
+    # device's where it has one, else the SKU's stock (a device's pool kept its xoff in the checks, the snippet wrote
+    # the SKU's over it). 0 is none: buffer_check_headroom_mellanox.lua (xoff nil or 0: is_shp_enabled false).
     shared = bufs.shared_headroom_bytes or (sku.pool_xoff_bytes if sku and bufs.asic is None else None)
     for prof, where in zip(rendered, places, strict=True):
         if prof.sonic is not None:
@@ -1240,7 +1243,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         wd_detection_range=_bounds(wd.detection_time_ms), wd_restoration_range=_bounds(wd.restoration_time_ms),
         ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
         sku_note=sku_note, sku_source=sku_source if hwsku and not bufs.known else None, pool_mode=pool_mode,
-        pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
+        pool_xoff_bytes=shared if sku and bufs.asic is None else None,
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
         attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode, classes=named,
         model_source=model_source,

@@ -349,7 +349,12 @@ class Tuner:
                                         max(p.mtu_bytes or render.DEFAULT_MTU_BYTES for p in ports))
         found = {cand_mod.as_found(c, self.policy) for c in self.configs.values()}
         self.found: Candidate | None = found.pop() if len(found) == 1 else None
-        self.start = self.found or Candidate(render.ECN_KMIN_BYTES, render.ECN_KMAX_BYTES, float(render.ECN_MARK_PCT))
+        # The grid point a search from the settings found (else render's) begins at (Space.origin), not the setting
+        # itself: the dry run showed a start off the grid that no trial pushed, the first trial its nearest point.
+        start = self.space.candidate(self.space.origin(
+            self.found or Candidate(render.ECN_KMIN_BYTES, render.ECN_KMAX_BYTES, float(render.ECN_MARK_PCT))))
+        assert start is not None  # (Space.origin is a point of the grid)
+        self.start: Candidate = start
 
     def params(self) -> dict:
         """What decides this tune's search: a killed tune with the same parameters resumes."""
