@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import cast
 
@@ -235,6 +235,34 @@ def host_key_refusal(exc: BaseException, host: Host, known_hosts: Path | None) -
     return None
 
 
+# Where a login secret stands whole: not inside a longer word (a one-letter password `x` is no part of
+# `NetmikoTimeoutException`), but after a non-word character (`password=X`, `admin:X@host`, `'X'`), after a word naming
+# it (`passwordX`, `secretX`), repeated (`XX`), and percent-encoded as a URL writes it (RFC 3986 2.1: `p%40ss`).
+_NAMED_BY = ("password", "passwd", "secret", "pass", "pwd", "key")
+
+
+def _occurrences(secret: str) -> list[tuple[str, re.Pattern[str]]]:
+    """``secret`` as is and percent-encoded, each with the pattern of its whole occurrences (runs of it)."""
+    from urllib.parse import quote
+
+    return [(form, re.compile(_whole(form), re.S)) for form in dict.fromkeys((quote(secret, safe=""), secret))]
+
+
+def _whole(secret: str) -> str:
+    """The pattern of ``secret``'s whole occurrences, led by the secret itself (a literal prefix: the search skips
+    ahead to it), the character before it checked behind the match."""
+    n, left, right = len(secret), "", ""
+    if re.match(r"\w", secret):
+        left = "(?:" + "|".join([rf"(?<!\w.{{{n}}})", *(rf"(?<=(?i:{word}).{{{n}}})" for word in _NAMED_BY)]) + ")"
+    if re.search(r"\w\Z", secret):
+        right = r"(?!\w)"
+    return f"{re.escape(secret)}{left}(?:{re.escape(secret)})*{right}"
+
+
+def _masked(length: int, run: re.Match[str]) -> str:
+    return MASK * (len(run.group()) // length)
+
+
 class Guard:
     """What every SSH connection of ours gets, a pull's Session or a `tune --apply` pusher's: the TCP connection
     metered against the byte budget (session_budget), outputs decoded as one UTF-8 stream (a byte that is not
@@ -255,7 +283,8 @@ class Guard:
         self._heard = 0.0  # time.monotonic() of the last read that brought data
         self.prompt: re.Pattern[str] | None = None
         self._base = ""  # netmiko's base prompt (the session's name on its prompt), for messages
-        self._secrets = [s for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s]
+        self._secrets = [each for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s
+                         for each in _occurrences(s)]
 
     def abort(self) -> None:
         with self._lock:
@@ -352,12 +381,13 @@ class Guard:
                             f"{limits.ENV_MAX_FILE_MB} if such outputs are real)")
 
     def mask(self, text: str) -> tuple[str, int]:
-        """``text`` with the login password and enable secret written as MASK, and how many were."""
+        """``text`` with the login password and enable secret written as MASK where each stands whole (_occurrences),
+        and how many were."""
         found = 0
-        for secret in self._secrets:
+        for secret, whole in self._secrets:
             if secret in text:
-                found += text.count(secret)
-                text = text.replace(secret, MASK)
+                found += sum(len(run.group()) for run in whole.finditer(text)) // len(secret)
+                text = whole.sub(partial(_masked, len(secret)), text)
         return text, found
 
     def _over_budget(self) -> None:
