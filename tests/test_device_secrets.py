@@ -223,6 +223,37 @@ def test_redact_lines_by_platform_syntax():
     assert redact('"x" ' * 50_000 + "## SECRET-DATA")[1] == 50_000
 
 
+def test_nvue_yaml_communities_are_masked_under_their_block():
+    """NVUE's `nv config show` (YAML) holds a community as a key under `readonly-community:` (and an SNMPv3 user's
+    keys under `auth-md5:` ...), on its own line below the block's name: before, that key stayed in clear (the JSON
+    form was masked). Masking follows the YAML blocks by indentation: a table's direct keys only, numbered and
+    quoted (a bare `*` starts a YAML alias), the document still YAML."""
+    import yaml
+
+    from losslessd.collect.redact import redact
+
+    nvue = [{"set": {"system": {"snmp-server": {
+        "readonly-community": {"NvC0mm": {"access": {"any": {}}}, "*Odd C0mm": {"access": {"any": {}}}},
+        "readwrite-community": {"NvRwC0mm": {"access": {"any": {}}}},
+        "trap-destination": {"192.0.2.7": {"vrf": {"mgmt": {"community-password": {"NvTrC0mm": {"version": "2c"}}}}}},
+        "listening-address": {"localhost": {}}}},
+        "service": {"snmp-server": {"username": {"ops": {
+            "auth-md5": {"NvAuthK3y": {"encrypt-aes": {"NvPrivK3y": {}}}}}}}},
+        "qos": {"roce": {"mode": "lossless"}}}}]
+    text = yaml.safe_dump(nvue, default_flow_style=False)
+    masked, found = redact(text.replace("\n", "\r\n"))
+    assert found == 6 and "C0mm" not in masked and "K3y" not in masked, masked
+    server = yaml.safe_load(masked)[0]["set"]["system"]["snmp-server"]
+    names = [*server["readonly-community"], *server["readwrite-community"],
+             *server["trap-destination"]["192.0.2.7"]["vrf"]["mgmt"]["community-password"]]
+    assert len(set(names)) == 4 and all(name.startswith(MASK) for name in names)
+    assert server["listening-address"] == {"localhost": {}}
+    assert yaml.safe_load(masked)[0]["set"]["qos"] == nvue[0]["set"]["qos"]
+    # (the block closes where a line is not right of it: a sibling after the table keeps its key)
+    assert redact("readonly-community:\n  C0mm: {}\nqos:\n  roce: {}\n")[0] == \
+        f'readonly-community:\n  "{MASK}1": {{}}\nqos:\n  roce: {{}}\n'
+
+
 # Free text: descriptions, banners and comments have no grammar naming the secret word, so where they name one
 # (`password`, `secret`, `community`, ...) the rest of the line is masked; the text before it stays (a port's RoCE
 # selection may match it: roce_ports.description_regex), as do a Junos line's closing quote and `;`.

@@ -97,6 +97,9 @@ _BANNER = re.compile(r"\s*banner\s+\S+(?:\s+(\^C|\S))?")
 # keywords above bar the generic `key` and SNMPv3's `priv`, and `pwd`, `pass` and `passwd` name a password only so.
 _KEY_FORM = re.compile(r"([\w-]+)([:=])(.*)", re.S)
 _KEY_FORMS = (_KEYWORDS - {"key", "priv"}) | {"pwd", "pass", "passwd"}
+# A YAML block mapping's key line (`  NAME:`, `- NAME:`, quoted `'NAME':`: group 1), its value (group 2) if on the line.
+_YAML_KEY = re.compile(r"""[ \t]*(?:-[ \t]+)*("(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"#{}\[\],-][^\s]*?|-[^\s]+?):"""
+                       r"(?:[ \t\r]*$|[ \t]+(\S.*))")
 # Words after a keyword that are settings, not secrets (NX-OS `password strength-check`, IOS `key chain NAME`).
 _SETTINGS = frozenset({"strength-check", "chain", "config-key", "encryption"})
 
@@ -124,6 +127,7 @@ class Redactor:
         self._communities: dict[str, str] = {}  # community -> its mask (numbered: CONFIG_DB keys stay apart)
         self._banner: str | None = None  # in a banner's text: what ends it
         self._carry = False  # a banner line named a secret its next line gives (_banner_text)
+        self._yaml: list[tuple[int, str]] = []  # the open YAML block keys: (column, lower-cased name)
 
     def line(self, line: str) -> str:
         stripped = line.strip()
@@ -150,7 +154,7 @@ class Redactor:
         elif stripped.startswith(("!", "#", "description ")):
             out = self._free(line)
         else:
-            out = self._cli_line(line)
+            out = self._yaml_key(line) or self._cli_line(line)
         if stripped.endswith("{"):
             self.blocks.append(stripped.split(None, 1)[0].strip('":').lower())
         elif stripped.startswith("}") and self.blocks:
@@ -185,6 +189,28 @@ class Redactor:
             return line
         self._carry = self._carry or (self._banner is not None and len(line[span[0]:span[1]].split()) <= 1)
         return self._mask(line, [span]) if span[1] > span[0] else line
+
+    def _yaml_key(self, line: str) -> str | None:
+        """``line`` with its key masked where it names a community as a key of a community table's YAML block (NVUE
+        `nv config show`: `readonly-community:`, then `Publ1c:` indented under it), or None; the open blocks followed
+        by indentation (YAML 1.2 8.2.2, block mappings), each line closing those not left of it."""
+        key = _YAML_KEY.match(line)
+        at = key.start(1) if key else len(line) - len(line.lstrip())
+        if at == len(line):  # (a blank line closes none)
+            return None
+        while self._yaml and self._yaml[-1][0] >= at:
+            self._yaml.pop()
+        if key is None:
+            return None
+        table = self._yaml[-1][1] in _LOWER_TABLES if self._yaml else False
+        name = key.group(1)
+        if key.group(2) is None:
+            self._yaml.append((at, name.strip("'\"").lower()))
+        if not table or name.strip("'\"").startswith(MASK):
+            return None
+        if name[0] in "'\"":  # (quoted: the quotes kept)
+            return self._mask(line, [(at + 1, key.end(1) - 1)], self._community(name[1:-1]))
+        return self._mask(line, [key.span(1)], f'"{self._community(name)}"')  # (a bare `*...` is a YAML alias)
 
     def _cli_line(self, line: str) -> str:
         words = list(_WORD.finditer(line))
