@@ -282,9 +282,14 @@ FREE_TEXT = [
      f"banner login\nBreak-glass password:\n  {MASK}\nEOF\nhostname leaf1"),
     ("banner motd ^C\nThe lab password is\n\nHunter2^C\nhostname leaf1",
      f"banner motd ^C\nThe lab password {MASK}\n\n{MASK}^C\nhostname leaf1"),
-    # (more than one word after it: prose, the next line kept)
+    # (prose that announces nothing: the next line kept)
     ("banner motd ^C\nKeep your password safe and private\nRoCE lab\n^C",
      f"banner motd ^C\nKeep your password {MASK}\nRoCE lab\n^C"),
+    # a line of several words after the secret's ending with a linking verb, or `for|of|to|on` NAME `:`, announces it
+    # too (before, more than one word after it kept the next line: `Hunter2` in clear)
+    ("banner motd ^C\nThe password for the lab is\nHunter2\n^C", f"banner motd ^C\nThe password {MASK}\n{MASK}\n^C"),
+    ("banner login\nPasswords are:\nHunter2\nEOF", f"banner login\nPasswords {MASK}\n{MASK}\nEOF"),
+    ("banner login\nPassword for rack 4 switches:\nHunter2\nEOF", f"banner login\nPassword {MASK}\n{MASK}\nEOF"),
     # `pwd`, and `pass` as a key given a value, name a password in free text
     ("   description gpu01 mgmt pwd: Hunter2", f"   description gpu01 mgmt pwd: {MASK}"),
     ("! ilo pass=Hunter2", f"! ilo pass={MASK}"),
@@ -301,6 +306,40 @@ FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05
              # the word joined into a name: no secret named, and the text after it (what a RoCE selection reads) stays
              "   description to-community-gw RoCE", "   description password-reset-srv rdma",
              "! secret_lab.example rack 4"]
+
+
+# Banner prose that names a secret but announces none on the next line: that line stays (before, a line naming one
+# and at most one word after it, `Never share your password`, `Password: X`, masked the banner's next line).
+ORDINARY_BANNERS = ["Never share your password\nAuthorized use only", "Password: Hunter2\nAuthorized use only",
+                    "Password policy:\n12 characters at least", "If you lost your password, call the NOC:\nextension 4",
+                    "Your password expires in 30 days.\nRoCE lab", "The password is changed monthly\nRoCE lab"]
+
+
+def test_a_banner_line_announcing_a_secret_masks_the_next_line_and_prose_does_not(corpus):
+    """Every banner of tests/fixtures, examples and the corpus, and banner prose naming a secret: no line after one
+    that names a secret is masked unless it announced the secret (Redactor._banner_text, _announces)."""
+    from pathlib import Path
+
+    from losslessd.collect.redact import redact
+
+    for body in ORDINARY_BANNERS:
+        text = f"banner motd ^C\n{body}\n^C\nhostname leaf1"
+        assert redact(text)[0].split("\n")[2:] == text.split("\n")[2:], body
+    root = Path(__file__).parent.parent
+    files = [p for top in (root / "tests" / "fixtures", root / "examples", corpus) for p in top.rglob("*")
+             if p.is_file() and p.suffix not in (".gz", ".tgz", ".pdf")]
+    banners = 0
+    for path in files:
+        text = path.read_text(errors="replace")
+        if "banner " not in text:
+            continue
+        masked = redact(text, is_json=text.lstrip().startswith(("{", "[")))[0].split("\n")
+        for at, line in enumerate(text.split("\n")):
+            if line.lstrip().startswith("banner "):
+                banners += 1
+                close = next(i for i in range(at + 1, len(masked)) if masked[i].strip() in ("EOF", "^C", "#"))
+                assert masked[at:close + 1] == text.split("\n")[at:close + 1], path
+    assert banners >= 1  # (the corpus NX-OS switch's legal notice)
 
 
 def test_free_text_naming_a_secret_is_masked_after_that_word():

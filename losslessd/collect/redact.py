@@ -87,7 +87,7 @@ _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redact
 # name (`to-community-gw`, `password-reset-srv`, `secret_lab`), none that names a secret: the text after it stays too.
 # `pwd` names a password too, and `pass` does where it is a key given a value (`pass: X`, `pass=X`), not as a word of
 # prose (`pass through`).
-_FREE_SECRET = re.compile(r"\b(?:(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk|pwd)s?"
+_FREE_SECRET = re.compile(r"\b(?P<word>(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk|pwd)s?"
                           r"|pass(?=[ \t]*[:=]))\b(?![-_.]\w)\W*", re.IGNORECASE)
 _FREE_TAIL_CHARS = "\"';" + " \t\r\n"  # (a free text's closing quote and `;`, and blanks, kept)
 # A banner's first line (EOS `banner login|motd`, its text on the lines after it up to `EOF`; IOS/NX-OS `banner motd
@@ -178,8 +178,7 @@ class Redactor:
 
     def _banner_text(self, line: str, start: int, end: int) -> str:
         """``line`` of a banner whose text is ``line[start:end]`` (its delimiters kept) with a secret masked as free
-        text's; a line that names a secret and at most one word after it (`Password:`, `The password is`) gives it
-        on the banner's next line, which is masked whole."""
+        text's; a line that announces a secret (_announces) gives it on the banner's next line, masked whole."""
         text = line[start:end].rstrip(" \t\r")
         if self._carry and text.strip():
             self._carry = False
@@ -187,7 +186,7 @@ class Redactor:
         span = _free_span(line, start, start + len(text))
         if span is None:
             return line
-        self._carry = self._carry or (self._banner is not None and len(line[span[0]:span[1]].split()) <= 1)
+        self._carry = self._carry or (self._banner is not None and _announces(line, start, start + len(text)))
         return self._mask(line, [span]) if span[1] > span[0] else line
 
     def _yaml_key(self, line: str) -> str | None:
@@ -319,6 +318,26 @@ def _free_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if found is None:
         return None
     return found.end(), max(found.end(), len(text[:end].rstrip(_FREE_TAIL_CHARS)))
+
+
+# Prose ends a line that announces a secret on the next: a linking verb (`The password for the lab is`, `Passwords
+# are:`), or `:`/`=` right after the secret's word (`Password:`) or after `for|of|to|on` and a name (`Password for the
+# lab:`). Other prose naming a secret (`Never share your password`, `Password policy:`) leaves the next line.
+_LINKING = frozenset({"is", "are", "was", "were"})
+_NAMING = frozenset({"for", "of", "to", "on"})
+_SENTENCE = re.compile(r"[,.;!?]")
+
+
+def _announces(line: str, start: int, end: int) -> bool:
+    """Whether ``line[start:end]``, a banner's text naming a secret, ends announcing it on the next line (_LINKING)."""
+    found = _FREE_SECRET.search(line, start, end)
+    after = line[found.end("word"):end] if found else ""
+    if found is None or _SENTENCE.search(after):
+        return False
+    words, colon = after.rstrip(" \t:=").split(), after.rstrip().endswith((":", "="))
+    if not words:
+        return colon
+    return words[-1].lower() in _LINKING or (colon and words[0].lower() in _NAMING)
 
 
 # A JSON description (CONFIG_DB PORT's `description`, NVUE's `nv config show -o json`): free text in a string.
