@@ -422,8 +422,9 @@ class _Host:
             ran = [each[1] for each in script.commands(command)]
             words = ran[0] if ran else None
             looped = [w for w in ran if w and _BARE_CMD.search(" ".join(w)) and not script.is_write(w)]
-            if len(ran) > 1 and len(looped) == len(ran):
-                # bash(1) for: the loop ran `mlnx_qos -i WORD` once per word, in order, each output after the last
+            if looped and len(looped) == len(ran) and (len(ran) > 1 or len(_mlnx_qos_runs(lines[i + 1:end])) > 1):
+                # bash(1) for: the loop ran `mlnx_qos -i WORD` once per word, in order, each output after the last (a
+                # loop over words known only at run time, `for i in $(ls ...)`, `while read i`, runs it once here)
                 sections += self._loop_runs(looped, lines[i + 1:end], i + 1, command, inp.path)
             elif words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
@@ -449,7 +450,8 @@ class _Host:
         one per run, in order, when the output holds as many runs; else none, said."""
         runs = _mlnx_qos_runs(lines)
         if len(runs) != len(ran):
-            self._issue(f"`{command.strip()[:80]}` runs mlnx_qos {len(ran)} times but its output holds {len(runs)} "
+            times = f"{len(ran)} times" if len(ran) > 1 else "once as written"
+            self._issue(f"`{command.strip()[:80]}` runs mlnx_qos {times} but its output holds {len(runs)} "
                         "mlnx_qos output(s): which port printed which is not known, so none is read", path, at)
             return []
         return [Section(" ".join(_piped_output_only(words)), text, at + first + 1)
