@@ -1261,6 +1261,17 @@ def test_a_prompts_one_read_whose_output_holds_several_runs_is_not_read(prompt, 
     assert api.lint([tmp_path / "q.txt"], "roce-dscp26").outcome(False).code == 2
 
 
+def test_a_report_of_many_runs_names_a_few_of_them():
+    """A report of 2,000 `mlnx_qos -i IF` runs: each read on its port, the SYS004 naming the first few runs' lines and
+    ports and how many more (lint.finding.few). Before: every line number and port in one 27,000-character message."""
+    first, second = _two_runs()
+    rest = "".join(f"\nmlnx_qos -i e{k}\n{second}" for k in range(1, 2000))
+    host = parse_text("q.txt", "mlnx_qos -i e0\n" + first + rest)
+    assert len(host.ports) == 2000 and host.ports["e0"].pfc_enabled == [3] and host.ports["e1999"].pfc_enabled == []
+    (said,) = [i.message for i in host.issues if "mlnx_qos outputs (lines" in i.message]
+    assert "read as ports e0, e1, e2, e3 and 1996 more" in said and len(said) < 400, said
+
+
 def test_a_loops_output_of_another_count_of_runs_is_not_read():
     first, _ = _two_runs()
     host = parse_text("q.txt", "$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n" + first)

@@ -37,6 +37,7 @@ from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
 from ...lazyre import lazy
+from ...lint.finding import few
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from ...platforms import PLATFORMS
 from .. import lldp
@@ -406,8 +407,8 @@ class _Host:
                 names = [c.group(1) if named_runs and c else f"{PLACEHOLDER_PORT}{k}"
                          for k, c in enumerate(before, start=1)]
                 how = (f"{'named from the line before each of' if named_runs else 'not in the file:'}"
-                       f" its {len(runs)} mlnx_qos outputs (lines {', '.join(str(start + at + 1) for at, _ in runs)})"
-                       f", read as ports {', '.join(names)}")
+                       f" its {len(runs)} mlnx_qos outputs (lines {few([str(start + at + 1) for at, _ in runs])})"
+                       f", read as ports {few(names)}")
                 sections = [Section(f"mlnx_qos -i {name}", text, start + at + 1)
                             for name, (at, text) in zip(names, runs, strict=True)] + dumps
         else:
