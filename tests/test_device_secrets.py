@@ -415,6 +415,21 @@ def test_json_descriptions_are_free_text():
         assert ports["Ethernet8"] == db["PORT"]["Ethernet8"]
 
 
+def test_a_compact_json_of_many_descriptions_is_masked_in_linear_time():
+    """A compact CONFIG_DB (one line, 1.5 MB) of 20,000 port descriptions naming a secret: each string's end was
+    found on a copy of the line up to it (quadratic: 8.8 s CPU; 80,000 ran past 300 s); now walked in the string
+    (0.18 s)."""
+    import time
+
+    from losslessd.collect.redact import redact
+
+    db = {"PORT": {f"Ethernet{i}": {"description": f"gpu{i} pwd Hunter{i}  ", "mtu": "9100"} for i in range(20_000)}}
+    start = time.process_time()
+    masked, found = redact(json.dumps(db), is_json=True)
+    assert time.process_time() - start < 2
+    assert found == 20_000 and json.loads(masked)["PORT"]["Ethernet7"]["description"] == f"gpu7 pwd {MASK}  "
+
+
 def _fixture_inputs():
     from pathlib import Path
 

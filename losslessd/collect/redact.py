@@ -351,8 +351,13 @@ def _json_free_span(string: re.Match) -> tuple[int, int] | None:
     found = _FREE_SECRET.search(string.string, start, end)
     if found is None:
         return None
-    at, stop = found.end(), len(string.string[:end].rstrip(" "))
-    at -= (at - len(string.string[:at].rstrip("\\"))) % 2  # (an odd run of `\` before: the escape's `\` masked too)
+    text, at, stop = string.string, found.end(), end
+    while stop > at and text[stop - 1] == " ":  # (walked, not `text[:end].rstrip()`: a copy per string of a
+        stop -= 1                               # one-line JSON's prefix was quadratic)
+    escapes = at
+    while escapes > start and text[escapes - 1] == "\\":
+        escapes -= 1
+    at -= (at - escapes) % 2  # (an odd run of `\` before: the escape's `\` masked too)
     return (at, stop) if stop > at and string.string[at:stop] != MASK else None
 
 
