@@ -261,6 +261,10 @@ def test_a_one_letter_password_is_masked_where_it_stands_whole(make_sim):
         assert guard.mask(text) == (masked, masked.count("********")), text
     host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "p@ss w"}).hosts["leaf1"]
     assert Guard(host, 5.0).mask("ssh://ops:p%40ss%20w@leaf1 p@ss w") == ("ssh://ops:********@leaf1 ********", 2)
+    # (a device that means harm, echoing `!a` 200,000 times then `b`: each occurrence checked by fixed-width looks)
+    host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "!a"}).hosts["leaf1"]
+    start = time.process_time()
+    assert Guard(host, 5.0).mask("!a" * 200_000 + "b")[1] == 199_999 and time.process_time() - start < 1
 
 
 def test_nvue_apply_revert_and_restore(make_sim, tmp_path):

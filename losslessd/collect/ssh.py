@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
 from typing import cast
 
@@ -242,25 +242,22 @@ _NAMED_BY = ("password", "passwd", "secret", "pass", "pwd", "key")
 
 
 def _occurrences(secret: str) -> list[tuple[str, re.Pattern[str]]]:
-    """``secret`` as is and percent-encoded, each with the pattern of its whole occurrences (runs of it)."""
+    """``secret`` as is and percent-encoded, each with the pattern of its whole occurrences."""
     from urllib.parse import quote
 
     return [(form, re.compile(_whole(form), re.S)) for form in dict.fromkeys((quote(secret, safe=""), secret))]
 
 
 def _whole(secret: str) -> str:
-    """The pattern of ``secret``'s whole occurrences, led by the secret itself (a literal prefix: the search skips
-    ahead to it), the character before it checked behind the match."""
-    n, left, right = len(secret), "", ""
+    """The pattern of ``secret`` where it stands whole, led by the secret itself (a literal prefix: the search skips
+    ahead to it), the characters around it checked by fixed-width looks (no run matched: linear on any text)."""
+    n, text, left, right = len(secret), re.escape(secret), "", ""
     if re.match(r"\w", secret):
-        left = "(?:" + "|".join([rf"(?<!\w.{{{n}}})", *(rf"(?<=(?i:{word}).{{{n}}})" for word in _NAMED_BY)]) + ")"
+        before = [rf"(?<!\w.{{{n}}})", rf"(?<={text}.{{{n}}})", *(rf"(?<=(?i:{word}).{{{n}}})" for word in _NAMED_BY)]
+        left = f"(?:{'|'.join(before)})"
     if re.search(r"\w\Z", secret):
-        right = r"(?!\w)"
-    return f"{re.escape(secret)}{left}(?:{re.escape(secret)})*{right}"
-
-
-def _masked(length: int, run: re.Match[str]) -> str:
-    return MASK * (len(run.group()) // length)
+        right = rf"(?:(?!\w)|(?={text}))"
+    return f"{text}{left}{right}"
 
 
 class Guard:
@@ -386,8 +383,8 @@ class Guard:
         found = 0
         for secret, whole in self._secrets:
             if secret in text:
-                found += sum(len(run.group()) for run in whole.finditer(text)) // len(secret)
-                text = whole.sub(partial(_masked, len(secret)), text)
+                text, masked = whole.subn(MASK, text)
+                found += masked
         return text, found
 
     def _over_budget(self) -> None:
