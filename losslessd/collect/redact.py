@@ -193,6 +193,8 @@ class Redactor:
         """``line`` with its key masked where it names a community as a key of a community table's YAML block (NVUE
         `nv config show`: `readonly-community:`, then `Publ1c:` indented under it), or None; the open blocks followed
         by indentation (YAML 1.2 8.2.2, block mappings), each line closing those not left of it."""
+        if not self._yaml and ":" not in line:  # (no block open and no key: most lines of a CLI config)
+            return None
         key = _YAML_KEY.match(line)
         at = key.start(1) if key else len(line) - len(line.lstrip())
         if at == len(line):  # (a blank line closes none)
