@@ -1246,6 +1246,32 @@ def test_a_report_of_several_mlnx_qos_runs_reads_each_on_its_own_port(prompt, na
     assert not any("not understood" in i.message and "mlnx_qos -i" in i.message.split(":", 1)[-1] for i in host.issues)
 
 
+@pytest.mark.parametrize("prompt", ["$ for i in $(ls /sys/class/net | grep ens); do mlnx_qos -i $i; done\n",
+                                    "$ cat ifs | while read i; do mlnx_qos -i $i; done\n", "# mlnx_qos -i ens1f0\n"])
+def test_a_prompts_one_read_whose_output_holds_several_runs_is_not_read(prompt, tmp_path):
+    """A loop over words known only at run time (bash(1) for over `$(...)`, while read) runs `mlnx_qos -i $i` once as
+    written, yet its output holds a run per port. Before: all runs read as one output of port `$i`, the last run's
+    PFC over the first's (a misread). Now, as a loop of another count of runs: none read, said why."""
+    first, second = _two_runs()
+    host = parse_text("q.txt", prompt + first + second)
+    assert not host.ports
+    assert any("runs mlnx_qos once as written but its output holds 2 mlnx_qos output(s)" in i.message
+               for i in host.issues)
+    (tmp_path / "q.txt").write_text(prompt + first + second)
+    assert api.lint([tmp_path / "q.txt"], "roce-dscp26").outcome(False).code == 2
+
+
+def test_a_report_of_many_runs_names_a_few_of_them():
+    """A report of 2,000 `mlnx_qos -i IF` runs: each read on its port, the SYS004 naming the first few runs' lines and
+    ports and how many more (lint.finding.few). Before: every line number and port in one 27,000-character message."""
+    first, second = _two_runs()
+    rest = "".join(f"\nmlnx_qos -i e{k}\n{second}" for k in range(1, 2000))
+    host = parse_text("q.txt", "mlnx_qos -i e0\n" + first + rest)
+    assert len(host.ports) == 2000 and host.ports["e0"].pfc_enabled == [3] and host.ports["e1999"].pfc_enabled == []
+    (said,) = [i.message for i in host.issues if "mlnx_qos outputs (lines" in i.message]
+    assert "read as ports e0, e1, e2, e3 and 1996 more" in said and len(said) < 400, said
+
+
 def test_a_loops_output_of_another_count_of_runs_is_not_read():
     first, _ = _two_runs()
     host = parse_text("q.txt", "$ for i in ens1f0 ens1f1; do mlnx_qos -i $i; done\n" + first)

@@ -242,6 +242,31 @@ def test_a_login_secret_a_device_echoes_never_reaches_what_tune_keeps(make_sim):
     assert secret["spine1"] not in text and "username admin secret 0 ********" in text
 
 
+def test_a_one_letter_password_is_masked_where_it_stands_whole(make_sim):
+    """A login refused for a one-letter password `x`: the message named `NetmikoAuthenticationE********ception`
+    (Guard.mask wrote every `x` of the text as ********). A secret is now masked where it stands whole: a token of its
+    own, after `password`, in a URL (percent-encoded too), repeated; never inside a longer word."""
+    from losslessd.collect.ssh import Guard
+
+    sim = make_sim(["leaf1"], snmp=False)
+    host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "x"}).hosts["leaf1"]
+    pusher = SonicPusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
+    with pytest.raises(PushError) as err:
+        pusher.open()
+    assert "cannot log in: NetmikoAuthenticationException: " in err.value.message
+    guard = Guard(host, 5.0)
+    for text, masked in [("x", "********"), ("admin:x@leaf1", "admin:********@leaf1"), ("password x;", "password "
+                         "********;"), ("passwordx", "password********"), ("'xx'", "'****************'"),
+                         ("0x1f Exception x-ray", "0x1f Exception ********-ray")]:
+        assert guard.mask(text) == (masked, masked.count("********")), text
+    host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "p@ss w"}).hosts["leaf1"]
+    assert Guard(host, 5.0).mask("ssh://ops:p%40ss%20w@leaf1 p@ss w") == ("ssh://ops:********@leaf1 ********", 2)
+    # (a device that means harm, echoing `!a` 200,000 times then `b`: each occurrence checked by fixed-width looks)
+    host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "!a"}).hosts["leaf1"]
+    start = time.process_time()
+    assert Guard(host, 5.0).mask("!a" * 200_000 + "b")[1] == 199_999 and time.process_time() - start < 1
+
+
 def test_nvue_apply_revert_and_restore(make_sim, tmp_path):
     """A Cumulus switch (the rendered roce-dscp26 profile as `nv set` lines) served by the simulator: a candidate
     goes in as one NVUE revision, a refused apply changes nothing, and the settings as found come back."""

@@ -87,7 +87,7 @@ _LOWER_TABLES = frozenset(name.lower() for name in _COMMUNITY_TABLES)  # (Redact
 # name (`to-community-gw`, `password-reset-srv`, `secret_lab`), none that names a secret: the text after it stays too.
 # `pwd` names a password too, and `pass` does where it is a key given a value (`pass: X`, `pass=X`), not as a word of
 # prose (`pass through`).
-_FREE_SECRET = re.compile(r"\b(?:(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk|pwd)s?"
+_FREE_SECRET = re.compile(r"\b(?P<word>(?:pass(?:word|wd|phrase)|secret|community|communities|pre-shared-key|psk|pwd)s?"
                           r"|pass(?=[ \t]*[:=]))\b(?![-_.]\w)\W*", re.IGNORECASE)
 _FREE_TAIL_CHARS = "\"';" + " \t\r\n"  # (a free text's closing quote and `;`, and blanks, kept)
 # A banner's first line (EOS `banner login|motd`, its text on the lines after it up to `EOF`; IOS/NX-OS `banner motd
@@ -97,6 +97,9 @@ _BANNER = re.compile(r"\s*banner\s+\S+(?:\s+(\^C|\S))?")
 # keywords above bar the generic `key` and SNMPv3's `priv`, and `pwd`, `pass` and `passwd` name a password only so.
 _KEY_FORM = re.compile(r"([\w-]+)([:=])(.*)", re.S)
 _KEY_FORMS = (_KEYWORDS - {"key", "priv"}) | {"pwd", "pass", "passwd"}
+# A YAML block mapping's key line (`  NAME:`, `- NAME:`, quoted `'NAME':`: group 1), its value (group 2) if on the line.
+_YAML_KEY = re.compile(r"""[ \t]*(?:-[ \t]+)*("(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"#{}\[\],-][^\s]*?|-[^\s]+?):"""
+                       r"(?:[ \t\r]*$|[ \t]+(\S.*))")
 # Words after a keyword that are settings, not secrets (NX-OS `password strength-check`, IOS `key chain NAME`).
 _SETTINGS = frozenset({"strength-check", "chain", "config-key", "encryption"})
 
@@ -124,6 +127,7 @@ class Redactor:
         self._communities: dict[str, str] = {}  # community -> its mask (numbered: CONFIG_DB keys stay apart)
         self._banner: str | None = None  # in a banner's text: what ends it
         self._carry = False  # a banner line named a secret its next line gives (_banner_text)
+        self._yaml: list[tuple[int, str]] = []  # the open YAML block keys: (column, lower-cased name)
 
     def line(self, line: str) -> str:
         stripped = line.strip()
@@ -150,7 +154,7 @@ class Redactor:
         elif stripped.startswith(("!", "#", "description ")):
             out = self._free(line)
         else:
-            out = self._cli_line(line)
+            out = self._yaml_key(line) or self._cli_line(line)
         if stripped.endswith("{"):
             self.blocks.append(stripped.split(None, 1)[0].strip('":').lower())
         elif stripped.startswith("}") and self.blocks:
@@ -174,8 +178,7 @@ class Redactor:
 
     def _banner_text(self, line: str, start: int, end: int) -> str:
         """``line`` of a banner whose text is ``line[start:end]`` (its delimiters kept) with a secret masked as free
-        text's; a line that names a secret and at most one word after it (`Password:`, `The password is`) gives it
-        on the banner's next line, which is masked whole."""
+        text's; a line that announces a secret (_announces) gives it on the banner's next line, masked whole."""
         text = line[start:end].rstrip(" \t\r")
         if self._carry and text.strip():
             self._carry = False
@@ -183,8 +186,32 @@ class Redactor:
         span = _free_span(line, start, start + len(text))
         if span is None:
             return line
-        self._carry = self._carry or (self._banner is not None and len(line[span[0]:span[1]].split()) <= 1)
+        self._carry = self._carry or (self._banner is not None and _announces(line, start, start + len(text)))
         return self._mask(line, [span]) if span[1] > span[0] else line
+
+    def _yaml_key(self, line: str) -> str | None:
+        """``line`` with its key masked where it names a community as a key of a community table's YAML block (NVUE
+        `nv config show`: `readonly-community:`, then `Publ1c:` indented under it), or None; the open blocks followed
+        by indentation (YAML 1.2 8.2.2, block mappings), each line closing those not left of it."""
+        if not self._yaml and ":" not in line:  # (no block open and no key: most lines of a CLI config)
+            return None
+        key = _YAML_KEY.match(line)
+        at = key.start(1) if key else len(line) - len(line.lstrip())
+        if at == len(line):  # (a blank line closes none)
+            return None
+        while self._yaml and self._yaml[-1][0] >= at:
+            self._yaml.pop()
+        if key is None:
+            return None
+        table = self._yaml[-1][1] in _LOWER_TABLES if self._yaml else False
+        name = key.group(1)
+        if key.group(2) is None:
+            self._yaml.append((at, name.strip("'\"").lower()))
+        if not table or name.strip("'\"").startswith(MASK):
+            return None
+        if name[0] in "'\"":  # (quoted: the quotes kept)
+            return self._mask(line, [(at + 1, key.end(1) - 1)], self._community(name[1:-1]))
+        return self._mask(line, [key.span(1)], f'"{self._community(name)}"')  # (a bare `*...` is a YAML alias)
 
     def _cli_line(self, line: str) -> str:
         words = list(_WORD.finditer(line))
@@ -295,6 +322,26 @@ def _free_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     return found.end(), max(found.end(), len(text[:end].rstrip(_FREE_TAIL_CHARS)))
 
 
+# Prose ends a line that announces a secret on the next: a linking verb (`The password for the lab is`, `Passwords
+# are:`), or `:`/`=` right after the secret's word (`Password:`) or after `for|of|to|on` and a name (`Password for the
+# lab:`). Other prose naming a secret (`Never share your password`, `Password policy:`) leaves the next line.
+_LINKING = frozenset({"is", "are", "was", "were"})
+_NAMING = frozenset({"for", "of", "to", "on"})
+_SENTENCE = re.compile(r"[,.;!?]")
+
+
+def _announces(line: str, start: int, end: int) -> bool:
+    """Whether ``line[start:end]``, a banner's text naming a secret, ends announcing it on the next line (_LINKING)."""
+    found = _FREE_SECRET.search(line, start, end)
+    after = line[found.end("word"):end] if found else ""
+    if found is None or _SENTENCE.search(after):
+        return False
+    words, colon = after.rstrip(" \t:=").split(), after.rstrip().endswith((":", "="))
+    if not words:
+        return colon
+    return words[-1].lower() in _LINKING or (colon and words[0].lower() in _NAMING)
+
+
 # A JSON description (CONFIG_DB PORT's `description`, NVUE's `nv config show -o json`): free text in a string.
 _JSON_DESCRIPTION = re.compile(r'"description"\s*:\s*"((?:[^"\\]|\\.)*)"', re.I)
 
@@ -306,8 +353,13 @@ def _json_free_span(string: re.Match) -> tuple[int, int] | None:
     found = _FREE_SECRET.search(string.string, start, end)
     if found is None:
         return None
-    at, stop = found.end(), len(string.string[:end].rstrip(" "))
-    at -= (at - len(string.string[:at].rstrip("\\"))) % 2  # (an odd run of `\` before: the escape's `\` masked too)
+    text, at, stop = string.string, found.end(), end
+    while stop > at and text[stop - 1] == " ":  # (walked, not `text[:end].rstrip()`: a copy per string of a
+        stop -= 1                               # one-line JSON's prefix was quadratic)
+    escapes = at
+    while escapes > start and text[escapes - 1] == "\\":
+        escapes -= 1
+    at -= (at - escapes) % 2  # (an odd run of `\` before: the escape's `\` masked too)
     return (at, stop) if stop > at and string.string[at:stop] != MASK else None
 
 

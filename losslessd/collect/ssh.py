@@ -235,6 +235,31 @@ def host_key_refusal(exc: BaseException, host: Host, known_hosts: Path | None) -
     return None
 
 
+# Where a login secret stands whole: not inside a longer word (a one-letter password `x` is no part of
+# `NetmikoTimeoutException`), but after a non-word character (`password=X`, `admin:X@host`, `'X'`), after a word naming
+# it (`passwordX`, `secretX`), repeated (`XX`), and percent-encoded as a URL writes it (RFC 3986 2.1: `p%40ss`).
+_NAMED_BY = ("password", "passwd", "secret", "pass", "pwd", "key")
+
+
+def _occurrences(secret: str) -> list[tuple[str, re.Pattern[str]]]:
+    """``secret`` as is and percent-encoded, each with the pattern of its whole occurrences."""
+    from urllib.parse import quote
+
+    return [(form, re.compile(_whole(form), re.S)) for form in dict.fromkeys((quote(secret, safe=""), secret))]
+
+
+def _whole(secret: str) -> str:
+    """The pattern of ``secret`` where it stands whole, led by the secret itself (a literal prefix: the search skips
+    ahead to it), the characters around it checked by fixed-width looks (no run matched: linear on any text)."""
+    n, text, left, right = len(secret), re.escape(secret), "", ""
+    if re.match(r"\w", secret):
+        before = [rf"(?<!\w.{{{n}}})", rf"(?<={text}.{{{n}}})", *(rf"(?<=(?i:{word}).{{{n}}})" for word in _NAMED_BY)]
+        left = f"(?:{'|'.join(before)})"
+    if re.search(r"\w\Z", secret):
+        right = rf"(?:(?!\w)|(?={text}))"
+    return f"{text}{left}{right}"
+
+
 class Guard:
     """What every SSH connection of ours gets, a pull's Session or a `tune --apply` pusher's: the TCP connection
     metered against the byte budget (session_budget), outputs decoded as one UTF-8 stream (a byte that is not
@@ -255,7 +280,8 @@ class Guard:
         self._heard = 0.0  # time.monotonic() of the last read that brought data
         self.prompt: re.Pattern[str] | None = None
         self._base = ""  # netmiko's base prompt (the session's name on its prompt), for messages
-        self._secrets = [s for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s]
+        self._secrets = [each for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s
+                         for each in _occurrences(s)]
 
     def abort(self) -> None:
         with self._lock:
@@ -352,12 +378,13 @@ class Guard:
                             f"{limits.ENV_MAX_FILE_MB} if such outputs are real)")
 
     def mask(self, text: str) -> tuple[str, int]:
-        """``text`` with the login password and enable secret written as MASK, and how many were."""
+        """``text`` with the login password and enable secret written as MASK where each stands whole (_occurrences),
+        and how many were."""
         found = 0
-        for secret in self._secrets:
+        for secret, whole in self._secrets:
             if secret in text:
-                found += text.count(secret)
-                text = text.replace(secret, MASK)
+                text, masked = whole.subn(MASK, text)
+                found += masked
         return text, found
 
     def _over_budget(self) -> None:

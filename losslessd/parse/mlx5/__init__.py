@@ -37,6 +37,7 @@ from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
 from ...lazyre import lazy
+from ...lint.finding import few
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from ...platforms import PLATFORMS
 from .. import lldp
@@ -406,8 +407,8 @@ class _Host:
                 names = [c.group(1) if named_runs and c else f"{PLACEHOLDER_PORT}{k}"
                          for k, c in enumerate(before, start=1)]
                 how = (f"{'named from the line before each of' if named_runs else 'not in the file:'}"
-                       f" its {len(runs)} mlnx_qos outputs (lines {', '.join(str(start + at + 1) for at, _ in runs)})"
-                       f", read as ports {', '.join(names)}")
+                       f" its {len(runs)} mlnx_qos outputs (lines {few([str(start + at + 1) for at, _ in runs])})"
+                       f", read as ports {few(names)}")
                 sections = [Section(f"mlnx_qos -i {name}", text, start + at + 1)
                             for name, (at, text) in zip(names, runs, strict=True)] + dumps
         else:
@@ -422,8 +423,9 @@ class _Host:
             ran = [each[1] for each in script.commands(command)]
             words = ran[0] if ran else None
             looped = [w for w in ran if w and _BARE_CMD.search(" ".join(w)) and not script.is_write(w)]
-            if len(ran) > 1 and len(looped) == len(ran):
-                # bash(1) for: the loop ran `mlnx_qos -i WORD` once per word, in order, each output after the last
+            if looped and len(looped) == len(ran) and (len(ran) > 1 or len(_mlnx_qos_runs(lines[i + 1:end])) > 1):
+                # bash(1) for: the loop ran `mlnx_qos -i WORD` once per word, in order, each output after the last (a
+                # loop over words known only at run time, `for i in $(ls ...)`, `while read i`, runs it once here)
                 sections += self._loop_runs(looped, lines[i + 1:end], i + 1, command, inp.path)
             elif words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
@@ -449,7 +451,8 @@ class _Host:
         one per run, in order, when the output holds as many runs; else none, said."""
         runs = _mlnx_qos_runs(lines)
         if len(runs) != len(ran):
-            self._issue(f"`{command.strip()[:80]}` runs mlnx_qos {len(ran)} times but its output holds {len(runs)} "
+            times = f"{len(ran)} times" if len(ran) > 1 else "once as written"
+            self._issue(f"`{command.strip()[:80]}` runs mlnx_qos {times} but its output holds {len(runs)} "
                         "mlnx_qos output(s): which port printed which is not known, so none is read", path, at)
             return []
         return [Section(" ".join(_piped_output_only(words)), text, at + first + 1)
