@@ -51,7 +51,9 @@ def test_a_port_qos_map_key_with_a_space_does_not_silently_replace_the_ports_own
 
 
 def test_two_keys_binding_one_port_alike_are_no_contradiction():
-    device = _parse(lambda db: db["PORT_QOS_MAP"].update({"Ethernet0,Ethernet4": dict(db["PORT_QOS_MAP"]["Ethernet0"])}))
+    def change(db):
+        db["PORT_QOS_MAP"]["Ethernet0,Ethernet4"] = dict(db["PORT_QOS_MAP"]["Ethernet0"])
+    device = _parse(change)
     assert not _sys002(device, "both bind")
     assert device.ports["Ethernet0"].pfc_enabled == [3]
 

@@ -1288,8 +1288,8 @@ class _Builder:
             channel, _, member = key.partition("|")
             first = member_of.setdefault(member, channel)
             if first != channel:  # (teamd puts a port in one LAG: teammgrd.cpp addLagMember enslaves it to one team)
-                self.db.issue(f"PORTCHANNEL_MEMBER puts {member} in {first} and in {channel}: a port is a member of one "
-                              f"port channel, and which one the switch made it is unknown; read as a member of "
+                self.db.issue(f"PORTCHANNEL_MEMBER puts {member} in {first} and in {channel}: a port is a member of "
+                              f"one port channel, and which one the switch made it is unknown; read as a member of "
                               f"neither (remove one key)", table[key].source())
                 twice.add(member)
                 continue
@@ -1398,7 +1398,8 @@ class _Builder:
 
     def _unknown_where_differing(self, port: dict, first: tuple, later: tuple) -> None:
         """Forget what two PORT_QOS_MAP entries of one port set differently (_bound_twice): the model's None is
-        unknown, so no rule reads either entry's value as the switch's; the watchdog guards what both entries give it."""
+        unknown, so no rule reads either entry's value as the switch's; the watchdog guards what both entries give
+        it."""
         (fixed_a, pfc_a, _, wd_a, bound_a), (fixed_b, pfc_b, _, wd_b, bound_b) = first, later
         for field in {*fixed_a, *fixed_b}:
             if fixed_a.get(field) != fixed_b.get(field):
@@ -1823,7 +1824,7 @@ class _Builder:
                 port["watchdog"] = Watchdog(enabled=None, unknown="two PFC_WD keys name the port, one of them refused "
                                             "by orchagent (see the SYS002)", source=e.source())
             else:  # what the two keys set alike, the rest unknown
-                port["_wd"] = (tuple(a if a == b else None for a, b in zip(first, later)), e)
+                port["_wd"] = (tuple(a if a == b else None for a, b in zip(first, later, strict=True)), e)
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
             if "watchdog" not in port and "_wd" not in port:
