@@ -30,7 +30,8 @@ from ..lazyre import lazy
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
 from ..records import record
-from .base import Input, IssueList, LineAt, cli_json, cli_json_documents, long_interface_name
+from .base import PROMPT_HOST, Input, IssueList, LineAt, cli_json, cli_json_documents, long_interface_name
+from .base import prompt_host as base_prompt_host
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -61,6 +62,15 @@ _DISCARD = object()  # a route that drops what it matches
 JUNOS_READ = "Junos `show route` (text or `| display json`) or `show route forwarding-table`"
 READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text or `json`), Arista EOS (text or "
         f"`| json`) or Cisco NX-OS; {JUNOS_READ}")
+
+
+# A prompt that ran the routing-table command: `leaf1#show ip route`, `user@qfx-leaf1> show route forwarding-table`.
+_PROMPT = lazy(rf"^{PROMPT_HOST.pattern}\s*(?:show\s+(?:ip|ipv6)\s+route|show\s+route|vtysh)", re.MULTILINE)
+
+
+def prompt_host(text: str) -> str | None:
+    """The switch the prompt line that ran the routing-table command names, when the capture has one."""
+    return base_prompt_host(_PROMPT.search(text[:4096]))
 
 
 def is_junos(text: str) -> str | None:
