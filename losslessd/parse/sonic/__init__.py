@@ -1340,7 +1340,7 @@ class _Builder:
             self._own_dscp
         last_fields: dict | None = None  # (as in _queues: the entry before's fields, when found in recipes)
         bound_by: dict[str, tuple[Entry, tuple]] = {}  # port -> the first entry binding it, and what that sets
-        clashed: dict[str, tuple] = {}  # port -> the two recipes of the first pair of its entries that differ
+        clashed: dict[str, tuple] = {}  # port -> (the first recipe, a later one that differs, its entry)
         for key, e in table.items():
             fields = e.fields
             if key == "global" or not fields:
@@ -1363,10 +1363,7 @@ class _Builder:
             pfc_source = e.source("pfc_enable") if pfc_written else e
             trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e
             for name in names:
-                first = bound_by.setdefault(name, (e, recipe))
-                if first[0] is not e and first[1] != recipe and name not in clashed:
-                    clashed[name] = (first[1], recipe)
-                    self._bound_twice("PORT_QOS_MAP", first[0], e, name)
+                self._bound_again("PORT_QOS_MAP", bound_by, clashed, name, e, recipe)
                 port = ports.get(name) or self.port(name, e)
                 port.update(fixed)
                 port["map_source"], port["pfc_enabled"], port["pfc_source"] = e, pfc_enabled, pfc_source
@@ -1379,25 +1376,31 @@ class _Builder:
                     tc_to_pg_names[name] = bound
                 if own:
                     own_dscp.add(name)  # a map we could not read leaves classification unknown
-        for name, recipes_read in clashed.items():
-            self._unknown_where_differing(ports[name], *recipes_read)
+        for name, (first, later, _) in clashed.items():
+            self._unknown_where_differing(ports[name], first, later)
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
 
-    def _bound_twice(self, table: str, first: Entry, later: Entry, name: str) -> None:
-        """SYS002: two PORT_QOS_MAP (or PFC_WD) keys bind port ``name`` to different settings (`Ethernet0` beside
-        `Ethernet0,Ethernet4`, or a key with a space the parser reads as the same port). qosorch.cpp
-        handlePortQosMapTable applies each key to each port it lists with no check that a port is bound once, in the
-        order orchagent takes the keys (orch.h SyncMap, as for _overlaps), which the file's order does not fix."""
-        where = first.source()
+    def _bound_again(self, table: str, bound_by: dict, clashed: dict, name: str, e: Entry, settings: object) -> None:
+        """Note that PORT_QOS_MAP (or PFC_WD) entry ``e`` sets ``settings`` on port ``name``. A second entry that sets
+        it differently (`Ethernet0` beside `Ethernet0,Ethernet4`, or a key with a space the parser reads as the same
+        port) is a SYS002 naming both, kept in ``clashed`` as (first settings, later settings, later entry).
+        qosorch.cpp handlePortQosMapTable (and pfcwdorch.cpp createEntry) applies each key to each port it lists with
+        no check that a port is bound once, in the order orchagent takes the keys (orch.h SyncMap, as for
+        _overlaps), which the file's order does not fix."""
+        first_entry, first = bound_by.setdefault(name, (e, settings))
+        if first_entry is e or first == settings or name in clashed:
+            return
+        clashed[name] = (first, settings, e)
+        where = first_entry.source()
         self.db.issue(
-            f"{table} keys {_quoted(first.key)}{f' (line {where.line})' if where.line else ''} and "
-            f"{_quoted(later.key)} both bind port {name}, to different settings: SONiC applies the keys "
+            f"{table} keys {_quoted(first_entry.key)}{f' (line {where.line})' if where.line else ''} and "
+            f"{_quoted(e.key)} both bind port {name}, to different settings: SONiC applies the keys "
             "in an order the file does not fix, so which one the switch runs is unknown; the settings they differ "
-            "in are read as unknown (bind each port in one key)", later.source())
+            "in are read as unknown (bind each port in one key)", e.source())
 
     def _unknown_where_differing(self, port: dict, first: tuple, later: tuple) -> None:
-        """Forget what two PORT_QOS_MAP entries of one port set differently (_bound_twice): the model's None is
+        """Forget what two PORT_QOS_MAP entries of one port set differently (_bound_again): the model's None is
         unknown, so no rule reads either entry's value as the switch's; the watchdog guards what both entries give
         it."""
         (fixed_a, pfc_a, _, wd_a, bound_a), (fixed_b, pfc_b, _, wd_b, bound_b) = first, later
@@ -1788,7 +1791,7 @@ class _Builder:
         read: dict[tuple, tuple] = {}  # the fields as written -> what they set
         ports, wd_priorities = self.ports, self._wd_priorities
         last_fields: dict | None = None  # (as in _port_qos)
-        bound_by: dict[str, tuple[Entry, tuple | None]] = {}  # (as in _port_qos; None: a refused entry)
+        bound_by: dict[str, tuple[Entry, tuple | None]] = {}  # (as in _port_qos; None: an entry orchagent refuses)
         clashed: dict[str, tuple] = {}
         for key, e in table.items():
             if key == "GLOBAL":
@@ -1805,7 +1808,7 @@ class _Builder:
                         read, written, self._watchdog_settings, key, e, default_rule)
             if refused is not None:
                 for name in _port_names(key):
-                    self._watched_twice(bound_by, clashed, name, e, None)
+                    self._bound_again("PFC_WD", bound_by, clashed, name, e, None)
                     (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
                                                                                    source=e.source(refused or None))
                 continue
@@ -1814,7 +1817,7 @@ class _Builder:
                 # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
                 # its source: a SharedPort makes it when it is first read (see _port_model).
                 settings = (True, wd_priorities.get(name), detection, restoration, poll, action, word, text, None)
-                self._watched_twice(bound_by, clashed, name, e, settings)
+                self._bound_again("PFC_WD", bound_by, clashed, name, e, settings)
                 (ports.get(name) or self.port(name, e))["_wd"] = (settings, e)
         for name, (first, later, e) in clashed.items():
             port = ports[name]
@@ -1829,15 +1832,6 @@ class _Builder:
         for port in self.ports.values():
             if "watchdog" not in port and "_wd" not in port:
                 port["watchdog"] = Watchdog(enabled=False, source=source)
-
-    def _watched_twice(self, bound_by: dict, clashed: dict, name: str, e: Entry, settings: tuple | None) -> None:
-        """Note a PFC_WD entry of port ``name``; a second one that sets it differently is a SYS002 (_bound_twice),
-        kept in ``clashed`` as (first settings, later settings, later entry). pfcwdorch.cpp createEntry, like
-        qosorch, takes each key as it comes."""
-        first = bound_by.setdefault(name, (e, settings))
-        if first[0] is not e and first[1] != settings and name not in clashed:
-            clashed[name] = (first[1], settings, e)
-            self._bound_twice("PFC_WD", first[0], e, name)
 
     def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
         """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None, the field that
