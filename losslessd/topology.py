@@ -20,6 +20,7 @@ from .model import Device, DeviceKind, Endpoint, Fabric, Link, Neighbor, ParseIs
 from .parse import display_path, lldp, read_input
 from .parse.base import Input, long_interface_name
 from .parse.routes import parse_routes
+from .parse.routes import prompt_host as routes_prompt_host
 from .parse.topology import ARROW, MAX_TIER, ROUTINGS, TOPOLOGY_FILES, Topology, entry_issue, find, from_data, read
 from .paths.routing import aggregate_ports
 from .platforms import PLATFORMS
@@ -147,6 +148,8 @@ def _read_routes(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str,
                 f"{display_path(path)} is not used", key=f"routes|{device_name}", source=topo.source(line)))
             continue
         inp = _input(fabric, path, reads)
+        if inp is not None and not _routes_of(fabric, topo, names, device, inp, line):
+            continue
         if inp is not None:
             try:
                 routes, issues = parse_routes(inp)
@@ -155,6 +158,21 @@ def _read_routes(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str,
                 continue
             device.routes.extend(routes)
             device.issues.extend(issues)
+
+
+def _routes_of(fabric: Fabric, topo: Topology, names: _Names, device: Device, inp: Input, line: int | None) -> bool:
+    """Whether the routing table ``inp`` may be ``device``'s: one whose prompt names another linted switch
+    (`spine1: routes/leaf1.txt`, the file of `leaf1# show ip route`) is LNK006 and not used, so neither switch's
+    forwarding is read from the other's table."""
+    host = routes_prompt_host(inp.text)
+    owner = names.device(host) if host else None
+    if owner is None or owner is device:
+        return True
+    fabric.topology_issues.append(TopologyIssue(
+        code="LNK006", message=f"routes: {device.name}'s routing table {inp.path} is {owner.name}'s, as its prompt "
+        f"`{host}` says; it is not used for {device.name} (name {device.name}'s own table, or correct the prompt)",
+        devices=[device.name], key=f"routes|{device.name}", source=topo.source(line)))
+    return False
 
 
 def _real(path: Path) -> str:

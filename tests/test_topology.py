@@ -189,6 +189,24 @@ def test_routing_tables_named_by_the_topology_fill_device_routes(tmp_path):
     assert [i.code for i in fabric.topology_issues] == ["LNK006"]  # leaf7 is not linted
 
 
+def test_a_routing_table_whose_prompt_names_another_linted_switch_is_not_used_for_the_one_it_is_named_for(tmp_path):
+    """Round 19: `spine1: routes/leaf1.txt` (a copy-paste slip) read leaf1's table as spine1's forwarding, a DLK005 per
+    route ("Ethernet48 is not a port of spine1") and paths through spine1 followed by leaf1's routes. Now LNK006 at the
+    entry's line, and the table is not spine1's; a prompt naming no linted device (`sonic`) is no contradiction."""
+    fabric_dir = clos_copy(tmp_path)
+    (fabric_dir / "routes").mkdir()
+    (fabric_dir / "routes" / "leaf1.txt").write_text("leaf1# show ip route\n" + FRR_ROUTES)
+    (fabric_dir / "routes" / "leaf2.txt").write_text("sonic# show ip route\n" + FRR_ROUTES)
+    topo = yaml.safe_load((fabric_dir / "topology.yaml").read_text())
+    topo["routes"] = {"leaf1": "routes/leaf1.txt", "spine1": "routes/leaf1.txt", "leaf2": "routes/leaf2.txt"}
+    (fabric_dir / "topology.yaml").write_text(yaml.safe_dump(topo))
+    fabric = load_fabric([fabric_dir])
+    assert fabric.devices["spine1"].routes == [] and fabric.devices["leaf1"].routes and fabric.devices["leaf2"].routes
+    [issue] = fabric.topology_issues
+    assert issue.code == "LNK006" and issue.devices == ["spine1"] and issue.source.line
+    assert "spine1's routing table" in issue.message and "is leaf1's, as its prompt `leaf1` says" in issue.message
+
+
 def test_a_routing_table_file_of_two_switches_is_sys001_at_the_second_prompt_and_the_rest_loads(tmp_path):
     """Review of round 12 (session 33): two switches' `| json` tables in one file named as leaf1's routes were merged
     into leaf1's table; now the file is unread (SYS001 at the second switch's prompt) and the fabric still loads."""

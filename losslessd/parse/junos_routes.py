@@ -32,6 +32,7 @@ from ..lazyre import lazy
 from ..model import NextHop, ParseIssue, Route, Source
 from .base import Input, IssueList, LineAt, cli_json
 from .routes import JUNOS_READ as READ
+from .routes import HopsOnce
 
 # `inet.0: 12 destinations, 14 routes (12 active, 0 holddown, 0 hidden)`, `VRF-A.inet.0: ...`
 _TABLE = lazy(r"^(?P<table>\S+): \d+ destinations?, \d+ routes?\b")
@@ -65,11 +66,11 @@ def parse(inp: Input, kind: str) -> tuple[list[Route], list[ParseIssue]]:
     return {"text": _text, "json": _json, "forwarding": _forwarding}[kind](inp)
 
 
-class _Entry:
+class _Entry(HopsOnce):
     def __init__(self, prefix: str, line: int | None, path: str):
+        super().__init__()
         self.prefix = prefix
         self.source = Source(file=path, line=line)
-        self.hops: list[NextHop] = []
         self.discard = False
         self.others = 0  # next hops listed but not selected
 
@@ -295,9 +296,7 @@ def _ft_hop(entry: _Entry, nhtype: str, nh: str | None, netif: str | None) -> No
             address: str | None = str(ipaddress.ip_address(nh or ""))
         except ValueError:
             address = None  # a MAC: a host on that interface's subnet (a `dest` row), reached directly
-        hop = NextHop(address=address, port=netif)
-        if hop not in entry.hops:
-            entry.hops.append(hop)
+        entry.keep(NextHop(address=address, port=netif))
 
 
 def _close_ft(entry: _Entry | None, connected: str | None) -> None:

@@ -1259,6 +1259,20 @@ class _Builder:
                                **facts, "lanes": lanes, "description": description, "alias": alias}
             else:
                 self.port(name, e).update(facts, lanes=lanes, description=description, alias=alias)
+        self._alike_names(self.db.table("PORT"))
+
+    def _alike_names(self, table: dict) -> None:
+        """SYS002 for PORT keys that differ only in case or surrounding spaces (`Ethernet0`, `ethernet0`, `Ethernet0 `):
+        CONFIG_DB keys are exact strings (Redis), so they are two ports, and a setting keyed by one misses the other."""
+        folded: dict[str, str] = {}
+        for name in table:
+            first = folded.setdefault(name.strip().casefold(), name)
+            if first != name:
+                where = table[first].source()
+                self.db.issue(f"PORT keys {_quoted(first)}{f' (line {where.line})' if where.line else ''} and "
+                              f"{_quoted(name)} differ only in case or spaces: SONiC reads them as two ports, and a "
+                              "setting keyed by one name misses the other; remove or rename the copy",
+                              table[name].source())
 
     def _vlans(self) -> None:
         """VLAN_MEMBER|Vlan<N>|<port or PortChannel>: L2 membership; a PORT-table port in no VLAN is routed ([]).
@@ -1267,9 +1281,21 @@ class _Builder:
             for name in self.db.table("PORT"):
                 self.ports[name]["vlans"] = []
         members = self._channels
-        for key in self.db.table("PORTCHANNEL_MEMBER"):
+        member_of: dict[str, str] = {}  # member -> its first channel
+        twice: set[str] = set()
+        table = self.db.table("PORTCHANNEL_MEMBER")
+        for key in table:
             channel, _, member = key.partition("|")
+            first = member_of.setdefault(member, channel)
+            if first != channel:  # (teamd puts a port in one LAG: teammgrd.cpp addLagMember enslaves it to one team)
+                self.db.issue(f"PORTCHANNEL_MEMBER puts {member} in {first} and in {channel}: a port is a member of "
+                              f"one port channel, and which one the switch made it is unknown; read as a member of "
+                              f"neither (remove one key)", table[key].source())
+                twice.add(member)
+                continue
             members.setdefault(channel, []).append(member)
+        for channel in members if twice else ():
+            members[channel] = [m for m in members[channel] if m not in twice]
         for key, e in self.db.table("VLAN_MEMBER").items():
             vlan, _, member = key.partition("|")
             vid = vlan[4:] if vlan.startswith("Vlan") else ""
@@ -1313,6 +1339,8 @@ class _Builder:
         ports, wd_priorities, tc_to_pg_names, own_dscp = self.ports, self._wd_priorities, self._tc_to_pg_names, \
             self._own_dscp
         last_fields: dict | None = None  # (as in _queues: the entry before's fields, when found in recipes)
+        bound_by: dict[str, tuple[Entry, tuple]] = {}  # port -> the first entry binding it, and what that sets
+        clashed: dict[str, tuple] = {}  # port -> (the first recipe, a later one that differs, its entry)
         for key, e in table.items():
             fields = e.fields
             if key == "global" or not fields:
@@ -1335,6 +1363,7 @@ class _Builder:
             pfc_source = e.source("pfc_enable") if pfc_written else e
             trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e
             for name in names:
+                self._bound_again("PORT_QOS_MAP", bound_by, clashed, name, e, recipe)
                 port = ports.get(name) or self.port(name, e)
                 port.update(fixed)
                 port["map_source"], port["pfc_enabled"], port["pfc_source"] = e, pfc_enabled, pfc_source
@@ -1347,8 +1376,46 @@ class _Builder:
                     tc_to_pg_names[name] = bound
                 if own:
                     own_dscp.add(name)  # a map we could not read leaves classification unknown
+        for name, (first, later, _) in clashed.items():
+            self._unknown_where_differing(ports[name], first, later)
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
+
+    def _bound_again(self, table: str, bound_by: dict, clashed: dict, name: str, e: Entry, settings: object) -> None:
+        """Note that PORT_QOS_MAP (or PFC_WD) entry ``e`` sets ``settings`` on port ``name``. A second entry that sets
+        it differently (`Ethernet0` beside `Ethernet0,Ethernet4`, or a key with a space the parser reads as the same
+        port) is a SYS002 naming both, kept in ``clashed`` as (first settings, later settings, later entry).
+        qosorch.cpp handlePortQosMapTable (and pfcwdorch.cpp createEntry) applies each key to each port it lists with
+        no check that a port is bound once, in the order orchagent takes the keys (orch.h SyncMap, as for
+        _overlaps), which the file's order does not fix."""
+        first_entry, first = bound_by.setdefault(name, (e, settings))
+        if first_entry is e or first == settings or name in clashed:
+            return
+        clashed[name] = (first, settings, e)
+        where = first_entry.source()
+        self.db.issue(
+            f"{table} keys {_quoted(first_entry.key)}{f' (line {where.line})' if where.line else ''} and "
+            f"{_quoted(e.key)} both bind port {name}, to different settings: SONiC applies the keys "
+            "in an order the file does not fix, so which one the switch runs is unknown; the settings they differ "
+            "in are read as unknown (bind each port in one key)", e.source())
+
+    def _unknown_where_differing(self, port: dict, first: tuple, later: tuple) -> None:
+        """Forget what two PORT_QOS_MAP entries of one port set differently (_bound_again): the model's None is
+        unknown, so no rule reads either entry's value as the switch's; the watchdog guards what both entries give
+        it."""
+        (fixed_a, pfc_a, _, wd_a, bound_a), (fixed_b, pfc_b, _, wd_b, bound_b) = first, later
+        for field in {*fixed_a, *fixed_b}:
+            if fixed_a.get(field) != fixed_b.get(field):
+                port[field] = None
+        if port.get("trust") is None and fixed_a.get("trust") != fixed_b.get("trust"):
+            port["trust_unknown"] = "two PORT_QOS_MAP keys bind the port to different trusts (see the SYS002)"
+        if pfc_a != pfc_b:
+            port["pfc_enabled"], port["pfc_off_written"] = None, False
+        if wd_a != wd_b:  # (None guards every lossless priority: only what both guard is surely guarded)
+            both = wd_b if wd_a is None else wd_a if wd_b is None else tuple(p for p in wd_a if p in wd_b)
+            self._wd_priorities[port["name"]] = both
+        if bound_a != bound_b:
+            self._tc_to_pg_names.pop(port["name"], None)
 
     def _qos_recipe(self, e: Entry, glob: Entry | None, has_maps: bool) -> tuple:
         """What one PORT_QOS_MAP entry sets, without where: (fields, PFC priorities, the field whose source is the
@@ -1724,6 +1791,8 @@ class _Builder:
         read: dict[tuple, tuple] = {}  # the fields as written -> what they set
         ports, wd_priorities = self.ports, self._wd_priorities
         last_fields: dict | None = None  # (as in _port_qos)
+        bound_by: dict[str, tuple[Entry, tuple | None]] = {}  # (as in _port_qos; None: an entry orchagent refuses)
+        clashed: dict[str, tuple] = {}
         for key, e in table.items():
             if key == "GLOBAL":
                 continue
@@ -1739,6 +1808,7 @@ class _Builder:
                         read, written, self._watchdog_settings, key, e, default_rule)
             if refused is not None:
                 for name in _port_names(key):
+                    self._bound_again("PFC_WD", bound_by, clashed, name, e, None)
                     (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
                                                                                    source=e.source(refused or None))
                 continue
@@ -1746,8 +1816,18 @@ class _Builder:
             for name in _port_names(key):
                 # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
                 # its source: a SharedPort makes it when it is first read (see _port_model).
-                (ports.get(name) or self.port(name, e))["_wd"] = (
-                    (True, wd_priorities.get(name), detection, restoration, poll, action, word, text, None), e)
+                settings = (True, wd_priorities.get(name), detection, restoration, poll, action, word, text, None)
+                self._bound_again("PFC_WD", bound_by, clashed, name, e, settings)
+                (ports.get(name) or self.port(name, e))["_wd"] = (settings, e)
+        for name, (first, later, e) in clashed.items():
+            port = ports[name]
+            port.pop("watchdog", None)
+            if first is None or later is None:  # one key starts it, the other is refused: whether it runs is unknown
+                port.pop("_wd", None)
+                port["watchdog"] = Watchdog(enabled=None, unknown="two PFC_WD keys name the port, one of them refused "
+                                            "by orchagent (see the SYS002)", source=e.source())
+            else:  # what the two keys set alike, the rest unknown
+                port["_wd"] = (tuple(a if a == b else None for a, b in zip(first, later, strict=True)), e)
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
             if "watchdog" not in port and "_wd" not in port:

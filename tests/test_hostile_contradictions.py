@@ -1,0 +1,97 @@
+"""Hostile round 19: CONFIG_DB files that contradict themselves. Each contradiction is a SYS002 naming both keys'
+lines, and what the two keys set differently is read as unknown, never as the later key's value (docs/hostile-inputs.md,
+"Session 40, part d")."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from losslessd.parse.base import Input
+from losslessd.parse.sonic import parse
+from tests.clirun import losslessd
+
+LEAF1 = json.loads((Path(__file__).parent.parent / "examples/fabric/leaf1/config_db.json").read_text())
+
+
+def _parse(change):
+    db = copy.deepcopy(LEAF1)
+    change(db)
+    return parse([Input("config_db.json", json.dumps(db, indent=1))], "leaf1")
+
+
+def _sys002(device, words: str) -> list[str]:
+    return [i.message for i in device.issues if i.code == "SYS002" and words in i.message]
+
+
+def test_two_port_qos_map_keys_binding_one_port_differently_are_named_and_read_as_unknown():
+    # `Ethernet0,Ethernet4` is a key SONiC takes (qosorch splits it on ','); beside `Ethernet0`'s own key it binds the
+    # port twice: PFC off for priority 3 here, on there. Before, the later key won without a word (PFC001, exit 1).
+    def change(db):
+        db["PORT_QOS_MAP"]["Ethernet0,Ethernet4"] = dict(db["PORT_QOS_MAP"]["Ethernet0"], pfc_enable="4",
+                                                         dscp_to_tc_map="AZURE")
+        db["DSCP_TO_TC_MAP"]["AZURE"] = {str(d): "1" for d in range(64)}
+    device = _parse(change)
+    [said] = _sys002(device, "both bind port Ethernet0")
+    assert "'Ethernet0' (line " in said and "'Ethernet0,Ethernet4'" in said
+    assert _sys002(device, "both bind port Ethernet4")
+    port = device.ports["Ethernet0"]
+    assert port.pfc_enabled is None and port.dscp_to_tc is None
+    assert port.trust == "dscp" and port.tc_to_queue is not None  # what both keys set alike stays read
+    assert device.ports["Ethernet8"].pfc_enabled == [3, 4]  # no other port touched
+
+
+def test_a_port_qos_map_key_with_a_space_does_not_silently_replace_the_ports_own():
+    def change(db):
+        db["PORT_QOS_MAP"]["Ethernet0 "] = dict(db["PORT_QOS_MAP"]["Ethernet0"], pfc_enable="4")
+    device = _parse(change)
+    assert _sys002(device, "'Ethernet0 ' both bind port Ethernet0")
+    assert device.ports["Ethernet0"].pfc_enabled is None
+
+
+def test_two_keys_binding_one_port_alike_are_no_contradiction():
+    def change(db):
+        db["PORT_QOS_MAP"]["Ethernet0,Ethernet4"] = dict(db["PORT_QOS_MAP"]["Ethernet0"])
+    device = _parse(change)
+    assert not _sys002(device, "both bind")
+    assert device.ports["Ethernet0"].pfc_enabled == [3]
+
+
+def test_two_pfc_wd_keys_of_one_port_are_named_and_their_differences_unknown():
+    def change(db):
+        db["PFC_WD"]["Ethernet0,Ethernet4"] = dict(db["PFC_WD"]["Ethernet0"], detection_time="5000")
+    device = _parse(change)
+    assert _sys002(device, "PFC_WD keys 'Ethernet0' (line ")
+    wd = device.ports["Ethernet0"].watchdog
+    assert wd.enabled and wd.detection_time_ms is None and wd.action == "drop"
+
+
+def test_a_pfc_wd_key_refused_beside_one_that_starts_the_watchdog_leaves_it_unknown(tmp_path):
+    db = copy.deepcopy(LEAF1)
+    db["PFC_WD"]["Ethernet0,Ethernet4"] = dict(db["PFC_WD"]["Ethernet0"], action="explode")
+    (tmp_path / "config_db.json").write_text(json.dumps(db, indent=1))
+    result = losslessd("lint", str(tmp_path / "config_db.json"), "--select", "WDG,SYS")
+    assert result.returncode == 1, result.stderr
+    assert "PFC_WD keys 'Ethernet0' (line " in result.stdout
+    assert "WDG001 2 ports (Ethernet0, Ethernet4): two PFC_WD keys name the port" in result.stdout
+
+
+def test_port_keys_differing_only_in_case_or_spaces_are_named():
+    def change(db):
+        db["PORT"]["ethernet0"] = dict(db["PORT"]["Ethernet0"], mtu="1500")
+        db["PORT"]["Ethernet0 "] = dict(db["PORT"]["Ethernet0"], mtu="1500")
+    device = _parse(change)
+    assert len(_sys002(device, "PORT keys 'Ethernet0' (line ")) == 2
+    assert _sys002(device, "and 'ethernet0' differ only in case or spaces")
+
+
+def test_a_port_in_two_port_channels_is_named_and_in_neither():
+    def change(db):
+        db["PORTCHANNEL"] = {"PortChannel1": {"admin_status": "up"}, "PortChannel2": {"admin_status": "up"}}
+        db["PORTCHANNEL_MEMBER"] = {"PortChannel1|Ethernet48": {}, "PortChannel2|Ethernet48": {},
+                                    "PortChannel1|Ethernet52": {}}
+    device = _parse(change)
+    [said] = _sys002(device, "puts Ethernet48 in PortChannel1 and in PortChannel2")
+    assert "member of neither" in said
+    assert device.ports["Ethernet48"].bundle is None and device.ports["Ethernet52"].bundle == "PortChannel1"
