@@ -555,8 +555,12 @@ def still_as_read(db: sqlite3.Connection, path: str | Path, what: str) -> None:
     """InputError when a state file ``sqlite_readable`` opened immutable was written since (a daemon or a tune that
     started while `events`, `history` or `tune report` read it): SQLite read it trusting it never changes, old pages
     from its cache beside new ones from the file, and answered from them without an error (rows a writer added
-    missing, or pages of two states of the file). Nothing for a file read the ordinary way (SQLite's locks)."""
-    if (stamp := getattr(db, "stamp", None)) is not None and _stamp(path) != stamp:
+    missing, or pages of two states of the file); a file removed meanwhile is said to be gone, not written. Nothing
+    for a file read the ordinary way (SQLite's locks)."""
+    if (stamp := getattr(db, "stamp", None)) is not None and (now := _stamp(path)) != stamp:
+        if now is None:  # (a file deleted or moved away meanwhile: nothing was written, and another run finds none)
+            raise InputError(f"the {what} was removed while it was read (deleted or moved away by another process): "
+                             "give the file where it is now", file=str(path))
         raise InputError(f"the {what} was written while it was read (its writer started): run the command again",
                          file=str(path))
 
