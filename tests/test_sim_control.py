@@ -23,7 +23,7 @@ import pytest
 
 from losslessd.errors import InputError
 from losslessd.sim import Simulator
-from losslessd.sim.control import ControlServer
+from losslessd.sim.control import ControlServer, peer_uid
 from losslessd.simcontrol import SOCKET_NAME, claim, request
 from tests.clirun import ROOT, losslessd
 from tests.daemonproc import DaemonProcess, wait_for
@@ -123,6 +123,21 @@ def test_priorities_outside_0_7_and_bad_durations_are_refused_before_asking(tmp_
     for args in (["--priority", "8"], ["--priority", "-1"], ["--for", "0"], ["--for", "nan"], ["--for", "inf"]):
         res = losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", tmp_path, *args)
         assert res.returncode == 2 and "Invalid value for" in res.stderr, (args, res.stderr)
+
+
+@pytest.mark.parametrize("uid", [0, 1000, 2**31, 2**32 - 2])
+def test_the_peer_uid_is_read_unsigned(uid):
+    """struct ucred is pid_t, uid_t, gid_t (socket(7), unix(7)), uid_t an unsigned 32-bit integer: a uid from 2**31 up
+    (an id-mapped container's) was read negative, and its own user refused by its simulator."""
+    ucred = (4321).to_bytes(4, sys.byteorder, signed=True) + uid.to_bytes(4, sys.byteorder) + \
+        (2**32 - 2).to_bytes(4, sys.byteorder)
+    assert peer_uid(ucred) == uid
+
+
+def test_the_peer_uid_of_a_real_connection_is_this_users():
+    here, there = socket.socketpair(socket.AF_UNIX)
+    with here, there:
+        assert peer_uid(here.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)) == os.getuid()
 
 
 def test_requests_are_checked_against_the_fault_table(tmp_path):
