@@ -303,14 +303,14 @@ def write_output(path: str | Path, data: bytes, what: str) -> None:
                 os.unlink(temp)
 
 
-def output_folder(path: str | Path, what: str, option: str) -> None:
+def output_folder(path: str | Path, what: str, option: str, mode: int = 0o777) -> None:
     """Make the folder (and its parents) that an output's files go into (pull's snapshot and session logs, tune
     report's plots), with write_output's checks, before anything is written there; InputError naming it otherwise.
     A folder on a kernel filesystem is refused before it is made: under /sys/fs/cgroup a mkdir makes a cgroup, and
-    /proc takes no file."""
+    /proc takes no file. ``mode``: the folder's own, where it is made (its parents take the umask's)."""
     display = check_output(path, what, folder=True)
     try:
-        os.makedirs(path, exist_ok=True)
+        os.makedirs(path, mode=mode, exist_ok=True)
     except OSError as exc:  # (a file of that name, a path below one, a folder not writable)
         why = f"it is a file: {option} names a folder" if isinstance(exc, FileExistsError) else os_reason(exc)
         raise InputError(f"cannot make the folder for the {what}: {why}", file=display) from None
