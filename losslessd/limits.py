@@ -448,15 +448,17 @@ def _latin_codepages(data: bytes) -> list[str]:
     reads as letters in Windows-1252 too ("Řízení sítě" as "Øízení sítì", "Łódź" as "£ódŸ"): each reading is scored
     by ``_fit`` over the characters that tell them apart and the letters both read alike."""
     read = {}
-    with suppress(UnicodeDecodeError):
-        if _latin(data, text := data.decode("cp1252")):
-            read["cp1252"] = text
-    with suppress(UnicodeDecodeError):
-        if _latin(data, text := data.decode("cp1250"), 4) and _fit(
-                text, [i for i, char in enumerate(text) if char > "\x7f"], _CENTRAL, alone=False) >= _WORDS:
-            read["cp1250"] = text
-    if len(read) < 2 or read["cp1252"] == read["cp1250"]:
-        return list(read)[:1]
+    for codec, together in (("cp1252", 2), ("cp1250", 4)):
+        with suppress(UnicodeDecodeError):
+            if _latin(data, text := data.decode(codec), together):
+                read[codec] = text[:_SCORED]
+    if "cp1252" in read and read["cp1252"] == read.get("cp1250"):
+        return ["cp1252"]
+    if (central := read.get("cp1250")) is not None and _fit(
+            central, [i for i, char in enumerate(central) if char > "\x7f"], _CENTRAL, alone=False) < _WORDS:
+        del read["cp1250"]
+    if len(read) < 2:
+        return list(read)
     western, central = read["cp1252"], read["cp1250"]
     at = [i for i, (w, c) in enumerate(zip(western, central, strict=True)) if w != c or w > "\x7f" and w.isalpha()]
     fit_w, fit_c = _fit(western, at, _WESTERN), _fit(central, at, _CENTRAL, alone=False)
@@ -536,6 +538,7 @@ _CENTRAL = {"Czech": "áčďéěíňóřšťúůýž", "Slovak": "áäčďéíľ
 _POLISH_VOWELS = frozenset("aąeęioóuy")
 _CLEAR = 0.25  # how much better Windows-1252 must fit to be named alone ("café cœur": French all, Czech é é of 3)
 _WORDS = 0.75  # how well Windows-1250 must fit to be read at all (four letters together: GBK's 上海 reads as "ÉĎşŁ")
+_SCORED = 1 << 16  # characters of a file the code pages are scored over (enough words, and fast on a large file)
 _CODEPAGES = {"cp1252": "Windows-1252 (Latin-1)", "cp1250": "Windows-1250 (Central European)"}
 _SAMPLE = 4096  # bytes looked at for a wider encoding without a byte order mark
 
