@@ -303,14 +303,14 @@ def write_output(path: str | Path, data: bytes, what: str) -> None:
                 os.unlink(temp)
 
 
-def output_folder(path: str | Path, what: str, option: str) -> None:
+def output_folder(path: str | Path, what: str, option: str, mode: int = 0o777) -> None:
     """Make the folder (and its parents) that an output's files go into (pull's snapshot and session logs, tune
     report's plots), with write_output's checks, before anything is written there; InputError naming it otherwise.
     A folder on a kernel filesystem is refused before it is made: under /sys/fs/cgroup a mkdir makes a cgroup, and
-    /proc takes no file."""
+    /proc takes no file. ``mode``: the folder's own, where it is made (its parents take the umask's)."""
     display = check_output(path, what, folder=True)
     try:
-        os.makedirs(path, exist_ok=True)
+        os.makedirs(path, mode=mode, exist_ok=True)
     except OSError as exc:  # (a file of that name, a path below one, a folder not writable)
         why = f"it is a file: {option} names a folder" if isinstance(exc, FileExistsError) else os_reason(exc)
         raise InputError(f"cannot make the folder for the {what}: {why}", file=display) from None
@@ -411,32 +411,87 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, column: int) -> str:
     if exc.end == len(data) and exc.reason == "unexpected end of data":
         return (f"the file ends inside a UTF-8 character (byte 0x{byte:02X} at column {column} begins one that is "
                 "cut off): a copy cut short? fetch the file again")
-    try:
-        legacy = data.decode("cp1252")
-    except UnicodeDecodeError:
-        legacy = None
     said = f"not UTF-8 text: byte 0x{byte:02X} at column {column}"
     text = data.decode("utf-8", "surrogateescape")
     stray = len(_STRAY.findall(text))
     if stray <= len(_HIGH.findall(text)) - stray:  # (the characters UTF-8 reads above 127 against the bytes it cannot)
         # (mostly UTF-8, a character typed in another editor: iconv of the whole file would spoil the others)
-        said += "" if legacy is None else f" is {legacy[at]!r} in Windows-1252 (Latin-1)"
-        return f"{said} among UTF-8 characters: retype that character (or save the file as UTF-8 again)"
-    if legacy is None or not _latin(data, legacy):
+        return f"{said}{_reads(data[at:at + 1], list(_CODEPAGES))} among UTF-8 characters: retype that character " \
+            "(or save the file as UTF-8 again)"
+    read = _latin_codepages(data)
+    if not read:
         return f"{said}, in text of another encoding (Shift-JIS, GBK, EUC-KR, Windows-1251, KOI8-R?): save the " \
             "file as UTF-8"
-    return (f"{said} is {legacy[at]!r} in Windows-1252 (Latin-1), which the file seems to be written in: convert it "
-            "to UTF-8 (iconv -f WINDOWS-1252 -t UTF-8)")
+    if read == ["cp1252"]:
+        return (f"{said}{_reads(data[at:at + 1], read)}, which the file seems to be written in: convert it to UTF-8 "
+                "(iconv -f WINDOWS-1252 -t UTF-8)")
+    # (Windows-1250 text was called Windows-1252, and its iconv turned "Řízení" into "Øízení" without a word: where
+    # the bytes do not tell which of the two it is, no conversion is offered)
+    return (f"{said}{_reads(data[at:at + 1], read)}, in a legacy 8-bit encoding (Windows-1252 or -1250?): open it in "
+            "an editor that shows its text right and save it as UTF-8")
 
 
-def _latin(data: bytes, legacy: str) -> bool:
-    """Whether ``data`` (``legacy`` as Windows-1252 reads it) reads as Western European text: accented letters one
-    or two at a time among ASCII ones ("Café", "ação"), and typographic marks. Every byte above 127 is some character
-    in Windows-1252, so Cyrillic, Greek or Shift-JIS text decoded too and was called Windows-1252, with an iconv
-    that garbles it: their words are runs of such bytes, or symbols among letters (Shift-JIS's 83 lead byte, the florin
-    sign ƒ, before each ASCII trail byte of katakana; ISO 8859-2's Ł and ą, £ and ± in Windows-1252)."""
-    return not _HIGH_RUN.search(data) and all(c.isalpha() and c != "\u0192" or c in _MARKS
-                                              for c in _HIGH.findall(legacy))
+def _reads(byte: bytes, codecs: list[str]) -> str:
+    """What ``byte`` reads as in ``codecs`` that have it (" is 'ø' in Windows-1252 (Latin-1) and 'ř' in Windows-1250
+    (Central European)"), in the first of them alone where they read it alike (" is 'é' in Windows-1252 (Latin-1)")."""
+    seen: dict[str, list[str]] = {}
+    for codec in codecs:
+        with suppress(UnicodeDecodeError):
+            seen.setdefault(byte.decode(codec), []).append(codec)
+    return (" is " + " and ".join(f"{char!r} in {_CODEPAGES[names[0]]}" for char, names in seen.items())) if seen \
+        else ""
+
+
+def _latin_codepages(data: bytes) -> list[str]:
+    """The Windows code pages ``data`` reads as European text in (``_latin``), the likelier first; Windows-1252 alone
+    where it wins clearly, or where both read the file alike (its conversion is right either way). Windows-1250 text
+    reads as letters in Windows-1252 too ("Řízení sítě" as "Øízení sítì", "Łódź" as "£ódŸ"): each reading is scored
+    by ``_fit`` over the characters that tell them apart and the letters both read alike."""
+    read = {}
+    for codec, together in (("cp1252", 2), ("cp1250", 4)):
+        with suppress(UnicodeDecodeError):
+            if _latin(data, text := data.decode(codec), together):
+                read[codec] = text[:_SCORED]
+    if "cp1252" in read and read["cp1252"] == read.get("cp1250"):
+        return ["cp1252"]
+    if (central := read.get("cp1250")) is not None and _fit(
+            central, [i for i, char in enumerate(central) if char > "\x7f"], _CENTRAL, alone=False) < _WORDS:
+        del read["cp1250"]
+    if len(read) < 2:
+        return list(read)
+    western, central = read["cp1252"], read["cp1250"]
+    at = [i for i, (w, c) in enumerate(zip(western, central, strict=True)) if w != c or w > "\x7f" and w.isalpha()]
+    fit_w, fit_c = _fit(western, at, _WESTERN), _fit(central, at, _CENTRAL, alone=False)
+    if fit_w >= fit_c + _CLEAR:
+        return ["cp1252"]
+    return ["cp1252", "cp1250"] if fit_w >= fit_c else ["cp1250", "cp1252"]
+
+
+def _fit(text: str, at: list[int], alphabets: dict[str, str], alone: bool = True) -> float:
+    """The largest share of the characters of ``text`` at ``at`` that one language of ``alphabets`` writes (a mark,
+    no letter, fits any). Polish writes ć ń ś ź before no vowel (ci, ni, si, zi there): "España" read as "Espańa" is
+    no Polish. ``alone``: the languages have one-letter words above ASCII (French à, Italian è); where they have
+    none, a letter between no others is no word of theirs ("£100" read as "Ł100")."""
+    def writes(language: str, i: int) -> bool:
+        char = text[i].lower()
+        if not char.isalpha():
+            return True
+        if not alone and not text[i - 1:i].isalpha() and not text[i + 1:i + 2].isalpha():
+            return False
+        return char in alphabets[language] and not (
+            language == "Polish" and char in "ćńśź" and text[i + 1:i + 2].lower() in _POLISH_VOWELS)
+
+    return max(sum(writes(language, i) for i in at) for language in alphabets) / len(at) if at else 1.0
+
+
+def _latin(data: bytes, legacy: str, together: int = 2) -> bool:
+    """Whether ``data`` (``legacy`` as a Windows code page reads it) reads as European text: accented letters at most
+    ``together`` at a time among ASCII ones ("Café", "ação", "Łódź"), and typographic marks. Every byte above 127 is
+    some character in Windows-1252, so Cyrillic, Greek or Shift-JIS text decoded too and was called Windows-1252, with
+    an iconv that garbles it: their words are runs of such bytes, or symbols among letters (Shift-JIS's 83 lead byte,
+    the florin sign ƒ, before each ASCII trail byte of katakana; ISO 8859-2's ą, which reads ± in both code pages)."""
+    return not _HIGH_RUN[together].search(data) and all(c.isalpha() and c != "\u0192" or c in _MARKS
+                                                        for c in _HIGH.findall(legacy))
 
 
 # U+FEFF as each wider encoding form writes it (The Unicode Standard, 23.8 "Byte Order Mark"), the 4-byte ones first:
@@ -463,14 +518,28 @@ _NOT_TEXT = ((re.compile(b"(?s).{257}ustar(?:\x00|  \x00)"), "a tar archive, not
 _BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 # A byte UTF-8 cannot read, as the surrogateescape error handler decodes it (Python docs, codecs: U+DC80-U+DCFF)
 _STRAY = re.compile("[\udc80-\udcff]")
-# Three bytes above 127 in a row: no Western European word has three accented letters together
-_HIGH_RUN = re.compile(b"[\x80-\xff]{3}")
+# More bytes above 127 in a row than a word has accented letters together: two in Western European ones, four in
+# Polish ("Zażółć", the pangram "Zażółć gęślą jaźń"), and three or more there only beside an ASCII letter (Hebrew
+# "שרת", all its letters above 127, reads as "ůřú" in Windows-1250)
+_HIGH_RUN = {2: re.compile(b"[\x80-\xff]{3}"),
+             4: re.compile(b"[\x80-\xff]{5}|(?<![A-Za-z\x80-\xff])[\x80-\xff]{3,}(?![A-Za-z\x80-\xff])")}
 _HIGH = re.compile("[^\x00-\x7f]")  # a character above 127 (ASCII's last, ISO/IEC 646)
 # What Western European text holds above 127 besides letters (Windows-1252's code chart: quotes, dashes, the
 # ellipsis, bullet, euro, pound, degree, copyright and trademark signs, section sign, middle dot, no-break space,
 # Spanish inverted marks, multiplication sign)
 _MARKS = frozenset("\u2018\u2019\u201a\u201c\u201d\u201e\u2013\u2014\u2026\u2022\u20ac\u00ab\u00bb\u00a3\u00b0"
                    "\u00a9\u00ae\u2122\u00a7\u00b7\u00a0\u00a1\u00bf\u00d7")
+# Each language's letters above ASCII, lower case, as its alphabet has them (rare ones left out: French ÿ, Slovak ĺ
+# ŕ): those of Windows-1252 (Microsoft's code page chart: Western European) and of Windows-1250 (Central European)
+_WESTERN = {"French": "àâæçéèêëîïôœùû", "Spanish": "áéíñóúü", "Portuguese": "àáâãçéêíóôõú", "Italian": "àèéìíòóù",
+            "German": "äöüß", "Nordic": "äåæéöø", "Catalan": "àçèéíïòóúü"}
+_CENTRAL = {"Czech": "áčďéěíňóřšťúůýž", "Slovak": "áäčďéíľňóôšťúýž", "Polish": "ąćęłńóśźż",
+            "Hungarian": "áéíóöőúüű", "Croatian": "čćđšž", "Romanian": "âîăşţ"}
+_POLISH_VOWELS = frozenset("aąeęioóuy")
+_CLEAR = 0.25  # how much better Windows-1252 must fit to be named alone ("café cœur": French all, Czech é é of 3)
+_WORDS = 0.75  # how well Windows-1250 must fit to be read at all (four letters together: GBK's 上海 reads as "ÉĎşŁ")
+_SCORED = 1 << 16  # characters of a file the code pages are scored over (enough words, and fast on a large file)
+_CODEPAGES = {"cp1252": "Windows-1252 (Latin-1)", "cp1250": "Windows-1250 (Central European)"}
 _SAMPLE = 4096  # bytes looked at for a wider encoding without a byte order mark
 
 
@@ -562,8 +631,12 @@ def still_as_read(db: sqlite3.Connection, path: str | Path, what: str) -> None:
     """InputError when a state file ``sqlite_readable`` opened immutable was written since (a daemon or a tune that
     started while `events`, `history` or `tune report` read it): SQLite read it trusting it never changes, old pages
     from its cache beside new ones from the file, and answered from them without an error (rows a writer added
-    missing, or pages of two states of the file). Nothing for a file read the ordinary way (SQLite's locks)."""
-    if (stamp := getattr(db, "stamp", None)) is not None and _stamp(path) != stamp:
+    missing, or pages of two states of the file); a file removed meanwhile is said to be gone, not written. Nothing
+    for a file read the ordinary way (SQLite's locks)."""
+    if (stamp := getattr(db, "stamp", None)) is not None and (now := _stamp(path)) != stamp:
+        if now is None:  # (a file deleted or moved away meanwhile: nothing was written, and another run finds none)
+            raise InputError(f"the {what} was removed while it was read (deleted or moved away by another process): "
+                             "give the file where it is now", file=str(path))
         raise InputError(f"the {what} was written while it was read (its writer started): run the command again",
                          file=str(path))
 

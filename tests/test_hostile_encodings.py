@@ -198,11 +198,41 @@ def test_text_of_another_legacy_encoding_is_not_called_windows_1252(text, encodi
 
 
 @pytest.mark.parametrize("text", ["Liaison café vers le cœur", "ligação de ação", "l’été «rack» à 20°", "¿Qué?",
-                                  "Größe Übergang"])
+                                  "Größe Übergang", "Straße", "España", "Año nuevo", "Señal", "città", "£100 rack"])
 def test_western_european_text_is_still_called_windows_1252(text, tmp_path):
     path = tmp_path / "leaf1.cfg"
     path.write_bytes(f"hostname leaf1\n   description {text}\n".encode("cp1252"))
     with pytest.raises(InputError, match=r"in Windows-1252 \(Latin-1\), which the file seems to be written in"):
+        read_text(path)
+
+
+# Windows-1250 (Central European) text, as Python's cp1250 codec (Microsoft's code page table) writes it: every byte
+# of it is a letter or mark in Windows-1252 too ("Řízení" reads "Øízení", "Łódź" "£ódŸ"), so it was called
+# Windows-1252 with an iconv that garbles it. Where the bytes do not tell which it is, no conversion is offered
+@pytest.mark.parametrize(("text", "said"), [
+    ("Řízení sítě", "'Ř' in Windows-1250 (Central European) and 'Ø' in Windows-1252 (Latin-1)"),  # Czech
+    ("Příliš žluťoučký kůň", "'ř' in Windows-1250 (Central European)"),  # (Czech: ť, 0x9D, is no Windows-1252 byte)
+    ("Łódź", "'Ł' in Windows-1250 (Central European) and '£' in Windows-1252 (Latin-1)"),  # Polish
+    ("Zażółć gęślą jaźń", "'ż' in Windows-1250 (Central European)"),  # (Polish: four letters together)
+    ("Győr hálózat", "'õ' in Windows-1252 (Latin-1) and 'ő' in Windows-1250 (Central European)"),  # Hungarian
+    ("Szolgáltatás fűtés", "'á' in Windows-1250 (Central European)"),
+])
+def test_central_european_text_is_not_called_windows_1252(text, said, tmp_path):
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes(f"hostname leaf1\n   description {text}\n".encode("cp1250"))
+    with pytest.raises(InputError) as refused:
+        read_text(path)
+    assert refused.value.message.endswith(f" is {said}, in a legacy 8-bit encoding (Windows-1252 or -1250?): open it "
+                                          "in an editor that shows its text right and save it as UTF-8"), \
+        refused.value.message
+    assert "iconv" not in refused.value.message
+
+
+def test_a_central_european_character_among_utf8_ones_is_named_in_both_code_pages(tmp_path):
+    path = tmp_path / "leaf1.cfg"
+    path.write_bytes("hostname leaf1\n   description Řízení sít".encode() + "ě".encode("cp1250") + b"\n")
+    with pytest.raises(InputError, match="byte 0xEC at column 26 is 'ì' in Windows-1252 \\(Latin-1\\) and 'ě' in "
+                       "Windows-1250 \\(Central European\\) among UTF-8 characters: retype that character"):
         read_text(path)
 
 

@@ -321,6 +321,26 @@ def test_a_page_written_under_an_immutable_read_is_not_called_damage(tmp_path, i
     reader.close()
 
 
+def test_a_state_file_removed_under_an_immutable_read_is_said_removed_not_written(tmp_path, immutable):
+    """A history deleted while `events` read it (immutable) was reported "written while it was read (its writer
+    started): run the command again", which finds no file."""
+    from losslessd.history import History
+    from tests.test_history import recorded
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    path = recorded.__wrapped__(folder)
+    immutable(folder)
+    reader = History(path, create=False)
+    _flags(folder, False)  # (another process of the folder's owner may remove its files)
+    path.unlink()
+    with pytest.raises(InputError, match="the history was removed while it was read \\(deleted or moved away by "
+                       "another process\\)") as said:
+        reader.events()
+    assert "written" not in said.value.message
+    reader.close()
+
+
 def _as_nobody(*args: str) -> subprocess.CompletedProcess:
     """losslessd ARGS run as the user nobody (setpriv), from this checkout."""
     from tests.clirun import ROOT

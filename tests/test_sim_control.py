@@ -23,7 +23,7 @@ import pytest
 
 from losslessd.errors import InputError
 from losslessd.sim import Simulator
-from losslessd.sim.control import ControlServer
+from losslessd.sim.control import ControlServer, peer_uid
 from losslessd.simcontrol import SOCKET_NAME, claim, request
 from tests.clirun import ROOT, losslessd
 from tests.daemonproc import DaemonProcess, wait_for
@@ -123,6 +123,67 @@ def test_priorities_outside_0_7_and_bad_durations_are_refused_before_asking(tmp_
     for args in (["--priority", "8"], ["--priority", "-1"], ["--for", "0"], ["--for", "nan"], ["--for", "inf"]):
         res = losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", tmp_path, *args)
         assert res.returncode == 2 and "Invalid value for" in res.stderr, (args, res.stderr)
+
+
+@pytest.mark.parametrize("uid", [0, 1000, 2**31, 2**32 - 2])
+def test_the_peer_uid_is_read_unsigned(uid):
+    """struct ucred is pid_t, uid_t, gid_t (socket(7), unix(7)), uid_t an unsigned 32-bit integer: a uid from 2**31 up
+    (an id-mapped container's) was read negative, and its own user refused by its simulator."""
+    ucred = (4321).to_bytes(4, sys.byteorder, signed=True) + uid.to_bytes(4, sys.byteorder) + \
+        (2**32 - 2).to_bytes(4, sys.byteorder)
+    assert peer_uid(ucred) == uid
+
+
+def test_the_peer_uid_of_a_real_connection_is_this_users():
+    here, there = socket.socketpair(socket.AF_UNIX)
+    with here, there:
+        assert peer_uid(here.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)) == os.getuid()
+
+
+@pytest.mark.parametrize(("mode", "who", "then"), [
+    (0o777, "group and others", "`chmod go-w {out}`"), (0o757, "others", "`chmod go-w {out}`"),
+    (0o775, "its group", "`chmod go-w {out}`"), (0o1777, "group and others", "give a folder of your own inside it"),
+])
+def test_an_out_others_may_write_is_refused_before_anything_is_written(tmp_path, mode, who, then):
+    """A 0777 /tmp/sim: any user could read the simulator's host key, rename its files or replace its control socket."""
+    out = tmp_path / "shared"
+    out.mkdir()
+    out.chmod(mode)
+    res = losslessd("sim", "--fabric", FABRIC, "--out", out)
+    assert res.returncode == 2, res.stderr
+    assert f"{out}: --out (owned by you, mode {mode:04o}) is writable by {who}: another user could replace the " \
+        f"simulator's files and its control socket; {then.format(out=out)}" in res.stderr, res.stderr
+    assert not list(out.iterdir())
+
+
+def test_an_out_of_another_user_is_refused(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("giving a folder to another user takes root")
+    out = tmp_path / "theirs"
+    out.mkdir(mode=0o700)
+    os.chown(out, 65534, 65534)
+    res = losslessd("sim", "--fabric", FABRIC, "--out", out)
+    assert res.returncode == 2, res.stderr
+    assert f"{out}: --out is owned by " in res.stderr and "(uid 65534), mode 0700, not by " in res.stderr
+    assert "give a folder of your own (a new one is made 0700)" in res.stderr, res.stderr
+
+
+def test_a_new_out_is_made_0700_and_an_own_0755_one_still_serves(tmp_path):
+    made = tmp_path / "new" / "sim"
+    with Simulator(FABRIC, made, ssh=False, snmp=False, devices=["leaf1"]):
+        assert stat.S_IMODE(made.stat().st_mode) == 0o700
+    assert stat.S_IMODE(made.parent.stat().st_mode) == 0o777 & ~_umask()  # (only --out itself is made private)
+    own = tmp_path / "own"
+    own.mkdir(mode=0o755)
+    own.chmod(0o755)
+    with Simulator(FABRIC, own, ssh=False, snmp=False, devices=["leaf1"]):
+        assert (own / "inventory.yaml").is_file()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def test_requests_are_checked_against_the_fault_table(tmp_path):

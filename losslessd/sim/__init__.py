@@ -24,6 +24,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from ..model import Device, DeviceKind, Watchdog
 from ..monitor import queue_maps_of
 from ..parse import backups, parse_group
 from ..platforms import PLATFORMS
+from ..statelock import _owner
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
 from .counters import Traffic, stopped_by, storm_key
@@ -168,6 +170,27 @@ GNMI_CA_FILE = "gnmi-ca.pem"  # the gNMI servers' CA certificate, beside the inv
 INVENTORY_HEADER = "# Written by the losslessd simulator"  # (how a folder an earlier simulator wrote is known)
 
 
+def _own_folder(out: Path) -> None:
+    """Refuse an --out another user owns or may write (a 0777 /tmp/sim another user made): its owner, or any user
+    who may write it, could read the simulator's host key, rename its files or put its own control socket in the
+    simulator's place. The folder's own mode and owner are what count (stat(2), after links)."""
+    try:
+        info = out.stat()
+    except OSError as exc:  # (removed since it was made)
+        raise InputError(f"cannot check the folder for the simulator's files: {exc.strerror}", file=str(out)) from None
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid != os.geteuid():
+        raise InputError(f"--out is owned by {_owner(info.st_uid)}, mode {mode:04o}, not by {_owner(os.geteuid())} who "
+                         "runs the simulator: its owner could read the simulator's secrets and replace its control "
+                         "socket; give a folder of your own (a new one is made 0700)", file=str(out))
+    if mode & 0o022:
+        who = "group and others" if mode & 0o022 == 0o022 else "others" if mode & 0o002 else "its group"
+        do = "give a folder of your own inside it (a new one is made 0700)" if mode & stat.S_ISVTX else \
+            f"`chmod go-w {out}`, or give another folder (a new one is made 0700)"  # (never chmod a shared /tmp)
+        raise InputError(f"--out (owned by you, mode {mode:04o}) is writable by {who}: another user could replace the "
+                         f"simulator's files and its control socket; {do}", file=str(out))
+
+
 class Simulator:
     """Starts the devices of ``fabric_dir`` (all, or ``devices``) and writes the inventory for them."""
 
@@ -239,7 +262,8 @@ class Simulator:
             raise InputError("exists and is not a folder: the simulator writes its inventory, known_hosts, host key "
                              "and SNMP data into a folder", file=str(self.workdir))
         self._check_workdir()
-        output_folder(self.workdir, "simulator's files", "--out")
+        output_folder(self.workdir, "simulator's files", "--out", mode=0o700)
+        _own_folder(self.workdir)
         password = secrets.token_urlsafe(18)
         self.env[PASSWORD_ENV] = password
         try:

@@ -265,7 +265,16 @@ def _same_user(conn: socket.socket) -> bool:
     peercred = getattr(socket, "SO_PEERCRED", None)
     if peercred is None:
         return True
-    _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, peercred, struct.calcsize("3i")))
-    return uid == os.getuid()
+    return peer_uid(conn.getsockopt(socket.SOL_SOCKET, peercred, struct.calcsize(_UCRED))) == os.getuid()
+
+
+# struct ucred as SO_PEERCRED gives it (socket(7), unix(7)): pid_t (signed), uid_t and gid_t (unsigned 32-bit): a uid
+# read signed came out negative from 2**31 up, and that user was refused its own simulator
+_UCRED = "iII"
+
+
+def peer_uid(ucred: bytes) -> int:
+    """The uid in a struct ucred."""
+    return struct.unpack(_UCRED, ucred)[1]
 
 
