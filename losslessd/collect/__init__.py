@@ -68,8 +68,8 @@ def write_atomic(path: Path, text: str) -> bytes:
     data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        _kept_mode(fd, path)
-        with os.fdopen(fd, "wb") as f:
+        with os.fdopen(fd, "wb") as f:  # (owns fd from here: closed whatever _kept_mode raises)
+            _kept_mode(fd, path)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
