@@ -330,8 +330,8 @@ class LintResult:
             lines = [f"error: nothing readable: no device could be read from {', '.join(self.inputs)}" if self.inputs
                      else "error: nothing readable: the fabric given holds no device"]
             # One line for each reason, naming every file it stands for once (as the text report folds them): 100,000
-            # empty files gave 100,000 "the file is empty" lines here, 5 of them shown and the rest counted unnamed.
-            reasons: dict[str, list[Source]] = {}
+            # empty files gave the first 5 files' lines and "... and 99995 more", the rest named nowhere here.
+            reasons: dict[str, list[Source | None]] = {}
             for issue in self.fabric.issues:
                 reasons.setdefault(issue.message, []).append(issue.source)
             for message, sources in list(reasons.items())[:_SHOWN]:
@@ -340,7 +340,8 @@ class LintResult:
                 where = f"{files} files: {', '.join(places)}" if files > 1 else ", ".join(places)
                 lines.append(f"error: {where + ': ' if where else ''}{message}")
             if len(reasons) > _SHOWN:
-                lines.append(f"... and {len(reasons) - _SHOWN} more reasons")
+                hidden = len(reasons) - _SHOWN
+                lines.append(f"... and {hidden} more reason{'s' if hidden > 1 else ''}")
             return Outcome(EXIT_INPUT, lines)
         cov = self.coverage
         if not cov.checked:
