@@ -185,6 +185,28 @@ def test_a_read_only_report_names_the_holder_at_once(kind, tune_db, tmp_path):
     assert waited < 3 * READ_WAIT_S, waited
 
 
+@pytest.mark.slow  # (starts a process)
+def test_a_lock_holder_is_named_printably_and_once_gone_as_gone(tmp_path):
+    """A process names itself (prctl PR_SET_NAME): an escape sequence or bidi override in its name is written out, not
+    sent to the operator's terminal; a holder that exits between /proc/locks and its name is 'gone', no traceback;
+    a file no one locks, or one that is not there, names no one."""
+    from losslessd.errors import _program, lock_holders
+
+    held = tmp_path / "history.db"
+    held.write_bytes(b"")
+    # linux/prctl.h: PR_SET_NAME 15 (the name /proc/PID/comm shows, 15 bytes and a NUL)
+    code = ("import ctypes, fcntl, sys\nctypes.CDLL(None).prctl(15, '\\x1b[31mev\\u202eil'.encode(), 0, 0, 0)\n"
+            "f = open(sys.argv[1], 'r+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nprint('held', flush=True)\nsys.stdin.read()\n")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(held)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        assert lock_holders(held) == [f"pid {holder.pid} (\\x1b[31mev\\u202eil)"]
+    finally:
+        holder.communicate("", timeout=60)
+    assert _program(holder.pid) == "gone" and lock_holders(held) == [] and lock_holders(tmp_path / "none") == []
+
+
 # A program holding a state file in exclusive locking mode (what `sqlite3 FILE`, `PRAGMA locking_mode=EXCLUSIVE;` and
 # `BEGIN EXCLUSIVE;` hold) until its standard input closes.
 HOLD = ("import sqlite3, sys\nheld = sqlite3.connect(sys.argv[1], isolation_level=None)\n"

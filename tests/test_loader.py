@@ -507,7 +507,9 @@ def test_documents_named_on_the_command_line_are_not_devices(tmp_path):
     # gave "nothing readable" and no reason)
     assert "README.md: not read: a document (.md, .rst, .html)" in res.stderr
     res = losslessd("lint", readme, tmp_path / "topology.yaml")
-    assert res.returncode == 2 and res.stderr.count(": not read: a document") == 2
+    # (one reason, one line naming both files)
+    assert res.returncode == 2 and res.stderr.count(": not read: a document") == 1
+    assert f"2 files: {readme}, {tmp_path / 'topology.yaml'}: not read: a document" in res.stderr, res.stderr
 
 
 def test_display_path_resolves_folders_below_links_as_realpath(tmp_path, monkeypatch):

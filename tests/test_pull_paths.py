@@ -119,6 +119,22 @@ def test_a_capture_written_over_keeps_its_mode_and_group(tmp_path):
         assert shared.stat().st_gid == 4242
 
 
+def test_a_capture_written_over_another_users_file_keeps_no_mode_of_it(tmp_path):
+    """A file another user put where a capture goes (a shared folder), world-readable and in their group: the capture
+    written over it kept its 0644 and group, readable to them; it is this user's 0600 file in this user's group."""
+    from losslessd.collect import write_atomic
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root to make a file another user's")
+    planted = tmp_path / "leaf1.capture"
+    planted.write_text("old", encoding="utf-8")
+    os.chmod(planted, 0o644)
+    os.chown(planted, 4243, 4243)
+    write_atomic(planted, "new")
+    after = planted.stat()
+    assert (stat.S_IMODE(after.st_mode), after.st_uid, after.st_gid) == (0o600, 0, os.getegid())
+
+
 @pytest.mark.slow  # (writes as another user)
 def test_a_capture_whose_group_cannot_be_kept_loses_the_group_bits(request):
     """As the user nobody, over a 0664 capture of group 4242 (nobody is not in it): the new file is nobody's group,

@@ -444,6 +444,21 @@ def test_the_same_file_level_finding_in_many_files_is_one_line_naming_every_file
     assert len([r for r in json.loads(json_report.render(result))["findings"] if r["code"] == "SYS001"]) == 12
 
 
+def test_nothing_readable_names_each_unreadable_file_once_on_one_line_per_reason(tmp_path):
+    """With no device readable, the lines after "nothing readable" fold as the text report does: one line for each
+    reason naming every file it stands for (7 empty files gave 5 lines and "... and 2 more", naming 2 files nowhere on
+    stderr), a reason of one file its own line, exit 2."""
+    empties = [f"empty{i}.cfg" for i in range(1, 8)]
+    for name in empties:
+        (tmp_path / name).write_bytes(b"")
+    (tmp_path / "odd.cfg").write_text("no platform writes this\n", encoding="utf-8")
+    code, lines = api.lint([tmp_path], "roce-dscp26").outcome(False)
+    assert code == 2 and lines[0].startswith("error: nothing readable"), lines
+    empty = [line for line in lines if "the file is empty" in line]
+    assert len(empty) == 1 and "7 files: " in empty[0] and all(name in empty[0] for name in empties), lines
+    assert len([line for line in lines if "odd.cfg:1: " in line]) == 1 and len(lines) == 3, lines
+
+
 def test_a_file_level_finding_in_one_file_keeps_its_lines(tmp_path):
     """Two places of one file giving the same message are not a fold over files: each keeps its line and place."""
     cfg = str(tmp_path / "a.cfg")

@@ -68,8 +68,8 @@ def write_atomic(path: Path, text: str) -> bytes:
     data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        _kept_mode(fd, path)
-        with os.fdopen(fd, "wb") as f:
+        with os.fdopen(fd, "wb") as f:  # (owns fd from here: closed whatever _kept_mode raises)
+            _kept_mode(fd, path)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -84,12 +84,13 @@ def _kept_mode(fd: int, path: Path) -> None:
     """The file at ``fd`` (mkstemp's, mode 0600) given the read and write bits of the regular file at ``path`` it
     replaces, and its group: a capture made 0640 for a group of operators was 0600 again after the next pull. Never
     wider than that file: no execute or set-id bits, and no group bits when the group cannot be kept (a user outside
-    it may not give a file to it). A link or no file there: 0600 stays."""
+    it may not give a file to it). A link, no file there, or another user's file: 0600 stays (a file someone else put
+    where a capture goes, world-readable, would otherwise make the capture readable to them)."""
     try:
         old = os.lstat(path)
     except OSError:
         return
-    if not stat.S_ISREG(old.st_mode):
+    if not stat.S_ISREG(old.st_mode) or old.st_uid != os.geteuid():
         return
     mode = stat.S_IMODE(old.st_mode) & 0o666
     if os.fstat(fd).st_gid != old.st_gid:

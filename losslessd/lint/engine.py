@@ -9,7 +9,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
-from ..model import Device, DeviceKind, Fabric, Port, suspended
+from ..model import Device, DeviceKind, Fabric, Port, Source, suspended
 from ..parse import INTERNAL_ERROR
 from ..records import record
 from ..userre import compile_linear
@@ -329,10 +329,19 @@ class LintResult:
         if not self.fabric.devices:
             lines = [f"error: nothing readable: no device could be read from {', '.join(self.inputs)}" if self.inputs
                      else "error: nothing readable: the fabric given holds no device"]
-            lines += [f"error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}"
-                      for issue in self.fabric.issues[:_SHOWN]]
-            if len(self.fabric.issues) > _SHOWN:
-                lines.append(f"... and {len(self.fabric.issues) - _SHOWN} more")
+            # One line for each reason, naming every file it stands for once (as the text report folds them): 100,000
+            # empty files gave the first 5 files' lines and "... and 99995 more", the rest named nowhere here.
+            reasons: dict[str, list[Source | None]] = {}
+            for issue in self.fabric.issues:
+                reasons.setdefault(issue.message, []).append(issue.source)
+            for message, sources in list(reasons.items())[:_SHOWN]:
+                places = list(dict.fromkeys(src.describe() for src in sources if src))
+                files = len({src.file for src in sources if src})
+                where = f"{files} files: {', '.join(places)}" if files > 1 else ", ".join(places)
+                lines.append(f"error: {where + ': ' if where else ''}{message}")
+            if len(reasons) > _SHOWN:
+                hidden = len(reasons) - _SHOWN
+                lines.append(f"... and {hidden} more reason{'s' if hidden > 1 else ''}")
             return Outcome(EXIT_INPUT, lines)
         cov = self.coverage
         if not cov.checked:
