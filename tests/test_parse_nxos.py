@@ -1469,3 +1469,16 @@ def test_a_line_wrapped_to_the_margin_leaves_the_lines_after_it_in_their_block()
     assert port.pfc_enabled == [3] and port.mtu_bytes is not None
     piece = text.count("\n", 0, text.index("12,1882")) + 1
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", piece)]
+
+
+@pytest.mark.parametrize("after", [
+    "leaf9# show clock\n03:34:12.123 UTC Sat Dec 05 2026\nleaf9#\n",  # a terminal log's show after the config
+    "!\n1\n",  # a digit-led line after a comment line: no wrap leaves one between a line and its rest
+    "\n,2094\n"])
+def test_a_margin_line_not_right_after_a_command_is_no_wrapped_rest(after):
+    """Review j: a margin line beginning with a digit or comma is the rest of the line right above it only; a show's
+    output under a terminal log's prompt (`show clock`) was named as lines indented under a CLI prompt, and a line
+    after a comment as the rest of the last command of the block above (SYS002, exit 1 on a clean config)."""
+    text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + after
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1/1"].pfc_enabled == [3]
