@@ -1482,3 +1482,16 @@ def test_a_margin_line_not_right_after_a_command_is_no_wrapped_rest(after):
     text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + after
     device = parse(text)
     assert device.issues == [] and device.ports["Ethernet1/1"].pfc_enabled == [3]
+
+
+def test_a_show_typed_at_a_configuration_prompt_configures_nothing():
+    """Review j: a session's `sh int e1/1 status` typed at `(config-if)#` (NX-OS runs a show in any mode) was written
+    into the running-config the session makes, as the port's line, and named "ambiguous: `sh` could be show or
+    shutdown" (SYS002, exit 1); `do show clock` likewise. A command that configures nothing (clitext._configures,
+    which already tells a session from a log) is left out, as an empty Enter or `end` is."""
+    text = ("leaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# priority-flow-control mode on\n"
+            "leaf9(config-if)# sh int e1/1 status\nEth1/1  --  connected 1  full  100G  QSFP-100G-CR4\n"
+            "leaf9(config-if)# do show clock\n03:34:12.123 UTC Sat Dec 05 2026\nleaf9(config-if)# mtu 9216\n"
+            "leaf9(config-if)# end\n")
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1/1"].mtu_bytes == 9216

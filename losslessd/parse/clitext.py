@@ -425,7 +425,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
             _open(stack, mode, path, i + 1)
         upto = typed[n + 1][0] if n + 1 < len(typed) else None
-        if not command or _SESSION_ONLY.match(command) or command.startswith(COMMENT):
+        if not _configures(command):
             continue  # (a `!` line typed at a prompt is a comment, as in the running-config tree() reads)
         answer = refused(lines, i, upto)
         why = f"it answered `{answer}`" if answer is not None else None
@@ -434,7 +434,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
             why = f"it is no command of the ({prompt}) mode it was typed in, and the next prompt shows the switch " \
                   "stayed there"
         if why is not None:
-            if issues is not None and command.split()[0] not in _EXEC_WORDS:
+            if issues is not None:
                 issues.append(refused_issue(path, i + 1, command, why))
             continue
         words = command.split()
