@@ -1473,12 +1473,11 @@ def test_a_line_wrapped_to_the_margin_leaves_the_lines_after_it_in_their_block()
 
 @pytest.mark.parametrize("after", [
     "leaf9# show clock\n03:34:12.123 UTC Sat Dec 05 2026\nleaf9#\n",  # a terminal log's show after the config
-    "!\n1\n",  # a digit-led line after a comment line: no wrap leaves one between a line and its rest
-    "\n,2094\n"])
-def test_a_margin_line_not_right_after_a_command_is_no_wrapped_rest(after):
-    """Review j: a margin line beginning with a digit or comma is the rest of the line right above it only; a show's
-    output under a terminal log's prompt (`show clock`) was named as lines indented under a CLI prompt, and a line
-    after a comment as the rest of the last command of the block above (SYS002, exit 1 on a clean config)."""
+    "leaf9# show port-channel summary | i Po\n10    Po10(SU)    Eth      LACP      Eth1/49(P)   Eth1/50(P)\n"])
+def test_a_shows_output_under_a_prompt_is_no_wrapped_rest(after):
+    """Review j: a margin line beginning with a digit or comma under a terminal log's prompt is the output of the show
+    typed there, not the rest of a wrapped line: it was hung under the prompt and named as a line indented under a
+    CLI prompt (check_prompts: SYS002, exit 1 on a clean config)."""
     text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + after
     device = parse(text)
     assert device.issues == [] and device.ports["Ethernet1/1"].pfc_enabled == [3]

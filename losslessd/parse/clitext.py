@@ -58,7 +58,6 @@ def tree(text: str) -> list[Node]:
     config-mode session's way out of a sub-mode, which the indentation already shows)."""
     root = Node("", 0, [])
     stack: list[tuple[int, Node]] = [(-1, root)]
-    last = 0  # the number of the line the last node was made of (only the line right after a line may be its rest)
     # (lines read one at a time, not a list of them all; a line without lines under it shares one empty list: a
     # 32 MiB config of one short line after another is 11 million nodes, and each list of them cost 56 bytes)
     for number, raw in numbered_lines(text):
@@ -68,14 +67,12 @@ def tree(text: str) -> list[Node]:
             continue
         indent = len(line) - len(body)
         node = Node(body, number, _LEAF)
-        wraps = last == number - 1
-        last = number
-        if wraps and not indent and body[0] in _NO_COMMAND_START and not CLI_PROMPT.match(stack[-1][1].text):
+        if not indent and body[0] in _NO_COMMAND_START and len(stack) > 1 and not CLI_PROMPT.match(stack[-1][1].text):
             # the rest of the line above, wrapped to the margin at a terminal's width (round 20: an NX-OS `switchport
             # trunk allowed vlan ...,18` / `12,1882,...`): no command begins with a digit or a comma. Under that line
-            # (TreeReader.each names it), so that the lines after it stay in the block it interrupted. Not after a
-            # comment or blank line (no wrap leaves one), nor under a terminal log's prompt: a show's output (`leaf#
-            # show clock` / `03:34:12.123 UTC ...`) was named as lines under a prompt (review j).
+            # (TreeReader.each names it), so that the lines after it stay in the block it interrupted. Not under a
+            # terminal log's prompt: that is a show's output (`leaf# show clock` / `03:34:12.123 UTC ...` was named
+            # as a line under a prompt, review j).
             _adopt(stack[-1][1], node)
             continue
         while stack[-1][0] >= indent:
