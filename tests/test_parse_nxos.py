@@ -1469,3 +1469,28 @@ def test_a_line_wrapped_to_the_margin_leaves_the_lines_after_it_in_their_block()
     assert port.pfc_enabled == [3] and port.mtu_bytes is not None
     piece = text.count("\n", 0, text.index("12,1882")) + 1
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", piece)]
+
+
+@pytest.mark.parametrize("after", [
+    "leaf9# show clock\n03:34:12.123 UTC Sat Dec 05 2026\nleaf9#\n",  # a terminal log's show after the config
+    "leaf9# show port-channel summary | i Po\n10    Po10(SU)    Eth      LACP      Eth1/49(P)   Eth1/50(P)\n"])
+def test_a_shows_output_under_a_prompt_is_no_wrapped_rest(after):
+    """Review j: a margin line beginning with a digit or comma under a terminal log's prompt is the output of the show
+    typed there, not the rest of a wrapped line: it was hung under the prompt and named as a line indented under a
+    CLI prompt (check_prompts: SYS002, exit 1 on a clean config)."""
+    text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + after
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1/1"].pfc_enabled == [3]
+
+
+def test_a_show_typed_at_a_configuration_prompt_configures_nothing():
+    """Review j: a session's `sh int e1/1 status` typed at `(config-if)#` (NX-OS runs a show in any mode) was written
+    into the running-config the session makes, as the port's line, and named "ambiguous: `sh` could be show or
+    shutdown" (SYS002, exit 1); `do show clock` likewise. A command that configures nothing (clitext._configures,
+    which already tells a session from a log) is left out, as an empty Enter or `end` is."""
+    text = ("leaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# priority-flow-control mode on\n"
+            "leaf9(config-if)# sh int e1/1 status\nEth1/1  --  connected 1  full  100G  QSFP-100G-CR4\n"
+            "leaf9(config-if)# do show clock\n03:34:12.123 UTC Sat Dec 05 2026\nleaf9(config-if)# mtu 9216\n"
+            "leaf9(config-if)# end\n")
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1/1"].mtu_bytes == 9216

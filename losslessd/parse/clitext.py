@@ -67,10 +67,12 @@ def tree(text: str) -> list[Node]:
             continue
         indent = len(line) - len(body)
         node = Node(body, number, _LEAF)
-        if not indent and body[0] in _NO_COMMAND_START and len(stack) > 1:
+        if not indent and body[0] in _NO_COMMAND_START and len(stack) > 1 and not CLI_PROMPT.match(stack[-1][1].text):
             # the rest of the line above, wrapped to the margin at a terminal's width (round 20: an NX-OS `switchport
             # trunk allowed vlan ...,18` / `12,1882,...`): no command begins with a digit or a comma. Under that line
-            # (TreeReader.each names it), so that the lines after it stay in the block it interrupted.
+            # (TreeReader.each names it), so that the lines after it stay in the block it interrupted. Not under a
+            # terminal log's prompt: that is a show's output (`leaf# show clock` / `03:34:12.123 UTC ...` was named
+            # as a line under a prompt, review j).
             _adopt(stack[-1][1], node)
             continue
         while stack[-1][0] >= indent:
@@ -420,7 +422,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
             _open(stack, mode, path, i + 1)
         upto = typed[n + 1][0] if n + 1 < len(typed) else None
-        if not command or _SESSION_ONLY.match(command) or command.startswith(COMMENT):
+        if not _configures(command):
             continue  # (a `!` line typed at a prompt is a comment, as in the running-config tree() reads)
         answer = refused(lines, i, upto)
         why = f"it answered `{answer}`" if answer is not None else None
@@ -429,7 +431,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
             why = f"it is no command of the ({prompt}) mode it was typed in, and the next prompt shows the switch " \
                   "stayed there"
         if why is not None:
-            if issues is not None and command.split()[0] not in _EXEC_WORDS:
+            if issues is not None:
                 issues.append(refused_issue(path, i + 1, command, why))
             continue
         words = command.split()
