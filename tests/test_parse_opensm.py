@@ -441,3 +441,20 @@ def test_an_option_written_name_equals_value_is_named_once_with_the_line_to_writ
     assert messages[4].endswith("write `qos_sl2vl 0,1`")
     assert dev.opensm.qos_enabled is False and dev.opensm.lmc == 0 and dev.opensm.routing_engines == ["updn"]
     assert dev.opensm.sm_priority == 3
+
+
+def test_a_qos_ulps_match_opensm_does_not_know_drops_the_policy():
+    """The lexer (osm_qos_parser_l.l) takes a qos-ulps line's match only as a ULP name (`default`, `sdp`, `rds`,
+    `iser`, `ipoib`, any case) before `:`, or with its qualifier (`any, service-id`, `ipoib, pkey`, `srp,
+    target-port-guid`, `sdp, port-num` ...) and numbers; `storage : 3` is a syntax error, ERR AC03, no policy.
+    Before: read as an SL in use. The examples of doc/QoS_management_in_OpenSM.txt's simplified section pass."""
+    from losslessd.parse.opensm import qos_policy
+
+    good = ("qos-ulps\n  default : 0\n  SDP, port-num 10000-20000 : 2\n  any, service-id 0x1000-0x1fff : 3\n"
+            "  ipoib, pkey 0x8001 : 4\n  srp, target-port-guid 0x1234 : 5\n  iser : 6\nend-qos-ulps\n")
+    uses, issues = qos_policy.read(good, "q.conf")
+    assert issues == [] and [u.sl for u in uses] == [0, 2, 3, 4, 5, 6]
+    for bad in ("storage : 3", "any : 3", "ipoib, pkey : 3"):
+        uses, issues = qos_policy.read(good.replace("iser : 6", bad), "q.conf")
+        assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", 7)], bad
+        assert "matches no ULP OpenSM knows" in issues[0].message

@@ -9,6 +9,7 @@ through come from opensm.conf (the `qos-setup` section is parsed and ignored by 
 
 from __future__ import annotations
 
+from ...lazyre import lazy
 from ...model import IbSlUse, ParseIssue, Source
 from ..base import IssueList
 from .options import c_number
@@ -27,6 +28,13 @@ KEYWORDS = frozenset((
     "partition", "node-type", "port-num", "group", "across", "vlarb-high", "vlarb-low", "vl-high-limit", "to", "from",
     "across-to", "across-from", "sl2vl-table", "sl", "mtu-limit", "rate-limit", "packet-life", "path-bits",
     "qos-class", "source", "destination", "service-id", "pkey", "qos-level-name"))
+
+# A qos-ulps line's match, as the lexer takes it before ` : <SL>` (osm_qos_parser_l.l fa74b98c: the ULP names in any
+# case, alone or with their qualifier and a list of numbers or ranges); anything else is a syntax error (ERR AC03).
+_ULP_MATCH = lazy(r"(?i:default|sdp|rds|iser|ipoib)"
+                  r"|(?i:any)[ \t]*,[ \t]*(?:service-id|pkey|target-port-guid|source-port-guid|source-target-port-guid)"
+                  r"[ \t]+\S.*|(?i:sdp|rds|iser)[ \t]*,[ \t]*port-num[ \t]+\S.*"
+                  r"|(?i:srp)[ \t]*,[ \t]*target-port-guid[ \t]+\S.*|(?i:ipoib)[ \t]*,[ \t]*pkey[ \t]+\S.*")
 
 
 def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
@@ -91,6 +99,11 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
             match, sep, value = line.rpartition(":")
             if not sep or not match.strip():
                 refuse(n, f"qos-ulps line {line[:60]!r} is not `<match> : <SL>`")
+                continue
+            if not _ULP_MATCH.fullmatch(match.strip()):
+                refuse(n, f"qos-ulps line {line[:60]!r} matches no ULP OpenSM knows (`default`, `sdp`, `rds`, `iser`, "
+                          "`ipoib`, or `any, service-id|pkey|...-port-guid`, `sdp|rds|iser, port-num`, "
+                          "`srp, target-port-guid`, `ipoib, pkey` with their numbers)")
                 continue
             sl = sl_of(value.strip(), n)
             if sl is not None:
