@@ -60,6 +60,7 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         issue(line, f"{what}: OpenSM fails to parse the file (ERR AC03) and applies no QoS policy from it"
                     + ("" if rejected else ", so none of its SLs is handed out"))
         rejected = True
+
     carried = False  # the line before ended a list with a comma, so this one goes on with it
     for n, raw in enumerate(text.split("\n"), 1):
         line = raw.split("#", 1)[0].strip()
