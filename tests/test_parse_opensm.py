@@ -187,7 +187,12 @@ def test_qos_policy_problems():
     got = {i.source.line: i.message for i in dev.issues}
     assert "SL '16' is not a number 0-15" in got[4] and "outside any QoS policy section" in got[7]
     assert "is not `<match> : <SL>`" in got[10] and "qos-ulps is not closed" in got[8]
-    assert [(u.name, u.sl) for u in dev.opensm.sl_uses] == [("default", 0)]
+    # each of lines 7, 8 and 10 is a syntax error to OpenSM's grammar (osm_qos_parser_y.y): ERR AC03, no policy
+    # applied, so `default : 0` hands out no SL (session 40 part j: it was read as in use)
+    assert dev.opensm.sl_uses == [] and "applies no QoS policy from it, so none of its SLs" in got[7]
+    good = text.replace("stray line\n", "").replace("ipoib 3", "ipoib : 3") + "end-qos-ulps\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("qos-policy.conf", good)], "x")
+    assert [(u.name, u.sl) for u in dev.opensm.sl_uses] == [("default", 0), ("ipoib", 3)]
 
 
 def test_partitions_problems():
@@ -402,3 +407,54 @@ def test_a_trailing_comma_ends_an_opensm_table():
     gap = parse_text("qos TRUE\nqos_ca_sl2vl 0,1,,3,4,5,6,7,8,9,10,11,12,13,14,7\n")
     assert gap.opensm.qos_sets["ca"].sl2vl[:4] == [0, 1, 0, 3]
     assert any("'' is not a VL" in i.message for i in gap.issues)
+
+
+def test_a_file_named_opensm_conf_is_told_by_one_option_opensm_reads():
+    """Session 40 part j: hand-written opensm.conf excerpts of HPC guides mix OpenSM's options with NVIDIA's
+    (`ar_enable`), misnamed ones (`priority` for sm_priority) and site notes; with fewer than five upstream names
+    the content rule took none of them and lint stopped with "cannot tell which platform" (exit 2). Under OpenSM's
+    own file name (config.h: /etc/opensm/opensm.conf) one line OpenSM reads is enough; under another name the
+    content rule stands."""
+    text = "priority 15\nrouting_engine updn\nsweep_interval 10\nar_enable TRUE\nsite_rack_label r12\n"
+    for name in ("sm01/opensm.conf", "opensm-sm01.conf"):
+        assert detect(Input(name, text)) == "opensm"
+    assert detect(Input("notes.txt", text)) is None
+    assert detect(Input("opensm.conf", "hostname leaf1\nmtu 9216\n")) is None  # no OpenSM option at all
+    dev = parse_text(text)
+    assert dev.opensm.routing_engines == ["updn"] and dev.opensm.sm_priority == 0
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 1)]  # `priority`: did you mean sm_priority
+
+
+def test_an_option_written_name_equals_value_is_named_once_with_the_line_to_write():
+    """OpenSM splits an option line at its first blank and takes the rest as the value (osm_subnet.c
+    osm_subn_parse_conf_file): `lmc = 2` is strtoul("= 2"), 0; `qos = TRUE` leaves QoS off (the `=` of
+    `routing_engine = updn` is an engine name, test above). Before: a number or boolean line was named without the
+    cause, a path not at all, a QoS table by its entries ('= 0' is not a VL)."""
+    dev = parse_text("qos = TRUE\nlmc = 2\nrouting_engine = updn\nlog_file = /var/log/opensm.log\nqos_sl2vl = 0,1\n"
+                     "sm_priority 3\n")
+    issues = sorted(dev.issues, key=lambda i: i.source.line)
+    assert [i.source.line for i in issues] == [1, 2, 3, 4, 5]
+    messages = [i.message for i in issues]
+    assert "OpenSM reads FALSE); write `qos TRUE`" in messages[0]
+    assert "OpenSM reads 0); write `lmc 2`" in messages[1]
+    assert "'='" in messages[2] and messages[3].endswith("write `log_file /var/log/opensm.log`")
+    assert messages[4].endswith("write `qos_sl2vl 0,1`")
+    assert dev.opensm.qos_enabled is False and dev.opensm.lmc == 0 and dev.opensm.routing_engines == ["updn"]
+    assert dev.opensm.sm_priority == 3
+
+
+def test_a_qos_ulps_match_opensm_does_not_know_drops_the_policy():
+    """The lexer (osm_qos_parser_l.l) takes a qos-ulps line's match only as a ULP name (`default`, `sdp`, `rds`,
+    `iser`, `ipoib`, any case) before `:`, or with its qualifier (`any, service-id`, `ipoib, pkey`, `srp,
+    target-port-guid`, `sdp, port-num` ...) and numbers; `storage : 3` is a syntax error, ERR AC03, no policy.
+    Before: read as an SL in use. The examples of doc/QoS_management_in_OpenSM.txt's simplified section pass."""
+    from losslessd.parse.opensm import qos_policy
+
+    good = ("qos-ulps\n  default : 0\n  SDP, port-num 10000-20000 : 2\n  any, service-id 0x1000-0x1fff : 3\n"
+            "  ipoib, pkey 0x8001 : 4\n  srp, target-port-guid 0x1234 : 5\n  iser : 6\nend-qos-ulps\n")
+    uses, issues = qos_policy.read(good, "q.conf")
+    assert issues == [] and [u.sl for u in uses] == [0, 2, 3, 4, 5, 6]
+    for bad in ("storage : 3", "any : 3", "ipoib, pkey : 3"):
+        uses, issues = qos_policy.read(good.replace("iser : 6", bad), "q.conf")
+        assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", 7)], bad
+        assert "matches no ULP OpenSM knows" in issues[0].message

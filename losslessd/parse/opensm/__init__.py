@@ -38,10 +38,21 @@ def sniff(inp: Input) -> bool:
     if options.BANNER in head:
         return True
     lines = [p for p in (line.split("#", 1)[0].split() for line in head.split("\n")[:400]) if p]
+    if _options_name(inp.path):
+        # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
+        # one line OpenSM reads tells it; hand-written ones mix in NVIDIA's options, names OpenSM does not know and
+        # `name = value` lines, each of which the parser names.
+        return any(options.is_known(p[0]) for p in lines)
     # An option line is `name value` (options.py): a number, TRUE/FALSE, a path, a list joined by commas, `(null)`,
     # or a quoted string; a `qos` line of several bare words (EOS's `qos map dscp 26 to traffic-class 3`) is no sign.
     known = sum(options.is_known(p[0]) and (len(p) <= 2 or p[1][0] in "\"'") for p in lines)
     return known > 0 and (known == len(lines) or known >= 5 and 2 * known >= len(lines))
+
+
+def _options_name(path: str) -> bool:
+    """OpenSM's options file by its name: opensm.conf, or a copy such as opensm-sm01.conf."""
+    base = os.path.basename(path).lower()
+    return base.endswith(".conf") and "opensm" in base
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -84,7 +95,7 @@ def _role(inp: Input) -> str:
         return "partitions"
     if "qos" in base and "polic" in base:
         return "qos_policy"
-    if base.endswith(".conf") and "opensm" in base or sniff(inp):
+    if _options_name(inp.path) or sniff(inp):
         return "options"
     if _qos_section().search(inp.text):
         return "qos_policy"

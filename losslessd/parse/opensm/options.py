@@ -196,10 +196,29 @@ class _Builder:
         self.options = options
         self.issues: list[ParseIssue] = IssueList()
         self._read: dict[str, object] = {}  # each option is read (and reported) once
+        self.assigned: set[str] = set()  # options written `name = value`
         self.tables: dict[str, object] = {}
 
     def issue(self, key: str, message: str) -> None:
-        self.issues.append(ParseIssue(code="SYS002", message=message, source=self.options[key].source))
+        if key not in self.assigned:  # (an `lmc = 2` line is named once, by assigned_lines)
+            self.issues.append(ParseIssue(code="SYS002", message=message, source=self.options[key].source))
+
+    def assigned_lines(self) -> None:
+        """A SYS002 for each option written `name = value`, as INI files and some guides write it: OpenSM splits the
+        line at its first blank (strtok_r on blanks) and takes all the rest as the value, `=` included
+        (osm_subnet.c osm_subn_parse_conf_file), so `lmc = 2` sets lmc to strtoul("= 2"), 0, `qos = TRUE` leaves QoS
+        off and `log_file = /var/log/opensm.log` names a file called `= /var/log/opensm.log`."""
+        for key, opt in self.options.items():
+            # (routing_engine's `=` is an engine name to OpenSM, which logs it and goes on: build names it so)
+            if is_known(key) and key != "routing_engine" and opt.value.startswith("="):
+                meant = opt.value[1:].strip()
+                self.assigned.add(key)
+                read = self.get(key) if _TYPES.get(key, "str") != "str" else None
+                read = str(read).upper() if isinstance(read, bool) else read
+                shown = "" if read is None else f" (OpenSM reads {read})"
+                self.issues.append(ParseIssue(code="SYS002", source=opt.source, message=(
+                    f"`{key} {opt.value}` is written with `=`: OpenSM takes everything after the name as the value, "
+                    f"`=` included, so {key} is not {meant!r}{shown}; write `{key} {meant}`")))
 
     def get(self, key: str):
         """The option as OpenSM reads it; OpenSM's default when absent."""
@@ -334,6 +353,7 @@ def build(options: dict[str, Option]) -> tuple[OpenSm, list[ParseIssue]]:
     """The OpenSm model of one opensm.conf (QoS policy, partitions and ibdiagnet are added by the caller)."""
     b = _Builder(options)
     b.issues += misspelled_options(options)
+    b.assigned_lines()
     engines = (b.get("routing_engine") or "").replace(",", " ").split()  # (osm_opensm.c: strtok_r on ", \t\n")
     unknown = [e for e in engines if e != "no_fallback" and e not in ROUTING_ENGINES]
     if unknown:

@@ -9,6 +9,7 @@ through come from opensm.conf (the `qos-setup` section is parsed and ignored by 
 
 from __future__ import annotations
 
+from ...lazyre import lazy
 from ...model import IbSlUse, ParseIssue, Source
 from ..base import IssueList
 from .options import c_number
@@ -18,7 +19,8 @@ SECTIONS = ("port-groups", "qos-setup", "qos-levels", "qos-match-rules", "qos-ul
 # opensm/osm_qos_parser_l.l, commit fa74b98c): the blocks each section opens and closes, and the keywords of
 # an entry, each written with its colon (`sl: 3`; the lexer matches `sl` only before `:`). Any other line is a
 # syntax error, on which OpenSM drops the whole file (osm_qos_parser_y.y osm_qos_parse_policy_file: ERR AC03,
-# p_qos_policy = NULL) and applies no QoS policy.
+# p_qos_policy = NULL) and applies no QoS policy. So is a line outside the sections (the grammar's top level,
+# qos_policy_entries, is sections only), a qos-ulps line without its `: <SL>` and a section the file does not close.
 BLOCKS = {"port-groups": ("port-group",), "qos-levels": ("qos-level",), "qos-match-rules": ("qos-match-rule",),
           "qos-setup": ("vlarb-tables", "vlarb-scope", "sl2vl-tables", "sl2vl-scope")}
 KEYWORDS = frozenset((
@@ -26,6 +28,13 @@ KEYWORDS = frozenset((
     "partition", "node-type", "port-num", "group", "across", "vlarb-high", "vlarb-low", "vl-high-limit", "to", "from",
     "across-to", "across-from", "sl2vl-table", "sl", "mtu-limit", "rate-limit", "packet-life", "path-bits",
     "qos-class", "source", "destination", "service-id", "pkey", "qos-level-name"))
+
+# A qos-ulps line's match, as the lexer takes it before ` : <SL>` (osm_qos_parser_l.l fa74b98c: the ULP names in any
+# case, alone or with their qualifier and a list of numbers or ranges); anything else is a syntax error (ERR AC03).
+_ULP_MATCH = lazy(r"(?i:default|sdp|rds|iser|ipoib)"
+                  r"|(?i:any)[ \t]*,[ \t]*(?:service-id|pkey|target-port-guid|source-port-guid|source-target-port-guid)"
+                  r"[ \t]+\S.*|(?i:sdp|rds|iser)[ \t]*,[ \t]*port-num[ \t]+\S.*"
+                  r"|(?i:srp)[ \t]*,[ \t]*target-port-guid[ \t]+\S.*|(?i:ipoib)[ \t]*,[ \t]*pkey[ \t]+\S.*")
 
 
 def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
@@ -45,6 +54,13 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         return None
 
     rejected = False  # a line OpenSM's grammar does not take: it drops the whole policy
+
+    def refuse(line: int, what: str) -> None:
+        nonlocal rejected
+        issue(line, f"{what}: OpenSM fails to parse the file (ERR AC03) and applies no QoS policy from it"
+                    + ("" if rejected else ", so none of its SLs is handed out"))
+        rejected = True
+
     carried = False  # the line before ended a list with a comma, so this one goes on with it
     for n, raw in enumerate(text.split("\n"), 1):
         line = raw.split("#", 1)[0].strip()
@@ -54,15 +70,13 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         if (section is not None and section[0] in BLOCKS and not before and not rejected
                 and line not in {*BLOCKS[section[0]], *(f"end-{b}" for b in BLOCKS[section[0]]), f"end-{section[0]}"}
                 and line.partition(":")[0].strip() not in KEYWORDS):
-            rejected = True
-            issue(n, f"{line[:60]!r} is not OpenSM QoS policy syntax (a block's entries are `keyword: value`, as "
-                     "`name: HIGH` and `sl: 3`): OpenSM fails to parse the file (ERR AC03) and applies no QoS policy "
-                     "from it, so none of its SLs is handed out")
+            refuse(n, f"{line[:60]!r} is not OpenSM QoS policy syntax (a block's entries are `keyword: value`, as "
+                      "`name: HIGH` and `sl: 3`)")
         if section is None:
             if line in SECTIONS:
                 section = (line, n)
             else:
-                issue(n, f"{line[:60]!r} is outside any QoS policy section ({', '.join(SECTIONS)})")
+                refuse(n, f"{line[:60]!r} is outside any QoS policy section ({', '.join(SECTIONS)})")
             continue
         name = section[0]
         if line == f"end-{name}":
@@ -85,12 +99,17 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         elif name == "qos-ulps":
             match, sep, value = line.rpartition(":")
             if not sep or not match.strip():
-                issue(n, f"qos-ulps line {line[:60]!r} is not `<match> : <SL>`")
+                refuse(n, f"qos-ulps line {line[:60]!r} is not `<match> : <SL>`")
+                continue
+            if not _ULP_MATCH.fullmatch(match.strip()):
+                refuse(n, f"qos-ulps line {line[:60]!r} matches no ULP OpenSM knows (`default`, `sdp`, `rds`, `iser`, "
+                          "`ipoib`, or `any, service-id|pkey|...-port-guid`, `sdp|rds|iser, port-num`, "
+                          "`srp, target-port-guid`, `ipoib, pkey` with their numbers)")
                 continue
             sl = sl_of(value.strip(), n)
             if sl is not None:
                 uses.append(IbSlUse(kind="qos-ulp", name=" ".join(match.split()), sl=sl,
                                     source=Source(file=path, line=n)))
     if section is not None:
-        issue(section[1], f"section {section[0]} is not closed by end-{section[0]} (file truncated?)")
+        refuse(section[1], f"section {section[0]} is not closed by end-{section[0]} (file truncated?)")
     return ([] if rejected else uses), issues
