@@ -76,15 +76,18 @@ _EMPTY_PROMPT = lazy(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
 # A command starts a line, or follows a list's separator, a case arm's pattern or a compound command's word (bash(1)
 # Lists, Compound Commands: `case "$IFACE" in eth0) mlnx_qos ...;; esac`, `if ...; then mlnx_qos ...`).
 _COMMAND_START = r"(?:^|(?<=[;&|()])|(?<=\bthen[ \t])|(?<=\bdo[ \t])|(?<=\belse[ \t]))[ \t]*"
+# A command's start, then `sudo` and its options or a path before the command's name (a path up to the next separator,
+# so each start's scan ends where the next start begins).
+_RUN_BY = _COMMAND_START + r"(?:sudo[ \t]+(?:-[^\s;&|()]+[ \t]+)*)?(?:[^\s;&|()]*/)?"
 # An mlnx_qos call naming its port, where a command starts (maybe after sudo and its options, or a path): prose that
 # mentions `mlnx_qos -i IF` mid-line names no run. (Its `-i` is looked for up to the command's end or the next
 # mlnx_qos: a line of 5,000 `;mlnx_qos ` cost 1.8 s, their count squared, when each scanned to the line's end.)
-_BARE_CMD = lazy(_COMMAND_START + r"(?:sudo[ \t]+(?:-[^\s;&|()]+[ \t]+)*)?(?:[^\s;&|()]*/)?mlnx_qos\s"
+_BARE_CMD = lazy(_RUN_BY + r"mlnx_qos\s"
                  r"(?:(?!mlnx_qos)[^;&|\n])*?"
                  r"(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)", re.M)
 # `dcb [OPTIONS] pfc|ets|app|buffer show dev IF` (dcb(8); show may be abbreviated, as dcb's matches() takes a prefix)
 # (its options each a word of their own, `-n NETNS` with its value: no run of words is tried more than one way)
-_DCB_SHOW_CMD = lazy(_COMMAND_START + r"(?:sudo[ \t]+(?:-[^\s;&|()]+[ \t]+)*)?(?:[^\s;&|()]*/)?dcb"
+_DCB_SHOW_CMD = lazy(_RUN_BY + r"dcb"
                      r"(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)??)*[ \t]+(?:pfc|ets|app|buffer)[ \t]+"
                      r"s(?:h(?:o(?:w)?)?)?[ \t]+dev[ \t]+([^\s\-]\S*)", re.M)
 _ETHTOOL_SPEED = lazy(r"^\s*Speed:\s*(\S+)\s*$", re.M)
@@ -163,8 +166,7 @@ _MLNX_QOS_COMMAND = lazy(_COMMAND_START + r"(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|-
 # What only an RDMA host's setup runs or writes, without any DCB tool: RDMA-CM's default TOS (MLNX_OFED cma_roce_tos),
 # an RDMA device's traffic class (sysfs /sys/class/infiniband/DEV/tc/N/traffic_class) or MLNX_OFED mlx5's DCQCN
 # switches and CNP marking (/sys/class/net/IF/ecn/roce_np|roce_rp/...): a boot hook setting the RoCE TOS alone.
-# (a path before it: up to the next separator, so each start's scan ends where the next start begins)
-_CMA_ROCE_TOS = lazy(_COMMAND_START + r"(?:sudo[ \t]+(?:-[^\s;&|()]+[ \t]+)*)?(?:[^\s;&|()]*/)?cma_roce_tos[ \t]",
+_CMA_ROCE_TOS = lazy(_RUN_BY + r"cma_roce_tos[ \t]",
                      re.M)
 _RDMA_SYSFS = lazy(r"/sys/class/infiniband/[^\s/]+/tc/\d{1,3}/traffic_class\b"
                    r"|/sys/class/net/[^\s/]+/ecn/roce_(?:np|rp)/")
