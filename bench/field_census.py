@@ -139,9 +139,11 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
 
 # Cells a session found unread and fixed: shown as "fixed" while an input shows them read.
 FIXED: dict[tuple[str, str], str] = {
-    ("dell_os9", "speed"): "a port's `speed N` (Mb/s) line, else its type's speed (twentyFiveGigE, fortyGigE, "
-                           "hundredGigE) is read (session 40); TenGigabitEthernet without a line may be Base-T and "
-                           "negotiate: unknown. Before, LNK003 could not fire on OS9",
+    ("dell_os9", "speed"): "a port's `speed N` (Mb/s) line (10, 100, 1000, 10000 or the speed the port's type "
+                           "names, as the OS9 guides list them; another value is SYS002 and the speed unknown), else "
+                           "its type's speed (twentyFiveGigE, fortyGigE, hundredGigE) is read (session 40); "
+                           "TenGigabitEthernet without a line may be Base-T and negotiate: unknown. Before, LNK003 "
+                           "could not fire on OS9",
     ("nvidia_cumulus", "VLANs"): "bridge ports' VLANs (`interface <id> bridge domain <d> vlan|untagged|access`, "
                                  "the bridge's `vlan` and `untagged`, a bond's for its members) and routed ports (`ip "
                                  "address`, no bridge) are read (session 40): before, DLK003 could not fire on NVUE",

@@ -337,7 +337,16 @@ def test_link_mtu_gives_the_ip_mtu_where_the_frames_overhead_is_known():
     assert [port.mtu_bytes for port in device.ports.values()] == [9198, 9194, None, 9000, 9234]
 
 
-@pytest.mark.parametrize("value", ["593", "9253", "9k", ""])
+def test_the_link_mtu_floor_is_the_lower_of_the_platform_guides():
+    """The S4048-ON Administrator Guide ("Configure the MTU Size on an Interface") takes `mtu` from 592 bytes, the
+    C9000 Series Command Line Reference (`mtu`) from 594; the config does not name its platform, so 592 is read.
+    Before: `mtu 592` on an S4048-ON was SYS002 and its MTU unknown."""
+    device = parse(HEADER + "interface TenGigabitEthernet 0/1\n ip address 192.0.2.0/31\n mtu 592\n")
+    assert device.issues == []
+    assert device.ports["TenGigabitEthernet 0/1"].mtu_bytes == 592 - 18
+
+
+@pytest.mark.parametrize("value", ["591", "9253", "9k", ""])
 def test_a_link_mtu_os9_does_not_take_is_sys002_and_leaves_the_mtu_unknown(value):
     device = parse(HEADER + f"interface TenGigabitEthernet 0/1\n ip address 192.0.2.0/31\n mtu {value}\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
@@ -366,7 +375,23 @@ def test_a_portmode_speed_line_leaves_type_speeds_unknown():
     assert [port.speed_gbps for port in device.ports.values()] == [None, 100.0]
 
 
-@pytest.mark.parametrize("value", ["fast", "5", "1000 full", ""])
+def test_a_speed_is_one_the_os9_references_list_or_the_one_its_type_names():
+    """FTOS/OS9 Configuration Guide: `speed {100 | 1000 | 10000 | auto}`; the S3048-ON/S4048-ON Command Line
+    References (`negotiation auto`) also set 10 Mb/s; a port's type names its own speed (`hundredGigE` 100 Gb/s).
+    Before: any 10 to 400,000 Mb/s was read, `speed 40000` on a hundredGigE port as 40 Gb/s and `speed 400000` as
+    400 Gb/s though no OS9 source lists them."""
+    device = parse(HEADER + "\n".join([
+        "interface TenGigabitEthernet 0/1", " speed 10", "!",
+        "interface twentyFiveGigE 1/2", " speed 25000", "!",
+        "interface hundredGigE 1/5", " speed 100000", "!",
+        "interface hundredGigE 1/6", " speed 40000", "!",
+        "interface TenGigabitEthernet 0/2", " speed 400000", ""]))
+    assert [port.speed_gbps for port in device.ports.values()] == [0.01, 25.0, 100.0, None, None]
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 13), ("SYS002", 16)]
+    assert "not a speed OS9 takes on hundredGigE 1/6 (10, 100, 1000, 10000, 100000 Mb/s" in device.issues[0].message
+
+
+@pytest.mark.parametrize("value", ["fast", "5", "1000 full", "", "25000", "0100"])
 def test_a_speed_os9_does_not_take_is_sys002_and_leaves_the_speed_unknown(value):
     device = parse(HEADER + f"interface fortyGigE 0/48\n speed {value}\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]

@@ -341,3 +341,12 @@ def test_a_table_header_without_rows_names_the_line_the_run_stopped_at():
     assert not result.valid and result.sizes == {}
     assert result.invalid == ["no result rows after the table header; the run stopped: line 5: hostA:1:3 [0] "
                               "transport/net_ib.cc:1000 NCCL WARN NET/IB : Got completion from peer with error 12"]
+
+
+def test_an_attempt_alone_that_stopped_before_its_table_names_the_warning():
+    """A log that is only a stopped attempt (device lines, then an NCCL WARN, no table) read as "nothing parseable"
+    without a word of why: the WARN line is named as the reason, as a table header followed by WARN names it."""
+    result = read_benchmark(NTHREAD + _rank(0, "hostA") + _rank(1, "hostB") + NCCL_WARN)
+    assert not result.valid and result.sizes == {}
+    assert result.invalid == ["no result rows nor table header; the run stopped in NCCL's setup: line 4: "
+                              + NCCL_WARN.strip()]

@@ -131,7 +131,9 @@ class NcclRun:
                        "or 2(n-1)/n), so nothing crossed the network; run one rank per GPU across the hosts")
         if not self.rows:
             out.append("no result rows" + (f" after the table header; the run stopped: {self.stopped}"
-                                           if self.stopped else ""))
+                                           if self.stopped else
+                                           f" nor table header; the run stopped in NCCL's setup: {self.warned}"
+                                           if _stopped_attempt(self) else ""))
         return out
 
 
@@ -387,7 +389,8 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
         if r.relaunch:
             r.notes.insert(0, r.relaunch)
     read = [r for r in runs if r.rows or r.oob_values is not None or r.errors]
-    return read or [r for r in runs if r.columns]  # a table header alone: the run stopped before its first row
+    # a table header alone: the run stopped before its first row; else an attempt alone that stopped in NCCL's setup
+    return read or [r for r in runs if r.columns] or [r for r in runs if _stopped_attempt(r)]
 
 
 def _stopped_attempt(run: NcclRun) -> bool:

@@ -152,11 +152,11 @@ class _Reader(TreeReader):
             check_expanded(self.expanded, self.inp.path, node.line)  # bounded time: each range may name 1,024 ports
             for name in names:  # each port the range names takes its lines (a configuration-mode paste)
                 conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
-                self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
+                self.each(node.children, lambda child, conf=conf, name=name: self.interface_line(child, conf, name))
         elif w[0] == "interface" and len(w) == 3 and (kind := port_type(w[1])) and _UNIT_PORT.match(w[2]):
             name = f"{kind} {w[2]}"  # as OS9 names it, in its own output and LLDP
             conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
-            self.each(node.children, lambda child: self.interface_line(child, conf))
+            self.each(node.children, lambda child: self.interface_line(child, conf, name))
         elif w[0] == "interface" and ((len(w) == 3 and _UNIT_PORT.match(w[2]) and interface_type(w[1]) is None)
                                       or (len(w) == 2 and _JOINED.match(w[1]))
                                       # (`interface fortyGigE 1/1-1/4`: a range without `range`, or a port's number
@@ -257,7 +257,7 @@ class _Reader(TreeReader):
         else:
             raise LineError("not a dcb-map command losslessd knows")
 
-    def interface_line(self, node: Node, conf: InterfaceConf) -> None:
+    def interface_line(self, node: Node, conf: InterfaceConf, name: str) -> None:
         w = node.words
         src = self.src(node)
         if w[0] == "description":
@@ -272,18 +272,27 @@ class _Reader(TreeReader):
             # OS9 Command Line Reference, `ip mtu`: the IP MTU, 576-9234 bytes.
             conf.ip_mtu = Val(bounded_int(w[2] if len(w) == 3 else "", 576, 9234, "the IP MTU"), src)
         elif w[0] == "mtu":
-            # OS9 Command Line Reference, `mtu`: the link MTU (OS9 Administrator Guide, "Configure the MTU Size on an
-            # Interface": from 594 bytes); at most the largest `ip mtu` (9234) and the 18 bytes of an untagged frame's
-            # Layer 2 overhead (the `mtu` Usage Information table)
-            conf.link_mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 594, 9234 + 18, "the link MTU"), src)
+            # OS9 Command Line Reference, `mtu`: the link MTU, at most the largest `ip mtu` (9234) and the 18 bytes
+            # of an untagged frame's Layer 2 overhead (the `mtu` Usage Information table); its floor differs by
+            # platform in Dell's guides and the config does not name the platform, so the lower: 592 (S4048-ON
+            # Administrator Guide, "Configure the MTU Size on an Interface": 592 to 9216) and not 594 (C9000 Series
+            # Command Line Reference, `mtu`: 594 to 9216)
+            conf.link_mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 592, 9234 + 18, "the link MTU"), src)
         elif w[0] == "speed":
             # FTOS/OS9 Configuration Guide, "Setting Speed and Duplex Mode of Ethernet Interfaces": `speed {100 | 1000
-            # | 10000 | auto}` in Mb/s (auto: negotiated, so unknown here)
+            # | 10000 | auto}` in Mb/s (auto: negotiated, so unknown here); 10 from the S3048-ON and S4048-ON Command
+            # Line References, `negotiation auto` ("manually set the speed of a port to 10Mbits or 100Mbits"); and
+            # the speed the port's type names (OS9 Configuration Guide, "Interfaces"; _TYPE_GBPS). No OS9 reference
+            # read lists another value for the S4048-ON, S6000, Z9100-ON or S5048F-ON.
             conf.speed = Val(None, src)  # (a line not read: unknown, not the type's)
             if len(w) != 2:
                 raise LineError("expected `speed N` (Mb/s) or `speed auto`")
-            mbps = None if w[1] == "auto" else bounded_int(w[1], 10, 400000, "the speed (Mb/s)")
-            conf.speed = Val(mbps / 1000 if mbps is not None else None, src)
+            own = _TYPE_GBPS.get(name.split(" ", 1)[0])
+            listed = ("10", "100", "1000", "10000") + ((f"{own * 1000:.0f}",) if own else ())
+            if w[1] != "auto" and w[1] not in listed:
+                raise LineError(f"not a speed OS9 takes on {name} ({', '.join(listed)} Mb/s or auto): its speed is "
+                                "unknown")
+            conf.speed = Val(int(w[1]) / 1000 if w[1] != "auto" else None, src)
         elif w[0] == "dcb-map":
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")

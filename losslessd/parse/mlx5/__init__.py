@@ -73,11 +73,23 @@ _PROMPT_LINE = lazy(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
 # A prompt with nothing typed after it (`root@host:~# ` as a transcript shows an Enter pressed): it ends the output
 # above it and runs nothing; told by a shell prompt's `user@host...` or `[user@host dir]` before its `$` or `#`.
 _EMPTY_PROMPT = lazy(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
-_BARE_CMD = lazy(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
+# A command starts a line, or follows a list's separator, a case arm's pattern or a compound command's word (bash(1)
+# Lists, Compound Commands: `case "$IFACE" in eth0) mlnx_qos ...;; esac`, `if ...; then mlnx_qos ...`).
+_COMMAND_START = r"(?:^|(?<=[;&|()])|(?<=\bthen[ \t])|(?<=\bdo[ \t])|(?<=\belse[ \t]))[ \t]*"
+# A command's start, then `sudo` and its options or a path before the command's name (a path up to the next separator,
+# so each start's scan ends where the next start begins).
+_RUN_BY = _COMMAND_START + r"(?:sudo[ \t]+(?:-[^\s;&|()]+[ \t]+)*)?(?:[^\s;&|()]*/)?"
+# An mlnx_qos call naming its port, where a command starts (maybe after sudo and its options, or a path): prose that
+# mentions `mlnx_qos -i IF` mid-line names no run. (Its `-i` is looked for up to the command's end or the next
+# mlnx_qos: a line of 5,000 `;mlnx_qos ` cost 1.8 s, their count squared, when each scanned to the line's end.)
+_BARE_CMD = lazy(_RUN_BY + r"mlnx_qos\s"
+                 r"(?:(?!mlnx_qos)[^;&|\n])*?"
+                 r"(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)", re.M)
 # `dcb [OPTIONS] pfc|ets|app|buffer show dev IF` (dcb(8); show may be abbreviated, as dcb's matches() takes a prefix)
 # (its options each a word of their own, `-n NETNS` with its value: no run of words is tried more than one way)
-_DCB_SHOW_CMD = lazy(r"\bdcb(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)??)*[ \t]+(?:pfc|ets|app|buffer)[ \t]+"
-                           r"s(?:h(?:o(?:w)?)?)?[ \t]+dev[ \t]+([^\s\-]\S*)")
+_DCB_SHOW_CMD = lazy(_RUN_BY + r"dcb"
+                     r"(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)??)*[ \t]+(?:pfc|ets|app|buffer)[ \t]+"
+                     r"s(?:h(?:o(?:w)?)?)?[ \t]+dev[ \t]+([^\s\-]\S*)", re.M)
 _ETHTOOL_SPEED = lazy(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
 # ethtool.c dump_drvinfo: `ethtool -i IF` prints "driver: NAME", then version, firmware-version, bus-info ...
@@ -150,15 +162,11 @@ def parse(inputs: list[Input], name: str) -> Device:
 _SHEBANG = lazy(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
 # (blanks within the line only: `^\s*` ran on over the blank lines below each line start, so a text of blank lines
 # cost their count squared to sniff: 80,000 of them 112 s)
-# A command starts a line, or follows a list's separator, a case arm's pattern or a compound command's word (bash(1)
-# Lists, Compound Commands: `case "$IFACE" in eth0) mlnx_qos ...;; esac`, `if ...; then mlnx_qos ...`).
-_COMMAND_START = r"(?:^|(?<=[;&|()])|(?<=\bthen[ \t])|(?<=\bdo[ \t])|(?<=\belse[ \t]))[ \t]*"
 _MLNX_QOS_COMMAND = lazy(_COMMAND_START + r"(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|--interface)\b", re.M)
 # What only an RDMA host's setup runs or writes, without any DCB tool: RDMA-CM's default TOS (MLNX_OFED cma_roce_tos),
 # an RDMA device's traffic class (sysfs /sys/class/infiniband/DEV/tc/N/traffic_class) or MLNX_OFED mlx5's DCQCN
 # switches and CNP marking (/sys/class/net/IF/ecn/roce_np|roce_rp/...): a boot hook setting the RoCE TOS alone.
-# (a path before it: up to the next separator, so each start's scan ends where the next start begins)
-_CMA_ROCE_TOS = lazy(_COMMAND_START + r"(?:sudo[ \t]+(?:-[^\s;&|()]+[ \t]+)*)?(?:[^\s;&|()]*/)?cma_roce_tos[ \t]",
+_CMA_ROCE_TOS = lazy(_RUN_BY + r"cma_roce_tos[ \t]",
                      re.M)
 _RDMA_SYSFS = lazy(r"/sys/class/infiniband/[^\s/]+/tc/\d{1,3}/traffic_class\b"
                    r"|/sys/class/net/[^\s/]+/ecn/roce_(?:np|rp)/")
@@ -413,7 +421,7 @@ class _Host:
                             for name, (at, text) in zip(names, runs, strict=True)] + dumps
         else:
             how, sections = f"named from the `{lines[first[0]].strip()[:80]}` line", []
-            prompts = [p for p in prompts if p[0] >= first[0]]
+            prompts = self._before_prompts(lines, prompts[0][0], reads, inp.path) + prompts
         # Everything in the file is read; what a bare output cannot hold is unknown (SYS004 info, not SYS002).
         self._issue(f"bare {tool} output, not a losslessd capture: interface {how}; what it does not show (MTU, "
                     "speed, DCQCN NP/RP switches, cma_roce_tos) is unknown (collect with "
@@ -445,6 +453,21 @@ class _Host:
                 # out) is still a section of the transcript: its output was silently not read (ECN, traffic class)
                 sections.append(Section(read, "\n".join(lines[i + 1:end]), i + 2))
         return sections
+
+    def _before_prompts(self, lines: list[str], at: int, reads, path: str) -> list[tuple[int, str]]:
+        """The commands typed without a prompt before a transcript's first prompt (line ``at``), each a line that
+        names the port read as the no-prompt path names it: read as prompts. What comes before the first of them is
+        said, not dropped: an mlnx_qos output there names no port (SYS002), other text is not read (SYS004)."""
+        typed = [(i, lines[i].strip()) for i in range(at) if reads(lines[i])]
+        lead = typed[0][0] if typed else at
+        if (run := next((i for i in range(lead) if _RUN_START.match(lines[i])), None)) is not None:
+            self._issue(f"the mlnx_qos output at line {run + 1}, before the first prompt, follows no `mlnx_qos -i IF` "
+                        "line: which port printed it is not known, so it is not read (capture it with its command "
+                        "line)", path, run + 1)
+        elif any(line.strip() for line in lines[:lead]):
+            self._issue(f"lines 1-{lead}, before the first prompt, are no command's output: not read", path, 1,
+                        code="SYS004")
+        return typed
 
     def _loop_runs(self, ran: list[list[str]], lines: list[str], at: int, command: str, path: str) -> list[Section]:
         """The sections of a prompt's loop of ``ran`` mlnx_qos reads whose output is ``lines`` (from line ``at``):
