@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from .printable import printable
+from .units import is_digits
 
 
 class InputError(Exception):
@@ -104,7 +105,7 @@ def lock_holders(path: str | os.PathLike) -> list[str]:
         return []
     inode = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
     pids = dict.fromkeys(int(fields[4]) for line in lines if "->" not in line and len(fields := line.split()) > 5
-                         and fields[5] == inode and fields[4].isdigit())
+                         and fields[5] == inode and is_digits(fields[4]))
     return [f"pid {pid} ({_program(pid)})" for pid in pids if pid not in (0, os.getpid())]
 
 
