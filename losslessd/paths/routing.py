@@ -111,7 +111,7 @@ class UpDown:
     def toward(self, target: End) -> Toward:
         """Every shortest valley-free path to the receiver: up the tiers (state "up"), then down ("down")."""
         last = self.cabling.peer[target]
-        down, up = self._distances(last[0])
+        down, up = self.distances(last[0])
         sides = self._sides
 
         def hops(switch: str, phase) -> list[Step]:
@@ -130,7 +130,7 @@ class UpDown:
 
         return Toward(target, last, ["up"], hops, self.gaps.get)
 
-    def _distances(self, leaf: str) -> tuple[dict[str, int], dict[str, int]]:
+    def distances(self, leaf: str) -> tuple[dict[str, int], dict[str, int]]:
         """Hops to ``leaf`` going only down, and going up first then down, from every switch that has them."""
         found = self._toward.get(leaf)
         if found is None:
