@@ -67,8 +67,8 @@ class CyclicBufferDependency(_FabricRule):
     cables that `updown` gives no valley-free route over the tiers (tiers upside down or flat), and a
     fabric where no buffer between switches is analysed because its cables could not be used. The
     priority a packet gets at each port follows the policy's DSCPs, or under `lossless.trust: pcp`
-    its lossless priorities' PCPs;
-    a switch whose ports between switches trust another marking is reported as unverified.
+    its lossless priorities' PCPs; a switch whose ports between switches trust another marking is
+    reported as unverified.
 
     ## Why it matters
     With PFC, a full buffer pauses the port upstream. When buffers wait on each other in a cycle
@@ -127,7 +127,9 @@ class CyclicBufferDependency(_FabricRule):
         issues = ctx.fabric.topology_issues
         if not left and not issues:
             return
-        parts = [f"{len(issues)} topology {'entry' if len(issues) == 1 else 'entries'} could not be used"][:len(issues)]
+        parts = []
+        if issues:
+            parts.append(f"{len(issues)} topology {'entry' if len(issues) == 1 else 'entries'} could not be used")
         if left:
             (da, pa), (db, pb), why = left[0]
             parts.append(f"{len(left)} of the fabric's {len(ctx.fabric.links)} cables carry no traffic the analysis "
