@@ -203,6 +203,9 @@ def unread(exc: InputError, fallback_file: str) -> ParseIssue:
                       source=Source(file=exc.file or fallback_file, line=exc.line, pointer=exc.pointer))
 
 
+_REPEATS_SHOWN = 4  # places a repeated topology issue names before "..."
+
+
 class _Merger:
     """Builds Fabric.links: topology links first, then every cable the devices report on both or one end."""
 
@@ -211,18 +214,26 @@ class _Merger:
         self.names = names
         self.topo = topo
         self.linked: dict[_End, tuple[_End, Link]] = {}
-        self.reported: set[tuple[str, str]] = set()
+        # (code, key) -> the issue, its first message and where it was said again
+        self.reported: dict[tuple[str, str], tuple[TopologyIssue, str, list[str]]] = {}
 
     def issue(self, code: str, message: str, ends: list[_End], what: str, source: Source | None,
               severity: str | None = None) -> None:
-        """One issue per code and key: a port named wrongly on several lines is reported at the first."""
+        """One issue per code and key: a port named wrongly on several lines, or a cable listed many times, is
+        reported at the first, counting the repeats and naming where (the first few)."""
         key = "|".join(sorted(str(e) for e in ends)) + f"|{what}"
-        if (code, key) in self.reported:
+        seen = self.reported.get((code, key))
+        if seen is not None:
+            found, first, again = seen
+            again.append(_where(source))
+            shown = ", ".join(dict.fromkeys(again[:_REPEATS_SHOWN]))
+            found.message = (f"{first}; said {len(again)} more time{'s' if len(again) > 1 else ''} "
+                             f"({shown}{', ...' if len(again) > _REPEATS_SHOWN else ''})")
             return
-        self.reported.add((code, key))
-        self.fabric.topology_issues.append(TopologyIssue(
-            code=code, message=message, devices=list(dict.fromkeys(e.device for e in ends)),
-            port=ends[0].port if ends else None, key=key, severity=severity, source=source))
+        issue = TopologyIssue(code=code, message=message, devices=list(dict.fromkeys(e.device for e in ends)),
+                              port=ends[0].port if ends else None, key=key, severity=severity, source=source)
+        self.reported[(code, key)] = (issue, message, [])
+        self.fabric.topology_issues.append(issue)
 
     def add(self, a: _End, b: _End, origin: str, source: Source | None) -> None:
         link = Link(a=Endpoint(device=a.device, port=a.port), b=Endpoint(device=b.device, port=b.port),
@@ -426,7 +437,9 @@ def _tiers(fabric: Fabric, topo: Topology | None, names: _Names) -> None:
                 queue.append(other)
     for name, device in fabric.devices.items():
         device.tier = distance.get(name)
-    for name, (tier, line) in (topo.tiers.items() if topo else ()):
+    if topo is None:
+        return
+    for name, (tier, line) in topo.tiers.items():
         device = names.device(name)
         if device is None or not isinstance(tier, int) or isinstance(tier, bool) or not 0 <= tier <= MAX_TIER:
             why = (f"{name} is not among the linted devices" if device is None
@@ -434,3 +447,4 @@ def _tiers(fabric: Fabric, topo: Topology | None, names: _Names) -> None:
             fabric.topology_issues.append(entry_issue(topo, f"tiers: {why}; entry ignored", line))
             continue
         device.tier = tier
+        device.tier_source = topo.source(line)

@@ -42,12 +42,30 @@ def test_two_port_qos_map_keys_binding_one_port_differently_are_named_and_read_a
     assert device.ports["Ethernet8"].pfc_enabled == [3, 4]  # no other port touched
 
 
-def test_a_port_qos_map_key_with_a_space_does_not_silently_replace_the_ports_own():
+def test_a_port_qos_map_key_with_a_space_names_no_port_as_orchagent_reads_it():
+    # swss-common tokenize (common/tokenize.cpp) splits on ',' and trims nothing; qosorch.cpp handlePortQosMapTable
+    # passes each part to PortsOrch::getPort, which finds no 'Ethernet0 ': the key binds nothing, Ethernet0 keeps its
+    # own.
     def change(db):
         db["PORT_QOS_MAP"]["Ethernet0 "] = dict(db["PORT_QOS_MAP"]["Ethernet0"], pfc_enable="4")
+        db["BUFFER_PG"]["Ethernet4 |3"] = {"profile": "NULL"}
     device = _parse(change)
-    assert _sys002(device, "'Ethernet0 ' both bind port Ethernet0")
-    assert device.ports["Ethernet0"].pfc_enabled is None
+    assert _sys002(device, "'Ethernet0 ' is not in the PORT table (it has Ethernet0): no port takes the settings")
+    assert _sys002(device, "'Ethernet4 ' is not in the PORT table (it has Ethernet4)")
+    assert not _sys002(device, "both bind")
+    assert device.ports["Ethernet0"].pfc_enabled == [3] and "Ethernet0 " not in device.ports
+    assert device.ports["Ethernet4"].priority_groups[3].profile == "pg_lossless_100000_5m_profile"
+
+
+def test_port_and_port_qos_map_keys_with_a_space_are_read_alike_one_port():
+    # A PORT key 'Ethernet0 ' is a port of its own (portsorch takes the key as the alias); the PORT_QOS_MAP key of the
+    # same spelling binds that port, not Ethernet0.
+    def change(db):
+        db["PORT"]["Ethernet0 "] = dict(db["PORT"]["Ethernet0"])
+        db["PORT_QOS_MAP"]["Ethernet0 "] = dict(db["PORT_QOS_MAP"]["Ethernet0"], pfc_enable="4")
+    device = _parse(change)
+    assert not _sys002(device, "is not in the PORT table")
+    assert device.ports["Ethernet0 "].pfc_enabled == [4] and device.ports["Ethernet0"].pfc_enabled == [3]
 
 
 def test_two_keys_binding_one_port_alike_are_no_contradiction():

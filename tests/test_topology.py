@@ -435,3 +435,22 @@ def test_port_names_fold_case_only_where_the_platform_takes_any_case(tmp_path):
     assert [(str(link.a), str(link.b)) for link in fabric.links] in ([("spine1:Ethernet2", "h1:eth0")],
                                                                      [("h1:eth0", "spine1:Ethernet2")])
     assert [(i.code, i.port) for i in fabric.topology_issues] == [("LNK006", "ethernet48")]
+
+
+def test_a_cable_listed_many_times_is_one_finding_counting_every_repeat(tmp_path):
+    """Hostile round 19: the third and later listings of a cable were dropped uncounted."""
+    fabric_dir = clos_copy(tmp_path)
+    topo = fabric_dir / "topology.yaml"
+    text = topo.read_text()
+    repeat = "  - leaf2:Ethernet49 <-> spine1:Ethernet2\n"
+    topo.write_text(text.replace("routing: updown\n", repeat * 3 + "  - spine1:Ethernet2 <-> leaf2:Ethernet49\n"
+                                 "routing: updown\n"))
+    lines = topo.read_text().splitlines()
+    at = [n for n, line in enumerate(lines, 1) if "leaf2:Ethernet49" in line]
+    assert len(at) == 5
+    found = [f for f in lint([fabric_dir], "roce-dscp26").findings if f.code == "LNK007"]
+    assert len(found) == 1
+    name = display_path(topo)
+    assert found[0].source.line == at[1]
+    assert (f"is listed again; it was first given at {name}:{at[0]}; said 3 more times ({name}:{at[2]}, "
+            f"{name}:{at[3]}, {name}:{at[4]})") in found[0].message

@@ -9,7 +9,7 @@ from typing import Literal
 from ..gcpause import gc_paused
 from ..lint.finding import few
 from ..model import Fabric
-from ..paths import BadHop, DestRouting, Paths, ShortestPaths, UpDown, fabric_paths
+from ..paths import BadHop, Cabling, DestRouting, Paths, ShortestPaths, UpDown, fabric_paths
 from ..records import record
 from .graph import DepGraph, build
 from .net import Net, Node, label, sort_key
@@ -65,6 +65,19 @@ class Analysis:
     notes: list[Note]
     bad_hops: list[BadHop]
     shortest: ShortestPaths | None  # shortest-path routing: the distance tables the graph came from
+    unrouted: Unrouted | None = None  # updown: cabled host pairs the declared tiers give no valley-free route
+
+
+@record(frozen=True)
+class Unrouted:
+    """Host pairs joined by cables that `updown` routing over the declared tiers gives no valley-free route: their
+    traffic's buffers are in no turn the analysis follows. ``inverted``: switches with hosts whose every switch
+    neighbour has a lower tier (the tiers look upside down)."""
+
+    pairs: int  # host-port pairs, each direction counted
+    cabled: int  # host-port pairs joined by cables at all
+    example: tuple[str, str]  # (sender switch, receiver switch) of one unrouted pair
+    inverted: tuple[str, ...]
 
 
 # What a switch left out of the routing model (losslessd.paths: `gaps`) means for the analysis.
@@ -110,7 +123,53 @@ def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths
         cycle.needs_remap = bool(cycle.remaps) and not any(n in plain for n in buffers)
         cycles.append(cycle)
     cycles.sort(key=lambda c: sort_key(c.buffers[0]))
-    return Analysis(paths.routing, net, turns, graph, rank, cycles, notes, paths.bad_hops, paths.shortest)
+    unrouted = valley_free_gaps(paths.cabling, turns) if isinstance(turns, UpDown) else None
+    return Analysis(paths.routing, net, turns, graph, rank, cycles, notes, paths.bad_hops, paths.shortest, unrouted)
+
+
+def valley_free_gaps(cabling: Cabling, turns: UpDown) -> Unrouted | None:
+    """The host pairs cables join that have no valley-free route under the tiers, or None when every one has. A
+    pair whose switches are not joined by cables at all is the topology's gap (LNK), not the routing's."""
+    hosts: dict[str, int] = {}  # switch -> NIC ports cabled to it
+    for end in cabling.endpoints:
+        sw = cabling.peer[end][0]
+        hosts[sw] = hosts.get(sw, 0) + 1
+    component: dict[str, int] = {}
+    for start in hosts:  # connected components of the switch-to-switch cables
+        if start in component:
+            continue
+        component[start] = len(component)
+        todo = [start]
+        while todo:
+            dev = todo.pop()
+            for port in cabling.switch_ports(dev):
+                nxt = cabling.peer[(dev, port)][0]
+                if nxt not in component:
+                    component[nxt] = component[start]
+                    todo.append(nxt)
+    summits = turns.summits(list(hosts))
+    groups: dict[tuple[int, int], list[str]] = {}  # (component, summits) -> host switches, which route alike
+    for sw in sorted(hosts):
+        groups.setdefault((component[sw], summits[sw]), []).append(sw)
+    pairs = cabled = 0
+    example: tuple[str, str] | None = None
+    for (c1, s1), src in groups.items():
+        n_src = sum(hosts[x] for x in src)
+        for (c2, s2), dst in groups.items():
+            if c1 != c2:
+                continue
+            n = n_src * sum(hosts[x] for x in dst)
+            cabled += n
+            if s1 & s2 == 0:
+                pairs += n
+                example = min(example or (src[0], dst[0]), (src[0], dst[0]))  # the first by name: stable
+    cabled -= sum(hosts.values())  # (a NIC port to itself)
+    if example is None:
+        return None
+    inverted = tuple(sw for sw in sorted(hosts) if (t := cabling.tier(sw)) is not None and cabling.switch_ports(sw)
+                     and all((u := cabling.tier(cabling.peer[(sw, p)][0])) is not None and u < t
+                             for p in cabling.switch_ports(sw)))
+    return Unrouted(pairs, cabled, example, inverted)
 
 
 def trust_notes(net: Net) -> list[Note]:

@@ -1073,6 +1073,7 @@ class Device(Model):
     neighbors: list[Neighbor] = dataclasses.field(default_factory=list)  # LLDP / DEVICE_NEIGHBOR, as the device reports
     routes: list[Route] = dataclasses.field(default_factory=list)  # routing-table capture, when given
     tier: int | None = None  # Clos tier from the topology (0 hosts, 1 leaves, 2 spines, 3 super-spines)
+    tier_source: Source | None = None  # the topology's `tiers:` line when declared (else a hop distance)
     # Policies attached switch-wide (NX-OS `system qos`: "network-qos", "queuing output", "queuing input", "qos input"
     # -> policy-map name), as Port.service_policies; None: none named.
     service_policies: dict[str, str] | None = None

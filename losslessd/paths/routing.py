@@ -130,6 +130,35 @@ class UpDown:
 
         return Toward(target, last, ["up"], hops, self.gaps.get)
 
+    def summits(self, switches: list[str]) -> dict[str, int]:
+        """Per switch, the highest switches its up-closure reaches (those with no way further up), as a bitset. Two
+        switches have a valley-free route between them exactly when their up-closures meet, so when their summits do
+        (a switch above a meeting point leads on to a summit of both): one pass, not one search per receiver."""
+        bit: dict[str, int] = {}
+        found: dict[str, int] = {}
+        peer = self.cabling.peer
+
+        def visit(dev: str) -> int:  # (tiers rise along up ports, so the walk is over a DAG; memoised, iterative)
+            todo = [dev]
+            while todo:
+                v = todo[-1]
+                if v in found:
+                    todo.pop()
+                    continue
+                above = [peer[(v, p)][0] for p in self._up.get(v, ())]
+                missing = [w for w in above if w not in found]
+                if missing:
+                    todo.extend(missing)
+                    continue
+                todo.pop()
+                if above:
+                    found[v] = union(found[w] for w in above)
+                else:
+                    found[v] = bit.setdefault(v, 1 << len(bit))
+            return found[dev]
+
+        return {s: visit(s) for s in switches}
+
     def _distances(self, leaf: str) -> tuple[dict[str, int], dict[str, int]]:
         """Hops to ``leaf`` going only down, and going up first then down, from every switch that has them."""
         found = self._toward.get(leaf)

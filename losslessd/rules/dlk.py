@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from ..deadlock.analysis import Analysis, analyse
+from ..deadlock.analysis import Analysis, Unrouted, analyse
 from ..deadlock.sweep import SweepResult, sweep
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity, few
@@ -63,9 +63,12 @@ class CyclicBufferDependency(_FabricRule):
     strongly connected components (Tarjan). Each cyclic component is one finding with one witness
     cycle, printed `device:port(priority) -> ... -> back to the start`; the finding lists every
     switch on the witness. Switches whose forwarding is unknown (no tier under updown, no routing
-    table under routes) are reported as unverified and left out. The priority a packet gets at each
-    port follows the policy's DSCPs, or under `lossless.trust: pcp` its lossless priorities' PCPs;
-    a switch whose ports between switches trust another marking is reported as unverified.
+    table under routes) are reported as unverified and left out; so, counted, are host pairs joined by
+    cables that `updown` gives no valley-free route over the tiers (tiers upside down or flat), and a
+    fabric where no buffer between switches is analysed because its cables could not be used. The
+    priority a packet gets at each port follows the policy's DSCPs, or under `lossless.trust: pcp`
+    its lossless priorities' PCPs; a switch whose ports between switches trust another marking is
+    reported as unverified.
 
     ## Why it matters
     With PFC, a full buffer pauses the port upstream. When buffers wait on each other in a cycle
@@ -97,9 +100,15 @@ class CyclicBufferDependency(_FabricRule):
             if any(link.a.device != link.b.device for link in ctx.fabric.links):
                 yield self.unverified("the fabric's routing is not declared (topology `routing:`), so PFC deadlock "
                                       "was not analysed", key="no-routing")
+            elif ctx.fabric.routing is not None:
+                yield from self.nothing_analysed(ctx, [])
             return
         for note in a.notes:
             yield self.unverified(f"{note.device}: {note.message}", **self.at(ctx, note.device), key=note.key)
+        if a.unrouted is not None:
+            yield self.unrouted(ctx, a.unrouted)
+        if not a.graph.buffers:
+            yield from self.nothing_analysed(ctx, a.net.cabling.skipped)
         for c in a.cycles:
             if c.needs_remap:
                 continue  # DLK004
@@ -109,6 +118,54 @@ class CyclicBufferDependency(_FabricRule):
                 f"{priorities(sorted({n[2] for n in c.buffers}))} can wait on each other, so PFC can deadlock them; "
                 f"witness: {c.text()}", **self.at(ctx, first[0], first[1]), devices=c.devices, key=c.key,
                 cycle=[list(n) for n in c.buffers], buffers=c.size), c.buffers)
+
+    def nothing_analysed(self, ctx: Context, skipped: list) -> Iterator[Finding]:
+        """No buffer between switches analysed while cables were left out (by the topology loader, or as carrying no
+        traffic): say so, counted, instead of reading as free of deadlock. An administratively down cable carries
+        nothing, so leaving it out loses no traffic."""
+        left = [c for c in skipped if c[0][0] != c[1][0] and "administratively down" not in c[2]]
+        issues = ctx.fabric.topology_issues
+        if not left and not issues:
+            return
+        parts = []
+        if issues:
+            parts.append(f"{len(issues)} topology {'entry' if len(issues) == 1 else 'entries'} could not be used")
+        if left:
+            (da, pa), (db, pb), why = left[0]
+            parts.append(f"{len(left)} of the fabric's {len(ctx.fabric.links)} cables carry no traffic the analysis "
+                         f"follows (e.g. {da}:{pa} <-> {db}:{pb}: {why})")
+        yield self.unverified(
+            f"no buffer between switches was analysed, so PFC deadlock was not checked: {' and '.join(parts)}; the "
+            f"LNK findings say why and what to change", source=ctx.fabric.topology_source, key="nothing-analysed",
+            topology_issues=len(issues), cables_left_out=len(left))
+
+    def unrouted(self, ctx: Context, u: Unrouted) -> Finding:
+        """Cabled host pairs that updown routing over the declared tiers does not connect: what their traffic would
+        make wait is not analysed, so DLK001 finding no cycle says nothing about it."""
+        src, dst = u.example
+        devices = ctx.fabric.devices
+        if u.inverted:
+            them = few(u.inverted)
+            where = "; ".join(f"{d} tier {devices[d].tier} ({_declared(devices[d])})" for d in u.inverted[:4])
+            fix = (f"{them} {'has' if len(u.inverted) == 1 else 'have'} hosts but a higher tier than every switch "
+                   f"cabled to {'it' if len(u.inverted) == 1 else 'them'} ({where}): the tiers look upside down; give "
+                   f"the switches the hosts hang off tier 1 and each tier above one more in `tiers:`, or leave "
+                   f"`tiers:` out to take tiers from the hop distance to the hosts")
+            at = devices[u.inverted[0]]
+        else:
+            fix = ("give `tiers:` so that every such pair has a path up the tiers and down again (tier 1 for the "
+                   "switches the hosts hang off, one more for each tier above), or declare `routing: shortest-path`")
+            at = devices[src]
+        return self.unverified(
+            f"under updown routing {u.pairs} of the {u.cabled} host pairs joined by cables have no valley-free route "
+            f"over the tiers (e.g. hosts of {src} to hosts of {dst}), so the buffers their traffic would fill are not "
+            f"analysed and no PFC deadlock among them is ruled out; {fix}", device=at, source=at.tier_source,
+            devices=list(dict.fromkeys([*u.inverted, src, dst])), key="no-valley-free-route",
+            unrouted_pairs=u.pairs, cabled_pairs=u.cabled)
+
+
+def _declared(device: Device) -> str:
+    return device.tier_source.describe() if device.tier_source else "its hop distance from the hosts"
 
 
 @register

@@ -534,8 +534,9 @@ def _clash_name(value: object) -> str:
 
 @lru_cache(maxsize=4096)  # each port's name starts ~15 keys (QUEUE, BUFFER_PG, ...) on every switch
 def _port_names(text: str) -> tuple[str, ...]:
-    """'Ethernet0' or 'Ethernet0,Ethernet4' (bufferorch/qosorch split the port part on ',')."""
-    return tuple(p.strip() for p in text.split(",") if p.strip())
+    """'Ethernet0' or 'Ethernet0,Ethernet4' (bufferorch/qosorch split the port part on ',' with swss-common's tokenize,
+    which trims nothing: 'Ethernet0 ' names no port Ethernet0, as a PORT key 'Ethernet0 ' is another port)."""
+    return tuple(p for p in text.split(",") if p)
 
 
 @lru_cache(maxsize=65536)  # every switch of a fleet has the same 'Ethernet0|3' keys
@@ -1888,10 +1889,13 @@ class _Builder:
         unknown = self.ports.keys() - known.keys()  # (one set difference in C: the usual answer is none)
         if not unknown:
             return
-        lower = {k.lower(): k for k in known}
+        # (orchagent looks a key's port up as written, spaces included: swss-common tokenize splits on ',' and trims
+        # nothing, and qosorch/bufferorch pass each part to PortsOrch::getPort)
+        lower = {k.strip().lower(): k for k in known}
         for name in sorted(unknown, key=_natural):
-            meant = lower.get(name.lower())
-            self.db.issue(f"{name} is not in the PORT table{f' (it has {meant})' if meant else ''}: no port takes "
+            meant = lower.get(name.strip().lower())
+            shown = _quoted(name) if any(c.isspace() for c in name) else name
+            self.db.issue(f"{shown} is not in the PORT table{f' (it has {meant})' if meant else ''}: no port takes "
                           "the settings written for it", self.ports.pop(name)["source"])
 
     def _finish(self) -> None:
