@@ -413,13 +413,19 @@ def test_a_file_named_opensm_conf_is_told_by_one_option_opensm_reads():
     """Session 40 part j: hand-written opensm.conf excerpts of HPC guides mix OpenSM's options with NVIDIA's
     (`ar_enable`), misnamed ones (`priority` for sm_priority) and site notes; with fewer than five upstream names
     the content rule took none of them and lint stopped with "cannot tell which platform" (exit 2). Under OpenSM's
-    own file name (config.h: /etc/opensm/opensm.conf) one line OpenSM reads is enough; under another name the
-    content rule stands."""
+    own file name (config.h: /etc/opensm/opensm.conf) one line OpenSM reads is enough when every line is shaped as
+    an option; under another name the content rule stands."""
     text = "priority 15\nrouting_engine updn\nsweep_interval 10\nar_enable TRUE\nsite_rack_label r12\n"
     for name in ("sm01/opensm.conf", "opensm-sm01.conf"):
         assert detect(Input(name, text)) == "opensm"
     assert detect(Input("notes.txt", text)) is None
     assert detect(Input("opensm.conf", "hostname leaf1\nmtu 9216\n")) is None  # no OpenSM option at all
+    # another platform's file under that name (a fleet folder's `sm-opensm.conf` switch config): EOS's `daemon
+    # TerminAttr` and `qos ...` lines begin with OpenSM option names but are a few of its lines (before: OpenSM)
+    eos = ("hostname leaf1\ndaemon TerminAttr\n   exec /usr/bin/TerminAttr -cvaddr=10.0.0.1:9910\n   no shutdown\n"
+           "qos map dscp 26 to traffic-class 3\nqos rewrite dscp\ninterface Ethernet1\n   priority-flow-control on\n")
+    for name in ("opensm.conf", "sm-opensm.conf"):
+        assert detect(Input(name, eos)) == "arista_eos", name
     dev = parse_text(text)
     assert dev.opensm.routing_engines == ["updn"] and dev.opensm.sm_priority == 0
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 1)]  # `priority`: did you mean sm_priority
