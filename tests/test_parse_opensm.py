@@ -464,3 +464,21 @@ def test_a_qos_ulps_match_opensm_does_not_know_drops_the_policy():
         uses, issues = qos_policy.read(good.replace("iser : 6", bad), "q.conf")
         assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", 7)], bad
         assert "matches no ULP OpenSM knows" in issues[0].message
+
+
+def test_a_qos_ulps_list_is_read_as_the_lexer_reads_it():
+    """osm_qos_parser_l.l skips blanks and new lines between tokens, so a ULP's list of numbers may go on over lines
+    after a `,` and need no blank after its qualifier (`pkey0x8001`); its entries are numbers or ranges
+    (list_of_ranges in osm_qos_parser_y.y), so `pkey foo` is a syntax error (ERR AC03). Before: the first two
+    dropped the whole policy as syntax errors, the third was read as a match."""
+    from losslessd.parse.opensm import qos_policy
+
+    good = ("qos-ulps\n  any, service-id 0x1000-0x1fff,\n    0x3000 : 3\n  ipoib, pkey0x8001 : 4\n"
+            "  SDP, port-num 1 - 2 , 5 : 2\nend-qos-ulps\n")
+    uses, issues = qos_policy.read(good, "q.conf")
+    assert issues == [] and [(u.sl, u.source.line) for u in uses] == [(3, 2), (4, 4), (2, 5)]
+    assert uses[0].name == "any, service-id 0x1000-0x1fff, 0x3000"
+    for bad, line in (("ipoib, pkey foo : 4", 4), ("ipoib, pkey 0x8001,", 4)):
+        uses, issues = qos_policy.read(good.replace("ipoib, pkey0x8001 : 4", bad), "q.conf")
+        assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", line)], bad
+        assert "applies no QoS policy" in issues[0].message
