@@ -42,7 +42,7 @@ def sniff(inp: Input) -> bool:
     # or a quoted string; a `qos` line of several bare words (EOS's `qos map dscp 26 to traffic-class 3`) is no sign.
     # (`name = value` is one too: OpenSM reads it, wrongly, and the parser names it.)
     shaped = [len(p) <= 2 or p[1][0] in "\"'" or p[1] == "=" for p in lines]
-    known = sum(options.is_known(p[0]) and s for p, s in zip(lines, shaped))
+    known = sum(options.is_known(p[0]) and s for p, s in zip(lines, shaped, strict=True))
     if _options_name(inp.path):
         # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
         # hand-written ones mix in NVIDIA's options and names OpenSM does not know, so one option OpenSM reads is
