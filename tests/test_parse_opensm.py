@@ -426,6 +426,9 @@ def test_a_file_named_opensm_conf_is_told_by_one_option_opensm_reads():
            "qos map dscp 26 to traffic-class 3\nqos rewrite dscp\ninterface Ethernet1\n   priority-flow-control on\n")
     for name in ("opensm.conf", "sm-opensm.conf"):
         assert detect(Input(name, eos)) == "arista_eos", name
+    # under that name the content rule still stands: mostly options, one value of several words
+    many = "sm_priority 14\nlmc 0\nqos TRUE\nsweep_interval 10\nrouting_engine updn\nlog_prefix fabric A SM\n"
+    assert detect(Input("opensm.conf", many)) == "opensm"
     dev = parse_text(text)
     assert dev.opensm.routing_engines == ["updn"] and dev.opensm.sm_priority == 0
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 1)]  # `priority`: did you mean sm_priority

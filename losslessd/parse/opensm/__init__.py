@@ -47,8 +47,10 @@ def sniff(inp: Input) -> bool:
         # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
         # hand-written ones mix in NVIDIA's options and names OpenSM does not know, so one option OpenSM reads is
         # enough when every line is shaped as an option; another platform's file under that name is not (EOS's
-        # `daemon TerminAttr` begins with an option name, its `exec /usr/bin/TerminAttr ...` is no option line).
-        return known > 0 and all(shaped)
+        # `daemon TerminAttr` begins with an option name, its `exec /usr/bin/TerminAttr ...` is no option line);
+        # else the content rule below, as for any name.
+        if known > 0 and all(shaped):
+            return True
     return known > 0 and (known == len(lines) or known >= 5 and 2 * known >= len(lines))
 
 
