@@ -43,14 +43,13 @@ def sniff(inp: Input) -> bool:
     # (`name = value` is one too: OpenSM reads it, wrongly, and the parser names it.)
     shaped = [len(p) <= 2 or p[1][0] in "\"'" or p[1] == "=" for p in lines]
     known = sum(options.is_known(p[0]) and s for p, s in zip(lines, shaped, strict=True))
-    if _options_name(inp.path):
-        # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
-        # hand-written ones mix in NVIDIA's options and names OpenSM does not know, so one option OpenSM reads is
-        # enough when every line is shaped as an option; another platform's file under that name is not (EOS's
-        # `daemon TerminAttr` begins with an option name, its `exec /usr/bin/TerminAttr ...` is no option line);
-        # else the content rule below, as for any name.
-        if known > 0 and all(shaped):
-            return True
+    # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
+    # hand-written ones mix in NVIDIA's options and names OpenSM does not know, so one option OpenSM reads is
+    # enough when every line is shaped as an option; another platform's file under that name is not (EOS's
+    # `daemon TerminAttr` begins with an option name, its `exec /usr/bin/TerminAttr ...` is no option line);
+    # else the content rule, as for any name.
+    if _options_name(inp.path) and known > 0 and all(shaped):
+        return True
     return known > 0 and (known == len(lines) or known >= 5 and 2 * known >= len(lines))
 
 
