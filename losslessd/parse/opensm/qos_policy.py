@@ -33,7 +33,8 @@ KEYWORDS = frozenset((
 # case, alone or with their qualifier, lower case, and a list of numbers or ranges, decimal or 0x hex, that the
 # grammar's list_of_ranges joins by `,` and `-`, blanks and new lines between tokens skipped); anything else is a
 # syntax error (ERR AC03).
-_RANGE = r"(?:0[xX][0-9a-fA-F]+|[0-9]+)(?:[ \t]*-[ \t]*(?:0[xX][0-9a-fA-F]+|[0-9]+))?"
+_NUMBER = r"(?:0[xX][0-9a-fA-F]+|[0-9]+)"  # (the lexer's two number rules)
+_RANGE = rf"{_NUMBER}(?:[ \t]*-[ \t]*{_NUMBER})?"
 _RANGES = rf"[ \t]*{_RANGE}(?:[ \t]*,[ \t]*{_RANGE})*"
 _ULP_MATCH = lazy(r"(?i:default|sdp|rds|iser|ipoib)"
                   r"|(?i:any)[ \t]*,[ \t]*(?:service-id|pkey|target-port-guid|source-port-guid|source-target-port-guid)"
@@ -106,7 +107,8 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                     level["sl"], level["sl_line"] = sl_of(value, n), n
         elif name == "qos-ulps":
             if carried:  # a list of numbers ending in `,` goes on on the next line (the lexer skips new lines)
-                ulp = (ulp[0] if ulp else n, (ulp[1] if ulp else "") + line + " ")
+                start, head = ulp or (n, "")
+                ulp = (start, head + line + " ")
                 continue
             if ulp:
                 (n, head), ulp = ulp, None
