@@ -413,13 +413,22 @@ def test_a_file_named_opensm_conf_is_told_by_one_option_opensm_reads():
     """Session 40 part j: hand-written opensm.conf excerpts of HPC guides mix OpenSM's options with NVIDIA's
     (`ar_enable`), misnamed ones (`priority` for sm_priority) and site notes; with fewer than five upstream names
     the content rule took none of them and lint stopped with "cannot tell which platform" (exit 2). Under OpenSM's
-    own file name (config.h: /etc/opensm/opensm.conf) one line OpenSM reads is enough; under another name the
-    content rule stands."""
+    own file name (config.h: /etc/opensm/opensm.conf) one line OpenSM reads is enough when every line is shaped as
+    an option; under another name the content rule stands."""
     text = "priority 15\nrouting_engine updn\nsweep_interval 10\nar_enable TRUE\nsite_rack_label r12\n"
     for name in ("sm01/opensm.conf", "opensm-sm01.conf"):
         assert detect(Input(name, text)) == "opensm"
     assert detect(Input("notes.txt", text)) is None
     assert detect(Input("opensm.conf", "hostname leaf1\nmtu 9216\n")) is None  # no OpenSM option at all
+    # another platform's file under that name (a fleet folder's `sm-opensm.conf` switch config): EOS's `daemon
+    # TerminAttr` and `qos ...` lines begin with OpenSM option names but are a few of its lines (before: OpenSM)
+    eos = ("hostname leaf1\ndaemon TerminAttr\n   exec /usr/bin/TerminAttr -cvaddr=10.0.0.1:9910\n   no shutdown\n"
+           "qos map dscp 26 to traffic-class 3\nqos rewrite dscp\ninterface Ethernet1\n   priority-flow-control on\n")
+    for name in ("opensm.conf", "sm-opensm.conf"):
+        assert detect(Input(name, eos)) == "arista_eos", name
+    # under that name the content rule still stands: mostly options, one value of several words
+    many = "sm_priority 14\nlmc 0\nqos TRUE\nsweep_interval 10\nrouting_engine updn\nlog_prefix fabric A SM\n"
+    assert detect(Input("opensm.conf", many)) == "opensm"
     dev = parse_text(text)
     assert dev.opensm.routing_engines == ["updn"] and dev.opensm.sm_priority == 0
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 1)]  # `priority`: did you mean sm_priority
@@ -458,3 +467,21 @@ def test_a_qos_ulps_match_opensm_does_not_know_drops_the_policy():
         uses, issues = qos_policy.read(good.replace("iser : 6", bad), "q.conf")
         assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", 7)], bad
         assert "matches no ULP OpenSM knows" in issues[0].message
+
+
+def test_a_qos_ulps_list_is_read_as_the_lexer_reads_it():
+    """osm_qos_parser_l.l skips blanks and new lines between tokens, so a ULP's list of numbers may go on over lines
+    after a `,` and need no blank after its qualifier (`pkey0x8001`); its entries are numbers or ranges
+    (list_of_ranges in osm_qos_parser_y.y), so `pkey foo` is a syntax error (ERR AC03). Before: the first two
+    dropped the whole policy as syntax errors, the third was read as a match."""
+    from losslessd.parse.opensm import qos_policy
+
+    good = ("qos-ulps\n  any, service-id 0x1000-0x1fff,\n    0x3000 : 3\n  ipoib, pkey0x8001 : 4\n"
+            "  SDP, port-num 1 - 2 , 5 : 2\nend-qos-ulps\n")
+    uses, issues = qos_policy.read(good, "q.conf")
+    assert issues == [] and [(u.sl, u.source.line) for u in uses] == [(3, 2), (4, 4), (2, 5)]
+    assert uses[0].name == "any, service-id 0x1000-0x1fff, 0x3000"
+    for bad, line in (("ipoib, pkey foo : 4", 4), ("ipoib, pkey 0x8001,", 4)):
+        uses, issues = qos_policy.read(good.replace("ipoib, pkey0x8001 : 4", bad), "q.conf")
+        assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", line)], bad
+        assert "applies no QoS policy" in issues[0].message

@@ -116,3 +116,16 @@ def test_nvidia_switch_to_switch_set_is_checked_as_its_own_table(tmp_path):
     [hit] = lint([tmp_path / "sm.conf"], "infiniband", select_codes=["IBS005"]).findings
     assert "qos_swe_sl2vl (switch external ports, switch-to-switch ports)" in hit.message
     assert line_at(hit.source).startswith("qos_swe_sl2vl 15,")
+
+
+def test_a_dropped_qos_policy_leaves_sl_0_in_use_and_says_why(tmp_path):
+    """A qos-policy.conf OpenSM fails to parse (ERR AC03) is no policy (p_qos_policy NULL): paths take SL 0 as with
+    no file (osm_sa_path_record.c), so SL 0 sent to VL15 is an error; the message no longer says no file was given
+    when one was (before: "no QoS policy file given")."""
+    sm = tmp_path / "sm1"
+    sm.mkdir()
+    (sm / "opensm.conf").write_text("qos TRUE\nqos_max_vls 8\nqos_sl2vl 15,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7\n")
+    (sm / "qos-policy.conf").write_text("qos-ulps\n  default : 1\n  storage : 3\nend-qos-ulps\n")
+    [hit] = lint([sm], "infiniband", select_codes=["IBS005"]).findings
+    assert hit.key == "qos_sl2vl:drop"
+    assert "SL 0 is used by sm_sl (SM/SA traffic), the default SL 0 (no QoS policy SL applies)" in hit.message

@@ -535,7 +535,9 @@ def used_sls(sm: OpenSm) -> dict[int, list[str]]:
         if part.sl is not None:
             used[part.sl].append(f"partition {part.name}")
     if not sm.sl_uses:
-        used[0].append("the default SL 0 (no QoS policy file given)")
+        # no policy file, or one OpenSM drops (ERR AC03/AC04, p_qos_policy NULL): paths get OSM_DEFAULT_SL 0 or their
+        # partition's SL (osm_sa_path_record.c pr_rcv_get_path_parms, osm_base.h OSM_DEFAULT_SL)
+        used[0].append("the default SL 0 (no QoS policy SL applies)")
     return used
 
 

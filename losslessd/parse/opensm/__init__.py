@@ -38,14 +38,18 @@ def sniff(inp: Input) -> bool:
     if options.BANNER in head:
         return True
     lines = [p for p in (line.split("#", 1)[0].split() for line in head.split("\n")[:400]) if p]
-    if _options_name(inp.path):
-        # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
-        # one line OpenSM reads tells it; hand-written ones mix in NVIDIA's options, names OpenSM does not know and
-        # `name = value` lines, each of which the parser names.
-        return any(options.is_known(p[0]) for p in lines)
     # An option line is `name value` (options.py): a number, TRUE/FALSE, a path, a list joined by commas, `(null)`,
     # or a quoted string; a `qos` line of several bare words (EOS's `qos map dscp 26 to traffic-class 3`) is no sign.
-    known = sum(options.is_known(p[0]) and (len(p) <= 2 or p[1][0] in "\"'") for p in lines)
+    # (`name = value` is one too: OpenSM reads it, wrongly, and the parser names it.)
+    shaped = [len(p) <= 2 or p[1][0] in "\"'" or p[1] == "=" for p in lines]
+    known = sum(options.is_known(p[0]) and s for p, s in zip(lines, shaped, strict=True))
+    # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
+    # hand-written ones mix in NVIDIA's options and names OpenSM does not know, so one option OpenSM reads is
+    # enough when every line is shaped as an option; another platform's file under that name is not (EOS's
+    # `daemon TerminAttr` begins with an option name, its `exec /usr/bin/TerminAttr ...` is no option line);
+    # else the content rule, as for any name.
+    if _options_name(inp.path) and known > 0 and all(shaped):
+        return True
     return known > 0 and (known == len(lines) or known >= 5 and 2 * known >= len(lines))
 
 

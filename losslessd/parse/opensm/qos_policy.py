@@ -30,11 +30,16 @@ KEYWORDS = frozenset((
     "qos-class", "source", "destination", "service-id", "pkey", "qos-level-name"))
 
 # A qos-ulps line's match, as the lexer takes it before ` : <SL>` (osm_qos_parser_l.l fa74b98c: the ULP names in any
-# case, alone or with their qualifier and a list of numbers or ranges); anything else is a syntax error (ERR AC03).
+# case, alone or with their qualifier, lower case, and a list of numbers or ranges, decimal or 0x hex, that the
+# grammar's list_of_ranges joins by `,` and `-`, blanks and new lines between tokens skipped); anything else is a
+# syntax error (ERR AC03).
+_NUMBER = r"(?:0[xX][0-9a-fA-F]+|[0-9]+)"  # (the lexer's two number rules)
+_RANGE = rf"{_NUMBER}(?:[ \t]*-[ \t]*{_NUMBER})?"
+_RANGES = rf"[ \t]*{_RANGE}(?:[ \t]*,[ \t]*{_RANGE})*"
 _ULP_MATCH = lazy(r"(?i:default|sdp|rds|iser|ipoib)"
                   r"|(?i:any)[ \t]*,[ \t]*(?:service-id|pkey|target-port-guid|source-port-guid|source-target-port-guid)"
-                  r"[ \t]+\S.*|(?i:sdp|rds|iser)[ \t]*,[ \t]*port-num[ \t]+\S.*"
-                  r"|(?i:srp)[ \t]*,[ \t]*target-port-guid[ \t]+\S.*|(?i:ipoib)[ \t]*,[ \t]*pkey[ \t]+\S.*")
+                  rf"{_RANGES}|(?i:sdp|rds|iser)[ \t]*,[ \t]*port-num{_RANGES}"
+                  rf"|(?i:srp)[ \t]*,[ \t]*target-port-guid{_RANGES}|(?i:ipoib)[ \t]*,[ \t]*pkey{_RANGES}")
 
 
 def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
@@ -61,6 +66,7 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                     + ("" if rejected else ", so none of its SLs is handed out"))
         rejected = True
 
+    ulp: tuple[int, str] | None = None  # a qos-ulps entry going on over lines: the line it began on, its text
     carried = False  # the line before ended a list with a comma, so this one goes on with it
     for n, raw in enumerate(text.split("\n"), 1):
         line = raw.split("#", 1)[0].strip()
@@ -81,6 +87,9 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         name = section[0]
         if line == f"end-{name}":
             section = None
+            if ulp:
+                refuse(ulp[0], f"qos-ulps line {ulp[1].strip()[:60]!r} ends its list with `,` and has no `: <SL>`")
+                ulp = None
         elif name == "qos-levels":
             if line == "qos-level":
                 level = {"line": n}
@@ -97,6 +106,13 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                 elif key == "sl":
                     level["sl"], level["sl_line"] = sl_of(value, n), n
         elif name == "qos-ulps":
+            if carried:  # a list of numbers ending in `,` goes on on the next line (the lexer skips new lines)
+                start, head = ulp or (n, "")
+                ulp = (start, head + line + " ")
+                continue
+            if ulp:
+                (n, head), ulp = ulp, None
+                line = head + line
             match, sep, value = line.rpartition(":")
             if not sep or not match.strip():
                 refuse(n, f"qos-ulps line {line[:60]!r} is not `<match> : <SL>`")
