@@ -70,7 +70,7 @@ class _Names:
         self.fabric = fabric
         # A device by its name in any case, or by any leading part of a dotted name (`leaf1.pod2` as `leaf1.pod2.dc`'s
         # neighbour, `leaf1` for `leaf1.pod1`); a part two devices share names neither (None: `leaf1` of `leaf1.pod1`
-        # and `leaf1.pod2` was leaf1.pod1, and leaf1.pod2's own table, its prompt `leaf1#`, was refused as leaf1.pod1's).
+        # and `leaf1.pod2` was leaf1.pod1's, and leaf1.pod2's own table, its prompt `leaf1#`, refused as not its own).
         parts: dict[str, str | None] = {}
         for name in fabric.devices:
             labels = name.lower().split(".")
