@@ -262,7 +262,8 @@ def _entry_name(kind: str, name: str) -> str:
     return entry
 
 
-def _owner(uid: int) -> str:
+def owner(uid: int) -> str:
+    """A uid as an error message names it: `user alice (uid 1000)`, or `uid 1234` where no user has it."""
     try:
         return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
     except KeyError:
@@ -305,7 +306,7 @@ def shared_lock_folder() -> tuple[int, str]:
             os.fchmod(fd, 0o1777)  # (whatever the umask)
         st = os.fstat(fd)
         if st.st_uid not in (0, os.geteuid()):
-            raise InputError(f"cannot use the lock folder {folder}: it belongs to {_owner(st.st_uid)}, not to root or "
+            raise InputError(f"cannot use the lock folder {folder}: it belongs to {owner(st.st_uid)}, not to root or "
                              f"this user, who could swap the locks in it (have root make it: mkdir -m 1777 {folder}"
                              f"{alt})")
         if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
@@ -342,7 +343,7 @@ def _open_entry(folder_fd: int, entry: str, lock: str) -> int:
             why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
             if exc.errno in (errno.EACCES, errno.EPERM):
                 with contextlib.suppress(OSError):
-                    why += (f" (it belongs to {_owner(os.stat(entry, dir_fd=folder_fd, follow_symlinks=False).st_uid)}"
+                    why += (f" (it belongs to {owner(os.stat(entry, dir_fd=folder_fd, follow_symlinks=False).st_uid)}"
                             f" and is not writable by this user: that user or root can remove it)")
             raise InputError(f"cannot open its lock file {lock}: {why}", file=lock) from None
         try:

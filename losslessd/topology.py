@@ -68,10 +68,16 @@ class _Names:
 
     def __init__(self, fabric: Fabric):
         self.fabric = fabric
-        self._devices: dict[str, str] = {}
+        # A device by its name in any case, or by any leading part of a dotted name (`leaf1.pod2` as `leaf1.pod2.dc`'s
+        # neighbour, `leaf1` for `leaf1.pod1`); a part two devices share names neither (None: `leaf1` of `leaf1.pod1`
+        # and `leaf1.pod2` was leaf1.pod1's, and leaf1.pod2's own table, its prompt `leaf1#`, refused as not its own).
+        parts: dict[str, str | None] = {}
         for name in fabric.devices:
-            for form in (name.lower(), name.split(".")[0].lower()):
-                self._devices.setdefault(form, name)
+            labels = name.lower().split(".")
+            for n in range(1, len(labels)):
+                form = ".".join(labels[:n])
+                parts[form] = name if parts.get(form, name) == name else None
+        self._devices: dict[str, str | None] = {**parts, **{name.lower(): name for name in fabric.devices}}
         self._ports: dict[str, list] = {}  # device -> [port -> alias, name or alias (lower-case where folded) -> port]
         self._named: dict[str, Device | None] = {}  # a name as written -> its device (a fleet names a few often)
         self._forms: dict[tuple, dict[str, str]] = {}  # (folds case, (port, alias) pairs) -> name or alias -> port
@@ -83,7 +89,12 @@ class _Names:
         try:
             return self._named[name]
         except KeyError:
-            found = self._devices.get(name.lower()) or self._devices.get(name.split(".")[0].lower())
+            form, found = name.lower(), None
+            while form:  # (the whole name, then without its last label, and so on to the first that is known)
+                if form in self._devices:
+                    found = self._devices[form]
+                    break
+                form = form.rpartition(".")[0]
             device = self._named[name] = devices[found] if found else None
             return device
 

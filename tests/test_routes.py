@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from losslessd.errors import InputError
 from losslessd.model import NextHop
 from losslessd.parse.base import Input
-from losslessd.parse.routes import parse_routes
+from losslessd.parse.routes import parse_routes, prompt_host
 
 ROUTES = Path(__file__).parent / "fixtures" / "routes"
 
@@ -457,3 +457,22 @@ def test_an_ecmp_route_of_thousands_of_next_hops_keeps_each_once_without_compari
     [route] = [r for r in routes if r.prefix == "10.200.0.0/24"]
     assert len(route.next_hops) == n and len({h.port for h in route.next_hops}) == n, issues
     assert compared[0] < n
+
+
+@pytest.mark.parametrize(("capture", "host"), [
+    ("leaf1# show ip route\n", "leaf1"),
+    ("leaf1# sh ip ro\n", "leaf1"),  # (EOS, NX-OS and FRR's vtysh take any unique prefix of a keyword)
+    ("leaf1.dc1.example.com#sh ipv6 route\n", "leaf1.dc1.example.com"),
+    ("leaf1(config)#sho ip rout vrf all\n", "leaf1"),
+    ("user@qfx1> sh route forwarding-table\n", "qfx1"),
+    ("admin@leaf1:~$ sudo vtysh -c 'show ip route'\n", "leaf1"),
+    ("admin@leaf1:~$ sudo ip netns exec asic0 vtysh -c 'show ip route'\n", "leaf1"),  # (a multi-ASIC namespace)
+    ("admin@leaf1:~$ show ip route -n asic0\n", "leaf1"),
+    (" B>* 10.0.0.0/24 [20/0] via 10.1.0.1, Ethernet0\n", None),  # (a route's `B>` is no prompt)
+    ("leaf1# show ip bgp\n", None),
+])
+def test_the_prompt_that_ran_the_routing_table_command_names_its_switch(capture, host):
+    """The switch a routing table's capture names (topology._routes_of compares it with the switch it is filed under):
+    an abbreviated `sh ip ro` or a `sudo vtysh` at a shell named none, so such a table filed under another switch was
+    read as that switch's without a word."""
+    assert prompt_host(capture) == host

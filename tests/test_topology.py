@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -454,3 +455,28 @@ def test_a_cable_listed_many_times_is_one_finding_counting_every_repeat(tmp_path
     assert found[0].source.line == at[1]
     assert (f"is listed again; it was first given at {name}:{at[0]}; said 3 more times ({name}:{at[2]}, "
             f"{name}:{at[3]}, {name}:{at[4]})") in found[0].message
+
+
+def test_a_short_name_two_devices_share_names_neither_and_a_longer_one_its_own(tmp_path):
+    """`leaf1.pod1` and `leaf1.pod2`: the short name `leaf1` was leaf1.pod1's (the first device having it), so
+    leaf1.pod2's own routing table, captured at its prompt `leaf1#`, was LNK006 "is leaf1.pod1's" and not used, and an
+    LLDP neighbour `leaf1.pod2.fabric.example` was looked up on leaf1.pod1. Now `leaf1` names neither device and a
+    dotted name its longest known leading part."""
+    fabric_dir = clos_copy(tmp_path)
+    (fabric_dir / "leaf1").rename(fabric_dir / "leaf1.pod1")
+    (fabric_dir / "leaf2.cfg").rename(fabric_dir / "leaf1.pod2.cfg")
+    for path in fabric_dir.rglob("*"):
+        if path.is_file() and path.suffix != ".capture":
+            text = path.read_text()
+            renamed = re.sub(r"\bleaf2\b", "leaf1.pod2", re.sub(r"\bleaf1\b", "leaf1.pod1", text))
+            if renamed != text:
+                path.write_text(renamed)
+    (fabric_dir / "routes").mkdir()
+    (fabric_dir / "routes" / "pod2.txt").write_text("leaf1# show ip route\n" + FRR_ROUTES)
+    topo = yaml.safe_load((fabric_dir / "topology.yaml").read_text())
+    topo["routes"] = {"leaf1.pod2": "routes/pod2.txt"}
+    (fabric_dir / "topology.yaml").write_text(yaml.safe_dump(topo))
+    fabric = load_fabric([fabric_dir])
+    assert {"leaf1.pod1", "leaf1.pod2"} <= set(fabric.devices)
+    assert fabric.devices["leaf1.pod2"].routes
+    assert not [i.message for i in fabric.topology_issues if "leaf1.pod1" in i.message]

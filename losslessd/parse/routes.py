@@ -64,8 +64,11 @@ READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text 
         f"`| json`) or Cisco NX-OS; {JUNOS_READ}")
 
 
-# A prompt that ran the routing-table command: `leaf1#show ip route`, `user@qfx-leaf1> show route forwarding-table`.
-_PROMPT = lazy(rf"^{PROMPT_HOST.pattern}\s*(?:show\s+(?:ip|ipv6)\s+route|show\s+route|vtysh)", re.MULTILINE)
+# A prompt that ran the routing-table command: `leaf1#show ip route`, `user@qfx-leaf1> show route forwarding-table`,
+# abbreviated as EOS, NX-OS, FRR's vtysh and the Junos CLI take it (`sh ip ro`: base.unique_prefix's sources), or vtysh
+# at a shell, also through sudo and a multi-ASIC namespace (`sudo ip netns exec asic0 vtysh -c ...`).
+_PROMPT = lazy(rf"^{PROMPT_HOST.pattern}\s*(?:sh(?:ow?)?\s+(?:ipv6\s+|ip\s+)?ro(?:u(?:te?)?)?\b"
+               r"|(?:sudo\s+)?(?:ip\s+netns\s+exec\s+\S+\s+)?vtysh)", re.MULTILINE)
 
 
 def prompt_host(text: str) -> str | None:

@@ -40,7 +40,7 @@ from ..model import Device, DeviceKind, Watchdog
 from ..monitor import queue_maps_of
 from ..parse import backups, parse_group
 from ..platforms import PLATFORMS
-from ..statelock import _owner
+from ..statelock import owner
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
 from .counters import Traffic, stopped_by, storm_key
@@ -180,7 +180,7 @@ def _own_folder(out: Path) -> None:
         raise InputError(f"cannot check the folder for the simulator's files: {exc.strerror}", file=str(out)) from None
     mode = stat.S_IMODE(info.st_mode)
     if info.st_uid != os.geteuid():
-        raise InputError(f"--out is owned by {_owner(info.st_uid)}, mode {mode:04o}, not by {_owner(os.geteuid())} who "
+        raise InputError(f"--out is owned by {owner(info.st_uid)}, mode {mode:04o}, not by {owner(os.geteuid())} who "
                          "runs the simulator: its owner could read the simulator's secrets and replace its control "
                          "socket; give a folder of your own (a new one is made 0700)", file=str(out))
     if mode & 0o022:

@@ -1364,7 +1364,8 @@ class _Builder:
             pfc_source = e.source("pfc_enable") if pfc_written else e
             trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e
             for name in names:
-                self._bound_again("PORT_QOS_MAP", bound_by, clashed, name, e, recipe)
+                if bound_by.setdefault(name, (e, recipe))[0] is not e:  # (bound before: the call only then)
+                    self._bound_again("PORT_QOS_MAP", bound_by, clashed, name, e, recipe)
                 port = ports.get(name) or self.port(name, e)
                 port.update(fixed)
                 port["map_source"], port["pfc_enabled"], port["pfc_source"] = e, pfc_enabled, pfc_source
@@ -1383,14 +1384,16 @@ class _Builder:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
 
     def _bound_again(self, table: str, bound_by: dict, clashed: dict, name: str, e: Entry, settings: object) -> None:
-        """Note that PORT_QOS_MAP (or PFC_WD) entry ``e`` sets ``settings`` on port ``name``. A second entry that sets
+        """Entry ``e`` of PORT_QOS_MAP (or PFC_WD) sets ``settings`` on port ``name``, which ``bound_by`` (port -> the
+        first entry binding it, and what that sets) holds as bound by another entry: the callers set it first, so a port
+        bound once costs a setdefault, not this call (1 % of a bench switch's parse). A second entry that sets
         it differently (`Ethernet0` beside `Ethernet0,Ethernet4`, or a key with a space the parser reads as the same
         port) is a SYS002 naming both, kept in ``clashed`` as (first settings, later settings, later entry).
         qosorch.cpp handlePortQosMapTable (and pfcwdorch.cpp createEntry) applies each key to each port it lists with
         no check that a port is bound once, in the order orchagent takes the keys (orch.h SyncMap, as for
         _overlaps), which the file's order does not fix."""
-        first_entry, first = bound_by.setdefault(name, (e, settings))
-        if first_entry is e or first == settings or name in clashed:
+        first_entry, first = bound_by[name]
+        if first == settings or name in clashed:
             return
         clashed[name] = (first, settings, e)
         where = first_entry.source()
@@ -1809,7 +1812,8 @@ class _Builder:
                         read, written, self._watchdog_settings, key, e, default_rule)
             if refused is not None:
                 for name in _port_names(key):
-                    self._bound_again("PFC_WD", bound_by, clashed, name, e, None)
+                    if bound_by.setdefault(name, (e, None))[0] is not e:
+                        self._bound_again("PFC_WD", bound_by, clashed, name, e, None)
                     (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
                                                                                    source=e.source(refused or None))
                 continue
@@ -1818,7 +1822,8 @@ class _Builder:
                 # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
                 # its source: a SharedPort makes it when it is first read (see _port_model).
                 settings = (True, wd_priorities.get(name), detection, restoration, poll, action, word, text, None)
-                self._bound_again("PFC_WD", bound_by, clashed, name, e, settings)
+                if bound_by.setdefault(name, (e, settings))[0] is not e:
+                    self._bound_again("PFC_WD", bound_by, clashed, name, e, settings)
                 (ports.get(name) or self.port(name, e))["_wd"] = (settings, e)
         for name, (first, later, e) in clashed.items():
             port = ports[name]
