@@ -157,3 +157,15 @@ def test_what_a_command_writes_is_closed_before_the_heap_is_frozen_at_exit(tmp_p
         assert db.execute("SELECT count(*) FROM coverage").fetchone()[0] > 0
 
     assert _left(tmp_path) == [f"[{command!r}] []" for command in ("lint", "pull", "daemon")]  # nothing left open
+
+
+@pytest.mark.slow
+def test_the_library_leaves_its_hosts_collector_and_exit_handlers_alone():
+    # (the freeze at exit and the paused imports are the command line's: a program that calls losslessd.api keeps
+    # its collector running, nothing frozen and no exit handler of losslessd's)
+    out = _python("import atexit, gc\n"
+                  "handlers = atexit._ncallbacks()\n"
+                  "from losslessd import api\n"
+                  "api.lint(['examples/fabric'])\n"
+                  "print(gc.isenabled(), gc.get_freeze_count(), atexit._ncallbacks() - handlers)\n")
+    assert out == "True 0 0"
