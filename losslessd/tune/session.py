@@ -196,43 +196,45 @@ def _read_output(proc: subprocess.Popen, deadline: float, limit: int) -> tuple[s
     fds = (proc.stdout.fileno(), proc.stderr.fileno())
     chunks: dict[int, list[bytes]] = {fd: [] for fd in fds}
     size, stopped = 0, None
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        sel.register(proc.stderr, selectors.EVENT_READ)
-        while sel.get_map():
-            remaining = deadline - time.monotonic()
-            if not stopped and proc.poll() is not None:  # it exited; its pipes are still open
-                stopped = "exited"
-                deadline = min(deadline, time.monotonic() + EXIT_GRACE_S)
-                continue
-            if remaining <= 0:
-                if stopped == "exited":  # its leftovers hold the pipes: stop them, the output is whole
-                    stopped = "leftovers"
-                    _signal_group(proc.pid, signal.SIGTERM)
-                    deadline = time.monotonic() + KILL_GRACE_S
+    try:  # (closed however the loop ends: a stop signal raised inside it left the pipes to the collector)
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ)
+            sel.register(proc.stderr, selectors.EVENT_READ)
+            while sel.get_map():
+                remaining = deadline - time.monotonic()
+                if not stopped and proc.poll() is not None:  # it exited; its pipes are still open
+                    stopped = "exited"
+                    deadline = min(deadline, time.monotonic() + EXIT_GRACE_S)
                     continue
-                if stopped == "leftovers":
-                    _signal_group(proc.pid, signal.SIGKILL)
-                if stopped:
-                    break  # stopped, and the pipes still open after the grace (a process outside its group)
-                stopped = "timeout"
-                _stop(proc)
-                deadline = time.monotonic() + KILL_GRACE_S
-                continue
-            for key, _ in sel.select(min(remaining, POLL_S) if not stopped else remaining):
-                data = os.read(key.fd, 65536)
-                if not data:
-                    sel.unregister(key.fileobj)
-                    continue
-                if size < limit:
-                    chunks[key.fd].append(data[:limit - size])
-                size += len(data)
-                if size > limit and stopped in (None, "exited"):
-                    stopped = "limit"
+                if remaining <= 0:
+                    if stopped == "exited":  # its leftovers hold the pipes: stop them, the output is whole
+                        stopped = "leftovers"
+                        _signal_group(proc.pid, signal.SIGTERM)
+                        deadline = time.monotonic() + KILL_GRACE_S
+                        continue
+                    if stopped == "leftovers":
+                        _signal_group(proc.pid, signal.SIGKILL)
+                    if stopped:
+                        break  # stopped, and the pipes still open after the grace (a process outside its group)
+                    stopped = "timeout"
                     _stop(proc)
                     deadline = time.monotonic() + KILL_GRACE_S
-    proc.stdout.close()
-    proc.stderr.close()
+                    continue
+                for key, _ in sel.select(min(remaining, POLL_S) if not stopped else remaining):
+                    data = os.read(key.fd, 65536)
+                    if not data:
+                        sel.unregister(key.fileobj)
+                        continue
+                    if size < limit:
+                        chunks[key.fd].append(data[:limit - size])
+                    size += len(data)
+                    if size > limit and stopped in (None, "exited"):
+                        stopped = "limit"
+                        _stop(proc)
+                        deadline = time.monotonic() + KILL_GRACE_S
+    finally:
+        proc.stdout.close()
+        proc.stderr.close()
     if stopped == "exited":  # (the pipes closed within the grace)
         stopped = None
     if not stopped:
