@@ -454,3 +454,18 @@ def test_a_cable_listed_many_times_is_one_finding_counting_every_repeat(tmp_path
     assert found[0].source.line == at[1]
     assert (f"is listed again; it was first given at {name}:{at[0]}; said 3 more times ({name}:{at[2]}, "
             f"{name}:{at[3]}, {name}:{at[4]})") in found[0].message
+
+
+def test_a_cable_listed_past_the_shown_places_counts_them_all_and_names_four(tmp_path):
+    """Review of k-dlktiers: past four repeats the count keeps going and the places stop at four, then '...'."""
+    fabric_dir = clos_copy(tmp_path)
+    topo = fabric_dir / "topology.yaml"
+    repeat = "  - leaf2:Ethernet49 <-> spine1:Ethernet2\n"
+    topo.write_text(topo.read_text().replace("routing: updown\n", repeat * 8 + "routing: updown\n"))
+    at = [n for n, line in enumerate(topo.read_text().splitlines(), 1) if "leaf2:Ethernet49" in line]
+    assert len(at) == 9
+    found = [f for f in lint([fabric_dir], "roce-dscp26").findings if f.code == "LNK007"]
+    assert len(found) == 1
+    name = display_path(topo)
+    places = ", ".join(f"{name}:{n}" for n in at[2:6])
+    assert f"; said 7 more times ({places}, ...)" in found[0].message
