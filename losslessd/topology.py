@@ -225,25 +225,28 @@ class _Merger:
         self.names = names
         self.topo = topo
         self.linked: dict[_End, tuple[_End, Link]] = {}
-        # (code, key) -> the issue, its first message and where it was said again
-        self.reported: dict[tuple[str, str], tuple[TopologyIssue, str, list[str]]] = {}
+        # (code, key) -> the issue, its first message, how many times it was said again and the first few places
+        self.reported: dict[tuple[str, str], tuple[TopologyIssue, str, list[int], list[str]]] = {}
 
     def issue(self, code: str, message: str, ends: list[_End], what: str, source: Source | None,
               severity: str | None = None) -> None:
         """One issue per code and key: a port named wrongly on several lines, or a cable listed many times, is
-        reported at the first, counting the repeats and naming where (the first few)."""
+        reported at the first, counting the repeats and naming where (the first few: a count, not a list, so a
+        cable listed a million times holds four places)."""
         key = "|".join(sorted(str(e) for e in ends)) + f"|{what}"
         seen = self.reported.get((code, key))
         if seen is not None:
-            found, first, again = seen
-            again.append(_where(source))
-            shown = ", ".join(dict.fromkeys(again[:_REPEATS_SHOWN]))
-            found.message = (f"{first}; said {len(again)} more time{'s' if len(again) > 1 else ''} "
-                             f"({shown}{', ...' if len(again) > _REPEATS_SHOWN else ''})")
+            found, first, count, places = seen
+            count[0] += 1
+            if len(places) < _REPEATS_SHOWN:
+                places.append(_where(source))
+            again = count[0]
+            found.message = (f"{first}; said {again} more time{'s' if again > 1 else ''} "
+                             f"({', '.join(dict.fromkeys(places))}{', ...' if again > _REPEATS_SHOWN else ''})")
             return
         issue = TopologyIssue(code=code, message=message, devices=list(dict.fromkeys(e.device for e in ends)),
                               port=ends[0].port if ends else None, key=key, severity=severity, source=source)
-        self.reported[(code, key)] = (issue, message, [])
+        self.reported[(code, key)] = (issue, message, [0], [])
         self.fabric.topology_issues.append(issue)
 
     def add(self, a: _End, b: _End, origin: str, source: Source | None) -> None:

@@ -57,6 +57,17 @@ def test_a_port_qos_map_key_with_a_space_names_no_port_as_orchagent_reads_it():
     assert device.ports["Ethernet4"].priority_groups[3].profile == "pg_lossless_100000_5m_profile"
 
 
+def test_a_blank_after_a_comma_in_a_port_list_key_names_that_port_and_binds_the_others():
+    # (review of k-dlktiers) swss-common tokenize trims nothing, so bufferorch looks ' Ethernet4' up as written and
+    # finds no such port; no sonic-buildimage template writes ', ' (they join port names with ','), so it is said,
+    # with the port meant, not bound silently to Ethernet4.
+    def change(db):
+        db["BUFFER_PG"]["Ethernet0, Ethernet4|4"] = {"profile": "NULL"}
+    device = _parse(change)
+    assert _sys002(device, "' Ethernet4' is not in the PORT table (it has Ethernet4)")
+    assert 4 not in device.ports["Ethernet4"].priority_groups and 4 in device.ports["Ethernet0"].priority_groups
+
+
 def test_port_and_port_qos_map_keys_with_a_space_are_read_alike_one_port():
     # A PORT key 'Ethernet0 ' is a port of its own (portsorch takes the key as the alias); the PORT_QOS_MAP key of the
     # same spelling binds that port, not Ethernet0.

@@ -480,3 +480,18 @@ def test_a_short_name_two_devices_share_names_neither_and_a_longer_one_its_own(t
     assert {"leaf1.pod1", "leaf1.pod2"} <= set(fabric.devices)
     assert fabric.devices["leaf1.pod2"].routes
     assert not [i.message for i in fabric.topology_issues if "leaf1.pod1" in i.message]
+
+
+def test_a_cable_listed_past_the_shown_places_counts_them_all_and_names_four(tmp_path):
+    """Review of k-dlktiers: past four repeats the count keeps going and the places stop at four, then '...'."""
+    fabric_dir = clos_copy(tmp_path)
+    topo = fabric_dir / "topology.yaml"
+    repeat = "  - leaf2:Ethernet49 <-> spine1:Ethernet2\n"
+    topo.write_text(topo.read_text().replace("routing: updown\n", repeat * 8 + "routing: updown\n"))
+    at = [n for n, line in enumerate(topo.read_text().splitlines(), 1) if "leaf2:Ethernet49" in line]
+    assert len(at) == 9
+    found = [f for f in lint([fabric_dir], "roce-dscp26").findings if f.code == "LNK007"]
+    assert len(found) == 1
+    name = display_path(topo)
+    places = ", ".join(f"{name}:{n}" for n in at[2:6])
+    assert f"; said 7 more times ({places}, ...)" in found[0].message

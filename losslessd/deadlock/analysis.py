@@ -148,21 +148,21 @@ def valley_free_gaps(cabling: Cabling, turns: UpDown) -> Unrouted | None:
                     component[nxt] = component[start]
                     todo.append(nxt)
     summits = turns.summits(list(hosts))
-    groups: dict[tuple[int, int], list[str]] = {}  # (component, summits) -> host switches, which route alike
+    # component -> summits -> [NIC ports, first host switch by name]: host switches with the same summits route alike
+    groups: dict[int, dict[int, list]] = {}
     for sw in sorted(hosts):
-        groups.setdefault((component[sw], summits[sw]), []).append(sw)
+        group = groups.setdefault(component[sw], {}).setdefault(summits[sw], [0, sw])
+        group[0] += hosts[sw]
     pairs = cabled = 0
     example: tuple[str, str] | None = None
-    for (c1, s1), src in groups.items():
-        n_src = sum(hosts[x] for x in src)
-        for (c2, s2), dst in groups.items():
-            if c1 != c2:
-                continue
-            n = n_src * sum(hosts[x] for x in dst)
-            cabled += n
-            if s1 & s2 == 0:
-                pairs += n
-                example = min(example or (src[0], dst[0]), (src[0], dst[0]))  # the first by name: stable
+    for alike in groups.values():  # (pairs only within a component: a component's groups against each other)
+        ports = sum(n for n, _ in alike.values())
+        cabled += ports * ports
+        for s1, (n_src, src) in alike.items():
+            for s2, (n_dst, dst) in alike.items():
+                if s1 & s2 == 0:
+                    pairs += n_src * n_dst
+                    example = min(example or (src, dst), (src, dst))  # the first by name: stable
     cabled -= sum(hosts.values())  # (a NIC port to itself)
     if example is None:
         return None
