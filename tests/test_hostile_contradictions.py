@@ -42,6 +42,35 @@ def test_two_port_qos_map_keys_binding_one_port_differently_are_named_and_read_a
     assert device.ports["Ethernet8"].pfc_enabled == [3, 4]  # no other port touched
 
 
+def test_two_port_qos_map_keys_setting_different_maps_of_one_port_are_no_contradiction():
+    # qosorch.cpp handlePortQosMapTable binds each map a key names and unbinds only what that same key named before:
+    # Ethernet0's own key binds the DSCP and PG maps, the list key its queue map; whichever runs last, the port has all.
+    def change(db):
+        own = db["PORT_QOS_MAP"]["Ethernet0"]
+        own.pop("tc_to_queue_map")
+        db["PORT_QOS_MAP"]["Ethernet0,Ethernet4"] = {"tc_to_queue_map": "ROCE", "pfc_enable": own["pfc_enable"],
+                                                     "pfcwd_sw_enable": own["pfcwd_sw_enable"]}
+    device = _parse(change)
+    assert not _sys002(device, "both bind")
+    port = device.ports["Ethernet0"]
+    assert port.trust == "dscp" and port.dscp_to_tc is not None and port.tc_to_queue is not None
+    assert port.pfc_enabled == [3]
+
+
+def test_a_port_qos_map_key_leaving_pfc_enable_out_turns_pfc_off_where_it_runs_last():
+    # handlePortQosMapTable writes pfc_enable 0 for a key without it (when the port had PFC on): the keys' order
+    # decides PFC, which is unknown; the maps only the other key names stay read.
+    def change(db):
+        db["PORT_QOS_MAP"]["Ethernet0,Ethernet4"] = {
+            k: v for k, v in db["PORT_QOS_MAP"]["Ethernet0"].items() if k != "pfc_enable"}
+        db["PORT_QOS_MAP"]["Ethernet0"] = {"pfc_enable": "3", "pfcwd_sw_enable": "3"}
+    device = _parse(change)
+    assert _sys002(device, "both bind port Ethernet0")
+    port = device.ports["Ethernet0"]
+    assert port.pfc_enabled is None
+    assert port.trust == "dscp" and port.dscp_to_tc is not None and port.tc_to_queue is not None
+
+
 def test_a_port_qos_map_key_with_a_space_names_no_port_as_orchagent_reads_it():
     # swss-common tokenize (common/tokenize.cpp) splits on ',' and trims nothing; qosorch.cpp handlePortQosMapTable
     # passes each part to PortsOrch::getPort, which finds no 'Ethernet0 ': the key binds nothing, Ethernet0 keeps its

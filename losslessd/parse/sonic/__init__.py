@@ -584,6 +584,24 @@ _natural = lru_cache(maxsize=8192)(natural_key)
 _KEY, _FIELDS = attrgetter("key"), attrgetter("fields")
 
 
+def _qos_written(recipe: tuple) -> dict:
+    """The port fields a PORT_QOS_MAP entry's recipe (_Builder._qos_recipe) writes: its maps, less the trust 'none' it
+    is read as when it names no map (another key's map stays bound then: _qos_contradict)."""
+    fixed, _, trust_field, _, _ = recipe
+    return {k: v for k, v in fixed.items() if k != "trust"} if trust_field == "" else fixed
+
+
+def _qos_contradict(first: tuple, later: tuple) -> bool:
+    """Whether two PORT_QOS_MAP entries binding one port set it differently in a way their order decides.
+    qosorch.cpp handlePortQosMapTable sets each map a key names and unbinds only maps that same key named before, so a
+    map one key names and the other leaves out is no contradiction; it writes pfc_enable and pfcwd_sw_enable on every
+    key (0 where left out), so those differ whenever the keys' values do."""
+    written_a, written_b = _qos_written(first), _qos_written(later)
+    return (first[1] != later[1] or first[3] != later[3]
+            or any(written_a[k] != written_b[k] for k in written_a.keys() & written_b.keys())
+            or bool(first[4] and later[4] and first[4] != later[4]))
+
+
 def _text_only(written: object) -> bool:
     """Whether ``written`` (a field's value, or a tuple of values or of (field, value) pairs) is strings and nulls."""
     if type(written) is tuple:
@@ -1364,13 +1382,14 @@ class _Builder:
             pfc_source = e.source("pfc_enable") if pfc_written else e
             trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e
             for name in names:
-                if bound_by.setdefault(name, (e, recipe))[0] is not e:  # (bound before: the call only then)
+                again = bound_by.setdefault(name, (e, recipe))[0] is not e  # (bound before: the calls only then)
+                if again and _qos_contradict(bound_by[name][1], recipe):
                     self._bound_again("PORT_QOS_MAP", bound_by, clashed, name, e, recipe)
                 port = ports.get(name) or self.port(name, e)
-                port.update(fixed)
+                port.update(_qos_written(recipe) if again else fixed)
                 port["map_source"], port["pfc_enabled"], port["pfc_source"] = e, pfc_enabled, pfc_source
                 port["pfc_off_written"] = pfc_written and pfc_enabled == []  # `pfc_enable: ""`: off in so many words
-                if trust_field is not None:
+                if trust_field is not None and not (again and trust_field == ""):
                     port["trust_source"] = trust_source
                 port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
                 wd_priorities[name] = wd
@@ -1407,9 +1426,10 @@ class _Builder:
         """Forget what two PORT_QOS_MAP entries of one port set differently (_bound_again): the model's None is
         unknown, so no rule reads either entry's value as the switch's; the watchdog guards what both entries give
         it."""
-        (fixed_a, pfc_a, _, wd_a, bound_a), (fixed_b, pfc_b, _, wd_b, bound_b) = first, later
-        for field in {*fixed_a, *fixed_b}:
-            if fixed_a.get(field) != fixed_b.get(field):
+        (_, pfc_a, _, wd_a, bound_a), (_, pfc_b, _, wd_b, bound_b) = first, later
+        fixed_a, fixed_b = _qos_written(first), _qos_written(later)
+        for field in fixed_a.keys() & fixed_b.keys():  # (a map one key leaves out the other's binds: _qos_contradict)
+            if fixed_a[field] != fixed_b[field]:
                 port[field] = None
         if port.get("trust") is None and fixed_a.get("trust") != fixed_b.get("trust"):
             port["trust_unknown"] = "two PORT_QOS_MAP keys bind the port to different trusts (see the SYS002)"
@@ -1418,7 +1438,7 @@ class _Builder:
         if wd_a != wd_b:  # (None guards every lossless priority: only what both guard is surely guarded)
             both = wd_b if wd_a is None else wd_a if wd_b is None else tuple(p for p in wd_a if p in wd_b)
             self._wd_priorities[port["name"]] = both
-        if bound_a != bound_b:
+        if bound_a and bound_b and bound_a != bound_b:
             self._tc_to_pg_names.pop(port["name"], None)
 
     def _qos_recipe(self, e: Entry, glob: Entry | None, has_maps: bool) -> tuple:
