@@ -1494,3 +1494,32 @@ def test_a_show_typed_at_a_configuration_prompt_configures_nothing():
             "leaf9(config-if)# end\n")
     device = parse(text)
     assert device.issues == [] and device.ports["Ethernet1/1"].mtu_bytes == 9216
+
+
+def _show_run_log(config: str) -> str:
+    # (NX-OS's `show running-config` output as the Nexus 9000 Fundamentals guide prints it: `!Command:`, `!Time:`)
+    return ("leaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# mtu 9216\nleaf9(config-if)# end\n"
+            "leaf9# sh run | no\n\n!Command: show running-config\n!Time: Mon Jan 13 15:02:03 2020\n\n"
+            "version 9.3(2) Bios:version\n" + config.replace("hostname s1", "hostname leaf9") + "\nleaf9# ")
+
+
+def test_a_log_with_a_session_then_a_whole_show_running_config_is_read_as_that_config():
+    """Review: a session typed before a whole `sh run | no` was read alone (SEL001, nothing checked, exit 2); the
+    config shown is read, a session after it applied over it, other shows' output after it left out."""
+    config = BASE.replace("interface Ethernet1/1\n", "") + "interface Ethernet1/1\n  priority-flow-control mode on\n" \
+        "  service-policy type qos input IN\n"
+    text = _show_run_log(config) + "show interface nve 1\n                   ^\n% Invalid command at '^' marker.\n" \
+        "leaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# mtu 9216\n" \
+        "leaf9(config-if)# end\nleaf9#\n"
+    device = parse(text, path="leaf9.log")
+    assert device.issues == [] and device.name == "leaf9"
+    assert device.ports["Ethernet1/1"].pfc_enabled == [3]
+    whole = parse(text[:text.index("show interface nve")] + "\n", path="leaf9.log")
+    assert whole.ports["Ethernet1/1"].pfc_enabled == [3]
+
+
+def test_a_cut_show_running_config_with_a_session_after_it_is_named():
+    cut = _show_run_log(BASE.replace("hostname s1", "hostname leaf9")).replace("!Command: show running-config\n", "")
+    with pytest.raises(InputError, match="stops before its end"):
+        parse(cut + "\nleaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# mtu 9000\n",
+              path="leaf9.log")

@@ -247,6 +247,34 @@ def _without_show_output(lines: list[str]) -> str:
         elif not output:
             kept.append(line)
     return "\n".join(kept)
+_SHOW_RUN = lazy(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s+run\S*(?:\s+all)?\s*(?:\|.*)?$")
+# What the switch prints at a whole running-config's start or end: NX-OS's `!Command: show running-config` header
+# (Nexus 9000 Fundamentals guide, "Working with Configuration Files"), EOS's and OS9's last line `end` (EOS User
+# Manual, "show running-config"; Dell OS9 Command Line Reference, "show running-config").
+_PRINTED_WHOLE = lazy(r"^(!Command: show running-config\s*$|end\s*$)", re.M)
+
+
+def _last_running_config(lines: list[str], path: str) -> tuple[int, int] | None:
+    """(the line typing the last whole `show running-config`, the next prompt's line) of a terminal log, None when it
+    has none (or the file stops in its output); an InputError when that show is cut and a session is typed after
+    it: which of its lines the session changed cannot be told."""
+    at = next((i for i in range(len(lines) - 1, -1, -1) if _SHOW_RUN.match(lines[i].strip())), None)
+    if at is None:
+        return None
+    end = next((i for i in range(at + 1, len(lines)) if _ANY_PROMPT.match(lines[i].strip())), None)
+    if end is None:
+        return None
+    output = "\n".join(lines[at + 1:end])
+    if "--More--" in output or not _PRINTED_WHOLE.search(output):
+        if any((m := _CONFIG_PROMPT.match(line.strip())) and _configures(m.group(2).strip()) for line in lines[end:]):
+            raise InputError(f"the `{lines[at].strip()[:80]}` output stops before its end (no `!Command:` header or "
+                             "`end` line, or a `--More--` pager) and a configuration session is typed after it: "
+                             "what the session changed in it cannot be told; save the whole output (`terminal length "
+                             "0`) or the session alone", file=path, line=at + 1)
+        return None
+    return at, end
+
+
 # Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
 _SESSION_ONLY = lazy(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
                            r"write( memory)?)$")
@@ -399,6 +427,14 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
     the switch's `% ` answer or, in a transcript without output, by ``refuses(mode, words)`` (a platform's word lists)
     where the next prompt shows the switch stayed in the mode it was typed in."""
     lines = text.split("\n")
+    if ("#sh" in text or "# sh" in text) and (shown := _last_running_config(lines, path)) is not None:
+        # a terminal log holding a whole `show running-config`: that config (a session typed before it is in it), the
+        # session typed after it applied over it in order; other lines (prompts, other shows' output) blanked
+        start, end = shown
+        rest = config_session("\n".join([""] * end + lines[end:]), indent, path, issues, refuses, platform)
+        out = rest.split("\n") if rest is not None else [""] * len(lines)
+        out[start + 1:end] = lines[start + 1:end]
+        return "\n".join(out)
     # A running-config (whose banner or comment may quote a prompt) is read as it is; a show's output is left out
     # first only where a show is typed at a prompt (most files: one search in C, not a pass over every line).
     if _RUNNING_CONFIG_LINE.search(text) and (
