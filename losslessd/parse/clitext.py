@@ -247,6 +247,9 @@ def _without_show_output(lines: list[str]) -> str:
         elif not output:
             kept.append(line)
     return "\n".join(kept)
+
+
+# `show running-config` typed at an exec prompt (abbreviated as the CLI takes it, `all` and a pipe allowed)
 _SHOW_RUN = lazy(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s+run\S*(?:\s+all)?\s*(?:\|.*)?$")
 # What the switch prints at a whole running-config's start or end: NX-OS's `!Command: show running-config` header
 # (Nexus 9000 Fundamentals guide, "Working with Configuration Files"), EOS's and OS9's last line `end` (EOS User
