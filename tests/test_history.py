@@ -1177,3 +1177,14 @@ def test_a_device_the_history_never_saw_is_a_usage_error_naming_the_devices_know
     # A known device with nothing in the span is still quiet: "no events", exit 0.
     quiet = invoke("events", "--db", recorded, "--device", "spine1", "--kind", "pfc_storm")
     assert quiet.exit_code == 0 and quiet.output == "no events\n", quiet.output
+
+
+
+def test_events_of_a_device_on_a_history_that_holds_no_device_yet_is_no_events(tmp_path):
+    """A daemon that has not finished its first poll has written no device: `events --device leaf1` (which the
+    daemon's tests and an operator watching a fresh daemon ask) was exit 2 "holds no device of that name (devices:
+    none yet)"; with no device to tell a typo by, it is "no events", exit 0."""
+    path = tmp_path / "losslessd.db"
+    History(path).close()
+    res = invoke("events", "--db", path, "--device", "leaf1")
+    assert res.exit_code == 0 and res.output == "no events\n", res.output

@@ -98,9 +98,10 @@ def events(db: Db = None, config: Config = None,
 
 def _known_device(store: History, device: str) -> None:
     """InputError (exit 2) naming the devices the history knows when ``device`` is none of them: a mistyped --device
-    must not read as a quiet device ("no events", exit 0), in `events` as in `history`."""
+    must not read as a quiet device ("no events", exit 0), in `events` as in `history`. A history that holds no
+    device yet (a daemon that has not finished its first poll) has nothing to tell a mistyped name by: not refused."""
     known = store.devices()
-    if device in known:
+    if device in known or not known:
         return
     shown = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
     raise InputError(f"--device {quoted(device)}: the history holds no device of that name (devices: "
