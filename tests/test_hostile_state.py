@@ -182,7 +182,8 @@ def test_a_read_only_report_names_the_holder_at_once(kind, tune_db, tmp_path):
         holder.communicate("", timeout=60)
     assert f"another program holds the file locked past the wait (pid {holder.pid} (python" in str(caught.value), \
         caught.value
-    assert waited < 3 * READ_WAIT_S, waited
+    # (fewer seconds than the writer's wait it used to take: a bound a loaded machine does not reach, not a timing)
+    assert waited < (store.LOCK_WAIT_S if kind == "tune" else history.OPEN_TIMEOUT_S), waited
 
 
 @pytest.mark.slow  # (starts a process)
