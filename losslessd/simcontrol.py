@@ -111,6 +111,8 @@ def request(out: Path, message: dict) -> str:
         except (OSError, ValueError) as exc:
             raise InputError(f"the simulator's control socket did not answer: {getattr(exc, 'strerror', None) or exc}",
                              file=str(path)) from None
+    if isinstance(reply, dict) and isinstance(reply.get("bug"), str):  # (a bug in the simulator: exit 3, not input)
+        raise RuntimeError(f"the simulator failed on the request (a bug in losslessd): {reply['bug']}")
     if not isinstance(reply, dict) or not isinstance(reply.get("ok", reply.get("error")), str):
         raise InputError("the simulator's control socket answered no reply it knows", file=str(path))
     if "error" in reply:

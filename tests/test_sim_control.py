@@ -25,7 +25,7 @@ from losslessd.errors import InputError
 from losslessd.sim import Simulator
 from losslessd.sim.control import ControlServer, peer_uid
 from losslessd.simcontrol import SOCKET_NAME, claim, request
-from tests.clirun import ROOT, losslessd
+from tests.clirun import ROOT, losslessd, program
 from tests.daemonproc import DaemonProcess, wait_for
 from tests.peers import FABRIC
 
@@ -480,3 +480,17 @@ def test_a_reply_is_printed_with_its_control_characters_written_out(tmp_path):
         res = losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", out)
         thread.join()
     assert (res.returncode, res.stdout) == (0, "\\x1b]0;owned\\x07storm on\n")
+
+
+def test_a_bug_in_the_control_server_exits_3_not_as_bad_input(tmp_path, monkeypatch):
+    """A request the server failed on by a bug closed the connection without a reply, and the client said "answered
+    no reply it knows", exit 2 (input): a bug must never read as the operator's mistake. The bug is injected into the
+    server's request handling (the fault under test), the client and CLI are the real ones."""
+    with _controlled(tmp_path) as sim:
+        monkeypatch.setattr(ControlServer, "_do", lambda self, request: 1 / 0)
+        with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+            request(sim.workdir, {"fault": "reset", "device": "leaf1"})
+        res = program("sim", "reset", "leaf1", "--out", sim.workdir)  # (its own process: the exit code it gives)
+        assert res.returncode == 3 and "ZeroDivisionError" in res.stderr, (res.returncode, res.stderr)
+        monkeypatch.undo()
+        assert request(sim.workdir, {"fault": "reset", "device": "leaf1"}) == "reset leaf1"  # (the channel serves on)

@@ -141,8 +141,10 @@ class ControlServer:
                     conn.sendall(json.dumps(reply).encode() + b"\n")
                 except OSError as exc:  # a client that left or sent nothing in time
                     log.info("control request dropped: %s", exc)
-                except Exception:  # noqa: BLE001 - a bug here must not end the channel for the next request
+                except Exception as exc:  # noqa: BLE001 - a bug here must not end the channel for the next request
                     log.exception("control request failed")
+                    with contextlib.suppress(OSError):  # (said as a bug, so the client exits 3, never 2: bad input)
+                        conn.sendall(json.dumps({"bug": f"{type(exc).__name__}: {exc}"}).encode() + b"\n")
 
     def answer(self, raw: bytes) -> dict:
         """The reply to one request: {"ok": message} or {"error": message}."""
