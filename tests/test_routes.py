@@ -476,3 +476,29 @@ def test_the_prompt_that_ran_the_routing_table_command_names_its_switch(capture,
     an abbreviated `sh ip ro` or a `sudo vtysh` at a shell named none, so such a table filed under another switch was
     read as that switch's without a word."""
     assert prompt_host(capture) == host
+
+
+def test_junos_show_route_next_hops_listed_twice_are_kept_once():
+    """A selected next hop `show route` lists twice (a capture pasted with a repeated line, or a JSON `nh` list holding
+    it twice) is one hop, as in the other readers (HopsOnce.keep): a doubled hop would weigh one ECMP member twice."""
+    text = (ROUTES / "junos-route.txt").read_text().replace(
+        "                    > to 10.0.0.0 via et-0/0/48.0\n                    > to 10.0.0.2",
+        "                    > to 10.0.0.0 via et-0/0/48.0\n" * 2 + "                    > to 10.0.0.2", 1)
+    routes, _ = parse_routes(Input("routes/junos-route.txt", text))
+    hops = {r.prefix: [(h.address, h.port) for h in r.next_hops] for r in routes}
+    assert hops["10.1.3.0/24"] == [("10.0.0.0", "et-0/0/48.0"), ("10.0.0.2", "et-0/0/49.0")]
+
+    doc = json.loads((ROUTES / "junos-route.json").read_text())
+
+    def doubled(node):  # every route's active entry's next hops, each listed twice
+        if isinstance(node, dict):
+            if isinstance(node.get("nh"), list):
+                node["nh"] = node["nh"] * 2
+            for value in node.values():
+                doubled(value)
+        elif isinstance(node, list):
+            for value in node:
+                doubled(value)
+    doubled(doc)
+    routes, _ = parse_routes(Input("routes/junos-route.json", json.dumps(doc, indent=1)))
+    assert {r.prefix: [(h.address, h.port) for h in r.next_hops] for r in routes} == parsed("junos-route.json")[0]

@@ -169,11 +169,11 @@ def _text(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         elif not hop["sel"]:
             current.others += 1
         elif hop["table"]:
-            current.hops.append(NextHop(address=f"table {hop['table']}"))  # another instance's: no cable of its own
+            current.keep(NextHop(address=f"table {hop['table']}"))  # another instance's: no cable of its own
         elif hop["to"]:
-            current.hops.append(NextHop(address=hop["to"], port=hop["via"]))
+            current.keep(NextHop(address=hop["to"], port=hop["via"]))
         else:
-            current.hops.append(NextHop(port=hop["via"]))  # Direct: the subnet of that interface
+            current.keep(NextHop(port=hop["via"]))  # Direct: the subnet of that interface
     return _finish(inp, entries, issues, tables)
 
 
@@ -231,9 +231,9 @@ def _json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
                         continue
                     to, via, other = _data(nh.get("to")), _data(nh.get("via")), _data(nh.get("nh-table"))
                     if isinstance(other, str):
-                        entry.hops.append(NextHop(address=f"table {other}"))
+                        entry.keep(NextHop(address=f"table {other}"))
                     elif isinstance(via, str):
-                        entry.hops.append(NextHop(address=to if isinstance(to, str) else None, port=via))
+                        entry.keep(NextHop(address=to if isinstance(to, str) else None, port=via))
     return _finish(inp, entries, issues, tables)
 
 
@@ -302,4 +302,4 @@ def _ft_hop(entry: _Entry, nhtype: str, nh: str | None, netif: str | None) -> No
 def _close_ft(entry: _Entry | None, connected: str | None) -> None:
     """A `rslv` row (an interface's subnet) with no unicast hop: the connected route of that interface."""
     if entry is not None and connected and not entry.hops and not entry.discard:
-        entry.hops.append(NextHop(port=connected))
+        entry.keep(NextHop(port=connected))

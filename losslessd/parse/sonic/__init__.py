@@ -42,7 +42,16 @@ from ...sorting import natural_key
 from ...units import MAX_CABLE_M, UnknownUnit, cable_m, decimal, is_digits, is_small_int, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
 from . import buffermgrd, converter
-from .configdb import NAMESPACE, ConfigDB, Entry, entry_maker, is_sku_template, mentions_table, split_namespaces
+from .configdb import (
+    NAMESPACE,
+    ConfigDB,
+    Entry,
+    _listed,
+    entry_maker,
+    is_sku_template,
+    mentions_table,
+    split_namespaces,
+)
 
 PLATFORM = "sonic"
 T = TypeVar("T")
@@ -644,6 +653,8 @@ class _Builder:
         # A whole CONFIG_DB (config_db.json, running config) has PORT or DEVICE_METADATA; rendered qos.json /
         # buffers.json parts have neither and may name tables of the other part.
         self._whole = "PORT" in db.tables or "DEVICE_METADATA" in db.tables
+        self._port_rows = db.table("PORT") if "PORT" in db.tables else None  # the ports orchagent finds (known_pairs)
+        self._folded: dict[str, str] | None = None  # PORT keys by their folded spelling (_not_in_port)
         self._absent: dict[str, list] = {}  # table the input lacks -> [references to it, first source]
         self._tc_to_pg_names: dict[str, str] = {}  # port -> the TC_TO_PRIORITY_GROUP_MAP it binds
         self._converted: dict[tuple, object] = {}  # (converter, text) -> value
@@ -810,6 +821,36 @@ class _Builder:
         """split_key as (port, index) pairs (_pairs)."""
         split = self.split_key(entry, top)
         return None if split is None else _split_pairs(split)
+
+    def known_pairs(self, table: str, pairs: tuple[tuple[str, int], ...], key: str, fields: dict, e: Entry | None,
+                    make: Callable[[str], Entry] | None) -> tuple[tuple[str, int], ...]:
+        """The (port, index) pairs orchagent sets for a QUEUE, BUFFER_QUEUE or BUFFER_PG key listing ports, when the
+        PORT table lacks one of them (`Ethernet0,Ethernet4,Ethernet8|3`, Ethernet8 gone in a breakout): each orch looks
+        the ports up in the key's order and returns task_invalid_entry (never retried) at the first it cannot find.
+        bufferorch.cpp processPriorityGroup / processQueue queue the key's ports for one SAI bulk call made only after
+        that loop (since sonic-swss #3452, February 2025), so none is set; qosorch.cpp handleQueueTable, and bufferorch
+        before #3452, set each port as they go, so the ports listed before it are. Without a PORT table (a rendered
+        part) every port is taken as listed. ``e`` is the key's entry, None in a deferred table (``make`` makes it)."""
+        ports = self._port_rows
+        if ports is None or all(port in ports for port, _ in pairs):
+            return pairs
+        names = list(dict.fromkeys(port for port, _ in pairs))
+        missing = next(port for port in names if port not in ports)
+        before = names[:names.index(missing)]
+        after = [n for n in names[len(before):] if n != missing]
+        if table == "QUEUE":  # (qosorch.cpp handleQueueTable: port by port)
+            taken = tuple(pair for pair in pairs if pair[0] in before)
+            told = (f"qosorch.cpp sets the key port by port, so {_listed(before) if before else 'no port'} takes its "
+                    f"scheduler and WRED profile and {_listed(after) or 'no other port'} none")
+        else:
+            taken = ()
+            told = (f"bufferorch.cpp sets the key's profile in one bulk call once every port is found, since #3452 of "
+                    f"February 2025, so {_listed(before + after) or 'no other port'} take nothing from it; releases "
+                    f"before that set {_listed(before) if before else 'no port'}")
+        self.db.issue(f"{table} key {_quoted(key)}: {self._not_in_port(missing)}, and orchagent refuses the key at "
+                      f"that port (sonic-swss {told}); remove {missing} from the key or write one key per port",
+                      (e if e is not None else self._cite(make, key, fields)).source())  # type: ignore[arg-type]
+        return taken
 
     def _voq_prefix(self, hostname: str | None, asic_name: str | None) -> tuple[str, str] | None:
         """(host, asic), lower case, of this device's own system ports in VOQ chassis keys.
@@ -1384,7 +1425,7 @@ class _Builder:
             for name in names:
                 again = bound_by.setdefault(name, (e, recipe))[0] is not e  # (bound before: the calls only then)
                 if again and _qos_contradict(bound_by[name][1], recipe):
-                    self._bound_again("PORT_QOS_MAP", bound_by, clashed, name, e, recipe)
+                    self._bound_again(bound_by, clashed, name, e, recipe)
                 port = ports.get(name) or self.port(name, e)
                 port.update(_qos_written(recipe) if again else fixed)
                 port["map_source"], port["pfc_enabled"], port["pfc_source"] = e, pfc_enabled, pfc_source
@@ -1402,22 +1443,22 @@ class _Builder:
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
 
-    def _bound_again(self, table: str, bound_by: dict, clashed: dict, name: str, e: Entry, settings: object) -> None:
-        """Entry ``e`` of PORT_QOS_MAP (or PFC_WD) sets ``settings`` on port ``name``, which ``bound_by`` (port -> the
+    def _bound_again(self, bound_by: dict, clashed: dict, name: str, e: Entry, settings: object) -> None:
+        """Entry ``e`` of PORT_QOS_MAP sets ``settings`` on port ``name``, which ``bound_by`` (port -> the
         first entry binding it, and what that sets) holds as bound by another entry: the callers set it first, so a port
         bound once costs a setdefault, not this call (1 % of a bench switch's parse). A second entry that sets
         it differently (`Ethernet0` beside `Ethernet0,Ethernet4`, or a key with a space the parser reads as the same
         port) is a SYS002 naming both, kept in ``clashed`` as (first settings, later settings, later entry).
-        qosorch.cpp handlePortQosMapTable (and pfcwdorch.cpp createEntry) applies each key to each port it lists with
-        no check that a port is bound once, in the order orchagent takes the keys (orch.h SyncMap, as for
-        _overlaps), which the file's order does not fix."""
+        qosorch.cpp handlePortQosMapTable applies each key to each port it lists with no check that a port is bound
+        once, in the order orchagent takes the keys (orch.h SyncMap, as for _overlaps), which the file's order does not
+        fix. (A PFC_WD key is one port: _listed_watchdog.)"""
         first_entry, first = bound_by[name]
         if first == settings or name in clashed:
             return
         clashed[name] = (first, settings, e)
         where = first_entry.source()
         self.db.issue(
-            f"{table} keys {_quoted(first_entry.key)}{f' (line {where.line})' if where.line else ''} and "
+            f"PORT_QOS_MAP keys {_quoted(first_entry.key)}{f' (line {where.line})' if where.line else ''} and "
             f"{_quoted(e.key)} both bind port {name}, to different settings: SONiC applies the keys "
             "in an order the file does not fix, so which one the switch runs is unknown; the settings they differ "
             "in are read as unknown (bind each port in one key)", e.source())
@@ -1515,6 +1556,8 @@ class _Builder:
                 pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields))
                 if pairs is None:
                     continue
+            if "," in key:  # (a list of ports: see known_pairs)
+                pairs = self.known_pairs("QUEUE", pairs, key, fields, e, make)
             self._named += len(pairs)
             if self._named > MAX_EXPANDED_PORTS:
                 self._too_many(e if e is not None else self._cite(make, key, fields))
@@ -1711,6 +1754,8 @@ class _Builder:
                 pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_PG)
                 if pairs is None:
                     continue
+            if "," in key:  # (a list of ports: see known_pairs)
+                pairs = self.known_pairs("BUFFER_PG", pairs, key, fields, e, make)
             self._named += len(pairs)
             if self._named > MAX_EXPANDED_PORTS:
                 self._too_many(e if e is not None else self._cite(make, key, fields))
@@ -1750,6 +1795,8 @@ class _Builder:
                 pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_BUFFER_QUEUE)
                 if pairs is None:
                     continue
+            if "," in key:  # (a list of ports: see known_pairs)
+                pairs = self.known_pairs("BUFFER_QUEUE", pairs, key, fields, e, make)
             self._named += len(pairs)
             if self._named > MAX_EXPANDED_PORTS:
                 self._too_many(e if e is not None else self._cite(make, key, fields))
@@ -1815,10 +1862,11 @@ class _Builder:
         read: dict[tuple, tuple] = {}  # the fields as written -> what they set
         ports, wd_priorities = self.ports, self._wd_priorities
         last_fields: dict | None = None  # (as in _port_qos)
-        bound_by: dict[str, tuple[Entry, tuple | None]] = {}  # (as in _port_qos; None: an entry orchagent refuses)
-        clashed: dict[str, tuple] = {}
         for key, e in table.items():
             if key == "GLOBAL":
+                continue
+            if "," in key or not key:
+                self._listed_watchdog(key, e, table)
                 continue
             fields = e.fields
             if fields != last_fields:
@@ -1830,34 +1878,33 @@ class _Builder:
                     last_fields = None
                     detection, restoration, word, action, rule, refused = self._read_alike(
                         read, written, self._watchdog_settings, key, e, default_rule)
+            port = ports.get(key) or self.port(key, e)
             if refused is not None:
-                for name in _port_names(key):
-                    if bound_by.setdefault(name, (e, None))[0] is not e:
-                        self._bound_again("PFC_WD", bound_by, clashed, name, e, None)
-                    (ports.get(name) or self.port(name, e))["watchdog"] = Watchdog(enabled=False,
-                                                                                   source=e.source(refused or None))
+                port["watchdog"] = Watchdog(enabled=False, source=e.source(refused or None))
                 continue
-            text = rule[1] if rule else None
-            for name in _port_names(key):
-                # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
-                # its source: a SharedPort makes it when it is first read (see _port_model).
-                settings = (True, wd_priorities.get(name), detection, restoration, poll, action, word, text, None)
-                if bound_by.setdefault(name, (e, settings))[0] is not e:
-                    self._bound_again("PFC_WD", bound_by, clashed, name, e, settings)
-                (ports.get(name) or self.port(name, e))["_wd"] = (settings, e)
-        for name, (first, later, e) in clashed.items():
-            port = ports[name]
-            port.pop("watchdog", None)
-            if first is None or later is None:  # one key starts it, the other is refused: whether it runs is unknown
-                port.pop("_wd", None)
-                port["watchdog"] = Watchdog(enabled=None, unknown="two PFC_WD keys name the port, one of them refused "
-                                            "by orchagent (see the SYS002)", source=e.source())
-            else:  # what the two keys set alike, the rest unknown
-                port["_wd"] = (tuple(a if a == b else None for a, b in zip(first, later, strict=True)), e)
+            # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and its
+            # source: a SharedPort makes it when it is first read (see _port_model).
+            port["_wd"] = ((True, wd_priorities.get(key), detection, restoration, poll, action, word,
+                            rule[1] if rule else None, None), e)
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
             if "watchdog" not in port and "_wd" not in port:
                 port["watchdog"] = Watchdog(enabled=False, source=source)
+
+    def _listed_watchdog(self, key: str, e: Entry, table: dict[str, Entry]) -> None:
+        """PFC_WD|Ethernet0,Ethernet4: a PFC_WD key is one port, not a list as a PORT_QOS_MAP key is: pfcwdorch.cpp
+        createEntry looks the whole key up as a port name (gPortsOrch->getPort(key)) and refuses the entry, so no
+        watchdog starts on any port it lists. Each listed port without a key of its own reads as off at this entry,
+        where the fix is (a port's own key decides for it, whichever comes first)."""
+        names = _port_names(key)
+        self.db.issue(f"PFC_WD key {_quoted(key)} lists ports, but orchagent reads a PFC_WD key as one port name "
+                      "(sonic-swss pfcwdorch.cpp createEntry) and refuses this entry: it starts no watchdog on "
+                      f"{_listed(list(names)) or 'any port'}; write one key per port (PFC_WD|<port>, as `pfcwd "
+                      "start` does)", e.source())
+        for name in names:
+            if name not in table:
+                port = self.ports.get(name) or self.port(name, e)
+                port["watchdog"] = Watchdog(enabled=False, source=e.source())
 
     def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
         """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None, the field that
@@ -1910,18 +1957,22 @@ class _Builder:
         watchdog 'off' on a port that does not exist)."""
         if "PORT" not in self.db.tables:
             return
-        known = self.db.table("PORT")
-        unknown = self.ports.keys() - known.keys()  # (one set difference in C: the usual answer is none)
+        unknown = self.ports.keys() - self.db.table("PORT").keys()  # (one set difference in C: usually none)
         if not unknown:
             return
-        # (orchagent looks a key's port up as written, spaces included: swss-common tokenize splits on ',' and trims
-        # nothing, and qosorch/bufferorch pass each part to PortsOrch::getPort)
-        lower = {k.strip().lower(): k for k in known}
         for name in sorted(unknown, key=_natural):
-            meant = lower.get(name.strip().lower())
-            shown = _quoted(name) if any(c.isspace() for c in name) else name
-            self.db.issue(f"{shown} is not in the PORT table{f' (it has {meant})' if meant else ''}: no port takes "
-                          "the settings written for it", self.ports.pop(name)["source"])
+            self.db.issue(f"{self._not_in_port(name)}: no port takes the settings written for it",
+                          self.ports.pop(name)["source"])
+
+    def _not_in_port(self, name: str) -> str:
+        """'<name> is not in the PORT table (it has <the port meant>)': the PORT key alike but for case or blanks.
+        Orchagent looks a key's port up as written, spaces included: swss-common tokenize splits on ',' and trims
+        nothing, and qosorch/bufferorch pass each part to PortsOrch::getPort."""
+        if self._folded is None:
+            self._folded = {k.strip().lower(): k for k in self._port_rows or ()}
+        meant = self._folded.get(name.strip().lower())
+        shown = _quoted(name) if any(c.isspace() for c in name) else name
+        return f"{shown} is not in the PORT table{f' (it has {meant})' if meant else ''}"
 
     def _finish(self) -> None:
         """Facts that need every port: the switch-wide DSCP map, and the lossless PGs buffermgrd binds at run time.

@@ -1,0 +1,110 @@
+"""SONiC keys listing ports (`Ethernet0,Ethernet4|3`) read as each orch reads them when a listed port is not in the
+PORT table, and PFC_WD keys, which name one port (docs/real-configs.md "Session 41, part f").
+
+What each orch does, from sonic-swss (e6b0c5b5d2ab): bufferorch.cpp processPriorityGroup / processQueue return
+task_invalid_entry at the first port PortsOrch::getPort cannot find, before the key's SAI bulk call (#3452), so no
+listed port is set; qosorch.cpp handleQueueTable sets queues port by port and returns at that port; qosorch.cpp
+handlePortQosMapTable skips the port (`continue`) and binds the others; pfcwdorch.cpp createEntry looks the whole
+PFC_WD key up as one port name."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from losslessd.parse.base import Input
+from losslessd.parse.sonic import parse
+from tests.clirun import losslessd
+
+LEAF1 = json.loads((Path(__file__).parent.parent / "examples/fabric/leaf1/config_db.json").read_text())
+LOSSLESS_PG = "pg_lossless_100000_5m_profile"
+
+
+def _db(change) -> dict:
+    db = copy.deepcopy(LEAF1)
+    change(db)
+    return db
+
+
+def _parse(db: dict):
+    return parse([Input("config_db.json", json.dumps(db, indent=1))], "leaf1")
+
+
+def _said(device, words: str) -> list[str]:
+    return [i.message for i in device.issues if i.code == "SYS002" and words in i.message]
+
+
+def test_a_buffer_pg_key_listing_an_unknown_port_binds_none_of_its_ports():
+    # The brief's reproducer: Ethernet99 stands for a port gone from PORT (a breakout), listed among known ones. (A PG
+    # that pfc_enable names is made by buffermgrd at run time, from PORT_QOS_MAP: no PG is taken from the key.)
+    device = _parse(_db(lambda db: db["BUFFER_PG"].update({
+        "Ethernet0, Ethernet4,Ethernet99,Ethernet8|4": {"profile": LOSSLESS_PG}})))
+    for port in ("Ethernet0", "Ethernet4", "Ethernet8"):
+        pg = device.ports[port].priority_groups.get(4)
+        assert pg is None or not pg.source.pointer.startswith("/BUFFER_PG/"), (port, pg)
+    said = _said(device, "BUFFER_PG key 'Ethernet0, Ethernet4,Ethernet99,Ethernet8|4': ' Ethernet4' is not in the "
+                         "PORT table (it has Ethernet4)")
+    assert said and "bufferorch.cpp" in said[0] and "releases before that set Ethernet0" in said[0], device.issues
+    assert "Ethernet99" not in device.ports
+
+
+def test_a_buffer_queue_key_listing_an_unknown_port_binds_none_of_its_ports():
+    def change(db):
+        del db["BUFFER_QUEUE"]["Ethernet4|3"]
+        db["BUFFER_QUEUE"]["Ethernet99,Ethernet4|3"] = {"profile": "egress_lossless_profile"}
+    device = _parse(_db(change))
+    assert device.ports["Ethernet4"].queues[3].buffer_profile is None
+    assert _said(device, "BUFFER_QUEUE key 'Ethernet99,Ethernet4|3': Ethernet99 is not in the PORT table")
+    assert device.ports["Ethernet0"].queues[3].buffer_profile == "egress_lossless_profile"
+
+
+def test_a_queue_key_listing_an_unknown_port_sets_the_ports_before_it():
+    def change(db):
+        for port in ("Ethernet0", "Ethernet4"):
+            del db["QUEUE"][f"{port}|6"]
+        db["QUEUE"]["Ethernet0,Ethernet99,Ethernet4|6"] = dict(LEAF1["QUEUE"]["Ethernet0|6"])
+    device = _parse(_db(change))
+    assert device.ports["Ethernet0"].queues[6].scheduler is not None
+    assert 6 not in device.ports["Ethernet4"].queues or device.ports["Ethernet4"].queues[6].scheduler is None
+    said = _said(device, "QUEUE key 'Ethernet0,Ethernet99,Ethernet4|6': Ethernet99 is not in the PORT table")
+    assert said and "Ethernet0 takes its scheduler" in said[0] and "Ethernet4 none" in said[0]
+
+
+def test_a_port_qos_map_key_listing_an_unknown_port_binds_the_others():
+    # handlePortQosMapTable skips a port it cannot find and goes on: the known ports take the maps and PFC.
+    def change(db):
+        fields = db["PORT_QOS_MAP"].pop("Ethernet4")
+        db["PORT_QOS_MAP"]["Ethernet99,Ethernet4"] = fields
+    device = _parse(_db(change))
+    assert device.ports["Ethernet4"].pfc_enabled == [3]
+    assert _said(device, "Ethernet99 is not in the PORT table: no port takes the settings written for it")
+
+
+def test_a_list_key_without_a_port_table_binds_every_listed_port():
+    # A rendered buffers.json has no PORT table: which ports the switch has is not in the input.
+    db = {"BUFFER_PG": {"Ethernet0,Ethernet99|4": {"profile": LOSSLESS_PG}},
+          "BUFFER_PROFILE": LEAF1["BUFFER_PROFILE"], "BUFFER_POOL": LEAF1["BUFFER_POOL"]}
+    device = _parse(db)
+    assert 4 in device.ports["Ethernet0"].priority_groups and 4 in device.ports["Ethernet99"].priority_groups
+    assert not _said(device, "is not in the PORT table")
+
+
+def test_a_pfc_wd_key_listing_ports_starts_no_watchdog_and_the_finding_names_it(tmp_path):
+    # Before: the key was split as a list, Ethernet4 read as guarded by it (no WDG001), and beside Ethernet0's own key
+    # a refused list key made Ethernet0's watchdog unknown with advice to `pfcwd start` it.
+    db = _db(lambda db: db["PFC_WD"].update({"Ethernet0,Ethernet4": db["PFC_WD"].pop("Ethernet4")}))
+    device = _parse(db)
+    assert device.ports["Ethernet0"].watchdog.enabled is True  # its own key
+    wd = device.ports["Ethernet4"].watchdog
+    assert wd.enabled is False and wd.source.pointer == "/PFC_WD/Ethernet0,Ethernet4"
+    said = _said(device, "PFC_WD key 'Ethernet0,Ethernet4' lists ports")
+    assert said and "starts no watchdog on Ethernet0, Ethernet4" in said[0]
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps(db, indent=1))
+    result = losslessd("lint", str(path), "--select", "WDG001,SYS")
+    assert result.returncode == 1, result.stderr
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if '"Ethernet0,Ethernet4"' in text)
+    wdg = [row for row in result.stdout.splitlines() if "WDG001" in row]
+    assert len(wdg) == 1 and "Ethernet4" in wdg[0] and "PFC watchdog is off" in wdg[0], result.stdout
+    assert f"config_db.json:{line}" in result.stdout, result.stdout
