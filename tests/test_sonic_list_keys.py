@@ -108,3 +108,36 @@ def test_a_pfc_wd_key_listing_ports_starts_no_watchdog_and_the_finding_names_it(
     wdg = [row for row in result.stdout.splitlines() if "WDG001" in row]
     assert len(wdg) == 1 and "Ethernet4" in wdg[0] and "PFC watchdog is off" in wdg[0], result.stdout
     assert f"config_db.json:{line}" in result.stdout, result.stdout
+
+
+# A CONFIG_DB part (no PORT or DEVICE_METADATA: a file for `config load` / `sonic-cfggen --write-to-db`) is merged into
+# the switch's CONFIG_DB, keeping the entries it leaves out (sonic-swss-common configdb.cpp mod_config: "Extra
+# entries/fields in the db which are not in the data are kept"): a table or key it lacks is the switch's, not off.
+QOS_PART = ("DSCP_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE",
+            "PORT_QOS_MAP")
+
+
+def test_a_part_without_a_queue_table_leaves_ecn_unknown_not_off(tmp_path):
+    # Before: ECN001 error on every port ("queue 3 does not mark ECN"), exit 1 on what the part does not hold.
+    path = tmp_path / "qos-part.json"
+    path.write_text(json.dumps({t: LEAF1[t] for t in QOS_PART}, indent=1))
+    result = losslessd("lint", str(path), "--select", "ECN001")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "whether queue 3 (lossless priority 3) marks ECN is not known: the input is a CONFIG_DB part without a " \
+           "QUEUE table" in result.stdout, result.stdout
+    assert "does not mark ECN" not in result.stdout
+    # A whole CONFIG_DB whose QUEUE table leaves queue 3 out: orchagent gives it no WRED profile, it marks nothing.
+    whole = _db(lambda db: [db["QUEUE"].pop(f"{p}|3") for p in list(db["PORT"])])
+    path.write_text(json.dumps(whole, indent=1))
+    result = losslessd("lint", str(path), "--select", "ECN001")
+    assert result.returncode == 1 and "queue 3 (lossless priority 3) does not mark ECN" in result.stdout
+
+
+def test_a_part_with_a_pfc_wd_table_leaves_the_ports_it_omits_unknown():
+    part = {t: LEAF1[t] for t in QOS_PART}
+    part["PFC_WD"] = {k: v for k, v in LEAF1["PFC_WD"].items() if k != "Ethernet4"}
+    device = _parse(part)
+    assert device.ports["Ethernet0"].watchdog.enabled is True
+    assert device.ports["Ethernet4"].watchdog is None  # the switch's own key, if any, stays
+    whole = _db(lambda db: db["PFC_WD"].pop("Ethernet4"))
+    assert _parse(whole).ports["Ethernet4"].watchdog.enabled is False  # a whole CONFIG_DB: no key, no watchdog

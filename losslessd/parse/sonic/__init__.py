@@ -144,6 +144,11 @@ def _sto_reads(text: str, low: int, high: int) -> bool:
 _ABSENT = object()
 # A queue's scheduler or ECN that two keys set differently (see _overlaps): not known, as when its table is absent.
 _UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
+# A CONFIG_DB part (no PORT or DEVICE_METADATA table: a file for `config load` / `sonic-cfggen --write-to-db`) is
+# merged into the switch's CONFIG_DB: sonic-swss-common configdb mod_config keeps the entries and fields the data
+# leaves out. A table it lacks is the switch's, not empty.
+_PART_ECN = Ecn(unapplied="the input is a CONFIG_DB part without a QUEUE table, and loading a part keeps the switch's "
+                "own QUEUE entries (sonic-swss-common configdb mod_config); lint the whole CONFIG_DB")
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = lazy(r"\s*\{")
@@ -688,6 +693,7 @@ class _Builder:
         self._buffer_queues()
         self._cable_lengths()
         self._watchdogs()
+        self._part_queues()
         self._finish()
         self._overlaps()
         self._lossy_by_design()
@@ -1839,9 +1845,10 @@ class _Builder:
                     (ports.get(name) or self.port(name, e, name))["cable_length_m"] = length
 
     def _watchdogs(self) -> None:
-        """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown, but off
-        when the device's DEVICE_METADATA says `default_pfcwd_status: disable`: sonic-utilities pfcwd/main.py
-        start_default (what `config load_minigraph` runs) then writes no PFC_WD entry, so no watchdog runs."""
+        """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off (unknown in a part); no table:
+        unknown, but off when the device's DEVICE_METADATA says `default_pfcwd_status: disable`: sonic-utilities
+        pfcwd/main.py start_default (what `config load_minigraph` runs) then writes no PFC_WD entry, so no watchdog
+        runs."""
         if "PFC_WD" not in self.db.tables:
             meta = self.db.table("DEVICE_METADATA").get("localhost")
             if meta is not None and (self.text(meta, "default_pfcwd_status") or "").lower() == "disable":
@@ -1886,10 +1893,28 @@ class _Builder:
             # source: a SharedPort makes it when it is first read (see _port_model).
             port["_wd"] = ((True, wd_priorities.get(key), detection, restoration, poll, action, word,
                             rule[1] if rule else None, None), e)
+        if not self._whole:  # (a part keeps the switch's PFC_WD keys of the ports it leaves out: _PART_ECN)
+            return
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
             if "watchdog" not in port and "_wd" not in port:
                 port["watchdog"] = Watchdog(enabled=False, source=source)
+
+    def _part_queues(self) -> None:
+        """In a CONFIG_DB part without a QUEUE table (_PART_ECN), the queues the port's TC->queue map names mark ECN or
+        not as the switch's QUEUE entries say: unknown here, where a whole CONFIG_DB without a QUEUE entry for a queue
+        gives it no WRED profile (a queue no entry names marks nothing, rules.common.marks_ecn)."""
+        if self._whole or "QUEUE" in self.db.tables:
+            return
+        events: dict[int, int] = {}
+        for port in self.ports.values():
+            tc_to_queue = port.get("tc_to_queue")
+            for queue in sorted(set(tc_to_queue.values())) if tc_to_queue else ():
+                number = events.get(queue)
+                if number is None:
+                    number = events[queue] = self._event("queue", queue, None, _PART_ECN)
+                port["_events"].append(number)
+                port["_entries"].append(port.get("map_source") or port["source"])
 
     def _listed_watchdog(self, key: str, e: Entry, table: dict[str, Entry]) -> None:
         """PFC_WD|Ethernet0,Ethernet4: a PFC_WD key is one port, not a list as a PORT_QOS_MAP key is: pfcwdorch.cpp
