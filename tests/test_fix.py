@@ -1587,3 +1587,28 @@ def test_a_refused_input_reads_as_refused_in_json_and_text_beside_the_other_devi
     data = json.loads(losslessd("fix", "-f", "json", tmp_path, "--policy", POLICY).stdout)
     assert data["complete"] is True and data["input_errors"] == [] and not any(d["input_error"]
                                                                                for d in data["devices"])
+
+
+def test_junos_a_classifier_on_the_interface_and_another_on_its_unit_is_unknown_and_the_fix_keeps_one(tmp_path):
+    """JVD compute-leaf1 binds its DSCP classifier on the interface (`class-of-service interfaces et-0/0/48 classifiers
+    dscp ...`); the fix binds its own on unit 0. Which of two classifies is in no Juniper page read (_both_levels),
+    so a port with both reads unknown (SYS002), and the fix deletes the interface's: config + snippet reads the unit's.
+    Before, the later line was read as the switch's and the fix left both."""
+    unit_line = "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp\n"
+    text = JUNOS_LEAF.read_text()
+    both = text.replace(unit_line, unit_line + "set class-of-service interfaces et-0/0/0 classifiers dscp old-dscp\n"
+                        "set class-of-service classifiers dscp old-dscp forwarding-class best-effort loss-priority "
+                        "low code-points 011010\n")
+    path = tmp_path / "both.cfg"
+    path.write_text(both)
+    port = api.lint([path], POLICY).fabric.devices["qfx-leaf1"].ports["et-0/0/0"]
+    assert port.trust is None and port.dscp_to_tc is None and "old-dscp (on the interface)" in port.trust_unknown
+    # The interface's classifier alone (as the JVD leaf), sending DSCP 26 to best effort: MAP001, and the fix.
+    text = text.replace(unit_line, "set class-of-service interfaces et-0/0/0 classifiers dscp old-dscp\n"
+                        "set class-of-service classifiers dscp old-dscp forwarding-class best-effort loss-priority "
+                        "low code-points 011010\n")
+    dev, snippet, after = _junos_maps_fix(tmp_path, text)
+    assert "delete class-of-service interfaces et-0/0/0 classifiers dscp\n" in snippet, snippet
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    port = after.fabric.devices["qfx-leaf1"].ports["et-0/0/0"]
+    assert port.trust == "dscp" and port.tc_label(port.dscp_to_tc[26]) == "forwarding class roce"

@@ -134,6 +134,10 @@ ACCEPTED: dict[str, list[tuple]] = {
          f"{JUNOS_COS}, classifier binding"),
         ("delete class-of-service interfaces {IF} unit 0 classifiers (dscp|dscp-ipv6)",
          "Junos CLI User Guide, `load set`: `delete` removes a statement (a unit's DSCP classifiers, to trust 802.1p)"),
+        ("delete class-of-service interfaces {IF} classifiers (dscp|dscp-ipv6|ieee-802.1)",
+         "Junos CLI User Guide, `load set`: `delete` removes a statement; Junos CoS guide, \"Classifiers and Rewrite "
+         "Rules at the Global, Physical, and Logical Interface Levels\": `classifiers` at [edit class-of-service "
+         "interfaces interface-name] (the interface's own classifier, beside the unit's one the snippet binds)"),
         (r"set class-of-service classifiers dscp {NAME} forwarding-class {NAME} loss-priority low code-points "
          r"\[( {BITS})+ \]", f"{JUNOS_COS}, DSCP classifiers"),
         ("set class-of-service interfaces {IF} unit 0 classifiers dscp {NAME}", f"{JUNOS_COS}, classifier binding"),

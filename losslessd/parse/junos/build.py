@@ -137,6 +137,8 @@ def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterfa
         for attr in ("cnp", "scheduler_map", "dscp_classifier", "dscp6_classifier", "pcp_classifier", "dscp_rewrite"):
             if getattr(layer, attr) is not None:
                 setattr(merged, attr, getattr(layer, attr))
+                if attr in layer.levels:
+                    merged.levels[attr] = layer.levels[attr]
                 if pattern is None:
                     merged.wildcard.pop(attr, None)
                 else:
@@ -370,7 +372,7 @@ def _classify(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Por
     for ref, table, kind, trust, attr in ((conf.pcp_classifier, cfg.pcp_classifiers, "ieee-802.1", Trust.pcp,
                                            "pcp_to_tc"),
                                           (dscp_ref, dscp_table, dscp_kind, Trust.dscp, "dscp_to_tc")):
-        if ref is None:
+        if ref is None or _both_levels(conf, kind, port, issues):
             continue
         port.trust, port.trust_source = trust, ref.source
         entries = _entries(cfg, table, kind, ref.value)
@@ -399,6 +401,25 @@ def _classify(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Por
             "own takes off: change the classifier on that entry by hand (for every port it matches), or narrow its "
             "pattern so it no longer matches this port"))}
     _rewrite(cfg, classes, conf, port, issues)
+
+
+def _both_levels(conf: CosInterface, kind: str, port: Port, issues: list[ParseIssue]) -> bool:
+    """Whether the port binds two classifiers of ``kind``, one on the interface and one on its unit: Juniper's CoS
+    pages read (QFX "unit (class-of-service)" takes `classifiers`; "Applying Behavior Aggregate Classifiers to Logical
+    Interfaces"; the ACX/EX "Classifiers and Rewrite Rules at the Global, Physical, and Logical Interface Levels") say
+    nothing of which one classifies then, so the port's classification is unknown (SYS002), never the later line's."""
+    attr = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}[kind]
+    port_level, unit_level = conf.levels.get(attr, (None, None))
+    if port_level is None or unit_level is None or port_level.value == unit_level.value:
+        return False
+    port.trust_unknown = (f"{kind} classifiers {port_level.value} (on the interface) and {unit_level.value} (on its "
+                          "unit) are both bound (see the SYS002)")
+    issues.append(ParseIssue(code="SYS002", source=unit_level.source, message=(
+        f"{port.name} binds {kind} classifier {port_level.value} on the interface (line {port_level.source.line}) and "
+        f"{unit_level.value} on its unit: which one classifies is not in Juniper's documentation, so the port's "
+        f"classification is read as unknown; bind one (`delete class-of-service interfaces {port.name} classifiers "
+        f"{kind}` keeps the unit's)")))
+    return True
 
 
 def _rewrite(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:

@@ -139,6 +139,9 @@ class CosInterface:
     dscp6_classifier: Val | None = None  # `classifiers dscp-ipv6`: used when the port has no IPv4 DSCP classifier
     pcp_classifier: Val | None = None
     dscp_rewrite: Val | None = None  # `rewrite-rules dscp NAME`
+    # Classifier attribute -> (the port-level one, the unit's): both set to different classifiers leave the port's
+    # classification unknown (build._classify: which a QFX applies is not in a Juniper document read).
+    levels: dict[str, tuple[Val | None, Val | None]] = field(default_factory=dict)
     # (a port's merged settings, build._cos_conf) setting -> the wildcard entry (`et-*`, `all`) it was taken from
     wildcard: dict[str, str] = field(default_factory=dict)
 
@@ -1524,7 +1527,8 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
 
 
 def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
-    if w[:2] and w[0] == "unit":
+    unit = bool(w[:2]) and w[0] == "unit"
+    if unit:
         w = w[2:]  # `unit 0 classifiers dscp NAME`, `unit * ...`
     if not w:
         return
@@ -1541,7 +1545,10 @@ def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
     elif w[0] == "classifiers" and w[1] in _CODE_TYPES:
         attr = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}.get(w[1])
         if attr is not None:
-            setattr(conf, attr, Val(w[2], src))
+            val = Val(w[2], src)
+            setattr(conf, attr, val)
+            port_level, unit_level = conf.levels.get(attr, (None, None))
+            conf.levels[attr] = (port_level, val) if unit else (val, unit_level)
     elif w[0] == "rewrite-rules" and w[1] in _CODE_TYPES:
         if w[1] == "dscp":
             conf.dscp_rewrite = Val(w[2], src)
