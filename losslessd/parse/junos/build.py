@@ -26,6 +26,7 @@ from ...units import time_to_bytes
 from ..base import check_port_count, unknown_queues
 from ..clitext import link_pause
 from .reader import (
+    CLASSIFIER_ATTRS,
     PHYSICAL,
     WATCHDOG_DEFAULTS,
     Cnp,
@@ -408,8 +409,7 @@ def _both_levels(conf: CosInterface, kind: str, port: Port, issues: list[ParseIs
     pages read (QFX "unit (class-of-service)" takes `classifiers`; "Applying Behavior Aggregate Classifiers to Logical
     Interfaces"; the ACX/EX "Classifiers and Rewrite Rules at the Global, Physical, and Logical Interface Levels") say
     nothing of which one classifies then, so the port's classification is unknown (SYS002), never the later line's."""
-    attr = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}[kind]
-    port_level, unit_level = conf.levels.get(attr, (None, None))
+    port_level, unit_level = conf.levels.get(CLASSIFIER_ATTRS[kind], (None, None))
     if port_level is None or unit_level is None or port_level.value == unit_level.value:
         return False
     port.trust_unknown = (f"{kind} classifiers {port_level.value} (on the interface) and {unit_level.value} (on its "

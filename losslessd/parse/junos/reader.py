@@ -127,6 +127,10 @@ class SchedulerConf:
     rates: dict[tuple[str, bool], str] = field(default_factory=dict)
 
 
+# A classifier type -> the CosInterface attribute of the one bound (the others, `exp`, `inet-precedence`, not read).
+CLASSIFIER_ATTRS = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}
+
+
 @record
 class CosInterface:
     source: Source
@@ -1543,7 +1547,7 @@ def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
     elif w[0] == "output-traffic-control-profile":
         conf.traffic_control_profiles[""] = Val(w[1], src)
     elif w[0] == "classifiers" and w[1] in _CODE_TYPES:
-        attr = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}.get(w[1])
+        attr = CLASSIFIER_ATTRS.get(w[1])
         if attr is not None:
             val = Val(w[2], src)
             setattr(conf, attr, val)
