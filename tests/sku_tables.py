@@ -121,15 +121,28 @@ def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name
     return {"profiles": profiles, "pools": pools, "lossy": lossy}
 
 
-def resolve_text(gitdir: str, rev: str, files: set[str], path: str, depth: int = 0) -> str | None:
-    mode_line = git(gitdir, "ls-tree", rev, "--", path).split()
-    if not mode_line:
-        return None
-    text = git(gitdir, "show", f"{rev}:{path}")
-    if mode_line[0] == "120000" and depth < 8:  # a symlink: its blob is the target path
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(path), text.strip()))
-        return resolve_text(gitdir, rev, files, target, depth + 1)
-    return text
+def resolve_path(gitdir: str, rev: str, path: str, depth: int = 0) -> str | None:
+    """Where git keeps ``path``'s content: every symlink along it followed, the file's own and a folder's (an SKU's
+    `BALANCED -> ../../../common/profiles/th2/7260/BALANCED`, which git stores as one blob, so `BALANCED/x` is not in
+    the tree: reading only the file's own link lost the lookup tables of 20 SKUs at 086b03bd70f9); None when a part is missing."""
+    parts = path.split("/")
+    for i in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:i])
+        listing = git(gitdir, "ls-tree", rev, "--", prefix).split()
+        if not listing:
+            return None
+        if listing[0] == "120000":  # a symlink: its blob is the target path
+            if depth >= 8:
+                return None
+            target = git(gitdir, "show", f"{rev}:{prefix}").strip()
+            rest = posixpath.join(posixpath.dirname(prefix), target, *parts[i:])
+            return resolve_path(gitdir, rev, posixpath.normpath(rest), depth + 1)
+    return path
+
+
+def resolve_text(gitdir: str, rev: str, files: set[str], path: str) -> str | None:
+    real = resolve_path(gitdir, rev, path)
+    return None if real is None else git(gitdir, "show", f"{rev}:{real}")
 
 
 def asic_generations(gitdir: str, rev: str) -> dict[str, str]:
