@@ -124,7 +124,8 @@ def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name
 def resolve_path(gitdir: str, rev: str, path: str, depth: int = 0) -> str | None:
     """Where git keeps ``path``'s content: every symlink along it followed, the file's own and a folder's (an SKU's
     `BALANCED -> ../../../common/profiles/th2/7260/BALANCED`, which git stores as one blob, so `BALANCED/x` is not in
-    the tree: reading only the file's own link lost the lookup tables of 20 SKUs at 086b03bd70f9); None when a part is missing."""
+    the tree: reading only the file's own link lost the lookup tables of 20 SKUs at 086b03bd70f9); None when a part
+    is missing."""
     parts = path.split("/")
     for i in range(1, len(parts) + 1):
         prefix = "/".join(parts[:i])
