@@ -56,7 +56,7 @@ def pool(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
         path = f"{folder}/{name}"
         if path not in files:
             continue
-        text = resolve_text(gitdir, rev, files, path)
+        text = resolve_text(gitdir, rev, path)
         m = _POOL.search(text or "")
         if not m:
             continue
@@ -74,9 +74,9 @@ def egress(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
         path = f"{folder}/{name}"
         if path not in files:
             continue
-        text = resolve_text(gitdir, rev, files, path) or ""
+        text = resolve_text(gitdir, rev, path) or ""
         if _OBJECTS_IMPORT.search(text):
-            return egress_from_macros(gitdir, rev, files, folder, name)
+            return egress_from_macros(gitdir, rev, folder, name)
         found = {m["name"]: dict(_EGRESS_FIELD.findall(m["body"])) for m in _OBJECT.finditer(text)
                  if "{" not in m["body"] and "%" not in m["body"]}
         profiles = {n: f for n, f in found.items() if n.endswith("_profile")}
@@ -91,7 +91,7 @@ def egress(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
     return None
 
 
-def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name: str) -> dict | None:
+def egress_from_macros(gitdir: str, rev: str, folder: str, name: str) -> dict | None:
     """The stock egress objects of an SKU whose buffers_defaults imports buffers_defaults_objects.j2 (NVIDIA
     Spectrum: pool sizes set in the SKU's file, profiles in the shared macros), rendered with Jinja as sonic-cfggen
     renders them for the traditional buffer model (no `dynamic_mode`), one active port: egress_lossless_profile, the
@@ -99,7 +99,7 @@ def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name
     import jinja2
 
     def load(template: str) -> str | None:
-        return resolve_text(gitdir, rev, files, f"{folder}/{template}")
+        return resolve_text(gitdir, rev, f"{folder}/{template}")
 
     env = jinja2.Environment(loader=jinja2.FunctionLoader(load), undefined=jinja2.Undefined)
     module = env.get_template(name).module
@@ -141,7 +141,7 @@ def resolve_path(gitdir: str, rev: str, path: str, depth: int = 0) -> str | None
     return path
 
 
-def resolve_text(gitdir: str, rev: str, files: set[str], path: str) -> str | None:
+def resolve_text(gitdir: str, rev: str, path: str) -> str | None:
     real = resolve_path(gitdir, rev, path)
     return None if real is None else git(gitdir, "show", f"{rev}:{real}")
 
@@ -165,7 +165,7 @@ def main(gitdir: str, rev: str = "HEAD") -> None:
             continue
         vendor, platform, sku = parts[1], parts[2], parts[3]
         variant = "/".join(parts[4:-1]) or None  # BALANCED, per-ASIC 0/1 ...
-        text = resolve_text(gitdir, commit, files, path)
+        text = resolve_text(gitdir, commit, path)
         table = rows(text or "")
         if not table:
             continue
@@ -176,7 +176,7 @@ def main(gitdir: str, rev: str = "HEAD") -> None:
             tables[table_id] = table
         folder = f"device/{vendor}/{platform}"
         if folder not in asic_of:
-            asic_of[folder] = (resolve_text(gitdir, commit, files, f"{folder}/platform_asic") or "").strip() or None
+            asic_of[folder] = (resolve_text(gitdir, commit, f"{folder}/platform_asic") or "").strip() or None
         entry = {"vendor": vendor, "platform": platform, "asic": asic_of[folder], "path": path, "table": table_id}
         if platform in spectrum:
             entry["asic_table"] = spectrum[platform]

@@ -38,9 +38,9 @@ def test_a_lookup_file_behind_a_folder_link_is_read(tmp_path: Path) -> None:
     _git(repo, "add", "-A")
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "skus")
     path = "device/arista/x86_64-arista_7260cx3_64/Arista-7260CX3-D92C16/pg_profile_lookup.ini"
-    text = resolve_text(str(repo / ".git"), "HEAD", set(), path)
+    text = resolve_text(str(repo / ".git"), "HEAD", path)
     assert text is not None and "54080" in text
-    assert resolve_text(str(repo / ".git"), "HEAD", set(), path.replace("D92C16/", "D92C16/missing/")) is None
+    assert resolve_text(str(repo / ".git"), "HEAD", path.replace("D92C16/", "D92C16/missing/")) is None
 
 
 def test_the_shipped_data_holds_the_skus_whose_file_is_behind_a_folder_link() -> None:
