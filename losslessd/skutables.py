@@ -124,7 +124,7 @@ def lookup(hwsku: str | None, platform: str | None = None) -> SkuTable | None:
     """The SKU's table: the one of ``platform`` (SONiC DEVICE_METADATA platform) when several platforms carry a
     SKU of that name, else the SKU's own folder's (not a variant folder such as BALANCED). When those still
     disagree (the same SKU name on several platforms), the table with the largest xoff is returned."""
-    entries = _sku_tables(hwsku) if hwsku in _document()["skus"] else None  # (cached for the 204 SKUs alone)
+    entries = _sku_tables(hwsku) if hwsku in _document()["skus"] else None  # (cached per SKU)
     if not entries:
         return None
     if platform:

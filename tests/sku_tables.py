@@ -56,7 +56,7 @@ def pool(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
         path = f"{folder}/{name}"
         if path not in files:
             continue
-        text = resolve_text(gitdir, rev, files, path)
+        text = resolve_text(gitdir, rev, path)
         m = _POOL.search(text or "")
         if not m:
             continue
@@ -74,9 +74,9 @@ def egress(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
         path = f"{folder}/{name}"
         if path not in files:
             continue
-        text = resolve_text(gitdir, rev, files, path) or ""
+        text = resolve_text(gitdir, rev, path) or ""
         if _OBJECTS_IMPORT.search(text):
-            return egress_from_macros(gitdir, rev, files, folder, name)
+            return egress_from_macros(gitdir, rev, folder, name)
         found = {m["name"]: dict(_EGRESS_FIELD.findall(m["body"])) for m in _OBJECT.finditer(text)
                  if "{" not in m["body"] and "%" not in m["body"]}
         profiles = {n: f for n, f in found.items() if n.endswith("_profile")}
@@ -91,7 +91,7 @@ def egress(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
     return None
 
 
-def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name: str) -> dict | None:
+def egress_from_macros(gitdir: str, rev: str, folder: str, name: str) -> dict | None:
     """The stock egress objects of an SKU whose buffers_defaults imports buffers_defaults_objects.j2 (NVIDIA
     Spectrum: pool sizes set in the SKU's file, profiles in the shared macros), rendered with Jinja as sonic-cfggen
     renders them for the traditional buffer model (no `dynamic_mode`), one active port: egress_lossless_profile, the
@@ -99,7 +99,7 @@ def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name
     import jinja2
 
     def load(template: str) -> str | None:
-        return resolve_text(gitdir, rev, files, f"{folder}/{template}")
+        return resolve_text(gitdir, rev, f"{folder}/{template}")
 
     env = jinja2.Environment(loader=jinja2.FunctionLoader(load), undefined=jinja2.Undefined)
     module = env.get_template(name).module
@@ -121,15 +121,29 @@ def egress_from_macros(gitdir: str, rev: str, files: set[str], folder: str, name
     return {"profiles": profiles, "pools": pools, "lossy": lossy}
 
 
-def resolve_text(gitdir: str, rev: str, files: set[str], path: str, depth: int = 0) -> str | None:
-    mode_line = git(gitdir, "ls-tree", rev, "--", path).split()
-    if not mode_line:
-        return None
-    text = git(gitdir, "show", f"{rev}:{path}")
-    if mode_line[0] == "120000" and depth < 8:  # a symlink: its blob is the target path
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(path), text.strip()))
-        return resolve_text(gitdir, rev, files, target, depth + 1)
-    return text
+def resolve_path(gitdir: str, rev: str, path: str, depth: int = 0) -> str | None:
+    """Where git keeps ``path``'s content: every symlink along it followed, the file's own and a folder's (an SKU's
+    `BALANCED -> ../../../common/profiles/th2/7260/BALANCED`, which git stores as one blob, so `BALANCED/x` is not in
+    the tree: reading only the file's own link lost the lookup tables of 20 SKUs at 086b03bd70f9); None when a part
+    is missing."""
+    parts = path.split("/")
+    for i in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:i])
+        listing = git(gitdir, "ls-tree", rev, "--", prefix).split()
+        if not listing:
+            return None
+        if listing[0] == "120000":  # a symlink: its blob is the target path
+            if depth >= 8:
+                return None
+            target = git(gitdir, "show", f"{rev}:{prefix}").strip()
+            rest = posixpath.join(posixpath.dirname(prefix), target, *parts[i:])
+            return resolve_path(gitdir, rev, posixpath.normpath(rest), depth + 1)
+    return path
+
+
+def resolve_text(gitdir: str, rev: str, path: str) -> str | None:
+    real = resolve_path(gitdir, rev, path)
+    return None if real is None else git(gitdir, "show", f"{rev}:{real}")
 
 
 def asic_generations(gitdir: str, rev: str) -> dict[str, str]:
@@ -151,7 +165,7 @@ def main(gitdir: str, rev: str = "HEAD") -> None:
             continue
         vendor, platform, sku = parts[1], parts[2], parts[3]
         variant = "/".join(parts[4:-1]) or None  # BALANCED, per-ASIC 0/1 ...
-        text = resolve_text(gitdir, commit, files, path)
+        text = resolve_text(gitdir, commit, path)
         table = rows(text or "")
         if not table:
             continue
@@ -162,7 +176,7 @@ def main(gitdir: str, rev: str = "HEAD") -> None:
             tables[table_id] = table
         folder = f"device/{vendor}/{platform}"
         if folder not in asic_of:
-            asic_of[folder] = (resolve_text(gitdir, commit, files, f"{folder}/platform_asic") or "").strip() or None
+            asic_of[folder] = (resolve_text(gitdir, commit, f"{folder}/platform_asic") or "").strip() or None
         entry = {"vendor": vendor, "platform": platform, "asic": asic_of[folder], "path": path, "table": table_id}
         if platform in spectrum:
             entry["asic_table"] = spectrum[platform]

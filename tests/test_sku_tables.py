@@ -1,0 +1,81 @@
+"""The SKU lookup tables reach files behind a folder link (tests/sku_tables.py resolve_path).
+
+Many Broadcom SKUs of sonic-buildimage keep their pg_profile_lookup.ini in a shared profile folder: the SKU's
+`pg_profile_lookup.ini -> BALANCED/pg_profile_lookup.ini`, and `BALANCED -> ../../../common/profiles/th2/7260/
+BALANCED`. Git stores the folder link as one blob, so `<SKU>/BALANCED/pg_profile_lookup.ini` is in no tree; following
+only the file's own link lost the table of 20 SKUs (Arista 7050QX/7060CX/7260CX3, Celestica DX010, Force10 S6000/
+S6100), and their switches were linted with "losslessd ships no table for its SKU".
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from losslessd import api, skutables
+from tests.sku_tables import resolve_text
+
+# sonic-buildimage 086b03bd70f9 device/common/profiles/th2/7260/BALANCED/pg_profile_lookup.ini, the row for 50000
+# 5m (speed cable size xon xoff threshold xon_offset), which Arista-7260CX3-D92C16 reaches through its BALANCED link.
+ROW_50G_5M = (50000, "5m", 1248, 1248, 54080, 0, 2496)
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+def test_a_lookup_file_behind_a_folder_link_is_read(tmp_path: Path) -> None:
+    repo = tmp_path / "buildimage"
+    shared = repo / "device/common/profiles/th2/7260/BALANCED"
+    shared.mkdir(parents=True)
+    (shared / "pg_profile_lookup.ini").write_text(" 50000  5m   1248    1248 54080      0        2496\n")
+    sku = repo / "device/arista/x86_64-arista_7260cx3_64/Arista-7260CX3-D92C16"
+    sku.mkdir(parents=True)
+    (sku / "BALANCED").symlink_to("../../../common/profiles/th2/7260/BALANCED")
+    (sku / "pg_profile_lookup.ini").symlink_to("BALANCED/pg_profile_lookup.ini")
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "skus")
+    path = "device/arista/x86_64-arista_7260cx3_64/Arista-7260CX3-D92C16/pg_profile_lookup.ini"
+    text = resolve_text(str(repo / ".git"), "HEAD", path)
+    assert text is not None and "54080" in text
+    assert resolve_text(str(repo / ".git"), "HEAD", path.replace("D92C16/", "D92C16/missing/")) is None
+
+
+def test_the_shipped_data_holds_the_skus_whose_file_is_behind_a_folder_link() -> None:
+    table = skutables.lookup("Arista-7260CX3-D92C16")
+    assert table is not None
+    assert table.path.endswith("Arista-7260CX3-D92C16/pg_profile_lookup.ini")
+    row = next(r for r in table.rows if r.speed_mbps == 50000 and r.cable == "5m")
+    assert (row.speed_mbps, row.cable, row.size_bytes, row.xon_bytes, row.xoff_bytes, row.threshold,
+            row.xon_offset_bytes) == ROW_50G_5M
+    for sku in ("Celestica-DX010-C32", "Force10-S6000", "Arista-7060CX-32S-C32"):
+        assert skutables.lookup(sku) is not None, sku
+
+
+def test_a_7260cx3_switch_has_its_lossless_pgs_checked_against_its_own_table(tmp_path: Path) -> None:
+    """A traditional-model SONiC switch of that SKU with PFC on a 50G port on 5 m: buffermgrd binds the row's
+    profile, so the headroom is judged (before: SYS004 "ships no table for its SKU", nothing judged)."""
+    config = {
+        "DEVICE_METADATA": {"localhost": {"hostname": "tor1", "hwsku": "Arista-7260CX3-D92C16",
+                                          "platform": "x86_64-arista_7260cx3_64", "type": "ToRRouter"}},
+        "PORT": {"Ethernet0": {"speed": "50000", "mtu": "9100", "admin_status": "up", "lanes": "1,2"}},
+        "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m"}},
+        "BUFFER_POOL": {"ingress_lossless_pool": {"size": "33329088", "type": "ingress", "mode": "dynamic",
+                                                  "xoff": "7827456"}},
+        "BUFFER_PROFILE": {"ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0",
+                                                     "dynamic_th": "3"}},
+        "BUFFER_PG": {"Ethernet0|0": {"profile": "ingress_lossy_profile"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4", "dscp_to_tc_map": "AZURE", "tc_to_pg_map": "AZURE",
+                                       "tc_to_queue_map": "AZURE"}},
+        "DSCP_TO_TC_MAP": {"AZURE": {str(d): ("3" if d == 3 else "4" if d == 4 else "0") for d in range(64)}},
+        "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {str(t): str(t) for t in range(8)}},
+        "TC_TO_QUEUE_MAP": {"AZURE": {str(t): str(t) for t in range(8)}},
+    }
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps(config))
+    result = api.lint([path], "sonic-azure")
+    texts = [f"{f.code} {f.message}" for f in result.findings]
+    assert not any("ships no table" in t for t in texts), texts
+    assert not any(f.code == "BUF003" and f.port == "Ethernet0" for f in result.findings), texts
