@@ -1363,3 +1363,56 @@ def test_a_vlan_outside_the_range_is_named_with_the_vlan_range(vid):
     (issue,) = dev.issues
     assert issue.code == "SYS002" and issue.message.endswith(f"{vid!r} is outside 1-4094"), issue.message
     assert dev.ports["swp1"].vlans is None
+
+
+UNNUMBERED = """nv set qos roce
+nv set interface swp1-4 type swp
+nv set interface swp3 bridge domain br_default
+nv set bridge domain br_default vlan 10
+nv set vrf default router bgp autonomous-system 65101
+nv set vrf default router bgp neighbor swp1 remote-as external
+nv set vrf default router bgp neighbor swp3 remote-as external
+nv set vrf default router bgp neighbor swp4.100 peer-group SPINE
+nv set vrf default router bgp neighbor 10.0.0.1 remote-as external
+"""
+
+UNNUMBERED_TREE = """- set:
+    qos:
+      roce: {}
+    interface:
+      swp1-4:
+        type: swp
+      swp3:
+        bridge:
+          domain:
+            br_default: {}
+    bridge:
+      domain:
+        br_default:
+          vlan:
+            '10': {}
+    vrf:
+      default:
+        router:
+          bgp:
+            neighbor:
+              swp1:
+                remote-as: external
+              swp3:
+                remote-as: external
+              swp4.100:
+                peer-group: SPINE
+              10.0.0.1:
+                remote-as: external
+"""
+
+
+def test_a_bgp_unnumbered_port_routes_untagged():
+    """Cumulus Linux user guide, "Optional BGP Configuration": a BGP neighbor named by its interface (swp51) is an
+    unnumbered peering over that port, routed as with an `ip address`. Such a port (no bridge, no address) kept unknown
+    VLANs; a bridge port keeps its bridge's, a subinterface neighbor tags its parent, an address neighbor names no
+    port."""
+    for dev in (parse(UNNUMBERED), parse(UNNUMBERED_TREE, "leaf.yaml")):
+        assert {n: p.vlans for n, p in dev.ports.items()} == {
+            "swp1": [], "swp2": None, "swp3": [1, 10], "swp4": None}
+        assert [i.code for i in dev.issues if i.code.startswith("SYS")] == []
