@@ -707,9 +707,10 @@ class _Reader(TreeReader):
         schema writes them), but whether they reach the members is in no Arista document losslessd read, so the
         members keep their own lines, named rather than passed over."""
         body = command_body(node.words, ("no", "default"))
+        port_qos = body[:1] == ["qos"] and len(body) > 1 and body[1] in flat.QOS_PORT
         if node.words[:2] == ["service-policy", "type"]:
             self.qos_line(node, conf, None)
-        elif body[:1] and (body[0] in _CHANNEL_QOS or (body[0] == "qos" and body[1:2] != [] and body[1] in flat.QOS_PORT)):
+        elif port_qos or (body[:1] != [] and body[0] in _CHANNEL_QOS):
             raise LineError(f"whether a port-channel's `{body[0]}` reaches its members is in no Arista document "
                             "losslessd read: its members keep their own lines (set it on each member Ethernet "
                             "interface, or its qos profile, to have it checked)")
