@@ -127,7 +127,9 @@ NOT_READ: dict[tuple[str, str], tuple[str, str]] = {
     ("dell_os9", "cable length"): ("unknown", "no cable-length command in the OS9 guides read"),
     ("nvidia_onyx", "TC -> PG"): ("gap", "`interface ethernet 1/1 ingress-buffer iPort.pg3 bind switch-priority 3` "
                                          "(advanced buffer mode; NVIDIA's DSCP-based lossless RoCE guide, advanced "
-                                         "mode) is a SYS002: MAP001 and BUF003 stop at the PG"),
+                                         "mode, as a lab README quotes it) is a SYS002: what a switch priority no "
+                                         "line binds goes to, and whether the lines apply outside advanced mode, are "
+                                         "in no source read; MAP001 and BUF003 stop at the PG"),
     ("nvidia_onyx", "PG headroom (xoff)"): ("gap", "`ingress-buffer iPort.pgN map pool P type lossless reserved R "
                                                    "xoff X xon Y` is a SYS002: its units and what `xoff` measures are "
                                                    "not in a source read (BUF001-003 unverified)"),
@@ -146,7 +148,8 @@ FIXED: dict[tuple[str, str], str] = {
                            "could not fire on OS9",
     ("nvidia_cumulus", "VLANs"): "bridge ports' VLANs (`interface <id> bridge domain <d> vlan|untagged|access`, "
                                  "the bridge's `vlan` and `untagged`, a bond's for its members) and routed ports (`ip "
-                                 "address`, no bridge) are read (session 40): before, DLK003 could not fire on NVUE",
+                                 "address`, or a BGP neighbor named by the port: unnumbered, no bridge) are read "
+                                 "(sessions 40, 41): before, DLK003 could not fire on NVUE",
     ("dell_os9", "MTU"): "the link `mtu` is read (session 40): 9.2(0.2) and later take no `ip mtu`, so before it "
                          "no port of such a config had an MTU (LNK002, PTH003 silent); IP MTU = link MTU - 18 routed, "
                          "- 22 on a lite subinterface, unknown on a switched port",

@@ -80,6 +80,9 @@ class RenderLimits:
     ecn_threshold_bytes: tuple[int, int] | None = None
     # The ECN mark probability (%) the snippet writes where the platform bounds it; render refuses a policy outside.
     mark_probability_pct: tuple[int, int] | None = None
+    # The snippet writes an ECN minimum and maximum threshold, and whether the platform takes them equal is in no
+    # document read: render refuses a port whose two come out equal (the policy's floor at a slow port).
+    ecn_equal_unsourced: bool = False
     # The document a bound above comes from, by field name, where a plan names it (tune's dry run: the Kmax or Pmax
     # levels a bound cut from the policy's range).
     sources: dict[str, str] = field(default_factory=dict, hash=False)
@@ -427,6 +430,9 @@ PLATFORMS: dict[str, Platform] = {
                                      # NVUE reference, `qos congestion-control ... probability`: "a value between 1
                                      # and 100".
                                      mark_probability_pct=(1, 100),
+                                     # NVUE reference, `qos congestion-control <profile> traffic-class <tc>
+                                     # min-threshold|max-threshold`: neither bounds the other in words.
+                                     ecn_equal_unsourced=True,
                                      sources={"mark_probability_pct": "NVUE command reference, qos congestion-control "
                                               "probability 1-100"},
                                      # NVUE reference, qos pfc-watchdog: polling-interval and robustness only; a

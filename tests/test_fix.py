@@ -67,7 +67,8 @@ BREAK = {
     "ECN002": lambda prof, pol: _with_ports(prof, lambda p: {"kmin_bytes": p.kmax_bytes + 1}),
     "ECN003": lambda prof, pol: _with_ports(prof, lambda p: {
         "kmin_bytes": int(pol.ecn.min_threshold_bytes.max) + 1,
-        "kmax_bytes": max(p.kmax_bytes, int(pol.ecn.min_threshold_bytes.max) + 1)}),
+        # (max above min: NVUE renders no equal pair)
+        "kmax_bytes": max(p.kmax_bytes, int(pol.ecn.min_threshold_bytes.max) + 2)}),
     "ECN004": lambda prof, pol: _with_ports(prof, lambda p: {"kmin_bytes": int(pol.ecn.max_threshold_bytes.max),
                                                              "kmax_bytes": int(pol.ecn.max_threshold_bytes.max)}),
     "BUF001": lambda prof, pol: _with_pgs(prof, lambda pg: {"size_bytes": pg.xon_bytes}),

@@ -47,10 +47,14 @@ def with_port(text: str, *lines: str, name: str = "Ethernet99") -> str:
 def test_avd_config_parses_without_issues(avd_text):
     device = parse(avd_text, "avd-qos", "avd-qos.cfg")
     # Two things the file itself leaves open: profile experiment's qos policy-map test_qos_policy_v1 is not defined,
-    # and pmap_test1 sets traffic classes for ACL classes, which are not evaluated.
-    assert sorted((i.code, i.source.line) for i in device.issues) == [
+    # and pmap_test1 sets traffic classes for ACL classes, which are not evaluated; Port-Channel3's profile, trust
+    # and default CoS, which no Arista document read says its members take.
+    channel = [line_of(avd_text, line, after="interface Port-Channel3")
+               for line in ("service-profile experiment", "qos trust cos", "qos cos 2")]
+    assert sorted((i.code, i.source.line) for i in device.issues) == sorted([
         ("SYS002", line_of(avd_text, "service-policy type qos input test_qos_policy_v1")),
-        ("SYS002", line_of(avd_text, "class cmap_tc0_v4", after="policy-map type quality-of-service pmap_test1"))]
+        ("SYS002", line_of(avd_text, "class cmap_tc0_v4", after="policy-map type quality-of-service pmap_test1")),
+        *(("SYS002", n) for n in channel)])
     assert eos.sniff(Input("avd-qos.cfg", avd_text))
     # Ethernet interfaces only: Port-Channel3, Management1 are not ports here.
     assert sorted(device.ports) == ["Ethernet1", "Ethernet3", "Ethernet4", "Ethernet6", "Ethernet7"]
@@ -1753,3 +1757,39 @@ def test_a_whole_interface_command_is_not_read_as_an_abbreviation(line):
     device = parse(text)
     assert device.issues == [] and device.ports["Ethernet1"].pfc_enabled == [3] \
         and device.ports["Ethernet1"].link_pause is None
+
+
+@pytest.mark.parametrize("line", ["priority-flow-control on", "priority-flow-control priority 3 no-drop",
+                                  "flowcontrol send on", "qos trust dscp", "qos cos 3", "no qos trust",
+                                  "service-profile ROCE", "tx-queue 3"])
+def test_a_port_channel_qos_line_is_named_not_passed_over(line):
+    """EOS takes PFC, link pause, trust and profile lines under a Port-Channel (AVD's port-channel schema writes
+    them), but no Arista document read says whether its members take them: each was read into the port-channel and
+    dropped without a word. Now a SYS002 names the line; the member keeps its own lines (here: no PFC line, PFC off)."""
+    text = (f"interface Port-Channel10\n   {line}\n   switchport mode trunk\n!\n"
+            "interface Ethernet2\n   channel-group 10 mode active\n!\n")
+    device = parse(text)
+    named = [i for i in device.issues if i.code == "SYS002"]
+    assert [(i.source.line, "port-channel" in i.message and "its members keep their own" in i.message)
+            for i in named] == [(2, True)]
+    port = device.ports["Ethernet2"]
+    assert (port.bundle, port.pfc_enabled, port.vlans) == ("Port-Channel10", [], list(range(1, 4095)))  # its trunk
+
+
+@pytest.mark.parametrize(("line", "unknown"), [
+    ("priority-flow-control priority 3 no-drop ! RoCE", "pfc"),
+    ("qos trust dscp !! to the GPUs", "trust"),
+    ("priority-flow-control on !", "pfc"),
+])
+def test_an_inline_bang_comment_is_named_and_leaves_what_the_line_sets_unknown(line, unknown):
+    """No Arista document read says whether EOS takes words after an inline `!` as a comment (EOS writes comments on
+    lines of their own). The line was a SYS002 "not a command losslessd knows" (the PFC one) or read as if the `!`
+    was not there (the trust one, `qos trust dscp` took the first three words); now each is named for its `!`, and
+    what it sets is unknown rather than its default. A description keeps its `!`."""
+    text = (f"interface Ethernet1\n   description uplink ! spine1\n   priority-flow-control on\n   {line}\n!\n")
+    device = parse(text)
+    named = [i for i in device.issues if i.code == "SYS002"]
+    assert [(i.source.line, "inline `!`" in i.message) for i in named] == [(4, True)]
+    port = device.ports["Ethernet1"]
+    assert port.description == "uplink ! spine1"
+    assert (port.pfc_enabled, port.trust) == ((None, Trust.pcp) if unknown == "pfc" else ([], None))

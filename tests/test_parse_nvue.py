@@ -1242,7 +1242,7 @@ def test_a_script_unsetting_the_hostname_names_the_switch_cumulus(script, name, 
     assert device.name == name and device.source.line == line, (device.name, device.source)
 
 
-@pytest.mark.parametrize("word", ["2.5G", "5G", "100Gbps", "100000", "100g"])
+@pytest.mark.parametrize("word", ["2.5G", "5G", "100Gbps", "100000"])
 def test_a_link_speed_nvue_does_not_take_is_named_and_leaves_the_speed_unknown(word):
     """NVUE's `link speed` is one of auto, 10M, 100M, 1G, 10G, 25G, 40G, 50G, 100G, 200G, 400G, 800G (Cumulus Linux
     guide, "NVUE Commands", the `nv list-commands` list). Any other word was read as a speed (2.5G as 2.5 Gb/s, SONiC's
@@ -1251,6 +1251,16 @@ def test_a_link_speed_nvue_does_not_take_is_named_and_leaves_the_speed_unknown(w
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3)]
     assert "no NVUE link speed" in dev.issues[0].message and "800G" in dev.issues[0].message
     assert dev.ports["swp1"].speed_gbps == 400.0  # the earlier line's: NVUE refused this one
+
+
+@pytest.mark.parametrize(("word", "spelled"), [("100g", "100G"), ("10m", "10M"), ("1g", "1G")])
+def test_an_nvue_link_speed_in_another_case_is_named_and_leaves_the_speed_unknown(word, spelled):
+    """`nv list-commands` writes `100G`; no NVIDIA document read says whether NVUE takes `100g`. It was read as a
+    line NVUE refuses, keeping the earlier 400G: a guess either way. Now the speed is unknown and the line named."""
+    dev = parse(f"nv set qos roce\nnv set interface swp1 link speed 400G\nnv set interface swp1 link speed {word}\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3)]
+    assert f"not NVUE's spelling ({spelled})" in dev.issues[0].message
+    assert dev.ports["swp1"].speed_gbps is None
 
 
 @pytest.mark.parametrize("word, gbps", [("10M", 0.01), ("100M", 0.1), ("1G", 1.0), ("800G", 800.0)])
@@ -1363,3 +1373,56 @@ def test_a_vlan_outside_the_range_is_named_with_the_vlan_range(vid):
     (issue,) = dev.issues
     assert issue.code == "SYS002" and issue.message.endswith(f"{vid!r} is outside 1-4094"), issue.message
     assert dev.ports["swp1"].vlans is None
+
+
+UNNUMBERED = """nv set qos roce
+nv set interface swp1-4 type swp
+nv set interface swp3 bridge domain br_default
+nv set bridge domain br_default vlan 10
+nv set vrf default router bgp autonomous-system 65101
+nv set vrf default router bgp neighbor swp1 remote-as external
+nv set vrf default router bgp neighbor swp3 remote-as external
+nv set vrf default router bgp neighbor swp4.100 peer-group SPINE
+nv set vrf default router bgp neighbor 10.0.0.1 remote-as external
+"""
+
+UNNUMBERED_TREE = """- set:
+    qos:
+      roce: {}
+    interface:
+      swp1-4:
+        type: swp
+      swp3:
+        bridge:
+          domain:
+            br_default: {}
+    bridge:
+      domain:
+        br_default:
+          vlan:
+            '10': {}
+    vrf:
+      default:
+        router:
+          bgp:
+            neighbor:
+              swp1:
+                remote-as: external
+              swp3:
+                remote-as: external
+              swp4.100:
+                peer-group: SPINE
+              10.0.0.1:
+                remote-as: external
+"""
+
+
+def test_a_bgp_unnumbered_port_routes_untagged():
+    """Cumulus Linux user guide, "Optional BGP Configuration": a BGP neighbor named by its interface (swp51) is an
+    unnumbered peering over that port, routed as with an `ip address`. Such a port (no bridge, no address) kept unknown
+    VLANs; a bridge port keeps its bridge's, a subinterface neighbor tags its parent, an address neighbor names no
+    port."""
+    for dev in (parse(UNNUMBERED), parse(UNNUMBERED_TREE, "leaf.yaml")):
+        assert {n: p.vlans for n, p in dev.ports.items()} == {
+            "swp1": [], "swp2": None, "swp3": [1, 10], "swp4": None}
+        assert [i.code for i in dev.issues if i.code.startswith("SYS")] == []

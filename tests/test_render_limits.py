@@ -464,3 +464,26 @@ def test_a_mark_probability_range_holding_no_whole_percentage_is_refused_not_tru
                     "--ports", "Ethernet1/1:100G:5m:9216")
     assert ran.returncode == 2 and ran.stdout == "", ran.stderr
     assert "ecn.mark_probability_pct [0.1, 0.5] % holds no whole percentage" in ran.stderr, ran.stderr
+
+
+def test_nvue_ecn_thresholds_that_come_out_equal_are_refused_not_written(tmp_path):
+    """At 100M the policy's ECN thresholds scale below its floor and came out equal (min-threshold = max-threshold
+    9216, from ecn.min/max_threshold_bytes min); no NVUE document read says whether NVUE takes them equal. render
+    refuses the port; a fix refuses its ECN part alone and still writes the rest. At 1G the two differ: written."""
+    ran = losslessd("render", "--platform", "nvidia_cumulus", "--policy", "roce-dscp26", "--ports", "swp1:0.1G:3m")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout
+    assert "swp1: the policy's ECN thresholds scaled to 0.1 Gb/s give a minimum and a maximum both of 9216 B" \
+        in ran.stderr, ran.stderr
+    ok = losslessd("render", "--platform", "nvidia_cumulus", "--policy", "roce-dscp26", "--ports", "swp1:1G:3m")
+    mins = re.findall(r"traffic-class 3 (min|max)-threshold (\d+)\n", ok.stdout)
+    assert ok.returncode == 0 and [(w, int(n)) for w, n in mins] == [("min", 9216), ("max", 15728)], ok.stderr
+    path = tmp_path / "leaf.cfg"
+    path.write_text("nv set qos mapping default-global trust l3\n"
+                    "nv set qos mapping default-global dscp 26 switch-priority 3\n"
+                    "nv set qos pfc default-global switch-priority 3\nnv set qos pfc default-global cable-length 3\n"
+                    "nv set interface swp1 link speed 100M\nnv set interface swp1 qos pfc profile default-global\n"
+                    "nv set interface swp1 qos mapping profile default-global\n", encoding="utf-8")
+    fixed = losslessd("fix", str(path), "--policy", "roce-dscp26", "--unsafe-fixes")
+    assert "whether nvidia_cumulus takes them equal is in no document" in fixed.stdout, fixed.stdout
+    assert "min-threshold" not in fixed.stdout
+    assert "+nv set interface swp1 qos pfc-watchdog state enable" in fixed.stdout

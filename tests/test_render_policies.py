@@ -48,6 +48,7 @@ REFUSALS = (
     "before PFC",  # ECN004: the thresholds would mark after PFC
     "no ECN thresholds fit the policy",  # kmin_min_mtus x MTU above the Kmin range
     "Mb/s row",  # the SKU's own table has no row for the port
+    "takes them equal is in no document",  # NVUE: Kmin = Kmax (a policy whose two ranges meet at one value)
     # fix on a device: Junos keeps no lossy class beside a lossless one on a queue, and which to move is the operator's
     "Junos takes no lossy class beside a lossless one",
     # fix on a device: NX-OS states no cable length, and a port's explicit pause buffer (ECN004's buffer section) is

@@ -238,3 +238,17 @@ def test_the_dry_run_plan_says_what_the_platform_limits_cut(tmp_path):
     assert plan[-1] == ("left out of the policy's bounds: ecn.max_threshold_bytes above 52428800 B at the reference "
                         "speed: cisco_nxos takes ECN thresholds of 0-52428800 B (Cisco-NX-OS-device.yang "
                         "(NX-OS 9.3(1)) ipqos_ThreshVal range 0..52428800)")
+
+
+def test_an_nvue_tune_offers_no_candidate_whose_kmin_equals_its_kmax():
+    """The grid lets Kmax equal Kmin (step marking), but render refuses that pair on NVUE (whether NVUE takes
+    min-threshold = max-threshold is in no document read): such a candidate ended an NVUE tune with an input error.
+    Tuning NVUE ports leaves equal pairs out and says so; a SONiC tune keeps them."""
+    nvue = from_policy(POLICY, {"nvidia_cumulus": [100.0]}, 9100)
+    pairs = [(c.kmin_bytes, c.kmax_bytes) for c in map(nvue.candidate, nvue.points()) if c is not None]
+    assert pairs and all(kmin < kmax for kmin, kmax in pairs)
+    assert any("Kmax equal to Kmin: whether nvidia_cumulus takes them equal" in cut for cut in nvue.cuts)
+    assert all(nvue.candidate(nvue.neighbour(p, d, s)) is not None for p in nvue.points() for d in (0, 1)
+               for s in (-1, 1) if nvue.neighbour(p, d, s) is not None)
+    sonic = from_policy(POLICY, {"sonic": [100.0]}, 9100)
+    assert any(c.kmin_bytes == c.kmax_bytes for c in map(sonic.candidate, sonic.points()) if c is not None)

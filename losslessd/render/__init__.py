@@ -1544,6 +1544,13 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         if ecn and record.kind != DeviceKind.host and port.speed_gbps is None:
             raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out: "
                              f"{_GIVE['speed']}")
+        if ecn and record.limits.ecn_equal_unsourced and port.kmin_bytes is not None and \
+                port.kmin_bytes == port.kmax_bytes:
+            raise InputError(f"port {port.name}: the policy's ECN thresholds scaled to {port.speed_gbps:g} Gb/s give "
+                             f"a minimum and a maximum both of {port.kmin_bytes} B, and whether {platform} takes them "
+                             "equal is in no document losslessd read (its command reference bounds neither by the "
+                             f"other): give the policy an ecn.max_threshold_bytes min above {port.kmin_bytes} B, or "
+                             "set this port's ECN by hand")
         if (record.id == "cisco_nxos" and prof.wants("buffer") and port.long_cable_m and port.pause_buffer is None
                 and port.speed_gbps):
             raise InputError(f"port {port.name}: no IEEE 802.3 pause response is listed for {port.speed_gbps:g} Gb/s "

@@ -56,15 +56,21 @@ class Candidate:
 class Space:
     levels: tuple[tuple[float, ...], ...]  # per dimension of DIMENSIONS, ascending
     cuts: tuple[str, ...] = ()  # what the platforms' limits left out of the policy's ranges, and why (the plan)
+    # Kmax strictly above Kmin: a tuned platform's render refuses them equal (RenderLimits.ecn_equal_unsourced)
+    apart: bool = False
 
     def candidate(self, index: tuple[int, ...]) -> Candidate | None:
-        """The candidate at grid ``index``; None outside the grid or where Kmin > Kmax."""
+        """The candidate at grid ``index``; None outside the grid or where Kmin > Kmax (= where ``apart``)."""
         if len(index) != len(self.levels) or any(not 0 <= i < len(lv) for i, lv in zip(index, self.levels)):
             return None
         kmin, kmax, pmax = (lv[i] for i, lv in zip(index, self.levels))
-        if kmin > kmax:
+        if not self.holds(kmin, kmax):
             return None
         return Candidate(int(kmin), int(kmax), float(pmax))
+
+    def holds(self, kmin: float, kmax: float) -> bool:
+        """Whether a Kmin and a Kmax make a candidate: Kmin <= Kmax, or < where ``apart``."""
+        return kmin < kmax or (kmin == kmax and not self.apart)
 
     def index_of(self, cand: Candidate) -> tuple[int, ...]:
         """The grid point nearest ``cand`` (thresholds on a log scale)."""
@@ -82,10 +88,10 @@ class Space:
             return moved
         kmins, kmaxs = self.levels[0], self.levels[1]
         if dim == 0:  # Kmin rose past Kmax: Kmax rises to it
-            up = next((i for i, v in enumerate(kmaxs) if v >= kmins[moved[0]]), None)
+            up = next((i for i, v in enumerate(kmaxs) if self.holds(kmins[moved[0]], v)), None)
             fixed = None if up is None else (moved[0], up, *moved[2:])
         elif dim == 1:  # Kmax fell below Kmin: Kmin falls to it
-            down = max((i for i, v in enumerate(kmins) if v <= kmaxs[moved[1]]), default=None)
+            down = max((i for i, v in enumerate(kmins) if self.holds(v, kmaxs[moved[1]])), default=None)
             fixed = None if down is None else (down, moved[1], *moved[2:])
         else:
             fixed = None
@@ -172,7 +178,10 @@ def from_policy(policy: Policy, speeds_gbps: Mapping[str, Sequence[float]], mtu_
     kmins = tuple(v for v in ladder if kmin_lo <= v <= kmin_hi) or (int(kmin_lo),)
     kmaxs = tuple(v for v in ladder if kmax_lo <= v <= kmax_hi) or (int(kmax_hi),)
     kmins, kmaxs = _thin(kmins, levels), _thin(kmaxs, levels)
-    return Space((kmins, kmaxs, _pmax_levels(policy, speeds_gbps, cuts)), tuple(cuts))
+    apart = [p for p in scales if PLATFORMS[p].limits.ecn_equal_unsourced]
+    if apart:
+        cuts.append(f"Kmax equal to Kmin: whether {', '.join(apart)} takes them equal is in no document read")
+    return Space((kmins, kmaxs, _pmax_levels(policy, speeds_gbps, cuts)), tuple(cuts), apart=bool(apart))
 
 
 def _pmax_levels(policy: Policy, platforms: Iterable[str], cuts: list[str]) -> tuple[float, ...]:

@@ -145,9 +145,11 @@ class _Reader(TreeReader):
         elif w[:2] == ["interface", "range"] and any(port_type(word) for word in w[2:]):
             names = _range_ports(" ".join(w[2:]))
             if names is None:
-                raise LineError("cannot tell which ports this range names (OS9 writes `interface range "
-                                "tengigabitethernet 0/1 - 4 , tengigabitethernet 0/8`, front-panel ports only): the "
-                                "settings under it are not read")
+                item = next(i.strip() for i in " ".join(w[2:]).split(",") if _range_ports(i) is None)
+                raise LineError(f"`{item[:40]}` is no front-panel port or range of them: what OS9 does with the lines "
+                                "under a range that holds a VLAN or port-channel (or an item it cannot take) is in no "
+                                "OS9 reference read, so none of the range's settings is read (OS9 writes `interface "
+                                "range tengigabitethernet 0/1 - 4 , tengigabitethernet 0/8`)")
             self.expanded += len(names) * (1 + len(node.children))
             check_expanded(self.expanded, self.inp.path, node.line)  # bounded time: each range may name 1,024 ports
             for name in names:  # each port the range names takes its lines (a configuration-mode paste)
@@ -290,8 +292,9 @@ class _Reader(TreeReader):
             own = _TYPE_GBPS.get(name.split(" ", 1)[0])
             listed = ("10", "100", "1000", "10000") + ((f"{own * 1000:.0f}",) if own else ())
             if w[1] != "auto" and w[1] not in listed:
-                raise LineError(f"not a speed OS9 takes on {name} ({', '.join(listed)} Mb/s or auto): its speed is "
-                                "unknown")
+                raise LineError(f"no OS9 reference losslessd read lists this speed on {name} (they list "
+                                f"{', '.join(listed)} Mb/s or auto): whether the switch runs the port at it or "
+                                "refuses the line is not known, so its speed is unknown")
             conf.speed = Val(int(w[1]) / 1000 if w[1] != "auto" else None, src)
         elif w[0] == "dcb-map":
             if len(w) != 2:

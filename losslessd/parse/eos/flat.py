@@ -49,7 +49,7 @@ _GLOBAL_PFC = (("all",), ("pause", "watchdog", "default"), ("pause", "watchdog",
                ("pause", "watchdog", "override"), ("pause", "watchdog", "hardware"))
 # qos commands of an interface or profile (`qos trust`, `qos cos N`, `qos dscp N`); `qos map|profile|rewrite ...` are
 # global.
-_QOS_PORT = ("trust", "cos", "dscp")
+QOS_PORT = ("trust", "cos", "dscp")
 # What each sub-mode takes (EOS User Manual, Quality of Service: tx-queue configuration mode; policy-map class mode;
 # class-map mode); `no`/`default` forms of the same.
 _MODE_WORDS = {
@@ -160,7 +160,7 @@ def _global(words: list[str]) -> bool:
     if w[0] == "priority-flow-control":
         return any(tuple(w[1:1 + len(form)]) == form for form in _GLOBAL_PFC)
     if w[0] == "qos":
-        return second not in _QOS_PORT
+        return second not in QOS_PORT
     if w[0] in _GLOBAL_FORMS and second in _GLOBAL_FORMS[w[0]]:
         return True
     if w[0] in _INTERFACE_FORMS:
@@ -177,7 +177,7 @@ def _takes(mode: str, words: list[str]) -> bool:
     if mode == "if":
         return not _global(words)
     if mode == "profile":
-        return (w[0] in _PROFILE_WORDS or (w[0] == "qos" and w[1:2] != [] and w[1] in _QOS_PORT)) and not _global(words)
+        return (w[0] in _PROFILE_WORDS or (w[0] == "qos" and w[1:2] != [] and w[1] in QOS_PORT)) and not _global(words)
     return _KEYWORDS.keyword(mode, w[0]) is not None
 
 

@@ -45,6 +45,10 @@ from . import PLATFORM, flat
 
 ETHERNET = lazy(r"^Ethernet\d+(/\d+)*$")
 _PORT_CHANNEL = lazy(r"^Port-Channel(\d{1,4})$", re.ASCII)
+# A port-channel's lines that set QoS on an Ethernet port (EOS User Manual, "Quality of Service" and "DCBX and Flow
+# Control"): PFC, 802.3x link pause, a service profile, tx-queue blocks; `qos trust|cos|dscp` (flat.QOS_PORT).
+_CHANNEL_QOS = frozenset({"priority-flow-control", "flowcontrol", "service-profile", "tx-queue", "uc-tx-queue",
+                          "mc-tx-queue"})
 # The names EOS takes for the same port in a config typed by hand (`interface et1/1`, `interface Eth1/1`,
 # `interface ethernet 1/1`; EOS prints Ethernet1/1 and abbreviates it Et1/1 in `show interfaces status`): each is
 # Ethernet1/1, never a second port whose settings would be read apart.
@@ -480,6 +484,11 @@ class _Reader(TreeReader):
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
         """Sub-commands of an interface or qos profile; `other` reads what is not shared between them."""
         def line(child: Node) -> None:
+            if child.words[0] != "description" and any(w.startswith("!") for w in child.words[1:]):
+                piece(child, child)  # (what a PFC or trust line would set is unknown, not its default)
+                raise LineError("an inline `!` after a command: whether EOS reads the words after it as a comment "
+                                "is in no Arista document losslessd read (EOS writes a comment on a line of its own, "
+                                "`!` or `comment`); move the note to its own line")
             if not self.qos_line(child, conf, profile):
                 other(child, conf)
 
@@ -693,9 +702,18 @@ class _Reader(TreeReader):
     def port_channel_line(self, node: Node, conf: InterfaceConf) -> None:
         """A Port-Channel's line: its `service-policy type qos` (qos_line), else read as an interface line (a value
         that cannot be read is a SYS002 here too); of what is read, only its switchport lines (mode, access and trunk
-        VLANs, `no switchport`, addresses) and its policy reach its members (build): its PFC and trust lines do not."""
+        VLANs, `no switchport`, addresses) and its policy reach its members (build). Its PFC, link pause, trust, default
+        CoS/DSCP, service-profile and tx-queue lines are a SYS002 each: EOS takes them there (AVD's port-channel
+        schema writes them), but whether they reach the members is in no Arista document losslessd read, so the
+        members keep their own lines, named rather than passed over."""
+        body = command_body(node.words, ("no", "default"))
+        port_qos = body[:1] == ["qos"] and len(body) > 1 and body[1] in flat.QOS_PORT
         if node.words[:2] == ["service-policy", "type"]:
             self.qos_line(node, conf, None)
+        elif port_qos or (body[:1] != [] and body[0] in _CHANNEL_QOS):
+            raise LineError(f"whether a port-channel's `{body[0]}` reaches its members is in no Arista document "
+                            "losslessd read: its members keep their own lines (set it on each member Ethernet "
+                            "interface, or its qos profile, to have it checked)")
         else:
             self.interface_line(node, conf)
 

@@ -8,6 +8,7 @@ ports are skipped without a word; a QoS line that cannot be read becomes a SYS00
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import field
 from typing import NamedTuple, cast
@@ -140,7 +141,7 @@ class L2Conf:
     vlans: frozenset[int] | set[int] | None = None  # its own `vlan` list, overriding the bridge's ("VLAN Pruning")
     untagged: int | str | None = None  # its `untagged` VLAN, or "none" (drops untagged frames); None: the bridge's
     access: int | None = None  # `access V`: an access port of VLAN V ("Access Ports and Tagged Packets")
-    routed: Source | None = None  # an `ip address` line
+    routed: Source | None = None  # an `ip address` line, or a BGP neighbor named by the interface (unnumbered)
     unread: Source | None = None  # a bridge line not read: its VLANs are unknown
     tagged: bool = False  # a subinterface (`swp1.100`) sends the port's frames tagged
 
@@ -762,6 +763,25 @@ def _line(conf: Conf, w: list[str], src: Source) -> None:
         _qos(conf, w[1:], src)
     elif w[:2] == ["bridge", "domain"] and len(w) >= 5 and w[3] in ("vlan", "untagged"):
         _bridge(conf.bridges.setdefault(w[2], BridgeConf()), w[3:], src)
+    elif w[0] == "vrf" and w[2:5] == ["router", "bgp", "neighbor"] and len(w) >= 6 and not _is_address(w[5]):
+        # Cumulus Linux user guide, "Optional BGP Configuration": a neighbor named by its interface (`neighbor swp51
+        # peer-group SPINE`, vtysh's `neighbor swp51 interface`) is an unnumbered peering over that interface (its
+        # IPv6 link-local address: "Configuring BGP Unnumbered"): the port routes as with an `ip address` (_layer2),
+        # and a subinterface's parent is tagged.
+        parent, dot, _ = w[5].partition(".")
+        l2 = conf.l2.setdefault(parent, L2Conf())
+        if dot:
+            l2.tagged = True
+        else:
+            l2.routed = l2.routed or src
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _interface(conf: Conf, w: list[str], src: Source) -> None:
@@ -804,6 +824,13 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
             port.mtu = Val(_int(rest[2], 9216, 552), src)
         elif rest[:2] == ["link", "speed"] and len(rest) == 3:
             if rest[2] != "auto":
+                spelled = next((word for word in NVUE_SPEEDS if word.lower() == rest[2].lower()), None)
+                if spelled is not None and spelled != rest[2]:
+                    # (the `nv list-commands` list writes `100G`; whether NVUE takes `100g` is in no document read:
+                    # the port may run at that speed or at its earlier one)
+                    port.speed = None
+                    raise Skip(f"{rest[2]!r} is not NVUE's spelling ({spelled}): whether NVUE takes it in another "
+                               "case is in no NVIDIA document losslessd read, so the port's speed is unknown")
                 if rest[2] not in NVUE_SPEEDS:
                     raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its "
                                f"speed (it takes auto, {', '.join(NVUE_SPEEDS)})")
