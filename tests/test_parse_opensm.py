@@ -511,3 +511,18 @@ def test_a_qos_ulps_list_is_read_as_the_lexer_reads_it():
         uses, issues = qos_policy.read(good.replace("ipoib, pkey0x8001 : 4", bad), "q.conf")
         assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", line)], bad
         assert "applies no QoS policy" in issues[0].message
+
+
+def test_a_qos_ulps_entry_whose_sl_is_on_the_next_line_is_read():
+    """A new line only resets the lexer's list flags (osm_qos_parser_l.l reset_new_line_flags); the number after it
+    is a TK_NUMBER the grammar's `... TK_DOTDOT qos_ulp_sl` takes, so `any, service-id 0x10 :` with its SL on the
+    next line is OpenSM's syntax. It was refused as a syntax error and the whole policy dropped."""
+    from losslessd.parse.opensm import qos_policy
+
+    text = "qos-ulps\n  default :\n    0\n  any, service-id 0x1000-0x1fff :\n    3\n  iser : 6\nend-qos-ulps\n"
+    uses, issues = qos_policy.read(text, "q.conf")
+    assert issues == [] and [(u.name, u.sl, u.source.line) for u in uses] == [
+        ("default", 0, 2), ("any, service-id 0x1000-0x1fff", 3, 4), ("iser", 6, 6)]
+    uses, issues = qos_policy.read(text.replace("    3\n  iser : 6\n", ""), "q.conf")  # (no SL: the end follows)
+    assert uses == [] and [i.source.line for i in issues] == [4], issues
+    assert issues[0].message.startswith("qos-ulps line 'any, service-id 0x1000-0x1fff :' has no SL after its `:`")
