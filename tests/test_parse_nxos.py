@@ -1524,7 +1524,8 @@ def test_a_show_running_config_piped_only_to_no_more_is_whole_and_a_filtered_one
     prints a part, so a filtered show after the whole one is a check (its output `end` read as the whole config
     before, the earlier show's QoS lost), left out as any other show's output."""
     config = BASE.replace("interface Ethernet1/1\n", "") + "interface Ethernet1/1\n  priority-flow-control mode on\n"
-    session = "leaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# description rdma-gpu01\nleaf9(config-if)# end\n"
+    session = ("leaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# description rdma-gpu01\n"
+               "leaf9(config-if)# end\n")
     log = _show_run_log(config).replace("sh run | no\n", "show running-config | no-more\n").replace(
         "!Command: show running-config\n", "!Command: show running-config | no-more\n")
     device = parse(log + "\n" + session + "leaf9#\n", path="leaf9.log")

@@ -254,8 +254,9 @@ def _occurrences(secret: str) -> list[tuple[str, re.Pattern[str]]]:
 
 
 def _whole(secret: str) -> str:
-    """The pattern of ``secret`` where it stands whole (anywhere, GLUED_MIN characters or more), led by the secret itself (a literal prefix: the search skips
-    ahead to it), the characters around it checked by fixed-width looks (no run matched: linear on any text)."""
+    """The pattern of ``secret`` where it stands whole (anywhere, GLUED_MIN characters or more), led by the secret
+    itself (a literal prefix: the search skips ahead to it), the characters around it checked by fixed-width looks
+    (no run matched: linear on any text)."""
     n, text, left, right = len(secret), re.escape(secret), "", ""
     if n >= GLUED_MIN:
         return text

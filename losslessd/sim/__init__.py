@@ -211,9 +211,9 @@ def _safe_parents(out: Path) -> None:
             why = f"(mode {mode:04o}) is writable by {'others' if mode & 0o002 else 'its group'} without the sticky bit"
         else:
             continue
-        raise InputError(f"--out is inside {folder}, which {why}: another user could rename --out away and put a folder "
-                         "of their own at its name, which the simulator and `sim storm` would then use; give an --out "
-                         "under folders only you or root can write (or a sticky one, like /tmp)", file=str(out))
+        raise InputError(f"--out is inside {folder}, which {why}: another user could rename --out away and put a "
+                         "folder of their own at its name, which the simulator and `sim storm` would then use; give an "
+                         "--out under folders only you or root can write (or a sticky one, like /tmp)", file=str(out))
 
 
 class Simulator:

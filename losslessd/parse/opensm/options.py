@@ -120,7 +120,7 @@ NVIDIA_KNOWN = frozenset({
 # takes each field's name (a string field's `_s` left off: `hm_ca_reboot_action`); its internal fields (config_file,
 # num_guids, part_enforce_enum, routing_engine_names: `routing_engine` in the file) are no option. Known, so never
 # named as passed over; not what a guide's shortened name (`priority`) is read against (_unprefixed).
-NVIDIA_FIELDS = frozenset("""
+_NVIDIA_FIELD_NAMES = """
 activity_report_subjects adaptive_timeout_sl_mask additional_gi_supporting_devices additional_mepi_force_devices
 adv_routing_engine_name aguid_default_hop_limit aguid_inout_notice allow_sm_port_reset allowed_sm_guids
 ar_transport_mask ar_tree_asymmetric_flow_threshold ar_tree_asymmetric_flow_threshold_limit auto_join_hca_wo_topo
@@ -167,7 +167,8 @@ topo_config_file topo_policy_file torus_conf_file updn_lid_tracking_converge_rou
 updn_lid_tracking_prefer_total_routes use_optimized_port_mask_slvl use_scatter_for_switch_lid validate_conf_files
 validate_smps verbose_bypass_policy_file virt_dump_file vs_key_ci_protect_bits vs_key_lease_period
 vs_max_outstanding_mads
-""".split()) | NVIDIA_KNOWN
+"""
+NVIDIA_FIELDS = frozenset(_NVIDIA_FIELD_NAMES.split()) | NVIDIA_KNOWN
 # Routing engines OpenSM can set up, by the exact name setup_routing_engine compares with strcmp: upstream's built-in
 # modules (linux-rdma/opensm osm_opensm.c static_routing_modules) and NVIDIA OpenSM's (include/opensm/osm_opensm.h,
 # OSM_ROUTING_ENGINE_IS names). Any other name in `routing_engine` is logged ("cannot find or setup routing engine")
