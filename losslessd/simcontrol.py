@@ -6,6 +6,7 @@ command 0.6 s of CPU) nor the `sim` extra.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -13,6 +14,7 @@ import os
 import socket
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import InputError
@@ -31,10 +33,24 @@ def socket_path(out: Path) -> Path:
     return out / SOCKET_NAME
 
 
-def too_long(path: Path) -> str | None:
-    size = len(os.fsencode(os.path.abspath(path)))
-    return None if size <= MAX_PATH_BYTES else (
-        f"its path is {size} bytes, a unix socket's at most {MAX_PATH_BYTES}: give a shorter --out")
+@contextlib.contextmanager
+def address(path: Path) -> Iterator[str]:
+    """What to bind or connect the socket at ``path`` by: its path, or where that is longer than a unix socket's may
+    be, the same name reached through its folder held open (`/proc/self/fd/N/control.sock`: proc(5), a magic link to
+    the folder itself), so a deep --out serves faults too. OSError naming the length where /proc is not there."""
+    text = os.path.abspath(path)
+    size = len(os.fsencode(text))
+    if size <= MAX_PATH_BYTES:
+        yield text
+        return
+    folder = os.open(os.path.dirname(text), os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        if not os.path.isdir(f"/proc/self/fd/{folder}"):
+            raise OSError(errno.ENAMETOOLONG, f"its path is {size} bytes, a unix socket's at most {MAX_PATH_BYTES}, "
+                          "and there is no /proc to reach it through its folder: give a shorter --out")
+        yield f"/proc/self/fd/{folder}/{os.path.basename(text)}"
+    finally:
+        os.close(folder)
 
 
 def claim(out: Path) -> None:
@@ -62,12 +78,11 @@ def claim(out: Path) -> None:
 
 
 def _alive(path: Path) -> bool:
-    if too_long(path):
-        return False
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(TIMEOUT_S)
         try:
-            s.connect(str(path))
+            with address(path) as where:
+                s.connect(where)
         except OSError:
             return False
     return True
@@ -94,12 +109,11 @@ def read_line(conn: socket.socket, most: int = MAX_REQUEST_BYTES) -> bytes:
 def request(out: Path, message: dict) -> str:
     """Send one request to the simulator serving ``out``; its message, or InputError naming what to change."""
     path = socket_path(out)
-    if why := too_long(path):
-        raise InputError(f"no control socket: {why}", file=str(path))
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(TIMEOUT_S)
         try:
-            s.connect(str(path))
+            with address(path) as where:
+                s.connect(where)
             s.sendall(json.dumps(message).encode() + b"\n")
             s.shutdown(socket.SHUT_WR)
             reply = json.loads(read_line(s, MAX_REPLY_BYTES) or b"null")

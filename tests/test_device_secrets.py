@@ -258,6 +258,12 @@ def test_nvue_yaml_communities_are_masked_under_their_block():
 # (`password`, `secret`, `community`, ...) the rest of the line is masked; the text before it stays (a port's RoCE
 # selection may match it: roce_ports.description_regex), as do a Junos line's closing quote and `;`.
 FREE_TEXT = [
+    # A login banner as a session prints it, or a comment, announcing the secret on its next line (outside a `banner`
+    # command the announcement was not carried: the secret was kept)
+    ("Password for all switches is as follows:\nHunter2\nleaf1# show running-config",
+     f"Password {MASK}\n{MASK}\nleaf1# show running-config"),
+    ("! Password for all switches is as follows:\n!\n!   Hunter2\ninterface Ethernet1",
+     f"! Password {MASK}\n!\n!   {MASK}\ninterface Ethernet1"),
     ("   description gpu01 rdma; temp password Hunter2", f"   description gpu01 rdma; temp password {MASK}"),
     ('    description "gpu01 uplink, snmp community Publ1c";',
      f'    description "gpu01 uplink, snmp community {MASK}";'),

@@ -448,6 +448,24 @@ def test_a_configuration_session_with_os10_prompts_is_read_as_the_config_it_make
     assert detect(Input("q.txt", qos_only)) is None  # (cannot tell: `--format dell_os10`; it was NX-OS)
 
 
+def test_a_whole_show_running_configuration_then_a_session_is_read():
+    """OS10 prints no end mark after `show running-configuration`; its first line is `! Version 10.x` (Dell OS10
+    Enterprise Edition User Guide's examples) and the next prompt ends it. Read as a cut show, the log with a session
+    after it was refused (exit 2); a pager in its output still is."""
+    text = "\n".join(["sw-leaf-001# show running-configuration", "! Version 10.5.4.4",
+                      "! Last configuration change at Jan  1 00:00:00 2024", "!", "interface ethernet1/1/1",
+                      " priority-flow-control mode on", " no shutdown", "!", "sw-leaf-001# configure terminal",
+                      "sw-leaf-001(config)# interface ethernet 1/1/1", "sw-leaf-001(conf-if-eth1/1/1)# mtu 9216",
+                      "sw-leaf-001(conf-if-eth1/1/1)# end", "sw-leaf-001# ", ""])
+    from losslessd.parse.dell_os10 import reader
+
+    cfg = reader.read([Input(path="s.log", text=text)])
+    port = cfg.interfaces["ethernet1/1/1"]
+    assert port.pfc_mode is not None and port.pfc_mode.source.line == 6
+    with pytest.raises(InputError, match="stops before its end"):
+        reader.read([Input(path="s.log", text=text.replace(" no shutdown", " --More--"))])
+
+
 def test_a_range_written_with_a_capital_ethernet_and_a_blank_is_read():
     """OS10 User Guide, "Interface range": `interface range ethernet 1/1/1-1/1/4`; generators write the port type as
     OS10's `show interface` names it (`Ethernet 1/1/1`). The block was left without a word: four ports' PFC unread."""

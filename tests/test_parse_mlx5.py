@@ -1306,3 +1306,32 @@ def test_a_query_report_of_two_devices_reads_each_under_its_header():
     host = parse_text("q.txt", _QUERY_HEAD + _sysfs_report("{label}: {path} = {value}") + second)
     assert {name: port.pfc_enabled for name, port in host.ports.items()} == {"ens1f0": [3], "ens1f1": [4]}
     assert host.ports["ens1f1"].nic_ecn.cnp_dscp == 48
+
+
+# A host script that runs the NIC tools on other hosts, as cluster guides write them (ssh(1) `ssh [options]
+# destination command`, pdsh(1)/clush(1) `-w HOSTS command`), and pdsh's output of several hosts, each line
+# prefixed `HOST: ` (pdsh(1)); transcribed in our own words and values.
+REMOTE = [
+    ("for h in gpu01 gpu02; do\n  ssh -o BatchMode=yes root@$h 'sudo mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0'\ndone\n",
+     2, "it runs mlnx_qos on another host through ssh (`$h`)"),
+    ("#!/bin/bash\nset -e\npdsh -w gpu[01-04] \"cma_roce_tos -d mlx5_0 -t 106\"\n", 3,
+     "it runs cma_roce_tos on another host through pdsh (`gpu[01-04]`)"),
+    ("on_node gpu07 mlnx_qos -i ens1f0 --trust dscp\n", 1, "through on_node (`gpu07`)"),
+    ("gpu01: DCBX mode: OS controlled\ngpu01: Priority trust state: dscp\ngpu02: DCBX mode: OS controlled\n", 1,
+     "it holds the mlnx_qos output of 2 hosts (gpu01, gpu02), each line prefixed `HOST: `"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "said"), REMOTE)
+def test_a_file_about_other_hosts_names_them(tmp_path, text, line, said):
+    """Session 40 left these "cannot tell which platform wrote this file" without a word of why: what they set or
+    show is another host's NIC. Each is named with the host and what to lint instead (exit 2 still: nothing of this
+    file's host is read)."""
+    from losslessd.parse import parse_group
+
+    path = tmp_path / "f.sh"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        parse_group("h", [path])
+    assert err.value.line == line and said in err.value.message, err.value.message
+    assert "cannot tell which platform" not in err.value.message

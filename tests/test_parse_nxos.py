@@ -1518,6 +1518,23 @@ def test_a_log_with_a_session_then_a_whole_show_running_config_is_read_as_that_c
     assert whole.ports["Ethernet1/1"].pfc_enabled == [3]
 
 
+def test_a_show_running_config_piped_only_to_no_more_is_whole_and_a_filtered_one_is_a_check():
+    """NX-OS prints the command as typed in its header (`!Command: show running-config | no-more`): read as a cut show,
+    the log with a session after it was refused. `| no-more` only turns the pager off; any other pipe (`| include`)
+    prints a part, so a filtered show after the whole one is a check (its output `end` read as the whole config
+    before, the earlier show's QoS lost), left out as any other show's output."""
+    config = BASE.replace("interface Ethernet1/1\n", "") + "interface Ethernet1/1\n  priority-flow-control mode on\n"
+    session = ("leaf9# conf t\nleaf9(config)# interface Ethernet1/1\nleaf9(config-if)# description rdma-gpu01\n"
+               "leaf9(config-if)# end\n")
+    log = _show_run_log(config).replace("sh run | no\n", "show running-config | no-more\n").replace(
+        "!Command: show running-config\n", "!Command: show running-config | no-more\n")
+    device = parse(log + "\n" + session + "leaf9#\n", path="leaf9.log")
+    assert device.issues == [] and device.ports["Ethernet1/1"].pfc_enabled == [3]
+    checked = log + "show running-config | include end\nend\n" + session + "leaf9#\n"
+    device = parse(checked, path="leaf9.log")
+    assert device.issues == [] and device.ports["Ethernet1/1"].pfc_enabled == [3]
+
+
 def test_a_cut_show_running_config_with_a_session_after_it_is_named():
     cut = _show_run_log(BASE.replace("hostname s1", "hostname leaf9")).replace("!Command: show running-config\n", "")
     with pytest.raises(InputError, match="stops before its end"):

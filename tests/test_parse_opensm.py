@@ -127,10 +127,13 @@ def test_routing_engine_names_opensm_does_not_know_are_skipped_as_opensm_skips_t
 
 def test_an_unknown_name_that_is_a_read_option_without_its_first_words_is_named():
     """`priority 15` for `sm_priority 15` (audit round 10): OpenSM logs `Unrecognized token` and keeps sm_priority 0.
-    A tail several options share (`interval`: sweep_interval, osm_stats_interval) is left alone."""
+    A tail several options share (`interval`: sweep_interval, osm_stats_interval) is named with no option guessed."""
     dev = parse_text("priority 15\ninterval 5\nrouting_engine ftree\n")
-    [issue] = dev.issues
+    issue, shared = dev.issues
     assert issue.source.line == 1 and "did you mean `sm_priority`?" in issue.message
+    assert shared.source.line == 2 and shared.message == (
+        "`interval` is not an option of OpenSM or NVIDIA's OpenSM (osm_subnet.c, osm_subnet.h): OpenSM logs "
+        "`Unrecognized token` and ignores the line, so it sets nothing")
     assert dev.opensm.sm_priority == 0 and dev.opensm.sweep_interval_s == 10
 
 
@@ -245,7 +248,8 @@ def test_a_misspelt_qos_option_is_named_and_nvidia_options_are_not():
         "qos_swe_sl2vls 0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3",  # meant qos_swe_sl2vl
         "QoS_max_vls 8",                                    # names are case-sensitive
         "qos_vlarb_hihg 0:64",
-        # NVIDIA OpenSM's own options (UFM / MLNX_OFED docs), not in upstream's table: no word
+        # NVIDIA OpenSM's own options (UFM / MLNX_OFED docs), not in upstream's table: no word; `ar_enable` (no field
+        # of NVIDIA's osm_subn_opt_t) and a vendor's unknown name are named as passed over (session 41)
         "ar_enable TRUE",
         "ar_mode bounded",
         "enhanced_qos_policy_file null",
@@ -254,7 +258,9 @@ def test_a_misspelt_qos_option_is_named_and_nvidia_options_are_not():
     ])
     dev = parse_text(text)
     issues = {i.source.line: i.message for i in dev.issues}
-    assert sorted(issues) == [3, 4, 5] and {i.code for i in dev.issues} == {"SYS002"}
+    assert sorted(issues) == [3, 4, 5, 6, 10] and {i.code for i in dev.issues} == {"SYS002"}
+    assert issues[6].startswith("`ar_enable` is not an option of OpenSM or NVIDIA's OpenSM") and \
+        issues[10].startswith("`unknown_vendor_option` is not an option of OpenSM or NVIDIA's OpenSM")
     assert issues[3] == ("`qos_swe_sl2vls` is not an OpenSM option (did you mean `qos_swe_sl2vl`?): OpenSM logs "
                          "`Unrecognized token` and ignores the line, so the swe ports take qos_sl2vl or OpenSM's "
                          "built-in sl2vl")
@@ -289,8 +295,10 @@ def test_options_of_a_newer_opensm_are_known():
     dev = parse_text(text)
     assert dev.issues == [] and dev.opensm.routing_engines == ["dfsssp"]
     assert set(opensm.options._TYPES) <= opensm.options.KNOWN | opensm.options.NVIDIA_KNOWN
-    # a misspelling of one of the new names is not a QoS option's: no word (OpenSM only logs it)
-    assert parse_text("qos TRUE\nforce_link_widht 255\navoid_throttled_link TRUE\n").issues == []
+    # a misspelling of one of the new names is not a QoS option's, and is named with the option it is near
+    near = parse_text("qos TRUE\nforce_link_widht 255\navoid_throttled_link TRUE\n").issues
+    assert ["did you mean `force_link_width`?" in near[0].message, "did you mean `avoid_throttled_links`?" in
+            near[1].message] == [True, True], near
 
 
 def test_an_option_an_older_opensm_had_is_named_with_what_it_asked_for():
@@ -343,12 +351,27 @@ def test_an_nvidia_opensm_excerpt_is_detected_by_nvidia_options():
     assert not opensm.sniff(Input("x", "smp_threads 0\ngmp_threads 0\nhostname leaf1\nmtu 9216\n"))
 
 
+def test_an_option_of_neither_opensm_is_named_as_passed_over():
+    """Names neither upstream's option table (osm_subnet.c opt_tbl) nor NVIDIA OpenSM's option fields (osm_subnet.h
+    osm_subn_opt_t) hold were passed over in silence (`partition_config`, `log_level`): OpenSM logs `Unrecognized
+    token` and the setting is not made. Each is named, with the option it is near; NVIDIA's own fields are known."""
+    dev = parse_text("sm_priority 14\npartition_config /etc/opensm/partitions.conf\nlog_level 3\nmax_op_vls_rtr 4\n"
+                     "hm_ca_reboot_action isolate\nrouting_engine updn\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS002", 3)]
+    assert dev.issues[0].message == (
+        "`partition_config` is not an option of OpenSM or NVIDIA's OpenSM (osm_subnet.c, osm_subnet.h) (did you mean "
+        "`partition_config_file`?): OpenSM logs `Unrecognized token` and ignores the line, so it sets nothing")
+    assert "did you mean" not in dev.issues[1].message
+
+
 def test_an_option_written_out_in_words_is_named_with_the_option_it_spells():
     """OpenSM matches names exactly: `max_operational_vls 4` sets nothing, max_op_vls keeps its built-in 5
     (osm_base.h OSM_DEFAULT_MAX_OP_VLS). A name whose every word starts the word of a read option is named;
-    one with other words or another word count is not (NVIDIA's max_op_vls_ca, an unrelated name)."""
+    one with other words or another word count is not (an unrelated name: named as no option, NVIDIA's
+    max_op_vls_ca known)."""
     dev = parse_text("qos TRUE\nmax_operational_vls 4\nsm_priority_value 3\nmax_op_vls_ca 2\nmaximum_ops 1\n")
-    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS002", 3), ("SYS002", 5)]
+    assert all("did you mean" not in i.message for i in dev.issues[1:])
     assert dev.issues[0].message == (
         "`max_operational_vls` is not an OpenSM option (did you mean `max_op_vls`?): OpenSM logs `Unrecognized "
         "token` and ignores the line, so OpenSM keeps its built-in `max_op_vls 5`")
@@ -359,13 +382,14 @@ def test_nvidia_adaptive_routing_and_sharp_options_are_known():
     """NVIDIA OpenSM 5.18's osm_subn_opt_t (libopensm-devel 5.18.0.MLNX20240128 osm_subnet.h) has ar_mode,
     shield_mode, pfrn_sl, ar_sl_mask and sharp_enabled: an AI-fabric guide's excerpt of a few OpenSM options beside
     them is an opensm.conf (before: SYS001, no platform took it without `--format opensm`). `sharp_enable`, which
-    guides write, is no field of it: named with the one it resembles; `ar_enable` (no near name) is left alone."""
+    guides write, is no field of it: named with the one it resembles; `ar_enable` (no near name) is named as no
+    option (session 41: it was left alone)."""
     text = "routing_engine ar_ftree\nsweep_interval 10\nar_mode 2\nshield_mode 1\nsharp_enabled 2\npfrn_sl 1\n"
     assert opensm.sniff(Input("sm.txt", text)) and detect(Input("sm.txt", text)) == "opensm"
     assert parse_text(text).issues == []
     dev = parse_text("routing_engine ftree,updn\nsm_priority 15\nar_enable 1\nsharp_enable 1\n")
-    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 4)]
-    assert "(did you mean NVIDIA's `sharp_enabled`?)" in dev.issues[0].message
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3), ("SYS002", 4)]
+    assert "(did you mean NVIDIA's `sharp_enabled`?)" in dev.issues[1].message
 
 
 def test_a_boolean_option_spelt_with_an_on_off_word_is_named():
@@ -373,7 +397,8 @@ def test_a_boolean_option_spelt_with_an_on_off_word_is_named():
     (osm_subnet.c opt_tbl), so it logs `Unrecognized token`, QoS stays off and lash/dfsssp lose their credit-loop
     freedom. Named with the option it spells; `ar_enable` (no such boolean) and `sharp_enable` keep their readings."""
     dev = parse_text("routing_engine lash\nenable_qos yes\nuse_connect_roots TRUE\nqos_enabled TRUE\nar_enable 1\n")
-    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS002", 3), ("SYS002", 4)]
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", n) for n in (2, 3, 4, 5)]
+    assert "did you mean" not in dev.issues[3].message
     assert dev.issues[0].message == (
         "`enable_qos` is not an OpenSM option (did you mean `qos`?): OpenSM logs `Unrecognized token` and ignores "
         "the line, so QoS stays off (OpenSM's default)")
@@ -431,7 +456,8 @@ def test_a_file_named_opensm_conf_is_told_by_one_option_opensm_reads():
     assert detect(Input("opensm.conf", many)) == "opensm"
     dev = parse_text(text)
     assert dev.opensm.routing_engines == ["updn"] and dev.opensm.sm_priority == 0
-    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 1)]  # `priority`: did you mean sm_priority
+    # `priority`: did you mean sm_priority; `ar_enable` and the site's note: no option of OpenSM's
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 1), ("SYS002", 4), ("SYS002", 5)]
 
 
 def test_an_option_written_name_equals_value_is_named_once_with_the_line_to_write():
@@ -485,3 +511,18 @@ def test_a_qos_ulps_list_is_read_as_the_lexer_reads_it():
         uses, issues = qos_policy.read(good.replace("ipoib, pkey0x8001 : 4", bad), "q.conf")
         assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", line)], bad
         assert "applies no QoS policy" in issues[0].message
+
+
+def test_a_qos_ulps_entry_whose_sl_is_on_the_next_line_is_read():
+    """A new line only resets the lexer's list flags (osm_qos_parser_l.l reset_new_line_flags); the number after it
+    is a TK_NUMBER the grammar's `... TK_DOTDOT qos_ulp_sl` takes, so `any, service-id 0x10 :` with its SL on the
+    next line is OpenSM's syntax. It was refused as a syntax error and the whole policy dropped."""
+    from losslessd.parse.opensm import qos_policy
+
+    text = "qos-ulps\n  default :\n    0\n  any, service-id 0x1000-0x1fff :\n    3\n  iser : 6\nend-qos-ulps\n"
+    uses, issues = qos_policy.read(text, "q.conf")
+    assert issues == [] and [(u.name, u.sl, u.source.line) for u in uses] == [
+        ("default", 0, 2), ("any, service-id 0x1000-0x1fff", 3, 4), ("iser", 6, 6)]
+    uses, issues = qos_policy.read(text.replace("    3\n  iser : 6\n", ""), "q.conf")  # (no SL: the end follows)
+    assert uses == [] and [i.source.line for i in issues] == [4], issues
+    assert issues[0].message.startswith("qos-ulps line 'any, service-id 0x1000-0x1fff :' has no SL after its `:`")

@@ -256,13 +256,37 @@ def test_no_simulator_and_missing_options_are_named(tmp_path):
     assert "sim [OPTIONS] [FAULT DEVICE [PORT] [OPTIONS]]\n" in losslessd("sim", "--help").stdout
 
 
-def test_an_out_too_deep_for_a_socket_path_is_named(tmp_path):
-    deep = tmp_path / ("d" * 100)
-    deep.mkdir()
-    with pytest.raises(OSError, match="a unix socket's at most 107: give a shorter --out"):
-        ControlServer(Simulator(FABRIC, deep, ssh=False, snmp=False, devices=["leaf1"]), deep).start()
-    res = losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", deep)
-    assert res.returncode == 2 and "a unix socket's at most 107: give a shorter --out" in res.stderr
+def test_an_out_too_deep_for_a_socket_path_serves_faults(tmp_path):
+    """A control socket's path is at most 107 bytes (unix(7)): a deeper --out served without its control channel.
+    Bound and reached through the folder held open (/proc/self/fd/N/control.sock), it serves `sim storm`."""
+    deep = tmp_path / ("d" * 100) / ("e" * 100)
+    assert len(os.fsencode(deep / SOCKET_NAME)) > 107
+    with _controlled(deep) as sim:
+        assert stat.S_IMODE(os.lstat(sim.workdir / SOCKET_NAME).st_mode) == 0o600
+        res = losslessd("sim", "storm", "leaf1", "Ethernet0", "--out", sim.workdir)
+        assert (res.returncode, res.stdout, res.stderr) == (0, "storm leaf1 Ethernet0 priority 3 on\n", "")
+        with pytest.raises(InputError, match="another `losslessd sim` is serving this --out"):
+            claim(sim.workdir)
+    assert not (sim.workdir / SOCKET_NAME).exists()  # (its own socket removed on stop, by its long path)
+
+
+@pytest.mark.parametrize(("mode", "who"), [(0o777, "others"), (0o770, "its group")])
+def test_an_out_in_a_folder_others_may_rename_it_in_is_refused(tmp_path, mode, who):
+    """A 0700 --out inside a world-writable folder without the sticky bit: any user can rename it away and put a
+    folder of their own at its name (rename(2) needs only write on the parent). Refused before anything is made; a
+    sticky folder (only an entry's owner renames it: /tmp's 1777) serves."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(mode)
+    out = shared / "sim"
+    res = losslessd("sim", "--fabric", FABRIC, "--out", out)
+    assert res.returncode == 2, res.stderr
+    assert f"{out}: --out is inside {shared}, which (mode {mode:04o}) is writable by {who} without the sticky bit: " \
+        "another user could rename --out away" in res.stderr, res.stderr
+    assert not out.exists()
+    shared.chmod(mode | stat.S_ISVTX)
+    with Simulator(FABRIC, out, ssh=False, snmp=False, devices=["leaf1"]):
+        assert (out / "inventory.yaml").is_file()
 
 
 def _leaf1_lossless_3_and_4(folder: Path) -> Path:

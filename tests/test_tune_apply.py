@@ -245,7 +245,8 @@ def test_a_login_secret_a_device_echoes_never_reaches_what_tune_keeps(make_sim):
 def test_a_one_letter_password_is_masked_where_it_stands_whole(make_sim):
     """A login refused for a one-letter password `x`: the message named `NetmikoAuthenticationE********ception`
     (Guard.mask wrote every `x` of the text as ********). A secret is now masked where it stands whole: a token of its
-    own, after `password`, in a URL (percent-encoded too), repeated; never inside a longer word."""
+    own, after `password`, in a URL (percent-encoded too), repeated; never inside a longer word unless it is 8
+    characters or more (then glued to other letters too: the secret shown whatever the word)."""
     from losslessd.collect.ssh import Guard
 
     sim = make_sim(["leaf1"], snmp=False)
@@ -261,6 +262,11 @@ def test_a_one_letter_password_is_masked_where_it_stands_whole(make_sim):
         assert guard.mask(text) == (masked, masked.count("********")), text
     host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "p@ss w"}).hosts["leaf1"]
     assert Guard(host, 5.0).mask("ssh://ops:p%40ss%20w@leaf1 p@ss w") == ("ssh://ops:********@leaf1 ********", 2)
+    # A secret of 8 characters or more (ssh.GLUED_MIN) is masked glued to other letters too; a shorter one is not.
+    host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "Hunter24"}).hosts["leaf1"]
+    assert Guard(host, 5.0).mask("login: adminHunter24x\nHunter24") == ("login: admin********x\n********", 2)
+    host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "Hunter2"}).hosts["leaf1"]
+    assert Guard(host, 5.0).mask("adminHunter2x Hunter2") == ("adminHunter2x ********", 1)
     # (a device that means harm, echoing `!a` 200,000 times then `b`: each occurrence checked by fixed-width looks)
     host = load(sim.inventory_path, sim.env | {sim.devices["leaf1"].password_env: "!a"}).hosts["leaf1"]
     start = time.process_time()

@@ -320,6 +320,31 @@ def test_a_warning_between_two_processes_own_tests_is_no_retry():
     assert any("printed 2 times" in why and "MPI=1" in why for why in result.invalid), result.invalid
 
 
+def test_a_single_host_jobs_warning_between_its_processes_blocks_is_no_retry():
+    """One host, nccl-tests without MPI=1 under mpirun: each process prints its own block naming rank 0 on the same
+    host, and an NCCL WARN between the blocks read as a stopped attempt launched again: the second process's test
+    scored as the fabric's. The first process goes on (its pid prints again, NCCL src/debug.cc's `HOST:PID:TID`
+    prefix; or its own table follows): two processes of one launch, each its own test."""
+    def rank0(pid: int) -> str:
+        return f"#  Rank  0 Group  0 Pid {pid:6d} on      hostA device  0 [0x1b] GPU\n"
+
+    warn = "hostA:4100:4105 [0] misc/ibvwrap.cc:100 NCCL WARN Call to ibv_modify_qp failed with error 110\n"
+    head = [NTHREAD, rank0(4100), warn, NTHREAD, rank0(4200)]
+    info = "".join(head + ["hostA:4100:4110 [0] NCCL INFO Channel 00/02 :    0\n", NCCL_HEAD,
+                           _nccl_row(1048576, 10.0, 10.0)])
+    tables = "".join(head + [NCCL_HEAD, _nccl_row(1048576, 10.0, 10.0), NCCL_HEAD, _nccl_row(1048576, 9.0, 9.0)])
+    for log in (info, tables):
+        result = read_benchmark(log)
+        assert not result.valid, log
+        assert any("rank 0's device line is printed 2 times" in why and "MPI=1" in why for why in result.invalid), \
+            result.invalid
+        assert not any("a new attempt" in note for note in result.notes), result.notes
+    # The retry of a stopped attempt names new processes only: still a retry, scored.
+    retried = "".join(head + ["hostA:4200:4210 [0] NCCL INFO Channel 00/02 :    0\n", NCCL_HEAD,
+                              _nccl_row(1048576, 10.0, 15.0)])
+    assert read_benchmark(retried).valid and read_benchmark(retried).sizes[1048576].busbw_gbps == 15.0
+
+
 def test_a_one_rank_run_measures_no_network():
     """One rank: busbw = algbw x (n-1)/n or 2(n-1)/n is 0 at every size (nccl-tests doc/PERFORMANCE.md; issues 71,
     249): a trial scored 0 whatever the ECN settings. An excerpt that shows one rank line of many keeps its busbw."""

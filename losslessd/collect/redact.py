@@ -128,9 +128,11 @@ class Redactor:
         self._banner: str | None = None  # in a banner's text: what ends it
         self._carry = False  # a banner line named a secret its next line gives (_banner_text)
         self._yaml: list[tuple[int, str]] = []  # the open YAML block keys: (column, lower-cased name)
+        self._next: str | None = None  # a line outside a banner announced a secret: its comment mark ("" if none)
 
     def line(self, line: str) -> str:
         stripped = line.strip()
+        in_banner = self._banner is not None  # (a banner's lines carry their own announcements: _banner_text)
         if self._banner is not None:
             close = (0 if stripped == "EOF" else -1) if self._banner == "EOF" else line.find(self._banner)
             if close >= 0:
@@ -147,11 +149,17 @@ class Redactor:
                 close = line.find(end, banner.end())
             self._banner = "EOF" if end is None else (None if close >= 0 else end)
             return self._banner_text(line, banner.end(), len(line) if close < 0 else close)
+        if self._next is not None and stripped:
+            return self._announced(line)
+        # (the cheap test first: most lines end in none of what ends an announcement)
+        announces = not in_banner and stripped.endswith((":", "=", "s", "e")) and _announces(line, 0, len(line), True)
+        if announces:
+            self._next = stripped[0] if stripped[0] in "!#" else ""
         if _SECRET_DATA in line:
             out = self._mask(line, [m.span() for m in _QUOTED.finditer(line[:line.index(_SECRET_DATA)])], f'"{MASK}"')
         elif stripped.startswith(('"', "{", "}", "[", "]")):  # JSON (and Junos `}`): the CLI rules would break quoting
             out = self._json_line(line)
-        elif stripped.startswith(("!", "#", "description ")):
+        elif announces or stripped.startswith(("!", "#", "description ")):
             out = self._free(line)
         else:
             out = self._yaml_key(line) or self._cli_line(line)
@@ -160,6 +168,20 @@ class Redactor:
         elif stripped.startswith("}") and self.blocks:
             self.blocks.pop()
         return out
+
+    def _announced(self, line: str) -> str:
+        """The line after one that announced a secret outside a banner (a login banner as a session prints it, a
+        comment: `Password for all switches is as follows:`), masked whole, its comment mark (the announcing
+        line's) and blanks kept."""
+        mark = self._next
+        text = line.rstrip(" \t\r")
+        body = text.lstrip(" \t")
+        if mark and body.startswith(mark):
+            body = body[1:].lstrip(" \t")
+        if not body:  # (a comment line of its mark alone: the secret is on a later one)
+            return line
+        self._next = None
+        return self._mask(line, [(len(text) - len(body), len(text))])
 
     def _mask(self, line: str, spans: list[tuple[int, int]], mask: str | list[str] = MASK) -> str:
         """``line`` with each span written as ``mask`` (or as its own of a list of masks)."""
@@ -330,9 +352,13 @@ _NAMING = frozenset({"for", "of", "to", "on"})
 _SENTENCE = re.compile(r"[,.;!?]")
 
 
-def _announces(line: str, start: int, end: int) -> bool:
-    """Whether ``line[start:end]``, a banner's text naming a secret, ends announcing it on the next line (_LINKING)."""
+def _announces(line: str, start: int, end: int, prose: bool = False) -> bool:
+    """Whether ``line[start:end]``, a banner's text naming a secret, ends announcing it on the next line (_LINKING).
+    ``prose``: a line outside a banner, whose secret's word must be a word of its own (`readonly-community:` is a
+    YAML key)."""
     found = _FREE_SECRET.search(line, start, end)
+    if found is not None and prose and found.start() > 0 and line[found.start() - 1] in "-_.":
+        return False
     after = line[found.end("word"):end] if found else ""
     if found is None or _SENTENCE.search(after):
         return False

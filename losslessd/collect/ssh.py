@@ -239,6 +239,11 @@ def host_key_refusal(exc: BaseException, host: Host, known_hosts: Path | None) -
 # `NetmikoTimeoutException`), but after a non-word character (`password=X`, `admin:X@host`, `'X'`), after a word naming
 # it (`passwordX`, `secretX`), repeated (`XX`), and percent-encoded as a URL writes it (RFC 3986 2.1: `p%40ss`).
 _NAMED_BY = ("password", "passwd", "secret", "pass", "pwd", "key")
+# A secret this long is masked wherever it stands, glued to other letters too (`xHunter2024!`, a terminal log's
+# keystrokes run together): NIST SP 800-63B 5.1.1.1 has memorized secrets at least 8 characters, the length below
+# which a chance occurrence inside a longer word (the one-letter `x` above) is likely; a longer one inside a word
+# is the secret shown, whatever the word.
+GLUED_MIN = 8
 
 
 def _occurrences(secret: str) -> list[tuple[str, re.Pattern[str]]]:
@@ -249,9 +254,12 @@ def _occurrences(secret: str) -> list[tuple[str, re.Pattern[str]]]:
 
 
 def _whole(secret: str) -> str:
-    """The pattern of ``secret`` where it stands whole, led by the secret itself (a literal prefix: the search skips
-    ahead to it), the characters around it checked by fixed-width looks (no run matched: linear on any text)."""
+    """The pattern of ``secret`` where it stands whole (anywhere, GLUED_MIN characters or more), led by the secret
+    itself (a literal prefix: the search skips ahead to it), the characters around it checked by fixed-width looks
+    (no run matched: linear on any text)."""
     n, text, left, right = len(secret), re.escape(secret), "", ""
+    if n >= GLUED_MIN:
+        return text
     if re.match(r"\w", secret):
         before = [rf"(?<!\w.{{{n}}})", rf"(?<={text}.{{{n}}})", *(rf"(?<=(?i:{word}).{{{n}}})" for word in _NAMED_BY)]
         left = f"(?:{'|'.join(before)})"

@@ -284,6 +284,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             _unparsed_capture(inputs[0])
             importlib.import_module(".sonic", __package__).other_database(inputs[0])
             importlib.import_module(".nvue", __package__).cumulus_file_not_read(inputs[0])
+            importlib.import_module(".mlx5.remote", __package__).other_hosts(inputs[0])
             raise InputError("cannot tell which platform wrote this file (known: " + ", ".join(
                 f"{p.id} = {p.description}" for p in PLATFORMS.values() if p.parser) + "); pass --format to say",
                 file=inputs[0].path, line=1)

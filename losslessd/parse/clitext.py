@@ -252,16 +252,29 @@ def _without_show_output(lines: list[str]) -> str:
 # `show running-config` typed at an exec prompt (abbreviated as the CLI takes it, `all` and a pipe allowed)
 _SHOW_RUN = lazy(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s+run\S*(?:\s+all)?\s*(?:\|.*)?$")
 # What the switch prints at a whole running-config's start or end: NX-OS's `!Command: show running-config` header
-# (Nexus 9000 Fundamentals guide, "Working with Configuration Files"), EOS's and OS9's last line `end` (EOS User
-# Manual, "show running-config"; Dell OS9 Command Line Reference, "show running-config").
-_PRINTED_WHOLE = lazy(r"^(!Command: show running-config\s*$|end\s*$)", re.M)
+# (Nexus 9000 Fundamentals guide, "Working with Configuration Files"; the command as typed, `| no-more` included),
+# EOS's and OS9's last line `end` (EOS User Manual, "show running-config"; Dell OS9 Command Line Reference, "show
+# running-config"), OS10's first line `! Version 10.x` (Dell OS10 Enterprise Edition User Guide, "show
+# running-configuration": OS10 prints no end mark; the next prompt ends it).
+_PRINTED_WHOLE = lazy(r"^(!Command: show running-config(?:\s*\|\s*no(?:-(?:m(?:o(?:re?)?)?)?)?)*\s*$|end\s*$|"
+                      r"! Version 10\.\S+\s*$)", re.M)
+# The one pipe that leaves a show's output whole: `| no-more` (or its abbreviation), which only turns the pager off
+# (NX-OS Fundamentals guide, "Using the CLI": no-more; EOS the same). Any other (`| include`, `| section`, `| begin`,
+# `| grep`, `| exclude`, `| json`) prints a part or another form of the config, whatever marks it holds: such a show
+# is a check, its output left out as any other show's.
+_WHOLE_PIPE = lazy(r"no(?:-(?:m(?:o(?:re?)?)?)?)?")
+
+
+def _shows_whole(line: str) -> bool:
+    """Whether ``line`` types `show running-config` with no pipe but `| no-more` (_WHOLE_PIPE)."""
+    return bool(_SHOW_RUN.match(line)) and all(_WHOLE_PIPE.fullmatch(p.strip()) for p in line.split("|")[1:])
 
 
 def _last_running_config(lines: list[str], path: str) -> tuple[int, int] | None:
     """(the line typing the last whole `show running-config`, the next prompt's line) of a terminal log, None when it
     has none (or the file stops in its output); an InputError when that show is cut and a session is typed after
     it: which of its lines the session changed cannot be told."""
-    at = next((i for i in range(len(lines) - 1, -1, -1) if _SHOW_RUN.match(lines[i].strip())), None)
+    at = next((i for i in range(len(lines) - 1, -1, -1) if _shows_whole(lines[i].strip())), None)
     if at is None:
         return None
     end = next((i for i in range(at + 1, len(lines)) if _ANY_PROMPT.match(lines[i].strip())), None)
@@ -270,8 +283,9 @@ def _last_running_config(lines: list[str], path: str) -> tuple[int, int] | None:
     output = "\n".join(lines[at + 1:end])
     if "--More--" in output or not _PRINTED_WHOLE.search(output):
         if any((m := _CONFIG_PROMPT.match(line.strip())) and _configures(m.group(2).strip()) for line in lines[end:]):
-            raise InputError(f"the `{lines[at].strip()[:80]}` output stops before its end (no `!Command:` header or "
-                             "`end` line, or a `--More--` pager) and a configuration session is typed after it: "
+            raise InputError(f"the `{lines[at].strip()[:80]}` output stops before its end (no `!Command:` header, "
+                             "`! Version` line or `end` line, or a `--More--` pager) and a configuration session is "
+                             "typed after it: "
                              "what the session changed in it cannot be told; save the whole output (`terminal length "
                              "0`) or the session alone", file=path, line=at + 1)
         return None

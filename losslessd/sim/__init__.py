@@ -191,6 +191,31 @@ def _own_folder(out: Path) -> None:
                          f"simulator's files and its control socket; {do}", file=str(out))
 
 
+def _safe_parents(out: Path) -> None:
+    """Refuse an --out under a folder another user may rename it in: one writable by group or others without the
+    sticky bit (a 0777 /srv/shared, not /tmp), or owned by a user other than root and this one. There a 0700 --out
+    is renamed away and a folder of theirs put at its name, which the simulator's next files, a `sim storm` and a
+    `pull` of its inventory then use (sticky: only an entry's owner may rename it, unlink(2)/rename(2) EPERM;
+    OpenSSH's StrictModes checks a key's folders so). Both the path as given and its links resolved are checked."""
+    given = Path(os.path.abspath(out))
+    for folder in dict.fromkeys([*given.parents, *Path(os.path.realpath(given.parent)).parents,
+                                 Path(os.path.realpath(given.parent))]):
+        try:
+            info = folder.stat()
+        except OSError:  # (not there yet: made 0777 & ~umask by this user, its own parent checked)
+            continue
+        mode = stat.S_IMODE(info.st_mode)
+        if info.st_uid not in (0, os.geteuid()):
+            why = f"is owned by {owner(info.st_uid)}"
+        elif mode & 0o022 and not mode & stat.S_ISVTX:
+            why = f"(mode {mode:04o}) is writable by {'others' if mode & 0o002 else 'its group'} without the sticky bit"
+        else:
+            continue
+        raise InputError(f"--out is inside {folder}, which {why}: another user could rename --out away and put a "
+                         "folder of their own at its name, which the simulator and `sim storm` would then use; give an "
+                         "--out under folders only you or root can write (or a sticky one, like /tmp)", file=str(out))
+
+
 class Simulator:
     """Starts the devices of ``fabric_dir`` (all, or ``devices``) and writes the inventory for them."""
 
@@ -262,6 +287,7 @@ class Simulator:
             raise InputError("exists and is not a folder: the simulator writes its inventory, known_hosts, host key "
                              "and SNMP data into a folder", file=str(self.workdir))
         self._check_workdir()
+        _safe_parents(self.workdir)
         output_folder(self.workdir, "simulator's files", "--out", mode=0o700)
         _own_folder(self.workdir)
         password = secrets.token_urlsafe(18)

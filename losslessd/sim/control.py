@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..lint.finding import few
 from ..model import DeviceKind
-from ..simcontrol import TIMEOUT_S, read_line, socket_path, too_long
+from ..simcontrol import TIMEOUT_S, address, read_line, socket_path
 
 if TYPE_CHECKING:
     from . import SimDevice, Simulator
@@ -78,15 +78,14 @@ class ControlServer:
         self._bound: tuple[int, int] | None = None  # the socket file's (device, inode) once bound
 
     def start(self) -> None:
-        if why := too_long(self.path):
-            raise OSError(errno.ENAMETOOLONG, f"no control socket at {self.path}: {why}")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             # 0600 as bind makes it (its mode is the umask's, unix(7)): a chmod after it follows whatever another
             # user of a shared --out put at the name meanwhile, and a failed bind left someone else's file there
             previous = os.umask(0o177)
             try:
-                sock.bind(str(self.path))
+                with address(self.path) as where:
+                    sock.bind(where)
             finally:
                 os.umask(previous)
             made = os.lstat(self.path)

@@ -41,6 +41,9 @@ _NTHREAD = lazy(r"^nThread\s+\d+")
 _RANK = lazy(r"^Rank\s+(\d{1,19})\b", re.ASCII)
 # The host of a device line (`#  Rank %2d Group %2d Pid %6d on %10s device %2d [...] %s`; very old builds: no Group)
 _RANK_HOST = lazy(r"\bon\s+(\S+)\s+device\b")
+_RANK_PID = lazy(r"\bPid\s+(\d{1,10})\b", re.ASCII)
+# The process an NCCL INFO/WARN line comes from: NCCL src/debug.cc ncclDebugLog writes `HOST:PID:TID [DEV] ...`.
+_NCCL_PID = lazy(r"^([^\s:]+):(\d{1,10}):\d{1,10}\s", re.ASCII)  # (the `[DEV]` is gone: _clean takes it as a tag)
 _OOB = lazy(r"^Out of bounds values\s*:\s*(\d{1,19})\s*(OK|FAILED)?", re.IGNORECASE | re.ASCII)
 _AVG = lazy(r"^Avg bus bandwidth\s*:\s*(\S+)")
 _ERROR = lazy(r"^error:\s*(.+)")
@@ -102,6 +105,7 @@ class NcclRun:
     warned: str | None = None  # the first `NCCL WARN` line after its device lines, before any table header
     hosts: dict[int, str] = field(default_factory=dict)  # rank -> the host its device line names
     relaunch: str | None = None  # why an attempt before this one, stopped before its table, is not scored
+    pids: set[str] = field(default_factory=set)  # `HOST:PID` of the processes its device lines name
     columns: list[str] = field(default_factory=list)  # the table header, as read
     rows: list[NcclRow] = field(default_factory=list)
     oob_values: int | None = None
@@ -344,11 +348,15 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
                 r.repeated_rank = (rank, rank_ids[rank])  # is not this: only lines before the header count)
             if host := _RANK_HOST.search(body):
                 r.hosts.setdefault(rank, host.group(1))
+                if pid := _RANK_PID.search(body):
+                    r.pids.add(f"{host.group(1)}:{pid.group(1)}")
                 # A job launched again names its ranks on the same hosts: one rank on another host than in the
                 # attempt before is a second process's own test (no MPI=1), whatever warned between them.
                 if before is not None and before.hosts.get(rank, host.group(1)) != host.group(1):
                     r.repeated_rank, r.relaunch = r.repeated_rank or (rank, 2), None
         elif _is_header(words):
+            if run is not None and run.relaunch and run.columns:  # (a second table in one launch: the attempt
+                _alive(run, before)                                # before printed its own)
             r = current(lineno, True)
             layout = _Layout.from_header(words)
             r.columns = words
@@ -365,6 +373,9 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
                 current(lineno, False).notes.append(f"line {lineno}: Avg bus bandwidth {m.group(1)!r} is not a number")
         elif m := _ERROR.match(body):
             current(lineno, False).errors.append(m.group(1).strip())
+        elif before is not None and run is not None and "NCCL WARN" not in body and (who := _NCCL_PID.match(body)) and \
+                f"{who[1]}:{who[2]}" in before.pids - run.pids:  # (a retry in a fresh container may get its pid)
+            _alive(run, before)  # the attempt taken for stopped goes on
         elif "NCCL WARN" in body and run is not None and run.columns and not run.rows and run.stopped is None:
             run.stopped = f"line {lineno}: {raw.strip()[:160]}"
         elif "NCCL WARN" in body and run is not None and run.ranks and not run.columns and run.warned is None:
@@ -391,6 +402,15 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
     read = [r for r in runs if r.rows or r.oob_values is not None or r.errors]
     # a table header alone: the run stopped before its first row; else an attempt alone that stopped in NCCL's setup
     return read or [r for r in runs if r.columns] or [r for r in runs if _stopped_attempt(r)]
+
+
+def _alive(run: NcclRun, before: NcclRun | None) -> None:
+    """``run`` is no relaunch of ``before``: both are processes of one launch, each its own test (a rank of both is
+    printed twice)."""
+    if run.relaunch is None or before is None:
+        return
+    ranks = sorted(set(before.hosts) & set(run.hosts)) or sorted(run.hosts) or [0]
+    run.repeated_rank, run.relaunch = run.repeated_rank or (ranks[0], 2), None
 
 
 def _stopped_attempt(run: NcclRun) -> bool:

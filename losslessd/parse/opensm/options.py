@@ -116,6 +116,59 @@ NVIDIA_KNOWN = frozenset({
     # The switch-to-switch ports' QoS set (SW2SW above): no misspelt qos_swe_ option; read into OpenSm.qos_sets.
     *(f"qos_{SW2SW}_{field}" for field in ("max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl")),
 })
+# The rest of NVIDIA OpenSM's osm_subn_opt_t (include/opensm/osm_subnet.h, the 2021-2025 header): its option table
+# takes each field's name (a string field's `_s` left off: `hm_ca_reboot_action`); its internal fields (config_file,
+# num_guids, part_enforce_enum, routing_engine_names: `routing_engine` in the file) are no option. Known, so never
+# named as passed over; not what a guide's shortened name (`priority`) is read against (_unprefixed).
+_NVIDIA_FIELD_NAMES = """
+activity_report_subjects adaptive_timeout_sl_mask additional_gi_supporting_devices additional_mepi_force_devices
+adv_routing_engine_name aguid_default_hop_limit aguid_inout_notice allow_sm_port_reset allowed_sm_guids
+ar_transport_mask ar_tree_asymmetric_flow_threshold ar_tree_asymmetric_flow_threshold_limit auto_join_hca_wo_topo
+ca_port_num_limit ca_port_soft_limit cache_ar_group_id cache_files_dir calc_missing_routes cc_key_enable
+client_rereg_mode conf_template congestion_control_policy_file consolidate_ipv4_mask const_multicast dbg_lvl
+default_mcg_mtu default_mcg_rate device_configuration_file dfp_down_up_turns_mode dfp_find_roots_color_algorithm
+dfp_max_cas_on_spine disable_default_gi_support dor_hyper_cube_mode drop_subscr_on_report_fail
+drop_unreachable_event_subscriptions drop_unreachable_ports_enabled dump_ar enable_ar_by_device_cap
+enable_ar_group_copy enable_crashd enable_empty_arlft_optimization enable_performance_logging
+enable_queries_during_routing enable_sa enable_sm_port_failover enable_subnet_lst enable_vl_packing
+enhanced_missing_routes enhanced_qos_vport0_unlimit_default_rl fabric_mode_policy_file fabric_mode_profile
+fast_recovery_conf_file fast_recovery_enabled find_roots_color_algorithm flid_compression force_heavy_sweep_window
+force_link_speed_ext2 ftree_ca_order_dump_file get_mft_tables global_flid_end global_flid_start gmp_traps_threads_num
+hbf_hash_fields hbf_hash_type hbf_seed hbf_seed_type hbf_sl_mask hbf_weights held_back_sw_file hm_ca_flapping_action
+hm_ca_illegal_action hm_ca_manual_action hm_ca_noisy_action hm_ca_reboot_action hm_ca_seterr_action
+hm_ca_unresponsive_action hm_num_flapping_sweeps hm_num_flapping_sweeps_window hm_num_illegal hm_num_no_resp_sweeps
+hm_num_no_resp_sweeps_window hm_num_reboots hm_num_set_err_sweeps hm_num_set_err_sweeps_window hm_num_traps
+hm_num_traps_period_secs hm_ports_health_policy_file hm_reboots_period_secs hm_sw_flapping_action hm_sw_illegal_action
+hm_sw_manual_action hm_sw_noisy_action hm_sw_reboot_action hm_sw_seterr_action hm_sw_unresponsive_action
+hm_unhealthy_ports_checks improved_lmc_path_distribution issu_mode issu_pre_upgrade_time issu_timeout lids_per_rtr
+light_sweep_spst load_inform_info_from_sadb local_flid_end local_flid_start log_num_backlogs m_key_protect_bits
+master_sm_priority max_cas_on_spine max_msg_fifo_len max_neighbor_mtu max_op_vls_ca max_op_vls_rtr max_op_vls_sw
+max_sa_reports_on_wire max_sa_reports_queued max_seq_redisc max_threads_per_core max_topologies_per_sw
+mc_primary_root_guid mc_roots_file mc_secondary_root_guid mepi_enabled_speeds mlnx_congestion_control
+mlnx_enhanced_link_enable n2n_key_enable n2n_key_lease_period n2n_key_protect_bit n2n_max_outstanding_mads
+nvl_cage_allocation_mode nvl_cnd_for_access_links_enabled nvl_cnd_for_init_trunks_enabled nvl_hbf_fields_enable
+nvl_hbf_hash_type nvl_hbf_packet_hash_bitmask nvl_hbf_seed nvl_partition_reroute_wait nvl_reassign_rails nvlink_enable
+offsweep_balancing_enabled offsweep_balancing_window osm_perflog_dump_limit osm_stats_dump_limit
+osm_stats_dump_per_sm_port override_create_mcg_sl periodic_key_update pfrn_mask_clear_timeout
+pfrn_mask_force_clear_timeout pfrn_over_router_enabled pid_file planarized_routing_enabled plugin_name plugin_options
+port_ame_bit_change_action port_ext_speed2_change_action port_ext_speed_change_action port_mepi_speed_change_action
+port_mtu_change_action port_recovery_policy_enabled port_speed_change_action port_vl_change_action ppcc_algo_dir
+pqft_structure prism_an_lmc prp_override_allow_sm_port_reset qos_config_vl_enabled rch_policy_file
+rediscovery_link_penalty_step rediscovery_max_link_penalty rediscovery_max_node_penalty rediscovery_node_penalty_step
+reply_lid_smps_in_dr rereg_on_guid_migr respond_unknown_lid_traps router_policy_enabled router_policy_file
+routing_flags rtr_aguid_enable rtr_lmc rtr_pr_flow_label rtr_pr_mtu rtr_pr_rate rtr_pr_sl rtr_pr_tclass
+rtr_selection_algo_parameters rtr_selection_function rtr_selection_params_mask rtr_selection_seed run_once
+sa_check_sgid_spoofing sa_db_dump_file sa_enhanced_trust_model sa_etm_allow_guidinfo_rec_by_vf
+sa_etm_allow_untrusted_guidinfo_rec sa_etm_allow_untrusted_proxy_requests sa_etm_max_num_event_subs
+sa_etm_max_num_mcgs sa_etm_max_num_srvcs sa_pr_full_world_queries_allowed sa_rate_threshold service_name2key_map_file
+sm_assign_guid_func sm_db_dump stand_alone subnet_lst_file support_mepi_speeds support_mlnx_enhanced_link
+suppress_mc_pkey_traps switch_name syslog_log_flags tenants_policy_enabled tenants_policy_file topo_config_enabled
+topo_config_file topo_policy_file torus_conf_file updn_lid_tracking_converge_routes updn_lid_tracking_mode
+updn_lid_tracking_prefer_total_routes use_optimized_port_mask_slvl use_scatter_for_switch_lid validate_conf_files
+validate_smps verbose_bypass_policy_file virt_dump_file vs_key_ci_protect_bits vs_key_lease_period
+vs_max_outstanding_mads
+"""
+NVIDIA_FIELDS = frozenset(_NVIDIA_FIELD_NAMES.split()) | NVIDIA_KNOWN
 # Routing engines OpenSM can set up, by the exact name setup_routing_engine compares with strcmp: upstream's built-in
 # modules (linux-rdma/opensm osm_opensm.c static_routing_modules) and NVIDIA OpenSM's (include/opensm/osm_opensm.h,
 # OSM_ROUTING_ENGINE_IS names). Any other name in `routing_engine` is logged ("cannot find or setup routing engine")
@@ -135,7 +188,7 @@ _C_NUMBER = lazy(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 
 
 def is_known(key: str) -> bool:
-    return key in KNOWN or key in NVIDIA_KNOWN or key.startswith(("qos_", "cc_", "perfmgr_"))
+    return key in KNOWN or key in NVIDIA_FIELDS or key.startswith(("qos_", "cc_", "perfmgr_"))
 
 
 def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
@@ -255,12 +308,12 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
     `QoS_sl2vl`, `qos-max-vls`), an old name of one (`no_qos`) or a read option's name spelt out word by word
     (`max_operational_vls`). OpenSM matches option names exactly (strcmp), logs `Unrecognized token` for the
     line and goes on (osm_subnet.c osm_subn_parse_conf_file), so the QoS setting stays at its default or at the
-    qos_ set's. Any other name under `qos_` is named too (no OpenSM adds QoS options outside those sets). Other unknown
-    names are left alone: NVIDIA's OpenSM adds options upstream's table lacks (ar_enable, enhanced_qos_policy_file),
-    and a newer upstream adds options too."""
+    qos_ set's. Any other name under `qos_` is named too (no OpenSM adds QoS options outside those sets). Any other
+    unknown name, one of neither upstream's table nor NVIDIA's fields, is named as passed over, with the option it
+    is near (`partition_config`)."""
     out = []
     for key, opt in options.items():
-        if key in KNOWN or key in NVIDIA_KNOWN:
+        if key in KNOWN or key in NVIDIA_FIELDS:
             continue
         if key in RENAMED:
             new, on = RENAMED[key]
@@ -290,6 +343,14 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
                 f"`{key}` is not an OpenSM QoS option (OpenSM reads `qos`, `qos_policy_file` and max_vls, "
                 f"high_limit, vlarb_high, vlarb_low and sl2vl under qos_, qos_ca_, qos_sw0_, qos_swe_ and "
                 f"qos_rtr_): OpenSM logs `Unrecognized token` and ignores the line; write the option meant")))
+        else:
+            # any other name is no option of either table (KNOWN, NVIDIA_FIELDS): named as passed over, with the
+            # option it is near (`partition_config` for partition_config_file)
+            near = difflib.get_close_matches(plain, sorted(KNOWN | NVIDIA_FIELDS), 1, _NEAR)
+            out.append(ParseIssue(code="SYS002", source=opt.source, message=(
+                f"`{key}` is not an option of OpenSM or NVIDIA's OpenSM (osm_subnet.c, osm_subnet.h)"
+                + (f" (did you mean `{near[0]}`?)" if near else "") + ": OpenSM logs `Unrecognized token` and "
+                "ignores the line, so it sets nothing")))
     return out
 
 

@@ -72,7 +72,10 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        before, carried = carried, line.endswith(",")
+        # (a qos-ulps entry's `:` may end its line, the SL on the next: a new line only resets the lexer's list
+        # flags, and the grammar's `... TK_DOTDOT qos_ulp_sl` sees the number after it; osm_qos_parser_l.l)
+        before, carried = carried, line.endswith(",") or (section is not None and section[0] == "qos-ulps"
+                                                            and line.endswith(":"))
         if (section is not None and section[0] in BLOCKS and not before and not rejected
                 and line not in {*BLOCKS[section[0]], *(f"end-{b}" for b in BLOCKS[section[0]]), f"end-{section[0]}"}
                 and line.partition(":")[0].strip() not in KEYWORDS):
@@ -88,7 +91,9 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         if line == f"end-{name}":
             section = None
             if ulp:
-                refuse(ulp[0], f"qos-ulps line {ulp[1].strip()[:60]!r} ends its list with `,` and has no `: <SL>`")
+                refuse(ulp[0], f"qos-ulps line {ulp[1].strip()[:60]!r} " + (
+                    "has no SL after its `:`" if ulp[1].strip().endswith(":") else
+                    "ends its list with `,` and has no `: <SL>`"))
                 ulp = None
         elif name == "qos-levels":
             if line == "qos-level":
@@ -106,7 +111,7 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                 elif key == "sl":
                     level["sl"], level["sl_line"] = sl_of(value, n), n
         elif name == "qos-ulps":
-            if carried:  # a list of numbers ending in `,` goes on on the next line (the lexer skips new lines)
+            if carried:  # a list ending in `,`, or an entry in `:`, goes on on the next line (the lexer skips them)
                 start, head = ulp or (n, "")
                 ulp = (start, head + line + " ")
                 continue
