@@ -506,6 +506,7 @@ def test_a_reply_is_printed_with_its_control_characters_written_out(tmp_path):
     assert (res.returncode, res.stdout) == (0, "\\x1b]0;owned\\x07storm on\n")
 
 
+@pytest.mark.slow  # (runs `python -m losslessd` as its own process)
 def test_a_bug_in_the_control_server_exits_3_not_as_bad_input(tmp_path, monkeypatch):
     """A request the server failed on by a bug closed the connection without a reply, and the client said "answered
     no reply it knows", exit 2 (input): a bug must never read as the operator's mistake. The bug is injected into the
