@@ -100,17 +100,17 @@ def _unchanged(files: Any) -> bool:
 
 def read(ref: str, identity: str) -> Any:
     """The view of ``ref``'s cached policy, or None where there is none it is sure of."""
-    raw = _own_file(entry_path(ref))
-    if raw is None:
-        return None
     try:
+        raw = _own_file(entry_path(ref))
+        if raw is None:
+            return None
         entry = json.loads(raw)
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("code") == identity
                 and entry.get("cwd") == os.getcwd() and entry.get("ref") == ref
                 and entry.get("path") == str(policy_path(ref)) and _unchanged(entry.get("files"))):
             return None
         return view(entry["policy"])
-    except (ValueError, TypeError, KeyError, RecursionError, InputError):
+    except (OSError, ValueError, TypeError, KeyError, RecursionError, InputError):
         return None
 
 
