@@ -19,11 +19,13 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from . import limits
 from .errors import InputError
+from .gcpause import gc_paused
 from .policyview import policy_path, view
 
 ENV_NO_CACHE = "LOSSLESSD_NO_CACHE"
@@ -135,14 +137,21 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         return
 
 
+def validator() -> Callable[..., Any]:
+    """losslessd.policy's load_policy, imported with the collector paused: pydantic's validators and the models it
+    builds live as long as the process, and collections while they are made scan them again and again (as
+    cli.main._load imports a command)."""
+    with gc_paused():
+        from .policy import load_policy
+    return load_policy
+
+
 def load(ref: str, *, cache: bool = True) -> Any:
     """The policy ``ref`` names, for a command line lint: the cached view when it is sure, else validated by
     losslessd.policy (its errors as ever) and kept. ``cache=False`` (`--no-policy-cache`) or LOSSLESSD_NO_CACHE:
     validated, nothing read or written."""
     if not cache or disabled():
-        from .policy import load_policy
-
-        return load_policy(ref)
+        return validator()(ref)
     try:
         identity = code_identity()
     except (OSError, ValueError, ImportError):
@@ -150,10 +159,8 @@ def load(ref: str, *, cache: bool = True) -> Any:
     hit = read(ref, identity) if identity else None
     if hit is not None:
         return hit
-    from .policy import load_policy
-
     files: list[tuple[str, str]] = []
-    policy = load_policy(ref, files=files)
+    policy = validator()(ref, files=files)
     if identity:
         write(ref, identity, policy, files)
     return policy
