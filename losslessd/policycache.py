@@ -109,6 +109,7 @@ def read(ref: str, identity: str) -> Any:
         entry = json.loads(raw)
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("code") == identity
                 and entry.get("cwd") == os.getcwd() and entry.get("ref") == ref
+                and entry.get("sum") == _sum(entry.get("policy"))
                 and entry.get("path") == str(policy_path(ref)) and _unchanged(entry.get("files"))):
             return None
         return view(entry["policy"])
@@ -119,9 +120,10 @@ def read(ref: str, identity: str) -> Any:
 def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) -> None:
     """Keep ``policy`` (validated from ``files``) for the next lint; where the cache cannot be written (a
     read-only home, a full disk), nothing is kept and nothing is said: the next lint validates again."""
-    entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref, "path": str(policy_path(ref)),
-             "files": [list(f) for f in files], "policy": policy.model_dump()}
     try:
+        data = policy.model_dump()
+        entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref, "path": str(policy_path(ref)),
+                 "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
         folder = cache_dir()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -133,8 +135,13 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         except BaseException:
             os.unlink(temp)
             raise
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, InputError):  # (InputError: the policy's file gone meanwhile)
         return
+
+
+def _sum(data: Any) -> str:
+    """A digest of the validated policy's data: an entry damaged on the disk (a byte flipped) is no policy."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, allow_nan=False).encode()).hexdigest()
 
 
 def validator() -> Callable[..., Any]:

@@ -185,7 +185,8 @@ def test_a_shared_foreign_or_linked_entry_is_ignored(cache: Path) -> None:
     lambda e: json.dumps({**json.loads(e), "files": [["/nonexistent", "0"]]}).encode(),
     lambda e: json.dumps([json.loads(e)]).encode(),
     lambda e: b"[" * 100_000,
-], ids=["binary", "cut", "field", "shape", "files", "list", "deep"])
+    lambda e: e.replace(b'"dscp": [26]', b'"dscp": [27]'),  # (a flipped bit: another DSCP)
+], ids=["binary", "cut", "field", "shape", "files", "list", "deep", "flipped"])
 def test_a_corrupt_entry_is_validated_again(spoil, cache: Path) -> None:
     policycache.load("roce-dscp26")
     entry = _entry(cache)
@@ -235,6 +236,7 @@ def test_the_library_never_writes(cache: Path) -> None:
     assert not cache.exists()
 
 
+@pytest.mark.slow
 def test_the_key_covers_every_module_the_validation_runs() -> None:
     """policycache.CODE names every module of losslessd that importing losslessd.policy loads."""
     out = subprocess.run([sys.executable, "-c", "import sys, losslessd.policy; print(' '.join(m.__file__ for n, m in "
