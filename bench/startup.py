@@ -14,8 +14,8 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
-Session 41 (part a): the example lint 936.5 M (3.52x; 1,331.0 M before) with its policy validated by an earlier lint
-and read back from the cache (1,330.3 M validating it: `--no-policy-cache`), a lint of one NX-OS switch 712.4 M
+Session 41 (part a): the example lint 936.9 M (3.52x; 1,331.0 M before) with its policy validated by an earlier lint
+and read back from the cache (1,330.3 M validating it: `--no-policy-cache`), a lint of one NX-OS switch 712.5 M
 (1,201.6 M): docs/lint-at-scale.md, "Session 41, part a".
 Session 40 (part c): the example lint 1,315 M (4.94x; 1,464 M before), `--help`
 412 M (1.55x; 436 M), a lint of one NX-OS switch 1,187 M (1,290 M): the heap frozen at exit, a command imported with
