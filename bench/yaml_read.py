@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.child import run, timed  # noqa: E402
-from losslessd import docpos  # noqa: E402
+from losslessd import docpos, yamlread  # noqa: E402
 from losslessd.limits import MIB  # noqa: E402
 
 
@@ -56,7 +56,7 @@ SHAPES = {
 def _read(path: str, pure: bool) -> str:
     """Runs in the child: read ``path`` and say what came of it."""
     if pure:
-        docpos._Composing = docpos._Loader  # the fallback, as where PyYAML has no libyaml
+        yamlread._Composing = yamlread._Loader  # the fallback, as where PyYAML has no libyaml
     return timed(lambda: f"read, {len(docpos.load_yaml(path).lines):,} paths")
 
 
@@ -71,7 +71,7 @@ def main() -> int:
     if args.child:
         print(_read(args.child, args.pure))
         return 0
-    if docpos.CParser is None:
+    if yamlread.CParser is None:
         print("this PyYAML has no libyaml: losslessd reads YAML in pure Python here")
     budget = int(args.mb * MIB) - 64
     with tempfile.TemporaryDirectory(prefix="losslessd-yaml-") as tmp:

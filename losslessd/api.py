@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,10 +15,10 @@ from .lint.finding import Finding, Severity
 from .lint.registry import Rule, all_rules, lookup, select
 from .model import Fabric
 from .platforms import PLATFORMS, resolve_format
-from .policy import Policy, load_policy
 
 if TYPE_CHECKING:
     from .fix import FixResult
+    from .policy import Policy, load_policy
 
 __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy", "Rule", "Severity", "all_rules", "fix",
            "lint", "lint_fabric", "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
@@ -38,7 +39,7 @@ def lint(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26
 
     if fmt and resolve_format(fmt) is None:
         raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
-    pol = policy if isinstance(policy, Policy) else load_policy(policy)
+    pol = _policy(policy)
     rules = select(select_codes, ignore_codes)
     with gc_paused():
         result = fabric.lint(list(paths), pol, rules, fmt=fmt, topology=topology, baseline=baseline, jobs=jobs,
@@ -69,7 +70,7 @@ def lint_fabric(fabric: Fabric | dict, policy: str | Path | Policy = "roce-dscp2
         except ModelTypeError as exc:
             raise InputError(f"not a valid fabric: {exc}") from None
         checked = fabric
-    pol = policy if isinstance(policy, Policy) else load_policy(policy)
+    pol = _policy(policy)
     with gc_paused():
         return run(checked, pol, select(select_codes, ignore_codes), baseline)
 
@@ -83,6 +84,16 @@ def fix(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26"
     return plan(lint(paths, policy, **lint_options), unsafe=unsafe, model=model, family=family)
 
 
+def _policy(policy: str | Path | Policy) -> Policy:
+    """A policy named (a file or a shipped name) loaded; one given (a Policy, or the CLI's cached view of one) as
+    it is."""
+    if isinstance(policy, str | os.PathLike):
+        from .policy import load_policy
+
+        return load_policy(policy)
+    return policy
+
+
 def load_baseline(path: str | Path) -> set[str]:
     """Fingerprints from an earlier `lint --output-format json` report: those findings are accepted."""
     data = load_json(path)  # InputError (file:line) for a file that is not JSON, or not a regular file
@@ -93,9 +104,14 @@ def load_baseline(path: str | Path) -> set[str]:
 
 
 def __getattr__(name: str):
-    """FixResult lives with `fix`, which imports the renderer: loaded when asked for, not for every lint."""
+    """FixResult lives with `fix`, which imports the renderer: loaded when asked for, not for every lint; Policy and
+    load_policy with pydantic, which a lint of a cached policy does without (losslessd.policycache)."""
     if name == "FixResult":
         from .fix import FixResult
 
         return FixResult
+    if name in ("Policy", "load_policy"):
+        from . import policy
+
+        return getattr(policy, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -386,9 +386,14 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
     """``read_bytes`` decoded as UTF-8 with universal newlines (as ``open()`` in text mode reads: "\\r\\n" and
     "\\r" become "\\n") and without a leading byte order mark (a Windows editor's; JSON readers refuse it and
     it glued itself to the first word of a config); text that is not UTF-8 names the line of the first bad byte."""
-    data = read_bytes(path, display, limit=limit, what=what, links=links)
+    return decoded(read_bytes(path, display, limit=limit, what=what, links=links), display or str(path))
+
+
+def decoded(data: bytes, display: str) -> str:
+    """The text ``read_text`` makes of a file's bytes (for a reader that keeps the bytes too: the policy cache's
+    key); InputError naming ``display`` for bytes that are no UTF-8 text."""
     if (other := other_encoding(data)) is not None:
-        raise InputError(other, file=display or str(path), line=1)
+        raise InputError(other, file=display, line=1)
     try:
         text = data.decode("utf-8")
         if text.startswith("\ufeff"):
@@ -397,7 +402,7 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
     except UnicodeDecodeError as exc:
         line_start = data.rfind(b"\n", 0, exc.start) + 1
         column = len(data[line_start:exc.start].decode("utf-8")) + 1  # (in characters, as an editor counts them)
-        raise InputError(_not_utf8(data, exc, column), file=display or str(path),
+        raise InputError(_not_utf8(data, exc, column), file=display,
                          line=data.count(b"\n", 0, line_start) + 1) from None
 
 

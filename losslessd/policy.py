@@ -5,6 +5,7 @@ one source of what a policy file may say: policies/schema.json is generated from
 (`make schemas`; tests/test_schemas.py fails when the committed file differs) for editors.
 """
 
+import hashlib
 import os
 import re
 from functools import lru_cache
@@ -26,8 +27,8 @@ from . import limits
 from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
 from .model import WATCHDOG_ACTIONS
+from .policyview import EcnMethods, RangeMethods, num, policy_path, shipped
 from .printable import quoted
-from .resources import data_dir
 from .units import MAX_CABLE_M
 from .userre import regex_problem
 
@@ -85,23 +86,15 @@ SpeedGbps = Annotated[float, Field(ge=MIN_SPEED_GBPS, le=MAX_SPEED_GBPS, allow_i
 Ratio = Annotated[float, Field(gt=0, le=MAX_BUFFER_BYTES, allow_inf_nan=False)]  # (bytes over bytes of one pool)
 
 
-class Range(_P):
+class Range(RangeMethods, _P):
     min: NonNegative | None = None
     max: NonNegative | None = None
 
     @model_validator(mode="after")
     def _ordered(self) -> "Range":  # (quoted: the module's annotations are objects, not texts pydantic compiles)
         if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"min {_num(self.min)} is above max {_num(self.max)}")
+            raise ValueError(f"min {num(self.min)} is above max {num(self.max)}")
         return self
-
-    def contains(self, value: float) -> bool:
-        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
-
-    def describe(self, unit: str = "") -> str:
-        lo = "-inf" if self.min is None else _num(self.min)
-        hi = "inf" if self.max is None else _num(self.max)
-        return f"[{lo}, {hi}]{(' ' + unit) if unit else ''}"
 
 
 class BytesRange(Range):
@@ -122,11 +115,6 @@ class PercentRange(Range):
 class OpenSmRange(Range):
     min: Annotated[float, Field(ge=0, le=MAX_OPENSM_U32, allow_inf_nan=False)] | None = None
     max: Annotated[float, Field(ge=0, le=MAX_OPENSM_U32, allow_inf_nan=False)] | None = None
-
-
-def _num(value: float) -> str:
-    """1048576 rather than 1.04858e+06: operators compare these with config text."""
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 class RocePorts(_P):
@@ -171,7 +159,7 @@ class Cnp(_P):
     strict: bool = Field(True, description="CNPs must leave through a strict-priority queue.")
 
 
-class EcnPolicy(_P):
+class EcnPolicy(EcnMethods, _P):
     required: bool = Field(True, description="false for PFC-only fabrics.")
     min_threshold_bytes: BytesRange = Field(default_factory=BytesRange)
     max_threshold_bytes: BytesRange = Field(default_factory=BytesRange)
@@ -189,11 +177,6 @@ class EcnPolicy(_P):
         None, description="Earlier name of assume_congested_queues.")
     speed_reference_gbps: SpeedGbps | None = Field(None, description=(
         "Speed the thresholds are written for; renderers scale them linearly to other speeds."))
-
-    @property
-    def assumed_congested(self) -> int | None:
-        return self.assume_congested_queues if self.assume_congested_queues is not None \
-            else self.congested_lossless_queues
 
 
 def _actions(value: Any) -> Any:
@@ -334,11 +317,6 @@ def schema() -> dict:
     return json_schema(PolicyFile)
 
 
-def shipped() -> dict[str, Path]:
-    """Shipped profiles by name."""
-    return {p.stem: p for p in sorted(data_dir("policies").glob("*.yaml"))}
-
-
 _M = TypeVar("_M", bound=BaseModel)
 
 
@@ -362,9 +340,10 @@ def _resolve(ref: str, relative_to: Path) -> Path:
                      f"(shipped: {', '.join(shipped())})", file=str(relative_to))
 
 
-def _load_raw(path: Path) -> tuple[dict, list[Document]]:
+def _load_raw(path: Path, files: list[tuple[str, str]]) -> tuple[dict, list[Document]]:
     """The policy at ``path`` merged over its `extends` chain (followed without recursion, at most
-    MAX_EXTENDS long, a loop refused), each file checked on its own first; and the chain's documents."""
+    MAX_EXTENDS long, a loop refused), each file checked on its own first; and the chain's documents. Each file
+    read is added to ``files`` (its path as opened, the SHA-256 of the bytes its text was read from)."""
     chain: list[tuple[Path, dict]] = []
     docs: list[Document] = []
     seen: dict[str, Path] = {}
@@ -377,7 +356,9 @@ def _load_raw(path: Path) -> tuple[dict, list[Document]]:
             raise InputError(f"extends chain is longer than {MAX_EXTENDS} policies (a loop through differently "
                              "named files?)", file=str(chain[0][0]))
         seen[key] = path
-        doc = load_yaml(path)
+        raw = limits.read_bytes(path)
+        files.append((str(path), hashlib.sha256(raw).hexdigest()))
+        doc = load_yaml(path, limits.decoded(raw, str(path)))
         if not isinstance(doc.data, dict):
             raise InputError("a policy must be a YAML mapping", file=str(path), line=1)
         doc.refuse_duplicates()
@@ -395,18 +376,11 @@ def _load_raw(path: Path) -> tuple[dict, list[Document]]:
     return merged, docs
 
 
-def load_policy(ref: str | Path) -> Policy:
-    """Load a policy by path or by shipped name (``roce-dscp26``), resolving ``extends``."""
-    if str(ref) == "":  # (Path("") is `.`: "not a regular file (a folder)")
-        raise InputError(f"the policy named is empty: give a shipped policy name ({', '.join(shipped())}) or a "
-                         "policy file")
-    path = Path(ref)
-    if not os.path.lexists(path):
-        if str(ref) in shipped():
-            path = shipped()[str(ref)]
-        else:
-            raise InputError(f"no policy file or shipped policy named {str(ref)!r} (shipped: {', '.join(shipped())})")
-    data, docs = _load_raw(path)
+def load_policy(ref: str | Path, *, files: list[tuple[str, str]] | None = None) -> Policy:
+    """Load a policy by path or by shipped name (``roce-dscp26``), resolving ``extends``; ``files`` (when given) is
+    told each file read and the SHA-256 of its bytes (losslessd.policycache's key)."""
+    path = policy_path(ref)
+    data, docs = _load_raw(path, [] if files is None else files)
     if "name" not in data:  # (no file of the chain names itself)
         if not is_name(path.stem):  # (a newline in it wrote a line of its own in a snippet)
             raise InputError(f"the policy names itself nowhere, and its file name {quoted(path.stem)} is no policy "

@@ -16,11 +16,11 @@ import sys
 import pytest
 import yaml
 
-from losslessd import docpos
+from losslessd import yamlread
 from losslessd.errors import InputError
 from tests.conftest import CORPUS, ROOT
 
-pytestmark = pytest.mark.skipif(docpos.CParser is None, reason="this PyYAML was built without libyaml")
+pytestmark = pytest.mark.skipif(yamlread.CParser is None, reason="this PyYAML was built without libyaml")
 
 # Every YAML in the repository, the JSON trees NVUE's reader composes as YAML, and the corpus's YAML and NVUE files.
 FILES = sorted(
@@ -52,7 +52,7 @@ def _nodes(node: yaml.Node | None, *, empty_marks: bool = True) -> list[tuple]:
 class _SafeLoader(yaml.SafeLoader):
     """PyYAML's own loader, resolving plain scalars as docpos does (YAML 1.2's readings where YAML 1.1 differs)."""
 
-    yaml_implicit_resolvers = docpos._Composer.yaml_implicit_resolvers
+    yaml_implicit_resolvers = yamlread._Composer.yaml_implicit_resolvers
 
 
 def _pyyaml(text: str) -> yaml.Node | None:
@@ -67,8 +67,8 @@ def _pyyaml(text: str) -> yaml.Node | None:
 def test_libyaml_composes_the_nodes_pyyaml_does(path):
     text = path.read_text(encoding="utf-8")
     expected = _nodes(_pyyaml(text))
-    assert _nodes(docpos.compose(text, str(path))) == expected  # libyaml's parser (the default here)
-    assert _nodes(docpos.compose(text, str(path), docpos._Loader)) == expected  # the pure-Python fallback
+    assert _nodes(yamlread.compose(text, str(path))) == expected  # libyaml's parser (the default here)
+    assert _nodes(yamlread.compose(text, str(path), yamlread._Loader)) == expected  # the pure-Python fallback
 
 
 def test_edited_documents_read_alike():
@@ -87,11 +87,11 @@ def test_edited_documents_read_alike():
             lines[i] = lines[i][:cut] + rnd.choice(EDITS) + lines[i][cut:]
         text = "\n".join(lines)
         try:
-            expected: object = _nodes(docpos.compose(text, "e.yaml", docpos._Loader), empty_marks=False)
+            expected: object = _nodes(yamlread.compose(text, "e.yaml", yamlread._Loader), empty_marks=False)
         except InputError as exc:
             expected = str(exc)
         try:
-            got: object = _nodes(docpos.compose(text, "e.yaml"), empty_marks=False)
+            got: object = _nodes(yamlread.compose(text, "e.yaml"), empty_marks=False)
         except InputError as exc:
             got = str(exc)
         if isinstance(expected, str) and not isinstance(got, str):
@@ -105,13 +105,13 @@ def test_edited_documents_read_alike():
 
 def test_a_large_document_errs_in_libyamls_words_without_a_reread():
     """Above REREAD_CHARS, libyaml's error stands (PyYAML would take up to a minute a MiB to say it its way)."""
-    body = "".join(f"key{i}: value\n" for i in range(docpos.REREAD_CHARS // 10))
+    body = "".join(f"key{i}: value\n" for i in range(yamlread.REREAD_CHARS // 10))
     small, large = "a: b: c\n", body + "a: b: c\n"
     with pytest.raises(InputError, match="mapping values are not allowed here") as exc:
-        docpos.compose(small, "s.yaml")
+        yamlread.compose(small, "s.yaml")
     assert exc.value.line == 1
     with pytest.raises(InputError, match="mapping values are not allowed in this context") as exc:
-        docpos.compose(large, "l.yaml")
+        yamlread.compose(large, "l.yaml")
     assert exc.value.file == "l.yaml" and exc.value.line == large.count("\n")
 
 
@@ -126,20 +126,20 @@ def test_a_large_document_errs_in_libyamls_words_without_a_reread():
     ("a: " + "[" * 100_000 + "\n", 1, "nested deeper than 64 levels"),  # (libyaml stops at 1,000 by itself)
 ])
 def test_errors_name_file_and_line_on_either_parser(text, line, words):
-    for composer in (docpos._CComposer, docpos._Loader):
+    for composer in (yamlread._CComposer, yamlread._Loader):
         with pytest.raises(InputError) as exc:
-            docpos.compose(text, "p.yaml", composer)
+            yamlread.compose(text, "p.yaml", composer)
         assert exc.value.file == "p.yaml" and exc.value.line == line and words in exc.value.message, composer
 
 
 def test_deep_nesting_is_no_recursion():
     """The composer walks with a list, not the stack: nesting up to the limit reads with a small recursion limit."""
-    depth = docpos.MAX_NESTING - 1
+    depth = yamlread.MAX_NESTING - 1
     text = "a: " + "[" * depth + "]" * depth + "\n"
     saved = sys.getrecursionlimit()
     sys.setrecursionlimit(200)  # PyYAML's recursive composer needs ~4 frames a level (2 for the walk here)
     try:
-        node = docpos.compose(text, "n.yaml")
+        node = yamlread.compose(text, "n.yaml")
     finally:
         sys.setrecursionlimit(saved)
     assert len(_nodes(node)) == 2 + depth
@@ -149,22 +149,22 @@ def test_a_tree_skips_the_alias_walk_and_a_graph_does_not(monkeypatch):
     """_check_graph (alias expansion) runs only when the document has aliases: a tree's size and depth are the
     composer's own counts."""
     walked = []
-    monkeypatch.setattr(docpos, "_check_graph", lambda node, path: walked.append(path))
-    docpos.compose("a: [1, 2]\nb: {c: d}\n", "tree.yaml")
-    docpos.compose("a: &x [1, 2]\nb: *x\n", "graph.yaml")
+    monkeypatch.setattr(yamlread, "_check_graph", lambda node, path: walked.append(path))
+    yamlread.compose("a: [1, 2]\nb: {c: d}\n", "tree.yaml")
+    yamlread.compose("a: &x [1, 2]\nb: *x\n", "graph.yaml")
     assert walked == ["graph.yaml"]
 
 
-@pytest.mark.parametrize("composer", [None, docpos._Loader], ids=["libyaml", "pyyaml"])
+@pytest.mark.parametrize("composer", [None, yamlread._Loader], ids=["libyaml", "pyyaml"])
 def test_yaml_1_1_octal_base_60_and_dates_are_the_text_written(composer):
     """YAML 1.2's core schema (10.3.2) reads `026` as 26 and `1:40`, `0b11` and dates as text; PyYAML's YAML 1.1 read
     the DSCP 22, 100 and 3, and a MAC address of digits as a number (round 13). The forms both read alike stay."""
     text = ("[026, -017, 00, 1:40, 1:30.5, 0b11, 10:20:30:40:50:60, 2026-12-04, 2026-12-04T10:00:00Z, "
             "0, 26, -7, 0x1A, 1_000, 1.5, 012.5, .inf, 0:26, 08, 1e3, true, on]")
-    data = docpos._Loader("").construct_document(docpos.compose(text, "t.yaml", composer))
+    data = yamlread._Loader("").construct_document(yamlread.compose(text, "t.yaml", composer))
     assert data == ["026", "-017", "00", "1:40", "1:30.5", "0b11", "10:20:30:40:50:60", "2026-12-04",
                     "2026-12-04T10:00:00Z", 0, 26, -7, 26, 1000, 1.5, 12.5, float("inf"), "0:26", "08", "1e3", True,
                     True]
     for tagged in ("!!int 026", "!!int 0b11", "!!float 1:40.5", "!!int 1:40"):  # asked for by a tag: refused
         with pytest.raises(yaml.YAMLError, match="YAML 1.1 and not in YAML 1.2"):
-            docpos._Loader("").construct_document(docpos.compose(f"[{tagged}]", "t.yaml", composer))
+            yamlread._Loader("").construct_document(yamlread.compose(f"[{tagged}]", "t.yaml", composer))

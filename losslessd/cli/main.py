@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import atexit
 import contextlib
+import enum
 import gc
 import importlib
 import importlib.util
@@ -67,9 +68,48 @@ class _ValueFirst:
                                                                        (value,)):
             raise typer.BadParameter(_EMPTY_PATH, ctx=ctx, param=param)
         if self.typers is None:
+            plain = _plain(param, value, ctx)
+            if plain is not _TYPERS:
+                return plain
             param._runtime_param = None  # (typer builds its own, kept here: empty paths are checked on each use)
             self.typers, param._runtime_param = param.get_runtime_param(), self
         return self.typers.coerce(value, param=param, ctx=ctx)
+
+
+_TYPERS = object()  # (_plain: typer's own validator answers this value)
+
+
+def _plain(param: Any, value: Any, ctx: Any) -> Any:
+    """A text, path or choice given on the command line (or a list of them), coerced as typer's validator does
+    without building it: it is a pydantic TypeAdapter, and importing pydantic is 115 M instructions of a lint whose
+    policy needs none (losslessd.policycache). A path is checked by typer's own function (exists, file_okay...),
+    a choice matched by typer's own; anything else, and any value either refuses, _TYPERS: typer's validator
+    answers it, with its own words."""
+    from typer._param_types import coerce_cli_choice, coerce_cli_path
+
+    info, annotation = param.type_descriptor.parameter_info, param.type_descriptor.annotation
+    multi = param.multiple or param.nargs == -1
+    if info.parser is not None or info.path_type is not None or multi != isinstance(value, list | tuple):
+        return _TYPERS
+    leaf = annotation.__args__[0] if multi and getattr(annotation, "__origin__", None) is list else annotation
+    if multi and leaf is annotation:
+        return _TYPERS
+    items = list(value) if multi else [value]
+    if not all(isinstance(item, str) for item in items):
+        return _TYPERS
+    try:
+        if leaf is str:
+            out = items
+        elif leaf is Path:
+            out = [coerce_cli_path(Path(item), info, path_type=Path, param=param, ctx=ctx) for item in items]
+        elif isinstance(leaf, type) and issubclass(leaf, enum.Enum):
+            out = [coerce_cli_choice(item, choices=list(leaf), case_sensitive=info.case_sensitive, ctx=ctx)
+                   for item in items]
+        else:
+            return _TYPERS
+    except (ValueError, typer.BadParameter):
+        return _TYPERS
+    return out if multi else out[0]
 
 
 _PATH_TYPES = (Path, list[Path])  # (typer's annotation of `Path | None`, `list[Path]`)

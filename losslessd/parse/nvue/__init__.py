@@ -127,7 +127,7 @@ def _paths(inp: Input) -> tuple[list, list[ParseIssue], list]:
     text = _TREE_PROMPT.sub(lambda m: m.group(1), inp.text, count=1)
     try:
         return tree_paths(text, inp.path), [], []
-    except InputError as exc:  # docpos.compose: the YAML, its nesting or its aliases
+    except InputError as exc:  # yamlread.compose: the YAML, its nesting or its aliases
         if (second := _second_document(text, exc)) is not None:
             raise InputError("this file holds several YAML/JSON documents (the second starts here): `nv config show` "
                              "and startup.yaml are one document a switch, and losslessd reads one switch a file and "

@@ -16,12 +16,12 @@ from typing import NamedTuple, cast
 import yaml
 
 from ... import units
-from ...docpos import compose
 from ...lazyre import lazy
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ...platforms import NVUE_SPEEDS, PLATFORMS
 from ...records import record
+from ...yamlread import compose
 from ..base import (
     DEFAULT_HOST_NAMES,
     PROMPT_HOST,

@@ -1,0 +1,173 @@
+"""The command line's cache of validated policies: a lint whose policy pydantic validated before reads it back as
+plain data (losslessd.policyview) and imports neither losslessd.policy nor pydantic's models for it.
+
+Kept only where it cannot be wrong (docs/lint-at-scale.md, "Session 41, part a"): the entry is used when the SHA-256
+of every file of the `extends` chain (the bytes the policy was read from, hashed as they were read), the working
+folder and reference, the file size limit and the validating code (losslessd's modules policy.py reads through, the
+Python, pydantic, pydantic-core, PyYAML and re2 installed) are all the ones it was written under; it is JSON (no
+pickle: nothing in it runs) in a regular file of the user's own that nobody else may write. Anything else, and
+`LOSSLESSD_NO_CACHE` or `lint --no-policy-cache`, validates again. A policy that fails validation is never written:
+its error is reported every time, as before. The library's ``load_policy`` never writes here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import limits
+from .errors import InputError
+from .gcpause import gc_paused
+from .policyview import policy_path, view
+
+ENV_NO_CACHE = "LOSSLESSD_NO_CACHE"
+FORMAT = 1  # (the entry's layout; the code's identity covers the rest)
+# What decides the policy a file validates to: losslessd.policy and the modules of losslessd it imports
+# (tests/test_policy_cache.py checks the list against what importing losslessd.policy loads) ...
+CODE = ("__init__.py", "policy.py", "policyview.py", "docpos.py", "limits.py", "units.py", "userre.py", "errors.py",
+        "printable.py", "model/__init__.py", "records.py", "resources.py")
+# ... and the libraries it validates with.
+LIBRARIES = ("pydantic", "pydantic_core", "yaml", "re2")
+MAX_ENTRY_BYTES = 16 * limits.MIB  # (a policy of a few KB; anything near this is no entry of ours)
+
+
+def cache_dir() -> Path:
+    """$XDG_CACHE_HOME/losslessd, else ~/.cache/losslessd (XDG Base Directory: a relative $XDG_CACHE_HOME is
+    ignored)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    return Path(base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), ".cache")) / "losslessd"
+
+
+def disabled() -> bool:
+    return os.environ.get(ENV_NO_CACHE, "") not in ("", "0")
+
+
+def code_identity() -> str:
+    """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter) and of
+    the file size limit a policy is read within."""
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0".encode())
+    here = Path(__file__).parent
+    for name in CODE:
+        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
+    for library in LIBRARIES:
+        spec = importlib.util.find_spec(library)
+        origin = spec.origin if spec is not None else None
+        st = os.stat(origin) if origin else None
+        digest.update(f"{library}\0{origin}\0{st and (st.st_size, st.st_mtime_ns, st.st_ino)}\0".encode())
+    return digest.hexdigest()
+
+
+def entry_path(ref: str) -> Path:
+    """The entry of ``ref`` linted from the working folder (one per pair: a newer policy replaces the older)."""
+    key = hashlib.sha256(f"{os.getcwd()}\0{ref}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return cache_dir() / f"policy-{key}.json"
+
+
+def _own_file(path: Path) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file (no link) of this user's that no one else may write."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with open(fd, "rb") as file:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022 \
+                or st.st_size > MAX_ENTRY_BYTES:
+            return None
+        return file.read(MAX_ENTRY_BYTES + 1)
+
+
+def _unchanged(files: Any) -> bool:
+    """Whether every (path, SHA-256) of ``files`` still reads to those bytes."""
+    if not isinstance(files, list) or not files:
+        return False
+    for item in files:
+        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
+            return False
+        try:
+            if hashlib.sha256(limits.read_bytes(item[0])).hexdigest() != item[1]:
+                return False
+        except (InputError, OSError, ValueError):
+            return False
+    return True
+
+
+def read(ref: str, identity: str) -> Any:
+    """The view of ``ref``'s cached policy, or None where there is none it is sure of."""
+    try:
+        raw = _own_file(entry_path(ref))
+        if raw is None:
+            return None
+        entry = json.loads(raw)
+        if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("code") == identity
+                and entry.get("cwd") == os.getcwd() and entry.get("ref") == ref
+                and entry.get("sum") == _sum(entry.get("policy"))
+                and entry.get("path") == str(policy_path(ref)) and _unchanged(entry.get("files"))):
+            return None
+        return view(entry["policy"])
+    except (OSError, ValueError, TypeError, KeyError, RecursionError, InputError):
+        return None
+
+
+def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) -> None:
+    """Keep ``policy`` (validated from ``files``) for the next lint; where the cache cannot be written (a
+    read-only home, a full disk), nothing is kept and nothing is said: the next lint validates again."""
+    try:
+        data = policy.model_dump()
+        entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref, "path": str(policy_path(ref)),
+                 "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
+        text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
+        folder = cache_dir()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".policy-", suffix=".tmp")  # (0600)
+        try:
+            with open(fd, "wb") as file:
+                file.write(text)
+            os.replace(temp, entry_path(ref))
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except (OSError, ValueError, TypeError, InputError):  # (InputError: the policy's file gone meanwhile)
+        return
+
+
+def _sum(data: Any) -> str:
+    """A digest of the validated policy's data: an entry damaged on the disk (a byte flipped) is no policy."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, allow_nan=False).encode()).hexdigest()
+
+
+def validator() -> Callable[..., Any]:
+    """losslessd.policy's load_policy, imported with the collector paused: pydantic's validators and the models it
+    builds live as long as the process, and collections while they are made scan them again and again (as
+    cli.main._load imports a command)."""
+    with gc_paused():
+        from .policy import load_policy
+    return load_policy
+
+
+def load(ref: str, *, cache: bool = True) -> Any:
+    """The policy ``ref`` names, for a command line lint: the cached view when it is sure, else validated by
+    losslessd.policy (its errors as ever) and kept. ``cache=False`` (`--no-policy-cache`) or LOSSLESSD_NO_CACHE:
+    validated, nothing read or written."""
+    if not cache or disabled():
+        return validator()(ref)
+    try:
+        identity = code_identity()
+    except (OSError, ValueError, ImportError):
+        identity = None
+    hit = read(ref, identity) if identity else None
+    if hit is not None:
+        return hit
+    files: list[tuple[str, str]] = []
+    policy = validator()(ref, files=files)
+    if identity:
+        write(ref, identity, policy, files)
+    return policy

@@ -1,0 +1,246 @@
+"""The command line's cache of validated policies (losslessd.policycache): a hit reads the same policy pydantic
+validated (attribute by attribute, finding by finding) without importing pydantic or PyYAML; any change of a file of
+the `extends` chain, a foreign, shared or corrupt entry misses; errors and the library API write nothing."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+from losslessd import api, policycache, policyview
+from losslessd.errors import InputError
+from losslessd.policy import load_policy, shipped
+from tests.conftest import ROOT
+
+PROFILES = sorted(shipped())
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of the test's own, the working folder a scratch one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv(policycache.ENV_NO_CACHE, raising=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return tmp_path / "cache" / "losslessd"
+
+
+def _twins(model: BaseModel, plain: object, where: str) -> None:
+    assert sorted(type(model).model_fields) == sorted(plain.__slots__), where  # type: ignore[attr-defined]
+    for name in type(model).model_fields:
+        want, got = getattr(model, name), getattr(plain, name)
+        if isinstance(want, BaseModel):
+            _twins(want, got, f"{where}.{name}")
+        else:
+            assert got == want and type(got) is type(want), f"{where}.{name}: {got!r} != {want!r}"
+            if isinstance(want, list | dict):
+                items = want.items() if isinstance(want, dict) else enumerate(want)
+                assert [type(v) for _, v in items] == [type(v) for v in (got.values() if isinstance(got, dict)
+                                                                         else got)], f"{where}.{name}"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_view_is_the_validated_policy_attribute_by_attribute(profile: str) -> None:
+    validated = load_policy(profile)
+    plain = policyview.view(json.loads(json.dumps(validated.model_dump())))  # (as the cache keeps it)
+    _twins(validated, plain, profile)
+    for part in ("min_threshold_bytes", "max_threshold_bytes", "mark_probability_pct"):
+        want, got = getattr(validated.ecn, part), getattr(plain.ecn, part)
+        assert got.describe("B") == want.describe("B")
+        assert [got.contains(v) for v in (0, 0.5, 1e6, 1e12)] == [want.contains(v) for v in (0, 0.5, 1e6, 1e12)]
+    assert plain.ecn.assumed_congested == validated.ecn.assumed_congested
+    assert pickle.loads(pickle.dumps(plain)) == plain  # (a parallel lint's workers get it pickled)
+    with pytest.raises(AttributeError):
+        plain.lossless.dscp = [1]
+
+
+def _lint(*args: str, env: dict, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "losslessd", "lint", *args], cwd=cwd, capture_output=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env}, timeout=300, check=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", PROFILES)
+def test_hit_and_miss_report_alike(profile: str, tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    lint = ("examples/fabric", "--policy", profile)
+    miss = _lint(*lint, "-f", "json", env=env)  # (validated, written)
+    entries = list((tmp_path / "losslessd").glob("policy-*.json"))
+    assert len(entries) == 1 and entries[0].stat().st_mode & 0o777 == 0o600
+    written = entries[0].stat().st_mtime_ns
+    hit = _lint(*lint, "-f", "json", env=env)
+    assert entries[0].stat().st_mtime_ns == written  # (a hit writes nothing)
+    assert (hit.returncode, hit.stdout, hit.stderr) == (miss.returncode, miss.stdout, miss.stderr)
+    assert miss.returncode in (0, 1) and json.loads(hit.stdout)["findings"] is not None
+    sarif_hit = _lint(*lint, "-f", "sarif", env=env)
+    sarif_validated = _lint(*lint, "-f", "sarif", "--no-policy-cache", env=env)
+    assert (sarif_hit.returncode, sarif_hit.stdout) == (sarif_validated.returncode, sarif_validated.stdout)
+
+
+_MODULES = """
+import runpy, sys
+sys.argv = ["losslessd", "lint", *sys.argv[1:]]
+try:
+    runpy.run_module("losslessd", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+print(code, sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "pydantic_core", "yaml")
+                   or m.startswith("losslessd.policy")), file=sys.stderr)
+"""
+
+
+@pytest.mark.slow
+def test_a_hit_imports_neither_pydantic_nor_pyyaml(tmp_path: Path) -> None:
+    """A lint of one switch (no topology file: nothing else reads YAML) whose policy was validated before."""
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    args = ["tests/fixtures/raw/cisco_nxos/roce-leaf.cfg", "--policy", "roce-dscp26"]
+    runs = [subprocess.run([sys.executable, "-c", _MODULES, *args], cwd=ROOT, capture_output=True, text=True,
+                           env={**os.environ, **env}, timeout=300, check=False) for _ in range(2)]
+    (miss_code, missed), (hit_code, hit) = (_said(r.stderr) for r in runs)
+    assert "pydantic" in missed and "yaml" in missed and "losslessd.policy" in missed
+    assert hit == ["losslessd.policycache", "losslessd.policyview"]
+    assert runs[0].stdout == runs[1].stdout and miss_code == hit_code
+
+
+def _said(stderr: str) -> tuple[int, list[str]]:
+    code, modules = stderr.strip().splitlines()[-1].split(" ", 1)
+    return int(code), ast.literal_eval(modules)
+
+
+def _chain(folder: Path) -> list[Path]:
+    """site.yaml -> region.yaml -> base.yaml (roce-dscp26's text) -> nothing."""
+    base = folder / "base.yaml"
+    base.write_text((ROOT / "policies" / "roce-dscp26.yaml").read_text().replace("name: roce-dscp26", "name: base"))
+    (folder / "region.yaml").write_text("extends: base.yaml\necn:\n  kmin_min_mtus: 2\n")
+    (folder / "site.yaml").write_text("name: site\nextends: region.yaml\ndescription: the site\n")
+    return [folder / "site.yaml", folder / "region.yaml", base]
+
+
+@pytest.mark.parametrize("changed", [0, 1, 2], ids=["site", "region", "base"])
+def test_any_byte_of_the_extends_chain_changed_misses(changed: int, cache: Path, tmp_path: Path) -> None:
+    files = _chain(tmp_path / "work")
+    first = policycache.load("site.yaml")
+    hit = policycache.load("site.yaml")
+    assert isinstance(first, BaseModel) and isinstance(hit, policyview.Policy)
+    assert hit.ecn.kmin_min_mtus == 2 and hit.name == "site" and hit.source_file == "site.yaml"
+    with files[changed].open("ab") as f:
+        f.write(b" ")  # (trailing white space: the same policy, other bytes)
+    assert isinstance(policycache.load("site.yaml"), BaseModel)
+    assert isinstance(policycache.load("site.yaml"), policyview.Policy)  # (written again)
+
+
+def test_another_working_folder_or_the_code_changed_misses(cache: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    _chain(tmp_path / "work")
+    policycache.load("site.yaml")
+    assert policycache.read("site.yaml", policycache.code_identity()) is not None
+    assert policycache.read("site.yaml", "0" * 64) is None  # (another losslessd, pydantic or PyYAML)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError):  # (no site.yaml here: the entry of the other folder is not this one's)
+        policycache.load("site.yaml")
+
+
+def _entry(cache: Path) -> Path:
+    (entry,) = cache.glob("policy-*.json")
+    return entry
+
+
+def test_a_shared_foreign_or_linked_entry_is_ignored(cache: Path) -> None:
+    policycache.load("roce-dscp26")
+    entry = _entry(cache)
+    identity = policycache.code_identity()
+    assert policycache.read("roce-dscp26", identity) is not None
+    entry.chmod(0o666)
+    assert policycache.read("roce-dscp26", identity) is None
+    entry.chmod(0o620)
+    assert policycache.read("roce-dscp26", identity) is None
+    entry.chmod(0o600)
+    if os.getuid() == 0:  # (only root gives a file away)
+        os.chown(entry, 4242, -1)
+        assert policycache.read("roce-dscp26", identity) is None
+        os.chown(entry, 0, -1)
+    moved = entry.with_name("elsewhere.json")
+    entry.rename(moved)
+    entry.symlink_to(moved)
+    assert policycache.read("roce-dscp26", identity) is None
+    entry.unlink()
+    assert isinstance(policycache.load("roce-dscp26"), BaseModel)  # (validated, written afresh: 0600)
+    assert _entry(cache).stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda e: b"\x00garbage",
+    lambda e: e[: len(e) // 2],
+    lambda e: e.replace(b'"kmin_min_mtus"', b'"kmin_min_mtu"'),  # (a field of another version)
+    lambda e: e.replace(b'"lossless": {', b'"lossless": 3, "x": {'),
+    lambda e: json.dumps({**json.loads(e), "files": [["/nonexistent", "0"]]}).encode(),
+    lambda e: json.dumps([json.loads(e)]).encode(),
+    lambda e: b"[" * 100_000,
+    lambda e: e.replace(b'"dscp": [26]', b'"dscp": [27]'),  # (a flipped bit: another DSCP)
+], ids=["binary", "cut", "field", "shape", "files", "list", "deep", "flipped"])
+def test_a_corrupt_entry_is_validated_again(spoil, cache: Path) -> None:
+    policycache.load("roce-dscp26")
+    entry = _entry(cache)
+    entry.write_bytes(spoil(entry.read_bytes()))
+    assert isinstance(policycache.load("roce-dscp26"), BaseModel)
+    assert isinstance(policycache.load("roce-dscp26"), policyview.Policy)
+
+
+@pytest.mark.slow
+def test_a_corrupt_entry_lints_as_ever_without_a_traceback(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    args = ("tests/fixtures/raw/cisco_nxos/roce-leaf.cfg", "--policy", "roce-dscp26", "-f", "json")
+    want = _lint(*args, env=env)
+    for entry in (tmp_path / "losslessd").glob("policy-*.json"):
+        entry.write_bytes(b'{"format": 1, "policy": {')
+    got = _lint(*args, env=env)
+    assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr)
+    assert b"Traceback" not in got.stderr
+
+
+def test_a_policy_error_is_never_kept(cache: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "work" / "bad.yaml"
+    bad.write_text("name: bad\necn:\n  kmin_min_mtus: -1\n")
+    for _ in range(2):
+        with pytest.raises(InputError) as err:
+            policycache.load("bad.yaml")
+        assert (err.value.file, err.value.line) == ("bad.yaml", 3)
+    assert not cache.exists()
+
+
+def test_unwritable_cache_or_switched_off_keeps_nothing(cache: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(policycache.load("roce-dscp26", cache=False), BaseModel)
+    monkeypatch.setenv(policycache.ENV_NO_CACHE, "1")
+    assert isinstance(policycache.load("roce-dscp26"), BaseModel)
+    assert not cache.exists()
+    monkeypatch.delenv(policycache.ENV_NO_CACHE)
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # (no folder can be made there: a read-only home)
+    assert isinstance(policycache.load("roce-dscp26"), BaseModel)
+
+
+def test_the_library_never_writes(cache: Path) -> None:
+    api.lint([str(ROOT / "examples" / "fabric" / "spine1.cfg")], "roce-dscp26")
+    load_policy("roce-dscp26")
+    assert isinstance(api.load_policy, type(load_policy)) and api.Policy.__name__ == "Policy"
+    assert not cache.exists()
+
+
+@pytest.mark.slow
+def test_the_key_covers_every_module_the_validation_runs() -> None:
+    """policycache.CODE names every module of losslessd that importing losslessd.policy loads."""
+    out = subprocess.run([sys.executable, "-c", "import sys, losslessd.policy; print(' '.join(m.__file__ for n, m in "
+                          "sys.modules.items() if n.split('.')[0] == 'losslessd'))"], cwd=ROOT, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True).stdout.split()
+    package = ROOT / "losslessd"
+    assert sorted({Path(f).relative_to(package).as_posix() for f in out} - set(policycache.CODE)) == []
