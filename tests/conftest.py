@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +22,15 @@ FIXTURES = ROOT / "tests" / "fixtures"
 # Fixtures that start the simulator (snmpsim processes, SSH and gNMI servers): a test using one is
 # `slow` by itself. `sim` is the name every test module gives its own simulator fixture.
 SPAWNING_FIXTURES = {"sim_fabric", "make_sim", "sim"}
+
+
+
+def pytest_configure(config):
+    """The suite never writes the runner's own cache: the `lint` processes it starts keep their validated
+    policies (losslessd/policycache.py) in a folder of this run, so two checkouts' runs never share entries."""
+    cache = tempfile.mkdtemp(prefix="losslessd-test-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache
+    atexit.register(shutil.rmtree, cache, True)
 
 
 def pytest_collection_modifyitems(config, items):
