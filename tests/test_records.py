@@ -214,6 +214,7 @@ print(sum(c.__init__.__code__.co_filename == records.__file__ for c in made), le
 """
 
 
+@pytest.mark.slow
 def test_what_a_lint_imports_compiles_no_init_before_its_first_object():
     """In a fresh interpreter, the records ``losslessd.api`` imports have the first-object __init__, but the four of
     the platforms' table (made at import): every model class's, 36 in all."""
