@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .lazyre import lazy
+
 # C0 controls, DEL and C1 controls (ESC, CSI 0x9b, OSC 0x9d ... in 8-bit form) and the Unicode line breaks;
 # tabs are left as they are. Then the invisible characters that reorder or hide text (Unicode TR9 "Unicode
 # Bidirectional Algorithm" 2.1-2.6: the embeddings, overrides and isolates U+202A-202E, U+2066-2069 and the
@@ -27,7 +29,8 @@ _LINE_SEPARATORS = "\u2028\u2029"
 # file name's bytes that are not UTF-8 (PEP 383 surrogateescape), and json.loads makes any of them from a \udXXX
 # escape; written out they fail a UTF-8 encoder, or put bytes that are not UTF-8 into a JSON report.
 _SURROGATE = "\ud800-\udfff"
-_CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
+# (compiled on first use, as _JSON_UNSAFE: a lint of printable text with a text report needs neither)
+_CONTROL = lazy(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
 # C0 controls but tab and line ends, DEL and the C1 controls (U+0080-009F: CSI U+009B is an 8-bit escape, NEL U+0085
 # a line end to str.splitlines and YAML): no device writes them in a config or a command's output, so one in a file
 # or a session's output is a damaged copy or a broken terminal (parse.parse_group, collect.ssh).
@@ -42,7 +45,7 @@ DEVICE_CONTROL = re.compile(f"[{_DEVICE_CONTROLS}]")
 # C11 7.22.1.4: the digits of the C locale, 0-9) and no switch CLI takes them.
 DEVICE_UNSEEN = re.compile(f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_WIDTH}]|(?![0-9])\\d")
 # What JSON's own escaping leaves raw (it escapes U+0000-001F only).
-_JSON_UNSAFE = re.compile(rf"[\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
+_JSON_UNSAFE = lazy(rf"[\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
 
 
 def _escape(match: re.Match) -> str:

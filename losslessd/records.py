@@ -1,11 +1,12 @@
 """Dataclasses whose ==, hash and repr are functions shared by every class instead of compiled for each one.
 
 dataclasses writes each method it adds to a class as source text and compiles it: about 0.6 M instructions a
-method, three methods a class (six when frozen). `record` lets dataclasses write only what must differ from class
-to class (__init__; a frozen class's __setattr__ and __delattr__) and gives the class an ==, a hash and a repr that
-behave as the ones dataclasses writes: the same fields, compared, hashed and shown the same way. The example lint's
-start-up: 1,634 M instructions before the model's classes were records, and the numbers after each step
-(docs/lint-at-scale.md, "Session 38, part c").
+method, three methods a class (six when frozen). `record` gives the class an ==, a hash and a repr that behave as the
+ones dataclasses writes: the same fields, compared, hashed and shown the same way. The example lint's start-up:
+1,634 M instructions before the model's classes were records, and the numbers after each step (docs/lint-at-scale.md,
+"Session 38, part c"). dataclasses writes a record's __init__ when the class's first object is made (most classes a
+lint imports make none in a given run), and a frozen record's __setattr__ and __delattr__ are closures, not compiled
+(docs/lint-at-scale.md, "Session 41, part b").
 """
 
 from __future__ import annotations
@@ -47,13 +48,100 @@ def _repr(self: Any) -> str:
     return f"{self.__class__.__qualname__}({values})"
 
 
+def _fits_lazy(cls: Any, frozen: bool, slots: bool) -> bool:
+    """Whether dataclasses may leave out this class's __init__ (and a frozen one's __setattr__ and __delattr__) for
+    `_record` to add: the shapes where what dataclasses does then differs in those methods alone. Any other class
+    (its own __init__ or a dataclass base, InitVar or ClassVar fields, frozen with slots: pickling needs dataclasses'
+    __getstate__, no docstring: dataclasses writes one from __init__'s signature) is made as dataclasses makes it."""
+    own = cls.__dict__
+    if "__init__" in own or not cls.__doc__ or (frozen and ("__setattr__" in own or "__delattr__" in own or slots)):
+        return False
+    if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
+        return False
+    hints = own.get("__annotations__", {}).values()
+    return not any("InitVar" in str(hint) or "ClassVar" in str(hint) for hint in hints)
+
+
+def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
+    """The __init__ dataclasses writes for ``cls``: made for a class of the same fields (the same default and factory
+    objects, types and keyword-only flags) and the same __post_init__, whose presence alone counts (the __init__
+    calls ``self.__post_init__()``)."""
+    namespace: dict[str, Any] = {"__annotations__": {}, "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                                 "__doc__": cls.__doc__}  # (a docstring: dataclasses writes none from the signature)
+    fields = dataclasses.fields(cls)
+    for f in fields:
+        namespace["__annotations__"][f.name] = object  # (a text would be read for ClassVar and InitVar again)
+        namespace[f.name] = dataclasses.field(default=f.default, default_factory=f.default_factory, init=f.init,
+                                              kw_only=f.kw_only)
+    if hasattr(cls, "__post_init__"):
+        namespace["__post_init__"] = cls.__post_init__
+    # Slots change only how a field not in __init__ is given its default (assigned there, not a class attribute)
+    slots = slots and any(not f.init and f.default is not dataclasses.MISSING for f in fields)
+    twin: Any = dataclasses.dataclass(type(cls.__name__, (), namespace), frozen=frozen, slots=slots, repr=False,
+                                      eq=False, match_args=False)
+    init = twin.__init__
+    types = {f.name: f.type for f in fields}
+    init.__annotations__ = {name: types.get(name, hint) for name, hint in init.__annotations__.items()}
+    return init
+
+
+def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
+    """An __init__ that, called first, puts dataclasses' own in its place and runs it: a class the run never makes
+    an object of compiles none (about 0.5 M instructions a class: docs/lint-at-scale.md, "Session 41, part b")."""
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        made = _made_init(cls, frozen, slots)
+        cls.__init__ = made
+        made(self, *args, **kwargs)
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
+def _frozen(cls: Any) -> None:
+    """A frozen class's __setattr__ and __delattr__, as dataclasses writes them, without compiling them."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    for method in (__setattr__, __delattr__):
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+        setattr(cls, method.__name__, method)
+
+
+def _check_order(cls: Any) -> None:
+    """dataclasses' refusal of a field without a default after one with, which it makes writing __init__."""
+    seen_default = False
+    for f in dataclasses.fields(cls):
+        if f.init and not f.kw_only:
+            if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+
+
 def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
     own = cls.__dict__
     has_eq = "__eq__" in own
     has_repr = "__repr__" in own
     # As dataclasses decides: a class's own __hash__ stays, but not the None Python sets beside an own __eq__.
     has_hash = "__hash__" in own and not (own["__hash__"] is None and has_eq)
-    cls = dataclasses.dataclass(cls, frozen=frozen, slots=slots, kw_only=kw_only, repr=False, eq=False)
+    if _fits_lazy(cls, frozen, slots):
+        cls = dataclasses.dataclass(cls, slots=slots, kw_only=kw_only, init=False, repr=False, eq=False)
+        _check_order(cls)
+        params = cls.__dataclass_params__
+        params.init, params.frozen = True, frozen
+        cls.__init__ = _first_init(cls, frozen, slots)
+        if frozen:
+            _frozen(cls)
+    else:
+        cls = dataclasses.dataclass(cls, frozen=frozen, slots=slots, kw_only=kw_only, repr=False, eq=False)
     fields = dataclasses.fields(cls)
     if not has_eq:
         cls._compared = _values(f.name for f in fields if f.compare)

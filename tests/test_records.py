@@ -5,10 +5,15 @@ declared twice, once with @record and once with @dataclasses.dataclass, and the 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
+import pickle
+import subprocess
+import sys
 
 import pytest
 
+from losslessd import records
 from losslessd.model import Fabric, Port, Queue, Source
 from losslessd.records import record
 
@@ -91,3 +96,127 @@ def test_the_model_compares_and_shows_as_before():
         hash(Queue(index=3))
     assert repr(Source(file="a", line=1)) == "Source(file='a', line=1, pointer=None, device=None, command=None)"
     assert Fabric() == Fabric() and Port(name="Ethernet0") == Port(name="Ethernet0")
+
+
+# Session 41 (part b): dataclasses writes a record's __init__ when the class's first object is made, and a frozen
+# record's __setattr__ and __delattr__ are closures (records._first_init, _frozen). Each class below and every record
+# of losslessd is held to the dataclass of the same fields.
+INIT_VARIANTS = {
+    "post-init": ({}, {"b": 2, "__post_init__": lambda self: setattr(self, "c", self.a + self.b)},
+                  {"a": "int", "b": "int"}),
+    "frozen post-init": ({"frozen": True}, {"__post_init__": lambda self: object.__setattr__(self, "c", 1)},
+                         {"a": "int"}),
+    "factory and no-init field": ({}, {"b": dataclasses.field(default_factory=list),
+                                       "c": dataclasses.field(default=5, init=False)}, {"a": "int", "b": "list",
+                                                                                      "c": "int"}),
+    "slots no-init default": ({"slots": True}, {"c": dataclasses.field(default=5, init=False)},
+                              {"a": "int", "c": "int"}),
+    "keywords and positional": ({}, {"b": dataclasses.field(default=1, kw_only=True)}, {"a": "int", "b": "int"}),
+}
+
+
+def _init_answers(cls, sentinel, pickled: bool = False) -> list:
+    """What making an object of ``cls`` answers (with ``sentinel`` for each field it needs), then its signature,
+    __init__'s annotations and name, its class's parameters, match arguments and docstring, each field's value, and
+    a frozen object's refusals, each as its text; ``pickled``: last, whether a pickle's copy holds the same values."""
+    needed = {f.name: sentinel for f in dataclasses.fields(cls) if f.init and f.default is dataclasses.MISSING
+              and f.default_factory is dataclasses.MISSING}
+    try:
+        obj = cls(**needed)
+    except Exception as exc:  # (a __post_init__ refusing the sentinel: both must refuse it alike)  # noqa: BLE001
+        return [type(exc).__name__, str(exc)]
+    params = cls.__dataclass_params__
+    out = [str(inspect.signature(cls)), cls.__init__.__annotations__, cls.__init__.__qualname__, params.init,
+           params.frozen, cls.__match_args__, cls.__doc__]
+    # (what a factory made, an asyncio event or a clock's reading, is compared by its type)
+    out += [type(value) if f.default_factory is not dataclasses.MISSING or type(value).__eq__ is object.__eq__
+            else value for f, value in ((f, getattr(obj, f.name, "<unset>")) for f in dataclasses.fields(cls))]
+    if params.frozen:
+        for act in (lambda: setattr(obj, dataclasses.fields(cls)[0].name if dataclasses.fields(cls) else "x", 1),
+                    lambda: setattr(obj, "not_a_field", 1), lambda: delattr(obj, "not_a_field")):
+            with pytest.raises(dataclasses.FrozenInstanceError) as refused:
+                act()
+            out.append(str(refused.value))
+    if pickled:
+        try:
+            copy = pickle.loads(pickle.dumps(obj))
+        except (TypeError, pickle.PicklingError):  # (an object holding a lock or an event is never pickled)
+            out.append(True)
+        else:
+            out.append(all(getattr(copy, f.name, "<unset>") == getattr(obj, f.name, "<unset>")
+                           for f in dataclasses.fields(cls) if f.default_factory is dataclasses.MISSING))
+    return out
+
+
+@pytest.mark.parametrize("variant", INIT_VARIANTS)
+def test_a_records_init_answers_as_the_dataclasss(variant):
+    options, body, annotations = INIT_VARIANTS[variant]
+    mine, theirs = _twins(options, {"__doc__": "An item.", **body}, annotations)
+    assert mine.__init__.__code__.co_filename == records.__file__  # (not written by dataclasses yet)
+    assert _init_answers(mine, 3) == _init_answers(theirs, 3)
+    assert mine.__init__.__code__.co_filename == theirs.__init__.__code__.co_filename  # (now dataclasses')
+    assert _answers(mine, [(1,), (2,)]) == _answers(theirs, [(1,), (2,)])
+
+
+def test_a_default_before_a_field_without_is_refused_as_dataclasses_refuses_it():
+    for decorate in (record, dataclasses.dataclass):
+        with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+            decorate(type("Item", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1, "__doc__": "x"}))
+
+
+def _twin_of(cls):
+    """The dataclass of ``cls``'s fields (each field's options, and its __post_init__) made by dataclasses."""
+    namespace = {"__annotations__": {}, "__qualname__": cls.__qualname__, "__module__": cls.__module__,
+                 "__doc__": cls.__doc__}
+    for f in dataclasses.fields(cls):
+        namespace["__annotations__"][f.name] = f.type
+        namespace[f.name] = dataclasses.field(default=f.default, default_factory=f.default_factory, init=f.init,
+                                              repr=f.repr, hash=f.hash, compare=f.compare, metadata=f.metadata,
+                                              kw_only=f.kw_only)
+    if hasattr(cls, "__post_init__"):
+        namespace["__post_init__"] = cls.__post_init__
+    return dataclasses.dataclass(type(cls.__name__, (), namespace), frozen=cls.__dataclass_params__.frozen,
+                                 slots="__slots__" in cls.__dict__)
+
+
+def _records_of_losslessd() -> list:
+    from tests.test_lazyre import _modules
+    return sorted({value for module in _modules() for value in vars(module).values()
+                   if isinstance(value, type) and value.__module__ == module.__name__
+                   and value.__dict__.get("__repr__") is records._repr},
+                  key=lambda cls: f"{cls.__module__}.{cls.__qualname__}")
+
+
+def test_every_record_of_losslessd_makes_its_objects_as_the_dataclass():
+    """Class by class: the object made with a value for each field it needs (or the same refusal), the signature,
+    the frozen refusals and a pickle's copy are the dataclass's, and the first object replaced the lazy __init__."""
+    for cls in _records_of_losslessd():
+        twin = _twin_of(cls)
+        sentinel = "a value"  # (one a pickle's copy equals)
+        # (the twin is no module's attribute, so pickle cannot find it: only the record's own copy is checked)
+        mine, theirs = _init_answers(cls, sentinel, pickled=True), _init_answers(twin, sentinel)
+        name = f"{cls.__module__}.{cls.__qualname__}"
+        if len(theirs) == 2:  # (the same refusal)
+            assert mine == theirs, name
+            continue
+        assert mine[:-1] == theirs and mine[-1] is True, name
+        assert cls.__init__.__code__.co_filename != records.__file__, name
+
+
+_COUNT_LAZY = """
+import sys
+import losslessd.api
+from losslessd import records
+made = [v for m in list(sys.modules.values()) if m.__name__.startswith("losslessd") for v in vars(m).values()
+        if isinstance(v, type) and v.__module__ == m.__name__ and v.__dict__.get("__repr__") is records._repr]
+print(sum(c.__init__.__code__.co_filename == records.__file__ for c in made), len(made),
+      all(c.__init__.__code__.co_filename == records.__file__ for c in made if c.__module__ == "losslessd.model"))
+"""
+
+
+@pytest.mark.slow
+def test_what_a_lint_imports_compiles_no_init_before_its_first_object():
+    """In a fresh interpreter, the records ``losslessd.api`` imports have the first-object __init__, but the four of
+    the platforms' table (made at import): every model class's, 36 in all."""
+    out = subprocess.run([sys.executable, "-c", _COUNT_LAZY], capture_output=True, text=True, check=True).stdout.split()
+    assert int(out[0]) >= 36 and int(out[0]) == int(out[1]) - 4 and out[2] == "True", out

@@ -310,7 +310,7 @@ _JINJA = re.compile(r"\{[%#{]")
 # (sonic-buildimage files/build_templates/: generate_port_lists, generate_buffer_pool_and_profiles,
 # generate_pg_profiles, generate_tc_to_pg_map...), or an include, import or `from ... import` of one of the files those
 # macros live in (Jinja template designer docs: the three forms of reading another template).
-_SKU_TEMPLATE = re.compile(
+_SKU_TEMPLATE = lazy(  # (asked only of a file that opens with `{` and names no table: compiled then)
     r"\{%-?\s*(?:macro\s+generate_\w+\s*\("
     r"|(?:include|import|from)\s+['\"](?:buffers_config|buffers_defaults_objects|buffers_defaults_t\d|buffer_ports|"
     r"qos_config)\.j2['\"])")
