@@ -10,6 +10,7 @@ import functools
 import importlib
 import os
 import re
+import unicodedata
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -294,6 +295,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     device.files = [i.path for i in inputs]
     for inp in inputs:
         _control_characters(device, inp)
+        _mixed_script_word(device, inp)
         _cut_short(device, inp)
     if device.name != name and not (device.name and device.name.isprintable() and device.name.strip() == device.name):
         # A host name of blanks, or with control or invisible characters (U+202E ...), would name the device in
@@ -383,6 +385,53 @@ def _control_characters(device: Device, inp: Input) -> None:
         f"{kind} ({ascii(char)}{f', {count} in all' if count > 1 else ''}) no device writes in its configuration: a "
         "damaged or binary copy, or a word pasted from a document; the lines holding one may be misread or skipped "
         "(fetch the file again, or retype the line)")))
+
+
+# Letters of the scripts that hold look-alikes of Latin ones (Unicode TR39 "Unicode Security Mechanisms" 4 and 5.1:
+# mixed-script confusables; its confusables.txt maps Greek, Cyrillic and Armenian letters and the full-width forms to
+# Latin ones, `Ε` U+0395 to `E`, `е` U+0435 to `e`, `օ` U+0585 to `o`). A word mixing one with ASCII letters
+# (`interface Εthernet1/1`, `Ethernеt0` in a CONFIG_DB key) is no name any switch CLI or swss takes, and shows as the
+# one it imitates: the port vanished or became a second one, without a word. Greek mu is left out: `10μs` is a unit.
+_LOOKALIKE_SCRIPTS = ("GREEK", "CYRILLIC", "ARMENIAN", "FULLWIDTH LATIN")
+_WORD = lazy(r"\w+")
+
+
+def _lookalike(char: str) -> bool:
+    return char.isalpha() and char != "\u03bc" and unicodedata.name(char, "").startswith(_LOOKALIKE_SCRIPTS)
+
+
+def _mixed_script_word(device: Device, inp: Input) -> None:
+    """A SYS002 issue at the first line of ``inp`` holding a word of ASCII letters with a look-alike letter of
+    another script in it (_LOOKALIKE_SCRIPTS), and how many such words the file holds. Only the lines holding such a
+    letter are split into words (a file of them in one line: one pass)."""
+    text = inp.text
+    if text.isascii():
+        return
+    letters = "".join(c for c in set(_NOT_ASCII.findall(text)) if _lookalike(c))
+    if not letters:
+        return
+    first: tuple[int, str] | None = None
+    count, done = 0, -1
+    for m in re.finditer(f"[{re.escape(letters)}]", text):
+        if m.start() < done:
+            continue
+        start, end = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
+        done = end = len(text) if end < 0 else end
+        for word in _WORD.finditer(text, start, end):
+            w = word[0]
+            if any(c.isascii() and c.isalpha() for c in w) and any(c in letters for c in w):
+                count += 1
+                first = first or (word.start(), w)
+    if first is None:
+        return
+    at, word = first
+    char = next(c for c in word if c in letters)
+    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=text.count("\n", 0, at) + 1),
+                                    message=(
+        f"the word {ascii(word)} mixes Latin letters with {unicodedata.name(char).title()} {ascii(char)}, which looks "
+        f"like a Latin one{f' ({count} such words in all)' if count > 1 else ''}: no device takes such a name or "
+        "keyword, so the line is read otherwise than it shows (a port vanishes or becomes another); retype the word "
+        "in ASCII")))
 
 
 def _cut_short(device: Device, inp: Input) -> None:
