@@ -107,7 +107,8 @@ SPECIAL = ("fifo", "folder", "dangling-link", "link-loop", "dev-null")
 # A file that holds nothing readable as its reader's format, or a control or invisible character no device writes
 # (SYS002): never clean (exit 0), whatever else it is.
 NEVER_CLEAN = {"empty", "nul-only", "nul-mid", "control-mid", "c1-mid", "zero-width-mid", "bidi-mid", "lookalike-mid",
-               "utf16-bom", "utf16le", "utf32be", "gzip", "latin1", "fifo", "folder", "dangling-link", "link-loop", "dev-null"}
+               "utf16-bom", "utf16le", "utf32be", "gzip", "latin1", "fifo", "folder", "dangling-link", "link-loop",
+               "dev-null"}
 
 
 def _at_mid(text: str, what: str) -> str:

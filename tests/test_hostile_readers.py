@@ -5,10 +5,15 @@ line of each fixture cut short once, through lint: never an internal error (a ru
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 
 from losslessd import api
 from losslessd.errors import InputError
+from losslessd.printable import printable
+from tests.clirun import losslessd
 from tests.hostile import ROOT, run_case
 from tests.hostile_readers import BYTES, NEVER_CLEAN, READERS, SPECIAL, mutation_case, place, problems, truncations
 
@@ -215,3 +220,17 @@ def test_text_of_other_languages_in_a_description_is_no_lookalike(tmp_path):
         "interface Ethernet1/5\n", "interface Ethernet1/5\n   description Café Łódź стойка 12 ράφι GPUサーバ 10μs\n", 1)
     result = api.lint([place(eos, tmp_path, text.encode())], fmt="arista_eos", jobs=1)
     assert not [f for f in result.findings if f.code == "SYS002"], result.findings
+
+
+def test_a_name_with_a_lookalike_letter_is_written_escaped_in_the_text_report(tmp_path):
+    """A topology cable to `sрine1` (a Cyrillic р) said "no device spine1 is among the linted inputs" beside the linted
+    spine1 (round 20): the text report and stderr write the letter escaped; JSON keeps the name as it is."""
+    fabric = tmp_path / "fabric"
+    shutil.copytree(ROOT / "examples" / "fabric", fabric)
+    topology = fabric / "topology.yaml"
+    topology.write_text(topology.read_text().replace("<-> spine1:Ethernet2/1", "<-> s\u0440ine1:Ethernet2/1"))
+    text = losslessd("lint", str(fabric)).stdout
+    assert "no device s\\u0440ine1 is among the linted inputs" in text and "s\u0440ine1" not in text
+    found = json.loads(losslessd("lint", "-f", "json", str(fabric)).stdout)["findings"]
+    assert any("no device s\u0440ine1 is" in f["message"] for f in found)
+    assert printable("Café стойка 10μs GPUサーバ") == "Café стойка 10μs GPUサーバ"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import itertools
 import os
 import re
 import unicodedata
@@ -21,7 +22,7 @@ from ..lazyre import lazy
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
-from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN
+from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN, LOOKALIKE, mixed_script_words
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -387,51 +388,26 @@ def _control_characters(device: Device, inp: Input) -> None:
         "(fetch the file again, or retype the line)")))
 
 
-# Letters of the scripts that hold look-alikes of Latin ones (Unicode TR39 "Unicode Security Mechanisms" 4 and 5.1:
-# mixed-script confusables; its confusables.txt maps Greek, Cyrillic and Armenian letters and the full-width forms to
-# Latin ones, `Ε` U+0395 to `E`, `е` U+0435 to `e`, `օ` U+0585 to `o`). A word mixing one with ASCII letters
-# (`interface Εthernet1/1`, `Ethernеt0` in a CONFIG_DB key) is no name any switch CLI or swss takes, and shows as the
-# one it imitates: the port vanished or became a second one, without a word. Greek mu is left out: `10μs` is a unit.
-_LOOKALIKE_SCRIPTS = ("GREEK", "CYRILLIC", "ARMENIAN", "FULLWIDTH LATIN")
-_WORD = lazy(r"\w+")
-
-
-def _lookalike(char: str) -> bool:
-    return char.isalpha() and char != "\u03bc" and unicodedata.name(char, "").startswith(_LOOKALIKE_SCRIPTS)
-
-
 def _mixed_script_word(device: Device, inp: Input) -> None:
     """A SYS002 issue at the first line of ``inp`` holding a word of ASCII letters with a look-alike letter of
-    another script in it (_LOOKALIKE_SCRIPTS), and how many such words the file holds. Only the lines holding such a
-    letter are split into words (a file of them in one line: one pass)."""
+    another script in it (printable.LOOKALIKE: `interface Εthernet1/1`, a Greek Ε; `Ethernеt0`, a Cyrillic е, in a
+    CONFIG_DB key), and how many such words the file holds: no switch CLI or swss takes such a name or keyword, and
+    it shows as the one it imitates, so the port vanished or became a second one without a word."""
     text = inp.text
     if text.isascii():
         return
-    letters = "".join(c for c in set(_NOT_ASCII.findall(text)) if _lookalike(c))
-    if not letters:
+    words = list(itertools.islice(mixed_script_words(text), 2))
+    if not words:
         return
-    first: tuple[int, str] | None = None
-    count, done = 0, -1
-    for m in re.finditer(f"[{re.escape(letters)}]", text):
-        if m.start() < done:
-            continue
-        start, end = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
-        done = end = len(text) if end < 0 else end
-        for word in _WORD.finditer(text, start, end):
-            w = word[0]
-            if any(c.isascii() and c.isalpha() for c in w) and any(c in letters for c in w):
-                count += 1
-                first = first or (word.start(), w)
-    if first is None:
-        return
-    at, word = first
-    char = next(c for c in word if c in letters)
-    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=text.count("\n", 0, at) + 1),
-                                    message=(
-        f"the word {ascii(word)} mixes Latin letters with {unicodedata.name(char).title()} {ascii(char)}, which looks "
-        f"like a Latin one{f' ({count} such words in all)' if count > 1 else ''}: no device takes such a name or "
-        "keyword, so the line is read otherwise than it shows (a port vanishes or becomes another); retype the word "
-        "in ASCII")))
+    count = len(words) if len(words) < 2 else sum(1 for _ in mixed_script_words(text))
+    word = words[0]
+    char = next(c for c in word[0] if c.isalpha() and LOOKALIKE.match(c))
+    line = text.count("\n", 0, word.start()) + 1
+    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+        f"the word {ascii(word[0])} mixes Latin letters with {unicodedata.name(char).title()} {ascii(char)}, which "
+        f"looks like a Latin one{f' ({count} such words in all)' if count > 1 else ''}: no device takes such a name "
+        "or keyword, so the line is read otherwise than it shows (a port vanishes or becomes another); retype the "
+        "word in ASCII")))
 
 
 def _cut_short(device: Device, inp: Input) -> None:
