@@ -93,8 +93,8 @@ class _ValuesFirst:
             option = getattr(exc, "option_name", None) if type(exc).__name__ == "NoSuchOption" else None
             named = option and next((a for a in given if a.startswith(option) and os.path.lexists(a)), None)
             if named:
-                exc.message += (f" ({printable(named)} is a file here: a word starting with - is read as options; "
-                                f"write it ./{printable(named)}, or after --)")
+                exc.message += (f" ({printable(named)} is a file here: a word starting with - is read as "  # type: ignore[attr-defined]
+                                f"options; write it ./{printable(named)}, or after --)")
             raise
 
 
