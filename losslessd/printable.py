@@ -57,15 +57,15 @@ LOOKALIKE = re.compile(f"[{_LOOKALIKE}]")
 _LOOKALIKE_WORD = re.compile(rf"\w*[{_LOOKALIKE}]\w*")
 
 
-def mixed_script_words(text: str, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match]:
-    """The words of ``text[pos:endpos]`` mixing ASCII letters with a look-alike letter (LOOKALIKE). (Each search
-    starts at a look-alike letter and takes its word's ends from there: linear in the text.)"""
-    endpos = len(text) if endpos is None else endpos
-    while (found := LOOKALIKE.search(text, pos, endpos)) is not None:
+def mixed_script_words(text: str) -> Iterator[re.Match]:
+    """The words of ``text`` mixing ASCII letters with a look-alike letter (LOOKALIKE). (Each search starts at a
+    look-alike letter and takes its word's ends from there: linear in the text.)"""
+    pos = 0
+    while (found := LOOKALIKE.search(text, pos)) is not None:
         start = found.start()
         while start > pos and (text[start - 1].isalnum() or text[start - 1] == "_"):
             start -= 1
-        word = _LOOKALIKE_WORD.match(text, start, endpos)
+        word = _LOOKALIKE_WORD.match(text, start)
         assert word is not None
         if any(c.isascii() and c.isalpha() for c in word[0]) and any(
                 c.isalpha() and LOOKALIKE.match(c) for c in word[0]):

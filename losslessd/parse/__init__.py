@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import itertools
 import os
 import re
 import unicodedata
@@ -396,11 +395,10 @@ def _mixed_script_word(device: Device, inp: Input) -> None:
     text = inp.text
     if text.isascii():
         return
-    words = list(itertools.islice(mixed_script_words(text), 2))
+    words = list(mixed_script_words(text))
     if not words:
         return
-    count = len(words) if len(words) < 2 else sum(1 for _ in mixed_script_words(text))
-    word = words[0]
+    count, word = len(words), words[0]
     char = next(c for c in word[0] if c.isalpha() and LOOKALIKE.match(c))
     line = text.count("\n", 0, word.start()) + 1
     device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
