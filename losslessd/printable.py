@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .lazyre import lazy
+
 # C0 controls, DEL and C1 controls (ESC, CSI 0x9b, OSC 0x9d ... in 8-bit form) and the Unicode line breaks;
 # tabs are left as they are. Then the invisible characters that reorder or hide text (Unicode TR9 "Unicode
 # Bidirectional Algorithm" 2.1-2.6: the embeddings, overrides and isolates U+202A-202E, U+2066-2069 and the
@@ -53,8 +55,8 @@ _JSON_UNSAFE = re.compile(rf"[\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE
 # `s\u0440ine1`. Greek and Cyrillic words of their own are text, left as they are; so is Greek mu (U+03BC: `10μs`).
 _LOOKALIKE = "\u0370-\u03bb\u03bd-\u03ff\u1f00-\u1fff\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f" \
     "\u0531-\u058f\uff21-\uff3a\uff41-\uff5a"
-LOOKALIKE = re.compile(f"[{_LOOKALIKE}]")
-_LOOKALIKE_WORD = re.compile(rf"\w*[{_LOOKALIKE}]\w*")
+LOOKALIKE = lazy(f"[{_LOOKALIKE}]")  # (compiled once a text that is not ASCII is met)
+_LOOKALIKE_WORD = lazy(rf"\w*[{_LOOKALIKE}]\w*")
 
 
 def mixed_script_words(text: str) -> Iterator[re.Match]:
