@@ -424,3 +424,15 @@ def test_a_file_written_while_it_is_read_is_refused_not_read_half(tmp_path):
         stop.set()
         writer.join()
     assert refused is not None and "changed while it was read" in str(refused)
+
+
+def test_a_file_of_nul_bytes_alone_is_named_as_never_written(tmp_path):
+    """A sparse file's hole or a copy a crash left zeroed (round 20) was "cannot tell which platform wrote this file"
+    and the list of every platform: now named for what it holds, exit 2; NULs inside a config stay a SYS002."""
+    sparse = tmp_path / "leaf1.cfg"
+    with open(sparse, "wb") as f:
+        f.truncate(1 << 20)
+    ran = losslessd("lint", str(sparse))
+    assert ran.returncode == EXIT_INPUT
+    assert "leaf1.cfg: the file holds only NUL bytes (1,048,576): space allocated and never written" in ran.stderr
+    assert "cannot tell which platform" not in ran.stderr + ran.stdout
