@@ -498,6 +498,8 @@ class _Inputs:
         fabric = Fabric()
         outcomes = iter(outcomes)
         done, total = 0, len(self.groups) if progress is not None else 0
+        # Host names ignore case (RFC 4343): `SPINE1` in one file and `spine1` in another name one switch twice.
+        folded: dict[str, str] = {}
         for step in self.steps:
             outcome: Device | ParseIssue
             if isinstance(step, ParseIssue):
@@ -510,12 +512,18 @@ class _Inputs:
             if isinstance(outcome, ParseIssue):
                 fabric.issues.append(outcome)
                 continue
-            if outcome.name in fabric.devices:
-                other = fabric.devices[outcome.name]
+            name = folded.setdefault(outcome.name.lower(), outcome.name)
+            if name in fabric.devices:
+                other = fabric.devices[name]
                 if _kept_copy(other.files[0], outcome.files[0]):  # (a backup met first: the live file is linted)
+                    if outcome.name != name:  # (in its place, under the live file's spelling)
+                        fabric.devices = {outcome.name if k == name else k: v for k, v in fabric.devices.items()}
+                        folded[name.lower()] = outcome.name
                     fabric.devices[outcome.name], outcome, other = outcome, other, outcome
                 fabric.issues.append(ParseIssue(code="SYS001", message=(
-                    f"device name {outcome.name!r} also comes from {', '.join(other.files)}; this one is skipped: "
+                    f"device name {outcome.name!r} "
+                    + (f"differs only in case from {other.name!r}, which " if outcome.name != other.name else "also ")
+                    + f"comes from {', '.join(other.files)}; this one is skipped: "
                     + ("it is a backup copy (in a folder of copies or named as one), the live file is linted; lint "
                        "it on its own to check it" if _kept_copy(outcome.files[0], other.files[0])
                        else "give each device its own hostname or file name")), source=Source(file=outcome.files[0])))

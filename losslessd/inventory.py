@@ -352,11 +352,15 @@ class _Loader:
             defaults = self._mapping(defaults_doc, defaults_base, "defaults")
             self.defaults = self._level(defaults or {}, defaults_doc, defaults_base, "defaults", Defaults)
             levels = []
+            folded: dict[str, tuple[str, _Level]] = {}
             for name, level in self._entries(*sections["hosts"], "host").items():
                 problem = file_name_problem(name)
                 if problem:  # it names the host's capture, counters and session log files
                     self.error(f"host {name[:80]!r}{'...' if len(name) > 80 else ''}: {problem}", level.doc, level.parts)
+                elif name.lower() in folded:
+                    self._same_but_case(name, level, *folded[name.lower()])
                 else:
+                    folded[name.lower()] = (name, level)
                     levels.append((name, level))
             for level in [*self.groups.values(), *(level for _, level in levels)]:
                 for i, g in enumerate(level.entry.get("groups") or ()):
@@ -374,6 +378,15 @@ class _Loader:
             unique = {(e.file, e.line, e.message): e for e in self.errors}  # a shared group/defaults error once
             raise InventoryError(sorted(unique.values(), key=lambda e: (e.file or "", e.line or 0)))
         return Inventory(hosts)
+
+    def _same_but_case(self, name: str, level: _Level, first: str, first_level: _Level) -> None:
+        """Host names are compared without case (RFC 4343, DNS): `LEAF1` beside `leaf1` names one switch twice, and
+        their snapshot files (LEAF1.capture, leaf1.capture) are one file on a file system that ignores case (macOS,
+        Windows, SMB shares), the later pulled written over the earlier without a word."""
+        where = f" (line {first_level.doc.line_of(list(first_level.parts))})" if first_level.doc else ""
+        self.error(f"host {name!r} differs from host {first!r}{where} only in case: host names ignore case, and "
+                   f"{name}.capture and {first}.capture would be one file where file names do too; remove one, or "
+                   "rename it", level.doc, level.parts)
 
     def _sections(self) -> dict[str, tuple[Document | None, tuple]] | None:
         """(document, pointer parts) of the hosts, groups and defaults mappings."""

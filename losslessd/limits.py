@@ -226,11 +226,24 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
             size += len(chunk)
             if size > limit:
                 raise _too_big(display, size, limit, what)
+        _unchanged(info, os.fstat(fd), size, display, what)
         return b"".join(chunks)
     except OSError as exc:
         raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
     finally:
         os.close(fd)
+
+
+def _unchanged(before: os.stat_result, after: os.stat_result, size: int, display: str, what: str) -> None:
+    """InputError where the file was written while it was read (its size or modification time moved between the
+    fstat before the first read and the one after the last): a copy or an editor's save in place truncated it under
+    the read, and the half read looked like a whole config cut at a line. A file whose size the kernel does not
+    know (/proc's, 0 bytes) is compared by its time only."""
+    if after.st_mtime_ns == before.st_mtime_ns and (before.st_size == 0 or before.st_size == after.st_size == size):
+        return
+    raise InputError(f"the {what} changed while it was read ({before.st_size:,} bytes as the read began, "
+                     f"{after.st_size:,} as it ended): another program is writing it; read it again once written",
+                     file=display)
 
 
 def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:

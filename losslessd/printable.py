@@ -12,6 +12,9 @@ GitHub annotations escape them by their own rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+
+from .lazyre import lazy
 
 from .lazyre import lazy
 
@@ -48,6 +51,42 @@ DEVICE_UNSEEN = re.compile(f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_
 _JSON_UNSAFE = lazy(rf"[\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
 
 
+# Letters of the scripts that hold look-alikes of Latin ones (Unicode TR39 "Unicode Security Mechanisms" 4 and 5.1,
+# mixed-script confusables: its confusables.txt maps Greek, Cyrillic and Armenian letters and the full-width forms to
+# Latin ones, `Ε` U+0395 to `E`, `р` U+0440 to `p`). In a word of ASCII letters one makes a name show as another
+# (`sрine1` as spine1: "no device spine1" beside the device spine1); such a word is written with the letter escaped,
+# `s\u0440ine1`. Greek and Cyrillic words of their own are text, left as they are; so is Greek mu (U+03BC: `10μs`).
+_LOOKALIKE = "\u0370-\u03bb\u03bd-\u03ff\u1f00-\u1fff\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f" \
+    "\u0531-\u058f\uff21-\uff3a\uff41-\uff5a"
+LOOKALIKE = lazy(f"[{_LOOKALIKE}]")  # (compiled once a text that is not ASCII is met)
+_LOOKALIKE_WORD = lazy(rf"\w*[{_LOOKALIKE}]\w*")
+
+
+def mixed_script_words(text: str) -> Iterator[re.Match]:
+    """The words of ``text`` mixing ASCII letters with a look-alike letter (LOOKALIKE). (Each search starts at a
+    look-alike letter and takes its word's ends from there: linear in the text.)"""
+    pos = 0
+    while (found := LOOKALIKE.search(text, pos)) is not None:
+        start = found.start()
+        while start > pos and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        word = _LOOKALIKE_WORD.match(text, start)
+        assert word is not None
+        if any(c.isascii() and c.isalpha() for c in word[0]) and any(
+                c.isalpha() and LOOKALIKE.match(c) for c in word[0]):
+            yield word
+        pos = max(word.end(), found.end())
+
+
+def _escape_lookalikes(text: str) -> str:
+    """``text`` with the look-alike letters of its mixed-script words escaped (``\\uXXXX``)."""
+    out, at = [], 0
+    for word in mixed_script_words(text):
+        out += [text[at:word.start()], LOOKALIKE.sub(lambda m: f"\\u{ord(m[0]):04x}", word[0])]
+        at = word.end()
+    return "".join(out) + text[at:] if out else text
+
+
 def _escape(match: re.Match) -> str:
     char = match.group()
     if char in "\n\r":
@@ -58,8 +97,10 @@ def _escape(match: re.Match) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` on one line, its control characters written out (a message of several lines: line by line)."""
-    return text if text.isprintable() else _CONTROL.sub(_escape, text)  # (isprintable: the usual case, in C)
+    """``text`` on one line, its control characters and look-alike letters in Latin words written out (a message
+    of several lines: line by line)."""
+    text = text if text.isprintable() else _CONTROL.sub(_escape, text)  # (isprintable: the usual case, in C)
+    return text if text.isascii() else _escape_lookalikes(text)
 
 
 def quoted(text: str, limit: int = 40) -> str:

@@ -78,6 +78,7 @@ BYTES: dict[str, Callable[[str], bytes]] = {
     "c1-mid": lambda t: _at_mid(t, "\x9b").encode(),
     "zero-width-mid": lambda t: _at_mid(t, "\u200b").encode(),
     "bidi-mid": lambda t: _at_mid(t, "\u202e").encode(),
+    "lookalike-mid": lambda t: _lookalike_mid(t).encode(),
     "utf16-bom": lambda t: t.encode("utf-16"),
     "utf16le": lambda t: t.encode("utf-16-le"),
     "utf32be": lambda t: t.encode("utf-32-be"),
@@ -105,8 +106,9 @@ BYTES: dict[str, Callable[[str], bytes]] = {
 SPECIAL = ("fifo", "folder", "dangling-link", "link-loop", "dev-null")
 # A file that holds nothing readable as its reader's format, or a control or invisible character no device writes
 # (SYS002): never clean (exit 0), whatever else it is.
-NEVER_CLEAN = {"empty", "nul-only", "nul-mid", "control-mid", "c1-mid", "zero-width-mid", "bidi-mid", "utf16-bom",
-               "utf16le", "utf32be", "gzip", "latin1", "fifo", "folder", "dangling-link", "link-loop", "dev-null"}
+NEVER_CLEAN = {"empty", "nul-only", "nul-mid", "control-mid", "c1-mid", "zero-width-mid", "bidi-mid", "lookalike-mid",
+               "utf16-bom", "utf16le", "utf32be", "gzip", "latin1", "fifo", "folder", "dangling-link", "link-loop",
+               "dev-null"}
 
 
 def _at_mid(text: str, what: str) -> str:
@@ -117,6 +119,13 @@ def _at_mid(text: str, what: str) -> str:
     end = len(text) if end < 0 else end
     at = (start + end) // 2
     return text[:at] + what + text[at:]
+
+
+def _lookalike_mid(text: str) -> str:
+    """The first Latin `e` of a word from the text's middle on made the Cyrillic `е` U+0435 that looks like it."""
+    at = re.compile(r"(?<=[A-Za-z])e|e(?=[A-Za-z])").search(text, len(text) // 2) or re.search("[A-Za-z]e", text)
+    assert at is not None
+    return text[:at.start()] + "\u0435" + text[at.end():]
 
 
 def place(reader: Reader, folder: Path, data: bytes | None, special: str | None = None) -> Path:

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import shutil
+
 from losslessd.errors import EXIT_INPUT
 from losslessd.limits import MAX_PORTS
 
-from .clirun import losslessd
+from .clirun import ROOT, losslessd
 
 
 def test_render_refuses_more_ports_than_a_switch_has():
@@ -20,3 +22,15 @@ def test_render_refuses_more_ports_than_a_switch_has():
     ran = losslessd("render", "--platform", "arista_eos", "--family", "sand", *ports[:MAX_PORTS])
     assert ran.returncode == 0, ran.stderr[-500:]
     assert ran.stdout.count("interface Ethernet") == MAX_PORTS
+
+
+def test_a_file_named_with_a_leading_dash_is_named_with_how_to_give_it(tmp_path):
+    """`lint -spine1.cfg` said only "No such option: -s" (round 20): the file is named, with `./` and `--`; an unknown
+    option that names no file is said as before, and the file after `--` is linted."""
+    shutil.copy(ROOT / "examples" / "fabric" / "spine1.cfg", tmp_path / "-spine1.cfg")
+    ran = losslessd("lint", "-spine1.cfg", cwd=tmp_path)
+    assert ran.returncode == 2
+    assert "No such option: -s (-spine1.cfg is a file here" in ran.stderr and "./-spine1.cfg, or after --" in ran.stderr
+    ran = losslessd("lint", "-x", cwd=tmp_path)
+    assert ran.returncode == 2 and "No such option: -x\n" in ran.stderr
+    assert losslessd("lint", "--", "-spine1.cfg", cwd=tmp_path).returncode == 1

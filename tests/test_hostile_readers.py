@@ -5,10 +5,15 @@ line of each fixture cut short once, through lint: never an internal error (a ru
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 
 from losslessd import api
 from losslessd.errors import InputError
+from losslessd.printable import printable
+from tests.clirun import losslessd
 from tests.hostile import ROOT, run_case
 from tests.hostile_readers import BYTES, NEVER_CLEAN, READERS, SPECIAL, mutation_case, place, problems, truncations
 
@@ -186,3 +191,46 @@ def test_a_block_that_depends_on_a_tabs_width_is_named(reader, tmp_path):
     tabs = "\n".join("\t" * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in lines)
     same = api.lint([place(reader, tmp_path / "tabs", tabs.encode())], reader.policy, fmt=reader.fmt, jobs=1)
     assert sorted((f.code, f.message) for f in same.findings) == sorted((f.code, f.message) for f in base.findings)
+
+
+@pytest.mark.parametrize(("reader", "latin", "lookalike"), [
+    ("eos", "interface Ethernet1/5\n", "interface \u0395thernet1/5\n"),  # Greek capital epsilon
+    ("sonic-json", "PORT|Ethernet0", "PORT|Ethern\u0435t0"),  # Cyrillic small ie
+    ("junos-set", "et-0/0/0", "\uff45t-0/0/0"),  # full-width small e
+])
+def test_a_port_name_with_a_lookalike_letter_of_another_script_is_named_not_dropped(reader, latin, lookalike, tmp_path):
+    """`interface Εthernet1/5` (a Greek Ε) shows as Ethernet1/5 and is no port any switch takes: the port vanished from
+    the lint, or became a second one, without a word (round 20)."""
+    fixture = next(r for r in READERS if r.label == reader)
+    text = fixture.file.read_text(encoding="utf-8")
+    assert latin in text
+    line = text[:text.index(latin)].count("\n") + 1
+    path = place(fixture, tmp_path, text.replace(latin, lookalike, 1).encode())
+    result = api.lint([path], fixture.policy, fmt=fixture.fmt, jobs=1)
+    (issue,) = [f for f in result.findings if f.code == "SYS002" and "mixes Latin letters" in f.message]
+    assert issue.source.line == line, issue
+    assert ascii(lookalike.split()[-1].split("|")[-1].split("/")[0].split("-")[0]) in issue.message
+
+
+def test_text_of_other_languages_in_a_description_is_no_lookalike(tmp_path):
+    """Accented Latin, Cyrillic and Greek words of their own, Japanese beside ASCII and a `μs` unit are what operators
+    write in descriptions: none is named."""
+    eos = next(r for r in READERS if r.label == "eos")
+    text = eos.file.read_text(encoding="utf-8").replace(
+        "interface Ethernet1/5\n", "interface Ethernet1/5\n   description Café Łódź стойка 12 ράφι GPUサーバ 10μs\n", 1)
+    result = api.lint([place(eos, tmp_path, text.encode())], fmt="arista_eos", jobs=1)
+    assert not [f for f in result.findings if f.code == "SYS002"], result.findings
+
+
+def test_a_name_with_a_lookalike_letter_is_written_escaped_in_the_text_report(tmp_path):
+    """A topology cable to `sрine1` (a Cyrillic р) said "no device spine1 is among the linted inputs" beside the linted
+    spine1 (round 20): the text report and stderr write the letter escaped; JSON keeps the name as it is."""
+    fabric = tmp_path / "fabric"
+    shutil.copytree(ROOT / "examples" / "fabric", fabric)
+    topology = fabric / "topology.yaml"
+    topology.write_text(topology.read_text().replace("<-> spine1:Ethernet2/1", "<-> s\u0440ine1:Ethernet2/1"))
+    text = losslessd("lint", str(fabric)).stdout
+    assert "no device s\\u0440ine1 is among the linted inputs" in text and "s\u0440ine1" not in text
+    found = json.loads(losslessd("lint", "-f", "json", str(fabric)).stdout)["findings"]
+    assert any("no device s\u0440ine1 is" in f["message"] for f in found)
+    assert printable("Café стойка 10μs GPUサーバ") == "Café стойка 10μs GPUサーバ"

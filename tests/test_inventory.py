@@ -145,6 +145,25 @@ def test_every_problem_reported_at_once_with_its_line(tmp_path):
     assert any("unknown group 'spinez' (groups: switches)" in m and line == 12 for line, m in _errors(path))
 
 
+def test_hosts_differing_only_in_case_are_refused_naming_both(tmp_path):
+    """`LEAF1` beside `leaf1` (round 20): one DNS name twice (RFC 4343), and their captures one file where file names
+    ignore case, the later written over the earlier without a word. Other names stay apart (leaf10)."""
+    path = _write(tmp_path / "inv.yaml", """
+        defaults:
+          username: admin
+          data:
+            credentials: {password_env: FABRIC_PW}
+        hosts:
+          leaf1: {hostname: 127.0.0.1, platform: sonic}
+          leaf10: {hostname: 127.0.0.3, platform: sonic}
+          LEAF1: {hostname: 127.0.0.2, platform: sonic}
+    """)
+    ((line, message),) = _errors(path)
+    assert line == 8 and "host 'LEAF1' differs from host 'leaf1' (line 6) only in case" in message
+    path.write_text(path.read_text().replace("  LEAF1:", "  leaf2:"))
+    assert list(inventory.load(path, env=ENV).hosts) == ["leaf1", "leaf10", "leaf2"]
+
+
 def test_shared_problem_is_reported_once_where_it_is_written(tmp_path):
     path = _write(tmp_path / "inv.yaml", """
         defaults:

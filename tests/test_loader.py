@@ -55,6 +55,25 @@ def test_duplicate_hostnames_reported(tmp_path):
     assert any("also comes from" in i.message for i in fabric.issues)
 
 
+
+def test_hostnames_differing_only_in_case_are_one_device(tmp_path):
+    """`LEAF1` in one file and `leaf1` in another (round 20): host names ignore case (RFC 4343), yet both were linted
+    as two devices without a word; a backup's spelling never displaces the live file's."""
+    (tmp_path / "a.json").write_text(_sonic("leaf1"))
+    (tmp_path / "b.json").write_text(_sonic("LEAF1"))
+    fabric = load_fabric([tmp_path])
+    assert list(fabric.devices) == ["leaf1"]
+    (said,) = [i.message for i in fabric.issues if i.code == "SYS001"]
+    assert "'LEAF1' differs only in case from 'leaf1', which comes from" in said
+    (tmp_path / "b.json").unlink()
+    (tmp_path / "a.json").rename(tmp_path / "z.json")  # (walked after the backup)
+    (tmp_path / "backup").mkdir()
+    (tmp_path / "backup" / "old.json").write_text(_sonic("Leaf1"))
+    fabric = load_fabric([tmp_path])
+    assert [(name, d.name, d.files[0].rsplit("/", 1)[-1]) for name, d in fabric.devices.items()] == \
+        [("leaf1", "leaf1", "z.json")]
+    assert [i.source.file.split("/")[-2] for i in fabric.issues if i.code == "SYS001"] == ["backup"]
+
 @pytest.mark.parametrize("name, text, said", [
     # Cumulus Linux without NVUE keeps QoS in switchd's files (user guide, "Quality of Service": qos_features.conf,
     # traffic.conf before 5.0, `key = value` lines); refused at its first setting.

@@ -123,6 +123,20 @@ class _ValuesFirst:
     def get_params(self, ctx: Any) -> list:
         return _values_first(super().get_params(ctx))  # type: ignore[misc]
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """A file named with a leading dash (`lint -spine1.cfg`) is read as options, and click said only "No such
+        option: -s": the file is named, with the two ways to give it."""
+        given = args[:args.index("--")] if "--" in args else list(args)  # (click's parser takes from ``args``)
+        try:
+            return super().parse_args(ctx, args)  # type: ignore[misc]
+        except Exception as exc:  # click's NoSuchOption (typer vendors click from 0.29: no one class to name)
+            option = getattr(exc, "option_name", None) if type(exc).__name__ == "NoSuchOption" else None
+            named = option and next((a for a in given if a.startswith(option) and os.path.lexists(a)), None)
+            if named:
+                exc.message += (f" ({printable(named)} is a file here: a word starting with - is read as "  # type: ignore[attr-defined]
+                                f"options; write it ./{printable(named)}, or after --)")
+            raise
+
 
 def _values_first(params: list) -> list:
     for param in params:

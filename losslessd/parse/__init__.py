@@ -10,6 +10,7 @@ import functools
 import importlib
 import os
 import re
+import unicodedata
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +21,7 @@ from ..lazyre import lazy
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
-from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN
+from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN, LOOKALIKE, mixed_script_words
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -280,6 +281,12 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             # nothing about it, and a folder of 100,000 of them was a 95 MB report)
             raise InputError("the file is empty" + (" but for blank space" if inputs[0].text else "") +
                              ": no configuration to read (a copy or capture that failed?)", file=inputs[0].path)
+        if platform is None and not inputs[0].text.strip("\0 \t\n"):
+            # (a file allocated and never written, a sparse file's hole, or one a crash left zeroed: "cannot tell
+            # which platform" named the platforms instead)
+            raise InputError(f"the file holds only NUL bytes ({inputs[0].text.count(chr(0)):,}): space allocated "
+                             "and never written (a copy, capture or crash that left it zeroed?); fetch it again",
+                             file=inputs[0].path)
         if platform is None:
             _unparsed_capture(inputs[0])
             importlib.import_module(".sonic", __package__).other_database(inputs[0])
@@ -295,6 +302,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     device.files = [i.path for i in inputs]
     for inp in inputs:
         _control_characters(device, inp)
+        _mixed_script_word(device, inp)
         _cut_short(device, inp)
     if device.name != name and not (device.name and device.name.isprintable() and device.name.strip() == device.name):
         # A host name of blanks, or with control or invisible characters (U+202E ...), would name the device in
@@ -384,6 +392,27 @@ def _control_characters(device: Device, inp: Input) -> None:
         f"{kind} ({ascii(char)}{f', {count} in all' if count > 1 else ''}) no device writes in its configuration: a "
         "damaged or binary copy, or a word pasted from a document; the lines holding one may be misread or skipped "
         "(fetch the file again, or retype the line)")))
+
+
+def _mixed_script_word(device: Device, inp: Input) -> None:
+    """A SYS002 issue at the first line of ``inp`` holding a word of ASCII letters with a look-alike letter of
+    another script in it (printable.LOOKALIKE: `interface Εthernet1/1`, a Greek Ε; `Ethernеt0`, a Cyrillic е, in a
+    CONFIG_DB key), and how many such words the file holds: no switch CLI or swss takes such a name or keyword, and
+    it shows as the one it imitates, so the port vanished or became a second one without a word."""
+    text = inp.text
+    if text.isascii():
+        return
+    words = list(mixed_script_words(text))
+    if not words:
+        return
+    count, word = len(words), words[0]
+    char = next(c for c in word[0] if c.isalpha() and LOOKALIKE.match(c))
+    line = text.count("\n", 0, word.start()) + 1
+    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+        f"the word {ascii(word[0])} mixes Latin letters with {unicodedata.name(char).title()} {ascii(char)}, which "
+        f"looks like a Latin one{f' ({count} such words in all)' if count > 1 else ''}: no device takes such a name "
+        "or keyword, so the line is read otherwise than it shows (a port vanishes or becomes another); retype the "
+        "word in ASCII")))
 
 
 def _cut_short(device: Device, inp: Input) -> None:
