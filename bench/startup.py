@@ -20,6 +20,9 @@ and read back from the cache (1,330.3 M validating it: `--no-policy-cache`), a l
 Session 41 (part b): the example lint 1,309 M (4.92x; 1,332 M before), a lint of one NX-OS switch 1,144 M (1,202 M),
 render 1,466 M (1,591 M): records' __init__ written at their first object, three patterns compiled on first use:
 docs/lint-at-scale.md, "Session 41, part b".
+Session 41 (part c): a lint of one NX-OS switch 1,185 M (1,202 M), the example with `--select PFC` 1,226 M (1,276 M),
+render 1,543 M (1,591 M): the rule families a run selects imported alone, the deadlock analysis only for a routed
+fabric: docs/lint-at-scale.md, "Session 41, part c".
 Session 40 (part c): the example lint 1,315 M (4.94x; 1,464 M before), `--help`
 412 M (1.55x; 436 M), a lint of one NX-OS switch 1,187 M (1,290 M): the heap frozen at exit, a command imported with
 the collector paused, one SKU's rows built, annotations as objects: docs/lint-at-scale.md, "Session 40, part c".

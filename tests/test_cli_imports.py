@@ -6,6 +6,7 @@ validator at all, and the rule list (losslessd/data/rules.txt) no rule."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -43,8 +44,10 @@ _READERS = {p: (f"losslessd.parse.{p}.reader", f"losslessd.parse.{p}.build")
 _NOT_SNIFFED = ("losslessd.parse.mlx5.script", "losslessd.parse.mlx5.dcb", "losslessd.parse.opensm.qos_policy",
                 "losslessd.parse.opensm.partitions", "losslessd.parse.opensm.ibdiagnet", "losslessd.parse.nvue.script")
 # (nor the SONiC package: its sniff knows only a file opening with `{`, Platform.sniff_opens)
+# (nor the deadlock analysis: a fabric without routing has nothing for it, rules/dlk.py)
 ONE_SWITCH = {f"tests/fixtures/raw/{raw}/roce-leaf.cfg":
-              (*(m for p, mods in _READERS.items() if p != own for m in mods), *_NOT_SNIFFED, "losslessd.parse.sonic")
+              (*(m for p, mods in _READERS.items() if p != own for m in mods), *_NOT_SNIFFED, "losslessd.parse.sonic",
+               "losslessd.deadlock")
               for raw, own in (("cisco_nxos", "nxos"), ("juniper_junos", "junos"), ("dell_os10", "dell_os10"))}
 # `tune --help` and `daemon --help` print their options (the tuner's strategies and score weights among them): no
 # tuner, renderer, fixer, collector, policy, inventory or settings model, benchmark reader, nor pydantic and PyYAML
@@ -54,6 +57,13 @@ NOT_FOR_GROUP_HELP = ("losslessd.tune.session", "losslessd.tune.store", "lossles
                       "losslessd.inventory", "losslessd.docpos", "losslessd.parse", "losslessd.fix", "losslessd.render",
                       "losslessd.collect", "losslessd.sim", "losslessd.history", "netmiko", "napalm", "pysnmp",
                       "asyncssh", "jinja2", "prometheus_client", "pydantic", "yaml")
+
+# A run imports only the rule families of the rules it selects (lint.registry.rules_of): `--select PFC` the PFC
+# family alone, `rules PFC001` too; the selection read from the rule index (lint.registry.catalogue).
+FAMILIES = sorted(name[:-3] for name in os.listdir(ROOT / "losslessd" / "rules")
+                  if name[0] != "_" and name != "common.py")
+SELECT_PFC = ["lint", "examples/fabric", "--policy", "roce-dscp26", "--select", "PFC"]
+ONLY_FAMILIES = {"rules PFC001": ("pfc",), " ".join(SELECT_PFC): ("pfc",)}
 
 _RUN = """
 import json, sys
@@ -71,11 +81,12 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stder
 
 @pytest.mark.parametrize(("args", "code"), [(["--help"], 0), (["rules"], 0), (["rules", "PFC001"], 0),
                                             (["lint", "examples/fabric", "--policy", "roce-dscp26"], 1),
+                                            (SELECT_PFC, 1),
                                             (["lint", SONIC_ONLY, "--policy", "roce-dscp26"], 1),
                                             *((["lint", path, "--policy", "roce-dscp26"], 0) for path in ONE_SWITCH),
                                             (["tune", "--help"], 0), (["daemon", "--help"], 0)],
-                         ids=["help", "rules", "rules-code", "lint-example", "lint-sonic", "lint-nxos", "lint-junos",
-                              "lint-os10", "tune-help", "daemon-help"])
+                         ids=["help", "rules", "rules-code", "lint-example", "lint-select", "lint-sonic", "lint-nxos",
+                              "lint-junos", "lint-os10", "tune-help", "daemon-help"])
 def test_a_command_imports_only_what_it_needs(args, code):
     proc = subprocess.run([sys.executable, "-c", _RUN, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, check=False)
@@ -86,6 +97,8 @@ def test_a_command_imports_only_what_it_needs(args, code):
         unwanted = NOT_FOR_GROUP_HELP
     else:
         unwanted = NOT_FOR_THESE + {"--help": NOT_FOR_HELP, "rules": NOT_FOR_LIST}.get(" ".join(args), ())
+        own = ONLY_FAMILIES.get(" ".join(args))
+        unwanted += tuple(f"losslessd.rules.{f}" for f in FAMILIES if own is not None and f not in own)
     if args[0] == "lint":
         unwanted += NOT_FOR_EXAMPLE + (NOT_FOR_SONIC if SONIC_ONLY in args else ()) + ONE_SWITCH.get(args[1], ())
         if args[1] in ONE_SWITCH:  # (a clean one: exit 0 with its device checked, not a file nobody read)
@@ -94,6 +107,8 @@ def test_a_command_imports_only_what_it_needs(args, code):
     loaded = [m for m in report["modules"]
               if any(m.startswith(p) if p.endswith(".") else m == p or m.startswith(p + ".") for p in unwanted)]
     assert loaded == []
+    for family in ONLY_FAMILIES.get(" ".join(args), ()):  # (the rules it runs are imported: a lint of them, not none)
+        assert f"losslessd.rules.{family}" in report["modules"]
 
 
 def test_fix_still_imports_the_renderer_when_asked():

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from losslessd.lint import index
+from losslessd.lint import index, registry
 from losslessd.lint.registry import all_rules
 
 from .clirun import losslessd as run
@@ -68,3 +68,17 @@ def test_an_index_that_is_no_file_to_read_lists_from_the_rules(kind, tmp_path):
     else:
         path.symlink_to(path)
     assert index.listing(path) == index.lines()
+
+
+def test_each_rule_is_registered_by_its_family_module():
+    """A run imports family XYZ's module for a rule XYZnnn it selects (lint.registry.rules_of): a rule written in
+    another family's module would be missing from the run that selects it."""
+    for code, rule in all_rules().items():
+        own = "losslessd.lint.internal" if code == "SYS900" else f"losslessd.rules.{code[:3].lower()}"
+        assert rule.__module__ == own
+
+
+def test_the_catalogue_a_selection_reads_is_the_registry():
+    """--select and --ignore are read against the rule index (no family imported): its codes and names are those the
+    families register."""
+    assert registry.catalogue() == {code: rule.name for code, rule in all_rules().items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -240,30 +241,54 @@ def register(cls: type[Rule]) -> type[Rule]:
 
 
 def all_rules() -> dict[str, type[Rule]]:
-    from .. import rules  # noqa: F401  (imports every family module, which registers its rules)
-    from . import internal  # noqa: F401  (SYS900, the engine's crash rule)
+    """Every rule, every family imported; sorted by code."""
+    from .. import rules
 
+    _import_families(name[:-3] for name in os.listdir(rules.__path__[0]) if name.endswith(".py") and name[0] != "_")
     return dict(sorted(_REGISTRY.items()))
 
 
+def rules_of(codes: Iterable[str]) -> dict[str, type[Rule]]:
+    """The rules of these codes, sorted by code, importing only their families."""
+    codes = sorted(set(codes))
+    _import_families({code[:3].lower() for code in codes})
+    return {code: _REGISTRY[code] for code in codes}
+
+
+def _import_families(families: Iterable[str]) -> None:
+    """Family XYZ's rules are registered by losslessd/rules/xyz.py; SYS900 (the engine's crash rule) by
+    lint/internal.py, always imported."""
+    import importlib
+
+    from . import internal  # noqa: F401
+
+    for family in sorted(families):
+        importlib.import_module(f"losslessd.rules.{family}")
+
+
+def catalogue() -> dict[str, str]:
+    """Every rule's name by code, from the rule index (lint/index.py: no family imported) when it is the sources',
+    else from the rules themselves."""
+    from .index import listing
+
+    return dict(line.split()[:2] for line in listing())
+
+
 def lookup(token: str) -> type[Rule] | None:
-    rules = all_rules()
+    names = catalogue()
     token = ALIASES.get(token, token)
-    if token.upper() in rules:
-        return rules[token.upper()]
-    for rule in rules.values():
-        if rule.name == token:
-            return rule
-    return None
+    code = token.upper() if token.upper() in names else next((c for c, n in names.items() if n == token), None)
+    return None if code is None else rules_of([code]).get(code)
 
 
-def _matches(token: str, rules: dict[str, type[Rule]]) -> set[str]:
+def _matches(token: str, rules: dict[str, str]) -> set[str]:
+    """The codes ``token`` names among ``rules`` (each code's name)."""
     token = ALIASES.get(token.strip(), token.strip())
     if token.upper() == "ALL":
         return set(rules)
     upper = token.upper()
     hit = {code for code in rules if code.startswith(upper)} if re.fullmatch(r"[A-Z]{3}\d{0,3}", upper) else set()
-    hit |= {code for code, rule in rules.items() if rule.name == token}
+    hit |= {code for code, name in rules.items() if name == token}
     return hit
 
 
@@ -272,7 +297,8 @@ def select(select: Iterable[str] | None = None, ignore: Iterable[str] | None = N
     given empty (`--select ""`, `--select ,`): an unset variable in a unit or CI line (`--select "$RULES"`) must not
     widen the run to every rule without a word; leaving the option out selects them all. (An empty --ignore ignores
     nothing, which hides no finding.)"""
-    rules = all_rules()
+    # (every family is imported for a run of every rule: the catalogue would only add its reading)
+    rules = catalogue() if [*_split(select), *_split(ignore)] else {code: r.name for code, r in all_rules().items()}
     if select is not None and not list(_split(select)):
         given = " ".join(repr(t) for t in select) or "nothing"
         raise InputError(f"--select is empty ({given} given): name rules by code, prefix or name (`--select PFC,ECN`), "
@@ -293,7 +319,7 @@ def select(select: Iterable[str] | None = None, ignore: Iterable[str] | None = N
     if not chosen:  # a run of no rule would read as clean
         raise InputError(f"the rule selection ({' '.join(_given(select, ignore))}) leaves no rule to run; run "
                          "`losslessd rules` for the list")
-    return [rules[c] for c in sorted(chosen)]
+    return list(rules_of(chosen).values())
 
 
 def _given(select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[str]:

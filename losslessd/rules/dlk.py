@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from ..deadlock.analysis import Analysis, Unrouted, analyse
-from ..deadlock.sweep import SweepResult, sweep
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import Rule, doubtful, register
@@ -19,16 +18,30 @@ from ..model import Device, DeviceKind
 from ..records import record
 from .common import PathRule, path_devices, paths_of, priorities
 
+if TYPE_CHECKING:  # imported where a routed fabric is analysed: DLK003 and a lint without routes need none
+    from ..deadlock.analysis import Analysis, Unrouted
+    from ..deadlock.sweep import SweepResult
+
 
 def _analysis(ctx, fabric) -> Analysis | None:
+    """None without paths to follow (no cables or no routing: what analyse answers then), the analysis not imported."""
+    paths = ctx.memo(paths_of, fabric)
+    if paths is None:
+        return None
+    from ..deadlock.analysis import analyse
+
     lossless = ctx.policy.lossless
-    return analyse(fabric, lossless.priorities, lossless.dscp, ctx.memo(paths_of, fabric),
+    return analyse(fabric, lossless.priorities, lossless.dscp, paths,
                    None if lossless.trust is None else "PCP" if lossless.trust == "pcp" else "DSCP")
 
 
 def _sweep(ctx, fabric) -> SweepResult | None:
     a = ctx.memo(_analysis, fabric)
-    return None if a is None else sweep(a)
+    if a is None:
+        return None
+    from ..deadlock.sweep import sweep
+
+    return sweep(a)
 
 
 class _FabricRule(PathRule):
