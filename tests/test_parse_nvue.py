@@ -1253,7 +1253,8 @@ def test_a_link_speed_nvue_does_not_take_is_named_and_leaves_the_speed_unknown(w
     assert dev.ports["swp1"].speed_gbps == 400.0  # the earlier line's: NVUE refused this one
 
 
-@pytest.mark.parametrize(("word", "spelled"), [("100g", "100G"), ("10m", "10M"), ("1g", "1G")])
+@pytest.mark.parametrize(("word", "spelled"), [("100g", "100G"), ("10m", "10M"), ("1g", "1G"), ("AUTO", "auto"),
+                                             ("Auto", "auto")])
 def test_an_nvue_link_speed_in_another_case_is_named_and_leaves_the_speed_unknown(word, spelled):
     """`nv list-commands` writes `100G`; no NVIDIA document read says whether NVUE takes `100g`. It was read as a
     line NVUE refuses, keeping the earlier 400G: a guess either way. Now the speed is unknown and the line named."""
