@@ -1270,6 +1270,15 @@ def test_every_nvue_link_speed_is_read(word, gbps):
     assert not dev.issues and dev.ports["swp1"].speed_gbps == gbps
 
 
+def test_link_speed_auto_after_a_speed_leaves_the_port_to_the_firmware():
+    """Cumulus Linux guide, "Switch Port Attributes": by default the Spectrum firmware picks the link speed; `link
+    speed auto` puts that default back. A script setting 400G and then auto kept 400G (the ECN thresholds, headroom
+    and LNK rules read a speed the config no longer sets); now the speed is as with no line: unknown, no issue."""
+    dev = parse("nv set qos roce\nnv set interface swp1 link speed 400G\nnv set interface swp1 link speed auto\n"
+                "nv set interface swp2 link speed auto\nnv set interface swp2 link speed 100G\n")
+    assert not dev.issues and [p.speed_gbps for p in dev.ports.values()] == [None, 100.0]
+
+
 # Cumulus Linux user guide, "VLAN-aware Bridge Mode" (its NVUE examples): ports join a bridge (`nv set interface
 # swp1-2 bridge domain br_default`) and carry its VLANs (`nv set bridge domain br_default vlan 10,20`) and untagged
 # VLAN (`untagged 1`; the PVID defaults to 1), unless a port lists its own (`... bridge domain br_default vlan 20`,

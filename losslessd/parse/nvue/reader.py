@@ -830,10 +830,14 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
                 port.speed = None
                 raise Skip(f"{rest[2]!r} is not NVUE's spelling ({spelled}): whether NVUE takes it in another "
                            "case is in no NVIDIA document losslessd read, so the port's speed is unknown")
-            if rest[2] != "auto":
-                if rest[2] not in NVUE_SPEEDS:
-                    raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its "
-                               f"speed (it takes auto, {', '.join(NVUE_SPEEDS)})")
+            if rest[2] == "auto":
+                # Cumulus Linux guide, "Switch Port Attributes": by default the Spectrum firmware picks the link speed
+                # until the link comes up; `auto` puts that back, so no speed of the config's (an earlier line's gone)
+                port.speed = None
+            elif rest[2] not in NVUE_SPEEDS:
+                raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its "
+                           f"speed (it takes auto, {', '.join(NVUE_SPEEDS)})")
+            else:
                 port.speed = Val(float(NVUE_SPEEDS[rest[2]]), src)
         elif rest[:2] == ["link", "state"] and len(rest) == 3 and rest[2] in ("up", "down"):
             port.admin_up = Val(rest[2] == "up", src)
