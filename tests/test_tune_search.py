@@ -280,7 +280,7 @@ def test_an_nvue_tune_whose_every_pair_comes_out_equal_is_refused_before_any_tri
     the tune's start (Space.centre) crashed on it (ValueError, exit 3); now an input error says what to widen."""
     policy = _ecn_policy(tmp_path, "  min_threshold_bytes: {min: 9216, max: 9216}\n"
                                    "  max_threshold_bytes: {min: 9216, max: 9216}\n")
-    with pytest.raises(InputError, match=r"no ECN pair with Kmax above Kmin .*nvidia_cumulus.*100 Gb/s.*"
+    with pytest.raises(InputError, match=r"no ECN pair with Kmax above Kmin .*nvidia_cumulus.s ports \(100 Gb/s\).*"
                                          r"ecn.max_threshold_bytes.*nothing was run"):
         from_policy(policy, {"nvidia_cumulus": [100.0]}, 9100)
     assert from_policy(policy, {"sonic": [100.0]}, 9100).points()  # SONiC takes the equal pair

@@ -192,12 +192,11 @@ def from_policy(policy: Policy, speeds_gbps: Mapping[str, Sequence[float]], mtu_
     space = Space((kmins, kmaxs, _pmax_levels(policy, speeds_gbps, cuts)), tuple(cuts),
                   apart=tuple(sorted({f for p in apart for f in scales[p]})))
     if apart and not space.points():
-        at = ", ".join(f"{s:g}" for s in sorted({s for p in apart for s in speeds_gbps[p]})) or "reference"
+        at = ", ".join(f"{s:g}" for s in sorted({s for p in apart for s in speeds_gbps[p]}))
         raise InputError(f"policy {policy.name}: no ECN pair with Kmax above Kmin at every port: in the policy's "
-                         f"ranges each comes out equal at {', '.join(apart)}'s ports ({at or 'reference'} Gb/s), and "
-                         "whether it takes them equal is in no document read: give ecn.max_threshold_bytes a maximum "
-                         "above ecn.min_threshold_bytes's minimum, or leave those devices out of --devices; nothing "
-                         "was run")
+                         f"ranges each comes out equal at {', '.join(apart)}'s ports{f' ({at} Gb/s)' if at else ''}, "
+                         "and whether it takes them equal is in no document read: widen ecn.max_threshold_bytes "
+                         "above ecn.min_threshold_bytes, or leave those devices out of --devices; nothing was run")
     return space
 
 
