@@ -1793,3 +1793,15 @@ def test_an_inline_bang_comment_is_named_and_leaves_what_the_line_sets_unknown(l
     port = device.ports["Ethernet1"]
     assert port.description == "uplink ! spine1"
     assert (port.pfc_enabled, port.trust) == ((None, Trust.pcp) if unknown == "pfc" else ([], None))
+
+
+@pytest.mark.parametrize(("line", "vlans"), [("switchport mode trunk ! to spine", [1]), ("no switchport !routed", [1])])
+def test_an_inline_bang_on_a_port_channel_line_its_members_take_is_named(line, vlans):
+    """A Port-Channel's switchport lines reach its members, but its lines skipped the inline-`!` check an Ethernet's
+    get: `switchport mode trunk ! to spine` made the member a trunk of every VLAN without a word. Now it is named as
+    on an Ethernet and not read (the member keeps an access port's VLAN 1); the channel's description keeps its `!`."""
+    text = (f"interface Port-Channel10\n   description to ! spine\n   {line}\n!\n"
+            "interface Ethernet2\n   channel-group 10 mode active\n!\n")
+    device = parse(text)
+    assert [(i.code, i.source.line, "inline `!`" in i.message) for i in device.issues] == [("SYS002", 3, True)]
+    assert device.ports["Ethernet2"].vlans == vlans

@@ -1253,7 +1253,8 @@ def test_a_link_speed_nvue_does_not_take_is_named_and_leaves_the_speed_unknown(w
     assert dev.ports["swp1"].speed_gbps == 400.0  # the earlier line's: NVUE refused this one
 
 
-@pytest.mark.parametrize(("word", "spelled"), [("100g", "100G"), ("10m", "10M"), ("1g", "1G")])
+@pytest.mark.parametrize(("word", "spelled"), [("100g", "100G"), ("10m", "10M"), ("1g", "1G"), ("AUTO", "auto"),
+                                             ("Auto", "auto")])
 def test_an_nvue_link_speed_in_another_case_is_named_and_leaves_the_speed_unknown(word, spelled):
     """`nv list-commands` writes `100G`; no NVIDIA document read says whether NVUE takes `100g`. It was read as a
     line NVUE refuses, keeping the earlier 400G: a guess either way. Now the speed is unknown and the line named."""
@@ -1267,6 +1268,15 @@ def test_an_nvue_link_speed_in_another_case_is_named_and_leaves_the_speed_unknow
 def test_every_nvue_link_speed_is_read(word, gbps):
     dev = parse(f"nv set qos roce\nnv set interface swp1 link speed {word}\n")
     assert not dev.issues and dev.ports["swp1"].speed_gbps == gbps
+
+
+def test_link_speed_auto_after_a_speed_leaves_the_port_to_the_firmware():
+    """Cumulus Linux guide, "Switch Port Attributes": by default the Spectrum firmware picks the link speed; `link
+    speed auto` puts that default back. A script setting 400G and then auto kept 400G (the ECN thresholds, headroom
+    and LNK rules read a speed the config no longer sets); now the speed is as with no line: unknown, no issue."""
+    dev = parse("nv set qos roce\nnv set interface swp1 link speed 400G\nnv set interface swp1 link speed auto\n"
+                "nv set interface swp2 link speed auto\nnv set interface swp2 link speed 100G\n")
+    assert not dev.issues and [p.speed_gbps for p in dev.ports.values()] == [None, 100.0]
 
 
 # Cumulus Linux user guide, "VLAN-aware Bridge Mode" (its NVUE examples): ports join a bridge (`nv set interface

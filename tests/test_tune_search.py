@@ -252,3 +252,35 @@ def test_an_nvue_tune_offers_no_candidate_whose_kmin_equals_its_kmax():
                for s in (-1, 1) if nvue.neighbour(p, d, s) is not None)
     sonic = from_policy(POLICY, {"sonic": [100.0]}, 9100)
     assert any(c.kmin_bytes == c.kmax_bytes for c in map(sonic.candidate, sonic.points()) if c is not None)
+
+
+def test_an_nvue_tune_offers_no_pair_that_rounds_to_equal_at_a_slow_port(tmp_path):
+    """Kmin < Kmax at the reference speed can round to one byte count at a slower port (Candidate.scaled): with a
+    [9216, 9217] B range and a 10G NVUE port, Kmin 92160 and Kmax 92162 both render as 9216 B, which render refuses on
+    NVUE (RenderLimits.ecn_equal_unsourced), ending the tune mid-way. The grid now leaves out every pair that comes out
+    equal at a tuned NVUE port's speed; SONiC, which takes them equal, keeps such pairs."""
+    policy = _ecn_policy(tmp_path, "  min_threshold_bytes: {min: 9216, max: 9217}\n"
+                                   "  max_threshold_bytes: {min: 9216, max: 9217}\n")
+    speeds = [10.0, 10.0]  # (two ports: a range this narrow holds one speed)
+    nvue = from_policy(policy, {"nvidia_cumulus": speeds}, 9100)
+    pairs = {(c.kmin_bytes, c.kmax_bytes) for c in map(nvue.candidate, nvue.points()) if c is not None}
+    assert pairs, nvue.levels
+    for kmin, kmax in pairs:
+        for speed in speeds:
+            low, high = Candidate(kmin, kmax, 1.0).scaled(candidate.scale(policy, speed))
+            assert low < high, (kmin, kmax, speed, low)
+    assert all(nvue.candidate(n) is not None for p in nvue.points() for d in (0, 1) for s in (-1, 1)
+               if (n := nvue.neighbour(p, d, s)) is not None)
+    sonic = from_policy(policy, {"sonic": speeds}, 9100)
+    assert any(len(set(c.scaled(0.1))) == 1 for c in map(sonic.candidate, sonic.points()) if c is not None)
+
+
+def test_an_nvue_tune_whose_every_pair_comes_out_equal_is_refused_before_any_trial(tmp_path):
+    """Both ranges one value: every pair is Kmin = Kmax, none of which NVUE's render writes. The grid was empty and
+    the tune's start (Space.centre) crashed on it (ValueError, exit 3); now an input error says what to widen."""
+    policy = _ecn_policy(tmp_path, "  min_threshold_bytes: {min: 9216, max: 9216}\n"
+                                   "  max_threshold_bytes: {min: 9216, max: 9216}\n")
+    with pytest.raises(InputError, match=r"no ECN pair with Kmax above Kmin .*nvidia_cumulus.s ports \(100 Gb/s\).*"
+                                         r"ecn.max_threshold_bytes.*nothing was run"):
+        from_policy(policy, {"nvidia_cumulus": [100.0]}, 9100)
+    assert from_policy(policy, {"sonic": [100.0]}, 9100).points()  # SONiC takes the equal pair

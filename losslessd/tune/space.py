@@ -49,18 +49,24 @@ class Candidate:
 
     def scaled(self, factor: float) -> tuple[int, int]:
         """(Kmin, Kmax) in bytes for a port whose speed is ``factor`` x the reference."""
-        return int(round(self.kmin_bytes * factor)), int(round(self.kmax_bytes * factor))
+        return _at(self.kmin_bytes, factor), _at(self.kmax_bytes, factor)
+
+
+def _at(threshold: float, factor: float) -> int:
+    """A threshold at the reference speed, in whole bytes at a port ``factor`` x as fast (what render writes)."""
+    return int(round(threshold * factor))
 
 
 @record(frozen=True)
 class Space:
     levels: tuple[tuple[float, ...], ...]  # per dimension of DIMENSIONS, ascending
     cuts: tuple[str, ...] = ()  # what the platforms' limits left out of the policy's ranges, and why (the plan)
-    # Kmax strictly above Kmin: a tuned platform's render refuses them equal (RenderLimits.ecn_equal_unsourced)
-    apart: bool = False
+    # The speed factors (Candidate.scaled) of the tuned ports whose platform's render refuses Kmin = Kmax
+    # (RenderLimits.ecn_equal_unsourced): at each, Kmax must stay above Kmin once scaled and rounded to bytes.
+    apart: tuple[float, ...] = ()
 
     def candidate(self, index: tuple[int, ...]) -> Candidate | None:
-        """The candidate at grid ``index``; None outside the grid or where Kmin > Kmax (= where ``apart``)."""
+        """The candidate at grid ``index``; None outside the grid or where its Kmin and Kmax make none (holds)."""
         if len(index) != len(self.levels) or any(not 0 <= i < len(lv) for i, lv in zip(index, self.levels)):
             return None
         kmin, kmax, pmax = (lv[i] for i, lv in zip(index, self.levels))
@@ -69,8 +75,9 @@ class Space:
         return Candidate(int(kmin), int(kmax), float(pmax))
 
     def holds(self, kmin: float, kmax: float) -> bool:
-        """Whether a Kmin and a Kmax make a candidate: Kmin <= Kmax, or < where ``apart``."""
-        return kmin < kmax or (kmin == kmax and not self.apart)
+        """Whether a Kmin and a Kmax make a candidate: Kmin <= Kmax, and at each ``apart`` factor Kmin < Kmax in the
+        bytes written (a pair apart at the reference speed can round to one value at a slower port)."""
+        return kmin <= kmax and all(_at(kmin, f) < _at(kmax, f) for f in self.apart)
 
     def index_of(self, cand: Candidate) -> tuple[int, ...]:
         """The grid point nearest ``cand`` (thresholds on a log scale)."""
@@ -180,8 +187,17 @@ def from_policy(policy: Policy, speeds_gbps: Mapping[str, Sequence[float]], mtu_
     kmins, kmaxs = _thin(kmins, levels), _thin(kmaxs, levels)
     apart = [p for p in scales if PLATFORMS[p].limits.ecn_equal_unsourced]
     if apart:
-        cuts.append(f"Kmax equal to Kmin: whether {', '.join(apart)} takes them equal is in no document read")
-    return Space((kmins, kmaxs, _pmax_levels(policy, speeds_gbps, cuts)), tuple(cuts), apart=bool(apart))
+        cuts.append(f"Kmax equal to Kmin: whether {', '.join(apart)} takes them equal is in no document read (in "
+                    "the bytes written at each tuned port's speed)")
+    space = Space((kmins, kmaxs, _pmax_levels(policy, speeds_gbps, cuts)), tuple(cuts),
+                  apart=tuple(sorted({f for p in apart for f in scales[p]})))
+    if apart and not space.points():
+        at = ", ".join(f"{s:g}" for s in sorted({s for p in apart for s in speeds_gbps[p]}))
+        raise InputError(f"policy {policy.name}: no ECN pair with Kmax above Kmin at every port: in the policy's "
+                         f"ranges each comes out equal at {', '.join(apart)}'s ports{f' ({at} Gb/s)' if at else ''}, "
+                         "and whether it takes them equal is in no document read: widen ecn.max_threshold_bytes "
+                         "above ecn.min_threshold_bytes, or leave those devices out of --devices; nothing was run")
+    return space
 
 
 def _pmax_levels(policy: Policy, platforms: Iterable[str], cuts: list[str]) -> tuple[float, ...]:

@@ -49,6 +49,16 @@ _PORT_CHANNEL = lazy(r"^Port-Channel(\d{1,4})$", re.ASCII)
 # Control"): PFC, 802.3x link pause, a service profile, tx-queue blocks; `qos trust|cos|dscp` (flat.QOS_PORT).
 _CHANNEL_QOS = frozenset({"priority-flow-control", "flowcontrol", "service-profile", "tx-queue", "uc-tx-queue",
                           "mc-tx-queue"})
+_INLINE_BANG = ("an inline `!` after a command: whether EOS reads the words after it as a comment is in no Arista "
+               "document losslessd read (EOS writes a comment on a line of its own, `!` or `comment`); move the note "
+               "to its own line")
+
+
+def _inline_bang(words: list[str]) -> bool:
+    """Whether an interface line (not its free-text `description`) has a word beginning with `!` after the first."""
+    return words[0] != "description" and any(w.startswith("!") for w in words[1:])
+
+
 # The names EOS takes for the same port in a config typed by hand (`interface et1/1`, `interface Eth1/1`,
 # `interface ethernet 1/1`; EOS prints Ethernet1/1 and abbreviates it Et1/1 in `show interfaces status`): each is
 # Ethernet1/1, never a second port whose settings would be read apart.
@@ -484,11 +494,9 @@ class _Reader(TreeReader):
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
         """Sub-commands of an interface or qos profile; `other` reads what is not shared between them."""
         def line(child: Node) -> None:
-            if child.words[0] != "description" and any(w.startswith("!") for w in child.words[1:]):
+            if _inline_bang(child.words):
                 piece(child, child)  # (what a PFC or trust line would set is unknown, not its default)
-                raise LineError("an inline `!` after a command: whether EOS reads the words after it as a comment "
-                                "is in no Arista document losslessd read (EOS writes a comment on a line of its own, "
-                                "`!` or `comment`); move the note to its own line")
+                raise LineError(_INLINE_BANG)
             if not self.qos_line(child, conf, profile):
                 other(child, conf)
 
@@ -706,8 +714,10 @@ class _Reader(TreeReader):
         CoS/DSCP, service-profile and tx-queue lines are a SYS002 each: EOS takes them there (AVD's port-channel
         schema writes them), but whether they reach the members is in no Arista document losslessd read, so the
         members keep their own lines, named rather than passed over."""
-        body = command_body(node.words, ("no", "default"))
+        body = flat.body(node.words)
         port_qos = body[:1] == ["qos"] and len(body) > 1 and body[1] in flat.QOS_PORT
+        if _inline_bang(node.words):  # (its switchport and policy lines reach the members: read as on an Ethernet)
+            raise LineError(_INLINE_BANG)
         if node.words[:2] == ["service-policy", "type"]:
             self.qos_line(node, conf, None)
         elif port_qos or (body[:1] != [] and body[0] in _CHANNEL_QOS):

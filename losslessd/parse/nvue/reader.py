@@ -823,17 +823,21 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
             # NVUE Command Reference, `nv set interface <interface-id> link mtu`: 552-9216 bytes.
             port.mtu = Val(_int(rest[2], 9216, 552), src)
         elif rest[:2] == ["link", "speed"] and len(rest) == 3:
-            if rest[2] != "auto":
-                spelled = next((word for word in NVUE_SPEEDS if word.lower() == rest[2].lower()), None)
-                if spelled is not None and spelled != rest[2]:
-                    # (the `nv list-commands` list writes `100G`; whether NVUE takes `100g` is in no document read:
-                    # the port may run at that speed or at its earlier one)
-                    port.speed = None
-                    raise Skip(f"{rest[2]!r} is not NVUE's spelling ({spelled}): whether NVUE takes it in another "
-                               "case is in no NVIDIA document losslessd read, so the port's speed is unknown")
-                if rest[2] not in NVUE_SPEEDS:
-                    raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its "
-                               f"speed (it takes auto, {', '.join(NVUE_SPEEDS)})")
+            spelled = next((word for word in ("auto", *NVUE_SPEEDS) if word.lower() == rest[2].lower()), None)
+            if spelled is not None and spelled != rest[2]:
+                # (the `nv list-commands` list writes `auto` and `100G`; whether NVUE takes `AUTO` or `100g` is in no
+                # document read: the port may run at that speed or at its earlier one)
+                port.speed = None
+                raise Skip(f"{rest[2]!r} is not NVUE's spelling ({spelled}): whether NVUE takes it in another "
+                           "case is in no NVIDIA document losslessd read, so the port's speed is unknown")
+            if rest[2] == "auto":
+                # Cumulus Linux guide, "Switch Port Attributes": by default the Spectrum firmware picks the link speed
+                # until the link comes up; `auto` puts that back, so no speed of the config's (an earlier line's gone)
+                port.speed = None
+            elif rest[2] not in NVUE_SPEEDS:
+                raise Skip(f"{rest[2]!r} is no NVUE link speed: NVUE refuses the line and the port keeps its "
+                           f"speed (it takes auto, {', '.join(NVUE_SPEEDS)})")
+            else:
                 port.speed = Val(float(NVUE_SPEEDS[rest[2]]), src)
         elif rest[:2] == ["link", "state"] and len(rest) == 3 and rest[2] in ("up", "down"):
             port.admin_up = Val(rest[2] == "up", src)
