@@ -27,6 +27,7 @@ def _git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
 
 
+@pytest.mark.slow  # (runs git)
 def test_a_lookup_file_behind_a_folder_link_is_read(tmp_path: Path) -> None:
     repo = tmp_path / "buildimage"
     shared = repo / "device/common/profiles/th2/7260/BALANCED"
