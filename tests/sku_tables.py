@@ -152,9 +152,29 @@ def asic_generations(gitdir: str, rev: str) -> dict[str, str]:
     return dict(re.findall(r"'(x86_64-[^']+)'\s*:\s*'(MELLANOX-SPECTRUM[^']*)'", text))
 
 
+def device_files(gitdir: str, rev: str) -> set[str]:
+    """Every file path under device/, with the files of an SKU folder that is a link to another SKU's folder listed
+    under the link's name as well (`Arista-7260CX3-Q44 -> Arista-7260CX3-Q64`, `ACS-MSN2700-A1 ->
+    ../x86_64-mlnx_msn2700-r0/ACS-MSN2700`): git stores the folder link as one blob, so `ls-tree -r` lists none of
+    its files, and 39 SKUs a switch reports as its hwsku had no table at 086b03bd70f9."""
+    files, links = set(), []
+    for line in git(gitdir, "ls-tree", "-r", rev, "device").splitlines():
+        meta, path = line.split("\t", 1)
+        files.add(path)
+        if meta.startswith("120000") and path.count("/") == 3:  # device/<vendor>/<platform>/<SKU>
+            links.append(path)
+    folders = {path.rsplit("/", i)[0] for path in files for i in range(1, path.count("/"))}
+    linked = set()
+    for link in links:
+        real = resolve_path(gitdir, rev, link)
+        if real in folders:
+            linked.update(link + path[len(real):] for path in files if path.startswith(real + "/"))
+    return files | linked
+
+
 def main(gitdir: str, rev: str = "HEAD") -> None:
     commit = git(gitdir, "rev-parse", rev).strip()
-    files = set(git(gitdir, "ls-tree", "-r", "--name-only", commit, "device").split("\n"))
+    files = device_files(gitdir, commit)
     spectrum = asic_generations(gitdir, commit)
     asic_of: dict[str, str | None] = {}
     tables: dict[str, list] = {}

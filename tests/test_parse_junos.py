@@ -1593,3 +1593,22 @@ def test_link_pause_is_read_from_ether_options():
            for name, p in ports.items()}
     assert got == {"et-0/0/1": (True, True, 1), "et-0/0/2": (False, False, 2), "et-0/0/3": (False, True, 4),
                    "et-0/0/4": (True, True, 6), "et-0/0/5": None}
+
+
+def test_one_classifier_bound_on_the_interface_and_on_its_unit_is_read_and_two_are_unknown():
+    """build._both_levels: the same classifier at both levels classifies alike whichever applies; two different ones
+    leave the port unknown (SYS002), of whichever type (test_fix.py covers the DSCP pair and the fix)."""
+    unit = "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp\n"
+    same = parse(GOOD.replace(unit, unit + "set class-of-service interfaces et-0/0/0 classifiers dscp roce-dscp\n"))
+    port = same.ports["et-0/0/0"]
+    assert port.trust == Trust.dscp and port.trust_unknown is None and port.dscp_to_tc is not None
+    assert not [i for i in same.issues if "on its unit" in i.message]
+    pcp = ("set class-of-service classifiers ieee-802.1 pcp-a forwarding-class roce loss-priority low code-points 011\n"
+           "set class-of-service classifiers ieee-802.1 pcp-b forwarding-class best-effort loss-priority low "
+           "code-points 011\n"
+           "set class-of-service interfaces et-0/0/1 classifiers ieee-802.1 pcp-a\n"
+           "set class-of-service interfaces et-0/0/1 unit 0 classifiers ieee-802.1 pcp-b\n")
+    two = parse(GOOD + pcp)
+    assert "ieee-802.1 classifiers pcp-a (on the interface) and pcp-b" in (two.ports["et-0/0/1"].trust_unknown or "")
+    said = [i for i in two.issues if i.code == "SYS002" and "et-0/0/1 binds ieee-802.1 classifier pcp-a" in i.message]
+    assert said and "line " in said[0].message

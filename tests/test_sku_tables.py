@@ -13,8 +13,10 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from losslessd import api, skutables
-from tests.sku_tables import resolve_text
+from tests.sku_tables import device_files, resolve_text
 
 # sonic-buildimage 086b03bd70f9 device/common/profiles/th2/7260/BALANCED/pg_profile_lookup.ini, the row for 50000
 # 5m (speed cable size xon xoff threshold xon_offset), which Arista-7260CX3-D92C16 reaches through its BALANCED link.
@@ -25,6 +27,7 @@ def _git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
 
 
+@pytest.mark.slow  # (runs git)
 def test_a_lookup_file_behind_a_folder_link_is_read(tmp_path: Path) -> None:
     repo = tmp_path / "buildimage"
     shared = repo / "device/common/profiles/th2/7260/BALANCED"
@@ -79,3 +82,37 @@ def test_a_7260cx3_switch_has_its_lossless_pgs_checked_against_its_own_table(tmp
     texts = [f"{f.code} {f.message}" for f in result.findings]
     assert not any("ships no table" in t for t in texts), texts
     assert not any(f.code == "BUF003" and f.port == "Ethernet0" for f in result.findings), texts
+
+
+@pytest.mark.slow  # (runs git)
+def test_an_sku_folder_that_links_to_another_skus_folder_lists_its_files(tmp_path: Path) -> None:
+    """sonic-buildimage 086b03bd70f9 `Arista-7260CX3-Q44 -> Arista-7260CX3-Q64`: the switch reports hwsku
+    Arista-7260CX3-Q44, and git lists no file below the link; a link to a file or to nothing adds no folder."""
+    repo = tmp_path / "buildimage"
+    platform = repo / "device/arista/x86_64-arista_7260cx3_64"
+    (platform / "Arista-7260CX3-Q64").mkdir(parents=True)
+    (platform / "Arista-7260CX3-Q64/pg_profile_lookup.ini").write_text(" 40000  5m   1248    1248 29536  0  2496\n")
+    (platform / "Arista-7260CX3-Q64/buffers_defaults_t1.j2").write_text("{}\n")
+    (platform / "Arista-7260CX3-Q44").symlink_to("Arista-7260CX3-Q64")
+    (platform / "platform_asic").write_text("broadcom\n")
+    (platform / "asic_link").symlink_to("platform_asic")
+    (platform / "gone").symlink_to("Arista-7260CX3-Q00")
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "skus")
+    files = device_files(str(repo / ".git"), "HEAD")
+    q44 = "device/arista/x86_64-arista_7260cx3_64/Arista-7260CX3-Q44"
+    assert {f"{q44}/pg_profile_lookup.ini", f"{q44}/buffers_defaults_t1.j2"} <= files
+    assert not any(f.startswith(("device/arista/x86_64-arista_7260cx3_64/asic_link/",
+                                 "device/arista/x86_64-arista_7260cx3_64/gone/")) for f in files)
+
+
+def test_the_shipped_data_holds_the_skus_whose_folder_is_a_link() -> None:
+    q44, q64 = skutables.lookup("Arista-7260CX3-Q44"), skutables.lookup("Arista-7260CX3-Q64")
+    assert q44 is not None and q64 is not None and q44.rows == q64.rows
+    assert q44.path.endswith("/Arista-7260CX3-Q44/pg_profile_lookup.ini")
+    a1 = skutables.lookup("ACS-MSN2700-A1", "x86_64-mlnx_msn2700a1-r0")
+    assert a1 is not None and a1.asic_table == "MELLANOX-SPECTRUM"
+    assert a1.rows == skutables.lookup("ACS-MSN2700", "x86_64-mlnx_msn2700-r0").rows  # type: ignore[union-attr]
+    for sku in ("Force10-S6000-Q32", "Force10-S6100-T1", "Arista-7800R3A-36D-C36", "Arista-7060CX2-32S-C32"):
+        assert skutables.lookup(sku) is not None, sku

@@ -141,3 +141,15 @@ def test_a_part_with_a_pfc_wd_table_leaves_the_ports_it_omits_unknown():
     assert device.ports["Ethernet4"].watchdog is None  # the switch's own key, if any, stays
     whole = _db(lambda db: db["PFC_WD"].pop("Ethernet4"))
     assert _parse(whole).ports["Ethernet4"].watchdog.enabled is False  # a whole CONFIG_DB: no key, no watchdog
+
+
+def test_a_part_whose_pfc_wd_key_lists_ports_leaves_their_watchdogs_unknown():
+    # The part's refused key starts nothing, and loading it keeps the switch's own PFC_WD|Ethernet0 and |Ethernet4
+    # keys: whether they run is the switch's (as for a port the part leaves out). Before: off, a WDG001 error.
+    part = {t: LEAF1[t] for t in QOS_PART}
+    part["PFC_WD"] = {k: v for k, v in LEAF1["PFC_WD"].items() if k not in ("Ethernet0", "Ethernet4")}
+    part["PFC_WD"]["Ethernet0,Ethernet4"] = LEAF1["PFC_WD"]["Ethernet4"]
+    device = _parse(part)
+    assert device.ports["Ethernet0"].watchdog is None and device.ports["Ethernet4"].watchdog is None
+    assert device.ports["Ethernet8"].watchdog.enabled is True
+    assert _said(device, "PFC_WD key 'Ethernet0,Ethernet4' lists ports")

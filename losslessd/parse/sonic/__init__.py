@@ -1920,12 +1920,15 @@ class _Builder:
         """PFC_WD|Ethernet0,Ethernet4: a PFC_WD key is one port, not a list as a PORT_QOS_MAP key is: pfcwdorch.cpp
         createEntry looks the whole key up as a port name (gPortsOrch->getPort(key)) and refuses the entry, so no
         watchdog starts on any port it lists. Each listed port without a key of its own reads as off at this entry,
-        where the fix is (a port's own key decides for it, whichever comes first)."""
+        where the fix is (a port's own key decides for it, whichever comes first); in a CONFIG_DB part, unknown: the
+        switch keeps its own PFC_WD keys of those ports (_PART_ECN)."""
         names = _port_names(key)
         self.db.issue(f"PFC_WD key {_quoted(key)} lists ports, but orchagent reads a PFC_WD key as one port name "
                       "(sonic-swss pfcwdorch.cpp createEntry) and refuses this entry: it starts no watchdog on "
                       f"{_listed(list(names)) or 'any port'}; write one key per port (PFC_WD|<port>, as `pfcwd "
                       "start` does)", e.source())
+        if not self._whole:
+            return
         for name in names:
             if name not in table:
                 port = self.ports.get(name) or self.port(name, e)
