@@ -35,6 +35,26 @@ from ..records import record
 # Each MPI rank tag open-mpi's --tag-output (`[1,0]<stdout>:`) or a launcher's plain `[0]` puts where a
 # write began; a bus id (`[0x0a]`, `[000f:01:00]`) is not one.
 _MPI_TAG = lazy(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?", re.ASCII)
+# What a launcher or a logger writes before each line of the benchmark's output, one or several in a row, each ended by
+# a blank (MPI tags are taken out first, so Open MPI's timestamp is followed by one):
+# - Slurm `srun --label` (srun(1): "Prepend task number to lines of stdout/err"): `0: `, padded (` 0: `) past 9 tasks;
+# - moreutils `ts` (ts(1): the default format "%b %d %H:%M:%S", `-s`/`-i` "%H:%M:%S", `%.S` adds fractions);
+# - an ISO 8601 date and time, bracketed or not (`ts '[%Y-%m-%d %H:%M:%S]'`, `kubectl logs --timestamps` and
+#   `docker logs -t`: RFC 3339 with nanoseconds and `Z`);
+# - Open MPI `--timestamp-output` (orte/mca/iof/base/iof_base_output.c: ctime() without its newline, then the
+#   `[job,rank]<stdout>:` tag, or `<stdout>:` alone without --tag-output);
+# - pdsh and clush (pdsh(1): each line "prefixed with the hostname"): `node17: `, taken only before what nccl-tests or
+#   perftest start a line with (a blank, `#`, a digit), so a `#`-less `error: ...` line keeps its word.
+# Before session 41 every such line was "nothing parseable": a tune run through `srun -l` had no valid trial.
+_LAUNCH_PREFIX = lazy(
+    r"^(?:\s*(?:(?:\d{1,7}:"
+    r"|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)?"
+    r"|\d{2}:\d{2}:\d{2}(?:\.\d+)?"
+    r"|\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+    r"|(?!error:)[A-Za-z0-9][\w.-]*:(?=\s+[#\d\s])"
+    r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})(?=\s)"
+    r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}<std(?:out|err)>:))+",
+    re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")
@@ -170,9 +190,15 @@ class PerftestRun:
 
 
 # -- nccl-tests text ----------------------------------------------------------------------------------
+def _untag(line: str) -> str:
+    """A line without MPI tags and without what a launcher or logger wrote before it (``_LAUNCH_PREFIX``)."""
+    return _LAUNCH_PREFIX.sub("", _MPI_TAG.sub(" ", line))
+
+
 def _clean(line: str) -> str:
-    """A line without MPI tags, surrounding blanks and its leading `#` (which a paste may have lost)."""
-    text = _MPI_TAG.sub(" ", line).strip()
+    """A line without MPI tags, launcher prefixes, surrounding blanks and its leading `#` (which a paste may have
+    lost)."""
+    text = _untag(line).strip()
     return text[1:].strip() if text.startswith("#") else text
 
 
@@ -379,7 +405,7 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             kept = layout
             r = current(lineno, run is not None and run.oob_values is not None)  # rows after a footer: next run
             layout = kept
-            if layout is None and not r.columns:
+            if layout is None and not r.columns and not r.rows:  # (once a run: it was said at each of 11 rows)
                 r.notes.append(f"line {lineno}: no table header before the rows; columns assumed by their count")
             if row.in_place is None and row.out_of_place is not None and (layout is None or layout.halves == 2):
                 r.notes.append(f"line {lineno}: the in-place half of {row.size_bytes} B is missing (line cut short)")
@@ -518,7 +544,7 @@ def parse_perftest(text: str) -> PerftestRun:
     run = PerftestRun()
     names: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = _MPI_TAG.sub(" ", raw)
+        line = _untag(raw)
         if not names and (m := _PERF_TITLE.match(line)) and "#" not in line:
             run.test = " ".join(m.group(1).split())
         if _PERF_HEADER.match(line):
@@ -612,7 +638,7 @@ def read_benchmark(text: str) -> BenchResult:
             doc = None
         if isinstance(doc, dict) and "results" in doc:
             return _from_nccl([parse_nccl_tests_json(stripped)], "nccl-tests-json")
-    if any(_PERF_HEADER.match(_MPI_TAG.sub(" ", line)) for line in text.splitlines()):
+    if any(_PERF_HEADER.match(_untag(line)) for line in text.splitlines()):
         return _from_perftest(parse_perftest(text))
     runs = parse_nccl_tests(text)
     if runs:
