@@ -354,10 +354,12 @@ def test_an_attempt_alone_that_stopped_before_its_table_names_the_warning():
 
 # What launchers and loggers write before each line (each format named in bench._LAUNCH_PREFIX's comment): Slurm
 # `srun --label`, moreutils `ts` (default and `-s`), `ts '[%Y-%m-%d %H:%M:%S]'`, `kubectl logs --timestamps` (RFC 3339
-# with nanoseconds), Open MPI `--timestamp-output` with and without `--tag-output`, pdsh; two stacked (ts over srun -l).
+# with nanoseconds), Open MPI `--timestamp-output` with and without `--tag-output`, pdsh; two stacked (ts over srun -l);
+# a kubelet's log file line (the CRI log format: time, stream, tag F for a full line).
 LAUNCH_PREFIXES = ["0: ", " 3: ", "Dec 05 06:14:09 ", "00:00:12.503 ", "[2026-12-05 06:14:09] ",
                    "2026-12-05T06:14:09.123456789Z ", "Sat Dec  5 06:14:09 2026[1,0]<stdout>:",
-                   "Sat Dec  5 06:14:09 2026<stdout>:", "gpu-node-17: ", "Dec 05 06:14:09  0: "]
+                   "Sat Dec  5 06:14:09 2026<stdout>:", "gpu-node-17: ", "Dec 05 06:14:09  0: ",
+                   "2026-12-05T06:14:09.123456789Z stdout F "]
 
 
 @pytest.mark.parametrize("prefix", LAUNCH_PREFIXES)

@@ -40,7 +40,8 @@ _MPI_TAG = lazy(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?", re.ASCII)
 # - Slurm `srun --label` (srun(1): "Prepend task number to lines of stdout/err"): `0: `, padded (` 0: `) past 9 tasks;
 # - moreutils `ts` (ts(1): the default format "%b %d %H:%M:%S", `-s`/`-i` "%H:%M:%S", `%.S` adds fractions);
 # - an ISO 8601 date and time, bracketed or not (`ts '[%Y-%m-%d %H:%M:%S]'`, `kubectl logs --timestamps` and
-#   `docker logs -t`: RFC 3339 with nanoseconds and `Z`);
+#   `docker logs -t`: RFC 3339 with nanoseconds and `Z`), and in a kubelet's own log files the stream and tag after
+#   that time (the CRI container log format, "<time> stdout F <line>");
 # - Open MPI `--timestamp-output` (orte/mca/iof/base/iof_base_output.c: ctime() without its newline, then the
 #   `[job,rank]<stdout>:` tag, or `<stdout>:` alone without --tag-output);
 # - pdsh and clush (pdsh(1): each line "prefixed with the hostname"): `node17: `, taken only before what nccl-tests or
@@ -51,6 +52,7 @@ _LAUNCH_PREFIX = lazy(
     r"|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)?"
     r"|\d{2}:\d{2}:\d{2}(?:\.\d+)?"
     r"|\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+    r"|(?:stdout|stderr) [FP]"
     r"|(?!error:)[A-Za-z0-9][\w.-]*:(?=\s+[#\d\s])"
     r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})(?=\s)"
     r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}<std(?:out|err)>:))+",
