@@ -313,7 +313,9 @@ _ETHTOOL_CANNOT = lazy(r"Cannot get stats(?: strings)? information(?:: [^\n]+)?|
 # "tx_pause_storm_warning_events " with a trailing space (en_stats.c pport_pfc_stall_stats_desc), and bnxt_en and bnx2x
 # name their per-ring counters "[<ring>]: <name>" (`[0]: rx_ucast_packets: 1418`, as the netdev posting "Support
 # per-queue statistics API in bnxt" shows bnxt's ethtool -S), names holding a colon and a blank. Before session 41 such
-# a line was "not 'name: value'" and failed the host's whole poll.
+# a line was "not 'name: value'" and failed the host's whole poll. A colon elsewhere in a name (`rx_prio3_pause: 1:2`)
+# is still a garbled line.
+_ETHTOOL_RING = lazy(r"^\[?\d{1,5}\]?:\s*")
 
 
 def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
@@ -328,7 +330,7 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
     for n, line in enumerate(lines[1:], start=2):
         name, colon, text = line.rpartition(":")
         name = name.strip()
-        if not colon or not name or not text.strip():
+        if not colon or not name or not text.strip() or ":" in _ETHTOOL_RING.sub("", name, count=1):
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
         try:
             value = counter(text.strip())
