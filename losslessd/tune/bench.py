@@ -9,7 +9,8 @@ nccl-tests layouts (src/common.cu before 2.18, src/util.cu after; NVIDIA/nccl-te
   adds i_min i_max i_p99 i_cv% to each half, `-S 1` a timestamp, `-C 1` renames time to cputime;
 - numbers switch from %.2f to %.1f, %.0f and %.1e as they widen (util.cu getFloatStr);
 - the `#` of header and footer lines may be lost (pasted into markdown), lines may carry MPI tags
-  (`[0]`, `[1,0]<stdout>:`) anywhere a write began, and NCCL INFO lines interleave with the table;
+  (`[0]`, `[1,0]<stdout>:`) anywhere a write began and a launcher's or logger's prefix (`srun -l`, `ts`,
+  `mpirun --timestamp-output`, pdsh) before it, and NCCL INFO lines interleave with the table;
 - several runs can share one log: each `# nccl-tests version`, `# Collective test starting` or
   `# nThread` line after a table starts the next run, and so does one after an attempt that stopped before its
   table (device lines, an `NCCL WARN`, no table header): the job launched again, the last attempt is scored.
@@ -47,6 +48,7 @@ _MPI_TAG = lazy(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?", re.ASCII)
 # - pdsh and clush (pdsh(1): each line "prefixed with the hostname"): `node17: `, taken only before what nccl-tests or
 #   perftest start a line with (a blank, `#`, a digit), so a `#`-less `error: ...` line keeps its word.
 # Before session 41 every such line was "nothing parseable": a tune run through `srun -l` had no valid trial.
+_CTIME = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}"  # C's ctime(): "Sat Dec  5 06:14:09 2026"
 _LAUNCH_PREFIX = lazy(
     r"^(?:\s*(?:(?:\d{1,7}:"
     r"|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)?"
@@ -54,8 +56,7 @@ _LAUNCH_PREFIX = lazy(
     r"|\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
     r"|(?:stdout|stderr) [FP]"
     r"|(?!error:)[A-Za-z0-9][\w.-]*:(?=\s+[#\d\s])"
-    r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})(?=\s)"
-    r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}<std(?:out|err)>:))+",
+    rf"|{_CTIME})(?=\s)|{_CTIME}<std(?:out|err)>:))+",
     re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
