@@ -395,3 +395,13 @@ def test_rows_without_a_header_are_noted_once():
                             + _nccl_row(4194304, 13.0, 13.0))
     assert result.valid and len(result.sizes) == 3
     assert result.notes == ["line 1: no table header before the rows; columns assumed by their count"]
+
+
+def test_perftest_output_bandwidth_alone_says_what_to_change():
+    """`ib_write_bw --output=bandwidth` prints its average alone (perftest_parameters.c print_report_bw: "%lf\n"),
+    without a unit or a size: invalid as before, now with the option named (it read "nothing parseable" only)."""
+    result = read_benchmark("11728.470000\n")
+    assert not result.valid and result.sizes == {}
+    assert result.invalid == ["nothing parseable: no nccl-tests table and no perftest result header; '11728.470000' "
+                              "alone is how perftest's --output=bandwidth (or message_rate) prints its average, "
+                              "without its unit or message size: run it without --output"]

@@ -530,6 +530,9 @@ _PERF_HEADER = lazy(r"^\s*#bytes\b")
 _PERF_COLUMN = lazy(r"#\w+|tps average|(?<![\w.%])[\w.%]+(?: [\w.%]+)*(?:\[[^\]]+\])?")
 _PERF_TITLE = lazy(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
 _BW_UNIT = lazy(r"BW average\[([^\]]+)\]")
+# perftest --output=bandwidth / message_rate (perftest_parameters.c print_report_bw: `printf("%lf\n", bw_avg)`, the
+# message rate alike): the average alone, in MiB/s or, with --report_gbits, Gb/s; nothing says which, nor the size.
+_BARE = lazy(r"\d{1,19}\.\d{6}", re.ASCII)
 
 
 def _to_gbytes(value: float, unit: str) -> float | None:
@@ -646,7 +649,11 @@ def read_benchmark(text: str) -> BenchResult:
     runs = parse_nccl_tests(text)
     if runs:
         return _from_nccl(runs, "nccl-tests")
-    return BenchResult("unknown", invalid=["nothing parseable: no nccl-tests table and no perftest result header"])
+    why = "nothing parseable: no nccl-tests table and no perftest result header"
+    if bare := next((line.strip() for line in text.splitlines() if _BARE.fullmatch(_untag(line).strip())), None):
+        why += (f"; {bare[:40]!r} alone is how perftest's --output=bandwidth (or message_rate) prints its average, "
+                "without its unit or message size: run it without --output")
+    return BenchResult("unknown", invalid=[why])
 
 
 def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
