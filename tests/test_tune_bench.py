@@ -371,7 +371,7 @@ def test_a_benchmark_run_through_a_launcher_that_prefixes_its_lines_is_read(pref
     result = read_benchmark("".join(prefix + line + "\n" for line in log.splitlines()))
     assert result.valid, result.invalid
     assert {s: r.busbw_gbps for s, r in result.sizes.items()} == {1048576: 10.0, 2097152: 12.0}
-    # the verdicts read through the prefix too: #wrong and the out-of-bounds FAILED still invalidate
+    # the verdict reads through the prefix too: an out-of-bounds FAILED still invalidates
     failed = log.replace("# Out of bounds values : 0 OK", "# Out of bounds values : 3 FAILED")
     assert not read_benchmark("".join(prefix + line + "\n" for line in failed.splitlines())).valid
     # perftest (ib_write_bw --report_gbits; perftest_parameters.h RESULT_FMT_G and REPORT_FMT, numbers of our own)
