@@ -114,3 +114,29 @@ def test_mlx5_per_priority_discards_are_read_and_exported():
     assert r.unread == ()
     assert r.values == {Key("eth2", RX_DISCARDS, 3): 4, Key("eth2", RX_BUFFER_DISCARDS, 3): 3}
     assert family_of(RX_DISCARDS, True) == ("losslessd_nic_rx_discards_total", "priority", 1.0)
+
+
+# bnxt_en's per-ring counters are named "[<ring>]: <name>" (the netdev posting "Support per-queue statistics API in
+# bnxt" shows its `ethtool -S`: `[0]: rx_ucast_packets: 1418`; bnx2x prints its queues alike), then the port counters;
+# bnxt_ethtool.c BNXT_RX_STATS_EXT_PFC_ENTRY(n): pfc_pri<n>_rx_duration_us and pfc_pri<n>_rx_transitions. Numbers of our
+# own.
+BNXT_RINGS = ("NIC statistics:\n     [0]: rx_ucast_packets: 1418\n     [0]: rx_discards: 0\n"
+              "     [1]: rx_ucast_packets: 77\n     [1]: tx_ucast_packets: 1734\n" + BNXT.split("\n", 1)[1]
+              + "".join(f"     pfc_pri{p}_rx_duration_us: {900 + p}\n     pfc_pri{p}_rx_transitions: {p}\n"
+                        for p in range(8)))
+
+
+def test_per_ring_counters_named_with_a_colon_do_not_fail_the_poll():
+    """A name holding ": " (bnxt_en's and bnx2x's "[0]: rx_ucast_packets") was "not 'name: value'": the whole
+    `ethtool -S` answer was refused and a Broadcom host's poll failed (round 21). The ring counters are no per-priority
+    counter and are passed over; the port's PFC counters are read."""
+    values = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": BNXT_RINGS}, 0.0, 0.0).values
+    assert [values[Key("eth2", PFC_RX, p)] for p in range(8)] == [30 + p for p in range(8)]
+    assert not any(k.name == TX_PACKETS for k in values)  # (a ring's tx_ucast_packets is no priority's)
+
+
+def test_bnxt_pause_duration_is_read_in_microseconds():
+    """bnxt_en's pfc_pri<p>_rx_duration_us (the time between a received XOFF and its XON) was left unread, so a
+    Broadcom host's paused time was estimated from frames alone."""
+    values = reading_from_commands("gpu07", "linux_mlx5", {"ethtool -S eth2": BNXT_RINGS}, 0.0, 0.0).values
+    assert [values[Key("eth2", PAUSE_DURATION_US, p)] for p in range(8)] == [900 + p for p in range(8)]

@@ -166,6 +166,7 @@ def test_sonic_garbage_names_device_and_command(command, fixture):
 @pytest.mark.parametrize("output,why", [
     ("% Invalid input detected at '^' marker.\n", "no table"),
     ("NIC statistics:\n     rx_prio3_pause: lots\n", "not 'name: value'"),
+    ("NIC statistics:\n     rx_prio3_pause: 1:2\n", "not 'name: value'"),  # (a ring's "[0]: name: N" is not this)
     ("Cannot get stats: what\n", "NIC statistics"),
 ])
 def test_host_garbage_names_device_and_command(output, why):

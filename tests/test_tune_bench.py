@@ -375,3 +375,58 @@ def test_an_attempt_alone_that_stopped_before_its_table_names_the_warning():
     assert not result.valid and result.sizes == {}
     assert result.invalid == ["no result rows nor table header; the run stopped in NCCL's setup: line 4: "
                               + NCCL_WARN.strip()]
+
+
+# What launchers and loggers write before each line (each format named in bench._LAUNCH_PREFIX's comment): Slurm
+# `srun --label`, moreutils `ts` (default and `-s`), `ts '[%Y-%m-%d %H:%M:%S]'`, `kubectl logs --timestamps` (RFC 3339
+# with nanoseconds), Open MPI `--timestamp-output` with and without `--tag-output`, pdsh; two stacked (ts over srun -l);
+# a kubelet's log file line (the CRI log format: time, stream, tag F for a full line).
+LAUNCH_PREFIXES = ["0: ", " 3: ", "Dec 05 06:14:09 ", "00:00:12.503 ", "[2026-12-05 06:14:09] ",
+                   "2026-12-05T06:14:09.123456789Z ", "Sat Dec  5 06:14:09 2026[1,0]<stdout>:",
+                   "Sat Dec  5 06:14:09 2026<stdout>:", "gpu-node-17: ", "Dec 05 06:14:09  0: ",
+                   "2026-12-05T06:14:09.123456789Z stdout F "]
+
+
+@pytest.mark.parametrize("prefix", LAUNCH_PREFIXES)
+def test_a_benchmark_run_through_a_launcher_that_prefixes_its_lines_is_read(prefix):
+    """`tune --benchmark "srun -l ..."` (or `| ts`, `kubectl logs --timestamps`, `mpirun --timestamp-output`, pdsh):
+    every line starts with a task number, a time or a host, and every trial read "nothing parseable" (round 21)."""
+    log = "".join([NTHREAD, _rank(0, "hostA"), _rank(1, "hostB"), NCCL_HEAD, _nccl_row(1048576, 10.0, 10.0),
+                   _nccl_row(2097152, 12.0, 12.0), "# Out of bounds values : 0 OK\n"])
+    result = read_benchmark("".join(prefix + line + "\n" for line in log.splitlines()))
+    assert result.valid, result.invalid
+    assert {s: r.busbw_gbps for s, r in result.sizes.items()} == {1048576: 10.0, 2097152: 12.0}
+    # the verdict reads through the prefix too: an out-of-bounds FAILED still invalidates
+    failed = log.replace("# Out of bounds values : 0 OK", "# Out of bounds values : 3 FAILED")
+    assert not read_benchmark("".join(prefix + line + "\n" for line in failed.splitlines())).valid
+    # perftest (ib_write_bw --report_gbits; perftest_parameters.h RESULT_FMT_G and REPORT_FMT, numbers of our own)
+    perf = (" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+            " 65536      5000             97.51              97.43  \t\t   0.185833\n")
+    got = read_benchmark("".join(prefix + line + "\n" for line in perf.splitlines()))
+    assert got.valid and got.sizes[65536].busbw_gbps == pytest.approx(97.43 / 8)
+
+
+def test_a_line_that_only_looks_prefixed_keeps_its_words():
+    """A `#`-less `error: ...` line (a pasted log) is nccl-tests' verdict, not a host's prefix; a size column is never
+    taken for a task number (it has no colon)."""
+    log = NTHREAD + _rank(0, "hostA") + _rank(1, "hostB") + NCCL_HEAD + _nccl_row(1048576, 10.0, 10.0)
+    result = read_benchmark(log + "error: 12 wrong elements\n")
+    assert not result.valid and result.invalid == ["nccl-tests error: 12 wrong elements"]
+
+
+def test_rows_without_a_header_are_noted_once():
+    """Rows pasted without their table header (kvcache-ai/Mooncake pull request 3484's shape) were noted at each row."""
+    result = read_benchmark(_nccl_row(1048576, 10.0, 10.0) + _nccl_row(2097152, 12.0, 12.0)
+                            + _nccl_row(4194304, 13.0, 13.0))
+    assert result.valid and len(result.sizes) == 3
+    assert result.notes == ["line 1: no table header before the rows; columns assumed by their count"]
+
+
+def test_perftest_output_bandwidth_alone_says_what_to_change():
+    """`ib_write_bw --output=bandwidth` prints its average alone (perftest_parameters.c print_report_bw: "%lf\n"),
+    without a unit or a size: invalid as before, now with the option named (it read "nothing parseable" only)."""
+    result = read_benchmark("11728.470000\n")
+    assert not result.valid and result.sizes == {}
+    assert result.invalid == ["nothing parseable: no nccl-tests table and no perftest result header; '11728.470000' "
+                              "alone is how perftest's --output=bandwidth (or message_rate) prints its average, "
+                              "without its unit or message size: run it without --output"]

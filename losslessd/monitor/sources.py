@@ -285,7 +285,10 @@ _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
                 r"rx_pause_duration_prio_(\d)": PAUSE_DURATION_US, r"tx_prio_(\d)_packets": TX_PACKETS},
     # drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_port_stats_arr (BNXT_RX/TX_STATS_ENTRY), the counters
     # bnxt_dcb.c bnxt_dcbnl_ieee_getpfc reports as the port's PFC indications and requests
-    "bnxt_en": {r"rx_pfc_ena_frames_pri(\d)": PFC_RX, r"tx_pfc_ena_frames_pri(\d)": PFC_TX},
+    # (and bnxt_rx_port_stats_ext_arr, BNXT_RX_STATS_EXT_PFC_ENTRY: pfc_pri<p>_rx_duration_us, the microseconds the
+    # priority spent between a received XOFF and its XON, the firmware's rx_port_stats_ext)
+    "bnxt_en": {r"rx_pfc_ena_frames_pri(\d)": PFC_RX, r"tx_pfc_ena_frames_pri(\d)": PFC_TX,
+                r"pfc_pri(\d)_rx_duration_us": PAUSE_DURATION_US},
     # drivers/net/ethernet/intel/ice/ice_ethtool.c __ice_get_strings ("rx_priority_%u_xoff.nic" ...) and
     # drivers/net/ethernet/intel/i40e/i40e_ethtool.c (its strings "port.rx_priority_%u_xoff" ...): XOFF
     # frames pause the priority, XON frames (quanta 0) release it, so the XOFF counts are the pauses
@@ -305,10 +308,14 @@ _ETHTOOL_PORT = {"tx_pause_storm_warning_events": PAUSE_STORM_WARNINGS,
 # information")` exit 96, "no stats available" exit 94, `perror("Cannot get stats information")` exit 97): an interface
 # gone or renamed, a driver without statistics. That interface's counters are unknown; the host's other commands read.
 _ETHTOOL_CANNOT = lazy(r"Cannot get stats(?: strings)? information(?:: [^\n]+)?|no stats available")
-# ethtool prints each name as the driver wrote it ("     %.*s: %llu", ethtool.c do_gstats); some mlx5 trees wrote
-# "tx_pause_storm_warning_events " with a trailing space (en_stats.c pport_pfc_stall_stats_desc), so a space may
-# stand before the colon.
-_ETHTOOL_LINE = lazy(r"^\s*([\w\[\].-]+)\s*:\s*(\S+)\s*$")
+# ethtool prints each name as the driver wrote it ("     %.*s: %llu", ethtool.c do_gstats), so the value is what
+# follows the line's last colon and the name everything before it: some mlx5 trees wrote
+# "tx_pause_storm_warning_events " with a trailing space (en_stats.c pport_pfc_stall_stats_desc), and bnxt_en and bnx2x
+# name their per-ring counters "[<ring>]: <name>" (`[0]: rx_ucast_packets: 1418`, as the netdev posting "Support
+# per-queue statistics API in bnxt" shows bnxt's ethtool -S), names holding a colon and a blank. Before session 41 such
+# a line was "not 'name: value'" and failed the host's whole poll. A colon elsewhere in a name (`rx_prio3_pause: 1:2`)
+# is still a garbled line.
+_ETHTOOL_RING = lazy(r"^\[?\d{1,5}\]?:\s*")
 
 
 def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
@@ -321,16 +328,17 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
     if not lines or lines[0].strip() != "NIC statistics:":
         raise ValueError("does not start with 'NIC statistics:'")
     for n, line in enumerate(lines[1:], start=2):
-        m = _ETHTOOL_LINE.match(line)
-        if not m:
+        name, colon, text = line.rpartition(":")
+        name = name.strip()
+        if not colon or not name or not text.strip() or ":" in _ETHTOOL_RING.sub("", name, count=1):
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
         try:
-            value = counter(m[2])
+            value = counter(text.strip())
         except ValueError as exc:
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value' ({exc})") from None
-        if m[1] in _ETHTOOL_PORT:
-            out[Key(iface, _ETHTOOL_PORT[m[1]])] = value
-        elif (p := _ETHTOOL_PRIO.fullmatch(m[1])) and p.lastindex is not None:
+        if name in _ETHTOOL_PORT:
+            out[Key(iface, _ETHTOOL_PORT[name])] = value
+        elif (p := _ETHTOOL_PRIO.fullmatch(name)) and p.lastindex is not None:
             out[Key(iface, _ETHTOOL_NAMES[p.lastindex - 1], int(p[p.lastindex]))] = value
     if not out and len(lines) > 1:
         raise _Unknown(f"no per-priority counter of a driver losslessd reads ({_DRIVERS}) and no PFC storm "

@@ -9,7 +9,8 @@ nccl-tests layouts (src/common.cu before 2.18, src/util.cu after; NVIDIA/nccl-te
   adds i_min i_max i_p99 i_cv% to each half, `-S 1` a timestamp, `-C 1` renames time to cputime;
 - numbers switch from %.2f to %.1f, %.0f and %.1e as they widen (util.cu getFloatStr);
 - the `#` of header and footer lines may be lost (pasted into markdown), lines may carry MPI tags
-  (`[0]`, `[1,0]<stdout>:`) anywhere a write began, and NCCL INFO lines interleave with the table;
+  (`[0]`, `[1,0]<stdout>:`) anywhere a write began and a launcher's or logger's prefix (`srun -l`, `ts`,
+  `mpirun --timestamp-output`, pdsh) before it, and NCCL INFO lines interleave with the table;
 - several runs can share one log: each `# nccl-tests version`, `# Collective test starting` or
   `# nThread` line after a table starts the next run, and so does one after an attempt that stopped before its
   table (device lines, an `NCCL WARN`, no table header): the job launched again, the last attempt is scored.
@@ -35,6 +36,28 @@ from ..records import record
 # Each MPI rank tag open-mpi's --tag-output (`[1,0]<stdout>:`) or a launcher's plain `[0]` puts where a
 # write began; a bus id (`[0x0a]`, `[000f:01:00]`) is not one.
 _MPI_TAG = lazy(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?", re.ASCII)
+# What a launcher or a logger writes before each line of the benchmark's output, one or several in a row, each ended by
+# a blank (MPI tags are taken out first, so Open MPI's timestamp is followed by one):
+# - Slurm `srun --label` (srun(1): "Prepend task number to lines of stdout/err"): `0: `, padded (` 0: `) past 9 tasks;
+# - moreutils `ts` (ts(1): the default format "%b %d %H:%M:%S", `-s`/`-i` "%H:%M:%S", `%.S` adds fractions);
+# - an ISO 8601 date and time, bracketed or not (`ts '[%Y-%m-%d %H:%M:%S]'`, `kubectl logs --timestamps` and
+#   `docker logs -t`: RFC 3339 with nanoseconds and `Z`), and in a kubelet's own log files the stream and tag after
+#   that time (the CRI container log format, "<time> stdout F <line>");
+# - Open MPI `--timestamp-output` (orte/mca/iof/base/iof_base_output.c: ctime() without its newline, then the
+#   `[job,rank]<stdout>:` tag, or `<stdout>:` alone without --tag-output);
+# - pdsh and clush (pdsh(1): each line "prefixed with the hostname"): `node17: `, taken only before what nccl-tests or
+#   perftest start a line with (a blank, `#`, a digit), so a `#`-less `error: ...` line keeps its word.
+# Before session 41 every such line was "nothing parseable": a tune run through `srun -l` had no valid trial.
+_CTIME = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}"  # C's ctime(): "Sat Dec  5 06:14:09 2026"
+_LAUNCH_PREFIX = lazy(
+    r"^(?:\s*(?:(?:\d{1,7}:"
+    r"|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)?"
+    r"|\d{2}:\d{2}:\d{2}(?:\.\d+)?"
+    r"|\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+    r"|(?:stdout|stderr) [FP]"
+    r"|(?!error:)[A-Za-z0-9][\w.-]*:(?=\s+[#\d\s])"
+    rf"|{_CTIME})(?=\s)|{_CTIME}<std(?:out|err)>:))+",
+    re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")
@@ -174,9 +197,15 @@ class PerftestRun:
 
 
 # -- nccl-tests text ----------------------------------------------------------------------------------
+def _untag(line: str) -> str:
+    """A line without MPI tags and without what a launcher or logger wrote before it (``_LAUNCH_PREFIX``)."""
+    return _LAUNCH_PREFIX.sub("", _MPI_TAG.sub(" ", line))
+
+
 def _clean(line: str) -> str:
-    """A line without MPI tags, surrounding blanks and its leading `#` (which a paste may have lost)."""
-    text = _MPI_TAG.sub(" ", line).strip()
+    """A line without MPI tags, launcher prefixes, surrounding blanks and its leading `#` (which a paste may have
+    lost)."""
+    text = _untag(line).strip()
     return text[1:].strip() if text.startswith("#") else text
 
 
@@ -390,7 +419,7 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             kept = layout
             r = current(lineno, run is not None and run.oob_values is not None)  # rows after a footer: next run
             layout = kept
-            if layout is None and not r.columns:
+            if layout is None and not r.columns and not r.rows:  # (once a run: it was said at each of 11 rows)
                 r.notes.append(f"line {lineno}: no table header before the rows; columns assumed by their count")
             if row.in_place is None and row.out_of_place is not None and (layout is None or layout.halves == 2):
                 r.notes.append(f"line {lineno}: the in-place half of {row.size_bytes} B is missing (line cut short)")
@@ -521,6 +550,9 @@ _PERF_HEADER = lazy(r"^\s*#bytes\b")
 _PERF_COLUMN = lazy(r"#\w+|tps average|(?<![\w.%])[\w.%]+(?: [\w.%]+)*(?:\[[^\]]+\])?")
 _PERF_TITLE = lazy(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
 _BW_UNIT = lazy(r"BW average\[([^\]]+)\]")
+# perftest --output=bandwidth / message_rate (perftest_parameters.c print_report_bw: `printf("%lf\n", bw_avg)`, the
+# message rate alike): the average alone, in MiB/s or, with --report_gbits, Gb/s; nothing says which, nor the size.
+_BARE = lazy(r"\d{1,19}\.\d{6}", re.ASCII)
 
 
 def _to_gbytes(value: float, unit: str) -> float | None:
@@ -538,7 +570,7 @@ def parse_perftest(text: str) -> PerftestRun:
     run = PerftestRun()
     names: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = _MPI_TAG.sub(" ", raw)
+        line = _untag(raw)
         if not names and (m := _PERF_TITLE.match(line)) and "#" not in line:
             run.test = " ".join(m.group(1).split())
         if _PERF_HEADER.match(line):
@@ -632,12 +664,16 @@ def read_benchmark(text: str) -> BenchResult:
             doc = None
         if isinstance(doc, dict) and "results" in doc:
             return _from_nccl([parse_nccl_tests_json(stripped)], "nccl-tests-json")
-    if any(_PERF_HEADER.match(_MPI_TAG.sub(" ", line)) for line in text.splitlines()):
+    if any(_PERF_HEADER.match(_untag(line)) for line in text.splitlines()):
         return _from_perftest(parse_perftest(text))
     runs = parse_nccl_tests(text)
     if runs:
         return _from_nccl(runs, "nccl-tests")
-    return BenchResult("unknown", invalid=["nothing parseable: no nccl-tests table and no perftest result header"])
+    why = "nothing parseable: no nccl-tests table and no perftest result header"
+    if bare := next((line.strip() for line in text.splitlines() if _BARE.fullmatch(_untag(line).strip())), None):
+        why += (f"; {bare[:40]!r} alone is how perftest's --output=bandwidth (or message_rate) prints its average, "
+                "without its unit or message size: run it without --output")
+    return BenchResult("unknown", invalid=[why])
 
 
 def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
