@@ -3,7 +3,12 @@ rules say (`make schemas` rewrites it), and a file made from other sources is ne
 
 from __future__ import annotations
 
+import compileall
+import json
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -82,3 +87,29 @@ def test_the_catalogue_a_selection_reads_is_the_registry():
     """--select and --ignore are read against the rule index (no family imported): its codes and names are those the
     families register."""
     assert registry.catalogue() == {code: rule.name for code, rule in all_rules().items()}
+
+
+_SOURCELESS = """
+import json, sys
+from losslessd.lint import index, registry
+print(json.dumps([index.listing(), sorted(registry.all_rules()), [r.code for r in registry.select(["ecn-after-pfc"])]]))
+"""
+
+
+@pytest.mark.slow
+def test_an_install_of_compiled_modules_alone_lists_and_runs_every_rule(tmp_path):
+    """A package installed as .pyc files without their sources (compileall -b, sources removed, as frozen or
+    stripped installs ship it): the families were found by their .py names, so a full lint ran SYS900 alone, and the
+    index's digest read the missing sources (`rules` and `--select` ended in an internal error, exit 3)."""
+    package = tmp_path / "losslessd"
+    shutil.copytree(index.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in (package / "rules", package / "lint"):
+        assert compileall.compile_dir(folder, quiet=1, legacy=True)
+        for source in folder.glob("*.py"):
+            source.unlink()
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _SOURCELESS], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    listed, codes, selected = json.loads(out.stdout)
+    assert listed == index.lines() and codes == list(all_rules()) and selected == ["ECN004"]

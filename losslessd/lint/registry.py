@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -244,7 +246,10 @@ def all_rules() -> dict[str, type[Rule]]:
     """Every rule, every family imported; sorted by code."""
     from .. import rules
 
-    _import_families(name[:-3] for name in os.listdir(rules.__path__[0]) if name.endswith(".py") and name[0] != "_")
+    # (a family is any module the import system loads: xyz.py, or xyz.pyc where an install ships compiled modules alone)
+    suffixes = tuple(importlib.machinery.all_suffixes())
+    _import_families({name.partition(".")[0] for name in os.listdir(rules.__path__[0])
+                      if name.endswith(suffixes) and name[0] != "_"})
     return dict(sorted(_REGISTRY.items()))
 
 
@@ -258,8 +263,6 @@ def rules_of(codes: Iterable[str]) -> dict[str, type[Rule]]:
 def _import_families(families: Iterable[str]) -> None:
     """Family XYZ's rules are registered by losslessd/rules/xyz.py; SYS900 (the engine's crash rule) by
     lint/internal.py, always imported."""
-    import importlib
-
     from . import internal  # noqa: F401
 
     for family in sorted(families):
