@@ -100,13 +100,15 @@ print(json.dumps([index.listing(), sorted(registry.all_rules()), [r.code for r i
 def test_an_install_of_compiled_modules_alone_lists_and_runs_every_rule(tmp_path):
     """A package installed as .pyc files without their sources (compileall -b, sources removed, as frozen or
     stripped installs ship it): the families were found by their .py names, so a full lint ran SYS900 alone, and the
-    index's digest read the missing sources (`rules` and `--select` ended in an internal error, exit 3)."""
+    index's digest read the missing sources (`rules` and `--select` ended in an internal error, exit 3). An editor's
+    lock file beside them (`.#pfc.py`) was imported as a family: an internal error too."""
     package = tmp_path / "losslessd"
     shutil.copytree(index.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
     for folder in (package / "rules", package / "lint"):
         assert compileall.compile_dir(folder, quiet=1, legacy=True)
         for source in folder.glob("*.py"):
             source.unlink()
+    (package / "rules" / ".#pfc.py").symlink_to("user@host.1234:1700000000")  # (an editor's lock: no module)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", _SOURCELESS], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=120, check=False)

@@ -246,10 +246,11 @@ def all_rules() -> dict[str, type[Rule]]:
     """Every rule, every family imported; sorted by code."""
     from .. import rules
 
-    # (a family is any module the import system loads: xyz.py, or xyz.pyc where an install ships compiled modules alone)
+    # (a family is any module the import system loads: xyz.py, or xyz.pyc where an install ships compiled modules
+    # alone; not an editor's lock or backup file, `.#xyz.py`, whose name no module has)
     suffixes = tuple(importlib.machinery.all_suffixes())
-    _import_families({name.partition(".")[0] for name in os.listdir(rules.__path__[0])
-                      if name.endswith(suffixes) and name[0] != "_"})
+    names = {name.partition(".")[0] for name in os.listdir(rules.__path__[0]) if name.endswith(suffixes)}
+    _import_families(name for name in names if name.isidentifier() and name[0] != "_")
     return dict(sorted(_REGISTRY.items()))
 
 
