@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.machinery
 import os
@@ -270,9 +271,10 @@ def _import_families(families: Iterable[str]) -> None:
         importlib.import_module(f"losslessd.rules.{family}")
 
 
+@functools.cache  # (`pull` looks up each device's issue, an API caller selects for each lint: 0.6 ms a reading)
 def catalogue() -> dict[str, str]:
     """Every rule's name by code, from the rule index (lint/index.py: no family imported) when it is the sources',
-    else from the rules themselves."""
+    else from the rules themselves; read once a process (its rules are those it imports)."""
     from .index import listing
 
     return dict(line.split()[:2] for line in listing())
