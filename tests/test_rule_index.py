@@ -3,7 +3,12 @@ rules say (`make schemas` rewrites it), and a file made from other sources is ne
 
 from __future__ import annotations
 
+import compileall
+import json
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -82,3 +87,54 @@ def test_the_catalogue_a_selection_reads_is_the_registry():
     """--select and --ignore are read against the rule index (no family imported): its codes and names are those the
     families register."""
     assert registry.catalogue() == {code: rule.name for code, rule in all_rules().items()}
+
+
+_SOURCELESS = """
+import json, sys
+from losslessd.lint import index, registry
+print(json.dumps([index.listing(), sorted(registry.all_rules()), [r.code for r in registry.select(["ecn-after-pfc"])]]))
+"""
+
+
+@pytest.mark.slow
+def test_an_install_of_compiled_modules_alone_lists_and_runs_every_rule(tmp_path):
+    """A package installed as .pyc files without their sources (compileall -b, sources removed, as frozen or
+    stripped installs ship it): the families were found by their .py names, so a full lint ran SYS900 alone, and the
+    index's digest read the missing sources (`rules` and `--select` ended in an internal error, exit 3). An editor's
+    lock file beside them (`.#pfc.py`) was imported as a family: an internal error too."""
+    package = tmp_path / "losslessd"
+    shutil.copytree(index.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in (package / "rules", package / "lint"):
+        assert compileall.compile_dir(folder, quiet=1, legacy=True)
+        for source in folder.glob("*.py"):
+            source.unlink()
+    (package / "rules" / ".#pfc.py").symlink_to("user@host.1234:1700000000")  # (an editor's lock: no module)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _SOURCELESS], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    listed, codes, selected = json.loads(out.stdout)
+    assert listed == index.lines() and codes == list(all_rules()) and selected == ["ECN004"]
+
+
+_READS = """
+import sys
+from losslessd.lint import registry
+reads = []
+sys.addaudithook(lambda event, args: reads.append(args[0]) if event == "open" and "rules" in str(args[0]) else None)
+registry.lookup("PFC001"), registry.select(["ecn-after-pfc"])  # (the first: the index, then two families imported)
+first = len(reads)
+for _ in range(50):
+    registry.lookup("PFC001"), registry.select(["ecn-after-pfc"])
+print(first, len(reads))
+"""
+
+
+@pytest.mark.slow
+def test_the_catalogue_is_read_once_a_process():
+    """`pull` names the rule of each device's issue (registry.lookup), an API caller selects for each lint: each read
+    the index and the rule sources for its digest again (0.6 ms: 1.2 s of CPU for a pull of 2,000 failed switches)."""
+    out = subprocess.run([sys.executable, "-c", _READS], cwd=index.PACKAGE.parent, capture_output=True, text=True,
+                         timeout=120, check=True)
+    first, total = map(int, out.stdout.split())
+    assert first > 0 and total == first, out.stdout

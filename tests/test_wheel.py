@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from losslessd.lint import index
 from tests import render_golden
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,3 +77,20 @@ def test_wheel_ships_the_py_typed_marker(fresh_install, tmp_path):
                                   check=True, capture_output=True, text=True, env=ENV).stdout.strip()).parent
     assert str(fresh_install) in str(package), package
     assert (package / "py.typed").is_file(), sorted(p.name for p in package.iterdir())
+
+
+_FROM_INDEX = ("import sys; from losslessd.lint import index, registry; listed = index.listing(); "
+               "names = registry.catalogue(); print(index.__file__, len(listed), len(names), "
+               "sum(m.startswith('losslessd.rules.') for m in sys.modules))")
+
+
+@pytest.mark.slow
+def test_wheel_lists_and_selects_the_rules_from_its_index(fresh_install, tmp_path):
+    """The wheel ships losslessd/data/rules.txt with the digest of the sources it installs: `losslessd rules` and a
+    --select read it and import no rule family (without the file, or with a digest of other sources, the rules are
+    imported to list them: right, but the 80 M instructions the index saves)."""
+    where, listed, names, families = subprocess.run([str(fresh_install / "bin" / "python"), "-c", _FROM_INDEX],
+                                                    cwd=tmp_path, check=True, capture_output=True, text=True,
+                                                    env=ENV).stdout.split()
+    assert str(fresh_install) in where
+    assert int(listed) == int(names) == len(index.lines()) and families == "0"

@@ -74,7 +74,9 @@ def listing(index: Path = INDEX) -> list[str]:
             rest.pop()
         if head == f"{_HEADER}{digest()} list {_list_digest(rest)}":
             return rest
-    except (InputError, ValueError):  # missing, unreadable, not a file, too big, empty: the rules themselves say it
+    # (missing, unreadable, not a file, too big, empty; or a source the digest reads not installed, compiled modules
+    # shipped alone: the rules themselves say it)
+    except (InputError, OSError, ValueError):
         pass
     return lines()
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
+import importlib.machinery
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -244,7 +247,11 @@ def all_rules() -> dict[str, type[Rule]]:
     """Every rule, every family imported; sorted by code."""
     from .. import rules
 
-    _import_families(name[:-3] for name in os.listdir(rules.__path__[0]) if name.endswith(".py") and name[0] != "_")
+    # (a family is any module the import system loads: xyz.py, or xyz.pyc where an install ships compiled modules
+    # alone; not an editor's lock or backup file, `.#xyz.py`, whose name no module has)
+    suffixes = tuple(importlib.machinery.all_suffixes())
+    names = {name.partition(".")[0] for name in os.listdir(rules.__path__[0]) if name.endswith(suffixes)}
+    _import_families(name for name in names if name.isidentifier() and name[0] != "_")
     return dict(sorted(_REGISTRY.items()))
 
 
@@ -258,17 +265,16 @@ def rules_of(codes: Iterable[str]) -> dict[str, type[Rule]]:
 def _import_families(families: Iterable[str]) -> None:
     """Family XYZ's rules are registered by losslessd/rules/xyz.py; SYS900 (the engine's crash rule) by
     lint/internal.py, always imported."""
-    import importlib
-
     from . import internal  # noqa: F401
 
     for family in sorted(families):
         importlib.import_module(f"losslessd.rules.{family}")
 
 
+@functools.cache  # (`pull` looks up each device's issue, an API caller selects for each lint: 0.6 ms a reading)
 def catalogue() -> dict[str, str]:
     """Every rule's name by code, from the rule index (lint/index.py: no family imported) when it is the sources',
-    else from the rules themselves."""
+    else from the rules themselves; read once a process (its rules are those it imports)."""
     from .index import listing
 
     return dict(line.split()[:2] for line in listing())
