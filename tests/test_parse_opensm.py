@@ -196,11 +196,47 @@ def test_qos_policy_problems():
 
 
 def test_partitions_problems():
-    text = "Default=0x7fff, ipoib : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20, sl=3 : SELF=full\n"
+    text = "Default=0x7fff, ipoib : ALL=full;\nlast=0x20, sl=3 : SELF=full\n"
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
     got = {i.source.line: i.message for i in dev.issues}
-    assert "has no `:`" in got[2] and "not closed by `;`" in got[3]
+    assert "not closed by `;`" in got[2]  # OpenSM reads the last line without its `;` (osm_prtn_config_parse_file)
     assert [(p.name, p.pkey, p.sl) for p in dev.opensm.partitions] == [("Default", 0x7FFF, None), ("last", 0x20, 3)]
+
+
+@pytest.mark.parametrize("text,line,why,read", [
+    # each a PARSE ERROR of osm_prtn_config.c (linux-rdma/opensm fa74b98c) at which osm_prtn_config_parse_file stops:
+    # parse_part_conf "no partition definition found" (no `:` on the line a partition starts on) ...
+    ("Default=0x7fff : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20 : SELF=full;\n", 2, "has no `:`", ["Default"]),
+    ("Default=0x7fff,\n  ipoib : ALL=full;\nlast=0x20 : SELF=full;\n", 1, "has no `:` on its line", []),
+    ("Default=0x7fff : ALL=full;\n. . .\nvlan100=0x64, ipoib : ALL;\n", 2, "'. . .' has no `:` on its line",
+     ["Default"]),
+    # ... partition_create refusing a P_Key strtoul does not read whole ("bad partition definition") ...
+    ("Default=0x7fff : ALL=full;\nstorage=7fff : ALL;\nlast=0x20 : SELF;\n", 2, "P_Key is not a number", ["Default"]),
+    # ... and partition_add_port refusing a port ("bad PortGUID"): host names, patterns, placeholders, lower case,
+    # GUID 0; the ports before it stay, a partition left without any is removed (osm_prtn_make_partitions)
+    ("Default=0x7fff : ALL=full;\nhpc=0x1 : hpc-node-*=full;\nai=0x2 : ALL;\n", 2, "'hpc-node-*=full'", ["Default"]),
+    ("io=0x4 : 0x8f10001072a41,\n  <port-guid1> , 0x2;\nai=0x2 : ALL;\n", 2, "'<port-guid1>'", ["io"]),
+    ("Default=0x7fff : all=full;\n", 1, "'all=full' is not a port GUID", []),
+    ("t=0x5 : 0x0=full;\n", 1, "'0x0=full'", []),
+])
+def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, why, read):
+    """Partitions after a line OpenSM's parser refuses are not configured, so none of them is read (session 41
+    part j: `hpc-node-*=full` and `<port-guid1>` were dropped silently and the partitions after them read)."""
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(i.source.line, why in i.message, "OpenSM stops reading partitions.conf" in i.message)
+            for i in dev.issues] == [(line, True, True)]
+    assert [p.name for p in dev.opensm.partitions] == read
+
+
+def test_partition_ports_as_opensm_reads_them():
+    """A name starting with a digit is the P_Key (partition_create); a port is a prefix of a keyword or NONE
+    (strncmp over its length); an `mgid=` entry takes the rest of its line as the group's flags (parse_part_conf)."""
+    text = ("0x8001, ipoib : SELF=full, NONE, AL=limited;\n"
+            "Default=0x7fff, ipoib :\n  mgid=ff12:401b::0707,sl=1, ALL=full\n  ALL_SWITCHES=full;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert dev.issues == []
+    assert [(p.name, p.pkey, p.members) for p in dev.opensm.partitions] == [
+        ("", 0x8001, ["SELF=full", "AL=limited"]), ("Default", 0x7FFF, ["ALL_SWITCHES=full"])]
 
 
 @pytest.mark.parametrize("text,found,evidence", [
