@@ -888,6 +888,9 @@ class IbPartition(Model):
     mtu_code: int | None = None
     rate_code: int | None = None
     members: list[str] = dataclasses.field(default_factory=list)
+    # MGID -> SL of the partition's other multicast groups that set their own (`mgid=ff12::1,sl=1`): traffic on an SL
+    # the broadcast group's `sl=` does not name (osm_prtn_config.c mgroup_create: the partition's flags, then its own).
+    group_sls: dict[str, int] = dataclasses.field(default_factory=dict)
     source: Source | None = None
 
 

@@ -437,7 +437,8 @@ class QosSl2Vl(_SmRule):
     QOS CONFIGURATION); no SL maps to a VL beyond those `max_op_vls` makes operational (error when
     an SL in use is affected, else warning); no VL arbitration entry with a weight gives bandwidth
     to such a VL (warning). SLs in use: `sm_sl`, the QoS policy's qos-levels and qos-ulps, the
-    partitions' `sl=`, and SL 0 when no QoS policy file is given. Also warns when `qos TRUE` has a
+    partitions' `sl=` and their multicast groups' (`mgid=ff12::1,sl=1`), and SL 0 when no QoS policy
+    file is given. Also warns when `qos TRUE` has a
     single VL to work with, and when QoS tables or a QoS policy are given with `qos FALSE`.
 
     ## Why it matters
@@ -525,7 +526,7 @@ class QosSl2Vl(_SmRule):
 
 
 def used_sls(sm: OpenSm) -> dict[int, list[str]]:
-    """SL -> what uses it: sm_sl, the QoS policy, the partitions' IPoIB broadcast groups."""
+    """SL -> what uses it: sm_sl, the QoS policy, the partitions' IPoIB broadcast and other multicast groups."""
     used: dict[int, list[str]] = defaultdict(list)
     if sm.sm_sl is not None:
         used[sm.sm_sl].append("sm_sl (SM/SA traffic)")
@@ -534,6 +535,8 @@ def used_sls(sm: OpenSm) -> dict[int, list[str]]:
     for part in sm.partitions:
         if part.sl is not None:
             used[part.sl].append(f"partition {part.name}")
+        for mgid, sl in part.group_sls.items():
+            used[sl].append(f"partition {part.name}'s multicast group {mgid}")
     if not sm.sl_uses:
         # no policy file, or one OpenSM drops (ERR AC03/AC04, p_qos_policy NULL): paths get OSM_DEFAULT_SL 0 or their
         # partition's SL (osm_sa_path_record.c pr_rcv_get_path_parms, osm_base.h OSM_DEFAULT_SL)

@@ -10,6 +10,7 @@ delimiters; the properties (ports, multicast groups) may span lines, the definit
 
 from __future__ import annotations
 
+import ipaddress
 import re
 
 from ...model import IbPartition, ParseIssue, Source
@@ -115,9 +116,11 @@ def _properties(part: IbPartition, props: str, line: int) -> tuple[int, str] | N
     split by `,`; an `mgid=` entry is a multicast group that takes the rest of its line as its flags. Returns the
     line and text of a port OpenSM refuses (it stops there), else None."""
     for n, text in enumerate(props.split("\n"), line):
-        for token in text.split(","):
-            port = token.partition("=")[0].strip()
+        tokens = text.split(",")
+        for i, token in enumerate(tokens):
+            port, _, value = (s.strip() for s in token.partition("="))
             if port == "mgid":
+                _group(part, value, tokens[i + 1:])
                 break
             if not port or "NONE".startswith(port):
                 continue
@@ -125,6 +128,20 @@ def _properties(part: IbPartition, props: str, line: int) -> tuple[int, str] | N
                 return n, token.strip()
             part.members.append(" ".join(token.split()))
     return None
+
+
+def _group(part: IbPartition, mgid: str, flags: list[str]) -> None:
+    """An `mgid=` group's own `sl=` (mgroup_create); a GID that is not multicast makes no group (inet_pton, first byte
+    0xff: "gid is not multicast"), an SL that is not 0-15 is skipped (parse_group_flag) and the partition's applies."""
+    try:
+        multicast = ipaddress.IPv6Address(mgid).packed[0] == 0xFF
+    except ValueError:
+        multicast = False
+    for flag in flags if multicast else []:
+        key, _, value = (s.strip() for s in flag.partition("="))
+        sl, clean = c_number(value, 8, False)
+        if key == "sl" and clean and sl <= 15:
+            part.group_sls[mgid] = sl
 
 
 def _port_ok(port: str) -> bool:
