@@ -228,6 +228,20 @@ def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, wh
     assert [p.name for p in dev.opensm.partitions] == read
 
 
+def test_partition_flags_as_opensm_matches_them():
+    """osm_prtn_config.c matches a flag by strncmp over the length written, in the order mtu, rate, scope, Q_Key,
+    TClass, sl, FlowLabel, ipoib, defmember (indx0 whole): `ip` is ipoib and `m` mtu, `IPoIB` is no flag (logged
+    "unrecognized partition flag", so no broadcast group); a P_Key is cut to 16 bits ((uint16_t)strtoul)."""
+    text = ("a=0x2, ip, m=5, r=0x10 : ALL;\nb=0x3, IPoIB, mtu=5 : ALL;\n"
+            "c=0x18001, ipoib, , indx0, defmember=full : ALL;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.pkey, p.ipoib, p.mtu_code, p.rate_code) for p in dev.opensm.partitions] == [
+        ("a", 2, True, 5, 16), ("b", 3, False, 5, None), ("c", 0x8001, True, None, None)]
+    got = {i.source.line: i.message for i in dev.issues}
+    assert sorted(got) == [2, 3] and "'IPoIB' is no partition flag OpenSM knows" in got[2]
+    assert "OpenSM takes its low 16 bits, 0x8001" in got[3]
+
+
 def test_partition_ports_as_opensm_reads_them():
     """A name starting with a digit is the P_Key (partition_create); a port is a prefix of a keyword or NONE
     (strncmp over its length); an `mgid=` entry takes the rest of its line as the group's flags (parse_part_conf)."""

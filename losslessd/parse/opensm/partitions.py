@@ -88,12 +88,20 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPart
         if not c_number(pkey_text, 64, False)[1]:  # strtoul must read it whole (partition_create)
             return None
         pkey, clean = c_number(pkey_text, 16, False)
-        if not clean:
-            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is not a number",
-                                     source=src))
-            pkey = None
+        if not clean:  # (uint16_t)strtoul
+            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is wider than 16 "
+                                     f"bits; OpenSM takes its low 16 bits, {pkey:#06x}", source=src))
+    ipoib = False
     for flag in flags:
-        key, _, value = (s.strip() for s in flag.partition("="))
+        written, _, value = (s.strip() for s in flag.partition("="))
+        if not written:  # (`ipoib, :`: OpenSM takes the empty flag as `mtu` without a value and skips it)
+            continue
+        key = _flag(written)
+        if key is None:
+            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: {written!r} is no partition flag "
+                                     f"OpenSM knows ({', '.join(_FLAGS)}, indx0; case matters): OpenSM logs "
+                                     "\"unrecognized partition flag\" and ignores it", source=src))
+        ipoib = ipoib or key == "ipoib"
         if key == "sl":
             sl, clean = c_number(value, 8, False)
             if not clean or sl > 15:
@@ -107,8 +115,20 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPart
                                          source=src))
                 number = None
             mtu, rate = (number, rate) if key == "mtu" else (mtu, number)
-    return IbPartition(name=name, pkey=pkey, ipoib="ipoib" in flags, sl=sl, mtu_code=mtu, rate_code=rate,
+    return IbPartition(name=name, pkey=pkey, ipoib=ipoib, sl=sl, mtu_code=mtu, rate_code=rate,
                        source=src)
+
+
+# The flags of a partition definition in the order osm_prtn_config.c tries them (parse_group_flag, then
+# partition_add_flag): each matched by strncmp over the length written, so a prefix (`ip`, `m`) is the first flag it
+# begins, and case matters (`IPoIB` is none); `indx0` only whole.
+_FLAGS = ("mtu", "rate", "scope", "Q_Key", "TClass", "sl", "FlowLabel", "ipoib", "defmember")
+
+
+def _flag(written: str) -> str | None:
+    if written == "indx0":
+        return written
+    return next((flag for flag in _FLAGS if flag.startswith(written)), None)
 
 
 def _properties(part: IbPartition, props: str, line: int) -> tuple[int, str] | None:
