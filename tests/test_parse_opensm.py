@@ -218,6 +218,8 @@ def test_partitions_problems():
     ("io=0x4 : 0x8f10001072a41,\n  <port-guid1> , 0x2;\nai=0x2 : ALL;\n", 2, "'<port-guid1>'", ["io"]),
     ("Default=0x7fff : all=full;\n", 1, "'all=full' is not a port GUID", []),
     ("t=0x5 : 0x0=full;\n", 1, "'0x0=full'", []),
+    # a partition not closed by `;`: OpenSM reads the next line as its ports
+    ("Default=0x7fff : ALL=full\nstorage=0x2 : ALL;\n", 2, "'storage=0x2 : ALL' is not a port GUID", ["Default"]),
 ])
 def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, why, read):
     """Partitions after a line OpenSM's parser refuses are not configured, so none of them is read (session 41
@@ -225,6 +227,7 @@ def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, wh
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
     assert [(i.source.line, why in i.message, "OpenSM stops reading partitions.conf" in i.message)
             for i in dev.issues] == [(line, True, True)]
+    assert ("end partition 'Default' with `;`" in dev.issues[0].message) == ("storage" in why)
     assert [p.name for p in dev.opensm.partitions] == read
 
 

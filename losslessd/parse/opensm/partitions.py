@@ -70,9 +70,11 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
         if part.members or not bad:  # (a partition left without ports is removed: osm_prtn.c osm_prtn_make_partitions)
             parts.append(part)
         if bad:
+            # (a partition not closed by `;` takes the next line's definition as its ports)
             stop(bad[0], f"partition {part.name!r}: {bad[1][:60]!r} is not a port GUID, ALL, ALL_CAS, ALL_SWITCHES, "
-                         "ALL_ROUTERS or SELF (bad PortGUID)", "write the ports' GUIDs (0x0002c903000e0b72=full); a "
-                         "host name or a pattern is not one")
+                         "ALL_ROUTERS or SELF (bad PortGUID)",
+                 f"end partition {part.name!r} with `;` before the next one" if ":" in bad[1] else
+                 "write the ports' GUIDs (0x0002c903000e0b72=full); a host name or a pattern is not one")
             break
     return parts, issues
 
