@@ -1,4 +1,4 @@
-"""A summary of OpenSM's partitions.conf: name, P_Key, IPoIB flag, broadcast-group SL, members.
+"""A summary of OpenSM's partitions.conf: name, P_Key, IPoIB flag, broadcast-group SL, members, other groups' SLs.
 
 man opensm, PARTITION CONFIGURATION: `<Partition Definition>:[<newline>]<Partition Properties>;`
 with the definition `[PartitionName][=PKey][,ipoib_bc_flags][,defmember=full|limited]`, flags
@@ -20,7 +20,7 @@ from .options import c_number
 # What osm_prtn_config.c (linux-rdma/opensm fa74b98c) partition_add_port takes as a port: nothing or a prefix of
 # `NONE` (no port), a prefix of one of these keywords (strncmp over the name's length, case-sensitive), or a GUID that
 # strtoull reads whole and is not 0; anything else is "PARSE ERROR: line N: bad PortGUID".
-_KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF", "NONE")
+_KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
 # OpenSM's parser stops at its first PARSE ERROR (osm_prtn_config_parse_file breaks out of its loop; osm_prtn.c logs
 # "Partition configuration was not fully processed"): the partitions read before it stay, none after it is made.
 _STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR; its log says \"Partition configuration was "
@@ -162,7 +162,7 @@ def _group(part: IbPartition, mgid: str, flags: list[str]) -> None:
     for flag in flags if multicast else []:
         key, _, value = (s.strip() for s in flag.partition("="))
         sl, clean = c_number(value, 8, False)
-        if key == "sl" and clean and sl <= 15:
+        if key and _flag(key) == "sl" and clean and sl <= 15:
             part.group_sls[mgid] = sl
 
 
