@@ -245,6 +245,24 @@ def test_partition_flags_as_opensm_matches_them():
     assert "OpenSM takes its low 16 bits, 0x8001" in got[3]
 
 
+def test_an_ip_multicast_group_opensm_refuses_hands_out_no_sl():
+    """An IP group (MGID signature 0x401b/0x601b) must match its partition's broadcast group in rate and MTU (OpenSM's
+    defaults 3 and 4 when unwritten) and carry its P_Key or 0x0000 (osm_prtn_config.c ip_mgroup_*_ok): else OpenSM
+    logs an ERROR and makes no group, so its sl= is no SL in use; other groups keep their own flags."""
+    text = ("Default=0x7fff, ipoib, rate=7 :\n"
+            "  mgid=ff12:401b::1,sl=1\n"                  # inherits rate 7, MTU 4: made
+            "  mgid=ff12:401b::2,sl=2,rate=3\n"           # rate 3 is not the broadcast group's 7
+            "  mgid=ff12:601b:8002::3,sl=3\n"             # P_Key bits of another partition
+            "  mgid=ff12:401b:ffff::ffff:ffff,sl=4\n"     # the IPoIB broadcast MGID itself
+            "  mgid=ff12::5,sl=5,mtu=2,rate=3\n"          # not an IP group: its own MTU and rate
+            "  ALL=full;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert dev.opensm.partitions[0].group_sls == {"ff12:401b::1": 1, "ff12:401b:ffff::ffff:ffff": 4, "ff12::5": 5}
+    got = {i.source.line: i.message for i in dev.issues}
+    assert sorted(got) == [3, 4] and "rate=3, not the broadcast group's 7" in got[3]
+    assert "P_Key bits 0x8002, not the partition's 0xffff or 0x0000" in got[4] and "makes no group" in got[4]
+
+
 def test_partition_ports_as_opensm_reads_them():
     """A name starting with a digit is the P_Key (partition_create); a port is a prefix of a keyword or NONE
     (strncmp over its length); an `mgid=` entry takes the rest of its line as the group's flags (parse_part_conf)."""

@@ -875,6 +875,11 @@ class IbQosSet(Model):
     sl2vl_source: Source | None = None
 
 
+# OpenSM's multicast group MTU and rate when partitions.conf writes none: IBA codes 4 (2048 B) and 3 (10 Gb/s)
+# (include/opensm/osm_base.h OSM_DEFAULT_MGRP_MTU, OSM_DEFAULT_MGRP_RATE; man opensm, PARTITION CONFIGURATION).
+DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE = 4, 3
+
+
 @model_class
 class IbPartition(Model):
     """One partitions.conf definition (P_Key, IPoIB flag, broadcast-group SL, members as written)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from ...model import IbPartition, ParseIssue, Source
+from ...model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, IbPartition, ParseIssue, Source
 from ..base import IssueList, LineAt
 from .options import c_number
 
@@ -23,6 +23,8 @@ from .options import c_number
 _KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
 # OpenSM's parser stops at its first PARSE ERROR (osm_prtn_config_parse_file breaks out of its loop; osm_prtn.c logs
 # "Partition configuration was not fully processed"): the partitions read before it stay, none after it is made.
+# The IPoIB broadcast group's MGID with its P_Key bits all ones (osm_prtn_config.c osm_ipoib_broadcast_mgid).
+_IPOIB_BROADCAST = ipaddress.IPv6Address("ff12:401b:ffff::ffff:ffff").packed
 _STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR; its log says \"Partition configuration was "
           "not fully processed\"), so no partition from here on is configured")
 
@@ -66,7 +68,7 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
             stop(first, f"partition definition {' '.join(definition.split())[:60]!r}: its P_Key is not a number "
                         "(bad partition definition)", "write the P_Key as a number (0x8001)")
             break
-        bad = _properties(part, props, first)
+        bad = _properties(part, props, src, issues)
         if part.members or not bad:  # (a partition left without ports is removed: osm_prtn.c osm_prtn_make_partitions)
             parts.append(part)
         if bad:
@@ -133,16 +135,16 @@ def _flag(written: str) -> str | None:
     return next((flag for flag in _FLAGS if flag.startswith(written)), None)
 
 
-def _properties(part: IbPartition, props: str, line: int) -> tuple[int, str] | None:
+def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIssue]) -> tuple[int, str] | None:
     """Add the ports of a partition's properties to it, line by line as OpenSM reads them (parse_part_conf): ports
     split by `,`; an `mgid=` entry is a multicast group that takes the rest of its line as its flags. Returns the
     line and text of a port OpenSM refuses (it stops there), else None."""
-    for n, text in enumerate(props.split("\n"), line):
+    for n, text in enumerate(props.split("\n"), src.line or 1):
         tokens = text.split(",")
         for i, token in enumerate(tokens):
             port, _, value = (s.strip() for s in token.partition("="))
             if port == "mgid":
-                _group(part, value, tokens[i + 1:])
+                _group(part, value, tokens[i + 1:], Source(file=src.file, line=n), issues)
                 break
             if not port or "NONE".startswith(port):
                 continue
@@ -152,18 +154,38 @@ def _properties(part: IbPartition, props: str, line: int) -> tuple[int, str] | N
     return None
 
 
-def _group(part: IbPartition, mgid: str, flags: list[str]) -> None:
-    """An `mgid=` group's own `sl=` (mgroup_create); a GID that is not multicast makes no group (inet_pton, first byte
-    0xff: "gid is not multicast"), an SL that is not 0-15 is skipped (parse_group_flag) and the partition's applies."""
+def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: list[ParseIssue]) -> None:
+    """An `mgid=` group's own `sl=` (osm_prtn_config.c mgroup_create: the partition's flags, then its own), when
+    OpenSM makes the group: its GID is multicast (else "gid is not multicast"), and an IP group's (signature 0x401b
+    or 0x601b) P_Key bits, rate and MTU match its partition's broadcast group (ip_mgroup_pkey_ok/_rate_ok/_mtu_ok)."""
     try:
-        multicast = ipaddress.IPv6Address(mgid).packed[0] == 0xFF
+        raw = ipaddress.IPv6Address(mgid).packed
     except ValueError:
-        multicast = False
-    for flag in flags if multicast else []:
-        key, _, value = (s.strip() for s in flag.partition("="))
-        sl, clean = c_number(value, 8, False)
-        if key and _flag(key) == "sl" and clean and sl <= 15:
-            part.group_sls[mgid] = sl
+        return
+    if raw[0] != 0xFF:
+        return
+    own: dict[str, int] = {}
+    for flag in flags:
+        written, _, value = (s.strip() for s in flag.partition("="))
+        number, clean = c_number(value, 8, False)
+        key = _flag(written) if written else None
+        if key in ("sl", "mtu", "rate") and clean and (key != "sl" or number <= 15):  # (else skipped: the partition's)
+            own[key] = number
+    if raw[2:4] in (b"\x40\x1b", b"\x60\x1b"):
+        mpkey = int.from_bytes(raw[4:6], "big")
+        wrong = [f"{key}={own[key]}, not the broadcast group's {want}" for key, want in (
+            ("rate", DEFAULT_MGRP_RATE_CODE if part.rate_code is None else part.rate_code),
+            ("mtu", DEFAULT_MGRP_MTU_CODE if part.mtu_code is None else part.mtu_code)) if own.get(key, want) != want]
+        if part.pkey is not None and mpkey not in (0, part.pkey | 0x8000) and raw != _IPOIB_BROADCAST:
+            wrong.append(f"P_Key bits {mpkey:#06x}, not the partition's {part.pkey | 0x8000:#06x} or 0x0000")
+        if wrong:
+            issues.append(ParseIssue(code="SYS002", message=f"partition {part.name!r}: IP multicast group {mgid} has "
+                                     f"{'; '.join(wrong)}: OpenSM logs \"IP MC group ... specified with invalid ...\" "
+                                     "and makes no group; write the partition's values or leave them off",
+                                     source=src))
+            return
+    if "sl" in own:
+        part.group_sls[mgid] = own["sl"]
 
 
 def _port_ok(port: str) -> bool:
