@@ -438,8 +438,8 @@ class QosSl2Vl(_SmRule):
     an SL in use is affected, else warning); no VL arbitration entry with a weight gives bandwidth
     to such a VL (warning). SLs in use: `sm_sl`, the QoS policy's qos-levels and qos-ulps, the
     partitions' `sl=` and their multicast groups' (`mgid=ff12::1,sl=1`), and SL 0 when no QoS policy
-    file is given. Also warns when `qos TRUE` has a
-    single VL to work with, and when QoS tables or a QoS policy are given with `qos FALSE`.
+    file is given. Also warns when `qos TRUE` has a single VL to work with, and when QoS tables or a
+    QoS policy are given with `qos FALSE`.
 
     ## Why it matters
     OpenSM writes each table masked to the port's operational VLs (`VL & (2^(n-1) - 1)` for
