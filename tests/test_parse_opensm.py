@@ -199,11 +199,82 @@ def test_qos_policy_problems():
 
 
 def test_partitions_problems():
-    text = "Default=0x7fff, ipoib : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20, sl=3 : SELF=full\n"
+    text = "Default=0x7fff, ipoib : ALL=full;\nlast=0x20, sl=3 : SELF=full\n"
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
     got = {i.source.line: i.message for i in dev.issues}
-    assert "has no `:`" in got[2] and "not closed by `;`" in got[3]
+    assert "not closed by `;`" in got[2]  # OpenSM reads the last line without its `;` (osm_prtn_config_parse_file)
     assert [(p.name, p.pkey, p.sl) for p in dev.opensm.partitions] == [("Default", 0x7FFF, None), ("last", 0x20, 3)]
+
+
+@pytest.mark.parametrize("text,line,why,read", [
+    # each a PARSE ERROR of osm_prtn_config.c (linux-rdma/opensm fa74b98c) at which osm_prtn_config_parse_file stops:
+    # parse_part_conf "no partition definition found" (no `:` on the line a partition starts on) ...
+    ("Default=0x7fff : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20 : SELF=full;\n", 2, "has no `:`", ["Default"]),
+    ("Default=0x7fff,\n  ipoib : ALL=full;\nlast=0x20 : SELF=full;\n", 1, "has no `:` on its line", []),
+    ("Default=0x7fff : ALL=full;\n. . .\nvlan100=0x64, ipoib : ALL;\n", 2, "'. . .' has no `:` on its line",
+     ["Default"]),
+    # ... partition_create refusing a P_Key strtoul does not read whole ("bad partition definition") ...
+    ("Default=0x7fff : ALL=full;\nstorage=7fff : ALL;\nlast=0x20 : SELF;\n", 2, "P_Key is not a number", ["Default"]),
+    # ... and partition_add_port refusing a port ("bad PortGUID"): host names, patterns, placeholders, lower case,
+    # GUID 0; the ports before it stay, a partition left without any is removed (osm_prtn_make_partitions)
+    ("Default=0x7fff : ALL=full;\nhpc=0x1 : hpc-node-*=full;\nai=0x2 : ALL;\n", 2, "'hpc-node-*=full'", ["Default"]),
+    ("io=0x4 : 0x8f10001072a41,\n  <port-guid1> , 0x2;\nai=0x2 : ALL;\n", 2, "'<port-guid1>'", ["io"]),
+    ("Default=0x7fff : all=full;\n", 1, "'all=full' is not a port GUID", []),
+    ("t=0x5 : 0x0=full;\n", 1, "'0x0=full'", []),
+    # a partition not closed by `;`: OpenSM reads the next line as its ports
+    ("Default=0x7fff : ALL=full\nstorage=0x2 : ALL;\n", 2, "'storage=0x2 : ALL' is not a port GUID", ["Default"]),
+])
+def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, why, read):
+    """Partitions after a line OpenSM's parser refuses are not configured, so none of them is read (session 41
+    part j: `hpc-node-*=full` and `<port-guid1>` were dropped silently and the partitions after them read)."""
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(i.source.line, why in i.message, "OpenSM stops reading partitions.conf" in i.message)
+            for i in dev.issues] == [(line, True, True)]
+    assert ("end partition 'Default' with `;`" in dev.issues[0].message) == ("storage" in why)
+    assert [p.name for p in dev.opensm.partitions] == read
+
+
+def test_partition_flags_as_opensm_matches_them():
+    """osm_prtn_config.c matches a flag by strncmp over the length written, in the order mtu, rate, scope, Q_Key,
+    TClass, sl, FlowLabel, ipoib, defmember (indx0 whole): `ip` is ipoib and `m` mtu, `IPoIB` is no flag (logged
+    "unrecognized partition flag", so no broadcast group); a P_Key is cut to 16 bits ((uint16_t)strtoul)."""
+    text = ("a=0x2, ip, m=5, r=0x10 : ALL;\nb=0x3, IPoIB, mtu=5 : ALL;\n"
+            "c=0x18001, ipoib, , indx0, defmember=full : ALL;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.pkey, p.ipoib, p.mtu_code, p.rate_code) for p in dev.opensm.partitions] == [
+        ("a", 2, True, 5, 16), ("b", 3, False, 5, None), ("c", 0x8001, True, None, None)]
+    got = {i.source.line: i.message for i in dev.issues}
+    assert sorted(got) == [2, 3] and "'IPoIB' is no partition flag OpenSM knows" in got[2]
+    assert "OpenSM takes its low 16 bits, 0x8001" in got[3]
+
+
+def test_an_ip_multicast_group_opensm_refuses_hands_out_no_sl():
+    """An IP group (MGID signature 0x401b/0x601b) must match its partition's broadcast group in rate and MTU (OpenSM's
+    defaults 3 and 4 when unwritten) and carry its P_Key or 0x0000 (osm_prtn_config.c ip_mgroup_*_ok): else OpenSM
+    logs an ERROR and makes no group, so its sl= is no SL in use; other groups keep their own flags."""
+    text = ("Default=0x7fff, ipoib, rate=7 :\n"
+            "  mgid=ff12:401b::1,sl=1\n"                  # inherits rate 7, MTU 4: made
+            "  mgid=ff12:401b::2,sl=2,rate=3\n"           # rate 3 is not the broadcast group's 7
+            "  mgid=ff12:601b:8002::3,sl=3\n"             # P_Key bits of another partition
+            "  mgid=ff12:401b:ffff::ffff:ffff,sl=4\n"     # the IPoIB broadcast MGID itself
+            "  mgid=ff12::5,sl=5,mtu=2,rate=3\n"          # not an IP group: its own MTU and rate
+            "  ALL=full;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert dev.opensm.partitions[0].group_sls == {"ff12:401b::1": 1, "ff12:401b:ffff::ffff:ffff": 4, "ff12::5": 5}
+    got = {i.source.line: i.message for i in dev.issues}
+    assert sorted(got) == [3, 4] and "rate=3, not the broadcast group's 7" in got[3]
+    assert "P_Key bits 0x8002, not the partition's 0xffff or 0x0000" in got[4] and "makes no group" in got[4]
+
+
+def test_partition_ports_as_opensm_reads_them():
+    """A name starting with a digit is the P_Key (partition_create); a port is a prefix of a keyword or NONE
+    (strncmp over its length); an `mgid=` entry takes the rest of its line as the group's flags (parse_part_conf)."""
+    text = ("0x8001, ipoib : SELF=full, NONE, AL=limited;\n"
+            "Default=0x7fff, ipoib :\n  mgid=ff12:401b::0707,sl=1, ALL=full\n  ALL_SWITCHES=full;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert dev.issues == []
+    assert [(p.name, p.pkey, p.members) for p in dev.opensm.partitions] == [
+        ("", 0x8001, ["SELF=full", "AL=limited"]), ("Default", 0x7FFF, ["ALL_SWITCHES=full"])]
 
 
 @pytest.mark.parametrize("text,found,evidence", [

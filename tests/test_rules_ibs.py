@@ -129,3 +129,19 @@ def test_a_dropped_qos_policy_leaves_sl_0_in_use_and_says_why(tmp_path):
     [hit] = lint([sm], "infiniband", select_codes=["IBS005"]).findings
     assert hit.key == "qos_sl2vl:drop"
     assert "SL 0 is used by sm_sl (SM/SA traffic), the default SL 0 (no QoS policy SL applies)" in hit.message
+
+
+def test_a_multicast_groups_own_sl_is_in_use(tmp_path):
+    """An `mgid=` group of partitions.conf with its own `sl=` carries traffic on that SL (osm_prtn_config.c
+    mgroup_create; doc/partition-config.txt's example `mgid=ff12::1,sl=1,...`): sent to VL15 it is dropped. A GID
+    that is not multicast makes no group, and a port written after an mgid on its line is one of the group's flags
+    (session 41 part j: such SLs were not read)."""
+    sm = tmp_path / "sm1"
+    sm.mkdir()
+    (sm / "opensm.conf").write_text("qos TRUE\nqos_max_vls 8\nqos_sl2vl 0,15,2,15,4,5,6,7,0,1,2,3,4,5,6,7\n")
+    (sm / "partitions.conf").write_text("Default=0x7fff, ipoib :\n  mgid=ff12:401b::707,sl=1,Q_Key=0x1, ALL=full\n"
+                                        "  mgid=fe80::1,sl=3\n  ALL=full;\n")
+    [hit] = lint([sm], "infiniband", select_codes=["IBS005"]).findings
+    assert "maps SL 1 to VL15" in hit.message and "SL 3" not in hit.message
+    assert "SL 1 is used by partition Default's multicast group ff12:401b::707" in hit.message
+    assert hit.source.line == 3  # the qos_sl2vl line

@@ -875,6 +875,11 @@ class IbQosSet(Model):
     sl2vl_source: Source | None = None
 
 
+# OpenSM's multicast group MTU and rate when partitions.conf writes none: IBA codes 4 (2048 B) and 3 (10 Gb/s)
+# (include/opensm/osm_base.h OSM_DEFAULT_MGRP_MTU, OSM_DEFAULT_MGRP_RATE; man opensm, PARTITION CONFIGURATION).
+DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE = 4, 3
+
+
 @model_class
 class IbPartition(Model):
     """One partitions.conf definition (P_Key, IPoIB flag, broadcast-group SL, members as written)."""
@@ -888,6 +893,9 @@ class IbPartition(Model):
     mtu_code: int | None = None
     rate_code: int | None = None
     members: list[str] = dataclasses.field(default_factory=list)
+    # MGID -> SL of the partition's other multicast groups that set their own (`mgid=ff12::1,sl=1`): traffic on an SL
+    # the broadcast group's `sl=` does not name (osm_prtn_config.c mgroup_create: the partition's flags, then its own).
+    group_sls: dict[str, int] = dataclasses.field(default_factory=dict)
     source: Source | None = None
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import Rule, register
-from ..model import Device, DeviceKind, OpenSm, Source
+from ..model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, Device, DeviceKind, OpenSm, Source
 from .common import numbers
 
 TOPOLOGIES = frozenset({"fat-tree", "torus", "dragonfly", "mesh", "tree"})
@@ -437,8 +437,9 @@ class QosSl2Vl(_SmRule):
     QOS CONFIGURATION); no SL maps to a VL beyond those `max_op_vls` makes operational (error when
     an SL in use is affected, else warning); no VL arbitration entry with a weight gives bandwidth
     to such a VL (warning). SLs in use: `sm_sl`, the QoS policy's qos-levels and qos-ulps, the
-    partitions' `sl=`, and SL 0 when no QoS policy file is given. Also warns when `qos TRUE` has a
-    single VL to work with, and when QoS tables or a QoS policy are given with `qos FALSE`.
+    partitions' `sl=` and their multicast groups' (`mgid=ff12::1,sl=1`), and SL 0 when no QoS policy
+    file is given. Also warns when `qos TRUE` has a single VL to work with, and when QoS tables or a
+    QoS policy are given with `qos FALSE`.
 
     ## Why it matters
     OpenSM writes each table masked to the port's operational VLs (`VL & (2^(n-1) - 1)` for
@@ -525,7 +526,7 @@ class QosSl2Vl(_SmRule):
 
 
 def used_sls(sm: OpenSm) -> dict[int, list[str]]:
-    """SL -> what uses it: sm_sl, the QoS policy, the partitions' IPoIB broadcast groups."""
+    """SL -> what uses it: sm_sl, the QoS policy, the partitions' IPoIB broadcast and other multicast groups."""
     used: dict[int, list[str]] = defaultdict(list)
     if sm.sm_sl is not None:
         used[sm.sm_sl].append("sm_sl (SM/SA traffic)")
@@ -534,6 +535,8 @@ def used_sls(sm: OpenSm) -> dict[int, list[str]]:
     for part in sm.partitions:
         if part.sl is not None:
             used[part.sl].append(f"partition {part.name}")
+        for mgid, sl in part.group_sls.items():
+            used[sl].append(f"partition {part.name}'s multicast group {mgid}")
     if not sm.sl_uses:
         # no policy file, or one OpenSM drops (ERR AC03/AC04, p_qos_policy NULL): paths get OSM_DEFAULT_SL 0 or their
         # partition's SL (osm_sa_path_record.c pr_rcv_get_path_parms, osm_base.h OSM_DEFAULT_SL)
@@ -687,11 +690,10 @@ class CreditLoopReported(_SmRule):
 
 
 # IBA encodings OpenSM takes in partitions.conf mtu= and rate= (man opensm, PARTITION CONFIGURATION: "as defined in
-# the IBTA specification"; include/iba/ib_types.h IB_MTU_LEN_* and IB_PATH_RECORD_RATE_*), and its defaults.
+# the IBTA specification"; include/iba/ib_types.h IB_MTU_LEN_* and IB_PATH_RECORD_RATE_*).
 IB_MTU_CODES = {1: 256, 2: 512, 3: 1024, 4: 2048, 5: 4096}
 IB_RATE_CODES = {2: 2.5, 3: 10, 4: 30, 5: 5, 6: 20, 7: 40, 8: 60, 9: 80, 10: 120, 11: 14, 12: 56, 13: 112, 14: 168,
                  15: 25, 16: 100, 17: 200, 18: 300, 19: 28, 20: 50, 21: 400, 22: 600, 23: 800, 24: 1200}
-DEFAULT_MTU_CODE, DEFAULT_RATE_CODE = 4, 3  # "default is 4 (2048)", "default is 3 (10GBps)"
 
 
 @register
@@ -742,8 +744,8 @@ class PartitionGroupSettings(_SmRule):
                                        f"({min(table)}-{max(table)}); OpenSM cannot create its multicast group",
                                        key=f"{part.name}|{key}", severity=Severity.error, **at)
             if part.ipoib:
-                mtu = IB_MTU_CODES.get(part.mtu_code if part.mtu_code is not None else DEFAULT_MTU_CODE)
-                rate = IB_RATE_CODES.get(part.rate_code if part.rate_code is not None else DEFAULT_RATE_CODE)
+                mtu = IB_MTU_CODES.get(part.mtu_code if part.mtu_code is not None else DEFAULT_MGRP_MTU_CODE)
+                rate = IB_RATE_CODES.get(part.rate_code if part.rate_code is not None else DEFAULT_MGRP_RATE_CODE)
                 if ib.partition_mtu_bytes is not None and mtu is not None and mtu != ib.partition_mtu_bytes:
                     how = f"mtu={part.mtu_code}" if part.mtu_code is not None else "OpenSM's default mtu=4"
                     want = next(c for c, v in IB_MTU_CODES.items() if v == ib.partition_mtu_bytes)

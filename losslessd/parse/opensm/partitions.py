@@ -1,24 +1,32 @@
-"""A summary of OpenSM's partitions.conf: name, P_Key, IPoIB flag, broadcast-group SL, members.
+"""A summary of OpenSM's partitions.conf: name, P_Key, IPoIB flag, broadcast-group SL, members, other groups' SLs.
 
 man opensm, PARTITION CONFIGURATION: `<Partition Definition>:[<newline>]<Partition Properties>;`
 with the definition `[PartitionName][=PKey][,ipoib_bc_flags][,defmember=full|limited]`, flags
 such as `ipoib`, `sl=<val>`, `mtu=<val>`; `#` starts a comment; white space is allowed between
-delimiters, and a definition may span lines (multicast groups). Example:
+delimiters; the properties (ports, multicast groups) may span lines, the definition and its `:` may not
+(osm_prtn_config.c reads line by line). Example:
 `Default=0x7fff, ipoib, defmember=full : ALL=full;`.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 
-from ...lazyre import lazy
-from ...model import IbPartition, ParseIssue, Source
+from ...model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, IbPartition, ParseIssue, Source
 from ..base import IssueList, LineAt
 from .options import c_number
 
-# Port specifiers (man opensm: PortGUID[=full|limited], or the keywords ALL, ALL_CAS, ALL_SWITCHES,
-# ALL_ROUTERS, SELF); multicast group lines (mgid=...) are not members.
-_MEMBER = lazy(r"^(ALL|ALL_CAS|ALL_SWITCHES|ALL_ROUTERS|SELF|0[xX][0-9a-fA-F]+|[0-9]+)(\s*=\s*\w+)?$")
+# What osm_prtn_config.c (linux-rdma/opensm fa74b98c) partition_add_port takes as a port: nothing or a prefix of
+# `NONE` (no port), a prefix of one of these keywords (strncmp over the name's length, case-sensitive), or a GUID that
+# strtoull reads whole and is not 0; anything else is "PARSE ERROR: line N: bad PortGUID".
+_KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
+# OpenSM's parser stops at its first PARSE ERROR (osm_prtn_config_parse_file breaks out of its loop; osm_prtn.c logs
+# "Partition configuration was not fully processed"): the partitions read before it stay, none after it is made.
+# The IPoIB broadcast group's MGID with its P_Key bits all ones (osm_prtn_config.c osm_ipoib_broadcast_mgid).
+_IPOIB_BROADCAST = ipaddress.IPv6Address("ff12:401b:ffff::ffff:ffff").packed
+_STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR; its log says \"Partition configuration was "
+          "not fully processed\"), so no partition from here on is configured")
 
 
 def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
@@ -27,41 +35,77 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     body = "\n".join(line.split("#", 1)[0] for line in text.split("\n"))
     start = 0
     line_at = LineAt(body)
+
+    def stop(line: int, why: str, fix: str) -> None:
+        issues.append(ParseIssue(code="SYS002", message=f"{why}: {_STOPS}; {fix}", source=Source(file=path, line=line)))
+
     for m in re.finditer(r";", body + ";"):
         stmt, offset = body[start:m.start()], start
         start = m.end()
         if not stmt.strip():
             continue
-        line = line_at(offset + len(stmt) - len(stmt.lstrip()))
-        src = Source(file=path, line=line)
-        definition, sep, props = stmt.partition(":")
+        first = line_at(offset + len(stmt) - len(stmt.lstrip()))
+        src = Source(file=path, line=first)
+        definition, sep, props = stmt.lstrip().partition(":")
         if not sep:
-            if m.start() < len(body):  # a statement without its `:`; the unterminated tail is reported below
-                issues.append(ParseIssue(code="SYS002", message=f"partition {' '.join(stmt.split())[:60]!r} has no "
-                                         "`:` between its definition and its members; skipped", source=src))
+            if m.start() < len(body):
+                stop(first, f"partition {' '.join(stmt.split())[:60]!r} has no `:` between its definition and its "
+                            "members", "write `<name>=<P_Key>[,flags] : <ports>;`")
             else:
-                issues.append(ParseIssue(code="SYS002", message="text after the last `;` is not a complete partition "
-                                         "(file truncated?)", source=src))
-            continue
+                stop(first, "text after the last `;` is not a complete partition",
+                     "restore the file's end (truncated?)")
+            break
+        if "\n" in definition.strip():  # OpenSM looks for the `:` on the line a partition starts on
+            stop(first, f"partition definition {definition.strip().split(chr(10))[0][:60]!r} has no `:` on its line "
+                        "(OpenSM takes a definition and its `:` on one line)",
+                 "join the definition's lines up to its `:`")
+            break
         if m.start() >= len(body):
             issues.append(ParseIssue(code="SYS002", message="the last partition is not closed by `;` (file "
                                      "truncated?); read anyway", source=src))
-        parts.append(_partition(definition, props, src, issues))
+        part = _partition(definition, src, issues)
+        if part is None:
+            stop(first, f"partition definition {' '.join(definition.split())[:60]!r}: its P_Key is not a number "
+                        "(bad partition definition)", "write the P_Key as a number (0x8001)")
+            break
+        bad = _properties(part, props, src, issues)
+        if part.members or not bad:  # (a partition left without ports is removed: osm_prtn.c osm_prtn_make_partitions)
+            parts.append(part)
+        if bad:
+            # (a partition not closed by `;` takes the next line's definition as its ports)
+            stop(bad[0], f"partition {part.name!r}: {bad[1][:60]!r} is not a port GUID, ALL, ALL_CAS, ALL_SWITCHES, "
+                         "ALL_ROUTERS or SELF (bad PortGUID)",
+                 f"end partition {part.name!r} with `;` before the next one" if ":" in bad[1] else
+                 "write the ports' GUIDs (0x0002c903000e0b72=full); a host name or a pattern is not one")
+            break
     return parts, issues
 
 
-def _partition(definition: str, props: str, src: Source, issues: list[ParseIssue]) -> IbPartition:
+def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPartition | None:
+    """The definition `[name][=P_Key][,flag[=value]]...`; None when OpenSM refuses its P_Key."""
     head, *flags = [f.strip() for f in definition.split(",")]
     name, _, pkey_text = (s.strip() for s in head.partition("="))
+    if not pkey_text and name[:1].isdigit():  # `0x8001 : ...`: a name starting with a digit is the P_Key
+        name, pkey_text = "", name
     pkey = sl = mtu = rate = None
     if pkey_text:
+        if not c_number(pkey_text, 64, False)[1]:  # strtoul must read it whole (partition_create)
+            return None
         pkey, clean = c_number(pkey_text, 16, False)
-        if not clean:
-            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is not a number",
-                                     source=src))
-            pkey = None
+        if not clean:  # (uint16_t)strtoul
+            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is wider than 16 "
+                                     f"bits; OpenSM takes its low 16 bits, {pkey:#06x}", source=src))
+    ipoib = False
     for flag in flags:
-        key, _, value = (s.strip() for s in flag.partition("="))
+        written, _, value = (s.strip() for s in flag.partition("="))
+        if not written:  # (`ipoib, :`: OpenSM takes the empty flag as `mtu` without a value and skips it)
+            continue
+        key = _flag(written)
+        if key is None:
+            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: {written!r} is no partition flag "
+                                     f"OpenSM knows ({', '.join(_FLAGS)}, indx0; case matters): OpenSM logs "
+                                     "\"unrecognized partition flag\" and ignores it", source=src))
+        ipoib = ipoib or key == "ipoib"
         if key == "sl":
             sl, clean = c_number(value, 8, False)
             if not clean or sl > 15:
@@ -75,6 +119,77 @@ def _partition(definition: str, props: str, src: Source, issues: list[ParseIssue
                                          source=src))
                 number = None
             mtu, rate = (number, rate) if key == "mtu" else (mtu, number)
-    members = [m for m in (" ".join(t.split()) for t in re.split(r"[,\n]", props)) if _MEMBER.match(m)]
-    return IbPartition(name=name, pkey=pkey, ipoib="ipoib" in flags, sl=sl, mtu_code=mtu, rate_code=rate,
-                       members=members, source=src)
+    return IbPartition(name=name, pkey=pkey, ipoib=ipoib, sl=sl, mtu_code=mtu, rate_code=rate,
+                       source=src)
+
+
+# The flags of a partition definition in the order osm_prtn_config.c tries them (parse_group_flag, then
+# partition_add_flag): each matched by strncmp over the length written, so a prefix (`ip`, `m`) is the first flag it
+# begins, and case matters (`IPoIB` is none); `indx0` only whole.
+_FLAGS = ("mtu", "rate", "scope", "Q_Key", "TClass", "sl", "FlowLabel", "ipoib", "defmember")
+
+
+def _flag(written: str) -> str | None:
+    if written == "indx0":
+        return written
+    return next((flag for flag in _FLAGS if flag.startswith(written)), None)
+
+
+def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIssue]) -> tuple[int, str] | None:
+    """Add the ports of a partition's properties to it, line by line as OpenSM reads them (parse_part_conf): ports
+    split by `,`; an `mgid=` entry is a multicast group that takes the rest of its line as its flags. Returns the
+    line and text of a port OpenSM refuses (it stops there), else None."""
+    for n, text in enumerate(props.split("\n"), src.line or 1):
+        tokens = text.split(",")
+        for i, token in enumerate(tokens):
+            port, _, value = (s.strip() for s in token.partition("="))
+            if port == "mgid":
+                _group(part, value, tokens[i + 1:], Source(file=src.file, line=n), issues)
+                break
+            if not port or "NONE".startswith(port):
+                continue
+            if not _port_ok(port):
+                return n, token.strip()
+            part.members.append(" ".join(token.split()))
+    return None
+
+
+def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: list[ParseIssue]) -> None:
+    """An `mgid=` group's own `sl=` (osm_prtn_config.c mgroup_create: the partition's flags, then its own), when
+    OpenSM makes the group: its GID is multicast (else "gid is not multicast"), and an IP group's (signature 0x401b
+    or 0x601b) P_Key bits, rate and MTU match its partition's broadcast group (ip_mgroup_pkey_ok/_rate_ok/_mtu_ok)."""
+    try:
+        raw = ipaddress.IPv6Address(mgid).packed
+    except ValueError:
+        return
+    if raw[0] != 0xFF:
+        return
+    own: dict[str, int] = {}
+    for flag in flags:
+        written, _, value = (s.strip() for s in flag.partition("="))
+        number, clean = c_number(value, 8, False)
+        key = _flag(written) if written else None
+        if key in ("sl", "mtu", "rate") and clean and (key != "sl" or number <= 15):  # (else skipped: the partition's)
+            own[key] = number
+    if raw[2:4] in (b"\x40\x1b", b"\x60\x1b"):
+        mpkey = int.from_bytes(raw[4:6], "big")
+        wrong = [f"{key}={own[key]}, not the broadcast group's {want}" for key, want in (
+            ("rate", DEFAULT_MGRP_RATE_CODE if part.rate_code is None else part.rate_code),
+            ("mtu", DEFAULT_MGRP_MTU_CODE if part.mtu_code is None else part.mtu_code)) if own.get(key, want) != want]
+        if part.pkey is not None and mpkey not in (0, part.pkey | 0x8000) and raw != _IPOIB_BROADCAST:
+            wrong.append(f"P_Key bits {mpkey:#06x}, not the partition's {part.pkey | 0x8000:#06x} or 0x0000")
+        if wrong:
+            issues.append(ParseIssue(code="SYS002", message=f"partition {part.name!r}: IP multicast group {mgid} has "
+                                     f"{'; '.join(wrong)}: OpenSM logs \"IP MC group ... specified with invalid ...\" "
+                                     "and makes no group; write the partition's values or leave them off",
+                                     source=src))
+            return
+    if "sl" in own:
+        part.group_sls[mgid] = own["sl"]
+
+
+def _port_ok(port: str) -> bool:
+    if any(k.startswith(port) for k in _KEYWORDS):
+        return True
+    guid, clean = c_number(port, 64, False)
+    return clean and guid != 0
