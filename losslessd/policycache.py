@@ -27,6 +27,7 @@ from . import limits
 from .errors import InputError
 from .gcpause import gc_paused
 from .policyview import policy_path, view
+from .resources import data_dir
 
 ENV_NO_CACHE = "LOSSLESSD_NO_CACHE"
 FORMAT = 1  # (the entry's layout; the code's identity covers the rest)
@@ -51,9 +52,11 @@ def disabled() -> bool:
 
 
 def code_identity() -> str:
-    """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter) and of
-    the file size limit a policy is read within."""
-    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0".encode())
+    """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter), of the
+    folder its shipped profiles are read from (a source tree's and a wheel's of the same code differ: `extends:
+    roce-dscp26` names another file) and of the file size limit a policy is read within."""
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0"
+                            f"{data_dir('policies')}\0".encode())
     here = Path(__file__).parent
     for name in CODE:
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())

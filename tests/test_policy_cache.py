@@ -8,6 +8,7 @@ import ast
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -244,3 +245,20 @@ def test_the_key_covers_every_module_the_validation_runs() -> None:
                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True).stdout.split()
     package = ROOT / "losslessd"
     assert sorted({Path(f).relative_to(package).as_posix() for f in out} - set(policycache.CODE)) == []
+
+
+@pytest.mark.slow
+def test_another_copy_of_the_same_code_reads_its_own_shipped_profiles(tmp_path: Path) -> None:
+    """A source tree and a wheel (here: a copy) of the same losslessd ship their own roce-dscp26.yaml: a policy that
+    extends it, validated by one, is no hit for the other."""
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "losslessd", copy / "losslessd", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "policies", copy / "policies")
+    profile = copy / "policies" / "roce-dscp26.yaml"
+    profile.write_text(profile.read_text().replace("\ndescription: ", "\ndescription: the copy's "))
+    (tmp_path / "site.yaml").write_text("name: site\nextends: roce-dscp26\n")
+    said = "from losslessd import policycache; print(policycache.load('site.yaml').description)"
+    runs = [subprocess.run([sys.executable, "-c", said], cwd=tmp_path, capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONPATH": str(tree), "XDG_CACHE_HOME": str(tmp_path / "cache")},
+                           timeout=300).stdout for tree in (ROOT, copy)]
+    assert not runs[0].startswith("the copy's") and runs[1].startswith("the copy's")
