@@ -89,12 +89,15 @@ def _own_file(path: Path) -> bytes | None:
 
 
 def _unchanged(files: Any) -> bool:
-    """Whether every (path, SHA-256) of ``files`` still reads to those bytes."""
+    """Whether every (path, SHA-256) of ``files`` still reads to those bytes, and the paths still name as many
+    files: the same bytes through a link to another file of the chain are a loop (`extends forms a loop`)."""
     if not isinstance(files, list) or not files:
         return False
+    if not all(isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item) for item in files):
+        return False
+    if len({os.path.realpath(path) for path, _ in files}) != len(files):  # (as policy._load_raw tells a loop)
+        return False
     for item in files:
-        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
-            return False
         try:
             if hashlib.sha256(limits.read_bytes(item[0])).hexdigest() != item[1]:
                 return False

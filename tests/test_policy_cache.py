@@ -262,3 +262,21 @@ def test_another_copy_of_the_same_code_reads_its_own_shipped_profiles(tmp_path: 
                            env={**os.environ, "PYTHONPATH": str(tree), "XDG_CACHE_HOME": str(tmp_path / "cache")},
                            timeout=300).stdout for tree in (ROOT, copy)]
     assert not runs[0].startswith("the copy's") and runs[1].startswith("the copy's")
+
+
+def test_a_file_of_the_chain_linked_to_another_of_it_misses_as_the_loop_it_is(cache: Path, tmp_path: Path) -> None:
+    """d1/d2/p.yaml and d1/p.yaml hold the same bytes (`extends: ../q.yaml` names another file from each): made a
+    link to the other, every path of the chain reads the bytes it read before, and the chain is a loop."""
+    work = tmp_path / "work"
+    (work / "d1" / "d2").mkdir(parents=True)
+    (work / "a.yaml").write_text("name: a\nextends: d1/d2/p.yaml\n")
+    for same in (work / "d1" / "d2" / "p.yaml", work / "d1" / "p.yaml"):
+        same.write_text("extends: ../q.yaml\n")
+    (work / "d1" / "q.yaml").write_text("extends: p.yaml\n")
+    (work / "q.yaml").write_text("extends: roce-dscp26\n")
+    policycache.load("a.yaml")
+    assert isinstance(policycache.load("a.yaml"), policyview.Policy)
+    (work / "d1" / "d2" / "p.yaml").unlink()
+    (work / "d1" / "d2" / "p.yaml").symlink_to("../p.yaml")
+    with pytest.raises(InputError, match="extends forms a loop"):
+        policycache.load("a.yaml")
