@@ -7,11 +7,13 @@ folder and reference, the file size limit and the validating code (losslessd's m
 Python, pydantic, pydantic-core, PyYAML and re2 installed) are all the ones it was written under; it is JSON (no
 pickle: nothing in it runs) in a regular file of the user's own that nobody else may write. Anything else, and
 `LOSSLESSD_NO_CACHE` or `lint --no-policy-cache`, validates again. A policy that fails validation is never written:
-its error is reported every time, as before. The library's ``load_policy`` never writes here.
+its error is reported every time, as before. The library's ``load_policy`` never writes here. The MAX_ENTRIES entries
+written last are kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -19,6 +21,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,6 +41,10 @@ CODE = ("__init__.py", "policy.py", "policyview.py", "docpos.py", "limits.py", "
 # ... and the libraries it validates with.
 LIBRARIES = ("pydantic", "pydantic_core", "yaml", "re2")
 MAX_ENTRY_BYTES = 16 * limits.MIB  # (a policy of a few KB; anything near this is no entry of ours)
+# Entries kept, the most recently written (one per working folder and policy: a CI job linting from a fresh
+# checkout adds one per run); an entry is about 2 KB (roce-dscp26's, measured), so at most a few hundred KB.
+MAX_ENTRIES = 100
+STALE_TEMP_S = 3600  # (a writer holds its temporary file for one write: one older was left by a killed lint)
 
 
 def cache_dir() -> Path:
@@ -141,8 +148,27 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         except BaseException:
             os.unlink(temp)
             raise
+        _prune(folder)
     except (OSError, ValueError, TypeError, InputError):  # (InputError: the policy's file gone meanwhile)
         return
+
+
+def _prune(folder: Path) -> None:
+    """Removes all but the MAX_ENTRIES entries written last, and temporary files a killed lint left."""
+    entries, now = [], time.time()
+    with os.scandir(folder) as found:
+        for item in found:
+            try:
+                written = item.stat(follow_symlinks=False).st_mtime
+                if item.name.startswith("policy-") and item.name.endswith(".json"):
+                    entries.append((written, item.path))
+                elif item.name.startswith(".policy-") and item.name.endswith(".tmp") and now - written > STALE_TEMP_S:
+                    os.unlink(item.path)
+            except OSError:  # (another lint pruned it first)
+                continue
+    for _, path in sorted(entries)[:-MAX_ENTRIES]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _sum(data: Any) -> str:

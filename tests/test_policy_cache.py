@@ -305,3 +305,24 @@ def test_the_view_has_every_field_of_every_model_of_a_policy() -> None:
             pairs += [(m, nested[name]) for m in inner]
         checked += 1
     assert checked > 10
+
+
+def test_the_cache_keeps_the_entries_written_last_and_no_stale_temporary_file(cache: Path) -> None:
+    """One entry per working folder and policy: a CI job linting from a fresh checkout each run would add one per
+    run for ever."""
+    cache.mkdir(parents=True)
+    old = [cache / f"policy-{n:032x}.json" for n in range(policycache.MAX_ENTRIES + 5)]
+    for age, path in enumerate(old):
+        path.write_text("{}")
+        os.utime(path, (1e9 - age, 1e9 - age))  # (old[0] the newest of them)
+    left = cache / ".policy-left.tmp"
+    writing = cache / ".policy-writing.tmp"
+    for path in (left, writing):
+        path.write_text("{")
+    os.utime(left, (1e9, 1e9))
+    policycache.load("roce-dscp26")
+    kept = set(cache.glob("policy-*.json"))
+    assert len(kept) == policycache.MAX_ENTRIES and policycache.entry_path("roce-dscp26") in kept
+    assert kept - {policycache.entry_path("roce-dscp26")} == set(old[:policycache.MAX_ENTRIES - 1])
+    assert not left.exists() and writing.exists()
+    assert isinstance(policycache.load("roce-dscp26"), policyview.Policy)
