@@ -16,8 +16,6 @@ from collections.abc import Iterator
 
 from .lazyre import lazy
 
-from .lazyre import lazy
-
 # C0 controls, DEL and C1 controls (ESC, CSI 0x9b, OSC 0x9d ... in 8-bit form) and the Unicode line breaks;
 # tabs are left as they are. Then the invisible characters that reorder or hide text (Unicode TR9 "Unicode
 # Bidirectional Algorithm" 2.1-2.6: the embeddings, overrides and isolates U+202A-202E, U+2066-2069 and the
