@@ -123,8 +123,8 @@ def read(ref: str, identity: str) -> Any:
         entry = json.loads(raw)
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("code") == identity
                 and entry.get("cwd") == os.getcwd() and entry.get("ref") == ref
-                and entry.get("sum") == _sum(entry.get("policy"))
-                and entry.get("path") == str(policy_path(ref)) and _unchanged(entry.get("files"))):
+                and entry.get("sum") == _sum(entry.get("policy")) and _unchanged(entry.get("files"))
+                and entry["files"][0][0] == str(policy_path(ref))):  # (the file ``ref`` names now was validated)
             return None
         return view(entry["policy"])
     except (OSError, ValueError, TypeError, KeyError, RecursionError, InputError):
@@ -136,7 +136,7 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
     read-only home, a full disk), nothing is kept and nothing is said: the next lint validates again."""
     try:
         data = policy.model_dump()
-        entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref, "path": str(policy_path(ref)),
+        entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref,
                  "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
         folder = cache_dir()
@@ -150,7 +150,7 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
             os.unlink(temp)
             raise
         _prune(folder)
-    except (OSError, ValueError, TypeError, InputError):  # (InputError: the policy's file gone meanwhile)
+    except (OSError, ValueError, TypeError):
         return
 
 

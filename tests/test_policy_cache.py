@@ -328,3 +328,14 @@ def test_the_cache_keeps_the_entries_written_last_and_no_stale_temporary_file(ca
     assert kept - {policycache.entry_path("roce-dscp26")} == set(old[:policycache.MAX_ENTRIES - 1])
     assert not left.exists() and writing.exists()
     assert isinstance(policycache.load("roce-dscp26"), policyview.Policy)
+
+
+def test_the_entry_names_the_file_validated_not_the_one_named_when_written(cache: Path, tmp_path: Path) -> None:
+    """A file named as a shipped profile (`roce-dscp26`) made in the working folder while the shipped one was
+    validated: the entry is of the shipped file, and the next lint reads the folder's."""
+    files: list[tuple[str, str]] = []
+    validated = load_policy("roce-dscp26", files=files)
+    (tmp_path / "work" / "roce-dscp26").write_text("name: local\nlossless:\n  dscp: [24]\n")
+    policycache.write("roce-dscp26", policycache.code_identity(), validated, files)  # (as policycache.load goes on)
+    again = policycache.load("roce-dscp26")
+    assert (again.name, again.lossless.dscp) == ("local", [24])
