@@ -7,11 +7,13 @@ folder and reference, the file size limit and the validating code (losslessd's m
 Python, pydantic, pydantic-core, PyYAML and re2 installed) are all the ones it was written under; it is JSON (no
 pickle: nothing in it runs) in a regular file of the user's own that nobody else may write. Anything else, and
 `LOSSLESSD_NO_CACHE` or `lint --no-policy-cache`, validates again. A policy that fails validation is never written:
-its error is reported every time, as before. The library's ``load_policy`` never writes here.
+its error is reported every time, as before. The library's ``load_policy`` never writes here. The MAX_ENTRIES entries
+written last are kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -19,6 +21,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,16 +30,22 @@ from . import limits
 from .errors import InputError
 from .gcpause import gc_paused
 from .policyview import policy_path, view
+from .resources import data_dir
 
 ENV_NO_CACHE = "LOSSLESSD_NO_CACHE"
 FORMAT = 1  # (the entry's layout; the code's identity covers the rest)
-# What decides the policy a file validates to: losslessd.policy and the modules of losslessd it imports
-# (tests/test_policy_cache.py checks the list against what importing losslessd.policy loads) ...
-CODE = ("__init__.py", "policy.py", "policyview.py", "docpos.py", "limits.py", "units.py", "userre.py", "errors.py",
-        "printable.py", "lazyre.py", "model/__init__.py", "records.py", "resources.py")
+# What decides the policy a file validates to: losslessd.policy and the modules of losslessd it imports, then or
+# when it first reads YAML (tests/test_policy_cache.py checks the list against what validating the shipped profiles
+# loads) ...
+CODE = ("__init__.py", "policy.py", "policyview.py", "docpos.py", "yamlread.py", "limits.py", "units.py", "userre.py",
+        "errors.py", "printable.py", "lazyre.py", "model/__init__.py", "records.py", "resources.py")
 # ... and the libraries it validates with.
 LIBRARIES = ("pydantic", "pydantic_core", "yaml", "re2")
 MAX_ENTRY_BYTES = 16 * limits.MIB  # (a policy of a few KB; anything near this is no entry of ours)
+# Entries kept, the most recently written (one per working folder and policy: a CI job linting from a fresh
+# checkout adds one per run); an entry is about 2 KB (roce-dscp26's, measured), so at most a few hundred KB.
+MAX_ENTRIES = 100
+STALE_TEMP_S = 3600  # (a writer holds its temporary file for one write: one older was left by a killed lint)
 
 
 def cache_dir() -> Path:
@@ -51,9 +60,11 @@ def disabled() -> bool:
 
 
 def code_identity() -> str:
-    """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter) and of
-    the file size limit a policy is read within."""
-    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0".encode())
+    """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter), of the
+    folder its shipped profiles are read from (a source tree's and a wheel's of the same code differ: `extends:
+    roce-dscp26` names another file) and of the file size limit a policy is read within."""
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0"
+                            f"{data_dir('policies')}\0".encode())
     here = Path(__file__).parent
     for name in CODE:
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())
@@ -86,12 +97,15 @@ def _own_file(path: Path) -> bytes | None:
 
 
 def _unchanged(files: Any) -> bool:
-    """Whether every (path, SHA-256) of ``files`` still reads to those bytes."""
+    """Whether every (path, SHA-256) of ``files`` still reads to those bytes, and the paths still name as many
+    files: the same bytes through a link to another file of the chain are a loop (`extends forms a loop`)."""
     if not isinstance(files, list) or not files:
         return False
+    if not all(isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item) for item in files):
+        return False
+    if len({os.path.realpath(path) for path, _ in files}) != len(files):  # (as policy._load_raw tells a loop)
+        return False
     for item in files:
-        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
-            return False
         try:
             if hashlib.sha256(limits.read_bytes(item[0])).hexdigest() != item[1]:
                 return False
@@ -109,8 +123,8 @@ def read(ref: str, identity: str) -> Any:
         entry = json.loads(raw)
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("code") == identity
                 and entry.get("cwd") == os.getcwd() and entry.get("ref") == ref
-                and entry.get("sum") == _sum(entry.get("policy"))
-                and entry.get("path") == str(policy_path(ref)) and _unchanged(entry.get("files"))):
+                and entry.get("sum") == _sum(entry.get("policy")) and _unchanged(entry.get("files"))
+                and entry["files"][0][0] == str(policy_path(ref))):  # (the file ``ref`` names now was validated)
             return None
         return view(entry["policy"])
     except (OSError, ValueError, TypeError, KeyError, RecursionError, InputError):
@@ -122,7 +136,7 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
     read-only home, a full disk), nothing is kept and nothing is said: the next lint validates again."""
     try:
         data = policy.model_dump()
-        entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref, "path": str(policy_path(ref)),
+        entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref,
                  "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
         folder = cache_dir()
@@ -135,8 +149,27 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         except BaseException:
             os.unlink(temp)
             raise
-    except (OSError, ValueError, TypeError, InputError):  # (InputError: the policy's file gone meanwhile)
+        _prune(folder)
+    except (OSError, ValueError, TypeError):
         return
+
+
+def _prune(folder: Path) -> None:
+    """Removes all but the MAX_ENTRIES entries written last, and temporary files a killed lint left."""
+    entries, now = [], time.time()
+    with os.scandir(folder) as found:
+        for item in found:
+            try:
+                written = item.stat(follow_symlinks=False).st_mtime
+                if item.name.startswith("policy-") and item.name.endswith(".json"):
+                    entries.append((written, item.path))
+                elif item.name.startswith(".policy-") and item.name.endswith(".tmp") and now - written > STALE_TEMP_S:
+                    os.unlink(item.path)
+            except OSError:  # (another lint pruned it first)
+                continue
+    for _, path in sorted(entries)[:-MAX_ENTRIES]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _sum(data: Any) -> str:

@@ -5,6 +5,8 @@ typer)."""
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from losslessd.cli import main
@@ -48,3 +50,14 @@ def test_plain_values_coerce_as_typer_does(monkeypatch) -> None:
                 assert ("value", got) == _typers(param, value, ctx), (command.name, param.name, value)
                 checked += 1
     assert checked > 100  # (texts, paths and choices of every command)
+
+
+def test_a_typer_without_its_private_coerce_functions_answers_every_value(monkeypatch) -> None:
+    """typer._param_types is typer's private module (pyproject allows typer up to 1): a release that moves it must
+    cost the start-up _plain saves, not every command given a text or a path."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setitem(sys.modules, "typer._param_types", None)  # (import raises ImportError)
+    command = main._load("lint", *main.COMMANDS["lint"])
+    ctx = typer.Context(command)
+    policy = next(p for p in command.get_params(ctx) if p.name == "policy")
+    assert main._plain(policy, "roce-dscp26", ctx) is main._TYPERS

@@ -8,8 +8,10 @@ import ast
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from pydantic import BaseModel
 
 from losslessd import api, policycache, policyview
 from losslessd.errors import InputError
-from losslessd.policy import load_policy, shipped
+from losslessd.policy import Policy, load_policy, shipped
 from tests.conftest import ROOT
 
 PROFILES = sorted(shipped())
@@ -81,9 +83,11 @@ def test_hit_and_miss_report_alike(profile: str, tmp_path: Path) -> None:
     assert entries[0].stat().st_mtime_ns == written  # (a hit writes nothing)
     assert (hit.returncode, hit.stdout, hit.stderr) == (miss.returncode, miss.stdout, miss.stderr)
     assert miss.returncode in (0, 1) and json.loads(hit.stdout)["findings"] is not None
-    sarif_hit = _lint(*lint, "-f", "sarif", env=env)
-    sarif_validated = _lint(*lint, "-f", "sarif", "--no-policy-cache", env=env)
-    assert (sarif_hit.returncode, sarif_hit.stdout) == (sarif_validated.returncode, sarif_validated.stdout)
+    fix_hit = _lint(*lint, "--fix", env=env)  # (the text report, the fix plan and its renderers read the policy)
+    fix_validated = _lint(*lint, "--fix", "--no-policy-cache", env=env)
+    assert (fix_hit.returncode, fix_hit.stdout, fix_hit.stderr) == \
+        (fix_validated.returncode, fix_validated.stdout, fix_validated.stderr)
+    assert fix_hit.returncode in (0, 1) and b"Traceback" not in fix_hit.stderr
 
 
 _MODULES = """
@@ -238,9 +242,102 @@ def test_the_library_never_writes(cache: Path) -> None:
 
 @pytest.mark.slow
 def test_the_key_covers_every_module_the_validation_runs() -> None:
-    """policycache.CODE names every module of losslessd that importing losslessd.policy loads."""
-    out = subprocess.run([sys.executable, "-c", "import sys, losslessd.policy; print(' '.join(m.__file__ for n, m in "
+    """policycache.CODE names every module of losslessd that validating a policy loads: importing losslessd.policy,
+    and what reading and validating every shipped profile (extends chains among them) imports on first use."""
+    out = subprocess.run([sys.executable, "-c", "import sys; from losslessd.policy import load_policy, shipped; "
+                          "[load_policy(p) for p in shipped()]; print(' '.join(m.__file__ for n, m in "
                           "sys.modules.items() if n.split('.')[0] == 'losslessd'))"], cwd=ROOT, capture_output=True,
                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True).stdout.split()
     package = ROOT / "losslessd"
     assert sorted({Path(f).relative_to(package).as_posix() for f in out} - set(policycache.CODE)) == []
+
+
+@pytest.mark.slow
+def test_another_copy_of_the_same_code_reads_its_own_shipped_profiles(tmp_path: Path) -> None:
+    """A source tree and a wheel (here: a copy) of the same losslessd ship their own roce-dscp26.yaml: a policy that
+    extends it, validated by one, is no hit for the other."""
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "losslessd", copy / "losslessd", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "policies", copy / "policies")
+    profile = copy / "policies" / "roce-dscp26.yaml"
+    profile.write_text(profile.read_text().replace("\ndescription: ", "\ndescription: the copy's "))
+    (tmp_path / "site.yaml").write_text("name: site\nextends: roce-dscp26\n")
+    said = "from losslessd import policycache; print(policycache.load('site.yaml').description)"
+    runs = [subprocess.run([sys.executable, "-c", said], cwd=tmp_path, capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONPATH": str(tree), "XDG_CACHE_HOME": str(tmp_path / "cache")},
+                           timeout=300).stdout for tree in (ROOT, copy)]
+    assert not runs[0].startswith("the copy's") and runs[1].startswith("the copy's")
+
+
+def test_a_file_of_the_chain_linked_to_another_of_it_misses_as_the_loop_it_is(cache: Path, tmp_path: Path) -> None:
+    """d1/d2/p.yaml and d1/p.yaml hold the same bytes (`extends: ../q.yaml` names another file from each): made a
+    link to the other, every path of the chain reads the bytes it read before, and the chain is a loop."""
+    work = tmp_path / "work"
+    (work / "d1" / "d2").mkdir(parents=True)
+    (work / "a.yaml").write_text("name: a\nextends: d1/d2/p.yaml\n")
+    for same in (work / "d1" / "d2" / "p.yaml", work / "d1" / "p.yaml"):
+        same.write_text("extends: ../q.yaml\n")
+    (work / "d1" / "q.yaml").write_text("extends: p.yaml\n")
+    (work / "q.yaml").write_text("extends: roce-dscp26\n")
+    policycache.load("a.yaml")
+    assert isinstance(policycache.load("a.yaml"), policyview.Policy)
+    (work / "d1" / "d2" / "p.yaml").unlink()
+    (work / "d1" / "d2" / "p.yaml").symlink_to("../p.yaml")
+    with pytest.raises(InputError, match="extends forms a loop"):
+        policycache.load("a.yaml")
+
+
+def _models(annotation: object) -> list[type[BaseModel]]:
+    """The pydantic models an annotation holds (``BytesRange | None``, ``list[X]``, ``Annotated[...]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models(arg)]
+
+
+def test_the_view_has_every_field_of_every_model_of_a_policy() -> None:
+    """From the models' declarations, not the shipped profiles' values: a field added to a model (a section no
+    shipped profile sets, None in all of them) fails here until the view has it, and a model in a field is a view
+    class in policyview._NESTED (else the rules would get a dict)."""
+    pairs, checked = [(Policy, policyview.Policy)], 0
+    while pairs:
+        model, plain = pairs.pop()
+        assert sorted(model.model_fields) == sorted(plain.__slots__), plain.__name__
+        nested = policyview._NESTED.get(plain, {})
+        for name, field in model.model_fields.items():
+            inner = _models(field.annotation)
+            assert (name in nested) == bool(inner), f"{plain.__name__}.{name}"
+            pairs += [(m, nested[name]) for m in inner]
+        checked += 1
+    assert checked > 10
+
+
+def test_the_cache_keeps_the_entries_written_last_and_no_stale_temporary_file(cache: Path) -> None:
+    """One entry per working folder and policy: a CI job linting from a fresh checkout each run would add one per
+    run for ever."""
+    cache.mkdir(parents=True)
+    old = [cache / f"policy-{n:032x}.json" for n in range(policycache.MAX_ENTRIES + 5)]
+    for age, path in enumerate(old):
+        path.write_text("{}")
+        os.utime(path, (1e9 - age, 1e9 - age))  # (old[0] the newest of them)
+    left = cache / ".policy-left.tmp"
+    writing = cache / ".policy-writing.tmp"
+    for path in (left, writing):
+        path.write_text("{")
+    os.utime(left, (1e9, 1e9))
+    policycache.load("roce-dscp26")
+    kept = set(cache.glob("policy-*.json"))
+    assert len(kept) == policycache.MAX_ENTRIES and policycache.entry_path("roce-dscp26") in kept
+    assert kept - {policycache.entry_path("roce-dscp26")} == set(old[:policycache.MAX_ENTRIES - 1])
+    assert not left.exists() and writing.exists()
+    assert isinstance(policycache.load("roce-dscp26"), policyview.Policy)
+
+
+def test_the_entry_names_the_file_validated_not_the_one_named_when_written(cache: Path, tmp_path: Path) -> None:
+    """A file named as a shipped profile (`roce-dscp26`) made in the working folder while the shipped one was
+    validated: the entry is of the shipped file, and the next lint reads the folder's."""
+    files: list[tuple[str, str]] = []
+    validated = load_policy("roce-dscp26", files=files)
+    (tmp_path / "work" / "roce-dscp26").write_text("name: local\nlossless:\n  dscp: [24]\n")
+    policycache.write("roce-dscp26", policycache.code_identity(), validated, files)  # (as policycache.load goes on)
+    again = policycache.load("roce-dscp26")
+    assert (again.name, again.lossless.dscp) == ("local", [24])

@@ -58,7 +58,9 @@ def lint(
     family: Annotated[str | None, FAMILY_OPTION] = None,
     no_policy_cache: Annotated[bool, typer.Option("--no-policy-cache", help="Validate the policy even where a lint "
                                                   "validated these very files before (as LOSSLESSD_NO_CACHE does); "
-                                                  "its cache is kept in $XDG_CACHE_HOME/losslessd.")] = False,
+                                                  "its cache is kept in $XDG_CACHE_HOME/losslessd (else "
+                                                  f"~/.cache/losslessd), the {policycache.MAX_ENTRIES} policies "
+                                                  "validated last.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
                                              "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default; "
                                              "at most two per usable core and one per device). "

@@ -84,9 +84,11 @@ def _plain(param: Any, value: Any, ctx: Any) -> Any:
     without building it: it is a pydantic TypeAdapter, and importing pydantic is 115 M instructions of a lint whose
     policy needs none (losslessd.policycache). A path is checked by typer's own function (exists, file_okay...),
     a choice matched by typer's own; anything else, and any value either refuses, _TYPERS: typer's validator
-    answers it, with its own words."""
-    from typer._param_types import coerce_cli_choice, coerce_cli_path
-
+    answers it, with its own words (as it does all where a typer release has moved these private functions)."""
+    try:
+        from typer._param_types import coerce_cli_choice, coerce_cli_path
+    except ImportError:
+        return _TYPERS
     info, annotation = param.type_descriptor.parameter_info, param.type_descriptor.annotation
     multi = param.multiple or param.nargs == -1
     if info.parser is not None or info.path_type is not None or multi != isinstance(value, list | tuple):
