@@ -251,18 +251,19 @@ def _without_show_output(lines: list[str]) -> str:
 
 # `show running-config` typed at an exec prompt (abbreviated as the CLI takes it, `all` and a pipe allowed)
 _SHOW_RUN = lazy(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s+run\S*(?:\s+all)?\s*(?:\|.*)?$")
+# The one pipe that leaves a show's output whole: `| no-more` (or its abbreviation), which only turns the pager off
+# (NX-OS Fundamentals guide, "Using the CLI": no-more; EOS the same). Any other (`| include`, `| section`, `| begin`,
+# `| grep`, `| exclude`, `| json`) prints a part or another form of the config, whatever marks it holds: such a show
+# is a check, its output left out as any other show's.
+_NO_MORE = r"no(?:-(?:m(?:o(?:re?)?)?)?)?"
+_WHOLE_PIPE = lazy(_NO_MORE)
 # What the switch prints at a whole running-config's start or end: NX-OS's `!Command: show running-config` header
 # (Nexus 9000 Fundamentals guide, "Working with Configuration Files"; the command as typed, `| no-more` included),
 # EOS's and OS9's last line `end` (EOS User Manual, "show running-config"; Dell OS9 Command Line Reference, "show
 # running-config"), OS10's first line `! Version 10.x` (Dell OS10 Enterprise Edition User Guide, "show
 # running-configuration": OS10 prints no end mark; the next prompt ends it).
-_PRINTED_WHOLE = lazy(r"^(!Command: show running-config(?:\s*\|\s*no(?:-(?:m(?:o(?:re?)?)?)?)?)*\s*$|end\s*$|"
-                      r"! Version 10\.\S+\s*$)", re.M)
-# The one pipe that leaves a show's output whole: `| no-more` (or its abbreviation), which only turns the pager off
-# (NX-OS Fundamentals guide, "Using the CLI": no-more; EOS the same). Any other (`| include`, `| section`, `| begin`,
-# `| grep`, `| exclude`, `| json`) prints a part or another form of the config, whatever marks it holds: such a show
-# is a check, its output left out as any other show's.
-_WHOLE_PIPE = lazy(r"no(?:-(?:m(?:o(?:re?)?)?)?)?")
+_PRINTED_WHOLE = lazy(rf"^(!Command: show running-config(?:\s*\|\s*{_NO_MORE})*\s*$|end\s*$|! Version 10\.\S+\s*$)",
+                      re.M)
 
 
 def _shows_whole(line: str) -> bool:
