@@ -264,6 +264,8 @@ FREE_TEXT = [
      f"Password {MASK}\n{MASK}\nleaf1# show running-config"),
     ("! Password for all switches is as follows:\n!\n!   Hunter2\ninterface Ethernet1",
      f"! Password {MASK}\n!\n!   {MASK}\ninterface Ethernet1"),
+    # (a banner in capitals: its linking verb is read whatever its case, as the line before it was)
+    ("LAB PASSWORDS ARE\nHunter2\nleaf1#", f"LAB PASSWORDS {MASK}\n{MASK}\nleaf1#"),
     ("   description gpu01 rdma; temp password Hunter2", f"   description gpu01 rdma; temp password {MASK}"),
     ('    description "gpu01 uplink, snmp community Publ1c";',
      f'    description "gpu01 uplink, snmp community {MASK}";'),

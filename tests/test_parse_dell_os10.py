@@ -462,6 +462,9 @@ def test_a_whole_show_running_configuration_then_a_session_is_read():
     cfg = reader.read([Input(path="s.log", text=text)])
     port = cfg.interfaces["ethernet1/1/1"]
     assert port.pfc_mode is not None and port.pfc_mode.source.line == 6
+    # the session's `mtu 9216`, typed in the port's mode after the show, applies over it (it was written at the
+    # margin, a global line, while the show's indented blocks kept the reader from nesting it: mtu unset)
+    assert cfg.issues == [] and port.mtu is not None and (port.mtu.value, port.mtu.source.line) == (9216, 11)
     with pytest.raises(InputError, match="stops before its end"):
         reader.read([Input(path="s.log", text=text.replace(" no shutdown", " --More--"))])
 

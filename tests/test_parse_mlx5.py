@@ -1317,6 +1317,8 @@ REMOTE = [
     ("#!/bin/bash\nset -e\npdsh -w gpu[01-04] \"cma_roce_tos -d mlx5_0 -t 106\"\n", 3,
      "it runs cma_roce_tos on another host through pdsh (`gpu[01-04]`)"),
     ("on_node gpu07 mlnx_qos -i ens1f0 --trust dscp\n", 1, "through on_node (`gpu07`)"),
+    # (ssh(1)'s `-P tag` takes a value: the tag is no host)
+    ("ssh -P rdma -p 2222 gpu05 mlnx_qos -i ens1f0 --trust dscp\n", 1, "through ssh (`gpu05`)"),
     ("gpu01: DCBX mode: OS controlled\ngpu01: Priority trust state: dscp\ngpu02: DCBX mode: OS controlled\n", 1,
      "it holds the mlnx_qos output of 2 hosts (gpu01, gpu02), each line prefixed `HOST: `"),
 ]

@@ -1514,6 +1514,9 @@ def test_a_log_with_a_session_then_a_whole_show_running_config_is_read_as_that_c
     device = parse(text, path="leaf9.log")
     assert device.issues == [] and device.name == "leaf9"
     assert device.ports["Ethernet1/1"].pfc_enabled == [3]
+    # the session after the show is applied over it: its `mtu 9216` (written at the margin under the show's
+    # `!Command:` header, the reader left it unnested: the port's MTU was unset)
+    assert device.ports["Ethernet1/1"].mtu_bytes == 9216
     whole = parse(text[:text.index("show interface nve")] + "\n", path="leaf9.log")
     assert whole.ports["Ethernet1/1"].pfc_enabled == [3]
 

@@ -151,8 +151,9 @@ class Redactor:
             return self._banner_text(line, banner.end(), len(line) if close < 0 else close)
         if self._next is not None and stripped:
             return self._announced(line)
-        # (the cheap test first: most lines end in none of what ends an announcement)
-        announces = not in_banner and stripped.endswith((":", "=", "s", "e")) and _announces(line, 0, len(line), True)
+        # (the cheap test first: most lines end in none of what ends an announcement, a linking verb in any case)
+        announces = not in_banner and stripped.endswith((":", "=", "s", "e", "S", "E")) and \
+            _announces(line, 0, len(line), True)
         if announces:
             self._next = stripped[0] if stripped[0] in "!#" else ""
         if _SECRET_DATA in line:

@@ -251,18 +251,19 @@ def _without_show_output(lines: list[str]) -> str:
 
 # `show running-config` typed at an exec prompt (abbreviated as the CLI takes it, `all` and a pipe allowed)
 _SHOW_RUN = lazy(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s+run\S*(?:\s+all)?\s*(?:\|.*)?$")
+# The one pipe that leaves a show's output whole: `| no-more` (or its abbreviation), which only turns the pager off
+# (NX-OS Fundamentals guide, "Using the CLI": no-more; EOS the same). Any other (`| include`, `| section`, `| begin`,
+# `| grep`, `| exclude`, `| json`) prints a part or another form of the config, whatever marks it holds: such a show
+# is a check, its output left out as any other show's.
+_NO_MORE = r"no(?:-(?:m(?:o(?:re?)?)?)?)?"
+_WHOLE_PIPE = lazy(_NO_MORE)
 # What the switch prints at a whole running-config's start or end: NX-OS's `!Command: show running-config` header
 # (Nexus 9000 Fundamentals guide, "Working with Configuration Files"; the command as typed, `| no-more` included),
 # EOS's and OS9's last line `end` (EOS User Manual, "show running-config"; Dell OS9 Command Line Reference, "show
 # running-config"), OS10's first line `! Version 10.x` (Dell OS10 Enterprise Edition User Guide, "show
 # running-configuration": OS10 prints no end mark; the next prompt ends it).
-_PRINTED_WHOLE = lazy(r"^(!Command: show running-config(?:\s*\|\s*no(?:-(?:m(?:o(?:re?)?)?)?)?)*\s*$|end\s*$|"
-                      r"! Version 10\.\S+\s*$)", re.M)
-# The one pipe that leaves a show's output whole: `| no-more` (or its abbreviation), which only turns the pager off
-# (NX-OS Fundamentals guide, "Using the CLI": no-more; EOS the same). Any other (`| include`, `| section`, `| begin`,
-# `| grep`, `| exclude`, `| json`) prints a part or another form of the config, whatever marks it holds: such a show
-# is a check, its output left out as any other show's.
-_WHOLE_PIPE = lazy(r"no(?:-(?:m(?:o(?:re?)?)?)?)?")
+_PRINTED_WHOLE = lazy(rf"^(!Command: show running-config(?:\s*\|\s*{_NO_MORE})*\s*$|end\s*$|! Version 10\.\S+\s*$)",
+                      re.M)
 
 
 def _shows_whole(line: str) -> bool:
@@ -430,7 +431,8 @@ def is_flat(text: str, takes: Callable[[str, list[str]], bool],
 
 
 def config_session(text: str, indent: str, path: str = "", issues: list[ParseIssue] | None = None,
-                   refuses: Callable[[str, list[str]], bool] | None = None, platform: str | None = None) -> str | None:
+                   refuses: Callable[[str, list[str]], bool] | None = None, platform: str | None = None,
+                   nest: Callable[[str], str] | None = None) -> str | None:
     """A configuration-mode session with its prompts (`Spine-1(config-if-Et1)# mtu 9214`) as the running-config it
     makes, line numbers kept: each command indented under the one that opened the mode it was typed in, the rest of
     the session (output, exec-mode commands, commands the switch refused) blanked. None when the text has no
@@ -442,14 +444,18 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
 
     A command the switch refused set nothing the operator meant it to: a SYS002 on ``issues`` names it. It is told by
     the switch's `% ` answer or, in a transcript without output, by ``refuses(mode, words)`` (a platform's word lists)
-    where the next prompt shows the switch stayed in the mode it was typed in."""
+    where the next prompt shows the switch stayed in the mode it was typed in.
+
+    ``nest``: how the platform's reader nests a paste that lost its indentation, for a platform whose session is
+    written at the margin (``indent`` ""): a session typed after a whole `show running-config` is nested by it before
+    the show's lines join it, as the reader leaves a running-config's text as it is."""
     lines = text.split("\n")
     if ("#sh" in text or "# sh" in text) and (shown := _last_running_config(lines, path)) is not None:
         # a terminal log holding a whole `show running-config`: that config (a session typed before it is in it), the
         # session typed after it applied over it in order; other lines (prompts, other shows' output) blanked
         start, end = shown
         rest = config_session("\n".join([""] * end + lines[end:]), indent, path, issues, refuses, platform)
-        out = rest.split("\n") if rest is not None else [""] * len(lines)
+        out = (nest(rest) if nest else rest).split("\n") if rest is not None else [""] * len(lines)
         out[start + 1:end] = lines[start + 1:end]
         return "\n".join(out)
     # A running-config (whose banner or comment may quote a prompt) is read as it is; a show's output is left out

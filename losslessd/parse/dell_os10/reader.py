@@ -180,7 +180,7 @@ def read(inputs: list[Input]) -> Os10Config:
         # on`, as Dell's guides print their steps): its commands without the prompts at the margin, the session's
         # output and refused commands blanked, then nested by what each command is (flat_interfaces, flat_qos), as a
         # paste that lost its indentation.
-        session = config_session(inp.text, "", inp.path, cfg.issues, platform=PLATFORM)
+        session = config_session(inp.text, "", inp.path, cfg.issues, platform=PLATFORM, nest=renest_paste)
         if session is not None:
             inp = Input(inp.path, session)
         check_config_text(inp, "Dell OS10", _OS10_LINE, "`interface`, `hostname`, `policy-map` or `!`")
@@ -355,6 +355,12 @@ def flat_qos(text: str) -> str:
     return renest(text.split("\n"), _qos_takes, _qos_mode, " ", blank_exits=False, definition=_qos_definition)
 
 
+def renest_paste(text: str) -> str:
+    """A paste that lost its indentation (a session's commands at the margin) nested as OS10 reads it, every line's
+    number kept: its interfaces' lines, the QoS modes' headers typed indented, then its QoS blocks."""
+    return flat_qos(outdent_mode_headers(flat_interfaces(text)))
+
+
 def _config_mode_header(words: list[str]) -> bool:
     """`system qos`, `class-map type ...`, `policy-map type ...`, `wred NAME`, `trust dot1p-map|dscp-map NAME`: QoS
     modes that only configuration mode enters (OS10 User Guide, "Quality of service": each command's Command Mode is
@@ -401,7 +407,7 @@ class _Reader(TreeReader):
     leaf_words = _LEAF_WORDS  # (clitext.TreeReader.is_wrapped)
 
     def config_text(self) -> str:
-        return flat_qos(outdent_mode_headers(flat_interfaces(self.inp.text)))
+        return renest_paste(self.inp.text)
 
     def top(self, node: Node) -> None:
         w = node.words

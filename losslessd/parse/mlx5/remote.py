@@ -14,8 +14,8 @@ _NIC = lazy(r"\b(mlnx_qos|cma_roce_tos|dcb|lldptool|mlxconfig)\b")
 # A remote runner typed where a command starts (after `sudo` and its options): ssh(1) `ssh [options] destination
 # command`, pdsh(1) and clush(1) `-w HOSTS command`, a site's `on_node HOST command` helper.
 _RUNNER = lazy(r"(?:^|[;&|(]|\bdo|\bthen)\s*(?:sudo\s+(?:-\S+\s+)*)?(ssh|pdsh|clush|on_node)\s+(.*)$")
-# ssh(1) SYNOPSIS: the options that take a value (the next word, or glued).
-_SSH_VALUED = set("BbcDEeFIiJLlmOopQRSWw")
+# ssh(1) SYNOPSIS: the options that take a value (the next word, or glued); `-P tag` as the current page lists it.
+_SSH_VALUED = set("BbcDEeFIiJLlmOoPpQRSWw")
 # pdsh(1) "output ... prefixed by the hostname" (clush(1) the same, `HOST: line`): a line of mlnx_qos's output
 # (mlnx_tools python/mlnx_qos pretty_print: `DCBX mode:`, `Priority trust state|mode:`, `PFC configuration:`).
 _PREFIX_LINE = lazy(r"([A-Za-z0-9][\w.-]{0,252}): +(?:DCBX mode:|Priority trust (?:state|mode):|PFC configuration:)")

@@ -217,7 +217,7 @@ class NxosConfig:
 def session_config(text: str, path: str = "", issues: list[ParseIssue] | None = None) -> str | None:
     """The commands of a configuration-session transcript as the config they make, unindented (read() nests them),
     line numbers kept; None: no transcript. `fix` applies a snippet to this form of a transcript."""
-    return config_session(text, "", path, issues, _refuses, PLATFORM)
+    return config_session(text, "", path, issues, _refuses, PLATFORM, renest_paste)
 
 
 def read(inputs: list[Input]) -> NxosConfig:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 
 from ...lazyre import lazy
+from ...limits import MAX_ISSUES_PER_FILE
 from ...model import IbQosSet, OpenSm, ParseIssue, Source
 from ...records import record
 from ..base import IssueList
@@ -311,9 +312,12 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
     qos_ set's. Any other name under `qos_` is named too (no OpenSM adds QoS options outside those sets). Any other
     unknown name, one of neither upstream's table nor NVIDIA's fields, is named as passed over, with the option it
     is near (`partition_config`)."""
-    out = []
+    out: list[ParseIssue] = []
     for key, opt in options.items():
         if key in KNOWN or key in NVIDIA_FIELDS:
+            continue
+        if len(out) > MAX_ISSUES_PER_FILE:  # (past what a file's issues list, only counted: no name looked up near
+            out.append(_passed_over(key, opt, None))  # it, each a pass over ~400 names; a hostile file has millions)
             continue
         if key in RENAMED:
             new, on = RENAMED[key]
@@ -346,12 +350,18 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
         else:
             # any other name is no option of either table (KNOWN, NVIDIA_FIELDS): named as passed over, with the
             # option it is near (`partition_config` for partition_config_file)
-            near = difflib.get_close_matches(plain, sorted(KNOWN | NVIDIA_FIELDS), 1, _NEAR)
-            out.append(ParseIssue(code="SYS002", source=opt.source, message=(
-                f"`{key}` is not an option of OpenSM or NVIDIA's OpenSM (osm_subnet.c, osm_subnet.h)"
-                + (f" (did you mean `{near[0]}`?)" if near else "") + ": OpenSM logs `Unrecognized token` and "
-                "ignores the line, so it sets nothing")))
+            out.append(_passed_over(key, opt, next(iter(difflib.get_close_matches(plain, _ALL_NAMES, 1, _NEAR)), None)))
     return out
+
+
+_ALL_NAMES = sorted(KNOWN | NVIDIA_FIELDS)  # (what an unknown name is looked up near)
+
+
+def _passed_over(key: str, opt: Option, near: str | None) -> ParseIssue:
+    return ParseIssue(code="SYS002", source=opt.source, message=(
+        f"`{key}` is not an option of OpenSM or NVIDIA's OpenSM (osm_subnet.c, osm_subnet.h)"
+        + (f" (did you mean `{near}`?)" if near else "") + ": OpenSM logs `Unrecognized token` and ignores the line, "
+        "so it sets nothing"))
 
 
 # How alike a name must be to one of NVIDIA_KNOWN to read as its misspelling: `sharp_enable` (0.96 to sharp_enabled),
