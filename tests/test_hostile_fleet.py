@@ -441,6 +441,10 @@ def test_a_file_of_nul_bytes_alone_is_named_as_never_written(tmp_path):
     assert ran.returncode == EXIT_INPUT
     assert "leaf1.cfg: the file holds only NUL bytes (1,048,576): space allocated and never written" in ran.stderr
     assert "cannot tell which platform" not in ran.stderr + ran.stdout
+    # ... with --format too (each reader named its own syntax: "invalid JSON", "not an Arista EOS running-config")
+    for fmt in ("sonic", "arista_eos"):
+        ran = losslessd("lint", "--format", fmt, str(sparse))
+        assert ran.returncode == EXIT_INPUT and "leaf1.cfg: the file holds only NUL bytes (1,048,576)" in ran.stderr
 
 
 def test_a_file_only_touched_while_it_is_read_is_read_and_one_rewritten_to_its_length_is_refused(tmp_path):
