@@ -226,24 +226,31 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
             size += len(chunk)
             if size > limit:
                 raise _too_big(display, size, limit, what)
-        _unchanged(info, os.fstat(fd), size, display, what)
-        return b"".join(chunks)
+        data = b"".join(chunks)
+        _unchanged(fd, info, data, display, what)
+        return data
     except OSError as exc:
         raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
     finally:
         os.close(fd)
 
 
-def _unchanged(before: os.stat_result, after: os.stat_result, size: int, display: str, what: str) -> None:
-    """InputError where the file was written while it was read (its size or modification time moved between the
-    fstat before the first read and the one after the last): a copy or an editor's save in place truncated it under
-    the read, and the half read looked like a whole config cut at a line. A file whose size the kernel does not
-    know (/proc's, 0 bytes) is compared by its time only."""
-    if after.st_mtime_ns == before.st_mtime_ns and (before.st_size == 0 or before.st_size == after.st_size == size):
-        return
-    raise InputError(f"the {what} changed while it was read ({before.st_size:,} bytes as the read began, "
-                     f"{after.st_size:,} as it ended): another program is writing it; read it again once written",
-                     file=display)
+def _unchanged(fd: int, before: os.stat_result, data: bytes, display: str, what: str) -> None:
+    """InputError where the file was written while it was read (its size moved between the fstat before the first
+    read and the one after the last, or the bytes read are not its size): a copy or an editor's save in place
+    truncated it under the read, and the half read looked like a whole config cut at a line. A kernel file's size
+    (/proc's 0 bytes, /sys's 4,096: no blocks stored) is no count of its bytes and is not compared with them. A file
+    whose modification time alone moved (a backup tool's touch, a rewrite of the same length) is read once more:
+    the same bytes are what it holds."""
+    after = os.fstat(fd)
+    if after.st_size == before.st_size and (before.st_blocks == 0 or len(data) == before.st_size):
+        if after.st_mtime_ns == before.st_mtime_ns or os.pread(fd, len(data) + 1, 0) == data:
+            return
+        why = "its bytes differ when read again"
+    else:
+        why = f"{before.st_size:,} bytes as the read began, {len(data):,} read, {after.st_size:,} as it ended"
+    raise InputError(f"the {what} changed while it was read ({why}): another program is writing it; read it again "
+                     "once written", file=display)
 
 
 def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:

@@ -63,6 +63,11 @@ _LOOKALIKE_WORD = lazy(rf"\w*[{_LOOKALIKE}]\w*")
 def mixed_script_words(text: str) -> Iterator[re.Match]:
     """The words of ``text`` mixing ASCII letters with a look-alike letter (LOOKALIKE). (Each search starts at a
     look-alike letter and takes its word's ends from there: linear in the text.)"""
+    try:  # (every look-alike is past U+00FF: a text of Latin-1 letters, `Café` or a no-break space, is copied in
+        text.encode("latin-1")  # 1 us, where the search takes 370 us for a 116 kB CONFIG_DB)
+        return
+    except UnicodeEncodeError:
+        pass
     pos = 0
     while (found := LOOKALIKE.search(text, pos)) is not None:
         start = found.start()

@@ -390,12 +390,17 @@ def test_a_file_written_while_it_is_read_is_refused_not_read_half(tmp_path):
     of no size the kernel knows, are still read."""
     path = tmp_path / "leaf1.cfg"
     shutil.copy(ROOT / "examples" / "fabric" / "spine1.cfg", path)
-    before = os.stat(path)
-    os.truncate(path, 100)
-    with pytest.raises(InputError) as exc:
-        _unchanged(before, os.stat(path), 100, str(path), "file")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        before = os.fstat(fd)
+        os.truncate(path, 100)
+        with pytest.raises(InputError) as exc:
+            _unchanged(fd, before, os.pread(fd, before.st_size, 0), str(path), "file")
+    finally:
+        os.close(fd)
     assert exc.value.file == str(path)
-    assert f"changed while it was read ({before.st_size:,} bytes as the read began, 100 as it ended)" in str(exc.value)
+    assert f"changed while it was read ({before.st_size:,} bytes as the read began, 100 read, 100 as it ended)" in str(
+        exc.value)
     assert read_bytes(path) == path.read_bytes()
     assert read_bytes("/proc/self/status").startswith(b"Name:")
     # ... and a writer rewriting the file in place (4 MB in 1 MB writes) beside reads that run until one meets a
@@ -436,3 +441,50 @@ def test_a_file_of_nul_bytes_alone_is_named_as_never_written(tmp_path):
     assert ran.returncode == EXIT_INPUT
     assert "leaf1.cfg: the file holds only NUL bytes (1,048,576): space allocated and never written" in ran.stderr
     assert "cannot tell which platform" not in ran.stderr + ran.stdout
+    # ... with --format too (each reader named its own syntax: "invalid JSON", "not an Arista EOS running-config")
+    for fmt in ("sonic", "arista_eos"):
+        ran = losslessd("lint", "--format", fmt, str(sparse))
+        assert ran.returncode == EXIT_INPUT and "leaf1.cfg: the file holds only NUL bytes (1,048,576)" in ran.stderr
+
+
+def test_a_file_only_touched_while_it_is_read_is_read_and_one_rewritten_to_its_length_is_refused(tmp_path):
+    """A backup tool's touch (the modification time alone moves) beside reads refused nearly every read as "changed"
+    though no byte changed: the file is read once more and the same bytes are taken. A rewrite of the same length
+    (the time moved, the bytes differ) is still refused."""
+    path = tmp_path / "leaf1.cfg"
+    data = (ROOT / "examples" / "fabric" / "spine1.cfg").read_bytes() * 2000  # (4 MB: reads long enough to meet one)
+    path.write_bytes(data)
+    stop = threading.Event()
+
+    def touch() -> None:
+        stamp = time.time_ns()
+        while not stop.is_set():
+            stamp += 1_000_000
+            os.utime(path, ns=(stamp, stamp))
+
+    toucher = threading.Thread(target=touch)
+    toucher.start()
+    try:
+        reads = [read_bytes(path) for _ in range(50)]
+    finally:
+        stop.set()
+        toucher.join()
+    assert all(read == data for read in reads)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        before = os.fstat(fd)
+        with open(path, "r+b") as same_length:
+            same_length.write(b"X")
+        with pytest.raises(InputError, match=r"changed while it was read \(its bytes differ when read again\)"):
+            _unchanged(fd, before, data, str(path), "file")
+    finally:
+        os.close(fd)
+
+
+def test_a_kernel_file_of_a_nominal_size_is_read():
+    """/sys's files say 4,096 bytes and hold a few: "changed while it was read (4,096 bytes as the read began,
+    4,096 as it ended)" refused every one (sysfs(5): a file is one value, its size a page)."""
+    if not os.path.exists("/sys/class/net/lo/mtu"):
+        pytest.skip("no /sys/class/net/lo/mtu (not Linux, or no sysfs mounted)")
+    with open("/sys/class/net/lo/mtu", "rb") as sysfs:
+        assert read_bytes("/sys/class/net/lo/mtu") == sysfs.read()

@@ -25,12 +25,21 @@ def test_render_refuses_more_ports_than_a_switch_has():
 
 
 def test_a_file_named_with_a_leading_dash_is_named_with_how_to_give_it(tmp_path):
-    """`lint -spine1.cfg` said only "No such option: -s" (round 20): the file is named, with `./` and `--`; an unknown
-    option that names no file is said as before, and the file after `--` is linted."""
-    shutil.copy(ROOT / "examples" / "fabric" / "spine1.cfg", tmp_path / "-spine1.cfg")
-    ran = losslessd("lint", "-spine1.cfg", cwd=tmp_path)
-    assert ran.returncode == 2
-    assert "No such option: -s (-spine1.cfg is a file here" in ran.stderr and "./-spine1.cfg, or after --" in ran.stderr
+    """`lint -spine1.cfg` said only "No such option: -s" (round 20), `-fabric.cfg` was `-f abric.cfg` ("not one of
+    'text', 'json'...") and `lint -out.cfg leaf1.cfg` was `-o ut.cfg`: the report written to ut.cfg, -out.cfg never
+    linted, exit 1. Each is refused naming the file, with `./` and `--`; an unknown option that names no file is said
+    as before, and an option's value, a file after `--` or given with ./ are read."""
+    for name in ("-spine1.cfg", "-fabric.cfg", "-out.cfg"):
+        shutil.copy(ROOT / "examples" / "fabric" / "spine1.cfg", tmp_path / name)
+    shutil.copy(ROOT / "examples" / "fabric" / "spine1.cfg", tmp_path / "leaf1.cfg")
+    for name in ("-spine1.cfg", "-fabric.cfg", "-out.cfg"):
+        ran = losslessd("lint", name, "leaf1.cfg", cwd=tmp_path)
+        assert ran.returncode == 2, ran.stdout
+        assert f"{name} is a file here, but a word starting with - is read as options: write it ./{name}, or after --" \
+            in ran.stderr
+    assert not (tmp_path / "ut.cfg").exists()
     ran = losslessd("lint", "-x", cwd=tmp_path)
     assert ran.returncode == 2 and "No such option: -x\n" in ran.stderr
     assert losslessd("lint", "--", "-spine1.cfg", cwd=tmp_path).returncode == 1
+    assert losslessd("lint", "-o", "-report.txt", "./-spine1.cfg", cwd=tmp_path).returncode == 1
+    assert "spine1" in (tmp_path / "-report.txt").read_text()

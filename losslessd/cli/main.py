@@ -126,18 +126,36 @@ class _ValuesFirst:
         return _values_first(super().get_params(ctx))  # type: ignore[misc]
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        """A file named with a leading dash (`lint -spine1.cfg`) is read as options, and click said only "No such
-        option: -s": the file is named, with the two ways to give it."""
-        given = args[:args.index("--")] if "--" in args else list(args)  # (click's parser takes from ``args``)
-        try:
-            return super().parse_args(ctx, args)  # type: ignore[misc]
-        except Exception as exc:  # click's NoSuchOption (typer vendors click from 0.29: no one class to name)
-            option = getattr(exc, "option_name", None) if type(exc).__name__ == "NoSuchOption" else None
-            named = option and next((a for a in given if a.startswith(option) and os.path.lexists(a)), None)
-            if named:
-                exc.message += (f" ({printable(named)} is a file here: a word starting with - is read as "  # type: ignore[attr-defined]
-                                f"options; write it ./{printable(named)}, or after --)")
-            raise
+        """A file named with a leading dash where an option goes is read as options: click said only "No such option:
+        -s" of `lint -spine1.cfg`, took `-fabric.cfg` for `-f abric.cfg` (an output format) and `lint -out.cfg
+        leaf1.cfg` for `-o ut.cfg`, the report written there and the file never linted. Such a word is refused, the
+        file named with the two ways to give it."""
+        named = _dash_file(self.get_params(ctx), args, self.allow_interspersed_args)  # type: ignore[attr-defined]
+        if named:
+            raise _USAGE_ERROR(f"{printable(named)} is a file here, but a word starting with - is read as options: "
+                               f"write it ./{printable(named)}, or after --", ctx=ctx)
+        return super().parse_args(ctx, args)  # type: ignore[misc]
+
+
+# (click's UsageError, which typer vendors from 0.29: no one module to import it from)
+_USAGE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+def _dash_file(params: list, args: list[str], interspersed: bool) -> str | None:
+    """The first word of ``args`` that names a file (or link) and starts with a dash where click reads an option:
+    not an option's own name, nor the value of the option before it, nor after ``--``."""
+    takes_value = {name: not (getattr(p, "is_flag", False) or getattr(p, "count", False))
+                   for p in params if p.param_type_name == "option" for name in (*p.opts, *p.secondary_opts)}
+    value_next = False
+    for arg in args:
+        if value_next or arg in takes_value:
+            value_next = not value_next and takes_value[arg]
+            continue
+        if arg == "--" or (not interspersed and not arg.startswith("-")):
+            return None
+        if arg.startswith("-") and arg != "-" and arg.split("=", 1)[0] not in takes_value and os.path.lexists(arg):
+            return arg
+    return None
 
 
 def _values_first(params: list) -> list:

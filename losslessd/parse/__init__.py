@@ -268,6 +268,13 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     copies = backups(files)
     skipped = {path for path, _ in copies}
     inputs = [read_input(f) for f in files if not skipped or str(f) not in skipped]
+    for inp in inputs:
+        if "\0" in inp.text and not inp.text.strip("\0 \t\n"):
+            # (a file allocated and never written, a sparse file's hole, or one a crash left zeroed: "cannot tell
+            # which platform" named the platforms instead, and a --format's reader its own syntax)
+            raise InputError(f"the file holds only NUL bytes ({inp.text.count(chr(0)):,}): space allocated and "
+                             "never written (a copy, capture or crash that left it zeroed?); fetch it again",
+                             file=inp.path)
     platform = None
     if fmt:
         plat = resolve_format(fmt)
@@ -281,12 +288,6 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             # nothing about it, and a folder of 100,000 of them was a 95 MB report)
             raise InputError("the file is empty" + (" but for blank space" if inputs[0].text else "") +
                              ": no configuration to read (a copy or capture that failed?)", file=inputs[0].path)
-        if platform is None and not inputs[0].text.strip("\0 \t\n"):
-            # (a file allocated and never written, a sparse file's hole, or one a crash left zeroed: "cannot tell
-            # which platform" named the platforms instead)
-            raise InputError(f"the file holds only NUL bytes ({inputs[0].text.count(chr(0)):,}): space allocated "
-                             "and never written (a copy, capture or crash that left it zeroed?); fetch it again",
-                             file=inputs[0].path)
         if platform is None:
             _unparsed_capture(inputs[0])
             importlib.import_module(".sonic", __package__).other_database(inputs[0])
