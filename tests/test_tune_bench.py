@@ -430,3 +430,27 @@ def test_perftest_output_bandwidth_alone_says_what_to_change():
     assert result.invalid == ["nothing parseable: no nccl-tests table and no perftest result header; '11728.470000' "
                               "alone is how perftest's --output=bandwidth (or message_rate) prints its average, "
                               "without its unit or message size: run it without --output"]
+
+
+# ib_write_lat -C -H's output as perftest writes it (write_lat.c: RESULT_LINE, RESULT_FMT_LAT; print_report_lat: the
+# histogram `#, <units>` and `%d, %g` samples, the header again, REPORT_FMT_LAT), numbers of our own (cycles at ~3 GHz).
+LAT_HEADER = (" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   "
+              "99% percentile[usec]   99.9% percentile[usec] \n")
+LAT_ROW = " 1024    1000          8101.00        9950.00      8299.00  \t       8310.12     \t54.20\t\t8801.00 \t\t9900.00\n"
+
+
+@pytest.mark.parametrize("units,valid", [("cycles", False), ("usec", True)])
+def test_perftest_latency_in_cpu_cycles_is_refused(units, valid):
+    """`ib_write_lat -C` prints CPU cycles under the same `t_typical[usec]` header; its sample list (-H, -U) says
+    `#, cycles`. 8299 cycles were scored as 8299 us."""
+    out = ("-" * 87 + "\n" + LAT_HEADER + "#, " + units + "\n1, 8101\n2, 8299\n3, 9950\n" + "-" * 87 + "\n"
+           + LAT_HEADER + LAT_ROW)
+    result = read_benchmark(out)
+    assert result.valid is valid, result.invalid
+    if not valid:
+        assert result.invalid == ["line 3: perftest printed its latencies in 'cycles', under headers that say usec "
+                                  "(ib_*_lat -C, --report-cycles): run it without -C"]
+    assert result.sizes[1024].latency_us == 8299.0
+    # a header naming another unit than usec is refused too, not read as microseconds
+    other = read_benchmark(LAT_HEADER.replace("[usec]", "[nsec]") + LAT_ROW)
+    assert other.invalid == ["perftest header's latency unit is 'nsec', not usec"]

@@ -187,7 +187,8 @@ class PerftestRow:
 class PerftestRun:
     test: str | None = None  # "RDMA_Write BW Test", from the banner
     kind: str = "bw"  # "bw" or "lat"
-    unit: str | None = None  # the unit the header printed: MiB/sec, MB/sec, Gb/sec
+    unit: str | None = None  # the unit the header printed: MiB/sec, MB/sec, Gb/sec; a latency test's: usec
+    samples: tuple[int, str] | None = None  # the line and unit of a `#, <unit>` sample list (-U, -H)
     columns: list[str] = field(default_factory=list)
     rows: list[PerftestRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -550,6 +551,10 @@ _PERF_HEADER = lazy(r"^\s*#bytes\b")
 _PERF_COLUMN = lazy(r"#\w+|tps average|(?<![\w.%])[\w.%]+(?: [\w.%]+)*(?:\[[^\]]+\])?")
 _PERF_TITLE = lazy(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
 _BW_UNIT = lazy(r"BW average\[([^\]]+)\]")
+_LAT_UNIT = lazy(r"t_(?:typical|avg)\[([^\]]+)\]")
+# ib_*_lat -C (--report-cycles) prints CPU cycles under RESULT_FMT_LAT's `[usec]` header all the same; only its sample
+# lists (-U, -H) say so, `printf("#, %s\n", units)` with units "cycles" (perftest_parameters.c print_report_lat).
+_SAMPLES = lazy(r"^\s*#,\s*(\S+)\s*$")
 # perftest --output=bandwidth / message_rate (perftest_parameters.c print_report_bw: `printf("%lf\n", bw_avg)`, the
 # message rate alike): the average alone, in MiB/s or, with --report_gbits, Gb/s; nothing says which, nor the size.
 _BARE = lazy(r"\d{1,19}\.\d{6}", re.ASCII)
@@ -573,12 +578,14 @@ def parse_perftest(text: str) -> PerftestRun:
         line = _untag(raw)
         if not names and (m := _PERF_TITLE.match(line)) and "#" not in line:
             run.test = " ".join(m.group(1).split())
+        if run.samples is None and (m := _SAMPLES.match(line)):
+            run.samples = (lineno, m.group(1))
         if _PERF_HEADER.match(line):
             names = [n for n in _PERF_COLUMN.findall(line) if n.startswith("#") or n.endswith("]")
                      or n == "tps average"]
             run.columns = names
             run.kind = "lat" if any(n.startswith(("t_", "tps")) for n in names) else "bw"
-            if (m := _BW_UNIT.search(line)) is not None:
+            if (m := _LAT_UNIT.search(line) if run.kind == "lat" else _BW_UNIT.search(line)) is not None:
                 run.unit = m.group(1)
                 if run.unit.lower() == "mb/sec":
                     run.notes.append("MB/sec is perftest's label for MiB/sec before release 24.07: read as 2^20 B/s")
@@ -710,6 +717,11 @@ def _from_perftest(run: PerftestRun) -> BenchResult:
     _note_twice(out, twice)
     if run.rows and run.kind == "bw" and run.unit is None:
         out.invalid.append("perftest header names no bandwidth unit")
+    if run.rows and run.kind == "lat" and run.samples is not None and run.samples[1] != "usec":
+        out.invalid.append(f"line {run.samples[0]}: perftest printed its latencies in {run.samples[1]!r}, under headers "
+                           "that say usec (ib_*_lat -C, --report-cycles): run it without -C")
+    elif run.rows and run.kind == "lat" and run.unit is not None and run.unit != "usec":
+        out.invalid.append(f"perftest header's latency unit is {run.unit!r}, not usec")
     return out
 
 
