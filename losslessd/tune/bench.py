@@ -403,8 +403,9 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
                 current(lineno, False).notes.append(f"line {lineno}: Avg bus bandwidth {m.group(1)!r} is not a number")
         elif m := _ERROR.match(body):
             current(lineno, False).errors.append(m.group(1).strip())
-        elif before is not None and run is not None and "NCCL WARN" not in body and (who := _NCCL_PID.match(body)) and \
-                f"{who[1]}:{who[2]}" in before.pids - run.pids:  # (a retry in a fresh container may get its pid)
+        # (a process of the attempt before, not of this one: a retry in a fresh container may get its pid)
+        elif before is not None and run is not None and "NCCL WARN" not in body and (who := _NCCL_PID.match(body)) and (
+                pid := f"{who[1]}:{who[2]}") in before.pids and pid not in run.pids:
             _alive(run, before)  # the attempt taken for stopped goes on
         elif "NCCL WARN" in body and run is not None and run.columns and not run.rows and run.stopped is None:
             run.stopped = f"line {lineno}: {raw.strip()[:160]}"
