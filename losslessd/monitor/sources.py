@@ -330,7 +330,7 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
     for n, line in enumerate(lines[1:], start=2):
         name, colon, text = line.rpartition(":")
         name = name.strip()
-        if not colon or not name or not text.strip() or ":" in _ETHTOOL_RING.sub("", name, count=1):
+        if not colon or not name or not text.strip() or ":" in name and ":" in _ETHTOOL_RING.sub("", name, count=1):
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
         try:
             value = counter(text.strip())
