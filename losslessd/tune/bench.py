@@ -692,7 +692,8 @@ def read_benchmark(text: str) -> BenchResult:
             doc = None
         if isinstance(doc, dict) and "results" in doc:
             return _from_nccl([parse_nccl_tests_json(stripped)], "nccl-tests-json")
-    if any(_PERF_HEADER.match(_untag(line)) for line in text.splitlines()):
+    # (untagging replaces tags by a blank and cuts prefixes only: a header line holds "#bytes" before it too)
+    if "#bytes" in text and any(_PERF_HEADER.match(_untag(line)) for line in text.splitlines()):
         return _from_perftest(parse_perftest(text))
     runs = parse_nccl_tests(text)
     if runs:
