@@ -438,7 +438,8 @@ def test_perftest_output_bandwidth_alone_says_what_to_change():
 # histogram `#, <units>` and `%d, %g` samples, the header again, REPORT_FMT_LAT), numbers of our own (cycles at ~3 GHz).
 LAT_HEADER = (" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   "
               "99% percentile[usec]   99.9% percentile[usec] \n")
-LAT_ROW = " 1024    1000          8101.00        9950.00      8299.00  \t       8310.12     \t54.20\t\t8801.00 \t\t9900.00\n"
+LAT_ROW = (" 1024    1000          8101.00        9950.00      8299.00  \t       8310.12     \t54.20\t\t8801.00 \t\t"
+           "9900.00\n")
 
 
 @pytest.mark.parametrize("units,valid", [("cycles", False), ("usec", True)])
@@ -468,8 +469,8 @@ def test_perftest_latency_in_cpu_cycles_is_refused(units, valid):
     (["all_reduce_perf", "-b", "8", "-C", "1"], False),  # (nccl-tests' -C: report cputime)
 ])
 def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(argv, refused):
-    """`--benchmark "ib_write_lat -C ..."` without -H/-U prints cycles under `[usec]` headers and no word of cycles: each
-    trial's latency was cycles read as microseconds. The command line says so before anything is pushed."""
+    """`--benchmark "ib_write_lat -C ..."` without -H/-U prints cycles under `[usec]` headers and no word of cycles:
+    each trial's latency was cycles read as microseconds. The command line says so before anything is pushed."""
     why = cycles_option(argv)
     assert (why is not None) is refused, why
     if refused:

@@ -405,7 +405,7 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             current(lineno, False).errors.append(m.group(1).strip())
         # (a process of the attempt before, not of this one: a retry in a fresh container may get its pid)
         elif before is not None and run is not None and "NCCL WARN" not in body and (who := _NCCL_PID.match(body)) and (
-                pid := f"{who[1]}:{who[2]}") in before.pids and pid not in run.pids:
+                proc := f"{who[1]}:{who[2]}") in before.pids and proc not in run.pids:
             _alive(run, before)  # the attempt taken for stopped goes on
         elif "NCCL WARN" in body and run is not None and run.columns and not run.rows and run.stopped is None:
             run.stopped = f"line {lineno}: {raw.strip()[:160]}"
@@ -569,7 +569,8 @@ _PERF_LAT_BIN = lazy(r"(?:.*/)?(?:ib_\w+|raw_ethernet)_lat")
 
 def cycles_option(argv: list[str]) -> str | None:
     """Why a benchmark command line makes perftest print CPU cycles as latencies (``-C`` given to a latency test, not in
-    duration mode), or None. Without ``-H``/``-U`` the output cannot tell cycles from the microseconds its header says."""
+    duration mode), or None. Without ``-H``/``-U`` the output cannot tell cycles from the microseconds its header
+    says."""
     at = next((i for i, word in enumerate(argv) if _PERF_LAT_BIN.fullmatch(word)), None)
     if at is None:
         return None
@@ -740,8 +741,8 @@ def _from_perftest(run: PerftestRun) -> BenchResult:
     if run.rows and run.kind == "bw" and run.unit is None:
         out.invalid.append("perftest header names no bandwidth unit")
     if run.rows and run.kind == "lat" and run.samples is not None and run.samples[1] != "usec":
-        out.invalid.append(f"line {run.samples[0]}: perftest printed its latencies in {run.samples[1]!r}, under headers "
-                           "that say usec (ib_*_lat -C, --report-cycles): run it without -C")
+        out.invalid.append(f"line {run.samples[0]}: perftest printed its latencies in {run.samples[1]!r}, under "
+                           "headers that say usec (ib_*_lat -C, --report-cycles): run it without -C")
     elif run.rows and run.kind == "lat" and run.unit is not None and run.unit != "usec":
         out.invalid.append(f"perftest header's latency unit is {run.unit!r}, not usec")
     return out
