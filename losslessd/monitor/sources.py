@@ -285,7 +285,7 @@ _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
                 r"rx_pause_duration_prio_(\d)": PAUSE_DURATION_US, r"tx_prio_(\d)_packets": TX_PACKETS},
     # drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_port_stats_arr (BNXT_RX/TX_STATS_ENTRY), the counters
     # bnxt_dcb.c bnxt_dcbnl_ieee_getpfc reports as the port's PFC indications and requests
-    # (and bnxt_rx_port_stats_ext_arr, BNXT_RX_STATS_EXT_PFC_ENTRY: pfc_pri<p>_rx_duration_us, the microseconds the
+    # (and bnxt_port_stats_ext_arr, BNXT_RX_STATS_EXT_PFC_ENTRY: pfc_pri<p>_rx_duration_us, the microseconds the
     # priority spent between a received XOFF and its XON, the firmware's rx_port_stats_ext)
     "bnxt_en": {r"rx_pfc_ena_frames_pri(\d)": PFC_RX, r"tx_pfc_ena_frames_pri(\d)": PFC_TX,
                 r"pfc_pri(\d)_rx_duration_us": PAUSE_DURATION_US},
