@@ -564,19 +564,19 @@ _BARE = lazy(r"\d{1,19}\.\d{6}", re.ASCII)
 # perftest's latency tests (ib_read_lat, ib_write_lat, ib_send_lat, ib_atomic_lat, raw_ethernet_lat) and the options
 # perftest_parameters.c long_options names: "report-cycles" ('C'), "duration" ('D'; print_report_lat_duration reports
 # microseconds whatever -C says).
-_PERF_LAT_BIN = lazy(r"(?:.*/)?(?:ib_\w+|raw_ethernet)_lat")
+_PERF_LAT_BIN = lazy(r"(?:ib_\w+|raw_ethernet)_lat")
 
 
 def cycles_option(argv: list[str]) -> str | None:
     """Why a benchmark command line makes perftest print CPU cycles as latencies (``-C`` given to a latency test, not in
     duration mode), or None. Without ``-H``/``-U`` the output cannot tell cycles from the microseconds its header
     says."""
-    at = next((i for i, word in enumerate(argv) if _PERF_LAT_BIN.fullmatch(word)), None)
+    at = next((i for i, word in enumerate(argv) if _PERF_LAT_BIN.fullmatch(word.rpartition("/")[2])), None)
     if at is None:
         return None
     rest = argv[at + 1:]
     flag = next((w for w in rest if w in ("-C", "--report-cycles")), None)
-    if flag is None or any(w in ("-D", "--duration") or w.startswith(("-D", "--duration=")) for w in rest):
+    if flag is None or any(w == "--duration" or w.startswith(("-D", "--duration=")) for w in rest):
         return None
     return (f"{argv[at]} {flag} prints CPU cycles under its t_typical[usec] header, which the tuner would score as "
             f"microseconds: run it without {flag}")
