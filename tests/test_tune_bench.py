@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from losslessd.tune.bench import (
+    cycles_option,
     format_size,
     parse_nccl_tests,
     parse_nccl_tests_json,
@@ -15,6 +16,7 @@ from losslessd.tune.bench import (
     parse_size,
     read_benchmark,
 )
+from tests.clirun import losslessd
 
 FIX = Path(__file__).parent / "fixtures" / "bench"
 
@@ -430,3 +432,54 @@ def test_perftest_output_bandwidth_alone_says_what_to_change():
     assert result.invalid == ["nothing parseable: no nccl-tests table and no perftest result header; '11728.470000' "
                               "alone is how perftest's --output=bandwidth (or message_rate) prints its average, "
                               "without its unit or message size: run it without --output"]
+
+
+# ib_write_lat -C -H's output as perftest writes it (write_lat.c: RESULT_LINE, RESULT_FMT_LAT; print_report_lat: the
+# histogram `#, <units>` and `%d, %g` samples, the header again, REPORT_FMT_LAT), numbers of our own (cycles at ~3 GHz).
+LAT_HEADER = (" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   "
+              "99% percentile[usec]   99.9% percentile[usec] \n")
+LAT_ROW = (" 1024    1000          8101.00        9950.00      8299.00  \t       8310.12     \t54.20\t\t8801.00 \t\t"
+           "9900.00\n")
+
+
+@pytest.mark.parametrize("units,valid", [("cycles", False), ("usec", True)])
+def test_perftest_latency_in_cpu_cycles_is_refused(units, valid):
+    """`ib_write_lat -C` prints CPU cycles under the same `t_typical[usec]` header; its sample list (-H, -U) says
+    `#, cycles`. 8299 cycles were scored as 8299 us."""
+    out = ("-" * 87 + "\n" + LAT_HEADER + "#, " + units + "\n1, 8101\n2, 8299\n3, 9950\n" + "-" * 87 + "\n"
+           + LAT_HEADER + LAT_ROW)
+    result = read_benchmark(out)
+    assert result.valid is valid, result.invalid
+    if not valid:
+        assert result.invalid == ["line 3: perftest printed its latencies in 'cycles', under headers that say usec "
+                                  "(ib_*_lat -C, --report-cycles): run it without -C"]
+    assert result.sizes[1024].latency_us == 8299.0
+    # a header naming another unit than usec is refused too, not read as microseconds
+    other = read_benchmark(LAT_HEADER.replace("[usec]", "[nsec]") + LAT_ROW)
+    assert other.invalid == ["perftest header's latency unit is 'nsec', not usec"]
+
+
+@pytest.mark.parametrize("argv,refused", [
+    (["ib_write_lat", "-C", "-s", "1024", "10.0.0.2"], True),
+    (["srun", "-l", "-C", "gpu", "/usr/bin/ib_send_lat", "--report-cycles", "host2"], True),
+    (["ib_write_lat", "-C", "-D", "10", "host2"], False),  # (duration mode reports microseconds whatever -C says)
+    (["ib_read_lat", "-C", "--duration=5", "host2"], False),
+    (["srun", "-C", "gpu", "ib_write_lat", "host2"], False),  # (srun's -C is its --constraint)
+    (["ib_write_bw", "-C", "host2"], False),
+    (["all_reduce_perf", "-b", "8", "-C", "1"], False),  # (nccl-tests' -C: report cputime)
+])
+def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(argv, refused):
+    """`--benchmark "ib_write_lat -C ..."` without -H/-U prints cycles under `[usec]` headers and no word of cycles:
+    each trial's latency was cycles read as microseconds. The command line says so before anything is pushed."""
+    why = cycles_option(argv)
+    assert (why is not None) is refused, why
+    if refused:
+        assert "CPU cycles" in why and "run it without" in why, why
+
+
+def test_tune_refuses_a_cycles_latency_benchmark_as_a_usage_error(tmp_path):
+    res = losslessd("tune", "--benchmark", "ib_write_lat -C -s 1024 host2", "--inventory", "inv.yaml", cwd=tmp_path)
+    message = " ".join(res.stderr.replace("│", " ").split())
+    assert res.returncode == 2 and res.stdout == "", res.stderr
+    assert ("--benchmark: ib_write_lat -C prints CPU cycles under its t_typical[usec] header, which the tuner would "
+            "score as microseconds: run it without -C") in message, message

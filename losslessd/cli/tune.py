@@ -89,7 +89,7 @@ def tune(
     # (here, not at the top: `tune --help` and `tune report` need neither the tuner, the renderer, the fixer nor the
     # collectors these bring: 2,458 M instructions of start-up for the help before, docs/lint-at-scale.md)
     from ..policy import load_policy
-    from ..tune.bench import parse_size
+    from ..tune.bench import cycles_option, parse_size
     from ..tune.session import Options, Tuner
     from .pull import preflight
 
@@ -103,6 +103,8 @@ def tune(
                          "splits one, and run without a shell)") from None
     if not argv:
         raise InputError("--benchmark is empty")
+    if why := cycles_option(argv):
+        raise InputError(f"--benchmark: {why}")
     try:
         size_list = _listed("--sizes", sizes, parse_size)
     except ValueError as exc:

@@ -285,7 +285,7 @@ _ETHTOOL_BY_DRIVER: dict[str, dict[str, str]] = {
                 r"rx_pause_duration_prio_(\d)": PAUSE_DURATION_US, r"tx_prio_(\d)_packets": TX_PACKETS},
     # drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_port_stats_arr (BNXT_RX/TX_STATS_ENTRY), the counters
     # bnxt_dcb.c bnxt_dcbnl_ieee_getpfc reports as the port's PFC indications and requests
-    # (and bnxt_rx_port_stats_ext_arr, BNXT_RX_STATS_EXT_PFC_ENTRY: pfc_pri<p>_rx_duration_us, the microseconds the
+    # (and bnxt_port_stats_ext_arr, BNXT_RX_STATS_EXT_PFC_ENTRY: pfc_pri<p>_rx_duration_us, the microseconds the
     # priority spent between a received XOFF and its XON, the firmware's rx_port_stats_ext)
     "bnxt_en": {r"rx_pfc_ena_frames_pri(\d)": PFC_RX, r"tx_pfc_ena_frames_pri(\d)": PFC_TX,
                 r"pfc_pri(\d)_rx_duration_us": PAUSE_DURATION_US},
@@ -330,7 +330,7 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
     for n, line in enumerate(lines[1:], start=2):
         name, colon, text = line.rpartition(":")
         name = name.strip()
-        if not colon or not name or not text.strip() or ":" in _ETHTOOL_RING.sub("", name, count=1):
+        if not colon or not name or not text.strip() or ":" in name and ":" in _ETHTOOL_RING.sub("", name, count=1):
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
         try:
             value = counter(text.strip())

@@ -187,7 +187,8 @@ class PerftestRow:
 class PerftestRun:
     test: str | None = None  # "RDMA_Write BW Test", from the banner
     kind: str = "bw"  # "bw" or "lat"
-    unit: str | None = None  # the unit the header printed: MiB/sec, MB/sec, Gb/sec
+    unit: str | None = None  # the unit the header printed: MiB/sec, MB/sec, Gb/sec; a latency test's: usec
+    samples: tuple[int, str] | None = None  # the line and unit of a `#, <unit>` sample list (-U, -H)
     columns: list[str] = field(default_factory=list)
     rows: list[PerftestRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -402,8 +403,9 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
                 current(lineno, False).notes.append(f"line {lineno}: Avg bus bandwidth {m.group(1)!r} is not a number")
         elif m := _ERROR.match(body):
             current(lineno, False).errors.append(m.group(1).strip())
-        elif before is not None and run is not None and "NCCL WARN" not in body and (who := _NCCL_PID.match(body)) and \
-                f"{who[1]}:{who[2]}" in before.pids - run.pids:  # (a retry in a fresh container may get its pid)
+        # (a process of the attempt before, not of this one: a retry in a fresh container may get its pid)
+        elif before is not None and run is not None and "NCCL WARN" not in body and (who := _NCCL_PID.match(body)) and (
+                proc := f"{who[1]}:{who[2]}") in before.pids and proc not in run.pids:
             _alive(run, before)  # the attempt taken for stopped goes on
         elif "NCCL WARN" in body and run is not None and run.columns and not run.rows and run.stopped is None:
             run.stopped = f"line {lineno}: {raw.strip()[:160]}"
@@ -550,9 +552,34 @@ _PERF_HEADER = lazy(r"^\s*#bytes\b")
 _PERF_COLUMN = lazy(r"#\w+|tps average|(?<![\w.%])[\w.%]+(?: [\w.%]+)*(?:\[[^\]]+\])?")
 _PERF_TITLE = lazy(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
 _BW_UNIT = lazy(r"BW average\[([^\]]+)\]")
+_LAT_UNIT = lazy(r"t_(?:typical|avg)\[([^\]]+)\]")
+# ib_*_lat -C (--report-cycles) prints CPU cycles under RESULT_FMT_LAT's `[usec]` header all the same; only its sample
+# lists (-U, -H) say so, `printf("#, %s\n", units)` with units "cycles" (perftest_parameters.c print_report_lat).
+_SAMPLES = lazy(r"^\s*#,\s*(\S+)\s*$")
 # perftest --output=bandwidth / message_rate (perftest_parameters.c print_report_bw: `printf("%lf\n", bw_avg)`, the
 # message rate alike): the average alone, in MiB/s or, with --report_gbits, Gb/s; nothing says which, nor the size.
 _BARE = lazy(r"\d{1,19}\.\d{6}", re.ASCII)
+
+
+# perftest's latency tests (ib_read_lat, ib_write_lat, ib_send_lat, ib_atomic_lat, raw_ethernet_lat) and the options
+# perftest_parameters.c long_options names: "report-cycles" ('C'), "duration" ('D'; print_report_lat_duration reports
+# microseconds whatever -C says).
+_PERF_LAT_BIN = lazy(r"(?:ib_\w+|raw_ethernet)_lat")
+
+
+def cycles_option(argv: list[str]) -> str | None:
+    """Why a benchmark command line makes perftest print CPU cycles as latencies (``-C`` given to a latency test, not in
+    duration mode), or None. Without ``-H``/``-U`` the output cannot tell cycles from the microseconds its header
+    says."""
+    at = next((i for i, word in enumerate(argv) if _PERF_LAT_BIN.fullmatch(word.rpartition("/")[2])), None)
+    if at is None:
+        return None
+    rest = argv[at + 1:]
+    flag = next((w for w in rest if w in ("-C", "--report-cycles")), None)
+    if flag is None or any(w == "--duration" or w.startswith(("-D", "--duration=")) for w in rest):
+        return None
+    return (f"{argv[at]} {flag} prints CPU cycles under its t_typical[usec] header, which the tuner would score as "
+            f"microseconds: run it without {flag}")
 
 
 def _to_gbytes(value: float, unit: str) -> float | None:
@@ -573,12 +600,14 @@ def parse_perftest(text: str) -> PerftestRun:
         line = _untag(raw)
         if not names and (m := _PERF_TITLE.match(line)) and "#" not in line:
             run.test = " ".join(m.group(1).split())
+        if run.samples is None and (m := _SAMPLES.match(line)):
+            run.samples = (lineno, m.group(1))
         if _PERF_HEADER.match(line):
             names = [n for n in _PERF_COLUMN.findall(line) if n.startswith("#") or n.endswith("]")
                      or n == "tps average"]
             run.columns = names
             run.kind = "lat" if any(n.startswith(("t_", "tps")) for n in names) else "bw"
-            if (m := _BW_UNIT.search(line)) is not None:
+            if (m := _LAT_UNIT.search(line) if run.kind == "lat" else _BW_UNIT.search(line)) is not None:
                 run.unit = m.group(1)
                 if run.unit.lower() == "mb/sec":
                     run.notes.append("MB/sec is perftest's label for MiB/sec before release 24.07: read as 2^20 B/s")
@@ -664,7 +693,8 @@ def read_benchmark(text: str) -> BenchResult:
             doc = None
         if isinstance(doc, dict) and "results" in doc:
             return _from_nccl([parse_nccl_tests_json(stripped)], "nccl-tests-json")
-    if any(_PERF_HEADER.match(_untag(line)) for line in text.splitlines()):
+    # (untagging replaces tags by a blank and cuts prefixes only: a header line holds "#bytes" before it too)
+    if "#bytes" in text and any(_PERF_HEADER.match(_untag(line)) for line in text.splitlines()):
         return _from_perftest(parse_perftest(text))
     runs = parse_nccl_tests(text)
     if runs:
@@ -710,6 +740,11 @@ def _from_perftest(run: PerftestRun) -> BenchResult:
     _note_twice(out, twice)
     if run.rows and run.kind == "bw" and run.unit is None:
         out.invalid.append("perftest header names no bandwidth unit")
+    if run.rows and run.kind == "lat" and run.samples is not None and run.samples[1] != "usec":
+        out.invalid.append(f"line {run.samples[0]}: perftest printed its latencies in {run.samples[1]!r}, under "
+                           "headers that say usec (ib_*_lat -C, --report-cycles): run it without -C")
+    elif run.rows and run.kind == "lat" and run.unit is not None and run.unit != "usec":
+        out.invalid.append(f"perftest header's latency unit is {run.unit!r}, not usec")
     return out
 
 
