@@ -49,15 +49,25 @@ DEVICE_UNSEEN = re.compile(f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_
 _JSON_UNSAFE = lazy(rf"[\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
 
 
-# Letters of the scripts that hold look-alikes of Latin ones (Unicode TR39 "Unicode Security Mechanisms" 4 and 5.1,
-# mixed-script confusables: its confusables.txt maps Greek, Cyrillic and Armenian letters and the full-width forms to
-# Latin ones, `Ε` U+0395 to `E`, `р` U+0440 to `p`). In a word of ASCII letters one makes a name show as another
-# (`sрine1` as spine1: "no device spine1" beside the device spine1); such a word is written with the letter escaped,
-# `s\u0440ine1`. Greek and Cyrillic words of their own are text, left as they are; so is Greek mu (U+03BC: `10μs`).
-_LOOKALIKE = "\u0370-\u03bb\u03bd-\u03ff\u1f00-\u1fff\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f" \
-    "\u0531-\u058f\uff21-\uff3a\uff41-\uff5a"
+# The letters of other scripts that look like Latin ones: the Greek, Cyrillic, Armenian and full-width letters that
+# Unicode TR39's confusables.txt (version 14.0.0, "Unicode Security Mechanisms" 4) maps to one ASCII letter or digit
+# (`Ε` U+0395 to `E`, `р` U+0440 to `p`), 129 of them; `Δ`, `Ω`, `в` and mu (`10μs`) map to none. In a word of ASCII
+# letters a run of them makes a name show as another (`sрine1` as spine1: "no device spine1" beside the device
+# spine1); such a word is written with the letters escaped, `s\u0440ine1`. A run holding a letter that looks like no
+# Latin one is a word of that language (`GPUсервер`, `10kΩ`: TR39 5.1's whole-script test, a run is a look-alike
+# only if all of it is), and Greek or Cyrillic words of their own are text: both left as they are.
+_LOOKALIKE = (
+    "\u037a\u037f\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
+    "\u03b1\u03b3\u03b9\u03bd\u03bf\u03c1\u03c3\u03c5\u03d2\u03dc\u03e8\u03f1\u03f2\u03f3\u03f9\u03fa"
+    "\u0405\u0406\u0408\u0410\u0412\u0415\u0417\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425"
+    "\u042b\u042c\u042e\u0430\u0431\u0433\u0435\u043e\u0440\u0441\u0443\u0445\u0455\u0456\u0458\u0461"
+    "\u0474\u0475\u04ae\u04af\u04bb\u04bd\u04c0\u04cf\u04d4\u04d5\u04e0\u0501\u050c\u051b\u051c\u051d"
+    "\u054d\u054f\u0555\u0561\u0563\u0566\u0570\u0578\u057c\u057d\u0581\u0584\u0585\u1fbe\ua644\ua647"
+    "\ua698\ua699\uff21\uff22\uff23\uff25\uff28\uff29\uff2a\uff2b\uff2d\uff2e\uff2f\uff30\uff33\uff34"
+    "\uff38\uff39\uff3a\uff41\uff43\uff45\uff47\uff48\uff49\uff4a\uff4c\uff4f\uff50\uff53\uff56\uff58"
+    "\uff59")
 LOOKALIKE = lazy(f"[{_LOOKALIKE}]")  # (compiled once a text that is not ASCII is met)
-_LOOKALIKE_WORD = lazy(rf"\w*[{_LOOKALIKE}]\w*")
+_LOOKALIKE_WORD = lazy(r"\w+")
 
 
 def mixed_script_words(text: str) -> Iterator[re.Match]:
@@ -75,10 +85,25 @@ def mixed_script_words(text: str) -> Iterator[re.Match]:
             start -= 1
         word = _LOOKALIKE_WORD.match(text, start)
         assert word is not None
-        if any(c.isascii() and c.isalpha() for c in word[0]) and any(
-                c.isalpha() and LOOKALIKE.match(c) for c in word[0]):
+        if any(c.isascii() and c.isalpha() for c in word[0]) and _runs_look_latin(word[0]):
             yield word
         pos = max(word.end(), found.end())
+
+
+def _runs_look_latin(word: str) -> bool:
+    """Every run of letters of another script than Latin in ``word`` is look-alikes alone (`sрine1`, `Εthernet1`;
+    not `GPUсервер` nor `10kΩ`). (Only words holding a look-alike get here: rare, so the names are looked up.)"""
+    import unicodedata
+
+    runs: list[str] = []
+    run = ""
+    for c in word + " ":
+        if c.isalpha() and not c.isascii() and not unicodedata.name(c, "").startswith("LATIN"):
+            run += c
+        elif run:
+            runs.append(run)
+            run = ""
+    return bool(runs) and all(LOOKALIKE.fullmatch(c) for run in runs for c in run)
 
 
 def _escape_lookalikes(text: str) -> str:

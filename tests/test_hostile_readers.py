@@ -12,7 +12,7 @@ import pytest
 
 from losslessd import api
 from losslessd.errors import InputError
-from losslessd.printable import printable
+from losslessd.printable import LOOKALIKE, mixed_script_words, printable
 from tests.clirun import losslessd
 from tests.hostile import ROOT, run_case
 from tests.hostile_readers import BYTES, NEVER_CLEAN, READERS, SPECIAL, mutation_case, place, problems, truncations
@@ -221,6 +221,28 @@ def test_text_of_other_languages_in_a_description_is_no_lookalike(tmp_path):
     result = api.lint([place(eos, tmp_path, text.encode())], fmt="arista_eos", jobs=1)
     assert not [f for f in result.findings if f.code == "SYS002"], result.findings
 
+
+
+# Vectors from Unicode TR39 confusables.txt 14.0.0: these map to one ASCII letter ...
+_CONFUSABLE = {"\u0395": "E", "\u0440": "p", "\u0391": "A", "\u0435": "e", "\u0455": "s", "\uff45": "e"}
+# ... and these to none (Greek capital delta and omega, Cyrillic ve and el, Greek mu).
+_NOT_CONFUSABLE = "\u0394\u03a9\u0432\u043b\u03bc"
+
+
+def test_the_lookalike_letters_are_those_tr39_maps_to_latin_ones():
+    assert all(LOOKALIKE.fullmatch(c) for c in _CONFUSABLE) and not any(LOOKALIKE.fullmatch(c) for c in _NOT_CONFUSABLE)
+
+
+@pytest.mark.parametrize("description", ["ΔT budget 10kΩ", "GPUсервер rack 12", "Δt=5us at 10kΩ"])
+def test_a_word_whose_other_script_run_holds_a_letter_like_no_latin_one_is_no_lookalike(description, tmp_path):
+    """`10kΩ`, `ΔT` and `GPUсервер` were each a SYS002 "looks like a Latin one" and exit 1 (review of round 20): an
+    omega, a delta or a Cyrillic в looks like no Latin letter, so the run is a word of its language (TR39 5.1)."""
+    eos = next(r for r in READERS if r.label == "eos")
+    text = eos.file.read_text(encoding="utf-8").replace(
+        "interface Ethernet1/5\n", f"interface Ethernet1/5\n   description {description}\n", 1)
+    result = api.lint([place(eos, tmp_path, text.encode())], fmt="arista_eos", jobs=1)
+    assert not [f for f in result.findings if f.code == "SYS002"], result.findings
+    assert [m[0] for m in mixed_script_words("Εthernet1 s\u0440ine1 GPUсервер")] == ["Εthernet1", "s\u0440ine1"]
 
 def test_a_name_with_a_lookalike_letter_is_written_escaped_in_the_text_report(tmp_path):
     """A topology cable to `sрine1` (a Cyrillic р) said "no device spine1 is among the linted inputs" beside the linted
