@@ -71,6 +71,9 @@ def test_docs_link_only_inside_the_repository(doc):
         path = (doc.parent / target.split("#", 1)[0]).resolve()
         assert path.is_relative_to(ROOT.resolve()), f"{doc.name} links outside the repository: {target}"
         assert path.exists(), f"{doc.name} links to a missing file: {target}"
+        if "#" in target and path.suffix == ".md":  # a heading of another page: renamed, the link leads to its top
+            headings = re.findall(r"^#+ (.*)$", path.read_text(encoding="utf-8"), re.M)
+            assert target.split("#", 1)[1] in {_slug(h) for h in headings}, f"{doc.name}: no heading for {target}"
     # A bare address in the text sends a reader outside as a link does (docs/metrics.md named three Prometheus
     # pages so): only the daemon's own loopback listener and placeholder hosts (`host`, `*.example`) are shown.
     outside = [url for url, host in _URL.findall(text) if not _OWN_HOST.fullmatch(host)]
@@ -338,3 +341,51 @@ def test_docs_name_only_extras_the_package_has():
     for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
         for named in re.findall(r"losslessd\[([\w,-]+)\]", doc.read_text(encoding="utf-8")):
             assert set(named.split(",")) <= extras, f"{doc.name} names losslessd[{named}]; extras: {sorted(extras)}"
+
+
+def test_readme_sku_count_is_the_tables_losslessd_ships():
+    """README "Headroom on other SKUs" says for how many SKUs the pg_profile_lookup.ini rows ship: the count is
+    skutables.skus()'s (the tables behind folder links took it from 204 to 263 in session 41)."""
+    from losslessd import skutables
+
+    counts = re.findall(r"for the ([\d,]+) SKUs of sonic-buildimage", README.read_text(encoding="utf-8"))
+    assert counts and {int(count.replace(",", "")) for count in counts} == {len(skutables.skus())}
+
+
+def test_readme_benchmark_figures_are_those_docs_lint_at_scale_records():
+    """Each ratio the README's Benchmarks bullet quotes (`2.77x`, `3.46x`) is one docs/lint-at-scale.md records: a
+    figure measured again is written there first (the README quoted a worker RSS of 150-260 MB, `about 20x` and a
+    startup of `4.4x-5.1x` that page gave nowhere)."""
+    text = README.read_text(encoding="utf-8")
+    bullet = text[text.index("- **Benchmarks**"):]
+    bullet = bullet[:bullet.index("\n- **") if "\n- **" in bullet else len(bullet)]
+    recorded = (ROOT / "docs" / "lint-at-scale.md").read_text(encoding="utf-8")
+    figures = re.findall(r"(?<![\w.])(\d+(?:\.\d+)?(?:x| MB| s))(?![\w])", bullet)
+    assert len(figures) >= 10, figures
+    assert sorted({figure for figure in figures if figure not in recorded}) == []
+
+
+def test_readme_names_a_file_with_a_leading_dash_as_lint_says(tmp_path):
+    """README "Using it": a file whose name starts with `-` is given as `./-spine1.cfg` or after `--`, and `lint
+    -spine1.cfg` says so (exit 2)."""
+    assert "given as `./-spine1.cfg` or after `--` (`lint -spine1.cfg` says so, exit 2)" in README.read_text(
+        encoding="utf-8")
+    (tmp_path / "-spine1.cfg").write_bytes((ROOT / "examples" / "fabric" / "spine1.cfg").read_bytes())
+    refused = losslessd("lint", "-spine1.cfg", cwd=tmp_path)
+    assert refused.returncode == 2 and "write it ./-spine1.cfg, or after --" in refused.stderr
+    for words in (["./-spine1.cfg"], ["--", "-spine1.cfg"]):
+        read = losslessd("lint", *words, cwd=tmp_path)
+        assert read.returncode == 1 and read.stdout.rstrip().endswith("infos"), (words, read.stderr)
+        assert "1 device checked" in read.stdout
+
+
+def test_docs_name_only_make_targets_the_makefile_has():
+    """`make X` in a page (README's first two commands above all) is a target of the Makefile: a renamed target
+    leaves a new user's first command failing with "No rule to make target"."""
+    targets = set(re.findall(r"^([a-z][\w-]*):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+    assert {"demo", "test"} <= targets
+    for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        blocks = "\n".join(re.findall(r"^```\w*\n(.*?)^```", text, re.M | re.S))
+        named = re.findall(r"`make ([a-z][\w-]*)", text) + re.findall(r"^(?:\$ )?make ([a-z][\w-]*)", blocks, re.M)
+        assert sorted(set(named) - targets) == [], f"{doc.name} names make targets the Makefile lacks"
