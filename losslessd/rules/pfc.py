@@ -68,6 +68,8 @@ class PfcDisabledOnLossless(PortRule):
                     line = f" at line {declared.source.line}" if declared.source and declared.source.line else ""
                     fix = f"{declared.name}{line} declares it lossless: add {declared.enable_pfc}"
                     at = port.pfc_source or declared.source or source
+                elif port.pfc_switch and prio in (port.pfc_declared or ()):  # (no-drop written, PFC not switched on)
+                    fix = f"the port writes priority {prio} no-drop, but its PFC is off: add {port.pfc_switch}"
                 yield self.finding(f"PFC is off for lossless priority {prio} (enabled: "
                                    f"{numbers(port.pfc_enabled)}); {fix}",
                                    device=device, port=port, source=at, key=prio,
