@@ -892,3 +892,23 @@ def test_a_port_channels_pfc_line_read_or_not_leaves_its_members_pfc_unknown(cha
     assert (member.pfc_enabled, member.pfc_source.line, member.bundle) == (None, line, "port-channel10")
     assert other.pfc_enabled == [3]
     assert any("unknown on its members" in i.message and i.source.line == line for i in device.issues)
+
+
+def test_a_no_drop_class_without_pfc_mode_on_asks_for_the_mode_line(tmp_path):
+    """Session 41 part l: OS10 User Guide, "PFC configuration notes": PFC is disabled on an interface until
+    `priority-flow-control mode on`, whatever the bound network-qos policy's `pause` / `pfc-cos 3` say; PFC001 said
+    "enable PFC on priority 3" (the class already names it) and now names the mode line. Our fixture, in the
+    guide's command forms: a trust map to qos-group 3, a no-drop class on it, bound to two ports of which one
+    turns PFC on."""
+    (tmp_path / "os10a.cfg").write_text(
+        "hostname os10a\ntrust dot1p-map TM\n qos-group 0 dot1p 0-2,4-7\n qos-group 3 dot1p 3\n"
+        "class-map type network-qos CMQ\n match qos-group 3\npolicy-map type network-qos PMQ\n class CMQ\n"
+        "  pause\n  pfc-cos 3\n"
+        "interface ethernet1/1/1\n no shutdown\n trust-map dot1p TM\n service-policy input type network-qos PMQ\n"
+        "interface ethernet1/1/2\n no shutdown\n trust-map dot1p TM\n service-policy input type network-qos PMQ\n"
+        " priority-flow-control mode on\n")
+    policy = ROOT / "tests/realworld/cisco_nxos/policy-storage-cos3.yaml"
+    found = [f for f in lint([tmp_path / "os10a.cfg"], str(policy)).findings if f.code == "PFC001"]
+    assert [f.port for f in found] == ["ethernet1/1/1"], [(f.port, f.message) for f in found]
+    assert found[0].message.endswith("the port writes priority 3 no-drop, but its PFC is off: add "
+                                     "`priority-flow-control mode on` on the port"), found[0].message

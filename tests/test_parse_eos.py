@@ -1805,3 +1805,21 @@ def test_an_inline_bang_on_a_port_channel_line_its_members_take_is_named(line, v
     device = parse(text)
     assert [(i.code, i.source.line, "inline `!`" in i.message) for i in device.issues] == [("SYS002", 3, True)]
     assert device.ports["Ethernet2"].vlans == vlans
+
+
+def test_no_drop_priorities_without_pfc_on_ask_for_the_pfc_switch_not_the_priorities(tmp_path):
+    """Session 41 part l (round 22, a ZTP generator's AI-fabric leaves): every port wrote `priority-flow-control
+    priority 3 no-drop` but no `priority-flow-control on`, and PFC001 said "enable PFC on priority 3" at that very
+    line. EOS User Manual, Priority Flow Control: `priority-flow-control on` enables PFC on the interface, `priority
+    N no-drop` names the priorities it pauses; PFC001 now names the missing switch. Our fixture: a routed port
+    (the manual's command forms), one with the switch for contrast."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text("hostname leaf\ninterface Ethernet1\n   no switchport\n   qos trust dscp\n"
+                    "   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet2\n   no switchport\n"
+                    "   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n")
+    device = parse(path.read_text())
+    assert (device.ports["Ethernet1"].pfc_declared, device.ports["Ethernet2"].pfc_declared) == ([3], None)
+    found = [f for f in lint([path], "roce-dscp26").findings if f.code == "PFC001"]
+    assert [(f.port, f.source.line) for f in found] == [("Ethernet1", 5)], [(f.port, f.message) for f in found]
+    assert found[0].message.endswith("the port writes priority 3 no-drop, but its PFC is off: add "
+                                     "`priority-flow-control on` on the port (or its qos profile)"), found[0].message

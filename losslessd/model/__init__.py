@@ -465,6 +465,12 @@ class Port(Model):
     # mode off`, SONiC `pfc_enable: ""`, EOS `no priority-flow-control` or `priority-flow-control all off`, OS10 `no
     # priority-flow-control mode`): an explicit off, not lossless configuration without effect (engine.pfc_written).
     pfc_off_written: bool = False
+    # The no-drop priorities the port's lines write while its PFC stays off for want of the port's PFC switch (EOS
+    # `priority-flow-control priority 3 no-drop` without `priority-flow-control on`; OS10 a bound network-qos class's
+    # `pfc-cos 3` without `priority-flow-control mode on`), and that switch as written: PFC001 asks for it, not for
+    # the priorities the port already names. None: not so, or not known.
+    pfc_declared: list[int] | None = None
+    pfc_switch: str | None = None
     queues: dict[int, Queue] = dataclasses.field(default_factory=dict)
     priority_groups: dict[int, PriorityGroup] = dataclasses.field(default_factory=dict)
     watchdog: Watchdog | None = None

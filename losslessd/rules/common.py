@@ -293,12 +293,14 @@ def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
 class Lane(NamedTuple):
     """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress (None: not known).
     A RoCE marking whose class is not lossless (MAP001's finding) still needs ECN on its queue: its lane has no
-    priority and names the marking ("DSCP 26", "PCP 3")."""
+    priority and names the marking ("DSCP 26", "PCP 3"); ``lossy`` False where that class's PFC priority is not
+    in the input (a Junos `no-loss` class without `pfc-priority`), so the class may be the lossless one."""
 
     priority: int | None
     pg: int | None
     queue: int | None
     marked: str | None = None
+    lossy: bool = True
 
 
 def roce_hops(policy: Policy, port: Port, host: bool = False) -> list[Hop]:
@@ -448,7 +450,9 @@ def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
         groups["pg"].setdefault(lane.pg, lane)
     for hop in roce_hops(ctx.policy, port):  # RoCE that lands on a lossy class still needs ECN on its queue
         if hop.queue is not None and hop.queue not in groups["queue"]:
-            groups["queue"][hop.queue] = Lane(None, None, hop.queue, f"{hop.marking} {hop.dscp}")
+            # (a class is lossy when it has another priority, or none where the port's TC->priority map is known)
+            lossy = hop.priority is not None or port.tc_to_priority is not None
+            groups["queue"][hop.queue] = Lane(None, None, hop.queue, f"{hop.marking} {hop.dscp}", lossy)
     return {hop: list(first.values()) for hop, first in groups.items()}
 
 

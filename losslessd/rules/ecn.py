@@ -77,7 +77,8 @@ def _source(port: Port, queue: int):
 
 def _where(lane: Lane) -> str:
     if lane.priority is None:
-        return f"queue {lane.queue} (RoCE {lane.marked}, not in a lossless class)"
+        why = "not in a lossless class" if lane.lossy else "its class's PFC priority not in the input"
+        return f"queue {lane.queue} (RoCE {lane.marked}, {why})"
     return f"queue {lane.queue} (lossless priority {lane.priority})"
 
 

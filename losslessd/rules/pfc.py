@@ -33,15 +33,17 @@ class PfcDisabledOnLossless(PortRule):
     `PFC is off for lossless priority 4 (enabled: 3); enable PFC on priorities 3,4`.
 
     ## Passing example
-    `pfc_enable: "3,4"` (SONiC) or `priority-flow-control priority 3 no-drop` and
-    `priority-flow-control priority 4 no-drop` (EOS).
+    `pfc_enable: "3,4"` (SONiC) or `priority-flow-control on` with `priority-flow-control priority 3
+    no-drop` and `priority-flow-control priority 4 no-drop` (EOS).
 
     ## Fix
     Enable PFC on every lossless priority of the port, or correct `lossless.priorities` in the
     policy if the fabric really uses other priorities. Ports whose PFC state the input does not
     show are reported as unverified. Where a line of the config declares the priority lossless
     without pausing it (an Onyx lossless traffic pool), the finding names that line (its source
-    where no PFC line of the port's is) and the PFC lines to add.
+    where no PFC line of the port's is) and the PFC lines to add; where the port writes the priority
+    no-drop but not its PFC switch (EOS `priority-flow-control on`, OS10 `priority-flow-control mode
+    on`), it asks for that switch.
     """
 
     code = "PFC001"
@@ -68,6 +70,8 @@ class PfcDisabledOnLossless(PortRule):
                     line = f" at line {declared.source.line}" if declared.source and declared.source.line else ""
                     fix = f"{declared.name}{line} declares it lossless: add {declared.enable_pfc}"
                     at = port.pfc_source or declared.source or source
+                elif port.pfc_switch and prio in (port.pfc_declared or ()):  # (no-drop written, PFC not switched on)
+                    fix = f"the port writes priority {prio} no-drop, but its PFC is off: add {port.pfc_switch}"
                 yield self.finding(f"PFC is off for lossless priority {prio} (enabled: "
                                    f"{numbers(port.pfc_enabled)}); {fix}",
                                    device=device, port=port, source=at, key=prio,

@@ -285,6 +285,8 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
     if mode is None or not mode.value:
         port.pfc_enabled, port.pfc_source = [], (mode.source if mode else iface.source)
         port.pfc_off_written = mode is not None  # (`no priority-flow-control mode`)
+        port.pfc_declared = sorted({c for _, cos, _ in (no_drop or {}).values() for c in cos}) or None
+        port.pfc_switch = "`priority-flow-control mode on` on the port" if port.pfc_declared else None
         return
     if no_drop is None:
         return  # the no-drop classes, or the priorities they pause, are not in this config

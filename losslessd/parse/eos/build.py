@@ -332,6 +332,8 @@ def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
         # (`no priority-flow-control`, `priority-flow-control off`): an explicit off (PFC006's) only where no no-drop
         # priority is written for the port (or its profile); with one it is PFC written without effect (PFC001)
         port.pfc_off_written = mode is not None and not any(val.value for val in priorities.values())
+        port.pfc_declared = sorted(p for p, val in priorities.items() if val.value) or None
+        port.pfc_switch = "`priority-flow-control on` on the port (or its qos profile)" if port.pfc_declared else None
         return
     port.pfc_enabled = sorted(p for p, val in priorities.items() if val.value)
     port.pfc_source = mode.source
