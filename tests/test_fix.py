@@ -1613,3 +1613,21 @@ def test_junos_a_classifier_on_the_interface_and_another_on_its_unit_is_unknown_
     assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
     port = after.fabric.devices["qfx-leaf1"].ports["et-0/0/0"]
     assert port.trust == "dscp" and port.tc_label(port.dscp_to_tc[26]) == "forwarding class roce"
+
+
+@pytest.mark.parametrize("extra, deleted", [
+    ("", []),
+    # (a wildcard entry's interface classifier is that entry's: `delete` on the port finds nothing there)
+    ("set class-of-service interfaces et-* classifiers dscp roce-dscp\n", []),
+    ("set class-of-service interfaces et-0/0/1 classifiers dscp roce-dscp\n", ["et-0/0/1"]),
+    ("set interfaces et-0/0/0 ether-options 802.3ad ae1\nset interfaces ae1 unit 0 family inet mtu 9000\n"
+     "set class-of-service interfaces ae1 classifiers dscp roce-dscp\n", ["ae1"]),
+])
+def test_junos_fix_deletes_an_interface_classifier_only_where_the_config_binds_one(tmp_path, extra, deleted):
+    """Junos PyEZ and napalm's junos driver load a `delete` of a statement the switch does not have as an error
+    (`warning: statement not found`): the fix deletes `class-of-service interfaces IF classifiers dscp` only on the
+    entry (the port, or its aeN) the config binds one on. Before, every bound port had the delete."""
+    text = JUNOS_LEAF.read_text().replace(ROCE_LINE, ROCE_LINE.replace("roce", "best-effort")) + extra
+    dev, snippet, after = _junos_maps_fix(tmp_path, text)
+    assert re.findall(r"^delete class-of-service interfaces (\S+) classifiers", snippet, re.M) == deleted, snippet
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)

@@ -107,3 +107,17 @@ def test_sonic_multi_asic_trust_fix_removes_the_dscp_map_in_the_port_namespace()
     ops = apply.namespaced_patch(current, fragment)
     assert {"op": "remove", "path": "/asic0/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map"} in ops
     assert not [op for op in ops if op["op"] == "remove" and "Ethernet8" in op["path"]]  # nothing there to remove
+
+
+def test_junos_trust_fix_deletes_the_interfaces_dscp_classifier_only_where_bound(tmp_path):
+    """A DSCP classifier bound on the interface itself classifies IP traffic beside the 802.1p one too, so the trust
+    fix deletes it, on et-0/0/0 that binds one; on the other ports no such `delete` (Junos PyEZ and napalm load a
+    `delete` of a statement the switch does not have as an error: `warning: statement not found`)."""
+    config = tmp_path / "leaf.set"
+    config.write_text(render_golden.golden_path("juniper_junos", "roce-dscp26").read_text()
+                      + "set class-of-service interfaces et-0/0/0 classifiers dscp roce-dscp\n")
+    ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
+    deletes = [line for line in ran.stdout.splitlines() if line.startswith("delete class-of-service interfaces")
+               and " unit " not in line]
+    assert deletes == ["delete class-of-service interfaces et-0/0/0 classifiers dscp"], ran.stdout
+    assert "linted again: every finding the printed fixes name is gone, and none is added" in ran.stdout

@@ -494,8 +494,9 @@ class Port(Model):
     lossy_mode: bool = False
     # Policies attached by name on the port itself, by attachment point in the platform's words (NX-OS "qos input",
     # "queuing output", "queuing input" -> policy-map name; Junos "congestion-notification-profile", the member's from
-    # its aeN): what a rendered snippet must detach before it attaches its own there, or writes into (a Junos watchdog
-    # fix). None: the platform attaches none by name, or the port attaches none.
+    # its aeN; "classifiers dscp" etc., a classifier bound on the interface or aeN entry itself, not its unit): what a
+    # rendered snippet must detach before it attaches its own there, or writes into (a Junos watchdog fix). None: the
+    # platform attaches none by name, or the port attaches none.
     service_policies: dict[str, str] | None = None
     # The link aggregate the port is a member of, as the config names it: NX-OS `channel-group 12` ("port-channel12"),
     # EOS `channel-group 12 mode active` ("Port-Channel12"), SONiC PORTCHANNEL_MEMBER ("PortChannel0012"), Junos

@@ -313,8 +313,21 @@ def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssu
         v is not None for v in (conf.cnp, conf.scheduler_map, conf.dscp_classifier, conf.pcp_classifier))
     _classify(cfg, classes, conf, port, issues)
     _pfc(cfg, classes, conf, port, issues, untagged)
+    _interface_classifiers(cfg, conf, port, iface.bundle.value if iface is not None and iface.bundle else name)
     _queues(cfg, conf, port, issues)
     return port
+
+
+def _interface_classifiers(cfg: JunosConfig, conf: CosInterface, port: Port, point: str) -> None:
+    """The classifiers the port reads bound on the interface itself (not its unit) of the entry a snippet binds at
+    (``point``: the port, or its aeN), as attachments `classifiers KIND`: a snippet deletes one before binding its own
+    on unit 0, and only one there, as Junos PyEZ and napalm load a `delete` of a statement the switch does not have as
+    an error (`warning: statement not found`). A wildcard entry's (`et-*`) is not in that entry to delete."""
+    entry = cfg.cos_interfaces.get(point)
+    for kind, attr in CLASSIFIER_ATTRS.items():
+        held = conf.levels.get(attr, (None, None))[0]
+        if entry is not None and held is not None and held is entry.levels.get(attr, (None, None))[0]:
+            port.service_policies = {**(port.service_policies or {}), f"classifiers {kind}": held.value}
 
 
 def _missing(issues: list[ParseIssue], port: Port, what: str, ref: Val, effect: str) -> None:
