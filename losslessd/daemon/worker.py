@@ -233,9 +233,8 @@ class ShardWorker:
             self._rows.append(rows)
         assert self.detectors is not None  # (configured before any poll)
         self._emit(self.detectors.feed(rates))
-        for device, port, priority, why in self.detectors.unread_marks():
-            log.warning("ECN marks of %s %s priority %d are unknown: %s; the ECN detector (ecn_not_marking) holds "
-                        "there", device, port, priority, why, extra={"device": device, "port": port})
+        for device, port, said in self.detectors.unknowns():
+            log.warning("%s", said, extra={"device": device, **({"port": port} if port else {})})
 
     def _floor(self, device: str, source: str) -> None:
         """Export how many of the device's counters sit at a clear's floor (CounterTracker.floored), and say so once
