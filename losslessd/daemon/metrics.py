@@ -126,6 +126,7 @@ class Metrics(Collector):
         self._unread: dict[tuple[str, str], int] = {}  # (device, source) -> what its last reading could not read
         self._floored: dict[tuple[str, str], int] = {}  # (device, source) -> counters held at a clear's floor
         self._slow: Counter[tuple[str, str]] = Counter()  # (device, reason) -> SNMP polls pysnmp made for the fast path
+        self._late: Counter[tuple[str, str]] = Counter()  # (device, source) -> polls started more than an interval late
         self._poll_counts: Counter[tuple[str, str, bool]] = Counter()
         self._active: dict[tuple, bool] = {}  # event place -> open
         self._ended: dict[tuple, float] = {}  # place of an ended event -> when it ended (self._clock)
@@ -173,6 +174,11 @@ class Metrics(Collector):
         """pysnmp polled the device in the fast SNMP path's place, for ``reason`` (collect.snmp.BACKENDS)."""
         with self._lock:
             self._slow[(device, reason)] += 1
+
+    def poll_late(self, device: str, source: str) -> None:
+        """A poll of the device started more than its interval after it was due (Worker._started)."""
+        with self._lock:
+            self._late[(device, source)] += 1
 
     def event(self, event: Event) -> None:
         """An event started, changed or ended (the same Event object or a copy: keyed by its id)."""
@@ -233,7 +239,7 @@ class Metrics(Collector):
         """The device left the inventory: drop every series about it."""
         with self._lock:
             self._values.pop(device, None)
-            for table in (self._polls, self._poll_counts, self._unread, self._floored, self._slow):
+            for table in (self._polls, self._poll_counts, self._unread, self._floored, self._slow, self._late):
                 for key in [k for k in table if k[0] == device]:
                     del table[key]
             for place in [p for p in self._active if p[1] == device]:
@@ -260,6 +266,7 @@ class Metrics(Collector):
             unread = dict(self._unread)
             floored = dict(self._floored)
             slow = dict(self._slow)
+            late = dict(self._late)
             self._expire()
             active = dict(self._active)
             events_total = dict(self._events_total)
@@ -279,6 +286,12 @@ class Metrics(Collector):
             for (device, reason), n in sorted(slow.items()):
                 fallbacks.add_metric([device, reason], n)
             yield fallbacks
+            late_polls = CounterMetricFamily(PREFIX + "polls_late", "Polls of a device by a source that started more "
+                                             "than an interval after they were due (every slot of poll.concurrency "
+                                             "held by slower polls).", labels=["device", "source"])
+            for (device, source), n in sorted(late.items()):
+                late_polls.add_metric([device, source], n)
+            yield late_polls
             if counters:
                 yield from self._counter_families(values)
         if self.part == "devices":
