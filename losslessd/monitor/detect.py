@@ -152,9 +152,10 @@ _SEVERITY: dict[str, Literal["info", "warning", "error"]] = {"pfc_storm": "error
                                                               "device_down": "error", "nic_pause_storm": "error",
                                                               "nic_lossless_discard": "error"}
 _NIC_STORM = (PAUSE_STORM_WARNINGS, PAUSE_STORM_ERRORS)
-_ONBOX = ("nic_pause_storm", "nic_pause_storm_warning")
+_ONBOX = ("nic_pause_storm", "nic_pause_storm_warning")  # what a device's own watchdog counted, not inferred
 _NO_DRAIN = "no drain count"  # (_stuck's answer where pauses arrive and nothing says whether the queue drained)
-_UNKNOWN_MARKS = "ECN marks of %s %s priority %d are unknown: %s; the ECN detector (ecn_not_marking) holds there"  # what a device's own watchdog counted, not inferred
+# What unknowns() logs of a place whose queue ECN marks are not read: device, port, priority, why.
+_UNKNOWN_MARKS = "ECN marks of %s %s priority %d are unknown: %s; the ECN detector (ecn_not_marking) holds there"
 
 
 class Detectors:
