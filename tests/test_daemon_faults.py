@@ -359,6 +359,29 @@ def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves
         sim.set_slow("spine1", 0)
 
 
+def test_a_stop_ends_the_open_events_at_the_stop_not_at_the_next_start(sim, tmp_path):
+    """SIGTERM with a pause_rate open: the history showed it open while no daemon ran, and the next start ended it at
+    its own time, so a minute of pausing before a night's stop read as a night long. The stop now ends it, then."""
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    sim.congest("leaf1", "Ethernet8", 3, on=True)
+    try:
+        [opened] = wait_for(lambda: [e for e in d.events(kind="pause_rate")
+                                     if (e["device"], e["port"]) == ("leaf1", "Ethernet8") and e["end"] is None],
+                            "pause_rate open")
+        assert d.stop() == 0
+        stopped = time.time()
+    finally:
+        sim.congest("leaf1", "Ethernet8", 3, on=False)
+    [ended] = [e for e in d.events(device="leaf1", kind="pause_rate") if e["id"] == opened["id"]]
+    assert ended["end_unix_s"] is not None and ended["end_unix_s"] <= stopped
+    assert ended["message"].endswith("(ended: losslessd stopped; its detector state is not kept)")
+    again = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    try:
+        assert not [r for r in again.log_records() if "an earlier run left open" in r["msg"]]
+    finally:
+        again.stop()
+
+
 def test_polls_that_wait_for_a_slot_longer_than_an_interval_are_counted_and_said_once(sim, tmp_path):
     """One slot (poll.concurrency 1) and spine1 answering 3 s late at 1 s polls: leaf1's and leaf2's polls wait behind
     it, so their cadence (and a storm's detection time) stretches threefold. That was silent (poll_duration_seconds
