@@ -69,6 +69,11 @@ SQLITE_IOERR, SQLITE_FULL = 10, 13
 # corrupts the file. FULL would fsync every commit (several per second at 200 devices) to cover that too
 # (https://www.sqlite.org/pragma.html#pragma_synchronous: "durable across application crashes").
 _PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
+# A write-ahead log is never shrunk, only reused from its start: one prune's transaction (an hour of a large fabric's
+# rows) left a -wal larger than the history on disk for the daemon's life. SQLite cuts it back to this at its next
+# reuse (journal_size_limit): the log of its default auto-checkpoint, 1000 pages
+# (https://www.sqlite.org/pragma.html#pragma_journal_size_limit, #pragma_wal_autocheckpoint).
+WAL_KEEP_PAGES = 1000
 
 # Schema migrations: _MIGRATIONS[n] takes user_version n to n + 1. Append, never edit.
 _MIGRATIONS = [
@@ -913,6 +918,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # WAL needs shared memory: no NFS
                 raise InputError("SQLite cannot use WAL mode on this file system; put the history on a local disk",
                                  file=str(path))
+            page = db.execute("PRAGMA page_size").fetchone()[0]
+            db.execute(f"PRAGMA journal_size_limit = {WAL_KEEP_PAGES * page}")
         if version < SCHEMA_VERSION and create:  # all steps in one transaction: a crash mid-way leaves the old version
             steps = "".join(_MIGRATIONS[version:])
             db.executescript(f"BEGIN IMMEDIATE;{steps}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")

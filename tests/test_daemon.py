@@ -151,6 +151,32 @@ def test_a_host_nics_own_storm_prevention_opens_nic_pause_storm_and_it_ends(daem
                       if e["id"] == event["id"] and e["end"] is not None], "the event to end")
 
 
+def test_a_switch_whose_counters_cannot_show_a_storm_is_said_once_not_read_as_quiet(daemon, sim):
+    """spine1 (EOS over SNMP: PFC frames per priority, no queue packet count, no watchdog count) storms: pause_rate
+    opens, but no pfc_storm can be inferred there, and the log says so once for the device. leaf1 (SONiC: its queue
+    counters over SNMP) and gpu01 (mlx5: tx_prio packets) can be, and are not named."""
+    def blind(device: str) -> list[dict]:
+        return [r for r in daemon.log_records()
+                if r.get("device") == device and "cannot be inferred" in r["msg"] and r["level"] == "warning"]
+
+    wait_for(lambda: daemon.value("losslessd_up", device="spine1") == 1, "spine1 up")
+    sim.storm("spine1", "Ethernet1/1", 3, on=True)
+    try:
+        [said] = wait_for(lambda: blind("spine1"), "the daemon to say spine1's storms cannot be inferred")
+        assert said["msg"].startswith("PFC storms of spine1 cannot be inferred where its counters say nothing")
+        assert "pause_rate still reports the pauses" in said["msg"]
+        wait_for(lambda: [e for e in daemon.events(device="spine1", kind="pause_rate") if e["port"] == "Ethernet1/1"],
+                 "spine1's pauses reported as pause_rate")
+        for device in ("spine1", "leaf1", "gpu01"):  # (counted polls, not sleeps)
+            start = daemon.value("losslessd_polls_total", device=device, source="ssh" if device == "gpu01" else "snmp")
+            wait_for(lambda d=device, s=start: daemon.value(
+                "losslessd_polls_total", device=d, source="ssh" if d == "gpu01" else "snmp") >= s + 3,
+                f"3 more polls of {device}")
+    finally:
+        sim.storm("spine1", "Ethernet1/1", 3, on=False)
+    assert len(blind("spine1")) == 1 and blind("leaf1") == [] and blind("gpu01") == []
+
+
 def test_counter_wrap_and_reset_raise_nothing(daemon, sim):
     """leaf2's Counter32 columns wrap between two of the daemon's polls; then its agent restarts."""
     discards = {"device": "leaf2", "port": "Ethernet1"}

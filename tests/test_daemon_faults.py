@@ -359,6 +359,58 @@ def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves
         sim.set_slow("spine1", 0)
 
 
+def test_a_stop_ends_the_open_events_at_the_stop_not_at_the_next_start(sim, tmp_path):
+    """SIGTERM with a pause_rate open: the history showed it open while no daemon ran, and the next start ended it at
+    its own time, so a minute of pausing before a night's stop read as a night long. The stop now ends it, then."""
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    sim.congest("leaf1", "Ethernet8", 3, on=True)
+    try:
+        [opened] = wait_for(lambda: [e for e in d.events(kind="pause_rate")
+                                     if (e["device"], e["port"]) == ("leaf1", "Ethernet8") and e["end"] is None],
+                            "pause_rate open")
+        assert d.stop() == 0
+        stopped = time.time()
+    finally:
+        sim.congest("leaf1", "Ethernet8", 3, on=False)
+    [ended] = [e for e in d.events(device="leaf1", kind="pause_rate") if e["id"] == opened["id"]]
+    assert ended["end_unix_s"] is not None and ended["end_unix_s"] <= stopped
+    assert ended["message"].endswith("(ended: losslessd stopped; its detector state is not kept)")
+    again = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    try:
+        assert not [r for r in again.log_records() if "an earlier run left open" in r["msg"]]
+    finally:
+        again.stop()
+
+
+def test_polls_that_wait_for_a_slot_longer_than_an_interval_are_counted_and_said_once(sim, tmp_path):
+    """One slot (poll.concurrency 1) and spine1 answering 3 s late at 1 s polls: leaf1's and leaf2's polls wait behind
+    it, so their cadence (and a storm's detection time) stretches threefold. That was silent (poll_duration_seconds
+    counts from the slot, not from the due time); now losslessd_polls_late_total counts each such poll, the log says
+    once when the spell begins, and once when polls start on time again."""
+    d = DaemonProcess(sim, tmp_path, workers=1, poll={"concurrency": 1, "snmp_timeout_s": 10,
+                                                      "ssh_counters_interval_s": None}).start()
+    try:
+        def late() -> float:
+            return sum(d.value("losslessd_polls_late_total", device=n, source="snmp") or 0 for n in ("leaf1", "leaf2"))
+
+        def said(text: str) -> list[dict]:
+            return [r for r in d.log_records() if r["msg"].startswith(text) and r.get("source") == "snmp"]
+
+        wait_for(lambda: d.value("losslessd_up", device="spine1") == 1, "spine1 polled")
+        sim.set_slow("spine1", 3 * INTERVAL_S)
+        try:
+            wait_for(lambda: late() >= 6, "six late polls of leaf1 and leaf2")
+            # Once for the spell, not per poll, nor again each time spine1's own poll starts on time.
+            [warned] = said("snmp polls start late: ")
+            assert warned["level"] == "warning" and "all 1 polls in flight (poll.concurrency)" in warned["msg"]
+            assert said("snmp polls start on time again") == []
+        finally:
+            sim.set_slow("spine1", 0)
+        wait_for(lambda: said("snmp polls start on time again"), "the polls to start on time again")
+    finally:
+        d.stop()
+
+
 def test_garbage_answers_fail_the_poll_by_name_raise_nothing_and_recover(daemon, sim):
     wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1, "leaf1 up")
     since = time.time()

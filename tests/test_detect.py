@@ -157,19 +157,56 @@ def test_ecn_marks_are_read_from_the_queue_the_devices_maps_put_the_priority_on(
 
 def test_queue_marks_without_the_devices_maps_are_unknown_and_said_so():
     """No config read yet, or a port whose config names no queue for the priority: the queue marks are unknown
-    (the detector holds, however flat queue 3's marks), never queue 3's taken for priority 3; unread_marks says
+    (the detector holds, however flat queue 3's marks), never queue 3's taken for priority 3; unknowns says
     where and why, once."""
     det = Detectors(Thresholds(ecn_polls=1), {3})
     assert _congested(det, {3: 0.0}) == []
-    [(device, port, prio, why)] = det.unread_marks()
-    assert (device, port, prio) == ("leaf1", "Ethernet0", 3) and "no config of the device read yet" in why
-    assert _congested(det, {3: 0.0}) == [] and det.unread_marks() == []  # said once
+    [(device, port, why)] = det.unknowns()
+    assert (device, port) == ("leaf1", "Ethernet0") and "no config of the device read yet" in why
+    assert why.startswith("ECN marks of leaf1 Ethernet0 priority 3 are unknown: ")
+    assert _congested(det, {3: 0.0}) == [] and det.unknowns() == []  # said once
     det.set_queues("leaf1", {"Ethernet0": {4: [4]}})  # read: priority 3 has no queue in it
     assert _congested(det, {3: 0.0}) == []
-    [(_, _, _, why)] = det.unread_marks()
+    [(_, _, why)] = det.unknowns()
     assert "does not say which egress queue carries the priority" in why
     det.set_queues("leaf1", IDENTITY)
     assert _congested(det, {3: 0.0})[0].kind == "ecn_not_marking"
+
+
+def _paused_without_drain_counts(det: Detectors, polls: int, port: str = "Ethernet0") -> list:
+    """``polls`` 10 s polls of ``port`` paused on priority 3 (6000 frames/s, a storm's) by a source that counts PFC
+    frames only (EOS over SNMP: aristaPfcPriorityIndications, no queue counters): the events they give."""
+    per_s = {Key(port, PFC_RX, 3): 6000.0}
+    return [e for t in range(polls) for e in det.feed(Rates("leaf2", 1010.0 + 10 * t, 10.0,
+                                                            {k: v * 10 for k, v in per_s.items()}, per_s))]
+
+
+def test_a_storm_detector_that_cannot_tell_whether_the_queue_drains_says_so_once():
+    """Pauses with no drain count, no pause time and no on-box watchdog: no pfc_storm can be inferred, ever. That was
+    silent, so an EOS switch polled over SNMP read as one that never stormed; once the pausing has lasted as many
+    polls as would open a storm, unknowns says where and why, once."""
+    det = Detectors(Thresholds(storm_detection_polls=2), {3})
+    assert _paused_without_drain_counts(det, 1) == []
+    assert det.unknowns() == []  # one poll of pauses: a storm would not have opened either
+    assert "pfc_storm" not in [e.kind for e in _paused_without_drain_counts(det, 1)]
+    [(device, port, said)] = det.unknowns()
+    assert (device, port) == ("leaf2", "")  # the device: a platform without queue counters is blind on every port
+    assert said.startswith("PFC storms of leaf2 cannot be inferred where its counters say nothing of whether")
+    assert "first Ethernet0 priority 3, paused 2 polls in a row; pause_rate still reports" in said
+    assert "pfc_storm" not in [e.kind for e in _paused_without_drain_counts(det, 3, port="Ethernet4")]
+    det.set_queues("leaf2", {"Ethernet0": {3: [3]}})  # (a config read again, hourly: not said again for that)
+    assert "pfc_storm" not in [e.kind for e in _paused_without_drain_counts(det, 3, port="Ethernet4")]
+    assert det.unknowns() == []  # said once, whichever port pauses next
+
+
+@pytest.mark.parametrize("seen", [Key("Ethernet0", TX_PACKETS, 3), Key("Ethernet0", "wd_storms", 3)])
+def test_a_device_whose_other_source_counts_the_queue_or_its_watchdog_is_not_said_blind(seen):
+    """A queue count of the port (another source: SONiC's SNMP queue table) or an on-box watchdog count of the queue
+    (onbox_storm reports its storms): the storm detector is not blind there, whatever one source lacks."""
+    det = Detectors(Thresholds(storm_detection_polls=2), {3})
+    det.feed(Rates("leaf2", 1005.0, 5.0, {seen: 0}, {seen: 0.0}))
+    _paused_without_drain_counts(det, 4)
+    assert det.unknowns() == []
 
 
 def test_ecn_marks_from_before_the_pausing_began_are_not_used():

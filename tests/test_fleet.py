@@ -105,6 +105,41 @@ def test_a_killed_worker_is_started_again_and_its_devices_history_goes_on(sim, t
     assert len(died) == 1 and died[0]["exit"] == -signal.SIGKILL and died[0]["worker"] == index
 
 
+def test_a_killed_worker_leaves_drifts_open_findings_open(sim, tmp_path):
+    """A worker's death ended every open event of its devices, drift's finding_new too: those are the daemon's (the
+    drift lint runs in it), and a finding that still stood then read as dealt with until it changed."""
+    from losslessd.history import History
+    from losslessd.lint.finding import Finding, Severity
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    seeded = History(folder / "history.db")  # a previous run's finding, so this run's are new, not the baseline
+    seeded.record_findings("spine1", time.time() - 60, [Finding(
+        code="PFC002", name="pfc-on-lossy", severity=Severity.error, message="PFC on lossy priority 4",
+        device="spine1", port="Ethernet1/1", key="4")])
+    seeded.close()
+    # (a first drift run falls within one interval of the start)
+    daemon = DaemonProcess(sim, folder, drift={"enabled": True, "interval_s": 20}).start(args=("--workers", "2"))
+    try:
+        def open_findings() -> list[dict]:
+            return [e for e in daemon.events(kind="finding_new") if e["device"] == "leaf1" and e["end"] is None]
+
+        before = wait_for(open_findings, "finding_new events of leaf1", timeout_s=180)
+        index = worker_of("leaf1", 2)
+        wait_for(lambda: daemon.worker_pid(index), "leaf1's worker")
+        os.kill(daemon.worker_pid(index), signal.SIGKILL)
+        wait_for(lambda: daemon.value("losslessd_worker_restarts_total", worker=str(index)) == 1,
+                 "the daemon to start the worker again")
+        wait_for(lambda: [r for r in daemon.log_records() if "died" in r["msg"]], "the death logged")
+        # (the events of a death end in the same step of the daemon's loop as its log line, before any scrape after it)
+        active = [s.value for s in daemon.samples() if s.name == "losslessd_event_active"
+                  and s.labels["kind"] == "finding_new" and s.labels["device"] == "leaf1"]
+        assert active and set(active) == {1}
+        assert open_findings() == before
+    finally:
+        assert daemon.stop() == 0
+
+
 def _coverage(daemon: DaemonProcess, device: str, before: float | None = None, after: float | None = None) -> int:
     with sqlite3.connect(f"file:{daemon.folder / 'history.db'}?mode=ro", uri=True) as db:
         if before is not None:

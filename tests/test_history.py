@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from losslessd.cli.history import events as events_cmd
 from losslessd.cli.history import history as history_cmd
 from losslessd.errors import InputError
-from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History, RetentionClock
+from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, WAL_KEEP_PAGES, History, RetentionClock
 from losslessd.lint.finding import Finding, Severity
 from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
 from tests.hostile import edited_db, flipped_db
@@ -193,6 +193,26 @@ def test_retention_prunes_old_rows_but_not_open_events(tmp_path):
     assert [e.port for e in h.events()] == ["Ethernet12", "Ethernet16"]
     assert [b for b, _, _ in h.series("leaf1", "Ethernet8", [PFC_RX])] == [9 * day]
     assert h.prune(now=10 * day) == 0
+
+
+def test_the_write_ahead_log_a_large_prune_grew_is_cut_back_at_the_next_commit(tmp_path):
+    """Disk bounded over weeks: SQLite reuses a -wal from its start but never shrinks it, so one hourly prune of a large
+    fabric left a log bigger than the history itself on disk for the daemon's life."""
+    day, keep = 86400, WAL_KEEP_PAGES * 4096  # (4096: SQLite's default page size, the one a new history gets)
+    h = History(tmp_path / "h.db", resolution_s=60, retention_s=day, flush_on_record=False)
+    ports = [Key(f"Ethernet{p}", PFC_RX, 3) for p in range(0, 256, 4)]
+    for t in range(0, 2 * 3600, 60):
+        for dev in range(10):
+            h.record_rates(rates(t, 10, dict.fromkeys(ports, 7.0), device=f"leaf{dev}"))
+    assert h.flush()
+    assert h.prune(now=2 * 3600 + day) > 70_000
+    wal = tmp_path / "h.db-wal"
+    assert wal.stat().st_size > keep  # (the prune's own transaction: the log it needs while it runs)
+    h.record_rates(rates(2 * day, 10, {ports[0]: 7.0}, device="leaf0"))
+    assert h.flush()
+    assert wal.stat().st_size <= keep
+    assert [b for b, _, _ in h.series("leaf0", "Ethernet0", [PFC_RX])] == [2 * day]
+    h.close()
 
 
 class _Clocks:

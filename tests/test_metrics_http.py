@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from losslessd import __version__, monitor
 from losslessd.collect.snmp import SnmpPoller, SnmpTarget
 from losslessd.daemon.http import HttpFace
-from losslessd.daemon.metrics import Metrics, family_of, scraper
+from losslessd.daemon.metrics import ENDED_KEPT_S, Metrics, family_of, scraper
 from losslessd.monitor import Event, Key, Reading
 from losslessd.monitor.sources import reading_from_snmp
 
@@ -241,6 +241,37 @@ def test_storm_gauge_follows_the_event_and_counts_it_once(served):
     assert value(samples, "losslessd_pfc_storm", device="leaf1", port="Ethernet0", priority=3) == 1
     assert value(samples, "losslessd_events_total", kind="pfc_storm") == 2
     assert value(samples, "losslessd_events_total", kind="lossy_pause") == 0  # every kind exists from the start
+
+
+def test_an_ended_events_series_stay_at_0_for_the_lookback_delta_then_go():
+    """Over weeks, every place that ever had an event kept an event_active (and pfc_storm) series at 0: the label sets
+    grew to every port x priority x kind that once paused. An ended place keeps its 0 for ENDED_KEPT_S (Prometheus'
+    default lookback delta), then goes; an open one stays however old; a new event at the place brings it back."""
+    now = [1000.0]
+    metrics = Metrics(__version__, clock=lambda: now[0])
+    server = Served(metrics, Flags())
+    try:
+        ended, still_open = storm(), storm(port="Ethernet4")
+        for event in (ended, still_open):
+            metrics.event(event)
+        ended.end_unix_s = T0 + 30
+        metrics.event(ended)
+        now[0] += ENDED_KEPT_S - 1
+        samples = scrape(server)
+        assert value(samples, "losslessd_pfc_storm", device="leaf1", port="Ethernet0", priority=3) == 0
+        assert value(samples, "losslessd_event_active", kind="pfc_storm", device="leaf1", port="Ethernet0",
+                     priority=3, code="") == 0
+        now[0] += 1
+        samples = scrape(server)
+        assert value(samples, "losslessd_pfc_storm", device="leaf1", port="Ethernet0", priority=3) is None
+        assert value(samples, "losslessd_event_active", kind="pfc_storm", device="leaf1", port="Ethernet0",
+                     priority=3, code="") is None
+        assert value(samples, "losslessd_pfc_storm", device="leaf1", port="Ethernet4", priority=3) == 1
+        assert value(samples, "losslessd_events_total", kind="pfc_storm") == 2  # (a counter: never goes back)
+        metrics.event(storm(start=T0 + 600))  # the queue storms again
+        assert value(scrape(server), "losslessd_pfc_storm", device="leaf1", port="Ethernet0", priority=3) == 1
+    finally:
+        server.close()
 
 
 # Port names an SNMP agent may serve (ifName is any OctetString; losslessd decodes it as UTF-8, a byte that is not

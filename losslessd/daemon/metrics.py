@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import platform
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -67,6 +68,11 @@ COUNTERS: dict[str, tuple[str, str | None, float]] = {
     monitor.IN_DISCARDS: ("receive_discards", None, 1.0),
     monitor.OUT_DISCARDS: ("transmit_discards", None, 1.0),
 }
+# How long an ended event's place keeps its 0 in losslessd_event_active and losslessd_pfc_storm before the series goes:
+# Prometheus' default query lookback delta (5 min, `--query.lookback-delta`), so a scraper that polls often enough to
+# see any sample at all sees the 0. Kept for ever, every place that ever had an event stayed a series: over weeks, up
+# to every port x priority x kind of the fleet (2,000 switches x 64 ports x 8 priorities is 1M places per kind).
+ENDED_KEPT_S = 300.0
 STORM_KINDS = ("pfc_storm", "onbox_storm")  # both light losslessd_pfc_storm: a queue is stormed either way
 EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
 
@@ -107,8 +113,9 @@ class Metrics(Collector):
     """The daemon's metrics. Fed from the polling loop, read by the HTTP face's scrapes. ``part``:
     ``devices`` (a worker), ``fleet`` (the daemon) or ``all`` (both, in one process)."""
 
-    def __init__(self, version: str, part: Part = "all"):
+    def __init__(self, version: str, part: Part = "all", clock=time.monotonic):
         self.version = version
+        self._clock = clock  # (ENDED_KEPT_S is measured on it)
         self.part = part
         self._workers: dict[int, WorkerState] = {}
         self._shard: tuple[str, str] | None = None
@@ -119,8 +126,10 @@ class Metrics(Collector):
         self._unread: dict[tuple[str, str], int] = {}  # (device, source) -> what its last reading could not read
         self._floored: dict[tuple[str, str], int] = {}  # (device, source) -> counters held at a clear's floor
         self._slow: Counter[tuple[str, str]] = Counter()  # (device, reason) -> SNMP polls pysnmp made for the fast path
+        self._late: Counter[tuple[str, str]] = Counter()  # (device, source) -> polls started more than an interval late
         self._poll_counts: Counter[tuple[str, str, bool]] = Counter()
         self._active: dict[tuple, bool] = {}  # event place -> open
+        self._ended: dict[tuple, float] = {}  # place of an ended event -> when it ended (self._clock)
         self._open_ids: dict[str, str] = {}  # id of each open event -> device
         self._events_total: Counter[str] = Counter({kind: 0 for kind in EVENT_KINDS})
         self._findings: dict[str, dict[tuple[str, str], int]] = {}
@@ -166,10 +175,20 @@ class Metrics(Collector):
         with self._lock:
             self._slow[(device, reason)] += 1
 
+    def poll_late(self, device: str, source: str) -> None:
+        """A poll of the device started more than its interval after it was due (Worker._started)."""
+        with self._lock:
+            self._late[(device, source)] += 1
+
     def event(self, event: Event) -> None:
         """An event started, changed or ended (the same Event object or a copy: keyed by its id)."""
         with self._lock:
-            self._active[_place(event)] = event.open
+            place = _place(event)
+            self._active[place] = event.open
+            if event.open:
+                self._ended.pop(place, None)
+            else:
+                self._ended[place] = self._clock()
             if event.open:
                 if event.id not in self._open_ids:
                     self._events_total[event.kind] += 1
@@ -220,14 +239,21 @@ class Metrics(Collector):
         """The device left the inventory: drop every series about it."""
         with self._lock:
             self._values.pop(device, None)
-            for table in (self._polls, self._poll_counts, self._unread, self._floored, self._slow):
+            for table in (self._polls, self._poll_counts, self._unread, self._floored, self._slow, self._late):
                 for key in [k for k in table if k[0] == device]:
                     del table[key]
             for place in [p for p in self._active if p[1] == device]:
                 del self._active[place]
+                self._ended.pop(place, None)
             for event_id in [i for i, d in self._open_ids.items() if d == device]:
                 del self._open_ids[event_id]
             self._findings.pop(device, None)
+
+    def _expire(self) -> None:
+        """Drop the places whose event ended ENDED_KEPT_S ago or more (under the lock)."""
+        gone = self._clock() - ENDED_KEPT_S
+        for place in [p for p, ended in self._ended.items() if ended <= gone]:
+            del self._ended[place], self._active[place]
 
     # --- read by scrapes ---------------------------------------------------------------------------------
 
@@ -240,6 +266,8 @@ class Metrics(Collector):
             unread = dict(self._unread)
             floored = dict(self._floored)
             slow = dict(self._slow)
+            late = dict(self._late)
+            self._expire()
             active = dict(self._active)
             events_total = dict(self._events_total)
             findings = {d: dict(c) for d, c in self._findings.items()}
@@ -258,6 +286,12 @@ class Metrics(Collector):
             for (device, reason), n in sorted(slow.items()):
                 fallbacks.add_metric([device, reason], n)
             yield fallbacks
+            late_polls = CounterMetricFamily(PREFIX + "polls_late", "Polls of a device by a source that started more "
+                                             "than an interval after they were due (every slot of poll.concurrency "
+                                             "held by slower polls).", labels=["device", "source"])
+            for (device, source), n in sorted(late.items()):
+                late_polls.add_metric([device, source], n)
+            yield late_polls
             if counters:
                 yield from self._counter_families(values)
         if self.part == "devices":

@@ -103,6 +103,10 @@ class Schedule:
             slot.due = now + (wait if self.retry_early else max(step, wait))
         return slot.due
 
+    def due_at(self, name: str) -> float:
+        """When ``name``'s poll (running or next) was due."""
+        return self._slots[name].due
+
     def failures(self, name: str) -> int:
         return self._slots[name].failures
 
@@ -112,11 +116,13 @@ class Schedule:
 
 class Runner:
     """Runs ``job(device) -> ok`` for every device of ``schedule`` when it is due, at most
-    ``concurrency`` at a time. A job that raises counts as a failed poll (and is logged)."""
+    ``concurrency`` at a time. A job that raises counts as a failed poll (and is logged). ``started(device,
+    late_s)``: each poll as it starts, with how long after it was due (the wait for a free slot, mostly)."""
 
     def __init__(self, name: str, schedule: Schedule, job: Callable[[str], Awaitable[bool]], concurrency: int,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, started: Callable[[str, float], None] | None = None):
         self.name = name
+        self.started = started
         self.schedule = schedule
         self.job = job
         self.clock = clock
@@ -161,8 +167,11 @@ class Runner:
 
     async def _one(self, device: str) -> None:
         ok = False
+        due = self.schedule.due_at(device)
         try:
             async with self.gate:
+                if self.started is not None:
+                    self.started(device, self.clock() - due)
                 ok = await self.job(device)
         except asyncio.CancelledError:
             raise

@@ -212,6 +212,7 @@ class Daemon:
             await asyncio.gather(*tasks, return_exceptions=True)
             self._config_pool.shutdown(wait=False, cancel_futures=True)  # a read under way was cut (_pulling)
             await self._stop_workers()
+            self._end_events_of(None, "losslessd stopped; its detector state is not kept")
             await self.sinks.close()
             await self.http.close()
             deadline = time.monotonic() + STOP_FLUSH_S
@@ -407,15 +408,20 @@ class Daemon:
         how = f"signal {-code}" if code < 0 else f"exit status {code}"
         log.error("worker %d (%d devices) died (%s); starting it again in %g s", worker.index, len(worker.devices),
                   how, wait, extra={"worker": worker.index, "exit": code, "restarts": worker.restarts})
-        self._end_events_of(worker, "its worker process died and was started again; its detector state was lost")
+        self._end_events_of(set(worker.devices),
+                            "its worker process died and was started again; its detector state was lost")
         await asyncio.sleep(wait)
         if not self._stopping:
             await self._start_worker(worker)
 
-    def _end_events_of(self, worker: _Worker, why: str) -> None:
+    def _end_events_of(self, devices: set[str] | None, why: str) -> None:
+        """End the open events the workers' detectors hold (of ``devices``; None: all), whose state is gone: at a stop
+        too, so that the history does not show them open while no daemon runs, to be ended at the next start, as
+        long after as the daemon stayed stopped. Drift's finding_new events stand: they are the daemon's own, read
+        back at a start (_restore_drift), and end when a drift run no longer finds them."""
         now = clock.wall()
-        mine = set(worker.devices)
-        for event in [e for e in self._open.values() if e.device in mine]:
+        for event in [e for e in self._open.values()
+                      if e.kind != "finding_new" and (devices is None or e.device in devices)]:
             event.end_unix_s = now
             event.message += f" (ended: {why})"
             self._emit(event)

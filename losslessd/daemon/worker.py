@@ -83,6 +83,8 @@ class ShardWorker:
         # per (device, source), what its last poll could not read: each logged when it starts, again only after a
         # poll that read it (bounded by what the devices leave unread now, not by all they ever did)
         self._unread: dict[tuple[str, str], set[str]] = {}
+        # source -> its devices whose last poll started more than an interval late (Worker._started): a spell while any
+        self._late: dict[str, set[str]] = {}
 
     # -- settings ---------------------------------------------------------------------------------------
     def configure(self, settings: Settings, devices: list[str]) -> None:
@@ -97,7 +99,8 @@ class ShardWorker:
                 self.trackers[cls.source] = CounterTracker()
                 interval = cls.interval_s(settings) or DAY_S
                 self.runners[cls.source] = Runner(cls.source, Schedule(interval, **timing(settings.poll)),
-                                                  self._job(poller), settings.poll.concurrency)
+                                                  self._job(poller), settings.poll.concurrency,
+                                                  started=self._started(cls.source))
         else:
             if (settings.detection != old.detection
                     or settings.lint_policy.lossless != old.lint_policy.lossless):
@@ -153,6 +156,8 @@ class ShardWorker:
             tracker.forget(device)
         for poller in self.pollers.values():
             poller.forget(device)
+        for waiting in self._late.values():
+            waiting.discard(device)
         for source in self.pollers:
             self._unread.pop((device, source), None)
             self._floored.discard((device, source))
@@ -181,6 +186,29 @@ class ShardWorker:
             return True
 
         return job
+
+    def _started(self, source: str):
+        """Count each poll that starts more than an interval after it was due (every slot of poll.concurrency held by
+        slower polls: the device's cadence, and a storm's detection time, stretch by that much), and say when a spell
+        of such starts begins and when it ends (every device late in it started on time since: the slow device's own
+        polls start on time, and must not end the spell of those waiting behind it), once each."""
+        def started(device: str, late_s: float) -> None:
+            runner, waiting = self.runners[source], self._late.setdefault(source, set())
+            if late_s > runner.schedule.interval_s:
+                self.metrics.poll_late(device, source)
+                if not waiting:
+                    log.warning("%s polls start late: %s's %.1f s after it was due (interval %g s); all %d polls "
+                                "in flight (poll.concurrency) are held by slower ones: raise poll.concurrency or the "
+                                "interval (losslessd_poll_duration_seconds names the slow devices)", source, device,
+                                late_s, runner.schedule.interval_s, runner.concurrency,
+                                extra={"device": device, "source": source})
+                waiting.add(device)
+            elif device in waiting:
+                waiting.discard(device)
+                if not waiting:
+                    log.info("%s polls start on time again", source, extra={"source": source})
+
+        return started
 
     def _slow_path(self, poller: Poller, device: str, target) -> None:
         if (why := poller.slow_path(target)) is not None:
@@ -233,9 +261,8 @@ class ShardWorker:
             self._rows.append(rows)
         assert self.detectors is not None  # (configured before any poll)
         self._emit(self.detectors.feed(rates))
-        for device, port, priority, why in self.detectors.unread_marks():
-            log.warning("ECN marks of %s %s priority %d are unknown: %s; the ECN detector (ecn_not_marking) holds "
-                        "there", device, port, priority, why, extra={"device": device, "port": port})
+        for device, port, said in self.detectors.unknowns():
+            log.warning("%s", said, extra={"device": device, **({"port": port} if port else {})})
 
     def _floor(self, device: str, source: str) -> None:
         """Export how many of the device's counters sit at a clear's floor (CounterTracker.floored), and say so once

@@ -138,6 +138,11 @@ class _Device:
     # detectors' clock (Rates.clock_s), as the spells below
     evidence: dict[tuple[str, str, int | None], tuple[float, float, float]] = field(default_factory=dict)
     queue_marks: set[str] = field(default_factory=set)  # ports whose ECN marks are counted per queue
+    # Ports whose egress queues' packets some source counts, (port, priority)s the device's own watchdog counts, and
+    # (port, priority) -> intervals in a row with pause frames and nothing to tell whether the queue drained
+    drain_known: set[str] = field(default_factory=set)
+    watchdog: set[tuple[str, int | None]] = field(default_factory=set)
+    blind: dict[tuple[str, int], int] = field(default_factory=dict)
     # (port, priority) -> when its current spell of sustained pausing began
     pausing: dict[tuple[str, int], float] = field(default_factory=dict)
 
@@ -148,6 +153,9 @@ _SEVERITY: dict[str, Literal["info", "warning", "error"]] = {"pfc_storm": "error
                                                               "nic_lossless_discard": "error"}
 _NIC_STORM = (PAUSE_STORM_WARNINGS, PAUSE_STORM_ERRORS)
 _ONBOX = ("nic_pause_storm", "nic_pause_storm_warning")  # what a device's own watchdog counted, not inferred
+_NO_DRAIN = "no drain count"  # (_stuck's answer where pauses arrive and nothing says whether the queue drained)
+# What unknowns() logs of a place whose queue ECN marks are not read: device, port, priority, why.
+_UNKNOWN_MARKS = "ECN marks of %s %s priority %d are unknown: %s; the ECN detector (ecn_not_marking) holds there"
 
 
 class Detectors:
@@ -165,9 +173,10 @@ class Detectors:
         self._queues: dict[str, dict[str, dict[int, list[int]]]] = {}
         # device -> port -> PFC priority -> the egress queues a pause for it stops (Port.paused_queues); see set_queues
         self._paused: dict[str, dict[str, dict[int, list[int]]]] = {}
-        # (device, port, priority) -> why its queue's ECN marks are not read: each reported once by unread_marks()
-        self._unmapped: dict[tuple[str, str, int], str] = {}
-        self._told: set[tuple[str, str, int]] = set()
+        # (device, port, priority, detector) -> what to log of why it cannot see there (port "" and priority -1: the
+        # whole device): each reported once by unknowns()
+        self._unmapped: dict[tuple[str, str, int, str], str] = {}
+        self._told: set[tuple[str, str, int, str]] = set()
 
     def set_queues(self, device: str, ports: dict[str, dict[int, list[int]]] | None,
                    paused: dict[str, dict[int, list[int]]] | None = None) -> None:
@@ -183,7 +192,7 @@ class Detectors:
             self._paused.pop(device, None)
         else:
             self._paused[device] = paused
-        self._told = {k for k in self._told if k[0] != device}
+        self._told = {k for k in self._told if k[0] != device or k[3] != "ecn_not_marking"}  # (the maps changed)
 
     def with_queues_of(self, other: Detectors | None) -> Detectors:
         """These detectors, given the queue maps ``other`` holds (a settings reload makes new detectors; the maps
@@ -192,10 +201,12 @@ class Detectors:
             self._queues, self._paused = dict(other._queues), dict(other._paused)
         return self
 
-    def unread_marks(self) -> list[tuple[str, str, int, str]]:
-        """(device, port, priority, why) for each place whose queue ECN marks the ECN detector could not read since
-        the last call and had not reported before (after set_queues for the device, again)."""
-        out = [(*k, why) for k, why in sorted(self._unmapped.items()) if k not in self._told]
+    def unknowns(self) -> list[tuple[str, str, str]]:
+        """(device, port or "" for the whole device, what to log) for each place a detector could not see since the
+        last call and had not reported before (after set_queues for the device, again): the ECN detector a queue's
+        marks, the storm detector whether the device's paused queues drain. Said, not silent: a detector that cannot
+        see reads as a quiet one."""
+        out = [(key[0], key[1], said) for key, said in sorted(self._unmapped.items()) if key not in self._told]
         self._told.update(self._unmapped)
         self._unmapped.clear()
         return out
@@ -212,6 +223,9 @@ class Detectors:
             name = key.name
             if name == TX_PACKETS:
                 dev.tx_fresh = dev.tx_fresh or value > 0
+                dev.drain_known.add(key.port)
+            elif name == WD_STORMS:
+                dev.watchdog.add((key.port, key.index))
             elif name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
                 dev.evidence[(key.port, name, key.index)] = (start, rates.clock_s, value)
                 if key.index is not None:
@@ -265,6 +279,7 @@ class Detectors:
     def forget(self, device: str) -> None:
         self._devices.pop(device, None)
         self.set_queues(device, None)
+        self._told = {k for k in self._told if k[0] != device}
 
     # -- detectors --------------------------------------------------------------------------------
     def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
@@ -277,6 +292,7 @@ class Detectors:
         if onbox is not None and onbox.event is not None:
             return []  # the device's own watchdog reports this queue
         verdict, numbers, what = self._stuck(dev, r, port, prio)
+        self._blind(dev, r.device, port, prio, verdict is None and what == _NO_DRAIN)
         if verdict is None:
             return []  # no information this interval: the run of hits (or of misses) goes on
         return self._step(dev, r, "pfc_storm", port, prio, verdict, numbers, self.t.storm_detection_polls,
@@ -315,10 +331,27 @@ class Detectors:
         if share is not None:
             return True, numbers, f"was paused {share:.0%} of the time" + (" and sent nothing" if tx == 0 else "")
         if tx is None:
-            return None, numbers, ""  # pauses, but nothing says whether the queue drained
+            return None, numbers, _NO_DRAIN  # pauses, but nothing says whether the queue drained
         if not dev.tx_fresh:
             return None, numbers, ""  # no queue counter of the device moved: the table was not refreshed
         return True, numbers, "sent nothing while the device's other queues did"
+
+    def _blind(self, dev: _Device, device: str, port: str, prio: int, blind: bool) -> None:
+        """Count the intervals in a row in which pause frames arrived and no source of the device said whether the
+        queue drained (no egress queue packet count, no pause time: EOS over SNMP); at as many as would open a
+        storm, and with no on-box watchdog counting the queue, the storm detector's blindness there is reported
+        (unknowns) rather than read as a queue that never stormed."""
+        if not blind:
+            dev.blind.pop((port, prio), None)
+            return
+        n = dev.blind[(port, prio)] = dev.blind.get((port, prio), 0) + 1
+        if n >= self.t.storm_detection_polls and port not in dev.drain_known and (port, prio) not in dev.watchdog:
+            # (once per device, not per port: a platform that serves no queue counter is blind on all of them)
+            self._unmapped.setdefault((device, "", -1, "pfc_storm"), (
+                f"PFC storms of {device} cannot be inferred where its counters say nothing of whether a paused queue "
+                f"drains (no egress queue packet count, no pause time, no on-box watchdog count of the queue), first "
+                f"{port} priority {prio}, paused {n} polls in a row; pause_rate still reports the pauses, and the "
+                f"storm detector (pfc_storm) holds there"))
 
     def _sent(self, r: Rates, port: str, prio: int) -> int | None:
         """Packets the queues a pause for ``prio`` stops sent in the interval (None: not known). The queues come from
@@ -493,7 +526,7 @@ class Detectors:
 
         A queue's marks count only through the device's own maps (set_queues): with TC 3 on queue 4 (SONiC
         TC_TO_QUEUE_MAP, Junos queue-num, EOS tx-queue) queue 3's marks say nothing of priority 3. Where the maps
-        are not known the queues' marks are unknown (reported by unread_marks), never queue n's for priority n."""
+        are not known the queues' marks are unknown (reported by unknowns), never queue n's for priority n."""
         def fresh(name: str, index: int | None) -> float | None:
             seen = dev.evidence.get((port, name, index))
             if seen is None or seen[0] < since or now - seen[1] > self.t.ecn_evidence_max_age_s:
@@ -504,11 +537,11 @@ class Detectors:
         if port in dev.queue_marks:
             queues = carrying_queues(self._queues.get(device), port, prio)
             if queues is None:
-                self._unmapped[(device, port, prio)] = (
+                self._unmapped[(device, port, prio, "ecn_not_marking")] = _UNKNOWN_MARKS % (device, port, prio, (
                     "no config of the device read yet (the daemon reads it at its start and retries a failed read)"
                     if device not in self._queues
                     else "its config does not say which egress queue carries the priority (no TC_TO_QUEUE_MAP, "
-                         "queue-num or tx-queue known for its traffic class)")
+                         "queue-num or tx-queue known for its traffic class)"))
             else:
                 per_queue = [fresh(ECN_MARKED, q) for q in queues]
                 marks = sum(v for v in per_queue if v is not None) if all(v is not None for v in per_queue) else None
