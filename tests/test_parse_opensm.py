@@ -206,32 +206,48 @@ def test_partitions_problems():
     assert [(p.name, p.pkey, p.sl) for p in dev.opensm.partitions] == [("Default", 0x7FFF, None), ("last", 0x20, 3)]
 
 
-@pytest.mark.parametrize("text,line,why,read", [
+@pytest.mark.parametrize("text,line,why", [
     # each a PARSE ERROR of osm_prtn_config.c (linux-rdma/opensm fa74b98c) at which osm_prtn_config_parse_file stops:
     # parse_part_conf "no partition definition found" (no `:` on the line a partition starts on) ...
-    ("Default=0x7fff : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20 : SELF=full;\n", 2, "has no `:`", ["Default"]),
-    ("Default=0x7fff,\n  ipoib : ALL=full;\nlast=0x20 : SELF=full;\n", 1, "has no `:` on its line", []),
-    ("Default=0x7fff : ALL=full;\n. . .\nvlan100=0x64, ipoib : ALL;\n", 2, "'. . .' has no `:` on its line",
-     ["Default"]),
+    ("Default=0x7fff : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20 : SELF=full;\n", 2, "has no `:`"),
+    ("Default=0x7fff,\n  ipoib : ALL=full;\nlast=0x20 : SELF=full;\n", 1, "has no `:` on its line"),
+    ("Default=0x7fff : ALL=full;\n. . .\nvlan100=0x64, ipoib : ALL;\n", 2, "'. . .' has no `:` on its line"),
     # ... partition_create refusing a P_Key strtoul does not read whole ("bad partition definition") ...
-    ("Default=0x7fff : ALL=full;\nstorage=7fff : ALL;\nlast=0x20 : SELF;\n", 2, "P_Key is not a number", ["Default"]),
+    ("Default=0x7fff : ALL=full;\nstorage=7fff : ALL;\nlast=0x20 : SELF;\n", 2, "P_Key is not a number"),
     # ... and partition_add_port refusing a port ("bad PortGUID"): host names, patterns, placeholders, lower case,
-    # GUID 0; the ports before it stay, a partition left without any is removed (osm_prtn_make_partitions)
-    ("Default=0x7fff : ALL=full;\nhpc=0x1 : hpc-node-*=full;\nai=0x2 : ALL;\n", 2, "'hpc-node-*=full'", ["Default"]),
-    ("io=0x4 : 0x8f10001072a41,\n  <port-guid1> , 0x2;\nai=0x2 : ALL;\n", 2, "'<port-guid1>'", ["io"]),
-    ("Default=0x7fff : all=full;\n", 1, "'all=full' is not a port GUID", []),
-    ("t=0x5 : 0x0=full;\n", 1, "'0x0=full'", []),
+    # GUID 0
+    ("Default=0x7fff : ALL=full;\nhpc=0x1 : hpc-node-*=full;\nai=0x2 : ALL;\n", 2, "'hpc-node-*=full'"),
+    ("io=0x4 : 0x8f10001072a41,\n  <port-guid1> , 0x2;\nai=0x2 : ALL;\n", 2, "'<port-guid1>'"),
+    ("Default=0x7fff : all=full;\n", 1, "'all=full' is not a port GUID"),
+    ("t=0x5 : 0x0=full;\n", 1, "'0x0=full'"),
     # a partition not closed by `;`: OpenSM reads the next line as its ports
-    ("Default=0x7fff : ALL=full\nstorage=0x2 : ALL;\n", 2, "'storage=0x2 : ALL' is not a port GUID", ["Default"]),
+    ("Default=0x7fff : ALL=full\nstorage=0x2 : ALL;\n", 2, "'storage=0x2 : ALL' is not a port GUID"),
 ])
-def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, why, read):
-    """Partitions after a line OpenSM's parser refuses are not configured, so none of them is read (session 41
-    part j: `hpc-node-*=full` and `<port-guid1>` were dropped silently and the partitions after them read)."""
+def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, why):
+    """At a line its parser refuses OpenSM drops the whole file and falls back to its default partition, Default
+    0x7fff with ALL ports full and an IPoIB group (osm_prtn.c osm_prtn_make_partitions "retrying with default
+    config", linux-rdma/opensm 5a97c782): none of the file's partitions is configured, not even those before it
+    (session 41 part j kept those; `hpc-node-*=full` and `<port-guid1>` had been dropped silently before)."""
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
     assert [(i.source.line, why in i.message, "OpenSM stops reading partitions.conf" in i.message)
             for i in dev.issues] == [(line, True, True)]
     assert ("end partition 'Default' with `;`" in dev.issues[0].message) == ("storage" in why)
-    assert [p.name for p in dev.opensm.partitions] == read
+    assert [(p.name, p.pkey, p.ipoib, p.sl, p.members, p.source.line) for p in dev.opensm.partitions] == [
+        ("Default", 0x7FFF, True, None, ["ALL=full"], line)]
+
+
+def test_opensm_falls_back_to_default_keeping_the_default_the_file_made():
+    """The fallback finds the Default partition (and its IPoIB group) the file made before the error: OpenSM keeps its
+    SL and group flags and deletes neither (osm_prtn_make_new, osm_prtn_add_mcgroup); a file with no partition falls
+    back too (osm_prtn_config_parse_file returns 1 when nothing parsed)."""
+    text = "Default=0xffff, ipoib, sl=1, mtu=5 : SELF=full, mgid=ff12::9,sl=2\n;\nai=0x2, sl=3 : ALL;\nx : nodes;\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.sl, p.mtu_code, p.group_sls, p.members) for p in dev.opensm.partitions] == [
+        ("Default", 1, 5, {"ff12::9": 2}, ["ALL=full"])]
+    assert [i.source.line for i in dev.issues] == [4]
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", "# none yet\n")], "x")
+    assert [(p.name, p.members) for p in dev.opensm.partitions] == [("Default", ["ALL=full"])]
+    assert ["holds no partition" in i.message for i in dev.issues] == [True]
 
 
 def test_partition_flags_as_opensm_matches_them():
