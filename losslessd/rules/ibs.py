@@ -711,7 +711,7 @@ class PartitionGroupSettings(_SmRule):
     `partition_rate_gbps`, every IPoIB partition's group uses them, OpenSM's defaults (mtu 4 = 2048 B, rate
     3 = 10 Gb/s) counting when the partition writes none (warning); with an engine that keeps routes
     credit-loop free on SL layers (`lash`, `dfsssp`) and `qos TRUE`, a partition that pins its group's SL
-    with `sl=` (warning: the group's traffic then runs on a layer the engine did not pick for it; with QoS off
+    with `sl=`, or a multicast group of its own (`mgid=ff12::1,sl=1`) (warning: the group's traffic then runs on a layer the engine did not pick for it; with QoS off
     OpenSM sets SL 0 whatever `sl=` says). One finding per
     partition and problem.
 
@@ -764,8 +764,12 @@ class PartitionGroupSettings(_SmRule):
                     yield self.finding(f"partition {part.name}: its IPoIB group rate is {rate:g} Gb/s ({how}), the "
                                        f"policy asks {ib.partition_rate_gbps:g} Gb/s{hint}", key=f"{part.name}|rate",
                                        **at)
-            if layered and part.sl is not None and sm.qos_enabled:  # (else OpenSM uses SL 0: IBS005's qos-off)
-                yield self.finding(f"partition {part.name}: sl={part.sl} pins its multicast group's SL, while "
-                                   f"{engines(sm)[0]} keeps routes credit-loop free by giving each path its own SL "
-                                   "layer; this group's traffic runs on a layer the engine did not pick for it; leave "
-                                   "sl= off", key=f"{part.name}|sl", **at)
+            if not (layered and sm.qos_enabled):  # (with QoS off OpenSM uses SL 0 and no layers: IBS005, IBS003)
+                continue
+            pins = [(f"partition {part.name}", "its multicast group's SL", part.sl, "")] if part.sl is not None else []
+            pins += [(f"partition {part.name}'s multicast group {mgid}", "its SL", sl, f"|{mgid}")
+                     for mgid, sl in part.group_sls.items()]
+            for what, whose, sl, group in pins:
+                yield self.finding(f"{what}: sl={sl} pins {whose}, while {engines(sm)[0]} keeps routes credit-loop free "
+                                   "by giving each path its own SL layer; this group's traffic runs on a layer the "
+                                   "engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}", **at)
