@@ -711,9 +711,9 @@ class PartitionGroupSettings(_SmRule):
     `partition_rate_gbps`, every IPoIB partition's group uses them, OpenSM's defaults (mtu 4 = 2048 B, rate
     3 = 10 Gb/s) counting when the partition writes none (warning); with an engine that keeps routes
     credit-loop free on SL layers (`lash`, `dfsssp`) and `qos TRUE`, a partition that pins its group's SL
-    with `sl=`, or a multicast group of its own (`mgid=ff12::1,sl=1`) (warning: the group's traffic then runs on a layer the engine did not pick for it; with QoS off
-    OpenSM sets SL 0 whatever `sl=` says). One finding per
-    partition and problem.
+    with `sl=`, or a multicast group of its own (`mgid=ff12::1,sl=1`) (warning: the group's traffic then
+    runs on a layer the engine did not pick for it; with QoS off OpenSM sets SL 0 whatever `sl=` says).
+    One finding per partition and problem.
 
     ## Why it matters
     A port joins a multicast group only if it can run at the group's rate and MTU: a group rate above
@@ -770,6 +770,6 @@ class PartitionGroupSettings(_SmRule):
             pins += [(f"partition {part.name}'s multicast group {mgid}", "its SL", sl, f"|{mgid}")
                      for mgid, sl in part.group_sls.items()]
             for what, whose, sl, group in pins:
-                yield self.finding(f"{what}: sl={sl} pins {whose}, while {engines(sm)[0]} keeps routes credit-loop free "
-                                   "by giving each path its own SL layer; this group's traffic runs on a layer the "
-                                   "engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}", **at)
+                yield self.finding(f"{what}: sl={sl} pins {whose}, while {engines(sm)[0]} keeps routes credit-loop "
+                                   "free by giving each path its own SL layer; this group's traffic runs on a layer "
+                                   "the engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}", **at)

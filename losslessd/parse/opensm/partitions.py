@@ -29,8 +29,8 @@ _KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
 # The IPoIB broadcast group's MGID with its P_Key bits all ones (osm_prtn_config.c osm_ipoib_broadcast_mgid).
 _IPOIB_BROADCAST = ipaddress.IPv6Address("ff12:401b:ffff::ffff:ffff").packed
 _STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR) and falls back to its default partition "
-          "(\"Partition configuration in error; retrying with default config\"): no partition of the file is configured, "
-          "every port is a full member of Default=0x7fff")
+          "(\"Partition configuration in error; retrying with default config\"): no partition of the file is "
+          "configured, every port is a full member of Default=0x7fff")
 
 
 def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
