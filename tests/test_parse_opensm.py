@@ -250,6 +250,25 @@ def test_opensm_falls_back_to_default_keeping_the_default_the_file_made():
     assert ["holds no partition" in i.message for i in dev.issues] == [True]
 
 
+def test_partitions_lines_read_as_fgets_reads_them():
+    """osm_prtn_config_parse_file reads with fgets into char line[4096] (4094 characters a read): a longer line is
+    read as several, so a port GUID at a cut becomes two ports (here `...0b72` cut to `0x0002c903000` and `e0b72`, a
+    bad PortGUID) and a comment's rest past a cut is read as text; each long line is named, and lines are numbered as
+    the file numbers them."""
+    guid = "0x0002c903000e0b72"
+    long = "a=0x2, ipoib : " + ",".join([guid] * 300)  # the cut at 4094 falls inside the 228th GUID
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", f"{long};\nb=0x3 : ALL;\n")],
+                       "x")
+    assert [(i.source.line, i.message.split(":")[0]) for i in dev.issues] == [
+        (1, "partition 'a'"), (1, "line 1 is longer than 4094 characters")]
+    assert "'e0b72' is not a port GUID" in dev.issues[0].message
+    assert [(p.name, p.members) for p in dev.opensm.partitions] == [("Default", ["ALL=full"])]
+    spaced = "a=0x2, ipoib : ALL=full," + " " * 5000 + "SELF;\n#" + "x" * 4100 + "\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", spaced)], "x")
+    assert [(i.source.line, "longer than" in i.message) for i in dev.issues] == [(2, False), (1, True), (2, True)]
+    assert "OpenSM stops reading" in dev.issues[0].message  # the comment's last characters, read as a partition
+
+
 def test_partition_flags_as_opensm_matches_them():
     """osm_prtn_config.c matches a flag by strncmp over the length written, in the order mtu, rate, scope, Q_Key,
     TClass, sl, FlowLabel, ipoib, defmember (indx0 whole): `ip` is ipoib and `m` mtu, `IPoIB` is no flag (logged

@@ -33,10 +33,33 @@ _STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR) and f
           "configured, every port is a full member of Default=0x7fff")
 
 
+# osm_prtn_config_parse_file reads with fgets(line, sizeof(line) - 1) into char line[4096]: at most 4094 characters a
+# read, its newline counted, so OpenSM reads a longer line as several, cutting whatever stands at each cut.
+_FGETS = 4094
+
+
 def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
+    """The partitions as OpenSM makes them from `text`: its lines as fgets reads them, `#` cutting each read."""
+    lines = text.split("\n")
+    long = [n for n, line in enumerate(lines, 1) if len(line) >= _FGETS]
+    parts, issues = _read("\n".join(line[i:i + _FGETS].split("#", 1)[0] for line in lines
+                                     for i in range(0, len(line) + 1, _FGETS)), path)  # (a line of 4094: two reads)
+    if long:  # lines as the file numbers them, not as OpenSM counts its reads
+        at = [n for n, line in enumerate(lines, 1) for _ in range(len(line) // _FGETS + 1)]
+        seen: set[int] = set()
+        for source in [*(i.source for i in issues), *(p.source for p in parts)]:
+            if source is not None and id(source) not in seen and source.line is not None:
+                seen.add(id(source))
+                source.line = at[source.line - 1]
+        issues += [ParseIssue(code="SYS002", source=Source(file=path, line=n), message=(
+            f"line {n} is longer than {_FGETS} characters: OpenSM reads it in {_FGETS}-character pieces "
+            "(fgets), splitting the port GUID, flag or name at each cut; break the line after a `,`")) for n in long]
+    return parts, issues
+
+
+def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     parts: list[IbPartition] = []
     issues: list[ParseIssue] = IssueList()
-    body = "\n".join(line.split("#", 1)[0] for line in text.split("\n"))
     start = 0
     line_at = LineAt(body)
 
