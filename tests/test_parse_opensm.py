@@ -250,6 +250,17 @@ def test_opensm_falls_back_to_default_keeping_the_default_the_file_made():
     assert ["holds no partition" in i.message for i in dev.issues] == [True]
 
 
+def test_a_partition_without_ports_is_removed_with_its_groups():
+    """OpenSM removes a partition no port is a member of, and its multicast groups with it (osm_prtn.c
+    osm_prtn_make_partitions, osm_prtn_delete): its sl= and its groups' are no SL in use. Default stays: OpenSM
+    makes every port a member before it reads the file (prtn_make_default)."""
+    text = ("storage=0x3, ipoib, sl=5 : NONE;\nio=0x4, sl=6 :\n  mgid=ff12::1,sl=7\n  ;\n"
+            "Default=0x7fff, ipoib, sl=1 : N;\nai=0x2, sl=2 : ALL;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.sl) for p in dev.opensm.partitions] == [("Default", 1), ("ai", 2)]
+    assert dev.issues == []
+
+
 def test_partitions_lines_read_as_fgets_reads_them():
     """osm_prtn_config_parse_file reads with fgets into char line[4096] (4094 characters a read): a longer line is
     read as several, so a port GUID at a cut becomes two ports (here `...0b72` cut to `0x0002c903000` and `e0b72`, a
