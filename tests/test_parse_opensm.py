@@ -261,6 +261,15 @@ def test_a_partition_without_ports_is_removed_with_its_groups():
     assert dev.issues == []
 
 
+def test_an_mgid_opensm_cannot_read_as_multicast_is_named():
+    """mgroup_create takes the MGID with inet_pton (no `%scope`, which Python's ipaddress takes) and wants ff as its
+    first byte; else it logs "gid is not multicast", makes no group and reads on."""
+    text = "Default=0x7fff, ipoib :\n  mgid=ff12::1%ib0,sl=4\n  mgid=ff12::x,sl=5\n  mgid=ff12::2,sl=6\n  ALL=full;\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(i.source.line, "is not a multicast GID" in i.message) for i in dev.issues] == [(2, True), (3, True)]
+    assert [p.group_sls for p in dev.opensm.partitions] == [{"ff12::2": 6}]
+
+
 def test_partitions_lines_read_as_fgets_reads_them():
     """osm_prtn_config_parse_file reads with fgets into char line[4096] (4094 characters a read): a longer line is
     read as several, so a port GUID at a cut becomes two ports (here `...0b72` cut to `0x0002c903000` and `e0b72`, a

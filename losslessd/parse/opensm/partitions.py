@@ -202,10 +202,13 @@ def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: 
     OpenSM makes the group: its GID is multicast (else "gid is not multicast"), and an IP group's (signature 0x401b
     or 0x601b) P_Key bits, rate and MTU match its partition's broadcast group (ip_mgroup_pkey_ok/_rate_ok/_mtu_ok)."""
     try:
-        raw = ipaddress.IPv6Address(mgid).packed
+        raw = ipaddress.IPv6Address(mgid).packed if "%" not in mgid else b""  # (inet_pton takes no `%scope`)
     except ValueError:
-        return
-    if raw[0] != 0xFF:
+        raw = b""
+    if raw[:1] != b"\xff":
+        issues.append(ParseIssue(code="SYS002", source=src, message=f"partition {part.name!r}: mgid {mgid[:60]!r} is "
+                                 "not a multicast GID (ff..): OpenSM logs \"gid is not multicast\" and makes no group; "
+                                 "write the group's IPv6-form MGID (ff12:401b::1)"))
         return
     own: dict[str, int] = {}
     for flag in flags:
