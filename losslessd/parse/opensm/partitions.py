@@ -22,12 +22,12 @@ from .options import c_number
 # `NONE` (no port), a prefix of one of these keywords (strncmp over the name's length, case-sensitive), or a GUID that
 # strtoull reads whole and is not 0; anything else is "PARSE ERROR: line N: bad PortGUID".
 _KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
+# The IPoIB broadcast group's MGID with its P_Key bits all ones (osm_prtn_config.c osm_ipoib_broadcast_mgid).
+_IPOIB_BROADCAST = ipaddress.IPv6Address("ff12:401b:ffff::ffff:ffff").packed
 # OpenSM's parser stops at its first PARSE ERROR (osm_prtn_config_parse_file breaks out of its loop), and a file with
 # no partition fails too; osm_prtn.c osm_prtn_make_partitions then logs "Partition configuration in error; retrying
 # with default config": every port leaves the file's partitions, which are removed as empty, and the Default partition
 # 0x7fff takes ALL ports as full members with an IPoIB broadcast group (prtn_make_default; linux-rdma/opensm 5a97c782).
-# The IPoIB broadcast group's MGID with its P_Key bits all ones (osm_prtn_config.c osm_ipoib_broadcast_mgid).
-_IPOIB_BROADCAST = ipaddress.IPv6Address("ff12:401b:ffff::ffff:ffff").packed
 _STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR) and falls back to its default partition "
           "(\"Partition configuration in error; retrying with default config\"): no partition of the file is "
           "configured, every port is a full member of Default=0x7fff")
