@@ -206,32 +206,87 @@ def test_partitions_problems():
     assert [(p.name, p.pkey, p.sl) for p in dev.opensm.partitions] == [("Default", 0x7FFF, None), ("last", 0x20, 3)]
 
 
-@pytest.mark.parametrize("text,line,why,read", [
+@pytest.mark.parametrize("text,line,why", [
     # each a PARSE ERROR of osm_prtn_config.c (linux-rdma/opensm fa74b98c) at which osm_prtn_config_parse_file stops:
     # parse_part_conf "no partition definition found" (no `:` on the line a partition starts on) ...
-    ("Default=0x7fff : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20 : SELF=full;\n", 2, "has no `:`", ["Default"]),
-    ("Default=0x7fff,\n  ipoib : ALL=full;\nlast=0x20 : SELF=full;\n", 1, "has no `:` on its line", []),
-    ("Default=0x7fff : ALL=full;\n. . .\nvlan100=0x64, ipoib : ALL;\n", 2, "'. . .' has no `:` on its line",
-     ["Default"]),
+    ("Default=0x7fff : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20 : SELF=full;\n", 2, "has no `:`"),
+    ("Default=0x7fff,\n  ipoib : ALL=full;\nlast=0x20 : SELF=full;\n", 1, "has no `:` on its line"),
+    ("Default=0x7fff : ALL=full;\n. . .\nvlan100=0x64, ipoib : ALL;\n", 2, "'. . .' has no `:` on its line"),
     # ... partition_create refusing a P_Key strtoul does not read whole ("bad partition definition") ...
-    ("Default=0x7fff : ALL=full;\nstorage=7fff : ALL;\nlast=0x20 : SELF;\n", 2, "P_Key is not a number", ["Default"]),
+    ("Default=0x7fff : ALL=full;\nstorage=7fff : ALL;\nlast=0x20 : SELF;\n", 2, "P_Key is not a number"),
     # ... and partition_add_port refusing a port ("bad PortGUID"): host names, patterns, placeholders, lower case,
-    # GUID 0; the ports before it stay, a partition left without any is removed (osm_prtn_make_partitions)
-    ("Default=0x7fff : ALL=full;\nhpc=0x1 : hpc-node-*=full;\nai=0x2 : ALL;\n", 2, "'hpc-node-*=full'", ["Default"]),
-    ("io=0x4 : 0x8f10001072a41,\n  <port-guid1> , 0x2;\nai=0x2 : ALL;\n", 2, "'<port-guid1>'", ["io"]),
-    ("Default=0x7fff : all=full;\n", 1, "'all=full' is not a port GUID", []),
-    ("t=0x5 : 0x0=full;\n", 1, "'0x0=full'", []),
+    # GUID 0
+    ("Default=0x7fff : ALL=full;\nhpc=0x1 : hpc-node-*=full;\nai=0x2 : ALL;\n", 2, "'hpc-node-*=full'"),
+    ("io=0x4 : 0x8f10001072a41,\n  <port-guid1> , 0x2;\nai=0x2 : ALL;\n", 2, "'<port-guid1>'"),
+    ("Default=0x7fff : all=full;\n", 1, "'all=full' is not a port GUID"),
+    ("t=0x5 : 0x0=full;\n", 1, "'0x0=full'"),
     # a partition not closed by `;`: OpenSM reads the next line as its ports
-    ("Default=0x7fff : ALL=full\nstorage=0x2 : ALL;\n", 2, "'storage=0x2 : ALL' is not a port GUID", ["Default"]),
+    ("Default=0x7fff : ALL=full\nstorage=0x2 : ALL;\n", 2, "'storage=0x2 : ALL' is not a port GUID"),
 ])
-def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, why, read):
-    """Partitions after a line OpenSM's parser refuses are not configured, so none of them is read (session 41
-    part j: `hpc-node-*=full` and `<port-guid1>` were dropped silently and the partitions after them read)."""
+def test_opensm_stops_reading_partitions_at_its_first_parse_error(text, line, why):
+    """At a line its parser refuses OpenSM drops the whole file and falls back to its default partition, Default
+    0x7fff with ALL ports full and an IPoIB group (osm_prtn.c osm_prtn_make_partitions "retrying with default
+    config", linux-rdma/opensm 5a97c782): none of the file's partitions is configured, not even those before it
+    (session 41 part j kept those; `hpc-node-*=full` and `<port-guid1>` had been dropped silently before)."""
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
     assert [(i.source.line, why in i.message, "OpenSM stops reading partitions.conf" in i.message)
             for i in dev.issues] == [(line, True, True)]
     assert ("end partition 'Default' with `;`" in dev.issues[0].message) == ("storage" in why)
-    assert [p.name for p in dev.opensm.partitions] == read
+    assert [(p.name, p.pkey, p.ipoib, p.sl, p.members, p.source.line) for p in dev.opensm.partitions] == [
+        ("Default", 0x7FFF, True, None, ["ALL=full"], line)]
+
+
+def test_opensm_falls_back_to_default_keeping_the_default_the_file_made():
+    """The fallback finds the Default partition (and its IPoIB group) the file made before the error: OpenSM keeps its
+    SL and group flags and deletes neither (osm_prtn_make_new, osm_prtn_add_mcgroup); a file with no partition falls
+    back too (osm_prtn_config_parse_file returns 1 when nothing parsed)."""
+    text = "Default=0xffff, ipoib, sl=1, mtu=5 : SELF=full, mgid=ff12::9,sl=2\n;\nai=0x2, sl=3 : ALL;\nx : nodes;\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.sl, p.mtu_code, p.group_sls, p.members) for p in dev.opensm.partitions] == [
+        ("Default", 1, 5, {"ff12::9": 2}, ["ALL=full"])]
+    assert [i.source.line for i in dev.issues] == [4]
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", "# none yet\n")], "x")
+    assert [(p.name, p.members) for p in dev.opensm.partitions] == [("Default", ["ALL=full"])]
+    assert ["holds no partition" in i.message for i in dev.issues] == [True]
+
+
+def test_a_partition_without_ports_is_removed_with_its_groups():
+    """OpenSM removes a partition no port is a member of, and its multicast groups with it (osm_prtn.c
+    osm_prtn_make_partitions, osm_prtn_delete): its sl= and its groups' are no SL in use. Default stays: OpenSM
+    makes every port a member before it reads the file (prtn_make_default)."""
+    text = ("storage=0x3, ipoib, sl=5 : NONE;\nio=0x4, sl=6 :\n  mgid=ff12::1,sl=7\n  ;\n"
+            "Default=0x7fff, ipoib, sl=1 : N;\nai=0x2, sl=2 : ALL;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.sl) for p in dev.opensm.partitions] == [("Default", 1), ("ai", 2)]
+    assert dev.issues == []
+
+
+def test_an_mgid_opensm_cannot_read_as_multicast_is_named():
+    """mgroup_create takes the MGID with inet_pton (no `%scope`, which Python's ipaddress takes) and wants ff as its
+    first byte; else it logs "gid is not multicast", makes no group and reads on."""
+    text = "Default=0x7fff, ipoib :\n  mgid=ff12::1%ib0,sl=4\n  mgid=ff12::x,sl=5\n  mgid=ff12::2,sl=6\n  ALL=full;\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(i.source.line, "is not a multicast GID" in i.message) for i in dev.issues] == [(2, True), (3, True)]
+    assert [p.group_sls for p in dev.opensm.partitions] == [{"ff12::2": 6}]
+
+
+def test_partitions_lines_read_as_fgets_reads_them():
+    """osm_prtn_config_parse_file reads with fgets into char line[4096] (4094 characters a read): a longer line is
+    read as several, so a port GUID at a cut becomes two ports (here `...0b72` cut to `0x0002c903000` and `e0b72`, a
+    bad PortGUID) and a comment's rest past a cut is read as text; each long line is named, and lines are numbered as
+    the file numbers them."""
+    guid = "0x0002c903000e0b72"
+    long = "a=0x2, ipoib : " + ",".join([guid] * 300)  # the cut at 4094 falls inside the 228th GUID
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", f"{long};\nb=0x3 : ALL;\n")],
+                       "x")
+    assert [(i.source.line, i.message.split(":")[0]) for i in dev.issues] == [
+        (1, "partition 'a'"), (1, "line 1 is longer than 4094 characters")]
+    assert "'e0b72' is not a port GUID" in dev.issues[0].message
+    assert [(p.name, p.members) for p in dev.opensm.partitions] == [("Default", ["ALL=full"])]
+    spaced = "a=0x2, ipoib : ALL=full," + " " * 5000 + "SELF;\n#" + "x" * 4100 + "\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", spaced)], "x")
+    assert [(i.source.line, "longer than" in i.message) for i in dev.issues] == [(2, False), (1, True), (2, True)]
+    assert "OpenSM stops reading" in dev.issues[0].message  # the comment's last characters, read as a partition
 
 
 def test_partition_flags_as_opensm_matches_them():

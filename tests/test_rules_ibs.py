@@ -145,3 +145,6 @@ def test_a_multicast_groups_own_sl_is_in_use(tmp_path):
     assert "maps SL 1 to VL15" in hit.message and "SL 3" not in hit.message
     assert "SL 1 is used by partition Default's multicast group ff12:401b::707" in hit.message
     assert hit.source.line == 3  # the qos_sl2vl line
+    [issue] = lint([sm], "infiniband", select_codes=["SYS002"]).findings
+    assert "mgid 'fe80::1' is not a multicast GID" in issue.message
+    assert (issue.source.file.endswith("partitions.conf"), issue.source.line) == (True, 3)

@@ -438,8 +438,9 @@ class QosSl2Vl(_SmRule):
     an SL in use is affected, else warning); no VL arbitration entry with a weight gives bandwidth
     to such a VL (warning). SLs in use: `sm_sl`, the QoS policy's qos-levels and qos-ulps, the
     partitions' `sl=` and their multicast groups' (`mgid=ff12::1,sl=1`), and SL 0 when no QoS policy
-    file is given. Also warns when `qos TRUE` has a single VL to work with, and when QoS tables or a
-    QoS policy are given with `qos FALSE`.
+    file is given. Also warns when `qos TRUE` has a single VL to work with, and when QoS tables, a
+    QoS policy or a partition's `sl=` are given with `qos FALSE` (OpenSM then puts every partition on
+    SL 0: osm_prtn_config.c partition_create, "Overriding SL ... as QoS is not enabled").
 
     ## Why it matters
     OpenSM writes each table masked to the port's operational VLs (`VL & (2^(n-1) - 1)` for
@@ -469,11 +470,15 @@ class QosSl2Vl(_SmRule):
     def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         if not sm.qos_enabled:
             configured = any(src is not None for _, src, _ in _tables(sm))
-            if sm.qos_enabled is False and (configured or sm.sl_uses):
-                given = "the QoS tables set in opensm.conf have" if configured else "the QoS policy file has"
+            # (partition_create resets an sl= other than OSM_DEFAULT_SL 0, include/opensm/osm_base.h, with QoS off)
+            pinned = [f"{part.name} (sl={part.sl})" for part in sm.partitions if part.sl]
+            if sm.qos_enabled is False and (configured or sm.sl_uses or pinned):
+                given = ("the QoS tables set in opensm.conf have" if configured else
+                         "the QoS policy file has" if sm.sl_uses else None)
                 yield self.finding(f"{setting(sm, 'qos', 'FALSE')}: OpenSM applies no SL2VL or VL arbitration tables "
-                                   f"and no QoS policy, so {given} no effect; set qos TRUE",
-                                   device=device, source=where(device, sm, "qos"), key="qos-off",
+                                   "and no QoS policy" + (f", so {given} no effect" if given else "") +
+                                   (f", and puts partition {few(pinned)} on SL 0" if pinned else "") +
+                                   "; set qos TRUE", device=device, source=where(device, sm, "qos"), key="qos-off",
                                    severity=Severity.warning)
             return
         vls = data_vls(sm)
@@ -705,9 +710,10 @@ class PartitionGroupSettings(_SmRule):
     2-24) (error otherwise); where the policy sets `infiniband.partition_mtu_bytes` or
     `partition_rate_gbps`, every IPoIB partition's group uses them, OpenSM's defaults (mtu 4 = 2048 B, rate
     3 = 10 Gb/s) counting when the partition writes none (warning); with an engine that keeps routes
-    credit-loop free on SL layers (`lash`, `dfsssp`), a partition that pins its group's SL with `sl=`
-    (warning: the group's traffic then runs on a layer the engine did not pick for it). One finding per
-    partition and problem.
+    credit-loop free on SL layers (`lash`, `dfsssp`) and `qos TRUE`, a partition that pins its group's SL
+    with `sl=`, or a multicast group of its own (`mgid=ff12::1,sl=1`) (warning: the group's traffic then
+    runs on a layer the engine did not pick for it; with QoS off OpenSM sets SL 0 whatever `sl=` says).
+    One finding per partition and problem.
 
     ## Why it matters
     A port joins a multicast group only if it can run at the group's rate and MTU: a group rate above
@@ -758,8 +764,12 @@ class PartitionGroupSettings(_SmRule):
                     yield self.finding(f"partition {part.name}: its IPoIB group rate is {rate:g} Gb/s ({how}), the "
                                        f"policy asks {ib.partition_rate_gbps:g} Gb/s{hint}", key=f"{part.name}|rate",
                                        **at)
-            if layered and part.sl is not None:
-                yield self.finding(f"partition {part.name}: sl={part.sl} pins its multicast group's SL, while "
-                                   f"{engines(sm)[0]} keeps routes credit-loop free by giving each path its own SL "
-                                   "layer; this group's traffic runs on a layer the engine did not pick for it; leave "
-                                   "sl= off", key=f"{part.name}|sl", **at)
+            if not (layered and sm.qos_enabled):  # (with QoS off OpenSM uses SL 0 and no layers: IBS005, IBS003)
+                continue
+            pins = [(f"partition {part.name}", "its multicast group's SL", part.sl, "")] if part.sl is not None else []
+            pins += [(f"partition {part.name}'s multicast group {mgid}", "its SL", sl, f"|{mgid}")
+                     for mgid, sl in part.group_sls.items()]
+            for what, whose, sl, group in pins:
+                yield self.finding(f"{what}: sl={sl} pins {whose}, while {engines(sm)[0]} keeps routes credit-loop "
+                                   "free by giving each path its own SL layer; this group's traffic runs on a layer "
+                                   "the engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}", **at)

@@ -10,6 +10,7 @@ delimiters; the properties (ports, multicast groups) may span lines, the definit
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import re
 
@@ -21,23 +22,50 @@ from .options import c_number
 # `NONE` (no port), a prefix of one of these keywords (strncmp over the name's length, case-sensitive), or a GUID that
 # strtoull reads whole and is not 0; anything else is "PARSE ERROR: line N: bad PortGUID".
 _KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
-# OpenSM's parser stops at its first PARSE ERROR (osm_prtn_config_parse_file breaks out of its loop; osm_prtn.c logs
-# "Partition configuration was not fully processed"): the partitions read before it stay, none after it is made.
 # The IPoIB broadcast group's MGID with its P_Key bits all ones (osm_prtn_config.c osm_ipoib_broadcast_mgid).
 _IPOIB_BROADCAST = ipaddress.IPv6Address("ff12:401b:ffff::ffff:ffff").packed
-_STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR; its log says \"Partition configuration was "
-          "not fully processed\"), so no partition from here on is configured")
+# OpenSM's parser stops at its first PARSE ERROR (osm_prtn_config_parse_file breaks out of its loop), and a file with
+# no partition fails too; osm_prtn.c osm_prtn_make_partitions then logs "Partition configuration in error; retrying
+# with default config": every port leaves the file's partitions, which are removed as empty, and the Default partition
+# 0x7fff takes ALL ports as full members with an IPoIB broadcast group (prtn_make_default; linux-rdma/opensm 5a97c782).
+_STOPS = ("OpenSM stops reading partitions.conf at this line (PARSE ERROR) and falls back to its default partition "
+          "(\"Partition configuration in error; retrying with default config\"): no partition of the file is "
+          "configured, every port is a full member of Default=0x7fff")
+
+
+# osm_prtn_config_parse_file reads with fgets(line, sizeof(line) - 1) into char line[4096]: at most 4094 characters a
+# read, its newline counted, so OpenSM reads a longer line as several, cutting whatever stands at each cut.
+_FGETS = 4094
 
 
 def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
+    """The partitions as OpenSM makes them from `text`: its lines as fgets reads them, `#` cutting each read."""
+    lines = text.split("\n")
+    long = [n for n, line in enumerate(lines, 1) if len(line) >= _FGETS]
+    parts, issues = _read("\n".join(line[i:i + _FGETS].split("#", 1)[0] for line in lines
+                                     for i in range(0, len(line) + 1, _FGETS)), path)  # (a line of 4094: two reads)
+    if long:  # lines as the file numbers them, not as OpenSM counts its reads
+        at = [n for n, line in enumerate(lines, 1) for _ in range(len(line) // _FGETS + 1)]
+        seen: set[int] = set()
+        for source in [*(i.source for i in issues), *(p.source for p in parts)]:
+            if source is not None and id(source) not in seen and source.line is not None:
+                seen.add(id(source))
+                source.line = at[source.line - 1]
+        issues += [ParseIssue(code="SYS002", source=Source(file=path, line=n), message=(
+            f"line {n} is longer than {_FGETS} characters: OpenSM reads it in {_FGETS}-character pieces "
+            "(fgets), splitting the port GUID, flag or name at each cut; break the line after a `,`")) for n in long]
+    return parts, issues
+
+
+def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     parts: list[IbPartition] = []
     issues: list[ParseIssue] = IssueList()
-    body = "\n".join(line.split("#", 1)[0] for line in text.split("\n"))
     start = 0
     line_at = LineAt(body)
 
-    def stop(line: int, why: str, fix: str) -> None:
+    def stop(line: int, why: str, fix: str, made: list[IbPartition]) -> tuple[list[IbPartition], list[ParseIssue]]:
         issues.append(ParseIssue(code="SYS002", message=f"{why}: {_STOPS}; {fix}", source=Source(file=path, line=line)))
+        return [_default(made, Source(file=path, line=line))], issues
 
     for m in re.finditer(r";", body + ";"):
         stmt, offset = body[start:m.start()], start
@@ -49,36 +77,51 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
         definition, sep, props = stmt.lstrip().partition(":")
         if not sep:
             if m.start() < len(body):
-                stop(first, f"partition {' '.join(stmt.split())[:60]!r} has no `:` between its definition and its "
-                            "members", "write `<name>=<P_Key>[,flags] : <ports>;`")
-            else:
-                stop(first, "text after the last `;` is not a complete partition",
-                     "restore the file's end (truncated?)")
-            break
+                return stop(first, f"partition {' '.join(stmt.split())[:60]!r} has no `:` between its definition and "
+                            "its members", "write `<name>=<P_Key>[,flags] : <ports>;`", parts)
+            return stop(first, "text after the last `;` is not a complete partition",
+                        "restore the file's end (truncated?)", parts)
         if "\n" in definition.strip():  # OpenSM looks for the `:` on the line a partition starts on
-            stop(first, f"partition definition {definition.strip().split(chr(10))[0][:60]!r} has no `:` on its line "
-                        "(OpenSM takes a definition and its `:` on one line)",
-                 "join the definition's lines up to its `:`")
-            break
+            return stop(first, f"partition definition {definition.strip().split(chr(10))[0][:60]!r} has no `:` on its "
+                        "line (OpenSM takes a definition and its `:` on one line)",
+                        "join the definition's lines up to its `:`", parts)
         if m.start() >= len(body):
             issues.append(ParseIssue(code="SYS002", message="the last partition is not closed by `;` (file "
                                      "truncated?); read anyway", source=src))
         part = _partition(definition, src, issues)
         if part is None:
-            stop(first, f"partition definition {' '.join(definition.split())[:60]!r}: its P_Key is not a number "
-                        "(bad partition definition)", "write the P_Key as a number (0x8001)")
-            break
+            return stop(first, f"partition definition {' '.join(definition.split())[:60]!r}: its P_Key is not a "
+                        "number (bad partition definition)", "write the P_Key as a number (0x8001)", parts)
         bad = _properties(part, props, src, issues)
-        if part.members or not bad:  # (a partition left without ports is removed: osm_prtn.c osm_prtn_make_partitions)
-            parts.append(part)
         if bad:
             # (a partition not closed by `;` takes the next line's definition as its ports)
-            stop(bad[0], f"partition {part.name!r}: {bad[1][:60]!r} is not a port GUID, ALL, ALL_CAS, ALL_SWITCHES, "
-                         "ALL_ROUTERS or SELF (bad PortGUID)",
-                 f"end partition {part.name!r} with `;` before the next one" if ":" in bad[1] else
-                 "write the ports' GUIDs (0x0002c903000e0b72=full); a host name or a pattern is not one")
-            break
-    return parts, issues
+            return stop(bad[0], f"partition {part.name!r}: {bad[1][:60]!r} is not a port GUID, ALL, ALL_CAS, "
+                        "ALL_SWITCHES, ALL_ROUTERS or SELF (bad PortGUID)",
+                        f"end partition {part.name!r} with `;` before the next one" if ":" in bad[1] else
+                        "write the ports' GUIDs (0x0002c903000e0b72=full); a host name or a pattern is not one",
+                        [*parts, part])
+        parts.append(part)
+    if not parts:
+        return stop(1, "partitions.conf holds no partition", "write the partitions (`Default=0x7fff, ipoib : "
+                    "ALL=full;`) or remove the file", parts)
+    # a partition left without ports is removed with its multicast groups (osm_prtn.c osm_prtn_make_partitions,
+    # osm_prtn_delete); never Default, which OpenSM gives every port before it reads the file (prtn_make_default)
+    return [p for p in parts if p.members or _is_default(p)], issues
+
+
+def _default(made: list[IbPartition], src: Source) -> IbPartition:
+    """The Default partition OpenSM falls back to: ALL ports full members and an IPoIB broadcast group. A Default
+    (0x7fff) the file made with `ipoib` before the error keeps its SL and its groups' flags (osm_prtn_make_new finds
+    the partition, osm_prtn_add_mcgroup the group: OpenSM deletes neither)."""
+    kept = next((p for p in made if _is_default(p) and p.ipoib), None)
+    if kept is not None:
+        return dataclasses.replace(kept, members=["ALL=full"])
+    return IbPartition(name="Default", pkey=0x7FFF, ipoib=True, members=["ALL=full"], source=src)
+
+
+def _is_default(part: IbPartition) -> bool:
+    # (IB_DEFAULT_PARTIAL_PKEY 0x7fff, include/iba/ib_types.h; osm_prtn_make_new drops the membership bit 0x8000)
+    return part.pkey is not None and part.pkey & 0x7FFF == 0x7FFF
 
 
 def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPartition | None:
@@ -159,10 +202,13 @@ def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: 
     OpenSM makes the group: its GID is multicast (else "gid is not multicast"), and an IP group's (signature 0x401b
     or 0x601b) P_Key bits, rate and MTU match its partition's broadcast group (ip_mgroup_pkey_ok/_rate_ok/_mtu_ok)."""
     try:
-        raw = ipaddress.IPv6Address(mgid).packed
+        raw = ipaddress.IPv6Address(mgid).packed if "%" not in mgid else b""  # (inet_pton takes no `%scope`)
     except ValueError:
-        return
-    if raw[0] != 0xFF:
+        raw = b""
+    if raw[:1] != b"\xff":
+        issues.append(ParseIssue(code="SYS002", source=src, message=f"partition {part.name!r}: mgid {mgid[:60]!r} is "
+                                 "not a multicast GID (ff..): OpenSM logs \"gid is not multicast\" and makes no group; "
+                                 "write the group's IPv6-form MGID (ff12:401b::1)"))
         return
     own: dict[str, int] = {}
     for flag in flags:
