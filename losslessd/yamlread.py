@@ -26,7 +26,7 @@ from .limits import (
 
 # PyYAML's check of the characters (yaml/reader.py, Reader.NON_PRINTABLE: all but YAML 1.1's c-printable). Compiling
 # this class of ranges up to U+10FFFF is 57 M instructions (6 % of a lint of the example fabric), paid by `import yaml`:
-# imported here, it is compiled when first used, which _Checked asks only of a text that is not plain ASCII.
+# imported here, it is compiled when first used, which _Reader asks only of a text that is not plain ASCII.
 _PYYAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
 # The ASCII characters outside YAML 1.1's c-printable (the YAML 1.1 specification, 5.1 "Character Set": #x9, #xA,
 # #xD and #x20-#x7E are printable): an ASCII text without them passes PyYAML's check.
@@ -148,20 +148,16 @@ class _Composer(yaml.composer.Composer):
                 top[1] = None
 
 
-class _Checked:
-    """PyYAML's check of the characters, asked only of a text that is not ASCII or holds an ASCII control (an
-    ASCII text without one passes it): the pattern it compiles is left uncompiled by plain ASCII YAML."""
+class _Reader(yaml.reader.Reader):
+    """PyYAML's reader, whose check of the characters is asked only of a text that is not ASCII or holds an ASCII
+    control (an ASCII text without one passes it): plain ASCII YAML leaves the pattern it compiles uncompiled."""
 
     def check_printable(self, data: str) -> None:
         if not data.isascii() or _ASCII_NOT_PRINTABLE.search(data):
-            yaml.reader.Reader.check_printable(self, data)
+            super().check_printable(data)
 
 
-class _Reader(_Checked, yaml.reader.Reader):
-    """PyYAML's reader, for its verdict on a text's characters alone."""
-
-
-class _Loader(_Checked, _Composer, yaml.SafeLoader):
+class _Loader(_Reader, _Composer, yaml.SafeLoader):
     """The pure-Python loader (PyYAML's reader, scanner and parser: 20-60 KB/s on dense YAML), whose integers are
     at most MAX_INT_DIGITS digits long; it constructs every document."""
 
