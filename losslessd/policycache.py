@@ -18,7 +18,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,6 +124,8 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref, "path": str(policy_path(ref)),
                  "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
+        import tempfile  # (only to write: a lint that reads its policy back imports none)
+
         folder = cache_dir()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".policy-", suffix=".tmp")  # (0600)
