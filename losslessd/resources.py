@@ -11,8 +11,9 @@ from pathlib import Path
 
 def data_dir(name: str) -> Path:
     # The package's own folder, the one importlib.resources names for a package on the file system (its loader's
-    # folder), without importing its readers (12-20 M instructions of a lint). A package imported from a zip had a
-    # zip member's path here, which no file can be opened from: losslessd is installed as files.
+    # folder), without importing its readers (with skutables' and the JSON report's, 29 M instructions of a lint:
+    # docs/lint-at-scale.md "Session 41, part k"). A package imported from a zip had a zip member's path here, which
+    # no file can be opened from: losslessd is installed as files.
     packaged = Path(__file__).parent / name
     if packaged.is_dir():
         return packaged

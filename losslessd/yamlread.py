@@ -25,8 +25,9 @@ from .limits import (
 )
 
 # PyYAML's check of the characters (yaml/reader.py, Reader.NON_PRINTABLE: all but YAML 1.1's c-printable). Compiling
-# this class of ranges up to U+10FFFF is 57 M instructions (6 % of a lint of the example fabric), paid by `import yaml`:
-# imported here, it is compiled when first used, which _Reader asks only of a text that is not plain ASCII.
+# this class of ranges up to U+10FFFF is 57 M instructions alone, paid by `import yaml` (38 M, 4 %, of a lint of the
+# example fabric, docs/lint-at-scale.md "Session 41, part k"): imported here, it is compiled when first used, which
+# _Reader asks only of a text that is not plain ASCII.
 _PYYAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
 # The ASCII characters outside YAML 1.1's c-printable (the YAML 1.1 specification, 5.1 "Character Set": #x9, #xA,
 # #xD and #x20-#x7E are printable): an ASCII text without them passes PyYAML's check.

@@ -54,7 +54,7 @@ def _pairs(endpoints: list[Node]) -> tuple[list[tuple[Node, Node]], int, str]:
     if total <= MAX_PAIRS:
         pairs = [(s, t) for t in endpoints for s in endpoints if s[0] != t[0]]
         return pairs, total, f"all {total} host-port pairs checked"
-    import random  # (only for a fabric this large: 12 M instructions of a lint's start-up)
+    import random  # (only for a fabric this large: a lint of a small one imports none)
 
     rng = random.Random(SEED)
     destinations = rng.sample(endpoints, min(MAX_DESTINATIONS, len(endpoints)))
