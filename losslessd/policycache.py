@@ -20,7 +20,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -139,6 +138,8 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref,
                  "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
+        import tempfile  # (only to write: a lint that reads its policy back imports none)
+
         folder = cache_dir()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".policy-", suffix=".tmp")  # (0600)

@@ -6,14 +6,17 @@ source-tree run falls back to the repository root.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 
 def data_dir(name: str) -> Path:
-    packaged = resources.files("losslessd") / name
+    # The package's own folder, the one importlib.resources names for a package on the file system (its loader's
+    # folder), without importing its readers (with skutables' and the JSON report's, 29 M instructions of a lint:
+    # docs/lint-at-scale.md "Session 41, part k"). A package imported from a zip had a zip member's path here, which
+    # no file can be opened from: losslessd is installed as files.
+    packaged = Path(__file__).parent / name
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     source_tree = Path(__file__).resolve().parent.parent / name
     if source_tree.is_dir():
         return source_tree

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from dataclasses import field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from .records import record
@@ -82,8 +81,7 @@ class SkuTable:
 
 @cache
 def _document() -> dict:
-    packaged = resources.files("losslessd") / "data" / DATA_FILE
-    return json.loads(Path(str(packaged)).read_text(encoding="utf-8"))
+    return json.loads((Path(__file__).parent / "data" / DATA_FILE).read_text(encoding="utf-8"))
 
 
 def source() -> dict:

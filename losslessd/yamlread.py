@@ -9,12 +9,11 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from .docpos import _YAML11_NUMBER, Document, pointer
 from .errors import InputError
+from .lazyre import lazy
 from .limits import (
     ENV_MAX_FILE_MB,
     MAX_INT_DIGITS,
@@ -24,6 +23,38 @@ from .limits import (
     max_yaml_bytes,
     read_text,
 )
+
+# PyYAML's check of the characters (yaml/reader.py, Reader.NON_PRINTABLE: all but YAML 1.1's c-printable). Compiling
+# this class of ranges up to U+10FFFF is 57 M instructions alone, paid by `import yaml` (38 M, 4 %, of a lint of the
+# example fabric, docs/lint-at-scale.md "Session 41, part k"): imported here, it is compiled when first used, which
+# _Reader asks only of a text that is not plain ASCII.
+_PYYAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+# The ASCII characters outside YAML 1.1's c-printable (the YAML 1.1 specification, 5.1 "Character Set": #x9, #xA,
+# #xD and #x20-#x7E are printable): an ASCII text without them passes PyYAML's check.
+_ASCII_NOT_PRINTABLE = re.compile("[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]")
+
+
+def _import_yaml() -> Any:
+    """PyYAML, with its reader's check of the characters compiled on first use (``_PYYAML_NON_PRINTABLE``); every
+    other pattern as ever. Where PyYAML is imported already (or its pattern is another), nothing changes but the
+    cost."""
+    compile_ = re.compile
+
+    def deferring(pattern: Any, flags: int = 0) -> Any:
+        return lazy(pattern, flags) if pattern == _PYYAML_NON_PRINTABLE and not flags else compile_(pattern, flags)
+
+    re.compile = deferring
+    try:
+        import yaml
+    finally:
+        re.compile = compile_
+    return yaml
+
+
+if TYPE_CHECKING:
+    import yaml
+else:
+    yaml = _import_yaml()
 
 _MERGE = "tag:yaml.org,2002:merge"
 _YAML11_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
@@ -118,7 +149,16 @@ class _Composer(yaml.composer.Composer):
                 top[1] = None
 
 
-class _Loader(_Composer, yaml.SafeLoader):
+class _Reader(yaml.reader.Reader):
+    """PyYAML's reader, whose check of the characters is asked only of a text that is not ASCII or holds an ASCII
+    control (an ASCII text without one passes it): plain ASCII YAML leaves the pattern it compiles uncompiled."""
+
+    def check_printable(self, data: str) -> None:
+        if not data.isascii() or _ASCII_NOT_PRINTABLE.search(data):
+            super().check_printable(data)
+
+
+class _Loader(_Reader, _Composer, yaml.SafeLoader):
     """The pure-Python loader (PyYAML's reader, scanner and parser: 20-60 KB/s on dense YAML), whose integers are
     at most MAX_INT_DIGITS digits long; it constructs every document."""
 
@@ -191,7 +231,7 @@ def compose(text: str, path: str, composer: type | None = None) -> yaml.Node | N
         raise InputError(f"a YAML document is read up to {describe_mib(limit)} (an eighth of the file limit); "
                          f"raise the file limit with --max-file-mb or {ENV_MAX_FILE_MB} if it is real", file=path)
     try:
-        yaml.reader.Reader(text)  # PyYAML's check of the characters, for either parser (the same error)
+        _Reader(text)  # PyYAML's check of the characters, for either parser (the same error)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, other controls)
         raise InputError(f"invalid YAML: {exc.reason} (character #x{exc.character:04x})", file=path,
                          line=text.count("\n", 0, exc.position) + 1) from None

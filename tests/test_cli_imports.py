@@ -117,3 +117,21 @@ def test_fix_still_imports_the_renderer_when_asked():
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "fixes printed" in proc.stdout and "Nothing was sent to any device." in proc.stdout
+
+
+@pytest.mark.parametrize("args", [["lint", "examples/fabric", "--policy", "roce-dscp26"],
+                                  ["lint", "examples/fabric", "--policy", "roce-dscp26", "-f", "json"]],
+                         ids=["text", "json"])
+def test_a_cached_lint_imports_no_resource_reader_and_no_writer(args, tmp_path):
+    """The shipped policies, SKU tables and report schema are files in the package's own folder: found by path
+    (resources.data_dir), not through importlib.resources, whose readers (and zipfile) were 12-20 M instructions of
+    a lint; and a lint writes nothing and samples no paths of a fabric of its size (rules/pth.py): no tempfile or
+    random (15 M). Run twice: the second reads its policy from the cache (policycache), as a lint does from then on."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", _RUN, json.dumps(args)], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120, check=False)
+        report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] == 1 and proc.stdout.strip(), proc.stderr
+    assert [m for m in report["modules"] if m in ("random", "tempfile")
+            or m.startswith(("importlib.resources", "importlib.readers", "zipfile"))] == []

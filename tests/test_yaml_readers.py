@@ -9,6 +9,8 @@ next token where PyYAML puts them after the `:` (`{a:` then `}` on the next line
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import subprocess
 import sys
@@ -168,3 +170,56 @@ def test_yaml_1_1_octal_base_60_and_dates_are_the_text_written(composer):
     for tagged in ("!!int 026", "!!int 0b11", "!!float 1:40.5", "!!int 1:40"):  # asked for by a tag: refused
         with pytest.raises(yaml.YAMLError, match="YAML 1.1 and not in YAML 1.2"):
             yamlread._Loader("").construct_document(yamlread.compose(f"[{tagged}]", "t.yaml", composer))
+
+
+# Where YAML 1.1's c-printable changes (its specification, 5.1 "Character Set": #x9 | #xA | #xD | [#x20-#x7E] | #x85
+# | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]), beside every ASCII character.
+_EDGES = (0x84, 0x85, 0x86, 0x9F, 0xA0, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x10FFFF)
+
+
+@pytest.mark.parametrize("point", [*range(128), *_EDGES])
+def test_a_character_is_refused_where_pyyaml_refuses_it(point):
+    """compose skips PyYAML's check of the characters for ASCII text without controls (yamlread._ASCII_NOT_PRINTABLE):
+    the verdict on every ASCII character, and at each edge of the printable ranges, is still PyYAML's own."""
+    text = f"a: x{chr(point)}y\n"
+    try:
+        yaml.reader.Reader(text)
+    except yaml.reader.ReaderError:
+        refused = True
+    else:
+        refused = False
+    for composer in (yamlread._CComposer, yamlread._Loader):
+        try:
+            yamlread.compose(text, "p.yaml", composer)
+        except InputError as exc:
+            assert "special characters are not allowed" in exc.message or not refused, exc.message
+            said = "special characters are not allowed" in exc.message
+        else:
+            said = False
+        assert said == refused, (hex(point), composer)
+
+
+_COMPILED = """
+import json, os, sys
+from losslessd.cli.main import main
+sys.argv = ["losslessd", "lint", sys.argv[1], "--policy", "roce-dscp26"]
+try:
+    main()
+except SystemExit:
+    pass
+check = sys.modules["yaml"].reader.Reader.NON_PRINTABLE
+print(json.dumps({"compiled": type(check).__name__ == "Pattern" or "search" in vars(check)}), file=sys.stderr)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ["examples/fabric", "tests/fixtures/raw/nvidia_cumulus/startup.yaml"])
+def test_a_lint_of_ascii_yaml_compiles_no_check_of_the_characters(path, tmp_path):
+    """PyYAML compiled its reader's check of the characters when imported (57 M instructions, 6 % of a lint of the
+    example fabric); yamlread imports it with that pattern compiled when used, and ASCII text never uses it: a lint
+    of the example (topology.yaml; the policy validated, then read from the cache) and of an NVUE startup.yaml."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", _COMPILED, path], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120, check=False)
+        assert json.loads(proc.stderr.strip().splitlines()[-1]) == {"compiled": False}, proc.stderr

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,6 +64,8 @@ def write_atomic(path: Path, text: str) -> bytes:
     """Write ``text`` so that readers see the old file or the new one, never half of it (a run can be
     interrupted at any point). The temporary file starts with a dot: the loader skips it. A new file is mode 0600
     (docs/collection.md); one written over keeps the mode of the file it replaces (``_kept_mode``)."""
+    import tempfile  # (a lint writes nothing: it imports neither tempfile nor the random tempfile brings)
+
     data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

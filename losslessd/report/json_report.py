@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from importlib import resources
 from json.encoder import c_make_encoder  # type: ignore[attr-defined]  # None where json's C part is not built
 from json.encoder import encode_basestring as _string  # json's C function where built, as JSONEncoder uses
 from pathlib import Path
@@ -28,7 +27,7 @@ VERSION = 1
 
 def schema() -> dict:
     """The JSON Schema (draft 2020-12) of this report; it ships inside the package."""
-    text = (resources.files(__package__) / "schema" / f"report-v{VERSION}.json").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / "schema" / f"report-v{VERSION}.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 

@@ -13,15 +13,13 @@ import re
 from dataclasses import field
 from typing import NamedTuple, cast
 
-import yaml
-
 from ... import units
 from ...lazyre import lazy
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ...platforms import NVUE_SPEEDS, PLATFORMS
 from ...records import record
-from ...yamlread import compose
+from ...yamlread import compose, yaml  # (PyYAML as yamlread imports it: its reader's pattern compiled when used)
 from ..base import (
     DEFAULT_HOST_NAMES,
     PROMPT_HOST,
