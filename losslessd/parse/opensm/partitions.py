@@ -15,6 +15,7 @@ import ipaddress
 import re
 
 from ...model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, IbPartition, ParseIssue, Source
+from ...units import is_digits
 from ..base import IssueList, LineAt
 from .options import c_number
 
@@ -128,7 +129,7 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPart
     """The definition `[name][=P_Key][,flag[=value]]...`; None when OpenSM refuses its P_Key."""
     head, *flags = [f.strip() for f in definition.split(",")]
     name, _, pkey_text = (s.strip() for s in head.partition("="))
-    if not pkey_text and name[:1].isdigit():  # `0x8001 : ...`: a name starting with a digit is the P_Key
+    if not pkey_text and is_digits(name[:1]):  # `0x8001 : ...`: a name starting with a digit is the P_Key
         name, pkey_text = "", name
     pkey = sl = mtu = rate = None
     if pkey_text:
