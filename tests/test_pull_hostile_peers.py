@@ -4,11 +4,16 @@ device's capture is written and linted; the exit code says findings."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+import pytest
+
 from losslessd import capture, inventory
+from losslessd import counters_oids as oids
 from losslessd.collect import MANIFEST
 from losslessd.collect import pull as collect
+from losslessd.collect.snmp import SnmpError, SnmpSample, make_poller, target_for
 from losslessd.errors import EXIT_FINDINGS
 from tests.clirun import losslessd
 
@@ -109,3 +114,52 @@ def test_a_partial_capture_masks_secrets_as_a_full_one_does(make_sim, tmp_path):
     kept = (out / "partial" / "spine1.capture").read_text()
     assert "snmp-server community" in kept and "username ops secret" in kept
     assert "Zq8fommunity" not in kept and password not in kept
+
+
+def _serve_sys_name(sim, device: str, sys_name: str) -> None:
+    """``device``'s agent answering ``sys_name`` as its sysName (SNMPv2-MIB, RFC 3418): the agent of another switch
+    reached through this device's address, port or context."""
+    agents = sim._agents
+    records = agents._agents[device].data_file.read_text()
+    line = next(x for x in records.splitlines() if x.startswith(f"{oids.SYS_NAME}|"))
+    agents.rewrite(device, records.replace(line, f"{oids.SYS_NAME}|4|{sys_name}"))
+
+
+def test_an_agent_naming_itself_as_another_device_of_the_inventory_keeps_its_counters_out(make_sim, tmp_path):
+    # leaf2's inventory entry reaches the agent of the switch whose sysName is leaf1's FQDN: its counters were saved
+    # as counters/leaf2.json without a word, leaf1's pauses read as leaf2's. A sysName naming no device of the
+    # inventory (SONiC's default `sonic`) says nothing of which switch it is and is read as before.
+    sim = make_sim(["leaf1", "leaf2"])
+    _serve_sys_name(sim, "leaf2", "LEAF1.dc1.example.net")
+    _serve_sys_name(sim, "leaf1", "sonic")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    crossed = result.devices["leaf2"]
+    assert crossed.status == "ok" and (out / "leaf2.capture").exists(), crossed  # its SSH capture is kept
+    (issue,) = [i for i in crossed.issues if i["code"] == "SYS014"]
+    assert issue["command"] == "snmp" and "says it is 'LEAF1.dc1.example.net' (its sysName), which is leaf1 of " \
+                                          "the inventory, not leaf2" in issue["message"], issue
+    assert not (out / "counters" / "leaf2.json").exists()
+    assert (out / "counters" / "leaf1.json").exists(), result.devices["leaf1"]
+
+
+@pytest.mark.parametrize("backend", ["pysnmp", "fast"])
+def test_both_pollers_read_the_sys_name_and_refuse_another_devices(make_sim, backend):
+    sim = make_sim(["leaf1", "leaf2"], ssh=False)
+    _serve_sys_name(sim, "leaf2", "leaf1")
+    hosts = inventory.load(sim.inventory_path, env=sim.env).hosts
+
+    async def both():
+        async with make_poller(backend) as poller:
+            poller.fleet = frozenset(hosts)
+            return await poller.poll_many([target_for(h) for h in hosts.values()])
+
+    loop = asyncio.new_event_loop()
+    try:
+        got = loop.run_until_complete(both())
+    finally:
+        loop.close()
+    assert isinstance(got["leaf1"], SnmpSample) and got["leaf1"].raw[oids.SYS_NAME] == "leaf1", got["leaf1"]
+    assert isinstance(got["leaf2"], SnmpError) and "which is leaf1 of the inventory" in got["leaf2"].message
