@@ -546,13 +546,14 @@ class Session(Guard):
             # paramiko offers no SHA-1 key exchange (RFC 9142 deprecates diffie-hellman-group1-sha1 and group14-sha1)
             # nor ssh-rsa SHA-1 host keys: the same answer at every attempt, so never retried
             return CollectError(UNREACHABLE, f"{where} offers no SSH algorithm losslessd accepts "
-                                f"({_first_line(str(peer))}): turn on a current one on the device (key exchange curve25519-sha256 or "
-                                "diffie-hellman-group14-sha256, host key ssh-ed25519, ecdsa or rsa-sha2-256); not retried")
+                                f"({_first_line(str(peer))}): turn on a current one on the device (key exchange "
+                                "curve25519-sha256 or diffie-hellman-group14-sha256, host key ssh-ed25519, ecdsa or "
+                                "rsa-sha2-256); not retried")
         if any(isinstance(e, (OSError, EOFError, paramiko.SSHException)) for e in chain):
             # netmiko's message of a paramiko failure is its own first line ("A paramiko SSHException occurred during
             # connection creation:"), paramiko's why below it: the innermost paramiko failure says why
-            why = next((str(e) for e in reversed(chain) if isinstance(e, paramiko.SSHException) and _first_line(str(e))),
-                       str(exc))
+            why = next((str(e) for e in reversed(chain)
+                        if isinstance(e, paramiko.SSHException) and _first_line(str(e))), str(exc))
             return CollectError(UNREACHABLE, f"the SSH session with {where} failed{self.during()}: "
                                 f"{_first_line(why)}", retry=True)
         return CollectError(COMMAND_FAILED, f"the CLI of {where} did not behave like netmiko's {host.device_type!r} "

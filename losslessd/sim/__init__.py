@@ -540,7 +540,9 @@ class Simulator:
     def meddle(self, name: str, lines: list[str]) -> None:
         """Every EOS config session of ``name`` gains ``lines`` beside its own (another operator's change, or lines
         the switch rewrote): its diff then holds lines the client did not send; [] stops it."""
-        self._device(name).config.foreign = list(lines)
+        config = self._device(name).config
+        assert config is not None  # (SimDevice.__post_init__ makes it)
+        config.foreign = list(lines)
 
     def running_config(self, name: str) -> str:
         """The config the device serves now (pushed changes included)."""

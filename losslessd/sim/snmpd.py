@@ -200,7 +200,8 @@ def _env(process: _Process) -> dict[str, str]:
 
 def _records(text: str) -> list[tuple[str, dict[str, str]]]:
     """The counters of an .snmprec (OID, spec with b and r, rates capped), ifName (spec name) and gauges (spec gauge);
-    sysUpTime and sysName are snmpd's own, and so ifCounterDiscontinuityTime (a sysUpTime of snmpsim's clock) is left out."""
+    sysUpTime and sysName are snmpd's own, and so ifCounterDiscontinuityTime (a sysUpTime of snmpsim's clock) is left
+    out."""
     out = []
     for line in text.splitlines():
         oid, tag, value = line.split("|", 2)
