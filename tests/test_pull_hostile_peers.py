@@ -180,3 +180,22 @@ def test_a_device_offering_only_a_sha1_key_exchange_is_named_once_not_retried(ma
     assert "offers no SSH algorithm losslessd accepts (Incompatible ssh peer (no acceptable kex algorithm))" \
         in old.message, old
     assert result.devices["leaf1"].status == "ok"
+
+
+def test_a_line_a_carriage_return_overwrites_is_named_not_read_as_two_lines(make_sim, tmp_path):
+    # a running-config whose PFC line is overwritten on a terminal by the text after a lone CR: netmiko made the CR a
+    # line end, so the capture held both lines and the device was "ok" without a word
+    sim = make_sim(["spine1"], snmp=False)
+    running = sim.devices["spine1"].outputs["show running-config"]
+    line = "   priority-flow-control priority 3 no-drop\n"
+    assert line in running
+    sim.garble("spine1", "show running-config",
+               running.replace(line, line[:-1] + "\r   no priority-flow-control priority 3 no-drop\n", 1))
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    (issue,) = result.devices["spine1"].issues
+    assert issue["code"] == "SYS014" and issue["command"] == "show running-config", issue
+    assert "a carriage return inside a line ('priority-flow-control priority 3 no-drop\\r   no priority" \
+        in issue["message"], issue
