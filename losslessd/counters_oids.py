@@ -7,6 +7,8 @@ from __future__ import annotations
 
 # SNMPv2-MIB (RFC 3418): TimeTicks, hundredths of a second since the agent (re)started.
 SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
+# SNMPv2-MIB (RFC 3418) sysName, DisplayString: the node's administratively-assigned name (by convention its FQDN).
+SYS_NAME = "1.3.6.1.2.1.1.5.0"
 
 # IF-MIB (RFC 2863). Index: ifIndex.
 IF_NAME = "1.3.6.1.2.1.31.1.1.1.1"  # ifXTable ifName, DisplayString

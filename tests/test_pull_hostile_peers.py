@@ -4,11 +4,16 @@ device's capture is written and linted; the exit code says findings."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+import pytest
+
 from losslessd import capture, inventory
+from losslessd import counters_oids as oids
 from losslessd.collect import MANIFEST
 from losslessd.collect import pull as collect
+from losslessd.collect.snmp import SnmpError, SnmpSample, make_poller, target_for
 from losslessd.errors import EXIT_FINDINGS
 from tests.clirun import losslessd
 
@@ -109,3 +114,88 @@ def test_a_partial_capture_masks_secrets_as_a_full_one_does(make_sim, tmp_path):
     kept = (out / "partial" / "spine1.capture").read_text()
     assert "snmp-server community" in kept and "username ops secret" in kept
     assert "Zq8fommunity" not in kept and password not in kept
+
+
+def _serve_sys_name(sim, device: str, sys_name: str) -> None:
+    """``device``'s agent answering ``sys_name`` as its sysName (SNMPv2-MIB, RFC 3418): the agent of another switch
+    reached through this device's address, port or context."""
+    agents = sim._agents
+    records = agents._agents[device].data_file.read_text()
+    line = next(x for x in records.splitlines() if x.startswith(f"{oids.SYS_NAME}|"))
+    agents.rewrite(device, records.replace(line, f"{oids.SYS_NAME}|4|{sys_name}"))
+
+
+def test_an_agent_naming_itself_as_another_device_of_the_inventory_keeps_its_counters_out(make_sim, tmp_path):
+    # leaf2's inventory entry reaches the agent of the switch whose sysName is leaf1's FQDN: its counters were saved
+    # as counters/leaf2.json without a word, leaf1's pauses read as leaf2's. A sysName naming no device of the
+    # inventory (SONiC's default `sonic`) says nothing of which switch it is and is read as before.
+    sim = make_sim(["leaf1", "leaf2"])
+    _serve_sys_name(sim, "leaf2", "LEAF1.dc1.example.net")
+    _serve_sys_name(sim, "leaf1", "sonic")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    crossed = result.devices["leaf2"]
+    assert crossed.status == "ok" and (out / "leaf2.capture").exists(), crossed  # its SSH capture is kept
+    (issue,) = [i for i in crossed.issues if i["code"] == "SYS014"]
+    assert issue["command"] == "snmp" and "says it is 'LEAF1.dc1.example.net' (its sysName), which is leaf1 of " \
+                                          "the inventory, not leaf2" in issue["message"], issue
+    assert not (out / "counters" / "leaf2.json").exists()
+    assert (out / "counters" / "leaf1.json").exists(), result.devices["leaf1"]
+
+
+@pytest.mark.parametrize("backend", ["pysnmp", "fast"])
+def test_both_pollers_read_the_sys_name_and_refuse_another_devices(make_sim, backend):
+    sim = make_sim(["leaf1", "leaf2"], ssh=False)
+    _serve_sys_name(sim, "leaf2", "leaf1")
+    hosts = inventory.load(sim.inventory_path, env=sim.env).hosts
+
+    async def both():
+        async with make_poller(backend) as poller:
+            poller.fleet = frozenset(hosts)
+            return await poller.poll_many([target_for(h) for h in hosts.values()])
+
+    loop = asyncio.new_event_loop()
+    try:
+        got = loop.run_until_complete(both())
+    finally:
+        loop.close()
+    assert isinstance(got["leaf1"], SnmpSample) and got["leaf1"].raw[oids.SYS_NAME] == "leaf1", got["leaf1"]
+    assert isinstance(got["leaf2"], SnmpError) and "which is leaf1 of the inventory" in got["leaf2"].message
+
+
+def test_a_device_offering_only_a_sha1_key_exchange_is_named_once_not_retried(make_sim, tmp_path):
+    # an old switch's SSH server offering diffie-hellman-group1-sha1 alone (RFC 9142 deprecates it; paramiko offers
+    # none of SHA-1): it said "A paramiko SSHException occurred during connection creation:" and no more (netmiko's
+    # first line, the why below it cut off), after 3 attempts that could only fail alike
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    sim.legacy_kex("spine1")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=2, timeout_s=20))
+    old = result.devices["spine1"]
+    assert old.code == "SYS010" and old.attempts == 1, old
+    assert "offers no SSH algorithm losslessd accepts (Incompatible ssh peer (no acceptable kex algorithm))" \
+        in old.message, old
+    assert result.devices["leaf1"].status == "ok"
+
+
+def test_a_line_a_carriage_return_overwrites_is_named_not_read_as_two_lines(make_sim, tmp_path):
+    # a running-config whose PFC line is overwritten on a terminal by the text after a lone CR: netmiko made the CR a
+    # line end, so the capture held both lines and the device was "ok" without a word
+    sim = make_sim(["spine1"], snmp=False)
+    running = sim.devices["spine1"].outputs["show running-config"]
+    line = "   priority-flow-control priority 3 no-drop\n"
+    assert line in running
+    sim.garble("spine1", "show running-config",
+               running.replace(line, line[:-1] + "\r   no priority-flow-control priority 3 no-drop\n", 1))
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    (issue,) = result.devices["spine1"].issues
+    assert issue["code"] == "SYS014" and issue["command"] == "show running-config", issue
+    assert "a carriage return inside a line ('priority-flow-control priority 3 no-drop\\r   no priority" \
+        in issue["message"], issue

@@ -90,8 +90,8 @@ def test_v2c_poll_returns_every_port_and_priority(agents, run, poller):
     assert all(p.pfc_requests is not None and p.pfc_indications is not None for p in s.priorities)
     assert len(s.queues) == 64 * 8 and all(q.tx_packets is not None for q in s.queues)
     # (per port: ifName, 2 octets, 2 discards, 2 PFC, ifHighSpeed, ifCounterDiscontinuityTime) nothing walked twice,
-    # nothing beyond the columns
-    assert len(s.raw) == 1 + 64 * 9 + 64 * 8 * 2 + 64 * 8 * 2
+    # nothing beyond the columns but sysUpTime and sysName
+    assert len(s.raw) == 2 + 64 * 9 + 64 * 8 * 2 + 64 * 8 * 2
     assert {p.discontinuity_ticks for p in s.ports} == {0}  # (SONiC's agent serves 0 always)
     assert {p.speed_mbps for p in s.ports} == {0}  # (served as 0, RFC 2863's "not known": no speed given the agent)
     assert s.raw[f"{oids.IF_NAME}.253"] == "Ethernet252"

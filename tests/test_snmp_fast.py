@@ -73,8 +73,8 @@ def test_fast_and_pysnmp_read_the_same_sample_over_v3_authpriv(netsnmp):
     assert isinstance(make_poller("fast"), FastSnmpPoller) and FastSnmpPoller.serves(target)
     assert fast.version == slow.version == "v3"
     # The agent's values stand still between two moves: both pollers read the same numbers.
-    # (per port: ifName, ifHighSpeed and 6 counters; per priority 2; per queue 2)
-    assert fast.raw.keys() == slow.raw.keys() and len(fast.raw) == 1 + 64 * 8 + 64 * 8 * 2 + 64 * 8 * 2
+    # (sysUpTime and sysName; per port: ifName, ifHighSpeed and 6 counters; per priority 2; per queue 2)
+    assert fast.raw.keys() == slow.raw.keys() and len(fast.raw) == 2 + 64 * 8 + 64 * 8 * 2 + 64 * 8 * 2
     assert {k: v for k, v in fast.raw.items() if k != oids.SYS_UPTIME} == \
            {k: v for k, v in slow.raw.items() if k != oids.SYS_UPTIME}
     assert fast.ports == slow.ports and fast.priorities == slow.priorities and fast.queues == slow.queues

@@ -17,7 +17,7 @@ from losslessd.inventory import load
 from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
-from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher, pending_commits
+from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher, pending_commits, unrendered
 from losslessd.tune.space import Candidate
 from tests.peers import ssh_params
 
@@ -731,3 +731,32 @@ def test_an_eos_napalm_step_that_stalls_at_a_pager_is_named_by_its_own_step(make
     assert "while `napalm cli: show configuration sessions detail, show version` ran" in message, message
     assert "show running-config" not in message and "nothing pushed" in message
     assert sim.devices["spine1"].config.commits == commits
+
+
+def test_an_eos_diff_holding_lines_losslessd_did_not_render_is_never_committed(make_sim):
+    # the switch's session diff holds, beside our ECN lines, a `shutdown` of a RoCE port (another operator's change
+    # in the session, a line the switch rewrote): it was committed with ours and the diff shown only afterwards
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    before = sim.running_config("spine1")
+    sim.meddle("spine1", ["interface Ethernet1/1", "shutdown"])
+    said = _refused(cfg, pusher)
+    assert "holds 1 line(s) losslessd did not render, so nothing was committed" in said and "shutdown" in said, said
+    assert sim.running_config("spine1") == before and sim.devices["spine1"].config.commits == 0
+
+
+@pytest.mark.parametrize("diff, foreign", [
+    # a value changed: the old line goes, the new one comes (EOS session diff, unified)
+    ("--- system:/running-config\n+++ session:/s-session-config\n@@ -1,3 +1,3 @@\n interface Ethernet1/1\n"
+     "    uc-tx-queue 3\n-      random-detect ecn minimum-threshold 100 kbytes maximum-threshold 1 mbytes\n"
+     "+      random-detect ecn minimum-threshold 300000 bytes maximum-threshold 3000000 bytes\n", []),
+    # a line none of ours sets is removed: another session's change undone by ours
+    ("+      random-detect ecn minimum-threshold 300000 bytes maximum-threshold 3000000 bytes\n"
+     "-   description to gpu01\n", ["-   description to gpu01"]),
+    ("+   shutdown\n+      random-detect ecn minimum-threshold 300000 bytes maximum-threshold 3000000 bytes\n",
+     ["+   shutdown"]),
+])
+def test_unrendered_lines_of_a_diff(diff, foreign):
+    snippet = ("interface Ethernet1/1\n   uc-tx-queue 3\n"
+               "      random-detect ecn minimum-threshold 300000 bytes maximum-threshold 3000000 bytes\n")
+    assert unrendered(diff, snippet) == foreign

@@ -370,6 +370,7 @@ class _Pull:
         target = snmp.target_for(host, timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
         if self._snmp is None:
             self._snmp = snmp.make_poller("auto")  # the fast path when it is installed
+            self._snmp.fleet = frozenset(self.inventory.hosts)
         try:
             sample = await self._snmp.poll(target)
         except snmp.SnmpError as exc:

@@ -293,6 +293,8 @@ class BasePoller(ABC):
     ``async with`` inside one event loop. ``backend`` names the library doing the work."""
 
     backend: str = ""
+    # The inventory's device names (its callers set them): an agent whose sysName is one of the others is refused.
+    fleet: frozenset[str] = frozenset()
 
     def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, retries: int = DEFAULT_RETRIES,
                  max_varbinds: int = DEFAULT_MAX_VARBINDS, stripes: int = DEFAULT_STRIPES,
@@ -329,15 +331,19 @@ class BasePoller(ABC):
         ...
 
     async def poll(self, target: SnmpTarget, skip: frozenset[str] = frozenset()) -> SnmpSample:
-        """Read sysUpTime, then walk every column but those in ``skip`` (what the caller knows already: the daemon
-        walks ifHighSpeed now and then, pollers.SnmpCounters); raises an SnmpError subclass on failure."""
+        """Read sysUpTime and sysName, then walk every column but those in ``skip`` (what the caller knows already:
+        the daemon walks ifHighSpeed now and then, pollers.SnmpCounters); raises an SnmpError subclass on failure,
+        and when the agent names itself as another device of ``fleet`` (same_device)."""
         if self.deadline_s is None:
-            return await self._poll(target, skip)
-        try:
-            return await asyncio.wait_for(self._poll(target, skip), self.deadline_s)
-        except asyncio.TimeoutError:
-            raise SnmpTimeout(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} took "
-                                             f"longer than {self.deadline_s:g} s") from None
+            sample = await self._poll(target, skip)
+        else:
+            try:
+                sample = await asyncio.wait_for(self._poll(target, skip), self.deadline_s)
+            except asyncio.TimeoutError:
+                raise SnmpTimeout(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} took "
+                                                 f"longer than {self.deadline_s:g} s") from None
+        same_device(target, sample.raw.get(oids.SYS_NAME), self.fleet)
+        return sample
 
     async def poll_many(self, targets: Iterable[SnmpTarget]) -> dict[str, SnmpSample | SnmpError]:
         """Poll every target, at most ``concurrency`` at a time; a failure does not stop the others."""
@@ -474,13 +480,16 @@ class SnmpPoller(BasePoller):
         started = time.monotonic()
         session = await self._session(target)
         try:
-            err, status, _, binds = await get_cmd(*session, (ObjectName(oids.SYS_UPTIME), Null("")), lookupMib=False)
+            err, status, _, binds = await get_cmd(*session, (ObjectName(oids.SYS_UPTIME), Null("")),
+                                                  (ObjectName(oids.SYS_NAME), Null("")), lookupMib=False)
             self._check(target, err, status)
             answered, wall = time.monotonic(), clock.wall()
             uptime = _value(binds[0][1])
             if not isinstance(uptime, int):
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
+            if len(binds) > 1 and (name := _value(binds[1][1])) is not None:
+                raw[oids.SYS_NAME] = name
             raw.update(await self._walk(target, session, skip))
         except PySnmpError as e:
             raise _refused(target, e) from None
@@ -591,6 +600,33 @@ class SnmpPoller(BasePoller):
             name = status.prettyPrint() if hasattr(status, "prettyPrint") else str(status)
             cls = SnmpAuthError if name in _AUTH_STATUS else SnmpError
             raise cls(target.device, f"SNMP error status {name} from {where}")
+
+
+def _node(name: str) -> str:
+    """A device name as compared with a sysName: case folded (RFC 4343), its first DNS label alone (a sysName is by
+    convention the FQDN, an inventory's name often the short one), an address whole."""
+    name = name.strip().rstrip(".").casefold()
+    first = name.split(".", 1)[0]
+    return name if first.isdigit() else first
+
+
+def same_device(target: SnmpTarget, sys_name: int | str | None, fleet: frozenset[str]) -> None:
+    """Refuse an agent whose sysName is another device of the inventory (two inventory entries giving one address,
+    a swapped port or SNMPv3 context, an address moved to another switch): its counters were filed as this device's
+    without a word. A sysName naming no device of the inventory (unset, a site's own naming, SONiC's default
+    `sonic`) says nothing and is not checked."""
+    if type(sys_name) is not str or not sys_name.strip():
+        return
+    node = _node(sys_name)
+    if node == _node(target.device):
+        return
+    others = sorted(name for name in fleet if _node(name) == node)
+    if others:
+        raise SnmpError(target.device, f"the agent at {target.host}:{target.port} says it is "
+                                       f"'{printable(sys_name[:200])}' (its sysName), which is {others[0]} of the "
+                                       f"inventory, not {target.device}: its counters were not read as "
+                                       f"{target.device}'s; check {target.device}'s data.snmp hostname, port and "
+                                       "context (or that switch's hostname)")
 
 
 def answers_from_their_agent(engine: SnmpEngine) -> int:

@@ -38,7 +38,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gufo.snmp import Aes128Key, NoSuchInstance, Sha1Key, Sha224Key, Sha256Key, Sha384Key, Sha512Key, User
+from gufo.snmp import Aes128Key, Sha1Key, Sha224Key, Sha256Key, Sha384Key, Sha512Key, User
 from gufo.snmp import SnmpAuthError as GufoAuthError
 from gufo.snmp import SnmpDecodeError as GufoDecodeError
 from gufo.snmp import SnmpError as GufoError
@@ -244,16 +244,16 @@ class FastSnmpPoller(BasePoller):
         where = f"{target.host}:{target.port}"
         try:
             sessions = await self._open(target)
-            try:
-                uptime = await self._request(target, lambda: sessions[0].get(oids.SYS_UPTIME))
-            except NoSuchInstance:
-                raise SnmpError(target.device, "agent does not serve sysUpTime") from None
+            first = await self._request(target, lambda: sessions[0].get_many([oids.SYS_UPTIME, oids.SYS_NAME]))
             answered, wall = time.monotonic(), clock.wall()
+            uptime = first.get(oids.SYS_UPTIME)  # (gufo-snmp leaves out what the agent has no value for)
             if type(uptime) is not int:
                 raise SnmpError(target.device, "agent does not serve sysUpTime")
             by_column: dict[str, dict[tuple[int, ...], int | str]] = {}
             ends: dict[str, tuple[str, bool]] = {}
             raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
+            if isinstance(name := first.get(oids.SYS_NAME), bytes):
+                raw[oids.SYS_NAME] = name.decode("utf-8", errors="replace")
             columns = [c for c in self.columns if c not in skip]
             lanes = [columns[k::len(sessions)] for k in range(len(sessions))]
             walks = [asyncio.ensure_future(self._walk_columns(target, s, cols, by_column, ends, raw))

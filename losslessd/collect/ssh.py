@@ -35,7 +35,7 @@ from ..docpos import json_value
 from ..errors import InputError
 from ..inventory import Host
 from ..platforms import Command
-from ..printable import DEVICE_CONTROL
+from ..printable import DEVICE_CONTROL, printable
 from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, MASK, TIMEOUT, UNREACHABLE
 from .redact import RedactedLog
 
@@ -285,6 +285,7 @@ class Guard:
         self.flooded = False  # the device sent more than the budget: cut
         self.command = ""  # the command running, for the message of a cut session
         self._tail = ""  # the end of the output read so far (a pager or a foreign prompt there: stalled)
+        self.overwritten = ""  # the line of a lone carriage return in the command's output (attach)
         self._heard = 0.0  # time.monotonic() of the last read that brought data
         self.prompt: re.Pattern[str] | None = None
         self._base = ""  # netmiko's base prompt (the session's name on its prompt), for messages
@@ -325,6 +326,15 @@ class Guard:
             return data
 
         conn.read_channel = read_channel
+        normalize = conn.normalize_linefeeds
+
+        def normalize_linefeeds(text: str) -> str:  # netmiko makes every lone CR a line end, per chunk read
+            if self.command and not self.overwritten and (m := _LONE_CR.search(_LINE_END.sub("\n", text), 1)):
+                line_end = m.string.find("\n", m.end())  # (the whole line: masked whole before it is cut to show)
+                self.overwritten = m.string[m.string.rfind("\n", 0, m.start()) + 1:line_end if line_end >= 0 else None]
+            return normalize(text)
+
+        conn.normalize_linefeeds = normalize_linefeeds
         self.prompt = prompt_line(conn.base_prompt) if conn.base_prompt else None
         self._base = conn.base_prompt or ""
         self._heard = time.monotonic()
@@ -354,7 +364,7 @@ class Guard:
         """``command`` starts on the session: the stall check reads its output alone (not the end of the one before),
         messages name it, and with ``rearm`` the byte budget counts from here. send() calls it; a library that sends
         its own commands over the attached connection (napalm's eos driver) calls it before each of them."""
-        self.command, self._tail, self._heard = command, "", time.monotonic()
+        self.command, self._tail, self._heard, self.overwritten = command, "", time.monotonic(), ""
         if rearm and self._metered is not None:
             self._metered.left = self.budget
 
@@ -372,7 +382,12 @@ class Guard:
                 raise self.flood_error() from None
             raise
         output, masked = self.mask(output)
-        return output, masked, refusal(self.host, cmd, output, self.prompt)
+        why = refusal(self.host, cmd, output, self.prompt)
+        if why is None and self.overwritten:
+            shown = printable(self.mask(self.overwritten)[0].strip())[:160]
+            why = (f"a carriage return inside a line ('{shown}'): a terminal shows the text after it over the text "
+                   "before it, which is read as a line of its own (a terminal not set up, or a device that means harm)")
+        return output, masked, why
 
     def during(self) -> str:
         """The command running, as messages end: ` while `show ...` ran` (or while logging in)."""
@@ -542,11 +557,28 @@ class Session(Guard):
         if isinstance(exc, ReadTimeout):
             return CollectError(TIMEOUT, f"{where} did not show its prompt again in time{self.during()}: "
                                 f"{_first_line(str(exc))}")
+        if (peer := next((e for e in chain if isinstance(e, paramiko.ssh_exception.IncompatiblePeer)), None)):
+            # paramiko offers no SHA-1 key exchange (RFC 9142 deprecates diffie-hellman-group1-sha1 and group14-sha1)
+            # nor ssh-rsa SHA-1 host keys: the same answer at every attempt, so never retried
+            return CollectError(UNREACHABLE, f"{where} offers no SSH algorithm losslessd accepts "
+                                f"({_first_line(str(peer))}): turn on a current one on the device (key exchange "
+                                "curve25519-sha256 or diffie-hellman-group14-sha256, host key ssh-ed25519, ecdsa or "
+                                "rsa-sha2-256); not retried")
         if any(isinstance(e, (OSError, EOFError, paramiko.SSHException)) for e in chain):
+            # netmiko's message of a paramiko failure is its own first line ("A paramiko SSHException occurred during
+            # connection creation:"), paramiko's why below it: the innermost paramiko failure says why
+            why = next((str(e) for e in reversed(chain)
+                        if isinstance(e, paramiko.SSHException) and _first_line(str(e))), str(exc))
             return CollectError(UNREACHABLE, f"the SSH session with {where} failed{self.during()}: "
-                                f"{_first_line(str(exc))}", retry=True)
+                                f"{_first_line(why)}", retry=True)
         return CollectError(COMMAND_FAILED, f"the CLI of {where} did not behave like netmiko's {host.device_type!r} "
                             f"expects: {type(exc).__name__}: {_first_line(str(exc))}")
+
+
+# netmiko's line ends (BaseConnection.normalize_linefeeds); a CR left after them, but at a chunk's edge (the half of
+# a CRLF the next read completes), overwrites the line it stands in on a terminal
+_LINE_END = re.compile("\r\r\r\n|\r\r\n|\r\n|\n\r")
+_LONE_CR = re.compile("\r(?!\\Z)")  # (searched from the chunk's second character)
 
 
 def _decode_whole_characters(conn) -> None:

@@ -169,6 +169,7 @@ class SnmpCounters(Poller):
 
     def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
         hosts, poll = settings.hosts.hosts, settings.poll
+        self.poller.fleet = frozenset(hosts)  # (the inventory as read last: a reload may add or rename devices)
         return {n: target_for(hosts[n], poll.snmp_timeout_s, poll.snmp_retries)
                 for n in devices if hosts[n].snmp is not None}
 

@@ -125,6 +125,7 @@ class SimDevice:
     traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
     live_counters: bool = True  # answer the counter commands (losslessd.sim.counters.COMMANDS)
     slow_login: bool = False  # a slow device (traffic.slow_s) is slow to accept a login too (set_slow)
+    kex_algs: tuple[str, ...] = ()  # the only SSH key exchanges its server offers (legacy_kex); (): asyncssh's own
     config: ConfigState | None = field(default=None, repr=False)  # pushed config (losslessd.sim.config)
     publish: Callable[[], None] | None = field(default=None, repr=False)  # hand a counter change to the SNMP agent
 
@@ -431,8 +432,17 @@ class Simulator:
 
     def replace_host_key(self, name: str) -> None:
         """The device presents a new host key that known_hosts does not list (a replaced or spoofed box)."""
-        device = self._device(name)
         self._keys[name] = generate_host_key()
+        self._listen_again(name)
+
+    def legacy_kex(self, name: str, algs: tuple[str, ...] = ("diffie-hellman-group1-sha1",)) -> None:
+        """The device's SSH server offers only the key exchanges ``algs`` (an old switch's SHA-1 Diffie-Hellman); ()
+        offers asyncssh's own again."""
+        self._device(name).kex_algs = tuple(algs)
+        self._listen_again(name)
+
+    def _listen_again(self, name: str) -> None:
+        device = self._device(name)
         if self._servers is not None and not device.down:
             self._servers.close(name)
             self._servers.listen(device, self._keys[name], device.ssh_port)
@@ -526,6 +536,13 @@ class Simulator:
     def refuse_commits(self, name: str, reason: str | None = "configuration validation failed") -> None:
         """Refuse every config commit (EOS session commit, SONiC apply-patch) with ``reason``; None accepts again."""
         self._device(name).config.refuse = reason
+
+    def meddle(self, name: str, lines: list[str]) -> None:
+        """Every EOS config session of ``name`` gains ``lines`` beside its own (another operator's change, or lines
+        the switch rewrote): its diff then holds lines the client did not send; [] stops it."""
+        config = self._device(name).config
+        assert config is not None  # (SimDevice.__post_init__ makes it)
+        config.foreign = list(lines)
 
     def running_config(self, name: str) -> str:
         """The config the device serves now (pushed changes included)."""

@@ -86,6 +86,7 @@ class ConfigState:
     nvue_pending: list[str] = field(default_factory=list)  # `nv set` / `nv unset` lines not applied yet
     nvue_revision: int = 1
     refuse: str | None = None  # refuse every commit with this reason
+    foreign: list[str] = field(default_factory=list)  # lines every EOS session gains beside its own (Simulator.meddle)
     commits: int = 0  # commits that changed the running config (tests count them)
     rollbacks: int = 0
     log: list[str] = field(default_factory=list)  # every config command received, in order
@@ -97,7 +98,8 @@ class ConfigState:
         base = "" if session.replace else self.outputs.get(EOS_RUNNING, "")
         if not (session.lines or session.replace):
             return base
-        merged = replay_cli(base, eos_tree(session.lines).rstrip("\n"), ("random-detect ecn", *EOS_SETTINGS))
+        merged = replay_cli(base, eos_tree(session.lines + self.foreign).rstrip("\n"),
+                            ("random-detect ecn", *EOS_SETTINGS))
         lines = [line for line in merged.splitlines(keepends=True) if line.strip() != "no random-detect ecn"]
         # A queue block left with nothing under it is not shown, as EOS does not show one.
         return "".join(line for i, line in enumerate(lines)

@@ -99,7 +99,7 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], pl
     prios = list(priorities)
     c64 = "70:lossless"
     uptime = f"67:lossless|b={rng.randrange(10**6, 10**9)},r=100"
-    lines = [f"{oids.SYS_UPTIME}|{uptime}"]
+    lines = [f"{oids.SYS_UPTIME}|{uptime}", f"{oids.SYS_NAME}|4|{name}"]  # (a switch's agent names it: sysName)
     for port, idx in if_indexes.items():
         in_rate, out_rate = rng.uniform(1e8, 5e9), rng.uniform(1e8, 5e9)
         mbps = (speeds or {}).get(port, 0)

@@ -200,11 +200,12 @@ def _env(process: _Process) -> dict[str, str]:
 
 def _records(text: str) -> list[tuple[str, dict[str, str]]]:
     """The counters of an .snmprec (OID, spec with b and r, rates capped), ifName (spec name) and gauges (spec gauge);
-    sysUpTime is snmpd's own, and so ifCounterDiscontinuityTime (a sysUpTime of snmpsim's clock) is left out."""
+    sysUpTime and sysName are snmpd's own, and so ifCounterDiscontinuityTime (a sysUpTime of snmpsim's clock) is left
+    out."""
     out = []
     for line in text.splitlines():
         oid, tag, value = line.split("|", 2)
-        if oid == oids.SYS_UPTIME or oid.startswith(oids.IF_COUNTER_DISCONTINUITY_TIME + "."):
+        if oid in (oids.SYS_UPTIME, oids.SYS_NAME) or oid.startswith(oids.IF_COUNTER_DISCONTINUITY_TIME + "."):
             continue
         if tag == "4x":
             out.append((oid, {"name": bytes.fromhex(value).decode()}))

@@ -46,6 +46,7 @@ class CliDevice(Protocol):
     dropped: list[str]  # command parts: the next command holding one is done, then the session drops (drop_after)
     delay_s: float  # a slow device waits this long before each command's output
     slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
+    kex_algs: tuple[str, ...]  # the only SSH key exchanges offered (Simulator.legacy_kex); (): asyncssh's own
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
 
     def live_output(self, command: str) -> str | None:
@@ -442,6 +443,7 @@ class SshServers:
             server_factory=lambda: _Server(device, conns),
             process_factory=lambda process: _session(process, SHELLS[PLATFORMS[device.platform].shell or ""](device)),
             line_editor=False, agent_forwarding=False, allow_scp=False, x11_forwarding=False,
+            **({"kex_algs": list(device.kex_algs)} if device.kex_algs else {}),
             # an output may hold "\udcXX" (Python's surrogateescape) to send the byte XX, which is not UTF-8
             encoding="utf-8", errors="surrogateescape")
         self._listeners[device.name] = acceptor

@@ -46,6 +46,7 @@ from ..fix.apply import sonic_patch
 from ..inventory import Host
 from ..lazyre import lazy
 from ..platforms import PLATFORMS, Command
+from ..printable import printable
 from ..records import record
 from ..render import families
 
@@ -251,9 +252,16 @@ class EosPusher(Pusher):
                 if problem is not None:
                     raise PushError(self.name, f"the device reports nothing to change, yet {problem}", False)
                 return Pushed(self.name, False, "")
-            self._step("napalm commit_config").commit_config(revert_in=CONFIRM_S)
+            foreign = unrendered(diff, snippet)
+            if not foreign:
+                self._step("napalm commit_config").commit_config(revert_in=CONFIRM_S)
         except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
             raise self._undone(f"napalm refused the change: {self._why(exc)}") from None
+        if foreign:
+            shown = "; ".join(printable(line) for line in foreign[:5]) + " ..." * (len(foreign) > 5)
+            raise self._undone(f"the switch's diff of the change holds {len(foreign)} line(s) losslessd did not "
+                               f"render, so nothing was committed (another session's or operator's change, or a "
+                               f"line the switch rewrote): {shown}")
         try:
             problem = check(self.running())
         except InputError as exc:  # the switch took the commit: a failed push (exit 1), not bad input (exit 2)
@@ -358,6 +366,36 @@ class EosPusher(Pusher):
     def by_hand(self, token: dict) -> list[str]:
         return [*(f"configure session {name} abort" for name in self.left), "configure", *token["snippet"].splitlines(),
                 "end"]
+
+
+def _setting(line: str) -> tuple[str, ...]:
+    """The words of a config line before its first value (the first word holding a digit): the setting it sets."""
+    words = line.removeprefix("no ").split()
+    return tuple(words[:next((k for k, w in enumerate(words) if any(c.isdigit() for c in w)), len(words))])
+
+
+def unrendered(diff: str, snippet: str) -> list[str]:
+    """The lines of a switch's unified diff of merging ``snippet`` that the snippet does not account for: an added
+    line that is not one of its lines, a removed line that none of its lines (nor their `no` forms) sets or names (a
+block it emptied). A session
+    diff is taken against the running config as it is at the diff (EOS), so it holds what any other session or
+    operator changed meanwhile, which the commit would write or undo with ours."""
+    lines = [line for line in snippet.splitlines() if line.strip()]
+    depth = [len(line) - len(line.lstrip()) for line in lines]
+    ours = [" ".join(line.split()) for line in lines]
+    # (a block's header, `interface Ethernet1/1`, enters the block: it sets nothing a removed line could be)
+    settings = {_setting(text) for k, text in enumerate(ours)
+                if not (k + 1 < len(lines) and depth[k + 1] > depth[k])} - {()}
+    foreign = []
+    for line in diff.splitlines():
+        if line.startswith(("+++", "---")) or line[:1] not in ("+", "-") or not line[1:].strip():
+            continue
+        text = " ".join(line[1:].split())
+        words = text.removeprefix("no ").split()
+        if text in ours or line[0] == "-" and any(tuple(words[:len(key)]) == key for key in settings):
+            continue
+        foreign.append(line)
+    return foreign
 
 
 def _block(lines: list[str], header: str, indent: int) -> list[str]:

@@ -66,6 +66,7 @@ class CounterReader:
         self.known_hosts, self.timeout_s = known_hosts, timeout_s
         self._loop = asyncio.new_event_loop()
         self._poller = SnmpPoller(timeout_s=min(timeout_s, 5.0), retries=1)
+        self._poller.fleet = frozenset(hosts)
 
     def close(self) -> None:
         self._loop.run_until_complete(self._poller.aclose())
