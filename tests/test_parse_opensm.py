@@ -303,6 +303,31 @@ def test_partition_flags_as_opensm_matches_them():
     assert "OpenSM takes its low 16 bits, 0x8001" in got[3]
 
 
+def test_a_second_group_of_an_mgid_is_ignored_as_opensm_ignores_it():
+    """OpenSM makes one group per MGID in the subnet, compared as 128-bit addresses once an IP group takes its
+    partition's P_Key and the scope nibble is set (osm_prtn_config.c mgroup_create "don't create multiple copies of
+    the group", osm_prtn.c osm_prtn_add_mcgroup): a later entry's sl= is no SL in use, and both lines are named."""
+    text = ("Default=0x7fff, ipoib :\n"
+            "  mgid=ff12::1,sl=1\n"
+            "  mgid=ff12:0::1,sl=5\n"                     # the same address spelled otherwise
+            "  mgid=ff15::1,sl=6\n"                       # scope 5 written, made at link-local scope 2: ff12::1
+            "  mgid=ff15::1,sl=7,scope=5\n"               # made at scope 5: a group of its own
+            "  mgid=ff12:401b:ffff::ffff:ffff,sl=8\n"     # Default's IPoIB broadcast group
+            "  ALL=full;\n"
+            "t=0x2, ipoib :\n"
+            "  mgid=FF12:0:0:0:0:0:0:1,sl=3\n"            # another partition: still the subnet's group ff12::1
+            "  mgid=ff12:401b::7,sl=4\n"                  # P_Key bits set to t's 0x8002: its own group
+            "  mgid=ff12:401b:8002::7,sl=9\n"             # ... which this one is
+            "  ALL=full;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [p.group_sls for p in dev.opensm.partitions] == [{"ff12::1": 1, "ff15::1": 7}, {"ff12:401b::7": 4}]
+    got = {i.source.line: i.message for i in dev.issues}
+    assert sorted(got) == [3, 4, 6, 9, 11]
+    assert "mgid ff12:0::1 is the multicast group line 2 made (mgid=ff12::1;" in got[3] and "(sl=5)" in got[3]
+    assert "line 2 made" in got[4] and "line 2 made" in got[9] and "line 10 made (mgid=ff12:401b::7" in got[11]
+    assert "line 1 made (its IPoIB broadcast group" in got[6] and "ignores this one" in got[6]
+
+
 def test_an_ip_multicast_group_opensm_refuses_hands_out_no_sl():
     """An IP group (MGID signature 0x401b/0x601b) must match its partition's broadcast group in rate and MTU (OpenSM's
     defaults 3 and 4 when unwritten) and carry its P_Key or 0x0000 (osm_prtn_config.c ip_mgroup_*_ok): else OpenSM
@@ -315,9 +340,10 @@ def test_an_ip_multicast_group_opensm_refuses_hands_out_no_sl():
             "  mgid=ff12::5,sl=5,mtu=2,rate=3\n"          # not an IP group: its own MTU and rate
             "  ALL=full;\n")
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
-    assert dev.opensm.partitions[0].group_sls == {"ff12:401b::1": 1, "ff12:401b:ffff::ffff:ffff": 4, "ff12::5": 5}
+    assert dev.opensm.partitions[0].group_sls == {"ff12:401b::1": 1, "ff12::5": 5}
     got = {i.source.line: i.message for i in dev.issues}
-    assert sorted(got) == [3, 4] and "rate=3, not the broadcast group's 7" in got[3]
+    assert sorted(got) == [3, 4, 5] and "rate=3, not the broadcast group's 7" in got[3]
+    assert "line 1 made (its IPoIB broadcast group" in got[5]  # P_Key bits 0xffff are Default's: the same MGID
     assert "P_Key bits 0x8002, not the partition's 0xffff or 0x0000" in got[4] and "makes no group" in got[4]
 
 

@@ -901,7 +901,8 @@ class IbPartition(Model):
     rate_code: int | None = None
     members: list[str] = dataclasses.field(default_factory=list)
     # MGID -> SL of the partition's other multicast groups that set their own (`mgid=ff12::1,sl=1`): traffic on an SL
-    # the broadcast group's `sl=` does not name (osm_prtn_config.c mgroup_create: the partition's flags, then its own).
+    # the broadcast group's `sl=` does not name (osm_prtn_config.c mgroup_create: the partition's flags, then its own);
+    # only groups OpenSM makes: not a second entry of an MGID the subnet already has (mgroup_create).
     group_sls: dict[str, int] = dataclasses.field(default_factory=dict)
     source: Source | None = None
 

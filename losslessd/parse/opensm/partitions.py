@@ -63,6 +63,7 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     issues: list[ParseIssue] = IssueList()
     start = 0
     line_at = LineAt(body)
+    made: dict[bytes, tuple[int, str]] = {}  # the subnet's multicast groups: MGID -> the line and MGID that made it
 
     def stop(line: int, why: str, fix: str, made: list[IbPartition]) -> tuple[list[IbPartition], list[ParseIssue]]:
         issues.append(ParseIssue(code="SYS002", message=f"{why}: {_STOPS}; {fix}", source=Source(file=path, line=line)))
@@ -93,7 +94,10 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
         if part is None:
             return stop(first, f"partition definition {' '.join(definition.split())[:60]!r}: its P_Key is not a "
                         "number (bad partition definition)", "write the P_Key as a number (0x8001)", parts)
-        bad = _properties(part, props, src, issues)
+        if part.ipoib and part.pkey is not None:  # partition_create makes the broadcast group first
+            made.setdefault(_IPOIB_BROADCAST[:4] + (part.pkey | 0x8000).to_bytes(2, "big") + _IPOIB_BROADCAST[6:],
+                            (first, "its IPoIB broadcast group"))
+        bad = _properties(part, props, src, issues, (made, _scope_mask(definition.split(",")[1:])))
         if bad:
             # (a partition not closed by `;` takes the next line's definition as its ports)
             return stop(bad[0], f"partition {part.name!r}: {bad[1][:60]!r} is not a port GUID, ALL, ALL_CAS, "
@@ -179,7 +183,8 @@ def _flag(written: str) -> str | None:
     return next((flag for flag in _FLAGS if flag.startswith(written)), None)
 
 
-def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIssue]) -> tuple[int, str] | None:
+def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIssue],
+                groups: tuple[dict[bytes, tuple[int, str]], int]) -> tuple[int, str] | None:
     """Add the ports of a partition's properties to it, line by line as OpenSM reads them (parse_part_conf): ports
     split by `,`; an `mgid=` entry is a multicast group that takes the rest of its line as its flags. Returns the
     line and text of a port OpenSM refuses (it stops there), else None."""
@@ -188,7 +193,7 @@ def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIs
         for i, token in enumerate(tokens):
             port, _, value = (s.strip() for s in token.partition("="))
             if port == "mgid":
-                _group(part, value, tokens[i + 1:], Source(file=src.file, line=n), issues)
+                _group(part, value, tokens[i + 1:], Source(file=src.file, line=n), issues, groups)
                 break
             if not port or "NONE".startswith(port):
                 continue
@@ -198,10 +203,12 @@ def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIs
     return None
 
 
-def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: list[ParseIssue]) -> None:
+def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: list[ParseIssue],
+           groups: tuple[dict[bytes, tuple[int, str]], int]) -> None:
     """An `mgid=` group's own `sl=` (osm_prtn_config.c mgroup_create: the partition's flags, then its own), when
-    OpenSM makes the group: its GID is multicast (else "gid is not multicast"), and an IP group's (signature 0x401b
-    or 0x601b) P_Key bits, rate and MTU match its partition's broadcast group (ip_mgroup_pkey_ok/_rate_ok/_mtu_ok)."""
+    OpenSM makes the group: its GID is multicast (else "gid is not multicast"), an IP group's (signature 0x401b
+    or 0x601b) P_Key bits, rate and MTU match its partition's broadcast group (ip_mgroup_pkey_ok/_rate_ok/_mtu_ok),
+    and no group of the subnet has its MGID yet."""
     try:
         raw = ipaddress.IPv6Address(mgid).packed if "%" not in mgid else b""  # (inet_pton takes no `%scope`)
     except ValueError:
@@ -231,8 +238,38 @@ def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: 
                                      "and makes no group; write the partition's values or leave them off",
                                      source=src))
             return
+        raw = raw[:4] + (part.pkey | 0x8000 if part.pkey is not None else mpkey).to_bytes(2, "big") + raw[6:]
+    # mgroup_create makes no second group of an MGID ("don't create multiple copies of the group", compared as 128-bit
+    # addresses after an IP group takes its partition's P_Key), nor does osm_prtn.c osm_prtn_add_mcgroup, which sets
+    # the scope nibble (each scope= of the partition and group, else link-local 2) before
+    # osm_mcmr_rcv_find_or_create_new_mgrp hands back a group already made
+    made, mask = groups
+    mask = (mask | _scope_mask(flags)) or 1 << 2
+    keys = [bytes([raw[0], raw[1] & 0xF0 | s]) + raw[2:] for s in range(16) if mask >> s & 1]
+    earlier = made.get(raw) or (made[keys[0]] if all(k in made for k in keys) else None)
+    if earlier is not None:
+        line, what = earlier
+        issues.append(ParseIssue(code="SYS002", source=src, message=(
+            f"partition {part.name!r}: mgid {mgid} is the multicast group line {line} made ({what}; OpenSM compares "
+            "MGIDs as 128-bit addresses, after setting an IP group's P_Key and the scope): OpenSM keeps that group and "
+            "ignores this one, so its flags" + (f" (sl={own['sl']})" if "sl" in own else "") + " do nothing; remove "
+            "this entry or give it an MGID of its own")))
+        return
+    for made_as in keys:
+        made.setdefault(made_as, (src.line or 0, f"mgid={mgid}"))
     if "sl" in own:
         part.group_sls[mgid] = own["sl"]
+
+
+def _scope_mask(flags: list[str]) -> int:
+    """The scopes of `scope=` flags as a bit mask (osm_prtn_config.c parse_group_flag: a scope 1-15, each ORed)."""
+    mask = 0
+    for flag in flags:
+        written, _, value = (s.strip() for s in flag.partition("="))
+        number, clean = c_number(value, 8, False)
+        if written and _flag(written) == "scope" and clean and 0 < number <= 0xF:
+            mask |= 1 << number
+    return mask
 
 
 def _port_ok(port: str) -> bool:
