@@ -46,6 +46,7 @@ from losslessd import counters_oids as oids
 from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
 from losslessd.monitor import clock, port_name_problem
 from losslessd.printable import printable
+from losslessd.units import is_digits
 
 DEFAULT_TIMEOUT_S = 2.0
 DEFAULT_RETRIES = 1
@@ -607,7 +608,7 @@ def _node(name: str) -> str:
     convention the FQDN, an inventory's name often the short one), an address whole."""
     name = name.strip().rstrip(".").casefold()
     first = name.split(".", 1)[0]
-    return name if first.isdigit() else first
+    return name if is_digits(first) else first
 
 
 def same_device(target: SnmpTarget, sys_name: int | str | None, fleet: frozenset[str]) -> None:

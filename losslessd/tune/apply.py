@@ -49,6 +49,7 @@ from ..platforms import PLATFORMS, Command
 from ..printable import printable
 from ..records import record
 from ..render import families
+from ..units import is_digits
 
 CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
 # A failure a SONiC or NVUE command prints, whatever else its output says: `Error: ...` (how a click command fails,
@@ -371,7 +372,7 @@ class EosPusher(Pusher):
 def _setting(line: str) -> tuple[str, ...]:
     """The words of a config line before its first value (the first word holding a digit): the setting it sets."""
     words = line.removeprefix("no ").split()
-    return tuple(words[:next((k for k, w in enumerate(words) if any(c.isdigit() for c in w)), len(words))])
+    return tuple(words[:next((k for k, w in enumerate(words) if any(is_digits(c) for c in w)), len(words))])
 
 
 def unrendered(diff: str, snippet: str) -> list[str]:
