@@ -361,17 +361,27 @@ def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves
 
 def test_a_stop_ends_the_open_events_at_the_stop_not_at_the_next_start(sim, tmp_path):
     """SIGTERM with a pause_rate open: the history showed it open while no daemon ran, and the next start ended it at
-    its own time, so a minute of pausing before a night's stop read as a night long. The stop now ends it, then."""
-    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    its own time, so a minute of pausing before a night's stop read as a night long. The stop now ends it, then;
+    with spine1's poll hanging at the time, the stop cuts it (not waited out) and the history stays whole."""
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None, "snmp_timeout_s": 30}).start()
     sim.congest("leaf1", "Ethernet8", 3, on=True)
     try:
         [opened] = wait_for(lambda: [e for e in d.events(kind="pause_rate")
                                      if (e["device"], e["port"]) == ("leaf1", "Ethernet8") and e["end"] is None],
                             "pause_rate open")
+        sim.set_slow("spine1", 20 * INTERVAL_S)
+        polls = d.value("losslessd_polls_total", device="leaf1", source="snmp")
+        wait_for(lambda: d.value("losslessd_polls_total", device="leaf1", source="snmp") >= polls + 2,
+                 "two more polls of leaf1: spine1's poll hangs meanwhile")
+        asked = time.monotonic()
         assert d.stop() == 0
+        assert time.monotonic() - asked < 10 * INTERVAL_S
         stopped = time.time()
     finally:
         sim.congest("leaf1", "Ethernet8", 3, on=False)
+        sim.set_slow("spine1", 0)
+    with sqlite3.connect(f"file:{d.folder / 'history.db'}?mode=ro", uri=True) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     [ended] = [e for e in d.events(device="leaf1", kind="pause_rate") if e["id"] == opened["id"]]
     assert ended["end_unix_s"] is not None and ended["end_unix_s"] <= stopped
     assert ended["message"].endswith("(ended: losslessd stopped; its detector state is not kept)")

@@ -731,6 +731,48 @@ def test_counters_held_at_a_clears_floor_are_logged_once_and_exported(folder, ca
     assert "2 counters of leaf1" in message and "Ethernet0 ecn_marked 3" in message
     assert "read-only account" in message and "wredstat -d" in message
 
+def test_a_source_a_reload_takes_off_a_device_drops_what_it_kept_of_it(folder, caplog):
+    """A reload that stops a source polling a device still in the inventory (here ssh_counters_interval_s: null; a
+    host's snmp or gnmi section removed does the same): that source's last failed poll held losslessd_up at 0 for
+    good, its last counters stood frozen (a rate of 0: a queue that never marks), and the device's spell of late
+    polls stayed open, so no later spell was said."""
+    import logging
+
+    from losslessd.daemon.worker import ShardWorker
+    from losslessd.monitor import ECN_MARKED, Key, Reading
+
+    base = "inventory: inventory.yaml\nknown_hosts: known_hosts\n"
+
+    def leaf1(worker: ShardWorker) -> dict[tuple[str, str], float]:
+        return {(s.name, s.labels.get("source", "")): s.value for f in worker.metrics.collect() for s in f.samples
+                if s.labels.get("device") == "leaf1"}
+
+    async def reloads() -> tuple[dict, dict, list[str]]:
+        worker = ShardWorker(0, send=lambda message: None)
+        worker.configure(load_settings(write(folder, base), ENV), ["leaf1"])
+        assert "leaf1" in worker.targets["ssh"] and "leaf1" in worker.targets["snmp"]
+        worker._read(Reading("leaf1", 0.0, 1e9, None, {Key("Ethernet0", ECN_MARKED, 3): 7}), "ssh", 0.0)
+        worker._failed("leaf1", "ssh", 0.0, "timed out")
+        worker._read(Reading("leaf1", 0.0, 1e9, None, {}), "snmp", 0.0)
+        worker.runners["ssh"].started("leaf1", 1000.0)  # (interval 60 s)
+        before = leaf1(worker)
+        worker.configure(load_settings(write(folder, base + "poll: {ssh_counters_interval_s: null}\n"), ENV),
+                         ["leaf1"])
+        after = leaf1(worker)
+        worker.configure(load_settings(write(folder, base), ENV), ["leaf1"])
+        caplog.clear()
+        worker.runners["ssh"].started("leaf1", 1000.0)
+        return before, after, [r.getMessage() for r in caplog.records]
+
+    caplog.set_level(logging.INFO, logger="losslessd")
+    before, after, logged = asyncio.run(reloads())
+    assert before[("losslessd_up", "")] == 0 and before[("losslessd_polls_late_total", "ssh")] == 1
+    assert any(name.startswith("losslessd_ecn") for name, _ in before)
+    assert after[("losslessd_up", "")] == 1  # snmp's last poll, the one source polling it now
+    assert not [k for k in after if k[1] == "ssh" or k[0].startswith("losslessd_ecn")]
+    assert [m for m in logged if m.startswith("ssh polls start late: leaf1's")]  # a new spell, said
+
+
 def test_a_worker_log_line_the_log_cannot_take_is_dropped_not_raised():
     """The daemon's log on a full disk (/dev/full answers every write with ENOSPC): a worker's forwarded line
     raised out of logs.write_line and ended the task reading that worker's stderr, which then blocked on its full

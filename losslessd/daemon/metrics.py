@@ -235,13 +235,19 @@ class Metrics(Collector):
         with self._lock:
             self._http[reason] += 1
 
-    def forget(self, device: str) -> None:
-        """The device left the inventory: drop every series about it."""
+    def forget(self, device: str, source: str | None = None) -> None:
+        """The device left the inventory: drop every series about it. ``source``: that source no longer polls it
+        (others may): drop the series of its polls by that source and the counters it read."""
         with self._lock:
-            self._values.pop(device, None)
-            for table in (self._polls, self._poll_counts, self._unread, self._floored, self._slow, self._late):
-                for key in [k for k in table if k[0] == device]:
+            mine = (device,) if source is None else (device, source)
+            tables: list[dict] = [self._polls, self._poll_counts, self._unread, self._floored, self._late]
+            for table in (tables + [self._slow]) if source is None else tables:  # (_slow: by device and reason)
+                for key in [k for k in table if k[:len(mine)] == mine]:
                     del table[key]
+            if source is not None:
+                self._values.get(device, {}).pop(source, None)
+                return
+            self._values.pop(device, None)
             for place in [p for p in self._active if p[1] == device]:
                 del self._active[place]
                 self._ended.pop(place, None)

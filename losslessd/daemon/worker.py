@@ -120,7 +120,10 @@ class ShardWorker:
         gone: set[str] = set()
         for source, runner in self.runners.items():
             runner.set_concurrency(self.pollers[source].concurrency(settings, len(self.targets[source])))
-            gone |= set(runner.schedule.set_devices(self.targets[source], now))
+            left = runner.schedule.set_devices(self.targets[source], now)
+            for device in left:
+                self._left(device, source)
+            gone.update(left)
         for device in gone - set(devices):
             self._forget(device)
         for runner in self.runners.values():
@@ -152,16 +155,19 @@ class ShardWorker:
         self._emit(ended)
         self.detectors.forget(device)
         self.proposer.forget(device)
-        for tracker in self.trackers.values():
-            tracker.forget(device)
-        for poller in self.pollers.values():
-            poller.forget(device)
-        for waiting in self._late.values():
-            waiting.discard(device)
-        for source in self.pollers:
-            self._unread.pop((device, source), None)
-            self._floored.discard((device, source))
         self.metrics.forget(device)
+
+    def _left(self, device: str, source: str) -> None:
+        """``source`` no longer polls ``device``: it left the inventory, or a reload took the source off it (a
+        host's snmp section removed, ssh_counters_interval_s null) while others still poll it. What is kept per device
+        and source goes: else that source's last failed poll held losslessd_up at 0, its last counters stood frozen,
+        and an open spell of late polls kept any later one from being said."""
+        self.trackers[source].forget(device)
+        self.pollers[source].forget(device)
+        self._late.get(source, set()).discard(device)
+        self._unread.pop((device, source), None)
+        self._floored.discard((device, source))
+        self.metrics.forget(device, source)
 
     # -- polls --------------------------------------------------------------------------------------------
     def _job(self, poller: Poller):
