@@ -739,7 +739,8 @@ def test_pfc001_asks_for_the_switch_wide_enable_where_priority_and_port_mode_are
     enabled); it names the missing switch, as on EOS and OS10 (Port.pfc_switch). A port without `mode on` keeps the
     plain message (the switch alone would not pause there)."""
     text = (HEAD + switch + "   dcb priority-flow-control priority 3 enable\n   interface ethernet 1/1 qos trust L3\n"
-            "   interface ethernet 1/1 dcb priority-flow-control mode on force\n   interface ethernet 1/2 qos trust L3\n")
+            "   interface ethernet 1/1 dcb priority-flow-control mode on force\n"
+            "   interface ethernet 1/2 qos trust L3\n")
     path = tmp_path / "sw1.cfg"
     path.write_text(text)
     found = {f.port: f.message for f in lint([path], policy="roce-dscp26").findings if f.code == "PFC001"}
