@@ -1631,3 +1631,17 @@ def test_junos_fix_deletes_an_interface_classifier_only_where_the_config_binds_o
     dev, snippet, after = _junos_maps_fix(tmp_path, text)
     assert re.findall(r"^delete class-of-service interfaces (\S+) classifiers", snippet, re.M) == deleted, snippet
     assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+
+
+def test_junos_fix_deletes_an_interface_classifier_whatever_its_name(tmp_path):
+    """The fix deletes an interface's classifier by its type (`delete class-of-service interfaces IF classifiers
+    dscp`), never by its name: a name losslessd would not write (Junos takes a quoted one, `"old dscp"`) does not
+    refuse the fix. Before, render checked it as a name the snippet writes ("rename the policy-map")."""
+    text = JUNOS_LEAF.read_text().replace(
+        "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp\n",
+        'set class-of-service interfaces et-0/0/0 classifiers dscp "old dscp"\n'
+        'set class-of-service classifiers dscp "old dscp" forwarding-class best-effort loss-priority low code-points '
+        "011010\n")
+    dev, snippet, after = _junos_maps_fix(tmp_path, text)
+    assert "delete class-of-service interfaces et-0/0/0 classifiers dscp\n" in snippet and "old" not in snippet
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)

@@ -912,3 +912,22 @@ def test_a_no_drop_class_without_pfc_mode_on_asks_for_the_mode_line(tmp_path):
     assert [f.port for f in found] == ["ethernet1/1/1"], [(f.port, f.message) for f in found]
     assert found[0].message.endswith("the port writes priority 3 no-drop, but its PFC is off: add "
                                      "`priority-flow-control mode on` on the port"), found[0].message
+
+
+def test_no_port_with_pfc_mode_on_still_asks_each_for_the_mode_line(tmp_path):
+    """The form of the EOS ZTP leaves on OS10: every port binds a no-drop network-qos class, none writes
+    `priority-flow-control mode on`. The PFC state was read at the interface line (the platform's default), so the
+    switch read as configuring no lossless setting at all (PFC006: "no traffic class is defined lossless") and the
+    mode line was asked for nowhere. Now each port's PFC is read at its no-drop binding: PFC001 on each, naming the
+    mode line. Our fixture, in the OS10 User Guide's command forms (the part l test's, without the mode line)."""
+    text = ("hostname os10a\ntrust dot1p-map TM\n qos-group 0 dot1p 0-2,4-7\n qos-group 3 dot1p 3\n"
+            "class-map type network-qos CMQ\n match qos-group 3\npolicy-map type network-qos PMQ\n class CMQ\n"
+            "  pause\n  pfc-cos 3\n"
+            "interface ethernet1/1/1\n no shutdown\n trust-map dot1p TM\n service-policy input type network-qos PMQ\n"
+            "interface ethernet1/1/2\n no shutdown\n trust-map dot1p TM\n service-policy input type network-qos PMQ\n")
+    (tmp_path / "os10a.cfg").write_text(text)
+    policy = ROOT / "tests/realworld/cisco_nxos/policy-storage-cos3.yaml"
+    found = [f for f in lint([tmp_path / "os10a.cfg"], str(policy)).findings if f.code in ("PFC001", "PFC006")]
+    assert [(f.code, f.port, f.source.line) for f in found] == [("PFC001", "ethernet1/1/1", 14),
+                                                                ("PFC001", "ethernet1/1/2", 18)], found
+    assert all(f.message.endswith("add `priority-flow-control mode on` on the port") for f in found), found

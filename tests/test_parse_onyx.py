@@ -729,3 +729,21 @@ def test_a_traffic_class_line_read_before_an_unread_one_keeps_its_marking():
     text = HEAD + PFC + "interface ethernet 1/1\n  traffic-class 3 congestion-control ecn minimum-absolute 150 " \
         "maximum-absolute 1500\n  traffic-class 3 shaper 10G\n"
     assert parse(text).ports["Eth1/1"].queues[3].ecn.min_threshold_bytes == 150 * 1024
+
+
+@pytest.mark.parametrize("switch", ["   no dcb priority-flow-control enable\n", ""])
+def test_pfc001_asks_for_the_switch_wide_enable_where_priority_and_port_mode_are_written(tmp_path, switch):
+    """Onyx User Manual, "Priority Flow Control (PFC)": a port pauses a priority with the switch-wide `dcb
+    priority-flow-control enable`, the priority's `dcb priority-flow-control priority N enable` and the port's `mode
+    on`. With the last two written and the first off or absent, PFC001 said "enable PFC on priority 3" (already
+    enabled); it names the missing switch, as on EOS and OS10 (Port.pfc_switch). A port without `mode on` keeps the
+    plain message (the switch alone would not pause there)."""
+    text = (HEAD + switch + "   dcb priority-flow-control priority 3 enable\n   interface ethernet 1/1 qos trust L3\n"
+            "   interface ethernet 1/1 dcb priority-flow-control mode on force\n"
+            "   interface ethernet 1/2 qos trust L3\n")
+    path = tmp_path / "sw1.cfg"
+    path.write_text(text)
+    found = {f.port: f.message for f in lint([path], policy="roce-dscp26").findings if f.code == "PFC001"}
+    assert found["Eth1/1"].endswith("the port writes priority 3 no-drop, but its PFC is off: add `dcb "
+                                    "priority-flow-control enable force` (switch-wide)"), found
+    assert found["Eth1/2"].endswith("; enable PFC on priority 3"), found

@@ -467,8 +467,9 @@ class Port(Model):
     pfc_off_written: bool = False
     # The no-drop priorities the port's lines write while its PFC stays off for want of the port's PFC switch (EOS
     # `priority-flow-control priority 3 no-drop` without `priority-flow-control on`; OS10 a bound network-qos class's
-    # `pfc-cos 3` without `priority-flow-control mode on`), and that switch as written: PFC001 asks for it, not for
-    # the priorities the port already names. None: not so, or not known.
+    # `pfc-cos 3` without `priority-flow-control mode on`; Onyx `dcb priority-flow-control priority 3 enable` and the
+    # port's `mode on` without the switch-wide enable), and that switch as written: PFC001 asks for it, not for the
+    # priorities the port already names. None: not so, or not known.
     pfc_declared: list[int] | None = None
     pfc_switch: str | None = None
     queues: dict[int, Queue] = dataclasses.field(default_factory=dict)

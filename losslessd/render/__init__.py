@@ -1416,6 +1416,11 @@ def _error_at(message: str, source: Source | None) -> InputError:
         InputError(message)
 
 
+# Attachment points a template deletes by type, never naming what is bound there (Junos `delete class-of-service
+# interfaces IF classifiers dscp`: parse.junos.build._interface_classifiers): their names are not checked as written.
+_BOUND_BY_TYPE = ("classifiers ",)
+
+
 def _check_names(prof: Profile) -> None:
     """Every name from the input a template writes (a port's, its port-channel's, its SONiC keys', the policies the
     device attaches, the device's egress profile and pool), before any template runs; the device's
@@ -1427,7 +1432,8 @@ def _check_names(prof: Profile) -> None:
             writable(port.bundle, f"port {port.name}: port-channel name", "rename the port-channel", at)
         for point, name in (port.attached | port.bundle_attached).items():
             _read_binding(name, f"port {port.name}: the service policy it attaches ({point})", at)
-            writable(name, f"port {port.name}: service policy ({point}) name", "rename the policy-map", at)
+            if not point.startswith(_BOUND_BY_TYPE):
+                writable(name, f"port {port.name}: service policy ({point}) name", "rename the policy-map", at)
         for table, keys in port.keys.items():
             for key, _ in keys.values():
                 for part in re.split(r"[|,]", key):  # ("<host>|<asic>|<port>,<port>|<index>")

@@ -43,7 +43,7 @@ class PfcDisabledOnLossless(PortRule):
     without pausing it (an Onyx lossless traffic pool), the finding names that line (its source
     where no PFC line of the port's is) and the PFC lines to add; where the port writes the priority
     no-drop but not its PFC switch (EOS `priority-flow-control on`, OS10 `priority-flow-control mode
-    on`), it asks for that switch.
+    on`, Onyx the switch-wide `dcb priority-flow-control enable`), it asks for that switch.
     """
 
     code = "PFC001"

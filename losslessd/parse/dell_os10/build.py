@@ -283,10 +283,13 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
         port.pfc_source = iface.pfc_unread or mode.source  # type: ignore[union-attr]  # its line was not read: unknown
         return
     if mode is None or not mode.value:
-        port.pfc_enabled, port.pfc_source = [], (mode.source if mode else iface.source)
-        port.pfc_off_written = mode is not None  # (`no priority-flow-control mode`)
         port.pfc_declared = sorted({c for _, cos, _ in (no_drop or {}).values() for c in cos}) or None
         port.pfc_switch = "`priority-flow-control mode on` on the port" if port.pfc_declared else None
+        # (no mode line: read at the no-drop binding where there is one, PFC written without effect as EOS's no-drop
+        # priority without `priority-flow-control on`, not the platform's default: engine.pfc_written)
+        at = bound.source if port.pfc_declared and bound is not None else iface.source
+        port.pfc_enabled, port.pfc_source = [], (mode.source if mode else at)
+        port.pfc_off_written = mode is not None  # (`no priority-flow-control mode`)
         return
     if no_drop is None:
         return  # the no-drop classes, or the priorities they pause, are not in this config

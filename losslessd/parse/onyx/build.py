@@ -230,6 +230,7 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
         # enabled priority with the switch-wide enable off is PFC written without effect (PFC001 per port).
         port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
         port.pfc_off_written = not listed and (mode is None or mode.value != "on")
+        _switch_missing(port, mode, listed)
     elif cfg.pfc_unread is not None:  # a global PFC line not read (a SYS002 names it): what is paused is unknown
         port.pfc_source = cfg.pfc_unread
     elif mode is None:
@@ -240,8 +241,16 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
             port.pfc_enabled = []
     elif not on:  # `mode on` without the global enable: PFC is off on the switch
         port.pfc_enabled, port.pfc_source = [], mode.source
+        _switch_missing(port, mode, listed)
     else:
         port.pfc_enabled, port.pfc_source = listed, mode.source
+
+
+def _switch_missing(port: Port, mode: Val | None, listed: list[int]) -> None:
+    """A port `mode on` beside enabled priorities, the switch-wide enable off or not written: PFC001 asks for that
+    line (Port.pfc_switch), not for the priorities the config already enables."""
+    if listed and mode is not None and mode.value == "on":
+        port.pfc_declared, port.pfc_switch = listed, "`dcb priority-flow-control enable force` (switch-wide)"
 
 
 def _queues(cfg: OnyxConfig, pc: PortConf, port: Port, shown: RoceShown | None) -> None:
