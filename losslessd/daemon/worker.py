@@ -169,7 +169,8 @@ class ShardWorker:
         self._unread.pop((device, source), None)
         self._floored.discard((device, source))
         self.metrics.forget(device, source)
-        self.detectors.source_left(device)
+        if self.detectors is not None:
+            self.detectors.source_left(device)
 
     # -- polls --------------------------------------------------------------------------------------------
     def _job(self, poller: Poller):
@@ -198,8 +199,8 @@ class ShardWorker:
     def _started(self, source: str):
         """Count each poll that starts more than an interval after it was due (every slot the source's poller allows
         held by slower polls: the device's cadence, and a storm's detection time, stretch by that much), and say when a
-        spell of such starts begins and when it ends (every device late in it started on time since: the slow device's own
-        polls start on time, and must not end the spell of those waiting behind it), once each."""
+        spell of such starts begins and when it ends (every device late in it started on time since: the slow device's
+        own polls start on time, and must not end the spell of those waiting behind it), once each."""
         def started(device: str, late_s: float) -> None:
             runner, waiting = self.runners[source], self._late.setdefault(source, set())
             if late_s > runner.schedule.interval_s:
