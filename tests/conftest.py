@@ -31,6 +31,11 @@ def pytest_configure(config):
     cache = tempfile.mkdtemp(prefix="losslessd-test-cache-")
     os.environ["XDG_CACHE_HOME"] = cache
     atexit.register(shutil.rmtree, cache, True)
+    # ... so matplotlib's font cache (under it) is cold in every run, and its first plot ran `fc-list` to list the
+    # system's fonts (font_manager._get_fontconfig_fonts), a process the fast loop refuses. The plots use matplotlib's
+    # own DejaVu fonts; MPL_IGNORE_SYSTEM_FONTS (font_manager.findSystemFonts) skips that scan and keeps them the same
+    # on every machine.
+    os.environ["MPL_IGNORE_SYSTEM_FONTS"] = "1"
 
 
 def pytest_collection_modifyitems(config, items):

@@ -735,11 +735,12 @@ def test_a_source_a_reload_takes_off_a_device_drops_what_it_kept_of_it(folder, c
     """A reload that stops a source polling a device still in the inventory (here ssh_counters_interval_s: null; a
     host's snmp or gnmi section removed does the same): that source's last failed poll held losslessd_up at 0 for
     good, its last counters stood frozen (a rate of 0: a queue that never marks), and the device's spell of late
-    polls stayed open, so no later spell was said."""
+    polls stayed open, so no later spell was said; the queues it counted stayed learned, so the storm detector went
+    blind where only it counted them without saying so."""
     import logging
 
     from losslessd.daemon.worker import ShardWorker
-    from losslessd.monitor import ECN_MARKED, Key, Reading
+    from losslessd.monitor import ECN_MARKED, TX_PACKETS, Key, Reading
 
     base = "inventory: inventory.yaml\nknown_hosts: known_hosts\n"
 
@@ -752,6 +753,10 @@ def test_a_source_a_reload_takes_off_a_device_drops_what_it_kept_of_it(folder, c
         worker.configure(load_settings(write(folder, base), ENV), ["leaf1"])
         assert "leaf1" in worker.targets["ssh"] and "leaf1" in worker.targets["snmp"]
         worker._read(Reading("leaf1", 0.0, 1e9, None, {Key("Ethernet0", ECN_MARKED, 3): 7}), "ssh", 0.0)
+        for t, sent in ((10.0, 10), (20.0, 90)):  # the ssh source counts Ethernet4's queues
+            worker._read(Reading("leaf1", t, 1e9 + t, None, {Key("Ethernet0", ECN_MARKED, 3): 7,
+                                                                Key("Ethernet4", TX_PACKETS, 3): sent}), "ssh", t)
+        learned.append(set(worker.detectors._devices["leaf1"].drain_known))
         worker._failed("leaf1", "ssh", 0.0, "timed out")
         worker._read(Reading("leaf1", 0.0, 1e9, None, {}), "snmp", 0.0)
         worker.runners["ssh"].started("leaf1", 1000.0)  # (interval 60 s)
@@ -759,18 +764,43 @@ def test_a_source_a_reload_takes_off_a_device_drops_what_it_kept_of_it(folder, c
         worker.configure(load_settings(write(folder, base + "poll: {ssh_counters_interval_s: null}\n"), ENV),
                          ["leaf1"])
         after = leaf1(worker)
+        learned.append(set(worker.detectors._devices["leaf1"].drain_known))
         worker.configure(load_settings(write(folder, base), ENV), ["leaf1"])
         caplog.clear()
         worker.runners["ssh"].started("leaf1", 1000.0)
         return before, after, [r.getMessage() for r in caplog.records]
 
+    learned: list[set[str]] = []  # the ports whose queue drain the storm detector can see, before and after
     caplog.set_level(logging.INFO, logger="losslessd")
     before, after, logged = asyncio.run(reloads())
+    assert learned == [{"Ethernet4"}, set()]  # (kept, the storm detector went blind there without saying so)
     assert before[("losslessd_up", "")] == 0 and before[("losslessd_polls_late_total", "ssh")] == 1
     assert any(name.startswith("losslessd_ecn") for name, _ in before)
     assert after[("losslessd_up", "")] == 1  # snmp's last poll, the one source polling it now
     assert not [k for k in after if k[1] == "ssh" or k[0].startswith("losslessd_ecn")]
     assert [m for m in logged if m.startswith("ssh polls start late: leaf1's")]  # a new spell, said
+
+
+def test_the_late_poll_warning_names_what_bounds_the_sources_slots(folder, caplog):
+    """The late-poll warning told every source to raise poll.concurrency; a gNMI poller's slots are one per device
+    it streams (GnmiCounters.concurrency), which that setting does not touch: each source names its own bound."""
+    import logging
+
+    from losslessd.daemon.worker import ShardWorker
+
+    async def late() -> list[str]:
+        worker = ShardWorker(0, send=lambda message: None)
+        worker.configure(load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV),
+                         ["leaf1"])
+        for source in ("ssh", "gnmi"):
+            worker.runners[source].started("leaf1", 100_000.0)
+        return [r.getMessage() for r in caplog.records if "polls start late" in r.getMessage()]
+
+    caplog.set_level(logging.INFO, logger="losslessd")
+    ssh, gnmi = asyncio.run(late())
+    assert ssh.startswith("ssh polls start late") and "(poll.concurrency) are held by slower ones: raise poll." in ssh
+    assert gnmi.startswith("gnmi polls start late") and "(one per device streamed)" in gnmi
+    assert "poll.concurrency" not in gnmi
 
 
 def test_a_worker_log_line_the_log_cannot_take_is_dropped_not_raised():

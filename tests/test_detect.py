@@ -209,6 +209,18 @@ def test_a_device_whose_other_source_counts_the_queue_or_its_watchdog_is_not_sai
     assert det.unknowns() == []
 
 
+def test_a_source_that_left_no_longer_vouches_for_the_queues_it_counted():
+    """The source that counted the port's queues stops polling the device (a reload): the storm detector is blind
+    there from then on and says so once (before: what it had counted stayed learned, and the blindness was silent)."""
+    det = Detectors(Thresholds(storm_detection_polls=2), {3})
+    for seen in (Key("Ethernet0", TX_PACKETS, 3), Key("Ethernet0", "wd_storms", 3)):
+        det.feed(Rates("leaf2", 1005.0, 5.0, {seen: 0}, {seen: 0.0}))
+    det.source_left("leaf2")
+    _paused_without_drain_counts(det, 2)
+    [(device, _, said)] = det.unknowns()
+    assert device == "leaf2" and "first Ethernet0 priority 3, paused 2 polls in a row" in said
+
+
 def test_ecn_marks_from_before_the_pausing_began_are_not_used():
     """A storm that starts after the last (slow) SSH poll: the quiet pre-storm mark rate says nothing
     about whether ECN marks during the storm, so nothing opens until marks measured inside it exist."""

@@ -148,3 +148,22 @@ def test_a_multicast_groups_own_sl_is_in_use(tmp_path):
     [issue] = lint([sm], "infiniband", select_codes=["SYS002"]).findings
     assert "mgid 'fe80::1' is not a multicast GID" in issue.message
     assert (issue.source.file.endswith("partitions.conf"), issue.source.line) == (True, 3)
+
+
+def test_a_qos_level_without_sl_puts_paths_on_their_partitions_sl(tmp_path):
+    """A qos-level with no `sl:` leaves a path its partition's SL, OSM_DEFAULT_SL 0 for a partition without sl=
+    (osm_sa_path_record.c pr_rcv_get_path_parms takes the level's SL only when sl_set; osm_prtn.c osm_prtn_new):
+    SL 0 sent to VL15 then drops those paths (before: only the levels' SLs were counted, and SL 0 was not)."""
+    sm = tmp_path / "sm1"
+    sm.mkdir()
+    (sm / "opensm.conf").write_text("qos TRUE\nqos_max_vls 8\nsm_sl 1\n"
+                                    "qos_sl2vl 15,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7\n")
+    (sm / "qos-policy.conf").write_text("qos-levels\n  qos-level\n    name: DEFAULT\n  end-qos-level\n"
+                                        "  qos-level\n    name: gpu\n    sl: 3\n  end-qos-level\nend-qos-levels\n")
+    (sm / "partitions.conf").write_text("Default=0x7fff, ipoib, sl=2 : ALL=full;\nt=0x2 : ALL;\n")
+    [hit] = lint([sm], "infiniband", select_codes=["IBS005"]).findings
+    assert hit.key == "qos_sl2vl:drop" and hit.message.startswith("qos_sl2vl (")
+    assert "SL 0 is used by qos-level DEFAULT (no sl: the SL 0 of partition t)" in hit.message
+    # every partition with its own sl=: the level's paths take those SLs, and SL 0 is no longer in use
+    (sm / "partitions.conf").write_text("Default=0x7fff, ipoib, sl=2 : ALL=full;\nt=0x2, sl=4 : ALL;\n")
+    assert lint([sm], "infiniband", select_codes=["IBS005"]).findings == []

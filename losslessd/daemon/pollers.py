@@ -77,6 +77,10 @@ class Poller(ABC):
         """Reads of this source in flight at once, for ``targets`` devices: each holds a socket or a session."""
         return settings.poll.concurrency
 
+    # What bounds concurrency(), and what to raise when every slot is held: named in the late-poll warning
+    slots = "poll.concurrency"
+    slots_fix = "raise poll.concurrency or the interval"
+
     def reconfigure(self, settings: Settings) -> None:
         """New settings (a reload): timeouts and the like."""
         self.settings = settings
@@ -307,6 +311,9 @@ class GnmiCounters(Poller):
 
     def concurrency(self, settings: Settings, targets: int) -> int:
         return max(1, targets)  # a read waits on a stream that is open anyway: it holds nothing scarce
+
+    slots = "one per device streamed"
+    slots_fix = "raise the interval (each stream delivers later than it)"
 
     async def read(self, device: str, target: Any) -> Reading:
         poll = self.settings.poll

@@ -161,13 +161,16 @@ class ShardWorker:
         """``source`` no longer polls ``device``: it left the inventory, or a reload took the source off it (a
         host's snmp section removed, ssh_counters_interval_s null) while others still poll it. What is kept per device
         and source goes: else that source's last failed poll held losslessd_up at 0, its last counters stood frozen,
-        and an open spell of late polls kept any later one from being said."""
+        an open spell of late polls kept any later one from being said, and the queues it counted kept the storm
+        detector from saying it is blind there."""
         self.trackers[source].forget(device)
         self.pollers[source].forget(device)
         self._late.get(source, set()).discard(device)
         self._unread.pop((device, source), None)
         self._floored.discard((device, source))
         self.metrics.forget(device, source)
+        if self.detectors is not None:
+            self.detectors.source_left(device)
 
     # -- polls --------------------------------------------------------------------------------------------
     def _job(self, poller: Poller):
@@ -194,19 +197,20 @@ class ShardWorker:
         return job
 
     def _started(self, source: str):
-        """Count each poll that starts more than an interval after it was due (every slot of poll.concurrency held by
-        slower polls: the device's cadence, and a storm's detection time, stretch by that much), and say when a spell
-        of such starts begins and when it ends (every device late in it started on time since: the slow device's own
-        polls start on time, and must not end the spell of those waiting behind it), once each."""
+        """Count each poll that starts more than an interval after it was due (every slot the source's poller allows
+        held by slower polls: the device's cadence, and a storm's detection time, stretch by that much), and say when a
+        spell of such starts begins and when it ends (every device late in it started on time since: the slow device's
+        own polls start on time, and must not end the spell of those waiting behind it), once each."""
         def started(device: str, late_s: float) -> None:
             runner, waiting = self.runners[source], self._late.setdefault(source, set())
             if late_s > runner.schedule.interval_s:
                 self.metrics.poll_late(device, source)
                 if not waiting:
+                    poller = self.pollers[source]
                     log.warning("%s polls start late: %s's %.1f s after it was due (interval %g s); all %d polls "
-                                "in flight (poll.concurrency) are held by slower ones: raise poll.concurrency or the "
-                                "interval (losslessd_poll_duration_seconds names the slow devices)", source, device,
-                                late_s, runner.schedule.interval_s, runner.concurrency,
+                                "in flight (%s) are held by slower ones: %s (losslessd_poll_duration_seconds names "
+                                "the slow devices)", source, device, late_s, runner.schedule.interval_s,
+                                runner.concurrency, poller.slots, poller.slots_fix,
                                 extra={"device": device, "source": source})
                 waiting.add(device)
             elif device in waiting:

@@ -914,7 +914,9 @@ class IbSlUse(Model):
 
     kind: Literal["qos-level", "qos-ulp"]
     name: str  # qos-level name, or the qos-ulps match text ("ipoib, pkey 0x0001")
-    sl: int
+    # None: a qos-level without `sl:`, whose paths take their partition's SL (osm_sa_path_record.c
+    # pr_rcv_get_path_parms: the level's SL only when sl_set, else the partition's)
+    sl: int | None
     source: Source | None = None
 
 

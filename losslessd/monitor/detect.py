@@ -276,6 +276,15 @@ class Detectors:
             out += [s.event for s in dev.states.values() if s.event is not None]
         return out
 
+    def source_left(self, device: str) -> None:
+        """A source stopped polling ``device`` (a reload took it off): which ports' queues and watchdogs were counted
+        may have been its doing, so it is learned again from the sources left (every reading re-teaches it); kept,
+        the storm detector went blind where only that source counted without saying so."""
+        dev = self._devices.get(device)
+        if dev is not None:
+            dev.drain_known.clear()
+            dev.watchdog.clear()
+
     def forget(self, device: str) -> None:
         self._devices.pop(device, None)
         self.set_queues(device, None)

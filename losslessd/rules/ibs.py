@@ -536,7 +536,15 @@ def used_sls(sm: OpenSm) -> dict[int, list[str]]:
     if sm.sm_sl is not None:
         used[sm.sm_sl].append("sm_sl (SM/SA traffic)")
     for use in sm.sl_uses:
-        used[use.sl].append(f"{use.kind} {use.name}")
+        if use.sl is not None:
+            used[use.sl].append(f"{use.kind} {use.name}")
+            continue
+        # a level without sl: its paths take their partition's SL, OSM_DEFAULT_SL 0 where the partition has no sl=
+        # (osm_sa_path_record.c pr_rcv_get_path_parms; osm_prtn.c osm_prtn_new), as in the Default partition OpenSM
+        # makes when no partitions.conf is read (prtn_make_default); partitions with sl= are counted below
+        plain = [part.name for part in sm.partitions if part.sl is None]
+        if plain or not sm.partitions:
+            used[0].append(f"qos-level {use.name} (no sl: the SL 0 of partition {few(plain or ['Default'])})")
     for part in sm.partitions:
         if part.sl is not None:
             used[part.sl].append(f"partition {part.name}")

@@ -99,7 +99,10 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
             if line == "qos-level":
                 level = {"line": n}
             elif line == "end-qos-level" and level is not None:
-                if level.get("sl") is not None:
+                if "sl" not in level:  # no `sl:`: paths at this level take their partition's SL
+                    uses.append(IbSlUse(kind="qos-level", name=level.get("name", "?"), sl=None,
+                                        source=Source(file=path, line=level["line"])))
+                elif level["sl"] is not None:
                     uses.append(IbSlUse(kind="qos-level", name=level.get("name", "?"), sl=level["sl"],
                                         source=Source(file=path, line=level["sl_line"])))
                 level = None
