@@ -12,6 +12,7 @@ import pytest
 from netmiko import ConnectHandler
 
 from losslessd import limits
+from losslessd.collect import MASK
 from losslessd.errors import InputError
 from losslessd.inventory import load
 from losslessd.platforms import PLATFORMS
@@ -743,6 +744,17 @@ def test_an_eos_diff_holding_lines_losslessd_did_not_render_is_never_committed(m
     said = _refused(cfg, pusher)
     assert "holds 1 line(s) losslessd did not render, so nothing was committed" in said and "shutdown" in said, said
     assert sim.running_config("spine1") == before and sim.devices["spine1"].config.commits == 0
+
+
+def test_lines_losslessd_did_not_render_are_shown_with_their_secrets_masked(make_sim):
+    # another operator's lines in the session set a community and a password: the refusal names them, as a capture
+    # writes them (collect.redact), never their secrets (the message reaches the log and the tune report)
+    sim = make_sim(["spine1"], snmp=False)
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1", "Ethernet3/1"], EosPusher)
+    sim.meddle("spine1", ["snmp-server community Xq7community ro", "username ops secret 0 Xq7password"])
+    said = _refused(cfg, pusher)
+    assert "holds 2 line(s) losslessd did not render" in said and f"snmp-server community {MASK} ro" in said, said
+    assert "Xq7" not in said and said.count(MASK) == 2, said
 
 
 @pytest.mark.parametrize("diff, foreign", [

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..collect.redact import redact
 from ..collect.ssh import CollectError, Guard, connect_args, host_key_refusal
 from ..docpos import json_value
 from ..errors import InputError
@@ -259,7 +260,9 @@ class EosPusher(Pusher):
         except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
             raise self._undone(f"napalm refused the change: {self._why(exc)}") from None
         if foreign:
-            shown = "; ".join(printable(line) for line in foreign[:5]) + " ..." * (len(foreign) > 5)
+            # (another operator's lines may set a community or a password: written as a capture writes them)
+            shown = "; ".join(printable(line[0] + redact(line[1:])[0]) for line in foreign[:5]) + \
+                " ..." * (len(foreign) > 5)
             raise self._undone(f"the switch's diff of the change holds {len(foreign)} line(s) losslessd did not "
                                f"render, so nothing was committed (another session's or operator's change, or a "
                                f"line the switch rewrote): {shown}")
@@ -378,9 +381,8 @@ def _setting(line: str) -> tuple[str, ...]:
 def unrendered(diff: str, snippet: str) -> list[str]:
     """The lines of a switch's unified diff of merging ``snippet`` that the snippet does not account for: an added
     line that is not one of its lines, a removed line that none of its lines (nor their `no` forms) sets or names (a
-block it emptied). A session
-    diff is taken against the running config as it is at the diff (EOS), so it holds what any other session or
-    operator changed meanwhile, which the commit would write or undo with ours."""
+    block it emptied). A session diff is taken against the running config as it is at the diff (EOS), so it holds
+    what any other session or operator changed meanwhile, which the commit would write or undo with ours."""
     lines = [line for line in snippet.splitlines() if line.strip()]
     depth = [len(line) - len(line.lstrip()) for line in lines]
     ours = [" ".join(line.split()) for line in lines]
