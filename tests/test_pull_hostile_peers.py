@@ -11,7 +11,7 @@ import pytest
 
 from losslessd import capture, inventory
 from losslessd import counters_oids as oids
-from losslessd.collect import MANIFEST
+from losslessd.collect import MANIFEST, MASK
 from losslessd.collect import pull as collect
 from losslessd.collect.snmp import SnmpError, SnmpSample, make_poller, target_for
 from losslessd.errors import EXIT_FINDINGS
@@ -199,3 +199,20 @@ def test_a_line_a_carriage_return_overwrites_is_named_not_read_as_two_lines(make
     assert issue["code"] == "SYS014" and issue["command"] == "show running-config", issue
     assert "a carriage return inside a line ('priority-flow-control priority 3 no-drop\\r   no priority" \
         in issue["message"], issue
+
+
+def test_a_line_a_carriage_return_overwrites_is_named_with_its_secrets_masked(make_sim, tmp_path):
+    # the overwritten line sets a community: the SYS014 message (the log, the report) names the line as the capture
+    # writes it, the community masked, not with the login's secrets alone masked
+    sim = make_sim(["spine1"], snmp=False)
+    running = sim.devices["spine1"].outputs["show running-config"]
+    line = "   priority-flow-control priority 3 no-drop\n"
+    sim.garble("spine1", "show running-config",
+               running.replace(line, line[:-1] + "\r   snmp-server community Xq7community ro\n", 1))
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    (issue,) = result.devices["spine1"].issues
+    assert issue["code"] == "SYS014" and f"snmp-server community {MASK} ro" in issue["message"], issue
+    assert "Xq7" not in issue["message"], issue

@@ -37,7 +37,7 @@ from ..inventory import Host
 from ..platforms import Command
 from ..printable import DEVICE_CONTROL, printable
 from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, MASK, TIMEOUT, UNREACHABLE
-from .redact import RedactedLog
+from .redact import RedactedLog, redact
 
 
 class CollectError(Exception):
@@ -384,7 +384,9 @@ class Guard:
         output, masked = self.mask(output)
         why = refusal(self.host, cmd, output, self.prompt)
         if why is None and self.overwritten:
-            shown = printable(self.mask(self.overwritten)[0].strip())[:160]
+            # (as the capture writes it: each part a lone CR starts read as a line, its own secrets masked too)
+            line = redact(self.mask(self.overwritten)[0].replace("\r", "\n"))[0].replace("\n", "\r")
+            shown = printable(line.strip())[:160]
             why = (f"a carriage return inside a line ('{shown}'): a terminal shows the text after it over the text "
                    "before it, which is read as a line of its own (a terminal not set up, or a device that means harm)")
         return output, masked, why
