@@ -3,16 +3,16 @@ that only what reads YAML imports PyYAML."""
 
 from __future__ import annotations
 
-import gc
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .docpos import _YAML11_NUMBER, Document, pointer
 from .errors import InputError
+from .gcpause import gc_paused
 from .lazyre import lazy
 from .limits import (
     ENV_MAX_FILE_MB,
@@ -237,7 +237,7 @@ def compose(text: str, path: str, composer: type | None = None) -> yaml.Node | N
                          line=text.count("\n", 0, exc.position) + 1) from None
     loader = (composer or _Composing)(text)
     try:
-        with _gc_paused():
+        with gc_paused():
             node = loader.get_single_node()
     except yaml.YAMLError as exc:
         # Any error, the composer's too: libyaml reads some text PyYAML refuses (a tab as a separator) and may then
@@ -254,19 +254,6 @@ def compose(text: str, path: str, composer: type | None = None) -> yaml.Node | N
     if node is not None and loader.aliases:  # else a tree, whose nodes and depth the composer counted
         _check_graph(node, path)
     return node
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Python's cycle collector off while a document's nodes are built: it walks the young objects again and
-    again, half the time of composing a large document; node trees hold no cycles, and anything else waits."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _check_graph(root: yaml.Node, path: str) -> None:
@@ -365,7 +352,7 @@ def load_yaml(path: str | Path, text: str | None = None) -> Document:
     path = str(path)
     if text is None:
         text = read_text(path)
-    with _gc_paused():
+    with gc_paused():
         node = compose(text, path)
         if node is None:
             return Document(None, {}, path)
