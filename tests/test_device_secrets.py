@@ -266,6 +266,9 @@ FREE_TEXT = [
      f"! Password {MASK}\n!\n!   {MASK}\ninterface Ethernet1"),
     # (a banner in capitals: its linking verb is read whatever its case, as the line before it was)
     ("LAB PASSWORDS ARE\nHunter2\nleaf1#", f"LAB PASSWORDS {MASK}\n{MASK}\nleaf1#"),
+    # (a comment's announcement ends with the comment: the config line after it is config, kept for the lint)
+    ("! break-glass password is\ninterface Ethernet1\n   priority-flow-control on",
+     f"! break-glass password {MASK}\ninterface Ethernet1\n   priority-flow-control on"),
     ("   description gpu01 rdma; temp password Hunter2", f"   description gpu01 rdma; temp password {MASK}"),
     ('    description "gpu01 uplink, snmp community Publ1c";',
      f'    description "gpu01 uplink, snmp community {MASK}";'),
@@ -313,7 +316,11 @@ FREE_KEPT = ["   description gpu01 rdma uplink", '    description "RoCE to gpu05
              "banner motd\nAuthorized use only\nEOF\nhostname leaf1",
              # the word joined into a name: no secret named, and the text after it (what a RoCE selection reads) stays
              "   description to-community-gw RoCE", "   description password-reset-srv rdma",
-             "! secret_lab.example rack 4"]
+             "! secret_lab.example rack 4",
+             # a port's description announces nothing: the line after it is config (it was masked whole, the PFC line
+             # gone from the capture the lint reads)
+             "interface Ethernet1\n   description mgmt community:\n   priority-flow-control on",
+             "nv set interface swp1 description mgmt password:\nnv set interface swp1 link mtu 9216"]
 
 
 # Banner prose that names a secret but announces none on the next line: that line stays (before, a line naming one

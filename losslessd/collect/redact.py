@@ -150,10 +150,13 @@ class Redactor:
             self._banner = "EOF" if end is None else (None if close >= 0 else end)
             return self._banner_text(line, banner.end(), len(line) if close < 0 else close)
         if self._next is not None and stripped:
-            return self._announced(line)
-        # (the cheap test first: most lines end in none of what ends an announcement, a linking verb in any case)
+            if stripped.startswith(self._next):  # ("" with every line)
+                return self._announced(line)
+            self._next = None  # (the comment that announced it ended: a config line after it is no secret)
+        # (the cheap test first: most lines end in none of what ends an announcement, a linking verb in any case).
+        # A port's description announces nothing: the config line after it is config (`description mgmt community:`)
         announces = not in_banner and stripped.endswith((":", "=", "s", "e", "S", "E")) and \
-            _announces(line, 0, len(line), True)
+            _announces(line, 0, len(line), True) and not _DESCRIBES & set(stripped.split())
         if announces:
             self._next = stripped[0] if stripped[0] in "!#" else ""
         if _SECRET_DATA in line:
@@ -245,7 +248,7 @@ class Redactor:
         if (lead < len(texts) and texts[lead] in _QOS_COMMANDS) or "class-of-service" in self.blocks:
             return line
         tail = ""
-        cut = next((i for i, word in enumerate(texts) if word in ("description", "description:")), None)
+        cut = next((i for i, word in enumerate(texts) if word in _DESCRIBES), None)
         if cut is not None:  # (Junos `description "...";`, set form, NVUE `nv set interface X description`, YAML)
             # its text is free text; the words before it are read as any line's (a secret there is masked still)
             at = words[cut].end()
@@ -349,6 +352,7 @@ def _free_span(text: str, start: int, end: int) -> tuple[int, int] | None:
 # are:`), or `:`/`=` right after the secret's word (`Password:`) or after `for|of|to|on` and a name (`Password for the
 # lab:`). Other prose naming a secret (`Never share your password`, `Password policy:`) leaves the next line.
 _LINKING = frozenset({"is", "are", "was", "were"})
+_DESCRIBES = frozenset({"description", "description:"})  # (the words that start a port's free text, _cli_line)
 _NAMING = frozenset({"for", "of", "to", "on"})
 _SENTENCE = re.compile(r"[,.;!?]")
 
