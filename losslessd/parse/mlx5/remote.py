@@ -16,8 +16,9 @@ _NIC = lazy(r"\b(mlnx_qos|cma_roce_tos|dcb|lldptool|mlxconfig)\b")
 _RUNNER = lazy(r"(?:^|[;&|(]|\bdo|\bthen)\s*(?:sudo\s+(?:-\S+\s+)*)?(ssh|pdsh|clush|on_node)\s+(.*)$")
 # ssh(1) SYNOPSIS: the options that take a value (the next word, or glued); `-P tag` as the current page lists it.
 _SSH_VALUED = set("BbcDEeFIiJLlmOoPpQRSWw")
-# pdsh(1) "output ... prefixed by the hostname" (clush(1) the same, `HOST: line`): a line of mlnx_qos's output
-# (mlnx_tools python/mlnx_qos pretty_print: `DCBX mode:`, `Priority trust state|mode:`, `PFC configuration:`).
+# pdsh(1) "output ... prefixed by the hostname" (clush(1) the same, `HOST: line`; a host name at most 253 characters,
+# RFC 1035 2.3.4, as inventory._HOST_NAME): a line of mlnx_qos's output (mlnx_tools python/mlnx_qos pretty_print:
+# `DCBX mode:`, `Priority trust state|mode:`, `PFC configuration:`).
 _PREFIX_LINE = lazy(r"([A-Za-z0-9][\w.-]{0,252}): +(?:DCBX mode:|Priority trust (?:state|mode):|PFC configuration:)")
 
 

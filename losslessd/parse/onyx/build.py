@@ -104,11 +104,15 @@ def _lossless_pools(cfg: OnyxConfig) -> list[ForwardingClass] | None:
     return out or None
 
 
+# The switch-wide PFC enable (Onyx User Manual, "Priority Flow Control (PFC)").
+_PFC_SWITCH_WIDE = "`dcb priority-flow-control enable force`"
+
+
 def _enable_pfc(cfg: OnyxConfig, priority: int) -> str:
-    """The lines that pause ``priority`` (Onyx User Manual, "Priority Flow Control (PFC)": the switch-wide `dcb
-    priority-flow-control enable force`, the priority's `dcb priority-flow-control priority N enable`, each port's
-    `dcb priority-flow-control mode on force`), less the switch-wide ones the config has."""
-    lines = [] if cfg.pfc_global is not None and cfg.pfc_global.value else ["`dcb priority-flow-control enable force`"]
+    """The lines that pause ``priority`` (Onyx User Manual, "Priority Flow Control (PFC)": the switch-wide
+    _PFC_SWITCH_WIDE, the priority's `dcb priority-flow-control priority N enable`, each port's `dcb
+    priority-flow-control mode on force`), less the switch-wide ones the config has."""
+    lines = [] if cfg.pfc_global is not None and cfg.pfc_global.value else [_PFC_SWITCH_WIDE]
     enabled = cfg.pfc_priorities.get(priority)
     if enabled is None or not enabled.value:
         lines.append(f"`dcb priority-flow-control priority {priority} enable`")
@@ -250,7 +254,7 @@ def _switch_missing(port: Port, mode: Val | None, listed: list[int]) -> None:
     """A port `mode on` beside enabled priorities, the switch-wide enable off or not written: PFC001 asks for that
     line (Port.pfc_switch), not for the priorities the config already enables."""
     if listed and mode is not None and mode.value == "on":
-        port.pfc_declared, port.pfc_switch = listed, "`dcb priority-flow-control enable force` (switch-wide)"
+        port.pfc_declared, port.pfc_switch = listed, f"{_PFC_SWITCH_WIDE} (switch-wide)"
 
 
 def _queues(cfg: OnyxConfig, pc: PortConf, port: Port, shown: RoceShown | None) -> None:

@@ -46,9 +46,9 @@ from .configdb import (
     NAMESPACE,
     ConfigDB,
     Entry,
-    _listed,
     entry_maker,
     is_sku_template,
+    listed,
     mentions_table,
     split_namespaces,
 )
@@ -846,13 +846,13 @@ class _Builder:
         after = [n for n in names[len(before):] if n != missing]
         if table == "QUEUE":  # (qosorch.cpp handleQueueTable: port by port)
             taken = tuple(pair for pair in pairs if pair[0] in before)
-            told = (f"qosorch.cpp sets the key port by port, so {_listed(before) if before else 'no port'} takes its "
-                    f"scheduler and WRED profile and {_listed(after) or 'no other port'} none")
+            told = (f"qosorch.cpp sets the key port by port, so {listed(before) if before else 'no port'} takes its "
+                    f"scheduler and WRED profile and {listed(after) or 'no other port'} none")
         else:
             taken = ()
             told = (f"bufferorch.cpp sets the key's profile in one bulk call once every port is found, since #3452 of "
-                    f"February 2025, so {_listed(before + after) or 'no other port'} take nothing from it; releases "
-                    f"before that set {_listed(before) if before else 'no port'}")
+                    f"February 2025, so {listed(before + after) or 'no other port'} take nothing from it; releases "
+                    f"before that set {listed(before) if before else 'no port'}")
         self.db.issue(f"{table} key {_quoted(key)}: {self._not_in_port(missing)}, and orchagent refuses the key at "
                       f"that port (sonic-swss {told}); remove {missing} from the key or write one key per port",
                       (e if e is not None else self._cite(make, key, fields)).source())  # type: ignore[arg-type]
@@ -1925,7 +1925,7 @@ class _Builder:
         names = _port_names(key)
         self.db.issue(f"PFC_WD key {_quoted(key)} lists ports, but orchagent reads a PFC_WD key as one port name "
                       "(sonic-swss pfcwdorch.cpp createEntry) and refuses this entry: it starts no watchdog on "
-                      f"{_listed(list(names)) or 'any port'}; write one key per port (PFC_WD|<port>, as `pfcwd "
+                      f"{listed(list(names)) or 'any port'}; write one key per port (PFC_WD|<port>, as `pfcwd "
                       "start` does)", e.source())
         if not self._whole:
             return

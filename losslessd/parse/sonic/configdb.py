@@ -438,7 +438,7 @@ def split_namespaces(inputs: list[Input], namespace_of: dict[str, str]) -> dict[
 _LISTED = 8
 
 
-def _listed(items: list) -> str:
+def listed(items: list) -> str:
     """``items`` joined with commas, the first _LISTED of them and how many more when there are more."""
     shown = ", ".join(map(str, items[:_LISTED]))
     return shown if len(items) <= _LISTED else f"{shown}, ... ({len(items) - _LISTED:,} more)"
@@ -530,8 +530,8 @@ class ConfigDB:
             if inner and inner[0].partition("|")[0] not in TABLES:
                 continue
             lines = doc.repeated(parts, len(values))
-            where = f" (lines {_listed(lines[:-1])} and {lines[-1]})" if len(lines) == len(values) else ""
-            hidden = _listed([_shown(v) for v in values[:-1]])
+            where = f" (lines {listed(lines[:-1])} and {lines[-1]})" if len(lines) == len(values) else ""
+            hidden = listed([_shown(v) for v in values[:-1]])
             times = "twice" if len(values) == 2 else f"{len(values)} times"
             self.issue(f"{pointer(parts)} is written {times} in one object{where}: SONiC keeps the last, "
                        f"{_shown(values[-1])} (sonic-cfggen reads the file with Python's json.load), so {hidden} "
