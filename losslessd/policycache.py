@@ -37,7 +37,7 @@ FORMAT = 1  # (the entry's layout; the code's identity covers the rest)
 # when it first reads YAML (tests/test_policy_cache.py checks the list against what validating the shipped profiles
 # loads) ...
 CODE = ("__init__.py", "policy.py", "policyview.py", "docpos.py", "yamlread.py", "limits.py", "units.py", "userre.py",
-        "errors.py", "printable.py", "lazyre.py", "model/__init__.py", "records.py", "resources.py")
+        "errors.py", "printable.py", "lazyre.py", "gcpause.py", "model/__init__.py", "records.py", "resources.py")
 # ... and the libraries it validates with.
 LIBRARIES = ("pydantic", "pydantic_core", "yaml", "re2")
 MAX_ENTRY_BYTES = 16 * limits.MIB  # (a policy of a few KB; anything near this is no entry of ours)
