@@ -182,20 +182,25 @@ def test_a_device_offering_only_a_sha1_key_exchange_is_named_once_not_retried(ma
     assert result.devices["leaf1"].status == "ok"
 
 
-def test_a_line_a_carriage_return_overwrites_is_named_not_read_as_two_lines(make_sim, tmp_path):
-    # a running-config whose PFC line is overwritten on a terminal by the text after a lone CR: netmiko made the CR a
-    # line end, so the capture held both lines and the device was "ok" without a word
+def _overwritten_issue(make_sim, tmp_path, after_cr: str) -> dict:
+    """The one issue a pull of spine1 gives when its PFC line is followed by a lone CR and ``after_cr``."""
     sim = make_sim(["spine1"], snmp=False)
     running = sim.devices["spine1"].outputs["show running-config"]
     line = "   priority-flow-control priority 3 no-drop\n"
     assert line in running
-    sim.garble("spine1", "show running-config",
-               running.replace(line, line[:-1] + "\r   no priority-flow-control priority 3 no-drop\n", 1))
+    sim.garble("spine1", "show running-config", running.replace(line, line[:-1] + "\r" + after_cr, 1))
     out = tmp_path / "snap"
     collect.prepare(out)
     result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
                           collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
     (issue,) = result.devices["spine1"].issues
+    return issue
+
+
+def test_a_line_a_carriage_return_overwrites_is_named_not_read_as_two_lines(make_sim, tmp_path):
+    # a running-config whose PFC line is overwritten on a terminal by the text after a lone CR: netmiko made the CR a
+    # line end, so the capture held both lines and the device was "ok" without a word
+    issue = _overwritten_issue(make_sim, tmp_path, "   no priority-flow-control priority 3 no-drop\n")
     assert issue["code"] == "SYS014" and issue["command"] == "show running-config", issue
     assert "a carriage return inside a line ('priority-flow-control priority 3 no-drop\\r   no priority" \
         in issue["message"], issue
@@ -204,15 +209,6 @@ def test_a_line_a_carriage_return_overwrites_is_named_not_read_as_two_lines(make
 def test_a_line_a_carriage_return_overwrites_is_named_with_its_secrets_masked(make_sim, tmp_path):
     # the overwritten line sets a community: the SYS014 message (the log, the report) names the line as the capture
     # writes it, the community masked, not with the login's secrets alone masked
-    sim = make_sim(["spine1"], snmp=False)
-    running = sim.devices["spine1"].outputs["show running-config"]
-    line = "   priority-flow-control priority 3 no-drop\n"
-    sim.garble("spine1", "show running-config",
-               running.replace(line, line[:-1] + "\r   snmp-server community Xq7community ro\n", 1))
-    out = tmp_path / "snap"
-    collect.prepare(out)
-    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
-                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
-    (issue,) = result.devices["spine1"].issues
+    issue = _overwritten_issue(make_sim, tmp_path, "   snmp-server community Xq7community ro\n")
     assert issue["code"] == "SYS014" and f"snmp-server community {MASK} ro" in issue["message"], issue
     assert "Xq7" not in issue["message"], issue
