@@ -212,3 +212,19 @@ def test_a_line_a_carriage_return_overwrites_is_named_with_its_secrets_masked(ma
     issue = _overwritten_issue(make_sim, tmp_path, "   snmp-server community Xq7community ro\n")
     assert issue["code"] == "SYS014" and f"snmp-server community {MASK} ro" in issue["message"], issue
     assert "Xq7" not in issue["message"], issue
+
+
+def test_a_cut_config_db_quoted_in_its_refusal_has_its_secrets_masked(make_sim, tmp_path):
+    # a one-line CONFIG_DB cut short is "not JSON", and the SYS014 message quoted its first line (the whole file) as
+    # the device sent it: a TACACS passkey past the first 150 characters reached the log and the report in clear
+    sim = make_sim(["leaf1"], snmp=False)
+    cut = ('{"DEVICE_METADATA": {"localhost": {"hostname": "leaf1", "platform": "x86_64-mlnx_msn2700-r0"}}, '
+           '"TACPLUS": {"global": {"auth_type": "login", "passkey": "Kp9secretTacacsKey"}}, "PORT": {"Ethernet0": {')
+    sim.garble("leaf1", "show runningconfiguration all", cut + "\n")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0, timeout_s=20))
+    (issue,) = result.devices["leaf1"].issues
+    assert issue["code"] == "SYS014" and "output is not JSON" in issue["message"], issue
+    assert f'"passkey": "{MASK}"' in issue["message"] and "Kp9" not in issue["message"], issue

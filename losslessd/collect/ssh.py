@@ -100,11 +100,11 @@ def refusal(host: Host, cmd: Command, output: str, prompt: re.Pattern[str] | Non
         try:
             json_value(output)
         except ValueError as exc:
-            return f"output is not JSON ({exc}): {_first_line(output)!r}"
+            return f"output is not JSON ({exc}): {_quoted(_first_line(output, None), True)!r}"
     else:
         for line in output.splitlines():
             if host.platform.refusal(line):
-                return f"the device answered {line.strip()[:120]!r}"
+                return f"the device answered {_quoted(line.strip(), False)[:120]!r}"
     if prompt is not None and (m := prompt.search(output)):
         at = output.count("\n", 0, m.start()) + 1
         return (f"the session's prompt {m.group().strip()!r} is inside the output at line {at}: the output may be "
@@ -654,5 +654,12 @@ def _causes(exc: BaseException | None) -> list[BaseException]:
     return out
 
 
-def _first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:200]
+def _first_line(text: str, limit: int | None = 200) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:limit]
+
+
+def _quoted(line: str, is_json: bool) -> str:
+    """A line of a device's answer as a message quotes it (the log, the report): its secrets masked as the capture
+    masks them, then cut to 200 characters (a cut one-line CONFIG_DB's first line holds TACACS passkeys and SNMP
+    communities; masked before the cut, so a secret cut in two is masked whole)."""
+    return redact(line, is_json)[0][:200]
