@@ -1612,3 +1612,30 @@ def test_one_classifier_bound_on_the_interface_and_on_its_unit_is_read_and_two_a
     assert "ieee-802.1 classifiers pcp-a (on the interface) and pcp-b" in (two.ports["et-0/0/1"].trust_unknown or "")
     said = [i for i in two.issues if i.code == "SYS002" and "et-0/0/1 binds ieee-802.1 classifier pcp-a" in i.message]
     assert said and "line " in said[0].message
+
+
+@pytest.mark.parametrize("settings, vlans", [
+    # the range's unit routes untagged frames: each member does (the MAP002 "untagged routed traffic carries
+    # none" reading needs it; a member read with no unit was "not known")
+    (["set interfaces interface-range FABRIC unit 0 family inet6"], []),
+    (["set interfaces interface-range FABRIC unit 0 family inet address 10.0.0.0/31"], []),
+    # the range's access unit: each member switches its VLAN untagged (interface-mode not written: access)
+    (["set interfaces interface-range FABRIC unit 0 family ethernet-switching vlan members 200",
+      "set vlans V200 vlan-id 200"], [200]),
+])
+def test_an_interface_range_s_unit_families_are_its_members(settings, vlans):
+    """Junos "interface-range": the statements written for a range apply to every member. The merge of a member's
+    own settings with its range's kept the MTU, tagging and filters but not the units' families (nor the
+    ethernet-switching mode), so a member routing through the range's `unit 0 family inet6` (a generated AI leaf's
+    fabric links) read as a port whose units are not known."""
+    text = "\n".join([
+        "set interfaces et-0/0/32 mtu 9216",
+        "set interfaces interface-range FABRIC member et-0/0/32",
+        "set interfaces interface-range FABRIC member et-0/0/33",
+        *settings,
+        "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3",
+        "set class-of-service congestion-notification-profile CNP input dscp code-point 011010 pfc",
+        "set class-of-service interfaces et-* congestion-notification-profile CNP", ""])
+    dev = parse(text)
+    assert {name: dev.ports[name].vlans for name in ("et-0/0/32", "et-0/0/33")} == \
+        {"et-0/0/32": vlans, "et-0/0/33": vlans}

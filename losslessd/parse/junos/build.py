@@ -156,15 +156,24 @@ def _interface(cfg: JunosConfig, name: str,
     shared = [settings for settings, r, names in ranges if _member(r, names, name)]
     if not shared:
         return _with_aggregate(cfg, own)
+    # Junos "interface-range": the range's statements apply to every member, the member's own over them. Every setting
+    # is merged, by its kind, so one added to Interface is not dropped here: a value (or list) the later layer writes
+    # replaces the earlier, flags add up, unit families join (a range's `unit 0 family inet6` is each member's), and a
+    # filter binding per (unit, family, statement) is the later layer's.
     merged = Interface(source=own.source if own else shared[0].source)
     for layer in [*shared, *([own] if own else [])]:
-        for attr in ("description", "mtu", "inet_mtu", "speed_gbps", "disabled", "pause_rx", "pause_tx"):
-            if getattr(layer, attr) is not None:
-                setattr(merged, attr, getattr(layer, attr))
-        merged.vlan_tagging = merged.vlan_tagging or layer.vlan_tagging
-        merged.bundle = layer.bundle or merged.bundle
-        merged.vlan_members = layer.vlan_members or merged.vlan_members
-        merged.input_filters.update(layer.input_filters)  # (the port's own binding of a unit's filter wins)
+        for spec in dataclasses.fields(Interface):
+            have, value = getattr(merged, spec.name), getattr(layer, spec.name)
+            if spec.name == "source":
+                continue
+            if isinstance(value, bool):
+                setattr(merged, spec.name, have or value)
+            elif isinstance(value, set):
+                have |= value
+            elif isinstance(value, dict):
+                have.update(value)
+            elif value:  # (a value written, a list not empty: None and [] say nothing)
+                setattr(merged, spec.name, value)
     return _with_aggregate(cfg, merged)
 
 
