@@ -1639,3 +1639,41 @@ def test_an_interface_range_s_unit_families_are_its_members(settings, vlans):
     dev = parse(text)
     assert {name: dev.ports[name].vlans for name in ("et-0/0/32", "et-0/0/33")} == \
         {"et-0/0/32": vlans, "et-0/0/33": vlans}
+
+
+@pytest.mark.parametrize("policy, lines, paused, at", [
+    # a tagged port: the 802.1p classifier gives the paused code point a class defined without `no-loss` (a traffic
+    # generator's RoCE hint writes `class no-loss queue-num 3 pfc-priority 3`: the default class's name, redefined)
+    ("roce-pcp3", [
+        "set interfaces ge-0/0/0 vlan-tagging",
+        "set interfaces ge-0/0/0 unit 100 vlan-id 100",
+        "set class-of-service classifiers ieee-802.1 C forwarding-class no-loss loss-priority low code-points 011",
+        "set class-of-service interfaces ge-0/0/0 unit 100 classifiers ieee-802.1 C",
+        "set class-of-service forwarding-classes class no-loss queue-num 3 pfc-priority 3",
+        "set class-of-service interfaces ge-0/0/0 congestion-notification-profile P",
+        "set class-of-service congestion-notification-profile P input ieee-802.1 code-point 011 pfc"],
+     "802.1p 011 at line 7", ("no-loss", 5)),
+    # DSCP-based PFC: the class names its pfc-priority but not `no-loss`
+    ("roce-dscp26", [
+        "set interfaces ge-0/0/0 unit 0 family inet address 192.0.2.1/31",
+        "set class-of-service forwarding-classes class RDMA queue-num 3 pfc-priority 3",
+        "set class-of-service classifiers dscp D forwarding-class RDMA loss-priority low code-points 011010",
+        "set class-of-service congestion-notification-profile P input dscp code-point 011010 pfc",
+        "set class-of-service interfaces ge-0/0/0 congestion-notification-profile P",
+        "set class-of-service interfaces ge-0/0/0 unit 0 classifiers dscp D"],
+     "DSCP 011010 at line 4", ("RDMA", 2)),
+])
+def test_a_pause_for_a_class_without_no_loss_asks_for_no_loss_not_for_pfc(policy, lines, paused, at):
+    """Junos QFX "class (Forwarding Classes)": a class the configuration defines is lossless only with `no-loss`, so a
+    profile's code point paused for it has no effect (the reader's PFC off stands). PFC001 said "enable PFC on
+    priority 3" at the class line, asking for the `pfc` line the profile already holds; it now names the profile's
+    line and the class, and asks for `no-loss` on the class, as `fix` writes it."""
+    dev = parse("\n".join([*lines, ""]))
+    report = run(Fabric(devices={dev.name: dev}), load_policy(policy))
+    found = [f for f in report.findings if f.code == "PFC001"]
+    name, line = at
+    assert [f.message.split("; ", 1)[1] for f in found] == [
+        f"congestion-notification-profile P pauses {paused}, but its forwarding class {name} (line {line}) has no "
+        f"`no-loss`, so its traffic stays lossy: add `no-loss` to the class (`set class-of-service forwarding-classes "
+        f"class {name} no-loss`)"]
+    assert found[0].source.line == line and found[0].severity.value == "error"

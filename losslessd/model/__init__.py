@@ -472,6 +472,10 @@ class Port(Model):
     # priorities the port already names. None: not so, or not known.
     pfc_declared: list[int] | None = None
     pfc_switch: str | None = None
+    # Priorities a line of the port pauses for a class the configuration leaves lossy, so the pause has no effect
+    # (Junos: a congestion-notification-profile code point whose forwarding class has no `no-loss`), each with what
+    # to add: PFC001 names it instead of asking for PFC the port already writes. None: not so, or not known.
+    pfc_blocked: dict[int, str] | None = None
     queues: dict[int, Queue] = dataclasses.field(default_factory=dict)
     priority_groups: dict[int, PriorityGroup] = dataclasses.field(default_factory=dict)
     watchdog: Watchdog | None = None

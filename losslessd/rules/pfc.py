@@ -43,7 +43,9 @@ class PfcDisabledOnLossless(PortRule):
     without pausing it (an Onyx lossless traffic pool), the finding names that line (its source
     where no PFC line of the port's is) and the PFC lines to add; where the port writes the priority
     no-drop but not its PFC switch (EOS `priority-flow-control on`, OS10 `priority-flow-control mode
-    on`, Onyx the switch-wide `dcb priority-flow-control enable`), it asks for that switch.
+    on`, Onyx the switch-wide `dcb priority-flow-control enable`), it asks for that switch; where the
+    port pauses the priority for a class left lossy (Junos: a forwarding class without `no-loss`), it
+    names that class and asks for `no-loss` on it.
     """
 
     code = "PFC001"
@@ -72,6 +74,8 @@ class PfcDisabledOnLossless(PortRule):
                     at = port.pfc_source or declared.source or source
                 elif port.pfc_switch and prio in (port.pfc_declared or ()):  # (no-drop written, PFC not switched on)
                     fix = f"the port writes priority {prio} no-drop, but its PFC is off: add {port.pfc_switch}"
+                elif prio in (port.pfc_blocked or {}):  # (paused for a class left lossy)
+                    fix = (port.pfc_blocked or {})[prio]
                 yield self.finding(f"PFC is off for lossless priority {prio} (enabled: "
                                    f"{numbers(port.pfc_enabled)}); {fix}",
                                    device=device, port=port, source=at, key=prio,

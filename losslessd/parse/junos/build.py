@@ -482,6 +482,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
     # gives P (Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic" and CNP input statements).
     enabled: dict[int, Source] = dict(cnp.pcp)
     lossy: Source | None = None  # the class line that leaves a paused code point lossy
+    blocked: dict[int, str] = {}  # (Port.pfc_blocked)
     for code in cnp.pcp:
         found = _class_of(cfg, conf.pcp_classifier, cfg.pcp_classifiers, code)
         if found is not None:
@@ -493,6 +494,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
                 # any other class's traffic is treated as lossy, whatever the CNP's code point.
                 del enabled[code]
                 lossy = found[1].source or (conf.pcp_classifier.source if conf.pcp_classifier else None)
+                blocked[code] = _lossy_class(conf.cnp.value, cnp.pcp[code], found, f"802.1p {code:03b}")
     # Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic": PFC by 802.1p pauses the priority of the
     # IEEE 802.1p code point in the VLAN header of incoming traffic, and untagged traffic carries none. A no-loss class
     # the port's DSCP classifier fills, with no `pfc-priority` and no 802.1p classifier entry, is paused on the
@@ -510,6 +512,10 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
                 "so no PFC priority can be told")))
             continue
         _, fc = found
+        if not fc.no_loss and fc.source is not None and fc.pfc_priority is not None:
+            # (a class line naming the priority its pauses would carry, without `no-loss`: no pause)
+            blocked.setdefault(fc.pfc_priority.value, _lossy_class(conf.cnp.value, src, found, f"DSCP {dscp:06b}"))
+            lossy = lossy or fc.source
         if not fc.no_loss or fc.source is None:
             continue  # not lossless without `no-loss`, nor a default class no line gives a pfc-priority: no pause
         if fc.pfc_priority is None:
@@ -517,6 +523,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
             continue
         enabled[fc.pfc_priority.value] = src
     port.pfc_enabled = None if unknown or cnp.unreadable else sorted(enabled)
+    port.pfc_blocked = {p: why for p, why in blocked.items() if p not in enabled} or None
     port.pfc_source = cnp.unreadable or lossy or conf.cnp.source
     if cnp.cable_length is not None:
         port.cable_length_m = float(cnp.cable_length.value)
@@ -530,6 +537,16 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
     for prio in sorted(set(port.tc_to_pg.values())):
         port.priority_groups[prio] = PriorityGroup(index=prio, runtime_profile=True, source=enabled[prio])
     port.watchdog = _watchdog(cnp)
+
+
+def _lossy_class(profile: str, paused: Source, found: tuple[str, ForwardingClass], code: str) -> str:
+    """PFC001's fix where a profile's code point pauses for a class the configuration defines without `no-loss`."""
+    name, fc = found
+    at = f" (line {fc.source.line})" if fc.source is not None and fc.source.line else ""
+    pause = f" at line {paused.line}" if paused.line else ""
+    return (f"congestion-notification-profile {profile} pauses {code}{pause}, but its forwarding class {name}{at} has "
+            f"no `no-loss`, so its traffic stays lossy: add `no-loss` to the class "
+            f"(`set class-of-service forwarding-classes class {name} no-loss`)")
 
 
 def _watchdog(cnp: Cnp) -> Watchdog:
