@@ -1021,18 +1021,17 @@ def test_an_802_1p_pfc_code_point_is_lossless_only_through_a_no_loss_class(attri
     assert port.pfc_source.line == (2 if not paused else 5)
 
 
-def test_a_scheduler_buffer_rate_is_named_with_why_it_is_not_read():
-    """`buffer-rate percent 20` under a scheduler: the Junos CoS guide sizes a queue's buffer with `buffer-size`
-    (percent, remainder, temporal, exact), and the model has no field for a queue's share of the port buffer (bytes
-    would need the port's buffer size, which no configuration gives). It stays named at its line, now with why, and
-    the scheduler it was written in is unknown (not its default), as for any unreadable scheduler line."""
+def test_a_scheduler_buffer_rate_is_read_not_named():
+    """`buffer-rate percent 20` under a scheduler: the reader named it as no scheduler statement of the Junos CoS guide
+    and left the scheduler unknown. The Junos CLI reference has it ("buffer-rate (Schedulers)", Junos OS Evolved
+    24.4R1: the base rate of the buffer size calculation, the VOQ target rate), so the line is read and the scheduler
+    keeps what its other lines say."""
     line = "set class-of-service schedulers roce-sched buffer-rate percent 20"
     text = GOOD.replace("set class-of-service schedulers roce-sched buffer-size percent 50", line)
     device = parse(text)
-    (issue,) = [i for i in device.issues if i.source.line == line_of(text, line)]
-    assert issue.code == "SYS002" and "`buffer-size percent N`" in issue.message and "no field" in issue.message
+    assert [i for i in device.issues if i.source.line == line_of(text, line)] == []
     queue = device.ports["et-0/0/0"].queues[3]
-    assert queue.scheduler.type is None and queue.ecn.ecn_enabled is None
+    assert queue.scheduler.type is not None and queue.ecn.ecn_enabled is True
 
 
 def test_a_forwarding_class_filter_bound_through_a_range_or_an_input_list_is_named_on_each_port():
@@ -1677,3 +1676,43 @@ def test_a_pause_for_a_class_without_no_loss_asks_for_no_loss_not_for_pfc(policy
         f"`no-loss`, so its traffic stays lossy: add `no-loss` to the class (`set class-of-service forwarding-classes "
         f"class {name} no-loss`)"]
     assert found[0].source.line == line and found[0].severity.value == "error"
+
+
+@pytest.mark.parametrize("rate, sized_at, issue", [
+    # no buffer-rate: the temporal buffer is the port's rate times the time (100 Gb/s x 1,000 us = 12,500,000 B)
+    ("", None, None),
+    # Junos CLI reference "buffer-rate (Schedulers)": the VOQ target rate the buffer is sized at, no bits per second
+    ("set class-of-service schedulers S buffer-rate percent 100", "`buffer-rate percent 100`", None),
+    ("set class-of-service schedulers S buffer-rate 40g", "`buffer-rate 40g`", None),
+    ("set class-of-service schedulers S buffer-rate percent", None, "expected `buffer-rate percent P`"),
+])
+def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, sized_at, issue):
+    """A PTX scale-across RoCE design sizes the RDMA queue's buffer in time at `buffer-rate percent 100`. The reader
+    refused the line ("no scheduler statement of the Junos CoS guide", a claim the CLI reference contradicts) with a
+    SYS002 and left the scheduler unreadable, so its ECN read as not known; it now reads the statement, and a temporal
+    buffer with it is not converted at the port speed (the VOQ target rate is not in bits per second)."""
+    lines = [
+        "set interfaces et-0/0/1 speed 100g",
+        "set interfaces et-0/0/1 unit 0 family inet address 192.0.2.0/31",
+        "set class-of-service forwarding-classes class RDMA queue-num 3",
+        "set class-of-service classifiers dscp D forwarding-class RDMA loss-priority low code-points 011010",
+        "set class-of-service drop-profiles E fill-level 30 drop-probability 1",
+        "set class-of-service drop-profiles E fill-level 60 drop-probability 100",
+        "set class-of-service schedulers S buffer-size temporal 1000",
+        "set class-of-service schedulers S drop-profile-map loss-priority any protocol any drop-profile E",
+        "set class-of-service schedulers S explicit-congestion-notification",
+        *([rate] if rate else []),
+        "set class-of-service scheduler-maps M forwarding-class RDMA scheduler S",
+        "set class-of-service interfaces et-0/0/1 scheduler-map M",
+        "set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp D", ""]
+    dev = parse("\n".join(lines))
+    if issue:
+        (found,) = [i for i in dev.issues if i.code == "SYS002" and issue in i.message]
+        assert found.source.line == 10
+        return
+    assert dev.issues == []
+    ecn = dev.ports["et-0/0/1"].queues[3].ecn
+    if sized_at is None:
+        assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (3_750_000, 7_500_000)
+    else:
+        assert ecn.min_threshold_bytes is None and f"a 1000 us queue buffer sized at {sized_at}" in ecn.unconverted

@@ -644,11 +644,18 @@ def _ecn(cfg: JunosConfig, sched: SchedulerConf, speed_gbps: float | None, issue
     pmax = max(p for _, p in points)
     kmin = max((f for f, p in points if p == 0), default=points[0][0])  # marking starts above the last 0 % point
     kmax = min(f for f, p in points if p == pmax)
-    buffer = time_to_bytes(sched.buffer_us.value / 1000, speed_gbps) if sched.buffer_us else None
-    if buffer is not None:
-        return Ecn(profile=name, ecn_enabled=True, wred_drops="none", mark_probability_pct=pmax, source=sched.ecn,
-                   min_threshold_bytes=round(buffer * kmin / 100), max_threshold_bytes=round(buffer * kmax / 100))
-    size = (f"a {sched.buffer_us.value:g} us queue buffer at an unknown port speed" if sched.buffer_us
-            else "the queue buffer")
+    # A temporal buffer is the port's rate times the time; with `buffer-rate` it is sized at the VOQ target rate
+    # instead (reader._scheduler), which the configuration does not give in bits per second: its bytes are unknown.
+    size = "the queue buffer"
+    if sched.buffer_us is not None and sched.buffer_rate is not None:
+        size = (f"a {sched.buffer_us.value:g} us queue buffer sized at `buffer-rate {sched.buffer_rate.value}` (the VOQ "
+                "target rate, not given in bits per second)")
+    elif sched.buffer_us is not None:
+        buffer = time_to_bytes(sched.buffer_us.value / 1000, speed_gbps)
+        if buffer is not None:
+            return Ecn(profile=name, ecn_enabled=True, wred_drops="none", mark_probability_pct=pmax,
+                       source=sched.ecn, min_threshold_bytes=round(buffer * kmin / 100),
+                       max_threshold_bytes=round(buffer * kmax / 100))
+        size = f"a {sched.buffer_us.value:g} us queue buffer at an unknown port speed"
     return Ecn(profile=name, ecn_enabled=True, wred_drops="none", mark_probability_pct=pmax, source=sched.ecn,
                unconverted=f"fill-level {kmin:g}% to {kmax:g}% of {size} (drop profile {name})")

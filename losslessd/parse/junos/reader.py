@@ -21,7 +21,7 @@ from ...lazyre import lazy
 from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
 from ...records import record
-from ...units import DSCP_NAMES, is_small_int
+from ...units import DSCP_NAMES, is_digits, is_small_int
 from ...userre import Regex, compile_linear
 from ..base import (
     JUNOS_CLI_LINE,
@@ -120,6 +120,8 @@ class SchedulerConf:
     ecn: Source | None = None  # `explicit-congestion-notification`
     drop_profile: Val | None = None  # the drop-profile-map for loss-priority low (or any)
     buffer_us: Val | None = None  # `buffer-size temporal N`: the queue buffer drains in N microseconds at line rate
+    # `buffer-rate percent P | RATE` (Junos EVO 24.4R1, VOQ platforms): the rate a temporal buffer is sized at
+    buffer_rate: Val | None = None
     unreadable: Source | None = None  # a line of this scheduler that could not be read
     # Its rate, buffer and (not strict) priority statements as written (model Scheduler.rates), by what each sets: a
     # later line replaces one that sets the same (`transmit-rate percent 40` the value, `transmit-rate exact` the
@@ -1473,7 +1475,8 @@ def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
 # (percent N | proportion N), excess-priority (low | medium-low | medium-high | high | none), buffer-size
 # (percent N | remainder | shared | temporal N) [exact]), shaping-rate's burst-size, and the words they take: a number
 # with an optional k/m/g rate unit.
-RATE_STATEMENTS = frozenset({"transmit-rate", "shaping-rate", "excess-rate", "excess-priority", "buffer-size"})
+RATE_STATEMENTS = frozenset({"transmit-rate", "shaping-rate", "excess-rate", "excess-priority", "buffer-size",
+                             "buffer-rate"})
 _RATE_MODIFIERS = frozenset({"exact", "rate-limit"})
 _RATE_WORD = lazy(r"(?:percent|remainder|shared|temporal|proportion|exact|rate-limit|burst-size|low|medium-low"
                   r"|medium-high|high|none|\d{1,12}(?:\.\d{1,6})?[kmgKMG]?)")
@@ -1516,12 +1519,13 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
         # the temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
         sched.buffer_us = Val(_scaled(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
     elif w[0] == "buffer-rate":
-        # Junos CoS guide, "schedulers" and "buffer-size": a queue's buffer share is `buffer-size percent N`
-        # (`delay-buffer-rate` is a traffic-control profile's). The model has no field for a queue's share of the port
-        # buffer either (bytes would need the port's buffer size, which no configuration gives).
-        raise _Skip("`buffer-rate` is no scheduler statement of the Junos CoS guide (a queue's buffer share is "
-                    "`buffer-size percent N`), and losslessd has no field for a queue's buffer share; what the "
-                    "scheduler sets is left unknown")
+        # Junos CLI reference, "buffer-rate (Schedulers)" (Junos OS Evolved 24.4R1): `buffer-rate (percent P | RATE)`,
+        # the base rate of the buffer size calculation, i.e. the VOQ target rate (the lesser of it and the calculated
+        # shaping rate; without it the transmit rate, else the calculated shaping rate). A temporal `buffer-size` is
+        # bytes at that rate, which the configuration does not give in bits per second (build._ecn).
+        if not (len(w) == 3 and w[1] == "percent" and is_digits(w[2])) and not (len(w) == 2 and w[1] != "percent"):
+            raise _Skip("expected `buffer-rate percent P` or `buffer-rate RATE`")
+        sched.buffer_rate = Val(" ".join(w[1:]), src)
     elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
