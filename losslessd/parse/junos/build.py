@@ -648,8 +648,8 @@ def _ecn(cfg: JunosConfig, sched: SchedulerConf, speed_gbps: float | None, issue
     # instead (reader._scheduler), which the configuration does not give in bits per second: its bytes are unknown.
     size = "the queue buffer"
     if sched.buffer_us is not None and sched.buffer_rate is not None:
-        size = (f"a {sched.buffer_us.value:g} us queue buffer sized at `buffer-rate {sched.buffer_rate.value}` (the VOQ "
-                "target rate, not given in bits per second)")
+        size = (f"a {sched.buffer_us.value:g} us queue buffer sized at `buffer-rate {sched.buffer_rate.value}` "
+                "(the VOQ target rate, not given in bits per second)")
     elif sched.buffer_us is not None:
         buffer = time_to_bytes(sched.buffer_us.value / 1000, speed_gbps)
         if buffer is not None:
