@@ -145,6 +145,18 @@ class HistorySettings(_S):
     resolution_s: Seconds = Field(60.0, description="Samples are kept as one mean and max per this many seconds.")
     retention_days: float = Field(30.0, gt=0, le=MAX_SECONDS / DAY_S)
 
+    @field_validator("retention_days")
+    @classmethod
+    def _keeps_a_bucket(cls, value: float, info: ValidationInfo) -> float:
+        """A retention shorter than one bucket deletes the bucket being filled (History.prune drops each bucket that
+        starts before now - retention): `retention_days: 0.0001` with `resolution_s: 3600` passed --check and the
+        daemon kept no sample and no ended event."""
+        resolution = info.data.get("resolution_s")
+        if resolution is not None and value * DAY_S < resolution:
+            raise ValueError(f"retention_days ({value:g}: {value * DAY_S:g} s) is shorter than one resolution_s bucket "
+                             f"({resolution:g} s): every bucket would be deleted while it is filled")
+        return value
+
 
 # Some webhook URLs carry their token (a Slack or Teams incoming webhook's path): no message repeats the URL. A
 # control character (not whitespace, so \S took it) made urllib's every POST fail with the URL's path and query in
