@@ -32,7 +32,7 @@ from ..docpos import Document, first_error, json_schema, load_yaml, must
 from ..errors import InputError
 from ..inventory import Address, Inventory, is_loopback
 from ..inventory import load as load_inventory
-from ..limits import MAX_FILE_MB, MAX_SECONDS, absent_or_kind, file_limit_mb, set_max_file_mb
+from ..limits import MAX_FILE_MB, MAX_SECONDS, MIB, absent_or_kind, file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
@@ -227,7 +227,8 @@ class Settings(_S):
     history: HistorySettings = Field(default_factory=HistorySettings)
     sinks: Sinks = Field(default_factory=Sinks)
     log: Log = Field(default_factory=Log)
-    max_file_mb: float | None = Field(None, gt=0, le=MAX_FILE_MB, description=(
+    # (at least one byte: 1e-9 passed the field and stopped the daemon as "--max-file-mb must be ...", no line)
+    max_file_mb: float | None = Field(None, ge=1 / MIB, le=MAX_FILE_MB, description=(
         "Largest file read (the inventory, the policy, each pulled capture a drift lint reads), in MiB; null: "
         "LOSSLESSD_MAX_FILE_MB or 32. Raise it for larger real configs (README \"Limits\")."))
 
