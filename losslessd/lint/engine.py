@@ -350,9 +350,9 @@ class LintResult:
             # An input that gave no device is a SYS001 error, so it fails any --fail-on; where --select, --ignore or
             # a baseline left that finding out of the report, the run read 0, clean, with the input never checked
             # (a baseline taken while a file was empty accepted every later reason it could not be read).
-            files = list(dict.fromkeys(i.source.describe() if i.source else i.message for i in unread_issues(self)))
+            unread = list(dict.fromkeys(i.source.describe() if i.source else i.message for i in unread_issues(self)))
             return Outcome(EXIT_FINDINGS, [
-                f"error: {few(files, shown=_SHOWN)}: not read ({len(files)} input{'s' if len(files) != 1 else ''} "
+                f"error: {few(unread, shown=_SHOWN)}: not read ({len(unread)} input{'s' if len(unread) != 1 else ''} "
                 "unread; the SYS001 finding saying why is left out of the report by --select, --ignore or "
                 "--baseline): an input not read is not clean"])
         return Outcome(EXIT_FINDINGS if failed else EXIT_OK, [])
