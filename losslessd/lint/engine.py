@@ -346,11 +346,14 @@ class LintResult:
         cov = self.coverage
         if not cov.checked:
             return Outcome(EXIT_INPUT, [f"error: nothing checked: {cov.why_nothing(self)}"])
-        if cov.unread and not failed:
-            # An input that gave no device is a SYS001 error, so it fails any --fail-on; where --select, --ignore or
-            # a baseline left that finding out of the report, the run read 0, clean, with the input never checked
-            # (a baseline taken while a file was empty accepted every later reason it could not be read).
-            unread = list(dict.fromkeys(i.source.describe() if i.source else i.message for i in unread_issues(self)))
+        # An input that gave no device is a SYS001 error, so it fails any --fail-on; where --select, --ignore or a
+        # baseline left that finding out of the report, the run read 0, clean, with the input never checked (a
+        # baseline taken while a file was empty accepted every later reason it could not be read). Said on stderr
+        # and, as a run that checked nothing is, in SARIF and GitHub output.
+        shown = {(f.code, f.key) for f in self.findings if f.device is None} if cov.unread else set()
+        unread = list(dict.fromkeys(i.source.describe() if i.source else i.message for i in unread_issues(self)
+                                    if (i.code, i.source.describe() if i.source else "") not in shown))
+        if unread:
             return Outcome(EXIT_FINDINGS, [
                 f"error: {few(unread, shown=_SHOWN)}: not read ({len(unread)} input{'s' if len(unread) != 1 else ''} "
                 "unread; the SYS001 finding saying why is left out of the report by --select, --ignore or "
