@@ -164,6 +164,17 @@ def test_baseline_accepts_known_findings(tmp_path):
     assert res.returncode == 1 and codes(res.stdout) >= {("gpu01", "NIC002", "enp65s0f0np0")}
 
 
+@pytest.mark.parametrize("value", ["null", "12", "{}", '""'])
+def test_a_baseline_whose_fingerprint_is_no_text_is_refused_naming_it(tmp_path, value):
+    """Session 42 (round 22): a fingerprint of null, a number or an object (a baseline edited by a script) was read as
+    its str(), 'None', and the baseline taken: exit 2 as a baseline that does not check out is, naming the entry."""
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(f'{{"findings": [{{"fingerprint": "0123"}}, {{"fingerprint": {value}}}]}}')
+    res = run("lint", "examples/clos", "--baseline", baseline)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert f"{baseline}: not a losslessd JSON report: findings[1].fingerprint is " in res.stderr
+
+
 def test_broken_file_among_good_ones(tmp_path):
     fabric = tmp_path / "fabric"
     shutil.copytree(FABRIC, fabric)
