@@ -93,8 +93,8 @@ def set_max_file_mb(mb: float | None) -> None:
     """The per-file size limit for this process (`--max-file-mb`); None: the environment or the default."""
     global _max_file_bytes
     if mb is not None and not _limit_bytes(mb):
-        raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g} (at least one byte, "
-                         f"{1 / MIB:.2g}; at most {MAX_FILE_MB:,}: 2^63 bytes)")
+        raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g} (at most {MAX_FILE_MB:,}: 2^63 "
+                         f"bytes), and at least one byte ({1 / MIB:.2g})")
     _max_file_bytes = None if mb is None else _limit_bytes(mb)
 
 
@@ -127,8 +127,8 @@ def max_file_bytes() -> int:
         except ValueError:
             size = 0
         if not size:
-            raise InputError(f"{ENV_MAX_FILE_MB}={raw[:40]!r} is not a positive number of MiB (at least one byte, "
-                             f"{1 / MIB:.2g}; at most {MAX_FILE_MB:,}: 2^63 bytes)")
+            raise InputError(f"{ENV_MAX_FILE_MB}={raw[:40]!r} is not a positive number of MiB (at most "
+                             f"{MAX_FILE_MB:,}: 2^63 bytes), and at least one byte ({1 / MIB:.2g})")
         return size
     return DEFAULT_MAX_FILE_BYTES
 

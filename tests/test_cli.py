@@ -95,7 +95,7 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("fix", "examples/fabric", "--max-file-mb", "inf"), "--max-file-mb must be a positive number of MiB, not inf"),
     # session 42 (round 22): a limit below one byte was 0 bytes, every file "larger than the 0 KiB limit"
     (("lint", "examples/fabric", "--max-file-mb", "1e-9"), "--max-file-mb must be a positive number of MiB, not 1e-09 "
-                                                          "(at least one byte"),
+                                                          "(at most 8,796,093,022,207: 2^63 bytes), and at least one byte"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
     # A mistyped --source-root would make every SARIF path wrong without a word.
     (("lint", "examples/fabric", "-f", "sarif", "--source-root", "no/such/repo"), "'no/such/repo' does not exist"),
@@ -317,7 +317,8 @@ def test_a_file_limit_in_the_environment_is_read_as_the_option_reads_it(value):
     --max-file-mb refuses; 1e-9 was a limit of 0 bytes that refused every file, the policy first."""
     res = run("lint", "examples/clos/leaf1.cfg", env={"LOSSLESSD_MAX_FILE_MB": value})
     assert res.returncode == 2, (res.stdout, res.stderr)
-    assert f"LOSSLESSD_MAX_FILE_MB={value!r} is not a positive number of MiB (at least one byte" in res.stderr
+    assert f"LOSSLESSD_MAX_FILE_MB={value!r} is not a positive number of MiB (at most" in res.stderr
+    assert "at least one byte" in res.stderr
 
 
 def test_a_command_leaves_no_setting_behind_for_the_next_in_the_same_process(monkeypatch, capsys):
