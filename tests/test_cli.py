@@ -94,8 +94,9 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("lint", "examples/fabric", "--max-file-mb", "0"), "--max-file-mb must be a positive number of MiB, not 0"),
     (("fix", "examples/fabric", "--max-file-mb", "inf"), "--max-file-mb must be a positive number of MiB, not inf"),
     # session 42 (round 22): a limit below one byte was 0 bytes, every file "larger than the 0 KiB limit"
-    (("lint", "examples/fabric", "--max-file-mb", "1e-9"), "--max-file-mb must be a positive number of MiB, not 1e-09 "
-                                                          "(at most 8,796,093,022,207: 2^63 bytes), and at least one byte"),
+    (("lint", "examples/fabric", "--max-file-mb", "1e-9"),
+     "--max-file-mb must be a positive number of MiB, not 1e-09 (at most 8,796,093,022,207: 2^63 bytes), and at least "
+     "one byte"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
     # A mistyped --source-root would make every SARIF path wrong without a word.
     (("lint", "examples/fabric", "-f", "sarif", "--source-root", "no/such/repo"), "'no/such/repo' does not exist"),
