@@ -98,9 +98,15 @@ def load_baseline(path: str | Path) -> set[str]:
     """Fingerprints from an earlier `lint --output-format json` report: those findings are accepted."""
     data = load_json(path)  # InputError (file:line) for a file that is not JSON, or not a regular file
     try:
-        return {str(f["fingerprint"]) for f in data["findings"]}
+        found = [f["fingerprint"] for f in data["findings"]]
     except (KeyError, TypeError):
         raise InputError("not a losslessd JSON report (expected findings[].fingerprint)", file=str(path)) from None
+    # (a fingerprint is text: null, a number or an object was read as its str(), 'None', and matched nothing)
+    bad = next((i for i, value in enumerate(found) if not isinstance(value, str) or not value), None)
+    if bad is not None:
+        raise InputError(f"not a losslessd JSON report: findings[{bad}].fingerprint is {found[bad]!r:.40}, not the "
+                         "text losslessd writes", file=str(path))
+    return set(found)
 
 
 def __getattr__(name: str):

@@ -92,10 +92,16 @@ _max_file_bytes: int | None = None
 def set_max_file_mb(mb: float | None) -> None:
     """The per-file size limit for this process (`--max-file-mb`); None: the environment or the default."""
     global _max_file_bytes
-    if mb is not None and not 0 < mb <= MAX_FILE_MB:  # (inf: no limit is not a size; nan: not a number)
+    if mb is not None and not _limit_bytes(mb):
         raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g} (at most {MAX_FILE_MB:,}: 2^63 "
-                         "bytes)")
-    _max_file_bytes = None if mb is None else int(mb * MIB)
+                         f"bytes), and at least one byte ({1 / MIB:.2g})")
+    _max_file_bytes = None if mb is None else _limit_bytes(mb)
+
+
+def _limit_bytes(mb: float) -> int:
+    """``mb`` MiB in whole bytes, or 0 where that is no file size limit: inf (no limit is not a size), nan, 0 or
+    less, and a limit below one byte (1e-9 MiB: every file, the policy first, was "larger than the 0 KiB limit")."""
+    return int(mb * MIB) if 0 < mb <= MAX_FILE_MB else 0
 
 
 @contextmanager
@@ -116,14 +122,14 @@ def max_file_bytes() -> int:
         return _max_file_bytes
     raw = os.environ.get(ENV_MAX_FILE_MB)
     if raw:
-        try:
-            mb = float(raw)
+        try:  # (ASCII, as --max-file-mb takes it: float() also reads other scripts' digits, '١' as 1)
+            size = _limit_bytes(float(raw)) if raw.isascii() else 0
         except ValueError:
-            mb = 0
-        if not 0 < mb <= MAX_FILE_MB:
+            size = 0
+        if not size:
             raise InputError(f"{ENV_MAX_FILE_MB}={raw[:40]!r} is not a positive number of MiB (at most "
-                             f"{MAX_FILE_MB:,}: 2^63 bytes)")
-        return int(mb * MIB)
+                             f"{MAX_FILE_MB:,}: 2^63 bytes), and at least one byte ({1 / MIB:.2g})")
+        return size
     return DEFAULT_MAX_FILE_BYTES
 
 

@@ -191,6 +191,7 @@ class _Loader(_Reader, _Composer, yaml.SafeLoader):
         return super().construct_yaml_int(node)
 
 
+_KEY_READER = yaml.constructor.SafeConstructor()  # (_typed_key: reads one scalar, keeps nothing)
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 _Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
 
@@ -312,6 +313,39 @@ class _Respelled(str):
                 "spellings)")
 
 
+class _Retyped(str):
+    """A key given again in another spelling of the same value (`0x1f` and `31`, `on` and `true`): its repr, which
+    duplicate messages quote, shows both."""
+
+    first: str
+
+    def __new__(cls, key: str, first: str):
+        self = super().__new__(cls, key)
+        self.first = first
+        return self
+
+    def __repr__(self) -> str:
+        return f"{str(self)!r} (read as the same value as {self.first!r})"
+
+
+# Plain keys read as something else than their text: a loader's data holds `on:` as True, `null:` as None, `0x1f:` as
+# 31, so an error about such a key (an inventory's host `on`) named the pointer of the value and found no line for it
+# (it said the line of the mapping), and two spellings of one value (`0x1f:` and `31:`) were one key, the first lost
+# without the duplicate named.
+_TYPED_KEYS = frozenset({"tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:int",
+                         "tag:yaml.org,2002:float"})
+_NOT_READ = object()
+
+
+def _typed_key(node: yaml.ScalarNode) -> object:
+    """The value a plain bool, null or number key is read as (_NOT_READ where it cannot be: its loader says why)."""
+    constructor = yaml.constructor.SafeConstructor
+    try:
+        return constructor.yaml_constructors[node.tag](_KEY_READER, node)
+    except (ValueError, OverflowError, TypeError, KeyError, yaml.YAMLError):
+        return _NOT_READ
+
+
 def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, str, int]]]:
     """Line of every JSON pointer (a mapping value's is its key's line, where an error about it should point;
     a shared node's inside is walked at its first place only), and the mapping keys given twice (merge keys
@@ -327,7 +361,7 @@ def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, 
             continue
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            first: dict[str, tuple[int, str]] = {}  # by the key's NFC form: (line, key as written)
+            first: dict[object, tuple[int, str]] = {}  # by the key's NFC form or typed value: (line, key as written)
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
                     continue
@@ -335,11 +369,17 @@ def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, 
                 # `café` composed (NFC) and as `e` and a combining accent (NFD, as macOS writes file names) show
                 # alike: two hosts, devices or keys no one can tell apart
                 entry = (line, key)
-                same = first.setdefault(key if key.isascii() else unicodedata.normalize("NFC", key), entry)
+                value = _typed_key(key_node) if key_node.tag in _TYPED_KEYS else _NOT_READ
+                ident = (key if key.isascii() else unicodedata.normalize("NFC", key)) if value is _NOT_READ else value
+                same = first.setdefault(ident, entry)
                 if same is not entry:
-                    duplicates.append((line, parts, key if same[1] == key else _Respelled(key, same[1]), same[0]))
+                    again = key if same[1] == key else _Respelled(key, same[1]) if value is _NOT_READ else \
+                        _Retyped(key, same[1])
+                    duplicates.append((line, parts, again, same[0]))
                 child = at + pointer((key,))  # the parent's pointer and one part: each node's costs its own key
                 lines[child] = line
+                if value is not _NOT_READ and str(value) != key:  # (the pointer of the value read: `/hosts/True`)
+                    lines.setdefault(at + pointer((str(value),)), line)
                 stack.append((value_node, (*parts, key), child))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, (*parts, str(i)), f"{at}/{i}") for i, item in enumerate(node.value))

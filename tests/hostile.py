@@ -878,7 +878,8 @@ def cases() -> list[Case]:
                                                            + "9" * 20 + "\n"),
           says=("inv.yaml:8", "host leaf1", "`port` must be a TCP port 1-65535")),
         C("pull-inventory-host-named-null", _inventory_case(INVENTORY.format(name="null")),
-          says=("inv.yaml:4", "a name must be text, not a null (quote it)")),
+          # (the host's own line, 5: line 4, `hosts:`, until session 42 found no line for the pointer of None)
+          says=("inv.yaml:5", "a name must be text, not a null (quote it)")),
         # round 12 (session 35): digits int() refuses ('²', which str.isdigit() takes) or reads as another
         # script's (Arabic-Indic '٣' is 3): an internal error (exit 3) in the environment's worker count and a
         # host script's `exit N` / `shift N`; the guard is units.is_digits now (test_hostile_numbers.py scans for

@@ -93,6 +93,10 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("lint", "examples/fabric", "--explain-selection", "-f", "json"), "--explain-selection prints on stdout, where"),
     (("lint", "examples/fabric", "--max-file-mb", "0"), "--max-file-mb must be a positive number of MiB, not 0"),
     (("fix", "examples/fabric", "--max-file-mb", "inf"), "--max-file-mb must be a positive number of MiB, not inf"),
+    # session 42 (round 22): a limit below one byte was 0 bytes, every file "larger than the 0 KiB limit"
+    (("lint", "examples/fabric", "--max-file-mb", "1e-9"),
+     "--max-file-mb must be a positive number of MiB, not 1e-09 (at most 8,796,093,022,207: 2^63 bytes), and at least "
+     "one byte"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
     # A mistyped --source-root would make every SARIF path wrong without a word.
     (("lint", "examples/fabric", "-f", "sarif", "--source-root", "no/such/repo"), "'no/such/repo' does not exist"),
@@ -159,6 +163,17 @@ def test_baseline_accepts_known_findings(tmp_path):
     cap.write_text(cap.read_text().replace("Priority trust state: dscp", "Priority trust state: pcp"))
     res = run("lint", fabric, "--baseline", baseline, "-f", "json")
     assert res.returncode == 1 and codes(res.stdout) >= {("gpu01", "NIC002", "enp65s0f0np0")}
+
+
+@pytest.mark.parametrize("value", ["null", "12", "{}", '""'])
+def test_a_baseline_whose_fingerprint_is_no_text_is_refused_naming_it(tmp_path, value):
+    """Session 42 (round 22): a fingerprint of null, a number or an object (a baseline edited by a script) was read as
+    its str(), 'None', and the baseline taken: exit 2 as a baseline that does not check out is, naming the entry."""
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(f'{{"findings": [{{"fingerprint": "0123"}}, {{"fingerprint": {value}}}]}}')
+    res = run("lint", "examples/clos", "--baseline", baseline)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert f"{baseline}: not a losslessd JSON report: findings[1].fingerprint is " in res.stderr
 
 
 def test_broken_file_among_good_ones(tmp_path):
@@ -295,6 +310,16 @@ def test_sarif_and_github_paths_are_relative_to_the_repository_root_from_a_subfo
     assert github and all(line.split(" ", 1)[1].startswith("file=network/fabric/spine1.cfg,") for line in github)
     (repo / ".git").rmdir()  # no work tree: the working directory is the root
     assert sarif()[1] == {"fabric/spine1.cfg"}
+
+
+@pytest.mark.parametrize("value", ["\u0661", "\uff18", "1e-9", "nan"])
+def test_a_file_limit_in_the_environment_is_read_as_the_option_reads_it(value):
+    """Session 42 (round 22): LOSSLESSD_MAX_FILE_MB=١ (an Arabic-Indic one) was read by float() as 1 MiB, a limit
+    --max-file-mb refuses; 1e-9 was a limit of 0 bytes that refused every file, the policy first."""
+    res = run("lint", "examples/clos/leaf1.cfg", env={"LOSSLESSD_MAX_FILE_MB": value})
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert f"LOSSLESSD_MAX_FILE_MB={value!r} is not a positive number of MiB (at most" in res.stderr
+    assert "at least one byte" in res.stderr
 
 
 def test_a_command_leaves_no_setting_behind_for_the_next_in_the_same_process(monkeypatch, capsys):

@@ -110,6 +110,12 @@ def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_
     ("inventory: inventory.yaml\ndrift:\n  interval_s: 1.0e+308\n", 3, "must be at most 9223372036, not"),
     ("inventory: inventory.yaml\nhistory:\n  retention_days: 1.0e+308\n", 3, "retention_days` must be at most"),
     ("inventory: inventory.yaml\nhttp:\n  port: 70000\n", 3, "65535"),
+    # session 42 (round 22): passed the field, and stopped the daemon as "--max-file-mb must be ...", no file or line
+    ("inventory: inventory.yaml\nmax_file_mb: 1.0e-9\n", 2, "`max_file_mb` must be at least 9.5367431640625e-07"),
+    # session 42 (round 22): a retention shorter than one bucket passed --check, and each prune deleted the bucket
+    # being filled: no sample and no ended event was kept (test_history.py shows the prune)
+    ("inventory: inventory.yaml\nhistory:\n  resolution_s: 3600\n  retention_days: 0.0001\n", 4,
+     "retention_days (0.0001: 8.64 s) is shorter than one resolution_s bucket (3600 s)"),
     # a host no socket binds: --check said 0, the daemon then exited at start
     ("inventory: inventory.yaml\nhttp:\n  host: 'not a host!'\n", 3, "`http.host` must be a host name or address"),
     ("inventory: inventory.yaml\nhttp:\n  host: \"\\e]0;x\\a\"\n", 3, "`http.host` must be a host name or address"),

@@ -195,6 +195,17 @@ def test_retention_prunes_old_rows_but_not_open_events(tmp_path):
     assert h.prune(now=10 * day) == 0
 
 
+def test_a_retention_shorter_than_a_bucket_deletes_the_bucket_being_filled(tmp_path):
+    """Why the settings refuse it (test_daemon_settings.py): a bucket is stored at its start, so a retention shorter
+    than the resolution prunes the bucket the daemon is filling."""
+    day = 86400
+    h = History(tmp_path / "h.db", resolution_s=3600, retention_s=8.64)
+    t = 10 * day + 1800
+    h.record_rates(rates(t, 10, {Key("Ethernet8", PFC_RX, 3): 7.0}))
+    assert h.prune(now=t + 1) == 2  # the sample and its coverage row, a second after they were written
+    assert h.series("leaf1", "Ethernet8", [PFC_RX]) == []
+
+
 def test_the_write_ahead_log_a_large_prune_grew_is_cut_back_at_the_next_commit(tmp_path):
     """Disk bounded over weeks: SQLite reuses a -wal from its start but never shrinks it, so one hourly prune of a large
     fabric left a log bigger than the history itself on disk for the daemon's life."""

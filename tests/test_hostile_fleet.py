@@ -488,3 +488,36 @@ def test_a_kernel_file_of_a_nominal_size_is_read():
         pytest.skip("no /sys/class/net/lo/mtu (not Linux, or no sysfs mounted)")
     with open("/sys/class/net/lo/mtu", "rb") as sysfs:
         assert read_bytes("/sys/class/net/lo/mtu") == sysfs.read()
+
+
+@pytest.mark.parametrize("leave_out", [["--select", "PFC"], ["--ignore", "SYS001"], ["--baseline"]])
+def test_an_input_not_read_is_never_clean_when_its_finding_is_left_out_of_the_report(tmp_path, leave_out):
+    """Session 42 (round 22): an empty file beside a clean switch is a SYS001 error (exit 1); with --select PFC, or a
+    baseline taken while it was empty (which then accepted any later reason it could not be read: the fingerprint of
+    SYS001 is its file), the run was 0, clean, the file never checked and said only as "1 input unread"."""
+    clean = tmp_path / "fabric"
+    clean.mkdir()
+    shutil.copy(ROOT / "examples" / "clos" / "leaf1.cfg", clean / "leaf1.cfg")
+    (clean / "leaf2.cfg").write_bytes(b"")
+    if leave_out == ["--baseline"]:
+        report = tmp_path / "accepted.json"
+        assert losslessd("lint", "-f", "json", "-o", report, clean).returncode == EXIT_FINDINGS
+        (clean / "leaf2.cfg").write_bytes(b"\0" * 64)  # (later: another reason, the same fingerprint)
+        leave_out = ["--baseline", str(report)]
+    ran = losslessd("lint", "--select", "PFC,SYS", *leave_out, clean) if leave_out[0] == "--ignore" else \
+        losslessd("lint", *leave_out, clean)
+    assert ran.returncode == EXIT_FINDINGS, (ran.stdout, ran.stderr)
+    assert f"{clean / 'leaf2.cfg'}: not read (1 input unread;" in ran.stderr
+    assert "an input not read is not clean" in ran.stderr
+    if leave_out[0] == "--select":  # SARIF says so as of a run that checked nothing; with its SYS001 shown, not
+        sarif = json.loads(losslessd("lint", "-f", "sarif", *leave_out, clean).stdout)["runs"][0]["invocations"][0]
+        assert not sarif["executionSuccessful"] and "not read" in sarif["toolExecutionNotifications"][0]["message"][
+            "text"]
+        whole = losslessd("lint", "-f", "sarif", clean)
+        assert json.loads(whole.stdout)["runs"][0]["invocations"][0]["executionSuccessful"] and not whole.stderr
+
+
+def test_a_fabric_whose_every_input_is_read_is_still_clean_under_select():
+    ran = losslessd("lint", "--select", "PFC", ROOT / "examples" / "clos")
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stderr == ""

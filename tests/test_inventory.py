@@ -164,6 +164,30 @@ def test_hosts_differing_only_in_case_are_refused_naming_both(tmp_path):
     assert list(inventory.load(path, env=ENV).hosts) == ["leaf1", "leaf10", "leaf2"]
 
 
+def test_a_host_named_by_a_word_yaml_reads_as_a_value_is_refused_at_its_own_line(tmp_path):
+    """Session 42 (round 22): a host `on:` (YAML reads True) or `null:` was refused at line 1, the `hosts:` line, as
+    no line was known for the pointer of the value read; `0x1f:` and `31:` are one key (the number 31): the first
+    host was dropped, no duplicate named."""
+    path = _write(tmp_path / "inv.yaml", """
+        defaults:
+          username: admin
+          platform: sonic
+          data:
+            credentials: {password_env: FABRIC_PW}
+        hosts:
+          leaf1: {hostname: 127.0.0.1}
+          on: {hostname: 127.0.0.2}
+          null: {hostname: 127.0.0.3}
+          0x1f: {hostname: 127.0.0.4}
+          31: {hostname: 127.0.0.5}
+    """)
+    said = _errors(path)
+    assert (8, "host True: a name must be text, not a boolean (quote it)") in said, said
+    assert (9, "host None: a name must be text, not a null (quote it)") in said, said
+    assert any(line == 11 and "duplicate host '31' (read as the same value as '0x1f'): also defined at line 10" in m
+               for line, m in said), said
+
+
 def test_shared_problem_is_reported_once_where_it_is_written(tmp_path):
     path = _write(tmp_path / "inv.yaml", """
         defaults:

@@ -483,3 +483,36 @@ def test_tune_refuses_a_cycles_latency_benchmark_as_a_usage_error(tmp_path):
     assert res.returncode == 2 and res.stdout == "", res.stderr
     assert ("--benchmark: ib_write_lat -C prints CPU cycles under its t_typical[usec] header, which the tuner would "
             "score as microseconds: run it without -C") in message, message
+
+
+@pytest.mark.parametrize("damage", [
+    lambda row: row.replace("100.00", "100,00"),  # a number in a locale with a decimal comma
+    lambda row: row[:40],  # the line cut short (a log copied while written, a job killed)
+    lambda row: row.replace(" 0   ", " O   ", 1),  # a letter for a digit
+])
+def test_a_row_of_the_table_that_cannot_be_read_is_a_note_not_a_silent_gap(damage):
+    """Session 42 (round 22): a row under the table header whose numbers were no numbers was skipped without a word,
+    as a library's own number-led line is; a tune without --sizes then scored that output's mean over fewer sizes."""
+    rows = [_nccl_row(1048576, 10.0, 15.0), _nccl_row(2097152, 20.0, 30.0)]
+    result = read_benchmark(NTHREAD + NCCL_HEAD + rows[0] + damage(rows[1]))
+    assert sorted(result.sizes) == [1048576]
+    assert any(n.startswith("line 4: a row of the table that cannot be read") for n in result.notes), result.notes
+
+
+def test_a_row_whose_busbw_is_nan_inf_or_negative_is_named():
+    rows = [_nccl_row(1048576, 10.0, 15.0), _nccl_row(2097152, 20.0, 30.0).replace(" 30.00", "   nan", 1)]
+    result = read_benchmark(NTHREAD + NCCL_HEAD + "".join(rows))
+    assert sorted(result.sizes) == [1048576]
+    assert "line 4: no busbw read at 2097152 B (nan, inf or negative): the size is left out" in result.notes
+
+
+def test_a_perftest_row_that_cannot_be_read_is_a_note():
+    result = read_benchmark(PERF_HEAD + " 65536      1000             0.00               91,50	   0.174528\n"
+                            " 131072     1000             0.00               92.00	   0.087739\n")
+    assert sorted(result.sizes) == [131072]
+    assert any(n.startswith("line 2: a row that cannot be read") for n in result.notes), result.notes
+
+
+def test_a_number_led_line_of_a_library_is_still_no_row():
+    text = NTHREAD + NCCL_HEAD + _nccl_row(1048576, 10.0, 15.0) + "12 of 16 ranks connected\n"
+    assert read_benchmark(text).notes == []

@@ -12,7 +12,7 @@ from losslessd.errors import InputError
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
 from losslessd.tune.bench import read_benchmark
-from losslessd.tune.score import Counters, Weights, compare, noise_pct, pause_s_per_frame, score
+from losslessd.tune.score import Counters, Weights, compare, noise_pct, pause_s_per_frame, score, sizes_to_score
 from losslessd.tune.search import Measured, Search, StopTune
 from losslessd.tune.space import Candidate, Space, from_policy
 
@@ -78,6 +78,21 @@ def test_score_is_invalid_for_a_size_the_output_lacks_or_a_failed_run():
     assert failed.value is None and "nccl-tests error: NCCL failure" in failed.reason
     nothing = score(read_benchmark("Segmentation fault\n"), [], None)
     assert nothing.value is None and "nothing parseable" in nothing.reason
+
+
+def test_trials_without_sizes_are_scored_at_the_sizes_of_the_first_scored_trial():
+    """Session 42 (round 22): without --sizes each trial was scored at the sizes its own output held, so a trial whose
+    output lost its small size (a row printed as nan or cut) had a higher mean and beat settings it did not beat."""
+    found = score(read_benchmark(_bench({2**20: 10.0, 2**30: 80.0})), sizes_to_score([], [])[0], None)
+    assert found.value == pytest.approx(45.0)
+    trials = [{}, found.per_size]  # (an invalid trial before it scored nothing)
+    lost = read_benchmark(_bench({2**20: 10.0, 2**30: 70.0}).replace("  10.00       0", "    nan       0"))
+    sizes, pinned = sizes_to_score([], trials)
+    assert (sizes, pinned) == ([2**20, 2**30], True)
+    worse = score(lost, sizes, None, pinned=pinned)
+    assert worse.value is None and "1M not in the benchmark output (it printed 1G)" in worse.reason
+    assert "first scored run printed it" in worse.reason and "no busbw read at 1048576 B" in " ".join(lost.notes)
+    assert sizes_to_score([2**30], trials) == ([2**30], False)  # --sizes stays the operator's
 
 
 def test_noise_and_ties():

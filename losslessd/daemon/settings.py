@@ -32,7 +32,7 @@ from ..docpos import Document, first_error, json_schema, load_yaml, must
 from ..errors import InputError
 from ..inventory import Address, Inventory, is_loopback
 from ..inventory import load as load_inventory
-from ..limits import MAX_FILE_MB, MAX_SECONDS, absent_or_kind, file_limit_mb, set_max_file_mb
+from ..limits import MAX_FILE_MB, MAX_SECONDS, MIB, absent_or_kind, file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
@@ -145,6 +145,18 @@ class HistorySettings(_S):
     resolution_s: Seconds = Field(60.0, description="Samples are kept as one mean and max per this many seconds.")
     retention_days: float = Field(30.0, gt=0, le=MAX_SECONDS / DAY_S)
 
+    @field_validator("retention_days")
+    @classmethod
+    def _keeps_a_bucket(cls, value: float, info: ValidationInfo) -> float:
+        """A retention shorter than one bucket deletes the bucket being filled (History.prune drops each bucket that
+        starts before now - retention): `retention_days: 0.0001` with `resolution_s: 3600` passed --check and the
+        daemon kept no sample and no ended event."""
+        resolution = info.data.get("resolution_s")
+        if resolution is not None and value * DAY_S < resolution:
+            raise ValueError(f"retention_days ({value:g}: {value * DAY_S:g} s) is shorter than one resolution_s bucket "
+                             f"({resolution:g} s): every bucket would be deleted while it is filled")
+        return value
+
 
 # Some webhook URLs carry their token (a Slack or Teams incoming webhook's path): no message repeats the URL. A
 # control character (not whitespace, so \S took it) made urllib's every POST fail with the URL's path and query in
@@ -215,7 +227,8 @@ class Settings(_S):
     history: HistorySettings = Field(default_factory=HistorySettings)
     sinks: Sinks = Field(default_factory=Sinks)
     log: Log = Field(default_factory=Log)
-    max_file_mb: float | None = Field(None, gt=0, le=MAX_FILE_MB, description=(
+    # (at least one byte: 1e-9 passed the field and stopped the daemon as "--max-file-mb must be ...", no line)
+    max_file_mb: float | None = Field(None, ge=1 / MIB, le=MAX_FILE_MB, description=(
         "Largest file read (the inventory, the policy, each pulled capture a drift lint reads), in MiB; null: "
         "LOSSLESSD_MAX_FILE_MB or 32. Raise it for larger real configs (README \"Limits\")."))
 

@@ -346,6 +346,18 @@ class LintResult:
         cov = self.coverage
         if not cov.checked:
             return Outcome(EXIT_INPUT, [f"error: nothing checked: {cov.why_nothing(self)}"])
+        # An input that gave no device is a SYS001 error, so it fails any --fail-on; where --select, --ignore or a
+        # baseline left that finding out of the report, the run read 0, clean, with the input never checked (a
+        # baseline taken while a file was empty accepted every later reason it could not be read). Said on stderr
+        # and, as a run that checked nothing is, in SARIF and GitHub output.
+        shown = {(f.code, f.key) for f in self.findings if f.device is None} if cov.unread else set()
+        unread = list(dict.fromkeys(i.source.describe() if i.source else i.message for i in unread_issues(self)
+                                    if (i.code, i.source.describe() if i.source else "") not in shown))
+        if unread:
+            return Outcome(EXIT_FINDINGS, [
+                f"error: {few(unread, shown=_SHOWN)}: not read ({len(unread)} input{'s' if len(unread) != 1 else ''} "
+                "unread; the SYS001 finding saying why is left out of the report by --select, --ignore or "
+                "--baseline): an input not read is not clean"])
         return Outcome(EXIT_FINDINGS if failed else EXIT_OK, [])
 
 
@@ -362,6 +374,13 @@ class Outcome(NamedTuple):
 
     code: int
     lines: list[str]
+
+
+def unread_issues(result: LintResult, names: set[str] | None = None) -> list:
+    """The fabric's issues of inputs that gave no device (``names``: the devices read, default the fabric's)."""
+    names = set(result.fabric.devices) if names is None else names
+    return [i for i in result.fabric.issues if i.code != INTERNAL_ERROR
+            and (i.source is None or i.source.device is None or i.source.device not in names)]
 
 
 def checks_kinds(rule: type[Rule]) -> frozenset[DeviceKind] | None:
@@ -417,9 +436,8 @@ class Coverage:
                     ports += selected
                 else:
                     unchecked.append(device.name)
-        unread = sum(1 for i in result.fabric.issues if i.code != INTERNAL_ERROR
-                     and (i.source is None or i.source.device is None or i.source.device not in names))
-        return cls(len(result.fabric.devices), checked, ports, tuple(unchecked), unread, kinds)
+        return cls(len(result.fabric.devices), checked, ports, tuple(unchecked), len(unread_issues(result, names)),
+                   kinds)
 
     def why_nothing(self, result: LintResult) -> str:
         """Why no device of the run was checked (for the stderr line of exit 2)."""

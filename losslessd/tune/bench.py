@@ -313,6 +313,14 @@ def _row(text: str, layout: _Layout, line: int, whole: bool = False) -> NcclRow 
     return NcclRow(size, count, dtype, redop, root, parsed[0], parsed[1] if len(parsed) > 1 else None, line, timestamp)
 
 
+def _damaged_row(words: list[str]) -> bool:
+    """A line under a table header that starts as its rows do (a size and a count in digits, then a type word) but
+    is not one: a number printed in another locale (`0,23`), cut short, or changed. A library's own number-led line
+    (NCCL's `HOST:PID:TID`, a progress count) does not start so."""
+    return (len(words) >= 3 and bool(_INT.match(words[1]))
+            and words[2].isascii() and words[2].isidentifier())
+
+
 def _blank_oop(text: str) -> bool:
     """Trace replay leaves the out-of-place half blank (util.cu writeBenchMarkLineNullBody): a wide gap."""
     return bool(re.search(r"\S\s{34,}\S", text))
@@ -417,6 +425,9 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             else:
                 row = next((r for lay in _DEFAULT_LAYOUTS if (r := _row(body, lay, lineno, whole=True))), None)
             if row is None:
+                if layout is not None and _damaged_row(words):
+                    current(lineno, False).notes.append(
+                        f"line {lineno}: a row of the table that cannot be read ({body[:80]!r}): skipped")
                 continue  # a number-led line that is no row of this table (a library's own output)
             kept = layout
             r = current(lineno, run is not None and run.oob_values is not None)  # rows after a footer: next run
@@ -622,6 +633,7 @@ def parse_perftest(text: str) -> PerftestRun:
         try:
             values = [_float(w) for w in words]
         except ValueError:
+            run.notes.append(f"line {lineno}: a row that cannot be read ({line.strip()[:80]!r}): skipped")
             continue
         if len(values) < len(names):
             run.notes.append(f"line {lineno}: {len(values)} values for {len(names)} columns: skipped")
@@ -718,6 +730,8 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
         for row in run.rows:
             half = row.out_of_place or row.in_place
             if half is None or half.busbw_gbps is None:
+                out.notes.append(f"line {row.line}: no busbw read at {row.size_bytes} B (nan, inf or negative): "
+                                 "the size is left out")
                 continue
             cvs += [v for h in (row.out_of_place, row.in_place) if h for k, v in h.extra.items() if k == "i_cv%"]
             _keep(out, SizeResult(row.size_bytes, busbw_gbps=half.busbw_gbps), row.line, twice)

@@ -93,17 +93,33 @@ class Score:
         return f"{self.value:.3f} = {' x '.join(parts)} [{sizes}]"
 
 
+def sizes_to_score(given: list[int], scored: list[dict[int, float]]) -> tuple[list[int], bool]:
+    """The sizes a tune's trials are scored at, and whether they were pinned rather than given: ``given`` (--sizes),
+    else the sizes of the first trial scored before (``scored``: each scored trial's per-size results, in order).
+    Without --sizes a trial was scored at whatever sizes its output held, so a row a benchmark cut short or printed
+    as nan dropped a size from one trial's mean alone: the means of trials over different sizes were compared, and a
+    trial that lost its largest (fastest) size lost to the settings it beat, one that lost a small size won."""
+    if given:
+        return given, False
+    first = next((sorted(per_size) for per_size in scored if per_size), [])
+    return first, bool(first)
+
+
 def score(bench: BenchResult, sizes: list[int], counters: Counters | None,
-          weights: Weights = Weights()) -> Score:  # noqa: B008 (a frozen record)
-    """The trial's score, or an invalid one naming why (a failed run, a size the output lacks)."""
+          weights: Weights = Weights(), pinned: bool = False) -> Score:  # noqa: B008 (a frozen record)
+    """The trial's score, or an invalid one naming why (a failed run, a size the output lacks). ``pinned``: ``sizes``
+    are those the tune's first scored trial printed (no --sizes), not the operator's."""
     if not bench.valid:
         return Score(None, reason="; ".join(bench.invalid), weights=weights)
     chosen = sizes or sorted(bench.sizes)
     missing = [s for s in chosen if s not in bench.sizes]
     if missing:
         shown = ", ".join(format_size(s) for s in sorted(bench.sizes)) or "none"
+        advice = ("the tune's first scored run printed it and every trial is scored at the same sizes; see the "
+                  "trial's notes for a row not read, or give --sizes" if pinned else
+                  "give --sizes the benchmark runs")
         return Score(None, reason=f"size {', '.join(format_size(s) for s in missing)} not in the benchmark output "
-                                  f"(it printed {shown}); give --sizes the benchmark runs", weights=weights)
+                                  f"(it printed {shown}); {advice}", weights=weights)
     results = [bench.sizes[s] for s in chosen]
     latency = all(r.busbw_gbps is None and r.latency_us for r in results)
     if latency:

@@ -39,7 +39,7 @@ from . import candidate as cand_mod
 from .apply import Pusher, PushError, pusher_for
 from .bench import BenchResult, format_size, read_benchmark
 from .counters import CounterReader
-from .score import DEFAULT_NOISE_PCT, Weights, compare, noise_pct, score
+from .score import DEFAULT_NOISE_PCT, Weights, compare, noise_pct, score, sizes_to_score
 from .search import Measured, Search, StopTune
 from .space import Candidate, Space, from_policy
 from .store import AS_FOUND, Store, Trial
@@ -662,7 +662,9 @@ class Tuner:
         counters, problems = self.reader.delta(before, after, ran.elapsed_s)
         # A storm at the end of the run: two readings right after it (the on-box watchdog's over the whole trial).
         counters.storms = self.reader.storms(before, after) + self.reader.storms(after, self.reader.read())
-        sc = score(ran.result, self.opts.sizes, counters, self.opts.weights)
+        sizes, pinned = sizes_to_score(self.opts.sizes, [t.per_size for t in self.store.trials(self.tune.id)
+                                                         if t.score is not None])
+        sc = score(ran.result, sizes, counters, self.opts.weights, pinned=pinned)
         status = "ok" if sc.value is not None else "invalid"
         reason = sc.reason
         if counters.dropped or counters.storms:
