@@ -49,8 +49,9 @@ ONE_SWITCH = {f"tests/fixtures/raw/{raw}/roce-leaf.cfg":
               (*(m for p, mods in _READERS.items() if p != own for m in mods), *_NOT_SNIFFED, "losslessd.parse.sonic",
                "losslessd.deadlock")
               for raw, own in (("cisco_nxos", "nxos"), ("juniper_junos", "junos"), ("dell_os10", "dell_os10"))}
-# A capture is told by the platform its header names (parse.detect): a lint of one captured EOS switch imports no other
-# platform's package, not even to sniff (the mlx5, OpenSM, NVUE and Onyx ones, ranked before EOS, were until session 42).
+# A capture is told by the platform its header names (parse.detect): a lint of one captured EOS switch imports no
+# other platform's package, not even to sniff (the mlx5, OpenSM, NVUE and Onyx ones, ranked before EOS, were until
+# session 42).
 ONE_SWITCH["examples/fabric/leaf2.capture"] = (
     *(f"losslessd.parse.{p}" for p in ("sonic", "mlx5", "opensm", "nvue", "onyx", "nxos", "junos", "dell_os10",
                                         "dell_os9")), "losslessd.deadlock")

@@ -58,7 +58,8 @@ def test_detect_answers_as_every_sniff_asked_in_order(text, platform):
 
 
 # One fixture each, wrapped in a capture below: text each platform's sniff knows on its content.
-_CONTENT = {"sonic": "sonic/flat_config_db.json", "linux_mlx5": "linux_mlx5/nic-bare.txt", "opensm": "opensm/fat-tree-standby.conf",
+_CONTENT = {"sonic": "sonic/flat_config_db.json", "linux_mlx5": "linux_mlx5/nic-bare.txt",
+            "opensm": "opensm/fat-tree-standby.conf",
             "arista_eos": "arista_eos/roce-leaf.cfg", "cisco_nxos": "cisco_nxos/roce-leaf.cfg",
             "juniper_junos": "juniper_junos/roce-leaf.cfg", "dell_os10": "dell_os10/roce-leaf.cfg"}
 
