@@ -268,6 +268,8 @@ class Keys:
         a comparison, neither content made, and here, without a call per port."""
         keys = []
         known, alive = self._ports, self._alive
+        # (the alike test, compiled with _alike_values as _content_key sets _last_shared: looked up then, once)
+        alike: Any = None if self._last_shared is None else self._alike
         for p in ports:
             key = known.get(id(p))
             if key is None:
@@ -276,11 +278,13 @@ class Keys:
                 if type(p) is SharedPort:
                     shared, wd = p._shared, p._wd  # (always set: by shared_port, or None by SharedPort(**fields))
                 if (last is not None and shared is not None and wd is not None and shared[0] is last[1]
-                        and wd[0] == last[2] and self._alike(p, last[0])):
+                        and wd[0] == last[2] and alike(p, last[0])):
                     key = known[id(p)] = self._last_port[1]
                     alive.append(p)
                 else:
                     key = self._content_key(p, shared, wd)
+                    if alike is None and self._last_shared is not None:
+                        alike = self._alike
             keys.append(key)
         return tuple(keys)
 
