@@ -23,7 +23,7 @@ import types
 import typing
 from collections.abc import Iterable
 from enum import Enum
-from functools import cache
+from functools import cache, cached_property
 from operator import attrgetter
 from typing import Any
 
@@ -198,12 +198,26 @@ class Keys:
         # Of the port keyed last when it is a SharedPort whose watchdog is not made: (its values, its shared part, its
         # watchdog's settings), what the next port is compared with (see port); else None.
         self._last_shared: tuple | None = None
-        self._alike_values, self._alike = _alike_functions(Port)
-        # (looked up once, not per port: a cached call with a keyword builds and hashes its key each time)
+        # (looked up once, not per port: a cached call with a keyword builds and hashes its key each time; those of
+        # SharedPorts below, at the first one: a lint of none, a host's or a device file's alone, compiles none)
         self._port_content = _content_function(Port)
-        self._shared_content = _content_function(Port, shared=True)
-        self._watchdog_content = _content_function(Watchdog, owned=True)
         self._device_content = _content_function(Device)
+
+    @cached_property
+    def _alike_values(self) -> Any:
+        return _alike_functions(Port)[0]
+
+    @cached_property
+    def _alike(self) -> Any:
+        return _alike_functions(Port)[1]
+
+    @cached_property
+    def _shared_content(self) -> Any:
+        return _content_function(Port, shared=True)
+
+    @cached_property
+    def _watchdog_content(self) -> Any:
+        return _content_function(Watchdog, owned=True)
 
     def token(self, value: Any) -> Any:
         """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
@@ -253,7 +267,9 @@ class Keys:
         part, equal watchdog settings, equal or the same values: a switch's ports mostly are) takes that one's key by
         a comparison, neither content made, and here, without a call per port."""
         keys = []
-        known, alive, alike = self._ports, self._alive, self._alike
+        known, alive = self._ports, self._alive
+        # (the alike test, compiled with _alike_values as _content_key sets _last_shared: looked up then, once)
+        alike: Any = None if self._last_shared is None else self._alike
         for p in ports:
             key = known.get(id(p))
             if key is None:
@@ -267,6 +283,8 @@ class Keys:
                     alive.append(p)
                 else:
                     key = self._content_key(p, shared, wd)
+                    if alike is None and self._last_shared is not None:
+                        alike = self._alike
             keys.append(key)
         return tuple(keys)
 

@@ -12,6 +12,7 @@ import functools
 import os
 import re
 
+from ... import capture
 from ...errors import InputError
 from ...lazyre import lazy
 from ...model import Device, DeviceKind, ParseIssue, Source
@@ -33,7 +34,11 @@ def _qos_section() -> re.Pattern[str]:
 
 
 def sniff(inp: Input) -> bool:
-    """`opensm -c` output, or text whose lines are mostly OpenSM options (all of them in a short file)."""
+    """`opensm -c` output, or text whose lines are mostly OpenSM options (all of them in a short file); never a capture
+    whose header names another platform (as no other platform's sniff takes one: detect goes by the header)."""
+    named = capture.sniff_platform(inp.text)
+    if named is not None and named != PLATFORM:
+        return False
     head = inp.text[:65536]
     if options.BANNER in head:
         return True
