@@ -287,6 +287,10 @@ def test_partitions_lines_read_as_fgets_reads_them():
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", spaced)], "x")
     assert [(i.source.line, "longer than" in i.message) for i in dev.issues] == [(2, False), (1, True), (2, True)]
     assert "OpenSM stops reading" in dev.issues[0].message  # the comment's last characters, read as a partition
+    # an mgid= entry after a long line keeps the line the file numbers it with (IBS008 cites it)
+    text = "Default=0x7fff, ipoib :\n  ALL=full," + " " * 5000 + "SELF,\n  mgid=ff12::1,sl=1;\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert dev.opensm.partitions[0].group_lines == {"ff12::1": 3}
 
 
 def test_partition_flags_as_opensm_matches_them():

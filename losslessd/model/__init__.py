@@ -905,6 +905,8 @@ class IbPartition(Model):
     # the broadcast group's `sl=` does not name (osm_prtn_config.c mgroup_create: the partition's flags, then its own);
     # only groups OpenSM makes: not a second entry of an MGID the subnet already has (mgroup_create).
     group_sls: dict[str, int] = dataclasses.field(default_factory=dict)
+    # MGID -> the partitions.conf line of its `mgid=` entry (the file is the partition's source's), for findings on it
+    group_lines: dict[str, int] = dataclasses.field(default_factory=dict)
     source: Source | None = None
 
 

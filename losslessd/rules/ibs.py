@@ -15,7 +15,7 @@ from typing import Any
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import Rule, register
-from ..model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, Device, DeviceKind, OpenSm, Source
+from ..model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, Device, DeviceKind, IbPartition, OpenSm, Source
 from .common import numbers
 
 TOPOLOGIES = frozenset({"fat-tree", "torus", "dragonfly", "mesh", "tree"})
@@ -774,10 +774,18 @@ class PartitionGroupSettings(_SmRule):
                                        **at)
             if not (layered and sm.qos_enabled):  # (with QoS off OpenSM uses SL 0 and no layers: IBS005, IBS003)
                 continue
-            pins = [(f"partition {part.name}", "its multicast group's SL", part.sl, "")] if part.sl is not None else []
-            pins += [(f"partition {part.name}'s multicast group {mgid}", "its SL", sl, f"|{mgid}")
-                     for mgid, sl in part.group_sls.items()]
-            for what, whose, sl, group in pins:
+            pins = [(f"partition {part.name}", "its multicast group's SL", part.sl, "", at["source"])
+                    ] if part.sl is not None else []
+            pins += [(f"partition {part.name}'s multicast group {mgid}", "its SL", sl, f"|{mgid}",
+                      _group_source(part, mgid) or at["source"]) for mgid, sl in part.group_sls.items()]
+            for what, whose, sl, group, src in pins:
                 yield self.finding(f"{what}: sl={sl} pins {whose}, while {engines(sm)[0]} keeps routes credit-loop "
                                    "free by giving each path its own SL layer; this group's traffic runs on a layer "
-                                   "the engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}", **at)
+                                   "the engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}",
+                                   device=device, source=src)
+
+
+def _group_source(part: IbPartition, mgid: str) -> Source | None:
+    """The line of a partition's `mgid=` entry, in the partition's file."""
+    line = part.group_lines.get(mgid)
+    return None if line is None or part.source is None else Source(file=part.source.file, line=line)

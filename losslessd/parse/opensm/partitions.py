@@ -52,6 +52,8 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
             if source is not None and id(source) not in seen and source.line is not None:
                 seen.add(id(source))
                 source.line = at[source.line - 1]
+        for part in parts:
+            part.group_lines = {mgid: at[line - 1] for mgid, line in part.group_lines.items()}
         issues += [ParseIssue(code="SYS002", source=Source(file=path, line=n), message=(
             f"line {n} is longer than {_FGETS} characters: OpenSM reads it in {_FGETS}-character pieces "
             "(fgets), splitting the port GUID, flag or name at each cut; break the line after a `,`")) for n in long]
@@ -259,6 +261,8 @@ def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: 
         made.setdefault(made_as, (src.line or 0, f"mgid={mgid}"))
     if "sl" in own:
         part.group_sls[mgid] = own["sl"]
+        if src.line is not None:
+            part.group_lines[mgid] = src.line
 
 
 def _scope_mask(flags: list[str]) -> int:
