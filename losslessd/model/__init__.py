@@ -909,6 +909,11 @@ class IbPartition(Model):
     group_lines: dict[str, int] = dataclasses.field(default_factory=dict)
     source: Source | None = None
 
+    def is_default(self) -> bool:
+        """The Default partition, P_Key 0x7fff (IB_DEFAULT_PARTIAL_PKEY, include/iba/ib_types.h; osm_prtn.c
+        osm_prtn_make_new drops the membership bit 0x8000)."""
+        return self.pkey is not None and self.pkey & 0x7FFF == 0x7FFF
+
 
 @model_class
 class IbSlUse(Model):

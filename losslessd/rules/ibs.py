@@ -721,7 +721,9 @@ class PartitionGroupSettings(_SmRule):
     credit-loop free on SL layers (`lash`, `dfsssp`) and `qos TRUE`, a partition that pins its group's SL
     with `sl=`, or a multicast group of its own (`mgid=ff12::1,sl=1`) (warning: the group's traffic then
     runs on a layer the engine did not pick for it; with QoS off OpenSM sets SL 0 whatever `sl=` says).
-    One finding per partition and problem.
+    One finding per partition and problem. A partitions.conf that defines no Default partition (P_Key
+    0x7fff) is a note: OpenSM then makes `Default=0x7fff : ALL=limited, SELF=full;` with no IPoIB group
+    (man opensm, PARTITION CONFIGURATION), so hosts cannot reach each other on the default P_Key.
 
     ## Why it matters
     A port joins a multicast group only if it can run at the group's rate and MTU: a group rate above
@@ -750,6 +752,19 @@ class PartitionGroupSettings(_SmRule):
     def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         ib = ctx.policy.infiniband
         layered = engines(sm)[0] in SL_LAYERED
+        if sm.partitions and not any(part.is_default() for part in sm.partitions):
+            # a partitions.conf OpenSM read without a Default (with none, or a file OpenSM refuses, the model holds
+            # its `Default=0x7fff, ipoib : ALL=full;`); man opensm, PARTITION CONFIGURATION; osm_prtn.c
+            # prtn_make_default (no_config FALSE: ports limited, the SM's port full, no broadcast group)
+            first = sm.partitions[0].source
+            yield self.finding(
+                "partitions.conf defines no Default partition, so OpenSM makes it as `Default=0x7fff : ALL=limited, "
+                "SELF=full;` without an IPoIB broadcast group: every host is a limited member of the default P_Key, "
+                "and limited members reach only full ones (here the SM's port), so hosts cannot talk to each other "
+                "on it, nor run IPoIB over it; if they use the default P_Key (a port's P_Key index 0 unless set "
+                "otherwise), write `Default=0x7fff, ipoib : ALL=full;`", key="Default|implicit",
+                severity=Severity.info, device=device,
+                source=Source(file=first.file, line=None) if first is not None else device.source)
         for part in sm.partitions:
             at: dict[str, Any] = {"device": device, "source": part.source or device.source}
             for key, code, table in (("mtu", part.mtu_code, IB_MTU_CODES), ("rate", part.rate_code, IB_RATE_CODES)):
