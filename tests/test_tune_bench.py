@@ -467,6 +467,25 @@ def test_perftest_latency_in_cpu_cycles_is_refused(units, valid):
     (["srun", "-C", "gpu", "ib_write_lat", "host2"], False),  # (srun's -C is its --constraint)
     (["ib_write_bw", "-C", "host2"], False),
     (["all_reduce_perf", "-b", "8", "-C", "1"], False),  # (nccl-tests' -C: report cputime)
+    # perftest reads its options with getopt_long (perftest_parameters.c): short options bundle, an option that takes
+    # an argument takes the word's rest, options follow the server name, `--` ends them, long names abbreviate
+    (["ib_write_lat", "-aC", "host2"], True),
+    (["ib_write_lat", "-Ca", "-F", "host2"], True),
+    (["ib_write_lat", "host2", "-n", "5", "-FC"], True),
+    (["ib_write_lat", "--report-cy", "host2"], True),
+    (["ib_write_lat", "-sC", "host2"], False),  # (--size C)
+    (["ib_write_lat", "-s", "-C", "host2"], False),  # (-C is -s's argument)
+    (["ib_write_lat", "--", "host2", "-C"], False),
+    (["ib_write_lat", "--report-c", "host2"], False),  # (report-cycles or report-counters: perftest refuses it)
+    (["ib_write_lat", "-aCD5", "host2"], False),
+    (["ib_write_lat", "-aC", "--dur=5", "host2"], False),
+    # wrapped in a shell's -c command line, split and cut at `;`/`&&` as the shell does
+    (["bash", "-c", "ib_write_lat -aC -s 1024 host2"], True),
+    (["ssh", "h1", "sh", "-lc", "cd /tmp && taskset -c 3 ib_send_lat -F -C host2; echo done"], True),
+    (["bash", "--login", "-o", "pipefail", "-xc", "ib_read_lat --report-cycles host2 | tee log"], True),
+    (["bash", "-c", "ib_write_lat -a host2; echo -C"], False),
+    (["bash", "run.sh", "-c", "ib_write_lat -C host2"], False),  # (a script's own arguments)
+    (["bash", "-c", "ib_write_lat -C 'host2"], False),  # (the shell refuses the quote: nothing runs)
 ])
 def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(argv, refused):
     """`--benchmark "ib_write_lat -C ..."` without -H/-U prints cycles under `[usec]` headers and no word of cycles:
@@ -475,6 +494,7 @@ def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(ar
     assert (why is not None) is refused, why
     if refused:
         assert "CPU cycles" in why and "run it without" in why, why
+    assert cycles_option(["ib_write_lat", "-aC", "h"]).endswith("run it without -C (written -aC)")
 
 
 def test_tune_refuses_a_cycles_latency_benchmark_as_a_usage_error(tmp_path):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from dataclasses import field
 
 from ..lazyre import lazy
@@ -561,25 +562,126 @@ _SAMPLES = lazy(r"^\s*#,\s*(\S+)\s*$")
 _BARE = lazy(r"\d{1,19}\.\d{6}", re.ASCII)
 
 
-# perftest's latency tests (ib_read_lat, ib_write_lat, ib_send_lat, ib_atomic_lat, raw_ethernet_lat) and the options
-# perftest_parameters.c long_options names: "report-cycles" ('C'), "duration" ('D'; print_report_lat_duration reports
-# microseconds whatever -C says).
+# perftest's latency tests (ib_read_lat, ib_write_lat, ib_send_lat, ib_atomic_lat, raw_ethernet_lat).
 _PERF_LAT_BIN = lazy(r"(?:ib_\w+|raw_ethernet)_lat")
+# How perftest reads its command line (linux-rdma/perftest 00b55b66, perftest_parameters.c parser): GNU getopt_long
+# with this option string, so short options bundle (`-aC` is -a -C; `-sC` is --size C) and take their argument from
+# the word's rest or the next word, options and the server name mix in any order, and `--` ends the options; and with
+# these long options that take an argument (has_arg 1), each also `--name=value`; a long option may be abbreviated to
+# a prefix no other long option shares (getopt_long). 'C' is report-cycles, 'D' duration (print_report_lat_duration
+# reports microseconds whatever -C says).
+_PERF_SHORT = "w:y:p:d:i:m:s:n:t:u:S:x:c:q:I:o:M:r:Q:A:l:D:f:B:T:L:E:J:j:K:k:X:W:aFegzRvhbNVCHUOZP"
+_PERF_LONG_ARG = frozenset((
+    "MGID", "aes_block_size", "atomic_type", "bind_source_ip", "burst_size", "congest_type", "connection", "cpu_id",
+    "cq-mod", "cqe_poll", "credentials_path", "cuda_mem_type", "data_enc_key_app_path", "data_enc_keys_number",
+    "dest_ip", "dest_mac", "dest_port", "dlid", "duration", "ethertype", "flow_label", "flows", "flows_burst",
+    "force-link", "gid-index", "gpu_touch", "hop_limit", "ib-dev", "ib-port", "inline_size", "iters", "kek_path",
+    "latency_gap", "limit_bw", "limit_msgrate", "local_ip", "local_mac", "local_port", "log_active_dci_streams",
+    "log_dci_streams", "margin", "mmap", "mmap-offset", "mtu", "numa_node", "opencl_platform_id", "out_json_file",
+    "output", "outs", "payload_file_path", "ph", "pin_cores", "pkey_index", "port", "post_list", "qp", "qp-timeout",
+    "rate_limit", "rate_limit_type", "rate_units", "recv_post_list", "remote_ip", "remote_mac", "remote_port",
+    "reply_every", "report-counters", "retry_count", "rx-depth", "size", "sl", "source_ip", "source_mac",
+    "source_port", "tclass", "tos", "tph_mem", "tx-depth", "typical_pkt_size", "use_cuda", "use_cuda_bus_id", "use_hl",
+    "use_ib_dm_dmabuf", "use_mlu", "use_musa", "use_musa_bus_id", "use_neuron", "use_opencl", "use_rocm", "vector",
+    "vlan_pcp", "wait_destroy"))
+# ... and those that take none (the same table; #ifdef'd ones included: a build may have them)
+_PERF_LONG_FLAG = frozenset((
+    "aes_xts", "all", "bidirectional", "client", "comm_rdma_cm", "connectionless", "CPU-freq", "cpu_util",
+    "data_validation", "data_validation_debug", "disable_dynamic_polling", "disable_numa", "disable_pcie_relaxed",
+    "dont_xchg_versions", "dualport", "encrypt_on_tx", "events", "help", "ipv6", "ipv6-addr", "mac_fwd", "mcg",
+    "mr_per_qp", "no_enhanced_reorder", "no_lock", "noPeak", "odp", "out_json", "perform_warm_up", "promiscuous",
+    "raw_ipv6", "raw_mcast", "rdma_cm", "report-both", "report-cycles", "report-histogrm", "report-per-port",
+    "report-unsorted", "report_gbits", "reversed", "run_infinitely", "send_with_imm", "server", "sig_before",
+    "sig_offload", "sniffer", "tcp", "unsolicited_write", "use-null-mr", "use-srq", "use_cuda_dmabuf",
+    "use_cuda_pcie_mapping", "use_data_direct", "use_hugepages", "use_mlu_dmabuf", "use_musa_dmabuf",
+    "use_musa_pcie_mapping", "use_neuron_dmabuf", "use_old_post_send", "use_ooo", "use_rocm_dmabuf", "use_rss",
+    "version", "vlan_en", "write_with_imm"))
+_PERF_LONG_SHORT = {"report-cycles": "C", "duration": "D"}
+# Shells whose `-c` runs the next word as a command line (bash(1), dash(1): the first non-option argument is the
+# command string); -o/-O/+o/+O and --rcfile/--init-file take a word of their own.
+_SHELLS = frozenset(("sh", "bash", "dash", "ksh", "zsh"))
+
+
+def _perftest_options(args: list[str]) -> dict[str, str]:
+    """The perftest options in ``args`` (the words after the binary) as getopt_long reads them: short option letter
+    (or long name without one) -> the word that gave it."""
+    seen: dict[str, str] = {}
+    words = iter(args)
+    for word in words:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            name, eq, _ = word[2:].partition("=")
+            every = _PERF_LONG_ARG | _PERF_LONG_FLAG
+            hits = [name] if name in every else [n for n in every if n.startswith(name)] if name else []
+            if len(hits) != 1:  # (unknown or ambiguous: perftest stops with "Invalid Command or flag")
+                continue
+            seen.setdefault(_PERF_LONG_SHORT.get(hits[0], hits[0]), word)
+            if hits[0] in _PERF_LONG_ARG and not eq:
+                next(words, None)
+        elif word.startswith("-") and word != "-":
+            for i, letter in enumerate(word[1:], 1):
+                at = _PERF_SHORT.find(letter)
+                if at < 0 or letter == ":":
+                    break  # (an unknown letter: perftest stops)
+                seen.setdefault(letter, word)
+                if _PERF_SHORT[at + 1:at + 2] == ":":
+                    if i == len(word) - 1:
+                        next(words, None)
+                    break  # (the rest of the word is the argument)
+    return seen
+
+
+def _commands(argv: list[str]) -> list[list[str]]:
+    """``argv`` and the command lines a shell in it runs with `-c` (`bash -c 'ib_write_lat -C host'`), each split as
+    the shell splits it, at `;`, `&&`, `||`, `|` and `&`."""
+    out = [argv]
+    for at, word in enumerate(argv):
+        if word.rpartition("/")[2] not in _SHELLS:
+            continue
+        words, c = iter(argv[at + 1:]), False
+        for arg in words:
+            if arg in ("-o", "-O", "+o", "+O", "--rcfile", "--init-file"):
+                next(words, None)
+            elif arg[:1] in "-+" and arg not in ("-", "--"):
+                c = c or (arg[:2] != "--" and "c" in arg[1:])
+            else:
+                if arg == "--":
+                    arg = next(words, "")
+                if c:
+                    try:
+                        lexer = shlex.shlex(arg, posix=True, punctuation_chars=True)
+                        lexer.whitespace_split = True
+                        tokens = list(lexer)
+                    except ValueError:  # (an unclosed quote: the shell refuses it too)
+                        tokens = []
+                    part: list[str] = []
+                    for token in [*tokens, ";"]:
+                        if token and all(ch in "();&|" for ch in token):
+                            out += _commands(part) if part else []
+                            part = []
+                        else:
+                            part.append(token)
+                break
+    return out
 
 
 def cycles_option(argv: list[str]) -> str | None:
     """Why a benchmark command line makes perftest print CPU cycles as latencies (``-C`` given to a latency test, not in
     duration mode), or None. Without ``-H``/``-U`` the output cannot tell cycles from the microseconds its header
-    says."""
-    at = next((i for i, word in enumerate(argv) if _PERF_LAT_BIN.fullmatch(word.rpartition("/")[2])), None)
-    if at is None:
-        return None
-    rest = argv[at + 1:]
-    flag = next((w for w in rest if w in ("-C", "--report-cycles")), None)
-    if flag is None or any(w == "--duration" or w.startswith(("-D", "--duration=")) for w in rest):
-        return None
-    return (f"{argv[at]} {flag} prints CPU cycles under its t_typical[usec] header, which the tuner would score as "
-            f"microseconds: run it without {flag}")
+    says. Read as perftest's getopt_long reads it, also inside a shell's `-c` command line."""
+    for words in _commands(argv):
+        at = next((i for i, word in enumerate(words) if _PERF_LAT_BIN.fullmatch(word.rpartition("/")[2])), None)
+        if at is None:
+            continue
+        seen = _perftest_options(words[at + 1:])
+        flag = seen.get("C")
+        if flag is None or "D" in seen:
+            continue
+        without = flag if flag in ("-C", "--report-cycles") else f"-C (written {flag})"
+        return (f"{words[at]} {flag} prints CPU cycles under its t_typical[usec] header, which the tuner would score "
+                f"as microseconds: run it without {without}")
+    return None
 
 
 def _to_gbytes(value: float, unit: str) -> float | None:
