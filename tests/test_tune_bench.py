@@ -424,6 +424,32 @@ def test_rows_without_a_header_are_noted_once():
     assert result.notes == ["line 1: no table header before the rows; columns assumed by their count"]
 
 
+def test_several_collectives_or_ops_in_one_output_are_not_one_measure():
+    """busbw is a per-collective figure and `-o all`/`-d all` print each size once per op and type (nccl-tests util.cu
+    `# Collective test starting: <program>`, all_reduce.cu's loops over types and ops): a log holding several was read
+    as one measure, a size under two keeping the worse (session 41 part i Left). Refused, naming where each starts;
+    one collective run twice (`-N 2`, a relaunch) stays one measure."""
+    def run(name: str, rows: str) -> str:
+        return f"# Collective test starting: {name}\n" + NTHREAD + NCCL_HEAD + rows + "# Out of bounds values : 0 OK\n"
+
+    two = read_benchmark(run("all_reduce_perf", _nccl_row(1048576, 10.0, 18.0))
+                         + run("all_gather_perf", _nccl_row(1048576, 12.0, 11.0)))
+    assert two.invalid == ["the output holds several collectives (all_reduce_perf from line 1, all_gather_perf from "
+                           "line 6): their busbw are different measures; run one collective per --benchmark"]
+    ops = NCCL_HEAD + "".join(_nccl_row(size, 10.0, 18.0).replace(" sum ", f" {op} ")
+                              for op in ("sum", "max") for size in (1048576, 2097152))
+    result = read_benchmark(ops)
+    assert result.invalid == ["rows of several data types or reduction ops (float sum at line 2, float max at line 4): "
+                              "each is a measure of its own; run one type and one op (`-d float -o sum`)"]
+    types = NCCL_HEAD + _nccl_row(1048576, 10.0, 18.0) + _nccl_row(1048576, 10.0, 18.0).replace("float", " half")
+    assert "half sum at line 3" in read_benchmark(types).invalid[0]
+    # logs before nccl-tests named its program (2021): all_reduce's `sum` rows and alltoall's blank redop
+    assert "float sum at line" in read_benchmark(text("nccl/2021-all_reduce-alltoall-8x8V100-ib.txt")).invalid[0]
+    same = read_benchmark(run("all_reduce_perf", _nccl_row(1048576, 10.0, 18.0))
+                          + run("all_reduce_perf", _nccl_row(1048576, 9.0, 16.2)))
+    assert same.valid and same.sizes[1048576].busbw_gbps == 16.2
+
+
 def test_perftest_output_bandwidth_alone_says_what_to_change():
     """`ib_write_bw --output=bandwidth` prints its average alone (perftest_parameters.c print_report_bw: "%lf\n"),
     without a unit or a size: invalid as before, now with the option named (it read "nothing parseable" only)."""

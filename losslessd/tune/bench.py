@@ -812,6 +812,8 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
     out = BenchResult(kind, collective=runs[0].collective)
     if len(runs) > 1:
         out.notes.append(f"{len(runs)} runs in one output")
+    if why := _several_measures(runs):
+        out.invalid.append(why)
     cvs = []
     twice: list[int] = []
     for run in runs:
@@ -828,6 +830,29 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
     if not out.sizes and not out.invalid:
         out.invalid.append("no busbw was printed")
     return out
+
+
+def _several_measures(runs: list[NcclRun]) -> str | None:
+    """Why the rows of ``runs`` are not one measure, or None. busbw is a per-collective figure (nccl-tests
+    doc/PERFORMANCE.md: its factor differs by collective), and one binary run with `-d all` or `-o all` prints every
+    size once per data type and reduction op (all_reduce.cu AllReduceRunTest loops over both; the row's type and redop
+    columns say which): a tuner comparing trials on a mix of them compares different things."""
+    named: dict[str, int] = {}  # `# Collective test starting: <program>` (util.cu) -> the run's first line
+    for run in runs:
+        if run.collective and run.rows:
+            named.setdefault(run.collective, run.first_line)
+    if len(named) > 1:
+        return (f"the output holds several collectives ({', '.join(f'{c} from line {n}' for c, n in named.items())}): "
+                "their busbw are different measures; run one collective per --benchmark")
+    kinds: dict[tuple[str, str | None], int] = {}
+    for run in runs:
+        for row in run.rows:
+            kinds.setdefault((row.type, row.redop), row.line)
+    if len(kinds) > 1:
+        return ("rows of several data types or reduction ops ("
+                + ", ".join(f"{t} {op or '(no redop)'} at line {n}" for (t, op), n in kinds.items())
+                + "): each is a measure of its own; run one type and one op (`-d float -o sum`)")
+    return None
 
 
 def _from_perftest(run: PerftestRun) -> BenchResult:
