@@ -408,6 +408,28 @@ def test_a_benchmark_run_through_a_launcher_that_prefixes_its_lines_is_read(pref
     assert got.valid and got.sizes[65536].busbw_gbps == pytest.approx(97.43 / 8)
 
 
+def test_a_kubelet_log_file_joins_the_parts_the_runtime_split():
+    """A kubelet's container log file (CRI log format, kubernetes pkg/kubelet/kuberuntime/logs/logs.go parseCRILog)
+    stores a line past the runtime's buffer as `P` parts ended by an `F` entry, and ReadLogs drops each part's newline
+    so it runs into the next entry of its stream: a row split so was read as two lines (session 41 part i Left), here
+    its busbw lost. Joined per stream (a stderr entry between the parts stays a line of its own), at the line the row
+    began on; a part with nothing after it ends the file."""
+    time = "2026-12-05T06:14:09.123456789Z"
+    row = _nccl_row(2097152, 12.0, 12.0).rstrip("\n")
+    log = [f"{time} stdout F {line}" for line in (NTHREAD + _rank(0, "hostA") + _rank(1, "hostB") + NCCL_HEAD
+                                                   + _nccl_row(1048576, 10.0, 10.0)).splitlines()]
+    log += [f"{time} stdout P {row[:30]}", f"{time} stderr F hostA:12:12 [0] NCCL INFO 2 coll channels",
+            f"2026-12-05T06:14:09+01:00 stdout P {row[30:60]}", f"{time} stdout F {row[60:]}",
+            f"{time} stdout F #wrong above: none", f"{time} stdout P # Out of bounds values : 0 OK"]
+    result = read_benchmark("\n".join(log) + "\n")
+    assert result.valid, result.invalid
+    assert {s: r.busbw_gbps for s, r in result.sizes.items()} == {1048576: 10.0, 2097152: 12.0}
+    bad = read_benchmark("\n".join(log).replace(" 0 OK", " 3 FAILED").replace("0   100.00", "7   100.00"))
+    assert "#wrong 7 at 2097152 B out-of-place (line 6)" in bad.invalid  # (the line the split row began on)
+    # a tag with more after a colon is a full or partial line all the same (parseCRILog reads the tag's first field)
+    assert read_benchmark("\n".join(log).replace(" stdout F ", " stdout F:x ")).sizes[2097152].busbw_gbps == 12.0
+
+
 def test_a_line_that_only_looks_prefixed_keeps_its_words():
     """A `#`-less `error: ...` line (a pasted log) is nccl-tests' verdict, not a host's prefix; a size column is never
     taken for a task number (it has no colon)."""

@@ -59,6 +59,12 @@ _LAUNCH_PREFIX = lazy(
     r"|(?!error:)[A-Za-z0-9][\w.-]*:(?=\s+[#\d\s])"
     rf"|{_CTIME})(?=\s)|{_CTIME}<std(?:out|err)>:))+",
     re.ASCII)
+# A kubelet's container log file (the CRI log format; kubernetes/kubernetes pkg/kubelet/kuberuntime/logs/logs.go
+# parseCRILog): `<RFC 3339 time> <stdout|stderr> <tag>[:<more tags>] <content>`, tag `F` a full line and `P` a part the
+# runtime split (a line past its buffer), whose newline ReadLogs drops, so that the part runs into the next entry
+# written to the same stream.
+_CRI = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) (stdout|stderr) ([^ :]*)(?::[^ ]*)? ",
+            re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")
@@ -202,6 +208,30 @@ class PerftestRun:
 def _untag(line: str) -> str:
     """A line without MPI tags and without what a launcher or logger wrote before it (``_LAUNCH_PREFIX``)."""
     return _LAUNCH_PREFIX.sub("", _MPI_TAG.sub(" ", line))
+
+
+def _cri_joined(text: str) -> str:
+    """``text`` with the entries of a CRI container log file (``_CRI``) read as the kubelet reads them: each entry's
+    content, a `P` part joined with the next entry of its stream. A joined line stands where its first part did and
+    the parts after it leave blank lines, so lines keep the numbers the file gives them; other lines are left as
+    they are."""
+    lines = text.split("\n")
+    parts: dict[int, list[str]] = {}  # the line an entry began on -> its parts (joined once: no quadratic copying)
+    open_at: dict[str, int] = {}  # stream -> the line its unfinished (P) entry began on
+    for n, line in enumerate(lines):
+        m = _CRI.match(line)
+        if m is None:
+            continue
+        stream, content = m.group(1), line[m.end():]
+        parts.setdefault(open_at.get(stream, n), []).append(content)
+        lines[n] = ""
+        if m.group(2) == "P":
+            open_at.setdefault(stream, n)
+        else:
+            open_at.pop(stream, None)
+    for n, joined in parts.items():
+        lines[n] = "".join(joined)
+    return "\n".join(lines)
 
 
 def _clean(line: str) -> str:
@@ -784,7 +814,9 @@ class BenchResult:
 
 
 def read_benchmark(text: str) -> BenchResult:
-    """The benchmark output in ``text``, whatever it is: nccl-tests text or JSON, or perftest."""
+    """The benchmark output in ``text``, whatever it is: nccl-tests text or JSON, or perftest, also as a kubelet's
+    container log file holds it."""
+    text = _cri_joined(text)
     stripped = text.lstrip()
     if stripped.startswith("{"):
         from ..docpos import json_value
