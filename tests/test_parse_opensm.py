@@ -482,8 +482,8 @@ def test_a_qos_level_sl_opensm_s_grammar_refuses_drops_the_whole_policy(entry, l
     the qos-ulps' included (before: the level was skipped and `default : 2` stayed in use)."""
     from losslessd.parse.opensm import qos_policy
 
-    text = f"qos-levels\n  qos-level\n    name: gpu\n{entry}  end-qos-level\nend-qos-levels\nqos-ulps\n  default : 2\n" \
-           "end-qos-ulps\n"
+    text = (f"qos-levels\n  qos-level\n    name: gpu\n{entry}  end-qos-level\nend-qos-levels\n"
+            "qos-ulps\n  default : 2\nend-qos-ulps\n")
     uses, issues = qos_policy.read(text, "p.conf")
     assert uses == [] and [(i.source.line, says in i.message) for i in issues] == [(line, True)]
 

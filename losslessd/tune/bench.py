@@ -63,8 +63,8 @@ _LAUNCH_PREFIX = lazy(
 # parseCRILog): `<RFC 3339 time> <stdout|stderr> <tag>[:<more tags>] <content>`, tag `F` a full line and `P` a part the
 # runtime split (a line past its buffer), whose newline ReadLogs drops, so that the part runs into the next entry
 # written to the same stream.
-_CRI = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) (stdout|stderr) ([^ :]*)(?::[^ ]*)? ",
-            re.ASCII)
+_CRI = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) "
+            r"(stdout|stderr) ([^ :]*)(?::[^ ]*)? ", re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")
