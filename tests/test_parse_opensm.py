@@ -188,7 +188,7 @@ def test_qos_policy_problems():
            "qos-ulps\n  default : 0\n  ipoib 3\n"
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("qos-policy.conf", text)], "x")
     got = {i.source.line: i.message for i in dev.issues}
-    assert "SL '16' is not a number 0-15" in got[4] and "outside any QoS policy section" in got[7]
+    assert "qos-level DEFAULT: sl 16 is no SL 0-15" in got[4] and "outside any QoS policy section" in got[7]
     assert "is not `<match> : <SL>`" in got[10] and "qos-ulps is not closed" in got[8]
     # each of lines 7, 8 and 10 is a syntax error to OpenSM's grammar (osm_qos_parser_y.y): ERR AC03, no policy
     # applied, so `default : 0` hands out no SL (session 40 part j: it was read as in use)
@@ -287,6 +287,10 @@ def test_partitions_lines_read_as_fgets_reads_them():
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", spaced)], "x")
     assert [(i.source.line, "longer than" in i.message) for i in dev.issues] == [(2, False), (1, True), (2, True)]
     assert "OpenSM stops reading" in dev.issues[0].message  # the comment's last characters, read as a partition
+    # an mgid= entry after a long line keeps the line the file numbers it with (IBS008 cites it)
+    text = "Default=0x7fff, ipoib :\n  ALL=full," + " " * 5000 + "SELF,\n  mgid=ff12::1,sl=1;\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert dev.opensm.partitions[0].group_lines == {"ff12::1": 3}
 
 
 def test_partition_flags_as_opensm_matches_them():
@@ -465,6 +469,42 @@ def test_an_option_an_older_opensm_had_is_named_with_what_it_asked_for():
         "`Unrecognized token` and ignores the line, so QoS stays off (OpenSM's default); the line asks for QoS on "
         "(`qos TRUE`)")
     assert "asks for QoS off (`qos FALSE`)" in parse_text("no_qos TRUE\nqos_max_vls 8\n").issues[0].message
+
+
+@pytest.mark.parametrize("entry, line, says", [
+    ("    sl: x\n", 4, "SL 'x' is not one number: OpenSM fails to parse the file (ERR AC03)"),
+    ("    sl: 3 4\n", 4, "SL '3 4' is not one number"),
+    ("    sl: 1\n    sl: 2\n", 5, "has a second `sl:` (line 4 wrote its first"),
+])
+def test_a_qos_level_sl_opensm_s_grammar_refuses_drops_the_whole_policy(entry, line, says):
+    """A qos-level's `sl:` is one TK_NUMBER to OpenSM's grammar (osm_qos_parser_y.y qos_level_sl: single_number): a
+    word, two numbers or a second `sl:` in the level is a parse error (ERR AC03) and no SL of the file is handed out,
+    the qos-ulps' included (before: the level was skipped and `default : 2` stayed in use)."""
+    from losslessd.parse.opensm import qos_policy
+
+    text = (f"qos-levels\n  qos-level\n    name: gpu\n{entry}  end-qos-level\nend-qos-levels\n"
+            "qos-ulps\n  default : 2\nend-qos-ulps\n")
+    uses, issues = qos_policy.read(text, "p.conf")
+    assert uses == [] and [(i.source.line, says in i.message) for i in issues] == [(line, True)]
+
+
+def test_a_qos_level_sl_is_read_as_opensm_reads_it():
+    """qos_level_sl casts strtoull(text, NULL, 0) to uint8_t without a range check (osm_qos_parser_y.y): `010` is SL 8,
+    `sl:` may take its number on the next line, and an SL above 15 is kept by the parser but refused for every path
+    of the level (osm_sa_path_record.c: outside valid_sl_mask, IB_NOT_FOUND), named at its line; a qos-ulps SL above
+    15 fails the whole parse ("illegal SL value")."""
+    from losslessd.parse.opensm import qos_policy
+
+    levels = ("qos-levels\n  qos-level\n    name: a\n    sl: 010\n  end-qos-level\n"
+              "  qos-level\n    name: b\n    sl:\n      0x3\n  end-qos-level\n"
+              "  qos-level\n    name: c\n    sl: 0x10f\n  end-qos-level\nend-qos-levels\n")
+    uses, issues = qos_policy.read(levels, "p.conf")
+    assert [(u.name, u.sl, u.source.line) for u in uses] == [("a", 8, 4), ("b", 3, 9), ("c", 15, 13)]
+    assert [i.source.line for i in issues] == [13] and "takes its low 8 bits, SL 15" in issues[0].message
+    uses, issues = qos_policy.read(levels.replace("0x10f", "0x110"), "p.conf")
+    assert "qos-level c: sl 0x110 is no SL 0-15; OpenSM takes it (as 16)" in issues[0].message
+    uses, issues = qos_policy.read("qos-ulps\n  default : 0\n  ipoib : 16\nend-qos-ulps\n", "p.conf")
+    assert uses == [] and [i.source.line for i in issues] == [3] and "illegal SL value" in issues[0].message
 
 
 def test_a_qos_policy_line_opensm_s_grammar_refuses_drops_the_whole_policy():

@@ -150,6 +150,41 @@ def test_a_multicast_groups_own_sl_is_in_use(tmp_path):
     assert (issue.source.file.endswith("partitions.conf"), issue.source.line) == (True, 3)
 
 
+def test_a_multicast_groups_pinned_sl_is_cited_at_its_mgid_line(tmp_path):
+    """IBS008 on an `mgid=` group's own sl= under LASH names the group's line, not the partition's first line (session
+    41 part j Left: the model kept no line for a group); the partition's own sl= stays cited at its definition."""
+    sm = tmp_path / "sm1"
+    sm.mkdir()
+    (sm / "opensm.conf").write_text("qos TRUE\nrouting_engine lash\n")
+    (sm / "partitions.conf").write_text("Default=0x7fff, ipoib, sl=2 :\n  ALL=full,\n  mgid=ff12::1,sl=1\n"
+                                        "  ;\nt=0x2 : ALL,\n\n  mgid=ff12::9,sl=4;\n")
+    found = {f.key: f for f in lint([sm], "infiniband", select_codes=["IBS008"]).findings}
+    assert set(found) == {"Default|sl", "Default|sl|ff12::1", "t|sl|ff12::9"}
+    assert [(found[k].source.file.endswith("partitions.conf"), found[k].source.line) for k in sorted(found)] == [
+        (True, 1), (True, 3), (True, 7)]
+    assert line_at(found["t|sl|ff12::9"].source) == "  mgid=ff12::9,sl=4;"
+
+
+def test_a_partitions_file_without_default_leaves_hosts_limited_members(tmp_path):
+    """With a partitions.conf that defines no Default, OpenSM makes `Default=0x7fff : ALL=limited, SELF=full;` with no
+    IPoIB group (man opensm, PARTITION CONFIGURATION; osm_prtn.c prtn_make_default): hosts cannot reach each other on
+    the default P_Key. A note naming the file (session 41 part j Left: silent); none without a file (OpenSM makes
+    Default ALL=full with IPoIB), with a Default written, or with a file OpenSM refuses (it falls back to ALL=full)."""
+    sm = tmp_path / "sm1"
+    sm.mkdir()
+    (sm / "opensm.conf").write_text("routing_engine ftree\n")
+    assert lint([sm], "infiniband", select_codes=["IBS008"]).findings == []
+    (sm / "partitions.conf").write_text("t=0x2, ipoib : ALL=full;\n")
+    [hit] = lint([sm], "infiniband", select_codes=["IBS008"]).findings
+    assert (hit.severity.value, hit.key, hit.source.file.endswith("partitions.conf")) == ("info", "Default|implicit",
+                                                                                          True)
+    assert "hosts cannot talk to each other on it" in hit.message
+    assert "write `Default=0x7fff, ipoib : ALL=full;`" in hit.message
+    for text in ("t=0x2, ipoib : ALL=full;\nDefault=0xffff : ALL=full;\n", "t=0x2 : hpc-node-*=full;\n"):
+        (sm / "partitions.conf").write_text(text)
+        assert lint([sm], "infiniband", select_codes=["IBS008"]).findings == []
+
+
 def test_a_qos_level_without_sl_puts_paths_on_their_partitions_sl(tmp_path):
     """A qos-level with no `sl:` leaves a path its partition's SL, OSM_DEFAULT_SL 0 for a partition without sl=
     (osm_sa_path_record.c pr_rcv_get_path_parms takes the level's SL only when sl_set; osm_prtn.c osm_prtn_new):

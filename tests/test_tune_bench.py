@@ -408,6 +408,28 @@ def test_a_benchmark_run_through_a_launcher_that_prefixes_its_lines_is_read(pref
     assert got.valid and got.sizes[65536].busbw_gbps == pytest.approx(97.43 / 8)
 
 
+def test_a_kubelet_log_file_joins_the_parts_the_runtime_split():
+    """A kubelet's container log file (CRI log format, kubernetes pkg/kubelet/kuberuntime/logs/logs.go parseCRILog)
+    stores a line past the runtime's buffer as `P` parts ended by an `F` entry, and ReadLogs drops each part's newline
+    so it runs into the next entry of its stream: a row split so was read as two lines (session 41 part i Left), here
+    its busbw lost. Joined per stream (a stderr entry between the parts stays a line of its own), at the line the row
+    began on; a part with nothing after it ends the file."""
+    time = "2026-12-05T06:14:09.123456789Z"
+    row = _nccl_row(2097152, 12.0, 12.0).rstrip("\n")
+    log = [f"{time} stdout F {line}" for line in (NTHREAD + _rank(0, "hostA") + _rank(1, "hostB") + NCCL_HEAD
+                                                   + _nccl_row(1048576, 10.0, 10.0)).splitlines()]
+    log += [f"{time} stdout P {row[:30]}", f"{time} stderr F hostA:12:12 [0] NCCL INFO 2 coll channels",
+            f"2026-12-05T06:14:09+01:00 stdout P {row[30:60]}", f"{time} stdout F {row[60:]}",
+            f"{time} stdout F #wrong above: none", f"{time} stdout P # Out of bounds values : 0 OK"]
+    result = read_benchmark("\n".join(log) + "\n")
+    assert result.valid, result.invalid
+    assert {s: r.busbw_gbps for s, r in result.sizes.items()} == {1048576: 10.0, 2097152: 12.0}
+    bad = read_benchmark("\n".join(log).replace(" 0 OK", " 3 FAILED").replace("0   100.00", "7   100.00"))
+    assert "#wrong 7 at 2097152 B out-of-place (line 6)" in bad.invalid  # (the line the split row began on)
+    # a tag with more after a colon is a full or partial line all the same (parseCRILog reads the tag's first field)
+    assert read_benchmark("\n".join(log).replace(" stdout F ", " stdout F:x ")).sizes[2097152].busbw_gbps == 12.0
+
+
 def test_a_line_that_only_looks_prefixed_keeps_its_words():
     """A `#`-less `error: ...` line (a pasted log) is nccl-tests' verdict, not a host's prefix; a size column is never
     taken for a task number (it has no colon)."""
@@ -422,6 +444,32 @@ def test_rows_without_a_header_are_noted_once():
                             + _nccl_row(4194304, 13.0, 13.0))
     assert result.valid and len(result.sizes) == 3
     assert result.notes == ["line 1: no table header before the rows; columns assumed by their count"]
+
+
+def test_several_collectives_or_ops_in_one_output_are_not_one_measure():
+    """busbw is a per-collective figure and `-o all`/`-d all` print each size once per op and type (nccl-tests util.cu
+    `# Collective test starting: <program>`, all_reduce.cu's loops over types and ops): a log holding several was read
+    as one measure, a size under two keeping the worse (session 41 part i Left). Refused, naming where each starts;
+    one collective run twice (`-N 2`, a relaunch) stays one measure."""
+    def run(name: str, rows: str) -> str:
+        return f"# Collective test starting: {name}\n" + NTHREAD + NCCL_HEAD + rows + "# Out of bounds values : 0 OK\n"
+
+    two = read_benchmark(run("all_reduce_perf", _nccl_row(1048576, 10.0, 18.0))
+                         + run("all_gather_perf", _nccl_row(1048576, 12.0, 11.0)))
+    assert two.invalid == ["the output holds several collectives (all_reduce_perf from line 1, all_gather_perf from "
+                           "line 6): their busbw are different measures; run one collective per --benchmark"]
+    ops = NCCL_HEAD + "".join(_nccl_row(size, 10.0, 18.0).replace(" sum ", f" {op} ")
+                              for op in ("sum", "max") for size in (1048576, 2097152))
+    result = read_benchmark(ops)
+    assert result.invalid == ["rows of several data types or reduction ops (float sum at line 2, float max at line 4): "
+                              "each is a measure of its own; run one type and one op (`-d float -o sum`)"]
+    types = NCCL_HEAD + _nccl_row(1048576, 10.0, 18.0) + _nccl_row(1048576, 10.0, 18.0).replace("float", " half")
+    assert "half sum at line 3" in read_benchmark(types).invalid[0]
+    # logs before nccl-tests named its program (2021): all_reduce's `sum` rows and alltoall's blank redop
+    assert "float sum at line" in read_benchmark(text("nccl/2021-all_reduce-alltoall-8x8V100-ib.txt")).invalid[0]
+    same = read_benchmark(run("all_reduce_perf", _nccl_row(1048576, 10.0, 18.0))
+                          + run("all_reduce_perf", _nccl_row(1048576, 9.0, 16.2)))
+    assert same.valid and same.sizes[1048576].busbw_gbps == 16.2
 
 
 def test_perftest_output_bandwidth_alone_says_what_to_change():
@@ -467,6 +515,25 @@ def test_perftest_latency_in_cpu_cycles_is_refused(units, valid):
     (["srun", "-C", "gpu", "ib_write_lat", "host2"], False),  # (srun's -C is its --constraint)
     (["ib_write_bw", "-C", "host2"], False),
     (["all_reduce_perf", "-b", "8", "-C", "1"], False),  # (nccl-tests' -C: report cputime)
+    # perftest reads its options with getopt_long (perftest_parameters.c): short options bundle, an option that takes
+    # an argument takes the word's rest, options follow the server name, `--` ends them, long names abbreviate
+    (["ib_write_lat", "-aC", "host2"], True),
+    (["ib_write_lat", "-Ca", "-F", "host2"], True),
+    (["ib_write_lat", "host2", "-n", "5", "-FC"], True),
+    (["ib_write_lat", "--report-cy", "host2"], True),
+    (["ib_write_lat", "-sC", "host2"], False),  # (--size C)
+    (["ib_write_lat", "-s", "-C", "host2"], False),  # (-C is -s's argument)
+    (["ib_write_lat", "--", "host2", "-C"], False),
+    (["ib_write_lat", "--report-c", "host2"], False),  # (report-cycles or report-counters: perftest refuses it)
+    (["ib_write_lat", "-aCD5", "host2"], False),
+    (["ib_write_lat", "-aC", "--dur=5", "host2"], False),
+    # wrapped in a shell's -c command line, split and cut at `;`/`&&` as the shell does
+    (["bash", "-c", "ib_write_lat -aC -s 1024 host2"], True),
+    (["ssh", "h1", "sh", "-lc", "cd /tmp && taskset -c 3 ib_send_lat -F -C host2; echo done"], True),
+    (["bash", "--login", "-o", "pipefail", "-xc", "ib_read_lat --report-cycles host2 | tee log"], True),
+    (["bash", "-c", "ib_write_lat -a host2; echo -C"], False),
+    (["bash", "run.sh", "-c", "ib_write_lat -C host2"], False),  # (a script's own arguments)
+    (["bash", "-c", "ib_write_lat -C 'host2"], False),  # (the shell refuses the quote: nothing runs)
 ])
 def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(argv, refused):
     """`--benchmark "ib_write_lat -C ..."` without -H/-U prints cycles under `[usec]` headers and no word of cycles:
@@ -475,6 +542,7 @@ def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(ar
     assert (why is not None) is refused, why
     if refused:
         assert "CPU cycles" in why and "run it without" in why, why
+    assert cycles_option(["ib_write_lat", "-aC", "h"]).endswith("run it without -C (written -aC)")
 
 
 def test_tune_refuses_a_cycles_latency_benchmark_as_a_usage_error(tmp_path):

@@ -909,7 +909,14 @@ class IbPartition(Model):
     # the broadcast group's `sl=` does not name (osm_prtn_config.c mgroup_create: the partition's flags, then its own);
     # only groups OpenSM makes: not a second entry of an MGID the subnet already has (mgroup_create).
     group_sls: dict[str, int] = dataclasses.field(default_factory=dict)
+    # MGID -> the partitions.conf line of its `mgid=` entry (the file is the partition's source's), for findings on it
+    group_lines: dict[str, int] = dataclasses.field(default_factory=dict)
     source: Source | None = None
+
+    def is_default(self) -> bool:
+        """The Default partition, P_Key 0x7fff (IB_DEFAULT_PARTIAL_PKEY, include/iba/ib_types.h; osm_prtn.c
+        osm_prtn_make_new drops the membership bit 0x8000)."""
+        return self.pkey is not None and self.pkey & 0x7FFF == 0x7FFF
 
 
 @model_class

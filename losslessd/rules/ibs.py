@@ -15,7 +15,7 @@ from typing import Any
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity, few
 from ..lint.registry import Rule, register
-from ..model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, Device, DeviceKind, OpenSm, Source
+from ..model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, Device, DeviceKind, IbPartition, OpenSm, Source
 from .common import numbers
 
 TOPOLOGIES = frozenset({"fat-tree", "torus", "dragonfly", "mesh", "tree"})
@@ -721,7 +721,9 @@ class PartitionGroupSettings(_SmRule):
     credit-loop free on SL layers (`lash`, `dfsssp`) and `qos TRUE`, a partition that pins its group's SL
     with `sl=`, or a multicast group of its own (`mgid=ff12::1,sl=1`) (warning: the group's traffic then
     runs on a layer the engine did not pick for it; with QoS off OpenSM sets SL 0 whatever `sl=` says).
-    One finding per partition and problem.
+    One finding per partition and problem. A partitions.conf that defines no Default partition (P_Key
+    0x7fff) is a note: OpenSM then makes `Default=0x7fff : ALL=limited, SELF=full;` with no IPoIB group
+    (man opensm, PARTITION CONFIGURATION), so hosts cannot reach each other on the default P_Key.
 
     ## Why it matters
     A port joins a multicast group only if it can run at the group's rate and MTU: a group rate above
@@ -750,6 +752,19 @@ class PartitionGroupSettings(_SmRule):
     def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         ib = ctx.policy.infiniband
         layered = engines(sm)[0] in SL_LAYERED
+        if sm.partitions and not any(part.is_default() for part in sm.partitions):
+            # a partitions.conf OpenSM read without a Default (with none, or a file OpenSM refuses, the model holds
+            # its `Default=0x7fff, ipoib : ALL=full;`); man opensm, PARTITION CONFIGURATION; osm_prtn.c
+            # prtn_make_default (no_config FALSE: ports limited, the SM's port full, no broadcast group)
+            first = sm.partitions[0].source
+            yield self.finding(
+                "partitions.conf defines no Default partition, so OpenSM makes it as `Default=0x7fff : ALL=limited, "
+                "SELF=full;` without an IPoIB broadcast group: every host is a limited member of the default P_Key, "
+                "and limited members reach only full ones (here the SM's port), so hosts cannot talk to each other "
+                "on it, nor run IPoIB over it; if they use the default P_Key (a port's P_Key index 0 unless set "
+                "otherwise), write `Default=0x7fff, ipoib : ALL=full;`", key="Default|implicit",
+                severity=Severity.info, device=device,
+                source=Source(file=first.file, line=None) if first is not None else device.source)
         for part in sm.partitions:
             at: dict[str, Any] = {"device": device, "source": part.source or device.source}
             for key, code, table in (("mtu", part.mtu_code, IB_MTU_CODES), ("rate", part.rate_code, IB_RATE_CODES)):
@@ -774,10 +789,18 @@ class PartitionGroupSettings(_SmRule):
                                        **at)
             if not (layered and sm.qos_enabled):  # (with QoS off OpenSM uses SL 0 and no layers: IBS005, IBS003)
                 continue
-            pins = [(f"partition {part.name}", "its multicast group's SL", part.sl, "")] if part.sl is not None else []
-            pins += [(f"partition {part.name}'s multicast group {mgid}", "its SL", sl, f"|{mgid}")
-                     for mgid, sl in part.group_sls.items()]
-            for what, whose, sl, group in pins:
+            pins = [(f"partition {part.name}", "its multicast group's SL", part.sl, "", at["source"])
+                    ] if part.sl is not None else []
+            pins += [(f"partition {part.name}'s multicast group {mgid}", "its SL", sl, f"|{mgid}",
+                      _group_source(part, mgid) or at["source"]) for mgid, sl in part.group_sls.items()]
+            for what, whose, sl, group, src in pins:
                 yield self.finding(f"{what}: sl={sl} pins {whose}, while {engines(sm)[0]} keeps routes credit-loop "
                                    "free by giving each path its own SL layer; this group's traffic runs on a layer "
-                                   "the engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}", **at)
+                                   "the engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}",
+                                   device=device, source=src)
+
+
+def _group_source(part: IbPartition, mgid: str) -> Source | None:
+    """The line of a partition's `mgid=` entry, in the partition's file."""
+    line = part.group_lines.get(mgid)
+    return None if line is None or part.source is None else Source(file=part.source.file, line=line)

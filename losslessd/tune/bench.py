@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from dataclasses import field
 
 from ..lazyre import lazy
@@ -58,6 +59,12 @@ _LAUNCH_PREFIX = lazy(
     r"|(?!error:)[A-Za-z0-9][\w.-]*:(?=\s+[#\d\s])"
     rf"|{_CTIME})(?=\s)|{_CTIME}<std(?:out|err)>:))+",
     re.ASCII)
+# A kubelet's container log file (the CRI log format; kubernetes/kubernetes pkg/kubelet/kuberuntime/logs/logs.go
+# parseCRILog): `<RFC 3339 time> <stdout|stderr> <tag>[:<more tags>] <content>`, tag `F` a full line and `P` a part the
+# runtime split (a line past its buffer), whose newline ReadLogs drops, so that the part runs into the next entry
+# written to the same stream.
+_CRI = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) "
+            r"(stdout|stderr) ([^ :]*)(?::[^ ]*)? ", re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")
@@ -201,6 +208,30 @@ class PerftestRun:
 def _untag(line: str) -> str:
     """A line without MPI tags and without what a launcher or logger wrote before it (``_LAUNCH_PREFIX``)."""
     return _LAUNCH_PREFIX.sub("", _MPI_TAG.sub(" ", line))
+
+
+def _cri_joined(text: str) -> str:
+    """``text`` with the entries of a CRI container log file (``_CRI``) read as the kubelet reads them: each entry's
+    content, a `P` part joined with the next entry of its stream. A joined line stands where its first part did and
+    the parts after it leave blank lines, so lines keep the numbers the file gives them; other lines are left as
+    they are."""
+    lines = text.split("\n")
+    parts: dict[int, list[str]] = {}  # the line an entry began on -> its parts (joined once: no quadratic copying)
+    open_at: dict[str, int] = {}  # stream -> the line its unfinished (P) entry began on
+    for n, line in enumerate(lines):
+        m = _CRI.match(line)
+        if m is None:
+            continue
+        stream, content = m.group(1), line[m.end():]
+        parts.setdefault(open_at.get(stream, n), []).append(content)
+        lines[n] = ""
+        if m.group(2) == "P":
+            open_at.setdefault(stream, n)
+        else:
+            open_at.pop(stream, None)
+    for n, joined in parts.items():
+        lines[n] = "".join(joined)
+    return "\n".join(lines)
 
 
 def _clean(line: str) -> str:
@@ -572,25 +603,126 @@ _SAMPLES = lazy(r"^\s*#,\s*(\S+)\s*$")
 _BARE = lazy(r"\d{1,19}\.\d{6}", re.ASCII)
 
 
-# perftest's latency tests (ib_read_lat, ib_write_lat, ib_send_lat, ib_atomic_lat, raw_ethernet_lat) and the options
-# perftest_parameters.c long_options names: "report-cycles" ('C'), "duration" ('D'; print_report_lat_duration reports
-# microseconds whatever -C says).
+# perftest's latency tests (ib_read_lat, ib_write_lat, ib_send_lat, ib_atomic_lat, raw_ethernet_lat).
 _PERF_LAT_BIN = lazy(r"(?:ib_\w+|raw_ethernet)_lat")
+# How perftest reads its command line (linux-rdma/perftest 00b55b66, perftest_parameters.c parser): GNU getopt_long
+# with this option string, so short options bundle (`-aC` is -a -C; `-sC` is --size C) and take their argument from
+# the word's rest or the next word, options and the server name mix in any order, and `--` ends the options; and with
+# these long options that take an argument (has_arg 1), each also `--name=value`; a long option may be abbreviated to
+# a prefix no other long option shares (getopt_long). 'C' is report-cycles, 'D' duration (print_report_lat_duration
+# reports microseconds whatever -C says).
+_PERF_SHORT = "w:y:p:d:i:m:s:n:t:u:S:x:c:q:I:o:M:r:Q:A:l:D:f:B:T:L:E:J:j:K:k:X:W:aFegzRvhbNVCHUOZP"
+_PERF_LONG_ARG = frozenset((
+    "MGID", "aes_block_size", "atomic_type", "bind_source_ip", "burst_size", "congest_type", "connection", "cpu_id",
+    "cq-mod", "cqe_poll", "credentials_path", "cuda_mem_type", "data_enc_key_app_path", "data_enc_keys_number",
+    "dest_ip", "dest_mac", "dest_port", "dlid", "duration", "ethertype", "flow_label", "flows", "flows_burst",
+    "force-link", "gid-index", "gpu_touch", "hop_limit", "ib-dev", "ib-port", "inline_size", "iters", "kek_path",
+    "latency_gap", "limit_bw", "limit_msgrate", "local_ip", "local_mac", "local_port", "log_active_dci_streams",
+    "log_dci_streams", "margin", "mmap", "mmap-offset", "mtu", "numa_node", "opencl_platform_id", "out_json_file",
+    "output", "outs", "payload_file_path", "ph", "pin_cores", "pkey_index", "port", "post_list", "qp", "qp-timeout",
+    "rate_limit", "rate_limit_type", "rate_units", "recv_post_list", "remote_ip", "remote_mac", "remote_port",
+    "reply_every", "report-counters", "retry_count", "rx-depth", "size", "sl", "source_ip", "source_mac",
+    "source_port", "tclass", "tos", "tph_mem", "tx-depth", "typical_pkt_size", "use_cuda", "use_cuda_bus_id", "use_hl",
+    "use_ib_dm_dmabuf", "use_mlu", "use_musa", "use_musa_bus_id", "use_neuron", "use_opencl", "use_rocm", "vector",
+    "vlan_pcp", "wait_destroy"))
+# ... and those that take none (the same table; #ifdef'd ones included: a build may have them)
+_PERF_LONG_FLAG = frozenset((
+    "aes_xts", "all", "bidirectional", "client", "comm_rdma_cm", "connectionless", "CPU-freq", "cpu_util",
+    "data_validation", "data_validation_debug", "disable_dynamic_polling", "disable_numa", "disable_pcie_relaxed",
+    "dont_xchg_versions", "dualport", "encrypt_on_tx", "events", "help", "ipv6", "ipv6-addr", "mac_fwd", "mcg",
+    "mr_per_qp", "no_enhanced_reorder", "no_lock", "noPeak", "odp", "out_json", "perform_warm_up", "promiscuous",
+    "raw_ipv6", "raw_mcast", "rdma_cm", "report-both", "report-cycles", "report-histogrm", "report-per-port",
+    "report-unsorted", "report_gbits", "reversed", "run_infinitely", "send_with_imm", "server", "sig_before",
+    "sig_offload", "sniffer", "tcp", "unsolicited_write", "use-null-mr", "use-srq", "use_cuda_dmabuf",
+    "use_cuda_pcie_mapping", "use_data_direct", "use_hugepages", "use_mlu_dmabuf", "use_musa_dmabuf",
+    "use_musa_pcie_mapping", "use_neuron_dmabuf", "use_old_post_send", "use_ooo", "use_rocm_dmabuf", "use_rss",
+    "version", "vlan_en", "write_with_imm"))
+_PERF_LONG_SHORT = {"report-cycles": "C", "duration": "D"}
+# Shells whose `-c` runs the next word as a command line (bash(1), dash(1): the first non-option argument is the
+# command string); -o/-O/+o/+O and --rcfile/--init-file take a word of their own.
+_SHELLS = frozenset(("sh", "bash", "dash", "ksh", "zsh"))
+
+
+def _perftest_options(args: list[str]) -> dict[str, str]:
+    """The perftest options in ``args`` (the words after the binary) as getopt_long reads them: short option letter
+    (or long name without one) -> the word that gave it."""
+    seen: dict[str, str] = {}
+    words = iter(args)
+    for word in words:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            name, eq, _ = word[2:].partition("=")
+            every = _PERF_LONG_ARG | _PERF_LONG_FLAG
+            hits = [name] if name in every else [n for n in every if n.startswith(name)] if name else []
+            if len(hits) != 1:  # (unknown or ambiguous: perftest stops with "Invalid Command or flag")
+                continue
+            seen.setdefault(_PERF_LONG_SHORT.get(hits[0], hits[0]), word)
+            if hits[0] in _PERF_LONG_ARG and not eq:
+                next(words, None)
+        elif word.startswith("-") and word != "-":
+            for i, letter in enumerate(word[1:], 1):
+                at = _PERF_SHORT.find(letter)
+                if at < 0 or letter == ":":
+                    break  # (an unknown letter: perftest stops)
+                seen.setdefault(letter, word)
+                if _PERF_SHORT[at + 1:at + 2] == ":":
+                    if i == len(word) - 1:
+                        next(words, None)
+                    break  # (the rest of the word is the argument)
+    return seen
+
+
+def _commands(argv: list[str]) -> list[list[str]]:
+    """``argv`` and the command lines a shell in it runs with `-c` (`bash -c 'ib_write_lat -C host'`), each split as
+    the shell splits it, at `;`, `&&`, `||`, `|` and `&`."""
+    out = [argv]
+    for at, word in enumerate(argv):
+        if word.rpartition("/")[2] not in _SHELLS:
+            continue
+        words, c = iter(argv[at + 1:]), False
+        for arg in words:
+            if arg in ("-o", "-O", "+o", "+O", "--rcfile", "--init-file"):
+                next(words, None)
+            elif arg[:1] in "-+" and arg not in ("-", "--"):
+                c = c or (arg[:2] != "--" and "c" in arg[1:])
+            else:
+                if arg == "--":
+                    arg = next(words, "")
+                if c:
+                    try:
+                        lexer = shlex.shlex(arg, posix=True, punctuation_chars=True)
+                        lexer.whitespace_split = True
+                        tokens = list(lexer)
+                    except ValueError:  # (an unclosed quote: the shell refuses it too)
+                        tokens = []
+                    part: list[str] = []
+                    for token in [*tokens, ";"]:
+                        if token and all(ch in "();&|" for ch in token):
+                            out += _commands(part) if part else []
+                            part = []
+                        else:
+                            part.append(token)
+                break
+    return out
 
 
 def cycles_option(argv: list[str]) -> str | None:
     """Why a benchmark command line makes perftest print CPU cycles as latencies (``-C`` given to a latency test, not in
     duration mode), or None. Without ``-H``/``-U`` the output cannot tell cycles from the microseconds its header
-    says."""
-    at = next((i for i, word in enumerate(argv) if _PERF_LAT_BIN.fullmatch(word.rpartition("/")[2])), None)
-    if at is None:
-        return None
-    rest = argv[at + 1:]
-    flag = next((w for w in rest if w in ("-C", "--report-cycles")), None)
-    if flag is None or any(w == "--duration" or w.startswith(("-D", "--duration=")) for w in rest):
-        return None
-    return (f"{argv[at]} {flag} prints CPU cycles under its t_typical[usec] header, which the tuner would score as "
-            f"microseconds: run it without {flag}")
+    says. Read as perftest's getopt_long reads it, also inside a shell's `-c` command line."""
+    for words in _commands(argv):
+        at = next((i for i, word in enumerate(words) if _PERF_LAT_BIN.fullmatch(word.rpartition("/")[2])), None)
+        if at is None:
+            continue
+        seen = _perftest_options(words[at + 1:])
+        flag = seen.get("C")
+        if flag is None or "D" in seen:
+            continue
+        without = flag if flag in ("-C", "--report-cycles") else f"-C (written {flag})"
+        return (f"{words[at]} {flag} prints CPU cycles under its t_typical[usec] header, which the tuner would score "
+                f"as microseconds: run it without {without}")
+    return None
 
 
 def _to_gbytes(value: float, unit: str) -> float | None:
@@ -694,7 +826,9 @@ class BenchResult:
 
 
 def read_benchmark(text: str) -> BenchResult:
-    """The benchmark output in ``text``, whatever it is: nccl-tests text or JSON, or perftest."""
+    """The benchmark output in ``text``, whatever it is: nccl-tests text or JSON, or perftest, also as a kubelet's
+    container log file holds it."""
+    text = _cri_joined(text)
     stripped = text.lstrip()
     if stripped.startswith("{"):
         from ..docpos import json_value
@@ -722,6 +856,8 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
     out = BenchResult(kind, collective=runs[0].collective)
     if len(runs) > 1:
         out.notes.append(f"{len(runs)} runs in one output")
+    if why := _several_measures(runs):
+        out.invalid.append(why)
     cvs = []
     twice: list[int] = []
     for run in runs:
@@ -740,6 +876,29 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
     if not out.sizes and not out.invalid:
         out.invalid.append("no busbw was printed")
     return out
+
+
+def _several_measures(runs: list[NcclRun]) -> str | None:
+    """Why the rows of ``runs`` are not one measure, or None. busbw is a per-collective figure (nccl-tests
+    doc/PERFORMANCE.md: its factor differs by collective), and one binary run with `-d all` or `-o all` prints every
+    size once per data type and reduction op (all_reduce.cu AllReduceRunTest loops over both; the row's type and redop
+    columns say which): a tuner comparing trials on a mix of them compares different things."""
+    named: dict[str, int] = {}  # `# Collective test starting: <program>` (util.cu) -> the run's first line
+    for run in runs:
+        if run.collective and run.rows:
+            named.setdefault(run.collective, run.first_line)
+    if len(named) > 1:
+        return (f"the output holds several collectives ({', '.join(f'{c} from line {n}' for c, n in named.items())}): "
+                "their busbw are different measures; run one collective per --benchmark")
+    kinds: dict[tuple[str, str | None], int] = {}
+    for run in runs:
+        for row in run.rows:
+            kinds.setdefault((row.type, row.redop), row.line)
+    if len(kinds) > 1:
+        return ("rows of several data types or reduction ops ("
+                + ", ".join(f"{t} {op or '(no redop)'} at line {n}" for (t, op), n in kinds.items())
+                + "): each is a measure of its own; run one type and one op (`-d float -o sum`)")
+    return None
 
 
 def _from_perftest(run: PerftestRun) -> BenchResult:

@@ -52,6 +52,8 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
             if source is not None and id(source) not in seen and source.line is not None:
                 seen.add(id(source))
                 source.line = at[source.line - 1]
+        for part in parts:
+            part.group_lines = {mgid: at[line - 1] for mgid, line in part.group_lines.items()}
         issues += [ParseIssue(code="SYS002", source=Source(file=path, line=n), message=(
             f"line {n} is longer than {_FGETS} characters: OpenSM reads it in {_FGETS}-character pieces "
             "(fgets), splitting the port GUID, flag or name at each cut; break the line after a `,`")) for n in long]
@@ -111,22 +113,17 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
                     "ALL=full;`) or remove the file", parts)
     # a partition left without ports is removed with its multicast groups (osm_prtn.c osm_prtn_make_partitions,
     # osm_prtn_delete); never Default, which OpenSM gives every port before it reads the file (prtn_make_default)
-    return [p for p in parts if p.members or _is_default(p)], issues
+    return [p for p in parts if p.members or p.is_default()], issues
 
 
 def _default(made: list[IbPartition], src: Source) -> IbPartition:
     """The Default partition OpenSM falls back to: ALL ports full members and an IPoIB broadcast group. A Default
     (0x7fff) the file made with `ipoib` before the error keeps its SL and its groups' flags (osm_prtn_make_new finds
     the partition, osm_prtn_add_mcgroup the group: OpenSM deletes neither)."""
-    kept = next((p for p in made if _is_default(p) and p.ipoib), None)
+    kept = next((p for p in made if p.is_default() and p.ipoib), None)
     if kept is not None:
         return dataclasses.replace(kept, members=["ALL=full"])
     return IbPartition(name="Default", pkey=0x7FFF, ipoib=True, members=["ALL=full"], source=src)
-
-
-def _is_default(part: IbPartition) -> bool:
-    # (IB_DEFAULT_PARTIAL_PKEY 0x7fff, include/iba/ib_types.h; osm_prtn_make_new drops the membership bit 0x8000)
-    return part.pkey is not None and part.pkey & 0x7FFF == 0x7FFF
 
 
 def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPartition | None:
@@ -259,6 +256,8 @@ def _group(part: IbPartition, mgid: str, flags: list[str], src: Source, issues: 
         made.setdefault(made_as, (src.line or 0, f"mgid={mgid}"))
     if "sl" in own:
         part.group_sls[mgid] = own["sl"]
+        if src.line is not None:
+            part.group_lines[mgid] = src.line
 
 
 def _scope_mask(flags: list[str]) -> int:

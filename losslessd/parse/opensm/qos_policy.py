@@ -36,6 +36,7 @@ KEYWORDS = frozenset((
 _NUMBER = r"(?:0[xX][0-9a-fA-F]+|[0-9]+)"  # (the lexer's two number rules)
 _RANGE = rf"{_NUMBER}(?:[ \t]*-[ \t]*{_NUMBER})?"
 _RANGES = rf"[ \t]*{_RANGE}(?:[ \t]*,[ \t]*{_RANGE})*"
+_NUMBER_WHOLE = lazy(_NUMBER)
 _ULP_MATCH = lazy(r"(?i:default|sdp|rds|iser|ipoib)"
                   r"|(?i:any)[ \t]*,[ \t]*(?:service-id|pkey|target-port-guid|source-port-guid|source-target-port-guid)"
                   rf"{_RANGES}|(?i:sdp|rds|iser)[ \t]*,[ \t]*port-num{_RANGES}"
@@ -51,14 +52,29 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
     def issue(line: int, message: str) -> None:
         issues.append(ParseIssue(code="SYS002", message=message, source=Source(file=path, line=line)))
 
-    def sl_of(text: str, line: int) -> int | None:
-        sl, clean = c_number(text, 32, False)
-        if clean and sl <= 15:
-            return sl
-        issue(line, f"SL {text!r} is not a number 0-15; this entry is skipped")
-        return None
-
     rejected = False  # a line OpenSM's grammar does not take: it drops the whole policy
+
+    def sl_of(text: str, line: int, level: str | None = None) -> int | None:
+        """The SL of a qos-ulps entry, or of the qos-level named `level`, as OpenSM's grammar takes it."""
+        if not _NUMBER_WHOLE.fullmatch(text):  # (a word, or a number with more after it: a syntax error)
+            refuse(line, f"SL {text[:60]!r} is not one number")
+            return None
+        sl = c_number(text, 64, False)[0]  # (__parser_str2uint64: strtoull(text, NULL, 0); `08` reads as 0)
+        if level is None:
+            if sl > 15:  # osm_qos_parser_y.y qos_ulp: "illegal SL value", and the parse fails
+                refuse(line, f"qos-ulps SL {text} is above 15 (OpenSM: \"illegal SL value\")")
+                return None
+            return sl
+        if sl > 0xFF >= sl & 0xFF <= 15:
+            issue(line, f"qos-level {level}: sl {text} is wider than 8 bits; OpenSM takes its low 8 bits, SL "
+                        f"{sl & 0xFF}; write that")
+        sl &= 0xFF  # qos_level_sl: `(uint8_t)(*p_num)`, no range check
+        if sl > 15:
+            issue(line, f"qos-level {level}: sl {text} is no SL 0-15; OpenSM takes it (as {sl}) and then refuses a "
+                        "path record to every path this level matches (osm_sa_path_record.c: the SL is outside the "
+                        "valid SL mask, IB_NOT_FOUND), so those paths get none; write an SL 0-15")
+            return None
+        return sl
 
     def refuse(line: int, what: str) -> None:
         nonlocal rejected
@@ -74,8 +90,9 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
             continue
         # (a qos-ulps entry's `:` may end its line, the SL on the next: a new line only resets the lexer's list
         # flags, and the grammar's `... TK_DOTDOT qos_ulp_sl` sees the number after it; osm_qos_parser_l.l)
-        before, carried = carried, line.endswith(",") or (section is not None and section[0] == "qos-ulps"
-                                                            and line.endswith(":"))
+        # (so may a block entry's value: `sl:` then `3` on the next line, the grammar's TK_SL then TK_NUMBER)
+        before, carried = carried, line.endswith(",") or (section is not None and section[0] in (
+            "qos-ulps", "qos-levels") and line.endswith(":"))
         if (section is not None and section[0] in BLOCKS and not before and not rejected
                 and line not in {*BLOCKS[section[0]], *(f"end-{b}" for b in BLOCKS[section[0]]), f"end-{section[0]}"}
                 and line.partition(":")[0].strip() not in KEYWORDS):
@@ -106,13 +123,18 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                     uses.append(IbSlUse(kind="qos-level", name=level.get("name", "?"), sl=level["sl"],
                                         source=Source(file=path, line=level["sl_line"])))
                 level = None
-            elif level is not None and ":" in line:
-                key, _, value = line.partition(":")
+            elif level is not None and (":" in line or "wait" in level):
+                key, _, value = (level.pop("wait"), "", line) if "wait" in level else line.partition(":")
                 key, value = key.strip(), value.strip()
-                if key == "name":
+                if not value:
+                    level["wait"] = key
+                elif key == "name":
                     level["name"] = value
+                elif key == "sl" and "sl" in level:  # qos_level_sl: "'qos-level' has multiple 'sl' tags"
+                    refuse(n, f"qos-level {level.get('name', '?')} has a second `sl:` (line {level['sl_line']} "
+                              "wrote its first; OpenSM: \"'qos-level' has multiple 'sl' tags\")")
                 elif key == "sl":
-                    level["sl"], level["sl_line"] = sl_of(value, n), n
+                    level["sl"], level["sl_line"] = sl_of(value, n, level.get("name", "?")), n
         elif name == "qos-ulps":
             if carried:  # a list ending in `,`, or an entry in `:`, goes on on the next line (the lexer skips them)
                 start, head = ulp or (n, "")
