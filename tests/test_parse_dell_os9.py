@@ -118,6 +118,11 @@ def test_not_os9_raises_input_error_with_file_and_line(text, line):
     ("interface twentyFiveGigE 1/1/1\n dcb-map M\n", "dell_os9"),
     ("! Version 9.11(2.4)\n!\nhostname s1\n", None),
     ("! Version 10.5.1.0\n!\ninterface ethernet1/1/1\n no shutdown\n", "dell_os10"),
+    # round 23: a session with OS9's prompts, CONFIGURATION mode `(conf)` with a port's or a DCB map's mode
+    ("sw(conf)#interface TenGigabitEthernet 1/5\nsw(conf-if-te-1/5)#dcb-map M\n", "dell_os9"),
+    ("s5000(conf)#dcb-map M\ns5000(conf-dcbmap-M)#priority-pgid 0 0 0 1 0 0 0 0\n", "dell_os9"),
+    # Brocade Network OS names a port's mode so too, under `(config)#`: no OS9 session
+    ("RB-7(config)# interface tengigabitethernet 7/0/1\nRB-7(conf-if-te-7/0/1)# switchport\n", None),
 ])
 def test_detection(text, platform):
     assert detect(Input("x.cfg", text)) == platform
@@ -413,3 +418,32 @@ def test_a_speed_os9_does_not_take_is_sys002_and_leaves_the_speed_unknown(value)
     device = parse(HEADER + f"interface fortyGigE 0/48\n speed {value}\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
     assert device.ports["fortyGigE 0/48"].speed_gbps is None
+
+
+def test_a_session_with_its_prompts_is_read_as_the_running_config_it_makes():
+    """Round 23: OS9 sessions pasted with their prompts (an S4048-ON's `DellEMC(conf)# interface TenGigabitEthernet
+    1/5` / `DellEMC(conf-if-te-1/5)# ...`, an S5000's `(conf-dcbmap-NAME)#priority-pgid ...`) were refused as "not a
+    Dell OS9 running-config": CONFIGURATION mode is `(conf)`, and each command nests under the one whose mode the next
+    prompt names; `exit`, `end` and exec-mode commands are no configuration, a refused command (`% ` answer) is named."""
+    text = ("DellEMC#configure\nDellEMC(conf)#dcb-map SAN\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-group 0 bandwidth 60 pfc off\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-group 1 bandwidth 40 pfc on\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-pgid 0 0 0 1 0 0 0 0\nDellEMC(conf-dcbmap-SAN)#exit\n"
+            "DellEMC(conf)#interface range tengigabitethernet 1/6 - 7\nDellEMC(conf-if-range-te-1/6-7)#dcb-map SAN\n"
+            "DellEMC(conf-if-range-te-1/6-7)#exit\nDellEMC(conf)#interface TenGigabitEthernet 1/8\n"
+            "DellEMC(conf-if-te-1/8)#dcb-map SAN\nDellEMC(conf-if-te-1/8)#flowcontrol rx on tx on\n"
+            "DellEMC(conf-if-te-1/8)#speed 100\n% Error: Invalid speed.\nDellEMC(conf-if-te-1/8)#end\n"
+            "DellEMC#copy running-config startup-config\n")
+    assert detect(Input("x.txt", text)) == "dell_os9"
+    device = parse(text)
+    assert sorted(device.ports) == ["TenGigabitEthernet 1/6", "TenGigabitEthernet 1/7", "TenGigabitEthernet 1/8"]
+    assert all(p.pfc_enabled == [3] for p in device.ports.values())
+    assert device.ports["TenGigabitEthernet 1/8"].link_pause.rx is True
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 13)]
+
+
+def test_a_range_item_with_its_type_joined_is_named_as_no_port():
+    """`interface range Te1/1,2,3,4` (an S4048-ON session, its type joined to its number) was named as if `range`
+    were an interface type that carries no DCB setting; it names the item OS9 writes otherwise."""
+    device = parse("interface range Te1/1,2,3,4\n flowcontrol rx on tx on\n")
+    assert [i.message for i in device.issues if "`Te1/1` is no front-panel port" in i.message]

@@ -23,12 +23,13 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    config_session,
     layer3_line,
     outdent_interface_lines,
     routed_vlans,
 )
 from . import _PORT_TYPES as _FRONT_PANEL
-from . import flat, interface_type, port_type
+from . import PLATFORM, flat, interface_type, port_type
 
 _OS9_LINE = lazy(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
                  r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
@@ -114,8 +115,13 @@ class Os9Config:
 def read(inputs: list[Input]) -> Os9Config:
     cfg = Os9Config()
     for inp in inputs:
+        # A configuration-mode session with its prompts (`DellEMC(conf-if-te-1/1)# flowcontrol rx on tx on`): its
+        # commands nested by the modes the prompts name, the session's output and refused commands blanked.
+        session = config_session(inp.text, " ", inp.path, cfg.issues, platform=PLATFORM)
+        if session is not None:
+            inp = Input(inp.path, session)
         check_config_text(inp, "Dell OS9", _OS9_LINE, "`interface`, `hostname`, `dcb-map` or `!`")
-        _Reader(cfg, inp).read()
+        _Reader(cfg, inp, session=session is not None).read()
     return cfg
 
 
@@ -142,7 +148,8 @@ class _Reader(TreeReader):
             cfg.hostname = w[1]
         elif w[0] == "stack-unit" and "portmode" in w and "speed" in w:
             cfg.portmode_speed = self.src(node)  # (a port's speed set apart from its type: _speed)
-        elif w[:2] == ["interface", "range"] and any(port_type(word) for word in w[2:]):
+        elif w[:2] == ["interface", "range"] and any(port_type(word) or _JOINED.match(word.split(",")[0])
+                                                     for word in w[2:]):
             names = _range_ports(" ".join(w[2:]))
             if names is None:
                 item = next(i.strip() for i in " ".join(w[2:]).split(",") if _range_ports(i) is None)
