@@ -366,7 +366,19 @@ def test_the_link_mtu_floor_is_the_lower_of_the_platform_guides():
     assert device.ports["TenGigabitEthernet 0/1"].mtu_bytes == 592 - 18
 
 
-@pytest.mark.parametrize("value", ["591", "9253", "9k", ""])
+def test_the_link_mtu_ceiling_is_the_higher_of_the_platform_guides():
+    """Round 23: the FN I/O Aggregator Configuration Guide 9.6 prints a port's default configuration with `mtu 12000`
+    (`show running-config interface te 0/4`), and the S5000 and MXL Command Line References take `mtu` up to 12000:
+    it was SYS002 ("must be 592-9252") and the port's MTU unknown. The IP MTU computed from it stops at 9234, the
+    largest `ip mtu` (S4810 Configuration Guide: a link MTU of 12000 bytes and a maximum IP MTU of 9234 bytes)."""
+    device = parse(HEADER + "interface TenGigabitEthernet 0/4\n mtu 12000\n portmode hybrid\n!\n"
+                   "interface TenGigabitEthernet 0/5\n ip address 192.0.2.0/31\n mtu 12000\n!\n"
+                   "interface TenGigabitEthernet 0/6\n ip address 192.0.2.2/31\n mtu 9000\n")
+    assert device.issues == []
+    assert [p.mtu_bytes for p in device.ports.values()] == [None, 9234, 9000 - 18]
+
+
+@pytest.mark.parametrize("value", ["591", "12001", "9k", ""])
 def test_a_link_mtu_os9_does_not_take_is_sys002_and_leaves_the_mtu_unknown(value):
     device = parse(HEADER + f"interface TenGigabitEthernet 0/1\n ip address 192.0.2.0/31\n mtu {value}\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
