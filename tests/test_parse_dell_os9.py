@@ -436,7 +436,8 @@ def test_a_session_with_its_prompts_is_read_as_the_running_config_it_makes():
     """Round 23: OS9 sessions pasted with their prompts (an S4048-ON's `DellEMC(conf)# interface TenGigabitEthernet
     1/5` / `DellEMC(conf-if-te-1/5)# ...`, an S5000's `(conf-dcbmap-NAME)#priority-pgid ...`) were refused as "not a
     Dell OS9 running-config": CONFIGURATION mode is `(conf)`, and each command nests under the one whose mode the next
-    prompt names; `exit`, `end` and exec-mode commands are no configuration, a refused command (`% ` answer) is named."""
+    prompt names; `exit`, `end` and exec-mode commands are no configuration, a refused command (`% ` answer) is
+    named."""
     text = ("DellEMC#configure\nDellEMC(conf)#dcb-map SAN\n"
             "DellEMC(conf-dcbmap-SAN)#priority-group 0 bandwidth 60 pfc off\n"
             "DellEMC(conf-dcbmap-SAN)#priority-group 1 bandwidth 40 pfc on\n"

@@ -142,13 +142,16 @@ class LosslessClassStarved(PortRule):
             return
         allowed = _allowed_strict(ctx, device, port) | set(lossless)
         strict = sorted(idx for idx in _outranking(queues, lossless) if idx not in allowed)
-        # A switch port sorts traffic into queues by the trust it runs (an Onyx port left at `qos trust L2` by its
-        # PCPs, whatever the policy wants: MAP003 says so), else by the policy's: a strict queue none of it reaches
-        # starves no one.
-        policy_pcp = not host and ctx.policy.lossless.trust == "pcp"
-        by_pcp = not host and (port.trust == Trust.pcp if port.trust in (Trust.pcp, Trust.dscp) else policy_pcp)
+        by_pcp = not host and ctx.policy.lossless.trust == "pcp"
         used = _used_units(device, port, by_pcp) if strict else None  # (all 64 DSCPs or 8 PCPs: only if strict)
         strict = [idx for idx in strict if used is None or idx in used]
+        if strict and used is None and not host and port.trust in (Trust.pcp, Trust.dscp) \
+                and (port.trust == Trust.pcp) != by_pcp:
+            # The policy's map is not in the input, but the port sorts by the other field (an Onyx port left at `qos
+            # trust L2` under a DSCP policy, which the MAP rules name): a strict queue that field's map sends nothing to
+            # starves no one today.
+            now = _used_units(device, port, not by_pcp)
+            strict = [idx for idx in strict if now is None or idx in now]
         if not strict:
             return
         pol = ctx.policy
@@ -169,17 +172,14 @@ class LosslessClassStarved(PortRule):
         # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
         # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the
         # default DSCP map is in nearly every deployed EOS config and may carry little: unverified, not a warning.
-        # (which map entries are written is told on the policy's map, as before the port's trust was read: a port
-        # trusting CoS under a DSCP policy keeps EOS's default-strict queues unverified)
-        by_written_maps = _used_units(device, port, policy_pcp, written=True) or set()
+        by_written_maps = _used_units(device, port, by_pcp, written=True) or set()
         written = [i for i in strict if not queues[i].scheduler.default or i in by_written_maps]
         first = queues[(written or strict)[0]]
         src = first.scheduler.source or first.source or port.source
         if not written:
             yield self.unverified(f"{unit} {numbers(strict)} {'is' if len(strict) == 1 else 'are'} strict priority by "
-                                  f"the platform's default above the lossless {unit} {numbers(lossless)} and some "
-                                  f"{'PCPs' if by_pcp else 'DSCPs'} reach {'it' if len(strict) == 1 else 'them'}: "
-                                  f"whether that traffic can starve RoCE "
+                                  f"the platform's default above the lossless {unit} {numbers(lossless)} and some DSCPs "
+                                  f"reach {'it' if len(strict) == 1 else 'them'}: whether that traffic can starve RoCE "
                                   f"depends on its volume, which the config does not show", device=device, port=port,
                                   source=src, key="strict", strict=strict)
             return

@@ -76,8 +76,10 @@ def sniff(inp: Input) -> bool:
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or (_SESSION_CONF.search(head) and _SESSION_MODE.search(head)) or ((_DCB_MAP.search(head) or _VERSION_LINE.search(head)) and any(
-        port_type(m.group(1)) for pattern in (_PORT, _RANGE) for m in pattern.finditer(head))))
+    return bool(_HEADER.search(head)
+                or (_SESSION_CONF.search(head) and _SESSION_MODE.search(head))
+                or ((_DCB_MAP.search(head) or _VERSION_LINE.search(head)) and any(
+                    port_type(m.group(1)) for pattern in (_PORT, _RANGE) for m in pattern.finditer(head))))
 
 
 def parse(inputs: list[Input], name: str) -> Device:
