@@ -118,6 +118,11 @@ def test_not_os9_raises_input_error_with_file_and_line(text, line):
     ("interface twentyFiveGigE 1/1/1\n dcb-map M\n", "dell_os9"),
     ("! Version 9.11(2.4)\n!\nhostname s1\n", None),
     ("! Version 10.5.1.0\n!\ninterface ethernet1/1/1\n no shutdown\n", "dell_os10"),
+    # round 23: a session with OS9's prompts, CONFIGURATION mode `(conf)` with a port's or a DCB map's mode
+    ("sw(conf)#interface TenGigabitEthernet 1/5\nsw(conf-if-te-1/5)#dcb-map M\n", "dell_os9"),
+    ("s5000(conf)#dcb-map M\ns5000(conf-dcbmap-M)#priority-pgid 0 0 0 1 0 0 0 0\n", "dell_os9"),
+    # Brocade Network OS names a port's mode so too, under `(config)#`: no OS9 session
+    ("RB-7(config)# interface tengigabitethernet 7/0/1\nRB-7(conf-if-te-7/0/1)# switchport\n", None),
 ])
 def test_detection(text, platform):
     assert detect(Input("x.cfg", text)) == platform
@@ -361,7 +366,19 @@ def test_the_link_mtu_floor_is_the_lower_of_the_platform_guides():
     assert device.ports["TenGigabitEthernet 0/1"].mtu_bytes == 592 - 18
 
 
-@pytest.mark.parametrize("value", ["591", "9253", "9k", ""])
+def test_the_link_mtu_ceiling_is_the_higher_of_the_platform_guides():
+    """Round 23: the FN I/O Aggregator Configuration Guide 9.6 prints a port's default configuration with `mtu 12000`
+    (`show running-config interface te 0/4`), and the S5000 and MXL Command Line References take `mtu` up to 12000:
+    it was SYS002 ("must be 592-9252") and the port's MTU unknown. The IP MTU computed from it stops at 9234, the
+    largest `ip mtu` (S4810 Configuration Guide: a link MTU of 12000 bytes and a maximum IP MTU of 9234 bytes)."""
+    device = parse(HEADER + "interface TenGigabitEthernet 0/4\n mtu 12000\n portmode hybrid\n!\n"
+                   "interface TenGigabitEthernet 0/5\n ip address 192.0.2.0/31\n mtu 12000\n!\n"
+                   "interface TenGigabitEthernet 0/6\n ip address 192.0.2.2/31\n mtu 9000\n")
+    assert device.issues == []
+    assert [p.mtu_bytes for p in device.ports.values()] == [None, 9234, 9000 - 18]
+
+
+@pytest.mark.parametrize("value", ["591", "12001", "9k", ""])
 def test_a_link_mtu_os9_does_not_take_is_sys002_and_leaves_the_mtu_unknown(value):
     device = parse(HEADER + f"interface TenGigabitEthernet 0/1\n ip address 192.0.2.0/31\n mtu {value}\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
@@ -413,3 +430,33 @@ def test_a_speed_os9_does_not_take_is_sys002_and_leaves_the_speed_unknown(value)
     device = parse(HEADER + f"interface fortyGigE 0/48\n speed {value}\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
     assert device.ports["fortyGigE 0/48"].speed_gbps is None
+
+
+def test_a_session_with_its_prompts_is_read_as_the_running_config_it_makes():
+    """Round 23: OS9 sessions pasted with their prompts (an S4048-ON's `DellEMC(conf)# interface TenGigabitEthernet
+    1/5` / `DellEMC(conf-if-te-1/5)# ...`, an S5000's `(conf-dcbmap-NAME)#priority-pgid ...`) were refused as "not a
+    Dell OS9 running-config": CONFIGURATION mode is `(conf)`, and each command nests under the one whose mode the next
+    prompt names; `exit`, `end` and exec-mode commands are no configuration, a refused command (`% ` answer) is
+    named."""
+    text = ("DellEMC#configure\nDellEMC(conf)#dcb-map SAN\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-group 0 bandwidth 60 pfc off\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-group 1 bandwidth 40 pfc on\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-pgid 0 0 0 1 0 0 0 0\nDellEMC(conf-dcbmap-SAN)#exit\n"
+            "DellEMC(conf)#interface range tengigabitethernet 1/6 - 7\nDellEMC(conf-if-range-te-1/6-7)#dcb-map SAN\n"
+            "DellEMC(conf-if-range-te-1/6-7)#exit\nDellEMC(conf)#interface TenGigabitEthernet 1/8\n"
+            "DellEMC(conf-if-te-1/8)#dcb-map SAN\nDellEMC(conf-if-te-1/8)#flowcontrol rx on tx on\n"
+            "DellEMC(conf-if-te-1/8)#speed 100\n% Error: Invalid speed.\nDellEMC(conf-if-te-1/8)#end\n"
+            "DellEMC#copy running-config startup-config\n")
+    assert detect(Input("x.txt", text)) == "dell_os9"
+    device = parse(text)
+    assert sorted(device.ports) == ["TenGigabitEthernet 1/6", "TenGigabitEthernet 1/7", "TenGigabitEthernet 1/8"]
+    assert all(p.pfc_enabled == [3] for p in device.ports.values())
+    assert device.ports["TenGigabitEthernet 1/8"].link_pause.rx is True
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 13)]
+
+
+def test_a_range_item_with_its_type_joined_is_named_as_no_port():
+    """`interface range Te1/1,2,3,4` (an S4048-ON session, its type joined to its number) was named as if `range`
+    were an interface type that carries no DCB setting; it names the item OS9 writes otherwise."""
+    device = parse("interface range Te1/1,2,3,4\n flowcontrol rx on tx on\n")
+    assert [i.message for i in device.issues if "`Te1/1` is no front-panel port" in i.message]

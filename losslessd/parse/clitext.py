@@ -223,8 +223,11 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
 # config-if-Et5-txq-3, config-qos-profile-P, config-qos-profile-P-txq-3).
 # Dell OS10 names its interface modes `conf-if-eth1/1/1` and `conf-range-eth1/1/1-1/1/48` (OS10 User Guide,
 # "Interfaces": `OS10(config)# interface ethernet 1/1/1` gives `OS10(conf-if-eth1/1/1)#`), read as config-if-....
+# Dell OS9 names its CONFIGURATION mode `conf`, as its sessions print it (an S4048-ON's `DellEMC(conf)# interface
+# TenGigabitEthernet 1/5` giving `DellEMC(conf-if-te-1/5)#`, an S5000's `(conf-dcbmap-NAME)#` under `dcb-map NAME`):
+# read as config and config-....
 # (Bounded: a host name of up to 128 characters, a mode name of up to 256, so a long line costs one pass.)
-_CONFIG_PROMPT = lazy(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?|conf-[^)\s]{1,256})\)#\s?(.*)$")
+_CONFIG_PROMPT = lazy(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?|conf(?:-[^)\s]{1,256})?)\)#\s?(.*)$")
 # A line only a running-config has at its margin (a session types it after a prompt).
 _RUNNING_CONFIG_LINE = lazy(r"^(interface \S|hostname \S|end\s*$)", re.M)
 # An exec-mode prompt typing a show command (`Leaf-7# show running-config interface Ethernet1`, `OS10# sh run`): the
@@ -521,8 +524,8 @@ def _configures(command: str) -> bool:
 
 
 def _mode_name(mode: str) -> str:
-    if mode.startswith("conf-"):
-        mode = "config-" + mode[len("conf-"):]
+    if mode == "conf" or mode.startswith("conf-"):
+        mode = "config" + mode[len("conf"):]
     return _PMAP_CLASS.sub("config-pmap-", mode)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
-from ..model import Device, DeviceKind, Port, Queue, SchedulerType
+from ..model import Device, DeviceKind, Port, Queue, SchedulerType, Trust
 from .common import cnp_hop, lanes_by, numbers, scheduler_unknown, unknown_lanes
 
 WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
@@ -145,6 +145,13 @@ class LosslessClassStarved(PortRule):
         by_pcp = not host and ctx.policy.lossless.trust == "pcp"
         used = _used_units(device, port, by_pcp) if strict else None  # (all 64 DSCPs or 8 PCPs: only if strict)
         strict = [idx for idx in strict if used is None or idx in used]
+        if strict and used is None and not host and port.trust in (Trust.pcp, Trust.dscp) \
+                and (port.trust == Trust.pcp) != by_pcp:
+            # The policy's map is not in the input, but the port sorts by the other field (an Onyx port left at `qos
+            # trust L2` under a DSCP policy, which the MAP rules name): a strict queue that field's map sends nothing to
+            # starves no one today.
+            now = _used_units(device, port, not by_pcp)
+            strict = [idx for idx in strict if now is None or idx in now]
         if not strict:
             return
         pol = ctx.policy

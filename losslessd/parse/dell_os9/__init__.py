@@ -60,18 +60,26 @@ def port_type(word: str) -> str | None:
 
 
 _DCB_MAP = lazy(r"^[ \t]*dcb-map \S", re.MULTILINE)
+# A configuration-mode session with OS9's prompts: CONFIGURATION mode is `(conf)` (Dell OS10, NX-OS, EOS and Onyx
+# write `(config)`), beside an OS9 port's or DCB map's mode (`DellEMC(conf-if-te-1/5)#`, `(conf-if-range-te-0/9-10)#`,
+# `(conf-dcbmap-NAME)#`: clitext._CONFIG_PROMPT). Brocade Network OS also names a port's mode `conf-if-te-7/0/1`, but
+# under `(config)#`: both prompts are needed.
+_SESSION_CONF = lazy(r"^[ \t]*[^\s(]{1,128}\(conf\)#", re.MULTILINE)
+_SESSION_MODE = lazy(r"^[ \t]*[^\s(]{1,128}\(conf-(?:if-(?:range-)?[A-Za-z]{2}-[0-9]|dcbmap-[^)\s])", re.MULTILINE)
 _RUNNING_CONFIG = lazy(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 
 
 def sniff(inp: Input) -> bool:
-    """An OS9 capture, the OS9 running-config header, or an OS9 port name (or range of them) beside a `dcb-map`
-    line or the OS9 version line."""
+    """An OS9 capture, the OS9 running-config header, a session with OS9's prompts, or an OS9 port name (or range of
+    them) beside a `dcb-map` line or the OS9 version line."""
     named = capture.sniff_platform(inp.text)
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or ((_DCB_MAP.search(head) or _VERSION_LINE.search(head)) and any(
-        port_type(m.group(1)) for pattern in (_PORT, _RANGE) for m in pattern.finditer(head))))
+    return bool(_HEADER.search(head)
+                or (_SESSION_CONF.search(head) and _SESSION_MODE.search(head))
+                or ((_DCB_MAP.search(head) or _VERSION_LINE.search(head)) and any(
+                    port_type(m.group(1)) for pattern in (_PORT, _RANGE) for m in pattern.finditer(head))))
 
 
 def parse(inputs: list[Input], name: str) -> Device:

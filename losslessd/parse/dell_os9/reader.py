@@ -23,12 +23,13 @@ from ..clitext import (
     Val,
     bounded_int,
     check_config_text,
+    config_session,
     layer3_line,
     outdent_interface_lines,
     routed_vlans,
 )
 from . import _PORT_TYPES as _FRONT_PANEL
-from . import flat, interface_type, port_type
+from . import PLATFORM, flat, interface_type, port_type
 
 _OS9_LINE = lazy(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
                  r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
@@ -40,6 +41,11 @@ _UNIT_PORT = lazy(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 # A port named with its type and unit/port joined (`te0/1`, `TenGigabitEthernet0/1`: Cisco IOS's form).
 _JOINED = lazy(r"^[A-Za-z-]+[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
 PRIORITIES = range(8)
+# The largest link MTU an OS9 platform takes (`mtu`: the S5000 and MXL Command Line References, 594 to 12000) and the
+# largest IP MTU (`ip mtu`: 576 to 9234; S4810 Configuration Guide, "Configure MTU Size on an Interface": a link MTU of
+# 12000 bytes and a maximum IP MTU of 9234 bytes).
+_LINK_MTU_MAX = 12000
+_IP_MTU_MAX = 9234
 # One item of an `interface range` or a `channel-member` line: unit/port (or unit/port/subport) and an optional far
 # end on the same unit (or port), the blanks around its dash dropped (`0/2 - 4`, `0/9-10`, `0/0-31`, `0/1-0/4`).
 _RANGE_ITEM = lazy(r"^(?P<head>[0-9]{1,2}/(?:[0-9]{1,3}/)?)(?P<port>[0-9]{1,3})"
@@ -114,8 +120,13 @@ class Os9Config:
 def read(inputs: list[Input]) -> Os9Config:
     cfg = Os9Config()
     for inp in inputs:
+        # A configuration-mode session with its prompts (`DellEMC(conf-if-te-1/1)# flowcontrol rx on tx on`): its
+        # commands nested by the modes the prompts name, the session's output and refused commands blanked.
+        session = config_session(inp.text, " ", inp.path, cfg.issues, platform=PLATFORM)
+        if session is not None:
+            inp = Input(inp.path, session)
         check_config_text(inp, "Dell OS9", _OS9_LINE, "`interface`, `hostname`, `dcb-map` or `!`")
-        _Reader(cfg, inp).read()
+        _Reader(cfg, inp, session=session is not None).read()
     return cfg
 
 
@@ -142,7 +153,8 @@ class _Reader(TreeReader):
             cfg.hostname = w[1]
         elif w[0] == "stack-unit" and "portmode" in w and "speed" in w:
             cfg.portmode_speed = self.src(node)  # (a port's speed set apart from its type: _speed)
-        elif w[:2] == ["interface", "range"] and any(port_type(word) for word in w[2:]):
+        elif w[:2] == ["interface", "range"] and any(port_type(word) or _JOINED.match(word.split(",")[0])
+                                                     for word in w[2:]):
             names = _range_ports(" ".join(w[2:]))
             if names is None:
                 item = next(i.strip() for i in " ".join(w[2:]).split(",") if _range_ports(i) is None)
@@ -272,14 +284,15 @@ class _Reader(TreeReader):
             conf.dot1q = src
         elif w[:2] == ["ip", "mtu"]:
             # OS9 Command Line Reference, `ip mtu`: the IP MTU, 576-9234 bytes.
-            conf.ip_mtu = Val(bounded_int(w[2] if len(w) == 3 else "", 576, 9234, "the IP MTU"), src)
+            conf.ip_mtu = Val(bounded_int(w[2] if len(w) == 3 else "", 576, _IP_MTU_MAX, "the IP MTU"), src)
         elif w[0] == "mtu":
-            # OS9 Command Line Reference, `mtu`: the link MTU, at most the largest `ip mtu` (9234) and the 18 bytes
-            # of an untagged frame's Layer 2 overhead (the `mtu` Usage Information table); its floor differs by
-            # platform in Dell's guides and the config does not name the platform, so the lower: 592 (S4048-ON
-            # Administrator Guide, "Configure the MTU Size on an Interface": 592 to 9216) and not 594 (C9000 Series
-            # Command Line Reference, `mtu`: 594 to 9216)
-            conf.link_mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 592, 9234 + 18, "the link MTU"), src)
+            # OS9 Command Line Reference, `mtu`: the link MTU (the frame). Its range differs by platform in Dell's
+            # guides and the config does not name the platform, so the widest: from 592 (S4048-ON Administrator
+            # Guide, "Configure the MTU Size on an Interface": 592 to 9216; C9000 Series Command Line Reference: 594)
+            # to 12000 (S5000 Command Line Reference, `mtu`: 594 to 12000; MXL Command Line Reference, `mtu`: MXL
+            # 594 to 12000; S6000 Reference Guide: 592-12000; the FN I/O Aggregator Configuration Guide 9.6 prints
+            # `mtu 12000` in its default port configuration)
+            conf.link_mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 592, _LINK_MTU_MAX, "the link MTU"), src)
         elif w[0] == "speed":
             # FTOS/OS9 Configuration Guide, "Setting Speed and Duplex Mode of Ethernet Interfaces": `speed {100 | 1000
             # | 10000 | auto}` in Mb/s (auto: negotiated, so unknown here); 10 from the S3048-ON and S4048-ON Command
@@ -343,15 +356,15 @@ def build(cfg: Os9Config, platform: str, name: str, path: str) -> Device:
 def _ip_mtu(iface: InterfaceConf) -> int | None:
     """The IP MTU: `ip mtu` where written; else, since 9.2(0.2), which computes it and no longer takes `ip mtu`, the
     link MTU less the Layer 2 overhead of the port's frames (OS9 Command Line Reference, `mtu`: 18 bytes untagged,
-    22 with a VLAN tag). Known for a routed port (untagged) and a lite subinterface (tagged); on a switched port
-    whether its frames carry a tag is not read, so it is unknown."""
+    22 with a VLAN tag), at most _IP_MTU_MAX. Known for a routed port (untagged) and a lite subinterface (tagged); on
+    a switched port whether its frames carry a tag is not read, so it is unknown."""
     if iface.ip_mtu is not None:
         return iface.ip_mtu.value
     if iface.link_mtu is None:
         return None
     if iface.dot1q is not None:
-        return iface.link_mtu.value - 22
-    return iface.link_mtu.value - 18 if routed_vlans(iface) == [] else None
+        return min(iface.link_mtu.value - 22, _IP_MTU_MAX)
+    return min(iface.link_mtu.value - 18, _IP_MTU_MAX) if routed_vlans(iface) == [] else None
 
 
 # The speed an interface type runs at (OS9 Configuration Guide, "Interfaces": the type names the port's Ethernet speed;
