@@ -289,7 +289,10 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
         # priority without `priority-flow-control on`, not the platform's default: engine.pfc_written)
         at = bound.source if port.pfc_declared and bound is not None else iface.source
         port.pfc_enabled, port.pfc_source = [], (mode.source if mode else at)
-        port.pfc_off_written = mode is not None  # (`no priority-flow-control mode`)
+        # (`no priority-flow-control mode`): an explicit off (PFC006's) only where the port binds no no-drop class;
+        # beside one it is PFC written without effect (PFC001 at the line), as EOS reads `no priority-flow-control`
+        # beside a no-drop priority and NX-OS `priority-flow-control mode off` beside a no-drop class
+        port.pfc_off_written = mode is not None and not port.pfc_declared
         return
     if no_drop is None:
         return  # the no-drop classes, or the priorities they pause, are not in this config
