@@ -1129,6 +1129,10 @@ class Device(Model):
     # leaves as they are), or, NX-OS, its system network-qos policy's no-drop classes (queue: the qos-group). None: the
     # config names none (NX-OS: makes no class no-drop), or the platform numbers its classes.
     forwarding_classes: list[ForwardingClass] | None = None
+    # ECN-marking profiles the config defines but binds to no queue (OS10 `wred NAME` with `random-detect ecn` that no
+    # `policy-map type queuing` class names), each at its definition line: ECN001 names them beside a lossless queue
+    # that marks nothing. None: none, or not read for the platform.
+    unbound_marking: dict[str, Source] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
