@@ -113,7 +113,8 @@ class EcnDisabledOnLossless(_EcnRule):
     PCP) leaves from (also when its class is not lossless), has
     WRED/ECN marking enabled. Silent when the policy says `ecn.required: false` (PFC-only fabrics).
     One finding per port and queue; a queue whose ECN state the input does not show is reported as
-    unverified.
+    unverified. Where the config defines an ECN-marking profile that it binds to no queue (OS10 `wred NAME` with
+    `random-detect ecn` that no queuing class names), the message names that profile and its line.
 
     ## Why it matters
     DCQCN slows RoCE senders only when switches mark ECN. Without marking, congestion is handled by
