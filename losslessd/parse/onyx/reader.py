@@ -86,10 +86,10 @@ _GLOBAL_QOS_WORDS = ("dcb", "dcbx", "pool", "qos", "traffic", "pfc-wd", "pfc-wat
 # What no NVIDIA document losslessd read gives for two kinds of line (session 42 part g: the Onyx User Manual's PFC
 # (3.10.4408: its watchdog section describes what the watchdog does, the part read names no command),
 # Shared Buffers and Shared Buffer Commands pages, the mellanox.onyx collection's onyx_buffer_pool and
-# onyx_pfc_interface, as the docs and pages corpora hold them): the PFC watchdog (`dcb priority-flow-control watchdog ...`,
-# `pfc-wd ...`) and its timers, and the buffer sizes of advanced buffer mode (`ingress-buffer ... reserved X xoff Y xon
-# Z`, `pool NAME size N`, `traffic pool NAME size N`), whose unit (bytes, cells, KB) no page states. Each such line is
-# named with what stays unknown; none is read with a guessed unit.
+# onyx_pfc_interface, as the docs and pages corpora hold them): the PFC watchdog (`dcb priority-flow-control
+# watchdog ...`, `pfc-wd ...`) and its timers, and the buffer sizes of advanced buffer mode (`ingress-buffer ...
+# reserved X xoff Y xon Z`, `pool NAME size N`, `traffic pool NAME size N`), whose unit (bytes, cells, KB) no page
+# states. Each such line is named with what stays unknown; none is read with a guessed unit.
 _WATCHDOG_UNSOURCED = ("the Onyx PFC watchdog: the Onyx User Manual's PFC page, as losslessd read it, describes the "
                        "watchdog (a stuck queue flushed, its packets dropped) but gives neither this command nor its "
                        "timers or their units, so whether the watchdog runs on a port, and how, could not be verified")
