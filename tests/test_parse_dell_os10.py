@@ -914,6 +914,57 @@ def test_a_no_drop_class_without_pfc_mode_on_asks_for_the_mode_line(tmp_path):
                                      "`priority-flow-control mode on` on the port"), found[0].message
 
 
+def test_pfc_written_off_beside_a_no_drop_class_is_pfc001_as_on_eos(tmp_path):
+    """Session 42 part g: `no priority-flow-control mode` on a port that binds a no-drop network-qos class read as
+    "the switch configures no lossless setting" (PFC006), where EOS reads the same shape (`no priority-flow-control`
+    beside `priority-flow-control priority 3 no-drop`) as PFC001 at the line. PFC006's docs: a switch whose config
+    defines a class lossless (NX-OS no-drop) is not its case; the off line voids that class on the port, which is
+    PFC001's. Our fixtures, in the OS10 User Guide's and the EOS manual's command forms; a port without a no-drop
+    class keeps its explicit off (test_a_port_s_pfc_mode_written_off_is_an_explicit_off)."""
+    (tmp_path / "os10a.cfg").write_text(
+        "hostname os10a\ntrust dot1p-map TM\n qos-group 0 dot1p 0-2,4-7\n qos-group 3 dot1p 3\n"
+        "class-map type network-qos CMQ\n match qos-group 3\npolicy-map type network-qos PMQ\n class CMQ\n"
+        "  pause\n  pfc-cos 3\n"
+        "interface ethernet1/1/1\n no shutdown\n trust-map dot1p TM\n service-policy input type network-qos PMQ\n"
+        " no priority-flow-control mode\n")
+    (tmp_path / "eos1.cfg").write_text(
+        "hostname eos1\ninterface Ethernet1\n   qos trust cos\n   no priority-flow-control\n"
+        "   priority-flow-control priority 3 no-drop\n!\n")
+    policy = str(ROOT / "tests/realworld/cisco_nxos/policy-storage-cos3.yaml")
+    for name, line in (("os10a.cfg", 15), ("eos1.cfg", 4)):
+        found = [f for f in lint([tmp_path / name], policy).findings if f.code in ("PFC001", "PFC006")]
+        assert [(f.code, f.source.line) for f in found] == [("PFC001", line)], (name, found)
+
+
+def test_an_ecn_profile_bound_to_no_queue_is_named_by_ecn001(tmp_path):
+    """Session 42 part g (round 22's Z9332F-ON case): a `wred` profile with `random-detect ecn` that no `policy-map
+    type queuing` class names marks nothing (OS10 User Guide, "WRED/ECN": a queuing class's `random-detect NAME` binds
+    it to its queue); ECN001 said "does not mark ECN" without naming the profile. It now names it at its `wred` line.
+    A profile that a class binds, or a drop-only one, is not named; a class's `random-detect` line not read (it may
+    name the profile) names none. Our fixture, in the guide's command forms."""
+    base = ("hostname os10a\ntrust dscp-map DM\n qos-group 3 dscp 26\n"
+            "class-map type network-qos CMQ\n match qos-group 3\npolicy-map type network-qos PMQ\n class CMQ\n"
+            "  pause\n  pfc-cos 3\n"
+            "wred ECN\n random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100\n"
+            " random-detect ecn\n"
+            "wred DROP\n random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 10\n"
+            "class-map type queuing Q1\n match queue 1\npolicy-map type queuing PQ\n class Q1\n  {line}\n"
+            "interface ethernet1/1/1\n no shutdown\n trust-map dscp DM\n service-policy input type network-qos PMQ\n"
+            " service-policy output type queuing PQ\n priority-flow-control mode on\n")
+
+    def ecn001(line):
+        (tmp_path / "os10a.cfg").write_text(base.format(line=line))
+        return [f.message for f in lint([tmp_path / "os10a.cfg"]).findings if f.code == "ECN001"]
+
+    found = ecn001("bandwidth percent 10")
+    assert len(found) == 1 and "; the ECN-marking profile ECN (" in found[0], found
+    assert "os10a.cfg:10) is bound to no queue" in found[0] and "DROP" not in found[0], found
+    found = ecn001("random-detect ECN")  # bound, to queue 1: queue 3 still marks nothing, and no profile is unbound
+    assert len(found) == 1 and "bound to no queue" not in found[0], found
+    found = ecn001("random-detect")  # (not read: which profile it names is unknown)
+    assert all("bound to no queue" not in message for message in found), found
+
+
 def test_no_port_with_pfc_mode_on_still_asks_each_for_the_mode_line(tmp_path):
     """The form of the EOS ZTP leaves on OS10: every port binds a no-drop network-qos class, none writes
     `priority-flow-control mode on`. The PFC state was read at the interface line (the platform's default), so the

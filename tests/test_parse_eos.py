@@ -1823,3 +1823,35 @@ def test_no_drop_priorities_without_pfc_on_ask_for_the_pfc_switch_not_the_priori
     assert [(f.port, f.source.line) for f in found] == [("Ethernet1", 5)], [(f.port, f.message) for f in found]
     assert found[0].message.endswith("the port writes priority 3 no-drop, but its PFC is off: add "
                                      "`priority-flow-control on` on the port (or its qos profile)"), found[0].message
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    # a generator's `units` keyword (round 22's ZTP leaves): the unit after each threshold is EOS's form
+    ("random-detect ecn minimum-threshold 100 maximum-threshold 200 units kbytes", "`units kbytes` is no EOS form"),
+    ("random-detect ecn minimum-threshold 100 maximum-threshold 200", "no unit after `minimum-threshold 100`"),
+    ("random-detect ecn minimum-threshold 100 kbytes maximum-threshold 200 max-mark-probability 20",
+     "no unit after `maximum-threshold 200`"),
+    ("random-detect ecn minimum-threshold 150KB maximum-threshold 1500KB", "`minimum-threshold 150KB`: not a number"),
+    ("random-detect ecn maximum-threshold 200 kbytes", "no `minimum-threshold`"),
+    ("random-detect ecn minimum-threshold 100 kbytes", "no `maximum-threshold`"),
+])
+def test_an_ecn_line_not_in_eos_form_names_what_is_wrong_and_leaves_the_marking_unknown(line, named):
+    """Session 42 part g: each `random-detect ecn` line not in EOS's form had the one message "expected
+    `minimum-threshold X UNIT maximum-threshold Y UNIT`" (a `units kbytes` one said nothing of its `units`). AVD
+    eos_cli_config_gen (3cac535c16) writes the unit after each threshold, of segments, bytes, kbytes, mbytes,
+    milliseconds (microseconds in later schemas), and no Arista source read writes another form: the SYS002 now names
+    what is wrong, and the queue's marking stays unknown (ECN_UNREAD), not off."""
+    device = parse(f"hostname e\ninterface Ethernet1\n   uc-tx-queue 3\n      {line}\n")
+    found = [i.message for i in device.issues if i.code == "SYS002"]
+    assert len(found) == 1 and named in found[0] and "the unit (bytes, kbytes, mbytes, segments, milliseconds or " \
+        "microseconds) after each threshold" in found[0], found
+    assert device.ports["Ethernet1"].queues[3].ecn.ecn_enabled is None
+
+
+@pytest.mark.parametrize("unit", ["bytes", "kbytes", "mbytes", "segments", "milliseconds", "microseconds"])
+def test_each_ecn_threshold_unit_eos_writes_is_read(unit):
+    """The six units of EOS's form (AVD eos_cli_config_gen's `random_detect.ecn.threshold.units`) read without a
+    finding: marking on, thresholds in bytes where the unit (and the port's speed, for time) converts."""
+    device = parse("hostname e\ninterface Ethernet1\n   speed 100g\n   uc-tx-queue 3\n"
+                   f"      random-detect ecn minimum-threshold 1 {unit} maximum-threshold 2 {unit}\n")
+    assert not device.issues and device.ports["Ethernet1"].queues[3].ecn.ecn_enabled is True

@@ -986,6 +986,23 @@ def test_congestion_control_in_a_network_qos_class_and_hardware_qos_pfc_watchdog
     assert (nq.pfc_cos.value, nq.mtu.value, cfg.watchdog) == ([3], 9216, None)
 
 
+def test_a_hardware_qos_ecn_line_is_named_as_unverified_not_passed_over():
+    """Session 42 part g (round 22's N9336C-FX2 article): `hardware qos ecn` and `hardware qos ecn threshold 20 80`
+    were passed over without a word, as every unknown global line. No Cisco document read shows them (the Nexus 9000
+    QoS guide marks ECN with `random-detect ... ecn` in an egress queuing class): each is a SYS002 at its line saying
+    what it sets could not be verified; the queue's marking is still read from its queuing class. A `hardware qos`
+    line naming no ECN or WRED word (`dynamic-buffer-sharing`) is not named. Our fixture, in the guide's forms."""
+    text = ("hostname tor-9\nhardware qos ecn\nhardware qos ecn threshold 20 80\n"
+            "hardware qos dynamic-buffer-sharing\npolicy-map type queuing ROCE-OUT\n  class type queuing c-out-8q-q3\n"
+            "    random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes drop-probability 7 weight 0 "
+            "ecn\n")
+    cfg = reader.read([Input("tor-9.cfg", text)])
+    assert [(i.code, i.source.line) for i in cfg.issues] == [("SYS002", 2), ("SYS002", 3)], cfg.issues
+    assert all("`hardware qos ecn` is in no Cisco document" in i.message and "could not verify" in i.message
+               for i in cfg.issues), cfg.issues
+    assert cfg.queuing_policies["ROCE-OUT"]["c-out-8q-q3"].wred.value.ecn is True
+
+
 # A session (Nexus 9000 QoS guide's prompts) making a port inherit the switch's own port-profile, which it does not
 # define (Nexus 5000/7000 interfaces guides, "Port Profiles": the profile's commands apply where the port sets
 # nothing itself), beside the system's policies it does define.

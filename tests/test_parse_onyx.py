@@ -747,3 +747,31 @@ def test_pfc001_asks_for_the_switch_wide_enable_where_priority_and_port_mode_are
     assert found["Eth1/1"].endswith("the port writes priority 3 no-drop, but its PFC is off: add `dcb "
                                     "priority-flow-control enable force` (switch-wide)"), found
     assert found["Eth1/2"].endswith("; enable PFC on priority 3"), found
+
+
+@pytest.mark.parametrize(("line", "what"), [
+    ("   dcb priority-flow-control watchdog enable", "the Onyx PFC watchdog"),
+    ("   dcb priority-flow-control watchdog polling-interval 100", "the Onyx PFC watchdog"),
+    ("   interface ethernet 1/1 pfc-wd enable", "the Onyx PFC watchdog"),
+    ("   traffic pool roce size 5242880", "a buffer pool or priority-group size"),
+    ("   pool iPool1 size 5242880", "a buffer pool or priority-group size"),
+    ("   interface ethernet 1/1 ingress-buffer iPort.pg3 map pool iPool1 type lossless reserved 67538 xoff 24576 "
+     "xon 24576 shared alpha 2", "a buffer pool or priority-group size"),
+])
+def test_a_watchdog_or_buffer_size_line_names_what_no_nvidia_document_gives(line, what):
+    """Session 42 part g: the Onyx PFC watchdog lines and the buffer sizes of advanced buffer mode were named as "a
+    QoS/PFC command losslessd does not read", or refused as no `traffic pool` form; no NVIDIA page read gives the
+    watchdog's command or timers (the Onyx manual's PFC page describes what it does), nor the unit of a pool's or
+    PG's sizes. Each is now named with what could not be
+    verified, and none is read with a guessed unit. A global `dcb priority-flow-control watchdog ...` line read as
+    "what PFC it sets is unknown", so the switch-wide enable and `priority 3 enable` beside it were lost (PFC001
+    "PFC state is not in the input"): a watchdog line sets no priority's PFC, which stays read. Our fixture, in the
+    Onyx User Manual's PFC and Shared Buffer forms."""
+    text = (HEAD + PFC + "   interface ethernet 1/1 dcb priority-flow-control mode on force\n"
+            + "   traffic pool roce type lossless\n" + line + "\n")
+    device = parse(text)
+    found = [i for i in device.issues if i.source.line == line_of(text, line.strip())]
+    assert len(found) == 1 and found[0].code == "SYS002" and what in found[0].message, device.issues
+    assert "could not be verified" in found[0].message or "no NVIDIA document losslessd read" in found[0].message
+    port = device.ports["Eth1/1"]
+    assert port.pfc_enabled == [3] and port.watchdog is None and not port.priority_groups

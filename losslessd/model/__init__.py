@@ -464,6 +464,8 @@ class Port(Model):
     # True where pfc_source is a line that turns PFC off in so many words (NX-OS and Onyx `... priority-flow-control
     # mode off`, SONiC `pfc_enable: ""`, EOS `no priority-flow-control` or `priority-flow-control all off`, OS10 `no
     # priority-flow-control mode`): an explicit off, not lossless configuration without effect (engine.pfc_written).
+    # Not where the port writes a no-drop priority beside it (EOS, OS10: pfc_declared): that off voids a lossless
+    # class, PFC001's at the line.
     pfc_off_written: bool = False
     # The no-drop priorities the port's lines write while its PFC stays off for want of the port's PFC switch (EOS
     # `priority-flow-control priority 3 no-drop` without `priority-flow-control on`; OS10 a bound network-qos class's
@@ -1138,6 +1140,10 @@ class Device(Model):
     # leaves as they are), or, NX-OS, its system network-qos policy's no-drop classes (queue: the qos-group). None: the
     # config names none (NX-OS: makes no class no-drop), or the platform numbers its classes.
     forwarding_classes: list[ForwardingClass] | None = None
+    # ECN-marking profiles the config defines but binds to no queue (OS10 `wred NAME` with `random-detect ecn` that no
+    # `policy-map type queuing` class names), each at its definition line: ECN001 names them beside a lossless queue
+    # that marks nothing. None: none, or not read for the platform.
+    unbound_marking: dict[str, Source] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

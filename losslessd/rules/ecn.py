@@ -113,7 +113,8 @@ class EcnDisabledOnLossless(_EcnRule):
     PCP) leaves from (also when its class is not lossless), has
     WRED/ECN marking enabled. Silent when the policy says `ecn.required: false` (PFC-only fabrics).
     One finding per port and queue; a queue whose ECN state the input does not show is reported as
-    unverified.
+    unverified. Where the config defines an ECN-marking profile that it binds to no queue (OS10 `wred NAME` with
+    `random-detect ecn` that no queuing class names), the message names that profile and its line.
 
     ## Why it matters
     DCQCN slows RoCE senders only when switches mark ECN. Without marking, congestion is handled by
@@ -146,8 +147,12 @@ class EcnDisabledOnLossless(_EcnRule):
             ecn = port.queues[lane.queue].ecn if lane.queue is not None else None  # (marks_ecn: the queue is there)
             yield self.unverified(not_known(f"whether {_where(lane)} marks ECN", ecn), **self._at(device, port, lane))
         elif not marks:
-            yield self.finding(f"{_where(lane)} does not mark ECN; enable WRED/ECN marking on queue {lane.queue} "
-                               f"so DCQCN slows senders before PFC pauses them", **self._at(device, port, lane))
+            # (a marking profile the config defines but binds to no queue: named, where it is, as the likely intent)
+            unbound = "".join(f"; the ECN-marking profile {name} ({src.describe()}) is bound to no queue"
+                              for name, src in sorted((device.unbound_marking or {}).items()))
+            yield self.finding(f"{_where(lane)} does not mark ECN{unbound}; enable WRED/ECN marking on queue "
+                               f"{lane.queue} so DCQCN slows senders before PFC pauses them",
+                               **self._at(device, port, lane))
 
 
 @register

@@ -73,7 +73,20 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
         # OS10 User Guide, "VLANs": an access port sends its one VLAN untagged (a trunk's untagged VLAN is its access
         # VLAN and its tagged ones the allowed list, which no OS10 page read says the default of: not decided here)
         port.untagged_only = untagged_only(iface, lag, native_trunks=False)
+    device.unbound_marking = _unbound_marking(cfg)
     return device
+
+
+def _unbound_marking(cfg: Os10Config) -> dict[str, Source] | None:
+    """The `wred` profiles with `random-detect ecn` that no `policy-map type queuing` class names (`random-detect
+    NAME`; OS10 User Guide, "WRED/ECN": a profile marks on the queues whose class binds it), each at its `wred` line.
+    None where there is none, or where a class's `random-detect` line was not read (it may name one)."""
+    named = {conf.wred.value for classes in cfg.queuing_policies.values() for conf in classes.values()
+             if conf.wred is not None}
+    if WRED_UNREAD in named:
+        return None
+    unbound = {name: wred.source for name, wred in cfg.wreds.items() if wred.ecn is not None and name not in named}
+    return unbound or None
 
 
 def _channel_settings(channel: InterfaceConf) -> dict[str, Source]:
@@ -289,7 +302,10 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
         # priority without `priority-flow-control on`, not the platform's default: engine.pfc_written)
         at = bound.source if port.pfc_declared and bound is not None else iface.source
         port.pfc_enabled, port.pfc_source = [], (mode.source if mode else at)
-        port.pfc_off_written = mode is not None  # (`no priority-flow-control mode`)
+        # (`no priority-flow-control mode`): an explicit off (PFC006's) only where the port binds no no-drop class;
+        # beside one it is PFC written without effect (PFC001 at the line), as EOS reads `no priority-flow-control`
+        # beside a no-drop priority and NX-OS `priority-flow-control mode off` beside a no-drop class
+        port.pfc_off_written = mode is not None and not port.pfc_declared
         return
     if no_drop is None:
         return  # the no-drop classes, or the priorities they pause, are not in this config

@@ -127,6 +127,14 @@ class Threshold:
 
 # A `random-detect ecn` line the reader could not read (a SYS002 names it): the queue's marking is unknown, not off.
 ECN_UNREAD = "unread"
+# The ECN line's one form: AVD eos_cli_config_gen (3cac535c16) writes `random-detect ecn minimum-threshold MIN UNITS
+# maximum-threshold MAX UNITS [max-mark-probability P] [weight W]`, the unit after each threshold, UNITS one of its
+# schema's `random_detect.ecn.threshold.units` (segments, bytes, kbytes, mbytes, milliseconds; microseconds in later
+# schemas). No Arista document or generator losslessd read writes a unit elsewhere.
+_ECN_OPTIONS = ("max-mark-probability", "weight")
+_ECN_FORM = ("EOS writes `random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT [max-mark-probability P] "
+             "[weight W]`, the unit (bytes, kbytes, mbytes, segments, milliseconds or microseconds) after each "
+             "threshold; the queue's ECN marking is unknown")
 # A `qos map` line not read (a SYS002 names it): the values it names map to an unknown target, not EOS's default.
 MAP_UNREAD = -1
 
@@ -687,8 +695,8 @@ class _Reader(TreeReader):
 
     def ecn(self, node: Node, w: list[str], profile: str | None) -> RawEcn:
         """`random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT [max-mark-probability P] [weight W]`."""
-        if len(w) < 8 or w[2] != "minimum-threshold" or w[5] != "maximum-threshold":
-            raise LineError("expected `minimum-threshold X UNIT maximum-threshold Y UNIT`")
+        if len(w) < 8 or w[2] != "minimum-threshold" or w[5] != "maximum-threshold" or w[7] in _ECN_OPTIONS:
+            raise LineError(_ecn_form_error(w))
         kmin, kmax = self.threshold(w[3], w[4]), self.threshold(w[6], w[7])
         probability = wred_options(w[8:], "max-mark-probability")
         for th in (kmin, kmax):
@@ -888,3 +896,23 @@ class _Reader(TreeReader):
 def _mbps_keywords(number: str) -> list[str]:
     """The Mb/s speed keywords a bare number is a prefix of (`10000` -> [`10000full`])."""
     return [k for k in _MBPS_SPEEDS if k.startswith(number)]
+
+
+def _ecn_form_error(w: list[str]) -> str:
+    """What is wrong with a `random-detect ecn ...` line not in EOS's form (_ECN_FORM), named precisely: a `units`
+    keyword (a generator's form, `... maximum-threshold 200 units kbytes`), a threshold without its unit, a missing
+    threshold keyword."""
+    if "units" in w:
+        at = w.index("units")
+        return f"`{' '.join(w[at:at + 2])}` is no EOS form: {_ECN_FORM}"
+    if w[2:3] != ["minimum-threshold"] or "maximum-threshold" not in w:
+        missing = "minimum-threshold" if w[2:3] != ["minimum-threshold"] else "maximum-threshold"
+        return f"no `{missing}`: {_ECN_FORM}"
+    at = w.index("maximum-threshold")
+    for keyword, words in (("minimum-threshold", w[3:at]), ("maximum-threshold", w[at + 1:at + 3])):
+        if words[:1] and not _NUMBER.match(words[0]):
+            return f"`{keyword} {words[0][:40]}`: not a number of at most 15 digits (a unit run into it?): {_ECN_FORM}"
+        if len(words) < 2 or words[1] in ("maximum-threshold", *_ECN_OPTIONS):
+            return f"no unit after `{' '.join([keyword, *words[:1]])}`: {_ECN_FORM}"
+    return f"`{' '.join(w[3:at])}` is not a threshold and its unit: {_ECN_FORM}"
+

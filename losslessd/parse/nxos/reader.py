@@ -571,6 +571,14 @@ class _Reader(TreeReader):
             raise LineError("`hardware qos pfc-watchdog` is no command of the Nexus 9000 QoS guide (its PFC watchdog "
                             "is `priority-flow-control watch-dog-interval on`): not read, the watchdog is read from "
                             "those lines alone")
+        elif w[:2] == ["hardware", "qos"] and may_set_ecn(w[2:]):
+            # (`hardware qos ecn`, `hardware qos ecn threshold 20 80`: an AI-fabric article's N9336C-FX2 block.) The
+            # Nexus 9000 QoS guide (10.1x/10.2x, "Configuring Queuing and Scheduling") marks ECN as WRED's `ecn` in
+            # an egress queuing class; the NX-API reference's queue-based ECN is `wred-queue qos-group-map
+            # queue-only`. No Cisco document read shows such a `hardware qos` line, nor says it is refused.
+            raise LineError(f"`{' '.join(w[:3])}` is in no Cisco document losslessd read (the Nexus 9000 QoS guide "
+                            "marks ECN with `random-detect ... ecn` in an egress queuing class): could not verify "
+                            "what it sets; each queue's ECN is read from its queuing class alone")
 
     def class_map(self, node: Node, w: list[str]) -> None:
         """`class-map type qos [match-any|match-all] NAME` with `match dscp LIST` / `match cos LIST` lines (any

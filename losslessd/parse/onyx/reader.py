@@ -83,6 +83,29 @@ _GLOBAL_QOS_WORDS = ("dcb", "dcbx", "pool", "qos", "traffic", "pfc-wd", "pfc-wat
                      "ecn", "wred", "buffer", "trust")
 
 
+# What no NVIDIA document losslessd read gives for two kinds of line (session 42 part g: the Onyx User Manual's PFC
+# (3.10.4408: its watchdog section describes what the watchdog does, the part read names no command),
+# Shared Buffers and Shared Buffer Commands pages, the mellanox.onyx collection's onyx_buffer_pool and
+# onyx_pfc_interface, as the docs and pages corpora hold them): the PFC watchdog (`dcb priority-flow-control
+# watchdog ...`, `pfc-wd ...`) and its timers, and the buffer sizes of advanced buffer mode (`ingress-buffer ...
+# reserved X xoff Y xon Z`, `pool NAME size N`, `traffic pool NAME size N`), whose unit (bytes, cells, KB) no page
+# states. Each such line is named with what stays unknown; none is read with a guessed unit.
+_WATCHDOG_UNSOURCED = ("the Onyx PFC watchdog: the Onyx User Manual's PFC page, as losslessd read it, describes the "
+                       "watchdog (a stuck queue flushed, its packets dropped) but gives neither this command nor its "
+                       "timers or their units, so whether the watchdog runs on a port, and how, could not be verified")
+_BUFFER_UNSOURCED = ("a buffer pool or priority-group size: no NVIDIA document losslessd read states the unit of its "
+                     "values (bytes, cells or KB), so the sizes it sets are unknown and no headroom is read from it")
+
+
+def _unsourced(words: list[str]) -> str | None:
+    """Why a line of one of the kinds above is not read (None for another line)."""
+    if any(word in ("watchdog", "pfc-wd") for word in words):
+        return _WATCHDOG_UNSOURCED
+    if any(word in ("ingress-buffer", "egress-buffer", "size") for word in words) or words[:1] == ["pool"]:
+        return _BUFFER_UNSOURCED
+    return None
+
+
 _UNREAD_STEMS = {"maps": ("dscp", "pcp", "map"), "trust": ("trust",), "ecn": ("ecn", "congestion", "wred"),
                  "pfc": ("pfc", "priority-flow-control")}
 
@@ -461,7 +484,7 @@ class _Reader:
             self.cfg.ecn_unread = self.cfg.ecn_unread or src
         if "pfc" in unread:
             self.cfg.pfc_unread = self.cfg.pfc_unread or src
-        self.not_read(text, number, "a QoS command losslessd does not read; what it sets is unknown")
+        self.not_read(text, number, _unsourced(w) or "a QoS command losslessd does not read; what it sets is unknown")
 
     def ports(self, text: str, number: int) -> list[PortConf]:
         names = port_names(text)
@@ -486,6 +509,8 @@ class _Reader:
             self.cfg.pfc_priorities[priority] = Val(not neg, src)
         elif rest[:1] == ["mode"]:
             raise LineError(_OUTSIDE)
+        elif rest[:1] == ["watchdog"]:  # (it sets no priority's PFC: _unread_settings)
+            self.not_read(text, number, _WATCHDOG_UNSOURCED)
         else:
             # it may be the line that enables PFC or a priority: what the switch pauses is unknown, not off
             self.cfg.pfc_unread = self.cfg.pfc_unread or src
@@ -524,6 +549,8 @@ class _Reader:
         elif rest[:2] == ["map", "switch-priority"] and len(rest) > 2:
             for word in rest[2:]:
                 pool.sps[bounded_int(word, 0, 7, "a switch priority")] = src
+        elif rest[:1] == ["size"]:
+            raise LineError(_BUFFER_UNSOURCED)
         else:
             raise LineError("expected `traffic pool NAME type T`, `map switch-priority LIST` or `memory percent P`")
 
@@ -646,7 +673,8 @@ class _Reader:
                 self.not_read(text, number, "a traffic-class command losslessd does not read; what it sets is unknown")
         else:
             self.unread_on_ports(ports, body, src)
-            self.not_read(text, number, "a QoS command losslessd does not read; what it sets on the port is unknown")
+            self.not_read(text, number, _unsourced(body)
+                          or "a QoS command losslessd does not read; what it sets on the port is unknown")
 
     @staticmethod
     def speed(words: list[str]) -> float | None:
