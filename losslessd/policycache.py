@@ -138,33 +138,41 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref,
                  "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
-        import tempfile  # (only to write: a lint that reads its policy back imports none)
-
-        folder = cache_dir()
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".policy-", suffix=".tmp")  # (0600)
-        try:
-            with open(fd, "wb") as file:
-                file.write(text)
-            os.replace(temp, entry_path(ref))
-        except BaseException:
-            os.unlink(temp)
-            raise
-        _prune(folder)
+        write_entry(entry_path(ref), text)
     except (OSError, ValueError, TypeError):
         return
 
 
-def _prune(folder: Path) -> None:
-    """Removes all but the MAX_ENTRIES entries written last, and temporary files a killed lint left."""
+def write_entry(path: Path, text: bytes) -> None:
+    """``text`` as the cache entry ``path`` (its name `<kind>-<key>.json`): written 0600 through a temporary file and a
+    rename, so that a reader sees the old entry or the new one, never a part; then the MAX_ENTRIES entries of its
+    kind written last are kept. OSError where the cache cannot be written."""
+    import tempfile  # (only to write: a lint that reads its entries back imports none)
+
+    kind = path.name.split("-", 1)[0]
+    folder = cache_dir()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{kind}-", suffix=".tmp")  # (0600)
+    try:
+        with open(fd, "wb") as file:
+            file.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    _prune(folder, kind)
+
+
+def _prune(folder: Path, kind: str) -> None:
+    """Removes all but the MAX_ENTRIES entries of ``kind`` written last, and temporary files a killed lint left."""
     entries, now = [], time.time()
     with os.scandir(folder) as found:
         for item in found:
             try:
                 written = item.stat(follow_symlinks=False).st_mtime
-                if item.name.startswith("policy-") and item.name.endswith(".json"):
+                if item.name.startswith(f"{kind}-") and item.name.endswith(".json"):
                     entries.append((written, item.path))
-                elif item.name.startswith(".policy-") and item.name.endswith(".tmp") and now - written > STALE_TEMP_S:
+                elif item.name.startswith(f".{kind}-") and item.name.endswith(".tmp") and now - written > STALE_TEMP_S:
                     os.unlink(item.path)
             except OSError:  # (another lint pruned it first)
                 continue
