@@ -5,11 +5,11 @@ part a").
 An entry is named by the SHA-256 of what decides the document: the text read (hashed as it was read, the bytes that
 are then parsed) and the reading code (CODE's bytes, the installed PyYAML, the Python, the size limits). Only a
 document PyYAML made of plain JSON values (mappings with text keys, lists, texts, integers, booleans, null and finite
-numbers) and no key given twice is kept, so that what is read back is equal to it, value and type, and a YAML error is never kept: it is
-reported every time. It is policycache's mechanism: JSON (never pickle), in a regular file of the user's own that
-nobody else may write, opened without following a link, written 0600 through a rename; LOSSLESSD_NO_CACHE and
-`lint --no-policy-cache` read and write nothing. Only a command that asks (``used``) reads or writes here: the
-library's lint never does.
+numbers), with no key given twice, is kept, so that what is read back is equal to it, value and type; a YAML error
+is never kept: it is reported every time. It is policycache's mechanism: JSON (never pickle), in a regular file of
+the user's own that nobody else may write, opened without following a link, written 0600 through a rename;
+LOSSLESSD_NO_CACHE and `lint --no-policy-cache` read and write nothing. Only a command that asks (``used``) reads or
+writes here: the library's lint never does.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from .policycache import MAX_ENTRY_BYTES, _own_file, cache_dir, disabled, write_
 FORMAT = 1  # (the entry's layout)
 # What makes a text a Document: the modules yamlread.load_yaml runs (tests/test_yaml_cache.py checks the list against
 # what reading a YAML file loads), this one (the entry's layout) ...
-CODE = ("__init__.py", "yamlcache.py", "docpos.py", "yamlread.py", "limits.py", "errors.py", "printable.py", "lazyre.py",
-        "units.py", "gcpause.py")
+CODE = ("__init__.py", "yamlcache.py", "docpos.py", "yamlread.py", "limits.py", "errors.py", "printable.py",
+        "lazyre.py", "units.py", "gcpause.py")
 # ... and the library it parses with.
 LIBRARIES = ("yaml",)
 

@@ -57,10 +57,10 @@ def lint(
     model: Annotated[str | None, MODEL_OPTION] = None,
     family: Annotated[str | None, FAMILY_OPTION] = None,
     no_policy_cache: Annotated[bool, typer.Option("--no-policy-cache", help="Validate the policy (and read the "
-                                                  "topology file) even where a lint read these very files before (as "
-                                                  "LOSSLESSD_NO_CACHE does); its cache is kept in $XDG_CACHE_HOME/losslessd (else "
-                                                  f"~/.cache/losslessd), the {policycache.MAX_ENTRIES} policies "
-                                                  "validated last.")] = False,
+                                                  "topology file) even where a lint read these very files before "
+                                                  "(as LOSSLESSD_NO_CACHE does); its cache is kept in "
+                                                  "$XDG_CACHE_HOME/losslessd (else ~/.cache/losslessd), the "
+                                                  f"{policycache.MAX_ENTRIES} policies validated last.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
                                              "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default; "
                                              "at most two per usable core and one per device). "
