@@ -62,17 +62,33 @@ def code_identity() -> str:
     """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter), of the
     folder its shipped profiles are read from (a source tree's and a wheel's of the same code differ: `extends:
     roce-dscp26` names another file) and of the file size limit a policy is read within."""
-    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0"
-                            f"{data_dir('policies')}\0".encode())
-    here = Path(__file__).parent
-    for name in CODE:
-        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
-    for library in LIBRARIES:
+    return identity(CODE, LIBRARIES, f"{FORMAT}\0{limits.max_file_bytes()}\0{data_dir('policies')}")
+
+
+def identity(code: tuple[str, ...], libraries: tuple[str, ...], extra: str) -> str:
+    """A digest of ``extra``, the interpreter, the bytes of losslessd's modules ``code`` (paths in the package) and
+    the installed ``libraries`` (their file's path, size, mtime and inode)."""
+    digest = hashlib.sha256(f"{sys.version}\0{sys.executable}\0{extra}\0".encode())
+    for name in code:
+        digest.update(name.encode() + b"\0" + _module_sum(name))
+    for library in libraries:
         spec = importlib.util.find_spec(library)
         origin = spec.origin if spec is not None else None
         st = os.stat(origin) if origin else None
         digest.update(f"{library}\0{origin}\0{st and (st.st_size, st.st_mtime_ns, st.st_ino)}\0".encode())
     return digest.hexdigest()
+
+
+_MODULE_SUMS: dict[str, bytes] = {}
+
+
+def _module_sum(name: str) -> bytes:
+    """The SHA-256 of the bytes of losslessd's module ``name``, read once a process (the policy's and the topology's
+    keys share most of theirs)."""
+    found = _MODULE_SUMS.get(name)
+    if found is None:
+        found = _MODULE_SUMS[name] = hashlib.sha256((Path(__file__).parent / name).read_bytes()).digest()
+    return found
 
 
 def entry_path(ref: str) -> Path:

@@ -15,10 +15,7 @@ writes here: the library's lint never does.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +23,7 @@ from typing import Any
 
 from . import limits
 from .docpos import Document, load_yaml
-from .policycache import MAX_ENTRY_BYTES, _own_file, cache_dir, disabled, write_entry
+from .policycache import MAX_ENTRY_BYTES, _own_file, cache_dir, disabled, identity, write_entry
 
 FORMAT = 1  # (the entry's layout)
 # What makes a text a Document: the modules yamlread.load_yaml runs (tests/test_yaml_cache.py checks the list against
@@ -51,18 +48,9 @@ def used(on: bool = True) -> Iterator[None]:
 
 
 def code_identity() -> str:
-    """A digest of what reads a YAML text into a Document here (as policycache.code_identity)."""
-    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0"
-                            f"{limits.max_yaml_bytes()}\0".encode())
-    here = Path(__file__).parent
-    for name in CODE:
-        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
-    for library in LIBRARIES:
-        spec = importlib.util.find_spec(library)
-        origin = spec.origin if spec is not None else None
-        st = os.stat(origin) if origin else None
-        digest.update(f"{library}\0{origin}\0{st and (st.st_size, st.st_mtime_ns, st.st_ino)}\0".encode())
-    return digest.hexdigest()
+    """A digest of what reads a YAML text into a Document here (CODE's bytes, LIBRARIES' installed files, the
+    interpreter, the size limits)."""
+    return identity(CODE, LIBRARIES, f"yaml {FORMAT}\0{limits.max_file_bytes()}\0{limits.max_yaml_bytes()}")
 
 
 def load(shown: str, text: str) -> Document:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from losslessd import api, yamlcache
+from losslessd import api, policycache, yamlcache
 from losslessd.docpos import Document, load_yaml
 from losslessd.errors import InputError
 from losslessd.parse import topology as topology_file
@@ -95,11 +95,13 @@ def test_a_changed_reading_module_misses(cache: Path, tmp_path: Path, monkeypatc
     before = yamlcache.code_identity()
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "losslessd", copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(yamlcache, "__file__", str(copy / "yamlcache.py"))
+    monkeypatch.setattr(policycache, "__file__", str(copy / "policycache.py"))
+    monkeypatch.setattr(policycache, "_MODULE_SUMS", {})
     assert yamlcache.code_identity() == before
     for name in yamlcache.CODE:
         with (copy / name).open("ab") as file:
             file.write(b"\n")
+        policycache._MODULE_SUMS.clear()  # (a process reads each module's bytes once)
         changed = yamlcache.code_identity()
         assert changed != before, name
         before = changed
