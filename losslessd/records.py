@@ -99,21 +99,17 @@ def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
     instructions a class, more for many fields: docs/lint-at-scale.md, "Session 41, part b" and "Session 42, part
     a"). A call that does not fit the fields (a value missing, one too many, a name no field has) is passed to
     dataclasses' own, which refuses it as ever."""
-    fields = dataclasses.fields(cls)
-    positional = tuple(f.name for f in fields if f.init and not f.kw_only)
-    names = frozenset(f.name for f in fields if f.init)
-    # (name, whether __init__ takes it, its default or MISSING, its factory or MISSING), in the fields' order
-    plan = tuple((f.name, f.init, f.default, f.default_factory) for f in fields
-                 if f.init or f.default_factory is not dataclasses.MISSING
-                 or (slots and f.default is not dataclasses.MISSING))
     assign = object.__setattr__ if frozen else setattr
-    post_init = hasattr(cls, "__post_init__")
     missing = dataclasses.MISSING
     made = 0
+    read: tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, bool, Any, Any], ...], bool] | None = None
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        nonlocal made
+        nonlocal made, read
         made += 1
+        if read is None:  # (at the first object: a class that makes none reads nothing)
+            read = _fields_read(cls, slots)
+        positional, names, plan, post_init = read
         if made > READ_INITS or len(args) > len(positional) or not names.issuperset(kwargs) \
                 or not kwargs.keys().isdisjoint(positional[:len(args)]):
             _compiled(self, *args, **kwargs)
@@ -142,9 +138,22 @@ def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
         init(self, *args, **kwargs)
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
+    __init__.__annotations__ = {f.name: f.type for f in dataclasses.fields(cls) if f.init} | {"return": None}
     __init__.__wrapped__ = _Signature(cls, frozen, slots)  # type: ignore[attr-defined]
     return __init__
+
+
+def _fields_read(cls: Any, slots: bool) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, bool, Any, Any],
+                                                                                       ...], bool]:
+    """What _first_init reads of ``cls``: the names taken by position, every name __init__ takes, and the fields it
+    sets, in their order (name, whether __init__ takes it, its default or MISSING, its factory or MISSING: a field
+    not in __init__ is set by its factory, or by its default in a class with slots), and whether __post_init__ runs."""
+    fields = dataclasses.fields(cls)
+    return (tuple(f.name for f in fields if f.init and not f.kw_only), frozenset(f.name for f in fields if f.init),
+            tuple((f.name, f.init, f.default, f.default_factory) for f in fields
+                  if f.init or f.default_factory is not dataclasses.MISSING
+                  or (slots and f.default is not dataclasses.MISSING)),
+            hasattr(cls, "__post_init__"))
 
 
 class _Signature:
