@@ -62,17 +62,33 @@ def code_identity() -> str:
     """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter), of the
     folder its shipped profiles are read from (a source tree's and a wheel's of the same code differ: `extends:
     roce-dscp26` names another file) and of the file size limit a policy is read within."""
-    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}\0{limits.max_file_bytes()}\0"
-                            f"{data_dir('policies')}\0".encode())
-    here = Path(__file__).parent
-    for name in CODE:
-        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
-    for library in LIBRARIES:
+    return identity(CODE, LIBRARIES, f"{FORMAT}\0{limits.max_file_bytes()}\0{data_dir('policies')}")
+
+
+def identity(code: tuple[str, ...], libraries: tuple[str, ...], extra: str) -> str:
+    """A digest of ``extra``, the interpreter, the bytes of losslessd's modules ``code`` (paths in the package) and
+    the installed ``libraries`` (their file's path, size, mtime and inode)."""
+    digest = hashlib.sha256(f"{sys.version}\0{sys.executable}\0{extra}\0".encode())
+    for name in code:
+        digest.update(name.encode() + b"\0" + _module_sum(name))
+    for library in libraries:
         spec = importlib.util.find_spec(library)
         origin = spec.origin if spec is not None else None
         st = os.stat(origin) if origin else None
         digest.update(f"{library}\0{origin}\0{st and (st.st_size, st.st_mtime_ns, st.st_ino)}\0".encode())
     return digest.hexdigest()
+
+
+_MODULE_SUMS: dict[str, bytes] = {}
+
+
+def _module_sum(name: str) -> bytes:
+    """The SHA-256 of the bytes of losslessd's module ``name``, read once a process (the policy's and the topology's
+    keys share most of theirs)."""
+    found = _MODULE_SUMS.get(name)
+    if found is None:
+        found = _MODULE_SUMS[name] = hashlib.sha256((Path(__file__).parent / name).read_bytes()).digest()
+    return found
 
 
 def entry_path(ref: str) -> Path:
@@ -138,33 +154,41 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
         entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref,
                  "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
-        import tempfile  # (only to write: a lint that reads its policy back imports none)
-
-        folder = cache_dir()
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".policy-", suffix=".tmp")  # (0600)
-        try:
-            with open(fd, "wb") as file:
-                file.write(text)
-            os.replace(temp, entry_path(ref))
-        except BaseException:
-            os.unlink(temp)
-            raise
-        _prune(folder)
+        write_entry(entry_path(ref), text)
     except (OSError, ValueError, TypeError):
         return
 
 
-def _prune(folder: Path) -> None:
-    """Removes all but the MAX_ENTRIES entries written last, and temporary files a killed lint left."""
+def write_entry(path: Path, text: bytes) -> None:
+    """``text`` as the cache entry ``path`` (its name `<kind>-<key>.json`): written 0600 through a temporary file and a
+    rename, so that a reader sees the old entry or the new one, never a part; then the MAX_ENTRIES entries of its
+    kind written last are kept. OSError where the cache cannot be written."""
+    import tempfile  # (only to write: a lint that reads its entries back imports none)
+
+    kind = path.name.split("-", 1)[0]
+    folder = cache_dir()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{kind}-", suffix=".tmp")  # (0600)
+    try:
+        with open(fd, "wb") as file:
+            file.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    _prune(folder, kind)
+
+
+def _prune(folder: Path, kind: str) -> None:
+    """Removes all but the MAX_ENTRIES entries of ``kind`` written last, and temporary files a killed lint left."""
     entries, now = [], time.time()
     with os.scandir(folder) as found:
         for item in found:
             try:
                 written = item.stat(follow_symlinks=False).st_mtime
-                if item.name.startswith("policy-") and item.name.endswith(".json"):
+                if item.name.startswith(f"{kind}-") and item.name.endswith(".json"):
                     entries.append((written, item.path))
-                elif item.name.startswith(".policy-") and item.name.endswith(".tmp") and now - written > STALE_TEMP_S:
+                elif item.name.startswith(f".{kind}-") and item.name.endswith(".tmp") and now - written > STALE_TEMP_S:
                     os.unlink(item.path)
             except OSError:  # (another lint pruned it first)
                 continue

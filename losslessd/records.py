@@ -85,15 +85,92 @@ def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
     return init
 
 
+# Objects a record's __init__ makes by reading its fields before dataclasses writes (and compiles) the one it runs
+# from then on: a class a lint makes a few objects of compiles none (the platforms' table makes 10 `Platform`s of 28
+# fields and 8 `RenderLimits` of 21 at import), one made thousands of times (a port, a queue) runs dataclasses' own for
+# all but these first few.
+READ_INITS = 16
+
+
 def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
-    """An __init__ that, called first, puts dataclasses' own in its place and runs it: a class the run never makes
-    an object of compiles none (about 0.5 M instructions a class: docs/lint-at-scale.md, "Session 41, part b")."""
+    """An __init__ that makes the class's first READ_INITS objects as dataclasses' __init__ does, from its fields
+    (each value given, else its default or a call of its factory, set in the fields' order, then __post_init__),
+    and then puts dataclasses' own in its place: a class the run makes few objects of compiles none (about 0.5 M
+    instructions a class, more for many fields: docs/lint-at-scale.md, "Session 41, part b" and "Session 42, part
+    a"). A call that does not fit the fields (a value missing, one too many, a name no field has) is passed to
+    dataclasses' own, which refuses it as ever."""
+    assign = object.__setattr__ if frozen else setattr
+    missing = dataclasses.MISSING
+    made = 0
+    read: tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, bool, Any, Any], ...], bool] | None = None
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        made = _made_init(cls, frozen, slots)
-        cls.__init__ = made
-        made(self, *args, **kwargs)
+        nonlocal made, read
+        made += 1
+        if read is None:  # (at the first object: a class that makes none reads nothing)
+            read = _fields_read(cls, slots)
+        positional, names, plan, post_init = read
+        if made > READ_INITS or len(args) > len(positional) or not names.issuperset(kwargs) \
+                or not kwargs.keys().isdisjoint(positional[:len(args)]):
+            _compiled(self, *args, **kwargs)
+            return
+        given = dict(zip(positional, args, strict=False))  # (args may be fewer)
+        given.update(kwargs)
+        values = []
+        for name, init, default, factory in plan:
+            if init and name in given:
+                values.append((name, given[name]))
+            elif default is not missing:
+                values.append((name, default))
+            elif factory is not missing:
+                values.append((name, factory()))
+            else:  # (a value missing: dataclasses' refusal, its words)
+                _compiled(self, *args, **kwargs)
+                return
+        for name, value in values:
+            assign(self, name, value)
+        if post_init:
+            self.__post_init__()
+
+    def _compiled(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = _made_init(cls, frozen, slots)
+        cls.__init__ = init
+        init(self, *args, **kwargs)
+
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__annotations__ = {f.name: f.type for f in dataclasses.fields(cls) if f.init} | {"return": None}
+    __init__.__wrapped__ = _Signature(cls, frozen, slots)  # type: ignore[attr-defined]
     return __init__
+
+
+def _fields_read(cls: Any, slots: bool) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, bool, Any, Any],
+                                                                                       ...], bool]:
+    """What _first_init reads of ``cls``: the names taken by position, every name __init__ takes, and the fields it
+    sets, in their order (name, whether __init__ takes it, its default or MISSING, its factory or MISSING: a field
+    not in __init__ is set by its factory, or by its default in a class with slots), and whether __post_init__ runs."""
+    fields = dataclasses.fields(cls)
+    return (tuple(f.name for f in fields if f.init and not f.kw_only), frozenset(f.name for f in fields if f.init),
+            tuple((f.name, f.init, f.default, f.default_factory) for f in fields
+                  if f.init or f.default_factory is not dataclasses.MISSING
+                  or (slots and f.default is not dataclasses.MISSING)),
+            hasattr(cls, "__post_init__"))
+
+
+class _Signature:
+    """What inspect.signature reads of a record's first __init__ (following ``__wrapped__``): the signature of
+    dataclasses' own, made when asked (nothing in a lint asks)."""
+
+    def __init__(self, cls: Any, frozen: bool, slots: bool):
+        self._of = (cls, frozen, slots)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:  # (inspect reads the signature of callables alone)
+        raise TypeError("not an __init__ to call")
+
+    @property
+    def __signature__(self) -> Any:
+        import inspect
+
+        return inspect.signature(_made_init(*self._of))
 
 
 def _frozen(cls: Any) -> None:

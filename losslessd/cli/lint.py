@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .. import api, policycache
+from .. import api, policycache, yamlcache
 from ..errors import EXIT_INPUT, InputError
 from ..limits import not_an_input, reads_recorded, set_max_file_mb, write_output
 from ..lint.finding import Severity
@@ -56,11 +56,11 @@ def lint(
                                                     "decided (text output on stdout).")] = False,
     model: Annotated[str | None, MODEL_OPTION] = None,
     family: Annotated[str | None, FAMILY_OPTION] = None,
-    no_policy_cache: Annotated[bool, typer.Option("--no-policy-cache", help="Validate the policy even where a lint "
-                                                  "validated these very files before (as LOSSLESSD_NO_CACHE does); "
-                                                  "its cache is kept in $XDG_CACHE_HOME/losslessd (else "
-                                                  f"~/.cache/losslessd), the {policycache.MAX_ENTRIES} policies "
-                                                  "validated last.")] = False,
+    no_policy_cache: Annotated[bool, typer.Option("--no-policy-cache", help="Validate the policy (and read the "
+                                                  "topology file) even where a lint read these very files before "
+                                                  "(as LOSSLESSD_NO_CACHE does); its cache is kept in "
+                                                  "$XDG_CACHE_HOME/losslessd (else ~/.cache/losslessd), the "
+                                                  f"{policycache.MAX_ENTRIES} policies validated last.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
                                              "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default; "
                                              "at most two per usable core and one per device). "
@@ -83,9 +83,10 @@ def lint(
         with reads_recorded() as read:  # (what --output must not replace)
             shown = (lambda what, done, total, note: progress.show(done, total, what, note)) if progress else None
             checked = policycache.load(policy, cache=not no_policy_cache)
-            result = api.lint(paths, checked, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                              baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
-                              jobs=jobs, progress=shown, output=output)
+            with yamlcache.used(not no_policy_cache):  # (its topology file's document read back, or kept)
+                result = api.lint(paths, checked, fmt=fmt, select_codes=select, ignore_codes=ignore,
+                                  baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
+                                  jobs=jobs, progress=shown, output=output)
     finally:
         if progress:
             progress.close()

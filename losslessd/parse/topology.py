@@ -14,7 +14,8 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from ..docpos import Document, load_yaml
+from .. import yamlcache
+from ..docpos import Document
 from ..errors import InputError
 from ..limits import read_text
 from ..model import Source, TopologyIssue
@@ -62,7 +63,8 @@ def read(path: str | Path, given: Sequence[str | Path] = ()) -> Topology:
     line's): a topology file is data, and must not make lint read /etc/shadow or /dev/zero."""
     path = Path(path)
     shown = display_path(path)
-    doc = load_yaml(shown, read_text(path, shown))  # (read by its own name: a link that leads nowhere is said)
+    # (read by its own name: a link that leads nowhere is said; the command line's lint keeps its document)
+    doc = yamlcache.load(shown, read_text(path, shown))
     doc.refuse_duplicates()
     return _build(doc, path.parent, [path.parent, *map(Path, given)])
 
