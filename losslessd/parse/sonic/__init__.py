@@ -149,6 +149,12 @@ _UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
 # leaves out. A table it lacks is the switch's, not empty.
 _PART_ECN = Ecn(unapplied="the input is a CONFIG_DB part without a QUEUE table, and loading a part keeps the switch's "
                 "own QUEUE entries (sonic-swss-common configdb mod_config); lint the whole CONFIG_DB")
+# A part's refused PFC_WD entry: loading it merges its fields into the switch's own PFC_WD|<port> (sonic-swss-common
+# configdb.cpp mod_config: HSET, "Extra entries/fields in the db which are not in the data are kept"), and orchagent
+# refusing an entry returns before startWdOnPort / stopWdOnPort (pfcwdorch.cpp createEntry): the watchdog the switch
+# runs, if any, runs on.
+_PART_WD = ("the port keeps whatever watchdog the switch runs: the input is a CONFIG_DB part, whose fields loading merges "
+            "into the switch's own PFC_WD entry (sonic-swss-common configdb mod_config), and a refused entry stops none")
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = lazy(r"\s*\{")
@@ -1887,7 +1893,10 @@ class _Builder:
                         read, written, self._watchdog_settings, key, e, default_rule)
             port = ports.get(key) or self.port(key, e)
             if refused is not None:
-                port["watchdog"] = Watchdog(enabled=False, source=e.source(refused or None))
+                # A refused entry stops no watchdog (createEntry returns before startWdOnPort), and a part's fields
+                # merge into the switch's own PFC_WD|<port> (configdb mod_config): in a part, the switch's decides.
+                if self._whole:
+                    port["watchdog"] = Watchdog(enabled=False, source=e.source(refused or None))
                 continue
             # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and its
             # source: a SharedPort makes it when it is first read (see _port_model).
@@ -1956,8 +1965,8 @@ class _Builder:
             elif action is None:
                 why, field = f"action {word!r} is not one of {', '.join(_WD_ACTIONS)}", "action"
         if why:
-            self.db.issue(f"PFC_WD|{key}: {why}, so orchagent refuses the entry (pfcwdorch.cpp createEntry) and no "
-                          "PFC watchdog runs on the port", e.source(field))
+            self.db.issue(f"PFC_WD|{key}: {why}, so orchagent refuses the entry (pfcwdorch.cpp createEntry) and "
+                          + ("no PFC watchdog runs on the port" if self._whole else _PART_WD), e.source(field))
             return None, None, word, action, None, field or ""  # (the field, "" the entry: cited per entry)
         detection, restoration = timers["detection_time"], timers["restoration_time"]
         rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
