@@ -292,8 +292,10 @@ def test_sniff_needs_an_object_keyed_by_a_config_db_table():
 
 
 def test_port_binding_no_map_while_maps_exist_classifies_nothing():
-    """Map tables exist but this port binds none (and no global map): it really trusts nothing."""
+    """Map tables exist but this port binds none (and no global map): in a whole CONFIG_DB it really trusts nothing
+    (a part's entry would keep the switch's binding: test_sonic_list_keys.py)."""
     doc = {
+        "PORT": {"Ethernet0": {"speed": "100000"}, "Ethernet4": {"speed": "100000"}},
         "DSCP_TO_TC_MAP": {"AZURE": {str(d): "0" for d in range(64)}},
         "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3", "dscp_to_tc_map": "AZURE"}},
     }

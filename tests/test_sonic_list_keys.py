@@ -173,3 +173,27 @@ def test_a_part_whose_pfc_wd_entry_orchagent_refuses_leaves_the_watchdog_unknown
                             db["PFC_WD"]["Ethernet4"].pop("detection_time")))
     device = _parse(whole)
     assert device.ports["Ethernet0"].watchdog.enabled is False and device.ports["Ethernet4"].watchdog.enabled is False
+
+
+def test_a_part_whose_port_qos_map_entry_omits_pfc_enable_leaves_pfc_unknown(tmp_path):
+    # `config load` (sonic-cfggen --write-to-db, ConfigDBPipeConnector mod_config) HSETs the fields an entry writes:
+    # the switch's own pfc_enable and map bindings stay. Before: PFC off, a PFC001 error per port, exit 1.
+    part = {t: copy.deepcopy(LEAF1[t]) for t in QOS_PART}
+    for entry in part["PORT_QOS_MAP"].values():
+        entry.pop("pfc_enable", None)
+        entry.pop("dscp_to_tc_map", None)
+    device = _parse(part)
+    assert device.ports["Ethernet0"].pfc_enabled is None
+    assert device.ports["Ethernet0"].trust is None  # the switch's dscp_to_tc_map binding stays
+    said = [i.message for i in device.issues if i.code == "SYS004" and "write no pfc_enable" in i.message]
+    assert len(said) == 1 and "`config load` merges an entry's fields into the switch's own" in said[0], said
+    path = tmp_path / "qos-part.json"
+    path.write_text(json.dumps(part, indent=1))
+    result = losslessd("lint", str(path), "--select", "PFC001")
+    assert result.returncode == 0 and "PFC is off" not in result.stdout, result.stdout + result.stderr
+    # A whole CONFIG_DB (config reload replaces the switch's): no pfc_enable is PFC off, no map is no trust.
+    whole = _db(lambda db: [(e.pop("pfc_enable", None), e.pop("dscp_to_tc_map", None))
+                            for e in db["PORT_QOS_MAP"].values()])
+    device = _parse(whole)
+    assert device.ports["Ethernet0"].pfc_enabled == [] and device.ports["Ethernet0"].trust is not None
+    assert not [i for i in device.issues if "write no pfc_enable" in i.message]

@@ -1413,6 +1413,7 @@ class _Builder:
         last_fields: dict | None = None  # (as in _queues: the entry before's fields, when found in recipes)
         bound_by: dict[str, tuple[Entry, tuple]] = {}  # port -> the first entry binding it, and what that sets
         clashed: dict[str, tuple] = {}  # port -> (the first recipe, a later one that differs, its entry)
+        omits: list[Entry] = []  # a part's entries without pfc_enable (see _part_omits)
         for key, e in table.items():
             fields = e.fields
             if key == "global" or not fields:
@@ -1430,6 +1431,8 @@ class _Builder:
                 continue
             fixed, pfc, trust_field, wd, bound = recipe
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
+            if not pfc_written and not self._whole:
+                omits.append(e)
             own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
@@ -1452,8 +1455,24 @@ class _Builder:
                     own_dscp.add(name)  # a map we could not read leaves classification unknown
         for name, (first, later, _) in clashed.items():
             self._unknown_where_differing(ports[name], first, later)
+        if omits:
+            self._part_omits(omits)
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
+
+    def _part_omits(self, omits: list[Entry]) -> None:
+        """A CONFIG_DB part's PORT_QOS_MAP entries without pfc_enable: `config load` (sonic-cfggen --write-to-db,
+        configdb mod_config) HSETs the fields an entry writes into the switch's own entry, so its pfc_enable (and a map
+        binding the entry leaves out) stays; `config qos reload` clears PORT_QOS_MAP before loading its render
+        (sonic-utilities config/main.py _clear_qos), so there the port has PFC off. Which of the two loads the part the
+        file does not say: PFC on those ports is read as unknown, said once."""
+        keys = [e.key for e in omits]
+        self.db.issue(f"PORT_QOS_MAP {listed([_quoted(k) for k in keys[:3]])}{' and others' if len(keys) > 3 else ''} "
+                      "write no pfc_enable, and the input is a CONFIG_DB part (no PORT or DEVICE_METADATA table): "
+                      "`config load` merges an entry's fields into the switch's own (sonic-swss-common configdb "
+                      "mod_config), keeping its pfc_enable, while `config qos reload` clears PORT_QOS_MAP first "
+                      "(PFC off); PFC on those ports is read as unknown; lint the whole CONFIG_DB, or write pfc_enable "
+                      "(\"\" for off)", omits[0].source(), code="SYS004")
 
     def _bound_again(self, bound_by: dict, clashed: dict, name: str, e: Entry, settings: object) -> None:
         """Entry ``e`` of PORT_QOS_MAP sets ``settings`` on port ``name``, which ``bound_by`` (port -> the
@@ -1503,7 +1522,10 @@ class _Builder:
         tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
         pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
         prios = "a list of priorities 0-7"
-        pfc_read = self.value(e, "pfc_enable", _priority_list, prios) if "pfc_enable" in e.fields else ((), ())
+        # Without pfc_enable a whole CONFIG_DB's port has PFC off; a part's entry merges into the switch's own
+        # (configdb mod_config HSETs the fields written), whose pfc_enable stays: unknown (_part_omits).
+        pfc_read = self.value(e, "pfc_enable", _priority_list, prios) if "pfc_enable" in e.fields \
+            else ((), ()) if self._whole else None
         wd_read = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
         pfc, wd = (None if got is None else got[0] for got in (pfc_read, wd_read))
         for field, got in (("pfc_enable", pfc_read), ("pfcwd_sw_enable", wd_read)):
@@ -1525,7 +1547,7 @@ class _Builder:
         elif dot1p:  # (qosorch.cpp Dot1pToTcMapHandler: PCP -> TC)
             fields.update(pcp_to_tc=self.qos_map("DOT1P_TO_TC_MAP", dot1p), trust=Trust.pcp)
             trust_field = "dot1p_to_tc_map"
-        elif "dot1p_to_tc_map" not in e.fields and has_maps:
+        elif "dot1p_to_tc_map" not in e.fields and has_maps and self._whole:  # (a part's: the switch's binding stays)
             # The input defines classification maps but binds none here: the port classifies
             # nothing. Without any map tables the dump is partial and trust stays unknown.
             fields["trust"], trust_field = Trust.none, ""
