@@ -678,7 +678,9 @@ class _Builder:
         self._runtime: dict[int, int] = {}  # PG index -> the event of buffermgrd's run-time PG
         self._lookup_events: dict[tuple[int, str], int] = {}  # (PG index, profile) -> event of buffermgrd's binding
         self._cable_text: dict[str, str] = {}  # port -> its CABLE_LENGTH value as written (buffermgrd's lookup key)
-        self._unbound: dict[str, list] = {}  # why buffermgrd's binding is unknown -> [ports, the first's pfc_source]
+        # why buffermgrd's binding is unknown, or (a header-only lookup file) why it binds none -> [ports, the first's
+        # pfc_source, whether unknown]
+        self._unbound: dict[str, list] = {}
         self._overlapped: list = []  # [ports whose file keys overlap buffermgrd's, (file key, its key), source]
         self._cited: list[Entry] = []  # entries of deferred tables made while reading (see _cite)
         self._big_red_switch_source: Source | None = None
@@ -2122,6 +2124,9 @@ class _Builder:
         """Apply buffermgrd's binding to the port's PGs (buffermgr.cpp doSpeedUpdateTask)."""
         kind = bound.kind
         if kind == "none":  # the file's PGs run as written; buffermgrd makes none
+            if bound.said:
+                said = self._unbound.setdefault(bound.why, [0, port["pfc_source"], False])
+                said[0] += 1
             return
         if kind == "down":  # bound when the port comes up (the file's PGs stay until then)
             self._runtime_pgs(port, [i for _, members in bound.keys for i in members])
@@ -2153,7 +2158,7 @@ class _Builder:
             return
         if kind == "unknown":
             self._runtime_pgs(port, bound_now, over=True)
-            said = self._unbound.setdefault(bound.why, [0, port["pfc_source"]])
+            said = self._unbound.setdefault(bound.why, [0, port["pfc_source"], True])
             said[0] += 1
             return
         if name not in self.profiles and not self._make_profile(bound):
@@ -2193,7 +2198,11 @@ class _Builder:
 
     def _say_unbound(self) -> None:
         """Once per device: the ports whose lossless PGs buffermgrd binds to a profile the input does not show."""
-        for why, (count, source) in self._unbound.items():
+        for why, (count, source, runtime) in self._unbound.items():
+            if not runtime:  # (buffermgrd binds nothing: the PGs run as the config binds them)
+                self.db.issue(f"{why}: the lossless PGs of {count} PFC port(s) run on the profile the config binds "
+                              "them, or on none", source, code="SYS004")
+                continue
             self.db.issue(f"SONiC's traditional buffer manager binds the lossless PGs of {count} PFC port(s) at run "
                           f"time to a profile from the SKU's pg_profile_lookup.ini row for their speed and cable "
                           f"length (sonic-swss cfgmgr/buffermgr.cpp), over the config's BUFFER_PG profile; {why}: "
