@@ -127,6 +127,11 @@ _ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tupl
 # MODE to SEPARATE, PFC TX to pfc_enable's priorities and PFC RX to 0xff (every priority obeys a received pause); "off"
 # is the combined mode, PFC on pfc_enable's priorities both ways.
 _PFC_ASYM = {"on": True, "off": False}
+# References written `[TABLE|name]`: sonic-swss a3fdaf41c/da49332b8 (pull request 1754 and its follow-up, September
+# 2021; the 202111 branch on) made orch.cpp parseReference refuse them ("Must not be surrounded by [ ]"); up to the
+# 202106 branch it required them. sonic-utilities db_migrator's version_2_0_2 -> 2_0_3 step on the 202111 branch
+# (migrate_qos_fieldval_reference_format) rewrites them, so a CONFIG_DB of version_2_0_3 on holds names alone.
+_BRACKETED_REFS: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (2, 0, 3))
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
 # ([0-9], not \d: \d takes other scripts' digits, which int() reads: an Arabic-Indic 2 settled the release)
@@ -670,6 +675,8 @@ class _Builder:
         self._tc_to_pg_names: dict[str, str] = {}  # port -> the TC_TO_PRIORITY_GROUP_MAP it binds
         self._converted: dict[tuple, object] = {}  # (converter, text) -> value
         self._absent_refs = 0  # references into tables the input lacks, counted (see ref)
+        # the first `[TABLE|name]` reference a release refuses, by whether the config's release takes it (see ref)
+        self._bracketed: dict[bool | None, tuple[Source, str]] = {}
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
         # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
         # what it sets); a port keeps the numbers of those it met, in order, and their entries (see _shared).
@@ -706,6 +713,7 @@ class _Builder:
         self._overlaps()
         self._lossy_by_design()
         self._absent_tables()
+        self._say_bracketed()
         check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
                              hwsku_source=meta.source("hwsku") if meta is not None and "hwsku" in meta.fields else None,
@@ -777,6 +785,11 @@ class _Builder:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
+            takes = self._release_takes(*_BRACKETED_REFS)
+            if takes is not True:  # (said once per input: _say_bracketed)
+                self._bracketed.setdefault(takes, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
+                if takes is False:
+                    return None
         if table not in self.db.tables and not self._whole:  # qos.json without its map tables: unknown, not wrong
             note = self._absent.setdefault(table, [0, entry.source(field), f"{_at(entry)} {field} -> {name}"])
             note[0] += 1
@@ -902,6 +915,28 @@ class _Builder:
                       "not exactly one of them has schedulers): their per-queue settings are not read",
                       self.db.table_source[table], code="SYS004")
         return None
+
+    def _say_bracketed(self) -> None:
+        """References written `[TABLE|name]` (SKU templates before sonic-buildimage moved to names, e.g. DellEMC-Z9432f-O32
+        and Celestica Midstone-200i qos.json.j2) where the config's release is not one that takes them (_BRACKETED_REFS):
+        refused where VERSIONS names a later release (the field read as unset), else read as the releases up to 202106
+        read them, with a warning."""
+        for takes, (source, example) in self._bracketed.items():
+            head = (f"references are written in the old `[TABLE|name]` form (e.g. {example}): orchagent takes "
+                    "that form up to SONiC 202106 and refuses it from 202111 on (sonic-swss orch.cpp parseReference: "
+                    "\"Must not be surrounded by [ ]\", pull request 1754), and an entry holding one is then never "
+                    "applied (qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets neither its maps nor pfc_enable, "
+                    "QUEUE neither scheduler nor WRED profile, BUFFER_PG no profile, and a BUFFER_PROFILE is not created)")
+            if takes is False:
+                self.db.issue(f"{head}; this config's VERSIONS|DATABASE VERSION {_quoted(self._db_version() or '')} "
+                              "names such a release: those fields are read as unset; write the entry's name alone",
+                              source)
+            else:
+                # (a release that takes them exists: the config, which names none, is no error of its own: SYS004,
+                # as for a SCHEDULER field some releases take, _refused)
+                self.db.issue(f"{head}; they are read here as the releases up to 202106 read them{_SAY_RELEASE}; "
+                              "on a later release write the entry's name alone (db_migrator rewrites them only when "
+                              "it upgrades a CONFIG_DB of 202106 or before, not a template render)", source, "SYS004")
 
     def _absent_tables(self) -> None:
         for table, (count, source, example) in sorted(self._absent.items()):
