@@ -303,8 +303,8 @@ def test_a_sku_whose_lookup_file_is_its_header_alone_binds_nothing(tmp_path):
 
 
 def test_a_header_only_lookup_sku_name_shared_with_a_table_follows_the_platform():
-    # Arista-7060X6-64PE-P64 is a SKU folder on two platforms: 7060x6_64pe's file holds its header alone, 7060x6_64pe_b's
-    # the row `800000 5m ...`; DEVICE_METADATA platform picks.
+    # Arista-7060X6-64PE-P64 is a SKU folder on two platforms: 7060x6_64pe's file holds its header alone,
+    # 7060x6_64pe_b's the row `800000 5m ...`; DEVICE_METADATA platform picks.
     from losslessd import skutables
     assert skutables.lookup("Arista-7060X6-64PE-P64", "x86_64-arista_7060x6_64pe").rows == ()
     assert skutables.lookup("Arista-7060X6-64PE-P64", "x86_64-arista_7060x6_64pe_b").rows

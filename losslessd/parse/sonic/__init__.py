@@ -158,8 +158,9 @@ _PART_ECN = Ecn(unapplied="the input is a CONFIG_DB part without a QUEUE table, 
 # configdb.cpp mod_config: HSET, "Extra entries/fields in the db which are not in the data are kept"), and orchagent
 # refusing an entry returns before startWdOnPort / stopWdOnPort (pfcwdorch.cpp createEntry): the watchdog the switch
 # runs, if any, runs on.
-_PART_WD = ("the port keeps whatever watchdog the switch runs: the input is a CONFIG_DB part, whose fields loading merges "
-            "into the switch's own PFC_WD entry (sonic-swss-common configdb mod_config), and a refused entry stops none")
+_PART_WD = ("the port keeps whatever watchdog the switch runs: the input is a CONFIG_DB part, whose fields "
+            "loading merges into the switch's own PFC_WD entry (sonic-swss-common configdb mod_config), and a "
+            "refused entry stops none")
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = lazy(r"\s*\{")
@@ -917,16 +918,17 @@ class _Builder:
         return None
 
     def _say_bracketed(self) -> None:
-        """References written `[TABLE|name]` (SKU templates before sonic-buildimage moved to names, e.g. DellEMC-Z9432f-O32
-        and Celestica Midstone-200i qos.json.j2) where the config's release is not one that takes them (_BRACKETED_REFS):
-        refused where VERSIONS names a later release (the field read as unset), else read as the releases up to 202106
-        read them, with a warning."""
+        """References written `[TABLE|name]` (SKU templates before sonic-buildimage moved to names, e.g.
+        DellEMC-Z9432f-O32 and Celestica Midstone-200i qos.json.j2) where the config's release is not one that takes
+        them (_BRACKETED_REFS): refused where VERSIONS names a later release (the field read as unset), else read as
+        the releases up to 202106 read them, said once."""
         for takes, (source, example) in self._bracketed.items():
             head = (f"references are written in the old `[TABLE|name]` form (e.g. {example}): orchagent takes "
                     "that form up to SONiC 202106 and refuses it from 202111 on (sonic-swss orch.cpp parseReference: "
                     "\"Must not be surrounded by [ ]\", pull request 1754), and an entry holding one is then never "
-                    "applied (qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets neither its maps nor pfc_enable, "
-                    "QUEUE neither scheduler nor WRED profile, BUFFER_PG no profile, and a BUFFER_PROFILE is not created)")
+                    "applied (qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets neither its maps nor "
+                    "pfc_enable, QUEUE neither scheduler nor WRED profile, BUFFER_PG no profile, and a BUFFER_PROFILE "
+                    "is not created)")
             if takes is False:
                 self.db.issue(f"{head}; this config's VERSIONS|DATABASE VERSION {_quoted(self._db_version() or '')} "
                               "names such a release: those fields are read as unset; write the entry's name alone",
