@@ -44,7 +44,8 @@ class PgRow:
 
 @record(frozen=True)
 class SkuTable:
-    """A SKU's lossless PG rows and where they come from."""
+    """A SKU's lossless PG rows and where they come from. No rows: the SKU's file holds its comment header alone
+    (buffermgr.cpp readPgProfileLookupFile skips '#' lines), so buffermgrd binds no lossless profile on it."""
 
     sku: str
     vendor: str
@@ -131,7 +132,7 @@ def lookup(hwsku: str | None, platform: str | None = None) -> SkuTable | None:
     own = [e for e in entries if e.variant is None] or list(entries)
     if len({e.rows for e in own}) == 1:
         return own[0]
-    return max(own, key=lambda e: (max(r.xoff_bytes for r in e.rows), e.path))
+    return max(own, key=lambda e: (max((r.xoff_bytes for r in e.rows), default=-1), e.path))
 
 
 def asic_table_of_platform(platform: str | None) -> str | None:

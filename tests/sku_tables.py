@@ -187,7 +187,12 @@ def main(gitdir: str, rev: str = "HEAD") -> None:
         variant = "/".join(parts[4:-1]) or None  # BALANCED, per-ASIC 0/1 ...
         text = resolve_text(gitdir, commit, path)
         table = rows(text or "")
-        if not table:
+        # A file of comment lines alone (the Arista 7060X6 SKUs' `# PG lossless profiles.` header): buffermgr.cpp
+        # readPgProfileLookupFile skips empty and '#' lines, so buffermgrd holds no row and binds nothing; kept as an
+        # empty table (a SKU of no file, or of rows this reader cannot read, stays unknown; device/common/profiles
+        # holds files SKUs link to, no SKU).
+        if not table and (text is None or vendor == "common" or any(line.strip() and not line.startswith("#")
+                                              for line in text.splitlines())):
             continue
         key = json.dumps(table)
         table_id = next((tid for tid, t in tables.items() if json.dumps(t) == key), None)

@@ -210,7 +210,7 @@ def test_nxos_missing_cable_length_refuses_the_buffer_section_alone(tmp_path):
 
 
 @pytest.mark.parametrize(("platform", "marks"), [
-    ("sonic", '"Ethernet0|1": {"wred_profile": "[WRED_PROFILE|'),
+    ("sonic", '"Ethernet0|1": {"wred_profile": "ROCE_LOSSLESS'),
     ("nvidia_cumulus", "nv set qos congestion-control ROCE_LOSSLESS_153600_1572864 traffic-class 1 ecn enable")])
 def test_ecn_part_waiting_for_the_withheld_maps_part_says_so(tmp_path, platform, marks):
     """SONiC and NVUE, a new lossless priority 1 whose RoCE DSCP the device's maps put on another queue: the ECN part

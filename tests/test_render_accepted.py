@@ -215,7 +215,9 @@ ACCEPTED: dict[str, list[tuple]] = {
 # SONiC CONFIG_DB: table -> (key form, {field: value form}) (sonic-buildimage src/sonic-yang-models/doc/
 # Configuration.md; PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and pfc_to_pg_map as qos_config.j2 writes them on Mellanox).
 _NUM = r"\d+"
-_REF = r"\[{}\|[A-Za-z0-9_.-]+\]"
+# A reference is the entry's name alone: orchagent refuses `[TABLE|name]` from SONiC 202111 on (sonic-swss orch.cpp
+# parseReference, pull request 1754), never applying the entry.
+_REF = r"[A-Za-z0-9_.-]+"  # (.format(TABLE) leaves it as is)
 SONIC: dict[str, tuple[str, dict[str, str]]] = {
     "PORT": (r"Ethernet\d+", {"speed": _NUM, "mtu": _NUM}),
     "CABLE_LENGTH": (r"AZURE", {r"Ethernet\d+": r"\d+(\.\d+)?m"}),

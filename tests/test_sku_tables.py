@@ -116,3 +116,14 @@ def test_the_shipped_data_holds_the_skus_whose_folder_is_a_link() -> None:
     assert a1.rows == skutables.lookup("ACS-MSN2700", "x86_64-mlnx_msn2700-r0").rows  # type: ignore[union-attr]
     for sku in ("Force10-S6000-Q32", "Force10-S6100-T1", "Arista-7800R3A-36D-C36", "Arista-7060CX2-32S-C32"):
         assert skutables.lookup(sku) is not None, sku
+
+
+def test_the_shipped_data_keeps_the_skus_whose_file_holds_its_header_alone() -> None:
+    """sonic-buildimage 086b03bd70f9: 15 pg_profile_lookup.ini files of Arista 7060X6 SKUs (their own, or reached
+    through `BALANCED -> ../../../common/profiles/th5/gen/BALANCED`) hold `# PG lossless profiles.` and the column
+    comment alone. buffermgrd reads no row from them (buffermgr.cpp readPgProfileLookupFile skips '#' lines): kept as
+    SKUs of no row, so buffermgrd is read as binding nothing (before: dropped, "ships no table for its SKU")."""
+    empty = [(sku, t.path) for sku in skutables.skus() for t in skutables._sku_tables(sku) if not t.rows]
+    assert len(empty) == 15 and all(sku.startswith("Arista-7060X6-") for sku, _ in empty), empty
+    assert "th5" not in skutables.skus()  # (device/common/profiles holds linked files, no SKU)
+    assert skutables.lookup("Arista-7060X6-32PE").rows == ()

@@ -280,3 +280,32 @@ def test_a_short_lookup_row_is_named_with_the_fix_the_switch_keeps(tmp_path):
     db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"] = {
         "pool": "ingress_lossless_pool", "xon": "19456", "xoff": "44032", "size": "63488", "dynamic_th": "0"}
     assert [f for f in _lint(tmp_path, db) if f.code == "BUF002"] == []
+
+
+# The Arista 7060X6 SKUs' pg_profile_lookup.ini at sonic-buildimage 086b03bd70f9 holds its two comment lines alone
+# (`# PG lossless profiles.`, `# speed cable size    xon  xoff threshold xon_offset`): readPgProfileLookupFile skips
+# '#' lines, so buffermgrd has no row and binds nothing on any port (doSpeedUpdateTask "No PG profile configured").
+X6 = {"hwsku": "Arista-7060X6-64PE", "platform": "x86_64-arista_7060x6_64pe"}
+
+
+def test_a_sku_whose_lookup_file_is_its_header_alone_binds_nothing(tmp_path):
+    # Before: SYS004 "losslessd ships no table for its SKU", the PGs read as computed at run time, the config's
+    # profile not judged; now the config's own PGs run as written, as for a speed or cable with no row.
+    db = _config(meta=X6, port={"speed": "800000"}, CABLE_LENGTH={"AZURE": {"Ethernet0": "5m"}},
+                 BUFFER_PG={"Ethernet0|3": {"profile": "ingress_lossless_profile"}})
+    device = _parse(db)
+    assert _pgs(device) == {3: ("ingress_lossless_profile", False)}
+    [issue] = device.issues
+    assert issue.code == "SYS004" and "holds only its comment header" in issue.message \
+        and "device/arista/x86_64-arista_7060x6_64pe/Arista-7060X6-64PE/pg_profile_lookup.ini" in issue.message
+    found = {(f.code, f.severity.value, f.unverified) for f in _lint(tmp_path, db)}
+    assert ("BUF003", "warning", False) in found  # PG 4: PFC on, no buffer from the config nor from buffermgrd
+
+
+def test_a_header_only_lookup_sku_name_shared_with_a_table_follows_the_platform():
+    # Arista-7060X6-64PE-P64 is a SKU folder on two platforms: 7060x6_64pe's file holds its header alone,
+    # 7060x6_64pe_b's the row `800000 5m ...`; DEVICE_METADATA platform picks.
+    from losslessd import skutables
+    assert skutables.lookup("Arista-7060X6-64PE-P64", "x86_64-arista_7060x6_64pe").rows == ()
+    assert skutables.lookup("Arista-7060X6-64PE-P64", "x86_64-arista_7060x6_64pe_b").rows
+    assert skutables.lookup("Arista-7060X6-64PE-P64").rows  # (no platform: the table with the largest xoff, as before)

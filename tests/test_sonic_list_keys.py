@@ -153,3 +153,47 @@ def test_a_part_whose_pfc_wd_key_lists_ports_leaves_their_watchdogs_unknown():
     assert device.ports["Ethernet0"].watchdog is None and device.ports["Ethernet4"].watchdog is None
     assert device.ports["Ethernet8"].watchdog.enabled is True
     assert _said(device, "PFC_WD key 'Ethernet0,Ethernet4' lists ports")
+
+
+def test_a_part_whose_pfc_wd_entry_orchagent_refuses_leaves_the_watchdog_unknown():
+    # pfcwdorch.cpp createEntry returns task_invalid_entry before startWdOnPort (a refused entry stops no running
+    # watchdog), and loading a part HSETs its fields into the switch's own PFC_WD|Ethernet0 (mod_config): whether a
+    # watchdog runs is the switch's. Before: off, a WDG001 error on what the part does not decide.
+    part = {t: LEAF1[t] for t in QOS_PART}
+    part["PFC_WD"] = copy.deepcopy(LEAF1["PFC_WD"])
+    part["PFC_WD"]["Ethernet0"]["action"] = "shutdown"  # not one of drop, forward, alert
+    del part["PFC_WD"]["Ethernet4"]["detection_time"]  # the switch's own detection_time survives the merge
+    device = _parse(part)
+    assert device.ports["Ethernet0"].watchdog is None and device.ports["Ethernet4"].watchdog is None
+    assert device.ports["Ethernet8"].watchdog.enabled is True
+    said = [i.message for i in device.issues if i.code == "SYS002" and i.message.startswith("PFC_WD|Ethernet0")]
+    assert said and "the port keeps whatever watchdog the switch runs" in said[0], said
+    # A whole CONFIG_DB replaces the switch's (config reload): the refused entries leave those ports without one.
+    whole = _db(lambda db: (db["PFC_WD"]["Ethernet0"].update(action="shutdown"),
+                            db["PFC_WD"]["Ethernet4"].pop("detection_time")))
+    device = _parse(whole)
+    assert device.ports["Ethernet0"].watchdog.enabled is False and device.ports["Ethernet4"].watchdog.enabled is False
+
+
+def test_a_part_whose_port_qos_map_entry_omits_pfc_enable_leaves_pfc_unknown(tmp_path):
+    # `config load` (sonic-cfggen --write-to-db, ConfigDBPipeConnector mod_config) HSETs the fields an entry writes:
+    # the switch's own pfc_enable and map bindings stay. Before: PFC off, a PFC001 error per port, exit 1.
+    part = {t: copy.deepcopy(LEAF1[t]) for t in QOS_PART}
+    for entry in part["PORT_QOS_MAP"].values():
+        entry.pop("pfc_enable", None)
+        entry.pop("dscp_to_tc_map", None)
+    device = _parse(part)
+    assert device.ports["Ethernet0"].pfc_enabled is None
+    assert device.ports["Ethernet0"].trust is None  # the switch's dscp_to_tc_map binding stays
+    said = [i.message for i in device.issues if i.code == "SYS004" and "write no pfc_enable" in i.message]
+    assert len(said) == 1 and "`config load` merges an entry's fields into the switch's own" in said[0], said
+    path = tmp_path / "qos-part.json"
+    path.write_text(json.dumps(part, indent=1))
+    result = losslessd("lint", str(path), "--select", "PFC001")
+    assert result.returncode == 0 and "PFC is off" not in result.stdout, result.stdout + result.stderr
+    # A whole CONFIG_DB (config reload replaces the switch's): no pfc_enable is PFC off, no map is no trust.
+    whole = _db(lambda db: [(e.pop("pfc_enable", None), e.pop("dscp_to_tc_map", None))
+                            for e in db["PORT_QOS_MAP"].values()])
+    device = _parse(whole)
+    assert device.ports["Ethernet0"].pfc_enabled == [] and device.ports["Ethernet0"].trust is not None
+    assert not [i for i in device.issues if "write no pfc_enable" in i.message]

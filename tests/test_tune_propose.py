@@ -53,7 +53,7 @@ def test_sonic_port_gets_a_lower_kmin_as_a_config_db_patch():
     assert proposal["kmin_bytes"] < 153600 and proposal["pmax_pct"] == 100.0
     patch = json.loads(proposal["snippet"])
     profile = f"ROCE_LOSSLESS_{proposal['kmin_bytes']}_{proposal['kmax_bytes']}"
-    assert patch["QUEUE"] == {"Ethernet0|3": {"wred_profile": f"[WRED_PROFILE|{profile}]"}}
+    assert patch["QUEUE"] == {"Ethernet0|3": {"wred_profile": profile}}
     assert patch["WRED_PROFILE"][profile]["green_min_threshold"] == str(proposal["kmin_bytes"])
     # It lints clean on the device's config and is not pushed anywhere: the config is what it was.
     cfg = candidate.load("leaf1", "sonic", text, POLICY, ["Ethernet0"])

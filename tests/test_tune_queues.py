@@ -65,7 +65,7 @@ def test_the_tuner_reads_as_found_and_writes_ecn_on_the_queue_carrying_the_lossl
     assert candidate.ecn_settings(cfg, POLICY, text) == {"Ethernet0": ROCE}
     assert candidate.as_found(cfg, POLICY) == Candidate(*ROCE)
     cut = candidate.check(cfg, POLICY, NEW).snippet
-    assert '"Ethernet0|4": {"wred_profile": "[WRED_PROFILE|ROCE_LOSSLESS_300000_3000000]"}' in cut
+    assert '"Ethernet0|4": {"wred_profile": "ROCE_LOSSLESS_300000_3000000"}' in cut
     assert "Ethernet0|3" not in cut
 
 

@@ -38,8 +38,8 @@ def test_sonic_candidate_is_a_wred_profile_on_the_tuned_queues():
     patch = json.loads(checked.snippet)
     assert patch["WRED_PROFILE"]["ROCE_LOSSLESS_200000_2000000"]["green_min_threshold"] == "200000"
     assert patch["WRED_PROFILE"]["ROCE_LOSSLESS_200000_2000000"]["green_drop_probability"] == "5"
-    assert patch["QUEUE"] == {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|ROCE_LOSSLESS_200000_2000000]"},
-                              "Ethernet4|3": {"wred_profile": "[WRED_PROFILE|ROCE_LOSSLESS_200000_2000000]"}}
+    assert patch["QUEUE"] == {"Ethernet0|3": {"wred_profile": "ROCE_LOSSLESS_200000_2000000"},
+                              "Ethernet4|3": {"wred_profile": "ROCE_LOSSLESS_200000_2000000"}}
     assert not checked.refused
     assert candidate.ecn_check(cfg, POLICY, candidate.expected(cfg, POLICY, Candidate(200_000, 2_000_000, 5.0)))(
         checked.applied) is None

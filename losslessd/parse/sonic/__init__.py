@@ -127,6 +127,11 @@ _ORCH_SOME_RELEASES: dict[str, dict[str, tuple[str, tuple[int, ...] | None, tupl
 # MODE to SEPARATE, PFC TX to pfc_enable's priorities and PFC RX to 0xff (every priority obeys a received pause); "off"
 # is the combined mode, PFC on pfc_enable's priorities both ways.
 _PFC_ASYM = {"on": True, "off": False}
+# References written `[TABLE|name]`: sonic-swss a3fdaf41c/da49332b8 (pull request 1754 and its follow-up, September
+# 2021; the 202111 branch on) made orch.cpp parseReference refuse them ("Must not be surrounded by [ ]"); up to the
+# 202106 branch it required them. sonic-utilities db_migrator's version_2_0_2 -> 2_0_3 step on the 202111 branch
+# (migrate_qos_fieldval_reference_format) rewrites them, so a CONFIG_DB of version_2_0_3 on holds names alone.
+_BRACKETED_REFS: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (2, 0, 3))
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
 # ([0-9], not \d: \d takes other scripts' digits, which int() reads: an Arabic-Indic 2 settled the release)
@@ -149,6 +154,13 @@ _UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
 # leaves out. A table it lacks is the switch's, not empty.
 _PART_ECN = Ecn(unapplied="the input is a CONFIG_DB part without a QUEUE table, and loading a part keeps the switch's "
                 "own QUEUE entries (sonic-swss-common configdb mod_config); lint the whole CONFIG_DB")
+# A part's refused PFC_WD entry: loading it merges its fields into the switch's own PFC_WD|<port> (sonic-swss-common
+# configdb.cpp mod_config: HSET, "Extra entries/fields in the db which are not in the data are kept"), and orchagent
+# refusing an entry returns before startWdOnPort / stopWdOnPort (pfcwdorch.cpp createEntry): the watchdog the switch
+# runs, if any, runs on.
+_PART_WD = ("the port keeps whatever watchdog the switch runs: the input is a CONFIG_DB part, whose fields "
+            "loading merges into the switch's own PFC_WD entry (sonic-swss-common configdb mod_config), and a "
+            "refused entry stops none")
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = lazy(r"\s*\{")
@@ -664,6 +676,8 @@ class _Builder:
         self._tc_to_pg_names: dict[str, str] = {}  # port -> the TC_TO_PRIORITY_GROUP_MAP it binds
         self._converted: dict[tuple, object] = {}  # (converter, text) -> value
         self._absent_refs = 0  # references into tables the input lacks, counted (see ref)
+        # the first `[TABLE|name]` reference a release refuses, by whether the config's release takes it (see ref)
+        self._bracketed: dict[bool | None, tuple[Source, str]] = {}
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
         # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
         # what it sets); a port keeps the numbers of those it met, in order, and their entries (see _shared).
@@ -672,7 +686,9 @@ class _Builder:
         self._runtime: dict[int, int] = {}  # PG index -> the event of buffermgrd's run-time PG
         self._lookup_events: dict[tuple[int, str], int] = {}  # (PG index, profile) -> event of buffermgrd's binding
         self._cable_text: dict[str, str] = {}  # port -> its CABLE_LENGTH value as written (buffermgrd's lookup key)
-        self._unbound: dict[str, list] = {}  # why buffermgrd's binding is unknown -> [ports, the first's pfc_source]
+        # why buffermgrd's binding is unknown, or (a header-only lookup file) why it binds none -> [ports, the first's
+        # pfc_source, whether unknown]
+        self._unbound: dict[str, list] = {}
         self._overlapped: list = []  # [ports whose file keys overlap buffermgrd's, (file key, its key), source]
         self._cited: list[Entry] = []  # entries of deferred tables made while reading (see _cite)
         self._big_red_switch_source: Source | None = None
@@ -698,6 +714,7 @@ class _Builder:
         self._overlaps()
         self._lossy_by_design()
         self._absent_tables()
+        self._say_bracketed()
         check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
                              hwsku_source=meta.source("hwsku") if meta is not None and "hwsku" in meta.fields else None,
@@ -769,6 +786,11 @@ class _Builder:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
+            takes = self._release_takes(*_BRACKETED_REFS)
+            if takes is not True:  # (said once per input: _say_bracketed)
+                self._bracketed.setdefault(takes, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
+                if takes is False:
+                    return None
         if table not in self.db.tables and not self._whole:  # qos.json without its map tables: unknown, not wrong
             note = self._absent.setdefault(table, [0, entry.source(field), f"{_at(entry)} {field} -> {name}"])
             note[0] += 1
@@ -894,6 +916,29 @@ class _Builder:
                       "not exactly one of them has schedulers): their per-queue settings are not read",
                       self.db.table_source[table], code="SYS004")
         return None
+
+    def _say_bracketed(self) -> None:
+        """References written `[TABLE|name]` (SKU templates before sonic-buildimage moved to names, e.g.
+        DellEMC-Z9432f-O32 and Celestica Midstone-200i qos.json.j2) where the config's release is not one that takes
+        them (_BRACKETED_REFS): refused where VERSIONS names a later release (the field read as unset), else read as
+        the releases up to 202106 read them, said once."""
+        for takes, (source, example) in self._bracketed.items():
+            head = (f"references are written in the old `[TABLE|name]` form (e.g. {example}): orchagent takes "
+                    "that form up to SONiC 202106 and refuses it from 202111 on (sonic-swss orch.cpp parseReference: "
+                    "\"Must not be surrounded by [ ]\", pull request 1754), and an entry holding one is then never "
+                    "applied (qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets neither its maps nor "
+                    "pfc_enable, QUEUE neither scheduler nor WRED profile, BUFFER_PG no profile, and a BUFFER_PROFILE "
+                    "is not created)")
+            if takes is False:
+                self.db.issue(f"{head}; this config's VERSIONS|DATABASE VERSION {_quoted(self._db_version() or '')} "
+                              "names such a release: those fields are read as unset; write the entry's name alone",
+                              source)
+            else:
+                # (a release that takes them exists: the config, which names none, is no error of its own: SYS004,
+                # as for a SCHEDULER field some releases take, _refused)
+                self.db.issue(f"{head}; they are read here as the releases up to 202106 read them{_SAY_RELEASE}; "
+                              "on a later release write the entry's name alone (db_migrator rewrites them only when "
+                              "it upgrades a CONFIG_DB of 202106 or before, not a template render)", source, "SYS004")
 
     def _absent_tables(self) -> None:
         for table, (count, source, example) in sorted(self._absent.items()):
@@ -1407,6 +1452,7 @@ class _Builder:
         last_fields: dict | None = None  # (as in _queues: the entry before's fields, when found in recipes)
         bound_by: dict[str, tuple[Entry, tuple]] = {}  # port -> the first entry binding it, and what that sets
         clashed: dict[str, tuple] = {}  # port -> (the first recipe, a later one that differs, its entry)
+        omits: list[Entry] = []  # a part's entries without pfc_enable (see _part_omits)
         for key, e in table.items():
             fields = e.fields
             if key == "global" or not fields:
@@ -1424,6 +1470,8 @@ class _Builder:
                 continue
             fixed, pfc, trust_field, wd, bound = recipe
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
+            if not pfc_written and not self._whole:
+                omits.append(e)
             own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
@@ -1446,8 +1494,24 @@ class _Builder:
                     own_dscp.add(name)  # a map we could not read leaves classification unknown
         for name, (first, later, _) in clashed.items():
             self._unknown_where_differing(ports[name], first, later)
+        if omits:
+            self._part_omits(omits)
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
+
+    def _part_omits(self, omits: list[Entry]) -> None:
+        """A CONFIG_DB part's PORT_QOS_MAP entries without pfc_enable: `config load` (sonic-cfggen --write-to-db,
+        configdb mod_config) HSETs the fields an entry writes into the switch's own entry, so its pfc_enable (and a map
+        binding the entry leaves out) stays; `config qos reload` clears PORT_QOS_MAP before loading its render
+        (sonic-utilities config/main.py _clear_qos), so there the port has PFC off. Which of the two loads the part the
+        file does not say: PFC on those ports is read as unknown, said once."""
+        keys = [e.key for e in omits]
+        self.db.issue(f"PORT_QOS_MAP {listed([_quoted(k) for k in keys[:3]])}{' and others' if len(keys) > 3 else ''} "
+                      "write no pfc_enable, and the input is a CONFIG_DB part (no PORT or DEVICE_METADATA table): "
+                      "`config load` merges an entry's fields into the switch's own (sonic-swss-common configdb "
+                      "mod_config), keeping its pfc_enable, while `config qos reload` clears PORT_QOS_MAP first "
+                      "(PFC off); PFC on those ports is read as unknown; lint the whole CONFIG_DB, or write pfc_enable "
+                      "(\"\" for off)", omits[0].source(), code="SYS004")
 
     def _bound_again(self, bound_by: dict, clashed: dict, name: str, e: Entry, settings: object) -> None:
         """Entry ``e`` of PORT_QOS_MAP sets ``settings`` on port ``name``, which ``bound_by`` (port -> the
@@ -1497,7 +1561,10 @@ class _Builder:
         tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
         pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
         prios = "a list of priorities 0-7"
-        pfc_read = self.value(e, "pfc_enable", _priority_list, prios) if "pfc_enable" in e.fields else ((), ())
+        # Without pfc_enable a whole CONFIG_DB's port has PFC off; a part's entry merges into the switch's own
+        # (configdb mod_config HSETs the fields written), whose pfc_enable stays: unknown (_part_omits).
+        pfc_read = self.value(e, "pfc_enable", _priority_list, prios) if "pfc_enable" in e.fields \
+            else ((), ()) if self._whole else None
         wd_read = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
         pfc, wd = (None if got is None else got[0] for got in (pfc_read, wd_read))
         for field, got in (("pfc_enable", pfc_read), ("pfcwd_sw_enable", wd_read)):
@@ -1519,7 +1586,7 @@ class _Builder:
         elif dot1p:  # (qosorch.cpp Dot1pToTcMapHandler: PCP -> TC)
             fields.update(pcp_to_tc=self.qos_map("DOT1P_TO_TC_MAP", dot1p), trust=Trust.pcp)
             trust_field = "dot1p_to_tc_map"
-        elif "dot1p_to_tc_map" not in e.fields and has_maps:
+        elif "dot1p_to_tc_map" not in e.fields and has_maps and self._whole:  # (a part's: the switch's binding stays)
             # The input defines classification maps but binds none here: the port classifies
             # nothing. Without any map tables the dump is partial and trust stays unknown.
             fields["trust"], trust_field = Trust.none, ""
@@ -1887,7 +1954,10 @@ class _Builder:
                         read, written, self._watchdog_settings, key, e, default_rule)
             port = ports.get(key) or self.port(key, e)
             if refused is not None:
-                port["watchdog"] = Watchdog(enabled=False, source=e.source(refused or None))
+                # A refused entry stops no watchdog (createEntry returns before startWdOnPort), and a part's fields
+                # merge into the switch's own PFC_WD|<port> (configdb mod_config): in a part, the switch's decides.
+                if self._whole:
+                    port["watchdog"] = Watchdog(enabled=False, source=e.source(refused or None))
                 continue
             # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and its
             # source: a SharedPort makes it when it is first read (see _port_model).
@@ -1956,8 +2026,8 @@ class _Builder:
             elif action is None:
                 why, field = f"action {word!r} is not one of {', '.join(_WD_ACTIONS)}", "action"
         if why:
-            self.db.issue(f"PFC_WD|{key}: {why}, so orchagent refuses the entry (pfcwdorch.cpp createEntry) and no "
-                          "PFC watchdog runs on the port", e.source(field))
+            self.db.issue(f"PFC_WD|{key}: {why}, so orchagent refuses the entry (pfcwdorch.cpp createEntry) and "
+                          + ("no PFC watchdog runs on the port" if self._whole else _PART_WD), e.source(field))
             return None, None, word, action, None, field or ""  # (the field, "" the entry: cited per entry)
         detection, restoration = timers["detection_time"], timers["restoration_time"]
         rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
@@ -2091,6 +2161,9 @@ class _Builder:
         """Apply buffermgrd's binding to the port's PGs (buffermgr.cpp doSpeedUpdateTask)."""
         kind = bound.kind
         if kind == "none":  # the file's PGs run as written; buffermgrd makes none
+            if bound.said:
+                said = self._unbound.setdefault(bound.why, [0, port["pfc_source"], False])
+                said[0] += 1
             return
         if kind == "down":  # bound when the port comes up (the file's PGs stay until then)
             self._runtime_pgs(port, [i for _, members in bound.keys for i in members])
@@ -2122,7 +2195,7 @@ class _Builder:
             return
         if kind == "unknown":
             self._runtime_pgs(port, bound_now, over=True)
-            said = self._unbound.setdefault(bound.why, [0, port["pfc_source"]])
+            said = self._unbound.setdefault(bound.why, [0, port["pfc_source"], True])
             said[0] += 1
             return
         if name not in self.profiles and not self._make_profile(bound):
@@ -2162,7 +2235,11 @@ class _Builder:
 
     def _say_unbound(self) -> None:
         """Once per device: the ports whose lossless PGs buffermgrd binds to a profile the input does not show."""
-        for why, (count, source) in self._unbound.items():
+        for why, (count, source, runtime) in self._unbound.items():
+            if not runtime:  # (buffermgrd binds nothing: the PGs run as the config binds them)
+                self.db.issue(f"{why}: the lossless PGs of {count} PFC port(s) run on the profile the config binds "
+                              "them, or on none", source, code="SYS004")
+                continue
             self.db.issue(f"SONiC's traditional buffer manager binds the lossless PGs of {count} PFC port(s) at run "
                           f"time to a profile from the SKU's pg_profile_lookup.ini row for their speed and cable "
                           f"length (sonic-swss cfgmgr/buffermgr.cpp), over the config's BUFFER_PG profile; {why}: "

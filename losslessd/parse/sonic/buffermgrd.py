@@ -20,7 +20,8 @@ sonic-swss cfgmgr/buffermgr.cpp (e6b0c5b5d2ab), BufferMgr::doSpeedUpdateTask and
 - ASIC_VENDOR mellanox or barefoot and admin status "down": no binding (a PG already on the made profile is
   deleted; any other is left as written).
 - no lookup row whose speed and cable strings equal the PORT `speed` and CABLE_LENGTH value: no binding
-  (SWSS_LOG_ERROR "No PG profile configured", task_invalid_entry).
+  (SWSS_LOG_ERROR "No PG profile configured", task_invalid_entry); a file of its comment header alone (the Arista
+  7060X6 SKUs') has no row for any port (readPgProfileLookupFile skips lines starting with '#').
 - the profile is `pg_lossless_<speed>_<cable>_profile`; an existing BUFFER_PROFILE of that name is reused as
   written, else it is made from the row (pool ingress_lossless_pool, xon, xon_offset when the row has one, xoff,
   size and `<pool mode>_th` = the row's threshold); with no mode on ingress_lossless_pool it retries (binds
@@ -76,6 +77,7 @@ class Binding:
     row: PgRow | None = None
     keys: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (the range text buffermgrd keys, its PG numbers)
     source: str = ""  # where ``row`` comes from (the SKU table's path and commit)
+    said: bool = False  # "none" whose ``why`` is said once per switch (a lookup file of its header alone)
 
 
 def pg_ranges(pgs: list[int] | tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -115,6 +117,12 @@ def binding(*, speed: str | None, cable: str | None, admin_status: str | None, p
         return Binding("unknown", f"the port is not admin up, and whether buffermgrd binds such a port depends on the "
                                   f"ASIC vendor, which SKU {table.sku}'s platform does not name",
                        profile=name, keys=keys)
+    if not table.rows:
+        return Binding("none", f"SKU {table.sku}'s pg_profile_lookup.ini ({table.path}) holds only its comment header, "
+                               "so SONiC's buffer manager has no row for any port and binds no lossless profile "
+                               "(buffermgr.cpp readPgProfileLookupFile skips '#' lines, doSpeedUpdateTask: \"No PG "
+                               "profile configured\"); it runs so in the traditional model, as this switch does "
+                               "(DEVICE_METADATA buffer_model is not dynamic)", keys=keys, said=True)
     row = next((r for r in table.rows if str(r.speed_mbps) == speed and r.cable == cable), None)
     if row is None:
         return Binding("none", f"SKU {table.sku}'s pg_profile_lookup.ini has no row for speed {speed} and cable "
