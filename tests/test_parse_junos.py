@@ -1640,6 +1640,31 @@ def test_an_interface_range_s_unit_families_are_its_members(settings, vlans):
         {"et-0/0/32": vlans, "et-0/0/33": vlans}
 
 
+@pytest.mark.parametrize("own, vlans", [
+    ([], {"et-0/0/32": [200], "et-0/0/33": [200]}),
+    (["set interfaces et-0/0/32 unit 0 family ethernet-switching vlan members 300"],
+     {"et-0/0/32": [200, 300], "et-0/0/33": [200]}),
+    (["set interfaces et-0/0/32 unit 0 family ethernet-switching vlan members [ V200 300 ]"],
+     {"et-0/0/32": [200, 300], "et-0/0/33": [200]}),
+])
+def test_a_range_s_vlan_members_are_appended_to_a_member_s_own(own, vlans):
+    """Session 42, review r1: Junos "Interface Ranges" (switches): as of Junos OS 14.1X53-D15 the common configuration
+    of an interface range is appended to a member's own, not overridden by it. The merge by kind (n-d) let a list the
+    member writes replace the range's, so a trunk member with its own `vlan members 300` lost the range's VLAN 200."""
+    text = "\n".join([
+        "set interfaces interface-range TRUNKS member et-0/0/32",
+        "set interfaces interface-range TRUNKS member et-0/0/33",
+        "set interfaces interface-range TRUNKS unit 0 family ethernet-switching interface-mode trunk",
+        "set interfaces interface-range TRUNKS unit 0 family ethernet-switching vlan members V200",
+        *own,
+        "set vlans V200 vlan-id 200",
+        "set vlans V300 vlan-id 300",
+        "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3",
+        "set class-of-service interfaces et-* scheduler-map M", ""])
+    dev = parse(text)
+    assert {name: dev.ports[name].vlans for name in ("et-0/0/32", "et-0/0/33")} == vlans
+
+
 @pytest.mark.parametrize("policy, lines, paused, at", [
     # a tagged port: the 802.1p classifier gives the paused code point a class defined without `no-loss` (a traffic
     # generator's RoCE hint writes `class no-loss queue-num 3 pfc-priority 3`: the default class's name, redefined)

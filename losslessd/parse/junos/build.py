@@ -157,9 +157,11 @@ def _interface(cfg: JunosConfig, name: str,
     if not shared:
         return _with_aggregate(cfg, own)
     # Junos "interface-range": the range's statements apply to every member, the member's own over them. Every setting
-    # is merged, by its kind, so one added to Interface is not dropped here: a value (or list) the later layer writes
-    # replaces the earlier, flags add up, unit families join (a range's `unit 0 family inet6` is each member's), and a
-    # filter binding per (unit, family, statement) is the later layer's.
+    # is merged, by its kind, so one added to Interface is not dropped here: a value the later layer writes replaces
+    # the earlier, flags add up, unit families join (a range's `unit 0 family inet6` is each member's), a filter
+    # binding per (unit, family, statement) is the later layer's, and lists join: Junos "Interface Ranges" (switches):
+    # as of 14.1X53-D15 the range's common configuration is appended to the member's own, not overridden by it (a
+    # range's `vlan members 200` and the member's own `vlan members 300`: both VLANs).
     merged = Interface(source=own.source if own else shared[0].source)
     for layer in [*shared, *([own] if own else [])]:
         for spec in dataclasses.fields(Interface):
@@ -172,6 +174,9 @@ def _interface(cfg: JunosConfig, name: str,
                 have |= value
             elif isinstance(value, dict):
                 have.update(value)
+            elif isinstance(value, list):
+                written = {item.value for item in have}
+                have.extend(item for item in value if item.value not in written)
             elif value:  # (a value written, a list not empty: None and [] say nothing)
                 setattr(merged, spec.name, value)
     return _with_aggregate(cfg, merged)
