@@ -1710,6 +1710,9 @@ def test_a_pause_for_a_class_without_no_loss_asks_for_no_loss_not_for_pfc(policy
     ("set class-of-service schedulers S buffer-rate percent 100", "`buffer-rate percent 100`", None),
     ("set class-of-service schedulers S buffer-rate 40g", "`buffer-rate 40g`", None),
     ("set class-of-service schedulers S buffer-rate percent", None, "expected `buffer-rate percent P`"),
+    # review r1: the same page's Range, 0 through 100 (a percent Junos refuses was read as the rate it sizes at)
+    ("set class-of-service schedulers S buffer-rate percent 200", None, "'200' is not a whole number 0..100"),
+    ("set class-of-service schedulers S buffer-rate percent 12.5", None, "'12.5' is not a whole number 0..100"),
 ])
 def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, sized_at, issue):
     """A PTX scale-across RoCE design sizes the RDMA queue's buffer in time at `buffer-rate percent 100`. The reader
