@@ -1703,6 +1703,36 @@ def test_a_pause_for_a_class_without_no_loss_asks_for_no_loss_not_for_pfc(policy
     assert found[0].source.line == line and found[0].severity.value == "error"
 
 
+@pytest.mark.parametrize("beside, said", [
+    ([], ""),
+    (["set class-of-service forwarding-classes class BULK queue-num 3"],
+     ", and move BULK (line 2) off queue 3 or make it no-loss too: Junos takes no lossy class beside a lossless one "
+     "on a queue"),
+    (["set class-of-service forwarding-classes class BULK queue-num 3",
+      "set class-of-service forwarding-classes class SCAVENGER queue-num 3"],
+     ", and move BULK (line 2), SCAVENGER (line 3) off queue 3 or make them no-loss too"),
+    # (a lossless class beside it, or a lossy one on another queue, is no obstacle)
+    (["set class-of-service forwarding-classes class STORAGE queue-num 3 no-loss",
+      "set class-of-service forwarding-classes class BULK queue-num 2"], ""),
+])
+def test_a_pause_for_a_class_without_no_loss_names_the_lossy_classes_on_its_queue(beside, said):
+    """Session 42, review r1: PFC001 (n-d) asks for `no-loss` on the paused class; where the configuration puts a
+    lossy class on the same queue, Junos refuses that commit (CoS reference for the QFX Series, `queue-num`: the
+    classes of a queue are all lossless or all lossy; `fix` refuses it for that reason), so the finding names them."""
+    lines = ["set interfaces ge-0/0/0 unit 0 family inet address 192.0.2.1/31", *beside,
+             "set class-of-service forwarding-classes class RDMA queue-num 3 pfc-priority 3",
+             "set class-of-service classifiers dscp D forwarding-class RDMA loss-priority low code-points 011010",
+             "set class-of-service congestion-notification-profile P input dscp code-point 011010 pfc",
+             "set class-of-service interfaces ge-0/0/0 congestion-notification-profile P",
+             "set class-of-service interfaces ge-0/0/0 unit 0 classifiers dscp D"]
+    dev = parse("\n".join([*lines, ""]))
+    report = run(Fabric(devices={dev.name: dev}), load_policy("roce-dscp26"))
+    (found,) = [f for f in report.findings if f.code == "PFC001"]
+    assert "(`set class-of-service forwarding-classes class RDMA no-loss`)" in found.message
+    tail = found.message.split("class RDMA no-loss`)", 1)[1]
+    assert tail.startswith(said) and (said or tail == "")
+
+
 @pytest.mark.parametrize("rate, sized_at, issue", [
     # no buffer-rate: the temporal buffer is the port's rate times the time (100 Gb/s x 1,000 us = 12,500,000 B)
     ("", None, None),
