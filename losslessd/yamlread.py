@@ -191,9 +191,9 @@ class _Loader(_Reader, _Composer, yaml.SafeLoader):
         return super().construct_yaml_int(node)
 
 
-_KEY_READER = yaml.constructor.SafeConstructor()  # (_typed_key: reads one scalar, keeps nothing)
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 _Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
+_KEY_READER = _Loader("")  # (_typed_key: reads one scalar, keeps nothing)
 
 # A document libyaml refuses is read again by PyYAML, for its verdict and its words, up to this size: PyYAML reads
 # 20-60 KB/s of dense YAML (bench/yaml_read.py), so a hand-written file errs as it always did within a second or
@@ -338,10 +338,11 @@ _NOT_READ = object()
 
 
 def _typed_key(node: yaml.ScalarNode) -> object:
-    """The value a plain bool, null or number key is read as (_NOT_READ where it cannot be: its loader says why)."""
-    constructor = yaml.constructor.SafeConstructor
+    """The value a plain bool, null or number key is read as (_NOT_READ where it cannot be: its loader says why), read
+    as the loader reads it: within MAX_INT_DIGITS and YAML 1.2 (PyYAML's own reader took `? 0x` and 4,000 hex digits,
+    whose str() then raised ValueError, and a base-60 `!!int` of 100,000 parts in quadratic time)."""
     try:
-        return constructor.yaml_constructors[node.tag](_KEY_READER, node)
+        return _Loader.yaml_constructors[node.tag](_KEY_READER, node)
     except (ValueError, OverflowError, TypeError, KeyError, yaml.YAMLError):
         return _NOT_READ
 

@@ -1640,6 +1640,31 @@ def test_an_interface_range_s_unit_families_are_its_members(settings, vlans):
         {"et-0/0/32": vlans, "et-0/0/33": vlans}
 
 
+@pytest.mark.parametrize("own, vlans", [
+    ([], {"et-0/0/32": [200], "et-0/0/33": [200]}),
+    (["set interfaces et-0/0/32 unit 0 family ethernet-switching vlan members 300"],
+     {"et-0/0/32": [200, 300], "et-0/0/33": [200]}),
+    (["set interfaces et-0/0/32 unit 0 family ethernet-switching vlan members [ V200 300 ]"],
+     {"et-0/0/32": [200, 300], "et-0/0/33": [200]}),
+])
+def test_a_range_s_vlan_members_are_appended_to_a_member_s_own(own, vlans):
+    """Session 42, review r1: Junos "Interface Ranges" (switches): as of Junos OS 14.1X53-D15 the common configuration
+    of an interface range is appended to a member's own, not overridden by it. The merge by kind (n-d) let a list the
+    member writes replace the range's, so a trunk member with its own `vlan members 300` lost the range's VLAN 200."""
+    text = "\n".join([
+        "set interfaces interface-range TRUNKS member et-0/0/32",
+        "set interfaces interface-range TRUNKS member et-0/0/33",
+        "set interfaces interface-range TRUNKS unit 0 family ethernet-switching interface-mode trunk",
+        "set interfaces interface-range TRUNKS unit 0 family ethernet-switching vlan members V200",
+        *own,
+        "set vlans V200 vlan-id 200",
+        "set vlans V300 vlan-id 300",
+        "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3",
+        "set class-of-service interfaces et-* scheduler-map M", ""])
+    dev = parse(text)
+    assert {name: dev.ports[name].vlans for name in ("et-0/0/32", "et-0/0/33")} == vlans
+
+
 @pytest.mark.parametrize("policy, lines, paused, at", [
     # a tagged port: the 802.1p classifier gives the paused code point a class defined without `no-loss` (a traffic
     # generator's RoCE hint writes `class no-loss queue-num 3 pfc-priority 3`: the default class's name, redefined)
@@ -1678,6 +1703,36 @@ def test_a_pause_for_a_class_without_no_loss_asks_for_no_loss_not_for_pfc(policy
     assert found[0].source.line == line and found[0].severity.value == "error"
 
 
+@pytest.mark.parametrize("beside, said", [
+    ([], ""),
+    (["set class-of-service forwarding-classes class BULK queue-num 3"],
+     ", and move BULK (line 2) off queue 3 or make it no-loss too: Junos takes no lossy class beside a lossless one "
+     "on a queue"),
+    (["set class-of-service forwarding-classes class BULK queue-num 3",
+      "set class-of-service forwarding-classes class SCAVENGER queue-num 3"],
+     ", and move BULK (line 2), SCAVENGER (line 3) off queue 3 or make them no-loss too"),
+    # (a lossless class beside it, or a lossy one on another queue, is no obstacle)
+    (["set class-of-service forwarding-classes class STORAGE queue-num 3 no-loss",
+      "set class-of-service forwarding-classes class BULK queue-num 2"], ""),
+])
+def test_a_pause_for_a_class_without_no_loss_names_the_lossy_classes_on_its_queue(beside, said):
+    """Session 42, review r1: PFC001 (n-d) asks for `no-loss` on the paused class; where the configuration puts a
+    lossy class on the same queue, Junos refuses that commit (CoS reference for the QFX Series, `queue-num`: the
+    classes of a queue are all lossless or all lossy; `fix` refuses it for that reason), so the finding names them."""
+    lines = ["set interfaces ge-0/0/0 unit 0 family inet address 192.0.2.1/31", *beside,
+             "set class-of-service forwarding-classes class RDMA queue-num 3 pfc-priority 3",
+             "set class-of-service classifiers dscp D forwarding-class RDMA loss-priority low code-points 011010",
+             "set class-of-service congestion-notification-profile P input dscp code-point 011010 pfc",
+             "set class-of-service interfaces ge-0/0/0 congestion-notification-profile P",
+             "set class-of-service interfaces ge-0/0/0 unit 0 classifiers dscp D"]
+    dev = parse("\n".join([*lines, ""]))
+    report = run(Fabric(devices={dev.name: dev}), load_policy("roce-dscp26"))
+    (found,) = [f for f in report.findings if f.code == "PFC001"]
+    assert "(`set class-of-service forwarding-classes class RDMA no-loss`)" in found.message
+    tail = found.message.split("class RDMA no-loss`)", 1)[1]
+    assert tail.startswith(said) and (said or tail == "")
+
+
 @pytest.mark.parametrize("rate, sized_at, issue", [
     # no buffer-rate: the temporal buffer is the port's rate times the time (100 Gb/s x 1,000 us = 12,500,000 B)
     ("", None, None),
@@ -1685,6 +1740,9 @@ def test_a_pause_for_a_class_without_no_loss_asks_for_no_loss_not_for_pfc(policy
     ("set class-of-service schedulers S buffer-rate percent 100", "`buffer-rate percent 100`", None),
     ("set class-of-service schedulers S buffer-rate 40g", "`buffer-rate 40g`", None),
     ("set class-of-service schedulers S buffer-rate percent", None, "expected `buffer-rate percent P`"),
+    # review r1: the same page's Range, 0 through 100 (a percent Junos refuses was read as the rate it sizes at)
+    ("set class-of-service schedulers S buffer-rate percent 200", None, "'200' is not a whole number 0..100"),
+    ("set class-of-service schedulers S buffer-rate percent 12.5", None, "'12.5' is not a whole number 0..100"),
 ])
 def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, sized_at, issue):
     """A PTX scale-across RoCE design sizes the RDMA queue's buffer in time at `buffer-rate percent 100`. The reader

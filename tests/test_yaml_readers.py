@@ -172,6 +172,22 @@ def test_yaml_1_1_octal_base_60_and_dates_are_the_text_written(composer):
             yamlread._Loader("").construct_document(yamlread.compose(f"[{tagged}]", "t.yaml", composer))
 
 
+@pytest.mark.parametrize("key, words", [
+    ("0x" + "f" * 4000, "an integer of 4002 digits (at most 32 are read)"),
+    ("1" * 5000, "an integer of 5000 digits (at most 32 are read)"),
+    ('!!int "1' + ":1" * 20_000 + '"', "is an octal, binary or base-60 number in YAML 1.1"),
+])
+def test_a_long_number_key_is_refused_at_its_line_as_its_value_would_be(key, words):
+    """Session 42, review r1: the key reader of round 22 (a key YAML reads as a number: its line, its duplicates) read
+    a number key with PyYAML's own reader, not the loader's: `? 0x` and 4,000 hex digits became a number whose str()
+    raised ValueError out of load_yaml (a traceback for a hostile inventory), and an `!!int` in base 60 was read at
+    all. A key is read within the same limits as a value: the loader's error, at the key's line."""
+    text = f"hosts:\n  leaf1: {{}}\n  ? {key}\n  : {{}}\n"
+    with pytest.raises(InputError) as exc:
+        yamlread.load_yaml("inv.yaml", text)
+    assert exc.value.file == "inv.yaml" and exc.value.line == 3 and words in exc.value.message
+
+
 # Where YAML 1.1's c-printable changes (its specification, 5.1 "Character Set": #x9 | #xA | #xD | [#x20-#x7E] | #x85
 # | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]), beside every ASCII character.
 _EDGES = (0x84, 0x85, 0x86, 0x9F, 0xA0, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x10FFFF)

@@ -157,9 +157,11 @@ def _interface(cfg: JunosConfig, name: str,
     if not shared:
         return _with_aggregate(cfg, own)
     # Junos "interface-range": the range's statements apply to every member, the member's own over them. Every setting
-    # is merged, by its kind, so one added to Interface is not dropped here: a value (or list) the later layer writes
-    # replaces the earlier, flags add up, unit families join (a range's `unit 0 family inet6` is each member's), and a
-    # filter binding per (unit, family, statement) is the later layer's.
+    # is merged, by its kind, so one added to Interface is not dropped here: a value the later layer writes replaces
+    # the earlier, flags add up, unit families join (a range's `unit 0 family inet6` is each member's), a filter
+    # binding per (unit, family, statement) is the later layer's, and lists join: Junos "Interface Ranges" (switches):
+    # as of 14.1X53-D15 the range's common configuration is appended to the member's own, not overridden by it (a
+    # range's `vlan members 200` and the member's own `vlan members 300`: both VLANs).
     merged = Interface(source=own.source if own else shared[0].source)
     for layer in [*shared, *([own] if own else [])]:
         for spec in dataclasses.fields(Interface):
@@ -172,6 +174,9 @@ def _interface(cfg: JunosConfig, name: str,
                 have |= value
             elif isinstance(value, dict):
                 have.update(value)
+            elif isinstance(value, list):
+                written = {item.value for item in have}
+                have.extend(item for item in value if item.value not in written)
             elif value:  # (a value written, a list not empty: None and [] say nothing)
                 setattr(merged, spec.name, value)
     return _with_aggregate(cfg, merged)
@@ -494,7 +499,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
                 # any other class's traffic is treated as lossy, whatever the CNP's code point.
                 del enabled[code]
                 lossy = found[1].source or (conf.pcp_classifier.source if conf.pcp_classifier else None)
-                blocked[code] = _lossy_class(conf.cnp.value, cnp.pcp[code], found, f"802.1p {code:03b}")
+                blocked[code] = _lossy_class(cfg, conf.cnp.value, cnp.pcp[code], found, f"802.1p {code:03b}")
     # Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic": PFC by 802.1p pauses the priority of the
     # IEEE 802.1p code point in the VLAN header of incoming traffic, and untagged traffic carries none. A no-loss class
     # the port's DSCP classifier fills, with no `pfc-priority` and no 802.1p classifier entry, is paused on the
@@ -514,7 +519,8 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
         _, fc = found
         if not fc.no_loss and fc.source is not None and fc.pfc_priority is not None:
             # (a class line naming the priority its pauses would carry, without `no-loss`: no pause)
-            blocked.setdefault(fc.pfc_priority.value, _lossy_class(conf.cnp.value, src, found, f"DSCP {dscp:06b}"))
+            blocked.setdefault(fc.pfc_priority.value,
+                                  _lossy_class(cfg, conf.cnp.value, src, found, f"DSCP {dscp:06b}"))
             lossy = lossy or fc.source
         if not fc.no_loss or fc.source is None:
             continue  # not lossless without `no-loss`, nor a default class no line gives a pfc-priority: no pause
@@ -539,14 +545,23 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
     port.watchdog = _watchdog(cnp)
 
 
-def _lossy_class(profile: str, paused: Source, found: tuple[str, ForwardingClass], code: str) -> str:
-    """PFC001's fix where a profile's code point pauses for a class the configuration defines without `no-loss`."""
+def _lossy_class(cfg: JunosConfig, profile: str, paused: Source, found: tuple[str, ForwardingClass], code: str) -> str:
+    """PFC001's fix where a profile's code point pauses for a class the configuration defines without `no-loss`. Junos
+    refuses a queue whose classes differ in their drop attribute (CoS reference for the QFX Series, `queue-num`: all
+    the forwarding classes mapped to a queue must be lossless, or all lossy; render.pick_class), so the lossy classes
+    the configuration puts on the same queue are named with it: `no-loss` on the one class alone would not commit."""
     name, fc = found
     at = f" (line {fc.source.line})" if fc.source is not None and fc.source.line else ""
     pause = f" at line {paused.line}" if paused.line else ""
-    return (f"congestion-notification-profile {profile} pauses {code}{pause}, but its forwarding class {name}{at} has "
-            f"no `no-loss`, so its traffic stays lossy: add `no-loss` to the class "
-            f"(`set class-of-service forwarding-classes class {name} no-loss`)")
+    fix = (f"congestion-notification-profile {profile} pauses {code}{pause}, but its forwarding class {name}{at} has "
+           f"no `no-loss`, so its traffic stays lossy: add `no-loss` to the class "
+           f"(`set class-of-service forwarding-classes class {name} no-loss`)")
+    beside = [f"{other} (line {c.source.line})" if c.source.line else other for other, c in cfg.classes.items()
+              if other != name and c.queue == fc.queue and not c.no_loss and c.source is not None]
+    if beside:
+        fix += (f", and move {', '.join(beside)} off queue {fc.queue} or make {'it' if len(beside) == 1 else 'them'} "
+                f"no-loss too: Junos takes no lossy class beside a lossless one on a queue")
+    return fix
 
 
 def _watchdog(cnp: Cnp) -> Watchdog:

@@ -21,7 +21,7 @@ from ...lazyre import lazy
 from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
 from ...records import record
-from ...units import DSCP_NAMES, is_digits, is_small_int
+from ...units import DSCP_NAMES, is_small_int
 from ...userre import Regex, compile_linear
 from ..base import (
     JUNOS_CLI_LINE,
@@ -1522,10 +1522,14 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
         # Junos CLI reference, "buffer-rate (Schedulers)" (Junos OS Evolved 24.4R1): `buffer-rate (percent P | RATE)`,
         # the base rate of the buffer size calculation, i.e. the VOQ target rate (the lesser of it and the calculated
         # shaping rate; without it the transmit rate, else the calculated shaping rate). A temporal `buffer-size` is
-        # bytes at that rate, which the configuration does not give in bits per second (build._ecn).
-        if not (len(w) == 3 and w[1] == "percent" and is_digits(w[2])) and not (len(w) == 2 and w[1] != "percent"):
+        # bytes at that rate, which the configuration does not give in bits per second (build._ecn). Its percent is
+        # 0 through 100 (the same page's "Range"), read as transmit-rate's.
+        if len(w) == 3 and w[1] == "percent":
+            sched.buffer_rate = Val(f"percent {_whole(w[2], 0, 100)}", src)
+        elif len(w) == 2 and w[1] != "percent":
+            sched.buffer_rate = Val(w[1], src)
+        else:
             raise _Skip("expected `buffer-rate percent P` or `buffer-rate RATE`")
-        sched.buffer_rate = Val(" ".join(w[1:]), src)
     elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
