@@ -498,7 +498,9 @@ def test_a_qos_looking_interface_line_os10_does_not_read_is_named(typed):
                      f"interface port-channel10\n {typed}\n!\ninterface vlan10\n {typed}\n!\n")
     device = parse(text)
     said = sorted((i.code, i.source.line) for i in device.issues)
-    assert said == [("SYS002", 6), ("SYS002", 9)], device.issues
+    # (a port-channel's WRED profile, as its other QoS: unknown on its members, which its line says too)
+    channel = [("SYS002", 9)] if typed.startswith("random-detect") else []
+    assert said == [("SYS002", 6), ("SYS002", 9), *channel], device.issues
     assert f"`{typed}`" in device.issues[0].message
 
 
@@ -963,6 +965,34 @@ def test_an_ecn_profile_bound_to_no_queue_is_named_by_ecn001(tmp_path):
     assert len(found) == 1 and "bound to no queue" not in found[0], found
     found = ecn001("random-detect")  # (not read: which profile it names is unknown)
     assert all("bound to no queue" not in message for message in found), found
+
+
+def test_a_wred_profile_a_port_binds_is_bound_and_leaves_the_ports_marking_unknown(tmp_path):
+    """Session 42 review r3: OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the
+    port's queues. That line is not read (a SYS002 says so), yet queue 3 read as marking nothing (ECN001 error) and,
+    since part g, the profile it binds was called "bound to no queue". Now the port's queues' marking is unknown and
+    a profile a port or a port-channel names is bound; on a port-channel's members too. Our fixture, in the guide's
+    command forms."""
+    base = ("hostname os10a\ntrust dscp-map DM\n qos-group 3 dscp 26\n"
+            "class-map type network-qos CMQ\n match qos-group 3\npolicy-map type network-qos PMQ\n class CMQ\n"
+            "  pause\n  pfc-cos 3\n"
+            "wred ECN\n random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100\n"
+            " random-detect ecn\n"
+            "class-map type queuing Q1\n match queue 1\npolicy-map type queuing PQ\n class Q1\n  bandwidth percent 10\n"
+            "{channel}interface ethernet1/1/1\n no shutdown\n trust-map dscp DM\n"
+            " service-policy input type network-qos PMQ\n{queuing} priority-flow-control mode on\n{port}")
+
+    def ecn001(**parts):
+        (tmp_path / "os10a.cfg").write_text(base.format(**{"channel": "", "queuing": "", "port": "", **parts}))
+        return [(f.severity.value, f.message) for f in lint([tmp_path / "os10a.cfg"]).findings if f.code == "ECN001"]
+
+    found = ecn001(queuing=" service-policy output type queuing PQ\n")
+    assert [s for s, _ in found] == ["error"] and "profile ECN (" in found[0][1], found  # (part g's, still named)
+    for parts in ({"port": " random-detect ECN\n"}, {"queuing": " service-policy output type queuing PQ\n",
+                                                      "port": " random-detect ECN\n"},
+                  {"channel": "interface port-channel10\n random-detect ECN\n", "port": " channel-group 10\n"}):
+        found = ecn001(**parts)
+        assert found and all(s != "error" and "bound to no queue" not in m for s, m in found), (parts, found)
 
 
 def test_no_port_with_pfc_mode_on_still_asks_each_for_the_mode_line(tmp_path):

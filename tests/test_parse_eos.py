@@ -1834,6 +1834,15 @@ def test_no_drop_priorities_without_pfc_on_ask_for_the_pfc_switch_not_the_priori
     ("random-detect ecn minimum-threshold 150KB maximum-threshold 1500KB", "`minimum-threshold 150KB`: not a number"),
     ("random-detect ecn maximum-threshold 200 kbytes", "no `minimum-threshold`"),
     ("random-detect ecn minimum-threshold 100 kbytes", "no `maximum-threshold`"),
+    # (session 42 review r3: a threshold given out of order, or without its number, was "no `minimum-threshold`"
+    # and "no unit after `maximum-threshold`")
+    ("random-detect ecn maximum-threshold 200 kbytes minimum-threshold 100 kbytes",
+     "`minimum-threshold` comes first, then `maximum-threshold`"),
+    ("random-detect ecn weight 0 minimum-threshold 100 kbytes maximum-threshold 200 kbytes",
+     "`minimum-threshold` comes first"),
+    ("random-detect ecn minimum-threshold 100 kbytes maximum-threshold", "no number after `maximum-threshold`"),
+    ("random-detect ecn minimum-threshold 100 kbytes maximum-threshold weight 0", "no number after `maximum-thr"),
+    ("random-detect ecn minimum-threshold maximum-threshold 200 kbytes", "no number after `minimum-threshold`"),
 ])
 def test_an_ecn_line_not_in_eos_form_names_what_is_wrong_and_leaves_the_marking_unknown(line, named):
     """Session 42 part g: each `random-detect ecn` line not in EOS's form had the one message "expected

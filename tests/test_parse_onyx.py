@@ -775,3 +775,18 @@ def test_a_watchdog_or_buffer_size_line_names_what_no_nvidia_document_gives(line
     assert "could not be verified" in found[0].message or "no NVIDIA document losslessd read" in found[0].message
     port = device.ports["Eth1/1"]
     assert port.pfc_enabled == [3] and port.watchdog is None and not port.priority_groups
+
+
+@pytest.mark.parametrize("line", ["   interface ethernet 1/1 ingress-buffer iPort.pg3 bind switch-priority 3",
+                                  "   pool iPool0 direction ingress mode dynamic",
+                                  "   interface ethernet 1/1 egress-buffer ePort.tc3 map pool ePool0"])
+def test_a_buffer_line_that_sets_no_size_is_not_said_to(line):
+    """Session 42 review r3: part g named every `ingress-buffer`, `egress-buffer` and `pool` line "a buffer pool or
+    priority-group size" whose unit no NVIDIA document gives, also one that binds a PG or names a pool's mode and
+    has no size. Those are named as any QoS line losslessd does not read. Our fixture, in the Onyx User Manual's
+    Shared Buffer forms."""
+    text = (HEAD + PFC + "   interface ethernet 1/1 dcb priority-flow-control mode on force\n" + line + "\n")
+    device = parse(text)
+    found = [i for i in device.issues if i.source.line == line_of(text, line.strip())]
+    assert len(found) == 1 and found[0].code == "SYS002", device.issues
+    assert "size" not in found[0].message.split("`")[-1] and "not read" in found[0].message, found[0].message

@@ -80,9 +80,12 @@ def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
 def _unbound_marking(cfg: Os10Config) -> dict[str, Source] | None:
     """The `wred` profiles with `random-detect ecn` that no `policy-map type queuing` class names (`random-detect
     NAME`; OS10 User Guide, "WRED/ECN": a profile marks on the queues whose class binds it), each at its `wred` line.
-    None where there is none, or where a class's `random-detect` line was not read (it may name one)."""
+    None where there is none, or where a class's `random-detect` line was not read (it may name one). A profile a
+    port or port-channel names (`random-detect NAME` in interface mode, "WRED": on the port's queues) is bound."""
     named = {conf.wred.value for classes in cfg.queuing_policies.values() for conf in classes.values()
              if conf.wred is not None}
+    named.update(word for iface in (*cfg.interfaces.values(), *cfg.port_channels.values())
+                 if iface.wred_unread is not None for word in iface.wred_unread.value)
     if WRED_UNREAD in named:
         return None
     unbound = {name: wred.source for name, wred in cfg.wreds.items() if wred.ecn is not None and name not in named}
@@ -96,7 +99,8 @@ def _channel_settings(channel: InterfaceConf) -> dict[str, Source]:
     trust = bind.trust_dot1p or bind.trust_dscp
     out = {"trust": trust.source if trust else next(iter(bind.trust_unread.values()), None),
            "pfc": channel.pfc_unread or (channel.pfc_mode.source if channel.pfc_mode else None),
-           "ets": bind.ets_unread or (bind.ets.source if bind.ets else None)}
+           "ets": bind.ets_unread or (bind.ets.source if bind.ets else None),
+           "wred": channel.wred_unread.source if channel.wred_unread else None}
     out.update({attr: val.source for attr in _BOUND if (val := getattr(bind, attr)) is not None})
     return {what: src for what, src in out.items() if src is not None}
 
@@ -131,7 +135,8 @@ def _member(iface: InterfaceConf, lag: InterfaceConf | None) -> InterfaceConf:
             setattr(bind, attr, Val(BINDING_UNREAD, settings[attr]))
     if "ets" in settings:
         bind.ets, bind.ets_unread = None, settings["ets"]
-    return dataclasses.replace(iface, bind=bind, pfc_unread=settings.get("pfc", iface.pfc_unread))
+    wred = Val((), settings["wred"]) if "wred" in settings else iface.wred_unread  # (the channel's profile: unknown)
+    return dataclasses.replace(iface, bind=bind, pfc_unread=settings.get("pfc", iface.pfc_unread), wred_unread=wred)
 
 
 def _bound(iface: InterfaceConf, cfg: Os10Config, attr: str) -> Val | None:
@@ -154,6 +159,7 @@ def _port(cfg: Os10Config, device: Device, name: str, iface: InterfaceConf, issu
     _pfc(cfg, device, iface, port, issues)
     _queues(cfg, iface, port, issues)
     _ets_unread(cfg, iface, port)
+    _wred_unread(iface, port)
     port.link_pause = link_pause(iface, None)  # (reader.interface_line's `flowcontrol` lines; default: in no source)
     return port
 
@@ -369,6 +375,16 @@ def _ets_unread(cfg: Os10Config, iface: InterfaceConf, port: Port) -> None:
     for index in QUEUES:
         queue = port.queues.setdefault(index, Queue(index=index, source=unread))
         queue.scheduler = None
+
+
+def _wred_unread(iface: InterfaceConf, port: Port) -> None:
+    """A port's own `random-detect PROFILE` line (OS10 User Guide, "WRED": in interface mode it puts WRED/ECN on the
+    port's queues; not read, a SYS002 names it): each queue's ECN marking is unknown, not what its class gives."""
+    if iface.wred_unread is None:
+        return
+    for index in QUEUES:
+        queue = port.queues.setdefault(index, Queue(index=index, source=iface.wred_unread.source))
+        queue.ecn = Ecn(ecn_enabled=None, source=iface.wred_unread.source)
 
 
 def _ecn(cfg: Os10Config, conf: QueueConf, issues: Issues) -> Ecn:

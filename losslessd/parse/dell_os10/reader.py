@@ -142,6 +142,9 @@ class InterfaceConf:
     admin_up: Val | None = None
     pfc_mode: Val | None = None  # `priority-flow-control mode on|off`: value bool
     pfc_unread: Source | None = None  # another `priority-flow-control` / `pfc-cos` line not read: the PFC is unknown
+    # A port's own `random-detect ...` line (not read, a SYS002 names it): value its words after `random-detect`, the
+    # WRED profile it may bind; the ECN marking of the port's queues is unknown, and the profile it names is bound
+    wred_unread: Val | None = None
     pause_rx: Val | None = None  # `flowcontrol receive on|off`: value bool (None in a Val: not read)
     pause_tx: Val | None = None  # `flowcontrol transmit on|off`
     channel_group: Val | None = None  # `channel-group N [mode ...]`
@@ -724,8 +727,10 @@ class _Reader(TreeReader):
             raise LineError("not an interface QoS command losslessd knows")
         elif command_body(w)[:1] == ["random-detect"]:
             # OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the port's queues.
+            if w[0] != "no":
+                conf.wred_unread = Val(tuple(w[1:]), src)
             raise LineError("a port's WRED profile is not read (losslessd reads WRED and ECN from the queuing "
-                            "policy's classes), so the ECN marking of this port's queues may differ from what is shown")
+                            "policy's classes), so the ECN marking of this port's queues is unknown")
         elif other_port_qos(w, frozenset()):  # (OS10's own QoS commands are read above)
             raise LineError("this looks like a QoS setting but is no OS10 interface command (OS10 binds a port's QoS "
                             "with `trust-map`, `qos-map traffic-class`, `service-policy`, `priority-flow-control mode` "

@@ -695,7 +695,8 @@ class _Reader(TreeReader):
 
     def ecn(self, node: Node, w: list[str], profile: str | None) -> RawEcn:
         """`random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT [max-mark-probability P] [weight W]`."""
-        if len(w) < 8 or w[2] != "minimum-threshold" or w[5] != "maximum-threshold" or w[7] in _ECN_OPTIONS:
+        if len(w) < 8 or w[2] != "minimum-threshold" or w[5] != "maximum-threshold" \
+                or not {w[3], w[4], w[6], w[7]}.isdisjoint(_ECN_OPTIONS):  # (an option where a number or unit is)
             raise LineError(_ecn_form_error(w))
         kmin, kmax = self.threshold(w[3], w[4]), self.threshold(w[6], w[7])
         probability = wred_options(w[8:], "max-mark-probability")
@@ -905,12 +906,16 @@ def _ecn_form_error(w: list[str]) -> str:
     if "units" in w:
         at = w.index("units")
         return f"`{' '.join(w[at:at + 2])}` is no EOS form: {_ECN_FORM}"
-    if w[2:3] != ["minimum-threshold"] or "maximum-threshold" not in w:
-        missing = "minimum-threshold" if w[2:3] != ["minimum-threshold"] else "maximum-threshold"
-        return f"no `{missing}`: {_ECN_FORM}"
+    for keyword in ("minimum-threshold", "maximum-threshold"):
+        if keyword not in w:
+            return f"no `{keyword}`: {_ECN_FORM}"
+    if w[2] != "minimum-threshold" or w.index("maximum-threshold") < w.index("minimum-threshold"):
+        return f"`minimum-threshold` comes first, then `maximum-threshold`: {_ECN_FORM}"
     at = w.index("maximum-threshold")
     for keyword, words in (("minimum-threshold", w[3:at]), ("maximum-threshold", w[at + 1:at + 3])):
-        if words[:1] and not _NUMBER.match(words[0]):
+        if not words or words[0] in _ECN_OPTIONS:
+            return f"no number after `{keyword}`: {_ECN_FORM}"
+        if not _NUMBER.match(words[0]):
             return f"`{keyword} {words[0][:40]}`: not a number of at most 15 digits (a unit run into it?): {_ECN_FORM}"
         if len(words) < 2 or words[1] in ("maximum-threshold", *_ECN_OPTIONS):
             return f"no unit after `{' '.join([keyword, *words[:1]])}`: {_ECN_FORM}"

@@ -97,11 +97,17 @@ _BUFFER_UNSOURCED = ("a buffer pool or priority-group size: no NVIDIA document l
                      "values (bytes, cells or KB), so the sizes it sets are unknown and no headroom is read from it")
 
 
+# The words before a size in those lines (the Onyx User Manual's Shared Buffer Commands: a pool's `size`, a PG's
+# `reserved`, `xoff` and `xon`)
+_SIZE_WORDS = frozenset({"size", "reserved", "xoff", "xon"})
+
+
 def _unsourced(words: list[str]) -> str | None:
     """Why a line of one of the kinds above is not read (None for another line)."""
     if any(word in ("watchdog", "pfc-wd") for word in words):
         return _WATCHDOG_UNSOURCED
-    if any(word in ("ingress-buffer", "egress-buffer", "size") for word in words) or words[:1] == ["pool"]:
+    if (any(word in ("ingress-buffer", "egress-buffer", "size") for word in words) or words[:1] == ["pool"]) \
+            and any(word in _SIZE_WORDS for word in words):  # (one that binds or names a mode sets no size)
         return _BUFFER_UNSOURCED
     return None
 
