@@ -455,6 +455,23 @@ def test_a_session_with_its_prompts_is_read_as_the_running_config_it_makes():
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 13)]
 
 
+@pytest.mark.parametrize("opening", ["int TenGigabitEthernet 1/8", "in te 1/8", "INT te 1/8", "inter te 1/8"])
+def test_a_session_s_abbreviated_interface_command_is_read_by_the_mode_it_opened(opening):
+    """An OS9 session types `interface` abbreviated (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening
+    `(conf-if-range-te-1/2,te-1/7)#`); the port's own prompt shows the switch ran it. Its port and DCB map were left
+    out without a word (and a session typing only `int` was refused as "not a Dell OS9 running-config")."""
+    text = ("DellEMC#configure\nDellEMC(conf)#dcb-m SAN\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-group 0 bandwidth 60 pfc off\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-group 1 bandwidth 40 pfc on\n"
+            "DellEMC(conf-dcbmap-SAN)#priority-pgid 0 0 0 1 0 0 0 0\nDellEMC(conf-dcbmap-SAN)#exit\n"
+            f"DellEMC(conf)#{opening}\nDellEMC(conf-if-te-1/8)#dcb-map SAN\n"
+            "DellEMC(conf-if-te-1/8)#flowcontrol rx on tx on\nDellEMC(conf-if-te-1/8)#end\n")
+    device = parse(text)
+    assert sorted(device.ports) == ["TenGigabitEthernet 1/8"]
+    assert device.ports["TenGigabitEthernet 1/8"].pfc_enabled == [3]
+    assert device.issues == []
+
+
 def test_a_range_item_with_its_type_joined_is_named_as_no_port():
     """`interface range Te1/1,2,3,4` (an S4048-ON session, its type joined to its number) was named as if `range`
     were an interface type that carries no DCB setting; it names the item OS9 writes otherwise."""

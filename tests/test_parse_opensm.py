@@ -475,6 +475,10 @@ def test_an_option_an_older_opensm_had_is_named_with_what_it_asked_for():
     ("    sl: x\n", 4, "SL 'x' is not one number: OpenSM fails to parse the file (ERR AC03)"),
     ("    sl: 3 4\n", 4, "SL '3 4' is not one number"),
     ("    sl: 1\n    sl: 2\n", 5, "has a second `sl:` (line 4 wrote its first"),
+    # `sl:` may take its number on the next line, but the level's end is no number (review r2: it was taken as a
+    # level without `sl:`, silently, and the qos-ulps' `default : 2` stayed in use)
+    ("    sl:\n", 4, "qos-level gpu: `sl:` has no number after it: OpenSM fails to parse the file"),
+    ("    sl:\n    # the SL\n\n", 4, "`sl:` has no number after it"),
 ])
 def test_a_qos_level_sl_opensm_s_grammar_refuses_drops_the_whole_policy(entry, line, says):
     """A qos-level's `sl:` is one TK_NUMBER to OpenSM's grammar (osm_qos_parser_y.y qos_level_sl: single_number): a

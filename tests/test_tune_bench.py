@@ -534,6 +534,13 @@ def test_perftest_latency_in_cpu_cycles_is_refused(units, valid):
     (["bash", "-c", "ib_write_lat -a host2; echo -C"], False),
     (["bash", "run.sh", "-c", "ib_write_lat -C host2"], False),  # (a script's own arguments)
     (["bash", "-c", "ib_write_lat -C 'host2"], False),  # (the shell refuses the quote: nothing runs)
+    # ssh runs the words after its destination, joined by blanks, in the remote user's shell (ssh.c's getopt reads
+    # its options, also after the destination)
+    (["ssh", "h1", "ib_write_lat -C host2"], True),
+    (["ssh", "-p", "2222", "-o", "BatchMode=yes", "root@h1", "cd /tmp && ib_send_lat -aC host2"], True),
+    (["ssh", "-tt", "h1", "-p22", "--", "ib_read_lat --report-cycles host2 | tee log"], True),
+    (["ssh", "h1", "ib_write_lat -C -D 5 host2"], False),
+    (["ssh", "-l", "ib_write_lat", "h1", "uname -C"], False),  # (-l's login name, not a command)
 ])
 def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(argv, refused):
     """`--benchmark "ib_write_lat -C ..."` without -H/-U prints cycles under `[usec]` headers and no word of cycles:

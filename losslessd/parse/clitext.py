@@ -504,6 +504,7 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
         if nxt not in stack:  # the command opened a mode: it belongs to the mode that mode extends
             depth = _open(stack, nxt, path, i + 1) - 1
+            command = _opening_word(command, nxt)
         elif nxt != mode:  # a command of an outer mode typed in a sub-mode: the switch runs it there and stays
             depth = stack.index(nxt)
         out[i] = indent * depth + command
@@ -547,6 +548,23 @@ def refused_issue(path: str, line: int, command: str, why: str) -> ParseIssue:
     return ParseIssue(code="SYS002", message=f"the switch refused `{command[:80]}` ({why}): it set nothing; what it "
                       "was meant to set is not set on the switch, and the line was not read",
                       source=Source(file=path, line=line))
+
+
+# The command word that opens a mode, by the mode's name as the next prompt prints it (`interface`: every platform's
+# `config-if...`; `dcb-map`: Dell OS9's `(conf-dcbmap-NAME)#`, read as config-dcbmap-NAME). A typed session abbreviates
+# it (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening `(conf-if-range-te-1/2,te-1/7)#`), a
+# running-config never does: the prompt the switch answered with shows which command it ran.
+_OPENING_WORDS = (("config-if", "interface"), ("config-dcbmap-", "dcb-map"))
+
+
+def _opening_word(command: str, mode: str) -> str:
+    """``command``, which opened ``mode``, with its first word written out where it abbreviates the word that opens
+    that mode (_OPENING_WORDS); else as it is."""
+    first, _, rest = command.partition(" ")
+    for prefix, word in _OPENING_WORDS:
+        if mode.startswith(prefix) and first != word and word.startswith(first.lower()):
+            return f"{word} {rest}" if rest else word
+    return command
 
 
 def _open(stack: list[str], mode: str, path: str, line: int) -> int:

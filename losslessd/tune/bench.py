@@ -674,11 +674,16 @@ def _perftest_options(args: list[str]) -> dict[str, str]:
 
 
 def _commands(argv: list[str]) -> list[list[str]]:
-    """``argv`` and the command lines a shell in it runs with `-c` (`bash -c 'ib_write_lat -C host'`), each split as
-    the shell splits it, at `;`, `&&`, `||`, `|` and `&`."""
+    """``argv`` and the command lines a shell in it runs with `-c` (`bash -c 'ib_write_lat -C host'`) or ssh runs on
+    its destination (`ssh h2 'ib_write_lat -C h1'`), each split as the shell splits it, at `;`, `&&`, `||`, `|` and
+    `&`."""
     out = [argv]
     for at, word in enumerate(argv):
-        if word.rpartition("/")[2] not in _SHELLS:
+        program = word.rpartition("/")[2]
+        if program == "ssh":
+            out += _shell_line(_ssh_command(argv[at + 1:]))
+            break
+        if program not in _SHELLS:
             continue
         words, c = iter(argv[at + 1:]), False
         for arg in words:
@@ -690,21 +695,54 @@ def _commands(argv: list[str]) -> list[list[str]]:
                 if arg == "--":
                     arg = next(words, "")
                 if c:
-                    try:
-                        lexer = shlex.shlex(arg, posix=True, punctuation_chars=True)
-                        lexer.whitespace_split = True
-                        tokens = list(lexer)
-                    except ValueError:  # (an unclosed quote: the shell refuses it too)
-                        tokens = []
-                    part: list[str] = []
-                    for token in [*tokens, ";"]:
-                        if token and all(ch in "();&|" for ch in token):
-                            out += _commands(part) if part else []
-                            part = []
-                        else:
-                            part.append(token)
+                    out += _shell_line(arg)
                 break
     return out
+
+
+def _shell_line(line: str) -> list[list[str]]:
+    """The commands of a shell command line (_commands), split as the shell splits it; none when the shell refuses
+    it (an unclosed quote)."""
+    try:
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        tokens = list(lexer)
+    except ValueError:  # (an unclosed quote: the shell refuses it too)
+        return []
+    out: list[list[str]] = []
+    part: list[str] = []
+    for token in [*tokens, ";"]:
+        if token and all(ch in "();&|" for ch in token):
+            out += _commands(part) if part else []
+            part = []
+        else:
+            part.append(token)
+    return out
+
+
+def _ssh_command(args: list[str]) -> str:
+    """The command line ssh runs on its destination, from ssh's arguments: its options read as its getopt reads them
+    (openssh-portable ssh.c main, the option string `1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:
+    XYy`: letters bundle, a valued one takes the word's rest or the next word; options may follow the destination,
+    getopt run again there, unless `--` ended them), then the words after the destination joined by blanks, which the
+    remote user's shell runs (ssh(1): "command ... executed on the remote host instead of a login shell")."""
+    from ..parse.mlx5.remote import SSH_VALUED
+
+    words, host, ended = iter(args), False, False
+    for word in words:
+        if not ended and word == "--":
+            ended = True
+        elif not ended and word.startswith("-") and word != "-":
+            for i, letter in enumerate(word[1:], 1):
+                if letter in SSH_VALUED:
+                    if i == len(word) - 1:
+                        next(words, None)
+                    break
+        elif host:
+            return " ".join([word, *words])
+        else:
+            host = True
+    return ""
 
 
 def cycles_option(argv: list[str]) -> str | None:

@@ -15,7 +15,7 @@ _NIC = lazy(r"\b(mlnx_qos|cma_roce_tos|dcb|lldptool|mlxconfig)\b")
 # command`, pdsh(1) and clush(1) `-w HOSTS command`, a site's `on_node HOST command` helper.
 _RUNNER = lazy(r"(?:^|[;&|(]|\bdo|\bthen)\s*(?:sudo\s+(?:-\S+\s+)*)?(ssh|pdsh|clush|on_node)\s+(.*)$")
 # ssh(1) SYNOPSIS: the options that take a value (the next word, or glued); `-P tag` as the current page lists it.
-_SSH_VALUED = set("BbcDEeFIiJLlmOoPpQRSWw")
+SSH_VALUED = set("BbcDEeFIiJLlmOoPpQRSWw")
 # pdsh(1) "output ... prefixed by the hostname" (clush(1) the same, `HOST: line`; a host name at most 253 characters,
 # RFC 1035 2.3.4, as inventory._HOST_NAME): a line of mlnx_qos's output (mlnx_tools python/mlnx_qos pretty_print:
 # `DCBX mode:`, `Priority trust state|mode:`, `PFC configuration:`).
@@ -33,7 +33,7 @@ def _host(runner: str, args: str) -> str:
         return "?"
     i = 0
     while runner == "ssh" and i < len(words) and words[i].startswith("-"):
-        i += 1 + (len(words[i]) == 2 and words[i][1] in _SSH_VALUED)
+        i += 1 + (len(words[i]) == 2 and words[i][1] in SSH_VALUED)
     host = words[i] if i < len(words) else "?"
     return host.rsplit("@", 1)[-1].strip("'\"")
 

@@ -140,6 +140,10 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPart
         if not clean:  # (uint16_t)strtoul
             issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is wider than 16 "
                                      f"bits; OpenSM takes its low 16 bits, {pkey:#06x}", source=src))
+    if name == "Default" and (pkey or 0) & 0x7FFF == 0:
+        # osm_prtn_make_new: a P_Key of 0 (none written, or the membership bit alone) finds the partition by its name,
+        # and `Default` is the one prtn_make_default made, 0x7fff, before the file is read (osm_prtn_make_partitions)
+        pkey = 0x7FFF
     ipoib = False
     for flag in flags:
         written, _, value = (s.strip() for s in flag.partition("="))

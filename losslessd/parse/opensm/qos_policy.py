@@ -116,7 +116,9 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
             if line == "qos-level":
                 level = {"line": n}
             elif line == "end-qos-level" and level is not None:
-                if "sl" not in level:  # no `sl:`: paths at this level take their partition's SL
+                if level.get("wait") == "sl":  # (qos_level_sl: TK_SL, then a number; the block's end is none)
+                    refuse(level["wait_line"], f"qos-level {level.get('name', '?')}: `sl:` has no number after it")
+                elif "sl" not in level:  # no `sl:`: paths at this level take their partition's SL
                     uses.append(IbSlUse(kind="qos-level", name=level.get("name", "?"), sl=None,
                                         source=Source(file=path, line=level["line"])))
                 elif level["sl"] is not None:
@@ -127,7 +129,7 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                 key, _, value = (level.pop("wait"), "", line) if "wait" in level else line.partition(":")
                 key, value = key.strip(), value.strip()
                 if not value:
-                    level["wait"] = key
+                    level["wait"], level["wait_line"] = key, n
                 elif key == "name":
                     level["name"] = value
                 elif key == "sl" and "sl" in level:  # qos_level_sl: "'qos-level' has multiple 'sl' tags"
