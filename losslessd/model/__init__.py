@@ -1131,6 +1131,10 @@ class Device(Model):
     # leaves as they are), or, NX-OS, its system network-qos policy's no-drop classes (queue: the qos-group). None: the
     # config names none (NX-OS: makes no class no-drop), or the platform numbers its classes.
     forwarding_classes: list[ForwardingClass] | None = None
+    # The classifiers the config defines (Junos `classifiers TYPE NAME ...`), "TYPE NAME" -> the configuration group it
+    # takes statements of one from ("": none, all its own), which a snippet rebuilding one must delete first, and only
+    # where it is defined. None: the platform's reader does not say.
+    defined_classifiers: dict[str, str] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
