@@ -31,12 +31,37 @@ def test_trust_fix_deletes_only_the_classifier_and_bindings_the_switch_has():
     assert RELINTED in ran.stdout
 
 
+def test_trust_fix_deletes_the_dscp_classifier_of_each_unit_that_binds_one(tmp_path):
+    """et-0/0/0 binds roce-dscp on unit 0 and unit 1: each binding is deleted on its own unit (the reader kept one
+    unit-level binding per type, the last line's, so unit 0's stayed and its IP traffic was still classified by DSCP)."""
+    config = tmp_path / "leaf.set"
+    config.write_text(DSCP_LEAF.read_text() + "set class-of-service interfaces et-0/0/0 unit 1 classifiers dscp "
+                      "roce-dscp\n")
+    ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
+    assert [line for line in _deletes(ran.stdout) if "et-0/0/0" in line] == [
+        "delete class-of-service interfaces et-0/0/0 unit 0 classifiers dscp",
+        "delete class-of-service interfaces et-0/0/0 unit 1 classifiers dscp"], ran.stdout
+    assert RELINTED in ran.stdout
+
+
 def test_trust_fix_deletes_a_classifier_the_switch_defines_before_rebuilding_it(tmp_path):
     """Where the switch defines roce-pcp already, the rebuild deletes it first (code-points is a leaf-list: a `set`
     adds to the old entries), and the re-lint of config + fix is clean."""
     config = tmp_path / "leaf.set"
     config.write_text(DSCP_LEAF.read_text() + "set class-of-service classifiers ieee-802.1 roce-pcp forwarding-class "
                       "best-effort loss-priority low code-points [ 011 ]\n")
+    ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
+    assert "delete class-of-service classifiers ieee-802.1 roce-pcp" in _deletes(ran.stdout), ran.stdout
+    assert RELINTED in ran.stdout
+
+
+def test_a_deactivated_classifier_is_deleted_before_the_rebuild(tmp_path):
+    """A deactivated roce-pcp is still in the configuration: the rebuild deletes it (its inactive: tag with it, Junos
+    CLI `delete`), else the snippet's code points would go into the inactive classifier beside its old ones."""
+    config = tmp_path / "leaf.set"
+    config.write_text(DSCP_LEAF.read_text() + "set class-of-service classifiers ieee-802.1 roce-pcp forwarding-class "
+                      "best-effort loss-priority low code-points [ 011 ]\n"
+                      "deactivate class-of-service classifiers ieee-802.1 roce-pcp\n")
     ran = losslessd("fix", "-p", POLICY, "--unsafe-fixes", str(config))
     assert "delete class-of-service classifiers ieee-802.1 roce-pcp" in _deletes(ran.stdout), ran.stdout
     assert RELINTED in ran.stdout

@@ -341,17 +341,15 @@ def _interface_classifiers(cfg: JunosConfig, conf: CosInterface, port: Port, poi
     if entry is None:
         return
     for kind, attr in CLASSIFIER_ATTRS.items():
-        held = conf.levels.get(attr, (None, None))
-        own = entry.levels.get(attr, (None, None))
-        unit = entry.units.get(attr, "")
-        for at, where in ((0, f"classifiers {kind}"), (1, f"unit {unit} classifiers {kind}")):
-            val = held[at]
-            if val is None or val is not own[at]:
-                continue
+        held = conf.levels.get(attr, (None, None))[0]
+        bindings = [(f"unit {unit} classifiers {kind}", unit, val) for unit, val in entry.units.get(attr, {}).items()]
+        if held is not None and held is entry.levels.get(attr, (None, None))[0]:
+            bindings.insert(0, (f"classifiers {kind}", "0", held))
+        for where, unit, val in bindings:
             group = cfg.inherited.get((val.source.file, val.source.line))
             if group is not None:
                 _inherited_binding(port, point, where, kind, val, group)
-            elif not at or is_small_int(unit) or unit == "*":  # (the unit as a snippet may write it)
+            elif is_small_int(unit) or unit == "*":  # (a unit as a snippet may write it)
                 port.service_policies = {**(port.service_policies or {}), where: val.value}
 
 

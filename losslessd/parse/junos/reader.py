@@ -148,9 +148,9 @@ class CosInterface:
     # Classifier attribute -> (the port-level one, the unit's): both set to different classifiers leave the port's
     # classification unknown (build._classify: which a QFX applies is not in a Juniper document read).
     levels: dict[str, tuple[Val | None, Val | None]] = field(default_factory=dict)
-    # Classifier attribute -> the unit its unit-level one is bound on, as written (`unit 0`, `unit *`): where a
-    # snippet's `delete` of that binding goes.
-    units: dict[str, str] = field(default_factory=dict)
+    # Classifier attribute -> unit as written (`unit 0`, `unit *`) -> the classifier bound there: each binding a
+    # snippet's `delete` may name.
+    units: dict[str, dict[str, Val]] = field(default_factory=dict)
     # (a port's merged settings, build._cos_conf) setting -> the wildcard entry (`et-*`, `all`) it was taken from
     wildcard: dict[str, str] = field(default_factory=dict)
 
@@ -279,6 +279,9 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 if words is None:
                     raise _Skip("unbalanced quotes")
                 if words[0] == "set" and _deactivated(words, inactive):
+                    if words[1:3] == ["class-of-service", "classifiers"] and len(words) > 4:
+                        # (defined all the same: a `delete` finds it, and removes its inactive: tag with it)
+                        cfg.defined.setdefault((words[3], words[4]), cfg.inherited.get((src.file, src.line), ""))
                     continue
                 if _CONFIG_TYPED.match(line):  # (a session's prompt names its switch, as a `show` prompt does)
                     cfg.hosts.prompt(prompt_host(PROMPT_HOST.match(line)), src.line, line)
@@ -1573,7 +1576,7 @@ def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
             port_level, unit_level = conf.levels.get(attr, (None, None))
             conf.levels[attr] = (port_level, val) if unit else (val, unit_level)
             if unit:
-                conf.units[attr] = number
+                conf.units.setdefault(attr, {})[number] = val
     elif w[0] == "rewrite-rules" and w[1] in _CODE_TYPES:
         if w[1] == "dscp":
             conf.dscp_rewrite = Val(w[2], src)
