@@ -33,7 +33,8 @@ def test_trust_fix_deletes_only_the_classifier_and_bindings_the_switch_has():
 
 def test_trust_fix_deletes_the_dscp_classifier_of_each_unit_that_binds_one(tmp_path):
     """et-0/0/0 binds roce-dscp on unit 0 and unit 1: each binding is deleted on its own unit (the reader kept one
-    unit-level binding per type, the last line's, so unit 0's stayed and its IP traffic was still classified by DSCP)."""
+    unit-level binding per type, the last line's, so unit 0's stayed and its IP traffic was still classified by
+    DSCP)."""
     config = tmp_path / "leaf.set"
     config.write_text(DSCP_LEAF.read_text() + "set class-of-service interfaces et-0/0/0 unit 1 classifiers dscp "
                       "roce-dscp\n")
