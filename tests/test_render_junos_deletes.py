@@ -120,3 +120,17 @@ def test_render_without_a_device_writes_each_delete_as_a_comment(tmp_path):
     snippet.write_text(ran.stdout)
     linted = losslessd("lint", "-p", POLICY, "--format", "juniper_junos", str(snippet))
     assert linted.returncode == 0, linted.stdout
+
+
+def test_an_interface_binding_from_a_configuration_group_is_no_attachment_to_delete(tmp_path):
+    """An interface-level DSCP classifier inherited from group COS (`<et-*>`) is not in et-0/0/0's own entry: no
+    `delete class-of-service interfaces et-0/0/0 classifiers dscp` may be written (it finds nothing). The sections
+    whose snippet would delete it, trust DSCP (a classifier of its type on the interface) and PCP (every DSCP one),
+    are by hand; an 802.1p snippet's own type stays writable."""
+    config = tmp_path / "leaf.set"
+    config.write_text(DSCP_LEAF.read_text() + "set groups COS class-of-service interfaces <et-*> classifiers dscp "
+                      "roce-dscp\nset apply-groups COS\n")
+    port = parse_group("leaf", [config], "juniper_junos").ports["et-0/0/0"]
+    assert "classifiers dscp" not in (port.service_policies or {})
+    assert sorted(port.by_hand or {}) == ["maps/dscp", "maps/pcp", "pfc/dscp", "pfc/pcp", "trust/dscp", "trust/pcp"]
+    assert "configuration group COS" in port.by_hand["trust/dscp"]
