@@ -119,6 +119,8 @@ ACCEPTED: dict[str, list[tuple]] = {
     ],
     "juniper_junos": [
         (r"# losslessd render: .*", "Junos: `#` starts a comment in load set input"),
+        (r"# before loading, where the switch has it \(not known without --device\): delete class-of-service .*",
+         "Junos: `#` starts a comment in load set input (a delete to run by hand, docs/render.md)"),
         ("set interfaces {IF} mtu {N}", "Junos interfaces mtu (media MTU)"),
         ("set interfaces {IF} speed {N}g", "Junos interfaces speed"),
         ("set class-of-service forwarding-classes class {NAME} queue-num {N}", f"{JUNOS_COS}, forwarding-classes"),

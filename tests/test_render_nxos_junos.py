@@ -229,7 +229,8 @@ def test_junos_snippet_appended_to_a_real_config():
     base = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
     prof = _profile("juniper_junos")
     port = replace(prof.ports[0], attached=_parse("juniper_junos", base).ports["et-0/0/0"].service_policies)
-    assert port.attached == {"congestion-notification-profile": "roce-cnp"}
+    # (its unit's DSCP classifier too: a snippet trusting PCP deletes that binding, as the switch has it)
+    assert port.attached == {"congestion-notification-profile": "roce-cnp", "unit 0 classifiers dscp": "roce-dscp"}
     snippet = rnd.render("juniper_junos", _only(replace(prof, ports=[port]), {"ecn", "watchdog"}))
     assert "congestion-notification-profile roce-cnp pfc-watchdog recovery 200" in snippet
     assert not [line for line in snippet.splitlines() if " input " in line or "classifiers" in line]
@@ -245,10 +246,14 @@ def test_junos_snippet_appended_to_a_real_config():
 def test_junos_maps_snippet_pasted_over_a_classifier_that_lists_the_dscp_elsewhere():
     """The QFX leaf's roce-dscp lists 011010 under its own class roce; the rendered maps and PFC for et-0/0/0 put it
     under tc3. The snippet deletes roce-dscp before writing it whole, so pasted after the config the classifier holds
-    one entry for 26 (read without the `delete`, 26 sat in roce and tc3 and the old 001010 / 110000 entries stayed)."""
+    one entry for 26 (read without the `delete`, 26 sat in roce and tc3 and the old 001010 / 110000 entries stayed).
+    The delete is written as the config defines roce-dscp (Profile.defined, a --device's)."""
     base = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
     prof = _profile("juniper_junos")
-    snippet = rnd.render("juniper_junos", _only(replace(prof, ports=prof.ports[:1]), {"maps", "pfc"}))
+    defined = _parse("juniper_junos", base).defined_classifiers
+    assert defined is not None and defined.get("dscp roce-dscp") == ""
+    snippet = rnd.render("juniper_junos", _only(replace(prof, ports=prof.ports[:1], defined=defined), {"maps", "pfc"}))
+    assert "\ndelete class-of-service classifiers dscp roce-dscp\n" in snippet
     device = _parse("juniper_junos", base + "\n" + snippet)
     assert device.issues == []
     for name in ("et-0/0/0", "et-0/0/1"):  # the other port is bound to the same, rebuilt classifier

@@ -1144,6 +1144,10 @@ class Device(Model):
     # `policy-map type queuing` class names), each at its definition line: ECN001 names them beside a lossless queue
     # that marks nothing. None: none, or not read for the platform.
     unbound_marking: dict[str, Source] | None = None
+    # The classifiers the config defines (Junos `classifiers TYPE NAME ...`), "TYPE NAME" -> the configuration group it
+    # takes statements of one from ("": none, all its own), which a snippet rebuilding one must delete first, and only
+    # where it is defined. None: the platform's reader does not say.
+    defined_classifiers: dict[str, str] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

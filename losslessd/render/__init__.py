@@ -87,6 +87,8 @@ PFC_TO_PG_ASICS = frozenset({"mellanox", "barefoot"})
 # Cisco Nexus 9000 QoS guide, PFC chapter: "For cable lengths greater than 100m, the pause buffer size threshold
 # configuration is mandatory"; Junos congestion-notification-profile input cable-length defaults to 100 m.
 EXPLICIT_HEADROOM_ABOVE_M = 100
+# The classifier a Junos snippet rebuilds and binds, by the policy's trust (templates/juniper_junos).
+JUNOS_CLASSIFIERS = {"pcp": ("ieee-802.1", "roce-pcp"), "dscp": ("dscp", "roce-dscp")}
 # Junos `mtu` is the media MTU: the IP MTU plus the 14-byte Ethernet header (Junos interfaces guide, "Media MTU").
 JUNOS_MEDIA_OVERHEAD = 14
 # SONiC pfcwd defaults (sonic-utilities pfcwd/main.py): detection 200 ms, restoration 200 ms. The
@@ -510,6 +512,10 @@ class Profile(Sectioned):
     # The traffic classes the device's config names (model Device.forwarding_classes: Junos forwarding classes), which
     # the snippet names where one fits (class_use) instead of making its own beside them.
     classes: tuple[ForwardingClass, ...] = ()
+    # The classifiers a --device defines (model Device.defined_classifiers: "TYPE NAME" -> the configuration group it
+    # takes statements of one from, "" none), which the snippet deletes before rebuilding one; None: no --device, so
+    # what the switch defines and binds is not known and the snippet deletes nothing (each delete a comment instead).
+    defined: dict[str, str] | None = None
     # The platform the profile is rendered for (render() sets it): where the snippet places ECN (ecn_queues) depends on
     # which maps the platform's template writes.
     platform: str | None = None
@@ -519,6 +525,11 @@ class Profile(Sectioned):
             object.__setattr__(self, "pfc", list(self.lossless))
         if self.pfc_to_queue is None:
             object.__setattr__(self, "pfc_to_queue", {q: q for q in range(8)})
+
+    def junos_classifier(self) -> tuple[str, str]:
+        """The type and name of the classifier a Junos snippet rebuilds and binds: an 802.1p one where the policy
+        trusts PCP (3-bit code points), else a DSCP one (6-bit)."""
+        return JUNOS_CLASSIFIERS["pcp" if self.trust == "pcp" else "dscp"]
 
     def class_use(self, tc: int) -> ClassUse:
         """How the snippet names traffic class ``tc`` (Junos): the device's own class where one fits (pick_class),
@@ -1080,6 +1091,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             attached: dict[str, str] | None = None,
             traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None,
             sku_source: Source | None = None, classes: Iterable[ForwardingClass] | None = None,
+            defined: dict[str, str] | None = None,
             model_source: Source | None = None, buffer_model: str | None = None,
             held_xoffs: Sequence[int] = ()) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
@@ -1245,7 +1257,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note=sku_note, sku_source=sku_source if hwsku and not bufs.known else None, pool_mode=pool_mode,
         pool_xoff_bytes=shared if sku and bufs.asic is None else None,
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
-        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode, classes=named,
+        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode, classes=named, defined=defined,
         model_source=model_source,
         pfc_to_queue={q: q for q in range(8)} | queues)
 
@@ -1417,8 +1429,9 @@ def _error_at(message: str, source: Source | None) -> InputError:
 
 
 # Attachment points a template deletes by type, never naming what is bound there (Junos `delete class-of-service
-# interfaces IF classifiers dscp`: parse.junos.build._interface_classifiers): their names are not checked as written.
-_BOUND_BY_TYPE = ("classifiers ",)
+# interfaces IF classifiers dscp`, `... unit 0 classifiers dscp`: parse.junos.build._interface_classifiers): their
+# names are not checked as written.
+_BOUND_BY_TYPE = ("classifiers ", "unit ")
 
 
 def _check_names(prof: Profile) -> None:
@@ -1494,10 +1507,31 @@ def by_hand_rest(prof: Profile) -> str:
             f"or {fix}")
 
 
+def _check_groups(platform: str, prof: Profile) -> None:
+    """Refuse a Junos snippet that rebuilds its classifier where the --device config takes statements of it from a
+    configuration group: the snippet's `delete` removes the configuration's own statements only, and a group's
+    code-points are inherited beside the snippet's (Junos user guide, "Configuring Sets of Statements with
+    Configuration Groups": all values of a set are inherited), so the old entries would still classify."""
+    if platform != "juniper_junos" or not prof.defined or not (
+            prof.wants("maps") or prof.wants("trust") or prof.writes_whole(platform)):
+        return
+    kind, name = prof.junos_classifier()
+    group = prof.defined.get(f"{kind} {name}")
+    if group:
+        shown = group if _WRITABLE_NAME.fullmatch(group) else "GROUP"
+        raise InputError(f"classifier {kind} {name}, which the snippet deletes and writes whole, takes statements "
+                         f"from configuration group {quoted(group, _SHOWN)}: a `delete class-of-service classifiers "
+                         f"{kind} {name}` leaves those (they are the group's), and their code points would add to "
+                         f"the snippet's; delete the classifier from the group by hand (`delete groups {shown} "
+                         f"class-of-service classifiers {kind} {name}`, for every place the group applies) and run "
+                         "again")
+
+
 def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
     """Refuse, before any template runs, a section a port lacks the facts for: a fix's profile may hold ports
     without speed or cable length, and a SONiC SKU may give no lossless profile for a port."""
     _check_by_hand(prof)
+    _check_groups(platform, prof)
     if platform == "sonic":
         if prof.wants("buffer") and prof.pool_bytes is None:
             raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
@@ -1789,6 +1823,7 @@ def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform
                    egress=sonic_egress(device, pol) if platform == "sonic" else None,  # (only SONiC binds BUFFER_QUEUE)
                    attached=device.service_policies, traffic_pools=device.traffic_pools,
                    lossy_mode=device.lossy_mode, sku_source=sku_source, classes=device.forwarding_classes,
+                   defined=device.defined_classifiers if device.defined_classifiers is not None else {},
                    # (the model read from the device's file, unless --sku named another: hwsku stands for it on EOS)
                    model_source=device.hardware_source if not model and not (hwsku and not device.hardware)
                    else None, buffer_model=device.buffer_model,

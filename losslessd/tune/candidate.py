@@ -148,7 +148,8 @@ def snippet(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> str:
     dev = cfg.device
     prof = render.profile(policy, cfg.ports, dev.hwsku, all_facts=False,
                           model=dev.hardware or dev.hwsku, model_source=dev.hardware_source, family=cfg.family,
-                          classes=dev.forwarding_classes)  # (Junos: scheduler-maps name the config's classes)
+                          classes=dev.forwarding_classes,  # (Junos: scheduler-maps name the config's classes)
+                          defined=dev.defined_classifiers or {})  # (the device's: a delete only of what it holds)
     ports = []
     for port in prof.ports:
         kmin, kmax = cand.scaled(scale(policy, port.speed_gbps))

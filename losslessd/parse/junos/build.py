@@ -22,7 +22,7 @@ from ...model import (
     Watchdog,
 )
 from ...model import ForwardingClass as NamedClass
-from ...units import time_to_bytes
+from ...units import is_small_int, time_to_bytes
 from ..base import check_port_count, unknown_queues
 from ..clitext import link_pause
 from .reader import (
@@ -73,6 +73,7 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
         NamedClass(name=name, queue=fc.queue, no_loss=fc.no_loss, source=fc.source,
                         pfc_priority=fc.pfc_priority.value if fc.pfc_priority else None)
         for name, fc in cfg.classes.items() if fc.source is not None] or None
+    device.defined_classifiers = {f"{kind} {name}": group for (kind, name), group in cfg.defined.items()}
     classes = _Classes(cfg)
     ranges = [(r.settings, r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set: one lookup
     vlans = _Vlans(cfg, device.issues)
@@ -333,15 +334,50 @@ def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssu
 
 
 def _interface_classifiers(cfg: JunosConfig, conf: CosInterface, port: Port, point: str) -> None:
-    """The classifiers the port reads bound on the interface itself (not its unit) of the entry a snippet binds at
-    (``point``: the port, or its aeN), as attachments `classifiers KIND`: a snippet deletes one before binding its own
-    on unit 0, and only one there, as Junos PyEZ and napalm load a `delete` of a statement the switch does not have as
-    an error (`warning: statement not found`). A wildcard entry's (`et-*`) is not in that entry to delete."""
+    """The classifiers the port reads bound on the entry a snippet binds at (``point``: the port, or its aeN) itself,
+    on the interface (attachment `classifiers KIND`) or on a unit (`unit N classifiers KIND`): a snippet deletes one
+    before binding its own on unit 0, and only one there, as Junos PyEZ and napalm load a `delete` of a statement the
+    switch does not have as an error (`warning: statement not found`; PyEZ Config.load raises ConfigLoadError unless
+    told ignore_warning, which napalm's junos driver passes as False by default). A wildcard entry's (`et-*`) is not in
+    that entry to delete, nor is one the entry inherits from a configuration group (JunosConfig.inherited: only a
+    `delete` in the group removes it, for every place the group applies): the sections whose snippet would delete
+    such a one are by hand (_inherited_binding)."""
     entry = cfg.cos_interfaces.get(point)
+    if entry is None:
+        return
     for kind, attr in CLASSIFIER_ATTRS.items():
         held = conf.levels.get(attr, (None, None))[0]
-        if entry is not None and held is not None and held is entry.levels.get(attr, (None, None))[0]:
-            port.service_policies = {**(port.service_policies or {}), f"classifiers {kind}": held.value}
+        bindings = [(f"unit {unit} classifiers {kind}", unit, val) for unit, val in entry.units.get(attr, {}).items()]
+        if held is not None and held is entry.levels.get(attr, (None, None))[0]:
+            bindings.insert(0, (f"classifiers {kind}", "0", held))
+        for where, unit, val in bindings:
+            group = cfg.inherited.get((val.source.file, val.source.line))
+            if group is not None:
+                _inherited_binding(port, point, where, kind, val, group)
+            elif is_small_int(unit) or unit == "*":  # (a unit as a snippet may write it)
+                port.service_policies = {**(port.service_policies or {}), where: val.value}
+
+
+# The classifier type each trust's snippet binds (templates/juniper_junos): it deletes one of that type bound on the
+# interface itself, and to trust PCP every DSCP one, on the interface or a unit (a unit's of the trust's own type its
+# `set` replaces).
+_TRUST_KIND = {"dscp": "dscp", "pcp": "ieee-802.1"}
+
+
+def _inherited_binding(port: Port, point: str, where: str, kind: str, val: Val, group: str) -> None:
+    """The sections (trust, maps, PFC: each binds the classifier) a snippet of which would delete ``where``, a
+    binding the entry inherits from configuration group ``group``, set by hand with what to change instead."""
+    unit_level = where.startswith("unit ")
+    trusts = [trust for trust, bound in _TRUST_KIND.items()
+              if bound == kind and not unit_level or trust == "pcp" and kind in ("dscp", "dscp-ipv6")]
+    why = (f"its {kind} classifier {val.value} is bound by `class-of-service interfaces {point} {where}` of "
+           f"configuration group {group} (line {val.source.line}), which a `delete` of the configuration's own "
+           f"statements does not remove (the group's statements are inherited): remove it from the group by hand "
+           f"(`delete groups {group} class-of-service interfaces ...`, which changes every interface the group "
+           f"applies to), or stop {point} inheriting the group there (`set class-of-service interfaces {point} "
+           f"apply-groups-except {group}`, which drops every statement it takes from the group there)")
+    port.by_hand = {**(port.by_hand or {}), **{f"{section}/{trust}": why for trust in trusts
+                                                for section in ("trust", "maps", "pfc")}}
 
 
 def _missing(issues: list[ParseIssue], port: Port, what: str, ref: Val, effect: str) -> None:

@@ -148,6 +148,9 @@ class CosInterface:
     # Classifier attribute -> (the port-level one, the unit's): both set to different classifiers leave the port's
     # classification unknown (build._classify: which a QFX applies is not in a Juniper document read).
     levels: dict[str, tuple[Val | None, Val | None]] = field(default_factory=dict)
+    # Classifier attribute -> unit as written (`unit 0`, `unit *`) -> the classifier bound there: each binding a
+    # snippet's `delete` may name.
+    units: dict[str, dict[str, Val]] = field(default_factory=dict)
     # (a port's merged settings, build._cos_conf) setting -> the wildcard entry (`et-*`, `all`) it was taken from
     wildcard: dict[str, str] = field(default_factory=dict)
 
@@ -228,6 +231,13 @@ class JunosConfig:
     # (classifier type, name, code point) -> (forwarding class, loss priority, line, the code point as written) of its
     # entry, for the SYS002 on a code point listed twice
     entries: dict[tuple[str, str, int], tuple[str, str | None, Source, str]] = field(default_factory=dict)
+    # The statements read from a configuration group (_with_groups), (file, line) -> the group's name: a `delete` of
+    # the configuration's own statements leaves them (Junos user guide, "Configuration Groups": inherited statements
+    # live in the group; `show | display inheritance`).
+    inherited: dict[tuple[str | None, int | None], str] = field(default_factory=dict)
+    # The classifiers the configuration defines, (type, name) -> a configuration group it takes statements of it from
+    # ("" where it takes none): a snippet that rebuilds one deletes it first only where it is defined.
+    defined: dict[tuple[str, str], str] = field(default_factory=dict)
     # firewall filters with a term that sets a forwarding class (`then forwarding-class C`): name -> that line
     class_filters: dict[str, Source] = field(default_factory=dict)
     # Aggregated Ethernet interfaces (`interfaces aeN`): the VLANs their units switch, which their members carry
@@ -259,7 +269,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
         for _, name in engines:  # (either engine's prompt names this switch)
             cfg.hosts.renamed(name)
         if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
-            statements = _with_groups(statements, issues, inactive)
+            statements = _with_groups(statements, issues, inactive, cfg.inherited)
         for _, words, _ in statements:  # aliases first: a classifier may come before the alias it uses
             if words and words[1:3] == ["class-of-service", "code-point-aliases"] and len(words) == 6 and \
                     not _deactivated(words, inactive):
@@ -269,6 +279,9 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 if words is None:
                     raise _Skip("unbalanced quotes")
                 if words[0] == "set" and _deactivated(words, inactive):
+                    if words[1:3] == ["class-of-service", "classifiers"] and len(words) > 4:
+                        # (defined all the same: a `delete` finds it, and removes its inactive: tag with it)
+                        cfg.defined.setdefault((words[3], words[4]), cfg.inherited.get((src.file, src.line), ""))
                     continue
                 if _CONFIG_TYPED.match(line):  # (a session's prompt names its switch, as a `show` prompt does)
                     cfg.hosts.prompt(prompt_host(PROMPT_HOST.match(line)), src.line, line)
@@ -505,7 +518,8 @@ def _engine_names(statements: list, inactive: dict) -> list[tuple[Source, str]]:
     return [found[group] for group in _ENGINE_GROUPS if group in found]
 
 
-def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> list:
+def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
+                 inherited: dict[tuple[str | None, int | None], str]) -> list:
     """The statements with those of the applied configuration groups put first (Junos user guide, "Configuration
     Groups": `set apply-groups [ G1 G2 ]` makes the configuration inherit each group's statements where it does not
     set its own; a group listed earlier wins over one listed later). A group statement is read at its own line.
@@ -514,7 +528,8 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
     A wildcard (`<et-*>`) matches the configuration's own interface names; a wildcard elsewhere in an interface or
     class-of-service statement, and `apply-groups-except`, are reported (SYS002), not guessed. Only `set` lines
     define and apply groups, and a deactivated group or `apply-groups` is not applied (`deactivate apply-groups G`
-    applied G, and `deactivate groups G interfaces et-0/0/1 disable` read as the `set`)."""
+    applied G, and `deactivate groups G interfaces et-0/0/1 disable` read as the `set`). ``inherited`` takes the
+    (file, line) of each group statement applied, with its group's name (JunosConfig.inherited)."""
     applied: list[str] = []
     nested: list[tuple[list[str], list[str]]] = []  # (hierarchy level, groups applied there)
     groups: dict[str, list] = {}
@@ -547,7 +562,7 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
                                    and len(w) > 2 and (PHYSICAL.match(w[2]) or AGGREGATE.match(w[2]))}),
              "class-of-service": sorted({w[3] for _, w, _ in main if w is not None and len(w) > 3
                                          and w[:3] == ["set", "class-of-service", "interfaces"]})}
-    inherited: list[tuple[Source, list[str] | None, str]] = []
+    taken: list[tuple[Source, list[str] | None, str]] = []
     examined = [0]  # names the wildcards were matched against: bounded like ranges (each costs time)
     levels: dict[tuple[str, ...], list[str]] = {(): applied}
     for level, listed in nested:  # (`display set` prints `apply-groups` once per group, in the order listed)
@@ -570,9 +585,10 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
                         "line not read (a wildcard losslessd does not apply from a configuration group): "
                         f"{line[:120]}")))
                     continue
-                inherited.extend((src, ["set", *words], line) for words in targets)
+                taken.extend((src, ["set", *words], line) for words in targets)
+                inherited[(src.file, src.line)] = group
     _unapplied(groups, levels, main, issues)
-    return inherited + main
+    return taken + main
 
 
 def _unapplied(groups: dict[str, list], levels: dict[tuple[str, ...], list[str]], main: list,
@@ -1338,6 +1354,7 @@ def _classifier(cfg: JunosConfig, w: list[str], src: Source) -> None:
     kind = w[1]
     if kind not in _CODE_TYPES:
         raise _Skip(f"unknown classifier type {kind!r}")
+    cfg.defined[(kind, w[2])] = cfg.defined.get((kind, w[2])) or cfg.inherited.get((src.file, src.line), "")
     if w[3] == "import":
         cfg.imports[(kind, w[2])] = Val(w[4], src)
         return
@@ -1540,6 +1557,7 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
 
 def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
     unit = bool(w[:2]) and w[0] == "unit"
+    number = w[1] if unit else ""
     if unit:
         w = w[2:]  # `unit 0 classifiers dscp NAME`, `unit * ...`
     if not w:
@@ -1561,6 +1579,8 @@ def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
             setattr(conf, attr, val)
             port_level, unit_level = conf.levels.get(attr, (None, None))
             conf.levels[attr] = (port_level, val) if unit else (val, unit_level)
+            if unit:
+                conf.units.setdefault(attr, {})[number] = val
     elif w[0] == "rewrite-rules" and w[1] in _CODE_TYPES:
         if w[1] == "dscp":
             conf.dscp_rewrite = Val(w[2], src)
