@@ -12,11 +12,14 @@ key listing ports is split on ',' by qosorch.cpp handlePortQosMapTable and buffe
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from losslessd.fix.apply import _REFERENCES, merge_db, sonic_patch, sonic_snippet
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
+from tests.clirun import losslessd
 
 
 # Written by us in the shape of the Z9432f-O32 template: one PORT_QOS_MAP key for the ports, references in brackets.
@@ -123,3 +126,59 @@ def test_a_refused_queue_reference_leaves_its_wred_profile_unapplied_too(ref):
     _, port = _port(dict(db, QUEUE={"Ethernet0|3": {"scheduler": "s1", "wred_profile": "W"}}), "version_4_0_3")
     assert port.queues[3].ecn.ecn_enabled and port.queues[3].scheduler.unapplied is None
 
+
+# fix, `render --device` (fix.apply.sonic_snippet) and `tune --apply` (fix.apply.sonic_patch) write references as the
+# device's release takes them: `[TABLE|name]` where its CONFIG_DB names 202106 or before. Before: names alone on every
+# release, which orchagent up to 202106 retries for ever (no PFC, maps, scheduler, WRED profile or PG profile applied).
+RENDERED = Path(__file__).parent / "fixtures/render/sonic/roce-dscp26.json"  # (losslessd's own render, names alone)
+
+
+def _device_db(version: str) -> dict:
+    return {"VERSIONS": {"DATABASE": {"VERSION": version}}, "DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+            "PORT": {p: {"lanes": str(i), "speed": s} for i, (p, s) in
+                     enumerate((("Ethernet0", "100000"), ("Ethernet4", "400000"), ("Ethernet8", "25000")))}}
+
+
+def _refs(fragment: dict) -> list[str]:
+    return [v for t, fields_of in _REFERENCES.items() for e in fragment.get(t, {}).values()
+            for f, v in e.items() if f in fields_of]
+
+
+@pytest.mark.parametrize("version", ["version_1_0_6", "version_2_0_2"])
+def test_fix_writes_bracketed_references_for_a_release_that_takes_only_them(version):
+    current = _device_db(version)
+    out = json.loads(sonic_snippet({None: current}, RENDERED.read_text()))
+    refs = _refs(out)
+    assert refs and all(r.startswith("[") and r.endswith("]") for r in refs)
+    assert out["QUEUE"]["Ethernet0|3"]["scheduler"] == "[SCHEDULER|scheduler.dwrr]"
+    assert out["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["pool"] == "[BUFFER_POOL|ingress_lossless_pool]"
+    # the device after the snippet, read as its release reads it: PFC on, DSCP 26 classified, no refused reference
+    device, port = _port(merge_db(current, json.dumps(out)), None)
+    assert port.pfc_enabled == [3] and port.dscp_to_tc[26] == 3 and port.queues[3].ecn.ecn_enabled
+    assert not [i for i in device.issues if "names alone" in i.message or "`[TABLE|name]` form" in i.message]
+    # tune's push: the same form in the patch it writes
+    ops = sonic_patch(_device_db(version), json.loads(RENDERED.read_text()))
+    values = json.dumps([op.get("value") for op in ops])
+    assert '"scheduler": "[SCHEDULER|scheduler.dwrr]"' in values and '"scheduler": "scheduler.dwrr"' not in values
+
+
+@pytest.mark.parametrize("version", ["version_2_0_3", "version_3_0_7", None])
+def test_fix_writes_names_alone_for_a_later_release_or_none_named(version):
+    current = _device_db(version or "version_soon")  # (no version losslessd reads: today's form, as render writes)
+    text = RENDERED.read_text()
+    assert sonic_snippet({None: current}, text) == text
+
+
+def test_render_says_which_releases_its_references_are_for_and_writes_the_devices_form(tmp_path):
+    # Before: render wrote names alone and said nothing, on a switch of any release.
+    args = ("render", "--platform", "sonic", "--sku", "Force10-Z9100-C32", "--pool-size", "12766208")
+    bare = losslessd(*args, "--ports", "Ethernet0:100G:5m:9100")
+    assert bare.returncode == 0 and '"scheduler": "scheduler.dwrr"' in bare.stdout
+    assert "written as names alone, for SONiC 202111 and later" in bare.stderr and "version_2_0_2" in bare.stderr
+    device = tmp_path / "config_db.json"
+    db = dict(_device_db("version_2_0_2"), DEVICE_METADATA={"localhost": {"hostname": "sw",
+                                                                          "hwsku": "Force10-Z9100-C32"}})
+    device.write_text(json.dumps(db, indent=1))
+    ran = losslessd(*args, "--device", device, "--ports", "Ethernet0:100G:5m:9100")
+    assert ran.returncode == 0, ran.stderr
+    assert '"scheduler": "[SCHEDULER|scheduler.dwrr]"' in ran.stdout and "names alone" not in ran.stderr
