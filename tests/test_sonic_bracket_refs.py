@@ -21,7 +21,6 @@ from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
 from tests.clirun import losslessd
 
-
 # Written by us in the shape of the Z9432f-O32 template: one PORT_QOS_MAP key for the ports, references in brackets.
 OLD_FORM = {
     "DSCP_TO_TC_MAP": {"DEFAULT": {str(d): ("3" if d == 26 else "0") for d in range(64)}},

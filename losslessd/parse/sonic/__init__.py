@@ -1003,9 +1003,9 @@ class _Builder:
         for form, (source, example) in self._bracketed.items():
             if form == "plain":
                 self.db.issue(f"references are written as names alone (e.g. {example}), and this config's "
-                              f"VERSIONS|DATABASE VERSION {version} names a SONiC release up to 202106, whose orchagent "
-                              "takes only the `[TABLE|name]` form (sonic-swss orch.cpp parseReference: \"Must be "
-                              f"surrounded by [ ]\"): {never}; those entries are read as not applied; write "
+                              f"VERSIONS|DATABASE VERSION {version} names a SONiC release up to 202106, whose "
+                              "orchagent takes only the `[TABLE|name]` form (sonic-swss orch.cpp parseReference: "
+                              f"\"Must be surrounded by [ ]\"): {never}; those entries are read as not applied; write "
                               "`[TABLE|name]` on that release", source)
                 continue
             head = (f"references are written in the old `[TABLE|name]` form (e.g. {example}): orchagent takes "
