@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from losslessd.fix.apply import _REFERENCES, merge_db, sonic_patch, sonic_snippet
+from losslessd.fix.apply import _REFERENCES, merge_db, release_refs, sonic_patch, sonic_snippet
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
 from tests.clirun import losslessd
@@ -181,3 +181,14 @@ def test_render_says_which_releases_its_references_are_for_and_writes_the_device
     ran = losslessd(*args, "--device", device, "--ports", "Ethernet0:100G:5m:9100")
     assert ran.returncode == 0, ran.stderr
     assert '"scheduler": "[SCHEDULER|scheduler.dwrr]"' in ran.stdout and "names alone" not in ran.stderr
+
+
+def test_the_dynamic_models_null_profile_and_a_profile_list_keep_their_own_form():
+    # 202106 buffermgrdyn.cpp takes BUFFER_PG profile "NULL" as it is; a profile_list is bracketed item by item
+    # (bufferorch.cpp resolveFieldRefArray). Before this mend "NULL" became "[BUFFER_PROFILE|NULL]".
+    fragment = {"BUFFER_PG": {"Ethernet0|3-4": {"profile": "NULL"}},
+                "BUFFER_PORT_INGRESS_PROFILE_LIST": {"Ethernet0": {"profile_list": "a,[BUFFER_PROFILE|b]"}}}
+    out = release_refs([_device_db("version_2_0_2")], fragment)
+    assert out["BUFFER_PG"]["Ethernet0|3-4"]["profile"] == "NULL"
+    listed = out["BUFFER_PORT_INGRESS_PROFILE_LIST"]["Ethernet0"]["profile_list"]
+    assert listed == "[BUFFER_PROFILE|a],[BUFFER_PROFILE|b]"

@@ -153,9 +153,11 @@ def release_refs(config_dbs: Iterable[dict], fragment: dict) -> dict:
 
 
 def _bracketed(table: str, value: str, listed: bool) -> str:
-    """A reference (a list of them where ``listed``) as `[TABLE|name]`; one already so, or empty, as it is."""
+    """A reference (a list of them where ``listed``) as `[TABLE|name]`; one already so, empty, or the dynamic buffer
+    model's "NULL" profile (taken as it is: sonic-swss 202106 buffermgrdyn.cpp, `value != "NULL"`) as it is."""
     names = value.split(",") if listed else [value]
-    return ",".join(name if not name or name.startswith("[") else f"[{table}|{name}]" for name in names)
+    return ",".join(name if not name or name == "NULL" or name.startswith("[") else f"[{table}|{name}]"
+                    for name in names)
 
 
 def sonic_snippet(current: dict[str | None, dict], snippet: str) -> str:
