@@ -842,8 +842,9 @@ def test_a_profile_orchagent_refuses_leaves_its_queues_unset(table, fields, said
           "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "wred_green_enable": "true",
                                               "green_min_threshold": "1048576", "green_max_threshold": "2097152",
                                               "green_drop_probability": "5"}},
-          "QUEUE": {"Ethernet0|3": {"scheduler": "s1", "wred_profile": "AZURE_LOSSLESS"},
-                    "Ethernet0|4": {"scheduler": "s1", "wred_profile": "AZURE_LOSSLESS"}}}
+          # (written as version_2_0_2 takes references: in brackets alone, orch.cpp parseReference to 202106)
+          "QUEUE": {"Ethernet0|3": {"scheduler": "[SCHEDULER|s1]", "wred_profile": "[WRED_PROFILE|AZURE_LOSSLESS]"},
+                    "Ethernet0|4": {"scheduler": "[SCHEDULER|s1]", "wred_profile": "[WRED_PROFILE|AZURE_LOSSLESS]"}}}
     name = "s1" if table == "SCHEDULER" else "AZURE_LOSSLESS"
     queue = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].queues[3]
     assert queue.scheduler.name == "s1" and queue.ecn.ecn_enabled  # (as written before the field)
@@ -905,6 +906,9 @@ def test_a_field_some_releases_refuse_leaves_its_queues_unknown(table, field, re
         assert queue.scheduler.unapplied and queue.ecn is None
 
 
+_BRACKETS_TAKEN = ("version_1_0_1", "version_1_0_6", "version_2_0_2")  # (db_migrator versions up to 202106)
+
+
 @pytest.mark.parametrize(("field", "value", "version", "taken"), [
     # sonic-utilities db_migrator.py CURRENT_VERSION: 201811 version_1_0_1, 201911 version_1_0_6, 202012
     # version_2_0_2, 202205 version_3_0_7, 202211 version_4_0_3; version_1_0_2 (November 2019) came after sonic-swss
@@ -928,7 +932,8 @@ def test_the_configs_db_migrator_version_settles_which_release_it_is(field, valu
     db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}, "VERSIONS": {"DATABASE": {"VERSION": version}},
           "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
           "SCHEDULER": {"s1": {"type": "DWRR", "weight": "50", field: value}},
-          "QUEUE": {"Ethernet0|3": {"scheduler": "s1"}}}
+          # (written in the form the release takes: brackets alone up to 202106, orch.cpp parseReference)
+          "QUEUE": {"Ethernet0|3": {"scheduler": "[SCHEDULER|s1]" if version in _BRACKETS_TAKEN else "s1"}}}
     device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
     scheduler = device.ports["Ethernet0"].queues[3].scheduler
     said = [i for i in device.issues if i.code in ("SYS002", "SYS004")]

@@ -12,9 +12,14 @@ key listing ports is split on ',' by qosorch.cpp handlePortQosMapTable and buffe
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+
+from losslessd.fix.apply import _REFERENCES, merge_db, release_refs, sonic_patch, sonic_snippet
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
+from tests.clirun import losslessd
 
 # Written by us in the shape of the Z9432f-O32 template: one PORT_QOS_MAP key for the ports, references in brackets.
 OLD_FORM = {
@@ -59,3 +64,131 @@ def test_a_release_that_refuses_bracketed_references_reads_them_unset():
     [issue] = _said(device)
     assert issue.code == "SYS002" and "'version_3_0_7' names such a release" in issue.message
     assert device.ports["Ethernet0"].dscp_to_tc is None and device.ports["Ethernet0"].tc_to_pg is None
+
+
+# Review r4 (docs/real-configs.md "Session 42, review r4: mends"): orchagent resolves every reference of an entry before
+# applying any field (sonic-swss 202111 qosorch.cpp handlePortQosMapTable and handleQueueTable: not_resolved ->
+# task_need_retry), so one reference in a form the release refuses leaves the whole entry unapplied; up to 202106 a
+# name alone is the refused form (orch.cpp parseReference: "Must be surrounded by [ ]").
+def _port(db: dict, version: str | None, port: str = "Ethernet0"):
+    db = dict(db, VERSIONS={"DATABASE": {"VERSION": version}}) if version else db
+    device = parse([Input("config_db.json", json.dumps(db, indent=1))], "sw")
+    return device, device.ports[port]
+
+
+PLAIN = dict(OLD_FORM, PORT={"Ethernet0": {"lanes": "0", "speed": "100000"}, "Ethernet8": {"lanes": "8"}},
+             DEVICE_METADATA={"localhost": {"hostname": "sw"}},
+             PORT_QOS_MAP={"Ethernet0,Ethernet8": {"dscp_to_tc_map": "DEFAULT", "tc_to_queue_map": "DEFAULT",
+                                                   "tc_to_pg_map": "DEFAULT", "pfc_enable": "3"}})
+
+
+def test_a_refused_bracketed_reference_leaves_the_whole_port_qos_map_entry_unapplied():
+    # Before: the bracketed maps read unset, but pfc_enable 3 read as on, on a switch that runs no PFC on the port.
+    whole = dict(PLAIN, PORT_QOS_MAP={"Ethernet0,Ethernet8": dict(PLAIN["PORT_QOS_MAP"]["Ethernet0,Ethernet8"],
+                                                                 tc_to_pg_map="[TC_TO_PRIORITY_GROUP_MAP|DEFAULT]")})
+    device, port = _port(whole, "version_3_0_7")
+    assert not port.pfc_enabled and port.dscp_to_tc is None and port.tc_to_queue is None
+    assert [i.code for i in _said(device)] == ["SYS002"]
+    _, port = _port(whole, "version_2_0_2")  # (202106 refuses the names alone: unapplied too)
+    assert not port.pfc_enabled
+
+
+@pytest.mark.parametrize("version", ["version_1_0_6", "version_2_0_0", "version_2_0_2"])
+def test_names_alone_on_a_release_that_requires_brackets_are_refused(version):
+    # Before: read as applied (PFC on 3, DSCP 26 -> TC 3) on a release whose orchagent retries the entry for ever.
+    device, port = _port(PLAIN, version)
+    assert not port.pfc_enabled and port.dscp_to_tc is None
+    [issue] = [i for i in device.issues if "written as names alone" in i.message]
+    assert issue.code == "SYS002" and f"'{version}'" in issue.message and "Must be surrounded by [ ]" in issue.message
+
+
+@pytest.mark.parametrize("ref", ["[DSCP_TO_TC_MAP|DEFAULT]", "[DSCP_TO_TC_MAP:DEFAULT]"])
+def test_a_release_that_requires_brackets_takes_both_delimiters(ref):
+    # orch.cpp parseReference (202106) splits on ':' first, then on '|'. Before: '[DSCP_TO_TC_MAP:DEFAULT]' was "not
+    # a reference to DSCP_TO_TC_MAP; ignored".
+    db = dict(PLAIN, PORT_QOS_MAP={"Ethernet0": {"dscp_to_tc_map": ref, "pfc_enable": "3"}})
+    device, port = _port(db, "version_2_0_2")
+    assert port.pfc_enabled == [3] and port.dscp_to_tc[26] == 3
+    assert not [i for i in device.issues if i.code == "SYS002"]
+
+
+@pytest.mark.parametrize("ref", ["[SCHEDULER|s1]", "[SCHEDULER|s1", "s1]"])
+def test_a_refused_queue_reference_leaves_its_wred_profile_unapplied_too(ref):
+    # Before: the scheduler read unset but the WRED profile, written as a name, read as marking ECN.
+    db = dict(PLAIN, SCHEDULER={"s1": {"type": "DWRR", "weight": "50"}},
+              WRED_PROFILE={"W": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1048576",
+                                  "green_max_threshold": "2097152", "green_drop_probability": "5"}},
+              QUEUE={"Ethernet0|3": {"scheduler": ref, "wred_profile": "W"}})
+    device, port = _port(db, "version_4_0_3")
+    queue = port.queues[3]
+    assert queue.ecn is None and queue.scheduler.unapplied
+    _, port = _port(dict(db, QUEUE={"Ethernet0|3": {"scheduler": "s1", "wred_profile": "W"}}), "version_4_0_3")
+    assert port.queues[3].ecn.ecn_enabled and port.queues[3].scheduler.unapplied is None
+
+
+# fix, `render --device` (fix.apply.sonic_snippet) and `tune --apply` (fix.apply.sonic_patch) write references as the
+# device's release takes them: `[TABLE|name]` where its CONFIG_DB names 202106 or before. Before: names alone on every
+# release, which orchagent up to 202106 retries for ever (no PFC, maps, scheduler, WRED profile or PG profile applied).
+RENDERED = Path(__file__).parent / "fixtures/render/sonic/roce-dscp26.json"  # (losslessd's own render, names alone)
+
+
+def _device_db(version: str) -> dict:
+    return {"VERSIONS": {"DATABASE": {"VERSION": version}}, "DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+            "PORT": {p: {"lanes": str(i), "speed": s} for i, (p, s) in
+                     enumerate((("Ethernet0", "100000"), ("Ethernet4", "400000"), ("Ethernet8", "25000")))}}
+
+
+def _refs(fragment: dict) -> list[str]:
+    return [v for t, fields_of in _REFERENCES.items() for e in fragment.get(t, {}).values()
+            for f, v in e.items() if f in fields_of]
+
+
+@pytest.mark.parametrize("version", ["version_1_0_6", "version_2_0_2"])
+def test_fix_writes_bracketed_references_for_a_release_that_takes_only_them(version):
+    current = _device_db(version)
+    out = json.loads(sonic_snippet({None: current}, RENDERED.read_text()))
+    refs = _refs(out)
+    assert refs and all(r.startswith("[") and r.endswith("]") for r in refs)
+    assert out["QUEUE"]["Ethernet0|3"]["scheduler"] == "[SCHEDULER|scheduler.dwrr]"
+    assert out["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["pool"] == "[BUFFER_POOL|ingress_lossless_pool]"
+    # the device after the snippet, read as its release reads it: PFC on, DSCP 26 classified, no refused reference
+    device, port = _port(merge_db(current, json.dumps(out)), None)
+    assert port.pfc_enabled == [3] and port.dscp_to_tc[26] == 3 and port.queues[3].ecn.ecn_enabled
+    assert not [i for i in device.issues if "names alone" in i.message or "`[TABLE|name]` form" in i.message]
+    # tune's push: the same form in the patch it writes
+    ops = sonic_patch(_device_db(version), json.loads(RENDERED.read_text()))
+    values = json.dumps([op.get("value") for op in ops])
+    assert '"scheduler": "[SCHEDULER|scheduler.dwrr]"' in values and '"scheduler": "scheduler.dwrr"' not in values
+
+
+@pytest.mark.parametrize("version", ["version_2_0_3", "version_3_0_7", None])
+def test_fix_writes_names_alone_for_a_later_release_or_none_named(version):
+    current = _device_db(version or "version_soon")  # (no version losslessd reads: today's form, as render writes)
+    text = RENDERED.read_text()
+    assert sonic_snippet({None: current}, text) == text
+
+
+def test_render_says_which_releases_its_references_are_for_and_writes_the_devices_form(tmp_path):
+    # Before: render wrote names alone and said nothing, on a switch of any release.
+    args = ("render", "--platform", "sonic", "--sku", "Force10-Z9100-C32", "--pool-size", "12766208")
+    bare = losslessd(*args, "--ports", "Ethernet0:100G:5m:9100")
+    assert bare.returncode == 0 and '"scheduler": "scheduler.dwrr"' in bare.stdout
+    assert "written as names alone, for SONiC 202111 and later" in bare.stderr and "version_2_0_2" in bare.stderr
+    device = tmp_path / "config_db.json"
+    db = dict(_device_db("version_2_0_2"), DEVICE_METADATA={"localhost": {"hostname": "sw",
+                                                                          "hwsku": "Force10-Z9100-C32"}})
+    device.write_text(json.dumps(db, indent=1))
+    ran = losslessd(*args, "--device", device, "--ports", "Ethernet0:100G:5m:9100")
+    assert ran.returncode == 0, ran.stderr
+    assert '"scheduler": "[SCHEDULER|scheduler.dwrr]"' in ran.stdout and "names alone" not in ran.stderr
+
+
+def test_the_dynamic_models_null_profile_and_a_profile_list_keep_their_own_form():
+    # 202106 buffermgrdyn.cpp takes BUFFER_PG profile "NULL" as it is; a profile_list is bracketed item by item
+    # (bufferorch.cpp resolveFieldRefArray). Before this mend "NULL" became "[BUFFER_PROFILE|NULL]".
+    fragment = {"BUFFER_PG": {"Ethernet0|3-4": {"profile": "NULL"}},
+                "BUFFER_PORT_INGRESS_PROFILE_LIST": {"Ethernet0": {"profile_list": "a,[BUFFER_PROFILE|b]"}}}
+    out = release_refs([_device_db("version_2_0_2")], fragment)
+    assert out["BUFFER_PG"]["Ethernet0|3-4"]["profile"] == "NULL"
+    listed = out["BUFFER_PORT_INGRESS_PROFILE_LIST"]["Ethernet0"]["profile_list"]
+    assert listed == "[BUFFER_PROFILE|a],[BUFFER_PROFILE|b]"

@@ -11,7 +11,7 @@ from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
 from ..fabric import load_device
-from ..fix.apply import APPLY_PATCH, is_patch, nxos_unsets, sonic_snippet
+from ..fix.apply import APPLY_PATCH, SONIC_RELEASES, is_patch, nxos_unsets, sonic_snippet
 from ..limits import read_text, set_max_file_mb
 from ..lint.engine import Context, skipped_by_policy
 from ..model import Fabric
@@ -109,4 +109,6 @@ def render(
         out = nxos_unsets("\n".join(read_text(path) for path in parsed.files), out)
     for note in rnd.operator_notes(platform, prof):
         typer.echo(f"losslessd render: {note}", err=True)
+    if platform == "sonic" and parsed is None:  # (with --device, sonic_snippet writes the form its release takes)
+        typer.echo(f"losslessd render: {SONIC_RELEASES}", err=True)
     typer.echo(out, nl=False)

@@ -10,7 +10,7 @@ in the current config by the same rules: what it drops, applying it would not ha
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -25,7 +25,7 @@ from ..parse.nvue import is_commands as nvue_commands
 from ..parse.nxos.reader import outdent_ports as nxos_ports
 from ..parse.nxos.reader import renest_paste as nxos_renest
 from ..parse.nxos.reader import session_config as nxos_session
-from ..parse.sonic import index_range
+from ..parse.sonic import index_range, takes_bracketed_refs
 from ..parse.sonic.configdb import is_namespaced
 from ..platforms import PLATFORMS
 from ..sorting import natural_key
@@ -110,12 +110,65 @@ def _ops(current: dict, fragment: dict) -> list[dict]:
     return (split_patch(current, fragment) or rfc6902.merge_ops(current, fragment)) + removals(current, fragment)
 
 
+# The reference fields of the tables render writes, and the table each names (sonic-swss orchagent qosorch.cpp
+# qos_to_ref_table_map, bufferorch.cpp buffer_to_ref_table_map; a profile_list is a ','-separated list of them,
+# resolveFieldRefArray). render writes names alone, as SONiC 202111 and later take them; a release up to 202106 takes
+# only `[TABLE|name]` (orch.cpp parseReference: "Must be surrounded by [ ]"), and never applies an entry otherwise.
+_REFERENCES = {
+    "PORT_QOS_MAP": {"dscp_to_tc_map": "DSCP_TO_TC_MAP", "dot1p_to_tc_map": "DOT1P_TO_TC_MAP",
+                     "tc_to_queue_map": "TC_TO_QUEUE_MAP", "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
+                     "pfc_to_pg_map": "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+                     "pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE"},
+    "QUEUE": {"scheduler": "SCHEDULER", "wred_profile": "WRED_PROFILE"},
+    "BUFFER_PG": {"profile": "BUFFER_PROFILE"},
+    "BUFFER_QUEUE": {"profile": "BUFFER_PROFILE"},
+    "BUFFER_PROFILE": {"pool": "BUFFER_POOL"},
+    "BUFFER_PORT_INGRESS_PROFILE_LIST": {"profile_list": "BUFFER_PROFILE"},
+    "BUFFER_PORT_EGRESS_PROFILE_LIST": {"profile_list": "BUFFER_PROFILE"},
+}
+
+
+SONIC_RELEASES = ("the references (maps, scheduler, WRED and buffer profiles, pool) are written as names alone, for "
+                  "SONiC 202111 and later; a switch on 202106 or before (VERSIONS|DATABASE VERSION version_2_0_2 or "
+                  "below) takes only `[TABLE|name]` and never applies an entry otherwise (sonic-swss orch.cpp "
+                  "parseReference): render with --device FILE, or run fix, to write the form the switch's release "
+                  "takes")
+
+
+def release_refs(config_dbs: Iterable[dict], fragment: dict) -> dict:
+    """``fragment`` with its references in the form the device's release takes: `[TABLE|name]` where a CONFIG_DB of the
+    device names a release up to 202106 (parse.sonic.takes_bracketed_refs), else as rendered (names alone)."""
+    if not any(takes_bracketed_refs(db) for db in config_dbs):
+        return fragment
+    out: dict = {}
+    for table, entries in fragment.items():
+        refs = _REFERENCES.get(table)
+        if refs is None or not isinstance(entries, dict):
+            out[table] = entries
+            continue
+        out[table] = {key: {f: _bracketed(refs[f], v, f == "profile_list") if f in refs and isinstance(v, str) else v
+                            for f, v in fields.items()} if isinstance(fields, dict) else fields
+                      for key, fields in entries.items()}
+    return out
+
+
+def _bracketed(table: str, value: str, listed: bool) -> str:
+    """A reference (a list of them where ``listed``) as `[TABLE|name]`; one already so, empty, or the dynamic buffer
+    model's "NULL" profile (taken as it is: sonic-swss 202106 buffermgrdyn.cpp, `value != "NULL"`) as it is."""
+    names = value.split(",") if listed else [value]
+    return ",".join(name if not name or name == "NULL" or name.startswith("[") else f"[{table}|{name}]"
+                    for name in names)
+
+
 def sonic_snippet(current: dict[str | None, dict], snippet: str) -> str:
     """A rendered CONFIG_DB fragment as the device takes it, ``current`` being its CONFIG_DB per namespace
     (parse.sonic.config_db): itself (`config load`), or an RFC 6902 patch (`config apply-patch`) where it must split a
     key of the device or remove a field (REPLACED_FIELDS); on a multi-ASIC device always a patch whose paths name each
-    namespace (namespaced_patch)."""
+    namespace (namespaced_patch). References are written as the device's release takes them (release_refs)."""
     fragment = json.loads(snippet)
+    released = release_refs(current.values(), fragment)
+    if released is not fragment:
+        fragment, snippet = released, json.dumps(released, indent=2) + "\n"
     if None in current:
         if split_patch(current[None], fragment) is None and not removals(current[None], fragment):
             return snippet
@@ -209,8 +262,8 @@ def sonic_patch(running: dict, fragment: dict) -> list[dict]:
     runningconfiguration all` prints it (on a multi-ASIC switch, an object of namespaces): what `tune --apply`
     pushes."""
     if is_namespaced(running):
-        return namespaced_patch(running, fragment)
-    return _ops(running, fragment)
+        return namespaced_patch(running, release_refs(running.values(), fragment))
+    return _ops(running, release_refs([running], fragment))
 
 
 def sonic_applied(current: dict[str | None, dict], snippet: str) -> dict[str | None, dict]:

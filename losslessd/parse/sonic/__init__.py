@@ -132,10 +132,55 @@ _PFC_ASYM = {"on": True, "off": False}
 # 202106 branch it required them. sonic-utilities db_migrator's version_2_0_2 -> 2_0_3 step on the 202111 branch
 # (migrate_qos_fieldval_reference_format) rewrites them, so a CONFIG_DB of version_2_0_3 on holds names alone.
 _BRACKETED_REFS: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (2, 0, 3))
+# The reference fields of a PORT_QOS_MAP entry orchagent resolves, any one unresolved retrying the whole entry (its maps
+# and pfc_enable never applied): sonic-swss qosorch.cpp qos_to_attr_map / handlePortQosMapTable (202111 and e6b0c5b5d,
+# which adds tc_to_dot1p_map and tc_to_dscp_map).
+_PORT_QOS_REFS = ("dscp_to_tc_map", "mpls_tc_to_tc_map", "dot1p_to_tc_map", "tc_to_queue_map", "tc_to_dot1p_map",
+                  "tc_to_dscp_map", "tc_to_pg_map", "pfc_to_pg_map", "pfc_to_queue_map", "scheduler", "dscp_to_fc_map",
+                  "exp_to_fc_map")
+
+
+def _bracketed_ref(raw: str) -> tuple[str, str] | None:
+    """'[TABLE|name]' or '[TABLE:name]' -> (TABLE, name), split as orch.cpp parseReference splits it up to 202106: on
+    ':' into exactly two tokens, else on '|' into exactly two; None where neither does (a malformed reference)."""
+    inner = raw[1:-1]
+    for sep in (":", "|"):
+        parts = inner.split(sep)
+        if len(parts) == 2:
+            return parts[0], parts[1]
+    return None
+
+
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
 # ([0-9], not \d: \d takes other scripts' digits, which int() reads: an Arabic-Indic 2 settled the release)
 _DB_VERSION = lazy(r"version_([0-9]{1,6}(?:_[0-9]{1,6}){1,3})")
+
+
+def _db_version_of(value: object) -> str | None:
+    """A VERSIONS|DATABASE VERSION value as the db_migrator version losslessd reads, else None."""
+    m = _DB_VERSION.fullmatch(str(value)) if value is not None else None
+    return m.group(0) if m else None
+
+
+def _version_takes(version_text: str | None, since: tuple[int, ...] | None,
+                   before: tuple[int, ...] | None) -> bool | None:
+    """Whether db_migrator version ``version_text`` is one of the releases from ``since`` up to ``before``: None where
+    no version is read or ``since`` is None (no release takes it yet)."""
+    if since is None or version_text is None:
+        return None
+    version = tuple(int(n) for n in version_text.removeprefix("version_").split("_"))
+    return since <= version and (before is None or version < before)
+
+
+def takes_bracketed_refs(config: dict) -> bool | None:
+    """Whether a CONFIG_DB (as JSON: {TABLE: {key: fields}}) names a release whose orchagent takes references only as
+    `[TABLE|name]` (VERSIONS|DATABASE VERSION below version_2_0_3: 202106 and before, _BRACKETED_REFS); False where
+    it names a later one, None where it names none losslessd reads."""
+    versions = config.get("VERSIONS")
+    database = versions.get("DATABASE") if isinstance(versions, dict) else None
+    version = database.get("VERSION") if isinstance(database, dict) else None
+    return _version_takes(_db_version_of(version), *_BRACKETED_REFS)
 
 
 def _sto_reads(text: str, low: int, high: int) -> bool:
@@ -676,8 +721,9 @@ class _Builder:
         self._tc_to_pg_names: dict[str, str] = {}  # port -> the TC_TO_PRIORITY_GROUP_MAP it binds
         self._converted: dict[tuple, object] = {}  # (converter, text) -> value
         self._absent_refs = 0  # references into tables the input lacks, counted (see ref)
-        # the first `[TABLE|name]` reference a release refuses, by whether the config's release takes it (see ref)
-        self._bracketed: dict[bool | None, tuple[Source, str]] = {}
+        # the first reference in a form a release refuses: `[TABLE|name]` by whether the config's release takes it
+        # (True never kept), "plain" a name alone on a release that requires the brackets (see ref)
+        self._bracketed: dict[bool | str | None, tuple[Source, str]] = {}
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
         # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
         # what it sets); a port keeps the numbers of those it met, in order, and their entries (see _shared).
@@ -781,16 +827,16 @@ class _Builder:
             return name
         name = raw
         if raw.startswith("[") and raw.endswith("]"):
-            ref_table, bar, name = raw[1:-1].partition("|")
-            if not bar or ref_table != table:
+            ref_table, name = _bracketed_ref(raw) or ("", "")
+            if ref_table != table:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
-            takes = self._release_takes(*_BRACKETED_REFS)
-            if takes is not True:  # (said once per input: _say_bracketed)
-                self._bracketed.setdefault(takes, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
-                if takes is False:
-                    return None
+            if self._release_takes(*_BRACKETED_REFS) is None:  # (said once per input: _say_bracketed)
+                self._bracketed.setdefault(None, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
+        if self._form_refused(raw):
+            self._note_form(entry, field)
+            return None
         if table not in self.db.tables and not self._whole:  # qos.json without its map tables: unknown, not wrong
             note = self._absent.setdefault(table, [0, entry.source(field), f"{_at(entry)} {field} -> {name}"])
             note[0] += 1
@@ -803,11 +849,38 @@ class _Builder:
         self._refs[(table, raw)] = name
         return name
 
+    def _form_refused(self, raw: str) -> bool:
+        """Whether the release the config names (VERSIONS|DATABASE VERSION) refuses the form a reference is written in
+        (sonic-swss orch.cpp parseReference): up to 202106 anything but `[...]` ("Must be surrounded by [ ]", "" too
+        short), from 202111 on any value starting with '[' or ending with ']' ("Must not be surrounded by [ ]"). A
+        config naming no release refuses nothing here."""
+        takes = self._release_takes(*_BRACKETED_REFS)
+        if takes is None:
+            return False
+        if takes:
+            return len(raw) < 2 or raw[0] != "[" or raw[-1] != "]"
+        return raw.startswith("[") or raw.endswith("]")
+
+    def _refused_ref(self, e: Entry, fields: tuple[str, ...]) -> str | None:
+        """The first of an entry's reference ``fields`` written in a form the config's release refuses (_form_refused):
+        orchagent then retries the whole entry (qosorch.cpp / bufferorch.cpp: not_resolved -> task_need_retry) and never
+        applies any field of it."""
+        for field in fields:
+            value = e.fields.get(field)
+            if type(value) is str and self._form_refused(value):
+                return field
+        return None
+
+    def _note_form(self, e: Entry, field: str) -> None:
+        """Keep the first reference in each form the config's release refuses, said once (_say_bracketed)."""
+        form = "plain" if self._release_takes(*_BRACKETED_REFS) else False
+        self._bracketed.setdefault(form, (e.source(field), f"{_at(e)} {field} {_quoted(str(e.fields[field]))}"))
+
     def bound_name(self, entry: Entry, field: str) -> str | None:
         """The entry name a reference field names ('AZURE' or '[TABLE|AZURE]'), whether or not it resolves."""
         raw = self.text(entry, field)
         if raw and raw.startswith("[") and raw.endswith("]"):
-            raw = raw[1:-1].partition("|")[2]
+            raw = (_bracketed_ref(raw) or ("", ""))[1]
         return raw or None
 
     def absent(self, entry: Entry, field: str, table: str) -> str | None:
@@ -918,21 +991,29 @@ class _Builder:
         return None
 
     def _say_bracketed(self) -> None:
-        """References written `[TABLE|name]` (SKU templates before sonic-buildimage moved to names, e.g.
-        DellEMC-Z9432f-O32 and Celestica Midstone-200i qos.json.j2) where the config's release is not one that takes
-        them (_BRACKETED_REFS): refused where VERSIONS names a later release (the field read as unset), else read as
-        the releases up to 202106 read them, said once."""
-        for takes, (source, example) in self._bracketed.items():
+        """References in a form the config's release refuses, or some release does (_form_refused): `[TABLE|name]`
+        (SKU templates before sonic-buildimage moved to names, e.g. DellEMC-Z9432f-O32 and Celestica Midstone-200i
+        qos.json.j2) where VERSIONS names 202111 or later, a name alone where it names 202106 or before: the entry
+        holding one read as never applied; `[TABLE|name]` where no release is named: read as the releases up to 202106
+        read them. Said once per form."""
+        never = ("an entry holding one is never applied (qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets "
+                 "neither its maps nor pfc_enable, QUEUE neither scheduler nor WRED profile, BUFFER_PG no profile, and "
+                 "a BUFFER_PROFILE is not created)")
+        version = _quoted(self._db_version() or "")
+        for form, (source, example) in self._bracketed.items():
+            if form == "plain":
+                self.db.issue(f"references are written as names alone (e.g. {example}), and this config's "
+                              f"VERSIONS|DATABASE VERSION {version} names a SONiC release up to 202106, whose "
+                              "orchagent takes only the `[TABLE|name]` form (sonic-swss orch.cpp parseReference: "
+                              f"\"Must be surrounded by [ ]\"): {never}; those entries are read as not applied; write "
+                              "`[TABLE|name]` on that release", source)
+                continue
             head = (f"references are written in the old `[TABLE|name]` form (e.g. {example}): orchagent takes "
                     "that form up to SONiC 202106 and refuses it from 202111 on (sonic-swss orch.cpp parseReference: "
-                    "\"Must not be surrounded by [ ]\", pull request 1754), and an entry holding one is then never "
-                    "applied (qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets neither its maps nor "
-                    "pfc_enable, QUEUE neither scheduler nor WRED profile, BUFFER_PG no profile, and a BUFFER_PROFILE "
-                    "is not created)")
-            if takes is False:
-                self.db.issue(f"{head}; this config's VERSIONS|DATABASE VERSION {_quoted(self._db_version() or '')} "
-                              "names such a release: those fields are read as unset; write the entry's name alone",
-                              source)
+                    f"\"Must not be surrounded by [ ]\", pull request 1754), and {never}")
+            if form is False:
+                self.db.issue(f"{head}; this config's VERSIONS|DATABASE VERSION {version} names such a release: those "
+                              "entries are read as not applied; write the entry's name alone", source)
             else:
                 # (a release that takes them exists: the config, which names none, is no error of its own: SYS004,
                 # as for a SCHEDULER field some releases take, _refused)
@@ -1555,12 +1636,18 @@ class _Builder:
     def _qos_recipe(self, e: Entry, glob: Entry | None, has_maps: bool) -> tuple:
         """What one PORT_QOS_MAP entry sets, without where: (fields, PFC priorities, the field whose source is the
         trust's ("" the entry's, None: no trust set), pfcwd_sw_enable priorities, the tc_to_pg_map it names)."""
+        prios = "a list of priorities 0-7"
+        if (refused := self._refused_ref(e, _PORT_QOS_REFS)) is not None:
+            # never applied: neither maps nor pfc_enable (a whole CONFIG_DB's port has PFC off; a part's keeps the
+            # switch's, unknown)
+            self._note_form(e, refused)
+            wd_got = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
+            return {"qos_configured": True}, (() if self._whole else None), None, wd_got and wd_got[0], None
         dscp = self.ref(e, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
         dot1p = self.ref(e, "dot1p_to_tc_map", "DOT1P_TO_TC_MAP")
         tc_to_pg = self.ref(e, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
         tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
         pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
-        prios = "a list of priorities 0-7"
         # Without pfc_enable a whole CONFIG_DB's port has PFC off; a part's entry merges into the switch's own
         # (configdb mod_config HSETs the fields written), whose pfc_enable stays: unknown (_part_omits).
         pfc_read = self.value(e, "pfc_enable", _priority_list, prios) if "pfc_enable" in e.fields \
@@ -1659,6 +1746,12 @@ class _Builder:
         (a scheduler saying why, for SCH001); when one orchagent takes on some releases only (_ORCH_SOME_RELEASES),
         both are unknown."""
         refs = (("scheduler", "SCHEDULER"), ("wred_profile", "WRED_PROFILE"))
+        if (form := self._refused_ref(e, ("scheduler", "wred_profile"))) is not None:
+            # (orch.cpp parseReference refuses the form: handleQueueTable retries the whole entry, neither applied)
+            self._note_form(e, form)
+            why = (f"{_at(e)} {form} is written in a form this config's SONiC release refuses, so orchagent never "
+                   "applies the QUEUE entry (see the SYS002 on the references' form)")
+            return Scheduler(name=self.bound_name(e, "scheduler"), unapplied=why, source=e.source(form)), None
         names, verdicts = [], []
         for field, table in refs:
             name = self.bound_name(e, field) if type(e.fields.get(field)) is str else None
@@ -1735,17 +1828,12 @@ class _Builder:
     def _db_version(self) -> str | None:
         """The config's db_migrator version (VERSIONS|DATABASE VERSION) where it is one losslessd reads."""
         e = self.db.table("VERSIONS").get("DATABASE")
-        m = _DB_VERSION.fullmatch(str(e.fields.get("VERSION"))) if e is not None else None
-        return m.group(0) if m else None
+        return _db_version_of(e.fields.get("VERSION") if e is not None else None)
 
     def _release_takes(self, since: tuple[int, ...] | None, before: tuple[int, ...] | None) -> bool | None:
         """Whether the config's db_migrator version is one of the releases that take a field: None where the config
         names no release (a template render, a file not saved on the switch) or no release takes the field yet."""
-        version_text = self._db_version()
-        if since is None or version_text is None:
-            return None
-        version = tuple(int(n) for n in version_text.removeprefix("version_").split("_"))
-        return since <= version and (before is None or version < before)
+        return _version_takes(self._db_version(), since, before)
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
