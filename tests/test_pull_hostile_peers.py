@@ -228,3 +228,29 @@ def test_a_cut_config_db_quoted_in_its_refusal_has_its_secrets_masked(make_sim, 
     (issue,) = result.devices["leaf1"].issues
     assert issue["code"] == "SYS014" and "output is not JSON" in issue["message"], issue
     assert f'"passkey": "{MASK}"' in issue["message"] and "Kp9" not in issue["message"], issue
+
+
+def test_keyboard_interactive_prompts_are_answered_with_the_password_alone_and_never_loop(make_sim, tmp_path):
+    # devices offering keyboard-interactive login alone (RFC 4256), the inventory giving a password: paramiko's
+    # fallback answered every one-prompt round with the password whatever it asked (a second factor's `Verification
+    # code:` was sent the password, round after round), and asked for the userauth service again, which a strict
+    # server answers by disconnecting: each of these devices read as a wrong password (SYS011), leaf2 too
+    sim = make_sim(["leaf1", "leaf2", "spine1", "gpu01"], snmp=False)
+    sim.ask_at_login("leaf2", ("Password: ",))  # keyboard-interactive asking the password: logs in
+    sim.ask_at_login("spine1", ("Password: ", "Verification code: "))  # the password, then a one-time code
+    sim.ask_at_login("gpu01", ("Password: ",), loop=True)  # the password asked again and again
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=2, timeout_s=20))
+    password = sim.env[sim.devices["spine1"].password_env]
+    otp, loop = result.devices["spine1"], result.devices["gpu01"]
+    assert otp.code == "SYS011" and otp.attempts == 1, otp
+    assert "asked 'Verification code:' at login (keyboard-interactive), which the password does not answer" \
+        in otp.message, otp
+    assert sim.devices["spine1"].login_answers == [password]  # at its `Password:` prompt; never sent as the code
+    assert loop.code == "SYS011" and "asked 'Password:' again after the password was given" in loop.message, loop
+    assert sim.devices["gpu01"].login_answers == [password]
+    for name in ("leaf1", "leaf2"):
+        assert result.devices[name].status == "ok" and (out / f"{name}.capture").exists(), result.devices[name]
+    assert password not in otp.message + loop.message

@@ -206,7 +206,9 @@ def _names(entry: str, name: str) -> bool:
 
 def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
     """netmiko ConnectHandler arguments for ``host`` (napalm passes the same through its optional_args):
-    the inventory's login, host keys checked against ``known_hosts`` only (None: not checked)."""
+    the inventory's login, host keys checked against ``known_hosts`` only (None: not checked), keyboard-interactive
+    prompts answered as LoginAnswers says."""
+    _answer_login_prompts()
     return dict(
         device_type=host.device_type, host=host.hostname, port=host.port, username=host.username,
         password=host.password.reveal(), secret=host.secret.reveal() if host.secret else "",
@@ -216,6 +218,96 @@ def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
         ssh_strict=known_hosts is not None, alt_host_keys=known_hosts is not None,
         alt_key_file=str(host_known_hosts(known_hosts, host.hostname, host.port) if known_hosts else ""),
         conn_timeout=timeout, auth_timeout=timeout, banner_timeout=timeout)
+
+
+class LoginPrompt(Exception):
+    """The device asked at login what a password does not answer (keyboard-interactive, RFC 4256): ``why`` says
+    what (the prompt, quoted from the device), the caller names the device."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+# A keyboard-interactive prompt asking for the login password (OpenSSH's PAM `Password: `, `admin@leaf1's password:`,
+# TACACS+/RADIUS `Password:`), not for a one-time code (`Verification code:`, RSA SecurID `Enter PASSCODE:`, `OTP:`).
+_PASSWORD_PROMPT = re.compile(r"\bpass(?:word|wd)\b", re.I)
+# Rounds of keyboard-interactive questions one login may ask (RFC 4256 3.2: the server may send any number): the
+# password and a second factor's code take two, an info round with no prompt (OpenSSH's PAM sends one after the
+# password) a third; a device asking more loops.
+LOGIN_ROUNDS = 4
+
+
+class LoginAnswers:
+    """paramiko's keyboard-interactive handler for a password-only login. paramiko's own fallback (Transport
+    .auth_password) answers every one-prompt round with the password, whatever it asks: a device asking for a second
+    factor (`Verification code:`) was sent the password as the code, round after round until the login timeout, and
+    the failure read as a wrong password. Here the password answers the first prompt that asks for a password only;
+    any other prompt, a password asked again, or more than LOGIN_ROUNDS rounds fail the login (LoginPrompt) with
+    nothing sent."""
+
+    def __init__(self, password: str):
+        self._password = password
+        self._given = False
+        self._rounds = 0
+
+    def __call__(self, title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
+        self._rounds += 1
+        if self._rounds > LOGIN_ROUNDS:
+            raise LoginPrompt(f"asked {self._rounds} rounds of keyboard-interactive questions at login, more than "
+                              f"{LOGIN_ROUNDS} (a login that loops)")
+        answers = []
+        for prompt, _echo in prompts:
+            shown = printable(prompt.strip())[:80]
+            if not _PASSWORD_PROMPT.search(prompt):
+                raise LoginPrompt(f"asked {shown!r} at login (keyboard-interactive), which the password does not "
+                                  "answer (a second factor or one-time code?): nothing was sent; give this user a "
+                                  "login by password alone on the device")
+            if self._given:
+                raise LoginPrompt(f"asked {shown!r} again after the password was given (a wrong password, or a "
+                                  "login that loops)")
+            self._given = True
+            answers.append(self._password)
+        return answers
+
+
+def _answer_login_prompts() -> None:
+    """Every paramiko login of this process answers keyboard-interactive prompts with LoginAnswers, not paramiko's
+    fallback: netmiko and napalm make the paramiko client and its Transport themselves (no handler can be passed),
+    so the Transport's password login is the one place every SSH entry point (pull, tune's pushers, sim-bench)
+    passes through. Idempotent."""
+    import paramiko
+
+    if getattr(paramiko.Transport.auth_password, "_losslessd", False):
+        return
+    original = paramiko.Transport.auth_password
+
+    def auth_password(self, username, password, event=None, fallback=True):
+        try:
+            return original(self, username, password, event, fallback=False)
+        except paramiko.BadAuthenticationType as exc:
+            if not fallback or event is not None or "keyboard-interactive" not in exc.allowed_types:
+                raise
+            # keyboard-interactive on the same userauth service: paramiko's auth_interactive asks for the service
+            # again (a second SERVICE_REQUEST), which a strict server (asyncssh's) answers by disconnecting, read as
+            # a wrong password. The request is the one paramiko's AuthHandler._parse_service_accept sends for it
+            # (RFC 4256 3.1: language tag and submethods empty).
+            from paramiko.common import cMSG_USERAUTH_REQUEST
+            from paramiko.message import Message
+
+            handler, done = self.auth_handler, threading.Event()
+            with self.lock:
+                handler.auth_event, handler.auth_method, handler.username = done, "keyboard-interactive", username
+                handler.interactive_handler, handler.submethods = LoginAnswers(password), ""
+                m = Message()
+                m.add_byte(cMSG_USERAUTH_REQUEST)
+                for text in (username, "ssh-connection", "keyboard-interactive", "", ""):
+                    m.add_string(text)
+                self._send_message(m)
+            return handler.wait_for_response(done)
+
+    auth_password._losslessd = True  # type: ignore[attr-defined]
+    paramiko.Transport.auth_password = auth_password
 
 
 def host_key_refusal(exc: BaseException, host: Host, known_hosts: Path | None) -> str | None:
@@ -553,6 +645,8 @@ class Session(Guard):
         refused = host_key_refusal(exc, host, self.known_hosts)
         if refused is not None:
             return CollectError(HOST_KEY, refused)
+        if (prompt := next((e for e in chain if isinstance(e, LoginPrompt)), None)) is not None:
+            return CollectError(AUTH_FAILED, f"{where} {prompt.why}")
         if any(isinstance(e, (NetmikoAuthenticationException, paramiko.AuthenticationException)) for e in chain):
             return CollectError(AUTH_FAILED, f"{where} refused the login of user {host.username!r} (wrong password, "
                                 f"user or key; the password came from {host.password.origin})")

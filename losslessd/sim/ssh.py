@@ -47,6 +47,10 @@ class CliDevice(Protocol):
     delay_s: float  # a slow device waits this long before each command's output
     slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
     kex_algs: tuple[str, ...]  # the only SSH key exchanges offered (Simulator.legacy_kex); (): asyncssh's own
+    login_prompts: tuple[str, ...]  # keyboard-interactive prompts asked instead of a password login (ask_at_login)
+    login_loop: bool  # ... asked again after every answer
+    login_answers: list[str]  # what clients answered them, in order
+    auth_banner: str  # the authentication banner sent before the login (Simulator.send_auth_banner)
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
 
     def live_output(self, command: str) -> str | None:
@@ -387,12 +391,16 @@ async def _flood(process: asyncssh.SSHServerProcess) -> None:
 
 
 class _Server(asyncssh.SSHServer):
-    """Password login for the device's one user; other methods are not offered."""
+    """Password login for the device's one user; other methods are not offered, but keyboard-interactive where the
+    device asks prompts at login (Simulator.ask_at_login), one a round: a prompt naming the password takes it, any
+    other (a one-time code the simulator cannot know) refuses the login, or with ``login_loop`` the prompts are
+    asked again and again whatever the answers."""
 
     def __init__(self, device: CliDevice, conns: set[asyncssh.SSHServerConnection]):
         self.device = device
         self.conns = conns
         self.conn: asyncssh.SSHServerConnection | None = None
+        self.asked = 0  # keyboard-interactive prompts asked in this login
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -402,10 +410,37 @@ class _Server(asyncssh.SSHServer):
         self.conns.discard(self.conn)
 
     def begin_auth(self, username: str) -> bool:
+        if self.device.auth_banner and self.conn is not None:
+            self.conn.send_auth_banner(self.device.auth_banner)
         return True
 
     def password_auth_supported(self) -> bool:
+        return not self.device.login_prompts
+
+    def kbdint_auth_supported(self) -> bool:
+        return bool(self.device.login_prompts)
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str):
+        self.asked = 0
+        return self._next_prompt()
+
+    def validate_kbdint_response(self, username: str, responses):
+        self.device.login_answers.extend(responses)
+        prompt = self.device.login_prompts[(self.asked - 1) % len(self.device.login_prompts)]
+        if "password" in prompt.lower():  # (a code the simulator cannot know: any other answer is refused)
+            if len(responses) != 1 or self.validate_password(username, responses[0]) is not True:
+                return False
+        elif not self.device.login_loop:
+            return False
+        if self.asked < len(self.device.login_prompts) or self.device.login_loop:
+            return self._next_prompt()
         return True
+
+    def _next_prompt(self):
+        """The next round's one prompt (name, instructions, language, prompts: asyncssh's challenge)."""
+        prompt = self.device.login_prompts[self.asked % len(self.device.login_prompts)]
+        self.asked += 1
+        return "", "", "", [(prompt, False)]
 
     def validate_password(self, username: str, password: str):
         ok = username == self.device.username and hmac.compare_digest(password.encode(), self.device.password.encode())
