@@ -254,3 +254,24 @@ def test_keyboard_interactive_prompts_are_answered_with_the_password_alone_and_n
     for name in ("leaf1", "leaf2"):
         assert result.devices[name].status == "ok" and (out / f"{name}.capture").exists(), result.devices[name]
     assert password not in otp.message + loop.message
+
+
+def test_lines_before_the_ssh_version_string_are_bounded_as_openssh_bounds_them(make_sim, tmp_path):
+    # RFC 4253 4.2 lets a server send lines before its version string; paramiko reads one of any length 128 bytes at
+    # a time into a growing buffer: a 1 MiB line was read and the device "ok", an 8 MiB one held the login for the
+    # whole --timeout at 8 s of CPU (quadratic), and within the session budget one could last for ever
+    sim = make_sim(["leaf1", "leaf2", "spine1", "gpu01"], snmp=False)
+    sim.before_version("spine1", b"x" * (1 << 20) + b"\r\n")
+    sim.before_version("leaf2", b"Welcome to the lab\r\nAuthorized use only\r\n")  # a greeting: read as before
+    sim.before_version("gpu01", b"Welcome\r\n", every_s=0.5, endless=True)  # a byte every half second, no end
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=2, timeout_s=6))
+    long_line, trickle = result.devices["spine1"], result.devices["gpu01"]
+    assert long_line.code == "SYS010" and long_line.attempts == 1, long_line
+    assert "sent a line longer than 8192 bytes before its SSH version string" in long_line.message, long_line
+    # each byte restarted paramiko's banner timeout: --timeout bounds the login as a whole
+    assert trickle.code == "SYS013" and "did not finish within 6 s (--timeout) while logging in" in trickle.message
+    for name in ("leaf1", "leaf2"):
+        assert result.devices[name].status == "ok" and (out / f"{name}.capture").exists(), result.devices[name]

@@ -371,6 +371,7 @@ class Guard:
         self.timeout = timeout
         self._sock: socket.socket | None = None
         self._metered: _Metered | None = None
+        self._login_timer: threading.Timer | None = None
         self._lock = threading.Lock()
         self.aborted = False
         self.budget = session_budget()
@@ -394,11 +395,16 @@ class Guard:
                     pass
 
     def close(self) -> None:
+        if self._login_timer is not None:
+            self._login_timer.cancel()
         if self._sock is not None:
             self._sock.close()
 
     def attach(self, conn) -> None:
-        """Decode ``conn``'s reads whole, end them once the session is cut, and learn its prompt."""
+        """Decode ``conn``'s reads whole, end them once the session is cut, and learn its prompt. The login is done:
+        its deadline (connect) no longer holds."""
+        if self._login_timer is not None:
+            self._login_timer.cancel()
         _decode_whole_characters(conn)
         read = conn.read_channel
         channel = getattr(conn, "remote_conn", None)
@@ -494,6 +500,17 @@ class Guard:
                             f"there; an output without end is a command stuck or a device that means harm (raise "
                             f"{limits.ENV_MAX_FILE_MB} if such outputs are real)")
 
+    @property
+    def overlong(self) -> bool:
+        """The device sent a line longer than MAX_BANNER_LINE before its SSH version string (cut there)."""
+        return self._metered is not None and self._metered.overlong
+
+    def overlong_message(self) -> str:
+        host = self.host
+        return (f"{host.hostname}:{host.port} sent a line longer than {MAX_BANNER_LINE} bytes before its SSH version "
+                "string (OpenSSH's limit for such lines): cut there, not retried; the port is no SSH server, or one "
+                "that means harm")
+
     def mask(self, text: str) -> tuple[str, int]:
         """``text`` with the login password and enable secret written as MASK where each stands whole (_occurrences),
         and how many were."""
@@ -526,6 +543,13 @@ class Guard:
                 raise CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
             self._sock = sock
         self._metered = _Metered(sock, self.budget, self._over_budget)
+        # the login (version strings, key exchange, authentication, netmiko's session preparation) within the timeout
+        # as a whole where no timer of the caller's (Session.run's) bounds it, as for tune's pushers: paramiko's
+        # phases each have their own timeout, one after the other, and a login that ran out was named as napalm's
+        # "Cannot connect to 127.0.0.1" or netmiko's "'No existing session' error: try increasing 'conn_timeout'"
+        self._login_timer = threading.Timer(self.timeout, self.abort)
+        self._login_timer.daemon = True
+        self._login_timer.start()
         return cast(socket.socket, self._metered)
 
 
@@ -645,6 +669,8 @@ class Session(Guard):
         refused = host_key_refusal(exc, host, self.known_hosts)
         if refused is not None:
             return CollectError(HOST_KEY, refused)
+        if self.overlong:
+            return CollectError(UNREACHABLE, self.overlong_message())
         if (prompt := next((e for e in chain if isinstance(e, LoginPrompt)), None)) is not None:
             return CollectError(AUTH_FAILED, f"{where} {prompt.why}")
         if any(isinstance(e, (NetmikoAuthenticationException, paramiko.AuthenticationException)) for e in chain):
@@ -702,14 +728,26 @@ def _decode_whole_characters(conn) -> None:
     channel.read_buffer = read_buffer
 
 
+# The longest line an SSH server may send before its version string: OpenSSH's client refuses a longer one
+# (SSH_MAX_BANNER_LEN 8192 in OpenSSH's ssh.h, read by kex_exchange_identification in kex.c). paramiko has no limit:
+# it reads such a line 128 bytes at a time into one growing buffer (Packetizer.readline), which an 8 MiB line held for
+# a whole 30 s --timeout at 8 s of CPU; within the session budget a line could last for ever.
+MAX_BANNER_LINE = 8192
+
+
 class _Metered:
     """The device's socket as paramiko reads it, counting the bytes received: past ``budget`` the session is cut
-    (``over`` is called, then the read fails as a closed connection does)."""
+    (``over`` is called, then the read fails as a closed connection does). Before the server's version string
+    (a line starting `SSH-`, RFC 4253 4.2) a line longer than MAX_BANNER_LINE ends the read too (``overlong``)."""
 
     def __init__(self, sock: socket.socket, budget: int, over):
         self._sock = sock
         self.left = budget
         self._over = over
+        self.versioned = False  # the version string was received: what follows is the SSH protocol
+        self._line = 0  # bytes of the line being received before it
+        self._head = b""  # its first 4 bytes (`SSH-`?)
+        self.overlong = False
 
     def recv(self, size: int, *flags: int) -> bytes:
         data = self._sock.recv(size, *flags)
@@ -717,7 +755,25 @@ class _Metered:
         if self.left < 0:
             self._over()
             raise EOFError("the device sent more than the session may receive")
+        if not self.versioned:
+            self._before_version(data)
         return data
+
+    def _before_version(self, data: bytes) -> None:
+        at = 0
+        while not self.versioned and at < len(data):
+            end = data.find(b"\n", at)
+            part = data[at:] if end < 0 else data[at:end]
+            self._head = (self._head + part[:4])[:4]
+            self._line += len(part)
+            if self._head == b"SSH-":
+                self.versioned = True  # (the rest of this read is paramiko's to read as the protocol)
+            elif self._line > MAX_BANNER_LINE:
+                self.overlong = True
+                raise EOFError("a line longer than an SSH server may send before its version string")
+            elif end >= 0:
+                self._line, self._head = 0, b""
+            at = len(data) if end < 0 else end + 1
 
     def __getattr__(self, name: str):
         return getattr(self._sock, name)

@@ -132,6 +132,8 @@ class SimDevice:
     login_loop: bool = False  # ... asked again and again, whatever the answers (ask_at_login)
     login_answers: list[str] = field(default_factory=list, repr=False)  # what clients answered them, in order
     auth_banner: str = ""  # the SSH authentication banner (RFC 4252 5.4) its server sends (send_auth_banner)
+    # lines its port sends before the SSH version string, seconds between their bytes, endless (before_version)
+    before_version: tuple[bytes, float, bool] = (b"", 0.0, False)
     config: ConfigState | None = field(default=None, repr=False)  # pushed config (losslessd.sim.config)
     publish: Callable[[], None] | None = field(default=None, repr=False)  # hand a counter change to the SNMP agent
 
@@ -458,6 +460,13 @@ class Simulator:
     def send_auth_banner(self, name: str, text: str) -> None:
         """The device's SSH server sends ``text`` as its authentication banner (RFC 4252 5.4) before the login."""
         self._device(name).auth_banner = text
+
+    def before_version(self, name: str, text: bytes, every_s: float = 0.0, endless: bool = False) -> None:
+        """The device's port sends ``text`` before its SSH server's version string (RFC 4253 4.2 lets other lines
+        come first: a greeting), at once or a byte every ``every_s`` seconds, and with ``endless`` again and again,
+        never reaching the version string; b"" sends none."""
+        self._device(name).before_version = (bytes(text), float(every_s), bool(endless))
+        self._listen_again(name)
 
     def _listen_again(self, name: str) -> None:
         device = self._device(name)
