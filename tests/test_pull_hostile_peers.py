@@ -165,6 +165,49 @@ def test_both_pollers_read_the_sys_name_and_refuse_another_devices(make_sim, bac
     assert isinstance(got["leaf2"], SnmpError) and "which is leaf1 of the inventory" in got["leaf2"].message
 
 
+# sysNames that show as leaf1 (SNMPv2-MIB's DisplayString is any octets, RFC 2579): a Cyrillic `е` (U+0435) and
+# Greek `Α` (U+0391) where Latin letters stand, full-width letters, a C string's trailing NUL, a zero-width space
+LEAF1_LOOKALIKES = ["l\u0435af1", "LE\u0391F1", "\uff4c\uff45\uff41\uff46\uff11",
+                    "leaf1\x00", "lea\u200bf1.dc1"]
+
+
+@pytest.mark.parametrize("backend", ["pysnmp", "fast"])
+def test_a_sys_name_that_shows_as_another_device_is_refused_as_that_device(make_sim, backend):
+    # leaf2's address reaching an agent whose sysName shows as leaf1 though its characters differ: compared as
+    # written, it named no device of the inventory and its counters were read as leaf2's without a word
+    sim = make_sim(["leaf1", "leaf2"], ssh=False)
+    hosts = inventory.load(sim.inventory_path, env=sim.env).hosts
+    agents = sim._agents
+    records = agents._agents["leaf2"].data_file.read_text()
+    line = next(x for x in records.splitlines() if x.startswith(f"{oids.SYS_NAME}|"))
+
+    async def poll_as(names: list[str]) -> list:
+        """leaf2 polled once with each of ``names`` as its agent's sysName (snmpsim reads its file again each time)."""
+        got = []
+        async with make_poller(backend) as poller:
+            poller.fleet = frozenset(hosts)
+            for name in names:
+                agents.rewrite("leaf2", records.replace(line, f"{oids.SYS_NAME}|4x|{name.encode().hex()}"))
+                try:
+                    got.append(await poller.poll(target_for(hosts["leaf2"])))
+                except SnmpError as exc:
+                    got.append(exc)
+        return got
+
+    # leaf2's own name in such forms is leaf2's; a name of leaf1's shape that differs in a letter is no device's
+    own = ["LEAF2\x00", "\uff4c\uff45\uff41\uff46\uff12", "l\u0435af3"]
+    loop = asyncio.new_event_loop()
+    try:
+        got = loop.run_until_complete(poll_as(LEAF1_LOOKALIKES + own))
+    finally:
+        loop.close()
+    for shown, answer in zip(LEAF1_LOOKALIKES, got):
+        assert isinstance(answer, SnmpError) and "which is leaf1 of the inventory, not leaf2" in answer.message, \
+            (shown, answer)
+    for shown, answer in zip(own, got[len(LEAF1_LOOKALIKES):]):
+        assert isinstance(answer, SnmpSample), (shown, answer)
+
+
 def test_a_device_offering_only_a_sha1_key_exchange_is_named_once_not_retried(make_sim, tmp_path):
     # an old switch's SSH server offering diffie-hellman-group1-sha1 alone (RFC 9142 deprecates it; paramiko offers
     # none of SHA-1): it said "A paramiko SSHException occurred during connection creation:" and no more (netmiko's
