@@ -201,10 +201,10 @@ def test_a_sys_name_that_shows_as_another_device_is_refused_as_that_device(make_
         got = loop.run_until_complete(poll_as(LEAF1_LOOKALIKES + own))
     finally:
         loop.close()
-    for shown, answer in zip(LEAF1_LOOKALIKES, got):
+    for shown, answer in zip(LEAF1_LOOKALIKES, got[:len(LEAF1_LOOKALIKES)], strict=True):
         assert isinstance(answer, SnmpError) and "which is leaf1 of the inventory, not leaf2" in answer.message, \
             (shown, answer)
-    for shown, answer in zip(own, got[len(LEAF1_LOOKALIKES):]):
+    for shown, answer in zip(own, got[len(LEAF1_LOOKALIKES):], strict=True):
         assert isinstance(answer, SnmpSample), (shown, answer)
 
 

@@ -618,8 +618,10 @@ def _shows_as(node: str, other: str) -> bool:
     """Whether sysName ``node`` shows as device name ``other`` (both _node): the same, or letters of other scripts
     that look like Latin ones (printable.LOOKALIKE: Cyrillic `е` in `lеaf1`) where ``other`` has an ASCII letter or
     digit, the rest the same."""
-    return node == other or (len(node) == len(other) and all(
-        a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None) for a, b in zip(node, other)))
+    if node == other or len(node) != len(other):
+        return node == other
+    return all(a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
+               for a, b in zip(node, other, strict=True))
 
 
 def same_device(target: SnmpTarget, sys_name: int | str | None, fleet: frozenset[str]) -> None:

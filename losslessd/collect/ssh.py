@@ -307,7 +307,7 @@ def _answer_login_prompts() -> None:
             return handler.wait_for_response(done)
 
     auth_password._losslessd = True  # type: ignore[attr-defined]
-    paramiko.Transport.auth_password = auth_password
+    paramiko.Transport.auth_password = auth_password  # type: ignore[method-assign]
 
 
 def host_key_refusal(exc: BaseException, host: Host, known_hosts: Path | None) -> str | None:
