@@ -729,9 +729,10 @@ def _decode_whole_characters(conn) -> None:
 
 
 # The longest line an SSH server may send before its version string: OpenSSH's client refuses a longer one
-# (SSH_MAX_BANNER_LEN 8192 in OpenSSH's ssh.h, read by kex_exchange_identification in kex.c). paramiko has no limit:
-# it reads such a line 128 bytes at a time into one growing buffer (Packetizer.readline), which an 8 MiB line held for
-# a whole 30 s --timeout at 8 s of CPU; within the session budget a line could last for ever.
+# (SSH_MAX_BANNER_LEN 8192 in OpenSSH's ssh.h, openssh-portable a0546563; read by kex.c's kex_exchange_identification).
+# paramiko has no limit: it reads such a line 128 bytes at a time into one growing buffer (Packetizer.readline),
+# which an 8 MiB line held for a whole 30 s --timeout at 8 s of CPU; within the session budget a line could last for
+# ever.
 MAX_BANNER_LINE = 8192
 
 
