@@ -229,12 +229,12 @@ class LoginPrompt(Exception):
         self.why = why
 
 
-# A keyboard-interactive prompt asking for the login password (OpenSSH's PAM `Password: `, `admin@leaf1's password:`,
-# TACACS+/RADIUS `Password:`), not for a one-time code (`Verification code:`, RSA SecurID `Enter PASSCODE:`, `OTP:`).
+# A keyboard-interactive prompt asking for the login password (`Password: `, `admin@leaf1's password:`), not for
+# something else (`Verification code:`, `Enter PASSCODE:`, `OTP:`). English words only (Left in docs/hostile-inputs.md).
 _PASSWORD_PROMPT = re.compile(r"\bpass(?:word|wd)\b", re.I)
 # Rounds of keyboard-interactive questions one login may ask (RFC 4256 3.2: the server may send any number): the
-# password and a second factor's code take two, an info round with no prompt (OpenSSH's PAM sends one after the
-# password) a third; a device asking more loops.
+# password, a round with no prompt after it (paramiko's own fallback answers one: some servers send it) and a
+# second factor's code, which fails the login, fit; a device asking more loops.
 LOGIN_ROUNDS = 4
 
 
