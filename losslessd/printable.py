@@ -131,6 +131,12 @@ def printable(text: str) -> str:
     return text if text.isascii() else _escape_lookalikes(text)
 
 
+def unseen_removed(text: str) -> str:
+    """``text`` without the characters a terminal shows as nothing: controls (a C string's NUL), zero-width, joiners,
+    bidi controls, line separators."""
+    return text if text.isprintable() else _CONTROL.sub("", text)
+
+
 def quoted(text: str, limit: int = 40) -> str:
     """``text`` as an error quotes a value from the input: repr() (control characters escaped), cut after ``limit``
     characters with how long it is (a 100,000-character argument was echoed whole)."""

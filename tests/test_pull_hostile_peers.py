@@ -165,6 +165,49 @@ def test_both_pollers_read_the_sys_name_and_refuse_another_devices(make_sim, bac
     assert isinstance(got["leaf2"], SnmpError) and "which is leaf1 of the inventory" in got["leaf2"].message
 
 
+# sysNames that show as leaf1 (SNMPv2-MIB's DisplayString is any octets, RFC 2579): a Cyrillic `е` (U+0435) and
+# Greek `Α` (U+0391) where Latin letters stand, full-width letters, a C string's trailing NUL, a zero-width space
+LEAF1_LOOKALIKES = ["l\u0435af1", "LE\u0391F1", "\uff4c\uff45\uff41\uff46\uff11",
+                    "leaf1\x00", "lea\u200bf1.dc1"]
+
+
+@pytest.mark.parametrize("backend", ["pysnmp", "fast"])
+def test_a_sys_name_that_shows_as_another_device_is_refused_as_that_device(make_sim, backend):
+    # leaf2's address reaching an agent whose sysName shows as leaf1 though its characters differ: compared as
+    # written, it named no device of the inventory and its counters were read as leaf2's without a word
+    sim = make_sim(["leaf1", "leaf2"], ssh=False)
+    hosts = inventory.load(sim.inventory_path, env=sim.env).hosts
+    agents = sim._agents
+    records = agents._agents["leaf2"].data_file.read_text()
+    line = next(x for x in records.splitlines() if x.startswith(f"{oids.SYS_NAME}|"))
+
+    async def poll_as(names: list[str]) -> list:
+        """leaf2 polled once with each of ``names`` as its agent's sysName (snmpsim reads its file again each time)."""
+        got = []
+        async with make_poller(backend) as poller:
+            poller.fleet = frozenset(hosts)
+            for name in names:
+                agents.rewrite("leaf2", records.replace(line, f"{oids.SYS_NAME}|4x|{name.encode().hex()}"))
+                try:
+                    got.append(await poller.poll(target_for(hosts["leaf2"])))
+                except SnmpError as exc:
+                    got.append(exc)
+        return got
+
+    # leaf2's own name in such forms is leaf2's; a name of leaf1's shape that differs in a letter is no device's
+    own = ["LEAF2\x00", "\uff4c\uff45\uff41\uff46\uff12", "l\u0435af3"]
+    loop = asyncio.new_event_loop()
+    try:
+        got = loop.run_until_complete(poll_as(LEAF1_LOOKALIKES + own))
+    finally:
+        loop.close()
+    for shown, answer in zip(LEAF1_LOOKALIKES, got[:len(LEAF1_LOOKALIKES)], strict=True):
+        assert isinstance(answer, SnmpError) and "which is leaf1 of the inventory, not leaf2" in answer.message, \
+            (shown, answer)
+    for shown, answer in zip(own, got[len(LEAF1_LOOKALIKES):], strict=True):
+        assert isinstance(answer, SnmpSample), (shown, answer)
+
+
 def test_a_device_offering_only_a_sha1_key_exchange_is_named_once_not_retried(make_sim, tmp_path):
     # an old switch's SSH server offering diffie-hellman-group1-sha1 alone (RFC 9142 deprecates it; paramiko offers
     # none of SHA-1): it said "A paramiko SSHException occurred during connection creation:" and no more (netmiko's
@@ -228,3 +271,50 @@ def test_a_cut_config_db_quoted_in_its_refusal_has_its_secrets_masked(make_sim, 
     (issue,) = result.devices["leaf1"].issues
     assert issue["code"] == "SYS014" and "output is not JSON" in issue["message"], issue
     assert f'"passkey": "{MASK}"' in issue["message"] and "Kp9" not in issue["message"], issue
+
+
+def test_keyboard_interactive_prompts_are_answered_with_the_password_alone_and_never_loop(make_sim, tmp_path):
+    # devices offering keyboard-interactive login alone (RFC 4256), the inventory giving a password: paramiko's
+    # fallback answered every one-prompt round with the password whatever it asked (a second factor's `Verification
+    # code:` was sent the password, round after round), and asked for the userauth service again, which a strict
+    # server answers by disconnecting: each of these devices read as a wrong password (SYS011), leaf2 too
+    sim = make_sim(["leaf1", "leaf2", "spine1", "gpu01"], snmp=False)
+    sim.ask_at_login("leaf2", ("Password: ",))  # keyboard-interactive asking the password: logs in
+    sim.ask_at_login("spine1", ("Password: ", "Verification code: "))  # the password, then a one-time code
+    sim.ask_at_login("gpu01", ("Password: ",), loop=True)  # the password asked again and again
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=2, timeout_s=20))
+    password = sim.env[sim.devices["spine1"].password_env]
+    otp, loop = result.devices["spine1"], result.devices["gpu01"]
+    assert otp.code == "SYS011" and otp.attempts == 1, otp
+    assert "asked 'Verification code:' at login (keyboard-interactive), which the password does not answer" \
+        in otp.message, otp
+    assert sim.devices["spine1"].login_answers == [password]  # at its `Password:` prompt; never sent as the code
+    assert loop.code == "SYS011" and "asked 'Password:' again after the password was given" in loop.message, loop
+    assert sim.devices["gpu01"].login_answers == [password]
+    for name in ("leaf1", "leaf2"):
+        assert result.devices[name].status == "ok" and (out / f"{name}.capture").exists(), result.devices[name]
+    assert password not in otp.message + loop.message
+
+
+def test_lines_before_the_ssh_version_string_are_bounded_as_openssh_bounds_them(make_sim, tmp_path):
+    # RFC 4253 4.2 lets a server send lines before its version string; paramiko reads one of any length 128 bytes at
+    # a time into a growing buffer: a 1 MiB line was read and the device "ok", an 8 MiB one held the login for the
+    # whole --timeout at 8 s of CPU (quadratic), and within the session budget one could last for ever
+    sim = make_sim(["leaf1", "leaf2", "spine1", "gpu01"], snmp=False)
+    sim.before_version("spine1", b"x" * (1 << 20) + b"\r\n")
+    sim.before_version("leaf2", b"Welcome to the lab\r\nAuthorized use only\r\n")  # a greeting: read as before
+    sim.before_version("gpu01", b"Welcome\r\n", every_s=0.5, endless=True)  # a byte every half second, no end
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=2, timeout_s=6))
+    long_line, trickle = result.devices["spine1"], result.devices["gpu01"]
+    assert long_line.code == "SYS010" and long_line.attempts == 1, long_line
+    assert "sent a line longer than 8192 bytes before its SSH version string" in long_line.message, long_line
+    # each byte restarted paramiko's banner timeout: --timeout bounds the login as a whole
+    assert trickle.code == "SYS013" and "did not finish within 6 s (--timeout) while logging in" in trickle.message
+    for name in ("leaf1", "leaf2"):
+        assert result.devices[name].status == "ok" and (out / f"{name}.capture").exists(), result.devices[name]

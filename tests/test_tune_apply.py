@@ -772,3 +772,30 @@ def test_unrendered_lines_of_a_diff(diff, foreign):
     snippet = ("interface Ethernet1/1\n   uc-tx-queue 3\n"
                "      random-detect ecn minimum-threshold 300000 bytes maximum-threshold 3000000 bytes\n")
     assert unrendered(diff, snippet) == foreign
+
+
+@pytest.mark.parametrize("name, cls", [("spine1", EosPusher), ("leaf1", SonicPusher)])
+def test_a_login_trickled_a_byte_at_a_time_ends_at_the_pushers_timeout(make_sim, name, cls):
+    """A device sending a greeting a byte every half second before its SSH version string, without end: a pusher has
+    no session timer, and the login that ran out of paramiko's negotiation timeout was named as napalm's "Cannot
+    connect to 127.0.0.1" or netmiko's "'No existing session' error: try increasing 'conn_timeout'", of a device that
+    answered. The login now ends at the pusher's timeout as a whole, named so."""
+    import threading
+
+    sim = make_sim([name], snmp=False)
+    sim.before_version(name, b"Welcome\r\n", every_s=0.5, endless=True)
+    pusher = cls(load(sim.inventory_path, sim.env).hosts[name], sim.known_hosts_path, 3.0, "losslessd-tune-test")
+    failed: list[PushError] = []
+
+    def login() -> None:
+        try:
+            pusher.open()
+        except PushError as exc:
+            failed.append(exc)
+
+    opening = threading.Thread(target=login, daemon=True)
+    opening.start()
+    opening.join(60)  # (a guard against the hang, twenty times the timeout: the test fails rather than waits)
+    assert not opening.is_alive(), "the login never ended"
+    (error,) = failed
+    assert "the login did not finish within 3 s" in error.message, error.message

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 from losslessd import counters_oids as oids
 from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
 from losslessd.monitor import clock, port_name_problem
-from losslessd.printable import printable
+from losslessd.printable import LOOKALIKE, printable, unseen_removed
 from losslessd.units import is_digits
 
 DEFAULT_TIMEOUT_S = 2.0
@@ -604,11 +605,23 @@ class SnmpPoller(BasePoller):
 
 
 def _node(name: str) -> str:
-    """A device name as compared with a sysName: case folded (RFC 4343), its first DNS label alone (a sysName is by
-    convention the FQDN, an inventory's name often the short one), an address whole."""
-    name = name.strip().rstrip(".").casefold()
+    """A device name as compared with a sysName: what a terminal shows of it (characters that show as nothing
+    dropped: an agent's C string ending in NUL, a zero-width space; compatibility forms as NFKC makes them, UAX #15:
+    full-width `ｌｅａｆ１` is leaf1), case folded (RFC 4343), its first DNS label alone (a sysName is by convention the
+    FQDN, an inventory's name often the short one), an address whole."""
+    name = unicodedata.normalize("NFKC", unseen_removed(name)).strip().rstrip(".").casefold()
     first = name.split(".", 1)[0]
     return name if is_digits(first) else first
+
+
+def _shows_as(node: str, other: str) -> bool:
+    """Whether sysName ``node`` shows as device name ``other`` (both _node): the same, or letters of other scripts
+    that look like Latin ones (printable.LOOKALIKE: Cyrillic `е` in `lеaf1`) where ``other`` has an ASCII letter or
+    digit, the rest the same."""
+    if node == other or len(node) != len(other):
+        return node == other
+    return all(a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
+               for a, b in zip(node, other, strict=True))
 
 
 def same_device(target: SnmpTarget, sys_name: int | str | None, fleet: frozenset[str]) -> None:
@@ -621,7 +634,7 @@ def same_device(target: SnmpTarget, sys_name: int | str | None, fleet: frozenset
     node = _node(sys_name)
     if node == _node(target.device):
         return
-    others = sorted(name for name in fleet if _node(name) == node)
+    others = sorted(name for name in fleet if _shows_as(node, _node(name)))
     if others:
         raise SnmpError(target.device, f"the agent at {target.host}:{target.port} says it is "
                                        f"'{printable(sys_name[:200])}' (its sysName), which is {others[0]} of the "

@@ -206,7 +206,9 @@ def _names(entry: str, name: str) -> bool:
 
 def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
     """netmiko ConnectHandler arguments for ``host`` (napalm passes the same through its optional_args):
-    the inventory's login, host keys checked against ``known_hosts`` only (None: not checked)."""
+    the inventory's login, host keys checked against ``known_hosts`` only (None: not checked), keyboard-interactive
+    prompts answered as LoginAnswers says."""
+    _answer_login_prompts()
     return dict(
         device_type=host.device_type, host=host.hostname, port=host.port, username=host.username,
         password=host.password.reveal(), secret=host.secret.reveal() if host.secret else "",
@@ -216,6 +218,96 @@ def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
         ssh_strict=known_hosts is not None, alt_host_keys=known_hosts is not None,
         alt_key_file=str(host_known_hosts(known_hosts, host.hostname, host.port) if known_hosts else ""),
         conn_timeout=timeout, auth_timeout=timeout, banner_timeout=timeout)
+
+
+class LoginPrompt(Exception):
+    """The device asked at login what a password does not answer (keyboard-interactive, RFC 4256): ``why`` says
+    what (the prompt, quoted from the device), the caller names the device."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+# A keyboard-interactive prompt asking for the login password (`Password: `, `admin@leaf1's password:`), not for
+# something else (`Verification code:`, `Enter PASSCODE:`, `OTP:`). English words only (Left in docs/hostile-inputs.md).
+_PASSWORD_PROMPT = re.compile(r"\bpass(?:word|wd)\b", re.I)
+# Rounds of keyboard-interactive questions one login may ask (RFC 4256 3.2: the server may send any number): the
+# password, a round with no prompt after it (paramiko's own fallback answers one: some servers send it) and a
+# second factor's code, which fails the login, fit; a device asking more loops.
+LOGIN_ROUNDS = 4
+
+
+class LoginAnswers:
+    """paramiko's keyboard-interactive handler for a password-only login. paramiko's own fallback (Transport
+    .auth_password) answers every one-prompt round with the password, whatever it asks: a device asking for a second
+    factor (`Verification code:`) was sent the password as the code, round after round until the login timeout, and
+    the failure read as a wrong password. Here the password answers the first prompt that asks for a password only;
+    any other prompt, a password asked again, or more than LOGIN_ROUNDS rounds fail the login (LoginPrompt) with
+    nothing sent."""
+
+    def __init__(self, password: str):
+        self._password = password
+        self._given = False
+        self._rounds = 0
+
+    def __call__(self, title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
+        self._rounds += 1
+        if self._rounds > LOGIN_ROUNDS:
+            raise LoginPrompt(f"asked {self._rounds} rounds of keyboard-interactive questions at login, more than "
+                              f"{LOGIN_ROUNDS} (a login that loops)")
+        answers = []
+        for prompt, _echo in prompts:
+            shown = printable(prompt.strip())[:80]
+            if not _PASSWORD_PROMPT.search(prompt):
+                raise LoginPrompt(f"asked {shown!r} at login (keyboard-interactive), which the password does not "
+                                  "answer (a second factor or one-time code?): nothing was sent; give this user a "
+                                  "login by password alone on the device")
+            if self._given:
+                raise LoginPrompt(f"asked {shown!r} again after the password was given (a wrong password, or a "
+                                  "login that loops)")
+            self._given = True
+            answers.append(self._password)
+        return answers
+
+
+def _answer_login_prompts() -> None:
+    """Every paramiko login of this process answers keyboard-interactive prompts with LoginAnswers, not paramiko's
+    fallback: netmiko and napalm make the paramiko client and its Transport themselves (no handler can be passed),
+    so the Transport's password login is the one place every SSH entry point (pull, tune's pushers, sim-bench)
+    passes through. Idempotent."""
+    import paramiko
+
+    if getattr(paramiko.Transport.auth_password, "_losslessd", False):
+        return
+    original = paramiko.Transport.auth_password
+
+    def auth_password(self, username, password, event=None, fallback=True):
+        try:
+            return original(self, username, password, event, fallback=False)
+        except paramiko.BadAuthenticationType as exc:
+            if not fallback or event is not None or "keyboard-interactive" not in exc.allowed_types:
+                raise
+            # keyboard-interactive on the same userauth service: paramiko's auth_interactive asks for the service
+            # again (a second SERVICE_REQUEST), which a strict server (asyncssh's) answers by disconnecting, read as
+            # a wrong password. The request is the one paramiko's AuthHandler._parse_service_accept sends for it
+            # (RFC 4256 3.1: language tag and submethods empty).
+            from paramiko.common import cMSG_USERAUTH_REQUEST
+            from paramiko.message import Message
+
+            handler, done = self.auth_handler, threading.Event()
+            with self.lock:
+                handler.auth_event, handler.auth_method, handler.username = done, "keyboard-interactive", username
+                handler.interactive_handler, handler.submethods = LoginAnswers(password), ""
+                m = Message()
+                m.add_byte(cMSG_USERAUTH_REQUEST)
+                for text in (username, "ssh-connection", "keyboard-interactive", "", ""):
+                    m.add_string(text)
+                self._send_message(m)
+            return handler.wait_for_response(done)
+
+    auth_password._losslessd = True  # type: ignore[attr-defined]
+    paramiko.Transport.auth_password = auth_password  # type: ignore[method-assign]
 
 
 def host_key_refusal(exc: BaseException, host: Host, known_hosts: Path | None) -> str | None:
@@ -279,6 +371,7 @@ class Guard:
         self.timeout = timeout
         self._sock: socket.socket | None = None
         self._metered: _Metered | None = None
+        self._login_timer: threading.Timer | None = None
         self._lock = threading.Lock()
         self.aborted = False
         self.budget = session_budget()
@@ -302,11 +395,16 @@ class Guard:
                     pass
 
     def close(self) -> None:
+        if self._login_timer is not None:
+            self._login_timer.cancel()
         if self._sock is not None:
             self._sock.close()
 
     def attach(self, conn) -> None:
-        """Decode ``conn``'s reads whole, end them once the session is cut, and learn its prompt."""
+        """Decode ``conn``'s reads whole, end them once the session is cut, and learn its prompt. The login is done:
+        its deadline (connect) no longer holds."""
+        if self._login_timer is not None:
+            self._login_timer.cancel()
         _decode_whole_characters(conn)
         read = conn.read_channel
         channel = getattr(conn, "remote_conn", None)
@@ -402,6 +500,17 @@ class Guard:
                             f"there; an output without end is a command stuck or a device that means harm (raise "
                             f"{limits.ENV_MAX_FILE_MB} if such outputs are real)")
 
+    @property
+    def overlong(self) -> bool:
+        """The device sent a line longer than MAX_BANNER_LINE before its SSH version string (cut there)."""
+        return self._metered is not None and self._metered.overlong
+
+    def overlong_message(self) -> str:
+        host = self.host
+        return (f"{host.hostname}:{host.port} sent a line longer than {MAX_BANNER_LINE} bytes before its SSH version "
+                "string (OpenSSH's limit for such lines): cut there, not retried; the port is no SSH server, or one "
+                "that means harm")
+
     def mask(self, text: str) -> tuple[str, int]:
         """``text`` with the login password and enable secret written as MASK where each stands whole (_occurrences),
         and how many were."""
@@ -434,6 +543,13 @@ class Guard:
                 raise CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
             self._sock = sock
         self._metered = _Metered(sock, self.budget, self._over_budget)
+        # the login (version strings, key exchange, authentication, netmiko's session preparation) within the timeout
+        # as a whole where no timer of the caller's (Session.run's) bounds it, as for tune's pushers: paramiko's
+        # phases each have their own timeout, one after the other, and a login that ran out was named as napalm's
+        # "Cannot connect to 127.0.0.1" or netmiko's "'No existing session' error: try increasing 'conn_timeout'"
+        self._login_timer = threading.Timer(self.timeout, self.abort)
+        self._login_timer.daemon = True
+        self._login_timer.start()
         return cast(socket.socket, self._metered)
 
 
@@ -553,6 +669,10 @@ class Session(Guard):
         refused = host_key_refusal(exc, host, self.known_hosts)
         if refused is not None:
             return CollectError(HOST_KEY, refused)
+        if self.overlong:
+            return CollectError(UNREACHABLE, self.overlong_message())
+        if (prompt := next((e for e in chain if isinstance(e, LoginPrompt)), None)) is not None:
+            return CollectError(AUTH_FAILED, f"{where} {prompt.why}")
         if any(isinstance(e, (NetmikoAuthenticationException, paramiko.AuthenticationException)) for e in chain):
             return CollectError(AUTH_FAILED, f"{where} refused the login of user {host.username!r} (wrong password, "
                                 f"user or key; the password came from {host.password.origin})")
@@ -608,14 +728,27 @@ def _decode_whole_characters(conn) -> None:
     channel.read_buffer = read_buffer
 
 
+# The longest line an SSH server may send before its version string: OpenSSH's client refuses a longer one
+# (SSH_MAX_BANNER_LEN 8192 in OpenSSH's ssh.h, openssh-portable a0546563; read by kex.c's kex_exchange_identification).
+# paramiko has no limit: it reads such a line 128 bytes at a time into one growing buffer (Packetizer.readline),
+# which an 8 MiB line held for a whole 30 s --timeout at 8 s of CPU; within the session budget a line could last for
+# ever.
+MAX_BANNER_LINE = 8192
+
+
 class _Metered:
     """The device's socket as paramiko reads it, counting the bytes received: past ``budget`` the session is cut
-    (``over`` is called, then the read fails as a closed connection does)."""
+    (``over`` is called, then the read fails as a closed connection does). Before the server's version string
+    (a line starting `SSH-`, RFC 4253 4.2) a line longer than MAX_BANNER_LINE ends the read too (``overlong``)."""
 
     def __init__(self, sock: socket.socket, budget: int, over):
         self._sock = sock
         self.left = budget
         self._over = over
+        self.versioned = False  # the version string was received: what follows is the SSH protocol
+        self._line = 0  # bytes of the line being received before it
+        self._head = b""  # its first 4 bytes (`SSH-`?)
+        self.overlong = False
 
     def recv(self, size: int, *flags: int) -> bytes:
         data = self._sock.recv(size, *flags)
@@ -623,7 +756,25 @@ class _Metered:
         if self.left < 0:
             self._over()
             raise EOFError("the device sent more than the session may receive")
+        if not self.versioned:
+            self._before_version(data)
         return data
+
+    def _before_version(self, data: bytes) -> None:
+        at = 0
+        while not self.versioned and at < len(data):
+            end = data.find(b"\n", at)
+            part = data[at:] if end < 0 else data[at:end]
+            self._head = (self._head + part[:4])[:4]
+            self._line += len(part)
+            if self._head == b"SSH-":
+                self.versioned = True  # (the rest of this read is paramiko's to read as the protocol)
+            elif self._line > MAX_BANNER_LINE:
+                self.overlong = True
+                raise EOFError("a line longer than an SSH server may send before its version string")
+            elif end >= 0:
+                self._line, self._head = 0, b""
+            at = len(data) if end < 0 else end + 1
 
     def __getattr__(self, name: str):
         return getattr(self._sock, name)

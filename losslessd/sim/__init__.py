@@ -126,6 +126,14 @@ class SimDevice:
     live_counters: bool = True  # answer the counter commands (losslessd.sim.counters.COMMANDS)
     slow_login: bool = False  # a slow device (traffic.slow_s) is slow to accept a login too (set_slow)
     kex_algs: tuple[str, ...] = ()  # the only SSH key exchanges its server offers (legacy_kex); (): asyncssh's own
+    # the keyboard-interactive prompts its server asks in turn instead of offering password login (ask_at_login); ()
+    # a password login
+    login_prompts: tuple[str, ...] = ()
+    login_loop: bool = False  # ... asked again and again, whatever the answers (ask_at_login)
+    login_answers: list[str] = field(default_factory=list, repr=False)  # what clients answered them, in order
+    auth_banner: str = ""  # the SSH authentication banner (RFC 4252 5.4) its server sends (send_auth_banner)
+    # lines its port sends before the SSH version string, seconds between their bytes, endless (before_version)
+    before_version: tuple[bytes, float, bool] = (b"", 0.0, False)
     config: ConfigState | None = field(default=None, repr=False)  # pushed config (losslessd.sim.config)
     publish: Callable[[], None] | None = field(default=None, repr=False)  # hand a counter change to the SNMP agent
 
@@ -439,6 +447,25 @@ class Simulator:
         """The device's SSH server offers only the key exchanges ``algs`` (an old switch's SHA-1 Diffie-Hellman); ()
         offers asyncssh's own again."""
         self._device(name).kex_algs = tuple(algs)
+        self._listen_again(name)
+
+    def ask_at_login(self, name: str, prompts: tuple[str, ...] = ("Verification code: ",), loop: bool = False) -> None:
+        """The device's SSH server offers keyboard-interactive login alone (RFC 4256) and asks ``prompts`` one a round
+        in turn (`Password: `, then a one-time code as a second factor does: refused, the simulator knows no code),
+        or, with ``loop``, asks them again and again whatever the answers (a login that never ends); () offers
+        password login again. What clients answer is kept in ``login_answers``."""
+        device = self._device(name)
+        device.login_prompts, device.login_loop = tuple(prompts), loop
+
+    def send_auth_banner(self, name: str, text: str) -> None:
+        """The device's SSH server sends ``text`` as its authentication banner (RFC 4252 5.4) before the login."""
+        self._device(name).auth_banner = text
+
+    def before_version(self, name: str, text: bytes, every_s: float = 0.0, endless: bool = False) -> None:
+        """The device's port sends ``text`` before its SSH server's version string (RFC 4253 4.2 lets other lines
+        come first: a greeting), at once or a byte every ``every_s`` seconds, and with ``endless`` again and again,
+        never reaching the version string; b"" sends none."""
+        self._device(name).before_version = (bytes(text), float(every_s), bool(endless))
         self._listen_again(name)
 
     def _listen_again(self, name: str) -> None:

@@ -47,6 +47,12 @@ class CliDevice(Protocol):
     delay_s: float  # a slow device waits this long before each command's output
     slow_login: bool  # ... and before it answers a login (Simulator.set_slow(login=True))
     kex_algs: tuple[str, ...]  # the only SSH key exchanges offered (Simulator.legacy_kex); (): asyncssh's own
+    login_prompts: tuple[str, ...]  # keyboard-interactive prompts asked instead of a password login (ask_at_login)
+    login_loop: bool  # ... asked again after every answer
+    login_answers: list[str]  # what clients answered them, in order
+    auth_banner: str  # the authentication banner sent before the login (Simulator.send_auth_banner)
+    before_version: tuple[bytes, float, bool]  # lines sent before the SSH version string, the seconds between
+    # their bytes (0: at once), and whether they never end (Simulator.before_version); b"": none
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
 
     def live_output(self, command: str) -> str | None:
@@ -387,12 +393,16 @@ async def _flood(process: asyncssh.SSHServerProcess) -> None:
 
 
 class _Server(asyncssh.SSHServer):
-    """Password login for the device's one user; other methods are not offered."""
+    """Password login for the device's one user; other methods are not offered, but keyboard-interactive where the
+    device asks prompts at login (Simulator.ask_at_login), one a round: a prompt naming the password takes it, any
+    other (a one-time code the simulator cannot know) refuses the login, or with ``login_loop`` the prompts are
+    asked again and again whatever the answers."""
 
     def __init__(self, device: CliDevice, conns: set[asyncssh.SSHServerConnection]):
         self.device = device
         self.conns = conns
         self.conn: asyncssh.SSHServerConnection | None = None
+        self.asked = 0  # keyboard-interactive prompts asked in this login
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -402,10 +412,37 @@ class _Server(asyncssh.SSHServer):
         self.conns.discard(self.conn)
 
     def begin_auth(self, username: str) -> bool:
+        if self.device.auth_banner and self.conn is not None:
+            self.conn.send_auth_banner(self.device.auth_banner)
         return True
 
     def password_auth_supported(self) -> bool:
+        return not self.device.login_prompts
+
+    def kbdint_auth_supported(self) -> bool:
+        return bool(self.device.login_prompts)
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str):
+        self.asked = 0
+        return self._next_prompt()
+
+    def validate_kbdint_response(self, username: str, responses):
+        self.device.login_answers.extend(responses)
+        prompt = self.device.login_prompts[(self.asked - 1) % len(self.device.login_prompts)]
+        if "password" in prompt.lower():  # (a code the simulator cannot know: any other answer is refused)
+            if len(responses) != 1 or self.validate_password(username, responses[0]) is not True:
+                return False
+        elif not self.device.login_loop:
+            return False
+        if self.asked < len(self.device.login_prompts) or self.device.login_loop:
+            return self._next_prompt()
         return True
+
+    def _next_prompt(self):
+        """The next round's one prompt (name, instructions, language, prompts: asyncssh's challenge)."""
+        prompt = self.device.login_prompts[self.asked % len(self.device.login_prompts)]
+        self.asked += 1
+        return "", "", "", [(prompt, False)]
 
     def validate_password(self, username: str, password: str):
         ok = username == self.device.username and hmac.compare_digest(password.encode(), self.device.password.encode())
@@ -426,7 +463,7 @@ class SshServers:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="losslessd-sim-ssh", daemon=True)
         self._thread.start()
-        self._listeners: dict[str, asyncssh.SSHAcceptor] = {}
+        self._listeners: dict[str, asyncssh.SSHAcceptor | _Front] = {}
         self._conns: dict[str, set[asyncssh.SSHServerConnection]] = {}
 
     def _call(self, coro):
@@ -439,13 +476,18 @@ class SshServers:
     async def _listen(self, device: CliDevice, host_key: asyncssh.SSHKey, port: int) -> int:
         conns = self._conns.setdefault(device.name, set())
         acceptor = await asyncssh.listen(
-            HOST, port, reuse_address=True, server_host_keys=[host_key],
+            HOST, 0 if device.before_version[0] else port, reuse_address=True, server_host_keys=[host_key],
             server_factory=lambda: _Server(device, conns),
             process_factory=lambda process: _session(process, SHELLS[PLATFORMS[device.platform].shell or ""](device)),
             line_editor=False, agent_forwarding=False, allow_scp=False, x11_forwarding=False,
             **({"kex_algs": list(device.kex_algs)} if device.kex_algs else {}),
             # an output may hold "\udcXX" (Python's surrogateescape) to send the byte XX, which is not UTF-8
             encoding="utf-8", errors="surrogateescape")
+        if device.before_version[0]:  # the device's port is a front that sends them, then the SSH server's bytes
+            front = _Front(acceptor, device.before_version)
+            await front.start(port)
+            self._listeners[device.name] = front
+            return front.port
         self._listeners[device.name] = acceptor
         return acceptor.get_port()
 
@@ -474,6 +516,63 @@ class SshServers:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(_CALL_TIMEOUT_S)
         self._loop.close()
+
+
+class _Front:
+    """A device's SSH port that sends lines before the SSH server's version string (RFC 4253 4.2 lets a server send
+    other lines first), then relays the connection to the server behind it: ``text`` at once, or a byte every
+    ``every_s`` seconds, and with ``endless`` again and again (never reaching the version string)."""
+
+    def __init__(self, backend: asyncssh.SSHAcceptor, before: tuple[bytes, float, bool]):
+        self.backend = backend
+        self.text, self.every_s, self.endless = before
+        self.server: asyncio.AbstractServer | None = None
+        self.port = 0
+
+    async def start(self, port: int) -> None:
+        self.server = await asyncio.start_server(self._serve, HOST, port, reuse_address=True)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        self.backend.close()
+
+    async def wait_closed(self) -> None:
+        if self.server is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.server.wait_closed(), 1)
+        await self.backend.wait_closed()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                if self.every_s:
+                    for k in range(len(self.text)):
+                        writer.write(self.text[k:k + 1])
+                        await writer.drain()
+                        await asyncio.sleep(self.every_s)
+                else:
+                    writer.write(self.text)
+                    await writer.drain()
+                if not self.endless:
+                    break
+            back_reader, back_writer = await asyncio.open_connection(HOST, self.backend.get_port())
+        except (OSError, asyncio.CancelledError):
+            writer.close()
+            return
+        await asyncio.gather(_pipe(reader, back_writer), _pipe(back_reader, writer), return_exceptions=True)
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except OSError:
+        pass
+    finally:
+        writer.close()
 
 
 def generate_host_key() -> asyncssh.SSHKey:

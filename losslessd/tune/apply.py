@@ -111,6 +111,10 @@ class Pusher:
     def _login_failed(self, exc: Exception, what: str) -> PushError:
         """``what`` failed: a host key that is not the known one (collect.ssh.host_key_refusal: how to add it), else
         the exception's own words, the login secrets masked."""
+        if self.guard.overlong:
+            return PushError(self.name, f"{what}: {self.guard.overlong_message()}", False)
+        if self.guard.aborted:
+            return PushError(self.name, f"{what}: the login did not finish within {self.timeout_s:g} s", False)
         why = host_key_refusal(exc, self.host, self.known_hosts) or f"{type(exc).__name__}: {exc}"
         return PushError(self.name, f"{what}: {self.guard.mask(why)[0]}", False)
 
