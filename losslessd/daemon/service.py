@@ -496,8 +496,11 @@ class Daemon:
         task.add_done_callback(self._background.discard)
 
     def _close_stale_events(self) -> None:
-        """Events a previous run left open (it was killed): their detectors' state is gone, so end them
-        now; a storm still going on opens a new event within the detection time."""
+        """Events a previous run left open (it was killed, or crashed): their detectors' state is gone, so end them,
+        at the last time the history shows that run at work for their device (History.last_seen_s: its last poll
+        of the device, or its last row for a device that did not answer), never later than now; before session 42
+        at this start, so the hours the daemon stayed down read as hours of storm. A storm still going on opens a
+        new event within the detection time."""
         now = clock.wall()
         try:  # a damaged open row is moved aside with why (kept, and warned about once, not at every start)
             for moved in self.history.quarantine_open_events(now):
@@ -515,8 +518,10 @@ class Daemon:
             for row in damaged:  # the readable ones are still closed
                 log.warning("an open event of an earlier run not closed: %s", row)
         for event in stale:
-            event.end_unix_s = now
-            event.message += " (ended at a restart of losslessd: its state was lost)"
+            seen = self.history.last_seen_s(event.device)
+            event.end_unix_s = now if seen is None else max(event.start_unix_s, min(seen, now))
+            event.message += (" (ended: losslessd stopped uncleanly, killed or crashed; ended at its last poll the "
+                              "history holds, its detector state was lost)")
             self.history.record_event(event)
         if stale:
             log.info("ended %d events an earlier run left open", len(stale))
