@@ -295,6 +295,8 @@ class Guard:
     def abort(self) -> None:
         with self._lock:
             self.aborted = True
+            if self._metered is not None:
+                self._metered.cut_reader()  # (before the cut: what paramiko says of it is ours)
             if self._sock is not None:
                 try:
                     self._sock.shutdown(socket.SHUT_RDWR)
@@ -433,7 +435,7 @@ class Guard:
                 sock.close()
                 raise CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
             self._sock = sock
-        self._metered = _Metered(sock, self.budget, self._over_budget)
+        self._metered = _Metered(sock, self.budget, self._over_budget, lambda: self.aborted)
         return cast(socket.socket, self._metered)
 
 
@@ -610,20 +612,46 @@ def _decode_whole_characters(conn) -> None:
 
 class _Metered:
     """The device's socket as paramiko reads it, counting the bytes received: past ``budget`` the session is cut
-    (``over`` is called, then the read fails as a closed connection does)."""
+    (``over`` is called, then the read fails as a closed connection does). A read that ends (an error, or nothing
+    read) once ``cut()`` says losslessd cut the session (Guard.abort: a stop, a poll's timeout) marks the reading
+    thread, paramiko's transport thread, as one whose session we cut: what paramiko logs there next ("Socket
+    exception: Bad file descriptor", "Error reading SSH protocol banner", at error level) is the cut, not a fault
+    of the device, and the daemon's log says it below warning (logs.cut_session_here)."""
 
-    def __init__(self, sock: socket.socket, budget: int, over):
+    def __init__(self, sock: socket.socket, budget: int, over, cut):
         self._sock = sock
         self.left = budget
         self._over = over
+        self._cut = cut
+        self.reader: threading.Thread | None = None  # the thread that reads it: paramiko's transport thread
 
     def recv(self, size: int, *flags: int) -> bytes:
-        data = self._sock.recv(size, *flags)
+        if self.reader is None:
+            self.reader = threading.current_thread()
+        try:
+            data = self._sock.recv(size, *flags)
+        except OSError:
+            self._said_cut()
+            raise
+        if not data:
+            self._said_cut()
         self.left -= len(data)
         if self.left < 0:
             self._over()
             raise EOFError("the device sent more than the session may receive")
         return data
+
+    def _said_cut(self) -> None:
+        if self._cut():
+            self.cut_reader()
+
+    def cut_reader(self) -> None:
+        """Mark the reading thread as one whose session losslessd cut (Guard.abort, or a read that ended after it)."""
+        from paramiko import Transport  # (loaded: it reads this socket)
+
+        if isinstance(self.reader, Transport):  # (never a pool's thread, which goes on to other work)
+            from ..daemon.logs import cut_session_here  # (light: logging only)
+            cut_session_here(self.reader)
 
     def __getattr__(self, name: str):
         return getattr(self._sock, name)
