@@ -570,4 +570,3 @@ def test_a_device_the_fast_snmp_path_hands_to_pysnmp_is_counted_by_reason(tmp_pa
             assert daemon.stop() == 0
     finally:
         sim.stop()
-
