@@ -432,6 +432,11 @@ class History:
         known = [t for t in (polled, newest) if t is not None]
         return max(known) if known else None
 
+    def newest_s(self) -> float | None:
+        """The latest time a row of the file holds (_newest_s), under the connection's lock."""
+        with self._lock:
+            return self._newest_s()
+
     def _newest_s(self) -> float | None:
         """The latest time a row of the file holds (a bucket, an event's start or end); None when it has none."""
         times = [self._db.execute(sql).fetchone()[0] for sql in (
