@@ -37,7 +37,8 @@ def replay(seq: dict, thresholds: Thresholds | None = None):
     """Feed the sequence through the counter maths and the detectors: (events as
     [poll, start|end, kind, port, priority], polls whose reading was a reset, the detectors)."""
     tracker = CounterTracker()
-    det = Detectors(thresholds or Thresholds.model_validate(seq.get("thresholds", {})), set(seq["lossless"]), set(seq.get("lossy_pause_ok", [])))
+    det = Detectors(thresholds or Thresholds.model_validate(seq.get("thresholds", {})), set(seq["lossless"]),
+                    set(seq.get("lossy_pause_ok", [])))
     seen, events, resets = set(), [], []
     for i, reading in enumerate(readings(seq)):
         rates = tracker.update(reading)
@@ -90,7 +91,8 @@ def _stormed(t: float, interval_s: float, stuck: bool = True) -> Rates:
     """An interval of Ethernet0 priority 3 ending at ``t``: 500 pause frames/s arrive, its queue sends nothing while
     queue 0 sends (the queue table refreshed), or (not stuck) it sends and no pause arrives."""
     rx, tx = (500.0, 0.0) if stuck else (0.0, 100.0)
-    per_s = {Key("Ethernet0", PFC_RX, 3): rx, Key("Ethernet0", TX_PACKETS, 3): tx, Key("Ethernet0", TX_PACKETS, 0): 100.0}
+    per_s = {Key("Ethernet0", PFC_RX, 3): rx, Key("Ethernet0", TX_PACKETS, 3): tx,
+             Key("Ethernet0", TX_PACKETS, 0): 100.0}
     return Rates("leaf1", EPOCH + t, interval_s, {k: round(v * interval_s) for k, v in per_s.items()}, per_s,
                  monotonic_s=t)
 
@@ -243,8 +245,9 @@ def _paused_without_drain_counts(det: Detectors, polls: int, port: str = "Ethern
     per_s = {Key(port, PFC_RX, 3): 6000.0}
     first = _POLLS.get(id(det), 0)
     _POLLS[id(det)] = first + polls
-    return [e for t in range(first, first + polls) for e in det.feed(Rates("leaf2", 1010.0 + 10 * t, 10.0,
-                                                                           {k: v * 10 for k, v in per_s.items()}, per_s))]
+    deltas = {k: v * 10 for k, v in per_s.items()}
+    return [e for t in range(first, first + polls)
+            for e in det.feed(Rates("leaf2", 1010.0 + 10 * t, 10.0, deltas, per_s))]
 
 
 _POLLS: dict[int, int] = {}  # detectors -> the polls _paused_without_drain_counts fed them

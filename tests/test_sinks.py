@@ -549,8 +549,8 @@ def test_what_paramiko_says_of_a_session_losslessd_cut_is_not_an_error_and_of_on
     monkeypatch.setattr(logging.getLogger("paramiko"), "level", logging.NOTSET)
     logs.configure("info", stream=json_log)
     with socket.create_server(("127.0.0.1", 0)) as server:  # a device that accepts TCP and says nothing yet
-        host = Host("leaf1", "127.0.0.1", server.getsockname()[1], PLATFORMS["sonic"], "admin", Secret("x", "test"), None,
-                    "linux", (), (), None)
+        host = Host("leaf1", "127.0.0.1", server.getsockname()[1], PLATFORMS["sonic"], "admin", Secret("x", "test"),
+                    None, "linux", (), (), None)
         guard = Guard(host, 5.0)
         transport = paramiko.Transport(guard.connect())
         device, _ = server.accept()

@@ -150,7 +150,7 @@ class _Sustain:
     hits: int = 0
     misses: int = 0
     first_hit_s: float = 0.0  # start of the first interval of the current run of hits
-    # ... and of the runs of hits and of misses in the detectors' clock (Rates.clock_s), which timed runs are measured by
+    # ... and of the runs of hits and of misses in the detectors' clock (Rates.clock_s): timed runs are measured by it
     hit_since_s: float = 0.0
     miss_since_s: float = 0.0
     event: Event | None = None
@@ -327,7 +327,8 @@ class Detectors:
     def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
         """SONiC's watchdog condition, pauses keep arriving and the queue does not drain, seen for
         ``storm_detection_s`` in at least ``storm_min_intervals`` informative intervals, each confirmed by a signal
-        independent of the queue's own zero (see _stuck). The on-box watchdog, when it reports a storm of this queue, wins.
+        independent of the queue's own zero (see _stuck). The on-box watchdog, when it reports a storm of this queue,
+        wins.
         Its quiet counters are no veto: they count transitions, and a storm it detected before our first
         reading of them leaves every later delta at zero while it lasts."""
         onbox = dev.states.get((port, prio, "onbox_storm"))
@@ -405,8 +406,8 @@ class Detectors:
             self._unmapped.setdefault((r.device, "", -1, "pfc_storm"), (
                 f"PFC storms of {r.device} cannot be inferred where its counters say nothing of whether a paused queue "
                 f"drains (no egress queue packet count, no pause time, no on-box watchdog count of the queue), first "
-                f"{port} priority {prio}, paused {n} polls in a row ({r.clock_s - since:g} s); pause_rate still reports the pauses, and the "
-                f"storm detector (pfc_storm) holds there"))
+                f"{port} priority {prio}, paused {n} polls in a row ({r.clock_s - since:g} s); pause_rate still "
+                f"reports the pauses, and the storm detector (pfc_storm) holds there"))
 
     def _sent(self, r: Rates, port: str, prio: int) -> int | None:
         """Packets the queues a pause for ``prio`` stops sent in the interval (None: not known). The queues come from
