@@ -281,7 +281,9 @@ def test_a_damaged_open_event_at_start_is_quarantined_once_and_the_daemon_runs_o
         rows = dict(db.execute("SELECT port, end_unix_s FROM events WHERE kind = 'pfc_storm'").fetchall())
         ended = db.execute("SELECT message FROM events WHERE port = 'Ethernet0'").fetchone()[0]
         moved = db.execute("SELECT * FROM quarantined_events").fetchall()
-    assert rows["Ethernet0"] is not None and ended.endswith("(ended at a restart of losslessd: its state was lost)")
+    assert rows["Ethernet0"] is not None and ended.endswith("(ended: losslessd stopped uncleanly, killed or crashed; "
+                                                            "ended at its last poll the history holds, its detector "
+                                                            "state was lost)")
     assert "Ethernet4" not in rows
     ((rowid, when, reason, *values),) = moved
     assert rowid == bad and tuple(values) == before and reason.startswith(f"events row {bad} is damaged")
