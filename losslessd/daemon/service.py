@@ -66,6 +66,15 @@ HOUSEKEEPING_S = 1.0
 STOP_FLUSH_S = 5.0  # at a stop, how long a locked or full history gets to take the rows waiting for it
 WORKER_STOP_S = 10.0  # a worker asked to stop gets this long before it is killed
 WORKER_SILENT_S = 30.0  # a worker that sent nothing for this long is stuck: killed and started again
+WORKER_START_S = 60.0  # a new worker has this long to say it is configured
+SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then goes on without them
+RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
+_STOPPING = "the daemon is stopping: no reload"
+DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
+NIC_STORMS = ("nic_pause_storm", "nic_pause_storm_warning")  # events of a host NIC: they name its switch port
+SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
+
+
 # A clean stop interrupts the open events (_end_events_of): marked so in their numbers, continued under their ids by
 # the next start when seen again within resume_window_s.
 INTERRUPTED = "losslessd stopped; continued under this id if still present after its restart"
@@ -80,13 +89,6 @@ def resume_window_s(settings: Settings) -> float:
     interval = max(i for i in (p.snmp_interval_s, p.ssh_counters_interval_s, p.gnmi_sample_interval_s) if i is not None)
     polls = max(t.pause_rate_polls, t.lossy_pause_polls, t.ecn_polls, t.storm_min_intervals, t.down_after_failures)
     return t.storm_detection_s + interval * (polls + 2)
-WORKER_START_S = 60.0  # a new worker has this long to say it is configured
-SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then goes on without them
-RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
-_STOPPING = "the daemon is stopping: no reload"
-DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
-NIC_STORMS = ("nic_pause_storm", "nic_pause_storm_warning")  # events of a host NIC: they name its switch port
-SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
 
 
 def worker_count(settings: Settings, override: int | None, devices: int) -> int:
