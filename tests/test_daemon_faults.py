@@ -412,9 +412,9 @@ def test_a_planned_restart_continues_an_event_still_present_under_its_id_and_ale
 
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
     d.start()
-    sim.congest(*place, on=True)
-    sim.congest(*gone, on=True)
     try:
+        sim.congest(*place, on=True)
+        sim.congest(*gone, on=True)
         [opened] = wait_for(lambda: [e for e in mine() if e["end"] is None], "pause_rate open")
         wait_for(lambda: [e for e in mine(gone) if e["end"] is None], "pause_rate open on leaf2")
         assert d.stop() == 0
