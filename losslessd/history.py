@@ -421,6 +421,22 @@ class History:
             self._flush()  # pruning may be what made room for a backlog that hit a full disk
             return deleted
 
+    def last_seen_s(self, device: str) -> float | None:
+        """The latest time the history shows the daemon at work for ``device``: the end of the last bucket a poll of it
+        covers, else (a device that did not answer: device_down) the latest time any row holds; None when it has
+        none. A killed daemon's open events end there (the daemon's _close_stale_events), not at the next start."""
+        with self._lock:
+            found = self._db.execute("SELECT max(bucket_s) FROM coverage WHERE device = ?", (device,)).fetchone()[0]
+            newest = self._newest_s()
+        polled = float(found) + self.resolution_s if isinstance(found, int | float) and math.isfinite(found) else None
+        known = [t for t in (polled, newest) if t is not None]
+        return max(known) if known else None
+
+    def newest_s(self) -> float | None:
+        """The latest time a row of the file holds (_newest_s), under the connection's lock."""
+        with self._lock:
+            return self._newest_s()
+
     def _newest_s(self) -> float | None:
         """The latest time a row of the file holds (a bucket, an event's start or end); None when it has none."""
         times = [self._db.execute(sql).fetchone()[0] for sql in (

@@ -63,7 +63,7 @@ class DaemonProcess:
                      "snmp_timeout_s": 2, "snmp_retries": 0, "ssh_timeout_s": 20,
                      "backoff_initial_s": 1, "backoff_max_s": 2},
             "drift": {"enabled": False},
-            "detection": {"storm_detection_polls": 1, "storm_restoration_polls": 1, "down_after_failures": 2},
+            "detection": {"storm_detection_s": 0, "storm_min_intervals": 1, "down_after_failures": 2},
             "http": {"host": "127.0.0.1", "port": self.port},
             "history": {"path": "history.db", "resolution_s": 1},
             "log": {"level": "info"},

@@ -12,6 +12,7 @@ import contextlib
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import threading
 import time
@@ -359,18 +360,26 @@ def test_a_stop_asked_while_the_daemon_starts_cancels_the_reload_asked_before_it
 def test_kill_9_keeps_committed_history(daemon, sim):
     def storms() -> list[dict]:
         """Storm events of leaf1 Ethernet4: inferred, or its own watchdog's (`show pfcwd stats -e` counts it)."""
-        return [e for kind in ("pfc_storm", "onbox_storm") for e in daemon.events(device="leaf1", kind=kind)
-                if e["port"] == "Ethernet4"]
+        return [e for kind in ("pfc_storm", "onbox_storm") for e in daemon.events(kind=kind)
+                if (e["device"], e["port"]) == ("leaf1", "Ethernet4")]
 
     sim.storm("leaf1", "Ethernet4", 3, on=True)
     try:
         events = wait_for(storms, "a storm event committed")
         daemon.proc.kill()
         daemon.proc.wait()
+        with sqlite3.connect(f"file:{daemon.folder / 'history.db'}?mode=ro", uri=True) as db:
+            [(last_bucket,)] = db.execute("SELECT max(bucket_s) FROM coverage WHERE device = 'leaf1'").fetchall()
+        time.sleep(5 * INTERVAL_S)  # (the restart comes well after the killed run's last poll)
         daemon.start()  # same settings, same history file
         after = {e["id"]: e for e in storms()}
         assert events[0]["id"] in after
-        assert after[events[0]["id"]]["end"] is not None  # closed at the restart: its detector state died
+        ended = after[events[0]["id"]]
+        # Closed at the restart (its detector state died), dated at the killed run's last poll of leaf1 (the end of
+        # its last 1 s history bucket), not at the restart: the time the daemon was down is no time of storm.
+        assert ended["end"] is not None and ended["start_unix_s"] <= ended["end_unix_s"] <= last_bucket + 1
+        assert ended["message"].endswith("(ended: losslessd stopped uncleanly, killed or crashed; ended at its last "
+                                         "poll the history holds, its detector state was lost)")
         wait_for(lambda: [e for e in storms() if e["end"] is None], "the ongoing storm to be reported again")
     finally:
         sim.storm("leaf1", "Ethernet4", 3, on=False)

@@ -281,7 +281,9 @@ def test_a_damaged_open_event_at_start_is_quarantined_once_and_the_daemon_runs_o
         rows = dict(db.execute("SELECT port, end_unix_s FROM events WHERE kind = 'pfc_storm'").fetchall())
         ended = db.execute("SELECT message FROM events WHERE port = 'Ethernet0'").fetchone()[0]
         moved = db.execute("SELECT * FROM quarantined_events").fetchall()
-    assert rows["Ethernet0"] is not None and ended.endswith("(ended at a restart of losslessd: its state was lost)")
+    assert rows["Ethernet0"] is not None and ended.endswith("(ended: losslessd stopped uncleanly, killed or crashed; "
+                                                            "ended at its last poll the history holds, its detector "
+                                                            "state was lost)")
     assert "Ethernet4" not in rows
     ((rowid, when, reason, *values),) = moved
     assert rowid == bad and tuple(values) == before and reason.startswith(f"events row {bad} is damaged")
@@ -384,12 +386,59 @@ def test_a_stop_ends_the_open_events_at_the_stop_not_at_the_next_start(sim, tmp_
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     [ended] = [e for e in d.events(device="leaf1", kind="pause_rate") if e["id"] == opened["id"]]
     assert ended["end_unix_s"] is not None and ended["end_unix_s"] <= stopped
-    assert ended["message"].endswith("(ended: losslessd stopped; its detector state is not kept)")
+    assert ended["message"].endswith("(interrupted: losslessd stopped; continued under this id if still present after "
+                                     "its restart)")
     again = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
     try:
         assert not [r for r in again.log_records() if "an earlier run left open" in r["msg"]]
     finally:
         again.stop()
+
+
+def test_a_planned_restart_continues_an_event_still_present_under_its_id_and_alerts_no_new_one(sim, tmp_path):
+    """A clean stop and start (an upgrade) with a pause_rate open and the port still congested: the stop ended it and
+    told the sinks, and the start opened a new event, so on-call saw it resolve and fire again. Now the stop marks it
+    interrupted (the history does not show it open while no daemon runs) and tells the sinks nothing; the start
+    continues it under its id when the detector opens it again, and the sinks hear an update. One whose congestion
+    ended while the daemon was stopped ends to the sinks once the window after the start has passed."""
+    place, gone = ("leaf1", "Ethernet8", 3), ("leaf2", "Ethernet1", 3)
+
+    def mine(where: tuple = place) -> list[dict]:
+        return [e for e in d.events(kind="pause_rate") if (e["device"], e["port"], e["priority"]) == where]
+
+    def said(change: str, where: tuple = place) -> int:
+        return sum(r["msg"].startswith(f"event {change} pause_rate: {where[0]} {where[1]} priority {where[2]}")
+                   for r in d.log_records())
+
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
+    d.start()
+    try:
+        sim.congest(*place, on=True)
+        sim.congest(*gone, on=True)
+        [opened] = wait_for(lambda: [e for e in mine() if e["end"] is None], "pause_rate open")
+        wait_for(lambda: [e for e in mine(gone) if e["end"] is None], "pause_rate open on leaf2")
+        assert d.stop() == 0
+        sim.congest(*gone, on=False)
+        [interrupted] = mine()
+        assert interrupted["id"] == opened["id"] and interrupted["end"] is not None
+        assert interrupted["numbers"]["interrupted"] == 1
+        assert (said("start"), said("end")) == (1, 0)  # the sinks heard it open, and no end at the stop
+        d.start()
+        wait_for(lambda: [e for e in mine() if e["end"] is None], "the congestion seen again")
+        [continued] = mine()  # the same event, no new one at its place
+        assert continued["id"] == opened["id"] and continued["start_unix_s"] == opened["start_unix_s"]
+        assert "interrupted" not in continued["numbers"]
+        assert "(continued across a restart of losslessd: not watched while it was stopped)" in continued["message"]
+        assert (said("start"), said("end")) == (1, 0) and said("update") >= 1
+        # (the window: 50 s here, every detector's polls at the slowest source's interval, gNMI's default 10 s)
+        wait_for(lambda: said("end", gone), "leaf2's interrupted event ended to the sinks", timeout_s=180)
+        [ended] = mine(gone)
+        assert "interrupted" not in ended["numbers"] and ended["message"].endswith("(not seen again after the restart)")
+        assert said("start", gone) == 1
+    finally:
+        sim.congest(*place, on=False)
+        sim.congest(*gone, on=False)
+        d.stop()
 
 
 def test_polls_that_wait_for_a_slot_longer_than_an_interval_are_counted_and_said_once(sim, tmp_path):

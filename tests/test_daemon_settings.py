@@ -127,6 +127,9 @@ def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_
     ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: http://x\n    headers_env: {A: 'no such'}\n", 5, "no such"),
     ("policy: roce-dscp26\n", 1, "inventory"),
     ("inventory: inventory.yaml\ndetection: {no_such_threshold: 1}\n", 2, "no_such_threshold"),
+    # session 42: storms are timed, not counted in polls; the old key says what replaces it
+    ("inventory: inventory.yaml\ndetection:\n  pause_rate_per_s: 50\n  storm_detection_polls: 3\n", 4,
+     "storm_detection_polls is no longer read: a storm is timed now"),
 ])
 def test_bad_settings_name_file_and_line(folder, text, line, words):
     path = write(folder, text)

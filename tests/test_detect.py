@@ -37,7 +37,8 @@ def replay(seq: dict, thresholds: Thresholds | None = None):
     """Feed the sequence through the counter maths and the detectors: (events as
     [poll, start|end, kind, port, priority], polls whose reading was a reset, the detectors)."""
     tracker = CounterTracker()
-    det = Detectors(thresholds or Thresholds(), set(seq["lossless"]), set(seq.get("lossy_pause_ok", [])))
+    det = Detectors(thresholds or Thresholds.model_validate(seq.get("thresholds", {})), set(seq["lossless"]),
+                    set(seq.get("lossy_pause_ok", [])))
     seen, events, resets = set(), [], []
     for i, reading in enumerate(readings(seq)):
         rates = tracker.update(reading)
@@ -79,11 +80,75 @@ def test_storm_event_carries_its_times_and_numbers():
     assert det.open_events() == []
 
 
-def test_more_detection_polls_delay_the_storm():
+def test_longer_detection_and_restoration_times_delay_the_storm_and_its_end():
     seq = yaml.safe_load((SEQUENCES / "storm-10s.yaml").read_text())
-    events, _, _ = replay(seq, Thresholds(storm_detection_polls=3, storm_restoration_polls=2))
+    events, _, _ = replay(seq, Thresholds(storm_detection_s=30, storm_restoration_s=20))
     storm = [e[:2] for e in events if e[2] == "pfc_storm"]
     assert storm == [[5, "start"], [7, "end"]]
+
+
+def _stormed(t: float, interval_s: float, stuck: bool = True) -> Rates:
+    """An interval of Ethernet0 priority 3 ending at ``t``: 500 pause frames/s arrive, its queue sends nothing while
+    queue 0 sends (the queue table refreshed), or (not stuck) it sends and no pause arrives."""
+    rx, tx = (500.0, 0.0) if stuck else (0.0, 100.0)
+    per_s = {Key("Ethernet0", PFC_RX, 3): rx, Key("Ethernet0", TX_PACKETS, 3): tx,
+             Key("Ethernet0", TX_PACKETS, 0): 100.0}
+    return Rates("leaf1", EPOCH + t, interval_s, {k: round(v * interval_s) for k, v in per_s.items()}, per_s,
+                 monotonic_s=t)
+
+
+def _storm_times(thresholds: Thresholds, interval_s: float, stuck_s: float = 600.0) -> tuple[float, float | None]:
+    """(seconds from the storm's start to its pfc_storm opening, seconds from its end to the event ending) for a queue
+    stuck from 0 to ``stuck_s`` and polled every ``interval_s``."""
+    det, opened, ended, t = Detectors(thresholds, {3}), None, None, 0.0
+    while ended is None and t < stuck_s + 600:
+        t += interval_s
+        for event in det.feed(_stormed(t, interval_s, stuck=t <= stuck_s)):
+            if event.kind == "pfc_storm" and event.open:
+                assert event.start_unix_s == EPOCH  # it starts at the first stormed interval's start
+                opened = t
+            elif event.kind == "pfc_storm":
+                ended = t - stuck_s
+    assert opened is not None
+    return opened, ended
+
+
+@pytest.mark.parametrize(("interval_s", "opens_s"), [(0.5, 20.0), (1.0, 20.0), (3.0, 21.0), (10.0, 20.0), (30.0, 60.0)])
+def test_a_storm_is_timed_not_counted_in_polls_whatever_the_interval(interval_s, opens_s):
+    """A storm is the queue seen stuck for storm_detection_s (20 s), whatever the poll interval: it opens at the first
+    poll 20 s into it (3 s polls: 21 s), not at the second poll (1 s at 0.5 s polls, as when it was counted in polls).
+    Polls 30 s apart still need two stormed intervals (storm_min_intervals), 60 s, and the worker says so once."""
+    det = Detectors(Thresholds(), {3})
+    opened, ended = _storm_times(Thresholds(), interval_s)
+    assert opened == opens_s and ended == interval_s  # ends at the first drained interval (storm_restoration_s 0)
+    for n in range(1, 3):
+        det.feed(_stormed(n * interval_s, interval_s))
+    said = [said for _, _, said in det.unknowns()]
+    if interval_s < 20:
+        assert said == []
+    else:
+        assert said == ["PFC storms of leaf1 open later than detection.storm_detection_s (20 s): its counters come "
+                        "every 30 s, and a storm needs storm_min_intervals (2) stormed intervals, 60 s here, first "
+                        "Ethernet0 priority 3; poll it more often, or take storm_min_intervals to 1 where its queue "
+                        "counters are live"]
+        for n in range(3, 6):
+            det.feed(_stormed(n * interval_s, interval_s, stuck=n != 3))
+        assert det.unknowns() == []  # once per device
+
+
+@pytest.mark.parametrize("interval_s", [1.0, 5.0])
+def test_a_storm_ends_after_draining_for_its_restoration_time_whatever_the_interval(interval_s):
+    assert _storm_times(Thresholds(storm_restoration_s=10), interval_s, stuck_s=60)[1] == 10
+
+
+def test_the_old_poll_counted_keys_are_refused_saying_what_replaces_them():
+    with pytest.raises(ValidationError, match=r"storm_detection_polls is no longer read: a storm is timed now, "
+                                              r"whatever the poll interval; write storm_detection_s in seconds instead"
+                                              r" \(.* 3 x 10 s SNMP polls = storm_detection_s: 30\)"):
+        Thresholds.model_validate({"storm_detection_polls": 3})
+    with pytest.raises(ValidationError, match="write storm_restoration_s in seconds"):
+        Thresholds.model_validate({"storm_restoration_polls": 1})
+    assert "storm_detection_polls" not in Thresholds.model_json_schema()["properties"]
 
 
 def test_unknown_priorities_are_not_lossy():
@@ -175,24 +240,31 @@ def test_queue_marks_without_the_devices_maps_are_unknown_and_said_so():
 
 def _paused_without_drain_counts(det: Detectors, polls: int, port: str = "Ethernet0") -> list:
     """``polls`` 10 s polls of ``port`` paused on priority 3 (6000 frames/s, a storm's) by a source that counts PFC
-    frames only (EOS over SNMP: aristaPfcPriorityIndications, no queue counters): the events they give."""
+    frames only (EOS over SNMP: aristaPfcPriorityIndications, no queue counters): the events they give. The polls go
+    on from the detectors' last ones (the storm detector times its runs)."""
     per_s = {Key(port, PFC_RX, 3): 6000.0}
-    return [e for t in range(polls) for e in det.feed(Rates("leaf2", 1010.0 + 10 * t, 10.0,
-                                                            {k: v * 10 for k, v in per_s.items()}, per_s))]
+    first = _POLLS.get(id(det), 0)
+    _POLLS[id(det)] = first + polls
+    deltas = {k: v * 10 for k, v in per_s.items()}
+    return [e for t in range(first, first + polls)
+            for e in det.feed(Rates("leaf2", 1010.0 + 10 * t, 10.0, deltas, per_s))]
+
+
+_POLLS: dict[int, int] = {}  # detectors -> the polls _paused_without_drain_counts fed them
 
 
 def test_a_storm_detector_that_cannot_tell_whether_the_queue_drains_says_so_once():
     """Pauses with no drain count, no pause time and no on-box watchdog: no pfc_storm can be inferred, ever. That was
     silent, so an EOS switch polled over SNMP read as one that never stormed; once the pausing has lasted as many
     polls as would open a storm, unknowns says where and why, once."""
-    det = Detectors(Thresholds(storm_detection_polls=2), {3})
+    det = Detectors(Thresholds(), {3})
     assert _paused_without_drain_counts(det, 1) == []
     assert det.unknowns() == []  # one poll of pauses: a storm would not have opened either
     assert "pfc_storm" not in [e.kind for e in _paused_without_drain_counts(det, 1)]
     [(device, port, said)] = det.unknowns()
     assert (device, port) == ("leaf2", "")  # the device: a platform without queue counters is blind on every port
     assert said.startswith("PFC storms of leaf2 cannot be inferred where its counters say nothing of whether")
-    assert "first Ethernet0 priority 3, paused 2 polls in a row; pause_rate still reports" in said
+    assert "first Ethernet0 priority 3, paused 2 polls in a row (20 s); pause_rate still reports" in said
     assert "pfc_storm" not in [e.kind for e in _paused_without_drain_counts(det, 3, port="Ethernet4")]
     det.set_queues("leaf2", {"Ethernet0": {3: [3]}})  # (a config read again, hourly: not said again for that)
     assert "pfc_storm" not in [e.kind for e in _paused_without_drain_counts(det, 3, port="Ethernet4")]
@@ -203,7 +275,7 @@ def test_a_storm_detector_that_cannot_tell_whether_the_queue_drains_says_so_once
 def test_a_device_whose_other_source_counts_the_queue_or_its_watchdog_is_not_said_blind(seen):
     """A queue count of the port (another source: SONiC's SNMP queue table) or an on-box watchdog count of the queue
     (onbox_storm reports its storms): the storm detector is not blind there, whatever one source lacks."""
-    det = Detectors(Thresholds(storm_detection_polls=2), {3})
+    det = Detectors(Thresholds(), {3})
     det.feed(Rates("leaf2", 1005.0, 5.0, {seen: 0}, {seen: 0.0}))
     _paused_without_drain_counts(det, 4)
     assert det.unknowns() == []
@@ -212,13 +284,13 @@ def test_a_device_whose_other_source_counts_the_queue_or_its_watchdog_is_not_sai
 def test_a_source_that_left_no_longer_vouches_for_the_queues_it_counted():
     """The source that counted the port's queues stops polling the device (a reload): the storm detector is blind
     there from then on and says so once (before: what it had counted stayed learned, and the blindness was silent)."""
-    det = Detectors(Thresholds(storm_detection_polls=2), {3})
+    det = Detectors(Thresholds(), {3})
     for seen in (Key("Ethernet0", TX_PACKETS, 3), Key("Ethernet0", "wd_storms", 3)):
         det.feed(Rates("leaf2", 1005.0, 5.0, {seen: 0}, {seen: 0.0}))
     det.source_left("leaf2")
     _paused_without_drain_counts(det, 2)
     [(device, _, said)] = det.unknowns()
-    assert device == "leaf2" and "first Ethernet0 priority 3, paused 2 polls in a row" in said
+    assert device == "leaf2" and "first Ethernet0 priority 3, paused 2 polls in a row (20 s)" in said
 
 
 def test_ecn_marks_from_before_the_pausing_began_are_not_used():
@@ -243,7 +315,7 @@ def test_a_storm_is_not_read_as_ecn_thresholds_too_high():
              Key("Ethernet0", TX_PACKETS, 0): 900.0, Key("Ethernet0", "ecn_marked", 3): 0.0}
 
     def kinds(per_s: dict) -> list[str]:
-        det = Detectors(Thresholds(ecn_polls=1, storm_detection_polls=2), {3})
+        det = Detectors(Thresholds(ecn_polls=1), {3})
         det.set_queues("leaf1", IDENTITY)
         deltas = {key: value * 10 for key, value in per_s.items()}  # 10 s polls
         return [e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0)
@@ -332,7 +404,9 @@ def test_thresholds_reject_unknown_and_out_of_range_settings():
     with pytest.raises(ValidationError):
         Thresholds(storm_detection_ms=200)
     with pytest.raises(ValidationError):
-        Thresholds(storm_detection_polls=0)
+        Thresholds(storm_min_intervals=0)
+    with pytest.raises(ValidationError):
+        Thresholds(storm_detection_s=-1)
     with pytest.raises(ValidationError):
         Thresholds(storm_paused_share=1.5)
     assert Thresholds.model_validate({"pause_rate_per_s": 50}).pause_rate_per_s == 50

@@ -72,7 +72,7 @@ def test_a_real_storm_behind_a_slow_queue_table_is_flagged_at_its_refreshes(refr
 
 
 def test_one_poll_rule_would_be_fooled_and_the_freshness_check_is_what_stops_it():
-    """The same hour at a 60 s refresh with storm_detection_polls 1: freshness alone still keeps it at 0
+    """The same hour at a 60 s refresh with one interval timing a storm: freshness alone still keeps it at 0
     (the persistence rule is a second guard, not the only one)."""
     agent = Agent(seed=4, queue_refresh_s=60.0)
-    assert run(agent, Thresholds(storm_detection_polls=1)).storms == []
+    assert run(agent, Thresholds(storm_detection_s=0, storm_min_intervals=1)).storms == []

@@ -529,3 +529,45 @@ def _a_run_is_written_at_the_first_tick_past_its_minute(json_log, monkeypatch, s
 def _unix(ts: str) -> float:
     from datetime import datetime
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
+
+
+@pytest.mark.parametrize("cut", [True, False], ids=["losslessd-cut-it", "the-device-dropped-it"])
+def test_what_paramiko_says_of_a_session_losslessd_cut_is_not_an_error_and_of_one_a_device_dropped_is(
+        json_log, monkeypatch, cut):
+    """A session waiting on a device (here: its SSH banner) that losslessd cuts (Guard.abort: a SIGTERM's stop, a
+    poll's timeout): paramiko's transport thread logged the cut at error level ("Exception (client): Error reading SSH
+    protocol banner", "Socket exception: Bad file descriptor (9)"), once per session a stop cut, though the stop was
+    asked for. Now what it says in a thread whose session losslessd cut stays below warning; the same error for a
+    device that drops the session by itself is still an error. Real paramiko over a real TCP connection."""
+    import paramiko
+
+    from losslessd.collect.ssh import Guard
+    from losslessd.credentials import Secret
+    from losslessd.inventory import Host
+    from losslessd.platforms import PLATFORMS
+
+    monkeypatch.setattr(logging.getLogger("paramiko"), "level", logging.NOTSET)
+    logs.configure("info", stream=json_log)
+    with socket.create_server(("127.0.0.1", 0)) as server:  # a device that accepts TCP and says nothing yet
+        host = Host("leaf1", "127.0.0.1", server.getsockname()[1], PLATFORMS["sonic"], "admin", Secret("x", "test"),
+                    None, "linux", (), (), None)
+        guard = Guard(host, 5.0)
+        transport = paramiko.Transport(guard.connect())
+        device, _ = server.accept()
+        transport.start_client(event=threading.Event())  # its thread waits for the banner
+        wait_s = time.monotonic() + 10
+        while guard._metered.reader is None and time.monotonic() < wait_s:  # (it reads: the thread is known)
+            time.sleep(0.01)
+        if cut:
+            guard.abort()
+        else:
+            device.close()  # the device goes away by itself
+        transport.join(10)
+        device.close()
+        guard.close()
+    said = [(line["level"], line["logger"], line["msg"]) for line in lines(json_log)]
+    if cut:
+        assert said == []
+    else:
+        assert [line for line in said if line[0] == "error" and line[1] == "paramiko.transport" and line[2].startswith(
+            "Exception (client): Error reading SSH protocol banner")]  # ("[Errno 104] Connection reset by peer")

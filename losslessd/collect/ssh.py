@@ -388,6 +388,8 @@ class Guard:
     def abort(self) -> None:
         with self._lock:
             self.aborted = True
+            if self._metered is not None:
+                self._metered.cut_reader()  # (before the cut: what paramiko says of it is ours)
             if self._sock is not None:
                 try:
                     self._sock.shutdown(socket.SHUT_RDWR)
@@ -542,7 +544,7 @@ class Guard:
                 sock.close()
                 raise CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
             self._sock = sock
-        self._metered = _Metered(sock, self.budget, self._over_budget)
+        self._metered = _Metered(sock, self.budget, self._over_budget, lambda: self.aborted)
         # the login (version strings, key exchange, authentication, netmiko's session preparation) within the timeout
         # as a whole where no timer of the caller's (Session.run's) bounds it, as for tune's pushers: paramiko's
         # phases each have their own timeout, one after the other, and a login that ran out was named as napalm's
@@ -739,9 +741,13 @@ MAX_BANNER_LINE = 8192
 class _Metered:
     """The device's socket as paramiko reads it, counting the bytes received: past ``budget`` the session is cut
     (``over`` is called, then the read fails as a closed connection does). Before the server's version string
-    (a line starting `SSH-`, RFC 4253 4.2) a line longer than MAX_BANNER_LINE ends the read too (``overlong``)."""
+    (a line starting `SSH-`, RFC 4253 4.2) a line longer than MAX_BANNER_LINE ends the read too (``overlong``).
+    A read that ends (an error, or nothing read) once ``cut()`` says losslessd cut the session (Guard.abort: a stop,
+    a poll's timeout, the login's deadline) marks the reading thread, paramiko's transport thread, as one whose session we cut: what paramiko logs there next ("Socket
+    exception: Bad file descriptor", "Error reading SSH protocol banner", at error level) is the cut, not a fault
+    of the device, and the daemon's log says it below warning (logs.cut_session_here)."""
 
-    def __init__(self, sock: socket.socket, budget: int, over):
+    def __init__(self, sock: socket.socket, budget: int, over, cut):
         self._sock = sock
         self.left = budget
         self._over = over
@@ -749,9 +755,19 @@ class _Metered:
         self._line = 0  # bytes of the line being received before it
         self._head = b""  # its first 4 bytes (`SSH-`?)
         self.overlong = False
+        self._cut = cut
+        self.reader: threading.Thread | None = None  # the thread that reads it: paramiko's transport thread
 
     def recv(self, size: int, *flags: int) -> bytes:
-        data = self._sock.recv(size, *flags)
+        if self.reader is None:
+            self.reader = threading.current_thread()
+        try:
+            data = self._sock.recv(size, *flags)
+        except OSError:
+            self._said_cut()
+            raise
+        if not data:
+            self._said_cut()
         self.left -= len(data)
         if self.left < 0:
             self._over()
@@ -775,6 +791,18 @@ class _Metered:
             elif end >= 0:
                 self._line, self._head = 0, b""
             at = len(data) if end < 0 else end + 1
+
+    def _said_cut(self) -> None:
+        if self._cut():
+            self.cut_reader()
+
+    def cut_reader(self) -> None:
+        """Mark the reading thread as one whose session losslessd cut (Guard.abort, or a read that ended after it)."""
+        from paramiko import Transport  # (loaded: it reads this socket)
+
+        if isinstance(self.reader, Transport):  # (never a pool's thread, which goes on to other work)
+            from ..daemon.logs import cut_session_here  # (light: logging only)
+            cut_session_here(self.reader)
 
     def __getattr__(self, name: str):
         return getattr(self._sock, name)

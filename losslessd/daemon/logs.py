@@ -135,6 +135,17 @@ class _JsonHandler(logging.StreamHandler):
         super().close()
 
 
+_CUT = "losslessd_session_cut"  # (an attribute of a thread whose SSH session losslessd cut: cut_session_here)
+
+
+def cut_session_here(thread: threading.Thread | None = None) -> None:
+    """``thread`` (None: the current one) reads from an SSH session losslessd cut itself (a stop, a poll's timeout:
+    collect.ssh.Guard.abort): what a library logs in it from now on is that cut, which losslessd's own records
+    already say (a failed poll's reason, or the stop), so OwnRecordsFirst passes none of it below debug. A session a
+    device dropped by itself is not marked: paramiko's error for it stays an error."""
+    setattr(thread or threading.current_thread(), _CUT, True)
+
+
 class OwnRecordsFirst(logging.Filter):
     """Below warning, only losslessd's own records: the libraries it drives (paramiko logs every SSH
     transport step at info, netmiko, pysnmp, asyncssh) would otherwise be most of an info log. Their
@@ -142,7 +153,8 @@ class OwnRecordsFirst(logging.Filter):
     failed connection's traceback a line per record after its message (Transport._log of util.tb_strings: ~25
     error lines per try of a device that accepts TCP and never sends its banner); those records are dropped, and
     so is the traceback a library's record carries (exc_info). At debug everything passes (the filter is not
-    installed)."""
+    installed). Nor do a library's records in a thread whose SSH session losslessd cut (cut_session_here): paramiko's
+    "Socket exception: Bad file descriptor (9)" at error level for each session a SIGTERM cut was a stop's noise."""
 
     _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 
@@ -153,7 +165,7 @@ class OwnRecordsFirst(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if _own(record):
             return True
-        if record.levelno < logging.WARNING:
+        if record.levelno < logging.WARNING or getattr(threading.current_thread(), _CUT, False):
             return False
         key = (record.name, record.thread)
         text = record.getMessage() if isinstance(record.msg, str) else ""

@@ -25,6 +25,7 @@ import asyncio
 import functools
 import itertools
 import logging
+import math
 import signal
 import socket
 import sys
@@ -74,6 +75,22 @@ NIC_STORMS = ("nic_pause_storm", "nic_pause_storm_warning")  # events of a host 
 SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
 
 
+# A clean stop interrupts the open events (_end_events_of): marked so in their numbers, continued under their ids by
+# the next start when seen again within resume_window_s.
+INTERRUPTED = "losslessd stopped; continued under this id if still present after its restart"
+INTERRUPTED_MARK = "interrupted"
+
+
+def resume_window_s(settings: Settings) -> float:
+    """How long after a start an event a clean stop interrupted may continue: the time every detector needs to open
+    again at the slowest counter source (storm_detection_s, then the most intervals a detector counts, plus two: the
+    first poll gives no rates, and one for a poll's own time)."""
+    p, t = settings.poll, settings.detection
+    interval = max(i for i in (p.snmp_interval_s, p.ssh_counters_interval_s, p.gnmi_sample_interval_s) if i is not None)
+    polls = max(t.pause_rate_polls, t.lossy_pause_polls, t.ecn_polls, t.storm_min_intervals, t.down_after_failures)
+    return t.storm_detection_s + interval * (polls + 2)
+
+
 def worker_count(settings: Settings, override: int | None, devices: int) -> int:
     """Workers to start: the command line's, else the settings', else one per core this process may run on (a
     container's or `taskset`'s, not the machine's); never more than there are devices (and at least one)."""
@@ -110,6 +127,12 @@ class Daemon:
         self.workers: list[_Worker] = []
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
+        # Events the previous run's clean stop interrupted, by place, that a condition seen again soon after this
+        # start continues (_continue), until _resume_until (time.monotonic()); and the ids the workers gave the events
+        # that continue one -> the start (so the id) of the interrupted one
+        self._resumable: dict[tuple, Event] = {}
+        self._resume_until = 0.0
+        self._continued: dict[str, float] = {}
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
         self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
         self._cables: dict[str, dict[str, tuple[str, str]]] = {}  # switch read -> its port -> (device, port) cabled
@@ -196,6 +219,7 @@ class Daemon:
         await self._await_configured()
         await asyncio.sleep(0)  # the drift runner has looked at its schedule
         self._ready = True
+        self._resume_until = time.monotonic() + resume_window_s(settings)
         self._started.set()
         self.notifier.ready(self._status())
         log.info("losslessd daemon started: %s", self._status(),
@@ -212,7 +236,8 @@ class Daemon:
             await asyncio.gather(*tasks, return_exceptions=True)
             self._config_pool.shutdown(wait=False, cancel_futures=True)  # a read under way was cut (_pulling)
             await self._stop_workers()
-            self._end_events_of(None, "losslessd stopped; its detector state is not kept")
+            self._end_resumable(force=True)
+            self._end_events_of(None, INTERRUPTED, interrupted=True)
             await self.sinks.close()
             await self.http.close()
             deadline = time.monotonic() + STOP_FLUSH_S
@@ -290,6 +315,7 @@ class Daemon:
                               now - worker.heard_s, extra={"worker": worker.index})
                     worker.heard_s = now
                     _kill(worker.proc)
+            self._end_resumable()
             self.metrics.workers({w.index: WorkerState(w.proc.pid if w.proc else None, w.up, len(w.devices),
                                                        w.restarts) for w in self.workers})
             history = self.history  # a reload may swap it while a commit runs in its thread
@@ -414,17 +440,21 @@ class Daemon:
         if not self._stopping:
             await self._start_worker(worker)
 
-    def _end_events_of(self, devices: set[str] | None, why: str) -> None:
+    def _end_events_of(self, devices: set[str] | None, why: str, interrupted: bool = False) -> None:
         """End the open events the workers' detectors hold (of ``devices``; None: all), whose state is gone: at a stop
         too, so that the history does not show them open while no daemon runs, to be ended at the next start, as
         long after as the daemon stayed stopped. Drift's finding_new events stand: they are the daemon's own, read
-        back at a start (_restore_drift), and end when a drift run no longer finds them."""
+        back at a start (_restore_drift), and end when a drift run no longer finds them. ``interrupted`` (a clean
+        stop): each is marked so (numbers ``interrupted`` 1) and the alert sinks are told nothing: the next start
+        continues it under its id when its condition is seen again, or ends it to the sinks (_continue)."""
         now = clock.wall()
         for event in [e for e in self._open.values()
                       if e.kind != "finding_new" and (devices is None or e.device in devices)]:
             event.end_unix_s = now
-            event.message += f" (ended: {why})"
-            self._emit(event)
+            event.message += f" ({'interrupted' if interrupted else 'ended'}: {why})"
+            if interrupted:
+                event.numbers[INTERRUPTED_MARK] = 1
+            self._emit(event, tell_sinks=not interrupted)
 
     async def _stop_workers(self) -> None:
         for worker in self.workers:
@@ -475,7 +505,8 @@ class Daemon:
         return await asyncio.to_thread(merge, parts, fmt), CONTENT_TYPES[fmt]
 
     # -- events ----------------------------------------------------------------------------------------
-    def _emit(self, event: Event) -> None:
+    def _emit(self, event: Event, tell_sinks: bool = True) -> None:
+        resumed = self._continue(event)
         if event.kind in NIC_STORMS and (linked := self._switch_ports.get((event.device, event.port or ""))):
             event.message += f" (its switch port: {linked[0]} {linked[1]})"
         was_open = event.id in self._open
@@ -488,7 +519,39 @@ class Daemon:
             change = "end" if was_open else "start"  # an event that started and ended between two polls
         self.metrics.event(event)
         self.history.record_event(event)
-        self._spawn(self.sinks.send(event, change))  # queues at once, in order: it never waits on a sink
+        if tell_sinks:  # queues at once, in order: it never waits on a sink
+            self._spawn(self.sinks.send(event, "update" if resumed else change))
+
+    def _continue(self, event: Event) -> bool:
+        """Give an event a worker opened soon after this start (its detector saw the condition again) the id of the
+        one the previous run's clean stop interrupted at its place: the same incident, not a new one (its alert is
+        updated, not fired again); True when it does so for the first time. Later changes of it are renamed too."""
+        start = self._continued.get(event.id)
+        if start is not None:
+            event.start_unix_s = start
+            return False
+        old = self._resumable.get((event.kind, event.device, event.port, event.priority))
+        if old is None or not event.open or time.monotonic() >= self._resume_until:
+            return False
+        del self._resumable[(event.kind, event.device, event.port, event.priority)]
+        self._continued[event.id] = event.start_unix_s = old.start_unix_s
+        for name, value in old.numbers.items():  # (its peaks so far stand)
+            if name.startswith("peak_"):
+                event.numbers[name] = max(value, event.numbers.get(name, value))
+        event.message += " (continued across a restart of losslessd: not watched while it was stopped)"
+        return True
+
+    def _end_resumable(self, force: bool = False) -> None:
+        """Once the window after a start has passed (or at a stop), the interrupted events not seen again end: to the
+        history (their mark taken off) and to the sinks, at the time the clean stop ended them."""
+        if not self._resumable or (not force and time.monotonic() < self._resume_until):
+            return
+        for event in self._resumable.values():
+            event.numbers.pop(INTERRUPTED_MARK, None)
+            event.message += " (not seen again after the restart)"
+            self.history.record_event(event)
+            self._spawn(self.sinks.send(event, "end"))
+        self._resumable.clear()
 
     def _spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)
@@ -496,8 +559,11 @@ class Daemon:
         task.add_done_callback(self._background.discard)
 
     def _close_stale_events(self) -> None:
-        """Events a previous run left open (it was killed): their detectors' state is gone, so end them
-        now; a storm still going on opens a new event within the detection time."""
+        """Events a previous run left open (it was killed, or crashed): their detectors' state is gone, so end them,
+        at the last time the history shows that run at work for their device (History.last_seen_s: its last poll
+        of the device, or its last row for a device that did not answer), never later than now; before session 42
+        at this start, so the hours the daemon stayed down read as hours of storm. A storm still going on opens a
+        new event within the detection time."""
         now = clock.wall()
         try:  # a damaged open row is moved aside with why (kept, and warned about once, not at every start)
             for moved in self.history.quarantine_open_events(now):
@@ -514,12 +580,32 @@ class Daemon:
         finally:
             for row in damaged:  # the readable ones are still closed
                 log.warning("an open event of an earlier run not closed: %s", row)
+        self._resume_from_clean_stop()
         for event in stale:
-            event.end_unix_s = now
-            event.message += " (ended at a restart of losslessd: its state was lost)"
+            seen = self.history.last_seen_s(event.device)
+            event.end_unix_s = now if seen is None else max(event.start_unix_s, min(seen, now))
+            event.message += (" (ended: losslessd stopped uncleanly, killed or crashed; ended at its last poll the "
+                              "history holds, its detector state was lost)")
             self.history.record_event(event)
         if stale:
             log.info("ended %d events an earlier run left open", len(stale))
+
+    def _resume_from_clean_stop(self) -> None:
+        """The events the last clean stop interrupted (ended at the stop, the newest time the history holds, marked
+        INTERRUPTED_MARK): each continues under its id if a detector opens its kind at its place within
+        resume_window_s of this daemon being ready."""
+        newest = self.history.newest_s()
+        try:
+            found = [] if newest is None else self.history.events(since=newest)
+        except InputError as exc:
+            log.warning("events the last stop interrupted not read: %s", exc)
+            return
+        self._resumable = {(e.kind, e.device, e.port, e.priority): e for e in found
+                           if not e.open and e.numbers.get(INTERRUPTED_MARK) == 1}
+        self._resume_until = math.inf  # (the window opens when the daemon is ready: its workers' start takes a while)
+        if self._resumable:
+            log.info("%d events the last stop interrupted continue under their ids if seen again within %.0f s of the "
+                     "start", len(self._resumable), resume_window_s(self.settings))
 
     # -- drift -----------------------------------------------------------------------------------------
     def _set_drift(self, settings: Settings) -> None:

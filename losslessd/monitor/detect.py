@@ -18,6 +18,7 @@ from dataclasses import field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from ..limits import MAX_SECONDS
 from ..records import record
@@ -49,25 +50,54 @@ ECN_EVIDENCE_COUNTERS = 3
 # Intervals a detector counts (polls in a row, failures): our own limit (docs/detection.md), more than a day of the
 # default 10 s SNMP polls (8,640): a threshold past it is a typo, and 10**30 passed --check.
 MAX_POLLS = 10_000
+# A timed run (storm_detection_s, storm_restoration_s) counts as long enough this share of its last interval early: the
+# polls of a 10 s cadence land a few milliseconds either side of it (scheduler and agent jitter), so two of them span
+# 19.99 s as often as 20.01 s, and a storm must not wait a third interval for that. Our own choice (docs/detection.md).
+RUN_SLACK = 0.05
 
 
 class Thresholds(BaseModel):
-    """When each detector fires. Poll counts, not milliseconds: SONiC's on-box watchdog detects and
-    restores after 200 ms (sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME / _RESTORATION_TIME)
-    because it polls every 200 ms; a daemon polling over SNMP every ~10 s sees a whole interval per
-    sample. A storm still takes two stormed intervals: an agent serves each counter table as of its
-    own last refresh (SONiC flex counters, SNMP agent caches), so a single zero is too weak a witness
-    (docs/detection.md, "pfc_storm")."""
+    """When each detector fires. A storm is timed, the other detectors count intervals. SONiC's on-box watchdog
+    detects and restores after 200 ms (sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME / _RESTORATION_TIME)
+    because it polls every 200 ms; a daemon polling over SNMP every ~10 s sees a whole interval per sample. A storm is
+    the condition seen continuously for storm_detection_s, whatever the poll interval, and in at least
+    storm_min_intervals intervals: an agent serves each counter table as of its own last refresh (SONiC flex counters,
+    SNMP agent caches), so a single zero is too weak a witness (docs/detection.md, "pfc_storm")."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    storm_detection_polls: int = Field(2, ge=1, le=MAX_POLLS, description=(
-        "informative intervals in a row in which pauses arrive and the queue does not drain before a "
-        "pfc_storm opens; an interval whose counter tables did not refresh carries no information and "
-        "neither counts nor breaks the run (SONiC charges its detection timer poll by poll: "
-        "pfc_detect_*.lua PFC_WD_DETECTION_TIME_LEFT)"))
-    storm_restoration_polls: int = Field(1, ge=1, le=MAX_POLLS, description=(
-        "consecutive intervals in which the queue drains again before the pfc_storm ends"))
+    storm_detection_s: float = Field(20.0, ge=0, le=MAX_SECONDS, description=(
+        "seconds the queue must be seen stormed (pauses arrive, it does not drain) without a break before a pfc_storm "
+        "opens, from the start of the first stormed interval to the end of the last, whatever the poll interval (SONiC "
+        "charges its detection time poll by poll: pfc_detect_*.lua PFC_WD_DETECTION_TIME_LEFT); an interval whose "
+        "counter tables did not refresh carries no information and neither counts nor breaks the run; 20: two "
+        "intervals of the default 10 s SNMP polls"))
+    storm_min_intervals: int = Field(2, ge=1, le=MAX_POLLS, description=(
+        "stormed intervals a pfc_storm needs at least, however long each (one zero of a queue counter is too weak a "
+        "witness); where this many intervals last longer than storm_detection_s, the interval decides, and the "
+        "worker says so once per device"))
+    storm_restoration_s: float = Field(0.0, ge=0, le=MAX_SECONDS, description=(
+        "seconds the queue must be seen draining again without a break before the pfc_storm ends; 0: at the first "
+        "drained interval"))
+    # Counted in polls before session 42: refused with what to write instead (a count of polls made a storm
+    # depend on the poll interval).
+    storm_detection_polls: SkipJsonSchema[None] = Field(None, exclude=True)
+    storm_restoration_polls: SkipJsonSchema[None] = Field(None, exclude=True)
+
+    @field_validator("storm_detection_polls", "storm_restoration_polls", mode="before")
+    @classmethod
+    def _timed_now(cls, value: object, info: ValidationInfo) -> None:
+        """Polls made a storm's length depend on the poll interval: say what replaces the key."""
+        if value is None:
+            return None
+        timed = "storm_detection_s" if info.field_name == "storm_detection_polls" else "storm_restoration_s"
+        raise ValueError(f"{info.field_name} is no longer read: a storm is timed now, whatever the poll interval; "
+                         f"write {timed} in seconds instead (the polls you meant times your poll interval, e.g. "
+                         f"{value!r} x 10 s SNMP polls = {timed}: "
+                         f"{value * 10 if isinstance(value, int) and not isinstance(value, bool) else 'N x 10'})"
+                         + ("; storm_min_intervals (default 2) still asks for two stormed intervals at least"
+                            if timed == "storm_detection_s" else ""))
+
     storm_min_pause_per_s: float = Field(0.0, ge=0, le=MAX_FRAMES_PER_S, description=(
         "pause frames/s received that count as 'pauses keep arriving'; 0: any, as SONiC's "
         "pfc_detect_*.lua (PFC RX counter advanced)"))
@@ -120,6 +150,9 @@ class _Sustain:
     hits: int = 0
     misses: int = 0
     first_hit_s: float = 0.0  # start of the first interval of the current run of hits
+    # ... and of the runs of hits and of misses in the detectors' clock (Rates.clock_s): timed runs are measured by it
+    hit_since_s: float = 0.0
+    miss_since_s: float = 0.0
     event: Event | None = None
 
 
@@ -142,7 +175,7 @@ class _Device:
     # (port, priority) -> intervals in a row with pause frames and nothing to tell whether the queue drained
     drain_known: set[str] = field(default_factory=set)
     watchdog: set[tuple[str, int | None]] = field(default_factory=set)
-    blind: dict[tuple[str, int], int] = field(default_factory=dict)
+    blind: dict[tuple[str, int], tuple[int, float]] = field(default_factory=dict)  # (intervals, since: clock_s)
     # (port, priority) -> when its current spell of sustained pausing began
     pausing: dict[tuple[str, int], float] = field(default_factory=dict)
 
@@ -292,21 +325,32 @@ class Detectors:
 
     # -- detectors --------------------------------------------------------------------------------
     def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
-        """SONiC's watchdog condition, pauses keep arriving and the queue does not drain, over
-        ``storm_detection_polls`` informative intervals, each confirmed by a signal independent of the
-        queue's own zero (see _stuck). The on-box watchdog, when it reports a storm of this queue, wins.
+        """SONiC's watchdog condition, pauses keep arriving and the queue does not drain, seen for
+        ``storm_detection_s`` in at least ``storm_min_intervals`` informative intervals, each confirmed by a signal
+        independent of the queue's own zero (see _stuck). The on-box watchdog, when it reports a storm of this queue,
+        wins.
         Its quiet counters are no veto: they count transitions, and a storm it detected before our first
         reading of them leaves every later delta at zero while it lasts."""
         onbox = dev.states.get((port, prio, "onbox_storm"))
         if onbox is not None and onbox.event is not None:
             return []  # the device's own watchdog reports this queue
         verdict, numbers, what = self._stuck(dev, r, port, prio)
-        self._blind(dev, r.device, port, prio, verdict is None and what == _NO_DRAIN)
+        self._blind(dev, r, port, prio, verdict is None and what == _NO_DRAIN)
         if verdict is None:
             return []  # no information this interval: the run of hits (or of misses) goes on
-        return self._step(dev, r, "pfc_storm", port, prio, verdict, numbers, self.t.storm_detection_polls,
-                          self.t.storm_restoration_polls,
-                          f"PFC storm: {numbers['pfc_rx_per_s']:.0f} pause frames/s received and the queue {what}")
+        out = self._step(dev, r, "pfc_storm", port, prio, verdict, numbers, self.t.storm_min_intervals, 1,
+                         f"PFC storm: {numbers['pfc_rx_per_s']:.0f} pause frames/s received and the queue {what}",
+                         need_s=self.t.storm_detection_s, need_miss_s=self.t.storm_restoration_s)
+        if out and out[0].open and r.clock_s - r.interval_s - dev.states[(port, prio, "pfc_storm")].hit_since_s >= (
+                self.t.storm_detection_s - RUN_SLACK * r.interval_s):
+            # The duration was met before this poll: the count of intervals, not storm_detection_s, timed the storm.
+            self._unmapped.setdefault((r.device, "", -1, "pfc_storm interval"), (
+                f"PFC storms of {r.device} open later than detection.storm_detection_s "
+                f"({self.t.storm_detection_s:g} s): its counters come every {r.interval_s:g} s, and a storm needs "
+                f"storm_min_intervals ({self.t.storm_min_intervals}) stormed intervals, "
+                f"{self.t.storm_min_intervals * r.interval_s:g} s here, first {port} priority {prio}; poll it more "
+                f"often, or take storm_min_intervals to 1 where its queue counters are live"))
+        return out
 
     def _stuck(self, dev: _Device, r: Rates, port: str, prio: int) -> tuple[bool | None, dict[str, float], str]:
         """(True: stormed, False: not, None: no information; the numbers; how it did not drain).
@@ -345,7 +389,7 @@ class Detectors:
             return None, numbers, ""  # no queue counter of the device moved: the table was not refreshed
         return True, numbers, "sent nothing while the device's other queues did"
 
-    def _blind(self, dev: _Device, device: str, port: str, prio: int, blind: bool) -> None:
+    def _blind(self, dev: _Device, r: Rates, port: str, prio: int, blind: bool) -> None:
         """Count the intervals in a row in which pause frames arrived and no source of the device said whether the
         queue drained (no egress queue packet count, no pause time: EOS over SNMP); at as many as would open a
         storm, and with no on-box watchdog counting the queue, the storm detector's blindness there is reported
@@ -353,14 +397,17 @@ class Detectors:
         if not blind:
             dev.blind.pop((port, prio), None)
             return
-        n = dev.blind[(port, prio)] = dev.blind.get((port, prio), 0) + 1
-        if n >= self.t.storm_detection_polls and port not in dev.drain_known and (port, prio) not in dev.watchdog:
+        n, since = dev.blind.get((port, prio), (0, r.clock_s - r.interval_s))
+        dev.blind[(port, prio)] = (n := n + 1, since)
+        if self._long_enough(n, self.t.storm_min_intervals, r.clock_s - since, self.t.storm_detection_s,
+                             r.interval_s) and (
+                port not in dev.drain_known and (port, prio) not in dev.watchdog):
             # (once per device, not per port: a platform that serves no queue counter is blind on all of them)
-            self._unmapped.setdefault((device, "", -1, "pfc_storm"), (
-                f"PFC storms of {device} cannot be inferred where its counters say nothing of whether a paused queue "
+            self._unmapped.setdefault((r.device, "", -1, "pfc_storm"), (
+                f"PFC storms of {r.device} cannot be inferred where its counters say nothing of whether a paused queue "
                 f"drains (no egress queue packet count, no pause time, no on-box watchdog count of the queue), first "
-                f"{port} priority {prio}, paused {n} polls in a row; pause_rate still reports the pauses, and the "
-                f"storm detector (pfc_storm) holds there"))
+                f"{port} priority {prio}, paused {n} polls in a row ({r.clock_s - since:g} s); pause_rate still "
+                f"reports the pauses, and the storm detector (pfc_storm) holds there"))
 
     def _sent(self, r: Rates, port: str, prio: int) -> int | None:
         """Packets the queues a pause for ``prio`` stops sent in the interval (None: not known). The queues come from
@@ -559,11 +606,19 @@ class Detectors:
         known = [v for v in found if v is not None]
         return sum(known) if known else None
 
+    @staticmethod
+    def _long_enough(intervals: int, need: int, span_s: float, need_s: float, interval_s: float) -> bool:
+        """A run of ``intervals`` spanning ``span_s``, the last ``interval_s`` long: at least ``need`` of them and
+        ``need_s`` (less RUN_SLACK of the last interval)."""
+        return intervals >= need and span_s >= need_s - RUN_SLACK * interval_s
+
     def _step(self, dev: _Device, r: Rates, kind: EventKind, port: str, prio: int | None, hit: bool,
-              numbers: dict[str, float], need_hits: int, need_misses: int, message: str) -> list[Event]:
-        """Advance one sustain state machine; the event opens after ``need_hits`` hits in a row (start =
-        the start of the first of them) and ends after ``need_misses`` misses in a row. While open it
-        keeps the peak of each number."""
+              numbers: dict[str, float], need_hits: int, need_misses: int, message: str, *, need_s: float = 0.0,
+              need_miss_s: float = 0.0) -> list[Event]:
+        """Advance one sustain state machine; the event opens after ``need_hits`` hits in a row spanning at least
+        ``need_s`` (start = the start of the first of them) and ends after ``need_misses`` misses in a row spanning
+        at least ``need_miss_s`` (spans in the detectors' clock, from the start of the run's first interval to the
+        end of this one). While open it keeps the peak of each number."""
         s = dev.states.get((port, prio, kind))
         if s is None:  # most queues never hit: keep no state for them
             if not hit:
@@ -571,12 +626,14 @@ class Detectors:
             s = dev.states[(port, prio, kind)] = _Sustain()
         if hit:
             if s.hits == 0:
-                s.first_hit_s = r.time_unix_s - r.interval_s
+                s.first_hit_s, s.hit_since_s = r.time_unix_s - r.interval_s, r.clock_s - r.interval_s
             s.hits, s.misses = s.hits + 1, 0
         else:
+            if s.misses == 0:
+                s.miss_since_s = r.clock_s - r.interval_s
             s.hits, s.misses = 0, s.misses + 1
         if s.event is None:
-            if hit and s.hits >= need_hits:
+            if hit and self._long_enough(s.hits, need_hits, r.clock_s - s.hit_since_s, need_s, r.interval_s):
                 place = port if prio is None else f"{port} priority {prio}"
                 s.event = Event(kind, r.device, port, prio, s.first_hit_s, f"{r.device} {place}: {message}",
                                 _SEVERITY.get(kind, "warning"), {**numbers, "polls": s.hits},
@@ -588,7 +645,7 @@ class Detectors:
                 peak = f"peak_{name}"
                 s.event.numbers[peak] = max(value, s.event.numbers.get(peak, s.event.numbers.get(name, value)))
             return []
-        if s.misses >= need_misses:
+        if self._long_enough(s.misses, need_misses, r.clock_s - s.miss_since_s, need_miss_s, r.interval_s):
             ended, s.event = s.event, None
             ended.end_unix_s = r.time_unix_s
             return [ended]

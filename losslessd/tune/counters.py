@@ -97,7 +97,7 @@ class CounterReader:
     def storms(self, before: Snapshot, after: Snapshot) -> list[str]:
         """Storms the daemon's detector (losslessd.monitor.detect) sees between two snapshots: a queue paused
         and sending nothing the whole time, or a device's own watchdog counting one."""
-        detectors = Detectors(Thresholds(storm_detection_polls=1, storm_restoration_polls=1), set(self.lossless))
+        detectors = Detectors(Thresholds(storm_detection_s=0, storm_min_intervals=1), set(self.lossless))
         for device, maps in self.queues.items():
             detectors.set_queues(device, *maps)
         found = []
