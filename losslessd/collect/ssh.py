@@ -743,9 +743,10 @@ class _Metered:
     (``over`` is called, then the read fails as a closed connection does). Before the server's version string
     (a line starting `SSH-`, RFC 4253 4.2) a line longer than MAX_BANNER_LINE ends the read too (``overlong``).
     A read that ends (an error, or nothing read) once ``cut()`` says losslessd cut the session (Guard.abort: a stop,
-    a poll's timeout, the login's deadline) marks the reading thread, paramiko's transport thread, as one whose session we cut: what paramiko logs there next ("Socket
-    exception: Bad file descriptor", "Error reading SSH protocol banner", at error level) is the cut, not a fault
-    of the device, and the daemon's log says it below warning (logs.cut_session_here)."""
+    a poll's timeout, the login's deadline) marks the reading thread, paramiko's transport thread, as one whose
+    session we cut: what paramiko logs there next ("Socket exception: Bad file descriptor", "Error reading SSH
+    protocol banner", at error level) is the cut, not a fault of the device, and the daemon's log says it below
+    warning (logs.cut_session_here)."""
 
     def __init__(self, sock: socket.socket, budget: int, over, cut):
         self._sock = sock
