@@ -6,8 +6,6 @@ mutated configs, is detected as asking every platform's sniff in order does, and
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
