@@ -124,8 +124,9 @@ class Platform:
     sniff_opens: str | None = None
     # Strings one of which every file its sniff() knows holds (a capture aside: told by its header), or None: a file
     # holding none of them (and opening with none of ``sniff_signs_open``'s characters past white space) is not sniffed
-    # with the platform's package. Each is a plain part every one of the sniff's patterns needs (tests/test_detect_signs.py
-    # checks each against the sniff on every fixture, example and corpus file and the fuzzers' texts).
+    # with the platform's package. Each is a plain part every one of the sniff's patterns needs
+    # (tests/test_detect_signs.py checks each against the sniff on every fixture, example and corpus file and the
+    # fuzzers' texts).
     # (A sign opening with a line end is one at a line's start: the text's first line too.)
     sniff_signs: tuple[str, ...] | None = None
     sniff_signs_open: str = ""
@@ -358,8 +359,8 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=20,
                  # mlnx_qos's output, dcb's show lines at a line's start (parse/mlx5/dcb_show.SHOW_LINE), a `#!` script,
                  # a step list running mlnx_qos or cma_roce_tos, a sysfs dump; dcb's JSON output opens with `{`.
-                 sniff_signs=("PFC configuration:", "\nprio-pfc", "\ntc-tsa", "\nprio-tc", "\ndscp-prio", "\nprio-buffer",
-                              "\nbuffer-size", "\npfc-cap ", "#!", "mlnx_qos", "cma_roce_tos", "/sys/"),
+                 sniff_signs=("PFC configuration:", "\nprio-pfc", "\ntc-tsa", "\nprio-tc", "\ndscp-prio",
+                              "\nprio-buffer", "\nbuffer-size", "\npfc-cap ", "#!", "mlnx_qos", "cma_roce_tos", "/sys/"),
                  sniff_signs_open="{", port_facts={"pfc": ("cable",), "buffer": ("cable",)}, fix="script",
                  # The NIC's RDMA congestion counters are not in `ethtool -S`: the kernel serves them only in
                  # sysfs under the RDMA device (NVIDIA MLNX_OFED docs, "RDMA Counters":

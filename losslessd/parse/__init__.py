@@ -147,7 +147,7 @@ _FIRST_SHOWN = lazy(r"\S")
 # The platforms whose sniff knows only files opening with their Platform.sniff_opens (past white space).
 _SNIFF_OPENS = {p: PLATFORMS[p].sniff_opens for p in _SNIFF_ORDER if PLATFORMS[p].sniff_opens is not None}
 _SNIFF_RANKED = frozenset(_SNIFF_ORDER)
-# (strings, opening characters) of the platforms that name what every file their sniff knows holds (Platform.sniff_signs)
+# (strings, opening characters) of the platforms naming what every file their sniff knows holds (Platform.sniff_signs)
 _SNIFF_SIGNS = {p: (signs, PLATFORMS[p].sniff_signs_open) for p in _SNIFF_ORDER
                 if (signs := PLATFORMS[p].sniff_signs) is not None}
 
