@@ -360,7 +360,8 @@ PLATFORMS: dict[str, Platform] = {
                  # mlnx_qos's output, dcb's show lines at a line's start (parse/mlx5/dcb_show.SHOW_LINE), a `#!` script,
                  # a step list running mlnx_qos or cma_roce_tos, a sysfs dump; dcb's JSON output opens with `{`.
                  sniff_signs=("PFC configuration:", "\nprio-pfc", "\ntc-tsa", "\nprio-tc", "\ndscp-prio",
-                              "\nprio-buffer", "\nbuffer-size", "\npfc-cap ", "#!", "mlnx_qos", "cma_roce_tos", "/sys/"),
+                              "\nprio-buffer", "\nbuffer-size", "\npfc-cap ", "#!", "mlnx_qos", "cma_roce_tos",
+                              "/sys/"),
                  sniff_signs_open="{", port_facts={"pfc": ("cable",), "buffer": ("cable",)}, fix="script",
                  # The NIC's RDMA congestion counters are not in `ethtool -S`: the kernel serves them only in
                  # sysfs under the RDMA device (NVIDIA MLNX_OFED docs, "RDMA Counters":
