@@ -1,8 +1,8 @@
 """Platform.sniff_signs: detect skips a platform's package for a file holding none of its signs (a lint of one plain
-EOS, NX-OS, Junos or OS10 config imports no other platform's reader to be told "not mine"). The skip must never change what
-is detected: every file of the fixtures, the real-world files, the examples and the shared corpus, and the fuzzers'
-mutated configs, is detected as asking every platform's sniff in order does, and every file a platform's sniff knows
-(no capture header naming a platform) holds one of that platform's signs."""
+EOS, NX-OS, Junos or OS10 config imports no other platform's reader to be told "not mine"). The skip must never change
+what is detected: every file of the fixtures, the real-world files, the examples and the shared corpus, and the
+fuzzers' mutated configs, is detected as asking every platform's sniff in order does, and every file a platform's sniff
+knows (no capture header naming a platform) holds one of that platform's signs."""
 
 from __future__ import annotations
 
