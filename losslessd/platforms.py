@@ -294,7 +294,8 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=50,
                  sniff_signs=("! Command: show running-config", "! device: ", "interface ", "qos profile ", "(config-",
                               "qos map ", "!RANCID-CONTENT-TYPE: arista", "service routing protocols model ",
-                              "daemon TerminAttr"), fix="eos_cli", tune=True, push="eos_session", gnmi="openconfig_eos", shell="eos",
+                              "daemon TerminAttr"),
+                 fix="eos_cli", tune=True, push="eos_session", gnmi="openconfig_eos", shell="eos",
                  login="admin",
                  # Arista EOS User Manual, "mtu (Interface)": routed port MTU 68-9214 bytes (AVD eos_designs'
                  # p2p_uplinks_mtu defaults to that largest value, 9214). AVD priority_flow_control.schema.yml
@@ -400,9 +401,11 @@ PLATFORMS: dict[str, Platform] = {
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),
                  # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
                  sniff=60,
-                 sniff_signs=("!Command: show running-config", "!Time: ", "!RANCID-CONTENT-TYPE: cisco-nx", "boot nxos ",
-                              "system qos", "policy-map type ", "priority-flow-control watch-dog-interval ",
-                              "service-policy type queuing ", "(config-"), port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
+                 sniff_signs=("!Command: show running-config", "!Time: ", "!RANCID-CONTENT-TYPE: cisco-nx",
+                              "boot nxos ", "system qos", "policy-map type ",
+                              "priority-flow-control watch-dog-interval ",
+                              "service-policy type queuing ", "(config-"),
+                 port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
                  fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin", qos_on_aggregate=True,
                  unsupported={"push": _NO_PUSH},
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
@@ -437,7 +440,8 @@ PLATFORMS: dict[str, Platform] = {
                            Command("lldpcli show neighbors -f keyvalue", optional=True)),
                  refusals=_SHELL_REFUSALS,
                  # NVUE writes the cable length with PFC (the switch sizes headroom from it) and restates the speed.
-                 sniff=40, sniff_signs=("nv set ", "nvue-api-version", "- set:"), port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
+                 sniff=40, sniff_signs=("nv set ", "nvue-api-version", "- set:"),
+                 port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
                  # NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
                  config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus",
                  # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc <profile-id> cable-length`
@@ -481,7 +485,8 @@ PLATFORMS: dict[str, Platform] = {
                  # An unknown cable length renders a PFC profile without `input cable-length`, the switch's
                  # default 100 m, which is what a profile without one (the only way the parser leaves a port's
                  # cable unknown) said before.
-                 sniff=70, sniff_signs=("interfaces", "class-of-service", "RANCID-CONTENT-TYPE: juniper"), port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="junos_set", tune=True,
+                 sniff=70, sniff_signs=("interfaces", "class-of-service", "RANCID-CONTENT-TYPE: juniper"),
+                 port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="junos_set", tune=True,
                  gnmi="openconfig", unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
                  # QFX5000/QFX10000 `interfaces <if> mtu` (media MTU) 256-9216 bytes, so an IP MTU of 242-9202
                  # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts
