@@ -14,6 +14,9 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 42 (part l): the example lint 713.3 M (2.68x; 739.8 M before), one EOS / NX-OS / Junos / OS10 running-config
+521.8 / 530.8 / 523.4 / 526.2 M (561.3 / 580.6 / 583.0 / 565.2 M): a plain file sniffed only by the platforms whose
+signs it holds: docs/lint-at-scale.md, "Session 42, part l".
 Session 42 (part a): the example lint 738.1 M (2.78x; 863.3 M before) with its policy and topology read back, 1,179.7 M
 validating (1,265.5 M): the topology file's document cached, records' first 16 objects made without compiling an
 __init__: docs/lint-at-scale.md, "Session 42, part a".

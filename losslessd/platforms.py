@@ -122,6 +122,14 @@ class Platform:
     # What every file its sniff() knows opens with past white space (a capture aside: told by its header first);
     # a file that opens otherwise is not sniffed with the platform's package (importing it is the cost).
     sniff_opens: str | None = None
+    # Strings one of which every file its sniff() knows holds (a capture aside: told by its header), or None: a file
+    # holding none of them (and opening with none of ``sniff_signs_open``'s characters past white space) is not sniffed
+    # with the platform's package. Each is a plain part every one of the sniff's patterns needs
+    # (tests/test_detect_signs.py checks each against the sniff on every fixture, example and corpus file and the
+    # fuzzers' texts).
+    # (A sign opening with a line end is one at a line's start: the text's first line too.)
+    sniff_signs: tuple[str, ...] | None = None
+    sniff_signs_open: str = ""
     # render (templates/<id>/profile.j2): what each port needs for a section, "speed", "cable" or "sonic" (its SKU's
     # lossless PG profile), refused before the template runs when a port lacks it; ``ecn_in_scheduler``: the
     # scheduler object holds the ECN thresholds (an NX-OS queuing policy, a Junos scheduler-map: one per port), so
@@ -283,7 +291,11 @@ PLATFORMS: dict[str, Platform] = {
                  commands=(Command("show running-config"), Command("show lldp neighbors", optional=True)),
                  enable=True, refusals=("% Invalid input", "% Incomplete command", "% Ambiguous command",
                                         "% Unrecognized command", "% Authorization denied"),
-                 sniff=50, fix="eos_cli", tune=True, push="eos_session", gnmi="openconfig_eos", shell="eos",
+                 sniff=50,
+                 sniff_signs=("! Command: show running-config", "! device: ", "interface ", "qos profile ", "(config-",
+                              "qos map ", "!RANCID-CONTENT-TYPE: arista", "service routing protocols model ",
+                              "daemon TerminAttr"),
+                 fix="eos_cli", tune=True, push="eos_session", gnmi="openconfig_eos", shell="eos",
                  login="admin",
                  # Arista EOS User Manual, "mtu (Interface)": routed port MTU 68-9214 bytes (AVD eos_designs'
                  # p2p_uplinks_mtu defaults to that largest value, 9214). AVD priority_flow_control.schema.yml
@@ -345,7 +357,13 @@ PLATFORMS: dict[str, Platform] = {
                  refusals=(*_SHELL_REFUSALS, "Netlink error", "No such device"),
                  # The mlx5 driver sizes the lossless receive buffer from the cable length the script writes
                  # with PFC (mlnx_qos --cable_len): a NIC port needs its cable length and nothing else.
-                 sniff=20, port_facts={"pfc": ("cable",), "buffer": ("cable",)}, fix="script",
+                 sniff=20,
+                 # mlnx_qos's output, dcb's show lines at a line's start (parse/mlx5/dcb_show.SHOW_LINE), a `#!` script,
+                 # a step list running mlnx_qos or cma_roce_tos, a sysfs dump; dcb's JSON output opens with `{`.
+                 sniff_signs=("PFC configuration:", "\nprio-pfc", "\ntc-tsa", "\nprio-tc", "\ndscp-prio",
+                              "\nprio-buffer", "\nbuffer-size", "\npfc-cap ", "#!", "mlnx_qos", "cma_roce_tos",
+                              "/sys/"),
+                 sniff_signs_open="{", port_facts={"pfc": ("cable",), "buffer": ("cable",)}, fix="script",
                  # The NIC's RDMA congestion counters are not in `ethtool -S`: the kernel serves them only in
                  # sysfs under the RDMA device (NVIDIA MLNX_OFED docs, "RDMA Counters":
                  # /sys/class/infiniband/<device>/ports/*/hw_counters; names from Linux commit e1f24a79
@@ -382,7 +400,12 @@ PLATFORMS: dict[str, Platform] = {
                            Command("show version", optional=True)),
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),
                  # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
-                 sniff=60, port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
+                 sniff=60,
+                 sniff_signs=("!Command: show running-config", "!Time: ", "!RANCID-CONTENT-TYPE: cisco-nx",
+                              "boot nxos ", "system qos", "policy-map type ",
+                              "priority-flow-control watch-dog-interval ",
+                              "service-policy type queuing ", "(config-"),
+                 port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
                  fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin", qos_on_aggregate=True,
                  unsupported={"push": _NO_PUSH},
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
@@ -417,7 +440,8 @@ PLATFORMS: dict[str, Platform] = {
                            Command("lldpcli show neighbors -f keyvalue", optional=True)),
                  refusals=_SHELL_REFUSALS,
                  # NVUE writes the cable length with PFC (the switch sizes headroom from it) and restates the speed.
-                 sniff=40, port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
+                 sniff=40, sniff_signs=("nv set ", "nvue-api-version", "- set:"),
+                 port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
                  # NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
                  config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus",
                  # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc <profile-id> cable-length`
@@ -448,7 +472,10 @@ PLATFORMS: dict[str, Platform] = {
                  netmiko="mellanox_mlnxos", napalm=None, enable=True,
                  commands=(Command("show running-config"), Command("show roce", optional=True)),
                  refusals=("% Unrecognized command", "% Incomplete command"),
-                 sniff=45, unsupported=_read_only(_ONYX_RENDER)),
+                 sniff=45,
+                 sniff_signs=(' database "', "no cli default prefix-modes enable", "int eth ", "int ethernet ",
+                              "interface eth ", "interface ethernet ", "(config",
+                              "dcb priority-flow-control "), unsupported=_read_only(_ONYX_RENDER)),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
                  netmiko="juniper_junos", napalm="junos",
@@ -458,7 +485,8 @@ PLATFORMS: dict[str, Platform] = {
                  # An unknown cable length renders a PFC profile without `input cable-length`, the switch's
                  # default 100 m, which is what a profile without one (the only way the parser leaves a port's
                  # cable unknown) said before.
-                 sniff=70, port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="junos_set", tune=True,
+                 sniff=70, sniff_signs=("interfaces", "class-of-service", "RANCID-CONTENT-TYPE: juniper"),
+                 port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="junos_set", tune=True,
                  gnmi="openconfig", unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
                  # QFX5000/QFX10000 `interfaces <if> mtu` (media MTU) 256-9216 bytes, so an IP MTU of 242-9202
                  # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts
@@ -485,7 +513,7 @@ PLATFORMS: dict[str, Platform] = {
                  netmiko="dell_os10", napalm=None, commands=(Command("show running-configuration"),),
                  # OS10 CLI: a command it cannot run prints `% Error: ...`.
                  refusals=("% Error",),
-                 sniff=55,
+                 sniff=55, sniff_signs=("! Version 10.", "(conf-", "ethernet"),
                  unsupported=_read_only(_DELL_RENDER),
                  # The OS10 guides searched document no PFC watchdog: which queue one would watch is not known.
                  wd_watches=None),
@@ -495,7 +523,7 @@ PLATFORMS: dict[str, Platform] = {
                  netmiko="dell_force10", napalm=None, commands=(Command("show running-config"),),
                  # OS9 CLI: a command it cannot run is answered `% Error: ...`.
                  refusals=("% Error",),
-                 sniff=57,
+                 sniff=57, sniff_signs=("! Version 9.", "(conf)#", "dcb-map "),
                  unsupported=_read_only(_DELL_RENDER)),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",

@@ -147,6 +147,9 @@ _FIRST_SHOWN = lazy(r"\S")
 # The platforms whose sniff knows only files opening with their Platform.sniff_opens (past white space).
 _SNIFF_OPENS = {p: PLATFORMS[p].sniff_opens for p in _SNIFF_ORDER if PLATFORMS[p].sniff_opens is not None}
 _SNIFF_RANKED = frozenset(_SNIFF_ORDER)
+# (strings, opening characters) of the platforms naming what every file their sniff knows holds (Platform.sniff_signs)
+_SNIFF_SIGNS = {p: (signs, PLATFORMS[p].sniff_signs_open) for p in _SNIFF_ORDER
+                if (signs := PLATFORMS[p].sniff_signs) is not None}
 
 
 def detect(inp: Input) -> str | None:
@@ -155,12 +158,26 @@ def detect(inp: Input) -> str | None:
         # Every platform's sniff takes no capture whose header names another platform (tests/test_sniff_opens.py):
         # only the platform named is asked, so a capture imports no other platform's reader to hear "not mine".
         return named if named in _SNIFF_RANKED and parser_for(named).sniff(inp) else None
-    first = _FIRST_SHOWN.search(inp.text)
+    text = inp.text
+    first = _FIRST_SHOWN.search(text)
     opens = first.group() if first else ""
+    # A file no capture header names a platform of is sniffed only by the platforms whose signs it holds: the others'
+    # packages are not imported to hear "not mine" (tests/test_detect_signs.py: the answer is the sniffs' in order).
+    signed = capture.sniff_platform(text) is None
     for platform in _SNIFF_ORDER:
-        if _SNIFF_OPENS.get(platform, opens) == opens and parser_for(platform).sniff(inp):
+        if _SNIFF_OPENS.get(platform, opens) != opens:
+            continue
+        if signed and (signs := _SNIFF_SIGNS.get(platform)) is not None and not (
+                opens and opens in signs[1] or any(holds_sign(text, sign) for sign in signs[0])):
+            continue
+        if parser_for(platform).sniff(inp):
             return platform
     return None
+
+
+def holds_sign(text: str, sign: str) -> bool:
+    """Whether ``text`` holds ``sign`` (Platform.sniff_signs); one opening with a line end also at the text's start."""
+    return sign in text or sign[0] == "\n" and text.startswith(sign[1:])
 
 
 def read_input(path: Path | str) -> Input:
