@@ -313,16 +313,9 @@ class _Respelled(str):
                 "spellings)")
 
 
-class _Retyped(str):
+class _Retyped(_Respelled):
     """A key given again in another spelling of the same value (`0x1f` and `31`, `on` and `true`): its repr, which
     duplicate messages quote, shows both."""
-
-    first: str
-
-    def __new__(cls, key: str, first: str):
-        self = super().__new__(cls, key)
-        self.first = first
-        return self
 
     def __repr__(self) -> str:
         return f"{str(self)!r} (read as the same value as {self.first!r})"
