@@ -223,8 +223,10 @@ try:
     main()
 except SystemExit:
     pass
-check = sys.modules["yaml"].reader.Reader.NON_PRINTABLE
-print(json.dumps({"compiled": type(check).__name__ == "Pattern" or "search" in vars(check)}), file=sys.stderr)
+yaml = sys.modules.get("yaml")  # (a lint whose policy and topology both come from the caches imports no PyYAML)
+check = yaml.reader.Reader.NON_PRINTABLE if yaml else None
+print(json.dumps({"compiled": check is not None and (type(check).__name__ == "Pattern" or "search" in vars(check))}),
+      file=sys.stderr)
 """
 
 
