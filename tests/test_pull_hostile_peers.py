@@ -194,8 +194,9 @@ def test_a_sys_name_that_shows_as_another_device_is_refused_as_that_device(make_
                     got.append(exc)
         return got
 
-    # leaf2's own name in such forms is leaf2's; a name of leaf1's shape that differs in a letter is no device's
-    own = ["LEAF2\x00", "\uff4c\uff45\uff41\uff46\uff12", "l\u0435af3"]
+    # leaf2's own name in such forms is leaf2's (a look-alike of it too: it was refused as "leaf2 of the inventory, not
+    # leaf2"); a name of leaf1's shape that differs in a letter is no device's
+    own = ["LEAF2\x00", "\uff4c\uff45\uff41\uff46\uff12", "l\u0435af2", "l\u0435af3"]
     loop = asyncio.new_event_loop()
     try:
         got = loop.run_until_complete(poll_as(LEAF1_LOOKALIKES + own))

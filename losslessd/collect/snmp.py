@@ -295,8 +295,18 @@ class BasePoller(ABC):
     ``async with`` inside one event loop. ``backend`` names the library doing the work."""
 
     backend: str = ""
-    # The inventory's device names (its callers set them): an agent whose sysName is one of the others is refused.
-    fleet: frozenset[str] = frozenset()
+    _fleet: frozenset[str] = frozenset()
+    _nodes: dict[str, list[str]] = {}  # the fleet's names by _node, made once per fleet (same_device reads it per poll)
+
+    @property
+    def fleet(self) -> frozenset[str]:
+        """The inventory's device names (its callers set them): an agent whose sysName is one of the others is
+        refused."""
+        return self._fleet
+
+    @fleet.setter
+    def fleet(self, names: frozenset[str]) -> None:
+        self._fleet, self._nodes = names, fleet_nodes(names)
 
     def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, retries: int = DEFAULT_RETRIES,
                  max_varbinds: int = DEFAULT_MAX_VARBINDS, stripes: int = DEFAULT_STRIPES,
@@ -344,7 +354,7 @@ class BasePoller(ABC):
             except asyncio.TimeoutError:
                 raise SnmpTimeout(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} took "
                                                  f"longer than {self.deadline_s:g} s") from None
-        same_device(target, sample.raw.get(oids.SYS_NAME), self.fleet)
+        same_device(target, sample.raw.get(oids.SYS_NAME), self._nodes)
         return sample
 
     async def poll_many(self, targets: Iterable[SnmpTarget]) -> dict[str, SnmpSample | SnmpError]:
@@ -618,23 +628,31 @@ def _shows_as(node: str, other: str) -> bool:
     """Whether sysName ``node`` shows as device name ``other`` (both _node): the same, or letters of other scripts
     that look like Latin ones (printable.LOOKALIKE: Cyrillic `е` in `lеaf1`) where ``other`` has an ASCII letter or
     digit, the rest the same."""
-    if node == other or len(node) != len(other):
-        return node == other
-    return all(a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
+    return len(node) == len(other) and all(a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
                for a, b in zip(node, other, strict=True))
 
 
-def same_device(target: SnmpTarget, sys_name: int | str | None, fleet: frozenset[str]) -> None:
-    """Refuse an agent whose sysName is another device of the inventory (two inventory entries giving one address,
-    a swapped port or SNMPv3 context, an address moved to another switch): its counters were filed as this device's
-    without a word. A sysName naming no device of the inventory (unset, a site's own naming, SONiC's default
-    `sonic`) says nothing and is not checked."""
+def fleet_nodes(fleet: Iterable[str]) -> dict[str, list[str]]:
+    """The device names of ``fleet`` by their _node, each list sorted."""
+    nodes: dict[str, list[str]] = {}
+    for name in sorted(fleet):
+        nodes.setdefault(_node(name), []).append(name)
+    return nodes
+
+
+def same_device(target: SnmpTarget, sys_name: int | str | None, nodes: dict[str, list[str]]) -> None:
+    """Refuse an agent whose sysName is another device of the inventory (``nodes``: fleet_nodes; two inventory entries
+    giving one address, a swapped port or SNMPv3 context, an address moved to another switch): its counters were filed
+    as this device's without a word. A sysName naming no device of the inventory (unset, a site's own naming, SONiC's
+    default `sonic`) says nothing and is not checked; nor one that shows as the device's own name."""
     if type(sys_name) is not str or not sys_name.strip():
         return
     node = _node(sys_name)
-    if node == _node(target.device):
+    if _shows_as(node, _node(target.device)):
         return
-    others = sorted(name for name in fleet if _shows_as(node, _node(name)))
+    # (an ASCII name shows as no other than itself: a look-alike letter is never ASCII)
+    others = nodes.get(node, []) if node.isascii() else sorted(
+        name for other, names in nodes.items() if _shows_as(node, other) for name in names)
     if others:
         raise SnmpError(target.device, f"the agent at {target.host}:{target.port} says it is "
                                        f"'{printable(sys_name[:200])}' (its sysName), which is {others[0]} of the "
