@@ -628,8 +628,9 @@ def _shows_as(node: str, other: str) -> bool:
     """Whether sysName ``node`` shows as device name ``other`` (both _node): the same, or letters of other scripts
     that look like Latin ones (printable.LOOKALIKE: Cyrillic `е` in `lеaf1`) where ``other`` has an ASCII letter or
     digit, the rest the same."""
-    return len(node) == len(other) and all(a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
-               for a, b in zip(node, other, strict=True))
+    return len(node) == len(other) and all(
+        a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
+        for a, b in zip(node, other, strict=True))
 
 
 def fleet_nodes(fleet: Iterable[str]) -> dict[str, list[str]]:
