@@ -20,6 +20,7 @@ from losslessd.daemon.http import HttpFace, NotLoopback
 from losslessd.daemon.notify import Notifier
 from losslessd.daemon.scheduler import Runner, Schedule
 from losslessd.daemon.service import Daemon
+from losslessd.daemon.sinks import Sinks
 from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings, schema
 from losslessd.errors import InputError
 from losslessd.history import History, StoredFinding
@@ -992,3 +993,50 @@ def test_the_daemon_starts_a_worker_per_core_it_may_run_on_not_per_core_of_the_m
     finally:
         os.sched_setaffinity(0, was)
     assert worker_count(settings, None, 64) == len(was)
+
+
+def test_an_interrupted_event_continued_after_a_restart_keeps_its_start_and_peaks_to_its_end(folder, tmp_path):
+    """A clean stop interrupts an open pause_rate (peak 9000/s); the next start's worker opens it again (peak 2000/s)
+    and later ends it. Its opening took the interrupted one's id, start and peaks, but its end (the worker's event,
+    which knows nothing of the interrupted one) took the id and start alone: the history's row was overwritten with
+    the worker's peak (2000, not 9000) and without the note that it continued, and the daemon kept the id for ever."""
+    from losslessd.daemon.service import INTERRUPTED_MARK
+    from losslessd.monitor import Event
+
+    def place(start: float, peak: float, end: float | None = None) -> Event:
+        return Event("pause_rate", "leaf1", "Ethernet8", 3, start, "leaf1 Ethernet8 priority 3: pauses", "warning",
+                     {"pause_per_s": peak, "peak_pause_per_s": peak}, end_unix_s=end)
+
+    before = place(100.0, 9000.0, end=200.0)  # as the stop left it
+    before.numbers[INTERRUPTED_MARK] = 1
+    history = History(tmp_path / "h.db")
+    history.record_event(before)
+    history.close()
+    daemon = Daemon(load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV))
+    told: list[tuple[str, str, float]] = []
+
+    class Told:  # an alert sink that keeps what it is told
+        name = "told"
+
+        async def send(self, event: Event, change: str) -> None:
+            told.append((change, event.id, event.start_unix_s))
+
+    async def run() -> None:
+        daemon.history, daemon.sinks = History(tmp_path / "h.db"), Sinks([Told()])
+        daemon._close_stale_events()  # (at a start: reads the interrupted events back)
+        for event in (place(230.0, 2000.0), place(230.0, 2000.0, end=260.0)):  # each new from the worker
+            daemon._emit(event)
+        for task in list(daemon._background):
+            await task
+        await daemon.sinks.close()
+        daemon.history.close()
+
+    asyncio.run(run())
+    assert told == [("update", before.id, 100.0), ("end", before.id, 100.0)]
+    with contextlib.closing(sqlite3.connect(tmp_path / "h.db")) as db:
+        rows = db.execute("SELECT id, start_unix_s, end_unix_s, message, numbers FROM events").fetchall()
+    [(row_id, start, end, message, numbers)] = rows
+    assert (row_id, start, end) == (before.id, 100.0, 260.0), rows
+    assert json.loads(numbers)["peak_pause_per_s"] == 9000.0 and INTERRUPTED_MARK not in json.loads(numbers), rows
+    assert message.endswith("(continued across a restart of losslessd: not watched while it was stopped)"), rows
+    assert daemon._continued == {} and daemon._open == {}

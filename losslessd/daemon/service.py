@@ -129,10 +129,10 @@ class Daemon:
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         # Events the previous run's clean stop interrupted, by place, that a condition seen again soon after this
         # start continues (_continue), until _resume_until (time.monotonic()); and the ids the workers gave the events
-        # that continue one -> the start (so the id) of the interrupted one
+        # that continue one -> the interrupted one (its start, so its id, and its peaks), until they end
         self._resumable: dict[tuple, Event] = {}
         self._resume_until = 0.0
-        self._continued: dict[str, float] = {}
+        self._continued: dict[str, Event] = {}
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
         self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
         self._cables: dict[str, dict[str, tuple[str, str]]] = {}  # switch read -> its port -> (device, port) cabled
@@ -525,21 +525,25 @@ class Daemon:
     def _continue(self, event: Event) -> bool:
         """Give an event a worker opened soon after this start (its detector saw the condition again) the id of the
         one the previous run's clean stop interrupted at its place: the same incident, not a new one (its alert is
-        updated, not fired again); True when it does so for the first time. Later changes of it are renamed too."""
-        start = self._continued.get(event.id)
-        if start is not None:
-            event.start_unix_s = start
-            return False
-        old = self._resumable.get((event.kind, event.device, event.port, event.priority))
-        if old is None or not event.open or time.monotonic() >= self._resume_until:
-            return False
-        del self._resumable[(event.kind, event.device, event.port, event.priority)]
-        self._continued[event.id] = event.start_unix_s = old.start_unix_s
+        updated, not fired again); True when it does so for the first time. Its later changes (its end) are given
+        the same: the worker knows nothing of the interrupted one."""
+        first = False
+        old = self._continued.get(event.id)
+        if old is None:
+            old = self._resumable.get((event.kind, event.device, event.port, event.priority))
+            if old is None or not event.open or time.monotonic() >= self._resume_until:
+                return False
+            del self._resumable[(event.kind, event.device, event.port, event.priority)]
+            self._continued[event.id] = old
+            first = True
+        if not event.open:
+            del self._continued[event.id]
+        event.start_unix_s = old.start_unix_s
         for name, value in old.numbers.items():  # (its peaks so far stand)
             if name.startswith("peak_"):
                 event.numbers[name] = max(value, event.numbers.get(name, value))
         event.message += " (continued across a restart of losslessd: not watched while it was stopped)"
-        return True
+        return first
 
     def _end_resumable(self, force: bool = False) -> None:
         """Once the window after a start has passed (or at a stop), the interrupted events not seen again end: to the
