@@ -366,6 +366,9 @@ class Guard:
     UTF-8 as U+FFFD), the login password and enable secret masked, and each output checked by refusal with the
     session's prompt. ``abort()`` (any thread) cuts the connection."""
 
+    # connect bounds the login with a timer of its own (a pusher's login); a Session's run bounds it already
+    TIMED_LOGIN = True
+
     def __init__(self, host: Host, timeout: float):
         self.host = host
         self.timeout = timeout
@@ -549,9 +552,10 @@ class Guard:
         # as a whole where no timer of the caller's (Session.run's) bounds it, as for tune's pushers: paramiko's
         # phases each have their own timeout, one after the other, and a login that ran out was named as napalm's
         # "Cannot connect to 127.0.0.1" or netmiko's "'No existing session' error: try increasing 'conn_timeout'"
-        self._login_timer = threading.Timer(self.timeout, self.abort)
-        self._login_timer.daemon = True
-        self._login_timer.start()
+        if self.TIMED_LOGIN:
+            self._login_timer = threading.Timer(self.timeout, self.abort)
+            self._login_timer.daemon = True
+            self._login_timer.start()
         return cast(socket.socket, self._metered)
 
 
@@ -574,6 +578,8 @@ _TAIL = 256
 class Session(Guard):
     """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013 (SYS014
     when the device sent more than the session budget)."""
+
+    TIMED_LOGIN = False  # (run's timer bounds the login and the commands: a second timer per poll was the same)
 
     def __init__(self, host: Host, *, known_hosts: Path | None, timeout: float, session_log: Path | None = None):
         super().__init__(host, timeout)
