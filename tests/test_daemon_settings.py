@@ -20,8 +20,8 @@ from losslessd.daemon.http import HttpFace, NotLoopback
 from losslessd.daemon.notify import Notifier
 from losslessd.daemon.scheduler import Runner, Schedule
 from losslessd.daemon.service import Daemon
-from losslessd.daemon.sinks import Sinks
 from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings, schema
+from losslessd.daemon.sinks import Sinks
 from losslessd.errors import InputError
 from losslessd.history import History, StoredFinding
 from losslessd.limits import DEFAULT_MAX_FILE_BYTES, ENV_MAX_FILE_MB, MIB, file_limit_mb, max_file_bytes
