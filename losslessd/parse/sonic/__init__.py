@@ -724,6 +724,7 @@ class _Builder:
         # the first reference in a form a release refuses: `[TABLE|name]` by whether the config's release takes it
         # (True never kept), "plain" a name alone on a release that requires the brackets (see ref)
         self._bracketed: dict[bool | str | None, tuple[Source, str]] = {}
+        self._uncreated: set[str] = set()  # BUFFER_PROFILEs whose pool reference the release refuses (see _buffers)
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
         # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
         # what it sets); a port keeps the numbers of those it met, in order, and their entries (see _shared).
@@ -845,6 +846,8 @@ class _Builder:
         if name not in self.db.table(table):
             self.db.issue(f"{_at(entry)} {field} names {table}|{name}, which the config does not "
                           "define; ignored", entry.source(field))
+            return None
+        if table == "BUFFER_PROFILE" and name in self._uncreated:  # (said once: _say_bracketed)
             return None
         self._refs[(table, raw)] = name
         return name
@@ -1385,6 +1388,12 @@ class _Builder:
                 size_bytes=self.value(e, "size", _count, "a size in bytes"),
                 shared_headroom_bytes=self.value(e, "xoff", _count, "a size in bytes"), source=e.source())
         for name, e in self.db.table("BUFFER_PROFILE").items():
+            if self._refused_ref(e, ("pool",)) is not None:
+                # bufferorch.cpp processBufferProfile retries it (the pool unresolved): never created, so a PG or
+                # queue naming it holds no profile (see ref)
+                self._note_form(e, "pool")
+                self._uncreated.add(name)
+                continue
             size = {f: self.value(e, f, _count, "a size in bytes")
                     for f in ("size", "xon", "xoff", "xon_offset", "static_th")}
             self.profiles[name] = BufferProfile(
@@ -2285,6 +2294,8 @@ class _Builder:
             self._runtime_pgs(port, bound_now, over=True)
             said = self._unbound.setdefault(bound.why, [0, port["pfc_source"], True])
             said[0] += 1
+            return
+        if name in self._uncreated:  # (buffermgrd reuses the config's profile, which orchagent never creates)
             return
         if name not in self.profiles and not self._make_profile(bound):
             return
