@@ -724,6 +724,8 @@ class _Builder:
         # the first reference in a form a release refuses: `[TABLE|name]` by whether the config's release takes it
         # (True never kept), "plain" a name alone on a release that requires the brackets (see ref)
         self._bracketed: dict[bool | str | None, tuple[Source, str]] = {}
+        # whether the config's release takes references only as `[TABLE|name]` (None: it names none; see _form_refused)
+        self._takes_brackets = self._release_takes(*_BRACKETED_REFS)
         self._uncreated: set[str] = set()  # BUFFER_PROFILEs whose pool reference the release refuses (see _buffers)
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
         # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
@@ -833,7 +835,7 @@ class _Builder:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
-            if self._release_takes(*_BRACKETED_REFS) is None:  # (said once per input: _say_bracketed)
+            if self._takes_brackets is None:  # (said once per input: _say_bracketed)
                 self._bracketed.setdefault(None, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
         if self._form_refused(raw):
             self._note_form(entry, field)
@@ -857,7 +859,7 @@ class _Builder:
         (sonic-swss orch.cpp parseReference): up to 202106 anything but `[...]` ("Must be surrounded by [ ]", "" too
         short), from 202111 on any value starting with '[' or ending with ']' ("Must not be surrounded by [ ]"). A
         config naming no release refuses nothing here."""
-        takes = self._release_takes(*_BRACKETED_REFS)
+        takes = self._takes_brackets
         if takes is None:
             return False
         if takes:
@@ -876,7 +878,7 @@ class _Builder:
 
     def _note_form(self, e: Entry, field: str) -> None:
         """Keep the first reference in each form the config's release refuses, said once (_say_bracketed)."""
-        form = "plain" if self._release_takes(*_BRACKETED_REFS) else False
+        form = "plain" if self._takes_brackets else False
         self._bracketed.setdefault(form, (e.source(field), f"{_at(e)} {field} {_quoted(str(e.fields[field]))}"))
 
     def bound_name(self, entry: Entry, field: str) -> str | None:
