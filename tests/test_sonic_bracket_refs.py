@@ -192,3 +192,31 @@ def test_the_dynamic_models_null_profile_and_a_profile_list_keep_their_own_form(
     assert out["BUFFER_PG"]["Ethernet0|3-4"]["profile"] == "NULL"
     listed = out["BUFFER_PORT_INGRESS_PROFILE_LIST"]["Ethernet0"]["profile_list"]
     assert listed == "[BUFFER_PROFILE|a],[BUFFER_PROFILE|b]"
+
+
+# Reread rr-b: a BUFFER_PROFILE whose pool reference the release refuses is never created (sonic-swss bufferorch.cpp
+# processBufferProfile: the pool unresolved, the entry retried), so a PG naming it holds no profile. Before: the profile
+# read as created (pool unknown) and PG 3 as bound to its xoff, as it is where the pool is written as the release takes
+# it.
+@pytest.mark.parametrize(("version", "pool"), [("version_4_0_3", "[BUFFER_POOL|ingress_lossless_pool]"),
+                                                ("version_2_0_2", "ingress_lossless_pool")])
+@pytest.mark.parametrize("sku", [None, "Mellanox-SN4600C-C64"])  # (with a SKU, buffermgrd reuses the profile)
+def test_a_profile_whose_pool_reference_is_refused_binds_no_pg(version, pool, sku):
+    bracketed = version == "version_2_0_2"
+    ref = "[BUFFER_PROFILE|pg_lossless_100000_5m_profile]" if bracketed else "pg_lossless_100000_5m_profile"
+    db = dict(PLAIN, DEVICE_METADATA={"localhost": {"hostname": "sw", **({"hwsku": sku} if sku else {})}},
+              PORT={"Ethernet0": {"lanes": "0", "speed": "100000", "admin_status": "up"}},
+              CABLE_LENGTH={"AZURE": {"Ethernet0": "5m"}},
+              BUFFER_POOL={"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "47218432"}},
+              BUFFER_PROFILE={"pg_lossless_100000_5m_profile": {"pool": pool, "xon": "19456", "xoff": "59392",
+                                                                "size": "19456", "dynamic_th": "-2"}},
+              BUFFER_PG={"Ethernet0|3-4": {"profile": ref}},
+              PORT_QOS_MAP={"Ethernet0": dict(PLAIN["PORT_QOS_MAP"]["Ethernet0,Ethernet8"])})  # (buffermgrd's key)
+    device, port = _port(db, version)
+    assert port.priority_groups[3].profile is None
+    assert "pg_lossless_100000_5m_profile" not in device.buffer_profiles
+    assert [i.code for i in device.issues if "VERSIONS|DATABASE VERSION" in i.message] == ["SYS002"]
+    good = "ingress_lossless_pool" if not bracketed else "[BUFFER_POOL|ingress_lossless_pool]"
+    db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["pool"] = good
+    _, port = _port(db, version)
+    assert port.priority_groups[3].profile == "pg_lossless_100000_5m_profile"

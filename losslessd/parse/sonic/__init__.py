@@ -724,6 +724,9 @@ class _Builder:
         # the first reference in a form a release refuses: `[TABLE|name]` by whether the config's release takes it
         # (True never kept), "plain" a name alone on a release that requires the brackets (see ref)
         self._bracketed: dict[bool | str | None, tuple[Source, str]] = {}
+        # whether the config's release takes references only as `[TABLE|name]` (None: it names none; see _form_refused)
+        self._takes_brackets = self._release_takes(*_BRACKETED_REFS)
+        self._uncreated: set[str] = set()  # BUFFER_PROFILEs whose pool reference the release refuses (see _buffers)
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
         # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
         # what it sets); a port keeps the numbers of those it met, in order, and their entries (see _shared).
@@ -832,7 +835,7 @@ class _Builder:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
-            if self._release_takes(*_BRACKETED_REFS) is None:  # (said once per input: _say_bracketed)
+            if self._takes_brackets is None:  # (said once per input: _say_bracketed)
                 self._bracketed.setdefault(None, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
         if self._form_refused(raw):
             self._note_form(entry, field)
@@ -846,6 +849,8 @@ class _Builder:
             self.db.issue(f"{_at(entry)} {field} names {table}|{name}, which the config does not "
                           "define; ignored", entry.source(field))
             return None
+        if table == "BUFFER_PROFILE" and name in self._uncreated:  # (said once: _say_bracketed)
+            return None
         self._refs[(table, raw)] = name
         return name
 
@@ -854,7 +859,7 @@ class _Builder:
         (sonic-swss orch.cpp parseReference): up to 202106 anything but `[...]` ("Must be surrounded by [ ]", "" too
         short), from 202111 on any value starting with '[' or ending with ']' ("Must not be surrounded by [ ]"). A
         config naming no release refuses nothing here."""
-        takes = self._release_takes(*_BRACKETED_REFS)
+        takes = self._takes_brackets
         if takes is None:
             return False
         if takes:
@@ -873,7 +878,7 @@ class _Builder:
 
     def _note_form(self, e: Entry, field: str) -> None:
         """Keep the first reference in each form the config's release refuses, said once (_say_bracketed)."""
-        form = "plain" if self._release_takes(*_BRACKETED_REFS) else False
+        form = "plain" if self._takes_brackets else False
         self._bracketed.setdefault(form, (e.source(field), f"{_at(e)} {field} {_quoted(str(e.fields[field]))}"))
 
     def bound_name(self, entry: Entry, field: str) -> str | None:
@@ -1385,6 +1390,12 @@ class _Builder:
                 size_bytes=self.value(e, "size", _count, "a size in bytes"),
                 shared_headroom_bytes=self.value(e, "xoff", _count, "a size in bytes"), source=e.source())
         for name, e in self.db.table("BUFFER_PROFILE").items():
+            if self._refused_ref(e, ("pool",)) is not None:
+                # bufferorch.cpp processBufferProfile retries it (the pool unresolved): never created, so a PG or
+                # queue naming it holds no profile (see ref)
+                self._note_form(e, "pool")
+                self._uncreated.add(name)
+                continue
             size = {f: self.value(e, f, _count, "a size in bytes")
                     for f in ("size", "xon", "xoff", "xon_offset", "static_th")}
             self.profiles[name] = BufferProfile(
@@ -2285,6 +2296,8 @@ class _Builder:
             self._runtime_pgs(port, bound_now, over=True)
             said = self._unbound.setdefault(bound.why, [0, port["pfc_source"], True])
             said[0] += 1
+            return
+        if name in self._uncreated:  # (buffermgrd reuses the config's profile, which orchagent never creates)
             return
         if name not in self.profiles and not self._make_profile(bound):
             return
