@@ -1012,3 +1012,40 @@ def test_no_port_with_pfc_mode_on_still_asks_each_for_the_mode_line(tmp_path):
     assert [(f.code, f.port, f.source.line) for f in found] == [("PFC001", "ethernet1/1/1", 14),
                                                                 ("PFC001", "ethernet1/1/2", 18)], found
     assert all(f.message.endswith("add `priority-flow-control mode on` on the port") for f in found), found
+
+
+# A session in the OS10 User Guide's prompts: a network-qos class pausing qos-group 3, bound on a range and a port
+# (`OS10(config)# interface range ethernet 1/1/1-1/1/2` gives `OS10(conf-range-eth1/1/1-1/1/2)#`).
+_TYPED_SESSION = """OS10# configure terminal
+OS10(config)# {cmap} type network-qos CMQ
+OS10(config-cmap-nqos)# match qos-group 3
+OS10(config-cmap-nqos)# exit
+OS10(config)# {pmap} type network-qos PMQ
+OS10(config-pmap-network-qos)# class CMQ
+OS10(config-pmap-c-nqos)# pause
+OS10(config-pmap-c-nqos)# pfc-cos 3
+OS10(config-pmap-c-nqos)# exit
+OS10(config-pmap-network-qos)# exit
+OS10(config)# {intf} range ethernet 1/1/1-1/1/2
+OS10(conf-range-eth1/1/1-1/1/2)# priority-flow-control mode on
+OS10(conf-range-eth1/1/1-1/1/2)# service-policy input type network-qos PMQ
+OS10(conf-range-eth1/1/1-1/1/2)# exit
+OS10(config)# {intf} ethernet 1/1/3
+OS10(conf-if-eth1/1/3)# priority-flow-control mode on
+OS10(conf-if-eth1/1/3)# service-policy input type network-qos PMQ
+OS10(conf-if-eth1/1/3)# end
+"""
+
+
+@pytest.mark.parametrize("cmap, pmap, intf", [("class-map", "policy-map", "int"), ("class-m", "pol", "interface"),
+                                              ("class-ma", "policy-m", "inter")])
+def test_a_session_s_abbreviated_mode_opening_commands_read_as_written_out(cmap, pmap, intf):
+    """Session 42 reread rr-c: a session's command that opens a mode of configuration mode is read by the mode the
+    next prompt names (clitext._OPENING_WORDS). OS10's range mode `conf-range-eth...` and the `config-pmap-...` /
+    `config-cmap-...` modes were not among them: `int range ethernet 1/1/1-1/1/2` left both ports out without a word,
+    and `pol type network-qos PMQ` left the policy undefined (SYS002 "not defined" where it is bound)."""
+    whole = parse(_TYPED_SESSION.format(cmap="class-map", pmap="policy-map", intf="interface"))
+    typed = parse(_TYPED_SESSION.format(cmap=cmap, pmap=pmap, intf=intf))
+    assert sorted(whole.ports) == ["ethernet1/1/1", "ethernet1/1/2", "ethernet1/1/3"] and whole.issues == []
+    assert {n: p.pfc_enabled for n, p in typed.ports.items()} == {n: [3] for n in whole.ports}, typed.issues
+    assert typed.issues == []
