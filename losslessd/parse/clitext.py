@@ -557,11 +557,14 @@ def refused_issue(path: str, line: int, command: str, why: str) -> ParseIssue:
 # `config-pmap-...` and `config-cmap-...` modes of NX-OS (Nexus 9000 QoS guide: `(config-pmap-qos)#`,
 # `(config-cmap-qos)#`), EOS (`config-pmap-quality-of-service-NAME`, `config-cmap-qos-NAME`) and OS10
 # (`config-pmap-network-qos`, `config-cmap-nqos`); a class or police mode under a policy-map is no mode of
-# configuration mode). A typed session abbreviates it (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening
+# configuration mode; OS10's `trust dscp-map NAME`, `qos-map traffic-class NAME`, `wred NAME` and `system qos`
+# (`(config-tmap-dscp-map)#`, `(config-qos-map)#`, `(config-wred)#`, `(config-sys-qos)#`, as the OS10 User Guide's
+# steps print them; NX-OS's `system qos` too). A typed session abbreviates it (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening
 # `(conf-if-range-te-1/2,te-1/7)#`), a running-config never does: the prompt the switch answered with shows which
 # command it ran.
 _OPENING_WORDS = (("config-if", "interface"), ("config-range-", "interface"), ("config-dcbmap-", "dcb-map"),
-                  ("config-pmap-", "policy-map"), ("config-cmap-", "class-map"))
+                  ("config-pmap-", "policy-map"), ("config-cmap-", "class-map"), ("config-tmap-", "trust"),
+                  ("config-qos-map", "qos-map"), ("config-wred", "wred"), ("config-sys-qos", "system"))
 
 
 def _opening_word(command: str, mode: str) -> str:
