@@ -559,12 +559,14 @@ def refused_issue(path: str, line: int, command: str, why: str) -> ParseIssue:
 # (`config-pmap-network-qos`, `config-cmap-nqos`); a class or police mode under a policy-map is no mode of
 # configuration mode; OS10's `trust dscp-map NAME`, `qos-map traffic-class NAME`, `wred NAME` and `system qos`
 # (`(config-tmap-dscp-map)#`, `(config-qos-map)#`, `(config-wred)#`, `(config-sys-qos)#`, as the OS10 User Guide's
-# steps print them; NX-OS's `system qos` too). A typed session abbreviates it (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening
+# steps print them; NX-OS's `system qos` too); EOS's `qos profile P` (`(config-qos-profile-P)#`, the EOS manual's DCB
+# steps). A typed session abbreviates it (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening
 # `(conf-if-range-te-1/2,te-1/7)#`), a running-config never does: the prompt the switch answered with shows which
 # command it ran.
 _OPENING_WORDS = (("config-if", "interface"), ("config-range-", "interface"), ("config-dcbmap-", "dcb-map"),
                   ("config-pmap-", "policy-map"), ("config-cmap-", "class-map"), ("config-tmap-", "trust"),
-                  ("config-qos-map", "qos-map"), ("config-wred", "wred"), ("config-sys-qos", "system"))
+                  ("config-qos-map", "qos-map"), ("config-wred", "wred"), ("config-sys-qos", "system"),
+                  ("config-qos-profile-", "qos"))
 
 
 def _opening_word(command: str, mode: str) -> str:
