@@ -1012,3 +1012,50 @@ def test_no_port_with_pfc_mode_on_still_asks_each_for_the_mode_line(tmp_path):
     assert [(f.code, f.port, f.source.line) for f in found] == [("PFC001", "ethernet1/1/1", 14),
                                                                 ("PFC001", "ethernet1/1/2", 18)], found
     assert all(f.message.endswith("add `priority-flow-control mode on` on the port") for f in found), found
+
+
+# A session in the OS10 User Guide's prompts: a network-qos class pausing qos-group 3, bound on a range and a port
+# (`OS10(config)# interface range ethernet 1/1/1-1/1/2` gives `OS10(conf-range-eth1/1/1-1/1/2)#`).
+_TYPED_SESSION = """OS10# configure terminal
+OS10(config)# {trust} dscp-map DM
+OS10(config-tmap-dscp-map)# qos-group 3 dscp 26
+OS10(config-tmap-dscp-map)# exit
+OS10(config)# {system} qos
+OS10(config-sys-qos)# trust-map dscp DM
+OS10(config-sys-qos)# exit
+OS10(config)# {cmap} type network-qos CMQ
+OS10(config-cmap-nqos)# match qos-group 3
+OS10(config-cmap-nqos)# exit
+OS10(config)# {pmap} type network-qos PMQ
+OS10(config-pmap-network-qos)# class CMQ
+OS10(config-pmap-c-nqos)# pause
+OS10(config-pmap-c-nqos)# pfc-cos 3
+OS10(config-pmap-c-nqos)# exit
+OS10(config-pmap-network-qos)# exit
+OS10(config)# {intf} range ethernet 1/1/1-1/1/2
+OS10(conf-range-eth1/1/1-1/1/2)# priority-flow-control mode on
+OS10(conf-range-eth1/1/1-1/1/2)# service-policy input type network-qos PMQ
+OS10(conf-range-eth1/1/1-1/1/2)# exit
+OS10(config)# {intf} ethernet 1/1/3
+OS10(conf-if-eth1/1/3)# priority-flow-control mode on
+OS10(conf-if-eth1/1/3)# service-policy input type network-qos PMQ
+OS10(conf-if-eth1/1/3)# end
+"""
+
+
+@pytest.mark.parametrize("trust, system, cmap, pmap, intf", [
+    ("trust", "system", "class-map", "policy-map", "int"), ("trust", "system", "class-m", "pol", "interface"),
+    ("tru", "sys", "class-ma", "policy-m", "inter")])
+def test_a_session_s_abbreviated_mode_opening_commands_read_as_written_out(trust, system, cmap, pmap, intf):
+    """Session 42 reread rr-c: a session's command that opens a mode of configuration mode is read by the mode the
+    next prompt names (clitext._OPENING_WORDS). OS10's range mode `conf-range-eth...` and the `config-pmap-...` /
+    `config-cmap-...` modes were not among them: `int range ethernet 1/1/1-1/1/2` left both ports out without a word,
+    `pol type network-qos PMQ` left the policy undefined (SYS002 "not defined" where it is bound), and `sys qos` /
+    `tru dscp-map DM` left the ports' trust unread."""
+    whole = parse(_TYPED_SESSION.format(trust="trust", system="system", cmap="class-map", pmap="policy-map",
+                                        intf="interface"))
+    typed = parse(_TYPED_SESSION.format(trust=trust, system=system, cmap=cmap, pmap=pmap, intf=intf))
+    assert sorted(whole.ports) == ["ethernet1/1/1", "ethernet1/1/2", "ethernet1/1/3"] and whole.issues == []
+    assert {n: (p.trust, p.dscp_to_tc[26], p.pfc_enabled) for n, p in typed.ports.items()} == \
+        {n: (Trust.dscp, 3, [3]) for n in whole.ports}, typed.issues
+    assert typed.issues == []

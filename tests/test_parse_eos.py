@@ -1864,3 +1864,25 @@ def test_each_ecn_threshold_unit_eos_writes_is_read(unit):
     device = parse("hostname e\ninterface Ethernet1\n   speed 100g\n   uc-tx-queue 3\n"
                    f"      random-detect ecn minimum-threshold 1 {unit} maximum-threshold 2 {unit}\n")
     assert not device.issues and device.ports["Ethernet1"].queues[3].ecn.ecn_enabled is True
+
+
+@pytest.mark.parametrize("profile, pmap, intf", [("qos profile", "policy-map", "interface"),
+                                                 ("q profile", "pol", "int"), ("qo profile", "policy-m", "inter")])
+def test_a_session_s_abbreviated_mode_opening_commands_read_as_written_out(profile, pmap, intf):
+    """Session 42 reread rr-c: a session's command that opens a mode of configuration mode is read by the mode the
+    next prompt names (clitext._OPENING_WORDS). `q profile P` opening `(config-qos-profile-P)#` was not among them:
+    the profile's PFC lines went under an unknown command and the port's `service-profile P` named P "not defined"
+    (PFC001 "not in the input"); `pol type quality-of-service P` opening `(config-pmap-quality-of-service-P)#` left
+    the policy-map so too."""
+    text = ("leaf1#configure\n"
+            f"leaf1(config)#{profile} P\nleaf1(config-qos-profile-P)#priority-flow-control on\n"
+            "leaf1(config-qos-profile-P)#priority-flow-control priority 3 no-drop\nleaf1(config-qos-profile-P)#exit\n"
+            f"leaf1(config)#{pmap} type quality-of-service ROCE-IN\n"
+            "leaf1(config-pmap-quality-of-service-ROCE-IN)#class class-default\n"
+            "leaf1(config-pmap-c-quality-of-service-ROCE-IN-class-default)#set traffic-class 3\n"
+            "leaf1(config-pmap-c-quality-of-service-ROCE-IN-class-default)#exit\n"
+            "leaf1(config-pmap-quality-of-service-ROCE-IN)#exit\n"
+            f"leaf1(config)#{intf} Ethernet1\nleaf1(config-if-Et1)#service-profile P\n"
+            "leaf1(config-if-Et1)#service-policy type qos input ROCE-IN\nleaf1(config-if-Et1)#end\n")
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1"].pfc_enabled == [3], device.issues

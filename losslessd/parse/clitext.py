@@ -504,7 +504,8 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
         if nxt not in stack:  # the command opened a mode: it belongs to the mode that mode extends
             depth = _open(stack, nxt, path, i + 1) - 1
-            command = _opening_word(command, nxt)
+            if depth == 0:  # (a mode of configuration mode's own: _OPENING_WORDS)
+                command = _opening_word(command, nxt)
         elif nxt != mode:  # a command of an outer mode typed in a sub-mode: the switch runs it there and stays
             depth = stack.index(nxt)
         out[i] = indent * depth + command
@@ -550,11 +551,22 @@ def refused_issue(path: str, line: int, command: str, why: str) -> ParseIssue:
                       source=Source(file=path, line=line))
 
 
-# The command word that opens a mode, by the mode's name as the next prompt prints it (`interface`: every platform's
-# `config-if...`; `dcb-map`: Dell OS9's `(conf-dcbmap-NAME)#`, read as config-dcbmap-NAME). A typed session abbreviates
-# it (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening `(conf-if-range-te-1/2,te-1/7)#`), a
-# running-config never does: the prompt the switch answered with shows which command it ran.
-_OPENING_WORDS = (("config-if", "interface"), ("config-dcbmap-", "dcb-map"))
+# The command word that opens a mode of configuration mode, by the mode's name as the next prompt prints it
+# (`interface`: every platform's `config-if...` and Dell OS10's `conf-range-eth1/1/1-1/1/48`, read as config-range-...;
+# `dcb-map`: Dell OS9's `(conf-dcbmap-NAME)#`, read as config-dcbmap-NAME; `policy-map` and `class-map`: the
+# `config-pmap-...` and `config-cmap-...` modes of NX-OS (Nexus 9000 QoS guide: `(config-pmap-qos)#`,
+# `(config-cmap-qos)#`), EOS (`config-pmap-quality-of-service-NAME`, `config-cmap-qos-NAME`) and OS10
+# (`config-pmap-network-qos`, `config-cmap-nqos`); a class or police mode under a policy-map is no mode of
+# configuration mode; OS10's `trust dscp-map NAME`, `qos-map traffic-class NAME`, `wred NAME` and `system qos`
+# (`(config-tmap-dscp-map)#`, `(config-qos-map)#`, `(config-wred)#`, `(config-sys-qos)#`, as the OS10 User Guide's
+# steps print them; NX-OS's `system qos` too); EOS's `qos profile P` (`(config-qos-profile-P)#`, the EOS manual's DCB
+# steps). A typed session abbreviates it (an S4048-ON's `S4048-ON-sw(conf)#int range te1/2,te1/7` opening
+# `(conf-if-range-te-1/2,te-1/7)#`), a running-config never does: the prompt the switch answered with shows which
+# command it ran.
+_OPENING_WORDS = (("config-if", "interface"), ("config-range-", "interface"), ("config-dcbmap-", "dcb-map"),
+                  ("config-pmap-", "policy-map"), ("config-cmap-", "class-map"), ("config-tmap-", "trust"),
+                  ("config-qos-map", "qos-map"), ("config-wred", "wred"), ("config-sys-qos", "system"),
+                  ("config-qos-profile-", "qos"))
 
 
 def _opening_word(command: str, mode: str) -> str:

@@ -74,8 +74,8 @@ class PfcDisabledOnLossless(PortRule):
                     at = port.pfc_source or declared.source or source
                 elif port.pfc_switch and prio in (port.pfc_declared or ()):  # (no-drop written, PFC not switched on)
                     fix = f"the port writes priority {prio} no-drop, but its PFC is off: add {port.pfc_switch}"
-                elif prio in (port.pfc_blocked or {}):  # (paused for a class left lossy)
-                    fix = (port.pfc_blocked or {})[prio]
+                elif port.pfc_blocked and prio in port.pfc_blocked:  # (paused for a class left lossy)
+                    fix = port.pfc_blocked[prio]
                 yield self.finding(f"PFC is off for lossless priority {prio} (enabled: "
                                    f"{numbers(port.pfc_enabled)}); {fix}",
                                    device=device, port=port, source=at, key=prio,

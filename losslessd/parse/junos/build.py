@@ -554,9 +554,10 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
             continue
         _, fc = found
         if not fc.no_loss and fc.source is not None and fc.pfc_priority is not None:
-            # (a class line naming the priority its pauses would carry, without `no-loss`: no pause)
-            blocked.setdefault(fc.pfc_priority.value,
-                                  _lossy_class(cfg, conf.cnp.value, src, found, f"DSCP {dscp:06b}"))
+            # (a class line naming the priority its pauses would carry, without `no-loss`: no pause; the first code
+            # point paused for it is named)
+            if fc.pfc_priority.value not in blocked:
+                blocked[fc.pfc_priority.value] = _lossy_class(cfg, conf.cnp.value, src, found, f"DSCP {dscp:06b}")
             lossy = lossy or fc.source
         if not fc.no_loss or fc.source is None:
             continue  # not lossless without `no-loss`, nor a default class no line gives a pfc-priority: no pause

@@ -279,9 +279,10 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 if words is None:
                     raise _Skip("unbalanced quotes")
                 if words[0] == "set" and _deactivated(words, inactive):
-                    if words[1:3] == ["class-of-service", "classifiers"] and len(words) > 4:
+                    if words[1:3] == ["class-of-service", "classifiers"] and len(words) > 4 \
+                            and words[3] in _CODE_TYPES:
                         # (defined all the same: a `delete` finds it, and removes its inactive: tag with it)
-                        cfg.defined.setdefault((words[3], words[4]), cfg.inherited.get((src.file, src.line), ""))
+                        _defined(cfg, words[3], words[4], src)
                     continue
                 if _CONFIG_TYPED.match(line):  # (a session's prompt names its switch, as a `show` prompt does)
                     cfg.hosts.prompt(prompt_host(PROMPT_HOST.match(line)), src.line, line)
@@ -1349,12 +1350,18 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
         raise _Skip("not part of the RoCE checks yet")
 
 
+def _defined(cfg: JunosConfig, kind: str, name: str, src: Source) -> None:
+    """Classifier ``kind`` ``name`` is defined, a statement of it at ``src`` (JunosConfig.defined: the configuration
+    group it takes a statement from, once one does)."""
+    cfg.defined[(kind, name)] = cfg.defined.get((kind, name)) or cfg.inherited.get((src.file, src.line), "")
+
+
 def _classifier(cfg: JunosConfig, w: list[str], src: Source) -> None:
     """classifiers TYPE NAME forwarding-class FC loss-priority LP code-points [ ... ], or `import default|OTHER`."""
     kind = w[1]
     if kind not in _CODE_TYPES:
         raise _Skip(f"unknown classifier type {kind!r}")
-    cfg.defined[(kind, w[2])] = cfg.defined.get((kind, w[2])) or cfg.inherited.get((src.file, src.line), "")
+    _defined(cfg, kind, w[2], src)
     if w[3] == "import":
         cfg.imports[(kind, w[2])] = Val(w[4], src)
         return
