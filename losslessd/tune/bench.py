@@ -681,7 +681,11 @@ def _commands(argv: list[str]) -> list[list[str]]:
     for at, word in enumerate(argv):
         program = word.rpartition("/")[2]
         if program == "ssh":
-            out += _shell_line(_ssh_command(argv[at + 1:]))
+            from ..parse.mlx5.remote import ssh_destination
+
+            # (ssh(1): the command "is executed on the remote host instead of a login shell", its words joined by
+            # blanks for the remote user's shell)
+            out += _shell_line(" ".join(ssh_destination(argv[at + 1:])[1]))
             break
         if program not in _SHELLS:
             continue
@@ -718,31 +722,6 @@ def _shell_line(line: str) -> list[list[str]]:
         else:
             part.append(token)
     return out
-
-
-def _ssh_command(args: list[str]) -> str:
-    """The command line ssh runs on its destination, from ssh's arguments: its options read as its getopt reads them
-    (openssh-portable ssh.c main, the option string `1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:
-    XYy`: letters bundle, a valued one takes the word's rest or the next word; options may follow the destination,
-    getopt run again there, unless `--` ended them), then the words after the destination joined by blanks, which the
-    remote user's shell runs (ssh(1): "command ... executed on the remote host instead of a login shell")."""
-    from ..parse.mlx5.remote import SSH_VALUED
-
-    words, host, ended = iter(args), False, False
-    for word in words:
-        if not ended and word == "--":
-            ended = True
-        elif not ended and word.startswith("-") and word != "-":
-            for i, letter in enumerate(word[1:], 1):
-                if letter in SSH_VALUED:
-                    if i == len(word) - 1:
-                        next(words, None)
-                    break
-        elif host:
-            return " ".join([word, *words])
-        else:
-            host = True
-    return ""
 
 
 def cycles_option(argv: list[str]) -> str | None:
