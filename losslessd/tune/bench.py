@@ -637,6 +637,7 @@ _PERF_LONG_FLAG = frozenset((
     "use_cuda_pcie_mapping", "use_data_direct", "use_hugepages", "use_mlu_dmabuf", "use_musa_dmabuf",
     "use_musa_pcie_mapping", "use_neuron_dmabuf", "use_old_post_send", "use_ooo", "use_rocm_dmabuf", "use_rss",
     "version", "vlan_en", "write_with_imm"))
+_PERF_LONG = _PERF_LONG_ARG | _PERF_LONG_FLAG
 _PERF_LONG_SHORT = {"report-cycles": "C", "duration": "D"}
 # Shells whose `-c` runs the next word as a command line (bash(1), dash(1): the first non-option argument is the
 # command string); -o/-O/+o/+O and --rcfile/--init-file take a word of their own.
@@ -653,8 +654,7 @@ def _perftest_options(args: list[str]) -> dict[str, str]:
             break
         if word.startswith("--"):
             name, eq, _ = word[2:].partition("=")
-            every = _PERF_LONG_ARG | _PERF_LONG_FLAG
-            hits = [name] if name in every else [n for n in every if n.startswith(name)] if name else []
+            hits = [name] if name in _PERF_LONG else [n for n in _PERF_LONG if n.startswith(name)] if name else []
             if len(hits) != 1:  # (unknown or ambiguous: perftest stops with "Invalid Command or flag")
                 continue
             seen.setdefault(_PERF_LONG_SHORT.get(hits[0], hits[0]), word)
