@@ -1325,6 +1325,9 @@ REMOTE = [
     ("on_node gpu07 mlnx_qos -i ens1f0 --trust dscp\n", 1, "through on_node (`gpu07`)"),
     # (ssh(1)'s `-P tag` takes a value: the tag is no host)
     ("ssh -P rdma -p 2222 gpu05 mlnx_qos -i ens1f0 --trust dscp\n", 1, "through ssh (`gpu05`)"),
+    # (ssh's getopt bundles letters: `-tp 2222` is -t and -p 2222, the port no host; session 42 reread rr-d: it was
+    # named as the host)
+    ("ssh -tp 2222 gpu06 mlnx_qos -i ens1f0 --trust dscp\n", 1, "through ssh (`gpu06`)"),
     ("gpu01: DCBX mode: OS controlled\ngpu01: Priority trust state: dscp\ngpu02: DCBX mode: OS controlled\n", 1,
      "it holds the mlnx_qos output of 2 hosts (gpu01, gpu02), each line prefixed `HOST: `"),
 ]

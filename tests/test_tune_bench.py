@@ -549,6 +549,9 @@ def test_a_latency_benchmark_asked_for_cpu_cycles_is_refused_before_any_trial(ar
     assert (why is not None) is refused, why
     if refused:
         assert "CPU cycles" in why and "run it without" in why, why
+
+
+def test_a_bundled_cycles_option_is_named_with_the_word_that_gave_it():
     assert cycles_option(["ib_write_lat", "-aC", "h"]).endswith("run it without -C (written -aC)")
 
 

@@ -353,6 +353,47 @@ def test_a_benchmark_whose_output_gives_no_score_stops_the_tune_before_any_push(
     assert sim.running_config("leaf1") == found and sim.devices["leaf1"].config.commits == 0
 
 
+# A benchmark that runs the simulator's own and, from its third run (the first candidate's) on, prints its first row's
+# busbw as nan, as a run that lost a size does.
+_LOSING_BENCH = """\
+import os, subprocess, sys
+count = sys.argv[1]
+runs = int(open(count).read()) + 1 if os.path.exists(count) else 1
+open(count, "w").write(str(runs))
+ran = subprocess.run(sys.argv[2:], capture_output=True, text=True)
+lines = ran.stdout.split("\\n")
+row = next(n for n, words in enumerate(line.split() for line in lines) if len(words) >= 13 and words[0].isdigit())
+if runs >= 3:
+    words = lines[row].split()
+    words[7] = words[11] = "nan"
+    lines[row] = "  ".join(words)
+sys.stdout.write("\\n".join(lines))
+sys.exit(ran.returncode)
+"""
+
+
+def test_without_sizes_a_trial_is_scored_at_the_sizes_the_first_scored_run_printed(fabric, tmp_path):
+    """Session 42 (round 22): without --sizes each trial was scored at the sizes its own output held, so a candidate
+    whose output lost its smallest (slowest) size scored the mean of its faster ones and beat the settings as found.
+    It is invalid, naming the size and why (session 42 reread rr-d: the Tuner's use of sizes_to_score had no test)."""
+    sim = fabric
+    script = tmp_path / "losing.py"
+    script.write_text(_LOSING_BENCH)
+    opts = Options(benchmark=[sys.executable, str(script), str(tmp_path / "runs"), *bench(sim)], sizes=[], budget=1,
+                   noise_runs=2, apply=True, known_hosts=sim.known_hosts_path, db=tmp_path / "tune.sqlite",
+                   ports={"leaf1": PORTS["leaf1"]})
+    t = Tuner(load(sim.inventory_path, sim.env), ["leaf1"], POLICY, opts, say=lambda line: None)
+    t.load()
+    t.run()
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune = store.tune()
+        trials = store.trials(tune.id)
+    assert [(tr.candidate == AS_FOUND, tr.status) for tr in trials] == [(True, "ok"), (True, "ok"), (False, "invalid")]
+    assert len(trials[0].per_size) > 1 and trials[1].per_size.keys() == trials[0].per_size.keys()
+    assert "not in the benchmark output" in trials[2].reason and "first scored run printed it" in trials[2].reason
+    assert tune.best == AS_FOUND
+
+
 def test_a_tune_database_whose_disk_fills_stops_the_tune_with_the_fabric_put_back(fabric, tmp_path):
     """The disk of the tune database fills during the first candidate's run (the benchmark fills it after the two
     runs of the settings as found): storing that trial failed as an internal error (exit 3), and the tune's record of

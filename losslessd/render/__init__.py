@@ -1810,8 +1810,8 @@ def device_profile(pol: Policy, device: Device, facts: list[PortFacts], platform
     """The profile of ``facts`` (a parsed ``device``'s ports, device_facts, and any given besides) rendered for
     ``platform``, with what the device says of itself: its SKU, model and buffers, SONiC's egress profiles, the
     policies, traffic pools and lossy mode it has now, its classes and buffer model; ``hwsku``/``model`` (--sku/--model)
-    over its own, ``pool_bytes`` its pool (device_facts) or --pool-size. The one way render --device, fix and their
-    tests make it."""
+    over its own, ``pool_bytes`` its pool (device_facts) or --pool-size. The one way render --device, fix, the tuner's
+    candidates (tune.candidate.snippet) and their tests make it."""
     sku = hwsku or device.hwsku
     buffers = hr.switch_buffers(device, hwsku=sku)
     # (the family the device's own lines show comes before its model's: Device.config_family, read as it was parsed)

@@ -637,6 +637,7 @@ _PERF_LONG_FLAG = frozenset((
     "use_cuda_pcie_mapping", "use_data_direct", "use_hugepages", "use_mlu_dmabuf", "use_musa_dmabuf",
     "use_musa_pcie_mapping", "use_neuron_dmabuf", "use_old_post_send", "use_ooo", "use_rocm_dmabuf", "use_rss",
     "version", "vlan_en", "write_with_imm"))
+_PERF_LONG = _PERF_LONG_ARG | _PERF_LONG_FLAG
 _PERF_LONG_SHORT = {"report-cycles": "C", "duration": "D"}
 # Shells whose `-c` runs the next word as a command line (bash(1), dash(1): the first non-option argument is the
 # command string); -o/-O/+o/+O and --rcfile/--init-file take a word of their own.
@@ -653,8 +654,7 @@ def _perftest_options(args: list[str]) -> dict[str, str]:
             break
         if word.startswith("--"):
             name, eq, _ = word[2:].partition("=")
-            every = _PERF_LONG_ARG | _PERF_LONG_FLAG
-            hits = [name] if name in every else [n for n in every if n.startswith(name)] if name else []
+            hits = [name] if name in _PERF_LONG else [n for n in _PERF_LONG if n.startswith(name)] if name else []
             if len(hits) != 1:  # (unknown or ambiguous: perftest stops with "Invalid Command or flag")
                 continue
             seen.setdefault(_PERF_LONG_SHORT.get(hits[0], hits[0]), word)
@@ -681,7 +681,11 @@ def _commands(argv: list[str]) -> list[list[str]]:
     for at, word in enumerate(argv):
         program = word.rpartition("/")[2]
         if program == "ssh":
-            out += _shell_line(_ssh_command(argv[at + 1:]))
+            from ..parse.mlx5.remote import ssh_destination
+
+            # (ssh(1): the command "is executed on the remote host instead of a login shell", its words joined by
+            # blanks for the remote user's shell)
+            out += _shell_line(" ".join(ssh_destination(argv[at + 1:])[1]))
             break
         if program not in _SHELLS:
             continue
@@ -718,31 +722,6 @@ def _shell_line(line: str) -> list[list[str]]:
         else:
             part.append(token)
     return out
-
-
-def _ssh_command(args: list[str]) -> str:
-    """The command line ssh runs on its destination, from ssh's arguments: its options read as its getopt reads them
-    (openssh-portable ssh.c main, the option string `1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:
-    XYy`: letters bundle, a valued one takes the word's rest or the next word; options may follow the destination,
-    getopt run again there, unless `--` ended them), then the words after the destination joined by blanks, which the
-    remote user's shell runs (ssh(1): "command ... executed on the remote host instead of a login shell")."""
-    from ..parse.mlx5.remote import SSH_VALUED
-
-    words, host, ended = iter(args), False, False
-    for word in words:
-        if not ended and word == "--":
-            ended = True
-        elif not ended and word.startswith("-") and word != "-":
-            for i, letter in enumerate(word[1:], 1):
-                if letter in SSH_VALUED:
-                    if i == len(word) - 1:
-                        next(words, None)
-                    break
-        elif host:
-            return " ".join([word, *words])
-        else:
-            host = True
-    return ""
 
 
 def cycles_option(argv: list[str]) -> str | None:

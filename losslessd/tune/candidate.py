@@ -145,11 +145,8 @@ def scale(policy: Policy, speed_gbps: float) -> float:
 def snippet(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> str:
     """The platform's `ecn` section for the tuned ports with ``cand``'s thresholds (scaled to each port's
     speed) and mark probability."""
-    dev = cfg.device
-    prof = render.profile(policy, cfg.ports, dev.hwsku, all_facts=False,
-                          model=dev.hardware or dev.hwsku, model_source=dev.hardware_source, family=cfg.family,
-                          classes=dev.forwarding_classes,  # (Junos: scheduler-maps name the config's classes)
-                          defined=dev.defined_classifiers or {})  # (the device's: a delete only of what it holds)
+    # (the profile render --device makes of the device: its classes, the classifiers it holds, its policies ...)
+    prof = render.device_profile(policy, cfg.device, cfg.ports, cfg.platform, family=cfg.family, all_facts=False)
     ports = []
     for port in prof.ports:
         kmin, kmax = cand.scaled(scale(policy, port.speed_gbps))

@@ -15,7 +15,7 @@ _NIC = lazy(r"\b(mlnx_qos|cma_roce_tos|dcb|lldptool|mlxconfig)\b")
 # command`, pdsh(1) and clush(1) `-w HOSTS command`, a site's `on_node HOST command` helper.
 _RUNNER = lazy(r"(?:^|[;&|(]|\bdo|\bthen)\s*(?:sudo\s+(?:-\S+\s+)*)?(ssh|pdsh|clush|on_node)\s+(.*)$")
 # ssh(1) SYNOPSIS: the options that take a value (the next word, or glued); `-P tag` as the current page lists it.
-SSH_VALUED = set("BbcDEeFIiJLlmOoPpQRSWw")
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 # pdsh(1) "output ... prefixed by the hostname" (clush(1) the same, `HOST: line`; a host name at most 253 characters,
 # RFC 1035 2.3.4, as inventory._HOST_NAME): a line of mlnx_qos's output (mlnx_tools python/mlnx_qos pretty_print:
 # `DCBX mode:`, `Priority trust state|mode:`, `PFC configuration:`).
@@ -31,11 +31,30 @@ def _host(runner: str, args: str) -> str:
         if at is not None:
             return words[at][2:] or (words[at + 1] if at + 1 < len(words) else "?")
         return "?"
-    i = 0
-    while runner == "ssh" and i < len(words) and words[i].startswith("-"):
-        i += 1 + (len(words[i]) == 2 and words[i][1] in SSH_VALUED)
-    host = words[i] if i < len(words) else "?"
+    host = (ssh_destination(words)[0] if runner == "ssh" else words[0] if words else None) or "?"
     return host.rsplit("@", 1)[-1].strip("'\"")
+
+
+def ssh_destination(args: list[str]) -> tuple[str | None, list[str]]:
+    """ssh's destination (None when there is none) and the words of the command it runs there, from ssh's arguments
+    read as its getopt reads them (openssh-portable ssh.c main, the option string `1246ab:c:e:fgi:kl:m:no:p:qstvxAB:C
+    D:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy`: letters bundle, a valued one takes the word's rest or the next word; getopt
+    runs again after the destination, so options may follow it, unless `--` ended them)."""
+    words, host, ended = iter(args), None, False
+    for word in words:
+        if not ended and word == "--":
+            ended = True
+        elif not ended and word.startswith("-") and word != "-":
+            for i, letter in enumerate(word[1:], 1):
+                if letter in _SSH_VALUED:
+                    if i == len(word) - 1:
+                        next(words, None)
+                    break
+        elif host is not None:
+            return host, [word, *words]
+        else:
+            host = word
+    return host, []
 
 
 def other_hosts(inp: Input) -> None:

@@ -65,7 +65,7 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                 refuse(line, f"qos-ulps SL {text} is above 15 (OpenSM: \"illegal SL value\")")
                 return None
             return sl
-        if sl > 0xFF >= sl & 0xFF <= 15:
+        if sl > 0xFF and sl & 0xFF <= 15:
             issue(line, f"qos-level {level}: sl {text} is wider than 8 bits; OpenSM takes its low 8 bits, SL "
                         f"{sl & 0xFF}; write that")
         sl &= 0xFF  # qos_level_sl: `(uint8_t)(*p_num)`, no range check
