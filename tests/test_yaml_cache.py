@@ -116,7 +116,7 @@ def test_a_shared_foreign_or_linked_entry_is_ignored(cache: Path, tmp_path: Path
     (entry,) = _entries(cache)
     assert entry.stat().st_mode & 0o777 == 0o600
     forged = entry.read_bytes().replace(b"updown", b"routes")
-    forged = json.dumps({**json.loads(forged), "sum": yamlcache._sum(json.loads(forged)["document"])}).encode()
+    forged = json.dumps({**json.loads(forged), "sum": policycache.data_sum(json.loads(forged)["document"])}).encode()
     entry.write_bytes(forged)  # (one of the user's own entries that says "routes": read as it is)
     assert yamlcache.load("t.yaml", TEXT).data["routing"] == "routes"
     for mode in (0o666, 0o620):
