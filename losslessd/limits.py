@@ -92,10 +92,11 @@ _max_file_bytes: int | None = None
 def set_max_file_mb(mb: float | None) -> None:
     """The per-file size limit for this process (`--max-file-mb`); None: the environment or the default."""
     global _max_file_bytes
-    if mb is not None and not _limit_bytes(mb):
+    size = None if mb is None else _limit_bytes(mb)
+    if size == 0:
         raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g} (at most {MAX_FILE_MB:,}: 2^63 "
                          f"bytes), and at least one byte ({1 / MIB:.2g})")
-    _max_file_bytes = None if mb is None else _limit_bytes(mb)
+    _max_file_bytes = size
 
 
 def _limit_bytes(mb: float) -> int:

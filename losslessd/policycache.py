@@ -97,7 +97,7 @@ def entry_path(ref: str) -> Path:
     return cache_dir() / f"policy-{key}.json"
 
 
-def _own_file(path: Path) -> bytes | None:
+def own_file(path: Path) -> bytes | None:
     """The bytes of ``path`` when it is a regular file (no link) of this user's that no one else may write."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -132,13 +132,13 @@ def _unchanged(files: Any) -> bool:
 def read(ref: str, identity: str) -> Any:
     """The view of ``ref``'s cached policy, or None where there is none it is sure of."""
     try:
-        raw = _own_file(entry_path(ref))
+        raw = own_file(entry_path(ref))
         if raw is None:
             return None
         entry = json.loads(raw)
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("code") == identity
                 and entry.get("cwd") == os.getcwd() and entry.get("ref") == ref
-                and entry.get("sum") == _sum(entry.get("policy")) and _unchanged(entry.get("files"))
+                and entry.get("sum") == data_sum(entry.get("policy")) and _unchanged(entry.get("files"))
                 and entry["files"][0][0] == str(policy_path(ref))):  # (the file ``ref`` names now was validated)
             return None
         return view(entry["policy"])
@@ -152,7 +152,7 @@ def write(ref: str, identity: str, policy: Any, files: list[tuple[str, str]]) ->
     try:
         data = policy.model_dump()
         entry = {"format": FORMAT, "code": identity, "cwd": os.getcwd(), "ref": ref,
-                 "files": [list(f) for f in files], "policy": data, "sum": _sum(data)}
+                 "files": [list(f) for f in files], "policy": data, "sum": data_sum(data)}
         text = json.dumps(entry, allow_nan=False).encode("utf-8", "surrogateescape")
         write_entry(entry_path(ref), text)
     except (OSError, ValueError, TypeError):
@@ -197,8 +197,9 @@ def _prune(folder: Path, kind: str) -> None:
             os.unlink(path)
 
 
-def _sum(data: Any) -> str:
-    """A digest of the validated policy's data: an entry damaged on the disk (a byte flipped) is no policy."""
+def data_sum(data: Any) -> str:
+    """A digest of an entry's data (a validated policy, yamlcache's document): an entry damaged on the disk (a byte
+    flipped) is no policy or document."""
     return hashlib.sha256(json.dumps(data, sort_keys=True, allow_nan=False).encode()).hexdigest()
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from . import limits
 from .docpos import Document, load_yaml
-from .policycache import MAX_ENTRY_BYTES, _own_file, cache_dir, disabled, identity, write_entry
+from .policycache import MAX_ENTRY_BYTES, cache_dir, data_sum, disabled, identity, own_file, write_entry
 
 FORMAT = 1  # (the entry's layout)
 # What makes a text a Document: the modules yamlread.load_yaml runs (tests/test_yaml_cache.py checks the list against
@@ -73,12 +73,12 @@ def load(shown: str, text: str) -> Document:
 
 def _read(path: Path, key: str, shown: str) -> Document | None:
     try:
-        raw = _own_file(path)
+        raw = own_file(path)
         if raw is None:
             return None
         entry = json.loads(raw)
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("key") == key
-                and entry.get("sum") == _sum(entry.get("document"))):
+                and entry.get("sum") == data_sum(entry.get("document"))):
             return None
         data, lines = entry["document"]
         if not (isinstance(lines, dict) and all(type(v) is int for v in lines.values())):
@@ -95,7 +95,7 @@ def _write(path: Path, key: str, doc: Document) -> None:
         document = [doc.data, doc.lines]
         if doc.duplicates or not _plain(document):
             return
-        text = json.dumps({"format": FORMAT, "key": key, "document": document, "sum": _sum(document)},
+        text = json.dumps({"format": FORMAT, "key": key, "document": document, "sum": data_sum(document)},
                           allow_nan=False).encode("utf-8", "surrogateescape")
         if len(text) <= MAX_ENTRY_BYTES:
             write_entry(path, text)
@@ -115,8 +115,3 @@ def _plain(value: Any) -> bool:
         return value - value == 0.0  # (finite: JSON has no NaN or infinity)
     return kind in (str, int, bool) or value is None
 
-
-def _sum(document: Any) -> str:
-    """A digest of the entry's document: one damaged on the disk (a byte flipped) is no document."""
-    return hashlib.sha256(json.dumps(document, sort_keys=True, allow_nan=False).encode("utf-8", "surrogateescape")
-                          ).hexdigest()

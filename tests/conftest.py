@@ -6,6 +6,7 @@ import atexit
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +23,16 @@ FIXTURES = ROOT / "tests" / "fixtures"
 # Fixtures that start the simulator (snmpsim processes, SSH and gNMI servers): a test using one is
 # `slow` by itself. `sim` is the name every test module gives its own simulator fixture.
 SPAWNING_FIXTURES = {"sim_fabric", "make_sim", "sim"}
+
+
+def modules_not_listed(code: str, listed: tuple[str, ...]) -> list[str]:
+    """The modules of losslessd (paths in the package) that a fresh interpreter running ``code`` loads and ``listed``
+    does not name: what a cache key built of ``listed``'s bytes would miss (policycache.CODE, yamlcache.CODE)."""
+    out = subprocess.run([sys.executable, "-c", f"import sys\n{code}\nprint(' '.join(m.__file__ for n, m in "
+                          "sys.modules.items() if n.split('.')[0] == 'losslessd'))"], cwd=ROOT, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True).stdout.split()
+    package = ROOT / "losslessd"
+    return sorted({Path(f).relative_to(package).as_posix() for f in out} - set(listed))
 
 
 

@@ -2,7 +2,8 @@
 EOS, NX-OS, Junos or OS10 config imports no other platform's reader to be told "not mine"). The skip must never change
 what is detected: every file of the fixtures, the real-world files, the examples and the shared corpus, and the
 fuzzers' mutated configs, is detected as asking every platform's sniff in order does, and every file a platform's sniff
-knows (no capture header naming a platform) holds one of that platform's signs."""
+knows (no capture header naming a platform) holds one of that platform's signs (and, no capture, opens with its
+Platform.sniff_opens: tests/test_sniff_opens.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tests.fuzzing import mutated_lines
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 SIGNS = {p: PLATFORMS[p] for p in SNIFF_ORDER if PLATFORMS[p].sniff_signs is not None}
+OPENS = {p: PLATFORMS[p].sniff_opens for p in SNIFF_ORDER if PLATFORMS[p].sniff_opens}
 FILES = sorted(p for top in (FIXTURES, ROOT / "tests" / "realworld", ROOT / "examples", CORPUS) if top.is_dir()
                for p in top.rglob("*") if p.is_file() and p.stat().st_size < 4 << 20)
 # The fuzzers' texts: a platform's own files edited line by line, with every platform's signs among the tokens spliced.
@@ -32,7 +34,12 @@ def _every_sniff(inp: Input) -> str | None:
 
 
 def _check(inp: Input, where: object) -> None:
+    """detect answers as every sniff asked in order does, and each file a sniff knows (a capture aside) opens with its
+    platform's Platform.sniff_opens and holds one of its Platform.sniff_signs."""
     assert detect(inp) == _every_sniff(inp), where
+    for platform, mark in OPENS.items() if not capture.is_capture(inp.text) else ():
+        if parser_for(platform).sniff(inp):
+            assert inp.text.lstrip()[:1] == mark, (platform, where)
     if capture.sniff_platform(inp.text) is not None:
         return
     first = inp.text.lstrip()[:1]

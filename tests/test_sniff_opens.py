@@ -1,11 +1,9 @@
 """Platform.sniff_opens: detect skips a platform's package for a file that does not open as every file its sniff knows
 does (SONiC: `{`), so a lint of one NX-OS switch no longer imports the SONiC reader to be told "not mine". The skip
-must never change what is detected: every file of the fixtures, the examples and the real-world corpus that a
-platform's sniff knows opens with its mark, and detect answers as asking every sniff in order does."""
+must never change what is detected: every file a platform's sniff knows opens with its mark, and detect answers as
+asking every sniff in order does (on every file there is and the fuzzers' texts: tests/test_detect_signs.py)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -14,31 +12,14 @@ from losslessd.parse import SNIFF_ORDER, detect, parser_for
 from losslessd.parse.base import Input
 from losslessd.platforms import PLATFORMS
 from tests.conftest import ROOT
+from tests.test_detect_signs import _every_sniff
 
-CORPUS = Path("/work/shared/corpus")
 OPENS = {p: PLATFORMS[p].sniff_opens for p in SNIFF_ORDER if PLATFORMS[p].sniff_opens}
-FILES = sorted(p for top in (ROOT / "tests" / "fixtures", ROOT / "examples", CORPUS) if top.is_dir()
-               for p in top.rglob("*") if p.is_file() and p.stat().st_size < 4 << 20)
-
-
-def _every_sniff(inp: Input) -> str | None:
-    """What detect found before sniff_opens and the capture header's shortcut: each platform's sniff asked in order."""
-    return next((p for p in SNIFF_ORDER if parser_for(p).sniff(inp)), None)
 
 
 def test_sonic_is_told_by_its_opening_brace():
-    assert OPENS == {"sonic": "{"}  # (a platform given a mark is tested below on every file there is)
-
-
-def test_every_file_a_sniff_knows_opens_with_its_platforms_mark():
-    assert len(FILES) > 200
-    for path in FILES:
-        inp = Input(str(path), path.read_text("utf-8", "replace"))
-        found = _every_sniff(inp)
-        assert detect(inp) == found, path
-        for platform, mark in OPENS.items():
-            if parser_for(platform).sniff(inp) and not capture.is_capture(inp.text):
-                assert inp.text.lstrip()[:1] == mark, path
+    # (a platform given a mark is tested on every file there is and the fuzzers' texts: tests/test_detect_signs.py)
+    assert OPENS == {"sonic": "{"}
 
 
 @pytest.mark.parametrize(("text", "platform"), [

@@ -350,14 +350,15 @@ class LintResult:
         # baseline left that finding out of the report, the run read 0, clean, with the input never checked (a
         # baseline taken while a file was empty accepted every later reason it could not be read). Said on stderr
         # and, as a run that checked nothing is, in SARIF and GitHub output.
-        shown = {(f.code, f.key) for f in self.findings if f.device is None} if cov.unread else set()
-        unread = list(dict.fromkeys(i.source.describe() if i.source else i.message for i in unread_issues(self)
-                                    if (i.code, i.source.describe() if i.source else "") not in shown))
-        if unread:
-            return Outcome(EXIT_FINDINGS, [
-                f"error: {few(unread, shown=_SHOWN)}: not read ({len(unread)} input{'s' if len(unread) != 1 else ''} "
-                "unread; the SYS001 finding saying why is left out of the report by --select, --ignore or "
-                "--baseline): an input not read is not clean"])
+        if cov.unread:  # (else nothing to look for: no set of every device's name made again)
+            shown = {(f.code, f.key) for f in self.findings if f.device is None}
+            unread = list(dict.fromkeys(i.source.describe() if i.source else i.message for i in unread_issues(self)
+                                        if (i.code, i.source.describe() if i.source else "") not in shown))
+            if unread:
+                return Outcome(EXIT_FINDINGS, [
+                    f"error: {few(unread, shown=_SHOWN)}: not read ({len(unread)} input"
+                    f"{'s' if len(unread) != 1 else ''} unread; the SYS001 finding saying why is left out of the "
+                    "report by --select, --ignore or --baseline): an input not read is not clean"])
         return Outcome(EXIT_FINDINGS if failed else EXIT_OK, [])
 
 

@@ -161,13 +161,13 @@ def detect(inp: Input) -> str | None:
     text = inp.text
     first = _FIRST_SHOWN.search(text)
     opens = first.group() if first else ""
-    # A file no capture header names a platform of is sniffed only by the platforms whose signs it holds: the others'
-    # packages are not imported to hear "not mine" (tests/test_detect_signs.py: the answer is the sniffs' in order).
-    signed = capture.sniff_platform(text) is None
+    # A file no capture header names a platform of (the others returned above) is sniffed only by the platforms whose
+    # signs it holds: the others' packages are not imported to hear "not mine" (tests/test_detect_signs.py: the answer
+    # is the sniffs' in order).
     for platform in _SNIFF_ORDER:
         if _SNIFF_OPENS.get(platform, opens) != opens:
             continue
-        if signed and (signs := _SNIFF_SIGNS.get(platform)) is not None and not (
+        if (signs := _SNIFF_SIGNS.get(platform)) is not None and not (
                 opens and opens in signs[1] or any(holds_sign(text, sign) for sign in signs[0])):
             continue
         if parser_for(platform).sniff(inp):
