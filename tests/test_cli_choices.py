@@ -15,7 +15,7 @@ from losslessd.monitor import EventKind
 from losslessd.platforms import FORMAT_ALIASES, PLATFORMS
 from losslessd.report import FORMATS as REPORT_FORMATS
 from losslessd.tune.search import STRATEGIES
-from tests.clirun import losslessd
+from tests.clirun import ROOT, losslessd
 
 
 def _help(*command: str) -> str:
@@ -117,3 +117,75 @@ def test_an_empty_path_is_refused_naming_the_option(tmp_path):
 def test_an_empty_policy_name_is_said_to_be_empty(tmp_path):
     res = losslessd("policy", "check", "", cwd=tmp_path)
     assert res.returncode == 2 and "the policy named is empty: give a shipped policy name (" in res.stderr, res.stderr
+
+
+def _path_params() -> list[tuple[tuple[str, ...], str, object]]:
+    """(command words, option or argument, typer's parameter info) of every parameter naming a file or folder."""
+    from pathlib import Path
+
+    from losslessd.cli.main import COMMANDS, _load
+
+    out = []
+
+    def walk(command, words):
+        if hasattr(command, "list_commands"):
+            for name in command.list_commands(None):
+                walk(command.get_command(None, name), (*words, name))
+        out.extend((words, param.opts[0], param.type_descriptor.parameter_info) for param in command.params
+                   if param.type_descriptor.annotation in (Path, list[Path]))
+
+    for name in COMMANDS:
+        walk(_load(name, *COMMANDS[name]), (name,))
+    return out
+
+
+def _given(words, opt, value):
+    given = [value, "--policy", "roce-dscp26"] if opt == "paths" else [opt, value]
+    if words in (("lint",), ("fix",)) and opt != "paths":
+        given += ["examples/fabric"]
+    return given
+
+
+def _refused(res, opt, *words) -> str:
+    message = " ".join(res.stderr.replace("│", " ").split())
+    shown = "'paths'" if opt == "paths" else f"'{opt}'"
+    assert res.returncode == 2 and res.stdout == "" and f"Invalid value for {shown}" in message, (opt, res.stderr)
+    assert all(word in message for word in words), (opt, message)
+    return message
+
+
+def test_a_dash_is_standard_output_where_an_option_takes_it_and_refused_elsewhere(tmp_path):
+    """`lint -o -` wrote a file named `-`; `pull -o -` made a folder named `-`. `-` stands for standard input or
+    output (POSIX.1-2017 XBD 12.2, Utility Syntax Guideline 13): lint's --output writes the report to stdout, as
+    without the option; every other option or argument naming a file or folder refuses it, nothing written, and
+    `./-` still names a file called `-`."""
+    found = _path_params()
+    assert len(found) >= 25 and any(opt == "--out" for _, opt, _ in found)
+    for words, opt, info in found:
+        if info.allow_dash:
+            continue
+        _refused(losslessd(*words, *_given(words, opt, "-"), cwd=tmp_path), opt, "`-` stands for standard input or "
+                 "output, which this option does not take")
+        assert not (tmp_path / "-").exists(), (words, opt)
+    assert [(w, o) for w, o, info in found if info.allow_dash] == [(("lint",), "--output")]
+    res = losslessd("lint", "examples/fabric", "-f", "json", "-o", "-")
+    assert res.returncode in (0, 1) and json.loads(res.stdout)["schema"] == "losslessd-report", res.stderr
+    res = losslessd("lint", str(ROOT / "examples/fabric"), "-f", "json", "-o", "./-", cwd=tmp_path)
+    assert res.stdout == "" and json.loads((tmp_path / "-").read_text())["schema"] == "losslessd-report"
+
+
+def test_a_trailing_slash_names_a_folder_and_is_never_dropped(tmp_path):
+    """typer makes `out.json/` the Path `out.json`: `lint -o out.json/` wrote the file out.json, and `lint
+    leaf1.cfg/` read the file, where open(2) says ENOTDIR. A path ending in / names a folder: refused where a file
+    is there, for every option or argument naming a file or folder, and by the options naming a file (lint --output,
+    history --plot, tune --db, sim-bench --state) whatever is there."""
+    (tmp_path / "afile").write_text("x\n")
+    for words, opt, info in _path_params():
+        res = losslessd(*words, *_given(words, opt, "afile/"), cwd=tmp_path)
+        _refused(res, opt, "afile/ ends with /, which names a folder, but afile is a file")
+        if not info.dir_okay:
+            _refused(losslessd(*words, *_given(words, opt, "new.json/"), cwd=tmp_path), opt,
+                     "new.json/ ends with /, so it names a folder; this option names a file")
+    assert sorted(tmp_path.iterdir()) == [tmp_path / "afile"]
+    res = losslessd("lint", "examples/fabric/", "-o", str(tmp_path / "out.txt"))  # (a folder's slash: as before)
+    assert res.returncode in (0, 1) and (tmp_path / "out.txt").exists(), res.stderr

@@ -35,8 +35,9 @@ def lint(
     fail_on: Annotated[Severity, typer.Option("--fail-on", help="Exit 1 when a finding is at least this "
                                               "severe.")] = Severity.warning,
     output_format: Annotated[Format, typer.Option("--output-format", "-f", help="Report format.")] = Format.text,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here instead of "
-                                                "stdout.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", dir_okay=False, allow_dash=True,
+                                                help="Write the report to this file instead of stdout (`-`: "
+                                                "stdout).")] = None,
     baseline: Annotated[Path | None, typer.Option("--baseline", help="JSON report whose findings are accepted (not "
                                                   "reported).")] = None,
     source_root: Annotated[Path | None, typer.Option("--source-root", exists=True, file_okay=False,

@@ -64,9 +64,14 @@ class _ValueFirst:
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
         if value is None:
             return () if param.multiple or param.nargs == -1 else None
-        if param.type_descriptor.annotation in _PATH_TYPES and "" in (value if isinstance(value, list | tuple) else
-                                                                       (value,)):
-            raise typer.BadParameter(_EMPTY_PATH, ctx=ctx, param=param)
+        if param.type_descriptor.annotation in _PATH_TYPES:
+            words = value if isinstance(value, list | tuple) else (value,)
+            if "" in words:
+                raise typer.BadParameter(_EMPTY_PATH, ctx=ctx, param=param)
+            if value == "-" and param.type_descriptor.parameter_info.allow_dash:
+                return None  # (standard output: the option's default)
+            for word in words:
+                _path_word(word, param.type_descriptor.parameter_info, ctx, param)
         if self.typers is None:
             plain = _plain(param, value, ctx)
             if plain is not _TYPERS:
@@ -116,6 +121,29 @@ def _plain(param: Any, value: Any, ctx: Any) -> Any:
 
 _PATH_TYPES = (Path, list[Path])  # (typer's annotation of `Path | None`, `list[Path]`)
 _EMPTY_PATH = "is empty: name a file or folder (an unset shell variable?); `.` names the working folder"
+
+
+def _path_word(word: Any, info: Any, ctx: Any, param: Any) -> None:
+    """A path as the command line gives it, before typer makes it a Path, which drops what a Path cannot hold: a
+    trailing slash (`-o out.json/` wrote the file out.json; `lint leaf1.cfg/` read the file, where open(2) says
+    ENOTDIR) and the difference between `-` and `./-`. A path ending in a slash names a folder: refused where the
+    option names a file (``dir_okay`` False) or a file is there. `-` stands for standard input or output (POSIX.1-2017
+    XBD 12.2, Utility Syntax Guideline 13): refused where the option does not take it (``allow_dash``), rather than
+    read or written as a file named `-` (`-o -` wrote one); `./-` names such a file."""
+    if not isinstance(word, str):
+        return
+    if word == "-":
+        raise typer.BadParameter("`-` stands for standard input or output, which this option does not take: name a "
+                                 "file or folder (./- for one named -)", ctx=ctx, param=param)
+    bare = word.rstrip(os.sep + (os.altsep or ""))
+    if bare == word or not bare:
+        return
+    if os.path.exists(bare) and not os.path.isdir(bare):
+        raise typer.BadParameter(f"{printable(word)} ends with {os.sep}, which names a folder, but {printable(bare)} "
+                                 f"is a file: drop the {os.sep}", ctx=ctx, param=param)
+    if not info.dir_okay:
+        raise typer.BadParameter(f"{printable(word)} ends with {os.sep}, so it names a folder; this option names a "
+                                 "file", ctx=ctx, param=param)
 
 
 class _ValuesFirst:

@@ -34,7 +34,7 @@ def sim_bench(
                                                        "slower.")] = None,
     storm_on_run: Annotated[int | None, typer.Option("--storm-on-run", help="Plant a PFC storm on the port during "
                                                      "this run (counted in --state).")] = None,
-    state: Annotated[Path | None, typer.Option("--state", help="File that counts the runs (for "
+    state: Annotated[Path | None, typer.Option("--state", dir_okay=False, help="File that counts the runs (for "
                                                "--storm-on-run).")] = None,
     headroom: Annotated[float | None, typer.Option("--headroom-bytes",
                                                    callback=finite, help="Override the PG's headroom (too little "

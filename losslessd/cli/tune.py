@@ -65,7 +65,7 @@ def tune(
                                         "Without it, print the snippets and the command only.")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="With --apply: do not ask for confirmation.")] = False,
     canary: Annotated[str | None, typer.Option("--canary", help="The device pushed first in every trial.")] = None,
-    db: Annotated[Path, typer.Option("--db", help="Trial database; the same command resumes a killed tune "
+    db: Annotated[Path, typer.Option("--db", dir_okay=False, help="Trial database; the same command resumes a killed tune "
                                      "from it.")] = Path("losslessd-tune.sqlite"),
     timeout: Annotated[float, typer.Option("--timeout", min=1.0,
                                            callback=seconds, help="Seconds a benchmark run may take.")] = 3600.0,
