@@ -119,13 +119,14 @@ def sniff_platform(text: str) -> str | None:
     return None
 
 
-def read(text: str, file: str | None = None) -> Capture:
-    """Capture text -> header fields and sections. Raises InputError (file and line) when malformed.
+def read(text: str, file: str | None = None, *, sections: bool = True) -> Capture:
+    """Capture text -> header fields and sections (``sections`` False: the header alone, no section cut out). Raises
+    InputError (file and line) when malformed.
 
     The header is read in one match when it is as write() writes it, else line by line; the outputs, which are
     most of a capture, are cut out between marker lines, not split into lines (a fleet has thousands of captures)."""
     text = text.removeprefix("\ufeff")
-    if plain := _plain_header(text, file):
+    if plain := _plain_header(text, file, sections):
         return plain
     header: dict[str, str] = {}
     n, pos, end = 0, 0, len(text)
@@ -158,7 +159,7 @@ def read(text: str, file: str | None = None) -> Capture:
             if missing := [k for k in REQUIRED if k not in header]:
                 raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
                                  file=file, line=n)
-            return Capture(header, _cut(text[line_start:], n, file))
+            return Capture(header, _cut(text[line_start:], n, file) if sections else [])
         if key in header:
             raise InputError(f"header field '{key}' given twice", file=file, line=n)
         if not value:
@@ -177,7 +178,7 @@ def read(text: str, file: str | None = None) -> Capture:
     return Capture(header, [])
 
 
-def _plain_header(text: str, file: str | None) -> Capture | None:
+def _plain_header(text: str, file: str | None, sections: bool = True) -> Capture | None:
     """``read`` of a capture whose header is as write() writes it and valid; None for any other (read() then reads
     it line by line, and says what is wrong)."""
     m = _PLAIN_HEADER.match(text)
@@ -196,7 +197,7 @@ def _plain_header(text: str, file: str | None) -> Capture | None:
     except ValueError:
         return None
     start = m.end() - len(_COMMAND)
-    return Capture(header, _cut(text[start:], m.group(1).count("\n") + 2, file))
+    return Capture(header, _cut(text[start:], m.group(1).count("\n") + 2, file) if sections else [])
 
 
 def _field(raw: str, file: str | None, n: int) -> tuple[str, str]:

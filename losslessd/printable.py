@@ -12,9 +12,11 @@ GitHub annotations escape them by their own rules.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from .lazyre import lazy
+from .units import is_digits
 
 # C0 controls, DEL and C1 controls (ESC, CSI 0x9b, OSC 0x9d ... in 8-bit form) and the Unicode line breaks;
 # tabs are left as they are. Then the invisible characters that reorder or hide text (Unicode TR9 "Unicode
@@ -135,6 +137,26 @@ def unseen_removed(text: str) -> str:
     """``text`` without the characters a terminal shows as nothing: controls (a C string's NUL), zero-width, joiners,
     bidi controls, line separators."""
     return text if text.isprintable() else _CONTROL.sub("", text)
+
+
+def name_node(name: str) -> str:
+    """A device name as compared with another naming of the device (a sysName, a capture header's): what a terminal
+    shows of it (characters that show as nothing dropped: an agent's C string ending in NUL, a zero-width space;
+    compatibility forms as NFKC makes them, UAX #15: full-width `ｌｅａｆ１` is leaf1), case folded (RFC 4343), its
+    first DNS label alone (a sysName is by convention the FQDN, an inventory's name often the short one), an address
+    whole."""
+    name = unicodedata.normalize("NFKC", unseen_removed(name)).strip().rstrip(".").casefold()
+    first = name.split(".", 1)[0]
+    return name if is_digits(first) else first
+
+
+def shows_as(node: str, other: str) -> bool:
+    """Whether name ``node`` (a sysName) shows as device name ``other`` (both name_node): the same, or letters of
+    other scripts that look like Latin ones (LOOKALIKE: Cyrillic `е` in `lеaf1`) where ``other`` has an ASCII letter
+    or digit, the rest the same."""
+    return len(node) == len(other) and all(
+        a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
+        for a, b in zip(node, other, strict=True))
 
 
 def quoted(text: str, limit: int = 40) -> str:

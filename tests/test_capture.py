@@ -123,3 +123,35 @@ def test_any_outputs_round_trip(sections):
     lines = [o.replace("\r\n", "\n").replace("\r", "\n") for _, o in sections]
     assert [(s.command, s.output) for s in read] == [(c, o if not o or o.endswith("\n") else o + "\n")
                                                       for (c, _), o in zip(sections, lines, strict=True)]
+
+
+def _captured(path, device: str, platform: str, command: str, config: str) -> str:
+    path.write_text(capture.write({"device": device, "platform": platform, "collected": "2026-01-01T00:00:00Z"},
+                                  [(command, config)]))
+    return str(path)
+
+
+@pytest.mark.parametrize(("platform", "command", "config", "own"), [
+    ("arista_eos", "show running-config", "examples/clos/leaf1.cfg", "leaf1"),
+    ("cisco_nxos", "show running-config", "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg", "nx-leaf1"),
+    ("sonic", "show runningconfiguration all", "tests/fixtures/raw/sonic/flat_config_db.json", "leaf-b2"),
+])
+def test_a_header_naming_another_device_than_the_config_is_said_once_naming_both(tmp_path, platform, command,
+                                                                                config, own):
+    """A capture whose header says `leaf2` (pull's inventory name) over a config whose hostname is another device was
+    linted under the hostname without a word: the address pulled as leaf2 reached another switch. The hostname
+    still names the device (every parser reads it over the header's), and one SYS002 names the capture's header line
+    and both names; the same name written otherwise (case, a domain, a look-alike letter) is no other."""
+    from losslessd.parse import parse_group
+    from tests.conftest import ROOT
+
+    text = (ROOT / config).read_text()
+    path = _captured(tmp_path / "leaf2.capture", "leaf2", platform, command, text)
+    device = parse_group("leaf2", [path])
+    said = [i for i in device.issues if "header names the device" in i.message]
+    assert device.name == own and len(said) == 1 and said[0].code == "SYS002", device.issues
+    assert said[0].source.file == path and said[0].source.line == 2
+    assert f"names the device leaf2, but it is linted as {own}" in said[0].message
+    for same in (own.upper(), f"{own}.dc1.example.net", own.replace("e", "\u0435", 1)):
+        path = _captured(tmp_path / "same.capture", same, platform, command, text)
+        assert not [i for i in parse_group("same", [path]).issues if "header names" in i.message], same

@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import logging
 import time
-import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -46,8 +45,7 @@ from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 from losslessd import counters_oids as oids
 from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
 from losslessd.monitor import clock, port_name_problem
-from losslessd.printable import LOOKALIKE, printable, unseen_removed
-from losslessd.units import is_digits
+from losslessd.printable import name_node, printable, shows_as
 
 DEFAULT_TIMEOUT_S = 2.0
 DEFAULT_RETRIES = 1
@@ -296,7 +294,7 @@ class BasePoller(ABC):
 
     backend: str = ""
     _fleet: frozenset[str] = frozenset()
-    _nodes: dict[str, list[str]] = {}  # the fleet's names by _node, made once per fleet (same_device reads it per poll)
+    _nodes: dict[str, list[str]] = {}  # the fleet's names by name_node, made once per fleet (same_device reads them)
 
     @property
     def fleet(self) -> frozenset[str]:
@@ -614,30 +612,11 @@ class SnmpPoller(BasePoller):
             raise cls(target.device, f"SNMP error status {name} from {where}")
 
 
-def _node(name: str) -> str:
-    """A device name as compared with a sysName: what a terminal shows of it (characters that show as nothing
-    dropped: an agent's C string ending in NUL, a zero-width space; compatibility forms as NFKC makes them, UAX #15:
-    full-width `ｌｅａｆ１` is leaf1), case folded (RFC 4343), its first DNS label alone (a sysName is by convention the
-    FQDN, an inventory's name often the short one), an address whole."""
-    name = unicodedata.normalize("NFKC", unseen_removed(name)).strip().rstrip(".").casefold()
-    first = name.split(".", 1)[0]
-    return name if is_digits(first) else first
-
-
-def _shows_as(node: str, other: str) -> bool:
-    """Whether sysName ``node`` shows as device name ``other`` (both _node): the same, or letters of other scripts
-    that look like Latin ones (printable.LOOKALIKE: Cyrillic `е` in `lеaf1`) where ``other`` has an ASCII letter or
-    digit, the rest the same."""
-    return len(node) == len(other) and all(
-        a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
-        for a, b in zip(node, other, strict=True))
-
-
 def fleet_nodes(fleet: Iterable[str]) -> dict[str, list[str]]:
-    """The device names of ``fleet`` by their _node, each list sorted."""
+    """The device names of ``fleet`` by their name_node, each list sorted."""
     nodes: dict[str, list[str]] = {}
     for name in sorted(fleet):
-        nodes.setdefault(_node(name), []).append(name)
+        nodes.setdefault(name_node(name), []).append(name)
     return nodes
 
 
@@ -648,12 +627,12 @@ def same_device(target: SnmpTarget, sys_name: int | str | None, nodes: dict[str,
     default `sonic`) says nothing and is not checked; nor one that shows as the device's own name."""
     if type(sys_name) is not str or not sys_name.strip():
         return
-    node = _node(sys_name)
-    if _shows_as(node, _node(target.device)):
+    node = name_node(sys_name)
+    if shows_as(node, name_node(target.device)):
         return
     # (an ASCII name shows as no other than itself: a look-alike letter is never ASCII)
     others = nodes.get(node, []) if node.isascii() else sorted(
-        name for other, names in nodes.items() if _shows_as(node, other) for name in names)
+        name for other, names in nodes.items() if shows_as(node, other) for name in names)
     if others:
         raise SnmpError(target.device, f"the agent at {target.host}:{target.port} says it is "
                                        f"'{printable(sys_name[:200])}' (its sysName), which is {others[0]} of the "

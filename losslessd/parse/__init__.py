@@ -21,7 +21,7 @@ from ..lazyre import lazy
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
-from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN, LOOKALIKE, mixed_script_words
+from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN, LOOKALIKE, mixed_script_words, name_node, printable, shows_as
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -330,6 +330,8 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             f"the host name {device.name!r} is blank or holds control or invisible characters: the device is "
             f"named {name} after its file")))
         device.name = name
+    for inp in inputs:
+        _header_names_another(device, inp)
     device.issues = list(device.issues)  # (a parser's IssueList: a plain list from here on)
     device.issues.extend(ParseIssue(code="SYS004", source=Source(file=display_path(path)), message=(
         f"a backup of the device's {orig} (named as a copy of it), not read: lint it on its own to check that copy"))
@@ -432,6 +434,28 @@ def _mixed_script_word(device: Device, inp: Input) -> None:
         f"looks like a Latin one{f' ({count} such words in all)' if count > 1 else ''}: no device takes such a name "
         "or keyword, so the line is read otherwise than it shows (a port vanishes or becomes another); retype the "
         "word in ASCII")))
+
+
+_DEVICE_FIELD = lazy(rf"^{re.escape(capture.MARKER)}[ \t]*device:", re.M)
+
+
+def _header_names_another(device: Device, inp: Input) -> None:
+    """A SYS002 issue, once per capture, where its header's `device:` (pull's inventory name) and the name the
+    device was read as (its configuration's hostname: what the device calls itself, what its neighbours' LLDP and a
+    topology name it; every platform's parser takes it over the header's) are two devices: a capture of leaf2's
+    address holding leaf9's config was linted as leaf9 without a word (an address moved, two inventory entries
+    swapped). One name written otherwise (case, a domain, look-alike letters: printable.name_node) is no other."""
+    if not capture.is_capture(inp.text):
+        return
+    said = capture.read(inp.text, inp.path, sections=False).header["device"]
+    if shows_as(name_node(said), name_node(device.name)):
+        return
+    m = _DEVICE_FIELD.search(inp.text)
+    line = inp.text.count("\n", 0, m.start()) + 1 if m else 1
+    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+        f"the capture's header names the device {printable(said)}, but it is linted as {printable(device.name)}, "
+        f"the name its configuration (or else its file) gives it: if the capture was pulled as {printable(said)}, "
+        f"that address reached {printable(device.name)} (check the inventory)")))
 
 
 def _cut_short(device: Device, inp: Input) -> None:

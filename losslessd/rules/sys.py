@@ -75,7 +75,8 @@ class PartialParse(_IssueRule):
     Lines, tables or values a parser recognised as QoS-relevant but could not read (a truncated
     block, a malformed map entry, a number that is not a number), and lines that contradict each
     other where the vendor does not say which one applies (a Junos classifier listing one code
-    point under two forwarding classes: the later is read, the finding names both).
+    point under two forwarding classes: the later is read, the finding names both; a capture whose header names one
+    device and whose configuration's hostname another: the hostname is read, the finding names both).
 
     ## Why it matters
     The rest of the device is still checked, but conclusions about the skipped part are missing.
