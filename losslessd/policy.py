@@ -97,14 +97,17 @@ class Range(RangeMethods, _P):
         return self
 
 
+# The ranges of a count a device holds as an integer (the SAI and OpenSM types cited above) are of integers: a bound
+# of 9216.5 bytes was taken, and render truncated the Kmin it clamped into [150000.5, 150000.7] to 150000, outside
+# the policy it was rendered for (its lint said ECN003 of render's own snippet).
 class BytesRange(Range):
-    min: Annotated[float, Field(ge=0, le=MAX_THRESHOLD_BYTES, allow_inf_nan=False)] | None = None
-    max: Annotated[float, Field(ge=0, le=MAX_THRESHOLD_BYTES, allow_inf_nan=False)] | None = None
+    min: Annotated[int, Field(ge=0, le=MAX_THRESHOLD_BYTES)] | None = None
+    max: Annotated[int, Field(ge=0, le=MAX_THRESHOLD_BYTES)] | None = None
 
 
 class WatchdogMsRange(Range):
-    min: Annotated[float, Field(ge=0, le=MAX_WATCHDOG_MS, allow_inf_nan=False)] | None = None
-    max: Annotated[float, Field(ge=0, le=MAX_WATCHDOG_MS, allow_inf_nan=False)] | None = None
+    min: Annotated[int, Field(ge=0, le=MAX_WATCHDOG_MS)] | None = None
+    max: Annotated[int, Field(ge=0, le=MAX_WATCHDOG_MS)] | None = None
 
 
 class PercentRange(Range):
@@ -113,8 +116,8 @@ class PercentRange(Range):
 
 
 class OpenSmRange(Range):
-    min: Annotated[float, Field(ge=0, le=MAX_OPENSM_U32, allow_inf_nan=False)] | None = None
-    max: Annotated[float, Field(ge=0, le=MAX_OPENSM_U32, allow_inf_nan=False)] | None = None
+    min: Annotated[int, Field(ge=0, le=MAX_OPENSM_U32)] | None = None
+    max: Annotated[int, Field(ge=0, le=MAX_OPENSM_U32)] | None = None
 
 
 class RocePorts(_P):

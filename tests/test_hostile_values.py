@@ -265,8 +265,9 @@ def test_an_eos_port_spelled_another_way_is_the_same_port(spelled, tmp_path):
 
 
 @pytest.mark.parametrize("bound,says", [
-    ("watchdog: {detection_time_ms: {min: 100, max: .inf}}", "finite"),
-    ("ecn: {min_threshold_bytes: {min: .nan}}", "finite"),
+    ("watchdog: {detection_time_ms: {min: 100, max: .inf}}", "must be an integer, not inf"),
+    ("ecn: {min_threshold_bytes: {min: .nan}}", "must be an integer, not nan"),
+    ("ecn: {mark_probability_pct: {min: .nan}}", "finite"),
     ("ecn: {speed_reference_gbps: .inf}", "finite"),
     ("ecn: {mark_probability_pct: {min: 1, max: 1000}}", "at most 100"),
 ])
@@ -447,6 +448,13 @@ def test_every_numeric_policy_field_is_bounded_by_what_it_means(key, value, tmp_
     lint checked the fabric against (ECN002 "Kmin 153600 B is below 1e+308 x MTU"). Each number is bounded by what
     it is on a device (SAI's 32-bit thresholds and speeds, a watchdog's 31-bit milliseconds, the longest Ethernet
     span, ...): past it, an error naming the file, the line and the key."""
+    o, line = _policy_setting(key, value, tmp_path)
+    assert o.exit == 2 and not o.traceback, o.output
+    assert f"p.yaml:{line}" in o.output and f"`{'.'.join(key)}`" in o.output, o.output
+
+
+def _policy_setting(key: tuple[str, ...], value: str, tmp_path):
+    """`policy check` of a policy extending roce-dscp26 that sets ``key`` to ``value``, and the line it is on."""
     lines, indent = ["name: x", "extends: roce-dscp26"], ""
     for part in key[:-1]:
         lines.append(f"{indent}{part}:")
@@ -456,6 +464,23 @@ def test_every_numeric_policy_field_is_bounded_by_what_it_means(key, value, tmp_
     lines.append(f"{indent}{key[-1]}: {value}")
     path = tmp_path / "p.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    o = run_cli(["policy", "check", str(path)], tmp_path)
-    assert o.exit == 2 and not o.traceback, o.output
-    assert f"p.yaml:{len(lines)}" in o.output and f"`{'.'.join(key)}`" in o.output, o.output
+    return run_cli(["policy", "check", str(path)], tmp_path), len(lines)
+
+
+# A count of bytes, milliseconds or seconds a device holds as an integer (SAI's sai_uint32_t WRED thresholds and
+# sai_uint64_t buffer sizes, the watchdog's sai_int32_t milliseconds, OpenSM's uint32 sweep interval and transaction
+# timeout: the sources policy.py cites beside each bound).
+WHOLE_POLICY_KEYS = [k for k in NUMERIC_POLICY_KEYS if any(part.endswith(("_bytes", "_ms", "_s")) for part in k)]
+
+
+@pytest.mark.parametrize("key", WHOLE_POLICY_KEYS, ids=[".".join(k) for k in WHOLE_POLICY_KEYS])
+def test_a_count_a_device_holds_as_an_integer_takes_no_fraction(key, tmp_path):
+    """Session 43: `ecn.min_threshold_bytes: {min: 150000.5, max: 150000.7}` was a policy, and render wrote Kmin
+    150000 B for it, outside it (its own lint: ECN003); `9216.5` bytes, `999.9` ms and a fraction of a second for
+    OpenSM passed `policy check`. Such a value is refused at its file and line, whole numbers written as floats
+    (`9216.0`) too, as elsewhere in a policy (strict: a policy says 9216)."""
+    assert len(WHOLE_POLICY_KEYS) >= 10
+    for value in ("9216.5", "9216.0", "1.5e3"):
+        o, line = _policy_setting(key, value, tmp_path)
+        assert o.exit == 2 and not o.traceback, (value, o.output)
+        assert f"p.yaml:{line}" in o.output and f"`{'.'.join(key)}`" in o.output, o.output

@@ -462,3 +462,23 @@ def test_render_refuses_a_nexus_7000_whatever_the_family(tmp_path):
     # (the model's line in the capture: before, a capture's `show version` gave the model no source to name)
     assert f"model 'Nexus7000 C7010 (10 Slot)' (read from {device} line 13) is" in ran.stderr, ran.stderr
     assert losslessd("render", "--platform", "nxos", "--model", "N9K-C93180YC-EX", *ports).returncode == 0
+
+
+@pytest.mark.parametrize("platform", render_golden.ethernet_platforms())
+def test_a_threshold_floor_that_is_no_whole_number_of_bytes_is_rounded_up(platform, tmp_path):
+    """`ecn.kmin_min_mtus: 45.7` over a 4096-byte MTU puts Kmin at 187187.2 B at least: render truncated the floor
+    and wrote Kmin 187187 B, which its own lint called ECN002 ("below 45.7 x MTU"). A clamped number is whole and
+    inside the policy: 187188 B."""
+    policy = tmp_path / "p.yaml"
+    policy.write_text("name: x\nextends: roce-dscp26\necn:\n  kmin_min_mtus: 45.7\n", encoding="utf-8")
+    name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
+    variant, args = render_golden.variants(platform)[0]
+    opts = dict(zip(args[::2], args[1::2]))
+    pol = load_policy(str(policy))
+    text = rnd.render(platform, rnd.profile(pol, [rnd.PortFacts(name, 100, 5, 4096)], opts.get("--sku"),
+                                            pool_bytes=render_golden.POOL_BYTES, model=opts.get("--model")))
+    path = tmp_path / f"rendered.{render_golden.EXTENSIONS[platform]}"
+    path.write_text(text)
+    result = lint([path], pol, fmt=platform)
+    assert result.coverage.ports == 1
+    assert [f"{f.code} {f.message}" for f in result.findings if f.severity != Severity.info] == []

@@ -845,8 +845,10 @@ def _num_or_none(value: float | None) -> str:
 
 
 def _clamp(value: float, rng: Range, floor: float = 0) -> int:
-    """``value`` moved into the policy's range (and not below ``floor``), so the rendered number lints clean."""
-    low = max(rng.min or 0, floor)
+    """``value`` moved into the policy's range (and not below ``floor``), so the rendered number lints clean: a whole
+    number, a low bound that is none (``floor``: kmin_min_mtus x MTU, 45.7 x 4096 B) rounded up (truncated, Kmin
+    187187 B was written below 187187.2 B: ECN002 of render's own snippet)."""
+    low = math.ceil(max(rng.min or 0, floor))
     high = rng.max if rng.max is not None else math.inf
     return int(min(max(value, low), high))
 
