@@ -484,3 +484,28 @@ def test_a_count_a_device_holds_as_an_integer_takes_no_fraction(key, tmp_path):
         o, line = _policy_setting(key, value, tmp_path)
         assert o.exit == 2 and not o.traceback, (value, o.output)
         assert f"p.yaml:{line}" in o.output and f"`{'.'.join(key)}`" in o.output, o.output
+
+
+@pytest.mark.slow  # starts processes: the streams' encoding is the interpreter's, set at its start
+@pytest.mark.parametrize("env", [
+    {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"},  # (PEP 538 and 540 off: an ASCII locale)
+    {"PYTHONIOENCODING": "latin-1"},
+    {"PYTHONIOENCODING": "ascii"},
+])
+def test_names_outside_the_locales_encoding_are_escaped_never_an_internal_error(env, tmp_path):
+    """A device named `lеaf9-Ωé😀` (a Cyrillic letter, a Greek one, a Latin-1 one, one past U+FFFF) in a locale that
+    is not UTF-8 was an internal error (UnicodeEncodeError, exit 3) of the text and JSON reports alike. Each stream
+    now writes ASCII, every other character as its JSON escape: the JSON report is a valid (ASCII, so UTF-8)
+    document holding the name, the text report shows where each character was."""
+    from tests.clirun import program
+
+    name = "l\u0435af9-\u03a9\u00e9\U0001f600"
+    text = (hv.ROOT / "examples/clos/leaf1.cfg").read_text().replace("hostname leaf1", f"hostname {name}")
+    (tmp_path / "x.cfg").write_text(text, encoding="utf-8")
+    env = {"PYTHONIOENCODING": "", "LC_ALL": "", "LANG": "C.UTF-8", **env}
+    res = program("lint", tmp_path / "x.cfg", "-f", "json", env=env, encoding="utf-8")
+    assert res.returncode == 1 and res.stdout.isascii(), res.stderr
+    assert [d["name"] for d in json.loads(res.stdout)["devices"]] == [name], res.stdout[:400]
+    res = program("lint", tmp_path / "x.cfg", env=env, encoding="utf-8")
+    assert res.returncode == 1 and res.stdout.isascii() and res.stderr.isascii(), res.stderr
+    assert "l\\u0435af9-\\u03a9" in res.stdout, res.stdout[:400]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import atexit
+import codecs
 import contextlib
 import enum
 import gc
@@ -367,8 +368,44 @@ def main() -> None:
     # model does not promise to run at exit anyway (object.__del__). Once, however often main runs in a process.
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
+    _streams_escape_what_they_cannot_encode()
     with one_command():
         _run()
+
+
+def _json_escape_error(exc: UnicodeError) -> tuple[str, int]:
+    """A codecs error handler writing each character a stream cannot encode as JSON's escape of it: `\\u03a9`, a
+    pair of `\\uXXXX` surrogates past U+FFFF (RFC 8259 section 7), so a JSON or SARIF report stays a valid document
+    and a text one shows where the character was."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for char in exc.object[exc.start:exc.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+def _streams_escape_what_they_cannot_encode() -> None:
+    """Standard output and error in a locale that is not UTF-8 (LC_ALL=C where Python's locale coercion and UTF-8
+    mode are off, PEP 538 and 540; PYTHONIOENCODING=ascii or latin-1) write ASCII, every other character as its JSON
+    escape (_json_escape_error): a device or file name outside the encoding was an internal error (exit 3,
+    UnicodeEncodeError) of every command that printed it, and a Latin-1 `é` in a JSON report on stdout made a
+    document that is not the UTF-8 RFC 8259 (section 8.1) asks for. UTF-8 streams are left as they are."""
+    codecs.register_error("losslessd-json-escape", _json_escape_error)
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        try:
+            utf8 = encoding is not None and codecs.lookup(encoding).name == "utf-8"
+        except LookupError:
+            utf8 = False
+        if not utf8 and callable(getattr(stream, "reconfigure", None)):
+            with contextlib.suppress(OSError, ValueError):  # (a stream already closed: left as it is)
+                stream.reconfigure(encoding="ascii", errors="losslessd-json-escape")
 
 
 def _run() -> None:
