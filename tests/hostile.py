@@ -907,6 +907,16 @@ def cases() -> list[Case]:
         C("lint-script-run-time-parts", _script(f"mlnx_qos -i {'a' * 60} --trust dscp\nmlnx_qos -i "
                                                 + "".join(f"$x{i}a" for i in range(12)) + "! --trust pcp\n"),
           exits=(0, 1), says=("known only at run time",)),
+        # round 24 (session 43): what typer's Path drops of a name given (a trailing slash; `-` against `./-`), and
+        # counts a device holds as integers written as fractions in a policy
+        C("lint-output-trailing-slash", lambda t: _lint(_fabric(t), extra=["-o", f"{t / 'out.json'}/"]),
+          says=("out.json/ ends with /", "this option names a file")),
+        C("lint-input-file-trailing-slash", lambda t: _lint(f"{_w(t / 'sw.cfg', _SPINE1)}/"),
+          says=("sw.cfg/ ends with /", "sw.cfg is a file")),
+        C("pull-out-dash", lambda t: ["pull", "-i", str(_w(t / "inv.yaml", INVENTORY.format(name="leaf1"))), "-o",
+                                      "-"], says=("`-` stands for standard input or output",)),
+        C("lint-policy-bytes-fraction", _lint_policy_case("name: x\necn:\n  min_threshold_bytes: {min: 9216.5}\n"),
+          says=("p.yaml:3", "`ecn.min_threshold_bytes.min` must be an integer")),
     ]
     return out
 

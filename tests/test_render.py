@@ -473,7 +473,7 @@ def test_a_threshold_floor_that_is_no_whole_number_of_bytes_is_rounded_up(platfo
     policy.write_text("name: x\nextends: roce-dscp26\necn:\n  kmin_min_mtus: 45.7\n", encoding="utf-8")
     name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
     variant, args = render_golden.variants(platform)[0]
-    opts = dict(zip(args[::2], args[1::2]))
+    opts = dict(zip(args[::2], args[1::2], strict=True))
     pol = load_policy(str(policy))
     text = rnd.render(platform, rnd.profile(pol, [rnd.PortFacts(name, 100, 5, 4096)], opts.get("--sku"),
                                             pool_bytes=render_golden.POOL_BYTES, model=opts.get("--model")))

@@ -129,8 +129,8 @@ def history(db: Db = None, config: Config = None, *,
             since: Annotated[str, typer.Option("--since", help=_SINCE_HELP)] = "24h",
             until: Until = None,
             fmt: Fmt = Format.text,
-            plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False, help="Also write a plot: out.png, or out.html (with a "
-                                                      "table).")] = None) -> None:
+            plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False, help="Also write a plot: out.png, or "
+                                                      "out.html (with a table).")] = None) -> None:
     """Show a port's pause and ECN rates over time (per second; mean and peak per stored bucket), per
     priority; the plot shades the port's events.
 

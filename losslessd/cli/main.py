@@ -403,9 +403,10 @@ def _streams_escape_what_they_cannot_encode() -> None:
             utf8 = encoding is not None and codecs.lookup(encoding).name == "utf-8"
         except LookupError:
             utf8 = False
-        if not utf8 and callable(getattr(stream, "reconfigure", None)):
+        reconfigure = getattr(stream, "reconfigure", None)  # (io.TextIOWrapper's; a replaced stream may lack it)
+        if not utf8 and callable(reconfigure):
             with contextlib.suppress(OSError, ValueError):  # (a stream already closed: left as it is)
-                stream.reconfigure(encoding="ascii", errors="losslessd-json-escape")
+                reconfigure(encoding="ascii", errors="losslessd-json-escape")
 
 
 def _run() -> None:

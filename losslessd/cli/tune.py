@@ -65,8 +65,8 @@ def tune(
                                         "Without it, print the snippets and the command only.")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="With --apply: do not ask for confirmation.")] = False,
     canary: Annotated[str | None, typer.Option("--canary", help="The device pushed first in every trial.")] = None,
-    db: Annotated[Path, typer.Option("--db", dir_okay=False, help="Trial database; the same command resumes a killed tune "
-                                     "from it.")] = Path("losslessd-tune.sqlite"),
+    db: Annotated[Path, typer.Option("--db", dir_okay=False, help="Trial database; the same command resumes a "
+                                     "killed tune from it.")] = Path("losslessd-tune.sqlite"),
     timeout: Annotated[float, typer.Option("--timeout", min=1.0,
                                            callback=seconds, help="Seconds a benchmark run may take.")] = 3600.0,
     regression: Annotated[float, typer.Option("--regression-pct", min=0.0,
