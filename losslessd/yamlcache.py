@@ -14,7 +14,6 @@ writes here: the library's lint never does.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from typing import Any
 from . import limits
 from .docpos import Document, load_yaml
 from .policycache import MAX_ENTRY_BYTES, cache_dir, data_sum, disabled, identity, own_file, write_entry
+from .sha import sha256
 
 FORMAT = 1  # (the entry's layout)
 # What makes a text a Document: the modules yamlread.load_yaml runs (tests/test_yaml_cache.py checks the list against
@@ -59,7 +59,7 @@ def load(shown: str, text: str) -> Document:
     if not _used:
         return load_yaml(shown, text)
     try:
-        key = hashlib.sha256(code_identity().encode() + b"\0" + text.encode("utf-8", "surrogateescape")).hexdigest()
+        key = sha256(code_identity().encode() + b"\0" + text.encode("utf-8", "surrogateescape")).hexdigest()
     except (OSError, ValueError, ImportError):
         return load_yaml(shown, text)
     path = cache_dir() / f"yaml-{key[:32]}.json"
