@@ -375,14 +375,12 @@ def test_a_module_rewritten_to_its_size_and_mtime_misses(tmp_path: Path, monkeyp
 
 def test_sha256_is_the_standard_one() -> None:
     """losslessd.sha's SHA-256 (CPython's own module) gives hashlib's digests: fingerprints and cache keys are the
-    same whichever module made them. The first two are FIPS 180-2's one-block example (appendix B.1) and the digest
-    of no bytes (NIST's SHA-256 example values)."""
+    same whichever module made them (the first, FIPS 180-2's one-block example: appendix B.1)."""
     import hashlib
 
     from losslessd.sha import sha256
 
     assert sha256(b"abc").hexdigest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    assert sha256(b"").hexdigest() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     for size in (0, 1, 55, 56, 63, 64, 65, 1000, 100_000):
         data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
         digest = sha256(data[:10])
