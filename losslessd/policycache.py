@@ -3,12 +3,12 @@ plain data (losslessd.policyview) and imports neither losslessd.policy nor pydan
 
 Kept only where it cannot be wrong (docs/lint-at-scale.md, "Session 41, part a"): the entry is used when the SHA-256
 of every file of the `extends` chain (the bytes the policy was read from, hashed as they were read), the working
-folder and reference, the file size limit and the validating code (losslessd's modules policy.py reads through, the
-Python, pydantic, pydantic-core, PyYAML and re2 installed) are all the ones it was written under; it is JSON (no
-pickle: nothing in it runs) in a regular file of the user's own that nobody else may write. Anything else, and
-`LOSSLESSD_NO_CACHE` or `lint --no-policy-cache`, validates again. A policy that fails validation is never written:
-its error is reported every time, as before. The library's ``load_policy`` never writes here. The MAX_ENTRIES entries
-written last are kept.
+folder and reference, the file size limit and the validating code (losslessd's modules policy.py reads through, each
+told by its file: _module_key; the Python, pydantic, pydantic-core, PyYAML and re2 installed) are all the ones it was
+written under; it is JSON (no pickle: nothing in it runs) in a regular file of the user's own that nobody else may
+write. Anything else, and `LOSSLESSD_NO_CACHE` or `lint --no-policy-cache`, validates again. A policy that fails
+validation is never written: its error is reported every time, as before. The library's ``load_policy`` never writes
+here. The MAX_ENTRIES entries written last are kept.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def disabled() -> bool:
 
 
 def code_identity() -> str:
-    """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter), of the
+    """A digest of what validates a policy here (CODE's files, LIBRARIES' installed files, the interpreter), of the
     folder its shipped profiles are read from (a source tree's and a wheel's of the same code differ: `extends:
     roce-dscp26` names another file) and of the file size limit a policy is read within."""
     return identity(CODE, LIBRARIES, f"{FORMAT}\0{limits.max_file_bytes()}\0{data_dir('policies')}")
