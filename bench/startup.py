@@ -14,6 +14,9 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 43 (part b): the example lint 696.9 M (2.62x; 713.7 M before), one NX-OS switch 514.0 M (530.8 M):
+SHA-256 from CPython's own module (no OpenSSL load), losslessd's modules keyed by their file's stat, not their
+bytes: docs/lint-at-scale.md, "Session 43, part b".
 Session 42 (part l): the example lint 713.3 M (2.68x; 739.8 M before), one EOS / NX-OS / Junos / OS10 running-config
 521.8 / 530.8 / 523.4 / 526.2 M (561.3 / 580.6 / 583.0 / 565.2 M): a plain file sniffed only by the platforms whose
 signs it holds: docs/lint-at-scale.md, "Session 42, part l".

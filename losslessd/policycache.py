@@ -3,18 +3,17 @@ plain data (losslessd.policyview) and imports neither losslessd.policy nor pydan
 
 Kept only where it cannot be wrong (docs/lint-at-scale.md, "Session 41, part a"): the entry is used when the SHA-256
 of every file of the `extends` chain (the bytes the policy was read from, hashed as they were read), the working
-folder and reference, the file size limit and the validating code (losslessd's modules policy.py reads through, the
-Python, pydantic, pydantic-core, PyYAML and re2 installed) are all the ones it was written under; it is JSON (no
-pickle: nothing in it runs) in a regular file of the user's own that nobody else may write. Anything else, and
-`LOSSLESSD_NO_CACHE` or `lint --no-policy-cache`, validates again. A policy that fails validation is never written:
-its error is reported every time, as before. The library's ``load_policy`` never writes here. The MAX_ENTRIES entries
-written last are kept.
+folder and reference, the file size limit and the validating code (losslessd's modules policy.py reads through, each
+told by its file: _module_key; the Python, pydantic, pydantic-core, PyYAML and re2 installed) are all the ones it was
+written under; it is JSON (no pickle: nothing in it runs) in a regular file of the user's own that nobody else may
+write. Anything else, and `LOSSLESSD_NO_CACHE` or `lint --no-policy-cache`, validates again. A policy that fails
+validation is never written: its error is reported every time, as before. The library's ``load_policy`` never writes
+here. The MAX_ENTRIES entries written last are kept.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import json
 import os
@@ -30,6 +29,7 @@ from .errors import InputError
 from .gcpause import gc_paused
 from .policyview import policy_path, view
 from .resources import data_dir
+from .sha import sha256
 
 ENV_NO_CACHE = "LOSSLESSD_NO_CACHE"
 FORMAT = 1  # (the entry's layout; the code's identity covers the rest)
@@ -59,18 +59,18 @@ def disabled() -> bool:
 
 
 def code_identity() -> str:
-    """A digest of what validates a policy here (CODE's bytes, LIBRARIES' installed files, the interpreter), of the
+    """A digest of what validates a policy here (CODE's files, LIBRARIES' installed files, the interpreter), of the
     folder its shipped profiles are read from (a source tree's and a wheel's of the same code differ: `extends:
     roce-dscp26` names another file) and of the file size limit a policy is read within."""
     return identity(CODE, LIBRARIES, f"{FORMAT}\0{limits.max_file_bytes()}\0{data_dir('policies')}")
 
 
 def identity(code: tuple[str, ...], libraries: tuple[str, ...], extra: str) -> str:
-    """A digest of ``extra``, the interpreter, the bytes of losslessd's modules ``code`` (paths in the package) and
-    the installed ``libraries`` (their file's path, size, mtime and inode)."""
-    digest = hashlib.sha256(f"{sys.version}\0{sys.executable}\0{extra}\0".encode())
+    """A digest of ``extra``, the interpreter, losslessd's modules ``code`` (paths in the package: each file's
+    `_module_key`) and the installed ``libraries`` (their file's path, size, mtime and inode)."""
+    digest = sha256(f"{sys.version}\0{sys.executable}\0{extra}\0".encode())
     for name in code:
-        digest.update(name.encode() + b"\0" + _module_sum(name))
+        digest.update(name.encode() + b"\0" + _module_key(name))
     for library in libraries:
         spec = importlib.util.find_spec(library)
         origin = spec.origin if spec is not None else None
@@ -79,21 +79,27 @@ def identity(code: tuple[str, ...], libraries: tuple[str, ...], extra: str) -> s
     return digest.hexdigest()
 
 
-_MODULE_SUMS: dict[str, bytes] = {}
+_MODULE_KEYS: dict[str, bytes] = {}
 
 
-def _module_sum(name: str) -> bytes:
-    """The SHA-256 of the bytes of losslessd's module ``name``, read once a process (the policy's and the topology's
-    keys share most of theirs)."""
-    found = _MODULE_SUMS.get(name)
+def _module_key(name: str) -> bytes:
+    """What tells losslessd's module ``name`` changed, asked once a process (the policy's and the topology's keys
+    share most of theirs): its file's size, modification and change times in ns, inode and device. Any write to
+    the file, a rename onto it or a restored mtime (os.utime, touch -d, cp -p) moves its change time, which no
+    process sets; Python itself runs a module's cached bytecode while the source's size and mtime in whole seconds
+    are unchanged, a looser test than this (hashing the bytes instead cost 6.5 M instructions a lint:
+    docs/lint-at-scale.md, "Session 43, part b")."""
+    found = _MODULE_KEYS.get(name)
     if found is None:
-        found = _MODULE_SUMS[name] = hashlib.sha256((Path(__file__).parent / name).read_bytes()).digest()
+        st = os.stat(Path(__file__).parent / name)
+        found = _MODULE_KEYS[name] = \
+            f"{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_dev}".encode()
     return found
 
 
 def entry_path(ref: str) -> Path:
     """The entry of ``ref`` linted from the working folder (one per pair: a newer policy replaces the older)."""
-    key = hashlib.sha256(f"{os.getcwd()}\0{ref}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    key = sha256(f"{os.getcwd()}\0{ref}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return cache_dir() / f"policy-{key}.json"
 
 
@@ -122,7 +128,7 @@ def _unchanged(files: Any) -> bool:
         return False
     for item in files:
         try:
-            if hashlib.sha256(limits.read_bytes(item[0])).hexdigest() != item[1]:
+            if sha256(limits.read_bytes(item[0])).hexdigest() != item[1]:
                 return False
         except (InputError, OSError, ValueError):
             return False
@@ -200,7 +206,7 @@ def _prune(folder: Path, kind: str) -> None:
 def data_sum(data: Any) -> str:
     """A digest of an entry's data (a validated policy, yamlcache's document): an entry damaged on the disk (a byte
     flipped) is no policy or document."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, allow_nan=False).encode()).hexdigest()
+    return sha256(json.dumps(data, sort_keys=True, allow_nan=False).encode()).hexdigest()
 
 
 def validator() -> Callable[..., Any]:

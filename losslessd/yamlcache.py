@@ -3,18 +3,17 @@ reads its document back as JSON and imports neither PyYAML nor losslessd.yamlrea
 part a").
 
 An entry is named by the SHA-256 of what decides the document: the text read (hashed as it was read, the bytes that
-are then parsed) and the reading code (CODE's bytes, the installed PyYAML, the Python, the size limits). Only a
-document PyYAML made of plain JSON values (mappings with text keys, lists, texts, integers, booleans, null and finite
-numbers), with no key given twice, is kept, so that what is read back is equal to it, value and type; a YAML error
-is never kept: it is reported every time. It is policycache's mechanism: JSON (never pickle), in a regular file of
-the user's own that nobody else may write, opened without following a link, written 0600 through a rename;
-LOSSLESSD_NO_CACHE and `lint --no-policy-cache` read and write nothing. Only a command that asks (``used``) reads or
-writes here: the library's lint never does.
+are then parsed) and the reading code (CODE's files, policycache._module_key; the installed PyYAML, the Python, the
+size limits). Only a document PyYAML made of plain JSON values (mappings with text keys, lists, texts, integers,
+booleans, null and finite numbers), with no key given twice, is kept, so that what is read back is equal to it, value
+and type; a YAML error is never kept: it is reported every time. It is policycache's mechanism: JSON (never
+pickle), in a regular file of the user's own that nobody else may write, opened without following a link, written
+0600 through a rename; LOSSLESSD_NO_CACHE and `lint --no-policy-cache` read and write nothing. Only a command that
+asks (``used``) reads or writes here: the library's lint never does.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from typing import Any
 from . import limits
 from .docpos import Document, load_yaml
 from .policycache import MAX_ENTRY_BYTES, cache_dir, data_sum, disabled, identity, own_file, write_entry
+from .sha import sha256
 
 FORMAT = 1  # (the entry's layout)
 # What makes a text a Document: the modules yamlread.load_yaml runs (tests/test_yaml_cache.py checks the list against
@@ -48,7 +48,7 @@ def used(on: bool = True) -> Iterator[None]:
 
 
 def code_identity() -> str:
-    """A digest of what reads a YAML text into a Document here (CODE's bytes, LIBRARIES' installed files, the
+    """A digest of what reads a YAML text into a Document here (CODE's files, LIBRARIES' installed files, the
     interpreter, the size limits)."""
     return identity(CODE, LIBRARIES, f"yaml {FORMAT}\0{limits.max_file_bytes()}\0{limits.max_yaml_bytes()}")
 
@@ -59,7 +59,7 @@ def load(shown: str, text: str) -> Document:
     if not _used:
         return load_yaml(shown, text)
     try:
-        key = hashlib.sha256(code_identity().encode() + b"\0" + text.encode("utf-8", "surrogateescape")).hexdigest()
+        key = sha256(code_identity().encode() + b"\0" + text.encode("utf-8", "surrogateescape")).hexdigest()
     except (OSError, ValueError, ImportError):
         return load_yaml(shown, text)
     path = cache_dir() / f"yaml-{key[:32]}.json"

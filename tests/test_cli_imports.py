@@ -26,7 +26,7 @@ NOT_FOR_HELP = ("losslessd.model", "losslessd.policy", "losslessd.rules", "lossl
 # `rules` prints the rule index: no rule family, nor the model, parsers and policy they use; nor pydantic, which typer
 # (0.29+) imports to build a parameter's validator, here only for a value given (cli.main._ValueFirst).
 NOT_FOR_LIST = ("losslessd.rules", "losslessd.lint.registry", "losslessd.model", "losslessd.parse", "losslessd.policy",
-                "yaml", "pydantic")
+                "yaml", "pydantic", "hashlib")  # (nor OpenSSL's hashlib: the index's digest is losslessd.sha's)
 # A lint of the example (FRR and EOS routing tables) needs no reader of formats it has no file of: the Junos routing
 # table reader is imported when a routing table is told to be Junos's (parse/routes.py, is_junos).
 NOT_FOR_EXAMPLE = ("losslessd.parse.junos_routes",)
@@ -143,12 +143,14 @@ def test_a_cached_lint_imports_no_resource_reader_and_no_writer(args, tmp_path):
     """The shipped policies, SKU tables and report schema are files in the package's own folder: found by path
     (resources.data_dir), not through importlib.resources, whose readers (and zipfile) were 12-20 M instructions of
     a lint; and a lint writes nothing and samples no paths of a fabric of its size (rules/pth.py): no tempfile or
-    random (15 M). Run twice: the second reads its policy from the cache (policycache), as a lint does from then on."""
+    random (15 M); nor hashlib, whose OpenSSL load was 11 M: fingerprints and the caches' keys take CPython's own
+    SHA-256 (losslessd.sha). Run twice: the second reads its policy from the cache (policycache), as a lint does from
+    then on."""
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     for _ in range(2):
         proc = subprocess.run([sys.executable, "-c", _RUN, json.dumps(args)], cwd=ROOT, env=env, capture_output=True,
                               text=True, timeout=120, check=False)
         report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] == 1 and proc.stdout.strip(), proc.stderr
-    assert [m for m in report["modules"] if m in ("random", "tempfile")
+    assert [m for m in report["modules"] if m in ("random", "tempfile", "hashlib", "_hashlib")
             or m.startswith(("importlib.resources", "importlib.readers", "zipfile"))] == []

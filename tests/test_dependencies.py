@@ -16,6 +16,9 @@ tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the suite runs there
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 # A floor only: its major versions come every few months and have not broken what pysnmp uses of it.
 FLOOR_ONLY = {"cryptography"}
+# The standard library of the Pythons losslessd runs on that this one's sys.stdlib_module_names does not list:
+# CPython 3.12's SHA-2 module (losslessd/sha.py imports it there, `_sha256` before).
+OTHER_PYTHONS_STDLIB = {"_sha2"} if sys.version_info < (3, 12) else set()
 
 
 def _name(requirement: str) -> str:
@@ -40,7 +43,8 @@ def _imported() -> dict[str, set[str]]:
                 names = [node.module]
             else:
                 continue
-            for top in {n.split(".")[0] for n in names} - set(sys.stdlib_module_names) - {"losslessd"}:
+            tops = {n.split(".")[0] for n in names}
+            for top in tops - set(sys.stdlib_module_names) - OTHER_PYTHONS_STDLIB - {"losslessd"}:
                 found.setdefault(top, set()).add(str(path.relative_to(ROOT)))
     return found
 

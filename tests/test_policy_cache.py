@@ -337,3 +337,52 @@ def test_the_entry_names_the_file_validated_not_the_one_named_when_written(cache
     policycache.write("roce-dscp26", policycache.code_identity(), validated, files)  # (as policycache.load goes on)
     again = policycache.load("roce-dscp26")
     assert (again.name, again.lossless.dscp) == ("local", [24])
+
+
+def test_a_module_rewritten_to_its_size_and_mtime_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module of CODE changed in place to the same size, its mtime put back (as `touch -d` or an editor keeping
+    times would), still changes the code's identity: the key reads the file's change time, which no process sets
+    (and its inode: a copy of another version renamed onto it). Keyed by size and mtime alone, as Python keys its
+    bytecode, this misses nothing and fails."""
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "losslessd", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(policycache, "__file__", str(copy / "policycache.py"))
+    monkeypatch.setattr(policycache, "_MODULE_KEYS", {})
+    before = policycache.code_identity()
+    for name in ("policy.py", "policyview.py", "model/__init__.py"):
+        module = copy / name
+        st = module.stat()
+        data = module.read_bytes()
+        flipped = data.replace(b"(", b"[", 1)
+        assert len(flipped) == len(data) and flipped != data
+        while module.stat().st_ctime_ns == st.st_ctime_ns:  # (the file system's clock moves in ticks of a few ms)
+            module.write_bytes(flipped)
+            os.utime(module, ns=(st.st_atime_ns, st.st_mtime_ns))
+        assert (module.stat().st_size, module.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+        policycache._MODULE_KEYS.clear()  # (a process asks of each module once)
+        changed = policycache.code_identity()
+        assert changed != before, name
+        before = changed
+    other = copy / "units.py"  # (another version's file renamed onto the module: same size and times, a new inode)
+    st = other.stat()
+    spare = tmp_path / "units.py"
+    spare.write_bytes(other.read_bytes().replace(b"(", b"[", 1))
+    os.utime(spare, ns=(st.st_atime_ns, st.st_mtime_ns))
+    spare.replace(other)
+    policycache._MODULE_KEYS.clear()
+    assert policycache.code_identity() != before
+
+
+def test_sha256_is_the_standard_one() -> None:
+    """losslessd.sha's SHA-256 (CPython's own module) gives hashlib's digests: fingerprints and cache keys are the
+    same whichever module made them (the first, FIPS 180-2's one-block example: appendix B.1)."""
+    import hashlib
+
+    from losslessd.sha import sha256
+
+    assert sha256(b"abc").hexdigest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    for size in (0, 1, 55, 56, 63, 64, 65, 1000, 100_000):
+        data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+        digest = sha256(data[:10])
+        digest.update(data[10:])
+        assert digest.hexdigest() == hashlib.sha256(data).hexdigest() == sha256(data).hexdigest(), size

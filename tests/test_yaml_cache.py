@@ -90,18 +90,19 @@ def test_a_file_swapped_behind_a_link_misses(cache: Path, tmp_path: Path) -> Non
 
 
 def test_a_changed_reading_module_misses(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The key holds the bytes of every module of CODE (here a copy of the package whose yamlread.py has one more
-    byte) and the installed PyYAML."""
-    before = yamlcache.code_identity()
+    """The key tells every module of CODE changed (here a copy of the package whose modules get one more byte each)
+    and the installed PyYAML."""
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "losslessd", copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(policycache, "__file__", str(copy / "policycache.py"))
-    monkeypatch.setattr(policycache, "_MODULE_SUMS", {})
-    assert yamlcache.code_identity() == before
+    monkeypatch.setattr(policycache, "_MODULE_KEYS", {})
+    before = yamlcache.code_identity()
+    policycache._MODULE_KEYS.clear()
+    assert yamlcache.code_identity() == before  # (the same files: the same key)
     for name in yamlcache.CODE:
         with (copy / name).open("ab") as file:
             file.write(b"\n")
-        policycache._MODULE_SUMS.clear()  # (a process reads each module's bytes once)
+        policycache._MODULE_KEYS.clear()  # (a process asks of each module once)
         changed = yamlcache.code_identity()
         assert changed != before, name
         before = changed

@@ -11,7 +11,6 @@ into SYS findings.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from ..errors import InputError
 from ..limits import read_text
 from ..model import ParseIssue, Source
 from ..parse import INTERNAL_ERROR
+from ..sha import sha256 as _sha256
 
 MANIFEST = "manifest.json"
 COUNTERS = "counters"
@@ -57,7 +57,7 @@ def capture_name(device: str) -> str:
 
 
 def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return _sha256(data).hexdigest()
 
 
 def write_atomic(path: Path, text: str) -> bytes:

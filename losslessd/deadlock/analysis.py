@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import field
 from typing import Literal
 
@@ -11,6 +10,7 @@ from ..lint.finding import few
 from ..model import Fabric
 from ..paths import BadHop, Cabling, DestRouting, Paths, ShortestPaths, UpDown, fabric_paths
 from ..records import record
+from ..sha import sha256
 from .graph import DepGraph, build
 from .net import Net, Node, label, sort_key
 from .scc import cycle_through, is_cyclic, strongly_connected
@@ -195,7 +195,7 @@ _MARKING = {"dscp": "DSCP", "pcp": "802.1p priority (PCP)", "none": "nothing"}
 
 def component_key(buffers: list[Node]) -> str:
     # (surrogatepass: a port name from JSON may hold a lone surrogate, as lint.finding's fingerprint says)
-    return hashlib.sha256("\n".join(sorted(map(label, buffers))).encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return sha256("\n".join(sorted(map(label, buffers))).encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 def remaps(net: Net, cycle: list[Node]) -> list[Remap]:

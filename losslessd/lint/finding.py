@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import field
@@ -11,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..model import Model, Source, model_class
+from ..sha import sha256
 from ..sorting import natural_key as _natural_key
 
 __all__ = ["Finding", "Severity", "few", "natural_key"]
@@ -57,7 +57,7 @@ class Finding(Model):
             basis = json.dumps(parts)  # (one spelling per parts; every other fingerprint stays as it was)
         # (surrogatepass: a CONFIG_DB's JSON may spell a lone surrogate, `"Ethernet0\ud800"`, in a port name; the
         # fingerprint of every other name is as before)
-        return hashlib.sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
     def sort_key(self) -> tuple:
         return (self.device or "", natural_key(self.port or ""), self.code, self.key)

@@ -10,8 +10,9 @@ the rules themselves, so a stale or damaged file is never printed.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
+
+from ..sha import sha256
 
 PACKAGE = Path(__file__).resolve().parent.parent
 INDEX = PACKAGE / "data" / "rules.txt"
@@ -27,7 +28,7 @@ def sources() -> list[Path]:
 
 
 def digest() -> str:
-    sha = hashlib.sha256()
+    sha = sha256()
     for path in sources():
         data = path.read_bytes()
         sha.update(f"{path.relative_to(PACKAGE).as_posix()}\0{len(data)}\0".encode())
@@ -52,7 +53,7 @@ def fix_label(rule) -> str:
 
 
 def _list_digest(listed: list[str]) -> str:
-    return hashlib.sha256("".join(f"{line}\n" for line in listed).encode()).hexdigest()
+    return sha256("".join(f"{line}\n" for line in listed).encode()).hexdigest()
 
 
 def text(listed: list[str] | None = None) -> str:
