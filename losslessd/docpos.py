@@ -247,6 +247,8 @@ _LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
 # anywhere (strings too, which costs only a fallback) is read by json.loads.
 _DIGITS = bytes.maketrans(b"0123456789", b"0" * 10)
 _DIGIT_RUN = b"0" * 19
+_STEP = 3
+_SAMPLE_RUN = b"0" * (len(_DIGIT_RUN) // _STEP)  # (six: _orjson_value)
 
 # What opens or closes a level of JSON, and a string (RFC 8259 7: a quote, then unescaped characters or escapes) whose
 # brackets open none (one character or escape a step: no possessive quantifiers, which Python 3.10's re refuses)
@@ -346,7 +348,11 @@ def _orjson_value(text: str | bytes) -> Any:
     except Exception:  # (its JSONDecodeError; anything else it may raise is json.loads's to say too)
         return _JSON
     raw = text if isinstance(text, bytes) else text.encode()
-    if raw.translate(_DIGITS).rfind(_DIGIT_RUN) >= 0:  # (rfind: a third of find's time on a CONFIG_DB)
+    # A run of 19 digits covers six byte positions in a row that are multiples of 3 (its first such position is at
+    # most its third byte, the sixth 15 after it), so every third byte is looked at first: where no six of them in a
+    # row are digits, no run is (a bench CONFIG_DB: 1.05 M -> 0.5 M instructions); anywhere else the whole text is.
+    if (_SAMPLE_RUN in raw[::_STEP].translate(_DIGITS)
+            and raw.translate(_DIGITS).rfind(_DIGIT_RUN) >= 0):  # (rfind: a third of find's time on a CONFIG_DB)
         return _JSON
     depth, level = 1, [value] if gc.is_tracked(value) else []
     while level:
