@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 # The ASCII controls the full search looks for, but DEL: each refused raw by a strict JSON reader.
 REFUSED = [c for c in parse_mod._CONTROL_CHARS if c != "\x7f"]
-SWITCH = '{\n    "PORT": {\n        "Ethernet0": {\n            "description": "to gpu1",\n            "speed": "100000"\n' \
-         '        }\n    }\n}\n'
+SWITCH = ('{\n    "PORT": {\n        "Ethernet0": {\n            "description": "to gpu1",\n'
+          '            "speed": "100000"\n        }\n    }\n}\n')
 
 
 def _readers():
