@@ -340,7 +340,8 @@ def _orjson_value(text: str | bytes) -> Any:
     untracked: CPython's dictobject.c, MAINTAIN_TRACKING), and json.loads is tried on that depth from this frame, one
     deeper than its real call: never less strict. Floats, -0, repeated keys (the last value at the first key's
     place) and escapes read the same (tests/test_json_decode.py). A bench CONFIG_DB of 116 KB: orjson 147 us, the
-    digit runs 47 us, the depth 13 us; json.loads 262 us."""
+    digit runs 47 us (before every third byte was looked at first: about half their instructions now), the depth
+    13 us; json.loads 262 us."""
     if _orjson is None:
         return _JSON
     try:
