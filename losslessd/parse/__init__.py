@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from .. import capture
+from ..docpos import read_whole
 from ..errors import InputError
 from ..lazyre import lazy
 from ..limits import NOFOLLOW, LinkRefused, read_text
@@ -348,6 +349,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 # one simple search (30 ms for 9 MB) and only those are matched: DEVICE_UNSEEN's other digits (650 in 61 ranges)
 # made a search of the file ten times slower.
 _CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
+_DEL = ("\x7f",)
 _NOT_ASCII = lazy(r"[^\x00-\x7f]")
 # What text in another script holds of DEVICE_UNSEEN: its digits, and the bidi marks right-to-left text carries (Unicode
 # TR9 2.6: LRM U+200E, RLM U+200F, ALM U+061C; an Arabic or Hebrew description copied from a document holds them).
@@ -394,7 +396,8 @@ def _control_characters(device: Device, inp: Input) -> None:
     """A SYS002 issue at the first line of ``inp`` holding a control or invisible character, or another script's digit
     or bidi mark outside that script's text (a binary or damaged copy, or a word pasted from a web page)."""
     text = inp.text
-    found = [c for c in _CONTROL_CHARS if c in text]
+    # (a text a JSON reader read whole holds no other ASCII control: docpos.read_whole)
+    found = [c for c in (_DEL if read_whole(text) else _CONTROL_CHARS) if c in text]
     runs: list[re.Match] = []  # (_outside_script_text)
     if not text.isascii():
         unseen = [c for c in set(_NOT_ASCII.findall(text)) if DEVICE_UNSEEN.match(c)]
