@@ -1774,3 +1774,32 @@ def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, s
         assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (3_750_000, 7_500_000)
     else:
         assert ecn.min_threshold_bytes is None and f"a 1000 us queue buffer sized at {sized_at}" in ecn.unconverted
+
+
+@pytest.mark.parametrize("lines, mtus", [
+    # a range's unit 0 and a member's own unit 1: both units are the member's, the smaller IP MTU holds
+    (["set interfaces interface-range R unit 0 family inet mtu 1500",
+      "set interfaces et-0/0/32 unit 1 family inet mtu 9000"], {"et-0/0/32": 1500, "et-0/0/33": 1500}),
+    # the member's own unit 0 over the range's unit 0
+    (["set interfaces interface-range R unit 0 family inet mtu 1500",
+      "set interfaces et-0/0/32 unit 0 family inet mtu 9000"], {"et-0/0/32": 9000, "et-0/0/33": 1500}),
+    # a unit's MTU written again: the later statement replaces it (a set), not the smaller of the two
+    (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet mtu 9000",
+      "set interfaces et-0/0/33 unit 0 family inet mtu 9000", "set interfaces et-0/0/33 unit 5 family inet mtu 4000"],
+     {"et-0/0/32": 9000, "et-0/0/33": 4000}),
+])
+def test_each_unit_s_ip_mtu_is_kept_and_the_smallest_is_the_port_s(lines, mtus):
+    """Session 42 review r1 Left: the model keeps one IP MTU per port, the smallest over its units, but the reader
+    kept one per interface, so a range's `unit 0 family inet mtu 1500` beside a member's own `unit 1 family inet mtu
+    9000` read 9000 (the member's replaced the range's). Each unit's is kept (Junos "Interface Ranges": the range's
+    statements are the members'; a member's own unit over the range's same unit) and the smallest is the port's."""
+    text = "\n".join([
+        "set interfaces interface-range R member et-0/0/32",
+        "set interfaces interface-range R member et-0/0/33",
+        "set interfaces et-0/0/32 mtu 9216",
+        "set interfaces et-0/0/33 mtu 9216",
+        *lines,
+        "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3",
+        "set class-of-service interfaces et-* scheduler-map M", ""])
+    dev = parse(text)
+    assert {name: dev.ports[name].mtu_bytes for name in mtus} == mtus

@@ -190,10 +190,10 @@ def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | No
     is its members' frames'), "Configure Aggregated Ethernet Link Speed" (the speed of every member link) and
     "flow-control (Interfaces)" (taken at `aggregated-ether-options`; a pause stops a physical link, its members)."""
     lag = cfg.aggregates.get(iface.bundle.value) if iface is not None and iface.bundle is not None else None
-    if iface is None or lag is None or (lag.mtu is None and lag.inet_mtu is None and lag.speed_gbps is None
+    if iface is None or lag is None or (lag.mtu is None and not lag.inet_mtus and lag.speed_gbps is None
                                         and not lag.vlan_tagging and lag.pause_rx is None and lag.pause_tx is None):
         return iface
-    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtu=lag.inet_mtu or iface.inet_mtu,
+    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtus=lag.inet_mtus or iface.inet_mtus,
                                vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,
                                pause_rx=lag.pause_rx or iface.pause_rx, pause_tx=lag.pause_tx or iface.pause_tx,
                                speed_gbps=lag.speed_gbps if lag.speed_gbps is not None else iface.speed_gbps)
@@ -302,8 +302,8 @@ def _ip_mtu(iface: Interface | None) -> int | None:
     VLAN tag). Junos "Media MTU Sizes by Interface Type": Ethernet media MTU 1514 carries IP MTU 1500."""
     if iface is None:
         return None
-    if iface.inet_mtu is not None:
-        return iface.inet_mtu.value
+    if iface.inet_mtus:  # (the smallest of its units': a frame of any unit must pass)
+        return min(mtu.value for mtu in iface.inet_mtus.values())
     if iface.mtu is not None:
         return iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)
     return None

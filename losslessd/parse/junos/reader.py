@@ -160,7 +160,9 @@ class Interface:
     source: Source
     description: str | None = None
     mtu: Val | None = None  # media MTU (`mtu`): the frame without FCS, Ethernet header included
-    inet_mtu: Val | None = None  # `unit N family inet mtu`: the IP MTU (smallest over the units)
+    # `unit N family inet mtu M`: unit as written -> its IP MTU (the port's is the smallest, build._ip_mtu); per unit,
+    # so a range's unit and a member's other unit both count (build._interface merges them by unit)
+    inet_mtus: dict[str, Val] = field(default_factory=dict)
     vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
@@ -1162,9 +1164,7 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
     elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
         iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
-        mtu = _whole(w[5], 256, 65535)
-        if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
-            iface.inet_mtu = Val(mtu, src)
+        iface.inet_mtus[w[1]] = Val(_whole(w[5], 256, 65535), src)
 
 
 # Interface ranges of one config: far more than one per port group (a chassis has a few dozen).
