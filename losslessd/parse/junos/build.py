@@ -353,7 +353,8 @@ def _interface_classifiers(cfg: JunosConfig, conf: CosInterface, port: Port, poi
         for where, unit, val in bindings:
             group = cfg.inherited.get((val.source.file, val.source.line))
             if group is not None:
-                _inherited_binding(port, point, where, kind, val, group)
+                written = cfg.group_statements.get((val.source.file, val.source.line), "")
+                _inherited_binding(port, point, where, kind, val, (group, written))
             elif is_small_int(unit) or unit == "*":  # (a unit as a snippet may write it)
                 port.service_policies = {**(port.service_policies or {}), where: val.value}
 
@@ -364,16 +365,22 @@ def _interface_classifiers(cfg: JunosConfig, conf: CosInterface, port: Port, poi
 _TRUST_KIND = {"dscp": "dscp", "pcp": "ieee-802.1"}
 
 
-def _inherited_binding(port: Port, point: str, where: str, kind: str, val: Val, group: str) -> None:
+def _inherited_binding(port: Port, point: str, where: str, kind: str, val: Val, from_group: tuple[str, str]) -> None:
     """The sections (trust, maps, PFC: each binds the classifier) a snippet of which would delete ``where``, a
-    binding the entry inherits from configuration group ``group``, set by hand with what to change instead."""
+    binding the entry inherits from a configuration group (``from_group``: its name and the statement as it writes
+    it), set by hand with what to change instead: the group's own statement to delete (its path may be a wildcard,
+    `"<et-*>"`, that the interface matched)."""
+    group, written = from_group
+    words = written.split()
+    statement = " ".join(words[:-1]) if words and words[-1].strip('"') == val.value else written
     unit_level = where.startswith("unit ")
     trusts = [trust for trust, bound in _TRUST_KIND.items()
               if bound == kind and not unit_level or trust == "pcp" and kind in ("dscp", "dscp-ipv6")]
     why = (f"its {kind} classifier {val.value} is bound by `class-of-service interfaces {point} {where}` of "
            f"configuration group {group} (line {val.source.line}), which a `delete` of the configuration's own "
            f"statements does not remove (the group's statements are inherited): remove it from the group by hand "
-           f"(`delete groups {group} class-of-service interfaces ...`, which changes every interface the group "
+           f"(`delete groups {group} {statement or 'class-of-service interfaces ...'}`, which changes every "
+           "interface the group "
            f"applies to), or stop {point} inheriting the group there (`set class-of-service interfaces {point} "
            f"apply-groups-except {group}`, which drops every statement it takes from the group there)")
     port.by_hand = {**(port.by_hand or {}), **{f"{section}/{trust}": why for trust in trusts
