@@ -1565,6 +1565,13 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
             sched.buffer_rate = Val(w[1], src)
         else:
             raise _Skip("expected `buffer-rate percent P` or `buffer-rate RATE`")
+    elif w[0] == "ecn-enhanced":
+        # (`ecn-enhanced { head-marking; }`: the HPE/Juniper PTX long-distance RoCE design.) No Junos page read
+        # documents it; the CoS guide's ECN is the scheduler's `explicit-congestion-notification`.
+        raise _Skip("`ecn-enhanced` is in no Junos document losslessd read (the CoS guide marks ECN with the "
+                    "scheduler's `explicit-congestion-notification` and its drop profile's fill levels): could not "
+                    "verify what it changes (where in the queue a packet is marked, or whether it marks), so the "
+                    "queue's ECN marking is left unknown")
     elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
