@@ -762,6 +762,11 @@ def test_a_partition_defined_again_is_the_one_opensm_adds_its_ports_to():
                         Input("partitions.conf", "a=0x2 : ALL=full;\nb : ALL=full;\nb, sl=3 : SELF=full;\n")], "x")
     assert [(p.name, p.pkey, p.sl, p.members) for p in dev.opensm.partitions] == [
         ("a", 2, None, ["ALL=full"]), ("b", None, 3, ["ALL=full", "SELF=full"])]
+    # two partitions of one name: osm_prtn_find_by_name takes the first of the subnet's P_Key table, which holds the
+    # P_Keys in network byte order (a little-endian host: 0x0100 before 0x0002)
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input(
+        "partitions.conf", "s=0x0002 : 0x1=full;\ns=0x0100 : 0x2=full;\ns : 0x3=full;\n")], "x")
+    assert [(p.pkey, p.members) for p in dev.opensm.partitions] == [(2, ["0x1=full"]), (0x100, ["0x2=full", "0x3=full"])]
 
 
 def test_each_port_has_the_membership_opensm_gives_it():

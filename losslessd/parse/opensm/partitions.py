@@ -66,6 +66,7 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     start = 0
     line_at = LineAt(body)
     made: dict[bytes, tuple[int, str]] = {}  # the subnet's multicast groups: MGID -> the line and MGID that made it
+    made_so_far = _Made()
 
     def stop(line: int, why: str, fix: str, made: list[IbPartition]) -> tuple[list[IbPartition], list[ParseIssue]]:
         issues.append(ParseIssue(code="SYS002", message=f"{why}: {_STOPS}; {fix}", source=Source(file=path, line=line)))
@@ -97,7 +98,7 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
             return stop(first, f"partition definition {' '.join(definition.split())[:60]!r}: its P_Key is not a "
                         "number (bad partition definition)", "write the P_Key as a number (0x8001)", parts)
         part, defmember = read_as
-        earlier = _made_before(parts, part)
+        earlier = made_so_far.find(part)
         if earlier is not None:
             part.pkey = earlier.pkey
         if part.ipoib and part.pkey is not None:  # partition_create makes the broadcast group first
@@ -113,6 +114,7 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
                         [*parts, part] if earlier is None else parts)
         if earlier is None:
             parts.append(part)
+            made_so_far.add(part)
         else:
             _add_to(earlier, part)
     if not parts:
@@ -133,13 +135,28 @@ def _default(made: list[IbPartition], src: Source) -> IbPartition:
     return IbPartition(name="Default", pkey=0x7FFF, ipoib=True, members=["ALL=full"], source=src)
 
 
-def _made_before(parts: list[IbPartition], part: IbPartition) -> IbPartition | None:
-    """The partition an earlier definition made that OpenSM gives this one's ports to (osm_prtn.c osm_prtn_make_new):
-    without a P_Key (0, or the membership bit alone) the one of its name; with one, the one of that P_Key ("Duplicated
-    partition definition ... Will use it", the earlier name kept)."""
-    if part.pkey is None:
-        return next((p for p in parts if part.name and p.name == part.name), None)
-    return next((p for p in parts if p.pkey is not None and (p.pkey ^ part.pkey) & 0x7FFF == 0), None)
+class _Made:
+    """The partitions made so far, found as osm_prtn.c osm_prtn_make_new finds the one a definition adds its ports to:
+    without a P_Key (0, or the membership bit alone) the one of its name (osm_prtn_find_by_name: the first in the
+    subnet's P_Key table, which a little-endian host orders by the P_Key's bytes swapped); with one, the one of that
+    P_Key, the membership bit dropped ("Duplicated partition definition ... Will use it", the earlier name kept)."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[int, IbPartition] = {}
+        self.by_name: dict[str, list[IbPartition]] = {}
+
+    def find(self, part: IbPartition) -> IbPartition | None:
+        if part.pkey is not None:
+            return self.by_key.get(part.pkey & 0x7FFF)
+        named = self.by_name.get(part.name, []) if part.name else []
+        if len(named) > 1 and all(p.pkey is not None for p in named):  # (a generated P_Key's place is not known)
+            return min(named, key=lambda p: int.from_bytes((p.pkey or 0).to_bytes(2, "big"), "little") & 0xFF7F)
+        return named[0] if named else None
+
+    def add(self, part: IbPartition) -> None:
+        if part.pkey is not None:
+            self.by_key.setdefault(part.pkey & 0x7FFF, part)
+        self.by_name.setdefault(part.name, []).append(part)
 
 
 def _add_to(earlier: IbPartition, again: IbPartition) -> None:
