@@ -766,7 +766,8 @@ def test_a_partition_defined_again_is_the_one_opensm_adds_its_ports_to():
     # P_Keys in network byte order (a little-endian host: 0x0100 before 0x0002)
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input(
         "partitions.conf", "s=0x0002 : 0x1=full;\ns=0x0100 : 0x2=full;\ns : 0x3=full;\n")], "x")
-    assert [(p.pkey, p.members) for p in dev.opensm.partitions] == [(2, ["0x1=full"]), (0x100, ["0x2=full", "0x3=full"])]
+    assert [(p.pkey, p.members) for p in dev.opensm.partitions] == [(2, ["0x1=full"]),
+                                                                     (0x100, ["0x2=full", "0x3=full"])]
 
 
 def test_each_port_has_the_membership_opensm_gives_it():
