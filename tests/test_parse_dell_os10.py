@@ -253,6 +253,20 @@ def test_garbled_qos_lines_are_sys002(block):
     assert [i.code for i in device.issues] == ["SYS002"] and device.issues[0].source.line in (4, 5, 6)
 
 
+@pytest.mark.parametrize("entry, shown", [("queue 3 qos-group 3 type ucast", "type ucast"),
+                                           ("queue 1 qos-group 1 type mcast", "type mcast"),
+                                           ("queue 1 qos-group 1-3 type", "type")])
+def test_a_qos_map_entry_with_a_type_names_the_word_no_os10_document_shows(entry, shown):
+    """Session 42 part d Left: a switch-management library's OS10 driver writes `queue N qos-group M type
+    ucast|mcast`; the SYS002 said "the qos-groups must be numbers 0-7, not '3 type ucast'", as if the number were
+    wrong. No OS10 document read shows or refuses `type` there (User Guide "Egress traffic classification": `queue N
+    qos-group VALUES`): the message names the word and what could not be verified; the map stays unknown."""
+    device = parse(HEADER + f"qos-map traffic-class QM\n {entry}\n")
+    [issue] = device.issues
+    assert issue.code == "SYS002" and f"`{shown}` is in no OS10 document losslessd read" in issue.message
+    assert "could not verify whether the switch takes it" in issue.message
+
+
 def test_ranges_and_sub_ports():
     text = HEADER + ("interface range ethernet1/1/1-1/1/3,ethernet1/1/10\n mtu 9216\n"
                      "interface range ethernet 1/1/20:1-1/1/20:4\n mtu 9216\n")

@@ -472,8 +472,34 @@ def test_a_session_s_abbreviated_interface_command_is_read_by_the_mode_it_opened
     assert device.issues == []
 
 
-def test_a_range_item_with_its_type_joined_is_named_as_no_port():
-    """`interface range Te1/1,2,3,4` (an S4048-ON session, its type joined to its number) was named as if `range`
-    were an interface type that carries no DCB setting; it names the item OS9 writes otherwise."""
-    device = parse("interface range Te1/1,2,3,4\n flowcontrol rx on tx on\n")
-    assert [i.message for i in device.issues if "`Te1/1` is no front-panel port" in i.message]
+@pytest.mark.parametrize("line, ports", [
+    # an S4048-ON session (an Open vSwitch course's LACP steps): `int range te1/2,te1/7` entered
+    # `(conf-if-range-te-1/2,te-1/7)#`, the switch writing each item back with its type
+    ("interface range te1/2,te1/7", ["TenGigabitEthernet 1/2", "TenGigabitEthernet 1/7"]),
+    ("interface range te1/2 , te1/7", ["TenGigabitEthernet 1/2", "TenGigabitEthernet 1/7"]),
+    ("interface range Te1/1-3 , fo1/49", ["TenGigabitEthernet 1/1", "TenGigabitEthernet 1/2", "TenGigabitEthernet 1/3",
+                                         "fortyGigE 1/49"]),
+    # the reference's own forms, read before and still
+    ("interface range Te 1/1 - 2", ["TenGigabitEthernet 1/1", "TenGigabitEthernet 1/2"]),
+    ("interface range tengigabitethernet 1/2 , tengigabitethernet 1/8", ["TenGigabitEthernet 1/2",
+                                                                         "TenGigabitEthernet 1/8"]),
+])
+def test_a_range_item_with_its_type_joined_is_read(line, ports):
+    """Session 42 parts c and r2 Left: `interface range te1/2,te1/7` (each item's type joined to its number) was named
+    (SYS002), not read. The switch's own prompt shows it took each item as that port; each is read so."""
+    device = parse(f"{line}\n flowcontrol rx on tx on\n")
+    assert device.issues == []
+    assert sorted(device.ports) == ports
+
+
+@pytest.mark.parametrize("line, item", [("interface range Te1/1,2,3,4", "2"),
+                                        ("interface range tengigabitethernet 1/2,8,14", "8"),
+                                        ("interface range te1/1-4,1/8", "1/8")])
+def test_a_range_item_without_its_type_is_named_not_guessed(line, item):
+    """`Te1/1,2,3,4` (part c's S4048-ON page, whose prompts were edited by hand) and `tengigabitethernet 1/2,8,14`:
+    whether OS9 reads a bare number after a comma as a port of the item before it is in no OS9 reference read. The
+    SYS002 names the item without its type (before: `Te1/1`, which is a port, was named as none)."""
+    device = parse(f"{line}\n flowcontrol rx on tx on\n")
+    assert [i.code for i in device.issues] == ["SYS002"]
+    assert f"`{item}` has no port type" in device.issues[0].message, device.issues
+    assert device.ports == {}

@@ -1003,6 +1003,48 @@ def test_a_hardware_qos_ecn_line_is_named_as_unverified_not_passed_over():
     assert cfg.queuing_policies["ROCE-OUT"]["c-out-8q-q3"].wred.value.ecn is True
 
 
+def test_no_hardware_qos_ecn_is_named_as_the_positive_form_is():
+    """Session 42 review r3 Left: `no hardware qos ecn` was passed over without a word (the branch read the positive
+    form only); what it undoes is as unverified as the positive form."""
+    cfg = reader.read([Input("tor-9.cfg", "hostname tor-9\nno hardware qos ecn\nno hardware qos ecn threshold 20 80\n"
+                                          "no hardware qos dynamic-buffer-sharing\n")])
+    assert [(i.code, i.source.line) for i in cfg.issues] == [("SYS002", 2), ("SYS002", 3)], cfg.issues
+    assert all("`no hardware qos ecn` is in no Cisco document" in i.message for i in cfg.issues), cfg.issues
+
+
+# A C9332PQ's carving (session 42 part c's inventory mock) beside a RoCE classification of ours.
+TCAM_ZERO = """hostname n9332
+hardware access-list tcam region ing-l2-qos 0
+hardware access-list tcam region ing-l3-vlan-qos 0
+hardware access-list tcam region ing-racl 1536
+class-map type qos match-any ROCE
+  match dscp 26
+policy-map type qos ROCE-IN
+  class ROCE
+    set qos-group 3
+"""
+
+
+@pytest.mark.parametrize("port,lines", [
+    ("interface Ethernet1/1\n  switchport\n  service-policy type qos input ROCE-IN\n", [2]),
+    ("interface Ethernet1/1\n  no switchport\n  service-policy type qos input ROCE-IN\n", [3]),
+    ("interface Ethernet1/1\n  service-policy type qos input ROCE-IN\n", [2, 3]),
+    ("interface port-channel10\n  service-policy type qos input ROCE-IN\n", [2, 3]),
+    ("system qos\n  service-policy type qos input ROCE-IN\n", [2, 3]),
+    ("interface Ethernet1/1\n  switchport\n", []),
+])
+def test_a_qos_tcam_region_carved_to_zero_beside_a_qos_input_binding_is_named(port, lines):
+    """Session 42 part c Left: `hardware access-list tcam region ing-l2-qos 0` beside a `service-policy type qos input`
+    was passed over. The Nexus 9000 QoS guide ("Configuring QoS TCAM Carving") puts a Layer 2 port's input QoS in
+    ing-l2-qos and a Layer 3 port's or VLAN's in ing-l3-vlan-qos; with no entries there the classification has nowhere
+    to be programmed, and whether the switch refuses the binding or classifies nothing is in no Cisco text read: a
+    SYS002 at the region's line names it, only where a binding the region may serve is written."""
+    cfg = reader.read([Input("n9332.cfg", TCAM_ZERO + port)])
+    assert [i.source.line for i in cfg.issues] == lines, cfg.issues
+    assert all("could not verify whether the switch refuses them or programs no classification" in i.message
+               and "1 such binding(s) are written" in i.message for i in cfg.issues)
+
+
 # A session (Nexus 9000 QoS guide's prompts) making a port inherit the switch's own port-profile, which it does not
 # define (Nexus 5000/7000 interfaces guides, "Port Profiles": the profile's commands apply where the port sets
 # nothing itself), beside the system's policies it does define.

@@ -737,3 +737,50 @@ def test_a_file_of_many_unknown_options_is_read_in_linear_time():
     assert time.process_time() - start < 3
     assert "(did you mean `partition_config_file`?)" in dev.issues[0].message
     assert dev.issues[-1].message.startswith("99,001 more SYS002 issues in this file"), dev.issues[-1].message
+
+
+def test_a_partition_defined_again_is_the_one_opensm_adds_its_ports_to():
+    """A definition without a P_Key names the partition of that name, one with a P_Key the partition of that P_Key
+    (its membership bit ignored, the first name kept): OpenSM adds the ports to it (osm_prtn.c osm_prtn_make_new,
+    linux-rdma/opensm fa74b98c; doc/partition-config.txt "If PKey is repeated then those partition configurations will
+    be merged"). The partition's SL is the last definition's (partition_create sets it, OSM_DEFAULT_SL when none is
+    written), while the broadcast group the first made keeps its SL (session 42 part h Left: a second partition
+    without a P_Key was made)."""
+    text = ("storage=0x8001, ipoib, sl=1 : 0x0002c903000e0b71=full;\n"
+            "storage : 0x0002c903000e0b72=full;\n"
+            "gpu=0x0003 : NONE;\n"
+            "gpu-again=0x8003, sl=4 : ALL_CAS=full;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert dev.issues == []
+    assert [(p.name, p.pkey, p.ipoib, p.sl, p.members, p.group_sls, p.source.line)
+            for p in dev.opensm.partitions] == [
+        ("storage", 0x8001, True, None, ["0x0002c903000e0b71=full", "0x0002c903000e0b72=full"],
+         {"ff12:401b:8001::ffff:ffff": 1}, 1),
+        ("gpu", 0x0003, False, 4, ["ALL_CAS=full"], {}, 3)]
+    # a definition without a P_Key and a name used before is a partition of its own, with a P_Key OpenSM generates
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"),
+                        Input("partitions.conf", "a=0x2 : ALL=full;\nb : ALL=full;\nb, sl=3 : SELF=full;\n")], "x")
+    assert [(p.name, p.pkey, p.sl, p.members) for p in dev.opensm.partitions] == [
+        ("a", 2, None, ["ALL=full"]), ("b", None, 3, ["ALL=full", "SELF=full"])]
+    # two partitions of one name: osm_prtn_find_by_name takes the first of the subnet's P_Key table, which holds the
+    # P_Keys in network byte order (a little-endian host: 0x0100 before 0x0002)
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input(
+        "partitions.conf", "s=0x0002 : 0x1=full;\ns=0x0100 : 0x2=full;\ns : 0x3=full;\n")], "x")
+    assert [(p.pkey, p.members) for p in dev.opensm.partitions] == [(2, ["0x1=full"]),
+                                                                     (0x100, ["0x2=full", "0x3=full"])]
+
+
+def test_each_port_has_the_membership_opensm_gives_it():
+    """A port's own flag, matched as strncmp over its length (`f`, even an empty one, is full), an unknown one limited;
+    a port without one takes the definition's `defmember`, limited unless written (osm_prtn_config.c
+    partition_add_port, partition_add_flag, new_part_conf; doc/partition-config.txt's ShareIO examples)."""
+    text = ("ShareIO=0x80, defmember=full : 0x123451, 0x123452=lim;\n"
+            "ShareIO=0x80 : 0x123453, 0x123454=f, 0x123455=b, 0x123456=, 0x123457=limi, 0x123458=x;\n"
+            "Default=0x7fff, ipoib, defmember=all : ALL;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.members) for p in dev.opensm.partitions] == [
+        ("ShareIO", ["0x123451=full", "0x123452=limited", "0x123453=limited", "0x123454=full", "0x123455=both",
+                     "0x123456=full", "0x123457=limited", "0x123458=limited"]),
+        ("Default", ["ALL=limited"])]
+    assert [(i.source.line, "defmember='all' is not limited, both or full" in i.message) for i in dev.issues] == [
+        (3, True)]

@@ -87,6 +87,22 @@ def test_a_unit_binding_from_a_configuration_group_is_refused_with_what_to_chang
     assert "delete class-of-service interfaces et-0/0/0 unit 0 classifiers dscp" in _deletes(ran.stdout)
 
 
+def test_a_group_binding_s_by_hand_message_names_the_group_s_own_statement(tmp_path):
+    """Session 42 part j Left: the by-hand message wrote `delete groups COS class-of-service interfaces ...`, not the
+    group's own statement, which may name the port by a wildcard the switch matched (`"<et-*>"`): a `delete` naming
+    et-0/0/1 inside the group finds nothing. The statement is given as the group writes it, less the classifier."""
+    for written in ('"<et-*>"', "et-0/0/1"):
+        text = DSCP_LEAF.read_text().replace(
+            "set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp roce-dscp\n",
+            f"set groups COS class-of-service interfaces {written} unit 0 classifiers dscp roce-dscp\n"
+            "set apply-groups COS\n")
+        config = tmp_path / "leaf.set"
+        config.write_text(text)
+        device = parse_group("leaf", [config], "juniper_junos")
+        why = device.ports["et-0/0/1"].by_hand["trust/pcp"]
+        assert f"`delete groups COS class-of-service interfaces {written} unit 0 classifiers dscp`" in why, why
+
+
 def test_a_classifier_a_configuration_group_defines_is_refused(tmp_path):
     """roce-pcp takes code points from group COS: the rebuild's `delete` removes the configuration's own statements
     only, and the group's code points would be inherited beside the snippet's, so the fix is refused naming the

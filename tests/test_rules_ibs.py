@@ -188,6 +188,32 @@ def test_a_partitions_file_without_default_leaves_hosts_limited_members(tmp_path
         assert lint([sm], "infiniband", select_codes=["IBS008"]).findings == []
 
 
+def test_a_default_partition_leaving_hosts_limited_members_is_named(tmp_path):
+    """`Default=0x7fff, ipoib : ALL;`: a port written without `=full` is a limited member unless the definition says
+    `defmember=full` (doc/partition-config.txt "When omitted (or unrecognized) limited membership is assumed";
+    osm_prtn_config.c partition_add_port), and limited members reach only full ones, so hosts cannot talk over the
+    default P_Key: a warning where the Default asks for IPoIB, a note without (the doc's own `Default=0x7fff : ALL,
+    SELF=full ;` may be meant). Session 42 part h Left: silent."""
+    sm = tmp_path / "sm1"
+    sm.mkdir()
+    (sm / "opensm.conf").write_text("routing_engine ftree\n")
+    for text, severity, shown in (("Default=0x7fff, ipoib : ALL;\n", "warning", "ALL=limited"),
+                                  ("Default=0x7fff : ALL, SELF=full ;\n", "info", "ALL=limited"),
+                                  ("Default=0x7fff, ipoib : ALL=full;\nDefault=0x7fff : ALL_CAS=l;\n", "warning",
+                                   "ALL_CAS=limited")):
+        (sm / "partitions.conf").write_text(text)
+        [hit] = lint([sm], "infiniband", select_codes=["IBS008"]).findings
+        assert (hit.severity.value, hit.key, hit.source.line) == (severity, "Default|limited", 1)
+        assert f"partition Default makes every host a limited member (`{shown}`" in hit.message
+        assert "hosts cannot talk to each other on the default P_Key" in hit.message
+    for text in ("Default=0x7fff, ipoib : ALL=full;\n", "Default=0x7fff, ipoib, defmember=full : ALL;\n",
+                 "Default=0x7fff, ipoib : ALL, ALL=both;\n", "Default=0x7fff : ALL_SWITCHES=limited, ALL_CAS=full;\n",
+                 "Default, ipoib : ALL=limited;\nDefault : ALL=f;\n", "t=0x2 : ALL;\n"):
+        (sm / "partitions.conf").write_text(text)
+        assert [f.key for f in lint([sm], "infiniband", select_codes=["IBS008"]).findings
+                if f.key == "Default|limited"] == [], text
+
+
 def test_a_qos_level_without_sl_puts_paths_on_their_partitions_sl(tmp_path):
     """A qos-level with no `sl:` leaves a path its partition's SL, OSM_DEFAULT_SL 0 for a partition without sl=
     (osm_sa_path_record.c pr_rcv_get_path_parms takes the level's SL only when sl_set; osm_prtn.c osm_prtn_new):

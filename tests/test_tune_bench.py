@@ -430,6 +430,38 @@ def test_a_kubelet_log_file_joins_the_parts_the_runtime_split():
     assert read_benchmark("\n".join(log).replace(" stdout F ", " stdout F:x ")).sizes[2097152].busbw_gbps == 12.0
 
 
+def test_kubectl_logs_timestamps_inside_a_split_row_are_taken_out():
+    """`kubectl logs --timestamps` prints each entry's RFC 3339 time before it (logs.go logWriter.write), the later
+    parts of a row the runtime split included, so their times stand inside the row (session 42 part h Left: the row
+    then did not parse and its size was lost). A row's own words are never taken for a time."""
+    time, later = "2026-12-05T06:14:09.123456789Z", "2026-12-05T06:14:09.5+01:00"
+    row = _nccl_row(2097152, 12.0, 12.0).rstrip("\n")
+    head = [f"{time} {line}" for line in (NTHREAD + _rank(0, "hostA") + _rank(1, "hostB") + NCCL_HEAD
+                                          + _nccl_row(1048576, 10.0, 10.0)).splitlines()]
+    for split in (f"{time} {row[:30]}{later} {row[30:60]}2026-12-05T06:14:10Z {row[60:]}",
+                  f"{time} {row[:28]}{later} {row[28:]}"):
+        result = read_benchmark("\n".join([*head, split, f"{time} # Out of bounds values : 0 OK"]) + "\n")
+        assert result.valid, result.invalid
+        assert {s: r.busbw_gbps for s, r in result.sizes.items()} == {1048576: 10.0, 2097152: 12.0}
+
+
+def test_an_out_of_place_busbw_not_read_keeps_the_in_place_one():
+    """A row whose out-of-place busbw is nan (or inf, or negative) and whose in-place one is a number: the size kept
+    at its in-place busbw with a note (session 42 part h Left: the size was dropped)."""
+    log = NTHREAD + _rank(0, "hostA") + _rank(1, "hostB") + NCCL_HEAD + _nccl_row(1048576, 10.0, 10.0)
+    row = _nccl_row(2097152, 12.0, 12.0).replace("  12.00   12.00      0   100.00", "    nan     nan      0   100.00",
+                                                 1)
+    assert "nan" in row
+    result = read_benchmark(log + row)
+    assert result.valid, result.invalid
+    assert {s: r.busbw_gbps for s, r in result.sizes.items()} == {1048576: 10.0, 2097152: 12.0}
+    assert "line 6: no out-of-place busbw read at 2097152 B (nan, inf or negative): the in-place one is kept for the " \
+           "size" in result.notes
+    both = read_benchmark(log + row.replace("  12.00   12.00      0", "    nan     nan      0"))
+    assert 2097152 not in both.sizes
+    assert any("no busbw read at 2097152 B" in note for note in both.notes)
+
+
 def test_a_line_that_only_looks_prefixed_keeps_its_words():
     """A `#`-less `error: ...` line (a pasted log) is nccl-tests' verdict, not a host's prefix; a size column is never
     taken for a task number (it has no colon)."""
@@ -578,7 +610,8 @@ def test_a_row_of_the_table_that_cannot_be_read_is_a_note_not_a_silent_gap(damag
 
 
 def test_a_row_whose_busbw_is_nan_inf_or_negative_is_named():
-    rows = [_nccl_row(1048576, 10.0, 15.0), _nccl_row(2097152, 20.0, 30.0).replace(" 30.00", "   nan", 1)]
+    # (both halves: an out-of-place nan beside an in-place number keeps the size, session 43 part e)
+    rows = [_nccl_row(1048576, 10.0, 15.0), _nccl_row(2097152, 20.0, 30.0).replace(" 30.00", "   nan")]
     result = read_benchmark(NTHREAD + NCCL_HEAD + "".join(rows))
     assert sorted(result.sizes) == [1048576]
     assert "line 4: no busbw read at 2097152 B (nan, inf or negative): the size is left out" in result.notes

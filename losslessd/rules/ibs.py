@@ -723,7 +723,9 @@ class PartitionGroupSettings(_SmRule):
     runs on a layer the engine did not pick for it; with QoS off OpenSM sets SL 0 whatever `sl=` says).
     One finding per partition and problem. A partitions.conf that defines no Default partition (P_Key
     0x7fff) is a note: OpenSM then makes `Default=0x7fff : ALL=limited, SELF=full;` with no IPoIB group
-    (man opensm, PARTITION CONFIGURATION), so hosts cannot reach each other on the default P_Key.
+    (man opensm, PARTITION CONFIGURATION), so hosts cannot reach each other on the default P_Key. A Default
+    whose last `ALL` or `ALL_CAS` entry makes hosts limited members (`ALL` without `=full` and no
+    `defmember=full`) is a warning where it asks for IPoIB, a note otherwise.
 
     ## Why it matters
     A port joins a multicast group only if it can run at the group's rate and MTU: a group rate above
@@ -767,6 +769,17 @@ class PartitionGroupSettings(_SmRule):
                 source=Source(file=first.file, line=None) if first is not None else device.source)
         for part in sm.partitions:
             at: dict[str, Any] = {"device": device, "source": part.source or device.source}
+            hosts = _hosts_membership(part.members) if part.is_default() else None
+            if hosts is not None and hosts[1] == "limited":
+                # osm_prtn_config.c partition_add_port: a port without `=full` takes the definition's defmember,
+                # limited unless written (new_part_conf); doc/partition-config.txt: limited members reach full ones only
+                yield self.finding(
+                    f"partition Default makes every host a limited member (`{hosts[0]}` as OpenSM reads it: a port "
+                    "written without `=full` is limited unless the definition says `defmember=full`): limited members "
+                    "reach only full ones, so hosts cannot talk to each other on the default P_Key"
+                    + (", nor over its IPoIB" if part.ipoib else "") + "; if they use it, write `ALL=full`",
+                    key="Default|limited",
+                    severity=Severity.warning if part.ipoib else Severity.info, **at)
             for key, code, table in (("mtu", part.mtu_code, IB_MTU_CODES), ("rate", part.rate_code, IB_RATE_CODES)):
                 if code is not None and code not in table:
                     yield self.finding(f"partition {part.name}: {key}={code} is not an IBA {key} code "
@@ -798,6 +811,18 @@ class PartitionGroupSettings(_SmRule):
                                    "free by giving each path its own SL layer; this group's traffic runs on a layer "
                                    "the engine did not pick for it; leave sl= off", key=f"{part.name}|sl{group}",
                                    device=device, source=src)
+
+
+def _hosts_membership(members: list[str]) -> tuple[str, str] | None:
+    """The last `ALL` or `ALL_CAS` entry of a partition's members (any prefix OpenSM takes for them, strncmp) and the
+    membership it gives every host (channel adapter) port; None when none is written."""
+    last = None
+    for member in members:
+        port, _, membership = member.rpartition("=")
+        if port and (next((k for k in ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS") if k.startswith(port)), None)
+                     in ("ALL", "ALL_CAS")):
+            last = (member, membership)
+    return last
 
 
 def _group_source(part: IbPartition, mgid: str) -> Source | None:

@@ -65,6 +65,10 @@ _LAUNCH_PREFIX = lazy(
 # written to the same stream.
 _CRI = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) "
             r"(stdout|stderr) ([^ :]*)(?::[^ ]*)? ", re.ASCII)
+# `kubectl logs --timestamps` (pkg/kubelet/kuberuntime/logs/logs.go logWriter.write, as session 42 part h read it) puts
+# each entry's RFC 3339 time (time.RFC3339Nano: trailing zeros and an all-zero fraction dropped) and a blank before
+# its content, the parts of a split line included: the later parts' times stand inside the joined line.
+_KUBECTL_TIME = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) ", re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")
@@ -231,6 +235,17 @@ def _cri_joined(text: str) -> str:
             open_at.pop(stream, None)
     for n, joined in parts.items():
         lines[n] = "".join(joined)
+    return "\n".join(lines)
+
+
+def _kubectl_joined(text: str) -> str:
+    """``text`` with the times `kubectl logs --timestamps` put before the later parts of a line the runtime split
+    (``_KUBECTL_TIME``) taken out of each line it starts with such a time: the line is what the program wrote."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        m = _KUBECTL_TIME.match(line)
+        if m is not None and _KUBECTL_TIME.search(line, m.end()):
+            lines[n] = line[:m.end()] + _KUBECTL_TIME.sub("", line[m.end():])
     return "\n".join(lines)
 
 
@@ -845,7 +860,7 @@ class BenchResult:
 def read_benchmark(text: str) -> BenchResult:
     """The benchmark output in ``text``, whatever it is: nccl-tests text or JSON, or perftest, also as a kubelet's
     container log file holds it."""
-    text = _cri_joined(text)
+    text = _kubectl_joined(_cri_joined(text))
     stripped = text.lstrip()
     if stripped.startswith("{"):
         from ..docpos import json_value
@@ -881,11 +896,16 @@ def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
         out.invalid += run.failures()
         out.notes += run.notes
         for row in run.rows:
-            half = row.out_of_place or row.in_place
-            if half is None or half.busbw_gbps is None:
+            halves = [(name, h) for name, h in (("out-of-place", row.out_of_place), ("in-place", row.in_place))
+                      if h is not None]
+            half = next((h for _, h in halves if h.busbw_gbps is not None), None)
+            if half is None:
                 out.notes.append(f"line {row.line}: no busbw read at {row.size_bytes} B (nan, inf or negative): "
                                  "the size is left out")
                 continue
+            if half is not halves[0][1]:
+                out.notes.append(f"line {row.line}: no {halves[0][0]} busbw read at {row.size_bytes} B (nan, inf or "
+                                 "negative): the in-place one is kept for the size")
             cvs += [v for h in (row.out_of_place, row.in_place) if h for k, v in h.extra.items() if k == "i_cv%"]
             _keep(out, SizeResult(row.size_bytes, busbw_gbps=half.busbw_gbps), row.line, twice)
     _note_twice(out, twice)

@@ -522,6 +522,14 @@ class _Reader(TreeReader):
                 if cw[0] != "queue" or len(cw) < 4 or cw[2] != "qos-group":
                     raise LineError("expected `queue N qos-group VALUES`")
                 queue = bounded_int(cw[1], 0, 7, "the queue")
+                if "type" in cw[4:]:
+                    # (a switch-management library's OS10 driver writes `queue N qos-group M type ucast|mcast`.) The
+                    # OS10 User Guide's "Egress traffic classification" and the command reference show `queue N
+                    # qos-group VALUES` alone; neither shows nor refuses a `type`.
+                    written = " ".join(cw[cw.index("type", 4):])[:40]
+                    raise LineError(f"`{written}` is in no OS10 document losslessd read (the User Guide writes "
+                                    "`queue N qos-group VALUES`): could not verify whether the switch takes it or "
+                                    "which traffic the entry then maps, so the map's queues are unknown")
                 groups = _list(cw[3:], 7, "the qos-groups")
             except LineError as exc:
                 self.cfg.unread_maps.add(("queue", name))  # which groups it maps: unknown

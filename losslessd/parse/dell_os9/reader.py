@@ -52,16 +52,32 @@ _RANGE_ITEM = lazy(r"^(?P<head>[0-9]{1,2}/(?:[0-9]{1,3}/)?)(?P<port>[0-9]{1,3})"
                    r"(?:-(?:(?P=head))?(?P<last>[0-9]{1,3}))?$", re.ASCII)
 
 
+# An item's type joined to its unit/port (`te1/2`, `Te1/1-4`): the type's letters, then the number
+_TYPE_JOINED = lazy(r"^([A-Za-z-]+)([0-9].*)$", re.ASCII)
+
+
+def _joined_type(word: str) -> str | None:
+    """The port type of a range item written with its type joined (`te1/2`, `Te1/1-4`), else None."""
+    joined = _TYPE_JOINED.match(word)
+    return port_type(joined[1]) if joined else None
+
+
 def _range_ports(text: str) -> list[str] | None:
     """The ports an `interface range` names, as OS9 names them; None when an item is no front-panel port or range.
     Dell OS9 sessions as switches print them (an S4810's `interface range tengigabitethernet 0/32 , tengigabitethernet
     0/33` entering `(conf-if-range-te-0/32,te-0/33)`, `interface range tengigabitethernet 0/9-10` entering
     `(conf-if-range-te-0/9-10)`, `interface range tengigabitethernet 0/2 - 4`): comma-separated items, each a type
     (abbreviated as OS9 takes it: port_type) and unit/port or a range of ports on one unit. LineError for a range that
-    runs backwards or names more than MAX_RANGE_PORTS ports (limits.py)."""
+    runs backwards or names more than MAX_RANGE_PORTS ports (limits.py). An item's type may be joined to its number
+    (`te1/2`): an S4048-ON session's `int range te1/2,te1/7` entered `(conf-if-range-te-1/2,te-1/7)#`, the switch
+    writing each item back with its type (an Open vSwitch course's LACP steps, session 42 review r2). An item without
+    its type (`Te1/1,2,3,4`: is `2` port 1/2?) is in no OS9 reference read: None."""
     out: list[str] = []
     for item in text.split(","):
         words = item.split()
+        joined = _TYPE_JOINED.match(words[0]) if words and port_type(words[0]) is None else None
+        if joined and port_type(joined[1]):
+            words = [joined[1], joined[2], *words[1:]]
         kind = port_type(words[0]) if words else None
         m = _RANGE_ITEM.match("".join(words[1:])) if kind else None
         if m is None:
@@ -153,11 +169,16 @@ class _Reader(TreeReader):
             cfg.hostname = w[1]
         elif w[0] == "stack-unit" and "portmode" in w and "speed" in w:
             cfg.portmode_speed = self.src(node)  # (a port's speed set apart from its type: _speed)
-        elif w[:2] == ["interface", "range"] and any(port_type(word) or _JOINED.match(word.split(",")[0])
+        elif w[:2] == ["interface", "range"] and any(port_type(word) or _joined_type(word.split(",")[0])
                                                      for word in w[2:]):
             names = _range_ports(" ".join(w[2:]))
             if names is None:
                 item = next(i.strip() for i in " ".join(w[2:]).split(",") if _range_ports(i) is None)
+                if is_digits(item[:1]):  # (`Te1/1,2,3,4`, `tengigabitethernet 1/2,8,14`)
+                    raise LineError(f"`{item[:40]}` has no port type: whether OS9 reads a number after a comma as a "
+                                    "port of the item before it (and which) is in no OS9 reference read, so none of "
+                                    "the range's settings is read (OS9 writes each item with its type: `interface "
+                                    "range tengigabitethernet 1/2 , tengigabitethernet 1/8`)")
                 raise LineError(f"`{item[:40]}` is no front-panel port or range of them: what OS9 does with the lines "
                                 "under a range that holds a VLAN or port-channel (or an item it cannot take) is in no "
                                 "OS9 reference read, so none of the range's settings is read (OS9 writes `interface "

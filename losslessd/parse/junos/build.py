@@ -190,10 +190,10 @@ def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | No
     is its members' frames'), "Configure Aggregated Ethernet Link Speed" (the speed of every member link) and
     "flow-control (Interfaces)" (taken at `aggregated-ether-options`; a pause stops a physical link, its members)."""
     lag = cfg.aggregates.get(iface.bundle.value) if iface is not None and iface.bundle is not None else None
-    if iface is None or lag is None or (lag.mtu is None and lag.inet_mtu is None and lag.speed_gbps is None
+    if iface is None or lag is None or (lag.mtu is None and not lag.inet_mtus and lag.speed_gbps is None
                                         and not lag.vlan_tagging and lag.pause_rx is None and lag.pause_tx is None):
         return iface
-    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtu=lag.inet_mtu or iface.inet_mtu,
+    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtus=lag.inet_mtus or iface.inet_mtus,
                                vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,
                                pause_rx=lag.pause_rx or iface.pause_rx, pause_tx=lag.pause_tx or iface.pause_tx,
                                speed_gbps=lag.speed_gbps if lag.speed_gbps is not None else iface.speed_gbps)
@@ -302,8 +302,8 @@ def _ip_mtu(iface: Interface | None) -> int | None:
     VLAN tag). Junos "Media MTU Sizes by Interface Type": Ethernet media MTU 1514 carries IP MTU 1500."""
     if iface is None:
         return None
-    if iface.inet_mtu is not None:
-        return iface.inet_mtu.value
+    if iface.inet_mtus:  # (the smallest of its units': a frame of any unit must pass)
+        return min(mtu.value for mtu in iface.inet_mtus.values())
     if iface.mtu is not None:
         return iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)
     return None
@@ -353,7 +353,8 @@ def _interface_classifiers(cfg: JunosConfig, conf: CosInterface, port: Port, poi
         for where, unit, val in bindings:
             group = cfg.inherited.get((val.source.file, val.source.line))
             if group is not None:
-                _inherited_binding(port, point, where, kind, val, group)
+                written = cfg.group_statements.get((val.source.file, val.source.line), "")
+                _inherited_binding(port, point, where, kind, val, (group, written))
             elif is_small_int(unit) or unit == "*":  # (a unit as a snippet may write it)
                 port.service_policies = {**(port.service_policies or {}), where: val.value}
 
@@ -364,16 +365,22 @@ def _interface_classifiers(cfg: JunosConfig, conf: CosInterface, port: Port, poi
 _TRUST_KIND = {"dscp": "dscp", "pcp": "ieee-802.1"}
 
 
-def _inherited_binding(port: Port, point: str, where: str, kind: str, val: Val, group: str) -> None:
+def _inherited_binding(port: Port, point: str, where: str, kind: str, val: Val, from_group: tuple[str, str]) -> None:
     """The sections (trust, maps, PFC: each binds the classifier) a snippet of which would delete ``where``, a
-    binding the entry inherits from configuration group ``group``, set by hand with what to change instead."""
+    binding the entry inherits from a configuration group (``from_group``: its name and the statement as it writes
+    it), set by hand with what to change instead: the group's own statement to delete (its path may be a wildcard,
+    `"<et-*>"`, that the interface matched)."""
+    group, written = from_group
+    words = written.split()
+    statement = " ".join(words[:-1]) if words and words[-1].strip('"') == val.value else written
     unit_level = where.startswith("unit ")
     trusts = [trust for trust, bound in _TRUST_KIND.items()
               if bound == kind and not unit_level or trust == "pcp" and kind in ("dscp", "dscp-ipv6")]
     why = (f"its {kind} classifier {val.value} is bound by `class-of-service interfaces {point} {where}` of "
            f"configuration group {group} (line {val.source.line}), which a `delete` of the configuration's own "
            f"statements does not remove (the group's statements are inherited): remove it from the group by hand "
-           f"(`delete groups {group} class-of-service interfaces ...`, which changes every interface the group "
+           f"(`delete groups {group} {statement or 'class-of-service interfaces ...'}`, which changes every "
+           "interface the group "
            f"applies to), or stop {point} inheriting the group there (`set class-of-service interfaces {point} "
            f"apply-groups-except {group}`, which drops every statement it takes from the group there)")
     port.by_hand = {**(port.by_hand or {}), **{f"{section}/{trust}": why for trust in trusts

@@ -160,7 +160,9 @@ class Interface:
     source: Source
     description: str | None = None
     mtu: Val | None = None  # media MTU (`mtu`): the frame without FCS, Ethernet header included
-    inet_mtu: Val | None = None  # `unit N family inet mtu`: the IP MTU (smallest over the units)
+    # `unit N family inet mtu M`: unit as written -> its IP MTU (the port's is the smallest, build._ip_mtu); per unit,
+    # so a range's unit and a member's other unit both count (build._interface merges them by unit)
+    inet_mtus: dict[str, Val] = field(default_factory=dict)
     vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
@@ -235,6 +237,9 @@ class JunosConfig:
     # the configuration's own statements leaves them (Junos user guide, "Configuration Groups": inherited statements
     # live in the group; `show | display inheritance`).
     inherited: dict[tuple[str | None, int | None], str] = field(default_factory=dict)
+    # The same statements as the group writes them, after `set groups NAME ` (a wildcard `"<et-*>"` kept as written):
+    # what a `delete groups NAME ...` names
+    group_statements: dict[tuple[str | None, int | None], str] = field(default_factory=dict)
     # The classifiers the configuration defines, (type, name) -> a configuration group it takes statements of it from
     # ("" where it takes none): a snippet that rebuilds one deletes it first only where it is defined.
     defined: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -269,7 +274,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
         for _, name in engines:  # (either engine's prompt names this switch)
             cfg.hosts.renamed(name)
         if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
-            statements = _with_groups(statements, issues, inactive, cfg.inherited)
+            statements = _with_groups(statements, issues, inactive, cfg.inherited, cfg.group_statements)
         for _, words, _ in statements:  # aliases first: a classifier may come before the alias it uses
             if words and words[1:3] == ["class-of-service", "code-point-aliases"] and len(words) == 6 and \
                     not _deactivated(words, inactive):
@@ -519,8 +524,13 @@ def _engine_names(statements: list, inactive: dict) -> list[tuple[Source, str]]:
     return [found[group] for group in _ENGINE_GROUPS if group in found]
 
 
+# A group's statement as written: `set groups NAME <statement>` (NAME quoted or not)
+_GROUP_STATEMENT = lazy(r'\s*set\s+groups\s+(?:"[^"]*"|\S+)\s+(.*)')
+
+
 def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
-                 inherited: dict[tuple[str | None, int | None], str]) -> list:
+                 inherited: dict[tuple[str | None, int | None], str],
+                 written: dict[tuple[str | None, int | None], str]) -> list:
     """The statements with those of the applied configuration groups put first (Junos user guide, "Configuration
     Groups": `set apply-groups [ G1 G2 ]` makes the configuration inherit each group's statements where it does not
     set its own; a group listed earlier wins over one listed later). A group statement is read at its own line.
@@ -530,7 +540,8 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
     class-of-service statement, and `apply-groups-except`, are reported (SYS002), not guessed. Only `set` lines
     define and apply groups, and a deactivated group or `apply-groups` is not applied (`deactivate apply-groups G`
     applied G, and `deactivate groups G interfaces et-0/0/1 disable` read as the `set`). ``inherited`` takes the
-    (file, line) of each group statement applied, with its group's name (JunosConfig.inherited)."""
+    (file, line) of each group statement applied, with its group's name (JunosConfig.inherited), ``written`` the
+    statement as the group writes it (JunosConfig.group_statements)."""
     applied: list[str] = []
     nested: list[tuple[list[str], list[str]]] = []  # (hierarchy level, groups applied there)
     groups: dict[str, list] = {}
@@ -588,6 +599,8 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
                     continue
                 taken.extend((src, ["set", *words], line) for words in targets)
                 inherited[(src.file, src.line)] = group
+                m = _GROUP_STATEMENT.match(line)
+                written[(src.file, src.line)] = m[1].rstrip() if m else " ".join(rest)
     _unapplied(groups, levels, main, issues)
     return taken + main
 
@@ -1162,9 +1175,7 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
     elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
         iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
-        mtu = _whole(w[5], 256, 65535)
-        if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
-            iface.inet_mtu = Val(mtu, src)
+        iface.inet_mtus[w[1]] = Val(_whole(w[5], 256, 65535), src)
 
 
 # Interface ranges of one config: far more than one per port group (a chassis has a few dozen).
@@ -1554,6 +1565,13 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
             sched.buffer_rate = Val(w[1], src)
         else:
             raise _Skip("expected `buffer-rate percent P` or `buffer-rate RATE`")
+    elif w[0] == "ecn-enhanced":
+        # (`ecn-enhanced { head-marking; }`: the HPE/Juniper PTX long-distance RoCE design.) No Junos page read
+        # documents it; the CoS guide's ECN is the scheduler's `explicit-congestion-notification`.
+        raise _Skip("`ecn-enhanced` is in no Junos document losslessd read (the CoS guide marks ECN with the "
+                    "scheduler's `explicit-congestion-notification` and its drop profile's fill levels): could not "
+                    "verify what it changes (where in the queue a packet is marked, or whether it marks), so the "
+                    "queue's ECN marking is left unknown")
     elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled

@@ -211,6 +211,8 @@ class NxosConfig:
     # The ports and port-channels with a subinterface (`interface Ethernet1/1.100`): tagged, so never untagged routed
     tagged_parents: set[str] = field(default_factory=set)
     port_profiles: dict[str, PortProfile] = field(default_factory=dict)
+    # `hardware access-list tcam region ing-l2-qos|ing-l3-vlan-qos 0`: the region -> its line
+    qos_tcam_zero: dict[str, Source] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
@@ -234,7 +236,42 @@ def read(inputs: list[Input]) -> NxosConfig:
         _check_is_nxos(inp)
         _Reader(cfg, inp, session=session is not None).read()
     _both_lines_issues(cfg)
+    _qos_tcam_issues(cfg)
     return cfg
+
+
+# The ingress QoS TCAM regions a `service-policy type qos input` is programmed in (Nexus 9000 QoS guide, "Configuring
+# QoS TCAM Carving": Layer 2 port QoS, Layer 3 and VLAN QoS; `show hardware access-list tcam region` prints them as
+# "Ingress L2 QOS [ing-l2-qos]" and "Ingress L3/VLAN QOS [ing-l3-vlan-qos]", as an operator's Nexus 9000 log shows).
+_QOS_TCAM = {"ing-l2-qos": "a Layer 2 port", "ing-l3-vlan-qos": "a Layer 3 port or a VLAN"}
+
+
+def _qos_tcam_issues(cfg: NxosConfig) -> None:
+    """A SYS002 at each QoS TCAM region carved to 0 while a `service-policy type qos input` is bound: where the
+    region is the one the binding needs, the switch has no entry to program its classification in. What it then does
+    (refuse the binding, or classify nothing) is in no Cisco text read; an operator's Nexus 9000 log shows
+    `%ACLQOS-SLOT1-2-ACLQOS_OOTR: Tcam resource exhausted: Ingress L2 QOS [ing-l2-qos]` for a policy larger than its
+    region. A port whose `[no] switchport` line says its layer is counted for its region only; others (no such line:
+    the model's default; port-channels, profiles, `system qos`) for both."""
+    for region, line in cfg.qos_tcam_zero.items():
+        routed = region != "ing-l2-qos"  # (the layer of the ports the region serves)
+        bound = [conf.qos_policy for conf in (*cfg.interfaces.values(), *cfg.port_channels.values(),
+                                              *(p.conf for p in cfg.port_profiles.values()))
+                 if conf.qos_policy and (conf.routed is None or conf.routed.value is routed)]
+        if "qos" in cfg.system:
+            bound.append(cfg.system["qos"])
+        if not bound:
+            continue
+        first = bound[0].source
+        where = f" (first at line {first.line})" if first is not None and first.line is not None else ""
+        cfg.issues.append(ParseIssue(code="SYS002", source=line, message=(
+            f"`hardware access-list tcam region {region} 0` leaves no entries in the region that holds the "
+            f"classification of a `service-policy type qos input` on {_QOS_TCAM[region]} (Nexus 9000 QoS guide, "
+            f"\"Configuring QoS TCAM Carving\"), and {len(bound)} such binding(s) are written{where}: could not verify "
+            "whether the switch refuses them or programs no classification (an operator's log shows \"Tcam resource "
+            "exhausted\" for a policy larger than its region); the DSCP/CoS classification is read as written, "
+            f"which holds only if the bound interfaces use another region; carve entries for {region} out of another "
+            "region (all TCAM space is allocated by default), or check `show hardware access-list tcam region`")))
 
 
 def _both_lines_issues(cfg: NxosConfig) -> None:
@@ -571,12 +608,17 @@ class _Reader(TreeReader):
             raise LineError("`hardware qos pfc-watchdog` is no command of the Nexus 9000 QoS guide (its PFC watchdog "
                             "is `priority-flow-control watch-dog-interval on`): not read, the watchdog is read from "
                             "those lines alone")
-        elif w[:2] == ["hardware", "qos"] and may_set_ecn(w[2:]):
+        elif w[:4] == ["hardware", "access-list", "tcam", "region"] and len(w) == 6 and w[4] in _QOS_TCAM \
+                and w[5] == "0":
+            self.cfg.qos_tcam_zero.setdefault(w[4], self.src(node))
+        elif (w[:2] == ["hardware", "qos"] and may_set_ecn(w[2:])) or (w[:3] == ["no", "hardware", "qos"]
+                                                                       and may_set_ecn(w[3:])):
             # (`hardware qos ecn`, `hardware qos ecn threshold 20 80`: an AI-fabric article's N9336C-FX2 block.) The
             # Nexus 9000 QoS guide (10.1x/10.2x, "Configuring Queuing and Scheduling") marks ECN as WRED's `ecn` in
             # an egress queuing class; the NX-API reference's queue-based ECN is `wred-queue qos-group-map
             # queue-only`. No Cisco document read shows such a `hardware qos` line, nor says it is refused.
-            raise LineError(f"`{' '.join(w[:3])}` is in no Cisco document losslessd read (the Nexus 9000 QoS guide "
+            raise LineError(f"`{' '.join(w[:3 + (w[0] == 'no')])}` is in no Cisco document losslessd read (the Nexus "
+                            "9000 QoS guide "
                             "marks ECN with `random-detect ... ecn` in an egress queuing class): could not verify "
                             "what it sets; each queue's ECN is read from its queuing class alone")
 

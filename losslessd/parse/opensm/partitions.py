@@ -66,6 +66,7 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     start = 0
     line_at = LineAt(body)
     made: dict[bytes, tuple[int, str]] = {}  # the subnet's multicast groups: MGID -> the line and MGID that made it
+    made_so_far = _Made()
 
     def stop(line: int, why: str, fix: str, made: list[IbPartition]) -> tuple[list[IbPartition], list[ParseIssue]]:
         issues.append(ParseIssue(code="SYS002", message=f"{why}: {_STOPS}; {fix}", source=Source(file=path, line=line)))
@@ -92,22 +93,30 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
         if m.start() >= len(body):
             issues.append(ParseIssue(code="SYS002", message="the last partition is not closed by `;` (file "
                                      "truncated?); read anyway", source=src))
-        part = _partition(definition, src, issues)
-        if part is None:
+        read_as = _partition(definition, src, issues)
+        if read_as is None:
             return stop(first, f"partition definition {' '.join(definition.split())[:60]!r}: its P_Key is not a "
                         "number (bad partition definition)", "write the P_Key as a number (0x8001)", parts)
+        part, defmember = read_as
+        earlier = made_so_far.find(part)
+        if earlier is not None:
+            part.pkey = earlier.pkey
         if part.ipoib and part.pkey is not None:  # partition_create makes the broadcast group first
             made.setdefault(_IPOIB_BROADCAST[:4] + (part.pkey | 0x8000).to_bytes(2, "big") + _IPOIB_BROADCAST[6:],
                             (first, "its IPoIB broadcast group"))
-        bad = _properties(part, props, src, issues, (made, _scope_mask(definition.split(",")[1:])))
+        bad = _properties(part, props, src, issues, (made, _scope_mask(definition.split(",")[1:])), defmember)
         if bad:
             # (a partition not closed by `;` takes the next line's definition as its ports)
             return stop(bad[0], f"partition {part.name!r}: {bad[1][:60]!r} is not a port GUID, ALL, ALL_CAS, "
                         "ALL_SWITCHES, ALL_ROUTERS or SELF (bad PortGUID)",
                         f"end partition {part.name!r} with `;` before the next one" if ":" in bad[1] else
                         "write the ports' GUIDs (0x0002c903000e0b72=full); a host name or a pattern is not one",
-                        [*parts, part])
-        parts.append(part)
+                        [*parts, part] if earlier is None else parts)
+        if earlier is None:
+            parts.append(part)
+            made_so_far.add(part)
+        else:
+            _add_to(earlier, part)
     if not parts:
         return stop(1, "partitions.conf holds no partition", "write the partitions (`Default=0x7fff, ipoib : "
                     "ALL=full;`) or remove the file", parts)
@@ -126,8 +135,51 @@ def _default(made: list[IbPartition], src: Source) -> IbPartition:
     return IbPartition(name="Default", pkey=0x7FFF, ipoib=True, members=["ALL=full"], source=src)
 
 
-def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPartition | None:
-    """The definition `[name][=P_Key][,flag[=value]]...`; None when OpenSM refuses its P_Key."""
+class _Made:
+    """The partitions made so far, found as osm_prtn.c osm_prtn_make_new finds the one a definition adds its ports to:
+    without a P_Key (0, or the membership bit alone) the one of its name (osm_prtn_find_by_name: the first in the
+    subnet's P_Key table, which a little-endian host orders by the P_Key's bytes swapped); with one, the one of that
+    P_Key, the membership bit dropped ("Duplicated partition definition ... Will use it", the earlier name kept)."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[int, IbPartition] = {}
+        self.by_name: dict[str, list[IbPartition]] = {}
+
+    def find(self, part: IbPartition) -> IbPartition | None:
+        if part.pkey is not None:
+            return self.by_key.get(part.pkey & 0x7FFF)
+        named = self.by_name.get(part.name, []) if part.name else []
+        if len(named) > 1 and all(p.pkey is not None for p in named):  # (a generated P_Key's place is not known)
+            return min(named, key=lambda p: int.from_bytes((p.pkey or 0).to_bytes(2, "big"), "little") & 0xFF7F)
+        return named[0] if named else None
+
+    def add(self, part: IbPartition) -> None:
+        if part.pkey is not None:
+            self.by_key.setdefault(part.pkey & 0x7FFF, part)
+        self.by_name.setdefault(part.name, []).append(part)
+
+
+def _add_to(earlier: IbPartition, again: IbPartition) -> None:
+    """A partition defined again (osm_prtn_config.c partition_create on the partition osm_prtn_make_new found): its
+    ports and groups join the earlier ones (a port named again takes its last membership, osm_prtn_add_port); the
+    partition's SL becomes this definition's, OSM_DEFAULT_SL when it writes none (`conf->p_prtn->sl =
+    conf->flags.sl`), while a broadcast group the earlier definition made keeps its flags (no second group of an
+    MGID), so its SL stays the earlier one's."""
+    earlier.members += again.members
+    earlier.group_sls.update(again.group_sls)
+    earlier.group_lines.update(again.group_lines)
+    if earlier.ipoib and earlier.sl != again.sl and earlier.sl is not None and earlier.pkey is not None:
+        mgid = _IPOIB_BROADCAST[:4] + (earlier.pkey | 0x8000).to_bytes(2, "big") + _IPOIB_BROADCAST[6:]
+        earlier.group_sls.setdefault(str(ipaddress.IPv6Address(mgid)), earlier.sl)
+    if again.ipoib and not earlier.ipoib:
+        earlier.mtu_code, earlier.rate_code = again.mtu_code, again.rate_code
+    earlier.ipoib = earlier.ipoib or again.ipoib
+    earlier.sl = again.sl
+
+
+def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> tuple[IbPartition, str] | None:
+    """The definition `[name][=P_Key][,flag[=value]]...` and the membership of its ports written without one
+    (`defmember`, limited unless written: osm_prtn_config.c new_part_conf); None when OpenSM refuses its P_Key."""
     head, *flags = [f.strip() for f in definition.split(",")]
     name, _, pkey_text = (s.strip() for s in head.partition("="))
     if not pkey_text and is_digits(name[:1]):  # `0x8001 : ...`: a name starting with a digit is the P_Key
@@ -145,8 +197,9 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPart
         # and `Default` is the one prtn_make_default made, 0x7fff, before the file is read (osm_prtn_make_partitions)
         pkey = 0x7FFF
     ipoib = False
+    defmember = "limited"
     for flag in flags:
-        written, _, value = (s.strip() for s in flag.partition("="))
+        written, has_value, value = (s.strip() for s in flag.partition("="))
         if not written:  # (`ipoib, :`: OpenSM takes the empty flag as `mtu` without a value and skips it)
             continue
         key = _flag(written)
@@ -155,6 +208,13 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPart
                                      f"OpenSM knows ({', '.join(_FLAGS)}, indx0; case matters): OpenSM logs "
                                      "\"unrecognized partition flag\" and ignores it", source=src))
         ipoib = ipoib or key == "ipoib"
+        if key == "defmember":  # partition_add_flag: a prefix of limited, both or full (strncmp), else skipped
+            member = _membership(value) if has_value else None
+            if member is None:
+                issues.append(ParseIssue(code="SYS002", source=src, message=(
+                    f"partition {name!r}: defmember={value!r} is not limited, both or full: OpenSM logs \"flag "
+                    "'defmember' requires valid value\" and skips it, so ports written without `=full` are limited")))
+            defmember = member or defmember
         if key == "sl":
             sl, clean = c_number(value, 8, False)
             if not clean or sl > 15:
@@ -169,7 +229,13 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> IbPart
                 number = None
             mtu, rate = (number, rate) if key == "mtu" else (mtu, number)
     return IbPartition(name=name, pkey=pkey, ipoib=ipoib, sl=sl, mtu_code=mtu, rate_code=rate,
-                       source=src)
+                       source=src), defmember
+
+
+def _membership(written: str) -> str | None:
+    """A membership word as osm_prtn_config.c compares it: strncmp over its length, so any prefix (even an empty one)
+    of `full`, then `both`, then `limited`."""
+    return next((word for word in ("full", "both", "limited") if word.startswith(written)), None)
 
 
 # The flags of a partition definition in the order osm_prtn_config.c tries them (parse_group_flag, then
@@ -185,14 +251,15 @@ def _flag(written: str) -> str | None:
 
 
 def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIssue],
-                groups: tuple[dict[bytes, tuple[int, str]], int]) -> tuple[int, str] | None:
+                groups: tuple[dict[bytes, tuple[int, str]], int], defmember: str) -> tuple[int, str] | None:
     """Add the ports of a partition's properties to it, line by line as OpenSM reads them (parse_part_conf): ports
-    split by `,`; an `mgid=` entry is a multicast group that takes the rest of its line as its flags. Returns the
-    line and text of a port OpenSM refuses (it stops there), else None."""
+    split by `,`, each with the membership OpenSM gives it (partition_add_port: its own `=flag`, an unknown one read as
+    limited, else the partition's `defmember`); an `mgid=` entry is a multicast group that takes the rest of its line
+    as its flags. Returns the line and text of a port OpenSM refuses (it stops there), else None."""
     for n, text in enumerate(props.split("\n"), src.line or 1):
         tokens = text.split(",")
         for i, token in enumerate(tokens):
-            port, _, value = (s.strip() for s in token.partition("="))
+            port, flagged, value = (s.strip() for s in token.partition("="))
             if port == "mgid":
                 _group(part, value, tokens[i + 1:], Source(file=src.file, line=n), issues, groups)
                 break
@@ -200,7 +267,7 @@ def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIs
                 continue
             if not _port_ok(port):
                 return n, token.strip()
-            part.members.append(" ".join(token.split()))
+            part.members.append(f"{port}={(_membership(value) or 'limited') if flagged else defmember}")
     return None
 
 
