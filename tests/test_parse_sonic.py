@@ -362,7 +362,7 @@ def test_positional_constructors_make_what_the_keyword_call_makes():
     made = [(_queue(2, sched, None, src, "egress", src),
              Queue(index=2, scheduler=sched, ecn=None, source=src, buffer_profile="egress", buffer_source=src)),
             (_priority_group(3, "p", True, src), PriorityGroup(index=3, profile="p", runtime_profile=True, source=src)),
-            (watchdog_of((True, (3,), 200.0, 400.0, 100.0, "drop", "drop", None, None), src),
+            (watchdog_of((True, (3,), 200.0, 400.0, 100.0, "drop", "drop", None, None, None), src),
              Watchdog(enabled=True, priorities=[3], detection_time_ms=200.0, restoration_time_ms=400.0,
                       polling_interval_ms=100.0, action="drop", action_raw="drop", source=src)),
             (line_source("f", 3), src),  # (the text parsers' sources, the mlx5 host parser's objects: the same maker)
