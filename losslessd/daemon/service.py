@@ -83,8 +83,8 @@ INTERRUPTED_MARK = "interrupted"
 
 def resume_window_s(settings: Settings) -> float:
     """How long after its device's first poll that answers (after a start) an event a clean stop interrupted may
-    continue: the time every detector needs to open again at the slowest counter source (storm_detection_s, then the most intervals a detector counts, plus two: the
-    first poll gives no rates, and one for a poll's own time)."""
+    continue: the time every detector needs to open again at the slowest counter source (storm_detection_s, then the
+    most intervals a detector counts, plus two: the first poll gives no rates, and one for a poll's own time)."""
     p, t = settings.poll, settings.detection
     interval = max(i for i in (p.snmp_interval_s, p.ssh_counters_interval_s, p.gnmi_sample_interval_s) if i is not None)
     polls = max(t.pause_rate_polls, t.lossy_pause_polls, t.ecn_polls, t.storm_min_intervals, t.down_after_failures)

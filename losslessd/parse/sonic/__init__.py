@@ -845,7 +845,8 @@ class _Builder:
         if name is not None:
             return name
         name = raw
-        if raw.startswith("[") and raw.endswith("]"):
+        bracketed = raw.startswith("[") and raw.endswith("]")
+        if bracketed:
             ref_table, name = _bracketed_ref(raw) or ("", "")
             if ref_table != table:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
@@ -853,8 +854,6 @@ class _Builder:
                 return None
             if self._takes_brackets is None:  # (said once per input: _say_bracketed)
                 self._bracketed.setdefault(None, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
-        elif self._takes_brackets is None and raw:  # a name alone, no release named: read as 202111 on reads it
-            self._bracketed.setdefault("alone", (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
         if self._form_refused(raw):
             self._note_form(entry, field)
             return None
@@ -869,6 +868,8 @@ class _Builder:
             return None
         if table == "BUFFER_PROFILE" and name in self._uncreated:  # (said once: _say_bracketed)
             return None
+        if self._takes_brackets is None and not bracketed:  # a name alone, no release named: as 202111 on reads it
+            self._bracketed.setdefault("alone", (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
         self._refs[(table, raw)] = name
         return name
 
