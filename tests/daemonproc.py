@@ -49,6 +49,31 @@ def wait_for(check: Callable[[], object], what: str, timeout_s: float = 60.0, po
         time.sleep(poll_s)
 
 
+def wait_polls(d: DaemonProcess, check: Callable[[], object], what: str, device: str, polls: int,
+               source: str = "snmp", stalled_s: float = 120.0, poll_s: float = 0.2):
+    """The first truthy value of ``check()``, bounded by the daemon's own work rather than by wall time: fails naming
+    ``what`` once ``device``'s polls by ``source`` (losslessd_polls_total) have grown by ``polls`` without it (a loaded
+    machine polls slower, and is given as many polls to get there), or when they stop growing for ``stalled_s`` (a
+    daemon that no longer polls: a bound for a hang, not a measure of speed)."""
+    def count() -> float:
+        return d.value("losslessd_polls_total", device=device, source=source) or 0
+
+    first = last = count()
+    moved = time.monotonic()
+    while True:
+        value = check()
+        if value:
+            return value
+        now = count()
+        if now - first >= polls:
+            pytest.fail(f"{what} not seen in {polls} {source} polls of {device}")
+        if now != last:
+            last, moved = now, time.monotonic()
+        elif time.monotonic() - moved > stalled_s:
+            pytest.fail(f"waiting for {what}: no {source} poll of {device} ended for {stalled_s:g} s")
+        time.sleep(poll_s)
+
+
 class DaemonProcess:
     """A `losslessd daemon` subprocess with its own settings file, history and port."""
 

@@ -472,6 +472,7 @@ def test_a_sonic_table_s_rest_is_tried_at_once_only_on_its_first_run(monkeypatch
     ports = [f"Ethernet{4 * i}" for i in range(200)]
     queue = {f"{p}|{q}": {"scheduler": f"S{(n + q) % 2}"} for n, p in enumerate(ports) for q in range(8)}
     doc = {"DEVICE_METADATA": {"localhost": {"hostname": "leaf"}},
+           "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}},  # (a saved config names its release: 202211)
            "PORT": {p: {"speed": "100000", "mtu": "9100"} for p in ports},
            "SCHEDULER": {"S0": {"type": "DWRR", "weight": "10"}, "S1": {"type": "DWRR", "weight": "20"}},
            "QUEUE": queue}

@@ -14,6 +14,7 @@ from losslessd.fix import apply
 from losslessd.lint.finding import Severity
 from losslessd.model import Trust
 from losslessd.parse import parse_group
+from losslessd.parse.sonic import _NO_RELEASE as NO_RELEASE
 from losslessd.policy import load_policy
 from tests import render_golden
 from tests.clirun import losslessd
@@ -56,7 +57,8 @@ def test_sonic_binds_the_dot1p_map_and_no_dscp_map(tmp_path):
         assert fields["dot1p_to_tc_map"] == "LOSSLESS" and "dscp_to_tc_map" not in fields
     path = tmp_path / "rendered.json"
     path.write_text(json.dumps(db))
-    assert [f"{f.code} {f.message}" for f in lint([path], POLICY, fmt="sonic").findings] == []
+    assert [f"{f.code} {f.message}" for f in lint([path], POLICY, fmt="sonic").findings
+            if not f.message.startswith(NO_RELEASE)] == []  # (a render names no release: said once)
     # (read back: the parser took the bound DOT1P_TO_TC_MAP as the port's PCP -> TC map, so MAP001 verifies PCP 3)
     device = parse_group("rendered", [path], "sonic")
     assert {port.pcp_to_tc[3] for port in device.ports.values()} == {3}

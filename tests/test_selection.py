@@ -125,6 +125,7 @@ def _lossy_sku(tmp_path: Path, name: str, ports: int) -> Path:
     TC in PG 0 on a profile without xoff, no pfc_enable, no wred_profile on any queue."""
     names = [f"Ethernet{4 * i}" for i in range(ports)]
     data = {"DEVICE_METADATA": {"localhost": {"hostname": name, "hwsku": "Lossy-SKU"}},
+            "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}},  # (a saved config names its release: 202211)
             "PORT": {p: {"admin_status": "up", "speed": "100000", "mtu": "9100"} for p in names},
             "DSCP_TO_TC_MAP": {"AZURE": {"0": "1", "3": "3", "4": "4"}},
             "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"1": "0", "3": "0", "4": "0"}},

@@ -357,7 +357,7 @@ def test_sim_bench_reads_the_ecn_of_the_queue_the_maps_put_the_priority_on(tmp_p
 
     path = swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)) / "leaf1" / "config_db.json"
     db = json.loads(path.read_text())
-    db["QUEUE"]["Ethernet0|4"]["wred_profile"] = "[WRED_PROFILE|UPLINK_LOSSLESS]"
+    db["QUEUE"]["Ethernet0|4"]["wred_profile"] = "UPLINK_LOSSLESS"  # (the form leaf1's release, 202211, takes)
     settings = port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
     assert (settings.kmin_bytes, settings.kmax_bytes) == (6291456, 16777216)
     del db["TC_TO_QUEUE_MAP"]

@@ -220,3 +220,77 @@ def test_a_profile_whose_pool_reference_is_refused_binds_no_pg(version, pool, sk
     db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["pool"] = good
     _, port = _port(db, version)
     assert port.priority_groups[3].profile == "pg_lossless_100000_5m_profile"
+
+
+# Session 43 part g: names alone where the config names no release are read as 202111 on reads them, as before, but
+# no longer silently: one SYS004 per switch says which releases refuse them. Before: no word.
+@pytest.mark.parametrize("version", [None, "version_soon"])
+def test_names_alone_without_a_release_read_say_so_once(version):
+    device, port = _port(PLAIN, version)
+    assert port.pfc_enabled == [3] and port.dscp_to_tc[26] == 3  # (read as 202111 and later read them)
+    said = [i for i in device.issues if i.message.startswith("this input names no SONiC release")]
+    assert [i.code for i in said] == ["SYS004"], [i.message for i in device.issues]
+    assert "names alone" in said[0].message and "Must be surrounded by [ ]" in said[0].message
+    for named in ("version_2_0_2", "version_4_0_3"):  # a release read: no note (202106's refusal is a SYS002)
+        device, _ = _port(PLAIN, named)
+        assert not [i for i in device.issues if i.message.startswith("this input names no SONiC release")]
+
+
+def test_names_alone_without_a_release_are_said_once_per_multi_asic_switch():
+    files = [Input(f"config_db{n}.json", json.dumps(dict(PLAIN, DEVICE_METADATA={"localhost": {
+        "hostname": "sw", "asic_name": f"asic{n}"}}, PORT={f"Ethernet{n}": {"lanes": str(n), "speed": "100000"}},
+        PORT_QOS_MAP={f"Ethernet{n}": {"dscp_to_tc_map": "DEFAULT", "pfc_enable": "3"}}), indent=1))
+        for n in (0, 8)]
+    device = parse(files, "sw")
+    assert set(device.ports) == {"Ethernet0", "Ethernet8"}
+    assert len([i for i in device.issues if i.message.startswith("this input names no SONiC release")]) == 1
+
+
+# BUFFER_PORT_INGRESS/EGRESS_PROFILE_LIST profile_list: orch.cpp resolveFieldRefArray reads each ','-separated item
+# with parseReference; one refused or unresolved item retries the entry (bufferorch.cpp processIngressBufferProfileList:
+# not_resolved -> task_need_retry). Before: not read at all, a refused form or a missing profile without a word.
+PROFILES = {"ingress_lossless_profile": {"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "7"},
+            "ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "3"}}
+
+
+def _lists(version: str | None, listed: str, table: str = "BUFFER_PORT_INGRESS_PROFILE_LIST"):
+    bracketed = version == "version_2_0_2"
+    profiles = {name: dict(p, pool="[BUFFER_POOL|ingress_lossless_pool]" if bracketed else p["pool"])
+                for name, p in PROFILES.items()}
+    db = dict(PLAIN, BUFFER_POOL={"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "4096000"}},
+              BUFFER_PROFILE=profiles, **{table: {"Ethernet0": {"profile_list": listed}}})
+    if bracketed:
+        db["PORT_QOS_MAP"] = {"Ethernet0,Ethernet8": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|DEFAULT]", "pfc_enable": "3"}}
+    device, _ = _port(db, version)
+    return [(i.code, i.message) for i in device.issues if "profile_list" in i.message]
+
+
+@pytest.mark.parametrize("table", ["BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"])
+@pytest.mark.parametrize(("version", "listed", "said"), [
+    ("version_4_0_3", "ingress_lossless_profile,ingress_lossy_profile", None),
+    ("version_4_0_3", "ingress_lossless_profile,[BUFFER_PROFILE|ingress_lossy_profile]", "SYS002"),
+    ("version_2_0_2", "[BUFFER_PROFILE|ingress_lossless_profile],[BUFFER_PROFILE|ingress_lossy_profile]", None),
+    ("version_2_0_2", "[BUFFER_PROFILE|ingress_lossless_profile],ingress_lossy_profile", "SYS002"),
+    ("version_2_0_2", "", "SYS002"),  # ("" is too short for 202106's parseReference)
+    ("version_4_0_3", "ingress_lossless_profile,nothing_profile", "SYS002"),  # (names no profile: retried for ever)
+])
+def test_a_profile_list_is_read_item_by_item_by_release(table, version, listed, said):
+    found = _lists(version, listed, table)
+    assert [code for code, _ in found] == ([said] if said else []), found
+    if said and "nothing" not in listed:
+        assert "VERSIONS|DATABASE VERSION" in found[0][1] and "PROFILE_LIST entry sets no profile" in found[0][1]
+    if "nothing" in listed:
+        assert "names BUFFER_PROFILE|nothing_profile, which the config does not define" in found[0][1]
+
+
+@pytest.mark.parametrize("listed", ["ingress_lossless_profile,ingress_lossy_profile",
+                                    "[BUFFER_PROFILE|ingress_lossless_profile],[BUFFER_PROFILE|ingress_lossy_profile]"])
+def test_a_profile_list_without_a_release_is_read_by_its_form_with_a_note(listed):
+    # (the list's items the only references of the input: no map bound, the profiles without a pool)
+    db = dict(PLAIN, BUFFER_PROFILE={p: {k: v for k, v in f.items() if k != "pool"} for p, f in PROFILES.items()},
+              BUFFER_PORT_EGRESS_PROFILE_LIST={"Ethernet0": {"profile_list": listed}},
+              PORT_QOS_MAP={"Ethernet0": {"pfc_enable": "3"}})
+    device, _ = _port(db, None)
+    [note] = [i for i in device.issues if "references are written" in i.message]
+    assert note.code == "SYS004" and "BUFFER_PORT_EGRESS_PROFILE_LIST|Ethernet0 profile_list" in note.message
+    assert not [i for i in device.issues if i.code == "SYS002"]

@@ -197,3 +197,29 @@ def test_a_part_whose_port_qos_map_entry_omits_pfc_enable_leaves_pfc_unknown(tmp
     device = _parse(whole)
     assert device.ports["Ethernet0"].pfc_enabled == [] and device.ports["Ethernet0"].trust is not None
     assert not [i for i in device.issues if "write no pfc_enable" in i.message]
+
+
+def test_a_part_whose_port_qos_map_entry_omits_pfcwd_sw_enable_leaves_the_watched_priorities_unknown(tmp_path):
+    # qosorch.cpp handlePortQosMapTable sets the port's watchdog mask from the entry's pfcwd_sw_enable; `config load`
+    # merges the part's fields into the switch's own entry (mod_config), whose pfcwd_sw_enable stays. Before: read as
+    # the whole file's default, every lossless priority watched, and WDG001 silent on what the part does not decide.
+    part = {t: copy.deepcopy(LEAF1[t]) for t in QOS_PART}
+    part["PFC_WD"] = copy.deepcopy(LEAF1["PFC_WD"])
+    part["PORT_QOS_MAP"]["Ethernet0"].pop("pfcwd_sw_enable")
+    part["PORT_QOS_MAP"].pop("Ethernet4")  # the switch's own entry, and its pfcwd_sw_enable, stay
+    device = _parse(part)
+    for port in ("Ethernet0", "Ethernet4"):
+        wd = device.ports[port].watchdog
+        assert wd.enabled is True and wd.priorities_unknown and "pfcwd_sw_enable" in wd.priorities_unknown, port
+    assert device.ports["Ethernet8"].watchdog.priorities == [3, 4]  # its own pfcwd_sw_enable "3,4"
+    assert device.ports["Ethernet8"].watchdog.priorities_unknown is None
+    path = tmp_path / "qos-part.json"
+    path.write_text(json.dumps(part, indent=1))
+    result = losslessd("lint", str(path), "--select", "WDG001")
+    assert result.returncode == 0, result.stdout + result.stderr
+    # (Ethernet4, with no PORT_QOS_MAP entry in the part, is not selected as RoCE-facing)
+    assert "WDG001 Ethernet0: the PFC watchdog is on, but which priorities it watches is not in the input" \
+        in result.stdout, result.stdout
+    # A whole CONFIG_DB (config reload replaces the switch's): read as before.
+    whole = _db(lambda db: db["PORT_QOS_MAP"]["Ethernet0"].pop("pfcwd_sw_enable"))
+    assert _parse(whole).ports["Ethernet0"].watchdog.priorities_unknown is None

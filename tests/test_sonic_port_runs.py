@@ -27,6 +27,7 @@ QUEUE_FIELDS = {0: {"scheduler": "S0"}, 1: {"scheduler": "S0"}, 2: {"scheduler":
 
 def _tables() -> dict:
     return {
+        "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}},  # (a saved config names its release: 202211)
         "DEVICE_METADATA": {"localhost": {"hostname": "leaf", "buffer_model": "dynamic"}},
         "PORT": {p: {"speed": "100000", "mtu": "9100", "admin_status": "up"} for p in PORTS},
         "DSCP_TO_TC_MAP": {"R": {"26": "3"}},

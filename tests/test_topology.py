@@ -298,6 +298,7 @@ def test_parsers_fill_neighbours_vlans_and_egress_remarks():
     from losslessd.parse.base import Input
 
     config_db = {
+        "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}},  # (a saved config names its release: 202211)
         "PORT": {p: {"alias": f"etp{i}", "speed": "100000"} for i, p in enumerate(("Ethernet0", "Ethernet4", "Ethernet8"))},
         "VLAN_MEMBER": {"Vlan1000|Ethernet4": {"tagging_mode": "untagged"}, "Vlan20|PortChannel1": {},
                         "Vlan7000|Ethernet0": {}},

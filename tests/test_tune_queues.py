@@ -40,8 +40,9 @@ def _leaf_tc3_on_queue4(folder: Path) -> Path:
     path = swapped_leaf1(folder, tables=("TC_TO_QUEUE_MAP",)) / "leaf1" / "config_db.json"
     db = json.loads(path.read_text())
     for port in ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"):
-        db["QUEUE"][f"{port}|4"]["wred_profile"] = "[WRED_PROFILE|ROCE_LOSSLESS]"
-        db["QUEUE"][f"{port}|3"]["wred_profile"] = "[WRED_PROFILE|UPLINK_LOSSLESS]"
+        # (names alone: the form leaf1's release, VERSIONS version_4_0_3, takes)
+        db["QUEUE"][f"{port}|4"]["wred_profile"] = "ROCE_LOSSLESS"
+        db["QUEUE"][f"{port}|3"]["wred_profile"] = "UPLINK_LOSSLESS"
     path.write_text(json.dumps(db, indent=2))
     return folder
 
@@ -137,7 +138,7 @@ def test_tune_apply_pushes_and_puts_back_ecn_on_the_carrying_queue(make_sim, tmp
         pushed = [message for _, kind, _, message in store.events(tune.id) if kind == "pushed"]
     assert pushed and all("/QUEUE/Ethernet0|4/wred_profile" in m and "Ethernet0|3" not in m for m in pushed)
     db = json.loads(sim.running_config("leaf1"))
-    assert db["QUEUE"]["Ethernet0|3"]["wred_profile"] == "[WRED_PROFILE|UPLINK_LOSSLESS]"
+    assert db["QUEUE"]["Ethernet0|3"]["wred_profile"] == "UPLINK_LOSSLESS"  # (as found: _leaf_tc3_on_queue4)
     want = ROCE if tune.best == AS_FOUND else candidate.expected(t.configs["leaf1"], POLICY,
                                                                     Candidate.from_key(tune.best))["Ethernet0"]
     assert candidate.ecn_settings(t.configs["leaf1"], POLICY, sim.running_config("leaf1")) == {"Ethernet0": want}
@@ -291,7 +292,7 @@ def test_sim_bench_takes_the_pfc_trigger_of_the_pg_the_maps_put_the_priority_in(
     from losslessd.sim.bench import port_settings
 
     db = json.loads((swapped_leaf1(tmp_path, tables=("TC_TO_QUEUE_MAP",)) / "leaf1" / "config_db.json").read_text())
-    db["QUEUE"]["Ethernet0|4"]["wred_profile"] = "[WRED_PROFILE|ROCE_LOSSLESS]"
+    db["QUEUE"]["Ethernet0|4"]["wred_profile"] = "ROCE_LOSSLESS"  # (the form leaf1's release, 202211, takes)
     found = port_settings("sonic", "leaf1", json.dumps(db), "Ethernet0", 3, 8)
     assert found.headroom_bytes is not None
     db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"].update({"3": "4", "4": "3"})

@@ -180,8 +180,9 @@ class Metrics(Collector):
         with self._lock:
             self._late[(device, source)] += 1
 
-    def event(self, event: Event) -> None:
-        """An event started, changed or ended (the same Event object or a copy: keyed by its id)."""
+    def event(self, event: Event, continued: bool = False) -> None:
+        """An event started, changed or ended (the same Event object or a copy: keyed by its id). ``continued``: it
+        continues one the last clean stop interrupted (counted by the run that opened it), so it is no new event."""
         with self._lock:
             place = _place(event)
             self._active[place] = event.open
@@ -191,7 +192,8 @@ class Metrics(Collector):
                 self._ended[place] = self._clock()
             if event.open:
                 if event.id not in self._open_ids:
-                    self._events_total[event.kind] += 1
+                    if not continued:
+                        self._events_total[event.kind] += 1
                     self._open_ids[event.id] = event.device
             elif self._open_ids.pop(event.id, None) is None:
                 self._events_total[event.kind] += 1  # started and ended between two calls

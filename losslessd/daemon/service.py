@@ -76,15 +76,15 @@ SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status l
 
 
 # A clean stop interrupts the open events (_end_events_of): marked so in their numbers, continued under their ids by
-# the next start when seen again within resume_window_s.
+# the next start when seen again within resume_window_s of their device's first poll that answers.
 INTERRUPTED = "losslessd stopped; continued under this id if still present after its restart"
 INTERRUPTED_MARK = "interrupted"
 
 
 def resume_window_s(settings: Settings) -> float:
-    """How long after a start an event a clean stop interrupted may continue: the time every detector needs to open
-    again at the slowest counter source (storm_detection_s, then the most intervals a detector counts, plus two: the
-    first poll gives no rates, and one for a poll's own time)."""
+    """How long after its device's first poll that answers (after a start) an event a clean stop interrupted may
+    continue: the time every detector needs to open again at the slowest counter source (storm_detection_s, then the
+    most intervals a detector counts, plus two: the first poll gives no rates, and one for a poll's own time)."""
     p, t = settings.poll, settings.detection
     interval = max(i for i in (p.snmp_interval_s, p.ssh_counters_interval_s, p.gnmi_sample_interval_s) if i is not None)
     polls = max(t.pause_rate_polls, t.lossy_pause_polls, t.ecn_polls, t.storm_min_intervals, t.down_after_failures)
@@ -128,10 +128,11 @@ class Daemon:
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         # Events the previous run's clean stop interrupted, by place, that a condition seen again soon after this
-        # start continues (_continue), until _resume_until (time.monotonic()); and the ids the workers gave the events
-        # that continue one -> the interrupted one (its start, so its id, and its peaks), until they end
+        # start continues (_continue), until _resume_until[device] (time.monotonic(): resume_window_s after the
+        # device's first poll that answered; none yet: open); and the ids the workers gave the events that continue
+        # one -> the interrupted one (its start, so its id, and its peaks), until they end
         self._resumable: dict[tuple, Event] = {}
-        self._resume_until = 0.0
+        self._resume_until: dict[str, float] = {}
         self._continued: dict[str, Event] = {}
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
         self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
@@ -219,7 +220,6 @@ class Daemon:
         await self._await_configured()
         await asyncio.sleep(0)  # the drift runner has looked at its schedule
         self._ready = True
-        self._resume_until = time.monotonic() + resume_window_s(settings)
         self._started.set()
         self.notifier.ready(self._status())
         log.info("losslessd daemon started: %s", self._status(),
@@ -388,7 +388,11 @@ class Daemon:
             worker.heard_s = time.monotonic()
             kind = message[0]
             if kind == "batch":
-                _, events, rows = message
+                _, answered, events, rows = message
+                if self._resumable:  # (the window of each device's interrupted events opens at its first answer)
+                    until = time.monotonic() + resume_window_s(self.settings)
+                    for device in answered:
+                        self._resume_until.setdefault(device, until)
                 for event in events:
                     self._emit(event)
                 for row in rows:
@@ -517,7 +521,7 @@ class Daemon:
         else:
             self._open.pop(event.id, None)
             change = "end" if was_open else "start"  # an event that started and ended between two polls
-        self.metrics.event(event)
+        self.metrics.event(event, continued=resumed)
         self.history.record_event(event)
         if tell_sinks:  # queues at once, in order: it never waits on a sink
             self._spawn(self.sinks.send(event, "update" if resumed else change))
@@ -531,7 +535,7 @@ class Daemon:
         old = self._continued.get(event.id)
         if old is None:
             old = self._resumable.get((event.kind, event.device, event.port, event.priority))
-            if old is None or not event.open or time.monotonic() >= self._resume_until:
+            if old is None or not event.open or time.monotonic() >= self._resume_until.get(event.device, math.inf):
                 return False
             del self._resumable[(event.kind, event.device, event.port, event.priority)]
             self._continued[event.id] = old
@@ -546,16 +550,23 @@ class Daemon:
         return first
 
     def _end_resumable(self, force: bool = False) -> None:
-        """Once the window after a start has passed (or at a stop), the interrupted events not seen again end: to the
-        history (their mark taken off) and to the sinks, at the time the clean stop ended them."""
-        if not self._resumable or (not force and time.monotonic() < self._resume_until):
+        """Once the window after its device's first poll that answered has passed (or at a stop), an interrupted event
+        not seen again ends: to the history (its mark taken off) and to the sinks, at the time the clean stop ended it.
+        A device that has not answered since the start keeps its events waiting (its condition is not seen either way).
+        """
+        if not self._resumable:
             return
-        for event in self._resumable.values():
+        now = time.monotonic()
+        for place, event in list(self._resumable.items()):
+            if not force and now < self._resume_until.get(event.device, math.inf):
+                continue
+            del self._resumable[place]
             event.numbers.pop(INTERRUPTED_MARK, None)
             event.message += " (not seen again after the restart)"
             self.history.record_event(event)
             self._spawn(self.sinks.send(event, "end"))
-        self._resumable.clear()
+        if not self._resumable:
+            self._resume_until.clear()
 
     def _spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)
@@ -606,10 +617,10 @@ class Daemon:
             return
         self._resumable = {(e.kind, e.device, e.port, e.priority): e for e in found
                            if not e.open and e.numbers.get(INTERRUPTED_MARK) == 1}
-        self._resume_until = math.inf  # (the window opens when the daemon is ready: its workers' start takes a while)
+        self._resume_until.clear()  # (each device's window opens at its first poll that answers: _listen)
         if self._resumable:
-            log.info("%d events the last stop interrupted continue under their ids if seen again within %.0f s of the "
-                     "start", len(self._resumable), resume_window_s(self.settings))
+            log.info("%d events the last stop interrupted continue under their ids if seen again within %.0f s of "
+                     "their device's first poll that answers", len(self._resumable), resume_window_s(self.settings))
 
     # -- drift -----------------------------------------------------------------------------------------
     def _set_drift(self, settings: Settings) -> None:

@@ -77,6 +77,10 @@ class ShardWorker:
         self.targets: dict[str, dict[str, Any]] = {}
         self._events: list[Event] = []
         self._rows: list = []
+        # devices whose first poll that answered (by the source that marks them down) the daemon has not heard of yet,
+        # and those it has: the daemon times an interrupted event's continuation from it (Daemon._continue)
+        self._answered: list[str] = []
+        self._told_answered: set[str] = set()
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
         self._floored: set[tuple[str, str]] = set()  # (device, source) whose counters sit at a clear's floor: logged
@@ -156,6 +160,7 @@ class ShardWorker:
         self.detectors.forget(device)
         self.proposer.forget(device)
         self.metrics.forget(device)
+        self._told_answered.discard(device)
 
     def _left(self, device: str, source: str) -> None:
         """``source`` no longer polls ``device``: it left the inventory, or a reload took the source off it (a
@@ -255,6 +260,9 @@ class ShardWorker:
             self._unread.pop((device, source), None)
         if self._primary(device) == source:
             self._emit(self.detectors.poll_ok(device, clock.wall()))
+            if device not in self._told_answered:
+                self._told_answered.add(device)
+                self._answered.append(device)
         rates = self.trackers[source].update(reading)
         self._floor(device, source)
         if rates is None:
@@ -297,10 +305,12 @@ class ShardWorker:
 
     # -- to the daemon ------------------------------------------------------------------------------------
     def flush(self) -> None:
-        """Send what waits: events (in order) and history rows, in one message."""
-        if self._events or self._rows:
-            events, rows, self._events, self._rows = self._events, self._rows, [], []
-            self.send(("batch", events, rows))
+        """Send what waits: the devices that answered a poll for the first time, events (in order) and history rows,
+        in one message."""
+        if self._events or self._rows or self._answered:
+            answered, events, rows = self._answered, self._events, self._rows
+            self._answered, self._events, self._rows = [], [], []
+            self.send(("batch", answered, events, rows))
 
     def status(self) -> dict:
         down = sum(1 for e in self.detectors.open_events() if e.kind == "device_down") if self.detectors else 0

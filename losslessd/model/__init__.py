@@ -315,6 +315,9 @@ class Watchdog(Model):
     # port's switch is on, no timeout applies and no document names a built-in one): WDG001 warns, and its fix starts
     # the watchdog, instead of "not in the input".
     unknown: str | None = None
+    # Why the priorities an enabled watchdog watches are not in the input, where its own lines leave them to what the
+    # switch already holds (a SONiC CONFIG_DB part without pfcwd_sw_enable): ``priorities`` is then not read.
+    priorities_unknown: str | None = None
     source: Source | None = None
 
 
@@ -774,7 +777,7 @@ def watchdog_of(settings: tuple, source: Source | None) -> Watchdog:
     """A SharedPort's watchdog, made when first read (see SharedPort._wd): its priorities a list of its own."""
     wd = _new(Watchdog)
     (wd.enabled, priorities, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action,
-     wd.action_raw, wd.default_rule, wd.unknown) = settings
+     wd.action_raw, wd.default_rule, wd.unknown, wd.priorities_unknown) = settings
     wd.priorities, wd.source = None if priorities is None else list(priorities), source
     return wd
 
@@ -785,7 +788,8 @@ if ([f.name for f in dataclasses.fields(Queue)] != ["index", "scheduler", "ecn",
                                                                    "source"]
         or [f.name for f in dataclasses.fields(Watchdog)] != ["enabled", "priorities", "detection_time_ms",
                                                               "restoration_time_ms", "polling_interval_ms", "action",
-                                                              "action_raw", "default_rule", "unknown", "source"]):
+                                                              "action_raw", "default_rule", "unknown",
+                                                              "priorities_unknown", "source"]):
     raise TypeError("Queue, PriorityGroup or Watchdog has a field _queue, _priority_group or watchdog_of does not set")
 
 

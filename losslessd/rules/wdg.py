@@ -45,7 +45,9 @@ class PfcWatchdogDisabled(_WdgRule):
     When the policy requires a watchdog (`watchdog.required`), every RoCE-facing switch port has
     the PFC watchdog on, covering every lossless priority (a watchdog that lists its priorities
     must list each lossless one). One finding per port and priority; a port whose watchdog state
-    the input does not show is reported once as unverified; one whose config leaves it unknown
+    the input does not show is reported once as unverified, as is one whose watchdog is on but
+    whose watched priorities the input leaves to the switch (a SONiC CONFIG_DB part writing no
+    `pfcwd_sw_enable`, which loading it keeps as the switch has it); one whose config leaves it unknown
     (EOS: the port's switch is on, but no timeout is set and none is documented) is a warning per
     priority. Silent when the policy does not require a watchdog.
 
@@ -96,6 +98,11 @@ class PfcWatchdogDisabled(_WdgRule):
             yield self.unverified(f"the PFC watchdog state is not in the input, so lossless priorities "
                                   f"{numbers(ctx.lossless)} could not be checked",
                                   device=device, port=port, source=source)
+            return
+        if wd.enabled and wd.priorities_unknown:
+            yield self.unverified(f"the PFC watchdog is on, but which priorities it watches is not in the input "
+                                  f"({wd.priorities_unknown}), so lossless priorities {numbers(ctx.lossless)} could "
+                                  "not be checked", device=device, port=port, source=source)
             return
         for prio in ctx.lossless:
             if wd.enabled is False:
@@ -300,7 +307,9 @@ class PfcWatchdogQueue(_WdgRule):
             # What watches the priority now: the watchdog, on for it; otherwise the one the policy requires would,
             # once on (a state the input does not give is not "off": SONiC files written before boot hold no PFC_WD,
             # start_default writes it at boot; WDG001 says so).
-            if on and (wd.priorities is None or prio in wd.priorities):  # type: ignore[union-attr]
+            if on and wd.priorities_unknown:  # type: ignore[union-attr]
+                who, verb = "the PFC watchdog (on; whether for this priority is not in the input)", "would watch"
+            elif on and (wd.priorities is None or prio in wd.priorities):  # type: ignore[union-attr]
                 who, verb = "the PFC watchdog", "watches"
             elif not required:
                 continue  # the operator left this priority out of the watchdog's mask (pfcwd_sw_enable)

@@ -151,6 +151,8 @@ def _bracketed_ref(raw: str) -> tuple[str, str] | None:
     return None
 
 
+# How the note on names alone read without a release begins: said once per switch (_merge_namespaces).
+_NO_RELEASE = "this input names no SONiC release losslessd reads (VERSIONS|DATABASE VERSION)"
 _SAY_RELEASE = (" (a config saved on the switch names its release: VERSIONS|DATABASE VERSION, which db_migrator "
                 "writes, settles it)")
 # ([0-9], not \d: \d takes other scripts' digits, which int() reads: an Arabic-Indic 2 settled the release)
@@ -206,6 +208,13 @@ _PART_ECN = Ecn(unapplied="the input is a CONFIG_DB part without a QUEUE table, 
 _PART_WD = ("the port keeps whatever watchdog the switch runs: the input is a CONFIG_DB part, whose fields "
             "loading merges into the switch's own PFC_WD entry (sonic-swss-common configdb mod_config), and a "
             "refused entry stops none")
+# The priorities a part's watchdog watches where the part writes no pfcwd_sw_enable for the port: qosorch.cpp
+# handlePortQosMapTable sets the port's watchdog mask from the entry's pfcwd_sw_enable, and loading a part merges its
+# fields into the switch's own PORT_QOS_MAP entry (configdb mod_config), whose pfcwd_sw_enable stays.
+_PART_WD_PRIORITIES = ("the input is a CONFIG_DB part that writes no pfcwd_sw_enable for the port (or none orchagent "
+                       "applies), and loading a part keeps the switch's own (sonic-swss-common configdb mod_config), "
+                       "which sets the priorities the watchdog watches; lint the whole CONFIG_DB, or write "
+                       "pfcwd_sw_enable")
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = lazy(r"\s*\{")
@@ -366,7 +375,8 @@ def _merge_namespaces(parts: list[tuple[str, Device]], name: str,
                 continue
             device.ports[port_name] = port
         device.neighbors.extend(_internal_hop(nb, asic_ports or {}, device.name) for nb in part.neighbors)
-        device.issues.extend(part.issues)
+        said_release = any(i.message.startswith(_NO_RELEASE) for i in device.issues)  # (once per switch)
+        device.issues.extend(i for i in part.issues if not (said_release and i.message.startswith(_NO_RELEASE)))
     device.ports = {n: device.ports[n] for n in sorted(device.ports, key=_natural)}
     return device
 
@@ -709,6 +719,9 @@ class _Builder:
         self._global_dscp: tuple[str, Source] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
         self._own_dscp: set[str] = set()  # ports that name their own dscp_to_tc_map
         self._wd_priorities: dict[str, tuple[int, ...] | None] = {}  # PORT_QOS_MAP pfcwd_sw_enable
+        # In a CONFIG_DB part, the ports whose entry the part writes without pfcwd_sw_enable, or in a form the release
+        # refuses (the switch's own mask stays: _PART_WD_PRIORITIES)
+        self._wd_kept: set[str] = set()
         # With the PORT or PORT_QOS_MAP table in view, a port without pfc_enable has PFC off; a
         # buffers-only input cannot say.
         self._pfc_known = "PORT" in db.tables or "PORT_QOS_MAP" in db.tables
@@ -756,6 +769,7 @@ class _Builder:
         self._queues()
         self._priority_groups()
         self._buffer_queues()
+        self._profile_lists()
         self._cable_lengths()
         self._watchdogs()
         self._part_queues()
@@ -818,18 +832,21 @@ class _Builder:
                       entry.source(field))
         return None
 
-    def ref(self, entry: Entry, field: str, table: str) -> str | None:
-        """Name of the ``table`` entry this field points at: 'AZURE' or '[DSCP_TO_TC_MAP|AZURE]'.
+    def ref(self, entry: Entry, field: str, table: str, raw: str | None = None) -> str | None:
+        """Name of the ``table`` entry this field points at: 'AZURE' or '[DSCP_TO_TC_MAP|AZURE]' (``raw``: one item of
+        the field's list, else the field's text).
 
         Every port names the same few maps and profiles: a value that resolved once resolves again."""
-        raw = self.text(entry, field)
+        if raw is None:
+            raw = self.text(entry, field)
         if raw is None:
             return None
         name = self._refs.get((table, raw))
         if name is not None:
             return name
         name = raw
-        if raw.startswith("[") and raw.endswith("]"):
+        bracketed = raw.startswith("[") and raw.endswith("]")
+        if bracketed:
             ref_table, name = _bracketed_ref(raw) or ("", "")
             if ref_table != table:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
@@ -851,6 +868,8 @@ class _Builder:
             return None
         if table == "BUFFER_PROFILE" and name in self._uncreated:  # (said once: _say_bracketed)
             return None
+        if self._takes_brackets is None and not bracketed:  # a name alone, no release named: as 202111 on reads it
+            self._bracketed.setdefault("alone", (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
         self._refs[(table, raw)] = name
         return name
 
@@ -1001,11 +1020,32 @@ class _Builder:
         qos.json.j2) where VERSIONS names 202111 or later, a name alone where it names 202106 or before: the entry
         holding one read as never applied; `[TABLE|name]` where no release is named: read as the releases up to 202106
         read them. Said once per form."""
-        never = ("an entry holding one is never applied (qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets "
-                 "neither its maps nor pfc_enable, QUEUE neither scheduler nor WRED profile, BUFFER_PG no profile, and "
-                 "a BUFFER_PROFILE is not created)")
+        retried = ("qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets neither its maps nor pfc_enable, QUEUE "
+                   "neither scheduler nor WRED profile, BUFFER_PG no profile, a BUFFER_PROFILE is not created, and a "
+                   "BUFFER_PORT_INGRESS/EGRESS_PROFILE_LIST entry sets no profile of its list")
+        never = f"an entry holding one is never applied ({retried})"
         version = _quoted(self._db_version() or "")
+        both = "alone" in self._bracketed and None in self._bracketed
         for form, (source, example) in self._bracketed.items():
+            if both and form in ("alone", None):  # (no release takes both forms: said in one note)
+                if form is None:
+                    alone = self._bracketed["alone"][1]
+                    self.db.issue(f"{_NO_RELEASE}, and its references are written both in the old `[TABLE|name]` "
+                                  f"form (e.g. {example}) and as names alone (e.g. {alone}): orchagent takes the "
+                                  "first up to SONiC 202106 and the second from 202111 on (sonic-swss orch.cpp "
+                                  "parseReference, pull request 1754), so on any release the entries holding the form "
+                                  f"it refuses are never applied ({retried}); each is read here as the releases "
+                                  f"that take it read it{_SAY_RELEASE}; write one form, the one the switch's release "
+                                  "takes", source, "SYS004")
+                continue
+            if form == "alone":
+                # (what the switch runs depends on its release, which the input leaves out: a note, not an error)
+                self.db.issue(f"{_NO_RELEASE}, and its references are written as names alone (e.g. {example}), the "
+                              "form orchagent takes from SONiC 202111 on; a switch on 202106 or before takes only "
+                              "`[TABLE|name]` (sonic-swss orch.cpp parseReference: \"Must be surrounded by [ ]\") and "
+                              f"never applies an entry holding one ({retried}); they are read as 202111 and later read "
+                              f"them{_SAY_RELEASE}", source, "SYS004")
+                continue
             if form == "plain":
                 self.db.issue(f"references are written as names alone (e.g. {example}), and this config's "
                               f"VERSIONS|DATABASE VERSION {version} names a SONiC release up to 202106, whose "
@@ -1530,6 +1570,26 @@ class _Builder:
                                 origin="config", source=e.source()))
         return out
 
+    def _profile_lists(self) -> None:
+        """BUFFER_PORT_INGRESS/EGRESS_PROFILE_LIST|<port> profile_list: BUFFER_PROFILE references joined by ','
+        (buffermgrd passes the field on to APPL_DB; sonic-swss orch.cpp resolveFieldRefArray splits it with swss
+        tokenize and reads each item with parseReference). One item in a form the config's release refuses, or naming
+        no profile orchagent creates, makes bufferorch.cpp processIngress/EgressBufferProfileList retry the entry
+        (not_resolved -> task_need_retry): none of its profiles is set. The model keeps no profile list; what is read
+        here is whether the entry is applied, said where it is not (ref, _say_bracketed)."""
+        for table in ("BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"):
+            for e in self.db.table(table).values():
+                raw = self.text(e, "profile_list")
+                if raw is None:
+                    continue
+                # (swss tokenize, std::getline: no item after a final ','; a value without ',' is one item)
+                for item in (raw[:-1] if raw.endswith(",") else raw).split(","):
+                    if self._form_refused(item):
+                        self._note_form(e, "profile_list")
+                        break
+                    if item and self.ref(e, "profile_list", "BUFFER_PROFILE", item) is None:
+                        break  # (said by ref, or by _say_bracketed / _absent_tables)
+
     def _port_qos(self) -> None:
         """PORT_QOS_MAP: maps, trust, PFC, and the priorities pfcwd_sw_enable gives the watchdog."""
         table = self.db.table("PORT_QOS_MAP")
@@ -1564,6 +1624,8 @@ class _Builder:
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
             if not pfc_written and not self._whole:
                 omits.append(e)
+            wd_kept = not self._whole and ("pfcwd_sw_enable" not in fields
+                                           or self._refused_ref(e, _PORT_QOS_REFS) is not None)
             own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
@@ -1580,6 +1642,10 @@ class _Builder:
                     port["trust_source"] = trust_source
                 port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
                 wd_priorities[name] = wd
+                if wd_kept:
+                    self._wd_kept.add(name)
+                else:
+                    self._wd_kept.discard(name)
                 if bound:
                     tc_to_pg_names[name] = bound
                 if own:
@@ -2060,8 +2126,10 @@ class _Builder:
                 continue
             # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and its
             # source: a SharedPort makes it when it is first read (see _port_model).
+            # (a part keeps the switch's own pfcwd_sw_enable where it writes none for the port: _PART_WD_PRIORITIES)
+            kept = not self._whole and (key in self._wd_kept or key not in wd_priorities)
             port["_wd"] = ((True, wd_priorities.get(key), detection, restoration, poll, action, word,
-                            rule[1] if rule else None, None), e)
+                            rule[1] if rule else None, None, _PART_WD_PRIORITIES if kept else None), e)
         if not self._whole:  # (a part keeps the switch's PFC_WD keys of the ports it leaves out: _PART_ECN)
             return
         source = self.db.table_source["PFC_WD"]
