@@ -88,8 +88,10 @@ def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
 # Objects a record's __init__ makes by reading its fields before dataclasses writes (and compiles) the one it runs
 # from then on: a class a lint makes a few objects of compiles none (the platforms' table makes 10 `Platform`s of 28
 # fields and 8 `RenderLimits` of 21 at import), one made thousands of times (a port, a queue) runs dataclasses' own for
-# all but these first few.
-READ_INITS = 16
+# all but these first few. 64, not 16: the example lint made 17 to 55 objects of 11 records (PgRow, Finding, Queue,
+# the platforms' Command ...), each of which compiled its __init__ (the example lint 689.1 -> 677.8 M instructions,
+# one NX-OS switch 523.1 -> 519.0 M, 128 was 681.4 M: docs/lint-at-scale.md, "Session 43, part c").
+READ_INITS = 64
 
 
 def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
