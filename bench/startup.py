@@ -14,6 +14,9 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 43 (part c): the example lint 664.6 M (2.50x; 713.7 M before): the SKU data file read a part at a time, key
+functions of a run of at most 128 ports read field by field, not compiled, a record's first 64 objects made from its
+fields, dataclasses given a record's field names alone: docs/lint-at-scale.md, "Session 43, part c".
 Session 42 (part l): the example lint 713.3 M (2.68x; 739.8 M before), one EOS / NX-OS / Junos / OS10 running-config
 521.8 / 530.8 / 523.4 / 526.2 M (561.3 / 580.6 / 583.0 / 565.2 M): a plain file sniffed only by the platforms whose
 signs it holds: docs/lint-at-scale.md, "Session 42, part l".
