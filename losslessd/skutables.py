@@ -115,7 +115,7 @@ def _section(name: str) -> Any:
     return _decode(_text(), _span(name)[0])[0]
 
 
-def _entry(name: str, key: str) -> Any | None:
+def _entry(name: str, key: str) -> Any:
     """The value of ``key`` in the top-level mapping ``name`` (None: no such key), decoded alone. ``key`` is found as
     the file writes it (json.dumps, at the start of a line inside the mapping's span): a key of any other text (a
     quote, a line end) is written escaped, as the file writes its own, and matches no other key."""

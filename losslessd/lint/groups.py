@@ -23,7 +23,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable
 from enum import Enum
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from operator import attrgetter
 from typing import Any
 
@@ -201,29 +201,50 @@ def _read_parts(cls: type, inline: bool, owned: bool = False, shared: bool = Fal
             continue
         inner = _strip_none(tp)
         if _is_plain(tp):
-            parts.append(lambda o, memo, token, get=get: get(o))
+            parts.append(partial(_part_plain, get))
         elif _is_plain_list(tp):
-            parts.append(lambda o, memo, token, get=get: None if (v := get(o)) is None else tuple(v))
+            parts.append(partial(_part_list, get))
         elif owned and _is_plain_dict(tp):
-            parts.append(lambda o, memo, token, get=get: None if (v := get(o)) is None else tuple(v.items()))
+            parts.append(partial(_part_items, get))
         elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
             item = typing.get_args(inner)[1]
             if inline:  # (an item's parts beside its key: (k, a, b, ...))
-                of_item = _read_parts(item, inline=False, item_of=cls)
-                parts.append(lambda o, memo, token, get=get, of_item=of_item: tuple(
-                    [(k, *[part(x, memo, token) for part in of_item]) for k, x in get(o).items()]))
+                parts.append(partial(_part_inline, get, _read_parts(item, inline=False, item_of=cls)))
             else:
-                content = _read_function(item)
-                parts.append(lambda o, memo, token, get=get, content=content: tuple(
-                    [(k, content(x, memo, token)) for k, x in get(o).items()]))
+                parts.append(partial(_part_items_of, get, _read_function(item)))
         elif (cls is Port or item_of is Port) and _is_model(inner):
-            content = _read_function(inner, owned=cls is Port)
-            parts.append(lambda o, memo, token, get=get, content=content:
-                         None if (v := get(o)) is None else content(v, memo, token))
+            parts.append(partial(_part_own, get, _read_function(inner, owned=cls is Port)))
         else:
-            parts.append(lambda o, memo, token, get=get:
-                         None if (v := get(o)) is None else memo.get(id(v)) or token(v))
+            parts.append(partial(_part_token, get))
     return parts
+
+
+def _part_plain(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return get(o)
+
+
+def _part_list(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else tuple(v)
+
+
+def _part_items(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else tuple(v.items())
+
+
+def _part_inline(get: Callable, of_item: list, o: Any, memo: dict, token: Any) -> tuple:
+    return tuple([(k, *[part(x, memo, token) for part in of_item]) for k, x in get(o).items()])
+
+
+def _part_items_of(get: Callable, content: Callable, o: Any, memo: dict, token: Any) -> tuple:
+    return tuple([(k, content(x, memo, token)) for k, x in get(o).items()])
+
+
+def _part_own(get: Callable, content: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else content(v, memo, token)
+
+
+def _part_token(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else memo.get(id(v)) or token(v)
 
 
 @cache
