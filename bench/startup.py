@@ -17,6 +17,9 @@ executes: the same count whatever else the machine is doing (wall times on a loa
 Session 43 (part b): the example lint 696.9 M (2.62x; 713.7 M before), one NX-OS switch 514.0 M (530.8 M):
 SHA-256 from CPython's own module (no OpenSSL load), losslessd's modules keyed by their file's stat, not their
 bytes: docs/lint-at-scale.md, "Session 43, part b".
+Session 43 (part c): the example lint 664.6 M (2.50x; 713.7 M before): the SKU data file read a part at a time, key
+functions of a run of at most 128 ports read field by field, not compiled, a record's first 64 objects made from its
+fields, dataclasses given a record's field names alone: docs/lint-at-scale.md, "Session 43, part c".
 Session 42 (part l): the example lint 713.3 M (2.68x; 739.8 M before), one EOS / NX-OS / Junos / OS10 running-config
 521.8 / 530.8 / 523.4 / 526.2 M (561.3 / 580.6 / 583.0 / 565.2 M): a plain file sniffed only by the platforms whose
 signs it holds: docs/lint-at-scale.md, "Session 42, part l".

@@ -59,7 +59,7 @@ def _fits_lazy(cls: Any, frozen: bool, slots: bool) -> bool:
     if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
         return False
     hints = own.get("__annotations__", {}).values()
-    return not any("InitVar" in str(hint) or "ClassVar" in str(hint) for hint in hints)
+    return not any("InitVar" in str(hint) or "ClassVar" in str(hint) or "KW_ONLY" in str(hint) for hint in hints)
 
 
 def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
@@ -88,8 +88,10 @@ def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
 # Objects a record's __init__ makes by reading its fields before dataclasses writes (and compiles) the one it runs
 # from then on: a class a lint makes a few objects of compiles none (the platforms' table makes 10 `Platform`s of 28
 # fields and 8 `RenderLimits` of 21 at import), one made thousands of times (a port, a queue) runs dataclasses' own for
-# all but these first few.
-READ_INITS = 16
+# all but these first few. 64, not 16: the example lint made 17 to 55 objects of 11 records (PgRow, Finding, Queue,
+# the platforms' Command ...), each of which compiled its __init__ (the example lint 689.1 -> 677.8 M instructions,
+# one NX-OS switch 523.1 -> 519.0 M, 128 was 681.4 M: docs/lint-at-scale.md, "Session 43, part c").
+READ_INITS = 64
 
 
 def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
@@ -210,7 +212,18 @@ def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
     # As dataclasses decides: a class's own __hash__ stays, but not the None Python sets beside an own __eq__.
     has_hash = "__hash__" in own and not (own["__hash__"] is None and has_eq)
     if _fits_lazy(cls, frozen, slots):
-        cls = dataclasses.dataclass(cls, slots=slots, kw_only=kw_only, init=False, repr=False, eq=False)
+        # dataclasses asks of each annotation text whether it names ClassVar, InitVar or KW_ONLY (three pattern matches
+        # and module look-ups a field: _fits_lazy said none does): given the fields' names alone, and the texts put
+        # back into the class and its fields after (the model's import 5.4 M instructions less:
+        # docs/lint-at-scale.md, "Session 43, part c").
+        texts = own.get("__annotations__", {})
+        cls.__annotations__ = dict.fromkeys(texts, object)
+        try:
+            cls = dataclasses.dataclass(cls, slots=slots, kw_only=kw_only, init=False, repr=False, eq=False)
+        finally:
+            cls.__annotations__ = texts
+        for f in dataclasses.fields(cls):
+            f.type = texts[f.name]
         _check_order(cls)
         params = cls.__dataclass_params__
         params.init, params.frozen = True, frozen

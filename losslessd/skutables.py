@@ -16,6 +16,7 @@ import json
 from dataclasses import field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .records import record
 from .units import length_m
@@ -80,14 +81,54 @@ class SkuTable:
         return next((r for r in self.cables(speed_mbps) if r.cable_m >= cable_m - 1e-9), None)
 
 
+# The file is read a part at a time: a lint looks up one SKU (and the Mellanox platforms' table) of 275, and decoding
+# all of the file's 244 KB was 21 M instructions of the example lint's 714 M (docs/lint-at-scale.md, "Session 43, part
+# c"). tests/sku_tables.py writes each top-level key at the start of a line with two blanks before it and each entry of
+# "tables" and "skus" at the start of a line with four, every SKU's entries on its one line (tests/test_sku_tables.py
+# checks that every part read so equals the document json.loads makes of the whole file).
+_TOP, _ENTRY = '\n  "', "\n    "
+_decode = json.JSONDecoder().raw_decode
+
+
 @cache
-def _document() -> dict:
-    return json.loads((Path(__file__).parent / "data" / DATA_FILE).read_text(encoding="utf-8"))
+def _text() -> str:
+    return (Path(__file__).parent / "data" / DATA_FILE).read_text(encoding="utf-8")
+
+
+@cache
+def _span(name: str) -> tuple[int, int]:
+    """Where the value of the top-level key ``name`` lies in the file's text: from the start of its value to the line
+    of the next top-level key (or the end)."""
+    text = _text()
+    header = f'{_TOP}{name}": '
+    at = text.find(header)
+    if at < 0:
+        raise ValueError(f"{DATA_FILE} has no top-level key {name!r} on a line of its own")
+    start = at + len(header)
+    end = text.find(_TOP, start)
+    return start, len(text) if end < 0 else end
+
+
+@cache
+def _section(name: str) -> Any:
+    """The value of the top-level key ``name``."""
+    return _decode(_text(), _span(name)[0])[0]
+
+
+def _entry(name: str, key: str) -> Any:
+    """The value of ``key`` in the top-level mapping ``name`` (None: no such key), decoded alone. ``key`` is found as
+    the file writes it (json.dumps, at the start of a line inside the mapping's span): a key of any other text (a
+    quote, a line end) is written escaped, as the file writes its own, and matches no other key."""
+    text = _text()
+    start, end = _span(name)
+    header = f"{_ENTRY}{json.dumps(key)}: "
+    at = text.find(header, start, end)
+    return None if at < 0 else _decode(text, at + len(header))[0]
 
 
 def source() -> dict:
     """{"repo": ..., "commit": ...} of the shipped tables."""
-    return _document()["source"]
+    return _section("source")
 
 
 def _row(values: list) -> PgRow:
@@ -100,13 +141,23 @@ def _row(values: list) -> PgRow:
 # looks up one SKU (docs/lint-at-scale.md, "Session 40, part c").
 @cache
 def _rows(table_id: str) -> tuple[PgRow, ...]:
-    return tuple(_row(r) for r in _document()["tables"][table_id])
+    return tuple(_row(r) for r in _entry("tables", table_id))
+
+
+@cache
+def _listed() -> frozenset[str]:
+    """The SKUs the file lists: each entry line's key alone decoded."""
+    text = _text()
+    start, end = _span("skus")
+    return frozenset(_decode(line, len(_ENTRY) - 1)[0] for line in text[start:end].split("\n")[1:]
+                     if line.startswith(_ENTRY[1:]))
 
 
 @cache
 def _sku_tables(sku: str) -> tuple[SkuTable, ...]:
+    """The tables of a SKU the file lists (lookup asks only of those: a name from a device is never kept)."""
     tables = []
-    for e in _document()["skus"][sku]:
+    for e in _entry("skus", sku):
         pool = e.get("ingress_lossless_pool") or {}
         tables.append(SkuTable(sku=sku, vendor=e["vendor"], platform=e["platform"], asic=e.get("asic"),
                                path=e["path"], rows=_rows(e["table"]), variant=e.get("variant"),
@@ -116,14 +167,14 @@ def _sku_tables(sku: str) -> tuple[SkuTable, ...]:
 
 
 def skus() -> list[str]:
-    return sorted(_document()["skus"])
+    return sorted(_listed())
 
 
 def lookup(hwsku: str | None, platform: str | None = None) -> SkuTable | None:
     """The SKU's table: the one of ``platform`` (SONiC DEVICE_METADATA platform) when several platforms carry a
     SKU of that name, else the SKU's own folder's (not a variant folder such as BALANCED). When those still
     disagree (the same SKU name on several platforms), the table with the largest xoff is returned."""
-    entries = _sku_tables(hwsku) if hwsku in _document()["skus"] else None  # (cached per SKU)
+    entries = _sku_tables(hwsku) if hwsku in _listed() else None  # (cached per SKU)
     if not entries:
         return None
     if platform:
@@ -137,4 +188,4 @@ def lookup(hwsku: str | None, platform: str | None = None) -> SkuTable | None:
 
 def asic_table_of_platform(platform: str | None) -> str | None:
     """ASIC_TABLE key (MELLANOX-SPECTRUM-N) of a SONiC Mellanox platform (sonic-buildimage asic_table.j2)."""
-    return _document()["mellanox_platform_asic_table"].get(platform or "")
+    return _section("mellanox_platform_asic_table").get(platform or "")

@@ -41,3 +41,67 @@ def test_shared_ports_key_functions_are_compiled_at_the_first_shared_port():
     assert keys.port(first) == keys.port(second) != host_key
     assert groups._alike_functions.cache_info().currsize == 1
     assert groups._content_function.cache_info().currsize > compiled  # (the shared port's content function)
+
+
+def _fabrics():
+    from pathlib import Path
+
+    from losslessd.fabric import load_fabric
+
+    roots = [Path("examples/fabric"), Path("examples/clos"), Path("examples/infiniband"),
+             *sorted(Path("tests/fixtures/raw").glob("*/*"))]
+    for root in roots:
+        yield root, load_fabric([root])
+
+
+def test_key_functions_read_field_by_field_give_the_compiled_ones_content():
+    """A run of few ports keys them with _read_function (and _read_alike), not the compiled key functions: for every
+    device, port, queue, PG and the objects a port has of its own in the examples and every raw fixture, both give
+    the same content (the same parts in the same order), and keys made either way group alike."""
+    from losslessd.model import Device, Ecn, LinkPause, NicEcn, PriorityGroup, Queue, Scheduler, Watchdog
+
+    seen = 0
+    for root, fabric in _fabrics():
+        token = Keys().token
+        for device in fabric.devices.values():
+            assert groups._read_function(Device)(device, {}, token) == groups._content_function(Device)(
+                device, {}, token), root
+            for port in device.ports.values():
+                seen += 1
+                assert groups._read_function(Port)(port, {}, token) == groups._content_function(Port)(
+                    port, {}, token), (root, port.name)
+                if type(port) is SharedPort:
+                    assert groups._read_function(Port, shared=True)(port, {}, token) == groups._content_function(
+                        Port, shared=True)(port, {}, token), (root, port.name)
+                    read_values, read_same = groups._read_alike(Port)
+                    values, same = groups._alike_functions(Port)
+                    assert read_values(port) == values(port)
+                    assert read_same(port, values(port)) and same(port, read_values(port))
+                for owned, cls, value in [(True, Watchdog, port.watchdog), (True, NicEcn, port.nic_ecn),
+                                          (True, LinkPause, port.link_pause),
+                                          *[(False, Queue, q) for q in port.queues.values()],
+                                          *[(False, PriorityGroup, pg) for pg in port.priority_groups.values()],
+                                          *[(False, Scheduler, q.scheduler) for q in port.queues.values()],
+                                          *[(False, Ecn, q.ecn) for q in port.queues.values()]]:
+                    if value is not None:
+                        assert groups._read_function(cls, owned=owned)(value, {}, token) == groups._content_function(
+                            cls, owned=owned)(value, {}, token), (root, port.name, cls)
+        ports = [p for d in fabric.devices.values() for p in d.ports.values()]
+        compiled, read = Keys(compiled=True), Keys(compiled=False)
+        by_compiled, by_read = compiled.ports(ports), read.ports(ports)
+        assert [[by_compiled.index(k) for k in by_compiled]] == [[by_read.index(k) for k in by_read]], root
+    assert seen > 100
+
+
+def test_a_lint_of_few_ports_compiles_no_key_function():
+    """examples/fabric (17 ports) is grouped with key functions read field by field: compiling them was 12 M
+    instructions of its 107 M of rules (docs/lint-at-scale.md, "Session 43, part c"); its findings are as ever."""
+    from losslessd import api
+
+    groups._alike_functions.cache_clear()
+    groups._content_function.cache_clear()
+    result = api.lint(["examples/fabric"], "roce-dscp26", topology="examples/fabric/topology.yaml")
+    assert result.findings
+    assert groups._content_function.cache_info().currsize == 0
+    assert groups._alike_functions.cache_info().currsize == 0
+    assert groups._read_function.cache_info().currsize > 0

@@ -133,7 +133,7 @@ def test_a_lookup_builds_the_rows_of_its_own_sku_alone():
     skutables._rows.cache_clear()
     table = skutables.lookup("ACS-MSN2700")
     assert skutables._sku_tables.cache_info().currsize == 1
-    own_rows = {e["table"] for e in skutables._document()["skus"]["ACS-MSN2700"]}
+    own_rows = {e["table"] for e in skutables._entry("skus", "ACS-MSN2700")}
     assert skutables._rows.cache_info().currsize == len(own_rows)
     assert table is not None and table.rows
     assert skutables.lookup("no such SKU") is None and skutables.lookup(None) is None

@@ -127,3 +127,58 @@ def test_the_shipped_data_keeps_the_skus_whose_file_holds_its_header_alone() -> 
     assert len(empty) == 15 and all(sku.startswith("Arista-7060X6-") for sku, _ in empty), empty
     assert "th5" not in skutables.skus()  # (device/common/profiles holds linked files, no SKU)
     assert skutables.lookup("Arista-7060X6-32PE").rows == ()
+
+
+def _whole() -> dict:
+    return json.loads((Path(skutables.__file__).parent / "data" / skutables.DATA_FILE).read_text(encoding="utf-8"))
+
+
+def test_every_part_read_alone_is_the_whole_documents() -> None:
+    """skutables reads the data file a part at a time (a top-level key, one table, one SKU's entries): each part
+    equals what json.loads makes of the whole file, and a name the file does not list, or lists in another part,
+    is not found (the file written otherwise than tests/sku_tables.py writes it fails here)."""
+    doc = _whole()
+    assert set(doc) == {"about", "source", "columns", "mellanox_platform_asic_table", "tables", "skus"}
+    for name, value in doc.items():
+        assert skutables._section(name) == value, name
+    for name in ("tables", "skus"):
+        for key, value in doc[name].items():
+            assert skutables._entry(name, key) == value, (name, key)
+    assert skutables.source() == doc["source"]
+    assert skutables.skus() == sorted(doc["skus"])
+    assert skutables._listed() == doc["skus"].keys()
+    for platform, table in doc["mellanox_platform_asic_table"].items():
+        assert skutables.asic_table_of_platform(platform) == table
+    sku = next(iter(doc["skus"]))
+    others = [next(iter(doc["tables"])), next(iter(doc["mellanox_platform_asic_table"])), "source", "", " ", sku[:-1],
+              sku + " ", sku.lower(), f'{sku}": []', f'\n    "{sku}": ', '"', "\\", "\n", "é", "\u2028", "x" * 100_000]
+    for key in others:
+        assert key not in doc["skus"]
+        assert skutables._entry("skus", key) is None, key
+        assert skutables.lookup(key) is None, key
+    assert skutables._entry("tables", sku) is None
+    assert skutables.lookup(None) is None
+
+
+def test_each_skus_table_is_the_one_the_whole_document_gives() -> None:
+    """lookup, for every SKU the file lists, with no platform and with each of its entries' platforms, answers as
+    it did reading the whole document (the SKU's own folder, else the largest xoff; the rows of its table)."""
+    doc = _whole()
+    for sku, entries in doc["skus"].items():
+        for platform in [None, *(e["platform"] for e in entries)]:
+            chosen = [e for e in entries if e["platform"] == platform] or entries
+            own = [e for e in chosen if e.get("variant") is None] or chosen
+            tables = {json.dumps(doc["tables"][e["table"]]) for e in own}
+            table = skutables.lookup(sku, platform)
+            assert table is not None and table.sku == sku
+            if len(tables) == 1:
+                assert table.path == own[0]["path"], (sku, platform)
+            assert json.dumps([[r.speed_mbps, r.cable, r.size_bytes, r.xon_bytes, r.xoff_bytes, r.threshold,
+                                r.xon_offset_bytes] for r in table.rows]) in tables, (sku, platform)
+            entry = next(e for e in own if e["path"] == table.path)
+            assert (table.vendor, table.platform, table.asic, table.variant, table.asic_table, table.egress) == (
+                entry["vendor"], entry["platform"], entry.get("asic"), entry.get("variant"), entry.get("asic_table"),
+                entry.get("egress")), (sku, platform)
+            pool = entry.get("ingress_lossless_pool") or {}
+            assert (table.pool_size_bytes, table.pool_mode, table.pool_xoff_bytes) == (
+                pool.get("size"), pool.get("mode"), pool.get("xoff"))

@@ -163,7 +163,7 @@ class Context:
         if self._keys is None:
             from .groups import Keys
 
-            self._keys = Keys()
+            self._keys = Keys(compiled=self.local is not None or _ports_over(self.fabric, KEY_COMPILE_PORTS))
         return self._keys
 
     def first_alike(self, device: Device) -> Device:
@@ -468,6 +468,22 @@ class Coverage:
         return (f"{read}, and none has a RoCE-facing port whose settings the input shows (the SEL001 or SYS002 "
                 "finding on each says why; `--explain-selection` lists every port): a device with nothing checked is "
                 "not clean")
+
+
+# A run of at most this many ports keys them with key functions read field by field (lint/groups.py _read_function),
+# not compiled: compiling them is about 12 M instructions, reading costs more per port keyed (examples/fabric's 17
+# ports: 106.9 -> 95.0 M instructions of the run; one bench switch of 64 ports and 8 hosts: 63.2 -> 51.1 M; two and
+# 16: 67.4 -> 58.5 M; by these, even near 340 ports: docs/lint-at-scale.md, "Session 43, part c").
+KEY_COMPILE_PORTS = 128
+
+
+def _ports_over(fabric: Fabric, n: int) -> bool:
+    """Whether the fabric's devices have more than ``n`` ports (counted device by device, up to n)."""
+    for device in fabric.devices.values():
+        n -= len(device.ports)
+        if n < 0:
+            return True
+    return False
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,

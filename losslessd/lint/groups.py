@@ -21,9 +21,9 @@ import dataclasses
 import sys
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import Enum
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from operator import attrgetter
 from typing import Any
 
@@ -186,10 +186,121 @@ def _content_function(cls: type, owned: bool = False, shared: bool = False):
     return env["content"]
 
 
+def _read_parts(cls: type, inline: bool, owned: bool = False, shared: bool = False,
+                item_of: type | None = None) -> list[Callable[[Any, dict, Any], Any]]:
+    """What _content_parts writes as Python, as functions ``part(obj, memo, token)``: the same parts of the same
+    content, read field by field instead of compiled (see _read_function)."""
+    hints = _hints(cls)
+    skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
+    if shared:
+        skip = skip | _SHARED
+    parts: list[Callable[[Any, dict, Any], Any]] = []
+    for f in dataclasses.fields(cls):
+        tp, get = hints[f.name], attrgetter(f.name)
+        if f.name in skip or _mentions(tp, Source):
+            continue
+        inner = _strip_none(tp)
+        if _is_plain(tp):
+            parts.append(partial(_part_plain, get))
+        elif _is_plain_list(tp):
+            parts.append(partial(_part_list, get))
+        elif owned and _is_plain_dict(tp):
+            parts.append(partial(_part_items, get))
+        elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
+            item = typing.get_args(inner)[1]
+            if inline:  # (an item's parts beside its key: (k, a, b, ...))
+                parts.append(partial(_part_inline, get, _read_parts(item, inline=False, item_of=cls)))
+            else:
+                parts.append(partial(_part_items_of, get, _read_function(item)))
+        elif (cls is Port or item_of is Port) and _is_model(inner):
+            parts.append(partial(_part_own, get, _read_function(inner, owned=cls is Port)))
+        else:
+            parts.append(partial(_part_token, get))
+    return parts
+
+
+def _part_plain(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return get(o)
+
+
+def _part_list(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else tuple(v)
+
+
+def _part_items(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else tuple(v.items())
+
+
+def _part_inline(get: Callable, of_item: list, o: Any, memo: dict, token: Any) -> tuple:
+    return tuple([(k, *[part(x, memo, token) for part in of_item]) for k, x in get(o).items()])
+
+
+def _part_items_of(get: Callable, content: Callable, o: Any, memo: dict, token: Any) -> tuple:
+    return tuple([(k, content(x, memo, token)) for k, x in get(o).items()])
+
+
+def _part_own(get: Callable, content: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else content(v, memo, token)
+
+
+def _part_token(get: Callable, o: Any, memo: dict, token: Any) -> Any:
+    return None if (v := get(o)) is None else memo.get(id(v)) or token(v)
+
+
+@cache
+def _read_function(cls: type, owned: bool = False, shared: bool = False):
+    """_content_function(cls, owned, shared) read field by field, not compiled: the same content (a tuple of the same
+    parts), for a run that keys too few ports for compiling its key functions to pay (Keys ``compiled``)."""
+    parts = _read_parts(cls, inline=True, owned=owned, shared=shared)
+
+    def content(o: Any, memo: dict, token: Any) -> tuple:
+        return tuple([part(o, memo, token) for part in parts])
+
+    return content
+
+
+@cache
+def _read_alike(cls: type):
+    """_alike_functions(cls) read field by field, not compiled."""
+    hints = _hints(cls)
+    skip = (_PORT_NAMES if cls is Port else frozenset()) | _SHARED
+    plain: list[str] = []
+    others: list[str] = []
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        if f.name in skip or _mentions(tp, Source):
+            continue
+        (plain if _is_plain(tp) or _is_plain_list(tp) else others).append(f.name)
+    get_plain, get_others = _getter(plain), _getter(others)
+
+    def values(o: Any) -> tuple[tuple, tuple]:
+        return get_plain(o), get_others(o)
+
+    def same(o: Any, v: tuple[tuple, tuple]) -> bool:
+        p, q = v
+        return get_plain(o) == p and all(a is b for a, b in zip(get_others(o), q, strict=True))
+
+    return values, same
+
+
+def _getter(names: list[str]) -> Callable[[Any], tuple]:
+    """The named attributes of an object as a tuple (of one, of none too)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        get = attrgetter(names[0])
+        return lambda o: (get(o),)
+    return lambda o: ()
+
+
 class Keys:
     """Keys of ports and devices for one lint run (objects are keyed by identity while the fabric holds them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool = True) -> None:
+        """``compiled``: key with the compiled key functions (_content_function); else with the same functions read
+        field by field (_read_function), for a run of few ports (Context.keys): the same keys, without compiling."""
+        self._content, self._alike_of = (_content_function, _alike_functions) if compiled else (_read_function,
+                                                                                                _read_alike)
         self._memo: dict[int, Any] = {}  # id(object) -> its token
         self._intern: dict[Any, int] = {}  # content -> token
         self._alive: list[Any] = []  # what _memo keys by identity stays alive as long as the memo
@@ -200,24 +311,24 @@ class Keys:
         self._last_shared: tuple | None = None
         # (looked up once, not per port: a cached call with a keyword builds and hashes its key each time; those of
         # SharedPorts below, at the first one: a lint of none, a host's or a device file's alone, compiles none)
-        self._port_content = _content_function(Port)
-        self._device_content = _content_function(Device)
+        self._port_content = self._content(Port)
+        self._device_content = self._content(Device)
 
     @cached_property
     def _alike_values(self) -> Any:
-        return _alike_functions(Port)[0]
+        return self._alike_of(Port)[0]
 
     @cached_property
     def _alike(self) -> Any:
-        return _alike_functions(Port)[1]
+        return self._alike_of(Port)[1]
 
     @cached_property
     def _shared_content(self) -> Any:
-        return _content_function(Port, shared=True)
+        return self._content(Port, shared=True)
 
     @cached_property
     def _watchdog_content(self) -> Any:
-        return _content_function(Watchdog, owned=True)
+        return self._content(Watchdog, owned=True)
 
     def token(self, value: Any) -> Any:
         """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
@@ -234,7 +345,7 @@ class Keys:
             # lists or objects, which are then keyed by their tokens; a host's own 64-entry DSCP map was hashed twice)
             if isinstance(value, Model):
                 kind: Any = type(value)  # (a class is hashable; mypy says a model class is not)
-                content = (kind, _content_function(kind)(value, self._memo, self.token))
+                content = (kind, self._content(kind)(value, self._memo, self.token))
                 token = self._intern.get(content)
             elif isinstance(value, dict):
                 content = ("d", tuple(value.items()))
