@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import re
 
+from .lazyre import lazy
+
 # Decimal vs binary: switch CLIs (EOS "kbytes", NVUE "KB") use 1024-based multiples for buffers;
 # Arista EOS QoS configuration guide: "kbytes" = 1024 bytes.
 _BYTE_UNITS = {
@@ -113,7 +115,7 @@ def bytes_to_us(nbytes: float, speed_gbps: float | None) -> float | None:
 MAX_SPEED_GBPS = 1600.0
 # '100G', '400g-8' (EOS: lanes), '100gfull', '25000' (Mb/s), '100000Mb/s' (ethtool), '100Gbps'; EOS also writes
 # '1.6t-8', '2.5gfull', '100mhalf' and '1000half' (Mb/s) (AVD's eos_cli_config_gen schema, ethernet_interfaces speed).
-_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|mhalf|full|half|t)?"
+_SPEED = lazy(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|mhalf|full|half|t)?"
                     r"(?:-[0-9]{1,2})?")
 
 
@@ -191,7 +193,7 @@ def int_list(text: str) -> list[int]:
     return sorted(out)
 
 
-_DECIMAL = re.compile(r"[0-9]{1,18}(?:\.[0-9]{1,9})?")
+_DECIMAL = lazy(r"[0-9]{1,18}(?:\.[0-9]{1,9})?")
 
 
 def decimal(text: str, lo: float, hi: float) -> float:

@@ -235,7 +235,9 @@ def doubtful(finding: Finding, why: str) -> Finding:
 
 
 def register(cls: type[Rule]) -> type[Rule]:
-    if not re.fullmatch(r"[A-Z]{3}\d{3}", cls.code):
+    letters, digits = cls.code[:3], cls.code[3:]  # (three capitals and three digits: `[A-Z]{3}\d{3}`, no pattern)
+    if not (len(cls.code) == 6 and letters.isascii() and letters.isalpha() and letters.isupper()
+            and digits.isdecimal()):
         raise ValueError(f"bad rule code {cls.code!r}")
     if cls.code in _REGISTRY:
         raise ValueError(f"duplicate rule code {cls.code}")

@@ -304,7 +304,7 @@ Repeated = tuple[tuple, list]
 
 # A Jinja statement, comment or expression opener, which no JSON holds outside a string: sonic-buildimage's per-SKU
 # templates (device/*/*/<SKU>/qos.json.j2, buffers.json.j2, buffers_defaults_t1.j2) that sonic-cfggen renders.
-_JINJA = re.compile(r"\{[%#{]")
+_JINJA = lazy(r"\{[%#{]")
 # What names a SONiC buffer or QoS template where it writes no CONFIG_DB table name (a Mellanox buffers_defaults_t1.j2
 # is macros over buffers_defaults_objects.j2): a `generate_` macro, as buffers_config.j2 and qos_config.j2 call them
 # (sonic-buildimage files/build_templates/: generate_port_lists, generate_buffer_pool_and_profiles,
