@@ -372,7 +372,7 @@ def _children(prefix: str, entries: dict[str, os.DirEntry],
 
 
 # The suffixes of the files that are no device's (of the names and suffixes above): a copy of one holds its suffix.
-_NOT_DEVICE_PART = re.compile("|".join(sorted(map(re.escape,
+_NOT_DEVICE_PART = lazy("|".join(sorted(map(re.escape,
                                                   NOT_DEVICE_SUFFIXES | {Path(n).suffix for n in NOT_DEVICE_FILES}))))
 
 

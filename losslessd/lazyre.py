@@ -9,12 +9,18 @@ of them never matched anything (docs/lint-at-scale.md, "Session 38, part c").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, AnyStr, cast
 
 # What a caller may ask of a pattern; on first use each becomes the lazy pattern's own attribute (the compiled
 # pattern's bound method or value), so later calls cost what they cost on the compiled pattern.
 _ATTRIBUTES = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer", "scanner", "flags",
                "groups", "groupindex")
+
+
+# While the command line's lint keeps compiled programs (losslessd.recache.used), what compiles a pattern instead of
+# re.compile: the program kept for it, else re.compile's.
+_programs: Callable[[Any, int], re.Pattern] | None = None
 
 
 class _Lazy:
@@ -27,7 +33,7 @@ class _Lazy:
     def __getattr__(self, name: str) -> Any:  # (only for an attribute not set yet: before the first use)
         if name not in _ATTRIBUTES:
             raise AttributeError(name)
-        compiled = re.compile(self.pattern, self._flags)
+        compiled = re.compile(self.pattern, self._flags) if _programs is None else _programs(self.pattern, self._flags)
         for attribute in _ATTRIBUTES:
             setattr(self, attribute, getattr(compiled, attribute))
         return getattr(compiled, name)

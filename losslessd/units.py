@@ -7,7 +7,6 @@ quantity at all, so parsers can tell SYS003 (unknown unit) from SYS002 (garbled 
 from __future__ import annotations
 
 import math
-import re
 
 from .lazyre import lazy
 
@@ -29,7 +28,7 @@ LAST_UNIX_S = 253_402_300_800
 def is_printable_time(value: object) -> bool:
     """A Unix time (int or float, as SQLite gives them back) that a report can print: 0 up to LAST_UNIX_S."""
     return type(value) in (int, float) and 0 <= value < LAST_UNIX_S  # type: ignore[operator]
-_QTY = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$")
+_QTY = lazy(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$")
 
 
 class UnknownUnit(ValueError):
@@ -164,7 +163,7 @@ def length_m(text: str) -> float:
 # Items of a list: separated by commas (with or without spaces) or by spaces. An empty item between two commas is an
 # error: sonic-swss reads such lists with tokenize(value, ',') and stoi() of each item, and stoi("") throws
 # (orchagent/qosorch.cpp, pfc_enable); a trailing comma, as mlnx_qos prints its DSCP lists, is kept apart.
-_ITEM_SEPARATOR = re.compile(r"\s*,\s*|\s+")
+_ITEM_SEPARATOR = lazy(r"\s*,\s*|\s+")
 
 
 def list_items(text: str) -> list[str]:
