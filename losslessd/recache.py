@@ -92,30 +92,33 @@ def compile_kept(pattern: str | bytes, flags: int) -> re.Pattern:
             return compiled
         except Exception:  # noqa: BLE001  (anything the engine refuses, or no program: compiled by re, below)
             pass
-    compiled = re.compile(pattern, flags)
-    if len(_new) < MAX_PROGRAMS:
-        with suppress(Exception):  # (a Python whose re has other internals keeps nothing: re.compile's stands)
-            _new[key] = _program(pattern, flags, compiled)
+    compiled, program = _compiled(pattern, flags)
+    if program is not None and len(_new) < MAX_PROGRAMS:
+        _new[key] = program
     return compiled
 
 
-def _program(pattern: str | bytes, flags: int, compiled: re.Pattern) -> Program:
-    """What `re._compiler.compile` gives `_sre.compile` for ``pattern``: the flags the parser adds, the code and the
-    groups' names by number (group 0 first: their count is the group count); checked to be the pattern ``compiled``
-    is."""
-    from re import _compiler, _parser  # type: ignore[attr-defined]
+def _compiled(pattern: str | bytes, flags: int) -> tuple[re.Pattern, Program | None]:
+    """``re.compile(pattern, flags)`` and its program, compiled once: as `re._compiler.compile` compiles (parsed,
+    coded, given to `_sre.compile` with the flags the parser adds and the groups' names by number, group 0 first),
+    keeping what it gives `_sre.compile`. By re.compile itself, keeping nothing, for its debug output, a Python
+    whose re has other internals, and a pattern re refuses (re.compile raises its error)."""
+    if not flags & re.DEBUG:
+        with suppress(Exception):
+            from array import array
+            from re import _compiler, _parser  # type: ignore[attr-defined]
 
-    parsed = _parser.parse(pattern, flags)
-    code = _compiler._code(parsed, flags)
-    names: list[str | None] = [None] * parsed.state.groups
-    for name, index in parsed.state.groupdict.items():
-        names[index] = name
-    final = flags | parsed.state.flags
-    if (final, parsed.state.groups - 1, dict(parsed.state.groupdict)) != (compiled.flags, compiled.groups,
-                                                                          dict(compiled.groupindex)):
-        raise ValueError("not the program re compiled")
-    hexed = b"".join(int(unit).to_bytes(_UNIT, sys.byteorder) for unit in code).hex()
-    return [final, hexed, names]
+            parsed = _parser.parse(pattern, flags)
+            code = _compiler._code(parsed, flags)
+            names: list[str | None] = [None] * parsed.state.groups
+            for name, index in parsed.state.groupdict.items():
+                names[index] = name
+            final = flags | parsed.state.flags
+            compiled = _sre().compile(pattern, final, code, parsed.state.groups - 1, parsed.state.groupdict,
+                                      tuple(names))
+            units = array("I", code)
+            return compiled, [final, units.tobytes().hex(), names] if units.itemsize == _UNIT else None
+    return re.compile(pattern, flags), None
 
 
 def _sre() -> Any:

@@ -57,7 +57,8 @@ def lint(
     model: Annotated[str | None, MODEL_OPTION] = None,
     family: Annotated[str | None, FAMILY_OPTION] = None,
     no_policy_cache: Annotated[bool, typer.Option("--no-policy-cache", help="Validate the policy (and read the "
-                                                  "topology file) even where a lint read these very files before "
+                                                  "topology file, and compile losslessd's patterns) even where a "
+                                                  "lint read these very files before "
                                                   "(as LOSSLESSD_NO_CACHE does); its cache is kept in "
                                                   "$XDG_CACHE_HOME/losslessd (else ~/.cache/losslessd), the "
                                                   f"{policycache.MAX_ENTRIES} policies validated last.")] = False,
