@@ -14,6 +14,10 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 43 (part a): the example lint 653.3 M (2.46x; 713.7 M before), one NX-OS / Junos / OS10 switch 507.5 / 508.3 /
+500.4 M (530.8 / 524.5 / 526.4 M): no pattern compiled at import that a lint may not use, and the programs `re`
+compiled for losslessd's lazy patterns kept by a lint and read back by the next: docs/lint-at-scale.md, "Session 43,
+part a".
 Session 42 (part l): the example lint 713.3 M (2.68x; 739.8 M before), one EOS / NX-OS / Junos / OS10 running-config
 521.8 / 530.8 / 523.4 / 526.2 M (561.3 / 580.6 / 583.0 / 565.2 M): a plain file sniffed only by the platforms whose
 signs it holds: docs/lint-at-scale.md, "Session 42, part l".
