@@ -20,6 +20,10 @@ bytes: docs/lint-at-scale.md, "Session 43, part b".
 Session 43 (part c): the example lint 664.6 M (2.50x; 713.7 M before): the SKU data file read a part at a time, key
 functions of a run of at most 128 ports read field by field, not compiled, a record's first 64 objects made from its
 fields, dataclasses given a record's field names alone: docs/lint-at-scale.md, "Session 43, part c".
+Session 43 (part a): the example lint 653.3 M (2.46x; 713.7 M before), one NX-OS / Junos / OS10 switch 507.5 / 508.3 /
+500.4 M (530.8 / 524.5 / 526.4 M): no pattern compiled at import that a lint may not use, and the programs `re`
+compiled for losslessd's lazy patterns kept by a lint and read back by the next: docs/lint-at-scale.md, "Session 43,
+part a".
 Session 42 (part l): the example lint 713.3 M (2.68x; 739.8 M before), one EOS / NX-OS / Junos / OS10 running-config
 521.8 / 530.8 / 523.4 / 526.2 M (561.3 / 580.6 / 583.0 / 565.2 M): a plain file sniffed only by the platforms whose
 signs it holds: docs/lint-at-scale.md, "Session 42, part l".

@@ -23,13 +23,14 @@ if TYPE_CHECKING:  # (imported where used: a lint of a cached policy needs no py
     from pydantic import BaseModel, ValidationError, WrapValidator
 
 from .errors import InputError
+from .lazyre import lazy
 from .limits import read_text
 
 # Plain scalars YAML 1.1 (PyYAML's resolver) reads as numbers or dates where YAML 1.2's core schema (YAML 1.2.2,
 # 10.3.2 "Tag Resolution") reads other numbers or text: a leading 0 is octal (`dscp: 026` was 22; 1.2 reads 26), `0b`
 # binary, `1:40` base 60 (100; a MAC address of digits was a number), `2026-12-04` a date. They are read as the text
 # written: a number's key then refuses them at their line (model_errors says why) and a name keeps what it says.
-_YAML11_NUMBER = re.compile(r"[-+]?(?:0b[0-1_]+|0[0-7_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+"
+_YAML11_NUMBER = lazy(r"[-+]?(?:0b[0-1_]+|0[0-7_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+"
                             r"|[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)")
 
 _orjson: Any = None  # orjson, when installed (a dependency; json_value reads with json alone without it)
@@ -241,7 +242,7 @@ def _json_error(exc: json.JSONDecodeError) -> tuple[str, int]:
     return f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
 
 
-_LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
+_LONG_DIGITS = lazy(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
 # orjson reads an integer beyond 64 bits as a float where json.loads keeps it an int; the shortest such is 19 digits
 # (-9223372036854775809; orjson's README, "Deserialize": integers up to 64 bits). A text with a run of 19 digits
 # anywhere (strings too, which costs only a fallback) is read by json.loads.
@@ -252,7 +253,7 @@ _SAMPLE_RUN = b"0" * (len(_DIGIT_RUN) // _STEP)  # (six: _orjson_value)
 
 # What opens or closes a level of JSON, and a string (RFC 8259 7: a quote, then unescaped characters or escapes) whose
 # brackets open none (one character or escape a step: no possessive quantifiers, which Python 3.10's re refuses)
-_LEVEL = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_LEVEL = lazy(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
 def _deepest(text: str) -> tuple[int, int]:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from . import collect, topology
 from .errors import DescribedError, InputError, describe_exception, internal_error_message
 from .gcpause import gc_paused, hold
+from .lazyre import lazy
 from .limits import MIB, file_limit_mb, max_file_bytes, os_reason, usable_cores
 from .lint.engine import Context, LintResult, _Grouper, device_findings, is_local, run
 from .lint.finding import Finding
@@ -371,7 +372,7 @@ def _children(prefix: str, entries: dict[str, os.DirEntry],
 
 
 # The suffixes of the files that are no device's (of the names and suffixes above): a copy of one holds its suffix.
-_NOT_DEVICE_PART = re.compile("|".join(sorted(map(re.escape,
+_NOT_DEVICE_PART = lazy("|".join(sorted(map(re.escape,
                                                   NOT_DEVICE_SUFFIXES | {Path(n).suffix for n in NOT_DEVICE_FILES}))))
 
 
@@ -391,7 +392,7 @@ def _not_device(name: str, suffix: str) -> bool:
     return base != name and (base in NOT_DEVICE_FILES or _split_name(base)[1] in NOT_DEVICE_SUFFIXES)
 
 
-_NAMESPACE_DB = re.compile(r"config_db\d{1,3}\.json")
+_NAMESPACE_DB = lazy(r"config_db\d{1,3}\.json")
 
 
 def _split_name(name: str) -> tuple[str, str]:

@@ -28,6 +28,7 @@ import math
 import re
 
 from . import skutables
+from .lazyre import lazy
 from .model import BufferPool, BufferProfile, Device
 from .records import record
 
@@ -74,7 +75,7 @@ DEFAULT_PORT_MTU = 9100  # sonic-swss cfgmgr/buffermgrdyn.h DEFAULT_MTU_STR "910
 # The Mellanox SKU names SONiC uses (ACS-MSN2700, Mellanox-SN2700-D48C8, ACS-SN4700 ...): a fallback for SKUs the
 # shipped tables do not list. Model numbers map to one generation only up to the SN4xxx (SN5xxx are Spectrum-4
 # or -5: sonic-buildimage asic_table.j2), so later ones are not guessed.
-_SPECTRUM_SKU = re.compile(r"^(?:ACS-M?|Mellanox-)SN(\d)\d{3}", re.IGNORECASE)
+_SPECTRUM_SKU = lazy(r"^(?:ACS-M?|Mellanox-)SN(\d)\d{3}", re.IGNORECASE)
 _SKU_GENERATION = {"2": 1, "3": 2, "4": 3}
 
 

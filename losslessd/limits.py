@@ -20,7 +20,6 @@ from __future__ import annotations
 import errno
 import functools
 import os
-import re
 import stat
 import threading
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
+from .lazyre import lazy
 
 if TYPE_CHECKING:
     import sqlite3
@@ -534,28 +534,28 @@ _BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (
 # file header: "PK" 03 04), bzip2 ("BZh", a block size 1-9, the block magic "1AY&SY"), xz (The .xz File Format
 # 2.1.1.1: fd "7zXZ" 00), zstd (RFC 8878 3.1.1: 28 b5 2f fd), 7z (7-Zip's 7zFormat.txt, SignatureHeader:
 # "7z" bc af 27 1c)
-_PACKED = ((re.compile(b"\x1f\x8b"), "gzip", "gunzip"), (re.compile(b"PK\x03\x04"), "zip", "unzip"),
-           (re.compile(b"BZh[1-9]1AY&SY"), "bzip2", "bunzip2"), (re.compile(b"\xfd7zXZ\x00"), "xz", "unxz"),
-           (re.compile(re.escape(b"\x28\xb5\x2f\xfd")), "zstd", "unzstd"),
-           (re.compile(re.escape(b"7z\xbc\xaf\x27\x1c")), "7z", "7z x"))
+_PACKED = (((b"\x1f\x8b",), "gzip", "gunzip"), ((b"PK\x03\x04",), "zip", "unzip"),
+           (tuple(b"BZh%d1AY&SY" % size for size in range(1, 10)), "bzip2", "bunzip2"),
+           ((b"\xfd7zXZ\x00",), "xz", "unxz"), ((b"\x28\xb5\x2f\xfd",), "zstd", "unzstd"),
+           ((b"7z\xbc\xaf\x27\x1c",), "7z", "7z x"))
 # Files that hold a config but are no text of one: a tar archive (POSIX.1-2017 pax, "ustar Interchange Format": the
 # magic "ustar" NUL at offset 257 of the first header; GNU tar writes "ustar" and two spaces, then NUL) and a PDF
 # (ISO 32000-1 7.5.2, the header "%PDF-"). A tar's text stands in it as written, between headers of NULs: it was
 # read as the config with a SYS002 for its NULs, findings and all
-_NOT_TEXT = ((re.compile(b"(?s).{257}ustar(?:\x00|  \x00)"), "a tar archive, not text: unpack it (tar -xf) and give "
-              "the file it holds"),
-             (re.compile(b"%PDF-"), "a PDF document, not text: give the text itself (a configuration as the device "
-              "prints it), not a document holding it"))
+_NOT_TEXT = (((b"ustar\x00", b"ustar  \x00"), 257, "a tar archive, not text: unpack it (tar -xf) and give the file it "
+              "holds"),
+             ((b"%PDF-",), 0, "a PDF document, not text: give the text itself (a configuration as the device prints "
+              "it), not a document holding it"))
 # C0 controls no text holds (all but tab, line feed, vertical tab, form feed, carriage return, and ESC)
-_BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+_BINARY_CONTROL = lazy(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 # A byte UTF-8 cannot read, as the surrogateescape error handler decodes it (Python docs, codecs: U+DC80-U+DCFF)
-_STRAY = re.compile("[\udc80-\udcff]")
+_STRAY = lazy("[\udc80-\udcff]")
 # More bytes above 127 in a row than a word has accented letters together: two in Western European ones, four in
 # Polish ("Zażółć", the pangram "Zażółć gęślą jaźń"), and three or more there only beside an ASCII letter (Hebrew
 # "שרת", all its letters above 127, reads as "ůřú" in Windows-1250)
-_HIGH_RUN = {2: re.compile(b"[\x80-\xff]{3}"),
-             4: re.compile(b"[\x80-\xff]{5}|(?<![A-Za-z\x80-\xff])[\x80-\xff]{3,}(?![A-Za-z\x80-\xff])")}
-_HIGH = re.compile("[^\x00-\x7f]")  # a character above 127 (ASCII's last, ISO/IEC 646)
+_HIGH_RUN = {2: lazy(b"[\x80-\xff]{3}"),
+             4: lazy(b"[\x80-\xff]{5}|(?<![A-Za-z\x80-\xff])[\x80-\xff]{3,}(?![A-Za-z\x80-\xff])")}
+_HIGH = lazy("[^\x00-\x7f]")  # a character above 127 (ASCII's last, ISO/IEC 646)
 # What Western European text holds above 127 besides letters (Windows-1252's code chart: quotes, dashes, the
 # ellipsis, bullet, euro, pound, degree, copyright and trademark signs, section sign, middle dot, no-break space,
 # Spanish inverted marks, multiplication sign)
@@ -583,10 +583,10 @@ def other_encoding(data: bytes) -> str | None:
         if data.startswith(bom):
             return f"{name} text: losslessd reads UTF-8 (save the file as UTF-8)"
     for magic, name, tool in _PACKED:
-        if magic.match(data):
+        if data.startswith(magic):
             return f"compressed with {name}, not text: decompress it ({tool}) and give the file it holds"
-    for magic, what in _NOT_TEXT:
-        if magic.match(data):
+    for magic, offset, what in _NOT_TEXT:
+        if data.startswith(magic, offset):
             return what
     sample = data[:_SAMPLE]
     if b"\x00" not in sample:

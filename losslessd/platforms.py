@@ -18,6 +18,7 @@ import re
 from dataclasses import field
 from typing import Literal
 
+from .lazyre import lazy
 from .model import DeviceKind
 from .records import record
 
@@ -182,7 +183,7 @@ class Platform:
 
     @functools.cached_property
     def _refusal(self) -> re.Pattern[str] | None:
-        return re.compile("|".join(r.pattern if isinstance(r, re.Pattern) else re.escape(r) for r in self.refusals),
+        return re.compile("|".join(re.escape(r) if isinstance(r, str) else r.pattern for r in self.refusals),
                           re.M) if self.refusals else None
 
     def supports(self, capability: str) -> bool:
@@ -254,7 +255,7 @@ _DELL_RENDER = ("losslessd reads Dell OS10 and OS9 but does not write their comm
 #   shellexec, "%s: %s" with errmsg(e, "not found"), after the shell's name: `sh: ethtool: not found`, `-sh: ...` in a
 #   login shell): a whole line, the shell's name (a path, a login shell's `-`) then the line number dash adds.
 _SHELL_REFUSALS = ("command not found", "No such file or directory", "Permission denied",
-                   re.compile(r"^[ \t]*-?(?:[^\s:]*/)?[\w.-]*sh: (?:\d+: )?[^\n:]+: not found[ \t\r]*$", re.M))
+                   lazy(r"^[ \t]*-?(?:[^\s:]*/)?[\w.-]*sh: (?:\d+: )?[^\n:]+: not found[ \t\r]*$", re.M))
 
 PLATFORMS: dict[str, Platform] = {
     p.id: p

@@ -38,7 +38,7 @@ _CONTROL = lazy(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_S
 # a line end to str.splitlines and YAML): no device writes them in a config or a command's output, so one in a file
 # or a session's output is a damaged copy or a broken terminal (parse.parse_group, collect.ssh).
 _DEVICE_CONTROLS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-DEVICE_CONTROL = re.compile(f"[{_DEVICE_CONTROLS}]")
+DEVICE_CONTROL = lazy(f"[{_DEVICE_CONTROLS}]")
 # ... and, in a device file, the characters that break or hide a word without showing: Unicode's line and paragraph
 # separators and the invisible characters above, but the zero-width joiners U+200C/U+200D (emoji sequences and
 # Persian or Indic words in a description hold them). `interface Ether<U+200B>net1/1` is no Ethernet port, and a

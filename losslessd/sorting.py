@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from .lazyre import lazy
 
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = lazy(r"(\d+)")
 
 
 def natural_key(text: str) -> tuple:

@@ -7,7 +7,8 @@ quantity at all, so parsers can tell SYS003 (unknown unit) from SYS002 (garbled 
 from __future__ import annotations
 
 import math
-import re
+
+from .lazyre import lazy
 
 # Decimal vs binary: switch CLIs (EOS "kbytes", NVUE "KB") use 1024-based multiples for buffers;
 # Arista EOS QoS configuration guide: "kbytes" = 1024 bytes.
@@ -27,7 +28,7 @@ LAST_UNIX_S = 253_402_300_800
 def is_printable_time(value: object) -> bool:
     """A Unix time (int or float, as SQLite gives them back) that a report can print: 0 up to LAST_UNIX_S."""
     return type(value) in (int, float) and 0 <= value < LAST_UNIX_S  # type: ignore[operator]
-_QTY = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$")
+_QTY = lazy(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$")
 
 
 class UnknownUnit(ValueError):
@@ -113,7 +114,7 @@ def bytes_to_us(nbytes: float, speed_gbps: float | None) -> float | None:
 MAX_SPEED_GBPS = 1600.0
 # '100G', '400g-8' (EOS: lanes), '100gfull', '25000' (Mb/s), '100000Mb/s' (ethtool), '100Gbps'; EOS also writes
 # '1.6t-8', '2.5gfull', '100mhalf' and '1000half' (Mb/s) (AVD's eos_cli_config_gen schema, ethernet_interfaces speed).
-_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|mhalf|full|half|t)?"
+_SPEED = lazy(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|mhalf|full|half|t)?"
                     r"(?:-[0-9]{1,2})?")
 
 
@@ -162,7 +163,7 @@ def length_m(text: str) -> float:
 # Items of a list: separated by commas (with or without spaces) or by spaces. An empty item between two commas is an
 # error: sonic-swss reads such lists with tokenize(value, ',') and stoi() of each item, and stoi("") throws
 # (orchagent/qosorch.cpp, pfc_enable); a trailing comma, as mlnx_qos prints its DSCP lists, is kept apart.
-_ITEM_SEPARATOR = re.compile(r"\s*,\s*|\s+")
+_ITEM_SEPARATOR = lazy(r"\s*,\s*|\s+")
 
 
 def list_items(text: str) -> list[str]:
@@ -191,7 +192,7 @@ def int_list(text: str) -> list[int]:
     return sorted(out)
 
 
-_DECIMAL = re.compile(r"[0-9]{1,18}(?:\.[0-9]{1,9})?")
+_DECIMAL = lazy(r"[0-9]{1,18}(?:\.[0-9]{1,9})?")
 
 
 def decimal(text: str, lo: float, hi: float) -> float:

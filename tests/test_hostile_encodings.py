@@ -244,3 +244,43 @@ def test_the_column_of_a_bad_byte_counts_characters(tmp_path):
     ran = losslessd("lint", str(path))
     assert f"{path}:2: not UTF-8 text: byte 0xE9 at column 23 is 'é' in Windows-1252 (Latin-1) among UTF-8" \
         in ran.stderr, ran.stderr
+
+
+# Session 43 (part a): the signatures are `startswith` tests, no pattern compiled by every lint. Each signature's
+# bytes come from its format's own writer (the standard library's gzip, bz2 at each block size, lzma, zipfile,
+# tarfile in its three formats) or its specification (RFC 8878 3.1.1 for zstd, 7-Zip's 7zFormat.txt, ISO 32000-1
+# 7.5.2 for a PDF); each is named, and neither one cut short by a byte, nor one a byte further in, nor one with any
+# byte changed, is named for it (a bzip2 block size must be 1-9: "BZh0" is none).
+def _signed() -> list[tuple[bytes, str]]:
+    text = EOS.encode()
+    return [(gzip.compress(text), "gzip"), (_zip(text), "zip"), (lzma.compress(text), "xz"),
+            *[(bz2.compress(text, size), "bzip2") for size in range(1, 10)],
+            (b"\x28\xb5\x2f\xfd" + bytes(16), "zstd"), (b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(24), "7z"),
+            *[(_tar(form), "tar archive") for form in (tarfile.USTAR_FORMAT, tarfile.GNU_FORMAT, tarfile.PAX_FORMAT)],
+            (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" + text, "PDF document")]
+
+
+# (how long each signature is, and where it stands: gzip 2 bytes, zip 4, xz 6, bzip2 10, zstd 4, 7z 6, PDF 5; a
+# tar's "ustar" and NUL, or GNU's "ustar" and two blanks then NUL, at offset 257)
+_SIGNATURE = {"gzip": (0, 2), "zip": (0, 4), "xz": (0, 6), "bzip2": (0, 10), "zstd": (0, 4), "7z": (0, 6),
+              "PDF document": (0, 5), "tar archive": (257, 263)}
+
+
+@pytest.mark.parametrize(("data", "kind"), _signed())
+def test_each_signature_is_named_and_nothing_like_it(data, kind):
+    assert kind in (other_encoding(data) or ""), kind
+    start, end = _SIGNATURE[kind]
+    if kind == "tar archive" and data[257:265] == b"ustar  \x00":
+        end = 265
+    signature, rest = data[:end], b"a" * 600  # (no NUL after it: not a wider encoding either)
+    assert kind in (other_encoding(signature + rest) or "")
+    assert other_encoding(signature[:-1]) is None
+    assert other_encoding(signature[:-1] + rest) is None
+    assert other_encoding(b"x" + signature + rest) is None
+    for at in range(start, end):
+        for byte in (0x00, 0x30, 0x7f, 0xff):
+            still = (kind == "bzip2" and at == 3 and 0x31 <= byte <= 0x39  # (another block size)
+                     or kind == "tar archive" and at == 262 and byte == 0)  # (GNU's "ustar " now POSIX's)
+            if byte != signature[at] and not still:
+                changed = signature[:at] + bytes([byte]) + signature[at + 1:] + rest
+                assert other_encoding(changed) is None, (kind, at, byte)

@@ -53,9 +53,20 @@ def _modules():
             continue
 
 
+def _lazies(module) -> list[tuple[str, _Lazy]]:
+    """The lazy patterns ``module`` holds: its names' and, one level down, its tuples', lists' and dicts' members
+    (limits._HIGH_RUN, platforms._SHELL_REFUSALS, SONiC's _OTHER_DBS)."""
+    out = []
+    for name, value in vars(module).items():
+        members = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else ()
+        for member in (value, *members, *(m for v in members if isinstance(v, tuple) for m in v)):
+            if isinstance(member, _Lazy):
+                out.append((name, member))
+    return out
+
+
 def test_every_lazy_pattern_of_losslessd_compiles():
-    found = [(module.__name__, name, value) for module in _modules() for name, value in vars(module).items()
-             if isinstance(value, _Lazy)]
+    found = [(module.__name__, name, value) for module in _modules() for name, value in _lazies(module)]
     # (330 at session 39: every platform's readers', the tuner's, the daemon's and monitor's, the renderer's; a scan
     # that found none would prove nothing)
     assert len(found) >= 330
@@ -103,3 +114,37 @@ def test_no_lazy_pattern_is_given_to_re_or_isinstance_or_used_at_import():
         if names:
             misused += _misused(module, names)
     assert not misused, "\n".join(misused)
+
+
+# Session 43 (part a): the modules every lint imports compile no pattern at import (each is about 0.8 M
+# instructions): each is `lazyre.lazy`, so it is compiled where it is first used, within the command line's lint,
+# whose kept programs (losslessd.recache) then stand for re's compiling; or it is a plain `startswith` test. Read from
+# the sources: a module-level `re.compile` call, wherever it stands (a tuple's or a dict's member too).
+_SHARED = ("limits", "units", "capture", "docpos", "platforms", "printable", "fabric", "sorting", "headroom",
+           "lint.registry", "parse", "parse.sonic.converter", "parse.sonic.configdb")
+
+
+def _compiled_at_import(module) -> set[str]:
+    found: set[str] = set()
+
+    def visit(node) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"):
+            found.add(ast.get_source_segment(source, node.args[0]).replace("\n", "").replace("  ", " ")
+                      if node.args else "")
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    source = inspect.getsource(module)
+    visit(ast.parse(source))
+    return {" ".join(text.split()) for text in found}
+
+
+@pytest.mark.parametrize("name", _SHARED)
+def test_shared_modules_compile_no_pattern_at_import(name):
+    # (but printable.DEVICE_UNSEEN, which parse asks of the ASCII characters at its own import)
+    unseen = 'f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_WIDTH}]|(?![0-9])\\\\d"'
+    expected = {unseen} if name == "printable" else set()
+    assert _compiled_at_import(importlib.import_module(f"losslessd.{name}")) == expected

@@ -6,6 +6,7 @@ from __future__ import annotations
 import compileall
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -138,3 +139,21 @@ def test_the_catalogue_is_read_once_a_process():
                          timeout=120, check=True)
     first, total = map(int, out.stdout.split())
     assert first > 0 and total == first, out.stdout
+
+
+@pytest.mark.parametrize("code", ["QQQ001", "ZZZ999", "PFc001", "PF001", "PFC0011", "PFC01", "ÀBC001", "ＰFC001",
+                                  "PFC٠٠١", "PFC00a", "PFC 01", "", "pfc001", "PFC001\n", "PFCX01"])
+def test_a_rule_code_is_three_capitals_and_three_digits(code):
+    # (the check was `re.fullmatch(r"[A-Z]{3}\d{3}", code)`: it answers as `[A-Z]{3}[0-9]{3}` does, compiling none;
+    # another script's digits, which `\d` took, are refused, as units.is_digits refuses them everywhere)
+    class Probe(registry.Rule):
+        pass
+
+    Probe.code = code
+    try:
+        registry.register(Probe)
+        taken = True
+        del registry._REGISTRY[code]
+    except ValueError:
+        taken = False
+    assert taken == (re.fullmatch(r"[A-Z]{3}[0-9]{3}", code) is not None)

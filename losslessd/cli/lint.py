@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .. import api, policycache, yamlcache
+from .. import api, policycache, recache, yamlcache
 from ..errors import EXIT_INPUT, InputError
 from ..limits import not_an_input, reads_recorded, set_max_file_mb, write_output
 from ..lint.finding import Severity
@@ -58,7 +58,8 @@ def lint(
     model: Annotated[str | None, MODEL_OPTION] = None,
     family: Annotated[str | None, FAMILY_OPTION] = None,
     no_policy_cache: Annotated[bool, typer.Option("--no-policy-cache", help="Validate the policy (and read the "
-                                                  "topology file) even where a lint read these very files before "
+                                                  "topology file, and compile losslessd's patterns) even where a "
+                                                  "lint read these very files before "
                                                   "(as LOSSLESSD_NO_CACHE does); its cache is kept in "
                                                   "$XDG_CACHE_HOME/losslessd (else ~/.cache/losslessd), the "
                                                   f"{policycache.MAX_ENTRIES} policies validated last.")] = False,
@@ -81,7 +82,8 @@ def lint(
                          "the report with --output FILE (a JSON report lists the same under devices[].selection)")
     progress = ProgressLine.on_terminal()
     try:
-        with reads_recorded() as read:  # (what --output must not replace)
+        with reads_recorded() as read, recache.used(not no_policy_cache):  # (what --output must not replace; the
+            # patterns' programs kept or read back)
             shown = (lambda what, done, total, note: progress.show(done, total, what, note)) if progress else None
             checked = policycache.load(policy, cache=not no_policy_cache)
             with yamlcache.used(not no_policy_cache):  # (its topology file's document read back, or kept)

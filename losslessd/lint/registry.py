@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from ..errors import InputError
 from ..model import Device, DeviceKind, Port, Source
 from ..printable import quoted
+from ..units import is_digits
 from .finding import Finding, Severity
 
 if TYPE_CHECKING:  # the engine imports the registry
@@ -235,7 +236,9 @@ def doubtful(finding: Finding, why: str) -> Finding:
 
 
 def register(cls: type[Rule]) -> type[Rule]:
-    if not re.fullmatch(r"[A-Z]{3}\d{3}", cls.code):
+    letters, digits = cls.code[:3], cls.code[3:]  # (three capitals and three digits 0-9, no pattern)
+    if not (len(cls.code) == 6 and letters.isascii() and letters.isalpha() and letters.isupper()
+            and is_digits(digits)):
         raise ValueError(f"bad rule code {cls.code!r}")
     if cls.code in _REGISTRY:
         raise ValueError(f"duplicate rule code {cls.code}")

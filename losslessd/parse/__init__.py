@@ -201,8 +201,8 @@ def read_input(path: Path | str) -> Input:
 # `leaf-1.cfg` beside `leaf.cfg` is another switch), or sits in a folder of copies (`backup/config_db.json`).
 _DATE = r"\d{4}-?\d{2}-?\d{2}(?:[T_.-]?\d{2}(?::?\d{2}){1,2})?"
 _WORD = r"bak|backup|orig|old|save|sav|prev|previous|dpkg-old|dpkg-dist|rpmsave|rpmnew"
-_NAME_TAIL = re.compile(rf"(?:~|\.\d{{1,3}}|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
-_STEM_TAIL = re.compile(rf"(?:~|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
+_NAME_TAIL = lazy(rf"(?:~|\.\d{{1,3}}|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
+_STEM_TAIL = lazy(rf"(?:~|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
 BACKUP_FOLDERS = frozenset({"backup", "backups", "bak", "archive", "archives", "old"})
 
 

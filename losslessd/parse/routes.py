@@ -54,6 +54,10 @@ _INTERFACE_END = lazy(r"[,\s]")
 DEFAULT_VRFS = {"default", "global"}
 
 _SKIP = object()  # a next hop that does not forward (recursive, inactive)
+_INACTIVE = lazy(r"\binactive\b")
+# The headers of a Junos forwarding table (`show route forwarding-table`) and of its routing table's text
+_FORWARDING_HEAD = lazy(r"^Routing table: \S+\.inet6?\s*$", re.MULTILINE)
+_TEXT_HEAD = lazy(r"^\S*inet6?\.\d+: \d+ destinations?,", re.MULTILINE)
 _DISCARD = object()  # a route that drops what it matches
 
 
@@ -81,9 +85,9 @@ def is_junos(text: str) -> str | None:
     head = text[:4096]
     if (document := cli_json(head)) is not None:  # (past the CLI's `{master:0}` and prompt lines)
         return "json" if '"route-information"' in document else None
-    if re.search(r"^Routing table: \S+\.inet6?\s*$", head, re.MULTILINE) or "Destination        Type RtRef" in head:
+    if _FORWARDING_HEAD.search(head) or "Destination        Type RtRef" in head:
         return "forwarding"
-    if "+ = Active Route" in head or re.search(r"^\S*inet6?\.\d+: \d+ destinations?,", head, re.MULTILINE):
+    if "+ = Active Route" in head or _TEXT_HEAD.search(head):
         return "text"
     return None
 
@@ -496,7 +500,7 @@ def _hop(text: str):
         ipaddress.ip_address(target)
     except ValueError:  # EOS: via Ethernet2.101, directly connected
         return NextHop(port=target) if "directly connected" in rest else None
-    if "(recursive)" in rest or re.search(r"\binactive\b", rest):
+    if "(recursive)" in rest or _INACTIVE.search(rest):
         return _SKIP
     if rest.startswith("(blackhole)"):
         return _DISCARD

@@ -63,6 +63,7 @@ def _inline_bang(words: list[str]) -> bool:
 # `interface ethernet 1/1`; EOS prints Ethernet1/1 and abbreviates it Et1/1 in `show interfaces status`): each is
 # Ethernet1/1, never a second port whose settings would be read apart.
 _ETHERNET_SPELLED = lazy(r"^(?:ethernet|eth|et)\s*(\d+(?:/\d+)*)$", re.IGNORECASE)
+_RANGE_SEPARATOR = lazy(r"[-,]")  # (between an `interface` line's ports and ranges)
 _NUMBER = lazy(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
 # `speed [forced|auto] S`: 100g, 400g-8, 1.6t-8, 2.5g, 100gfull, 2.5gfull, 10000full, 1000half, 100mfull, 10mhalf
 # (AVD's eos_cli_config_gen schema lists the speeds EOS takes).
@@ -397,7 +398,7 @@ class _Reader(TreeReader):
             self.cfg.tagged_parents.update(subinterface_parents(" ".join(w[1:]), "Ethernet", "Port-Channel"))
             self.each_spelled(node.children, lambda child: subinterface_line(child.words, flat.IF_QOS))
         elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(
-                re.split(r"[-,]", " ".join(w[2:] if w[1] == "range" else w[1:]))[0].strip()):
+                _RANGE_SEPARATOR.split(" ".join(w[2:] if w[1] == "range" else w[1:]))[0].strip()):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1`, a range such "
                             "as `Ethernet1-48` or `Ethernet1/1-4`, or a comma list of them); block skipped")
         elif w[:2] == ["qos", "profile"]:

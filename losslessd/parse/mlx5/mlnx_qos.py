@@ -234,13 +234,17 @@ def _dscp_entries(facts: _Facts, prio: int, values: str, n: int) -> bool:
     return True
 
 
+_SIZE = lazy(r"[0-9]{1,12}")
+_TOTAL_SIZE = lazy(r"(?:total_size|max_buffer_size)=[0-9]{1,12}")
+
+
 def _buffer_sizes(facts: _Facts, values: str, n: int) -> bool:
     """`a,b,c,d,e,f,g,h,` optionally followed by total_size=N or max_buffer_size=N."""
     sizes = []
     for item in (v.strip() for v in values.split(",")):
-        if re.fullmatch(r"[0-9]{1,12}", item):
+        if _SIZE.fullmatch(item):
             sizes.append(int(item))
-        elif item and not re.fullmatch(r"(?:total_size|max_buffer_size)=[0-9]{1,12}", item):
+        elif item and not _TOTAL_SIZE.fullmatch(item):
             return False
     if len(sizes) != 8:
         return False

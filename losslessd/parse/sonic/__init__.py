@@ -256,9 +256,9 @@ def sniff(inp: Input) -> bool:
 # COUNTERS_PORT_NAME_MAP, and ASIC_DB "ASIC_STATE:SAI_OBJECT_TYPE_..."): the first key of its kind names the database.
 _OTHER_DBS = (
     ("COUNTERS_DB", "counters, which the daemon polls itself",
-     re.compile(r'"(?:COUNTERS:oid:[^"]*|COUNTERS_(?:PORT|QUEUE|PG)_NAME_MAP)"\s*:\s*\{')),
-    ("ASIC_DB", "the SAI objects syncd created", re.compile(r'"ASIC_STATE:SAI_OBJECT_TYPE_[^"]*"\s*:\s*\{')),
-    ("APPL_DB", "what orchagent was told", re.compile(r'"[A-Z][A-Z0-9_]*_TABLE:[^"]*"\s*:\s*\{')),
+     lazy(r'"(?:COUNTERS:oid:[^"]*|COUNTERS_(?:PORT|QUEUE|PG)_NAME_MAP)"\s*:\s*\{')),
+    ("ASIC_DB", "the SAI objects syncd created", lazy(r'"ASIC_STATE:SAI_OBJECT_TYPE_[^"]*"\s*:\s*\{')),
+    ("APPL_DB", "what orchagent was told", lazy(r'"[A-Z][A-Z0-9_]*_TABLE:[^"]*"\s*:\s*\{')),
 )
 
 

@@ -35,15 +35,17 @@ TABLES = frozenset({
     "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "VERSIONS", "BUFFER_PORT_INGRESS_PROFILE_LIST",
     "BUFFER_PORT_EGRESS_PROFILE_LIST",
 })
-# A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
-_TABLE_KEY = lazy(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
+# A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat). (Longest
+# first, then by name: the same text in every run, whatever order the set is in, so the compiled program kept by
+# losslessd.recache is found again; names of one length cannot both match at one place, so their order is no matter.)
+_TABLE_KEY = lazy(r'"(?:' + "|".join(sorted(TABLES, key=lambda name: (-len(name), name))) + r')(?:"\s*:|\|)')
 # An object key: a JSON string after `{` or `,` and before a colon (the leading character lets the regular
 # expression engine skip to the candidates in C; the object's own `{` is left for its first key).
 _KEY_TOKEN = lazy(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:')
 # ... whose value is an object: a namespace, a table or an entry (a file holds far fewer of these than keys)
 _OBJECT_KEY = lazy(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:(?=\s*\{)')
 # What follows a key of each kind (a key found by str.find is checked with these).
-_KEY_END = {_KEY_TOKEN: re.compile(r"\s*:"), _OBJECT_KEY: re.compile(r"\s*:(?=\s*\{)")}
+_KEY_END = {_KEY_TOKEN: lazy(r"\s*:"), _OBJECT_KEY: lazy(r"\s*:(?=\s*\{)")}
 # Keys looked up under one parent by str.find (in C, from the parent's key) before its keys are scanned once: a
 # report shows a few keys of each table, a fabric of findings every key of some (a 16,384-port table: one scan).
 _FIND_FIRST = 16
@@ -305,7 +307,7 @@ Repeated = tuple[tuple, list]
 
 # A Jinja statement, comment or expression opener, which no JSON holds outside a string: sonic-buildimage's per-SKU
 # templates (device/*/*/<SKU>/qos.json.j2, buffers.json.j2, buffers_defaults_t1.j2) that sonic-cfggen renders.
-_JINJA = re.compile(r"\{[%#{]")
+_JINJA = lazy(r"\{[%#{]")
 # What names a SONiC buffer or QoS template where it writes no CONFIG_DB table name (a Mellanox buffers_defaults_t1.j2
 # is macros over buffers_defaults_objects.j2): a `generate_` macro, as buffers_config.j2 and qos_config.j2 call them
 # (sonic-buildimage files/build_templates/: generate_port_lists, generate_buffer_pool_and_profiles,

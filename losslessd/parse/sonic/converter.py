@@ -5,10 +5,10 @@ else it throws invalid_argument; stoul itself throws out_of_range past unsigned 
 
 from __future__ import annotations
 
-import re
+from ...lazyre import lazy
 
 # What strtoul (base 0) reads: C blanks, a sign, then "0x" and hex digits, or digits (octal after a leading 0).
-_STOUL_BASE0 = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX]([0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*))")
+_STOUL_BASE0 = lazy(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX]([0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*))")
 _ULONG_MAX = 2**64 - 1  # unsigned long on SONiC's 64-bit targets (x86-64, arm64)
 
 
