@@ -16,7 +16,6 @@ reads or writes here: the library's lint never does.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import lazyre
+from .sha import blake2b
 
 FORMAT = 1  # (the entry's layout)
 MAX_PROGRAMS = 1024  # (losslessd holds about 400 lazy patterns; an entry past this keeps a run's own programs alone)
@@ -133,7 +133,7 @@ def identity() -> str:
     import unicodedata
 
     sre = _sre()
-    digest = hashlib.blake2b(f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0{sre.MAGIC}\0{sre.CODESIZE}\0"
+    digest = blake2b(f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0{sre.MAGIC}\0{sre.CODESIZE}\0"
                             f"{unicodedata.unidata_version}\0{sys.byteorder}\0".encode())
     folder = Path(re.__file__).parent.parent
     for name in _RE_FILES:
@@ -141,14 +141,14 @@ def identity() -> str:
             data = (folder / name).read_bytes()
         except FileNotFoundError:
             data = b"(none)"
-        digest.update(name.encode() + b"\0" + hashlib.blake2b(data).digest())
+        digest.update(name.encode() + b"\0" + blake2b(data).digest())
     return digest.hexdigest()
 
 
 def _sum(body: bytes) -> str:
-    """A digest of an entry's programs (a byte damaged on the disk is no entry). BLAKE2b, which hashlib always has:
+    """A digest of an entry's programs (a byte damaged on the disk is no entry). BLAKE2b, CPython's own (losslessd.sha; no OpenSSL load):
     counted by callgrind, 12.6 instructions a byte where SHA-256 takes 27 (the entry is about 100 KB)."""
-    return hashlib.blake2b(body).hexdigest()
+    return blake2b(body).hexdigest()
 
 
 def _path(key: str) -> Path:

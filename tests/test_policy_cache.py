@@ -386,3 +386,18 @@ def test_sha256_is_the_standard_one() -> None:
         digest = sha256(data[:10])
         digest.update(data[10:])
         assert digest.hexdigest() == hashlib.sha256(data).hexdigest() == sha256(data).hexdigest(), size
+
+
+def test_blake2b_is_the_standard_one() -> None:
+    """losslessd.sha's BLAKE2b (CPython's own `_blake2`, no OpenSSL load) gives hashlib's digests: the pattern
+    cache's sums (losslessd.recache) are the same whichever module made them (RFC 7693, appendix A: "abc")."""
+    import hashlib
+
+    from losslessd.sha import blake2b
+
+    assert blake2b(b"abc").hexdigest() == (
+        "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1"
+        "7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923")
+    for size in (0, 1, 127, 128, 129, 1000, 100_000):
+        data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+        assert blake2b(data).hexdigest() == hashlib.blake2b(data).hexdigest(), size
