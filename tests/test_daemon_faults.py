@@ -482,6 +482,41 @@ def test_a_planned_restart_continues_the_event_of_a_device_whose_first_polls_fai
         d.stop()
 
 
+def test_an_interrupted_event_of_a_device_that_left_the_inventory_ends_after_the_restart(sim, tmp_path):
+    """Session 43 review r1: the window of an interrupted event opens at its device's first answer; a device that left
+    the inventory while the daemon was stopped never answers, so its event waited, never ended to the sinks, until the
+    daemon stopped again. Now nothing polls it, so it ends ("not seen again") at once."""
+    gone = ("leaf2", "Ethernet1", 3)
+
+    def said_end() -> int:
+        return sum(r["msg"].startswith(f"event end pause_rate: {gone[0]} {gone[1]} priority {gone[2]}")
+                   for r in d.log_records())
+
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
+    d.start()
+    try:
+        sim.congest(*gone, on=True)
+        wait_for(lambda: [e for e in d.events(kind="pause_rate") if e["device"] == "leaf2" and e["end"] is None],
+                 "pause_rate open on leaf2")
+        assert d.stop() == 0
+        assert said_end() == 0
+        inventory = yaml.safe_load(sim.inventory_path.read_text())
+        without = tmp_path / "inventory-without-leaf2.yaml"
+        del inventory["hosts"]["leaf2"]  # (the simulator's Nornir SimpleInventory: hosts by name)
+        without.write_text(yaml.safe_dump(inventory))
+        d.settings["inventory"] = str(without)
+        d.write(d.settings)
+        d.start()
+        # (bounded by leaf1's polls: the housekeeping that ends it runs every second)
+        wait_polls(d, lambda: said_end() == 1, "leaf2's interrupted event ended to the sinks", "leaf1", polls=30)
+        [ended] = [e for e in d.events(kind="pause_rate") if e["device"] == "leaf2"]
+        assert ended["end"] is not None and "(not seen again after the restart)" in ended["message"]
+        assert "interrupted" not in ended["numbers"]
+    finally:
+        sim.congest(*gone, on=False)
+        d.stop()
+
+
 def test_polls_that_wait_for_a_slot_longer_than_an_interval_are_counted_and_said_once(sim, tmp_path):
     """One slot (poll.concurrency 1) and spine1 answering 3 s late at 1 s polls: leaf1's and leaf2's polls wait behind
     it, so their cadence (and a storm's detection time) stretches threefold. That was silent (poll_duration_seconds

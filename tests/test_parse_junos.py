@@ -1777,22 +1777,31 @@ def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, s
 
 
 @pytest.mark.parametrize("lines, mtus", [
-    # a range's unit 0 and a member's own unit 1: both units are the member's, the smaller IP MTU holds
+    # a range's unit 0 and a member's own unit 1: both units are the member's, the larger IP MTU is what it passes
     (["set interfaces interface-range R unit 0 family inet mtu 1500",
-      "set interfaces et-0/0/32 unit 1 family inet mtu 9000"], {"et-0/0/32": 1500, "et-0/0/33": 1500}),
+      "set interfaces et-0/0/32 unit 1 family inet mtu 9000"], {"et-0/0/32": 9000, "et-0/0/33": 1500}),
     # the member's own unit 0 over the range's unit 0
     (["set interfaces interface-range R unit 0 family inet mtu 1500",
       "set interfaces et-0/0/32 unit 0 family inet mtu 9000"], {"et-0/0/32": 9000, "et-0/0/33": 1500}),
     # a unit's MTU written again: the later statement replaces it (a set), not the smaller of the two
-    (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet mtu 9000",
-      "set interfaces et-0/0/33 unit 0 family inet mtu 9000", "set interfaces et-0/0/33 unit 5 family inet mtu 4000"],
-     {"et-0/0/32": 9000, "et-0/0/33": 4000}),
+    (["set interfaces et-0/0/32 unit 0 family inet mtu 9000", "set interfaces et-0/0/32 unit 0 family inet mtu 1500",
+      "set interfaces et-0/0/33 unit 0 family inet mtu 4000", "set interfaces et-0/0/33 unit 5 family inet mtu 1500"],
+     {"et-0/0/32": 1500, "et-0/0/33": 4000}),
+    # Session 43 review r1: a unit carrying IPv6 (or an inet unit without its own mtu) passes what the media MTU 9216
+    # lets through, 9202 B of IP, whatever another unit's `family inet mtu` says
+    (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet6",
+      "set interfaces et-0/0/33 unit 0 family inet mtu 1500", "set interfaces et-0/0/33 unit 1 family inet"],
+     {"et-0/0/32": 9202, "et-0/0/33": 9202}),
+    (["set interfaces interface-range R unit 0 family inet mtu 1500",
+      "set interfaces et-0/0/33 unit 0 family inet6 address 2001:db8::1/64"], {"et-0/0/32": 1500, "et-0/0/33": 9202}),
 ])
-def test_each_unit_s_ip_mtu_is_kept_and_the_smallest_is_the_port_s(lines, mtus):
-    """Session 42 review r1 Left: the model keeps one IP MTU per port, the smallest over its units, but the reader
-    kept one per interface, so a range's `unit 0 family inet mtu 1500` beside a member's own `unit 1 family inet mtu
-    9000` read 9000 (the member's replaced the range's). Each unit's is kept (Junos "Interface Ranges": the range's
-    statements are the members'; a member's own unit over the range's same unit) and the smallest is the port's."""
+def test_each_unit_s_ip_mtu_is_kept_and_the_largest_is_the_port_s(lines, mtus):
+    """Session 42 review r1 Left: the reader kept one IP MTU per interface, so a range's `unit 0 family inet mtu 1500`
+    beside a member's own `unit 1 family inet mtu 9000` lost one (Junos "Interface Ranges": the range's statements are
+    the members'; a member's own unit over the range's same unit). Session 43 review r1: the port's IP MTU is the
+    largest packet a unit passes (Port.mtu_bytes, what headroom and ECN Kmin are sized by), not the smallest (a
+    1500-byte inet unit beside an inet6 unit under media MTU 9216 sized headroom by 1500 B); a unit without its own
+    `inet mtu` passes the media MTU less the header (Junos "Media MTU Sizes by Interface Type")."""
     text = "\n".join([
         "set interfaces interface-range R member et-0/0/32",
         "set interfaces interface-range R member et-0/0/33",

@@ -552,13 +552,14 @@ class Daemon:
     def _end_resumable(self, force: bool = False) -> None:
         """Once the window after its device's first poll that answered has passed (or at a stop), an interrupted event
         not seen again ends: to the history (its mark taken off) and to the sinks, at the time the clean stop ended it.
-        A device that has not answered since the start keeps its events waiting (its condition is not seen either way).
+        A device that has not answered since the start keeps its events waiting (its condition is not seen either way),
+        one not in the inventory (left it while the daemon was stopped, or by a reload) ends them: nothing polls it.
         """
         if not self._resumable:
             return
         now = time.monotonic()
         for place, event in list(self._resumable.items()):
-            if not force and now < self._resume_until.get(event.device, math.inf):
+            if not force and event.device in self._owner and now < self._resume_until.get(event.device, math.inf):
                 continue
             del self._resumable[place]
             event.numbers.pop(INTERRUPTED_MARK, None)

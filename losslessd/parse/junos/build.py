@@ -194,6 +194,7 @@ def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | No
                                         and not lag.vlan_tagging and lag.pause_rx is None and lag.pause_tx is None):
         return iface
     return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtus=lag.inet_mtus or iface.inet_mtus,
+                               unit_families=lag.unit_families | iface.unit_families,
                                vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,
                                pause_rx=lag.pause_rx or iface.pause_rx, pause_tx=lag.pause_tx or iface.pause_tx,
                                speed_gbps=lag.speed_gbps if lag.speed_gbps is not None else iface.speed_gbps)
@@ -298,15 +299,20 @@ def _member(rng: InterfaceRange, names: set[str], name: str) -> bool:
 
 
 def _ip_mtu(iface: Interface | None) -> int | None:
-    """The IP MTU: `family inet mtu` when written, else the media MTU less the Ethernet header (14 bytes, 18 with a
-    VLAN tag). Junos "Media MTU Sizes by Interface Type": Ethernet media MTU 1514 carries IP MTU 1500."""
+    """The IP MTU, the largest IP packet the port passes (Port.mtu_bytes: what headroom and ECN thresholds are sized by,
+    so the largest frame any unit takes): each unit's `family inet mtu`, and the media MTU less the Ethernet header (14
+    bytes, 18 with a VLAN tag) where it is written and a unit carries a family without its own `inet mtu` (inet6,
+    ethernet-switching, an inet unit without one), or no unit writes one. Junos "Media MTU Sizes by Interface Type":
+    Ethernet media MTU 1514 carries IP MTU 1500; a protocol MTU not written is the media MTU less its overhead."""
     if iface is None:
         return None
-    if iface.inet_mtus:  # (the smallest of its units': a frame of any unit must pass)
-        return min(mtu.value for mtu in iface.inet_mtus.values())
-    if iface.mtu is not None:
-        return iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)
-    return None
+    media = (iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)
+             if iface.mtu is not None else None)
+    own = [mtu.value for mtu in iface.inet_mtus.values()]
+    if media is not None and (not own or any(family != "inet" or unit not in iface.inet_mtus
+                                             for unit, family in iface.unit_families)):
+        own.append(media)
+    return max(own, default=None)
 
 
 def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],

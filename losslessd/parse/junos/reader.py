@@ -160,8 +160,8 @@ class Interface:
     source: Source
     description: str | None = None
     mtu: Val | None = None  # media MTU (`mtu`): the frame without FCS, Ethernet header included
-    # `unit N family inet mtu M`: unit as written -> its IP MTU (the port's is the smallest, build._ip_mtu); per unit,
-    # so a range's unit and a member's other unit both count (build._interface merges them by unit)
+    # `unit N family inet mtu M`: unit as written -> its IP MTU (the port's is the largest a unit passes,
+    # build._ip_mtu); per unit, so a range's unit and a member's other unit both count (build._interface merges them)
     inet_mtus: dict[str, Val] = field(default_factory=dict)
     vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
@@ -181,6 +181,9 @@ class Interface:
     # The families the port's units carry (`unit N family inet|inet6|ethernet-switching ...`): inet or inet6 alone on
     # a port without vlan-tagging routes untagged frames (Port.vlans [])
     families: set[str] = field(default_factory=set)
+    # The same per unit, (unit as written, family): a unit without its own `family inet mtu` passes what the media MTU
+    # lets through (build._ip_mtu)
+    unit_families: set[tuple[str, str]] = field(default_factory=set)
     # `unit N family ethernet-switching interface-mode access|trunk` (`port-mode` before ELS); None: not written, which
     # Junos reads as access (its "interface-mode" and "port-mode" statements: "Default: access")
     switching_mode: str | None = None
@@ -420,6 +423,7 @@ def _unread_setting(words: tuple[str, ...]) -> bool:
     except (_Skip, IndexError, ValueError):
         return False
     fresh.families.clear()
+    fresh.unit_families.clear()
     return fresh == Interface(source=_NOWHERE)
 
 
@@ -1131,6 +1135,7 @@ def _vlan(cfg: JunosConfig, instance: str, w: list[str], src: Source) -> None:
 def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
     if w[0] == "unit" and len(w) >= 4 and w[2] == "family":
         iface.families.add(w[3])
+        iface.unit_families.add((w[1], w[3]))
     if w[0] == "description":
         iface.description = w[1]
     elif w[0] == "mtu":
