@@ -126,11 +126,11 @@ _EMPTY_PATH = "is empty: name a file or folder (an unset shell variable?); `.` n
 
 def _path_word(word: Any, info: Any, ctx: Any, param: Any) -> None:
     """A path as the command line gives it, before typer makes it a Path, which drops what a Path cannot hold: a
-    trailing slash or `/.` (_folder_ending: `-o out.json/` wrote the file out.json; `lint leaf1.cfg/` read the file, where open(2) says
-    ENOTDIR) and the difference between `-` and `./-`. A path ending in a slash names a folder: refused where the
-    option names a file (``dir_okay`` False) or a file is there. `-` stands for standard input or output (POSIX.1-2017
-    XBD 12.2, Utility Syntax Guideline 13): refused where the option does not take it (``allow_dash``), rather than
-    read or written as a file named `-` (`-o -` wrote one); `./-` names such a file."""
+    trailing slash or `/.` (_folder_ending: `-o out.json/` wrote the file out.json; `lint leaf1.cfg/` read the file,
+    where open(2) says ENOTDIR) and the difference between `-` and `./-`. A path ending in a slash names a folder:
+    refused where the option names a file (``dir_okay`` False) or a file is there. `-` stands for standard input or
+    output (POSIX.1-2017 XBD 12.2, Utility Syntax Guideline 13): refused where the option does not take it
+    (``allow_dash``), rather than read or written as a file named `-` (`-o -` wrote one); `./-` names such a file."""
     if not isinstance(word, str):
         return
     if word == "-":
