@@ -155,3 +155,18 @@ def test_a_header_naming_another_device_than_the_config_is_said_once_naming_both
     for same in (own.upper(), f"{own}.dc1.example.net", own.replace("e", "\u0435", 1)):
         path = _captured(tmp_path / "same.capture", same, platform, command, text)
         assert not [i for i in parse_group("same", [path]).issues if "header names" in i.message], same
+
+
+@pytest.mark.parametrize("address", ["10.0.0.11", "2001:db8::11", "fe80::1%eth0"])
+def test_a_header_naming_an_address_names_no_other_device(tmp_path, address):
+    """An inventory keyed by addresses (Nornir's SimpleInventory: a host without `hostname:` is reached at its name,
+    as inventory.py reads it) writes the address as the capture's `device:`: it names no device, so the hostname
+    `leaf1` is no other one (it was a SYS002 on every device of such a fleet, a warning: exit 1). A header naming
+    another device by name is still said (the test above)."""
+    from losslessd.parse import parse_group
+    from tests.conftest import ROOT
+
+    text = (ROOT / "examples/clos/leaf1.cfg").read_text()
+    path = _captured(tmp_path / "leaf.capture", address, "arista_eos", "show running-config", text)
+    device = parse_group("leaf", [path])
+    assert device.name == "leaf1" and not [i for i in device.issues if "header names" in i.message], device.issues

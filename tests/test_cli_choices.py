@@ -189,3 +189,18 @@ def test_a_trailing_slash_names_a_folder_and_is_never_dropped(tmp_path):
     assert sorted(tmp_path.iterdir()) == [tmp_path / "afile"]
     res = losslessd("lint", "examples/fabric/", "-o", str(tmp_path / "out.txt"))  # (a folder's slash: as before)
     assert res.returncode in (0, 1) and (tmp_path / "out.txt").exists(), res.stderr
+
+
+@pytest.mark.parametrize("end", ["/.", "/./", "//.//", "/./."])
+def test_a_dot_after_a_slash_names_a_folder_too(tmp_path, end):
+    """Path drops a last `.` as it drops a slash: `lint -o out.json/.` wrote the file out.json and `lint leaf1.cfg/.`
+    read the file (exit 1, its findings), where open(2) says ENOTDIR for both. Such an ending names a folder as a
+    slash does: refused naming what ends the path, nothing written."""
+    (tmp_path / "leaf1.cfg").write_text((ROOT / "examples/clos/leaf1.cfg").read_text())
+    _refused(losslessd("lint", f"leaf1.cfg{end}", cwd=tmp_path), "paths",
+             f"leaf1.cfg{end} ends with {end}, which names a folder, but leaf1.cfg is a file")
+    _refused(losslessd("lint", "leaf1.cfg", "-o", f"out.json{end}", cwd=tmp_path), "--output",
+             f"out.json{end} ends with {end}, so it names a folder; this option names a file")
+    assert sorted(tmp_path.iterdir()) == [tmp_path / "leaf1.cfg"]
+    res = losslessd("lint", "leaf1.cfg", "-o", "out.json", cwd=tmp_path)  # (the same path without it: as before)
+    assert res.returncode == 1 and (tmp_path / "out.json").exists(), res.stderr

@@ -126,25 +126,36 @@ _EMPTY_PATH = "is empty: name a file or folder (an unset shell variable?); `.` n
 
 def _path_word(word: Any, info: Any, ctx: Any, param: Any) -> None:
     """A path as the command line gives it, before typer makes it a Path, which drops what a Path cannot hold: a
-    trailing slash (`-o out.json/` wrote the file out.json; `lint leaf1.cfg/` read the file, where open(2) says
-    ENOTDIR) and the difference between `-` and `./-`. A path ending in a slash names a folder: refused where the
-    option names a file (``dir_okay`` False) or a file is there. `-` stands for standard input or output (POSIX.1-2017
-    XBD 12.2, Utility Syntax Guideline 13): refused where the option does not take it (``allow_dash``), rather than
-    read or written as a file named `-` (`-o -` wrote one); `./-` names such a file."""
+    trailing slash or `/.` (_folder_ending: `-o out.json/` wrote the file out.json; `lint leaf1.cfg/` read the file,
+    where open(2) says ENOTDIR) and the difference between `-` and `./-`. A path ending in a slash names a folder:
+    refused where the option names a file (``dir_okay`` False) or a file is there. `-` stands for standard input or
+    output (POSIX.1-2017 XBD 12.2, Utility Syntax Guideline 13): refused where the option does not take it
+    (``allow_dash``), rather than read or written as a file named `-` (`-o -` wrote one); `./-` names such a file."""
     if not isinstance(word, str):
         return
     if word == "-":
         raise typer.BadParameter("`-` stands for standard input or output, which this option does not take: name a "
                                  "file or folder (./- for one named -)", ctx=ctx, param=param)
-    bare = word.rstrip(os.sep + (os.altsep or ""))
+    bare = _folder_ending(word)
     if bare == word or not bare:
         return
+    end = printable(word[len(bare):])
     if os.path.exists(bare) and not os.path.isdir(bare):
-        raise typer.BadParameter(f"{printable(word)} ends with {os.sep}, which names a folder, but {printable(bare)} "
-                                 f"is a file: drop the {os.sep}", ctx=ctx, param=param)
+        raise typer.BadParameter(f"{printable(word)} ends with {end}, which names a folder, but {printable(bare)} "
+                                 f"is a file: drop the {end}", ctx=ctx, param=param)
     if not info.dir_okay:
-        raise typer.BadParameter(f"{printable(word)} ends with {os.sep}, so it names a folder; this option names a "
+        raise typer.BadParameter(f"{printable(word)} ends with {end}, so it names a folder; this option names a "
                                  "file", ctx=ctx, param=param)
+
+
+def _folder_ending(word: str) -> str:
+    """``word`` without the ending that makes it name a folder and a Path drops: slashes, and `.` after one (Path
+    reads `out.json/.` and `out.json/./` as out.json too, where open(2) says ENOTDIR)."""
+    seps = os.sep + (os.altsep or "")
+    bare = word.rstrip(seps)
+    while len(bare) > 1 and bare.endswith(".") and bare[-2] in seps:
+        bare = bare[:-1].rstrip(seps)
+    return bare
 
 
 class _ValuesFirst:

@@ -442,6 +442,19 @@ def _mixed_script_word(device: Device, inp: Input) -> None:
 _DEVICE_FIELD = lazy(rf"^{re.escape(capture.MARKER)}[ \t]*device:", re.M)
 
 
+def _an_address(name: str) -> bool:
+    """Whether a capture header's device name is an IP address (a v6 one with its zone): an inventory keyed by
+    addresses, Nornir's SimpleInventory's default where a host gives no hostname (inventory.py), names no device, so
+    a configuration's hostname is no other device than it."""
+    import ipaddress  # (only for a header naming another name than the hostname)
+
+    try:
+        ipaddress.ip_address(name.strip().partition("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
 def _header_names_another(device: Device, inp: Input) -> None:
     """A SYS002 issue, once per capture, where its header's `device:` (pull's inventory name) and the name the
     device was read as (its configuration's hostname: what the device calls itself, what its neighbours' LLDP and a
@@ -451,7 +464,7 @@ def _header_names_another(device: Device, inp: Input) -> None:
     if not capture.is_capture(inp.text):
         return
     said = capture.read(inp.text, inp.path, sections=False).header["device"]
-    if shows_as(name_node(said), name_node(device.name)):
+    if shows_as(name_node(said), name_node(device.name)) or _an_address(said):
         return
     m = _DEVICE_FIELD.search(inp.text)
     line = inp.text.count("\n", 0, m.start()) + 1 if m else 1
