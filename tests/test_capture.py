@@ -140,7 +140,8 @@ def test_a_header_naming_another_device_than_the_config_is_said_once_naming_both
                                                                                 config, own):
     """A capture whose header says `leaf2` (pull's inventory name) over a config whose hostname is another device was
     linted under the hostname without a word: the address pulled as leaf2 reached another switch. The hostname
-    still names the device (every parser reads it over the header's), and one SYS002 names the capture's header line
+    still names the device (every parser reads it over the header's), and one SYS004 note (not a warning: a site
+    naming its inventory `dc1-leaf1` for the switch `leaf1` must not fail every lint) names the capture's header line
     and both names; the same name written otherwise (case, a domain, a look-alike letter) is no other."""
     from losslessd.parse import parse_group
     from tests.conftest import ROOT
@@ -149,7 +150,7 @@ def test_a_header_naming_another_device_than_the_config_is_said_once_naming_both
     path = _captured(tmp_path / "leaf2.capture", "leaf2", platform, command, text)
     device = parse_group("leaf2", [path])
     said = [i for i in device.issues if "header names the device" in i.message]
-    assert device.name == own and len(said) == 1 and said[0].code == "SYS002", device.issues
+    assert device.name == own and len(said) == 1 and said[0].code == "SYS004", device.issues
     assert said[0].source.file == path and said[0].source.line == 2
     assert f"names the device leaf2, but it is linted as {own}" in said[0].message
     for same in (own.upper(), f"{own}.dc1.example.net", own.replace("e", "\u0435", 1)):
@@ -161,7 +162,7 @@ def test_a_header_naming_another_device_than_the_config_is_said_once_naming_both
 def test_a_header_naming_an_address_names_no_other_device(tmp_path, address):
     """An inventory keyed by addresses (Nornir's SimpleInventory: a host without `hostname:` is reached at its name,
     as inventory.py reads it) writes the address as the capture's `device:`: it names no device, so the hostname
-    `leaf1` is no other one (it was a SYS002 on every device of such a fleet, a warning: exit 1). A header naming
+    `leaf1` is no other one (it was a SYS002 on every device of such a fleet, a warning: exit 1; now a note). A header naming
     another device by name is still said (the test above)."""
     from losslessd.parse import parse_group
     from tests.conftest import ROOT
@@ -170,3 +171,24 @@ def test_a_header_naming_an_address_names_no_other_device(tmp_path, address):
     path = _captured(tmp_path / "leaf.capture", address, "arista_eos", "show running-config", text)
     device = parse_group("leaf", [path])
     assert device.name == "leaf1" and not [i for i in device.issues if "header names" in i.message], device.issues
+
+
+def test_a_site_naming_its_inventory_otherwise_than_its_switches_lints_as_the_config_alone(tmp_path):
+    """An inventory naming a switch `dc1-leaf1` whose hostname is `leaf1` (a common site convention) is told once as
+    a note, and the lint's outcome is the configuration's own: exit code and findings the same as the config
+    linted bare (the header's name was a SYS002 warning: exit 1 on every device of such a fleet)."""
+    from losslessd.api import lint
+    from tests.conftest import ROOT
+
+    text = (ROOT / "examples/clos/leaf1.cfg").read_text()
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "leaf1.cfg").write_text(text)
+    captured = tmp_path / "captured"
+    captured.mkdir()
+    _captured(captured / "dc1-leaf1.capture", "dc1-leaf1", "arista_eos", "show running-config", text)
+    plain, named = lint(str(bare)), lint(str(captured))
+    notes = [f for f in named.findings if "header names the device dc1-leaf1" in f.message]
+    assert len(notes) == 1 and notes[0].severity.name == "info", named.findings
+    assert sorted((f.code, f.severity, f.message) for f in plain.findings) == sorted(
+        (f.code, f.severity, f.message) for f in named.findings if f is not notes[0])

@@ -456,11 +456,14 @@ def _an_address(name: str) -> bool:
 
 
 def _header_names_another(device: Device, inp: Input) -> None:
-    """A SYS002 issue, once per capture, where its header's `device:` (pull's inventory name) and the name the
+    """A SYS004 note, once per capture, where its header's `device:` (pull's inventory name) and the name the
     device was read as (its configuration's hostname: what the device calls itself, what its neighbours' LLDP and a
     topology name it; every platform's parser takes it over the header's) are two devices: a capture of leaf2's
     address holding leaf9's config was linted as leaf9 without a word (an address moved, two inventory entries
-    swapped). One name written otherwise (case, a domain, look-alike letters: printable.name_node) is no other."""
+    swapped). One name written otherwise (case, a domain, look-alike letters: printable.name_node) is no other.
+    A note, not a warning: many sites name inventory entries otherwise than the switches call themselves
+    (`dc1-leaf1` for `leaf1`), and a warning failed every lint of such a fleet (exit 1); where the address reached a
+    device that is captured too, the two captures are two devices of one name, SYS001 (an error) already."""
     if not capture.is_capture(inp.text):
         return
     said = capture.read(inp.text, inp.path, sections=False).header["device"]
@@ -468,7 +471,7 @@ def _header_names_another(device: Device, inp: Input) -> None:
         return
     m = _DEVICE_FIELD.search(inp.text)
     line = inp.text.count("\n", 0, m.start()) + 1 if m else 1
-    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+    device.issues.append(ParseIssue(code="SYS004", source=Source(file=inp.path, line=line), message=(
         f"the capture's header names the device {printable(said)}, but it is linted as {printable(device.name)}, "
         f"the name its configuration (or else its file) gives it: if the capture was pulled as {printable(said)}, "
         f"that address reached {printable(device.name)} (check the inventory)")))
