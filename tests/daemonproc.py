@@ -21,6 +21,7 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
+from losslessd.daemon.service import SCRAPE_WAIT_S
 from losslessd.sim import Simulator
 
 from .clirun import losslessd
@@ -112,7 +113,9 @@ class DaemonProcess:
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
                                      data=b"" if method == "POST" else None)
         try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
+            # (a bound above the daemon's own: it answers a scrape within SCRAPE_WAIT_S, going on without a slower
+            # worker; a 10 s client read a loaded machine's slow but whole answer as none)
+            with urllib.request.urlopen(req, timeout=SCRAPE_WAIT_S + 10) as resp:
                 return resp.status, resp.read().decode()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode()
@@ -124,7 +127,7 @@ class DaemonProcess:
 
     def samples(self) -> list:
         status, text = self.get("/metrics")
-        assert status == 200
+        assert status == 200, f"/metrics answered {status or 'nothing'}: {text[:500]}"
         return [s for family in text_string_to_metric_families(text) for s in family.samples]
 
     def value(self, name: str, **labels) -> float | None:
