@@ -134,6 +134,12 @@ class DaemonProcess:
         found = [s.value for s in self.samples() if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())]
         return found[0] if found else None
 
+    def answered(self, device: str, source: str = "snmp") -> float:
+        """Polls of ``device`` by ``source`` that answered: losslessd_polls_total counts failed ones too."""
+        labels = {"device": device, "source": source}
+        return (self.value("losslessd_polls_total", **labels) or 0) - \
+            (self.value("losslessd_poll_failures_total", **labels) or 0)
+
     def events(self, **filters) -> list[dict]:
         """`losslessd events` on its history (in this process: it only reads the file, and tests ask often)."""
         args = ["events", "--db", self.folder / "history.db", "-f", "json"]

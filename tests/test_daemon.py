@@ -191,10 +191,9 @@ def test_counter_wrap_and_reset_raise_nothing(daemon, sim):
         return [r for r in daemon.log_records() if r.get("device") == device and
                 f"counters of {device} went back" in r["msg"]]
 
-    def polled(more: int) -> None:  # counted polls, not sleeps: a stalled daemon must not pass for a quiet one
-        start = daemon.value("losslessd_polls_total", device="leaf2", source="snmp")
-        wait_for(lambda: daemon.value("losslessd_polls_total", device="leaf2", source="snmp") >= start + more,
-                 f"{more} more polls of leaf2")
+    def polled(more: int) -> None:  # counted polls that answered, not sleeps: a stalled daemon must not pass for a
+        start = daemon.answered("leaf2")  # quiet one, nor a poll that timed out for one that read the counters
+        wait_for(lambda: daemon.answered("leaf2") >= start + more, f"{more} more polls of leaf2 answered")
 
     # The daemon has read the column just below 2^32; the wrap is set after that, so it falls between two polls.
     wait_for(lambda: (daemon.value("losslessd_receive_discards_total", **discards) or 0) > 2**31,

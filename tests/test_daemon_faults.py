@@ -52,12 +52,6 @@ def findings_metric(d: DaemonProcess, device: str) -> dict[str, float]:
             if s.name == "losslessd_findings" and s.labels["device"] == device}
 
 
-def answered(d: DaemonProcess, device: str, source: str = "snmp") -> float:
-    """Polls of ``device`` by ``source`` that answered: losslessd_polls_total counts failed ones too."""
-    labels = {"device": device, "source": source}
-    return (d.value("losslessd_polls_total", **labels) or 0) - (d.value("losslessd_poll_failures_total", **labels) or 0)
-
-
 def test_drift_raises_and_clears_a_finding_and_a_device_not_read_keeps_its_findings(sim, tmp_path):
     d = DaemonProcess(sim, tmp_path, drift={"enabled": True, "interval_s": 1.0},
                       poll={"ssh_counters_interval_s": None}).start()
@@ -196,7 +190,7 @@ def test_a_clock_set_years_past_the_history_deletes_none_of_it(sim, tmp_path):
     history.close()
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
     try:
-        wait_for(lambda: d.value("losslessd_history_write_ok") == 1 and answered(d, "leaf1") >= 2,
+        wait_for(lambda: d.value("losslessd_history_write_ok") == 1 and d.answered("leaf1") >= 2,
                  "two polls of leaf1 answered")
     finally:
         assert d.stop() == 0
