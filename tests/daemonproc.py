@@ -21,6 +21,7 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
+from losslessd.daemon.service import SCRAPE_WAIT_S
 from losslessd.sim import Simulator
 
 from .clirun import losslessd
@@ -137,7 +138,9 @@ class DaemonProcess:
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
                                      data=b"" if method == "POST" else None)
         try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
+            # (a bound above the daemon's own: it answers a scrape within SCRAPE_WAIT_S, going on without a slower
+            # worker; a 10 s client read a loaded machine's slow but whole answer as none)
+            with urllib.request.urlopen(req, timeout=SCRAPE_WAIT_S + 10) as resp:
                 return resp.status, resp.read().decode()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode()
@@ -149,12 +152,18 @@ class DaemonProcess:
 
     def samples(self) -> list:
         status, text = self.get("/metrics")
-        assert status == 200
+        assert status == 200, f"/metrics answered {status or 'nothing'}: {text[:500]}"
         return [s for family in text_string_to_metric_families(text) for s in family.samples]
 
     def value(self, name: str, **labels) -> float | None:
         found = [s.value for s in self.samples() if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())]
         return found[0] if found else None
+
+    def answered(self, device: str, source: str = "snmp") -> float:
+        """Polls of ``device`` by ``source`` that answered: losslessd_polls_total counts failed ones too."""
+        labels = {"device": device, "source": source}
+        return (self.value("losslessd_polls_total", **labels) or 0) - \
+            (self.value("losslessd_poll_failures_total", **labels) or 0)
 
     def events(self, **filters) -> list[dict]:
         """`losslessd events` on its history (in this process: it only reads the file, and tests ask often)."""
