@@ -30,7 +30,9 @@ _START = {
 }
 # The line that sets which priorities a running watchdog covers. sonic-utilities: `pfcwd start` never writes
 # `pfcwd_sw_enable` (only scripts/db_migrator.py does, copying pfc_enable), so starting it again covers nothing new.
-_COVER = {"sonic": "`pfcwd_sw_enable` in the port's PORT_QOS_MAP"}
+# sonic-swss 5329c3927 (202205 on): orchagent watches the priorities pfcwd_sw_enable lists, none where it is left out.
+_COVER = {"sonic": "`pfcwd_sw_enable` in the port's PORT_QOS_MAP, which lists the priorities SONiC 202205 and later "
+                   "watch, none where it is left out"}
 
 
 class _WdgRule(PortRule):
