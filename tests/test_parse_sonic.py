@@ -150,7 +150,9 @@ def test_range_and_multi_port_keys():
         assert port.queues[3].ecn.profile == "ROCE_LOSSLESS"
     assert e0.priority_groups[3].profile == e0.priority_groups[4].profile == "pg_lossless_100000_5m_profile"
     assert device.buffer_profiles["pg_lossless_100000_5m_profile"].pool == "ingress_lossless_pool"
-    assert e0.watchdog.priorities == [3] and e4.watchdog.priorities is None and e8.watchdog.enabled is False
+    # (no VERSIONS: Ethernet0's pfcwd_sw_enable 3 beside pfc_enable 3,4, and Ethernet4 without one, are read by release:
+    # unknown here, docs/platforms.md SONiC)
+    assert e0.watchdog.priorities_unknown and e4.watchdog.priorities_unknown and e8.watchdog.enabled is False
     assert e8.admin_up is False and device.ports["Ethernet12"].priority_groups == {}  # cable "0m": none made
 
 
@@ -262,7 +264,8 @@ def test_files_of_one_device_merge_with_per_field_sources():
     base = Input("config_db.json", json.dumps({
         "PORT": {"Ethernet0": {"speed": "100000"}},
         "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "pfcwd_sw_enable": "3"}},
-        "PFC_WD": {"Ethernet0": {"detection_time": "200"}}}, indent=1))
+        "PFC_WD": {"Ethernet0": {"detection_time": "200"}},
+        "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}}}, indent=1))  # (pfcwd_sw_enable read: 202205 on)
     override = Input("qos.json", json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}, indent=1))
     port = parse([base, override], "sw").ports["Ethernet0"]
     assert port.pfc_enabled == [3, 4] and port.pfc_source.file == "qos.json"

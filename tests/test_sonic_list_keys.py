@@ -223,3 +223,58 @@ def test_a_part_whose_port_qos_map_entry_omits_pfcwd_sw_enable_leaves_the_watche
     # A whole CONFIG_DB (config reload replaces the switch's): read as before.
     whole = _db(lambda db: db["PORT_QOS_MAP"]["Ethernet0"].pop("pfcwd_sw_enable"))
     assert _parse(whole).ports["Ethernet0"].watchdog.priorities_unknown is None
+
+
+# The PORT_QOS_MAP fields of examples/fabric/leaf1's Ethernet0 that name a QoS map, and the tables they name.
+_ETHERNET0_MAPS = {"dscp_to_tc_map": "DSCP_TO_TC_MAP", "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
+                   "tc_to_queue_map": "TC_TO_QUEUE_MAP", "pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE"}
+
+
+def _watchdog_at(version: str | None, pfcwd_sw_enable: str | None):
+    """Ethernet0's watchdog in examples/fabric/leaf1 (pfc_enable "3") saved by db_migrator ``version`` (None: no
+    VERSIONS table), its pfcwd_sw_enable ``pfcwd_sw_enable`` (None: left out); its maps bracketed where the version
+    is 202106's or before (names alone are refused there, the entry never applied)."""
+    def change(db):
+        entry = db["PORT_QOS_MAP"]["Ethernet0"]
+        entry.pop("pfcwd_sw_enable")
+        if pfcwd_sw_enable is not None:
+            entry["pfcwd_sw_enable"] = pfcwd_sw_enable
+        if version is None:
+            del db["VERSIONS"]
+            return
+        db["VERSIONS"]["DATABASE"]["VERSION"] = version
+        if version in ("version_1_0_6", "version_2_0_2"):
+            entry.update({f: f"[{table}|{entry[f]}]" for f, table in _ETHERNET0_MAPS.items()})
+    return _parse(_db(change)).ports["Ethernet0"].watchdog
+
+
+def test_a_whole_config_db_s_watched_priorities_are_read_by_its_release(tmp_path):
+    # sonic-swss 5329c3927 (202205 on; 202012's branch since eef993fe9): handlePortQosMapTable saves the watchdog mask
+    # from pfcwd_sw_enable on every entry, 0 where it is left out, and pfcwdorch finds "No lossless TC" on a mask of 0.
+    # Up to 202111 pfcwdorch takes the port's PFC bits (pfc_enable) and reads no pfcwd_sw_enable. db_migrator: 202205
+    # writes 3_0_x, 202305 on `version_202305_01`..., 202111 2_0_3/2_0_4, 202012 and 202106 both 2_0_2, 201911 1_0_6.
+    # Before: every release (and none named) read as the whole entry's pfcwd_sw_enable, every lossless priority when
+    # left out.
+    for version in ("version_3_0_0", "version_4_0_3", "version_202305_01"):
+        wd = _watchdog_at(version, None)
+        assert wd.enabled is True and wd.priorities == [] and wd.priorities_unknown is None, version
+        assert _watchdog_at(version, "4").priorities == [4], version
+    for version in ("version_1_0_6", "version_2_0_3", "version_2_0_4"):  # (pfc_enable "3" is what they watch)
+        for written in (None, "4", ""):
+            wd = _watchdog_at(version, written)
+            assert wd.priorities is None and wd.priorities_unknown is None, (version, written)
+    for version, why in ((None, "names no SONiC release"), ("version_2_0_2", "202012's or 202106's")):
+        for written in (None, "4"):
+            wd = _watchdog_at(version, written)
+            assert wd.enabled is True and wd.priorities_unknown and why in wd.priorities_unknown, (version, written)
+            assert "202205 on" in wd.priorities_unknown and "pfc_enable" in wd.priorities_unknown
+        wd = _watchdog_at(version, "3")  # (as pfc_enable: every release reads the same)
+        assert wd.priorities == [3] and wd.priorities_unknown is None, version
+    db = _db(lambda db: db["PORT_QOS_MAP"]["Ethernet0"].pop("pfcwd_sw_enable"))  # (leaf1 names version_4_0_3)
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps(db, indent=1))
+    result = losslessd("lint", str(path), "--select", "WDG001")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert ("WDG001 Ethernet0: PFC watchdog covers no priority; lossless priority 3 is unguarded against PFC storms: "
+            "start the watchdog on priority 3 (`pfcwd_sw_enable` in the port's PORT_QOS_MAP, which lists the "
+            "priorities SONiC 202205 and later watch, none where it is left out)") in result.stdout, result.stdout

@@ -138,7 +138,8 @@ def test_rows_read_without_their_entries_still_cite_them():
 _WD = {"PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "200"},
                   **{name: {"action": "drop", "detection_time": "200", "restoration_time": "400"}
                      for name in ("Ethernet0", "Ethernet4", "Ethernet8")}},
-       "PORT_QOS_MAP": {name: {**_QOS, "pfcwd_sw_enable": "3"} for name in ("Ethernet0", "Ethernet4", "Ethernet8")}}
+       "PORT_QOS_MAP": {name: {**_QOS, "pfcwd_sw_enable": "3"} for name in ("Ethernet0", "Ethernet4", "Ethernet8")},
+       "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}}}  # (pfcwd_sw_enable is read: 202205 on)
 
 
 def test_a_shared_ports_watchdog_is_made_when_read_citing_its_own_entry():

@@ -30,7 +30,9 @@ _START = {
 }
 # The line that sets which priorities a running watchdog covers. sonic-utilities: `pfcwd start` never writes
 # `pfcwd_sw_enable` (only scripts/db_migrator.py does, copying pfc_enable), so starting it again covers nothing new.
-_COVER = {"sonic": "`pfcwd_sw_enable` in the port's PORT_QOS_MAP"}
+# sonic-swss 5329c3927 (202205 on): orchagent watches the priorities pfcwd_sw_enable lists, none where it is left out.
+_COVER = {"sonic": "`pfcwd_sw_enable` in the port's PORT_QOS_MAP, which lists the priorities SONiC 202205 and later "
+                   "watch, none where it is left out"}
 
 
 class _WdgRule(PortRule):
@@ -47,9 +49,11 @@ class PfcWatchdogDisabled(_WdgRule):
     must list each lossless one). One finding per port and priority; a port whose watchdog state
     the input does not show is reported once as unverified, as is one whose watchdog is on but
     whose watched priorities the input leaves to the switch (a SONiC CONFIG_DB part writing no
-    `pfcwd_sw_enable`, which loading it keeps as the switch has it); one whose config leaves it unknown
-    (EOS: the port's switch is on, but no timeout is set and none is documented) is a warning per
-    priority. Silent when the policy does not require a watchdog.
+    `pfcwd_sw_enable`, which loading it keeps as the switch has it, or a whole one naming no release, or
+    202012's or 202106's, with `pfcwd_sw_enable` left out or other than `pfc_enable`: 202205 and later watch
+    what it lists, none where it is left out, 202111 and before the `pfc_enable` priorities); one whose config
+    leaves it unknown (EOS: the port's switch is on, but no timeout is set and none is documented) is
+    a warning per priority. Silent when the policy does not require a watchdog.
 
     ## Why it matters
     A NIC or switch that keeps sending PFC pauses (a PFC storm, or a deadlock of pauses) stops the

@@ -132,6 +132,18 @@ _PFC_ASYM = {"on": True, "off": False}
 # 202106 branch it required them. sonic-utilities db_migrator's version_2_0_2 -> 2_0_3 step on the 202111 branch
 # (migrate_qos_fieldval_reference_format) rewrites them, so a CONFIG_DB of version_2_0_3 on holds names alone.
 _BRACKETED_REFS: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (2, 0, 3))
+# The priorities a port's PFC watchdog watches (pfcwdorch.cpp getLosslessTcsForPort, "No lossless TC" on a mask of 0):
+# up to the 202111 branch the port's PFC bits (getPortPfc: pfc_enable; pfcwd_sw_enable is no field orchagent reads);
+# since sonic-swss 5329c3927 (pull request 2171, April 2022, in the 202205 branch from its start) the mask
+# handlePortQosMapTable saves from the entry's pfcwd_sw_enable on every entry, 0 where it writes none (port.h
+# m_pfcwd_sw_bitmask = 0), as on the 202012 branch since eef993fe9 (pull request 2302, June 2022). db_migrator versions
+# (sonic-utilities scripts/db_migrator.py CURRENT_VERSION): the 202205 branch goes from 2_0_2 to 3_0_0; 202111 writes
+# 2_0_3 and 2_0_4; 202012 (13672175) and 202106 (a7489b08) both write 2_0_2, and 202012 builds before eef993fe9 read
+# pfc_enable, so 2_0_0 to 2_0_2 do not say which.
+_WD_MASK_SINCE: tuple[int, ...] = (3, 0, 0)
+_WD_EITHER: tuple[tuple[int, ...], tuple[int, ...]] = ((2, 0, 0), (2, 0, 3))
+_WD_READS = ("SONiC 202205 on (and 202012's last builds) watch the priorities the port's PORT_QOS_MAP pfcwd_sw_enable "
+             "lists, none where it lists none, and 202111 and before its pfc_enable priorities")
 # The reference fields of a PORT_QOS_MAP entry orchagent resolves, any one unresolved retrying the whole entry (its maps
 # and pfc_enable never applied): sonic-swss qosorch.cpp qos_to_attr_map / handlePortQosMapTable (202111 and e6b0c5b5d,
 # which adds tc_to_dot1p_map and tc_to_dscp_map).
@@ -215,6 +227,11 @@ _PART_WD_PRIORITIES = ("the input is a CONFIG_DB part that writes no pfcwd_sw_en
                        "applies), and loading a part keeps the switch's own (sonic-swss-common configdb mod_config), "
                        "which sets the priorities the watchdog watches; lint the whole CONFIG_DB, or write "
                        "pfcwd_sw_enable")
+# Why a whole CONFIG_DB's watched priorities are unknown where its release does not settle them (_WD_MASK_SINCE).
+_WD_NO_RELEASE = ("the input names no SONiC release losslessd reads (VERSIONS|DATABASE VERSION, which db_migrator "
+                  f"writes in a config saved on the switch), and {_WD_READS}")
+_WD_EITHER_RELEASE = (f"its db_migrator version (2_0_0 to 2_0_2) is SONiC 202012's or 202106's, and {_WD_READS}; "
+                      "write pfcwd_sw_enable as pfc_enable, so both read the same")
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = lazy(r"\s*\{")
@@ -719,9 +736,10 @@ class _Builder:
         self._global_dscp: tuple[str, Source] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
         self._own_dscp: set[str] = set()  # ports that name their own dscp_to_tc_map
         self._wd_priorities: dict[str, tuple[int, ...] | None] = {}  # PORT_QOS_MAP pfcwd_sw_enable
-        # In a CONFIG_DB part, the ports whose entry the part writes without pfcwd_sw_enable, or in a form the release
-        # refuses (the switch's own mask stays: _PART_WD_PRIORITIES)
-        self._wd_kept: set[str] = set()
+        # The ports whose watched priorities are unknown, and why: in a CONFIG_DB part, those whose entry the part
+        # writes without pfcwd_sw_enable, or in a form the release refuses (the switch's own mask stays:
+        # _PART_WD_PRIORITIES); those whose config's release does not say which field sets them (_watched)
+        self._wd_kept: dict[str, str] = {}
         # With the PORT or PORT_QOS_MAP table in view, a port without pfc_enable has PFC off; a
         # buffers-only input cannot say.
         self._pfc_known = "PORT" in db.tables or "PORT_QOS_MAP" in db.tables
@@ -1624,8 +1642,8 @@ class _Builder:
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
             if not pfc_written and not self._whole:
                 omits.append(e)
-            wd_kept = not self._whole and ("pfcwd_sw_enable" not in fields
-                                           or self._refused_ref(e, _PORT_QOS_REFS) is not None)
+            wd_unknown = wd if isinstance(wd, str) else _PART_WD_PRIORITIES if not self._whole and (
+                "pfcwd_sw_enable" not in fields or self._refused_ref(e, _PORT_QOS_REFS) is not None) else None
             own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
@@ -1641,11 +1659,11 @@ class _Builder:
                 if trust_field is not None and not (again and trust_field == ""):
                     port["trust_source"] = trust_source
                 port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
-                wd_priorities[name] = wd
-                if wd_kept:
-                    self._wd_kept.add(name)
+                wd_priorities[name] = None if isinstance(wd, str) else wd
+                if wd_unknown:
+                    self._wd_kept[name] = wd_unknown
                 else:
-                    self._wd_kept.discard(name)
+                    self._wd_kept.pop(name, None)
                 if bound:
                     tc_to_pg_names[name] = bound
                 if own:
@@ -1656,6 +1674,26 @@ class _Builder:
             self._part_omits(omits)
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
+
+    def _watched(self, e: Entry, written: tuple[int, ...] | None,
+                 pfc: tuple[int, ...] | None) -> tuple[int, ...] | str | None:
+        """The priorities the PFC watchdog watches on the ports of PORT_QOS_MAP entry ``e`` (``written``: its
+        pfcwd_sw_enable as read, ``pfc``: its pfc_enable) by the config's release (_WD_MASK_SINCE): the listed ones;
+        None for every PFC-enabled one (pfc_enable's, on the releases that read it); or why they are unknown."""
+        if "pfcwd_sw_enable" not in e.fields:
+            if not self._whole:
+                return None  # (a part: the switch's own stays, _PART_WD_PRIORITIES)
+            written = ()  # (the mask saved for an entry without it: 0)
+        elif written is None:
+            return None  # (a value not read: said where it is read)
+        version = self._db_version()
+        if _version_takes(version, _WD_MASK_SINCE, None):
+            return written
+        if version is not None and not _version_takes(version, *_WD_EITHER):
+            return None
+        if pfc is not None and set(written) == set(pfc):
+            return written  # (both readings agree)
+        return _WD_NO_RELEASE if version is None else _WD_EITHER_RELEASE
 
     def _part_omits(self, omits: list[Entry]) -> None:
         """A CONFIG_DB part's PORT_QOS_MAP entries without pfc_enable: `config load` (sonic-cfggen --write-to-db,
@@ -1704,7 +1742,9 @@ class _Builder:
             port["trust_unknown"] = "two PORT_QOS_MAP keys bind the port to different trusts (see the SYS002)"
         if pfc_a != pfc_b:
             port["pfc_enabled"], port["pfc_off_written"] = None, False
-        if wd_a != wd_b:  # (None guards every lossless priority: only what both guard is surely guarded)
+        if isinstance(wd_a, str) or isinstance(wd_b, str):  # (one entry's watched priorities unknown: _watched)
+            self._wd_kept[port["name"]] = wd_a if isinstance(wd_a, str) else wd_b
+        elif wd_a != wd_b:  # (None guards every lossless priority: only what both guard is surely guarded)
             both = wd_b if wd_a is None else wd_a if wd_b is None else tuple(p for p in wd_a if p in wd_b)
             self._wd_priorities[port["name"]] = both
         if bound_a and bound_b and bound_a != bound_b:
@@ -1731,6 +1771,7 @@ class _Builder:
             else ((), ()) if self._whole else None
         wd_read = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
         pfc, wd = (None if got is None else got[0] for got in (pfc_read, wd_read))
+        wd = self._watched(e, wd, pfc)
         for field, got in (("pfc_enable", pfc_read), ("pfcwd_sw_enable", wd_read)):
             read, cut = got or ((), ())
             if cut:
@@ -2127,9 +2168,10 @@ class _Builder:
             # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and its
             # source: a SharedPort makes it when it is first read (see _port_model).
             # (a part keeps the switch's own pfcwd_sw_enable where it writes none for the port: _PART_WD_PRIORITIES)
-            kept = not self._whole and (key in self._wd_kept or key not in wd_priorities)
+            unknown = self._wd_kept.get(key) or (
+                _PART_WD_PRIORITIES if not self._whole and key not in wd_priorities else None)
             port["_wd"] = ((True, wd_priorities.get(key), detection, restoration, poll, action, word,
-                            rule[1] if rule else None, None, _PART_WD_PRIORITIES if kept else None), e)
+                            rule[1] if rule else None, None, unknown), e)
         if not self._whole:  # (a part keeps the switch's PFC_WD keys of the ports it leaves out: _PART_ECN)
             return
         source = self.db.table_source["PFC_WD"]
