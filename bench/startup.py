@@ -14,6 +14,8 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 43 (part k): no change (the example lint 587.7 M): annotation texts read without eval measured 0.47 M
+less, not shipped: docs/lint-at-scale.md, "Session 43, part k".
 Session 43 (part b): the example lint 696.9 M (2.62x; 713.7 M before), one NX-OS switch 514.0 M (530.8 M):
 SHA-256 from CPython's own module (no OpenSSL load), losslessd's modules keyed by their file's stat, not their
 bytes: docs/lint-at-scale.md, "Session 43, part b".

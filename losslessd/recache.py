@@ -146,8 +146,9 @@ def identity() -> str:
 
 
 def _sum(body: bytes) -> str:
-    """A digest of an entry's programs (a byte damaged on the disk is no entry). BLAKE2b, CPython's own (losslessd.sha; no OpenSSL load):
-    counted by callgrind, 12.6 instructions a byte where SHA-256 takes 27 (the entry is about 100 KB)."""
+    """A digest of an entry's programs (a byte damaged on the disk is no entry). BLAKE2b, CPython's own
+    (losslessd.sha; no OpenSSL load): counted by callgrind, 12.6 instructions a byte where SHA-256 takes 27 (the entry
+    is about 100 KB)."""
     return blake2b(body).hexdigest()
 
 
