@@ -162,8 +162,8 @@ def test_a_header_naming_another_device_than_the_config_is_said_once_naming_both
 def test_a_header_naming_an_address_names_no_other_device(tmp_path, address):
     """An inventory keyed by addresses (Nornir's SimpleInventory: a host without `hostname:` is reached at its name,
     as inventory.py reads it) writes the address as the capture's `device:`: it names no device, so the hostname
-    `leaf1` is no other one (it was a SYS002 on every device of such a fleet, a warning: exit 1; now a note). A header naming
-    another device by name is still said (the test above)."""
+    `leaf1` is no other one (it was a SYS002 on every device of such a fleet, a warning: exit 1; now a note). A header
+    naming another device by name is still said (the test above)."""
     from losslessd.parse import parse_group
     from tests.conftest import ROOT
 
