@@ -187,7 +187,7 @@ def test_a_site_naming_its_inventory_otherwise_than_its_switches_lints_as_the_co
     captured = tmp_path / "captured"
     captured.mkdir()
     _captured(captured / "dc1-leaf1.capture", "dc1-leaf1", "arista_eos", "show running-config", text)
-    plain, named = lint(str(bare)), lint(str(captured))
+    plain, named = lint([bare]), lint([captured])
     notes = [f for f in named.findings if "header names the device dc1-leaf1" in f.message]
     assert len(notes) == 1 and notes[0].severity.name == "info", named.findings
     assert sorted((f.code, f.severity, f.message) for f in plain.findings) == sorted(
