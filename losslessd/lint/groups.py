@@ -154,15 +154,7 @@ def _alike_functions(cls: type):
     after one configured alike costs a comparison, not its content (Keys.ports). (A tuple comparison takes an object
     as equal to itself, as the content's comparison and look-up do: a port whose one NaN is the port before's
     object had that port's key either way.)"""
-    hints = _hints(cls)
-    skip = (_PORT_NAMES if cls is Port else frozenset()) | _SHARED
-    plain: list[str] = []
-    others: list[str] = []
-    for f in dataclasses.fields(cls):
-        tp = hints[f.name]
-        if f.name in skip or _mentions(tp, Source):
-            continue
-        (plain if _is_plain(tp) or _is_plain_list(tp) else others).append(f"o.{f.name}")
+    plain, others = ([f"o.{name}" for name in names] for names in _alike_fields(cls))
     tests = [f"({''.join(f'{v}, ' for v in plain)}) == p"] + [f"{o} is q[{i}]" for i, o in enumerate(others)]
     env: dict[str, Any] = {}
     code = (f"def values(o):\n    return ({''.join(f'{v}, ' for v in plain)}), ({''.join(f'{o}, ' for o in others)})\n"
@@ -260,8 +252,9 @@ def _read_function(cls: type, owned: bool = False, shared: bool = False):
 
 
 @cache
-def _read_alike(cls: type):
-    """_alike_functions(cls) read field by field, not compiled."""
+def _alike_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The fields a SharedPort's alike test compares, ``(plain, others)`` by name: the plain values and lists of them
+    (compared equal), then the others (compared by identity); names, sources and the shared parts left out."""
     hints = _hints(cls)
     skip = (_PORT_NAMES if cls is Port else frozenset()) | _SHARED
     plain: list[str] = []
@@ -271,6 +264,13 @@ def _read_alike(cls: type):
         if f.name in skip or _mentions(tp, Source):
             continue
         (plain if _is_plain(tp) or _is_plain_list(tp) else others).append(f.name)
+    return tuple(plain), tuple(others)
+
+
+@cache
+def _read_alike(cls: type):
+    """_alike_functions(cls) read field by field, not compiled."""
+    plain, others = _alike_fields(cls)
     get_plain, get_others = _getter(plain), _getter(others)
 
     def values(o: Any) -> tuple[tuple, tuple]:
@@ -283,7 +283,7 @@ def _read_alike(cls: type):
     return values, same
 
 
-def _getter(names: list[str]) -> Callable[[Any], tuple]:
+def _getter(names: tuple[str, ...] | list[str]) -> Callable[[Any], tuple]:
     """The named attributes of an object as a tuple (of one, of none too)."""
     if len(names) > 1:
         return attrgetter(*names)
