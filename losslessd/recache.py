@@ -5,10 +5,10 @@ and compiles a pattern in Python, about 0.8 M instructions each: docs/lint-at-sc
 What `re` makes of a pattern (its parser's and compiler's output, handed to `_sre.compile`) depends on the pattern's
 text and type, its flags, and the Python that compiles it: its version and build (`sys.version`, the bytecode's cache
 tag), the engine's own version and code unit (`_sre.MAGIC`, `_sre.CODESIZE`), the Unicode database case-insensitive
-classes are compiled from, and the bytes of the `re` package's modules. The entry is named by a digest of all of
-those, so a program is used only by the very code that made it; a program that is not the engine's (a damaged
-entry: a digest of the programs is in it; `_sre.compile` checks the code as well) is compiled by `re` as ever, as is
-anything the entry does not hold or cannot give. It is policycache's mechanism: JSON (never pickle or marshal), a
+classes are compiled from, and the `re` package's modules (their files, told as policycache tells the libraries a
+policy is validated with). The entry is named by a digest of all of those, so a program is used only by the very code
+that made it; a program that is not the engine's (a damaged entry: a digest of the programs is in it; `_sre.compile`
+checks the code as well) is compiled by `re` as ever, as is anything the entry does not hold or cannot give. It is policycache's mechanism: JSON (never pickle or marshal), a
 regular file of the user's own that nobody else may write, opened without following a link, written 0600 through a
 rename; LOSSLESSD_NO_CACHE and `lint --no-policy-cache` read and write nothing. Only a command that asks (``used``)
 reads or writes here: the library's lint never does.
@@ -21,6 +21,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +31,8 @@ from .sha import blake2b
 FORMAT = 1  # (the entry's layout)
 MAX_PROGRAMS = 1024  # (losslessd holds about 400 lazy patterns; an entry past this keeps a run's own programs alone)
 # What decides a program besides the pattern and the interpreter: the `re` package's parser, compiler, constants and
-# case-folding table (Lib/re/), and sre_constants where it is a module of its own (Python 3.10 and earlier)
-_RE_FILES = ("re/_parser.py", "re/_compiler.py", "re/_constants.py", "re/_casefix.py", "sre_constants.py")
+# case-folding table (Lib/re/, Python 3.11 on; an older re has none of these and keeps no program here: ``used``)
+_RE_MODULES = ("re._parser", "re._compiler", "re._constants", "re._casefix")
 
 Program = list  # [the final flags, the code (hex of its native 32-bit units), the groups' names (None: unnamed)]
 _programs: dict[str, Program] | None = None  # the entry read: each program by its key (``_key``)
@@ -46,7 +47,8 @@ def used(on: bool = True) -> Iterator[None]:
     from .policycache import disabled
 
     global _programs
-    if not on or disabled() or lazyre._programs is not None or _sre().CODESIZE != _UNIT:
+    if (not on or disabled() or lazyre._programs is not None or sys.version_info < (3, 11)
+            or _sre().CODESIZE != _UNIT):
         yield
         return
     _programs, lazyre._programs = None, compile_kept
@@ -116,8 +118,7 @@ def _compiled(pattern: str | bytes, flags: int) -> tuple[re.Pattern, Program | N
             final = flags | parsed.state.flags
             compiled = _sre().compile(pattern, final, code, parsed.state.groups - 1, parsed.state.groupdict,
                                       tuple(names))
-            units = array("I", code)
-            return compiled, [final, units.tobytes().hex(), names] if units.itemsize == _UNIT else None
+            return compiled, [final, array("I", code).tobytes().hex(), names]
     return re.compile(pattern, flags), None
 
 
@@ -127,22 +128,18 @@ def _sre() -> Any:
     return _sre
 
 
+@cache  # (what it digests does not change while the process runs: asked by _read, and by _write after)
 def identity() -> str:
     """A digest of what decides a pattern's program here: the Python, the engine, the Unicode database, the byte
-    order the code is kept in, and the bytes of _RE_FILES (of the folder `re` is in)."""
+    order the code is kept in, and _RE_MODULES' files, each told as policycache.identity tells the libraries a policy
+    is validated with (path, size, mtime and inode: hashing their bytes was 0.3 ms a lint)."""
     import unicodedata
 
+    from .policycache import identity as files_identity
+
     sre = _sre()
-    digest = blake2b(f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0{sre.MAGIC}\0{sre.CODESIZE}\0"
-                            f"{unicodedata.unidata_version}\0{sys.byteorder}\0".encode())
-    folder = Path(re.__file__).parent.parent
-    for name in _RE_FILES:
-        try:
-            data = (folder / name).read_bytes()
-        except FileNotFoundError:
-            data = b"(none)"
-        digest.update(name.encode() + b"\0" + blake2b(data).digest())
-    return digest.hexdigest()
+    return files_identity((), _RE_MODULES, f"re {FORMAT}\0{sys.implementation.cache_tag}\0{sre.MAGIC}\0"
+                                           f"{sre.CODESIZE}\0{unicodedata.unidata_version}\0{sys.byteorder}")
 
 
 def _sum(body: bytes) -> str:
