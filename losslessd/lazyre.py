@@ -20,7 +20,7 @@ _ATTRIBUTES = ("match", "fullmatch", "search", "sub", "subn", "split", "findall"
 
 # While the command line's lint keeps compiled programs (losslessd.recache.used), what compiles a pattern instead of
 # re.compile: the program kept for it, else re.compile's.
-_programs: Callable[[Any, int], re.Pattern] | None = None
+_compile: Callable[[Any, int], re.Pattern] | None = None
 
 
 class _Lazy:
@@ -33,7 +33,7 @@ class _Lazy:
     def __getattr__(self, name: str) -> Any:  # (only for an attribute not set yet: before the first use)
         if name not in _ATTRIBUTES:
             raise AttributeError(name)
-        compiled = re.compile(self.pattern, self._flags) if _programs is None else _programs(self.pattern, self._flags)
+        compiled = (_compile or re.compile)(self.pattern, self._flags)
         for attribute in _ATTRIBUTES:
             setattr(self, attribute, getattr(compiled, attribute))
         return getattr(compiled, name)

@@ -47,17 +47,17 @@ def used(on: bool = True) -> Iterator[None]:
     from .policycache import disabled
 
     global _programs
-    if (not on or disabled() or lazyre._programs is not None or sys.version_info < (3, 11)
+    if (not on or disabled() or lazyre._compile is not None or sys.version_info < (3, 11)
             or _sre().CODESIZE != _UNIT):
         yield
         return
-    _programs, lazyre._programs = None, compile_kept
+    _programs, lazyre._compile = None, compile_kept
     _new.clear()
     _hits.clear()
     try:
         yield
     finally:
-        lazyre._programs = None
+        lazyre._compile = None
         if _new:
             _write()
         _programs = None

@@ -89,7 +89,7 @@ def test_a_lazy_pattern_takes_its_program_within_used_alone(cache: Path) -> None
         pattern = lazyre.lazy(r"^interface (?P<name>\S+)$", re.M)
         assert pattern.search(text).group("name") == "Ethernet1/1"
         assert recache._hits == {recache._key(r"^interface (?P<name>\S+)$", re.M)}
-    assert lazyre._programs is None  # (after it, re.compile as ever)
+    assert lazyre._compile is None  # (after it, re.compile as ever)
     assert lazyre.lazy(r"(?P<x>a)").search("a").groupdict() == {"x": "a"}
 
 
@@ -185,12 +185,12 @@ def test_a_shared_foreign_or_linked_entry_is_ignored(cache: Path, tmp_path: Path
 
 def test_nothing_is_written_unless_asked(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with recache.used(False):
-        assert lazyre._programs is None
+        assert lazyre._compile is None
         lazyre.lazy(r"(a)(b)").search("ab")
     lazyre.lazy(r"(a)(c)").search("ac")  # (the library: no `used`)
     monkeypatch.setenv(ENV_NO_CACHE, "1")
     with recache.used():
-        assert lazyre._programs is None
+        assert lazyre._compile is None
         lazyre.lazy(r"(a)(d)").search("ad")
     assert not cache.exists() or _entries(cache) == []
 
