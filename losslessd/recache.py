@@ -8,10 +8,10 @@ tag), the engine's own version and code unit (`_sre.MAGIC`, `_sre.CODESIZE`), th
 classes are compiled from, and the `re` package's modules (their files, told as policycache tells the libraries a
 policy is validated with). The entry is named by a digest of all of those, so a program is used only by the very code
 that made it; a program that is not the engine's (a damaged entry: a digest of the programs is in it; `_sre.compile`
-checks the code as well) is compiled by `re` as ever, as is anything the entry does not hold or cannot give. It is policycache's mechanism: JSON (never pickle or marshal), a
-regular file of the user's own that nobody else may write, opened without following a link, written 0600 through a
-rename; LOSSLESSD_NO_CACHE and `lint --no-policy-cache` read and write nothing. Only a command that asks (``used``)
-reads or writes here: the library's lint never does.
+checks the code as well) is compiled by `re` as ever, as is anything the entry does not hold or cannot give. It is
+policycache's mechanism: JSON (never pickle or marshal), a regular file of the user's own that nobody else may write,
+opened without following a link, written 0600 through a rename; LOSSLESSD_NO_CACHE and `lint --no-policy-cache` read
+and write nothing. Only a command that asks (``used``) reads or writes here: the library's lint never does.
 """
 
 from __future__ import annotations
