@@ -153,6 +153,11 @@ def test_a_header_naming_another_device_than_the_config_is_said_once_naming_both
     assert device.name == own and len(said) == 1 and said[0].code == "SYS004", device.issues
     assert said[0].source.file == path and said[0].source.line == 2
     assert f"names the device leaf2, but it is linted as {own}" in said[0].message
+    # (a header naming the name with more after it is another device: the check that skips reading a header that
+    # starts by naming the device read, parse._HEADER_START, takes the whole line)
+    for longer in (f"{own}0", f"{own} 0", f"{own}-b"):
+        path = _captured(tmp_path / "longer.capture", longer, platform, command, text)
+        assert len([i for i in parse_group("longer", [path]).issues if "header names" in i.message]) == 1, longer
     for same in (own.upper(), f"{own}.dc1.example.net", own.replace("e", "\u0435", 1)):
         path = _captured(tmp_path / "same.capture", same, platform, command, text)
         assert not [i for i in parse_group("same", [path]).issues if "header names" in i.message], same

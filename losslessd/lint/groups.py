@@ -109,40 +109,60 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
     ``item_of``: the class whose dict item ``cls`` is; a port's queue's scheduler and ECN are keyed by their content
     in place too, never tokened: a host's are its own (mlnx_qos.apply makes three a host, each with the host's
     source), and tokening them was a third of a host port's key; a switch's shared ones cost their few fields."""
+    parts: list[str] = []
+    for name, kind, of in _content_fields(cls, owned, shared, item_of):
+        v = f"{obj}.{name}"
+        if kind == "plain":
+            parts.append(v)
+        elif kind == "list":
+            parts.append(f"(None if {v} is None else _tuple({v}))")
+        elif kind == "items":
+            parts.append(f"(None if {v} is None else _tuple({v}.items()))")
+        elif kind == "dict":
+            var = f"x{len(env)}"
+            if inline:
+                expr = ", ".join(_content_parts(of, var, env, inline=False, item_of=cls))
+            else:
+                env[f"c_{var}"] = _content_function(of)
+                expr = f"c_{var}({var}, memo, token)"
+            parts.append(f"_tuple([(k, {expr}) for k, {var} in {v}.items()])")
+        elif kind == "own":
+            env[f"c_{obj}_{name}"] = _content_function(of, owned=cls is Port)
+            parts.append(f"(None if {v} is None else c_{obj}_{name}({v}, memo, token))")
+        else:
+            parts.append(f"(None if {v} is None else memo.get(_id({v})) or token({v}))")
+    return parts
+
+
+def _content_fields(cls: type, owned: bool, shared: bool, item_of: type | None) -> list[tuple[str, str, Any]]:
+    """``(name, kind, of)`` of each field the content of a ``cls`` object takes, in order, as _content_parts
+    (compiled) and _read_parts (read) key it: ``plain`` as it is, ``list`` (of plain values) as a tuple, ``items``
+    (an ``owned`` dict of plain values) as its items, ``dict`` (of model objects of class ``of``) item by item,
+    ``own`` (a model object of class ``of`` a port, or a port's queue or PG, has of its own) by its content,
+    ``token`` by its token."""
     hints = _hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     if shared:
         skip = skip | _SHARED
-    parts: list[str] = []
+    fields: list[tuple[str, str, Any]] = []
     for f in dataclasses.fields(cls):
-        tp, v = hints[f.name], f"{obj}.{f.name}"
+        tp = hints[f.name]
         if f.name in skip or _mentions(tp, Source):
             continue
         inner = _strip_none(tp)
         if _is_plain(tp):
-            parts.append(v)
+            fields.append((f.name, "plain", None))
         elif _is_plain_list(tp):
-            parts.append(f"(None if {v} is None else _tuple({v}))")
+            fields.append((f.name, "list", None))
         elif owned and _is_plain_dict(tp):
-            parts.append(f"(None if {v} is None else _tuple({v}.items()))")
+            fields.append((f.name, "items", None))
         elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
-            item = typing.get_args(inner)[1]
-            var = f"x{len(env)}"
-            if inline:
-                expr = ", ".join(_content_parts(item, var, env, inline=False, item_of=cls))
-            else:
-                env[f"c_{var}"] = _content_function(item)
-                expr = f"c_{var}({var}, memo, token)"
-            parts.append(f"_tuple([(k, {expr}) for k, {var} in {v}.items()])")
-        elif cls is Port and _is_model(inner):
-            env[f"c_{f.name}"] = _content_function(inner, owned=True)
-            parts.append(f"(None if {v} is None else c_{f.name}({v}, memo, token))")
-        elif item_of is Port and _is_model(inner):
-            env[f"c_{obj}_{f.name}"] = _content_function(inner)
-            parts.append(f"(None if {v} is None else c_{obj}_{f.name}({v}, memo, token))")
+            fields.append((f.name, "dict", typing.get_args(inner)[1]))
+        elif (cls is Port or item_of is Port) and _is_model(inner):
+            fields.append((f.name, "own", inner))
         else:
-            parts.append(f"(None if {v} is None else memo.get(_id({v})) or token({v}))")
-    return parts
+            fields.append((f.name, "token", None))
+    return fields
 
 
 @cache
@@ -182,30 +202,22 @@ def _read_parts(cls: type, inline: bool, owned: bool = False, shared: bool = Fal
                 item_of: type | None = None) -> list[Callable[[Any, dict, Any], Any]]:
     """What _content_parts writes as Python, as functions ``part(obj, memo, token)``: the same parts of the same
     content, read field by field instead of compiled (see _read_function)."""
-    hints = _hints(cls)
-    skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
-    if shared:
-        skip = skip | _SHARED
     parts: list[Callable[[Any, dict, Any], Any]] = []
-    for f in dataclasses.fields(cls):
-        tp, get = hints[f.name], attrgetter(f.name)
-        if f.name in skip or _mentions(tp, Source):
-            continue
-        inner = _strip_none(tp)
-        if _is_plain(tp):
+    for name, kind, of in _content_fields(cls, owned, shared, item_of):
+        get = attrgetter(name)
+        if kind == "plain":
             parts.append(partial(_part_plain, get))
-        elif _is_plain_list(tp):
+        elif kind == "list":
             parts.append(partial(_part_list, get))
-        elif owned and _is_plain_dict(tp):
+        elif kind == "items":
             parts.append(partial(_part_items, get))
-        elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
-            item = typing.get_args(inner)[1]
+        elif kind == "dict":
             if inline:  # (an item's parts beside its key: (k, a, b, ...))
-                parts.append(partial(_part_inline, get, _read_parts(item, inline=False, item_of=cls)))
+                parts.append(partial(_part_inline, get, _read_parts(of, inline=False, item_of=cls)))
             else:
-                parts.append(partial(_part_items_of, get, _read_function(item)))
-        elif (cls is Port or item_of is Port) and _is_model(inner):
-            parts.append(partial(_part_own, get, _read_function(inner, owned=cls is Port)))
+                parts.append(partial(_part_items_of, get, _read_function(of)))
+        elif kind == "own":
+            parts.append(partial(_part_own, get, _read_function(of, owned=cls is Port)))
         else:
             parts.append(partial(_part_token, get))
     return parts
@@ -255,16 +267,9 @@ def _read_function(cls: type, owned: bool = False, shared: bool = False):
 def _alike_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The fields a SharedPort's alike test compares, ``(plain, others)`` by name: the plain values and lists of them
     (compared equal), then the others (compared by identity); names, sources and the shared parts left out."""
-    hints = _hints(cls)
-    skip = (_PORT_NAMES if cls is Port else frozenset()) | _SHARED
-    plain: list[str] = []
-    others: list[str] = []
-    for f in dataclasses.fields(cls):
-        tp = hints[f.name]
-        if f.name in skip or _mentions(tp, Source):
-            continue
-        (plain if _is_plain(tp) or _is_plain_list(tp) else others).append(f.name)
-    return tuple(plain), tuple(others)
+    fields = _content_fields(cls, owned=False, shared=True, item_of=None)
+    return (tuple(name for name, kind, _ in fields if kind in ("plain", "list")),
+            tuple(name for name, kind, _ in fields if kind not in ("plain", "list")))
 
 
 @cache
