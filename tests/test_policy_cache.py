@@ -355,9 +355,13 @@ def test_a_module_rewritten_to_its_size_and_mtime_misses(tmp_path: Path, monkeyp
         data = module.read_bytes()
         flipped = data.replace(b"(", b"[", 1)
         assert len(flipped) == len(data) and flipped != data
-        while module.stat().st_ctime_ns == st.st_ctime_ns:  # (the file system's clock moves in ticks of a few ms)
+        for _ in range(100_000):  # (the file system's clock moves in ticks of a few ms; a bound, not a timing)
             module.write_bytes(flipped)
             os.utime(module, ns=(st.st_atime_ns, st.st_mtime_ns))
+            if module.stat().st_ctime_ns != st.st_ctime_ns:
+                break
+        else:  # (squashfs, FAT: no change time kept; docs/policy.md names LOSSLESSD_NO_CACHE=1 for them)
+            pytest.skip(f"{tmp_path}'s file system keeps no change time: the stat key cannot see this rewrite")
         assert (module.stat().st_size, module.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
         policycache._MODULE_KEYS.clear()  # (a process asks of each module once)
         changed = policycache.code_identity()
