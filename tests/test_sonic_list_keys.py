@@ -225,6 +225,27 @@ def test_a_part_whose_port_qos_map_entry_omits_pfcwd_sw_enable_leaves_the_watche
     assert _parse(whole).ports["Ethernet0"].watchdog.priorities_unknown is None
 
 
+def test_a_part_binding_a_port_twice_one_key_without_pfcwd_sw_enable_leaves_its_watched_priorities_unknown():
+    # Two PORT_QOS_MAP keys of a part bind Ethernet0: `config load` merges each into the switch's own entry of that
+    # key (mod_config), and qosorch.cpp handlePortQosMapTable sets the watchdog mask from each entry's
+    # pfcwd_sw_enable, in an order the file does not fix; the key without one keeps the switch's own, unknown here.
+    # Before: unknown when that key came last, read as the other key's "3" when it came first (the order decided).
+    for without_first in (True, False):
+        part = {t: copy.deepcopy(LEAF1[t]) for t in QOS_PART}
+        part["PFC_WD"] = copy.deepcopy(LEAF1["PFC_WD"])
+        qos = part["PORT_QOS_MAP"]
+        own = qos.pop("Ethernet0")
+        without = {k: v for k, v in own.items() if k != "pfcwd_sw_enable"}
+        listed = dict(own, pfcwd_sw_enable="3")
+        keys = [("Ethernet0", without), ("Ethernet0,Ethernet4", dict(listed))]
+        for key, entry in keys if without_first else keys[::-1]:
+            qos[key] = entry
+        qos.pop("Ethernet4")
+        wd = _parse(part).ports["Ethernet0"].watchdog
+        assert wd.enabled is True and wd.priorities_unknown and "pfcwd_sw_enable" in wd.priorities_unknown, \
+            (without_first, wd)
+
+
 # The PORT_QOS_MAP fields of examples/fabric/leaf1's Ethernet0 that name a QoS map, and the tables they name.
 _ETHERNET0_MAPS = {"dscp_to_tc_map": "DSCP_TO_TC_MAP", "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
                    "tc_to_queue_map": "TC_TO_QUEUE_MAP", "pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE"}
