@@ -246,6 +246,21 @@ def test_a_part_binding_a_port_twice_one_key_without_pfcwd_sw_enable_leaves_its_
             (without_first, wd)
 
 
+def test_a_whole_config_db_s_entry_never_applied_leaves_the_watchdog_on_no_priority():
+    # Session 43 part i's Left: an entry holding a reference in the form its release refuses is retried, never applied
+    # (qosorch.cpp handlePortQosMapTable: not_resolved -> task_need_retry), so on 202205 and later the watchdog mask is
+    # never saved (port.h m_pfcwd_sw_bitmask = 0) and up to 202111 the port's PFC bits, which that watchdog reads, are
+    # never set: it watches no priority on any release. Before: read as the entry's pfcwd_sw_enable ([3]).
+    for version, form in (("version_2_0_2", "{}"), ("version_4_0_3", "[DSCP_TO_TC_MAP|{}]")):
+        def change(db, version=version, form=form):
+            db["VERSIONS"]["DATABASE"]["VERSION"] = version
+            entry = db["PORT_QOS_MAP"]["Ethernet0"]
+            entry["dscp_to_tc_map"] = form.format(entry["dscp_to_tc_map"])
+        port = _parse(_db(change)).ports["Ethernet0"]
+        assert port.pfc_enabled == [] and port.watchdog.enabled is True, version
+        assert port.watchdog.priorities == [] and port.watchdog.priorities_unknown is None, (version, port.watchdog)
+
+
 # The PORT_QOS_MAP fields of examples/fabric/leaf1's Ethernet0 that name a QoS map, and the tables they name.
 _ETHERNET0_MAPS = {"dscp_to_tc_map": "DSCP_TO_TC_MAP", "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
                    "tc_to_queue_map": "TC_TO_QUEUE_MAP", "pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE"}

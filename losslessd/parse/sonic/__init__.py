@@ -1754,12 +1754,13 @@ class _Builder:
         tc_to_pg_map it names)."""
         prios = "a list of priorities 0-7"
         if (refused := self._refused_ref(e, _PORT_QOS_REFS)) is not None:
-            # never applied: neither maps nor pfc_enable (a whole CONFIG_DB's port has PFC off; a part's keeps the
-            # switch's, unknown)
+            # never applied: neither maps, pfc_enable nor the watchdog mask (a whole CONFIG_DB's port has PFC off and
+            # its watchdog watches nothing on any release: the mask 202205 on reads stays 0, port.h, and the PFC bits
+            # 202111 and before read are never set; a part's keeps the switch's, unknown)
             self._note_form(e, refused)
-            wd_got = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
-            wd = (wd_got and wd_got[0]) if self._whole else _PART_WD_PRIORITIES  # (a part: the switch's own stays)
-            return {"qos_configured": True}, (() if self._whole else None), None, wd, None
+            if self._whole:
+                return {"qos_configured": True}, (), None, (), None
+            return {"qos_configured": True}, None, None, _PART_WD_PRIORITIES, None
         dscp = self.ref(e, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
         dot1p = self.ref(e, "dot1p_to_tc_map", "DOT1P_TO_TC_MAP")
         tc_to_pg = self.ref(e, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
