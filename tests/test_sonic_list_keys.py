@@ -225,6 +225,42 @@ def test_a_part_whose_port_qos_map_entry_omits_pfcwd_sw_enable_leaves_the_watche
     assert _parse(whole).ports["Ethernet0"].watchdog.priorities_unknown is None
 
 
+def test_a_part_binding_a_port_twice_one_key_without_pfcwd_sw_enable_leaves_its_watched_priorities_unknown():
+    # Two PORT_QOS_MAP keys of a part bind Ethernet0: `config load` merges each into the switch's own entry of that
+    # key (mod_config), and qosorch.cpp handlePortQosMapTable sets the watchdog mask from each entry's
+    # pfcwd_sw_enable, in an order the file does not fix; the key without one keeps the switch's own, unknown here.
+    # Before: unknown when that key came last, read as the other key's "3" when it came first (the order decided).
+    for without_first in (True, False):
+        part = {t: copy.deepcopy(LEAF1[t]) for t in QOS_PART}
+        part["PFC_WD"] = copy.deepcopy(LEAF1["PFC_WD"])
+        qos = part["PORT_QOS_MAP"]
+        own = qos.pop("Ethernet0")
+        without = {k: v for k, v in own.items() if k != "pfcwd_sw_enable"}
+        listed = dict(own, pfcwd_sw_enable="3")
+        keys = [("Ethernet0", without), ("Ethernet0,Ethernet4", dict(listed))]
+        for key, entry in keys if without_first else keys[::-1]:
+            qos[key] = entry
+        qos.pop("Ethernet4")
+        wd = _parse(part).ports["Ethernet0"].watchdog
+        assert wd.enabled is True and wd.priorities_unknown and "pfcwd_sw_enable" in wd.priorities_unknown, \
+            (without_first, wd)
+
+
+def test_a_whole_config_db_s_entry_never_applied_leaves_the_watchdog_on_no_priority():
+    # Session 43 part i's Left: an entry holding a reference in the form its release refuses is retried, never applied
+    # (qosorch.cpp handlePortQosMapTable: not_resolved -> task_need_retry), so on 202205 and later the watchdog mask is
+    # never saved (port.h m_pfcwd_sw_bitmask = 0) and up to 202111 the port's PFC bits, which that watchdog reads, are
+    # never set: it watches no priority on any release. Before: read as the entry's pfcwd_sw_enable ([3]).
+    for version, form in (("version_2_0_2", "{}"), ("version_4_0_3", "[DSCP_TO_TC_MAP|{}]")):
+        def change(db, version=version, form=form):
+            db["VERSIONS"]["DATABASE"]["VERSION"] = version
+            entry = db["PORT_QOS_MAP"]["Ethernet0"]
+            entry["dscp_to_tc_map"] = form.format(entry["dscp_to_tc_map"])
+        port = _parse(_db(change)).ports["Ethernet0"]
+        assert port.pfc_enabled == [] and port.watchdog.enabled is True, version
+        assert port.watchdog.priorities == [] and port.watchdog.priorities_unknown is None, (version, port.watchdog)
+
+
 # The PORT_QOS_MAP fields of examples/fabric/leaf1's Ethernet0 that name a QoS map, and the tables they name.
 _ETHERNET0_MAPS = {"dscp_to_tc_map": "DSCP_TO_TC_MAP", "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
                    "tc_to_queue_map": "TC_TO_QUEUE_MAP", "pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE"}

@@ -1642,8 +1642,6 @@ class _Builder:
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
             if not pfc_written and not self._whole:
                 omits.append(e)
-            wd_unknown = wd if isinstance(wd, str) else _PART_WD_PRIORITIES if not self._whole and (
-                "pfcwd_sw_enable" not in fields or self._refused_ref(e, _PORT_QOS_REFS) is not None) else None
             own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
@@ -1659,10 +1657,10 @@ class _Builder:
                 if trust_field is not None and not (again and trust_field == ""):
                     port["trust_source"] = trust_source
                 port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
-                wd_priorities[name] = None if isinstance(wd, str) else wd
-                if wd_unknown:
-                    self._wd_kept[name] = wd_unknown
+                if isinstance(wd, str):  # (why the priorities it watches are unknown: _watched)
+                    wd_priorities[name], self._wd_kept[name] = None, wd
                 else:
+                    wd_priorities[name] = wd
                     self._wd_kept.pop(name, None)
                 if bound:
                     tc_to_pg_names[name] = bound
@@ -1682,7 +1680,7 @@ class _Builder:
         None for every PFC-enabled one (pfc_enable's, on the releases that read it); or why they are unknown."""
         if "pfcwd_sw_enable" not in e.fields:
             if not self._whole:
-                return None  # (a part: the switch's own stays, _PART_WD_PRIORITIES)
+                return _PART_WD_PRIORITIES  # (a part: the switch's own stays)
             written = ()  # (the mask saved for an entry without it: 0)
         elif written is None:
             return None  # (a value not read: said where it is read)
@@ -1752,14 +1750,17 @@ class _Builder:
 
     def _qos_recipe(self, e: Entry, glob: Entry | None, has_maps: bool) -> tuple:
         """What one PORT_QOS_MAP entry sets, without where: (fields, PFC priorities, the field whose source is the
-        trust's ("" the entry's, None: no trust set), pfcwd_sw_enable priorities, the tc_to_pg_map it names)."""
+        trust's ("" the entry's, None: no trust set), pfcwd_sw_enable priorities (or why unknown: _watched), the
+        tc_to_pg_map it names)."""
         prios = "a list of priorities 0-7"
         if (refused := self._refused_ref(e, _PORT_QOS_REFS)) is not None:
-            # never applied: neither maps nor pfc_enable (a whole CONFIG_DB's port has PFC off; a part's keeps the
-            # switch's, unknown)
+            # never applied: neither maps, pfc_enable nor the watchdog mask (a whole CONFIG_DB's port has PFC off and
+            # its watchdog watches nothing on any release: the mask 202205 on reads stays 0, port.h, and the PFC bits
+            # 202111 and before read are never set; a part's keeps the switch's, unknown)
             self._note_form(e, refused)
-            wd_got = self.value(e, "pfcwd_sw_enable", _priority_list, prios)
-            return {"qos_configured": True}, (() if self._whole else None), None, wd_got and wd_got[0], None
+            if self._whole:
+                return {"qos_configured": True}, (), None, (), None
+            return {"qos_configured": True}, None, None, _PART_WD_PRIORITIES, None
         dscp = self.ref(e, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
         dot1p = self.ref(e, "dot1p_to_tc_map", "DOT1P_TO_TC_MAP")
         tc_to_pg = self.ref(e, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
