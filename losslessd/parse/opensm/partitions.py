@@ -267,6 +267,7 @@ def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIs
                 continue
             if not _port_ok(port):
                 return n, token.strip()
+            port = _keyword(port) or port  # (`AL` is ALL as OpenSM reads it: IbPartition.members names it in full)
             part.members.append(f"{port}={(_membership(value) or 'limited') if flagged else defmember}")
     return None
 
@@ -342,8 +343,13 @@ def _scope_mask(flags: list[str]) -> int:
     return mask
 
 
+def _keyword(port: str) -> str | None:
+    """The keyword a port written as a prefix of one names (the first in partition_add_port's order), else None."""
+    return next((k for k in _KEYWORDS if k.startswith(port)), None)
+
+
 def _port_ok(port: str) -> bool:
-    if any(k.startswith(port) for k in _KEYWORDS):
+    if _keyword(port) is not None:
         return True
     guid, clean = c_number(port, 64, False)
     return clean and guid != 0
