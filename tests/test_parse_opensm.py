@@ -353,13 +353,14 @@ def test_an_ip_multicast_group_opensm_refuses_hands_out_no_sl():
 
 def test_partition_ports_as_opensm_reads_them():
     """A name starting with a digit is the P_Key (partition_create); a port is a prefix of a keyword or NONE
-    (strncmp over its length); an `mgid=` entry takes the rest of its line as the group's flags (parse_part_conf)."""
+    (strncmp over its length; the model names the keyword in full, so no reader of it repeats the prefix rule); an
+    `mgid=` entry takes the rest of its line as the group's flags (parse_part_conf)."""
     text = ("0x8001, ipoib : SELF=full, NONE, AL=limited;\n"
             "Default=0x7fff, ipoib :\n  mgid=ff12:401b::0707,sl=1, ALL=full\n  ALL_SWITCHES=full;\n")
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
     assert dev.issues == []
     assert [(p.name, p.pkey, p.members) for p in dev.opensm.partitions] == [
-        ("", 0x8001, ["SELF=full", "AL=limited"]), ("Default", 0x7FFF, ["ALL_SWITCHES=full"])]
+        ("", 0x8001, ["SELF=full", "ALL=limited"]), ("Default", 0x7FFF, ["ALL_SWITCHES=full"])]
 
 
 @pytest.mark.parametrize("text,found,evidence", [

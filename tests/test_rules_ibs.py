@@ -200,7 +200,8 @@ def test_a_default_partition_leaving_hosts_limited_members_is_named(tmp_path):
     for text, severity, shown in (("Default=0x7fff, ipoib : ALL;\n", "warning", "ALL=limited"),
                                   ("Default=0x7fff : ALL, SELF=full ;\n", "info", "ALL=limited"),
                                   ("Default=0x7fff, ipoib : ALL=full;\nDefault=0x7fff : ALL_CAS=l;\n", "warning",
-                                   "ALL_CAS=limited")):
+                                   "ALL_CAS=limited"),
+                                  ("Default=0x7fff, ipoib : AL;\n", "warning", "ALL=limited")):
         (sm / "partitions.conf").write_text(text)
         [hit] = lint([sm], "infiniband", select_codes=["IBS008"]).findings
         assert (hit.severity.value, hit.key, hit.source.line) == (severity, "Default|limited", 1)

@@ -911,9 +911,9 @@ class IbPartition(Model):
     # rate=3 is 10 Gb/s); None: not written (OpenSM's defaults mtu 4, rate 3: man opensm, PARTITION CONFIGURATION).
     mtu_code: int | None = None
     rate_code: int | None = None
-    # The ports as `PORT=full|limited|both`, each with the membership OpenSM gives it (osm_prtn_config.c
-    # partition_add_port: its own flag, else the definition's `defmember`, limited unless written), in file order: a
-    # port named again takes its last (osm_prtn.c osm_prtn_add_port "Will overwrite")
+    # The ports as `PORT=full|limited|both` (a keyword in full, `AL` read as ALL), each with the membership OpenSM
+    # gives it (osm_prtn_config.c partition_add_port: its own flag, else the definition's `defmember`, limited unless
+    # written), in file order: a port named again takes its last (osm_prtn.c osm_prtn_add_port "Will overwrite")
     members: list[str] = dataclasses.field(default_factory=list)
     # MGID -> SL of the partition's other multicast groups that set their own (`mgid=ff12::1,sl=1`): traffic on an SL
     # the broadcast group's `sl=` does not name (osm_prtn_config.c mgroup_create: the partition's flags, then its own);

@@ -814,13 +814,12 @@ class PartitionGroupSettings(_SmRule):
 
 
 def _hosts_membership(members: list[str]) -> tuple[str, str] | None:
-    """The last `ALL` or `ALL_CAS` entry of a partition's members (any prefix OpenSM takes for them, strncmp) and the
+    """The last `ALL` or `ALL_CAS` entry of a partition's members (IbPartition.members: the keyword in full) and the
     membership it gives every host (channel adapter) port; None when none is written."""
     last = None
     for member in members:
         port, _, membership = member.rpartition("=")
-        if port and (next((k for k in ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS") if k.startswith(port)), None)
-                     in ("ALL", "ALL_CAS")):
+        if port in ("ALL", "ALL_CAS"):
             last = (member, membership)
     return last
 

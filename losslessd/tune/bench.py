@@ -63,12 +63,12 @@ _LAUNCH_PREFIX = lazy(
 # parseCRILog): `<RFC 3339 time> <stdout|stderr> <tag>[:<more tags>] <content>`, tag `F` a full line and `P` a part the
 # runtime split (a line past its buffer), whose newline ReadLogs drops, so that the part runs into the next entry
 # written to the same stream.
-_CRI = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) "
-            r"(stdout|stderr) ([^ :]*)(?::[^ ]*)? ", re.ASCII)
+_RFC3339_BLANK = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) "  # (either log's time)
+_CRI = lazy(_RFC3339_BLANK + r"(stdout|stderr) ([^ :]*)(?::[^ ]*)? ", re.ASCII)
 # `kubectl logs --timestamps` (pkg/kubelet/kuberuntime/logs/logs.go logWriter.write, as session 42 part h read it) puts
 # each entry's RFC 3339 time (time.RFC3339Nano: trailing zeros and an all-zero fraction dropped) and a blank before
 # its content, the parts of a split line included: the later parts' times stand inside the joined line.
-_KUBECTL_TIME = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) ", re.ASCII)
+_KUBECTL_TIME = lazy(_RFC3339_BLANK, re.ASCII)
 _VERSION = lazy(r"nccl-tests version\s+(\S+)")
 _STARTING = lazy(r"Collective test starting:\s*(\S+)")
 _NTHREAD = lazy(r"^nThread\s+\d+")

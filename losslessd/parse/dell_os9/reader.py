@@ -56,10 +56,10 @@ _RANGE_ITEM = lazy(r"^(?P<head>[0-9]{1,2}/(?:[0-9]{1,3}/)?)(?P<port>[0-9]{1,3})"
 _TYPE_JOINED = lazy(r"^([A-Za-z-]+)([0-9].*)$", re.ASCII)
 
 
-def _joined_type(word: str) -> str | None:
-    """The port type of a range item written with its type joined (`te1/2`, `Te1/1-4`), else None."""
+def _joined(word: str) -> tuple[str, str] | None:
+    """A range item written with its type joined (`te1/2`, `Te1/1-4`) as its type and number, else None."""
     joined = _TYPE_JOINED.match(word)
-    return port_type(joined[1]) if joined else None
+    return (joined[1], joined[2]) if joined and port_type(joined[1]) else None
 
 
 def _range_ports(text: str) -> list[str] | None:
@@ -75,9 +75,9 @@ def _range_ports(text: str) -> list[str] | None:
     out: list[str] = []
     for item in text.split(","):
         words = item.split()
-        joined = _TYPE_JOINED.match(words[0]) if words and port_type(words[0]) is None else None
-        if joined and port_type(joined[1]):
-            words = [joined[1], joined[2], *words[1:]]
+        joined = _joined(words[0]) if words and port_type(words[0]) is None else None
+        if joined:
+            words = [*joined, *words[1:]]
         kind = port_type(words[0]) if words else None
         m = _RANGE_ITEM.match("".join(words[1:])) if kind else None
         if m is None:
@@ -169,7 +169,7 @@ class _Reader(TreeReader):
             cfg.hostname = w[1]
         elif w[0] == "stack-unit" and "portmode" in w and "speed" in w:
             cfg.portmode_speed = self.src(node)  # (a port's speed set apart from its type: _speed)
-        elif w[:2] == ["interface", "range"] and any(port_type(word) or _joined_type(word.split(",")[0])
+        elif w[:2] == ["interface", "range"] and any(port_type(word) or _joined(word.split(",")[0])
                                                      for word in w[2:]):
             names = _range_ports(" ".join(w[2:]))
             if names is None:

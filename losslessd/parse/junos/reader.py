@@ -178,15 +178,18 @@ class Interface:
     pause_tx: Val | None = None
     # `unit N family ethernet-switching vlan members [ v100 200 300-310 ]`: the VLANs by name, ID or range, as written
     vlan_members: list[Val] = field(default_factory=list)
-    # The families the port's units carry (`unit N family inet|inet6|ethernet-switching ...`): inet or inet6 alone on
-    # a port without vlan-tagging routes untagged frames (Port.vlans [])
-    families: set[str] = field(default_factory=set)
-    # The same per unit, (unit as written, family): a unit without its own `family inet mtu` passes what the media MTU
-    # lets through (build._ip_mtu)
+    # The families the port's units carry, (unit as written, family) (`unit N family inet|inet6|ethernet-switching
+    # ...`): a unit without its own `family inet mtu` passes what the media MTU lets through (build._ip_mtu)
     unit_families: set[tuple[str, str]] = field(default_factory=set)
     # `unit N family ethernet-switching interface-mode access|trunk` (`port-mode` before ELS); None: not written, which
     # Junos reads as access (its "interface-mode" and "port-mode" statements: "Default: access")
     switching_mode: str | None = None
+
+    @property
+    def families(self) -> set[str]:
+        """The families the units carry: inet or inet6 alone on a port without vlan-tagging routes untagged frames
+        (Port.vlans [])."""
+        return {family for _, family in self.unit_families}
 
 
 @record
@@ -422,7 +425,6 @@ def _unread_setting(words: tuple[str, ...]) -> bool:
         _interface_setting(fresh, list(words), _NOWHERE)
     except (_Skip, IndexError, ValueError):
         return False
-    fresh.families.clear()
     fresh.unit_families.clear()
     return fresh == Interface(source=_NOWHERE)
 
@@ -1134,7 +1136,6 @@ def _vlan(cfg: JunosConfig, instance: str, w: list[str], src: Source) -> None:
 
 def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
     if w[0] == "unit" and len(w) >= 4 and w[2] == "family":
-        iface.families.add(w[3])
         iface.unit_families.add((w[1], w[3]))
     if w[0] == "description":
         iface.description = w[1]

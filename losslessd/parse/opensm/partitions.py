@@ -25,6 +25,11 @@ from .options import c_number
 _KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
 # The IPoIB broadcast group's MGID with its P_Key bits all ones (osm_prtn_config.c osm_ipoib_broadcast_mgid).
 _IPOIB_BROADCAST = ipaddress.IPv6Address("ff12:401b:ffff::ffff:ffff").packed
+
+
+def _broadcast_mgid(pkey: int) -> bytes:
+    """The MGID of a partition's IPoIB broadcast group: its P_Key, full-membership bit set, in bytes 4-5."""
+    return _IPOIB_BROADCAST[:4] + (pkey | 0x8000).to_bytes(2, "big") + _IPOIB_BROADCAST[6:]
 # OpenSM's parser stops at its first PARSE ERROR (osm_prtn_config_parse_file breaks out of its loop), and a file with
 # no partition fails too; osm_prtn.c osm_prtn_make_partitions then logs "Partition configuration in error; retrying
 # with default config": every port leaves the file's partitions, which are removed as empty, and the Default partition
@@ -102,8 +107,7 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
         if earlier is not None:
             part.pkey = earlier.pkey
         if part.ipoib and part.pkey is not None:  # partition_create makes the broadcast group first
-            made.setdefault(_IPOIB_BROADCAST[:4] + (part.pkey | 0x8000).to_bytes(2, "big") + _IPOIB_BROADCAST[6:],
-                            (first, "its IPoIB broadcast group"))
+            made.setdefault(_broadcast_mgid(part.pkey), (first, "its IPoIB broadcast group"))
         bad = _properties(part, props, src, issues, (made, _scope_mask(definition.split(",")[1:])), defmember)
         if bad:
             # (a partition not closed by `;` takes the next line's definition as its ports)
@@ -169,8 +173,7 @@ def _add_to(earlier: IbPartition, again: IbPartition) -> None:
     earlier.group_sls.update(again.group_sls)
     earlier.group_lines.update(again.group_lines)
     if earlier.ipoib and earlier.sl != again.sl and earlier.sl is not None and earlier.pkey is not None:
-        mgid = _IPOIB_BROADCAST[:4] + (earlier.pkey | 0x8000).to_bytes(2, "big") + _IPOIB_BROADCAST[6:]
-        earlier.group_sls.setdefault(str(ipaddress.IPv6Address(mgid)), earlier.sl)
+        earlier.group_sls.setdefault(str(ipaddress.IPv6Address(_broadcast_mgid(earlier.pkey))), earlier.sl)
     if again.ipoib and not earlier.ipoib:
         earlier.mtu_code, earlier.rate_code = again.mtu_code, again.rate_code
     earlier.ipoib = earlier.ipoib or again.ipoib
@@ -267,6 +270,7 @@ def _properties(part: IbPartition, props: str, src: Source, issues: list[ParseIs
                 continue
             if not _port_ok(port):
                 return n, token.strip()
+            port = _keyword(port) or port  # (`AL` is ALL as OpenSM reads it: IbPartition.members names it in full)
             part.members.append(f"{port}={(_membership(value) or 'limited') if flagged else defmember}")
     return None
 
@@ -342,8 +346,13 @@ def _scope_mask(flags: list[str]) -> int:
     return mask
 
 
+def _keyword(port: str) -> str | None:
+    """The keyword a port written as a prefix of one names (the first in partition_add_port's order), else None."""
+    return next((k for k in _KEYWORDS if k.startswith(port)), None)
+
+
 def _port_ok(port: str) -> bool:
-    if any(k.startswith(port) for k in _KEYWORDS):
+    if _keyword(port) is not None:
         return True
     guid, clean = c_number(port, 64, False)
     return clean and guid != 0
