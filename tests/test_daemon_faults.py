@@ -528,6 +528,43 @@ def test_an_interrupted_event_of_a_device_that_left_the_inventory_ends_after_the
         d.stop()
 
 
+def test_a_worker_started_again_opens_the_window_of_its_devices_interrupted_events_again(sim, tmp_path):
+    """Session 43 reread se (review r1's Left): a worker that died and was started again has new detectors, which
+    need the whole detection time to see a condition again; the window of its devices' interrupted events kept
+    running from the dead worker's first answer, so an event still present ended ("not seen again") and a new one
+    opened. Now a started-again worker's first answer opens it again. Here leaf1 answers the first worker (its
+    congestion gone for the while, so nothing continues), its worker is killed while leaf1 is down past the window
+    (60 polls of leaf2 at 1 s, the window 50 s), and leaf1 back and congested continues its event under its id."""
+    place = ("leaf1", "Ethernet8", 3)
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
+    d.start(args=("--workers", "1"))
+    try:
+        sim.congest(*place, on=True)
+        [opened] = wait_for(lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "pause_rate open")
+        assert d.stop() == 0
+        sim.congest(*place, on=False)
+        d.start(args=("--workers", "1"))
+        wait_for(lambda: d.answered("leaf1") >= 1, "leaf1 answered after the restart")  # (its window opens)
+        sim.set_down("leaf1")
+        os.kill(wait_for(lambda: d.worker_pid(0), "the worker"), signal.SIGKILL)
+        wait_for(lambda: d.value("losslessd_worker_restarts_total", worker="0") == 1, "the worker started again")
+        polled = d.value("losslessd_polls_total", device="leaf2", source="snmp") or 0
+        wait_for(lambda: (d.value("losslessd_polls_total", device="leaf2", source="snmp") or 0) >= polled + 60,
+                 "60 more polls of leaf2", timeout_s=300)
+        assert [e["id"] for e in _pause_rates_at(d, place)] == [opened["id"]] and _said(d, "end", place) == 0
+        sim.set_down("leaf1", False)
+        sim.congest(*place, on=True)
+        wait_polls(d, lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "the congestion seen again",
+                   "leaf1", polls=60)
+        [continued] = _pause_rates_at(d, place)
+        assert continued["id"] == opened["id"] and "(continued across a restart of losslessd" in continued["message"]
+        assert (_said(d, "start", place), _said(d, "end", place)) == (1, 0)
+    finally:
+        sim.set_down("leaf1", False)
+        sim.congest(*place, on=False)
+        d.stop()
+
+
 def test_polls_that_wait_for_a_slot_longer_than_an_interval_are_counted_and_said_once(sim, tmp_path):
     """One slot (poll.concurrency 1) and spine1 answering 3 s late at 1 s polls: leaf1's and leaf2's polls wait behind
     it, so their cadence (and a storm's detection time) stretches threefold. That was silent (poll_duration_seconds
