@@ -400,6 +400,17 @@ def test_a_stop_ends_the_open_events_at_the_stop_not_at_the_next_start(sim, tmp_
         again.stop()
 
 
+def _pause_rates_at(d: DaemonProcess, where: tuple[str, str, int]) -> list[dict]:
+    """The history's pause_rate events at ``where`` (device, port, priority)."""
+    return [e for e in d.events(kind="pause_rate") if (e["device"], e["port"], e["priority"]) == where]
+
+
+def _said(d: DaemonProcess, change: str, where: tuple[str, str, int]) -> int:
+    """How often the daemon logged (as it tells the sinks) a ``change`` of the pause_rate event at ``where``."""
+    return sum(r["msg"].startswith(f"event {change} pause_rate: {where[0]} {where[1]} priority {where[2]}")
+               for r in d.log_records())
+
+
 def test_a_planned_restart_continues_an_event_still_present_under_its_id_and_alerts_no_new_one(sim, tmp_path):
     """A clean stop and start (an upgrade) with a pause_rate open and the port still congested: the stop ended it and
     told the sinks, and the start opened a new event, so on-call saw it resolve and fire again. Now the stop marks it
@@ -409,11 +420,10 @@ def test_a_planned_restart_continues_an_event_still_present_under_its_id_and_ale
     place, gone = ("leaf1", "Ethernet8", 3), ("leaf2", "Ethernet1", 3)
 
     def mine(where: tuple = place) -> list[dict]:
-        return [e for e in d.events(kind="pause_rate") if (e["device"], e["port"], e["priority"]) == where]
+        return _pause_rates_at(d, where)
 
     def said(change: str, where: tuple = place) -> int:
-        return sum(r["msg"].startswith(f"event {change} pause_rate: {where[0]} {where[1]} priority {where[2]}")
-                   for r in d.log_records())
+        return _said(d, change, where)
 
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
     d.start()
@@ -456,7 +466,7 @@ def test_a_planned_restart_continues_the_event_of_a_device_whose_first_polls_fai
     place = ("leaf1", "Ethernet8", 3)
 
     def mine() -> list[dict]:
-        return [e for e in d.events(kind="pause_rate") if (e["device"], e["port"], e["priority"]) == place]
+        return _pause_rates_at(d, place)
 
     # (every source at 1 s: the window is a few seconds, gNMI's interval counting in it where no device streams)
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None, "gnmi_sample_interval_s": INTERVAL_S})
@@ -493,18 +503,13 @@ def test_an_interrupted_event_of_a_device_that_left_the_inventory_ends_after_the
     daemon stopped again. Now nothing polls it, so it ends ("not seen again") at once."""
     gone = ("leaf2", "Ethernet1", 3)
 
-    def said_end() -> int:
-        return sum(r["msg"].startswith(f"event end pause_rate: {gone[0]} {gone[1]} priority {gone[2]}")
-                   for r in d.log_records())
-
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
     d.start()
     try:
         sim.congest(*gone, on=True)
-        wait_for(lambda: [e for e in d.events(kind="pause_rate") if e["device"] == "leaf2" and e["end"] is None],
-                 "pause_rate open on leaf2")
+        wait_for(lambda: [e for e in _pause_rates_at(d, gone) if e["end"] is None], "pause_rate open on leaf2")
         assert d.stop() == 0
-        assert said_end() == 0
+        assert _said(d, "end", gone) == 0
         inventory = yaml.safe_load(sim.inventory_path.read_text())
         without = tmp_path / "inventory-without-leaf2.yaml"
         del inventory["hosts"]["leaf2"]  # (the simulator's Nornir SimpleInventory: hosts by name)
@@ -513,12 +518,50 @@ def test_an_interrupted_event_of_a_device_that_left_the_inventory_ends_after_the
         d.write(d.settings)
         d.start()
         # (bounded by leaf1's polls: the housekeeping that ends it runs every second)
-        wait_polls(d, lambda: said_end() == 1, "leaf2's interrupted event ended to the sinks", "leaf1", polls=30)
-        [ended] = [e for e in d.events(kind="pause_rate") if e["device"] == "leaf2"]
+        wait_polls(d, lambda: _said(d, "end", gone) == 1, "leaf2's interrupted event ended to the sinks", "leaf1",
+                   polls=30)
+        [ended] = _pause_rates_at(d, gone)
         assert ended["end"] is not None and "(not seen again after the restart)" in ended["message"]
         assert "interrupted" not in ended["numbers"]
     finally:
         sim.congest(*gone, on=False)
+        d.stop()
+
+
+def test_a_worker_started_again_opens_the_window_of_its_devices_interrupted_events_again(sim, tmp_path):
+    """Session 43 reread se (review r1's Left): a worker that died and was started again has new detectors, which
+    need the whole detection time to see a condition again; the window of its devices' interrupted events kept
+    running from the dead worker's first answer, so an event still present ended ("not seen again") and a new one
+    opened. Now a started-again worker's first answer opens it again. Here leaf1 answers the first worker (its
+    congestion gone for the while, so nothing continues), its worker is killed while leaf1 is down past the window
+    (60 polls of leaf2 at 1 s, the window 50 s), and leaf1 back and congested continues its event under its id."""
+    place = ("leaf1", "Ethernet8", 3)
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
+    d.start(args=("--workers", "1"))
+    try:
+        sim.congest(*place, on=True)
+        [opened] = wait_for(lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "pause_rate open")
+        assert d.stop() == 0
+        sim.congest(*place, on=False)
+        d.start(args=("--workers", "1"))
+        wait_for(lambda: d.answered("leaf1") >= 1, "leaf1 answered after the restart")  # (its window opens)
+        sim.set_down("leaf1")
+        os.kill(wait_for(lambda: d.worker_pid(0), "the worker"), signal.SIGKILL)
+        wait_for(lambda: d.value("losslessd_worker_restarts_total", worker="0") == 1, "the worker started again")
+        polled = d.value("losslessd_polls_total", device="leaf2", source="snmp") or 0
+        wait_for(lambda: (d.value("losslessd_polls_total", device="leaf2", source="snmp") or 0) >= polled + 60,
+                 "60 more polls of leaf2", timeout_s=300)
+        assert [e["id"] for e in _pause_rates_at(d, place)] == [opened["id"]] and _said(d, "end", place) == 0
+        sim.set_down("leaf1", False)
+        sim.congest(*place, on=True)
+        wait_polls(d, lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "the congestion seen again",
+                   "leaf1", polls=60)
+        [continued] = _pause_rates_at(d, place)
+        assert continued["id"] == opened["id"] and "(continued across a restart of losslessd" in continued["message"]
+        assert (_said(d, "start", place), _said(d, "end", place)) == (1, 0)
+    finally:
+        sim.set_down("leaf1", False)
+        sim.congest(*place, on=False)
         d.stop()
 
 

@@ -386,19 +386,14 @@ def main() -> None:
 
 def _json_escape_error(exc: UnicodeError) -> tuple[str, int]:
     """A codecs error handler writing each character a stream cannot encode as JSON's escape of it: `\\u03a9`, a
-    pair of `\\uXXXX` surrogates past U+FFFF (RFC 8259 section 7), so a JSON or SARIF report stays a valid document
-    and a text one shows where the character was."""
+    pair of `\\uXXXX` surrogates past U+FFFF (RFC 8259 section 7; json.dumps's ensure_ascii writes just that), so a
+    JSON or SARIF report stays a valid document and a text one shows where the character was."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
-    out = []
-    for char in exc.object[exc.start:exc.end]:
-        code = ord(char)
-        if code > 0xFFFF:
-            code -= 0x10000
-            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-        else:
-            out.append(f"\\u{code:04x}")
-    return "".join(out), exc.end
+    import json  # (only here: no command's start-up imports it for this)
+
+    # (only characters outside the stream's ASCII reach here, so none of those JSON escapes otherwise: `"`, `\\`)
+    return json.dumps(exc.object[exc.start:exc.end])[1:-1], exc.end
 
 
 def _streams_escape_what_they_cannot_encode() -> None:

@@ -129,8 +129,8 @@ class Daemon:
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         # Events the previous run's clean stop interrupted, by place, that a condition seen again soon after this
         # start continues (_continue), until _resume_until[device] (time.monotonic(): resume_window_s after the
-        # device's first poll that answered; none yet: open); and the ids the workers gave the events that continue
-        # one -> the interrupted one (its start, so its id, and its peaks), until they end
+        # device's first poll that answered, by its worker as last started; none yet: open); and the ids the workers
+        # gave the events that continue one -> the interrupted one (its start, so its id, and its peaks), until they end
         self._resumable: dict[tuple, Event] = {}
         self._resume_until: dict[str, float] = {}
         self._continued: dict[str, Event] = {}
@@ -440,6 +440,8 @@ class Daemon:
                   how, wait, extra={"worker": worker.index, "exit": code, "restarts": worker.restarts})
         self._end_events_of(set(worker.devices),
                             "its worker process died and was started again; its detector state was lost")
+        for device in worker.devices:  # (its new detectors need the whole window: it opens at their first answer)
+            self._resume_until.pop(device, None)
         await asyncio.sleep(wait)
         if not self._stopping:
             await self._start_worker(worker)
