@@ -1794,6 +1794,20 @@ def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, s
      {"et-0/0/32": 9202, "et-0/0/33": 9202}),
     (["set interfaces interface-range R unit 0 family inet mtu 1500",
       "set interfaces et-0/0/33 unit 0 family inet6 address 2001:db8::1/64"], {"et-0/0/32": 1500, "et-0/0/33": 9202}),
+    # Session 44 part f (session 43 review r1 Left): `family inet6 mtu N` is the unit's IPv6 MTU (Junos "mtu
+    # (Interfaces)": the protocol MTU at [edit interfaces NAME unit N family FAMILY], 1500 by default for inet and inet6
+    # alike), so a unit writing both families' MTU passes no more than the larger of the two
+    (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet6 mtu 1500",
+      "set interfaces et-0/0/33 unit 0 family inet mtu 1500", "set interfaces et-0/0/33 unit 0 family inet6 mtu 4000"],
+     {"et-0/0/32": 1500, "et-0/0/33": 4000}),
+    (["set interfaces interface-range R unit 0 family inet6 mtu 2000",
+      "set interfaces et-0/0/33 unit 0 family inet6 mtu 1500"], {"et-0/0/32": 2000, "et-0/0/33": 1500}),
+    # an mpls or iso unit passes up to the media MTU (labels pushed on an MPLS packet, an 802.3/LLC header on ISO
+    # frames: Junos "Configuring the Media MTU"), its own `mtu` not read as an IP MTU
+    (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet6 mtu 1500",
+      "set interfaces et-0/0/32 unit 0 family mpls mtu 1488",
+      "set interfaces et-0/0/33 unit 0 family inet6 mtu 1500", "set interfaces et-0/0/33 unit 0 family iso mtu 1497"],
+     {"et-0/0/32": 9202, "et-0/0/33": 9202}),
 ])
 def test_each_unit_s_ip_mtu_is_kept_and_the_largest_is_the_port_s(lines, mtus):
     """Session 42 review r1 Left: the reader kept one IP MTU per interface, so a range's `unit 0 family inet mtu 1500`

@@ -184,16 +184,16 @@ def _interface(cfg: JunosConfig, name: str,
 
 
 def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | None:
-    """A member of aggregated Ethernet aeN with aeN's MTU (media and `family inet mtu`), VLAN tagging, member link
+    """A member of aggregated Ethernet aeN with aeN's MTU (media and `family inet|inet6 mtu`), VLAN tagging, member link
     speed (`aggregated-ether-options link-speed`) and Ethernet PAUSE (`aggregated-ether-options flow-control`) over its
     own: Junos "Aggregated Ethernet Interfaces Overview" (the device treats the LAG as a single link: the bundle's MTU
     is its members' frames'), "Configure Aggregated Ethernet Link Speed" (the speed of every member link) and
     "flow-control (Interfaces)" (taken at `aggregated-ether-options`; a pause stops a physical link, its members)."""
     lag = cfg.aggregates.get(iface.bundle.value) if iface is not None and iface.bundle is not None else None
-    if iface is None or lag is None or (lag.mtu is None and not lag.inet_mtus and lag.speed_gbps is None
+    if iface is None or lag is None or (lag.mtu is None and not lag.ip_mtus and lag.speed_gbps is None
                                         and not lag.vlan_tagging and lag.pause_rx is None and lag.pause_tx is None):
         return iface
-    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtus=lag.inet_mtus or iface.inet_mtus,
+    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, ip_mtus=lag.ip_mtus or iface.ip_mtus,
                                unit_families=lag.unit_families | iface.unit_families,
                                vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,
                                pause_rx=lag.pause_rx or iface.pause_rx, pause_tx=lag.pause_tx or iface.pause_tx,
@@ -300,17 +300,16 @@ def _member(rng: InterfaceRange, names: set[str], name: str) -> bool:
 
 def _ip_mtu(iface: Interface | None) -> int | None:
     """The IP MTU, the largest IP packet the port passes (Port.mtu_bytes: what headroom and ECN thresholds are sized by,
-    so the largest frame any unit takes): each unit's `family inet mtu`, and the media MTU less the Ethernet header (14
-    bytes, 18 with a VLAN tag) where it is written and a unit carries a family without its own `inet mtu` (inet6,
-    ethernet-switching, an inet unit without one), or no unit writes one. Junos "Media MTU Sizes by Interface Type":
+    so the largest frame any unit takes): each unit's `family inet mtu` and `family inet6 mtu`, and the media MTU less
+    the Ethernet header (14 bytes, 18 with a VLAN tag) where it is written and a unit carries a family without its own
+    IP MTU (ethernet-switching, mpls, iso, an inet or inet6 family without one), or no unit writes one. Junos "Media MTU Sizes by Interface Type":
     Ethernet media MTU 1514 carries IP MTU 1500; a protocol MTU not written is the media MTU less its overhead."""
     if iface is None:
         return None
     media = (iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)
              if iface.mtu is not None else None)
-    own = [mtu.value for mtu in iface.inet_mtus.values()]
-    if media is not None and (not own or any(family != "inet" or unit not in iface.inet_mtus
-                                             for unit, family in iface.unit_families)):
+    own = [mtu.value for mtu in iface.ip_mtus.values()]
+    if media is not None and (not own or any(key not in iface.ip_mtus for key in iface.unit_families)):
         own.append(media)
     return max(own, default=None)
 

@@ -160,9 +160,14 @@ class Interface:
     source: Source
     description: str | None = None
     mtu: Val | None = None  # media MTU (`mtu`): the frame without FCS, Ethernet header included
-    # `unit N family inet mtu M`: unit as written -> its IP MTU (the port's is the largest a unit passes,
-    # build._ip_mtu); per unit, so a range's unit and a member's other unit both count (build._interface merges them)
-    inet_mtus: dict[str, Val] = field(default_factory=dict)
+    # `unit N family inet|inet6 mtu M`: (unit as written, family) -> its IP MTU (the port's is the largest a unit
+    # passes, build._ip_mtu); per unit and family, so a range's unit and a member's other unit both count
+    # (build._interface merges them). Junos "mtu (Interfaces)": the statement at [edit interfaces NAME unit N family
+    # FAMILY] is the protocol MTU, default 1500 bytes for inet and inet6 alike (an IP packet either way). The mpls and
+    # iso MTUs are not kept: an MPLS packet carries labels the PFE may push on top (Junos "Configuring the Media MTU":
+    # MPLS MTU = media MTU - encapsulation overhead - 12) and ISO frames an 802.3/LLC header (17 bytes, not 14), so
+    # a unit carrying them passes up to the media MTU, as one without its own MTU does.
+    ip_mtus: dict[tuple[str, str], Val] = field(default_factory=dict)
     vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
@@ -179,7 +184,7 @@ class Interface:
     # `unit N family ethernet-switching vlan members [ v100 200 300-310 ]`: the VLANs by name, ID or range, as written
     vlan_members: list[Val] = field(default_factory=list)
     # The families the port's units carry, (unit as written, family) (`unit N family inet|inet6|ethernet-switching
-    # ...`): a unit without its own `family inet mtu` passes what the media MTU lets through (build._ip_mtu)
+    # ...`): a family without its own `mtu` (inet, inet6) passes what the media MTU lets through (build._ip_mtu)
     unit_families: set[tuple[str, str]] = field(default_factory=set)
     # `unit N family ethernet-switching interface-mode access|trunk` (`port-mode` before ELS); None: not written, which
     # Junos reads as access (its "interface-mode" and "port-mode" statements: "Default: access")
@@ -1180,8 +1185,8 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         iface.switching_mode = w[5]
     elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
         iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
-    elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
-        iface.inet_mtus[w[1]] = Val(_whole(w[5], 256, 65535), src)
+    elif w[0] == "unit" and w[2] == "family" and w[3] in ("inet", "inet6") and w[4:5] == ["mtu"]:
+        iface.ip_mtus[(w[1], w[3])] = Val(_whole(w[5], 256, 65535), src)
 
 
 # Interface ranges of one config: far more than one per port group (a chassis has a few dozen).
