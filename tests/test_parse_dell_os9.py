@@ -503,3 +503,18 @@ def test_a_range_item_without_its_type_is_named_not_guessed(line, item):
     assert [i.code for i in device.issues] == ["SYS002"]
     assert f"`{item}` has no port type" in device.issues[0].message, device.issues
     assert device.ports == {}
+
+
+@pytest.mark.parametrize("line, item", [("interface range te1/2-te1/4", "te1/2-te1/4"),
+                                        ("interface range tengigabitethernet 1/2 - tengigabitethernet 1/4",
+                                         "tengigabitethernet 1/2 - tengigabitethernet 1/4"),
+                                        ("interface range te1/8 , Te1/2 - Te1/4", "Te1/2 - Te1/4")])
+def test_a_range_whose_end_repeats_the_port_type_is_named_as_such(line, item):
+    """Session 43 part e Left (brief of session 44 part f): `interface range te1/2-te1/4`, the type written again after
+    the dash. No OS9 reference or switch session read writes a range so (every one writes the end as a number:
+    `tengigabitethernet 0/1 - 4`, `te0/1-12` entering `(conf-if-range-te-0/1-12)`), so it is not read; the SYS002
+    said the item "is no front-panel port or range of them" and now names the type after the dash."""
+    device = parse(f"{line}\n flowcontrol rx on tx on\n")
+    assert [i.code for i in device.issues] == ["SYS002"]
+    assert f"`{item[:40]}` names a port type after the dash" in device.issues[0].message, device.issues
+    assert device.ports == {}

@@ -179,6 +179,12 @@ class _Reader(TreeReader):
                                     "port of the item before it (and which) is in no OS9 reference read, so none of "
                                     "the range's settings is read (OS9 writes each item with its type: `interface "
                                     "range tengigabitethernet 1/2 , tengigabitethernet 1/8`)")
+                end = item.rpartition("-")[2].split()
+                if "-" in item and end and (port_type(end[0]) or _joined(end[0])):  # (`te1/2-te1/4`)
+                    raise LineError(f"`{item[:40]}` names a port type after the dash: whether OS9 takes a range "
+                                    "written so (and which ports it names) is in no OS9 reference read, so none of "
+                                    "the range's settings is read (OS9 writes the range's end as a number: `interface "
+                                    "range tengigabitethernet 1/2 - 4`)")
                 raise LineError(f"`{item[:40]}` is no front-panel port or range of them: what OS9 does with the lines "
                                 "under a range that holds a VLAN or port-channel (or an item it cannot take) is in no "
                                 "OS9 reference read, so none of the range's settings is read (OS9 writes `interface "
