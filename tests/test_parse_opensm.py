@@ -762,13 +762,49 @@ def test_a_partition_defined_again_is_the_one_opensm_adds_its_ports_to():
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"),
                         Input("partitions.conf", "a=0x2 : ALL=full;\nb : ALL=full;\nb, sl=3 : SELF=full;\n")], "x")
     assert [(p.name, p.pkey, p.sl, p.members) for p in dev.opensm.partitions] == [
-        ("a", 2, None, ["ALL=full"]), ("b", None, 3, ["ALL=full", "SELF=full"])]
+        ("a", 2, None, ["ALL=full"]), ("b", 1, 3, ["ALL=full", "SELF=full"])]
     # two partitions of one name: osm_prtn_find_by_name takes the first of the subnet's P_Key table, which holds the
     # P_Keys in network byte order (a little-endian host: 0x0100 before 0x0002)
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input(
         "partitions.conf", "s=0x0002 : 0x1=full;\ns=0x0100 : 0x2=full;\ns : 0x3=full;\n")], "x")
     assert [(p.pkey, p.members) for p in dev.opensm.partitions] == [(2, ["0x1=full"]),
                                                                      (0x100, ["0x2=full", "0x3=full"])]
+
+
+@pytest.mark.parametrize("text, read", [
+    # generate_pkey: a counter from 0, each P_Key the next number the P_Key table does not hold (0x0001 is x's)
+    ("x=0x0001 : 0x1=full;\ny : 0x2=full;\nz : 0x3=full;\n", [("x", 1, ["0x1=full"]), ("y", 2, ["0x2=full"]),
+                                                                ("z", 3, ["0x3=full"])]),
+    # a name found again without a P_Key: the first of its namesakes in the P_Key table, which a little-endian host
+    # orders by the P_Key's bytes swapped: 0x0100 (swapped 0x0001) before the generated 0x0001 (swapped 0x0100)
+    ("a : 0x1=full;\na=0x0100 : 0x2=full;\na : 0x3=full;\n", [("a", 1, ["0x1=full"]),
+                                                              ("a", 0x100, ["0x2=full", "0x3=full"])]),
+    # a P_Key written later that OpenSM generated for an earlier partition is that partition ("Duplicated partition
+    # definition ... Will use it", its first name kept)
+    ("a : 0x1=full;\nb=0x8001 : 0x2=full;\n", [("a", 1, ["0x1=full", "0x2=full"])]),
+])
+def test_a_generated_p_key_is_the_one_opensm_generates(text, read):
+    """Session 43 part e Left: a partition without a P_Key was kept with none ("OpenSM generates one"), so a namesake
+    found later took the first made, and a P_Key written later never met it. linux-rdma/opensm fa74b98c osm_prtn.c
+    generate_pkey (global_pkey_counter, set to 0 by osm_prtn_make_partitions before the file is read) and
+    osm_prtn_find_by_name (the P_Key table's order) say which it is."""
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.pkey, p.members) for p in dev.opensm.partitions] == read
+
+
+@pytest.mark.parametrize("text, members", [
+    ("p=0x10 : 0x1=full, 0x2, 0x01=limited;\n", ["0x2=limited", "0x01=limited"]),
+    ("p=0x10 : ALL=full, 0x1=limited;\np=0x10 : ALL=limited;\n", ["0x1=limited", "ALL=limited"]),
+    ("p=0x10, defmember=full : SELF, 0x5;\np=0x10 : 0x0000000000000005=limited, SELF=lim;\n",
+     ["0x0000000000000005=limited", "SELF=limited"]),
+])
+def test_a_port_named_twice_is_kept_once_with_its_last_membership(text, members):
+    """Session 43 part e Left: a port named twice was kept twice in members. osm_prtn.c osm_prtn_add_port takes a port
+    named again out of both tables before adding it ("Will overwrite"; with allow_both_pkeys, osm_prtn_config.c
+    manage_membership_change takes it out of the other one), so the last entry is the port's; a GUID is one port
+    however many zeros lead it (strtoull)."""
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [p.members for p in dev.opensm.partitions] == [members]
 
 
 def test_each_port_has_the_membership_opensm_gives_it():

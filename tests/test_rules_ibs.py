@@ -197,15 +197,20 @@ def test_a_default_partition_leaving_hosts_limited_members_is_named(tmp_path):
     sm = tmp_path / "sm1"
     sm.mkdir()
     (sm / "opensm.conf").write_text("routing_engine ftree\n")
-    for text, severity, shown in (("Default=0x7fff, ipoib : ALL;\n", "warning", "ALL=limited"),
-                                  ("Default=0x7fff : ALL, SELF=full ;\n", "info", "ALL=limited"),
-                                  ("Default=0x7fff, ipoib : ALL=full;\nDefault=0x7fff : ALL_CAS=l;\n", "warning",
-                                   "ALL_CAS=limited"),
-                                  ("Default=0x7fff, ipoib : AL;\n", "warning", "ALL=limited")):
+    # Session 44 part f (session 43 part e Left): the ports written after the last ALL/ALL_CAS with another membership
+    # are not every host; they are named (before: "every host a limited member" whatever followed)
+    for text, severity, shown, but in (
+            ("Default=0x7fff, ipoib : ALL;\n", "warning", "ALL=limited", ""),
+            ("Default=0x7fff : ALL, SELF=full ;\n", "info", "ALL=limited", " but the 1 port(s) written after it "
+             "(`SELF=full`)"),
+            ("Default=0x7fff, ipoib : ALL=full;\nDefault=0x7fff : ALL_CAS=l;\n", "warning", "ALL_CAS=limited", ""),
+            ("Default=0x7fff, ipoib : AL;\n", "warning", "ALL=limited", ""),
+            ("Default=0x7fff, ipoib : 0x1=full, ALL, 0x2=full, 0x3, ALL_SWITCHES=full, 0x4=both;\n", "warning",
+             "ALL=limited", " but the 2 port(s) written after it (`0x2=full`, `0x4=both`)")):
         (sm / "partitions.conf").write_text(text)
         [hit] = lint([sm], "infiniband", select_codes=["IBS008"]).findings
         assert (hit.severity.value, hit.key, hit.source.line) == (severity, "Default|limited", 1)
-        assert f"partition Default makes every host a limited member (`{shown}`" in hit.message
+        assert f"partition Default makes every host{but} a limited member (`{shown}`" in hit.message
         assert "hosts cannot talk to each other on the default P_Key" in hit.message
     for text in ("Default=0x7fff, ipoib : ALL=full;\n", "Default=0x7fff, ipoib, defmember=full : ALL;\n",
                  "Default=0x7fff, ipoib : ALL, ALL=both;\n", "Default=0x7fff : ALL_SWITCHES=limited, ALL_CAS=full;\n",

@@ -725,7 +725,8 @@ class PartitionGroupSettings(_SmRule):
     0x7fff) is a note: OpenSM then makes `Default=0x7fff : ALL=limited, SELF=full;` with no IPoIB group
     (man opensm, PARTITION CONFIGURATION), so hosts cannot reach each other on the default P_Key. A Default
     whose last `ALL` or `ALL_CAS` entry makes hosts limited members (`ALL` without `=full` and no
-    `defmember=full`) is a warning where it asks for IPoIB, a note otherwise.
+    `defmember=full`) is a warning where it asks for IPoIB, a note otherwise; the ports written after that
+    entry with another membership are named as the exceptions (OpenSM keeps each port's last entry).
 
     ## Why it matters
     A port joins a multicast group only if it can run at the group's rate and MTU: a group rate above
@@ -773,10 +774,12 @@ class PartitionGroupSettings(_SmRule):
             if hosts is not None and hosts[1] == "limited":
                 # osm_prtn_config.c partition_add_port: a port without `=full` takes the definition's defmember,
                 # limited unless written (new_part_conf); doc/partition-config.txt: limited members reach full ones only
+                but = (f" but the {len(hosts[2])} port(s) written after it (`{'`, `'.join(hosts[2][:3])}`"
+                       + (", ..." if len(hosts[2]) > 3 else "") + ")") if hosts[2] else ""
                 yield self.finding(
-                    f"partition Default makes every host a limited member (`{hosts[0]}` as OpenSM reads it: a port "
-                    "written without `=full` is limited unless the definition says `defmember=full`): limited members "
-                    "reach only full ones, so hosts cannot talk to each other on the default P_Key"
+                    f"partition Default makes every host{but} a limited member (`{hosts[0]}` as OpenSM reads it: a "
+                    "port written without `=full` is limited unless the definition says `defmember=full`): limited "
+                    "members reach only full ones, so hosts cannot talk to each other on the default P_Key"
                     + (", nor over its IPoIB" if part.ipoib else "") + "; if they use it, write `ALL=full`",
                     key="Default|limited",
                     severity=Severity.warning if part.ipoib else Severity.info, **at)
@@ -813,15 +816,22 @@ class PartitionGroupSettings(_SmRule):
                                    device=device, source=src)
 
 
-def _hosts_membership(members: list[str]) -> tuple[str, str] | None:
-    """The last `ALL` or `ALL_CAS` entry of a partition's members (IbPartition.members: the keyword in full) and the
-    membership it gives every host (channel adapter) port; None when none is written."""
+def _hosts_membership(members: list[str]) -> tuple[str, str, list[str]] | None:
+    """The last `ALL` or `ALL_CAS` entry of a partition's members (IbPartition.members: the keyword in full, each port
+    once at its last entry), the membership it gives every host (channel adapter) port, and the ports written after it
+    with another membership (a GUID or SELF: osm_prtn_config.c partition_add_port adds each in file order, a later
+    entry replacing a port's earlier one); None when none is written."""
     last = None
-    for member in members:
+    for n, member in enumerate(members):
         port, _, membership = member.rpartition("=")
         if port in ("ALL", "ALL_CAS"):
-            last = (member, membership)
-    return last
+            last = (n, member, membership)
+    if last is None:
+        return None
+    n, member, membership = last
+    later = [m for m in members[n + 1:] if m.rpartition("=")[0] not in ("ALL_SWITCHES", "ALL_ROUTERS")
+             and m.rpartition("=")[2] != membership]
+    return member, membership, later
 
 
 def _group_source(part: IbPartition, mgid: str) -> Source | None:

@@ -106,6 +106,8 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
         earlier = made_so_far.find(part)
         if earlier is not None:
             part.pkey = earlier.pkey
+        elif part.pkey is None:
+            part.pkey = made_so_far.generated()
         if part.ipoib and part.pkey is not None:  # partition_create makes the broadcast group first
             made.setdefault(_broadcast_mgid(part.pkey), (first, "its IPoIB broadcast group"))
         bad = _properties(part, props, src, issues, (made, _scope_mask(definition.split(",")[1:])), defmember)
@@ -124,9 +126,26 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     if not parts:
         return stop(1, "partitions.conf holds no partition", "write the partitions (`Default=0x7fff, ipoib : "
                     "ALL=full;`) or remove the file", parts)
+    for part in parts:
+        part.members = _last_of_each(part.members)
     # a partition left without ports is removed with its multicast groups (osm_prtn.c osm_prtn_make_partitions,
     # osm_prtn_delete); never Default, which OpenSM gives every port before it reads the file (prtn_make_default)
     return [p for p in parts if p.members or p.is_default()], issues
+
+
+def _last_of_each(members: list[str]) -> list[str]:
+    """A partition's ports with each named once, at its last entry and with its last membership: osm_prtn.c
+    osm_prtn_add_port takes a port named again out of both of the partition's tables before it adds it ("already in
+    partition ... Will overwrite"), and with allow_both_pkeys osm_prtn_config.c manage_membership_change takes it out
+    of the other table for `=full` or `=limited`, so in either mode the last entry is the one OpenSM keeps. A GUID is
+    one port however it is written (strtoull: `0x2c9...` and `0x0002c9...`)."""
+    last: dict[object, str] = {}
+    for member in members:
+        port = member.rpartition("=")[0]
+        key = port if _keyword(port) else c_number(port, 64, False)[0]
+        last.pop(key, None)  # (moved to where it was last written: a later ALL still covers it, an earlier one not)
+        last[key] = member
+    return list(last.values())
 
 
 def _default(made: list[IbPartition], src: Source) -> IbPartition:
@@ -143,19 +162,32 @@ class _Made:
     """The partitions made so far, found as osm_prtn.c osm_prtn_make_new finds the one a definition adds its ports to:
     without a P_Key (0, or the membership bit alone) the one of its name (osm_prtn_find_by_name: the first in the
     subnet's P_Key table, which a little-endian host orders by the P_Key's bytes swapped); with one, the one of that
-    P_Key, the membership bit dropped ("Duplicated partition definition ... Will use it", the earlier name kept)."""
+    P_Key, the membership bit dropped ("Duplicated partition definition ... Will use it", the earlier name kept).
+    A definition without a P_Key whose name no partition has gets one generated (generate_pkey: a counter that
+    osm_prtn_make_partitions sets to 0 before Default 0x7fff is made, each P_Key the next number the table does not
+    hold yet), as OpenSM makes them on its first reading of the file: a re-read keeps the partitions it made before,
+    whose P_Keys a new name's counter then passes over."""
 
     def __init__(self) -> None:
         self.by_key: dict[int, IbPartition] = {}
         self.by_name: dict[str, list[IbPartition]] = {}
+        self.counter = 0
 
     def find(self, part: IbPartition) -> IbPartition | None:
         if part.pkey is not None:
             return self.by_key.get(part.pkey & 0x7FFF)
         named = self.by_name.get(part.name, []) if part.name else []
-        if len(named) > 1 and all(p.pkey is not None for p in named):  # (a generated P_Key's place is not known)
-            return min(named, key=lambda p: int.from_bytes((p.pkey or 0).to_bytes(2, "big"), "little") & 0xFF7F)
-        return named[0] if named else None
+        return min(named, key=lambda p: int.from_bytes((p.pkey or 0).to_bytes(2, "big"), "little") & 0xFF7F,
+                   default=None)
+
+    def generated(self) -> int | None:
+        """The P_Key generate_pkey gives the next partition without one; None when the counter has run out (0x7ffe:
+        OpenSM then makes no partition, and so no P_Key is known)."""
+        while self.counter < 0x7FFF - 1:
+            self.counter += 1
+            if self.counter not in self.by_key:
+                return self.counter
+        return None
 
     def add(self, part: IbPartition) -> None:
         if part.pkey is not None:
