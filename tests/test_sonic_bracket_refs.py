@@ -294,3 +294,94 @@ def test_a_profile_list_without_a_release_is_read_by_its_form_with_a_note(listed
     [note] = [i for i in device.issues if "references are written" in i.message]
     assert note.code == "SYS004" and "BUFFER_PORT_EGRESS_PROFILE_LIST|Ethernet0 profile_list" in note.message
     assert not [i for i in device.issues if i.code == "SYS002"]
+
+
+# Session 44 part f. sonic-swss 202012 and 202106 (2cab51d11 to a3fdaf41c) cfgmgr/buffermgr.cpp transformReference:
+# buffermgrd copies the buffer tables to APPL_DB rewriting the `|` of each `pool`, `profile` and `profile_list`
+# reference, so `[BUFFER_PROFILE:a]` reaches bufferorch as `[BUFFER_PROFILE:a]_TABLE`, which parseReference refuses
+# ("Must be surrounded by [ ]"); 201911 and before read CONFIG_DB's buffer tables in orchagent, either separator taken.
+def _colon_db(version: str | None, sep: str, listed: str | None = None) -> dict:
+    db = dict(PLAIN, PORT_QOS_MAP={"Ethernet0,Ethernet8": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|DEFAULT]",
+                                                          "pfc_enable": "3"}},
+              BUFFER_POOL={"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "4096000"}},
+              BUFFER_PROFILE={"pg_lossless": {"pool": f"[BUFFER_POOL{sep}ingress_lossless_pool]", "size": "0",
+                                              "xon": "18432", "xoff": "100000", "dynamic_th": "0"}},
+              BUFFER_PG={"Ethernet0|3": {"profile": f"[BUFFER_PROFILE{sep}pg_lossless]"}})
+    if listed is not None:
+        db = dict(db, BUFFER_PROFILE=dict(db["BUFFER_PROFILE"], pg_lossless=dict(
+            db["BUFFER_PROFILE"]["pg_lossless"], pool="[BUFFER_POOL|ingress_lossless_pool]")),
+                  BUFFER_PG={}, BUFFER_PORT_INGRESS_PROFILE_LIST={"Ethernet0": {"profile_list": listed}})
+    return dict(db, VERSIONS={"DATABASE": {"VERSION": version}}) if version else db
+
+
+@pytest.mark.parametrize(("version", "sep", "bound", "said"), [
+    ("version_2_0_2", ":", None, ("SYS002", "names SONiC 202012 or 202106, whose buffermgrd")),  # (refused)
+    ("version_2_0_0", ":", None, ("SYS002", "names SONiC 202012 or 202106, whose buffermgrd")),
+    ("version_2_0_2", "|", "pg_lossless", None),
+    ("version_1_0_6", ":", "pg_lossless", None),  # (201911: orchagent reads CONFIG_DB, ':' taken)
+    (None, ":", "pg_lossless", ("SYS004", "they are read here as 201911 reads them")),
+    (None, "|", "pg_lossless", None),
+])
+def test_a_buffer_reference_written_with_a_colon_is_read_by_release(version, sep, bound, said):
+    """Session 43 part g Left: `[BUFFER_PROFILE:a]` was read as bound on 202106, whose buffermgrd makes it a form
+    bufferorch refuses: the PG holds no profile and the profile is never created (its `pool` refused too)."""
+    device = parse([Input("config_db.json", json.dumps(_colon_db(version, sep), indent=1))], "sw")
+    pg = device.ports["Ethernet0"].priority_groups.get(3)
+    assert (pg.profile if pg else None) == bound
+    assert ("pg_lossless" in device.buffer_profiles) == (bound is not None)
+    found = [(i.code, i.message) for i in device.issues if "`[TABLE:name]`" in i.message]
+    assert [code for code, _ in found] == ([said[0]] if said else []), found
+    if said:
+        assert said[1] in found[0][1] and "BUFFER_PROFILE|pg_lossless pool '[BUFFER_POOL:" in found[0][1]
+
+
+def test_a_profile_list_item_written_with_a_colon_is_refused_on_202106():
+    listed = "[BUFFER_PROFILE|pg_lossless],[BUFFER_PROFILE:pg_lossless]"
+    device = parse([Input("config_db.json", json.dumps(_colon_db("version_2_0_2", "|", listed), indent=1))], "sw")
+    [said] = [i for i in device.issues if "`[TABLE:name]`" in i.message]
+    assert said.code == "SYS002" and "BUFFER_PORT_INGRESS_PROFILE_LIST|Ethernet0 profile_list" in said.message
+    device = parse([Input("config_db.json", json.dumps(_colon_db("version_2_0_2", "|", listed.replace(":", "|")),
+                                                       indent=1))], "sw")
+    assert not [i for i in device.issues if "profile_list" in i.message]
+
+
+@pytest.mark.parametrize("listed", ["ingress_lossless_profile,,ingress_lossy_profile", ",ingress_lossless_profile"])
+def test_an_empty_profile_list_item_is_named(listed):
+    """Session 43 part g Left: `a,,b` on 202111 and later passed without a word. orch.cpp parseReference takes "" as
+    a valid reference, resolveFieldRefArray's std::map operator[] gives it a null SAI object: named, what the SAI
+    does with it not verified."""
+    found = _lists("version_4_0_3", listed)
+    assert [code for code, _ in found] == ["SYS002"], found
+    assert "holds an empty item" in found[0][1] and "could not be verified" in found[0][1]
+
+
+def _namespace(n: int, ref: str, version: str | None = None) -> Input:
+    db = dict(PLAIN, DEVICE_METADATA={"localhost": {"hostname": "sw", "asic_name": f"asic{n}"}},
+              PORT={f"Ethernet{n}": {"lanes": str(n), "speed": "100000"}},
+              PORT_QOS_MAP={f"Ethernet{n}": {"dscp_to_tc_map": ref, "pfc_enable": "3"}})
+    if version:
+        db["VERSIONS"] = {"DATABASE": {"VERSION": version}}
+    return Input(f"config_db{n}.json", json.dumps(db, indent=1))
+
+
+def _release_notes(device) -> list[tuple[str, str]]:
+    return [(i.code, i.message[:60]) for i in device.issues
+            if "release" in i.message and ("form" in i.message or "names alone" in i.message
+                                           or "different SONiC releases" in i.message)]
+
+
+def test_a_multi_asic_switch_s_release_notes_are_the_switch_s():
+    """Session 43 part g/reread sc Left: each namespace said its own release note, so a switch whose namespaces
+    write the two forms got two notes, each saying its form is taken (one image runs them all: on any release one
+    form's entries are never applied), and a namespace naming no release was read without its sibling's."""
+    both = parse([_namespace(0, "DEFAULT"), _namespace(8, "[DSCP_TO_TC_MAP|DEFAULT]")], "sw")
+    assert [(code, text[:45]) for code, text in _release_notes(both)] == [
+        ("SYS004", "this input names no SONiC release losslessd r")]
+    assert "written both in the old `[TABLE|name]` form" in next(
+        i.message for i in both.issues if i.message.startswith("this input names no SONiC release"))
+    # asic0 names no release; asic8 names 202211's: the switch runs it, asic0's bracketed reference is refused there
+    sibling = parse([_namespace(0, "[DSCP_TO_TC_MAP|DEFAULT]"), _namespace(8, "DEFAULT", "version_4_0_3")], "sw")
+    assert not sibling.ports["Ethernet0"].pfc_enabled and sibling.ports["Ethernet8"].pfc_enabled == [3]
+    assert [code for code, _ in _release_notes(sibling)] == ["SYS002"]
+    differ = parse([_namespace(0, "DEFAULT", "version_2_0_2"), _namespace(8, "DEFAULT", "version_4_0_3")], "sw")
+    assert [i.code for i in differ.issues if "name different SONiC releases" in i.message] == ["SYS002"]

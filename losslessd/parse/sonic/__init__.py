@@ -132,6 +132,17 @@ _PFC_ASYM = {"on": True, "off": False}
 # 202106 branch it required them. sonic-utilities db_migrator's version_2_0_2 -> 2_0_3 step on the 202111 branch
 # (migrate_qos_fieldval_reference_format) rewrites them, so a CONFIG_DB of version_2_0_3 on holds names alone.
 _BRACKETED_REFS: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (2, 0, 3))
+# From sonic-swss 2cab51d11 (pull request 1338, December 2020; the 202012 branch from its start) to a3fdaf41c (pull
+# request 1754, 202111), buffermgrd copies the buffer tables from CONFIG_DB to APPL_DB, rewriting each reference of a
+# `pool`, `profile` or `profile_list` field (cfgmgr/buffermgr.cpp and buffermgrdyn.cpp transformReference: each
+# ','-separated item split on '|', `_TABLE` put after the first piece, the pieces joined by ':'), so
+# `[BUFFER_PROFILE|a]` reaches bufferorch as `[BUFFER_PROFILE_TABLE:a]` and `[BUFFER_PROFILE:a]` as
+# `[BUFFER_PROFILE:a]_TABLE`, which orch.cpp parseReference refuses ("Must be surrounded by [ ]"; an item holding both
+# separators splits into three). Up to 201911 orchagent reads CONFIG_DB's buffer tables itself and takes either
+# separator. db_migrator versions 2_0_0 to 2_0_2 are 202012's and 202106's.
+_BUFFERMGRD_REWRITES: tuple[tuple[int, ...], tuple[int, ...]] = ((2, 0, 0), (2, 0, 3))
+_REWRITTEN_TABLES = frozenset({"BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE",
+                               "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"})
 # The priorities a port's PFC watchdog watches (pfcwdorch.cpp getLosslessTcsForPort, "No lossless TC" on a mask of 0):
 # up to the 202111 branch the port's PFC bits (getPortPfc: pfc_enable; pfcwd_sw_enable is no field orchagent reads);
 # since sonic-swss 5329c3927 (pull request 2171, April 2022, in the 202205 branch from its start) the mask
@@ -316,8 +327,29 @@ def parse(inputs: list[Input], name: str) -> Device:
         raise InputError("no SONiC CONFIG_DB table losslessd reads in any namespace (e.g. PORT, PORT_QOS_MAP)",
                          file=inputs[0].path, line=1)
     asic_ports = {ns: _asic_port_names(db) for ns, db in dbs.items() if ns}  # (read before a build releases fields)
-    built = [(ns, _Builder(db, name, inputs[0].path).device) for ns, db in dbs.items() if not db.empty]
-    return _merge_namespaces(built, name, asic_ports)
+    release, issues = _switch_release(dbs)
+    forms: dict = {}  # (the references' forms of every namespace: the release notes are the switch's, said once)
+    builders = [(ns, _Builder(db, name, inputs[0].path, (release, forms))) for ns, db in dbs.items() if not db.empty]
+    device = _merge_namespaces([(ns, b.device) for ns, b in builders], name, asic_ports)
+    device.issues += issues + builders[0][1].release_notes()
+    return device
+
+
+def _switch_release(dbs: dict[str | None, ConfigDB]) -> tuple[str | None, list[ParseIssue]]:
+    """The db_migrator version of a multi-ASIC switch: one SONiC image runs every namespace's orchagent, so the
+    namespaces that name one (VERSIONS|DATABASE, which db_migrator writes into each namespace's CONFIG_DB) name the
+    switch's release, which those naming none share. Namespaces naming different ones: none is read, said once."""
+    named = {ns: version for ns, db in dbs.items()
+             if (e := db.table("VERSIONS").get("DATABASE")) is not None
+             and (version := _db_version_of(e.fields.get("VERSION"))) is not None}
+    if len(set(named.values())) <= 1:
+        return next(iter(named.values()), None), []
+    e = next(db.table("VERSIONS")["DATABASE"] for db in dbs.values() if "DATABASE" in db.table("VERSIONS"))
+    return None, [ParseIssue(code="SYS002", source=e.source("VERSION"), message=(
+        "the namespaces of this multi-ASIC switch name different SONiC releases (VERSIONS|DATABASE VERSION: "
+        + ", ".join(f"{ns or 'localhost'} {v}" for ns, v in named.items()) + "), though one SONiC image runs them "
+        "all: which release the switch runs is not read; lint the files one saved configuration (`config save`) "
+        "wrote"))]
 
 
 def _asic_port_names(db: ConfigDB) -> dict[str, str]:
@@ -392,8 +424,7 @@ def _merge_namespaces(parts: list[tuple[str, Device]], name: str,
                 continue
             device.ports[port_name] = port
         device.neighbors.extend(_internal_hop(nb, asic_ports or {}, device.name) for nb in part.neighbors)
-        said_release = any(i.message.startswith(_NO_RELEASE) for i in device.issues)  # (once per switch)
-        device.issues.extend(i for i in part.issues if not (said_release and i.message.startswith(_NO_RELEASE)))
+        device.issues.extend(part.issues)
     device.ports = {n: device.ports[n] for n in sorted(device.ports, key=_natural)}
     return device
 
@@ -721,7 +752,10 @@ class _Builder:
     """Walks the merged tables once, collecting each port's fields as plain values; the Device is
     built at the end in one validated pass (assigning model fields one by one costs more)."""
 
-    def __init__(self, db: ConfigDB, name: str, file: str):
+    def __init__(self, db: ConfigDB, name: str, file: str,
+                 switch: tuple[str | None, dict] | None = None):
+        """``switch``: a namespace of a multi-ASIC switch, with the switch's release (_switch_release) and the forms
+        of its references, shared by its namespaces, whose notes parse says once (release_notes)."""
         self.db = db
         self._file = file
         self.ports: dict[str, dict] = {}  # port name -> Port fields
@@ -754,9 +788,15 @@ class _Builder:
         self._absent_refs = 0  # references into tables the input lacks, counted (see ref)
         # the first reference in a form a release refuses: `[TABLE|name]` by whether the config's release takes it
         # (True never kept), "plain" a name alone on a release that requires the brackets (see ref)
-        self._bracketed: dict[bool | str | None, tuple[Source, str]] = {}
+        self._bracketed: dict[bool | str | None, tuple[Source, str]] = switch[1] if switch is not None else {}
+        e = db.table("VERSIONS").get("DATABASE")
+        self._version = switch[0] if switch is not None else \
+            _db_version_of(e.fields.get("VERSION") if e is not None else None)
         # whether the config's release takes references only as `[TABLE|name]` (None: it names none; see _form_refused)
         self._takes_brackets = self._release_takes(*_BRACKETED_REFS)
+        # whether its buffermgrd rewrites the buffer tables' `[TABLE:name]` into a form bufferorch refuses (None: it
+        # names no release; see _colon_refused)
+        self._rewrites_colon = self._release_takes(*_BUFFERMGRD_REWRITES)
         self._uncreated: set[str] = set()  # BUFFER_PROFILEs whose pool reference the release refuses (see _buffers)
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
         # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
@@ -795,7 +835,8 @@ class _Builder:
         self._overlaps()
         self._lossy_by_design()
         self._absent_tables()
-        self._say_bracketed()
+        if switch is None:
+            db.issues.extend(self.release_notes())
         check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
                              hwsku_source=meta.source("hwsku") if meta is not None and "hwsku" in meta.fields else None,
@@ -870,10 +911,12 @@ class _Builder:
                 self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
-            if self._takes_brackets is None:  # (said once per input: _say_bracketed)
+            if self._takes_brackets is None:  # (said once per input: release_notes)
                 self._bracketed.setdefault(None, (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
-        if self._form_refused(raw):
-            self._note_form(entry, field)
+                if self._colon_refused(raw, entry.table, field, None):
+                    self._bracketed.setdefault("colon?", (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
+        if self._form_refused(raw, entry.table, field):
+            self._note_form(entry, field, raw)
             return None
         if table not in self.db.tables and not self._whole:  # qos.json without its map tables: unknown, not wrong
             note = self._absent.setdefault(table, [0, entry.source(field), f"{_at(entry)} {field} -> {name}"])
@@ -884,24 +927,32 @@ class _Builder:
             self.db.issue(f"{_at(entry)} {field} names {table}|{name}, which the config does not "
                           "define; ignored", entry.source(field))
             return None
-        if table == "BUFFER_PROFILE" and name in self._uncreated:  # (said once: _say_bracketed)
+        if table == "BUFFER_PROFILE" and name in self._uncreated:  # (said once: release_notes)
             return None
         if self._takes_brackets is None and not bracketed:  # a name alone, no release named: as 202111 on reads it
             self._bracketed.setdefault("alone", (entry.source(field), f"{_at(entry)} {field} {_quoted(raw)}"))
         self._refs[(table, raw)] = name
         return name
 
-    def _form_refused(self, raw: str) -> bool:
+    def _form_refused(self, raw: str, table: str = "", field: str = "") -> bool:
         """Whether the release the config names (VERSIONS|DATABASE VERSION) refuses the form a reference is written in
         (sonic-swss orch.cpp parseReference): up to 202106 anything but `[...]` ("Must be surrounded by [ ]", "" too
-        short), from 202111 on any value starting with '[' or ending with ']' ("Must not be surrounded by [ ]"). A
-        config naming no release refuses nothing here."""
+        short), from 202111 on any value starting with '[' or ending with ']' ("Must not be surrounded by [ ]"); on
+        202012 and 202106 a buffer reference holding ':' (_colon_refused; ``table`` and ``field`` hold it). A config
+        naming no release refuses nothing here."""
         takes = self._takes_brackets
         if takes is None:
             return False
         if takes:
-            return len(raw) < 2 or raw[0] != "[" or raw[-1] != "]"
+            return len(raw) < 2 or raw[0] != "[" or raw[-1] != "]" or self._colon_refused(raw, table, field)
         return raw.startswith("[") or raw.endswith("]")
+
+    def _colon_refused(self, raw: str, table: str, field: str, rewrites: bool | None = True) -> bool:
+        """Whether ``raw``, field ``field`` of a ``table`` entry, is a buffer reference holding ':' that buffermgrd
+        rewrites into a form bufferorch refuses (_BUFFERMGRD_REWRITES), on a release whose buffermgrd does
+        (``rewrites``: _rewrites_colon, or None to ask whether a config naming no release holds one)."""
+        return (self._rewrites_colon is rewrites and table in _REWRITTEN_TABLES
+                and field in ("pool", "profile", "profile_list") and ":" in raw)
 
     def _refused_ref(self, e: Entry, fields: tuple[str, ...]) -> str | None:
         """The first of an entry's reference ``fields`` written in a form the config's release refuses (_form_refused):
@@ -909,13 +960,16 @@ class _Builder:
         applies any field of it."""
         for field in fields:
             value = e.fields.get(field)
-            if type(value) is str and self._form_refused(value):
+            if type(value) is str and self._form_refused(value, e.table, field):
                 return field
         return None
 
-    def _note_form(self, e: Entry, field: str) -> None:
-        """Keep the first reference in each form the config's release refuses, said once (_say_bracketed)."""
-        form = "plain" if self._takes_brackets else False
+    def _note_form(self, e: Entry, field: str, raw: str | None = None) -> None:
+        """Keep the first reference in each form the config's release refuses, said once (release_notes); ``raw``:
+        the refused item of a list."""
+        raw = str(e.fields[field]) if raw is None else raw
+        form = "colon" if self._colon_refused(raw, e.table, field) and raw[:1] == "[" and raw[-1:] == "]" else \
+            "plain" if self._takes_brackets else False
         self._bracketed.setdefault(form, (e.source(field), f"{_at(e)} {field} {_quoted(str(e.fields[field]))}"))
 
     def bound_name(self, entry: Entry, field: str) -> str | None:
@@ -1032,12 +1086,17 @@ class _Builder:
                       self.db.table_source[table], code="SYS004")
         return None
 
-    def _say_bracketed(self) -> None:
+    def release_notes(self) -> list[ParseIssue]:
         """References in a form the config's release refuses, or some release does (_form_refused): `[TABLE|name]`
         (SKU templates before sonic-buildimage moved to names, e.g. DellEMC-Z9432f-O32 and Celestica Midstone-200i
         qos.json.j2) where VERSIONS names 202111 or later, a name alone where it names 202106 or before: the entry
         holding one read as never applied; `[TABLE|name]` where no release is named: read as the releases up to 202106
-        read them. Said once per form."""
+        read them. Said once per form (a multi-ASIC switch: once for its namespaces, whose forms it shares)."""
+        notes: list[ParseIssue] = []
+
+        def say(message: str, source: Source | None, code: str = "SYS002") -> None:
+            notes.append(ParseIssue(code=code, message=message, source=source))
+
         retried = ("qosorch.cpp / bufferorch.cpp retry it: PORT_QOS_MAP sets neither its maps nor pfc_enable, QUEUE "
                    "neither scheduler nor WRED profile, BUFFER_PG no profile, a BUFFER_PROFILE is not created, and a "
                    "BUFFER_PORT_INGRESS/EGRESS_PROFILE_LIST entry sets no profile of its list")
@@ -1048,7 +1107,7 @@ class _Builder:
             if both and form in ("alone", None):  # (no release takes both forms: said in one note)
                 if form is None:
                     alone = self._bracketed["alone"][1]
-                    self.db.issue(f"{_NO_RELEASE}, and its references are written both in the old `[TABLE|name]` "
+                    say(f"{_NO_RELEASE}, and its references are written both in the old `[TABLE|name]` "
                                   f"form (e.g. {example}) and as names alone (e.g. {alone}): orchagent takes the "
                                   "first up to SONiC 202106 and the second from 202111 on (sonic-swss orch.cpp "
                                   "parseReference, pull request 1754), so on any release the entries holding the form "
@@ -1058,14 +1117,30 @@ class _Builder:
                 continue
             if form == "alone":
                 # (what the switch runs depends on its release, which the input leaves out: a note, not an error)
-                self.db.issue(f"{_NO_RELEASE}, and its references are written as names alone (e.g. {example}), the "
+                say(f"{_NO_RELEASE}, and its references are written as names alone (e.g. {example}), the "
                               "form orchagent takes from SONiC 202111 on; a switch on 202106 or before takes only "
                               "`[TABLE|name]` (sonic-swss orch.cpp parseReference: \"Must be surrounded by [ ]\") and "
                               f"never applies an entry holding one ({retried}); they are read as 202111 and later read "
                               f"them{_SAY_RELEASE}", source, "SYS004")
                 continue
+            if form == "colon":
+                say(f"buffer references are written `[TABLE:name]` (e.g. {example}), and this config's "
+                    f"VERSIONS|DATABASE VERSION {version} names SONiC 202012 or 202106, whose buffermgrd copies "
+                    "the buffer tables to APPL_DB rewriting a reference's `|` alone (sonic-swss cfgmgr/buffermgr.cpp "
+                    "transformReference): `[BUFFER_PROFILE:a]` reaches bufferorch as `[BUFFER_PROFILE:a]_TABLE`, "
+                    "which its parseReference refuses (\"Must be surrounded by [ ]\"): "
+                    f"{never}; those entries are read as not applied; write `[TABLE|name]`", source)
+                continue
+            if form == "colon?":
+                say(f"buffer references are written `[TABLE:name]` (e.g. {example}): SONiC 201911 and before "
+                    "take them, but 202012's and 202106's buffermgrd rewrites a reference's `|` alone as it copies "
+                    "the buffer tables to APPL_DB (sonic-swss cfgmgr/buffermgr.cpp transformReference), so "
+                    "`[BUFFER_PROFILE:a]` reaches bufferorch as `[BUFFER_PROFILE:a]_TABLE`, which it refuses, and "
+                    f"{never}; they are read here as 201911 reads them{_SAY_RELEASE}; write `[TABLE|name]`",
+                    source, "SYS004")
+                continue
             if form == "plain":
-                self.db.issue(f"references are written as names alone (e.g. {example}), and this config's "
+                say(f"references are written as names alone (e.g. {example}), and this config's "
                               f"VERSIONS|DATABASE VERSION {version} names a SONiC release up to 202106, whose "
                               "orchagent takes only the `[TABLE|name]` form (sonic-swss orch.cpp parseReference: "
                               f"\"Must be surrounded by [ ]\"): {never}; those entries are read as not applied; write "
@@ -1075,14 +1150,15 @@ class _Builder:
                     "that form up to SONiC 202106 and refuses it from 202111 on (sonic-swss orch.cpp parseReference: "
                     f"\"Must not be surrounded by [ ]\", pull request 1754), and {never}")
             if form is False:
-                self.db.issue(f"{head}; this config's VERSIONS|DATABASE VERSION {version} names such a release: those "
+                say(f"{head}; this config's VERSIONS|DATABASE VERSION {version} names such a release: those "
                               "entries are read as not applied; write the entry's name alone", source)
             else:
                 # (a release that takes them exists: the config, which names none, is no error of its own: SYS004,
                 # as for a SCHEDULER field some releases take, _refused)
-                self.db.issue(f"{head}; they are read here as the releases up to 202106 read them{_SAY_RELEASE}; "
+                say(f"{head}; they are read here as the releases up to 202106 read them{_SAY_RELEASE}; "
                               "on a later release write the entry's name alone (db_migrator rewrites them only when "
                               "it upgrades a CONFIG_DB of 202106 or before, not a template render)", source, "SYS004")
+        return notes
 
     def _absent_tables(self) -> None:
         for table, (count, source, example) in sorted(self._absent.items()):
@@ -1594,7 +1670,7 @@ class _Builder:
         tokenize and reads each item with parseReference). One item in a form the config's release refuses, or naming
         no profile orchagent creates, makes bufferorch.cpp processIngress/EgressBufferProfileList retry the entry
         (not_resolved -> task_need_retry): none of its profiles is set. The model keeps no profile list; what is read
-        here is whether the entry is applied, said where it is not (ref, _say_bracketed)."""
+        here is whether the entry is applied, said where it is not (ref, release_notes)."""
         for table in ("BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"):
             for e in self.db.table(table).values():
                 raw = self.text(e, "profile_list")
@@ -1602,11 +1678,22 @@ class _Builder:
                     continue
                 # (swss tokenize, std::getline: no item after a final ','; a value without ',' is one item)
                 for item in (raw[:-1] if raw.endswith(",") else raw).split(","):
-                    if self._form_refused(item):
-                        self._note_form(e, "profile_list")
+                    if self._form_refused(item, e.table, "profile_list"):
+                        self._note_form(e, "profile_list", item)
                         break
-                    if item and self.ref(e, "profile_list", "BUFFER_PROFILE", item) is None:
-                        break  # (said by ref, or by _say_bracketed / _absent_tables)
+                    if not item:
+                        # 202111 on: parseReference takes "" as a valid reference to no object, and resolveFieldRefArray
+                        # then looks the name "" up with std::map operator[], adding an entry whose SAI object ID is
+                        # value-initialized, 0 (SAI_NULL_OBJECT_ID): the port's profile list goes to the SAI with a
+                        # null profile in it (orchagent/orch.cpp, bufferorch.cpp processIngressBufferProfileList)
+                        self.db.issue(f"{_at(e)} profile_list {_quoted(raw)} holds an empty item, which orchagent "
+                                      "(SONiC 202111 on) passes to the switch's SAI as a null profile in the port's "
+                                      "buffer profile list (SAI_NULL_OBJECT_ID); whether the SAI refuses the whole "
+                                      "list or sets the others could not be verified; remove the empty item",
+                                      e.source("profile_list"))
+                        break
+                    if self.ref(e, "profile_list", "BUFFER_PROFILE", item) is None:
+                        break  # (said by ref, or by release_notes / _absent_tables)
 
     def _port_qos(self) -> None:
         """PORT_QOS_MAP: maps, trust, PFC, and the priorities pfcwd_sw_enable gives the watchdog."""
@@ -1945,9 +2032,9 @@ class _Builder:
         return verdict
 
     def _db_version(self) -> str | None:
-        """The config's db_migrator version (VERSIONS|DATABASE VERSION) where it is one losslessd reads."""
-        e = self.db.table("VERSIONS").get("DATABASE")
-        return _db_version_of(e.fields.get("VERSION") if e is not None else None)
+        """The config's db_migrator version (VERSIONS|DATABASE VERSION) where it is one losslessd reads; a multi-ASIC
+        switch's where its namespaces name one (_switch_release)."""
+        return self._version
 
     def _release_takes(self, since: tuple[int, ...] | None, before: tuple[int, ...] | None) -> bool | None:
         """Whether the config's db_migrator version is one of the releases that take a field: None where the config
