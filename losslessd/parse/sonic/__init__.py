@@ -385,7 +385,7 @@ def _databases(inputs: list[Input]) -> dict[str | None, ConfigDB]:
             for ns, loaded in split_namespaces(plain, namespace_of).items()}
 
 
-def _merge_namespaces(parts: list[tuple[str, Device]], name: str,
+def _merge_namespaces(parts: list[tuple[str | None, Device]], name: str,
                       asic_ports: dict[str, dict[str, str]] | None = None) -> Device:
     """One Device of a multi-ASIC switch: every namespace's ports (front-panel and backplane), its buffer
     pools and profiles. Same-named pools or profiles that differ between ASICs are kept apart as
