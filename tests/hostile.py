@@ -344,8 +344,9 @@ def cases() -> list[Case]:
         C("topology-lldp-json-20000", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(20_000)),
                                                                 "lldp: {leaf1: lldp.json}\n")[1]), exits=(0, 1),
           says=("lldp.json:359987",)),
+        # (P_Keys 0x0001-0x7ffe: a P_Key of 0 is generated, and past 0x7ffe OpenSM has none left and stops the file)
         C("lint-opensm-100000-partitions", lambda t: _lint(_w(t / "sm" / "partitions.conf", "".join(
-            f"p{i}=0x{i % 0x7fff:x}, ipoib, sl=0 : ALL=full;\n" for i in range(100_000)) + "p=0x1 : ALL").parent,
+            f"p{i}=0x{i % 0x7ffe + 1:x}, ipoib, sl=0 : ALL=full;\n" for i in range(100_000)) + "p=0x1 : ALL").parent,
             "--policy", "infiniband") if _w(t / "sm" / "opensm.conf", "sm_priority 14\n") else [], exits=(0, 1),
           says=("partitions.conf:100001",)),
         C("topology-duplicate-key", _topology_case("routing: updown\nrouting: routes\n"),

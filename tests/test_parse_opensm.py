@@ -782,6 +782,9 @@ def test_a_partition_defined_again_is_the_one_opensm_adds_its_ports_to():
     # a P_Key written later that OpenSM generated for an earlier partition is that partition ("Duplicated partition
     # definition ... Will use it", its first name kept)
     ("a : 0x1=full;\nb=0x8001 : 0x2=full;\n", [("a", 1, ["0x1=full", "0x2=full"])]),
+    # the membership bit alone is no P_Key (osm_prtn_make_new drops it first): the name is looked up, else generated
+    ("a=0x8000 : 0x1=full;\nb : 0x2=full;\na=0 : 0x3=full;\n", [("a", 1, ["0x1=full", "0x3=full"]),
+                                                               ("b", 2, ["0x2=full"])]),
 ])
 def test_a_generated_p_key_is_the_one_opensm_generates(text, read):
     """Session 43 part e Left: a partition without a P_Key was kept with none ("OpenSM generates one"), so a namesake
@@ -790,6 +793,18 @@ def test_a_generated_p_key_is_the_one_opensm_generates(text, read):
     osm_prtn_find_by_name (the P_Key table's order) say which it is."""
     dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
     assert [(p.name, p.pkey, p.members) for p in dev.opensm.partitions] == read
+
+
+def test_a_partition_past_the_last_p_key_opensm_can_generate_stops_the_file():
+    """generate_pkey counts from 0x0001 to 0x7ffe; past it osm_prtn_make_new returns NULL, partition_create -1, and
+    OpenSM logs "bad partition definition" and falls back to its default partition (before: read with no P_Key)."""
+    from losslessd.parse.opensm import partitions
+
+    text = "".join(f"p{i} : 0x{i + 1:x}=full;\n" for i in range(0x7FFE + 1))
+    parts, issues = partitions.read(text, "partitions.conf")
+    assert [(p.name, p.pkey, p.members) for p in parts] == [("Default", 0x7FFF, ["ALL=full"])]
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 0x7FFF)]
+    assert "has no P_Key and OpenSM has none left to generate" in issues[0].message
 
 
 @pytest.mark.parametrize("text, members", [

@@ -108,6 +108,10 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
             part.pkey = earlier.pkey
         elif part.pkey is None:
             part.pkey = made_so_far.generated()
+            if part.pkey is None:  # (osm_prtn_make_new returns NULL, partition_create -1)
+                return stop(first, f"partition {part.name!r} has no P_Key and OpenSM has none left to generate "
+                            "(generate_pkey counts from 0x0001 to 0x7ffe, passing over those the file made): bad "
+                            "partition definition", "write the partition's P_Key", parts)
         if part.ipoib and part.pkey is not None:  # partition_create makes the broadcast group first
             made.setdefault(_broadcast_mgid(part.pkey), (first, "its IPoIB broadcast group"))
         bad = _properties(part, props, src, issues, (made, _scope_mask(definition.split(",")[1:])), defmember)
@@ -182,7 +186,7 @@ class _Made:
 
     def generated(self) -> int | None:
         """The P_Key generate_pkey gives the next partition without one; None when the counter has run out (0x7ffe:
-        OpenSM then makes no partition, and so no P_Key is known)."""
+        OpenSM then makes no partition)."""
         while self.counter < 0x7FFF - 1:
             self.counter += 1
             if self.counter not in self.by_key:
@@ -227,10 +231,11 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> tuple[
         if not clean:  # (uint16_t)strtoul
             issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is wider than 16 "
                                      f"bits; OpenSM takes its low 16 bits, {pkey:#06x}", source=src))
-    if name == "Default" and (pkey or 0) & 0x7FFF == 0:
+    if (pkey or 0) & 0x7FFF == 0:
         # osm_prtn_make_new: a P_Key of 0 (none written, or the membership bit alone) finds the partition by its name,
-        # and `Default` is the one prtn_make_default made, 0x7fff, before the file is read (osm_prtn_make_partitions)
-        pkey = 0x7FFF
+        # and `Default` is the one prtn_make_default made, 0x7fff, before the file is read (osm_prtn_make_partitions);
+        # another name not found gets a generated one (_Made.generated)
+        pkey = 0x7FFF if name == "Default" else None
     ipoib = False
     defmember = "limited"
     for flag in flags:
