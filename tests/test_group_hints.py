@@ -105,3 +105,72 @@ def test_a_lint_of_few_ports_compiles_no_key_function():
     assert groups._content_function.cache_info().currsize == 0
     assert groups._alike_functions.cache_info().currsize == 0
     assert groups._read_function.cache_info().currsize > 0
+
+
+def _kinds_per_field(cls, owned, shared, item_of):
+    """_content_fields as it read each field's type (session 43): typing asked field by field."""
+    from losslessd.model import Device, Source
+
+    hints = typing.get_type_hints(cls)
+    skip = groups._PORT_NAMES if cls is Port else groups._DEVICE_SKIP if cls is Device else frozenset()
+    skip = skip | groups._SHARED if shared else skip
+    out = []
+    for f in __import__("dataclasses").fields(cls):
+        tp = hints[f.name]
+        if f.name in skip or groups._mentions(tp, Source):
+            continue
+        inner = groups._strip_none(tp)
+        if groups._is_plain(tp):
+            out.append((f.name, "plain", None))
+        elif groups._is_plain_list(tp):
+            out.append((f.name, "list", None))
+        elif owned and groups._is_plain_dict(tp):
+            out.append((f.name, "items", None))
+        elif typing.get_origin(inner) is dict and groups._is_model(typing.get_args(inner)[1]):
+            out.append((f.name, "dict", typing.get_args(inner)[1]))
+        elif (cls is Port or item_of is Port) and groups._is_model(inner):
+            out.append((f.name, "own", inner))
+        else:
+            out.append((f.name, "token", None))
+    return tuple(out)
+
+
+def test_each_fields_kind_is_the_one_its_type_gives():
+    """_content_fields reads what each field's type says once per type (_traits), not field by field: for every class
+    of the model, owned or not, shared or not, an item of a port's or not, each field's kind is what typing says of
+    its own type, field by field."""
+    classes = [c for c in vars(losslessd.model).values() if isinstance(c, type) and issubclass(c, Model)
+               and __import__("dataclasses").is_dataclass(c)]
+    assert len(classes) > 20
+    for cls in classes:
+        for owned in (False, True):
+            for shared in (False, True):
+                for item_of in (None, Port):
+                    assert tuple(groups._content_fields(cls, owned, shared, item_of)) == _kinds_per_field(
+                        cls, owned, shared, item_of), (cls, owned, shared, item_of)
+
+
+def test_keying_reads_each_type_once(monkeypatch):
+    """Keying the example's ports and devices asks typing of each distinct field type a few times, not of each field
+    of each key function (1,130 get_origin calls of the example lint's run: docs/lint-at-scale.md, "Session 44,
+    part c")."""
+    from types import SimpleNamespace
+
+    calls = []
+    counting = SimpleNamespace(**{name: getattr(typing, name) for name in dir(typing) if not name.startswith("__")})
+    for name in ("get_origin", "get_args"):
+        real = getattr(typing, name)
+        setattr(counting, name, lambda tp, real=real, name=name: calls.append(name) or real(tp))
+    monkeypatch.setattr(groups, "typing", counting)
+    for fn in (groups._read_function, groups._read_alike, groups._alike_fields, groups._content_function,
+               getattr(groups, "_content_fields", None), getattr(groups, "_field_traits", None)):
+        if hasattr(fn, "cache_clear"):
+            fn.cache_clear()
+    getattr(groups, "_TRAITS", {}).clear()
+    fabric = dict(_fabrics())[__import__("pathlib").Path("examples/fabric")]
+    keys = Keys(compiled=False)
+    for device in fabric.devices.values():
+        keys.ports(device.ports.values())
+    types_seen = {id(tp) for cls in vars(losslessd.model).values() if isinstance(cls, type) and issubclass(cls, Model)
+                  for tp in _hints(cls).values()}
+    assert calls and len(calls) < 15 * len(types_seen), (len(calls), len(types_seen))  # (852 of 69; 2,629 before)

@@ -134,35 +134,67 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
     return parts
 
 
-def _content_fields(cls: type, owned: bool, shared: bool, item_of: type | None) -> list[tuple[str, str, Any]]:
+@cache
+def _content_fields(cls: type, owned: bool, shared: bool, item_of: type | None) -> tuple[tuple[str, str, Any], ...]:
     """``(name, kind, of)`` of each field the content of a ``cls`` object takes, in order, as _content_parts
     (compiled) and _read_parts (read) key it: ``plain`` as it is, ``list`` (of plain values) as a tuple, ``items``
     (an ``owned`` dict of plain values) as its items, ``dict`` (of model objects of class ``of``) item by item,
     ``own`` (a model object of class ``of`` a port, or a port's queue or PG, has of its own) by its content,
     ``token`` by its token."""
-    hints = _hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     if shared:
         skip = skip | _SHARED
     fields: list[tuple[str, str, Any]] = []
-    for f in dataclasses.fields(cls):
-        tp = hints[f.name]
-        if f.name in skip or _mentions(tp, Source):
+    for name, (source, plain, plain_list, plain_dict, dict_of, model) in _field_traits(cls):
+        if name in skip or source:
             continue
-        inner = _strip_none(tp)
-        if _is_plain(tp):
-            fields.append((f.name, "plain", None))
-        elif _is_plain_list(tp):
-            fields.append((f.name, "list", None))
-        elif owned and _is_plain_dict(tp):
-            fields.append((f.name, "items", None))
-        elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
-            fields.append((f.name, "dict", typing.get_args(inner)[1]))
-        elif (cls is Port or item_of is Port) and _is_model(inner):
-            fields.append((f.name, "own", inner))
+        if plain:
+            fields.append((name, "plain", None))
+        elif plain_list:
+            fields.append((name, "list", None))
+        elif owned and plain_dict:
+            fields.append((name, "items", None))
+        elif dict_of is not None:
+            fields.append((name, "dict", dict_of))
+        elif (cls is Port or item_of is Port) and model is not None:
+            fields.append((name, "own", model))
         else:
-            fields.append((f.name, "token", None))
-    return fields
+            fields.append((name, "token", None))
+    return tuple(fields)
+
+
+@cache
+def _field_traits(cls: type) -> tuple[tuple[str, tuple], ...]:
+    """Each field of ``cls`` in order, with what _content_fields reads of its type (_traits)."""
+    hints = _hints(cls)
+    return tuple((f.name, _traits(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+_TRAITS: dict[Any, tuple] = {}  # type -> _traits_of(type)
+
+
+def _traits(tp: Any) -> tuple:
+    """What _content_fields reads of a field's type: whether it mentions Source, is plain, a plain list, a plain dict,
+    a dict of model objects (their class) or a model class (itself), ``X | None`` or not. Worked out once per type
+    (_hints evaluates each annotation text once: the same object for every field written alike), not per field and
+    key function: typing's get_args and get_origin per field were 19 M instructions of the example lint's run of
+    88 M (docs/lint-at-scale.md, "Session 44, part c")."""
+    try:
+        return _TRAITS[tp]
+    except KeyError:
+        pass
+    except TypeError:  # (an unhashable annotation: worked out each time)
+        return _traits_of(tp)
+    found = _TRAITS[tp] = _traits_of(tp)
+    return found
+
+
+def _traits_of(tp: Any) -> tuple:
+    inner = _strip_none(tp)
+    args = typing.get_args(inner)
+    dict_of = args[1] if typing.get_origin(inner) is dict and _is_model(args[1]) else None
+    return (_mentions(tp, Source), _is_plain(tp), _is_plain_list(tp), _is_plain_dict(tp), dict_of,
+            inner if _is_model(inner) else None)
 
 
 @cache
@@ -267,7 +299,7 @@ def _read_function(cls: type, owned: bool = False, shared: bool = False):
 def _alike_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The fields a SharedPort's alike test compares, ``(plain, others)`` by name: the plain values and lists of them
     (compared equal), then the others (compared by identity); names, sources and the shared parts left out."""
-    fields = _content_fields(cls, owned=False, shared=True, item_of=None)
+    fields = _content_fields(cls, False, True, None)  # (as _read_parts asks it: one cached answer)
     return (tuple(name for name, kind, _ in fields if kind in ("plain", "list")),
             tuple(name for name, kind, _ in fields if kind not in ("plain", "list")))
 
