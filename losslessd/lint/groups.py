@@ -17,6 +17,7 @@ of a fabric: generic code that inspects each value costs more than the rules it 
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import sys
 import types
@@ -80,17 +81,16 @@ def _is_plain_dict(tp: Any) -> bool:
     return typing.get_origin(inner) is dict and all(map(_is_plain, typing.get_args(inner)))
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    """typing.get_type_hints of a model class (its annotations are texts: ``from __future__ import annotations``),
-    each text evaluated once for all classes: typing compiled a ForwardRef of each annotation of each class, 165
-    of 49 texts for the classes a lint keys, and Port's three key functions asked for its hints again."""
-    return {name: _evaluated(text, klass.__module__) if isinstance(text, str) else text
+def _annotations(cls: type) -> dict[str, tuple[Any, str]]:
+    """Each field's annotation of a model class, as written (a text: ``from __future__ import annotations``), and the
+    module whose names it reads, the fields of its bases first."""
+    return {name: (text, klass.__module__)
             for klass in reversed(cls.__mro__) for name, text in vars(klass).get("__annotations__", {}).items()}
 
 
 @cache
 def _evaluated(text: str, module: str) -> Any:
+    """An annotation text's type, as typing.get_type_hints evaluates it (once for all classes that write it)."""
     return eval(text, vars(sys.modules[module]))  # noqa: S307 - an annotation of a class of losslessd's model
 
 
@@ -166,8 +166,36 @@ def _content_fields(cls: type, owned: bool, shared: bool, item_of: type | None) 
 @cache
 def _field_traits(cls: type) -> tuple[tuple[str, tuple], ...]:
     """Each field of ``cls`` in order, with what _content_fields reads of its type (_traits)."""
-    hints = _hints(cls)
-    return tuple((f.name, _traits(hints[f.name])) for f in dataclasses.fields(cls))
+    written = _annotations(cls)
+    return tuple((f.name, _text_traits(*written[f.name])) for f in dataclasses.fields(cls))
+
+
+_OR_NONE = " | None"
+
+
+@cache
+def _text_traits(text: Any, module: str) -> tuple:
+    """_traits of an annotation written ``text`` in ``module``. One written ``Literal[...]`` (no bracket among its
+    values) is plain and mentions nothing; one written as a name that names a class, that class's: neither is
+    evaluated, with ` | None` after it or not (evaluating an annotation text compiles it and makes its typing objects,
+    a Literal's dearest: 5.5 M instructions of the example lint's 50 texts, docs/lint-at-scale.md "Session 44, part
+    c"). Any other text is evaluated (_evaluated)."""
+    if not isinstance(text, str):
+        return _traits(text)
+    optional = text.endswith(_OR_NONE)
+    bare = text[:-len(_OR_NONE)] if optional else text
+    names = vars(sys.modules[module])
+    if bare.startswith("Literal[") and bare.endswith("]") and "[" not in bare[8:-1] and "]" not in bare[8:-1]:
+        if names.get("Literal") is typing.Literal:
+            return _PLAIN_TRAITS
+    elif bare.isidentifier() and bare != "None":
+        found = names[bare] if bare in names else getattr(builtins, bare, None)
+        if isinstance(found, type):
+            return _traits(found | None if optional else found)
+    return _traits(_evaluated(text, module))
+
+
+_PLAIN_TRAITS = (False, True, False, False, None, None)  # (what _traits_of says of any Literal, with None or not)
 
 
 _TRAITS: dict[Any, tuple] = {}  # type -> _traits_of(type)
@@ -176,7 +204,7 @@ _TRAITS: dict[Any, tuple] = {}  # type -> _traits_of(type)
 def _traits(tp: Any) -> tuple:
     """What _content_fields reads of a field's type: whether it mentions Source, is plain, a plain list, a plain dict,
     a dict of model objects (their class) or a model class (itself), ``X | None`` or not. Worked out once per type
-    (_hints evaluates each annotation text once: the same object for every field written alike), not per field and
+    (_evaluated evaluates each annotation text once: the same object for every field written alike), not per field and
     key function: typing's get_args and get_origin per field were 19 M instructions of the example lint's run of
     88 M (docs/lint-at-scale.md, "Session 44, part c")."""
     try:
