@@ -14,6 +14,10 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 44 (part c): the example lint 570.0 M (2.14x; 588.4 M before), one NX-OS switch 457.9 M (467.8 M): a SKU
+looked up without the list of every SKU, each field type's traits worked out once for the grouping's keys, the
+engine's, paths' and rules' NamedTuples made without typing's ForwardRefs, Literal and class-name annotation texts
+read without eval: docs/lint-at-scale.md, "Session 44, part c".
 Session 43 (part k): no change (the example lint 587.7 M): annotation texts read without eval measured 0.47 M
 less, not shipped: docs/lint-at-scale.md, "Session 43, part k".
 Session 43 (part b): the example lint 696.9 M (2.62x; 713.7 M before), one NX-OS switch 514.0 M (530.8 M):

@@ -5,15 +5,21 @@ start). Its answer must be typing's for every class of the model, or a key would
 from __future__ import annotations
 
 import json
+import sys
 import typing
 
 import losslessd.model
 from losslessd.lint import groups
-from losslessd.lint.groups import Keys, _hints
+from losslessd.lint.groups import Keys, _annotations, _evaluated, _text_traits, _traits
 from losslessd.model import Model, Port, SharedPort
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
 from tests.test_sonic_shared_ports import _WD, TABLES
+
+
+def _hints(cls):
+    return {name: _evaluated(text, module) if isinstance(text, str) else text
+            for name, (text, module) in _annotations(cls).items()}
 
 
 def test_hints_are_typings_for_every_model_class():
@@ -21,6 +27,29 @@ def test_hints_are_typings_for_every_model_class():
     assert len(classes) > 20
     for cls in classes:
         assert _hints(cls) == typing.get_type_hints(cls), cls
+
+
+def test_a_text_read_without_evaluating_it_has_its_types_traits():
+    """_text_traits reads a Literal's text and a class's name (with ` | None` or not) without evaluating them: what it
+    says of every annotation text of the model, and of texts of other forms, is what the evaluated type says; a text
+    it does not read is evaluated (an unknown name raises as evaluating it does)."""
+    texts = {(text, module) for c in vars(losslessd.model).values() if isinstance(c, type) and issubclass(c, Model)
+             for text, module in _annotations(c).values()}
+    assert len(texts) > 60
+    others = ["Literal['a[b]'] | None", "Literal[1, 2]", "None", "int", "dict", "Port | None", "Source",
+              "DeviceKind | None", "list[int] | None", "Literal['x'] | int", "int | None | None", "Literal[]x"]
+    for text, module in [*texts, *((t, "losslessd.model") for t in others)]:
+        try:
+            evaluated = _traits(eval(text, vars(sys.modules[module])))  # (as _evaluated, not cached)
+        except (SyntaxError, TypeError):
+            continue
+        assert _text_traits(text, module) == evaluated, text
+    for bad in ("NoSuchName", "NoSuchName | None", "Literal[NoSuchName]"):
+        try:
+            _text_traits(bad, "losslessd.model")
+        except NameError:
+            continue
+        assert bad.startswith("Literal"), bad  # (a Literal's values are not read: plain whatever they name)
 
 
 
@@ -105,3 +134,92 @@ def test_a_lint_of_few_ports_compiles_no_key_function():
     assert groups._content_function.cache_info().currsize == 0
     assert groups._alike_functions.cache_info().currsize == 0
     assert groups._read_function.cache_info().currsize > 0
+
+
+def _kinds_per_field(cls, owned, shared, item_of):
+    """_content_fields as it read each field's type (session 43): typing asked field by field."""
+    from losslessd.model import Device, Source
+
+    hints = typing.get_type_hints(cls)
+    skip = groups._PORT_NAMES if cls is Port else groups._DEVICE_SKIP if cls is Device else frozenset()
+    skip = skip | groups._SHARED if shared else skip
+    out = []
+    for f in __import__("dataclasses").fields(cls):
+        tp = hints[f.name]
+        if f.name in skip or groups._mentions(tp, Source):
+            continue
+        inner = groups._strip_none(tp)
+        if groups._is_plain(tp):
+            out.append((f.name, "plain", None))
+        elif groups._is_plain_list(tp):
+            out.append((f.name, "list", None))
+        elif owned and groups._is_plain_dict(tp):
+            out.append((f.name, "items", None))
+        elif typing.get_origin(inner) is dict and groups._is_model(typing.get_args(inner)[1]):
+            out.append((f.name, "dict", typing.get_args(inner)[1]))
+        elif (cls is Port or item_of is Port) and groups._is_model(inner):
+            out.append((f.name, "own", inner))
+        else:
+            out.append((f.name, "token", None))
+    return tuple(out)
+
+
+def test_each_fields_kind_is_the_one_its_type_gives():
+    """_content_fields reads what each field's type says once per type (_traits), not field by field: for every class
+    of the model, owned or not, shared or not, an item of a port's or not, each field's kind is what typing says of
+    its own type, field by field."""
+    classes = [c for c in vars(losslessd.model).values() if isinstance(c, type) and issubclass(c, Model)
+               and __import__("dataclasses").is_dataclass(c)]
+    assert len(classes) > 20
+    for cls in classes:
+        for owned in (False, True):
+            for shared in (False, True):
+                for item_of in (None, Port):
+                    assert tuple(groups._content_fields(cls, owned, shared, item_of)) == _kinds_per_field(
+                        cls, owned, shared, item_of), (cls, owned, shared, item_of)
+
+
+def test_keying_reads_each_type_once(monkeypatch):
+    """Keying the example's ports and devices asks typing of each distinct field type a few times, not of each field
+    of each key function (1,130 get_origin calls of the example lint's run: docs/lint-at-scale.md, "Session 44,
+    part c")."""
+    from types import SimpleNamespace
+
+    calls = []
+    counting = SimpleNamespace(**{name: getattr(typing, name) for name in dir(typing) if not name.startswith("__")})
+    for name in ("get_origin", "get_args"):
+        real = getattr(typing, name)
+        setattr(counting, name, lambda tp, real=real, name=name: calls.append(name) or real(tp))
+    monkeypatch.setattr(groups, "typing", counting)
+    for fn in (groups._read_function, groups._read_alike, groups._alike_fields, groups._content_function,
+               getattr(groups, "_content_fields", None), getattr(groups, "_field_traits", None),
+               getattr(groups, "_text_traits", None)):
+        if hasattr(fn, "cache_clear"):
+            fn.cache_clear()
+    getattr(groups, "_TRAITS", {}).clear()
+    fabric = dict(_fabrics())[__import__("pathlib").Path("examples/fabric")]
+    keys = Keys(compiled=False)
+    for device in fabric.devices.values():
+        keys.ports(device.ports.values())
+    types_seen = {id(tp) for cls in vars(losslessd.model).values() if isinstance(cls, type) and issubclass(cls, Model)
+                  for tp in _hints(cls).values()}
+    assert calls and len(calls) < 15 * len(types_seen), (len(calls), len(types_seen))  # (852 of 69; 2,629 before)
+
+
+def test_keying_evaluates_no_literal_nor_class_name(monkeypatch):
+    """The example's key functions evaluate none of the annotation texts written as a Literal or a class's name (with
+    ` | None` or not): _text_traits reads them (5.5 M instructions of its run were the 50 texts evaluated, 27 are)."""
+    evaluated = []
+    monkeypatch.setattr(groups, "_evaluated", lambda text, module: evaluated.append(text) or eval(
+        text, vars(sys.modules[module])))
+    for fn in (groups._read_function, groups._read_alike, groups._alike_fields, groups._content_fields,
+               groups._field_traits, groups._text_traits):
+        fn.cache_clear()
+    fabric = dict(_fabrics())[__import__("pathlib").Path("examples/fabric")]
+    keys = Keys(compiled=False)
+    for device in fabric.devices.values():
+        keys.ports(device.ports.values())
+    named = vars(losslessd.model)
+    assert evaluated and not [t for t in evaluated if t.startswith("Literal[")
+                              or isinstance(named.get(t.removesuffix(" | None")), type)]
+    assert "WatchdogAction | None" in evaluated  # (a name of a Literal, not of a class: evaluated)

@@ -182,3 +182,15 @@ def test_each_skus_table_is_the_one_the_whole_document_gives() -> None:
             pool = entry.get("ingress_lossless_pool") or {}
             assert (table.pool_size_bytes, table.pool_mode, table.pool_xoff_bytes) == (
                 pool.get("size"), pool.get("mode"), pool.get("xoff"))
+
+
+def test_a_lookup_decodes_no_list_of_every_sku() -> None:
+    """A lint looks up its switches' SKUs: each is found as _entry finds it, without the list of the 275 SKUs (3.5 M
+    instructions of the example lint's run: docs/lint-at-scale.md, "Session 44, part c"), and answers as the list
+    says (listed or not)."""
+    skutables._listed.cache_clear()
+    sku = next(iter(_whole()["skus"]))
+    assert skutables.lookup(sku) is not None and skutables.lookup(sku + "x") is None
+    assert skutables.lookup("") is None and skutables.lookup(None) is None
+    assert skutables._listed.cache_info().currsize == 0
+    assert sku in skutables._listed() and sku + "x" not in skutables._listed()

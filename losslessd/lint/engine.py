@@ -6,12 +6,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import field
 from functools import partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port, Source, suspended
 from ..parse import INTERNAL_ERROR
 from ..records import record
+from ..tuples import NamedTuple
 from ..userre import compile_linear
 from .finding import Finding, Severity, few
 from .registry import PortRule, Rule, select

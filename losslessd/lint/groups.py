@@ -17,6 +17,7 @@ of a fabric: generic code that inspects each value costs more than the rules it 
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import sys
 import types
@@ -80,17 +81,16 @@ def _is_plain_dict(tp: Any) -> bool:
     return typing.get_origin(inner) is dict and all(map(_is_plain, typing.get_args(inner)))
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    """typing.get_type_hints of a model class (its annotations are texts: ``from __future__ import annotations``),
-    each text evaluated once for all classes: typing compiled a ForwardRef of each annotation of each class, 165
-    of 49 texts for the classes a lint keys, and Port's three key functions asked for its hints again."""
-    return {name: _evaluated(text, klass.__module__) if isinstance(text, str) else text
+def _annotations(cls: type) -> dict[str, tuple[Any, str]]:
+    """Each field's annotation of a model class, as written (a text: ``from __future__ import annotations``), and the
+    module whose names it reads, the fields of its bases first."""
+    return {name: (text, klass.__module__)
             for klass in reversed(cls.__mro__) for name, text in vars(klass).get("__annotations__", {}).items()}
 
 
 @cache
 def _evaluated(text: str, module: str) -> Any:
+    """An annotation text's type, as typing.get_type_hints evaluates it (once for all classes that write it)."""
     return eval(text, vars(sys.modules[module]))  # noqa: S307 - an annotation of a class of losslessd's model
 
 
@@ -134,35 +134,95 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
     return parts
 
 
-def _content_fields(cls: type, owned: bool, shared: bool, item_of: type | None) -> list[tuple[str, str, Any]]:
+@cache
+def _content_fields(cls: type, owned: bool, shared: bool, item_of: type | None) -> tuple[tuple[str, str, Any], ...]:
     """``(name, kind, of)`` of each field the content of a ``cls`` object takes, in order, as _content_parts
     (compiled) and _read_parts (read) key it: ``plain`` as it is, ``list`` (of plain values) as a tuple, ``items``
     (an ``owned`` dict of plain values) as its items, ``dict`` (of model objects of class ``of``) item by item,
     ``own`` (a model object of class ``of`` a port, or a port's queue or PG, has of its own) by its content,
     ``token`` by its token."""
-    hints = _hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     if shared:
         skip = skip | _SHARED
     fields: list[tuple[str, str, Any]] = []
-    for f in dataclasses.fields(cls):
-        tp = hints[f.name]
-        if f.name in skip or _mentions(tp, Source):
+    for name, (source, plain, plain_list, plain_dict, dict_of, model) in _field_traits(cls):
+        if name in skip or source:
             continue
-        inner = _strip_none(tp)
-        if _is_plain(tp):
-            fields.append((f.name, "plain", None))
-        elif _is_plain_list(tp):
-            fields.append((f.name, "list", None))
-        elif owned and _is_plain_dict(tp):
-            fields.append((f.name, "items", None))
-        elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
-            fields.append((f.name, "dict", typing.get_args(inner)[1]))
-        elif (cls is Port or item_of is Port) and _is_model(inner):
-            fields.append((f.name, "own", inner))
+        if plain:
+            fields.append((name, "plain", None))
+        elif plain_list:
+            fields.append((name, "list", None))
+        elif owned and plain_dict:
+            fields.append((name, "items", None))
+        elif dict_of is not None:
+            fields.append((name, "dict", dict_of))
+        elif (cls is Port or item_of is Port) and model is not None:
+            fields.append((name, "own", model))
         else:
-            fields.append((f.name, "token", None))
-    return fields
+            fields.append((name, "token", None))
+    return tuple(fields)
+
+
+@cache
+def _field_traits(cls: type) -> tuple[tuple[str, tuple], ...]:
+    """Each field of ``cls`` in order, with what _content_fields reads of its type (_traits)."""
+    written = _annotations(cls)
+    return tuple((f.name, _text_traits(*written[f.name])) for f in dataclasses.fields(cls))
+
+
+_OR_NONE = " | None"
+
+
+@cache
+def _text_traits(text: Any, module: str) -> tuple:
+    """_traits of an annotation written ``text`` in ``module``. One written ``Literal[...]`` (no bracket among its
+    values) is plain and mentions nothing; one written as a name that names a class, that class's: neither is
+    evaluated, with ` | None` after it or not (evaluating an annotation text compiles it and makes its typing objects,
+    a Literal's dearest: 5.5 M instructions of the example lint's 50 texts, docs/lint-at-scale.md "Session 44, part
+    c"). Any other text is evaluated (_evaluated)."""
+    if not isinstance(text, str):
+        return _traits(text)
+    optional = text.endswith(_OR_NONE)
+    bare = text[:-len(_OR_NONE)] if optional else text
+    names = vars(sys.modules[module])
+    if bare.startswith("Literal[") and bare.endswith("]") and "[" not in bare[8:-1] and "]" not in bare[8:-1]:
+        if names.get("Literal") is typing.Literal:
+            return _PLAIN_TRAITS
+    elif bare.isidentifier() and bare != "None":
+        found = names[bare] if bare in names else getattr(builtins, bare, None)
+        if isinstance(found, type):
+            return _traits(found | None if optional else found)
+    return _traits(_evaluated(text, module))
+
+
+_PLAIN_TRAITS = (False, True, False, False, None, None)  # (what _traits_of says of any Literal, with None or not)
+
+
+_TRAITS: dict[Any, tuple] = {}  # type -> _traits_of(type)
+
+
+def _traits(tp: Any) -> tuple:
+    """What _content_fields reads of a field's type: whether it mentions Source, is plain, a plain list, a plain dict,
+    a dict of model objects (their class) or a model class (itself), ``X | None`` or not. Worked out once per type
+    (_evaluated evaluates each annotation text once: the same object for every field written alike), not per field and
+    key function: typing's get_args and get_origin per field were 19 M instructions of the example lint's run of
+    88 M (docs/lint-at-scale.md, "Session 44, part c")."""
+    try:
+        return _TRAITS[tp]
+    except KeyError:
+        pass
+    except TypeError:  # (an unhashable annotation: worked out each time)
+        return _traits_of(tp)
+    found = _TRAITS[tp] = _traits_of(tp)
+    return found
+
+
+def _traits_of(tp: Any) -> tuple:
+    inner = _strip_none(tp)
+    args = typing.get_args(inner)
+    dict_of = args[1] if typing.get_origin(inner) is dict and _is_model(args[1]) else None
+    return (_mentions(tp, Source), _is_plain(tp), _is_plain_list(tp), _is_plain_dict(tp), dict_of,
+            inner if _is_model(inner) else None)
 
 
 @cache
@@ -267,7 +327,7 @@ def _read_function(cls: type, owned: bool = False, shared: bool = False):
 def _alike_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The fields a SharedPort's alike test compares, ``(plain, others)`` by name: the plain values and lists of them
     (compared equal), then the others (compared by identity); names, sources and the shared parts left out."""
-    fields = _content_fields(cls, owned=False, shared=True, item_of=None)
+    fields = _content_fields(cls, False, True, None)  # (as _read_parts asks it: one cached answer)
     return (tuple(name for name, kind, _ in fields if kind in ("plain", "list")),
             tuple(name for name, kind, _ in fields if kind not in ("plain", "list")))
 

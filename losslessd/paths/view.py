@@ -19,10 +19,11 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..model import Device, Model, Port, SharedPort, Source
 from ..records import record
+from ..tuples import NamedTuple
 
 Step = str | tuple  # an attribute name, or (key,) for an item of a dict
 

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..lint.finding import Finding
 from ..lint.registry import PortRule, Rule
@@ -24,6 +24,7 @@ from ..model import Device, DeviceKind, Ecn, Fabric, Hop, Port, Scheduler, Sourc
 from ..paths import Paths, fabric_paths
 from ..paths.view import PathFacts, Views, path_facts
 from ..platforms import PLATFORMS
+from ..tuples import NamedTuple
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
     from ..policy import Cnp, Policy

@@ -11,13 +11,14 @@ NIC DCQCN switches are checked by NIC003.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import headroom, units
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import register
 from ..model import Device, Ecn, Port
+from ..tuples import NamedTuple
 from .common import Lane, LaneRule, lossless_pgs, marks_ecn, not_known
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, DocRef, Link, Port, Source, Trust
 from ..records import record
+from ..tuples import NamedTuple
 from .common import TRUST_LABEL, nic_dscp_fix, nic_trust_fix, numbers, priorities
 
 
