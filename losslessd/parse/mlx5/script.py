@@ -243,6 +243,9 @@ def _bad_met(name: str, when: str, values: dict[str, str], arrays: dict[str, lis
     return when == "fatal" or when == "set" or (when == "set:" and value != "") or (when == "unset:" and value == "")
 
 
+_NOT_WORD = lazy(r"[^\w]")
+
+
 def _mark_bad_substitution(split: list[list[str]], bad: str) -> None:
     """The first simple command of ``split`` with ``bad`` in a word, in place of its words: what bash does there
     (_block). A compound command's own words (`for i in ${a b}`) are left as they are."""
@@ -252,7 +255,7 @@ def _mark_bad_substitution(split: list[list[str]], bad: str) -> None:
             split[k] = [_BAD, f"`{bad}` is a bad substitution (bash(1) Parameter Expansion)"]
             if _GOOD_EXPANSION.fullmatch(bad, 2, len(bad) - 1):  # (a nested bad one: _nested_bad)
                 name, colon, op = (m.group(1, 2, 3) if (m := _DEFAULTED.fullmatch(bad)) else
-                                   (re.split(r"[^\w]", bad[2:], maxsplit=1)[0], ":", "+"))
+                                   (_NOT_WORD.split(bad[2:], maxsplit=1)[0], ":", "+"))
                 split[k] = [_WHEN, name, ("set" if op == "+" else "unset") + colon, f"`{bad}` holds a bad "
                             f"substitution bash meets where `{name}` is {'set' if op == '+' else 'not set'}", *words]
             elif transformed := _TRANSFORMED.match(bad):
@@ -2980,6 +2983,9 @@ def forget(port, names: list[str], src: Source) -> None:
             forget(port, PEER_SETS, src)
 
 
+_BUFFER_SIZES = lazy(r"\d{1,12}(,\d{1,12}){7},?")
+
+
 def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
     """Set ``port`` as one `mlnx_qos` call would (mlnx-tools python/mlnx_qos); raises Skip, changing nothing,
     when mlnx_qos would refuse the call."""
@@ -2998,7 +3004,7 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
              if name in opts}
     dscp2prio = [_dscp2prio(value) for name, value in options if name == "--dscp2prio"]
     sizes = opts.get("--buffer_size")
-    if sizes is not None and not re.fullmatch(r"\d{1,12}(,\d{1,12}){7},?", sizes):
+    if sizes is not None and not _BUFFER_SIZES.fullmatch(sizes):
         raise Skip(f"--buffer_size {sizes!r} is not 8 comma separated byte counts")
     tsa = opts.get("--tsa")
     if tsa is not None and (len(tsa.split(",")) > 8 or not set(tsa.split(",")) <= set(_TSA)):
