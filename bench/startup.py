@@ -14,6 +14,10 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 44 (part b): the example lint 583.5 M (2.19x; 588.6 M before), one NX-OS / Junos / OS10 switch 465.1 / 463.5 /
+455.9 M (467.8 / 466.5 / 458.7 M), a host script 508.0 M (542.8 M): the platforms' refusal matchers, DEVICE_UNSEEN, the
+host script reader's and the parsers' run-time patterns lazy (kept), OpenSM's sniff without its options reader:
+docs/lint-at-scale.md, "Session 44, part b".
 Session 43 (part k): no change (the example lint 587.7 M): annotation texts read without eval measured 0.47 M
 less, not shipped: docs/lint-at-scale.md, "Session 43, part k".
 Session 43 (part b): the example lint 696.9 M (2.62x; 713.7 M before), one NX-OS switch 514.0 M (530.8 M):

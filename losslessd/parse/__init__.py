@@ -357,6 +357,8 @@ def _ascii_unseen() -> tuple[str, ...]:
     global _control_chars
     _control_chars = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
     return _control_chars
+
+
 _DEL = ("\x7f",)
 _NOT_ASCII = lazy(r"[^\x00-\x7f]")
 # What text in another script holds of DEVICE_UNSEEN: its digits, and the bidi marks right-to-left text carries (Unicode
