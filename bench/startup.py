@@ -18,6 +18,10 @@ Session 44 (part c): the example lint 570.0 M (2.14x; 588.4 M before), one NX-OS
 looked up without the list of every SKU, each field type's traits worked out once for the grouping's keys, the
 engine's, paths' and rules' NamedTuples made without typing's ForwardRefs, Literal and class-name annotation texts
 read without eval: docs/lint-at-scale.md, "Session 44, part c".
+Session 44 (part b): the example lint 583.5 M (2.19x; 588.6 M before), one NX-OS / Junos / OS10 switch 465.1 / 463.5 /
+455.9 M (467.8 / 466.5 / 458.7 M), a host script 508.0 M (542.8 M): the platforms' refusal matchers, DEVICE_UNSEEN, the
+host script reader's and the parsers' run-time patterns lazy (kept), OpenSM's sniff without its options reader:
+docs/lint-at-scale.md, "Session 44, part b".
 Session 43 (part k): no change (the example lint 587.7 M): annotation texts read without eval measured 0.47 M
 less, not shipped: docs/lint-at-scale.md, "Session 43, part k".
 Session 43 (part b): the example lint 696.9 M (2.62x; 713.7 M before), one NX-OS switch 514.0 M (530.8 M):

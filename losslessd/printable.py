@@ -46,7 +46,7 @@ DEVICE_CONTROL = lazy(f"[{_DEVICE_CONTROLS}]")
 # the decimal digits of other scripts (Unicode category Nd, which \d and int() take: an Arabic-Indic `pfc_enable
 # "٣"` read as priority 3, a speed of "١٠٠٠٠٠" as 100000), where SONiC's swss reads numbers with std::stoi (strtol,
 # C11 7.22.1.4: the digits of the C locale, 0-9) and no switch CLI takes them.
-DEVICE_UNSEEN = re.compile(f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_WIDTH}]|(?![0-9])\\d")
+DEVICE_UNSEEN = lazy(f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_WIDTH}]|(?![0-9])\\d")
 # What JSON's own escaping leaves raw (it escapes U+0000-001F only).
 _JSON_UNSAFE = lazy(rf"[\x7f-\x9f{_LINE_SEPARATORS}{_INVISIBLE}{_SURROGATE}]")
 

@@ -29,7 +29,9 @@ NOT_FOR_LIST = ("losslessd.rules", "losslessd.lint.registry", "losslessd.model",
                 "yaml", "pydantic", "hashlib")  # (nor OpenSSL's hashlib: the index's digest is losslessd.sha's)
 # A lint of the example (FRR and EOS routing tables) needs no reader of formats it has no file of: the Junos routing
 # table reader is imported when a routing table is told to be Junos's (parse/routes.py, is_junos).
-NOT_FOR_EXAMPLE = ("losslessd.parse.junos_routes",)
+# Nor OpenSM's options reader: the example has no subnet manager (its EOS running-config goes through OpenSM's sniff,
+# which reads the option names alone).
+NOT_FOR_EXAMPLE = ("losslessd.parse.junos_routes", "losslessd.parse.opensm.options")
 # A lint of SONiC switches alone sniffs its files with each platform's detection markers (the platforms' packages) and
 # imports no other platform's reader, builder or host parser: those come when a file of their platform is found.
 NOT_FOR_SONIC = ("losslessd.parse.eos", "losslessd.parse.clitext", "losslessd.parse.mlx5", "losslessd.parse.opensm.",
@@ -40,8 +42,10 @@ SONIC_ONLY = "examples/fabric/leaf1"
 # platform's reader or builder, nor the Junos routing-table reader (NOT_FOR_EXAMPLE).
 _READERS = {p: (f"losslessd.parse.{p}.reader", f"losslessd.parse.{p}.build")
             for p in ("eos", "nxos", "junos", "dell_os10", "dell_os9", "onyx", "nvue")}
-# (nor the mlx5 script, OpenSM files and NVUE script readers, which no sniff needs)
-_NOT_SNIFFED = ("losslessd.parse.mlx5.script", "losslessd.parse.mlx5.dcb", "losslessd.parse.opensm.qos_policy",
+# (nor the mlx5 script, OpenSM files and NVUE script readers, which no sniff needs; nor OpenSM's options reader: its
+# sniff, which every such file goes through, reads the option names alone, opensm/names.py, session 44 part b)
+_NOT_SNIFFED = ("losslessd.parse.mlx5.script", "losslessd.parse.mlx5.dcb", "losslessd.parse.opensm.options",
+                "losslessd.parse.opensm.qos_policy",
                 "losslessd.parse.opensm.partitions", "losslessd.parse.opensm.ibdiagnet", "losslessd.parse.nvue.script")
 # (nor the SONiC package: its sniff knows only a file opening with `{`, Platform.sniff_opens)
 # (nor the deadlock analysis: a fabric without routing has nothing for it, rules/dlk.py)

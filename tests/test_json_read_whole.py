@@ -17,7 +17,7 @@ from losslessd.printable import DEVICE_CONTROL
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 # The ASCII controls the full search looks for, but DEL: each refused raw by a strict JSON reader.
-REFUSED = [c for c in parse_mod._CONTROL_CHARS if c != "\x7f"]
+REFUSED = [c for c in parse_mod._ascii_unseen() if c != "\x7f"]
 SWITCH = ('{\n    "PORT": {\n        "Ethernet0": {\n            "description": "to gpu1",\n'
           '            "speed": "100000"\n        }\n    }\n}\n')
 
@@ -44,7 +44,7 @@ def _places(char: str) -> list[str]:
 def test_the_list_is_every_ascii_control_but_tab_and_line_ends():
     """The 30 the full search looks for: C0 but tab, line feed and carriage return (which JSON takes as blanks,
     and a CONFIG_DB writes), and DEL."""
-    assert set(parse_mod._CONTROL_CHARS) == {chr(c) for c in range(0x80) if DEVICE_CONTROL.match(chr(c))}
+    assert set(parse_mod._ascii_unseen()) == {chr(c) for c in range(0x80) if DEVICE_CONTROL.match(chr(c))}
     assert set(REFUSED) == {chr(c) for c in range(0x20)} - {"\t", "\n", "\r"}
 
 
@@ -129,7 +129,7 @@ class _Untouched(tuple):
 def test_a_config_db_read_whole_is_not_searched_thirty_times(tmp_path, monkeypatch):
     path = tmp_path / "config_db.json"
     path.write_text(SWITCH.replace("to gpu1", "to\x7fgpu1"), encoding="utf-8")
-    monkeypatch.setattr(parse_mod, "_CONTROL_CHARS", _Untouched(parse_mod._CONTROL_CHARS))
+    monkeypatch.setattr(parse_mod, "_control_chars", _Untouched(parse_mod._ascii_unseen()))
     device = parse_group("leaf1", [str(path)])
     (issue,) = [i for i in device.issues if i.code == "SYS002"]
     assert issue.message.startswith("a control character ('\\x7f')") and issue.source.line == 4

@@ -5,6 +5,7 @@ first uses it)."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -144,7 +145,52 @@ def _compiled_at_import(module) -> set[str]:
 
 @pytest.mark.parametrize("name", _SHARED)
 def test_shared_modules_compile_no_pattern_at_import(name):
-    # (but printable.DEVICE_UNSEEN, which parse asks of the ASCII characters at its own import)
-    unseen = 'f"[{_DEVICE_CONTROLS}{_LINE_SEPARATORS}{_BIDI}{_ZERO_WIDTH}]|(?![0-9])\\\\d"'
-    expected = {unseen} if name == "printable" else set()
-    assert _compiled_at_import(importlib.import_module(f"losslessd.{name}")) == expected
+    assert _compiled_at_import(importlib.import_module(f"losslessd.{name}")) == set()
+
+
+def _parser_modules():
+    return [m for m in _modules() if m.__name__.startswith("losslessd.parse.")] + [
+        importlib.import_module(f"losslessd.{name}") for name in ("parse", "platforms", "printable")]
+
+
+def test_no_parser_module_compiles_a_pattern_at_import():
+    # A parser's module is imported within the command line's lint, where a lazy pattern's program is kept
+    # (losslessd.recache): one compiled at import was compiled by `re` in every lint that read such a device (the host
+    # script reader's 49: a lint of one rendered host script 542.8 -> 508.0 M instructions, docs/lint-at-scale.md,
+    # "Session 44, part b").
+    found = {m.__name__: texts for m in _parser_modules() if (texts := _compiled_at_import(m))}
+    assert len(_parser_modules()) >= 50 and found == {}
+
+
+def _texts_given_to_re(module) -> list[str]:
+    """The lines of ``module`` whose functions give re's module functions a pattern written as a string literal: `re`
+    compiles it there, in every process (its own cache lives as long as the process), never from a kept program."""
+    out = []
+
+    def visit(node, in_function: bool) -> None:
+        inside = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        if (inside and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _RE_FUNCTIONS - {"escape"} and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re" and node.args and isinstance(node.args[0], ast.Constant)):
+            out.append(f"{module.__name__}:{node.lineno}: {ast.unparse(node)}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, inside)
+
+    visit(ast.parse(inspect.getsource(module)), False)
+    return out
+
+
+def test_no_parser_gives_re_a_pattern_text_at_run_time():
+    found = [line for module in _parser_modules() for line in _texts_given_to_re(module)]
+    assert found == [], "\n".join(found)
+
+
+def test_a_platforms_refusal_matcher_is_lazy():
+    # (every reader of a command's output asks it: compiled by `re` in every lint, 3.3 M instructions of the example's)
+    from losslessd.platforms import PLATFORMS
+
+    platforms = [p for p in PLATFORMS.values() if p.refusals]
+    assert len(platforms) >= 8
+    for platform in platforms:
+        matcher = dataclasses.replace(platform)._refusal  # (a copy: its matcher not asked yet)
+        assert isinstance(matcher, _Lazy) and matcher.pattern == platform._refusal.pattern

@@ -347,8 +347,18 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 # of a bench switch's 20.7 M parse, 0.37 M now; half the time), which was itself 3.5x faster than the search (which
 # scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU). A file with other characters has them gathered by
 # one simple search (30 ms for 9 MB) and only those are matched: DEVICE_UNSEEN's other digits (650 in 61 ranges)
-# made a search of the file ten times slower.
-_CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
+# made a search of the file ten times slower. (Told at the first file, not at import: DEVICE_UNSEEN is then compiled
+# where the command line's lint has its program kept, losslessd.recache; at import re compiled it, 1.6 M instructions.)
+_control_chars: tuple[str, ...] = ()
+
+
+def _ascii_unseen() -> tuple[str, ...]:
+    """The ASCII characters of printable.DEVICE_UNSEEN (asked once a process)."""
+    global _control_chars
+    _control_chars = tuple(c for c in map(chr, range(0x80)) if DEVICE_UNSEEN.match(c))
+    return _control_chars
+
+
 _DEL = ("\x7f",)
 _NOT_ASCII = lazy(r"[^\x00-\x7f]")
 # What text in another script holds of DEVICE_UNSEEN: its digits, and the bidi marks right-to-left text carries (Unicode
@@ -397,7 +407,7 @@ def _control_characters(device: Device, inp: Input) -> None:
     or bidi mark outside that script's text (a binary or damaged copy, or a word pasted from a web page)."""
     text = inp.text
     # (a text a JSON reader read whole holds no other ASCII control: docpos.read_whole)
-    found = [c for c in (_DEL if read_whole(text) else _CONTROL_CHARS) if c in text]
+    found = [c for c in (_DEL if read_whole(text) else _control_chars or _ascii_unseen()) if c in text]
     runs: list[re.Match] = []  # (_outside_script_text)
     if not text.isascii():
         unseen = [c for c in set(_NOT_ASCII.findall(text)) if DEVICE_UNSEEN.match(c)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -373,6 +374,14 @@ def shell_words(line: str, comments: bool = False) -> list[str]:
 SHELL_SPACE = " \t\r\n"  # shlex's whitespace, where a `#` may start a comment
 
 
+@functools.lru_cache(maxsize=16)  # (its callers' few constant sets)
+def _shell_runs(punctuation: str, comments: bool) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    """split_shell's patterns: a run of plain characters, and of ``punctuation``'s (lazy: the command line's lint has
+    their programs kept, losslessd.recache; re compiled them again in every process)."""
+    special = SHELL_SPACE + "'\"\\" + ("#" if comments else "") + punctuation
+    return lazy(f"[^{re.escape(special)}]+"), lazy(f"[{re.escape(punctuation)}]+") if punctuation else None
+
+
 def split_shell(line: str, punctuation: str = "", comments: bool = False) -> list[str]:
     """The words ``shlex`` gives in POSIX mode with whitespace_split (``shlex.split(line)``; with ``punctuation``,
     ``shlex.shlex(line, posix=True, punctuation_chars=punctuation)`` and its `#` comments when ``comments``), the same
@@ -381,9 +390,7 @@ def split_shell(line: str, punctuation: str = "", comments: bool = False) -> lis
     characters are taken whole; quotes, backslashes, `#` and punctuation are read one by one as shlex reads them.
     One difference, with ``comments``: a `#` starts a comment only where it starts a word, as bash(1) COMMENTS has
     it (`a#b` is one word; shlex cut it to `a`), since the only reader of comments is the host-script reader."""
-    special = SHELL_SPACE + "'\"\\" + ("#" if comments else "") + punctuation
-    plain = re.compile(f"[^{re.escape(special)}]+")
-    marks = re.compile(f"[{re.escape(punctuation)}]+") if punctuation else None
+    plain, marks = _shell_runs(punctuation, comments)
     words: list[str] = []
     token: list[str] | None = None  # the word being read (None: between words; [""]: an empty quoted word)
     i, n = 0, len(line)

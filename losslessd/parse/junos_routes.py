@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import re
 from typing import Any
 
 from ..docpos import json_value
@@ -115,6 +114,9 @@ def _finish(inp: Input, entries: list[_Entry], issues: list[ParseIssue], tables:
     return routes, issues
 
 
+_TO_OR_VIA = lazy(r"\b(?:to|via)\b")
+
+
 def _text(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """`show route`: table headings, a destination line per prefix, its entries (`*[BGP/170]`), their next hops."""
     entries: list[_Entry] = []
@@ -157,7 +159,7 @@ def _text(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             continue
         hop = _HOP.match(line)
         if hop is None:
-            if not _ATTRIBUTE.match(line) and current is not None and re.search(r"\b(?:to|via)\b", line):
+            if not _ATTRIBUTE.match(line) and current is not None and _TO_OR_VIA.search(line):
                 issues.append(_issue(inp.path, n, f"next hop not understood: {line.strip()[:80]!r}; line skipped"))
             continue
         if current is None:

@@ -180,11 +180,13 @@ def _header(pattern: re.Pattern) -> Callable[[str], bool]:
     return lambda text: any(pattern.match(line) for line in text.split("\n", 60)[:60])
 
 
+_NXOS_DETAIL_LABEL = lazy(r"^\s*(?:Local Port id|Local Intf|Port id):", re.MULTILINE)
+
+
 def _is_nxos_detail(text: str) -> bool:
     """`Chassis id:` blocks with a `Port id:` line (EOS writes `Chassis ID :`, lldpd `ChassisID:`); whether each
     says its local interface (`Local Port id:`, IOS `Local Intf:`) or the command named it is the reader's to say."""
-    return "Chassis id:" in text and re.search(r"^\s*(?:Local Port id|Local Intf|Port id):", text,
-                                               re.MULTILINE) is not None
+    return "Chassis id:" in text and _NXOS_DETAIL_LABEL.search(text) is not None
 
 
 def _sent(value: str | None) -> str | None:
@@ -197,10 +199,12 @@ def _junos_port(name: str) -> str:
     return m.group(1) if m else name
 
 
+_LLDPCTL_LABEL = lazy(r"^\s*(?:ChassisID|SysName|PortID):", re.MULTILINE)
+
+
 def _is_lldpctl(text: str) -> bool:
     """An `Interface:` line and lldpd's labels (CDP's detail has `Interface: X,  Port ID (outgoing port): Y` too)."""
-    return any(_LLDPCTL_IFACE.match(line) for line in text.split("\n")) and re.search(
-        r"^\s*(?:ChassisID|SysName|PortID):", text, re.MULTILINE) is not None
+    return any(_LLDPCTL_IFACE.match(line) for line in text.split("\n")) and _LLDPCTL_LABEL.search(text) is not None
 
 
 def _remote_port(subtype: str | None, port_id: str | None, descr: str | None) -> str | None:
@@ -217,6 +221,11 @@ def _remote_port(subtype: str | None, port_id: str | None, descr: str | None) ->
 def _unquote(value: str) -> str:
     value = value.strip()
     return value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
+
+
+_SYSTEM_NAME = lazy(r"System ?Name")
+_RULE_RUN = lazy(r"[-\u2026]+")
+_WORD_RUN = lazy(r"\S+")
 
 
 class _Reader:
@@ -311,7 +320,7 @@ class _Reader:
             if _TRAILER.match(line) or PROMPT_ALONE.match(line):
                 pending = None
                 continue
-            words = list(re.finditer(r"\S+", line))
+            words = list(_WORD_RUN.finditer(line))
             if len(words) == 1 and not line[0].isspace():
                 pending = (words[0].group(), n)
                 continue
@@ -392,7 +401,7 @@ class _Reader:
             if header is None or not line.strip():
                 continue
             if roles is None and set(line.strip()) <= {"-", " ", "\u2026"}:
-                starts = [m.start() for m in re.finditer(r"[-\u2026]+", line)]
+                starts = [m.start() for m in _RULE_RUN.finditer(line)]
                 names = [" ".join(header[a:b].split()) for a, b in zip(starts, [*starts[1:], len(header) + 1],
                                                                       strict=True)]
                 roles = {_RULED_ROLES[name]: i for i, name in enumerate(names) if name in _RULED_ROLES}
@@ -424,11 +433,11 @@ class _Reader:
         name_col: int | None = None
         for n, line in self.numbered():
             if _JUNOS_TABLE_HEADER.match(line):
-                parent, name_col = "Parent" in line, re.search(r"System ?Name", line).start()  # type: ignore[union-attr]
+                parent, name_col = "Parent" in line, _SYSTEM_NAME.search(line).start()  # type: ignore[union-attr]
                 continue
             if name_col is None or not line.strip() or _TRAILER.match(line) or PROMPT_ALONE.match(line):
                 continue
-            words = list(re.finditer(r"\S+", line))
+            words = list(_WORD_RUN.finditer(line))
             lead = 3 if parent else 2  # local, [parent], chassis
             if len(words) < lead + 1:
                 self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: expected LOCAL-INTERFACE "

@@ -233,6 +233,10 @@ def _unknown(doc: _Document) -> ParseIssue:
     return doc.whole("SYS001", f"no routing-table entries found; read are: {READ}")
 
 
+_OVERLAY_TAIL = lazy(r"\bsegid:|\bencap:")
+_CONNECTED_TAIL = lazy(r",\s*(?:direct|local|hsrp|vrrp)\b")
+
+
 def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
     """NX-OS `show ip route`: a prefix line, then its `*via` lines; routes of VRFs other than the default left out."""
     routes: list[Route] = []
@@ -276,7 +280,7 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
             current.discard = True
             continue
         port = long_interface_name(iface) if iface else None
-        if re.search(r",\s*(?:direct|local|hsrp|vrrp)\b", rest):
+        if _CONNECTED_TAIL.search(rest):
             if port:
                 current.keep(NextHop(port=port))
             continue
@@ -285,7 +289,7 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
         except ValueError:
             issue(n, f"next hop not understood: {line.strip()!r}")
             continue
-        if port is None and ((in_vrf and in_vrf not in DEFAULT_VRFS) or re.search(r"\bsegid:|\bencap:", rest)):
+        if port is None and ((in_vrf and in_vrf not in DEFAULT_VRFS) or _OVERLAY_TAIL.search(rest)):
             # a next hop in another VRF (`%management`), or a VTEP behind a VXLAN tunnel (EVPN `segid: ... encap:
             # VXLAN`): not reached through this table's cables; kept without an interface (the path is unverified)
             current.keep(NextHop(address=target))
@@ -480,6 +484,9 @@ class _Entry(HopsOnce):
             self.keep(hop)
 
 
+_LOCAL_INTERFACE = lazy(r"^(\S+).*\blocal-interface\s+(\S+)")
+
+
 def _hop(text: str):
     """One next hop: NextHop, _SKIP (does not forward), _DISCARD, or None (not understood)."""
     text = _DISTANCE.sub("", text.strip())
@@ -494,7 +501,7 @@ def _hop(text: str):
     words = text[4:].split(None, 1)
     target, rest = words[0].rstrip(","), (words[1] if len(words) > 1 else "")
     if target == "VTEP":  # EOS EVPN: via VTEP 10.1.1.1 VNI 10010 router-mac ... local-interface Vxlan1
-        m = re.search(r"^(\S+).*\blocal-interface\s+(\S+)", rest)
+        m = _LOCAL_INTERFACE.search(rest)
         return NextHop(address=m[1], port=m[2]) if m else None
     try:
         ipaddress.ip_address(target)

@@ -202,6 +202,9 @@ def _name(node: int, slot: int, port: int, sub: int | None) -> str:
     return f"ethernet{node}/{slot}/{port}" + (f":{sub}" if sub is not None else "")
 
 
+_RANGE_MARK = lazy(r"[-,]")
+
+
 def ethernets(words: list[str]) -> list[str]:
     """The ports of `interface ethernet1/1/1` and of `interface range ethernet1/1/1-1/1/8,ethernet1/1/10` (OS10 User
     Guide, "Interface range"), sub-ports too (`ethernet1/1/1:1-1/1/1:4`); [] when it names no Ethernet port,
@@ -209,7 +212,7 @@ def ethernets(words: list[str]) -> list[str]:
     joined = " ".join(words)
     if words[:1] == ["range"]:
         words = words[1:]
-    elif re.search(r"[-,]", joined) and _port_name(re.split(r"[-,]", joined)[0].strip()) is not None:
+    elif _RANGE_MARK.search(joined) and _port_name(_RANGE_MARK.split(joined)[0].strip()) is not None:
         # OS10 User Guide: `interface ethernet node/slot/port[:subport]` names one port, and `interface range
         # ethernet ...` a range or list of them. `interface ethernet1/1/1-1/1/32` (a write-up's) is neither: it was
         # read as 32 ports, each with the block's lines.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from fnmatch import fnmatchcase
 
 from ...lazyre import lazy
@@ -216,6 +215,10 @@ def _access(iface: Interface | None) -> bool:
             and iface.switching_mode in (None, "access"))
 
 
+_VLAN_ID = lazy(r"[0-9]{1,4}")
+_VLAN_RANGE = lazy(r"([0-9]{1,4})-([0-9]{1,4})")
+
+
 class _Vlans:
     """The VLANs each port switches (Port.vlans) and the VLAN each IRB unit routes (Device.vlan_interfaces).
 
@@ -266,9 +269,9 @@ class _Vlans:
             text = member.value
             if text == "all":
                 out.extend(v.value for (scope, _), v in self.cfg.vlan_ids.items() if scope == instance)
-            elif re.fullmatch(r"[0-9]{1,4}", text) and 1 <= int(text) <= 4094:
+            elif _VLAN_ID.fullmatch(text) and 1 <= int(text) <= 4094:
                 out.append(int(text))
-            elif (m := re.fullmatch(r"([0-9]{1,4})-([0-9]{1,4})", text)) and 1 <= int(m[1]) <= int(m[2]) <= 4094:
+            elif (m := _VLAN_RANGE.fullmatch(text)) and 1 <= int(m[1]) <= int(m[2]) <= 4094:
                 out.extend(range(int(m[1]), int(m[2]) + 1))
             elif (vid := self.cfg.vlan_ids.get((instance, text)) or self.cfg.vlan_ids.get(("", text))) is not None:
                 out.append(vid.value)

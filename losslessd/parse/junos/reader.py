@@ -1201,6 +1201,9 @@ def _range_add(cfg: JunosConfig, rng: InterfaceRange, names: list[str], src: Sou
     rng.names.extend(names)
 
 
+_ESCAPED_RANGE = lazy(r"\\\[([0-9]{1,5})\\-([0-9]{1,5})\\\]")
+
+
 def _member_pattern(text: str) -> Regex:
     """Junos interface-range member `et-0/0/[0-15]` or `et-0/0/*` as a regular expression, matched in linear time
     (losslessd.userre: `*0*0*0...` in Python's `re` took minutes on a port name of many zeros)."""
@@ -1212,9 +1215,12 @@ def _member_pattern(text: str) -> Regex:
             raise _Skip(f"bad member range [{m[1]}-{m[2]}]")
         return "(?:" + "|".join(str(n) for n in range(low, high + 1)) + ")"
     try:
-        return compile_linear(re.sub(r"\\\[([0-9]{1,5})\\-([0-9]{1,5})\\\]", numbers, out))
+        return compile_linear(_ESCAPED_RANGE.sub(numbers, out))
     except ValueError as exc:  # (RE2's memory budget: a member of many ranges)
         raise _Skip(f"member {text[:80]}: {exc}") from None
+
+
+_RANGE_WORD = lazy(r"(.*)\[([0-9]{1,5})-([0-9]{1,5})\](.*)")
 
 
 def _member_names(text: str) -> list[str]:
@@ -1222,23 +1228,29 @@ def _member_names(text: str) -> list[str]:
     defined elsewhere)."""
     if "*" in text:
         return []
-    m = re.fullmatch(r"(.*)\[([0-9]{1,5})-([0-9]{1,5})\](.*)", text)  # (\d: other scripts' digits too)
+    m = _RANGE_WORD.fullmatch(text)  # (\d: other scripts' digits too)
     if m is None:
         return [text]
     return [f"{m[1]}{n}{m[4]}" for n in range(int(m[2]), min(int(m[3]), int(m[2]) + 4096) + 1)]
 
 
+_PORT_NUMBER = lazy(r"([a-z]+-[0-9]+/[0-9]+/)([0-9]{1,5})")
+
+
 def _range_names(low: str, high: str) -> list[str]:
     """`member-range et-0/0/10 to et-0/0/11`: the ports of one slot between the two."""
-    a, b = (re.fullmatch(r"([a-z]+-[0-9]+/[0-9]+/)([0-9]{1,5})", n) for n in (low, high))
+    a, b = (_PORT_NUMBER.fullmatch(n) for n in (low, high))
     if a is None or b is None or a[1] != b[1] or not 0 <= int(b[2]) - int(a[2]) <= 4096:
         raise _Skip(f"member-range {low} to {high} is not one slot's ports, first to last")
     return [f"{a[1]}{n}" for n in range(int(a[2]), int(b[2]) + 1)]
 
 
+_SPEED_TEXT = lazy(r"[0-9.]+[gm]")
+
+
 def _speed(text: str) -> float:
     """`speed 100g`, `25g`, `10m`: Gb/s."""
-    if not re.fullmatch(r"[0-9.]+[gm]", text.lower()):  # Junos writes g or m; units.speed_gbps reads the number
+    if not _SPEED_TEXT.fullmatch(text.lower()):  # Junos writes g or m; units.speed_gbps reads the number
         raise _Skip(f"unknown speed {text!r}")
     try:
         return units.speed_gbps(text)
@@ -1439,11 +1451,14 @@ def _rewrite_rule(cfg: JunosConfig, w: list[str], src: Source) -> None:
         cfg.dscp_rewrites.setdefault(w[2], {})[w[4]] = Val(value, src)
 
 
+_NAME_WORD = lazy(r"[a-z][a-z0-9-]*", re.IGNORECASE)
+
+
 def _any_code(text: str) -> int:
     """An MPLS EXP or IP precedence code point: 3 bits, or a Junos alias (read and left out)."""
     if _CODE3.match(text):
         return int(text, 2)
-    if re.fullmatch(r"[a-z][a-z0-9-]*", text, re.IGNORECASE):
+    if _NAME_WORD.fullmatch(text):
         return -1
     raise _Skip(f"unknown code point {text!r}")
 

@@ -11,9 +11,9 @@ with no keyword hands the port's DCBX to the NIC's firmware, whose peer may then
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 
+from ...lazyre import lazy
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
 from .dcb_show import TSA as _TSA  # (dcb-ets(8) TSA-MAP values)
@@ -101,7 +101,7 @@ SETS = {"pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", 
         "buffer": ["--prio2buffer", "--buffer_size"]}
 # dcb-buffer(8) SIZE := INTEGER | INTEGERK | INTEGERM, bytes (iproute2 lib/utils.c get_size: K and M, either case,
 # are KiB and MiB).
-_SIZE = re.compile(r"([0-9]{1,10})([kKmM]?)")
+_SIZE = lazy(r"([0-9]{1,10})([kKmM]?)")
 _SIZE_UNITS = {"": 1, "k": 1024, "m": 1024 * 1024}
 # dcb-apptrust(8) SEL; dcb-dcbx(8) keywords.
 _SELECTORS = frozenset({"ethtype", "stream-port", "dgram-port", "port", "dscp", "pcp"})

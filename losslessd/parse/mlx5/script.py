@@ -27,6 +27,7 @@ import re
 from collections.abc import Generator, Iterator
 
 from ...errors import InputError
+from ...lazyre import lazy
 from ...limits import MAX_BRACE_WORDS, MAX_NESTING, MAX_SCRIPT_BRACE_WORDS, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_digits, is_small_int
@@ -36,7 +37,7 @@ from ..braces import expand, holds_expression
 from .wrappers import in_background, unwrap
 
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
-_RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
+_RDMA_OF = lazy(r"/sys/class/net/([^/\s]+)/device/infiniband")
 _TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": SchedulerType.vendor}
 
 
@@ -64,18 +65,18 @@ _SETS_NO_NIC = frozenset({"ib_send_lat", "ib_send_bw", "ib_write_lat", "ib_write
                           "ib_atomic_lat", "ib_atomic_bw", "raw_ethernet_bw", "raw_ethernet_lat",
                           "raw_ethernet_burst_lat", "raw_ethernet_fs_rate", "chmod", "chown", "touch"})
 _PASSED_OVER = _READS_ONLY | _SETS_NO_NIC
-_BRANCHING = re.compile(r"(?:^|[|;&])\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((`)
-_FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
+_BRANCHING = lazy(r"(?:^|[|;&])\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((`)
+_FOR_LIST = lazy(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob; an array's
 # `"${NAME[@]}"` is known, and so is a brace expansion (`{0..7}`: see braces.expand).
-_RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])")
+_RUNTIME_WORDS = lazy(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])")
 # One word: `NAME=value` (quotes removed), or an array element's `NAME[SUBSCRIPT]=value` (bash(1) Arrays).
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[1-9]))")  # ($1: a call's)
-_CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
+_ASSIGNMENT = lazy(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
+_VARIABLE = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[1-9]))")  # ($1: a call's)
+_CASE_PATTERN = lazy(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
 # bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`, `name() (` (a body in a
 # subshell)
-_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|\(|$))")
+_FUNCTION = lazy(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|\(|$))")
 
 
 def branches(text: str) -> bool:
@@ -173,8 +174,8 @@ _PARAMETER = r"(?:[A-Za-z_]\w*(?:\[[^]]*\])?|\d+|[@*#?$!0-])"
 # A transformation is `@` and one letter (bash 5.2 subst.c valid_parameter_transform: `${a@Q}`; `${a@}`, `${a@z}` and
 # `${a@QQ}` are none).
 _OPERATION = r"(?::.+|[-=?+#%/^,].*|@[QEPAaKkUuL])?"
-_GOOD_EXPANSION = re.compile(rf"#{_PARAMETER}|![A-Za-z_]\w*[*@]|!{_PARAMETER}{_OPERATION}|{_PARAMETER}{_OPERATION}",
-                             re.S)
+_GOOD_EXPANSION = lazy(rf"#{_PARAMETER}|![A-Za-z_]\w*[*@]|!{_PARAMETER}{_OPERATION}|{_PARAMETER}{_OPERATION}",
+                       re.S)
 _BAD = "\0bad-substitution"  # ([_BAD, why]: in the place of a command a bad substitution keeps from running)
 # A bad substitution bash meets only where a variable is set, or not ([_WHEN, name, when, why, the command's words]:
 # _block reads it where the name's value is known, else reads the command as written, its value known at run time):
@@ -185,9 +186,9 @@ _BAD = "\0bad-substitution"  # ([_BAD, why]: in the place of a command a bad sub
 #   the colon, or empty), that of `${a:+WORD}` only where it is set (and not empty): a bad `${b c}` in it is met then;
 #   a pattern, offset or replacement (`${a#${b c}}`, `${a:${b c}}`) only where `a` is set and not empty (bash 5.2).
 _WHEN = "\0bad-when"
-_TRANSFORMED = re.compile(r"\$\{([A-Za-z_]\w*|\d+|[@*])(?:\[[@*]\])?@")
-_DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*|\d+)(:?)([-=?+])(.*)\}", re.S)
-_PATTERNED = re.compile(r"(?:[A-Za-z_]\w*(?:\[[^]]*\])?|\d+|[@*])(?:##?|%%?|/[/#%]?|\^\^?|,,?|:)(.*)", re.S)
+_TRANSFORMED = lazy(r"\$\{([A-Za-z_]\w*|\d+|[@*])(?:\[[@*]\])?@")
+_DEFAULTED = lazy(r"\$\{([A-Za-z_]\w*|\d+)(:?)([-=?+])(.*)\}", re.S)
+_PATTERNED = lazy(r"(?:[A-Za-z_]\w*(?:\[[^]]*\])?|\d+|[@*])(?:##?|%%?|/[/#%]?|\^\^?|,,?|:)(.*)", re.S)
 
 
 def _bad_substitution(line: str) -> str | None:
@@ -242,6 +243,9 @@ def _bad_met(name: str, when: str, values: dict[str, str], arrays: dict[str, lis
     return when == "fatal" or when == "set" or (when == "set:" and value != "") or (when == "unset:" and value == "")
 
 
+_NOT_WORD = lazy(r"[^\w]")
+
+
 def _mark_bad_substitution(split: list[list[str]], bad: str) -> None:
     """The first simple command of ``split`` with ``bad`` in a word, in place of its words: what bash does there
     (_block). A compound command's own words (`for i in ${a b}`) are left as they are."""
@@ -251,7 +255,7 @@ def _mark_bad_substitution(split: list[list[str]], bad: str) -> None:
             split[k] = [_BAD, f"`{bad}` is a bad substitution (bash(1) Parameter Expansion)"]
             if _GOOD_EXPANSION.fullmatch(bad, 2, len(bad) - 1):  # (a nested bad one: _nested_bad)
                 name, colon, op = (m.group(1, 2, 3) if (m := _DEFAULTED.fullmatch(bad)) else
-                                   (re.split(r"[^\w]", bad[2:], maxsplit=1)[0], ":", "+"))
+                                   (_NOT_WORD.split(bad[2:], maxsplit=1)[0], ":", "+"))
                 split[k] = [_WHEN, name, ("set" if op == "+" else "unset") + colon, f"`{bad}` holds a bad "
                             f"substitution bash meets where `{name}` is {'set' if op == '+' else 'not set'}", *words]
             elif transformed := _TRANSFORMED.match(bad):
@@ -279,15 +283,15 @@ _SHIFTED = "\0shifted"  # (after `exit`, _ERREXIT: a shift's failure known only 
 _SHIFT_FAILED = "\0shift-failed"  # (in ``functions``: (line, why) of the last shift that failed as it ran)
 # bash's legal_number (general.c), the number shift, exit and return take: strtoimax base 10 (C blanks before, a
 # sign, ASCII digits, no overflow), then only blanks and tabs; anything else is "numeric argument required".
-_SHELL_NUMBER = re.compile(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]{1,19})[ \t]*")
+_SHELL_NUMBER = lazy(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]{1,19})[ \t]*")
 _ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
 _SUBSHELL_FAILED = "\0subshell-failed"  # (in ``functions``: why set -e ended the `( )` subshell whose `)` is next)
 _PIPEFAIL = "\0pipefail"  # (in ``functions``: `set -o pipefail`, a pipeline fails where any of its parts does)
 _EXPANDED = "\0expanded"  # (in ``functions``: the file's count of brace-expanded words, see _Grammar.expanded)
 _OPTIONS = (_ERREXIT_ON, _INHERIT, _PIPEFAIL)
 # `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
-_SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
-_SHEBANG_SH = re.compile(r"\A\s*#!\s*(?:\S*/env\s+)?(?:\S*/)?(?:da)?sh(?:\s|$)")  # (`#!/bin/sh`, not bash)
+_SHEBANG_OPTIONS = lazy(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
+_SHEBANG_SH = lazy(r"\A\s*#!\s*(?:\S*/env\s+)?(?:\S*/)?(?:da)?sh(?:\s|$)")  # (`#!/bin/sh`, not bash)
 
 
 def _shell_number(word: str) -> int | None:
@@ -780,7 +784,7 @@ def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
 
 # bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once); `((` after
 # a blank is an arithmetic command, folded whole (see _substitutions_folded), `$((...))` in it too.
-_ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*(?=\(\()")
+_ARITHMETIC_FOR = lazy(r"^(\s*for)\s*(?=\(\()")
 
 
 def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -899,7 +903,7 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
 
 # What _scan steps over: plain characters, an ANSI-C quoted word (`$'it\\'s'`), a quoted word, an escaped
 # character, `$(`, `<(`, `>(`.
-_SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|\$'(?:[^'\\]|\\.)*'|'[^']*'|\\.|[$<>]\(|.", re.S)
+_SUBSTITUTION_STEP = lazy(r"[^'\"\\()#$<>`]+|\$'(?:[^'\\]|\\.)*'|'[^']*'|\\.|[$<>]\(|.", re.S)
 
 
 def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int = 0) -> tuple[tuple, int]:
@@ -954,7 +958,7 @@ def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int
     return (depth, tick, quote, cases), -1 if closing else n
 
 
-_CASE_WORD = re.compile(r"(?:^|(?<=[;&|(\n]))\s*(case|esac)(?=[\s;&|)]|$)")
+_CASE_WORD = lazy(r"(?:^|(?<=[;&|(\n]))\s*(case|esac)(?=[\s;&|)]|$)")
 
 
 def _double_quoted_end(line: str, i: int, level: int = 0) -> int:
@@ -997,7 +1001,7 @@ def _expansion_end(text: str, i: int) -> int | None:
 
 # What _expansion_left_open steps over: an escaped character, an ANSI-C quoted word (`$'it\\'s'`), a single-quoted
 # word, a double quote, a comment's `#`, a `${`, plain characters.
-_EXPANSION_SCAN = re.compile(r"\\.|\$'(?:[^'\\]|\\.)*'|'[^']*'|\"|#|\$\{|[^\\'\"#$]+|.", re.S)
+_EXPANSION_SCAN = lazy(r"\\.|\$'(?:[^'\\]|\\.)*'|'[^']*'|\"|#|\$\{|[^\\'\"#$]+|.", re.S)
 
 
 def _expansion_left_open(text: str) -> tuple[int, str] | None:
@@ -1027,17 +1031,17 @@ def _expansion_left_open(text: str) -> tuple[int, str] | None:
 
 
 # (`$'...'`: bash(1) ANSI-C quoting, where `\'` does not end the word)
-_UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|(?<=[^\s;&|(])#|#.*)*")
-_IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?![({]))[^"\\$]*)*')
+_UNQUOTED = lazy(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|(?<=[^\s;&|(])#|#.*)*")
+_IN_DOUBLE_QUOTES_TO_SUBSTITUTION = lazy(r'[^"\\$]*(?:(?:\\.|\$(?![({]))[^"\\$]*)*')
 
 
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
-_SHELL_ON_STDIN = re.compile(r"^(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh"
-                             r"((?:\s+-[a-bd-zA-Z]+)*)\s*<<")  # (`X=1 bash <<EOF`: X is in its environment)
+_SHELL_ON_STDIN = lazy(r"^(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh"
+                       r"((?:\s+-[a-bd-zA-Z]+)*)\s*<<")  # (`X=1 bash <<EOF`: X is in its environment)
 # The operators that end a command of a list (bash(1) Lists), outside quotes: `&&`, `||`, `;`, `&` (not `>&`, `&>`,
 # `|&`).
-_LIST_OPERATOR = re.compile(r"&&|\|\||;|(?<![>|&])&(?![>&])")
+_LIST_OPERATOR = lazy(r"&&|\|\||;|(?<![>|&])&(?![>&])")
 
 
 def _shell_on_stdin(line: str) -> tuple[str, re.Match, str, str, int] | None:
@@ -1059,8 +1063,8 @@ def _shell_on_stdin(line: str) -> tuple[str, re.Match, str, str, int] | None:
     return None
 
 
-_CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
-_PIPED_ON = re.compile(r"(?<![|\\])\|&?$")  # (a `|` or `|&`, not `||` nor an escaped `\|`)
+_CONTINUED = lazy(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
+_PIPED_ON = lazy(r"(?<![|\\])\|&?$")  # (a `|` or `|&`, not `||` nor an escaped `\|`)
 
 
 def _piped_on(line: str, after_pipe: bool) -> str | None:
@@ -1078,17 +1082,17 @@ def _piped_on(line: str, after_pipe: bool) -> str | None:
     return code if not any(state) and _PIPED_ON.search(code) else None
 
 
-_LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
+_LINE_COMMENT = lazy(r"(?:^|\s)#.*$")
 _DECLARED = r"^(?:(?:declare|local|typeset|readonly|export)(?:\s+-[a-zA-Z]+)*\s+)?"  # (`local -a`, `declare -A`)
-_ARRAY_OPEN = re.compile(_DECLARED + r"[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
+_ARRAY_OPEN = lazy(_DECLARED + r"[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
 
 
 # bash(1) Arrays: `NAME=(word ...)`, `declare -A NAME=([key]=value ...)`; `"${NAME[@]}"` (or `[*]`) in a for list
 # expands to its values.
 # (a comment after the `)`: bash(1) COMMENTS; one holding no `)` or quote)
-_ARRAY = re.compile(_DECLARED + r"([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)(?:\s+#[^)'\"]*)?$")
-_ARRAY_KEYED = re.compile(r"^\[[^]]*\]=(.*)$", re.S)  # `[key]=value`: an element given with its key
-_ARRAY_ALL = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
+_ARRAY = lazy(_DECLARED + r"([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)(?:\s+#[^)'\"]*)?$")
+_ARRAY_KEYED = lazy(r"^\[[^]]*\]=(.*)$", re.S)  # `[key]=value`: an element given with its key
+_ARRAY_ALL = lazy(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
 _CONDITION = "\0condition"  # (a word no split gives: before the words of a command an if or while tests)
 _ARRAY_MARK = "\0array"  # (a word no split gives: the array assignment's place among the commands)
 # bash(1) Compound Commands: the reserved word (or operator) that opens each, and the one that closes it.
@@ -1596,7 +1600,7 @@ _ENCLOSING = "\0enclosing"  # (in ``functions``: (the list, _enclosing's answer)
 _NOTED = "\0noted"  # (in ``functions``: the lines whose break or continue was named as undecided)
 # (a builtin's word that opens a redirection, `>FILE`, `2>>FILE`, `>`; named apart from _REDIRECTION below, which,
 # defined later under the same name, had replaced it: `exit 0 >FILE` was read as given two arguments, not as an exit)
-_WORD_REDIRECTION = re.compile(r"^(?:\d*|&)(?:>>?|<<?|>&|<&|>\|)")
+_WORD_REDIRECTION = lazy(r"^(?:\d*|&)(?:>>?|<<?|>&|<&|>\|)")
 
 
 def _arguments(words: list[str]) -> list[str]:
@@ -2249,13 +2253,13 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
 _TARGET = r"""(?:"[^"\\]*(?:\\.[^"\\]*)*"|'[^']*'|\\.|[^\s;&|<>"'\\])+"""
 _NULL = r"""\s*(?:/dev/null|"/dev/null"|'/dev/null')(?![^\s;&|<>])"""
 # (a quoted part or an escaped character first, kept as it is: what is in it is no redirection)
-_REDIRECTION = re.compile(r"""(\\.|"[^"\\]*(?:\\.[^"\\]*)*"|'[^']*')"""
-                          rf"|(?:(?<![^\s;&|])[0-9]+|&)?>>?\|?(?:&[0-9-]+|{_NULL})"
-                          rf"|(?<![^\s;&|])2>>?\s*{_TARGET}|(?:(?<![^\s;&|])[0-9]+)?(?<!<)<(?![<>&(]){_NULL}"
-                          r"|(?<![^\s;&|])1(?=>)")
+_REDIRECTION = lazy(r"""(\\.|"[^"\\]*(?:\\.[^"\\]*)*"|'[^']*')"""
+                    rf"|(?:(?<![^\s;&|])[0-9]+|&)?>>?\|?(?:&[0-9-]+|{_NULL})"
+                    rf"|(?<![^\s;&|])2>>?\s*{_TARGET}|(?:(?<![^\s;&|])[0-9]+)?(?<!<)<(?![<>&(]){_NULL}"
+                    r"|(?<![^\s;&|])1(?=>)")
 # (a double-quoted word's run of plain characters taken whole, not one alternation per character: 0.23 s per MB of
 # quoted text was spent here, 0.008 s now; the same splits)
-_QUOTED = re.compile(r"(\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')")
+_QUOTED = lazy(r"(\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')")
 
 
 def _without_redirections(line: str) -> str:
@@ -2266,8 +2270,8 @@ def _without_redirections(line: str) -> str:
 
 
 # bash(1) Parameter Expansion: `${1:?usage: setup.sh <iface>}`, `${2:-a b}` are one word, blanks, `<` and `;` included.
-_BLANKS_AND_OPERATORS = re.compile(r"[\s;&|<>()]")
-_EXPANSION_STEP = re.compile(r"\\.|\$'(?:[^'\\]|\\.)*'|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$\{|\}|[^\\'\"${}]+|.", re.S)
+_BLANKS_AND_OPERATORS = lazy(r"[\s;&|<>()]")
+_EXPANSION_STEP = lazy(r"\\.|\$'(?:[^'\\]|\\.)*'|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$\{|\}|[^\\'\"${}]+|.", re.S)
 
 
 # _expansion_word's answers for one line: where a `${` starts -> (the scan's steps, the index of its first and past its
@@ -2403,12 +2407,12 @@ class _Grammar:
 # What _ansi_c_folded steps over: an escaped character, a quoted word (a `"` one with its `$(...)` too, as bash reads
 # `"$(echo ")")"` only roughly: the words of a substitution are split again, where this runs on them), an ANSI-C quoted
 # word, a comment, plain characters.
-_ANSI_C_STEP = re.compile(r"\\.|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$'((?:[^'\\]|\\.)*)'|(?:^|(?<=[\s;&|(]))#[^\n]*|"
-                          r"[^\\'\"$#]+|.", re.S)
+_ANSI_C_STEP = lazy(r"\\.|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$'((?:[^'\\]|\\.)*)'|(?:^|(?<=[\s;&|(]))#[^\n]*|"
+                    r"[^\\'\"$#]+|.", re.S)
 # bash(1) QUOTING, ANSI-C Quoting: `$'...'` with its backslash escapes decoded (\xHH, \nnn, \uHHHH, \UHHHHHHHH, \cx;
 # an unknown one is kept with its backslash).
-_ANSI_C_ESCAPE = re.compile(r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|"
-                            r"U([0-9A-Fa-f]{1,8})|c(.))", re.S)
+_ANSI_C_ESCAPE = lazy(r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|"
+                      r"U([0-9A-Fa-f]{1,8})|c(.))", re.S)
 _ANSI_C_LETTERS = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
                    "v": "\v"}
 
@@ -2634,8 +2638,8 @@ def _substituted(texts: list[str], level: int, outer: _Grammar) -> Iterator[list
 
 # A reserved word quoted is a plain word (bash(1) RESERVED WORDS: recognized unquoted only): `"esac")` is a pattern.
 # It is kept apart from the unquoted one by a NUL (no script holds one), dropped once the word is read.
-_QUOTED_RESERVED = re.compile(r"""(["'])(esac|fi|done|then|do|else|elif|if|case|for|while|until|select)\1"""
-                              r"(?=[\s;&|)]|$)")
+_QUOTED_RESERVED = lazy(r"""(["'])(esac|fi|done|then|do|else|elif|if|case|for|while|until|select)\1"""
+                        r"(?=[\s;&|)]|$)")
 
 
 def _mark_reserved(m: re.Match) -> str:
@@ -2649,7 +2653,7 @@ def _mark_reserved(m: re.Match) -> str:
 # a `#` starting a word begins a comment, and `)` ends a word).
 _PAREN_MARKS = str.maketrans("(){},|&;<>", "\2\3\4\5\6\x10\x11\x12\x13\x14")  # (braces, commas: brace expansion;
 # operators: see _word)
-_PAREN_HASH = re.compile(r"(?<!\$\(\.\.\.)([()])#")
+_PAREN_HASH = lazy(r"(?<!\$\(\.\.\.)([()])#")
 
 
 # A `$` in double quotes: its expansion is not split into words (bash(1) Word Splitting), kept apart by a \x16 before
@@ -2657,8 +2661,8 @@ _PAREN_HASH = re.compile(r"(?<!\$\(\.\.\.)([()])#")
 _QUOTED_EXPANSION = "\x16"
 _DOUBLE_QUOTED_MARKS = str.maketrans({**{chr(k): chr(v) for k, v in _PAREN_MARKS.items()},
                                       "$": _QUOTED_EXPANSION + "$"})
-_MARKABLE = re.compile(r"[(){},|&;<>]|\"[^\"]*\$")
-_QUOTED_OR_ESCAPED = re.compile(r"(\\.|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.S)
+_MARKABLE = lazy(r"[(){},|&;<>]|\"[^\"]*\$")
+_QUOTED_OR_ESCAPED = lazy(r"(\\.|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.S)
 
 
 def _parens_marked(line: str) -> str:
@@ -2669,11 +2673,11 @@ def _parens_marked(line: str) -> str:
 
 # Parentheses of a word that are no operator: a command substitution (folded to `$(...)`), an arithmetic command
 # (`((...))`), a parameter expansion (`${x%)}`), a function's `name()`.
-_WORD_PARENS = re.compile(r"\$\(\.\.\.\)|^\(\(.*\)\)$|\$\{[^}]*\}|^(?:function\s+)?[A-Za-z_][\w-]*\(\)$")
+_WORD_PARENS = lazy(r"\$\(\.\.\.\)|^\(\(.*\)\)$|\$\{[^}]*\}|^(?:function\s+)?[A-Za-z_][\w-]*\(\)$")
 # An array given its words (bash(1) Arrays): `NAME=(`, `NAME+=(`, after `local -a` or `declare -A` too.
-_ARRAY_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=\(")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_DEFINED = re.compile(r"^[A-Za-z_][\w-]*\(\)$")
+_ARRAY_WORD = lazy(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=\(")
+_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_DEFINED = lazy(r"^[A-Za-z_][\w-]*\(\)$")
 _DECLARING = frozenset({"local", "declare", "typeset", "readonly", "export"})
 
 
@@ -2713,15 +2717,15 @@ def _words(token: str, cur: list[str], grammar: _Grammar) -> list[str]:
     return [_word(w, listed) for w in words]
 
 
-_MARKED = re.compile("[\0\2-\6\x10-\x16]")
+_MARKED = lazy("[\0\2-\6\x10-\x16]")
 _OWNED = "\x15"  # (after a command substitution folded to `$(...)`: see _split)
-_OPERATOR_ONLY = re.compile("^[\x10-\x14]+$")
+_OPERATOR_ONLY = lazy("^[\x10-\x14]+$")
 _UNMARKS_LISTED: dict[int, str | None]  # (_UNMARKS but the mark of a quoted `$`: below)
 _UNMARKS = str.maketrans({"\0": None, "\2": "(", "\3": ")", "\4": "{", "\5": "}", "\6": ",", "\x10": "|",
                           "\x11": "&", "\x12": ";", "\x13": "<", "\x14": ">", _OWNED: None, _QUOTED_EXPANSION: None})
 _UNMARKS_LISTED = {**_UNMARKS}
 del _UNMARKS_LISTED[ord(_QUOTED_EXPANSION)]
-_ASSIGNMENT_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
+_ASSIGNMENT_WORD = lazy(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
 
 
 _FUNCTION_BODY = "\0function"  # (after the `{` opening a function's body: it runs when called, not where it is)
@@ -2787,8 +2791,8 @@ def redirect(words: list[str]) -> tuple[str, str]:
 
 # What a word holds that the shell only knows at run time: `$NAME`, `${...}`, `$(...)` (a command substitution
 # folded to one word), a backtick's output, `$1`, `$@`.
-_RUN_TIME_PART = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)+|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`?"
-                            r"|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")  # (and a brace expression left as written)
+_RUN_TIME_PART = lazy(r"\$\{[^}]*\}|\$\([^)]*\)+|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`?"
+                      r"|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")  # (and a brace expression left as written)
 
 
 def at_run_time(word: str) -> bool:
@@ -2979,6 +2983,9 @@ def forget(port, names: list[str], src: Source) -> None:
             forget(port, PEER_SETS, src)
 
 
+_BUFFER_SIZES = lazy(r"\d{1,12}(,\d{1,12}){7},?")
+
+
 def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
     """Set ``port`` as one `mlnx_qos` call would (mlnx-tools python/mlnx_qos); raises Skip, changing nothing,
     when mlnx_qos would refuse the call."""
@@ -2997,7 +3004,7 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
              if name in opts}
     dscp2prio = [_dscp2prio(value) for name, value in options if name == "--dscp2prio"]
     sizes = opts.get("--buffer_size")
-    if sizes is not None and not re.fullmatch(r"\d{1,12}(,\d{1,12}){7},?", sizes):
+    if sizes is not None and not _BUFFER_SIZES.fullmatch(sizes):
         raise Skip(f"--buffer_size {sizes!r} is not 8 comma separated byte counts")
     tsa = opts.get("--tsa")
     if tsa is not None and (len(tsa.split(",")) > 8 or not set(tsa.split(",")) <= set(_TSA)):

@@ -12,8 +12,6 @@ exits 1 with the kernel's error, and the file keeps its value).
 
 from __future__ import annotations
 
-import re
-
 from ...lazyre import lazy
 
 # The path of each file, as a script writes it (the RDMA device may be looked up by its interface at run time, as a
@@ -65,6 +63,9 @@ def kstrtou8(text: str) -> int:
 _DIGITS = {16: "0123456789abcdefABCDEF", 10: "0123456789", 8: "01234567"}
 
 
+_LEADING_NUMBER = lazy(r"[ \t\n\v\f\r]*([0-9]+)")
+
+
 def mlx5_list(text: str, hi: int | None) -> list[int]:
     """``text`` as en_sysfs.c reads prio2buffer and buffer_size: split at each `,` (strsep), each part read with
     sscanf "%u" (blanks, then decimal digits; what follows them is left; a part with none is passed over), up to 8
@@ -73,7 +74,7 @@ def mlx5_list(text: str, hi: int | None) -> list[int]:
     for part in text.split(","):
         if len(values) == _MLX5E_MAX:
             break
-        m = re.match(r"[ \t\n\v\f\r]*([0-9]+)", part)
+        m = _LEADING_NUMBER.match(part)
         if m is None:
             continue
         digits = m.group(1).lstrip("0") or "0"

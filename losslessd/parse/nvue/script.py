@@ -9,7 +9,6 @@ A here-document's lines are its command's input (bash(1), Here Documents), not c
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from ...lazyre import lazy
@@ -227,6 +226,9 @@ def _bare_parens(text: str) -> bool:
     return bool(found)
 
 
+_SHELL_SPECIAL = lazy(r'(["\\$`])')
+
+
 def substitute(line: str, found: list[Expansion], known: dict[str, str]) -> str | Expansion:
     """``line`` with each of its expansions ``found`` replaced by the literal ``known`` gives its variable, quoted so
     that the words come out as bash makes them; or the first expansion that has no known value."""
@@ -238,7 +240,7 @@ def substitute(line: str, found: list[Expansion], known: dict[str, str]) -> str 
         if value is None or (not exp.quoted and not _SAFE_UNQUOTED.fullmatch(value)):
             return exp
         if exp.quoted:
-            text = re.sub(r'(["\\$`])', r"\\\1", value)
+            text = _SHELL_SPECIAL.sub(r"\\\1", value)
         else:
             text = "'" + value.replace("'", "'\\''") + "'" if value else ""  # (an empty unquoted value is no word)
         out.append(line[at:exp.start] + text)

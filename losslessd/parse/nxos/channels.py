@@ -77,6 +77,9 @@ _IF_MEMBERS = lazy(r"^\s+Members in this channel\s*:\s*(?P<ports>.*?)\s*$", re.I
 _IF_PORT = lazy(r"^[A-Za-z][\w/.:-]*$")
 
 
+_PORT_STATE = lazy(r"^\S+ is (?:up|down)\b")
+
+
 def read_interfaces(text: str, path: str, first_line: int,
                     every: bool = False) -> tuple[dict[str, list[str] | None], list[ParseIssue]]:
     """port-channel name (`port-channel10`) -> the members its `show interface` block lists ([] for one that is down,
@@ -91,7 +94,7 @@ def read_interfaces(text: str, path: str, first_line: int,
         if head := _IF_HEADER.match(line):
             current, up = f"port-channel{int(head['number'])}", head["state"].lower() == "up"
             members[current] = []
-        elif re.match(r"^\S+ is (?:up|down)\b", line) or PROMPT_ALONE.match(line):  # another port's block, a prompt
+        elif _PORT_STATE.match(line) or PROMPT_ALONE.match(line):  # another port's block, a prompt
             current = None
         elif current is not None and (m := _IF_MEMBERS.match(line)):
             ports = [p.strip() for p in m["ports"].replace(",", " ").split()]

@@ -363,6 +363,9 @@ def _in_block(prefix: list[str], text: str) -> str:
     return " ".join([*prefix, *words])
 
 
+_TRAFFIC_CLASS = lazy("[0-7]")
+
+
 class _Reader:
     def __init__(self, cfg: OnyxConfig, inp: Input, session: bool = False):
         self.cfg, self.inp = cfg, inp
@@ -427,7 +430,7 @@ class _Reader:
         """What a port line not read names is unknown on the port, not the default (`dcb trust dscp`, `ecn
         enable`); a `traffic-class N ...` line's marking of that class."""
         unread = _unread_settings(body)  # (once a line, not once a port of its range)
-        tc = int(body[1]) if body[:1] == ["traffic-class"] and re.fullmatch("[0-7]", "".join(body[1:2])) else None
+        tc = int(body[1]) if body[:1] == ["traffic-class"] and _TRAFFIC_CLASS.fullmatch("".join(body[1:2])) else None
         for port in ports:
             port.maps_unread = port.maps_unread or body[:1] == ["qos"] or "maps" in unread
             if "trust" in unread:

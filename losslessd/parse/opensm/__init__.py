@@ -17,12 +17,12 @@ from ...errors import InputError
 from ...lazyre import lazy
 from ...model import Device, DeviceKind, ParseIssue, Source
 from ..base import Input
-from . import options
+from . import names
 
 PLATFORM = "opensm"
 
-# (The companions' readers are imported when an SM's files are parsed: sniffing, which every file of other platforms
-# sniffed after OpenSM's goes through, needs only the option names.)
+# (The options reader and the companions' readers are imported when an SM's files are parsed: sniffing, which every
+# file of other platforms sniffed after OpenSM's goes through, needs only the option names, names.py.)
 _PARTITION = lazy(r"^\s*[\w.\-]*\s*=\s*0[xX][0-9a-fA-F]+[^:;\n]*:", re.M)
 
 
@@ -40,14 +40,14 @@ def sniff(inp: Input) -> bool:
     if named is not None and named != PLATFORM:
         return False
     head = inp.text[:65536]
-    if options.BANNER in head:
+    if names.BANNER in head:
         return True
     lines = [p for p in (line.split("#", 1)[0].split() for line in head.split("\n")[:400]) if p]
     # An option line is `name value` (options.py): a number, TRUE/FALSE, a path, a list joined by commas, `(null)`,
     # or a quoted string; a `qos` line of several bare words (EOS's `qos map dscp 26 to traffic-class 3`) is no sign.
     # (`name = value` is one too: OpenSM reads it, wrongly, and the parser names it.)
     shaped = [len(p) <= 2 or p[1][0] in "\"'" or p[1] == "=" for p in lines]
-    known = sum(options.is_known(p[0]) and s for p, s in zip(lines, shaped, strict=True))
+    known = sum(names.is_known(p[0]) and s for p, s in zip(lines, shaped, strict=True))
     # OpenSM's own name for its options file (config.h HAVE_DEFAULT_OPENSM_CONFIG_FILE /etc/opensm/opensm.conf):
     # hand-written ones mix in NVIDIA's options and names OpenSM does not know, so one option OpenSM reads is
     # enough when every line is shaped as an option; another platform's file under that name is not (EOS's
@@ -65,7 +65,7 @@ def _options_name(path: str) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    from . import ibdiagnet, partitions, qos_policy
+    from . import ibdiagnet, options, partitions, qos_policy
 
     roles = [(inp, _role(inp)) for inp in inputs]
     confs = [inp for inp, role in roles if role == "options"]

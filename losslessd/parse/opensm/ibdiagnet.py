@@ -21,11 +21,14 @@ _LOOP = lazy(r"^\s*(Found credit loop on:|-\s*BT credit loop through:)|^-E-.*cre
 EVIDENCE_LINES = 20  # a loop report can list thousands of ports; the first ones show the cycle
 
 
+_LOG_LINE = lazy(r"^-[IEW]- ", re.M)
+
+
 def is_ibdiagnet(text: str) -> bool:
     """ibdiagnet's `-I-`/`-E-` message lines, or its credit-loop report."""
     head = text[:65536]
     return bool(_ANALYZING.search(head) or _CLEAN.search(head)
-                or "ibdiagnet" in head.lower() and re.search(r"^-[IEW]- ", head, re.M))
+                or "ibdiagnet" in head.lower() and _LOG_LINE.search(head))
 
 
 def read(text: str, path: str) -> IbCreditLoops:

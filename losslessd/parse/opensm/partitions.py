@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
-import re
 
+from ...lazyre import lazy
 from ...model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, IbPartition, ParseIssue, Source
 from ...units import is_digits
 from ..base import IssueList, LineAt
@@ -65,6 +65,9 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     return parts, issues
 
 
+_STATEMENT_END = lazy(r";")
+
+
 def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     parts: list[IbPartition] = []
     issues: list[ParseIssue] = IssueList()
@@ -77,7 +80,7 @@ def _read(body: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
         issues.append(ParseIssue(code="SYS002", message=f"{why}: {_STOPS}; {fix}", source=Source(file=path, line=line)))
         return [_default(made, Source(file=path, line=line))], issues
 
-    for m in re.finditer(r";", body + ";"):
+    for m in _STATEMENT_END.finditer(body + ";"):
         stmt, offset = body[start:m.start()], start
         start = m.end()
         if not stmt.strip():
