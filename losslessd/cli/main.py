@@ -160,7 +160,7 @@ def _folder_ending(word: str) -> str:
 
 class _ValuesFirst:
     """A command whose parameters (--help among them) build typer's validator only for a value given (_ValueFirst;
-    a typer before 0.29 builds none: nothing to do)."""
+    typer builds one from 0.29, pyproject's floor for that reason)."""
 
     def get_params(self, ctx: Any) -> list:
         return _values_first(super().get_params(ctx))  # type: ignore[misc]
@@ -177,7 +177,7 @@ class _ValuesFirst:
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
 
-# (click's UsageError, which typer vendors from 0.29: no one module to import it from)
+# (click's UsageError, which typer vendors (a private module) from 0.28: no one public module to import it from)
 _USAGE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
