@@ -509,3 +509,24 @@ def test_names_outside_the_locales_encoding_are_escaped_never_an_internal_error(
     res = program("lint", tmp_path / "x.cfg", env=env, encoding="utf-8")
     assert res.returncode == 1 and res.stdout.isascii() and res.stderr.isascii(), res.stderr
     assert "l\\u0435af9-\\u03a9" in res.stdout, res.stdout[:400]
+
+
+def test_a_path_past_path_max_is_shown_cut_in_messages_and_whole_in_machine_reports(tmp_path):
+    """A path past PATH_MAX (4,096) as the command line gives it, or a name past NAME_MAX (255), was named whole in
+    every message: 5,000 characters three times in one lint's error. A message shows its start, how much was cut and
+    its last part (the file's own name); the JSON report keeps the whole path (its identity)."""
+    from tests.clirun import losslessd
+
+    deep = "/tmp/" + "d/" * 2500 + "x.cfg"
+    named = str(tmp_path / ("n" * 5000 + ".cfg"))
+    cut = f"...({len(deep) - 64 - len('/x.cfg'):,} characters cut).../x.cfg"
+    for args, shown in [((deep,), cut), ((named,), "n" * 200 + ".cfg"),
+                        (("examples/clos", "--policy", deep[:-3] + "yaml"), cut[:-3] + "yaml"),
+                        (("examples/clos", "-o", deep + "/"), cut + "/")]:
+        ran = losslessd("lint", *args)
+        assert ran.returncode == 2, (args[0][:20], ran.stdout[:300], ran.stderr[:300])
+        for line in (ran.stdout + ran.stderr).splitlines():
+            assert len(line) < 1_000, (args[0][:20], line[:300])
+        assert shown in ran.stdout + ran.stderr and "characters cut" in ran.stdout + ran.stderr, ran.stderr[:600]
+    report = json.loads(losslessd("lint", deep, "-f", "json").stdout)
+    assert [f["location"]["file"] for f in report["findings"]] == [deep]

@@ -31,7 +31,7 @@ from .. import __version__
 from ..errors import DEBUG_ENV, EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, REPORT_HINT, InputError, describe_exception
 from ..gcpause import gc_paused
 from ..limits import ENV_MAX_FILE_MB, file_limit_mb
-from ..printable import printable
+from ..printable import printable, shown_path
 
 # Subcommands in the order `--help` lists them: name -> (module under losslessd.cli, its function), or, for a
 # group of subcommands, name -> (module, None): the module's `app` (a typer.Typer) holds them.
@@ -139,13 +139,13 @@ def _path_word(word: Any, info: Any, ctx: Any, param: Any) -> None:
     bare = _folder_ending(word)
     if bare == word or not bare:
         return
-    end = printable(word[len(bare):])
+    end = printable(shown_path(word[len(bare):]))
     if os.path.exists(bare) and not os.path.isdir(bare):
-        raise typer.BadParameter(f"{printable(word)} ends with {end}, which names a folder, but {printable(bare)} "
-                                 f"is a file: drop the {end}", ctx=ctx, param=param)
+        raise typer.BadParameter(f"{printable(shown_path(word))} ends with {end}, which names a folder, but "
+                                 f"{printable(shown_path(bare))} is a file: drop the {end}", ctx=ctx, param=param)
     if not info.dir_okay:
-        raise typer.BadParameter(f"{printable(word)} ends with {end}, so it names a folder; this option names a "
-                                 "file", ctx=ctx, param=param)
+        raise typer.BadParameter(f"{printable(shown_path(word))} ends with {end}, so it names a folder; this option "
+                                 "names a file", ctx=ctx, param=param)
 
 
 def _folder_ending(word: str) -> str:
@@ -172,8 +172,8 @@ class _ValuesFirst:
         file named with the two ways to give it."""
         named = _dash_file(self.get_params(ctx), args, self.allow_interspersed_args)  # type: ignore[attr-defined]
         if named:
-            raise _USAGE_ERROR(f"{printable(named)} is a file here, but a word starting with - is read as options: "
-                               f"write it ./{printable(named)}, or after --", ctx=ctx)
+            raise _USAGE_ERROR(f"{printable(shown_path(named))} is a file here, but a word starting with - is read as options: "
+                               f"write it ./{printable(shown_path(named))}, or after --", ctx=ctx)
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
 
