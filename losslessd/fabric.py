@@ -37,7 +37,6 @@ from .lint.engine import Context, LintResult, _Grouper, device_findings, is_loca
 from .lint.finding import Finding
 from .lint.registry import Rule
 from .model import Device, Fabric, Neighbor, ParseIssue, Route, Source
-from .printable import fleet_nodes, name_node, names_shown, printable, shows_as
 from .parse import (
     BACKUP_FOLDERS,
     INTERNAL_ERROR,
@@ -58,6 +57,7 @@ from .parse import (
     untailed,
 )
 from .parse import topology as topology_file
+from .printable import fleet_nodes, name_node, names_shown, printable, shows_as
 from .topology import unread
 from .units import is_small_int
 
@@ -560,12 +560,13 @@ def _claimed_twice(fabric: Fabric) -> None:
         device.issues = [i for i in device.issues if not (i.code == "SYS004" and i.source is not None and (
             i.source.file, i.source.line) == (source.file, source.line))]
         other = fabric.devices[named[0]]
-        if {device.name, other.name} in said:  # (two captures swapped: said once, by the first)
+        pair = frozenset((device.name, other.name))
+        if pair in said:  # (two captures swapped: said once, by the first)
             continue
-        said.add(frozenset((device.name, other.name)))
+        said.add(pair)
         swapped = other.capture_name is not None and shows_as(name_node(other.capture_name), name_node(device.name))
         device.issues.append(ParseIssue(code="SYS004", source=source, message=(
-            f"the capture {printable(source.file)} has the header of {printable(other.name)} "
+            f"the capture {printable(source.file or '')} has the header of {printable(other.name)} "
             f"(`device: {printable(device.capture_name or '')}`), but its configuration is "
             f"{printable(device.name)}'s, and {printable(other.name)} is read from "
             f"{printable(', '.join(other.files))}"

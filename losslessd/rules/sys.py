@@ -6,7 +6,7 @@ SYS900 (a rule that crashed) is the engine's own: losslessd/lint/internal.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
@@ -16,7 +16,8 @@ from ..model import Device
 
 class _IssueRule(Rule):
     scope: ClassVar[Scope] = "device"  # SYS001 reports on the fabric
-    needs_fabric = "topology"  # a device's issues include those of the LLDP and routing files the topology names
+    # a device's issues include those of the LLDP and routing files the topology names
+    needs_fabric: ClassVar[bool | Literal["topology"]] = "topology"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         for issue in ctx.fabric.issues:
