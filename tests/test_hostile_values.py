@@ -530,3 +530,32 @@ def test_a_path_past_path_max_is_shown_cut_in_messages_and_whole_in_machine_repo
         assert shown in ran.stdout + ran.stderr and "characters cut" in ran.stdout + ran.stderr, ran.stderr[:600]
     report = json.loads(losslessd("lint", deep, "-f", "json").stdout)
     assert [f["location"]["file"] for f in report["findings"]] == [deep]
+
+
+def test_every_text_file_losslessd_reads_or_writes_names_its_encoding():
+    """A file opened as text without an encoding is read or written in the locale's: under LC_ALL=C with Python's
+    locale coercion and UTF-8 mode off (PEP 538, 540) that is ASCII, and `sim`'s fleet template holding a non-ASCII
+    description was an internal error (UnicodeDecodeError) while every report and capture is UTF-8 whatever the
+    locale. Every text file losslessd opens names its encoding (read with the source's own parser, ast)."""
+    import ast
+    from pathlib import Path
+
+    import losslessd
+
+    unnamed = []
+    for path in sorted(Path(losslessd.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or any(k.arg == "encoding" for k in node.keywords):
+                continue
+            func = node.func
+            owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            method = isinstance(func, ast.Attribute)
+            if name in ("read_text", "write_text") and method and owner != "limits":  # (limits': UTF-8, bounded)
+                unnamed.append(f"{path.name}:{node.lineno}")
+            elif (name == "open" and (owner in ("io", "builtins") or not method)) or (name, owner) == ("fdopen", "os"):
+                mode = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "mode"), ast.Constant("r"))
+                if isinstance(mode, ast.Constant) and "b" not in mode.value:
+                    unnamed.append(f"{path.name}:{node.lineno}")
+    assert unnamed == []
