@@ -172,8 +172,9 @@ class _ValuesFirst:
         file named with the two ways to give it."""
         named = _dash_file(self.get_params(ctx), args, self.allow_interspersed_args)  # type: ignore[attr-defined]
         if named:
-            raise _USAGE_ERROR(f"{printable(shown_path(named))} is a file here, but a word starting with - is read as options: "
-                               f"write it ./{printable(shown_path(named))}, or after --", ctx=ctx)
+            shown = printable(shown_path(named))
+            raise _USAGE_ERROR(f"{shown} is a file here, but a word starting with - is read as options: write it "
+                               f"./{shown}, or after --", ctx=ctx)
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
 
@@ -379,6 +380,7 @@ def main() -> None:
     # model does not promise to run at exit anyway (object.__del__). Once, however often main runs in a process.
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
+    _closed_streams_opened()
     _streams_escape_what_they_cannot_encode()
     with one_command():
         _run()
@@ -394,6 +396,32 @@ def _json_escape_error(exc: UnicodeError) -> tuple[str, int]:
 
     # (only characters outside the stream's ASCII reach here, so none of those JSON escapes otherwise: `"`, `\\`)
     return json.dumps(exc.object[exc.start:exc.end])[1:-1], exc.end
+
+
+def _closed_streams_opened() -> None:
+    """A command started with a standard stream closed (`>&-`, `2>&-`, `<&-`, or by a parent that closed it): Python
+    leaves its sys.stdin, stdout or stderr None, and `lint 2>&-` was an internal error (exit 3, the progress line
+    asking whether stderr is a terminal) of a lint with nothing wrong, `lint >&-` one too. Each closed descriptor of
+    0-2 is given /dev/null, as OpenSSH's sanitise_stdfd (misc.c) gives it, so that no file the command opens takes
+    its number (a report opened as descriptor 1 would get what is written to standard output): standard input then
+    reads end of file (a confirmation reads no), standard error writes nothing (there is nowhere to say it: the exit
+    code does), and standard output, opened read-only, refuses each write (EBADF), so a report written there is
+    "cannot write to standard output" (exit 2), as `> /dev/full` is, and `-o FILE` still writes the file."""
+    for fd, name, flags, mode in ((0, "stdin", os.O_RDONLY, "r"), (1, "stdout", os.O_RDONLY, "w"),
+                                  (2, "stderr", os.O_WRONLY, "w")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, flags)
+            except OSError:
+                continue
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        setattr(sys, name, open(fd, mode, encoding="utf-8", errors="backslashreplace", closefd=False))  # noqa: SIM115
 
 
 def _streams_escape_what_they_cannot_encode() -> None:
@@ -481,7 +509,7 @@ def _reader_left() -> None:
 
 def _stdout_gone(code: int) -> None:
     try:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the interpreter's final flush is quiet
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - so that the interpreter's final flush is quiet
     except OSError:
         pass
     sys.exit(code)
