@@ -509,7 +509,8 @@ def _reader_left() -> None:
 
 def _stdout_gone(code: int) -> None:
     try:
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - so that the interpreter's final flush is quiet
+        # (so that the interpreter's final flush is quiet)
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     except OSError:
         pass
     sys.exit(code)
