@@ -131,3 +131,20 @@ def mlx5_modules() -> list[ModuleType]:
     from losslessd.parse import base, braces, clitext, mlx5
 
     return [*package_modules(mlx5), base, braces, clitext]
+
+
+def instruction_growth(setup: str, work_of: str, sizes: tuple[int, int]) -> tuple[float, float]:
+    """The instructions (millions, callgrind: a count, the same on a loaded machine) that ``work_of`` executes at
+    ``n`` = each of ``sizes``, less those of the same process at n = 0 (the interpreter's start and ``setup``):
+    work inside one `re` call or `str` method, which ``work`` cannot see, is counted too. One process under valgrind
+    per size (bench/startup.py's count), so for slow tests; skipped where valgrind is not installed."""
+    import shutil
+
+    import pytest
+
+    from bench.startup import instructions
+
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed (Debian package valgrind; `make deb-deps` installs it)")
+    base, *counts = (instructions([sys.executable, "-c", f"{setup}\nn = {n}\n{work_of}"], 1) for n in (0, *sizes))
+    return counts[0] - base, counts[1] - base
