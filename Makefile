@@ -28,10 +28,11 @@ venv: $(VENV)/.installed $(VENV)/.bytecode
 test-deps: $(VENV)/.test-installed $(VENV)/.bytecode
 
 # Debian tools some tests and benches use: promtool (Prometheus rules), snmpd and the net-snmp tools
-# (the fast SNMP path's SNMPv3 peer, bench/daemon_scale.py's agents and net-snmp reference).
+# (the fast SNMP path's SNMPv3 peer, bench/daemon_scale.py's agents and net-snmp reference), valgrind (the
+# instruction counts of bench/startup.py and of the slow tests that count a regular expression's work).
 # Installed only when missing and when this is root with apt-get; otherwise the tests that need
 # them skip and say why.
-DEB_TOOLS = promtool:prometheus /usr/sbin/snmpd:snmpd snmpset:snmp snmpbulkwalk:snmp
+DEB_TOOLS = promtool:prometheus /usr/sbin/snmpd:snmpd snmpset:snmp snmpbulkwalk:snmp valgrind:valgrind
 deb-deps:
 	@missing=""; for pair in $(DEB_TOOLS); do tool=$${pair%%:*}; pkg=$${pair#*:}; \
 	  command -v $$tool >/dev/null 2>&1 || case " $$missing " in *" $$pkg "*) ;; *) missing="$$missing $$pkg";; esac; done; \

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .printable import printable
+from .printable import printable, shown_path
 from .units import is_digits
 
 
@@ -21,7 +21,7 @@ class InputError(Exception):
     def __str__(self) -> str:
         where = ""
         if self.file:
-            where = self.file
+            where = shown_path(self.file)  # (the file stays whole in self.file)
             if self.line is not None:
                 where += f":{self.line}"
             if self.pointer:

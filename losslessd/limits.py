@@ -393,8 +393,12 @@ def _beside(path: str | Path) -> tuple[str, str | None]:
         kind = None
     if kind is not None and not stat.S_ISREG(kind):
         return os.fspath(path), None
-    # (a link to a report: the report is replaced, not the link)
-    target = os.path.realpath(path) if kind is not None else os.fspath(path)
+    # (a link to a report: the report is replaced, not the link; a link to no file yet: the file it names is made
+    # there, as open(2) makes it; a link that never ends (a loop) is opened in place, where open(2) says ELOOP:
+    # each was replaced by the report, the link gone and the file it names not written)
+    target = os.path.realpath(path) if kind is not None or os.path.islink(path) else os.fspath(path)
+    if os.path.islink(target):
+        return os.fspath(path), None
     folder, name = os.path.split(target)
     temp = os.path.join(folder, f".{name}.{os.getpid()}.part")
     if not os.access(folder or ".", os.W_OK) or os.path.lexists(temp):

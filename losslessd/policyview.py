@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
+from .printable import shown_path
 from .resources import data_dir
 
 
@@ -65,7 +66,8 @@ def policy_path(ref: str | Path) -> Path:
     if not os.path.lexists(path):
         if str(ref) in shipped():
             return shipped()[str(ref)]
-        raise InputError(f"no policy file or shipped policy named {str(ref)!r} (shipped: {', '.join(shipped())})")
+        raise InputError(f"no policy file or shipped policy named {shown_path(str(ref))!r} (shipped: "
+                         f"{', '.join(shipped())})")
     return path
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .lazyre import lazy
 from .units import is_digits
@@ -157,6 +157,38 @@ def shows_as(node: str, other: str) -> bool:
     return len(node) == len(other) and all(
         a == b or (b.isascii() and b.isalnum() and LOOKALIKE.fullmatch(a) is not None)
         for a, b in zip(node, other, strict=True))
+
+
+def fleet_nodes(fleet: Iterable[str]) -> dict[str, list[str]]:
+    """The device names of ``fleet`` by their name_node, each list sorted."""
+    nodes: dict[str, list[str]] = {}
+    for name in sorted(fleet):
+        nodes.setdefault(name_node(name), []).append(name)
+    return nodes
+
+
+def names_shown(node: str, nodes: dict[str, list[str]]) -> list[str]:
+    """The names of a fleet (``nodes``: fleet_nodes) that name ``node`` (a name_node) shows as (shows_as), sorted."""
+    # (an ASCII name shows as no other than itself: a look-alike letter is never ASCII)
+    return nodes.get(node, []) if node.isascii() else sorted(
+        name for other, names in nodes.items() if shows_as(node, other) for name in names)
+
+
+# A path a message shows: its start and its last part (the file's own name, whole up to NAME_MAX, 255 bytes on
+# Linux's file systems: limits.h), the middle cut and counted. A path may run to PATH_MAX (4,096) and past it as the
+# command line gives it (a 5,000-character one was named whole three times in one error).
+PATH_SHOWN_START = 64
+NAME_SHOWN = 255
+
+
+def shown_path(path: str) -> str:
+    """``path`` as a message shows it: whole when short, else its first PATH_SHOWN_START characters, how many were
+    cut, and its last part (its own end alone where that part is past NAME_SHOWN, which no file's name is)."""
+    if len(path) <= PATH_SHOWN_START + NAME_SHOWN + 32:
+        return path
+    end = len(path.rstrip("/"))  # (the last part that names something: `out.json/` shows out.json)
+    cut = max(path.rfind("/", PATH_SHOWN_START, end), end - NAME_SHOWN - 1)
+    return f"{path[:PATH_SHOWN_START]}...({cut - PATH_SHOWN_START:,} characters cut)...{path[cut:]}"
 
 
 def quoted(text: str, limit: int = 40) -> str:

@@ -197,3 +197,39 @@ def test_a_site_naming_its_inventory_otherwise_than_its_switches_lints_as_the_co
     assert len(notes) == 1 and notes[0].severity.name == "info", named.findings
     assert sorted((f.code, f.severity, f.message) for f in plain.findings) == sorted(
         (f.code, f.severity, f.message) for f in named.findings if f is not notes[0])
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_header_naming_another_device_of_the_lint_is_said_once_for_the_fleet_naming_both_files(tmp_path, jobs):
+    """A capture whose header names another device of the same lint (leaf2's config saved as `leaf1.capture` beside
+    leaf1's own; spine1's and spine2's captures swapped) was a note on each device naming only its own file; it is
+    said once for the fleet, naming both files (the header's device is read from the other). A header naming no
+    device of the lint (a site's `dc1-...` naming) keeps its note on the device. Serial and parallel lint alike."""
+    from losslessd.api import lint
+    from tests.conftest import ROOT
+
+    clos = ROOT / "examples/clos"
+    a = _captured(tmp_path / "leaf1.capture", "leaf1", "arista_eos", "show running-config",
+                  (clos / "leaf1.cfg").read_text())
+    b = _captured(tmp_path / "leaf1-copy.capture", "leaf1", "arista_eos", "show running-config",
+                  (clos / "leaf2.cfg").read_text())
+    c = _captured(tmp_path / "spine1.capture", "spine2", "arista_eos", "show running-config",
+                  (clos / "spine1.cfg").read_text())
+    d = _captured(tmp_path / "spine2.capture", "spine1", "arista_eos", "show running-config",
+                  (clos / "spine2.cfg").read_text())
+    own = tmp_path / "own"
+    own.mkdir()
+    e = _captured(own / "dc1-leaf9.capture", "dc1-leaf9", "arista_eos", "show running-config",
+                  (clos / "leaf1.cfg").read_text().replace("hostname leaf1", "hostname leaf9"))
+    result = lint([tmp_path], jobs=jobs)
+    said = sorted((f.device, f.source.file if f.source else None, f.message) for f in result.findings
+                  if f.code == "SYS004" and "header" in f.message)
+    assert len(said) == 3, said
+    by_file = {file: (device, file, message) for device, file, message in said}
+    assert sorted(by_file) == sorted((b, c, e)), said
+    claimed, swapped, noted = by_file[b], by_file[c], by_file[e]
+    assert claimed[0] == "leaf2" and f"the capture {b} has the header of leaf1" in claimed[2], claimed
+    assert f"leaf2's, and leaf1 is read from {a}: two files claim that device" in claimed[2], claimed
+    assert swapped[0] == "spine1" and f"spine2 is read from {d}, whose header names spine1: the two captures are " \
+        "swapped" in swapped[2], swapped
+    assert noted[0] == "leaf9" and "names the device dc1-leaf9, but it is linted as leaf9" in noted[2], noted

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
 
@@ -149,6 +150,29 @@ def test_a_report_that_does_not_fit_on_the_disk_leaves_the_earlier_one_whole(tmp
         assert sorted(p.name for p in disk.iterdir()) == ["filler", "report.json"]
     res = program("lint", "examples/fabric", "-o", "/dev/stdout")  # (its own process: stdout a pipe read here)
     assert res.returncode == 1 and "PFC" in res.stdout
+
+
+def test_a_report_onto_a_link_is_written_where_the_link_points_or_refused_as_open_2_refuses_it(tmp_path):
+    """`lint -o LINK`: a link to a report has the report replaced (the link kept), as before. A link to no file yet
+    (its folder there or not) and a link loop had the link itself replaced by the report, the file it names never
+    written (`>` makes that file, or says "No such file or directory", "Too many levels of symbolic links"): the
+    file it names is made, or the lint refuses to write it (exit 2) and leaves the link as it was."""
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "old.json").write_text("old")
+    links = {"latest.json": "reports/old.json", "new.json": "reports/new.json", "gone.json": "missing/x.json",
+             "a.json": "b.json", "b.json": "a.json"}
+    for name, points in links.items():
+        (tmp_path / name).symlink_to(points)
+    for name, code, written in [("latest.json", 1, "reports/old.json"), ("new.json", 1, "reports/new.json"),
+                                ("gone.json", 2, None), ("a.json", 2, None)]:
+        res = run("lint", "examples/clos", "-f", "json", "-o", tmp_path / name)
+        assert res.returncode == code, (name, res.stderr)
+        if written:
+            assert json.loads((tmp_path / written).read_text())["findings"], name
+        else:
+            assert str(tmp_path / name) in res.stderr and "cannot write the report" in res.stderr, res.stderr
+    assert {p.name: os.readlink(p) for p in tmp_path.iterdir() if p.is_symlink()} == links
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.is_symlink()) == ["reports"]
 
 
 def test_baseline_accepts_known_findings(tmp_path):

@@ -86,3 +86,15 @@ def test_the_dev_extra_pins_the_gate_tools_and_stubs_exactly():
     for name, requirement in dev.items():
         assert re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][0-9A-Za-z.]*", requirement), f"{requirement}: pin it with =="
         assert importlib.metadata.version(name) == requirement.split("==")[1], f"{name}: `make test-deps`"
+
+
+def test_typers_floor_is_the_release_whose_validator_the_path_checks_stand_in_for():
+    """cli.main._ValueFirst takes the place of the validator typer builds for each parameter (TyperArgument and
+    TyperOption.get_runtime_param, from typer 0.29: the 0.28.0 wheel has neither it nor `_runtime_param`), and the
+    empty, trailing-slash and `-` path checks run there: under a typer below 0.29, which the floor 0.19 allowed,
+    `lint -o out.json/` wrote the file out.json and `-o -` a file named `-` (session 43 part f's Left)."""
+    from typer.core import TyperArgument, TyperOption
+
+    floor = re.fullmatch(r"typer>=([0-9.]+),<1", _declared("main")["typer"])
+    assert floor is not None and tuple(int(part) for part in floor.group(1).split(".")) >= (0, 29), floor
+    assert all(callable(getattr(kind, "get_runtime_param", None)) for kind in (TyperArgument, TyperOption))

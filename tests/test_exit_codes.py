@@ -167,6 +167,31 @@ def test_a_full_device_on_stdout_or_stderr_is_exit_2_not_a_bug_or_findings(args)
         assert both.returncode == EXIT_INPUT
 
 
+@pytest.mark.slow  # starts processes
+def test_a_closed_standard_stream_is_no_bug(tmp_path):
+    """A command started with a standard descriptor closed (`>&-`, `2>&-`, `<&-`): Python gives it no sys.stdout
+    (stderr, stdin), and `lint 2>&-` was an internal error (exit 3) of a lint with findings, `lint >&-` too. Now a
+    closed stderr or stdin changes nothing (exit 1, the report out), a closed stdout is "cannot write to standard
+    output" (exit 2, as `> /dev/full`), and `-o FILE` writes the file: no file the command opens takes descriptor
+    1 (it is given /dev/null, as OpenSSH's sanitise_stdfd gives it)."""
+    def run(*args: str, close: int) -> subprocess.CompletedProcess:
+        streams = {0: "stdin", 1: "stdout", 2: "stderr"}
+        pipes = {name: subprocess.PIPE for fd, name in streams.items() if fd != close and fd != 0}
+        return subprocess.run([sys.executable, "-m", "losslessd", *args], cwd=ROOT, text=True, timeout=120,
+                              preexec_fn=lambda: os.close(close), **pipes)
+
+    closed_err = run("lint", "examples/clos", close=2)
+    assert closed_err.returncode == 1 and "ECN001" in closed_err.stdout
+    assert run("lint", "examples/clos", close=0).returncode == 1
+    closed_out = run("lint", "examples/clos", "-f", "json", close=1)
+    assert closed_out.returncode == EXIT_INPUT, closed_out.stderr
+    assert closed_out.stderr == "losslessd: error: cannot write to standard output: Bad file descriptor\n"
+    report = tmp_path / "report.json"
+    written = run("lint", "examples/clos", "-f", "json", "-o", str(report), close=1)
+    assert written.returncode == 1 and written.stderr == "", written.stderr
+    assert json.loads(report.read_text(encoding="utf-8"))["summary"]["error"] > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("plant", ["rule", "parser", "facts"])
 def test_a_bug_reads_the_same_from_worker_processes_as_from_one(tmp_path, plant):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -720,17 +719,19 @@ def test_an_eos_session_or_paste_shows_its_queue_family(text):
     assert queue_family([text]) == "trident-tomahawk"
 
 
+@pytest.mark.slow  # (valgrind: a process per size)
 def test_the_family_of_a_config_of_unclosed_prompts_is_read_in_linear_time():
     """`\\S*\\(config[^)]*\\)` scanned on across lines to the next `)` from each line's start: 40,000 lines `sw(config`
     (a cut session log) took 4 s of CPU in each of pause_family and queue_family, quadratic; now the prompt's runs are
-    bounded (parse.base.CONFIG_PROMPT_TYPED). Process time: other engineers' load does not count."""
-    from losslessd.parse.eos import queue_family
-    from losslessd.parse.nxos import pause_family
+    bounded (parse.base.CONFIG_PROMPT_TYPED). The work inside the pattern is counted by callgrind, not timed: four
+    times the lines, about four times the instructions (the unbounded prompt: 16 times)."""
+    from tests.workmeter import instruction_growth
 
-    text = "sw(config\n" * 40000 + "sw(config-pmap-nqos-c)# pause no-drop\nsw(config-qos-profile-P)#tx-queue 3\n"
-    start = time.process_time()
-    assert pause_family([text]) == "n3k" and queue_family([text]) == "sand"
-    assert time.process_time() - start < 1.0
+    small, large = instruction_growth(
+        "from losslessd.parse.eos import queue_family\nfrom losslessd.parse.nxos import pause_family",
+        "text = 'sw(config\\n' * n + 'sw(config-pmap-nqos-c)# pause no-drop\\nsw(config-qos-profile-P)#tx-queue 3\\n'\n"
+        "assert pause_family([text]) == 'n3k' and queue_family([text]) == 'sand'", (2_000, 8_000))
+    assert large < 6 * small + 2, (small, large)
 
 
 def test_a_fix_on_an_nxos_config_that_shows_its_family_needs_no_model(tmp_path):

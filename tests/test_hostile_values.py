@@ -509,3 +509,53 @@ def test_names_outside_the_locales_encoding_are_escaped_never_an_internal_error(
     res = program("lint", tmp_path / "x.cfg", env=env, encoding="utf-8")
     assert res.returncode == 1 and res.stdout.isascii() and res.stderr.isascii(), res.stderr
     assert "l\\u0435af9-\\u03a9" in res.stdout, res.stdout[:400]
+
+
+def test_a_path_past_path_max_is_shown_cut_in_messages_and_whole_in_machine_reports(tmp_path):
+    """A path past PATH_MAX (4,096) as the command line gives it, or a name past NAME_MAX (255), was named whole in
+    every message: 5,000 characters three times in one lint's error. A message shows its start, how much was cut and
+    its last part (the file's own name); the JSON report keeps the whole path (its identity)."""
+    from tests.clirun import losslessd
+
+    deep = "/tmp/" + "d/" * 2500 + "x.cfg"
+    named = str(tmp_path / ("n" * 5000 + ".cfg"))
+    cut = f"...({len(deep) - 64 - len('/x.cfg'):,} characters cut).../x.cfg"
+    for args, shown in [((deep,), cut), ((named,), "n" * 200 + ".cfg"),
+                        (("examples/clos", "--policy", deep[:-3] + "yaml"), cut[:-3] + "yaml"),
+                        (("examples/clos", "-o", deep + "/"), cut + "/")]:
+        ran = losslessd("lint", *args)
+        assert ran.returncode == 2, (args[0][:20], ran.stdout[:300], ran.stderr[:300])
+        for line in (ran.stdout + ran.stderr).splitlines():
+            assert len(line) < 1_000, (args[0][:20], line[:300])
+        assert shown in ran.stdout + ran.stderr and "characters cut" in ran.stdout + ran.stderr, ran.stderr[:600]
+    report = json.loads(losslessd("lint", deep, "-f", "json").stdout)
+    assert [f["location"]["file"] for f in report["findings"]] == [deep]
+
+
+def test_every_text_file_losslessd_reads_or_writes_names_its_encoding():
+    """A file opened as text without an encoding is read or written in the locale's: under LC_ALL=C with Python's
+    locale coercion and UTF-8 mode off (PEP 538, 540) that is ASCII, and `sim`'s fleet template holding a non-ASCII
+    description was an internal error (UnicodeDecodeError) while every report and capture is UTF-8 whatever the
+    locale. Every text file losslessd opens names its encoding (read with the source's own parser, ast)."""
+    import ast
+    from pathlib import Path
+
+    import losslessd
+
+    unnamed = []
+    for path in sorted(Path(losslessd.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or any(k.arg == "encoding" for k in node.keywords):
+                continue
+            func = node.func
+            owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            method = isinstance(func, ast.Attribute)
+            if name in ("read_text", "write_text") and method and owner != "limits":  # (limits': UTF-8, bounded)
+                unnamed.append(f"{path.name}:{node.lineno}")
+            elif (name == "open" and (owner in ("io", "builtins") or not method)) or (name, owner) == ("fdopen", "os"):
+                mode = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "mode"), ast.Constant("r"))
+                if isinstance(mode, ast.Constant) and "b" not in mode.value:
+                    unnamed.append(f"{path.name}:{node.lineno}")
+    assert unnamed == []

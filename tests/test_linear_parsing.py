@@ -8,7 +8,6 @@ import contextlib
 import json
 import sys
 import tracemalloc
-from collections.abc import Callable, Collection
 from typing import Any
 
 import pytest
@@ -19,27 +18,11 @@ from losslessd.model import ParseIssue, Source
 from losslessd.parse import clitext, parse_group
 from losslessd.parse.eos import build as eos_build
 from losslessd.parse.nxos import build as nxos_build
+from tests.workmeter import steps as _steps
 
 
 def _issue(message: str, line: int | None = 1) -> ParseIssue:
     return ParseIssue(code="SYS002", message=message, source=Source(file="sw.cfg", line=line))
-
-
-def _steps(files: Collection[str], run: Callable[..., Any], *args: Any) -> tuple[int, Any]:
-    """The Python frames of ``files`` that ``run(*args)`` enters or resumes (a step count, not a time), and what it
-    gave."""
-    count = [0]
-
-    def tracer(frame, event, arg):
-        if event == "call" and frame.f_code.co_filename in files:
-            count[0] += 1
-
-    sys.settrace(tracer)
-    try:
-        result = run(*args)
-    finally:
-        sys.settrace(None)
-    return count[0], result
 
 
 def test_issues_said_once_in_order_whoever_appended_them():

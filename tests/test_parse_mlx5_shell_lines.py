@@ -6,14 +6,13 @@ that logs its arguments."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from losslessd.model import Trust
 from losslessd.parse.base import Input
 from losslessd.parse.mlx5 import is_command_list, parse
 from tests.bashcalls import DASH, assert_calls, bash_calls, read_calls
+from tests.workmeter import instruction_growth, mlx5_modules, work
 
 # bash is the referee of each case (tests.bashcalls): a process each, so not in `make test-fast`.
 pytestmark = pytest.mark.slow
@@ -61,25 +60,29 @@ def test_parameter_expansions_are_one_word_as_bash_reads_them(name, tmp_path):
     lines, calls = EXPANSIONS[name]
     assert_calls(lines, calls, tmp_path)
 
+@pytest.mark.slow  # (valgrind: a process per size)
 def test_a_line_of_many_expansions_is_refused_as_a_step_at_once():
     """_STEP read `${a}` as one token or as five characters alike, so a line of many before a blank was tried every
-    way (2^n) before it was refused: 26 took 7 s of CPU (40: `lint` never ended). Now well under 1 s (process time:
-    other engineers' load does not count)."""
-    text = "mlnx_qos -i eth2 --trust dscp\nX=" + "${a}" * 26 + " y\n"
-    start = time.process_time()
-    assert not is_command_list(text)
-    assert time.process_time() - start < 1.0
+    way (2^n) before it was refused: 26 took 7 s of CPU (40: `lint` never ended). The work inside the pattern is
+    counted by callgrind (tests.workmeter.instruction_growth), not timed: 20 expansions cost about what 16 do (2^n:
+    16 times)."""
+    small, large = instruction_growth(
+        "from losslessd.parse.mlx5 import is_command_list",
+        "assert not is_command_list('mlnx_qos -i eth2 --trust dscp\\nX=' + '${a}' * n + ' y\\n')", (16, 20))
+    assert large < 2 * small + 2, (small, large)
     assert is_command_list("mlnx_qos -i eth2 --trust dscp\nX=" + "${a}" * 40 + "\nIF=${1:?usage: s <if>}\n")
 
 
 def test_a_line_of_unclosed_expansions_is_read_once():
     """Each unclosed `${` of a line scanned on to the line's end, once per `${`: 4,000 of them in a script took 13 s of
     CPU, 8,000 46 s (quadratic). Now each `${` the scan passes keeps its answer."""
-    script = "#!/bin/bash\nmlnx_qos -i eth2 --trust pcp\nX=" + "${" * 4000 + "}\n"
-    start = time.process_time()
-    device = parse([Input("s.sh", script)], "h")
-    assert time.process_time() - start < 2.0
-    assert device.ports["eth2"].trust == Trust.pcp
+    counts = []
+    for n in (1_000, 4_000):
+        script = "#!/bin/bash\nmlnx_qos -i eth2 --trust pcp\nX=" + "${" * n + "}\n"
+        count, device = work(mlx5_modules(), parse, [Input("s.sh", script)], "h")
+        assert device.ports["eth2"].trust == Trust.pcp
+        counts.append(count)
+    assert counts[1] < 6 * counts[0], counts  # (counted, not timed: tests.workmeter)
 
 
 # bash(1) QUOTING, ANSI-C Quoting: in `$'...'` a backslash escapes, `\\'` included (before: the split read `$'it\\'s'`
@@ -144,12 +147,12 @@ def test_a_sh_script_exits_at_a_bad_substitution(tmp_path):
 
 
 def test_lines_of_ansi_c_words_and_bad_substitutions_are_read_in_linear_time():
-    """Each `$'...'` and `${...}` is stepped over once (process time: other engineers' load does not count)."""
+    """Each `$'...'` and `${...}` is stepped over once: four times the pieces, about four times the work (counted by
+    tests.workmeter, not timed)."""
     for piece in ("$'a\\'b' ", "${a b}", '"${}"', "${a:-${b}}", "$'"):
-        script = f"#!/bin/bash\n{PCP}\nX=" + piece * 8000 + f"; {TRUST}\n"
-        start = time.process_time()
-        parse([Input("s.sh", script)], "h")
-        assert time.process_time() - start < 2.0, piece
+        counts = [work(mlx5_modules(), parse, [Input("s.sh", f"#!/bin/bash\n{PCP}\nX=" + piece * n + f"; {TRUST}\n")],
+                       "h")[0] for n in (2_000, 8_000)]
+        assert counts[1] < 6 * counts[0], (piece, counts)
 
 
 DCB = "dcb apptrust set dev eth2 order pcp dscp"  # (fails on mlx5: see losslessd/parse/mlx5/dcb.py fails)

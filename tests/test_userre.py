@@ -3,8 +3,6 @@ refused at the policy's line. Syntax facts from RE2's syntax reference (re2 doc/
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from losslessd.errors import InputError
@@ -15,11 +13,13 @@ NESTED = r"^(\w+\s?)*-roce$"  # hostile round 13
 
 
 def test_a_nested_repeat_on_a_near_miss_is_linear():
-    """Python's `re` takes minutes here (tests/hostile.py lint-policy-regex-nested-repeat hangs on the old code)."""
+    """Python's `re` takes minutes here (tests/hostile.py lint-policy-regex-nested-repeat hangs on the old code): the
+    pattern is RE2's program, whose automaton is linear in the text by construction (its time is not asserted)."""
+    import re2
+
     pattern = compile_linear(NESTED)
-    start = time.process_time()
+    assert isinstance(pattern._re, re2._Regexp)
     assert not pattern.search("a" * 5000 + "!")
-    assert time.process_time() - start < 1.0
     assert pattern.search("gpu node7-roce")
 
 

@@ -31,7 +31,7 @@ from .. import __version__
 from ..errors import DEBUG_ENV, EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, REPORT_HINT, InputError, describe_exception
 from ..gcpause import gc_paused
 from ..limits import ENV_MAX_FILE_MB, file_limit_mb
-from ..printable import printable
+from ..printable import printable, shown_path
 
 # Subcommands in the order `--help` lists them: name -> (module under losslessd.cli, its function), or, for a
 # group of subcommands, name -> (module, None): the module's `app` (a typer.Typer) holds them.
@@ -139,13 +139,13 @@ def _path_word(word: Any, info: Any, ctx: Any, param: Any) -> None:
     bare = _folder_ending(word)
     if bare == word or not bare:
         return
-    end = printable(word[len(bare):])
+    end = printable(shown_path(word[len(bare):]))
     if os.path.exists(bare) and not os.path.isdir(bare):
-        raise typer.BadParameter(f"{printable(word)} ends with {end}, which names a folder, but {printable(bare)} "
-                                 f"is a file: drop the {end}", ctx=ctx, param=param)
+        raise typer.BadParameter(f"{printable(shown_path(word))} ends with {end}, which names a folder, but "
+                                 f"{printable(shown_path(bare))} is a file: drop the {end}", ctx=ctx, param=param)
     if not info.dir_okay:
-        raise typer.BadParameter(f"{printable(word)} ends with {end}, so it names a folder; this option names a "
-                                 "file", ctx=ctx, param=param)
+        raise typer.BadParameter(f"{printable(shown_path(word))} ends with {end}, so it names a folder; this option "
+                                 "names a file", ctx=ctx, param=param)
 
 
 def _folder_ending(word: str) -> str:
@@ -160,7 +160,7 @@ def _folder_ending(word: str) -> str:
 
 class _ValuesFirst:
     """A command whose parameters (--help among them) build typer's validator only for a value given (_ValueFirst;
-    a typer before 0.29 builds none: nothing to do)."""
+    typer builds one from 0.29, pyproject's floor for that reason)."""
 
     def get_params(self, ctx: Any) -> list:
         return _values_first(super().get_params(ctx))  # type: ignore[misc]
@@ -172,12 +172,13 @@ class _ValuesFirst:
         file named with the two ways to give it."""
         named = _dash_file(self.get_params(ctx), args, self.allow_interspersed_args)  # type: ignore[attr-defined]
         if named:
-            raise _USAGE_ERROR(f"{printable(named)} is a file here, but a word starting with - is read as options: "
-                               f"write it ./{printable(named)}, or after --", ctx=ctx)
+            shown = printable(shown_path(named))
+            raise _USAGE_ERROR(f"{shown} is a file here, but a word starting with - is read as options: write it "
+                               f"./{shown}, or after --", ctx=ctx)
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
 
-# (click's UsageError, which typer vendors from 0.29: no one module to import it from)
+# (click's UsageError, which typer vendors (a private module) from 0.28: no one public module to import it from)
 _USAGE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
@@ -379,6 +380,7 @@ def main() -> None:
     # model does not promise to run at exit anyway (object.__del__). Once, however often main runs in a process.
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
+    _closed_streams_opened()
     _streams_escape_what_they_cannot_encode()
     with one_command():
         _run()
@@ -394,6 +396,32 @@ def _json_escape_error(exc: UnicodeError) -> tuple[str, int]:
 
     # (only characters outside the stream's ASCII reach here, so none of those JSON escapes otherwise: `"`, `\\`)
     return json.dumps(exc.object[exc.start:exc.end])[1:-1], exc.end
+
+
+def _closed_streams_opened() -> None:
+    """A command started with a standard stream closed (`>&-`, `2>&-`, `<&-`, or by a parent that closed it): Python
+    leaves its sys.stdin, stdout or stderr None, and `lint 2>&-` was an internal error (exit 3, the progress line
+    asking whether stderr is a terminal) of a lint with nothing wrong, `lint >&-` one too. Each closed descriptor of
+    0-2 is given /dev/null, as OpenSSH's sanitise_stdfd (misc.c) gives it, so that no file the command opens takes
+    its number (a report opened as descriptor 1 would get what is written to standard output): standard input then
+    reads end of file (a confirmation reads no), standard error writes nothing (there is nowhere to say it: the exit
+    code does), and standard output, opened read-only, refuses each write (EBADF), so a report written there is
+    "cannot write to standard output" (exit 2), as `> /dev/full` is, and `-o FILE` still writes the file."""
+    for fd, name, flags, mode in ((0, "stdin", os.O_RDONLY, "r"), (1, "stdout", os.O_RDONLY, "w"),
+                                  (2, "stderr", os.O_WRONLY, "w")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, flags)
+            except OSError:
+                continue
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        setattr(sys, name, open(fd, mode, encoding="utf-8", errors="backslashreplace", closefd=False))  # noqa: SIM115
 
 
 def _streams_escape_what_they_cannot_encode() -> None:
@@ -481,7 +509,8 @@ def _reader_left() -> None:
 
 def _stdout_gone(code: int) -> None:
     try:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the interpreter's final flush is quiet
+        # (so that the interpreter's final flush is quiet)
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     except OSError:
         pass
     sys.exit(code)

@@ -153,7 +153,7 @@ def _drop_unwritable_output() -> None:
         sys.stdout.flush()
     except OSError:
         with contextlib.suppress(OSError):
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - (closed by the interpreter at exit)
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - (closed by the interpreter at exit)
 
 
 def say(text: str) -> None:

@@ -45,7 +45,7 @@ from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 from losslessd import counters_oids as oids
 from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
 from losslessd.monitor import clock, port_name_problem
-from losslessd.printable import name_node, printable, shows_as
+from losslessd.printable import fleet_nodes, name_node, names_shown, printable, shows_as
 
 DEFAULT_TIMEOUT_S = 2.0
 DEFAULT_RETRIES = 1
@@ -612,14 +612,6 @@ class SnmpPoller(BasePoller):
             raise cls(target.device, f"SNMP error status {name} from {where}")
 
 
-def fleet_nodes(fleet: Iterable[str]) -> dict[str, list[str]]:
-    """The device names of ``fleet`` by their name_node, each list sorted."""
-    nodes: dict[str, list[str]] = {}
-    for name in sorted(fleet):
-        nodes.setdefault(name_node(name), []).append(name)
-    return nodes
-
-
 def same_device(target: SnmpTarget, sys_name: int | str | None, nodes: dict[str, list[str]]) -> None:
     """Refuse an agent whose sysName is another device of the inventory (``nodes``: fleet_nodes; two inventory entries
     giving one address, a swapped port or SNMPv3 context, an address moved to another switch): its counters were filed
@@ -630,9 +622,7 @@ def same_device(target: SnmpTarget, sys_name: int | str | None, nodes: dict[str,
     node = name_node(sys_name)
     if shows_as(node, name_node(target.device)):
         return
-    # (an ASCII name shows as no other than itself: a look-alike letter is never ASCII)
-    others = nodes.get(node, []) if node.isascii() else sorted(
-        name for other, names in nodes.items() if shows_as(node, other) for name in names)
+    others = names_shown(node, nodes)
     if others:
         raise SnmpError(target.device, f"the agent at {target.host}:{target.port} says it is "
                                        f"'{printable(sys_name[:200])}' (its sysName), which is {others[0]} of the "

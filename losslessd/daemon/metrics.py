@@ -529,7 +529,7 @@ def _proc_usage(pid: int | None) -> tuple[float, int] | None:
     if pid is None:
         return None
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace").rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
     return (int(fields[11]) + int(fields[12])) / CLK_TCK, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port, Source, suspended
 from ..parse import INTERNAL_ERROR
+from ..printable import shown_path
 from ..records import record
 from ..tuples import NamedTuple
 from ..userre import compile_linear
@@ -328,7 +329,8 @@ class LintResult:
         if self.crashed:
             return Outcome(EXIT_INTERNAL, [f"internal error: {m}" for m in self.internal_errors])
         if not self.fabric.devices:
-            lines = [f"error: nothing readable: no device could be read from {', '.join(self.inputs)}" if self.inputs
+            lines = [f"error: nothing readable: no device could be read from "
+                     f"{', '.join(map(shown_path, self.inputs))}" if self.inputs
                      else "error: nothing readable: the fabric given holds no device"]
             # One line for each reason, naming every file it stands for once (as the text report folds them): 100,000
             # empty files gave the first 5 files' lines and "... and 99995 more", the rest named nowhere here.
@@ -336,7 +338,8 @@ class LintResult:
             for issue in self.fabric.issues:
                 reasons.setdefault(issue.message, []).append(issue.source)
             for message, sources in list(reasons.items())[:_SHOWN]:
-                places = list(dict.fromkeys(src.describe() for src in sources if src))
+                places = list(dict.fromkeys(src.describe(shown_path(src.file) if src.file else None)
+                                            for src in sources if src))
                 files = len({src.file for src in sources if src})
                 where = f"{files} files: {', '.join(places)}" if files > 1 else ", ".join(places)
                 lines.append(f"error: {where + ': ' if where else ''}{message}")

@@ -486,7 +486,10 @@ def _header_names_another(device: Device, inp: Input) -> None:
         return
     m = _DEVICE_FIELD.search(inp.text)
     line = inp.text.count("\n", 0, m.start()) + 1 if m else 1
-    device.issues.append(ParseIssue(code="SYS004", source=Source(file=inp.path, line=line), message=(
+    source = Source(file=inp.path, line=line)
+    if device.capture_name is None:  # (the first such capture of the device: fabric._claimed_twice reads it)
+        device.capture_name, device.capture_name_source = said, source
+    device.issues.append(ParseIssue(code="SYS004", source=source, message=(
         f"the capture's header names the device {printable(said)}, but it is linted as {printable(device.name)}, "
         f"the name its configuration (or else its file) gives it: if the capture was pulled as {printable(said)}, "
         f"that address reached {printable(device.name)} (check the inventory)")))

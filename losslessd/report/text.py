@@ -8,7 +8,7 @@ from pathlib import Path
 from ..lint.engine import PortChoice, describe_selection
 from ..lint.finding import Finding, Severity
 from ..parse import display_file
-from ..printable import printable
+from ..printable import printable, shown_path
 
 _COLOURS = {Severity.error: "\033[31m", Severity.warning: "\033[33m", Severity.info: "\033[36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
@@ -106,9 +106,10 @@ def _ports(ports: list[str]) -> str:
 
 
 def _where(f: Finding) -> str:
-    """The source as the operator would type it: relative to the working directory when below it."""
+    """The source as the operator would type it: relative to the working directory when below it, a path past
+    printable.PATH_SHOWN_START + NAME_SHOWN characters cut in its middle (JSON, SARIF and GitHub give it whole)."""
     src = f.source
-    return src.describe(display_file(src.file) if src.file else None)
+    return src.describe(shown_path(display_file(src.file)) if src.file else None)
 
 
 def explain_selection(result) -> str:

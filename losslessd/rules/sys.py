@@ -6,7 +6,7 @@ SYS900 (a rule that crashed) is the engine's own: losslessd/lint/internal.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
@@ -16,7 +16,8 @@ from ..model import Device
 
 class _IssueRule(Rule):
     scope: ClassVar[Scope] = "device"  # SYS001 reports on the fabric
-    needs_fabric = "topology"  # a device's issues include those of the LLDP and routing files the topology names
+    # a device's issues include those of the LLDP and routing files the topology names
+    needs_fabric: ClassVar[bool | Literal["topology"]] = "topology"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         for issue in ctx.fabric.issues:
@@ -76,7 +77,8 @@ class PartialParse(_IssueRule):
     block, a malformed map entry, a number that is not a number), and lines that contradict each
     other where the vendor does not say which one applies (a Junos classifier listing one code
     point under two forwarding classes: the later is read, the finding names both; a capture whose header names one
-    device and whose configuration's hostname another: the hostname is read, the finding names both).
+    device and whose configuration's hostname another: the hostname is read, the finding names both; where that
+    device is another of the same lint, one finding names both files).
 
     ## Why it matters
     The rest of the device is still checked, but conclusions about the skipped part are missing.
@@ -163,6 +165,9 @@ class InputIncomplete(_IssueRule):
     code = "SYS004"
     name = "input-incomplete"
     severity = Severity.info
+    # a capture's header naming another device is said once for the fleet where that device is of the same lint
+    # (fabric._claimed_twice reads every device's): checked where every device is known, never by a worker alone
+    needs_fabric = True
 
 
 class _CollectionRule(Rule):

@@ -352,7 +352,8 @@ class Simulator:
             device.password = password
             self._keys[device.name] = host_key
             device.ssh_port = self._servers.listen(device, host_key)
-        self.known_hosts_path.write_text("".join(known_hosts_line(d.ssh_port, host_key) for d in self.devices.values()))
+        self.known_hosts_path.write_text("".join(known_hosts_line(d.ssh_port, host_key) for d in self.devices.values()),
+                                         encoding="utf-8")
 
     def _start_snmp(self) -> None:
         from .snmp import SnmpAgents  # the SNMP side pulls in pysnmp and snmpsim; only load it when asked
@@ -400,7 +401,7 @@ class Simulator:
         text = (f"{INVENTORY_HEADER} for the devices it started; secrets are named by the\n"
                 "# environment variables that hold them (the simulator prints their throwaway values).\n")
         text += yaml.safe_dump({"hosts": hosts, "groups": groups, "defaults": {}}, sort_keys=False)
-        self.inventory_path.write_text(text)
+        self.inventory_path.write_text(text, encoding="utf-8")
 
     def _snmp_entry(self, d: SimDevice) -> dict:
         if self.snmp_v3:

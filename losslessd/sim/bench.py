@@ -143,8 +143,8 @@ def _control(conn, args: str) -> None:
 
 def _count_run(state: Path) -> int:
     """This run's number, counted in ``state`` (a JSON file the test owns)."""
-    runs = json.loads(state.read_text())["runs"] + 1 if state.is_file() else 1
-    state.write_text(json.dumps({"runs": runs}))
+    runs = json.loads(state.read_text(encoding="utf-8"))["runs"] + 1 if state.is_file() else 1
+    state.write_text(json.dumps({"runs": runs}), encoding="utf-8")
     return runs
 
 

@@ -42,10 +42,11 @@ def fleet_config(template: dict, name: str, ports: int) -> dict:
 def write_fleet(template_file: str | Path, out_dir: str | Path, count: int, ports: int = 64,
                 prefix: str = "sw") -> list[str]:
     """Write ``count`` switch folders (``<out_dir>/<prefix>NNN/config_db.json``); returns their names."""
-    template = json.loads(Path(template_file).read_text())
+    template = json.loads(Path(template_file).read_text(encoding="utf-8"))
     names = [f"{prefix}{i:03d}" for i in range(1, count + 1)]
     for name in names:
         folder = Path(out_dir) / name
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "config_db.json").write_text(json.dumps(fleet_config(template, name, ports), indent=4))
+        (folder / "config_db.json").write_text(json.dumps(fleet_config(template, name, ports), indent=4),
+                                               encoding="utf-8")
     return names

@@ -193,7 +193,7 @@ class SnmpAgents:
                                    "speeds": dict(speeds or {})}
         agent = _Agent(name, community, home, sonic_if_indexes(list(ports)), traffic or Traffic(), records)
         agent.data_file.parent.mkdir(parents=True, exist_ok=True)
-        agent.data_file.write_text(snmprec(name, agent.if_indexes, **records))
+        agent.data_file.write_text(snmprec(name, agent.if_indexes, **records), encoding="utf-8")
         self.publish(name, agent)
         self._agents[name] = agent
         return community
@@ -214,7 +214,7 @@ class SnmpAgents:
                     break
                 self._launch(agents)
             else:
-                log = (agents[0].home / "agent.log").read_text(errors="replace")[-2000:]
+                log = (agents[0].home / "agent.log").read_text(encoding="utf-8", errors="replace")[-2000:]
                 raise RuntimeError(f"snmpsim for {agents[0].name} did not start:\n{log}")
         if self.wrap32_after_s is not None:
             wrap_at = time.time() + self.wrap32_after_s
@@ -295,7 +295,7 @@ class SnmpAgents:
         the old offsets (a walk then answers one OID twice). The mtime is moved on by two seconds."""
         path = self._agents[name].data_file
         before = path.stat().st_mtime
-        path.write_text(text)
+        path.write_text(text, encoding="utf-8")
         later = max(before, path.stat().st_mtime) + 2
         os.utime(path, (later, later))
 
@@ -303,7 +303,7 @@ class SnmpAgents:
         """Write the device's counter state where its agent reads it (after a change made to it)."""
         agent = agent or self._agents[name]
         tmp = agent.state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(agent.traffic.snapshot()))
+        tmp.write_text(json.dumps(agent.traffic.snapshot()), encoding="utf-8")
         os.replace(tmp, agent.state_file)  # atomic: the agent never reads half a file
 
     def stop(self) -> None:
@@ -338,7 +338,7 @@ class SnmpAgents:
             user, auth_key, priv_key = self.v3_user
             keys = home / "v3-user.args"
             keys.unlink(missing_ok=True)
-            with os.fdopen(os.open(keys, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+            with os.fdopen(os.open(keys, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8") as f:
                 f.write(f"--v3-user={user} --v3-auth-key={auth_key} --v3-auth-proto=SHA "
                         f"--v3-priv-key={priv_key} --v3-priv-proto=AES\n")
             args.append(f"--args-from-file={keys}")

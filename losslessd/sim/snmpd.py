@@ -164,7 +164,8 @@ class NetSnmpAgents:
             else:
                 lines.append(f"override -rw .{oid} uinteger {int(spec['b']) % 2**32}")
         config = process.home / "snmpd.conf"
-        with os.fdopen(os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:  # v3 keys
+        # (v3 keys: the owner's alone)
+        with os.fdopen(os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
         log = open(process.home / "snmpd.log", "wb")
         with log:
@@ -183,7 +184,7 @@ class NetSnmpAgents:
             for port in process.ports.values():
                 while True:
                     if process.proc is None or process.proc.poll() is not None or time.monotonic() > deadline:
-                        log = (process.home / "snmpd.log").read_text(errors="replace")[-2000:]
+                        log = (process.home / "snmpd.log").read_text(encoding="utf-8", errors="replace")[-2000:]
                         raise RuntimeError(f"snmpd {process.index} did not start:\n{log}")
                     s.sendto(probe, ("127.0.0.1", port))
                     try:

@@ -38,7 +38,7 @@ def _state(data_file):
     mtime = os.stat(path).st_mtime_ns
     cached = moduleContext["states"].get(path)  # noqa: F821
     if cached is None or cached[0] != mtime:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             cached = (mtime, json.load(f))
         moduleContext["states"][path] = cached  # noqa: F821
     return cached[1]
