@@ -150,8 +150,10 @@ class ShardWorker:
 
     def _slowest_s(self, device: str) -> float:
         """The longest interval of the sources that poll ``device`` (those that are off or serve it not, none)."""
+        settings = self.settings
+        assert settings is not None  # (configured before any poll)
         return max((i for cls in POLLERS if device in self.targets.get(cls.source, {})
-                    and (i := cls.interval_s(self.settings)) is not None), default=0.0)
+                    and (i := cls.interval_s(settings)) is not None), default=0.0)
 
     def _forget(self, device: str) -> None:
         """The device left this worker (the inventory or the shard): end its events, drop its state."""
