@@ -149,12 +149,18 @@ _MIGRATIONS = [
     INSERT INTO queue_map_rows SELECT device, read_unix_s, port, priority, queues FROM queue_maps;
     DROP TABLE queue_maps;
     """,
+    """
+    -- The devices the daemon writing this history polls (its shard's), as of its last start or reload: until a device's
+    -- first rows are committed, `losslessd events --device` tells it ("no events yet") from a mistyped name. Kept
+    -- across restarts, replaced whole by each start and reload.
+    CREATE TABLE polled (device TEXT NOT NULL PRIMARY KEY) WITHOUT ROWID;
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 # The tables each step of _MIGRATIONS creates (a file of user_version n has those of the first n steps).
 _TABLES = [("samples", "coverage", "ports", "events", "drift_runs", "findings"), (), ("gaps",), ("quarantined_events",),
-           ("queue_maps",), ("queue_map_reads", "queue_map_rows")]
-_DROPPED = [(), (), (), (), (), ("queue_maps",)]  # ... and those it drops
+           ("queue_maps",), ("queue_map_reads", "queue_map_rows"), ("polled",)]
+_DROPPED = [(), (), (), (), (), ("queue_maps",), ()]  # ... and those it drops
 # A map of one device: port -> priority -> the egress queues carrying it (monitor.QueueMaps.carries).
 Carries = dict[str, dict[int, list[int]]]
 # The events columns in the order of the table (schema 2 on), as quarantined_events copies them.
@@ -315,6 +321,7 @@ class History:
         # ... and one from before schema 5 no queue maps (which queue carries a priority is not known there); one of
         # schema 5 (a reader leaves it as it is) its latest maps only.
         self._queue_maps = "spans" if "queue_map_reads" in tables else "latest" if "queue_maps" in tables else None
+        self._polled = "polled" in tables  # (schema 7 on)
         # The writer's: each device's latest map, so that a read that found the same (every daemon start) is not
         # stored as one more change.
         self._latest_maps: dict[str, Carries] = {
@@ -385,6 +392,11 @@ class History:
              [(device, read_unix_s, device, read_unix_s)]),
             (f"INSERT INTO queue_map_rows VALUES (?, {start}, ?, ?, ?)",
              [(d, t, d, t, port, prio, queues) for d, t, port, prio, queues in rows])])
+
+    def record_polled(self, devices: Iterable[str]) -> None:
+        """The devices the daemon polls now (at its start, and each reload): they replace those stored."""
+        self._record([("DELETE FROM polled", [()]),
+                      ("INSERT INTO polled VALUES (?)", [(d,) for d in sorted(set(devices))])])
 
     def flush(self) -> bool:
         """Write the backlog now; False (and ``last_error``) when the database refused it or is closed."""
@@ -816,6 +828,13 @@ class History:
         a mistyped name, not a quiet device."""
         return [r[0] for r in self._query("SELECT device FROM ports UNION SELECT device FROM events "
                                           "UNION SELECT device FROM drift_runs ORDER BY 1", [])]
+
+    def polled(self) -> list[str]:
+        """The devices the daemon writing this history polls, as of its last start or reload (record_polled), sorted;
+        none in a file of a daemon before schema 7."""
+        if not self._polled:
+            return []
+        return [r[0] for r in self._query("SELECT device FROM polled ORDER BY 1", [])]
 
     def _query(self, sql: str, args: list) -> list[tuple]:
         with self._lock:

@@ -447,7 +447,7 @@ def test_a_planned_restart_continues_an_event_still_present_under_its_id_and_ale
         assert (said("start"), said("end")) == (1, 0) and said("update") >= 1
         # No new event: losslessd_events_total (scraped) does not count the continued one. Before: 1.
         assert (d.value("losslessd_events_total", kind="pause_rate") or 0) == 0
-        # (the window: 50 s here, every detector's polls at the slowest source's interval, gNMI's default 10 s)
+        # (the window: 5 s here, every detector's polls at the one source polling leaf2, SNMP at 1 s)
         wait_for(lambda: said("end", gone), "leaf2's interrupted event ended to the sinks", timeout_s=180)
         [ended] = mine(gone)
         assert "interrupted" not in ended["numbers"] and ended["message"].endswith("(not seen again after the restart)")
@@ -468,8 +468,8 @@ def test_a_planned_restart_continues_the_event_of_a_device_whose_first_polls_fai
     def mine() -> list[dict]:
         return _pause_rates_at(d, place)
 
-    # (every source at 1 s: the window is a few seconds, gNMI's interval counting in it where no device streams)
-    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None, "gnmi_sample_interval_s": INTERVAL_S})
+    # (the window: a few seconds, SNMP's 1 s polls; gNMI's sample interval counts in it no more where no device streams)
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
     d.start()
     try:
         sim.congest(*place, on=True)
@@ -534,7 +534,7 @@ def test_a_worker_started_again_opens_the_window_of_its_devices_interrupted_even
     running from the dead worker's first answer, so an event still present ended ("not seen again") and a new one
     opened. Now a started-again worker's first answer opens it again. Here leaf1 answers the first worker (its
     congestion gone for the while, so nothing continues), its worker is killed while leaf1 is down past the window
-    (60 polls of leaf2 at 1 s, the window 50 s), and leaf1 back and congested continues its event under its id."""
+    (60 polls of leaf2 at 1 s, the window 5 s), and leaf1 back and congested continues its event under its id."""
     place = ("leaf1", "Ethernet8", 3)
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
     d.start(args=("--workers", "1"))
@@ -561,6 +561,74 @@ def test_a_worker_started_again_opens_the_window_of_its_devices_interrupted_even
         assert (_said(d, "start", place), _said(d, "end", place)) == (1, 0)
     finally:
         sim.set_down("leaf1", False)
+        sim.congest(*place, on=False)
+        d.stop()
+
+
+def test_events_of_a_polled_device_before_its_first_rows_is_no_events_yet_and_of_an_unknown_one_exit_2(sim, tmp_path):
+    """`losslessd events --device leaf1` against a daemon whose leaf1 has not answered yet (a starting daemon, a device
+    down since the start) exited 2, "the history holds no device of that name (devices: leaf2, spine1)": the history
+    knew only the devices it held rows of. The daemon now writes the devices it polls into the history at its start:
+    leaf1 is "no events" with a note, exit 0; a name it does not poll is still exit 2."""
+    from .clirun import losslessd
+
+    db = tmp_path / "history.db"
+    sim.set_down("leaf1")
+    # (leaf1 never marked down, so no event row of it either: only what the daemon polls can name it)
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}, detection={"down_after_failures": 10000})
+    try:
+        d.start()
+
+        def rows_of(device: str) -> int:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+                return conn.execute("SELECT count(*) FROM ports WHERE device = ?", (device,)).fetchone()[0]
+
+        wait_polls(d, lambda: rows_of("leaf2"), "leaf2's first rows committed", "leaf2", polls=30)
+        assert rows_of("leaf1") == 0 and d.answered("leaf1") == 0
+        quiet = losslessd("events", "--db", db, "--device", "leaf1")
+        assert quiet.returncode == 0 and quiet.stdout == "no events\n", quiet
+        assert "no events yet: the daemon polls leaf1" in quiet.stderr, quiet
+        typo = losslessd("events", "--db", db, "--device", "leaf9")
+        assert typo.returncode == 2 and "(devices: leaf1, leaf2, spine1)" in typo.stderr, typo
+    finally:
+        sim.set_down("leaf1", False)
+        d.stop()
+
+
+def test_a_clean_stop_keeps_every_row_a_worker_collected_before_it(sim, tmp_path):
+    """Session 43 asked whether a worker stopped with the daemon loses the rows it has not sent yet (they wait up to
+    FLUSH_S, 0.2 s): refuted. The stop reaches a worker as a message; it ends its polls, sends what waits, and the
+    daemon records it before it closes the history. Here leaf1's pauses are read every 0.1 s (rows not sent yet are
+    nearly always waiting at the stop), and SIGTERM follows at once a scrape that saw a poll end: every pause the
+    daemon had read then (its raw counter on /metrics, less the value before the congestion) is in the history."""
+    from losslessd.monitor import PFC_RX
+
+    place = ("leaf1", "Ethernet8", 3)
+    d = DaemonProcess(sim, tmp_path, poll={"snmp_interval_s": 0.1, "ssh_counters_interval_s": None})
+
+    def scraped() -> tuple[float, float]:
+        """leaf1's SNMP polls and its raw pause counter at place, from one scrape."""
+        samples = {(s.name, s.labels.get("device"), s.labels.get("port"), s.labels.get("priority"),
+                    s.labels.get("source")): s.value for s in d.samples()}
+        return (samples.get(("losslessd_polls_total", "leaf1", None, None, "snmp"), 0),
+                samples.get(("losslessd_pfc_rx_frames_total", "leaf1", "Ethernet8", "3", None), 0))
+
+    try:
+        d.start()
+        wait_for(lambda: d.answered("leaf1") >= 3, "three polls of leaf1 that answered")
+        before = scraped()[1]  # (no pauses there yet: the first reading's value)
+        sim.congest(*place, on=True)
+        polls, _ = wait_for(lambda: (n := scraped())[1] > before and n, "leaf1's pauses counted")
+        while (now := scraped())[0] == polls:  # a poll of leaf1 ended since: its rows are at most just collected
+            pass
+        d.proc.send_signal(signal.SIGTERM)
+        assert d.proc.wait(timeout=60) == 0
+        with sqlite3.connect(f"file:{tmp_path / 'history.db'}?mode=ro", uri=True) as db:
+            [(stored,)] = db.execute("SELECT sum(total) FROM samples WHERE device = ? AND port = ? AND name = ? AND "
+                                     "idx = ?", ("leaf1", "Ethernet8", PFC_RX, 3)).fetchall()
+        read = now[1] - before
+        assert stored is not None and stored >= read * (1 - 1e-9), (stored, read)
+    finally:
         sim.congest(*place, on=False)
         d.stop()
 

@@ -995,6 +995,35 @@ def test_the_daemon_starts_a_worker_per_core_it_may_run_on_not_per_core_of_the_m
     assert worker_count(settings, None, 64) == len(was)
 
 
+def test_the_resume_window_takes_the_slowest_source_that_polls_the_device_not_one_no_device_uses(folder):
+    """An interrupted event's window (service.resume_window_s) counts the detectors' polls at the slowest interval of
+    the sources polling its device, as its worker reports it with the device's first answer: gNMI's sample interval (10
+    s by default) counted where no device streams, and SSH's where its counters were off for the device."""
+    import asyncio
+
+    from losslessd.daemon.service import resume_window_s
+    from losslessd.daemon.worker import ShardWorker
+    from losslessd.monitor import Reading
+
+    def reported(poll: str) -> tuple[object, list]:
+        async def first_answer() -> list:
+            worker = ShardWorker(0, send=lambda message: None)
+            worker.configure(settings, ["leaf1"])
+            worker._read(Reading("leaf1", 1.0, 1e9, None, {}), "snmp", 0.0)
+            return worker._answered
+
+        settings = load_settings(write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\npoll: {poll}\n"),
+                                 ENV)
+        return settings, asyncio.run(first_answer())
+
+    settings, answered = reported("{snmp_interval_s: 1, ssh_counters_interval_s: null}")  # SNMP alone; gNMI unused
+    assert answered == [("leaf1", 1.0)]
+    assert resume_window_s(settings, 1.0) == 20 + 5 * 1.0  # storm_detection_s, then (ecn_polls 3 + 2) intervals
+    settings, answered = reported("{snmp_interval_s: 1, ssh_counters_interval_s: 60}")  # its SSH counters too
+    assert answered == [("leaf1", 60.0)]
+    assert resume_window_s(settings, 60.0) == 320  # docs/daemon.md "Planned restart": 20 s + 5 x the 60 s SSH polls
+
+
 def test_an_interrupted_event_continued_after_a_restart_keeps_its_start_and_peaks_to_its_end(folder, tmp_path):
     """A clean stop interrupts an open pause_rate (peak 9000/s); the next start's worker opens it again (peak 2000/s)
     and later ends it. Its opening took the interrupted one's id, start and peaks, but its end (the worker's event,

@@ -12,9 +12,11 @@ import signal
 import sqlite3
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
+from losslessd.daemon.service import WORKER_SILENT_S, WORKER_START_S, Daemon, _Worker
 from losslessd.daemon.shard import Shard, hashmod, parse_shard, split, worker_of
 from tests.daemonproc import CLI, DaemonProcess, wait_for
 
@@ -138,6 +140,75 @@ def test_a_killed_worker_leaves_drifts_open_findings_open(sim, tmp_path):
         assert open_findings() == before
     finally:
         assert daemon.stop() == 0
+
+
+# A real sleep at the start of each worker process (a sitecustomize.py on the daemon's PYTHONPATH: the interpreter runs
+# it before the worker imports anything), its start written to a file first: a worker as slow to start as one on a
+# machine loaded past what its start-up needs, counted by the processes that began.
+_SLOW_START = """import os, sys, time
+if "--fd" in sys.argv and "LOSSLESSD_TEST_WORKER_STARTS" in os.environ:  # a worker (python -m ... --fd N --index I)
+    with open(os.environ["LOSSLESSD_TEST_WORKER_STARTS"], "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    time.sleep(float(os.environ["LOSSLESSD_TEST_WORKER_SLEEP_S"]))
+"""
+
+
+def _slow_start_env(folder: Path, sleep_s: float) -> tuple[dict[str, str], Path]:
+    hook = folder / "hook"
+    hook.mkdir(parents=True)
+    (hook / "sitecustomize.py").write_text(_SLOW_START)
+    starts = folder / "worker-starts"
+    path = os.pathsep.join(p for p in (str(hook), os.environ.get("PYTHONPATH", "")) if p)
+    return {"PYTHONPATH": path, "LOSSLESSD_TEST_WORKER_STARTS": str(starts),
+            "LOSSLESSD_TEST_WORKER_SLEEP_S": str(sleep_s)}, starts
+
+
+def test_a_worker_slow_to_start_gets_its_start_window_and_is_not_killed_as_silent(sim, tmp_path):
+    """A worker still starting was killed by the silence check (WORKER_SILENT_S, 30 s without a message) although its
+    start may take WORKER_START_S (60 s): on a loaded machine (2 cores, ~25 processes) workers were killed and started
+    again in a loop, never polling. One slower to start than the silence check, well inside its start window, starts
+    once and polls."""
+    env, starts = _slow_start_env(tmp_path, WORKER_SILENT_S + 2)
+    daemon = DaemonProcess(sim, tmp_path / "d").start(env=env, args=("--workers", "1"))
+    try:
+        wait_for(lambda: daemon.answered("leaf1") >= 3, "three polls of leaf1 that answered")
+        assert daemon.value("losslessd_worker_restarts_total", worker="0") == 0
+    finally:
+        assert daemon.stop() == 0
+    assert len(starts.read_text().split()) == 1  # one worker process began: none was killed and started again
+    assert not [r for r in daemon.log_records() if "killing it" in r["msg"] or "died" in r["msg"]]
+
+
+def test_a_worker_is_judged_by_its_start_window_until_it_answers_then_by_its_silence_and_the_window_grows(tmp_path):
+    """The supervisor's one rule (Daemon._judge), on a real process standing for a worker: not killed while starting
+    within its window whatever its silence; killed past it, the next start given twice the window; once it answered,
+    killed after WORKER_SILENT_S of silence."""
+    async def judged(started_ago_s: float, heard_ago_s: float, configured: bool, slow_starts: int = 0):
+        proc = await asyncio.create_subprocess_exec("sleep", "600")
+        now = time.monotonic()
+        worker = _Worker(0, ["leaf1"], proc=proc, up=True, slow_starts=slow_starts, started_s=now - started_ago_s,
+                         heard_s=now - heard_ago_s)
+        if configured:
+            worker.configured.set()
+        Daemon._judge(worker, now)
+        if worker.up:  # not judged stuck: ended here by SIGTERM, so its exit tells whether the judge had killed it
+            proc.terminate()
+        return await proc.wait(), worker
+
+    def run(*args, **kwargs):
+        return asyncio.run(judged(*args, **kwargs))
+
+    code, _ = run(WORKER_SILENT_S + 5, WORKER_SILENT_S + 5, configured=False)  # starting, silent: its window runs
+    assert code == -signal.SIGTERM
+    code, worker = run(WORKER_START_S + 1, WORKER_START_S + 1, configured=False)
+    assert code == -signal.SIGKILL and worker.slow_starts == 1 and not worker.up
+    assert Daemon._start_window_s(worker) == 2 * WORKER_START_S
+    code, _ = run(WORKER_START_S + 1, WORKER_START_S + 1, configured=False, slow_starts=1)  # its longer window
+    assert code == -signal.SIGTERM
+    code, worker = run(WORKER_START_S + 1, WORKER_SILENT_S + 1, configured=True)  # answered once, then silent
+    assert code == -signal.SIGKILL and worker.slow_starts == 0
+    code, _ = run(WORKER_START_S + 1, 1, configured=True)  # answering
+    assert code == -signal.SIGTERM
 
 
 def _coverage(daemon: DaemonProcess, device: str, before: float | None = None, after: float | None = None) -> int:

@@ -27,6 +27,7 @@ from losslessd.errors import InputError
 from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, WAL_KEEP_PAGES, History, RetentionClock
 from losslessd.lint.finding import Finding, Severity
 from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
+from tests.clirun import losslessd
 from tests.hostile import edited_db, flipped_db
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -726,7 +727,7 @@ def test_history_shows_each_bucket_with_the_queue_map_in_force_then(tmp_path):
 def test_a_schema_5_file_is_read_as_it_is_and_migrated_with_its_maps(tmp_path):
     """A history written by the schema-5 History (tests/fixtures/history/schema5.db: moved_queue's data, with the
     latest map only). The CLI reads it as it is (the latest map all along: what schema 5 knew); the writer migrates
-    it to schema 6, the stored map holding from -inf, and maps read after that hold from their reads."""
+    it to the current schema, the stored map holding from -inf, and maps read after that hold from their reads."""
     path = tmp_path / "schema5.db"
     path.write_bytes(SCHEMA5.read_bytes())
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (5,)
@@ -738,7 +739,7 @@ def test_a_schema_5_file_is_read_as_it_is_and_migrated_with_its_maps(tmp_path):
     h.record_rates(rates(T0 + 7259, 60, {Key("Ethernet0", PFC_RX, 3): 100.0, Key("Ethernet0", ECN_MARKED, 3): 5.0}))
     h.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (6,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (7,)
     assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'queue_maps'").fetchall()
     assert db.execute("SELECT * FROM queue_map_reads").fetchall() == [("leaf1", T0 + 3630), ("leaf1", T0 + 7230)]
     hours, queue, _ = marks_by_hour(path)
@@ -1203,12 +1204,43 @@ def test_a_device_the_history_never_saw_is_a_usage_error_naming_the_devices_know
     res = invoke(*command, "--db", recorded, "--device", "leaf9")
     assert res.exit_code != 0 and isinstance(res.exception, InputError), res.output  # (InputError: exit 2)
     assert "no events" not in res.output
-    assert ("--device 'leaf9': the history holds no device of that name (devices: leaf1, spine1)"
+    assert ("--device 'leaf9': the history holds no device of that name, nor does its daemon poll one (devices: "
+            "leaf1, spine1)"
             in str(res.exception)), res.exception
     # A known device with nothing in the span is still quiet: "no events", exit 0.
     quiet = invoke("events", "--db", recorded, "--device", "spine1", "--kind", "pfc_storm")
     assert quiet.exit_code == 0 and quiet.output == "no events\n", quiet.output
 
+
+
+def test_events_of_a_device_the_daemon_polls_without_rows_yet_is_no_events_yet_and_of_one_it_does_not_exit_2(tmp_path):
+    """Session 44: `events --device leaf1` against a starting daemon exited 2 ("devices: leaf2") until leaf1's first
+    rows were committed, the history knowing only the devices it held rows of. The daemon now stores the devices it
+    polls (History.record_polled, at its start and each reload, kept across restarts): one of them without rows is
+    "no events" with a note, exit 0, in text and JSON; a device it does not poll is still exit 2, naming the devices."""
+    path = tmp_path / "losslessd.db"
+    h = History(path, resolution_s=60)
+    h.record_polled(["leaf2", "leaf1"])
+    h.record_rates(rates(time.time(), 60, {Key("Ethernet0", PFC_RX, 3): 10.0}, device="leaf2"))
+    h.close()
+    quiet = losslessd("events", "--db", path, "--device", "leaf1")
+    assert quiet.returncode == 0 and quiet.stdout == "no events\n", quiet
+    assert quiet.stderr == ("losslessd: note: no events yet: the daemon polls leaf1 and the history holds no row of it "
+                            "yet (its first polls are not committed)\n"), quiet
+    as_json = losslessd("events", "--db", path, "--device", "leaf1", "-f", "json")
+    assert as_json.returncode == 0 and json.loads(as_json.stdout)["events"] == [] and "no events yet" in as_json.stderr
+    typo = losslessd("events", "--db", path, "--device", "leaf9")
+    assert typo.returncode == 2 and "no events" not in typo.stdout, typo
+    assert "--device 'leaf9': the history holds no device of that name, nor does its daemon poll one (devices: " \
+           "leaf1, leaf2)" in typo.stderr, typo
+    # Kept across a restart; the next start (or a reload) replaces the list whole.
+    h = History(path, resolution_s=60)
+    assert h.polled() == ["leaf1", "leaf2"]
+    h.record_polled(["leaf2", "leaf3"])
+    h.close()
+    gone = losslessd("events", "--db", path, "--device", "leaf1")
+    assert gone.returncode == 2 and "(devices: leaf2, leaf3)" in gone.stderr, gone
+    assert losslessd("events", "--db", path, "--device", "leaf3").returncode == 0
 
 
 def test_events_of_a_device_on_a_history_that_holds_no_device_yet_is_no_events(tmp_path):

@@ -16,7 +16,7 @@ import time
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from pydantic import ValidationError
@@ -78,8 +78,10 @@ def events(db: Db = None, config: Config = None,
     store = _history(db, config)
     found = store.events(device=device, kind=kind, since=span["since"], until=span["until"], open_only=open_only,
                          damaged=damaged)
-    if device is not None and not found:
-        _known_device(store, device)
+    note = None
+    if device is not None and not found and _known_device(store, device) == "polled":
+        note = (f"losslessd: note: no events yet: the daemon polls {device} and the history holds no row of it yet "
+                "(its first polls are not committed)")
     if fmt is Format.json:
         typer.echo(json.dumps({"events": [_event_json(e) for e in found],
                                "damaged": [str(exc) for exc in damaged]}, indent=2))
@@ -93,19 +95,30 @@ def events(db: Db = None, config: Config = None,
             typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {printable(text)}")
         if not found and not damaged:
             typer.echo("no events")
+    if note is not None:
+        typer.echo(printable(note), err=True)
     _refuse_damaged(damaged)
 
 
-def _known_device(store: History, device: str) -> None:
+def _known_device(store: History, device: str) -> Literal["rows", "polled", "unknown"]:
     """InputError (exit 2) naming the devices the history knows when ``device`` is none of them: a mistyped --device
-    must not read as a quiet device ("no events", exit 0), in `events` as in `history`. A history that holds no
-    device yet (a daemon that has not finished its first poll) has nothing to tell a mistyped name by: not refused."""
+    must not read as a quiet device ("no events", exit 0), in `events` as in `history`. The history knows the devices
+    it holds rows of ("rows") and those its daemon polls, as of its last start or reload (History.polled): one of
+    those without rows ("polled") is a device whose first polls are not committed yet, not refused. A history that
+    knows no device (written before schema 7 by a daemon that has not committed its first rows) has nothing to tell a
+    mistyped name by: not refused either ("unknown")."""
     known = store.devices()
-    if device in known or not known:
-        return
-    shown = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
-    raise InputError(f"--device {quoted(device)}: the history holds no device of that name (devices: "
-                     f"{printable(shown) or 'none yet'}); give the name the daemon's inventory gives it",
+    if device in known:
+        return "rows"
+    polled = store.polled()
+    if device in polled:
+        return "polled"
+    if not known and not polled:
+        return "unknown"
+    known = sorted({*known, *polled}, key=str)  # (str: a damaged file's row may hold another type)
+    shown = ", ".join(map(str, known[:20])) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+    raise InputError(f"--device {quoted(device)}: the history holds no device of that name, nor does its daemon poll "
+                     f"one (devices: {printable(shown) or 'none yet'}); give the name the daemon's inventory gives it",
                      file=str(store.path))
 
 

@@ -65,8 +65,14 @@ CLOCK_STEP_S = 60.0
 HOUSEKEEPING_S = 1.0
 STOP_FLUSH_S = 5.0  # at a stop, how long a locked or full history gets to take the rows waiting for it
 WORKER_STOP_S = 10.0  # a worker asked to stop gets this long before it is killed
-WORKER_SILENT_S = 30.0  # a worker that sent nothing for this long is stuck: killed and started again
-WORKER_START_S = 60.0  # a new worker has this long to say it is configured
+# One rule judges a worker (Daemon._judge): until it has said it is configured after a start it is starting, and only
+# its start window can end it; once it has, it is stuck when it sends nothing (it beats every second) for
+# WORKER_SILENT_S. Start-up is an interpreter's start, its imports and the first configure: seconds on an idle machine,
+# far longer on a loaded one (2 cores shared by ~25 processes: the silence check killed starting workers in a loop).
+WORKER_SILENT_S = 30.0  # a worker that answered once, then sent nothing this long, is stuck: killed and started again
+WORKER_START_S = 60.0  # a new worker has this long to say it is configured ...
+WORKER_START_DOUBLINGS = 3  # ... doubled after each start in a row that did not finish in time, up to 8 times as long
+WORKER_STABLE_S = 60.0  # a worker that ran this long after it started ends its spell of failures: the next wait is 1 s
 SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then goes on without them
 RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
 _STOPPING = "the daemon is stopping: no reload"
@@ -81,14 +87,18 @@ INTERRUPTED = "losslessd stopped; continued under this id if still present after
 INTERRUPTED_MARK = "interrupted"
 
 
-def resume_window_s(settings: Settings) -> float:
+def resume_polls(settings: Settings) -> int:
+    """The most intervals a detector counts, plus two: the first poll gives no rates, and one for a poll's own time."""
+    t = settings.detection
+    return max(t.pause_rate_polls, t.lossy_pause_polls, t.ecn_polls, t.storm_min_intervals, t.down_after_failures) + 2
+
+
+def resume_window_s(settings: Settings, interval_s: float) -> float:
     """How long after its device's first poll that answers (after a start) an event a clean stop interrupted may
-    continue: the time every detector needs to open again at the slowest counter source (storm_detection_s, then the
-    most intervals a detector counts, plus two: the first poll gives no rates, and one for a poll's own time)."""
-    p, t = settings.poll, settings.detection
-    interval = max(i for i in (p.snmp_interval_s, p.ssh_counters_interval_s, p.gnmi_sample_interval_s) if i is not None)
-    polls = max(t.pause_rate_polls, t.lossy_pause_polls, t.ecn_polls, t.storm_min_intervals, t.down_after_failures)
-    return t.storm_detection_s + interval * (polls + 2)
+    continue: the time every detector needs to open again at ``interval_s``, the slowest interval of the sources that
+    poll the device (its worker says which: ShardWorker._slowest_s; a source no device uses, gNMI's sample interval in
+    a fleet polled over SNMP, is none of them): storm_detection_s, then resume_polls of those intervals."""
+    return settings.detection.storm_detection_s + interval_s * resume_polls(settings)
 
 
 def worker_count(settings: Settings, override: int | None, devices: int) -> int:
@@ -105,9 +115,11 @@ class _Worker:
     proc: asyncio.subprocess.Process | None = None
     link: Link | None = None
     up: bool = False
-    configured: asyncio.Event = field(default_factory=asyncio.Event)
+    configured: asyncio.Event = field(default_factory=asyncio.Event)  # it said so since its last start
     restarts: int = 0
-    failures_in_row: int = 0
+    failures_in_row: int = 0  # deaths since it last ran WORKER_STABLE_S: the wait before it is started again
+    slow_starts: int = 0  # starts in a row that did not finish within their window: the next window is longer
+    started_s: float = field(default_factory=time.monotonic)
     heard_s: float = field(default_factory=time.monotonic)
     status: dict = field(default_factory=dict)
     tasks: list[asyncio.Task] = field(default_factory=list)
@@ -175,6 +187,9 @@ class Daemon:
         self.history = self._open_history(settings)
         self._close_stale_events()
         self._restore_drift()
+        # (committed now: `losslessd events --device` tells a device polled but without rows yet from a mistyped one)
+        self.history.record_polled(self._devices(settings))
+        self.history.flush()
         self.sinks = self._make_sinks(settings)
         http = settings.http
         self.http = HttpFace(http.host, http.port, scrape=self.scrape, healthy=self.healthy, ready=self.ready,
@@ -310,11 +325,7 @@ class Daemon:
                 self.notifier.status(self._status())
                 next_ping = now + interval
             for worker in self.workers:
-                if worker.up and now - worker.heard_s > WORKER_SILENT_S and worker.proc is not None:
-                    log.error("worker %d sent nothing for %.0f s: killing it (it is started again)", worker.index,
-                              now - worker.heard_s, extra={"worker": worker.index})
-                    worker.heard_s = now
-                    _kill(worker.proc)
+                self._judge(worker, now)
             self._end_resumable()
             self.metrics.workers({w.index: WorkerState(w.proc.pid if w.proc else None, w.up, len(w.devices),
                                                        w.restarts) for w in self.workers})
@@ -336,6 +347,33 @@ class Daemon:
             await asyncio.sleep(HOUSEKEEPING_S)
 
     # -- workers ---------------------------------------------------------------------------------------
+    @staticmethod
+    def _start_window_s(worker: _Worker) -> float:
+        return WORKER_START_S * 2 ** min(worker.slow_starts, WORKER_START_DOUBLINGS)
+
+    @staticmethod
+    def _judge(worker: _Worker, now: float) -> None:
+        """Kill a worker that is stuck (it is started again by _watch): one still starting (no `configured` since its
+        start) only once its start window has passed, and the next start gets a longer one (a loaded machine that
+        could not start it in time will not start it faster the next time); one that answered once when it has sent
+        nothing for WORKER_SILENT_S. Each is killed once: _watch starts it again."""
+        if not worker.up or worker.proc is None or worker.proc.returncode is not None:
+            return
+        if not worker.configured.is_set():
+            window = Daemon._start_window_s(worker)
+            if now - worker.started_s <= window:
+                return
+            worker.slow_starts += 1
+            log.error("worker %d did not start within %g s: killing it (it is started again, given %g s)",
+                      worker.index, window, Daemon._start_window_s(worker), extra={"worker": worker.index})
+        elif now - worker.heard_s > WORKER_SILENT_S:
+            log.error("worker %d sent nothing for %.0f s: killing it (it is started again)", worker.index,
+                      now - worker.heard_s, extra={"worker": worker.index})
+        else:
+            return
+        worker.up = False  # (judged once: _watch sees it exit)
+        _kill(worker.proc)
+
     async def _start_worker(self, worker: _Worker) -> None:
         parent, child = socket.socketpair()
         try:
@@ -347,8 +385,8 @@ class Daemon:
             child.close()
         link = worker.link = await Link.open(parent)
         worker.up = True
-        worker.heard_s = time.monotonic()
-        worker.configured = asyncio.Event()
+        worker.started_s = worker.heard_s = time.monotonic()
+        worker.configured.clear()  # (the start's _await_configured waits on this one across restarts)
         await link.send(("configure", self.settings, worker.devices))
         await self._send_configs(worker)
         assert proc.stderr is not None  # stderr=PIPE
@@ -370,11 +408,10 @@ class Daemon:
                 pass  # it died: it gets them again when it is started again
 
     async def _await_configured(self) -> None:
+        """READY waits for each worker's first start, for at most its start window (_judge kills it then and it is
+        started again; the daemon is ready without it, its devices polled once it starts)."""
         waits = [asyncio.wait_for(w.configured.wait(), WORKER_START_S) for w in self.workers]
-        for worker, result in zip(self.workers, await asyncio.gather(*waits, return_exceptions=True), strict=True):
-            if isinstance(result, Exception):
-                log.error("worker %d did not start within %g s", worker.index, WORKER_START_S,
-                          extra={"worker": worker.index})
+        await asyncio.gather(*waits, return_exceptions=True)
 
     async def _listen(self, worker: _Worker, link: Link) -> None:
         while True:
@@ -390,9 +427,9 @@ class Daemon:
             if kind == "batch":
                 _, answered, events, rows = message
                 if self._resumable:  # (the window of each device's interrupted events opens at its first answer)
-                    until = time.monotonic() + resume_window_s(self.settings)
-                    for device in answered:
-                        self._resume_until.setdefault(device, until)
+                    now = time.monotonic()
+                    for device, interval_s in answered:
+                        self._resume_until.setdefault(device, now + resume_window_s(self.settings, interval_s))
                 for event in events:
                     self._emit(event)
                 for row in rows:
@@ -403,7 +440,7 @@ class Daemon:
                 self._answered(worker, message[1], message[2])
             elif kind == "configured":
                 worker.status = message[1]
-                worker.failures_in_row = 0
+                worker.slow_starts = 0
                 worker.configured.set()
 
     def _answered(self, worker: _Worker, request_id: int, families: list) -> None:
@@ -433,6 +470,9 @@ class Daemon:
         if self._stopping:
             return
         worker.restarts += 1
+        if worker.configured.is_set() and time.monotonic() - worker.started_s >= WORKER_STABLE_S:
+            worker.failures_in_row = 0  # it ran a while: a death now starts a new spell (one that dies at its start or
+            # soon after it, again and again, waits longer each time: 1, 2, 5, 10, then 30 s)
         worker.failures_in_row += 1
         wait = RESTART_BACKOFF_S[min(worker.failures_in_row, len(RESTART_BACKOFF_S)) - 1]
         how = f"signal {-code}" if code < 0 else f"exit status {code}"
@@ -622,8 +662,9 @@ class Daemon:
                            if not e.open and e.numbers.get(INTERRUPTED_MARK) == 1}
         self._resume_until.clear()  # (each device's window opens at its first poll that answers: _listen)
         if self._resumable:
-            log.info("%d events the last stop interrupted continue under their ids if seen again within %.0f s of "
-                     "their device's first poll that answers", len(self._resumable), resume_window_s(self.settings))
+            log.info("%d events the last stop interrupted continue under their ids if seen again within %g s and %d "
+                     "intervals of the slowest source polling their device after its first poll that answers",
+                     len(self._resumable), self.settings.detection.storm_detection_s, resume_polls(self.settings))
 
     # -- drift -----------------------------------------------------------------------------------------
     def _set_drift(self, settings: Settings) -> None:
@@ -822,6 +863,7 @@ class Daemon:
             self.sinks = self._make_sinks(new)
         self.settings = new
         devices = self._devices(new)
+        self.history.record_polled(devices)  # (the new history's, when the reload changed it)
         for device in set(self._owner) - set(devices):
             self.metrics.forget(device)  # its event and finding series; the worker drops its own
             self._configs.pop(device, None)

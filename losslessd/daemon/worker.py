@@ -49,7 +49,7 @@ from .settings import Settings
 
 log = logging.getLogger("losslessd.worker")
 
-BEAT_S = 1.0  # status to the daemon; it restarts a worker silent for WorkerSet.silent_s
+BEAT_S = 1.0  # status to the daemon; a worker that answered once then went silent is restarted (service.py)
 FLUSH_S = 0.2  # events and history rows wait at most this long to be sent
 DAY_S = 86400.0
 
@@ -78,8 +78,9 @@ class ShardWorker:
         self._events: list[Event] = []
         self._rows: list = []
         # devices whose first poll that answered (by the source that marks them down) the daemon has not heard of yet,
-        # and those it has: the daemon times an interrupted event's continuation from it (Daemon._continue)
-        self._answered: list[str] = []
+        # with the slowest interval of their sources, and those it has: the daemon times an interrupted event's
+        # continuation from it (Daemon._continue, service.resume_window_s)
+        self._answered: list[tuple[str, float]] = []
         self._told_answered: set[str] = set()
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
@@ -146,6 +147,13 @@ class ShardWorker:
     def _primary(self, device: str) -> str | None:
         """The source whose failures mark ``device`` down: the lowest-ranked one that polls it."""
         return next((cls.source for cls in POLLERS if device in self.targets.get(cls.source, {})), None)
+
+    def _slowest_s(self, device: str) -> float:
+        """The longest interval of the sources that poll ``device`` (those that are off or serve it not, none)."""
+        settings = self.settings
+        assert settings is not None  # (configured before any poll)
+        return max((i for cls in POLLERS if device in self.targets.get(cls.source, {})
+                    and (i := cls.interval_s(settings)) is not None), default=0.0)
 
     def _forget(self, device: str) -> None:
         """The device left this worker (the inventory or the shard): end its events, drop its state."""
@@ -262,7 +270,7 @@ class ShardWorker:
             self._emit(self.detectors.poll_ok(device, clock.wall()))
             if device not in self._told_answered:
                 self._told_answered.add(device)
-                self._answered.append(device)
+                self._answered.append((device, self._slowest_s(device)))
         rates = self.trackers[source].update(reading)
         self._floor(device, source)
         if rates is None:
