@@ -134,3 +134,16 @@ def test_main_returns_to_a_program_that_runs_commands_itself(tmp_path):
     assert done.returncode == 0, done.stderr
     assert [line for line in done.stdout.splitlines() if line.startswith("went on")] == ["went on 0"] * 2
     assert _ended(tmp_path) == []
+
+
+def test_a_program_that_runs_the_module_itself_gets_its_exit_back(tmp_path):
+    # (runpy.run_module, as a profiler or tests/test_policy_cache.py does: what it does after the command runs)
+    (tmp_path / "sitecustomize.py").write_text(f"OUT = {str(tmp_path / 'ended.txt')!r}\n{_PROBE}")
+    code = ("import runpy, sys\nsys.argv = ['losslessd', 'rules']\ntry:\n"
+            "    runpy.run_module('losslessd', run_name='__main__', alter_sys=True)\nexcept SystemExit as e:\n"
+            "    print('went on', e.code, flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "went on 0"
+    assert _ended(tmp_path) == []

@@ -402,8 +402,21 @@ def entry() -> None:
     try:
         main()
     except SystemExit as exc:
-        _end_now(exc.code)
+        if _outermost(sys._getframe(1)):
+            _end_now(exc.code)
         raise
+
+
+def _outermost(caller: Any) -> bool:
+    """Whether ``caller`` (entry's) is the process's own outermost code, with nothing of anyone's to run after it:
+    the losslessd script's, `python -c`'s, or the module `python -m` runs (below it only runpy's frames). A program
+    that runs the module itself (runpy.run_module, a profiler, coverage) gets main's SystemExit back."""
+    frame = caller.f_back
+    while frame is not None:
+        if frame.f_globals.get("__name__") != "runpy":
+            return False
+        frame = frame.f_back
+    return True
 
 
 def _end_now(code: object) -> None:
