@@ -35,6 +35,33 @@ def test_the_lint_commands_annotations_are_objects():
     assert not [name for name, hint in annotations.items() if isinstance(hint, str)]
 
 
+def test_the_root_commands_and_the_shared_options_annotations_are_objects():
+    # (typer reads them as the lint's: texts were compiled twice each, by inspect.signature and get_type_hints, for
+    # the root command's --version and --debug and for each option's callback: 3.7 M of the example lint)
+    from losslessd.cli import main, options
+
+    functions = [main._root, main._version, options.finite, options.seconds, options.policy_named,
+                 options.family_named, options.FORMAT_OPTION.callback]
+    assert not [(f.__name__, name) for f in functions for name, hint in f.__annotations__.items()
+                if isinstance(hint, str)]
+
+
+def test_a_commands_parameters_are_read_from_its_signature_once(monkeypatch):
+    # (typer read the 19 of lint twice, the second time for their names alone: 2.5 M of the example lint)
+    import typer
+
+    from losslessd.cli import main
+
+    read = typer.main.get_params_from_function
+    calls: list[object] = []
+    monkeypatch.setattr(typer.main, "get_params_from_function", lambda f: calls.append(f) or read(f))
+    command = main._load("lint", *main.COMMANDS["lint"])
+    assert calls.count(lint.lint) == 1
+    assert typer.main.get_params_from_function is not read  # (the test's own, put back)
+    assert [p.name for p in command.params] == list(lint.lint.__annotations__)[:-1]  # (all but the return's)
+    assert command.params[1].opts == ["--policy", "-p"] and command.params[1].default == "roce-dscp26"
+
+
 def test_the_policy_models_annotations_are_objects():
     # (as texts pydantic compiled each of their 66: 7.4 M of the example lint)
     models = [m for m in vars(policy).values() if isinstance(m, type) and issubclass(m, BaseModel)

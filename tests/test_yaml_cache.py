@@ -234,3 +234,17 @@ def test_a_lint_reads_its_topology_back_without_pyyaml_and_reports_alike(folder:
     assert "losslessd.yamlread" in ast.literal_eval(said[1][2][1])
     assert ast.literal_eval(said[2][2][1]) == []
     assert len(list((tmp_path / "losslessd").glob("yaml-*.json"))) == 1
+
+
+def test_a_library_is_found_once_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the policy's key and the topology's both name PyYAML: it was looked for on sys.path twice a lint, 0.3 M)
+    import importlib.util
+
+    monkeypatch.setattr(policycache, "_LIBRARY_KEYS", {})
+    find = importlib.util.find_spec
+    found: list[str] = []
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: found.append(name) or find(name, *a))
+    policy_key, yaml_key = policycache.code_identity(), yamlcache.code_identity()
+    assert sorted(found) == sorted(policycache.LIBRARIES)
+    assert (policycache.code_identity(), yamlcache.code_identity()) == (policy_key, yaml_key)
+    assert len(found) == len(policycache.LIBRARIES)

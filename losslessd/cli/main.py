@@ -5,8 +5,6 @@ and `losslessd rules` do not import the daemon, the renderer, the simulator or t
 list's one-line help texts are read from the modules' sources (their docstrings), not by importing them.
 """
 
-from __future__ import annotations
-
 import ast
 import atexit
 import codecs
@@ -49,6 +47,11 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "policy": ("policy", None),
     "tune": ("tune", None),
 }
+
+# The commands after which the process ends at once (entry, _end_now): each leaves nothing for Python's shutdown to
+# do (no thread, pool, log handler, database or temporary file; its report written by limits.write_output, closed).
+# None: no command ran (`losslessd --help`, --version, a usage error).
+ENDS_AT_ONCE = frozenset({"lint", "rules", None})
 
 
 class _ValueFirst:
@@ -280,6 +283,7 @@ class _LazyGroup(CommandGroup):
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         name, command, rest = super().resolve_command(ctx, args)
+        _ran[0] = name
         if isinstance(command, _Listed) and name is not None:
             command = self.commands[name] = _load(name, *COMMANDS[name])
         return name, command, rest
@@ -303,7 +307,32 @@ def _load(name: str, module: str, function: str | None) -> Any:
         return group
     one = new_app()
     one.command(name, cls=_Command)(getattr(mod, function))
-    return typer.main.get_command(one)
+    with _parameters_read_once():
+        return typer.main.get_command(one)
+
+
+@contextmanager
+def _parameters_read_once() -> Iterator[None]:
+    """While typer builds a command, its function's parameters are read from its signature once: typer reads them
+    (inspect.signature, typing.get_type_hints, a copy of each option's settings: 2.5 M instructions for lint's 19)
+    for the command's parameters, then all again where its callback wants only their names (typer.main.get_callback,
+    which neither changes nor keeps what it is given). Where a typer release reads them otherwise, nothing changes."""
+    read = getattr(typer.main, "get_params_from_function", None)
+    if read is None:
+        yield
+        return
+    seen: dict[Any, Any] = {}
+
+    def once(func: Any) -> Any:
+        if func not in seen:
+            seen[func] = read(func)
+        return seen[func]
+
+    typer.main.get_params_from_function = once
+    try:
+        yield
+    finally:
+        typer.main.get_params_from_function = read
 
 
 
@@ -364,6 +393,64 @@ def one_command() -> Iterator[None]:
             os.environ[DEBUG_ENV] = debug
 
 
+_ran: list[str | None] = [None]  # (the command the last main() resolved: _end_now)
+
+
+def entry() -> None:
+    """The process's own entry (the losslessd script, ``python -m losslessd``): main, then the process ends at once
+    where Python's shutdown has nothing left to do (_end_now). A program that runs commands in its own process calls
+    main, which returns (raises SystemExit) as any function does."""
+    try:
+        main()
+    except SystemExit as exc:
+        if _outermost(sys._getframe(1)):
+            _end_now(exc.code)
+        raise
+
+
+def _outermost(caller: Any) -> bool:
+    """Whether ``caller`` (entry's) is the process's own outermost code, with nothing of anyone's to run after it:
+    the losslessd script's, `python -c`'s, or the module `python -m` runs (below it only runpy's frames). A program
+    that runs the module itself (runpy.run_module, a profiler, coverage) gets main's SystemExit back."""
+    frame = caller.f_back
+    while frame is not None:
+        if frame.f_globals.get("__name__") != "runpy":
+            return False
+        frame = frame.f_back
+    return True
+
+
+def _end_now(code: object) -> None:
+    """End the process with ``code`` without Python's shutdown (os._exit), where it would do nothing that shows:
+    8 M instructions of the example lint's 587 M tearing down modules and freeing a heap the process gives back.
+    Taken only after a command of ENDS_AT_ONCE, with standard output and error the process's own and flushed, no
+    exit handler but main's heap freeze (atexit: logging's flush, multiprocessing's, a weakref.finalize, coverage
+    and any the host registered all register one), no thread but this one and none of threading's exit handlers
+    (concurrent.futures'), and no one watching: not under a tracer or profiler, not with -W or PYTHONWARNINGS (a
+    ResourceWarning of a file left open is shown at shutdown), -X options (dev mode, importtime...), -i, or
+    PYTHONMALLOCSTATS. Otherwise it returns, and the process ends as Python ends it."""
+    if not (code is None or type(code) is int) or _ran[0] not in ENDS_AT_ONCE:
+        return
+    if sys.flags.dev_mode or sys.flags.inspect or sys.warnoptions or sys._xoptions or sys.gettrace() is not None \
+            or sys.getprofile() is not None or os.environ.get("PYTHONMALLOCSTATS"):
+        return
+    handlers = getattr(atexit, "_ncallbacks", None)  # (CPython's; elsewhere nothing tells: Python's shutdown runs)
+    if handlers is None or handlers() != 1:
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and (threading.active_count() != 1 or getattr(threading, "_threading_atexits", 0)):
+        return
+    if sys.stdout is not sys.__stdout__ or sys.stderr is not sys.__stderr__:  # (replaced: _stdout_gone, a host's)
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):  # (the reader left, the disk filled, a stream closed: Python's shutdown says so)
+        return
+    os._exit(code or 0)
+
+
 def main() -> None:
     """Run the CLI: every outcome is an exit code of the table above, never a bare traceback (a subcommand's
     module is imported inside ``app()``: an import that fails is an internal error too)."""
@@ -374,6 +461,7 @@ def main() -> None:
     # for the command line's own process only (the Python API leaves its host's environment alone); an operator's
     # own value wins (PYDANTIC_DISABLE_PLUGINS= scans again).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _ran[0] = None
     # At exit Python collects every generation, again after tearing the modules down: 75 M instructions of the
     # example lint's 1,451 M scanning a heap the process is about to give back. Frozen, every object is still freed
     # by its reference count; only a garbage cycle left at exit is not collected, whose finalizers Python's data

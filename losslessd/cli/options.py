@@ -8,8 +8,6 @@ so these options take the registry's names as plain strings, listed in --help th
 Enum's, and refused, as an Enum's would be, with a usage error (exit 2) before the command runs.
 """
 
-from __future__ import annotations
-
 import math
 import threading
 from collections.abc import Iterable
