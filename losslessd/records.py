@@ -4,16 +4,19 @@ dataclasses writes each method it adds to a class as source text and compiles it
 method, three methods a class (six when frozen). `record` gives the class an ==, a hash and a repr that behave as the
 ones dataclasses writes: the same fields, compared, hashed and shown the same way. The example lint's start-up:
 1,634 M instructions before the model's classes were records, and the numbers after each step (docs/lint-at-scale.md,
-"Session 38, part c"). dataclasses writes a record's __init__ when the class's first object is made (most classes a
-lint imports make none in a given run), and a frozen record's __setattr__ and __delattr__ are closures, not compiled
-(docs/lint-at-scale.md, "Session 41, part b").
+"Session 38, part c"). A record's first objects are made by reading its fields (most classes a lint imports make
+none in a given run) and the __init__ dataclasses would write is made after from code of its shape, compiled once a
+process (`_made_init`); a frozen record's __setattr__ and __delattr__ are closures, not compiled (docs/lint-at-scale.md,
+"Session 41, part b" and "Session 44, part a").
 """
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import operator
 import reprlib
+import types
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -63,32 +66,84 @@ def _fits_lazy(cls: Any, frozen: bool, slots: bool) -> bool:
 
 
 def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
-    """The __init__ dataclasses writes for ``cls``: made for a class of the same fields (the same default and factory
-    objects, types and keyword-only flags) and the same __post_init__, whose presence alone counts (the __init__
-    calls ``self.__post_init__()``)."""
-    namespace: dict[str, Any] = {"__annotations__": {}, "__module__": cls.__module__, "__qualname__": cls.__qualname__,
-                                 "__doc__": cls.__doc__}  # (a docstring: dataclasses writes none from the signature)
+    """The __init__ dataclasses writes for ``cls`` (the same parameters, defaults, annotations and name, the same
+    assignments in the fields' order, then ``self.__post_init__()`` if the class has one), made from the code of its
+    shape (`_init_code`): a shape's code is compiled once a process and given each class's names, so no class is
+    made again for dataclasses to write the method, nor is a frozen one's __setattr__ and __delattr__ written for it
+    (docs/lint-at-scale.md, "Session 44, part a")."""
     fields = dataclasses.fields(cls)
-    for f in fields:
-        namespace["__annotations__"][f.name] = object  # (a text would be read for ClassVar and InitVar again)
-        namespace[f.name] = dataclasses.field(default=f.default, default_factory=f.default_factory, init=f.init,
-                                              kw_only=f.kw_only)
-    if hasattr(cls, "__post_init__"):
-        namespace["__post_init__"] = cls.__post_init__
-    # Slots change only how a field not in __init__ is given its default (assigned there, not a class attribute)
-    slots = slots and any(not f.init and f.default is not dataclasses.MISSING for f in fields)
-    twin: Any = dataclasses.dataclass(type(cls.__name__, (), namespace), frozen=frozen, slots=slots, repr=False,
-                                      eq=False, match_args=False)
-    init = twin.__init__
-    types = {f.name: f.type for f in fields}
-    init.__annotations__ = {name: types.get(name, hint) for name, hint in init.__annotations__.items()}
+    names = {f.name for f in fields}
+    params = [f for f in fields if f.init and not f.kw_only] + [f for f in fields if f.init and f.kw_only]
+    # What each field's line does (dataclasses' _field_init): p a parameter, f a parameter or its factory's value,
+    # n the factory's value (not in __init__), d the default (not in __init__, slots: no class attribute holds it);
+    # a field not in __init__ without a factory (or a default, with slots) is not set.
+    kinds = tuple("f" if f.default_factory is not dataclasses.MISSING else "p" if f.init
+                  else "d" if slots and f.default is not dataclasses.MISSING else "" for f in fields)
+    kinds = tuple("n" if kind == "f" and not f.init else kind for kind, f in zip(kinds, fields, strict=True))
+    at = {f.name: i for i, f in enumerate(params)}
+    shape = (tuple((kind, at.get(f.name, -1)) for kind, f in zip(kinds, fields, strict=True)),
+             sum(not f.kw_only for f in params), len(params), frozen, hasattr(cls, "__post_init__"))
+    code = _TEMPLATES.get(shape)
+    if code is None:
+        code = _TEMPLATES[shape] = _init_code(*shape)
+    # (dataclasses calls the object __dataclass_self__ where a field is named self)
+    own = {f"_f{i}": f.name for i, f in enumerate(fields)}
+    qualname: dict[str, Any] = {"co_qualname": f"{cls.__qualname__}.__init__"} if _QUALNAMED else {}
+    code = code.replace(co_varnames=("__dataclass_self__" if "self" in names else "self",
+                                     *(f.name for f in params)),
+                        co_names=tuple(own.get(name, name) for name in code.co_names),
+                        co_consts=tuple(own.get(c, c) if type(c) is str else c for c in code.co_consts), **qualname)
+    env = {"__name__": cls.__module__, "__builtins__": builtins, "_HAS_DEFAULT_FACTORY": _HAS_DEFAULT_FACTORY,
+           "_set": object.__setattr__}
+    for i, f in enumerate(fields):
+        env[f"_d{i}"] = f.default_factory if f.default_factory is not dataclasses.MISSING else f.default
+    init: Any = types.FunctionType(code, env, "__init__")
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__defaults__ = tuple(_default(f) for f in params if not f.kw_only and _default(f) is not _NONE) or None
+    init.__kwdefaults__ = {f.name: _default(f) for f in params if f.kw_only and _default(f) is not _NONE} or None
+    init.__annotations__ = {f.name: f.type for f in params} | {"return": None}
     return init
 
 
-# Objects a record's __init__ makes by reading its fields before dataclasses writes (and compiles) the one it runs
-# from then on: a class a lint makes a few objects of compiles none (the platforms' table makes 10 `Platform`s of 28
-# fields and 8 `RenderLimits` of 21 at import), one made thousands of times (a port, a queue) runs dataclasses' own for
-# all but these first few. 64, not 16: the example lint made 17 to 55 objects of 11 records (PgRow, Finding, Queue,
+_NONE = object()  # (a parameter without a default)
+_HAS_DEFAULT_FACTORY: Any = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", _NONE)  # (what dataclasses shows as <factory>)
+_QUALNAMED = hasattr(_made_init.__code__, "co_qualname")  # (Python 3.11: a call's refusal names the code's qualname)
+# An __init__'s code by its shape (the fields' kinds, where each is a parameter, how many are positional, frozen,
+# __post_init__): the names are placeholders each class's code replaces.
+_TEMPLATES: dict[tuple, types.CodeType] = {}
+
+
+def _default(f: dataclasses.Field) -> Any:
+    """A parameter's default as dataclasses writes it: the factory marker, the default, or _NONE."""
+    if f.default_factory is not dataclasses.MISSING:
+        return _HAS_DEFAULT_FACTORY
+    return _NONE if f.default is dataclasses.MISSING else f.default
+
+
+def _init_code(fields: tuple[tuple[str, int], ...], positional: int, count: int, frozen: bool,
+               post_init: bool) -> types.CodeType:
+    """The code of an __init__ of this shape, as dataclasses writes it: field i's name is ``_f{i}`` (an attribute,
+    and for a frozen class the text object.__setattr__ is given), parameter j is ``_a{j}``, field i's default or
+    factory the global ``_d{i}``."""
+    params = [f"_a{j}" for j in range(count)]
+    if positional < count:
+        params.insert(positional, "*")
+    body = []
+    for i, (kind, j) in enumerate(fields):
+        value = {"p": f"_a{j}", "f": f"_d{i}() if _a{j} is _HAS_DEFAULT_FACTORY else _a{j}", "n": f"_d{i}()",
+                 "d": f"_d{i}"}.get(kind)
+        if value is not None:
+            body.append(f"_set(self, '_f{i}', {value})" if frozen else f"self._f{i} = {value}")
+    if post_init:
+        body.append("self.__post_init__()")
+    text = f"def __init__({', '.join(['self', *params])}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
+    return next(c for c in compile(text, "<string>", "exec").co_consts if isinstance(c, types.CodeType))
+
+
+# Objects a record's __init__ makes by reading its fields before the one it runs from then on is made (`_made_init`):
+# a class a lint makes a few objects of makes none (the platforms' table makes 10 `Platform`s of 28 fields and 8
+# `RenderLimits` of 21 at import), one made thousands of times (a port, a queue) runs the written one for all but these
+# first few. 64, not 16: the example lint made 17 to 55 objects of 11 records (PgRow, Finding, Queue,
 # the platforms' Command ...), each of which compiled its __init__ (the example lint 689.1 -> 677.8 M instructions,
 # one NX-OS switch 523.1 -> 519.0 M, 128 was 681.4 M: docs/lint-at-scale.md, "Session 43, part c").
 READ_INITS = 64
@@ -97,10 +152,10 @@ READ_INITS = 64
 def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
     """An __init__ that makes the class's first READ_INITS objects as dataclasses' __init__ does, from its fields
     (each value given, else its default or a call of its factory, set in the fields' order, then __post_init__),
-    and then puts dataclasses' own in its place: a class the run makes few objects of compiles none (about 0.5 M
-    instructions a class, more for many fields: docs/lint-at-scale.md, "Session 41, part b" and "Session 42, part
-    a"). A call that does not fit the fields (a value missing, one too many, a name no field has) is passed to
-    dataclasses' own, which refuses it as ever."""
+    and then puts the one dataclasses writes (`_made_init`) in its place: a class the run makes few objects of makes
+    none (docs/lint-at-scale.md, "Session 41, part b" and "Session 42, part a"). A call that does not fit the fields
+    (a value missing, one too many, a name no field has) is passed to that one, which refuses it in dataclasses'
+    words."""
     assign = object.__setattr__ if frozen else setattr
     missing = dataclasses.MISSING
     made = 0
@@ -160,7 +215,7 @@ def _fields_read(cls: Any, slots: bool) -> tuple[tuple[str, ...], frozenset[str]
 
 class _Signature:
     """What inspect.signature reads of a record's first __init__ (following ``__wrapped__``): the signature of
-    dataclasses' own, made when asked (nothing in a lint asks)."""
+    the one `_made_init` writes, made when asked (nothing in a lint asks)."""
 
     def __init__(self, cls: Any, frozen: bool, slots: bool):
         self._of = (cls, frozen, slots)

@@ -308,3 +308,55 @@ def test_every_records_fields_and_annotations_are_its_texts():
         twin = _twin_of(cls)
         assert typing.get_type_hints(cls, vars(sys.modules[cls.__module__])) == typing.get_type_hints(
             twin, vars(sys.modules[cls.__module__])), name
+
+
+# Session 44 (part a): past READ_INITS objects a record's __init__ is code of its shape given the class's names
+# (records._made_init), no class made for dataclasses to write it, and a shape's code compiled once a process.
+SHAPES = {**CALL_VARIANTS, "a field named self": ({}, {"b": 2}, {"self": "int", "b": "int"}),
+          "frozen factory and no-init field": ({"frozen": True},
+                                               {"b": dataclasses.field(default_factory=list),
+                                                "c": dataclasses.field(default_factory=dict, init=False)},
+                                               {"a": "int", "b": "list", "c": "dict"}),
+          "slots factory and no-init default": ({"slots": True, "kw_only": True},
+                                                {"b": dataclasses.field(default_factory=list),
+                                                 "c": dataclasses.field(default=5, init=False)},
+                                                {"a": "int", "b": "list", "c": "int"})}
+
+
+@pytest.mark.parametrize("variant", SHAPES)
+def test_a_records_written_init_makes_no_class_and_answers_as_the_dataclasss(variant, monkeypatch):
+    options, body, annotations = SHAPES[variant]
+    mine, theirs = _twins(options, {"__doc__": "An item.", **body}, annotations)
+    made = mine.__init__.__wrapped__.__signature__  # (inspect's signature, read before dataclasses is refused)
+    monkeypatch.setattr(records.dataclasses, "dataclass", None)  # (a class made for dataclasses: a TypeError)
+    init = records._made_init(mine, options.get("frozen", False), options.get("slots", False))
+    monkeypatch.undo()
+    assert made == inspect.signature(theirs.__init__)
+    assert (inspect.signature(init), init.__annotations__, init.__qualname__, init.__module__, init.__name__,
+            init.__code__.co_filename) == (inspect.signature(theirs.__init__), theirs.__init__.__annotations__,
+                                           theirs.__init__.__qualname__, theirs.__init__.__module__, "__init__",
+                                           "<string>")
+    mine.__init__ = init
+    for args, kwargs in CALLS:
+        assert _called(mine, args, kwargs) == _called(theirs, args, kwargs), (args, kwargs)
+
+
+def test_records_of_one_shape_share_one_compiled_code(monkeypatch):
+    """Two classes of the same kinds of fields (other names, defaults and types) compile one code between them;
+    a class of another shape compiles its own."""
+    compiled = []
+    monkeypatch.setattr(records, "compile", lambda *args: compiled.append(args[0]) or compile(*args), raising=False)
+    monkeypatch.setattr(records, "_TEMPLATES", {})
+    one = record(slots=True, kw_only=True)(type("One", (), {"__doc__": "x", "__annotations__": {"a": "int",
+                                                                                                "b": "str"}, "b": ""}))
+    two = record(slots=True, kw_only=True)(type("Two", (), {"__doc__": "x", "__annotations__": {"x": "float",
+                                                                                                "y": "list"}}))
+    three = record(slots=True)(type("Three", (), {"__doc__": "x", "__annotations__": {"x": "float", "y": "list"}}))
+    inits = [records._made_init(cls, False, True) for cls in (one, two, three)]
+    assert len(compiled) == 2 and inits[0].__code__.co_code == inits[1].__code__.co_code
+    assert inits[1].__code__.co_varnames == ("self", "x", "y") and inits[0].__kwdefaults__ == {"b": ""}
+    for cls, init in zip((one, two, three), inits, strict=True):
+        cls.__init__ = init
+    assert (one(a=1).b, two(x=1.5, y=[2]).y, three(1.5, [3]).y) == ("", [2], [3])
+    with pytest.raises(TypeError, match=r"Two.__init__\(\) missing 1 required keyword-only argument: 'y'"):
+        two(x=1.5)
