@@ -12,10 +12,12 @@ process (`_made_init`); a frozen record's __setattr__ and __delattr__ are closur
 
 from __future__ import annotations
 
+import abc
 import builtins
 import dataclasses
 import operator
 import reprlib
+import sys
 import types
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -260,6 +262,92 @@ def _check_order(cls: Any) -> None:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
 
 
+# What a lazy record's class is made by here, not by dataclasses: Python 3.11 to 3.13, whose dataclasses were read
+# for it (and the classes compared field by field with dataclasses' own on each: docs/lint-at-scale.md, "Session 44,
+# part a"); any other Python has dataclasses make it.
+_FIELD = getattr(dataclasses, "_FIELD", None)  # (the kind of Field dataclasses.fields() returns: no ClassVar, InitVar)
+_DIRECT = (3, 11) <= sys.version_info[:2] <= (3, 13) and _FIELD is not None
+# A class dataclasses made with each (frozen, slots, kw_only) a lazy record is made with: its __dataclass_params__
+# (init True and the frozen-ness asked: _record writes the methods), and what else dataclasses puts in every class.
+_REFERENCES: dict[tuple[bool, bool, bool], Any] = {}
+
+
+def _dataclass(cls: Any, texts: dict[str, Any], frozen: bool, slots: bool, kw_only: bool) -> Any:
+    """The class ``dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)`` makes
+    of a class `_fits_lazy` takes (no dataclass base; no ClassVar, InitVar or KW_ONLY annotation), its fields' types the
+    annotation texts, with the params of a record: the same fields (each field's options, its kind, its type, its
+    keyword-only flag), refusals, class attributes, slots and __match_args__, without dataclasses' reading of each
+    annotation and its class made a second time for the slots alone. About 0.2 M instructions a class less
+    (docs/lint-at-scale.md, "Session 44, part a")."""
+    key = (frozen, slots, kw_only)
+    reference = _REFERENCES.get(key)
+    if reference is None:
+        reference = dataclasses.dataclass(type("Reference", (), {"__doc__": "-"}), init=False, repr=False, eq=False,
+                                          slots=slots, kw_only=kw_only)
+        reference.__dataclass_params__.init, reference.__dataclass_params__.frozen = True, frozen
+        _REFERENCES[key] = reference
+    missing: Any = dataclasses.MISSING
+    field_type = dataclasses.Field
+    fields = {}
+    for name, text in texts.items():  # (dataclasses' _get_field)
+        default = getattr(cls, name, missing)
+        if isinstance(default, field_type):
+            f = default
+        else:
+            if isinstance(default, types.MemberDescriptorType):  # (a base's slot: no default)
+                default = missing
+            f = dataclasses.field(default=default)
+        f.name, f.type, f._field_type = name, text, _FIELD  # type: ignore[attr-defined]
+        if f.kw_only is missing:
+            f.kw_only = kw_only
+        if f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
+        fields[name] = f
+    own = cls.__dict__
+    if any(isinstance(value, field_type) and name not in texts for name, value in own.items()):
+        name = next(name for name, value in own.items() if isinstance(value, field_type) and name not in texts)
+        raise TypeError(f"{name!r} is a field but has no type annotation")
+    made = {"__dataclass_params__": reference.__dataclass_params__, "__dataclass_fields__": fields}
+    if "__match_args__" not in own:
+        made["__match_args__"] = tuple(f.name for f in fields.values() if f.init and not f.kw_only)
+    if "__replace__" in reference.__dict__ and "__replace__" not in own:  # (Python 3.13: copy.replace)
+        made["__replace__"] = reference.__replace__
+    if slots:  # (dataclasses' _add_slots: the class made once more, its fields slots)
+        if "__slots__" in own:
+            raise TypeError(f"{cls.__name__} already specifies __slots__")
+        inherited = {slot for base in cls.__mro__[1:-1] for slot in _slots_of(base)}
+        namespace = {name: value for name, value in own.items()
+                     if name not in fields and name != "__dict__" and name != "__weakref__"}
+        namespace.update(made, __slots__=tuple(name for name in fields if name not in inherited))
+        qualname = getattr(cls, "__qualname__", None)
+        cls = type(cls)(cls.__name__, cls.__bases__, namespace)
+        if qualname is not None:
+            cls.__qualname__ = qualname
+    else:
+        for name, value in made.items():
+            setattr(cls, name, value)
+        for f in fields.values():
+            if isinstance(getattr(cls, f.name, None), field_type):
+                if f.default is missing:
+                    delattr(cls, f.name)
+                else:
+                    setattr(cls, f.name, f.default)
+    abc.update_abstractmethods(cls)
+    return cls
+
+
+def _slots_of(cls: type) -> Iterable[str]:
+    """A class's own slots, as dataclasses' _get_slots reads them."""
+    slots = cls.__dict__.get("__slots__")
+    if slots is None:
+        return ()
+    if isinstance(slots, str):
+        return (slots,)
+    if hasattr(slots, "__next__"):
+        raise TypeError(f"Slots of '{cls.__name__}' cannot be determined")
+    return slots
+
+
 def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
     own = cls.__dict__
     has_eq = "__eq__" in own
@@ -272,16 +360,19 @@ def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
         # back into the class and its fields after (the model's import 5.4 M instructions less:
         # docs/lint-at-scale.md, "Session 43, part c").
         texts = own.get("__annotations__", {})
-        cls.__annotations__ = dict.fromkeys(texts, object)
-        try:
-            cls = dataclasses.dataclass(cls, slots=slots, kw_only=kw_only, init=False, repr=False, eq=False)
-        finally:
-            cls.__annotations__ = texts
-        for f in dataclasses.fields(cls):
-            f.type = texts[f.name]
+        if _DIRECT:
+            cls = _dataclass(cls, texts, frozen, slots, kw_only)
+        else:
+            cls.__annotations__ = dict.fromkeys(texts, object)
+            try:
+                cls = dataclasses.dataclass(cls, slots=slots, kw_only=kw_only, init=False, repr=False, eq=False)
+            finally:
+                cls.__annotations__ = texts
+            for f in dataclasses.fields(cls):
+                f.type = texts[f.name]
+            params = cls.__dataclass_params__
+            params.init, params.frozen = True, frozen
         _check_order(cls)
-        params = cls.__dataclass_params__
-        params.init, params.frozen = True, frozen
         cls.__init__ = _first_init(cls, frozen, slots)
         if frozen:
             _frozen(cls)
