@@ -215,6 +215,45 @@ def _fields_read(cls: Any, slots: bool) -> tuple[tuple[str, ...], frozenset[str]
             hasattr(cls, "__post_init__"))
 
 
+def written_later(text: str, filename: str, env: dict, read: Callable[..., Any]) -> Any:
+    """A function ``make`` that answers its first READ_INITS calls with ``read``'s answer to the same arguments and
+    then runs the code of ``text`` (the source of a ``def make``, compiled with ``env`` its globals), as it does for
+    any call ``read`` answers NotImplemented (one the code refuses, in its words): a maker a run calls a few times
+    compiles nothing, one called thousands of times runs its written code, no call between (the function's own code
+    is replaced: docs/lint-at-scale.md, "Session 44, part a")."""
+    make: Any = types.FunctionType(_first_calls.__code__, env, "make")
+    make.__qualname__ = "make"  # (the written code's name: a call's refusal names it)
+    make.__kwdefaults__ = {"_later": _Later(make, text, filename, env, read)}
+    return make
+
+
+def _first_calls(*args: Any, _later: _Later, **kwargs: Any) -> Any:
+    """The code a `written_later` function runs first (its globals are the written code's)."""
+    return _later.call(args, kwargs)
+
+
+class _Later:
+    """A `written_later` function, what answers its first calls, and the code it runs after."""
+
+    __slots__ = ("calls", "env", "filename", "make", "read", "text")
+
+    def __init__(self, make: Any, text: str, filename: str, env: dict, read: Callable[..., Any]):
+        self.make, self.text, self.filename, self.env, self.read, self.calls = make, text, filename, env, read, 0
+
+    def call(self, args: tuple, kwargs: dict) -> Any:
+        self.calls += 1
+        if self.calls <= READ_INITS:
+            made = self.read(*args, **kwargs)
+            if made is not NotImplemented:
+                return made
+        make = self.make
+        exec(compile(self.text, self.filename, "exec"), self.env)  # noqa: S102 - field names only
+        written = self.env.pop("make")
+        make.__code__, make.__defaults__, make.__kwdefaults__ = (written.__code__, written.__defaults__,
+                                                                 written.__kwdefaults__)
+        return make(*args, **kwargs)
+
+
 class _Signature:
     """What inspect.signature reads of a record's first __init__ (following ``__wrapped__``): the signature of
     the one `_made_init` writes, made when asked (nothing in a lint asks)."""

@@ -1174,13 +1174,14 @@ def test_a_positional_maker_compiles_only_past_its_first_objects(monkeypatch):
     default of a factory each, and refuse a wrong call in the compiled code's words."""
     import dataclasses
 
+    from losslessd import records
     from losslessd.model import Device, DeviceKind, Port
     from losslessd.parse import base
     from losslessd.records import READ_INITS
 
     real = compile
     compiled = []
-    monkeypatch.setattr(base, "compile", lambda *args: compiled.append(args[1]) or real(*args), raising=False)
+    monkeypatch.setattr(records, "compile", lambda *args: compiled.append(args[1]) or real(*args), raising=False)
     make = base.positional(Device, "name", "kind", "platform")
     port = base.positional(Port, "name")
     for i in range(READ_INITS + 3):

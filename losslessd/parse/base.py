@@ -6,7 +6,6 @@ import bisect
 import dataclasses
 import json
 import re
-import types
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, TypeVar
 
@@ -16,7 +15,7 @@ from ..lazyre import lazy
 from ..limits import MAX_EXPANDED_PORTS, MAX_ISSUES_PER_FILE, MAX_PORTS
 from ..model import Ecn, ParseIssue, Queue, Source
 from ..platforms import PLATFORMS
-from ..records import READ_INITS, record
+from ..records import record, written_later
 
 T = TypeVar("T")
 
@@ -746,9 +745,8 @@ def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern,
 def positional(cls: type, *names: str):
     """``make(*values)``: a ``cls`` object with ``names`` set to ``values`` and every other field its default, as
     ``cls(**dict(zip(names, values)))`` makes it, without the keyword call to the class (a switch has hundreds of
-    queues and PGs: that call was half their cost). Its first READ_INITS objects are made by reading the fields, as
-    a record's are (losslessd/records.py); then the function's code becomes code written for the class: a maker a
-    run calls a few times compiles nothing (docs/lint-at-scale.md, "Session 44, part a")."""
+    queues and PGs: that call was half their cost). Its first objects are made by reading the fields, the rest by code
+    written for the class (records.written_later: a maker a run calls a few times compiles nothing)."""
     if hasattr(cls, "__post_init__"):  # (it would be skipped without a word)
         raise TypeError(f"{cls.__name__} has a __post_init__: build it with its constructor")
     env: dict = {"_new": object.__new__, "cls": cls}
@@ -769,38 +767,17 @@ def positional(cls: type, *names: str):
     unknown = set(names) - {f.name for f in dataclasses.fields(cls)}
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
-    make: Any = types.FunctionType(_first_made.__code__, env, "make")
-    make.__qualname__ = "make"  # (the compiled code's name: a call's refusal names it)
-    make.__kwdefaults__ = {"_maker": _Maker(make, env, "\n".join([*lines, "    return o", ""]), tuple(plan),
-                                            len(names))}
-    return make
+    new, count, missing = object.__new__, len(names), dataclasses.MISSING
 
-
-def _first_made(*values, _maker):
-    """The code a `positional` maker runs first (its globals are the maker's)."""
-    return _maker.made(values)
-
-
-class _Maker:
-    """What a `positional` maker reads to make its first objects, and the text of the code it runs after."""
-
-    __slots__ = ("count", "env", "make", "made_objects", "plan", "text")
-
-    def __init__(self, make: Any, env: dict, text: str, plan: tuple, count: int):
-        self.make, self.env, self.text, self.plan, self.count, self.made_objects = make, env, text, plan, count, 0
-
-    def made(self, values: tuple) -> Any:
-        self.made_objects += 1
-        if self.made_objects > READ_INITS or len(values) != self.count:  # (a wrong call: refused by the code's words)
-            make = self.make
-            exec(compile(self.text, f"<make {self.env['cls'].__name__}>", "exec"), self.env)  # noqa: S102 - field names only
-            make.__code__, make.__kwdefaults__ = self.env.pop("make").__code__, None
-            return make(*values)
-        o = object.__new__(self.env["cls"])
-        missing = dataclasses.MISSING
-        for name, at, factory, default in self.plan:
+    def read(*values: Any) -> Any:
+        if len(values) != count:  # (refused by the written code, in its words)
+            return NotImplemented
+        o: Any = new(cls)
+        for name, at, factory, default in plan:
             setattr(o, name, values[at] if at >= 0 else default if factory is missing else factory())
         return o
+
+    return written_later("\n".join([*lines, "    return o", ""]), f"<make {cls.__name__}>", env, read)
 
 
 # Source(file=file, line=line), as positional(...) makes it: text parsers give each fact one (a host capture ~30).
