@@ -63,8 +63,8 @@ def _fits_lazy(cls: Any, frozen: bool, slots: bool) -> bool:
         return False
     if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
         return False
-    hints = own.get("__annotations__", {}).values()
-    return not any("InitVar" in str(hint) or "ClassVar" in str(hint) or "KW_ONLY" in str(hint) for hint in hints)
+    hints = repr(tuple(own.get("__annotations__", {}).values()))  # (each text, or the type's name, in one text)
+    return "InitVar" not in hints and "ClassVar" not in hints and "KW_ONLY" not in hints
 
 
 def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
@@ -151,7 +151,7 @@ def _init_code(fields: tuple[tuple[str, int], ...], positional: int, count: int,
 READ_INITS = 64
 
 
-def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
+def _first_init(cls: Any, fields: tuple[dataclasses.Field, ...], frozen: bool, slots: bool) -> Callable[..., None]:
     """An __init__ that makes the class's first READ_INITS objects as dataclasses' __init__ does, from its fields
     (each value given, else its default or a call of its factory, set in the fields' order, then __post_init__),
     and then puts the one dataclasses writes (`_made_init`) in its place: a class the run makes few objects of makes
@@ -197,7 +197,7 @@ def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
         init(self, *args, **kwargs)
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__annotations__ = {f.name: f.type for f in dataclasses.fields(cls) if f.init} | {"return": None}
+    __init__.__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
     __init__.__wrapped__ = _Signature(cls, frozen, slots)  # type: ignore[attr-defined]
     return __init__
 
@@ -271,9 +271,9 @@ class _Signature:
         return inspect.signature(_made_init(*self._of))
 
 
-def _frozen(cls: Any) -> None:
+def _frozen(cls: Any, fields: tuple[dataclasses.Field, ...]) -> None:
     """A frozen class's __setattr__ and __delattr__, as dataclasses writes them, without compiling them."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
+    names = tuple(f.name for f in fields)
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
@@ -290,10 +290,10 @@ def _frozen(cls: Any) -> None:
         setattr(cls, method.__name__, method)
 
 
-def _check_order(cls: Any) -> None:
+def _check_order(fields: tuple[dataclasses.Field, ...]) -> None:
     """dataclasses' refusal of a field without a default after one with, which it makes writing __init__."""
     seen_default = False
-    for f in dataclasses.fields(cls):
+    for f in fields:
         if f.init and not f.kw_only:
             if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
                 seen_default = True
@@ -411,13 +411,14 @@ def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
                 f.type = texts[f.name]
             params = cls.__dataclass_params__
             params.init, params.frozen = True, frozen
-        _check_order(cls)
-        cls.__init__ = _first_init(cls, frozen, slots)
+        fields = dataclasses.fields(cls)
+        _check_order(fields)
+        cls.__init__ = _first_init(cls, fields, frozen, slots)
         if frozen:
-            _frozen(cls)
+            _frozen(cls, fields)
     else:
         cls = dataclasses.dataclass(cls, frozen=frozen, slots=slots, kw_only=kw_only, repr=False, eq=False)
-    fields = dataclasses.fields(cls)
+        fields = dataclasses.fields(cls)
     if not has_eq:
         cls._compared = _values(f.name for f in fields if f.compare)
         cls.__eq__ = _eq
