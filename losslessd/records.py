@@ -215,8 +215,16 @@ def _fields_read(cls: Any, slots: bool) -> tuple[tuple[str, ...], frozenset[str]
             hasattr(cls, "__post_init__"))
 
 
+# Calls a `written_later` function answers by reading before its code is written. Reading a field costs about a
+# hundredth of compiling its line, so a maker called past this many pays both: 16, not READ_INITS' 64, measured on
+# the example lint (8 / 16 / 32 / 64: 567.9 / 566.8 / 567.0 / 566.9 M instructions) and a lint of the N=20 bench
+# fabric, --jobs 1 (1,470.2 / 1,472.0 / 1,475.3 / 1,481.8 M; 1,479.5 M before: docs/lint-at-scale.md, "Session 44,
+# part a").
+READ_CALLS = 16
+
+
 def written_later(text: str, filename: str, env: dict, read: Callable[..., Any]) -> Any:
-    """A function ``make`` that answers its first READ_INITS calls with ``read``'s answer to the same arguments and
+    """A function ``make`` that answers its first READ_CALLS calls with ``read``'s answer to the same arguments and
     then runs the code of ``text`` (the source of a ``def make``, compiled with ``env`` its globals), as it does for
     any call ``read`` answers NotImplemented (one the code refuses, in its words): a maker a run calls a few times
     compiles nothing, one called thousands of times runs its written code, no call between (the function's own code
@@ -242,7 +250,7 @@ class _Later:
 
     def call(self, args: tuple, kwargs: dict) -> Any:
         self.calls += 1
-        if self.calls <= READ_INITS:
+        if self.calls <= READ_CALLS:
             made = self.read(*args, **kwargs)
             if made is not NotImplemented:
                 return made

@@ -1169,7 +1169,7 @@ def test_a_multi_asic_dump_of_empty_namespaces_is_named(tmp_path, text):
 
 
 def test_a_positional_maker_compiles_only_past_its_first_objects(monkeypatch):
-    """A maker's first READ_INITS objects are made by reading the fields (nothing compiled: a maker a run calls a few
+    """A maker's first READ_CALLS objects are made by reading the fields (nothing compiled: a maker a run calls a few
     times costs no compile), the rest by the code written for it; both make what the keyword call makes, a fresh
     default of a factory each, and refuse a wrong call in the compiled code's words."""
     import dataclasses
@@ -1177,7 +1177,7 @@ def test_a_positional_maker_compiles_only_past_its_first_objects(monkeypatch):
     from losslessd import records
     from losslessd.model import Device, DeviceKind, Port
     from losslessd.parse import base
-    from losslessd.records import READ_INITS
+    from losslessd.records import READ_CALLS
 
     real = compile
     compiled = []
@@ -1185,13 +1185,13 @@ def test_a_positional_maker_compiles_only_past_its_first_objects(monkeypatch):
                         or real(*args), raising=False)  # (the makers', not Device's own __init__ past its 64th)
     make = base.positional(Device, "name", "kind", "platform")
     port = base.positional(Port, "name")
-    for i in range(READ_INITS + 3):
+    for i in range(READ_CALLS + 3):
         made = make(f"h{i}", DeviceKind.host, "linux_mlx5")
         wanted = Device(name=f"h{i}", kind=DeviceKind.host, platform="linux_mlx5")
         assert [getattr(made, f.name) for f in dataclasses.fields(Device)] == [
             getattr(wanted, f.name) for f in dataclasses.fields(Device)]
         assert make("a", DeviceKind.host, "x").ports is not made.ports  # (two objects an iteration)
-        assert compiled == ([] if i < READ_INITS // 2 else ["<make Device>"]), i
+        assert compiled == ([] if i < READ_CALLS // 2 else ["<make Device>"]), i
     assert port("Ethernet0") == Port(name="Ethernet0") and compiled == ["<make Device>"]
     with pytest.raises(TypeError, match=r"^make\(\) missing 1 required positional argument: 'platform'$"):
         make("h", DeviceKind.host)

@@ -236,7 +236,7 @@ def test_hostile_sonic_inputs_build_the_same_device_both_ways(monkeypatch):
 
 
 def test_the_shared_port_maker_reads_its_first_ports_and_writes_its_code_after(monkeypatch):
-    """A SharedPort made by reading the fields (the maker's first READ_INITS) holds what one made by the code written
+    """A SharedPort made by reading the fields (the maker's first READ_CALLS) holds what one made by the code written
     after holds, slot by slot (the watchdog's slot set as it is, the three of its own); a port the code would refuse
     (an unknown keyword, a field without default missing) is refused in the code's words; a run of few SONiC ports
     compiles nothing."""
@@ -258,9 +258,9 @@ def test_the_shared_port_maker_reads_its_first_ports_and_writes_its_code_after(m
         assert type(port) is SharedPort
         return [model._WATCHDOG_SLOT.__get__(port) if name == "watchdog" else getattr(port, name) for name in slots]
 
-    first = [made(i) for i in range(records.READ_INITS)]
+    first = [made(i) for i in range(records.READ_CALLS)]
     assert compiled == []
-    assert [made(i) for i in range(records.READ_INITS)] == first and compiled == ["<make SharedPort>"]
+    assert [made(i) for i in range(records.READ_CALLS)] == first and compiled == ["<make SharedPort>"]
     assert first[3][slots.index("watchdog")] == ("a", "watchdog") and first[3][slots.index("_wd")] is None
     for maker in (model._shared_port_maker(), model._shared_port_maker()):
         with pytest.raises(TypeError, match=r"^make\(\) got an unexpected keyword argument 'nope'$"):
