@@ -25,6 +25,9 @@ docs/lint-at-scale.md, "Session 44, part b".
 Session 44 (part d): the example lint 571.6 M (2.15x; 587.0 M before), `--help` 408.4 M (416.7 M), `rules` 279.4 M
 (288.4 M): the process ends at once after lint, rules and --help where Python's shutdown has nothing to do, typer
 reads the commands' annotations as objects and lint's signature once: docs/lint-at-scale.md, "Session 44, part d".
+Session 44 (part a): the example lint 567.0 M (2.13x; 587.0 M before): records' __init__ from code of its shape, not
+a class made for dataclasses; a lazy record's class made by records; makers' first 16 objects read, their code
+written after: docs/lint-at-scale.md, "Session 44, part a".
 Session 43 (part k): no change (the example lint 587.7 M): annotation texts read without eval measured 0.47 M
 less, not shipped: docs/lint-at-scale.md, "Session 43, part k".
 Session 43 (part b): the example lint 696.9 M (2.62x; 713.7 M before), one NX-OS switch 514.0 M (530.8 M):

@@ -4,16 +4,21 @@ dataclasses writes each method it adds to a class as source text and compiles it
 method, three methods a class (six when frozen). `record` gives the class an ==, a hash and a repr that behave as the
 ones dataclasses writes: the same fields, compared, hashed and shown the same way. The example lint's start-up:
 1,634 M instructions before the model's classes were records, and the numbers after each step (docs/lint-at-scale.md,
-"Session 38, part c"). dataclasses writes a record's __init__ when the class's first object is made (most classes a
-lint imports make none in a given run), and a frozen record's __setattr__ and __delattr__ are closures, not compiled
-(docs/lint-at-scale.md, "Session 41, part b").
+"Session 38, part c"). A record's first objects are made by reading its fields (most classes a lint imports make
+none in a given run) and the __init__ dataclasses would write is made after from code of its shape, compiled once a
+process (`_made_init`); a frozen record's __setattr__ and __delattr__ are closures, not compiled (docs/lint-at-scale.md,
+"Session 41, part b" and "Session 44, part a").
 """
 
 from __future__ import annotations
 
+import abc
+import builtins
 import dataclasses
 import operator
 import reprlib
+import sys
+import types
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -58,49 +63,101 @@ def _fits_lazy(cls: Any, frozen: bool, slots: bool) -> bool:
         return False
     if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
         return False
-    hints = own.get("__annotations__", {}).values()
-    return not any("InitVar" in str(hint) or "ClassVar" in str(hint) or "KW_ONLY" in str(hint) for hint in hints)
+    hints = repr(tuple(own.get("__annotations__", {}).values()))  # (each text, or the type's name, in one text)
+    return "InitVar" not in hints and "ClassVar" not in hints and "KW_ONLY" not in hints
 
 
 def _made_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
-    """The __init__ dataclasses writes for ``cls``: made for a class of the same fields (the same default and factory
-    objects, types and keyword-only flags) and the same __post_init__, whose presence alone counts (the __init__
-    calls ``self.__post_init__()``)."""
-    namespace: dict[str, Any] = {"__annotations__": {}, "__module__": cls.__module__, "__qualname__": cls.__qualname__,
-                                 "__doc__": cls.__doc__}  # (a docstring: dataclasses writes none from the signature)
+    """The __init__ dataclasses writes for ``cls`` (the same parameters, defaults, annotations and name, the same
+    assignments in the fields' order, then ``self.__post_init__()`` if the class has one), made from the code of its
+    shape (`_init_code`): a shape's code is compiled once a process and given each class's names, so no class is
+    made again for dataclasses to write the method, nor is a frozen one's __setattr__ and __delattr__ written for it
+    (docs/lint-at-scale.md, "Session 44, part a")."""
     fields = dataclasses.fields(cls)
-    for f in fields:
-        namespace["__annotations__"][f.name] = object  # (a text would be read for ClassVar and InitVar again)
-        namespace[f.name] = dataclasses.field(default=f.default, default_factory=f.default_factory, init=f.init,
-                                              kw_only=f.kw_only)
-    if hasattr(cls, "__post_init__"):
-        namespace["__post_init__"] = cls.__post_init__
-    # Slots change only how a field not in __init__ is given its default (assigned there, not a class attribute)
-    slots = slots and any(not f.init and f.default is not dataclasses.MISSING for f in fields)
-    twin: Any = dataclasses.dataclass(type(cls.__name__, (), namespace), frozen=frozen, slots=slots, repr=False,
-                                      eq=False, match_args=False)
-    init = twin.__init__
-    types = {f.name: f.type for f in fields}
-    init.__annotations__ = {name: types.get(name, hint) for name, hint in init.__annotations__.items()}
+    names = {f.name for f in fields}
+    params = [f for f in fields if f.init and not f.kw_only] + [f for f in fields if f.init and f.kw_only]
+    # What each field's line does (dataclasses' _field_init): p a parameter, f a parameter or its factory's value,
+    # n the factory's value (not in __init__), d the default (not in __init__, slots: no class attribute holds it);
+    # a field not in __init__ without a factory (or a default, with slots) is not set.
+    kinds = tuple("f" if f.default_factory is not dataclasses.MISSING else "p" if f.init
+                  else "d" if slots and f.default is not dataclasses.MISSING else "" for f in fields)
+    kinds = tuple("n" if kind == "f" and not f.init else kind for kind, f in zip(kinds, fields, strict=True))
+    at = {f.name: i for i, f in enumerate(params)}
+    shape = (tuple((kind, at.get(f.name, -1)) for kind, f in zip(kinds, fields, strict=True)),
+             sum(not f.kw_only for f in params), len(params), frozen, hasattr(cls, "__post_init__"))
+    code = _TEMPLATES.get(shape)
+    if code is None:
+        code = _TEMPLATES[shape] = _init_code(*shape)
+    # (dataclasses calls the object __dataclass_self__ where a field is named self)
+    own = {f"_f{i}": f.name for i, f in enumerate(fields)}
+    qualname: dict[str, Any] = {"co_qualname": f"{cls.__qualname__}.__init__"} if _QUALNAMED else {}
+    code = code.replace(co_varnames=("__dataclass_self__" if "self" in names else "self",
+                                     *(f.name for f in params)),
+                        co_names=tuple(own.get(name, name) for name in code.co_names),
+                        co_consts=tuple(own.get(c, c) if type(c) is str else c for c in code.co_consts), **qualname)
+    env = {"__name__": cls.__module__, "__builtins__": builtins, "_HAS_DEFAULT_FACTORY": _HAS_DEFAULT_FACTORY,
+           "_set": object.__setattr__}
+    for i, f in enumerate(fields):
+        env[f"_d{i}"] = f.default_factory if f.default_factory is not dataclasses.MISSING else f.default
+    init: Any = types.FunctionType(code, env, "__init__")
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__defaults__ = tuple(_default(f) for f in params if not f.kw_only and _default(f) is not _NONE) or None
+    init.__kwdefaults__ = {f.name: _default(f) for f in params if f.kw_only and _default(f) is not _NONE} or None
+    init.__annotations__ = {f.name: f.type for f in params} | {"return": None}
     return init
 
 
-# Objects a record's __init__ makes by reading its fields before dataclasses writes (and compiles) the one it runs
-# from then on: a class a lint makes a few objects of compiles none (the platforms' table makes 10 `Platform`s of 28
-# fields and 8 `RenderLimits` of 21 at import), one made thousands of times (a port, a queue) runs dataclasses' own for
-# all but these first few. 64, not 16: the example lint made 17 to 55 objects of 11 records (PgRow, Finding, Queue,
+_NONE = object()  # (a parameter without a default)
+_HAS_DEFAULT_FACTORY: Any = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", _NONE)  # (what dataclasses shows as <factory>)
+_QUALNAMED = hasattr(_made_init.__code__, "co_qualname")  # (Python 3.11: a call's refusal names the code's qualname)
+# An __init__'s code by its shape (the fields' kinds, where each is a parameter, how many are positional, frozen,
+# __post_init__): the names are placeholders each class's code replaces.
+_TEMPLATES: dict[tuple, types.CodeType] = {}
+
+
+def _default(f: dataclasses.Field) -> Any:
+    """A parameter's default as dataclasses writes it: the factory marker, the default, or _NONE."""
+    if f.default_factory is not dataclasses.MISSING:
+        return _HAS_DEFAULT_FACTORY
+    return _NONE if f.default is dataclasses.MISSING else f.default
+
+
+def _init_code(fields: tuple[tuple[str, int], ...], positional: int, count: int, frozen: bool,
+               post_init: bool) -> types.CodeType:
+    """The code of an __init__ of this shape, as dataclasses writes it: field i's name is ``_f{i}`` (an attribute,
+    and for a frozen class the text object.__setattr__ is given), parameter j is ``_a{j}``, field i's default or
+    factory the global ``_d{i}``."""
+    params = [f"_a{j}" for j in range(count)]
+    if positional < count:
+        params.insert(positional, "*")
+    body = []
+    for i, (kind, j) in enumerate(fields):
+        value = {"p": f"_a{j}", "f": f"_d{i}() if _a{j} is _HAS_DEFAULT_FACTORY else _a{j}", "n": f"_d{i}()",
+                 "d": f"_d{i}"}.get(kind)
+        if value is not None:
+            body.append(f"_set(self, '_f{i}', {value})" if frozen else f"self._f{i} = {value}")
+    if post_init:
+        body.append("self.__post_init__()")
+    text = f"def __init__({', '.join(['self', *params])}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
+    return next(c for c in compile(text, "<string>", "exec").co_consts if isinstance(c, types.CodeType))
+
+
+# Objects a record's __init__ makes by reading its fields before the one it runs from then on is made (`_made_init`):
+# a class a lint makes a few objects of makes none (the platforms' table makes 10 `Platform`s of 28 fields and 8
+# `RenderLimits` of 21 at import), one made thousands of times (a port, a queue) runs the written one for all but these
+# first few. 64, not 16: the example lint made 17 to 55 objects of 11 records (PgRow, Finding, Queue,
 # the platforms' Command ...), each of which compiled its __init__ (the example lint 689.1 -> 677.8 M instructions,
 # one NX-OS switch 523.1 -> 519.0 M, 128 was 681.4 M: docs/lint-at-scale.md, "Session 43, part c").
 READ_INITS = 64
 
 
-def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
+def _first_init(cls: Any, fields: tuple[dataclasses.Field, ...], frozen: bool, slots: bool) -> Callable[..., None]:
     """An __init__ that makes the class's first READ_INITS objects as dataclasses' __init__ does, from its fields
     (each value given, else its default or a call of its factory, set in the fields' order, then __post_init__),
-    and then puts dataclasses' own in its place: a class the run makes few objects of compiles none (about 0.5 M
-    instructions a class, more for many fields: docs/lint-at-scale.md, "Session 41, part b" and "Session 42, part
-    a"). A call that does not fit the fields (a value missing, one too many, a name no field has) is passed to
-    dataclasses' own, which refuses it as ever."""
+    and then puts the one dataclasses writes (`_made_init`) in its place: a class the run makes few objects of makes
+    none (docs/lint-at-scale.md, "Session 41, part b" and "Session 42, part a"). A call that does not fit the fields
+    (a value missing, one too many, a name no field has) is passed to that one, which refuses it in dataclasses'
+    words."""
     assign = object.__setattr__ if frozen else setattr
     missing = dataclasses.MISSING
     made = 0
@@ -140,7 +197,7 @@ def _first_init(cls: Any, frozen: bool, slots: bool) -> Callable[..., None]:
         init(self, *args, **kwargs)
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__annotations__ = {f.name: f.type for f in dataclasses.fields(cls) if f.init} | {"return": None}
+    __init__.__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
     __init__.__wrapped__ = _Signature(cls, frozen, slots)  # type: ignore[attr-defined]
     return __init__
 
@@ -158,9 +215,56 @@ def _fields_read(cls: Any, slots: bool) -> tuple[tuple[str, ...], frozenset[str]
             hasattr(cls, "__post_init__"))
 
 
+# Calls a `written_later` function answers by reading before its code is written. Reading a field costs about a
+# hundredth of compiling its line, so a maker called past this many pays both: 16, not READ_INITS' 64, measured on
+# the example lint (8 / 16 / 32 / 64: 567.9 / 566.8 / 567.0 / 566.9 M instructions) and a lint of the N=20 bench
+# fabric, --jobs 1 (1,470.2 / 1,472.0 / 1,475.3 / 1,481.8 M; 1,479.5 M before: docs/lint-at-scale.md, "Session 44,
+# part a").
+READ_CALLS = 16
+
+
+def written_later(text: str, filename: str, env: dict, read: Callable[..., Any]) -> Any:
+    """A function ``make`` that answers its first READ_CALLS calls with ``read``'s answer to the same arguments and
+    then runs the code of ``text`` (the source of a ``def make``, compiled with ``env`` its globals), as it does for
+    any call ``read`` answers NotImplemented (one the code refuses, in its words): a maker a run calls a few times
+    compiles nothing, one called thousands of times runs its written code, no call between (the function's own code
+    is replaced: docs/lint-at-scale.md, "Session 44, part a")."""
+    make: Any = types.FunctionType(_first_calls.__code__, env, "make")
+    make.__qualname__ = "make"  # (the written code's name: a call's refusal names it)
+    make.__kwdefaults__ = {"_later": _Later(make, text, filename, env, read)}
+    return make
+
+
+def _first_calls(*args: Any, _later: _Later, **kwargs: Any) -> Any:
+    """The code a `written_later` function runs first (its globals are the written code's)."""
+    return _later.call(args, kwargs)
+
+
+class _Later:
+    """A `written_later` function, what answers its first calls, and the code it runs after."""
+
+    __slots__ = ("calls", "env", "filename", "make", "read", "text")
+
+    def __init__(self, make: Any, text: str, filename: str, env: dict, read: Callable[..., Any]):
+        self.make, self.text, self.filename, self.env, self.read, self.calls = make, text, filename, env, read, 0
+
+    def call(self, args: tuple, kwargs: dict) -> Any:
+        self.calls += 1
+        if self.calls <= READ_CALLS:
+            made = self.read(*args, **kwargs)
+            if made is not NotImplemented:
+                return made
+        make = self.make
+        exec(compile(self.text, self.filename, "exec"), self.env)  # noqa: S102 - field names only
+        written = self.env.pop("make")
+        make.__code__, make.__defaults__, make.__kwdefaults__ = (written.__code__, written.__defaults__,
+                                                                 written.__kwdefaults__)
+        return make(*args, **kwargs)
+
+
 class _Signature:
     """What inspect.signature reads of a record's first __init__ (following ``__wrapped__``): the signature of
-    dataclasses' own, made when asked (nothing in a lint asks)."""
+    the one `_made_init` writes, made when asked (nothing in a lint asks)."""
 
     def __init__(self, cls: Any, frozen: bool, slots: bool):
         self._of = (cls, frozen, slots)
@@ -175,9 +279,9 @@ class _Signature:
         return inspect.signature(_made_init(*self._of))
 
 
-def _frozen(cls: Any) -> None:
+def _frozen(cls: Any, fields: tuple[dataclasses.Field, ...]) -> None:
     """A frozen class's __setattr__ and __delattr__, as dataclasses writes them, without compiling them."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
+    names = tuple(f.name for f in fields)
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
@@ -194,15 +298,101 @@ def _frozen(cls: Any) -> None:
         setattr(cls, method.__name__, method)
 
 
-def _check_order(cls: Any) -> None:
+def _check_order(fields: tuple[dataclasses.Field, ...]) -> None:
     """dataclasses' refusal of a field without a default after one with, which it makes writing __init__."""
     seen_default = False
-    for f in dataclasses.fields(cls):
+    for f in fields:
         if f.init and not f.kw_only:
             if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
                 seen_default = True
             elif seen_default:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
+
+
+# What a lazy record's class is made by here, not by dataclasses: Python 3.11 to 3.13, whose dataclasses were read
+# for it (and the classes compared field by field with dataclasses' own on each: docs/lint-at-scale.md, "Session 44,
+# part a"); any other Python has dataclasses make it.
+_FIELD = getattr(dataclasses, "_FIELD", None)  # (the kind of Field dataclasses.fields() returns: no ClassVar, InitVar)
+_DIRECT = (3, 11) <= sys.version_info[:2] <= (3, 13) and _FIELD is not None
+# A class dataclasses made with each (frozen, slots, kw_only) a lazy record is made with: its __dataclass_params__
+# (init True and the frozen-ness asked: _record writes the methods), and what else dataclasses puts in every class.
+_REFERENCES: dict[tuple[bool, bool, bool], Any] = {}
+
+
+def _dataclass(cls: Any, texts: dict[str, Any], frozen: bool, slots: bool, kw_only: bool) -> Any:
+    """The class ``dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)`` makes
+    of a class `_fits_lazy` takes (no dataclass base; no ClassVar, InitVar or KW_ONLY annotation), its fields' types the
+    annotation texts, with the params of a record: the same fields (each field's options, its kind, its type, its
+    keyword-only flag), refusals, class attributes, slots and __match_args__, without dataclasses' reading of each
+    annotation and its class made a second time for the slots alone. About 0.2 M instructions a class less
+    (docs/lint-at-scale.md, "Session 44, part a")."""
+    key = (frozen, slots, kw_only)
+    reference = _REFERENCES.get(key)
+    if reference is None:
+        reference = dataclasses.dataclass(type("Reference", (), {"__doc__": "-"}), init=False, repr=False, eq=False,
+                                          slots=slots, kw_only=kw_only)
+        reference.__dataclass_params__.init, reference.__dataclass_params__.frozen = True, frozen
+        _REFERENCES[key] = reference
+    missing: Any = dataclasses.MISSING
+    field_type = dataclasses.Field
+    fields = {}
+    for name, text in texts.items():  # (dataclasses' _get_field)
+        default = getattr(cls, name, missing)
+        if isinstance(default, field_type):
+            f = default
+        else:
+            if isinstance(default, types.MemberDescriptorType):  # (a base's slot: no default)
+                default = missing
+            f = dataclasses.field(default=default)
+        f.name, f.type, f._field_type = name, text, _FIELD  # type: ignore[attr-defined]
+        if f.kw_only is missing:
+            f.kw_only = kw_only
+        if f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
+        fields[name] = f
+    own = cls.__dict__
+    if any(isinstance(value, field_type) and name not in texts for name, value in own.items()):
+        name = next(name for name, value in own.items() if isinstance(value, field_type) and name not in texts)
+        raise TypeError(f"{name!r} is a field but has no type annotation")
+    made = {"__dataclass_params__": reference.__dataclass_params__, "__dataclass_fields__": fields}
+    if "__match_args__" not in own:
+        made["__match_args__"] = tuple(f.name for f in fields.values() if f.init and not f.kw_only)
+    if "__replace__" in reference.__dict__ and "__replace__" not in own:  # (Python 3.13: copy.replace)
+        made["__replace__"] = reference.__replace__
+    if slots:  # (dataclasses' _add_slots: the class made once more, its fields slots)
+        if "__slots__" in own:
+            raise TypeError(f"{cls.__name__} already specifies __slots__")
+        inherited = {slot for base in cls.__mro__[1:-1] for slot in _slots_of(base)}
+        namespace = {name: value for name, value in own.items()
+                     if name not in fields and name != "__dict__" and name != "__weakref__"}
+        namespace.update(made, __slots__=tuple(name for name in fields if name not in inherited))
+        qualname = getattr(cls, "__qualname__", None)
+        cls = type(cls)(cls.__name__, cls.__bases__, namespace)
+        if qualname is not None:
+            cls.__qualname__ = qualname
+    else:
+        for name, value in made.items():
+            setattr(cls, name, value)
+        for f in fields.values():
+            if isinstance(getattr(cls, f.name, None), field_type):
+                if f.default is missing:
+                    delattr(cls, f.name)
+                else:
+                    setattr(cls, f.name, f.default)
+    abc.update_abstractmethods(cls)
+    return cls
+
+
+def _slots_of(cls: type) -> Iterable[str]:
+    """A class's own slots, as dataclasses' _get_slots reads them."""
+    slots = cls.__dict__.get("__slots__")
+    if slots is None:
+        return ()
+    if isinstance(slots, str):
+        return (slots,)
+    if hasattr(slots, "__next__"):
+        raise TypeError(f"Slots of '{cls.__name__}' cannot be determined")
+    return slots
 
 
 def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
@@ -217,22 +407,26 @@ def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
         # back into the class and its fields after (the model's import 5.4 M instructions less:
         # docs/lint-at-scale.md, "Session 43, part c").
         texts = own.get("__annotations__", {})
-        cls.__annotations__ = dict.fromkeys(texts, object)
-        try:
-            cls = dataclasses.dataclass(cls, slots=slots, kw_only=kw_only, init=False, repr=False, eq=False)
-        finally:
-            cls.__annotations__ = texts
-        for f in dataclasses.fields(cls):
-            f.type = texts[f.name]
-        _check_order(cls)
-        params = cls.__dataclass_params__
-        params.init, params.frozen = True, frozen
-        cls.__init__ = _first_init(cls, frozen, slots)
+        if _DIRECT:
+            cls = _dataclass(cls, texts, frozen, slots, kw_only)
+        else:
+            cls.__annotations__ = dict.fromkeys(texts, object)
+            try:
+                cls = dataclasses.dataclass(cls, slots=slots, kw_only=kw_only, init=False, repr=False, eq=False)
+            finally:
+                cls.__annotations__ = texts
+            for f in dataclasses.fields(cls):
+                f.type = texts[f.name]
+            params = cls.__dataclass_params__
+            params.init, params.frozen = True, frozen
+        fields = dataclasses.fields(cls)
+        _check_order(fields)
+        cls.__init__ = _first_init(cls, fields, frozen, slots)
         if frozen:
-            _frozen(cls)
+            _frozen(cls, fields)
     else:
         cls = dataclasses.dataclass(cls, frozen=frozen, slots=slots, kw_only=kw_only, repr=False, eq=False)
-    fields = dataclasses.fields(cls)
+        fields = dataclasses.fields(cls)
     if not has_eq:
         cls._compared = _values(f.name for f in fields if f.compare)
         cls.__eq__ = _eq

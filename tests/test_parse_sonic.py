@@ -1166,3 +1166,35 @@ def test_a_multi_asic_dump_of_empty_namespaces_is_named(tmp_path, text):
     other.write_text('{"localhost": {}, "asic0": {"FOO": {}}}')
     with pytest.raises(InputError, match="cannot tell which platform"):
         parse_group("sw", [other])
+
+
+def test_a_positional_maker_compiles_only_past_its_first_objects(monkeypatch):
+    """A maker's first READ_CALLS objects are made by reading the fields (nothing compiled: a maker a run calls a few
+    times costs no compile), the rest by the code written for it; both make what the keyword call makes, a fresh
+    default of a factory each, and refuse a wrong call in the compiled code's words."""
+    import dataclasses
+
+    from losslessd import records
+    from losslessd.model import Device, DeviceKind, Port
+    from losslessd.parse import base
+    from losslessd.records import READ_CALLS
+
+    real = compile
+    compiled = []
+    monkeypatch.setattr(records, "compile", lambda *args: (args[1].startswith("<make") and compiled.append(args[1]))
+                        or real(*args), raising=False)  # (the makers', not Device's own __init__ past its 64th)
+    make = base.positional(Device, "name", "kind", "platform")
+    port = base.positional(Port, "name")
+    for i in range(READ_CALLS + 3):
+        made = make(f"h{i}", DeviceKind.host, "linux_mlx5")
+        wanted = Device(name=f"h{i}", kind=DeviceKind.host, platform="linux_mlx5")
+        assert [getattr(made, f.name) for f in dataclasses.fields(Device)] == [
+            getattr(wanted, f.name) for f in dataclasses.fields(Device)]
+        assert make("a", DeviceKind.host, "x").ports is not made.ports  # (two objects an iteration)
+        assert compiled == ([] if i < READ_CALLS // 2 else ["<make Device>"]), i
+    assert port("Ethernet0") == Port(name="Ethernet0") and compiled == ["<make Device>"]
+    with pytest.raises(TypeError, match=r"^make\(\) missing 1 required positional argument: 'platform'$"):
+        make("h", DeviceKind.host)
+    with pytest.raises(TypeError, match=r"^make\(\) takes 1 positional argument but 2 were given$"):
+        port("a", "b")  # (a wrong call: the code is written then, and refuses it)
+    assert compiled == ["<make Device>", "<make Port>"] and port("b").name == "b"

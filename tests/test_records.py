@@ -308,3 +308,147 @@ def test_every_records_fields_and_annotations_are_its_texts():
         twin = _twin_of(cls)
         assert typing.get_type_hints(cls, vars(sys.modules[cls.__module__])) == typing.get_type_hints(
             twin, vars(sys.modules[cls.__module__])), name
+
+
+# Session 44 (part a): past READ_INITS objects a record's __init__ is code of its shape given the class's names
+# (records._made_init), no class made for dataclasses to write it, and a shape's code compiled once a process.
+SHAPES = {**CALL_VARIANTS, "a field named self": ({}, {"b": 2}, {"self": "int", "b": "int"}),
+          "frozen factory and no-init field": ({"frozen": True},
+                                               {"b": dataclasses.field(default_factory=list),
+                                                "c": dataclasses.field(default_factory=dict, init=False)},
+                                               {"a": "int", "b": "list", "c": "dict"}),
+          "slots factory and no-init default": ({"slots": True, "kw_only": True},
+                                                {"b": dataclasses.field(default_factory=list),
+                                                 "c": dataclasses.field(default=5, init=False)},
+                                                {"a": "int", "b": "list", "c": "int"})}
+
+
+@pytest.mark.parametrize("variant", SHAPES)
+def test_a_records_written_init_makes_no_class_and_answers_as_the_dataclasss(variant, monkeypatch):
+    options, body, annotations = SHAPES[variant]
+    mine, theirs = _twins(options, {"__doc__": "An item.", **body}, annotations)
+    made = mine.__init__.__wrapped__.__signature__  # (inspect's signature, read before dataclasses is refused)
+    monkeypatch.setattr(records.dataclasses, "dataclass", None)  # (a class made for dataclasses: a TypeError)
+    init = records._made_init(mine, options.get("frozen", False), options.get("slots", False))
+    monkeypatch.undo()
+    assert made == inspect.signature(theirs.__init__)
+    assert (inspect.signature(init), init.__annotations__, init.__qualname__, init.__module__, init.__name__,
+            init.__code__.co_filename) == (inspect.signature(theirs.__init__), theirs.__init__.__annotations__,
+                                           theirs.__init__.__qualname__, theirs.__init__.__module__, "__init__",
+                                           "<string>")
+    mine.__init__ = init
+    for args, kwargs in CALLS:
+        assert _called(mine, args, kwargs) == _called(theirs, args, kwargs), (args, kwargs)
+
+
+def test_records_of_one_shape_share_one_compiled_code(monkeypatch):
+    """Two classes of the same kinds of fields (other names, defaults and types) compile one code between them;
+    a class of another shape compiles its own."""
+    compiled = []
+    monkeypatch.setattr(records, "compile", lambda *args: compiled.append(args[0]) or compile(*args), raising=False)
+    monkeypatch.setattr(records, "_TEMPLATES", {})
+    one = record(slots=True, kw_only=True)(type("One", (), {"__doc__": "x", "__annotations__": {"a": "int",
+                                                                                                "b": "str"}, "b": ""}))
+    two = record(slots=True, kw_only=True)(type("Two", (), {"__doc__": "x", "__annotations__": {"x": "float",
+                                                                                                "y": "list"}}))
+    three = record(slots=True)(type("Three", (), {"__doc__": "x", "__annotations__": {"x": "float", "y": "list"}}))
+    inits = [records._made_init(cls, False, True) for cls in (one, two, three)]
+    assert len(compiled) == 2 and inits[0].__code__.co_code == inits[1].__code__.co_code
+    assert inits[1].__code__.co_varnames == ("self", "x", "y") and inits[0].__kwdefaults__ == {"b": ""}
+    for cls, init in zip((one, two, three), inits, strict=True):
+        cls.__init__ = init
+    assert (one(a=1).b, two(x=1.5, y=[2]).y, three(1.5, [3]).y) == ("", [2], [3])
+    with pytest.raises(TypeError, match=r"Two.__init__\(\) missing 1 required keyword-only argument: 'y'"):
+        two(x=1.5)
+
+
+# Session 44 (part a): a lazy record's class is made by records._dataclass (Python 3.11 to 3.13), not by dataclasses:
+# every record is held, part by part, to the class dataclasses made of it before (records._DIRECT off).
+_DESCRIBE = """
+import dataclasses, sys
+from losslessd import records
+records._DIRECT = records._DIRECT and sys.argv[1] == "direct"
+from tests.test_lazyre import _modules
+from tests.test_records import describe
+made = sorted({value for module in _modules() for value in vars(module).values()
+               if isinstance(value, type) and value.__module__ == module.__name__
+               and value.__dict__.get("__repr__") is records._repr},
+              key=lambda cls: f"{cls.__module__}.{cls.__qualname__}")
+print(len(made))
+for cls in made:
+    print(describe(cls))
+"""
+
+
+def describe(cls) -> str:
+    """What dataclasses makes of a class, as text: each field's options, kind, type and keyword-only flag, the class's
+    params, __match_args__, slots, base classes, its own attributes by name (a field's default, a function's name)."""
+    def shown(value):
+        if callable(value) and hasattr(value, "__qualname__"):
+            return f"<{type(value).__name__} {value.__qualname__}>"
+        return repr(value)
+    fields = [(name, f.name, f.type, shown(f.default), shown(f.default_factory), f.init, f.repr, f.hash, f.compare,
+               dict(f.metadata), f.kw_only, repr(f._field_type)) for name, f in cls.__dataclass_fields__.items()]
+    params = cls.__dataclass_params__
+    own = sorted((name, shown(value)) for name, value in vars(cls).items()
+                 if name not in ("__dataclass_fields__", "__dataclass_params__", "__init__", "__dict__", "__weakref__"))
+    import re
+
+    return re.sub(r" at 0x[0-9a-f]+", "", repr((  # (an object's address: another in each process)
+        cls.__module__, cls.__qualname__, fields, repr(params), [k.__qualname__ for k in cls.__mro__], own,
+        inspect.signature(cls), dataclasses.fields(cls) == tuple(cls.__dataclass_fields__.values()),
+        "__dict__" in vars(cls), "__weakref__" in vars(cls))))
+
+
+@pytest.mark.slow
+def test_every_record_is_the_class_dataclasses_made_of_it():
+    """Each record of losslessd (every module imported) described alike when its class is made by records._dataclass
+    and by dataclasses (with records._DIRECT off, the code before): fields, params, match arguments, slots, class
+    attributes, signature."""
+    import os
+    from pathlib import Path
+
+    root, env = Path(__file__).resolve().parents[1], {**os.environ, "PYTHONHASHSEED": "0"}  # (a set shown alike)
+    out = [subprocess.run([sys.executable, "-c", _DESCRIBE, way], capture_output=True, text=True, check=True,
+                          cwd=root, env=env).stdout.splitlines() for way in ("direct", "dataclasses")]
+    assert int(out[0][0]) > 70 and records._DIRECT
+    for mine, theirs in zip(out[0], out[1], strict=True):
+        assert mine == theirs
+
+
+@pytest.mark.parametrize("variant", {**VARIANTS, **SHAPES, **WHOLE_VARIANTS})
+def test_a_records_class_is_the_class_dataclasses_made(variant, monkeypatch):
+    options, body, annotations = {**VARIANTS, **SHAPES, **WHOLE_VARIANTS}[variant]
+    made = []
+    for direct in (True, False):
+        monkeypatch.setattr(records, "_DIRECT", direct)
+        made.append(record(**options)(type("Item", (), {"__annotations__": dict(annotations), "__qualname__": "Item",
+                                                        "__doc__": "An item.", **body})))
+    assert describe(made[0]) == describe(made[1])
+
+
+@pytest.mark.parametrize("options,body", [({}, {"b": []}), ({"slots": True}, {"b": {}}),
+                                          ({}, {"c": dataclasses.field(default=1)}),
+                                          ({"slots": True}, {"__slots__": ("a",)})])
+def test_a_records_class_refused_as_dataclasses_refuses_it(options, body, monkeypatch):
+    """A mutable default, a field without annotation, slots of its own: refused in dataclasses' words."""
+    refused = []
+    for direct in (True, False):
+        monkeypatch.setattr(records, "_DIRECT", direct)
+        with pytest.raises((TypeError, ValueError)) as refusal:
+            record(**options)(type("Item", (), {"__annotations__": {"a": "int", "b": "list"}, "__doc__": "An item.",
+                                                "a": 1, **body}))
+        refused.append((type(refusal.value), str(refusal.value)))
+    assert refused[0] == refused[1]
+
+
+def test_a_lazy_records_class_is_made_without_dataclasses(monkeypatch):
+    """Past the first class of its options (whose params a class dataclasses makes gives), a lazy record's class is
+    made by records alone: no annotation read by dataclasses, no class made again for its slots."""
+    for options in ({"slots": True, "kw_only": True}, {"frozen": True}, {}):
+        record(**options)(type("First", (), {"__annotations__": {"a": "int"}, "__doc__": "x"}))
+        monkeypatch.setattr(records.dataclasses, "dataclass", None)
+        item = record(**options)(type("Item", (), {"__annotations__": {"a": "int", "b": "list"}, "__doc__": "x",
+                                                   "b": dataclasses.field(default_factory=list)}))
+        monkeypatch.undo()
+        assert [f.name for f in dataclasses.fields(item)] == ["a", "b"] and item(a=1).b == []

@@ -233,3 +233,37 @@ def test_hostile_sonic_inputs_build_the_same_device_both_ways(monkeypatch):
     new, old = _both_ways(inputs, monkeypatch)
     assert [inp.path for inp, a, b in zip(inputs, new, old, strict=True) if a != b] == []
     assert sum(1 for d in new if d[0] != "refused" and d[0]["ports"]) >= 10  # (damaged, and still switches)
+
+
+def test_the_shared_port_maker_reads_its_first_ports_and_writes_its_code_after(monkeypatch):
+    """A SharedPort made by reading the fields (the maker's first READ_CALLS) holds what one made by the code written
+    after holds, slot by slot (the watchdog's slot set as it is, the three of its own); a port the code would refuse
+    (an unknown keyword, a field without default missing) is refused in the code's words; a run of few SONiC ports
+    compiles nothing."""
+    import dataclasses
+
+    from losslessd import model, records
+    from losslessd.model import Port, SharedPort
+
+    real = compile
+    compiled = []
+    monkeypatch.setattr(records, "compile", lambda *args: compiled.append(args[1]) or real(*args), raising=False)
+    make = model._shared_port_maker()
+    names = [f.name for f in dataclasses.fields(Port) if f.name not in ("queues", "priority_groups")]
+    slots = [*names, "_shared", "_sources", "_wd"]
+
+    def made(i):
+        fields = {"name": f"Ethernet{i}", "speed_gbps": 100.0, "watchdog": ("a", "watchdog"), "mtu_bytes": i}
+        port = make(("shared",), ["sources"], None, **fields)
+        assert type(port) is SharedPort
+        return [model._WATCHDOG_SLOT.__get__(port) if name == "watchdog" else getattr(port, name) for name in slots]
+
+    first = [made(i) for i in range(records.READ_CALLS)]
+    assert compiled == []
+    assert [made(i) for i in range(records.READ_CALLS)] == first and compiled == ["<make SharedPort>"]
+    assert first[3][slots.index("watchdog")] == ("a", "watchdog") and first[3][slots.index("_wd")] is None
+    for maker in (model._shared_port_maker(), model._shared_port_maker()):
+        with pytest.raises(TypeError, match=r"^make\(\) got an unexpected keyword argument 'nope'$"):
+            maker(None, [], None, name="x", nope=1)
+        with pytest.raises(TypeError, match=r"^make\(\) missing 1 required keyword-only argument: 'name'$"):
+            maker(None, [], None)

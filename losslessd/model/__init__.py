@@ -13,7 +13,7 @@ import math
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, get_args
 
-from ..records import record
+from ..records import record, written_later
 
 MODEL_VERSION = 2
 
@@ -801,8 +801,10 @@ _SET_FIRST = ("name", "source", "pfc_enabled", "speed_gbps", "mtu_bytes", "admin
 
 def _shared_port_maker():
     """``make(shared, sources, wd, **fields)``: a SharedPort set slot by slot (Port.__init__ would set its queue and
-    PG dicts through the properties, only for them to be dropped again)."""
-    env: dict = {"_new": _new, "cls": SharedPort, "set_watchdog": _WATCHDOG_SLOT.__set__}
+    PG dicts through the properties, only for them to be dropped again); its first ports made by reading the fields,
+    the rest by code written for them (records.written_later: a fabric of a few SONiC ports compiles nothing)."""
+    set_watchdog = _WATCHDOG_SLOT.__set__
+    env: dict = {"_new": _new, "cls": SharedPort, "set_watchdog": set_watchdog}
     params, lines = [], []
     # (the fields a switch's port sets first: CPython binds each keyword by comparing it with the parameters in
     # order, so these 22 are found among the first 25 instead of anywhere in 57; 1.25 K instructions a port,
@@ -810,6 +812,7 @@ def _shared_port_maker():
     first = {name: at for at, name in enumerate(_SET_FIRST)}
     if unknown := first.keys() - {f.name for f in dataclasses.fields(Port)}:
         raise TypeError(f"_SET_FIRST names what is no Port field: {sorted(unknown)}")
+    plan = []  # (each field's name and default, MISSING for none, in the order the code sets them)
     for f in sorted(dataclasses.fields(Port), key=lambda f: first.get(f.name, len(first))):
         if f.name in ("queues", "priority_groups"):
             continue
@@ -820,12 +823,28 @@ def _shared_port_maker():
         else:
             env[f"d_{f.name}"] = f.default
             params.append(f"{f.name}=d_{f.name}")
+        plan.append((f.name, f.default))
         # (the watchdog's slot set as it is: through the property, each port would pay a call)
         lines.append("    set_watchdog(o, watchdog)" if f.name == "watchdog" else f"    o.{f.name} = {f.name}")
     code = "\n".join([f"def make(shared, sources, wd, *, {', '.join(params)}):", "    o = _new(cls)", *lines,
                       "    o._shared, o._sources, o._wd = shared, sources, wd", "    return o", ""])
-    exec(compile(code, "<make SharedPort>", "exec"), env)  # noqa: S102 - field names only
-    return env["make"]
+    names = frozenset(name for name, _ in plan)
+    needed = frozenset(name for name, default in plan if default is dataclasses.MISSING)
+
+    def read(*args: Any, **fields: Any) -> Any:
+        if len(args) != 3 or not names.issuperset(fields) or not needed.issubset(fields):  # (the code's refusal)
+            return NotImplemented
+        o = _new(SharedPort)
+        for name, default in plan:
+            value = fields.get(name, default)
+            if name == "watchdog":
+                set_watchdog(o, value)
+            else:
+                setattr(o, name, value)
+        o._shared, o._sources, o._wd = args
+        return o
+
+    return written_later(code, "<make SharedPort>", env, read)
 
 
 _make_shared_port = _shared_port_maker()

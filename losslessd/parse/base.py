@@ -8,7 +8,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .. import capture
 from ..errors import InputError
@@ -16,7 +16,7 @@ from ..lazyre import lazy
 from ..limits import MAX_EXPANDED_PORTS, MAX_ISSUES_PER_FILE, MAX_PORTS
 from ..model import Ecn, ParseIssue, Queue, Source
 from ..platforms import PLATFORMS
-from ..records import record
+from ..records import record, written_later
 
 T = TypeVar("T")
 
@@ -752,11 +752,13 @@ def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern,
 def positional(cls: type, *names: str):
     """``make(*values)``: a ``cls`` object with ``names`` set to ``values`` and every other field its default, as
     ``cls(**dict(zip(names, values)))`` makes it, without the keyword call to the class (a switch has hundreds of
-    queues and PGs: that call was half their cost)."""
+    queues and PGs: that call was half their cost). Its first objects are made by reading the fields, the rest by code
+    written for the class (records.written_later: a maker a run calls a few times compiles nothing)."""
     if hasattr(cls, "__post_init__"):  # (it would be skipped without a word)
         raise TypeError(f"{cls.__name__} has a __post_init__: build it with its constructor")
     env: dict = {"_new": object.__new__, "cls": cls}
     lines = [f"def make({', '.join(names)}):", "    o = _new(cls)"]
+    plan = []  # (each field in order: its name, its value's place among the values or -1, its factory, its default)
     for f in dataclasses.fields(cls):
         if f.name in names:
             lines.append(f"    o.{f.name} = {f.name}")
@@ -768,11 +770,21 @@ def positional(cls: type, *names: str):
             lines.append(f"    o.{f.name} = d_{f.name}")
         else:
             raise TypeError(f"{cls.__name__}.{f.name} has no default: name it")
+        plan.append((f.name, names.index(f.name) if f.name in names else -1, f.default_factory, f.default))
     unknown = set(names) - {f.name for f in dataclasses.fields(cls)}
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
-    exec(compile("\n".join(lines + ["    return o", ""]), f"<make {cls.__name__}>", "exec"), env)  # noqa: S102 - field names only
-    return env["make"]
+    new, count, missing = object.__new__, len(names), dataclasses.MISSING
+
+    def read(*values: Any) -> Any:
+        if len(values) != count:  # (refused by the written code, in its words)
+            return NotImplemented
+        o: Any = new(cls)
+        for name, at, factory, default in plan:
+            setattr(o, name, values[at] if at >= 0 else default if factory is missing else factory())
+        return o
+
+    return written_later("\n".join([*lines, "    return o", ""]), f"<make {cls.__name__}>", env, read)
 
 
 # Source(file=file, line=line), as positional(...) makes it: text parsers give each fact one (a host capture ~30).
