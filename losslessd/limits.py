@@ -393,12 +393,27 @@ def _beside(path: str | Path) -> tuple[str, str | None]:
         kind = None
     if kind is not None and not stat.S_ISREG(kind):
         return os.fspath(path), None
-    # (a link to a report: the report is replaced, not the link; a link to no file yet: the file it names is made
-    # there, as open(2) makes it; a link that never ends (a loop) is opened in place, where open(2) says ELOOP:
-    # each was replaced by the report, the link gone and the file it names not written)
-    target = os.path.realpath(path) if kind is not None or os.path.islink(path) else os.fspath(path)
-    if os.path.islink(target):
+    # A report the user may not write is opened in place, where open(2) says EACCES as `>` does (renamed over, it was
+    # replaced wherever its folder took a new file). A link is resolved by the kernel, open(2) without emptying the
+    # file it names: the report is written there, not over the link; a link to no file yet makes that file, as `>`
+    # does; a loop (ELOOP), a link fs.protected_symlinks refuses (another user's, in a sticky world-writable folder
+    # such as /tmp: proc(5)) and a file named read-only are opened in place, where open(2) says why. (os.path.realpath
+    # followed every link itself, around the kernel's checks.)
+    if kind is not None and not os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
         return os.fspath(path), None
+    target = os.fspath(path)
+    if os.path.islink(path):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0),
+                         0o666)
+        except OSError:
+            return target, None
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            return os.fspath(path), None
+        finally:
+            os.close(fd)
     folder, name = os.path.split(target)
     temp = os.path.join(folder, f".{name}.{os.getpid()}.part")
     if not os.access(folder or ".", os.W_OK) or os.path.lexists(temp):

@@ -183,12 +183,15 @@ NAME_SHOWN = 255
 
 def shown_path(path: str) -> str:
     """``path`` as a message shows it: whole when short, else its first PATH_SHOWN_START characters, how many were
-    cut, and its last part (its own end alone where that part is past NAME_SHOWN, which no file's name is)."""
+    cut, and its last part (its own end alone where that part is past NAME_SHOWN, which no file's name is) with one of
+    the slashes that end it (a run of them names what one names: POSIX.1-2017 XBD 4.13, Pathname Resolution)."""
     if len(path) <= PATH_SHOWN_START + NAME_SHOWN + 32:
         return path
     end = len(path.rstrip("/"))  # (the last part that names something: `out.json/` shows out.json)
-    cut = max(path.rfind("/", PATH_SHOWN_START, end), end - NAME_SHOWN - 1)
-    return f"{path[:PATH_SHOWN_START]}...({cut - PATH_SHOWN_START:,} characters cut)...{path[cut:]}"
+    start = min(PATH_SHOWN_START, end)
+    cut = max(path.rfind("/", start, end), end - NAME_SHOWN - 1, start)
+    tail = path[cut:end + 1]
+    return f"{path[:start]}...({len(path) - start - len(tail):,} characters cut)...{tail}"
 
 
 def quoted(text: str, limit: int = 40) -> str:

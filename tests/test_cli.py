@@ -175,6 +175,46 @@ def test_a_report_onto_a_link_is_written_where_the_link_points_or_refused_as_ope
     assert sorted(p.name for p in tmp_path.iterdir() if not p.is_symlink()) == ["reports"]
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="takes another user's id for a moment "
+                    "(os.seteuid): root only")
+def test_a_report_the_user_may_not_write_is_refused_not_replaced():
+    """Session 44 review r1: a report was written beside its path and renamed over it wherever the folder took a new
+    file, and a link was resolved by os.path.realpath, so `lint -o out.json` replaced a file its user may not write
+    (another user's, read-only) in a folder open to all, itself or through a link, where `>` says "Permission denied"
+    (open(2)'s checks, fs.protected_symlinks's among them, went round). The report is refused now (exit 2) and the
+    file keeps what it held; a file the user may write is still replaced whole."""
+    import tempfile
+    from pathlib import Path
+
+    from losslessd.errors import InputError
+    from losslessd.limits import write_output
+
+    base = Path(tempfile.mkdtemp())  # (under /tmp: another user can reach it, not pytest's root-only tmp_path)
+    try:
+        for folder in ("open", "theirs"):
+            (base / folder).mkdir()
+            (base / folder).chmod(0o777)
+        base.chmod(0o755)
+        (base / "theirs" / "report.json").write_text("theirs")
+        (base / "theirs" / "report.json").chmod(0o644)  # root's, read-only to others
+        (base / "open" / "link.json").symlink_to(base / "theirs" / "report.json")
+        os.seteuid(65534)
+        try:
+            for path in (base / "theirs" / "report.json", base / "open" / "link.json"):
+                with pytest.raises(InputError, match="Permission denied"):
+                    write_output(path, b"mine", "report")
+            write_output(base / "open" / "mine.json", b"mine", "report")
+            write_output(base / "open" / "mine.json", b"mine again", "report")
+        finally:
+            os.seteuid(0)
+        assert (base / "theirs" / "report.json").read_text() == "theirs"
+        assert (base / "open" / "link.json").is_symlink()
+        assert (base / "open" / "mine.json").read_text() == "mine again"
+        assert sorted(p.name for p in (base / "theirs").iterdir()) == ["report.json"]
+    finally:
+        shutil.rmtree(base)
+
+
 def test_baseline_accepts_known_findings(tmp_path):
     fabric = tmp_path / "fabric"
     shutil.copytree(FABRIC, fabric)

@@ -532,6 +532,25 @@ def test_a_path_past_path_max_is_shown_cut_in_messages_and_whole_in_machine_repo
     assert [f["location"]["file"] for f in report["findings"]] == [deep]
 
 
+@pytest.mark.parametrize("path, start, tail", [
+    ("a" * 300 + "/" * 4000, "a" * 64, "a" * 236 + "/"),  # a name ended by a run of slashes (`lint -o NAME////`)
+    ("x/" + "/" * 400, "x", "/"),
+    ("/" * 5000, "", "/"),
+    ("/" * 400 + "x", "/" * 64, "/x"),
+    ("d/" * 300 + "x.cfg" + "/" * 3, "d/" * 32, "/x.cfg/"),
+])
+def test_a_long_path_ended_by_slashes_is_shown_cut_with_what_was_cut_counted(path, start, tail):
+    """Session 44 review r1: shown_path counted the characters cut from the end of the name, not of the path, so a
+    path ending in a run of slashes said "(-20 characters cut)" and then showed them all (4,000 of them). What is
+    shown is the start, the count of what was cut (the start, count and tail add up to the path's length) and the last
+    part with one slash of those ending it."""
+    from losslessd.printable import shown_path
+
+    count = len(path) - len(start) - len(tail)
+    assert shown_path(path) == f"{start}...({count:,} characters cut)...{tail}"
+    assert count > 0
+
+
 def test_every_text_file_losslessd_reads_or_writes_names_its_encoding():
     """A file opened as text without an encoding is read or written in the locale's: under LC_ALL=C with Python's
     locale coercion and UTF-8 mode off (PEP 538, 540) that is ASCII, and `sim`'s fleet template holding a non-ASCII

@@ -1808,6 +1808,13 @@ def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, s
       "set interfaces et-0/0/32 unit 0 family mpls mtu 1488",
       "set interfaces et-0/0/33 unit 0 family inet6 mtu 1500", "set interfaces et-0/0/33 unit 0 family iso mtu 1497"],
      {"et-0/0/32": 9202, "et-0/0/33": 9202}),
+    # Session 44 review r1: a line the reader reads nothing else from (an address) only made the port, so each later
+    # one of that port was dropped before reading, and the unit family it names with it: an inet6 (or mpls) unit
+    # written after the inet unit's address was lost and the port read as passing the inet unit's 1500
+    (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet address "
+      "10.0.0.1/31", "set interfaces et-0/0/32 unit 0 family inet6",
+      "set interfaces et-0/0/33 unit 0 family inet address 10.0.1.1/31", "set interfaces et-0/0/33 unit 0 family inet "
+      "mtu 1500", "set interfaces et-0/0/33 unit 1 family mpls"], {"et-0/0/32": 9202, "et-0/0/33": 9202}),
 ])
 def test_each_unit_s_ip_mtu_is_kept_and_the_largest_is_the_port_s(lines, mtus):
     """Session 42 review r1 Left: the reader kept one IP MTU per interface, so a range's `unit 0 family inet mtu 1500`
@@ -1826,6 +1833,19 @@ def test_each_unit_s_ip_mtu_is_kept_and_the_largest_is_the_port_s(lines, mtus):
         "set class-of-service interfaces et-* scheduler-map M", ""])
     dev = parse(text)
     assert {name: dev.ports[name].mtu_bytes for name in mtus} == mtus
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_unit_family_written_after_an_address_is_read_in_a_curly_config(newline):
+    """Session 44 review r1: the curly form of the case above (`family inet6` after the inet family's address, each
+    line only making the port as the reader saw it): the inet6 family passes the media MTU less the header."""
+    text = newline.join([
+        "interfaces {", "    et-0/0/32 {", "        mtu 9216;", "        unit 0 {", "            family inet {",
+        "                address 10.0.0.1/31;", "                mtu 1500;", "            }",
+        "            family inet6 {", "                address 2001:db8::1/64;", "            }", "        }", "    }",
+        "}", "class-of-service {", "    forwarding-classes {", "        class ROCE queue-num 3 no-loss pfc-priority 3;",
+        "    }", "}", ""])
+    assert parse(text).ports["et-0/0/32"].mtu_bytes == 9202
 
 
 @pytest.mark.parametrize("text", [

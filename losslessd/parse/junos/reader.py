@@ -372,7 +372,9 @@ def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
     between statements."""
     kept: list = []
     junk = unmade = cut = count = 0  # count: the statements kept that are not junk
-    made: set[str] = set()  # ports a kept statement makes (when no line can undo it)
+    # ports a kept statement makes (when no line can undo it), and the unit families it names (a fact the reader keeps,
+    # Interface.unit_families: a later line naming the same port must not drop a unit's other family)
+    made: set[str | tuple[str, str, str]] = set()
     words: dict[str, str] = {}  # one string for each word the kept statements repeat
     for st in statements:
         w = st[1]
@@ -394,9 +396,10 @@ def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
             continue
         else:
             if not undone and _makes_only(w):
-                if w[2] in made:
+                key = (w[2], w[4], w[6]) if len(w) > 6 and w[3] == "unit" and w[5] == "family" else w[2]
+                if key in made:
                     continue
-                made.add(w[2])
+                made.add(key)
             count += 1
             if count > MAX_KEPT_STATEMENTS:
                 raise InputError(f"more than {MAX_KEPT_STATEMENTS:,} statements that can change what is read "
