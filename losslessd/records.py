@@ -255,8 +255,11 @@ class _Later:
             if made is not NotImplemented:
                 return made
         make = self.make
-        exec(compile(self.text, self.filename, "exec"), self.env)  # noqa: S102 - field names only
-        written = self.env.pop("make")
+        # (defined in a namespace of this call's own, its globals env: two threads past READ_CALLS at once, as the
+        # daemon's config reads are, each take the code they wrote, never the other's or none)
+        space: dict[str, Any] = {}
+        exec(compile(self.text, self.filename, "exec"), self.env, space)  # noqa: S102 - field names only
+        written = space["make"]
         make.__code__, make.__defaults__, make.__kwdefaults__ = (written.__code__, written.__defaults__,
                                                                  written.__kwdefaults__)
         return make(*args, **kwargs)

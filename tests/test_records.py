@@ -452,3 +452,30 @@ def test_a_lazy_records_class_is_made_without_dataclasses(monkeypatch):
                                                    "b": dataclasses.field(default_factory=list)}))
         monkeypatch.undo()
         assert [f.name for f in dataclasses.fields(item)] == ["a", "b"] and item(a=1).b == []
+
+
+def test_a_maker_written_in_two_threads_at_once_gives_each_its_code():
+    """Two threads past a written_later maker's READ_CALLS at once (the daemon reads devices' configs in a pool of
+    threads, each parsed with the positional makers) each write its code and run it: the second's definition made
+    while the first's was being taken was popped by the first, and the second's call failed (KeyError)."""
+    import threading
+
+    both_defined = threading.Barrier(2, timeout=30)
+    # (the text's statement after its def holds each thread until both have defined their make)
+    env = {"_both": both_defined.wait}
+    make = records.written_later("def make(a):\n    return a + 1\n_both()\n", "<make Item>", env, lambda a: a + 1)
+    assert [make(i) for i in range(records.READ_CALLS)] == list(range(1, records.READ_CALLS + 1))
+    made: list[object] = []
+
+    def call(value):
+        try:
+            made.append(make(value))
+        except Exception as exc:  # noqa: BLE001 - the failure the test looks for
+            made.append(exc)
+
+    threads = [threading.Thread(target=call, args=(value,)) for value in (10, 20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(made, key=repr) == [11, 21] and make(5) == 6
