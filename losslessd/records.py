@@ -302,14 +302,16 @@ def _frozen(cls: Any, fields: tuple[dataclasses.Field, ...]) -> None:
 
 
 def _check_order(fields: tuple[dataclasses.Field, ...]) -> None:
-    """dataclasses' refusal of a field without a default after one with, which it makes writing __init__."""
-    seen_default = False
+    """dataclasses' refusal of a field without a default after one with, which it makes writing __init__, in its
+    words: from Python 3.13 they name the field with the default (CPython 3.13 Lib/dataclasses.py, _process_class)."""
+    seen_default = None
     for f in fields:
         if f.init and not f.kw_only:
             if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
-                seen_default = True
-            elif seen_default:
-                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+                seen_default = f
+            elif seen_default is not None:
+                named = f" {seen_default.name!r}" if sys.version_info >= (3, 13) else ""
+                raise TypeError(f"non-default argument {f.name!r} follows default argument{named}")
 
 
 # What a lazy record's class is made by here, not by dataclasses: Python 3.11 to 3.13, whose dataclasses were read
