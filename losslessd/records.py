@@ -163,7 +163,7 @@ def _first_init(cls: Any, fields: tuple[dataclasses.Field, ...], frozen: bool, s
     made = 0
     read: tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, bool, Any, Any], ...], bool] | None = None
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:  # (a field may be named self)
         nonlocal made, read
         made += 1
         if read is None:  # (at the first object: a class that makes none reads nothing)
@@ -191,7 +191,7 @@ def _first_init(cls: Any, fields: tuple[dataclasses.Field, ...], frozen: bool, s
         if post_init:
             self.__post_init__()
 
-    def _compiled(self: Any, *args: Any, **kwargs: Any) -> None:
+    def _compiled(self: Any, /, *args: Any, **kwargs: Any) -> None:
         init = _made_init(cls, frozen, slots)
         cls.__init__ = init
         init(self, *args, **kwargs)

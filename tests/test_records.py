@@ -483,3 +483,14 @@ def test_a_maker_written_in_two_threads_at_once_gives_each_its_code():
     for thread in threads:
         thread.join(60)
     assert sorted(made, key=repr) == [11, 21] and make(5) == 6
+
+
+@pytest.mark.parametrize("options", [{}, {"frozen": True}, {"slots": True}])
+def test_a_field_named_self_is_given_by_keyword_as_dataclasses_take_it(options):
+    """dataclasses' __init__ calls its object __dataclass_self__ where a field is named self: a record's first objects
+    (READ_INITS, made by reading the fields) were refused ("got multiple values for argument 'self'")."""
+    made = []
+    for decorate in (record, dataclasses.dataclass):
+        cls = decorate(**options)(type("Item", (), {"__annotations__": {"self": "int", "other": "int"}, "__doc__": "x"}))
+        made.append([(o.self, o.other) for o in (cls(self=1, other=2), cls(3, other=4), cls(5, 6))])
+    assert made[0] == made[1] == [(1, 2), (3, 4), (5, 6)]
