@@ -491,6 +491,7 @@ def test_a_field_named_self_is_given_by_keyword_as_dataclasses_take_it(options):
     (READ_INITS, made by reading the fields) were refused ("got multiple values for argument 'self'")."""
     made = []
     for decorate in (record, dataclasses.dataclass):
-        cls = decorate(**options)(type("Item", (), {"__annotations__": {"self": "int", "other": "int"}, "__doc__": "x"}))
+        namespace = {"__annotations__": {"self": "int", "other": "int"}, "__doc__": "x"}
+        cls = decorate(**options)(type("Item", (), namespace))
         made.append([(o.self, o.other) for o in (cls(self=1, other=2), cls(3, other=4), cls(5, 6))])
     assert made[0] == made[1] == [(1, 2), (3, 4), (5, 6)]
