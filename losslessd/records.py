@@ -163,7 +163,7 @@ def _first_init(cls: Any, fields: tuple[dataclasses.Field, ...], frozen: bool, s
     made = 0
     read: tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, bool, Any, Any], ...], bool] | None = None
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:  # (a field may be named self)
         nonlocal made, read
         made += 1
         if read is None:  # (at the first object: a class that makes none reads nothing)
@@ -191,7 +191,7 @@ def _first_init(cls: Any, fields: tuple[dataclasses.Field, ...], frozen: bool, s
         if post_init:
             self.__post_init__()
 
-    def _compiled(self: Any, *args: Any, **kwargs: Any) -> None:
+    def _compiled(self: Any, /, *args: Any, **kwargs: Any) -> None:
         init = _made_init(cls, frozen, slots)
         cls.__init__ = init
         init(self, *args, **kwargs)
@@ -255,8 +255,11 @@ class _Later:
             if made is not NotImplemented:
                 return made
         make = self.make
-        exec(compile(self.text, self.filename, "exec"), self.env)  # noqa: S102 - field names only
-        written = self.env.pop("make")
+        # (defined in a namespace of this call's own, its globals env: two threads past READ_CALLS at once, as the
+        # daemon's config reads are, each take the code they wrote, never the other's or none)
+        space: dict[str, Any] = {}
+        exec(compile(self.text, self.filename, "exec"), self.env, space)  # noqa: S102 - field names only
+        written = space["make"]
         make.__code__, make.__defaults__, make.__kwdefaults__ = (written.__code__, written.__defaults__,
                                                                  written.__kwdefaults__)
         return make(*args, **kwargs)
@@ -299,14 +302,16 @@ def _frozen(cls: Any, fields: tuple[dataclasses.Field, ...]) -> None:
 
 
 def _check_order(fields: tuple[dataclasses.Field, ...]) -> None:
-    """dataclasses' refusal of a field without a default after one with, which it makes writing __init__."""
-    seen_default = False
+    """dataclasses' refusal of a field without a default after one with, which it makes writing __init__, in its
+    words: from Python 3.13 they name the field with the default (CPython 3.13 Lib/dataclasses.py, _process_class)."""
+    seen_default = None
     for f in fields:
         if f.init and not f.kw_only:
             if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
-                seen_default = True
-            elif seen_default:
-                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+                seen_default = f
+            elif seen_default is not None:
+                named = f" {seen_default.name!r}" if sys.version_info >= (3, 13) else ""
+                raise TypeError(f"non-default argument {f.name!r} follows default argument{named}")
 
 
 # What a lazy record's class is made by here, not by dataclasses: Python 3.11 to 3.13, whose dataclasses were read

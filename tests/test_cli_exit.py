@@ -96,6 +96,14 @@ def test_a_run_python_watches_ends_as_python_ends_it(tmp_path, python):
     assert _ended(tmp_path) == ["1 []"]  # (the plain run's alone)
 
 
+def test_a_verbose_python_shows_the_modules_teardown(tmp_path):
+    # (-v, PYTHONVERBOSE: Python reports each module it tears down at shutdown, which os._exit skipped)
+    done = _run(tmp_path, "rules", python=("-v",))
+    assert done.returncode == 0, done.stderr
+    assert b"\n# cleanup[" in done.stderr and b"\n# destroy " in done.stderr
+    assert _ended(tmp_path) == []
+
+
 def test_a_parallel_lint_ends_as_python_ends_it(tmp_path):
     # (its pool registers multiprocessing's exit handler: the workers are joined at shutdown as before)
     done = _run(tmp_path, "lint", "examples/fabric", "-f", "json", "--jobs", "2")

@@ -226,9 +226,13 @@ def test_a_record_of_a_shape_dataclasses_makes_whole_answers_as_the_dataclass(va
 
 
 def test_a_default_before_a_field_without_is_refused_as_dataclasses_refuses_it():
+    """In dataclasses' words on each Python (3.13's name the field with the default too)."""
+    refused = []
     for decorate in (record, dataclasses.dataclass):
-        with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        with pytest.raises(TypeError, match="non-default argument 'b' follows default argument") as refusal:
             decorate(type("Item", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1, "__doc__": "x"}))
+        refused.append(str(refusal.value))
+    assert refused[0] == refused[1]
 
 
 def _twin_of(cls):
@@ -452,3 +456,42 @@ def test_a_lazy_records_class_is_made_without_dataclasses(monkeypatch):
                                                    "b": dataclasses.field(default_factory=list)}))
         monkeypatch.undo()
         assert [f.name for f in dataclasses.fields(item)] == ["a", "b"] and item(a=1).b == []
+
+
+def test_a_maker_written_in_two_threads_at_once_gives_each_its_code():
+    """Two threads past a written_later maker's READ_CALLS at once (the daemon reads devices' configs in a pool of
+    threads, each parsed with the positional makers) each write its code and run it: the second's definition made
+    while the first's was being taken was popped by the first, and the second's call failed (KeyError)."""
+    import threading
+
+    both_defined = threading.Barrier(2, timeout=30)
+    # (the text's statement after its def holds each thread until both have defined their make)
+    env = {"_both": both_defined.wait}
+    make = records.written_later("def make(a):\n    return a + 1\n_both()\n", "<make Item>", env, lambda a: a + 1)
+    assert [make(i) for i in range(records.READ_CALLS)] == list(range(1, records.READ_CALLS + 1))
+    made: list[object] = []
+
+    def call(value):
+        try:
+            made.append(make(value))
+        except Exception as exc:  # noqa: BLE001 - the failure the test looks for
+            made.append(exc)
+
+    threads = [threading.Thread(target=call, args=(value,)) for value in (10, 20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(made, key=repr) == [11, 21] and make(5) == 6
+
+
+@pytest.mark.parametrize("options", [{}, {"frozen": True}, {"slots": True}])
+def test_a_field_named_self_is_given_by_keyword_as_dataclasses_take_it(options):
+    """dataclasses' __init__ calls its object __dataclass_self__ where a field is named self: a record's first objects
+    (READ_INITS, made by reading the fields) were refused ("got multiple values for argument 'self'")."""
+    made = []
+    for decorate in (record, dataclasses.dataclass):
+        namespace = {"__annotations__": {"self": "int", "other": "int"}, "__doc__": "x"}
+        cls = decorate(**options)(type("Item", (), namespace))
+        made.append([(o.self, o.other) for o in (cls(self=1, other=2), cls(3, other=4), cls(5, 6))])
+    assert made[0] == made[1] == [(1, 2), (3, 4), (5, 6)]

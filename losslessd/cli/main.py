@@ -427,12 +427,14 @@ def _end_now(code: object) -> None:
     exit handler but main's heap freeze (atexit: logging's flush, multiprocessing's, a weakref.finalize, coverage
     and any the host registered all register one), no thread but this one and none of threading's exit handlers
     (concurrent.futures'), and no one watching: not under a tracer or profiler, not with -W or PYTHONWARNINGS (a
-    ResourceWarning of a file left open is shown at shutdown), -X options (dev mode, importtime...), -i, or
-    PYTHONMALLOCSTATS. Otherwise it returns, and the process ends as Python ends it."""
+    ResourceWarning of a file left open is shown at shutdown), -X options (dev mode, importtime...), -i, -v or
+    PYTHONVERBOSE (the modules' teardown is shown), or PYTHONMALLOCSTATS. Otherwise it returns, and the process
+    ends as Python ends it."""
     if not (code is None or type(code) is int) or _ran[0] not in ENDS_AT_ONCE:
         return
-    if sys.flags.dev_mode or sys.flags.inspect or sys.warnoptions or sys._xoptions or sys.gettrace() is not None \
-            or sys.getprofile() is not None or os.environ.get("PYTHONMALLOCSTATS"):
+    flags = sys.flags
+    if flags.dev_mode or flags.inspect or flags.verbose or sys.warnoptions or sys._xoptions \
+            or sys.gettrace() is not None or sys.getprofile() is not None or os.environ.get("PYTHONMALLOCSTATS"):
         return
     handlers = getattr(atexit, "_ncallbacks", None)  # (CPython's; elsewhere nothing tells: Python's shutdown runs)
     if handlers is None or handlers() != 1:
