@@ -329,9 +329,9 @@ def _dataclass(cls: Any, texts: dict[str, Any], frozen: bool, slots: bool, kw_on
     """The class ``dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)`` makes
     of a class `_fits_lazy` takes (a dataclass base not frozen, its fields first; no ClassVar, InitVar or KW_ONLY
     annotation), its fields' types the annotation texts, with the params of a record: the same fields (each field's
-    options, its kind, its type, its keyword-only flag), refusals, class attributes, slots and __match_args__, without dataclasses' reading of each
-    annotation and its class made a second time for the slots alone. About 0.2 M instructions a class less
-    (docs/lint-at-scale.md, "Session 44, part a")."""
+    options, its kind, its type, its keyword-only flag), refusals, class attributes, slots and __match_args__,
+    without dataclasses' reading of each annotation and its class made a second time for the slots alone. About 0.2 M
+    instructions a class less (docs/lint-at-scale.md, "Session 44, parts a and i")."""
     key = (frozen, slots, kw_only)
     reference = _REFERENCES.get(key)
     if reference is None:
@@ -341,7 +341,7 @@ def _dataclass(cls: Any, texts: dict[str, Any], frozen: bool, slots: bool, kw_on
         _REFERENCES[key] = reference
     missing: Any = dataclasses.MISSING
     field_type = dataclasses.Field
-    fields = {}
+    fields: dict[str, dataclasses.Field] = {}
     for base in cls.__mro__[-1:0:-1]:  # (dataclasses' _process_class: a dataclass base's fields first; _fits_lazy)
         fields.update(getattr(base, "__dataclass_fields__", {}))
     for name, text in texts.items():  # (dataclasses' _get_field)
