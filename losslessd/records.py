@@ -56,12 +56,18 @@ def _repr(self: Any) -> str:
 def _fits_lazy(cls: Any, frozen: bool, slots: bool) -> bool:
     """Whether dataclasses may leave out this class's __init__ (and a frozen one's __setattr__ and __delattr__) for
     `_record` to add: the shapes where what dataclasses does then differs in those methods alone. Any other class
-    (its own __init__ or a dataclass base, InitVar or ClassVar fields, frozen with slots: pickling needs dataclasses'
-    __getstate__, no docstring: dataclasses writes one from __init__'s signature) is made as dataclasses makes it."""
+    (its own __init__, a frozen dataclass base or a frozen one with a dataclass base, InitVar or ClassVar fields,
+    frozen with slots: pickling needs dataclasses' __getstate__, no docstring: dataclasses writes one from __init__'s
+    signature) is made as dataclasses makes it."""
     own = cls.__dict__
     if "__init__" in own or not cls.__doc__ or (frozen and ("__setattr__" in own or "__delattr__" in own or slots)):
         return False
-    if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
+    # A dataclass base: taken when neither it nor the class is frozen (dataclasses' refusals of frozen inheritance stay
+    # its own) and its fields are fields (no ClassVar or InitVar), which come first, as dataclasses puts them.
+    bases = [base for base in cls.__mro__[1:] if hasattr(base, "__dataclass_fields__")]
+    if bases and (frozen or any(base.__dataclass_params__.frozen or any(
+            getattr(f, "_field_type", None) is not _FIELD for f in base.__dataclass_fields__.values())
+            for base in bases)):
         return False
     hints = repr(tuple(own.get("__annotations__", {}).values()))  # (each text, or the type's name, in one text)
     return "InitVar" not in hints and "ClassVar" not in hints and "KW_ONLY" not in hints
@@ -326,11 +332,11 @@ _REFERENCES: dict[tuple[bool, bool, bool], Any] = {}
 
 def _dataclass(cls: Any, texts: dict[str, Any], frozen: bool, slots: bool, kw_only: bool) -> Any:
     """The class ``dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)`` makes
-    of a class `_fits_lazy` takes (no dataclass base; no ClassVar, InitVar or KW_ONLY annotation), its fields' types the
-    annotation texts, with the params of a record: the same fields (each field's options, its kind, its type, its
-    keyword-only flag), refusals, class attributes, slots and __match_args__, without dataclasses' reading of each
-    annotation and its class made a second time for the slots alone. About 0.2 M instructions a class less
-    (docs/lint-at-scale.md, "Session 44, part a")."""
+    of a class `_fits_lazy` takes (a dataclass base not frozen, its fields first; no ClassVar, InitVar or KW_ONLY
+    annotation), its fields' types the annotation texts, with the params of a record: the same fields (each field's
+    options, its kind, its type, its keyword-only flag), refusals, class attributes, slots and __match_args__,
+    without dataclasses' reading of each annotation and its class made a second time for the slots alone. About 0.2 M
+    instructions a class less (docs/lint-at-scale.md, "Session 44, parts a and i")."""
     key = (frozen, slots, kw_only)
     reference = _REFERENCES.get(key)
     if reference is None:
@@ -340,7 +346,9 @@ def _dataclass(cls: Any, texts: dict[str, Any], frozen: bool, slots: bool, kw_on
         _REFERENCES[key] = reference
     missing: Any = dataclasses.MISSING
     field_type = dataclasses.Field
-    fields = {}
+    fields: dict[str, dataclasses.Field] = {}
+    for base in cls.__mro__[-1:0:-1]:  # (dataclasses' _process_class: a dataclass base's fields first; _fits_lazy)
+        fields.update(getattr(base, "__dataclass_fields__", {}))
     for name, text in texts.items():  # (dataclasses' _get_field)
         default = getattr(cls, name, missing)
         if isinstance(default, field_type):
@@ -379,7 +387,7 @@ def _dataclass(cls: Any, texts: dict[str, Any], frozen: bool, slots: bool, kw_on
         for name, value in made.items():
             setattr(cls, name, value)
         for f in fields.values():
-            if isinstance(getattr(cls, f.name, None), field_type):
+            if f.name in texts and isinstance(getattr(cls, f.name, None), field_type):
                 if f.default is missing:
                     delattr(cls, f.name)
                 else:
@@ -421,7 +429,8 @@ def _record(cls: Any, frozen: bool, slots: bool, kw_only: bool) -> Any:
             finally:
                 cls.__annotations__ = texts
             for f in dataclasses.fields(cls):
-                f.type = texts[f.name]
+                if f.name in texts:  # (a base's fields are the base's)
+                    f.type = texts[f.name]
             params = cls.__dataclass_params__
             params.init, params.frozen = True, frozen
         fields = dataclasses.fields(cls)

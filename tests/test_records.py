@@ -495,3 +495,90 @@ def test_a_field_named_self_is_given_by_keyword_as_dataclasses_take_it(options):
         cls = decorate(**options)(type("Item", (), namespace))
         made.append([(o.self, o.other) for o in (cls(self=1, other=2), cls(3, other=4), cls(5, 6))])
     assert made[0] == made[1] == [(1, 2), (3, 4), (5, 6)]
+
+
+# Session 44 (part i): a record whose base is a record (parse/eos/reader.py's InterfaceConf(QosConf)) is made by
+# records._dataclass too, the base's fields first; a frozen one, or one of a frozen base, is dataclasses' whole.
+_BASED = {
+    "plain": ({}, {}),
+    "slots": ({"slots": True}, {"slots": True}),
+    "keywords": ({"kw_only": True}, {}),
+    "base keywords": ({}, {"kw_only": True}),
+}
+
+
+def _based(base_options: dict, options: dict):
+    base = record(**base_options)(type("Base", (), {
+        "__annotations__": {"source": "str", "trust": "int | None", "queues": "dict[int, str]"},
+        "__qualname__": "Base", "__doc__": "A base.", "trust": None,
+        "queues": dataclasses.field(default_factory=dict)}))
+    sub = record(**options)(type("Sub", (base,), {
+        "__annotations__": {"mtu": "int | None", "trust": "int | None", "names": "list[str]"},
+        "__qualname__": "Sub", "__doc__": "A sub.", "mtu": None, "trust": 7,
+        "names": dataclasses.field(default_factory=list, compare=False)}))
+    return base, sub
+
+
+@pytest.mark.parametrize("variant", _BASED)
+def test_a_record_of_a_record_base_is_the_class_dataclasses_made(variant, monkeypatch):
+    """Made by records._dataclass (and no dataclasses.dataclass once its options' reference exists), the subclass is
+    described as dataclasses makes it (_DIRECT off), its objects made alike before and past the written __init__."""
+    base_options, options = _BASED[variant]
+    _based(base_options, options)  # (each options' reference class made)
+    made = []
+    for direct in (True, False):
+        monkeypatch.setattr(records, "_DIRECT", direct)
+        if direct:
+            monkeypatch.setattr(records.dataclasses, "dataclass", None)
+        made.append(_based(base_options, options)[1])
+        monkeypatch.undo()
+    assert describe(made[0]) == describe(made[1])
+    assert [f.name for f in dataclasses.fields(made[0])] == ["source", "trust", "queues", "mtu", "names"]
+    shapes = [((), {"source": "s"}), (("s", 1), {}), ((), {"source": "s", "trust": 2, "mtu": 9000, "names": ["x"]}),
+              ((), {}), ((), {"source": "s", "other": 1})]
+    if not {**base_options, **options}.get("kw_only"):
+        shapes.append((("s", 1, {2: "q"}, 1500, ["n"]), {}))
+
+    def answers(cls):
+        out = []
+        for _ in range(records.READ_INITS + 2):  # (read, then past the threshold the written __init__)
+            for args, kwargs in shapes:
+                try:
+                    obj = cls(*args, **kwargs)
+                except TypeError as exc:
+                    out.append(str(exc).replace("__dataclass_self__", "self"))
+                else:
+                    out.append((repr(obj), dataclasses.astuple(obj), obj == cls(*args, **kwargs)))
+        return out
+    assert answers(made[0]) == answers(made[1])
+
+
+@pytest.mark.parametrize("base_frozen,frozen", [(True, True), (True, False), (False, True)])
+def test_a_frozen_record_with_a_record_base_is_made_and_refused_as_dataclasses_does(base_frozen, frozen, monkeypatch):
+    """Frozen inheritance stays dataclasses' whole: the same class, or its refusal in its words."""
+    made = []
+    for direct in (True, False):
+        monkeypatch.setattr(records, "_DIRECT", direct)
+        base = record(frozen=base_frozen)(type("Base", (), {"__annotations__": {"a": "int"}, "__doc__": "A base."}))
+        try:
+            sub = record(frozen=frozen)(type("Sub", (base,), {"__annotations__": {"b": "int"}, "__doc__": "A sub.",
+                                                              "b": 2}))
+        except TypeError as exc:
+            made.append(str(exc))
+        else:
+            made.append(describe(sub))
+    assert made[0] == made[1]
+    assert (base_frozen == frozen) == (not made[0].startswith("cannot inherit"))
+
+
+def test_the_eos_readers_interface_conf_is_made_without_dataclasses_class_processing():
+    """InterfaceConf(QosConf): its class made by records (the params of records' reference class, which dataclasses'
+    _process_class never gives a class it makes whole), not by dataclasses (4.7 M instructions of every lint that
+    reads an EOS switch: docs/lint-at-scale.md, "Session 44, part i")."""
+    if not records._DIRECT:
+        pytest.skip("dataclasses makes a lazy record's class on this Python")
+    from losslessd.parse.eos.reader import InterfaceConf, QosConf
+
+    reference = records._REFERENCES[(False, False, False)].__dataclass_params__
+    assert QosConf.__dataclass_params__ is reference and InterfaceConf.__dataclass_params__ is reference
+    assert [f.name for f in dataclasses.fields(InterfaceConf)][:2] == ["source", "trust"]
