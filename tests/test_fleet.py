@@ -246,7 +246,8 @@ def test_a_worker_hung_before_it_reads_a_configure_larger_than_its_link_is_kille
          "history": {"path": "history.db"}}))
     settings = load_settings(tmp_path / "losslessd.yaml", env={"PW": "p", "COMMUNITY": "c"})
     sent = socket.socketpair()
-    buffers = sum(s.getsockopt(socket.SOL_SOCKET, o) for s, o in zip(sent, (socket.SO_SNDBUF, socket.SO_RCVBUF), strict=True))
+    buffers = sent[0].getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) + sent[1].getsockopt(socket.SOL_SOCKET,
+                                                                                          socket.SO_RCVBUF)
     for end in sent:
         end.close()
     assert len(dumps(("configure", settings, []))) > buffers + (1 << 16)  # (asyncio's write buffer: 64 KiB)
