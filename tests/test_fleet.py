@@ -9,12 +9,14 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from losslessd.daemon.service import WORKER_SILENT_S, WORKER_START_S, Daemon, _Worker
 from losslessd.daemon.shard import Shard, hashmod, parse_shard, split, worker_of
@@ -209,6 +211,79 @@ def test_a_worker_is_judged_by_its_start_window_until_it_answers_then_by_its_sil
     assert code == -signal.SIGKILL and worker.slow_starts == 0
     code, _ = run(WORKER_START_S + 1, 1, configured=True)  # answering
     assert code == -signal.SIGTERM
+
+
+# The first worker process hangs before it reads anything (a start that never ends); those after it start at once.
+_FIRST_HANGS = """import os, sys, time
+if "--fd" in sys.argv and "LOSSLESSD_TEST_WORKER_STARTS" in os.environ:  # a worker (python -m ... --fd N --index I)
+    path = os.environ["LOSSLESSD_TEST_WORKER_STARTS"]
+    first = not os.path.exists(path)
+    with open(path, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    if first:
+        time.sleep(600)
+"""
+
+
+def test_a_worker_hung_before_it_reads_a_configure_larger_than_its_link_is_killed_and_started_again(tmp_path,
+                                                                                                  monkeypatch):
+    """A worker's start sent its configure (the settings: 2,000 hosts are over 500 kB) and waited until the worker
+    had read it, which it does once started: a worker hung at its start held the daemon's start (the supervisor that
+    judges it runs after it) or the restart that started it, and one killed at the end of its start window was never
+    watched again, so never started again: its devices went unpolled for good, the daemon up. The start now queues
+    its messages and watches the worker at once: the hung worker is killed at its window's end and started again."""
+    from losslessd.daemon.ipc import dumps
+    from losslessd.daemon.settings import load_settings
+
+    host = {"hostname": "127.0.0.1", "port": 1, "platform": "sonic", "groups": ["switch"],
+            "data": {"credentials": {"username": "u", "password_env": "PW"},
+                     "snmp": {"port": 1, "version": "2c", "community_env": "COMMUNITY"}}}
+    (tmp_path / "inventory.yaml").write_text(yaml.safe_dump(
+        {"hosts": {f"leaf{i}": host for i in range(2000)}, "groups": {"switch": {}}, "defaults": {}}))
+    (tmp_path / "known_hosts").write_text("")
+    (tmp_path / "losslessd.yaml").write_text(yaml.safe_dump(
+        {"inventory": "inventory.yaml", "known_hosts": "known_hosts", "drift": {"enabled": False},
+         "history": {"path": "history.db"}}))
+    settings = load_settings(tmp_path / "losslessd.yaml", env={"PW": "p", "COMMUNITY": "c"})
+    sent = socket.socketpair()
+    buffers = sent[0].getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) + sent[1].getsockopt(socket.SOL_SOCKET,
+                                                                                          socket.SO_RCVBUF)
+    for end in sent:
+        end.close()
+    assert len(dumps(("configure", settings, []))) > buffers + (1 << 16)  # (asyncio's write buffer: 64 KiB)
+    (tmp_path / "hook").mkdir()
+    (tmp_path / "hook" / "sitecustomize.py").write_text(_FIRST_HANGS)
+    starts = tmp_path / "worker-starts"
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(tmp_path / "hook"),
+                                                                 os.environ.get("PYTHONPATH", "")) if p))
+    monkeypatch.setenv("LOSSLESSD_TEST_WORKER_STARTS", str(starts))
+
+    async def run() -> None:
+        daemon = Daemon(settings)
+        worker = _Worker(0, [])
+        daemon.workers = [worker]
+        try:
+            await asyncio.wait_for(daemon._start_worker(worker), 30)  # (before: waited for the hung worker to read)
+            hung = worker.proc
+            assert hung is not None and not worker.configured.is_set()
+            for _ in range(1200):  # (the hung one began: killed before, the next one would be the first)
+                if starts.exists():
+                    break
+                await asyncio.sleep(0.1)
+            assert starts.exists(), "the first worker process did not begin"
+            Daemon._judge(worker, worker.started_s + Daemon._start_window_s(worker) + 1)  # its window is over
+            assert await asyncio.wait_for(hung.wait(), 60) == -signal.SIGKILL
+            await asyncio.wait_for(worker.configured.wait(), 120)  # started again, and this one answered
+            assert worker.proc is not hung and worker.restarts == 1
+        finally:
+            daemon._stopping = True
+            if worker.proc is not None and worker.proc.returncode is None:
+                worker.proc.kill()
+                await worker.proc.wait()
+            await asyncio.gather(*worker.tasks, return_exceptions=True)
+
+    asyncio.run(run())
+    assert len(starts.read_text().split()) == 2
 
 
 def _coverage(daemon: DaemonProcess, device: str, before: float | None = None, after: float | None = None) -> int:

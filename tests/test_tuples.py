@@ -101,3 +101,45 @@ def test_the_lints_named_tuples_are_made_without_typing() -> None:
     assert len(classes) >= 11
     for cls in classes:
         assert cls.__annotations__ and all(type(text) is str for text in cls.__annotations__.values()), cls
+
+
+class _Named:
+    """A descriptor told its class and name (__set_name__)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.told = (owner, name)
+
+
+class _Refusing:
+    def __set_name__(self, owner: type, name: str) -> None:
+        raise ValueError("no")
+
+
+def test_the_body_is_made_as_typing_312_makes_it() -> None:
+    """What typing.NamedTuple's class statement does on the Pythons pyproject allows past 3.11 (CPython Lib/typing.py
+    of 3.12 and 3.13, NamedTupleMeta.__new__): each value of the body told its name (__set_name__, a failure named),
+    __orig_bases__ kept, and NamedTuple no class an isinstance can test against (typing's is a function)."""
+    named, default = _Named(), _Named()
+    made = _class((NamedTuple,), {"__annotations__": {"a": "int"}, "a": default, "d": named})
+    assert named.told == (made, "d") and default.told == (made, "a") and made._field_defaults == {"a": default}
+    assert made.__orig_bases__ == (typing.NamedTuple,) == Typed.__orig_bases__  # type: ignore[attr-defined]
+    with pytest.raises((RuntimeError, ValueError)) as refused:
+        _class((NamedTuple,), {"__annotations__": {"a": "int"}, "r": _Refusing()})
+    told = getattr(refused.value, "__notes__", None) or [str(refused.value)]
+    assert told == ["Error calling __set_name__ on '_Refusing' instance 'r' in 'Bad'"]
+    for test in (isinstance, issubclass):
+        with pytest.raises(TypeError):
+            test(Lean(1, "a") if test is isinstance else Lean, NamedTuple)  # type: ignore[operator]
+        with pytest.raises(TypeError):
+            test(Typed(1, "a") if test is isinstance else Typed, typing.NamedTuple)  # type: ignore[operator]
+
+
+def test_a_body_whose_annotations_are_not_texts_is_refused() -> None:
+    """Python 3.14 (PEP 649, 749) puts no __annotations__ in a class body whose module does not write ``from
+    __future__ import annotations``, only a function that makes them: such a class would be made with no field,
+    its defaults left as class attributes. It is refused, naming the class."""
+    with pytest.raises(TypeError, match="NamedTuple Bad: .*from __future__ import annotations"):
+        _class((NamedTuple,), {"__annotate__": lambda format: {"a": int}, "a": 1})
+    with pytest.raises(TypeError, match="from __future__ import annotations"):
+        _class((NamedTuple,), {"__annotate_func__": lambda format: {"a": int}})
+    assert _class((NamedTuple,), {})._fields == ()  # (no annotation at all: no field, as typing's)

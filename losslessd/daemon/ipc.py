@@ -61,6 +61,15 @@ class Link:
             except (ConnectionError, RuntimeError) as exc:  # RuntimeError: the transport was closed
                 raise LinkClosed(str(exc)) from None
 
+    def post(self, message: object) -> None:
+        """Queue ``message`` without waiting for the other end to read it (a worker's first messages, read once it has
+        started): messages go out in the order they are queued or sent; the next send's drain waits for it too."""
+        data = dumps(message)
+        try:
+            self._writer.write(_HEADER.pack(len(data)) + data)
+        except (ConnectionError, RuntimeError) as exc:  # RuntimeError: the transport was closed
+            raise LinkClosed(str(exc)) from None
+
     async def recv(self) -> tuple[Any, ...]:
         """The next message: a tuple whose first item names its kind (both ends are losslessd's)."""
         try:

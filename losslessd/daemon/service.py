@@ -387,25 +387,38 @@ class Daemon:
         worker.up = True
         worker.started_s = worker.heard_s = time.monotonic()
         worker.configured.clear()  # (the start's _await_configured waits on this one across restarts)
-        await link.send(("configure", self.settings, worker.devices))
-        await self._send_configs(worker)
         assert proc.stderr is not None  # stderr=PIPE
         worker.tasks = [asyncio.create_task(self._listen(worker, link), name=f"worker{worker.index}:link"),
                         asyncio.create_task(self._forward_stderr(worker, proc.stderr),
                                             name=f"worker{worker.index}:stderr"),
                         asyncio.create_task(self._watch(worker, proc, link), name=f"worker{worker.index}:exit")]
+        # Queued, not waited for: a worker reads them once it has started, which may take minutes, and a configure
+        # larger than the link's buffers (the settings of 1,000 hosts) waited for that, so the daemon's start waited
+        # on each worker's start in turn, and a worker killed before it read them (its start window) was never
+        # watched, so never started again.
+        try:
+            link.post(("configure", self.settings, worker.devices))
+            if (configs := self._configs_message(worker)) is not None:
+                link.post(configs)
+        except LinkClosed:
+            pass  # it died: _watch starts it again
 
     async def _send_configs(self, worker: _Worker, devices: Iterable[str] | None = None) -> None:
         """The device configs drift read for ``devices`` (default: all) of ``worker``'s: its proposals
         are made from them."""
+        message = self._configs_message(worker, devices)
+        if message is not None and worker.up and worker.link is not None:
+            try:
+                await worker.link.send(message)
+            except LinkClosed:
+                pass  # it died: it gets them again when it is started again
+
+    def _configs_message(self, worker: _Worker, devices: Iterable[str] | None = None) -> tuple | None:
+        """The ``configs`` message of _send_configs (None: no config nor queue map of those devices read yet)."""
         wanted = worker.devices if devices is None else list(devices)
         mine = {d: self._configs[d] for d in wanted if d in self._configs}
         queues = {d: self._queues[d] for d in wanted if d in self._queues}
-        if (mine or queues) and worker.up and worker.link is not None:
-            try:
-                await worker.link.send(("configs", mine, queues))
-            except LinkClosed:
-                pass  # it died: it gets them again when it is started again
+        return ("configs", mine, queues) if mine or queues else None
 
     async def _await_configured(self) -> None:
         """READY waits for each worker's first start, for at most its start window (_judge kills it then and it is
