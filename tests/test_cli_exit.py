@@ -38,8 +38,13 @@ os._exit = _recording_exit
 '''
 
 
-def _run(tmp_path, *args: str, python: tuple[str, ...] = (), cache: bool = True) -> subprocess.CompletedProcess:
+def _probe(tmp_path) -> None:
+    """The exit probe, loaded by every Python started with tmp_path on its path."""
     (tmp_path / "sitecustomize.py").write_text(f"OUT = {str(tmp_path / 'ended.txt')!r}\n{_PROBE}")
+
+
+def _run(tmp_path, *args: str, python: tuple[str, ...] = (), cache: bool = True) -> subprocess.CompletedProcess:
+    _probe(tmp_path)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
            "XDG_CACHE_HOME": str(tmp_path / "cache")}
     for name in ("PYTHONWARNINGS", "PYTHONDEVMODE", "PYTHONMALLOCSTATS", "PYTHONUNBUFFERED"):
@@ -48,6 +53,13 @@ def _run(tmp_path, *args: str, python: tuple[str, ...] = (), cache: bool = True)
         env["LOSSLESSD_NO_CACHE"] = "1"
     return subprocess.run([sys.executable, *python, "-m", "losslessd", *args], cwd=ROOT, env=env,
                           capture_output=True, timeout=300)
+
+
+def _program(tmp_path, code: str) -> subprocess.CompletedProcess:
+    """A Python program of its own (``code``) run with the exit probe: what the entry or main does inside it."""
+    _probe(tmp_path)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])})
 
 
 def _ended(tmp_path) -> list[str]:
@@ -120,12 +132,10 @@ def test_a_command_not_listed_ends_as_python_ends_it(tmp_path):
 
 def test_a_hosts_exit_handler_keeps_the_end_python_s(tmp_path):
     # A program that registers an exit handler and then runs the command line's entry: its handler runs.
-    (tmp_path / "sitecustomize.py").write_text(f"OUT = {str(tmp_path / 'ended.txt')!r}\n{_PROBE}")
     code = ("import atexit, sys\nfrom losslessd.cli.main import entry\n"
             "atexit.register(lambda: print('handler ran', flush=True))\n"
             "sys.argv = ['losslessd', 'rules']\nentry()\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])})
+    done = _program(tmp_path, code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "handler ran"
     assert _ended(tmp_path) == []
@@ -133,12 +143,10 @@ def test_a_hosts_exit_handler_keeps_the_end_python_s(tmp_path):
 
 def test_main_returns_to_a_program_that_runs_commands_itself(tmp_path):
     # (tests/hostile.py, bench/hostile_sweep.py: main raises SystemExit, the program goes on)
-    (tmp_path / "sitecustomize.py").write_text(f"OUT = {str(tmp_path / 'ended.txt')!r}\n{_PROBE}")
     code = ("import sys\nfrom losslessd.cli.main import main\nfor _ in range(2):\n"
             "    sys.argv = ['losslessd', 'rules']\n    try:\n        main()\n    except SystemExit as e:\n"
             "        print('went on', e.code, flush=True)\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])})
+    done = _program(tmp_path, code)
     assert done.returncode == 0, done.stderr
     assert [line for line in done.stdout.splitlines() if line.startswith("went on")] == ["went on 0"] * 2
     assert _ended(tmp_path) == []
@@ -146,12 +154,10 @@ def test_main_returns_to_a_program_that_runs_commands_itself(tmp_path):
 
 def test_a_program_that_runs_the_module_itself_gets_its_exit_back(tmp_path):
     # (runpy.run_module, as a profiler or tests/test_policy_cache.py does: what it does after the command runs)
-    (tmp_path / "sitecustomize.py").write_text(f"OUT = {str(tmp_path / 'ended.txt')!r}\n{_PROBE}")
     code = ("import runpy, sys\nsys.argv = ['losslessd', 'rules']\ntry:\n"
             "    runpy.run_module('losslessd', run_name='__main__', alter_sys=True)\nexcept SystemExit as e:\n"
             "    print('went on', e.code, flush=True)\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])})
+    done = _program(tmp_path, code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "went on 0"
     assert _ended(tmp_path) == []

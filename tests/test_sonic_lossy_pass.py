@@ -15,8 +15,8 @@ import random
 from pathlib import Path
 
 import losslessd.parse.sonic as sonic
-from losslessd.parse import parse_group
 from tests.conftest import CORPUS, ROOT
+from tests.test_sonic_switch_parse import _built  # (a device, or its refusal, as data to compare)
 
 
 def _two_passes(self) -> None:
@@ -46,14 +46,6 @@ def _sonic_inputs() -> list[Path]:
     """Every JSON file of examples/ and tests/, and the corpus's sonic/ when present."""
     roots = [ROOT / "examples", ROOT / "tests"] + ([CORPUS / "sonic"] if (CORPUS / "SOURCES.md").is_file() else [])
     return sorted(p for root in roots for p in root.rglob("*.json") if "golden" not in p.parts)
-
-
-def _built(path: Path) -> object:
-    try:
-        device = parse_group(path.stem, [path], "sonic")
-    except Exception as exc:  # noqa: BLE001 - a refusal is an outcome to compare too
-        return ("refused", type(exc).__name__, str(exc))
-    return device.model_dump(mode="json")
 
 
 _FULL = {"dscp_to_tc_map": "AZURE", "tc_to_queue_map": "AZURE"}
