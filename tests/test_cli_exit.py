@@ -130,34 +130,29 @@ def test_a_command_not_listed_ends_as_python_ends_it(tmp_path):
     assert _ended(tmp_path) == []
 
 
-def test_a_hosts_exit_handler_keeps_the_end_python_s(tmp_path):
-    # A program that registers an exit handler and then runs the command line's entry: its handler runs.
-    code = ("import atexit, sys\nfrom losslessd.cli.main import entry\n"
-            "atexit.register(lambda: print('handler ran', flush=True))\n"
-            "sys.argv = ['losslessd', 'rules']\nentry()\n")
+# Programs of their own that run the command line and go on after it: each keeps Python's end (no os._exit), and
+# what the program prints after the command (its marked lines) arrives.
+_PROGRAMS = {
+    # an exit handler registered before the command line's entry runs: the handler runs
+    "a host's exit handler": ("import atexit, sys\nfrom losslessd.cli.main import entry\n"
+                              "atexit.register(lambda: print('handler ran', flush=True))\n"
+                              "sys.argv = ['losslessd', 'rules']\nentry()\n", ["handler ran"]),
+    # tests/hostile.py, bench/hostile_sweep.py: main raises SystemExit, the program goes on
+    "main called twice": ("import sys\nfrom losslessd.cli.main import main\nfor _ in range(2):\n"
+                          "    sys.argv = ['losslessd', 'rules']\n    try:\n        main()\n"
+                          "    except SystemExit as e:\n        print('went on', e.code, flush=True)\n",
+                          ["went on 0"] * 2),
+    # runpy.run_module, as a profiler or tests/test_policy_cache.py does: its SystemExit comes back
+    "runpy": ("import runpy, sys\nsys.argv = ['losslessd', 'rules']\ntry:\n"
+              "    runpy.run_module('losslessd', run_name='__main__', alter_sys=True)\nexcept SystemExit as e:\n"
+              "    print('went on', e.code, flush=True)\n", ["went on 0"]),
+}
+
+
+@pytest.mark.parametrize("program", _PROGRAMS)
+def test_a_program_that_runs_the_command_line_itself_keeps_its_end(tmp_path, program):
+    code, marked = _PROGRAMS[program]
     done = _program(tmp_path, code)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "handler ran"
-    assert _ended(tmp_path) == []
-
-
-def test_main_returns_to_a_program_that_runs_commands_itself(tmp_path):
-    # (tests/hostile.py, bench/hostile_sweep.py: main raises SystemExit, the program goes on)
-    code = ("import sys\nfrom losslessd.cli.main import main\nfor _ in range(2):\n"
-            "    sys.argv = ['losslessd', 'rules']\n    try:\n        main()\n    except SystemExit as e:\n"
-            "        print('went on', e.code, flush=True)\n")
-    done = _program(tmp_path, code)
-    assert done.returncode == 0, done.stderr
-    assert [line for line in done.stdout.splitlines() if line.startswith("went on")] == ["went on 0"] * 2
-    assert _ended(tmp_path) == []
-
-
-def test_a_program_that_runs_the_module_itself_gets_its_exit_back(tmp_path):
-    # (runpy.run_module, as a profiler or tests/test_policy_cache.py does: what it does after the command runs)
-    code = ("import runpy, sys\nsys.argv = ['losslessd', 'rules']\ntry:\n"
-            "    runpy.run_module('losslessd', run_name='__main__', alter_sys=True)\nexcept SystemExit as e:\n"
-            "    print('went on', e.code, flush=True)\n")
-    done = _program(tmp_path, code)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "went on 0"
+    assert [line for line in done.stdout.splitlines() if line.startswith(("handler ran", "went on"))] == marked
     assert _ended(tmp_path) == []
