@@ -1802,11 +1802,18 @@ def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, s
      {"et-0/0/32": 1500, "et-0/0/33": 4000}),
     (["set interfaces interface-range R unit 0 family inet6 mtu 2000",
       "set interfaces et-0/0/33 unit 0 family inet6 mtu 1500"], {"et-0/0/32": 2000, "et-0/0/33": 1500}),
-    # an mpls or iso unit passes up to the media MTU (labels pushed on an MPLS packet, an 802.3/LLC header on ISO
-    # frames: Junos "Configuring the Media MTU"), its own `mtu` not read as an IP MTU
+    # Session 45 part f: an mpls unit's own `mtu` M passes M plus the 12 bytes of the three labels the PFE may push
+    # (Junos "Configuring the Media MTU": MPLS MTU = media MTU - encapsulation overhead - 12, so 1488 under the
+    # 1514-byte media MTU), an iso unit's M plus the 3 bytes Ethernet 802.3 (17) adds over version 2 (14) ("Encapsulation
+    # Overhead by Encapsulation Type": ISO's 1497 under 1514): each unit here passes 1500-byte packets, not the media
+    # MTU's 9202
     (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet6 mtu 1500",
       "set interfaces et-0/0/32 unit 0 family mpls mtu 1488",
       "set interfaces et-0/0/33 unit 0 family inet6 mtu 1500", "set interfaces et-0/0/33 unit 0 family iso mtu 1497"],
+     {"et-0/0/32": 1500, "et-0/0/33": 1500}),
+    # an mpls or iso unit without its own `mtu` passes the media MTU's 9202
+    (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 1 family mpls",
+      "set interfaces et-0/0/33 unit 0 family inet mtu 1500", "set interfaces et-0/0/33 unit 0 family iso"],
      {"et-0/0/32": 9202, "et-0/0/33": 9202}),
     # Session 44 review r1: a line the reader reads nothing else from (an address) only made the port, so each later
     # one of that port was dropped before reading, and the unit family it names with it: an inet6 (or mpls) unit
@@ -1833,6 +1840,24 @@ def test_each_unit_s_ip_mtu_is_kept_and_the_largest_is_the_port_s(lines, mtus):
         "set class-of-service interfaces et-* scheduler-map M", ""])
     dev = parse(text)
     assert {name: dev.ports[name].mtu_bytes for name in mtus} == mtus
+
+
+@pytest.mark.parametrize(("lines", "mtu"), [
+    (["unit 0 family inet mtu 1500", "unit 1 family mpls mtu 9000"], 9012),
+    (["unit 0 family inet mtu 1500", "unit 0 family iso mtu 9000"], 9003),
+    (["unit 0 family mpls mtu 1488"], 1500),
+    (["unit 0 family inet6 mtu 4000", "unit 0 family mpls mtu 1488"], 4000),
+])
+def test_an_mpls_or_iso_unit_s_own_mtu_counts_without_a_media_mtu(lines, mtu):
+    """Session 44 part f Left: with no media `mtu` written, an mpls (or iso) unit's own MTU was not read, so a port
+    passing 9000-byte MPLS packets was sized by its inet unit's 1500 B. Junos "Setting the Protocol MTU": the media
+    MTU must be at least the protocol MTU plus the encapsulation overhead, so a unit's protocol MTU, whatever its family,
+    says how large a frame the port carries: MPLS M + 12 (three labels, "Configuring the Media MTU"), ISO M + 3
+    (Ethernet 802.3's 17 bytes over version 2's 14, "Encapsulation Overhead by Encapsulation Type")."""
+    text = "\n".join([*(f"set interfaces et-0/0/32 {line}" for line in lines),
+                      "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3",
+                      "set class-of-service interfaces et-0/0/32 scheduler-map M", ""])
+    assert parse(text).ports["et-0/0/32"].mtu_bytes == mtu
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])

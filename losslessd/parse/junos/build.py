@@ -305,9 +305,10 @@ def _ip_mtu(iface: Interface | None) -> int | None:
     """The IP MTU, the largest IP packet the port passes (Port.mtu_bytes: what headroom and ECN thresholds are sized by,
     so the largest frame any unit takes): each unit's `family inet mtu` and `family inet6 mtu`, and the media MTU less
     the Ethernet header (14 bytes, 18 with a VLAN tag) where it is written and a unit carries a family without its own
-    IP MTU (ethernet-switching, mpls, iso, an inet or inet6 family without one), or no unit writes one. Junos "Media
-    MTU Sizes by Interface Type": Ethernet media MTU 1514 carries IP MTU 1500; a protocol MTU not written is the media
-    MTU less its overhead."""
+    protocol MTU (ethernet-switching; an inet, inet6, mpls or iso family without one), or no unit writes one; an mpls
+    or iso unit's own MTU counts with the bytes its frame adds (reader.PROTOCOL_MTU_EXTRA). Junos "Media MTU Sizes by
+    Interface Type": Ethernet media MTU 1514 carries IP MTU 1500; a protocol MTU not written is the media MTU less its
+    overhead."""
     if iface is None:
         return None
     media = (iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)

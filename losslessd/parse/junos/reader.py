@@ -160,13 +160,12 @@ class Interface:
     source: Source
     description: str | None = None
     mtu: Val | None = None  # media MTU (`mtu`): the frame without FCS, Ethernet header included
-    # `unit N family inet|inet6 mtu M`: (unit as written, family) -> its IP MTU (the port's is the largest a unit
-    # passes, build._ip_mtu); per unit and family, so a range's unit and a member's other unit both count
-    # (build._interface merges them). Junos "mtu (Interfaces)": the statement at [edit interfaces NAME unit N family
-    # FAMILY] is the protocol MTU, default 1500 bytes for inet and inet6 alike (an IP packet either way). The mpls and
-    # iso MTUs are not kept: an MPLS packet carries labels the PFE may push on top (Junos "Configuring the Media MTU":
-    # MPLS MTU = media MTU - encapsulation overhead - 12) and ISO frames an 802.3/LLC header (17 bytes, not 14), so
-    # a unit carrying them passes up to the media MTU, as one without its own MTU does.
+    # `unit N family inet|inet6|mpls|iso mtu M`: (unit as written, family) -> the packet that unit passes, counted as
+    # an IP MTU is (the frame less the 14-byte Ethernet header; the port's is the largest a unit passes,
+    # build._ip_mtu); per unit and family, so a range's unit and a member's other unit both count (build._interface
+    # merges them). Junos "mtu (Interfaces)": the statement at [edit interfaces NAME unit N family FAMILY] is the
+    # protocol MTU, default 1500 bytes for inet and inet6 alike (an IP packet either way); an mpls or iso protocol MTU
+    # is M plus what PROTOCOL_MTU_EXTRA says its frame carries beyond an IP packet's.
     ip_mtus: dict[tuple[str, str], Val] = field(default_factory=dict)
     vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
@@ -1188,8 +1187,16 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         iface.switching_mode = w[5]
     elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
         iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
-    elif w[0] == "unit" and w[2] == "family" and w[3] in ("inet", "inet6") and w[4:5] == ["mtu"]:
-        iface.ip_mtus[(w[1], w[3])] = Val(_whole(w[5], 256, 65535), src)
+    elif w[0] == "unit" and w[2] == "family" and w[3] in PROTOCOL_MTU_EXTRA and w[4:5] == ["mtu"]:
+        iface.ip_mtus[(w[1], w[3])] = Val(_whole(w[5], 256, 65535) + PROTOCOL_MTU_EXTRA[w[3]], src)
+
+
+# A family's protocol MTU -> the bytes its frame carries beyond an IP packet of that size. Junos "Configuring the
+# Media MTU": the MPLS MTU is the media MTU less the encapsulation overhead less 12, room for the three 4-byte labels
+# the PFE may push (so an MPLS unit of MTU M sends up to M + 12 behind the Ethernet header); "Encapsulation Overhead
+# by Encapsulation Type": ISO rides Ethernet 802.3 (17 bytes) where IP rides Ethernet version 2 (14), the 1497-byte
+# ISO default under the 1514-byte media MTU.
+PROTOCOL_MTU_EXTRA = {"inet": 0, "inet6": 0, "mpls": 12, "iso": 17 - 14}
 
 
 # Interface ranges of one config: far more than one per port group (a chassis has a few dozen).
