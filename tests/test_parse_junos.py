@@ -646,8 +646,81 @@ def test_group_statements_losslessd_cannot_apply_are_reported():
                    "set apply-groups G\n")
     device = parse(text)
     assert sorted((i.code, i.source.line) for i in device.issues) == [
-        ("SYS002", line_of(text, "set groups G class-of-service schedulers <*> explicit-congestion-notification")),
-        ("SYS002", line_of(text, "set class-of-service interfaces et-0/0/0 apply-groups-except G"))]
+        ("SYS002", line_of(text, "set groups G class-of-service schedulers <*> explicit-congestion-notification"))]
+
+
+CURLY_EXCEPT = """interfaces {
+    apply-groups-except OTHER;
+    et-0/0/32 {
+        mtu 9216;
+        unit 0 {
+            family inet {
+                mtu 1500;
+            }
+        }
+    }
+    et-0/0/33 {
+        apply-groups-except G;
+        mtu 9216;
+        unit 0 {
+            family inet {
+                mtu 1500;
+            }
+        }
+    }
+}
+groups {
+    G {
+        interfaces {
+            <*> {
+                unit 0 {
+                    family inet6;
+                }
+            }
+        }
+    }
+}
+apply-groups G;
+class-of-service {
+    forwarding-classes {
+        class ROCE queue-num 3 no-loss pfc-priority 3;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("text", "mtus"), [
+    # group G gives every port an inet6 unit without its own MTU (9202 B under media MTU 9216); et-0/0/33 takes
+    # none of G, so its one unit passes 1500
+    ("\n".join(["set groups G interfaces <*> unit 0 family inet6", "set apply-groups G",
+                *(f"set interfaces {p} {s}" for p in ("et-0/0/32", "et-0/0/33") for s in ("mtu 9216",
+                  "unit 0 family inet mtu 1500")), "set interfaces et-0/0/33 apply-groups-except G",
+                "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3", ""]),
+     {"et-0/0/32": 9202, "et-0/0/33": 1500}),
+    (CURLY_EXCEPT, {"et-0/0/32": 9202, "et-0/0/33": 1500}),
+    # at `interfaces` itself: no port takes G
+    ("\n".join(["set groups G interfaces <*> unit 0 family inet6", "set apply-groups G",
+                "set interfaces apply-groups-except [ G OTHER ]",
+                *(f"set interfaces {p} {s}" for p in ("et-0/0/32", "et-0/0/33") for s in ("mtu 9216",
+                  "unit 0 family inet mtu 1500")),
+                "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3", ""]),
+     {"et-0/0/32": 1500, "et-0/0/33": 1500}),
+    # a deactivated apply-groups-except excepts nothing
+    ("\n".join(["set groups G interfaces <*> unit 0 family inet6", "set apply-groups G",
+                *(f"set interfaces {p} {s}" for p in ("et-0/0/32", "et-0/0/33") for s in ("mtu 9216",
+                  "unit 0 family inet mtu 1500")), "set interfaces et-0/0/33 apply-groups-except G",
+                "deactivate interfaces et-0/0/33 apply-groups-except",
+                "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3", ""]),
+     {"et-0/0/32": 9202, "et-0/0/33": 9202}),
+])
+def test_apply_groups_except_keeps_the_group_from_that_level_and_below(text, mtus):
+    """Session 44 part f Left: `apply-groups-except` was a SYS002 and the group read as inherited there all the same
+    (losslessd's own fix snippet writes it, so a fixed switch linted as before). Junos CLI reference
+    "apply-groups-except" (any level but the top): it disables the inheritance of the groups it names, at its level
+    and below."""
+    device = parse(text)
+    assert not [i for i in device.issues if "apply-groups-except" in i.message]
+    assert {name: device.ports[name].mtu_bytes for name in mtus} == mtus
 
 
 def test_groups_applied_below_the_top_level_give_only_their_statements_under_that_level():

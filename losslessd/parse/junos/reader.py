@@ -550,13 +550,16 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
     `apply-groups` below the top level (`set interfaces et-0/0/1 apply-groups G`, `interfaces { apply-groups G; }`)
     inherits only the group's statements under that same hierarchy level, and wins over the top level's groups.
     A wildcard (`<et-*>`) matches the configuration's own interface names; a wildcard elsewhere in an interface or
-    class-of-service statement, and `apply-groups-except`, are reported (SYS002), not guessed. Only `set` lines
+    class-of-service statement is reported (SYS002), not guessed. `apply-groups-except [ G ]` at a level below the
+    top (`set interfaces et-0/0/1 apply-groups-except G`) keeps group G's statements from that level and those below
+    it (Junos CLI reference, "apply-groups-except": it disables the inheritance of the groups it names). Only `set` lines
     define and apply groups, and a deactivated group or `apply-groups` is not applied (`deactivate apply-groups G`
     applied G, and `deactivate groups G interfaces et-0/0/1 disable` read as the `set`). ``inherited`` takes the
     (file, line) of each group statement applied, with its group's name (JunosConfig.inherited), ``written`` the
     statement as the group writes it (JunosConfig.group_statements)."""
     applied: list[str] = []
     nested: list[tuple[list[str], list[str]]] = []  # (hierarchy level, groups applied there)
+    excepted: list[tuple[list[str], set[str]]] = []  # (hierarchy level, groups `apply-groups-except` names there)
     groups: dict[str, list] = {}
     main = []
     for src, w, line in statements:
@@ -568,8 +571,10 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
                 groups.setdefault(w[2], []).append((src, w[3:], line))
         else:
             if is_set and w[1:2] and w[1] in _GROUP_READ and "apply-groups-except" in w:
-                issues.append(ParseIssue(code="SYS002", source=src, message=(
-                    f"line not read (losslessd does not apply `apply-groups-except`): {line[:120]}")))
+                at = w.index("apply-groups-except")
+                if not _deactivated(w[:at + 1], inactive):
+                    excepted.append((w[1:at], {n for n in w[at + 1:] if n not in ("[", "]")
+                                               and not _deactivated([*w[:at + 1], n], inactive)}))
                 continue
             if is_set and w[1:2] and w[1] in _GROUP_READ and "apply-groups" in w:
                 at = w.index("apply-groups")
@@ -609,6 +614,10 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
                     issues.append(ParseIssue(code="SYS002", source=src, message=(
                         "line not read (a wildcard losslessd does not apply from a configuration group): "
                         f"{line[:120]}")))
+                    continue
+                targets = [words for words in targets if not any(
+                    group in names and words[:len(at)] == at for at, names in excepted)]
+                if not targets:
                     continue
                 taken.extend((src, ["set", *words], line) for words in targets)
                 inherited[(src.file, src.line)] = group
