@@ -304,7 +304,7 @@ def test_partition_flags_as_opensm_matches_them():
         ("a", 2, True, 5, 16), ("b", 3, False, 5, None), ("c", 0x8001, True, None, None)]
     got = {i.source.line: i.message for i in dev.issues}
     assert sorted(got) == [2, 3] and "'IPoIB' is no partition flag OpenSM knows" in got[2]
-    assert "OpenSM takes its low 16 bits, 0x8001" in got[3]
+    assert "OpenSM takes the low 16 bits strtoul gives, 0x8001" in got[3]
 
 
 def test_a_second_group_of_an_mgid_is_ignored_as_opensm_ignores_it():
@@ -841,3 +841,30 @@ def test_each_port_has_the_membership_opensm_gives_it():
         ("Default", ["ALL=limited"])]
     assert [(i.source.line, "defmember='all' is not limited, both or full" in i.message) for i in dev.issues] == [
         (3, True)]
+
+
+def test_a_signed_p_key_or_port_guid_is_read_as_strtoul_reads_it():
+    """Session 44 review r1 Left: a port GUID or P_Key written with a sign stopped the file ("not a port GUID", "P_Key
+    is not a number"). partition_add_port and partition_create (osm_prtn_config.c, linux-rdma/opensm fa74b98c) refuse
+    only a number strtoull/strtoul does not read whole, and C11 7.22.1.4 reads a sign as part of it, negating the value
+    in the return type: `-1` is 0xffffffffffffffff, a port osm_prtn_add_port finds none of and passes over ("port ...
+    not found"); P_Key `-0x7fff` is (uint16_t)(2^64 - 0x7fff), 0x8001; `-1` is 0xffff, Default's (osm_prtn_make_new
+    drops the membership bit and finds 0x7fff)."""
+    text = ("Default=0x7fff, ipoib : ALL=full;\n"
+            "x=0x10 : -1, 0x2=full, 0xffffffffffffffff=full;\n"
+            "y=-0x7fff : 0x3=full;\n"
+            "z=-1 : 0x4;\n"
+            "w=+0x20 : +5=full;\n")
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.pkey, p.members) for p in dev.opensm.partitions] == [
+        ("Default", 0x7FFF, ["ALL=full", "0x4=limited"]),
+        # `-1` and 0xffffffffffffffff are one port: its last entry kept
+        ("x", 0x10, ["0x2=full", "0xffffffffffffffff=full"]),
+        ("y", 0x8001, ["0x3=full"]),
+        ("w", 0x20, ["+5=full"])]
+    assert [(i.source.line, i.message.split(";")[0]) for i in dev.issues] == [
+        (3, "partition 'y': P_Key '-0x7fff' is no 16-bit number"), (4, "partition 'z': P_Key '-1' is no 16-bit number")]
+    # what strtoul does not read whole still stops the file
+    for bad in ("x=0x10 : -0x;\n", "x=0x10 : - 1;\n", "x=-0x : 0x2;\n"):
+        stopped = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", bad)], "x")
+        assert "OpenSM stops reading partitions.conf" in stopped.issues[0].message, bad

@@ -103,6 +103,15 @@ def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
     return value, m.end() == len(text.rstrip()) and value == written
 
 
+def c_whole(text: str) -> bool:
+    """Whether strtoul/strtoull(text, &end, 0) reads ``text`` to its end (`*end` is NUL): what partitions.conf's P_Key
+    and port GUID must be (osm_prtn_config.c partition_create, partition_add_port). A sign is part of the number (C11
+    7.22.1.4: a `-` negates the value in the return type, so `-1` is ULONG_MAX, no error), so a signed number is read
+    whole, wrapped round, where c_number calls it not clean."""
+    m = _C_NUMBER.match(text)
+    return m is not None and m.end() == len(text)
+
+
 @record(frozen=True)
 class Option:
     """One opensm.conf option line: its value as written and where."""

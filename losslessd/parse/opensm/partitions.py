@@ -17,7 +17,7 @@ from ...lazyre import lazy
 from ...model import DEFAULT_MGRP_MTU_CODE, DEFAULT_MGRP_RATE_CODE, IbPartition, ParseIssue, Source
 from ...units import is_digits
 from ..base import IssueList, LineAt
-from .options import c_number
+from .options import c_number, c_whole
 
 # What osm_prtn_config.c (linux-rdma/opensm fa74b98c) partition_add_port takes as a port: nothing or a prefix of
 # `NONE` (no port), a prefix of one of these keywords (strncmp over the name's length, case-sensitive), or a GUID that
@@ -228,12 +228,12 @@ def _partition(definition: str, src: Source, issues: list[ParseIssue]) -> tuple[
         name, pkey_text = "", name
     pkey = sl = mtu = rate = None
     if pkey_text:
-        if not c_number(pkey_text, 64, False)[1]:  # strtoul must read it whole (partition_create)
+        if not c_whole(pkey_text):  # strtoul must read it whole (partition_create; a sign it takes)
             return None
         pkey, clean = c_number(pkey_text, 16, False)
-        if not clean:  # (uint16_t)strtoul
-            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is wider than 16 "
-                                     f"bits; OpenSM takes its low 16 bits, {pkey:#06x}", source=src))
+        if not clean:  # (uint16_t)strtoul: a negative number wrapped round, then cut
+            issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: P_Key {pkey_text!r} is no 16-bit "
+                                     f"number; OpenSM takes the low 16 bits strtoul gives, {pkey:#06x}", source=src))
     if (pkey or 0) & 0x7FFF == 0:
         # osm_prtn_make_new: a P_Key of 0 (none written, or the membership bit alone) finds the partition by its name,
         # and `Default` is the one prtn_make_default made, 0x7fff, before the file is read (osm_prtn_make_partitions);
@@ -392,7 +392,6 @@ def _keyword(port: str) -> str | None:
 
 
 def _port_ok(port: str) -> bool:
-    if _keyword(port) is not None:
-        return True
-    guid, clean = c_number(port, 64, False)
-    return clean and guid != 0
+    """A keyword, or a GUID strtoull reads whole and not 0 (partition_add_port; `-1` is 0xffffffffffffffff, a port
+    osm_prtn_add_port looks up, finds none of and passes over, the file read on)."""
+    return _keyword(port) is not None or (c_whole(port) and c_number(port, 64, False)[0] != 0)
