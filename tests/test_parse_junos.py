@@ -1877,9 +1877,9 @@ def test_a_scheduler_s_buffer_rate_is_read_and_sizes_its_temporal_buffer(rate, s
       "set interfaces et-0/0/33 unit 0 family inet6 mtu 1500"], {"et-0/0/32": 2000, "et-0/0/33": 1500}),
     # Session 45 part f: an mpls unit's own `mtu` M passes M plus the 12 bytes of the three labels the PFE may push
     # (Junos "Configuring the Media MTU": MPLS MTU = media MTU - encapsulation overhead - 12, so 1488 under the
-    # 1514-byte media MTU), an iso unit's M plus the 3 bytes Ethernet 802.3 (17) adds over version 2 (14) ("Encapsulation
-    # Overhead by Encapsulation Type": ISO's 1497 under 1514): each unit here passes 1500-byte packets, not the media
-    # MTU's 9202
+    # 1514-byte media MTU), an iso unit's M plus the 3 bytes Ethernet 802.3 (17) adds over version 2 (14)
+    # ("Encapsulation Overhead by Encapsulation Type": ISO's 1497 under 1514): each unit here passes 1500-byte
+    # packets, not the media MTU's 9202
     (["set interfaces et-0/0/32 unit 0 family inet mtu 1500", "set interfaces et-0/0/32 unit 0 family inet6 mtu 1500",
       "set interfaces et-0/0/32 unit 0 family mpls mtu 1488",
       "set interfaces et-0/0/33 unit 0 family inet6 mtu 1500", "set interfaces et-0/0/33 unit 0 family iso mtu 1497"],
@@ -1924,8 +1924,8 @@ def test_each_unit_s_ip_mtu_is_kept_and_the_largest_is_the_port_s(lines, mtus):
 def test_an_mpls_or_iso_unit_s_own_mtu_counts_without_a_media_mtu(lines, mtu):
     """Session 44 part f Left: with no media `mtu` written, an mpls (or iso) unit's own MTU was not read, so a port
     passing 9000-byte MPLS packets was sized by its inet unit's 1500 B. Junos "Setting the Protocol MTU": the media
-    MTU must be at least the protocol MTU plus the encapsulation overhead, so a unit's protocol MTU, whatever its family,
-    says how large a frame the port carries: MPLS M + 12 (three labels, "Configuring the Media MTU"), ISO M + 3
+    MTU must be at least the protocol MTU plus the encapsulation overhead, so a unit's protocol MTU, whatever its
+    family, says how large a frame the port carries: MPLS M + 12 (three labels, "Configuring the Media MTU"), ISO M + 3
     (Ethernet 802.3's 17 bytes over version 2's 14, "Encapsulation Overhead by Encapsulation Type")."""
     text = "\n".join([*(f"set interfaces et-0/0/32 {line}" for line in lines),
                       "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3",

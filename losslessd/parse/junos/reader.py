@@ -552,8 +552,8 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict,
     A wildcard (`<et-*>`) matches the configuration's own interface names; a wildcard elsewhere in an interface or
     class-of-service statement is reported (SYS002), not guessed. `apply-groups-except [ G ]` at a level below the
     top (`set interfaces et-0/0/1 apply-groups-except G`) keeps group G's statements from that level and those below
-    it (Junos CLI reference, "apply-groups-except": it disables the inheritance of the groups it names). Only `set` lines
-    define and apply groups, and a deactivated group or `apply-groups` is not applied (`deactivate apply-groups G`
+    it (Junos CLI reference, "apply-groups-except": it disables the inheritance of the groups it names). Only `set`
+    lines define and apply groups, and a deactivated group or `apply-groups` is not applied (`deactivate apply-groups G`
     applied G, and `deactivate groups G interfaces et-0/0/1 disable` read as the `set`). ``inherited`` takes the
     (file, line) of each group statement applied, with its group's name (JunosConfig.inherited), ``written`` the
     statement as the group writes it (JunosConfig.group_statements)."""
