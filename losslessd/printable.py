@@ -11,6 +11,8 @@ GitHub annotations escape them by their own rules.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -184,14 +186,21 @@ NAME_SHOWN = 255
 def shown_path(path: str) -> str:
     """``path`` as a message shows it: whole when short, else its first PATH_SHOWN_START characters, how many were
     cut, and its last part (its own end alone where that part is past NAME_SHOWN, which no file's name is) with one of
-    the slashes that end it (a run of them names what one names: POSIX.1-2017 XBD 4.13, Pathname Resolution)."""
+    the slashes that end it (a run of them names what one names: POSIX.1-2017 XBD 4.13, Pathname Resolution). Two
+    paths differing only in the cut middle are told apart by the first 12 hex digits of the SHA-256 of the whole path
+    (its bytes as the file system has them): `printf %s PATH | sha256sum` finds it from a JSON report's."""
     if len(path) <= PATH_SHOWN_START + NAME_SHOWN + 32:
         return path
     end = len(path.rstrip("/"))  # (the last part that names something: `out.json/` shows out.json)
     start = min(PATH_SHOWN_START, end)
     cut = max(path.rfind("/", start, end), end - NAME_SHOWN - 1, start)
     tail = path[cut:end + 1]
-    return f"{path[:start]}...({len(path) - start - len(tail):,} characters cut)...{tail}"
+    try:
+        whole = os.fsencode(path)
+    except UnicodeEncodeError:  # (a lone surrogate no file system name decodes to: a path from JSON or YAML)
+        whole = path.encode("utf-8", "surrogatepass")
+    digest = hashlib.sha256(whole).hexdigest()[:12]
+    return f"{path[:start]}...({len(path) - start - len(tail):,} characters cut, sha256 {digest})...{tail}"
 
 
 def quoted(text: str, limit: int = 40) -> str:

@@ -519,10 +519,11 @@ def test_a_path_past_path_max_is_shown_cut_in_messages_and_whole_in_machine_repo
 
     deep = "/tmp/" + "d/" * 2500 + "x.cfg"
     named = str(tmp_path / ("n" * 5000 + ".cfg"))
-    cut = f"...({len(deep) - 64 - len('/x.cfg'):,} characters cut).../x.cfg"
+    cut = f"...({len(deep) - 64 - len('/x.cfg'):,} characters cut, sha256 {_sha(deep)}).../x.cfg"
     for args, shown in [((deep,), cut), ((named,), "n" * 200 + ".cfg"),
-                        (("examples/clos", "--policy", deep[:-3] + "yaml"), cut[:-3] + "yaml"),
-                        (("examples/clos", "-o", deep + "/"), cut + "/")]:
+                        (("examples/clos", "--policy", deep[:-3] + "yaml"),
+                         cut.replace(_sha(deep), _sha(deep[:-3] + "yaml"))[:-3] + "yaml"),
+                        (("examples/clos", "-o", deep + "/"), cut.replace(_sha(deep), _sha(deep + "/")) + "/")]:
         ran = losslessd("lint", *args)
         assert ran.returncode == 2, (args[0][:20], ran.stdout[:300], ran.stderr[:300])
         for line in (ran.stdout + ran.stderr).splitlines():
@@ -547,8 +548,33 @@ def test_a_long_path_ended_by_slashes_is_shown_cut_with_what_was_cut_counted(pat
     from losslessd.printable import shown_path
 
     count = len(path) - len(start) - len(tail)
-    assert shown_path(path) == f"{start}...({count:,} characters cut)...{tail}"
+    assert shown_path(path) == f"{start}...({count:,} characters cut, sha256 {_sha(path)})...{tail}"
     assert count > 0
+
+
+def _sha(path: str) -> str:
+    """The digest a cut path shows: `printf %s PATH | sha256sum`'s first 12 hex digits."""
+    import hashlib
+
+    return hashlib.sha256(path.encode()).hexdigest()[:12]
+
+
+def test_two_long_paths_differing_only_in_the_cut_middle_are_told_apart_in_messages(tmp_path):
+    """Session 45 (round 26): two paths of one length, the same start and the same file name, differing only where a
+    message cuts them (`runs/2026-01-05/.../leaf1.cfg` and `runs/2026-01-06/...`) printed the same in every message
+    (the JSON report keeps them whole): an operator could not say which file an error named. The cut shows a digest
+    of the whole path (sha256, as `printf %s PATH | sha256sum` gives it), different for the two, the same each time."""
+    from losslessd.printable import shown_path
+    from tests.clirun import losslessd
+
+    paths = [str(tmp_path / ("d" * 100) / day / ("e" * 200) / "leaf1.cfg") for day in ("2026-01-05", "2026-01-06")]
+    shown = [shown_path(path) for path in paths]
+    assert shown[0] != shown[1] and shown == [shown_path(path) for path in paths]
+    for path, said in zip(paths, shown, strict=True):
+        assert said.endswith("/leaf1.cfg") and _sha(path) in said and len(said) < 400
+        ran = losslessd("lint", path)
+        assert ran.returncode == 2 and said in ran.stderr, ran.stderr[:600]
+    assert shown_path("/tmp/" + "\udcff" * 400 + "/x") != shown_path("/tmp/" + "\udcfe" * 400 + "/x")
 
 
 def test_every_text_file_losslessd_reads_or_writes_names_its_encoding():
