@@ -487,8 +487,7 @@ def _header_names_another(device: Device, inp: Input) -> None:
     m = _DEVICE_FIELD.search(inp.text)
     line = inp.text.count("\n", 0, m.start()) + 1 if m else 1
     source = Source(file=inp.path, line=line)
-    if device.capture_name is None:  # (the first such capture of the device: fabric._claimed_twice reads it)
-        device.capture_name, device.capture_name_source = said, source
+    device.capture_claims.append((said, source))  # (fabric._claimed_twice reads them)
     device.issues.append(ParseIssue(code="SYS004", source=source, message=(
         f"the capture's header names the device {printable(said)}, but it is linted as {printable(device.name)}, "
         f"the name its configuration (or else its file) gives it: if the capture was pulled as {printable(said)}, "
