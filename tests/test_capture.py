@@ -237,10 +237,10 @@ def test_a_header_naming_another_device_of_the_lint_is_said_once_for_the_fleet_n
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_device_with_two_captures_naming_two_other_devices_is_said_for_both(tmp_path, jobs):
-    """Session 45 (round 26): a device read from two captures (its folder), whose headers name two other devices of
-    the lint, was said for the first only (the device kept one header name): the second file claiming spine1 went
-    without a word. Each capture naming another device is said, naming its file and the other's; one of two captures
-    swapped with another device is still said once for the pair."""
+    """Session 45 (round 26): a device read from two captures (a multi-ASIC SONiC folder's config_db.json and
+    config_db0.json), whose headers name two other devices of the lint, was said for the first only (the device kept
+    one header name): the second file, claiming spine1, went without a word. Each capture naming another device is
+    said, naming its file and the other's."""
     from losslessd.api import lint
     from tests.conftest import ROOT
 
@@ -249,16 +249,16 @@ def test_a_device_with_two_captures_naming_two_other_devices_is_said_for_both(tm
                   (clos / "leaf1.cfg").read_text())
     s = _captured(tmp_path / "spine1.capture", "spine1", "arista_eos", "show running-config",
                   (clos / "spine1.cfg").read_text())
-    folder = tmp_path / "leaf2"
+    folder = tmp_path / "leaf-b2"
     folder.mkdir()
-    config = (clos / "leaf2.cfg").read_text()
-    b = _captured(folder / "a.capture", "leaf1", "arista_eos", "show running-config", config)
-    c = _captured(folder / "b.capture", "spine1", "arista_eos", "show running-config", config)
+    config = (ROOT / "tests/fixtures/raw/sonic/flat_config_db.json").read_text()
+    b = _captured(folder / "config_db.json", "leaf1", "sonic", "show runningconfiguration all", config)
+    c = _captured(folder / "config_db0.json", "spine1", "sonic", "show runningconfiguration all", config)
     result = lint([tmp_path], jobs=jobs)
     said = sorted((f.device, f.source.file if f.source else None, f.message) for f in result.findings
                   if f.code == "SYS004" and "header" in f.message)
-    assert [(device, file) for device, file, _ in said] == [("leaf2", b), ("leaf2", c)], said
-    assert f"has the header of leaf1 (`device: leaf1`), but its configuration is leaf2's, and leaf1 is read from " \
-        f"{a}: two files claim that device" in said[0][2], said
-    assert f"has the header of spine1 (`device: spine1`), but its configuration is leaf2's, and spine1 is read " \
+    assert [(device, file) for device, file, _ in said] == [("leaf-b2", b), ("leaf-b2", c)], said
+    assert f"has the header of leaf1 (`device: leaf1`), but its configuration is leaf-b2's, and leaf1 is read " \
+        f"from {a}: two files claim that device" in said[0][2], said
+    assert f"has the header of spine1 (`device: spine1`), but its configuration is leaf-b2's, and spine1 is read " \
         f"from {s}: two files claim that device" in said[1][2], said
