@@ -1061,7 +1061,7 @@ def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
     # (an SNMPv2c warning): its config may name it otherwise than the inventory does (a SONiC hostname), and an
     # issue naming no device of the fabric reads as an input that gave none (Coverage.unread).
     captures = {name: display_path(folder / rec["capture"]) for name, rec in data["devices"].items()
-                if isinstance(rec, dict) and isinstance(rec.get("capture"), str)}
+                if isinstance(rec, dict) and collect.in_snapshot(rec.get("capture"))}
     issues = collect.manifest_issues(data, display, lambda name: display_path(folder / name))
     for issue in issues:
         source = issue.source
