@@ -27,6 +27,7 @@ from typing import NamedTuple
 from .errors import InputError
 from .lazyre import lazy
 from .limits import universal_newlines
+from .printable import quoted
 
 MARKER = "#%"
 ESCAPE = "#%|"
@@ -143,7 +144,7 @@ def read(text: str, file: str | None = None, *, sections: bool = True) -> Captur
                 raise InputError(f"not a losslessd capture: the first line must be '{MARKER} {MAGIC} {VERSION}'",
                                  file=file, line=n)
             if m.group(1) != str(VERSION):
-                raise InputError(f"capture format version {m.group(1)!r} is not supported (this losslessd reads "
+                raise InputError(f"capture format version {quoted(m.group(1))} is not supported (this losslessd reads "
                                  f"version {VERSION})", file=file, line=n)
             magic = True
             continue
@@ -296,7 +297,8 @@ def for_platform(text: str, file: str, platform: str) -> tuple[dict[str, str], l
     """Read a capture that a ``platform`` parser was given; InputError when it belongs to another platform."""
     header, sections = read(text, file)
     if header["platform"] != platform:
-        raise InputError(f"this capture is for platform {header['platform']!r}, not {platform}", file=file, line=1)
+        raise InputError(f"this capture is for platform {quoted(header['platform'])}, not {platform}", file=file,
+                         line=1)
     return header, sections
 
 

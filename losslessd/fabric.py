@@ -57,7 +57,7 @@ from .parse import (
     untailed,
 )
 from .parse import topology as topology_file
-from .printable import fleet_nodes, name_node, names_shown, printable, shows_as
+from .printable import fleet_nodes, name_node, names_shown, printable, quoted, shows_as
 from .topology import unread
 from .units import is_small_int
 
@@ -687,7 +687,7 @@ def worker_count(jobs: int | None, devices: int) -> int:
     if jobs is None:
         env = os.environ.get(JOBS_ENV, "").strip()
         if env and not is_small_int(env):  # a typo must not quietly mean "as many as cores"
-            raise InputError(f"{JOBS_ENV}={env!r} is not a number of worker processes (0: as many as cores)")
+            raise InputError(f"{JOBS_ENV}={quoted(env)} is not a number of worker processes (0: as many as cores)")
         jobs = int(env) if env else 0
     cores = usable_cores()
     if jobs >= 1:

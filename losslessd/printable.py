@@ -11,7 +11,6 @@ GitHub annotations escape them by their own rules.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
@@ -199,13 +198,19 @@ def shown_path(path: str) -> str:
         whole = os.fsencode(path)
     except UnicodeEncodeError:  # (a lone surrogate no file system name decodes to: a path from JSON or YAML)
         whole = path.encode("utf-8", "surrogatepass")
+    import hashlib  # (only for a path past the message limit)
+
     digest = hashlib.sha256(whole).hexdigest()[:12]
     return f"{path[:start]}...({len(path) - start - len(tail):,} characters cut, sha256 {digest})...{tail}"
 
 
-def quoted(text: str, limit: int = 40) -> str:
+def quoted(text: object, limit: int = 40) -> str:
     """``text`` as an error quotes a value from the input: repr() (control characters escaped), cut after ``limit``
-    characters with how long it is (a 100,000-character argument was echoed whole)."""
+    characters with how long it is (a 100,000-character argument was echoed whole); a value that is no text (a
+    number or a list where a file wants a name) as its repr(), cut the same way."""
+    if not isinstance(text, str):
+        shown = repr(text)
+        return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
     return repr(text[:limit]) + (f"... ({len(text):,} characters)" if len(text) > limit else "")
 
 

@@ -604,3 +604,41 @@ def test_every_text_file_losslessd_reads_or_writes_names_its_encoding():
                 if isinstance(mode, ast.Constant) and "b" not in mode.value:
                     unnamed.append(f"{path.name}:{node.lineno}")
     assert unnamed == []
+
+
+def test_an_error_quotes_a_value_from_the_input_cut_never_whole(tmp_path):
+    """Session 45 (round 26): 26 errors formatted the value they refused with repr() whole: `LOSSLESSD_JOBS` of
+    100,000 digits was a 100 KB error line, as were `--format`, `--strategy`, `--family`, `--ports`, a topology's
+    `routing:` or unknown key, a YAML duplicate key, a manifest's version, a policy's `extends:`. Each quotes it
+    with printable.quoted (cut at 40 characters, the length said; a host name at 255, NAME_MAX, so two names
+    differing late still differ), and no error of the package formats a value with !r uncut (read with ast)."""
+    import ast
+    from pathlib import Path
+
+    import losslessd
+    from tests.clirun import losslessd as run
+
+    uncut = []
+    for path in sorted(Path(losslessd.__file__).parent.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            name = getattr(node, "func", None)
+            if not isinstance(node, ast.Call) or getattr(name, "id", getattr(name, "attr", None)) not in (
+                    "InputError", "UsageError", "BadParameter"):
+                continue
+            for value in (v for arg in node.args[:1] for v in ast.walk(arg) if isinstance(v, ast.FormattedValue)):
+                said = ast.get_source_segment(text, value.value) or ""
+                bounded = value.format_spec is not None or said.endswith(("[:80]", "[:40]")) or said.startswith((
+                    "shown_path(", "os.path.basename("))
+                if value.conversion == ord("r") and not bounded:
+                    uncut.append(f"{path.name}:{value.lineno}: {said}")
+    assert uncut == []
+
+    huge = "9" * 100_000
+    (tmp_path / "topology.yaml").write_text(f"links: []\nrouting: {'x' * 100_000}\n")
+    for args, env in [(("lint", "examples/clos"), {"LOSSLESSD_JOBS": huge}),
+                      (("lint", "examples/clos", "--format", "e" * 100_000), None),
+                      (("lint", "examples/clos", "--topology", str(tmp_path / "topology.yaml")), None)]:
+        ran = run(*args, env=env)
+        assert ran.returncode == 2, (args[:3], ran.stderr[:300])
+        assert max(map(len, ran.stderr.splitlines())) < 2_000 and "characters)" in ran.stderr, ran.stderr[:600]

@@ -15,6 +15,7 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeGuard
 
 from ..docpos import load_json
 from ..errors import InputError
@@ -57,7 +58,7 @@ def capture_name(device: str) -> str:
     return f"{device}.capture"
 
 
-def in_snapshot(capture: object) -> bool:
+def in_snapshot(capture: object) -> TypeGuard[str]:
     """Whether a manifest's ``capture`` names a file of its snapshot folder, as pull writes it (capture_name: a file
     name, no folder): `../../etc/passwd`, `/etc/shadow` or `sub/x` in a hand-edited manifest named a file outside
     the snapshot as the place of a refused command (`[/etc/shadow:3]`), a file no lint read."""
@@ -126,7 +127,7 @@ def read_manifest(folder: Path, display: str) -> dict:
         raise InputError(f"not a losslessd snapshot manifest (expected \"format\": \"{FORMAT}\" and \"devices\")",
                          file=display, line=1)
     if data.get("version") != VERSION:
-        raise InputError(f"snapshot manifest version {data.get('version')!r} is not supported (this losslessd "
+        raise InputError(f"snapshot manifest version {quoted(data.get('version'))} is not supported (this losslessd "
                          f"reads version {VERSION})", file=display, line=1)
     return data
 

@@ -22,7 +22,16 @@ from ..lazyre import lazy
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
-from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN, LOOKALIKE, mixed_script_words, name_node, printable, shows_as
+from ..printable import (
+    DEVICE_CONTROL,
+    DEVICE_UNSEEN,
+    LOOKALIKE,
+    mixed_script_words,
+    name_node,
+    printable,
+    quoted,
+    shows_as,
+)
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -298,7 +307,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     if fmt:
         plat = resolve_format(fmt)
         if plat is None:
-            raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)}")
+            raise InputError(f"unknown --format {quoted(fmt)}; known: {', '.join(PLATFORMS)}")
         platform = plat.id
     else:
         platform = detect(inputs[0])
@@ -520,5 +529,5 @@ def _unparsed_capture(inp: Input) -> None:
                  if text.startswith(f"{capture.MARKER} platform:")), 1)
     platform = PLATFORMS.get(named)
     raise InputError(no_parser_message(platform) if platform else
-                     f"this capture is for platform {named!r}, which losslessd does not know "
+                     f"this capture is for platform {quoted(named)}, which losslessd does not know "
                      f"(known: {', '.join(PLATFORMS)})", file=inp.path, line=line)
