@@ -40,7 +40,7 @@ _FIELD_RE = lazy(r"^#%\s*([a-z][a-z0-9_-]*):(.*)$")
 _KEY_RE = lazy(r"^[a-z][a-z0-9_-]*$")
 _START_RE = lazy(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
 # Sniffing reads the header from this many characters after its first marker, not the whole file.
-_HEADER_CHARS = 65536
+HEADER_CHARS = 65536
 # A header as write() writes it (no blank or odd lines): read in one match; any other is read line by line.
 _PLAIN_HEADER = lazy(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*)"
                            rf"{MARKER} command:")
@@ -89,14 +89,14 @@ def write(header: Mapping[str, str], sections: Iterable[tuple[str, str]]) -> str
 
 def sniff_platform(text: str) -> str | None:
     """The platform a capture's header names, without validating the rest (for format sniffing).
-    Cheap on a large file: only the header's lines are cut out, one by one, within _HEADER_CHARS."""
+    Cheap on a large file: only the header's lines are cut out, one by one, within HEADER_CHARS."""
     plain = _PLAIN_PLATFORM.match(text)
-    if plain and plain.end(1) <= len(MARKER) + _HEADER_CHARS:
+    if plain and plain.end(1) <= len(MARKER) + HEADER_CHARS:
         return plain.group(1).strip()
     marker = _START_RE.match(text)
     if marker is None:
         return None
-    end = min(len(text), marker.end() + _HEADER_CHARS)
+    end = min(len(text), marker.end() + HEADER_CHARS)
     pos = 1 if text.startswith("\ufeff") else 0
     find = text.find
     fields = -1  # lines read after the magic line (-1: the magic line not reached yet)

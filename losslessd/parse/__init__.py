@@ -523,6 +523,15 @@ def _cut_short(device: Device, inp: Input) -> None:
 def _unparsed_capture(inp: Input) -> None:
     """A capture that names a platform no parser reads: say so (raises InputError), rather than "unknown format"."""
     named = capture.sniff_platform(inp.text)
+    if named is None and capture.is_capture(inp.text):
+        # A header the sniff could not read within its window: read whole, it says what is malformed (raises) or
+        # names a platform past the window, a field no pull writes (a `device:` of 5,000,000 characters was "cannot
+        # tell which platform wrote this file").
+        header = capture.read(inp.text, inp.path, sections=False).header
+        longest, line = max((len(text), n) for n, text in enumerate(inp.text.split("\n", 60)[:60], start=1))
+        raise InputError(f"the capture's header names its platform ({quoted(header.get('platform', ''))}) past the "
+                         f"first {capture.HEADER_CHARS:,} characters a reader looks at (line {line} holds "
+                         f"{longest:,}): no header pull writes; fix or collect it again", file=inp.path, line=line)
     if named is None:
         return
     line = next((n for n, text in enumerate(inp.text.split("\n", 60)[:60], start=1)
