@@ -129,7 +129,8 @@ class _Scans:
         self.count = count
 
     def contains(self, item: Any, container: Any) -> bool:
-        if isinstance(container, (str, bytes, bytearray)) and isinstance(item, type(container)):
+        if (isinstance(container, str) and isinstance(item, str)) or (
+                isinstance(container, (bytes, bytearray)) and isinstance(item, (bytes, bytearray))):
             at = container.find(item)
             self.count[0] += 1 + (len(container) if at < 0 else at + len(item))
             return at >= 0
