@@ -66,7 +66,9 @@ class Document:
         if self.duplicates:
             line, parts, key, first = self.duplicates[0]
             where = f" in {'.'.join(parts)}" if parts else ""
-            raise InputError(f"duplicate key {quoted(key)}{where}: also given at line {first} (YAML keeps only the "
+            # (a key given again in another spelling says both in its repr after its own: yamlread._Respelled)
+            said = quoted(str(key)) + (repr(key).removeprefix(repr(str(key))) if type(key) is not str else "")
+            raise InputError(f"duplicate key {said}{where}: also given at line {first} (YAML keeps only the "
                              "last one; remove or rename one)", file=self.file, line=line)
 
 
