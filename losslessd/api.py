@@ -15,6 +15,7 @@ from .lint.finding import Finding, Severity
 from .lint.registry import Rule, all_rules, lookup, select
 from .model import Fabric
 from .platforms import PLATFORMS, resolve_format
+from .printable import quoted
 
 if TYPE_CHECKING:
     from .fix import FixResult
@@ -38,7 +39,7 @@ def lint(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26
     from .gcpause import gc_paused
 
     if fmt and resolve_format(fmt) is None:
-        raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
+        raise InputError(f"unknown --format {quoted(fmt)}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
     pol = _policy(policy)
     rules = select(select_codes, ignore_codes)
     with gc_paused():

@@ -27,6 +27,7 @@ from typing import NamedTuple
 from .errors import InputError
 from .lazyre import lazy
 from .limits import universal_newlines
+from .printable import quoted
 
 MARKER = "#%"
 ESCAPE = "#%|"
@@ -39,7 +40,7 @@ _FIELD_RE = lazy(r"^#%\s*([a-z][a-z0-9_-]*):(.*)$")
 _KEY_RE = lazy(r"^[a-z][a-z0-9_-]*$")
 _START_RE = lazy(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
 # Sniffing reads the header from this many characters after its first marker, not the whole file.
-_HEADER_CHARS = 65536
+HEADER_CHARS = 65536
 # A header as write() writes it (no blank or odd lines): read in one match; any other is read line by line.
 _PLAIN_HEADER = lazy(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*)"
                            rf"{MARKER} command:")
@@ -88,14 +89,14 @@ def write(header: Mapping[str, str], sections: Iterable[tuple[str, str]]) -> str
 
 def sniff_platform(text: str) -> str | None:
     """The platform a capture's header names, without validating the rest (for format sniffing).
-    Cheap on a large file: only the header's lines are cut out, one by one, within _HEADER_CHARS."""
+    Cheap on a large file: only the header's lines are cut out, one by one, within HEADER_CHARS."""
     plain = _PLAIN_PLATFORM.match(text)
-    if plain and plain.end(1) <= len(MARKER) + _HEADER_CHARS:
+    if plain and plain.end(1) <= len(MARKER) + HEADER_CHARS:
         return plain.group(1).strip()
     marker = _START_RE.match(text)
     if marker is None:
         return None
-    end = min(len(text), marker.end() + _HEADER_CHARS)
+    end = min(len(text), marker.end() + HEADER_CHARS)
     pos = 1 if text.startswith("\ufeff") else 0
     find = text.find
     fields = -1  # lines read after the magic line (-1: the magic line not reached yet)
@@ -143,7 +144,7 @@ def read(text: str, file: str | None = None, *, sections: bool = True) -> Captur
                 raise InputError(f"not a losslessd capture: the first line must be '{MARKER} {MAGIC} {VERSION}'",
                                  file=file, line=n)
             if m.group(1) != str(VERSION):
-                raise InputError(f"capture format version {m.group(1)!r} is not supported (this losslessd reads "
+                raise InputError(f"capture format version {quoted(m.group(1))} is not supported (this losslessd reads "
                                  f"version {VERSION})", file=file, line=n)
             magic = True
             continue
@@ -296,7 +297,8 @@ def for_platform(text: str, file: str, platform: str) -> tuple[dict[str, str], l
     """Read a capture that a ``platform`` parser was given; InputError when it belongs to another platform."""
     header, sections = read(text, file)
     if header["platform"] != platform:
-        raise InputError(f"this capture is for platform {header['platform']!r}, not {platform}", file=file, line=1)
+        raise InputError(f"this capture is for platform {quoted(header['platform'])}, not {platform}", file=file,
+                         line=1)
     return header, sections
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # (imported where used: a lint of a cached policy needs no py
 from .errors import InputError
 from .lazyre import lazy
 from .limits import read_text
+from .printable import quoted
 
 # Plain scalars YAML 1.1 (PyYAML's resolver) reads as numbers or dates where YAML 1.2's core schema (YAML 1.2.2,
 # 10.3.2 "Tag Resolution") reads other numbers or text: a leading 0 is octal (`dscp: 026` was 22; 1.2 reads 26), `0b`
@@ -65,8 +66,10 @@ class Document:
         if self.duplicates:
             line, parts, key, first = self.duplicates[0]
             where = f" in {'.'.join(parts)}" if parts else ""
-            raise InputError(f"duplicate key {key!r}{where}: also given at line {first} (YAML keeps only the last "
-                             "one; remove or rename one)", file=self.file, line=line)
+            # (a key given again in another spelling says both in its repr after its own: yamlread._Respelled)
+            said = quoted(str(key)) + (repr(key).removeprefix(repr(str(key))) if type(key) is not str else "")
+            raise InputError(f"duplicate key {said}{where}: also given at line {first} (YAML keeps only the "
+                             "last one; remove or rename one)", file=self.file, line=line)
 
 
 def pointer(parts: list | tuple) -> str:

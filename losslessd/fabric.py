@@ -57,7 +57,7 @@ from .parse import (
     untailed,
 )
 from .parse import topology as topology_file
-from .printable import fleet_nodes, name_node, names_shown, printable, shows_as
+from .printable import fleet_nodes, name_node, names_shown, printable, quoted, shows_as
 from .topology import unread
 from .units import is_small_int
 
@@ -541,39 +541,39 @@ class _Inputs:
 
 
 def _claimed_twice(fabric: Fabric) -> None:
-    """A capture whose header names another device of this lint (Device.capture_name) said once for the fleet, naming
-    both files, in place of the note on each device (parse._header_names_another): two files claim that device (a
-    capture saved under another device's name or folder, two captures swapped, an inventory entry that reached
+    """A capture whose header names another device of this lint (Device.capture_claims) said once for the fleet,
+    naming both files, in place of the note on each device (parse._header_names_another): two files claim that device
+    (a capture saved under another device's name or folder, two captures swapped, an inventory entry that reached
     another device's address), where a header naming no device of the lint is a site's own naming. A note still:
     each file is linted as its configuration names the device, which is what the switch runs. Said on the device
-    read from the capture (SYS004 reads a device's issues); of two captures swapped, on the first."""
-    claims = [device for device in fabric.devices.values() if device.capture_name is not None]
+    read from the capture (SYS004 reads a device's issues), for each of its captures that names another; of two
+    captures swapped, on the first."""
+    claims = [device for device in fabric.devices.values() if device.capture_claims]
     if not claims:
         return
     nodes = fleet_nodes(fabric.devices)
-    said: set[frozenset[str]] = set()
+    said: set[tuple[str, str]] = set()
     for device in claims:
-        named = [name for name in names_shown(name_node(device.capture_name or ""), nodes) if name != device.name]
-        source = device.capture_name_source
-        if not named or source is None:
-            continue
-        device.issues = [i for i in device.issues if not (i.code == "SYS004" and i.source is not None and (
-            i.source.file, i.source.line) == (source.file, source.line))]
-        other = fabric.devices[named[0]]
-        pair = frozenset((device.name, other.name))
-        if pair in said:  # (two captures swapped: said once, by the first)
-            continue
-        said.add(pair)
-        swapped = other.capture_name is not None and shows_as(name_node(other.capture_name), name_node(device.name))
-        device.issues.append(ParseIssue(code="SYS004", source=source, message=(
-            f"the capture {printable(source.file or '')} has the header of {printable(other.name)} "
-            f"(`device: {printable(device.capture_name or '')}`), but its configuration is "
-            f"{printable(device.name)}'s, and {printable(other.name)} is read from "
-            f"{printable(', '.join(other.files))}"
-            + (f", whose header names {printable(device.name)}: the two captures are swapped" if swapped else
-               ": two files claim that device")
-            + " (a capture saved under another device's name or folder, or an inventory entry that reached another "
-              "device's address); each file is linted as the device its configuration names")))
+        for header, source in device.capture_claims:
+            named = [name for name in names_shown(name_node(header), nodes) if name != device.name]
+            if not named:
+                continue
+            device.issues = [i for i in device.issues if not (i.code == "SYS004" and i.source is not None and (
+                i.source.file, i.source.line) == (source.file, source.line))]
+            other = fabric.devices[named[0]]
+            swapped = any(shows_as(name_node(theirs), name_node(device.name)) for theirs, _ in other.capture_claims)
+            if swapped and (other.name, device.name) in said:  # (two captures swapped: said once, by the first)
+                continue
+            said.add((device.name, other.name))
+            device.issues.append(ParseIssue(code="SYS004", source=source, message=(
+                f"the capture {printable(source.file or '')} has the header of {printable(other.name)} "
+                f"(`device: {printable(header)}`), but its configuration is "
+                f"{printable(device.name)}'s, and {printable(other.name)} is read from "
+                f"{printable(', '.join(other.files))}"
+                + (f", whose header names {printable(device.name)}: the two captures are swapped" if swapped else
+                   ": two files claim that device")
+                + " (a capture saved under another device's name or folder, or an inventory entry that reached "
+                  "another device's address); each file is linted as the device its configuration names")))
 
 
 def _kept_copy(path: str, other: str) -> bool:
@@ -687,7 +687,7 @@ def worker_count(jobs: int | None, devices: int) -> int:
     if jobs is None:
         env = os.environ.get(JOBS_ENV, "").strip()
         if env and not is_small_int(env):  # a typo must not quietly mean "as many as cores"
-            raise InputError(f"{JOBS_ENV}={env!r} is not a number of worker processes (0: as many as cores)")
+            raise InputError(f"{JOBS_ENV}={quoted(env)} is not a number of worker processes (0: as many as cores)")
         jobs = int(env) if env else 0
     cores = usable_cores()
     if jobs >= 1:
@@ -1061,7 +1061,7 @@ def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
     # (an SNMPv2c warning): its config may name it otherwise than the inventory does (a SONiC hostname), and an
     # issue naming no device of the fabric reads as an input that gave none (Coverage.unread).
     captures = {name: display_path(folder / rec["capture"]) for name, rec in data["devices"].items()
-                if isinstance(rec, dict) and isinstance(rec.get("capture"), str)}
+                if isinstance(rec, dict) and collect.in_snapshot(rec.get("capture"))}
     issues = collect.manifest_issues(data, display, lambda name: display_path(folder / name))
     for issue in issues:
         source = issue.source

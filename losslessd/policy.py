@@ -339,7 +339,7 @@ def _resolve(ref: str, relative_to: Path) -> Path:
         return candidate  # read (and refused, if it is no regular file) by load_yaml
     if ref in shipped():
         return shipped()[ref]
-    raise InputError(f"extends {ref!r}: no such file next to this policy and no shipped policy of that name "
+    raise InputError(f"extends {quoted(ref)}: no such file next to this policy and no shipped policy of that name "
                      f"(shipped: {', '.join(shipped())})", file=str(relative_to))
 
 

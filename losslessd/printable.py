@@ -11,6 +11,7 @@ GitHub annotations escape them by their own rules.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -184,19 +185,32 @@ NAME_SHOWN = 255
 def shown_path(path: str) -> str:
     """``path`` as a message shows it: whole when short, else its first PATH_SHOWN_START characters, how many were
     cut, and its last part (its own end alone where that part is past NAME_SHOWN, which no file's name is) with one of
-    the slashes that end it (a run of them names what one names: POSIX.1-2017 XBD 4.13, Pathname Resolution)."""
+    the slashes that end it (a run of them names what one names: POSIX.1-2017 XBD 4.13, Pathname Resolution). Two
+    paths differing only in the cut middle are told apart by the first 12 hex digits of the SHA-256 of the whole path
+    (its bytes as the file system has them): `printf %s PATH | sha256sum` finds it from a JSON report's."""
     if len(path) <= PATH_SHOWN_START + NAME_SHOWN + 32:
         return path
     end = len(path.rstrip("/"))  # (the last part that names something: `out.json/` shows out.json)
     start = min(PATH_SHOWN_START, end)
     cut = max(path.rfind("/", start, end), end - NAME_SHOWN - 1, start)
     tail = path[cut:end + 1]
-    return f"{path[:start]}...({len(path) - start - len(tail):,} characters cut)...{tail}"
+    try:
+        whole = os.fsencode(path)
+    except UnicodeEncodeError:  # (a lone surrogate no file system name decodes to: a path from JSON or YAML)
+        whole = path.encode("utf-8", "surrogatepass")
+    import hashlib  # (only for a path past the message limit)
+
+    digest = hashlib.sha256(whole).hexdigest()[:12]
+    return f"{path[:start]}...({len(path) - start - len(tail):,} characters cut, sha256 {digest})...{tail}"
 
 
-def quoted(text: str, limit: int = 40) -> str:
+def quoted(text: object, limit: int = 40) -> str:
     """``text`` as an error quotes a value from the input: repr() (control characters escaped), cut after ``limit``
-    characters with how long it is (a 100,000-character argument was echoed whole)."""
+    characters with how long it is (a 100,000-character argument was echoed whole); a value that is no text (a
+    number or a list where a file wants a name) as its repr(), cut the same way."""
+    if not isinstance(text, str):
+        shown = repr(text)
+        return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
     return repr(text[:limit]) + (f"... ({len(text):,} characters)" if len(text) > limit else "")
 
 

@@ -918,6 +918,23 @@ def cases() -> list[Case]:
                                       "-"], says=("`-` stands for standard input or output",)),
         C("lint-policy-bytes-fraction", _lint_policy_case("name: x\necn:\n  min_threshold_bytes: {min: 9216.5}\n"),
           says=("p.yaml:3", "`ecn.min_threshold_bytes.min` must be an integer")),
+        # round 26 (session 45): a refused value echoed whole, a manifest naming a file outside its snapshot, a
+        # capture header past the sniff's window, an SNMP timeout no SNMP target holds
+        C("lint-jobs-env-100k-digits", lambda t: _lint(_fabric(t)), env={"LOSSLESSD_JOBS": "9" * 100_000},
+          says=("LOSSLESSD_JOBS='9999", "(100,000 characters) is not a number of worker processes")),
+        C("lint-manifest-capture-outside", _manifest_case(json.dumps({
+            "format": "losslessd-snapshot", "version": 1, "devices": {"spine1": {
+                "status": "ok", "capture": "../../etc/passwd", "issues": [
+                    {"code": "SYS014", "line": 1, "message": "`show lldp neighbors` failed"}]}}})), exits=(1,),
+          says=("the manifest names its capture '../../etc/passwd', no file of the snapshot folder",
+                "manifest.json /devices/spine1")),
+        C("lint-capture-header-5m-device", lambda t: _lint(_w(t / "leaf1.capture", (
+            "#% losslessd capture 1\n#% device: " + "x" * 5_000_000 + "\n#% collected: 2026-01-01T00:00:00Z\n"
+            "#% platform: arista_eos\n"
+            "#% command: show running-config\n" + _SPINE1))),
+          says=("leaf1.capture:2", "names its platform ('arista_eos') past the first 65,536 characters")),
+        C("daemon-snmp-timeout-past-time-interval", _settings_case("poll:\n  snmp_timeout_s: 9.2e9\n"),
+          says=("snmp_timeout_s",)),
     ]
     return out
 

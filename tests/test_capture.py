@@ -233,3 +233,59 @@ def test_a_header_naming_another_device_of_the_lint_is_said_once_for_the_fleet_n
     assert swapped[0] == "spine1" and f"spine2 is read from {d}, whose header names spine1: the two captures are " \
         "swapped" in swapped[2], swapped
     assert noted[0] == "leaf9" and "names the device dc1-leaf9, but it is linted as leaf9" in noted[2], noted
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_device_with_two_captures_naming_two_other_devices_is_said_for_both(tmp_path, jobs):
+    """Session 45 (round 26): a device read from two captures (a multi-ASIC SONiC folder's config_db.json and
+    config_db0.json), whose headers name two other devices of the lint, was said for the first only (the device kept
+    one header name): the second file, claiming spine1, went without a word. Each capture naming another device is
+    said, naming its file and the other's."""
+    from losslessd.api import lint
+    from tests.conftest import ROOT
+
+    clos = ROOT / "examples/clos"
+    a = _captured(tmp_path / "leaf1.capture", "leaf1", "arista_eos", "show running-config",
+                  (clos / "leaf1.cfg").read_text())
+    s = _captured(tmp_path / "spine1.capture", "spine1", "arista_eos", "show running-config",
+                  (clos / "spine1.cfg").read_text())
+    folder = tmp_path / "leaf-b2"
+    folder.mkdir()
+    config = (ROOT / "tests/fixtures/raw/sonic/flat_config_db.json").read_text()
+    b = _captured(folder / "config_db.json", "leaf1", "sonic", "show runningconfiguration all", config)
+    c = _captured(folder / "config_db0.json", "spine1", "sonic", "show runningconfiguration all", config)
+    result = lint([tmp_path], jobs=jobs)
+    said = sorted((f.device, f.source.file if f.source else None, f.message) for f in result.findings
+                  if f.code == "SYS004" and "header" in f.message)
+    assert [(device, file) for device, file, _ in said] == [("leaf-b2", b), ("leaf-b2", c)], said
+    assert f"has the header of leaf1 (`device: leaf1`), but its configuration is leaf-b2's, and leaf1 is read " \
+        f"from {a}: two files claim that device" in said[0][2], said
+    assert f"has the header of spine1 (`device: spine1`), but its configuration is leaf-b2's, and spine1 is read " \
+        f"from {s}: two files claim that device" in said[1][2], said
+
+
+@pytest.mark.parametrize("field, size, says", [
+    ("device", 5_000_000, "the capture's header names its platform ('arista_eos') past the first 65,536 characters a "
+                          "reader looks at (line 2 holds 5,000,011): no header pull writes"),
+    ("collected", 200_000, "(200,000 characters) is not an ISO 8601 date and time"),
+])
+def test_a_header_field_past_what_the_sniff_reads_is_named_not_an_unknown_platform(tmp_path, field, size, says):
+    """Session 45 (round 26): a capture whose header holds a field longer than the 65,536 characters the sniff reads
+    of it, before its `platform:` (a `device:` of 5,000,000 characters, a pasted log in `collected:`), was "cannot
+    tell which platform wrote this file", listing every platform. The header is read whole then: what is wrong with
+    it is said at its line (exit 2), or, where it is well formed, that it names its platform past what a reader looks
+    at."""
+    from tests.clirun import losslessd
+    from tests.conftest import ROOT
+
+    header = {"device": "leaf1", "collected": "2026-01-01T00:00:00Z"}
+    header[field] = "x" * size
+    path = tmp_path / "leaf1.capture"
+    path.write_text("".join(f"{capture.MARKER} {line}\n" for line in (
+        f"{capture.MAGIC} {capture.VERSION}", f"device: {header['device']}", f"collected: {header['collected']}",
+        "platform: arista_eos")) + f"{capture.MARKER} command: show running-config\n"
+        + (ROOT / "examples/clos/leaf1.cfg").read_text())
+    ran = losslessd("lint", path)
+    assert ran.returncode == 2, ran.stderr[:300]
+    assert f"{path}:{2 if field == 'device' else 3}: " in ran.stderr and says in ran.stderr, ran.stderr[:400]
+    assert "cannot tell which platform" not in ran.stderr

@@ -215,6 +215,56 @@ def test_a_report_the_user_may_not_write_is_refused_not_replaced():
         shutil.rmtree(base)
 
 
+_PROTECTED_SYMLINKS = "/proc/sys/fs/protected_symlinks"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not os.access(_PROTECTED_SYMLINKS, os.W_OK),
+                    reason="sets fs.protected_symlinks for a moment: root where /proc/sys is writable only")
+@pytest.mark.parametrize("protected", ["1", "0"])
+def test_a_report_onto_another_users_link_in_a_sticky_folder_is_refused_where_the_kernel_protects_it(protected):
+    """Session 45 (round 26): with fs.protected_symlinks on, open(2) refuses to follow a link in a sticky
+    world-writable folder (/tmp) unless the follower or the folder's owner owns it (proc(5), "protected_symlinks"):
+    `lint -o /tmp/LINK` onto a link another user planted there is "Permission denied" (exit 2), the file it names
+    as it was, as `>` says; with it off the kernel follows the link and the report is written where it points (the
+    link kept). Our own link there is followed either way. The setting is the machine's: set for the test and put
+    back."""
+    import tempfile
+    from pathlib import Path
+
+    from losslessd.errors import InputError
+    from losslessd.limits import write_output
+
+    base, sticky = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+    with open(_PROTECTED_SYMLINKS, encoding="utf-8") as setting:
+        before = setting.read().strip()
+    try:
+        sticky.chmod(0o1777)
+        (base / "target.json").write_text("theirs")
+        (sticky / "planted.json").symlink_to(base / "target.json")
+        os.lchown(sticky / "planted.json", 65534, 65534)
+        (sticky / "ours.json").symlink_to(base / "ours-target.json")
+        with open(_PROTECTED_SYMLINKS, "w", encoding="utf-8") as setting:
+            setting.write(protected)
+        if protected == "1":
+            with pytest.raises(InputError, match="Permission denied"):
+                write_output(sticky / "planted.json", b"report", "report")
+            assert (base / "target.json").read_text() == "theirs"
+        else:
+            write_output(sticky / "planted.json", b"report", "report")
+            assert (base / "target.json").read_text() == "report"
+        write_output(sticky / "ours.json", b"ours", "report")
+    finally:
+        with open(_PROTECTED_SYMLINKS, "w", encoding="utf-8") as setting:
+            setting.write(before)
+    try:
+        assert (sticky / "planted.json").is_symlink() and (sticky / "ours.json").is_symlink()
+        assert (base / "ours-target.json").read_text() == "ours"
+        assert sorted(p.name for p in sticky.iterdir()) == ["ours.json", "planted.json"]
+    finally:
+        shutil.rmtree(base)
+        shutil.rmtree(sticky)
+
+
 def test_baseline_accepts_known_findings(tmp_path):
     fabric = tmp_path / "fabric"
     shutil.copytree(FABRIC, fabric)

@@ -1069,3 +1069,35 @@ def test_an_interrupted_event_continued_after_a_restart_keeps_its_start_and_peak
     assert json.loads(numbers)["peak_pause_per_s"] == 9000.0 and INTERRUPTED_MARK not in json.loads(numbers), rows
     assert message.endswith("(continued across a restart of losslessd: not watched while it was stopped)"), rows
     assert daemon._continued == {} and daemon._open == {}
+
+
+@pytest.mark.parametrize("timeout, taken", [(0.01, True), (2_147_483_647 / 100, True), (0.009, False),
+                                            (21_474_836.48, False), (9.2e9, False)])
+def test_an_snmp_timeout_is_one_an_snmp_target_can_hold(folder, timeout, taken):
+    """Session 45 (round 26): `poll.snmp_timeout_s` took any duration (up to threading's 9.2e9 s), but an SNMP
+    target's timeout is snmpTargetAddrTimeout (RFC 3413), a TimeInterval of 0..2147483647 hundredths of a second
+    (RFC 2579), as pysnmp configures it: at 9.2e9 s every poll failed ("WrongValueError") after --check had passed,
+    and under a hundredth it was read as 0. The settings take the range pysnmp's target holds, and no more."""
+    from pysnmp.entity import config, engine
+    from pysnmp.smi.error import SmiError
+
+    path = write(folder, f"""\
+        inventory: inventory.yaml
+        known_hosts: known_hosts
+        poll:
+          snmp_timeout_s: {timeout!r}
+        """)
+    snmp = engine.SnmpEngine()  # (pysnmp's own check: the call its hlapi makes per target, in hundredths)
+    config.add_target_parameters(snmp, "p", "public", "noAuthNoPriv", 1)
+    try:
+        config.add_target_address(snmp, "a", config.SNMP_UDP_DOMAIN, ("127.0.0.1", 161), "p", timeout * 100, 0)
+        held = int(timeout * 100) > 0
+    except SmiError:
+        held = False
+    assert held == taken
+    if taken:
+        assert load_settings(path, ENV).poll.snmp_timeout_s == timeout
+    else:
+        with pytest.raises(InputError, match="snmp_timeout_s") as err:
+            load_settings(path, ENV)
+        assert (err.value.file, err.value.line) == (str(path), 4), str(err.value)

@@ -519,10 +519,11 @@ def test_a_path_past_path_max_is_shown_cut_in_messages_and_whole_in_machine_repo
 
     deep = "/tmp/" + "d/" * 2500 + "x.cfg"
     named = str(tmp_path / ("n" * 5000 + ".cfg"))
-    cut = f"...({len(deep) - 64 - len('/x.cfg'):,} characters cut).../x.cfg"
+    cut = f"...({len(deep) - 64 - len('/x.cfg'):,} characters cut, sha256 {_sha(deep)}).../x.cfg"
     for args, shown in [((deep,), cut), ((named,), "n" * 200 + ".cfg"),
-                        (("examples/clos", "--policy", deep[:-3] + "yaml"), cut[:-3] + "yaml"),
-                        (("examples/clos", "-o", deep + "/"), cut + "/")]:
+                        (("examples/clos", "--policy", deep[:-3] + "yaml"),
+                         cut.replace(_sha(deep), _sha(deep[:-3] + "yaml"))[:-3] + "yaml"),
+                        (("examples/clos", "-o", deep + "/"), cut.replace(_sha(deep), _sha(deep + "/")) + "/")]:
         ran = losslessd("lint", *args)
         assert ran.returncode == 2, (args[0][:20], ran.stdout[:300], ran.stderr[:300])
         for line in (ran.stdout + ran.stderr).splitlines():
@@ -547,8 +548,33 @@ def test_a_long_path_ended_by_slashes_is_shown_cut_with_what_was_cut_counted(pat
     from losslessd.printable import shown_path
 
     count = len(path) - len(start) - len(tail)
-    assert shown_path(path) == f"{start}...({count:,} characters cut)...{tail}"
+    assert shown_path(path) == f"{start}...({count:,} characters cut, sha256 {_sha(path)})...{tail}"
     assert count > 0
+
+
+def _sha(path: str) -> str:
+    """The digest a cut path shows: `printf %s PATH | sha256sum`'s first 12 hex digits."""
+    import hashlib
+
+    return hashlib.sha256(path.encode()).hexdigest()[:12]
+
+
+def test_two_long_paths_differing_only_in_the_cut_middle_are_told_apart_in_messages(tmp_path):
+    """Session 45 (round 26): two paths of one length, the same start and the same file name, differing only where a
+    message cuts them (`runs/2026-01-05/.../leaf1.cfg` and `runs/2026-01-06/...`) printed the same in every message
+    (the JSON report keeps them whole): an operator could not say which file an error named. The cut shows a digest
+    of the whole path (sha256, as `printf %s PATH | sha256sum` gives it), different for the two, the same each time."""
+    from losslessd.printable import shown_path
+    from tests.clirun import losslessd
+
+    paths = [str(tmp_path / ("d" * 100) / day / ("e" * 200) / "leaf1.cfg") for day in ("2026-01-05", "2026-01-06")]
+    shown = [shown_path(path) for path in paths]
+    assert shown[0] != shown[1] and shown == [shown_path(path) for path in paths]
+    for path, said in zip(paths, shown, strict=True):
+        assert said.endswith("/leaf1.cfg") and _sha(path) in said and len(said) < 400
+        ran = losslessd("lint", path)
+        assert ran.returncode == 2 and said in ran.stderr, ran.stderr[:600]
+    assert shown_path("/tmp/" + "\udcff" * 400 + "/x") != shown_path("/tmp/" + "\udcfe" * 400 + "/x")
 
 
 def test_every_text_file_losslessd_reads_or_writes_names_its_encoding():
@@ -578,3 +604,41 @@ def test_every_text_file_losslessd_reads_or_writes_names_its_encoding():
                 if isinstance(mode, ast.Constant) and "b" not in mode.value:
                     unnamed.append(f"{path.name}:{node.lineno}")
     assert unnamed == []
+
+
+def test_an_error_quotes_a_value_from_the_input_cut_never_whole(tmp_path):
+    """Session 45 (round 26): 26 errors formatted the value they refused with repr() whole: `LOSSLESSD_JOBS` of
+    100,000 digits was a 100 KB error line, as were `--format`, `--strategy`, `--family`, `--ports`, a topology's
+    `routing:` or unknown key, a YAML duplicate key, a manifest's version, a policy's `extends:`. Each quotes it
+    with printable.quoted (cut at 40 characters, the length said; a host name at 255, NAME_MAX, so two names
+    differing late still differ), and no error of the package formats a value with !r uncut (read with ast)."""
+    import ast
+    from pathlib import Path
+
+    import losslessd
+    from tests.clirun import losslessd as run
+
+    uncut = []
+    for path in sorted(Path(losslessd.__file__).parent.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            name = getattr(node, "func", None)
+            if not isinstance(node, ast.Call) or getattr(name, "id", getattr(name, "attr", None)) not in (
+                    "InputError", "UsageError", "BadParameter"):
+                continue
+            for value in (v for arg in node.args[:1] for v in ast.walk(arg) if isinstance(v, ast.FormattedValue)):
+                said = ast.get_source_segment(text, value.value) or ""
+                bounded = value.format_spec is not None or said.endswith(("[:80]", "[:40]")) or said.startswith((
+                    "shown_path(", "os.path.basename("))
+                if value.conversion == ord("r") and not bounded:
+                    uncut.append(f"{path.name}:{value.lineno}: {said}")
+    assert uncut == []
+
+    huge = "9" * 100_000
+    (tmp_path / "topology.yaml").write_text(f"links: []\nrouting: {'x' * 100_000}\n")
+    for args, env in [(("lint", "examples/clos"), {"LOSSLESSD_JOBS": huge}),
+                      (("lint", "examples/clos", "--format", "e" * 100_000), None),
+                      (("lint", "examples/clos", "--topology", str(tmp_path / "topology.yaml")), None)]:
+        ran = run(*args, env=env)
+        assert ran.returncode == 2, (args[:3], ran.stderr[:300])
+        assert max(map(len, ran.stderr.splitlines())) < 2_000 and "characters)" in ran.stderr, ran.stderr[:600]

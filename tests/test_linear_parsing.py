@@ -517,3 +517,114 @@ def test_cli_json_tries_each_line_before_a_document_once_and_makes_no_lines_of_t
         assert found is None and steps == lines + 2  # (cli_json, then _cli_line per line up to the first that is none)
         steps, found = _steps(files, base.cli_json, "leaf1#show lldp neighbors | json\n" * lines + '{"lldp": {}}\n')
         assert found is not None and found.endswith('{"lldp": {}}\n') and steps <= 2 * lines + 4
+
+
+_RESCANS = '''
+def linear(text):
+    found, at = [], text.find("x")
+    while at >= 0:
+        found.append(at)
+        at = text.find("x", at + 1)
+    return found
+
+
+def find_from_the_start(text):
+    found, at = [], -1
+    for _ in range(text.count("x")):
+        at = text.find("x", at + 1)
+        if text.find("x" * 2) < 0:  # (the same whole text searched again per item)
+            found.append(at)
+    return found
+
+
+def a_growing_text_searched(lines):
+    seen, text = 0, ""
+    for line in lines:
+        text += line
+        seen += "xx" in text
+    return seen
+
+
+def a_text_cut_a_character_at_a_time(text):
+    n = 0
+    while text:
+        text = text[1:]
+        n += 1
+    return n
+
+
+def a_list_searched_per_item(words):
+    kept = []
+    for word in words:
+        if word not in kept:
+            kept.append(word)
+    return kept
+'''
+
+
+def test_the_work_meter_counts_what_a_string_method_or_in_scans_again_per_item(tmp_path):
+    """Session 45 (round 26): `work` counted frames and the characters module-level patterns passed, not a str
+    method's or `in`'s scan, so a reader searching the whole text again per item (`text.find(x)` from 0, `x in text`
+    on a text that grows, `text = text[1:]`, `w not in list`) counted as linear. Each such reader written here counts
+    its square now (16x at 4x the items), a reader that goes on from its last hit 4x; the functions run their own
+    code again after the count."""
+    import importlib.util
+
+    from tests.workmeter import work
+
+    (tmp_path / "rescans.py").write_text(_RESCANS)
+    spec = importlib.util.spec_from_file_location("rescans", tmp_path / "rescans.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    code = module.find_from_the_start.__code__
+
+    def growth(run, make) -> float:
+        small, large = (work([module], run, make(n))[0] for n in (300, 1200))
+        return large / small
+
+    assert growth(module.linear, lambda n: "abcdefghx" * n) < 4.5
+    for run, make in [(module.find_from_the_start, lambda n: "abcdefghx" * n),
+                      (module.a_growing_text_searched, lambda n: ["abcdefghx"] * n),
+                      (module.a_text_cut_a_character_at_a_time, lambda n: "abcdefghx" * n),
+                      (module.a_list_searched_per_item, lambda n: [f"w{i}" for i in range(n)])]:
+        assert growth(run, make) > 10, run.__name__
+    assert module.find_from_the_start.__code__ is code and module.find_from_the_start("axbx") == [1, 3]
+
+
+# A shape per platform that makes an issue of every block, a reader's line numbers and messages per item (the
+# vendors' syntax, as _BLOCKS; each value refused or unknown): what a reader does per issue, on top of per port.
+_ISSUES = {
+    "arista_eos": ("hostname sw\n", "interface Ethernet{i}\n   priority-flow-control priority 99 no-drop\n"
+                                    "   bogus command {i}\n!\n"),
+    "cisco_nxos": ("hostname sw\n", "interface Ethernet1/{i}\n  service-policy type qos input MISSING{i}\n"
+                                    "  priority-flow-control mode bogus\n"),
+    "juniper_junos": ("set system host-name sw\n",
+                      "set class-of-service interfaces et-0/0/{i} congestion-notification-profile C{i}\n"),
+    "nvidia_cumulus": ("nv set system hostname sw\n", "nv set qos pfc P{i} switch-priority 3\n"
+                                                      "nv set interface swp{i} qos pfc profile P{i}\n"),
+    "opensm": ("sm_priority 1\n", "bogus_option_{i} 1\n"),
+}
+
+
+@pytest.mark.parametrize("platform, shape", [*((p, "ports") for p in sorted(_BLOCKS)),
+                                             *((p, "issues") for p in sorted(_ISSUES))])
+def test_no_reader_scans_its_text_again_per_port_or_issue(platform, shape):
+    """Session 45 (round 26): each reader's work, counted with what its own code scans or copies (tests.workmeter),
+    grows as its input: 4x the ports' blocks, or the blocks that each make an issue, under 6x the work."""
+    import importlib
+
+    from losslessd.parse import base, braces, parser_for
+    from losslessd.parse.base import Input
+    from tests.workmeter import package_modules, work
+
+    parser = parser_for(platform)
+    modules = [*package_modules(importlib.import_module(parser.parse.__module__)), base, clitext, braces]
+    head, block = (_BLOCKS if shape == "ports" else _ISSUES)[platform]
+    counts = []
+    for n in (150, 600):
+        count, device = work(modules, parser.parse, [Input("sw.cfg", head + "".join(
+            block.format(i=i) for i in range(1, n + 1)))], "sw")
+        assert len(device.ports) + len(device.issues) >= n, device.issues[:3]
+        counts.append(count)
+    assert counts[1] < 6 * counts[0], counts

@@ -246,6 +246,28 @@ def test_manifest_failures_become_sys_findings(tmp_path):
     assert bad.source.file.endswith(MANIFEST) and "not a losslessd snapshot manifest" in bad.message
 
 
+@pytest.mark.parametrize("named", ["../../etc/passwd", "/etc/shadow", "sub/spine1.capture", "..", "", "a\x00b"])
+def test_a_manifest_naming_a_capture_outside_the_snapshot_points_at_the_manifest(tmp_path, named):
+    """Session 45 (round 26): a manifest whose `capture` names a file outside the snapshot (`../../etc/passwd`, an
+    absolute path: a hand-edited or planted manifest) made its refused command's finding point at that file and line
+    (`[/etc/shadow:3]`), a file no lint read. pull writes a file name of the snapshot folder (collect.capture_name);
+    any other points the finding at the manifest's entry, quoting what it named. The snapshot's own capture is still
+    linted."""
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    (snap / "spine1.capture").write_text(_capture("spine1", "arista_eos", [
+        ("show running-config", (FABRIC / "spine1.cfg").read_text())]))
+    (snap / MANIFEST).write_text(json.dumps({"format": "losslessd-snapshot", "version": 1, "devices": {
+        "spine1": {"status": "ok", "platform": "arista_eos", "capture": named,
+                   "issues": [{"code": "SYS014", "command": "show lldp neighbors", "line": 3,
+                               "message": "`show lldp neighbors` failed"}]}}}))
+    result = lint([snap])
+    [refused] = [f for f in result.findings if f.code == "SYS014"]
+    assert refused.source.file == str(snap / MANIFEST) and refused.source.pointer == "/devices/spine1", refused.source
+    assert refused.source.line is None and f"the manifest names its capture {named!r}" in refused.message
+    assert set(result.fabric.devices) == {"spine1"}
+
+
 def test_sonic_capture_keeps_json_pointers_and_capture_lines(tmp_path):
     config = FABRIC / "leaf1" / "config_db.json"
     text = _capture("leaf1", "sonic", [("show version", "SONiC.202311\n"),

@@ -16,6 +16,7 @@ from pathlib import Path
 import typer
 
 from ..platforms import FORMAT_ALIASES, PLATFORMS, resolve_format
+from ..printable import quoted
 
 
 def platform_choice(*decls: str, ids: Iterable[str], help: str,
@@ -31,7 +32,7 @@ def platform_choice(*decls: str, ids: Iterable[str], help: str,
         if lacking is not None and not lacking.supports(capability or ""):
             raise typer.BadParameter(f"{lacking.id} has no {capability}: {lacking.unsupported[capability or '']}")
         if value is not None and value not in names:
-            raise typer.BadParameter(f"{value!r} is not one of {', '.join(repr(n) for n in names)}.")
+            raise typer.BadParameter(f"{quoted(value)} is not one of {', '.join(repr(n) for n in names)}.")
         return value
 
     return typer.Option(*decls, metavar="[" + "|".join(known) + "]", callback=check,
@@ -42,7 +43,7 @@ def finite(value: float | None) -> float | None:
     """Callback of a number option: ``inf`` and ``nan`` (and 1e400, read as inf) are no amount of anything, and
     were passed on to timers and scores (an OverflowError traceback from a worker thread)."""
     if value is not None and not math.isfinite(value):
-        raise typer.BadParameter(f"{value!r} is not a finite number.")
+        raise typer.BadParameter(f"{quoted(value)} is not a finite number.")
     return value
 
 

@@ -186,7 +186,7 @@ def _ports(specs: list[str]) -> dict[str, list[str]]:
     for spec in specs:
         device, _, names = spec.partition(":")
         if not device.strip() or not names.strip(", \t"):  # (`leaf1:,` named no port: every RoCE port was tuned)
-            raise InputError(f"--ports {spec!r}: expected DEVICE:PORT[,PORT...]")
+            raise InputError(f"--ports {quoted(spec)}: expected DEVICE:PORT[,PORT...]")
         named[device.strip()] = f"{named.get(device.strip(), '')},{names}"
     return {device: _listed(f"--ports {device}:", names) for device, names in named.items()}
 
@@ -196,7 +196,7 @@ def _models(specs: list[str]) -> dict[str, str]:
     for spec in specs:
         device, _, model = spec.partition(":")
         if not device.strip() or not model.strip():
-            raise InputError(f"--model {spec!r}: expected DEVICE:MODEL")
+            raise InputError(f"--model {quoted(spec)}: expected DEVICE:MODEL")
         if device.strip() in out:  # (the last one was taken without a word: the ECN commands of which model?)
             raise InputError(f"--model names {quoted(device.strip())} twice: name each device once")
         out[device.strip()] = model.strip()

@@ -15,12 +15,14 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeGuard
 
 from ..docpos import load_json
 from ..errors import InputError
 from ..limits import read_text
 from ..model import ParseIssue, Source
 from ..parse import INTERNAL_ERROR
+from ..printable import quoted
 from ..sha import sha256 as _sha256
 
 MANIFEST = "manifest.json"
@@ -54,6 +56,14 @@ class DeviceError(Exception):
 
 def capture_name(device: str) -> str:
     return f"{device}.capture"
+
+
+def in_snapshot(capture: object) -> TypeGuard[str]:
+    """Whether a manifest's ``capture`` names a file of its snapshot folder, as pull writes it (capture_name: a file
+    name, no folder): `../../etc/passwd`, `/etc/shadow` or `sub/x` in a hand-edited manifest named a file outside
+    the snapshot as the place of a refused command (`[/etc/shadow:3]`), a file no lint read."""
+    return (isinstance(capture, str) and capture not in ("", ".", "..") and "/" not in capture
+            and "\x00" not in capture)
 
 
 def sha256(data: bytes) -> str:
@@ -117,7 +127,7 @@ def read_manifest(folder: Path, display: str) -> dict:
         raise InputError(f"not a losslessd snapshot manifest (expected \"format\": \"{FORMAT}\" and \"devices\")",
                          file=display, line=1)
     if data.get("version") != VERSION:
-        raise InputError(f"snapshot manifest version {data.get('version')!r} is not supported (this losslessd "
+        raise InputError(f"snapshot manifest version {quoted(data.get('version'))} is not supported (this losslessd "
                          f"reads version {VERSION})", file=display, line=1)
     return data
 
@@ -144,11 +154,15 @@ def manifest_issues(data: dict, display: str, file_display: Callable[[str], str]
             capture, command = rec.get("capture"), issue.get("command")
             command = command if isinstance(command, str) else None
             line = issue.get("line")
-            if isinstance(line, int) and not isinstance(line, bool) and line >= 1 and isinstance(capture, str):
+            message = str(issue.get("message", ""))
+            if isinstance(line, int) and not isinstance(line, bool) and line >= 1 and in_snapshot(capture):
                 source = Source(file=file_display(capture), line=line, device=name, command=command)
             else:
                 source = Source(file=display, pointer=f"/devices/{_escape(name)}", device=name, command=command)
-            out.append(ParseIssue(code=issue["code"], message=str(issue.get("message", "")), source=source))
+                if capture is not None and not in_snapshot(capture):
+                    message += (f" (the manifest names its capture {quoted(str(capture))}, no file of the snapshot "
+                                "folder: pointed at the manifest)")
+            out.append(ParseIssue(code=issue["code"], message=message, source=source))
     return out
 
 

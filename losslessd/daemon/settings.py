@@ -66,6 +66,11 @@ MAX_CONCURRENCY = 1024
 # waits (retries + 1) x its timeout, and 10**20 retries passed --check.
 MAX_RETRIES = 10
 Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
+# An SNMP request's timeout is a target's snmpTargetAddrTimeout (RFC 3413, SNMP-TARGET-MIB), a TimeInterval: 0 to
+# 2147483647 hundredths of a second (RFC 2579, SNMPv2-TC). pysnmp configures each target with it (hlapi's
+# lcd.configure: timeout * 100, an Integer32 of that range), so a longer one failed every poll ("WrongValueError")
+# and one under a hundredth was read as 0, where --check had passed both.
+SnmpTimeout = Annotated[float, Field(ge=0.01, le=2_147_483_647 / 100)]
 # A switch refreshes the counters a poll reads at most every 100 ms: SONiC's flex counter POLL_INTERVAL is 100 to
 # 4294967295 ms (sonic-buildimage sonic-flex_counter.yang, `poll_interval`). A poll more often reads the same numbers
 # again and only loads the switch's CPU (`snmp_interval_s: 1.0e-7` passed --check and polled each switch back to back).
@@ -90,7 +95,8 @@ class Poll(_S):
         "Walk the ports' speeds (IF-MIB ifHighSpeed) every this many SNMP polls of a switch, besides its first poll "
         "and the poll after a counter discontinuity, an agent restart, a new port or octets faster than the known "
         "speed."))
-    snmp_timeout_s: Seconds = Field(2.0, description="Seconds one SNMP request may take.")
+    snmp_timeout_s: SnmpTimeout = Field(2.0, description="Seconds one SNMP request may take (0.01 to 21474836.47: "
+                                        "SNMP-TARGET-MIB's snmpTargetAddrTimeout, hundredths of a second).")
     snmp_retries: int = Field(1, ge=0, le=MAX_RETRIES, description="SNMP retries of a request that timed out.")
     snmp_backend: Literal["auto", "fast", "pysnmp"] = Field(
         "auto", description="SNMP library: fast (gufo-snmp), pysnmp, or auto (fast when it can be imported).")

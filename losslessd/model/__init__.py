@@ -1175,12 +1175,11 @@ class Device(Model):
     # takes statements of one from ("": none, all its own), which a snippet rebuilding one must delete first, and only
     # where it is defined. None: the platform's reader does not say.
     defined_classifiers: dict[str, str] | None = None
-    # The device a capture's header names (`device:`, pull's inventory name) where that is another than the one read
-    # (the configuration's hostname), at that line; None: no capture, or one naming this device or an address. A
-    # SYS004 note on the device (parse._header_names_another), or once for the fleet where it names another device
-    # of the same lint (fabric._claimed_twice).
-    capture_name: str | None = None
-    capture_name_source: Source | None = None
+    # The devices captures' headers name (`device:`, pull's inventory name) where that is another than the one read
+    # (the configuration's hostname), each with that line, in the order the files were read; empty: no capture, or
+    # each naming this device or an address. A SYS004 note on the device per capture (parse._header_names_another),
+    # or once for the fleet where it names another device of the same lint (fabric._claimed_twice).
+    capture_claims: list[tuple[str, Source]] = dataclasses.field(default_factory=list)
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

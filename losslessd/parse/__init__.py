@@ -22,7 +22,16 @@ from ..lazyre import lazy
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
-from ..printable import DEVICE_CONTROL, DEVICE_UNSEEN, LOOKALIKE, mixed_script_words, name_node, printable, shows_as
+from ..printable import (
+    DEVICE_CONTROL,
+    DEVICE_UNSEEN,
+    LOOKALIKE,
+    mixed_script_words,
+    name_node,
+    printable,
+    quoted,
+    shows_as,
+)
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -298,7 +307,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     if fmt:
         plat = resolve_format(fmt)
         if plat is None:
-            raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)}")
+            raise InputError(f"unknown --format {quoted(fmt)}; known: {', '.join(PLATFORMS)}")
         platform = plat.id
     else:
         platform = detect(inputs[0])
@@ -487,8 +496,7 @@ def _header_names_another(device: Device, inp: Input) -> None:
     m = _DEVICE_FIELD.search(inp.text)
     line = inp.text.count("\n", 0, m.start()) + 1 if m else 1
     source = Source(file=inp.path, line=line)
-    if device.capture_name is None:  # (the first such capture of the device: fabric._claimed_twice reads it)
-        device.capture_name, device.capture_name_source = said, source
+    device.capture_claims.append((said, source))  # (fabric._claimed_twice reads them)
     device.issues.append(ParseIssue(code="SYS004", source=source, message=(
         f"the capture's header names the device {printable(said)}, but it is linted as {printable(device.name)}, "
         f"the name its configuration (or else its file) gives it: if the capture was pulled as {printable(said)}, "
@@ -515,11 +523,20 @@ def _cut_short(device: Device, inp: Input) -> None:
 def _unparsed_capture(inp: Input) -> None:
     """A capture that names a platform no parser reads: say so (raises InputError), rather than "unknown format"."""
     named = capture.sniff_platform(inp.text)
+    if named is None and capture.is_capture(inp.text):
+        # A header the sniff could not read within its window: read whole, it says what is malformed (raises) or
+        # names a platform past the window, a field no pull writes (a `device:` of 5,000,000 characters was "cannot
+        # tell which platform wrote this file").
+        header = capture.read(inp.text, inp.path, sections=False).header
+        longest, line = max((len(text), n) for n, text in enumerate(inp.text.split("\n", 60)[:60], start=1))
+        raise InputError(f"the capture's header names its platform ({quoted(header.get('platform', ''))}) past the "
+                         f"first {capture.HEADER_CHARS:,} characters a reader looks at (line {line} holds "
+                         f"{longest:,}): no header pull writes; fix or collect it again", file=inp.path, line=line)
     if named is None:
         return
     line = next((n for n, text in enumerate(inp.text.split("\n", 60)[:60], start=1)
                  if text.startswith(f"{capture.MARKER} platform:")), 1)
     platform = PLATFORMS.get(named)
     raise InputError(no_parser_message(platform) if platform else
-                     f"this capture is for platform {named!r}, which losslessd does not know "
+                     f"this capture is for platform {quoted(named)}, which losslessd does not know "
                      f"(known: {', '.join(PLATFORMS)})", file=inp.path, line=line)

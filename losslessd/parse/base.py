@@ -16,6 +16,7 @@ from ..lazyre import lazy
 from ..limits import MAX_EXPANDED_PORTS, MAX_ISSUES_PER_FILE, MAX_PORTS
 from ..model import Ecn, ParseIssue, Queue, Source
 from ..platforms import PLATFORMS
+from ..printable import quoted
 from ..records import record, written_later
 
 T = TypeVar("T")
@@ -67,15 +68,15 @@ def host_name(names: dict[str | None, tuple[str, int | None]], name: str, source
         for file, (other, line) in names.items():
             if other != name:
                 raise InputError(
-                    f"the files of this device name two switches: {other!r} ({file}, line {line}) and {name!r} "
-                    f"(line {source.line}); losslessd does not merge two switches into one device: lint each "
-                    "switch's files as a device of its own", file=source.file, line=source.line)
+                    f"the files of this device name two switches: {quoted(other, 255)} ({file}, line {line}) and "
+                    f"{quoted(name, 255)} (line {source.line}); losslessd does not merge two switches into one "
+                    "device: lint each switch's files as a device of its own", file=source.file, line=source.line)
         names[source.file] = first = (name, source.line)
     if first[0] != name:
         raise InputError(
-            f"this file holds the configurations of several switches: {first[0]!r} (line {first[1]}) and {name!r} "
-            f"(line {source.line}); losslessd reads one switch a file and does not merge two: split it into one file "
-            "per switch", file=source.file, line=source.line)
+            f"this file holds the configurations of several switches: {quoted(first[0], 255)} (line {first[1]}) "
+            f"and {quoted(name, 255)} (line {source.line}); losslessd reads one switch a file and does not merge "
+            "two: split it into one file per switch", file=source.file, line=source.line)
 
 
 # The name a switch takes back when a session removes its host name (`no hostname`, `default hostname`, Junos's `delete
@@ -199,10 +200,10 @@ class SessionHosts:
                 self.names.add(host)
                 return
             raise InputError(
-                f"this file holds the sessions of several switches: the prompts of {self.first[0]!r} (line "
-                f"{self.first[1]}) and {host!r} (line {line}, `{shown.strip()[:80]}`), and no host-name statement "
-                f"before it renamed the switch to {host!r}; losslessd reads one switch a file and does not merge two: "
-                "split it into one file per switch", file=self.file, line=line)
+                f"this file holds the sessions of several switches: the prompts of {quoted(self.first[0], 255)} (line "
+                f"{self.first[1]}) and {quoted(host, 255)} (line {line}, `{shown.strip()[:80]}`), and no host-name "
+                f"statement before it renamed the switch to {quoted(host, 255)}; losslessd reads one switch a file and "
+                "does not merge two: split it into one file per switch", file=self.file, line=line)
 
     def renamed(self, name: str) -> None:
         """A host-name statement the session typed: the switch's later prompts may name ``name``, or its part before

@@ -19,6 +19,7 @@ from ..docpos import Document
 from ..errors import InputError
 from ..limits import read_text
 from ..model import Source, TopologyIssue
+from ..printable import quoted
 from ..records import record
 from . import display_path
 
@@ -90,7 +91,7 @@ def _build(doc: Document, base: Path, roots: list[Path]) -> Topology:
                          file=doc.file, line=1)
     unknown = sorted(str(key) for key in data if key not in _KEYS)
     if unknown:
-        raise InputError(f"unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}", file=doc.file,
+        raise InputError(f"unknown key {quoted(unknown[0])}; allowed keys: {', '.join(_KEYS)}", file=doc.file,
                          line=doc.line_of([unknown[0]]))
     topo = Topology(file=doc.file)
 
@@ -107,7 +108,7 @@ def _build(doc: Document, base: Path, roots: list[Path]) -> Topology:
         topo.tiers[str(name)] = (tier, doc.line_of(["tiers", name]))
     routing = expect("routing", (str,), f"one of {', '.join(ROUTINGS)}")
     if routing is not None and routing not in ROUTINGS:
-        raise InputError(f"routing: expected one of {', '.join(ROUTINGS)}, got {routing!r}", file=doc.file,
+        raise InputError(f"routing: expected one of {', '.join(ROUTINGS)}, got {quoted(routing)}", file=doc.file,
                          line=doc.line_of(["routing"]))
     topo.routing = routing
 

@@ -418,7 +418,7 @@ class Sectioned:
     def wants(self, section: str) -> bool:
         """Whether the template should lay out ``section`` (all of them for a full profile)."""
         if section not in SECTIONS:
-            raise InputError(f"template asks for unknown section {section!r}")
+            raise InputError(f"template asks for unknown section {quoted(section)}")
         return section in self.sections
 
 
@@ -1340,7 +1340,7 @@ def platforms() -> tuple[str, ...]:
 def render(platform: str, prof) -> str:
     """The platform's snippet for ``prof`` (a Profile, or the platform's own parameters object)."""
     if platform not in platforms():
-        raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
+        raise InputError(f"no render template for platform {quoted(platform)}; available: {', '.join(platforms())}")
     prof, family = prepared(platform, prof)
     # (queue_word: EOS's `tx-queue` or `uc-tx-queue`, the one table tune's put-backs read too; None elsewhere)
     return environment().get_template(f"{platform}/profile.j2").render(

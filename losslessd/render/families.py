@@ -11,6 +11,7 @@ import re
 
 from ..errors import InputError
 from ..model import Source
+from ..printable import quoted
 from ..records import record
 
 
@@ -94,7 +95,7 @@ def known(family: str | None) -> None:
     fabric mixes platforms)."""
     if family is not None and not any(family in names(platform) for platform in FAMILIES):
         listed = ", ".join(f"{platform} {fam.name}" for platform, fams in FAMILIES.items() for fam in fams)
-        raise InputError(f"--family {family!r} is no command family losslessd renders (families: {listed})")
+        raise InputError(f"--family {quoted(family)} is no command family losslessd renders (families: {listed})")
 
 
 def resolve(platform: str, model: str | None, family: str | None = None) -> str | None:
@@ -102,7 +103,7 @@ def resolve(platform: str, model: str | None, family: str | None = None) -> str 
     if family is not None:
         if family not in names(platform):
             known = ", ".join(names(platform)) or "none"
-            raise InputError(f"--family {family!r} is not a {platform} family (families: {known})")
+            raise InputError(f"--family {quoted(family)} is not a {platform} family (families: {known})")
         return family
     return family_of(platform, model)
 
@@ -138,7 +139,7 @@ def require(platform: str, family: str | None, model: str | None, sections: froz
         return
     if model and (none := next((f for f in UNRENDERED.get(platform, ()) if f.models.search(model.strip())), None)):
         rendered = "; ".join(f.description for f in FAMILIES[platform])
-        raise InputError(f"{platform}: model {model!r}{model_note(model, source)} is {none.description}. The "
+        raise InputError(f"{platform}: model {quoted(model)}{model_note(model, source)} is {none.description}. The "
                          f"{', '.join(sorted(needs))} commands losslessd renders are its families' ({rendered}), which "
                          "that switch would reject (whatever --family says)", **where(source))
     if family is not None:

@@ -23,6 +23,7 @@ from dataclasses import field
 from enum import Enum
 
 from ..errors import InputError
+from ..printable import quoted
 from ..records import record
 from .score import DEFAULT_NOISE_PCT, compare, noise_pct
 from .space import Candidate, Space
@@ -129,7 +130,7 @@ class Search:
     # -- strategies ----------------------------------------------------------------------------------
     def run(self, strategy: str, start: Candidate | None = None) -> SearchResult:
         if strategy not in STRATEGIES:
-            raise InputError(f"unknown --strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+            raise InputError(f"unknown --strategy {quoted(strategy)}; known: {', '.join(STRATEGIES)}")
         origin = self.space.origin(start)
         stopped = None
         try:
