@@ -233,6 +233,8 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
             size += len(chunk)
             if size > limit:
                 raise _too_big(display, size, limit, what)
+            if size == info.st_size:  # (all its bytes, in one read asking for one more: at its end, no read to see it)
+                break
         data = b"".join(chunks)
         _unchanged(fd, info, data, display, what)
         return data
@@ -592,24 +594,27 @@ _WORDS = 0.75  # how well Windows-1250 must fit to be read at all (four letters 
 _SCORED = 1 << 16  # characters of a file the code pages are scored over (enough words, and fast on a large file)
 _CODEPAGES = {"cp1252": "Windows-1252 (Latin-1)", "cp1250": "Windows-1250 (Central European)"}
 _SAMPLE = 4096  # bytes looked at for a wider encoding without a byte order mark
+# The first bytes of _BOMS and _PACKED: a file opening with another is none of them
+_OPENINGS = frozenset([bom[:1] for bom, _ in _BOMS] + [magic[:1] for magics, _, _ in _PACKED for magic in magics])
 
 
 def other_encoding(data: bytes) -> str | None:
     """Why ``data`` is no UTF-8 text to read, when it is text in a wider encoding (UTF-16 or UTF-32, with or without
     a byte order mark: without one, ASCII in them is valid UTF-8 with a NUL beside each letter, and read as a file
     of NULs no platform knows), a compressed copy, a tar archive or a PDF; None otherwise."""
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            return f"{name} text: losslessd reads UTF-8 (save the file as UTF-8)"
-    for magic, name, tool in _PACKED:
-        if data.startswith(magic):
-            return f"compressed with {name}, not text: decompress it ({tool}) and give the file it holds"
+    if data[:1] in _OPENINGS:  # (a text's first byte starts no byte order mark or packed format: not looked for)
+        for bom, name in _BOMS:
+            if data.startswith(bom):
+                return f"{name} text: losslessd reads UTF-8 (save the file as UTF-8)"
+        for magic, name, tool in _PACKED:
+            if data.startswith(magic):
+                return f"compressed with {name}, not text: decompress it ({tool}) and give the file it holds"
     for magic, offset, what in _NOT_TEXT:
         if data.startswith(magic, offset):
             return what
-    sample = data[:_SAMPLE]
-    if b"\x00" not in sample:
+    if data.find(b"\x00", 0, _SAMPLE) < 0:
         return None
+    sample = data[:_SAMPLE]
     for width, name in ((4, "UTF-32"), (2, "UTF-16")):
         end = len(sample) // width * width
         if end < 2 * width:

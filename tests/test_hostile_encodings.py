@@ -9,6 +9,7 @@ import bz2
 import gzip
 import io
 import lzma
+import random
 import tarfile
 import zipfile
 
@@ -75,6 +76,54 @@ def test_a_compressed_config_is_named(pack, says, tmp_path):
 def test_utf8_and_nul_files_are_no_other_encoding(data):
     # a file of NULs, or a NUL in UTF-8 text, stays the SYS002 and "empty" cases it was (tests/hostile_readers.py)
     assert other_encoding(data) is None
+
+
+def _other_encoding_before(data: bytes) -> str | None:
+    """limits.other_encoding as it was before Session 45, part c (every magic tried on every file)."""
+    from losslessd import limits
+
+    for bom, name in limits._BOMS:
+        if data.startswith(bom):
+            return f"{name} text: losslessd reads UTF-8 (save the file as UTF-8)"
+    for magic, name, tool in limits._PACKED:
+        if data.startswith(magic):
+            return f"compressed with {name}, not text: decompress it ({tool}) and give the file it holds"
+    for magic, offset, what in limits._NOT_TEXT:
+        if data.startswith(magic, offset):
+            return what
+    if b"\x00" not in data[:limits._SAMPLE]:
+        return None
+    return other_encoding(data)  # (the NUL lanes, unchanged)
+
+
+def test_other_encoding_says_what_it_said_with_the_first_byte_screened():
+    """other_encoding tries the byte order marks and packed formats only on a file opening with one of their first
+    bytes (Session 45, part c): both ways on every magic, each cut short, behind another byte and at the tar offset,
+    on UTF-16/32 text with and without a mark, and on random bytes; a plain config is told without a startswith."""
+    from losslessd import limits
+
+    rng = random.Random(4545)
+    magics = [bom for bom, _ in limits._BOMS] + [m for ms, _, _ in limits._PACKED for m in ms]
+    magics += [b" " * 257 + m for ms, _, _ in limits._NOT_TEXT for m in ms] + [m for ms, _, _ in limits._NOT_TEXT
+                                                                                for m in ms]
+    texts = [EOS.encode(), EOS.encode("utf-16-le"), EOS.encode("utf-16-be"), EOS.encode("utf-32-le"),
+             EOS.encode("utf-16"), b"", b"\0", b"\0" * 5000, b"x" * 5000 + b"\0"]
+    datas = texts + [m + t for m in magics for t in texts] + [m[:k] for m in magics for k in range(len(m))]
+    datas += [b"#" + m for m in magics] + [bytes(rng.randrange(256) for _ in range(rng.randrange(300)))
+                                         for _ in range(3000)]
+    said = 0
+    for data in datas:
+        assert other_encoding(data) == _other_encoding_before(data), data[:40]
+        said += other_encoding(data) is not None
+    assert said >= len(magics)
+    calls = []
+
+    class Counted(bytes):
+        def startswith(self, *args):  # (bytes' own, counted)
+            calls.append(args)
+            return super().startswith(*args)
+
+    assert other_encoding(Counted(EOS.encode())) is None and len(calls) == len(limits._NOT_TEXT)  # (fails: 12 calls)
 
 
 # Round 18: what holds a config but is no text of one, and text that is no UTF-8 named for what it is.

@@ -621,3 +621,67 @@ def test_hard_linked_configs_of_two_devices_stay_two_devices_and_a_file_named_tw
     assert [name for name, _ in _Inputs([fab]).groups] == ["leaf1", "leaf2"]
     once = _Inputs([fab / "leaf1.cfg", fab / "leaf1.cfg", tmp_path / "fab" / ".." / "fab" / "leaf1.cfg"])
     assert [name for name, _ in once.groups] == ["leaf1"]
+
+
+def test_display_path_names_as_split_and_join_did(tmp_path, monkeypatch):
+    """_display_path works a folder's real path with its separator out once per folder as written (Session 45, part
+    c): every spelling of a folder (`a/`, `a//`, `./a/`, `a/../a/`, absolute, `//`, none, a linked one) names a file as
+    os.path.split, _real_folder and os.path.join named it, file after file; the folder's prefix is kept (fails where
+    each file joins its folder again), and a working directory of its own is another key."""
+    import os
+
+    from losslessd import parse
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "l").symlink_to("a")
+
+    def before(text: str) -> str:
+        cwd = os.getcwd()
+        folder, name = os.path.split(text)
+        if name in ("", ".", ".."):
+            resolved = os.path.realpath(text)
+        else:
+            resolved = os.path.join(parse._real_folder(cwd, folder), name)
+        if resolved == cwd:
+            return "."
+        under = cwd if cwd.endswith(os.sep) else cwd + os.sep
+        return resolved[len(under):] if resolved.startswith(under) else text
+
+    folders = ["", "a/", "a//", "./a/", "a/../a/", "a/b/", "l/", "l/b/", "l/../a/", f"{tmp_path}/a/", f"{tmp_path}//a/",
+               "/", "//", "/tmp/", "missing/", "a/b/../../"]
+    names = ["x.cfg", "y.capture", ".", "..", "", "b"]
+    parse._FOLDER_PREFIXES.clear()
+    for _ in range(2):
+        for folder in folders:
+            for name in names:
+                assert parse._display_path(folder + name, links=False) == before(folder + name), folder + name
+    assert parse._FOLDER_PREFIXES[str(tmp_path), "a//"] == f"{tmp_path}/a/"
+    assert parse._FOLDER_PREFIXES[str(tmp_path), "/"] == "/"
+
+
+def test_a_file_is_read_in_one_read_and_a_growing_one_to_its_end(tmp_path, monkeypatch):
+    """read_bytes asks for a file's size and one byte more: a file that gives all its bytes is read in one os.read,
+    with no second read to see its end (Session 45, part c; fails with the read at the end); a kernel file whose size
+    says nothing (/proc's 0) is read to its end as before."""
+    import os
+
+    from losslessd import limits
+
+    path = tmp_path / "gpu01.capture"
+    path.write_bytes(b"x" * 5000)
+    reads = []
+    real_read = os.read
+
+    def counted(fd: int, n: int) -> bytes:
+        reads.append(n)
+        return real_read(fd, n)
+
+    monkeypatch.setattr(limits.os, "read", counted)
+    assert limits.read_bytes(path) == b"x" * 5000 and reads == [5001]
+    (tmp_path / "empty").write_bytes(b"")
+    reads.clear()
+    assert limits.read_bytes(tmp_path / "empty") == b"" and reads == [1]
+    if os.path.exists("/proc/self/status"):
+        reads.clear()
+        assert limits.read_bytes("/proc/self/status").startswith(b"Name:") and len(reads) >= 2

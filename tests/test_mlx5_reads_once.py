@@ -257,16 +257,37 @@ def test_a_captures_sections_are_cut_as_before():
     tails = [t[t.index("#% command:"):] for t in TEXTS if "#% command:" in t]
     tails += ["#% command: a\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
     assert len(tails) > 3000
-    for tail in tails:
-        try:
-            old = ("sections", _old_cut(tail, 7, "f"))
-        except InputError as exc:
-            old = ("error", str(exc))
-        try:
-            new = ("sections", capture._cut(tail, 7, "f"))
-        except InputError as exc:
-            new = ("error", str(exc))
-        assert new == old, tail
+    for round_ in range(2):  # (the second round with every piece kept from the first: capture._PIECES)
+        if round_ == 0:
+            capture._PIECES.clear()
+        for tail in tails:
+            try:
+                old = ("sections", _old_cut(tail, 7, "f"))
+            except InputError as exc:
+                old = ("error", str(exc))
+            try:
+                new = ("sections", capture._cut(tail, 7, "f"))
+            except InputError as exc:
+                new = ("error", str(exc))
+            assert new == old, tail
+
+
+def test_a_fleets_same_output_is_one_string_and_each_hosts_lines_its_own():
+    """capture._cut keeps each piece's command, output and line count by the piece's text (Session 45, part c): two
+    captures printing the same mlnx_qos output hold one output string (its hash worked out once, the section caches
+    compare it by identity), each at its own file line; a piece another host prints otherwise is its own; the pieces
+    kept stay under their bound."""
+    qos = "Priority trust state: dscp\nPFC configuration:\n\tpriority 0 1 2 3 4 5 6 7\n\tenabled 0 0 0 1 0 0 0 0\n"
+    one = f"#% command: mlnx_qos -i eth0\n{qos}#% command: cat /sys/class/net/eth0/mtu\n9000\n"
+    two = f"#% command: cat /sys/class/net/eth0/mtu\n1500\n#% command: mlnx_qos -i eth0\n{qos}"
+    capture._PIECES.clear()
+    a, b = capture._cut(one, 5, "a"), capture._cut(two, 9, "b")
+    assert a == _old_cut(one, 5, "a") and b == _old_cut(two, 9, "b")
+    assert a[0].output == b[1].output and a[0].output is b[1].output  # (fails where each cut makes its own)
+    assert (a[0].line, b[1].line) == (6, 12) and (a[1].output, b[0].output) == ("9000\n", "1500\n")
+    big = "#% command: cat /x\n" + "y\n" * (capture._PIECES_KEPT // 2)  # (a piece too large to keep)
+    assert capture._cut(big, 1, "c")[0].output.count("\n") == capture._PIECES_KEPT // 2
+    assert sum(map(len, capture._PIECES)) <= capture._PIECES_KEPT and not any(len(k) > 100_000 for k in capture._PIECES)
 
 
 def _old_capture_steps(sections: list[capture.Section]) -> list[tuple]:

@@ -9,6 +9,7 @@ import contextlib
 import functools
 import importlib
 import os
+import posixpath
 import re
 import unicodedata
 from collections.abc import Collection, Iterator
@@ -76,11 +77,21 @@ def _display_path(path: Path | str, links: bool) -> str:
     text = os.fspath(path)
     try:
         cwd = working_directory()
-        folder, name = os.path.split(text)
+        # (a fleet's files share a few folders: the folder's real path, with its separator, is worked out once per
+        # folder as written, os.path.split's and os.path.join's steps with it; _REAL_PATHS's lifetime)
+        cut = text.rfind("/") + 1 if _POSIX and isinstance(text, str) else -1
+        name = text[cut:] if cut >= 0 else os.path.split(text)[1]
         if name in ("", ".", "..") or (links and os.path.islink(text)):
             resolved = os.path.realpath(text)
+        elif cut >= 0:
+            if (prefix := _FOLDER_PREFIXES.get((cwd, text[:cut]))) is None:
+                if len(_FOLDER_PREFIXES) > _REAL_PATHS_KEPT:
+                    _FOLDER_PREFIXES.clear()
+                real = _real_folder(cwd, os.path.split(text)[0])
+                prefix = _FOLDER_PREFIXES[cwd, text[:cut]] = real if real.endswith("/") else real + "/"
+            resolved = prefix + name
         else:
-            resolved = os.path.join(_real_folder(cwd, folder), name)
+            resolved = os.path.join(_real_folder(cwd, os.path.split(text)[0]), name)
     except (OSError, ValueError):
         return text
     if resolved == cwd:
@@ -130,6 +141,10 @@ def _real_folder(cwd: str, folder: str) -> str:
 
 _REAL_PATHS: dict[str, str] = {}  # path -> os.path.realpath(path), for _real_path
 _REAL_PATHS_KEPT = 8192
+# (working directory, a path's folder as written with its last "/") -> the folder's real path ending in "/", for
+# _display_path: cleared with _REAL_PATHS, which it is read from
+_FOLDER_PREFIXES: dict[tuple[str, str], str] = {}
+_POSIX = os.path is posixpath
 
 
 def _real_path(path: str) -> str:
@@ -147,6 +162,7 @@ def _real_path(path: str) -> str:
         path = parent
     if len(known) > _REAL_PATHS_KEPT:
         known.clear()
+        _FOLDER_PREFIXES.clear()
     known[path] = real
     for path, name in reversed(below):
         known[path] = real = os.path.join(real, name)
