@@ -114,8 +114,6 @@ class WorkerState:
     state: Phase = "ready"
 
 
-
-
 class Metrics(Collector):
     """The daemon's metrics. Fed from the polling loop, read by the HTTP face's scrapes. ``part``:
     ``devices`` (a worker), ``fleet`` (the daemon) or ``all`` (both, in one process)."""
