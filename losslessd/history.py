@@ -298,6 +298,10 @@ class History:
             raise
         self._max_bytes = max_bytes
         self.notice: str | None = None  # what the writer found of its file's fate (deleted, replaced), once, to log
+        # The devices the daemon polls (record_polled) and whether the file lacks them: one list, not a batch of the
+        # backlog, so that a full backlog never drops it and a file found replaced (_attach) is given it again.
+        self._polled_devices: list[str] | None = None
+        self._polled_unwritten = False
         try:
             self._attach()
             # (the indexed times only: the newest row of a file of millions, at the opening of the writer)
@@ -322,6 +326,7 @@ class History:
         # schema 5 (a reader leaves it as it is) its latest maps only.
         self._queue_maps = "spans" if "queue_map_reads" in tables else "latest" if "queue_maps" in tables else None
         self._polled = "polled" in tables  # (schema 7 on)
+        self._polled_unwritten = self._polled_devices is not None  # (a new file at the path has none of them)
         # The writer's: each device's latest map, so that a read that found the same (every daemon start) is not
         # stored as one more change.
         self._latest_maps: dict[str, Carries] = {
@@ -339,8 +344,9 @@ class History:
 
     @property
     def backlog(self) -> int:
-        """Records (one per record_* call) waiting for a successful commit."""
-        return len(self._backlog)
+        """Records (one per record_* call; the polled list one however often recorded) waiting for a successful
+        commit."""
+        return len(self._backlog) + self._polled_unwritten
 
     def record_rates(self, rates: Rates) -> None:
         """Add one poll's rates to its bucket (the bucket of its end time). Reset polls carry no rates."""
@@ -394,9 +400,14 @@ class History:
              [(d, t, d, t, port, prio, queues) for d, t, port, prio, queues in rows])])
 
     def record_polled(self, devices: Iterable[str]) -> None:
-        """The devices the daemon polls now (at its start, and each reload): they replace those stored."""
-        self._record([("DELETE FROM polled", [()]),
-                      ("INSERT INTO polled VALUES (?)", [(d,) for d in sorted(set(devices))])])
+        """The devices the daemon polls now (at its start, and each reload): they replace those stored. Kept apart from
+        the backlog (the latest list only, written with the next commit): a backlog that overflowed dropped it first
+        (its oldest batch), and `losslessd events --device` then refused a polled device until the next reload."""
+        with self._pending:
+            self._polled_devices = sorted(set(devices))
+            self._polled_unwritten = True
+        if self._flush_on_record and time.monotonic() >= self._retry_at:
+            self.flush()
 
     def flush(self) -> bool:
         """Write the backlog now; False (and ``last_error``) when the database refused it or is closed."""
@@ -483,14 +494,18 @@ class History:
     def _flush(self) -> bool:
         """Commit the backlog (the caller holds ``_lock``); batches recorded meanwhile wait for the next."""
         with self._pending:
-            if not self._backlog:
+            if not self._backlog and not self._polled_unwritten:
                 return True
         if not self._same_file() or not self._still_writer():
             return False
         with self._pending:
             batches, self._backlog = self._backlog, deque()
+            polled = self._polled_devices if self._polled_unwritten else None
         try:
             self._db.execute("BEGIN IMMEDIATE")
+            if polled is not None:
+                self._db.execute("DELETE FROM polled")
+                self._db.executemany("INSERT INTO polled VALUES (?)", [(d,) for d in polled])
             for batch in batches:
                 for sql, rows in batch:
                     self._db.executemany(sql, rows)
@@ -501,6 +516,8 @@ class History:
                 self._backlog.extendleft(reversed(batches))
                 self._trim()
             return False
+        with self._pending:  # (unless a reload recorded another list meanwhile)
+            self._polled_unwritten = self._polled_unwritten and self._polled_devices is not polled
         self.last_error = None
         self._retry_at = 0.0
         return True

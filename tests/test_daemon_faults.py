@@ -581,6 +581,39 @@ def test_a_worker_started_again_opens_the_window_of_its_devices_interrupted_even
         d.stop()
 
 
+def test_a_reload_that_changes_the_sources_of_a_device_recomputes_its_window(sim, tmp_path):
+    """Session 44 review r2's Left: a device's window was worked out once, at its first answer, from the sources that
+    polled it then. Here leaf1 is polled by SNMP (1 s) and its SSH counters (60 s): a window of 5 intervals of 60 s
+    after its first answer. A reload takes the SSH counters off: the window is 5 of SNMP's 1 s intervals from that
+    same answer, long past, so the event interrupted by the stop, its congestion gone, ends ("not seen again") within
+    a few of leaf1's polls. Before: it waited out the 300 s window of a source that no longer polls leaf1."""
+    place = ("leaf1", "Ethernet8", 3)
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": 60})
+    d.start(args=("--workers", "1"))
+    try:
+        sim.congest(*place, on=True)
+        [opened] = wait_for(lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "pause_rate open")
+        assert d.stop() == 0
+        sim.congest(*place, on=False)
+        d.start(args=("--workers", "1"))
+        wait_for(lambda: d.answered("leaf1") >= 1, "leaf1 answered after the restart")  # (its window opens)
+        polled = d.value("losslessd_polls_total", device="leaf1", source="snmp") or 0
+        wait_for(lambda: (d.value("losslessd_polls_total", device="leaf1", source="snmp") or 0) >= polled + 10,
+                 "ten more polls of leaf1")  # (twice SNMP's window: still waiting, in the SSH counters' window)
+        assert [e["id"] for e in _pause_rates_at(d, place)] == [opened["id"]] and _said(d, "end", place) == 0
+        d.settings["poll"] = {**d.settings["poll"], "ssh_counters_interval_s": None}
+        d.write(d.settings)
+        status, body = d.request("/-/reload", "POST")
+        assert status == 200, body
+        wait_polls(d, lambda: _said(d, "end", place) == 1, "leaf1's interrupted event ended to the sinks", "leaf1",
+                   polls=30)
+        [ended] = _pause_rates_at(d, place)
+        assert ended["id"] == opened["id"] and "(not seen again after the restart)" in ended["message"]
+    finally:
+        sim.congest(*place, on=False)
+        d.stop()
+
+
 def test_events_of_a_polled_device_before_its_first_rows_is_no_events_yet_and_of_an_unknown_one_exit_2(sim, tmp_path):
     """`losslessd events --device leaf1` against a daemon whose leaf1 has not answered yet (a starting daemon, a device
     down since the start) exited 2, "the history holds no device of that name (devices: leaf2, spine1)": the history
@@ -611,16 +644,51 @@ def test_events_of_a_polled_device_before_its_first_rows_is_no_events_yet_and_of
         d.stop()
 
 
-def test_a_clean_stop_keeps_every_row_a_worker_collected_before_it(sim, tmp_path):
+# A worker whose stop outlasts WORKER_STOP_S (its pollers' close takes 40 s) and whose rows wait to be sent (its ticker
+# sends them every 20 s, not every 0.2 s): a sitecustomize.py on the daemon's PYTHONPATH, in worker processes only.
+_SLOW_STOP = """import os, sys
+if "--fd" in sys.argv:  # a worker (python -m losslessd.daemon.worker --fd N --index I)
+    import asyncio
+
+    from losslessd.daemon import pollers
+
+    waiting = asyncio.sleep
+
+    def sleep(delay, result=None):  # (the worker runs as __main__: its FLUSH_S is not this process's module's)
+        if sys._getframe(1).f_code.co_name == "_tick":
+            delay = 20.0  # (below WORKER_SILENT_S: its beats still go out)
+        return waiting(delay, result)
+
+    asyncio.sleep = sleep
+    closing = pollers.SnmpCounters.aclose
+
+    async def aclose(self):
+        await asyncio.sleep(40)
+        await closing(self)
+
+    pollers.SnmpCounters.aclose = aclose
+"""
+
+
+@pytest.mark.parametrize("slow_stop", [False, True], ids=["stop", "stop-past-its-kill"])
+def test_a_clean_stop_keeps_every_row_a_worker_collected_before_it(sim, tmp_path, slow_stop):
     """Session 43 asked whether a worker stopped with the daemon loses the rows it has not sent yet (they wait up to
     FLUSH_S, 0.2 s): refuted. The stop reaches a worker as a message; it ends its polls, sends what waits, and the
     daemon records it before it closes the history. Here leaf1's pauses are read every 0.1 s (rows not sent yet are
     nearly always waiting at the stop), and SIGTERM follows at once a scrape that saw a poll end: every pause the
-    daemon had read then (its raw counter on /metrics, less the value before the congestion) is in the history."""
+    daemon had read then (its raw counter on /metrics, less the value before the congestion) is in the history.
+    Session 45 (``slow_stop``): a worker whose stop took longer than WORKER_STOP_S was killed before it sent its rows
+    (it sent them after closing its pollers); it now sends them as soon as its polls are cancelled."""
     from losslessd.monitor import PFC_RX
 
     place = ("leaf1", "Ethernet8", 3)
     d = DaemonProcess(sim, tmp_path, poll={"snmp_interval_s": 0.1, "ssh_counters_interval_s": None})
+    env = None
+    if slow_stop:
+        (tmp_path / "hook").mkdir()
+        (tmp_path / "hook" / "sitecustomize.py").write_text(_SLOW_STOP)
+        env = {"PYTHONPATH": os.pathsep.join(p for p in (str(tmp_path / "hook"), os.environ.get("PYTHONPATH", ""))
+                                             if p)}
 
     def scraped() -> tuple[float, float]:
         """leaf1's SNMP polls and its raw pause counter at place, from one scrape."""
@@ -630,7 +698,7 @@ def test_a_clean_stop_keeps_every_row_a_worker_collected_before_it(sim, tmp_path
                 samples.get(("losslessd_pfc_rx_frames_total", "leaf1", "Ethernet8", "3", None), 0))
 
     try:
-        d.start()
+        d.start(env=env)
         wait_for(lambda: d.answered("leaf1") >= 3, "three polls of leaf1 that answered")
         before = scraped()[1]  # (no pauses there yet: the first reading's value)
         sim.congest(*place, on=True)
@@ -644,6 +712,8 @@ def test_a_clean_stop_keeps_every_row_a_worker_collected_before_it(sim, tmp_path
                                      "idx = ?", ("leaf1", "Ethernet8", PFC_RX, 3)).fetchall()
         read = now[1] - before
         assert stored is not None and stored >= read * (1 - 1e-9), (stored, read)
+        killed = [r for r in d.log_records() if "did not stop within" in r["msg"]]
+        assert bool(killed) == slow_stop  # (the slow ones were killed: what they sent before is what is stored)
     finally:
         sim.congest(*place, on=False)
         d.stop()

@@ -286,6 +286,76 @@ def test_a_worker_hung_before_it_reads_a_configure_larger_than_its_link_is_kille
     assert len(starts.read_text().split()) == 2
 
 
+# The second worker process waits, before it reads anything, until the test releases it: a start as slow as the test
+# needs, the first one (the daemon's own start) quick.
+_SECOND_WAITS = """import os, sys, time
+if "--fd" in sys.argv and "LOSSLESSD_TEST_WORKER_STARTS" in os.environ:  # a worker (python -m ... --fd N --index I)
+    path = os.environ["LOSSLESSD_TEST_WORKER_STARTS"]
+    with open(path, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    with open(path) as f:
+        second = len(f.read().split()) == 2
+    while second and not os.path.exists(os.environ["LOSSLESSD_TEST_WORKER_RELEASE"]):
+        time.sleep(0.1)
+"""
+
+
+def test_a_reload_and_a_scrape_while_a_worker_starts_wait_for_nothing_and_it_gets_the_new_settings_once_ready(
+        sim, tmp_path):
+    """Session 45: a reload sent its configure (2,000 hosts: over the link's buffers) to a worker still starting and
+    waited until that worker read it, up to its start window (60-480 s): `POST /-/reload` answered that late, and a
+    scrape queued behind it hung as long. Nothing said the worker was starting (losslessd_worker_up 1). Now a worker
+    starting is sent nothing (losslessd_worker_state{state="starting"} 1); once configured it is sent the settings of
+    then: a device the reload added is polled."""
+    inventory = yaml.safe_load(sim.inventory_path.read_text())
+    names = sorted(inventory["hosts"])
+    polled = [n for n in names if inventory["hosts"][n].get("data", {}).get("snmp")]  # (the SSH counters are off)
+    added, kept = polled[-1], [n for n in names if n != polled[-1]]
+    password = sim.devices[polled[0]].password_env
+    # (2,000 hosts: a configure larger than the link's buffers; polled by no source (no SNMP, the SSH counters off)
+    # and no config read (hosts are not))
+    padding = {f"host{i:04d}": {"hostname": "127.0.0.1", "port": 1, "platform": "linux_mlx5",
+                                "data": {"credentials": {"username": "u", "password_env": password},
+                                         "interfaces": ["ens1f0np0"]}}
+               for i in range(2000)}
+
+    def write_inventory(devices: list[str]) -> None:
+        hosts = {n: h for n, h in inventory["hosts"].items() if n in devices}
+        (tmp_path / "inventory.yaml").write_text(yaml.safe_dump({**inventory, "hosts": {**hosts, **padding}}))
+
+    write_inventory(kept)
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(_SECOND_WAITS)
+    starts, release = tmp_path / "worker-starts", tmp_path / "release"
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(hook), os.environ.get("PYTHONPATH", "")) if p),
+           "LOSSLESSD_TEST_WORKER_STARTS": str(starts), "LOSSLESSD_TEST_WORKER_RELEASE": str(release)}
+    daemon = DaemonProcess(sim, tmp_path / "d", inventory=str(tmp_path / "inventory.yaml"),
+                           poll={"ssh_counters_interval_s": None}).start(env=env, args=("--workers", "1"))
+    try:
+        wait_for(lambda: daemon.answered(polled[0]) >= 1, f"a poll of {polled[0]} that answered")
+        assert daemon.value("losslessd_worker_state", worker="0", state="ready") == 1
+        os.kill(daemon.worker_pid(0), signal.SIGKILL)
+        wait_for(lambda: starts.exists() and len(starts.read_text().split()) == 2, "the second worker process")
+        hung = int(starts.read_text().split()[1])
+        # (backing_off until the daemon sees the new process: it reads its state every second)
+        wait_for(lambda: {s.labels["state"]: s.value for s in daemon.samples() if s.name == "losslessd_worker_state"}
+                 == {"starting": 1, "ready": 0, "backing_off": 0}, "the worker's state: starting")
+        assert daemon.value("losslessd_worker_up", worker="0") == 1  # (its process runs: the series stays as it was)
+        write_inventory(names)
+        status, body = daemon.request("/-/reload", "POST")
+        assert status == 200, body
+        assert daemon.worker_pid(0) == hung and not release.exists()  # answered while the worker still hangs
+        assert daemon.value("losslessd_worker_state", worker="0", state="starting") == 1
+        release.touch()
+        wait_for(lambda: daemon.answered(added) >= 1, f"a poll of {added}, which the reload added", timeout_s=120)
+        assert daemon.worker_pid(0) == hung  # the same process: given the new settings once configured
+        assert daemon.value("losslessd_worker_state", worker="0", state="ready") == 1
+    finally:
+        release.touch()
+        assert daemon.stop() == 0
+
+
 def _coverage(daemon: DaemonProcess, device: str, before: float | None = None, after: float | None = None) -> int:
     with sqlite3.connect(f"file:{daemon.folder / 'history.db'}?mode=ro", uri=True) as db:
         if before is not None:

@@ -1243,6 +1243,32 @@ def test_events_of_a_device_the_daemon_polls_without_rows_yet_is_no_events_yet_a
     assert losslessd("events", "--db", path, "--device", "leaf3").returncode == 0
 
 
+def test_the_polled_list_survives_a_backlog_that_overflows_and_a_file_replaced_under_the_writer(tmp_path):
+    """Session 45: record_polled was one batch of the backlog, its oldest: a history locked while the backlog
+    overflowed dropped it first, and `events --device` then refused a polled device (exit 2) until the next start or
+    reload. It is now the writer's one list, written with the next commit, never dropped; a history file deleted
+    under the writer (a new one opened at its path) is given it again."""
+    path = tmp_path / "h.db"
+    h = History(path, max_backlog=3)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another writer holds the file while the daemon starts and polls
+    h.record_polled(["leaf1", "leaf2"])
+    for i in range(5):
+        h.record_event(storm(f"Ethernet{i}", device="leaf2"))
+    assert h.dropped == 2 and h.backlog == 4  # three events and the list
+    other.execute("COMMIT")
+    assert h.flush() and h.backlog == 0
+    assert History(path, create=False).polled() == ["leaf1", "leaf2"]
+    quiet = losslessd("events", "--db", path, "--device", "leaf1")
+    assert quiet.returncode == 0 and quiet.stdout == "no events\n", quiet
+    # The file deleted while the writer runs: the new file at the path gets the list with its next commit.
+    path.unlink()
+    h.record_event(storm("Ethernet9", device="leaf2"))
+    assert h.flush() and "deleted" in (h.notice or "")
+    assert History(path, create=False).polled() == ["leaf1", "leaf2"]
+    h.close()
+
+
 def test_events_of_a_device_on_a_history_that_holds_no_device_yet_is_no_events(tmp_path):
     """A daemon that has not finished its first poll has written no device: `events --device leaf1` (which the
     daemon's tests and an operator watching a fresh daemon ask) was exit 2 "holds no device of that name (devices:

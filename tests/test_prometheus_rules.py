@@ -53,6 +53,9 @@ def test_rules_pass_their_unit_tests():
 @pytest.mark.parametrize("mutation", [
     ("expr: losslessd_pfc_storm == 1", "expr: losslessd_pfc_storm == 2"),  # the storm alert never fires
     ("expr: up{job=\"losslessd\"} == 0\n        for: 5m", "expr: up{job=\"losslessd\"} == 0\n        for: 1m"),
+    # a worker that starts for a while and then polls raises the not-polling alert
+    ('losslessd_worker_state{state="ready"}) == 0\n        for: 10m',
+     'losslessd_worker_state{state="ready"}) == 0\n        for: 1m'),
     ("sum by (device, priority) (rate(losslessd_pfc_rx_frames_total[5m]))",
      "sum by (device, priority) (irate(losslessd_pfc_tx_frames_total[5m]))"),
     # a NIC's storm-prevention timeout counted once raises no alert

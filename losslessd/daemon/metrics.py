@@ -96,6 +96,10 @@ def _place(event: Event) -> tuple:
 
 Part = Literal["all", "devices", "fleet"]
 Format = Literal["text", "openmetrics"]
+# losslessd_worker_state's values: a process started and not yet configured (its interpreter, imports and first
+# settings: seconds, or minutes on a loaded machine; it polls nothing meanwhile), one that said it is configured since
+# its start (it polls), one that died or was killed and waits for its restart (service.RESTART_BACKOFF_S).
+Phase = Literal["starting", "ready", "backing_off"]
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -107,6 +111,7 @@ class WorkerState:
     up: bool
     devices: int
     restarts: int
+    state: Phase = "ready"
 
 
 class Metrics(Collector):
@@ -403,8 +408,13 @@ class Metrics(Collector):
                                       "system).", labels=["worker"])
             rss = GaugeMetricFamily(PREFIX + "worker_resident_memory_bytes", "Resident memory of the worker process.",
                                     labels=["worker"])
+            states = GaugeMetricFamily(PREFIX + "worker_state", "1 for the worker's state now (starting: its process "
+                                       "runs and polls nothing yet; ready: it polls; backing_off: it died and waits to "
+                                       "be started again), 0 for the others.", labels=["worker", "state"])
             for index, state in sorted(workers.items()):
                 label = [str(index)]
+                for name in get_args(Phase):
+                    states.add_metric([*label, name], int(state.state == name))
                 up.add_metric(label, int(state.up))
                 devices.add_metric(label, state.devices)
                 restarts.add_metric(label, state.restarts)
@@ -412,7 +422,7 @@ class Metrics(Collector):
                 if usage is not None:
                     cpu.add_metric(label, usage[0])
                     rss.add_metric(label, usage[1])
-            yield from (up, devices, restarts, cpu, rss)
+            yield from (up, states, devices, restarts, cpu, rss)
         refused = CounterMetricFamily(PREFIX + "http_refused", "Connections the HTTP face dropped or requests it "
                                       "refused, by reason.", labels=["reason"])
         for reason, n in sorted(http.items()):

@@ -48,7 +48,7 @@ from . import hup, logs
 from .drift import FABRIC, Drift, Pulled, pull_and_lint, read_configs
 from .http import HttpFace, NotLoopback
 from .ipc import Link, LinkClosed
-from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
+from .metrics import CONTENT_TYPES, Metrics, Phase, WorkerState, merge, negotiate
 from .notify import Notifier
 from .scheduler import Runner, Schedule, timing
 from .settings import REMOTE_REFUSED, Settings, load_settings
@@ -116,6 +116,9 @@ class _Worker:
     link: Link | None = None
     up: bool = False
     configured: asyncio.Event = field(default_factory=asyncio.Event)  # it said so since its last start
+    # Settings, devices or configs changed while it was starting (its first messages, queued at its start, are older):
+    # sent again once it says it is configured (_listen). Nothing waits on a worker that does not read yet.
+    behind: bool = False
     restarts: int = 0
     failures_in_row: int = 0  # deaths since it last ran WORKER_STABLE_S: the wait before it is started again
     slow_starts: int = 0  # starts in a row that did not finish within their window: the next window is longer
@@ -140,11 +143,13 @@ class Daemon:
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
         # Events the previous run's clean stop interrupted, by place, that a condition seen again soon after this
-        # start continues (_continue), until _resume_until[device] (time.monotonic(): resume_window_s after the
-        # device's first poll that answered, by its worker as last started; none yet: open); and the ids the workers
-        # gave the events that continue one -> the interrupted one (its start, so its id, and its peaks), until they end
+        # start continues (_continue), until _resume_end(device): resume_window_s after the device's first poll that
+        # answered, by its worker as last started (_answered_at: time.monotonic() then, and the slowest interval of the
+        # sources that poll it as its worker last said, which a reload may change; none yet: open); and the ids the
+        # workers gave the events that continue one -> the interrupted one (its start, so its id, and its peaks), until
+        # they end
         self._resumable: dict[tuple, Event] = {}
-        self._resume_until: dict[str, float] = {}
+        self._answered_at: dict[str, tuple[float, float]] = {}
         self._continued: dict[str, Event] = {}
         self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
         self._queues: dict[str, QueueMaps] = {}  # device -> its ports' priority -> queues maps, as drift read them
@@ -328,7 +333,7 @@ class Daemon:
                 self._judge(worker, now)
             self._end_resumable()
             self.metrics.workers({w.index: WorkerState(w.proc.pid if w.proc else None, w.up, len(w.devices),
-                                                       w.restarts) for w in self.workers})
+                                                       w.restarts, _phase(w)) for w in self.workers})
             history = self.history  # a reload may swap it while a commit runs in its thread
             if now >= next_prune:
                 if (step := history.clock.stepped_s() - history.clock.ahead_s) > CLOCK_STEP_S:
@@ -387,6 +392,7 @@ class Daemon:
         worker.up = True
         worker.started_s = worker.heard_s = time.monotonic()
         worker.configured.clear()  # (the start's _await_configured waits on this one across restarts)
+        worker.behind = False  # (its first messages, queued below, are of now)
         assert proc.stderr is not None  # stderr=PIPE
         worker.tasks = [asyncio.create_task(self._listen(worker, link), name=f"worker{worker.index}:link"),
                         asyncio.create_task(self._forward_stderr(worker, proc.stderr),
@@ -407,11 +413,36 @@ class Daemon:
         """The device configs drift read for ``devices`` (default: all) of ``worker``'s: its proposals
         are made from them."""
         message = self._configs_message(worker, devices)
-        if message is not None and worker.up and worker.link is not None:
+        if message is not None and (link := self._reading(worker)) is not None:
             try:
-                await worker.link.send(message)
+                await link.send(message)
             except LinkClosed:
                 pass  # it died: it gets them again when it is started again
+
+    def _reading(self, worker: _Worker) -> Link | None:
+        """The link of ``worker`` when it reads it (it said it is configured since its start): a send waits on it only
+        then. One still starting reads nothing until its interpreter and imports are up (up to its start window,
+        60-480 s): a send waited that long once the link's buffers were full (a reload's configure of 1,000 hosts), and
+        held the reload, a config read or a scrape, and every worker after it. It is marked ``behind`` instead and
+        sent the settings, devices and configs of then once it is configured; a dead one is started with them."""
+        if not worker.up or worker.link is None:
+            return None
+        if not worker.configured.is_set():
+            worker.behind = True
+            return None
+        return worker.link
+
+    async def _catch_up(self, worker: _Worker) -> None:
+        """A worker configured with what its start queued, whose settings, devices or configs changed meanwhile:
+        what it lacks, as a reload sends it."""
+        if (link := self._reading(worker)) is None:
+            return
+        worker.behind = False
+        try:
+            await link.send(("configure", self.settings, worker.devices))
+        except LinkClosed:
+            return  # it died: it is started again with the new settings and devices
+        await self._send_configs(worker)
 
     def _configs_message(self, worker: _Worker, devices: Iterable[str] | None = None) -> tuple | None:
         """The ``configs`` message of _send_configs (None: no config nor queue map of those devices read yet)."""
@@ -441,8 +472,8 @@ class Daemon:
                 _, answered, events, rows = message
                 if self._resumable:  # (the window of each device's interrupted events opens at its first answer)
                     now = time.monotonic()
-                    for device, interval_s in answered:
-                        self._resume_until.setdefault(device, now + resume_window_s(self.settings, interval_s))
+                    for device, interval_s in answered:  # (told again with its new interval after a reload)
+                        self._answered_at[device] = (self._answered_at.get(device, (now,))[0], interval_s)
                 for event in events:
                     self._emit(event)
                 for row in rows:
@@ -455,6 +486,8 @@ class Daemon:
                 worker.status = message[1]
                 worker.slow_starts = 0
                 worker.configured.set()
+                if worker.behind:
+                    self._spawn(self._catch_up(worker))
 
     def _answered(self, worker: _Worker, request_id: int, families: list) -> None:
         worker.scrapes.discard(request_id)
@@ -494,7 +527,7 @@ class Daemon:
         self._end_events_of(set(worker.devices),
                             "its worker process died and was started again; its detector state was lost")
         for device in worker.devices:  # (its new detectors need the whole window: it opens at their first answer)
-            self._resume_until.pop(device, None)
+            self._answered_at.pop(device, None)
         await asyncio.sleep(wait)
         if not self._stopping:
             await self._start_worker(worker)
@@ -516,23 +549,27 @@ class Daemon:
             self._emit(event, tell_sinks=not interrupted)
 
     async def _stop_workers(self) -> None:
+        """Ask every worker to stop (queued: a worker still starting reads it after what its start queued), and give
+        them WORKER_STOP_S together (in turn, each stuck one added its 10 s), then kill those still running."""
         for worker in self.workers:
             if worker.up and worker.link is not None:
                 try:
-                    await worker.link.send(("stop",))
+                    worker.link.post(("stop",))
                 except LinkClosed:
                     pass
-        for worker in self.workers:
-            if worker.proc is None:
-                continue
-            try:
-                await asyncio.wait_for(worker.proc.wait(), WORKER_STOP_S)
-            except asyncio.TimeoutError:
-                log.error("worker %d did not stop within %g s: killed", worker.index, WORKER_STOP_S)
-                _kill(worker.proc)
-                await worker.proc.wait()
+        await asyncio.gather(*[self._stopped(w) for w in self.workers if w.proc is not None])
         for worker in self.workers:
             await asyncio.gather(*worker.tasks, return_exceptions=True)
+
+    @staticmethod
+    async def _stopped(worker: _Worker) -> None:
+        assert worker.proc is not None
+        try:
+            await asyncio.wait_for(worker.proc.wait(), WORKER_STOP_S)
+        except asyncio.TimeoutError:
+            log.error("worker %d did not stop within %g s: killed", worker.index, WORKER_STOP_S)
+            _kill(worker.proc)
+            await worker.proc.wait()
 
     # -- metrics ---------------------------------------------------------------------------------------
     async def scrape(self, accept: str | None, names: frozenset[str] | None = None) -> tuple[bytes, str]:
@@ -540,8 +577,8 @@ class Daemon:
         fmt = negotiate(accept)
         waits = []
         for worker in self.workers:
-            if not worker.up or worker.link is None:
-                continue
+            if not worker.up or worker.link is None or not worker.configured.is_set():
+                continue  # (one starting has no series yet: losslessd_worker_state says it starts)
             request_id = next(self._scrape_ids)
             future = self._loop.create_future()
             self._scrapes[request_id] = future
@@ -590,7 +627,7 @@ class Daemon:
         old = self._continued.get(event.id)
         if old is None:
             old = self._resumable.get((event.kind, event.device, event.port, event.priority))
-            if old is None or not event.open or time.monotonic() >= self._resume_until.get(event.device, math.inf):
+            if old is None or not event.open or time.monotonic() >= self._resume_end(event.device):
                 return False
             del self._resumable[(event.kind, event.device, event.port, event.priority)]
             self._continued[event.id] = old
@@ -614,7 +651,7 @@ class Daemon:
             return
         now = time.monotonic()
         for place, event in list(self._resumable.items()):
-            if not force and event.device in self._owner and now < self._resume_until.get(event.device, math.inf):
+            if not force and event.device in self._owner and now < self._resume_end(event.device):
                 continue
             del self._resumable[place]
             event.numbers.pop(INTERRUPTED_MARK, None)
@@ -622,7 +659,15 @@ class Daemon:
             self.history.record_event(event)
             self._spawn(self.sinks.send(event, "end"))
         if not self._resumable:
-            self._resume_until.clear()
+            self._answered_at.clear()
+
+    def _resume_end(self, device: str) -> float:
+        """When the window of ``device``'s interrupted events closes (time.monotonic()): resume_window_s of the settings
+        and sources of now (a reload that changes them changes it) after its first poll that answered; open until then.
+        """
+        if (answered := self._answered_at.get(device)) is None:
+            return math.inf
+        return answered[0] + resume_window_s(self.settings, answered[1])
 
     def _spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)
@@ -673,7 +718,7 @@ class Daemon:
             return
         self._resumable = {(e.kind, e.device, e.port, e.priority): e for e in found
                            if not e.open and e.numbers.get(INTERRUPTED_MARK) == 1}
-        self._resume_until.clear()  # (each device's window opens at its first poll that answers: _listen)
+        self._answered_at.clear()  # (each device's window opens at its first poll that answers: _listen)
         if self._resumable:
             log.info("%d events the last stop interrupted continue under their ids if seen again within %g s and %d "
                      "intervals of the slowest source polling their device after its first poll that answers",
@@ -756,8 +801,7 @@ class Daemon:
         self._cables.update({d: pulled.cables[d] for d in recabled})
         if recabled:
             self._link_hosts()
-        for worker in self.workers:
-            await self._send_configs(worker, changed.intersection(worker.devices))
+        await asyncio.gather(*[self._send_configs(w, changed.intersection(w.devices)) for w in self.workers])
 
     def _link_hosts(self) -> None:
         """Each inventory host's NIC ports -> the switch port cabled to them, from the switches' configs read
@@ -884,15 +928,9 @@ class Daemon:
             self._cables.pop(device, None)
         parts = split(devices, len(self.workers))
         self._owner = {d: i for i, part in enumerate(parts) for d in part}
-        for worker, part in zip(self.workers, parts, strict=True):
-            joined = set(part) - set(worker.devices)
-            worker.devices = part
-            if worker.up and worker.link is not None:
-                try:
-                    await worker.link.send(("configure", new, part))
-                except LinkClosed:
-                    pass  # it died: it is started again with the new settings and devices
-                await self._send_configs(worker, joined)  # a device that joined this worker brings its config
+        # (side by side: a worker slow to read, stuck until its silence is judged, holds up no other)
+        await asyncio.gather(*[self._reconfigure(worker, part) for worker, part in zip(self.workers, parts,
+                                                                                      strict=True)])
         self._link_hosts()  # (hosts and switches may have come or gone)
         self.drift_runner.schedule.configure(new.drift.interval_s, **timing(new.poll))
         self._set_drift(new)
@@ -901,6 +939,17 @@ class Daemon:
         # one that joined: at once
         self.config_runner.schedule.set_devices(self._switches(new, devices), time.monotonic(), at_once=True)
         self.config_runner.wake()
+
+    async def _reconfigure(self, worker: _Worker, devices: list[str]) -> None:
+        """A reload's settings and ``devices`` to ``worker`` (a starting one once it is ready: _reading)."""
+        joined = set(devices) - set(worker.devices)
+        worker.devices = devices
+        if (link := self._reading(worker)) is not None:
+            try:
+                await link.send(("configure", self.settings, devices))
+            except LinkClosed:
+                return  # it died: it is started again with the new settings and devices
+            await self._send_configs(worker, joined)  # a device that joined this worker brings its config
 
     def _close_history(self) -> None:
         self.history.close()  # writes what it can first
@@ -930,3 +979,11 @@ def _kill(proc: asyncio.subprocess.Process) -> None:
         proc.kill()
     except ProcessLookupError:
         pass
+
+
+def _phase(worker: _Worker) -> Phase:
+    """losslessd_worker_state: starting until it says it is configured, ready after, backing_off from its death (or
+    its kill) until it is started again."""
+    if worker.proc is not None and not worker.up:
+        return "backing_off"
+    return "ready" if worker.configured.is_set() else "starting"

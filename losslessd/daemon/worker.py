@@ -78,10 +78,11 @@ class ShardWorker:
         self._events: list[Event] = []
         self._rows: list = []
         # devices whose first poll that answered (by the source that marks them down) the daemon has not heard of yet,
-        # with the slowest interval of their sources, and those it has: the daemon times an interrupted event's
-        # continuation from it (Daemon._continue, service.resume_window_s)
+        # with the slowest interval of their sources, and those it has, with the interval it was told (told again when
+        # a reload changes it): the daemon times an interrupted event's continuation from it (Daemon._continue,
+        # service.resume_window_s)
         self._answered: list[tuple[str, float]] = []
-        self._told_answered: set[str] = set()
+        self._told_answered: dict[str, float] = {}
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
         self._floored: set[tuple[str, str]] = set()  # (device, source) whose counters sit at a clear's floor: logged
@@ -131,6 +132,10 @@ class ShardWorker:
             gone.update(left)
         for device in gone - set(devices):
             self._forget(device)
+        for device, told in list(self._told_answered.items()):  # a reload gave it other sources (gNMI added, SNMP off)
+            if (slowest := self._slowest_s(device)) != told:
+                self._told_answered[device] = slowest
+                self._answered.append((device, slowest))
         for runner in self.runners.values():
             runner.wake()
 
@@ -168,7 +173,7 @@ class ShardWorker:
         self.detectors.forget(device)
         self.proposer.forget(device)
         self.metrics.forget(device)
-        self._told_answered.discard(device)
+        self._told_answered.pop(device, None)
 
     def _left(self, device: str, source: str) -> None:
         """``source`` no longer polls ``device``: it left the inventory, or a reload took the source off it (a
@@ -269,8 +274,8 @@ class ShardWorker:
         if self._primary(device) == source:
             self._emit(self.detectors.poll_ok(device, clock.wall()))
             if device not in self._told_answered:
-                self._told_answered.add(device)
-                self._answered.append((device, self._slowest_s(device)))
+                self._told_answered[device] = slowest = self._slowest_s(device)
+                self._answered.append((device, slowest))
         rates = self.trackers[source].update(reading)
         self._floor(device, source)
         if rates is None:
@@ -334,10 +339,14 @@ class ShardWorker:
         self._tasks = [asyncio.create_task(r.run(self._stop), name=f"runner:{r.name}") for r in self.runners.values()]
 
     async def stop(self) -> None:
+        """End the polls, send what they collected, then close the pollers. Sent first: the daemon kills a worker whose
+        stop outlasts service.WORKER_STOP_S (10 s), and a close can take a while (gNMI streams get _GNMI_CLOSE_S, a
+        loaded machine more), so rows sent after it were lost with the kill."""
         self._stop.set()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.flush()
         for poller in self.pollers.values():
             try:
                 await poller.aclose()
