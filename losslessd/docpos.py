@@ -375,11 +375,10 @@ def _orjson_value(text: str | bytes) -> Any:
 
 def _orjson_read(text: str | bytes) -> tuple[Any, int | None]:
     """(orjson's reading of ``text`` where it is json.loads's, else _JSON; its strings where _strings counts them).
-    Where orjson fails (NaN, Infinity, 1e400,
-    lone surrogates, a BOM, beyond 1,024 levels) json.loads says what it says today. Where orjson reads and
-    json.loads would not, or would read otherwise, this says _JSON: integers beyond 64 bits (_DIGIT_RUN), and nesting
-    json.loads refuses for want of recursion (its limit is what is left at its call: about 1,000 less the frames
-    above it). The depth is at most one more than the levels of containers gc tracks (a dict of atoms alone is
+    Where orjson fails (NaN, Infinity, 1e400, lone surrogates, a BOM, beyond 1,024 levels) json.loads says what it
+    says today. Where orjson reads and json.loads would not, or would read otherwise, this says _JSON: integers beyond
+    64 bits (_DIGIT_RUN), and nesting json.loads refuses for want of recursion (its limit is what is left at its call:
+    about 1,000 less the frames above it). The depth is at most one more than the levels of containers gc tracks (a dict of atoms alone is
     untracked: CPython's dictobject.c, MAINTAIN_TRACKING), and json.loads is tried on that depth from this frame, one
     deeper than its real call: never less strict. Floats, -0, repeated keys (the last value at the first key's
     place) and escapes read the same (tests/test_json_decode.py). A bench CONFIG_DB of 116 KB: orjson 147 us, the
@@ -403,8 +402,8 @@ def _orjson_read(text: str | bytes) -> tuple[Any, int | None]:
         if (_SAMPLE_RUN in raw[::_STEP].translate(_DIGITS)
                 and raw.translate(_DIGITS).rfind(_DIGIT_RUN) >= 0):  # (rfind: a third of find's time on a CONFIG_DB)
             return _JSON, None
-    # (an object of objects of objects of strings nests three deep, where the walk says three or, an entry's dropped
-    # container leaving it tracked, four: four is never less strict)
+    # (an object of objects of objects of strings nests three deep, and the walk below says at most four for it (one
+    # more where a container dropped for a later value left an entry tracked): four is never less strict)
     depth, level = (4, []) if strings is not None else (1, [value] if gc.is_tracked(value) else [])
     while level:
         depth += 1
