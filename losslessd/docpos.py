@@ -375,15 +375,15 @@ def _orjson_value(text: str | bytes) -> Any:
 
 def _orjson_read(text: str | bytes) -> tuple[Any, int | None]:
     """(orjson's reading of ``text`` where it is json.loads's, else _JSON; its strings where _strings counts them).
-    Where orjson fails (NaN, Infinity, 1e400, lone surrogates, a BOM, beyond 1,024 levels) json.loads says what it
-    says today. Where orjson reads and json.loads would not, or would read otherwise, this says _JSON: integers beyond
-    64 bits (_DIGIT_RUN), and nesting json.loads refuses for want of recursion (its limit is what is left at its call:
-    about 1,000 less the frames above it). The depth is at most one more than the levels of containers gc tracks (a
-    dict of atoms alone is untracked: CPython's dictobject.c, MAINTAIN_TRACKING), and json.loads is tried on that
-    depth from this frame, one deeper than its real call: never less strict. Floats, -0, repeated keys (the last value at the first key's
-    place) and escapes read the same (tests/test_json_decode.py). A bench CONFIG_DB of 116 KB: orjson 147 us, the
-    digit runs 47 us (before every third byte was looked at first: about half their instructions now), the depth
-    13 us; json.loads 262 us."""
+    Where orjson fails (NaN, Infinity, 1e400, lone surrogates, a BOM, beyond 1,024 levels) json.loads says what it says
+    today. Where orjson reads and json.loads would not, or would read otherwise, this says _JSON: integers beyond 64
+    bits (_DIGIT_RUN), and nesting json.loads refuses for want of recursion (its limit is what is left at its call:
+    about 1,000 less the frames above it). The depth is at most one more than the levels of containers gc tracks (a dict
+    of atoms alone is untracked: CPython's dictobject.c, MAINTAIN_TRACKING), and json.loads is tried on that depth from
+    this frame, one deeper than its real call: never less strict. Floats, -0, repeated keys (the last value at the first
+    key's place) and escapes read the same (tests/test_json_decode.py). A bench CONFIG_DB of 116 KB: orjson 147 us, the
+    digit runs 47 us (before every third byte was looked at first: about half their instructions now), the depth 13 us;
+    json.loads 262 us."""
     if _orjson is None:
         return _JSON, None
     try:
