@@ -15,7 +15,7 @@ import re
 import sys
 import typing
 from contextlib import suppress
-from itertools import chain
+from itertools import chain, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -288,9 +288,9 @@ def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
     Without ``duplicates``, orjson reads the text when it gives what json.loads gives (_orjson_value: half the
     time for a bench CONFIG_DB); anything else, every error included, is json.loads's reading."""
     if duplicates is None:
-        value = _orjson_value(text)
+        value, strings = _orjson_read(text)
         if value is not _JSON:
-            _read_whole[0] = text
+            _read_whole[:] = text, strings
             return value
     if isinstance(text, bytes):
         text = text.decode("utf-8")
@@ -305,7 +305,7 @@ def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
             value = json.loads(text, object_pairs_hook=pairs)
         else:
             value = json.loads(text)
-        _read_whole[0] = text
+        _read_whole[:] = text, None
         return value
     except RecursionError:
         depth, at = _deepest(text)
@@ -325,7 +325,9 @@ _JSON = object()  # (_orjson_value: "ask json.loads")
 # readers are strict: no character U+0000-U+001F stands raw in a string (RFC 8259 section 7: each must be escaped;
 # json.loads's strict default, orjson alike) and none but space, tab, line feed and carriage return between tokens
 # (section 2), before the first or after the last (tests/test_json_decode.py holds both readers to it).
-_read_whole: list[str | bytes | None] = [None]
+# With it, how many strings (keys and values) the value read holds where it is an object of objects of objects of
+# strings (_strings), else None.
+_read_whole: list[Any] = [None, None]
 
 
 def read_whole(text: str) -> bool:
@@ -335,31 +337,77 @@ def read_whole(text: str) -> bool:
     return text is _read_whole[0]
 
 
+def strings_read(text: str) -> int | None:
+    """How many strings, keys and values, the value json_value last read whole from ``text`` (the object) holds, where
+    that value is an object of objects of objects of strings (a CONFIG_DB's tables, entries and fields: _strings);
+    None for any other value or text. Every string the value holds is a string of the text, each a different one, and
+    each string of the text holds two `"` (and one more per escaped quote): where the text holds twice this many `"`,
+    it writes no string the value lacks, so no key twice in one object (configdb._load)."""
+    return _read_whole[1] if text is _read_whole[0] else None
+
+
+def _strings(value: Any) -> int | None:
+    """The strings (keys and values) of ``value`` where it is an object of objects of objects of strings, else None.
+    Such a value holds no number, so orjson reads it as json.loads does (_orjson_read). Each level is read in C: the
+    entries gathered by dict.values (a TypeError where a table is no object), and their values as gc.get_referents
+    lists them, all of them strings where they join. (A dict's traversal visits every value, and in a table of keys
+    not made for strings alone, as orjson makes its larger objects, every key too, each a string: at least as many
+    as the entries' fields; tests/test_json_strings.py holds the interpreter to it.) A bench CONFIG_DB: about 0.9 M
+    instructions, where the digit runs' check it spares, and the repeated keys' count, search and key walk it spares
+    (configdb._load), are about 2.6 M."""
+    if type(value) is not dict:
+        return None
+    try:
+        entries = list(chain.from_iterable(map(dict.values, value.values())))
+        if not all(map(isinstance, entries, repeat(dict))):
+            return None
+        fields = sum(map(len, entries))
+        leaves = gc.get_referents(*entries)
+        if len(leaves) < fields:
+            return None
+        "".join(leaves)  # (a TypeError unless every one is a string)
+    except TypeError:
+        return None
+    return len(value) + len(entries) + 2 * fields
+
+
 def _orjson_value(text: str | bytes) -> Any:
-    """orjson's reading of ``text`` where it is json.loads's, else _JSON. Where orjson fails (NaN, Infinity, 1e400,
-    lone surrogates, a BOM, beyond 1,024 levels) json.loads says what it says today. Where orjson reads and
-    json.loads would not, or would read otherwise, this says _JSON: integers beyond 64 bits (_DIGIT_RUN), and nesting
-    json.loads refuses for want of recursion (its limit is what is left at its call: about 1,000 less the frames
-    above it). The depth is at most one more than the levels of containers gc tracks (a dict of atoms alone is
-    untracked: CPython's dictobject.c, MAINTAIN_TRACKING), and json.loads is tried on that depth from this frame, one
-    deeper than its real call: never less strict. Floats, -0, repeated keys (the last value at the first key's
-    place) and escapes read the same (tests/test_json_decode.py). A bench CONFIG_DB of 116 KB: orjson 147 us, the
-    digit runs 47 us (before every third byte was looked at first: about half their instructions now), the depth
-    13 us; json.loads 262 us."""
+    """orjson's reading of ``text`` where it is json.loads's, else _JSON (_orjson_read)."""
+    return _orjson_read(text)[0]
+
+
+def _orjson_read(text: str | bytes) -> tuple[Any, int | None]:
+    """(orjson's reading of ``text`` where it is json.loads's, else _JSON; its strings where _strings counts them).
+    Where orjson fails (NaN, Infinity, 1e400, lone surrogates, a BOM, beyond 1,024 levels) json.loads says what it says
+    today. Where orjson reads and json.loads would not, or would read otherwise, this says _JSON: integers beyond 64
+    bits (_DIGIT_RUN), and nesting json.loads refuses for want of recursion (its limit is what is left at its call:
+    about 1,000 less the frames above it). The depth is at most one more than the levels of containers gc tracks (a dict
+    of atoms alone is untracked: CPython's dictobject.c, MAINTAIN_TRACKING), and json.loads is tried on that depth from
+    this frame, one deeper than its real call: never less strict. Floats, -0, repeated keys (the last value at the first
+    key's place) and escapes read the same (tests/test_json_decode.py). A bench CONFIG_DB of 116 KB: orjson 147 us, the
+    digit runs 47 us (before every third byte was looked at first: about half their instructions now), the depth 13 us;
+    json.loads 262 us."""
     if _orjson is None:
-        return _JSON
+        return _JSON, None
     try:
         value = _orjson.loads(text)
     except Exception:  # (its JSONDecodeError; anything else it may raise is json.loads's to say too)
-        return _JSON
-    raw = text if isinstance(text, bytes) else text.encode()
-    # A run of 19 digits covers six byte positions in a row that are multiples of 3 (its first such position is at
-    # most its third byte, the sixth 15 after it), so every third byte is looked at first: where no six of them in a
-    # row are digits, no run is (a bench CONFIG_DB: 1.05 M -> 0.5 M instructions); anywhere else the whole text is.
-    if (_SAMPLE_RUN in raw[::_STEP].translate(_DIGITS)
-            and raw.translate(_DIGITS).rfind(_DIGIT_RUN) >= 0):  # (rfind: a third of find's time on a CONFIG_DB)
-        return _JSON
-    depth, level = 1, [value] if gc.is_tracked(value) else []
+        return _JSON, None
+    # A value of objects and strings alone holds no number (a key dropped for a later one took its value with it, in
+    # both readings), so it needs no look for digit runs.
+    strings = _strings(value)
+    if strings is None:
+        raw = text if isinstance(text, bytes) else text.encode()
+        # A run of 19 digits covers six byte positions in a row that are multiples of 3 (its first such position is
+        # at most its third byte, the sixth 15 after it), so every third byte is looked at first: where no six of them
+        # in a row are digits, no run is (a bench CONFIG_DB: 1.05 M -> 0.5 M instructions); anywhere else the whole
+        # text is.
+        if (_SAMPLE_RUN in raw[::_STEP].translate(_DIGITS)
+                and raw.translate(_DIGITS).rfind(_DIGIT_RUN) >= 0):  # (rfind: a third of find's time on a CONFIG_DB)
+            return _JSON, None
+    # (an object of objects of objects of strings nests three deep, and the walk below says at most four for it (one
+    # more where a container dropped for a later value left an entry tracked): four is never less strict)
+    depth, level = (4, []) if strings is not None else (1, [value] if gc.is_tracked(value) else [])
     while level:
         depth += 1
         level = list(filter(gc.is_tracked, chain.from_iterable([c.values() if type(c) is dict else c
@@ -367,5 +415,5 @@ def _orjson_value(text: str | bytes) -> Any:
     try:
         json.loads("[" * depth + "]" * depth)
     except RecursionError:
-        return _JSON
-    return value
+        return _JSON, None
+    return value, strings
