@@ -144,7 +144,8 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
     inside = (os.path.join(os.path.realpath(path), ""), *inside)  # (real paths, each ending in a separator)
     # per folder being listed, its children still to visit (sorted): (path, folder name or file stem, is a folder,
-    # is a symbolic link); and whether they are a device folder's companions (in it or below it)
+    # is a symbolic link to a folder), in a folder of devices its files' groups in runs between them (_listing); and
+    # whether they are a device folder's companions (in it or below it)
     stack: list[Iterator[Any]] = [iter([(str(path), path.name, True, False)])]
     companions = [False]
     copies: set[str] = set()  # paths of the backups put in a device's group (_with_backups, _sibling_backups)
