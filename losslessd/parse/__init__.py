@@ -216,12 +216,12 @@ def _one_of(letters: set[str]) -> str:
     """A class of ``letters`` in both cases, digits and every character past ASCII, written as the ASCII characters it
     is not (a class up to U+10FFFF took `re` 30 M instructions to compile)."""
     allowed = {c for letter in letters for c in (letter.lower(), letter.upper())} | set("0123456789")
-    return "[^" + "".join(re.escape(chr(c)) for c in range(128) if chr(c) not in allowed) + "]"
+    return "[^" + "".join(f"\\x{c:02x}" for c in range(128) if chr(c) not in allowed) + "]"
 
 
 _WORDS = _WORD.split("|")
-_MAYBE_TAILS = (lazy("~"), lazy(r"\.\d"), *(lazy(re.escape(sep) + _one_of({w[0] for w in _WORDS})
-                                                  + _one_of({w[1] for w in _WORDS})) for sep in "._-"))
+_TWO = _one_of({w[0] for w in _WORDS}) + _one_of({w[1] for w in _WORDS})
+_MAYBE_TAILS = (lazy("~"), lazy(r"\.\d"), lazy(r"\." + _TWO), lazy("_" + _TWO), lazy("-" + _TWO))
 
 
 # A file named by its switch's management address (`10.0.0.1`, `leaf-10.0.0.1`) ends in numbers that are no
