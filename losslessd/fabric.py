@@ -51,6 +51,8 @@ from .parse import (
     detect,
     display_link,
     display_path,
+    maybe_copies,
+    named_in,
     parse_group,
     read_input,
     same_working_directory,
@@ -142,17 +144,22 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
     inside = (os.path.join(os.path.realpath(path), ""), *inside)  # (real paths, each ending in a separator)
     # per folder being listed, its children still to visit (sorted): (path, folder name or file stem, is a folder,
-    # is a symbolic link); and whether they are a device folder's companions (in it or below it)
-    stack = [iter([(str(path), path.name, True, False)])]
+    # is a symbolic link to a folder), in a folder of devices its files' groups in runs between them (_listing); and
+    # whether they are a device folder's companions (in it or below it)
+    stack: list[Iterator[Any]] = [iter([(str(path), path.name, True, False)])]
     companions = [False]
     copies: set[str] = set()  # paths of the backups put in a device's group (_with_backups, _sibling_backups)
     copies_of: dict[str, list[str]] = {}  # a device file's path: its backups' (beside it, in a folder of copies)
     while stack:
-        child, name, is_dir, is_link = next(stack[-1], (None, "", False, False))
-        if child is None:
+        item = next(stack[-1], None)
+        if item is None:
             stack.pop()
             companions.pop()
             continue
+        if item.__class__ is list:  # (a run of a folder's device files, each its group: _listing)
+            out += item
+            continue
+        child, name, is_dir, is_link = item
         if not is_dir:
             if child in copies:
                 continue
@@ -195,24 +202,63 @@ def _walk(path: Path, snapshots: list[Path] | None, refused: list[InputError],
             copies.update(files[len(one):])
             out.append((name, files))
             # (a file at a name an /etc/sonic copy's own non-configuration takes is not sniffed: a folder so named is)
-            others = [c for c in _children(prefix, entries, False) if _companion(c[0][len(prefix):])
-                      and c[0] not in files and (c[2] or c[0][len(prefix):] not in SONIC_OWN_FILES)]
-            stack.append(iter(others))
-            companions.append(True)
+            if len(entries) > len(one):  # (else it holds its own files only: a fleet's SONiC folder, one file)
+                others = [c for c in _children(prefix, entries, False) if _companion(c[0][len(prefix):])
+                          and c[0] not in files and (c[2] or c[0][len(prefix):] not in SONIC_OWN_FILES)]
+                stack.append(iter(others))
+                companions.append(True)
         else:
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
                 snapshots.append(Path(child))
-            children = _children(prefix, entries, snapshot)
-            folders = {c[0] for c in children if c[2]}
-            for live, copy in _sibling_backups(prefix, entries, children):
-                copies_of.setdefault(live, []).append(copy)
+            if companions[-1]:  # (a folder below a device's: its files are visited one by one, sniffed)
+                visits: list = _children(prefix, entries, snapshot)
+                live = {c[0][len(prefix):] for c in visits if not c[2]}
+                folders = {c[0][len(prefix):] for c in visits if c[2]}
+            else:
+                visits, live, folders = _listing(prefix, entries, snapshot)
+            found = _sibling_backups(prefix, live, folders)
+            for live_path, copy in found:
+                copies_of.setdefault(live_path, []).append(copy)
                 copies.add(copy)
-                if live in folders:  # (a device folder's copy is not walked, as a device again)
+                if live_path[len(prefix):] in folders:  # (a device folder's copy is not walked, as a device again)
                     copies.add(os.path.dirname(copy))
-            stack.append(iter(children))
+            if found and not companions[-1]:  # (each live file's group takes its backups; a backup's goes)
+                visits = [item if item.__class__ is tuple else [
+                    (stem, [path, *copies_of.pop(path, ())]) for stem, (path,) in item if path not in copies]
+                    for item in visits]
+            stack.append(iter(visits))
             companions.append(companions[-1])
     return out
+
+
+def _listing(prefix: str, entries: dict[str, os.DirEntry],
+             snapshot: bool) -> tuple[list[list[_Group] | tuple[str, str, bool, bool]], set[str], set[str]]:
+    """A folder of devices' children as _walk visits them, in order: its folders as _children gives them and, between
+    them, runs of its files' groups (stem, [path]) made at once (a fleet's folder of 16,000 captures: a visit each, and
+    a tuple each, were a tenth of the walk); and the names of those files and of those folders."""
+    out: list[list[_Group] | tuple[str, str, bool, bool]] = []
+    run: list[_Group] = []
+    live: set[str] = set()
+    folders: set[str] = set()
+    for name in _names(entries, snapshot):
+        entry = entries[name]
+        try:
+            folder = entry.is_dir()
+        except OSError:  # (as Path.is_dir says)
+            folder = False
+        if folder:
+            if run:
+                out.append(run)
+                run = []
+            out.append((prefix + name, name, True, entry.is_symlink()))
+            folders.add(name)
+        else:  # (the stem, as _split_name gives it)
+            run.append((name[:dot] if 0 < (dot := name.rfind(".")) < len(name) - 1 else name, [prefix + name]))
+            live.add(name)
+    if run:
+        out.append(run)
+    return out, live, folders
 
 
 def _companion(name: str) -> bool:
@@ -271,7 +317,7 @@ def _device_folder(link: str, name: str) -> _Group | None:
     return (name, _with_backups(one, names, os.path.join(link, ""))) if one else None
 
 
-def _with_backups(one: list[str], names: Iterable[str], prefix: str) -> list[str]:
+def _with_backups(one: list[str], names: Collection[str], prefix: str) -> list[str]:
     """A device folder's own files (``one``) as paths (``prefix``: the folder's, with its separator), then the backups
     of them it holds, beside them or in a folder of copies (`backup/config_db.json`; parse.backups, named by
     parse_group, SYS004: each was a second device of the same name, SYS001, exit 1); a sub-folder named as a backup is
@@ -279,17 +325,15 @@ def _with_backups(one: list[str], names: Iterable[str], prefix: str) -> list[str
     return [prefix + n for n in one] + sorted(copy for _, copy in _copies(prefix, names, one, names))
 
 
-def _sibling_backups(prefix: str, entries: dict[str, os.DirEntry],
-                     children: list[tuple[str, str, bool, bool]]) -> list[tuple[str, str]]:
-    """(live file or device folder, its backup) for each backup of a device in a folder of devices: of a file, beside
-    it (`sw1.cfg.bak`, `sw1-2026-12-04.cfg`) or in a folder of copies (`backup/sw1.cfg`); of a device folder, its
-    files in that folder's copy in a folder of copies (`backup/leaf1/config_db.json` of `leaf1/`). Each was a second
-    device of the same name (SYS001, exit 1); put in the live device's group, it is named (SYS004) and not read. A
-    backup without its live file (`sw2.cfg.bak` alone) is read: it may be the only copy of a device."""
-    live = {c[0][len(prefix):] for c in children if not c[2]}
-    folders = {c[0][len(prefix):] for c in children if c[2]}
-    found = [(prefix + orig, copy) for orig, copy in _copies(prefix, live, live, entries, folders)]
-    return sorted(found)
+def _sibling_backups(prefix: str, live: set[str], folders: set[str]) -> list[tuple[str, str]]:
+    """(live file or device folder, its backup) for each backup of a device in a folder of devices (``prefix``: its
+    path and separator; ``live``, ``folders``: the names of its files and folders that may be devices): of a file,
+    beside it (`sw1.cfg.bak`, `sw1-2026-12-04.cfg`) or in a folder of copies (`backup/sw1.cfg`); of a device folder,
+    its files in that folder's copy in a folder of copies (`backup/leaf1/config_db.json` of `leaf1/`). Each was a
+    second device of the same name (SYS001, exit 1); put in the live device's group, it is named (SYS004) and not read.
+    A backup without its live file (`sw2.cfg.bak` alone) is read: it may be the only copy of a device."""
+    subs = [n for n in folders if n.lower() in BACKUP_FOLDERS]  # (only a folder is one: _copies_folder)
+    return sorted((prefix + orig, copy) for orig, copy in _copies(prefix, live, live, subs, folders))
 
 
 def _named_backups(paths: list[str | Path]) -> dict[str, list[str]]:
@@ -316,13 +360,14 @@ def _named_backups(paths: list[str | Path]) -> dict[str, list[str]]:
     return found
 
 
-def _copies(prefix: str, names: Iterable[str], live: Collection[str], subs: Iterable[str],
+def _copies(prefix: str, names: Collection[str], live: Collection[str], subs: Iterable[str],
             folders: Collection[str] = ()) -> list[tuple[str, str]]:
     """(name copied, path of the copy) of each backup, in the folder ``prefix`` (its path with its separator), of the
     files ``live`` names there: among ``names`` (`sw1.cfg.bak`, `sw1-2026-12-04.cfg`), and in the folders of copies
     among ``subs`` (`backup/sw1.cfg`); and of the device folders ``folders`` names there: the files of their copies in
     a folder of copies (`backup/leaf1/config_db.json` of `leaf1/`, the name copied `leaf1`)."""
-    found = [(orig, prefix + n) for n in names if (orig := backup_of(n, live)) and not os.path.isdir(prefix + n)]
+    found = [(orig, prefix + n) for n in maybe_copies(names)
+             if (orig := backup_of(n, live)) and not os.path.isdir(prefix + n)]
     for sub in subs:
         if not _copies_folder(sub, path := prefix + sub):
             continue
@@ -357,24 +402,45 @@ def _copies_folder(name: str, path: str) -> bool:
 
 def _children(prefix: str, entries: dict[str, os.DirEntry],
               snapshot: bool) -> list[tuple[str, str, bool, bool]]:
-    """(path, name of a folder or stem of a file, is a folder, is a symbolic link) of a listing's entries that may be
-    devices, sorted."""
+    """(path, name of a folder or stem of a file, is a folder, is a symbolic link to a folder) of a listing's entries
+    that may be devices, sorted."""
     out = []
-    for name in sorted(entries):
-        stem, suffix = _split_name(name)
-        if _not_device(name, suffix) or (snapshot and name in SNAPSHOT_FILES):
-            continue
+    for name in _names(entries, snapshot):
+        entry = entries[name]
         try:
-            folder = entries[name].is_dir()
+            folder = entry.is_dir()
         except OSError:  # (as Path.is_dir says)
             folder = False
-        out.append((prefix + name, name if folder else stem, folder, entries[name].is_symlink()))
+        if folder:
+            out.append((prefix + name, name, True, entry.is_symlink()))
+        else:  # (the stem, as _split_name gives it)
+            out.append((prefix + name, name[:dot] if 0 < (dot := name.rfind(".")) < len(name) - 1 else name, False,
+                        False))
     return out
 
 
+def _names(entries: dict[str, os.DirEntry], snapshot: bool) -> list[str]:
+    """The names of a listing's entries that may be devices, sorted: less hidden files, ours, documents
+    (not_a_device) and, in a snapshot, its own files."""
+    names = sorted(entries)
+    odd = named_in((_MAYBE_NOT_DEVICE,), names)  # (the rest are device names)
+    if snapshot:
+        odd += SNAPSHOT_FILES
+    if not odd:
+        return names
+    skip = {name for name in odd if name in entries and (not_a_device(name) or (snapshot and name in SNAPSHOT_FILES))}
+    return [name for name in names if name not in skip] if skip else names
+
+
 # The suffixes of the files that are no device's (of the names and suffixes above): a copy of one holds its suffix.
-_NOT_DEVICE_PART = lazy("|".join(sorted(map(re.escape,
-                                                  NOT_DEVICE_SUFFIXES | {Path(n).suffix for n in NOT_DEVICE_FILES}))))
+_NOT_DEVICE_SUFFIXES = NOT_DEVICE_SUFFIXES | {Path(n).suffix for n in NOT_DEVICE_FILES}
+_NOT_DEVICE_PART = lazy("|".join(sorted(map(re.escape, _NOT_DEVICE_SUFFIXES))))
+# Every name _not_device tells (a hidden one, one with such a suffix in it) matches this, and more, among a folder's
+# names joined (parse.named_in): one try at each dot (a pattern that begins otherwise is tried at every character,
+# 6,000 instructions a name in a fleet's folder).
+_MAYBE_NOT_DEVICE = lazy(r"\.(?:(?<=\0\.)|(?<=\A\.)|" + "|".join(
+    sorted(re.escape(s[1:]) for s in _NOT_DEVICE_SUFFIXES if s)) + ")" + "".join(
+    f"|{re.escape(n)}" for n in sorted(NOT_DEVICE_FILES) if not Path(n).suffix))  # (and a name without a suffix)
 
 
 def not_a_device(name: str) -> bool:
@@ -458,8 +524,15 @@ class _Inputs:
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))
             elif not keyed and os.path.isfile(raw):
                 left_out.append(raw)
+            new = reading.keys().isdisjoint
             for group, real in keyed:
-                self._take(group, real, reading)
+                if new(real):  # (a fleet's every group: none of its files met before; no set made)
+                    self.steps.append(group)
+                    entry = (group, real)
+                    for file in real:
+                        reading[file] = entry
+                else:
+                    self._take(group, real, reading)
         if left_out and not self.groups:  # ... unless nothing else was given: then say why it was not read
             self.steps.extend(ParseIssue(code="SYS001", message=(
                 "not read: a document (.md, .rst, .html), a hidden file or losslessd's own file (topology.yaml, "
@@ -467,15 +540,9 @@ class _Inputs:
                 source=Source(file=display_path(Path(raw)))) for raw in left_out)
 
     def _take(self, group: _Group, real: frozenset, reading: dict[Any, tuple[_Group, frozenset]]) -> None:
-        """Add ``group`` (``real``: its files' _identity) unless a group before it reads all its files; one whose files
-        were named before it, alone or in parts (`lint d/opensm.conf d`), reads them all in the first one's place: one
-        device."""
-        if reading.keys().isdisjoint(real):  # (a fleet's every group: none of its files met before; no set made)
-            self.steps.append(group)
-            entry = (group, real)
-            for file in real:
-                reading[file] = entry
-            return
+        """Add ``group`` (``real``: its files' _identity, some met before) unless a group before it reads all its files;
+        one whose files were named before it, alone or in parts (`lint d/opensm.conf d`), reads them all in the first
+        one's place: one device."""
         earlier = {id(entry[0]): entry for entry in map(reading.get, real) if entry is not None}
         if any(real <= files for _, files in earlier.values()):
             return

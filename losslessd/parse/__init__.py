@@ -12,7 +12,7 @@ import os
 import posixpath
 import re
 import unicodedata
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -229,6 +229,24 @@ _WORD = r"bak|backup|orig|old|save|sav|prev|previous|dpkg-old|dpkg-dist|rpmsave|
 _NAME_TAIL = lazy(rf"(?:~|\.\d{{1,3}}|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
 _STEM_TAIL = lazy(rf"(?:~|[._-](?:{_WORD}|{_DATE}))$", re.IGNORECASE)
 BACKUP_FOLDERS = frozenset({"backup", "backups", "bak", "archive", "archives", "old"})
+# Every copy's tail above begins with `~`, `.` and a digit, or one of `._-` and then a word's first two letters or a
+# date's two digits, in either case (an ASCII letter is one of its two cases, or a letter past ASCII: `ſ` is `s` to a
+# pattern that ignores case): a name without one is no copy, told by a search over a folder's names (named_in; a
+# fleet's folder of 16,000 captures: each name was two searches and four calls, 4,700 instructions a name). Each of
+# these begins with its one character, which a search finds as `str.find` would (a pattern that begins with a choice
+# of characters, ignores case or chooses after its first character costs 1,000-2,000 instructions a name more).
+
+
+def _one_of(letters: set[str]) -> str:
+    """A class of ``letters`` in both cases, digits and every character past ASCII, written as the ASCII characters it
+    is not (a class up to U+10FFFF took `re` 30 M instructions to compile)."""
+    allowed = {c for letter in letters for c in (letter.lower(), letter.upper())} | set("0123456789")
+    return "[^" + "".join(f"\\x{c:02x}" for c in range(128) if chr(c) not in allowed) + "]"
+
+
+_WORDS = _WORD.split("|")
+_TWO = _one_of({w[0] for w in _WORDS}) + _one_of({w[1] for w in _WORDS})
+_MAYBE_TAILS = (lazy("~"), lazy(r"\.\d"), lazy(r"\." + _TWO), lazy("_" + _TWO), lazy("-" + _TWO))
 
 
 # A file named by its switch's management address (`10.0.0.1`, `leaf-10.0.0.1`) ends in numbers that are no
@@ -260,6 +278,30 @@ def backup_of(name: str, own: Collection[str]) -> str | None:
     return next((live for live in _live_names(name) if live in own), None)
 
 
+def maybe_copies(names: Collection[str]) -> list[str]:
+    """Those of ``names`` (file names) that may be a copy of another file (backup_of), in their order."""
+    return named_in(_MAYBE_TAILS, names)
+
+
+def named_in(patterns: Iterable[re.Pattern[str]], names: Collection[str]) -> list[str]:
+    """Those of ``names`` (file names) in which one of ``patterns`` finds a match, in their order: a search over them
+    all joined by NUL, which no name holds (a search a name cost more than the match: 0.5 us of a 1 us search); in a
+    pattern, `(?<![^\0])` is a name's start and `(?![^\0])` its end. Names that hold NUL (no listing gives one) are
+    searched one by one."""
+    text = "\0".join(names)
+    if text.count("\0") != len(names) - 1:
+        return [name for name in names if any(pattern.search(name) for pattern in patterns)]
+    found: dict[int, str] = {}  # where a name begins in the text: the name
+    for pattern in patterns:
+        at, search = 0, pattern.search
+        while (match := search(text, at)) is not None:  # (a name once however often it matches: searched after it)
+            begin, end = text.rfind("\0", 0, match.start()) + 1, text.find("\0", match.start())
+            end = len(text) if end < 0 else end
+            found[begin] = text[begin:end]
+            at = end + 1
+    return [found[begin] for begin in sorted(found)]
+
+
 def copy_named(name: str) -> bool:
     """Whether the file name ``name`` carries a copy's tail (`sw9.cfg.bak`, `sw9-2026-12-04.cfg`), whatever it
     copies."""
@@ -269,6 +311,8 @@ def copy_named(name: str) -> bool:
 def _live_names(name: str) -> list[str]:
     """The names of the file ``name`` would be a copy of, read from its tails (after the name, then before its
     suffix); none for a name without a copy's tail."""
+    if not any(tail.search(name) for tail in _MAYBE_TAILS):
+        return []
     out = [base] if (base := untailed(name)) != name else []
     dot = name.rfind(".")
     if dot > 0 and (stem := _untailed(name[:dot], _STEM_TAIL)) != name[:dot]:
