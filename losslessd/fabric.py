@@ -1094,14 +1094,15 @@ def _arrivals(shares: list[list[_Group]], results: Iterable[bytes], fmt: str | N
         done += len(share)
         if reading is not None:  # a share's devices are read and checked when its result comes back
             reading(done, total)
-        names = fill = None
+        names: tuple[str, ...] | None = None
+        fill: Callable[..., LazyDevice] = _fill  # (set with the first names)
         for (name, files), sent in zip(share, result, strict=True):
             if len(sent) == 1:
                 yield sent[0]
                 continue
             if sent[0] is not names:  # (the devices of a share that send the same fields send one tuple of names)
                 names = sent[0]
-                fill = _filler(names)
+                fill = _filler(sent[0])
             yield fill(sent[1], sent[2], name, files, fmt)
 
 
