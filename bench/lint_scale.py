@@ -18,6 +18,9 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
+Session 45, part e: a device's header sent as the names of its fields (one tuple a set) and their values, made
+a LazyDevice by one unpacking; its Sources one flat list: send -5.6 %, the parent's rebuild -11.6 % (instructions,
+N=20): docs/lint-at-scale.md, "Session 45, part e".
 Session 44, part h: the worker shares attributed part by part in instructions (N=200: parsing 77 %, keys and
 selection 8.6 %, grouped rules 2.7 %, header 1.4 %, pickling 2.0 %); a SONiC switch's lossy-by-design step in one pass
 (0.27 -> 0.21 M instructions a bench switch); no per-device step near the 5 % the margin needs:
