@@ -747,7 +747,7 @@ class LazyDevice(Device):
 
 
 # Values a header or a fact holds that go as they are (a dict too: its values are not looked into); _plain returns
-# these at once, and a list's or tuple's members of them without a call each (a host's facts: 2.4 -> ... us).
+# these at once, and a list's or tuple's members of them without a call each.
 _AS_IS = frozenset({str, int, float, bool, type(None), dict})
 
 
