@@ -28,6 +28,9 @@ runs by its shape (the `":` count, `" :` search, keys' walk and digit sample tak
 Session 45, part a: the parent's folder walk before the workers, 58.3 K -> 29.9 K instructions a file at N=2,000 (a
 folder's names searched joined, its files made groups as it is listed; the stat a file kept): docs/lint-at-scale.md,
 "Session 45, part a".
+Session 45, part e: a device's header sent as the names of its fields (one tuple a set) and their values, made
+a LazyDevice by one unpacking; its Sources one flat list: send -5.6 %, the parent's rebuild -11.6 % (instructions,
+N=20): docs/lint-at-scale.md, "Session 45, part e".
 Session 44, part h: the worker shares attributed part by part in instructions (N=200: parsing 77 %, keys and
 selection 8.6 %, grouped rules 2.7 %, header 1.4 %, pickling 2.0 %); a SONiC switch's lossy-by-design step in one pass
 (0.27 -> 0.21 M instructions a bench switch); no per-device step near the 5 % the margin needs:

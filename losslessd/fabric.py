@@ -777,10 +777,11 @@ class LazyDevice(Device):
     _group: str
     _paths: list[str]
     _port_names: list[tuple[str, str | None]] | None  # (None once the ports are parsed here)
-    # The device's fields that are a Source, as Source.as_tuple: made a Source when read (a host has four and the
-    # parent reads none of them unless a finding cites it: 64,000 Sources of a fleet's hosts it would make for
-    # nothing); None: none.
-    _sources: dict[str, tuple] | None
+    # The device's fields that are a Source, each its name and then its five values as Source.as_tuple gives them,
+    # one after the other in one list (a dict of tuples was five objects a host to send and read back): made a
+    # Source when read (a host has four and the parent reads none of them unless a finding cites it: 64,000 Sources
+    # of a fleet's hosts it would make for nothing); None: none.
+    _sources: list | None
     # what the worker worked out: (findings of the local rules, selection, facts, [(rule code, crash message)])
     _sent: tuple[list[Finding], list, dict[str, Any], list[tuple[str, str]]]
 
@@ -791,8 +792,9 @@ class LazyDevice(Device):
                 raise AttributeError(name)
             sources = self._sources
             value: Any
-            if sources is not None and name in sources:
-                file, line, pointer, device, command = sources[name]
+            if sources is not None and name in sources[::6]:
+                at = sources[::6].index(name) * 6
+                file, line, pointer, device, command = sources[at + 1:at + 6]
                 value = Source(file=file, line=line, pointer=pointer, device=device, command=command)
             else:  # a default the worker did not send (a list of its own: topology extends some)
                 value = field.default if field.default_factory is dataclasses.MISSING else field.default_factory()
@@ -811,8 +813,20 @@ class LazyDevice(Device):
         return Device.port_aliases(self)
 
 
+# Values a header or a fact holds that go as they are (a dict too: its values are not looked into); _plain returns
+# these at once, and a list's or tuple's members of them without a call each.
+_AS_IS = frozenset({str, int, float, bool, type(None), dict})
+
+
 def _plain(value: Any) -> Any:
     """A header value without references into a document (a Source with its line looked up) for the trip."""
+    kind = type(value)
+    if kind in _AS_IS or kind is Source:
+        return value
+    if kind is list:
+        return [v if type(v) in _AS_IS else _plain(v) for v in value]
+    if kind is tuple:
+        return tuple([v if type(v) in _AS_IS else _plain(v) for v in value])
     if isinstance(value, Source):
         return value.plain()
     if isinstance(value, list):
@@ -825,27 +839,27 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _header(device: Device) -> dict[str, Any]:
+def _header(device: Device) -> tuple[tuple[str, ...], list[Any]]:
     """The device's fields but its ports and buffers (those that differ from their default), those that are a
-    Source as LazyDevice._sources."""
+    Source as LazyDevice._sources: the names of those sent (one tuple for every device that sends the same ones)
+    and their values in that order, _port_names and _sources last."""
     return _header_function()(device)
 
 
 @functools.cache  # (made when a worker first sends a device: a small lint's start does without it)
-def _header_function() -> Callable[[Device], dict[str, Any]]:
+def _header_function() -> Callable[[Device], tuple[tuple[str, ...], list[Any]]]:
     """_header, written out field by field from Device's field types (a fleet's 16,000 hosts each send one: a loop
     asking each of 31 fields what it holds took 62 K instructions a host, this 31 K): a field of plain values (text,
-    numbers, enums) is taken as it is, one that may be a Source looked at."""
+    numbers, enums) is taken as it is, one that may be a Source looked at. Which fields a device sends is a bit
+    each in ``mask``; the names of a mask are made once (_header_names)."""
     import typing
 
     from .lint.groups import _is_plain
 
     hints = typing.get_type_hints(Device)
-    env: dict[str, Any] = {"_plain": _plain, "_Source": Source}
-    lines = ["def header(device):", "    header = {}", "    sources = {}"]
-    for i, f in enumerate(dataclasses.fields(Device)):
-        if f.name in _HEAVY:
-            continue
+    env: dict[str, Any] = {"_plain": _plain, "_Source": Source, "_names": _header_names}
+    lines = ["def header(device):", "    mask = 0", "    values = []", "    add = values.append", "    sources = []"]
+    for i, f in enumerate(_HEADER_FIELDS):
         lines.append(f"    v = device.{f.name}")
         if f.default_factory is not dataclasses.MISSING:  # (a list or dict: sent when not empty)
             lines.append("    if v:")
@@ -853,14 +867,61 @@ def _header_function() -> Callable[[Device], dict[str, Any]]:
             env[f"d{i}"] = f.default
             lines.append(f"    if v is not d{i}:" if f.default is not dataclasses.MISSING else "    if True:")
         if _is_plain(hints[f.name]):
-            lines.append(f"        header[{f.name!r}] = v")
-        else:
-            lines += ["        if isinstance(v, _Source):", f"            sources[{f.name!r}] = v.as_tuple()",
-                      "        else:", f"            header[{f.name!r}] = _plain(v)"]
-    lines += ["    header['_port_names'] = [(p.name, p.alias) for p in device.ports.values()]",
-              "    header['_sources'] = sources or None", "    return header", ""]
+            lines.append(f"        mask |= {1 << i}; add(v)")
+        else:  # (a Source's five fields read as Source.as_tuple reads them)
+            lines += ["        if isinstance(v, _Source):",
+                      f"            sources += ({f.name!r}, v.file, v.line, v.pointer, v.device, v.command)",
+                      "        else:", f"            mask |= {1 << i}; add(_plain(v))"]
+    lines += ["    add([(p.name, p.alias) for p in device.ports.values()])",
+              "    add(sources or None)", "    return _names(mask), values", ""]
     exec(compile("\n".join(lines), "<header of Device>", "exec"), env)  # noqa: S102 - code built from field names only
     return env["header"]
+
+
+# The fields a worker sends of a device (all but _HEAVY), in Device's order.
+_HEADER_FIELDS = tuple(f for f in dataclasses.fields(Device) if f.name not in _HEAVY)
+
+
+@functools.cache  # (a fleet's devices send a few sets of fields: hosts one, a platform's switches another)
+def _header_names(mask: int) -> tuple[str, ...]:
+    """The names of the fields whose bits ``mask`` sets, then _port_names and _sources (_header's values)."""
+    return (*(f.name for i, f in enumerate(_HEADER_FIELDS) if mask >> i & 1), "_port_names", "_sources")
+
+
+# Fillers made for the names a worker sent (_filler), at most FILLERS of them: past that (a fleet of devices that
+# each send other fields) the rest are filled field by field.
+FILLERS = 64
+_fillers: dict[tuple[str, ...], Callable[..., LazyDevice]] = {}
+
+
+def _filler(names: tuple[str, ...]) -> Callable[..., LazyDevice]:
+    """A function that makes the LazyDevice of a header whose fields are ``names`` from (values, what the worker
+    worked out, group name, paths, format): its slots set by one unpacking, not a setattr by name each."""
+    fill = _fillers.get(names)
+    if fill is not None:
+        return fill
+    if len(_fillers) >= FILLERS or not all(map(str.isidentifier, names)):
+        return functools.partial(_fill, names)
+    slots = ", ".join(f"device.{name}" for name in names)
+    lines = ["def fill(values, sent, group, paths, fmt):", "    device = _new(_Lazy)",
+             *([] if "issues" in names else ["    device.issues = []"]),  # (SYS001 reads every device's)
+             f"    {slots}, = values",
+             "    device._sent, device._group, device._paths, device._fmt = sent, group, paths, fmt",
+             "    return device", ""]
+    env: dict[str, Any] = {"_new": object.__new__, "_Lazy": LazyDevice}
+    exec(compile("\n".join(lines), "<fill a LazyDevice>", "exec"), env)  # noqa: S102 - Device's field names only
+    fill = _fillers[names] = env["fill"]
+    return fill
+
+
+def _fill(names: tuple[str, ...], values: list, sent: tuple, group: str, paths: list[str],
+          fmt: str | None) -> LazyDevice:
+    device = LazyDevice.__new__(LazyDevice)
+    device.issues = []  # (SYS001 reads every device's: set here, not by __getattr__ 18,000 times)
+    for name, value in zip(names, values, strict=True):
+        setattr(device, name, value)
+    device._sent, device._group, device._paths, device._fmt = sent, group, paths, fmt
+    return device
 
 
 def _plain_finding(f: Finding) -> Finding:
@@ -950,9 +1011,9 @@ def _share(held: list, groups: list, fmt: str | None, policy: Policy, local_rule
             out.append((outcome,))
             continue
         key = str(i)
-        header = _header(outcome)
-        names = header["_port_names"]
-        header["_port_names"] = ctx.alike(names, ("names", *names))
+        names, values = _header(outcome)
+        ports = values[-2]
+        values[-2] = ctx.alike(ports, ("names", *ports))
         selection = ctx.selection(outcome)
         selection = ctx.alike(selection, ("selection", *selection))
         facts: dict[str, Any] = {}
@@ -965,7 +1026,7 @@ def _share(held: list, groups: list, fmt: str | None, policy: Policy, local_rule
             except Exception as exc:  # noqa: BLE001 - raised again where the fabric rule asks (_Local.facts)
                 facts[kind] = DescribedError(describe_exception(exc))
         crashes = [(code, message) for device, code, message in ctx.crashes if device is outcome]
-        out.append((header, found[key], selection, facts, crashes))
+        out.append((names, values, (found[key], selection, facts, crashes)))
     return out
 
 
@@ -1100,18 +1161,16 @@ def _arrivals(shares: list[list[_Group]], results: Iterable[bytes], fmt: str | N
         done += len(share)
         if reading is not None:  # a share's devices are read and checked when its result comes back
             reading(done, total)
+        names: tuple[str, ...] | None = None
+        fill: Callable[..., LazyDevice] = _fill  # (set with the first names)
         for (name, files), sent in zip(share, result, strict=True):
             if len(sent) == 1:
                 yield sent[0]
                 continue
-            header, found, selection, facts, crashes = sent
-            device = LazyDevice.__new__(LazyDevice)
-            device.issues = []  # (SYS001 reads every device's: set here, not by __getattr__ 18,000 times)
-            for field, value in header.items():
-                setattr(device, field, value)
-            device._group, device._paths, device._fmt = name, files, fmt
-            device._sent = (found, selection, facts, crashes)
-            yield device
+            if sent[0] is not names:  # (the devices of a share that send the same fields send one tuple of names)
+                names = sent[0]
+                fill = _filler(sent[0])
+            yield fill(sent[1], sent[2], name, files, fmt)
 
 
 # ---- snapshots and issues -----------------------------------------------------------------------------------

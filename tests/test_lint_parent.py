@@ -273,3 +273,47 @@ def test_the_files_a_topology_reads_are_no_device_by_any_path_and_a_hard_link_st
     assert [name for name, _ in fabric_mod.device_groups(top, inputs.spec.files)] == [*expected[:6], "hard",
                                                                                      *expected[6:]]
     assert fabric_mod._Inputs([top / "again.txt", top]).groups == inputs.groups  # named alone: still the topology's
+
+
+@pytest.mark.parametrize("fillers", [fabric_mod.FILLERS, 0])
+def test_a_header_sent_makes_the_device_it_was_made_of(fillers, monkeypatch):
+    """What a worker sends of a device (_header: the names of the fields it sends, one tuple for every device that
+    sends the same ones, and their values) makes in the parent (_filler: one unpacking, or past FILLERS field by
+    field) a LazyDevice equal to the device in every field but its ports and buffers, its Sources made when read."""
+    monkeypatch.setattr(fabric_mod, "FILLERS", fillers)
+    monkeypatch.setattr(fabric_mod, "_fillers", {})
+    one = fabric_mod.load_fabric([CLOS])
+    sent = {name: fabric_mod._header(device) for name, device in one.devices.items()}
+    assert len({id(names) for names, _ in sent.values()}) < len(sent)  # (devices alike send one tuple of names)
+    for name, device in one.devices.items():
+        names, values = sent[name]
+        lazy = fabric_mod._filler(names)(values, ([], [], {}, []), name, device.files, None)
+        assert isinstance(lazy, fabric_mod.LazyDevice) and lazy._group == name and lazy._sent == ([], [], {}, [])
+        assert lazy.model_dump(exclude=_HEAVY) == device.model_dump(exclude=_HEAVY)
+        for field in ("source", "roce_tos_source", "hwsku_source"):
+            assert getattr(lazy, field) == getattr(device, field)
+    assert len(fabric_mod._fillers) == min(fillers, len({names for names, _ in sent.values()}))
+
+
+def test_plain_makes_document_references_plain_at_any_depth():
+    """_plain's shortcuts for values that go as they are give what its type tests give: a Source that refers into
+    a document (its line looked up) made a plain one in a list, a tuple and a Neighbor; lists and tuples copied."""
+    from losslessd.model import DocRef, Neighbor
+
+    class Doc:
+        path = "cfg.json"
+
+        def pointer(self, parts):
+            return "/" + "/".join(parts)
+
+        def line(self, parts, field):
+            return 7
+
+    ref = DocRef(Doc(), ("PORT", "Ethernet0"))
+    facts = [("Ethernet0", {"a": 1}, ref, 3, None, 2.5, True)]
+    plain = fabric_mod._plain(facts)
+    assert plain == [("Ethernet0", {"a": 1}, Source(file="cfg.json", line=7, pointer="/PORT/Ethernet0"), 3, None,
+                      2.5, True)]
+    assert type(plain[0][2]) is Source and plain is not facts and plain[0][1] is facts[0][1]
+    neighbor = fabric_mod._plain([Neighbor(port="Ethernet0", remote_device="h1", source=ref)])[0]
+    assert type(neighbor.source) is Source and neighbor.source.line == 7
