@@ -422,7 +422,7 @@ class _Merger:
                    "of this cabling disagree, so it is not checked", [local, remote, other], "neighbours", nb.source)
 
 
-def _link(a: _End, b: _End, origin: str, source: Source | None) -> Link:
+def _link(a: _End, b: _End, origin: Any, source: Source | None) -> Link:  # (origin: Link.origin's words)
     """Link(a=Endpoint(...), b=Endpoint(...), origin=..., source=...), set slot by slot as model._source does (a link
     per host of a fleet: about half the time of the keywords; Link and Endpoint are records without checks)."""
     link, one, other = _new(Link), _new(Endpoint), _new(Endpoint)

@@ -213,8 +213,8 @@ def roce_links(ctx: Context, rule: Rule) -> list[tuple[Link, End, End, tuple]]:
 _end = partial(tuple.__new__, End)  # End(...) without its __new__ in Python (two per link of a fleet)
 
 
-def _run_links(ctx: Context) -> dict[str, list[tuple[Link, End, End, tuple]]]:
-    """Per run: roce_links, once the first link rule worked them out."""
+def _run_links(ctx: Context) -> dict[str, Any]:
+    """Per run: roce_links ("roce"), once the first link rule worked them out, and the first of each kind ("firsts")."""
     return {}
 
 
