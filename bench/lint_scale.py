@@ -18,6 +18,9 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
+Session 45, part b: the parallel lint's parent after the last share (`topology.apply`, the fabric rules) 13-14 %
+cheaper by process time at N=200 (apply 14.6 -> 12.2 ms, engine.run 13.0 -> 11.4 ms, medians alternated with main),
+22 % by instructions at N=20; not the halving asked: docs/lint-at-scale.md, "Session 45, part b".
 Session 44, part h: the worker shares attributed part by part in instructions (N=200: parsing 77 %, keys and
 selection 8.6 %, grouped rules 2.7 %, header 1.4 %, pickling 2.0 %); a SONiC switch's lossy-by-design step in one pass
 (0.27 -> 0.21 M instructions a bench switch); no per-device step near the 5 % the margin needs:
