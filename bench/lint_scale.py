@@ -31,6 +31,9 @@ folder's names searched joined, its files made groups as it is listed; the stat 
 Session 45, part e: a device's header sent as the names of its fields (one tuple a set) and their values, made
 a LazyDevice by one unpacking; its Sources one flat list: send -5.6 %, the parent's rebuild -11.6 % (instructions,
 N=20): docs/lint-at-scale.md, "Session 45, part e".
+Session 45, part b: the parallel lint's parent after the last share (`topology.apply`, the fabric rules) 13-14 %
+cheaper by process time at N=200 (apply 14.6 -> 12.2 ms, engine.run 13.0 -> 11.4 ms, medians alternated with main),
+22 % by instructions at N=20; not the halving asked: docs/lint-at-scale.md, "Session 45, part b".
 Session 44, part h: the worker shares attributed part by part in instructions (N=200: parsing 77 %, keys and
 selection 8.6 %, grouped rules 2.7 %, header 1.4 %, pickling 2.0 %); a SONiC switch's lossy-by-design step in one pass
 (0.27 -> 0.21 M instructions a bench switch); no per-device step near the 5 % the margin needs:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from functools import partial
+from operator import attrgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .errors import InputError
 from .model import Device, DeviceKind, Endpoint, Fabric, Link, Neighbor, ParseIssue, Source, TopologyIssue
@@ -24,6 +26,7 @@ from .parse.routes import prompt_host as routes_prompt_host
 from .parse.topology import ARROW, MAX_TIER, ROUTINGS, TOPOLOGY_FILES, Topology, entry_issue, find, from_data, read
 from .paths.routing import aggregate_ports
 from .platforms import PLATFORMS
+from .tuples import NamedTuple
 
 __all__ = ["MAX_TIER", "ROUTINGS", "TOPOLOGY_FILES", "Topology", "apply", "find", "from_data", "read"]
 
@@ -57,6 +60,15 @@ class _End(NamedTuple):
         return f"{self.device}:{self.port}"
 
 
+_name = attrgetter("name")  # (a device's, the order of the walk below)
+_end = partial(tuple.__new__, _End)  # _End(...) without its __new__ in Python (two per host of a fleet)
+
+
+def _claim_order(claim: tuple[_End, Any]) -> str:
+    """A claim's place in the walk: its port as str(_End) writes it, `device:port`, joined in C."""
+    return ":".join(claim[0])
+
+
 def _ignores_case(platform: str | None) -> bool:
     """Whether the platform's CLI takes an interface name in any case (platforms.py)."""
     record = PLATFORMS.get(platform or "")
@@ -72,13 +84,16 @@ class _Names:
         # neighbour, `leaf1` for `leaf1.pod1`); a part two devices share names neither (None: `leaf1` of `leaf1.pod1`
         # and `leaf1.pod2` was leaf1.pod1's, and leaf1.pod2's own table, its prompt `leaf1#`, refused as not its own).
         parts: dict[str, str | None] = {}
+        whole: dict[str, str] = {}
         for name in fabric.devices:
-            labels = name.lower().split(".")
-            for n in range(1, len(labels)):
-                form = ".".join(labels[:n])
-                parts[form] = name if parts.get(form, name) == name else None
-        self._devices: dict[str, str | None] = {**parts, **{name.lower(): name for name in fabric.devices}}
-        self._ports: dict[str, list] = {}  # device -> [port -> alias, name or alias (lower-case where folded) -> port]
+            lower = name.lower()
+            whole[lower] = name
+            while "." in lower:  # (`a.b.c`: `a.b`, then `a`)
+                lower = lower.rpartition(".")[0]
+                parts[lower] = name if parts.get(lower, name) == name else None
+        self._devices: dict[str, str | None] = {**parts, **whole}
+        # device -> [port -> alias, name or alias (lower-case where folded) -> port, whether the names fold case]
+        self._ports: dict[str, list] = {}
         self._named: dict[str, Device | None] = {}  # a name as written -> its device (a fleet names a few often)
         self._forms: dict[tuple, dict[str, str]] = {}  # (folds case, (port, alias) pairs) -> name or alias -> port
 
@@ -101,13 +116,13 @@ class _Names:
     def port(self, device: Device, name: str) -> str | None:
         known = self._ports.get(device.name)
         if known is None:
-            known = self._ports[device.name] = [device.port_aliases(), None]
+            known = self._ports[device.name] = [device.port_aliases(), None, False]
         if name in known[0]:
             return name
-        # A name in another case is the same port only where the platform takes names in any case (NX-OS, EOS:
-        # platforms.Platform.port_names_ignore_case); SONiC's `ethernet0` is no port of one whose port is Ethernet0.
-        fold = _ignores_case(device.platform)
         if known[1] is None:  # the other forms, made when a name is not a port's own (once per port list: read only)
+            # A name in another case is the same port only where the platform takes names in any case (NX-OS, EOS:
+            # platforms.Platform.port_names_ignore_case); SONiC's `ethernet0` is no port of one whose port is Ethernet0.
+            fold = known[2] = _ignores_case(device.platform)
             ports = tuple(known[0].items())
             index = self._forms.get((fold, ports))
             if index is None:
@@ -117,7 +132,7 @@ class _Names:
                         if form:
                             index.setdefault(form.lower() if fold else form, port)
             known[1] = index
-        if not fold:
+        if not known[2]:
             return known[1].get(name) or known[1].get(long_interface_name(name))
         return known[1].get(name.lower()) or known[1].get(long_interface_name(name, ignore_case=True).lower())
 
@@ -250,8 +265,7 @@ class _Merger:
         self.fabric.topology_issues.append(issue)
 
     def add(self, a: _End, b: _End, origin: str, source: Source | None) -> None:
-        link = Link(a=Endpoint(device=a.device, port=a.port), b=Endpoint(device=b.device, port=b.port),
-                    origin=origin, source=source)
+        link = _link(a, b, origin, source)
         self.fabric.links.append(link)
         self.linked[a] = (b, link)
         self.linked[b] = (a, link)
@@ -298,7 +312,7 @@ class _Merger:
         if device is not None:
             port = self.names.port(device, port_name)
             if port is not None:
-                return _End(device.name, port)
+                return _end((device.name, port))
         ends = [reporter] if reporter else []
         said = (f"{reporter} reports neighbour {device_name}:{port_name} ({where}), but" if reporter
                 else f"link end {device_name}:{port_name} ({where}):")
@@ -326,13 +340,13 @@ class _Merger:
         contradicts the topology, an earlier link, or the far end's own report is LNK008."""
         claims: dict[_End, tuple[_End, Neighbor]] = {}
         ambiguous: set[_End] = set()
-        for device in sorted(self.fabric.devices.values(), key=lambda d: d.name):
+        for device in sorted(self.fabric.devices.values(), key=_name):
             for nb in device.neighbors:
                 port = self.names.port(device, nb.port)
                 if port is None:
                     self.unheld(device, nb)
                     continue
-                local = _End(device.name, port)
+                local = _end((device.name, port))
                 remote = self.remote(local, nb)
                 if remote is None:
                     continue
@@ -346,8 +360,8 @@ class _Merger:
                     self.issue("LNK008", f"{local} reports two neighbours, {first[0]} ({self.how(first[1])}) "
                                f"and {remote} ({self.how(nb)}); neither is used", [local, first[0], remote],
                                "two-neighbours", nb.source)
-        for local, (remote, nb) in sorted(claims.items(), key=lambda item: str(item[0])):
-            if local in ambiguous or remote in ambiguous:
+        for local, (remote, nb) in sorted(claims.items(), key=_claim_order):
+            if ambiguous and (local in ambiguous or remote in ambiguous):
                 continue
             if local in self.linked:
                 far, link = self.linked[local]
@@ -389,7 +403,7 @@ class _Merger:
                            "checked (lldpd: `configure lldp portidsubtype ifname`)", [local],
                            f"port of {nb.remote_device}", nb.source, severity="info")
             return None
-        return _End(device.name, port)
+        return _end((device.name, port))
 
     def back_port(self, device: Device, local: _End) -> str | None:
         """The one port of ``device`` whose own neighbour entry names ``local``."""
@@ -406,6 +420,19 @@ class _Merger:
     def disagree(self, local: _End, remote: _End, nb: Neighbor, but: str, other: _End) -> None:
         self.issue("LNK008", f"{local} reports neighbour {remote} ({self.how(nb)}), but {but}: the accounts "
                    "of this cabling disagree, so it is not checked", [local, remote, other], "neighbours", nb.source)
+
+
+def _link(a: _End, b: _End, origin: Any, source: Source | None) -> Link:  # (origin: Link.origin's words)
+    """Link(a=Endpoint(...), b=Endpoint(...), origin=..., source=...), set slot by slot as model._source does (a link
+    per host of a fleet: about half the time of the keywords; Link and Endpoint are records without checks)."""
+    link, one, other = _new(Link), _new(Endpoint), _new(Endpoint)
+    one.device, one.port = a
+    other.device, other.port = b
+    link.a, link.b, link.origin, link.source = one, other, origin, source
+    return link
+
+
+_new = object.__new__
 
 
 def _split_link(entry: Any) -> list[tuple[str, str]] | None:
@@ -436,16 +463,23 @@ def _origin(link: Link) -> str:
 def _tiers(fabric: Fabric, topo: Topology | None, names: _Names) -> None:
     """Declared tiers win; otherwise hosts are tier 0 and a switch's tier is its hop distance from the nearest
     host (leaves 1, spines 2, super-spines 3). Switches no host reaches keep None."""
-    neighbors: dict[str, set[str]] = {name: set() for name in fabric.devices}
+    neighbors: dict[str, set[str]] = {}  # (a device without links has none: no set for each of them)
     for link in fabric.links:
-        neighbors[link.a.device].add(link.b.device)
-        neighbors[link.b.device].add(link.a.device)
+        a, b = link.a.device, link.b.device
+        if a in neighbors:
+            neighbors[a].add(b)
+        else:
+            neighbors[a] = {b}
+        if b in neighbors:
+            neighbors[b].add(a)
+        else:
+            neighbors[b] = {a}
     hosts = [d.name for d in fabric.devices.values() if d.kind == DeviceKind.host]
     distance = {name: 0 for name in hosts}
     queue = deque(hosts)
     while queue:
         name = queue.popleft()
-        for other in neighbors[name]:  # (a breadth-first walk: the distance is the same in any order)
+        for other in neighbors.get(name, ()):  # (a breadth-first walk: the distance is the same in any order)
             if other not in distance and fabric.devices[other].kind != DeviceKind.host:
                 distance[other] = distance[name] + 1
                 queue.append(other)

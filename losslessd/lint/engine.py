@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import field
 from functools import partial
 from operator import itemgetter
@@ -138,6 +138,7 @@ class Context:
         # id(device) -> the first device of the fabric configured alike (its device key, lint/groups.py), once the
         # grouper has sorted the devices into classes (_Grouper.classes); see first_alike
         self._first: dict[int, Device] = {}
+        self._of_kinds: dict[frozenset[DeviceKind], list[Device]] = {}
         # rules that raised (SYS900): (device or None, rule code, message), in the order they raised
         self.crashes: list[tuple[Device | None, str, str]] = []
 
@@ -209,6 +210,16 @@ class Context:
         """Whether the rule ``code`` runs (--select/--ignore): a rule whose findings another subsumes stays silent
         only where that one runs and says it instead."""
         return self.codes is None or code in self.codes
+
+    def of_kinds(self, kinds: frozenset[DeviceKind] | None) -> Collection[Device]:
+        """The fabric's devices of these kinds (None: every kind), in fabric order (picked once a run for each set of
+        kinds: the seven IBS rules read a fleet's few subnet managers, NIC007 its hosts)."""
+        if kinds is None:
+            return self.fabric.devices.values()
+        found = self._of_kinds.get(kinds)
+        if found is None:
+            found = self._of_kinds[kinds] = [d for d in self.fabric.devices.values() if d.kind in kinds]
+        return found
 
     def no_lossless(self, device: Device) -> NoLossless | None:
         """no_lossless(device), worked out once per run."""
@@ -522,10 +533,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             found = grouper.findings(rule)
             findings.extend(f for key in fabric.devices for f in found.get(key, ()))
         elif rule.scope in ("device", "port"):
-            kinds = rule.kinds  # (device_findings finds nothing on other kinds: thousands of devices skipped here)
-            for device in fabric.devices.values():
-                if kinds is None or device.kind in kinds:
-                    findings.extend(device_findings(ctx, rule, device))
+            # (device_findings finds nothing on other kinds: thousands of devices skipped here)
+            for device in ctx.of_kinds(rule.kinds):
+                findings.extend(device_findings(ctx, rule, device))
         else:
             findings.extend(_guard(ctx, rule, lambda: list(rule.check(ctx))))
         if len(ctx.crashes) > mark:
@@ -541,7 +551,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     for f in findings:  # sources found their line when read (DocRef): the findings' lines are looked up now
         if f.source is not None:
             f.source.line  # noqa: B018
-    selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
+    # (what a worker sent, read without Context.selection's call for each of a fleet's devices)
+    select_one = ctx.selection if local is None else local.selection
+    selection = {d.name: select_one(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     # switches whose selected ports show nothing to verify (roce_ports.select: all on a partial dump; SEL001 says so
     # on each when it runs): not checked, whether SEL001 was selected or not, whatever a baseline accepts (Coverage)
     shown: dict[int, bool] = {}  # id(choices) -> nothing_shown: devices built alike share one list (Context.alike)

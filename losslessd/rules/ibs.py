@@ -325,8 +325,8 @@ class SmPriority(Rule):
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         subnets: dict[int | None, list[tuple[Device, OpenSm]]] = defaultdict(list)
-        for device in ctx.fabric.devices.values():
-            if device.kind == DeviceKind.subnet_manager and device.opensm is not None:
+        for device in ctx.of_kinds(self.kinds):  # (the subnet managers, picked once a run for the IBS rules)
+            if device.opensm is not None:
                 subnets[device.opensm.subnet_prefix].append((device, device.opensm))
         for prefix, sms in subnets.items():
             yield from self._subnet(ctx, prefix, sorted(sms, key=lambda s: s[0].name), len(subnets) > 1)

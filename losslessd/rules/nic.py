@@ -466,7 +466,7 @@ class DcqcnParamsInconsistent(Rule):
         # id(parameters) -> [parameters, NIC ports reporting them]: ports that share one dict (device_facts gives the
         # hosts that report the same parameters one) are counted, and compared below, at once
         shared: dict[int, list] = {}
-        for device in ctx.fabric.devices.values():
+        for device in ctx.of_kinds(self.kinds):  # (the hosts: device_facts says nothing of another device)
             for port, params, source in ctx.device_facts(self, device) or ():
                 ports.append((device, port, source, params))
                 same = shared.get(id(params))
