@@ -571,6 +571,21 @@ class Port(Model):
         """Follow one 802.1p PCP through a switch port's maps (a port that trusts PCP classifies by it, not by DSCP)."""
         return self._tc_hop(pcp, self.pcp_to_tc.get(pcp) if self.pcp_to_tc is not None else None, "PCP")
 
+    def dscp_queue(self, dscp: int) -> int | None:
+        """``dscp_chain(dscp).queue`` without the Hop: what a rule that reads the queues all 64 DSCPs reach asks (the
+        queue of a NIC port is its TC: nic_chain)."""
+        if self.dscp_to_priority is not None:
+            priority = self.dscp_to_priority.get(dscp)
+            return None if priority is None or self.priority_to_tc is None else self.priority_to_tc.get(priority)
+        return self._tc_queue(self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None)
+
+    def pcp_queue(self, pcp: int) -> int | None:
+        """``pcp_chain(pcp).queue`` without the Hop."""
+        return self._tc_queue(self.pcp_to_tc.get(pcp) if self.pcp_to_tc is not None else None)
+
+    def _tc_queue(self, tc: int | None) -> int | None:
+        return None if tc is None or self.tc_to_queue is None else self.tc_to_queue.get(tc)
+
     def nic_chain(self, value: int, priority: int | None, marking: Literal["DSCP", "PCP"] = "PCP") -> Hop:
         """A NIC port's chain from the priority the marking ``value`` gives (NIC order: priority -> TC, receive
         buffer). A NIC that trusts PCP takes the 802.1p priority as the priority itself (mlnx_qos --trust pcp)."""
@@ -589,7 +604,7 @@ class Port(Model):
             return Hop(port=self.name, dscp=value, marking=marking)
         priority = self.tc_to_priority.get(tc) if self.tc_to_priority is not None else None
         pg = self.tc_to_pg.get(tc) if self.tc_to_pg is not None else None
-        queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else None
+        queue = self._tc_queue(tc)
         name = self.tc_names.get(tc) if self.tc_names is not None else None
         pg_name = self.pg_names.get(pg) if self.pg_names is not None and pg is not None else None
         return Hop(port=self.name, dscp=value, marking=marking, tc=tc, tc_name=name, priority=priority, pg=pg,

@@ -205,11 +205,11 @@ def _used_units(device: Device, port: Port, by_pcp: bool, written: bool = False)
         tcs = port.priority_to_tc
         return set(range(8)) if tcs is None else set(tcs.values())
     if by_pcp:
-        return None if port.pcp_to_tc is None else {q for p in range(8) if (q := port.pcp_chain(p).queue) is not None}
+        return None if port.pcp_to_tc is None else {q for p in range(8) if (q := port.pcp_queue(p)) is not None}
     if port.dscp_to_tc is None:
         return None
     skip = set(port.dscp_defaulted or ()) if written else set()
-    used = {q for d in range(64) if d not in skip and (q := port.dscp_chain(d).queue) is not None}
+    used = {q for d in range(64) if d not in skip and (q := port.dscp_queue(d)) is not None}
     if not written and port.dscp_unmapped_by_pcp and port.pcp_to_tc is not None and port.tc_to_queue is not None:
         # A DSCP the map leaves out is classified by the PCP map (where the parser says so): the queues that traffic
         # reaches are used too.
