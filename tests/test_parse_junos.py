@@ -1933,6 +1933,42 @@ def test_an_mpls_or_iso_unit_s_own_mtu_counts_without_a_media_mtu(lines, mtu):
     assert parse(text).ports["et-0/0/32"].mtu_bytes == mtu
 
 
+@pytest.mark.parametrize(("lines", "mtu"), [
+    (["unit 0 family mpls mtu 9000", "unit 0 family mpls maximum-labels 5"], 9020),
+    (["unit 0 family mpls maximum-labels 4", "unit 0 family mpls mtu 9000"], 9016),
+    (["unit 0 family mpls mtu 9000", "unit 0 family mpls maximum-labels 3"], 9012),
+    # another unit's maximum-labels is not this unit's
+    (["unit 0 family mpls mtu 9000", "unit 1 family mpls maximum-labels 5", "unit 1 family mpls mtu 1488"], 9012),
+    # labels with no mpls mtu: the MPLS MTU Junos derives leaves room for them under the media MTU
+    (["mtu 9216", "unit 0 family inet mtu 1500", "unit 0 family mpls maximum-labels 5"], 9202),
+])
+def test_an_mpls_unit_s_maximum_labels_size_the_packet_its_mtu_passes(lines, mtu):
+    """Session 45 review r1: the room an MPLS MTU leaves is for the maximum number of labels the PFE may push, 4
+    bytes each (Juniper KB32512 "Calculation of MPLS MTU": the MPLS MTU is the largest IP packet under that many
+    labels), and `unit N family mpls maximum-labels` sets that number, 3 through 5, default 3 (Junos
+    "maximum-labels"): an MPLS unit of MTU 9000 with `maximum-labels 5` passes 9020 bytes, not the 9012 three labels
+    make (headroom sized 8 bytes short)."""
+    for form in ("set", "curly"):
+        if form == "set":
+            text = "\n".join(f"set interfaces et-0/0/32 {line}" for line in lines)
+        else:
+            text = "interfaces {\n    et-0/0/32 {\n" + "".join(f"        {line};\n" for line in lines) + "    }\n}"
+        text += ("\nset class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3"
+                 "\nset class-of-service interfaces et-0/0/32 scheduler-map M\n")
+        assert parse(text).ports["et-0/0/32"].mtu_bytes == mtu, form
+
+
+def test_a_lag_member_takes_the_labels_of_the_aggregate_s_mpls_unit():
+    """Session 45 review r1: a member of aeN passes aeN's units' packets (build._with_aggregate), so the labels its
+    MPLS MTU leaves room for are aeN's too."""
+    text = "\n".join(["set interfaces et-0/0/32 ether-options 802.3ad ae0",
+                      "set interfaces ae0 unit 0 family mpls mtu 9000",
+                      "set interfaces ae0 unit 0 family mpls maximum-labels 5",
+                      "set class-of-service forwarding-classes class ROCE queue-num 3 no-loss pfc-priority 3",
+                      "set class-of-service interfaces et-0/0/32 scheduler-map M", ""])
+    assert parse(text).ports["et-0/0/32"].mtu_bytes == 9020
+
+
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_unit_family_written_after_an_address_is_read_in_a_curly_config(newline):
     """Session 44 review r1: the curly form of the case above (`family inet6` after the inet family's address, each

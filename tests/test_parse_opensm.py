@@ -11,6 +11,7 @@ from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
 from losslessd.parse import OPENSM_FOLDER_FILES, detect, opensm
 from losslessd.parse.base import Input
+from losslessd.parse.opensm.options import c_number
 from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw" / "opensm"
@@ -868,3 +869,18 @@ def test_a_signed_p_key_or_port_guid_is_read_as_strtoul_reads_it():
     for bad in ("x=0x10 : -0x;\n", "x=0x10 : - 1;\n", "x=-0x : 0x2;\n"):
         stopped = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", bad)], "x")
         assert "OpenSM stops reading partitions.conf" in stopped.issues[0].message, bad
+
+
+@pytest.mark.parametrize(("written", "pkey"), [
+    ("-99999999999999999999", 0xFFFF), ("-0x10000000000000000", 0xFFFF), ("-0x1ffffffffffffffff", 0xFFFF),
+    ("-18446744073709551615", 0x0001), ("-0xffffffffffffffff", 0x0001),
+])
+def test_a_negative_number_past_ulong_max_is_ulong_max_not_negated(written, pkey):
+    """Session 45 review r1: C11 7.22.1.4p8 ("If the correct value is outside the range of representable values ...
+    ULONG_MAX ... is returned"): strtoul's `-N` is N negated in unsigned long only where N fits; one past ULONG_MAX
+    is ULONG_MAX, not its negation, so partition_create's (uint16_t) P_Key is 0xffff, not 0x0001."""
+    assert c_number(written, 64, False)[0] == (2**64 - 1 if pkey == 0xFFFF else 1)
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"),
+                        Input("partitions.conf", f"Default=0x7fff : ALL=full;\np={written} : 0x3=full;\n")], "x")
+    said = [i.message for i in dev.issues if i.source.line == 2]
+    assert len(said) == 1 and said[0].endswith(f"OpenSM takes the low 16 bits strtoul gives, {pkey:#06x}"), said

@@ -228,9 +228,10 @@ def _functions(module: ModuleType) -> Iterator[types.FunctionType]:
             values.append(value.__wrapped__)
 
 
-def _instrumented(modules: list[ModuleType], count: list[int]) -> list[tuple[types.FunctionType, types.CodeType]]:
-    """Gives each function of ``modules`` the code ``_Instrument`` makes of its source; what it had, to put back."""
-    swapped = []
+def _instrument(modules: list[ModuleType], count: list[int],
+                swapped: list[tuple[types.FunctionType, types.CodeType]]) -> None:
+    """Gives each function of ``modules`` the code ``_Instrument`` makes of its source; what it had, to put back, in
+    ``swapped`` as it goes (a module whose source cannot be read stops it with the others' already there)."""
     for module in modules:
         if not module.__file__:
             continue
@@ -243,30 +244,32 @@ def _instrumented(modules: list[ModuleType], count: list[int]) -> list[tuple[typ
             if code is not None and code.co_freevars == function.__code__.co_freevars:
                 swapped.append((function, function.__code__))
                 function.__code__ = code
-    return swapped
 
 
 def work(modules: Iterable[ModuleType], run: Callable[..., Any], *args: Any) -> tuple[int, Any]:
     """The work ``run(*args)`` does in ``modules``: their Python frames entered or resumed plus the characters their
     module-level patterns must have passed and their own code scanned or copied (see the module's docstring), and
     what it gave."""
-    modules = list(modules)
+    modules = list(dict.fromkeys(modules))  # (a module named twice is metered once: else its metered code is "saved")
     count = [0]
     saved: list[tuple[ModuleType, str, Any]] = []
-    for module in modules:
-        for name, value in list(vars(module).items()):
-            if isinstance(value, (_Lazy, re.Pattern)):
-                saved.append((module, name, value))
-                setattr(module, name, _Metered(value, count))
-    swapped = _instrumented(modules, count)
+    swapped: list[tuple[types.FunctionType, types.CodeType]] = []
     try:
+        for module in modules:
+            for name, value in list(vars(module).items()):
+                if isinstance(value, (_Lazy, re.Pattern)):
+                    saved.append((module, name, value))
+                    setattr(module, name, _Metered(value, count))
+        _instrument(modules, count, swapped)
         frames, result = steps({m.__file__ for m in modules if m.__file__}, run, *args)
     finally:
-        for function, code in swapped:
+        for function, code in reversed(swapped):
             function.__code__ = code
         for module in modules:
-            vars(module).pop(_METER, None)
-        for module, name, value in saved:
+            if _METER in vars(module):
+                # A generator or closure made during the run keeps the metered code: it still runs, counted nowhere.
+                setattr(module, _METER, _Scans([0]))
+        for module, name, value in reversed(saved):
             setattr(module, name, value)
     return frames + count[0], result
 

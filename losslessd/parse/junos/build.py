@@ -36,6 +36,7 @@ from .reader import (
     JunosConfig,
     SchedulerConf,
     Val,
+    protocol_mtu_extra,
 )
 
 # PFC watchdog action when none is configured: drop (Junos AI-ML data center guide, "PFC Watchdog":
@@ -192,7 +193,8 @@ def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | No
     if iface is None or lag is None or (lag.mtu is None and not lag.ip_mtus and lag.speed_gbps is None
                                         and not lag.vlan_tagging and lag.pause_rx is None and lag.pause_tx is None):
         return iface
-    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, ip_mtus=lag.ip_mtus or iface.ip_mtus,
+    units = lag if lag.ip_mtus else iface  # (the labels an MPLS unit's MTU leaves room for go with that MTU)
+    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, ip_mtus=units.ip_mtus, mpls_labels=units.mpls_labels,
                                unit_families=lag.unit_families | iface.unit_families,
                                vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,
                                pause_rx=lag.pause_rx or iface.pause_rx, pause_tx=lag.pause_tx or iface.pause_tx,
@@ -306,14 +308,14 @@ def _ip_mtu(iface: Interface | None) -> int | None:
     so the largest frame any unit takes): each unit's `family inet mtu` and `family inet6 mtu`, and the media MTU less
     the Ethernet header (14 bytes, 18 with a VLAN tag) where it is written and a unit carries a family without its own
     protocol MTU (ethernet-switching; an inet, inet6, mpls or iso family without one), or no unit writes one; an mpls
-    or iso unit's own MTU counts with the bytes its frame adds (reader.PROTOCOL_MTU_EXTRA). Junos "Media MTU Sizes by
+    or iso unit's own MTU counts with the bytes its frame adds (reader.protocol_mtu_extra). Junos "Media MTU Sizes by
     Interface Type": Ethernet media MTU 1514 carries IP MTU 1500; a protocol MTU not written is the media MTU less its
     overhead."""
     if iface is None:
         return None
     media = (iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)
              if iface.mtu is not None else None)
-    own = [mtu.value for mtu in iface.ip_mtus.values()]
+    own = [mtu.value + protocol_mtu_extra(iface, unit, family) for (unit, family), mtu in iface.ip_mtus.items()]
     if media is not None and (not own or any(key not in iface.ip_mtus for key in iface.unit_families)):
         own.append(media)
     return max(own, default=None)

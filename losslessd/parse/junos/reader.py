@@ -165,8 +165,10 @@ class Interface:
     # build._ip_mtu); per unit and family, so a range's unit and a member's other unit both count (build._interface
     # merges them). Junos "mtu (Interfaces)": the statement at [edit interfaces NAME unit N family FAMILY] is the
     # protocol MTU, default 1500 bytes for inet and inet6 alike (an IP packet either way); an mpls or iso protocol MTU
-    # is M plus what PROTOCOL_MTU_EXTRA says its frame carries beyond an IP packet's.
+    # counts with what its frame carries beyond an IP packet's (build._ip_mtu: protocol_mtu_extra).
     ip_mtus: dict[tuple[str, str], Val] = field(default_factory=dict)
+    # `unit N family mpls maximum-labels K`: unit -> the labels the PFE may push on its packets (protocol_mtu_extra)
+    mpls_labels: dict[str, Val] = field(default_factory=dict)
     vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
@@ -1196,16 +1198,31 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         iface.switching_mode = w[5]
     elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
         iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
-    elif w[0] == "unit" and w[2] == "family" and w[3] in PROTOCOL_MTU_EXTRA and w[4:5] == ["mtu"]:
-        iface.ip_mtus[(w[1], w[3])] = Val(_whole(w[5], 256, 65535) + PROTOCOL_MTU_EXTRA[w[3]], src)
+    elif w[0] == "unit" and w[2] == "family" and w[3] in _PROTOCOL_MTU_FAMILIES and w[4:5] == ["mtu"]:
+        iface.ip_mtus[(w[1], w[3])] = Val(_whole(w[5], 256, 65535), src)
+    elif w[0] == "unit" and w[2:5] == ["family", "mpls", "maximum-labels"]:
+        iface.mpls_labels[w[1]] = Val(_whole(w[5], *MPLS_LABELS), src)
 
 
-# A family's protocol MTU -> the bytes its frame carries beyond an IP packet of that size. Junos "Configuring the
-# Media MTU": the MPLS MTU is the media MTU less the encapsulation overhead less 12, room for the three 4-byte labels
-# the PFE may push (so an MPLS unit of MTU M sends up to M + 12 behind the Ethernet header); "Encapsulation Overhead
-# by Encapsulation Type": ISO rides Ethernet 802.3 (17 bytes) where IP rides Ethernet version 2 (14), the 1497-byte
-# ISO default under the 1514-byte media MTU.
-PROTOCOL_MTU_EXTRA = {"inet": 0, "inet6": 0, "mpls": 12, "iso": 17 - 14}
+_PROTOCOL_MTU_FAMILIES = ("inet", "inet6", "mpls", "iso")
+# Junos "maximum-labels (edit interfaces unit family mpls)": the labels MPLS may operate on, 3 through 5, default 3.
+MPLS_LABELS = (3, 5)
+# RFC 3032: a label stack entry is 4 bytes.
+MPLS_LABEL_BYTES = 4
+# ISO rides Ethernet 802.3 (17 bytes of overhead) where IP rides Ethernet version 2 (14): Junos "Encapsulation
+# Overhead by Encapsulation Type" (the 1497-byte ISO default under the 1514-byte media MTU).
+ISO_EXTRA_BYTES = 17 - 14
+
+
+def protocol_mtu_extra(iface: Interface, unit: str, family: str) -> int:
+    """The bytes a unit's frame carries beyond an IP packet of its family's protocol MTU (counted as an IP MTU is,
+    behind the Ethernet header). MPLS: Junos "Configuring the Media MTU" (MPLS MTU = media MTU - encapsulation
+    overhead - 12) and Juniper KB32512 "Calculation of MPLS MTU": the MPLS MTU is the largest IP packet under the
+    maximum number of labels the PFE may push, 4 bytes each, 3 unless the unit's `maximum-labels` says 4 or 5."""
+    if family == "mpls":
+        labels = iface.mpls_labels.get(unit)
+        return MPLS_LABEL_BYTES * (labels.value if labels is not None else MPLS_LABELS[0])
+    return ISO_EXTRA_BYTES if family == "iso" else 0
 
 
 # Interface ranges of one config: far more than one per port group (a chassis has a few dozen).

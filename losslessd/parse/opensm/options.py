@@ -90,11 +90,12 @@ def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
     base, significant = ((16, digits[2:]) if digits[:2] in ("0x", "0X") else (8, digits[1:]) if digits[0] == "0"
                          else (10, digits))
     significant = significant.lstrip("0") or "0"
-    # strtoul saturates at ULONG_MAX: a number of more digits than 2^64 has is that, without converting it
+    # strtoul saturates at ULONG_MAX: a number of more digits than 2^64 has is past it, without converting it
     # (CPython refuses more than 4,300 digits).
-    value = 2**64 - 1 if len(significant) > {16: 16, 8: 22, 10: 20}[base] else int(significant, base)
-    value = min(value, 2**64 - 1)
-    if m.group(1) == "-":
+    value = 2**64 if len(significant) > {16: 16, 8: 22, 10: 20}[base] else int(significant, base)
+    if value > 2**64 - 1:
+        value = 2**64 - 1  # (C11 7.22.1.4p8: past the range is ULONG_MAX, the sign not applied)
+    elif m.group(1) == "-":
         value = -value
     written = value
     value &= (1 << bits) - 1
