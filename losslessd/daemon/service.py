@@ -528,8 +528,13 @@ class Daemon:
                             "its worker process died and was started again; its detector state was lost")
         for device in worker.devices:  # (its new detectors need the whole window: it opens at their first answer)
             self._answered_at.pop(device, None)
-        await asyncio.sleep(wait)
-        if not self._stopping:
+        # (a stop ends the wait: it waited out up to RESTART_BACKOFF_S's last wait, as the stop gathers this task)
+        assert self._stop is not None  # (run() set it before it started any worker)
+        try:
+            await asyncio.wait_for(self._stop.wait(), wait)
+        except asyncio.TimeoutError:
+            pass
+        if not self._stop_asked():
             await self._start_worker(worker)
 
     def _end_events_of(self, devices: set[str] | None, why: str, interrupted: bool = False) -> None:
