@@ -251,6 +251,10 @@ class Daemon:
             self._stopping = True
             self.notifier.stopping()
             log.info("stopping")
+            # (a reload under way too: it went on beside the stop, sending configures to workers being stopped and
+            # READY=1 after STOPPING=1)
+            if self._reloading is not None:
+                tasks.append(self._reloading)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -876,8 +880,11 @@ class Daemon:
                     continue
                 try:
                     waiting.set_result(await self._reload_once())
-                except asyncio.CancelledError:  # (the daemon is stopping)
-                    waiting.cancel()
+                except asyncio.CancelledError:  # (the daemon is stopping: it cancels the reload under way)
+                    waiting.set_result((False, _STOPPING))
+                    if (queued := self._next_reload) is not None:  # (one asked meanwhile will not run either)
+                        self._next_reload = None
+                        queued.set_result((False, _STOPPING))
                     raise
                 except Exception as exc:  # (an internal error: every request waiting on it hears of it)
                     waiting.set_exception(exc)
