@@ -22,6 +22,7 @@ i (Prometheus' hashmod); the daemon of shard 0 also runs drift, which lints the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import logging
@@ -534,10 +535,8 @@ class Daemon:
             self._answered_at.pop(device, None)
         # (a stop ends the wait: it waited out up to RESTART_BACKOFF_S's last wait, as the stop gathers this task)
         assert self._stop is not None  # (run() set it before it started any worker)
-        try:
+        with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._stop.wait(), wait)
-        except asyncio.TimeoutError:
-            pass
         if not self._stop_asked():
             await self._start_worker(worker)
 
