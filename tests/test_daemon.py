@@ -363,6 +363,72 @@ def test_a_stop_asked_while_the_daemon_starts_cancels_the_reload_asked_before_it
                 d.proc.kill()
                 d.proc.wait()
 
+# In the daemon's process only: a reload's read of its settings waits until the stop has begun stopping the workers,
+# and the stop, before it stops them, waits until no reload runs (a reload that kept running went on to its end).
+_RELOAD_ACROSS_THE_STOP = """import sys
+if "daemon" in sys.argv and "--fd" not in sys.argv:
+    import asyncio
+    import threading
+
+    from losslessd.daemon import service
+
+    stopping = threading.Event()
+    loading = service.load_settings
+    stopping_workers = service.Daemon._stop_workers
+
+    def load_settings(path):
+        stopping.wait(60)
+        return loading(path)
+
+    async def _stop_workers(self):
+        stopping.set()
+        for _ in range(600):
+            if self._reloading is None:
+                break
+            await asyncio.sleep(0.1)
+        await stopping_workers(self)
+
+    service.load_settings = load_settings
+    service.Daemon._stop_workers = _stop_workers
+"""
+
+
+def test_a_stop_during_a_reload_ends_the_reload_and_says_nothing_after_stopping(sim, tmp_path):
+    """Session 45 review r2: a SIGTERM while a reload ran (its settings still being read) left the reload running beside
+    the stop: it swapped settings and sent configures to workers being stopped, and told systemd READY=1 after
+    STOPPING=1. The stop now cancels the reload under way. A `sitecustomize` hook holds the reload's read until the
+    stop has begun, and the stop until the reload is over: before, READY=1 came after STOPPING=1."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(_RELOAD_ACROSS_THE_STOP)
+    name = f"losslessd-stop-in-reload-{os.getpid()}"
+    with notify_socket(name) as seen:
+        d = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None})
+        try:
+            d.start(env={"NOTIFY_SOCKET": "@" + name, "PYTHONPATH": os.pathsep.join(
+                p for p in (str(hook), os.environ.get("PYTHONPATH", "")) if p)})
+            wait_for(lambda: "READY=1" in seen, "READY=1", timeout_s=120)
+            answers: list[tuple[int, str]] = []
+            asking = threading.Thread(target=lambda: answers.append(d.request("/-/reload", "POST")))
+            asking.start()
+            wait_for(lambda: "RELOADING=1" in seen, "the reload to start", poll_s=0.01)
+            d.proc.send_signal(signal.SIGTERM)
+            assert d.proc.wait(timeout=120) == 0, d.log.read_text()[-3000:]
+            asking.join(60)
+            # (the request that asked for it is told so, not left without an answer)
+            assert len(answers) == 1 and answers[0][0] != 200 and "stopping" in answers[0][1], answers
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as own:  # (read after all the daemon sent)
+                own.sendto(b"TEST=drained", "\0" + name)
+            wait_for(lambda: "TEST=drained" in seen, "the reader to take every datagram")
+            after = seen[seen.index("STOPPING=1") + 1:]
+            assert not [line for line in after if line.startswith(("RELOADING=", "READY="))], seen
+            assert not [r for r in d.log_records() if "settings reloaded" in r["msg"]]
+        finally:
+            if d.proc.poll() is None:
+                d.proc.kill()
+                d.proc.wait()
+
+
 def test_kill_9_keeps_committed_history(daemon, sim):
     def storms() -> list[dict]:
         """Storm events of leaf1 Ethernet4: inferred, or its own watchdog's (`show pfcwd stats -e` counts it)."""

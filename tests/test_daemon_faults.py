@@ -719,6 +719,35 @@ def test_a_clean_stop_keeps_every_row_a_worker_collected_before_it(sim, tmp_path
         d.stop()
 
 
+# The daemon (not its workers) waits an hour before it starts a dead worker again: a sitecustomize.py on its
+# PYTHONPATH, in the daemon's process only.
+_LONG_BACKOFF = """import sys
+if "daemon" in sys.argv and "--fd" not in sys.argv:
+    from losslessd.daemon import service
+
+    service.RESTART_BACKOFF_S = (3600.0,)
+"""
+
+
+def test_a_stop_while_a_dead_worker_waits_to_be_started_again_stops_at_once(sim, tmp_path):
+    """Session 45 review r2: a worker that died waits RESTART_BACKOFF_S (up to 30 s) before it is started again; a
+    stop then waited out that wait (the stop gathered the task that slept in it), past a service manager's stop
+    timeout when the waits are long. Here the wait is an hour: the stop ends the wait, starts no worker, and the
+    daemon exits 0 within DaemonProcess.stop's bound; losslessd_worker_state said backing_off meanwhile."""
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
+    (tmp_path / "hook").mkdir()
+    (tmp_path / "hook" / "sitecustomize.py").write_text(_LONG_BACKOFF)
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(tmp_path / "hook"), os.environ.get("PYTHONPATH", "")) if p)}
+    d.start(env=env, args=("--workers", "1"))
+    try:
+        os.kill(wait_for(lambda: d.worker_pid(0), "the worker"), signal.SIGKILL)
+        wait_for(lambda: d.value("losslessd_worker_state", worker="0", state="backing_off") == 1, "backing_off")
+        assert any("starting it again in 3600 s" in r["msg"] for r in d.log_records())
+    finally:
+        assert d.stop() == 0
+    assert not [r for r in d.log_records() if "did not stop within" in r["msg"]]
+
+
 def test_polls_that_wait_for_a_slot_longer_than_an_interval_are_counted_and_said_once(sim, tmp_path):
     """One slot (poll.concurrency 1) and spine1 answering 3 s late at 1 s polls: leaf1's and leaf2's polls wait behind
     it, so their cadence (and a storm's detection time) stretches threefold. That was silent (poll_duration_seconds

@@ -22,6 +22,7 @@ i (Prometheus' hashmod); the daemon of shard 0 also runs drift, which lints the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import logging
@@ -251,6 +252,10 @@ class Daemon:
             self._stopping = True
             self.notifier.stopping()
             log.info("stopping")
+            # (a reload under way too: it went on beside the stop, sending configures to workers being stopped and
+            # READY=1 after STOPPING=1)
+            if self._reloading is not None:
+                tasks.append(self._reloading)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -528,8 +533,11 @@ class Daemon:
                             "its worker process died and was started again; its detector state was lost")
         for device in worker.devices:  # (its new detectors need the whole window: it opens at their first answer)
             self._answered_at.pop(device, None)
-        await asyncio.sleep(wait)
-        if not self._stopping:
+        # (a stop ends the wait: it waited out up to RESTART_BACKOFF_S's last wait, as the stop gathers this task)
+        assert self._stop is not None  # (run() set it before it started any worker)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._stop.wait(), wait)
+        if not self._stop_asked():
             await self._start_worker(worker)
 
     def _end_events_of(self, devices: set[str] | None, why: str, interrupted: bool = False) -> None:
@@ -871,8 +879,11 @@ class Daemon:
                     continue
                 try:
                     waiting.set_result(await self._reload_once())
-                except asyncio.CancelledError:  # (the daemon is stopping)
-                    waiting.cancel()
+                except asyncio.CancelledError:  # (the daemon is stopping: it cancels the reload under way)
+                    waiting.set_result((False, _STOPPING))
+                    if (queued := self._next_reload) is not None:  # (one asked meanwhile will not run either)
+                        self._next_reload = None
+                        queued.set_result((False, _STOPPING))
                     raise
                 except Exception as exc:  # (an internal error: every request waiting on it hears of it)
                     waiting.set_exception(exc)
