@@ -660,6 +660,27 @@ def test_display_path_names_as_split_and_join_did(tmp_path, monkeypatch):
     assert parse._FOLDER_PREFIXES[str(tmp_path), "/"] == "/"
 
 
+def test_display_path_folder_prefixes_are_per_working_directory_and_bounded(tmp_path, monkeypatch):
+    """_display_path's kept folder prefixes (Session 45, part c) are keyed by the working directory too: the same
+    `a/` written from another directory is that directory's `a/` (there a link to `real/`), not the first one's; and
+    a run naming more folders than _REAL_PATHS_KEPT (a hostile topology's paths, each its own folder) keeps no more
+    than that many (review r3: both passed the tests with the key's directory dropped and with no clearing)."""
+    from losslessd import parse
+
+    (tmp_path / "one" / "a").mkdir(parents=True)
+    (tmp_path / "two" / "real").mkdir(parents=True)
+    (tmp_path / "two" / "a").symlink_to("real")
+    parse._FOLDER_PREFIXES.clear()
+    monkeypatch.chdir(tmp_path / "one")
+    assert parse._display_path("a/x.cfg", links=False) == "a/x.cfg"
+    monkeypatch.chdir(tmp_path / "two")
+    assert parse._display_path("a/x.cfg", links=False) == "real/x.cfg"
+    monkeypatch.setattr(parse, "_REAL_PATHS_KEPT", 50)
+    for n in range(400):
+        assert parse._display_path(f"d{n}/x.cfg", links=False) == f"d{n}/x.cfg"
+        assert len(parse._FOLDER_PREFIXES) <= 51, n
+
+
 def test_a_file_is_read_in_one_read_and_a_growing_one_to_its_end(tmp_path, monkeypatch):
     """read_bytes asks for a file's size and one byte more: a file that gives all its bytes is read in one os.read,
     with no second read to see its end (Session 45, part c; fails with the read at the end); a kernel file whose size

@@ -290,6 +290,25 @@ def test_a_fleets_same_output_is_one_string_and_each_hosts_lines_its_own():
     assert sum(map(len, capture._PIECES)) <= capture._PIECES_KEPT and not any(len(k) > 100_000 for k in capture._PIECES)
 
 
+
+def test_the_pieces_kept_stay_under_their_bound_however_many_hosts_differ():
+    """A fleet of hosts whose every output differs (a hostile one: each piece just under the size kept) must not grow
+    capture._PIECES past _PIECES_KEPT characters (Session 45, review r3: the test above kept one piece; a memo that
+    never cleared passed it). Each host's sections stay its own, at its own lines."""
+    capture._PIECES.clear()
+    capture._pieces_held = 0
+    size = capture._PIECES_KEPT >> 4  # (the largest piece kept)
+    hosts = 3 * (capture._PIECES_KEPT // size)  # (three times what the bound holds)
+    for n in range(hosts):
+        body = f"{n}\n" * ((size - 40) // (len(str(n)) + 1))
+        text = f"#% command: cat /sys/class/net/eth{n}/mtu\n{body}#% command: mlnx_qos -i eth{n}\nx\n"
+        sections = capture._cut(text, 3, f"h{n}")
+        assert [s.command for s in sections] == [f"cat /sys/class/net/eth{n}/mtu", f"mlnx_qos -i eth{n}"]
+        assert sections[0].output == body and sections[1].line == 3 + 2 + body.count("\n")
+        held = sum(map(len, capture._PIECES))
+        assert held <= capture._PIECES_KEPT and held == capture._pieces_held, n
+
+
 def _old_capture_steps(sections: list[capture.Section]) -> list[tuple]:
     names = [mlx5._command_name(s.command) for s in sections]
     last = {name: i for i, name in enumerate(names)}
