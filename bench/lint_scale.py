@@ -18,6 +18,8 @@ With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, 
 naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
 timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
+Session 45 (close): N=2,000 2.75x, 2.79x, 2.83x in three idle runs (lint 3.93-4.10 s wall), main 8ff69b09 2.66x,
+3.18x, 3.14x between them: docs/lint-at-scale.md, "Session 45: at the close".
 Session 45, part c (hosts): a bench host's lint 1.240 M -> 1.142 M instructions (-7.9 %; its parse -15 %): a
 capture's pieces cut once per piece text (a fleet's same outputs one string), a file's display name from its folder's
 kept prefix, no read to see a file's end, other_encoding's magics screened by the first byte: docs/lint-at-scale.md,

@@ -14,6 +14,8 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Session 45 (close): the example lint 522.1 M (1.97x; 525.8 M at main 8ff69b09 in the same hour):
+docs/lint-at-scale.md, "Session 45: at the close".
 Session 45 (part i): the example lint 521.3 M (1.96x; 524.5 M at main 8ff69b09): SCH001 reads a port's queue for
 each DSCP without making its Hop: docs/lint-at-scale.md, "Session 45, part i".
 Session 44 (close): the example lint 524.9 M (1.98x; 588.7 M at the session's start), 1.85x wall (106.1 ms), `--help`
