@@ -243,11 +243,7 @@ def _listing(prefix: str, entries: dict[str, os.DirEntry],
     folders: set[str] = set()
     for name in _names(entries, snapshot):
         entry = entries[name]
-        try:
-            folder = entry.is_dir()
-        except OSError:  # (as Path.is_dir says)
-            folder = False
-        if folder:
+        if _is_folder(entry):
             if run:
                 out.append(run)
                 run = []
@@ -400,6 +396,14 @@ def _copies_folder(name: str, path: str) -> bool:
     return name.lower() in BACKUP_FOLDERS and os.path.isdir(path) and not os.path.islink(path)
 
 
+def _is_folder(entry: os.DirEntry) -> bool:
+    """Whether a listing's entry is a folder, or a link to one (False where that cannot be told, as Path.is_dir)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
 def _children(prefix: str, entries: dict[str, os.DirEntry],
               snapshot: bool) -> list[tuple[str, str, bool, bool]]:
     """(path, name of a folder or stem of a file, is a folder, is a symbolic link to a folder) of a listing's entries
@@ -407,11 +411,7 @@ def _children(prefix: str, entries: dict[str, os.DirEntry],
     out = []
     for name in _names(entries, snapshot):
         entry = entries[name]
-        try:
-            folder = entry.is_dir()
-        except OSError:  # (as Path.is_dir says)
-            folder = False
-        if folder:
+        if _is_folder(entry):
             out.append((prefix + name, name, True, entry.is_symlink()))
         else:  # (the stem, as _split_name gives it)
             out.append((prefix + name, name[:dot] if 0 < (dot := name.rfind(".")) < len(name) - 1 else name, False,
