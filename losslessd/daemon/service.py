@@ -533,10 +533,13 @@ class Daemon:
                             "its worker process died and was started again; its detector state was lost")
         for device in worker.devices:  # (its new detectors need the whole window: it opens at their first answer)
             self._answered_at.pop(device, None)
-        # (a stop ends the wait: it waited out up to RESTART_BACKOFF_S's last wait, as the stop gathers this task)
-        assert self._stop is not None  # (run() set it before it started any worker)
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._stop.wait(), wait)
+        # (a stop ends the wait: it waited out up to RESTART_BACKOFF_S's last wait, as the stop gathers this task; a
+        # worker started without run(), as an embedding caller or a test does, has no stop event: the wait is a sleep)
+        if self._stop is None:
+            await asyncio.sleep(wait)
+        else:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), wait)
         if not self._stop_asked():
             await self._start_worker(worker)
 
