@@ -413,9 +413,8 @@ def _children(prefix: str, entries: dict[str, os.DirEntry],
         entry = entries[name]
         if _is_folder(entry):
             out.append((prefix + name, name, True, entry.is_symlink()))
-        else:  # (the stem, as _split_name gives it)
-            out.append((prefix + name, name[:dot] if 0 < (dot := name.rfind(".")) < len(name) - 1 else name, False,
-                        False))
+        else:
+            out.append((prefix + name, _split_name(name)[0], False, False))
     return out
 
 
@@ -792,8 +791,8 @@ class LazyDevice(Device):
                 raise AttributeError(name)
             sources = self._sources
             value: Any
-            if sources is not None and name in sources[::6]:
-                at = sources[::6].index(name) * 6
+            if sources is not None and name in (named := sources[::6]):
+                at = named.index(name) * 6
                 file, line, pointer, device, command = sources[at + 1:at + 6]
                 value = Source(file=file, line=line, pointer=pointer, device=device, command=command)
             else:  # a default the worker did not send (a list of its own: topology extends some)
