@@ -544,6 +544,18 @@ def test_an_interrupted_event_of_a_device_that_left_the_inventory_ends_after_the
         d.stop()
 
 
+def _interrupted_then_answered(sim, d, place):
+    """The pause_rate event opened at ``place`` (congested), interrupted by a clean stop; the congestion gone, the
+    daemon started again (one worker) until leaf1 answered, which opens its window."""
+    sim.congest(*place, on=True)
+    [opened] = wait_for(lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "pause_rate open")
+    assert d.stop() == 0
+    sim.congest(*place, on=False)
+    d.start(args=("--workers", "1"))
+    wait_for(lambda: d.answered("leaf1") >= 1, "leaf1 answered after the restart")
+    return opened
+
+
 def test_a_worker_started_again_opens_the_window_of_its_devices_interrupted_events_again(sim, tmp_path):
     """Session 43 reread se (review r1's Left): a worker that died and was started again has new detectors, which
     need the whole detection time to see a condition again; the window of its devices' interrupted events kept
@@ -555,12 +567,7 @@ def test_a_worker_started_again_opens_the_window_of_its_devices_interrupted_even
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
     d.start(args=("--workers", "1"))
     try:
-        sim.congest(*place, on=True)
-        [opened] = wait_for(lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "pause_rate open")
-        assert d.stop() == 0
-        sim.congest(*place, on=False)
-        d.start(args=("--workers", "1"))
-        wait_for(lambda: d.answered("leaf1") >= 1, "leaf1 answered after the restart")  # (its window opens)
+        opened = _interrupted_then_answered(sim, d, place)
         sim.set_down("leaf1")
         os.kill(wait_for(lambda: d.worker_pid(0), "the worker"), signal.SIGKILL)
         wait_for(lambda: d.value("losslessd_worker_restarts_total", worker="0") == 1, "the worker started again")
@@ -591,12 +598,7 @@ def test_a_reload_that_changes_the_sources_of_a_device_recomputes_its_window(sim
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": 60})
     d.start(args=("--workers", "1"))
     try:
-        sim.congest(*place, on=True)
-        [opened] = wait_for(lambda: [e for e in _pause_rates_at(d, place) if e["end"] is None], "pause_rate open")
-        assert d.stop() == 0
-        sim.congest(*place, on=False)
-        d.start(args=("--workers", "1"))
-        wait_for(lambda: d.answered("leaf1") >= 1, "leaf1 answered after the restart")  # (its window opens)
+        opened = _interrupted_then_answered(sim, d, place)
         polled = d.value("losslessd_polls_total", device="leaf1", source="snmp") or 0
         wait_for(lambda: (d.value("losslessd_polls_total", device="leaf1", source="snmp") or 0) >= polled + 10,
                  "ten more polls of leaf1")  # (twice SNMP's window: still waiting, in the SSH counters' window)
