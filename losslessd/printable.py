@@ -198,9 +198,9 @@ def shown_path(path: str) -> str:
         whole = os.fsencode(path)
     except UnicodeEncodeError:  # (a lone surrogate no file system name decodes to: a path from JSON or YAML)
         whole = path.encode("utf-8", "surrogatepass")
-    import hashlib  # (only for a path past the message limit)
+    from .sha import sha256  # (only for a path past the message limit; without OpenSSL's load: sha.py)
 
-    digest = hashlib.sha256(whole).hexdigest()[:12]
+    digest = sha256(whole).hexdigest()[:12]
     return f"{path[:start]}...({len(path) - start - len(tail):,} characters cut, sha256 {digest})...{tail}"
 
 
