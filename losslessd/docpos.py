@@ -252,7 +252,7 @@ _LONG_DIGITS = lazy(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
 _DIGITS = bytes.maketrans(b"0123456789", b"0" * 10)
 _DIGIT_RUN = b"0" * 19
 _STEP = 3
-_SAMPLE_RUN = b"0" * (len(_DIGIT_RUN) // _STEP)  # (six: _orjson_value)
+_SAMPLE_RUN = b"0" * (len(_DIGIT_RUN) // _STEP)  # (six: _orjson_read)
 
 # What opens or closes a level of JSON, and a string (RFC 8259 7: a quote, then unescaped characters or escapes) whose
 # brackets open none (one character or escape a step: no possessive quantifiers, which Python 3.10's re refuses)
@@ -285,7 +285,7 @@ def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
     reader that warns about the values the last one hides (measured: 3.3 ms instead of 2.0 ms for a 256-port
     CONFIG_DB of 385 KB, whose whole parse takes about 22 ms).
 
-    Without ``duplicates``, orjson reads the text when it gives what json.loads gives (_orjson_value: half the
+    Without ``duplicates``, orjson reads the text when it gives what json.loads gives (_orjson_read: half the
     time for a bench CONFIG_DB); anything else, every error included, is json.loads's reading."""
     if duplicates is None:
         value, strings = _orjson_read(text)
@@ -319,7 +319,7 @@ def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
                                    f"{sys.get_int_max_str_digits()} are read)", text, m.start() if m else 0) from None
 
 
-_JSON = object()  # (_orjson_value: "ask json.loads")
+_JSON = object()  # (_orjson_read: "ask json.loads")
 
 # The last text json_value read whole (one slot: the object itself, so that no other text can pass for it). Both
 # readers are strict: no character U+0000-U+001F stands raw in a string (RFC 8259 section 7: each must be escaped;
@@ -369,11 +369,6 @@ def _strings(value: Any) -> int | None:
     except TypeError:
         return None
     return len(value) + len(entries) + 2 * fields
-
-
-def _orjson_value(text: str | bytes) -> Any:
-    """orjson's reading of ``text`` where it is json.loads's, else _JSON (_orjson_read)."""
-    return _orjson_read(text)[0]
 
 
 def _orjson_read(text: str | bytes) -> tuple[Any, int | None]:

@@ -133,7 +133,7 @@ def test_integers_beyond_64_bits_stay_integers():
 
 
 def test_a_run_of_19_digits_is_found_at_every_offset_and_length():
-    """The digit runs are looked for in every third byte first (docpos._orjson_value): a run of 19 or more digits
+    """The digit runs are looked for in every third byte first (docpos._orjson_read): a run of 19 or more digits
     starting at any byte offset (blanks and multi-byte characters before it), as a number or inside a string, in a
     short text or a bench-sized one, still sends the text to json.loads (an integer beyond 64 bits stays one); a
     run of 18 is orjson's to read."""
@@ -150,17 +150,17 @@ def test_a_run_of_19_digits_is_found_at_every_offset_and_length():
                         value = docpos.json_value(text)["x"]
                         assert type(value) is int and value == int(number)
                 in_string = " " * pad + f'{{"l": "{lead}{"7" * digits}", "x": 1}}'
-                assert (docpos._orjson_value(in_string) is docpos._JSON) == (digits >= 19), (digits, pad, lead)
+                assert (docpos._orjson_read(in_string)[0] is docpos._JSON) == (digits >= 19), (digits, pad, lead)
     # what the sample finds is only a place to look: six digits in every third byte, no run of 19
     dense = '{"a": "' + "1x2" * 12 + '", "b": 2}'
     raw = dense.encode()
     assert docpos._SAMPLE_RUN in raw[::docpos._STEP].translate(docpos._DIGITS)
-    assert docpos._orjson_value(dense) == {"a": "1x2" * 12, "b": 2}
+    assert docpos._orjson_read(dense)[0] == {"a": "1x2" * 12, "b": 2}
 
 
 def test_repeated_keys_keep_the_last_value_at_the_first_place():
     text = '{"a": 1, "b": {"x": 1}, "a": [3], "c": 4, "b": 5}'
-    assert docpos._orjson_value(text) is not docpos._JSON  # (orjson reads it: the point is that it reads it the same)
+    assert docpos._orjson_read(text)[0] is not docpos._JSON  # (orjson reads it: the point is that it reads it the same)
     value = docpos.json_value(text)
     assert list(value.items()) == [("a", [3]), ("b", 5), ("c", 4)]
     assert both(text)[0] == both(text)[1]
